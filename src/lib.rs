@@ -1,0 +1,9 @@
+//! feedback-inbox: a terminal inbox for the feedback service's read API, with its client,
+//! simulator and command line.
+
+pub mod api;
+pub mod cli;
+pub mod clock;
+pub mod config;
+pub mod sim;
+pub mod text;
