@@ -1,1 +1,319 @@
-//! Config.
+//! Where the account comes from: base URL and API key, from flags, environment and
+//! `config.toml` (in the platform config folder, or `--config`), with `[profiles.NAME]` tables for
+//! people with several accounts.
+//!
+//! Order: base URL from `--base-url`, else `FEEDBACK_BASE_URL`, else `base_url`; key from
+//! `FEEDBACK_API_KEY`, else `api_key_command` (its stdout), else `api_key`. Values in the selected
+//! profile override the top-level ones. The key's form is checked here; the key itself never
+//! appears in an error.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde::Deserialize;
+use thiserror::Error;
+use url::Url;
+
+use crate::api::base_url::{self, BaseUrlError};
+use crate::api::key::{ApiKey, KeyError};
+
+pub const ENV_BASE_URL: &str = "FEEDBACK_BASE_URL";
+pub const ENV_API_KEY: &str = "FEEDBACK_API_KEY";
+
+/// The account settings of one table of `config.toml`.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Account {
+    pub base_url: Option<String>,
+    pub api_key: Option<String>,
+    pub api_key_command: Option<String>,
+}
+
+/// The whole file.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    pub base_url: Option<String>,
+    pub api_key: Option<String>,
+    pub api_key_command: Option<String>,
+    #[serde(default)]
+    pub profiles: std::collections::BTreeMap<String, Account>,
+}
+
+impl ConfigFile {
+    /// The top-level account settings (no profile applied).
+    #[must_use]
+    pub fn account(&self) -> Account {
+        Account {
+            base_url: self.base_url.clone(),
+            api_key: self.api_key.clone(),
+            api_key_command: self.api_key_command.clone(),
+        }
+    }
+}
+
+/// A config file as read from disk.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub path: PathBuf,
+    pub file: ConfigFile,
+    /// True when other users may read the file.
+    pub readable_by_others: bool,
+}
+
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    #[error("cannot read {}: {source}", .path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}: {message}", .path.display())]
+    Parse { path: PathBuf, message: String },
+    #[error("no profile \"{name}\" in {} (profiles: {available})", .path.display())]
+    UnknownProfile {
+        name: String,
+        path: PathBuf,
+        available: String,
+    },
+    #[error("--profile {0} was given but there is no config file ({1})")]
+    ProfileWithoutFile(String, String),
+    #[error(
+        "no base URL: pass --base-url, set FEEDBACK_BASE_URL, or put base_url in {0} (or try `feedback-inbox demo`)"
+    )]
+    MissingBaseUrl(String),
+    #[error(
+        "no API key: set FEEDBACK_API_KEY, or api_key_command / api_key in {0} (or try `feedback-inbox demo`)"
+    )]
+    MissingKey(String),
+    #[error("{origin}: {source}")]
+    BadKey {
+        origin: String,
+        #[source]
+        source: KeyError,
+    },
+    #[error("{origin}: {source}")]
+    BadBaseUrl {
+        origin: String,
+        #[source]
+        source: BaseUrlError,
+    },
+    #[error("api_key_command failed: {0}")]
+    KeyCommand(String),
+}
+
+/// The platform's config file path (`~/.config/feedback-inbox/config.toml` on Linux).
+#[must_use]
+pub fn default_path() -> Option<PathBuf> {
+    project_dirs().map(|dirs| dirs.config_dir().join("config.toml"))
+}
+
+/// The platform folders of this program.
+#[must_use]
+pub fn project_dirs() -> Option<directories::ProjectDirs> {
+    directories::ProjectDirs::from("", "", "feedback-inbox")
+}
+
+/// Reads `path`; a missing file is `Ok(None)` unless `required`.
+pub fn load(path: &Path, required: bool) -> Result<Option<Loaded>, ConfigError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !required => return Ok(None),
+        Err(source) => {
+            return Err(ConfigError::Read {
+                path: path.to_owned(),
+                source,
+            });
+        }
+    };
+    let file = parse(&text).map_err(|message| ConfigError::Parse {
+        path: path.to_owned(),
+        message,
+    })?;
+    Ok(Some(Loaded {
+        path: path.to_owned(),
+        file,
+        readable_by_others: readable_by_others(path),
+    }))
+}
+
+/// Parses the file's text; the error names the line and column.
+pub fn parse(text: &str) -> Result<ConfigFile, String> {
+    toml::from_str(text).map_err(|e| {
+        let place = e
+            .span()
+            .map(|span| {
+                let line = text[..span.start].matches('\n').count() + 1;
+                let column = span.start - text[..span.start].rfind('\n').map_or(0, |i| i + 1) + 1;
+                format!("line {line}, column {column}: ")
+            })
+            .unwrap_or_default();
+        format!("{place}{}", e.message())
+    })
+}
+
+#[cfg(unix)]
+fn readable_by_others(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o044 != 0)
+}
+
+#[cfg(not(unix))]
+fn readable_by_others(_path: &Path) -> bool {
+    false
+}
+
+/// Everything the account can come from.
+pub struct Sources<'a> {
+    pub base_url_flag: Option<&'a str>,
+    pub profile: Option<&'a str>,
+    pub file: Option<&'a Loaded>,
+    /// Environment lookup (injected for tests).
+    pub env: &'a dyn Fn(&str) -> Option<String>,
+    /// Shown in messages where the file would be.
+    pub file_hint: String,
+}
+
+/// A usable account.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    pub base_url: Url,
+    pub key: ApiKey,
+    /// Where the key came from, for messages ("FEEDBACK_API_KEY", "api_key_command", ...).
+    pub key_origin: String,
+    /// Things the user should fix but that do not stop the program.
+    pub warnings: Vec<String>,
+}
+
+/// Picks the base URL and key by the documented order.
+pub fn resolve(sources: &Sources<'_>) -> Result<Resolved, ConfigError> {
+    let account = selected_account(sources)?;
+    let base_url = resolve_base_url(sources, &account)?;
+    let (key, key_origin, from_file) = resolve_key(sources, &account)?;
+    let mut warnings = Vec::new();
+    if let Some(loaded) = sources.file.filter(|l| from_file && l.readable_by_others) {
+        warnings.push(format!(
+            "{} holds an API key and is readable by other users; run: chmod 600 {}",
+            loaded.path.display(),
+            loaded.path.display()
+        ));
+    }
+    Ok(Resolved {
+        base_url,
+        key,
+        key_origin,
+        warnings,
+    })
+}
+
+/// The top-level account with the selected profile's values laid over it.
+fn selected_account(sources: &Sources<'_>) -> Result<Account, ConfigError> {
+    let Some(loaded) = sources.file else {
+        return match sources.profile {
+            Some(name) => Err(ConfigError::ProfileWithoutFile(
+                name.to_owned(),
+                sources.file_hint.clone(),
+            )),
+            None => Ok(Account::default()),
+        };
+    };
+    let mut account = loaded.file.account();
+    if let Some(name) = sources.profile {
+        let profile =
+            loaded
+                .file
+                .profiles
+                .get(name)
+                .ok_or_else(|| ConfigError::UnknownProfile {
+                    name: name.to_owned(),
+                    path: loaded.path.clone(),
+                    available: profile_names(&loaded.file),
+                })?;
+        // A profile that names its own key source replaces both of the top level's.
+        if profile.api_key.is_some() || profile.api_key_command.is_some() {
+            account.api_key.clone_from(&profile.api_key);
+            account.api_key_command.clone_from(&profile.api_key_command);
+        }
+        if profile.base_url.is_some() {
+            account.base_url.clone_from(&profile.base_url);
+        }
+    }
+    Ok(account)
+}
+
+fn profile_names(file: &ConfigFile) -> String {
+    if file.profiles.is_empty() {
+        "none defined".into()
+    } else {
+        file.profiles.keys().cloned().collect::<Vec<_>>().join(", ")
+    }
+}
+
+fn resolve_base_url(sources: &Sources<'_>, account: &Account) -> Result<Url, ConfigError> {
+    let (raw, origin) = if let Some(flag) = sources.base_url_flag {
+        (flag.to_owned(), "--base-url".to_owned())
+    } else if let Some(env) = (sources.env)(ENV_BASE_URL).filter(|v| !v.trim().is_empty()) {
+        (env, ENV_BASE_URL.to_owned())
+    } else if let Some(file) = &account.base_url {
+        (file.clone(), format!("base_url in {}", sources.file_hint))
+    } else {
+        return Err(ConfigError::MissingBaseUrl(sources.file_hint.clone()));
+    };
+    base_url::normalize(&raw).map_err(|source| ConfigError::BadBaseUrl { origin, source })
+}
+
+fn resolve_key(
+    sources: &Sources<'_>,
+    account: &Account,
+) -> Result<(ApiKey, String, bool), ConfigError> {
+    let (raw, origin, from_file) =
+        if let Some(env) = (sources.env)(ENV_API_KEY).filter(|v| !v.trim().is_empty()) {
+            (env, ENV_API_KEY.to_owned(), false)
+        } else if let Some(command) = &account.api_key_command {
+            (
+                run_key_command(command)?,
+                "the output of api_key_command".to_owned(),
+                false,
+            )
+        } else if let Some(key) = &account.api_key {
+            (
+                key.clone(),
+                format!("api_key in {}", sources.file_hint),
+                true,
+            )
+        } else {
+            return Err(ConfigError::MissingKey(sources.file_hint.clone()));
+        };
+    let key = ApiKey::parse(&raw).map_err(|source| ConfigError::BadKey {
+        origin: origin.clone(),
+        source,
+    })?;
+    Ok((key, origin, from_file))
+}
+
+/// Runs the user's own command through `sh -c` (as git's credential helpers do) and takes the
+/// first line of its stdout.
+fn run_key_command(command: &str) -> Result<String, ConfigError> {
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| ConfigError::KeyCommand(format!("could not start it: {e}")))?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let first =
+            crate::text::sanitize_line(stderr.lines().next().unwrap_or_default()).into_owned();
+        return Err(ConfigError::KeyCommand(format!(
+            "it exited with {}: {first}",
+            output.status
+        )));
+    }
+    let stdout = String::from_utf8(output.stdout)
+        .map_err(|_| ConfigError::KeyCommand("its output is not UTF-8".into()))?;
+    Ok(stdout.lines().next().unwrap_or_default().trim().to_owned())
+}
+
+#[cfg(test)]
+mod tests;

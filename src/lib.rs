@@ -5,5 +5,8 @@ pub mod api;
 pub mod cli;
 pub mod clock;
 pub mod config;
+pub mod logging;
 pub mod sim;
 pub mod text;
+pub mod timefmt;
+pub mod width;

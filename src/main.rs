@@ -1,1 +1,31 @@
-fn main() {}
+//! The `feedback-inbox` binary: parse arguments, start logging, run the command, and turn a
+//! failure into one line on stderr and an exit code.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use feedback_inbox::cli::{self, Args};
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let _log_path = feedback_inbox::logging::init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(cli::run(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) if error.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(error) => {
+            tracing::error!(%error, "command failed");
+            eprintln!("error: {error}");
+            error.exit_code()
+        }
+    }
+}

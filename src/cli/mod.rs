@@ -1,1 +1,120 @@
-//! Command line.
+//! The command line: argument definitions, account setup, and one module per non-interactive
+//! command. Human-facing output (table, text, csv) goes through the sanitizer; JSON keeps the
+//! server's text (the serializer escapes it). Errors become one line on stderr and an exit code.
+
+pub mod discovery;
+pub mod error;
+pub mod list;
+pub mod output;
+pub mod show;
+pub mod sim_cmd;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+pub use error::CliError;
+
+use crate::api::{Client, WaitReason};
+use crate::config;
+
+/// Triage end-user feedback from the feedback service, from the terminal.
+#[derive(Debug, Parser)]
+#[command(name = "feedback-inbox", version, about)]
+pub struct Args {
+    /// The service's base URL (overrides FEEDBACK_BASE_URL and the config file).
+    #[arg(long, global = true, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Use the [profiles.NAME] table of the config file.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Config file to read instead of the platform default.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List feedback, newest first.
+    List(list::ListArgs),
+    /// Show one feedback item with metadata and delivery links.
+    Show(show::ShowArgs),
+    /// List the account's projects.
+    Projects(discovery::FormatArg),
+    /// List apps, optionally of one project.
+    Apps(discovery::AppsArgs),
+    /// List tags with counts, optionally narrowed to a project and/or app.
+    Tags(discovery::TagsArgs),
+    /// Run the service simulator on loopback until interrupted.
+    Sim(sim_cmd::SimArgs),
+}
+
+/// Runs a parsed command line.
+pub async fn run(args: Args) -> Result<(), CliError> {
+    let stdout = &mut std::io::stdout().lock();
+    match &args.command {
+        Command::Sim(sim) => sim_cmd::run(sim, stdout).await,
+        Command::List(list) => {
+            let progress = list.all && std::io::IsTerminal::is_terminal(&std::io::stderr());
+            let client = client(&args, progress)?;
+            list::run(&client, list, stdout, progress).await
+        }
+        Command::Show(show) => show::run(&client(&args, false)?, show, stdout).await,
+        Command::Projects(format) => {
+            discovery::projects(&client(&args, false)?, format, stdout).await
+        }
+        Command::Apps(apps) => discovery::apps(&client(&args, false)?, apps, stdout).await,
+        Command::Tags(tags) => discovery::tags(&client(&args, false)?, tags, stdout).await,
+    }
+}
+
+/// Resolves the account and builds a client; `show_waits` reports retry waits on stderr.
+pub fn client(args: &Args, show_waits: bool) -> Result<Client, CliError> {
+    let resolved = resolve_account(args)?;
+    for warning in &resolved.warnings {
+        eprintln!("warning: {warning}");
+    }
+    tracing::info!(base_url = %resolved.base_url, key = ?resolved.key, origin = %resolved.key_origin, "account");
+    let mut builder = Client::builder(resolved.base_url.as_str(), resolved.key)?;
+    if show_waits {
+        builder = builder.on_wait(std::sync::Arc::new(|wait: &crate::api::Wait| {
+            let why = match &wait.reason {
+                WaitReason::RateLimited => "rate limited".to_owned(),
+                WaitReason::Pacing => "request budget spent".to_owned(),
+                WaitReason::Retry {
+                    attempt,
+                    max_tries,
+                    error,
+                } => format!("{error}; try {attempt} of {max_tries}"),
+            };
+            eprint!(
+                "\r\x1b[2K{why}; waiting {}s…",
+                wait.duration.as_secs_f32().ceil()
+            );
+        }));
+    }
+    Ok(builder.build()?)
+}
+
+/// The account from flags, environment and config file.
+pub fn resolve_account(args: &Args) -> Result<config::Resolved, CliError> {
+    let (path, required) = match &args.config {
+        Some(path) => (Some(path.clone()), true),
+        None => (config::default_path(), false),
+    };
+    let loaded = match &path {
+        Some(path) => config::load(path, required)?,
+        None => None,
+    };
+    let hint = path.map_or_else(|| "config.toml".to_owned(), |p| p.display().to_string());
+    let env = |name: &str| std::env::var(name).ok();
+    Ok(config::resolve(&config::Sources {
+        base_url_flag: args.base_url.as_deref(),
+        profile: args.profile.as_deref(),
+        file: loaded.as_ref(),
+        env: &env,
+        file_hint: hint,
+    })?)
+}

@@ -27,6 +27,7 @@ pub struct Dataset {
 /// Builds the dataset for `seed` with `count` items, the newest received just before `anchor`.
 #[must_use]
 pub fn generate(seed: u64, count: usize, anchor: Timestamp) -> Dataset {
+    let anchor = anchor.round(jiff::Unit::Second).unwrap_or(anchor);
     let mut rng = fastrand::Rng::with_seed(seed);
     let projects = projects(&mut rng, anchor);
     let apps = apps(&mut rng, &projects);

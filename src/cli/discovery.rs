@@ -1,0 +1,125 @@
+//! `projects`, `apps` and `tags`: small lists as aligned tables or JSON arrays.
+
+use std::io::Write;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::CliError;
+use super::output::{Column, Table, TableFormat};
+use crate::api::{App, Client, Project, ScopeQuery, Tag};
+
+#[derive(Debug, Clone, Args)]
+pub struct FormatArg {
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct AppsArgs {
+    /// Only apps of this project (UUID).
+    #[arg(long, value_name = "ID")]
+    pub project: Option<String>,
+    #[command(flatten)]
+    pub format: FormatArg,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TagsArgs {
+    /// Only tags of this project (UUID).
+    #[arg(long, value_name = "ID")]
+    pub project: Option<String>,
+    /// Only tags of this app (UUID).
+    #[arg(long, value_name = "ID")]
+    pub app: Option<String>,
+    #[command(flatten)]
+    pub format: FormatArg,
+}
+
+pub async fn projects(
+    client: &Client,
+    args: &FormatArg,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let projects = client.list_projects().await?;
+    let columns = [
+        col("ID", 36),
+        col("NAME", 40),
+        col("SLUG", 30),
+        col("CREATED", 17),
+    ];
+    write(out, args.format, &projects, &columns, |p: &Project| {
+        vec![
+            p.id.clone(),
+            p.name.clone(),
+            p.slug.clone().unwrap_or_default(),
+            p.created_at
+                .map(super::output::short_time)
+                .unwrap_or_default(),
+        ]
+    })
+}
+
+pub async fn apps(client: &Client, args: &AppsArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let apps = client.list_apps(args.project.as_deref()).await?;
+    let columns = [
+        col("ID", 36),
+        col("NAME", 32),
+        col("PLATFORM", 10),
+        col("REGION", 6),
+        col("IDENTIFIER", 32),
+        col("PROJECT", 36),
+    ];
+    write(out, args.format.format, &apps, &columns, |a: &App| {
+        let opt = |v: Option<&str>| v.unwrap_or_default().to_owned();
+        vec![
+            a.id.clone(),
+            a.name.clone(),
+            opt(a.platform.as_ref().map(crate::api::Platform::as_str)),
+            opt(a.region.as_ref().map(crate::api::Region::as_str)),
+            opt(a.app_identifier.as_deref()),
+            opt(a.project_id.as_deref()),
+        ]
+    })
+}
+
+pub async fn tags(client: &Client, args: &TagsArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let scope = ScopeQuery {
+        app: args.app.clone(),
+        project: args.project.clone(),
+    };
+    let tags = client.list_tags(&scope).await?;
+    let columns = [col("TAG", 32), col("COUNT", 8)];
+    write(out, args.format.format, &tags, &columns, |t: &Tag| {
+        vec![t.tag.clone(), t.count.to_string()]
+    })
+}
+
+const fn col(title: &'static str, cells: usize) -> Column {
+    Column { title, cells }
+}
+
+fn write<T: Serialize>(
+    out: &mut dyn Write,
+    format: TableFormat,
+    items: &[T],
+    columns: &[Column],
+    cells: impl Fn(&T) -> Vec<String>,
+) -> Result<(), CliError> {
+    match format {
+        TableFormat::Json => {
+            serde_json::to_writer_pretty(&mut *out, items)?;
+            writeln!(out)?;
+        }
+        TableFormat::Table => {
+            let rows: Vec<Vec<String>> = items.iter().map(cells).collect();
+            let table = Table::fitted(columns, &rows);
+            table.header(out)?;
+            for row in &rows {
+                table.row(out, row)?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(())
+}

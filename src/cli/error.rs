@@ -1,0 +1,62 @@
+//! A command's failure: one line for stderr and an exit code scripts can branch on.
+
+use std::process::ExitCode;
+
+use thiserror::Error;
+
+use crate::api::ApiError;
+use crate::config::ConfigError;
+
+/// Exit codes: 1 other failure, 2 bad usage or configuration, 3 key rejected (401/403),
+/// 4 not found, 5 rate limited.
+#[derive(Debug, Error)]
+pub enum CliError {
+    #[error(transparent)]
+    Api(#[from] ApiError),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("{0}")]
+    Other(String),
+}
+
+impl CliError {
+    #[must_use]
+    pub fn exit_code(&self) -> ExitCode {
+        ExitCode::from(match self {
+            Self::Api(ApiError::InvalidParameter { .. } | ApiError::Setup(_)) | Self::Config(_) => {
+                2
+            }
+            Self::Api(ApiError::Unauthorized | ApiError::IndiePlanRequired) => 3,
+            Self::Api(ApiError::NotFound { .. }) => 4,
+            Self::Api(ApiError::RateLimited { .. }) => 5,
+            _ => 1,
+        })
+    }
+
+    /// True when stdout was closed by the reader (`| head`): not worth an error line.
+    #[must_use]
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, Self::Io(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
+    }
+}
+
+impl From<csv::Error> for CliError {
+    fn from(error: csv::Error) -> Self {
+        match error.into_kind() {
+            csv::ErrorKind::Io(io) => Self::Io(io),
+            other => Self::Other(format!("{other:?}")),
+        }
+    }
+}
+
+impl From<serde_json::Error> for CliError {
+    fn from(error: serde_json::Error) -> Self {
+        if error.is_io() {
+            Self::Io(error.into())
+        } else {
+            Self::Other(error.to_string())
+        }
+    }
+}

@@ -1,0 +1,259 @@
+//! `feedback-inbox list`: one page, or with `--all` every page by cursor, in the API's order.
+//!
+//! Streaming formats (table, jsonl, csv) are written and flushed page by page, each record whole,
+//! so output already written stays valid if a later page fails. `json` is written once at the
+//! end, in the API's page shape.
+
+use std::io::Write;
+
+use clap::{Args, ValueEnum};
+
+use super::CliError;
+use super::output::{Column, ListFormat, Table, first_line, short_time};
+use crate::api::{Client, Cursor, Feedback, FeedbackQuery, Page, Status};
+use crate::text::{sanitize, sanitize_line};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StatusArg {
+    New,
+    Archived,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ListArgs {
+    /// Status to list (the service's default is new).
+    #[arg(long, value_enum)]
+    pub status: Option<StatusArg>,
+    /// Only this app (UUID).
+    #[arg(long, value_name = "ID")]
+    pub app: Option<String>,
+    /// Only this project (UUID).
+    #[arg(long, value_name = "ID")]
+    pub project: Option<String>,
+    /// Only items with this tag (at most 32 characters).
+    #[arg(long)]
+    pub tag: Option<String>,
+    /// Page size, 1 to 100 (default 25, or 100 with --all).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u32>,
+    /// Start after this cursor (a previous next_cursor).
+    #[arg(long)]
+    pub cursor: Option<String>,
+    /// Follow the cursor to the end.
+    #[arg(long)]
+    pub all: bool,
+    #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+    pub format: ListFormat,
+}
+
+impl ListArgs {
+    #[must_use]
+    pub fn query(&self) -> FeedbackQuery {
+        FeedbackQuery {
+            status: self.status.map(|s| match s {
+                StatusArg::New => Status::New,
+                StatusArg::Archived => Status::Archived,
+            }),
+            app: self.app.clone(),
+            project: self.project.clone(),
+            tag: self.tag.clone(),
+            limit: self.limit.or(self.all.then_some(100)),
+            cursor: self.cursor.clone().map(Cursor),
+        }
+    }
+}
+
+const COLUMNS: &[Column] = &[
+    Column {
+        title: "ID",
+        cells: 10,
+    },
+    Column {
+        title: "RECEIVED",
+        cells: 17,
+    },
+    Column {
+        title: "STATUS",
+        cells: 8,
+    },
+    Column {
+        title: "APP",
+        cells: 24,
+    },
+    Column {
+        title: "TAGS",
+        cells: 20,
+    },
+    Column {
+        title: "EMAIL",
+        cells: 26,
+    },
+    Column {
+        title: "MESSAGE",
+        cells: 60,
+    },
+];
+
+/// Writes pages as they come.
+struct Sink<'a> {
+    out: &'a mut dyn Write,
+    format: ListFormat,
+    table: Table,
+    csv_header_written: bool,
+    json_items: Vec<Feedback>,
+}
+
+impl<'a> Sink<'a> {
+    fn new(out: &'a mut dyn Write, format: ListFormat) -> Self {
+        Self {
+            out,
+            format,
+            table: Table::new(COLUMNS),
+            csv_header_written: false,
+            json_items: Vec::new(),
+        }
+    }
+
+    fn start(&mut self) -> Result<(), CliError> {
+        if self.format == ListFormat::Table {
+            self.table.header(self.out)?;
+        }
+        Ok(())
+    }
+
+    fn page(&mut self, items: Vec<Feedback>) -> Result<(), CliError> {
+        match self.format {
+            ListFormat::Table => {
+                for item in &items {
+                    self.table.row(self.out, &table_row(item))?;
+                }
+            }
+            ListFormat::Jsonl => {
+                for item in &items {
+                    let mut line = serde_json::to_string(item)?;
+                    line.push('\n');
+                    self.out.write_all(line.as_bytes())?;
+                }
+            }
+            ListFormat::Csv => self.csv(&items)?,
+            ListFormat::Json => self.json_items.extend(items),
+        }
+        self.out.flush()?;
+        Ok(())
+    }
+
+    fn csv(&mut self, items: &[Feedback]) -> Result<(), CliError> {
+        let mut writer = csv::Writer::from_writer(&mut *self.out);
+        if !self.csv_header_written {
+            writer.write_record(CSV_HEADER)?;
+            self.csv_header_written = true;
+        }
+        for item in items {
+            writer.write_record(csv_record(item))?;
+        }
+        writer.flush()?;
+        Ok(())
+    }
+
+    fn finish(self, next_cursor: Option<Cursor>) -> Result<(), CliError> {
+        if self.format == ListFormat::Json {
+            let page = Page {
+                data: self.json_items,
+                next_cursor,
+            };
+            serde_json::to_writer_pretty(&mut *self.out, &page)?;
+            writeln!(self.out)?;
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs `list`; `progress` shows a progress line on stderr during `--all`.
+pub async fn run(
+    client: &Client,
+    args: &ListArgs,
+    out: &mut dyn Write,
+    progress: bool,
+) -> Result<(), CliError> {
+    let query = args.query();
+    query.validate()?;
+    let mut sink = Sink::new(out, args.format);
+    sink.start()?;
+    if !args.all {
+        let page = client.list_feedback(&query).await?;
+        let next = page.next_cursor;
+        sink.page(page.data)?;
+        return sink.finish(next);
+    }
+    let mut walker = client.walk(query);
+    while let Some(batch) = walker.next_page().await {
+        let batch = batch.inspect_err(|_| clear_progress(progress))?;
+        sink.page(batch)?;
+        if progress {
+            eprint!(
+                "\r\x1b[2Kfetched {} items in {} requests…",
+                walker.yielded(),
+                walker.requests()
+            );
+        }
+    }
+    clear_progress(progress);
+    sink.finish(None)
+}
+
+fn clear_progress(progress: bool) {
+    if progress {
+        eprint!("\r\x1b[2K");
+    }
+}
+
+fn table_row(item: &Feedback) -> Vec<String> {
+    let app = item.app.as_ref().map_or_else(
+        || "—".to_owned(),
+        |a| format!("{} ({})", a.name, a.platform),
+    );
+    vec![
+        item.id.to_string(),
+        short_time(item.received_at),
+        item.status.to_string(),
+        app,
+        item.tags.join(","),
+        item.reporter_email.clone().unwrap_or_default(),
+        first_line(&item.message).to_owned(),
+    ]
+}
+
+const CSV_HEADER: &[&str] = &[
+    "id",
+    "received_at",
+    "status",
+    "app_id",
+    "app_name",
+    "app_platform",
+    "project_id",
+    "project_name",
+    "tags",
+    "reporter_email",
+    "message",
+];
+
+/// A CSV record: single-line fields sanitized as lines, the message as multi-line text (CSV
+/// quoting keeps its newlines).
+fn csv_record(item: &Feedback) -> Vec<String> {
+    let line = |s: &str| sanitize_line(s).into_owned();
+    let app = item.app.as_ref();
+    vec![
+        line(item.id.as_str()),
+        item.received_at.to_string(),
+        line(item.status.as_str()),
+        app.map(|a| line(&a.id)).unwrap_or_default(),
+        app.map(|a| line(&a.name)).unwrap_or_default(),
+        app.map(|a| line(a.platform.as_str())).unwrap_or_default(),
+        line(&item.project.id),
+        line(&item.project.name),
+        line(&item.tags.join(";")),
+        item.reporter_email.as_deref().map(line).unwrap_or_default(),
+        sanitize(&item.message).into_owned(),
+    ]
+}

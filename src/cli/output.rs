@@ -1,0 +1,166 @@
+//! Shared output pieces: output formats, fixed-width tables that can be streamed page by page,
+//! and time formatting. Every cell of a table is sanitized here, at the sink.
+
+use std::io::{self, Write};
+
+use clap::ValueEnum;
+use jiff::Timestamp;
+
+use crate::text::sanitize_line;
+use crate::width::{fit, truncate};
+
+/// Output format of `list`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    Table,
+    Json,
+    Jsonl,
+    Csv,
+}
+
+/// Output format of `show`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShowFormat {
+    Text,
+    Json,
+}
+
+/// Output format of the discovery commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TableFormat {
+    Table,
+    Json,
+}
+
+/// A column: title and width in cells (`None`: last column, cut at `max` but not padded).
+#[derive(Debug, Clone, Copy)]
+pub struct Column {
+    pub title: &'static str,
+    pub cells: usize,
+}
+
+/// A table with fixed column widths, so rows can be written as pages arrive.
+#[derive(Debug, Clone)]
+pub struct Table {
+    columns: Vec<Column>,
+}
+
+impl Table {
+    #[must_use]
+    pub fn new(columns: &[Column]) -> Self {
+        Self {
+            columns: columns.to_vec(),
+        }
+    }
+
+    /// A table whose columns are as wide as the widest cell (capped at each column's `cells`).
+    #[must_use]
+    pub fn fitted(columns: &[Column], rows: &[Vec<String>]) -> Self {
+        let columns = columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let widest = rows
+                    .iter()
+                    .map(|r| crate::width::width(&sanitize_line(&r[i])))
+                    .chain([c.title.len()])
+                    .max()
+                    .unwrap_or(0);
+                Column {
+                    title: c.title,
+                    cells: widest.min(c.cells),
+                }
+            })
+            .collect::<Vec<_>>();
+        Self { columns }
+    }
+
+    pub fn header(&self, out: &mut dyn Write) -> io::Result<()> {
+        let titles: Vec<String> = self.columns.iter().map(|c| c.title.to_owned()).collect();
+        self.row(out, &titles)
+    }
+
+    /// Writes one row; every cell is sanitized to one line and fitted to its column.
+    pub fn row(&self, out: &mut dyn Write, cells: &[String]) -> io::Result<()> {
+        let last = self.columns.len().saturating_sub(1);
+        let mut line = String::new();
+        for (i, (column, cell)) in self.columns.iter().zip(cells).enumerate() {
+            let clean = sanitize_line(cell);
+            if i == last {
+                line.push_str(&truncate(&clean, column.cells));
+            } else {
+                line.push_str(&fit(&clean, column.cells));
+                line.push_str("  ");
+            }
+        }
+        writeln!(out, "{}", line.trim_end())
+    }
+}
+
+/// `2026-11-01 12:00Z` (UTC, minutes), for tables.
+#[must_use]
+pub fn short_time(ts: Timestamp) -> String {
+    ts.strftime("%Y-%m-%d %H:%MZ").to_string()
+}
+
+/// The first line of a message, for one-line views.
+#[must_use]
+pub fn first_line(message: &str) -> &str {
+    message
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_sanitized_and_aligned() {
+        let table = Table::new(&[
+            Column {
+                title: "A",
+                cells: 4,
+            },
+            Column {
+                title: "B",
+                cells: 10,
+            },
+        ]);
+        let mut out = Vec::new();
+        table.header(&mut out).unwrap();
+        table
+            .row(&mut out, &["同期が".into(), "\u{1b}[2Jx\ny".into()])
+            .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text, "A     B\n同期  ␛x y\n");
+    }
+
+    #[test]
+    fn fitted_table_uses_widest_cell_up_to_the_cap() {
+        let rows = vec![vec!["abc".to_owned(), "x".to_owned()]];
+        let table = Table::fitted(
+            &[
+                Column {
+                    title: "ID",
+                    cells: 2,
+                },
+                Column {
+                    title: "NAME",
+                    cells: 9,
+                },
+            ],
+            &rows,
+        );
+        let mut out = Vec::new();
+        table.row(&mut out, &rows[0]).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "a…  x\n");
+    }
+
+    #[test]
+    fn first_line_skips_blank_lines() {
+        assert_eq!(first_line("\n\n  \nHello\nworld"), "Hello");
+        assert_eq!(first_line(""), "");
+    }
+}

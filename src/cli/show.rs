@@ -1,0 +1,161 @@
+//! `feedback-inbox show ID`: one item as readable text (sanitized) or as JSON (original text).
+
+use std::io::Write;
+
+use clap::Args;
+use jiff::tz::TimeZone;
+
+use super::CliError;
+use super::output::ShowFormat;
+use crate::api::{Client, FeedbackDetail};
+use crate::text::{sanitize, sanitize_line};
+use crate::timefmt;
+
+#[derive(Debug, Clone, Args)]
+pub struct ShowArgs {
+    /// The feedback item's short id.
+    pub id: String,
+    #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
+    pub format: ShowFormat,
+}
+
+pub async fn run(client: &Client, args: &ShowArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let detail = client.get_feedback(&args.id).await?;
+    match args.format {
+        ShowFormat::Json => {
+            serde_json::to_writer_pretty(&mut *out, &detail)?;
+            writeln!(out)?;
+        }
+        ShowFormat::Text => {
+            let text = render_text(&detail, jiff::Timestamp::now(), &TimeZone::system());
+            out.write_all(text.as_bytes())?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The text form; every server string is sanitized here.
+#[must_use]
+pub fn render_text(detail: &FeedbackDetail, now: jiff::Timestamp, tz: &TimeZone) -> String {
+    let f = &detail.feedback;
+    let l = |s: &str| sanitize_line(s).into_owned();
+    let mut lines = vec![
+        format!("Feedback   {}", l(f.id.as_str())),
+        format!("Status     {}", l(f.status.as_str())),
+        format!(
+            "Received   {} ({} ago)",
+            timefmt::local(f.received_at, tz),
+            timefmt::age(now, f.received_at)
+        ),
+        format!("Project    {} ({})", l(&f.project.name), l(&f.project.id)),
+    ];
+    lines.push(match &f.app {
+        Some(app) => format!(
+            "App        {} · {} ({})",
+            l(&app.name),
+            l(app.platform.as_str()),
+            l(&app.id)
+        ),
+        None => "App        —".to_owned(),
+    });
+    lines.push(format!(
+        "Reporter   {}",
+        f.reporter_email.as_deref().map_or_else(|| "—".into(), l)
+    ));
+    lines.push(format!(
+        "Tags       {}",
+        if f.tags.is_empty() {
+            "—".into()
+        } else {
+            l(&f.tags.join(", "))
+        }
+    ));
+    lines.push(String::new());
+    lines.push("Message".to_owned());
+    lines.extend(sanitize(&f.message).lines().map(|line| format!("  {line}")));
+    push_pairs(
+        &mut lines,
+        "Metadata (built-in)",
+        detail.metadata.built_in.iter(),
+    );
+    push_pairs(
+        &mut lines,
+        "Metadata (custom)",
+        detail.metadata.custom.iter(),
+    );
+    let delivery = detail.delivery.iter().map(|d| {
+        let link = d
+            .external_url
+            .as_deref()
+            .map(|u| format!("  {}", l(u)))
+            .unwrap_or_default();
+        (d.channel.to_string(), format!("{}{link}", d.status))
+    });
+    push_pairs(
+        &mut lines,
+        "Delivery",
+        delivery.collect::<Vec<_>>().iter().map(|(a, b)| (a, b)),
+    );
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
+}
+
+/// A titled, aligned key/value list (skipped when empty).
+fn push_pairs<'a>(
+    lines: &mut Vec<String>,
+    title: &str,
+    pairs: impl Iterator<Item = (&'a String, &'a String)>,
+) {
+    let pairs: Vec<(String, String)> = pairs
+        .map(|(k, v)| (sanitize_line(k).into_owned(), sanitize_line(v).into_owned()))
+        .collect();
+    if pairs.is_empty() {
+        return;
+    }
+    let width = pairs
+        .iter()
+        .map(|(k, _)| crate::width::width(k))
+        .max()
+        .unwrap_or(0);
+    lines.push(String::new());
+    lines.push(title.to_owned());
+    for (key, value) in pairs {
+        lines.push(format!("  {}  {value}", crate::width::fit(&key, width)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_view_is_sanitized_and_aligned() {
+        let json = r#"{"id":"ab12","message":"line one\n\u001b]0;title\u0007two","reporter_email":null,
+            "status":"new","received_at":"2026-01-02T03:04:05Z","tags":["bug","ui"],"app":null,
+            "project":{"id":"p1","name":"Proj"},
+            "metadata":{"built_in":{"appVersion":"1.2","locale":"de-DE"},"custom":{}},
+            "delivery":[{"channel":"issue_tracker","status":"delivered","external_url":"https://x.example/1"},
+                        {"channel":"pager","status":"queued","external_url":null}]}"#;
+        let detail: FeedbackDetail = serde_json::from_str(json).unwrap();
+        let now: jiff::Timestamp = "2026-01-05T03:04:05Z".parse().unwrap();
+        let text = render_text(&detail, now, &TimeZone::UTC);
+        assert!(
+            text.contains("Received   2026-01-02 03:04:05 UTC (3d ago)"),
+            "{text}"
+        );
+        assert!(text.contains("  line one\n  ␛two"), "{text}");
+        assert!(
+            text.contains("  appVersion  1.2\n  locale      de-DE"),
+            "{text}"
+        );
+        assert!(
+            text.contains("issue_tracker  delivered  https://x.example/1"),
+            "{text}"
+        );
+        assert!(text.contains("pager          queued"), "{text}");
+        assert!(!text.contains("Metadata (custom)"));
+        assert!(!text.chars().any(|c| c.is_control() && c != '\n'));
+    }
+}

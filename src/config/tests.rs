@@ -1,0 +1,180 @@
+use std::collections::HashMap;
+
+use super::*;
+
+const KEY_EU: &str = "service_eu_sk_fromfile";
+const KEY_US: &str = "service_us_sk_fromenv";
+
+fn loaded(text: &str) -> Loaded {
+    Loaded {
+        path: PathBuf::from("/home/u/.config/feedback-inbox/config.toml"),
+        file: parse(text).unwrap(),
+        readable_by_others: false,
+    }
+}
+
+fn resolve_with(
+    flag: Option<&str>,
+    profile: Option<&str>,
+    file: Option<&Loaded>,
+    env: &[(&str, &str)],
+) -> Result<Resolved, ConfigError> {
+    let env: HashMap<String, String> = env
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    let lookup = move |name: &str| env.get(name).cloned();
+    resolve(&Sources {
+        base_url_flag: flag,
+        profile,
+        file,
+        env: &lookup,
+        file_hint: "config.toml".into(),
+    })
+}
+
+#[test]
+fn flag_beats_env_beats_file_for_base_url() {
+    let file = loaded(&format!(
+        "base_url = \"https://file.example.com\"\napi_key = \"{KEY_EU}\""
+    ));
+    let env = [(ENV_BASE_URL, "https://env.example.com/v1/")];
+    let r = resolve_with(Some("https://flag.example.com/v1"), None, Some(&file), &env).unwrap();
+    assert_eq!(r.base_url.as_str(), "https://flag.example.com/");
+    let r = resolve_with(None, None, Some(&file), &env).unwrap();
+    assert_eq!(r.base_url.as_str(), "https://env.example.com/");
+    let r = resolve_with(None, None, Some(&file), &[]).unwrap();
+    assert_eq!(r.base_url.as_str(), "https://file.example.com/");
+}
+
+#[test]
+fn env_key_beats_command_beats_file_key() {
+    let file = loaded(&format!(
+        "base_url = \"https://x.example.com\"\napi_key = \"{KEY_EU}\"\napi_key_command = \"echo service_eu_sk_fromcommand\""
+    ));
+    let r = resolve_with(None, None, Some(&file), &[(ENV_API_KEY, KEY_US)]).unwrap();
+    assert_eq!((r.key.expose(), r.key.region().as_str()), (KEY_US, "us"));
+    let r = resolve_with(None, None, Some(&file), &[]).unwrap();
+    assert_eq!(r.key.expose(), "service_eu_sk_fromcommand");
+    let file = loaded(&format!(
+        "base_url = \"https://x.example.com\"\napi_key = \"{KEY_EU}\""
+    ));
+    assert_eq!(
+        resolve_with(None, None, Some(&file), &[])
+            .unwrap()
+            .key
+            .expose(),
+        KEY_EU
+    );
+}
+
+#[test]
+fn profile_overrides_top_level_values() {
+    let file = loaded(&format!(
+        "base_url = \"https://main.example.com\"\napi_key = \"{KEY_EU}\"\n\n[profiles.client-b]\nbase_url = \"https://b.example.com\"\napi_key_command = \"printf 'service_us_sk_bbb\\n'\"\n"
+    ));
+    let r = resolve_with(None, Some("client-b"), Some(&file), &[]).unwrap();
+    assert_eq!(r.base_url.as_str(), "https://b.example.com/");
+    assert_eq!(r.key.expose(), "service_us_sk_bbb");
+    let err = resolve_with(None, Some("nope"), Some(&file), &[]).unwrap_err();
+    assert!(err.to_string().contains("client-b"), "{err}");
+}
+
+#[test]
+fn missing_values_say_how_to_set_them() {
+    let err = resolve_with(None, None, None, &[(ENV_API_KEY, KEY_US)]).unwrap_err();
+    assert!(err.to_string().contains("FEEDBACK_BASE_URL") && err.to_string().contains("demo"));
+    let err = resolve_with(Some("https://x.example.com"), None, None, &[]).unwrap_err();
+    assert!(err.to_string().contains("FEEDBACK_API_KEY"));
+}
+
+#[test]
+fn bad_key_and_insecure_url_are_refused_without_echoing_the_key() {
+    let err = resolve_with(
+        Some("https://x.example.com"),
+        None,
+        None,
+        &[(ENV_API_KEY, "sk_live_hunter2")],
+    )
+    .unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("FEEDBACK_API_KEY") && !text.contains("hunter2"),
+        "{text}"
+    );
+    let err = resolve_with(
+        Some("http://x.example.com"),
+        None,
+        None,
+        &[(ENV_API_KEY, KEY_US)],
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("https"), "{err}");
+    assert!(
+        resolve_with(
+            Some("http://127.0.0.1:9"),
+            None,
+            None,
+            &[(ENV_API_KEY, KEY_US)]
+        )
+        .is_ok()
+    );
+}
+
+#[test]
+fn failing_key_command_is_reported() {
+    let file = loaded(
+        "base_url = \"https://x.example.com\"\napi_key_command = \"echo locked >&2; exit 3\"",
+    );
+    let err = resolve_with(None, None, Some(&file), &[]).unwrap_err();
+    assert!(err.to_string().contains("locked"), "{err}");
+}
+
+#[test]
+fn unknown_field_is_reported_with_its_line() {
+    let err = parse("base_url = \"https://x\"\napi_kye = \"oops\"\n").unwrap_err();
+    assert!(err.contains("line 2"), "{err}");
+    assert!(err.contains("api_kye"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn key_in_a_world_readable_file_gives_a_warning() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    std::fs::write(
+        &path,
+        format!("base_url = \"https://x.example.com\"\napi_key = \"{KEY_EU}\"\n"),
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let file = load(&path, true).unwrap().unwrap();
+    let r = resolve_with(None, None, Some(&file), &[]).unwrap();
+    assert!(
+        r.warnings.iter().any(|w| w.contains("chmod 600")),
+        "{:?}",
+        r.warnings
+    );
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let file = load(&path, true).unwrap().unwrap();
+    assert!(
+        resolve_with(None, None, Some(&file), &[])
+            .unwrap()
+            .warnings
+            .is_empty()
+    );
+}
+
+#[test]
+fn missing_optional_file_is_fine_but_required_one_is_an_error() {
+    let path = Path::new("/nonexistent/feedback-inbox/config.toml");
+    assert!(load(path, false).unwrap().is_none());
+    assert!(matches!(load(path, true), Err(ConfigError::Read { .. })));
+}
+
+#[test]
+fn example_config_in_assets_parses() {
+    let file = parse(include_str!("../../assets/config.example.toml")).unwrap();
+    assert!(file.profiles.contains_key("staging"));
+}

@@ -1,0 +1,42 @@
+//! Logs go to a file in the platform's state (or data) folder, never to the screen. The filter
+//! comes from `FEEDBACK_LOG` (default `info`); HTTP internals are kept at `warn` so request
+//! details never reach the log.
+
+use std::fs::OpenOptions;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use tracing_subscriber::EnvFilter;
+
+/// The log file's path.
+#[must_use]
+pub fn log_path() -> Option<PathBuf> {
+    let dirs = crate::config::project_dirs()?;
+    let dir = dirs.state_dir().unwrap_or_else(|| dirs.data_local_dir());
+    Some(dir.join("feedback-inbox.log"))
+}
+
+/// Starts file logging; without a writable log file the program runs without logs. Returns the
+/// log file's path when logging started.
+#[must_use = "the path tells the user where logs go"]
+pub fn init() -> Option<PathBuf> {
+    let path = log_path()?;
+    std::fs::create_dir_all(path.parent()?).ok()?;
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .ok()?;
+    let wanted = std::env::var("FEEDBACK_LOG").unwrap_or_else(|_| "info".to_owned());
+    let filter = EnvFilter::try_new(format!(
+        "{wanted},hyper=warn,hyper_util=warn,reqwest=warn,h2=warn,rustls=warn"
+    ))
+    .unwrap_or_else(|_| EnvFilter::new("info"));
+    tracing_subscriber::fmt()
+        .with_writer(Mutex::new(file))
+        .with_ansi(false)
+        .with_env_filter(filter)
+        .try_init()
+        .ok()?;
+    Some(path)
+}

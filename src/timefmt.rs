@@ -1,0 +1,53 @@
+//! Human time: compact relative ages (`3m`, `2h`, `5d`) and local date-times.
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+
+/// Compact age of `then` as seen at `now`: `now`, `45s`, `3m`, `2h`, `5d`, `7w`, `3y`.
+#[must_use]
+pub fn age(now: Timestamp, then: Timestamp) -> String {
+    let secs = now.duration_since(then).as_secs();
+    match secs {
+        i64::MIN..=4 => "now".to_owned(),
+        5..=59 => format!("{secs}s"),
+        60..=3599 => format!("{}m", secs / 60),
+        3600..=86_399 => format!("{}h", secs / 3600),
+        86_400..=1_209_599 => format!("{}d", secs / 86_400),
+        1_209_600..=31_535_999 => format!("{}w", secs / 604_800),
+        _ => format!("{}y", secs / 31_536_000),
+    }
+}
+
+/// `2026-11-01 13:00:00 CET` in the given zone.
+#[must_use]
+pub fn local(ts: Timestamp, tz: &TimeZone) -> String {
+    ts.to_zoned(tz.clone())
+        .strftime("%Y-%m-%d %H:%M:%S %Z")
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ages_are_compact() {
+        let now = Timestamp::from_second(10_000_000).unwrap();
+        let ago = |s: i64| age(now, Timestamp::from_second(10_000_000 - s).unwrap());
+        assert_eq!(ago(0), "now");
+        assert_eq!(ago(-30), "now");
+        assert_eq!(ago(30), "30s");
+        assert_eq!(ago(180), "3m");
+        assert_eq!(ago(7200), "2h");
+        assert_eq!(ago(5 * 86_400), "5d");
+        assert_eq!(ago(21 * 86_400), "3w");
+        assert_eq!(ago(800 * 86_400), "2y");
+    }
+
+    #[test]
+    fn local_time_uses_the_zone() {
+        let ts: Timestamp = "2026-01-01T12:00:00Z".parse().unwrap();
+        let tz = TimeZone::get("Europe/Berlin").unwrap_or(TimeZone::fixed(jiff::tz::offset(1)));
+        assert!(local(ts, &tz).starts_with("2026-01-01 13:00:00"));
+    }
+}
