@@ -62,6 +62,8 @@ pub enum FaultKind {
 struct Fault {
     route: Route,
     kind: FaultKind,
+    /// Matching requests to let through before the fault starts.
+    skip: u32,
     remaining: Option<u32>,
 }
 
@@ -74,9 +76,15 @@ pub struct Faults {
 impl Faults {
     /// Arms `kind` on `route` for the next `times` matching requests (`None`: until cleared).
     pub fn add(&self, route: Route, kind: FaultKind, times: Option<u32>) {
+        self.add_after(route, kind, 0, times);
+    }
+
+    /// Like [`Faults::add`], but lets `skip` matching requests through first.
+    pub fn add_after(&self, route: Route, kind: FaultKind, skip: u32, times: Option<u32>) {
         lock(&self.armed).push(Fault {
             route,
             kind,
+            skip,
             remaining: times,
         });
     }
@@ -91,6 +99,10 @@ impl Faults {
         let mut armed = lock(&self.armed);
         let mut hits = Vec::new();
         for fault in armed.iter_mut().filter(|f| f.route.matches(route)) {
+            if fault.skip > 0 {
+                fault.skip -= 1;
+                continue;
+            }
             hits.push(fault.kind.clone());
             if let Some(n) = fault.remaining.as_mut() {
                 *n = n.saturating_sub(1);
@@ -123,6 +135,11 @@ mod tests {
         assert_eq!(faults.take(Route::FeedbackList).len(), 1);
         faults.clear();
         assert!(faults.take(Route::FeedbackList).is_empty());
+        faults.add_after(Route::Tags, FaultKind::Drop, 2, Some(1));
+        assert!(faults.take(Route::Tags).is_empty());
+        assert!(faults.take(Route::Tags).is_empty());
+        assert_eq!(faults.take(Route::Tags), vec![FaultKind::Drop]);
+        assert!(faults.take(Route::Tags).is_empty());
     }
 
     #[test]

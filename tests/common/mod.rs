@@ -1,0 +1,71 @@
+//! Shared set-up of the integration tests: a simulator on 127.0.0.1:0 and a client pointed at
+//! it, sharing one manual clock so rate-limit waits take no real time.
+#![allow(dead_code, clippy::unwrap_used, clippy::missing_panics_doc)] // each test file uses a different subset
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use feedback_inbox::api::{ApiKey, Client, RetryPolicy, Timeouts, Wait};
+use feedback_inbox::clock::ManualClock;
+use feedback_inbox::sim::{self, DEMO_KEY, SimConfig, SimHandle};
+use jiff::Timestamp;
+
+pub const ANCHOR: &str = "2026-11-01T12:00:00Z";
+
+pub struct Rig {
+    pub sim: SimHandle,
+    pub client: Client,
+    pub clock: Arc<ManualClock>,
+    pub waits: Arc<Mutex<Vec<Wait>>>,
+}
+
+pub async fn rig(items: usize, rate_per_minute: u32) -> Rig {
+    rig_with(items, rate_per_minute, DEMO_KEY, Timeouts::default()).await
+}
+
+pub async fn rig_with(items: usize, rate_per_minute: u32, key: &str, timeouts: Timeouts) -> Rig {
+    let anchor: Timestamp = ANCHOR.parse().unwrap();
+    let clock = ManualClock::new(anchor);
+    let sim = sim::start(SimConfig {
+        items,
+        rate_per_minute,
+        clock: clock.clone(),
+        anchor: Some(anchor),
+        seed: 11,
+        ..SimConfig::default()
+    })
+    .await
+    .unwrap();
+    let waits = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&waits);
+    let client = Client::builder(&sim.base_url(), ApiKey::parse(key).unwrap())
+        .unwrap()
+        .clock(clock.clone())
+        .timeouts(timeouts)
+        .retry_policy(RetryPolicy {
+            base_delay: Duration::from_millis(1),
+            max_delay: Duration::from_millis(4),
+            ..RetryPolicy::default()
+        })
+        .on_wait(Arc::new(move |w: &Wait| seen.lock().unwrap().push(w.clone())))
+        .build()
+        .unwrap();
+    Rig { sim, client, clock, waits }
+}
+
+/// Ids the simulator holds that match `keep`, in its (newest-first) order.
+pub fn expected_ids(sim: &SimHandle, keep: impl Fn(&feedback_inbox::api::FeedbackDetail) -> bool) -> Vec<String> {
+    sim.state()
+        .read()
+        .items
+        .iter()
+        .filter(|it| keep(it))
+        .map(|it| it.feedback.id.0.clone())
+        .collect()
+}
+
+/// A plain reqwest client that does not decompress, for raw protocol checks.
+pub fn raw_http() -> reqwest::Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder().no_gzip().build().unwrap()
+}
