@@ -2,7 +2,9 @@
 //! the error-body path give a value or an error, nothing else.
 #![allow(clippy::unwrap_used)]
 
-use feedback_inbox::api::{ApiError, App, Data, ErrorBody, Feedback, FeedbackDetail, Page, Project, Tag};
+use feedback_inbox::api::{
+    ApiError, App, Data, ErrorBody, Feedback, FeedbackDetail, Page, Project, Tag,
+};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -25,10 +27,17 @@ fn json_value() -> impl Strategy<Value = Value> {
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(Value::from),
-        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
         ".{0,12}".prop_map(Value::String),
-        prop_oneof![Just("new"), Just("2026-01-01T00:00:00Z"), Just("issue_tracker"), Just("id")]
-            .prop_map(|s| Value::String(s.to_owned())),
+        prop_oneof![
+            Just("new"),
+            Just("2026-01-01T00:00:00Z"),
+            Just("issue_tracker"),
+            Just("id")
+        ]
+        .prop_map(|s| Value::String(s.to_owned())),
     ];
     leaf.prop_recursive(4, 64, 8, |inner| {
         let keys = prop_oneof![
@@ -49,7 +58,8 @@ fn json_value() -> impl Strategy<Value = Value> {
         ];
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::btree_map(keys, inner, 0..8).prop_map(|m| Value::Object(m.into_iter().collect())),
+            prop::collection::btree_map(keys, inner, 0..8)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
         ]
     })
 }

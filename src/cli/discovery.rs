@@ -108,8 +108,8 @@ fn write<T: Serialize>(
 ) -> Result<(), CliError> {
     match format {
         TableFormat::Json => {
-            serde_json::to_writer_pretty(&mut *out, items)?;
-            writeln!(out)?;
+            let json = super::output::terminal_safe_json(serde_json::to_string_pretty(items)?);
+            writeln!(out, "{json}")?;
         }
         TableFormat::Table => {
             let rows: Vec<Vec<String>> = items.iter().map(cells).collect();

@@ -9,7 +9,7 @@ use std::io::Write;
 use clap::{Args, ValueEnum};
 
 use super::CliError;
-use super::output::{Column, ListFormat, Table, first_line, short_time};
+use super::output::{Column, ListFormat, Table, first_line, short_time, terminal_safe_json};
 use crate::api::{Client, Cursor, Feedback, FeedbackQuery, Page, Status};
 use crate::text::{sanitize, sanitize_line};
 
@@ -130,7 +130,7 @@ impl<'a> Sink<'a> {
             }
             ListFormat::Jsonl => {
                 for item in &items {
-                    let mut line = serde_json::to_string(item)?;
+                    let mut line = terminal_safe_json(serde_json::to_string(item)?);
                     line.push('\n');
                     self.out.write_all(line.as_bytes())?;
                 }
@@ -161,8 +161,11 @@ impl<'a> Sink<'a> {
                 data: self.json_items,
                 next_cursor,
             };
-            serde_json::to_writer_pretty(&mut *self.out, &page)?;
-            writeln!(self.out)?;
+            writeln!(
+                self.out,
+                "{}",
+                terminal_safe_json(serde_json::to_string_pretty(&page)?)
+            )?;
             self.out.flush()?;
         }
         Ok(())

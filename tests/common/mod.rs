@@ -47,14 +47,24 @@ pub async fn rig_with(items: usize, rate_per_minute: u32, key: &str, timeouts: T
             max_delay: Duration::from_millis(4),
             ..RetryPolicy::default()
         })
-        .on_wait(Arc::new(move |w: &Wait| seen.lock().unwrap().push(w.clone())))
+        .on_wait(Arc::new(move |w: &Wait| {
+            seen.lock().unwrap().push(w.clone())
+        }))
         .build()
         .unwrap();
-    Rig { sim, client, clock, waits }
+    Rig {
+        sim,
+        client,
+        clock,
+        waits,
+    }
 }
 
 /// Ids the simulator holds that match `keep`, in its (newest-first) order.
-pub fn expected_ids(sim: &SimHandle, keep: impl Fn(&feedback_inbox::api::FeedbackDetail) -> bool) -> Vec<String> {
+pub fn expected_ids(
+    sim: &SimHandle,
+    keep: impl Fn(&feedback_inbox::api::FeedbackDetail) -> bool,
+) -> Vec<String> {
     sim.state()
         .read()
         .items
