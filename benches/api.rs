@@ -16,7 +16,9 @@ fn page_json(items: usize) -> Vec<u8> {
     let data = sim::data::generate(3, items, anchor);
     let page = Page {
         data: data.items.iter().map(|d| &d.feedback).collect::<Vec<_>>(),
-        next_cursor: Some(feedback_inbox::api::Cursor("MS4xNzYxOTk5MjAwMDAwMDAwMDAwLmFiY2QuMTIzNA".into())),
+        next_cursor: Some(feedback_inbox::api::Cursor(
+            "MS4xNzYxOTk5MjAwMDAwMDAwMDAwLmFiY2QuMTIzNA".into(),
+        )),
     };
     serde_json::to_vec(&page).unwrap()
 }
@@ -38,19 +40,31 @@ fn list_all(c: &mut Criterion) {
     let walk = |items: usize, rate: u32| {
         rt.block_on(async move {
             let clock = ManualClock::new("2026-11-01T12:00:00Z".parse().unwrap());
-            let config = SimConfig { items, rate_per_minute: rate, clock: clock.clone(), ..SimConfig::default() };
+            let config = SimConfig {
+                items,
+                rate_per_minute: rate,
+                clock: clock.clone(),
+                ..SimConfig::default()
+            };
             let handle = sim::start(config).await.unwrap();
             let client = Client::builder(&handle.base_url(), ApiKey::parse(DEMO_KEY).unwrap())
                 .unwrap()
                 .clock(Arc::clone(&clock) as _)
                 .build()
                 .unwrap();
-            let mut walker = client.walk(FeedbackQuery { limit: Some(100), ..Default::default() });
+            let mut walker = client.walk(FeedbackQuery {
+                limit: Some(100),
+                ..Default::default()
+            });
             while let Some(batch) = walker.next_page().await {
                 black_box(batch.unwrap());
             }
             let stats = handle.stats();
-            (walker.yielded(), stats.route(Route::FeedbackList), stats.status(429))
+            (
+                walker.yielded(),
+                stats.route(Route::FeedbackList),
+                stats.status(429),
+            )
         })
     };
     let (items, requests, limited) = walk(5000, 30);
@@ -58,11 +72,13 @@ fn list_all(c: &mut Criterion) {
         "list --all: {items} items, {requests} list requests (ceil(N/100) = {}), {limited} answers 429",
         items.div_ceil(100)
     );
-    assert_eq!(requests as usize, items.div_ceil(100));
+    assert_eq!(usize::try_from(requests).unwrap(), items.div_ceil(100));
     assert_eq!(limited, 0);
     let mut group = c.benchmark_group("list_all");
     group.sample_size(20);
-    group.bench_function("walk_5000_items_rate_30_per_minute", |b| b.iter(|| walk(5000, 30)));
+    group.bench_function("walk_5000_items_rate_30_per_minute", |b| {
+        b.iter(|| walk(5000, 30));
+    });
     group.finish();
 }
 

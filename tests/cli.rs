@@ -135,6 +135,23 @@ async fn error_exits_are_one_clear_line_with_distinct_codes() {
     assert_eq!(r.sim.stats().route(Route::FeedbackList), 0);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn account_shows_region_and_origin_but_never_the_key() {
+    let r = rig(20, 60).await;
+    let out = run(&r.sim.base_url(), DEMO_KEY, &["account"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("region eu, from FEEDBACK_API_KEY"), "{text}");
+    assert!(
+        text.contains("ok: 3 projects readable; rate limit 59/60"),
+        "{text}"
+    );
+    assert!(
+        !text.contains(&DEMO_KEY["service_eu_sk_".len()..]),
+        "{text}"
+    );
+}
+
 #[test]
 fn missing_or_unsafe_account_settings_are_explained() {
     let out = run("", "", &["projects"]);

@@ -37,16 +37,26 @@ fn fixture_round_trips_through_the_model_unchanged() {
 #[test]
 fn model_fields_match_the_openapi_schemas() {
     let doc = openapi();
-    let fixture: Value = serde_json::from_str(include_str!("../assets/fixtures/feedback_detail.json")).unwrap();
+    let fixture: Value =
+        serde_json::from_str(include_str!("../assets/fixtures/feedback_detail.json")).unwrap();
     let detail = &fixture["data"];
     let mut feedback_keys = keys(detail);
     feedback_keys.remove("metadata");
     feedback_keys.remove("delivery");
     assert_eq!(feedback_keys, schema_properties(&doc, "Feedback"));
-    assert_eq!(keys(&detail["metadata"]), schema_properties(&doc, "FeedbackMetadata"));
-    assert_eq!(keys(&detail["delivery"][0]), schema_properties(&doc, "Delivery"));
+    assert_eq!(
+        keys(&detail["metadata"]),
+        schema_properties(&doc, "FeedbackMetadata")
+    );
+    assert_eq!(
+        keys(&detail["delivery"][0]),
+        schema_properties(&doc, "Delivery")
+    );
     assert_eq!(keys(&detail["app"]), schema_properties(&doc, "AppRef"));
-    assert_eq!(keys(&detail["project"]), schema_properties(&doc, "ProjectRef"));
+    assert_eq!(
+        keys(&detail["project"]),
+        schema_properties(&doc, "ProjectRef")
+    );
 }
 
 #[tokio::test]
@@ -67,9 +77,17 @@ async fn simulator_answers_have_exactly_the_documented_fields() {
     let mut detail_keys = keys(&detail["data"]);
     assert!(detail_keys.remove("metadata") && detail_keys.remove("delivery"));
     assert_eq!(detail_keys, schema_properties(&doc, "Feedback"));
-    for (path, schema) in [("/v1/projects", "Project"), ("/v1/apps", "App"), ("/v1/tags", "Tag")] {
+    for (path, schema) in [
+        ("/v1/projects", "Project"),
+        ("/v1/apps", "App"),
+        ("/v1/tags", "Tag"),
+    ] {
         let list = get(path).await;
-        assert_eq!(keys(&list["data"][0]), schema_properties(&doc, schema), "{path}");
+        assert_eq!(
+            keys(&list["data"][0]),
+            schema_properties(&doc, schema),
+            "{path}"
+        );
     }
     let error = get("/v1/feedback/nope").await;
     assert!(keys(&error).is_subset(&schema_properties(&doc, "Error")));

@@ -2,6 +2,7 @@
 //! command. Human-facing output (table, text, csv) goes through the sanitizer; JSON keeps the
 //! server's text (the serializer escapes it). Errors become one line on stderr and an exit code.
 
+pub mod account;
 pub mod discovery;
 pub mod error;
 pub mod list;
@@ -49,6 +50,8 @@ pub enum Command {
     Tags(discovery::TagsArgs),
     /// Run the service simulator on loopback until interrupted.
     Sim(sim_cmd::SimArgs),
+    /// Show where the account settings come from (never the key) and check them with one request.
+    Account,
 }
 
 /// Runs a parsed command line.
@@ -56,6 +59,7 @@ pub async fn run(args: Args) -> Result<(), CliError> {
     let stdout = &mut std::io::stdout().lock();
     match &args.command {
         Command::Sim(sim) => sim_cmd::run(sim, stdout).await,
+        Command::Account => account::run(&args, stdout).await,
         Command::List(list) => {
             let progress = list.all && std::io::IsTerminal::is_terminal(&std::io::stderr());
             let client = client(&args, progress)?;
@@ -98,12 +102,18 @@ pub fn client(args: &Args, show_waits: bool) -> Result<Client, CliError> {
     Ok(builder.build()?)
 }
 
-/// The account from flags, environment and config file.
-pub fn resolve_account(args: &Args) -> Result<config::Resolved, CliError> {
-    let (path, required) = match &args.config {
+/// The config file to read, and whether it must exist (it must when named by `--config`).
+#[must_use]
+pub fn config_path(args: &Args) -> (Option<PathBuf>, bool) {
+    match &args.config {
         Some(path) => (Some(path.clone()), true),
         None => (config::default_path(), false),
-    };
+    }
+}
+
+/// The account from flags, environment and config file.
+pub fn resolve_account(args: &Args) -> Result<config::Resolved, CliError> {
+    let (path, required) = config_path(args);
     let loaded = match &path {
         Some(path) => config::load(path, required)?,
         None => None,

@@ -48,7 +48,7 @@ pub async fn rig_with(items: usize, rate_per_minute: u32, key: &str, timeouts: T
             ..RetryPolicy::default()
         })
         .on_wait(Arc::new(move |w: &Wait| {
-            seen.lock().unwrap().push(w.clone())
+            seen.lock().unwrap().push(w.clone());
         }))
         .build()
         .unwrap();
