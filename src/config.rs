@@ -30,12 +30,18 @@ pub struct Account {
 }
 
 /// The whole file.
-#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct ConfigFile {
     pub base_url: Option<String>,
     pub api_key: Option<String>,
     pub api_key_command: Option<String>,
+    /// Seconds between automatic refreshes of the inbox (0 or absent: off).
+    #[serde(default)]
+    pub refresh_seconds: Option<u64>,
+    /// Key bindings of the inbox, checked by `tui::keymap` (which reports lines).
+    #[serde(default)]
+    pub keys: Option<toml::Table>,
     #[serde(default)]
     pub profiles: std::collections::BTreeMap<String, Account>,
 }
@@ -56,6 +62,8 @@ impl ConfigFile {
 #[derive(Debug, Clone)]
 pub struct Loaded {
     pub path: PathBuf,
+    /// The file's text, for checks that report line numbers.
+    pub text: String,
     pub file: ConfigFile,
     /// True when other users may read the file.
     pub readable_by_others: bool,
@@ -133,6 +141,7 @@ pub fn load(path: &Path, required: bool) -> Result<Option<Loaded>, ConfigError> 
     })?;
     Ok(Some(Loaded {
         path: path.to_owned(),
+        text,
         file,
         readable_by_others: readable_by_others(path),
     }))

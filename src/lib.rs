@@ -3,10 +3,12 @@
 
 pub mod api;
 pub mod cli;
+pub mod clipboard;
 pub mod clock;
 pub mod config;
 pub mod logging;
 pub mod sim;
 pub mod text;
 pub mod timefmt;
+pub mod tui;
 pub mod width;

@@ -6,9 +6,20 @@ use std::process::ExitCode;
 use clap::Parser;
 use feedback_inbox::cli::{self, Args};
 
+/// Panics go to the log file too (the default hook then prints them to stderr, after the
+/// inbox's hook restored the terminal).
+fn log_panics() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        tracing::error!(%info, "panic");
+        previous(info);
+    }));
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let _log_path = feedback_inbox::logging::init();
+    log_panics();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

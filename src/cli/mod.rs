@@ -5,6 +5,7 @@
 pub mod account;
 pub mod discovery;
 pub mod error;
+pub mod inbox;
 pub mod list;
 pub mod output;
 pub mod show;
@@ -32,12 +33,15 @@ pub struct Args {
     /// Config file to read instead of the platform default.
     #[arg(long, global = true, value_name = "PATH")]
     pub config: Option<PathBuf>,
+    /// Without a command, the interactive inbox opens.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Open the inbox on the embedded simulator's demo data (no key needed).
+    Demo(inbox::DemoArgs),
     /// List feedback, newest first.
     List(list::ListArgs),
     /// Show one feedback item with metadata and delivery links.
@@ -57,7 +61,11 @@ pub enum Command {
 /// Runs a parsed command line.
 pub async fn run(args: Args) -> Result<(), CliError> {
     let stdout = &mut std::io::stdout().lock();
-    match &args.command {
+    let Some(command) = &args.command else {
+        return inbox::inbox(&args).await;
+    };
+    match command {
+        Command::Demo(demo) => inbox::demo(&args, demo).await,
         Command::Sim(sim) => sim_cmd::run(sim, stdout).await,
         Command::Account => account::run(&args, stdout).await,
         Command::List(list) => {

@@ -8,6 +8,7 @@ const KEY_US: &str = "service_us_sk_fromenv";
 fn loaded(text: &str) -> Loaded {
     Loaded {
         path: PathBuf::from("/home/u/.config/feedback-inbox/config.toml"),
+        text: text.to_owned(),
         file: parse(text).unwrap(),
         readable_by_others: false,
     }

@@ -1,0 +1,14 @@
+//! The interactive inbox. Data flows one way: terminal events and network results become `Msg`s,
+//! `update` changes `AppState` and returns `Effect`s, the executor runs those as tokio tasks
+//! whose results come back over a channel, and `view::render` draws the state when it changed.
+
+pub mod action;
+pub mod effect;
+pub mod keymap;
+pub mod runtime;
+pub mod state;
+pub mod store;
+pub mod update;
+pub mod view;
+
+pub use runtime::{Options, run};

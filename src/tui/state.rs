@@ -1,0 +1,268 @@
+//! `AppState`: plain data that `update` changes and `view` draws. No channels, handles or cells.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use jiff::Timestamp;
+use ratatui_textarea::TextArea;
+
+use super::store::Store;
+use crate::api::{Cursor, FeedbackDetail, RateLimit, Status, Wait};
+
+/// Which part of the screen takes keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focus {
+    Projects,
+    Apps,
+    Tags,
+    List,
+}
+
+impl Focus {
+    pub const ORDER: [Focus; 4] = [Focus::Projects, Focus::Apps, Focus::Tags, Focus::List];
+}
+
+/// Loading state of a pane or of the list.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Load {
+    #[default]
+    Idle,
+    Loading,
+    Loaded,
+    Failed(String),
+}
+
+/// One selectable entry of a side pane: the raw value used in queries and sanitized labels.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub value: String,
+    pub label: String,
+    /// Platform (apps) or count (tags).
+    pub detail: String,
+}
+
+/// A side pane.
+#[derive(Debug, Clone, Default)]
+pub struct Pane {
+    pub entries: Vec<Entry>,
+    pub selected: usize,
+    pub load: Load,
+    pub request_id: u64,
+}
+
+/// An applied filter: the raw value for the query and its label for the screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chosen {
+    pub value: String,
+    pub label: String,
+}
+
+/// Server-side filters of the list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Filters {
+    pub status: Status,
+    pub project: Option<Chosen>,
+    pub app: Option<Chosen>,
+    pub tag: Option<Chosen>,
+}
+
+impl Default for Filters {
+    fn default() -> Self {
+        Self {
+            status: Status::New,
+            project: None,
+            app: None,
+            tag: None,
+        }
+    }
+}
+
+/// What the list is waiting for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ListLoad {
+    #[default]
+    Idle,
+    First,
+    More,
+    Refresh,
+}
+
+/// The feedback list.
+#[derive(Debug, Clone, Default)]
+pub struct ListView {
+    pub store: Store,
+    /// Position in the visible rows (all rows, or the text filter's matches).
+    pub selected: usize,
+    pub offset: usize,
+    pub viewport_rows: usize,
+    pub next_cursor: Option<Cursor>,
+    /// True once a page came back without a next cursor.
+    pub end: bool,
+    pub load: ListLoad,
+    /// The last failure of a list request, shown in the list until the next success.
+    pub error: Option<String>,
+    pub request_id: u64,
+    /// Rows added by the last refresh (shown as "N new").
+    pub new_count: usize,
+    /// Indices into the store matching the text filter, when one is active.
+    pub matches: Option<Vec<usize>>,
+    /// Prefetching held back because the rate-limit budget is low.
+    pub prefetch_paused: bool,
+}
+
+/// The `/` text filter.
+#[derive(Debug, Clone)]
+pub struct TextFilter {
+    pub input: TextArea<'static>,
+    /// The query the current `matches` were computed for (lower-cased).
+    pub applied: String,
+    /// True while the prompt has the keyboard.
+    pub editing: bool,
+}
+
+/// The detail view of one item.
+#[derive(Debug, Clone)]
+pub struct DetailView {
+    pub id: String,
+    pub load: Load,
+    pub scroll: u16,
+}
+
+/// A message in the status bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    pub text: String,
+    pub error: bool,
+    /// When an informational note disappears; errors stay until dismissed.
+    pub until: Option<Timestamp>,
+}
+
+/// A full-screen explanation that replaces the inbox (401/403 at startup).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fatal {
+    pub title: String,
+    pub body: String,
+}
+
+/// Everything on screen.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    pub now: Timestamp,
+    pub width: u16,
+    pub height: u16,
+    pub focus: Focus,
+    pub projects: Pane,
+    pub apps: Pane,
+    pub tags: Pane,
+    pub filters: Filters,
+    pub list: ListView,
+    pub text_filter: Option<TextFilter>,
+    pub detail: Option<DetailView>,
+    /// Sanitized details fetched while the current list is loaded.
+    pub details: HashMap<String, Arc<FeedbackDetail>>,
+    pub help: bool,
+    pub note: Option<Note>,
+    pub rate: RateLimit,
+    pub wait: Option<Wait>,
+    pub in_flight: u32,
+    pub spinner: u8,
+    pub fatal: Option<Fatal>,
+    pub mouse_captured: bool,
+    /// False when `NO_COLOR` is set: styles use only bold/reverse/underline.
+    pub color: bool,
+    /// False over SSH or without a display: `o` then shows and copies the link instead.
+    pub can_open_browser: bool,
+    /// An item action (copy link, open link) waiting for that item's detail to arrive.
+    pub pending: Option<(String, super::action::Action)>,
+    /// Seconds between automatic refreshes (0: off), and when the next one is due.
+    pub refresh_seconds: u64,
+    pub next_refresh: Option<Timestamp>,
+    pub next_request_id: u64,
+    pub quit: bool,
+    /// Set by `update` when the screen must be redrawn.
+    pub dirty: bool,
+}
+
+impl AppState {
+    #[must_use]
+    pub fn new(now: Timestamp, width: u16, height: u16) -> Self {
+        Self {
+            now,
+            width,
+            height,
+            focus: Focus::List,
+            projects: Pane::default(),
+            apps: Pane::default(),
+            tags: Pane::default(),
+            filters: Filters::default(),
+            list: ListView::default(),
+            text_filter: None,
+            detail: None,
+            details: HashMap::new(),
+            help: false,
+            note: None,
+            rate: RateLimit::default(),
+            wait: None,
+            in_flight: 0,
+            spinner: 0,
+            fatal: None,
+            mouse_captured: true,
+            color: true,
+            can_open_browser: true,
+            pending: None,
+            refresh_seconds: 0,
+            next_refresh: None,
+            next_request_id: 1,
+            quit: false,
+            dirty: true,
+        }
+    }
+
+    /// A fresh request id.
+    pub fn request_id(&mut self) -> u64 {
+        let id = self.next_request_id;
+        self.next_request_id += 1;
+        id
+    }
+
+    /// Rows the list shows (all, or the text filter's matches).
+    #[must_use]
+    pub fn visible_len(&self) -> usize {
+        self.list.matches.as_ref().map_or(self.list.store.len(), Vec::len)
+    }
+
+    /// Store index of the `n`-th visible row.
+    #[must_use]
+    pub fn visible_index(&self, n: usize) -> Option<usize> {
+        match &self.list.matches {
+            Some(matches) => matches.get(n).copied(),
+            None => (n < self.list.store.len()).then_some(n),
+        }
+    }
+
+    /// The selected row, if any.
+    #[must_use]
+    pub fn selected_row(&self) -> Option<&super::store::Row> {
+        self.visible_index(self.list.selected).and_then(|i| self.list.store.get(i))
+    }
+
+    /// The pane that `focus` names (None for the list).
+    #[must_use]
+    pub fn pane(&self, focus: Focus) -> Option<&Pane> {
+        match focus {
+            Focus::Projects => Some(&self.projects),
+            Focus::Apps => Some(&self.apps),
+            Focus::Tags => Some(&self.tags),
+            Focus::List => None,
+        }
+    }
+
+    pub fn pane_mut(&mut self, focus: Focus) -> Option<&mut Pane> {
+        match focus {
+            Focus::Projects => Some(&mut self.projects),
+            Focus::Apps => Some(&mut self.apps),
+            Focus::Tags => Some(&mut self.tags),
+            Focus::List => None,
+        }
+    }
+}

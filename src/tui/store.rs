@@ -1,0 +1,195 @@
+//! The loaded feedback, kept compact: strings sanitized once on the way in and boxed, app,
+//! project, tag and status names interned, and rows in a deque so refreshes prepend without
+//! shifting the store. Rows are addressed by position (newest first) and found by id.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use jiff::Timestamp;
+
+use crate::api::{Feedback, FeedbackId};
+use crate::text::{sanitize, sanitize_line};
+
+/// Index of an interned name.
+pub type Sym = u32;
+
+/// Names shared by many rows, stored once.
+#[derive(Debug, Default, Clone)]
+pub struct Interner {
+    names: Vec<Box<str>>,
+    index: HashMap<Box<str>, Sym>,
+}
+
+impl Interner {
+    pub fn intern(&mut self, name: &str) -> Sym {
+        if let Some(sym) = self.index.get(name) {
+            return *sym;
+        }
+        let sym = Sym::try_from(self.names.len()).unwrap_or(Sym::MAX);
+        self.names.push(name.into());
+        self.index.insert(name.into(), sym);
+        sym
+    }
+
+    #[must_use]
+    pub fn get(&self, sym: Sym) -> &str {
+        self.names.get(sym as usize).map_or("", |s| s)
+    }
+}
+
+/// One loaded item, ready to display.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// The id exactly as the server sent it (used in requests).
+    pub id: Box<str>,
+    /// Sanitized multi-line message.
+    pub message: Box<str>,
+    pub email: Option<Box<str>>,
+    pub received_at: Timestamp,
+    pub status: Sym,
+    pub tags: Box<[Sym]>,
+    /// App name, app platform, app id.
+    pub app: Option<(Sym, Sym, Sym)>,
+    pub project: Sym,
+}
+
+/// The loaded list, newest first.
+#[derive(Debug, Default, Clone)]
+pub struct Store {
+    rows: VecDeque<Row>,
+    ids: HashSet<Box<str>>,
+    pub names: Interner,
+}
+
+impl Store {
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    #[must_use]
+    pub fn get(&self, index: usize) -> Option<&Row> {
+        self.rows.get(index)
+    }
+
+    /// Rows `start..end` (clamped), for drawing one screen.
+    pub fn window(&self, start: usize, end: usize) -> impl Iterator<Item = &Row> {
+        let end = end.min(self.rows.len());
+        self.rows.range(start.min(end)..end)
+    }
+
+    #[must_use]
+    pub fn contains(&self, id: &str) -> bool {
+        self.ids.contains(id)
+    }
+
+    /// Position of the row with `id`.
+    #[must_use]
+    pub fn position(&self, id: &str) -> Option<usize> {
+        if !self.contains(id) {
+            return None;
+        }
+        self.rows.iter().position(|r| &*r.id == id)
+    }
+
+    /// Appends older items (the next page); ids already loaded are skipped. Returns how many
+    /// were added.
+    pub fn append(&mut self, items: impl IntoIterator<Item = Feedback>) -> usize {
+        let before = self.rows.len();
+        for item in items {
+            if !self.ids.contains(item.id.as_str()) {
+                let row = self.row(item);
+                self.ids.insert(row.id.clone());
+                self.rows.push_back(row);
+            }
+        }
+        self.rows.len() - before
+    }
+
+    /// Puts newer items (newest first, as the API sends them) above the list; ids already
+    /// loaded are skipped. Returns how many were added.
+    pub fn prepend(&mut self, items: impl IntoIterator<Item = Feedback>) -> usize {
+        let fresh: Vec<Feedback> = items
+            .into_iter()
+            .filter(|f| !self.ids.contains(f.id.as_str()))
+            .collect();
+        let added = fresh.len();
+        for item in fresh.into_iter().rev() {
+            let row = self.row(item);
+            self.ids.insert(row.id.clone());
+            self.rows.push_front(row);
+        }
+        added
+    }
+
+    /// Forgets every row (names stay interned).
+    pub fn clear(&mut self) {
+        self.rows.clear();
+        self.ids.clear();
+    }
+
+    fn row(&mut self, item: Feedback) -> Row {
+        let names = &mut self.names;
+        Row {
+            id: item.id.0.into_boxed_str(),
+            message: sanitize(&item.message).into(),
+            email: item.reporter_email.as_deref().map(|e| sanitize_line(e).into()),
+            received_at: item.received_at,
+            status: names.intern(&sanitize_line(item.status.as_str())),
+            tags: item.tags.iter().map(|t| names.intern(&sanitize_line(t))).collect(),
+            app: item.app.as_ref().map(|a| {
+                (
+                    names.intern(&sanitize_line(&a.name)),
+                    names.intern(&sanitize_line(a.platform.as_str())),
+                    names.intern(&a.id),
+                )
+            }),
+            project: names.intern(&sanitize_line(&item.project.name)),
+        }
+    }
+}
+
+/// The id type used by the rest of the interface.
+#[must_use]
+pub fn feedback_id(row: &Row) -> FeedbackId {
+    FeedbackId(row.id.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn item(id: &str, secs: i64, message: &str) -> Feedback {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "message": message, "reporter_email": null, "status": "new",
+            "received_at": Timestamp::from_second(secs).unwrap().to_string(),
+            "tags": ["bug"], "app": null, "project": {"id": "p", "name": "P"}
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn append_and_prepend_skip_known_ids_and_keep_order() {
+        let mut store = Store::default();
+        assert_eq!(store.append([item("c", 3, "x"), item("b", 2, "x")]), 2);
+        assert_eq!(store.append([item("b", 2, "x"), item("a", 1, "x")]), 1);
+        assert_eq!(store.prepend([item("e", 5, "x"), item("d", 4, "x"), item("c", 3, "x")]), 2);
+        let ids: Vec<&str> = store.window(0, 10).map(|r| &*r.id).collect();
+        assert_eq!(ids, ["e", "d", "c", "b", "a"]);
+        assert_eq!(store.position("b"), Some(3));
+        assert_eq!(store.position("zz"), None);
+    }
+
+    #[test]
+    fn text_is_sanitized_once_on_the_way_in_and_names_are_interned() {
+        let mut store = Store::default();
+        store.append([item("a", 1, "\u{1b}[2Jhi"), item("b", 0, "ok")]);
+        assert_eq!(&*store.get(0).unwrap().message, "␛hi");
+        assert_eq!(store.get(0).unwrap().tags, store.get(1).unwrap().tags);
+        assert_eq!(store.names.get(store.get(0).unwrap().tags[0]), "bug");
+    }
+}

@@ -1,0 +1,205 @@
+//! `update(state, msg) -> effects`: the one place state changes. Synchronous and deterministic:
+//! time arrives as `Msg::Tick`, results as messages carrying the request id they answer; a
+//! response whose id is no longer current is dropped ("latest wins").
+
+mod detail;
+mod list;
+mod panes;
+mod text_filter;
+
+#[cfg(test)]
+mod tests;
+
+use jiff::{SignedDuration, Timestamp};
+
+use super::action::{Action, CopyOutcome, Msg};
+use super::effect::Effect;
+use super::state::{AppState, Focus, Note};
+use crate::api::ApiError;
+
+/// Informational notes disappear after this long.
+const NOTE_SECONDS: i64 = 5;
+
+pub use list::{LOW_BUDGET, list_body_rows};
+
+/// The requests that fill the first screen, all sent at once.
+pub fn start(state: &mut AppState) -> Vec<Effect> {
+    let mut effects = panes::fetch_all(state);
+    effects.push(list::fetch_first(state));
+    if state.refresh_seconds > 0 {
+        state.next_refresh = Some(after(state.now, state.refresh_seconds));
+    }
+    effects
+}
+
+/// Applies one message.
+pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
+    state.dirty = true;
+    match msg {
+        Msg::Action(action) => on_action(state, action),
+        Msg::FilterInput(key) => text_filter::input(state, key),
+        Msg::ClickRow(row) => list::click(state, row),
+        Msg::Scroll(lines) => list::scroll(state, lines),
+        Msg::Tick(now) => on_tick(state, now),
+        Msg::Resize { width, height } => {
+            state.width = width;
+            state.height = height;
+            list::fit_viewport(state);
+            list::maybe_prefetch(state).into_iter().collect()
+        }
+        Msg::PaneLoaded { request_id, result } => panes::loaded(state, request_id, result),
+        Msg::PageLoaded { request_id, kind, result } => list::page_loaded(state, request_id, kind, result),
+        Msg::DetailLoaded { id, result } => detail::loaded(state, &id, result),
+        Msg::Waiting(wait) => {
+            state.wait = Some(wait);
+            Vec::new()
+        }
+        Msg::RateLimited(rate) => {
+            state.rate = rate;
+            list::maybe_prefetch(state).into_iter().collect()
+        }
+        Msg::Copied(outcome) => {
+            on_copied(state, outcome);
+            Vec::new()
+        }
+        Msg::Opened(result) => {
+            match result {
+                Ok(url) => info(state, format!("Opened {url} in the browser")),
+                Err(reason) => error(state, format!("Could not open the browser: {reason}")),
+            }
+            Vec::new()
+        }
+        Msg::Arrived(item) => list::arrived(state, *item),
+    }
+}
+
+fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
+    if state.fatal.is_some() {
+        return match action {
+            Action::Quit | Action::Back => quit(state),
+            Action::Reload => {
+                state.fatal = None;
+                start(state)
+            }
+            _ => Vec::new(),
+        };
+    }
+    if state.help {
+        if matches!(action, Action::Help | Action::Back | Action::Quit) {
+            state.help = false;
+        }
+        return Vec::new();
+    }
+    if state.text_filter.as_ref().is_some_and(|f| f.editing) {
+        return text_filter::on_action(state, action);
+    }
+    if state.detail.is_some() {
+        return detail::on_action(state, action);
+    }
+    match global(state, action) {
+        Some(effects) => effects,
+        None if state.focus == Focus::List => list::on_action(state, action),
+        None => panes::on_action(state, action),
+    }
+}
+
+/// Actions that mean the same wherever the focus is; `None` when not one of them.
+fn global(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
+    let effects = match action {
+        Action::Help => {
+            state.help = true;
+            Vec::new()
+        }
+        Action::FocusNext | Action::FocusPrev => {
+            panes::cycle_focus(state, action == Action::FocusNext);
+            Vec::new()
+        }
+        Action::ToggleStatus => list::toggle_status(state),
+        Action::Reload => list::reload(state),
+        Action::Filter => text_filter::open(state),
+        Action::ToggleMouse => {
+            state.mouse_captured = !state.mouse_captured;
+            let how = if state.mouse_captured { "captured (wheel scrolls, click selects)" } else { "released: select text with the mouse; m to capture again" };
+            info(state, format!("Mouse {how}"));
+            vec![Effect::SetMouseCapture(state.mouse_captured)]
+        }
+        Action::CopyLink | Action::CopyMessage | Action::CopyId | Action::OpenLink => {
+            let id = state.selected_row().map(|r| r.id.to_string());
+            match id {
+                Some(id) => detail::item_action(state, &id, action),
+                None => {
+                    info(state, "Nothing selected".to_owned());
+                    Vec::new()
+                }
+            }
+        }
+        _ => return None,
+    };
+    Some(effects)
+}
+
+fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
+    let minute_changed = now.as_second() / 60 != state.now.as_second() / 60;
+    state.now = now;
+    let mut visible_change = minute_changed;
+    if state.in_flight > 0 {
+        state.spinner = state.spinner.wrapping_add(1);
+        visible_change = true;
+    }
+    if state.note.as_ref().and_then(|n| n.until).is_some_and(|until| until <= now) {
+        state.note = None;
+        visible_change = true;
+    }
+    if let Some(wait) = &state.wait {
+        visible_change = true;
+        if wait.until <= now {
+            state.wait = None;
+        }
+    }
+    let mut effects: Vec<Effect> = list::maybe_prefetch(state).into_iter().collect();
+    effects.extend(list::auto_refresh(state));
+    state.dirty = visible_change || !effects.is_empty();
+    effects
+}
+
+fn on_copied(state: &mut AppState, outcome: CopyOutcome) {
+    match outcome {
+        CopyOutcome::Copied { what, how } => info(state, format!("Copied {what} {how}")),
+        CopyOutcome::Failed { what, reason } => error(state, format!("Could not copy {what}: {reason}")),
+    }
+}
+
+fn quit(state: &mut AppState) -> Vec<Effect> {
+    state.quit = true;
+    Vec::new()
+}
+
+/// Shows an informational note that clears itself.
+pub(super) fn info(state: &mut AppState, text: String) {
+    state.note = Some(Note {
+        text,
+        error: false,
+        until: Some(after(state.now, NOTE_SECONDS.unsigned_abs())),
+    });
+}
+
+/// Shows an error until dismissed.
+pub(super) fn error(state: &mut AppState, text: String) {
+    state.note = Some(Note { text, error: true, until: None });
+}
+
+/// The user-facing sentence for a failed request, with the retry hint.
+pub(super) fn describe(err: &ApiError) -> String {
+    let hint = if matches!(err, ApiError::InvalidParameter { .. }) { "" } else { " — r to retry" };
+    format!("{}{hint}", capitalise(&err.to_string()))
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+fn after(now: Timestamp, seconds: u64) -> Timestamp {
+    now.saturating_add(SignedDuration::from_secs(i64::try_from(seconds).unwrap_or(i64::MAX)))
+        .unwrap_or(now)
+}

@@ -1,0 +1,83 @@
+//! `render(frame, state, keymap)`: a pure function of state. The layout numbers `update` needs
+//! (rows of list body) come from `update::list_body_rows`, which uses the same arithmetic.
+
+mod detail;
+mod help;
+mod list;
+mod panes;
+mod status_bar;
+pub mod theme;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+
+use super::keymap::Keymap;
+use super::state::{AppState, Focus};
+use theme::Theme;
+
+/// Smallest usable terminal.
+pub const MIN_WIDTH: u16 = 40;
+pub const MIN_HEIGHT: u16 = 12;
+/// Narrower than this, the side panes give way to the list.
+const SIDEBAR_MIN_WIDTH: u16 = 80;
+
+/// The first column of the list area for a terminal `width` wide.
+#[must_use]
+pub fn list_left(width: u16) -> u16 {
+    if width >= SIDEBAR_MIN_WIDTH { (width / 4).clamp(24, 36) } else { 0 }
+}
+
+pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
+    let area = frame.area();
+    let theme = Theme { color: state.color };
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let text = format!("terminal too small: {}x{}, need {MIN_WIDTH}x{MIN_HEIGHT}", area.width, area.height);
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    if let Some(fatal) = &state.fatal {
+        render_fatal(frame, area, fatal, keymap, theme);
+        return;
+    }
+    let [main, status] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+    let content = if area.width >= SIDEBAR_MIN_WIDTH {
+        let side_width = list_left(area.width);
+        let [side, content] = Layout::horizontal([Constraint::Length(side_width), Constraint::Min(1)]).areas(main);
+        panes::render(frame, side, state, theme);
+        content
+    } else {
+        main
+    };
+    if let Some(detail) = &state.detail {
+        detail::render(frame, content, state, detail, theme);
+    } else if area.width < SIDEBAR_MIN_WIDTH && state.focus != Focus::List {
+        panes::render_one(frame, content, state, state.focus, theme);
+    } else {
+        list::render(frame, content, state, theme);
+    }
+    status_bar::render(frame, status, state, keymap, theme);
+    if state.help {
+        help::render(frame, area, keymap, theme);
+    }
+}
+
+fn render_fatal(frame: &mut Frame, area: Rect, fatal: &super::state::Fatal, keymap: &Keymap, theme: Theme) {
+    let block = Block::default().borders(Borders::ALL).border_style(theme.error()).title(format!(" {} ", fatal.title));
+    let lines = vec![
+        Line::styled(fatal.title.clone(), theme.error()),
+        Line::raw(""),
+        Line::raw(fatal.body.clone()),
+        Line::raw(""),
+        Line::raw("The key comes from FEEDBACK_API_KEY, or api_key_command / api_key in config.toml."),
+        Line::raw("API access needs the Indie plan; keys are managed under /account/api-keys."),
+        Line::raw("Try the demo data with: feedback-inbox demo"),
+        Line::raw(""),
+        Line::styled(
+            format!("{} retry   {} quit", keymap.key_for(super::action::Action::Reload), keymap.key_for(super::action::Action::Quit)),
+            theme.dim(),
+        ),
+    ];
+    frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }), area);
+}

@@ -1,0 +1,82 @@
+//! The side panes: Projects, Apps (with platform) and Tags (with counts). The entry that is the
+//! active filter carries a `●` marker and the pane title names it.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+use super::theme::Theme;
+use crate::tui::state::{AppState, Chosen, Focus, Load, Pane};
+use crate::width::{fit, truncate, width};
+
+pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
+    let rows = |pane: &Pane| u16::try_from(pane.entries.len().max(1)).unwrap_or(u16::MAX).saturating_add(2);
+    let [projects, apps, tags] = Layout::vertical([
+        Constraint::Max(rows(&state.projects).min(area.height / 4).max(3)),
+        Constraint::Max(rows(&state.apps).min(area.height / 3).max(3)),
+        Constraint::Min(3),
+    ])
+    .areas(area);
+    for (focus, rect) in [(Focus::Projects, projects), (Focus::Apps, apps), (Focus::Tags, tags)] {
+        render_one(frame, rect, state, focus, theme);
+    }
+}
+
+/// One pane in `area`.
+pub fn render_one(frame: &mut Frame, area: Rect, state: &AppState, focus: Focus, theme: Theme) {
+    let Some(pane) = state.pane(focus) else {
+        return;
+    };
+    let (title, active) = match focus {
+        Focus::Projects => ("Projects", state.filters.project.as_ref()),
+        Focus::Apps => ("Apps", state.filters.app.as_ref()),
+        Focus::Tags => ("Tags", state.filters.tag.as_ref()),
+        Focus::List => return,
+    };
+    let focused = state.focus == focus && state.detail.is_none();
+    let inner_width = usize::from(area.width.saturating_sub(2));
+    let mut title_spans = vec![Span::raw(format!(" {title} "))];
+    if let Some(chosen) = active {
+        let room = inner_width.saturating_sub(width(title) + 5);
+        title_spans.push(Span::styled(format!("● {} ", truncate(&chosen.label, room)), theme.active()));
+    }
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border(focused))
+        .title(Line::from(title_spans));
+    let body_rows = usize::from(area.height.saturating_sub(2));
+    let lines = pane_lines(pane, active, body_rows, inner_width, focused, theme);
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+fn pane_lines(
+    pane: &Pane,
+    active: Option<&Chosen>,
+    rows: usize,
+    cells: usize,
+    focused: bool,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    match &pane.load {
+        Load::Failed(message) => return vec![Line::styled(truncate(message, cells), theme.error())],
+        Load::Loading if pane.entries.is_empty() => return vec![Line::styled("loading…", theme.dim())],
+        _ if pane.entries.is_empty() => return vec![Line::styled("none", theme.dim())],
+        _ => {}
+    }
+    let offset = pane.selected.saturating_sub(rows.saturating_sub(1));
+    pane.entries
+        .iter()
+        .enumerate()
+        .skip(offset)
+        .take(rows)
+        .map(|(i, entry)| {
+            let marker = if active.is_some_and(|a| a.value == entry.value) { "● " } else { "  " };
+            let detail_cells = width(&entry.detail);
+            let label_cells = cells.saturating_sub(2 + detail_cells + usize::from(detail_cells > 0));
+            let text = format!("{marker}{} {}", fit(&entry.label, label_cells), entry.detail);
+            let style = if i == pane.selected && focused { theme.selected(true) } else if marker != "  " { theme.active() } else { ratatui::style::Style::new() };
+            Line::styled(fit(text.trim_end(), cells), style)
+        })
+        .collect()
+}
