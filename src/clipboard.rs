@@ -61,7 +61,11 @@ impl<W: Write + Send> Clipboard for Osc52<W> {
             .write_all(&bytes)
             .and_then(|()| self.out.flush())
             .map_err(|e| ClipboardError::Unavailable(e.to_string()))?;
-        Ok(if self.in_tmux { "via OSC 52 (tmux)" } else { "via OSC 52" })
+        Ok(if self.in_tmux {
+            "via OSC 52 (tmux)"
+        } else {
+            "via OSC 52"
+        })
     }
 }
 
@@ -146,7 +150,10 @@ mod tests {
         let plain = osc52_sequence("hi", false).unwrap();
         assert_eq!(plain, b"\x1b]52;c;aGk=\x07");
         let tmux = String::from_utf8(osc52_sequence("hi", true).unwrap()).unwrap();
-        assert!(tmux.starts_with("\x1b]52;c;aGk=\x07\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\"), "{tmux:?}");
+        assert!(
+            tmux.starts_with("\x1b]52;c;aGk=\x07\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\"),
+            "{tmux:?}"
+        );
     }
 
     #[test]
@@ -154,7 +161,10 @@ mod tests {
         let big = "x".repeat(4000);
         let err = osc52_sequence(&big, false).unwrap_err();
         assert!(matches!(err, ClipboardError::TooLarge(n) if n > OSC52_MAX_ENCODED));
-        assert!(err.to_string().contains("too large for the terminal clipboard"));
+        assert!(
+            err.to_string()
+                .contains("too large for the terminal clipboard")
+        );
         assert!(osc52_sequence(&"x".repeat(3000), false).is_ok());
     }
 

@@ -51,7 +51,9 @@ pub async fn demo(args: &Args, demo: &DemoArgs) -> Result<(), CliError> {
         latency: Duration::from_millis(demo.latency_ms),
         ..SimConfig::default()
     };
-    let handle = sim::start(config).await.map_err(|e| CliError::Other(format!("cannot start the demo simulator: {e}")))?;
+    let handle = sim::start(config)
+        .await
+        .map_err(|e| CliError::Other(format!("cannot start the demo simulator: {e}")))?;
     let key = ApiKey::parse(DEMO_KEY).map_err(|e| CliError::Other(e.to_string()))?;
     let builder = Client::builder(&handle.base_url(), key)?;
     let result = run(builder, settings).await;
@@ -72,11 +74,17 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
         None => None,
     };
     let Some(loaded) = loaded else {
-        return Ok(Settings { keymap: Keymap::default(), refresh_seconds: 0 });
+        return Ok(Settings {
+            keymap: Keymap::default(),
+            refresh_seconds: 0,
+        });
     };
     let keymap = Keymap::from_config(&loaded.text, &loaded.path.display().to_string())
         .map_err(|e| CliError::Other(format!("config: {e}")))?;
-    Ok(Settings { keymap, refresh_seconds: loaded.file.refresh_seconds.unwrap_or(0) })
+    Ok(Settings {
+        keymap,
+        refresh_seconds: loaded.file.refresh_seconds.unwrap_or(0),
+    })
 }
 
 async fn run(builder: crate::api::ClientBuilder, settings: Settings) -> Result<(), CliError> {

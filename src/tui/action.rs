@@ -43,32 +43,58 @@ impl Action {
         (Action::PageDown, "page_down", "one screen down"),
         (Action::PageUp, "page_up", "one screen up"),
         (Action::Open, "open", "open detail / apply pane selection"),
-        (Action::Back, "back", "go back, close overlay, clear text filter"),
+        (
+            Action::Back,
+            "back",
+            "go back, close overlay, clear text filter",
+        ),
         (Action::FocusNext, "focus_next", "focus next pane"),
         (Action::FocusPrev, "focus_prev", "focus previous pane"),
-        (Action::ClearFilter, "clear_filter", "clear the focused pane's filter"),
-        (Action::ToggleStatus, "toggle_status", "switch status new / archived"),
+        (
+            Action::ClearFilter,
+            "clear_filter",
+            "clear the focused pane's filter",
+        ),
+        (
+            Action::ToggleStatus,
+            "toggle_status",
+            "switch status new / archived",
+        ),
         (Action::Filter, "filter", "filter loaded items by text"),
         (Action::Reload, "reload", "reload / retry"),
         (Action::CopyLink, "copy_link", "copy issue-tracker link"),
         (Action::CopyMessage, "copy_message", "copy message"),
         (Action::CopyId, "copy_id", "copy id"),
-        (Action::OpenLink, "open_link", "open issue-tracker link in browser"),
+        (
+            Action::OpenLink,
+            "open_link",
+            "open issue-tracker link in browser",
+        ),
         (Action::Help, "help", "show / hide this help"),
         (Action::Quit, "quit", "quit (from the list) or go back"),
-        (Action::ToggleMouse, "toggle_mouse", "release / capture the mouse"),
+        (
+            Action::ToggleMouse,
+            "toggle_mouse",
+            "release / capture the mouse",
+        ),
     ];
 
     /// The action's config name.
     #[must_use]
     pub fn name(self) -> &'static str {
-        Self::ALL.iter().find(|(a, _, _)| *a == self).map_or("", |(_, n, _)| n)
+        Self::ALL
+            .iter()
+            .find(|(a, _, _)| *a == self)
+            .map_or("", |(_, n, _)| n)
     }
 
     /// The action with config name `name`.
     #[must_use]
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.iter().find(|(_, n, _)| *n == name).map(|(a, _, _)| *a)
+        Self::ALL
+            .iter()
+            .find(|(_, n, _)| *n == name)
+            .map(|(a, _, _)| *a)
     }
 }
 
@@ -102,8 +128,14 @@ pub enum PageKind {
 /// A copy finished (or could not be done).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CopyOutcome {
-    Copied { what: &'static str, how: &'static str },
-    Failed { what: &'static str, reason: String },
+    Copied {
+        what: &'static str,
+        how: &'static str,
+    },
+    Failed {
+        what: &'static str,
+        reason: String,
+    },
 }
 
 /// Everything `update` reacts to.
@@ -116,10 +148,23 @@ pub enum Msg {
     ClickRow(u16),
     Scroll(i32),
     Tick(Timestamp),
-    Resize { width: u16, height: u16 },
-    PaneLoaded { request_id: u64, result: Result<PaneData, Arc<ApiError>> },
-    PageLoaded { request_id: u64, kind: PageKind, result: Result<Page<Feedback>, Arc<ApiError>> },
-    DetailLoaded { id: String, result: Result<Box<FeedbackDetail>, Arc<ApiError>> },
+    Resize {
+        width: u16,
+        height: u16,
+    },
+    PaneLoaded {
+        request_id: u64,
+        result: Result<PaneData, Arc<ApiError>>,
+    },
+    PageLoaded {
+        request_id: u64,
+        kind: PageKind,
+        result: Result<Page<Feedback>, Arc<ApiError>>,
+    },
+    DetailLoaded {
+        id: String,
+        result: Result<Box<FeedbackDetail>, Arc<ApiError>>,
+    },
     Waiting(Wait),
     RateLimited(RateLimit),
     Copied(CopyOutcome),

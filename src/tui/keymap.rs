@@ -52,14 +52,24 @@ impl Chord {
         let mut rest = text.trim();
         loop {
             let lower = rest.to_ascii_lowercase();
-            if let Some(r) = lower.strip_prefix("ctrl-").or_else(|| lower.strip_prefix("c-")) {
+            if let Some(r) = lower
+                .strip_prefix("ctrl-")
+                .or_else(|| lower.strip_prefix("c-"))
+            {
                 ctrl = true;
                 rest = &rest[rest.len() - r.len()..];
-            } else if let Some(r) = lower.strip_prefix("alt-").or_else(|| lower.strip_prefix("m-")) {
+            } else if let Some(r) = lower
+                .strip_prefix("alt-")
+                .or_else(|| lower.strip_prefix("m-"))
+            {
                 alt = true;
                 rest = &rest[rest.len() - r.len()..];
             } else if lower == "shift-tab" {
-                return Some(Self { code: ChordCode::Named("backtab"), ctrl, alt });
+                return Some(Self {
+                    code: ChordCode::Named("backtab"),
+                    ctrl,
+                    alt,
+                });
             } else {
                 break;
             }
@@ -80,7 +90,10 @@ impl Chord {
         if let Some(n) = lower.strip_prefix('f').and_then(|n| n.parse::<u8>().ok()) {
             return (1..=12).contains(&n).then_some(ChordCode::F(n));
         }
-        NAMED.iter().find(|(name, _)| *name == lower).map(|(name, _)| ChordCode::Named(name))
+        NAMED
+            .iter()
+            .find(|(name, _)| *name == lower)
+            .map(|(name, _)| ChordCode::Named(name))
     }
 
     /// The chord of a terminal key event.
@@ -107,7 +120,11 @@ impl Chord {
             ChordCode::Named(n) => n.to_owned(),
             ChordCode::F(n) => format!("f{n}"),
         };
-        format!("{}{}{key}", if self.ctrl { "ctrl-" } else { "" }, if self.alt { "alt-" } else { "" })
+        format!(
+            "{}{}{key}",
+            if self.ctrl { "ctrl-" } else { "" },
+            if self.alt { "alt-" } else { "" }
+        )
     }
 }
 
@@ -182,7 +199,10 @@ impl Keymap {
             for chord in &chords {
                 bindings.insert(*chord, action);
             }
-            let order = Action::ALL.iter().position(|(a, _, _)| *a == action).unwrap_or(usize::MAX);
+            let order = Action::ALL
+                .iter()
+                .position(|(a, _, _)| *a == action)
+                .unwrap_or(usize::MAX);
             keys.insert(order, (action, chords));
         }
         Self { bindings, keys }
@@ -195,24 +215,42 @@ impl Keymap {
             line: e.span().map_or(1, |s| line_of(text, s.start)),
             message: e.message().to_owned(),
         })?;
-        let mut table: BTreeMap<Action, (Vec<Chord>, Option<usize>)> =
-            DEFAULTS.iter().map(|(a, k)| (*a, (k.iter().filter_map(|k| Chord::parse(k)).collect(), None))).collect();
+        let mut table: BTreeMap<Action, (Vec<Chord>, Option<usize>)> = DEFAULTS
+            .iter()
+            .map(|(a, k)| {
+                (
+                    *a,
+                    (k.iter().filter_map(|k| Chord::parse(k)).collect(), None),
+                )
+            })
+            .collect();
         for (name, value) in doc.keys {
             let line = line_of(text, name.span().start);
-            let err = |message: String| KeymapError { file: file.to_owned(), line, message };
-            let action = Action::from_name(name.get_ref()).ok_or_else(|| err(unknown_action(name.get_ref())))?;
+            let err = |message: String| KeymapError {
+                file: file.to_owned(),
+                line,
+                message,
+            };
+            let action = Action::from_name(name.get_ref())
+                .ok_or_else(|| err(unknown_action(name.get_ref())))?;
             let names = match value.into_inner() {
                 KeyList::One(k) => vec![k],
                 KeyList::Many(ks) => ks,
             };
             let chords = names
                 .iter()
-                .map(|k| Chord::parse(k).ok_or_else(|| err(format!("unknown key name \"{k}\" for {}", action.name()))))
+                .map(|k| {
+                    Chord::parse(k).ok_or_else(|| {
+                        err(format!("unknown key name \"{k}\" for {}", action.name()))
+                    })
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             table.insert(action, (chords, Some(line)));
         }
         check_duplicates(&table, file)?;
-        Ok(Self::from_table(table.into_iter().map(|(a, (k, _))| (a, k)).collect()))
+        Ok(Self::from_table(
+            table.into_iter().map(|(a, (k, _))| (a, k)).collect(),
+        ))
     }
 
     /// The action bound to a key event (Ctrl-C is always `Quit`).
@@ -234,7 +272,13 @@ impl Keymap {
                     .keys
                     .values()
                     .find(|(a, _)| a == action)
-                    .map(|(_, chords)| chords.iter().map(Chord::label).collect::<Vec<_>>().join(" "))
+                    .map(|(_, chords)| {
+                        chords
+                            .iter()
+                            .map(Chord::label)
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
                     .unwrap_or_default();
                 (keys, *name, *text)
             })
@@ -270,7 +314,10 @@ fn unknown_action(name: &str) -> String {
     format!("unknown action \"{name}\" (actions: {})", known.join(", "))
 }
 
-fn check_duplicates(table: &BTreeMap<Action, (Vec<Chord>, Option<usize>)>, file: &str) -> Result<(), KeymapError> {
+fn check_duplicates(
+    table: &BTreeMap<Action, (Vec<Chord>, Option<usize>)>,
+    file: &str,
+) -> Result<(), KeymapError> {
     let mut seen: HashMap<Chord, (Action, Option<usize>)> = HashMap::new();
     for (action, (chords, line)) in table {
         for chord in chords {

@@ -8,6 +8,7 @@ pub mod keymap;
 pub mod runtime;
 pub mod state;
 pub mod store;
+pub mod testkit;
 pub mod update;
 pub mod view;
 

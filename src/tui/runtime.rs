@@ -7,12 +7,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{
-    DisableMouseCapture, EnableMouseCapture, Event, EventStream, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
-    MouseEventKind,
+    DisableMouseCapture, EnableMouseCapture, Event, EventStream, KeyCode, KeyEvent, KeyEventKind,
+    KeyModifiers, MouseEventKind,
 };
 use ratatui::crossterm::execute;
-use ratatui::DefaultTerminal;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio_util::sync::CancellationToken;
 
@@ -55,14 +55,23 @@ async fn event_loop(terminal: &mut DefaultTerminal, options: Options) -> io::Res
     let (tx, mut rx) = unbounded_channel::<Msg>();
     let size = terminal.size()?;
     let mut state = AppState::new(jiff::Timestamp::now(), size.width, size.height);
+    state.tz = jiff::tz::TimeZone::try_system().unwrap_or(jiff::tz::TimeZone::UTC);
     state.color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     state.can_open_browser = crate::clipboard::has_display() && !crate::clipboard::over_ssh();
     state.refresh_seconds = options.refresh_seconds;
     let keymap = options.keymap;
     let mut executor = Executor::new(options.client, tx.clone(), options.clipboard);
-    forward(options.arrivals, tx.clone(), |item| Msg::Arrived(Box::new(item)));
+    forward(options.arrivals, tx.clone(), |item| {
+        Msg::Arrived(Box::new(item))
+    });
     forward(options.waits, tx.clone(), Msg::Waiting);
-    let mut effects = update(&mut state, Msg::Resize { width: size.width, height: size.height });
+    let mut effects = update(
+        &mut state,
+        Msg::Resize {
+            width: size.width,
+            height: size.height,
+        },
+    );
     effects.extend(start(&mut state));
     executor.run_all(effects);
     let mut events = EventStream::new();
@@ -99,7 +108,9 @@ async fn event_loop(terminal: &mut DefaultTerminal, options: Options) -> io::Res
 fn termination() -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
     #[cfg(unix)]
     {
-        if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        if let Ok(mut term) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
             return Box::pin(async move {
                 term.recv().await;
             });
@@ -141,11 +152,16 @@ fn release_mouse_on_panic() {
 pub fn translate(event: &Event, state: &AppState, keymap: &Keymap) -> Option<Msg> {
     match event {
         Event::Key(key) if key.kind == KeyEventKind::Press => translate_key(key, state, keymap),
-        Event::Resize(width, height) => Some(Msg::Resize { width: *width, height: *height }),
+        Event::Resize(width, height) => Some(Msg::Resize {
+            width: *width,
+            height: *height,
+        }),
         Event::Mouse(mouse) => match mouse.kind {
             MouseEventKind::ScrollDown => Some(Msg::Scroll(3)),
             MouseEventKind::ScrollUp => Some(Msg::Scroll(-3)),
-            MouseEventKind::Down(_) if mouse.column >= view::list_left(state.width) => Some(Msg::ClickRow(mouse.row)),
+            MouseEventKind::Down(_) if mouse.column >= view::list_left(state.width) => {
+                Some(Msg::ClickRow(mouse.row))
+            }
             _ => None,
         },
         _ => None,
@@ -158,7 +174,9 @@ fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Ms
         return Some(match key.code {
             KeyCode::Esc => Msg::Action(Action::Back),
             KeyCode::Enter => Msg::Action(Action::Open),
-            KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => Msg::Action(Action::Quit),
+            KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+                Msg::Action(Action::Quit)
+            }
             _ => Msg::FilterInput(*key),
         });
     }
@@ -178,7 +196,13 @@ impl Executor {
     fn new(client: Client, tx: UnboundedSender<Msg>, clipboard: Box<dyn Clipboard>) -> Self {
         let root = CancellationToken::new();
         let list = root.child_token();
-        Self { client, tx, root, list, clipboard }
+        Self {
+            client,
+            tx,
+            root,
+            list,
+            clipboard,
+        }
     }
 
     fn run_all(&mut self, effects: Vec<Effect>) {
@@ -189,8 +213,16 @@ impl Executor {
 
     fn run(&mut self, effect: Effect) {
         match effect {
-            Effect::FetchPane { pane, request_id, scope } => self.fetch_pane(pane, request_id, scope),
-            Effect::FetchPage { request_id, kind, query } => {
+            Effect::FetchPane {
+                pane,
+                request_id,
+                scope,
+            } => self.fetch_pane(pane, request_id, scope),
+            Effect::FetchPage {
+                request_id,
+                kind,
+                query,
+            } => {
                 if kind != PageKind::Next {
                     // Latest wins: the old filter's request is cancelled; its answer is dropped.
                     self.list.cancel();
@@ -199,30 +231,50 @@ impl Executor {
                 let client = self.client.with_cancel(self.list.clone());
                 self.spawn(async move {
                     let result = client.list_feedback(&query).await.map_err(Arc::new);
-                    (Msg::PageLoaded { request_id, kind, result }, client)
+                    (
+                        Msg::PageLoaded {
+                            request_id,
+                            kind,
+                            result,
+                        },
+                        client,
+                    )
                 });
             }
             Effect::FetchDetail { id } => {
                 let client = self.client.with_cancel(self.root.child_token());
                 self.spawn(async move {
-                    let result = client.get_feedback(&id).await.map(Box::new).map_err(Arc::new);
+                    let result = client
+                        .get_feedback(&id)
+                        .await
+                        .map(Box::new)
+                        .map_err(Arc::new);
                     (Msg::DetailLoaded { id, result }, client)
                 });
             }
             Effect::Copy { what, text } => {
                 let outcome = match self.clipboard.copy(&text) {
                     Ok(how) => CopyOutcome::Copied { what, how },
-                    Err(error) => CopyOutcome::Failed { what, reason: error.to_string() },
+                    Err(error) => CopyOutcome::Failed {
+                        what,
+                        reason: error.to_string(),
+                    },
                 };
                 let _ = self.tx.send(Msg::Copied(outcome));
             }
             Effect::OpenUrl { url } => {
-                let result = open::that_detached(&url).map(|()| url).map_err(|e| e.to_string());
+                let result = open::that_detached(&url)
+                    .map(|()| url)
+                    .map_err(|e| e.to_string());
                 let _ = self.tx.send(Msg::Opened(result));
             }
             Effect::SetMouseCapture(on) => {
                 let mut out = io::stdout();
-                let _ = if on { execute!(out, EnableMouseCapture) } else { execute!(out, DisableMouseCapture) };
+                let _ = if on {
+                    execute!(out, EnableMouseCapture)
+                } else {
+                    execute!(out, DisableMouseCapture)
+                };
                 let _ = out.flush();
             }
         }
@@ -233,10 +285,19 @@ impl Executor {
         self.spawn(async move {
             let result: Result<PaneData, ApiError> = match pane {
                 PaneKind::Projects => client.list_projects().await.map(PaneData::Projects),
-                PaneKind::Apps => client.list_apps(scope.project.as_deref()).await.map(PaneData::Apps),
+                PaneKind::Apps => client
+                    .list_apps(scope.project.as_deref())
+                    .await
+                    .map(PaneData::Apps),
                 PaneKind::Tags => client.list_tags(&scope).await.map(PaneData::Tags),
             };
-            (Msg::PaneLoaded { request_id, result: result.map_err(Arc::new) }, client)
+            (
+                Msg::PaneLoaded {
+                    request_id,
+                    result: result.map_err(Arc::new),
+                },
+                client,
+            )
         });
     }
 

@@ -148,6 +148,8 @@ pub struct Fatal {
 #[derive(Debug, Clone)]
 pub struct AppState {
     pub now: Timestamp,
+    /// Where local times are shown (the system zone; UTC in tests).
+    pub tz: jiff::tz::TimeZone,
     pub width: u16,
     pub height: u16,
     pub focus: Focus,
@@ -188,6 +190,7 @@ impl AppState {
     pub fn new(now: Timestamp, width: u16, height: u16) -> Self {
         Self {
             now,
+            tz: jiff::tz::TimeZone::UTC,
             width,
             height,
             focus: Focus::List,
@@ -228,7 +231,10 @@ impl AppState {
     /// Rows the list shows (all, or the text filter's matches).
     #[must_use]
     pub fn visible_len(&self) -> usize {
-        self.list.matches.as_ref().map_or(self.list.store.len(), Vec::len)
+        self.list
+            .matches
+            .as_ref()
+            .map_or(self.list.store.len(), Vec::len)
     }
 
     /// Store index of the `n`-th visible row.
@@ -243,7 +249,8 @@ impl AppState {
     /// The selected row, if any.
     #[must_use]
     pub fn selected_row(&self) -> Option<&super::store::Row> {
-        self.visible_index(self.list.selected).and_then(|i| self.list.store.get(i))
+        self.visible_index(self.list.selected)
+            .and_then(|i| self.list.store.get(i))
     }
 
     /// The pane that `focus` names (None for the list).

@@ -137,10 +137,17 @@ impl Store {
         Row {
             id: item.id.0.into_boxed_str(),
             message: sanitize(&item.message).into(),
-            email: item.reporter_email.as_deref().map(|e| sanitize_line(e).into()),
+            email: item
+                .reporter_email
+                .as_deref()
+                .map(|e| sanitize_line(e).into()),
             received_at: item.received_at,
             status: names.intern(&sanitize_line(item.status.as_str())),
-            tags: item.tags.iter().map(|t| names.intern(&sanitize_line(t))).collect(),
+            tags: item
+                .tags
+                .iter()
+                .map(|t| names.intern(&sanitize_line(t)))
+                .collect(),
             app: item.app.as_ref().map(|a| {
                 (
                     names.intern(&sanitize_line(&a.name)),
@@ -177,7 +184,10 @@ mod tests {
         let mut store = Store::default();
         assert_eq!(store.append([item("c", 3, "x"), item("b", 2, "x")]), 2);
         assert_eq!(store.append([item("b", 2, "x"), item("a", 1, "x")]), 1);
-        assert_eq!(store.prepend([item("e", 5, "x"), item("d", 4, "x"), item("c", 3, "x")]), 2);
+        assert_eq!(
+            store.prepend([item("e", 5, "x"), item("d", 4, "x"), item("c", 3, "x")]),
+            2
+        );
         let ids: Vec<&str> = store.window(0, 10).map(|r| &*r.id).collect();
         assert_eq!(ids, ["e", "d", "c", "b", "a"]);
         assert_eq!(store.position("b"), Some(3));

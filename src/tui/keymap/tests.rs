@@ -10,19 +10,34 @@ fn key(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
 fn defaults_cover_the_documented_keys() {
     let map = Keymap::default();
     let cases = [
-        (key(KeyCode::Char('j'), KeyModifiers::NONE), Action::MoveDown),
+        (
+            key(KeyCode::Char('j'), KeyModifiers::NONE),
+            Action::MoveDown,
+        ),
         (key(KeyCode::Down, KeyModifiers::NONE), Action::MoveDown),
         (key(KeyCode::Char('G'), KeyModifiers::SHIFT), Action::Bottom),
-        (key(KeyCode::Char('d'), KeyModifiers::CONTROL), Action::PageDown),
-        (key(KeyCode::BackTab, KeyModifiers::SHIFT), Action::FocusPrev),
-        (key(KeyCode::Char('Y'), KeyModifiers::SHIFT), Action::CopyMessage),
+        (
+            key(KeyCode::Char('d'), KeyModifiers::CONTROL),
+            Action::PageDown,
+        ),
+        (
+            key(KeyCode::BackTab, KeyModifiers::SHIFT),
+            Action::FocusPrev,
+        ),
+        (
+            key(KeyCode::Char('Y'), KeyModifiers::SHIFT),
+            Action::CopyMessage,
+        ),
         (key(KeyCode::Char('?'), KeyModifiers::SHIFT), Action::Help),
         (key(KeyCode::Char('c'), KeyModifiers::CONTROL), Action::Quit),
     ];
     for (event, action) in cases {
         assert_eq!(map.action(&event), Some(action), "{event:?}");
     }
-    assert_eq!(map.action(&key(KeyCode::Char('z'), KeyModifiers::NONE)), None);
+    assert_eq!(
+        map.action(&key(KeyCode::Char('z'), KeyModifiers::NONE)),
+        None
+    );
 }
 
 #[test]
@@ -37,9 +52,18 @@ fn every_action_has_a_default_key_and_help_row() {
 fn config_rebinds_an_action_and_frees_its_old_keys() {
     let text = "base_url = \"x\"\n[keys]\nmove_down = [\"n\", \"ctrl-n\"]\nquit = \"Q\"\n";
     let map = Keymap::from_config(text, "config.toml").unwrap();
-    assert_eq!(map.action(&key(KeyCode::Char('n'), KeyModifiers::CONTROL)), Some(Action::MoveDown));
-    assert_eq!(map.action(&key(KeyCode::Char('j'), KeyModifiers::NONE)), None);
-    assert_eq!(map.action(&key(KeyCode::Char('Q'), KeyModifiers::SHIFT)), Some(Action::Quit));
+    assert_eq!(
+        map.action(&key(KeyCode::Char('n'), KeyModifiers::CONTROL)),
+        Some(Action::MoveDown)
+    );
+    assert_eq!(
+        map.action(&key(KeyCode::Char('j'), KeyModifiers::NONE)),
+        None
+    );
+    assert_eq!(
+        map.action(&key(KeyCode::Char('Q'), KeyModifiers::SHIFT)),
+        Some(Action::Quit)
+    );
     assert_eq!(map.key_for(Action::Quit), "Q");
 }
 
@@ -53,7 +77,10 @@ fn config_errors_name_file_and_line() {
     let unknown_key = "[keys]\nquit = \"hyperspace\"\n";
     let err = Keymap::from_config(unknown_key, "c.toml").unwrap_err();
     assert_eq!(err.line, 2);
-    assert!(err.message.contains("unknown key name \"hyperspace\""), "{err}");
+    assert!(
+        err.message.contains("unknown key name \"hyperspace\""),
+        "{err}"
+    );
 
     let duplicate = "[keys]\nreload = \"j\"\n";
     let err = Keymap::from_config(duplicate, "c.toml").unwrap_err();
@@ -64,7 +91,9 @@ fn config_errors_name_file_and_line() {
 
 #[test]
 fn chords_parse_and_print_round_trip() {
-    for text in ["j", "G", "?", "space", "enter", "ctrl-d", "alt-x", "f5", "backtab", "pagedown"] {
+    for text in [
+        "j", "G", "?", "space", "enter", "ctrl-d", "alt-x", "f5", "backtab", "pagedown",
+    ] {
         let chord = Chord::parse(text).unwrap();
         assert_eq!(chord.label(), text);
     }

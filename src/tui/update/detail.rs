@@ -22,7 +22,11 @@ pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
         load: if cached { Load::Loaded } else { Load::Loading },
         scroll: 0,
     });
-    if cached { Vec::new() } else { vec![fetch(state, id)] }
+    if cached {
+        Vec::new()
+    } else {
+        vec![fetch(state, id)]
+    }
 }
 
 fn fetch(state: &mut AppState, id: String) -> Effect {
@@ -34,7 +38,9 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     let Some(detail) = state.detail.as_mut() else {
         return Vec::new();
     };
-    let page = u16::try_from(state.list.viewport_rows).unwrap_or(u16::MAX).max(1);
+    let page = u16::try_from(state.list.viewport_rows)
+        .unwrap_or(u16::MAX)
+        .max(1);
     match action {
         Action::MoveDown => detail.scroll = detail.scroll.saturating_add(1),
         Action::MoveUp => detail.scroll = detail.scroll.saturating_sub(1),
@@ -67,7 +73,12 @@ pub(super) fn item_action(state: &mut AppState, id: &str, action: Action) -> Vec
         Action::CopyMessage => {
             let message = match state.details.get(id) {
                 Some(detail) => Some(detail.feedback.message.clone()),
-                None => state.list.store.position(id).and_then(|i| state.list.store.get(i)).map(|r| r.message.to_string()),
+                None => state
+                    .list
+                    .store
+                    .position(id)
+                    .and_then(|i| state.list.store.get(i))
+                    .map(|r| r.message.to_string()),
             };
             match message {
                 Some(text) => copy(state, "the message", text),
@@ -94,16 +105,26 @@ fn link_action(state: &mut AppState, detail: &FeedbackDetail, action: Action) ->
     if action == Action::CopyLink {
         return copy(state, "the issue-tracker link", url);
     }
-    let web = url::Url::parse(&url).ok().filter(|u| matches!(u.scheme(), "http" | "https"));
+    let web = url::Url::parse(&url)
+        .ok()
+        .filter(|u| matches!(u.scheme(), "http" | "https"));
     match web {
         None => {
-            error(state, format!("Not opening {url}: only http and https links are opened"));
+            error(
+                state,
+                format!("Not opening {url}: only http and https links are opened"),
+            );
             Vec::new()
         }
-        Some(parsed) if state.can_open_browser => vec![Effect::OpenUrl { url: parsed.to_string() }],
+        Some(parsed) if state.can_open_browser => vec![Effect::OpenUrl {
+            url: parsed.to_string(),
+        }],
         Some(_) => {
             info(state, format!("No browser here; link: {url} (copied)"));
-            vec![Effect::Copy { what: "the issue-tracker link", text: url }]
+            vec![Effect::Copy {
+                what: "the issue-tracker link",
+                text: url,
+            }]
         }
     }
 }
@@ -113,7 +134,11 @@ fn copy(state: &mut AppState, what: &'static str, text: String) -> Vec<Effect> {
     vec![Effect::Copy { what, text }]
 }
 
-pub(super) fn loaded(state: &mut AppState, id: &str, result: Result<Box<FeedbackDetail>, Arc<ApiError>>) -> Vec<Effect> {
+pub(super) fn loaded(
+    state: &mut AppState,
+    id: &str,
+    result: Result<Box<FeedbackDetail>, Arc<ApiError>>,
+) -> Vec<Effect> {
     state.in_flight = state.in_flight.saturating_sub(1);
     let open_here = state.detail.as_ref().is_some_and(|d| d.id == id);
     let pending = state.pending.take_if(|(pending_id, _)| pending_id == id);

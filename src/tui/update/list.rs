@@ -19,7 +19,9 @@ pub const LOW_BUDGET: u32 = 5;
 #[must_use]
 pub fn list_body_rows(state: &AppState) -> usize {
     let prompt = usize::from(state.text_filter.is_some());
-    usize::from(state.height).saturating_sub(1 + 2 + 1 + prompt).max(1)
+    usize::from(state.height)
+        .saturating_sub(1 + 2 + 1 + prompt)
+        .max(1)
 }
 
 pub(super) fn fit_viewport(state: &mut AppState) {
@@ -138,7 +140,11 @@ pub(crate) fn maybe_prefetch(state: &mut AppState) -> Option<Effect> {
     state.in_flight += 1;
     let mut query = query(state);
     query.cursor = Some(cursor);
-    Some(Effect::FetchPage { request_id, kind: PageKind::Next, query })
+    Some(Effect::FetchPage {
+        request_id,
+        kind: PageKind::Next,
+        query,
+    })
 }
 
 /// `r`: retry after a failure or with nothing loaded, else fetch the newest page and put what
@@ -161,7 +167,11 @@ fn refresh(state: &mut AppState) -> Effect {
     state.list.request_id = request_id;
     state.list.load = ListLoad::Refresh;
     state.in_flight += 1;
-    Effect::FetchPage { request_id, kind: PageKind::Refresh, query: query(state) }
+    Effect::FetchPage {
+        request_id,
+        kind: PageKind::Refresh,
+        query: query(state),
+    }
 }
 
 /// The automatic refresh, when configured, due, idle, and the budget allows.
@@ -179,7 +189,11 @@ pub(super) fn auto_refresh(state: &mut AppState) -> Option<Effect> {
 
 /// `s`: new ⇄ archived.
 pub(super) fn toggle_status(state: &mut AppState) -> Vec<Effect> {
-    state.filters.status = if state.filters.status == Status::New { Status::Archived } else { Status::New };
+    state.filters.status = if state.filters.status == Status::New {
+        Status::Archived
+    } else {
+        Status::New
+    };
     info(state, format!("Showing {} feedback", state.filters.status));
     vec![restart(state)]
 }
@@ -242,8 +256,15 @@ fn failed(state: &mut AppState, err: &ApiError) {
     let at_startup = state.list.store.is_empty();
     match err {
         ApiError::Unauthorized | ApiError::IndiePlanRequired if at_startup => {
-            let title = if matches!(err, ApiError::Unauthorized) { "The API key was refused" } else { "This plan has no API access" };
-            state.fatal = Some(Fatal { title: title.to_owned(), body: err.to_string() });
+            let title = if matches!(err, ApiError::Unauthorized) {
+                "The API key was refused"
+            } else {
+                "This plan has no API access"
+            };
+            state.fatal = Some(Fatal {
+                title: title.to_owned(),
+                body: err.to_string(),
+            });
         }
         ApiError::Cancelled => {}
         _ => {
@@ -284,7 +305,9 @@ pub(super) fn click(state: &mut AppState, screen_row: u16) -> Vec<Effect> {
 /// Mouse wheel: scroll the list (or the detail).
 pub(super) fn scroll(state: &mut AppState, lines: i32) -> Vec<Effect> {
     if let Some(detail) = &mut state.detail {
-        detail.scroll = detail.scroll.saturating_add_signed(i16::try_from(lines).unwrap_or(0));
+        detail.scroll = detail
+            .scroll
+            .saturating_add_signed(i16::try_from(lines).unwrap_or(0));
         return Vec::new();
     }
     move_by(state, isize::try_from(lines).unwrap_or(0))

@@ -48,7 +48,11 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
             list::maybe_prefetch(state).into_iter().collect()
         }
         Msg::PaneLoaded { request_id, result } => panes::loaded(state, request_id, result),
-        Msg::PageLoaded { request_id, kind, result } => list::page_loaded(state, request_id, kind, result),
+        Msg::PageLoaded {
+            request_id,
+            kind,
+            result,
+        } => list::page_loaded(state, request_id, kind, result),
         Msg::DetailLoaded { id, result } => detail::loaded(state, &id, result),
         Msg::Waiting(wait) => {
             state.wait = Some(wait);
@@ -119,7 +123,11 @@ fn global(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
         Action::Filter => text_filter::open(state),
         Action::ToggleMouse => {
             state.mouse_captured = !state.mouse_captured;
-            let how = if state.mouse_captured { "captured (wheel scrolls, click selects)" } else { "released: select text with the mouse; m to capture again" };
+            let how = if state.mouse_captured {
+                "captured (wheel scrolls, click selects)"
+            } else {
+                "released: select text with the mouse; m to capture again"
+            };
             info(state, format!("Mouse {how}"));
             vec![Effect::SetMouseCapture(state.mouse_captured)]
         }
@@ -146,7 +154,12 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
         state.spinner = state.spinner.wrapping_add(1);
         visible_change = true;
     }
-    if state.note.as_ref().and_then(|n| n.until).is_some_and(|until| until <= now) {
+    if state
+        .note
+        .as_ref()
+        .and_then(|n| n.until)
+        .is_some_and(|until| until <= now)
+    {
         state.note = None;
         visible_change = true;
     }
@@ -165,7 +178,9 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
 fn on_copied(state: &mut AppState, outcome: CopyOutcome) {
     match outcome {
         CopyOutcome::Copied { what, how } => info(state, format!("Copied {what} {how}")),
-        CopyOutcome::Failed { what, reason } => error(state, format!("Could not copy {what}: {reason}")),
+        CopyOutcome::Failed { what, reason } => {
+            error(state, format!("Could not copy {what}: {reason}"));
+        }
     }
 }
 
@@ -185,21 +200,33 @@ pub(super) fn info(state: &mut AppState, text: String) {
 
 /// Shows an error until dismissed.
 pub(super) fn error(state: &mut AppState, text: String) {
-    state.note = Some(Note { text, error: true, until: None });
+    state.note = Some(Note {
+        text,
+        error: true,
+        until: None,
+    });
 }
 
 /// The user-facing sentence for a failed request, with the retry hint.
 pub(super) fn describe(err: &ApiError) -> String {
-    let hint = if matches!(err, ApiError::InvalidParameter { .. }) { "" } else { " — r to retry" };
+    let hint = if matches!(err, ApiError::InvalidParameter { .. }) {
+        ""
+    } else {
+        " — r to retry"
+    };
     format!("{}{hint}", capitalise(&err.to_string()))
 }
 
 fn capitalise(text: &str) -> String {
     let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 fn after(now: Timestamp, seconds: u64) -> Timestamp {
-    now.saturating_add(SignedDuration::from_secs(i64::try_from(seconds).unwrap_or(i64::MAX)))
-        .unwrap_or(now)
+    now.saturating_add(SignedDuration::from_secs(
+        i64::try_from(seconds).unwrap_or(i64::MAX),
+    ))
+    .unwrap_or(now)
 }

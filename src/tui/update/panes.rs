@@ -24,14 +24,26 @@ pub(super) fn fetch_all(state: &mut AppState) -> Vec<Effect> {
 fn fetch(state: &mut AppState, kind: PaneKind) -> Effect {
     let request_id = state.request_id();
     let scope = ScopeQuery {
-        app: if kind == PaneKind::Tags { state.filters.app.as_ref().map(|c| c.value.clone()) } else { None },
-        project: if kind == PaneKind::Projects { None } else { state.filters.project.as_ref().map(|c| c.value.clone()) },
+        app: if kind == PaneKind::Tags {
+            state.filters.app.as_ref().map(|c| c.value.clone())
+        } else {
+            None
+        },
+        project: if kind == PaneKind::Projects {
+            None
+        } else {
+            state.filters.project.as_ref().map(|c| c.value.clone())
+        },
     };
     let pane = pane_mut(state, kind);
     pane.request_id = request_id;
     pane.load = Load::Loading;
     state.in_flight += 1;
-    Effect::FetchPane { pane: kind, request_id, scope }
+    Effect::FetchPane {
+        pane: kind,
+        request_id,
+        scope,
+    }
 }
 
 fn pane_mut(state: &mut AppState, kind: PaneKind) -> &mut Pane {
@@ -53,7 +65,11 @@ pub(super) fn retry_failed(state: &mut AppState) -> Vec<Effect> {
     effects
 }
 
-pub(super) fn loaded(state: &mut AppState, request_id: u64, result: Result<PaneData, Arc<ApiError>>) -> Vec<Effect> {
+pub(super) fn loaded(
+    state: &mut AppState,
+    request_id: u64,
+    result: Result<PaneData, Arc<ApiError>>,
+) -> Vec<Effect> {
     state.in_flight = state.in_flight.saturating_sub(1);
     let kind = match &result {
         Ok(PaneData::Projects(_)) => Some(PaneKind::Projects),
@@ -85,19 +101,31 @@ fn entries(data: PaneData) -> Vec<Entry> {
     match data {
         PaneData::Projects(projects) => projects
             .into_iter()
-            .map(|p| Entry { label: line(&p.name), value: p.id, detail: String::new() })
+            .map(|p| Entry {
+                label: line(&p.name),
+                value: p.id,
+                detail: String::new(),
+            })
             .collect(),
         PaneData::Apps(apps) => apps
             .into_iter()
             .map(|a| Entry {
                 label: line(&a.name),
-                detail: a.platform.as_ref().map(|p| line(p.as_str())).unwrap_or_default(),
+                detail: a
+                    .platform
+                    .as_ref()
+                    .map(|p| line(p.as_str()))
+                    .unwrap_or_default(),
                 value: a.id,
             })
             .collect(),
         PaneData::Tags(tags) => tags
             .into_iter()
-            .map(|t| Entry { label: line(&t.tag), detail: t.count.to_string(), value: t.tag })
+            .map(|t| Entry {
+                label: line(&t.tag),
+                detail: t.count.to_string(),
+                value: t.tag,
+            })
             .collect(),
     }
 }
@@ -105,7 +133,11 @@ fn entries(data: PaneData) -> Vec<Entry> {
 pub(super) fn cycle_focus(state: &mut AppState, forward: bool) {
     let order = Focus::ORDER;
     let at = order.iter().position(|f| *f == state.focus).unwrap_or(3);
-    let next = if forward { (at + 1) % order.len() } else { (at + order.len() - 1) % order.len() };
+    let next = if forward {
+        (at + 1) % order.len()
+    } else {
+        (at + order.len() - 1) % order.len()
+    };
     state.focus = order[next];
 }
 
@@ -132,10 +164,17 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
 
 /// Enter in a pane: filter by the selected entry and reload what depends on it.
 fn apply(state: &mut AppState, focus: Focus) -> Vec<Effect> {
-    let Some(entry) = state.pane(focus).and_then(|p| p.entries.get(p.selected)).cloned() else {
+    let Some(entry) = state
+        .pane(focus)
+        .and_then(|p| p.entries.get(p.selected))
+        .cloned()
+    else {
         return Vec::new();
     };
-    let chosen = Some(Chosen { value: entry.value, label: entry.label });
+    let chosen = Some(Chosen {
+        value: entry.value,
+        label: entry.label,
+    });
     set_filter(state, focus, chosen)
 }
 

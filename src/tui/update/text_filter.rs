@@ -16,7 +16,11 @@ pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
         None => {
             let mut input = TextArea::default();
             input.set_placeholder_text("message, email, tag or id");
-            state.text_filter = Some(TextFilter { input, applied: String::new(), editing: true });
+            state.text_filter = Some(TextFilter {
+                input,
+                applied: String::new(),
+                editing: true,
+            });
             state.list.matches = Some((0..state.list.store.len()).collect());
             super::list::fit_viewport(state);
         }
@@ -42,7 +46,9 @@ pub(super) fn clear(state: &mut AppState) {
     let selected = state.selected_row().map(|r| r.id.to_string());
     state.text_filter = None;
     state.list.matches = None;
-    state.list.selected = selected.and_then(|id| state.list.store.position(&id)).unwrap_or(0);
+    state.list.selected = selected
+        .and_then(|id| state.list.store.position(&id))
+        .unwrap_or(0);
     super::list::fit_viewport(state);
 }
 
@@ -72,9 +78,14 @@ fn apply(state: &mut AppState, incremental: bool) {
     let previous = state.list.matches.take().unwrap_or_default();
     let narrowing = incremental && !filter.applied.is_empty() && query.starts_with(&filter.applied);
     let matches: Vec<usize> = if narrowing {
-        previous.into_iter().filter(|&i| store.get(i).is_some_and(|r| matches(store, r, &query))).collect()
+        previous
+            .into_iter()
+            .filter(|&i| store.get(i).is_some_and(|r| matches(store, r, &query)))
+            .collect()
     } else {
-        (0..store.len()).filter(|&i| store.get(i).is_some_and(|r| matches(store, r, &query))).collect()
+        (0..store.len())
+            .filter(|&i| store.get(i).is_some_and(|r| matches(store, r, &query)))
+            .collect()
     };
     filter.applied = query;
     state.list.matches = Some(matches);

@@ -11,7 +11,12 @@ use crate::width::fit;
 
 pub fn render(frame: &mut Frame, area: Rect, keymap: &Keymap, theme: Theme) {
     let rows = keymap.help_rows();
-    let key_cells = rows.iter().map(|(k, _, _)| crate::width::width(k)).max().unwrap_or(0).min(20);
+    let key_cells = rows
+        .iter()
+        .map(|(k, _, _)| crate::width::width(k))
+        .max()
+        .unwrap_or(0)
+        .min(20);
     let mut lines: Vec<Line> = rows
         .iter()
         .map(|(keys, name, text)| {
@@ -23,12 +28,26 @@ pub fn render(frame: &mut Frame, area: Rect, keymap: &Keymap, theme: Theme) {
         })
         .collect();
     lines.push(Line::raw(""));
-    lines.push(Line::styled("Mouse: wheel scrolls, click selects. Rebind keys in config.toml under [keys].", theme.dim()));
-    let height = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX).min(area.height);
-    let width = u16::try_from(key_cells + 2 + 40 + 16 + 2).unwrap_or(u16::MAX).min(area.width);
-    let [row] = Layout::vertical([Constraint::Length(height)]).flex(Flex::Center).areas(area);
-    let [popup] = Layout::horizontal([Constraint::Length(width)]).flex(Flex::Center).areas(row);
+    lines.push(Line::styled(
+        "Mouse: wheel scrolls, click selects. Rebind keys in config.toml under [keys].",
+        theme.dim(),
+    ));
+    let height = u16::try_from(lines.len() + 2)
+        .unwrap_or(u16::MAX)
+        .min(area.height);
+    let width = u16::try_from(key_cells + 2 + 40 + 16 + 2)
+        .unwrap_or(u16::MAX)
+        .min(area.width);
+    let [row] = Layout::vertical([Constraint::Length(height)])
+        .flex(Flex::Center)
+        .areas(area);
+    let [popup] = Layout::horizontal([Constraint::Length(width)])
+        .flex(Flex::Center)
+        .areas(row);
     frame.render_widget(Clear, popup);
-    let block = Block::default().borders(Borders::ALL).border_style(theme.border(true)).title(" Keys (? or Esc to close) ");
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border(true))
+        .title(" Keys (? or Esc to close) ");
     frame.render_widget(Paragraph::new(lines).block(block), popup);
 }

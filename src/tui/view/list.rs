@@ -8,8 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::theme::Theme;
-use crate::timefmt::age;
 use crate::cli::output::first_line;
+use crate::timefmt::age;
 use crate::tui::state::{AppState, Focus, ListLoad};
 use crate::tui::store::Row;
 use crate::width::{fit, truncate, width};
@@ -30,26 +30,42 @@ impl Columns {
         let app = if cells >= 70 { 22 } else { 0 };
         let tags = if cells >= 90 { 16 } else { 0 };
         let email = if wide { 26 } else { 0 };
-        let fixed = 5 + status + app + tags + email + [app, tags, email].iter().filter(|c| **c > 0).count();
-        Self { status, app, tags, email, message: cells.saturating_sub(fixed).max(8) }
+        let fixed =
+            5 + status + app + tags + email + [app, tags, email].iter().filter(|c| **c > 0).count();
+        Self {
+            status,
+            app,
+            tags,
+            email,
+            message: cells.saturating_sub(fixed).max(8),
+        }
     }
 }
 
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let focused = state.focus == Focus::List;
-    let block = Block::default().borders(Borders::ALL).border_style(theme.border(focused)).title(title(state, theme));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border(focused))
+        .title(title(state, theme));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let prompt_rows = u16::from(state.text_filter.is_some());
-    let [header, body, prompt] =
-        Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(prompt_rows)]).areas(inner);
+    let [header, body, prompt] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(prompt_rows),
+    ])
+    .areas(inner);
     let cells = usize::from(inner.width);
     let rows = usize::from(body.height);
     let window: Vec<&Row> = (state.list.offset..state.list.offset + rows)
         .map_while(|n| state.visible_index(n).and_then(|i| state.list.store.get(i)))
         .collect();
     let status_filter = state.filters.status.as_str();
-    let show_status = window.iter().any(|r| state.list.store.names.get(r.status) != status_filter);
+    let show_status = window
+        .iter()
+        .any(|r| state.list.store.names.get(r.status) != status_filter);
     let columns = Columns::new(cells, show_status);
     frame.render_widget(Paragraph::new(header_line(&columns, theme)), header);
     let mut lines: Vec<Line> = window
@@ -57,7 +73,14 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
         .enumerate()
         .map(|(n, row)| {
             let selected = state.list.offset + n == state.list.selected;
-            row_line(state, row, &columns, cells, selected.then(|| theme.selected(focused)), theme)
+            row_line(
+                state,
+                row,
+                &columns,
+                cells,
+                selected.then(|| theme.selected(focused)),
+                theme,
+            )
         })
         .collect();
     if lines.len() < rows {
@@ -65,7 +88,8 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     }
     frame.render_widget(Paragraph::new(lines), body);
     if let Some(filter) = &state.text_filter {
-        let [label, input] = Layout::horizontal([Constraint::Length(2), Constraint::Min(1)]).areas(prompt);
+        let [label, input] =
+            Layout::horizontal([Constraint::Length(2), Constraint::Min(1)]).areas(prompt);
         frame.render_widget(Paragraph::new(Span::styled("/ ", theme.active())), label);
         let mut textarea = filter.input.clone();
         textarea.set_cursor_line_style(Style::new());
@@ -79,17 +103,27 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
 fn title(state: &AppState, theme: Theme) -> Line<'static> {
     let mut spans = vec![Span::raw(format!(" Feedback · {} ", state.filters.status))];
     if state.list.new_count > 0 {
-        spans.push(Span::styled(format!("{} new ↑ ", state.list.new_count), theme.good()));
+        spans.push(Span::styled(
+            format!("{} new ↑ ", state.list.new_count),
+            theme.good(),
+        ));
     }
     if let Some(matches) = &state.list.matches {
-        spans.push(Span::styled(format!("{} of {} match ", matches.len(), state.list.store.len()), theme.active()));
+        spans.push(Span::styled(
+            format!("{} of {} match ", matches.len(), state.list.store.len()),
+            theme.active(),
+        ));
     }
     Line::from(spans)
 }
 
 fn header_line(columns: &Columns, theme: Theme) -> Line<'static> {
     let mut text = fit("AGE", 5);
-    for (title, cells) in [("STATUS", columns.status), ("APP", columns.app), ("TAGS", columns.tags)] {
+    for (title, cells) in [
+        ("STATUS", columns.status),
+        ("APP", columns.app),
+        ("TAGS", columns.tags),
+    ] {
         if cells > 0 {
             text.push_str(&fit(title, cells));
             text.push(' ');
@@ -112,30 +146,57 @@ fn row_line(
     theme: Theme,
 ) -> Line<'static> {
     let names = &state.list.store.names;
-    let mut spans = vec![Span::styled(format!("{:>4} ", age(state.now, row.received_at)), theme.dim())];
+    let mut spans = vec![Span::styled(
+        format!("{:>4} ", age(state.now, row.received_at)),
+        theme.dim(),
+    )];
     if columns.status > 0 {
         let status = names.get(row.status);
-        let shown = if status == state.filters.status.as_str() { "" } else { status };
-        spans.push(Span::styled(fit(shown, columns.status - 1) + " ", theme.warn()));
+        let shown = if status == state.filters.status.as_str() {
+            ""
+        } else {
+            status
+        };
+        spans.push(Span::styled(
+            fit(shown, columns.status - 1) + " ",
+            theme.warn(),
+        ));
     }
     if columns.app > 0 {
-        let app = row.app.map_or_else(|| "—".to_owned(), |(name, platform, _)| format!("{} · {}", names.get(name), names.get(platform)));
+        let app = row.app.map_or_else(
+            || "—".to_owned(),
+            |(name, platform, _)| format!("{} · {}", names.get(name), names.get(platform)),
+        );
         spans.push(Span::styled(fit(&app, columns.app) + " ", theme.accent()));
     }
     if columns.tags > 0 {
-        let tags: Vec<String> = row.tags.iter().map(|t| format!("#{}", names.get(*t))).collect();
-        spans.push(Span::styled(fit(&tags.join(" "), columns.tags) + " ", theme.dim()));
+        let tags: Vec<String> = row
+            .tags
+            .iter()
+            .map(|t| format!("#{}", names.get(*t)))
+            .collect();
+        spans.push(Span::styled(
+            fit(&tags.join(" "), columns.tags) + " ",
+            theme.dim(),
+        ));
     }
     spans.push(Span::raw(fit(first_line(&row.message), columns.message)));
     if columns.email > 0 {
-        spans.push(Span::styled(format!(" {}", truncate(row.email.as_deref().unwrap_or(""), columns.email - 1)), theme.dim()));
+        spans.push(Span::styled(
+            format!(
+                " {}",
+                truncate(row.email.as_deref().unwrap_or(""), columns.email - 1)
+            ),
+            theme.dim(),
+        ));
     }
     let line = Line::from(spans);
     match selected {
         Some(style) => {
             let used: usize = line.spans.iter().map(|s| width(&s.content)).sum();
             let mut line = line.style(style);
-            line.spans.push(Span::raw(" ".repeat(cells.saturating_sub(used))));
+            line.spans
+                .push(Span::raw(" ".repeat(cells.saturating_sub(used))));
             line
         }
         None => line,
@@ -160,7 +221,10 @@ fn tail_line(state: &AppState, theme: Theme) -> Line<'static> {
         return Line::styled("more pages paused: rate-limit budget low", theme.warn());
     }
     if list.end {
-        return Line::styled(format!("— end of list · {} items —", list.store.len()), theme.dim());
+        return Line::styled(
+            format!("— end of list · {} items —", list.store.len()),
+            theme.dim(),
+        );
     }
     Line::raw("")
 }

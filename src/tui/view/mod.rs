@@ -26,14 +26,21 @@ const SIDEBAR_MIN_WIDTH: u16 = 80;
 /// The first column of the list area for a terminal `width` wide.
 #[must_use]
 pub fn list_left(width: u16) -> u16 {
-    if width >= SIDEBAR_MIN_WIDTH { (width / 4).clamp(24, 36) } else { 0 }
+    if width >= SIDEBAR_MIN_WIDTH {
+        (width / 4).clamp(24, 36)
+    } else {
+        0
+    }
 }
 
 pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     let area = frame.area();
     let theme = Theme { color: state.color };
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        let text = format!("terminal too small: {}x{}, need {MIN_WIDTH}x{MIN_HEIGHT}", area.width, area.height);
+        let text = format!(
+            "terminal too small: {}x{}, need {MIN_WIDTH}x{MIN_HEIGHT}",
+            area.width, area.height
+        );
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
         return;
     }
@@ -44,7 +51,8 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     let [main, status] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
     let content = if area.width >= SIDEBAR_MIN_WIDTH {
         let side_width = list_left(area.width);
-        let [side, content] = Layout::horizontal([Constraint::Length(side_width), Constraint::Min(1)]).areas(main);
+        let [side, content] =
+            Layout::horizontal([Constraint::Length(side_width), Constraint::Min(1)]).areas(main);
         panes::render(frame, side, state, theme);
         content
     } else {
@@ -63,21 +71,41 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     }
 }
 
-fn render_fatal(frame: &mut Frame, area: Rect, fatal: &super::state::Fatal, keymap: &Keymap, theme: Theme) {
-    let block = Block::default().borders(Borders::ALL).border_style(theme.error()).title(format!(" {} ", fatal.title));
+fn render_fatal(
+    frame: &mut Frame,
+    area: Rect,
+    fatal: &super::state::Fatal,
+    keymap: &Keymap,
+    theme: Theme,
+) {
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.error())
+        .title(format!(" {} ", fatal.title));
     let lines = vec![
         Line::styled(fatal.title.clone(), theme.error()),
         Line::raw(""),
         Line::raw(fatal.body.clone()),
         Line::raw(""),
-        Line::raw("The key comes from FEEDBACK_API_KEY, or api_key_command / api_key in config.toml."),
+        Line::raw(
+            "The key comes from FEEDBACK_API_KEY, or api_key_command / api_key in config.toml.",
+        ),
         Line::raw("API access needs the Indie plan; keys are managed under /account/api-keys."),
         Line::raw("Try the demo data with: feedback-inbox demo"),
         Line::raw(""),
         Line::styled(
-            format!("{} retry   {} quit", keymap.key_for(super::action::Action::Reload), keymap.key_for(super::action::Action::Quit)),
+            format!(
+                "{} retry   {} quit",
+                keymap.key_for(super::action::Action::Reload),
+                keymap.key_for(super::action::Action::Quit)
+            ),
             theme.dim(),
         ),
     ];
-    frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }), area);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(Wrap { trim: false }),
+        area,
+    );
 }

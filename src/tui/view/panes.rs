@@ -11,14 +11,22 @@ use crate::tui::state::{AppState, Chosen, Focus, Load, Pane};
 use crate::width::{fit, truncate, width};
 
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
-    let rows = |pane: &Pane| u16::try_from(pane.entries.len().max(1)).unwrap_or(u16::MAX).saturating_add(2);
+    let rows = |pane: &Pane| {
+        u16::try_from(pane.entries.len().max(1))
+            .unwrap_or(u16::MAX)
+            .saturating_add(2)
+    };
     let [projects, apps, tags] = Layout::vertical([
         Constraint::Max(rows(&state.projects).min(area.height / 4).max(3)),
         Constraint::Max(rows(&state.apps).min(area.height / 3).max(3)),
         Constraint::Min(3),
     ])
     .areas(area);
-    for (focus, rect) in [(Focus::Projects, projects), (Focus::Apps, apps), (Focus::Tags, tags)] {
+    for (focus, rect) in [
+        (Focus::Projects, projects),
+        (Focus::Apps, apps),
+        (Focus::Tags, tags),
+    ] {
         render_one(frame, rect, state, focus, theme);
     }
 }
@@ -39,7 +47,10 @@ pub fn render_one(frame: &mut Frame, area: Rect, state: &AppState, focus: Focus,
     let mut title_spans = vec![Span::raw(format!(" {title} "))];
     if let Some(chosen) = active {
         let room = inner_width.saturating_sub(width(title) + 5);
-        title_spans.push(Span::styled(format!("● {} ", truncate(&chosen.label, room)), theme.active()));
+        title_spans.push(Span::styled(
+            format!("● {} ", truncate(&chosen.label, room)),
+            theme.active(),
+        ));
     }
     let block = Block::default()
         .borders(Borders::ALL)
@@ -59,8 +70,12 @@ fn pane_lines(
     theme: Theme,
 ) -> Vec<Line<'static>> {
     match &pane.load {
-        Load::Failed(message) => return vec![Line::styled(truncate(message, cells), theme.error())],
-        Load::Loading if pane.entries.is_empty() => return vec![Line::styled("loading…", theme.dim())],
+        Load::Failed(message) => {
+            return vec![Line::styled(truncate(message, cells), theme.error())];
+        }
+        Load::Loading if pane.entries.is_empty() => {
+            return vec![Line::styled("loading…", theme.dim())];
+        }
         _ if pane.entries.is_empty() => return vec![Line::styled("none", theme.dim())],
         _ => {}
     }
@@ -71,11 +86,26 @@ fn pane_lines(
         .skip(offset)
         .take(rows)
         .map(|(i, entry)| {
-            let marker = if active.is_some_and(|a| a.value == entry.value) { "● " } else { "  " };
+            let marker = if active.is_some_and(|a| a.value == entry.value) {
+                "● "
+            } else {
+                "  "
+            };
             let detail_cells = width(&entry.detail);
-            let label_cells = cells.saturating_sub(2 + detail_cells + usize::from(detail_cells > 0));
-            let text = format!("{marker}{} {}", fit(&entry.label, label_cells), entry.detail);
-            let style = if i == pane.selected && focused { theme.selected(true) } else if marker != "  " { theme.active() } else { ratatui::style::Style::new() };
+            let label_cells =
+                cells.saturating_sub(2 + detail_cells + usize::from(detail_cells > 0));
+            let text = format!(
+                "{marker}{} {}",
+                fit(&entry.label, label_cells),
+                entry.detail
+            );
+            let style = if i == pane.selected && focused {
+                theme.selected(true)
+            } else if marker != "  " {
+                theme.active()
+            } else {
+                ratatui::style::Style::new()
+            };
             Line::styled(fit(text.trim_end(), cells), style)
         })
         .collect()

@@ -10,23 +10,39 @@ pub struct Theme {
 
 impl Theme {
     fn fg(self, color: Color) -> Style {
-        if self.color { Style::new().fg(color) } else { Style::new() }
+        if self.color {
+            Style::new().fg(color)
+        } else {
+            Style::new()
+        }
     }
 
     #[must_use]
     pub fn border(self, focused: bool) -> Style {
-        if focused { self.fg(Color::Cyan).add_modifier(Modifier::BOLD) } else { self.fg(Color::DarkGray) }
+        if focused {
+            self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
+        } else {
+            self.fg(Color::DarkGray)
+        }
     }
 
     #[must_use]
     pub fn selected(self, focused: bool) -> Style {
         let base = Style::new().add_modifier(Modifier::REVERSED);
-        if focused { base.add_modifier(Modifier::BOLD) } else { base }
+        if focused {
+            base.add_modifier(Modifier::BOLD)
+        } else {
+            base
+        }
     }
 
     #[must_use]
     pub fn dim(self) -> Style {
-        if self.color { Style::new().fg(Color::DarkGray) } else { Style::new().add_modifier(Modifier::DIM) }
+        if self.color {
+            Style::new().fg(Color::DarkGray)
+        } else {
+            Style::new().add_modifier(Modifier::DIM)
+        }
     }
 
     #[must_use]
