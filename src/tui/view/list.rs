@@ -28,7 +28,7 @@ impl Columns {
         let status = if show_status { 9 } else { 0 };
         let wide = cells >= 110;
         let app = if cells >= 70 { 22 } else { 0 };
-        let tags = if cells >= 90 { 16 } else { 0 };
+        let tags = if cells >= 84 { 16 } else { 0 };
         let email = if wide { 26 } else { 0 };
         let fixed =
             5 + status + app + tags + email + [app, tags, email].iter().filter(|c| **c > 0).count();

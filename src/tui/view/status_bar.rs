@@ -53,6 +53,9 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
         ));
     }
     let mut right: Vec<Span> = Vec::new();
+    if state.list.prefetch_paused {
+        right.push(Span::styled("paging paused: budget low ", theme.warn()));
+    }
     if let Some(wait) = &state.wait {
         let secs = until(state.now, wait.until).as_secs();
         let why = match wait.reason {

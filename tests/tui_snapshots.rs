@@ -1,0 +1,330 @@
+//! Whole-screen snapshots of the inbox through ratatui's TestBackend, with fixed data, a fixed
+//! clock and UTC, plus explicit checks of the styles a snapshot cannot show.
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use feedback_inbox::api::{ApiError, Feedback, RateLimit, Wait, WaitReason};
+use feedback_inbox::tui::action::{Action, Msg, PageKind};
+use feedback_inbox::tui::keymap::Keymap;
+use feedback_inbox::tui::state::AppState;
+use feedback_inbox::tui::testkit::{self, detail, now, started};
+use feedback_inbox::tui::update::{start, update};
+use feedback_inbox::tui::view;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::{Color, Modifier};
+
+fn draw(state: &AppState) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
+    terminal
+        .draw(|frame| view::render(frame, state, &Keymap::default()))
+        .unwrap();
+    terminal
+}
+
+fn act(state: &mut AppState, action: Action) {
+    update(state, Msg::Action(action));
+}
+
+#[test]
+fn list_with_sidebar() {
+    let state = started(120, 35, 100, false);
+    let terminal = draw(&state);
+    insta::assert_snapshot!(terminal.backend());
+    let buffer = terminal.backend().buffer();
+    let left = view::list_left(120);
+    let row = (left + 1..119)
+        .map(|x| buffer[(x, 2)].modifier)
+        .collect::<Vec<_>>();
+    assert!(
+        row.iter().all(|m| m.contains(Modifier::REVERSED)),
+        "selected row is highlighted across the list"
+    );
+    assert_eq!(buffer[(left, 0)].fg, Color::Cyan, "focused list border");
+    assert!(
+        !buffer[(left + 1, 3)].modifier.contains(Modifier::REVERSED),
+        "other rows are not"
+    );
+    assert_eq!(buffer[(0, 0)].fg, Color::DarkGray, "unfocused pane border");
+}
+
+#[test]
+fn no_color_keeps_focus_and_selection_visible() {
+    let mut state = started(120, 35, 100, false);
+    state.color = false;
+    let terminal = draw(&state);
+    let buffer = terminal.backend().buffer();
+    let left = view::list_left(120);
+    assert_eq!(buffer[(left, 0)].fg, Color::Reset);
+    assert!(buffer[(left, 0)].modifier.contains(Modifier::BOLD));
+    assert!(buffer[(40, 2)].modifier.contains(Modifier::REVERSED));
+    assert!((0..120).all(|x| (0..35).all(|y| buffer[(x, y)].fg == Color::Reset)));
+}
+
+#[test]
+fn detail_open() {
+    let mut state = started(120, 35, 100, false);
+    act(&mut state, Action::MoveDown);
+    act(&mut state, Action::Open);
+    update(
+        &mut state,
+        Msg::DetailLoaded {
+            id: "id00001".into(),
+            result: Ok(Box::new(detail(1))),
+        },
+    );
+    insta::assert_snapshot!(draw(&state).backend());
+}
+
+#[test]
+fn help_overlay() {
+    let mut state = started(120, 35, 100, false);
+    act(&mut state, Action::Help);
+    insta::assert_snapshot!(draw(&state).backend());
+}
+
+#[test]
+fn filter_prompt() {
+    let mut state = started(120, 35, 100, false);
+    act(&mut state, Action::Filter);
+    for c in "user2".chars() {
+        update(
+            &mut state,
+            Msg::FilterInput(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
+        );
+    }
+    insta::assert_snapshot!(draw(&state).backend());
+}
+
+#[test]
+fn rate_limited_status() {
+    let mut state = started(120, 35, 100, false);
+    let reset = now() + jiff::SignedDuration::from_secs(42);
+    update(
+        &mut state,
+        Msg::RateLimited(RateLimit {
+            limit: Some(120),
+            remaining: Some(0),
+            reset: Some(reset),
+        }),
+    );
+    let until = now() + jiff::SignedDuration::from_secs(12);
+    update(
+        &mut state,
+        Msg::Waiting(Wait {
+            reason: WaitReason::RateLimited,
+            duration: Duration::from_secs(12),
+            until,
+        }),
+    );
+    act(&mut state, Action::Bottom);
+    let terminal = draw(&state);
+    insta::assert_snapshot!(terminal.backend());
+    let buffer = terminal.backend().buffer();
+    let status: String = (0..120)
+        .map(|x| buffer[(x, 34)].symbol().to_owned())
+        .collect();
+    let at = status.find("0/120").unwrap();
+    assert_eq!(
+        buffer[(u16::try_from(at).unwrap(), 34)].fg,
+        Color::Yellow,
+        "low budget is highlighted"
+    );
+}
+
+#[test]
+fn error_panel() {
+    let mut state = started(120, 35, 60, false);
+    let request_id = state.list.request_id;
+    let err = Arc::new(ApiError::Network {
+        reason: "connection reset by peer".into(),
+    });
+    update(
+        &mut state,
+        Msg::PageLoaded {
+            request_id,
+            kind: PageKind::Next,
+            result: Err(err),
+        },
+    );
+    insta::assert_snapshot!(draw(&state).backend());
+}
+
+#[test]
+fn unauthorized_screen() {
+    let mut state = AppState::new(now(), 100, 30);
+    let effects = start(&mut state);
+    let request_id = state.list.request_id;
+    assert!(!effects.is_empty());
+    update(
+        &mut state,
+        Msg::PageLoaded {
+            request_id,
+            kind: PageKind::First,
+            result: Err(Arc::new(ApiError::Unauthorized)),
+        },
+    );
+    insta::assert_snapshot!(draw(&state).backend());
+}
+
+#[test]
+fn loading_screen() {
+    let mut state = AppState::new(now(), 100, 30);
+    update(
+        &mut state,
+        Msg::Resize {
+            width: 100,
+            height: 30,
+        },
+    );
+    let _ = start(&mut state);
+    insta::assert_snapshot!(draw(&state).backend());
+}
+
+#[test]
+fn empty_result() {
+    let mut state = AppState::new(now(), 100, 30);
+    update(
+        &mut state,
+        Msg::Resize {
+            width: 100,
+            height: 30,
+        },
+    );
+    let _ = start(&mut state);
+    let request_id = state.list.request_id;
+    update(
+        &mut state,
+        Msg::PageLoaded {
+            request_id,
+            kind: PageKind::First,
+            result: Ok(testkit::page(0, 0, true)),
+        },
+    );
+    insta::assert_snapshot!(draw(&state).backend());
+}
+
+#[test]
+fn tiny_terminal() {
+    let state = started(39, 11, 20, true);
+    insta::assert_snapshot!(draw(&state).backend());
+}
+
+#[test]
+fn smallest_supported_terminal() {
+    let state = started(40, 12, 20, true);
+    insta::assert_snapshot!(draw(&state).backend());
+}
+
+#[test]
+fn narrow_terminal() {
+    let state = started(60, 20, 100, false);
+    insta::assert_snapshot!(draw(&state).backend());
+}
+
+#[test]
+fn scrolled_long_list_shows_the_right_window() {
+    let mut state = started(120, 35, 10_000, true);
+    for _ in 0..50 {
+        act(&mut state, Action::PageDown);
+    }
+    let terminal = draw(&state);
+    insta::assert_snapshot!(terminal.backend());
+    let selected = state.selected_row().unwrap().id.to_string();
+    assert_eq!(selected, "id01550");
+}
+
+fn hostile_items() -> Vec<Feedback> {
+    let base = testkit::item(0);
+    let with = |id: &str, message: String, f: &dyn Fn(&mut Feedback)| {
+        let mut item = base.clone();
+        item.id = feedback_inbox::api::FeedbackId(id.into());
+        item.message = message;
+        f(&mut item);
+        item
+    };
+    vec![
+        with(
+            "esc",
+            "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{1b}[31mred\u{1b}[0m title \u{1b}]52;c;eA==\u{7}".into(),
+            &|_| {},
+        ),
+        with("long", "A".repeat(10_000), &|_| {}),
+        with(
+            "wide",
+            "同期が遅いです 😀👍 نص عربي שלום".into(),
+            &|i| i.tags = vec!["ＣＪＫ".into(), "😀".into()],
+        ),
+        with(
+            "bidi",
+            "invoice\u{202e}fdp.exe and zero\u{200b}width".into(),
+            &|i| {
+                i.reporter_email = Some("a\u{1b}[31m@x.example".into());
+            },
+        ),
+        with("enum", "unknown status and platform".into(), &|i| {
+            i.status = feedback_inbox::api::Status::Other("spam".into());
+            if let Some(app) = &mut i.app {
+                app.platform = feedback_inbox::api::Platform::Other("visionos".into());
+            }
+        }),
+        with("nulls", "no app, no email".into(), &|i| {
+            i.app = None;
+            i.reporter_email = None;
+        }),
+    ]
+}
+
+#[test]
+fn hostile_text_is_inert_and_columns_hold() {
+    let mut state = AppState::new(now(), 120, 20);
+    update(
+        &mut state,
+        Msg::Resize {
+            width: 120,
+            height: 20,
+        },
+    );
+    let _ = start(&mut state);
+    let request_id = state.list.request_id;
+    let page = feedback_inbox::api::Page {
+        data: hostile_items(),
+        next_cursor: None,
+    };
+    update(
+        &mut state,
+        Msg::PageLoaded {
+            request_id,
+            kind: PageKind::First,
+            result: Ok(page),
+        },
+    );
+    let terminal = draw(&state);
+    insta::assert_snapshot!(terminal.backend());
+    let buffer = terminal.backend().buffer();
+    for cell in buffer.content() {
+        assert!(
+            feedback_inbox::text::is_clean(cell.symbol()),
+            "{:?}",
+            cell.symbol()
+        );
+    }
+    act(&mut state, Action::MoveDown);
+    act(&mut state, Action::Open);
+    let mut long = detail(0);
+    long.feedback.id = feedback_inbox::api::FeedbackId("long".into());
+    long.feedback.message = "A".repeat(10_000);
+    update(
+        &mut state,
+        Msg::DetailLoaded {
+            id: "long".into(),
+            result: Ok(Box::new(long)),
+        },
+    );
+    act(&mut state, Action::PageDown);
+    let terminal = draw(&state);
+    insta::assert_snapshot!("hostile_long_message_detail_scrolled", terminal.backend());
+}
