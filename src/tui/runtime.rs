@@ -6,8 +6,10 @@ use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures_util::StreamExt;
-use ratatui::DefaultTerminal;
+use futures_util::{Stream, StreamExt};
+use ratatui::Terminal;
+use ratatui::backend::Backend;
+use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{
     DisableMouseCapture, EnableMouseCapture, Event, EventStream, KeyCode, KeyEvent, KeyEventKind,
     KeyModifiers, MouseEventKind,
@@ -45,15 +47,26 @@ pub async fn run(options: Options) -> io::Result<()> {
     release_mouse_on_panic();
     let mut terminal = ratatui::try_init()?;
     let _ = execute!(io::stdout(), EnableMouseCapture);
-    let result = event_loop(&mut terminal, options).await;
+    let result = drive(&mut terminal, EventStream::new(), options, |_| {}).await;
     let _ = execute!(io::stdout(), DisableMouseCapture);
     ratatui::restore();
     result
 }
 
-async fn event_loop(terminal: &mut DefaultTerminal, options: Options) -> io::Result<()> {
+/// The loop itself, over any backend and event source (tests use `TestBackend` and a channel).
+/// `on_frame` sees every drawn frame.
+pub async fn drive<B, E>(
+    terminal: &mut Terminal<B>,
+    mut events: E,
+    options: Options,
+    mut on_frame: impl FnMut(&Buffer),
+) -> io::Result<()>
+where
+    B: Backend,
+    E: Stream<Item = io::Result<Event>> + Unpin,
+{
     let (tx, mut rx) = unbounded_channel::<Msg>();
-    let size = terminal.size()?;
+    let size = terminal.size().map_err(backend_error)?;
     let mut state = AppState::new(jiff::Timestamp::now(), size.width, size.height);
     state.tz = jiff::tz::TimeZone::try_system().unwrap_or(jiff::tz::TimeZone::UTC);
     state.color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
@@ -74,12 +87,14 @@ async fn event_loop(terminal: &mut DefaultTerminal, options: Options) -> io::Res
     );
     effects.extend(start(&mut state));
     executor.run_all(effects);
-    let mut events = EventStream::new();
     let mut ticker = tokio::time::interval(TICK_INTERVAL);
     let mut terminate = termination();
     while !state.quit {
         if state.dirty {
-            terminal.draw(|frame| view::render(frame, &state, &keymap))?;
+            let frame = terminal
+                .draw(|frame| view::render(frame, &state, &keymap))
+                .map_err(backend_error)?;
+            on_frame(frame.buffer);
             state.dirty = false;
         }
         let msg = tokio::select! {
@@ -102,6 +117,10 @@ async fn event_loop(terminal: &mut DefaultTerminal, options: Options) -> io::Res
     }
     executor.shutdown();
     Ok(())
+}
+
+fn backend_error(error: impl std::error::Error) -> io::Error {
+    io::Error::other(error.to_string())
 }
 
 /// Resolves on SIGTERM (Ctrl-C arrives as a key in raw mode).

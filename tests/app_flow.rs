@@ -1,0 +1,179 @@
+//! The whole inbox loop against the simulator: a TestBackend terminal, scripted key events over
+//! a channel, and frames observed as they are drawn. Waits are on conditions with a deadline.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::sync::mpsc as std_mpsc;
+use std::time::{Duration, Instant};
+
+use feedback_inbox::clipboard::MemoryClipboard;
+use feedback_inbox::sim::{FaultKind, Route};
+use feedback_inbox::tui::{self, keymap::Keymap};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
+
+struct App {
+    keys: UnboundedSender<std::io::Result<Event>>,
+    frames: std_mpsc::Receiver<String>,
+    clipboard: MemoryClipboard,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+fn text(buffer: &Buffer) -> String {
+    let area = buffer.area;
+    (0..area.height)
+        .map(|y| {
+            (0..area.width)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect::<String>()
+                + "\n"
+        })
+        .collect()
+}
+
+fn launch(client: feedback_inbox::api::Client) -> App {
+    let (keys, rx) = unbounded_channel();
+    let mut rx = rx;
+    let events = Box::pin(futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)));
+    let (frame_tx, frames) = std_mpsc::channel();
+    let clipboard = MemoryClipboard::default();
+    let options = tui::Options {
+        client,
+        keymap: Keymap::default(),
+        refresh_seconds: 0,
+        clipboard: Box::new(clipboard.clone()),
+        arrivals: None,
+        waits: None,
+    };
+    let task = tokio::spawn(async move {
+        let mut terminal = Terminal::new(TestBackend::new(120, 35)).unwrap();
+        tui::drive(&mut terminal, events, options, |buffer| {
+            let _ = frame_tx.send(text(buffer));
+        })
+        .await
+    });
+    App {
+        keys,
+        frames,
+        clipboard,
+        task,
+    }
+}
+
+impl App {
+    fn key(&self, c: char) {
+        let code = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        self.keys.send(Ok(Event::Key(code))).unwrap();
+    }
+
+    fn enter(&self) {
+        self.keys
+            .send(Ok(Event::Key(KeyEvent::new(
+                KeyCode::Enter,
+                KeyModifiers::NONE,
+            ))))
+            .unwrap();
+    }
+
+    /// The first frame that satisfies `ready`.
+    fn wait_frame(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let mut last = String::new();
+        while Instant::now() < deadline {
+            if let Ok(frame) = self.frames.recv_timeout(Duration::from_millis(100)) {
+                if ready(&frame) {
+                    return frame;
+                }
+                last = frame;
+            }
+        }
+        panic!("timed out waiting for {what}; last frame:\n{last}");
+    }
+
+    async fn quit(self) {
+        self.key('q');
+        tokio::time::timeout(Duration::from_secs(10), self.task)
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keys_are_handled_and_drawn_while_the_list_request_is_stalled() {
+    let r = common::rig(300, 10_000).await;
+    r.sim.faults().add(
+        Route::FeedbackList,
+        FaultKind::Latency(Duration::from_secs(120)),
+        Some(1),
+    );
+    let app = launch(r.client.clone());
+    app.wait_frame("the loading list", |f| {
+        f.contains("loading…") && f.contains("Nimbus Notes")
+    });
+    app.key('?');
+    let frame = app.wait_frame("the help overlay", |f| {
+        f.contains("Keys (? or Esc to close)")
+    });
+    assert!(
+        frame.contains("0 loaded"),
+        "the page is still stalled:\n{frame}"
+    );
+    app.key('?');
+    app.wait_frame("help closed", |f| !f.contains("Keys (? or Esc"));
+    app.quit().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loads_pages_opens_detail_and_copies_the_link() {
+    let r = common::rig(2000, 10_000).await;
+    let app = launch(r.client.clone());
+    app.wait_frame("the first page", |f| f.contains("100 loaded"));
+    app.key('G');
+    app.wait_frame("the second page", |f| f.contains("200 loaded"));
+    app.key('g');
+    let (id, link) = {
+        let data = r.sim.state().read();
+        let first = data
+            .items
+            .iter()
+            .find(|it| it.feedback.status == feedback_inbox::api::Status::New)
+            .unwrap();
+        (
+            first.feedback.id.0.clone(),
+            first.issue_tracker_url().map(str::to_owned),
+        )
+    };
+    app.enter();
+    app.wait_frame("the detail", |f| {
+        f.contains(&format!("Feedback {id}")) && f.contains("Metadata (built-in)")
+    });
+    app.key('y');
+    match link {
+        Some(link) => {
+            app.wait_frame("the copy note", |f| {
+                f.contains("Copied the issue-tracker link")
+            });
+            assert_eq!(app.clipboard.copied.lock().unwrap().as_slice(), [link]);
+        }
+        None => {
+            app.wait_frame("the no-link note", |f| f.contains("no issue-tracker link"));
+        }
+    }
+    app.key('i');
+    app.wait_frame("the id copy note", |f| f.contains("Copied the id"));
+    assert_eq!(app.clipboard.copied.lock().unwrap().last().unwrap(), &id);
+    app.key('q');
+    app.wait_frame("the list", |f| f.contains("AGE"));
+    app.quit().await;
+    assert_eq!(
+        r.sim.stats().route(Route::FeedbackItem),
+        1,
+        "one detail request"
+    );
+}
