@@ -47,8 +47,10 @@ pub struct Row {
     pub received_at: Timestamp,
     pub status: Sym,
     pub tags: Box<[Sym]>,
-    /// App name, app platform, app id.
-    pub app: Option<(Sym, Sym, Sym)>,
+    /// The tags as shown in the list (`#bug #crash`), interned: few distinct combinations.
+    pub tags_label: Sym,
+    /// The app as shown in the list (`Name · platform`), and its id.
+    pub app: Option<(Sym, Sym)>,
     pub project: Sym,
 }
 
@@ -134,6 +136,19 @@ impl Store {
 
     fn row(&mut self, item: Feedback) -> Row {
         let names = &mut self.names;
+        let tags_label: Vec<String> = item
+            .tags
+            .iter()
+            .map(|t| format!("#{}", sanitize_line(t)))
+            .collect();
+        let app = item.app.as_ref().map(|a| {
+            let label = format!(
+                "{} · {}",
+                sanitize_line(&a.name),
+                sanitize_line(a.platform.as_str())
+            );
+            (names.intern(&label), names.intern(&a.id))
+        });
         Row {
             id: item.id.0.into_boxed_str(),
             message: sanitize(&item.message).into(),
@@ -148,13 +163,8 @@ impl Store {
                 .iter()
                 .map(|t| names.intern(&sanitize_line(t)))
                 .collect(),
-            app: item.app.as_ref().map(|a| {
-                (
-                    names.intern(&sanitize_line(&a.name)),
-                    names.intern(&sanitize_line(a.platform.as_str())),
-                    names.intern(&a.id),
-                )
-            }),
+            tags_label: names.intern(&tags_label.join(" ")),
+            app,
             project: names.intern(&sanitize_line(&item.project.name)),
         }
     }

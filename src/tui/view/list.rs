@@ -12,7 +12,7 @@ use crate::cli::output::first_line;
 use crate::timefmt::age;
 use crate::tui::state::{AppState, Focus, ListLoad};
 use crate::tui::store::Row;
-use crate::width::{fit, truncate, width};
+use crate::width::{fit, truncate};
 
 /// Column widths in cells.
 struct Columns {
@@ -68,25 +68,31 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
         .any(|r| state.list.store.names.get(r.status) != status_filter);
     let columns = Columns::new(cells, show_status);
     frame.render_widget(Paragraph::new(header_line(&columns, theme)), header);
-    let mut lines: Vec<Line> = window
-        .iter()
-        .enumerate()
-        .map(|(n, row)| {
-            let selected = state.list.offset + n == state.list.selected;
-            row_line(
-                state,
-                row,
-                &columns,
-                cells,
-                selected.then(|| theme.selected(focused)),
-                theme,
-            )
-        })
-        .collect();
-    if lines.len() < rows {
-        lines.push(tail_line(state, theme));
+    // Each visible row is drawn straight into its own line of the body: no widget over the
+    // whole list, and nothing built for rows off screen.
+    for (n, row) in window.iter().enumerate() {
+        let rect = Rect {
+            y: body.y + u16::try_from(n).unwrap_or(u16::MAX),
+            height: 1,
+            ..body
+        };
+        let selected = state.list.offset + n == state.list.selected;
+        if selected {
+            frame.buffer_mut().set_style(rect, theme.selected(focused));
+        }
+        frame.render_widget(row_line(state, row, &columns, theme), rect);
     }
-    frame.render_widget(Paragraph::new(lines), body);
+    if window.len() < rows {
+        let y = body.y + u16::try_from(window.len()).unwrap_or(u16::MAX);
+        frame.render_widget(
+            tail_line(state, theme),
+            Rect {
+                y,
+                height: 1,
+                ..body
+            },
+        );
+    }
     if let Some(filter) = &state.text_filter {
         let [label, input] =
             Layout::horizontal([Constraint::Length(2), Constraint::Min(1)]).areas(prompt);
@@ -137,14 +143,7 @@ fn header_line(columns: &Columns, theme: Theme) -> Line<'static> {
     Line::styled(text, theme.header())
 }
 
-fn row_line(
-    state: &AppState,
-    row: &Row,
-    columns: &Columns,
-    cells: usize,
-    selected: Option<Style>,
-    theme: Theme,
-) -> Line<'static> {
+fn row_line(state: &AppState, row: &Row, columns: &Columns, theme: Theme) -> Line<'static> {
     let names = &state.list.store.names;
     let mut spans = vec![Span::styled(
         format!("{:>4} ", age(state.now, row.received_at)),
@@ -163,20 +162,12 @@ fn row_line(
         ));
     }
     if columns.app > 0 {
-        let app = row.app.map_or_else(
-            || "—".to_owned(),
-            |(name, platform, _)| format!("{} · {}", names.get(name), names.get(platform)),
-        );
-        spans.push(Span::styled(fit(&app, columns.app) + " ", theme.accent()));
+        let app = row.app.map_or("—", |(label, _)| names.get(label));
+        spans.push(Span::styled(cell(app, columns.app), theme.accent()));
     }
     if columns.tags > 0 {
-        let tags: Vec<String> = row
-            .tags
-            .iter()
-            .map(|t| format!("#{}", names.get(*t)))
-            .collect();
         spans.push(Span::styled(
-            fit(&tags.join(" "), columns.tags) + " ",
+            cell(names.get(row.tags_label), columns.tags),
             theme.dim(),
         ));
     }
@@ -190,17 +181,14 @@ fn row_line(
             theme.dim(),
         ));
     }
-    let line = Line::from(spans);
-    match selected {
-        Some(style) => {
-            let used: usize = line.spans.iter().map(|s| width(&s.content)).sum();
-            let mut line = line.style(style);
-            line.spans
-                .push(Span::raw(" ".repeat(cells.saturating_sub(used))));
-            line
-        }
-        None => line,
-    }
+    Line::from(spans)
+}
+
+/// A column cell: the text fitted to `cells`, then the one-space gutter.
+fn cell(text: &str, cells: usize) -> String {
+    let mut out = fit(text, cells);
+    out.push(' ');
+    out
 }
 
 /// What follows the last loaded row: loading, the end, or the error.
