@@ -58,27 +58,28 @@ pub enum Command {
     Account,
 }
 
-/// Runs a parsed command line.
+/// Runs a parsed command line. Batch commands lock stdout for their output; the inbox does not
+/// (the terminal is written from its own code paths).
 pub async fn run(args: Args) -> Result<(), CliError> {
-    let stdout = &mut std::io::stdout().lock();
+    let out = || std::io::stdout().lock();
     let Some(command) = &args.command else {
         return inbox::inbox(&args).await;
     };
     match command {
         Command::Demo(demo) => inbox::demo(&args, demo).await,
-        Command::Sim(sim) => sim_cmd::run(sim, stdout).await,
-        Command::Account => account::run(&args, stdout).await,
+        Command::Sim(sim) => sim_cmd::run(sim, &mut out()).await,
+        Command::Account => account::run(&args, &mut out()).await,
         Command::List(list) => {
             let progress = list.all && std::io::IsTerminal::is_terminal(&std::io::stderr());
             let client = client(&args, progress)?;
-            list::run(&client, list, stdout, progress).await
+            list::run(&client, list, &mut out(), progress).await
         }
-        Command::Show(show) => show::run(&client(&args, false)?, show, stdout).await,
+        Command::Show(show) => show::run(&client(&args, false)?, show, &mut out()).await,
         Command::Projects(format) => {
-            discovery::projects(&client(&args, false)?, format, stdout).await
+            discovery::projects(&client(&args, false)?, format, &mut out()).await
         }
-        Command::Apps(apps) => discovery::apps(&client(&args, false)?, apps, stdout).await,
-        Command::Tags(tags) => discovery::tags(&client(&args, false)?, tags, stdout).await,
+        Command::Apps(apps) => discovery::apps(&client(&args, false)?, apps, &mut out()).await,
+        Command::Tags(tags) => discovery::tags(&client(&args, false)?, tags, &mut out()).await,
     }
 }
 

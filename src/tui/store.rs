@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use jiff::Timestamp;
 
-use crate::api::{Feedback, FeedbackId};
+use crate::api::Feedback;
 use crate::text::{sanitize, sanitize_line};
 
 /// Index of an interned name.
@@ -168,12 +168,6 @@ impl Store {
             project: names.intern(&sanitize_line(&item.project.name)),
         }
     }
-}
-
-/// The id type used by the rest of the interface.
-#[must_use]
-pub fn feedback_id(row: &Row) -> FeedbackId {
-    FeedbackId(row.id.to_string())
 }
 
 #[cfg(test)]
