@@ -59,7 +59,7 @@ pub fn is_loopback(url: &Url) -> bool {
 }
 
 fn shown(value: &str) -> String {
-    crate::text::sanitize_line(value).chars().take(80).collect()
+    crate::width::excerpt(value, 80)
 }
 
 #[cfg(test)]

@@ -363,10 +363,7 @@ impl Client {
 fn decode<T: DeserializeOwned>(body: &[u8], what: &'static str) -> Result<T, ApiError> {
     serde_json::from_slice(body).map_err(|e| ApiError::Decode {
         what,
-        reason: crate::text::sanitize_line(&e.to_string())
-            .chars()
-            .take(200)
-            .collect(),
+        reason: crate::width::excerpt(&e.to_string(), 200),
     })
 }
 

@@ -6,7 +6,6 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::model::ErrorBody;
-use crate::text::sanitize_line;
 
 /// Everything that can go wrong talking to the service.
 #[derive(Debug, Error)]
@@ -122,12 +121,7 @@ impl ApiError {
 }
 
 fn clean(text: &str) -> String {
-    let cleaned = sanitize_line(text);
-    let mut out: String = cleaned.chars().take(300).collect();
-    if cleaned.chars().count() > 300 {
-        out.push('…');
-    }
-    out
+    crate::width::excerpt(text, 300)
 }
 
 fn detail(message: Option<&String>) -> String {

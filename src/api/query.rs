@@ -154,12 +154,7 @@ pub fn check_limit(value: i64) -> Result<u32, String> {
 
 /// Echoes at most 40 sanitized characters of a bad value.
 fn shorten(value: &str) -> String {
-    let clean = crate::text::sanitize_line(value);
-    let mut out: String = clean.chars().take(40).collect();
-    if clean.chars().count() > 40 {
-        out.push('…');
-    }
-    out
+    crate::width::excerpt(value, 40)
 }
 
 #[cfg(test)]

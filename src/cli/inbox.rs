@@ -2,33 +2,18 @@
 //! (the embedded simulator with its seeded data, no key needed).
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use clap::Args as ClapArgs;
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
 use super::{Args, CliError};
 use crate::api::{ApiKey, Client, Wait};
 use crate::clipboard::SystemClipboard;
 use crate::config;
-use crate::sim::{self, DEMO_KEY, SimConfig};
+use crate::sim::{self, DEMO_KEY};
 use crate::tui::{self, keymap::Keymap};
 
-#[derive(Debug, Clone, ClapArgs)]
-pub struct DemoArgs {
-    /// Number of feedback items in the demo data.
-    #[arg(long, default_value_t = 5000)]
-    pub items: usize,
-    /// Seed of the demo data.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Requests allowed per minute by the embedded simulator.
-    #[arg(long, default_value_t = 120)]
-    pub rate_per_minute: u32,
-    /// Latency the embedded simulator adds to every answer, in milliseconds.
-    #[arg(long, default_value_t = 0)]
-    pub latency_ms: u64,
-}
+/// `demo` takes the simulator's data flags.
+pub type DemoArgs = super::sim_cmd::DataArgs;
 
 /// The inbox for the configured account.
 pub async fn inbox(args: &Args) -> Result<(), CliError> {
@@ -44,14 +29,7 @@ pub async fn inbox(args: &Args) -> Result<(), CliError> {
 /// The inbox on the embedded simulator.
 pub async fn demo(args: &Args, demo: &DemoArgs) -> Result<(), CliError> {
     let settings = settings(args)?;
-    let config = SimConfig {
-        items: demo.items,
-        seed: demo.seed,
-        rate_per_minute: demo.rate_per_minute,
-        latency: Duration::from_millis(demo.latency_ms),
-        ..SimConfig::default()
-    };
-    let handle = sim::start(config)
+    let handle = sim::start(demo.config())
         .await
         .map_err(|e| CliError::Other(format!("cannot start the demo simulator: {e}")))?;
     let key = ApiKey::parse(DEMO_KEY).map_err(|e| CliError::Other(e.to_string()))?;

@@ -15,6 +15,13 @@ pub struct SimArgs {
     /// Address to listen on (port 0: any free port).
     #[arg(long, default_value = "127.0.0.1:8787")]
     pub addr: SocketAddr,
+    #[command(flatten)]
+    pub data: DataArgs,
+}
+
+/// The simulator's data and behaviour, shared by `sim` and `demo`.
+#[derive(Debug, Clone, Args)]
+pub struct DataArgs {
     /// Seed of the generated dataset.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -29,14 +36,24 @@ pub struct SimArgs {
     pub latency_ms: u64,
 }
 
+impl DataArgs {
+    /// The simulator configuration these flags describe (on 127.0.0.1, any free port).
+    #[must_use]
+    pub fn config(&self) -> SimConfig {
+        SimConfig {
+            seed: self.seed,
+            items: self.items,
+            rate_per_minute: self.rate_per_minute,
+            latency: Duration::from_millis(self.latency_ms),
+            ..SimConfig::default()
+        }
+    }
+}
+
 pub async fn run(args: &SimArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let config = SimConfig {
         addr: args.addr,
-        seed: args.seed,
-        items: args.items,
-        rate_per_minute: args.rate_per_minute,
-        latency: Duration::from_millis(args.latency_ms),
-        ..SimConfig::default()
+        ..args.data.config()
     };
     let handle = sim::start(config)
         .await
@@ -46,7 +63,7 @@ pub async fn run(args: &SimArgs, out: &mut dyn Write) -> Result<(), CliError> {
     out.flush()?;
     eprintln!(
         "simulator serving {} items, {} requests/minute; Ctrl-C to stop",
-        args.items, args.rate_per_minute
+        args.data.items, args.data.rate_per_minute
     );
     shutdown_signal().await;
     handle.shutdown().await;
