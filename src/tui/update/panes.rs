@@ -71,15 +71,12 @@ pub(super) fn loaded(
     result: Result<PaneData, Arc<ApiError>>,
 ) -> Vec<Effect> {
     state.in_flight = state.in_flight.saturating_sub(1);
-    let kind = match &result {
-        Ok(PaneData::Projects(_)) => Some(PaneKind::Projects),
-        Ok(PaneData::Apps(_)) => Some(PaneKind::Apps),
-        Ok(PaneData::Tags(_)) => Some(PaneKind::Tags),
-        Err(_) => [PaneKind::Projects, PaneKind::Apps, PaneKind::Tags]
-            .into_iter()
-            .find(|k| pane_mut(state, *k).request_id == request_id),
-    };
-    let Some(kind) = kind.filter(|k| pane_mut(state, *k).request_id == request_id) else {
+    // Request ids are unique across all requests, so the id alone names the pane it answers;
+    // an id no pane is waiting for is a stale answer.
+    let Some(kind) = [PaneKind::Projects, PaneKind::Apps, PaneKind::Tags]
+        .into_iter()
+        .find(|k| pane_mut(state, *k).request_id == request_id)
+    else {
         return Vec::new();
     };
     let pane = pane_mut(state, kind);
