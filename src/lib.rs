@@ -11,4 +11,5 @@ pub mod sim;
 pub mod text;
 pub mod timefmt;
 pub mod tui;
+pub mod webhook;
 pub mod width;

@@ -261,7 +261,7 @@ pub struct Data<T> {
 
 /// Accepts an object whose values are strings, and also numbers/booleans (turned into their
 /// text) so a sloppy server value is shown rather than failing the whole item.
-fn string_map<'de, D: Deserializer<'de>>(
+pub(crate) fn string_map<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<BTreeMap<String, String>, D::Error> {
     let raw = Option::<BTreeMap<String, serde_json::Value>>::deserialize(deserializer)?;

@@ -1,0 +1,13 @@
+//! Webhooks (spec part 6): verifying a signed `feedback.created` delivery, the payload types,
+//! and the receiver behind `webhook listen` and the inbox's `--listen`.
+
+pub mod event;
+pub mod receiver;
+pub mod seen;
+pub mod verify;
+
+pub use event::{Event, FEEDBACK_CREATED, Submission};
+pub use verify::{DEFAULT_TOLERANCE, Delivery, MAX_BODY, Secret, VerifyError, sign, verify};
+
+#[cfg(test)]
+mod tests;
