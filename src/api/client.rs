@@ -389,6 +389,6 @@ fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
 
 /// reqwest is built without a default TLS crypto provider (to avoid a C toolchain dependency);
 /// install rustls' ring provider once. A second install attempt is harmless.
-fn install_crypto_provider() {
+pub(crate) fn install_crypto_provider() {
     let _already_installed = rustls::crypto::ring::default_provider().install_default();
 }

@@ -17,6 +17,9 @@ pub enum CliError {
     Config(#[from] ConfigError),
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// Bad usage or setup (exit 2), such as an unset secret variable.
+    #[error("{0}")]
+    Usage(String),
     #[error("{0}")]
     Other(String),
 }
@@ -25,9 +28,9 @@ impl CliError {
     #[must_use]
     pub fn exit_code(&self) -> ExitCode {
         ExitCode::from(match self {
-            Self::Api(ApiError::InvalidParameter { .. } | ApiError::Setup(_)) | Self::Config(_) => {
-                2
-            }
+            Self::Api(ApiError::InvalidParameter { .. } | ApiError::Setup(_))
+            | Self::Config(_)
+            | Self::Usage(_) => 2,
             Self::Api(ApiError::Unauthorized | ApiError::IndiePlanRequired) => 3,
             Self::Api(ApiError::NotFound { .. }) => 4,
             Self::Api(ApiError::RateLimited { .. }) => 5,

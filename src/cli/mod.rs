@@ -10,6 +10,7 @@ pub mod list;
 pub mod output;
 pub mod show;
 pub mod sim_cmd;
+pub mod webhook_cmd;
 
 use std::path::PathBuf;
 
@@ -54,6 +55,8 @@ pub enum Command {
     Tags(discovery::TagsArgs),
     /// Run the service simulator on loopback until interrupted.
     Sim(sim_cmd::SimArgs),
+    /// Verify or receive the service's signed webhook deliveries.
+    Webhook(webhook_cmd::WebhookArgs),
     /// Show where the account settings come from (never the key) and check them with one request.
     Account,
 }
@@ -69,6 +72,7 @@ pub async fn run(args: Args) -> Result<(), CliError> {
         Command::Demo(demo) => inbox::demo(&args, demo).await,
         Command::Sim(sim) => sim_cmd::run(sim, &mut out()).await,
         Command::Account => account::run(&args, &mut out()).await,
+        Command::Webhook(webhook) => webhook_cmd::run(webhook, &mut std::io::stdout()).await,
         Command::List(list) => {
             let progress = list.all && std::io::IsTerminal::is_terminal(&std::io::stderr());
             let client = client(&args, progress)?;

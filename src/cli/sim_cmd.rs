@@ -3,12 +3,18 @@
 
 use std::io::Write;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
+use tokio::sync::mpsc::unbounded_channel;
 
 use super::CliError;
+use crate::clock;
+use crate::sim::submit::{SubmitHandle, Submitter};
+use crate::sim::webhooks::{AttemptResult, Outcome, Plan, Sender, WebhookTarget};
 use crate::sim::{self, DEMO_KEY, SimConfig};
+use crate::webhook::{Secret, Submission};
 
 #[derive(Debug, Clone, Args)]
 pub struct SimArgs {
@@ -17,6 +23,31 @@ pub struct SimArgs {
     pub addr: SocketAddr,
     #[command(flatten)]
     pub data: DataArgs,
+    #[command(flatten)]
+    pub live: LiveArgs,
+}
+
+/// New submissions over time and their webhook deliveries.
+#[derive(Debug, Clone, Args)]
+pub struct LiveArgs {
+    /// Receive a new submission every SECONDS (fractions allowed), visible in the list API.
+    #[arg(long, value_name = "SECONDS")]
+    pub submit_every: Option<f64>,
+    /// Deliver each new submission as a signed feedback.created webhook to this URL.
+    #[arg(long, value_name = "URL", requires_all = ["webhook_secret_env", "submit_every"])]
+    pub webhook_url: Option<String>,
+    /// Name of the environment variable holding the webhook signing secret.
+    #[arg(long, value_name = "VAR")]
+    pub webhook_secret_env: Option<String>,
+    /// The account's plan: indie retries up to 5 attempts, starter delivers once.
+    #[arg(long, value_enum, default_value_t = Plan::Indie)]
+    pub webhook_plan: Plan,
+    /// Multiply the retry schedule's waits (1 min ... 2 h) by this factor.
+    #[arg(long, value_name = "FACTOR", default_value_t = 1.0)]
+    pub webhook_time_scale: f64,
+    /// Deliver every acknowledged event a second time, as the service sometimes does.
+    #[arg(long)]
+    pub webhook_duplicates: bool,
 }
 
 /// The simulator's data and behaviour, shared by `sim` and `demo`.
@@ -65,9 +96,97 @@ pub async fn run(args: &SimArgs, out: &mut dyn Write) -> Result<(), CliError> {
         "simulator serving {} items, {} requests/minute; Ctrl-C to stop",
         args.data.items, args.data.rate_per_minute
     );
+    let live = start_live(&args.live, &handle, args.data.seed)?;
     shutdown_signal().await;
+    if let Some((submitter, reporter)) = live {
+        submitter.stop().await;
+        reporter.abort();
+    }
     handle.shutdown().await;
     Ok(())
+}
+
+/// Starts new submissions (and their deliveries) when asked for; outcomes go to stderr.
+fn start_live(
+    live: &LiveArgs,
+    handle: &sim::SimHandle,
+    seed: u64,
+) -> Result<Option<(SubmitHandle, tokio::task::JoinHandle<()>)>, CliError> {
+    let Some(every) = live.submit_every else {
+        return Ok(None);
+    };
+    let every = Duration::try_from_secs_f64(every)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            CliError::Usage("--submit-every needs a positive number of seconds".into())
+        })?;
+    let sender = live.sender()?;
+    if let Some(url) = &live.webhook_url {
+        eprintln!(
+            "delivering new submissions to {url} ({:?} plan)",
+            live.webhook_plan
+        );
+    }
+    let submitter = Submitter::new(Arc::clone(handle.state()), seed, sender);
+    let (tx, mut outcomes) = unbounded_channel();
+    let reporter = tokio::spawn(async move {
+        while let Some((submission, outcome)) = outcomes.recv().await {
+            eprintln!("{}", describe(&submission, &outcome));
+        }
+    });
+    Ok(Some((submitter.start(every, Some(tx)), reporter)))
+}
+
+impl LiveArgs {
+    fn sender(&self) -> Result<Option<Sender>, CliError> {
+        let (Some(url), Some(var)) = (&self.webhook_url, &self.webhook_secret_env) else {
+            return Ok(None);
+        };
+        url::Url::parse(url)
+            .ok()
+            .filter(|u| matches!(u.scheme(), "http" | "https"))
+            .ok_or_else(|| {
+                CliError::Usage(format!("--webhook-url {url:?} is not an http(s) URL"))
+            })?;
+        if !(self.webhook_time_scale.is_finite() && self.webhook_time_scale >= 0.0) {
+            return Err(CliError::Usage(
+                "--webhook-time-scale needs a number of zero or more".into(),
+            ));
+        }
+        let target = WebhookTarget {
+            url: url.clone(),
+            secret: Secret::from_env(var).map_err(|e| CliError::Usage(e.to_string()))?,
+            plan: self.webhook_plan,
+            time_scale: self.webhook_time_scale,
+            duplicates: self.webhook_duplicates,
+            timeout: Duration::from_secs(10),
+        };
+        Sender::new(target, clock::system())
+            .map(Some)
+            .map_err(|e| CliError::Other(format!("cannot set up webhook delivery: {e}")))
+    }
+}
+
+/// One line about a finished delivery.
+fn describe(submission: &Submission, outcome: &Outcome) -> String {
+    let tries = outcome.attempts.len();
+    let last = outcome
+        .attempts
+        .last()
+        .map_or_else(String::new, |a| match &a.result {
+            AttemptResult::Status(status) => status.to_string(),
+            AttemptResult::Network(why) => why.clone(),
+        });
+    let verb = if outcome.acknowledged {
+        "delivered"
+    } else {
+        "gave up on"
+    };
+    format!(
+        "{verb} {} after {tries} attempt(s), last: {last}",
+        submission.id
+    )
 }
 
 /// Resolves on Ctrl-C or (on Unix) SIGTERM.

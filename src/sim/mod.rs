@@ -12,6 +12,8 @@ pub mod limiter;
 mod routes;
 pub mod server;
 pub mod state;
+pub mod submit;
+pub mod webhooks;
 
 pub use faults::{FaultKind, Faults, Route};
 pub use server::{SimConfig, SimHandle, start, start_with};

@@ -1,0 +1,168 @@
+//! `feedback-inbox webhook verify` (check one delivery read from stdin) and
+//! `feedback-inbox webhook listen` (a receiver that records each new delivery once). The
+//! signing secret is read from the environment variable named by `--secret-env`, never from an
+//! argument.
+
+use std::io::{Read, Write};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+use tokio::sync::mpsc::unbounded_channel;
+
+use super::CliError;
+use crate::clock;
+use crate::webhook::receiver::{self, Notice, ReceiverConfig};
+use crate::webhook::seen::{self, Seen};
+use crate::webhook::{Delivery, MAX_BODY, Secret, verify};
+
+#[derive(Debug, Args)]
+pub struct WebhookArgs {
+    #[command(subcommand)]
+    pub command: WebhookCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum WebhookCommand {
+    /// Verify one delivery: the raw body on stdin, the headers' values as flags.
+    Verify(VerifyArgs),
+    /// Receive deliveries over HTTP, verify them and record each new one once.
+    Listen(ListenArgs),
+}
+
+/// The signing secret and the timestamp tolerance, shared by both commands.
+#[derive(Debug, Clone, Args)]
+pub struct SecretArgs {
+    /// Name of the environment variable that holds the webhook's signing secret.
+    #[arg(long, value_name = "VAR")]
+    pub secret_env: String,
+    /// Accept timestamps this many seconds old or ahead.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    pub tolerance: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    pub secret: SecretArgs,
+    /// The X-Service-Timestamp header's value.
+    #[arg(long, value_name = "T")]
+    pub timestamp: String,
+    /// The X-Service-Signature header's value.
+    #[arg(long, value_name = "HEX")]
+    pub signature: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ListenArgs {
+    #[command(flatten)]
+    pub secret: SecretArgs,
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8788")]
+    pub addr: SocketAddr,
+    /// Append each accepted event to this file, one JSON document per line.
+    #[arg(long, value_name = "FILE")]
+    pub jsonl: Option<PathBuf>,
+    /// The record of ids already received [default: webhook-seen.txt in the data folder].
+    #[arg(long, value_name = "FILE")]
+    pub seen_file: Option<PathBuf>,
+}
+
+impl SecretArgs {
+    /// The secret from its variable (a usage error, exit 2, when unset or empty).
+    pub fn secret(&self) -> Result<Secret, CliError> {
+        Secret::from_env(&self.secret_env).map_err(|e| CliError::Usage(e.to_string()))
+    }
+
+    #[must_use]
+    pub fn tolerance(&self) -> Duration {
+        Duration::from_secs(self.tolerance)
+    }
+}
+
+pub async fn run(args: &WebhookArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    match &args.command {
+        WebhookCommand::Verify(verify) => run_verify(verify, &mut std::io::stdin().lock(), out),
+        WebhookCommand::Listen(listen) => listen_until_stopped(listen, out).await,
+    }
+}
+
+/// Verifies the delivery whose body is read from `body`; prints the event's summary line.
+pub fn run_verify(
+    args: &VerifyArgs,
+    body: &mut dyn Read,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let secret = args.secret.secret()?;
+    let mut bytes = Vec::new();
+    // One byte past the limit is enough to know it is too large.
+    body.take(u64::try_from(MAX_BODY).unwrap_or(u64::MAX) + 1)
+        .read_to_end(&mut bytes)?;
+    let delivery = Delivery {
+        timestamp: Some(&args.timestamp),
+        signature: Some(&args.signature),
+        body: &bytes,
+    };
+    let now = clock::system().now();
+    let event = verify(&secret, delivery, now, args.secret.tolerance())
+        .map_err(|e| CliError::Other(format!("invalid delivery: {e}")))?;
+    writeln!(out, "valid: {event}")?;
+    Ok(())
+}
+
+async fn listen_until_stopped(args: &ListenArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let secret = args.secret.secret()?;
+    let seen_path = args
+        .seen_file
+        .clone()
+        .or_else(seen::default_path)
+        .ok_or_else(|| CliError::Usage("no data folder; pass --seen-file".to_owned()))?;
+    let seen = Seen::open(&seen_path)
+        .map_err(|e| CliError::Other(format!("cannot open {}: {e}", seen_path.display())))?;
+    let config = ReceiverConfig {
+        addr: args.addr,
+        secret,
+        tolerance: args.secret.tolerance(),
+        seen,
+        jsonl: args.jsonl.clone(),
+        clock: clock::system(),
+    };
+    let (tx, mut notices) = unbounded_channel();
+    let handle = receiver::start(config, tx)
+        .await
+        .map_err(|e| CliError::Other(format!("cannot listen on {}: {e}", args.addr)))?;
+    eprintln!(
+        "receiving webhooks at {} (POST / or /webhook); ids remembered in {}; Ctrl-C to stop",
+        handle.url(),
+        seen_path.display()
+    );
+    let stop = super::sim_cmd::shutdown_signal();
+    tokio::pin!(stop);
+    loop {
+        tokio::select! {
+            () = &mut stop => break,
+            Some(notice) = notices.recv() => report(&notice, out)?,
+        }
+    }
+    handle.shutdown().await;
+    Ok(())
+}
+
+/// An accepted event goes to stdout as one line; duplicates and rejections to stderr.
+fn report(notice: &Notice, out: &mut dyn Write) -> Result<(), CliError> {
+    match notice {
+        Notice::Accepted(event) => {
+            writeln!(out, "{event}")?;
+            out.flush()?;
+        }
+        Notice::Duplicate(id) => {
+            let id = crate::width::excerpt(id, 40);
+            eprintln!("duplicate delivery of {id} acknowledged, not recorded again");
+        }
+        Notice::Rejected { status, reason } => {
+            eprintln!("rejected a delivery ({status}): {reason}");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,136 @@
+//! New submissions over time, for the live demo: every `every`, a new item is received "now",
+//! becomes visible in the list API at once, and (when a target is set) is delivered as a signed
+//! webhook in its own task, so a delivery waiting on its retry schedule never holds up the
+//! next submission.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use super::data;
+use super::state::SimState;
+use super::webhooks::{Outcome, Sender};
+use crate::api::model::{FeedbackDetail, Status};
+use crate::webhook::Submission;
+
+/// Makes new submissions arrive.
+#[derive(Debug, Clone)]
+pub struct Submitter {
+    state: Arc<SimState>,
+    rng: fastrand::Rng,
+    ids: HashSet<String>,
+    sender: Option<Arc<Sender>>,
+}
+
+/// A running submission loop. Dropping it stops new submissions.
+#[derive(Debug)]
+pub struct SubmitHandle {
+    stop: CancellationToken,
+    task: Option<JoinHandle<()>>,
+}
+
+impl Submitter {
+    /// A submitter over the simulator's data, delivering to `sender` when given.
+    #[must_use]
+    pub fn new(state: Arc<SimState>, seed: u64, sender: Option<Sender>) -> Self {
+        let ids = state
+            .read()
+            .items
+            .iter()
+            .map(|item| item.feedback.id.0.clone())
+            .collect();
+        Self {
+            state,
+            rng: fastrand::Rng::with_seed(seed ^ 0x5eed_5eed),
+            ids,
+            sender: sender.map(Arc::new),
+        }
+    }
+
+    /// Receives one new submission now: inserts it into the served data and returns it.
+    pub fn submit(&mut self) -> FeedbackDetail {
+        let now = self.state.clock.now();
+        let at = now.round(jiff::Unit::Second).unwrap_or(now);
+        let mut store = self.state.write();
+        let item = loop {
+            let id = data::unique_id(&mut self.rng, &mut self.ids);
+            let mut item = data::item(&mut self.rng, id, at, &store.projects, &store.apps);
+            // Deliveries come from an app's webhook, so a new submission always has its app.
+            if item.feedback.app.is_some() {
+                item.feedback.status = Status::New;
+                break item;
+            }
+        };
+        let key = data::key(&item);
+        let index = store.items.partition_point(|other| data::key(other) > key);
+        store.items.insert(index, item.clone());
+        item
+    }
+
+    /// Submits one item and, with a target, starts its delivery; the delivery's outcome goes to
+    /// `outcomes` when it ends.
+    pub fn submit_and_deliver(
+        &mut self,
+        outcomes: Option<&UnboundedSender<(Submission, Outcome)>>,
+    ) -> FeedbackDetail {
+        let item = self.submit();
+        if let (Some(sender), Some(submission)) = (&self.sender, Submission::from_detail(&item)) {
+            let sender = Arc::clone(sender);
+            let outcomes = outcomes.cloned();
+            tokio::spawn(async move {
+                let outcome = sender.deliver(&submission).await;
+                if let Some(outcomes) = outcomes {
+                    let _ = outcomes.send((submission, outcome));
+                }
+            });
+        }
+        item
+    }
+
+    /// Submits every `every` (first after one interval) until the handle is dropped. Meant for
+    /// the system clock: tests call [`Submitter::submit_and_deliver`] instead.
+    #[must_use]
+    pub fn start(
+        mut self,
+        every: Duration,
+        outcomes: Option<UnboundedSender<(Submission, Outcome)>>,
+    ) -> SubmitHandle {
+        let stop = CancellationToken::new();
+        let stopped = stop.clone();
+        let clock = Arc::clone(&self.state.clock);
+        let task = tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    () = stopped.cancelled() => break,
+                    () = clock.sleep(every) => {
+                        self.submit_and_deliver(outcomes.as_ref());
+                    }
+                }
+            }
+        });
+        SubmitHandle {
+            stop,
+            task: Some(task),
+        }
+    }
+}
+
+impl SubmitHandle {
+    /// Stops submitting (deliveries already started run to their end).
+    pub async fn stop(mut self) {
+        self.stop.cancel();
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for SubmitHandle {
+    fn drop(&mut self) {
+        self.stop.cancel();
+    }
+}
