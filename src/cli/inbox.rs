@@ -1,19 +1,33 @@
 //! The interactive inbox: `feedback-inbox` (the configured account) and `feedback-inbox demo`
 //! (the embedded simulator with its seeded data, no key needed).
 
+use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
 use super::{Args, CliError};
-use crate::api::{ApiKey, Client, Wait};
+use crate::api::{ApiKey, Client, Feedback, Wait};
 use crate::clipboard::SystemClipboard;
 use crate::config;
+use crate::sim::submit::{SubmitHandle, Submitter};
+use crate::sim::webhooks::{Plan, Sender, WebhookTarget};
 use crate::sim::{self, DEMO_KEY};
 use crate::tui::{self, keymap::Keymap};
+use crate::webhook::receiver::{self, Notice, ReceiverConfig, ReceiverHandle};
+use crate::webhook::seen::Seen;
+use crate::webhook::{DEFAULT_TOLERANCE, Event, Secret};
 
-/// `demo` takes the simulator's data flags.
-pub type DemoArgs = super::sim_cmd::DataArgs;
+/// `demo` takes the simulator's data flags, and can make new feedback arrive live.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DemoArgs {
+    #[command(flatten)]
+    pub data: super::sim_cmd::DataArgs,
+    /// Receive a new submission every SECONDS, delivered to the inbox as a signed webhook.
+    #[arg(long, value_name = "SECONDS")]
+    pub live_every: Option<f64>,
+}
 
 /// The inbox for the configured account.
 pub async fn inbox(args: &Args) -> Result<(), CliError> {
@@ -23,20 +37,101 @@ pub async fn inbox(args: &Args) -> Result<(), CliError> {
         eprintln!("warning: {warning}");
     }
     let builder = Client::builder(resolved.base_url.as_str(), resolved.key)?;
-    run(builder, settings).await
+    let live = match (&args.listen, &args.secret_env) {
+        (Some(addr), Some(var)) => {
+            let secret = Secret::from_env(var).map_err(|e| CliError::Usage(e.to_string()))?;
+            Some(listen(*addr, secret).await?)
+        }
+        _ => None,
+    };
+    let (receiver, arrivals) = live.unzip();
+    let result = run(builder, settings, arrivals).await;
+    if let Some(receiver) = receiver {
+        receiver.shutdown().await;
+    }
+    result
 }
 
-/// The inbox on the embedded simulator.
+/// Starts a webhook receiver whose accepted `feedback.created` events become list items.
+/// Duplicates are dropped by the receiver (in memory) and by the list (by id); rejections are
+/// logged by the receiver, never drawn over the inbox.
+async fn listen(
+    addr: SocketAddr,
+    secret: Secret,
+) -> Result<(ReceiverHandle, UnboundedReceiver<Feedback>), CliError> {
+    let config = ReceiverConfig {
+        addr,
+        secret,
+        tolerance: DEFAULT_TOLERANCE,
+        seen: Seen::memory(),
+        jsonl: None,
+        clock: crate::clock::system(),
+    };
+    let (notice_tx, mut notices) = unbounded_channel();
+    let handle = receiver::start(config, notice_tx)
+        .await
+        .map_err(|e| CliError::Other(format!("cannot listen for webhooks on {addr}: {e}")))?;
+    let (tx, arrivals) = unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(notice) = notices.recv().await {
+            if let Notice::Accepted(event) = notice
+                && let Event::FeedbackCreated(submission) = *event
+                && tx.send(submission.to_feedback(None)).is_err()
+            {
+                break;
+            }
+        }
+    });
+    Ok((handle, arrivals))
+}
+
+/// The inbox on the embedded simulator; with `--live-every`, the simulator also receives new
+/// submissions and delivers them as signed webhooks to a receiver feeding this inbox.
 pub async fn demo(args: &Args, demo: &DemoArgs) -> Result<(), CliError> {
     let settings = settings(args)?;
-    let handle = sim::start(demo.config())
+    let handle = sim::start(demo.data.config())
         .await
         .map_err(|e| CliError::Other(format!("cannot start the demo simulator: {e}")))?;
     let key = ApiKey::parse(DEMO_KEY).map_err(|e| CliError::Other(e.to_string()))?;
     let builder = Client::builder(&handle.base_url(), key)?;
-    let result = run(builder, settings).await;
+    let live = match demo.live_every {
+        Some(every) => Some(live_demo(&handle, demo.data.seed, every).await?),
+        None => None,
+    };
+    let (parts, arrivals) = live.map(|(r, s, a)| ((r, s), a)).unzip();
+    let result = run(builder, settings, arrivals).await;
+    if let Some((receiver, submitter)) = parts {
+        submitter.stop().await;
+        receiver.shutdown().await;
+    }
     handle.shutdown().await;
     result
+}
+
+/// New submissions every `every` seconds, signed with a one-off secret and delivered over
+/// loopback to an in-process receiver.
+async fn live_demo(
+    sim: &sim::SimHandle,
+    seed: u64,
+    every: f64,
+) -> Result<(ReceiverHandle, SubmitHandle, UnboundedReceiver<Feedback>), CliError> {
+    let every = super::sim_cmd::positive_seconds(every, "--live-every")?;
+    let mut bytes = [0u8; 32];
+    fastrand::fill(&mut bytes);
+    let secret = Secret::new(bytes.to_vec()).map_err(|e| CliError::Other(e.to_string()))?;
+    let (receiver, arrivals) = listen(([127, 0, 0, 1], 0).into(), secret.clone()).await?;
+    let target = WebhookTarget {
+        url: receiver.url(),
+        secret,
+        plan: Plan::Indie,
+        time_scale: 1.0,
+        duplicates: false,
+        timeout: Duration::from_secs(10),
+    };
+    let sender = Sender::new(target, crate::clock::system())
+        .map_err(|e| CliError::Other(format!("cannot set up webhook delivery: {e}")))?;
+    let submitter = Submitter::new(Arc::clone(sim.state()), seed, Some(sender)).start(every, None);
+    Ok((receiver, submitter, arrivals))
 }
 
 /// Key map and refresh interval from the config file.
@@ -65,7 +160,11 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
     })
 }
 
-async fn run(builder: crate::api::ClientBuilder, settings: Settings) -> Result<(), CliError> {
+async fn run(
+    builder: crate::api::ClientBuilder,
+    settings: Settings,
+    arrivals: Option<UnboundedReceiver<Feedback>>,
+) -> Result<(), CliError> {
     let (wait_tx, waits): (_, UnboundedReceiver<Wait>) = unbounded_channel();
     let client = builder
         .on_wait(Arc::new(move |wait: &Wait| {
@@ -77,7 +176,7 @@ async fn run(builder: crate::api::ClientBuilder, settings: Settings) -> Result<(
         keymap: settings.keymap,
         refresh_seconds: settings.refresh_seconds,
         clipboard: Box::new(SystemClipboard::new()),
-        arrivals: None,
+        arrivals,
         waits: Some(waits),
     };
     tui::run(options).await?;

@@ -34,6 +34,12 @@ pub struct Args {
     /// Config file to read instead of the platform default.
     #[arg(long, global = true, value_name = "PATH")]
     pub config: Option<PathBuf>,
+    /// Receive webhooks at this address while the inbox runs: new feedback appears at the top.
+    #[arg(long, value_name = "ADDR", requires = "secret_env")]
+    pub listen: Option<std::net::SocketAddr>,
+    /// Name of the environment variable holding the webhook signing secret (with --listen).
+    #[arg(long, value_name = "VAR", requires = "listen")]
+    pub secret_env: Option<String>,
     /// Without a command, the interactive inbox opens.
     #[command(subcommand)]
     pub command: Option<Command>,

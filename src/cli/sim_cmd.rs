@@ -115,12 +115,7 @@ fn start_live(
     let Some(every) = live.submit_every else {
         return Ok(None);
     };
-    let every = Duration::try_from_secs_f64(every)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            CliError::Usage("--submit-every needs a positive number of seconds".into())
-        })?;
+    let every = positive_seconds(every, "--submit-every")?;
     let sender = live.sender()?;
     if let Some(url) = &live.webhook_url {
         eprintln!(
@@ -187,6 +182,14 @@ fn describe(submission: &Submission, outcome: &Outcome) -> String {
         "{verb} {} after {tries} attempt(s), last: {last}",
         submission.id
     )
+}
+
+/// A flag's positive number of seconds (fractions allowed) as a duration.
+pub fn positive_seconds(value: f64, flag: &str) -> Result<Duration, CliError> {
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| CliError::Usage(format!("{flag} needs a positive number of seconds")))
 }
 
 /// Resolves on Ctrl-C or (on Unix) SIGTERM.

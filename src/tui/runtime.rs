@@ -72,6 +72,7 @@ where
     state.color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     state.can_open_browser = crate::clipboard::has_display() && !crate::clipboard::over_ssh();
     state.refresh_seconds = options.refresh_seconds;
+    state.live = options.arrivals.is_some();
     let keymap = options.keymap;
     let mut executor = Executor::new(options.client, tx.clone(), options.clipboard);
     forward(options.arrivals, tx.clone(), |item| {

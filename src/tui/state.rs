@@ -181,6 +181,10 @@ pub struct AppState {
     pub next_refresh: Option<Timestamp>,
     pub next_request_id: u64,
     pub quit: bool,
+    /// A webhook receiver feeds this inbox (`--listen`).
+    pub live: bool,
+    /// Items that arrived by webhook this session (shown or not under the current filters).
+    pub arrivals: usize,
     /// Set by `update` when the screen must be redrawn.
     pub dirty: bool,
 }
@@ -217,6 +221,8 @@ impl AppState {
             next_refresh: None,
             next_request_id: 1,
             quit: false,
+            live: false,
+            arrivals: 0,
             dirty: true,
         }
     }

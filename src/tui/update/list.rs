@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::{describe, error, info};
-use crate::api::{ApiError, Feedback, FeedbackQuery, Page, Status};
+use crate::api::{ApiError, Feedback, FeedbackQuery, Page, Platform, Status};
 use crate::tui::action::{Action, PageKind};
 use crate::tui::effect::Effect;
 use crate::tui::state::{AppState, Fatal, ListLoad};
@@ -274,12 +274,14 @@ fn failed(state: &mut AppState, err: &ApiError) {
     }
 }
 
-/// A new item from outside (webhook): on top, marked new, the selection kept on its item.
-pub(super) fn arrived(state: &mut AppState, item: Feedback) -> Vec<Effect> {
-    if item.status != state.filters.status {
-        state.dirty = false;
+/// A new item from outside (webhook): counted; when it matches the filters, on top, marked new,
+/// with the selection (and the rows on screen) kept on their items.
+pub(super) fn arrived(state: &mut AppState, mut item: Feedback) -> Vec<Effect> {
+    state.arrivals += 1;
+    if !matches_filters(state, &item) {
         return Vec::new();
     }
+    fill_platform(state, &mut item);
     let added = state.list.store.prepend([item]);
     if added > 0 && state.list.matches.is_none() && state.list.store.len() > 1 {
         state.list.selected += added;
@@ -288,6 +290,35 @@ pub(super) fn arrived(state: &mut AppState, item: Feedback) -> Vec<Effect> {
     state.list.new_count += added;
     super::text_filter::refilter(state);
     Vec::new()
+}
+
+/// True when the server-side filters (status, project, app, tag) would list `item`.
+fn matches_filters(state: &AppState, item: &Feedback) -> bool {
+    let f = &state.filters;
+    item.status == f.status
+        && f.project
+            .as_ref()
+            .is_none_or(|p| p.value == item.project.id)
+        && f.app
+            .as_ref()
+            .is_none_or(|a| item.app.as_ref().is_some_and(|app| app.id == a.value))
+        && f.tag.as_ref().is_none_or(|t| item.tags.contains(&t.value))
+}
+
+/// A webhook payload has no platform; the Apps pane knows it.
+fn fill_platform(state: &AppState, item: &mut Feedback) {
+    let Some(app) = &mut item.app else { return };
+    if app.platform.is_known() {
+        return;
+    }
+    if let Some(entry) = state
+        .apps
+        .entries
+        .iter()
+        .find(|e| e.value == app.id && !e.detail.is_empty())
+    {
+        app.platform = Platform::from(entry.detail.as_str());
+    }
 }
 
 /// Mouse click on a screen row: select the list row drawn there.

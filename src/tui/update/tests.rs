@@ -740,6 +740,61 @@ fn arrivals_go_on_top_without_moving_the_selection() {
 }
 
 #[test]
+fn an_arrival_at_the_top_keeps_the_rows_on_screen_and_gets_its_platform() {
+    let mut state = started(120, 35, 100, false);
+    assert_eq!(state.list.selected, 0);
+    let mut fresh = item(5001);
+    fresh.received_at = now();
+    fresh.app.as_mut().unwrap().platform = crate::api::Platform::Other("?".into());
+    update(&mut state, Msg::Arrived(Box::new(fresh)));
+    assert_eq!(
+        selected_id(&state),
+        "id00000",
+        "the cursor stays on its item"
+    );
+    assert_eq!(state.list.offset, 1, "the rows on screen do not move");
+    let top = state.list.store.get(0).unwrap();
+    let label = state.list.store.names.get(top.app.unwrap().0);
+    assert!(label.ends_with("ios"), "{label}");
+    assert_eq!(state.arrivals, 1);
+    // The same delivery again (a duplicate) adds no row.
+    let mut again = item(5001);
+    again.received_at = now();
+    update(&mut state, Msg::Arrived(Box::new(again)));
+    assert_eq!(state.list.store.len(), 101);
+    assert_eq!(state.list.new_count, 1);
+}
+
+#[test]
+fn arrivals_outside_the_filters_are_counted_but_not_listed() {
+    let mut state = started(120, 35, 100, false);
+    state.filters.project = Some(crate::tui::state::Chosen {
+        value: "00000000-0000-4000-8000-0000000000a2".into(),
+        label: "Trailhead".into(),
+    });
+    update(&mut state, Msg::Arrived(Box::new(item(6000))));
+    state.filters.project = None;
+    state.filters.tag = Some(crate::tui::state::Chosen {
+        value: "ui".into(),
+        label: "ui".into(),
+    });
+    update(&mut state, Msg::Arrived(Box::new(item(6002))));
+    state.filters.tag = None;
+    let mut archived = item(6004);
+    archived.status = Status::Archived;
+    update(&mut state, Msg::Arrived(Box::new(archived)));
+    assert_eq!(state.list.store.len(), 100);
+    assert_eq!(state.list.new_count, 0);
+    assert_eq!(state.arrivals, 3);
+    update(&mut state, Msg::Arrived(Box::new(item(6001))));
+    assert_eq!(
+        state.list.store.len(),
+        101,
+        "with no filter left, it is listed"
+    );
+}
+
+#[test]
 fn auto_refresh_fires_when_due() {
     let mut state = AppState::new(now(), 120, 35);
     state.refresh_seconds = 60;

@@ -46,6 +46,12 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
         "{} loaded{end} ",
         state.list.store.len()
     )));
+    if state.live {
+        left.push(Span::styled(
+            format!("live: {} arrived ", state.arrivals),
+            theme.good(),
+        ));
+    }
     if state.in_flight > 0 {
         left.push(Span::styled(
             format!("{} ", SPINNER[usize::from(state.spinner) % SPINNER.len()]),
