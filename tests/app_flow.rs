@@ -14,7 +14,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 struct App {
     keys: UnboundedSender<std::io::Result<Event>>,
@@ -36,6 +36,13 @@ fn text(buffer: &Buffer) -> String {
 }
 
 fn launch(client: feedback_inbox::api::Client) -> App {
+    launch_with(client, None)
+}
+
+fn launch_with(
+    client: feedback_inbox::api::Client,
+    arrivals: Option<UnboundedReceiver<feedback_inbox::api::Feedback>>,
+) -> App {
     let (keys, rx) = unbounded_channel();
     let mut rx = rx;
     let events = Box::pin(futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)));
@@ -46,7 +53,7 @@ fn launch(client: feedback_inbox::api::Client) -> App {
         keymap: Keymap::default(),
         refresh_seconds: 0,
         clipboard: Box::new(clipboard.clone()),
-        arrivals: None,
+        arrivals,
         waits: None,
     };
     let task = tokio::spawn(async move {
@@ -176,4 +183,73 @@ async fn loads_pages_opens_detail_and_copies_the_link() {
         1,
         "one detail request"
     );
+}
+
+/// Top new item of the simulator.
+fn newest_new_id(sim: &feedback_inbox::sim::SimHandle) -> String {
+    common::expected_ids(sim, |it| {
+        it.feedback.status == feedback_inbox::api::Status::New
+    })
+    .remove(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhook_arrivals_appear_on_top_without_moving_the_cursor() {
+    use feedback_inbox::sim::submit::Submitter;
+    use feedback_inbox::sim::webhooks::{Plan, Sender, WebhookTarget};
+    use feedback_inbox::webhook::receiver::{self, Notice, ReceiverConfig};
+    use feedback_inbox::webhook::{DEFAULT_TOLERANCE, Event, Secret, seen::Seen};
+
+    let r = common::rig(300, 10_000).await;
+    let secret = Secret::new(b"live-secret".to_vec()).unwrap();
+    let (notice_tx, mut notices) = unbounded_channel();
+    let config = ReceiverConfig {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        secret: secret.clone(),
+        tolerance: DEFAULT_TOLERANCE,
+        seen: Seen::memory(),
+        jsonl: None,
+        clock: r.clock.clone(),
+    };
+    let handle = receiver::start(config, notice_tx).await.unwrap();
+    let (tx, arrivals) = unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(Notice::Accepted(event)) = notices.recv().await {
+            if let Event::FeedbackCreated(s) = *event {
+                tx.send(s.to_feedback(None)).unwrap();
+            }
+        }
+    });
+    let target = WebhookTarget {
+        url: handle.url(),
+        secret,
+        plan: Plan::Indie,
+        time_scale: 1.0,
+        duplicates: true,
+        timeout: Duration::from_secs(5),
+    };
+    let sender = Sender::new(target, r.clock.clone()).unwrap();
+    let mut submitter = Submitter::new(std::sync::Arc::clone(r.sim.state()), 5, Some(sender));
+    let old_top = newest_new_id(&r.sim);
+    let app = launch_with(r.client.clone(), Some(arrivals));
+    app.wait_frame("the first page", |f| {
+        f.contains("100 loaded") && f.contains("live: 0 arrived")
+    });
+    let fresh = submitter.submit_and_deliver(None).feedback.id.0;
+    app.wait_frame("the arrival", |f| {
+        f.contains("live: 1 arrived") && f.contains("1 new ↑") && f.contains("101 loaded")
+    });
+    app.enter();
+    app.wait_frame("the detail of the item under the cursor", |f| {
+        f.contains(&format!("Feedback {old_top}"))
+    });
+    app.key('q');
+    app.key('g');
+    app.enter();
+    app.wait_frame("the detail of the new item", |f| {
+        f.contains(&format!("Feedback {fresh}"))
+    });
+    app.key('q');
+    app.quit().await;
+    handle.shutdown().await;
 }
