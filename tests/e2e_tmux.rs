@@ -1,4 +1,4 @@
-//! End-to-end: the built binary (release when built, else the test profile's) runs
+//! End-to-end: the built binary (release when built and current, else the test profile's) runs
 //! `feedback-inbox demo` inside tmux with no display; keys are sent with `send-keys` and the
 //! screen is read with `capture-pane` until the expected text appears or a deadline passes.
 //! Skipped (with a note) where tmux is not installed.
@@ -118,12 +118,16 @@ fn timeout() -> Duration {
     })
 }
 
+/// The release binary when it is built and at least as new as the test profile's (so a stale
+/// release build left from earlier work is never tested by mistake).
 fn binary() -> PathBuf {
     let release = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/feedback-inbox");
-    if release.exists() {
-        release
-    } else {
-        PathBuf::from(env!("CARGO_BIN_EXE_feedback-inbox"))
+    let test_build = PathBuf::from(env!("CARGO_BIN_EXE_feedback-inbox"));
+    let modified = |p: &PathBuf| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    match (modified(&release), modified(&test_build)) {
+        (Some(r), Some(t)) if r >= t => release,
+        (Some(_), None) => release,
+        _ => test_build,
     }
 }
 
@@ -226,4 +230,74 @@ fn help_overlay_and_resize_redraw() {
         s.contains("loaded") && !s.contains("too small")
     });
     tmux.keys(&["q"]);
+}
+
+/// The simulator as a separate process, submitting every 300 ms and delivering to `hook`
+/// (retries scaled to a hundredth, in case it is faster than the inbox's receiver).
+struct Sim {
+    child: std::process::Child,
+    base_url: String,
+    /// Kept open: the simulator must be able to write its second line and its notes.
+    _stdout: std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+    _home: tempfile::TempDir,
+}
+
+impl Sim {
+    fn start(hook: &str) -> Self {
+        use std::io::{BufRead, BufReader};
+        let home = tempfile::tempdir().unwrap();
+        let mut child = Command::new(binary())
+            .args(["sim", "--addr", "127.0.0.1:0", "--items", "500"])
+            .args(["--submit-every", "0.3", "--webhook-url", hook])
+            .args(["--webhook-secret-env", "HOOK_SECRET"])
+            .args(["--webhook-time-scale", "0.01"])
+            .env("HOOK_SECRET", "e2e-secret")
+            .env("XDG_STATE_HOME", home.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let first = lines.next().unwrap().unwrap();
+        let base_url = first.strip_prefix("FEEDBACK_BASE_URL=").unwrap().to_owned();
+        Self {
+            child,
+            base_url,
+            _stdout: lines,
+            _home: home,
+        }
+    }
+}
+
+impl Drop for Sim {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_inbox_listening_for_webhooks_shows_arrivals_live() {
+    let Some(tmux) = Tmux::start("live") else {
+        return;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let sim = Sim::start(&format!("http://127.0.0.1:{port}/"));
+    let command = format!(
+        "FEEDBACK_BASE_URL={} FEEDBACK_API_KEY={} HOOK_SECRET=e2e-secret {} --listen 127.0.0.1:{port} --secret-env HOOK_SECRET",
+        sim.base_url,
+        feedback_inbox::sim::DEMO_KEY,
+        binary().display()
+    );
+    tmux.keys(&[&command, "Enter"]);
+    let screen = tmux.wait_for("two arrivals", |s| {
+        s.contains("loaded") && (2..10).any(|n| s.contains(&format!("live: {n} arrived")))
+    });
+    assert!(screen.contains("new ↑"), "{screen}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("the shell prompt", |s| !s.contains("Projects"));
 }
