@@ -118,9 +118,13 @@ fn timeout() -> Duration {
     })
 }
 
-/// The release binary when it is built and at least as new as the test profile's (so a stale
-/// release build left from earlier work is never tested by mistake).
+/// `FEEDBACK_E2E_BINARY` when set (CI points it at the release build); otherwise the release
+/// binary when it is built and at least as new as the test profile's (so a stale release build
+/// left from earlier work is never tested by mistake).
 fn binary() -> PathBuf {
+    if let Some(path) = std::env::var_os("FEEDBACK_E2E_BINARY") {
+        return PathBuf::from(path);
+    }
     let release = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/feedback-inbox");
     let test_build = PathBuf::from(env!("CARGO_BIN_EXE_feedback-inbox"));
     let modified = |p: &PathBuf| std::fs::metadata(p).and_then(|m| m.modified()).ok();
