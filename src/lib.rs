@@ -2,6 +2,7 @@
 //! simulator and command line.
 
 pub mod api;
+pub mod background;
 pub mod cli;
 pub mod clipboard;
 pub mod clock;

@@ -9,8 +9,6 @@ use axum::Router;
 use axum::middleware::from_fn_with_state;
 use axum::routing::get;
 use jiff::Timestamp;
-use tokio::task::JoinHandle;
-use tokio_util::sync::CancellationToken;
 use tower_http::compression::CompressionLayer;
 
 use super::cursor::CursorCodec;
@@ -19,6 +17,7 @@ use super::faults::Faults;
 use super::limiter::Limiter;
 use super::state::{SimState, Stats};
 use super::{layers, routes};
+use crate::background::Background;
 use crate::clock::{self, SharedClock, lock};
 
 /// How to run the simulator.
@@ -54,8 +53,7 @@ impl Default for SimConfig {
 pub struct SimHandle {
     addr: SocketAddr,
     state: Arc<SimState>,
-    shutdown: CancellationToken,
-    task: Option<JoinHandle<()>>,
+    server: Background,
 }
 
 /// Builds the dataset, binds and starts serving.
@@ -78,22 +76,11 @@ pub async fn start_with(config: SimConfig, dataset: Dataset) -> std::io::Result<
     });
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
-    let shutdown = CancellationToken::new();
-    let app = router(Arc::clone(&state));
-    let stop = shutdown.clone().cancelled_owned();
-    let task = tokio::spawn(async move {
-        if let Err(error) = axum::serve(listener, app)
-            .with_graceful_shutdown(stop)
-            .await
-        {
-            tracing::error!(%error, "simulator stopped with an error");
-        }
-    });
+    let server = Background::serve(listener, router(Arc::clone(&state)), "simulator");
     Ok(SimHandle {
         addr,
         state,
-        shutdown,
-        task: Some(task),
+        server,
     })
 }
 
@@ -144,16 +131,7 @@ impl SimHandle {
     }
 
     /// Stops serving and waits for the server task to end.
-    pub async fn shutdown(mut self) {
-        self.shutdown.cancel();
-        if let Some(task) = self.task.take() {
-            let _ = task.await;
-        }
-    }
-}
-
-impl Drop for SimHandle {
-    fn drop(&mut self) {
-        self.shutdown.cancel();
+    pub async fn shutdown(self) {
+        self.server.stop().await;
     }
 }

@@ -8,13 +8,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::mpsc::UnboundedSender;
-use tokio::task::JoinHandle;
-use tokio_util::sync::CancellationToken;
 
 use super::data;
 use super::state::SimState;
 use super::webhooks::{Outcome, Sender};
 use crate::api::model::{FeedbackDetail, Status};
+use crate::background::Background;
 use crate::webhook::Submission;
 
 /// Makes new submissions arrive.
@@ -26,12 +25,9 @@ pub struct Submitter {
     sender: Option<Arc<Sender>>,
 }
 
-/// A running submission loop. Dropping it stops new submissions.
-#[derive(Debug)]
-pub struct SubmitHandle {
-    stop: CancellationToken,
-    task: Option<JoinHandle<()>>,
-}
+/// A running submission loop. Dropping it stops new submissions; `stop` also waits for the loop
+/// (deliveries already started run to their end).
+pub type SubmitHandle = Background;
 
 impl Submitter {
     /// A submitter over the simulator's data, delivering to `sender` when given.
@@ -99,38 +95,16 @@ impl Submitter {
         every: Duration,
         outcomes: Option<UnboundedSender<(Submission, Outcome)>>,
     ) -> SubmitHandle {
-        let stop = CancellationToken::new();
-        let stopped = stop.clone();
         let clock = Arc::clone(&self.state.clock);
-        let task = tokio::spawn(async move {
+        Background::spawn(|stop| async move {
             loop {
                 tokio::select! {
-                    () = stopped.cancelled() => break,
+                    () = stop.cancelled() => break,
                     () = clock.sleep(every) => {
                         self.submit_and_deliver(outcomes.as_ref());
                     }
                 }
             }
-        });
-        SubmitHandle {
-            stop,
-            task: Some(task),
-        }
-    }
-}
-
-impl SubmitHandle {
-    /// Stops submitting (deliveries already started run to their end).
-    pub async fn stop(mut self) {
-        self.stop.cancel();
-        if let Some(task) = self.task.take() {
-            let _ = task.await;
-        }
-    }
-}
-
-impl Drop for SubmitHandle {
-    fn drop(&mut self) {
-        self.stop.cancel();
+        })
     }
 }

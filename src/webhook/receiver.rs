@@ -19,12 +19,11 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use tokio::sync::mpsc::UnboundedSender;
-use tokio::task::JoinHandle;
-use tokio_util::sync::CancellationToken;
 
 use super::event::Event;
 use super::seen::Seen;
 use super::verify::{self, Delivery, MAX_BODY, Secret, VerifyError};
+use crate::background::Background;
 use crate::clock::{SharedClock, lock};
 
 /// How to run a receiver.
@@ -68,8 +67,7 @@ struct Record {
 #[derive(Debug)]
 pub struct ReceiverHandle {
     addr: SocketAddr,
-    shutdown: CancellationToken,
-    task: Option<JoinHandle<()>>,
+    server: Background,
 }
 
 /// Binds and starts receiving; what happens to each delivery goes to `notices`.
@@ -98,21 +96,8 @@ pub async fn start(
         .with_state(shared);
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
-    let shutdown = CancellationToken::new();
-    let stop = shutdown.clone().cancelled_owned();
-    let task = tokio::spawn(async move {
-        if let Err(error) = axum::serve(listener, app)
-            .with_graceful_shutdown(stop)
-            .await
-        {
-            tracing::error!(%error, "webhook receiver stopped with an error");
-        }
-    });
-    Ok(ReceiverHandle {
-        addr,
-        shutdown,
-        task: Some(task),
-    })
+    let server = Background::serve(listener, app, "webhook receiver");
+    Ok(ReceiverHandle { addr, server })
 }
 
 impl ReceiverHandle {
@@ -128,17 +113,8 @@ impl ReceiverHandle {
     }
 
     /// Stops receiving and waits for the server to end.
-    pub async fn shutdown(mut self) {
-        self.shutdown.cancel();
-        if let Some(task) = self.task.take() {
-            let _ = task.await;
-        }
-    }
-}
-
-impl Drop for ReceiverHandle {
-    fn drop(&mut self) {
-        self.shutdown.cancel();
+    pub async fn shutdown(self) {
+        self.server.stop().await;
     }
 }
 

@@ -33,6 +33,17 @@ fn at(seconds: i64) -> Timestamp {
     Timestamp::from_second(seconds).unwrap()
 }
 
+/// `body` signed with `key` at 1700000000 and verified at that time.
+fn signed_now(key: &Secret, body: &[u8]) -> Result<Event, VerifyError> {
+    let sig = sign(key, 1_700_000_000, body);
+    let delivery = Delivery {
+        timestamp: Some("1700000000"),
+        signature: Some(&sig),
+        body,
+    };
+    verify(key, delivery, at(1_700_000_000), DEFAULT_TOLERANCE)
+}
+
 fn check(
     key: &str,
     ts: Option<&str>,
@@ -221,19 +232,7 @@ fn each_malformed_input_has_its_own_error() {
 fn body_is_parsed_only_after_the_signature_holds() {
     let key = secret("k");
     let now = 1_700_000_000;
-    let signed = |body: &[u8]| {
-        let sig = sign(&key, now, body);
-        verify(
-            &key,
-            Delivery {
-                timestamp: Some("1700000000"),
-                signature: Some(&sig),
-                body,
-            },
-            at(now),
-            DEFAULT_TOLERANCE,
-        )
-    };
+    let signed = |body: &[u8]| signed_now(&key, body);
     // Unsigned garbage is a signature failure, not a JSON error.
     assert_eq!(
         check("k", Some("1700000000"), Some(SIG_1), b"not json", now),
@@ -265,18 +264,7 @@ fn body_is_parsed_only_after_the_signature_holds() {
 fn a_rejected_body_is_never_quoted_in_the_error() {
     let key = secret("k");
     let body = br#"{"event":"feedback.created","feedback":{"id":"SECRET-CONTENT","appId":"a","appName":"b","projectId":"c","projectName":"d","message":["SECRET-CONTENT"],"email":null,"receivedAt":"2023-11-14T22:13:20Z"}}"#;
-    let sig = sign(&key, 1_700_000_000, body);
-    let error = verify(
-        &key,
-        Delivery {
-            timestamp: Some("1700000000"),
-            signature: Some(&sig),
-            body,
-        },
-        at(1_700_000_000),
-        DEFAULT_TOLERANCE,
-    )
-    .unwrap_err();
+    let error = signed_now(&key, body).unwrap_err();
     assert!(!error.to_string().contains("SECRET"), "{error}");
 }
 
@@ -284,18 +272,7 @@ fn a_rejected_body_is_never_quoted_in_the_error() {
 fn unknown_event_names_are_kept_and_reported() {
     let key = secret("k");
     let body = br#"{"event":"feedback.deleted","feedback":{"id":"fb_9"},"extra":[1,2]}"#;
-    let sig = sign(&key, 1_700_000_000, body);
-    let event = verify(
-        &key,
-        Delivery {
-            timestamp: Some("1700000000"),
-            signature: Some(&sig),
-            body,
-        },
-        at(1_700_000_000),
-        DEFAULT_TOLERANCE,
-    )
-    .unwrap();
+    let event = signed_now(&key, body).unwrap();
     assert_eq!(event.name(), "feedback.deleted");
     assert_eq!(event.feedback_id(), Some("fb_9"));
     assert_eq!(event.to_json()["extra"][1], 2);
