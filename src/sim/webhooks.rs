@@ -104,7 +104,7 @@ impl Sender {
         for wait in schedule {
             if !wait.is_zero() {
                 self.clock
-                    .sleep(wait.mul_f64(self.target.time_scale.max(0.0)))
+                    .sleep(scaled(*wait, self.target.time_scale))
                     .await;
             }
             match self.attempt(&body, &mut outcome).await {
@@ -153,6 +153,15 @@ impl Sender {
     }
 }
 
+/// `wait` times `scale`; a negative or NaN scale waits not at all, a huge one for ever.
+fn scaled(wait: Duration, scale: f64) -> Duration {
+    let seconds = wait.as_secs_f64() * scale;
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Duration::ZERO;
+    }
+    Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX)
+}
+
 fn verdict(status: u16) -> Verdict {
     match status {
         200..=299 => Verdict::Acknowledged,
@@ -168,5 +177,21 @@ fn network_reason(error: &reqwest::Error) -> String {
         "could not connect".to_owned()
     } else {
         "the connection failed".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scaling_never_panics() {
+        let hour = Duration::from_secs(3600);
+        assert_eq!(scaled(hour, 0.5), Duration::from_secs(1800));
+        assert_eq!(scaled(hour, 0.0), Duration::ZERO);
+        assert_eq!(scaled(hour, -1.0), Duration::ZERO);
+        assert_eq!(scaled(hour, f64::NAN), Duration::ZERO);
+        assert_eq!(scaled(hour, 1e300), Duration::MAX);
+        assert_eq!(scaled(hour, f64::INFINITY), Duration::MAX);
     }
 }
