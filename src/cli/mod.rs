@@ -74,6 +74,12 @@ pub async fn run(args: Args) -> Result<(), CliError> {
     let Some(command) = &args.command else {
         return inbox::inbox(&args).await;
     };
+    if args.listen.is_some() {
+        return Err(CliError::Usage(
+            "--listen belongs to the inbox (no command); `webhook listen` receives on its own"
+                .to_owned(),
+        ));
+    }
     match command {
         Command::Demo(demo) => inbox::demo(&args, demo).await,
         Command::Sim(sim) => sim_cmd::run(sim, &mut out()).await,
