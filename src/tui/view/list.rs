@@ -2,17 +2,19 @@
 //! so a frame costs the same with ten items or a million.
 
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
+use super::cells::{Cut, RowWriter, paragraph_line};
 use super::theme::Theme;
 use crate::cli::output::first_line;
 use crate::timefmt::age;
 use crate::tui::state::{AppState, Focus, ListLoad};
 use crate::tui::store::Row;
-use crate::width::{fit, truncate};
+use crate::width::fit;
 
 /// Column widths in cells.
 struct Columns {
@@ -67,7 +69,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
         .iter()
         .any(|r| state.list.store.names.get(r.status) != status_filter);
     let columns = Columns::new(cells, show_status);
-    frame.render_widget(Paragraph::new(header_line(&columns, theme)), header);
+    paragraph_line(frame.buffer_mut(), header, &header_line(&columns, theme));
     // Each visible row is drawn straight into its own line of the body: no widget over the
     // whole list, and nothing built for rows off screen.
     for (n, row) in window.iter().enumerate() {
@@ -80,7 +82,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
         if selected {
             frame.buffer_mut().set_style(rect, theme.selected(focused));
         }
-        frame.render_widget(row_line(state, row, &columns, theme), rect);
+        draw_row(frame.buffer_mut(), rect, state, row, &columns, theme);
     }
     if window.len() < rows {
         let y = body.y + u16::try_from(window.len()).unwrap_or(u16::MAX);
@@ -143,12 +145,22 @@ fn header_line(columns: &Columns, theme: Theme) -> Line<'static> {
     Line::styled(text, theme.header())
 }
 
-fn row_line(state: &AppState, row: &Row, columns: &Columns, theme: Theme) -> Line<'static> {
+/// One row drawn straight into its line of the buffer: the same cells as a `Line` of one span
+/// per column (age, status, app, tags, message, email), without building those strings for
+/// rows whose text is all one-cell characters.
+fn draw_row(
+    buf: &mut Buffer,
+    rect: Rect,
+    state: &AppState,
+    row: &Row,
+    columns: &Columns,
+    theme: Theme,
+) {
     let names = &state.list.store.names;
-    let mut spans = vec![Span::styled(
-        format!("{:>4} ", age(state.now, row.received_at)),
-        theme.dim(),
-    )];
+    let mut line = RowWriter::new(buf, rect);
+    let age = age(state.now, row.received_at);
+    let pad = "    ".get(age.chars().count().min(4)..).unwrap_or_default();
+    line.piece(pad, &age, Cut::Whole, " ", theme.dim());
     if columns.status > 0 {
         let status = names.get(row.status);
         let shown = if status == state.filters.status.as_str() {
@@ -156,39 +168,28 @@ fn row_line(state: &AppState, row: &Row, columns: &Columns, theme: Theme) -> Lin
         } else {
             status
         };
-        spans.push(Span::styled(
-            fit(shown, columns.status - 1) + " ",
-            theme.warn(),
-        ));
+        line.piece("", shown, Cut::Fit(columns.status - 1), " ", theme.warn());
     }
     if columns.app > 0 {
         let app = row.app.map_or("—", |(label, _)| names.get(label));
-        spans.push(Span::styled(cell(app, columns.app), theme.accent()));
+        line.piece("", app, Cut::Fit(columns.app), " ", theme.accent());
     }
     if columns.tags > 0 {
-        spans.push(Span::styled(
-            cell(names.get(row.tags_label), columns.tags),
-            theme.dim(),
-        ));
+        let tags = names.get(row.tags_label);
+        line.piece("", tags, Cut::Fit(columns.tags), " ", theme.dim());
     }
-    spans.push(Span::raw(fit(first_line(&row.message), columns.message)));
+    let message = first_line(&row.message);
+    line.piece("", message, Cut::Fit(columns.message), "", Style::new());
     if columns.email > 0 {
-        spans.push(Span::styled(
-            format!(
-                " {}",
-                truncate(row.email.as_deref().unwrap_or(""), columns.email - 1)
-            ),
+        let email = row.email.as_deref().unwrap_or("");
+        line.piece(
+            " ",
+            email,
+            Cut::Truncate(columns.email - 1),
+            "",
             theme.dim(),
-        ));
+        );
     }
-    Line::from(spans)
-}
-
-/// A column cell: the text fitted to `cells`, then the one-space gutter.
-fn cell(text: &str, cells: usize) -> String {
-    let mut out = fit(text, cells);
-    out.push(' ');
-    out
 }
 
 /// What follows the last loaded row: loading, the end, or the error.
@@ -216,3 +217,7 @@ fn tail_line(state: &AppState, theme: Theme) -> Line<'static> {
     }
     Line::raw("")
 }
+
+#[cfg(test)]
+#[path = "list_tests.rs"]
+mod tests;

@@ -1,6 +1,7 @@
 //! `render(frame, state, keymap)`: a pure function of state. The layout numbers `update` needs
 //! (rows of list body) come from `update::list_body_rows`, which uses the same arithmetic.
 
+mod cells;
 mod detail;
 mod help;
 mod list;

@@ -4,8 +4,9 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Borders};
 
+use super::cells;
 use super::theme::Theme;
 use crate::tui::state::{AppState, Chosen, Focus, Load, Pane};
 use crate::width::{fit, truncate, width};
@@ -58,7 +59,7 @@ pub fn render_one(frame: &mut Frame, area: Rect, state: &AppState, focus: Focus,
         .title(Line::from(title_spans));
     let body_rows = usize::from(area.height.saturating_sub(2));
     let lines = pane_lines(pane, active, body_rows, inner_width, focused, theme);
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    cells::paragraph(frame.buffer_mut(), area, &block, &lines);
 }
 
 fn pane_lines(

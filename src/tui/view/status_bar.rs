@@ -4,8 +4,8 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
+use super::cells::paragraph_line;
 use super::theme::Theme;
 use crate::api::WaitReason;
 use crate::clock::until;
@@ -110,7 +110,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
     let gap = cells.saturating_sub(spans_width(&left) + spans_width(&right));
     left.push(Span::raw(" ".repeat(gap)));
     left.extend(right);
-    frame.render_widget(Paragraph::new(Line::from(left)), area);
+    paragraph_line(frame.buffer_mut(), area, &Line::from(left));
 }
 
 fn spans_width(spans: &[Span]) -> usize {

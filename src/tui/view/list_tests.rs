@@ -1,0 +1,139 @@
+//! Rows drawn cell by cell are compared with the `Line` of spans the list drew before, kept
+//! here as the reference: symbols and styles, for plain, wide, joined, combining, RTL and
+//! hostile text, at every column layout.
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
+
+use super::*;
+use crate::api::{Feedback, FeedbackId, Platform, Status};
+use crate::tui::testkit::{item, now};
+use crate::width::truncate;
+
+/// The row as the list drew it before rows were written cell by cell.
+fn reference_row_line(
+    state: &AppState,
+    row: &Row,
+    columns: &Columns,
+    theme: Theme,
+) -> Line<'static> {
+    let names = &state.list.store.names;
+    let mut spans = vec![Span::styled(
+        format!("{:>4} ", age(state.now, row.received_at)),
+        theme.dim(),
+    )];
+    if columns.status > 0 {
+        let status = names.get(row.status);
+        let shown = if status == state.filters.status.as_str() {
+            ""
+        } else {
+            status
+        };
+        spans.push(Span::styled(
+            fit(shown, columns.status - 1) + " ",
+            theme.warn(),
+        ));
+    }
+    if columns.app > 0 {
+        let app = row.app.map_or("—", |(label, _)| names.get(label));
+        spans.push(Span::styled(fit(app, columns.app) + " ", theme.accent()));
+    }
+    if columns.tags > 0 {
+        let tags = names.get(row.tags_label);
+        spans.push(Span::styled(fit(tags, columns.tags) + " ", theme.dim()));
+    }
+    spans.push(Span::raw(fit(first_line(&row.message), columns.message)));
+    if columns.email > 0 {
+        spans.push(Span::styled(
+            format!(
+                " {}",
+                truncate(row.email.as_deref().unwrap_or(""), columns.email - 1)
+            ),
+            theme.dim(),
+        ));
+    }
+    Line::from(spans)
+}
+
+const MESSAGES: &[&str] = &[
+    "Message number 1: the sync button does nothing\nsecond line",
+    "\n\n  \nafter blank lines",
+    "",
+    "short",
+    "Grüße aus Köln — ça marche pas · Привет",
+    "␛]0;pwned␛␛[2J␛[31mred␛[0m title ␛]52;c;eA==␛",
+    "invoice�fdp.exe and zero�width",
+    "同期が遅いです 😀👍 نص عربي שלום",
+    "ASCII first for a long while before the wide part: 同期が遅いです",
+    "family 👨‍👩‍👧 and flags 🇩🇪🇫🇷 and ❤\u{fe0f}",
+    "cafe\u{301} and \u{301} alone",
+    "tab\tand bell\u{7}",
+];
+
+fn feedback(n: usize) -> Feedback {
+    let mut item = item(n);
+    item.id = FeedbackId(format!("row{n}"));
+    item.message = MESSAGES[n % MESSAGES.len()].to_owned();
+    match n % 7 {
+        0 => item.status = Status::Other("spam".into()),
+        1 => item.status = Status::Other("エスカレーション済み".into()),
+        2 => item.tags = vec!["ＣＪＫ".into(), "😀".into()],
+        3 => item.reporter_email = Some("名前@例え.jp".into()),
+        4 => item.reporter_email = Some(format!("{}@example.com", "x".repeat(40))),
+        5 => {
+            if let Some(app) = &mut item.app {
+                app.name = "Nimbus 📝 Notes".into();
+                app.platform = Platform::Other("visionos".into());
+            }
+        }
+        _ => {}
+    }
+    item.received_at =
+        now() - jiff::SignedDuration::from_secs(i64::try_from(n * n * 997).unwrap_or(0));
+    item
+}
+
+fn state() -> AppState {
+    let mut state = AppState::new(now(), 200, 50);
+    state.list.store.append((0..60).map(feedback));
+    state
+}
+
+fn draw(rect: Rect, selected: Option<Style>, draw: impl FnOnce(&mut Buffer)) -> Buffer {
+    let mut buf = Buffer::empty(Rect::new(0, 0, rect.right() + 2, 1));
+    if let Some(style) = selected {
+        buf.set_style(rect, style);
+    }
+    draw(&mut buf);
+    buf
+}
+
+#[test]
+fn rows_are_drawn_exactly_as_the_line_of_spans() {
+    let state = state();
+    for color in [true, false] {
+        let theme = Theme { color };
+        for cells in [8, 39, 69, 70, 84, 109, 110, 150, 198] {
+            let rect = Rect::new(2, 0, cells, 1);
+            for show_status in [false, true] {
+                let columns = Columns::new(usize::from(cells), show_status);
+                for selected in [
+                    None,
+                    Some(theme.selected(true)),
+                    Some(theme.selected(false)),
+                ] {
+                    for row in state.list.store.window(0, usize::MAX) {
+                        let ours = draw(rect, selected, |buf| {
+                            draw_row(buf, rect, &state, row, &columns, theme);
+                        });
+                        let reference = draw(rect, selected, |buf| {
+                            reference_row_line(&state, row, &columns, theme).render(rect, buf);
+                        });
+                        assert_eq!(ours, reference, "{:?} in {cells} cells", row.message);
+                    }
+                }
+            }
+        }
+    }
+}
