@@ -328,3 +328,34 @@ fn hostile_text_is_inert_and_columns_hold() {
     let terminal = draw(&state);
     insta::assert_snapshot!("hostile_long_message_detail_scrolled", terminal.backend());
 }
+
+#[test]
+fn live_arrivals_are_marked_new_and_counted() {
+    let mut state = started(120, 20, 100, false);
+    state.live = true;
+    for n in [9001, 9002] {
+        let mut fresh = testkit::item(n);
+        fresh.received_at = now();
+        fresh.message = format!("Just arrived by webhook ({n})");
+        update(&mut state, Msg::Arrived(Box::new(fresh)));
+    }
+    // The cursor stayed on its item: the arrivals are above the screen, and the title says so.
+    let terminal = draw(&state);
+    insta::assert_snapshot!("live_arrivals_above", terminal.backend());
+    act(&mut state, Action::Top);
+    let terminal = draw(&state);
+    insta::assert_snapshot!("live_arrivals_on_screen", terminal.backend());
+    let buffer = terminal.backend().buffer();
+    let left = view::list_left(120);
+    assert_eq!(buffer[(left + 1, 3)].symbol(), "•");
+    assert_eq!(
+        buffer[(left + 1, 3)].fg,
+        Color::Green,
+        "new rows are marked in green"
+    );
+    assert_eq!(
+        buffer[(left + 1, 4)].symbol(),
+        " ",
+        "the third row was loaded before"
+    );
+}

@@ -238,7 +238,7 @@ fn merge(state: &mut AppState, kind: PageKind, page: Page<Feedback>) {
         }
         PageKind::Refresh => {
             let added = state.list.store.prepend(page.data);
-            state.list.new_count = added;
+            state.list.new_count += added;
             if state.list.matches.is_none() && added > 0 {
                 // Anchor by item: everything moved down by `added` rows.
                 state.list.selected += added;

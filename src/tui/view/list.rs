@@ -82,7 +82,17 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
         if selected {
             frame.buffer_mut().set_style(rect, theme.selected(focused));
         }
-        draw_row(frame.buffer_mut(), rect, state, row, &columns, theme);
+        let fresh = state
+            .visible_index(state.list.offset + n)
+            .is_some_and(|i| i < state.list.new_count);
+        draw_row(
+            frame.buffer_mut(),
+            rect,
+            state,
+            (row, fresh),
+            &columns,
+            theme,
+        );
     }
     if window.len() < rows {
         let y = body.y + u16::try_from(window.len()).unwrap_or(u16::MAX);
@@ -110,9 +120,13 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
 
 fn title(state: &AppState, theme: Theme) -> Line<'static> {
     let mut spans = vec![Span::raw(format!(" Feedback · {} ", state.filters.status))];
-    if state.list.new_count > 0 {
+    let list = &state.list;
+    if list.new_count > 0 {
+        // The arrow says some of them are above the rows on screen.
+        let above = list.matches.is_none() && list.offset > 0;
+        let arrow = if above { "↑ " } else { "" };
         spans.push(Span::styled(
-            format!("{} new ↑ ", state.list.new_count),
+            format!("{} new {arrow}", list.new_count),
             theme.good(),
         ));
     }
@@ -147,12 +161,12 @@ fn header_line(columns: &Columns, theme: Theme) -> Line<'static> {
 
 /// One row drawn straight into its line of the buffer: the same cells as a `Line` of one span
 /// per column (age, status, app, tags, message, email), without building those strings for
-/// rows whose text is all one-cell characters.
+/// rows whose text is all one-cell characters. `fresh` marks a row new.
 fn draw_row(
     buf: &mut Buffer,
     rect: Rect,
     state: &AppState,
-    row: &Row,
+    (row, fresh): (&Row, bool),
     columns: &Columns,
     theme: Theme,
 ) {
@@ -160,7 +174,12 @@ fn draw_row(
     let mut line = RowWriter::new(buf, rect);
     let age = age(state.now, row.received_at);
     let pad = "    ".get(age.chars().count().min(4)..).unwrap_or_default();
-    line.piece(pad, &age, Cut::Whole, " ", theme.dim());
+    // A row added on top since the list loaded (refresh or webhook) starts with `•`.
+    let (pad, style) = match pad.len() {
+        n if fresh && n > 0 => (&"•   "[..n + 2], theme.good()),
+        _ => (pad, theme.dim()),
+    };
+    line.piece(pad, &age, Cut::Whole, " ", style);
     if columns.status > 0 {
         let status = names.get(row.status);
         let shown = if status == state.filters.status.as_str() {

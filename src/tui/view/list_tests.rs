@@ -125,7 +125,7 @@ fn rows_are_drawn_exactly_as_the_line_of_spans() {
                 ] {
                     for row in state.list.store.window(0, usize::MAX) {
                         let ours = draw(rect, selected, |buf| {
-                            draw_row(buf, rect, &state, row, &columns, theme);
+                            draw_row(buf, rect, &state, (row, false), &columns, theme);
                         });
                         let reference = draw(rect, selected, |buf| {
                             reference_row_line(&state, row, &columns, theme).render(rect, buf);
