@@ -115,6 +115,17 @@ impl Event {
         }
     }
 
+    /// What makes a delivery a repeat: `feedback.id` for `feedback.created` (the spec's
+    /// idempotency key); for another kind, its name and `feedback.id`, so a later event about the
+    /// same submission is not mistaken for a repeat of its creation. `None`: always recorded.
+    #[must_use]
+    pub fn idempotency_key(&self) -> Option<String> {
+        match self {
+            Self::FeedbackCreated(s) => Some(s.id.0.clone()),
+            Self::Other { name, .. } => self.feedback_id().map(|id| format!("{name} {id}")),
+        }
+    }
+
     /// The event as one JSON document (the original names and text).
     #[must_use]
     pub fn to_json(&self) -> serde_json::Value {

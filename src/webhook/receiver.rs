@@ -44,7 +44,8 @@ pub struct ReceiverConfig {
 pub enum Notice {
     /// Verified and recorded for the first time.
     Accepted(Box<Event>),
-    /// Verified, but its `feedback.id` was recorded before: acknowledged, not recorded again.
+    /// Verified, but its idempotency key (`feedback.id`) was recorded before: acknowledged, not
+    /// recorded again.
     Duplicate(String),
     /// Refused with this status and reason.
     Rejected { status: u16, reason: String },
@@ -177,10 +178,11 @@ fn reject(shared: &Shared, status: StatusCode, reason: String) -> Response {
 /// service delivers again.
 fn accept(shared: &Shared, event: Event, body: &[u8]) -> Response {
     let mut record = lock(&shared.record);
-    if let Some(id) = event.feedback_id()
-        && record.seen.contains(id)
+    let key = event.idempotency_key();
+    if let Some(key) = &key
+        && record.seen.contains(key)
     {
-        let _ = shared.notices.send(Notice::Duplicate(id.to_owned()));
+        let _ = shared.notices.send(Notice::Duplicate(key.clone()));
         return StatusCode::NO_CONTENT.into_response();
     }
     if let Some(file) = &mut record.jsonl
@@ -189,8 +191,8 @@ fn accept(shared: &Shared, event: Event, body: &[u8]) -> Response {
         tracing::error!(%error, "cannot append the event to the JSONL file");
         return (StatusCode::INTERNAL_SERVER_ERROR, "cannot record the event").into_response();
     }
-    if let Some(id) = event.feedback_id()
-        && let Err(error) = record.seen.insert(id)
+    if let Some(key) = &key
+        && let Err(error) = record.seen.insert(key)
     {
         // The event is recorded; only a later duplicate could be recorded again.
         tracing::error!(%error, "cannot write the idempotency record");

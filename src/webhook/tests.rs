@@ -275,6 +275,11 @@ fn unknown_event_names_are_kept_and_reported() {
     let event = signed_now(&key, body).unwrap();
     assert_eq!(event.name(), "feedback.deleted");
     assert_eq!(event.feedback_id(), Some("fb_9"));
+    assert_eq!(
+        event.idempotency_key().as_deref(),
+        Some("feedback.deleted fb_9"),
+        "not a repeat of fb_9's creation"
+    );
     assert_eq!(event.to_json()["extra"][1], 2);
     assert!(event.to_string().contains("feedback.deleted"), "{event}");
 }
