@@ -45,6 +45,13 @@ impl CliError {
     }
 }
 
+/// An unset or empty secret variable is a setup problem (exit 2).
+impl From<crate::webhook::verify::SecretError> for CliError {
+    fn from(error: crate::webhook::verify::SecretError) -> Self {
+        Self::Usage(error.to_string())
+    }
+}
+
 impl From<csv::Error> for CliError {
     fn from(error: csv::Error) -> Self {
         match error.into_kind() {

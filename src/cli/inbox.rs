@@ -39,7 +39,7 @@ pub async fn inbox(args: &Args) -> Result<(), CliError> {
     let builder = Client::builder(resolved.base_url.as_str(), resolved.key)?;
     let live = match (&args.listen, &args.secret_env) {
         (Some(addr), Some(var)) => {
-            let secret = Secret::from_env(var).map_err(|e| CliError::Usage(e.to_string()))?;
+            let secret = Secret::from_env(var)?;
             Some(listen(*addr, secret).await?)
         }
         _ => None,

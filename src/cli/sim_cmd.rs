@@ -151,7 +151,7 @@ impl LiveArgs {
         }
         let target = WebhookTarget {
             url: url.clone(),
-            secret: Secret::from_env(var).map_err(|e| CliError::Usage(e.to_string()))?,
+            secret: Secret::from_env(var)?,
             plan: self.webhook_plan,
             time_scale: self.webhook_time_scale,
             duplicates: self.webhook_duplicates,

@@ -72,7 +72,7 @@ pub struct ListenArgs {
 impl SecretArgs {
     /// The secret from its variable (a usage error, exit 2, when unset or empty).
     pub fn secret(&self) -> Result<Secret, CliError> {
-        Secret::from_env(&self.secret_env).map_err(|e| CliError::Usage(e.to_string()))
+        Ok(Secret::from_env(&self.secret_env)?)
     }
 
     #[must_use]
