@@ -25,6 +25,23 @@ fn page_effect(effects: &[Effect]) -> Option<(u64, PageKind, Option<Cursor>)> {
     })
 }
 
+/// The answer to page request `request_id`.
+fn answer(
+    state: &mut AppState,
+    request_id: u64,
+    kind: PageKind,
+    result: Result<crate::api::Page<crate::api::Feedback>, Arc<ApiError>>,
+) -> Vec<Effect> {
+    update(
+        state,
+        Msg::PageLoaded {
+            request_id,
+            kind,
+            result,
+        },
+    )
+}
+
 fn selected_id(state: &AppState) -> String {
     state.selected_row().unwrap().id.to_string()
 }
@@ -88,14 +105,7 @@ fn selection_near_the_end_requests_the_next_page_once() {
         page_effect(&act(&mut state, Action::MoveUp)).is_none(),
         "one page request at a time"
     );
-    update(
-        &mut state,
-        Msg::PageLoaded {
-            request_id: id,
-            kind,
-            result: Ok(page(100, 200, false)),
-        },
-    );
+    answer(&mut state, id, kind, Ok(page(100, 200, false)));
     assert_eq!(state.list.store.len(), 200);
     assert_eq!(state.list.load, ListLoad::Idle);
 }
@@ -104,14 +114,7 @@ fn selection_near_the_end_requests_the_next_page_once() {
 fn end_of_list_stops_paging() {
     let mut state = started(120, 35, 100, false);
     let (id, kind, _) = page_effect(&act(&mut state, Action::Bottom)).unwrap();
-    update(
-        &mut state,
-        Msg::PageLoaded {
-            request_id: id,
-            kind,
-            result: Ok(page(100, 130, true)),
-        },
-    );
+    answer(&mut state, id, kind, Ok(page(100, 130, true)));
     assert!(state.list.end);
     assert!(page_effect(&act(&mut state, Action::Bottom)).is_none());
     assert_eq!(state.list.store.len(), 130);
@@ -121,14 +124,7 @@ fn end_of_list_stops_paging() {
 fn duplicate_rows_from_overlapping_pages_appear_once() {
     let mut state = started(120, 35, 100, false);
     let (id, kind, _) = page_effect(&act(&mut state, Action::Bottom)).unwrap();
-    update(
-        &mut state,
-        Msg::PageLoaded {
-            request_id: id,
-            kind,
-            result: Ok(page(90, 150, true)),
-        },
-    );
+    answer(&mut state, id, kind, Ok(page(90, 150, true)));
     assert_eq!(state.list.store.len(), 150);
 }
 
@@ -140,23 +136,9 @@ fn changing_a_filter_restarts_and_a_late_answer_for_the_old_filter_is_dropped() 
     assert_eq!(first, PageKind::First);
     assert_eq!(state.filters.status, Status::Archived);
     assert!(state.list.store.is_empty());
-    update(
-        &mut state,
-        Msg::PageLoaded {
-            request_id: old,
-            kind,
-            result: Ok(page(100, 200, false)),
-        },
-    );
+    answer(&mut state, old, kind, Ok(page(100, 200, false)));
     assert!(state.list.store.is_empty(), "stale page must not paint");
-    update(
-        &mut state,
-        Msg::PageLoaded {
-            request_id: new,
-            kind: first,
-            result: Ok(page(500, 510, true)),
-        },
-    );
+    answer(&mut state, new, first, Ok(page(500, 510, true)));
     assert_eq!(selected_id(&state), "id00500");
 }
 
@@ -185,14 +167,7 @@ fn refresh_prepends_new_items_and_keeps_the_selected_item() {
     newer.reverse();
     newer.append(&mut fresh.data);
     fresh.data = newer;
-    update(
-        &mut state,
-        Msg::PageLoaded {
-            request_id: id,
-            kind,
-            result: Ok(fresh),
-        },
-    );
+    answer(&mut state, id, kind, Ok(fresh));
     assert_eq!(state.list.new_count, 3);
     assert_eq!(selected_id(&state), before);
     assert_eq!(state.list.store.len(), 103);
@@ -208,14 +183,7 @@ fn errors_keep_loaded_items_and_r_retries() {
         code: None,
         message: None,
     });
-    update(
-        &mut state,
-        Msg::PageLoaded {
-            request_id: id,
-            kind,
-            result: Err(err),
-        },
-    );
+    answer(&mut state, id, kind, Err(err));
     assert_eq!(state.list.store.len(), 100);
     let note = state.note.clone().unwrap();
     assert!(
@@ -228,14 +196,7 @@ fn errors_keep_loaded_items_and_r_retries() {
     );
     let (rid, rkind, _) = page_effect(&act(&mut state, Action::Reload)).unwrap();
     assert_eq!(rkind, PageKind::Refresh);
-    update(
-        &mut state,
-        Msg::PageLoaded {
-            request_id: rid,
-            kind: rkind,
-            result: Ok(page(0, 100, false)),
-        },
-    );
+    answer(&mut state, rid, rkind, Ok(page(0, 100, false)));
     assert!(state.list.error.is_none());
 }
 
@@ -246,14 +207,7 @@ fn failed_first_load_with_nothing_loaded_is_retried_from_the_top() {
     let err = Arc::new(ApiError::Network {
         reason: "connection refused".into(),
     });
-    update(
-        &mut state,
-        Msg::PageLoaded {
-            request_id: id,
-            kind,
-            result: Err(err),
-        },
-    );
+    answer(&mut state, id, kind, Err(err));
     assert!(state.list.error.is_some());
     let (_, kind, _) = page_effect(&act(&mut state, Action::Reload)).unwrap();
     assert_eq!(kind, PageKind::First);
@@ -267,14 +221,7 @@ fn unauthorized_at_startup_shows_the_full_screen_explanation() {
     ] {
         let mut state = AppState::new(now(), 120, 35);
         let (id, kind, _) = page_effect(&start(&mut state)).unwrap();
-        update(
-            &mut state,
-            Msg::PageLoaded {
-                request_id: id,
-                kind,
-                result: Err(Arc::new(err)),
-            },
-        );
+        answer(&mut state, id, kind, Err(Arc::new(err)));
         let fatal = state.fatal.clone().unwrap();
         assert!(fatal.title.contains(title), "{fatal:?}");
         assert!(act(&mut state, Action::MoveDown).is_empty());
@@ -799,14 +746,7 @@ fn auto_refresh_fires_when_due() {
     let mut state = AppState::new(now(), 120, 35);
     state.refresh_seconds = 60;
     let (id, kind, _) = page_effect(&start(&mut state)).unwrap();
-    update(
-        &mut state,
-        Msg::PageLoaded {
-            request_id: id,
-            kind,
-            result: Ok(page(0, 10, true)),
-        },
-    );
+    answer(&mut state, id, kind, Ok(page(0, 10, true)));
     assert!(
         page_effect(&update(
             &mut state,
