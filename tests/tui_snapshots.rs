@@ -25,6 +25,14 @@ fn draw(state: &AppState) -> Terminal<TestBackend> {
     terminal
 }
 
+/// A `width` x `height` inbox whose start-up requests are sent and not yet answered.
+fn starting(width: u16, height: u16) -> AppState {
+    let mut state = AppState::new(now(), width, height);
+    update(&mut state, Msg::Resize { width, height });
+    let _ = start(&mut state);
+    state
+}
+
 fn act(state: &mut AppState, action: Action) {
     update(state, Msg::Action(action));
 }
@@ -172,29 +180,13 @@ fn unauthorized_screen() {
 
 #[test]
 fn loading_screen() {
-    let mut state = AppState::new(now(), 100, 30);
-    update(
-        &mut state,
-        Msg::Resize {
-            width: 100,
-            height: 30,
-        },
-    );
-    let _ = start(&mut state);
+    let state = starting(100, 30);
     insta::assert_snapshot!(draw(&state).backend());
 }
 
 #[test]
 fn empty_result() {
-    let mut state = AppState::new(now(), 100, 30);
-    update(
-        &mut state,
-        Msg::Resize {
-            width: 100,
-            height: 30,
-        },
-    );
-    let _ = start(&mut state);
+    let mut state = starting(100, 30);
     let request_id = state.list.request_id;
     update(
         &mut state,
@@ -280,15 +272,7 @@ fn hostile_items() -> Vec<Feedback> {
 
 #[test]
 fn hostile_text_is_inert_and_columns_hold() {
-    let mut state = AppState::new(now(), 120, 20);
-    update(
-        &mut state,
-        Msg::Resize {
-            width: 120,
-            height: 20,
-        },
-    );
-    let _ = start(&mut state);
+    let mut state = starting(120, 20);
     let request_id = state.list.request_id;
     let page = feedback_inbox::api::Page {
         data: hostile_items(),
