@@ -7,6 +7,7 @@ pub mod cli;
 pub mod clipboard;
 pub mod clock;
 pub mod config;
+pub mod json;
 pub mod logging;
 pub mod sim;
 pub mod text;

@@ -361,7 +361,7 @@ impl Client {
 }
 
 fn decode<T: DeserializeOwned>(body: &[u8], what: &'static str) -> Result<T, ApiError> {
-    serde_json::from_slice(body).map_err(|e| ApiError::Decode {
+    crate::json::from_slice(body).map_err(|e| ApiError::Decode {
         what,
         reason: crate::width::excerpt(&e.to_string(), 200),
     })

@@ -95,7 +95,7 @@ impl ApiError {
     /// `id` names the requested item for 404s.
     #[must_use]
     pub fn from_response(status: u16, body: &[u8], id: Option<&str>) -> Self {
-        let parsed = serde_json::from_slice::<ErrorBody>(body).ok();
+        let parsed = crate::json::from_slice::<ErrorBody>(body).ok();
         let code = parsed.as_ref().map(|b| clean(&b.error));
         let message = parsed.and_then(|b| b.message).map(|m| clean(&m));
         match (status, code.as_deref()) {

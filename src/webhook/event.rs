@@ -83,7 +83,7 @@ impl Event {
     /// Parses a raw body (call only after the signature holds).
     pub fn parse(body: &[u8]) -> Result<Self, BodyError> {
         let value: serde_json::Value =
-            serde_json::from_slice(body).map_err(|e| BodyError::NotJson(describe(&e)))?;
+            crate::json::from_slice(body).map_err(|e| BodyError::NotJson(describe(&e)))?;
         let name = value
             .get("event")
             .and_then(serde_json::Value::as_str)
@@ -92,7 +92,7 @@ impl Event {
         if name != FEEDBACK_CREATED {
             return Ok(Self::Other { name, body: value });
         }
-        serde_json::from_slice::<Created>(body)
+        crate::json::from_slice::<Created>(body)
             .map(|created| Self::FeedbackCreated(created.feedback))
             .map_err(|e| BodyError::BadFeedback(describe(&e)))
     }

@@ -204,7 +204,7 @@ fn accept(shared: &Shared, event: Event, body: &[u8]) -> Response {
 
 /// The body as one compact JSON line (all its fields, whatever their layout was), written whole.
 fn append_line(file: &mut File, body: &[u8]) -> std::io::Result<()> {
-    let value: serde_json::Value = serde_json::from_slice(body).map_err(std::io::Error::other)?;
+    let value: serde_json::Value = crate::json::from_slice(body).map_err(std::io::Error::other)?;
     let mut line = serde_json::to_vec(&value).map_err(std::io::Error::other)?;
     line.push(b'\n');
     file.write_all(&line)?;
