@@ -13,7 +13,7 @@ use tokio::sync::mpsc::unbounded_channel;
 
 use super::CliError;
 use crate::clock;
-use crate::webhook::receiver::{self, Notice, ReceiverConfig};
+use crate::webhook::receiver::{self, Notice, ReceiverConfig, StartError};
 use crate::webhook::seen::{self, Seen};
 use crate::webhook::{Delivery, MAX_BODY, Secret, verify};
 
@@ -120,6 +120,13 @@ async fn listen_until_stopped(args: &ListenArgs, out: &mut dyn Write) -> Result<
         .ok_or_else(|| CliError::Usage("no data folder; pass --seen-file".to_owned()))?;
     let seen = Seen::open(&seen_path)
         .map_err(|e| CliError::Other(format!("cannot open {}: {e}", seen_path.display())))?;
+    if seen.skipped_lines() > 0 {
+        eprintln!(
+            "skipped {} unreadable line(s) of {} (torn by a crash or a full disk)",
+            seen.skipped_lines(),
+            seen_path.display()
+        );
+    }
     let config = ReceiverConfig {
         addr: args.addr,
         secret,
@@ -129,9 +136,10 @@ async fn listen_until_stopped(args: &ListenArgs, out: &mut dyn Write) -> Result<
         clock: clock::system(),
     };
     let (tx, mut notices) = unbounded_channel();
-    let handle = receiver::start(config, tx)
-        .await
-        .map_err(|e| CliError::Other(format!("cannot listen on {}: {e}", args.addr)))?;
+    let handle = receiver::start(config, tx).await.map_err(|e| match e {
+        StartError::Bind(e) => CliError::Other(format!("cannot listen on {}: {e}", args.addr)),
+        other @ StartError::Jsonl { .. } => CliError::Other(other.to_string()),
+    })?;
     eprintln!(
         "receiving webhooks at {} (POST / or /webhook); ids remembered in {}; Ctrl-C to stop",
         handle.url(),
@@ -149,12 +157,19 @@ async fn listen_until_stopped(args: &ListenArgs, out: &mut dyn Write) -> Result<
     Ok(())
 }
 
-/// An accepted event goes to stdout as one line; duplicates and rejections to stderr.
+/// An accepted event goes to stdout as one line; bodies kept raw, duplicates and refusals to
+/// stderr.
 fn report(notice: &Notice, out: &mut dyn Write) -> Result<(), CliError> {
     match notice {
         Notice::Accepted(event) => {
             writeln!(out, "{event}")?;
             out.flush()?;
+        }
+        Notice::Unparsed { key, reason } => {
+            let key = crate::width::excerpt(key, 40);
+            eprintln!(
+                "kept a signed delivery whose body is not a usable event ({reason}); recorded raw as unparsed, {key}"
+            );
         }
         Notice::Duplicate(id) => {
             let id = crate::width::excerpt(id, 40);

@@ -2,8 +2,11 @@
 //! and the receiver behind `webhook listen` and the inbox's `--listen`.
 
 pub mod event;
+pub mod journal;
 pub mod receiver;
+pub mod record;
 pub mod seen;
+pub mod serve;
 pub mod verify;
 
 pub use event::{Event, FEEDBACK_CREATED, Submission};
