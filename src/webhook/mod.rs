@@ -13,4 +13,6 @@ pub use event::{Event, FEEDBACK_CREATED, Submission};
 pub use verify::{DEFAULT_TOLERANCE, Delivery, MAX_BODY, Secret, VerifyError, sign, verify};
 
 #[cfg(test)]
+mod journal_tests;
+#[cfg(test)]
 mod tests;
