@@ -128,6 +128,7 @@ pub fn body_hash(body: &[u8]) -> String {
 }
 
 /// The JSONL line of a signed body kept raw (see the module documentation).
+#[must_use]
 pub fn unparsed_line(body: &[u8], reason: &str, received_at: Timestamp) -> Vec<u8> {
     let mut record = serde_json::json!({
         "unparsed": true,
