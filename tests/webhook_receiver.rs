@@ -204,6 +204,19 @@ async fn records_escape_c1_bidi_and_invisible_characters() {
     assert!(seen.contains("fb_\u{202e}gnp\u{200b}"));
 }
 
+/// `n` connections that send nothing; each must be connected within `PATIENCE`.
+async fn idle_sockets(handle: &ReceiverHandle, n: usize) -> Vec<TcpStream> {
+    let mut idle = Vec::new();
+    for i in 0..n {
+        let connect = TcpStream::connect(handle.addr());
+        match tokio::time::timeout(PATIENCE, connect).await {
+            Ok(Ok(stream)) => idle.push(stream),
+            _ => panic!("idle socket {i} could not connect: the backlog is full"),
+        }
+    }
+    idle
+}
+
 /// True when the server closes `stream` (end of file or reset) within `PATIENCE`.
 async fn closed_by_server(stream: &mut TcpStream) -> bool {
     let mut buf = [0u8; 512];
@@ -218,46 +231,70 @@ async fn closed_by_server(stream: &mut TcpStream) -> bool {
 }
 
 #[tokio::test]
-async fn idle_connections_are_closed_and_cannot_starve_a_delivery() {
+async fn idle_connections_are_timed_out_and_do_not_starve_a_delivery() {
     let dir = tempfile::tempdir().unwrap();
     let (handle, mut notices) = receiver(dir.path(), short_limits()).await;
-    let mut idle = Vec::new();
-    for _ in 0..300 {
-        idle.push(TcpStream::connect(handle.addr()).await.unwrap());
-    }
-    let started = Instant::now();
+    let mut idle = idle_sockets(&handle, 300).await;
     let body = created("fb_through", "still delivered", r#""app_1""#);
     let status = tokio::time::timeout(PATIENCE, post(&handle.url(), &body)).await;
     assert_eq!(status.ok(), Some(204), "the delivery got through");
     assert!(matches!(notices.recv().await, Some(Notice::Accepted(_))));
-    eprintln!(
-        "delivered after {:?} behind 300 idle sockets",
-        started.elapsed()
-    );
     for stream in &mut idle {
         assert!(closed_by_server(stream).await, "an idle socket stays open");
     }
 }
 
 #[tokio::test]
-async fn connections_beyond_the_bound_wait_for_a_free_slot() {
+async fn open_connections_are_bounded_by_closing_the_oldest_idle_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        header_timeout: Duration::from_secs(600),
+        ..Limits::default()
+    };
+    let (handle, mut notices) = receiver(dir.path(), limits).await;
+    let mut idle = idle_sockets(&handle, 300).await;
+    let started = Instant::now();
+    let body = created("fb_bounded", "no waiting", r#""app_1""#);
+    let status = tokio::time::timeout(PATIENCE, post(&handle.url(), &body)).await;
+    assert_eq!(status.ok(), Some(204), "the delivery got through");
+    assert!(matches!(notices.recv().await, Some(Notice::Accepted(_))));
+    assert!(started.elapsed() < PATIENCE, "{:?}", started.elapsed());
+    // No timeout applies yet: only the bound of 128 can have closed the oldest 172.
+    for (n, stream) in idle[..300 - limits.max_connections].iter_mut().enumerate() {
+        assert!(
+            closed_by_server(stream).await,
+            "idle socket {n} is still open"
+        );
+    }
+}
+
+#[tokio::test]
+async fn when_every_connection_is_serving_a_request_a_newcomer_waits_for_one_to_end() {
     let dir = tempfile::tempdir().unwrap();
     let limits = Limits {
         max_connections: 2,
-        header_timeout: PATIENCE * 3,
+        body_timeout: Duration::from_secs(600),
         ..Limits::default()
     };
     let (handle, _notices) = receiver(dir.path(), limits).await;
-    let mut first = TcpStream::connect(handle.addr()).await.unwrap();
-    let _second = TcpStream::connect(handle.addr()).await.unwrap();
-    let body = created("fb_third", "third", r#""app_1""#);
+    let mut busy = Vec::new();
+    for _ in 0..2 {
+        let mut stream = TcpStream::connect(handle.addr()).await.unwrap();
+        let head =
+            "POST / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n";
+        stream.write_all(head.as_bytes()).await.unwrap();
+        // "100 Continue" comes once the handler reads the body: the request is being served.
+        let mut answer = vec![0u8; 12];
+        stream.read_exact(&mut answer).await.unwrap();
+        assert_eq!(&answer, b"HTTP/1.1 100");
+        busy.push(stream);
+    }
+    let body = created("fb_patient", "waits its turn", r#""app_1""#);
     let url = handle.url();
     let delivery = tokio::spawn(async move { post(&url, &body).await });
-    // While both slots are held, the third connection is not served.
     tokio::time::sleep(SHORT).await;
     assert!(!delivery.is_finished(), "a third connection was served");
-    first.shutdown().await.unwrap();
-    drop(first);
+    busy[0].write_all(b"{}").await.unwrap();
     let status = tokio::time::timeout(PATIENCE, delivery)
         .await
         .unwrap()
