@@ -2,29 +2,14 @@
 //! submissions to `webhook listen` over loopback (duplicates on, so each id arrives twice).
 #![allow(clippy::unwrap_used)]
 
-use std::io::{BufRead, BufReader, Write};
+mod webhook_support;
+
+use std::io::Write;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::process::{Output, Stdio};
 
 use feedback_inbox::webhook::{Secret, sign};
-
-const SECRET: &str = "whsec_cli_secret";
-
-/// The binary with a clean environment: no user config; data, state and config in `home`.
-fn bin(home: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"));
-    command
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", home)
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("HOOK_SECRET", SECRET);
-    command
-}
+use webhook_support::{Running, SECRET, bin, next, spawn, start_listen, terminate, text};
 
 fn verify(home: &Path, timestamp: &str, signature: &str, body: &[u8], extra: &[&str]) -> Output {
     let mut child = bin(home)
@@ -42,10 +27,6 @@ fn verify(home: &Path, timestamp: &str, signature: &str, body: &[u8], extra: &[&
 
 fn body() -> Vec<u8> {
     br#"{"event":"feedback.created","feedback":{"id":"fb_cli1","appId":"app_1","appName":"Acme iOS","projectId":"prj_1","projectName":"Acme","message":"Export \u001b[2Jfails","email":null,"metadata":{"builtin":{},"custom":{}},"receivedAt":"2026-11-01T11:59:00Z"}}"#.to_vec()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
 }
 
 #[test]
@@ -108,78 +89,6 @@ fn verify_prints_the_event_or_the_reason_with_distinct_exits() {
     assert_eq!(unset.status.code(), Some(2));
     assert!(text(&unset.stderr).contains("HOOK_SECRET is not set"));
     assert!(!text(&unset.stderr).contains(SECRET));
-}
-
-/// Lines of a child's pipe, delivered over a channel so a test can wait with a deadline.
-fn lines(pipe: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(pipe).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    rx
-}
-
-fn next(rx: &mpsc::Receiver<String>, what: &str) -> String {
-    rx.recv_timeout(Duration::from_secs(30))
-        .unwrap_or_else(|_| panic!("timed out waiting for {what}"))
-}
-
-fn terminate(child: &mut Child) -> std::process::ExitStatus {
-    let pid = child.id().to_string();
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
-    child.wait().unwrap()
-}
-
-struct Running {
-    child: Child,
-    out: mpsc::Receiver<String>,
-    err: mpsc::Receiver<String>,
-}
-
-fn spawn(mut command: Command) -> Running {
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let out = lines(child.stdout.take().unwrap());
-    let err = lines(child.stderr.take().unwrap());
-    Running { child, out, err }
-}
-
-/// `webhook listen` on a free port; returns it with its URL.
-fn start_listen(home: &Path, jsonl: &Path) -> (Running, String) {
-    let mut command = bin(home);
-    command
-        .args([
-            "webhook",
-            "listen",
-            "--addr",
-            "127.0.0.1:0",
-            "--secret-env",
-            "HOOK_SECRET",
-        ])
-        .arg("--jsonl")
-        .arg(jsonl);
-    let listen = spawn(command);
-    let banner = next(&listen.err, "the listen banner");
-    assert!(banner.contains("webhook-seen.txt"), "{banner}");
-    let url = banner
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap()
-        .to_owned();
-    (listen, url)
 }
 
 /// `sim` submitting every 50 ms and delivering (twice) to `url`; returns it with base URL and key.
@@ -269,148 +178,4 @@ fn sim_delivers_new_submissions_to_listen_which_records_each_once() {
     let seen =
         std::fs::read_to_string(home.path().join("data/feedback-inbox/webhook-seen.txt")).unwrap();
     assert_eq!(seen.lines().count(), total);
-}
-
-#[test]
-fn an_unwritable_jsonl_is_reported_as_such_not_as_an_address_problem() {
-    let home = tempfile::tempdir().unwrap();
-    let jsonl = home.path().join("no-such-folder").join("events.jsonl");
-    let out = bin(home.path())
-        .args(["webhook", "listen", "--addr", "127.0.0.1:0"])
-        .args(["--secret-env", "HOOK_SECRET", "--jsonl"])
-        .arg(&jsonl)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = text(&out.stderr);
-    assert!(
-        err.contains(&format!("cannot write {}", jsonl.display())),
-        "{err}"
-    );
-    assert!(!err.contains("cannot listen"), "{err}");
-}
-
-/// POSTs `body`, signed now, over a fresh connection; the status, or `None` when the receiver
-/// is gone.
-fn post(addr: &str, body: &[u8]) -> Option<u16> {
-    use std::io::Read;
-    let ts = jiff::Timestamp::now().as_second();
-    let sig = sign(&Secret::new(SECRET.as_bytes()).unwrap(), ts, body);
-    let mut stream = std::net::TcpStream::connect(addr).ok()?;
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .ok()?;
-    let head = format!(
-        "POST / HTTP/1.1\r\nHost: {addr}\r\nX-Service-Timestamp: {ts}\r\nX-Service-Signature: {sig}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).ok()?;
-    stream.write_all(body).ok()?;
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).ok()?;
-    answer.split_whitespace().nth(1)?.parse().ok()
-}
-
-fn delivery(id: &str) -> Vec<u8> {
-    format!(r#"{{"event":"feedback.created","feedback":{{"id":"{id}","appId":"app_1","appName":"Acme iOS","projectId":"prj_1","projectName":"Acme","message":"burst","email":null,"metadata":{{"custom":{{}}}},"receivedAt":"2026-11-01T11:59:00Z"}}}}"#).into_bytes()
-}
-
-/// Ids of the readable lines of the JSONL, and the numbers of the torn ones.
-fn recorded(jsonl: &Path) -> (Vec<String>, Vec<usize>) {
-    let lines = feedback_inbox::webhook::journal::read_lines::<serde_json::Value>(
-        &std::fs::read(jsonl).unwrap(),
-    );
-    let ids = lines
-        .records
-        .iter()
-        .filter_map(|r| r["feedback"]["id"].as_str().map(str::to_owned))
-        .collect();
-    (ids, lines.torn)
-}
-
-/// Four senders deliver distinct ids until told to stop; each acknowledged id is sent back.
-fn burst(addr: &str, acked: &mpsc::Sender<String>) -> Vec<std::thread::JoinHandle<()>> {
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    (0..4)
-        .map(|sender| {
-            let (addr, acked, stop) = (addr.to_owned(), acked.clone(), stop.clone());
-            std::thread::spawn(move || {
-                for n in 0.. {
-                    let id = format!("fb_burst_{sender}_{n}");
-                    match post(&addr, &delivery(&id)) {
-                        Some(204) => {
-                            if acked.send(id).is_err() {
-                                stop.store(true, std::sync::atomic::Ordering::Relaxed);
-                            }
-                        }
-                        Some(_) => {}
-                        None => break,
-                    }
-                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                        break;
-                    }
-                }
-            })
-        })
-        .collect()
-}
-
-#[test]
-fn kill_9_mid_burst_loses_no_acknowledged_delivery_and_tears_no_readable_line() {
-    let home = tempfile::tempdir().unwrap();
-    let jsonl = home.path().join("events.jsonl");
-    // An earlier run was killed in the middle of a line.
-    std::fs::write(
-        &jsonl,
-        br#"{"event":"feedback.created","feedback":{"id":"fb_tor"#,
-    )
-    .unwrap();
-    let (mut listen, url) = start_listen(home.path(), &jsonl);
-    let addr = url
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .to_owned();
-    let (tx, acks) = mpsc::channel();
-    let senders = burst(&addr, &tx);
-    drop(tx);
-    let mut acked: Vec<String> = (0..40).map(|_| next(&acks, "an acknowledgement")).collect();
-    listen.child.kill().unwrap(); // SIGKILL
-    listen.child.wait().unwrap();
-    for sender in senders {
-        sender.join().unwrap();
-    }
-    acked.extend(acks.try_iter());
-    let (ids, torn) = recorded(&jsonl);
-    for id in &acked {
-        assert!(
-            ids.contains(id),
-            "{id} was acknowledged but is not in the JSONL"
-        );
-    }
-    assert_eq!(torn.first(), Some(&1), "the old torn line stays skipped");
-    assert!(
-        torn.len() <= 2,
-        "at most the line being written at the kill: {torn:?}"
-    );
-
-    // A restart appends on a fresh line; an acknowledged id delivered again is a duplicate;
-    // a signed body that is not an event is kept raw and reported.
-    let (mut listen, url) = start_listen(home.path(), &jsonl);
-    let addr = url
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .to_owned();
-    assert_eq!(post(&addr, &delivery("fb_after")), Some(204));
-    assert_eq!(post(&addr, &delivery(&acked[0])), Some(204));
-    assert_eq!(post(&addr, b"not json at all"), Some(204));
-    assert!(next(&listen.out, "the new delivery").contains("fb_after"));
-    let duplicate = next(&listen.err, "the duplicate notice");
-    assert!(duplicate.contains(&acked[0]), "{duplicate}");
-    let raw = next(&listen.err, "the unparsed notice");
-    assert!(raw.contains("recorded raw as unparsed"), "{raw}");
-    assert!(terminate(&mut listen.child).success());
-    let (after, torn_after) = recorded(&jsonl);
-    assert_eq!(after.last().map(String::as_str), Some("fb_after"));
-    assert_eq!(torn_after, torn, "no new torn line");
-    assert_eq!(after.iter().filter(|id| **id == acked[0]).count(), 1);
 }
