@@ -11,7 +11,12 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use feedback_inbox::webhook::{Secret, sign};
-use webhook_support::{SECRET, bin, next, start_listen, terminate, text};
+use webhook_support::{
+    BIN, LISTEN, SECRET, bin, in_clean_env, listening, next, start_listen, terminate, text,
+};
+
+/// Long enough for anything that should happen at once, even on a loaded machine.
+const PATIENCE: Duration = Duration::from_secs(10);
 
 #[test]
 fn an_unwritable_jsonl_is_reported_as_such_not_as_an_address_problem() {
@@ -38,10 +43,9 @@ fn post(addr: &str, body: &[u8]) -> Option<u16> {
     use std::io::Read;
     let ts = jiff::Timestamp::now().as_second();
     let sig = sign(&Secret::new(SECRET.as_bytes()).unwrap(), ts, body);
-    let mut stream = std::net::TcpStream::connect(addr).ok()?;
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .ok()?;
+    let addr = addr.parse().ok()?;
+    let mut stream = std::net::TcpStream::connect_timeout(&addr, PATIENCE).ok()?;
+    stream.set_read_timeout(Some(PATIENCE)).ok()?;
     let head = format!(
         "POST / HTTP/1.1\r\nHost: {addr}\r\nX-Service-Timestamp: {ts}\r\nX-Service-Signature: {sig}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
@@ -155,4 +159,29 @@ fn kill_9_mid_burst_loses_no_acknowledged_delivery_and_tears_no_readable_line() 
     assert_eq!(after.last().map(String::as_str), Some("fb_after"));
     assert_eq!(torn_after, torn, "no new torn line");
     assert_eq!(after.iter().filter(|id| **id == acked[0]).count(), 1);
+}
+
+#[test]
+fn three_hundred_idle_sockets_do_not_starve_a_delivery_with_256_descriptors() {
+    let home = tempfile::tempdir().unwrap();
+    let jsonl = home.path().join("events.jsonl");
+    let mut command = std::process::Command::new("sh");
+    command
+        .args(["-c", "ulimit -n 256 && exec \"$0\" \"$@\"", BIN])
+        .args(LISTEN)
+        .arg("--jsonl")
+        .arg(&jsonl);
+    let (mut listen, url) = listening(in_clean_env(command, home.path()));
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_owned();
+    let sock = addr.parse().unwrap();
+    let idle: Vec<_> = (0..300)
+        .map(|_| std::net::TcpStream::connect_timeout(&sock, PATIENCE).unwrap())
+        .collect();
+    assert_eq!(post(&addr, &delivery("fb_starved")), Some(204));
+    assert!(next(&listen.out, "the delivery").contains("fb_starved"));
+    drop(idle);
+    assert!(terminate(&mut listen.child).success());
 }

@@ -10,9 +10,26 @@ use std::time::Duration;
 
 pub const SECRET: &str = "whsec_cli_secret";
 
+/// The built binary.
+pub const BIN: &str = env!("CARGO_BIN_EXE_feedback-inbox");
+
+/// The arguments of `webhook listen` on a free port with the test secret.
+pub const LISTEN: [&str; 6] = [
+    "webhook",
+    "listen",
+    "--addr",
+    "127.0.0.1:0",
+    "--secret-env",
+    "HOOK_SECRET",
+];
+
 /// The binary with a clean environment: no user config; data, state and config in `home`.
 pub fn bin(home: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"));
+    in_clean_env(Command::new(BIN), home)
+}
+
+/// `command` with a clean environment (see [`bin`]).
+pub fn in_clean_env(mut command: Command, home: &Path) -> Command {
     command
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
@@ -78,17 +95,12 @@ pub fn spawn(mut command: Command) -> Running {
 /// `webhook listen` on a free port; returns it with its URL.
 pub fn start_listen(home: &Path, jsonl: &Path) -> (Running, String) {
     let mut command = bin(home);
-    command
-        .args([
-            "webhook",
-            "listen",
-            "--addr",
-            "127.0.0.1:0",
-            "--secret-env",
-            "HOOK_SECRET",
-        ])
-        .arg("--jsonl")
-        .arg(jsonl);
+    command.args(LISTEN).arg("--jsonl").arg(jsonl);
+    listening(command)
+}
+
+/// Starts `command` (a `webhook listen`) and waits for its banner; returns it with its URL.
+pub fn listening(command: Command) -> (Running, String) {
     let listen = spawn(command);
     let banner = next(&listen.err, "the listen banner");
     assert!(banner.contains("webhook-seen.txt"), "{banner}");
