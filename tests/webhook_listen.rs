@@ -139,9 +139,22 @@ fn kill_9_mid_burst_loses_no_acknowledged_delivery_and_tears_no_readable_line() 
         "at most the line being written at the kill: {torn:?}"
     );
 
-    // A restart appends on a fresh line; an acknowledged id delivered again is a duplicate;
-    // a signed body that is not an event is kept raw and reported.
+    // A restart appends on a fresh line; a torn line of the seen file is skipped and reported;
+    // an acknowledged id delivered again is a duplicate; a signed body that is not an event is
+    // kept raw and reported.
+    let seen = home.path().join("data/feedback-inbox/webhook-seen.txt");
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&seen)
+        .unwrap()
+        .write_all(b"\"fb_torn_id")
+        .unwrap();
     let (mut listen, url) = start_listen(home.path(), &jsonl);
+    let skipped = next(&listen.err, "the report of the torn seen line");
+    assert!(
+        skipped.starts_with("skipped 1 unreadable line"),
+        "{skipped}"
+    );
     let addr = url
         .trim_start_matches("http://")
         .trim_end_matches('/')
@@ -153,7 +166,10 @@ fn kill_9_mid_burst_loses_no_acknowledged_delivery_and_tears_no_readable_line() 
     let duplicate = next(&listen.err, "the duplicate notice");
     assert!(duplicate.contains(&acked[0]), "{duplicate}");
     let raw = next(&listen.err, "the unparsed notice");
-    assert!(raw.contains("recorded raw as unparsed"), "{raw}");
+    assert!(
+        raw.contains("kept raw in the JSONL, marked unparsed"),
+        "{raw}"
+    );
     assert!(terminate(&mut listen.child).success());
     let (after, torn_after) = recorded(&jsonl);
     assert_eq!(after.last().map(String::as_str), Some("fb_after"));

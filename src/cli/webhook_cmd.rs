@@ -120,13 +120,7 @@ async fn listen_until_stopped(args: &ListenArgs, out: &mut dyn Write) -> Result<
         .ok_or_else(|| CliError::Usage("no data folder; pass --seen-file".to_owned()))?;
     let seen = Seen::open(&seen_path)
         .map_err(|e| CliError::Other(format!("cannot open {}: {e}", seen_path.display())))?;
-    if seen.skipped_lines() > 0 {
-        eprintln!(
-            "skipped {} unreadable line(s) of {} (torn by a crash or a full disk)",
-            seen.skipped_lines(),
-            seen_path.display()
-        );
-    }
+    let skipped = seen.skipped_lines();
     let config = ReceiverConfig {
         addr: args.addr,
         secret,
@@ -145,12 +139,18 @@ async fn listen_until_stopped(args: &ListenArgs, out: &mut dyn Write) -> Result<
         handle.url(),
         seen_path.display()
     );
+    if skipped > 0 {
+        eprintln!(
+            "skipped {skipped} unreadable line(s) of {} (torn by a crash or a full disk)",
+            seen_path.display()
+        );
+    }
     let stop = super::sim_cmd::shutdown_signal();
     tokio::pin!(stop);
     loop {
         tokio::select! {
             () = &mut stop => break,
-            Some(notice) = notices.recv() => report(&notice, out)?,
+            Some(notice) = notices.recv() => report(&notice, args.jsonl.is_some(), out)?,
         }
     }
     handle.shutdown().await;
@@ -159,7 +159,7 @@ async fn listen_until_stopped(args: &ListenArgs, out: &mut dyn Write) -> Result<
 
 /// An accepted event goes to stdout as one line; bodies kept raw, duplicates and refusals to
 /// stderr.
-fn report(notice: &Notice, out: &mut dyn Write) -> Result<(), CliError> {
+fn report(notice: &Notice, keeping: bool, out: &mut dyn Write) -> Result<(), CliError> {
     match notice {
         Notice::Accepted(event) => {
             writeln!(out, "{event}")?;
@@ -167,8 +167,14 @@ fn report(notice: &Notice, out: &mut dyn Write) -> Result<(), CliError> {
         }
         Notice::Unparsed { key, reason } => {
             let key = crate::width::excerpt(key, 40);
+            let kept = if keeping {
+                "kept raw in the JSONL, marked unparsed"
+            } else {
+                "not kept (no --jsonl)"
+            };
             eprintln!(
-                "kept a signed delivery whose body is not a usable event ({reason}); recorded raw as unparsed, {key}"
+                "acknowledged a signed delivery whose body is not a usable event ({}); {kept}; {key}",
+                crate::width::excerpt(reason, 120)
             );
         }
         Notice::Duplicate(id) => {

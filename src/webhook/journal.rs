@@ -53,6 +53,21 @@ impl Sink for File {
     }
 }
 
+/// A pipe, terminal or other device (`--jsonl /dev/stdout`): it cannot be synced (`fsync`
+/// fails with EINVAL), and what is written has been handed to its reader once the write returns.
+#[derive(Debug)]
+struct Device(File);
+
+impl Sink for Device {
+    fn append(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.0.write_all(bytes)
+    }
+
+    fn sync(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// An append-only file of whole lines, each durable before `append_line` returns.
 #[derive(Debug)]
 pub struct AppendLog {
@@ -73,12 +88,11 @@ impl AppendLog {
 
     /// Opens (or creates) the file at `path` for appending, noticing a torn last line.
     pub fn open(path: &Path) -> io::Result<Self> {
-        let mut file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .open(path)?;
-        let mid_line = ends_mid_line(&mut file)?;
+        let file = OpenOptions::new().append(true).create(true).open(path)?;
+        if !file.metadata()?.is_file() {
+            return Ok(Self::new(Box::new(Device(file)), false));
+        }
+        let mid_line = ends_mid_line(path)?;
         Ok(Self::new(Box::new(file), mid_line))
     }
 
@@ -96,7 +110,8 @@ impl AppendLog {
 }
 
 /// True when the file is not empty and its last byte is not `'\n'`.
-fn ends_mid_line(file: &mut File) -> io::Result<bool> {
+fn ends_mid_line(path: &Path) -> io::Result<bool> {
+    let mut file = File::open(path)?;
     if file.metadata()?.len() == 0 {
         return Ok(false);
     }

@@ -198,3 +198,10 @@ fn a_jsonl_file_left_torn_by_a_crash_is_continued_on_a_fresh_line() {
         (vec!["fb_1".to_owned(), "fb_2".to_owned()], vec![2])
     );
 }
+
+#[test]
+fn a_device_that_cannot_be_synced_is_still_written() {
+    // fsync of /dev/null (like a pipe's, for `--jsonl /dev/stdout`) fails with EINVAL.
+    let mut log = AppendLog::open(std::path::Path::new("/dev/null")).unwrap();
+    log.append_line(&line("fb_1")).unwrap();
+}

@@ -103,6 +103,7 @@ pub fn start_listen(home: &Path, jsonl: &Path) -> (Running, String) {
 pub fn listening(command: Command) -> (Running, String) {
     let listen = spawn(command);
     let banner = next(&listen.err, "the listen banner");
+    assert!(banner.starts_with("receiving webhooks at"), "{banner}");
     assert!(banner.contains("webhook-seen.txt"), "{banner}");
     let url = banner
         .split_whitespace()
