@@ -2,7 +2,7 @@
 //! else; 204 when kept (or already seen), 401 for a bad or missing signature or a stale time,
 //! 413 when too large (a declared `Content-Length` is refused before the body is read), 408
 //! when the body is too slow, 500 when it cannot be written (so the service retries), 405 for
-//! other methods. A body whose signature holds is never refused for its content: when it is
+//! other methods, 404 for other paths. A body whose signature holds is never refused for its content: when it is
 //! not a usable event it is kept raw in the JSONL (see [`super::journal`]). Nothing is answered
 //! 2xx before it is synced to disk. Neither the secret nor a body is ever logged.
 
@@ -255,6 +255,7 @@ fn entry(shared: &Shared, headers: &HeaderMap, body: &[u8]) -> Result<Entry, Ver
 fn status_of(error: &VerifyError) -> StatusCode {
     match error {
         VerifyError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+        // Not reached from the receiver: such a body is kept raw (see `entry`).
         VerifyError::Body(_) => StatusCode::BAD_REQUEST,
         _ => StatusCode::UNAUTHORIZED,
     }
