@@ -1,6 +1,7 @@
 //! Keys → actions. Defaults below; `config.toml` may rebind any action under `[keys]`
 //! (`action = "key"` or `action = ["key", "key"]`). An unknown action, an unknown key name or a
-//! key bound to two actions is reported with the file's line. Ctrl-C always quits.
+//! key bound to two actions is reported with the file's line. Ctrl-C is not in the table: it
+//! always quits, from every screen and prompt (see [`is_interrupt`]), so it cannot be bound.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -109,6 +110,11 @@ impl Chord {
             ctrl: key.modifiers.contains(KeyModifiers::CONTROL),
             alt: key.modifiers.contains(KeyModifiers::ALT),
         })
+    }
+
+    /// Ctrl-C, which is never looked up in the table.
+    fn is_interrupt(&self) -> bool {
+        self.ctrl && matches!(self.code, ChordCode::Char('c' | 'C'))
     }
 
     /// How the chord is written in help and config.
@@ -239,10 +245,16 @@ impl Keymap {
             };
             let chords = names
                 .iter()
-                .map(|k| {
-                    Chord::parse(k).ok_or_else(|| {
-                        err(format!("unknown key name \"{k}\" for {}", action.name()))
-                    })
+                .map(|k| match Chord::parse(k) {
+                    Some(chord) if chord.is_interrupt() => Err(err(format!(
+                        "\"{k}\" always quits and cannot be bound to {}",
+                        action.name()
+                    ))),
+                    Some(chord) => Ok(chord),
+                    None => Err(err(format!(
+                        "unknown key name \"{k}\" for {}",
+                        action.name()
+                    ))),
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             table.insert(action, (chords, Some(line)));
@@ -253,12 +265,9 @@ impl Keymap {
         ))
     }
 
-    /// The action bound to a key event (Ctrl-C is always `Quit`).
+    /// The action bound to a key event (Ctrl-C is handled before the table: [`is_interrupt`]).
     #[must_use]
     pub fn action(&self, key: &KeyEvent) -> Option<Action> {
-        if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
-            return Some(Action::Quit);
-        }
         self.bindings.get(&Chord::from_event(key)?).copied()
     }
 
@@ -307,6 +316,13 @@ impl Ord for Action {
         let pos = |a: &Action| Action::ALL.iter().position(|(x, _, _)| x == a);
         pos(self).cmp(&pos(other))
     }
+}
+
+/// True for Ctrl-C, which quits at once wherever it is pressed (`q` goes back in the detail and
+/// is text in the prompt, so it cannot be the same action).
+#[must_use]
+pub fn is_interrupt(key: &KeyEvent) -> bool {
+    matches!(key.code, KeyCode::Char('c' | 'C')) && key.modifiers.contains(KeyModifiers::CONTROL)
 }
 
 fn unknown_action(name: &str) -> String {
