@@ -30,19 +30,33 @@ fn place(area: Rect, keymap: &Keymap, theme: Theme) -> Placement {
     let key_cells = column(|(k, _, _)| width(k)).unwrap_or(0);
     let text_cells = column(|(_, _, t)| width(t)).unwrap_or(0);
     let name_cells = column(|(_, n, _)| width(n)).unwrap_or(0);
-    let mut lines: Vec<Line<'static>> = rows
-        .iter()
-        .map(|(keys, name, text)| {
-            Line::from(vec![
-                Span::styled(fit(keys, key_cells + 2), theme.active()),
-                Span::raw(fit(text, text_cells)),
-                Span::styled(format!(" {name}"), theme.dim()),
-            ])
-        })
-        .collect();
+    let natural = (key_cells + 2 + text_cells + 1 + name_cells).max(width(FOOTER)) + 2;
+    let mut lines: Vec<Line<'static>> = if natural <= usize::from(area.width) {
+        rows.iter()
+            .map(|(keys, name, text)| {
+                Line::from(vec![
+                    Span::styled(fit(keys, key_cells + 2), theme.active()),
+                    Span::raw(fit(text, text_cells)),
+                    Span::styled(format!(" {name}"), theme.dim()),
+                ])
+            })
+            .collect()
+    } else {
+        // Too narrow for three columns: keys and action name, then the description below.
+        rows.iter()
+            .flat_map(|(keys, name, text)| {
+                [
+                    Line::from(vec![
+                        Span::styled(keys.clone(), theme.active()),
+                        Span::styled(format!("  {name}"), theme.dim()),
+                    ]),
+                    Line::raw(format!("  {text}")),
+                ]
+            })
+            .collect()
+    };
     lines.push(Line::raw(""));
     lines.push(Line::styled(FOOTER, theme.dim()));
-    let natural = (key_cells + 2 + text_cells + 1 + name_cells).max(width(FOOTER)) + 2;
     let popup_width = u16::try_from(natural).unwrap_or(u16::MAX).min(area.width);
     let inner_width = popup_width.saturating_sub(2);
     let total = Paragraph::new(lines.clone())
