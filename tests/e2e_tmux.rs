@@ -191,7 +191,7 @@ fn first_screen_paging_detail_and_osc52_copy() {
     let link = link.expect("an item with an issue-tracker link among the first 12");
     tmux.keys(&["y"]);
     tmux.wait_for("the copy confirmation", |s| {
-        s.contains("Copied the issue-tracker link via OSC 52")
+        s.contains("Copied the issue-tracker link to tmux's paste buffer")
     });
     let buffer = String::from_utf8(tmux.run(&["show-buffer"]).stdout).unwrap();
     assert_eq!(buffer, link);
@@ -304,4 +304,172 @@ fn the_inbox_listening_for_webhooks_shows_arrivals_live() {
     assert!(screen.contains("new ↑"), "{screen}");
     tmux.keys(&["q"]);
     tmux.wait_for("the shell prompt", |s| !s.contains("Projects"));
+}
+
+/// The demo started by a script that, once the inbox has ended (however it ended), records
+/// what the inbox left behind: the terminal's modes (`stty -a`), and whether a paste still
+/// arrives wrapped in bracketed-paste markers. The script's own shell is not interactive, so
+/// it does not repair the terminal the way an interactive bash would after a killed job.
+struct Watched {
+    dir: tempfile::TempDir,
+    pid: String,
+}
+
+impl Watched {
+    fn start(tmux: &Tmux) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().display();
+        let script = format!(
+            "sh -c 'echo $$ > {d}/pid; exec {bin} demo --items 3000'\n\
+             stty -a > {d}/stty\n\
+             echo STTY-DONE\n\
+             IFS= read -r line\n\
+             printf '%s\\n' \"$line\" | cat -v > {d}/paste\n\
+             echo ALL-DONE\n",
+            bin = binary().display()
+        );
+        std::fs::write(dir.path().join("run.sh"), script).unwrap();
+        tmux.keys(&[&format!("sh {d}/run.sh"), "Enter"]);
+        let deadline = Instant::now() + timeout();
+        let pid = loop {
+            let pid = std::fs::read_to_string(dir.path().join("pid")).unwrap_or_default();
+            if pid.trim().parse::<u32>().is_ok() {
+                break pid.trim().to_owned();
+            }
+            assert!(Instant::now() < deadline, "the demo did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        Self { dir, pid }
+    }
+
+    fn kill(&self, signal: &str) {
+        // The process may already be gone (a second signal during shutdown): not an error here.
+        let _ = Command::new("kill")
+            .args(["-s", signal, &self.pid])
+            .output()
+            .unwrap();
+    }
+
+    /// Waits for the inbox to end, then checks every mode it had turned on is off again.
+    fn assert_restored(&self, tmux: &Tmux, case: &str) {
+        tmux.wait_for(&format!("the inbox to end ({case})"), |s| {
+            s.contains("STTY-DONE")
+        });
+        let stty = std::fs::read_to_string(self.dir.path().join("stty")).unwrap();
+        let modes: Vec<&str> = stty
+            .split(|c: char| c.is_whitespace() || c == ';')
+            .collect();
+        for mode in ["icanon", "echo", "icrnl", "isig"] {
+            assert!(modes.contains(&mode), "{case}: {mode} is off:\n{stty}");
+        }
+        assert!(
+            !tmux.alternate_on(),
+            "{case}: still on the alternate screen"
+        );
+        for flag in ["mouse_any_flag", "mouse_button_flag", "mouse_sgr_flag"] {
+            let format = format!("#{{{flag}}}");
+            let out = tmux.run(&["display", "-p", "-t", "main", &format]).stdout;
+            let value = String::from_utf8_lossy(&out).trim().to_owned();
+            assert_eq!(value, "0", "{case}: {flag} is still on");
+        }
+        tmux.run(&["set-buffer", "-b", "probe", "probe-text"]);
+        tmux.run(&["paste-buffer", "-p", "-b", "probe", "-t", "main"]);
+        tmux.keys(&["Enter"]);
+        tmux.wait_for(&format!("the paste probe ({case})"), |s| {
+            s.contains("ALL-DONE")
+        });
+        let pasted = std::fs::read_to_string(self.dir.path().join("paste")).unwrap();
+        assert_eq!(
+            pasted, "probe-text\n",
+            "{case}: bracketed paste is still on"
+        );
+    }
+}
+
+#[test]
+fn every_terminating_signal_restores_the_terminal_while_the_inbox_runs() {
+    let Some(tmux) = Tmux::start("signals") else {
+        return;
+    };
+    for signal in ["INT", "HUP", "QUIT", "TERM"] {
+        let watched = Watched::start(&tmux);
+        tmux.wait_for("the first page", |s| {
+            s.contains("100 loaded") && s.contains("Projects")
+        });
+        watched.kill(signal);
+        watched.assert_restored(&tmux, &format!("SIG{signal} while running"));
+        tmux.keys(&["clear", "Enter"]);
+    }
+}
+
+#[test]
+fn a_signal_at_start_up_or_during_shutdown_restores_the_terminal() {
+    let Some(tmux) = Tmux::start("signal-moments") else {
+        return;
+    };
+    for signal in ["INT", "HUP", "QUIT", "TERM"] {
+        let watched = Watched::start(&tmux);
+        let deadline = Instant::now() + timeout();
+        while !tmux.alternate_on() {
+            assert!(Instant::now() < deadline, "the inbox did not start");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        watched.kill(signal);
+        watched.assert_restored(&tmux, &format!("SIG{signal} at start-up"));
+        tmux.keys(&["clear", "Enter"]);
+
+        let watched = Watched::start(&tmux);
+        tmux.wait_for("the first page", |s| s.contains("100 loaded"));
+        tmux.keys(&["q"]);
+        watched.kill(signal);
+        watched.kill(signal);
+        watched.assert_restored(&tmux, &format!("q, then SIG{signal} twice"));
+        tmux.keys(&["clear", "Enter"]);
+
+        let watched = Watched::start(&tmux);
+        tmux.wait_for("the first page", |s| s.contains("100 loaded"));
+        watched.kill(signal);
+        watched.kill("TERM");
+        watched.kill(signal);
+        watched.assert_restored(&tmux, &format!("SIG{signal} three times in a row"));
+        tmux.keys(&["clear", "Enter"]);
+    }
+}
+
+#[test]
+fn a_bracketed_paste_fills_the_prompt_and_ctrl_c_quits_from_it() {
+    let Some(tmux) = Tmux::start("paste") else {
+        return;
+    };
+    let watched = Watched::start(&tmux);
+    tmux.wait_for("the first page", |s| s.contains("100 loaded"));
+    tmux.keys(&["/"]);
+    tmux.run(&["set-buffer", "-b", "text", "KINGFISHER\nsq"]);
+    tmux.run(&["paste-buffer", "-p", "-b", "text", "-t", "main"]);
+    let screen = tmux.wait_for("the pasted prompt", |s| s.contains("KINGFISHER sq"));
+    assert!(tmux.alternate_on(), "the pasted q did not quit:\n{screen}");
+    assert!(
+        screen.lines().last().unwrap_or_default().contains(" new "),
+        "the pasted s did not switch status:\n{screen}"
+    );
+    tmux.keys(&["C-c"]);
+    watched.assert_restored(&tmux, "Ctrl-C in the prompt");
+}
+
+#[test]
+fn ctrl_c_quits_from_the_detail_and_the_help() {
+    let Some(tmux) = Tmux::start("ctrl-c") else {
+        return;
+    };
+    for screen in ["Enter", "?"] {
+        let watched = Watched::start(&tmux);
+        tmux.wait_for("the first page", |s| s.contains("100 loaded"));
+        tmux.keys(&[screen]);
+        tmux.wait_for("the screen", |s| {
+            s.contains("Metadata (built-in)") || s.contains("toggle_mouse")
+        });
+        tmux.keys(&["C-c"]);
+        watched.assert_restored(&tmux, &format!("Ctrl-C after {screen}"));
+        tmux.keys(&["clear", "Enter"]);
+    }
 }
