@@ -218,10 +218,10 @@ impl Default for SystemClipboard {
 
 impl Clipboard for SystemClipboard {
     fn copy(&mut self, text: &str) -> Result<CopyMethod, ClipboardError> {
-        if let Some(system) = &mut self.system {
-            if system.set_text(text.to_owned()).is_ok() {
-                return Ok(CopyMethod::SystemClipboard);
-            }
+        if let Some(system) = &mut self.system
+            && system.set_text(text.to_owned()).is_ok()
+        {
+            return Ok(CopyMethod::SystemClipboard);
         }
         self.fallback.copy(text)
     }
@@ -312,12 +312,9 @@ mod tests {
         }
     }
 
-    fn terminal(
-        fail: bool,
-    ) -> (
-        TerminalClipboard<FakeTmux, Vec<u8>>,
-        Arc<Mutex<Vec<String>>>,
-    ) {
+    type Loaded = Arc<Mutex<Vec<String>>>;
+
+    fn terminal(fail: bool) -> (TerminalClipboard<FakeTmux, Vec<u8>>, Loaded) {
         let loaded = Arc::default();
         let tmux = FakeTmux {
             loaded: Arc::clone(&loaded),

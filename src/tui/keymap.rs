@@ -337,19 +337,19 @@ fn check_duplicates(
     let mut seen: HashMap<Chord, (Action, Option<usize>)> = HashMap::new();
     for (action, (chords, line)) in table {
         for chord in chords {
-            if let Some((other, other_line)) = seen.insert(*chord, (*action, *line)) {
-                if other != *action {
-                    return Err(KeymapError {
-                        file: file.to_owned(),
-                        line: line.or(other_line).unwrap_or(1),
-                        message: format!(
-                            "key \"{}\" is bound to both {} and {}",
-                            chord.label(),
-                            other.name(),
-                            action.name()
-                        ),
-                    });
-                }
+            if let Some((other, other_line)) = seen.insert(*chord, (*action, *line))
+                && other != *action
+            {
+                return Err(KeymapError {
+                    file: file.to_owned(),
+                    line: line.or(other_line).unwrap_or(1),
+                    message: format!(
+                        "key \"{}\" is bound to both {} and {}",
+                        chord.label(),
+                        other.name(),
+                        action.name()
+                    ),
+                });
             }
         }
     }

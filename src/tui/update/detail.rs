@@ -167,10 +167,8 @@ pub(super) fn loaded(
         Ok(detail) => {
             let detail = Arc::new(clean(*detail));
             state.details.insert(id.to_owned(), Arc::clone(&detail));
-            if open_here {
-                if let Some(view) = &mut state.detail {
-                    view.load = Load::Loaded;
-                }
+            if open_here && let Some(view) = &mut state.detail {
+                view.load = Load::Loaded;
             }
             match pending {
                 Some((_, action)) => link_action(state, &detail, action),
@@ -179,10 +177,8 @@ pub(super) fn loaded(
         }
         Err(err) => {
             let text = describe(&err);
-            if open_here {
-                if let Some(view) = &mut state.detail {
-                    view.load = Load::Failed(text.clone());
-                }
+            if open_here && let Some(view) = &mut state.detail {
+                view.load = Load::Failed(text.clone());
             }
             error(state, text);
             Vec::new()

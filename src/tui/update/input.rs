@@ -42,10 +42,7 @@ pub(super) fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
     if cut < clean.len() {
         info(
             state,
-            format!(
-                "Paste cut to {} bytes: the filter prompt holds {PROMPT_MAX_BYTES}",
-                cut
-            ),
+            format!("Paste cut to {cut} bytes: the filter prompt holds {PROMPT_MAX_BYTES}"),
         );
     }
     Vec::new()

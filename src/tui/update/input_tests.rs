@@ -18,8 +18,8 @@ use crate::tui::state::{Fatal, Focus};
 use crate::tui::testkit::{detail, now, started};
 
 /// Translates `event` as the running inbox would and applies the result.
-fn send(state: &mut AppState, event: Event) -> Option<Vec<Effect>> {
-    let msg = translate(&event, state, &Keymap::default())?;
+fn send(state: &mut AppState, event: &Event) -> Option<Vec<Effect>> {
+    let msg = translate(event, state, &Keymap::default())?;
     Some(update(state, msg))
 }
 
@@ -60,10 +60,10 @@ fn with_detail_open() -> AppState {
 fn screens() -> Vec<(&'static str, AppState)> {
     let list = started(120, 35, 100, false);
     let mut prompt = list.clone();
-    send(&mut prompt, key('/'));
-    send(&mut prompt, key('a'));
+    send(&mut prompt, &key('/'));
+    send(&mut prompt, &key('a'));
     let mut help = list.clone();
-    send(&mut help, key('?'));
+    send(&mut help, &key('?'));
     let mut pane = list.clone();
     update(&mut pane, Msg::Action(Action::FocusNext));
     let mut fatal = list.clone();
@@ -85,7 +85,7 @@ fn screens() -> Vec<(&'static str, AppState)> {
 fn ctrl_c_quits_from_every_screen_and_prompt() {
     for (name, mut state) in screens() {
         assert!(!state.quit, "{name}");
-        let effects = send(&mut state, ctrl_c()).expect("ctrl-c is never dropped");
+        let effects = send(&mut state, &ctrl_c()).expect("ctrl-c is never dropped");
         assert!(effects.is_empty(), "{name}");
         assert!(state.quit, "ctrl-c quits from the {name}");
     }
@@ -94,10 +94,10 @@ fn ctrl_c_quits_from_every_screen_and_prompt() {
 #[test]
 fn q_still_means_back_in_the_detail_and_text_in_the_prompt() {
     let mut state = with_detail_open();
-    send(&mut state, key('q'));
+    send(&mut state, &key('q'));
     assert!(state.detail.is_none() && !state.quit);
-    send(&mut state, key('/'));
-    send(&mut state, key('q'));
+    send(&mut state, &key('/'));
+    send(&mut state, &key('q'));
     assert_eq!(prompt_text(&state), "q");
     assert!(!state.quit);
 }
@@ -105,8 +105,8 @@ fn q_still_means_back_in_the_detail_and_text_in_the_prompt() {
 #[test]
 fn a_paste_into_the_prompt_is_text_and_never_runs_keys() {
     let mut state = started(120, 35, 100, false);
-    send(&mut state, key('/'));
-    let effects = send(&mut state, Event::Paste("KINGFISHER\nsq".into())).unwrap();
+    send(&mut state, &key('/'));
+    let effects = send(&mut state, &Event::Paste("KINGFISHER\nsq".into())).unwrap();
     assert!(effects.is_empty());
     assert_eq!(prompt_text(&state), "KINGFISHER sq");
     assert!(!state.quit, "the q was not a key");
@@ -123,10 +123,10 @@ fn a_paste_into_the_prompt_is_text_and_never_runs_keys() {
 #[test]
 fn a_pasted_line_break_or_control_character_is_neutralised() {
     let mut state = started(120, 35, 100, false);
-    send(&mut state, key('/'));
+    send(&mut state, &key('/'));
     send(
         &mut state,
-        Event::Paste("number 7\r\n\tsync\x1b]52;c;x\x07".into()),
+        &Event::Paste("number 7\r\n\tsync\x1b]52;c;x\x07".into()),
     );
     let text = prompt_text(&state);
     assert!(
@@ -139,17 +139,17 @@ fn a_pasted_line_break_or_control_character_is_neutralised() {
 #[test]
 fn a_huge_paste_is_capped_and_says_so() {
     let mut state = started(120, 35, 100, false);
-    send(&mut state, key('/'));
-    send(&mut state, key('m'));
+    send(&mut state, &key('/'));
+    send(&mut state, &key('m'));
     let huge = "é".repeat(512 * 1024) + "\nq";
-    send(&mut state, Event::Paste(huge));
+    send(&mut state, &Event::Paste(huge));
     let text = prompt_text(&state);
     assert!(text.len() <= PROMPT_MAX_BYTES, "{}", text.len());
     assert!(text.len() >= PROMPT_MAX_BYTES - 1, "{}", text.len());
     assert!(text.starts_with("mé"));
     assert!(!state.quit);
     assert!(note(&state).contains("Paste cut"), "{}", note(&state));
-    send(&mut state, Event::Paste("more".repeat(100)));
+    send(&mut state, &Event::Paste("more".repeat(100)));
     let more = prompt_text(&state);
     assert!(more.len() <= PROMPT_MAX_BYTES && more.starts_with(&text));
 }
@@ -161,7 +161,7 @@ fn a_paste_outside_the_prompt_is_ignored_with_a_note() {
             continue;
         }
         let selected = state.list.selected;
-        let effects = send(&mut state, Event::Paste("jjjGsq".into())).unwrap();
+        let effects = send(&mut state, &Event::Paste("jjjGsq".into())).unwrap();
         assert!(effects.is_empty(), "{name}");
         assert!(!state.quit, "{name}");
         assert_eq!(state.list.selected, selected, "{name}");
@@ -173,7 +173,7 @@ fn a_paste_outside_the_prompt_is_ignored_with_a_note() {
 /// A 40×12 inbox (the smallest supported) with the help open: taller than the screen.
 fn small_help() -> (AppState, u16) {
     let mut state = started(40, 12, 100, false);
-    send(&mut state, key('?'));
+    send(&mut state, &key('?'));
     let (_, max) = crate::tui::view::help_scroll_range(40, 12, &Keymap::default());
     assert!(max > 5, "the help is taller than a small screen ({max})");
     (state, max)
@@ -182,28 +182,28 @@ fn small_help() -> (AppState, u16) {
 #[test]
 fn the_help_scrolls_with_keys_and_the_wheel_within_its_length() {
     let (mut state, max) = small_help();
-    send(&mut state, key('j'));
-    send(&mut state, key('j'));
+    send(&mut state, &key('j'));
+    send(&mut state, &key('j'));
     assert_eq!(state.help_scroll, 2);
-    send(&mut state, key('k'));
+    send(&mut state, &key('k'));
     assert_eq!(state.help_scroll, 1);
-    send(&mut state, key('G'));
+    send(&mut state, &key('G'));
     assert_eq!(state.help_scroll, max);
-    send(&mut state, key('j'));
+    send(&mut state, &key('j'));
     assert_eq!(state.help_scroll, max, "never past the end");
-    send(&mut state, key('k'));
+    send(&mut state, &key('k'));
     assert_eq!(state.help_scroll, max - 1, "k moves at once after G");
-    send(&mut state, key('g'));
+    send(&mut state, &key('g'));
     assert_eq!(state.help_scroll, 0);
     let page = Event::Key(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE));
-    send(&mut state, page);
+    send(&mut state, &page);
     let (rows, _) = crate::tui::view::help_scroll_range(40, 12, &Keymap::default());
     assert_eq!(state.help_scroll, rows.min(max), "one screen of help");
     for _ in 0..rows {
-        send(&mut state, wheel(MouseEventKind::ScrollUp));
+        send(&mut state, &wheel(MouseEventKind::ScrollUp));
     }
     assert_eq!(state.help_scroll, 0);
-    send(&mut state, wheel(MouseEventKind::ScrollDown));
+    send(&mut state, &wheel(MouseEventKind::ScrollDown));
     assert_eq!(state.help_scroll, 3);
     assert_eq!(
         state.list.selected, 0,
@@ -211,7 +211,7 @@ fn the_help_scrolls_with_keys_and_the_wheel_within_its_length() {
     );
     send(
         &mut state,
-        Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
+        &Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
     );
     assert!(!state.help);
     assert_eq!(state.help_scroll, 0, "reopened help starts at the top");
@@ -236,7 +236,7 @@ fn clicks_do_not_reach_the_list_under_the_detail_help_or_fatal_screen() {
     for (name, mut state) in screens() {
         let covered = matches!(name, "detail" | "help" | "fatal");
         let selected = state.list.selected;
-        send(&mut state, click());
+        send(&mut state, &click());
         if covered {
             assert_eq!(state.list.selected, selected, "{name}");
             // Even a click message that got through is dropped by update.
@@ -245,7 +245,7 @@ fn clicks_do_not_reach_the_list_under_the_detail_help_or_fatal_screen() {
         }
     }
     let mut list = started(120, 35, 100, false);
-    send(&mut list, click());
+    send(&mut list, &click());
     assert_eq!(list.list.selected, 8, "on the list itself a click selects");
     assert_eq!(list.focus, Focus::List);
 }
@@ -348,7 +348,7 @@ fn o_without_a_browser_says_why_and_that_the_link_was_copied() {
     state.can_open_browser = false;
     state.no_browser_reason = "over SSH, a browser would open on the remote machine";
     let url = "https://issues.example.com/nimbus/issues/1000";
-    let effects = send(&mut state, key('o')).unwrap();
+    let effects = send(&mut state, &key('o')).unwrap();
     assert_eq!(
         effects,
         [Effect::Copy {
