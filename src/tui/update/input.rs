@@ -28,7 +28,7 @@ pub(super) fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
     let Some(filter) = state.text_filter.as_mut().filter(|_| editing) else {
         info(
             state,
-            "Paste ignored: pastes go into the / filter prompt".to_owned(),
+            "Paste ignored: open the filter prompt first to paste into it".to_owned(),
         );
         return Vec::new();
     };
