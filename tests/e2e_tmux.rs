@@ -70,6 +70,13 @@ fn first_screen_paging_detail_and_osc52_copy() {
     });
     let buffer = String::from_utf8(tmux.run(&["show-buffer"]).stdout).unwrap();
     assert_eq!(buffer, link);
+    tmux.run(&["delete-buffer"]);
+    tmux.keys(&["o"]);
+    tmux.wait_for("the reason nothing opened", |s| {
+        s.contains("Not opened (no display); copied the issue-tracker link to tmux's paste")
+    });
+    let buffer = String::from_utf8(tmux.run(&["show-buffer"]).stdout).unwrap();
+    assert_eq!(buffer, link, "the link was copied instead");
 }
 
 #[test]

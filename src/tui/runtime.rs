@@ -164,12 +164,13 @@ fn backend_error(error: impl std::error::Error) -> io::Error {
     io::Error::other(error.to_string())
 }
 
-/// Why a browser cannot be opened here, if it cannot.
+/// Why a browser cannot be opened here, if it cannot (short: it leads a status-bar note). Over
+/// SSH a browser would open on the remote machine, out of the user's sight.
 fn no_browser() -> Option<&'static str> {
     if crate::clipboard::over_ssh() {
-        Some("over SSH, a browser would open on the remote machine")
+        Some("over SSH")
     } else if !crate::clipboard::has_display() {
-        Some("no display (DISPLAY and WAYLAND_DISPLAY are unset)")
+        Some("no display")
     } else {
         None
     }
