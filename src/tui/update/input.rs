@@ -2,6 +2,8 @@
 //! `/` prompt, never keys), the help overlay's scrolling, and clicks or the wheel over an
 //! overlay (they never reach the list underneath).
 
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
 use super::{info, list, text_filter};
 use crate::text::sanitize_line;
 use crate::tui::effect::Effect;
@@ -25,15 +27,18 @@ pub(super) fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
     let editing = !state.help
         && state.fatal.is_none()
         && state.text_filter.as_ref().is_some_and(|f| f.editing);
-    let Some(filter) = state.text_filter.as_mut().filter(|_| editing) else {
+    if !editing {
         info(
             state,
             "Paste ignored: open the filter prompt first to paste into it".to_owned(),
         );
         return Vec::new();
-    };
+    }
     let clean = sanitize_line(text);
-    let used: usize = filter.input.lines().iter().map(String::len).sum();
+    let used = prompt_bytes(state);
+    let Some(filter) = state.text_filter.as_mut() else {
+        return Vec::new();
+    };
     let room = PROMPT_MAX_BYTES.saturating_sub(used);
     let cut = char_floor(&clean, room);
     filter.input.insert_str(&clean[..cut]);
@@ -46,6 +51,39 @@ pub(super) fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
         );
     }
     Vec::new()
+}
+
+/// A key for the prompt. Typed characters stop at the prompt's size too, so keys sent one by
+/// one (a terminal without bracketed paste) cannot grow it without bound either.
+pub(super) fn filter_input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
+    let typed = match key.code {
+        KeyCode::Char(c)
+            if !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+        {
+            Some(c)
+        }
+        _ => None,
+    };
+    if let Some(c) = typed
+        && prompt_bytes(state) + c.len_utf8() > PROMPT_MAX_BYTES
+    {
+        info(
+            state,
+            format!("The filter prompt is full ({PROMPT_MAX_BYTES} bytes)"),
+        );
+        return Vec::new();
+    }
+    text_filter::input(state, key)
+}
+
+/// Bytes of text in the prompt (0 without one).
+fn prompt_bytes(state: &AppState) -> usize {
+    state
+        .text_filter
+        .as_ref()
+        .map_or(0, |f| f.input.lines().iter().map(String::len).sum())
 }
 
 /// The largest character boundary of `text` at or below `limit`.

@@ -155,6 +155,25 @@ fn a_huge_paste_is_capped_and_says_so() {
 }
 
 #[test]
+fn typed_keys_stop_at_the_prompts_size_but_editing_keys_still_work() {
+    let mut state = started(120, 35, 100, false);
+    send(&mut state, &key('/'));
+    send(&mut state, &Event::Paste("x".repeat(PROMPT_MAX_BYTES - 1)));
+    send(&mut state, &key('y'));
+    send(&mut state, &key('z'));
+    let text = prompt_text(&state);
+    assert_eq!(text.len(), PROMPT_MAX_BYTES);
+    assert!(text.ends_with("xy"));
+    assert!(note(&state).contains("prompt is full"), "{}", note(&state));
+    let backspace = Event::Key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE));
+    send(&mut state, &backspace);
+    assert!(prompt_text(&state).ends_with("xx"));
+    send(&mut state, &key('q'));
+    assert!(prompt_text(&state).ends_with("xq"));
+    assert!(!state.quit);
+}
+
+#[test]
 fn a_paste_outside_the_prompt_is_ignored_with_a_note() {
     for (name, mut state) in screens() {
         if name == "prompt" {

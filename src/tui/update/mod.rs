@@ -44,7 +44,7 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::Interrupt => input::interrupt(state),
         Msg::Paste(text) => input::paste(state, &text),
         Msg::HelpScroll { lines, max } => input::help_scroll(state, lines, max),
-        Msg::FilterInput(key) => text_filter::input(state, key),
+        Msg::FilterInput(key) => input::filter_input(state, key),
         Msg::ClickRow(row) => input::click(state, row),
         Msg::Scroll(lines) => input::scroll(state, lines),
         Msg::Tick(now) => on_tick(state, now),
