@@ -1,6 +1,6 @@
 //! Input that is not a key action: Ctrl-C (quit from anywhere), a bracketed paste (text for the
-//! `/` prompt, never keys), the help overlay's scrolling, and clicks or the wheel over an
-//! overlay (they never reach the list underneath).
+//! `/` prompt, never keys), the prompt's size limit for typed keys, the help overlay's
+//! scrolling, and clicks or the wheel over an overlay (they never reach the list underneath).
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
