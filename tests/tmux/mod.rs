@@ -207,9 +207,11 @@ impl Watched {
             s.contains("ALL-DONE")
         });
         let pasted = std::fs::read_to_string(self.dir.path().join("paste")).unwrap();
-        assert_eq!(
-            pasted, "probe-text\n",
-            "{case}: bracketed paste is still on"
+        // A key typed just before a signal may be left unread in front of the probe; only the
+        // bracketed-paste markers around it matter here.
+        assert!(
+            pasted.ends_with("probe-text\n") && !pasted.contains("[200~"),
+            "{case}: bracketed paste is still on: {pasted:?}"
         );
     }
 }
