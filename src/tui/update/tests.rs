@@ -792,3 +792,5 @@ fn detail_text_is_sanitized_on_arrival() {
     );
     let _ = testkit::panes();
 }
+
+mod paging;

@@ -78,7 +78,8 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
         })
         .unwrap_or(0);
     super::list::keep_visible(state);
-    Vec::new()
+    // Fewer matches than a screen below the selection: page on for more.
+    super::list::maybe_prefetch(state).into_iter().collect()
 }
 
 /// Recomputes the matches after the store changed (rows added or replaced).
