@@ -314,7 +314,10 @@ mod tests {
         // The page that follows goes below the last item of the one before.
         let merged = store.insert_page(&merged.next, [item("a", 1, "x"), item("z", 0, "x")], 2);
         assert_eq!(ids(&store), ["e", "d", "c", "b", "a", "z"]);
-        assert_eq!((merged.added, merged.on_top, merged.next), (1, 0, Anchor::End));
+        assert_eq!(
+            (merged.added, merged.on_top, merged.next),
+            (1, 0, Anchor::End)
+        );
         // Below an anchor inside the new block, insertions still count as new.
         let merged = store.insert_page(&Anchor::After("e".into()), [item("e2", 5, "x")], 2);
         assert_eq!(merged.on_top, 1);

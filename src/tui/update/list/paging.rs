@@ -99,10 +99,7 @@ pub(in crate::tui::update) fn auto_refresh(state: &mut AppState) -> Option<Effec
     if !due || state.list.load != ListLoad::Idle || state.fatal.is_some() {
         return None;
     }
-    state.next_refresh = Some(crate::tui::update::after(
-        state.now,
-        state.refresh_seconds,
-    ));
+    state.next_refresh = Some(crate::tui::update::after(state.now, state.refresh_seconds));
     if budget_low(state) || state.list.store.is_empty() {
         return None;
     }
@@ -190,7 +187,9 @@ fn merge_next(state: &mut AppState, page: Page<Feedback>) {
     let list = &mut state.list;
     let stop = looping(&mut list.cursors, &page);
     let deep = list.next_at == Anchor::End;
-    let merged = list.store.insert_page(&list.next_at, page.data, list.new_count);
+    let merged = list
+        .store
+        .insert_page(&list.next_at, page.data, list.new_count);
     list.new_count += merged.on_top;
     list.next_at = merged.next;
     if deep && merged.added > 0 {

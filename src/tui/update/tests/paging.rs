@@ -59,8 +59,16 @@ fn invalid_cursor_restarts_the_walk_from_the_top_keeping_what_is_loaded() {
     head.data.insert(0, fresh(0));
     head.next_cursor = Some(Cursor("rotated-99".into()));
     let effects = answer(&mut state, id, kind, Ok(head));
-    assert_eq!(ids(&state)[..2], ["id03000", "id00000"], "the new item goes on top");
-    assert_eq!(selected_id(&state), "id00099", "the selection stays on its item");
+    assert_eq!(
+        ids(&state)[..2],
+        ["id03000", "id00000"],
+        "the new item goes on top"
+    );
+    assert_eq!(
+        selected_id(&state),
+        "id00099",
+        "the selection stays on its item"
+    );
     let (id, kind, cursor) = page_effect(&effects).expect("the walk goes on");
     assert_eq!(cursor, Some(Cursor("rotated-99".into())));
     answer(&mut state, id, kind, Ok(page(99, 200, false)));
@@ -136,13 +144,21 @@ fn refresh_pages_down_until_it_meets_the_loaded_rows_leaving_no_gap() {
     let (id, kind, _) = page_effect(&act(&mut state, Action::Reload)).unwrap();
     let effects = answer(&mut state, id, kind, Ok(new_items_then(0..100, &[], "r1")));
     let (id, kind, cursor) = page_effect(&effects).expect("a full page of new items: page on");
-    assert_eq!((kind, cursor), (PageKind::Refresh, Some(Cursor("r1".into()))));
+    assert_eq!(
+        (kind, cursor),
+        (PageKind::Refresh, Some(Cursor("r1".into())))
+    );
     assert!(
         page_effect(&act(&mut state, Action::Bottom)).is_none(),
         "one list request in flight"
     );
     let known: Vec<usize> = (0..50).collect();
-    let effects = answer(&mut state, id, kind, Ok(new_items_then(100..150, &known, "r2")));
+    let effects = answer(
+        &mut state,
+        id,
+        kind,
+        Ok(new_items_then(100..150, &known, "r2")),
+    );
     assert!(
         !matches!(page_effect(&effects), Some((_, PageKind::Refresh, _))),
         "the loaded rows were met: the refresh is done"
@@ -205,7 +221,10 @@ fn paging_continues_while_a_text_filter_has_fewer_matches_than_a_screen() {
     let effects = type_filter(&mut state, "id0009");
     assert_eq!(state.visible_len(), 10);
     let (id, kind, cursor) = page_effect(&effects).expect("few matches: page on");
-    assert_eq!((kind, cursor), (PageKind::Next, Some(Cursor("after-100".into()))));
+    assert_eq!(
+        (kind, cursor),
+        (PageKind::Next, Some(Cursor("after-100".into())))
+    );
     let effects = answer(&mut state, id, kind, Ok(page(100, 200, false)));
     let (_, _, cursor) = page_effect(&effects).expect("still few matches: page on");
     assert_eq!(cursor, Some(Cursor("after-200".into())));
