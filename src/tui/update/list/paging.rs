@@ -43,6 +43,7 @@ pub(in crate::tui::update) fn restart(state: &mut AppState) -> Effect {
     list.cursors.clear();
     list.cursor_restarts = 0;
     list.refresh = None;
+    list.prefetch_paused = false;
     list.end = false;
     list.selected = 0;
     list.offset = 0;
@@ -273,14 +274,16 @@ fn restart_walk(state: &mut AppState, kind: PageKind) -> bool {
     match kind {
         PageKind::First => return false,
         PageKind::Next => {
-            if list.next_at == Anchor::Top || list.cursor_restarts >= MAX_CURSOR_RESTARTS {
-                list.next_at = Anchor::Top;
-                return false;
-            }
-            list.cursor_restarts += 1;
+            let had_cursor = list.next_at != Anchor::Top;
+            // Even when the error is shown instead, `r` then pages from the top, not with the
+            // cursor that was refused.
             list.next_at = Anchor::Top;
             list.next_cursor = None;
             list.cursors.clear();
+            if !had_cursor || list.cursor_restarts >= MAX_CURSOR_RESTARTS {
+                return false;
+            }
+            list.cursor_restarts += 1;
         }
         PageKind::Refresh => {
             let Some(walk) = list.refresh.as_mut().filter(|w| w.cursor.is_some()) else {

@@ -95,6 +95,11 @@ fn a_service_that_rejects_every_cursor_stops_with_the_error_after_a_few_restarts
     let error = state.list.error.clone().unwrap();
     assert!(error.contains("invalid_cursor"), "{error}");
     assert_eq!(state.list.store.len(), 100);
+    // `r` then pages from the top again, not with the refused cursor.
+    let (id, kind, _) = page_effect(&act(&mut state, Action::Reload)).unwrap();
+    let effects = answer(&mut state, id, kind, Ok(page(0, 100, false)));
+    let (_, kind, cursor) = page_effect(&effects).unwrap();
+    assert_eq!((kind, cursor), (PageKind::Next, None));
 }
 
 #[test]
