@@ -63,6 +63,9 @@ pub(in crate::tui::update) fn reload(state: &mut AppState) -> Vec<Effect> {
         // A failed next page is retried by the prefetch that follows the refresh's answer.
         state.list.error = None;
         state.list.cursor_restarts = 0;
+        if let Some(walk) = &mut state.list.refresh {
+            walk.restarts = 0;
+        }
         state.note = None;
         effects.push(refresh(state));
     }
@@ -176,7 +179,8 @@ fn merge_first(state: &mut AppState, page: Page<Feedback>) {
     list.refresh = None;
     list.new_count = 0;
     let stop = looping(&mut list.cursors, &page);
-    list.next_at = list.store.insert_page(&Anchor::End, page.data, 0).next;
+    list.store.insert_page(&Anchor::End, page.data, 0);
+    list.next_at = Anchor::End;
     list.end = page.next_cursor.is_none();
     list.next_cursor = page.next_cursor;
     if let Some(why) = stop {
@@ -188,9 +192,9 @@ fn merge_next(state: &mut AppState, page: Page<Feedback>) {
     let list = &mut state.list;
     let stop = looping(&mut list.cursors, &page);
     let deep = list.next_at == Anchor::End;
-    let merged = list
-        .store
-        .insert_page(&list.next_at, page.data, list.new_count);
+    // Only a walk restarted from the top can put rows into the block of new ones.
+    let new_rows = if deep { 0 } else { list.new_count };
+    let merged = list.store.insert_page(&list.next_at, page.data, new_rows);
     list.new_count += merged.on_top;
     list.next_at = merged.next;
     if deep && merged.added > 0 {
@@ -286,16 +290,17 @@ fn restart_walk(state: &mut AppState, kind: PageKind) -> bool {
             list.cursor_restarts += 1;
         }
         PageKind::Refresh => {
-            let Some(walk) = list.refresh.as_mut().filter(|w| w.cursor.is_some()) else {
+            let Some(walk) = list.refresh.as_mut() else {
                 return false;
             };
-            if walk.restarts >= MAX_CURSOR_RESTARTS {
-                return false;
-            }
-            walk.restarts += 1;
+            let had_cursor = walk.cursor.is_some();
             walk.at = Anchor::Top;
             walk.cursor = None;
             walk.cursors.clear();
+            if !had_cursor || walk.restarts >= MAX_CURSOR_RESTARTS {
+                return false;
+            }
+            walk.restarts += 1;
         }
     }
     info(

@@ -178,6 +178,29 @@ fn refresh_pages_down_until_it_meets_the_loaded_rows_leaving_no_gap() {
 }
 
 #[test]
+fn a_refused_cursor_mid_refresh_restarts_it_from_the_top_and_fills_the_gap() {
+    let mut state = started(120, 35, 100, false);
+    let (id, kind, _) = page_effect(&act(&mut state, Action::Reload)).unwrap();
+    let effects = answer(&mut state, id, kind, Ok(new_items_then(2..102, &[], "r1")));
+    let (id, kind, _) = page_effect(&effects).unwrap();
+    let effects = answer(&mut state, id, kind, Err(invalid_cursor()));
+    let (id, kind, cursor) = page_effect(&effects).expect("the refresh starts again");
+    assert_eq!((kind, cursor), (PageKind::Refresh, None));
+    // From the top: two items newer still, the rows the refresh put in, the gap, the old rows.
+    let known: Vec<usize> = (0..10).collect();
+    let mut head = new_items_then(0..150, &known, "r2");
+    head.data.truncate(150 + known.len());
+    answer(&mut state, id, kind, Ok(head));
+    let expected: Vec<String> = (0..150)
+        .map(|k| format!("id{:05}", 3000 + k))
+        .chain((0..100).map(|n| format!("id{n:05}")))
+        .collect();
+    assert_eq!(ids(&state), expected);
+    assert!(state.list.error.is_none());
+    assert_eq!(state.list.load, crate::tui::state::ListLoad::Idle, "done");
+}
+
+#[test]
 fn refresh_while_at_the_top_shows_the_new_rows_and_moves_the_selection_down() {
     let mut state = started(120, 35, 100, false);
     let (id, kind, _) = page_effect(&act(&mut state, Action::Reload)).unwrap();
