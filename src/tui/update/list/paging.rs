@@ -177,7 +177,7 @@ fn merge_first(state: &mut AppState, page: Page<Feedback>) {
     list.cursors.clear();
     list.cursor_restarts = 0;
     list.refresh = None;
-    list.new_count = 0;
+    // `new_count` was reset by `restart`; items that arrived since are the newest of this page.
     let stop = looping(&mut list.cursors, &page);
     list.store.insert_page(&Anchor::End, page.data, 0);
     list.next_at = Anchor::End;
