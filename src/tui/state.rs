@@ -102,7 +102,8 @@ pub struct ListView {
     pub next_at: Anchor,
     /// Cursors the walk down was given: one given twice means the server loops, and paging stops.
     pub cursors: HashSet<Cursor>,
-    /// Walks restarted from the top after `invalid_cursor` that have not yet reached the end.
+    /// Restarts from the top after `invalid_cursor` since a page last came in past the deep end;
+    /// a few are allowed, then the error is shown (a service refusing every cursor would loop).
     pub cursor_restarts: u32,
     /// True once a page came back without a next cursor.
     pub end: bool,
