@@ -236,8 +236,9 @@ async fn webhook_arrivals_appear_on_top_without_moving_the_cursor() {
         f.contains("100 loaded") && f.contains("live: 0 arrived")
     });
     let fresh = submitter.submit_and_deliver(None).feedback.id.0;
+    // The list is at its top: the arrival shows above the selected item, which stays selected.
     app.wait_frame("the arrival", |f| {
-        f.contains("live: 1 arrived") && f.contains("1 new ↑") && f.contains("101 loaded")
+        f.contains("live: 1 arrived") && f.contains("1 new") && f.contains("101 loaded")
     });
     app.enter();
     app.wait_frame("the detail of the item under the cursor", |f| {
@@ -302,4 +303,47 @@ async fn ctrl_c_quits_from_the_detail() {
     app.wait_frame("the detail", |f| f.contains("Metadata (built-in)"));
     app.ctrl_c();
     app.ends().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rejected_cursor_restarts_paging_from_the_top_keeping_what_is_loaded() {
+    let r = common::rig(2000, 10_000).await;
+    let app = launch(r.client.clone());
+    app.wait_frame("the first page", |f| f.contains("100 loaded"));
+    // The next page's cursor is refused once, as after a deploy that rotated cursor keys.
+    r.sim.faults().add(
+        Route::FeedbackList,
+        FaultKind::Body {
+            status: 400,
+            body: r#"{"error":"invalid_cursor","message":"cursor is not acceptable"}"#.into(),
+        },
+        Some(1),
+    );
+    app.key('G');
+    let frame = app.wait_frame("the second page", |f| f.contains("200 loaded"));
+    assert!(!frame.contains("invalid_cursor"), "{frame}");
+    app.quit().await;
+    assert_eq!(
+        r.sim.stats().route(Route::FeedbackList),
+        4,
+        "first page, refused page, newest page again, next page"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refresh_after_more_than_a_page_of_new_items_leaves_no_gap() {
+    use feedback_inbox::sim::submit::Submitter;
+
+    let r = common::rig(300, 10_000).await;
+    let app = launch(r.client.clone());
+    app.wait_frame("the first page", |f| f.contains("100 loaded"));
+    let mut submitter = Submitter::new(std::sync::Arc::clone(r.sim.state()), 7, None);
+    for _ in 0..150 {
+        submitter.submit();
+    }
+    app.key('r');
+    app.wait_frame("every new item", |f| {
+        f.contains("250 loaded") && f.contains("150 new")
+    });
+    app.quit().await;
 }

@@ -317,6 +317,8 @@ fn hostile_text_is_inert_and_columns_hold() {
 fn live_arrivals_are_marked_new_and_counted() {
     let mut state = started(120, 20, 100, false);
     state.live = true;
+    // Scrolled down: at its top the list would show the arrivals at once.
+    act(&mut state, Action::PageDown);
     for n in [9001, 9002] {
         let mut fresh = testkit::item(n);
         fresh.received_at = now();

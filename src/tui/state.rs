@@ -1,12 +1,12 @@
 //! `AppState`: plain data that `update` changes and `view` draws. No channels, handles or cells.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use jiff::Timestamp;
 use ratatui_textarea::TextArea;
 
-use super::store::Store;
+use super::store::{Anchor, Store};
 use crate::api::{Cursor, FeedbackDetail, RateLimit, Status, Wait};
 
 /// Which part of the screen takes keys.
@@ -96,18 +96,63 @@ pub struct ListView {
     pub offset: usize,
     pub viewport_rows: usize,
     pub next_cursor: Option<Cursor>,
+    /// Where the next page of the walk down goes: the end, or (after the service rejected a
+    /// cursor) the top, the walk then going down over the loaded rows to the deep end again.
+    /// At `Top` the next request carries no cursor.
+    pub next_at: Anchor,
+    /// Cursors the walk down was given: one given twice means the server loops, and paging stops.
+    pub cursors: HashSet<Cursor>,
+    /// Restarts from the top after `invalid_cursor` since a page last came in past the deep end;
+    /// a few are allowed, then the error is shown (a service refusing every cursor would loop).
+    pub cursor_restarts: u32,
     /// True once a page came back without a next cursor.
     pub end: bool,
     pub load: ListLoad,
     /// The last failure of a list request, shown in the list until the next success.
     pub error: Option<String>,
     pub request_id: u64,
-    /// Rows added by the last refresh (shown as "N new").
+    /// Rows added on top since the list was (re)loaded, by refreshes and arrivals together: the
+    /// first `new_count` rows are marked new and the title says "N new".
     pub new_count: usize,
+    /// A refresh paging down from the newest item until it meets a loaded row; kept after a
+    /// failure so that `r` resumes it instead of leaving a gap.
+    pub refresh: Option<RefreshWalk>,
     /// Indices into the store matching the text filter, when one is active.
     pub matches: Option<Vec<usize>>,
-    /// Prefetching held back because the rate-limit budget is low.
+    /// The next page is wanted but held back because the rate-limit budget is low; worked out
+    /// afresh each time paging is considered (every tick), so it clears when the budget returns.
     pub prefetch_paused: bool,
+}
+
+/// A refresh that pages down until it meets the loaded rows.
+#[derive(Debug, Clone)]
+pub struct RefreshWalk {
+    /// The newest row loaded before it began: the refresh is done once it gets past this row.
+    pub boundary: Option<Box<str>>,
+    /// Where its next page goes: below the newest rows it already put in.
+    pub at: Anchor,
+    /// The cursor of its next page (`None`: the newest page).
+    pub cursor: Option<Cursor>,
+    /// Cursors it was given, to stop if the server repeats one.
+    pub cursors: HashSet<Cursor>,
+    /// Rows it added so far.
+    pub added: usize,
+    /// Times it started again from the top after `invalid_cursor`.
+    pub restarts: u32,
+}
+
+impl Default for RefreshWalk {
+    /// A refresh about to ask for the newest page, whose rows go on top.
+    fn default() -> Self {
+        Self {
+            boundary: None,
+            at: Anchor::Top,
+            cursor: None,
+            cursors: HashSet::new(),
+            added: 0,
+            restarts: 0,
+        }
+    }
 }
 
 /// The `/` text filter.

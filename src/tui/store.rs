@@ -1,6 +1,8 @@
 //! The loaded feedback, kept compact: strings sanitized once on the way in and boxed, app,
 //! project, tag and status names interned, and rows in a deque so refreshes prepend without
-//! shifting the store. Rows are addressed by position (newest first) and found by id.
+//! shifting the store. Rows are addressed by position (newest first) and found by id. A page
+//! goes in where the server's order puts it ([`Store::insert_page`]), so a refresh that pages
+//! down, or a walk restarted from the top, fills its gap without disturbing the rows around it.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -54,6 +56,31 @@ pub struct Row {
     pub project: Sym,
 }
 
+/// Where a page of items goes in the store.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Anchor {
+    /// Above every row (a walk starting at the newest item).
+    Top,
+    /// Just below the row with this id (ids survive rows inserted above them; positions do not).
+    After(Box<str>),
+    /// Below every row.
+    #[default]
+    End,
+}
+
+/// What merging a page did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Merged {
+    /// Rows added.
+    pub added: usize,
+    /// Rows added at or inside the block of new rows at the top (so they can be marked new).
+    pub on_top: usize,
+    /// True when the page held an item that was already loaded.
+    pub met_known: bool,
+    /// Where the page that follows this one goes: just below this page's last item.
+    pub next: Anchor,
+}
+
 /// The loaded list, newest first.
 #[derive(Debug, Default, Clone)]
 pub struct Store {
@@ -96,6 +123,69 @@ impl Store {
             return None;
         }
         self.rows.iter().position(|r| &*r.id == id)
+    }
+
+    /// Position `anchor` stands for now.
+    #[must_use]
+    pub fn resolve(&self, anchor: &Anchor) -> usize {
+        match anchor {
+            Anchor::Top => 0,
+            Anchor::End => self.rows.len(),
+            Anchor::After(id) => self.position(id).map_or(self.rows.len(), |p| p + 1),
+        }
+    }
+
+    /// Puts a page (newest first) into the list in the server's order: its first new item at
+    /// `anchor`, each later one just below the item before it in the page. An item already
+    /// loaded is skipped and moves the insertion point to just below itself, so a page that
+    /// overlaps loaded rows neither duplicates nor reorders them. `new_rows` is the size of the
+    /// block of new rows at the top; insertions that touch it are counted in `on_top`.
+    pub fn insert_page(
+        &mut self,
+        anchor: &Anchor,
+        items: impl IntoIterator<Item = Feedback>,
+        new_rows: usize,
+    ) -> Merged {
+        let mut point = self.resolve(anchor);
+        let (mut added, mut on_top, mut met_known) = (0, 0, false);
+        for item in items {
+            if self.ids.contains(item.id.as_str()) {
+                met_known = true;
+                point = self.known_position(item.id.as_str(), point) + 1;
+                continue;
+            }
+            let row = self.row(item);
+            self.ids.insert(row.id.clone());
+            self.rows.insert(point, row);
+            if point <= new_rows + on_top {
+                on_top += 1;
+            }
+            point += 1;
+            added += 1;
+        }
+        let next = match point.checked_sub(1) {
+            None => Anchor::Top,
+            Some(_) if point >= self.rows.len() => Anchor::End,
+            Some(above) => self
+                .rows
+                .get(above)
+                .map_or(Anchor::End, |r| Anchor::After(r.id.clone())),
+        };
+        Merged {
+            added,
+            on_top,
+            met_known,
+            next,
+        }
+    }
+
+    /// Position of a loaded `id`, looked up at `hint` first (a page usually continues where the
+    /// previous item of the same page was).
+    fn known_position(&self, id: &str, hint: usize) -> usize {
+        if self.rows.get(hint).is_some_and(|r| &*r.id == id) {
+            return hint;
+        }
+        self.position(id).unwrap_or(hint)
     }
 
     /// Appends older items (the next page); ids already loaded are skipped. Returns how many
@@ -196,6 +286,42 @@ mod tests {
         assert_eq!(ids, ["e", "d", "c", "b", "a"]);
         assert_eq!(store.position("b"), Some(3));
         assert_eq!(store.position("zz"), None);
+    }
+
+    fn ids(store: &Store) -> Vec<&str> {
+        store.window(0, usize::MAX).map(|r| &*r.id).collect()
+    }
+
+    #[test]
+    fn a_page_goes_where_the_server_order_puts_it() {
+        let mut store = Store::default();
+        store.append([item("c", 3, "x"), item("a", 1, "x")]);
+        // A refresh page: two new items on top, then a loaded one, then one in between.
+        let merged = store.insert_page(
+            &Anchor::Top,
+            [
+                item("e", 5, "x"),
+                item("d", 4, "x"),
+                item("c", 3, "x"),
+                item("b", 2, "x"),
+            ],
+            0,
+        );
+        assert_eq!(ids(&store), ["e", "d", "c", "b", "a"]);
+        assert_eq!((merged.added, merged.on_top), (3, 2));
+        assert!(merged.met_known);
+        assert_eq!(merged.next, Anchor::After("b".into()));
+        // The page that follows goes below the last item of the one before.
+        let merged = store.insert_page(&merged.next, [item("a", 1, "x"), item("z", 0, "x")], 2);
+        assert_eq!(ids(&store), ["e", "d", "c", "b", "a", "z"]);
+        assert_eq!(
+            (merged.added, merged.on_top, merged.next),
+            (1, 0, Anchor::End)
+        );
+        // Below an anchor inside the new block, insertions still count as new.
+        let merged = store.insert_page(&Anchor::After("e".into()), [item("e2", 5, "x")], 2);
+        assert_eq!(merged.on_top, 1);
+        assert_eq!(store.resolve(&Anchor::After("e2".into())), 2);
     }
 
     #[test]

@@ -1,13 +1,17 @@
-//! The feedback list: movement, lazy paging by cursor, refresh that keeps your place, and the
-//! merging of page answers (stale ones dropped by request id).
+//! The feedback list: movement, the viewport, lazy paging (the merging of answers lives in
+//! `paging`), new items from outside, and keeping the selected item selected, by id, whatever is
+//! put in above it.
 
-use std::sync::Arc;
+mod paging;
 
-use super::{describe, error, info};
-use crate::api::{ApiError, Feedback, FeedbackQuery, Page, Platform, Status};
+use super::info;
+use crate::api::{Feedback, FeedbackQuery, Platform, Status};
 use crate::tui::action::{Action, PageKind};
 use crate::tui::effect::Effect;
-use crate::tui::state::{AppState, Fatal, ListLoad};
+use crate::tui::state::{AppState, ListLoad};
+use crate::tui::store::Anchor;
+
+pub(super) use paging::{auto_refresh, fetch_first, page_loaded, reload, restart};
 
 /// Page size the inbox asks for.
 pub const PAGE_SIZE: u32 = 100;
@@ -40,33 +44,6 @@ fn query(state: &AppState) -> FeedbackQuery {
         limit: Some(PAGE_SIZE),
         cursor: None,
     }
-}
-
-/// Starts the list over for the current filters (cancelling what is in flight).
-pub(super) fn fetch_first(state: &mut AppState) -> Effect {
-    let request_id = state.request_id();
-    state.list.request_id = request_id;
-    state.list.load = ListLoad::First;
-    state.list.error = None;
-    state.in_flight += 1;
-    Effect::FetchPage {
-        request_id,
-        kind: PageKind::First,
-        query: query(state),
-    }
-}
-
-/// Forgets the loaded rows and loads the first page again (filters changed).
-pub(super) fn restart(state: &mut AppState) -> Effect {
-    state.list.store.clear();
-    state.list.next_cursor = None;
-    state.list.end = false;
-    state.list.selected = 0;
-    state.list.offset = 0;
-    state.list.new_count = 0;
-    state.list.matches = state.list.matches.as_ref().map(|_| Vec::new());
-    state.details.clear();
-    fetch_first(state)
 }
 
 pub(super) fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
@@ -103,7 +80,9 @@ fn move_to(state: &mut AppState, target: usize) -> Vec<Effect> {
     maybe_prefetch(state).into_iter().collect()
 }
 
-/// Keeps `offset` so the selection is on screen.
+/// Keeps `offset` so the selection is on screen, and the screen full when there are rows enough
+/// (after the text filter narrowed a scrolled list, an offset past its matches drew one row and
+/// a blank pane).
 pub(super) fn keep_visible(state: &mut AppState) {
     let len = state.visible_len();
     let list = &mut state.list;
@@ -114,24 +93,83 @@ pub(super) fn keep_visible(state: &mut AppState) {
     } else if list.selected >= list.offset + rows {
         list.offset = list.selected + 1 - rows;
     }
-    list.offset = list.offset.min(len.saturating_sub(1));
+    list.offset = list.offset.min(len.saturating_sub(rows));
 }
 
-/// The next page, when the selection is within a screen of the loaded end and nothing else is
-/// in flight; held back while the rate-limit budget is low.
+/// The selected item and the top row on screen, by id: rows put in above them (a refresh, an
+/// arrival, a page of a walk restarted from the top) move neither, with or without a text
+/// filter. A list scrolled to its top stays there, so new rows show up on screen.
+pub(super) struct Place {
+    selected: Option<Box<str>>,
+    top: Option<Box<str>>,
+    at_top: bool,
+}
+
+impl Place {
+    pub(super) fn remember(state: &AppState) -> Self {
+        let id = |n: usize| {
+            state
+                .visible_index(n)
+                .and_then(|i| state.list.store.get(i))
+                .map(|r| r.id.clone())
+        };
+        Self {
+            selected: id(state.list.selected),
+            top: id(state.list.offset),
+            at_top: state.list.offset == 0,
+        }
+    }
+
+    /// Puts the selection and the screen back on their items; the store changed and the text
+    /// filter's matches were recomputed since `remember`.
+    pub(super) fn restore(self, state: &mut AppState) {
+        if let Some(n) = self.selected.and_then(|id| visible_position(state, &id)) {
+            state.list.selected = n;
+        }
+        if self.at_top {
+            state.list.offset = 0;
+        } else if let Some(n) = self.top.and_then(|id| visible_position(state, &id)) {
+            state.list.offset = n;
+        }
+        keep_visible(state);
+    }
+}
+
+/// Visible row of the item `id`, or of the first match below it when it does not match.
+fn visible_position(state: &AppState, id: &str) -> Option<usize> {
+    let index = state.list.store.position(id)?;
+    Some(match &state.list.matches {
+        None => index,
+        Some(matches) => matches.partition_point(|&i| i < index),
+    })
+}
+
+/// True while fewer requests than [`LOW_BUDGET`] are left in a window that has not yet reset.
+fn budget_low(state: &AppState) -> bool {
+    state.rate.remaining.is_some_and(|r| r < LOW_BUDGET)
+        && state.rate.reset.is_some_and(|reset| reset > state.now)
+}
+
+/// The next page, when the selection is within a screen of the last visible row (of all rows,
+/// or of the text filter's matches, so that paging goes on under a filter) and nothing else is
+/// in flight; held back while the rate-limit budget is low. `prefetch_paused` is worked out
+/// afresh on every call (each tick makes one), so it clears as soon as the budget recovers.
 pub(crate) fn maybe_prefetch(state: &mut AppState) -> Option<Effect> {
+    state.list.prefetch_paused = false;
     let list = &state.list;
-    if list.load != ListLoad::Idle || list.end || list.matches.is_some() || list.error.is_some() {
+    if list.load != ListLoad::Idle || list.end || list.error.is_some() {
         return None;
     }
-    let cursor = list.next_cursor.clone()?;
-    if list.store.len().saturating_sub(list.selected) > list.viewport_rows.max(1) {
+    let cursor = match list.next_at {
+        // A walk restarted after `invalid_cursor` asks for the newest page again.
+        Anchor::Top => None,
+        _ => Some(list.next_cursor.clone()?),
+    };
+    if state.visible_len().saturating_sub(list.selected) > list.viewport_rows.max(1) {
         return None;
     }
-    let budget_low = state.rate.remaining.is_some_and(|r| r < LOW_BUDGET)
-        && state.rate.reset.is_some_and(|reset| reset > state.now);
-    state.list.prefetch_paused = budget_low;
-    if budget_low {
+    if budget_low(state) {
+        state.list.prefetch_paused = true;
         return None;
     }
     let request_id = state.request_id();
@@ -139,52 +177,12 @@ pub(crate) fn maybe_prefetch(state: &mut AppState) -> Option<Effect> {
     state.list.load = ListLoad::More;
     state.in_flight += 1;
     let mut query = query(state);
-    query.cursor = Some(cursor);
+    query.cursor = cursor;
     Some(Effect::FetchPage {
         request_id,
         kind: PageKind::Next,
         query,
     })
-}
-
-/// `r`: retry after a failure or with nothing loaded, else fetch the newest page and put what
-/// is new above the list.
-pub(super) fn reload(state: &mut AppState) -> Vec<Effect> {
-    let mut effects = super::panes::retry_failed(state);
-    if state.list.store.is_empty() {
-        effects.push(restart(state));
-    } else {
-        // A failed next page is retried by the prefetch that follows the refresh's answer.
-        state.list.error = None;
-        state.note = None;
-        effects.push(refresh(state));
-    }
-    effects
-}
-
-fn refresh(state: &mut AppState) -> Effect {
-    let request_id = state.request_id();
-    state.list.request_id = request_id;
-    state.list.load = ListLoad::Refresh;
-    state.in_flight += 1;
-    Effect::FetchPage {
-        request_id,
-        kind: PageKind::Refresh,
-        query: query(state),
-    }
-}
-
-/// The automatic refresh, when configured, due, idle, and the budget allows.
-pub(super) fn auto_refresh(state: &mut AppState) -> Option<Effect> {
-    let due = state.next_refresh.is_some_and(|at| at <= state.now);
-    if !due || state.list.load != ListLoad::Idle || state.fatal.is_some() {
-        return None;
-    }
-    state.next_refresh = Some(super::after(state.now, state.refresh_seconds));
-    if state.rate.remaining.is_some_and(|r| r < LOW_BUDGET) || state.list.store.is_empty() {
-        return None;
-    }
-    Some(refresh(state))
 }
 
 /// `s`: new ⇄ archived.
@@ -198,97 +196,21 @@ pub(super) fn toggle_status(state: &mut AppState) -> Vec<Effect> {
     vec![restart(state)]
 }
 
-pub(super) fn page_loaded(
-    state: &mut AppState,
-    request_id: u64,
-    kind: PageKind,
-    result: Result<Page<Feedback>, Arc<ApiError>>,
-) -> Vec<Effect> {
-    state.in_flight = state.in_flight.saturating_sub(1);
-    if request_id != state.list.request_id {
-        state.dirty = state.in_flight == 0;
-        return Vec::new();
-    }
-    state.list.load = ListLoad::Idle;
-    state.wait = None;
-    match result {
-        Ok(page) => merge(state, kind, page),
-        Err(err) => failed(state, &err),
-    }
-    super::text_filter::refilter(state);
-    keep_visible(state);
-    maybe_prefetch(state).into_iter().collect()
-}
-
-fn merge(state: &mut AppState, kind: PageKind, page: Page<Feedback>) {
-    state.list.error = None;
-    match kind {
-        PageKind::First => {
-            state.list.store.clear();
-            state.list.store.append(page.data);
-            state.list.end = page.next_cursor.is_none();
-            state.list.next_cursor = page.next_cursor;
-            state.list.selected = 0;
-            state.list.offset = 0;
-        }
-        PageKind::Next => {
-            state.list.store.append(page.data);
-            state.list.end = page.next_cursor.is_none();
-            state.list.next_cursor = page.next_cursor;
-        }
-        PageKind::Refresh => {
-            let added = state.list.store.prepend(page.data);
-            state.list.new_count += added;
-            if state.list.matches.is_none() && added > 0 {
-                // Anchor by item: everything moved down by `added` rows.
-                state.list.selected += added;
-                state.list.offset += added;
-            }
-            if added > 0 {
-                info(state, format!("{added} new"));
-            }
-        }
-    }
-}
-
-fn failed(state: &mut AppState, err: &ApiError) {
-    let text = describe(err);
-    let at_startup = state.list.store.is_empty();
-    match err {
-        ApiError::Unauthorized | ApiError::IndiePlanRequired if at_startup => {
-            let title = if matches!(err, ApiError::Unauthorized) {
-                "The API key was refused"
-            } else {
-                "This plan has no API access"
-            };
-            state.fatal = Some(Fatal {
-                title: title.to_owned(),
-                body: err.to_string(),
-            });
-        }
-        ApiError::Cancelled => {}
-        _ => {
-            state.list.error = Some(text.clone());
-            error(state, text);
-        }
-    }
-}
-
 /// A new item from outside (webhook): counted; when it matches the filters, on top, marked new,
-/// with the selection (and the rows on screen) kept on their items.
+/// with the selection kept on its item (and the rows on screen kept, unless the list is at its
+/// top, where the new row shows).
 pub(super) fn arrived(state: &mut AppState, mut item: Feedback) -> Vec<Effect> {
     state.arrivals += 1;
     if !matches_filters(state, &item) {
         return Vec::new();
     }
     fill_platform(state, &mut item);
-    let added = state.list.store.prepend([item]);
-    if added > 0 && state.list.matches.is_none() && state.list.store.len() > 1 {
-        state.list.selected += added;
-        state.list.offset += added;
-    }
-    state.list.new_count += added;
+    let place = Place::remember(state);
+    let list = &mut state.list;
+    let merged = list.store.insert_page(&Anchor::Top, [item], list.new_count);
+    list.new_count += merged.on_top;
     super::text_filter::refilter(state);
+    place.restore(state);
     Vec::new()
 }
 

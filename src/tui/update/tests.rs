@@ -687,7 +687,7 @@ fn arrivals_go_on_top_without_moving_the_selection() {
 }
 
 #[test]
-fn an_arrival_at_the_top_keeps_the_rows_on_screen_and_gets_its_platform() {
+fn an_arrival_at_the_top_shows_on_screen_keeps_the_selection_and_gets_its_platform() {
     let mut state = started(120, 35, 100, false);
     assert_eq!(state.list.selected, 0);
     let mut fresh = item(5001);
@@ -699,7 +699,11 @@ fn an_arrival_at_the_top_keeps_the_rows_on_screen_and_gets_its_platform() {
         "id00000",
         "the cursor stays on its item"
     );
-    assert_eq!(state.list.offset, 1, "the rows on screen do not move");
+    assert_eq!(
+        (state.list.offset, state.list.selected),
+        (0, 1),
+        "a list at its top shows the new row; the selected item moves down one row"
+    );
     let top = state.list.store.get(0).unwrap();
     let label = state.list.store.names.get(top.app.unwrap().0);
     assert!(label.ends_with("ios"), "{label}");
@@ -788,3 +792,5 @@ fn detail_text_is_sanitized_on_arrival() {
     );
     let _ = testkit::panes();
 }
+
+mod paging;

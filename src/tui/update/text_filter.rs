@@ -1,8 +1,9 @@
 //! The `/` filter: a live, case-insensitive text filter over the loaded items (message, email,
 //! tags, id). Typing narrows incrementally: when the new query extends the old one only the
-//! previous matches are searched again.
+//! previous matches are searched again. The selected item stays selected while it matches;
+//! otherwise the first match is selected, and the screen shows the matches from there.
 
-use ratatui::crossterm::event::KeyEvent;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 
 use crate::tui::action::Action;
@@ -14,10 +15,8 @@ pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
     match &mut state.text_filter {
         Some(filter) => filter.editing = true,
         None => {
-            let mut input = TextArea::default();
-            input.set_placeholder_text("message, email, tag or id");
             state.text_filter = Some(TextFilter {
-                input,
+                input: prompt(),
                 applied: String::new(),
                 editing: true,
             });
@@ -26,6 +25,13 @@ pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
         }
     }
     Vec::new()
+}
+
+/// An empty prompt line.
+fn prompt() -> TextArea<'static> {
+    let mut input = TextArea::default();
+    input.set_placeholder_text("message, email, tag or id");
+    input
 }
 
 pub(super) fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
@@ -56,10 +62,24 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
     let Some(filter) = &mut state.text_filter else {
         return Vec::new();
     };
-    filter.input.input(key);
+    if key.code == KeyCode::Char('u') && key.modifiers.contains(KeyModifiers::CONTROL) {
+        // Ctrl-U clears the line, as in a shell (the text area would take it for undo).
+        filter.input = prompt();
+    } else {
+        filter.input.input(key);
+    }
+    let selected = state.selected_row().map(|r| r.id.clone());
     apply(state, true);
+    state.list.selected = selected
+        .and_then(|id| state.list.store.position(&id))
+        .and_then(|index| {
+            let matches = state.list.matches.as_deref().unwrap_or_default();
+            matches.binary_search(&index).ok()
+        })
+        .unwrap_or(0);
     super::list::keep_visible(state);
-    Vec::new()
+    // Fewer matches than a screen below the selection: page on for more.
+    super::list::maybe_prefetch(state).into_iter().collect()
 }
 
 /// Recomputes the matches after the store changed (rows added or replaced).

@@ -1,5 +1,6 @@
 //! The side panes: Projects, Apps (with platform) and Tags (with counts). The entry that is the
-//! active filter carries a `●` marker and the pane title names it.
+//! active filter carries a `●` marker and the pane title names it. The tag counts are labelled
+//! on the pane's bottom border: they cover both statuses, not only the one listed.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -10,6 +11,11 @@ use super::cells;
 use super::theme::Theme;
 use crate::tui::state::{AppState, Chosen, Focus, Load, Pane};
 use crate::width::{fit, truncate, width};
+
+/// What the numbers in the Tags pane count.
+pub const TAG_COUNTS: &str = " counts: new + archived ";
+/// The same, for a narrow pane.
+const TAG_COUNTS_SHORT: &str = " new + archived ";
 
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let rows = |pane: &Pane| {
@@ -53,10 +59,19 @@ pub fn render_one(frame: &mut Frame, area: Rect, state: &AppState, focus: Focus,
             theme.active(),
         ));
     }
-    let block = Block::default()
+    let mut block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(focused))
         .title(Line::from(title_spans));
+    if focus == Focus::Tags {
+        // The API counts a tag over both statuses, whichever the list shows: say so.
+        let label = if width(TAG_COUNTS) <= inner_width {
+            TAG_COUNTS
+        } else {
+            TAG_COUNTS_SHORT
+        };
+        block = block.title_bottom(Line::from(label).right_aligned());
+    }
     let body_rows = usize::from(area.height.saturating_sub(2));
     let lines = pane_lines(pane, active, body_rows, inner_width, focused, theme);
     cells::paragraph(frame.buffer_mut(), area, &block, &lines);
@@ -110,4 +125,32 @@ fn pane_lines(
             Line::styled(fit(text.trim_end(), cells), style)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    use super::*;
+    use crate::tui::testkit::started;
+
+    #[test]
+    fn tag_counts_are_labelled_with_what_they_count() {
+        let state = started(120, 35, 10, true);
+        for (cells, label) in [(30, "counts: new + archived"), (20, "new + archived")] {
+            let mut terminal = Terminal::new(TestBackend::new(cells, 8)).unwrap();
+            terminal
+                .draw(|frame| {
+                    let area = frame.area();
+                    render_one(frame, area, &state, Focus::Tags, Theme { color: true });
+                })
+                .unwrap();
+            let buffer = terminal.backend().buffer();
+            let bottom: String = (0..cells).map(|x| buffer[(x, 7)].symbol()).collect();
+            assert!(bottom.contains(label), "{bottom}");
+            let bug: String = (0..cells).map(|x| buffer[(x, 1)].symbol()).collect();
+            assert!(bug.contains("bug") && bug.contains("25"), "{bug}");
+        }
+    }
 }
