@@ -1,5 +1,6 @@
 //! Decoding never panics: arbitrary bytes and arbitrary JSON through every wire type and through
-//! the error-body path give a value or an error, nothing else.
+//! the error-body path give a value or an error, nothing else. And a string escaped as UTF-16
+//! units, with any units cut out (lone surrogates), always decodes.
 #![allow(clippy::unwrap_used)]
 
 use feedback_inbox::api::{
@@ -64,6 +65,24 @@ fn json_value() -> impl Strategy<Value = Value> {
     })
 }
 
+/// `text` as JSON string content, every UTF-16 unit escaped, the units at `cut` left out.
+fn escaped_units(text: &str, cut: &[bool]) -> String {
+    text.encode_utf16()
+        .enumerate()
+        .filter(|(i, _)| !cut.get(*i).copied().unwrap_or(false))
+        .map(|(_, unit)| format!("\\u{unit:04x}"))
+        .collect()
+}
+
+fn page_with_message(message: &str) -> Vec<u8> {
+    format!(
+        r#"{{"data":[{{"id":"a1","message":"{message}","reporter_email":null,"status":"new",
+        "received_at":"2026-11-01T12:00:00Z","tags":["{message}"],"app":null,
+        "project":{{"id":"p","name":"{message}"}}}}],"next_cursor":null}}"#
+    )
+    .into_bytes()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
@@ -76,5 +95,22 @@ proptest! {
     fn arbitrary_json_never_panics(value in json_value()) {
         decode_all(&serde_json::to_vec(&value).unwrap());
         decode_all(&serde_json::to_vec(&serde_json::json!({ "data": value })).unwrap());
+    }
+
+    #[test]
+    fn utf16_escapes_with_units_cut_out_always_decode(
+        text in any::<String>(),
+        cut in prop::collection::vec(any::<bool>(), 0..64),
+    ) {
+        let body = page_with_message(&escaped_units(&text, &cut));
+        let page = feedback_inbox::api::lenient::feedback_page(&body).unwrap();
+        prop_assert_eq!(page.data.len(), 1);
+        let message = &page.data[0].message;
+        prop_assert_eq!(&page.data[0].project.name, message);
+        if !cut.iter().any(|c| *c) {
+            prop_assert_eq!(message, &text);
+        }
+        let strict: Page<Feedback> = feedback_inbox::json::from_slice(&body).unwrap();
+        prop_assert_eq!(&strict.data[0].message, message);
     }
 }
