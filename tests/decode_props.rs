@@ -67,11 +67,14 @@ fn json_value() -> impl Strategy<Value = Value> {
 
 /// `text` as JSON string content, every UTF-16 unit escaped, the units at `cut` left out.
 fn escaped_units(text: &str, cut: &[bool]) -> String {
-    text.encode_utf16()
-        .enumerate()
-        .filter(|(i, _)| !cut.get(*i).copied().unwrap_or(false))
-        .map(|(_, unit)| format!("\\u{unit:04x}"))
-        .collect()
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for (i, unit) in text.encode_utf16().enumerate() {
+        if !cut.get(i).copied().unwrap_or(false) {
+            let _ = write!(out, "\\u{unit:04x}");
+        }
+    }
+    out
 }
 
 fn page_with_message(message: &str) -> Vec<u8> {
