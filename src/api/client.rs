@@ -271,7 +271,8 @@ pub(crate) fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
     while let Some(source) = current.source() {
         current = source;
     }
-    crate::text::sanitize_line(&current.to_string()).into_owned()
+    let shown = crate::text::sanitize_line(&current.to_string()).into_owned();
+    super::key::redact_keys(&shown).into_owned()
 }
 
 /// reqwest is built without a default TLS crypto provider (to avoid a C toolchain dependency);
