@@ -260,9 +260,14 @@ pub fn feedback(f: &mut Fields<'_>) -> Option<Feedback> {
                 name: p.text("name"),
             })
         })
-        .unwrap_or_else(|| ProjectRef {
-            id: String::new(),
-            name: String::new(),
+        .unwrap_or_else(|| {
+            if f.get("project").is_none() {
+                f.note("project", "missing");
+            }
+            ProjectRef {
+                id: String::new(),
+                name: String::new(),
+            }
         });
     Some(Feedback {
         id: id.as_str().into(),

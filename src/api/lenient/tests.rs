@@ -118,3 +118,58 @@ fn the_page_shape_itself_must_hold() {
     assert!(feedback_page(br#"{"data":{}}"#).is_err());
     assert!(list(b"[]", "tag list", tag).is_err());
 }
+
+/// Log lines written while `f` runs.
+fn logs_of(f: impl FnOnce()) -> String {
+    use std::sync::{Arc, Mutex};
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+    impl std::io::Write for Buffer {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let buffer = Buffer::default();
+    let writer = buffer.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .finish();
+    tracing::subscriber::with_default(subscriber, f);
+    let bytes = buffer.0.lock().unwrap().clone();
+    String::from_utf8(bytes).unwrap()
+}
+
+#[test]
+fn what_was_unreadable_or_skipped_is_logged() {
+    let logs = logs_of(|| {
+        let page = feedback_page(&page_of(&[
+            r#"{"id":"odd\u001b1","message":"m","received_at":"soon","tags":"x"}"#,
+            r#"{"message":"no id"}"#,
+        ]))
+        .unwrap();
+        assert_eq!(page.data.len(), 1);
+    });
+    assert!(
+        logs.contains("kept an item with unreadable fields"),
+        "{logs}"
+    );
+    assert!(logs.contains("received_at: not a time"), "{logs}");
+    assert!(logs.contains("tags: not a list"), "{logs}");
+    assert!(
+        logs.contains("project: missing") && logs.contains("status: missing"),
+        "{logs}"
+    );
+    assert!(
+        logs.contains("skipped an item without a usable id"),
+        "{logs}"
+    );
+    assert!(
+        !logs.contains('\u{1b}'),
+        "ids are cleaned before they are logged: {logs:?}"
+    );
+}
