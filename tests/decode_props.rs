@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 use feedback_inbox::api::{
-    ApiError, App, Data, ErrorBody, Feedback, FeedbackDetail, Page, Project, Tag,
+    ApiError, App, Data, ErrorBody, Feedback, FeedbackDetail, Page, Project, Tag, lenient,
 };
 use proptest::prelude::*;
 use serde_json::Value;
@@ -16,6 +16,11 @@ fn decode_all(bytes: &[u8]) {
     let _ = serde_json::from_slice::<Data<Vec<App>>>(bytes);
     let _ = serde_json::from_slice::<Data<Vec<Tag>>>(bytes);
     let _ = serde_json::from_slice::<ErrorBody>(bytes);
+    let _ = lenient::feedback_page(bytes);
+    let _ = lenient::feedback_detail(bytes);
+    let _ = lenient::list(bytes, "project list", lenient::project);
+    let _ = lenient::list(bytes, "app list", lenient::app);
+    let _ = lenient::list(bytes, "tag list", lenient::tag);
     for status in [400, 401, 404, 418, 503] {
         let err = ApiError::from_response(status, bytes, Some("id"));
         let shown = err.to_string();
@@ -54,6 +59,9 @@ fn json_value() -> impl Strategy<Value = Value> {
             Just("metadata".to_owned()),
             Just("built_in".to_owned()),
             Just("delivery".to_owned()),
+            Just("count".to_owned()),
+            Just("tag".to_owned()),
+            Just("custom".to_owned()),
             Just("error".to_owned()),
             ".{0,6}",
         ];
