@@ -1,16 +1,25 @@
 //! Copying text for the user: the system clipboard through arboard where one is reachable (one
-//! instance kept for the whole process, since X11/Wayland contents vanish with their owner), and
-//! otherwise an OSC 52 write to the terminal (SSH, no display), wrapped for tmux when inside it.
-//! The text handed in is already sanitized.
+//! instance kept for the whole process, since X11/Wayland contents vanish with their owner);
+//! inside tmux, `tmux load-buffer -w -`, so the text lands in tmux's paste buffer for sure (and
+//! tmux forwards it to the outer terminal when `set-clipboard` allows); otherwise, or when that
+//! fails, an OSC 52 write to the terminal, which the terminal may or may not honour. The result
+//! says which of these happened, so the status bar never claims more than was done. The text
+//! handed in is already sanitized.
 
 use std::io::Write;
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use base64::Engine;
 use thiserror::Error;
 
 /// Largest OSC 52 payload (base64 characters) we send; many terminals drop longer ones.
 pub const OSC52_MAX_ENCODED: usize = 4096;
+
+/// How long `tmux load-buffer` may take before the copy falls back to OSC 52 (the copy runs on
+/// the UI loop, so it must not hang it).
+pub const TMUX_TIMEOUT: Duration = Duration::from_secs(1);
 
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum ClipboardError {
@@ -20,9 +29,45 @@ pub enum ClipboardError {
     Unavailable(String),
 }
 
+/// Where a copy went, which decides what the status bar may claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CopyMethod {
+    SystemClipboard,
+    TmuxBuffer,
+    /// Written to the terminal as OSC 52: a request the terminal (or tmux) may ignore.
+    Osc52 {
+        in_tmux: bool,
+    },
+    Memory,
+}
+
+impl CopyMethod {
+    /// True when the text certainly landed; OSC 52 is only a request to the terminal.
+    #[must_use]
+    pub fn certain(self) -> bool {
+        !matches!(self, Self::Osc52 { .. })
+    }
+
+    /// Completes "Copied the id …" (certain) or "Sent the id …" (OSC 52).
+    #[must_use]
+    pub fn how(self) -> &'static str {
+        match self {
+            Self::SystemClipboard => "to the system clipboard",
+            Self::TmuxBuffer => "to tmux's paste buffer",
+            Self::Osc52 { in_tmux: true } => {
+                "as OSC 52; tmux passes it on only with set-clipboard on"
+            }
+            Self::Osc52 { in_tmux: false } => {
+                "as OSC 52; it is copied only if the terminal accepts OSC 52"
+            }
+            Self::Memory => "to memory",
+        }
+    }
+}
+
 /// Somewhere text can be copied to. Returns how it was copied, for the status bar.
 pub trait Clipboard: Send {
-    fn copy(&mut self, text: &str) -> Result<&'static str, ClipboardError>;
+    fn copy(&mut self, text: &str) -> Result<CopyMethod, ClipboardError>;
 }
 
 /// The OSC 52 escape sequence that asks the terminal to set its clipboard. Inside tmux the
@@ -55,24 +100,96 @@ impl<W: Write + Send> Osc52<W> {
 }
 
 impl<W: Write + Send> Clipboard for Osc52<W> {
-    fn copy(&mut self, text: &str) -> Result<&'static str, ClipboardError> {
+    fn copy(&mut self, text: &str) -> Result<CopyMethod, ClipboardError> {
         let bytes = osc52_sequence(text, self.in_tmux)?;
         self.out
             .write_all(&bytes)
             .and_then(|()| self.out.flush())
             .map_err(|e| ClipboardError::Unavailable(e.to_string()))?;
-        Ok(if self.in_tmux {
-            "via OSC 52 (tmux)"
-        } else {
-            "via OSC 52"
+        Ok(CopyMethod::Osc52 {
+            in_tmux: self.in_tmux,
         })
     }
 }
 
-/// The system clipboard when reachable, else OSC 52 on stdout.
+/// Loads text into tmux's paste buffer.
+pub trait TmuxBuffer: Send {
+    /// `Err` carries why it failed (tmux missing, too old for `-w`, no server, timeout).
+    fn load(&mut self, text: &str) -> Result<(), String>;
+}
+
+/// The real one: `tmux load-buffer -w -` with the text on stdin.
+#[derive(Debug, Clone, Copy)]
+pub struct TmuxCommand;
+
+impl TmuxBuffer for TmuxCommand {
+    fn load(&mut self, text: &str) -> Result<(), String> {
+        let mut command = Command::new("tmux");
+        command.args(["load-buffer", "-w", "-"]);
+        feed(command, text.as_bytes(), TMUX_TIMEOUT)
+    }
+}
+
+/// Runs `command` with `input` on stdin and its output discarded (it must not draw over the
+/// inbox); an error when it cannot start, exits unsuccessfully, or takes longer than `timeout`.
+/// The wait happens on a helper thread, so a hung child costs that thread, never the caller.
+pub fn feed(mut command: Command, input: &[u8], timeout: Duration) -> Result<(), String> {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let mut stdin = child.stdin.take();
+    let input = input.to_vec();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let written = stdin.as_mut().map_or(Ok(()), |s| s.write_all(&input));
+        drop(stdin);
+        let _ = tx.send(written.and_then(|()| child.wait()));
+    });
+    match rx.recv_timeout(timeout) {
+        Ok(Ok(status)) if status.success() => Ok(()),
+        Ok(Ok(status)) => Err(format!("exited with {status}")),
+        Ok(Err(error)) => Err(error.to_string()),
+        Err(_) => Err(format!("no answer within {}s", timeout.as_secs_f32())),
+    }
+}
+
+/// The terminal's clipboard: tmux's paste buffer when inside tmux, else (or when that fails)
+/// OSC 52.
+pub struct TerminalClipboard<T: TmuxBuffer, W: Write + Send> {
+    tmux: Option<T>,
+    osc52: Osc52<W>,
+}
+
+impl<T: TmuxBuffer, W: Write + Send> TerminalClipboard<T, W> {
+    /// `tmux` is `Some` inside tmux.
+    pub fn new(tmux: Option<T>, out: W) -> Self {
+        let in_tmux = tmux.is_some();
+        Self {
+            tmux,
+            osc52: Osc52::new(out, in_tmux),
+        }
+    }
+}
+
+impl<T: TmuxBuffer, W: Write + Send> Clipboard for TerminalClipboard<T, W> {
+    fn copy(&mut self, text: &str) -> Result<CopyMethod, ClipboardError> {
+        if let Some(tmux) = &mut self.tmux {
+            match tmux.load(text) {
+                Ok(()) => return Ok(CopyMethod::TmuxBuffer),
+                Err(reason) => tracing::info!(%reason, "tmux load-buffer failed; using OSC 52"),
+            }
+        }
+        self.osc52.copy(text)
+    }
+}
+
+/// The system clipboard when reachable, else the terminal's.
 pub struct SystemClipboard {
     system: Option<arboard::Clipboard>,
-    fallback: Osc52<std::io::Stdout>,
+    fallback: TerminalClipboard<TmuxCommand, std::io::Stdout>,
 }
 
 impl SystemClipboard {
@@ -85,9 +202,10 @@ impl SystemClipboard {
         } else {
             arboard::Clipboard::new().ok()
         };
+        let tmux = std::env::var_os("TMUX").is_some().then_some(TmuxCommand);
         Self {
             system,
-            fallback: Osc52::new(std::io::stdout(), std::env::var_os("TMUX").is_some()),
+            fallback: TerminalClipboard::new(tmux, std::io::stdout()),
         }
     }
 }
@@ -99,11 +217,11 @@ impl Default for SystemClipboard {
 }
 
 impl Clipboard for SystemClipboard {
-    fn copy(&mut self, text: &str) -> Result<&'static str, ClipboardError> {
-        if let Some(system) = &mut self.system {
-            if system.set_text(text.to_owned()).is_ok() {
-                return Ok("to the system clipboard");
-            }
+    fn copy(&mut self, text: &str) -> Result<CopyMethod, ClipboardError> {
+        if let Some(system) = &mut self.system
+            && system.set_text(text.to_owned()).is_ok()
+        {
+            return Ok(CopyMethod::SystemClipboard);
         }
         self.fallback.copy(text)
     }
@@ -135,9 +253,9 @@ pub struct MemoryClipboard {
 }
 
 impl Clipboard for MemoryClipboard {
-    fn copy(&mut self, text: &str) -> Result<&'static str, ClipboardError> {
+    fn copy(&mut self, text: &str) -> Result<CopyMethod, ClipboardError> {
         crate::clock::lock(&self.copied).push(text.to_owned());
-        Ok("to memory")
+        Ok(CopyMethod::Memory)
     }
 }
 
@@ -171,7 +289,103 @@ mod tests {
     #[test]
     fn osc52_writer_writes_the_sequence() {
         let mut sink = Osc52::new(Vec::new(), false);
-        assert_eq!(sink.copy("a").unwrap(), "via OSC 52");
+        assert_eq!(
+            sink.copy("a").unwrap(),
+            CopyMethod::Osc52 { in_tmux: false }
+        );
         assert_eq!(sink.out, b"\x1b]52;c;YQ==\x07");
+    }
+
+    /// A tmux buffer that records what it was given, or fails.
+    struct FakeTmux {
+        loaded: Arc<Mutex<Vec<String>>>,
+        fail: bool,
+    }
+
+    impl TmuxBuffer for FakeTmux {
+        fn load(&mut self, text: &str) -> Result<(), String> {
+            if self.fail {
+                return Err("no server running".into());
+            }
+            crate::clock::lock(&self.loaded).push(text.to_owned());
+            Ok(())
+        }
+    }
+
+    type Loaded = Arc<Mutex<Vec<String>>>;
+
+    fn terminal(fail: bool) -> (TerminalClipboard<FakeTmux, Vec<u8>>, Loaded) {
+        let loaded = Arc::default();
+        let tmux = FakeTmux {
+            loaded: Arc::clone(&loaded),
+            fail,
+        };
+        (TerminalClipboard::new(Some(tmux), Vec::new()), loaded)
+    }
+
+    #[test]
+    fn inside_tmux_the_copy_goes_to_the_paste_buffer_first() {
+        let (mut clipboard, loaded) = terminal(false);
+        let method = clipboard.copy("https://x.example/1").unwrap();
+        assert_eq!(method, CopyMethod::TmuxBuffer);
+        assert!(method.certain());
+        assert_eq!(*loaded.lock().unwrap(), ["https://x.example/1"]);
+        assert!(
+            clipboard.osc52.out.is_empty(),
+            "no OSC 52 when tmux took it"
+        );
+    }
+
+    #[test]
+    fn when_tmux_fails_osc52_is_sent_and_the_note_says_on_what_it_depends() {
+        let (mut clipboard, loaded) = terminal(true);
+        let method = clipboard.copy("hi").unwrap();
+        assert_eq!(method, CopyMethod::Osc52 { in_tmux: true });
+        assert!(loaded.lock().unwrap().is_empty());
+        assert!(
+            clipboard
+                .osc52
+                .out
+                .starts_with(b"\x1b]52;c;aGk=\x07\x1bPtmux;")
+        );
+        assert!(!method.certain(), "OSC 52 is a request, not a copy");
+        assert_eq!(
+            method.how(),
+            "as OSC 52; tmux passes it on only with set-clipboard on"
+        );
+    }
+
+    #[test]
+    fn outside_tmux_osc52_is_the_terminal_clipboard() {
+        let mut clipboard: TerminalClipboard<FakeTmux, Vec<u8>> =
+            TerminalClipboard::new(None, Vec::new());
+        let method = clipboard.copy("a").unwrap();
+        assert_eq!(method, CopyMethod::Osc52 { in_tmux: false });
+        assert_eq!(clipboard.osc52.out, b"\x1b]52;c;YQ==\x07");
+        assert!(method.how().contains("only if the terminal accepts OSC 52"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn feed_writes_stdin_and_reports_failure_and_timeout() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out");
+        let mut cat = Command::new("sh");
+        cat.args(["-c", "cat > \"$0\""]).arg(&path);
+        feed(cat, b"copied text", Duration::from_secs(10)).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "copied text");
+
+        let mut failing = Command::new("sh");
+        failing.args(["-c", "exit 3"]);
+        assert!(feed(failing, b"", Duration::from_secs(10)).is_err());
+        let missing = Command::new("/nonexistent/tmux");
+        assert!(feed(missing, b"", Duration::from_secs(10)).is_err());
+
+        let mut hung = Command::new("sleep");
+        hung.arg("2");
+        let started = std::time::Instant::now();
+        let err = feed(hung, b"", Duration::from_millis(200)).unwrap_err();
+        assert!(err.contains("no answer"), "{err}");
+        assert!(started.elapsed() < Duration::from_secs(10));
     }
 }

@@ -1,6 +1,10 @@
-//! Injected time. Everything that reads the wall clock or sleeps (client retry waits, rate-limit
-//! pacing, the simulator's per-minute windows) goes through [`Clock`], so tests can share one
-//! [`ManualClock`] between the client and the simulator and run minute-long waits in microseconds.
+//! Injected time for the network side. The API client (retry waits, rate-limit pacing), the
+//! simulator (per-minute windows, timestamps) and the webhook sender and receiver (signature
+//! times, tolerance) read "now" and sleep through [`Clock`], so tests can share one
+//! [`ManualClock`] between them and run minute-long waits in microseconds. The inbox's screen
+//! does not: `update` gets time only as `Msg::Tick(now)`, which the run loop reads from the
+//! system clock on a tokio interval; the CLI's ages and the simulator's injected latency fault
+//! use the system clock and tokio's timer directly.
 
 use std::future::Future;
 use std::pin::Pin;

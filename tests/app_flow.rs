@@ -253,3 +253,53 @@ async fn webhook_arrivals_appear_on_top_without_moving_the_cursor() {
     app.quit().await;
     handle.shutdown().await;
 }
+
+impl App {
+    fn send(&self, event: Event) {
+        self.keys.send(Ok(event)).unwrap();
+    }
+
+    fn ctrl_c(&self) {
+        self.send(Event::Key(KeyEvent::new(
+            KeyCode::Char('c'),
+            KeyModifiers::CONTROL,
+        )));
+    }
+
+    /// The loop ends on its own (no `q` sent).
+    async fn ends(self) {
+        tokio::time::timeout(Duration::from_secs(10), self.task)
+            .await
+            .expect("the inbox quit")
+            .unwrap()
+            .unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paste_fills_the_prompt_without_running_keys_and_ctrl_c_quits_from_it() {
+    let r = common::rig(300, 10_000).await;
+    let app = launch(r.client.clone());
+    app.wait_frame("the first page", |f| f.contains("100 loaded"));
+    app.key('/');
+    app.send(Event::Paste("KINGFISHER\nsq".into()));
+    let frame = app.wait_frame("the pasted prompt", |f| f.contains("KINGFISHER sq"));
+    assert!(
+        frame.contains(" new "),
+        "the s did not switch status:\n{frame}"
+    );
+    assert!(!app.task.is_finished(), "the q did not quit");
+    app.ctrl_c();
+    app.ends().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ctrl_c_quits_from_the_detail() {
+    let r = common::rig(300, 10_000).await;
+    let app = launch(r.client.clone());
+    app.wait_frame("the first page", |f| f.contains("100 loaded"));
+    app.enter();
+    app.wait_frame("the detail", |f| f.contains("Metadata (built-in)"));
+    app.ctrl_c();
+    app.ends().await;
+}

@@ -4,136 +4,11 @@
 //! Skipped (with a note) where tmux is not installed.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+mod tmux;
 
-/// A private tmux server with one 120x35 session running a shell.
-struct Tmux {
-    socket: String,
-    _home: tempfile::TempDir,
-}
+use std::process::Command;
 
-impl Tmux {
-    fn start(name: &str) -> Option<Self> {
-        if Command::new("tmux").arg("-V").output().is_err() {
-            eprintln!("tmux not installed; skipping");
-            return None;
-        }
-        let home = tempfile::tempdir().unwrap();
-        let socket = format!("fi-e2e-{name}-{}", std::process::id());
-        let status = Command::new("tmux")
-            .args([
-                "-L",
-                &socket,
-                "-f",
-                "/dev/null",
-                "new-session",
-                "-d",
-                "-s",
-                "main",
-                "-x",
-                "120",
-                "-y",
-                "35",
-            ])
-            .args(["bash", "--norc", "--noprofile"])
-            .env_remove("DISPLAY")
-            .env_remove("WAYLAND_DISPLAY")
-            .env_remove("SSH_CONNECTION")
-            .env_remove("SSH_TTY")
-            .env_remove("SSH_CLIENT")
-            .env("HOME", home.path())
-            .env("XDG_CONFIG_HOME", home.path().join("config"))
-            .env("XDG_STATE_HOME", home.path().join("state"))
-            .env("TERM", "xterm-256color")
-            .env("PS1", "$ ")
-            .status()
-            .unwrap();
-        assert!(status.success());
-        let tmux = Self {
-            socket,
-            _home: home,
-        };
-        tmux.run(&["set-option", "-g", "set-clipboard", "on"]);
-        Some(tmux)
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .args(["-L", &self.socket])
-            .args(args)
-            .output()
-            .unwrap()
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "main"];
-        args.extend_from_slice(keys);
-        assert!(self.run(&args).status.success());
-    }
-
-    /// True while the pane shows the alternate screen (a full-screen program is up).
-    fn alternate_on(&self) -> bool {
-        let out = self
-            .run(&["display", "-p", "-t", "main", "#{alternate_on}"])
-            .stdout;
-        String::from_utf8_lossy(&out).trim() == "1"
-    }
-
-    fn screen(&self) -> String {
-        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "main"]).stdout)
-            .into_owned()
-    }
-
-    /// Polls the screen until `ready` holds; panics with the last screen at the deadline.
-    fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + timeout();
-        loop {
-            let screen = self.screen();
-            if ready(&screen) {
-                return screen;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "timed out waiting for {what}; screen:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.run(&["kill-server"]);
-    }
-}
-
-/// Generous on CI, where the machine is shared.
-fn timeout() -> Duration {
-    Duration::from_secs(if std::env::var_os("CI").is_some() {
-        30
-    } else {
-        10
-    })
-}
-
-/// `FEEDBACK_E2E_BINARY` when set (CI points it at the release build); otherwise the release
-/// binary when it is built and at least as new as the test profile's (so a stale release build
-/// left from earlier work is never tested by mistake).
-fn binary() -> PathBuf {
-    if let Some(path) = std::env::var_os("FEEDBACK_E2E_BINARY") {
-        return PathBuf::from(path);
-    }
-    let release = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/feedback-inbox");
-    let test_build = PathBuf::from(env!("CARGO_BIN_EXE_feedback-inbox"));
-    let modified = |p: &PathBuf| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    match (modified(&release), modified(&test_build)) {
-        (Some(r), Some(t)) if r >= t => release,
-        (Some(_), None) => release,
-        _ => test_build,
-    }
-}
+use tmux::{Tmux, binary};
 
 fn launch(tmux: &Tmux) {
     let command = format!("{} demo --items 3000", binary().display());
@@ -191,10 +66,17 @@ fn first_screen_paging_detail_and_osc52_copy() {
     let link = link.expect("an item with an issue-tracker link among the first 12");
     tmux.keys(&["y"]);
     tmux.wait_for("the copy confirmation", |s| {
-        s.contains("Copied the issue-tracker link via OSC 52")
+        s.contains("Copied the issue-tracker link to tmux's paste buffer")
     });
     let buffer = String::from_utf8(tmux.run(&["show-buffer"]).stdout).unwrap();
     assert_eq!(buffer, link);
+    tmux.run(&["delete-buffer"]);
+    tmux.keys(&["o"]);
+    tmux.wait_for("the reason nothing opened", |s| {
+        s.contains("Not opened (no display); copied the issue-tracker link to tmux's paste")
+    });
+    let buffer = String::from_utf8(tmux.run(&["show-buffer"]).stdout).unwrap();
+    assert_eq!(buffer, link, "the link was copied instead");
 }
 
 #[test]

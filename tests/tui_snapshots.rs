@@ -343,3 +343,33 @@ fn live_arrivals_are_marked_new_and_counted() {
         "the third row was loaded before"
     );
 }
+
+/// The help on the smallest supported terminal: taller than the screen, so it scrolls; it
+/// wraps rather than cuts, and the title shows how far it is scrolled.
+#[test]
+fn help_scrolled_on_a_small_terminal() {
+    use feedback_inbox::tui::runtime::translate;
+    use ratatui::crossterm::event::Event;
+
+    let keymap = Keymap::default();
+    let mut state = started(40, 12, 100, false);
+    act(&mut state, Action::Help);
+    let down = Event::Key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE));
+    for _ in 0..5 {
+        let msg = translate(&down, &state, &keymap).unwrap();
+        update(&mut state, msg);
+    }
+    let (_, max) = view::help_scroll_range(40, 12, &keymap);
+    assert_eq!(state.help_scroll, 5.min(max));
+    let terminal = draw(&state);
+    insta::assert_snapshot!(terminal.backend());
+    let screen = format!("{:?}", terminal.backend().buffer());
+    assert!(screen.contains("j/k: 5/"), "{screen}");
+    // Scrolled to the end, the last line of the help is on screen, whole.
+    let bottom = Event::Key(KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT));
+    let msg = translate(&bottom, &state, &keymap).unwrap();
+    update(&mut state, msg);
+    let screen = format!("{:?}", draw(&state).backend().buffer());
+    assert!(screen.contains("[keys]."), "{screen}");
+    assert!(screen.contains("toggle_mouse"), "{screen}");
+}

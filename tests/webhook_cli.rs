@@ -2,29 +2,14 @@
 //! submissions to `webhook listen` over loopback (duplicates on, so each id arrives twice).
 #![allow(clippy::unwrap_used)]
 
-use std::io::{BufRead, BufReader, Write};
+mod webhook_support;
+
+use std::io::Write;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::process::{Output, Stdio};
 
 use feedback_inbox::webhook::{Secret, sign};
-
-const SECRET: &str = "whsec_cli_secret";
-
-/// The binary with a clean environment: no user config; data, state and config in `home`.
-fn bin(home: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"));
-    command
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", home)
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("HOOK_SECRET", SECRET);
-    command
-}
+use webhook_support::{Running, SECRET, bin, next, spawn, start_listen, terminate, text};
 
 fn verify(home: &Path, timestamp: &str, signature: &str, body: &[u8], extra: &[&str]) -> Output {
     let mut child = bin(home)
@@ -42,10 +27,6 @@ fn verify(home: &Path, timestamp: &str, signature: &str, body: &[u8], extra: &[&
 
 fn body() -> Vec<u8> {
     br#"{"event":"feedback.created","feedback":{"id":"fb_cli1","appId":"app_1","appName":"Acme iOS","projectId":"prj_1","projectName":"Acme","message":"Export \u001b[2Jfails","email":null,"metadata":{"builtin":{},"custom":{}},"receivedAt":"2026-11-01T11:59:00Z"}}"#.to_vec()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
 }
 
 #[test]
@@ -108,78 +89,6 @@ fn verify_prints_the_event_or_the_reason_with_distinct_exits() {
     assert_eq!(unset.status.code(), Some(2));
     assert!(text(&unset.stderr).contains("HOOK_SECRET is not set"));
     assert!(!text(&unset.stderr).contains(SECRET));
-}
-
-/// Lines of a child's pipe, delivered over a channel so a test can wait with a deadline.
-fn lines(pipe: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(pipe).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    rx
-}
-
-fn next(rx: &mpsc::Receiver<String>, what: &str) -> String {
-    rx.recv_timeout(Duration::from_secs(30))
-        .unwrap_or_else(|_| panic!("timed out waiting for {what}"))
-}
-
-fn terminate(child: &mut Child) -> std::process::ExitStatus {
-    let pid = child.id().to_string();
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
-    child.wait().unwrap()
-}
-
-struct Running {
-    child: Child,
-    out: mpsc::Receiver<String>,
-    err: mpsc::Receiver<String>,
-}
-
-fn spawn(mut command: Command) -> Running {
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let out = lines(child.stdout.take().unwrap());
-    let err = lines(child.stderr.take().unwrap());
-    Running { child, out, err }
-}
-
-/// `webhook listen` on a free port; returns it with its URL.
-fn start_listen(home: &Path, jsonl: &Path) -> (Running, String) {
-    let mut command = bin(home);
-    command
-        .args([
-            "webhook",
-            "listen",
-            "--addr",
-            "127.0.0.1:0",
-            "--secret-env",
-            "HOOK_SECRET",
-        ])
-        .arg("--jsonl")
-        .arg(jsonl);
-    let listen = spawn(command);
-    let banner = next(&listen.err, "the listen banner");
-    assert!(banner.contains("webhook-seen.txt"), "{banner}");
-    let url = banner
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap()
-        .to_owned();
-    (listen, url)
 }
 
 /// `sim` submitting every 50 ms and delivering (twice) to `url`; returns it with base URL and key.

@@ -139,7 +139,7 @@ async fn duplicates_are_acknowledged_but_recorded_once_even_across_a_restart() {
 }
 
 #[tokio::test]
-async fn bad_deliveries_get_401_400_413_or_405_and_record_nothing() {
+async fn bad_deliveries_get_401_413_or_405_and_record_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let clock = clock();
     let now = clock.now_seconds();
@@ -154,14 +154,12 @@ async fn bad_deliveries_get_401_400_413_or_405_and_record_nothing() {
             .filter(|(n, _)| *n != name)
             .collect::<Vec<_>>()
     };
-    let not_json = b"SECRET-BODY not json".to_vec();
     let cases: Vec<(Headers, Vec<u8>, u16)> = vec![
         (signed_headers(now, &body), tampered, 401),
         (without("X-Service-Signature"), body.clone(), 401),
         (without("X-Service-Timestamp"), body.clone(), 401),
         (signed_headers(now - 301, &body), body.clone(), 401),
         (signed_headers(now + 301, &body), body.clone(), 401),
-        (signed_headers(now, &not_json), not_json.clone(), 400),
         (
             signed_headers(now, &[b' '; MAX_BODY + 1]),
             vec![b' '; MAX_BODY + 1],

@@ -1,6 +1,7 @@
 //! The interactive inbox: `feedback-inbox` (the configured account) and `feedback-inbox demo`
 //! (the embedded simulator with its seeded data, no key needed).
 
+use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -31,6 +32,7 @@ pub struct DemoArgs {
 
 /// The inbox for the configured account.
 pub async fn inbox(args: &Args) -> Result<(), CliError> {
+    require_terminal()?;
     let settings = settings(args)?;
     let resolved = super::resolve_account(args)?;
     for warning in &resolved.warnings {
@@ -88,6 +90,7 @@ async fn listen(
 /// The inbox on the embedded simulator; with `--live-every`, the simulator also receives new
 /// submissions and delivers them as signed webhooks to a receiver feeding this inbox.
 pub async fn demo(args: &Args, demo: &DemoArgs) -> Result<(), CliError> {
+    require_terminal()?;
     let settings = settings(args)?;
     let handle = sim::start(demo.data.config())
         .await
@@ -116,9 +119,8 @@ async fn live_demo(
     every: f64,
 ) -> Result<(ReceiverHandle, SubmitHandle, UnboundedReceiver<Feedback>), CliError> {
     let every = super::sim_cmd::positive_seconds(every, "--live-every")?;
-    let mut bytes = [0u8; 32];
-    fastrand::fill(&mut bytes);
-    let secret = Secret::new(bytes.to_vec()).map_err(|e| CliError::Other(e.to_string()))?;
+    let secret =
+        Secret::new(demo_secret_bytes()?.to_vec()).map_err(|e| CliError::Other(e.to_string()))?;
     let (receiver, arrivals) = listen(([127, 0, 0, 1], 0).into(), secret.clone()).await?;
     let target = WebhookTarget {
         url: receiver.url(),
@@ -132,6 +134,35 @@ async fn live_demo(
         .map_err(|e| CliError::Other(format!("cannot set up webhook delivery: {e}")))?;
     let submitter = Submitter::new(Arc::clone(sim.state()), seed, Some(sender)).start(every, None);
     Ok((receiver, submitter, arrivals))
+}
+
+/// Bytes of the demo's webhook signing secret.
+const DEMO_SECRET_BYTES: usize = 32;
+
+/// A fresh signing secret from the operating system's cryptographic source: the receiver
+/// listens on a real port, so anyone who could guess the secret could inject items.
+fn demo_secret_bytes() -> Result<[u8; DEMO_SECRET_BYTES], CliError> {
+    let mut bytes = [0u8; DEMO_SECRET_BYTES];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| CliError::Other(format!("cannot make a webhook secret: {e}")))?;
+    Ok(bytes)
+}
+
+/// The inbox draws on a terminal and reads keys from it: with stdin or stdout redirected it
+/// would hang or fill a file with escape sequences, so it stops first (exit 2) and says so.
+fn require_terminal() -> Result<(), CliError> {
+    let missing = match (
+        std::io::stdin().is_terminal(),
+        std::io::stdout().is_terminal(),
+    ) {
+        (true, true) => return Ok(()),
+        (false, true) => "stdin is not",
+        (true, false) => "stdout is not",
+        (false, false) => "stdin and stdout are not",
+    };
+    Err(CliError::Usage(format!(
+        "the inbox needs a terminal and {missing} one (for a pipe or file use `feedback-inbox list`)"
+    )))
 }
 
 /// Key map and refresh interval from the config file.
@@ -181,4 +212,30 @@ async fn run(
     };
     tui::run(options).await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn demo_secrets_are_fresh_full_length_random_bytes() {
+        let a = demo_secret_bytes().unwrap();
+        let b = demo_secret_bytes().unwrap();
+        assert_ne!(a, b);
+        for secret in [a, b] {
+            assert_eq!(secret.len(), 32);
+            let mut distinct = secret.to_vec();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert!(distinct.len() > 16, "{secret:?} does not look random");
+        }
+    }
+
+    #[test]
+    fn the_demo_secret_does_not_come_from_a_seedable_generator() {
+        let source = include_str!("inbox.rs");
+        assert!(!source.contains(concat!("fast", "rand")));
+        assert!(source.contains("getrandom::fill(&mut bytes)"));
+    }
 }

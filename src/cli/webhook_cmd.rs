@@ -13,7 +13,7 @@ use tokio::sync::mpsc::unbounded_channel;
 
 use super::CliError;
 use crate::clock;
-use crate::webhook::receiver::{self, Notice, ReceiverConfig};
+use crate::webhook::receiver::{self, Notice, ReceiverConfig, StartError};
 use crate::webhook::seen::{self, Seen};
 use crate::webhook::{Delivery, MAX_BODY, Secret, verify};
 
@@ -120,6 +120,7 @@ async fn listen_until_stopped(args: &ListenArgs, out: &mut dyn Write) -> Result<
         .ok_or_else(|| CliError::Usage("no data folder; pass --seen-file".to_owned()))?;
     let seen = Seen::open(&seen_path)
         .map_err(|e| CliError::Other(format!("cannot open {}: {e}", seen_path.display())))?;
+    let skipped = seen.skipped_lines();
     let config = ReceiverConfig {
         addr: args.addr,
         secret,
@@ -129,32 +130,52 @@ async fn listen_until_stopped(args: &ListenArgs, out: &mut dyn Write) -> Result<
         clock: clock::system(),
     };
     let (tx, mut notices) = unbounded_channel();
-    let handle = receiver::start(config, tx)
-        .await
-        .map_err(|e| CliError::Other(format!("cannot listen on {}: {e}", args.addr)))?;
+    let handle = receiver::start(config, tx).await.map_err(|e| match e {
+        StartError::Bind(e) => CliError::Other(format!("cannot listen on {}: {e}", args.addr)),
+        other @ StartError::Jsonl { .. } => CliError::Other(other.to_string()),
+    })?;
     eprintln!(
         "receiving webhooks at {} (POST / or /webhook); ids remembered in {}; Ctrl-C to stop",
         handle.url(),
         seen_path.display()
     );
+    if skipped > 0 {
+        eprintln!(
+            "skipped {skipped} unreadable line(s) of {} (torn by a crash or a full disk)",
+            seen_path.display()
+        );
+    }
     let stop = super::sim_cmd::shutdown_signal();
     tokio::pin!(stop);
     loop {
         tokio::select! {
             () = &mut stop => break,
-            Some(notice) = notices.recv() => report(&notice, out)?,
+            Some(notice) = notices.recv() => report(&notice, args.jsonl.is_some(), out)?,
         }
     }
     handle.shutdown().await;
     Ok(())
 }
 
-/// An accepted event goes to stdout as one line; duplicates and rejections to stderr.
-fn report(notice: &Notice, out: &mut dyn Write) -> Result<(), CliError> {
+/// An accepted event goes to stdout as one line; bodies kept raw, duplicates and refusals to
+/// stderr.
+fn report(notice: &Notice, keeping: bool, out: &mut dyn Write) -> Result<(), CliError> {
     match notice {
         Notice::Accepted(event) => {
             writeln!(out, "{event}")?;
             out.flush()?;
+        }
+        Notice::Unparsed { key, reason } => {
+            let key = crate::width::excerpt(key, 40);
+            let kept = if keeping {
+                "kept raw in the JSONL, marked unparsed"
+            } else {
+                "not kept (no --jsonl)"
+            };
+            eprintln!(
+                "acknowledged a signed delivery whose body is not a usable event ({}); {kept}; {key}",
+                crate::width::excerpt(reason, 120)
+            );
         }
         Notice::Duplicate(id) => {
             let id = crate::width::excerpt(id, 40);

@@ -128,7 +128,14 @@ pub enum PageKind {
 /// A copy finished (or could not be done).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CopyOutcome {
+    /// The text certainly landed somewhere (system clipboard, tmux's paste buffer).
     Copied {
+        what: &'static str,
+        how: &'static str,
+    },
+    /// The text was handed to the terminal (OSC 52), which may or may not keep it: the note
+    /// says what was sent and on what it depends, never that it was copied.
+    Sent {
         what: &'static str,
         how: &'static str,
     },
@@ -142,6 +149,17 @@ pub enum CopyOutcome {
 #[derive(Debug, Clone)]
 pub enum Msg {
     Action(Action),
+    /// Ctrl-C: quit at once, from any screen or prompt (unlike `q`, which goes back in the
+    /// detail and types a `q` in the prompt).
+    Interrupt,
+    /// A bracketed paste: text for the `/` prompt, never keys.
+    Paste(String),
+    /// Scroll the help overlay by `lines` (`i32::MIN`/`i32::MAX`: to the top/bottom), never
+    /// past `max`, which the caller computed from the overlay's layout.
+    HelpScroll {
+        lines: i32,
+        max: u16,
+    },
     /// A printable key typed into the text filter, or an edit key, forwarded as-is.
     FilterInput(ratatui::crossterm::event::KeyEvent),
     /// Mouse: select the list row at this screen row, or scroll by lines.
@@ -168,8 +186,11 @@ pub enum Msg {
     Waiting(Wait),
     RateLimited(RateLimit),
     Copied(CopyOutcome),
-    /// The browser was asked to open a link (`Ok(url)`), or could not be.
-    Opened(Result<String, String>),
+    /// The browser was asked to open `url`, or could not be (`Err(reason)`).
+    Opened {
+        url: String,
+        result: Result<(), String>,
+    },
     /// A new item arrived from outside (webhook receiver).
     Arrived(Box<Feedback>),
 }

@@ -1,6 +1,7 @@
 //! Keys → actions. Defaults below; `config.toml` may rebind any action under `[keys]`
 //! (`action = "key"` or `action = ["key", "key"]`). An unknown action, an unknown key name or a
-//! key bound to two actions is reported with the file's line. Ctrl-C always quits.
+//! key bound to two actions is reported with the file's line. Ctrl-C is not in the table: it
+//! always quits, from every screen and prompt (see [`is_interrupt`]), so it cannot be bound.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -109,6 +110,11 @@ impl Chord {
             ctrl: key.modifiers.contains(KeyModifiers::CONTROL),
             alt: key.modifiers.contains(KeyModifiers::ALT),
         })
+    }
+
+    /// Ctrl-C, which is never looked up in the table.
+    fn is_interrupt(&self) -> bool {
+        self.ctrl && matches!(self.code, ChordCode::Char('c' | 'C'))
     }
 
     /// How the chord is written in help and config.
@@ -239,10 +245,16 @@ impl Keymap {
             };
             let chords = names
                 .iter()
-                .map(|k| {
-                    Chord::parse(k).ok_or_else(|| {
-                        err(format!("unknown key name \"{k}\" for {}", action.name()))
-                    })
+                .map(|k| match Chord::parse(k) {
+                    Some(chord) if chord.is_interrupt() => Err(err(format!(
+                        "\"{k}\" always quits and cannot be bound to {}",
+                        action.name()
+                    ))),
+                    Some(chord) => Ok(chord),
+                    None => Err(err(format!(
+                        "unknown key name \"{k}\" for {}",
+                        action.name()
+                    ))),
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             table.insert(action, (chords, Some(line)));
@@ -253,12 +265,9 @@ impl Keymap {
         ))
     }
 
-    /// The action bound to a key event (Ctrl-C is always `Quit`).
+    /// The action bound to a key event (Ctrl-C is handled before the table: [`is_interrupt`]).
     #[must_use]
     pub fn action(&self, key: &KeyEvent) -> Option<Action> {
-        if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
-            return Some(Action::Quit);
-        }
         self.bindings.get(&Chord::from_event(key)?).copied()
     }
 
@@ -309,6 +318,13 @@ impl Ord for Action {
     }
 }
 
+/// True for Ctrl-C, which quits at once wherever it is pressed (`q` goes back in the detail and
+/// is text in the prompt, so it cannot be the same action).
+#[must_use]
+pub fn is_interrupt(key: &KeyEvent) -> bool {
+    matches!(key.code, KeyCode::Char('c' | 'C')) && key.modifiers.contains(KeyModifiers::CONTROL)
+}
+
 fn unknown_action(name: &str) -> String {
     let known: Vec<&str> = Action::ALL.iter().map(|(_, n, _)| *n).collect();
     format!("unknown action \"{name}\" (actions: {})", known.join(", "))
@@ -321,19 +337,19 @@ fn check_duplicates(
     let mut seen: HashMap<Chord, (Action, Option<usize>)> = HashMap::new();
     for (action, (chords, line)) in table {
         for chord in chords {
-            if let Some((other, other_line)) = seen.insert(*chord, (*action, *line)) {
-                if other != *action {
-                    return Err(KeymapError {
-                        file: file.to_owned(),
-                        line: line.or(other_line).unwrap_or(1),
-                        message: format!(
-                            "key \"{}\" is bound to both {} and {}",
-                            chord.label(),
-                            other.name(),
-                            action.name()
-                        ),
-                    });
-                }
+            if let Some((other, other_line)) = seen.insert(*chord, (*action, *line))
+                && other != *action
+            {
+                return Err(KeymapError {
+                    file: file.to_owned(),
+                    line: line.or(other_line).unwrap_or(1),
+                    message: format!(
+                        "key \"{}\" is bound to both {} and {}",
+                        chord.label(),
+                        other.name(),
+                        action.name()
+                    ),
+                });
             }
         }
     }

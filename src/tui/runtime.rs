@@ -1,9 +1,13 @@
-//! The run loop and the effect executor: owns the terminal, the event stream, the message
-//! channel, the tick, and the cancellation tokens of in-flight requests. The loop never awaits
-//! the network: requests run in spawned tasks and report back as messages.
+//! The run loop: owns the terminal, the event stream, the message channel, the tick and the
+//! signal handlers; effects go to the executor (`executor.rs`). The loop never awaits the
+//! network: requests run in spawned tasks and report back as messages. The terminal modes it
+//! turns on (raw mode, alternate screen, mouse reporting, bracketed paste) are turned off on
+//! every way out: `q`, Ctrl-C, a terminating signal at any moment, an error, a panic.
 
-use std::io::{self, Write};
-use std::sync::Arc;
+mod executor;
+mod signals;
+
+use std::io;
 use std::time::Duration;
 
 use futures_util::{Stream, StreamExt};
@@ -11,21 +15,21 @@ use ratatui::Terminal;
 use ratatui::backend::Backend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{
-    DisableMouseCapture, EnableMouseCapture, Event, EventStream, KeyCode, KeyEvent, KeyEventKind,
-    KeyModifiers, MouseEventKind,
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
+    EventStream, KeyCode, KeyEvent, KeyEventKind, MouseEventKind,
 };
 use ratatui::crossterm::execute;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
-use tokio_util::sync::CancellationToken;
 
-use super::action::{Action, CopyOutcome, Msg, PageKind, PaneData, PaneKind};
-use super::effect::Effect;
-use super::keymap::Keymap;
+use super::action::{Action, Msg};
+use super::keymap::{Keymap, is_interrupt};
 use super::state::AppState;
 use super::update::{start, update};
 use super::view;
-use crate::api::{ApiError, Client, ScopeQuery};
+use crate::api::Client;
 use crate::clipboard::Clipboard;
+use executor::Executor;
+use signals::Signals;
 
 /// How often the clock ticks (spinner, countdowns, ages).
 pub const TICK_INTERVAL: Duration = Duration::from_millis(250);
@@ -42,24 +46,57 @@ pub struct Options {
     pub waits: Option<UnboundedReceiver<crate::api::Wait>>,
 }
 
-/// Runs the inbox until the user quits; the terminal is restored on every exit path.
+/// Runs the inbox until the user quits or a terminating signal arrives; the terminal is
+/// restored on every exit path. The signal handlers go in before the terminal changes, so a
+/// signal during start-up, the loop or the restore itself never leaves it half set up.
 pub async fn run(options: Options) -> io::Result<()> {
-    release_mouse_on_panic();
-    let mut terminal = ratatui::try_init()?;
-    let _ = execute!(io::stdout(), EnableMouseCapture);
-    let result = drive(&mut terminal, EventStream::new(), options, |_| {}).await;
-    let _ = execute!(io::stdout(), DisableMouseCapture);
-    ratatui::restore();
+    let mut signals = Signals::install();
+    release_terminal_on_panic();
+    let result = match ratatui::try_init() {
+        Ok(mut terminal) => {
+            let _ = execute!(io::stdout(), EnableMouseCapture, EnableBracketedPaste);
+            let stop = async {
+                let number = signals.next().await;
+                tracing::info!(number, "signal: quitting");
+            };
+            drive_until(&mut terminal, EventStream::new(), options, |_| {}, stop).await
+        }
+        Err(error) => Err(error),
+    };
+    restore();
+    signals.exit_on_next();
     result
+}
+
+/// Turns off everything `run` turned on. Errors are ignored: after SIGHUP the terminal may be
+/// gone, and there is nobody left to tell.
+fn restore() {
+    let _ = execute!(io::stdout(), DisableBracketedPaste, DisableMouseCapture);
+    let _ = ratatui::try_restore();
 }
 
 /// The loop itself, over any backend and event source (tests use `TestBackend` and a channel).
 /// `on_frame` sees every drawn frame.
 pub async fn drive<B, E>(
     terminal: &mut Terminal<B>,
+    events: E,
+    options: Options,
+    on_frame: impl FnMut(&Buffer),
+) -> io::Result<()>
+where
+    B: Backend,
+    E: Stream<Item = io::Result<Event>> + Unpin,
+{
+    drive_until(terminal, events, options, on_frame, std::future::pending()).await
+}
+
+/// [`drive`], also ending when `stop` resolves (a terminating signal).
+async fn drive_until<B, E>(
+    terminal: &mut Terminal<B>,
     mut events: E,
     options: Options,
     mut on_frame: impl FnMut(&Buffer),
+    stop: impl std::future::Future<Output = ()>,
 ) -> io::Result<()>
 where
     B: Backend,
@@ -70,7 +107,10 @@ where
     let mut state = AppState::new(jiff::Timestamp::now(), size.width, size.height);
     state.tz = jiff::tz::TimeZone::try_system().unwrap_or(jiff::tz::TimeZone::UTC);
     state.color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    state.can_open_browser = crate::clipboard::has_display() && !crate::clipboard::over_ssh();
+    if let Some(reason) = no_browser() {
+        state.can_open_browser = false;
+        state.no_browser_reason = reason;
+    }
     state.refresh_seconds = options.refresh_seconds;
     state.live = options.arrivals.is_some();
     let keymap = options.keymap;
@@ -89,7 +129,7 @@ where
     effects.extend(start(&mut state));
     executor.run_all(effects);
     let mut ticker = tokio::time::interval(TICK_INTERVAL);
-    let mut terminate = termination();
+    let mut stop = std::pin::pin!(stop);
     while !state.quit {
         if state.dirty {
             let frame = terminal
@@ -106,7 +146,7 @@ where
             },
             Some(msg) = rx.recv() => Some(msg),
             _ = ticker.tick() => Some(Msg::Tick(jiff::Timestamp::now())),
-            () = &mut terminate => break,
+            () = &mut stop => break,
         };
         if let Some(msg) = msg {
             executor.run_all(update(&mut state, msg));
@@ -124,19 +164,16 @@ fn backend_error(error: impl std::error::Error) -> io::Error {
     io::Error::other(error.to_string())
 }
 
-/// Resolves on SIGTERM (Ctrl-C arrives as a key in raw mode).
-fn termination() -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
-    #[cfg(unix)]
-    {
-        if let Ok(mut term) =
-            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        {
-            return Box::pin(async move {
-                term.recv().await;
-            });
-        }
+/// Why a browser cannot be opened here, if it cannot (short: it leads a status-bar note). Over
+/// SSH a browser would open on the remote machine, out of the user's sight.
+fn no_browser() -> Option<&'static str> {
+    if crate::clipboard::over_ssh() {
+        Some("over SSH")
+    } else if !crate::clipboard::has_display() {
+        Some("no display")
+    } else {
+        None
     }
-    Box::pin(std::future::pending())
 }
 
 /// Turns each value from an outside channel into a message.
@@ -157,181 +194,89 @@ fn forward<T: Send + 'static>(
 }
 
 /// ratatui's panic hook restores the screen; this one, chained under it, also turns mouse
-/// reporting off so the shell is usable after a panic.
-fn release_mouse_on_panic() {
+/// reporting and bracketed paste off so the shell is usable after a panic.
+fn release_terminal_on_panic() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let _ = execute!(io::stdout(), DisableMouseCapture);
+        let _ = execute!(io::stdout(), DisableBracketedPaste, DisableMouseCapture);
         previous(info);
     }));
 }
 
-/// Turns a terminal event into a message (key presses only; releases and repeats of other
-/// kinds are ignored).
+/// Turns a terminal event into a message: key presses (releases and repeats are ignored),
+/// pastes, resizes and the mouse. Over the help, the detail or the fatal screen a click never
+/// reaches the list underneath, and the wheel scrolls the help while it is open.
 #[must_use]
 pub fn translate(event: &Event, state: &AppState, keymap: &Keymap) -> Option<Msg> {
     match event {
         Event::Key(key) if key.kind == KeyEventKind::Press => translate_key(key, state, keymap),
+        Event::Paste(text) => Some(Msg::Paste(text.clone())),
         Event::Resize(width, height) => Some(Msg::Resize {
             width: *width,
             height: *height,
         }),
-        Event::Mouse(mouse) => match mouse.kind {
-            MouseEventKind::ScrollDown => Some(Msg::Scroll(3)),
-            MouseEventKind::ScrollUp => Some(Msg::Scroll(-3)),
-            MouseEventKind::Down(_) if mouse.column >= view::list_left(state.width) => {
-                Some(Msg::ClickRow(mouse.row))
-            }
-            _ => None,
-        },
+        Event::Mouse(mouse) => {
+            let lines = match mouse.kind {
+                MouseEventKind::ScrollDown => 3,
+                MouseEventKind::ScrollUp => -3,
+                MouseEventKind::Down(_) => return click(state, mouse.column, mouse.row),
+                _ => return None,
+            };
+            Some(if state.help {
+                help_scroll(state, keymap, lines)
+            } else {
+                Msg::Scroll(lines)
+            })
+        }
         _ => None,
     }
 }
 
+/// A click selects a list row, and only when the list is what is on top.
+fn click(state: &AppState, column: u16, row: u16) -> Option<Msg> {
+    let covered = state.help || state.detail.is_some() || state.fatal.is_some();
+    (!covered && column >= view::list_left(state.width)).then_some(Msg::ClickRow(row))
+}
+
 fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Msg> {
-    let editing = state.text_filter.as_ref().is_some_and(|f| f.editing) && !state.help;
+    if is_interrupt(key) {
+        return Some(Msg::Interrupt);
+    }
+    if state.help {
+        return keymap.action(key).map(|action| match action {
+            Action::MoveDown => help_scroll(state, keymap, 1),
+            Action::MoveUp => help_scroll(state, keymap, -1),
+            Action::PageDown | Action::PageUp => {
+                let (page, _) = view::help_scroll_range(state.width, state.height, keymap);
+                let page = i32::from(page.max(1));
+                help_scroll(
+                    state,
+                    keymap,
+                    if action == Action::PageUp {
+                        -page
+                    } else {
+                        page
+                    },
+                )
+            }
+            Action::Top => help_scroll(state, keymap, i32::MIN),
+            Action::Bottom => help_scroll(state, keymap, i32::MAX),
+            other => Msg::Action(other),
+        });
+    }
+    let editing = state.text_filter.as_ref().is_some_and(|f| f.editing);
     if editing {
         return Some(match key.code {
             KeyCode::Esc => Msg::Action(Action::Back),
             KeyCode::Enter => Msg::Action(Action::Open),
-            KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-                Msg::Action(Action::Quit)
-            }
             _ => Msg::FilterInput(*key),
         });
     }
     keymap.action(key).map(Msg::Action)
 }
 
-/// Runs effects: network work in tasks, clipboard and browser calls in place.
-struct Executor {
-    client: Client,
-    tx: UnboundedSender<Msg>,
-    root: CancellationToken,
-    list: CancellationToken,
-    clipboard: Box<dyn Clipboard>,
-}
-
-impl Executor {
-    fn new(client: Client, tx: UnboundedSender<Msg>, clipboard: Box<dyn Clipboard>) -> Self {
-        let root = CancellationToken::new();
-        let list = root.child_token();
-        Self {
-            client,
-            tx,
-            root,
-            list,
-            clipboard,
-        }
-    }
-
-    fn run_all(&mut self, effects: Vec<Effect>) {
-        for effect in effects {
-            self.run(effect);
-        }
-    }
-
-    fn run(&mut self, effect: Effect) {
-        match effect {
-            Effect::FetchPane {
-                pane,
-                request_id,
-                scope,
-            } => self.fetch_pane(pane, request_id, scope),
-            Effect::FetchPage {
-                request_id,
-                kind,
-                query,
-            } => {
-                if kind != PageKind::Next {
-                    // Latest wins: the old filter's request is cancelled; its answer is dropped.
-                    self.list.cancel();
-                    self.list = self.root.child_token();
-                }
-                let client = self.client.with_cancel(self.list.clone());
-                self.spawn(async move {
-                    let result = client.list_feedback(&query).await.map_err(Arc::new);
-                    (
-                        Msg::PageLoaded {
-                            request_id,
-                            kind,
-                            result,
-                        },
-                        client,
-                    )
-                });
-            }
-            Effect::FetchDetail { id } => {
-                let client = self.client.with_cancel(self.root.child_token());
-                self.spawn(async move {
-                    let result = client
-                        .get_feedback(&id)
-                        .await
-                        .map(Box::new)
-                        .map_err(Arc::new);
-                    (Msg::DetailLoaded { id, result }, client)
-                });
-            }
-            Effect::Copy { what, text } => {
-                let outcome = match self.clipboard.copy(&text) {
-                    Ok(how) => CopyOutcome::Copied { what, how },
-                    Err(error) => CopyOutcome::Failed {
-                        what,
-                        reason: error.to_string(),
-                    },
-                };
-                let _ = self.tx.send(Msg::Copied(outcome));
-            }
-            Effect::OpenUrl { url } => {
-                let result = open::that_detached(&url)
-                    .map(|()| url)
-                    .map_err(|e| e.to_string());
-                let _ = self.tx.send(Msg::Opened(result));
-            }
-            Effect::SetMouseCapture(on) => {
-                let mut out = io::stdout();
-                let _ = if on {
-                    execute!(out, EnableMouseCapture)
-                } else {
-                    execute!(out, DisableMouseCapture)
-                };
-                let _ = out.flush();
-            }
-        }
-    }
-
-    fn fetch_pane(&self, pane: PaneKind, request_id: u64, scope: ScopeQuery) {
-        let client = self.client.with_cancel(self.root.child_token());
-        self.spawn(async move {
-            let result: Result<PaneData, ApiError> = match pane {
-                PaneKind::Projects => client.list_projects().await.map(PaneData::Projects),
-                PaneKind::Apps => client
-                    .list_apps(scope.project.as_deref())
-                    .await
-                    .map(PaneData::Apps),
-                PaneKind::Tags => client.list_tags(&scope).await.map(PaneData::Tags),
-            };
-            (
-                Msg::PaneLoaded {
-                    request_id,
-                    result: result.map_err(Arc::new),
-                },
-                client,
-            )
-        });
-    }
-
-    /// Spawns a request; its message and then the client's rate-limit snapshot come back.
-    fn spawn(&self, task: impl std::future::Future<Output = (Msg, Client)> + Send + 'static) {
-        let tx = self.tx.clone();
-        tokio::spawn(async move {
-            let (msg, client) = task.await;
-            let _ = tx.send(msg);
-            let _ = tx.send(Msg::RateLimited(client.rate_limit()));
-        });
-    }
-
-    fn shutdown(&self) {
-        self.root.cancel();
-    }
+/// Scrolls the help by `lines`, within what its layout at the current size allows.
+fn help_scroll(state: &AppState, keymap: &Keymap, lines: i32) -> Msg {
+    let (_, max) = view::help_scroll_range(state.width, state.height, keymap);
+    Msg::HelpScroll { lines, max }
 }

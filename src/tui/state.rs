@@ -163,6 +163,9 @@ pub struct AppState {
     /// Sanitized details fetched while the current list is loaded.
     pub details: HashMap<String, Arc<FeedbackDetail>>,
     pub help: bool,
+    /// First line of the help overlay on screen (clamped to the overlay's layout by whoever
+    /// sends `Msg::HelpScroll`); reset when the overlay closes.
+    pub help_scroll: u16,
     pub note: Option<Note>,
     pub rate: RateLimit,
     pub wait: Option<Wait>,
@@ -174,6 +177,11 @@ pub struct AppState {
     pub color: bool,
     /// False over SSH or without a display: `o` then shows and copies the link instead.
     pub can_open_browser: bool,
+    /// Why `can_open_browser` is false ("over SSH", "no display"), for the note after `o`.
+    pub no_browser_reason: &'static str,
+    /// Why a link is being copied instead of opened (no browser, or the browser failed); the
+    /// copy's outcome note starts with it, so the reason is not overwritten by the outcome.
+    pub copy_instead: Option<String>,
     /// An item action (copy link, open link) waiting for that item's detail to arrive.
     pub pending: Option<(String, super::action::Action)>,
     /// Seconds between automatic refreshes (0: off), and when the next one is due.
@@ -207,6 +215,7 @@ impl AppState {
             detail: None,
             details: HashMap::new(),
             help: false,
+            help_scroll: 0,
             note: None,
             rate: RateLimit::default(),
             wait: None,
@@ -216,6 +225,8 @@ impl AppState {
             mouse_captured: true,
             color: true,
             can_open_browser: true,
+            no_browser_reason: "no browser",
+            copy_instead: None,
             pending: None,
             refresh_seconds: 0,
             next_refresh: None,

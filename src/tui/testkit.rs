@@ -27,7 +27,7 @@ pub fn item(n: usize) -> Feedback {
     Feedback {
         id: crate::api::FeedbackId(format!("id{n:05}")),
         message: format!("Message number {n}: the sync button does nothing\nsecond line {n}"),
-        reporter_email: (n % 3 != 0).then(|| format!("user{n}@example.com")),
+        reporter_email: (!n.is_multiple_of(3)).then(|| format!("user{n}@example.com")),
         status: crate::api::Status::New,
         received_at: now() - jiff::SignedDuration::from_mins(minutes),
         tags: tags.iter().map(|t| (*t).to_owned()).collect(),

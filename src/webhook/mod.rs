@@ -2,12 +2,17 @@
 //! and the receiver behind `webhook listen` and the inbox's `--listen`.
 
 pub mod event;
+pub mod journal;
 pub mod receiver;
+pub mod record;
 pub mod seen;
+pub mod serve;
 pub mod verify;
 
 pub use event::{Event, FEEDBACK_CREATED, Submission};
 pub use verify::{DEFAULT_TOLERANCE, Delivery, MAX_BODY, Secret, VerifyError, sign, verify};
 
+#[cfg(test)]
+mod journal_tests;
 #[cfg(test)]
 mod tests;

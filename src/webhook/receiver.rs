@@ -1,27 +1,29 @@
-//! The webhook receiver (axum on the given address): POST on `/` or `/webhook`, each delivery
-//! verified before anything else; 204 when accepted (or already seen), 401 for a bad or missing
-//! signature, 400 for a bad body, 413 when too large, 405 for other methods. Accepted events are
-//! appended to an optional JSONL file (one whole line each) and reported as [`Notice`]s. Neither
-//! the secret nor the body of a rejected delivery is ever logged.
+//! The webhook receiver: POST on `/` or `/webhook`, each delivery verified before anything
+//! else; 204 when kept (or already seen), 401 for a bad or missing signature or a stale time,
+//! 413 when too large (a declared `Content-Length` is refused before the body is read), 408
+//! when the body is too slow, 500 when it cannot be written (so the service retries), 405 for
+//! other methods, 404 for other paths. A body whose signature holds is never refused for its content: when it is
+//! not a usable event it is kept raw in the JSONL (see [`super::journal`]). Nothing is answered
+//! 2xx before it is synced to disk. Neither the secret nor a body is ever logged.
 
-use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::Router;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::body::Body;
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use futures_util::StreamExt;
+use hyper::body::Incoming;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::event::Event;
+use super::journal::{self, AppendLog};
+use super::record::{Recorded, Recorder};
 use super::seen::Seen;
+use super::serve::{self, Handler, Limits};
 use super::verify::{self, Delivery, MAX_BODY, Secret, VerifyError};
 use crate::background::Background;
 use crate::clock::{SharedClock, lock};
@@ -34,7 +36,7 @@ pub struct ReceiverConfig {
     pub tolerance: Duration,
     /// The idempotency record.
     pub seen: Seen,
-    /// Where accepted events are appended, one JSON document per line.
+    /// Where kept deliveries are appended, one JSON document per line.
     pub jsonl: Option<PathBuf>,
     pub clock: SharedClock,
 }
@@ -44,24 +46,36 @@ pub struct ReceiverConfig {
 pub enum Notice {
     /// Verified and recorded for the first time.
     Accepted(Box<Event>),
-    /// Verified, but its idempotency key (`feedback.id`) was recorded before: acknowledged, not
-    /// recorded again.
+    /// Verified, but the body is not a usable event (`reason` says why): acknowledged and
+    /// kept raw, marked unparsed; `key` is its idempotency key (`unparsed sha256:<hex>`).
+    Unparsed { key: String, reason: String },
+    /// Verified, but its idempotency key was recorded before: acknowledged, not recorded again.
     Duplicate(String),
-    /// Refused with this status and reason.
+    /// Refused with this status and reason (500: it could not be written; it will come again).
     Rejected { status: u16, reason: String },
+}
+
+/// Why a receiver could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("cannot write {}: {source}", path.display())]
+    Jsonl {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    /// The address could not be bound.
+    #[error(transparent)]
+    Bind(io::Error),
 }
 
 struct Shared {
     secret: Secret,
     tolerance: Duration,
+    body_timeout: Duration,
     clock: SharedClock,
-    record: Mutex<Record>,
+    record: Mutex<Recorder>,
     notices: UnboundedSender<Notice>,
-}
-
-struct Record {
-    seen: Seen,
-    jsonl: Option<File>,
 }
 
 /// A running receiver. Dropping it stops the server.
@@ -71,33 +85,41 @@ pub struct ReceiverHandle {
     server: Background,
 }
 
-/// Binds and starts receiving; what happens to each delivery goes to `notices`.
+/// Binds and starts receiving with the default [`Limits`]; what happens to each delivery goes
+/// to `notices`.
 pub async fn start(
     config: ReceiverConfig,
     notices: UnboundedSender<Notice>,
-) -> std::io::Result<ReceiverHandle> {
-    let jsonl = match &config.jsonl {
-        Some(path) => Some(OpenOptions::new().create(true).append(true).open(path)?),
+) -> Result<ReceiverHandle, StartError> {
+    start_with(config, Limits::default(), notices).await
+}
+
+/// Like [`start`], within `limits`.
+pub async fn start_with(
+    config: ReceiverConfig,
+    limits: Limits,
+    notices: UnboundedSender<Notice>,
+) -> Result<ReceiverHandle, StartError> {
+    let jsonl = match config.jsonl {
+        Some(path) => match AppendLog::open(&path) {
+            Ok(log) => Some((path, log)),
+            Err(source) => return Err(StartError::Jsonl { path, source }),
+        },
         None => None,
     };
     let shared = Arc::new(Shared {
         secret: config.secret,
         tolerance: config.tolerance,
+        body_timeout: limits.body_timeout,
         clock: config.clock,
-        record: Mutex::new(Record {
-            seen: config.seen,
-            jsonl,
-        }),
+        record: Mutex::new(Recorder::new(config.seen, jsonl)),
         notices,
     });
-    let app = Router::new()
-        .route("/", post(receive))
-        .route("/webhook", post(receive))
-        .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(shared);
-    let listener = tokio::net::TcpListener::bind(config.addr).await?;
-    let addr = listener.local_addr()?;
-    let server = Background::serve(listener, app, "webhook receiver");
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .map_err(StartError::Bind)?;
+    let addr = listener.local_addr().map_err(StartError::Bind)?;
+    let server = serve::spawn(listener, limits, Receive(shared));
     Ok(ReceiverHandle { addr, server })
 }
 
@@ -113,29 +135,90 @@ impl ReceiverHandle {
         format!("http://{}/", self.addr)
     }
 
-    /// Stops receiving and waits for the server to end.
+    /// Stops receiving and waits for the connections to end.
     pub async fn shutdown(self) {
         self.server.stop().await;
     }
 }
 
-async fn receive(
-    State(shared): State<Arc<Shared>>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Response {
-    let body = match body {
-        Ok(body) => body,
-        Err(rejection) => {
-            let status = rejection.status();
-            let reason = if status == StatusCode::PAYLOAD_TOO_LARGE {
-                "the body is over the 1 MiB limit".to_owned()
-            } else {
-                "the body could not be read".to_owned()
-            };
-            return reject(&shared, status, reason);
+/// The request handler.
+#[derive(Clone)]
+struct Receive(Arc<Shared>);
+
+impl Handler for Receive {
+    async fn handle(&self, request: hyper::Request<Incoming>) -> Response {
+        let shared = &self.0;
+        if !matches!(request.uri().path(), "/" | "/webhook") {
+            return StatusCode::NOT_FOUND.into_response();
         }
+        if request.method() != Method::POST {
+            return (StatusCode::METHOD_NOT_ALLOWED, [(header::ALLOW, "POST")]).into_response();
+        }
+        let (parts, body) = request.into_parts();
+        if let Some(length) = declared_length(&parts.headers)
+            && length > MAX_BODY
+        {
+            let reason = format!("the declared body of {length} bytes is over the 1 MiB limit");
+            return refuse(shared, StatusCode::PAYLOAD_TOO_LARGE, reason);
+        }
+        let body = match read_body(body, shared.body_timeout).await {
+            Ok(body) => body,
+            Err((status, reason)) => return refuse(shared, status, reason.to_owned()),
+        };
+        match entry(shared, &parts.headers, &body) {
+            Ok(entry) => keep(shared, entry).await,
+            Err(error) => refuse(shared, status_of(&error), error.to_string()),
+        }
+    }
+}
+
+fn declared_length(headers: &HeaderMap) -> Option<usize> {
+    let value = headers.get(header::CONTENT_LENGTH)?.to_str().ok()?;
+    // Too large to count is over the limit too.
+    Some(
+        value
+            .trim()
+            .parse::<u64>()
+            .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX)),
+    )
+}
+
+/// The body, up to [`MAX_BODY`] bytes and within `timeout`.
+async fn read_body(
+    body: Incoming,
+    timeout: Duration,
+) -> Result<Vec<u8>, (StatusCode, &'static str)> {
+    let read = async {
+        let mut stream = Body::new(body).into_data_stream();
+        let mut bytes = Vec::new();
+        while let Some(chunk) = stream.next().await {
+            let chunk =
+                chunk.map_err(|_| (StatusCode::BAD_REQUEST, "the body could not be read"))?;
+            if bytes.len() + chunk.len() > MAX_BODY {
+                return Err((
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "the body is over the 1 MiB limit",
+                ));
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        Ok(bytes)
     };
+    tokio::time::timeout(timeout, read).await.unwrap_or(Err((
+        StatusCode::REQUEST_TIMEOUT,
+        "the body did not arrive in time",
+    )))
+}
+
+/// What a verified delivery adds to the records, and what it is reported as.
+struct Entry {
+    key: Option<String>,
+    line: Vec<u8>,
+    notice: Notice,
+}
+
+/// Verifies the delivery; a signed body that is not a usable event becomes an unparsed entry.
+fn entry(shared: &Shared, headers: &HeaderMap, body: &[u8]) -> Result<Entry, VerifyError> {
     let header = |name: &str| {
         headers
             .get(name)
@@ -144,29 +227,42 @@ async fn receive(
     let delivery = Delivery {
         timestamp: header("x-service-timestamp"),
         signature: header("x-service-signature"),
-        body: &body,
+        body,
     };
-    match verify::verify(
-        &shared.secret,
-        delivery,
-        shared.clock.now(),
-        shared.tolerance,
-    ) {
-        Ok(event) => accept(&shared, event, &body),
-        Err(error) => reject(&shared, status_of(&error), error.to_string()),
-    }
+    let now = shared.clock.now();
+    let reason = match verify::verify(&shared.secret, delivery, now, shared.tolerance) {
+        Ok(event) => match journal::event_line(body) {
+            Some(line) => {
+                return Ok(Entry {
+                    key: event.idempotency_key(),
+                    line,
+                    notice: Notice::Accepted(Box::new(event)),
+                });
+            }
+            None => "the body is not JSON".to_owned(),
+        },
+        Err(VerifyError::Body(why)) => why.to_string(),
+        Err(error) => return Err(error),
+    };
+    let key = format!("unparsed sha256:{}", journal::body_hash(body));
+    Ok(Entry {
+        line: journal::unparsed_line(body, &reason, now),
+        key: Some(key.clone()),
+        notice: Notice::Unparsed { key, reason },
+    })
 }
 
 fn status_of(error: &VerifyError) -> StatusCode {
     match error {
         VerifyError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+        // Not reached from the receiver: such a body is kept raw (see `entry`).
         VerifyError::Body(_) => StatusCode::BAD_REQUEST,
         _ => StatusCode::UNAUTHORIZED,
     }
 }
 
-fn reject(shared: &Shared, status: StatusCode, reason: String) -> Response {
-    tracing::warn!(status = status.as_u16(), %reason, "webhook delivery rejected");
+fn refuse(shared: &Shared, status: StatusCode, reason: String) -> Response {
+    tracing::warn!(status = status.as_u16(), %reason, "webhook delivery refused");
     let _ = shared.notices.send(Notice::Rejected {
         status: status.as_u16(),
         reason: reason.clone(),
@@ -174,39 +270,32 @@ fn reject(shared: &Shared, status: StatusCode, reason: String) -> Response {
     (status, reason).into_response()
 }
 
-/// Records a verified event once per `feedback.id`; a failure to record answers 500 so the
-/// service delivers again.
-fn accept(shared: &Shared, event: Event, body: &[u8]) -> Response {
-    let mut record = lock(&shared.record);
-    let key = event.idempotency_key();
-    if let Some(key) = &key
-        && record.seen.contains(key)
-    {
-        let _ = shared.notices.send(Notice::Duplicate(key.clone()));
-        return StatusCode::NO_CONTENT.into_response();
+/// Writes the entry (off the async threads: it syncs to disk) and answers: 204 once it is
+/// durable or was already recorded, 500 when it could not be written.
+async fn keep(shared: &Arc<Shared>, entry: Entry) -> Response {
+    let Entry { key, line, notice } = entry;
+    let writer = Arc::clone(shared);
+    let task_key = key.clone();
+    let written = tokio::task::spawn_blocking(move || {
+        lock(&writer.record).record(task_key.as_deref(), &line)
+    })
+    .await;
+    let notice = match written {
+        Ok(Ok(Recorded::New)) => notice,
+        Ok(Ok(Recorded::Duplicate)) => Notice::Duplicate(key.unwrap_or_default()),
+        Ok(Err(error)) => {
+            let reason = format!("{error}; answered 500 so the service delivers it again");
+            return refuse(shared, StatusCode::INTERNAL_SERVER_ERROR, reason);
+        }
+        Err(error) => {
+            tracing::error!(%error, "the webhook record task failed");
+            let reason = "the delivery could not be recorded".to_owned();
+            return refuse(shared, StatusCode::INTERNAL_SERVER_ERROR, reason);
+        }
+    };
+    if let Notice::Unparsed { key, reason } = &notice {
+        tracing::warn!(%key, %reason, "kept a signed delivery whose body is not a usable event");
     }
-    if let Some(file) = &mut record.jsonl
-        && let Err(error) = append_line(file, body)
-    {
-        tracing::error!(%error, "cannot append the event to the JSONL file");
-        return (StatusCode::INTERNAL_SERVER_ERROR, "cannot record the event").into_response();
-    }
-    if let Some(key) = &key
-        && let Err(error) = record.seen.insert(key)
-    {
-        // The event is recorded; only a later duplicate could be recorded again.
-        tracing::error!(%error, "cannot write the idempotency record");
-    }
-    drop(record);
-    let _ = shared.notices.send(Notice::Accepted(Box::new(event)));
+    let _ = shared.notices.send(notice);
     StatusCode::NO_CONTENT.into_response()
-}
-
-/// The body as one compact JSON line (all its fields, whatever their layout was), written whole.
-fn append_line(file: &mut File, body: &[u8]) -> std::io::Result<()> {
-    let value: serde_json::Value = crate::json::from_slice(body).map_err(std::io::Error::other)?;
-    let mut line = serde_json::to_vec(&value).map_err(std::io::Error::other)?;
-    line.push(b'\n');
-    file.write_all(&line)?;
-    file.flush()
 }

@@ -1,12 +1,19 @@
-//! The idempotency record of a receiver: every accepted `feedback.id`, one JSON string per line
-//! in a small file of the platform data folder, so a delivery that arrives again (even after a
-//! restart) is acknowledged but not recorded twice. Ids are written as JSON strings, so an id
-//! with a newline in it cannot forge a second line.
+//! The idempotency record of a receiver: every accepted key (`feedback.id`, or the hash of a
+//! body kept raw), one JSON string per line in a small file of the platform data folder, so a
+//! delivery that arrives again (even after a restart) is acknowledged but not recorded twice.
+//! Ids are written as terminal-safe JSON strings, so an id with a newline in it cannot forge a
+//! second line and one with escape characters cannot drive a terminal that shows the file.
+//!
+//! Each id is synced to disk before [`Seen::insert`] returns. A leading BOM (an editor's) and
+//! torn lines (a crash or a full disk mid-write) are skipped when the file is read, and
+//! counted in [`Seen::skipped_lines`].
 
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+
+use super::journal::{self, AppendLog, Sink};
 
 /// When the file holds more ids than this at start, it is rewritten with the newest half.
 const COMPACT_ABOVE: usize = 200_000;
@@ -15,7 +22,8 @@ const COMPACT_ABOVE: usize = 200_000;
 #[derive(Debug, Default)]
 pub struct Seen {
     ids: HashSet<String>,
-    file: Option<File>,
+    log: Option<AppendLog>,
+    skipped: usize,
 }
 
 /// `<data dir>/webhook-seen.txt`, the receiver's default record.
@@ -31,6 +39,15 @@ impl Seen {
         Self::default()
     }
 
+    /// An empty record written to `sink` (another store, or a test's failing writer).
+    #[must_use]
+    pub fn with_sink(sink: Box<dyn Sink>) -> Self {
+        Self {
+            log: Some(AppendLog::new(sink, false)),
+            ..Self::default()
+        }
+    }
+
     /// Loads the record at `path` (created with its folders when missing) and appends to it.
     pub fn open(path: &Path) -> io::Result<Self> {
         if let Some(dir) = path.parent() {
@@ -41,22 +58,19 @@ impl Seen {
             Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(e),
         };
-        // A torn last line (a crash mid-write) is skipped, not fatal.
-        let mut order: Vec<String> = text
-            .split(|b| *b == b'\n')
-            .filter_map(|line| serde_json::from_slice(line).ok())
-            .collect();
+        let lines = journal::read_lines::<String>(&text);
+        if !lines.torn.is_empty() {
+            tracing::warn!(path = %path.display(), lines = ?lines.torn, "skipped torn lines of the seen file");
+        }
+        let mut order = lines.records;
         if order.len() > COMPACT_ABOVE {
             order.drain(..order.len() - COMPACT_ABOVE / 2);
             rewrite(path, &order)?;
         }
-        let mut file = OpenOptions::new().create(true).append(true).open(path)?;
-        if !text.is_empty() && !text.ends_with(b"\n") {
-            file.write_all(b"\n")?;
-        }
         Ok(Self {
             ids: order.into_iter().collect(),
-            file: Some(file),
+            log: Some(AppendLog::open(path)?),
+            skipped: lines.torn.len(),
         })
     }
 
@@ -75,19 +89,22 @@ impl Seen {
         self.ids.is_empty()
     }
 
-    /// Records `id`; false when it was already there. The line is written whole and flushed
-    /// before this returns.
+    /// How many lines of the file could not be read when it was opened (torn or not JSON).
+    #[must_use]
+    pub fn skipped_lines(&self) -> usize {
+        self.skipped
+    }
+
+    /// Records `id`; false when it was already there. The line is written whole and synced
+    /// before this returns. When the write fails the id is still remembered for this process
+    /// (so a redelivery is not recorded twice), and the error is returned.
     pub fn insert(&mut self, id: &str) -> io::Result<bool> {
-        if self.ids.contains(id) {
+        if !self.ids.insert(id.to_owned()) {
             return Ok(false);
         }
-        if let Some(file) = &mut self.file {
-            let mut line = serde_json::to_string(id).map_err(io::Error::other)?;
-            line.push('\n');
-            file.write_all(line.as_bytes())?;
-            file.flush()?;
+        if let Some(log) = &mut self.log {
+            log.append_line(&journal::json_line(&id).map_err(io::Error::other)?)?;
         }
-        self.ids.insert(id.to_owned());
         Ok(true)
     }
 }
@@ -96,11 +113,7 @@ fn rewrite(path: &Path, ids: &[String]) -> io::Result<()> {
     let temp = path.with_extension("compacting");
     let mut out = io::BufWriter::new(File::create(&temp)?);
     for id in ids {
-        writeln!(
-            out,
-            "{}",
-            serde_json::to_string(id).map_err(io::Error::other)?
-        )?;
+        out.write_all(&journal::json_line(id).map_err(io::Error::other)?)?;
     }
     out.into_inner()
         .map_err(io::IntoInnerError::into_error)?

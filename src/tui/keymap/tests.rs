@@ -29,7 +29,6 @@ fn defaults_cover_the_documented_keys() {
             Action::CopyMessage,
         ),
         (key(KeyCode::Char('?'), KeyModifiers::SHIFT), Action::Help),
-        (key(KeyCode::Char('c'), KeyModifiers::CONTROL), Action::Quit),
     ];
     for (event, action) in cases {
         assert_eq!(map.action(&event), Some(action), "{event:?}");
@@ -100,4 +99,15 @@ fn chords_parse_and_print_round_trip() {
     assert_eq!(Chord::parse("shift-tab").unwrap().label(), "backtab");
     assert_eq!(Chord::parse("f13"), None);
     assert_eq!(Chord::parse("nope"), None);
+}
+
+#[test]
+fn ctrl_c_is_the_interrupt_and_not_a_table_key() {
+    let ctrl_c = key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(is_interrupt(&ctrl_c));
+    assert!(!is_interrupt(&key(KeyCode::Char('c'), KeyModifiers::NONE)));
+    assert_eq!(Keymap::default().action(&ctrl_c), None);
+    let err = Keymap::from_config("[keys]\nreload = \"ctrl-c\"\n", "config.toml").unwrap_err();
+    assert_eq!(err.line, 2);
+    assert!(err.message.contains("always quits"), "{}", err.message);
 }

@@ -120,13 +120,34 @@ fn link_action(state: &mut AppState, detail: &FeedbackDetail, action: Action) ->
             url: parsed.to_string(),
         }],
         Some(_) => {
-            info(state, format!("No browser here; link: {url} (copied)"));
-            vec![Effect::Copy {
-                what: "the issue-tracker link",
-                text: url,
-            }]
+            let reason = state.no_browser_reason;
+            copy_instead(state, format!("Not opened ({reason})"), url)
         }
     }
+}
+
+/// The browser's answer to `Effect::OpenUrl`; when it failed, the link is copied instead.
+pub(super) fn opened(state: &mut AppState, url: String, result: Result<(), String>) -> Vec<Effect> {
+    match result {
+        Ok(()) => {
+            info(state, format!("Opened {url} in the browser"));
+            Vec::new()
+        }
+        Err(reason) => {
+            let reason = sanitize_line(&reason).into_owned();
+            copy_instead(state, format!("Could not open the browser ({reason})"), url)
+        }
+    }
+}
+
+/// Copies the link that could not be opened; the copy's outcome note starts with `why`.
+fn copy_instead(state: &mut AppState, why: String, url: String) -> Vec<Effect> {
+    info(state, format!("{why}; copying the link: {url}"));
+    state.copy_instead = Some(why);
+    vec![Effect::Copy {
+        what: "the issue-tracker link",
+        text: url,
+    }]
 }
 
 fn copy(state: &mut AppState, what: &'static str, text: String) -> Vec<Effect> {
@@ -146,10 +167,8 @@ pub(super) fn loaded(
         Ok(detail) => {
             let detail = Arc::new(clean(*detail));
             state.details.insert(id.to_owned(), Arc::clone(&detail));
-            if open_here {
-                if let Some(view) = &mut state.detail {
-                    view.load = Load::Loaded;
-                }
+            if open_here && let Some(view) = &mut state.detail {
+                view.load = Load::Loaded;
             }
             match pending {
                 Some((_, action)) => link_action(state, &detail, action),
@@ -158,10 +177,8 @@ pub(super) fn loaded(
         }
         Err(err) => {
             let text = describe(&err);
-            if open_here {
-                if let Some(view) = &mut state.detail {
-                    view.load = Load::Failed(text.clone());
-                }
+            if open_here && let Some(view) = &mut state.detail {
+                view.load = Load::Failed(text.clone());
             }
             error(state, text);
             Vec::new()

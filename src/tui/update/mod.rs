@@ -3,10 +3,13 @@
 //! response whose id is no longer current is dropped ("latest wins").
 
 mod detail;
+mod input;
 mod list;
 mod panes;
 mod text_filter;
 
+#[cfg(test)]
+mod input_tests;
 #[cfg(test)]
 mod tests;
 
@@ -20,6 +23,7 @@ use crate::api::ApiError;
 /// Informational notes disappear after this long.
 const NOTE_SECONDS: i64 = 5;
 
+pub use input::PROMPT_MAX_BYTES;
 pub use list::{LOW_BUDGET, list_body_rows};
 
 /// The requests that fill the first screen, all sent at once.
@@ -37,9 +41,12 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     state.dirty = true;
     match msg {
         Msg::Action(action) => on_action(state, action),
-        Msg::FilterInput(key) => text_filter::input(state, key),
-        Msg::ClickRow(row) => list::click(state, row),
-        Msg::Scroll(lines) => list::scroll(state, lines),
+        Msg::Interrupt => input::interrupt(state),
+        Msg::Paste(text) => input::paste(state, &text),
+        Msg::HelpScroll { lines, max } => input::help_scroll(state, lines, max),
+        Msg::FilterInput(key) => input::filter_input(state, key),
+        Msg::ClickRow(row) => input::click(state, row),
+        Msg::Scroll(lines) => input::scroll(state, lines),
         Msg::Tick(now) => on_tick(state, now),
         Msg::Resize { width, height } => {
             state.width = width;
@@ -66,13 +73,7 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
             on_copied(state, outcome);
             Vec::new()
         }
-        Msg::Opened(result) => {
-            match result {
-                Ok(url) => info(state, format!("Opened {url} in the browser")),
-                Err(reason) => error(state, format!("Could not open the browser: {reason}")),
-            }
-            Vec::new()
-        }
+        Msg::Opened { url, result } => detail::opened(state, url, result),
         Msg::Arrived(item) => list::arrived(state, *item),
     }
 }
@@ -91,6 +92,7 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     if state.help {
         if matches!(action, Action::Help | Action::Back | Action::Quit) {
             state.help = false;
+            state.help_scroll = 0;
         }
         return Vec::new();
     }
@@ -147,6 +149,7 @@ fn global(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
 }
 
 fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
+    let before = countdowns(state);
     let minute_changed = now.as_second() / 60 != state.now.as_second() / 60;
     state.now = now;
     let mut visible_change = minute_changed;
@@ -163,24 +166,47 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
         state.note = None;
         visible_change = true;
     }
-    if let Some(wait) = &state.wait {
-        visible_change = true;
-        if wait.until <= now {
-            state.wait = None;
-        }
+    if state.wait.as_ref().is_some_and(|wait| wait.until <= now) {
+        state.wait = None;
     }
+    // A countdown on screen redraws when its second changes, and only then.
+    visible_change |= countdowns(state) != before;
     let mut effects: Vec<Effect> = list::maybe_prefetch(state).into_iter().collect();
     effects.extend(list::auto_refresh(state));
     state.dirty = visible_change || !effects.is_empty();
     effects
 }
 
+/// The seconds the status bar's countdowns show (the wait's, and the rate-limit reset's when
+/// the budget is shown), as of `state.now`.
+fn countdowns(state: &AppState) -> (Option<u64>, Option<u64>) {
+    let wait = state
+        .wait
+        .as_ref()
+        .map(|w| crate::clock::until(state.now, w.until).as_secs());
+    let shown = state.rate.remaining.is_some() && state.rate.limit.is_some();
+    let reset = shown
+        .then(|| state.rate.seconds_to_reset(state.now))
+        .flatten();
+    (wait, reset)
+}
+
+/// The copy's outcome, after the reason a copy was made instead of opening a link, if any.
 fn on_copied(state: &mut AppState, outcome: CopyOutcome) {
-    match outcome {
-        CopyOutcome::Copied { what, how } => info(state, format!("Copied {what} {how}")),
-        CopyOutcome::Failed { what, reason } => {
-            error(state, format!("Could not copy {what}: {reason}"));
-        }
+    let instead = state.copy_instead.take();
+    let (text, failed) = match outcome {
+        CopyOutcome::Copied { what, how } => (format!("copied {what} {how}"), false),
+        CopyOutcome::Sent { what, how } => (format!("sent {what} {how}"), false),
+        CopyOutcome::Failed { what, reason } => (format!("could not copy {what}: {reason}"), true),
+    };
+    let text = match instead {
+        Some(reason) => format!("{reason}; {text}"),
+        None => capitalise(&text),
+    };
+    if failed {
+        error(state, text);
+    } else {
+        info(state, text);
     }
 }
 

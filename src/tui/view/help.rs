@@ -1,53 +1,118 @@
-//! The help overlay, generated from the key map so it cannot drift from the bindings.
+//! The help overlay, generated from the key map so it cannot drift from the bindings. It is as
+//! wide as its longest row when the screen allows, wraps rather than cuts when it does not, and
+//! scrolls when it is taller than the screen. [`scroll_range`] gives the same layout's numbers
+//! to the key translation, so a scroll is clamped before it reaches `update`.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::theme::Theme;
 use crate::tui::keymap::Keymap;
-use crate::width::fit;
+use crate::width::{fit, width};
 
-pub fn render(frame: &mut Frame, area: Rect, keymap: &Keymap, theme: Theme) {
+const FOOTER: &str =
+    "Mouse: wheel scrolls, click selects. Rebind keys in config.toml under [keys].";
+
+/// Where the overlay goes and how much of it shows.
+struct Placement {
+    lines: Vec<Line<'static>>,
+    popup: Rect,
+    /// Rows of text inside the border, and the largest useful scroll.
+    visible: u16,
+    max_scroll: u16,
+}
+
+fn place(area: Rect, keymap: &Keymap, theme: Theme) -> Placement {
     let rows = keymap.help_rows();
-    let key_cells = rows
-        .iter()
-        .map(|(k, _, _)| crate::width::width(k))
-        .max()
-        .unwrap_or(0)
-        .min(20);
-    let mut lines: Vec<Line> = rows
-        .iter()
-        .map(|(keys, name, text)| {
-            Line::from(vec![
-                Span::styled(fit(keys, key_cells + 2), theme.active()),
-                Span::raw(fit(text, 40)),
-                Span::styled(format!(" {name}"), theme.dim()),
-            ])
-        })
-        .collect();
+    let column = |cells: fn(&(String, &str, &str)) -> usize| rows.iter().map(cells).max();
+    let key_cells = column(|(k, _, _)| width(k)).unwrap_or(0);
+    let text_cells = column(|(_, _, t)| width(t)).unwrap_or(0);
+    let name_cells = column(|(_, n, _)| width(n)).unwrap_or(0);
+    let natural = (key_cells + 2 + text_cells + 1 + name_cells).max(width(FOOTER)) + 2;
+    let mut lines: Vec<Line<'static>> = if natural <= usize::from(area.width) {
+        rows.iter()
+            .map(|(keys, name, text)| {
+                Line::from(vec![
+                    Span::styled(fit(keys, key_cells + 2), theme.active()),
+                    Span::raw(fit(text, text_cells)),
+                    Span::styled(format!(" {name}"), theme.dim()),
+                ])
+            })
+            .collect()
+    } else {
+        // Too narrow for three columns: keys and action name, then the description below.
+        rows.iter()
+            .flat_map(|(keys, name, text)| {
+                [
+                    Line::from(vec![
+                        Span::styled(keys.clone(), theme.active()),
+                        Span::styled(format!("  {name}"), theme.dim()),
+                    ]),
+                    Line::raw(format!("  {text}")),
+                ]
+            })
+            .collect()
+    };
     lines.push(Line::raw(""));
-    lines.push(Line::styled(
-        "Mouse: wheel scrolls, click selects. Rebind keys in config.toml under [keys].",
-        theme.dim(),
-    ));
-    let height = u16::try_from(lines.len() + 2)
-        .unwrap_or(u16::MAX)
-        .min(area.height);
-    let width = u16::try_from(key_cells + 2 + 40 + 16 + 2)
-        .unwrap_or(u16::MAX)
-        .min(area.width);
+    lines.push(Line::styled(FOOTER, theme.dim()));
+    let popup_width = u16::try_from(natural).unwrap_or(u16::MAX).min(area.width);
+    let inner_width = popup_width.saturating_sub(2);
+    let total = Paragraph::new(lines.clone())
+        .wrap(Wrap { trim: false })
+        .line_count(inner_width);
+    let total = u16::try_from(total).unwrap_or(u16::MAX);
+    let height = total.saturating_add(2).min(area.height);
     let [row] = Layout::vertical([Constraint::Length(height)])
         .flex(Flex::Center)
         .areas(area);
-    let [popup] = Layout::horizontal([Constraint::Length(width)])
+    let [popup] = Layout::horizontal([Constraint::Length(popup_width)])
         .flex(Flex::Center)
         .areas(row);
+    let visible = height.saturating_sub(2);
+    Placement {
+        lines,
+        popup,
+        visible,
+        max_scroll: total.saturating_sub(visible),
+    }
+}
+
+/// (rows of help text on screen, largest scroll) for a `width`×`height` screen.
+#[must_use]
+pub fn scroll_range(width: u16, height: u16, keymap: &Keymap) -> (u16, u16) {
+    let placement = place(
+        Rect::new(0, 0, width, height),
+        keymap,
+        Theme { color: false },
+    );
+    (placement.visible, placement.max_scroll)
+}
+
+pub fn render(frame: &mut Frame, area: Rect, keymap: &Keymap, theme: Theme, scroll: u16) {
+    let Placement {
+        lines,
+        popup,
+        max_scroll,
+        ..
+    } = place(area, keymap, theme);
+    let scroll = scroll.min(max_scroll);
+    let title = if max_scroll == 0 {
+        " Keys (? or Esc to close) ".to_owned()
+    } else {
+        format!(" Keys (Esc closes; j/k: {scroll}/{max_scroll}) ")
+    };
     frame.render_widget(Clear, popup);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
-        .title(" Keys (? or Esc to close) ");
-    frame.render_widget(Paragraph::new(lines).block(block), popup);
+        .title(title);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((scroll, 0))
+            .block(block),
+        popup,
+    );
 }

@@ -9,6 +9,8 @@ mod panes;
 mod status_bar;
 pub mod theme;
 
+pub use help::scroll_range as help_scroll_range;
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
@@ -68,7 +70,7 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     }
     status_bar::render(frame, status, state, keymap, theme);
     if state.help {
-        help::render(frame, area, keymap, theme);
+        help::render(frame, area, keymap, theme, state.help_scroll);
     }
 }
 

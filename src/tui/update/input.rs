@@ -1,0 +1,129 @@
+//! Input that is not a key action: Ctrl-C (quit from anywhere), a bracketed paste (text for the
+//! `/` prompt, never keys), the prompt's size limit for typed keys, the help overlay's
+//! scrolling, and clicks or the wheel over an overlay (they never reach the list underneath).
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::{info, list, text_filter};
+use crate::text::sanitize_line;
+use crate::tui::effect::Effect;
+use crate::tui::state::AppState;
+
+/// Most bytes the prompt holds. A paste beyond it is cut (at a character boundary) and the
+/// note says so: the prompt filters, it is not an editor, and every byte costs a search of
+/// every loaded row.
+pub const PROMPT_MAX_BYTES: usize = 4096;
+
+/// Ctrl-C: quit, whatever is on screen.
+pub(super) fn interrupt(state: &mut AppState) -> Vec<Effect> {
+    state.quit = true;
+    Vec::new()
+}
+
+/// A paste goes into the prompt while it is being edited, as one piece of one-line text
+/// (line breaks become spaces, control characters are neutralised), followed by one refilter,
+/// so its cost is linear in its (capped) length. Anywhere else it is ignored, with a note.
+pub(super) fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
+    let editing = !state.help
+        && state.fatal.is_none()
+        && state.text_filter.as_ref().is_some_and(|f| f.editing);
+    if !editing {
+        info(
+            state,
+            "Paste ignored: open the filter prompt first to paste into it".to_owned(),
+        );
+        return Vec::new();
+    }
+    let clean = sanitize_line(text);
+    let used = prompt_bytes(state);
+    let Some(filter) = state.text_filter.as_mut() else {
+        return Vec::new();
+    };
+    let room = PROMPT_MAX_BYTES.saturating_sub(used);
+    let cut = char_floor(&clean, room);
+    filter.input.insert_str(&clean[..cut]);
+    text_filter::refilter(state);
+    list::keep_visible(state);
+    if cut < clean.len() {
+        info(
+            state,
+            format!("Paste cut to {cut} bytes: the filter prompt holds {PROMPT_MAX_BYTES}"),
+        );
+    }
+    Vec::new()
+}
+
+/// A key for the prompt. Typed characters stop at the prompt's size too, so keys sent one by
+/// one (a terminal without bracketed paste) cannot grow it without bound either.
+pub(super) fn filter_input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
+    let typed = match key.code {
+        KeyCode::Char(c)
+            if !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+        {
+            Some(c)
+        }
+        _ => None,
+    };
+    if let Some(c) = typed
+        && prompt_bytes(state) + c.len_utf8() > PROMPT_MAX_BYTES
+    {
+        info(
+            state,
+            format!("The filter prompt is full ({PROMPT_MAX_BYTES} bytes)"),
+        );
+        return Vec::new();
+    }
+    text_filter::input(state, key)
+}
+
+/// Bytes of text in the prompt (0 without one).
+fn prompt_bytes(state: &AppState) -> usize {
+    state
+        .text_filter
+        .as_ref()
+        .map_or(0, |f| f.input.lines().iter().map(String::len).sum())
+}
+
+/// The largest character boundary of `text` at or below `limit`.
+fn char_floor(text: &str, limit: usize) -> usize {
+    if limit >= text.len() {
+        return text.len();
+    }
+    (0..=limit)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0)
+}
+
+/// Scrolls the help overlay, within `max` (which the sender took from the overlay's layout).
+pub(super) fn help_scroll(state: &mut AppState, lines: i32, max: u16) -> Vec<Effect> {
+    if !state.help {
+        state.dirty = false;
+        return Vec::new();
+    }
+    let target = i64::from(state.help_scroll) + i64::from(lines);
+    state.help_scroll = u16::try_from(target.clamp(0, i64::from(max))).unwrap_or(max);
+    Vec::new()
+}
+
+/// A click selects a list row only when the list is on top (not under the help, the detail
+/// or the fatal screen).
+pub(super) fn click(state: &mut AppState, row: u16) -> Vec<Effect> {
+    if state.help || state.detail.is_some() || state.fatal.is_some() {
+        state.dirty = false;
+        return Vec::new();
+    }
+    list::click(state, row)
+}
+
+/// The wheel scrolls the list or the detail, never what lies under the help or fatal screen
+/// (the help's own wheel scrolling arrives as `Msg::HelpScroll`).
+pub(super) fn scroll(state: &mut AppState, lines: i32) -> Vec<Effect> {
+    if state.help || state.fatal.is_some() {
+        state.dirty = false;
+        return Vec::new();
+    }
+    list::scroll(state, lines)
+}

@@ -1,0 +1,207 @@
+//! Durability of the receiver's records, with an injected disk that fills up on demand.
+
+use std::io;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use super::journal::{AppendLog, Sink, read_lines};
+use super::record::{RecordError, Recorded, Recorder};
+use super::seen::Seen;
+
+/// ENOSPC on Linux and macOS.
+const NO_SPACE: i32 = 28;
+
+/// An in-memory disk: what was written, what was synced, and how much room is left.
+#[derive(Debug, Default)]
+struct DiskState {
+    bytes: Vec<u8>,
+    synced: usize,
+    room: Option<usize>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Disk(Arc<Mutex<DiskState>>);
+
+impl Disk {
+    fn with_room(room: usize) -> Self {
+        let disk = Self::default();
+        disk.0.lock().unwrap().room = Some(room);
+        disk
+    }
+
+    fn set_room(&self, room: Option<usize>) {
+        self.0.lock().unwrap().room = room;
+    }
+
+    fn bytes(&self) -> Vec<u8> {
+        self.0.lock().unwrap().bytes.clone()
+    }
+
+    fn all_synced(&self) -> bool {
+        let state = self.0.lock().unwrap();
+        state.synced == state.bytes.len()
+    }
+
+    fn sink(&self) -> Box<dyn Sink> {
+        Box::new(self.clone())
+    }
+}
+
+impl Sink for Disk {
+    /// Writes what fits, then fails with ENOSPC, as a full file system does.
+    fn append(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let mut state = self.0.lock().unwrap();
+        let fits = state.room.map_or(bytes.len(), |room| room.min(bytes.len()));
+        state.bytes.extend_from_slice(&bytes[..fits]);
+        if let Some(room) = &mut state.room {
+            *room -= fits;
+        }
+        if fits < bytes.len() {
+            return Err(io::Error::from_raw_os_error(NO_SPACE));
+        }
+        Ok(())
+    }
+
+    fn sync(&mut self) -> io::Result<()> {
+        let mut state = self.0.lock().unwrap();
+        state.synced = state.bytes.len();
+        Ok(())
+    }
+}
+
+fn line(id: &str) -> Vec<u8> {
+    format!("{{\"feedback\":{{\"id\":\"{id}\"}}}}\n").into_bytes()
+}
+
+fn ids(bytes: &[u8]) -> (Vec<String>, Vec<usize>) {
+    let lines = read_lines::<serde_json::Value>(bytes);
+    let ids = lines
+        .records
+        .iter()
+        .map(|r| r["feedback"]["id"].as_str().unwrap().to_owned())
+        .collect();
+    (ids, lines.torn)
+}
+
+#[test]
+fn every_line_and_every_seen_id_is_synced_before_it_is_reported_written() {
+    let jsonl = Disk::default();
+    let seen = Disk::default();
+    let mut recorder = Recorder::new(
+        Seen::with_sink(seen.sink()),
+        Some((
+            PathBuf::from("events.jsonl"),
+            AppendLog::new(jsonl.sink(), false),
+        )),
+    );
+    assert_eq!(
+        recorder.record(Some("fb_1"), &line("fb_1")).unwrap(),
+        Recorded::New
+    );
+    assert!(jsonl.all_synced() && seen.all_synced());
+    assert_eq!(jsonl.bytes(), line("fb_1"));
+    assert_eq!(seen.bytes(), b"\"fb_1\"\n");
+}
+
+#[test]
+fn a_write_cut_short_by_a_full_disk_fails_and_the_next_line_starts_fresh() {
+    let disk = Disk::with_room(line("fb_1").len() + 5);
+    let mut log = AppendLog::new(disk.sink(), false);
+    log.append_line(&line("fb_1")).unwrap();
+    let error = log.append_line(&line("fb_2")).unwrap_err();
+    assert_eq!(error.raw_os_error(), Some(NO_SPACE));
+    // Still full: the fresh-line marker cannot be written either; still nothing glued.
+    assert!(log.append_line(&line("fb_3")).is_err());
+    disk.set_room(None);
+    log.append_line(&line("fb_4")).unwrap();
+    let (ids, torn) = ids(&disk.bytes());
+    assert_eq!(ids, ["fb_1", "fb_4"]);
+    assert_eq!(torn, [2], "the torn line is skipped and reported");
+}
+
+#[test]
+fn a_failed_jsonl_write_records_no_id_so_the_retry_is_kept() {
+    let jsonl = Disk::with_room(3);
+    let mut recorder = Recorder::new(
+        Seen::memory(),
+        Some((
+            PathBuf::from("events.jsonl"),
+            AppendLog::new(jsonl.sink(), false),
+        )),
+    );
+    let error = recorder.record(Some("fb_1"), &line("fb_1")).unwrap_err();
+    assert!(matches!(error, RecordError::Jsonl { .. }), "{error}");
+    assert!(error.to_string().contains("events.jsonl"), "{error}");
+    jsonl.set_room(None);
+    assert_eq!(
+        recorder.record(Some("fb_1"), &line("fb_1")).unwrap(),
+        Recorded::New
+    );
+    let (ids, torn) = ids(&jsonl.bytes());
+    assert_eq!((ids, torn), (vec!["fb_1".to_owned()], vec![1]));
+}
+
+#[test]
+fn a_failed_seen_write_is_an_error_but_the_id_is_remembered_for_the_process() {
+    let jsonl = Disk::default();
+    let seen = Disk::with_room(2);
+    let mut recorder = Recorder::new(
+        Seen::with_sink(seen.sink()),
+        Some((
+            PathBuf::from("events.jsonl"),
+            AppendLog::new(jsonl.sink(), false),
+        )),
+    );
+    let error = recorder.record(Some("fb_1"), &line("fb_1")).unwrap_err();
+    assert!(matches!(error, RecordError::Seen(_)), "{error}");
+    assert_eq!(
+        recorder.record(Some("fb_1"), &line("fb_1")).unwrap(),
+        Recorded::Duplicate,
+        "the service's retry is not recorded twice"
+    );
+    assert_eq!(jsonl.bytes(), line("fb_1"));
+    seen.set_room(None);
+    recorder.record(Some("fb_2"), &line("fb_2")).unwrap();
+    let ids = read_lines::<String>(&seen.bytes());
+    assert_eq!(ids.records, ["fb_2"]);
+    assert_eq!(ids.torn, [1]);
+}
+
+#[test]
+fn the_seen_file_tolerates_a_bom_crlf_and_torn_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("seen.txt");
+    std::fs::write(&path, "\u{feff}\"fb_1\"\r\n\"fb_tor\n\"fb_2\"\n\"fb_3").unwrap();
+    let mut seen = Seen::open(&path).unwrap();
+    assert!(seen.contains("fb_1") && seen.contains("fb_2"));
+    assert_eq!(seen.len(), 2);
+    assert_eq!(seen.skipped_lines(), 2);
+    seen.insert("fb_4").unwrap();
+    drop(seen);
+    let seen = Seen::open(&path).unwrap();
+    assert!(seen.contains("fb_4"), "written on a fresh line");
+    assert_eq!(seen.skipped_lines(), 2);
+}
+
+#[test]
+fn a_jsonl_file_left_torn_by_a_crash_is_continued_on_a_fresh_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("events.jsonl");
+    let mut torn = line("fb_1");
+    torn.extend_from_slice(b"{\"feedback\":{\"id\":\"fb_");
+    std::fs::write(&path, &torn).unwrap();
+    let mut log = AppendLog::open(&path).unwrap();
+    log.append_line(&line("fb_2")).unwrap();
+    let (ids, torn) = ids(&std::fs::read(&path).unwrap());
+    assert_eq!(
+        (ids, torn),
+        (vec!["fb_1".to_owned(), "fb_2".to_owned()], vec![2])
+    );
+}
+
+#[test]
+fn a_device_that_cannot_be_synced_is_still_written() {
+    // fsync of /dev/null (like a pipe's, for `--jsonl /dev/stdout`) fails with EINVAL.
+    let mut log = AppendLog::open(std::path::Path::new("/dev/null")).unwrap();
+    log.append_line(&line("fb_1")).unwrap();
+}

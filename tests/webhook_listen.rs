@@ -1,0 +1,203 @@
+//! `webhook listen` keeps what it acknowledged: kill -9 in the middle of a burst of deliveries
+//! loses no acknowledged id and leaves no line a reader cannot skip, a restart continues on a
+//! fresh line, and an unwritable `--jsonl` is reported as that.
+#![allow(clippy::unwrap_used)]
+
+mod webhook_support;
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use feedback_inbox::webhook::{Secret, sign};
+use webhook_support::{
+    BIN, LISTEN, SECRET, bin, in_clean_env, listening, next, start_listen, terminate, text,
+};
+
+/// Long enough for anything that should happen at once, even on a loaded machine.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+#[test]
+fn an_unwritable_jsonl_is_reported_as_such_not_as_an_address_problem() {
+    let home = tempfile::tempdir().unwrap();
+    let jsonl = home.path().join("no-such-folder").join("events.jsonl");
+    let out = bin(home.path())
+        .args(["webhook", "listen", "--addr", "127.0.0.1:0"])
+        .args(["--secret-env", "HOOK_SECRET", "--jsonl"])
+        .arg(&jsonl)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(&format!("cannot write {}", jsonl.display())),
+        "{err}"
+    );
+    assert!(!err.contains("cannot listen"), "{err}");
+}
+
+/// POSTs `body`, signed now, over a fresh connection; the status, or `None` when the receiver
+/// is gone.
+fn post(addr: &str, body: &[u8]) -> Option<u16> {
+    use std::io::Read;
+    let ts = jiff::Timestamp::now().as_second();
+    let sig = sign(&Secret::new(SECRET.as_bytes()).unwrap(), ts, body);
+    let addr = addr.parse().ok()?;
+    let mut stream = std::net::TcpStream::connect_timeout(&addr, PATIENCE).ok()?;
+    stream.set_read_timeout(Some(PATIENCE)).ok()?;
+    let head = format!(
+        "POST / HTTP/1.1\r\nHost: {addr}\r\nX-Service-Timestamp: {ts}\r\nX-Service-Signature: {sig}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).ok()?;
+    stream.write_all(body).ok()?;
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).ok()?;
+    answer.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn delivery(id: &str) -> Vec<u8> {
+    format!(r#"{{"event":"feedback.created","feedback":{{"id":"{id}","appId":"app_1","appName":"Acme iOS","projectId":"prj_1","projectName":"Acme","message":"burst","email":null,"metadata":{{"custom":{{}}}},"receivedAt":"2026-11-01T11:59:00Z"}}}}"#).into_bytes()
+}
+
+/// Ids of the readable lines of the JSONL, and the numbers of the torn ones.
+fn recorded(jsonl: &Path) -> (Vec<String>, Vec<usize>) {
+    let lines = feedback_inbox::webhook::journal::read_lines::<serde_json::Value>(
+        &std::fs::read(jsonl).unwrap(),
+    );
+    let ids = lines
+        .records
+        .iter()
+        .filter_map(|r| r["feedback"]["id"].as_str().map(str::to_owned))
+        .collect();
+    (ids, lines.torn)
+}
+
+/// Four senders deliver distinct ids until told to stop; each acknowledged id is sent back.
+fn burst(addr: &str, acked: &mpsc::Sender<String>) -> Vec<std::thread::JoinHandle<()>> {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    (0..4)
+        .map(|sender| {
+            let (addr, acked, stop) = (addr.to_owned(), acked.clone(), stop.clone());
+            std::thread::spawn(move || {
+                for n in 0.. {
+                    let id = format!("fb_burst_{sender}_{n}");
+                    match post(&addr, &delivery(&id)) {
+                        Some(204) => {
+                            if acked.send(id).is_err() {
+                                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                            }
+                        }
+                        Some(_) => {}
+                        None => break,
+                    }
+                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        break;
+                    }
+                }
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn kill_9_mid_burst_loses_no_acknowledged_delivery_and_tears_no_readable_line() {
+    let home = tempfile::tempdir().unwrap();
+    let jsonl = home.path().join("events.jsonl");
+    // An earlier run was killed in the middle of a line.
+    std::fs::write(
+        &jsonl,
+        br#"{"event":"feedback.created","feedback":{"id":"fb_tor"#,
+    )
+    .unwrap();
+    let (mut listen, url) = start_listen(home.path(), &jsonl);
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_owned();
+    let (tx, acks) = mpsc::channel();
+    let senders = burst(&addr, &tx);
+    drop(tx);
+    let mut acked: Vec<String> = (0..40).map(|_| next(&acks, "an acknowledgement")).collect();
+    listen.child.kill().unwrap(); // SIGKILL
+    listen.child.wait().unwrap();
+    for sender in senders {
+        sender.join().unwrap();
+    }
+    acked.extend(acks.try_iter());
+    let (ids, torn) = recorded(&jsonl);
+    for id in &acked {
+        assert!(
+            ids.contains(id),
+            "{id} was acknowledged but is not in the JSONL"
+        );
+    }
+    assert_eq!(torn.first(), Some(&1), "the old torn line stays skipped");
+    assert!(
+        torn.len() <= 2,
+        "at most the line being written at the kill: {torn:?}"
+    );
+
+    // A restart appends on a fresh line; a torn line of the seen file is skipped and reported;
+    // an acknowledged id delivered again is a duplicate; a signed body that is not an event is
+    // kept raw and reported.
+    let seen = home.path().join("data/feedback-inbox/webhook-seen.txt");
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&seen)
+        .unwrap()
+        .write_all(b"\"fb_torn_id")
+        .unwrap();
+    let (mut listen, url) = start_listen(home.path(), &jsonl);
+    let skipped = next(&listen.err, "the report of the torn seen line");
+    assert!(
+        skipped.starts_with("skipped 1 unreadable line"),
+        "{skipped}"
+    );
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_owned();
+    assert_eq!(post(&addr, &delivery("fb_after")), Some(204));
+    assert_eq!(post(&addr, &delivery(&acked[0])), Some(204));
+    assert_eq!(post(&addr, b"not json at all"), Some(204));
+    assert!(next(&listen.out, "the new delivery").contains("fb_after"));
+    let duplicate = next(&listen.err, "the duplicate notice");
+    assert!(duplicate.contains(&acked[0]), "{duplicate}");
+    let raw = next(&listen.err, "the unparsed notice");
+    assert!(
+        raw.contains("kept raw in the JSONL, marked unparsed"),
+        "{raw}"
+    );
+    assert!(terminate(&mut listen.child).success());
+    let (after, torn_after) = recorded(&jsonl);
+    assert_eq!(after.last().map(String::as_str), Some("fb_after"));
+    assert_eq!(torn_after, torn, "no new torn line");
+    assert_eq!(after.iter().filter(|id| **id == acked[0]).count(), 1);
+}
+
+#[test]
+fn three_hundred_idle_sockets_do_not_starve_a_delivery_with_256_descriptors() {
+    let home = tempfile::tempdir().unwrap();
+    let jsonl = home.path().join("events.jsonl");
+    let mut command = std::process::Command::new("sh");
+    command
+        .args(["-c", "ulimit -n 256 && exec \"$0\" \"$@\"", BIN])
+        .args(LISTEN)
+        .arg("--jsonl")
+        .arg(&jsonl);
+    let (mut listen, url) = listening(in_clean_env(command, home.path()));
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_owned();
+    let sock = addr.parse().unwrap();
+    let idle: Vec<_> = (0..300)
+        .map(|_| std::net::TcpStream::connect_timeout(&sock, PATIENCE).unwrap())
+        .collect();
+    assert_eq!(post(&addr, &delivery("fb_starved")), Some(204));
+    assert!(next(&listen.out, "the delivery").contains("fb_starved"));
+    drop(idle);
+    assert!(terminate(&mut listen.child).success());
+}
