@@ -242,7 +242,7 @@ async fn a_key_command_with_a_background_child_is_not_waited_for() {
 async fn configuration_errors_of_every_kind_exit_2() {
     let r = rig(20, 10_000).await;
     let base = r.sim.base_url();
-    let cases: [(&str, &[&str]); 8] = [
+    let cases: [(&str, &[&str]); 7] = [
         ("base_url = [", &["projects"]),
         ("colour = \"blue\"\n", &["projects"]),
         ("api_key = \"service_xx\"\n", &["projects"]),
@@ -253,7 +253,6 @@ async fn configuration_errors_of_every_kind_exit_2() {
         ),
         ("[profiles.a]\n", &["--profile", "b", "projects"]),
         ("base_url = \"ftp://x.example\"\n", &["account"]),
-        ("[keys]\nquit = \"no-such-key-name-at-all\"\n", &[]),
     ];
     for (config, args) in cases {
         let out = Run::new("", "").config(config).output(args);
@@ -272,6 +271,40 @@ async fn configuration_errors_of_every_kind_exit_2() {
         Run::new(&base, DEMO_KEY).output(&["--config", dir.path().to_str().unwrap(), "projects"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert_eq!(r.sim.stats().requests, 0);
+}
+
+/// The inbox checks its key bindings before it draws; that needs a terminal, which `script`
+/// (util-linux) provides.
+#[cfg(unix)]
+#[test]
+fn a_bad_key_binding_in_the_config_exits_2() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` to provide a terminal");
+        return;
+    }
+    let run = Run::new("https://feedback.example.com", DEMO_KEY)
+        .config("[keys]\nquit = \"no-such-key-name-at-all\"\n");
+    let program = run.command.get_program().to_owned();
+    let args: Vec<String> = run
+        .command
+        .get_args()
+        .map(|a| format!("'{}'", a.to_str().unwrap()))
+        .collect();
+    let line = format!("'{}' {}", program.to_str().unwrap(), args.join(" "));
+    let mut script = Command::new("script");
+    script.args(["-qec", &line, "/dev/null"]).env_clear();
+    for (name, value) in run.command.get_envs() {
+        if let Some(value) = value {
+            script.env(name, value);
+        }
+    }
+    let out = script.stdin(std::process::Stdio::null()).output().unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{shown}");
+    assert!(
+        shown.contains("config:") && shown.contains("no-such-key-name-at-all"),
+        "{shown}"
+    );
 }
 
 #[test]
