@@ -8,14 +8,16 @@
 //! appears in an error.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::time::Duration;
 
 use serde::Deserialize;
 use thiserror::Error;
 use url::Url;
 
 use crate::api::base_url::{self, BaseUrlError};
-use crate::api::key::{ApiKey, KeyError};
+use crate::api::key::{ApiKey, KeyError, redact_keys};
+
+pub mod key_command;
 
 pub const ENV_BASE_URL: &str = "FEEDBACK_BASE_URL";
 pub const ENV_API_KEY: &str = "FEEDBACK_API_KEY";
@@ -27,6 +29,8 @@ pub struct Account {
     pub base_url: Option<String>,
     pub api_key: Option<String>,
     pub api_key_command: Option<String>,
+    /// Seconds `api_key_command` may run before it is stopped (default 10).
+    pub api_key_command_timeout_seconds: Option<u64>,
 }
 
 /// The whole file.
@@ -36,6 +40,8 @@ pub struct ConfigFile {
     pub base_url: Option<String>,
     pub api_key: Option<String>,
     pub api_key_command: Option<String>,
+    /// Seconds `api_key_command` may run before it is stopped (default 10).
+    pub api_key_command_timeout_seconds: Option<u64>,
     /// Seconds between automatic refreshes of the inbox (0 or absent: off).
     #[serde(default)]
     pub refresh_seconds: Option<u64>,
@@ -54,6 +60,7 @@ impl ConfigFile {
             base_url: self.base_url.clone(),
             api_key: self.api_key.clone(),
             api_key_command: self.api_key_command.clone(),
+            api_key_command_timeout_seconds: self.api_key_command_timeout_seconds,
         }
     }
 }
@@ -109,6 +116,8 @@ pub enum ConfigError {
     },
     #[error("api_key_command failed: {0}")]
     KeyCommand(String),
+    #[error("{0} is set but is not valid UTF-8; set it to the key itself")]
+    NotUnicode(&'static str),
 }
 
 /// The platform's config file path (`~/.config/feedback-inbox/config.toml` on Linux).
@@ -158,7 +167,8 @@ pub fn parse(text: &str) -> Result<ConfigFile, String> {
                 format!("line {line}, column {column}: ")
             })
             .unwrap_or_default();
-        format!("{place}{}", e.message())
+        // A value is quoted in some messages; if it is a key under the wrong field, hide it.
+        redact_keys(&format!("{place}{}", e.message())).into_owned()
     })
 }
 
@@ -244,6 +254,9 @@ fn selected_account(sources: &Sources<'_>) -> Result<Account, ConfigError> {
             account.api_key.clone_from(&profile.api_key);
             account.api_key_command.clone_from(&profile.api_key_command);
         }
+        if profile.api_key_command_timeout_seconds.is_some() {
+            account.api_key_command_timeout_seconds = profile.api_key_command_timeout_seconds;
+        }
         if profile.base_url.is_some() {
             account.base_url.clone_from(&profile.base_url);
         }
@@ -281,7 +294,7 @@ fn resolve_key(
             (env, ENV_API_KEY.to_owned(), false)
         } else if let Some(command) = &account.api_key_command {
             (
-                run_key_command(command)?,
+                key_command::run(command, key_command_timeout(account))?,
                 "the output of api_key_command".to_owned(),
                 false,
             )
@@ -301,27 +314,11 @@ fn resolve_key(
     Ok((key, origin, from_file))
 }
 
-/// Runs the user's own command through `sh -c` (as git's credential helpers do) and takes the
-/// first line of its stdout.
-fn run_key_command(command: &str) -> Result<String, ConfigError> {
-    let output = Command::new("sh")
-        .arg("-c")
-        .arg(command)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| ConfigError::KeyCommand(format!("could not start it: {e}")))?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let first =
-            crate::text::sanitize_line(stderr.lines().next().unwrap_or_default()).into_owned();
-        return Err(ConfigError::KeyCommand(format!(
-            "it exited with {}: {first}",
-            output.status
-        )));
-    }
-    let stdout = String::from_utf8(output.stdout)
-        .map_err(|_| ConfigError::KeyCommand("its output is not UTF-8".into()))?;
-    Ok(stdout.lines().next().unwrap_or_default().trim().to_owned())
+/// The time `api_key_command` may take.
+fn key_command_timeout(account: &Account) -> Duration {
+    account
+        .api_key_command_timeout_seconds
+        .map_or(key_command::DEFAULT_TIMEOUT, Duration::from_secs)
 }
 
 #[cfg(test)]

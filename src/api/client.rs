@@ -1,24 +1,26 @@
 //! The API client: one async method per operation of the read API, built on reqwest.
 //!
 //! Every response (success or error) updates the shared [`RateLimit`]; idempotent GETs are
-//! retried per [`RetryPolicy`]; every wait is reported to the optional observer and is
-//! cancellable through the client's [`CancellationToken`]. The key only ever leaves as
+//! retried per [`RetryPolicy`]; every wait is reported to the optional observer, bounded and
+//! cancellable through the client's [`CancellationToken`]. Bodies are read up to a size cap and
+//! decoded item by item ([`super::lenient`]). The key only ever leaves as
 //! `Authorization: Bearer`.
+
+mod exchange;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use reqwest::header::{ACCEPT, HeaderMap};
-use serde::de::DeserializeOwned;
 use tokio_util::sync::CancellationToken;
 use url::Url;
 
 use super::error::ApiError;
 use super::key::ApiKey;
-use super::model::{App, Data, Feedback, FeedbackDetail, Page, Project, Tag};
+use super::lenient;
+use super::model::{App, Feedback, FeedbackDetail, Page, Project, Tag};
 use super::query::{FeedbackQuery, ScopeQuery};
-use super::ratelimit::{RateLimit, retry_after};
-use super::retry::{RetryPolicy, Wait, WaitObserver, WaitReason};
+use super::ratelimit::{Budget, RateLimit};
+use super::retry::{RetryPolicy, WaitObserver};
 use super::walker::FeedbackWalker;
 use crate::clock::{self, SharedClock, lock};
 
@@ -40,11 +42,15 @@ impl Default for Timeouts {
     }
 }
 
+/// The largest response body read (32 MiB); a larger one is an error, not memory.
+pub const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
+
 /// Builds a [`Client`].
 pub struct ClientBuilder {
     base_url: Url,
     key: ApiKey,
     timeouts: Timeouts,
+    max_body_bytes: usize,
     policy: RetryPolicy,
     clock: SharedClock,
     observer: Option<WaitObserver>,
@@ -54,6 +60,13 @@ impl ClientBuilder {
     #[must_use]
     pub fn timeouts(mut self, timeouts: Timeouts) -> Self {
         self.timeouts = timeouts;
+        self
+    }
+
+    /// The largest response body to read (default [`MAX_BODY_BYTES`]).
+    #[must_use]
+    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body_bytes = bytes;
         self
     }
 
@@ -92,10 +105,11 @@ impl ClientBuilder {
                 http,
                 base: self.base_url,
                 key: self.key,
+                max_body_bytes: self.max_body_bytes,
                 policy: self.policy,
                 clock: self.clock,
                 observer: self.observer,
-                rate: Mutex::new(RateLimit::default()),
+                rate: Mutex::new(Budget::default()),
                 rng: Mutex::new(fastrand::Rng::new()),
             }),
             cancel: CancellationToken::new(),
@@ -114,10 +128,11 @@ struct Inner {
     http: reqwest::Client,
     base: Url,
     key: ApiKey,
+    max_body_bytes: usize,
     policy: RetryPolicy,
     clock: SharedClock,
     observer: Option<WaitObserver>,
-    rate: Mutex<RateLimit>,
+    rate: Mutex<Budget>,
     rng: Mutex<fastrand::Rng>,
 }
 
@@ -130,12 +145,6 @@ impl std::fmt::Debug for Client {
     }
 }
 
-/// How one attempt ended.
-enum Attempt<T> {
-    Done(T),
-    RateLimited(Option<Duration>),
-}
-
 impl Client {
     /// Starts a builder; `base_url` is normalised (see [`super::base_url::normalize`]).
     pub fn builder(base_url: &str, key: ApiKey) -> Result<ClientBuilder, ApiError> {
@@ -145,6 +154,7 @@ impl Client {
             base_url,
             key,
             timeouts: Timeouts::default(),
+            max_body_bytes: MAX_BODY_BYTES,
             policy: RetryPolicy::default(),
             clock: clock::system(),
             observer: None,
@@ -157,10 +167,10 @@ impl Client {
         &self.inner.base
     }
 
-    /// The last known rate-limit budget.
+    /// The rate-limit budget as the service last reported it.
     #[must_use]
     pub fn rate_limit(&self) -> RateLimit {
-        *lock(&self.inner.rate)
+        lock(&self.inner.rate).reported()
     }
 
     /// A clone whose requests and waits stop with `Cancelled` when `token` fires.
@@ -172,14 +182,22 @@ impl Client {
         }
     }
 
-    /// `GET /v1/feedback`.
+    /// `GET /v1/feedback`. Items are read one by one: an odd one is kept with what is readable,
+    /// a hopeless one (no id) is skipped; neither costs the page.
     pub async fn list_feedback(&self, query: &FeedbackQuery) -> Result<Page<Feedback>, ApiError> {
         query.validate()?;
-        self.get(&["feedback"], &query.pairs(), "feedback list", None)
-            .await
+        self.get(
+            &["feedback"],
+            &query.pairs(),
+            "feedback list",
+            None,
+            |body| lenient::feedback_page(body).map_err(|e| json_reason(&e)),
+        )
+        .await
     }
 
-    /// `GET /v1/feedback/{id}`.
+    /// `GET /v1/feedback/{id}`. `.` and `..` name no item (URL handling would turn them into
+    /// another path), so they are not found without asking.
     pub async fn get_feedback(&self, id: &str) -> Result<FeedbackDetail, ApiError> {
         if id.trim().is_empty() {
             return Err(ApiError::InvalidParameter {
@@ -187,16 +205,23 @@ impl Client {
                 reason: "must not be empty".into(),
             });
         }
-        let data: Data<FeedbackDetail> = self
-            .get(&["feedback", id], &[], "feedback item", Some(id))
-            .await?;
-        Ok(data.data)
+        if matches!(id, "." | "..") {
+            return Err(ApiError::NotFound { id: id.to_owned() });
+        }
+        self.get(&["feedback", id], &[], "feedback item", Some(id), |body| {
+            lenient::feedback_detail(body)
+                .map_err(|e| json_reason(&e))?
+                .ok_or_else(|| "the item has no id".to_owned())
+        })
+        .await
     }
 
     /// `GET /v1/projects`.
     pub async fn list_projects(&self) -> Result<Vec<Project>, ApiError> {
-        let data: Data<Vec<Project>> = self.get(&["projects"], &[], "project list", None).await?;
-        Ok(data.data)
+        self.get(&["projects"], &[], "project list", None, |body| {
+            lenient::list(body, "project list", lenient::project).map_err(|e| json_reason(&e))
+        })
+        .await
     }
 
     /// `GET /v1/apps`, optionally limited to one project.
@@ -206,19 +231,19 @@ impl Client {
             project: project.map(str::to_owned),
         };
         scope.validate()?;
-        let data: Data<Vec<App>> = self
-            .get(&["apps"], &scope.pairs(), "app list", None)
-            .await?;
-        Ok(data.data)
+        self.get(&["apps"], &scope.pairs(), "app list", None, |body| {
+            lenient::list(body, "app list", lenient::app).map_err(|e| json_reason(&e))
+        })
+        .await
     }
 
     /// `GET /v1/tags`, optionally narrowed to an app and/or project.
     pub async fn list_tags(&self, scope: &ScopeQuery) -> Result<Vec<Tag>, ApiError> {
         scope.validate()?;
-        let data: Data<Vec<Tag>> = self
-            .get(&["tags"], &scope.pairs(), "tag list", None)
-            .await?;
-        Ok(data.data)
+        self.get(&["tags"], &scope.pairs(), "tag list", None, |body| {
+            lenient::list(body, "tag list", lenient::tag).map_err(|e| json_reason(&e))
+        })
+        .await
     }
 
     /// Walks every page of a query by cursor; see [`FeedbackWalker`].
@@ -234,157 +259,20 @@ impl Client {
         }
         url
     }
-
-    /// One logical GET: pacing, attempts, retries and waits.
-    async fn get<T: DeserializeOwned>(
-        &self,
-        segments: &[&str],
-        query: &[(&'static str, String)],
-        what: &'static str,
-        id: Option<&str>,
-    ) -> Result<T, ApiError> {
-        let url = self.url(segments);
-        let policy = &self.inner.policy;
-        let (mut failures, mut rate_waits) = (0, 0);
-        loop {
-            self.pace().await?;
-            match self.attempt(&url, query, what, id).await {
-                Ok(Attempt::Done(value)) => return Ok(value),
-                Ok(Attempt::RateLimited(after)) => {
-                    rate_waits += 1;
-                    if rate_waits > policy.max_rate_limit_waits {
-                        return Err(ApiError::RateLimited { retry_after: after });
-                    }
-                    let wait = after
-                        .unwrap_or_else(|| self.until_reset())
-                        .min(policy.max_rate_limit_wait);
-                    self.wait(WaitReason::RateLimited, wait).await?;
-                }
-                Err(error) if error.is_transient() && failures + 1 < policy.max_tries => {
-                    failures += 1;
-                    tracing::debug!(%error, failures, "transient failure, retrying");
-                    let delay = policy.backoff(failures, &mut lock(&self.inner.rng));
-                    let reason = WaitReason::Retry {
-                        attempt: failures + 1,
-                        max_tries: policy.max_tries,
-                        error: error.to_string(),
-                    };
-                    self.wait(reason, delay).await?;
-                }
-                Err(error) => return Err(error),
-            }
-        }
-    }
-
-    async fn attempt<T: DeserializeOwned>(
-        &self,
-        url: &Url,
-        query: &[(&'static str, String)],
-        what: &'static str,
-        id: Option<&str>,
-    ) -> Result<Attempt<T>, ApiError> {
-        let request = self
-            .inner
-            .http
-            .get(url.clone())
-            .query(query)
-            .bearer_auth(self.inner.key.expose())
-            .header(ACCEPT, "application/json");
-        let response = tokio::select! {
-            biased;
-            () = self.cancel.cancelled() => return Err(ApiError::Cancelled),
-            sent = request.send() => sent.map_err(transport_error)?,
-        };
-        let status = response.status().as_u16();
-        self.record_headers(response.headers());
-        let after = retry_after(response.headers());
-        let body = tokio::select! {
-            biased;
-            () = self.cancel.cancelled() => return Err(ApiError::Cancelled),
-            body = response.bytes() => body.map_err(transport_error)?,
-        };
-        match status {
-            200..=299 => decode(&body, what).map(Attempt::Done),
-            429 => Ok(Attempt::RateLimited(after)),
-            _ => Err(ApiError::from_response(status, &body, id)),
-        }
-    }
-
-    fn record_headers(&self, headers: &HeaderMap) {
-        lock(&self.inner.rate).merge_headers(headers);
-    }
-
-    fn until_reset(&self) -> Duration {
-        let now = self.inner.clock.now();
-        lock(&self.inner.rate)
-            .reset
-            .map_or(Duration::from_secs(1), |reset| {
-                clock::until(now, reset).max(Duration::from_secs(1))
-            })
-    }
-
-    /// Holds the request back while the known budget is spent.
-    async fn pace(&self) -> Result<(), ApiError> {
-        loop {
-            let now = self.inner.clock.now();
-            let hold = lock(&self.inner.rate).reserve(now);
-            match hold {
-                Some(wait) => self.wait(WaitReason::Pacing, wait).await?,
-                None => return Ok(()),
-            }
-        }
-    }
-
-    async fn wait(&self, reason: WaitReason, duration: Duration) -> Result<(), ApiError> {
-        let clock = &self.inner.clock;
-        let until = clock
-            .now()
-            .checked_add(
-                jiff::SignedDuration::try_from(duration).unwrap_or(jiff::SignedDuration::MAX),
-            )
-            .unwrap_or(jiff::Timestamp::MAX);
-        let wait = Wait {
-            reason,
-            duration,
-            until,
-        };
-        tracing::info!(?wait, "waiting");
-        if let Some(observer) = &self.inner.observer {
-            observer(&wait);
-        }
-        tokio::select! {
-            biased;
-            () = self.cancel.cancelled() => Err(ApiError::Cancelled),
-            () = clock.sleep(duration) => Ok(()),
-        }
-    }
 }
 
-fn decode<T: DeserializeOwned>(body: &[u8], what: &'static str) -> Result<T, ApiError> {
-    crate::json::from_slice(body).map_err(|e| ApiError::Decode {
-        what,
-        reason: crate::width::excerpt(&e.to_string(), 200),
-    })
+/// The service's text of a JSON error, short enough for one line.
+fn json_reason(error: &serde_json::Error) -> String {
+    crate::width::excerpt(&error.to_string(), 200)
 }
 
-/// Maps a reqwest failure to `Timeout` or `Network` with its root cause (never the URL, which
-/// could carry a cursor, and never headers).
-fn transport_error(error: reqwest::Error) -> ApiError {
-    if error.is_timeout() {
-        ApiError::Timeout
-    } else {
-        ApiError::Network {
-            reason: root_cause(&error.without_url()),
-        }
-    }
-}
-
-fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
+pub(crate) fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
     let mut current = error;
     while let Some(source) = current.source() {
         current = source;
     }
-    crate::text::sanitize_line(&current.to_string()).into_owned()
+    let shown = crate::text::sanitize_line(&current.to_string()).into_owned();
+    super::key::redact_keys(&shown).into_owned()
 }
 
 /// reqwest is built without a default TLS crypto provider (to avoid a C toolchain dependency);

@@ -58,6 +58,18 @@ pub enum ApiError {
     /// A 200 whose body is not the documented shape.
     #[error("the service sent a malformed {what} response: {reason}")]
     Decode { what: &'static str, reason: String },
+    /// A body over the size cap (declared or counted while reading).
+    #[error(
+        "the service sent a {what} response over the {} limit; stopped reading it",
+        size(*.limit_bytes)
+    )]
+    TooLarge {
+        what: &'static str,
+        limit_bytes: usize,
+    },
+    /// The service's paging went wrong (a repeated cursor, an empty page with a cursor).
+    #[error("the service's paging is broken: {reason}; stopped to avoid an endless walk")]
+    Paging { reason: &'static str },
     /// The caller cancelled the request or a wait.
     #[error("request cancelled")]
     Cancelled,
@@ -120,8 +132,9 @@ impl ApiError {
     }
 }
 
+/// Server text for a message: one short clean line, and never a key (a server may echo one).
 fn clean(text: &str) -> String {
-    crate::width::excerpt(text, 300)
+    crate::width::excerpt(&super::key::redact_keys(text), 300)
 }
 
 fn detail(message: Option<&String>) -> String {
@@ -131,6 +144,15 @@ fn detail(message: Option<&String>) -> String {
 fn code_and_detail(code: Option<&String>, message: Option<&String>) -> String {
     let code = code.map(|c| format!(" ({c})")).unwrap_or_default();
     format!("{code}{}", detail(message))
+}
+
+fn size(bytes: usize) -> String {
+    const MIB: usize = 1024 * 1024;
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
+        format!("{} MiB", bytes / MIB)
+    } else {
+        format!("{bytes}-byte")
+    }
 }
 
 fn retry_hint(retry_after: Option<Duration>) -> String {

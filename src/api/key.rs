@@ -1,8 +1,11 @@
 //! The account's API key: a bearer secret of the form `service_{eu|us}_sk_<secret>`.
 //!
 //! The key is checked for form when it enters the program, never appears in `Debug` output, and
-//! error messages about it describe the problem without echoing it.
+//! error messages about it describe the problem without echoing it. A key put in the wrong place
+//! (in the base URL variable, under another config field) could still be echoed by a message
+//! about that place, so [`redact_keys`] blanks anything of the key's form in such messages.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use thiserror::Error;
@@ -84,9 +87,90 @@ impl fmt::Debug for ApiKey {
     }
 }
 
+/// What a redacted secret is shown as.
+const REDACTED: &str = "<redacted>";
+
+/// `text` with the secret of every `service_<region>_sk_<secret>` (any case) replaced by
+/// `<redacted>`; borrowed when there is none.
+#[must_use]
+pub fn redact_keys(text: &str) -> Cow<'_, str> {
+    let lower = text.to_ascii_lowercase();
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut from = 0;
+    while let Some(found) = lower[from..].find(PREFIX) {
+        let start = from + found;
+        from = start + PREFIX.len();
+        let Some(secret) = secret_span(&lower, from) else {
+            continue;
+        };
+        out.push_str(&text[copied..secret.start]);
+        out.push_str(REDACTED);
+        copied = secret.end;
+        from = secret.end;
+    }
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
+}
+
+/// Where the secret lies when `service_` ends at `at`: after a short alphanumeric region and
+/// `_sk_`, up to a character no key contains. `None` when there is no secret.
+fn secret_span(lower: &str, at: usize) -> Option<std::ops::Range<usize>> {
+    let rest = &lower[at..];
+    let region = rest
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(rest.len());
+    if !(1..=16).contains(&region) || !rest[region..].starts_with(SECRET_MARK) {
+        return None;
+    }
+    let start = at + region + SECRET_MARK.len();
+    let len = lower[start..]
+        .find(|c: char| {
+            !c.is_ascii()
+                || c.is_ascii_whitespace()
+                || c.is_ascii_control()
+                || "\"'`<>()[]{},;".contains(c)
+        })
+        .unwrap_or(lower.len() - start);
+    (len > 0).then_some(start..start + len)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn key_shaped_values_are_redacted_wherever_they_appear() {
+        let cases = [
+            (
+                "the base URL \"service_eu_sk_hunter2\" is not valid",
+                "the base URL \"service_eu_sk_<redacted>\" is not valid",
+            ),
+            (
+                "https://SERVICE_US_SK_Hunter2.example/v1",
+                "https://SERVICE_US_SK_<redacted>",
+            ),
+            (
+                "a service_ap_sk_x/y+z= b service_eu_sk_q",
+                "a service_ap_sk_<redacted> b service_eu_sk_<redacted>",
+            ),
+            (
+                "service_eu_sk_ and service_sk_x and service_eu_pk_x",
+                "service_eu_sk_ and service_sk_x and service_eu_pk_x",
+            ),
+            (
+                "service_service_eu_sk_abc…",
+                "service_service_eu_sk_<redacted>…",
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(redact_keys(text), expected, "{text}");
+        }
+        assert!(matches!(redact_keys("nothing here"), Cow::Borrowed(_)));
+    }
 
     #[test]
     fn valid_keys_give_their_region() {

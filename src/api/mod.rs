@@ -5,6 +5,7 @@ pub mod base_url;
 pub mod client;
 pub mod error;
 pub mod key;
+pub mod lenient;
 pub mod model;
 pub mod query;
 pub mod ratelimit;

@@ -44,10 +44,10 @@ impl FeedbackQuery {
         if let Some(limit) = self.limit {
             check_limit(i64::from(limit)).map_err(|reason| invalid("limit", reason))?;
         }
-        if let Some(cursor) = &self.cursor {
-            if cursor.as_str().is_empty() {
-                return Err(invalid("cursor", "must not be empty".into()));
-            }
+        if let Some(cursor) = &self.cursor
+            && cursor.as_str().is_empty()
+        {
+            return Err(invalid("cursor", "must not be empty".into()));
         }
         Ok(())
     }

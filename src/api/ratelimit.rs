@@ -1,8 +1,10 @@
 //! The rate-limit budget as last reported by the service, shared by every clone of a client.
 //!
-//! Every response, success or error, is fed through [`RateLimit::merge_headers`]; a header that is
-//! absent keeps its last known value. The client also uses the snapshot to pace itself: when the
-//! budget is spent it waits for the window to reset instead of provoking a 429.
+//! Every response, success or error, is fed through [`Budget::record`]; a header that is absent
+//! keeps its last known value, except that a 429 without `X-RateLimit-Remaining` means none is
+//! left. What is shown ([`Budget::reported`]) is always the server's own figure; the requests
+//! sent since that figure are counted apart, only to pace: when the budget is spent the client
+//! waits for the window to reset instead of provoking a 429.
 
 use std::time::Duration;
 
@@ -41,24 +43,6 @@ impl RateLimit {
         }
     }
 
-    /// How long to hold a request back so as not to exceed the budget, or `None` to send now.
-    /// Sending reserves one request from the local count, so concurrent callers pace too.
-    pub fn reserve(&mut self, now: Timestamp) -> Option<Duration> {
-        match (self.remaining, self.reset) {
-            (Some(0), Some(reset)) if reset > now => Some(crate::clock::until(now, reset)),
-            (Some(0), _) => {
-                // The window has turned over; the next response tells the new budget.
-                self.remaining = None;
-                None
-            }
-            (Some(n), _) => {
-                self.remaining = Some(n - 1);
-                None
-            }
-            (None, _) => None,
-        }
-    }
-
     /// Seconds until the window resets, as seen at `now`.
     #[must_use]
     pub fn seconds_to_reset(&self, now: Timestamp) -> Option<u64> {
@@ -67,10 +51,83 @@ impl RateLimit {
     }
 }
 
-/// The `Retry-After` value in seconds (the HTTP-date form is not used by this service).
+/// The server's last figures and the requests sent since, shared by every clone of a client.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Budget {
+    reported: RateLimit,
+    /// Requests sent since `reported.remaining` was last set by the server.
+    sent_since_report: u32,
+}
+
+impl Budget {
+    /// The server's last reported figures (never decremented locally).
+    #[must_use]
+    pub fn reported(&self) -> RateLimit {
+        self.reported
+    }
+
+    /// Takes in the headers of a response with this status.
+    pub fn record(&mut self, status: u16, headers: &HeaderMap) {
+        self.reported.merge_headers(headers);
+        let reported = header_u64(headers, REMAINING_HEADER).is_some();
+        if reported {
+            self.sent_since_report = 0;
+        }
+        if status == 429 && !reported {
+            self.reported.remaining = Some(0);
+            self.sent_since_report = 0;
+        }
+    }
+
+    /// How long to hold a request back so as not to exceed the budget, or `None` to send now.
+    /// Sending counts one request against the budget, so concurrent callers pace too.
+    pub fn reserve(&mut self, now: Timestamp) -> Option<Duration> {
+        let left = self
+            .reported
+            .remaining
+            .map(|r| r.saturating_sub(self.sent_since_report));
+        match (left, self.reported.reset) {
+            (Some(0), Some(reset)) if reset > now => Some(crate::clock::until(now, reset)),
+            (Some(0), _) => {
+                // The window has turned over; the next response tells the new budget.
+                self.forget_spent();
+                None
+            }
+            (Some(_), _) => {
+                self.sent_since_report += 1;
+                None
+            }
+            (None, _) => None,
+        }
+    }
+
+    /// Forgets that the budget was spent (after waiting for the reset, or as long as allowed),
+    /// so the next request is sent and its answer tells the new figure.
+    pub fn forget_spent(&mut self) {
+        self.reported.remaining = None;
+        self.sent_since_report = 0;
+    }
+
+    /// Time until the window resets, when known and still ahead.
+    #[must_use]
+    pub fn until_reset(&self, now: Timestamp) -> Option<Duration> {
+        self.reported
+            .reset
+            .map(|reset| crate::clock::until(now, reset))
+    }
+}
+
+/// The `Retry-After` value: delay-seconds, or an HTTP date (RFC 9110) counted from `now`.
 #[must_use]
-pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
-    header_u64(headers, RETRY_AFTER_HEADER).map(Duration::from_secs)
+pub fn retry_after(headers: &HeaderMap, now: Timestamp) -> Option<Duration> {
+    if let Some(seconds) = header_u64(headers, RETRY_AFTER_HEADER) {
+        return Some(Duration::from_secs(seconds));
+    }
+    let text = headers.get(RETRY_AFTER_HEADER)?.to_str().ok()?.trim();
+    let at = jiff::fmt::rfc2822::DateTimeParser::new()
+        .parse_timestamp(text)
+        .ok()?;
+    Some(crate::clock::until(now, at))
 }
 
 fn header_u64(headers: &HeaderMap, name: &str) -> Option<u64> {
@@ -109,24 +166,69 @@ mod tests {
     #[test]
     fn spent_budget_waits_until_reset_then_sends() {
         let now = Timestamp::from_second(100).unwrap();
-        let mut rl = RateLimit {
-            limit: Some(2),
-            remaining: Some(1),
-            reset: Some(Timestamp::from_second(130).unwrap()),
-        };
-        assert_eq!(rl.reserve(now), None);
-        assert_eq!(rl.remaining, Some(0));
-        assert_eq!(rl.reserve(now), Some(Duration::from_secs(30)));
+        let mut budget = Budget::default();
+        budget.record(
+            200,
+            &headers(&[
+                (LIMIT_HEADER, "2"),
+                (REMAINING_HEADER, "1"),
+                (RESET_HEADER, "130"),
+            ]),
+        );
+        assert_eq!(budget.reserve(now), None);
+        assert_eq!(budget.reserve(now), Some(Duration::from_secs(30)));
         let later = Timestamp::from_second(130).unwrap();
-        assert_eq!(rl.reserve(later), None);
+        assert_eq!(budget.reserve(later), None);
     }
 
     #[test]
-    fn retry_after_parses_seconds() {
+    fn reported_budget_is_the_servers_figure_never_a_local_count() {
+        let now = Timestamp::from_second(100).unwrap();
+        let mut budget = Budget::default();
+        budget.record(
+            200,
+            &headers(&[(REMAINING_HEADER, "40"), (RESET_HEADER, "130")]),
+        );
+        for _ in 0..5 {
+            assert_eq!(budget.reserve(now), None);
+        }
+        assert_eq!(budget.reported().remaining, Some(40));
+        // A 429 without the header means nothing is left, whatever was known before.
+        budget.record(429, &headers(&[(RETRY_AFTER_HEADER, "3")]));
+        assert_eq!(budget.reported().remaining, Some(0));
+        // A 429 with the header is taken at its word, and so is the next answer.
+        budget.record(429, &headers(&[(REMAINING_HEADER, "0")]));
+        budget.record(200, &headers(&[(REMAINING_HEADER, "59")]));
+        assert_eq!(budget.reported().remaining, Some(59));
+        assert_eq!(budget.reserve(now), None);
+        assert_eq!(budget.reported().remaining, Some(59));
+    }
+
+    #[test]
+    fn retry_after_parses_seconds_and_http_dates() {
+        let now: Timestamp = "2026-11-01T12:00:00Z".parse().unwrap();
         assert_eq!(
-            retry_after(&headers(&[(RETRY_AFTER_HEADER, "7")])),
+            retry_after(&headers(&[(RETRY_AFTER_HEADER, "7")]), now),
             Some(Duration::from_secs(7))
         );
-        assert_eq!(retry_after(&HeaderMap::new()), None);
+        assert_eq!(
+            retry_after(
+                &headers(&[(RETRY_AFTER_HEADER, "Sun, 01 Nov 2026 12:00:42 GMT")]),
+                now
+            ),
+            Some(Duration::from_secs(42))
+        );
+        assert_eq!(
+            retry_after(
+                &headers(&[(RETRY_AFTER_HEADER, "Sun, 01 Nov 2026 11:00:00 GMT")]),
+                now
+            ),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(
+            retry_after(&headers(&[(RETRY_AFTER_HEADER, "soon")]), now),
+            None
+        );
+        assert_eq!(retry_after(&HeaderMap::new(), now), None);
     }
 }

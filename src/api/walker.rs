@@ -1,12 +1,13 @@
 //! Follows `next_cursor` until it is null. Never yields an id twice; when the service rejects a
 //! cursor (`invalid_cursor`, e.g. after a deploy rotated cursor keys) it restarts from the top and
-//! skips what it already yielded.
+//! skips what it already yielded. A server that hands back a cursor it already gave, or an empty
+//! page with a cursor, would make the walk endless: that stops with [`ApiError::Paging`].
 
 use std::collections::HashSet;
 
 use super::client::Client;
 use super::error::ApiError;
-use super::model::{Feedback, FeedbackId};
+use super::model::{Cursor, Feedback, FeedbackId};
 use super::query::FeedbackQuery;
 
 /// Restarts allowed after `invalid_cursor` before the error is passed on.
@@ -17,6 +18,8 @@ pub struct FeedbackWalker {
     client: Client,
     query: FeedbackQuery,
     seen: HashSet<FeedbackId>,
+    /// Cursors followed since the walk last started from the top.
+    cursors: HashSet<Cursor>,
     done: bool,
     restarts: u32,
     requests: u32,
@@ -24,10 +27,12 @@ pub struct FeedbackWalker {
 
 impl FeedbackWalker {
     pub(crate) fn new(client: Client, query: FeedbackQuery) -> Self {
+        let cursors = query.cursor.iter().cloned().collect();
         Self {
             client,
             query,
             seen: HashSet::new(),
+            cursors,
             done: false,
             restarts: 0,
             requests: 0,
@@ -41,8 +46,9 @@ impl FeedbackWalker {
             self.requests += 1;
             match self.client.list_feedback(&self.query).await {
                 Ok(page) => {
-                    self.query.cursor = page.next_cursor;
-                    self.done = self.query.cursor.is_none();
+                    if let Err(error) = self.follow(page.data.is_empty(), page.next_cursor) {
+                        return Some(Err(error));
+                    }
                     let fresh: Vec<Feedback> = page
                         .data
                         .into_iter()
@@ -58,11 +64,32 @@ impl FeedbackWalker {
                     tracing::warn!("cursor rejected; restarting the walk from the newest item");
                     self.restarts += 1;
                     self.query.cursor = None;
+                    self.cursors.clear();
                 }
                 Err(error) => return Some(Err(error)),
             }
         }
         None
+    }
+
+    /// Takes the next cursor, refusing one that would make the walk endless (the walk then
+    /// stays where it was).
+    fn follow(&mut self, empty: bool, next: Option<Cursor>) -> Result<(), ApiError> {
+        if let Some(cursor) = &next {
+            if empty {
+                return Err(ApiError::Paging {
+                    reason: "it sent an empty page with a next cursor",
+                });
+            }
+            if !self.cursors.insert(cursor.clone()) {
+                return Err(ApiError::Paging {
+                    reason: "it sent a next cursor it had already sent",
+                });
+            }
+        }
+        self.done = next.is_none();
+        self.query.cursor = next;
+        Ok(())
     }
 
     /// Items yielded so far.

@@ -4,6 +4,7 @@
 use std::io::Write;
 
 use super::{Args, CliError};
+use crate::api::key::redact_keys;
 use crate::api::{Client, RateLimit};
 
 pub async fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
@@ -22,9 +23,13 @@ pub async fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     )?;
     let resolved = super::resolve_account(args)?;
     for warning in &resolved.warnings {
-        writeln!(out, "Warning      {warning}")?;
+        writeln!(out, "Warning      {}", redact_keys(warning))?;
     }
-    writeln!(out, "Base URL     {}", resolved.base_url)?;
+    writeln!(
+        out,
+        "Base URL     {}",
+        redact_keys(resolved.base_url.as_str())
+    )?;
     writeln!(
         out,
         "API key      service_{}_sk_… (region {}, from {})",

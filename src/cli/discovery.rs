@@ -1,4 +1,5 @@
-//! `projects`, `apps` and `tags`: small lists as aligned tables or JSON arrays.
+//! `projects`, `apps` and `tags`: small lists as aligned tables, JSON arrays or CSV. Nothing is
+//! written before the list arrived.
 
 use std::io::Write;
 
@@ -6,13 +7,18 @@ use clap::Args;
 use serde::Serialize;
 
 use super::CliError;
-use super::output::{Column, Table, TableFormat};
+use super::output::{Column, Table, TableFormat, csv_cell};
 use crate::api::{App, Client, Project, ScopeQuery, Tag};
+use crate::text::sanitize_line;
 
 #[derive(Debug, Clone, Args)]
 pub struct FormatArg {
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
+    /// Write CSV cells as they are, even ones a spreadsheet would run as formulas (by default
+    /// a cell starting with =, +, -, @, tab or carriage return gets a leading ').
+    #[arg(long)]
+    pub raw_csv: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -48,7 +54,7 @@ pub async fn projects(
         col("SLUG", 30),
         col("CREATED", 17),
     ];
-    write(out, args.format, &projects, &columns, |p: &Project| {
+    write(out, args, &projects, &columns, |p: &Project| {
         vec![
             p.id.clone(),
             p.name.clone(),
@@ -70,7 +76,7 @@ pub async fn apps(client: &Client, args: &AppsArgs, out: &mut dyn Write) -> Resu
         col("IDENTIFIER", 32),
         col("PROJECT", 36),
     ];
-    write(out, args.format.format, &apps, &columns, |a: &App| {
+    write(out, &args.format, &apps, &columns, |a: &App| {
         let opt = |v: Option<&str>| v.unwrap_or_default().to_owned();
         vec![
             a.id.clone(),
@@ -90,7 +96,7 @@ pub async fn tags(client: &Client, args: &TagsArgs, out: &mut dyn Write) -> Resu
     };
     let tags = client.list_tags(&scope).await?;
     let columns = [col("TAG", 32), col("COUNT", 8)];
-    write(out, args.format.format, &tags, &columns, |t: &Tag| {
+    write(out, &args.format, &tags, &columns, |t: &Tag| {
         vec![t.tag.clone(), t.count.to_string()]
     })
 }
@@ -101,12 +107,24 @@ const fn col(title: &'static str, cells: usize) -> Column {
 
 fn write<T: Serialize>(
     out: &mut dyn Write,
-    format: TableFormat,
+    format: &FormatArg,
     items: &[T],
     columns: &[Column],
     cells: impl Fn(&T) -> Vec<String>,
 ) -> Result<(), CliError> {
-    match format {
+    match format.format {
+        TableFormat::Csv => {
+            let mut writer = csv::Writer::from_writer(&mut *out);
+            let header: Vec<String> = columns.iter().map(|c| c.title.to_lowercase()).collect();
+            writer.write_record(&header)?;
+            for item in items {
+                let record = cells(item)
+                    .into_iter()
+                    .map(|c| csv_cell(sanitize_line(&c).into_owned(), format.raw_csv));
+                writer.write_record(record.collect::<Vec<_>>())?;
+            }
+            writer.flush()?;
+        }
         TableFormat::Json => {
             let json = super::output::terminal_safe_json(serde_json::to_string_pretty(items)?);
             writeln!(out, "{json}")?;

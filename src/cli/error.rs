@@ -1,4 +1,6 @@
-//! A command's failure: one line for stderr and an exit code scripts can branch on.
+//! A command's failure: one line for stderr and an exit code scripts can branch on. The line
+//! never carries a key: anything of the key's form is redacted, wherever it came from (a key in
+//! the wrong variable, in a URL, in a server message).
 
 use std::process::ExitCode;
 
@@ -11,17 +13,21 @@ use crate::config::ConfigError;
 /// 4 not found, 5 rate limited.
 #[derive(Debug, Error)]
 pub enum CliError {
-    #[error(transparent)]
+    #[error("{}", redacted(.0))]
     Api(#[from] ApiError),
-    #[error(transparent)]
+    #[error("{}", redacted(.0))]
     Config(#[from] ConfigError),
-    #[error("{0}")]
+    #[error("{}", redacted(.0))]
     Io(#[from] std::io::Error),
-    /// Bad usage or setup (exit 2), such as an unset secret variable.
-    #[error("{0}")]
+    /// Bad usage or setup (exit 2), such as an unset secret variable or a bad config file.
+    #[error("{}", redacted(.0))]
     Usage(String),
-    #[error("{0}")]
+    #[error("{}", redacted(.0))]
     Other(String),
+}
+
+fn redacted(shown: &impl std::fmt::Display) -> String {
+    crate::api::key::redact_keys(&shown.to_string()).into_owned()
 }
 
 impl CliError {

@@ -184,7 +184,7 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
         });
     };
     let keymap = Keymap::from_config(&loaded.text, &loaded.path.display().to_string())
-        .map_err(|e| CliError::Other(format!("config: {e}")))?;
+        .map_err(|e| CliError::Usage(format!("config: {e}")))?;
     Ok(Settings {
         keymap,
         refresh_seconds: loaded.file.refresh_seconds.unwrap_or(0),

@@ -9,7 +9,9 @@ use std::io::Write;
 use clap::{Args, ValueEnum};
 
 use super::CliError;
-use super::output::{Column, ListFormat, Table, first_line, short_time, terminal_safe_json};
+use super::output::{
+    Column, ListFormat, Table, csv_cell, first_line, short_time, terminal_safe_json,
+};
 use crate::api::{Client, Cursor, Feedback, FeedbackQuery, Page, Status};
 use crate::text::{sanitize, sanitize_line};
 
@@ -44,6 +46,10 @@ pub struct ListArgs {
     pub all: bool,
     #[arg(long, value_enum, default_value_t = ListFormat::Table)]
     pub format: ListFormat,
+    /// Write CSV cells as they are, even ones a spreadsheet would run as formulas (by default
+    /// a cell starting with =, +, -, @, tab or carriage return gets a leading ').
+    #[arg(long)]
+    pub raw_csv: bool,
 }
 
 impl ListArgs {
@@ -94,29 +100,34 @@ const COLUMNS: &[Column] = &[
     },
 ];
 
-/// Writes pages as they come.
+/// Writes pages as they come. Nothing, not even a header, is written before the first page
+/// arrived, so a failed first request leaves stdout empty.
 struct Sink<'a> {
     out: &'a mut dyn Write,
     format: ListFormat,
+    raw_csv: bool,
     table: Table,
-    csv_header_written: bool,
+    header_written: bool,
     json_items: Vec<Feedback>,
 }
 
 impl<'a> Sink<'a> {
-    fn new(out: &'a mut dyn Write, format: ListFormat) -> Self {
+    fn new(out: &'a mut dyn Write, format: ListFormat, raw_csv: bool) -> Self {
         Self {
             out,
             format,
+            raw_csv,
             table: Table::new(COLUMNS),
-            csv_header_written: false,
+            header_written: false,
             json_items: Vec::new(),
         }
     }
 
-    fn start(&mut self) -> Result<(), CliError> {
-        if self.format == ListFormat::Table {
+    /// The table's header, once.
+    fn table_header(&mut self) -> Result<(), CliError> {
+        if !self.header_written {
             self.table.header(self.out)?;
+            self.header_written = true;
         }
         Ok(())
     }
@@ -124,6 +135,7 @@ impl<'a> Sink<'a> {
     fn page(&mut self, items: Vec<Feedback>) -> Result<(), CliError> {
         match self.format {
             ListFormat::Table => {
+                self.table_header()?;
                 for item in &items {
                     self.table.row(self.out, &table_row(item))?;
                 }
@@ -144,18 +156,22 @@ impl<'a> Sink<'a> {
 
     fn csv(&mut self, items: &[Feedback]) -> Result<(), CliError> {
         let mut writer = csv::Writer::from_writer(&mut *self.out);
-        if !self.csv_header_written {
+        if !self.header_written {
             writer.write_record(CSV_HEADER)?;
-            self.csv_header_written = true;
+            self.header_written = true;
         }
         for item in items {
-            writer.write_record(csv_record(item))?;
+            writer.write_record(csv_record(item, self.raw_csv))?;
         }
         writer.flush()?;
         Ok(())
     }
 
-    fn finish(self, next_cursor: Option<Cursor>) -> Result<(), CliError> {
+    fn finish(mut self, next_cursor: Option<Cursor>) -> Result<(), CliError> {
+        if self.format == ListFormat::Table {
+            self.table_header()?;
+            self.out.flush()?;
+        }
         if self.format == ListFormat::Json {
             let page = Page {
                 data: self.json_items,
@@ -181,8 +197,7 @@ pub async fn run(
 ) -> Result<(), CliError> {
     let query = args.query();
     query.validate()?;
-    let mut sink = Sink::new(out, args.format);
-    sink.start()?;
+    let mut sink = Sink::new(out, args.format, args.raw_csv);
     if !args.all {
         let page = client.list_feedback(&query).await?;
         let next = page.next_cursor;
@@ -242,11 +257,11 @@ const CSV_HEADER: &[&str] = &[
 ];
 
 /// A CSV record: single-line fields sanitized as lines, the message as multi-line text (CSV
-/// quoting keeps its newlines).
-fn csv_record(item: &Feedback) -> Vec<String> {
+/// quoting keeps its newlines); every cell neutralised against formulas unless `raw`.
+fn csv_record(item: &Feedback, raw: bool) -> Vec<String> {
     let line = |s: &str| sanitize_line(s).into_owned();
     let app = item.app.as_ref();
-    vec![
+    let cells = vec![
         line(item.id.as_str()),
         item.received_at.to_string(),
         line(item.status.as_str()),
@@ -258,5 +273,6 @@ fn csv_record(item: &Feedback) -> Vec<String> {
         line(&item.tags.join(";")),
         item.reporter_email.as_deref().map(line).unwrap_or_default(),
         sanitize(&item.message).into_owned(),
-    ]
+    ];
+    cells.into_iter().map(|c| csv_cell(c, raw)).collect()
 }

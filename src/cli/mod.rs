@@ -18,6 +18,8 @@ use clap::{Parser, Subcommand};
 
 pub use error::CliError;
 
+use crate::api::key::redact_keys;
+use crate::api::retry::WaitObserver;
 use crate::api::{Client, WaitReason};
 use crate::config;
 
@@ -99,32 +101,43 @@ pub async fn run(args: Args) -> Result<(), CliError> {
     }
 }
 
-/// Resolves the account and builds a client; `show_waits` reports retry waits on stderr.
-pub fn client(args: &Args, show_waits: bool) -> Result<Client, CliError> {
+/// Resolves the account and builds a client. Every wait is reported on stderr: as a plain line,
+/// or, when `progress_line` (a progress line on a terminal), in place on that line.
+pub fn client(args: &Args, progress_line: bool) -> Result<Client, CliError> {
     let resolved = resolve_account(args)?;
     for warning in &resolved.warnings {
-        eprintln!("warning: {warning}");
+        eprintln!("warning: {}", redact_keys(warning));
     }
-    tracing::info!(base_url = %resolved.base_url, key = ?resolved.key, origin = %resolved.key_origin, "account");
-    let mut builder = Client::builder(resolved.base_url.as_str(), resolved.key)?;
-    if show_waits {
-        builder = builder.on_wait(std::sync::Arc::new(|wait: &crate::api::Wait| {
-            let why = match &wait.reason {
-                WaitReason::RateLimited => "rate limited".to_owned(),
-                WaitReason::Pacing => "request budget spent".to_owned(),
-                WaitReason::Retry {
-                    attempt,
-                    max_tries,
-                    error,
-                } => format!("{error}; try {attempt} of {max_tries}"),
-            };
-            eprint!(
-                "\r\x1b[2K{why}; waiting {}s…",
-                wait.duration.as_secs_f32().ceil()
-            );
-        }));
-    }
-    Ok(builder.build()?)
+    tracing::info!(base_url = %redact_keys(resolved.base_url.as_str()), key = ?resolved.key, origin = %resolved.key_origin, "account");
+    let builder = Client::builder(resolved.base_url.as_str(), resolved.key)?;
+    Ok(builder.on_wait(wait_reporter(progress_line)).build()?)
+}
+
+/// Reports a wait on stderr, so a script's log says why nothing happens for a while.
+fn wait_reporter(progress_line: bool) -> WaitObserver {
+    std::sync::Arc::new(move |wait: &crate::api::Wait| {
+        let line = describe_wait(wait);
+        if progress_line {
+            eprint!("\r\x1b[2K{line}…");
+        } else {
+            eprintln!("{line}");
+        }
+    })
+}
+
+/// "rate limited; waiting 7s"
+#[must_use]
+pub fn describe_wait(wait: &crate::api::Wait) -> String {
+    let why = match &wait.reason {
+        WaitReason::RateLimited => "rate limited".to_owned(),
+        WaitReason::Pacing => "request budget spent until the window resets".to_owned(),
+        WaitReason::Retry {
+            attempt,
+            max_tries,
+            error,
+        } => format!("{}; try {attempt} of {max_tries}", redact_keys(error)),
+    };
+    format!("{why}; waiting {}s", wait.duration.as_secs_f32().ceil())
 }
 
 /// The config file to read, and whether it must exist (it must when named by `--config`).
@@ -144,6 +157,11 @@ pub fn resolve_account(args: &Args) -> Result<config::Resolved, CliError> {
         None => None,
     };
     let hint = path.map_or_else(|| "config.toml".to_owned(), |p| p.display().to_string());
+    for name in [config::ENV_API_KEY, config::ENV_BASE_URL] {
+        if let Err(std::env::VarError::NotUnicode(_)) = std::env::var(name) {
+            return Err(config::ConfigError::NotUnicode(name).into());
+        }
+    }
     let env = |name: &str| std::env::var(name).ok();
     Ok(config::resolve(&config::Sources {
         base_url_flag: args.base_url.as_deref(),

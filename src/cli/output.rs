@@ -31,9 +31,11 @@ pub enum ShowFormat {
 pub enum TableFormat {
     Table,
     Json,
+    Csv,
 }
 
-/// A column: title and width in cells (`None`: last column, cut at `max` but not padded).
+/// A column: its title and its width in cells. Every column but the last is padded to its
+/// width; the last is cut at its width but not padded.
 #[derive(Debug, Clone, Copy)]
 pub struct Column {
     pub title: &'static str,
@@ -121,6 +123,20 @@ pub fn terminal_safe_json(json: String) -> String {
     out
 }
 
+/// First characters that make a spreadsheet read a cell as a formula (or split it).
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// A CSV cell as written: a cell that a spreadsheet would run as a formula (starting with `=`,
+/// `+`, `-`, `@`, tab or carriage return) gets a leading `'`, unless `raw` (`--raw-csv`).
+#[must_use]
+pub fn csv_cell(text: String, raw: bool) -> String {
+    if !raw && text.starts_with(FORMULA_STARTS) {
+        format!("'{text}")
+    } else {
+        text
+    }
+}
+
 /// `2026-11-01 12:00Z` (UTC, minutes), for tables.
 #[must_use]
 pub fn short_time(ts: Timestamp) -> String {
@@ -193,6 +209,17 @@ mod tests {
         assert!(safe.contains("é😀"));
         let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
         assert_eq!(back, value);
+    }
+
+    #[test]
+    fn csv_cells_that_would_run_as_formulas_are_neutralised_unless_raw() {
+        for cell in ["=1+1", "+1", "-2", "@SUM(A1)", "\tx", "\rx"] {
+            assert_eq!(csv_cell(cell.to_owned(), false), format!("'{cell}"));
+            assert_eq!(csv_cell(cell.to_owned(), true), cell);
+        }
+        for cell in ["", "a=1", " =1", "'=1", "1-2"] {
+            assert_eq!(csv_cell(cell.to_owned(), false), cell);
+        }
     }
 
     #[test]

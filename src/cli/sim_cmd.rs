@@ -56,8 +56,8 @@ pub struct DataArgs {
     /// Seed of the generated dataset.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Number of feedback items.
-    #[arg(long, default_value_t = 5000)]
+    /// Number of feedback items (at most 100000).
+    #[arg(long, default_value_t = 5000, value_parser = parse_items)]
     pub items: usize,
     /// Requests allowed per key and minute.
     #[arg(long, default_value_t = 120)]
@@ -65,6 +65,22 @@ pub struct DataArgs {
     /// Latency added to every answer, in milliseconds.
     #[arg(long, default_value_t = 0)]
     pub latency_ms: u64,
+}
+
+/// The most items the simulator generates: each takes about 2.5 KB, so this keeps a demo
+/// around 250 MB, and an absurd count is refused instead of aborting on allocation.
+pub const MAX_ITEMS: usize = 100_000;
+
+/// `--items`: a whole number from 0 to [`MAX_ITEMS`].
+fn parse_items(text: &str) -> Result<usize, String> {
+    let items: u128 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("\"{text}\" is not a whole number"))?;
+    usize::try_from(items)
+        .ok()
+        .filter(|n| *n <= MAX_ITEMS)
+        .ok_or_else(|| format!("at most {MAX_ITEMS} items are supported"))
 }
 
 impl DataArgs {

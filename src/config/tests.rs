@@ -179,3 +179,66 @@ fn example_config_in_assets_parses() {
     let file = parse(include_str!("../../assets/config.example.toml")).unwrap();
     assert!(file.profiles.contains_key("staging"));
 }
+
+#[test]
+fn a_key_in_the_wrong_place_is_never_echoed() {
+    const SECRET: &str = "service_eu_sk_Sw4pp3d";
+    // Swapped variables: the key in FEEDBACK_BASE_URL.
+    let err = resolve_with(
+        None,
+        None,
+        None,
+        &[
+            (ENV_BASE_URL, SECRET),
+            (ENV_API_KEY, "https://x.example.com"),
+        ],
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains(ENV_BASE_URL) && !err.contains("Sw4pp3d"),
+        "{err}"
+    );
+    // The key under base_url, in a URL, and under a field of another type.
+    for text in [
+        format!("base_url = \"{SECRET}\"\napi_key = \"{KEY_EU}\""),
+        format!("base_url = \"ftp://{SECRET}/\"\napi_key = \"{KEY_EU}\""),
+    ] {
+        let err = resolve_with(None, None, Some(&loaded(&text)), &[])
+            .unwrap_err()
+            .to_string();
+        assert!(!err.contains("Sw4pp3d"), "{err}");
+    }
+    for text in [
+        format!("refresh_seconds = \"{SECRET}\""),
+        format!("keys = \"{SECRET}\""),
+        format!("[profiles.a]\napi_key = [\"{SECRET}\"]"),
+    ] {
+        let err = parse(&text).unwrap_err();
+        assert!(!err.contains("Sw4pp3d") && err.contains("line "), "{err}");
+    }
+}
+
+#[test]
+fn key_command_timeout_comes_from_the_profile_or_the_top_level() {
+    let file = loaded(
+        "base_url = \"https://x.example.com\"\napi_key_command = \"sleep 5\"\napi_key_command_timeout_seconds = 1\n\n[profiles.slow]\napi_key_command_timeout_seconds = 30\n",
+    );
+    let started = std::time::Instant::now();
+    let err = resolve_with(None, None, Some(&file), &[]).unwrap_err();
+    assert!(err.to_string().contains("within 1s"), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(4));
+    let account = selected_account(&Sources {
+        base_url_flag: None,
+        profile: Some("slow"),
+        file: Some(&file),
+        env: &|_| None,
+        file_hint: String::new(),
+    })
+    .unwrap();
+    assert_eq!(key_command_timeout(&account).as_secs(), 30);
+    assert_eq!(
+        key_command_timeout(&Account::default()),
+        key_command::DEFAULT_TIMEOUT
+    );
+}

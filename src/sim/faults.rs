@@ -1,5 +1,7 @@
 //! Fault injection for tests: latency, 5xx, 429, dropped connections, truncated or malformed
-//! bodies, and canned bodies, on chosen routes, for a number of requests or until cleared.
+//! bodies, canned bodies, edits of the real answer (a text replaced, headers overridden, a
+//! repeated cursor) and oversize bodies, on chosen routes, for a number of requests or until
+//! cleared.
 
 use std::sync::Mutex;
 use std::time::Duration;
@@ -56,6 +58,20 @@ pub enum FaultKind {
     Malformed,
     /// This status and body instead of the real response.
     Body { status: u16, body: String },
+    /// 429 with this Retry-After value verbatim (e.g. an HTTP date).
+    RateLimitedRaw(String),
+    /// The real response with the first occurrence of `find` in its body replaced (e.g. to put
+    /// a lone surrogate escape into a real page that still has a working cursor).
+    Rewrite { find: String, replace: String },
+    /// The real response with these headers set (replacing any of the same name).
+    Headers(Vec<(String, String)>),
+    /// The real list page, but its `next_cursor` is the cursor the request sent (a server that
+    /// repeats a cursor); a request without a cursor gets the real page.
+    RepeatCursor,
+    /// 200 with a body that never ends (and no length).
+    Endless,
+    /// 200 declaring this `Content-Length`, then sending a few bytes and stalling.
+    DeclaredLength(u64),
 }
 
 #[derive(Debug, Clone)]

@@ -10,6 +10,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use super::edits;
 use super::faults::{FaultKind, Route};
 use super::limiter::Decision;
 use super::routes::error;
@@ -93,6 +94,17 @@ async fn injected(kind: FaultKind, request: Request, next: Next) -> Response {
         )
             .into_response(),
         FaultKind::Latency(_) => next.run(request).await,
+        FaultKind::RateLimitedRaw(after) => edits::rate_limited_raw(&after),
+        FaultKind::Rewrite { find, replace } => {
+            edits::rewrite(next.run(request).await, &find, &replace).await
+        }
+        FaultKind::Headers(headers) => edits::with_headers(next.run(request).await, &headers),
+        FaultKind::RepeatCursor => {
+            let cursor = edits::request_cursor(request.uri().query());
+            edits::repeat_cursor(next.run(request).await, cursor).await
+        }
+        FaultKind::Endless => edits::endless(),
+        FaultKind::DeclaredLength(length) => edits::declared_length(length),
     }
 }
 

@@ -6,6 +6,7 @@
 pub mod catalog;
 pub mod cursor;
 pub mod data;
+mod edits;
 pub mod faults;
 mod layers;
 pub mod limiter;

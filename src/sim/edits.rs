@@ -1,0 +1,121 @@
+//! Fault knobs that edit the real answer or send an oversize one: a text replaced in the body,
+//! headers overridden, the request's own cursor handed back as `next_cursor`, a body that never
+//! ends, and a `Content-Length` far larger than what is sent.
+
+use std::io;
+
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderName, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+/// Bytes per chunk of the endless body.
+const CHUNK_BYTES: usize = 64 * 1024;
+
+/// The real body, whole; an unreadable body becomes empty (the edit then has nothing to do).
+async fn body_bytes(body: Body) -> Bytes {
+    axum::body::to_bytes(body, usize::MAX)
+        .await
+        .unwrap_or_default()
+}
+
+/// `response` with the first `find` in its body replaced by `replace`.
+pub async fn rewrite(response: Response, find: &str, replace: &str) -> Response {
+    let (mut parts, body) = response.into_parts();
+    let text = String::from_utf8_lossy(&body_bytes(body).await).into_owned();
+    let edited = text.replacen(find, replace, 1);
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, Body::from(edited))
+}
+
+/// `response` with `headers` set; names or values that HTTP cannot carry are skipped.
+pub fn with_headers(mut response: Response, headers: &[(String, String)]) -> Response {
+    for (name, value) in headers {
+        if let (Ok(name), Ok(value)) = (
+            HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(value),
+        ) {
+            response.headers_mut().insert(name, value);
+        }
+    }
+    response
+}
+
+/// The real page with `next_cursor` set to the cursor the request sent.
+pub async fn repeat_cursor(response: Response, cursor: Option<String>) -> Response {
+    let Some(cursor) = cursor else {
+        return response;
+    };
+    let (mut parts, body) = response.into_parts();
+    let bytes = body_bytes(body).await;
+    let Ok(mut page) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+        return Response::from_parts(parts, Body::from(bytes));
+    };
+    page["next_cursor"] = serde_json::Value::String(cursor);
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, Body::from(page.to_string()))
+}
+
+/// The `cursor` query parameter of a request.
+#[must_use]
+pub fn request_cursor(query: Option<&str>) -> Option<String> {
+    url::form_urlencoded::parse(query.unwrap_or_default().as_bytes())
+        .find(|(name, _)| name == "cursor")
+        .map(|(_, value)| value.into_owned())
+}
+
+/// 200 whose JSON-looking body never ends. `Content-Encoding: identity` keeps the compression
+/// layer from touching it.
+pub fn endless() -> Response {
+    let mut first = true;
+    let chunks = futures_util::stream::repeat_with(move || {
+        let chunk = if first {
+            Bytes::from_static(b"{\"data\":[")
+        } else {
+            Bytes::from(vec![b' '; CHUNK_BYTES])
+        };
+        first = false;
+        Ok::<_, io::Error>(chunk)
+    });
+    identity(Response::new(Body::from_stream(chunks)))
+}
+
+/// 200 declaring `length` bytes, sending a few and then stalling (the client must refuse it from
+/// the header alone).
+pub fn declared_length(length: u64) -> Response {
+    let start =
+        futures_util::stream::iter([Ok::<_, io::Error>(Bytes::from_static(b"{\"data\":["))]);
+    let stall = futures_util::stream::pending::<Result<Bytes, io::Error>>();
+    let mut response = identity(Response::new(Body::from_stream(
+        futures_util::StreamExt::chain(start, stall),
+    )));
+    response
+        .headers_mut()
+        .insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+    response
+}
+
+fn identity(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    headers.insert(
+        header::CONTENT_ENCODING,
+        HeaderValue::from_static("identity"),
+    );
+    response
+}
+
+/// 429 with `Retry-After` set verbatim.
+pub fn rate_limited_raw(retry_after: &str) -> Response {
+    let mut response = super::routes::error(
+        StatusCode::TOO_MANY_REQUESTS,
+        "rate_limited",
+        "rate limit exceeded",
+    );
+    if let Ok(value) = HeaderValue::from_str(retry_after) {
+        response.headers_mut().insert(header::RETRY_AFTER, value);
+    }
+    response.into_response()
+}

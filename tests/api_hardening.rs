@@ -1,0 +1,346 @@
+//! The client against a misbehaving simulator: bodies with lone surrogates, odd items, oversize
+//! bodies, broken paging, and waits a server asks for that are far too long.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::time::Duration;
+
+use common::{expected_ids, rig};
+use feedback_inbox::api::{
+    ApiError, ApiKey, Client, FeedbackQuery, ScopeQuery, Status, WaitReason,
+};
+use feedback_inbox::clock::Clock;
+use feedback_inbox::sim::{DEMO_KEY, FaultKind, Route};
+
+fn rewrite(find: &str, replace: &str) -> FaultKind {
+    FaultKind::Rewrite {
+        find: find.into(),
+        replace: replace.into(),
+    }
+}
+
+fn all_new() -> FeedbackQuery {
+    FeedbackQuery {
+        limit: Some(100),
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn walk_passes_a_page_carrying_a_lone_surrogate() {
+    let r = rig(450, 10_000).await;
+    r.sim.faults().add_after(
+        Route::FeedbackList,
+        rewrite(r#""message":""#, r#""message":"\ud800 half "#),
+        1,
+        Some(1),
+    );
+    let mut walker = r.client.walk(all_new());
+    let mut items = Vec::new();
+    while let Some(batch) = walker.next_page().await {
+        items.extend(batch.unwrap());
+    }
+    let ids: Vec<String> = items.iter().map(|f| f.id.0.clone()).collect();
+    assert_eq!(
+        ids,
+        expected_ids(&r.sim, |it| it.feedback.status == Status::New)
+    );
+    assert_eq!(items[100].message.chars().next(), Some('\u{fffd}'));
+}
+
+#[tokio::test]
+async fn discovery_and_detail_read_lone_surrogates_as_replacement_characters() {
+    let r = rig(50, 10_000).await;
+    let faults = r.sim.faults();
+    faults.add(
+        Route::Projects,
+        rewrite(r#""name":""#, r#""name":"\udfff"#),
+        Some(1),
+    );
+    faults.add(
+        Route::Apps,
+        rewrite(r#""name":""#, r#""name":"a\ud83d"#),
+        Some(1),
+    );
+    faults.add(
+        Route::Tags,
+        rewrite(r#""tag":""#, r#""tag":"\ud83d\ud83d"#),
+        Some(1),
+    );
+    faults.add(
+        Route::FeedbackItem,
+        rewrite(r#""message":""#, r#""message":"\udc00\ud83d\ude00"#),
+        Some(1),
+    );
+    let projects = r.client.list_projects().await.unwrap();
+    assert!(projects[0].name.starts_with('\u{fffd}'), "{projects:?}");
+    let apps = r.client.list_apps(None).await.unwrap();
+    assert!(apps[0].name.starts_with("a\u{fffd}"), "{apps:?}");
+    let tags = r.client.list_tags(&ScopeQuery::default()).await.unwrap();
+    assert!(tags[0].tag.starts_with("\u{fffd}\u{fffd}"), "{tags:?}");
+    let id = expected_ids(&r.sim, |_| true)[0].clone();
+    let detail = r.client.get_feedback(&id).await.unwrap();
+    assert!(
+        detail.feedback.message.starts_with("\u{fffd}😀"),
+        "{detail:?}"
+    );
+}
+
+const ODD_PAGE: &str = r#"{"data":[
+  {"id":"ok1","message":"fine","reporter_email":null,"status":"new","received_at":"2026-10-01T00:00:00Z",
+   "tags":["a"],"app":null,"project":{"id":"p","name":"P"}},
+  {"id":"noff","message":"no offset","status":"new","received_at":"2026-10-01T00:00:00",
+   "project":{"id":"p","name":"P"}},
+  {"message":"no id at all"},
+  {"id":"types","message":["x"],"status":3,"received_at":null,"tags":null,"app":7,"project":"P"}
+],"next_cursor":null}"#;
+
+#[tokio::test]
+async fn odd_items_are_kept_and_only_a_hopeless_one_is_skipped() {
+    let r = rig(10, 10_000).await;
+    r.sim.faults().add(
+        Route::FeedbackList,
+        FaultKind::Body {
+            status: 200,
+            body: ODD_PAGE.into(),
+        },
+        Some(1),
+    );
+    let page = r
+        .client
+        .list_feedback(&FeedbackQuery::default())
+        .await
+        .unwrap();
+    let ids: Vec<&str> = page.data.iter().map(|f| f.id.as_str()).collect();
+    assert_eq!(ids, ["ok1", "noff", "types"]);
+    assert_eq!(
+        page.data[1].received_at,
+        "2026-10-01T00:00:00Z".parse().unwrap()
+    );
+    assert!(page.data[1].tags.is_empty() && page.data[1].app.is_none());
+    assert_eq!(page.data[2].status.as_str(), "3");
+}
+
+#[tokio::test]
+async fn detail_with_null_metadata_is_shown() {
+    let r = rig(10, 10_000).await;
+    let body = r#"{"data":{"id":"x1","message":"m","reporter_email":null,"status":"new",
+        "received_at":"2026-01-01T00:00:00Z","tags":[],"app":null,"project":{"id":"p","name":"P"},
+        "metadata":null,"delivery":null}}"#;
+    r.sim.faults().add(
+        Route::FeedbackItem,
+        FaultKind::Body {
+            status: 200,
+            body: body.into(),
+        },
+        Some(1),
+    );
+    let detail = r.client.get_feedback("x1").await.unwrap();
+    assert!(detail.metadata.built_in.is_empty() && detail.delivery.is_empty());
+}
+
+#[tokio::test]
+async fn dot_and_dot_dot_are_not_found_without_a_request() {
+    let r = rig(10, 10_000).await;
+    for id in [".", ".."] {
+        let err = r.client.get_feedback(id).await.unwrap_err();
+        assert!(
+            matches!(&err, ApiError::NotFound { id: got } if got == id),
+            "{err:?}"
+        );
+    }
+    assert_eq!(r.sim.stats().requests, 0);
+}
+
+fn capped_client(r: &common::Rig, bytes: usize) -> Client {
+    Client::builder(&r.sim.base_url(), ApiKey::parse(DEMO_KEY).unwrap())
+        .unwrap()
+        .max_body_bytes(bytes)
+        .build()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn an_endless_body_stops_at_the_cap() {
+    let r = rig(10, 10_000).await;
+    r.sim
+        .faults()
+        .add(Route::FeedbackList, FaultKind::Endless, Some(1));
+    let client = capped_client(&r, 1024 * 1024);
+    let result = tokio::time::timeout(
+        Duration::from_secs(20),
+        client.list_feedback(&FeedbackQuery::default()),
+    )
+    .await
+    .expect("the read stops at the cap");
+    let err = result.unwrap_err();
+    assert!(matches!(err, ApiError::TooLarge { .. }), "{err:?}");
+    assert!(err.to_string().contains("1 MiB limit"), "{err}");
+    assert_eq!(r.sim.stats().route(Route::FeedbackList), 1, "not retried");
+}
+
+#[tokio::test]
+async fn a_declared_length_over_the_cap_is_refused_unread() {
+    let r = rig(10, 10_000).await;
+    r.sim.faults().add(
+        Route::Projects,
+        FaultKind::DeclaredLength(600 << 20),
+        Some(1),
+    );
+    // The body stalls after a few bytes: only the header can end this before the timeout.
+    let result = tokio::time::timeout(Duration::from_secs(20), r.client.list_projects())
+        .await
+        .expect("refused from the header");
+    let err = result.unwrap_err();
+    assert!(err.to_string().contains("32 MiB limit"), "{err}");
+}
+
+#[tokio::test]
+async fn default_cap_is_32_mib() {
+    assert_eq!(
+        feedback_inbox::api::client::MAX_BODY_BYTES,
+        32 * 1024 * 1024
+    );
+}
+
+#[tokio::test]
+async fn a_repeated_cursor_stops_the_walk_with_a_clear_error() {
+    let r = rig(450, 10_000).await;
+    r.sim
+        .faults()
+        .add_after(Route::FeedbackList, FaultKind::RepeatCursor, 1, None);
+    let mut walker = r.client.walk(all_new());
+    let mut outcomes = Vec::new();
+    let walk = async {
+        while let Some(batch) = walker.next_page().await {
+            let failed = batch.is_err();
+            outcomes.push(batch.map(|b| b.len()));
+            if failed {
+                break;
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(20), walk)
+        .await
+        .expect("the walk ends");
+    let last = outcomes.pop().unwrap().unwrap_err();
+    assert!(matches!(last, ApiError::Paging { .. }), "{last:?}");
+    assert!(last.to_string().contains("already sent"), "{last}");
+    // The second page handed back its own cursor: one page was yielded, then the error.
+    assert_eq!(
+        outcomes.into_iter().map(Result::unwrap).collect::<Vec<_>>(),
+        [100]
+    );
+}
+
+#[tokio::test]
+async fn an_empty_page_with_a_cursor_stops_the_walk() {
+    let r = rig(10, 10_000).await;
+    r.sim.faults().add(
+        Route::FeedbackList,
+        FaultKind::Body {
+            status: 200,
+            body: r#"{"data":[],"next_cursor":"again"}"#.into(),
+        },
+        None,
+    );
+    let mut walker = r.client.walk(all_new());
+    let first = tokio::time::timeout(Duration::from_secs(20), walker.next_page())
+        .await
+        .expect("the walk ends");
+    let err = first.unwrap().unwrap_err();
+    assert!(err.to_string().contains("empty page"), "{err}");
+    assert_eq!(r.sim.stats().route(Route::FeedbackList), 1);
+}
+
+#[tokio::test]
+async fn a_budget_reset_far_in_the_future_is_waited_for_at_most_the_cap() {
+    let r = rig(10, 10_000).await;
+    let far = r.clock.now().as_second() + 10 * 3600;
+    r.sim.faults().add(
+        Route::Projects,
+        FaultKind::Headers(vec![
+            ("x-ratelimit-remaining".into(), "0".into()),
+            ("x-ratelimit-reset".into(), far.to_string()),
+        ]),
+        Some(1),
+    );
+    r.client.list_projects().await.unwrap();
+    r.client.list_projects().await.unwrap();
+    let waits = r.waits.lock().unwrap().clone();
+    assert_eq!(waits.len(), 1, "{waits:?}");
+    assert_eq!(waits[0].reason, WaitReason::Pacing);
+    assert_eq!(waits[0].duration, Duration::from_secs(120));
+}
+
+#[tokio::test]
+async fn a_429_without_retry_after_and_a_far_reset_is_capped() {
+    let r = rig(10, 10_000).await;
+    let far = r.clock.now().as_second() + 10 * 3600;
+    r.sim.faults().add(
+        Route::Projects,
+        FaultKind::Headers(vec![
+            ("x-ratelimit-remaining".into(), "5".into()),
+            ("x-ratelimit-reset".into(), far.to_string()),
+        ]),
+        Some(1),
+    );
+    r.client.list_projects().await.unwrap();
+    r.sim
+        .faults()
+        .add(Route::Projects, FaultKind::RateLimited(None), Some(1));
+    r.client.list_projects().await.unwrap();
+    let waits = r.waits.lock().unwrap().clone();
+    assert_eq!(waits.len(), 1, "{waits:?}");
+    assert_eq!(waits[0].reason, WaitReason::RateLimited);
+    assert_eq!(waits[0].duration, Duration::from_secs(120));
+}
+
+#[tokio::test]
+async fn retry_after_as_an_http_date_is_honoured() {
+    let r = rig(10, 10_000).await;
+    let at = r.clock.now() + jiff::SignedDuration::from_secs(42);
+    let date = jiff::fmt::rfc2822::DateTimePrinter::new()
+        .timestamp_to_rfc9110_string(&at)
+        .unwrap();
+    r.sim
+        .faults()
+        .add(Route::Tags, FaultKind::RateLimitedRaw(date), Some(1));
+    r.client.list_tags(&ScopeQuery::default()).await.unwrap();
+    let waits = r.waits.lock().unwrap().clone();
+    assert_eq!(waits.len(), 1, "{waits:?}");
+    assert_eq!(waits[0].duration, Duration::from_secs(42));
+}
+
+#[tokio::test]
+async fn after_a_429_the_budget_is_the_servers_figure() {
+    let r = rig(10, 50).await;
+    r.client.list_projects().await.unwrap();
+    assert_eq!(r.client.rate_limit().remaining, Some(49));
+    r.sim
+        .faults()
+        .add(Route::Projects, FaultKind::RateLimited(Some(1)), None);
+    let err = r.client.list_projects().await.unwrap_err();
+    assert!(matches!(err, ApiError::RateLimited { .. }), "{err:?}");
+    assert_eq!(r.client.rate_limit().remaining, Some(0));
+    // Nothing left until the reset: the next request waits for it, then reads the new figure.
+    r.sim.faults().clear();
+    r.client.list_projects().await.unwrap();
+    assert_eq!(r.client.rate_limit().remaining, Some(49));
+    assert_eq!(
+        r.waits.lock().unwrap().last().unwrap().reason,
+        WaitReason::Pacing
+    );
+}
+
+#[tokio::test]
+async fn a_local_count_never_shows_as_the_servers_figure() {
+    let r = rig(10, 50).await;
+    r.client.list_projects().await.unwrap();
+    // Dropped answers carry no headers: the figure stays the server's last one.
+    r.sim.faults().add(Route::Projects, FaultKind::Drop, None);
+    let err = r.client.list_projects().await.unwrap_err();
+    assert!(matches!(err, ApiError::Network { .. }), "{err:?}");
+    assert_eq!(r.client.rate_limit().remaining, Some(49));
+}
