@@ -13,7 +13,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 use unicode_width::UnicodeWidthChar;
 
-use crate::width::{fit, truncate, width};
+use crate::width::{advance, fit, truncate};
 
 /// How a piece's text is cut to its column.
 #[derive(Debug, Clone, Copy)]
@@ -107,10 +107,10 @@ impl<'a> RowWriter<'a> {
         }
     }
 
-    /// Renders `content` as one `Span` here, and moves on by its width, as a `Line` does
+    /// Renders `content` as one `Span` here, and moves on by its advance, as a `Line` does
     /// (which skips spans of no width).
     fn span(&mut self, content: &str, style: Style) {
-        let cells = width(content);
+        let cells = advance(content);
         if cells == 0 {
             return;
         }

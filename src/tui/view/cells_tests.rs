@@ -215,3 +215,65 @@ fn simple_chars_never_join_or_change_width_in_pairs() {
         }
     }
 }
+
+fn any_text() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let pieces = prop::sample::select(vec![
+        "a",
+        " ",
+        "é",
+        "→",
+        "同",
+        "\u{301}",
+        "\u{200d}",
+        "\u{fe0f}",
+        "\u{20e3}",
+        "🇩",
+        "🇪",
+        "👨",
+        "👩",
+        "🏽",
+        "1",
+        "ل",
+        "ا",
+        "ﾞ",
+        "ｶ",
+        "…",
+        "\x1b",
+        "\u{85}",
+        "\u{200b}",
+        "ᄀ",
+        "ᅡ",
+        "\u{94d}",
+        "👨\u{200d}👩\u{200d}👧",
+        "1\u{fe0f}\u{20e3}",
+        "❤\u{fe0f}",
+    ]);
+    let piece =
+        prop_oneof![4 => pieces.prop_map(str::to_owned), 1 => any::<char>().prop_map(String::from)];
+    prop::collection::vec(piece, 0..20).prop_map(|v| v.concat())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+
+    /// The writer measures and cuts grapheme clusters exactly as ratatui draws a `Line`.
+    #[test]
+    fn any_piece_lands_exactly_as_spans_of_a_line(
+        text in any_text(),
+        cells in 0usize..14,
+        cut in 0u8..3,
+        width in 0u16..30,
+    ) {
+        let cut = match cut {
+            0 => Cut::Whole,
+            1 => Cut::Truncate(cells),
+            _ => Cut::Fit(cells),
+        };
+        proptest::prop_assert_eq!(
+            by_writer(width, " ", &text, cut, " "),
+            by_line(width, " ", &text, cut, " "),
+            "{:?} {:?} in {} cells", text, cut, width
+        );
+    }
+}
