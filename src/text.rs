@@ -13,6 +13,8 @@
 //! removed. Each function returns `Cow::Borrowed` when nothing changes, so the
 //! common case (ordinary text) never allocates.
 
+pub mod fields;
+
 use std::borrow::Cow;
 
 /// Marker shown in place of a removed escape sequence (the whole sequence becomes one marker).
