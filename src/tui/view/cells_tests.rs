@@ -130,50 +130,6 @@ fn fast_path_plans_match_truncate_and_fit() {
     assert!(plan("同期", Cut::Fit(8)).is_none());
 }
 
-#[test]
-fn paragraph_lines_land_exactly_as_a_paragraph() {
-    let dim = Style::new().fg(Color::DarkGray).add_modifier(Modifier::DIM);
-    for text in TEXTS {
-        for line in [
-            Line::raw(*text),
-            Line::styled(*text, dim),
-            Line::from(vec![
-                Span::styled(" new ", styled()),
-                Span::raw(*text),
-                Span::styled("? help ", dim),
-            ])
-            .style(Style::new().bg(Color::Blue)),
-            Line::raw(*text).centered(),
-        ] {
-            for width in [0, 1, 4, 12, 37] {
-                let (mut ours, area) = row(width);
-                paragraph_line(&mut ours, area, &line);
-                let (mut reference, _) = row(width);
-                ratatui::widgets::Paragraph::new(line.clone()).render(area, &mut reference);
-                assert_eq!(ours, reference, "{line:?} in {width} cells");
-            }
-        }
-    }
-}
-
-#[test]
-fn paragraphs_in_a_block_land_exactly_as_a_paragraph() {
-    let block = ratatui::widgets::Block::bordered().title(" Tags ● bug ");
-    let lines: Vec<Line> = TEXTS.iter().map(|t| Line::styled(*t, styled())).collect();
-    for (width, height) in [(0, 0), (2, 2), (3, 3), (12, 5), (40, 2), (30, 12)] {
-        for lines in [&lines[..], &lines[..3], &[]] {
-            let area = Rect::new(0, 0, width, height);
-            let mut ours = Buffer::empty(Rect::new(0, 0, 40, 12));
-            paragraph(&mut ours, area, &block, lines);
-            let mut reference = Buffer::empty(Rect::new(0, 0, 40, 12));
-            ratatui::widgets::Paragraph::new(lines.to_vec())
-                .block(block.clone())
-                .render(area, &mut reference);
-            assert_eq!(ours, reference, "{width}x{height}");
-        }
-    }
-}
-
 fn simple_chars() -> Vec<char> {
     (0..=u32::from(char::MAX))
         .filter_map(char::from_u32)

@@ -21,7 +21,10 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, view: &DetailView
             crate::text::sanitize_line(&view.id)
         ));
     let lines = match (&view.load, state.details.get(&view.id)) {
-        (Load::Failed(message), _) => vec![Line::styled(format!("⚠ {message}"), theme.error())],
+        (Load::Failed(message), _) => vec![Line::styled(
+            format!("⚠ {}", crate::text::sanitize_line(message)),
+            theme.error(),
+        )],
         (_, Some(detail)) => lines(detail, state, theme),
         _ => vec![Line::styled("loading…", theme.dim())],
     };
