@@ -60,19 +60,24 @@ fn offending(text: &str, newlines: bool) -> Option<char> {
             '\u{200D}' => {
                 !(emoji(i.checked_sub(1).and_then(|j| chars.get(j))) && emoji(chars.get(i + 1)))
             }
-            '\0'..='\x1F' | '\x7F'..='\u{9F}' => true,
-            '\u{202A}'..='\u{202E}'
+            // C0, DEL and C1 controls; bidi controls; zero-width and other invisible characters.
+            '\0'..='\x1F'
+            | '\x7F'..='\u{9F}'
+            | '\u{202A}'..='\u{202E}'
             | '\u{2066}'..='\u{2069}'
             | '\u{200E}'
             | '\u{200F}'
-            | '\u{061C}' => true,
-            '\u{200B}'
+            | '\u{061C}'
+            | '\u{200B}'
             | '\u{200C}'
             | '\u{2060}'..='\u{2064}'
             | '\u{FEFF}'
             | '\u{00AD}'
-            | '\u{180E}' => true,
-            '\u{2028}' | '\u{2029}' | '\u{FFF9}'..='\u{FFFB}' | '\u{E0000}'..='\u{E007F}' => true,
+            | '\u{180E}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{E0000}'..='\u{E007F}' => true,
             _ => false,
         };
         bad.then_some(c)
@@ -92,7 +97,7 @@ fn assert_inert(sink: &str, text: &str, newlines: bool) {
 fn hostile_item(n: usize, id: String, s: &str) -> Feedback {
     let mut item = testkit::item(n);
     item.id = FeedbackId(id);
-    item.message = s.to_owned();
+    s.clone_into(&mut item.message);
     item.reporter_email = Some(s.to_owned());
     item.status = Status::from(s);
     item.tags = vec![s.to_owned(), "bug".to_owned()];
