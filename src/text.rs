@@ -13,6 +13,8 @@
 //! removed. Each function returns `Cow::Borrowed` when nothing changes, so the
 //! common case (ordinary text) never allocates.
 
+pub mod fields;
+
 use std::borrow::Cow;
 
 /// Marker shown in place of a removed escape sequence (the whole sequence becomes one marker).
@@ -250,65 +252,6 @@ impl Scanner<'_> {
 mod tests {
     use super::*;
 
-    /// Hostile strings; `assets/hostile_strings.json` holds the same strings
-    /// plus [`long_hostile`] (checked by `hostile_fixture_file_matches_embedded_corpus`).
-    const HOSTILE: &[&str] = &[
-        "\x1b[31mred\x1b[0m",
-        "\x1b[2J\x1b[H",
-        "\x1b[10;10H",
-        "\x1b[?1049h",
-        "\x1b[?25l",
-        "\x1b[6n",
-        "\x1b[c",
-        "\x1bZ",
-        "\x1bc",
-        "\x1b(B",
-        "\x1b",
-        "\x1b]0;pwned\x07",
-        "\x1b]2;title\x1b\\",
-        "\x1b]52;c;aGVsbG8=\x07",
-        "\x1b]8;;http://evil\x1b\\click\x1b]8;;\x1b\\",
-        "\x1bP+q544e\x1b\\",
-        "\x1b_apc payload\x1b\\",
-        "\x1b^pm payload\x1b\\",
-        "\x1bXsos payload\x1b\\",
-        "\u{9b}31m",
-        "\u{9d}0;title\u{9c}",
-        "\u{90}dcs\u{9c}",
-        "\x1b[31",
-        "\x1b]0;unterminated",
-        "\x1b]0;title\nnext line",
-        "ab\rcd",
-        "line1\r\nline2",
-        "\x00\x07\x08\x0b\x0c\x7f",
-        "\u{85}next line",
-        "\u{202e}gnp.exe",
-        "\u{202e}",
-        "\u{2066}x\u{2069}",
-        "a\u{200e}b\u{200f}c\u{61c}d",
-        "\u{200b}",
-        "\u{feff}",
-        "in\u{2060}vis\u{ad}ible\u{3164}\u{fff9}",
-        "\u{e0041}\u{e0042}",
-        "tab\there",
-        "\x1b\x1b[\x1b]",
-        "plain ASCII stays",
-        "👨\u{200d}👩\u{200d}👧 family",
-        "❤\u{fe0f}\u{200d}🔥",
-        "中文 日本語 한국어",
-        "مرحبا بالعالم",
-        "שלום עולם",
-    ];
-
-    /// The last corpus entry: 10,000 characters of a repeating hostile pattern.
-    fn long_hostile() -> String {
-        "ok \x1b[2Jx\x1b]0;t\x07y\u{9b}2Jz\u{202e}w\u{200b}\r\n"
-            .chars()
-            .cycle()
-            .take(10_000)
-            .collect()
-    }
-
     /// The first character a safe output must not contain, judged
     /// independently of the implementation's own classification.
     fn forbidden(s: &str, line: bool) -> Option<char> {
@@ -538,68 +481,37 @@ mod tests {
         }
     }
 
-    /// [`HOSTILE`] followed by [`long_hostile`]: the content of `assets/hostile_strings.json`.
-    fn corpus() -> Vec<String> {
-        let mut all: Vec<String> = HOSTILE.iter().copied().map(String::from).collect();
-        all.push(long_hostile());
-        all
+    /// `assets/hostile_strings.json`, the corpus every sink is tested with.
+    #[derive(serde::Deserialize)]
+    struct Corpus {
+        hostile: Vec<String>,
+        enum_values: Vec<String>,
+        kept: Vec<String>,
+        long: String,
+    }
+
+    fn corpus() -> Corpus {
+        serde_json::from_str(include_str!("../assets/hostile_strings.json"))
+            .unwrap_or_else(|e| panic!("corpus: {e}"))
     }
 
     #[test]
     fn hostile_corpus_comes_out_safe() {
-        assert!(HOSTILE.len() >= 25);
-        for input in corpus() {
-            assert_safe(&input);
+        let corpus = corpus();
+        assert!(corpus.hostile.len() >= 40 && corpus.enum_values.len() >= 8);
+        assert_eq!(corpus.long.chars().count(), 10_000);
+        let dirty = corpus.hostile.iter().chain(&corpus.enum_values);
+        for input in dirty.chain(&corpus.kept).chain([&corpus.long]) {
+            assert_safe(input);
         }
-        for kept in &HOSTILE[HOSTILE.len() - 6..] {
+        for input in corpus.hostile.iter().chain(&corpus.enum_values) {
+            assert!(!is_clean(input), "{input:?} is not hostile");
+        }
+        for kept in &corpus.kept {
             assert!(
                 matches!(sanitize(kept), Cow::Borrowed(_)),
                 "{kept:?} must be kept"
             );
         }
-    }
-
-    /// Decodes the fixture, a JSON array of strings, with only std
-    /// (`\uXXXX` escapes, surrogate pairs included, and the short escapes).
-    fn json_strings(json: &str) -> Vec<String> {
-        let mut strings = Vec::new();
-        let mut chars = json.chars();
-        while let Some(c) = chars.next() {
-            if c != '"' {
-                continue;
-            }
-            let (mut s, mut units) = (String::new(), Vec::<u16>::new());
-            while let Some(c) = chars.next() {
-                let plain = match c {
-                    '"' => break,
-                    '\\' => match chars.next() {
-                        Some('u') => {
-                            let hex: String = chars.by_ref().take(4).collect();
-                            units.push(u16::from_str_radix(&hex, 16).expect("hex escape"));
-                            continue;
-                        }
-                        Some('n') => '\n',
-                        Some('t') => '\t',
-                        Some('r') => '\r',
-                        Some('b') => '\x08',
-                        Some('f') => '\x0c',
-                        Some(other) => other,
-                        None => break,
-                    },
-                    other => other,
-                };
-                s.push_str(&String::from_utf16(&std::mem::take(&mut units)).expect("utf-16"));
-                s.push(plain);
-            }
-            s.push_str(&String::from_utf16(&units).expect("utf-16"));
-            strings.push(s);
-        }
-        strings
-    }
-
-    #[test]
-    fn hostile_fixture_file_matches_embedded_corpus() {
-        let file = json_strings(include_str!("../assets/hostile_strings.json"));
-        assert_eq!(file, corpus());
     }
 }

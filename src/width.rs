@@ -1,12 +1,46 @@
-//! Display-width helpers for already-sanitized text: columns are measured in terminal cells
-//! (`unicode-width`), so wide characters (CJK, emoji) never push a column out of line.
+//! Display width and cutting of already-sanitized text, in terminal cells, measured exactly as
+//! ratatui 0.30 draws it (issue 8, point 17).
+//!
+//! ratatui draws a `Span` grapheme cluster by grapheme cluster (`unicode-segmentation`),
+//! skipping clusters that hold a control character, each taking `CellWidth::cell_width` cells;
+//! a `Line` then places the next span `UnicodeWidthStr::width(content)` cells further on (its
+//! *advance*). The two agree except for a few sequences (Arabic lam-alef, whose ligature
+//! `unicode-width` counts as one cell, and halfwidth katakana sound marks, to which ratatui adds
+//! one), where the drawing is the wider. So:
+//!
+//! - [`width`] counts each cluster as the larger of the two, for layout and cutting;
+//! - [`truncate`] and [`fit`] cut only between clusters, so a ZWJ family, a skin tone, a keycap,
+//!   a flag or a VS16 emoji is kept or dropped whole and never shifts the columns after it;
+//! - [`fit`] pads to an *advance* of exactly the column, so in a `Line` the next span starts
+//!   where the column ends (when the drawing is wider, only the padding spills, and the next
+//!   span draws over it).
 
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use ratatui::buffer::CellWidth;
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
 
-/// Terminal cells `text` occupies.
+/// Terminal cells `text` takes: cluster by cluster, the larger of what ratatui draws and how far
+/// it moves on (a control character, which it skips, still moves a `Line` on by one).
 #[must_use]
 pub fn width(text: &str) -> usize {
+    text.graphemes(true).map(cluster_cells).sum()
+}
+
+/// Where a ratatui `Line` starts the span after one holding `text`.
+#[must_use]
+pub fn advance(text: &str) -> usize {
     UnicodeWidthStr::width(text)
+}
+
+/// Cells one grapheme cluster takes: what ratatui draws of it (nothing for a cluster with a
+/// control character, which it skips) or its advance, whichever is larger.
+fn cluster_cells(cluster: &str) -> usize {
+    let drawn = if cluster.contains(char::is_control) {
+        0
+    } else {
+        usize::from(cluster.cell_width())
+    };
+    drawn.max(advance(cluster))
 }
 
 /// Cuts `text` to at most `max` cells, ending with `…` when something was cut.
@@ -17,29 +51,26 @@ pub fn truncate(text: &str, max: usize) -> String {
     out
 }
 
-/// Appends `text` cut to at most `max` cells; returns the cells used. One pass that stops at
-/// the cut, so a 10,000-character message costs no more than a short one.
-fn push_truncated(out: &mut String, text: &str, max: usize) -> usize {
-    // Byte index and cells at the last point where an ellipsis would still fit.
-    let mut fits_ellipsis = (0, 0);
+/// Appends `text` cut to at most `max` cells. One pass that stops at the cut, so a 10,000
+/// character message costs no more than a short one.
+fn push_truncated(out: &mut String, text: &str, max: usize) {
+    // Byte index of the end of the longest prefix that still leaves room for the ellipsis.
+    let mut fits_ellipsis = 0;
     let mut used = 0;
-    for (i, c) in text.char_indices() {
-        let w = c.width().unwrap_or(0);
-        if used + w > max {
-            if max == 0 {
-                return 0;
+    for (i, cluster) in text.grapheme_indices(true) {
+        used += cluster_cells(cluster);
+        if used > max {
+            if max > 0 {
+                out.push_str(&text[..fits_ellipsis]);
+                out.push('…');
             }
-            out.push_str(&text[..fits_ellipsis.0]);
-            out.push('…');
-            return fits_ellipsis.1 + 1;
+            return;
         }
-        used += w;
         if used < max {
-            fits_ellipsis = (i + c.len_utf8(), used);
+            fits_ellipsis = i + cluster.len();
         }
     }
     out.push_str(text);
-    used
 }
 
 /// Untrusted `text` made one safe line of at most `cells` cells, for echoing server values and
@@ -49,46 +80,16 @@ pub fn excerpt(text: &str, cells: usize) -> String {
     truncate(&crate::text::sanitize_line(text), cells)
 }
 
-/// Cuts `text` to `cells` and pads it with spaces to exactly `cells`.
+/// Cuts `text` to `cells` and pads it with spaces to an advance of exactly `cells`.
 #[must_use]
 pub fn fit(text: &str, cells: usize) -> String {
     let mut out = String::with_capacity(cells + 8);
-    let used = push_truncated(&mut out, text, cells);
+    push_truncated(&mut out, text, cells);
+    let used = advance(&out);
     out.extend(std::iter::repeat_n(' ', cells.saturating_sub(used)));
     out
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wide_characters_count_two_cells() {
-        assert_eq!(width("同期"), 4);
-        assert_eq!(fit("同期が遅い", 5), "同期…");
-        assert_eq!(width(&fit("同期が遅い", 6)), 6);
-        assert_eq!(fit("ab", 4), "ab  ");
-        assert_eq!(truncate("abcdef", 4), "abc…");
-        assert_eq!(truncate("abc", 3), "abc");
-        assert_eq!(truncate("abc", 0), "");
-    }
-
-    #[test]
-    fn cut_keeps_as_much_as_fits_before_the_ellipsis() {
-        assert_eq!(truncate("abcd", 4), "abcd");
-        assert_eq!(truncate("abcde", 4), "abc…");
-        assert_eq!(truncate("ab同", 3), "ab…");
-        assert_eq!(truncate("a同", 3), "a同");
-        assert_eq!(truncate("a同b", 3), "a…");
-        assert_eq!(truncate("a同bc", 3), "a…");
-        assert_eq!(truncate("x", 0), "");
-        assert_eq!(truncate(&"A".repeat(10_000), 5), "AAAA…");
-    }
-
-    #[test]
-    fn emoji_never_overflow_the_column() {
-        for cells in 0..8 {
-            assert!(width(&fit("Love it 🎉🎉🎉", cells)) == cells, "{cells}");
-        }
-    }
-}
+#[path = "width_tests.rs"]
+mod tests;

@@ -375,3 +375,107 @@ fn help_scrolled_on_a_small_terminal() {
     assert!(screen.contains("[keys]."), "{screen}");
     assert!(screen.contains("toggle_mouse"), "{screen}");
 }
+
+/// The status bar row of a `width`-column screen of `state`.
+fn status_row(state: &mut AppState, width: u16) -> String {
+    update(state, Msg::Resize { width, height: 20 });
+    let terminal = draw(state);
+    let buffer = terminal.backend().buffer();
+    (0..width).map(|x| buffer[(x, 19)].symbol()).collect()
+}
+
+/// A list that is paused, rate limited, low on budget and showing an error, all at once.
+fn busy_status() -> AppState {
+    let mut state = started(120, 20, 100, false);
+    let reset = now() + jiff::SignedDuration::from_secs(24);
+    update(
+        &mut state,
+        Msg::RateLimited(RateLimit {
+            limit: Some(120),
+            remaining: Some(3),
+            reset: Some(reset),
+        }),
+    );
+    // At the end of what is loaded with the budget low: paging pauses.
+    act(&mut state, Action::Bottom);
+    assert!(state.list.prefetch_paused);
+    state.note = Some(feedback_inbox::tui::state::Note {
+        text: "Could not reach the service: connection reset by peer — r to retry".into(),
+        error: true,
+        until: None,
+    });
+    update(
+        &mut state,
+        Msg::Waiting(Wait {
+            reason: WaitReason::Pacing,
+            duration: Duration::from_secs(24),
+            until: now() + jiff::SignedDuration::from_secs(24),
+        }),
+    );
+    state
+}
+
+#[test]
+fn status_bar_parts_never_run_into_each_other() {
+    let mut state = busy_status();
+    let whole = [
+        "paging paused: budget low",
+        "budget spent; next request in 24s",
+        "3/120 ↻24s",
+        "? help q quit",
+        "100 loaded",
+    ];
+    let mut rows = Vec::new();
+    for width in [200, 120, 80, 60, 40] {
+        let row = status_row(&mut state, width);
+        assert!(!row.contains("low budget"), "{row}");
+        let parts = row.split(" · ").flat_map(|p| p.split("   "));
+        for part in parts.map(str::trim).filter(|p| !p.is_empty()) {
+            let note = "Could not reach the service: connection reset by peer — r to retry";
+            let known = whole.contains(&part)
+                || part == "new"
+                || note.starts_with(part.trim_end_matches('…'));
+            assert!(known, "{part:?} is not one whole part in {row:?}");
+        }
+        if width >= 60 {
+            assert!(row.contains("budget spent; next request in 24s"), "{row}");
+        }
+        rows.push(row);
+    }
+    insta::assert_snapshot!(rows.join("\n"));
+}
+
+#[test]
+fn filter_chips_share_the_room_they_have() {
+    let mut state = started(120, 20, 100, false);
+    let chosen = |label: &str| {
+        Some(feedback_inbox::tui::state::Chosen {
+            value: "v".into(),
+            label: label.into(),
+        })
+    };
+    state.filters.project = chosen("Nimbus Notes — the note-taking app for teams");
+    state.filters.app = chosen("Nimbus Notes for iOS (TestFlight beta)");
+    state.filters.tag = chosen("feature-request-from-enterprise");
+    let wide = status_row(&mut state, 200);
+    for label in [
+        "project:Nimbus Notes — the note-taking app for teams",
+        "app:Nimbus Notes for iOS (TestFlight beta)",
+        "tag:feature-request-from-enterprise",
+    ] {
+        assert!(
+            wide.contains(label),
+            "{label} is cut on a wide screen: {wide}"
+        );
+    }
+    let narrow = status_row(&mut state, 100);
+    let chips: Vec<usize> = narrow
+        .split(" · ")
+        .filter(|p| p.ends_with('…'))
+        .map(|p| p.chars().count())
+        .collect();
+    assert_eq!(chips.len(), 3, "{narrow}");
+    let (least, most) = (chips.iter().min().unwrap(), chips.iter().max().unwrap());
+    assert!(most - least <= 1, "the room is not shared fairly: {narrow}");
+    insta::assert_snapshot!(format!("{wide}\n{narrow}"));
+}

@@ -8,8 +8,8 @@ use jiff::tz::TimeZone;
 use super::CliError;
 use super::output::ShowFormat;
 use crate::api::{Client, FeedbackDetail};
-use crate::text::{sanitize, sanitize_line};
-use crate::timefmt;
+use crate::text::fields::{DetailFields, detail_fields};
+use crate::width::{fit, width};
 
 #[derive(Debug, Clone, Args)]
 pub struct ShowArgs {
@@ -35,94 +35,45 @@ pub async fn run(client: &Client, args: &ShowArgs, out: &mut dyn Write) -> Resul
     Ok(())
 }
 
-/// The text form; every server string is sanitized here.
+/// The text form, built only from [`detail_fields`], so every value printed is sanitized.
 #[must_use]
 pub fn render_text(detail: &FeedbackDetail, now: jiff::Timestamp, tz: &TimeZone) -> String {
-    let f = &detail.feedback;
-    let l = |s: &str| sanitize_line(s).into_owned();
-    let mut lines = vec![
-        format!("Feedback   {}", l(f.id.as_str())),
-        format!("Status     {}", l(f.status.as_str())),
-        format!(
-            "Received   {} ({} ago)",
-            timefmt::local(f.received_at, tz),
-            timefmt::age(now, f.received_at)
-        ),
-        format!("Project    {} ({})", l(&f.project.name), l(&f.project.id)),
-    ];
-    lines.push(match &f.app {
-        Some(app) => format!(
-            "App        {} · {} ({})",
-            l(&app.name),
-            l(app.platform.as_str()),
-            l(&app.id)
-        ),
-        None => "App        —".to_owned(),
-    });
-    lines.push(format!(
-        "Reporter   {}",
-        f.reporter_email.as_deref().map_or_else(|| "—".into(), l)
-    ));
-    lines.push(format!(
-        "Tags       {}",
-        if f.tags.is_empty() {
-            "—".into()
-        } else {
-            l(&f.tags.join(", "))
-        }
-    ));
+    let DetailFields {
+        message,
+        facts,
+        built_in,
+        custom,
+        delivery,
+    } = detail_fields(detail, now, tz);
+    let mut lines: Vec<String> = facts
+        .into_iter()
+        .map(|(label, value)| format!("{}{value}", fit(label, 11)))
+        .collect();
     lines.push(String::new());
     lines.push("Message".to_owned());
-    lines.extend(sanitize(&f.message).lines().map(|line| format!("  {line}")));
-    push_pairs(
-        &mut lines,
-        "Metadata (built-in)",
-        detail.metadata.built_in.iter(),
-    );
-    push_pairs(
-        &mut lines,
-        "Metadata (custom)",
-        detail.metadata.custom.iter(),
-    );
-    let delivery = detail.delivery.iter().map(|d| {
-        let link = d
-            .external_url
-            .as_deref()
-            .map(|u| format!("  {}", l(u)))
-            .unwrap_or_default();
-        (d.channel.to_string(), format!("{}{link}", d.status))
+    lines.extend(message.lines().map(|line| format!("  {line}")));
+    push_pairs(&mut lines, "Metadata (built-in)", built_in);
+    push_pairs(&mut lines, "Metadata (custom)", custom);
+    let delivery = delivery.into_iter().map(|d| {
+        let link = d.link.map(|u| format!("  {u}")).unwrap_or_default();
+        (d.channel, format!("{}{link}", d.status))
     });
-    push_pairs(
-        &mut lines,
-        "Delivery",
-        delivery.collect::<Vec<_>>().iter().map(|(a, b)| (a, b)),
-    );
+    push_pairs(&mut lines, "Delivery", delivery.collect());
     let mut text = lines.join("\n");
     text.push('\n');
     text
 }
 
 /// A titled, aligned key/value list (skipped when empty).
-fn push_pairs<'a>(
-    lines: &mut Vec<String>,
-    title: &str,
-    pairs: impl Iterator<Item = (&'a String, &'a String)>,
-) {
-    let pairs: Vec<(String, String)> = pairs
-        .map(|(k, v)| (sanitize_line(k).into_owned(), sanitize_line(v).into_owned()))
-        .collect();
+fn push_pairs(lines: &mut Vec<String>, title: &str, pairs: Vec<(String, String)>) {
     if pairs.is_empty() {
         return;
     }
-    let width = pairs
-        .iter()
-        .map(|(k, _)| crate::width::width(k))
-        .max()
-        .unwrap_or(0);
+    let cells = pairs.iter().map(|(k, _)| width(k)).max().unwrap_or(0);
     lines.push(String::new());
     lines.push(title.to_owned());
     for (key, value) in pairs {
-        lines.push(format!("  {}  {value}", crate::width::fit(&key, width)));
+        lines.push(format!("  {}  {value}", fit(&key, cells)));
     }
 }
 

@@ -1,19 +1,21 @@
-//! Text written straight into one buffer row, cell by cell, for what is drawn for every visible
-//! row of every frame. Each piece lands exactly as rendering the equivalent `Span` in a `Line`
-//! would: the same symbols, styles and advance. Text whose characters are each one cell wide
-//! and stand alone (ASCII, Latin, Greek, Cyrillic, common punctuation, arrows, box drawing,
-//! the `␛`/`�` markers of sanitized text) takes the fast path; anything that needs grapheme
-//! handling (wide CJK and emoji, combining marks, joiners, bidi and other controls) is built
-//! as the same string and rendered through that `Span`.
+//! Text written straight into one buffer row, cell by cell, for the list rows: the one place
+//! drawn for every visible row of every frame, where the frame bench (`benches/tui.rs`) needs
+//! it; the status bar, panes and detail use ratatui's own widgets. Each piece lands exactly as
+//! rendering the equivalent `Span` in a `Line` would: the same symbols, styles and advance
+//! (measured by grapheme cluster, `crate::width`). Text whose characters are each one cell
+//! wide and stand alone (ASCII, Latin, Greek, Cyrillic, common punctuation, arrows, box
+//! drawing, the `␛`/`�` markers of sanitized text) takes the fast path; anything that needs
+//! grapheme handling (wide CJK and emoji, combining marks, joiners, bidi and other controls)
+//! is built as the same string and rendered through that `Span`.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Alignment, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::Style;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Widget};
+use ratatui::text::Span;
+use ratatui::widgets::Widget;
 use unicode_width::UnicodeWidthChar;
 
-use crate::width::{fit, truncate, width};
+use crate::width::{advance, fit, truncate};
 
 /// How a piece's text is cut to its column.
 #[derive(Debug, Clone, Copy)]
@@ -107,10 +109,10 @@ impl<'a> RowWriter<'a> {
         }
     }
 
-    /// Renders `content` as one `Span` here, and moves on by its width, as a `Line` does
+    /// Renders `content` as one `Span` here, and moves on by its advance, as a `Line` does
     /// (which skips spans of no width).
     fn span(&mut self, content: &str, style: Style) {
-        let cells = width(content);
+        let cells = advance(content);
         if cells == 0 {
             return;
         }
@@ -142,41 +144,6 @@ impl<'a> RowWriter<'a> {
             }
         }
         self.x = self.x.saturating_add(1);
-    }
-}
-
-/// Draws `lines` in `block`: the same cells as rendering
-/// `Paragraph::new(lines).block(block)` in `area`, one [`paragraph_line`] per row.
-pub fn paragraph(buf: &mut Buffer, area: Rect, block: &Block, lines: &[Line]) {
-    let area = area.intersection(buf.area);
-    block.render(area, buf);
-    let inner = block.inner(area);
-    for (y, line) in (inner.y..inner.bottom()).zip(lines) {
-        paragraph_line(
-            buf,
-            Rect {
-                y,
-                height: 1,
-                ..inner
-            },
-            line,
-        );
-    }
-}
-
-/// Draws `line` in the first row of `area`: the same cells as rendering `Paragraph::new(line)`
-/// there, written straight into the buffer when every character is simple.
-pub fn paragraph_line(buf: &mut Buffer, area: Rect, line: &Line) {
-    let plain = line.alignment.is_none_or(|a| a == Alignment::Left)
-        && line.spans.iter().all(|s| s.content.chars().all(is_simple));
-    if !plain {
-        Paragraph::new(line.clone()).render(area, buf);
-        return;
-    }
-    let mut row = RowWriter::new(buf, area);
-    for span in &line.spans {
-        let style = Style::new().patch(line.style).patch(span.style);
-        row.chars(span.content.chars(), style);
     }
 }
 

@@ -130,50 +130,6 @@ fn fast_path_plans_match_truncate_and_fit() {
     assert!(plan("同期", Cut::Fit(8)).is_none());
 }
 
-#[test]
-fn paragraph_lines_land_exactly_as_a_paragraph() {
-    let dim = Style::new().fg(Color::DarkGray).add_modifier(Modifier::DIM);
-    for text in TEXTS {
-        for line in [
-            Line::raw(*text),
-            Line::styled(*text, dim),
-            Line::from(vec![
-                Span::styled(" new ", styled()),
-                Span::raw(*text),
-                Span::styled("? help ", dim),
-            ])
-            .style(Style::new().bg(Color::Blue)),
-            Line::raw(*text).centered(),
-        ] {
-            for width in [0, 1, 4, 12, 37] {
-                let (mut ours, area) = row(width);
-                paragraph_line(&mut ours, area, &line);
-                let (mut reference, _) = row(width);
-                ratatui::widgets::Paragraph::new(line.clone()).render(area, &mut reference);
-                assert_eq!(ours, reference, "{line:?} in {width} cells");
-            }
-        }
-    }
-}
-
-#[test]
-fn paragraphs_in_a_block_land_exactly_as_a_paragraph() {
-    let block = ratatui::widgets::Block::bordered().title(" Tags ● bug ");
-    let lines: Vec<Line> = TEXTS.iter().map(|t| Line::styled(*t, styled())).collect();
-    for (width, height) in [(0, 0), (2, 2), (3, 3), (12, 5), (40, 2), (30, 12)] {
-        for lines in [&lines[..], &lines[..3], &[]] {
-            let area = Rect::new(0, 0, width, height);
-            let mut ours = Buffer::empty(Rect::new(0, 0, 40, 12));
-            paragraph(&mut ours, area, &block, lines);
-            let mut reference = Buffer::empty(Rect::new(0, 0, 40, 12));
-            ratatui::widgets::Paragraph::new(lines.to_vec())
-                .block(block.clone())
-                .render(area, &mut reference);
-            assert_eq!(ours, reference, "{width}x{height}");
-        }
-    }
-}
-
 fn simple_chars() -> Vec<char> {
     (0..=u32::from(char::MAX))
         .filter_map(char::from_u32)
@@ -213,5 +169,67 @@ fn simple_chars_never_join_or_change_width_in_pairs() {
                 "{pair:?}"
             );
         }
+    }
+}
+
+fn any_text() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let pieces = prop::sample::select(vec![
+        "a",
+        " ",
+        "é",
+        "→",
+        "同",
+        "\u{301}",
+        "\u{200d}",
+        "\u{fe0f}",
+        "\u{20e3}",
+        "🇩",
+        "🇪",
+        "👨",
+        "👩",
+        "🏽",
+        "1",
+        "ل",
+        "ا",
+        "ﾞ",
+        "ｶ",
+        "…",
+        "\x1b",
+        "\u{85}",
+        "\u{200b}",
+        "ᄀ",
+        "ᅡ",
+        "\u{94d}",
+        "👨\u{200d}👩\u{200d}👧",
+        "1\u{fe0f}\u{20e3}",
+        "❤\u{fe0f}",
+    ]);
+    let piece =
+        prop_oneof![4 => pieces.prop_map(str::to_owned), 1 => any::<char>().prop_map(String::from)];
+    prop::collection::vec(piece, 0..20).prop_map(|v| v.concat())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+
+    /// The writer measures and cuts grapheme clusters exactly as ratatui draws a `Line`.
+    #[test]
+    fn any_piece_lands_exactly_as_spans_of_a_line(
+        text in any_text(),
+        cells in 0usize..14,
+        cut in 0u8..3,
+        width in 0u16..30,
+    ) {
+        let cut = match cut {
+            0 => Cut::Whole,
+            1 => Cut::Truncate(cells),
+            _ => Cut::Fit(cells),
+        };
+        proptest::prop_assert_eq!(
+            by_writer(width, " ", &text, cut, " "),
+            by_line(width, " ", &text, cut, " "),
+            "{:?} {:?} in {} cells", text, cut, width
+        );
     }
 }

@@ -8,9 +8,10 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::cells::{Cut, RowWriter, paragraph_line};
+use super::cells::{Cut, RowWriter};
 use super::theme::Theme;
 use crate::cli::output::first_line;
+use crate::text::sanitize_line;
 use crate::timefmt::age;
 use crate::tui::state::{AppState, Focus, ListLoad};
 use crate::tui::store::Row;
@@ -69,7 +70,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
         .iter()
         .any(|r| state.list.store.names.get(r.status) != status_filter);
     let columns = Columns::new(cells, show_status);
-    paragraph_line(frame.buffer_mut(), header, &header_line(&columns, theme));
+    frame.render_widget(header_line(&columns, theme), header);
     // Each visible row is drawn straight into its own line of the body: no widget over the
     // whole list, and nothing built for rows off screen.
     for (n, row) in window.iter().enumerate() {
@@ -215,7 +216,7 @@ fn draw_row(
 fn tail_line(state: &AppState, theme: Theme) -> Line<'static> {
     let list = &state.list;
     if let Some(error) = &list.error {
-        return Line::styled(format!("⚠ {error}"), theme.error());
+        return Line::styled(format!("⚠ {}", sanitize_line(error)), theme.error());
     }
     match list.load {
         ListLoad::First => return Line::styled("loading…", theme.dim()),

@@ -5,10 +5,10 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders};
+use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::cells;
 use super::theme::Theme;
+use crate::text::sanitize_line;
 use crate::tui::state::{AppState, Chosen, Focus, Load, Pane};
 use crate::width::{fit, truncate, width};
 
@@ -55,7 +55,7 @@ pub fn render_one(frame: &mut Frame, area: Rect, state: &AppState, focus: Focus,
     if let Some(chosen) = active {
         let room = inner_width.saturating_sub(width(title) + 5);
         title_spans.push(Span::styled(
-            format!("● {} ", truncate(&chosen.label, room)),
+            format!("● {} ", truncate(&sanitize_line(&chosen.label), room)),
             theme.active(),
         ));
     }
@@ -74,7 +74,7 @@ pub fn render_one(frame: &mut Frame, area: Rect, state: &AppState, focus: Focus,
     }
     let body_rows = usize::from(area.height.saturating_sub(2));
     let lines = pane_lines(pane, active, body_rows, inner_width, focused, theme);
-    cells::paragraph(frame.buffer_mut(), area, &block, &lines);
+    frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
 fn pane_lines(
@@ -87,7 +87,8 @@ fn pane_lines(
 ) -> Vec<Line<'static>> {
     match &pane.load {
         Load::Failed(message) => {
-            return vec![Line::styled(truncate(message, cells), theme.error())];
+            let message = sanitize_line(message);
+            return vec![Line::styled(truncate(&message, cells), theme.error())];
         }
         Load::Loading if pane.entries.is_empty() => {
             return vec![Line::styled("loading…", theme.dim())];
@@ -107,14 +108,11 @@ fn pane_lines(
             } else {
                 "  "
             };
-            let detail_cells = width(&entry.detail);
+            let (label, detail) = (sanitize_line(&entry.label), sanitize_line(&entry.detail));
+            let detail_cells = width(&detail);
             let label_cells =
                 cells.saturating_sub(2 + detail_cells + usize::from(detail_cells > 0));
-            let text = format!(
-                "{marker}{} {}",
-                fit(&entry.label, label_cells),
-                entry.detail
-            );
+            let text = format!("{marker}{} {}", fit(&label, label_cells), detail);
             let style = if i == pane.selected && focused {
                 theme.selected(true)
             } else if marker != "  " {

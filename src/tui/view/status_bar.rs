@@ -1,14 +1,21 @@
 //! The status bar: active filters, loaded count and end, a spinner while requests run, the
 //! rate-limit budget (highlighted when low), the retry countdown, the last message, key hints.
+//!
+//! The bar is a list of parts, each with a priority, joined by ` · ` so no two messages run
+//! into each other (issue 8, point 14). When the row is too narrow, whole parts are dropped,
+//! least important first; only the filter chips and the message are cut (with `…`), and they
+//! share the room that is left fairly, so a chip uses the width a wide screen has. Every piece
+//! of text is sanitized here, at the sink.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::cells::paragraph_line;
 use super::theme::Theme;
 use crate::api::WaitReason;
 use crate::clock::until;
+use crate::text::sanitize_line;
 use crate::tui::action::Action;
 use crate::tui::keymap::Keymap;
 use crate::tui::state::AppState;
@@ -16,51 +23,122 @@ use crate::tui::update::LOW_BUDGET;
 use crate::width::{truncate, width};
 
 const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
+const SEPARATOR: &str = " · ";
+/// Cells a cut part keeps at least (a chip's name and a few characters of its value).
+const MIN_CUT_CELLS: usize = 12;
+/// Cells a filter chip should keep before lower-priority parts make room for it.
+const CHIP_COMFORT: usize = 16;
+/// Cells the message should keep before lower-priority parts make room for it.
+const NOTE_COMFORT: usize = 48;
+
+/// Which end of the bar a part sits at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Left,
+    Right,
+}
+
+/// One message of the bar.
+struct Part {
+    text: String,
+    style: Style,
+    side: Side,
+    /// Higher is kept longer when the bar is narrow.
+    priority: u8,
+    /// Cells a part that may be cut (chips and the message) should keep before parts of lower
+    /// priority are dropped to make room; `None`: shown whole or not at all.
+    comfort: Option<usize>,
+}
+
+impl Part {
+    fn new(text: String, style: Style, side: Side, priority: u8) -> Self {
+        Self {
+            text,
+            style,
+            side,
+            priority,
+            comfort: None,
+        }
+    }
+
+    fn cuttable(mut self, comfort: usize) -> Self {
+        self.comfort = Some(comfort);
+        self
+    }
+
+    fn full(&self) -> usize {
+        width(&self.text)
+    }
+
+    fn least(&self) -> usize {
+        if self.comfort.is_some() {
+            self.full().min(MIN_CUT_CELLS)
+        } else {
+            self.full()
+        }
+    }
+
+    /// True when the part is cut below its comfortable width.
+    fn cramped(&self, cells: usize) -> bool {
+        self.comfort
+            .is_some_and(|comfort| cells > 0 && cells < comfort.min(self.full()))
+    }
+}
 
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, theme: Theme) {
-    let cells = usize::from(area.width);
-    let mut left: Vec<Span> = vec![Span::styled(
-        format!(" {} ", state.filters.status),
-        theme.active(),
-    )];
-    for (name, chosen) in [
-        ("project", &state.filters.project),
-        ("app", &state.filters.app),
-        ("tag", &state.filters.tag),
+    let mut parts = left_parts(state, theme);
+    parts.extend(right_parts(state, keymap, theme));
+    let cells = usize::from(area.width).saturating_sub(2);
+    let widths = fit_parts(&mut parts, cells);
+    frame.render_widget(compose(&parts, &widths, cells, theme), area);
+}
+
+fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
+    let status = sanitize_line(state.filters.status.as_str()).into_owned();
+    let mut parts = vec![Part::new(status, theme.active(), Side::Left, 100)];
+    for (name, chosen, priority) in [
+        ("project", &state.filters.project, 80),
+        ("app", &state.filters.app, 79),
+        ("tag", &state.filters.tag, 78),
     ] {
         if let Some(c) = chosen {
-            left.push(Span::styled(
-                format!("{name}:{} ", truncate(&c.label, 16)),
-                theme.active(),
-            ));
+            let text = format!("{name}:{}", sanitize_line(&c.label));
+            parts
+                .push(Part::new(text, theme.active(), Side::Left, priority).cuttable(CHIP_COMFORT));
         }
     }
     if let Some(f) = &state.text_filter {
-        left.push(Span::styled(
-            format!("/{} ", truncate(&f.applied, 12)),
-            theme.active(),
-        ));
+        let text = format!("/{}", sanitize_line(&f.applied));
+        parts.push(Part::new(text, theme.active(), Side::Left, 77).cuttable(CHIP_COMFORT));
     }
-    let end = if state.list.end { " · end" } else { "" };
-    left.push(Span::raw(format!(
-        "{} loaded{end} ",
-        state.list.store.len()
-    )));
+    let end = if state.list.end { " (end)" } else { "" };
+    let loaded = format!("{} loaded{end}", state.list.store.len());
+    parts.push(Part::new(loaded, Style::new(), Side::Left, 70));
     if state.live {
-        left.push(Span::styled(
-            format!("live: {} arrived ", state.arrivals),
-            theme.good(),
-        ));
+        let live = format!("live: {} arrived", state.arrivals);
+        parts.push(Part::new(live, theme.good(), Side::Left, 45));
     }
     if state.in_flight > 0 {
-        left.push(Span::styled(
-            format!("{} ", SPINNER[usize::from(state.spinner) % SPINNER.len()]),
-            theme.accent(),
-        ));
+        let spinner = SPINNER[usize::from(state.spinner) % SPINNER.len()].to_owned();
+        parts.push(Part::new(spinner, theme.accent(), Side::Left, 75));
     }
-    let mut right: Vec<Span> = Vec::new();
+    if let Some(note) = &state.note {
+        let (style, priority) = if note.error {
+            (theme.error(), 85)
+        } else {
+            (theme.good(), 60)
+        };
+        let text = sanitize_line(&note.text).into_owned();
+        parts.push(Part::new(text, style, Side::Left, priority).cuttable(NOTE_COMFORT));
+    }
+    parts
+}
+
+fn right_parts(state: &AppState, keymap: &Keymap, theme: Theme) -> Vec<Part> {
+    let mut parts = Vec::new();
     if state.list.prefetch_paused {
-        right.push(Span::styled("paging paused: budget low ", theme.warn()));
+        let paused = "paging paused: budget low".to_owned();
+        parts.push(Part::new(paused, theme.warn(), Side::Right, 50));
     }
     if let Some(wait) = &state.wait {
         let secs = until(state.now, wait.until).as_secs();
@@ -69,7 +147,12 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
             WaitReason::Pacing => "budget spent; next request in",
             WaitReason::Retry { .. } => "request failed; retrying in",
         };
-        right.push(Span::styled(format!("{why} {secs}s "), theme.warn()));
+        parts.push(Part::new(
+            format!("{why} {secs}s"),
+            theme.warn(),
+            Side::Right,
+            90,
+        ));
     }
     if let (Some(remaining), Some(limit)) = (state.rate.remaining, state.rate.limit) {
         let reset = state
@@ -77,42 +160,136 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
             .seconds_to_reset(state.now)
             .map(|s| format!(" ↻{s}s"))
             .unwrap_or_default();
-        let style = if remaining < LOW_BUDGET {
-            theme.warn()
+        let (style, priority) = if remaining < LOW_BUDGET {
+            (theme.warn(), 88)
         } else {
-            theme.dim()
+            (theme.dim(), 65)
         };
-        right.push(Span::styled(format!("{remaining}/{limit}{reset} "), style));
+        let budget = format!("{remaining}/{limit}{reset}");
+        parts.push(Part::new(budget, style, Side::Right, priority));
     }
-    right.push(Span::styled(
-        format!(
-            "{} help {} quit ",
-            keymap.key_for(Action::Help),
-            keymap.key_for(Action::Quit)
-        ),
-        theme.dim(),
-    ));
-    let used = spans_width(&left) + spans_width(&right);
-    if let Some(note) = &state.note {
-        let room = cells.saturating_sub(used + 1);
-        if room > 3 {
-            let style = if note.error {
-                theme.error()
-            } else {
-                theme.good()
-            };
-            left.push(Span::styled(
-                format!("{} ", truncate(&note.text, room - 1)),
-                style,
-            ));
-        }
-    }
-    let gap = cells.saturating_sub(spans_width(&left) + spans_width(&right));
-    left.push(Span::raw(" ".repeat(gap)));
-    left.extend(right);
-    paragraph_line(frame.buffer_mut(), area, &Line::from(left));
+    let hints = format!(
+        "{} help {} quit",
+        keymap.key_for(Action::Help),
+        keymap.key_for(Action::Quit)
+    );
+    parts.push(Part::new(hints, theme.dim(), Side::Right, 40));
+    parts
 }
 
-fn spans_width(spans: &[Span]) -> usize {
-    spans.iter().map(|s| width(&s.content)).sum()
+/// Cells used by `widths` with separators between the parts of each side, and one between the
+/// sides when both have parts.
+fn used(parts: &[Part], widths: &[usize]) -> usize {
+    let mut total = 0;
+    let mut shown = [0usize; 2];
+    for (part, &cells) in parts.iter().zip(widths).filter(|(_, w)| **w > 0) {
+        total += cells;
+        shown[usize::from(part.side == Side::Right)] += 1;
+    }
+    let joins = shown.iter().map(|n| n.saturating_sub(1)).sum::<usize>()
+        + usize::from(shown.iter().all(|&n| n > 0));
+    total + joins * width(SEPARATOR)
+}
+
+/// The cells each part gets (0: dropped), and each cut part's text cut to them.
+///
+/// Least important parts go first until the rest fits at their least width; the room left is
+/// shared out fairly among the parts that may be cut. While one of those is cut below its
+/// comfortable width, the least important part below it goes too, and the room is shared again.
+fn fit_parts(parts: &mut [Part], cells: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..parts.len()).collect();
+    order.sort_by_key(|&i| parts[i].priority);
+    let mut excluded = vec![false; parts.len()];
+    let mut widths = share(parts, &excluded, &order, cells);
+    loop {
+        let cramped = (0..parts.len())
+            .filter(|&i| parts[i].cramped(widths[i]))
+            .map(|i| parts[i].priority)
+            .max();
+        let Some(cramped) = cramped else { break };
+        let lower = order
+            .iter()
+            .copied()
+            .find(|&i| widths[i] > 0 && parts[i].priority < cramped);
+        let Some(lower) = lower else { break };
+        excluded[lower] = true;
+        widths = share(parts, &excluded, &order, cells);
+    }
+    for (part, &cells) in parts.iter_mut().zip(&widths) {
+        if cells < part.full() {
+            part.text = truncate(&part.text, cells);
+        }
+    }
+    widths
+}
+
+/// Widths with `excluded` parts at 0 and more dropped, least important first (`order`), until
+/// the rest fits at their least; a dropped part that fits after all comes back, most important
+/// first. The room left is then shared out fairly among the parts that may be cut.
+fn share(parts: &[Part], excluded: &[bool], order: &[usize], cells: usize) -> Vec<usize> {
+    let least = |dropped: &[bool]| -> Vec<usize> {
+        parts
+            .iter()
+            .zip(dropped)
+            .map(|(p, &d)| if d { 0 } else { p.least() })
+            .collect()
+    };
+    let mut dropped = excluded.to_vec();
+    for &i in order {
+        if used(parts, &least(&dropped)) <= cells {
+            break;
+        }
+        dropped[i] = true;
+    }
+    for &i in order.iter().rev().filter(|&&i| !excluded[i]) {
+        dropped[i] = false;
+        if used(parts, &least(&dropped)) > cells {
+            dropped[i] = true;
+        }
+    }
+    let mut widths = least(&dropped);
+    let mut room = cells.saturating_sub(used(parts, &widths));
+    loop {
+        let growing: Vec<usize> = (0..parts.len())
+            .filter(|&i| widths[i] > 0 && widths[i] < parts[i].full())
+            .collect();
+        if room == 0 || growing.is_empty() {
+            break;
+        }
+        let each = (room / growing.len()).max(1);
+        for i in growing {
+            let more = each.min(parts[i].full() - widths[i]).min(room);
+            widths[i] += more;
+            room -= more;
+        }
+    }
+    widths
+}
+
+/// The bar as one `Line`: left parts, the gap, right parts, separated by dim ` · `.
+fn compose(parts: &[Part], widths: &[usize], cells: usize, theme: Theme) -> Line<'static> {
+    let mut spans = vec![Span::raw(" ")];
+    let side = |side: Side| {
+        let mut spans = Vec::new();
+        let shown = parts
+            .iter()
+            .zip(widths)
+            .filter(|(p, w)| p.side == side && **w > 0);
+        for (n, (part, _)) in shown.enumerate() {
+            if n > 0 {
+                spans.push(Span::styled(SEPARATOR, theme.dim()));
+            }
+            spans.push(Span::styled(part.text.clone(), part.style));
+        }
+        spans
+    };
+    let (left, right) = (side(Side::Left), side(Side::Right));
+    let cells_of = |spans: &[Span]| spans.iter().map(|s| width(&s.content)).sum::<usize>();
+    let gap = cells.saturating_sub(cells_of(&left) + cells_of(&right));
+    spans.extend(left);
+    if !right.is_empty() {
+        spans.push(Span::raw(" ".repeat(gap.max(width(SEPARATOR)))));
+    }
+    spans.extend(right);
+    Line::from(spans)
 }

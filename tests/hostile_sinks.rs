@@ -1,0 +1,421 @@
+//! The hostile corpus (`assets/hostile_strings.json`) in every server field, enumerations
+//! included, against every sink a person sees (issue 8, point 16): whole TUI screens (list,
+//! panes, status bar, detail), the clipboard payloads, the CLI's table, CSV and text output,
+//! error messages as printed on stderr, and the webhook receiver's line per event. One checker
+//! judges them all, independently of the sanitizer's own classification.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::process::Command;
+use std::sync::Arc;
+
+use feedback_inbox::api::{
+    ApiError, AppRef, Channel, Delivery, DeliveryStatus, Feedback, FeedbackDetail, FeedbackId,
+    Metadata, Page, Platform, ProjectRef, Status,
+};
+use feedback_inbox::tui::action::{Action, Msg, PageKind, PaneData};
+use feedback_inbox::tui::effect::Effect;
+use feedback_inbox::tui::keymap::Keymap;
+use feedback_inbox::tui::state::AppState;
+use feedback_inbox::tui::testkit::{self, now};
+use feedback_inbox::tui::update::{start, update};
+use feedback_inbox::tui::view;
+use feedback_inbox::webhook::event::{Event, Submission};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+#[derive(serde::Deserialize)]
+struct Corpus {
+    hostile: Vec<String>,
+    enum_values: Vec<String>,
+    kept: Vec<String>,
+    long: String,
+}
+
+/// Every string of the corpus.
+fn corpus() -> Vec<String> {
+    let c: Corpus = serde_json::from_str(include_str!("../assets/hostile_strings.json")).unwrap();
+    let mut all = c.hostile;
+    all.extend(c.enum_values);
+    all.extend(c.kept);
+    all.push(c.long);
+    all
+}
+
+/// The first character a terminal must not be sent: C0 controls (but '\n' where lines are
+/// allowed), DEL, C1 controls, bidi controls, zero-width and other invisible characters, and a
+/// ZWJ that does not join two emoji.
+fn offending(text: &str, newlines: bool) -> Option<char> {
+    let chars: Vec<char> = text.chars().collect();
+    let emoji = |c: Option<&char>| {
+        c.is_some_and(
+            |&c| matches!(c, '\u{1F000}'..='\u{1FAFF}' | '\u{2600}'..='\u{27BF}' | '\u{FE0F}'),
+        )
+    };
+    chars.iter().enumerate().find_map(|(i, &c)| {
+        let bad = match c {
+            '\n' => !newlines,
+            '\u{200D}' => {
+                !(emoji(i.checked_sub(1).and_then(|j| chars.get(j))) && emoji(chars.get(i + 1)))
+            }
+            // C0, DEL and C1 controls; bidi controls; zero-width and other invisible characters.
+            '\0'..='\x1F'
+            | '\x7F'..='\u{9F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{200E}'
+            | '\u{200F}'
+            | '\u{061C}'
+            | '\u{200B}'
+            | '\u{200C}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{FEFF}'
+            | '\u{00AD}'
+            | '\u{180E}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{E0000}'..='\u{E007F}' => true,
+            _ => false,
+        };
+        bad.then_some(c)
+    })
+}
+
+#[track_caller]
+fn assert_inert(sink: &str, text: &str, newlines: bool) {
+    if let Some(c) = offending(text, newlines) {
+        let at = text.find(c).unwrap_or(0);
+        let around: String = text[at.saturating_sub(40)..].chars().take(60).collect();
+        panic!("{sink}: {c:?} reached the sink in …{around:?}");
+    }
+}
+
+/// An item whose every string field, enumerations included, is `s`.
+fn hostile_item(n: usize, id: String, s: &str) -> Feedback {
+    let mut item = testkit::item(n);
+    item.id = FeedbackId(id);
+    s.clone_into(&mut item.message);
+    item.reporter_email = Some(s.to_owned());
+    item.status = Status::from(s);
+    item.tags = vec![s.to_owned(), "bug".to_owned()];
+    item.app = Some(AppRef {
+        id: s.to_owned(),
+        name: s.to_owned(),
+        platform: Platform::from(s),
+    });
+    item.project = ProjectRef {
+        id: s.to_owned(),
+        name: s.to_owned(),
+    };
+    item
+}
+
+fn hostile_detail(feedback: Feedback) -> FeedbackDetail {
+    let s = feedback.message.clone();
+    let map = BTreeMap::from([(s.clone(), s.clone()), ("key".to_owned(), s.clone())]);
+    FeedbackDetail {
+        feedback,
+        metadata: Metadata {
+            built_in: map.clone(),
+            custom: map,
+        },
+        delivery: vec![
+            Delivery {
+                channel: Channel::from(s.as_str()),
+                status: DeliveryStatus::from(s.as_str()),
+                external_url: Some(s.clone()),
+            },
+            Delivery {
+                channel: Channel::IssueTracker,
+                status: DeliveryStatus::from(s.as_str()),
+                external_url: Some(format!("https://issues.example/{s}")),
+            },
+        ],
+    }
+}
+
+fn hostile_items() -> Vec<Feedback> {
+    let all = corpus();
+    let id = |n: usize, s: &str| format!("h{n:03}{}", s.chars().take(12).collect::<String>());
+    all.iter()
+        .enumerate()
+        .map(|(n, s)| hostile_item(n, id(n, s), s))
+        .collect()
+}
+
+#[track_caller]
+fn assert_screen_inert(what: &str, state: &AppState) {
+    let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
+    terminal
+        .draw(|frame| view::render(frame, state, &Keymap::default()))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    for y in 0..state.height {
+        let row: String = (0..state.width).map(|x| buffer[(x, y)].symbol()).collect();
+        assert_inert(&format!("{what}, screen row {y}"), &row, false);
+    }
+}
+
+/// A `width`×`height` inbox whose panes and list hold the hostile corpus.
+fn hostile_inbox(width: u16, height: u16, items: Vec<Feedback>) -> AppState {
+    let mut state = AppState::new(now(), width, height);
+    update(&mut state, Msg::Resize { width, height });
+    let _ = start(&mut state);
+    let [projects, apps, _] = testkit::panes();
+    let names = corpus();
+    let (PaneData::Projects(mut projects), PaneData::Apps(mut apps)) = (projects, apps) else {
+        unreachable!("testkit::panes is projects, apps, tags")
+    };
+    projects[0].name.clone_from(&names[0]);
+    apps[0].name.clone_from(&names[1]);
+    apps[0].platform = Some(Platform::from(names[2].as_str()));
+    projects.extend(names.iter().skip(3).map(|s| feedback_inbox::api::Project {
+        id: s.clone(),
+        name: s.clone(),
+        slug: None,
+        created_at: None,
+    }));
+    let tags = names.iter().map(|s| feedback_inbox::api::Tag {
+        tag: s.clone(),
+        count: 3,
+    });
+    let panes = [
+        PaneData::Projects(projects),
+        PaneData::Apps(apps),
+        PaneData::Tags(tags.collect()),
+    ];
+    for (n, data) in panes.into_iter().enumerate() {
+        let request_id = u64::try_from(n).unwrap() + 1;
+        update(
+            &mut state,
+            Msg::PaneLoaded {
+                request_id,
+                result: Ok(data),
+            },
+        );
+    }
+    let request_id = state.list.request_id;
+    let page = Page {
+        data: items,
+        next_cursor: None,
+    };
+    update(
+        &mut state,
+        Msg::PageLoaded {
+            request_id,
+            kind: PageKind::First,
+            result: Ok(page),
+        },
+    );
+    state
+}
+
+#[test]
+fn list_panes_and_status_bar_keep_hostile_text_inert() {
+    for (width, height) in [(200, 50), (100, 30), (60, 20)] {
+        let mut state = hostile_inbox(width, height, hostile_items());
+        let what = format!("list {width}x{height}");
+        for _ in 0..8 {
+            assert_screen_inert(&what, &state);
+            update(&mut state, Msg::Action(Action::PageDown));
+        }
+        // Each pane focused and scrolled, its entries chosen as filters (status bar chips).
+        for _pane in 0..3 {
+            update(&mut state, Msg::Action(Action::FocusNext));
+            for _ in 0..4 {
+                update(&mut state, Msg::Action(Action::Open));
+                assert_screen_inert(&format!("{what}, pane chosen"), &state);
+                for _ in 0..7 {
+                    update(&mut state, Msg::Action(Action::MoveDown));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn status_notes_echoing_server_text_stay_inert() {
+    for s in corpus() {
+        let mut state = hostile_inbox(120, 30, Vec::new());
+        let body = serde_json::json!({ "error": s, "message": s }).to_string();
+        let err = ApiError::from_response(500, body.as_bytes(), Some(&s));
+        assert_inert("an API error as printed on stderr", &err.to_string(), false);
+        let results = [
+            Err(Arc::new(err)),
+            Err(Arc::new(ApiError::Network { reason: s.clone() })),
+        ];
+        for result in results {
+            let request_id = state.list.request_id;
+            update(
+                &mut state,
+                Msg::PageLoaded {
+                    request_id,
+                    kind: PageKind::Next,
+                    result,
+                },
+            );
+            assert_screen_inert("an error note", &state);
+        }
+        update(&mut state, Msg::Opened(Err(s.clone())));
+        assert_screen_inert("a browser failure note", &state);
+    }
+}
+
+#[test]
+fn detail_and_clipboard_keep_hostile_text_inert() {
+    for item in hostile_items() {
+        let id = item.id.0.clone();
+        let mut state = hostile_inbox(120, 40, vec![item.clone()]);
+        update(&mut state, Msg::Action(Action::Open));
+        let result = Ok(Box::new(hostile_detail(item)));
+        update(
+            &mut state,
+            Msg::DetailLoaded {
+                id: id.clone(),
+                result,
+            },
+        );
+        for _ in 0..4 {
+            assert_screen_inert("detail", &state);
+            update(&mut state, Msg::Action(Action::PageDown));
+        }
+        for action in [
+            Action::CopyMessage,
+            Action::CopyLink,
+            Action::CopyId,
+            Action::OpenLink,
+        ] {
+            for effect in update(&mut state, Msg::Action(action)) {
+                match effect {
+                    Effect::Copy { text, .. } => assert_inert("clipboard", &text, true),
+                    Effect::OpenUrl { url } => assert_inert("browser", &url, false),
+                    _ => {}
+                }
+            }
+            assert_screen_inert("after an item action", &state);
+        }
+    }
+}
+
+#[test]
+fn show_text_keeps_hostile_text_inert() {
+    let tz = jiff::tz::TimeZone::UTC;
+    for item in hostile_items() {
+        let text = feedback_inbox::cli::show::render_text(&hostile_detail(item), now(), &tz);
+        assert_inert("show --format text", &text, true);
+    }
+}
+
+#[test]
+fn webhook_event_lines_keep_hostile_text_inert() {
+    for s in corpus() {
+        let submission = Submission {
+            id: FeedbackId(s.clone()),
+            app_id: s.clone(),
+            app_name: s.clone(),
+            project_id: s.clone(),
+            project_name: s.clone(),
+            message: s.clone(),
+            email: Some(s.clone()),
+            metadata: feedback_inbox::webhook::event::WebhookMetadata::default(),
+            received_at: now(),
+        };
+        let created = Event::FeedbackCreated(submission);
+        assert_inert("webhook event line", &created.to_string(), false);
+        let body = serde_json::json!({ "feedback": { "id": s } });
+        let other = Event::Other {
+            name: s.clone(),
+            body,
+        };
+        assert_inert("webhook unknown event line", &other.to_string(), false);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cli_table_csv_and_show_keep_hostile_text_inert() {
+    let r = common::rig(0, 10_000).await;
+    let items: Vec<FeedbackDetail> = corpus()
+        .iter()
+        .enumerate()
+        .map(|(n, s)| {
+            let mut item = hostile_item(n, format!("h{n:03}"), s);
+            if n % 2 == 0 {
+                item.status = Status::New; // listed by default; the odd ones show their status
+            }
+            hostile_detail(item)
+        })
+        .collect();
+    r.sim.state().write().items = items;
+    let run = |args: &[&str]| {
+        let home = tempfile::tempdir().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"))
+            .args(args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", home.path())
+            .env("XDG_CONFIG_HOME", home.path().join("config"))
+            .env("XDG_STATE_HOME", home.path().join("state"))
+            .env("FEEDBACK_BASE_URL", r.sim.base_url())
+            .env("FEEDBACK_API_KEY", feedback_inbox::sim::DEMO_KEY)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        assert_inert(&format!("stderr of {args:?}"), &stderr, true);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let table = run(&["list", "--all"]);
+    assert!(table.lines().count() > 30, "{table}");
+    assert_inert("list table", &table, true);
+    let csv = run(&["list", "--all", "--format", "csv"]);
+    assert_inert("list csv", &csv.replace("\r\n", "\n"), true);
+    for id in ["h001", "h003", "h051", "h055"] {
+        let text = run(&["show", id]);
+        assert!(text.contains("Status"), "{text}");
+        assert_inert("show", &text, true);
+    }
+}
+
+/// Point 17: emoji sequences and other clusters in the app, tags and message columns never
+/// move the columns after them.
+#[test]
+fn list_columns_hold_after_emoji_clusters() {
+    let c: Corpus = serde_json::from_str(include_str!("../assets/hostile_strings.json")).unwrap();
+    let items: Vec<Feedback> = c
+        .kept
+        .iter()
+        .chain(&c.hostile)
+        .enumerate()
+        .map(|(n, s)| {
+            let mut item = hostile_item(n, format!("c{n:03}"), &s.repeat(3));
+            item.status = Status::New;
+            item.reporter_email = Some("§mark@example.com".to_owned());
+            item
+        })
+        .collect();
+    let rows = items.len();
+    let state = hostile_inbox(200, u16::try_from(rows).unwrap() + 8, items);
+    let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
+    terminal
+        .draw(|frame| view::render(frame, &state, &Keymap::default()))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    let marks: Vec<(u16, Option<u16>)> = (0..state.height)
+        .map(|y| {
+            (
+                y,
+                (0..state.width).find(|&x| buffer[(x, y)].symbol() == "§"),
+            )
+        })
+        .filter(|(_, x)| x.is_some())
+        .collect();
+    assert_eq!(marks.len(), rows, "every row shows its email");
+    let first = marks[0].1;
+    for (y, x) in &marks {
+        let row: String = (0..state.width).map(|x| buffer[(x, *y)].symbol()).collect();
+        assert_eq!(*x, first, "row {y} moved its email column: {row:?}");
+    }
+}
