@@ -259,7 +259,13 @@ fn status_notes_echoing_server_text_stay_inert() {
             );
             assert_screen_inert("an error note", &state);
         }
-        update(&mut state, Msg::Opened(Err(s.clone())));
+        update(
+            &mut state,
+            Msg::Opened {
+                url: s.clone(),
+                result: Err(s.clone()),
+            },
+        );
         assert_screen_inert("a browser failure note", &state);
     }
 }
