@@ -130,9 +130,14 @@ impl TmuxBuffer for TmuxCommand {
     }
 }
 
+/// How often `feed` looks whether its child has ended.
+const FEED_POLL: Duration = Duration::from_millis(10);
+
 /// Runs `command` with `input` on stdin and its output discarded (it must not draw over the
-/// inbox); an error when it cannot start, exits unsuccessfully, or takes longer than `timeout`.
-/// The wait happens on a helper thread, so a hung child costs that thread, never the caller.
+/// inbox); an error when it cannot start, exits unsuccessfully, or takes longer than `timeout`,
+/// in which case it is killed and reaped, so a hung child never outlives the copy. The input is
+/// written from a helper thread (a child that does not read would block the write); that write
+/// ends when the child does, as its stdin then breaks.
 pub fn feed(mut command: Command, input: &[u8], timeout: Duration) -> Result<(), String> {
     let mut child = command
         .stdin(Stdio::piped())
@@ -146,13 +151,32 @@ pub fn feed(mut command: Command, input: &[u8], timeout: Duration) -> Result<(),
     std::thread::spawn(move || {
         let written = stdin.as_mut().map_or(Ok(()), |s| s.write_all(&input));
         drop(stdin);
-        let _ = tx.send(written.and_then(|()| child.wait()));
+        let _ = tx.send(written);
     });
+    let deadline = std::time::Instant::now() + timeout;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if std::time::Instant::now() < deadline => std::thread::sleep(FEED_POLL),
+            Ok(None) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("no answer within {}s", timeout.as_secs_f32()));
+            }
+            Err(error) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(error.to_string());
+            }
+        }
+    };
+    if !status.success() {
+        return Err(format!("exited with {status}"));
+    }
     match rx.recv_timeout(timeout) {
-        Ok(Ok(status)) if status.success() => Ok(()),
-        Ok(Ok(status)) => Err(format!("exited with {status}")),
+        Ok(Ok(())) => Ok(()),
         Ok(Err(error)) => Err(error.to_string()),
-        Err(_) => Err(format!("no answer within {}s", timeout.as_secs_f32())),
+        Err(_) => Err("its input could not be written".to_owned()),
     }
 }
 
@@ -387,5 +411,24 @@ mod tests {
         let err = feed(hung, b"", Duration::from_millis(200)).unwrap_err();
         assert!(err.contains("no answer"), "{err}");
         assert!(started.elapsed() < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn a_child_that_does_not_answer_in_time_is_killed_and_reaped() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        // Neither reads its input nor ends: records its pid, then sleeps in the same process.
+        let mut hung = Command::new("sh");
+        hung.args(["-c", "echo $$ > \"$0\"; exec sleep 30"])
+            .arg(&pid_file);
+        let err = feed(hung, &[b'x'; 1 << 20], Duration::from_millis(300)).unwrap_err();
+        assert!(err.contains("no answer"), "{err}");
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        let proc_dir = std::path::Path::new("/proc").join(pid.trim());
+        assert!(
+            !proc_dir.exists(),
+            "the hung child {} is still there",
+            pid.trim()
+        );
     }
 }
