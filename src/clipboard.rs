@@ -421,7 +421,7 @@ mod tests {
         let mut hung = Command::new("sh");
         hung.args(["-c", "echo $$ > \"$0\"; exec sleep 30"])
             .arg(&pid_file);
-        let err = feed(hung, &[b'x'; 1 << 20], Duration::from_millis(300)).unwrap_err();
+        let err = feed(hung, &vec![b'x'; 1 << 20], Duration::from_millis(300)).unwrap_err();
         assert!(err.contains("no answer"), "{err}");
         let pid = std::fs::read_to_string(&pid_file).unwrap();
         let proc_dir = std::path::Path::new("/proc").join(pid.trim());
