@@ -1,0 +1,44 @@
+//! `rust-version` in Cargo.toml is the real minimum: no dependency in the lockfile asks for a
+//! newer compiler, and it is not below what our own code needs (let-chains in edition 2024 are
+//! stable from 1.88).
+#![allow(clippy::unwrap_used)]
+
+use std::process::Command;
+
+/// What our own code needs: let-chains (`if let … && …`).
+const OWN_CODE_NEEDS: (u32, u32) = (1, 88);
+
+fn parse(version: &str) -> (u32, u32) {
+    let mut parts = version.split('.').map(|p| p.parse::<u32>().unwrap());
+    (parts.next().unwrap(), parts.next().unwrap_or(0))
+}
+
+#[test]
+fn rust_version_is_the_real_minimum() {
+    let manifest =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
+    let declared: toml::Table = toml::from_str(&manifest).unwrap();
+    let declared = parse(declared["package"]["rust-version"].as_str().unwrap());
+
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let output = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--locked", "--offline"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (needed, by) = metadata["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["name"] != "feedback-inbox")
+        .filter_map(|p| Some((parse(p["rust_version"].as_str()?), p["name"].to_string())))
+        .max()
+        .unwrap();
+    let minimum = needed.max(OWN_CODE_NEEDS);
+    assert_eq!(
+        declared, minimum,
+        "rust-version says {declared:?}; the real minimum is {minimum:?} ({by} needs {needed:?})"
+    );
+}
