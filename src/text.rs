@@ -14,6 +14,7 @@
 //! common case (ordinary text) never allocates.
 
 pub mod fields;
+pub mod output;
 
 use std::borrow::Cow;
 

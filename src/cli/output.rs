@@ -1,12 +1,12 @@
 //! Shared output pieces: output formats, fixed-width tables that can be streamed page by page,
 //! and time formatting. Every cell of a table is sanitized here, at the sink.
 
-use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use clap::ValueEnum;
 use jiff::Timestamp;
 
+pub use crate::text::output::{first_line, terminal_safe_json};
 use crate::text::sanitize_line;
 use crate::width::{fit, truncate};
 
@@ -100,29 +100,6 @@ impl Table {
     }
 }
 
-/// Makes serialized JSON safe to print on a terminal without changing its meaning: every
-/// character the sanitizer would touch (C1 controls, bidi and zero-width characters; serde_json
-/// already escapes C0) is written as a `\uXXXX` escape. Such characters can only occur inside
-/// JSON strings, so escaping them anywhere in the text is exact.
-#[must_use]
-pub fn terminal_safe_json(json: String) -> String {
-    if crate::text::is_clean(&json) {
-        return json;
-    }
-    let mut out = String::with_capacity(json.len() + 16);
-    let mut buf = [0u8; 4];
-    for c in json.chars() {
-        if c == '\n' || crate::text::is_clean(c.encode_utf8(&mut buf)) {
-            out.push(c);
-        } else {
-            for unit in c.encode_utf16(&mut [0u16; 2]) {
-                let _ = write!(out, "\\u{unit:04x}");
-            }
-        }
-    }
-    out
-}
-
 /// First characters that make a spreadsheet read a cell as a formula (or split it).
 const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
 
@@ -141,15 +118,6 @@ pub fn csv_cell(text: String, raw: bool) -> String {
 #[must_use]
 pub fn short_time(ts: Timestamp) -> String {
     ts.strftime("%Y-%m-%d %H:%MZ").to_string()
-}
-
-/// The first line of a message, for one-line views.
-#[must_use]
-pub fn first_line(message: &str) -> &str {
-    message
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

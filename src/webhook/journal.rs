@@ -33,7 +33,7 @@ use base64::Engine as _;
 use jiff::Timestamp;
 use sha2::{Digest, Sha256};
 
-use crate::cli::output::terminal_safe_json;
+use crate::text::output::terminal_safe_json;
 
 /// Where an [`AppendLog`] writes: a file, or a test double that fails on demand.
 pub trait Sink: Send + fmt::Debug {

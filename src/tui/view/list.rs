@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::cells::{Cut, RowWriter};
 use super::theme::Theme;
-use crate::cli::output::first_line;
+use crate::text::output::first_line;
 use crate::text::sanitize_line;
 use crate::timefmt::age;
 use crate::tui::state::{AppState, Focus, ListLoad};

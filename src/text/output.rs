@@ -1,0 +1,36 @@
+//! Text helpers every output shares, below the CLI, the TUI and the webhook receiver: the
+//! first line of a message for one-line views, and serialized JSON made safe to print.
+
+use std::fmt::Write as _;
+
+/// The first line of a message, for one-line views.
+#[must_use]
+pub fn first_line(message: &str) -> &str {
+    message
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or_default()
+}
+
+/// Makes serialized JSON safe to print on a terminal without changing its meaning: every
+/// character the sanitizer would touch (C1 controls, bidi and zero-width characters; serde_json
+/// already escapes C0) is written as a `\uXXXX` escape. Such characters can only occur inside
+/// JSON strings, so escaping them anywhere in the text is exact.
+#[must_use]
+pub fn terminal_safe_json(json: String) -> String {
+    if super::is_clean(&json) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    let mut buf = [0u8; 4];
+    for c in json.chars() {
+        if c == '\n' || super::is_clean(c.encode_utf8(&mut buf)) {
+            out.push(c);
+        } else {
+            for unit in c.encode_utf16(&mut [0u16; 2]) {
+                let _ = write!(out, "\\u{unit:04x}");
+            }
+        }
+    }
+    out
+}
