@@ -16,6 +16,25 @@ use crate::sim::webhooks::{AttemptResult, Outcome, Plan, Sender, WebhookTarget};
 use crate::sim::{self, DEMO_KEY, SimConfig};
 use crate::webhook::{Secret, Submission};
 
+/// `--webhook-plan`: the simulator's `Plan` as a command-line value (the simulator itself
+/// does not depend on clap).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlanArg {
+    /// Up to 5 attempts on the retry schedule.
+    Indie,
+    /// One attempt, no retry.
+    Starter,
+}
+
+impl From<PlanArg> for Plan {
+    fn from(plan: PlanArg) -> Self {
+        match plan {
+            PlanArg::Indie => Self::Indie,
+            PlanArg::Starter => Self::Starter,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Args)]
 pub struct SimArgs {
     /// Address to listen on (port 0: any free port).
@@ -40,8 +59,8 @@ pub struct LiveArgs {
     #[arg(long, value_name = "VAR")]
     pub webhook_secret_env: Option<String>,
     /// The account's plan: indie retries up to 5 attempts, starter delivers once.
-    #[arg(long, value_enum, default_value_t = Plan::Indie)]
-    pub webhook_plan: Plan,
+    #[arg(long, value_enum, default_value_t = PlanArg::Indie)]
+    pub webhook_plan: PlanArg,
     /// Multiply the retry schedule's waits (1 min ... 2 h) by this factor.
     #[arg(long, value_name = "FACTOR", default_value_t = 1.0)]
     pub webhook_time_scale: f64,
@@ -168,7 +187,7 @@ impl LiveArgs {
         let target = WebhookTarget {
             url: url.clone(),
             secret: Secret::from_env(var)?,
-            plan: self.webhook_plan,
+            plan: self.webhook_plan.into(),
             time_scale: self.webhook_time_scale,
             duplicates: self.webhook_duplicates,
             timeout: Duration::from_secs(10),

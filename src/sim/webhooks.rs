@@ -22,7 +22,7 @@ pub const INDIE_SCHEDULE: [Duration; 5] = [
 ];
 
 /// The account plan, which decides retries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Plan {
     /// Up to 5 attempts on the retry schedule.
     Indie,
