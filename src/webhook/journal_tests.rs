@@ -1,12 +1,18 @@
 //! Durability of the receiver's records, with an injected disk that fills up on demand.
 
 use std::io;
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::mpsc::unbounded_channel;
+
 use super::journal::{AppendLog, Sink, read_lines};
+use super::receiver::{self, Notice, ReceiverConfig};
 use super::record::{RecordError, Recorded, Recorder};
 use super::seen::Seen;
+use super::verify::{DEFAULT_TOLERANCE, Secret, sign};
 
 /// ENOSPC on Linux and macOS.
 const NO_SPACE: i32 = 28;
@@ -204,4 +210,56 @@ fn a_device_that_cannot_be_synced_is_still_written() {
     // fsync of /dev/null (like a pipe's, for `--jsonl /dev/stdout`) fails with EINVAL.
     let mut log = AppendLog::open(std::path::Path::new("/dev/null")).unwrap();
     log.append_line(&line("fb_1")).unwrap();
+}
+
+const NOW: i64 = 1_800_000_000;
+
+/// POSTs `body`, signed at [`NOW`], to the receiver at `addr`; the answer's status.
+async fn post(addr: SocketAddr, body: &[u8]) -> u16 {
+    let sig = sign(&Secret::new(b"whsec_disk").unwrap(), NOW, body);
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST / HTTP/1.1\r\nHost: {addr}\r\nX-Service-Timestamp: {NOW}\r\nX-Service-Signature: {sig}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(body).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    answer.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[tokio::test]
+async fn a_kept_delivery_whose_seen_write_fails_is_still_reported_and_answered_500() {
+    let (tx, mut notices) = unbounded_channel();
+    let config = ReceiverConfig {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        secret: Secret::new(b"whsec_disk").unwrap(),
+        tolerance: DEFAULT_TOLERANCE,
+        seen: Seen::with_sink(Disk::with_room(0).sink()),
+        jsonl: None,
+        clock: crate::clock::ManualClock::new(jiff::Timestamp::from_second(NOW).unwrap()),
+    };
+    let handle = receiver::start(config, tx).await.unwrap();
+    let event = br#"{"event":"feedback.created","feedback":{"id":"fb_1","appId":"app_1","appName":"A","projectId":"prj_1","projectName":"P","message":"m","email":null,"metadata":{"custom":{}},"receivedAt":"2026-11-01T11:59:00Z"}}"#;
+    for body in [&event[..], b"not json"] {
+        assert_eq!(post(handle.addr(), body).await, 500, "not durable: retried");
+        let key = match notices.recv().await.unwrap() {
+            Notice::Accepted(event) => event.idempotency_key().unwrap(),
+            Notice::Unparsed { key, .. } => key,
+            other => panic!("the kept delivery is not reported: {other:?}"),
+        };
+        let rejected = notices.recv().await.unwrap();
+        assert!(
+            matches!(&rejected, Notice::Rejected { status: 500, .. }),
+            "{rejected:?}"
+        );
+        assert_eq!(
+            post(handle.addr(), body).await,
+            204,
+            "the retry is acknowledged"
+        );
+        assert_eq!(notices.recv().await, Some(Notice::Duplicate(key)));
+    }
+    handle.shutdown().await;
 }
