@@ -68,6 +68,38 @@ impl Sink for Device {
     }
 }
 
+/// The process's stdout (`webhook listen` without `--jsonl`): each line is flushed before
+/// `sync` returns, and synced to disk too when stdout is a regular file (`> events.jsonl`).
+#[derive(Debug)]
+struct Stdout {
+    /// Stdout's file, when it is a regular one.
+    file: Option<File>,
+}
+
+impl Sink for Stdout {
+    fn append(&mut self, bytes: &[u8]) -> io::Result<()> {
+        io::stdout().lock().write_all(bytes)
+    }
+
+    fn sync(&mut self) -> io::Result<()> {
+        io::stdout().lock().flush()?;
+        self.file.as_ref().map_or(Ok(()), File::sync_data)
+    }
+}
+
+/// Stdout as a file of its own (a duplicate descriptor), when it is a regular file.
+#[cfg(unix)]
+fn stdout_file() -> Option<File> {
+    use std::os::fd::AsFd;
+    let file = File::from(io::stdout().as_fd().try_clone_to_owned().ok()?);
+    file.metadata().ok()?.is_file().then_some(file)
+}
+
+#[cfg(not(unix))]
+fn stdout_file() -> Option<File> {
+    None
+}
+
 /// An append-only file of whole lines, each durable before `append_line` returns.
 #[derive(Debug)]
 pub struct AppendLog {
@@ -94,6 +126,18 @@ impl AppendLog {
         }
         let mid_line = ends_mid_line(path)?;
         Ok(Self::new(Box::new(file), mid_line))
+    }
+
+    /// A log written to the process's stdout, flushed (and synced when it is a file) line
+    /// by line.
+    #[must_use]
+    pub fn stdout() -> Self {
+        Self::new(
+            Box::new(Stdout {
+                file: stdout_file(),
+            }),
+            false,
+        )
     }
 
     /// Appends `line` (which ends with `'\n'`) whole and syncs it. On failure the log

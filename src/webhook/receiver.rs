@@ -36,9 +36,18 @@ pub struct ReceiverConfig {
     pub tolerance: Duration,
     /// The idempotency record.
     pub seen: Seen,
-    /// Where kept deliveries are appended, one JSON document per line.
-    pub jsonl: Option<PathBuf>,
+    /// Where kept deliveries are written, one JSON document per line (`None`: nowhere).
+    pub jsonl: Option<Jsonl>,
     pub clock: SharedClock,
+}
+
+/// Where a receiver writes what it keeps, each line before the delivery is answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Jsonl {
+    /// Appended to this file (created when missing), each line synced to disk.
+    File(PathBuf),
+    /// Written to the process's stdout, each line flushed (and synced when it is a file).
+    Stdout,
 }
 
 /// What happened to one delivery.
@@ -101,10 +110,11 @@ pub async fn start_with(
     notices: UnboundedSender<Notice>,
 ) -> Result<ReceiverHandle, StartError> {
     let jsonl = match config.jsonl {
-        Some(path) => match AppendLog::open(&path) {
+        Some(Jsonl::File(path)) => match AppendLog::open(&path) {
             Ok(log) => Some((path, log)),
             Err(source) => return Err(StartError::Jsonl { path, source }),
         },
+        Some(Jsonl::Stdout) => Some((PathBuf::from("stdout"), AppendLog::stdout())),
         None => None,
     };
     let shared = Arc::new(Shared {
