@@ -2,16 +2,16 @@
 
 use std::io;
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc::unbounded_channel;
 
-use super::journal::{AppendLog, Sink, read_lines};
+use super::journal::{AppendLog, Sink, parent_dir, read_lines, sync_dir};
 use super::receiver::{self, Notice, ReceiverConfig};
 use super::record::{RecordError, Recorded, Recorder};
-use super::seen::Seen;
+use super::seen::{Seen, rewrite};
 use super::verify::{DEFAULT_TOLERANCE, Secret, sign};
 
 /// ENOSPC on Linux and macOS.
@@ -262,4 +262,63 @@ async fn a_kept_delivery_whose_seen_write_fails_is_still_reported_and_answered_5
         assert_eq!(notices.recv().await, Some(Notice::Duplicate(key)));
     }
     handle.shutdown().await;
+}
+
+/// A folder sync that records which folders it was asked to sync.
+fn recording(synced: &mut Vec<PathBuf>) -> impl FnMut(&Path) -> io::Result<()> + '_ {
+    |dir| {
+        synced.push(dir.to_owned());
+        Ok(())
+    }
+}
+
+#[test]
+fn a_new_jsonl_or_seen_file_is_made_durable_in_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut synced = Vec::new();
+    for name in ["events.jsonl", "seen.txt"] {
+        let path = dir.path().join(name);
+        if name == "seen.txt" {
+            Seen::open_with(&path, &mut recording(&mut synced)).unwrap();
+        } else {
+            AppendLog::open_with(&path, &mut recording(&mut synced)).unwrap();
+        }
+        assert_eq!(synced, [dir.path()], "{name} created: its folder synced");
+        synced.clear();
+        // Opened again: nothing new in the folder.
+        AppendLog::open_with(&path, &mut recording(&mut synced)).unwrap();
+        Seen::open_with(&path, &mut recording(&mut synced)).unwrap();
+        assert!(synced.is_empty(), "{name}: {synced:?}");
+    }
+    let failing = dir.path().join("unsynced.jsonl");
+    let error = AppendLog::open_with(&failing, &mut |_: &Path| {
+        Err(io::Error::from_raw_os_error(5))
+    })
+    .unwrap_err();
+    assert_eq!(error.raw_os_error(), Some(5), "an EIO is not hidden");
+}
+
+#[test]
+fn the_compacted_seen_file_is_made_durable_in_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("seen.txt");
+    std::fs::write(&path, "\"fb_1\"\n\"fb_2\"\n\"fb_3\"\n").unwrap();
+    let mut synced = Vec::new();
+    let newest = ["fb_2".to_owned(), "fb_3".to_owned()];
+    rewrite(&path, &newest, &mut recording(&mut synced)).unwrap();
+    assert_eq!(synced, [dir.path()], "the rename is synced");
+    assert_eq!(std::fs::read(&path).unwrap(), b"\"fb_2\"\n\"fb_3\"\n");
+}
+
+#[test]
+fn folders_are_synced_for_real_and_a_bare_name_is_in_the_current_folder() {
+    assert_eq!(parent_dir(Path::new("events.jsonl")), Path::new("."));
+    assert_eq!(
+        parent_dir(Path::new("/tmp/events.jsonl")),
+        Path::new("/tmp")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    sync_dir(dir.path()).unwrap();
+    sync_dir(Path::new(".")).unwrap();
+    assert!(sync_dir(&dir.path().join("missing")).is_err());
 }
