@@ -7,12 +7,13 @@ mod webhook_support;
 
 use std::io::Write;
 use std::path::Path;
+use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Duration;
 
 use feedback_inbox::webhook::{Secret, sign};
 use webhook_support::{
-    BIN, LISTEN, SECRET, bin, in_clean_env, listening, next, start_listen, terminate, text,
+    BIN, LISTEN, SECRET, bin, in_clean_env, lines, listening, next, start_listen, terminate, text,
 };
 
 /// Long enough for anything that should happen at once, even on a loaded machine.
@@ -200,4 +201,64 @@ fn three_hundred_idle_sockets_do_not_starve_a_delivery_with_256_descriptors() {
     assert!(next(&listen.out, "the delivery").contains("fb_starved"));
     drop(idle);
     assert!(terminate(&mut listen.child).success());
+}
+
+#[test]
+fn without_jsonl_stdout_is_the_record_of_every_kept_delivery() {
+    let home = tempfile::tempdir().unwrap();
+    let mut command = bin(home.path());
+    command.args(LISTEN);
+    let (mut listen, url) = listening(command);
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_owned();
+    assert_eq!(post(&addr, &delivery("fb_stdout")), Some(204));
+    assert_eq!(post(&addr, b"not json at all"), Some(204));
+    let line: serde_json::Value =
+        serde_json::from_str(&next(&listen.out, "the event's line")).unwrap();
+    assert_eq!(line["feedback"]["id"], "fb_stdout");
+    assert_eq!(line["feedback"]["message"], "burst");
+    let raw: serde_json::Value =
+        serde_json::from_str(&next(&listen.out, "the unparsed record")).unwrap();
+    assert_eq!(raw["unparsed"], true);
+    assert_eq!(raw["body"], "not json at all");
+    assert!(next(&listen.err, "the event's summary").contains("fb_stdout"));
+    let kept = next(&listen.err, "the unparsed notice");
+    assert!(
+        kept.contains("kept raw on stdout, marked unparsed"),
+        "{kept}"
+    );
+    assert!(terminate(&mut listen.child).success());
+}
+
+#[test]
+fn without_jsonl_a_broken_stdout_acknowledges_nothing() {
+    let home = tempfile::tempdir().unwrap();
+    let mut child = bin(home.path())
+        .args(LISTEN)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Nobody reads stdout: each write to it fails (EPIPE).
+    drop(child.stdout.take());
+    let err = lines(child.stderr.take().unwrap());
+    let banner = next(&err, "the listen banner");
+    assert!(banner.contains("events written to stdout"), "{banner}");
+    let addr = banner
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://"))
+        .unwrap()
+        .trim_end_matches('/')
+        .to_owned();
+    for _ in 0..2 {
+        assert_eq!(post(&addr, &delivery("fb_no_reader")), Some(500), "retried");
+        let refused = next(&err, "the refusal");
+        assert!(
+            refused.starts_with("rejected a delivery (500): cannot write stdout"),
+            "{refused}"
+        );
+    }
+    assert!(terminate(&mut child).success());
 }

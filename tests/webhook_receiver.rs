@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use base64::Engine as _;
 use feedback_inbox::clock::ManualClock;
 use feedback_inbox::webhook::journal::read_lines;
-use feedback_inbox::webhook::receiver::{self, Notice, ReceiverConfig, ReceiverHandle};
+use feedback_inbox::webhook::receiver::{self, Jsonl, Notice, ReceiverConfig, ReceiverHandle};
 use feedback_inbox::webhook::seen::Seen;
 use feedback_inbox::webhook::serve::Limits;
 use feedback_inbox::webhook::{DEFAULT_TOLERANCE, Event, Secret, sign};
@@ -43,7 +43,7 @@ async fn receiver(dir: &Path, limits: Limits) -> (ReceiverHandle, UnboundedRecei
         secret: secret(),
         tolerance: DEFAULT_TOLERANCE,
         seen: Seen::open(&dir.join("seen.txt")).unwrap(),
-        jsonl: Some(dir.join("events.jsonl")),
+        jsonl: Some(Jsonl::File(dir.join("events.jsonl"))),
         clock,
     };
     (receiver::start_with(config, limits, tx).await.unwrap(), rx)
@@ -155,7 +155,7 @@ async fn nothing_is_acknowledged_when_the_jsonl_cannot_be_written() {
         secret: secret(),
         tolerance: DEFAULT_TOLERANCE,
         seen: Seen::open(&dir.path().join("seen.txt")).unwrap(),
-        jsonl: Some("/dev/full".into()),
+        jsonl: Some(Jsonl::File("/dev/full".into())),
         clock: ManualClock::new(common::ANCHOR.parse().unwrap()),
     };
     let handle = receiver::start(config, tx).await.unwrap();

@@ -16,7 +16,7 @@ use axum::routing::post;
 use feedback_inbox::clock::{ManualClock, SharedClock};
 use feedback_inbox::sim::submit::Submitter;
 use feedback_inbox::sim::webhooks::{AttemptResult, Plan, Sender, WebhookTarget};
-use feedback_inbox::webhook::receiver::{self, Notice, ReceiverConfig, ReceiverHandle};
+use feedback_inbox::webhook::receiver::{self, Jsonl, Notice, ReceiverConfig, ReceiverHandle};
 use feedback_inbox::webhook::seen::Seen;
 use feedback_inbox::webhook::{
     DEFAULT_TOLERANCE, Delivery, Event, MAX_BODY, Secret, Submission, sign, verify,
@@ -44,7 +44,7 @@ async fn receiver_at(
         secret: secret(),
         tolerance: DEFAULT_TOLERANCE,
         seen: Seen::open(&dir.join("seen.txt")).unwrap(),
-        jsonl: Some(dir.join("events.jsonl")),
+        jsonl: Some(Jsonl::File(dir.join("events.jsonl"))),
         clock,
     };
     (receiver::start(config, tx).await.unwrap(), rx)

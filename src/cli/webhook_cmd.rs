@@ -1,7 +1,7 @@
 //! `feedback-inbox webhook verify` (check one delivery read from stdin) and
-//! `feedback-inbox webhook listen` (a receiver that records each new delivery once). The
-//! signing secret is read from the environment variable named by `--secret-env`, never from an
-//! argument.
+//! `feedback-inbox webhook listen` (a receiver that records each new delivery once, in
+//! `--jsonl` or else on stdout). The signing secret is read from the environment variable named
+//! by `--secret-env`, never from an argument.
 
 use std::io::{Read, Write};
 use std::net::SocketAddr;
@@ -13,7 +13,7 @@ use tokio::sync::mpsc::unbounded_channel;
 
 use super::CliError;
 use crate::clock;
-use crate::webhook::receiver::{self, Notice, ReceiverConfig, StartError};
+use crate::webhook::receiver::{self, Jsonl, Notice, ReceiverConfig, StartError};
 use crate::webhook::seen::{self, Seen};
 use crate::webhook::{Delivery, MAX_BODY, Secret, verify};
 
@@ -61,7 +61,8 @@ pub struct ListenArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8788")]
     pub addr: SocketAddr,
-    /// Append each accepted event to this file, one JSON document per line.
+    /// Append each accepted event to this file, one JSON document per line [default: write
+    /// them to stdout, each line flushed before the delivery is acknowledged].
     #[arg(long, value_name = "FILE")]
     pub jsonl: Option<PathBuf>,
     /// The record of ids already received [default: webhook-seen.txt in the data folder].
@@ -126,7 +127,7 @@ async fn listen_until_stopped(args: &ListenArgs, out: &mut dyn Write) -> Result<
         secret,
         tolerance: args.secret.tolerance(),
         seen,
-        jsonl: args.jsonl.clone(),
+        jsonl: Some(args.jsonl.clone().map_or(Jsonl::Stdout, Jsonl::File)),
         clock: clock::system(),
     };
     let (tx, mut notices) = unbounded_channel();
@@ -134,8 +135,12 @@ async fn listen_until_stopped(args: &ListenArgs, out: &mut dyn Write) -> Result<
         StartError::Bind(e) => CliError::Other(format!("cannot listen on {}: {e}", args.addr)),
         other @ StartError::Jsonl { .. } => CliError::Other(other.to_string()),
     })?;
+    let records = args
+        .jsonl
+        .as_ref()
+        .map_or_else(|| "stdout".to_owned(), |path| path.display().to_string());
     eprintln!(
-        "receiving webhooks at {} (POST / or /webhook); ids remembered in {}; Ctrl-C to stop",
+        "receiving webhooks at {} (POST / or /webhook); events written to {records}; ids remembered in {}; Ctrl-C to stop",
         handle.url(),
         seen_path.display()
     );
@@ -157,20 +162,22 @@ async fn listen_until_stopped(args: &ListenArgs, out: &mut dyn Write) -> Result<
     Ok(())
 }
 
-/// An accepted event goes to stdout as one line; bodies kept raw, duplicates and refusals to
-/// stderr.
-fn report(notice: &Notice, keeping: bool, out: &mut dyn Write) -> Result<(), CliError> {
+/// Each accepted event's summary line goes to stdout when the records are in `--jsonl`
+/// (`in_file`), to stderr when stdout is the record (its lines were written before the
+/// answer); bodies kept raw, duplicates and refusals go to stderr.
+fn report(notice: &Notice, in_file: bool, out: &mut dyn Write) -> Result<(), CliError> {
     match notice {
-        Notice::Accepted(event) => {
+        Notice::Accepted(event) if in_file => {
             writeln!(out, "{event}")?;
             out.flush()?;
         }
+        Notice::Accepted(event) => eprintln!("{event}"),
         Notice::Unparsed { key, reason } => {
             let key = crate::width::excerpt(key, 40);
-            let kept = if keeping {
+            let kept = if in_file {
                 "kept raw in the JSONL, marked unparsed"
             } else {
-                "not kept (no --jsonl)"
+                "kept raw on stdout, marked unparsed"
             };
             eprintln!(
                 "acknowledged a signed delivery whose body is not a usable event ({}); {kept}; {key}",

@@ -5,7 +5,8 @@
 //! every write goes through [`AppendLog::append_line`]: write, then `sync_data`. A write that
 //! fails part-way (a full disk, a crash) can leave a torn line; the log remembers that it may be
 //! torn and starts its next line with a `'\n'`, so a later record is never glued onto the
-//! fragment. Readers ([`read_lines`]) skip a line that does not parse and report it.
+//! fragment. Readers ([`read_lines`]) skip a line that does not parse and report it. A file
+//! the log creates is made durable in its folder ([`sync_dir`]) before anything is written.
 //!
 //! Every line is JSON made terminal-safe: C1 controls, bidi and invisible characters are
 //! written as `\uXXXX` escapes (the same escaping as the CLI's JSON output), so `cat` or `tail`
@@ -68,6 +69,38 @@ impl Sink for Device {
     }
 }
 
+/// The process's stdout (`webhook listen` without `--jsonl`): each line is flushed before
+/// `sync` returns, and synced to disk too when stdout is a regular file (`> events.jsonl`).
+#[derive(Debug)]
+struct Stdout {
+    /// Stdout's file, when it is a regular one.
+    file: Option<File>,
+}
+
+impl Sink for Stdout {
+    fn append(&mut self, bytes: &[u8]) -> io::Result<()> {
+        io::stdout().lock().write_all(bytes)
+    }
+
+    fn sync(&mut self) -> io::Result<()> {
+        io::stdout().lock().flush()?;
+        self.file.as_ref().map_or(Ok(()), File::sync_data)
+    }
+}
+
+/// Stdout as a file of its own (a duplicate descriptor), when it is a regular file.
+#[cfg(unix)]
+fn stdout_file() -> Option<File> {
+    use std::os::fd::AsFd;
+    let file = File::from(io::stdout().as_fd().try_clone_to_owned().ok()?);
+    file.metadata().ok()?.is_file().then_some(file)
+}
+
+#[cfg(not(unix))]
+fn stdout_file() -> Option<File> {
+    None
+}
+
 /// An append-only file of whole lines, each durable before `append_line` returns.
 #[derive(Debug)]
 pub struct AppendLog {
@@ -86,14 +119,43 @@ impl AppendLog {
         }
     }
 
-    /// Opens (or creates) the file at `path` for appending, noticing a torn last line.
+    /// Opens (or creates) the file at `path` for appending, noticing a torn last line. A file
+    /// it creates is made durable in its folder ([`sync_dir`]) before this returns, so the
+    /// lines synced into it later cannot vanish with it on a power loss.
     pub fn open(path: &Path) -> io::Result<Self> {
-        let file = OpenOptions::new().append(true).create(true).open(path)?;
+        Self::open_with(path, &mut sync_dir)
+    }
+
+    /// [`AppendLog::open`], with `sync_folder` in place of [`sync_dir`].
+    pub(super) fn open_with(path: &Path, sync_folder: &mut SyncDir<'_>) -> io::Result<Self> {
+        let (file, created) = match OpenOptions::new().append(true).open(path) {
+            Ok(file) => (file, false),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                let file = OpenOptions::new().append(true).create(true).open(path)?;
+                (file, true)
+            }
+            Err(e) => return Err(e),
+        };
         if !file.metadata()?.is_file() {
             return Ok(Self::new(Box::new(Device(file)), false));
         }
+        if created {
+            sync_folder(parent_dir(path))?;
+        }
         let mid_line = ends_mid_line(path)?;
         Ok(Self::new(Box::new(file), mid_line))
+    }
+
+    /// A log written to the process's stdout, flushed (and synced when it is a file) line
+    /// by line.
+    #[must_use]
+    pub fn stdout() -> Self {
+        Self::new(
+            Box::new(Stdout {
+                file: stdout_file(),
+            }),
+            false,
+        )
     }
 
     /// Appends `line` (which ends with `'\n'`) whole and syncs it. On failure the log
@@ -106,6 +168,38 @@ impl AppendLog {
         self.sink.append(line)?;
         self.torn = !line.ends_with(b"\n");
         self.sink.sync()
+    }
+}
+
+/// Makes a folder's entries durable; [`sync_dir`], or a test's double.
+pub(super) type SyncDir<'a> = dyn FnMut(&Path) -> io::Result<()> + 'a;
+
+/// Makes the entries of the folder `dir` durable (a file created or renamed in it): `fsync` of
+/// the folder. A file system that cannot sync a folder (EINVAL, like a device's data) is not an
+/// error; neither is a platform without folder sync.
+pub fn sync_dir(dir: &Path) -> io::Result<()> {
+    if !cfg!(unix) {
+        return Ok(());
+    }
+    match File::open(dir).and_then(|folder| folder.sync_all()) {
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::InvalidInput | io::ErrorKind::Unsupported
+            ) =>
+        {
+            Ok(())
+        }
+        other => other,
+    }
+}
+
+/// The folder that holds `path` (`.` for a bare file name).
+#[must_use]
+pub fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
     }
 }
 

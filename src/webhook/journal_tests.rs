@@ -1,12 +1,18 @@
 //! Durability of the receiver's records, with an injected disk that fills up on demand.
 
 use std::io;
-use std::path::PathBuf;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use super::journal::{AppendLog, Sink, read_lines};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::mpsc::unbounded_channel;
+
+use super::journal::{AppendLog, Sink, parent_dir, read_lines, sync_dir};
+use super::receiver::{self, Notice, ReceiverConfig};
 use super::record::{RecordError, Recorded, Recorder};
-use super::seen::Seen;
+use super::seen::{Seen, rewrite};
+use super::verify::{DEFAULT_TOLERANCE, Secret, sign};
 
 /// ENOSPC on Linux and macOS.
 const NO_SPACE: i32 = 28;
@@ -204,4 +210,115 @@ fn a_device_that_cannot_be_synced_is_still_written() {
     // fsync of /dev/null (like a pipe's, for `--jsonl /dev/stdout`) fails with EINVAL.
     let mut log = AppendLog::open(std::path::Path::new("/dev/null")).unwrap();
     log.append_line(&line("fb_1")).unwrap();
+}
+
+const NOW: i64 = 1_800_000_000;
+
+/// POSTs `body`, signed at [`NOW`], to the receiver at `addr`; the answer's status.
+async fn post(addr: SocketAddr, body: &[u8]) -> u16 {
+    let sig = sign(&Secret::new(b"whsec_disk").unwrap(), NOW, body);
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST / HTTP/1.1\r\nHost: {addr}\r\nX-Service-Timestamp: {NOW}\r\nX-Service-Signature: {sig}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(body).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    answer.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[tokio::test]
+async fn a_kept_delivery_whose_seen_write_fails_is_still_reported_and_answered_500() {
+    let (tx, mut notices) = unbounded_channel();
+    let config = ReceiverConfig {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        secret: Secret::new(b"whsec_disk").unwrap(),
+        tolerance: DEFAULT_TOLERANCE,
+        seen: Seen::with_sink(Disk::with_room(0).sink()),
+        jsonl: None,
+        clock: crate::clock::ManualClock::new(jiff::Timestamp::from_second(NOW).unwrap()),
+    };
+    let handle = receiver::start(config, tx).await.unwrap();
+    let event = br#"{"event":"feedback.created","feedback":{"id":"fb_1","appId":"app_1","appName":"A","projectId":"prj_1","projectName":"P","message":"m","email":null,"metadata":{"custom":{}},"receivedAt":"2026-11-01T11:59:00Z"}}"#;
+    for body in [&event[..], b"not json"] {
+        assert_eq!(post(handle.addr(), body).await, 500, "not durable: retried");
+        let key = match notices.recv().await.unwrap() {
+            Notice::Accepted(event) => event.idempotency_key().unwrap(),
+            Notice::Unparsed { key, .. } => key,
+            other => panic!("the kept delivery is not reported: {other:?}"),
+        };
+        let rejected = notices.recv().await.unwrap();
+        assert!(
+            matches!(&rejected, Notice::Rejected { status: 500, .. }),
+            "{rejected:?}"
+        );
+        assert_eq!(
+            post(handle.addr(), body).await,
+            204,
+            "the retry is acknowledged"
+        );
+        assert_eq!(notices.recv().await, Some(Notice::Duplicate(key)));
+    }
+    handle.shutdown().await;
+}
+
+/// A folder sync that records which folders it was asked to sync.
+fn recording(synced: &mut Vec<PathBuf>) -> impl FnMut(&Path) -> io::Result<()> + '_ {
+    |dir| {
+        synced.push(dir.to_owned());
+        Ok(())
+    }
+}
+
+#[test]
+fn a_new_jsonl_or_seen_file_is_made_durable_in_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut synced = Vec::new();
+    for name in ["events.jsonl", "seen.txt"] {
+        let path = dir.path().join(name);
+        if name == "seen.txt" {
+            Seen::open_with(&path, &mut recording(&mut synced)).unwrap();
+        } else {
+            AppendLog::open_with(&path, &mut recording(&mut synced)).unwrap();
+        }
+        assert_eq!(synced, [dir.path()], "{name} created: its folder synced");
+        synced.clear();
+        // Opened again: nothing new in the folder.
+        AppendLog::open_with(&path, &mut recording(&mut synced)).unwrap();
+        Seen::open_with(&path, &mut recording(&mut synced)).unwrap();
+        assert!(synced.is_empty(), "{name}: {synced:?}");
+    }
+    let failing = dir.path().join("unsynced.jsonl");
+    let error = AppendLog::open_with(&failing, &mut |_: &Path| {
+        Err(io::Error::from_raw_os_error(5))
+    })
+    .unwrap_err();
+    assert_eq!(error.raw_os_error(), Some(5), "an EIO is not hidden");
+}
+
+#[test]
+fn the_compacted_seen_file_is_made_durable_in_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("seen.txt");
+    std::fs::write(&path, "\"fb_1\"\n\"fb_2\"\n\"fb_3\"\n").unwrap();
+    let mut synced = Vec::new();
+    let newest = ["fb_2".to_owned(), "fb_3".to_owned()];
+    rewrite(&path, &newest, &mut recording(&mut synced)).unwrap();
+    assert_eq!(synced, [dir.path()], "the rename is synced");
+    assert_eq!(std::fs::read(&path).unwrap(), b"\"fb_2\"\n\"fb_3\"\n");
+}
+
+#[test]
+fn folders_are_synced_for_real_and_a_bare_name_is_in_the_current_folder() {
+    assert_eq!(parent_dir(Path::new("events.jsonl")), Path::new("."));
+    assert_eq!(
+        parent_dir(Path::new("/tmp/events.jsonl")),
+        Path::new("/tmp")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    sync_dir(dir.path()).unwrap();
+    sync_dir(Path::new(".")).unwrap();
+    assert!(sync_dir(&dir.path().join("missing")).is_err());
 }

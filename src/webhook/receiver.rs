@@ -21,7 +21,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::event::Event;
 use super::journal::{self, AppendLog};
-use super::record::{Recorded, Recorder};
+use super::record::{RecordError, Recorded, Recorder};
 use super::seen::Seen;
 use super::serve::{self, Handler, Limits};
 use super::verify::{self, Delivery, MAX_BODY, Secret, VerifyError};
@@ -36,9 +36,18 @@ pub struct ReceiverConfig {
     pub tolerance: Duration,
     /// The idempotency record.
     pub seen: Seen,
-    /// Where kept deliveries are appended, one JSON document per line.
-    pub jsonl: Option<PathBuf>,
+    /// Where kept deliveries are written, one JSON document per line (`None`: nowhere).
+    pub jsonl: Option<Jsonl>,
     pub clock: SharedClock,
+}
+
+/// Where a receiver writes what it keeps, each line before the delivery is answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Jsonl {
+    /// Appended to this file (created when missing), each line synced to disk.
+    File(PathBuf),
+    /// Written to the process's stdout, each line flushed (and synced when it is a file).
+    Stdout,
 }
 
 /// What happened to one delivery.
@@ -101,10 +110,11 @@ pub async fn start_with(
     notices: UnboundedSender<Notice>,
 ) -> Result<ReceiverHandle, StartError> {
     let jsonl = match config.jsonl {
-        Some(path) => match AppendLog::open(&path) {
+        Some(Jsonl::File(path)) => match AppendLog::open(&path) {
             Ok(log) => Some((path, log)),
             Err(source) => return Err(StartError::Jsonl { path, source }),
         },
+        Some(Jsonl::Stdout) => Some((PathBuf::from("stdout"), AppendLog::stdout())),
         None => None,
     };
     let shared = Arc::new(Shared {
@@ -271,7 +281,9 @@ fn refuse(shared: &Shared, status: StatusCode, reason: String) -> Response {
 }
 
 /// Writes the entry (off the async threads: it syncs to disk) and answers: 204 once it is
-/// durable or was already recorded, 500 when it could not be written.
+/// durable or was already recorded, 500 when it could not be written. When only its seen id
+/// could not be written, the entry is kept (and reported) but still answered 500: the retry
+/// is then acknowledged as a duplicate.
 async fn keep(shared: &Arc<Shared>, entry: Entry) -> Response {
     let Entry { key, line, notice } = entry;
     let writer = Arc::clone(shared);
@@ -283,6 +295,15 @@ async fn keep(shared: &Arc<Shared>, entry: Entry) -> Response {
     let notice = match written {
         Ok(Ok(Recorded::New)) => notice,
         Ok(Ok(Recorded::Duplicate)) => Notice::Duplicate(key.unwrap_or_default()),
+        Ok(Err(error @ RecordError::Seen(_))) => {
+            // Its line is written (or there is none to write) and its key remembered for
+            // this process: it is reported now, as the retry will be a duplicate.
+            report(shared, notice);
+            let reason = format!(
+                "{error}; the delivery is kept, answered 500 so the service delivers it again"
+            );
+            return refuse(shared, StatusCode::INTERNAL_SERVER_ERROR, reason);
+        }
         Ok(Err(error)) => {
             let reason = format!("{error}; answered 500 so the service delivers it again");
             return refuse(shared, StatusCode::INTERNAL_SERVER_ERROR, reason);
@@ -293,9 +314,14 @@ async fn keep(shared: &Arc<Shared>, entry: Entry) -> Response {
             return refuse(shared, StatusCode::INTERNAL_SERVER_ERROR, reason);
         }
     };
+    report(shared, notice);
+    StatusCode::NO_CONTENT.into_response()
+}
+
+/// Tells what was kept.
+fn report(shared: &Shared, notice: Notice) {
     if let Notice::Unparsed { key, reason } = &notice {
         tracing::warn!(%key, %reason, "kept a signed delivery whose body is not a usable event");
     }
     let _ = shared.notices.send(notice);
-    StatusCode::NO_CONTENT.into_response()
 }

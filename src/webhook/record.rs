@@ -34,6 +34,8 @@ pub enum RecordError {
         #[source]
         source: io::Error,
     },
+    /// The line was written (when there is a JSONL) and the key is remembered for this
+    /// process, but the key could not be written to the seen file.
     #[error("cannot write the record of seen ids: {0}")]
     Seen(#[source] io::Error),
 }

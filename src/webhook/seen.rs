@@ -13,7 +13,7 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::journal::{self, AppendLog, Sink};
+use super::journal::{self, AppendLog, Sink, SyncDir};
 
 /// When the file holds more ids than this at start, it is rewritten with the newest half.
 const COMPACT_ABOVE: usize = 200_000;
@@ -49,7 +49,13 @@ impl Seen {
     }
 
     /// Loads the record at `path` (created with its folders when missing) and appends to it.
+    /// A file it creates or compacts is made durable in its folder ([`journal::sync_dir`]).
     pub fn open(path: &Path) -> io::Result<Self> {
+        Self::open_with(path, &mut journal::sync_dir)
+    }
+
+    /// [`Seen::open`], with `sync_folder` in place of [`journal::sync_dir`].
+    pub(super) fn open_with(path: &Path, sync_folder: &mut SyncDir<'_>) -> io::Result<Self> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
@@ -65,11 +71,11 @@ impl Seen {
         let mut order = lines.records;
         if order.len() > COMPACT_ABOVE {
             order.drain(..order.len() - COMPACT_ABOVE / 2);
-            rewrite(path, &order)?;
+            rewrite(path, &order, sync_folder)?;
         }
         Ok(Self {
             ids: order.into_iter().collect(),
-            log: Some(AppendLog::open(path)?),
+            log: Some(AppendLog::open_with(path, sync_folder)?),
             skipped: lines.torn.len(),
         })
     }
@@ -109,7 +115,13 @@ impl Seen {
     }
 }
 
-fn rewrite(path: &Path, ids: &[String]) -> io::Result<()> {
+/// Replaces the file at `path` with `ids`: written to a temporary file, synced, renamed over
+/// it, and the rename made durable in the folder.
+pub(super) fn rewrite(
+    path: &Path,
+    ids: &[String],
+    sync_folder: &mut SyncDir<'_>,
+) -> io::Result<()> {
     let temp = path.with_extension("compacting");
     let mut out = io::BufWriter::new(File::create(&temp)?);
     for id in ids {
@@ -118,5 +130,6 @@ fn rewrite(path: &Path, ids: &[String]) -> io::Result<()> {
     out.into_inner()
         .map_err(io::IntoInnerError::into_error)?
         .sync_all()?;
-    std::fs::rename(temp, path)
+    std::fs::rename(temp, path)?;
+    sync_folder(journal::parent_dir(path))
 }
