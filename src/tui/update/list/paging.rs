@@ -230,6 +230,12 @@ fn merge_refresh(state: &mut AppState, page: Page<Feedback>) -> Option<Effect> {
     }
     if let Some(why) = stop {
         stop_paging(state, why);
+        // `r` resumes it from the newest item, skipping what it put in, down to the rows loaded
+        // before it began: a new walk would stop at the rows this one put in, leaving a gap.
+        walk.at = Anchor::Top;
+        walk.cursor = None;
+        walk.cursors.clear();
+        state.list.refresh = Some(walk);
         return None;
     }
     if met_loaded || page.next_cursor.is_none() {
