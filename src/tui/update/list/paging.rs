@@ -173,11 +173,15 @@ fn stop_paging(state: &mut AppState, why: &str) {
 
 fn merge_first(state: &mut AppState, page: Page<Feedback>) {
     let list = &mut state.list;
-    list.store.clear();
+    // The store was emptied by `restart` (or never filled): what it holds now arrived by
+    // webhook while the page loaded. Those the page lacks stay on top, marked new, the page
+    // below them; those it has take their place in it.
+    let in_page: HashSet<&str> = page.data.iter().map(|f| f.id.as_str()).collect();
+    list.store.retain(|row| !in_page.contains(&*row.id));
+    list.new_count = list.store.len();
     list.cursors.clear();
     list.cursor_restarts = 0;
     list.refresh = None;
-    // `new_count` was reset by `restart`; items that arrived since are the newest of this page.
     let stop = looping(&mut list.cursors, &page);
     list.store.insert_page(&Anchor::End, page.data, 0);
     list.next_at = Anchor::End;
