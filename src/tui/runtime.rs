@@ -130,18 +130,26 @@ where
     executor.run_all(effects);
     let mut ticker = tokio::time::interval(TICK_INTERVAL);
     let mut stop = std::pin::pin!(stop);
+    // An error ends the loop like `q` does, so that what is in flight is cancelled either way.
+    let mut outcome = Ok(());
     while !state.quit {
         if state.dirty {
-            let frame = terminal
-                .draw(|frame| view::render(frame, &state, &keymap))
-                .map_err(backend_error)?;
-            on_frame(frame.buffer);
+            match terminal.draw(|frame| view::render(frame, &state, &keymap)) {
+                Ok(frame) => on_frame(frame.buffer),
+                Err(error) => {
+                    outcome = Err(backend_error(error));
+                    break;
+                }
+            }
             state.dirty = false;
         }
         let msg = tokio::select! {
             event = events.next() => match event {
                 Some(Ok(event)) => translate(&event, &state, &keymap),
-                Some(Err(error)) => return Err(error),
+                Some(Err(error)) => {
+                    outcome = Err(error);
+                    break;
+                }
                 None => break,
             },
             Some(msg) = rx.recv() => Some(msg),
@@ -157,7 +165,7 @@ where
         }
     }
     executor.shutdown();
-    Ok(())
+    outcome
 }
 
 fn backend_error(error: impl std::error::Error) -> io::Error {
