@@ -125,14 +125,14 @@ async fn keys_are_handled_and_drawn_while_the_list_request_is_stalled() {
     });
     app.key('?');
     let frame = app.wait_frame("the help overlay", |f| {
-        f.contains("Keys (? or Esc to close)")
+        f.contains("Keys (? or esc to close)")
     });
     assert!(
         frame.contains("0 loaded"),
         "the page is still stalled:\n{frame}"
     );
     app.key('?');
-    app.wait_frame("help closed", |f| !f.contains("Keys (? or Esc"));
+    app.wait_frame("help closed", |f| !f.contains("Keys (? or esc"));
     app.quit().await;
 }
 
