@@ -44,7 +44,7 @@ impl CliError {
             Self::Api(ApiError::Unauthorized | ApiError::IndiePlanRequired) => 3,
             Self::Api(ApiError::NotFound { .. }) => 4,
             Self::Api(ApiError::RateLimited { .. }) => 5,
-            Self::Signal(number) => u8::try_from(128 + number).unwrap_or(1),
+            Self::Signal(number) => u8::try_from(number.saturating_add(128)).unwrap_or(1),
             _ => 1,
         })
     }

@@ -1,9 +1,10 @@
-//! Paging the list by cursor. The first page replaces the list; the walk down appends (and, when
-//! the service rejects a cursor, restarts from the newest item, walking over the loaded rows to
-//! the deep end again); a refresh pages down from the newest item until it meets the rows loaded
-//! before it, so any number of new items leaves no gap. One list request is in flight at a time,
-//! answers to older requests are dropped, and a server that sends an empty page with a cursor or
-//! a cursor it gave before stops paging with an error instead of making it loop.
+//! Paging the list by cursor. The first page replaces the list (below the items that arrived by
+//! webhook while it loaded); the walk down appends (and, when the service rejects a cursor,
+//! restarts from the newest item, walking over the loaded rows to the deep end again); a refresh
+//! pages down from the newest item until it meets the rows loaded before it, so any number of new
+//! items leaves no gap. One list request is in flight at a time, answers to older requests are
+//! dropped, and a server that sends an empty page with a cursor or a cursor it gave before stops
+//! paging with an error instead of making it loop (a refresh stopped so resumes with `r`).
 
 use std::collections::HashSet;
 use std::sync::Arc;
