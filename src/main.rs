@@ -33,6 +33,8 @@ fn main() -> ExitCode {
     match runtime.block_on(cli::run(args)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) if error.is_broken_pipe() => ExitCode::SUCCESS,
+        // The inbox has restored the terminal and cleaned up: nothing to report.
+        Err(error @ cli::CliError::Signal(_)) => error.exit_code(),
         Err(error) => {
             tracing::error!(%error, "command failed");
             eprintln!("error: {error}");

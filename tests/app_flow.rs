@@ -125,14 +125,14 @@ async fn keys_are_handled_and_drawn_while_the_list_request_is_stalled() {
     });
     app.key('?');
     let frame = app.wait_frame("the help overlay", |f| {
-        f.contains("Keys (? or Esc to close)")
+        f.contains("Keys (? or esc to close)")
     });
     assert!(
         frame.contains("0 loaded"),
         "the page is still stalled:\n{frame}"
     );
     app.key('?');
-    app.wait_frame("help closed", |f| !f.contains("Keys (? or Esc"));
+    app.wait_frame("help closed", |f| !f.contains("Keys (? or esc"));
     app.quit().await;
 }
 
@@ -346,4 +346,58 @@ async fn refresh_after_more_than_a_page_of_new_items_leaves_no_gap() {
         f.contains("250 loaded") && f.contains("150 new")
     });
     app.quit().await;
+}
+
+/// An error from the event stream ends the loop with that error, and only after the requests
+/// in flight are cancelled: a server that never answers sees each of their connections closed
+/// (well before the client's own 30 s read timeout).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_stream_error_cancels_the_requests_in_flight() {
+    use tokio::io::AsyncReadExt;
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (opened_tx, mut opened) = unbounded_channel();
+    let (closed_tx, mut closed) = unbounded_channel();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let (opened_tx, closed_tx) = (opened_tx.clone(), closed_tx.clone());
+            tokio::spawn(async move {
+                // Reads the request, never answers, and says when the client hangs up.
+                let mut buffer = vec![0; 4096];
+                let mut told = false;
+                while let Ok(n @ 1..) = socket.read(&mut buffer).await {
+                    if !told {
+                        told = opened_tx.send(n).is_ok();
+                    }
+                }
+                let _ = closed_tx.send(());
+            });
+        }
+    });
+    let key = feedback_inbox::api::ApiKey::parse(feedback_inbox::sim::DEMO_KEY).unwrap();
+    let client = feedback_inbox::api::Client::builder(&url, key)
+        .unwrap()
+        .build()
+        .unwrap();
+    let app = launch(client);
+    for _ in 0..4 {
+        // The three panes and the first page.
+        tokio::time::timeout(Duration::from_secs(10), opened.recv())
+            .await
+            .expect("a request reaches the server");
+    }
+    app.keys
+        .send(Err(std::io::Error::other("the terminal is gone")))
+        .unwrap();
+    let result = tokio::time::timeout(Duration::from_secs(10), app.task)
+        .await
+        .expect("the loop ends")
+        .unwrap();
+    assert_eq!(result.unwrap_err().to_string(), "the terminal is gone");
+    for _ in 0..4 {
+        tokio::time::timeout(Duration::from_secs(10), closed.recv())
+            .await
+            .expect("a cancelled request hangs up");
+    }
 }

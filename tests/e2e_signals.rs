@@ -16,13 +16,18 @@ fn every_terminating_signal_restores_the_terminal_while_the_inbox_runs() {
     let Some(tmux) = Tmux::start("signals") else {
         return;
     };
-    for signal in ["INT", "HUP", "QUIT", "TERM"] {
+    for (signal, number) in [("INT", 2), ("HUP", 1), ("QUIT", 3), ("TERM", 15)] {
         let watched = Watched::start(&tmux);
         tmux.wait_for("the first page", |s| {
             s.contains("100 loaded") && s.contains("Projects")
         });
         watched.kill(signal);
         watched.assert_restored(&tmux, &format!("SIG{signal} while running"));
+        assert_eq!(
+            watched.exit_status(),
+            Some(128 + number),
+            "SIG{signal} while running: the exit status says the inbox was signalled"
+        );
         tmux.keys(&["clear", "Enter"]);
     }
 }

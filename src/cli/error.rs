@@ -10,7 +10,7 @@ use crate::api::ApiError;
 use crate::config::ConfigError;
 
 /// Exit codes: 1 other failure, 2 bad usage or configuration, 3 key rejected (401/403),
-/// 4 not found, 5 rate limited.
+/// 4 not found, 5 rate limited, 128 + n ended by signal n.
 #[derive(Debug, Error)]
 pub enum CliError {
     #[error("{}", redacted(.0))]
@@ -24,6 +24,10 @@ pub enum CliError {
     Usage(String),
     #[error("{}", redacted(.0))]
     Other(String),
+    /// Ended by a terminating signal, after cleaning up: not a failure to report, but the exit
+    /// status is 128 + the signal's number, as for a process the signal killed.
+    #[error("ended by signal {0}")]
+    Signal(i32),
 }
 
 fn redacted(shown: &impl std::fmt::Display) -> String {
@@ -40,6 +44,7 @@ impl CliError {
             Self::Api(ApiError::Unauthorized | ApiError::IndiePlanRequired) => 3,
             Self::Api(ApiError::NotFound { .. }) => 4,
             Self::Api(ApiError::RateLimited { .. }) => 5,
+            Self::Signal(number) => u8::try_from(number.saturating_add(128)).unwrap_or(1),
             _ => 1,
         })
     }
@@ -73,6 +78,18 @@ impl From<serde_json::Error> for CliError {
             Self::Io(error.into())
         } else {
             Self::Other(error.to_string())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_terminating_signal_exits_with_128_plus_its_number() {
+        for (number, status) in [(1, 129), (2, 130), (3, 131), (15, 143)] {
+            assert_eq!(CliError::Signal(number).exit_code(), ExitCode::from(status));
         }
     }
 }

@@ -210,8 +210,11 @@ async fn run(
         arrivals,
         waits: Some(waits),
     };
-    tui::run(options).await?;
-    Ok(())
+    // The callers clean up (receiver, simulator) before the process ends with 128 + the signal.
+    match tui::run(options).await? {
+        tui::Ended::Quit => Ok(()),
+        tui::Ended::Signal(number) => Err(CliError::Signal(number)),
+    }
 }
 
 #[cfg(test)]

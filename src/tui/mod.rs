@@ -12,4 +12,4 @@ pub mod testkit;
 pub mod update;
 pub mod view;
 
-pub use runtime::{Options, drive, run};
+pub use runtime::{Ended, Options, drive, run};

@@ -6,6 +6,8 @@
 
 mod executor;
 mod signals;
+#[cfg(test)]
+mod tests;
 
 use std::io;
 use std::time::Duration;
@@ -46,10 +48,20 @@ pub struct Options {
     pub waits: Option<UnboundedReceiver<crate::api::Wait>>,
 }
 
+/// How the inbox ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The user quit (`q`, Ctrl-C), or the terminal's input ended.
+    Quit,
+    /// A terminating signal, by number: once the caller has cleaned up, the process should end
+    /// with status 128 + it, as a shell reports a process the signal killed.
+    Signal(i32),
+}
+
 /// Runs the inbox until the user quits or a terminating signal arrives; the terminal is
 /// restored on every exit path. The signal handlers go in before the terminal changes, so a
 /// signal during start-up, the loop or the restore itself never leaves it half set up.
-pub async fn run(options: Options) -> io::Result<()> {
+pub async fn run(options: Options) -> io::Result<Ended> {
     let mut signals = Signals::install();
     release_terminal_on_panic();
     let result = match ratatui::try_init() {
@@ -58,6 +70,7 @@ pub async fn run(options: Options) -> io::Result<()> {
             let stop = async {
                 let number = signals.next().await;
                 tracing::info!(number, "signal: quitting");
+                number
             };
             drive_until(&mut terminal, EventStream::new(), options, |_| {}, stop).await
         }
@@ -87,17 +100,19 @@ where
     B: Backend,
     E: Stream<Item = io::Result<Event>> + Unpin,
 {
-    drive_until(terminal, events, options, on_frame, std::future::pending()).await
+    drive_until(terminal, events, options, on_frame, std::future::pending())
+        .await
+        .map(|_| ())
 }
 
-/// [`drive`], also ending when `stop` resolves (a terminating signal).
+/// [`drive`], also ending when `stop` resolves with the number of a terminating signal.
 async fn drive_until<B, E>(
     terminal: &mut Terminal<B>,
     mut events: E,
     options: Options,
     mut on_frame: impl FnMut(&Buffer),
-    stop: impl std::future::Future<Output = ()>,
-) -> io::Result<()>
+    stop: impl std::future::Future<Output = i32>,
+) -> io::Result<Ended>
 where
     B: Backend,
     E: Stream<Item = io::Result<Event>> + Unpin,
@@ -130,23 +145,35 @@ where
     executor.run_all(effects);
     let mut ticker = tokio::time::interval(TICK_INTERVAL);
     let mut stop = std::pin::pin!(stop);
+    // An error ends the loop like `q` does, so that what is in flight is cancelled either way.
+    let mut outcome = Ok(());
+    let mut ended = Ended::Quit;
     while !state.quit {
         if state.dirty {
-            let frame = terminal
-                .draw(|frame| view::render(frame, &state, &keymap))
-                .map_err(backend_error)?;
-            on_frame(frame.buffer);
+            match terminal.draw(|frame| view::render(frame, &state, &keymap)) {
+                Ok(frame) => on_frame(frame.buffer),
+                Err(error) => {
+                    outcome = Err(backend_error(error));
+                    break;
+                }
+            }
             state.dirty = false;
         }
         let msg = tokio::select! {
             event = events.next() => match event {
                 Some(Ok(event)) => translate(&event, &state, &keymap),
-                Some(Err(error)) => return Err(error),
+                Some(Err(error)) => {
+                    outcome = Err(error);
+                    break;
+                }
                 None => break,
             },
             Some(msg) = rx.recv() => Some(msg),
             _ = ticker.tick() => Some(Msg::Tick(jiff::Timestamp::now())),
-            () = &mut stop => break,
+            number = &mut stop => {
+                ended = Ended::Signal(number);
+                break;
+            }
         };
         if let Some(msg) = msg {
             executor.run_all(update(&mut state, msg));
@@ -157,7 +184,7 @@ where
         }
     }
     executor.shutdown();
-    Ok(())
+    outcome.map(|()| ended)
 }
 
 fn backend_error(error: impl std::error::Error) -> io::Error {

@@ -218,6 +218,18 @@ impl Store {
         added
     }
 
+    /// Keeps only the rows for which `keep` is true, in their order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&Row) -> bool) {
+        let ids = &mut self.ids;
+        self.rows.retain(|row| {
+            let kept = keep(row);
+            if !kept {
+                ids.remove(&row.id);
+            }
+            kept
+        });
+    }
+
     /// Forgets every row (names stay interned).
     pub fn clear(&mut self) {
         self.rows.clear();

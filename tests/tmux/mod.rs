@@ -135,7 +135,7 @@ pub fn binary() -> PathBuf {
 }
 
 /// The demo started by a script that, once the inbox has ended (however it ended), records
-/// what the inbox left behind: the terminal's modes (`stty -a`), and whether a paste still
+/// what the inbox left behind: its exit status, the terminal's modes (`stty -a`), and whether a paste still
 /// arrives wrapped in bracketed-paste markers. The script's own shell is not interactive, so
 /// it does not repair the terminal the way an interactive bash would after a killed job.
 pub struct Watched {
@@ -149,6 +149,7 @@ impl Watched {
         let d = dir.path().display();
         let script = format!(
             "sh -c 'echo $$ > {d}/pid; exec {bin} demo --items 3000'\n\
+             echo $? > {d}/status\n\
              stty -a > {d}/stty\n\
              echo STTY-DONE\n\
              IFS= read -r line\n\
@@ -176,6 +177,12 @@ impl Watched {
             .args(["-s", signal, &self.pid])
             .output()
             .unwrap();
+    }
+
+    /// The inbox's exit status, once it has ended.
+    pub fn exit_status(&self) -> Option<i32> {
+        let text = std::fs::read_to_string(self.dir.path().join("status")).ok()?;
+        text.trim().parse().ok()
     }
 
     /// Waits for the inbox to end, then checks every mode it had turned on is off again.

@@ -14,6 +14,9 @@ use crate::tui::state::AppState;
 /// every loaded row.
 pub const PROMPT_MAX_BYTES: usize = 4096;
 
+/// Most bytes of a paste that are looked at (sanitized) at all.
+const PASTE_MAX_BYTES: usize = 4 * PROMPT_MAX_BYTES;
+
 /// Ctrl-C: quit, whatever is on screen.
 pub(super) fn interrupt(state: &mut AppState) -> Vec<Effect> {
     state.quit = true;
@@ -22,7 +25,9 @@ pub(super) fn interrupt(state: &mut AppState) -> Vec<Effect> {
 
 /// A paste goes into the prompt while it is being edited, as one piece of one-line text
 /// (line breaks become spaces, control characters are neutralised), followed by one refilter,
-/// so its cost is linear in its (capped) length. Anywhere else it is ignored, with a note.
+/// so its cost is linear in its (capped) length. As with typed text, the selected item stays
+/// selected while it matches and paging goes on under the new filter. Anywhere else it is
+/// ignored, with a note.
 pub(super) fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
     let editing = !state.help
         && state.fatal.is_none()
@@ -34,7 +39,10 @@ pub(super) fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
         );
         return Vec::new();
     }
-    let clean = sanitize_line(text);
+    // Sanitizing copies the text: cut a huge paste first, to a few times what the prompt
+    // holds (sanitizing can shorten it, by turning an escape sequence into one marker).
+    let raw = &text[..char_floor(text, PASTE_MAX_BYTES)];
+    let clean = sanitize_line(raw);
     let used = prompt_bytes(state);
     let Some(filter) = state.text_filter.as_mut() else {
         return Vec::new();
@@ -42,15 +50,15 @@ pub(super) fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
     let room = PROMPT_MAX_BYTES.saturating_sub(used);
     let cut = char_floor(&clean, room);
     filter.input.insert_str(&clean[..cut]);
-    text_filter::refilter(state);
-    list::keep_visible(state);
-    if cut < clean.len() {
+    text_filter::edited(state);
+    if cut < clean.len() || raw.len() < text.len() {
         info(
             state,
             format!("Paste cut to {cut} bytes: the filter prompt holds {PROMPT_MAX_BYTES}"),
         );
     }
-    Vec::new()
+    // As for typed text: fewer matches than a screen below the selection pages on at once.
+    list::maybe_prefetch(state).into_iter().collect()
 }
 
 /// A key for the prompt. Typed characters stop at the prompt's size too, so keys sent one by

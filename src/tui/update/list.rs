@@ -145,7 +145,9 @@ fn visible_position(state: &AppState, id: &str) -> Option<usize> {
 }
 
 /// True while fewer requests than [`LOW_BUDGET`] are left in a window that has not yet reset.
-fn budget_low(state: &AppState) -> bool {
+/// Paging and the status bar both go by it.
+#[must_use]
+pub fn budget_low(state: &AppState) -> bool {
     state.rate.remaining.is_some_and(|r| r < LOW_BUDGET)
         && state.rate.reset.is_some_and(|reset| reset > state.now)
 }

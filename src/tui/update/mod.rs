@@ -24,7 +24,7 @@ use crate::api::ApiError;
 const NOTE_SECONDS: i64 = 5;
 
 pub use input::PROMPT_MAX_BYTES;
-pub use list::{LOW_BUDGET, list_body_rows};
+pub use list::{LOW_BUDGET, budget_low, list_body_rows};
 
 /// The requests that fill the first screen, all sent at once.
 pub fn start(state: &mut AppState) -> Vec<Effect> {

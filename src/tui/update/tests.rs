@@ -794,3 +794,5 @@ fn detail_text_is_sanitized_on_arrival() {
 }
 
 mod paging;
+mod paste;
+mod refresh;

@@ -68,6 +68,15 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
     } else {
         filter.input.input(key);
     }
+    edited(state);
+    // Fewer matches than a screen below the selection: page on for more.
+    super::list::maybe_prefetch(state).into_iter().collect()
+}
+
+/// Recomputes the matches after the prompt's text changed (typed or pasted): the selected item
+/// stays selected while it matches, else the first match is selected; the selection is kept on
+/// screen.
+pub(super) fn edited(state: &mut AppState) {
     let selected = state.selected_row().map(|r| r.id.clone());
     apply(state, true);
     state.list.selected = selected
@@ -78,8 +87,6 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
         })
         .unwrap_or(0);
     super::list::keep_visible(state);
-    // Fewer matches than a screen below the selection: page on for more.
-    super::list::maybe_prefetch(state).into_iter().collect()
 }
 
 /// Recomputes the matches after the store changed (rows added or replaced).

@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::theme::Theme;
+use crate::tui::action::Action;
 use crate::tui::keymap::Keymap;
 use crate::width::{fit, width};
 
@@ -90,6 +91,24 @@ pub fn scroll_range(width: u16, height: u16, keymap: &Keymap) -> (u16, u16) {
     (placement.visible, placement.max_scroll)
 }
 
+/// The overlay's title: how to close it and, when it scrolls, how and where it is, with the
+/// keys as bound (they can be rebound).
+fn title(keymap: &Keymap, scroll: u16, max_scroll: u16) -> String {
+    let back = keymap.key_for(Action::Back);
+    if max_scroll == 0 {
+        format!(
+            " Keys ({} or {back} to close) ",
+            keymap.key_for(Action::Help)
+        )
+    } else {
+        let (down, up) = (
+            keymap.key_for(Action::MoveDown),
+            keymap.key_for(Action::MoveUp),
+        );
+        format!(" Keys ({back} closes; {down}/{up}: {scroll}/{max_scroll}) ")
+    }
+}
+
 pub fn render(frame: &mut Frame, area: Rect, keymap: &Keymap, theme: Theme, scroll: u16) {
     let Placement {
         lines,
@@ -98,11 +117,7 @@ pub fn render(frame: &mut Frame, area: Rect, keymap: &Keymap, theme: Theme, scro
         ..
     } = place(area, keymap, theme);
     let scroll = scroll.min(max_scroll);
-    let title = if max_scroll == 0 {
-        " Keys (? or Esc to close) ".to_owned()
-    } else {
-        format!(" Keys (Esc closes; j/k: {scroll}/{max_scroll}) ")
-    };
+    let title = title(keymap, scroll, max_scroll);
     frame.render_widget(Clear, popup);
     let block = Block::default()
         .borders(Borders::ALL)
@@ -116,3 +131,7 @@ pub fn render(frame: &mut Frame, area: Rect, keymap: &Keymap, theme: Theme, scro
         popup,
     );
 }
+
+#[cfg(test)]
+#[path = "help_tests.rs"]
+mod tests;

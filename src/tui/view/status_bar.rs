@@ -19,7 +19,7 @@ use crate::text::sanitize_line;
 use crate::tui::action::Action;
 use crate::tui::keymap::Keymap;
 use crate::tui::state::AppState;
-use crate::tui::update::LOW_BUDGET;
+use crate::tui::update::budget_low;
 use crate::width::{truncate, width};
 
 const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
@@ -155,12 +155,15 @@ fn right_parts(state: &AppState, keymap: &Keymap, theme: Theme) -> Vec<Part> {
         ));
     }
     if let (Some(remaining), Some(limit)) = (state.rate.remaining, state.rate.limit) {
+        // A reset that has passed is not counted down: the figure is from the window before.
         let reset = state
             .rate
-            .seconds_to_reset(state.now)
-            .map(|s| format!(" ↻{s}s"))
+            .reset
+            .filter(|&reset| reset > state.now)
+            .map(|reset| format!(" ↻{}s", until(state.now, reset).as_secs()))
             .unwrap_or_default();
-        let (style, priority) = if remaining < LOW_BUDGET {
+        // Low only until the window resets, as for paging.
+        let (style, priority) = if budget_low(state) {
             (theme.warn(), 88)
         } else {
             (theme.dim(), 65)
@@ -293,3 +296,7 @@ fn compose(parts: &[Part], widths: &[usize], cells: usize, theme: Theme) -> Line
     spans.extend(right);
     Line::from(spans)
 }
+
+#[cfg(test)]
+#[path = "status_bar_tests.rs"]
+mod tests;

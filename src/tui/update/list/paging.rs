@@ -1,9 +1,10 @@
-//! Paging the list by cursor. The first page replaces the list; the walk down appends (and, when
-//! the service rejects a cursor, restarts from the newest item, walking over the loaded rows to
-//! the deep end again); a refresh pages down from the newest item until it meets the rows loaded
-//! before it, so any number of new items leaves no gap. One list request is in flight at a time,
-//! answers to older requests are dropped, and a server that sends an empty page with a cursor or
-//! a cursor it gave before stops paging with an error instead of making it loop.
+//! Paging the list by cursor. The first page replaces the list (below the items that arrived by
+//! webhook while it loaded); the walk down appends (and, when the service rejects a cursor,
+//! restarts from the newest item, walking over the loaded rows to the deep end again); a refresh
+//! pages down from the newest item until it meets the rows loaded before it, so any number of new
+//! items leaves no gap. One list request is in flight at a time, answers to older requests are
+//! dropped, and a server that sends an empty page with a cursor or a cursor it gave before stops
+//! paging with an error instead of making it loop (a refresh stopped so resumes with `r`).
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -173,11 +174,15 @@ fn stop_paging(state: &mut AppState, why: &str) {
 
 fn merge_first(state: &mut AppState, page: Page<Feedback>) {
     let list = &mut state.list;
-    list.store.clear();
+    // The store was emptied by `restart` (or never filled): what it holds now arrived by
+    // webhook while the page loaded. Those the page lacks stay on top, marked new, the page
+    // below them; those it has take their place in it.
+    let in_page: HashSet<&str> = page.data.iter().map(|f| f.id.as_str()).collect();
+    list.store.retain(|row| !in_page.contains(&*row.id));
+    list.new_count = list.store.len();
     list.cursors.clear();
     list.cursor_restarts = 0;
     list.refresh = None;
-    // `new_count` was reset by `restart`; items that arrived since are the newest of this page.
     let stop = looping(&mut list.cursors, &page);
     list.store.insert_page(&Anchor::End, page.data, 0);
     list.next_at = Anchor::End;
@@ -230,6 +235,12 @@ fn merge_refresh(state: &mut AppState, page: Page<Feedback>) -> Option<Effect> {
     }
     if let Some(why) = stop {
         stop_paging(state, why);
+        // `r` resumes it from the newest item, skipping what it put in, down to the rows loaded
+        // before it began: a new walk would stop at the rows this one put in, leaving a gap.
+        walk.at = Anchor::Top;
+        walk.cursor = None;
+        walk.cursors.clear();
+        state.list.refresh = Some(walk);
         return None;
     }
     if met_loaded || page.next_cursor.is_none() {

@@ -13,14 +13,14 @@ use crate::tui::testkit::{item, now, page, started};
 use crate::tui::update::update;
 
 /// A new item `k` (0 is the newest), newer than everything `started` loads.
-fn fresh(k: usize) -> Feedback {
+pub(super) fn fresh(k: usize) -> Feedback {
     let mut f = item(3000 + k);
     let minutes = 1000 - i64::try_from(k).unwrap();
     f.received_at = now() + jiff::SignedDuration::from_mins(minutes);
     f
 }
 
-fn ids(state: &AppState) -> Vec<String> {
+pub(super) fn ids(state: &AppState) -> Vec<String> {
     state
         .list
         .store
@@ -133,7 +133,11 @@ fn an_empty_page_with_a_cursor_stops_paging_with_an_error() {
 }
 
 /// The newest `n` new items, newest first, as one page followed by `rest`.
-fn new_items_then(n: std::ops::Range<usize>, rest: &[usize], cursor: &str) -> Page<Feedback> {
+pub(super) fn new_items_then(
+    n: std::ops::Range<usize>,
+    rest: &[usize],
+    cursor: &str,
+) -> Page<Feedback> {
     Page {
         data: n.map(fresh).chain(rest.iter().map(|&k| item(k))).collect(),
         next_cursor: Some(Cursor(cursor.into())),

@@ -1,0 +1,50 @@
+//! How the loop reports its end: a terminating signal by number (the CLI exits 128 + it once
+//! it has cleaned up), a quit as such.
+
+use futures_util::stream;
+use ratatui::backend::TestBackend;
+
+use super::*;
+use crate::api::ApiKey;
+use crate::clipboard::MemoryClipboard;
+
+/// Options for a loop whose requests go nowhere (nothing listens on the discard port).
+fn options() -> Options {
+    let key = ApiKey::parse(crate::sim::DEMO_KEY).unwrap();
+    Options {
+        client: Client::builder("http://127.0.0.1:9", key)
+            .unwrap()
+            .build()
+            .unwrap(),
+        keymap: Keymap::default(),
+        refresh_seconds: 0,
+        clipboard: Box::new(MemoryClipboard::default()),
+        arrivals: None,
+        waits: None,
+    }
+}
+
+#[tokio::test]
+async fn a_terminating_signal_ends_the_loop_and_is_reported_by_number() {
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let events = stream::pending::<io::Result<Event>>();
+    let ended = drive_until(&mut terminal, events, options(), |_| {}, async { 15 })
+        .await
+        .unwrap();
+    assert_eq!(ended, Ended::Signal(15));
+}
+
+#[tokio::test]
+async fn q_ends_the_loop_as_a_quit() {
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let q = Event::Key(KeyEvent::new(
+        KeyCode::Char('q'),
+        ratatui::crossterm::event::KeyModifiers::NONE,
+    ));
+    let events = stream::iter([Ok(q)]).chain(stream::pending());
+    let stop = std::future::pending();
+    let ended = drive_until(&mut terminal, events, options(), |_| {}, stop)
+        .await
+        .unwrap();
+    assert_eq!(ended, Ended::Quit);
+}

@@ -1,0 +1,59 @@
+//! The rate-limit budget in the status bar goes by the same predicate as paging: low only
+//! until the window resets, with the countdown shown only while the reset is ahead.
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::*;
+use crate::api::RateLimit;
+use crate::tui::action::Msg;
+use crate::tui::testkit::{now, started};
+use crate::tui::update::update;
+
+/// The budget part of the bar: its text, style and priority.
+fn budget(state: &AppState) -> (String, Style, u8) {
+    let theme = Theme { color: true };
+    right_parts(state, &Keymap::default(), theme)
+        .into_iter()
+        .find(|p| p.text.starts_with("2/60"))
+        .map(|p| (p.text, p.style, p.priority))
+        .expect("the budget is shown")
+}
+
+fn bottom_row(state: &AppState) -> String {
+    let backend = TestBackend::new(state.width, state.height);
+    let mut terminal = Terminal::new(backend).unwrap();
+    terminal
+        .draw(|frame| crate::tui::view::render(frame, state, &Keymap::default()))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    (0..state.width)
+        .map(|x| buffer[(x, state.height - 1)].symbol())
+        .collect()
+}
+
+#[test]
+fn a_low_budget_is_no_longer_a_warning_once_its_window_has_reset() {
+    let mut state = started(120, 20, 100, false);
+    let theme = Theme { color: true };
+    let reset = now() + jiff::SignedDuration::from_secs(30);
+    update(
+        &mut state,
+        Msg::RateLimited(RateLimit {
+            limit: Some(60),
+            remaining: Some(2),
+            reset: Some(reset),
+        }),
+    );
+    assert_eq!(budget(&state), ("2/60 ↻30s".into(), theme.warn(), 88));
+    assert!(bottom_row(&state).contains("2/60 ↻30s"));
+    update(&mut state, Msg::Tick(reset));
+    assert!(!crate::tui::update::budget_low(&state));
+    assert_eq!(
+        budget(&state),
+        ("2/60".into(), theme.dim(), 65),
+        "the reset has come: no countdown, no warning"
+    );
+    let row = bottom_row(&state);
+    assert!(row.contains("2/60") && !row.contains('↻'), "{row}");
+}
