@@ -105,6 +105,10 @@ pub struct ListView {
     /// Restarts from the top after `invalid_cursor` since a page last came in past the deep end;
     /// a few are allowed, then the error is shown (a service refusing every cursor would loop).
     pub cursor_restarts: u32,
+    /// True once the first page for the current filters came in. Until then `r` asks for that
+    /// page again (keeping rows that arrived by webhook meanwhile), not for what is new: a
+    /// refresh would stop at those rows and leave nothing below them.
+    pub first_loaded: bool,
     /// True once a page came back without a next cursor.
     pub end: bool,
     pub load: ListLoad,

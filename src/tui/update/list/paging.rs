@@ -46,6 +46,7 @@ pub(in crate::tui::update) fn restart(state: &mut AppState) -> Effect {
     list.refresh = None;
     list.prefetch_paused = false;
     list.end = false;
+    list.first_loaded = false;
     list.selected = 0;
     list.offset = 0;
     list.new_count = 0;
@@ -60,6 +61,11 @@ pub(in crate::tui::update) fn reload(state: &mut AppState) -> Vec<Effect> {
     let mut effects = crate::tui::update::panes::retry_failed(state);
     if state.list.store.is_empty() {
         effects.push(restart(state));
+    } else if !state.list.first_loaded {
+        // Only webhook arrivals are loaded: ask for the first page again, below them.
+        state.list.error = None;
+        state.note = None;
+        effects.push(fetch_first(state));
     } else {
         // A failed next page is retried by the prefetch that follows the refresh's answer.
         state.list.error = None;
@@ -185,6 +191,7 @@ fn merge_first(state: &mut AppState, page: Page<Feedback>) {
     list.refresh = None;
     let stop = looping(&mut list.cursors, &page);
     list.store.insert_page(&Anchor::End, page.data, 0);
+    list.first_loaded = true;
     list.next_at = Anchor::End;
     list.end = page.next_cursor.is_none();
     list.next_cursor = page.next_cursor;

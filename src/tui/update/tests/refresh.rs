@@ -91,3 +91,30 @@ fn items_that_arrive_while_the_first_page_loads_are_kept_and_only_they_are_new()
     assert_eq!(state.arrivals, 2);
     assert_eq!((state.list.selected, state.list.offset), (0, 0));
 }
+
+#[test]
+fn r_after_a_failed_first_page_asks_for_it_again_keeping_what_arrived_meanwhile() {
+    let mut state = AppState::new(now(), 120, 35);
+    update(
+        &mut state,
+        Msg::Resize {
+            width: 120,
+            height: 35,
+        },
+    );
+    let (id, kind, _) = page_effect(&start(&mut state)).unwrap();
+    update(&mut state, Msg::Arrived(Box::new(fresh(0))));
+    let failure = std::sync::Arc::new(crate::api::ApiError::Timeout);
+    answer(&mut state, id, kind, Err(failure));
+    let (id, kind, cursor) = page_effect(&act(&mut state, Action::Reload)).unwrap();
+    assert_eq!(kind, PageKind::First, "the first page again, not a refresh");
+    assert!(cursor.is_none());
+    assert_eq!(ids(&state), ["id03000"], "the arrival is kept meanwhile");
+    answer(&mut state, id, kind, Ok(page(0, 100, false)));
+    assert_eq!(
+        ids(&state).len(),
+        101,
+        "the arrival on top of the whole first page"
+    );
+    assert_eq!(ids(&state)[0], "id03000");
+}
