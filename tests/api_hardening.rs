@@ -205,56 +205,6 @@ async fn default_cap_is_32_mib() {
 }
 
 #[tokio::test]
-async fn a_repeated_cursor_stops_the_walk_with_a_clear_error() {
-    let r = rig(450, 10_000).await;
-    r.sim
-        .faults()
-        .add_after(Route::FeedbackList, FaultKind::RepeatCursor, 1, None);
-    let mut walker = r.client.walk(all_new());
-    let mut outcomes = Vec::new();
-    let walk = async {
-        while let Some(batch) = walker.next_page().await {
-            let failed = batch.is_err();
-            outcomes.push(batch.map(|b| b.len()));
-            if failed {
-                break;
-            }
-        }
-    };
-    tokio::time::timeout(Duration::from_secs(20), walk)
-        .await
-        .expect("the walk ends");
-    let last = outcomes.pop().unwrap().unwrap_err();
-    assert!(matches!(last, ApiError::Paging { .. }), "{last:?}");
-    assert!(last.to_string().contains("already sent"), "{last}");
-    // The second page handed back its own cursor: one page was yielded, then the error.
-    assert_eq!(
-        outcomes.into_iter().map(Result::unwrap).collect::<Vec<_>>(),
-        [100]
-    );
-}
-
-#[tokio::test]
-async fn an_empty_page_with_a_cursor_stops_the_walk() {
-    let r = rig(10, 10_000).await;
-    r.sim.faults().add(
-        Route::FeedbackList,
-        FaultKind::Body {
-            status: 200,
-            body: r#"{"data":[],"next_cursor":"again"}"#.into(),
-        },
-        None,
-    );
-    let mut walker = r.client.walk(all_new());
-    let first = tokio::time::timeout(Duration::from_secs(20), walker.next_page())
-        .await
-        .expect("the walk ends");
-    let err = first.unwrap().unwrap_err();
-    assert!(err.to_string().contains("empty page"), "{err}");
-    assert_eq!(r.sim.stats().route(Route::FeedbackList), 1);
-}
-
-#[tokio::test]
 async fn a_budget_reset_far_in_the_future_is_waited_for_at_most_the_cap() {
     let r = rig(10, 10_000).await;
     let far = r.clock.now().as_second() + 10 * 3600;

@@ -185,13 +185,22 @@ impl Client {
     /// `GET /v1/feedback`. Items are read one by one: an odd one is kept with what is readable,
     /// a hopeless one (no id) is skipped; neither costs the page.
     pub async fn list_feedback(&self, query: &FeedbackQuery) -> Result<Page<Feedback>, ApiError> {
+        Ok(self.list_feedback_counted(query).await?.page)
+    }
+
+    /// [`Client::list_feedback`], with the number of items the body held (skipped ones
+    /// included).
+    pub async fn list_feedback_counted(
+        &self,
+        query: &FeedbackQuery,
+    ) -> Result<lenient::CountedPage, ApiError> {
         query.validate()?;
         self.get(
             &["feedback"],
             &query.pairs(),
             "feedback list",
             None,
-            |body| lenient::feedback_page(body).map_err(|e| json_reason(&e)),
+            |body| lenient::feedback_page_counted(body).map_err(|e| json_reason(&e)),
         )
         .await
     }

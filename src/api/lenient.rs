@@ -33,10 +33,27 @@ struct RawItem {
 
 /// A feedback page: the page's shape must hold; its items are read one by one.
 pub fn feedback_page(body: &[u8]) -> serde_json::Result<Page<Feedback>> {
+    feedback_page_counted(body).map(|counted| counted.page)
+}
+
+/// A feedback page and the number of items its body held.
+#[derive(Debug, Clone)]
+pub struct CountedPage {
+    pub page: Page<Feedback>,
+    /// Items in the body's `data`, hopeless ones (skipped) included: a page whose items were all
+    /// skipped was still not an empty page.
+    pub received: usize,
+}
+
+/// [`feedback_page`], with the number of items the body held.
+pub fn feedback_page_counted(body: &[u8]) -> serde_json::Result<CountedPage> {
     let raw: RawList = crate::json::from_slice(body)?;
-    Ok(Page {
-        data: items(&raw.data, "feedback", feedback),
-        next_cursor: raw.next_cursor,
+    Ok(CountedPage {
+        page: Page {
+            data: items(&raw.data, "feedback", feedback),
+            next_cursor: raw.next_cursor,
+        },
+        received: raw.data.len(),
     })
 }
 

@@ -1,11 +1,13 @@
 //! Fault knobs that edit the real answer or send an oversize one: a text replaced in the body,
-//! headers overridden, the request's own cursor handed back as `next_cursor`, a body that never
-//! ends, and a `Content-Length` far larger than what is sent.
+//! headers overridden, the request's own cursor (or one never sent) handed back as `next_cursor`,
+//! the first page whatever the cursor, a body that never ends, and a `Content-Length` far larger
+//! than what is sent.
 
 use std::io;
 
 use axum::body::{Body, Bytes};
-use axum::http::{HeaderName, HeaderValue, StatusCode, header};
+use axum::extract::Request;
+use axum::http::{HeaderName, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
 /// Bytes per chunk of the endless body.
@@ -40,8 +42,9 @@ pub fn with_headers(mut response: Response, headers: &[(String, String)]) -> Res
     response
 }
 
-/// The real page with `next_cursor` set to the cursor the request sent.
-pub async fn repeat_cursor(response: Response, cursor: Option<String>) -> Response {
+/// The real page with `next_cursor` set to `cursor` (e.g. the one the request sent); without
+/// one, the real page.
+pub async fn set_next_cursor(response: Response, cursor: Option<String>) -> Response {
     let Some(cursor) = cursor else {
         return response;
     };
@@ -61,6 +64,26 @@ pub fn request_cursor(query: Option<&str>) -> Option<String> {
     url::form_urlencoded::parse(query.unwrap_or_default().as_bytes())
         .find(|(name, _)| name == "cursor")
         .map(|(_, value)| value.into_owned())
+}
+
+/// `request` without its `cursor` query parameter, so it asks for the first page.
+#[must_use]
+pub fn without_cursor(mut request: Request) -> Request {
+    let uri = request.uri();
+    let pairs = url::form_urlencoded::parse(uri.query().unwrap_or_default().as_bytes())
+        .filter(|(name, _)| name != "cursor");
+    let query = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(pairs)
+        .finish();
+    let target = if query.is_empty() {
+        uri.path().to_owned()
+    } else {
+        format!("{}?{query}", uri.path())
+    };
+    if let Ok(target) = target.parse::<Uri>() {
+        *request.uri_mut() = target;
+    }
+    request
 }
 
 /// 200 whose JSON-looking body never ends. `Content-Encoding: identity` keeps the compression
