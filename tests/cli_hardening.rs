@@ -323,3 +323,21 @@ fn absurd_item_counts_are_refused_with_a_message() {
         }
     }
 }
+
+#[test]
+fn a_key_command_timeout_out_of_range_exits_2_without_a_panic() {
+    for seconds in ["0", "3601", "9223372036854775807"] {
+        let out = Run::new("", "")
+            .config(&format!(
+                "base_url = \"https://x.example.com\"\napi_key_command = \"echo {DEMO_KEY}\"\napi_key_command_timeout_seconds = {seconds}\n"
+            ))
+            .output(&["projects"]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{seconds}: {err}");
+        assert!(
+            err.contains("api_key_command_timeout_seconds") && err.contains("1 to 3600"),
+            "{seconds}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}

@@ -16,6 +16,8 @@ use super::ConfigError;
 
 /// How long the command may run when the config does not say.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// The timeouts the config may give, in seconds.
+pub const TIMEOUT_SECONDS: std::ops::RangeInclusive<u64> = 1..=3600;
 /// The most output read from each of stdout and stderr.
 pub const OUTPUT_CAP: usize = 64 * 1024;
 /// How long to keep reading after the command exited, for output still in the pipe.
@@ -35,7 +37,9 @@ pub fn run(command: &str, timeout: Duration) -> Result<String, ConfigError> {
         .map_err(|e| failed(&format!("could not start it: {e}")))?;
     let stdout = child.stdout.take().map(reader);
     let stderr = child.stderr.take().map(reader);
-    let deadline = Instant::now() + timeout;
+    let deadline = Instant::now()
+        .checked_add(timeout)
+        .ok_or_else(|| failed("its timeout is too long"))?;
     let mut out = Vec::new();
     let status = wait(&mut child, stdout.as_ref(), &mut out, deadline, timeout)?;
     let grace = deadline.min(Instant::now() + AFTER_EXIT);
@@ -217,6 +221,12 @@ mod tests {
             "{:?}",
             started.elapsed()
         );
+    }
+
+    #[test]
+    fn a_timeout_past_the_clock_is_an_error_not_a_panic() {
+        let err = run("echo service_eu_sk_x", Duration::MAX).unwrap_err();
+        assert!(err.to_string().contains("timeout is too long"), "{err}");
     }
 
     #[test]
