@@ -153,6 +153,25 @@ async fn dot_and_dot_dot_are_not_found_without_a_request() {
     assert_eq!(r.sim.stats().requests, 0);
 }
 
+#[tokio::test]
+async fn ids_with_control_characters_are_not_found_without_a_request() {
+    let r = rig(10, 10_000).await;
+    // The url crate drops tab, newline and carriage return even inside a path segment, so
+    // ".\t." would be sent as ".." (leaving /v1/feedback) and "a\tb" as "ab" (another item).
+    let real = expected_ids(&r.sim, |_| true)[0].clone();
+    let tabbed = format!("{}\t{}", &real[..2], &real[2..]);
+    for id in [
+        ".\t.", "\t..", ".\n", "\r.\r.\r", &tabbed, "x\u{7}", "a\u{85}",
+    ] {
+        let err = r.client.get_feedback(id).await.unwrap_err();
+        let ApiError::NotFound { id: shown } = &err else {
+            panic!("{id:?}: {err:?}");
+        };
+        assert!(!shown.chars().any(char::is_control), "{shown:?}");
+    }
+    assert_eq!(r.sim.stats().requests, 0);
+}
+
 fn capped_client(r: &common::Rig, bytes: usize) -> Client {
     Client::builder(&r.sim.base_url(), ApiKey::parse(DEMO_KEY).unwrap())
         .unwrap()

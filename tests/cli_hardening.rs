@@ -104,11 +104,14 @@ async fn show_reads_a_lone_surrogate_and_dots_are_not_found() {
     let out = Run::new(&r.sim.base_url(), DEMO_KEY).output(&["show", &id]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("\u{fffd}!"), "{}", stdout(&out));
-    for id in [".", ".."] {
+    let asked = r.sim.stats().requests;
+    // Tab, newline and carriage return would be dropped from the URL (".\t." asking for "..").
+    for id in [".", "..", ".\t.", "..\n", "\r.\r", "a\tb"] {
         let out = Run::new(&r.sim.base_url(), DEMO_KEY).output(&["show", id]);
-        assert_eq!(out.status.code(), Some(4), "{id}: {}", stderr(&out));
+        assert_eq!(out.status.code(), Some(4), "{id:?}: {}", stderr(&out));
         assert!(stderr(&out).contains("not_found"), "{}", stderr(&out));
     }
+    assert_eq!(r.sim.stats().requests, asked, "nothing was asked");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -206,7 +206,9 @@ impl Client {
     }
 
     /// `GET /v1/feedback/{id}`. `.` and `..` name no item (URL handling would turn them into
-    /// another path), so they are not found without asking.
+    /// another path), nor does an id with a control character (URL handling drops tab, newline
+    /// and carriage return even inside a path segment, so `.\t.` would become `..` and `a\tb`
+    /// would ask for `ab`): those are not found without asking.
     pub async fn get_feedback(&self, id: &str) -> Result<FeedbackDetail, ApiError> {
         if id.trim().is_empty() {
             return Err(ApiError::InvalidParameter {
@@ -214,8 +216,10 @@ impl Client {
                 reason: "must not be empty".into(),
             });
         }
-        if matches!(id, "." | "..") {
-            return Err(ApiError::NotFound { id: id.to_owned() });
+        if matches!(id, "." | "..") || id.chars().any(char::is_control) {
+            return Err(ApiError::NotFound {
+                id: crate::text::sanitize_line(id).into_owned(),
+            });
         }
         self.get(&["feedback", id], &[], "feedback item", Some(id), |body| {
             lenient::feedback_detail(body)
