@@ -1,5 +1,5 @@
-//! The client against a misbehaving simulator: bodies with lone surrogates, odd items, oversize
-//! bodies, broken paging, and waits a server asks for that are far too long.
+//! The client against a misbehaving simulator: bodies with lone surrogates, odd items, odd ids
+//! and oversize bodies (broken paging is in `api_paging.rs`, waits in `api_waits.rs`).
 #![allow(clippy::unwrap_used)]
 
 mod common;
@@ -7,10 +7,7 @@ mod common;
 use std::time::Duration;
 
 use common::{expected_ids, rig};
-use feedback_inbox::api::{
-    ApiError, ApiKey, Client, FeedbackQuery, ScopeQuery, Status, WaitReason,
-};
-use feedback_inbox::clock::Clock;
+use feedback_inbox::api::{ApiError, ApiKey, Client, FeedbackQuery, ScopeQuery, Status};
 use feedback_inbox::sim::{DEMO_KEY, FaultKind, Route};
 
 fn rewrite(find: &str, replace: &str) -> FaultKind {
@@ -221,95 +218,4 @@ async fn default_cap_is_32_mib() {
         feedback_inbox::api::client::MAX_BODY_BYTES,
         32 * 1024 * 1024
     );
-}
-
-#[tokio::test]
-async fn a_budget_reset_far_in_the_future_is_waited_for_at_most_the_cap() {
-    let r = rig(10, 10_000).await;
-    let far = r.clock.now().as_second() + 10 * 3600;
-    r.sim.faults().add(
-        Route::Projects,
-        FaultKind::Headers(vec![
-            ("x-ratelimit-remaining".into(), "0".into()),
-            ("x-ratelimit-reset".into(), far.to_string()),
-        ]),
-        Some(1),
-    );
-    r.client.list_projects().await.unwrap();
-    r.client.list_projects().await.unwrap();
-    let waits = r.waits.lock().unwrap().clone();
-    assert_eq!(waits.len(), 1, "{waits:?}");
-    assert_eq!(waits[0].reason, WaitReason::Pacing);
-    assert_eq!(waits[0].duration, Duration::from_secs(120));
-}
-
-#[tokio::test]
-async fn a_429_without_retry_after_and_a_far_reset_is_capped() {
-    let r = rig(10, 10_000).await;
-    let far = r.clock.now().as_second() + 10 * 3600;
-    r.sim.faults().add(
-        Route::Projects,
-        FaultKind::Headers(vec![
-            ("x-ratelimit-remaining".into(), "5".into()),
-            ("x-ratelimit-reset".into(), far.to_string()),
-        ]),
-        Some(1),
-    );
-    r.client.list_projects().await.unwrap();
-    r.sim
-        .faults()
-        .add(Route::Projects, FaultKind::RateLimited(None), Some(1));
-    r.client.list_projects().await.unwrap();
-    let waits = r.waits.lock().unwrap().clone();
-    assert_eq!(waits.len(), 1, "{waits:?}");
-    assert_eq!(waits[0].reason, WaitReason::RateLimited);
-    assert_eq!(waits[0].duration, Duration::from_secs(120));
-}
-
-#[tokio::test]
-async fn retry_after_as_an_http_date_is_honoured() {
-    let r = rig(10, 10_000).await;
-    let at = r.clock.now() + jiff::SignedDuration::from_secs(42);
-    let date = jiff::fmt::rfc2822::DateTimePrinter::new()
-        .timestamp_to_rfc9110_string(&at)
-        .unwrap();
-    r.sim
-        .faults()
-        .add(Route::Tags, FaultKind::RateLimitedRaw(date), Some(1));
-    r.client.list_tags(&ScopeQuery::default()).await.unwrap();
-    let waits = r.waits.lock().unwrap().clone();
-    assert_eq!(waits.len(), 1, "{waits:?}");
-    assert_eq!(waits[0].duration, Duration::from_secs(42));
-}
-
-#[tokio::test]
-async fn after_a_429_the_budget_is_the_servers_figure() {
-    let r = rig(10, 50).await;
-    r.client.list_projects().await.unwrap();
-    assert_eq!(r.client.rate_limit().remaining, Some(49));
-    r.sim
-        .faults()
-        .add(Route::Projects, FaultKind::RateLimited(Some(1)), None);
-    let err = r.client.list_projects().await.unwrap_err();
-    assert!(matches!(err, ApiError::RateLimited { .. }), "{err:?}");
-    assert_eq!(r.client.rate_limit().remaining, Some(0));
-    // Nothing left until the reset: the next request waits for it, then reads the new figure.
-    r.sim.faults().clear();
-    r.client.list_projects().await.unwrap();
-    assert_eq!(r.client.rate_limit().remaining, Some(49));
-    assert_eq!(
-        r.waits.lock().unwrap().last().unwrap().reason,
-        WaitReason::Pacing
-    );
-}
-
-#[tokio::test]
-async fn a_local_count_never_shows_as_the_servers_figure() {
-    let r = rig(10, 50).await;
-    r.client.list_projects().await.unwrap();
-    // Dropped answers carry no headers: the figure stays the server's last one.
-    r.sim.faults().add(Route::Projects, FaultKind::Drop, None);
-    let err = r.client.list_projects().await.unwrap_err();
-    assert!(matches!(err, ApiError::Network { .. }), "{err:?}");
-    assert_eq!(r.client.rate_limit().remaining, Some(49));
 }

@@ -45,9 +45,7 @@ impl Client {
                     if rate_waits > policy.max_rate_limit_waits {
                         return Err(ApiError::RateLimited { retry_after: after });
                     }
-                    let wait = after
-                        .unwrap_or_else(|| self.until_reset())
-                        .min(policy.max_rate_limit_wait);
+                    let wait = after.unwrap_or_else(|| self.until_reset());
                     self.wait(WaitReason::RateLimited, wait).await?;
                     // The server said when to retry; the next answer tells the new budget.
                     lock(&self.inner.rate).forget_spent();
@@ -138,14 +136,13 @@ impl Client {
         }
     }
 
-    /// Time until the window resets (at least a second, at most the longest rate-limit wait).
+    /// Time until the window resets (at least a second; the wait caps it).
     fn until_reset(&self) -> Duration {
         let now = self.inner.clock.now();
         lock(&self.inner.rate)
             .until_reset(now)
             .unwrap_or(Duration::ZERO)
             .max(Duration::from_secs(1))
-            .min(self.inner.policy.max_rate_limit_wait)
     }
 
     /// Holds the request back while the known budget is spent: until the reset, but never
@@ -155,14 +152,23 @@ impl Client {
         let now = self.inner.clock.now();
         let hold = lock(&self.inner.rate).reserve(now);
         if let Some(wait) = hold {
-            let wait = wait.min(self.inner.policy.max_rate_limit_wait);
             self.wait(WaitReason::Pacing, wait).await?;
             lock(&self.inner.rate).forget_spent();
         }
         Ok(())
     }
 
-    async fn wait(&self, reason: WaitReason, duration: Duration) -> Result<(), ApiError> {
+    /// Waits `requested`, reported first; a rate-limit or pacing wait longer than the longest
+    /// allowed is cut to it, and the report says so.
+    async fn wait(&self, reason: WaitReason, requested: Duration) -> Result<(), ApiError> {
+        let cap = self.inner.policy.max_rate_limit_wait;
+        let capped_from =
+            (!matches!(reason, WaitReason::Retry { .. }) && requested > cap).then_some(requested);
+        let duration = if capped_from.is_some() {
+            cap
+        } else {
+            requested
+        };
         let clock = &self.inner.clock;
         let until = clock
             .now()
@@ -174,6 +180,7 @@ impl Client {
             reason,
             duration,
             until,
+            capped_from,
         };
         tracing::info!(?wait, "waiting");
         if let Some(observer) = &self.inner.observer {
