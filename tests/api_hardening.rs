@@ -7,7 +7,9 @@ mod common;
 use std::time::Duration;
 
 use common::{expected_ids, rig};
-use feedback_inbox::api::{ApiError, ApiKey, Client, FeedbackQuery, ScopeQuery, Status};
+use feedback_inbox::api::{
+    ApiError, ApiKey, Client, FeedbackQuery, ScopeQuery, Status, WaitReason,
+};
 use feedback_inbox::sim::{DEMO_KEY, FaultKind, Route};
 
 fn rewrite(find: &str, replace: &str) -> FaultKind {
@@ -218,4 +220,56 @@ async fn default_cap_is_32_mib() {
         feedback_inbox::api::client::MAX_BODY_BYTES,
         32 * 1024 * 1024
     );
+}
+
+#[tokio::test]
+async fn a_429_with_an_endless_body_is_still_waited_out() {
+    let r = rig(10, 10_000).await;
+    r.sim.faults().add(
+        Route::Projects,
+        FaultKind::EndlessError {
+            status: 429,
+            retry_after: Some(3),
+        },
+        Some(1),
+    );
+    let result = tokio::time::timeout(Duration::from_secs(20), r.client.list_projects())
+        .await
+        .expect("only the start of the error body is read");
+    assert!(!result.unwrap().is_empty());
+    let waits = r.waits.lock().unwrap().clone();
+    assert_eq!(waits.len(), 1, "{waits:?}");
+    assert_eq!(waits[0].reason, WaitReason::RateLimited);
+    assert_eq!(waits[0].duration, Duration::from_secs(3));
+}
+
+#[tokio::test]
+async fn a_5xx_with_an_endless_body_is_retried_and_a_404_is_not_found() {
+    let r = rig(10, 10_000).await;
+    r.sim.faults().add(
+        Route::Tags,
+        FaultKind::EndlessError {
+            status: 503,
+            retry_after: None,
+        },
+        Some(1),
+    );
+    let tags = tokio::time::timeout(
+        Duration::from_secs(20),
+        r.client.list_tags(&ScopeQuery::default()),
+    )
+    .await
+    .expect("only the start of the error body is read");
+    assert!(!tags.unwrap().is_empty());
+    assert_eq!(r.sim.stats().route(Route::Tags), 2, "retried once");
+    r.sim.faults().add(
+        Route::FeedbackItem,
+        FaultKind::EndlessError {
+            status: 404,
+            retry_after: None,
+        },
+        Some(1),
+    );
+    let err = r.client.get_feedback("gone1").await.unwrap_err();
+    assert!(matches!(err, ApiError::NotFound { .. }), "{err:?}");
 }

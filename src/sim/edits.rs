@@ -1,7 +1,7 @@
 //! Fault knobs that edit the real answer or send an oversize one: a text replaced in the body,
 //! headers overridden, the request's own cursor (or one never sent) handed back as `next_cursor`,
-//! the first page whatever the cursor, a body that never ends, and a `Content-Length` far larger
-//! than what is sent.
+//! the first page whatever the cursor, a body that never ends (of a success or of an error), and
+//! a `Content-Length` far larger than what is sent.
 
 use std::io;
 
@@ -89,17 +89,39 @@ pub fn without_cursor(mut request: Request) -> Request {
 /// 200 whose JSON-looking body never ends. `Content-Encoding: identity` keeps the compression
 /// layer from touching it.
 pub fn endless() -> Response {
+    identity(Response::new(endless_body(b"{\"data\":[")))
+}
+
+/// `status` (with `Retry-After` when given) whose Error-shaped body never ends.
+pub fn endless_error(status: StatusCode, retry_after: Option<u64>) -> Response {
+    let start: &'static [u8] = if status == StatusCode::TOO_MANY_REQUESTS {
+        b"{\"error\":\"rate_limited\",\"message\":\"rate limit exceeded "
+    } else {
+        b"{\"error\":\"internal_error\",\"message\":\"injected failure "
+    };
+    let mut response = identity(Response::new(endless_body(start)));
+    *response.status_mut() = status;
+    if let Some(after) = retry_after {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(after));
+    }
+    response
+}
+
+/// `start`, then spaces forever.
+fn endless_body(start: &'static [u8]) -> Body {
     let mut first = true;
     let chunks = futures_util::stream::repeat_with(move || {
         let chunk = if first {
-            Bytes::from_static(b"{\"data\":[")
+            Bytes::from_static(start)
         } else {
             Bytes::from(vec![b' '; CHUNK_BYTES])
         };
         first = false;
         Ok::<_, io::Error>(chunk)
     });
-    identity(Response::new(Body::from_stream(chunks)))
+    Body::from_stream(chunks)
 }
 
 /// 200 declaring `length` bytes, sending a few and then stalling (the client must refuse it from

@@ -110,6 +110,10 @@ async fn injected(kind: FaultKind, request: Request, next: Next) -> Response {
             edits::set_next_cursor(response, Some(fresh)).await
         }
         FaultKind::Endless => edits::endless(),
+        FaultKind::EndlessError {
+            status: code,
+            retry_after,
+        } => edits::endless_error(status(code), retry_after),
         FaultKind::DeclaredLength(length) => edits::declared_length(length),
     }
 }

@@ -1,6 +1,7 @@
 //! One logical GET: pacing by the known budget, attempts, retries and waits, a body read with a
-//! size cap, and decoding. Every wait is bounded: a 429's Retry-After, a budget reset far in the
-//! future (a server bug or clock skew) and pacing are all capped at
+//! size cap (of an error answer only its start is read), and decoding. Every wait is bounded: a
+//! 429's Retry-After, a budget reset far in the future (a server bug or clock skew) and pacing
+//! are all capped at
 //! [`RetryPolicy::max_rate_limit_wait`](crate::api::RetryPolicy::max_rate_limit_wait).
 
 use std::time::Duration;
@@ -16,6 +17,9 @@ use crate::clock::lock;
 
 /// Turns a body into a value, or says why not.
 pub(super) type Decoder<T> = fn(&[u8]) -> Result<T, String>;
+
+/// The most of an error answer's body that is read; the size cap applies to successful answers.
+const ERROR_BODY_BYTES: usize = 64 * 1024;
 
 /// How one attempt ended.
 enum Attempt<T> {
@@ -89,7 +93,11 @@ impl Client {
         let status = response.status().as_u16();
         lock(&self.inner.rate).record(status, response.headers());
         let after = retry_after(response.headers(), self.inner.clock.now());
-        let body = self.read_body(response, what).await?;
+        let body = if (200..=299).contains(&status) {
+            self.read_body(response, what).await?
+        } else {
+            self.read_error_body(response).await?
+        };
         match status {
             200..=299 => decode(&body)
                 .map(Attempt::Done)
@@ -134,6 +142,32 @@ impl Client {
             }
             body.extend_from_slice(&chunk);
         }
+    }
+
+    /// Reads the start of an error answer's body, at most [`ERROR_BODY_BYTES`]: its status says
+    /// what happened and the start holds the message. The rest is dropped unread (the
+    /// connection is then closed rather than reused), and a body that breaks off is kept as far
+    /// as it came, so a 429 or 5xx with an oversize or broken body is still waited out or
+    /// retried.
+    async fn read_error_body(&self, mut response: reqwest::Response) -> Result<Vec<u8>, ApiError> {
+        let mut body = Vec::new();
+        while body.len() < ERROR_BODY_BYTES {
+            let chunk = tokio::select! {
+                biased;
+                () = self.cancel.cancelled() => return Err(ApiError::Cancelled),
+                chunk = response.chunk() => chunk,
+            };
+            match chunk {
+                Ok(Some(chunk)) => body.extend_from_slice(&chunk),
+                Ok(None) => break,
+                Err(error) => {
+                    tracing::debug!(error = %root_cause(&error.without_url()), "error body broke off");
+                    break;
+                }
+            }
+        }
+        body.truncate(ERROR_BODY_BYTES);
+        Ok(body)
     }
 
     /// Time until the window resets (at least a second; the wait caps it).
