@@ -116,6 +116,10 @@ pub enum ConfigError {
     },
     #[error("api_key_command failed: {0}")]
     KeyCommand(String),
+    #[error(
+        "api_key_command_timeout_seconds = {0} in {1}: give a number of seconds from 1 to 3600"
+    )]
+    BadKeyCommandTimeout(u64, String),
     #[error("{0} is set but is not valid UTF-8; set it to the key itself")]
     NotUnicode(&'static str),
 }
@@ -209,7 +213,8 @@ pub struct Resolved {
 pub fn resolve(sources: &Sources<'_>) -> Result<Resolved, ConfigError> {
     let account = selected_account(sources)?;
     let base_url = resolve_base_url(sources, &account)?;
-    let (key, key_origin, from_file) = resolve_key(sources, &account)?;
+    let timeout = key_command_timeout(&account, &sources.file_hint)?;
+    let (key, key_origin, from_file) = resolve_key(sources, &account, timeout)?;
     let mut warnings = Vec::new();
     if let Some(loaded) = sources.file.filter(|l| from_file && l.readable_by_others) {
         warnings.push(format!(
@@ -288,13 +293,14 @@ fn resolve_base_url(sources: &Sources<'_>, account: &Account) -> Result<Url, Con
 fn resolve_key(
     sources: &Sources<'_>,
     account: &Account,
+    timeout: Duration,
 ) -> Result<(ApiKey, String, bool), ConfigError> {
     let (raw, origin, from_file) =
         if let Some(env) = (sources.env)(ENV_API_KEY).filter(|v| !v.trim().is_empty()) {
             (env, ENV_API_KEY.to_owned(), false)
         } else if let Some(command) = &account.api_key_command {
             (
-                key_command::run(command, key_command_timeout(account))?,
+                key_command::run(command, timeout)?,
                 "the output of api_key_command".to_owned(),
                 false,
             )
@@ -314,11 +320,19 @@ fn resolve_key(
     Ok((key, origin, from_file))
 }
 
-/// The time `api_key_command` may take.
-fn key_command_timeout(account: &Account) -> Duration {
-    account
-        .api_key_command_timeout_seconds
-        .map_or(key_command::DEFAULT_TIMEOUT, Duration::from_secs)
+/// The time `api_key_command` may take: [`key_command::TIMEOUT_SECONDS`] (1 s to 1 h), else a
+/// configuration error, checked whether or not the command runs.
+fn key_command_timeout(account: &Account, file_hint: &str) -> Result<Duration, ConfigError> {
+    match account.api_key_command_timeout_seconds {
+        None => Ok(key_command::DEFAULT_TIMEOUT),
+        Some(seconds) if key_command::TIMEOUT_SECONDS.contains(&seconds) => {
+            Ok(Duration::from_secs(seconds))
+        }
+        Some(seconds) => Err(ConfigError::BadKeyCommandTimeout(
+            seconds,
+            file_hint.to_owned(),
+        )),
+    }
 }
 
 #[cfg(test)]

@@ -6,8 +6,9 @@
 mod common;
 
 use std::ffi::OsString;
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{expected_ids, rig};
@@ -45,6 +46,24 @@ impl Run {
 
     fn output(mut self, args: &[&str]) -> Output {
         self.command.args(args).output().unwrap()
+    }
+
+    /// The first line the run writes on stderr; the run is then stopped.
+    fn first_stderr_line(mut self, args: &[&str]) -> String {
+        let mut child = self
+            .command
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stderr.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        child.kill().unwrap();
+        child.wait().unwrap();
+        line
     }
 }
 
@@ -104,11 +123,14 @@ async fn show_reads_a_lone_surrogate_and_dots_are_not_found() {
     let out = Run::new(&r.sim.base_url(), DEMO_KEY).output(&["show", &id]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("\u{fffd}!"), "{}", stdout(&out));
-    for id in [".", ".."] {
+    let asked = r.sim.stats().requests;
+    // Tab, newline and carriage return would be dropped from the URL (".\t." asking for "..").
+    for id in [".", "..", ".\t.", "..\n", "\r.\r", "a\tb"] {
         let out = Run::new(&r.sim.base_url(), DEMO_KEY).output(&["show", id]);
-        assert_eq!(out.status.code(), Some(4), "{id}: {}", stderr(&out));
+        assert_eq!(out.status.code(), Some(4), "{id:?}: {}", stderr(&out));
         assert!(stderr(&out).contains("not_found"), "{}", stderr(&out));
     }
+    assert_eq!(r.sim.stats().requests, asked, "nothing was asked");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -121,6 +143,40 @@ async fn a_wait_is_reported_on_stderr_without_a_terminal() {
     assert!(out.status.success(), "{}", stderr(&out));
     let err = stderr(&out);
     assert_eq!(err, "rate limited; waiting 1s\n");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wait_cut_to_the_cap_is_reported_with_its_reason() {
+    let r = rig(450, 10_000).await;
+    // The binary reads the system clock: the reset is 10 hours from now by that clock.
+    let far = jiff::Timestamp::now().as_second() + 10 * 3600;
+    r.sim.faults().add(
+        Route::FeedbackList,
+        FaultKind::Headers(vec![
+            ("x-ratelimit-remaining".into(), "0".into()),
+            ("x-ratelimit-reset".into(), far.to_string()),
+        ]),
+        Some(1),
+    );
+    let line = Run::new(&r.sim.base_url(), DEMO_KEY)
+        .first_stderr_line(&["list", "--all", "--format", "jsonl"]);
+    assert!(
+        line.starts_with("request budget spent; the server's reset is 9h 59m away")
+            || line.starts_with("request budget spent; the server's reset is 10h away"),
+        "{line}"
+    );
+    assert!(
+        line.ends_with("(clock skew?); waiting at most 120s\n"),
+        "{line}"
+    );
+    r.sim
+        .faults()
+        .add(Route::Projects, FaultKind::RateLimited(Some(36_000)), None);
+    let line = Run::new(&r.sim.base_url(), DEMO_KEY).first_stderr_line(&["projects"]);
+    assert_eq!(
+        line,
+        "rate limited; the server's retry time is 10h away (clock skew?); waiting at most 120s\n"
+    );
 }
 
 const FORMULA_PAGE: &str = r#"{"data":[{"id":"f1","message":"=HYPERLINK(\"http://x.example\",\"hi\")",
@@ -321,5 +377,23 @@ fn absurd_item_counts_are_refused_with_a_message() {
             );
             assert!(stderr(&out).contains("--items"), "{}", stderr(&out));
         }
+    }
+}
+
+#[test]
+fn a_key_command_timeout_out_of_range_exits_2_without_a_panic() {
+    for seconds in ["0", "3601", "9223372036854775807"] {
+        let out = Run::new("", "")
+            .config(&format!(
+                "base_url = \"https://x.example.com\"\napi_key_command = \"echo {DEMO_KEY}\"\napi_key_command_timeout_seconds = {seconds}\n"
+            ))
+            .output(&["projects"]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{seconds}: {err}");
+        assert!(
+            err.contains("api_key_command_timeout_seconds") && err.contains("1 to 3600"),
+            "{seconds}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
     }
 }

@@ -126,6 +126,7 @@ fn rate_limited_status() {
             reason: WaitReason::RateLimited,
             duration: Duration::from_secs(12),
             until,
+            capped_from: None,
         }),
     );
     act(&mut state, Action::Bottom);
@@ -410,6 +411,7 @@ fn busy_status() -> AppState {
             reason: WaitReason::Pacing,
             duration: Duration::from_secs(24),
             until: now() + jiff::SignedDuration::from_secs(24),
+            capped_from: None,
         }),
     );
     state

@@ -185,19 +185,30 @@ impl Client {
     /// `GET /v1/feedback`. Items are read one by one: an odd one is kept with what is readable,
     /// a hopeless one (no id) is skipped; neither costs the page.
     pub async fn list_feedback(&self, query: &FeedbackQuery) -> Result<Page<Feedback>, ApiError> {
+        Ok(self.list_feedback_counted(query).await?.page)
+    }
+
+    /// [`Client::list_feedback`], with the number of items the body held (skipped ones
+    /// included).
+    pub async fn list_feedback_counted(
+        &self,
+        query: &FeedbackQuery,
+    ) -> Result<lenient::CountedPage, ApiError> {
         query.validate()?;
         self.get(
             &["feedback"],
             &query.pairs(),
             "feedback list",
             None,
-            |body| lenient::feedback_page(body).map_err(|e| json_reason(&e)),
+            |body| lenient::feedback_page_counted(body).map_err(|e| json_reason(&e)),
         )
         .await
     }
 
     /// `GET /v1/feedback/{id}`. `.` and `..` name no item (URL handling would turn them into
-    /// another path), so they are not found without asking.
+    /// another path), nor does an id with a control character (URL handling drops tab, newline
+    /// and carriage return even inside a path segment, so `.\t.` would become `..` and `a\tb`
+    /// would ask for `ab`): those are not found without asking.
     pub async fn get_feedback(&self, id: &str) -> Result<FeedbackDetail, ApiError> {
         if id.trim().is_empty() {
             return Err(ApiError::InvalidParameter {
@@ -205,8 +216,10 @@ impl Client {
                 reason: "must not be empty".into(),
             });
         }
-        if matches!(id, "." | "..") {
-            return Err(ApiError::NotFound { id: id.to_owned() });
+        if matches!(id, "." | "..") || id.chars().any(char::is_control) {
+            return Err(ApiError::NotFound {
+                id: crate::text::sanitize_line(id).into_owned(),
+            });
         }
         self.get(&["feedback", id], &[], "feedback item", Some(id), |body| {
             lenient::feedback_detail(body)

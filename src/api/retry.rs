@@ -70,6 +70,10 @@ pub struct Wait {
     pub reason: WaitReason,
     pub duration: Duration,
     pub until: Timestamp,
+    /// What the server's figures asked for (a Retry-After, or the time until the budget resets)
+    /// when it was longer than [`RetryPolicy::max_rate_limit_wait`] and so was cut to
+    /// `duration`: a server bug or clock skew, worth telling the user.
+    pub capped_from: Option<Duration>,
 }
 
 /// Receives every wait before it starts.

@@ -1,7 +1,12 @@
 //! Follows `next_cursor` until it is null. Never yields an id twice; when the service rejects a
 //! cursor (`invalid_cursor`, e.g. after a deploy rotated cursor keys) it restarts from the top and
-//! skips what it already yielded. A server that hands back a cursor it already gave, or an empty
-//! page with a cursor, would make the walk endless: that stops with [`ApiError::Paging`].
+//! skips what it already yielded. A server that hands back a cursor it already gave, an empty
+//! page with a cursor, or ever new cursors over pages of items already yielded would make the
+//! walk endless: that stops with [`ApiError::Paging`].
+//!
+//! Pages without a new item are expected after a restart: the walk re-reads, from the top, at
+//! most as many pages as had new items. So the walk stops once the pages in a row without a new
+//! item outnumber the pages with new items so far by more than [`STALE_SLACK`].
 
 use std::collections::HashSet;
 
@@ -13,6 +18,10 @@ use super::query::FeedbackQuery;
 /// Restarts allowed after `invalid_cursor` before the error is passed on.
 const MAX_RESTARTS: u32 = 3;
 
+/// Pages in a row without a new item allowed beyond the number of pages that had new items (a
+/// few items inserted or reordered while walking may shift what a page holds).
+pub const STALE_SLACK: u32 = 2;
+
 /// Page-by-page walk of a feedback query.
 pub struct FeedbackWalker {
     client: Client,
@@ -23,6 +32,10 @@ pub struct FeedbackWalker {
     done: bool,
     restarts: u32,
     requests: u32,
+    /// Pages that had at least one new item.
+    productive: u32,
+    /// Pages in a row (since the last productive page or restart) without a new item.
+    stale: u32,
 }
 
 impl FeedbackWalker {
@@ -36,6 +49,8 @@ impl FeedbackWalker {
             done: false,
             restarts: 0,
             requests: 0,
+            productive: 0,
+            stale: 0,
         }
     }
 
@@ -44,9 +59,13 @@ impl FeedbackWalker {
     pub async fn next_page(&mut self) -> Option<Result<Vec<Feedback>, ApiError>> {
         while !self.done {
             self.requests += 1;
-            match self.client.list_feedback(&self.query).await {
-                Ok(page) => {
-                    if let Err(error) = self.follow(page.data.is_empty(), page.next_cursor) {
+            match self.client.list_feedback_counted(&self.query).await {
+                Ok(counted) => {
+                    let page = counted.page;
+                    // Emptiness is judged on what the server sent, not on what was readable.
+                    if let Err(error) =
+                        self.check_cursor(counted.received == 0, page.next_cursor.as_ref())
+                    {
                         return Some(Err(error));
                     }
                     let fresh: Vec<Feedback> = page
@@ -54,6 +73,21 @@ impl FeedbackWalker {
                         .into_iter()
                         .filter(|f| self.seen.insert(f.id.clone()))
                         .collect();
+                    if fresh.is_empty() {
+                        self.stale += 1;
+                        if page.next_cursor.is_some()
+                            && self.stale > self.productive.saturating_add(STALE_SLACK)
+                        {
+                            // Nothing was taken from this page: the walk stays where it was.
+                            return Some(Err(ApiError::Paging {
+                                reason: "it kept sending new cursors over items already listed",
+                            }));
+                        }
+                    } else {
+                        self.productive += 1;
+                        self.stale = 0;
+                    }
+                    self.follow(page.next_cursor);
                     if !fresh.is_empty() {
                         return Some(Ok(fresh));
                     }
@@ -65,6 +99,7 @@ impl FeedbackWalker {
                     self.restarts += 1;
                     self.query.cursor = None;
                     self.cursors.clear();
+                    self.stale = 0;
                 }
                 Err(error) => return Some(Err(error)),
             }
@@ -72,24 +107,31 @@ impl FeedbackWalker {
         None
     }
 
-    /// Takes the next cursor, refusing one that would make the walk endless (the walk then
-    /// stays where it was).
-    fn follow(&mut self, empty: bool, next: Option<Cursor>) -> Result<(), ApiError> {
-        if let Some(cursor) = &next {
+    /// Refuses a next cursor that would make the walk endless (the walk then stays where it
+    /// was).
+    fn check_cursor(&self, empty: bool, next: Option<&Cursor>) -> Result<(), ApiError> {
+        if let Some(cursor) = next {
             if empty {
                 return Err(ApiError::Paging {
                     reason: "it sent an empty page with a next cursor",
                 });
             }
-            if !self.cursors.insert(cursor.clone()) {
+            if self.cursors.contains(cursor) {
                 return Err(ApiError::Paging {
                     reason: "it sent a next cursor it had already sent",
                 });
             }
         }
+        Ok(())
+    }
+
+    /// Takes the next cursor (checked by [`Self::check_cursor`]).
+    fn follow(&mut self, next: Option<Cursor>) {
+        if let Some(cursor) = &next {
+            self.cursors.insert(cursor.clone());
+        }
         self.done = next.is_none();
         self.query.cursor = next;
-        Ok(())
     }
 
     /// Items yielded so far.

@@ -125,9 +125,21 @@ fn wait_reporter(progress_line: bool) -> WaitObserver {
     })
 }
 
-/// "rate limited; waiting 7s"
+/// "rate limited; waiting 7s", or for a wait cut to the cap, "request budget spent; the
+/// server's reset is 10h away (clock skew?); waiting at most 120s".
 #[must_use]
 pub fn describe_wait(wait: &crate::api::Wait) -> String {
+    let seconds = wait.duration.as_secs_f32().ceil();
+    if let Some(asked) = wait.capped_from {
+        let (why, what) = match &wait.reason {
+            WaitReason::Pacing => ("request budget spent", "reset"),
+            _ => ("rate limited", "retry time"),
+        };
+        return format!(
+            "{why}; the server's {what} is {} away (clock skew?); waiting at most {seconds}s",
+            rough_duration(asked)
+        );
+    }
     let why = match &wait.reason {
         WaitReason::RateLimited => "rate limited".to_owned(),
         WaitReason::Pacing => "request budget spent until the window resets".to_owned(),
@@ -137,7 +149,21 @@ pub fn describe_wait(wait: &crate::api::Wait) -> String {
             error,
         } => format!("{}; try {attempt} of {max_tries}", redact_keys(error)),
     };
-    format!("{why}; waiting {}s", wait.duration.as_secs_f32().ceil())
+    format!("{why}; waiting {seconds}s")
+}
+
+/// "10h", "2h 5m", "3m 20s", "45s" (whole seconds, the two largest units).
+#[must_use]
+pub fn rough_duration(duration: std::time::Duration) -> String {
+    let total = duration.as_secs();
+    let (hours, minutes, seconds) = (total / 3600, total / 60 % 60, total % 60);
+    match (hours, minutes, seconds) {
+        (0, 0, s) => format!("{s}s"),
+        (0, m, 0) => format!("{m}m"),
+        (0, m, s) => format!("{m}m {s}s"),
+        (h, 0, _) => format!("{h}h"),
+        (h, m, _) => format!("{h}h {m}m"),
+    }
 }
 
 /// The config file to read, and whether it must exist (it must when named by `--config`).
@@ -170,4 +196,52 @@ pub fn resolve_account(args: &Args) -> Result<config::Resolved, CliError> {
         env: &env,
         file_hint: hint,
     })?)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::api::Wait;
+
+    fn wait(reason: WaitReason, seconds: u64, capped_from: Option<Duration>) -> Wait {
+        Wait {
+            reason,
+            duration: Duration::from_secs(seconds),
+            until: jiff::Timestamp::UNIX_EPOCH,
+            capped_from,
+        }
+    }
+
+    #[test]
+    fn a_wait_cut_to_the_cap_says_so_and_why() {
+        let far = Some(Duration::from_secs(10 * 3600));
+        assert_eq!(
+            describe_wait(&wait(WaitReason::Pacing, 120, far)),
+            "request budget spent; the server's reset is 10h away (clock skew?); waiting at most 120s"
+        );
+        assert_eq!(
+            describe_wait(&wait(WaitReason::RateLimited, 120, far)),
+            "rate limited; the server's retry time is 10h away (clock skew?); waiting at most 120s"
+        );
+        assert_eq!(
+            describe_wait(&wait(WaitReason::RateLimited, 7, None)),
+            "rate limited; waiting 7s"
+        );
+    }
+
+    #[test]
+    fn rough_durations_keep_the_two_largest_units() {
+        let cases = [
+            (45, "45s"),
+            (120, "2m"),
+            (200, "3m 20s"),
+            (36_000, "10h"),
+            (7_530, "2h 5m"),
+        ];
+        for (seconds, shown) in cases {
+            assert_eq!(rough_duration(Duration::from_secs(seconds)), shown);
+        }
+    }
 }

@@ -236,9 +236,37 @@ fn key_command_timeout_comes_from_the_profile_or_the_top_level() {
         file_hint: String::new(),
     })
     .unwrap();
-    assert_eq!(key_command_timeout(&account).as_secs(), 30);
+    assert_eq!(key_command_timeout(&account, "").unwrap().as_secs(), 30);
     assert_eq!(
-        key_command_timeout(&Account::default()),
+        key_command_timeout(&Account::default(), "").unwrap(),
         key_command::DEFAULT_TIMEOUT
     );
+}
+
+#[test]
+fn a_key_command_timeout_out_of_range_is_a_config_error() {
+    for seconds in [0, 3601, i64::MAX.unsigned_abs()] {
+        let file = loaded(&format!(
+            "base_url = \"https://x.example.com\"\napi_key_command = \"echo {KEY_EU}\"\napi_key_command_timeout_seconds = {seconds}\n"
+        ));
+        let err = resolve_with(None, None, Some(&file), &[]).unwrap_err();
+        assert!(
+            matches!(err, ConfigError::BadKeyCommandTimeout(s, _) if s == seconds),
+            "{seconds}: {err}"
+        );
+        assert!(err.to_string().contains("from 1 to 3600"), "{err}");
+        // Checked even when the key comes from the environment and the command does not run.
+        let err = resolve_with(None, None, Some(&file), &[(ENV_API_KEY, KEY_US)]).unwrap_err();
+        assert!(
+            matches!(err, ConfigError::BadKeyCommandTimeout(..)),
+            "{err}"
+        );
+    }
+    for seconds in [1, 3600] {
+        let file = loaded(&format!(
+            "base_url = \"https://x.example.com\"\napi_key_command = \"echo {KEY_EU}\"\napi_key_command_timeout_seconds = {seconds}\n"
+        ));
+        let resolved = resolve_with(None, None, Some(&file), &[]).unwrap();
+        assert_eq!(resolved.key.expose(), KEY_EU);
+    }
 }

@@ -1,11 +1,13 @@
 //! Fault knobs that edit the real answer or send an oversize one: a text replaced in the body,
-//! headers overridden, the request's own cursor handed back as `next_cursor`, a body that never
-//! ends, and a `Content-Length` far larger than what is sent.
+//! headers overridden, the request's own cursor (or one never sent) handed back as `next_cursor`,
+//! the first page whatever the cursor, a body that never ends (of a success or of an error), and
+//! a `Content-Length` far larger than what is sent.
 
 use std::io;
 
 use axum::body::{Body, Bytes};
-use axum::http::{HeaderName, HeaderValue, StatusCode, header};
+use axum::extract::Request;
+use axum::http::{HeaderName, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
 /// Bytes per chunk of the endless body.
@@ -40,8 +42,9 @@ pub fn with_headers(mut response: Response, headers: &[(String, String)]) -> Res
     response
 }
 
-/// The real page with `next_cursor` set to the cursor the request sent.
-pub async fn repeat_cursor(response: Response, cursor: Option<String>) -> Response {
+/// The real page with `next_cursor` set to `cursor` (e.g. the one the request sent); without
+/// one, the real page.
+pub async fn set_next_cursor(response: Response, cursor: Option<String>) -> Response {
     let Some(cursor) = cursor else {
         return response;
     };
@@ -63,20 +66,62 @@ pub fn request_cursor(query: Option<&str>) -> Option<String> {
         .map(|(_, value)| value.into_owned())
 }
 
+/// `request` without its `cursor` query parameter, so it asks for the first page.
+#[must_use]
+pub fn without_cursor(mut request: Request) -> Request {
+    let uri = request.uri();
+    let pairs = url::form_urlencoded::parse(uri.query().unwrap_or_default().as_bytes())
+        .filter(|(name, _)| name != "cursor");
+    let query = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(pairs)
+        .finish();
+    let target = if query.is_empty() {
+        uri.path().to_owned()
+    } else {
+        format!("{}?{query}", uri.path())
+    };
+    if let Ok(target) = target.parse::<Uri>() {
+        *request.uri_mut() = target;
+    }
+    request
+}
+
 /// 200 whose JSON-looking body never ends. `Content-Encoding: identity` keeps the compression
 /// layer from touching it.
 pub fn endless() -> Response {
+    identity(Response::new(endless_body(b"{\"data\":[")))
+}
+
+/// `status` (with `Retry-After` when given) whose Error-shaped body never ends.
+pub fn endless_error(status: StatusCode, retry_after: Option<u64>) -> Response {
+    let start: &'static [u8] = if status == StatusCode::TOO_MANY_REQUESTS {
+        b"{\"error\":\"rate_limited\",\"message\":\"rate limit exceeded "
+    } else {
+        b"{\"error\":\"internal_error\",\"message\":\"injected failure "
+    };
+    let mut response = identity(Response::new(endless_body(start)));
+    *response.status_mut() = status;
+    if let Some(after) = retry_after {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(after));
+    }
+    response
+}
+
+/// `start`, then spaces forever.
+fn endless_body(start: &'static [u8]) -> Body {
     let mut first = true;
     let chunks = futures_util::stream::repeat_with(move || {
         let chunk = if first {
-            Bytes::from_static(b"{\"data\":[")
+            Bytes::from_static(start)
         } else {
             Bytes::from(vec![b' '; CHUNK_BYTES])
         };
         first = false;
         Ok::<_, io::Error>(chunk)
     });
-    identity(Response::new(Body::from_stream(chunks)))
+    Body::from_stream(chunks)
 }
 
 /// 200 declaring `length` bytes, sending a few and then stalling (the client must refuse it from

@@ -1,6 +1,6 @@
 //! Fault injection for tests: latency, 5xx, 429, dropped connections, truncated or malformed
 //! bodies, canned bodies, edits of the real answer (a text replaced, headers overridden, a
-//! repeated cursor) and oversize bodies, on chosen routes, for a number of requests or until
+//! repeated cursor, the first page under ever new cursors) and oversize bodies (of errors too), on chosen routes, for a number of requests or until
 //! cleared.
 
 use std::sync::Mutex;
@@ -68,8 +68,16 @@ pub enum FaultKind {
     /// The real list page, but its `next_cursor` is the cursor the request sent (a server that
     /// repeats a cursor); a request without a cursor gets the real page.
     RepeatCursor,
+    /// The first list page whatever cursor the request sent, with a `next_cursor` never sent
+    /// before (a server stuck on one page that keeps minting cursors).
+    FreshCursor,
     /// 200 with a body that never ends (and no length).
     Endless,
+    /// This status (429 with this Retry-After, if any) with an Error-shaped body that never ends.
+    EndlessError {
+        status: u16,
+        retry_after: Option<u64>,
+    },
     /// 200 declaring this `Content-Length`, then sending a few bytes and stalling.
     DeclaredLength(u64),
 }

@@ -101,9 +101,19 @@ async fn injected(kind: FaultKind, request: Request, next: Next) -> Response {
         FaultKind::Headers(headers) => edits::with_headers(next.run(request).await, &headers),
         FaultKind::RepeatCursor => {
             let cursor = edits::request_cursor(request.uri().query());
-            edits::repeat_cursor(next.run(request).await, cursor).await
+            edits::set_next_cursor(next.run(request).await, cursor).await
+        }
+        FaultKind::FreshCursor => {
+            let cursor = edits::request_cursor(request.uri().query());
+            let fresh = format!("{}.again", cursor.as_deref().unwrap_or("first"));
+            let response = next.run(edits::without_cursor(request)).await;
+            edits::set_next_cursor(response, Some(fresh)).await
         }
         FaultKind::Endless => edits::endless(),
+        FaultKind::EndlessError {
+            status: code,
+            retry_after,
+        } => edits::endless_error(status(code), retry_after),
         FaultKind::DeclaredLength(length) => edits::declared_length(length),
     }
 }

@@ -1,6 +1,7 @@
 //! One logical GET: pacing by the known budget, attempts, retries and waits, a body read with a
-//! size cap, and decoding. Every wait is bounded: a 429's Retry-After, a budget reset far in the
-//! future (a server bug or clock skew) and pacing are all capped at
+//! size cap (of an error answer only its start is read), and decoding. Every wait is bounded: a
+//! 429's Retry-After, a budget reset far in the future (a server bug or clock skew) and pacing
+//! are all capped at
 //! [`RetryPolicy::max_rate_limit_wait`](crate::api::RetryPolicy::max_rate_limit_wait).
 
 use std::time::Duration;
@@ -16,6 +17,9 @@ use crate::clock::lock;
 
 /// Turns a body into a value, or says why not.
 pub(super) type Decoder<T> = fn(&[u8]) -> Result<T, String>;
+
+/// The most of an error answer's body that is read; the size cap applies to successful answers.
+const ERROR_BODY_BYTES: usize = 64 * 1024;
 
 /// How one attempt ended.
 enum Attempt<T> {
@@ -45,9 +49,7 @@ impl Client {
                     if rate_waits > policy.max_rate_limit_waits {
                         return Err(ApiError::RateLimited { retry_after: after });
                     }
-                    let wait = after
-                        .unwrap_or_else(|| self.until_reset())
-                        .min(policy.max_rate_limit_wait);
+                    let wait = after.unwrap_or_else(|| self.until_reset());
                     self.wait(WaitReason::RateLimited, wait).await?;
                     // The server said when to retry; the next answer tells the new budget.
                     lock(&self.inner.rate).forget_spent();
@@ -91,7 +93,11 @@ impl Client {
         let status = response.status().as_u16();
         lock(&self.inner.rate).record(status, response.headers());
         let after = retry_after(response.headers(), self.inner.clock.now());
-        let body = self.read_body(response, what).await?;
+        let body = if (200..=299).contains(&status) {
+            self.read_body(response, what).await?
+        } else {
+            self.read_error_body(response).await?
+        };
         match status {
             200..=299 => decode(&body)
                 .map(Attempt::Done)
@@ -138,14 +144,39 @@ impl Client {
         }
     }
 
-    /// Time until the window resets (at least a second, at most the longest rate-limit wait).
+    /// Reads the start of an error answer's body, at most [`ERROR_BODY_BYTES`]: its status says
+    /// what happened and the start holds the message. The rest is dropped unread (the
+    /// connection is then closed rather than reused), and a body that breaks off is kept as far
+    /// as it came, so a 429 or 5xx with an oversize or broken body is still waited out or
+    /// retried.
+    async fn read_error_body(&self, mut response: reqwest::Response) -> Result<Vec<u8>, ApiError> {
+        let mut body = Vec::new();
+        while body.len() < ERROR_BODY_BYTES {
+            let chunk = tokio::select! {
+                biased;
+                () = self.cancel.cancelled() => return Err(ApiError::Cancelled),
+                chunk = response.chunk() => chunk,
+            };
+            match chunk {
+                Ok(Some(chunk)) => body.extend_from_slice(&chunk),
+                Ok(None) => break,
+                Err(error) => {
+                    tracing::debug!(error = %root_cause(&error.without_url()), "error body broke off");
+                    break;
+                }
+            }
+        }
+        body.truncate(ERROR_BODY_BYTES);
+        Ok(body)
+    }
+
+    /// Time until the window resets (at least a second; the wait caps it).
     fn until_reset(&self) -> Duration {
         let now = self.inner.clock.now();
         lock(&self.inner.rate)
             .until_reset(now)
             .unwrap_or(Duration::ZERO)
             .max(Duration::from_secs(1))
-            .min(self.inner.policy.max_rate_limit_wait)
     }
 
     /// Holds the request back while the known budget is spent: until the reset, but never
@@ -155,14 +186,23 @@ impl Client {
         let now = self.inner.clock.now();
         let hold = lock(&self.inner.rate).reserve(now);
         if let Some(wait) = hold {
-            let wait = wait.min(self.inner.policy.max_rate_limit_wait);
             self.wait(WaitReason::Pacing, wait).await?;
             lock(&self.inner.rate).forget_spent();
         }
         Ok(())
     }
 
-    async fn wait(&self, reason: WaitReason, duration: Duration) -> Result<(), ApiError> {
+    /// Waits `requested`, reported first; a rate-limit or pacing wait longer than the longest
+    /// allowed is cut to it, and the report says so.
+    async fn wait(&self, reason: WaitReason, requested: Duration) -> Result<(), ApiError> {
+        let cap = self.inner.policy.max_rate_limit_wait;
+        let capped_from =
+            (!matches!(reason, WaitReason::Retry { .. }) && requested > cap).then_some(requested);
+        let duration = if capped_from.is_some() {
+            cap
+        } else {
+            requested
+        };
         let clock = &self.inner.clock;
         let until = clock
             .now()
@@ -174,6 +214,7 @@ impl Client {
             reason,
             duration,
             until,
+            capped_from,
         };
         tracing::info!(?wait, "waiting");
         if let Some(observer) = &self.inner.observer {

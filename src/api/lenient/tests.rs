@@ -1,5 +1,5 @@
 use super::*;
-use crate::api::model::{Channel, Status};
+use crate::api::model::{Channel, Metadata, Status};
 
 const GOOD: &str = r#"{"id":"good1","message":"hi","reporter_email":null,"status":"new",
     "received_at":"2026-11-01T12:00:00Z","tags":["bug"],

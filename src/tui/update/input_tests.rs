@@ -316,6 +316,7 @@ fn the_wait_countdown_redraws_each_second_and_when_it_ends() {
             reason: WaitReason::Pacing,
             duration: Duration::from_secs(2),
             until: now() + jiff::SignedDuration::from_secs(2),
+            capped_from: None,
         }),
     );
     state.dirty = false;

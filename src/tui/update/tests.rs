@@ -237,6 +237,7 @@ fn rate_limit_wait_shows_a_countdown_that_ends() {
         reason: WaitReason::RateLimited,
         duration: Duration::from_secs(5),
         until: now() + jiff::SignedDuration::from_secs(5),
+        capped_from: None,
     };
     update(&mut state, Msg::Waiting(wait));
     assert!(state.wait.is_some());
