@@ -298,26 +298,56 @@ async fn a_key_command_with_a_background_child_is_not_waited_for() {
 async fn configuration_errors_of_every_kind_exit_2() {
     let r = rig(20, 10_000).await;
     let base = r.sim.base_url();
-    let cases: [(&str, &[&str]); 7] = [
-        ("base_url = [", &["projects"]),
-        ("colour = \"blue\"\n", &["projects"]),
-        ("api_key = \"service_xx\"\n", &["projects"]),
-        ("api_key_command = \"exit 7\"\n", &["projects"]),
+    // Each case with what makes it wrong, so that none passes for another reason (such as a
+    // missing base URL); a base URL that is never reached is set where the config has none.
+    let unreached = "https://feedback.example.invalid";
+    let cases: [(&str, &str, &[&str], &str); 7] = [
+        ("base_url = [", "", &["projects"], "unclosed array"),
+        (
+            "colour = \"blue\"\n",
+            "",
+            &["projects"],
+            "unknown field `colour`",
+        ),
+        (
+            "api_key = \"service_xx\"\n",
+            unreached,
+            &["projects"],
+            "must start with service_eu_sk_",
+        ),
+        (
+            "api_key_command = \"exit 7\"\n",
+            unreached,
+            &["projects"],
+            "api_key_command failed: it exited with exit status: 7 and said nothing on stderr",
+        ),
         (
             "api_key_command = \"sleep 30\"\napi_key_command_timeout_seconds = 1\n",
+            unreached,
             &["projects"],
+            "did not finish within 1s",
         ),
-        ("[profiles.a]\n", &["--profile", "b", "projects"]),
-        ("base_url = \"ftp://x.example\"\n", &["account"]),
+        (
+            "[profiles.a]\n",
+            "",
+            &["--profile", "b", "projects"],
+            "no profile \"b\"",
+        ),
+        (
+            "base_url = \"ftp://x.example\"\n",
+            "",
+            &["account"],
+            "must start with https://",
+        ),
     ];
-    for (config, args) in cases {
-        let out = Run::new("", "").config(config).output(args);
-        assert_eq!(out.status.code(), Some(2), "{config:?}: {}", stderr(&out));
-        assert_eq!(
-            stderr(&out).lines().count(),
-            1,
-            "{config:?}: {}",
-            stderr(&out)
+    for (config, base_url, args, why) in cases {
+        let out = Run::new(base_url, "").config(config).output(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{config:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{config:?}: {err}");
+        assert!(
+            err.contains(why),
+            "{config:?} should fail for {why:?}: {err}"
         );
     }
     let out = Run::new(&base, DEMO_KEY).output(&["--config", "/nonexistent/c.toml", "projects"]);

@@ -63,10 +63,13 @@ fn run_prepared(mut command: Command, timeout: Duration) -> Result<String, Confi
     pipes.read_stdout(grace, true);
     if !status.success() {
         pipes.read_stderr(grace);
-        return Err(failed(&format!(
-            "it exited with {status}: {}",
-            first_line_shown(&pipes.err)
-        )));
+        let said = first_line_shown(&pipes.err);
+        let said = if said.is_empty() {
+            " and said nothing on stderr".to_owned()
+        } else {
+            format!(": {said}")
+        };
+        return Err(failed(&format!("it exited with {status}{said}")));
     }
     first_line(&pipes.out)
 }
