@@ -5,11 +5,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use feedback_inbox::api::{ApiError, Feedback, RateLimit, Wait, WaitReason};
+use feedback_inbox::api::{ApiError, Feedback, Wait, WaitReason};
 use feedback_inbox::tui::action::{Action, Msg, PageKind};
 use feedback_inbox::tui::keymap::Keymap;
 use feedback_inbox::tui::state::AppState;
-use feedback_inbox::tui::testkit::{self, detail, now, started};
+use feedback_inbox::tui::testkit::{self, budget, detail, now, started};
 use feedback_inbox::tui::update::{start, update};
 use feedback_inbox::tui::view;
 use ratatui::Terminal;
@@ -111,14 +111,7 @@ fn filter_prompt() {
 fn rate_limited_status() {
     let mut state = started(120, 35, 100, false);
     let reset = now() + jiff::SignedDuration::from_secs(42);
-    update(
-        &mut state,
-        Msg::RateLimited(RateLimit {
-            limit: Some(120),
-            remaining: Some(0),
-            reset: Some(reset),
-        }),
-    );
+    update(&mut state, budget(120, 0, reset));
     let until = now() + jiff::SignedDuration::from_secs(12);
     update(
         &mut state,
@@ -389,14 +382,7 @@ fn status_row(state: &mut AppState, width: u16) -> String {
 fn busy_status() -> AppState {
     let mut state = started(120, 20, 100, false);
     let reset = now() + jiff::SignedDuration::from_secs(24);
-    update(
-        &mut state,
-        Msg::RateLimited(RateLimit {
-            limit: Some(120),
-            remaining: Some(3),
-            reset: Some(reset),
-        }),
-    );
+    update(&mut state, budget(120, 3, reset));
     // At the end of what is loaded with the budget low: paging pauses.
     act(&mut state, Action::Bottom);
     assert!(state.list.prefetch_paused);

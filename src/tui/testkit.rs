@@ -6,7 +6,18 @@ use jiff::Timestamp;
 use super::action::{Msg, PageKind, PaneData};
 use super::state::AppState;
 use super::update::{start, update};
-use crate::api::{App, Cursor, Feedback, FeedbackDetail, Page, Project, Tag};
+use crate::api::{App, Cursor, Feedback, FeedbackDetail, Page, Project, RateLimit, Tag};
+
+/// The service's rate-limit figures as they arrive after a request: `remaining` of `limit`
+/// left until `reset`.
+#[must_use]
+pub fn budget(limit: u32, remaining: u32, reset: Timestamp) -> Msg {
+    Msg::RateLimited(RateLimit {
+        limit: Some(limit),
+        remaining: Some(remaining),
+        reset: Some(reset),
+    })
+}
 
 /// The fixed "now" of tests.
 #[must_use]

@@ -9,13 +9,13 @@ use ratatui::crossterm::event::{
 };
 
 use super::*;
-use crate::api::{RateLimit, Status, Wait, WaitReason};
+use crate::api::{Status, Wait, WaitReason};
 use crate::tui::action::{Action, CopyOutcome, Msg};
 use crate::tui::effect::Effect;
 use crate::tui::keymap::Keymap;
 use crate::tui::runtime::translate;
 use crate::tui::state::{Fatal, Focus};
-use crate::tui::testkit::{detail, now, started};
+use crate::tui::testkit::{budget, detail, now, started};
 
 /// Translates `event` as the running inbox would and applies the result.
 fn send(state: &mut AppState, event: &Event) -> Option<Vec<Effect>> {
@@ -275,11 +275,7 @@ fn budget_shown() -> AppState {
     let mut state = started(120, 35, 100, false);
     update(
         &mut state,
-        Msg::RateLimited(RateLimit {
-            limit: Some(60),
-            remaining: Some(42),
-            reset: Some(now() + jiff::SignedDuration::from_secs(37)),
-        }),
+        budget(60, 42, now() + jiff::SignedDuration::from_secs(37)),
     );
     state.dirty = false;
     state

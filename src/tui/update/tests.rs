@@ -4,11 +4,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::*;
-use crate::api::{ApiError, Cursor, RateLimit, Status, Wait, WaitReason};
+use crate::api::{ApiError, Cursor, Status, Wait, WaitReason};
 use crate::tui::action::{Action, CopyOutcome, Msg, PageKind, PaneKind};
 use crate::tui::effect::Effect;
 use crate::tui::state::{Focus, ListLoad};
-use crate::tui::testkit::{self, detail, item, now, page, started};
+use crate::tui::testkit::{self, budget, detail, item, now, page, started};
 
 fn act(state: &mut AppState, action: Action) -> Vec<Effect> {
     update(state, Msg::Action(action))
@@ -257,24 +257,10 @@ fn rate_limit_wait_shows_a_countdown_that_ends() {
 fn low_budget_pauses_prefetch_until_the_budget_returns() {
     let mut state = started(120, 35, 100, false);
     let reset = now() + jiff::SignedDuration::from_secs(30);
-    update(
-        &mut state,
-        Msg::RateLimited(RateLimit {
-            limit: Some(60),
-            remaining: Some(2),
-            reset: Some(reset),
-        }),
-    );
+    update(&mut state, budget(60, 2, reset));
     assert!(page_effect(&act(&mut state, Action::Bottom)).is_none());
     assert!(state.list.prefetch_paused);
-    let effects = update(
-        &mut state,
-        Msg::RateLimited(RateLimit {
-            limit: Some(60),
-            remaining: Some(60),
-            reset: Some(reset),
-        }),
-    );
+    let effects = update(&mut state, budget(60, 60, reset));
     assert!(page_effect(&effects).is_some());
     assert!(!state.list.prefetch_paused);
 }
@@ -283,14 +269,7 @@ fn low_budget_pauses_prefetch_until_the_budget_returns() {
 fn paused_prefetch_resumes_when_the_window_resets() {
     let mut state = started(120, 35, 100, false);
     let reset = now() + jiff::SignedDuration::from_secs(30);
-    update(
-        &mut state,
-        Msg::RateLimited(RateLimit {
-            limit: Some(60),
-            remaining: Some(0),
-            reset: Some(reset),
-        }),
-    );
+    update(&mut state, budget(60, 0, reset));
     act(&mut state, Action::Bottom);
     assert!(
         page_effect(&update(

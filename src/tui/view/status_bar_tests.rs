@@ -5,13 +5,12 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::*;
-use crate::api::RateLimit;
 use crate::tui::action::Msg;
-use crate::tui::testkit::{now, started};
+use crate::tui::testkit::{budget, now, started};
 use crate::tui::update::update;
 
 /// The budget part of the bar: its text, style and priority.
-fn budget(state: &AppState) -> (String, Style, u8) {
+fn budget_part(state: &AppState) -> (String, Style, u8) {
     let theme = Theme { color: true };
     right_parts(state, &Keymap::default(), theme)
         .into_iter()
@@ -37,20 +36,13 @@ fn a_low_budget_is_no_longer_a_warning_once_its_window_has_reset() {
     let mut state = started(120, 20, 100, false);
     let theme = Theme { color: true };
     let reset = now() + jiff::SignedDuration::from_secs(30);
-    update(
-        &mut state,
-        Msg::RateLimited(RateLimit {
-            limit: Some(60),
-            remaining: Some(2),
-            reset: Some(reset),
-        }),
-    );
-    assert_eq!(budget(&state), ("2/60 ↻30s".into(), theme.warn(), 88));
+    update(&mut state, budget(60, 2, reset));
+    assert_eq!(budget_part(&state), ("2/60 ↻30s".into(), theme.warn(), 88));
     assert!(bottom_row(&state).contains("2/60 ↻30s"));
     update(&mut state, Msg::Tick(reset));
     assert!(!crate::tui::update::budget_low(&state));
     assert_eq!(
-        budget(&state),
+        budget_part(&state),
         ("2/60".into(), theme.dim(), 65),
         "the reset has come: no countdown, no warning"
     );

@@ -6,10 +6,10 @@ use std::sync::Arc;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::{act, answer, page_effect, selected_id};
-use crate::api::{ApiError, Cursor, Feedback, Page, RateLimit};
+use crate::api::{ApiError, Cursor, Feedback, Page};
 use crate::tui::action::{Action, Msg, PageKind};
 use crate::tui::state::AppState;
-use crate::tui::testkit::{item, now, page, started};
+use crate::tui::testkit::{budget, item, now, page, started};
 use crate::tui::update::update;
 
 /// A new item `k` (0 is the newest), newer than everything `started` loads.
@@ -291,14 +291,7 @@ fn filtering_keeps_a_matching_selection_with_a_full_screen() {
 fn budget_low_clears_when_the_window_resets_wherever_the_selection_is() {
     let mut state = started(120, 35, 100, false);
     let reset = now() + jiff::SignedDuration::from_secs(30);
-    update(
-        &mut state,
-        Msg::RateLimited(RateLimit {
-            limit: Some(60),
-            remaining: Some(1),
-            reset: Some(reset),
-        }),
-    );
+    update(&mut state, budget(60, 1, reset));
     act(&mut state, Action::Bottom);
     assert!(state.list.prefetch_paused);
     act(&mut state, Action::Top);

@@ -16,6 +16,20 @@ fn new_then_loaded(k: std::ops::Range<usize>) -> Vec<String> {
         .collect()
 }
 
+/// A 120x35 inbox just started: its first page requested, not yet answered.
+fn first_page_in_flight() -> (AppState, u64, PageKind) {
+    let mut state = AppState::new(now(), 120, 35);
+    update(
+        &mut state,
+        Msg::Resize {
+            width: 120,
+            height: 35,
+        },
+    );
+    let (id, kind, _) = page_effect(&start(&mut state)).unwrap();
+    (state, id, kind)
+}
+
 #[test]
 fn r_after_a_refresh_stopped_by_an_empty_page_fills_the_gap_down_to_the_old_rows() {
     let mut state = started(120, 35, 100, false);
@@ -61,15 +75,7 @@ fn r_after_a_refresh_stopped_by_an_empty_page_fills_the_gap_down_to_the_old_rows
 
 #[test]
 fn items_that_arrive_while_the_first_page_loads_are_kept_and_only_they_are_new() {
-    let mut state = AppState::new(now(), 120, 35);
-    update(
-        &mut state,
-        Msg::Resize {
-            width: 120,
-            height: 35,
-        },
-    );
-    let (id, kind, _) = page_effect(&start(&mut state)).unwrap();
+    let (mut state, id, kind) = first_page_in_flight();
     assert_eq!(kind, PageKind::First);
     update(&mut state, Msg::Arrived(Box::new(fresh(1))));
     update(&mut state, Msg::Arrived(Box::new(fresh(0))));
@@ -94,15 +100,7 @@ fn items_that_arrive_while_the_first_page_loads_are_kept_and_only_they_are_new()
 
 #[test]
 fn r_after_a_failed_first_page_asks_for_it_again_keeping_what_arrived_meanwhile() {
-    let mut state = AppState::new(now(), 120, 35);
-    update(
-        &mut state,
-        Msg::Resize {
-            width: 120,
-            height: 35,
-        },
-    );
-    let (id, kind, _) = page_effect(&start(&mut state)).unwrap();
+    let (mut state, id, kind) = first_page_in_flight();
     update(&mut state, Msg::Arrived(Box::new(fresh(0))));
     let failure = std::sync::Arc::new(crate::api::ApiError::Timeout);
     answer(&mut state, id, kind, Err(failure));
