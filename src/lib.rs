@@ -10,6 +10,7 @@ pub mod config;
 pub mod json;
 pub mod logging;
 pub mod sim;
+pub mod store;
 pub mod text;
 pub mod timefmt;
 pub mod tui;

@@ -1,0 +1,59 @@
+//! One store never mixes two accounts. The account has no id in the API, so its projects stand
+//! for it: the store remembers every project id it has seen, and a list of projects sharing none
+//! of them is another account (an account with no projects has no feedback to mix).
+
+use std::collections::BTreeSet;
+
+use rusqlite::{OptionalExtension, params};
+
+use super::{Store, StoreError};
+use crate::api::Project;
+
+const PROJECT_IDS: &str = "account_project_ids";
+
+impl Store {
+    /// Checks that `projects` (the account's list, just fetched) belong to the account this
+    /// store mirrors, and stores them. A first list makes the store that account's; later lists
+    /// may add and drop projects, but must share one with what the store has seen.
+    pub fn check_account(&mut self, projects: &[Project]) -> Result<(), StoreError> {
+        let path = self.describe();
+        let fresh: BTreeSet<String> = projects.iter().map(|p| p.id.clone()).collect();
+        let mismatch = self.write(|tx| {
+            let known = project_ids(tx)?;
+            if !known.is_empty() && !fresh.is_empty() && known.is_disjoint(&fresh) {
+                return Ok(true);
+            }
+            let all: BTreeSet<&String> = known.iter().chain(fresh.iter()).collect();
+            let json = serde_json::to_string(&all).unwrap_or_else(|_| "[]".to_owned());
+            super::write::replace_projects(tx, projects)?;
+            tx.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+                params![PROJECT_IDS, json],
+            )?;
+            Ok(false)
+        })?;
+        if mismatch {
+            Err(StoreError::AccountMismatch { path })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Every project id this store has seen on the account's project list.
+    pub fn known_project_ids(&self) -> Result<BTreeSet<String>, StoreError> {
+        project_ids(&self.conn).map_err(|e| self.error(e))
+    }
+}
+
+fn project_ids(conn: &rusqlite::Connection) -> rusqlite::Result<BTreeSet<String>> {
+    let value: Option<String> = conn
+        .query_row(
+            "SELECT value FROM meta WHERE key = ?1",
+            [PROJECT_IDS],
+            |row| row.get(0),
+        )
+        .optional()?;
+    Ok(value
+        .and_then(|v| serde_json::from_str(&v).ok())
+        .unwrap_or_default())
+}

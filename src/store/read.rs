@@ -1,0 +1,432 @@
+//! Reading the store: the ordered keys of a view (status, project, app, tag and a compiled
+//! search condition), the rows of one screen, a detail, pane counts and `store info`.
+//! Order is always newest first: `received DESC, k DESC`.
+
+use std::collections::BTreeMap;
+
+use jiff::Timestamp;
+use rusqlite::types::Value;
+use rusqlite::{OptionalExtension, Row, params_from_iter};
+
+use super::{Store, StoreError};
+use crate::api::{
+    App, AppRef, Delivery, Feedback, FeedbackDetail, FeedbackId, Metadata, Platform, Project,
+    ProjectRef, Region, Status, Tag,
+};
+
+/// What a view shows: each `Some` narrows it. Values are raw ids (as the API takes them).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ViewQuery {
+    pub status: Option<String>,
+    pub project: Option<String>,
+    pub app: Option<String>,
+    pub tag: Option<String>,
+    /// A search, compiled to an SQL condition over `items` with its parameters.
+    pub condition: Option<(String, Vec<Value>)>,
+}
+
+/// A stored item as the list shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredItem {
+    /// The local key (the view's order refers to rows by it).
+    pub key: i64,
+    pub feedback: Feedback,
+    /// When the item was last seen: its status and tags are "as of" then.
+    pub seen: Timestamp,
+}
+
+/// A stored item with what a detail or webhook told us.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredDetail {
+    pub item: StoredItem,
+    pub metadata: Metadata,
+    /// `None` until a detail was fetched.
+    pub delivery: Option<Vec<Delivery>>,
+    /// When the detail was last fetched.
+    pub detail_at: Option<Timestamp>,
+}
+
+impl StoredDetail {
+    /// As the API's detail shape (an unknown delivery is empty).
+    #[must_use]
+    pub fn to_detail(&self) -> FeedbackDetail {
+        FeedbackDetail {
+            feedback: self.item.feedback.clone(),
+            metadata: self.metadata.clone(),
+            delivery: self.delivery.clone().unwrap_or_default(),
+        }
+    }
+}
+
+/// A pane entry with its count of stored items.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameCount {
+    pub id: String,
+    pub name: String,
+    /// The app's platform; empty for projects and tags.
+    pub platform: String,
+    pub count: u64,
+}
+
+/// Stored items per project, app and tag, for one status.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub projects: Vec<NameCount>,
+    pub apps: Vec<NameCount>,
+    pub tags: Vec<NameCount>,
+}
+
+/// What `store info` prints, apart from the sync state.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Info {
+    pub bytes: u64,
+    /// Items per raw status value.
+    pub by_status: BTreeMap<String, u64>,
+    /// Items whose detail (metadata, delivery) was fetched.
+    pub with_detail: u64,
+    pub oldest: Option<Timestamp>,
+    pub newest: Option<Timestamp>,
+}
+
+const ITEM_COLUMNS: &str = "items.k, items.id, items.message, items.email, items.status, \
+     items.received, items.tags, items.seen, p.id, p.name, a.id, a.name, a.platform";
+const ITEM_JOINS: &str = "FROM items JOIN project_refs p ON p.k = items.project \
+     LEFT JOIN app_refs a ON a.k = items.app";
+
+impl Store {
+    /// Keys of the items `query` selects, newest first; at most `limit` when given.
+    pub fn view_keys(
+        &self,
+        query: &ViewQuery,
+        limit: Option<usize>,
+    ) -> Result<Vec<i64>, StoreError> {
+        let (condition, params) = view_condition(query);
+        let limit = limit.map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
+        let sql = format!(
+            "SELECT items.k FROM items WHERE {condition} ORDER BY items.received DESC, items.k DESC LIMIT {limit}"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.error(e))?;
+        let keys = stmt
+            .query_map(params_from_iter(params), |row| row.get(0))
+            .and_then(Iterator::collect)
+            .map_err(|e| self.error(e))?;
+        Ok(keys)
+    }
+
+    /// How many items `query` selects.
+    pub fn view_count(&self, query: &ViewQuery) -> Result<u64, StoreError> {
+        let (condition, params) = view_condition(query);
+        let sql = format!("SELECT count(*) FROM items WHERE {condition}");
+        self.conn
+            .prepare_cached(&sql)
+            .and_then(|mut s| s.query_row(params_from_iter(params), |row| row.get::<_, i64>(0)))
+            .map(i64::unsigned_abs)
+            .map_err(|e| self.error(e))
+    }
+
+    /// The items with these keys, in the order given (keys no longer stored are left out).
+    pub fn items(&self, keys: &[i64]) -> Result<Vec<StoredItem>, StoreError> {
+        let sql = format!("SELECT {ITEM_COLUMNS} {ITEM_JOINS} WHERE items.k = ?1");
+        let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.error(e))?;
+        let mut out = Vec::with_capacity(keys.len());
+        for key in keys {
+            if let Some(item) = stmt
+                .query_row([key], item_from_row)
+                .optional()
+                .map_err(|e| self.error(e))?
+            {
+                out.push(item);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The stored item with this server id.
+    pub fn item(&self, id: &str) -> Result<Option<StoredItem>, StoreError> {
+        let sql = format!("SELECT {ITEM_COLUMNS} {ITEM_JOINS} WHERE items.id = ?1");
+        self.conn
+            .prepare_cached(&sql)
+            .and_then(|mut s| s.query_row([id], item_from_row).optional())
+            .map_err(|e| self.error(e))
+    }
+
+    /// Which of these server ids are stored.
+    pub fn contains_ids(&self, ids: &[&str]) -> Result<Vec<bool>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT 1 FROM items WHERE id = ?1")
+            .map_err(|e| self.error(e))?;
+        ids.iter()
+            .map(|id| stmt.exists([id]).map_err(|e| self.error(e)))
+            .collect()
+    }
+
+    /// The item with its metadata and delivery, as far as they are known.
+    pub fn detail(&self, id: &str) -> Result<Option<StoredDetail>, StoreError> {
+        let Some(item) = self.item(id)? else {
+            return Ok(None);
+        };
+        let (delivery, detail_at): (Option<String>, Option<i64>) = self
+            .conn
+            .prepare_cached("SELECT delivery, detail_at FROM items WHERE k = ?1")
+            .and_then(|mut s| s.query_row([item.key], |row| Ok((row.get(0)?, row.get(1)?))))
+            .map_err(|e| self.error(e))?;
+        let mut metadata = Metadata::default();
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT custom, key, value FROM item_meta WHERE k = ?1")
+            .map_err(|e| self.error(e))?;
+        let rows = stmt
+            .query_map([item.key], |row| {
+                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?, row.get(2)?))
+            })
+            .and_then(Iterator::collect::<rusqlite::Result<Vec<_>>>)
+            .map_err(|e| self.error(e))?;
+        for (custom, key, value) in rows {
+            let map = if custom == 0 {
+                &mut metadata.built_in
+            } else {
+                &mut metadata.custom
+            };
+            map.insert(key, value);
+        }
+        Ok(Some(StoredDetail {
+            item,
+            metadata,
+            delivery: delivery.and_then(|d| serde_json::from_str(&d).ok()),
+            detail_at: detail_at.and_then(|s| Timestamp::from_second(s).ok()),
+        }))
+    }
+
+    /// Stored items per project, app and tag, of one status (all statuses with `None`), most
+    /// first; names as the items carry them.
+    pub fn counts(&self, status: Option<&str>) -> Result<Counts, StoreError> {
+        let filter = if status.is_some() {
+            "items.status = ?1"
+        } else {
+            "?1 IS NULL"
+        };
+        let run = |sql: String| -> Result<Vec<NameCount>, StoreError> {
+            let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.error(e))?;
+            stmt.query_map([status], |row| {
+                Ok(NameCount {
+                    id: row.get(0)?,
+                    name: row.get(1)?,
+                    platform: row.get(2)?,
+                    count: row.get::<_, i64>(3)?.unsigned_abs(),
+                })
+            })
+            .and_then(Iterator::collect)
+            .map_err(|e| self.error(e))
+        };
+        Ok(Counts {
+            projects: run(format!(
+                "SELECT p.id, max(p.name), '', count(*) AS n FROM items JOIN project_refs p ON p.k = items.project
+                 WHERE {filter} GROUP BY p.id ORDER BY n DESC, p.id"
+            ))?,
+            apps: run(format!(
+                "SELECT a.id, max(a.name), max(a.platform), count(*) AS n FROM items JOIN app_refs a ON a.k = items.app
+                 WHERE {filter} GROUP BY a.id ORDER BY n DESC, a.id"
+            ))?,
+            tags: run(format!(
+                "SELECT t.tag, t.tag, '', count(*) AS n FROM item_tags t JOIN items ON items.k = t.k
+                 WHERE {filter} GROUP BY t.tag ORDER BY n DESC, t.tag"
+            ))?,
+        })
+    }
+
+    /// The account's projects, as last listed.
+    pub fn projects(&self) -> Result<Vec<Project>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT id, name, slug, created_at FROM projects ORDER BY name, id")
+            .map_err(|e| self.error(e))?;
+        stmt.query_map([], |row| {
+            Ok(Project {
+                id: row.get(0)?,
+                name: row.get(1)?,
+                slug: row.get(2)?,
+                created_at: row
+                    .get::<_, Option<String>>(3)?
+                    .and_then(|t| t.parse().ok()),
+            })
+        })
+        .and_then(Iterator::collect)
+        .map_err(|e| self.error(e))
+    }
+
+    /// The account's apps (of one project), as last listed.
+    pub fn apps(&self, project: Option<&str>) -> Result<Vec<App>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT id, project_id, name, slug, platform, app_identifier, region FROM apps
+                 WHERE ?1 IS NULL OR project_id = ?1 ORDER BY name, id",
+            )
+            .map_err(|e| self.error(e))?;
+        stmt.query_map([project], |row| {
+            Ok(App {
+                id: row.get(0)?,
+                project_id: row.get(1)?,
+                name: row.get(2)?,
+                slug: row.get(3)?,
+                platform: row
+                    .get::<_, Option<String>>(4)?
+                    .map(|p| Platform::from(p.as_str())),
+                app_identifier: row.get(5)?,
+                region: row
+                    .get::<_, Option<String>>(6)?
+                    .map(|r| Region::from(r.as_str())),
+            })
+        })
+        .and_then(Iterator::collect)
+        .map_err(|e| self.error(e))
+    }
+
+    /// The account's tags with the server's counts, as last listed.
+    pub fn server_tags(&self) -> Result<Vec<Tag>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT tag, count FROM server_tags ORDER BY count DESC, tag")
+            .map_err(|e| self.error(e))?;
+        stmt.query_map([], |row| {
+            Ok(Tag {
+                tag: row.get(0)?,
+                count: row.get::<_, i64>(1)?.unsigned_abs(),
+            })
+        })
+        .and_then(Iterator::collect)
+        .map_err(|e| self.error(e))
+    }
+
+    /// Size and item counts, for `store info`.
+    pub fn info(&self) -> Result<Info, StoreError> {
+        let conn = &self.conn;
+        let wrap = |e| self.error(e);
+        let pages: i64 = conn
+            .pragma_query_value(None, "page_count", |r| r.get(0))
+            .map_err(wrap)?;
+        let page_size: i64 = conn
+            .pragma_query_value(None, "page_size", |r| r.get(0))
+            .map_err(wrap)?;
+        let mut by_status = BTreeMap::new();
+        let mut stmt = conn
+            .prepare_cached("SELECT status, count(*) FROM items GROUP BY status ORDER BY status")
+            .map_err(wrap)?;
+        let rows = stmt
+            .query_map([], |row| {
+                Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
+            })
+            .and_then(Iterator::collect::<rusqlite::Result<Vec<_>>>)
+            .map_err(wrap)?;
+        for (status, n) in rows {
+            by_status.insert(status, n.unsigned_abs());
+        }
+        let (with_detail, oldest, newest): (i64, Option<i64>, Option<i64>) = conn
+            .query_row(
+                "SELECT count(detail_at), min(received), max(received) FROM items",
+                [],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+            )
+            .map_err(wrap)?;
+        Ok(Info {
+            bytes: (pages * page_size).unsigned_abs(),
+            by_status,
+            with_detail: with_detail.unsigned_abs(),
+            oldest: oldest.and_then(micros),
+            newest: newest.and_then(micros),
+        })
+    }
+}
+
+/// The WHERE clause of a view and its parameters.
+fn view_condition(query: &ViewQuery) -> (String, Vec<Value>) {
+    let mut parts: Vec<String> = vec!["1".to_owned()];
+    let mut params: Vec<Value> = Vec::new();
+    let mut add = |sql: &str, value: &String| {
+        params.push(Value::Text(value.clone()));
+        parts.push(sql.replace('?', &format!("?{}", params.len())));
+    };
+    if let Some(status) = &query.status {
+        add("items.status = ?", status);
+    }
+    if let Some(project) = &query.project {
+        add(
+            "items.project IN (SELECT k FROM project_refs WHERE id = ?)",
+            project,
+        );
+    }
+    if let Some(app) = &query.app {
+        add("items.app IN (SELECT k FROM app_refs WHERE id = ?)", app);
+    }
+    if let Some(tag) = &query.tag {
+        add("items.k IN (SELECT k FROM item_tags WHERE tag = ?)", tag);
+    }
+    if let Some((condition, extra)) = &query.condition {
+        // The search's parameters are numbered from 1 in its condition: renumber them after ours.
+        let offset = params.len();
+        parts.push(format!("({})", renumber(condition, offset)));
+        params.extend(extra.iter().cloned());
+    }
+    (parts.join(" AND "), params)
+}
+
+/// Shifts every `?N` placeholder of `sql` by `offset` (placeholders inside string literals are
+/// not expected: the search compiler passes every value as a parameter).
+fn renumber(sql: &str, offset: usize) -> String {
+    if offset == 0 {
+        return sql.to_owned();
+    }
+    let mut out = String::with_capacity(sql.len() + 8);
+    let mut chars = sql.char_indices().peekable();
+    while let Some((_, c)) = chars.next() {
+        out.push(c);
+        if c != '?' {
+            continue;
+        }
+        let mut digits = String::new();
+        while let Some((_, d)) = chars.peek().filter(|(_, d)| d.is_ascii_digit()) {
+            digits.push(*d);
+            chars.next();
+        }
+        match digits.parse::<usize>() {
+            Ok(n) => out.push_str(&(n + offset).to_string()),
+            Err(_) => out.push_str(&digits),
+        }
+    }
+    out
+}
+
+fn micros(us: i64) -> Option<Timestamp> {
+    Timestamp::from_microsecond(us).ok()
+}
+
+fn item_from_row(row: &Row<'_>) -> rusqlite::Result<StoredItem> {
+    let tags: String = row.get(6)?;
+    let app_id: Option<String> = row.get(10)?;
+    let app = match app_id {
+        Some(id) => Some(AppRef {
+            id,
+            name: row.get(11)?,
+            platform: Platform::from(row.get::<_, String>(12)?.as_str()),
+        }),
+        None => None,
+    };
+    Ok(StoredItem {
+        key: row.get(0)?,
+        feedback: Feedback {
+            id: FeedbackId(row.get(1)?),
+            message: row.get(2)?,
+            reporter_email: row.get(3)?,
+            status: Status::from(row.get::<_, String>(4)?.as_str()),
+            received_at: micros(row.get(5)?).unwrap_or(Timestamp::UNIX_EPOCH),
+            tags: serde_json::from_str(&tags).unwrap_or_default(),
+            app,
+            project: ProjectRef {
+                id: row.get(8)?,
+                name: row.get(9)?,
+            },
+        },
+        seen: Timestamp::from_second(row.get(7)?).unwrap_or(Timestamp::UNIX_EPOCH),
+    })
+}

@@ -1,0 +1,355 @@
+#![allow(clippy::unwrap_used)]
+
+use jiff::Timestamp;
+
+use super::*;
+use crate::api::{
+    AppRef, Channel, Delivery, DeliveryStatus, Feedback, FeedbackDetail, FeedbackId, Metadata,
+    Platform, Project, ProjectRef, Status,
+};
+
+fn ts(s: &str) -> Timestamp {
+    s.parse().unwrap()
+}
+
+fn item(id: &str, at: &str, status: Status, tags: &[&str]) -> Feedback {
+    Feedback {
+        id: FeedbackId(id.to_owned()),
+        message: format!("message of {id}: the app crashed"),
+        reporter_email: Some(format!("{id}@example.com")),
+        status,
+        received_at: ts(at),
+        tags: tags.iter().map(|t| (*t).to_owned()).collect(),
+        app: Some(AppRef {
+            id: "app-1".into(),
+            name: "Trailhead iOS".into(),
+            platform: Platform::Ios,
+        }),
+        project: ProjectRef {
+            id: "proj-1".into(),
+            name: "Trailhead".into(),
+        },
+    }
+}
+
+fn project(id: &str) -> Project {
+    Project {
+        id: id.to_owned(),
+        name: format!("Project {id}"),
+        slug: Some(id.to_owned()),
+        created_at: None,
+    }
+}
+
+fn view(status: Option<&str>) -> ViewQuery {
+    ViewQuery {
+        status: status.map(str::to_owned),
+        ..ViewQuery::default()
+    }
+}
+
+fn ids(store: &Store, query: &ViewQuery) -> Vec<String> {
+    let keys = store.view_keys(query, None).unwrap();
+    store
+        .items(&keys)
+        .unwrap()
+        .into_iter()
+        .map(|i| i.feedback.id.0)
+        .collect()
+}
+
+const T0: &str = "2026-11-01T00:00:00Z";
+const T1: &str = "2026-11-02T00:00:00Z";
+
+#[test]
+fn items_come_back_newest_first_and_a_second_sighting_adds_nothing() {
+    let mut store = Store::open_memory().unwrap();
+    let page = [
+        item("c", "2026-10-03T00:00:00Z", Status::New, &[]),
+        item("a", "2026-10-01T00:00:00Z", Status::New, &["bug"]),
+        item("b", "2026-10-02T00:00:00Z", Status::Archived, &[]),
+    ];
+    let written = store.put_items(&page, ts(T0)).unwrap();
+    assert_eq!((written.added, written.known), (3, vec![false; 3]));
+    assert_eq!(ids(&store, &view(None)), ["c", "b", "a"]);
+    assert_eq!(ids(&store, &view(Some("new"))), ["c", "a"]);
+    let again = store.put_items(&page, ts(T1)).unwrap();
+    assert_eq!(
+        (again.added, again.changed, again.known),
+        (0, 0, vec![true; 3])
+    );
+    let stored = store.item("a").unwrap().unwrap();
+    assert_eq!(stored.feedback, page[1]);
+    assert_eq!(stored.seen, ts(T1));
+}
+
+#[test]
+fn a_newer_sighting_moves_status_and_tags_and_an_older_one_does_not() {
+    let mut store = Store::open_memory().unwrap();
+    store
+        .put_items(&[item("a", T0, Status::New, &["bug"])], ts(T0))
+        .unwrap();
+    let moved = store
+        .put_items(&[item("a", T0, Status::Archived, &["crash"])], ts(T1))
+        .unwrap();
+    assert_eq!(moved.changed, 1);
+    assert_eq!(ids(&store, &view(Some("archived"))), ["a"]);
+    let tag = |t: &str| ViewQuery {
+        tag: Some(t.to_owned()),
+        ..ViewQuery::default()
+    };
+    assert_eq!(ids(&store, &tag("crash")), ["a"]);
+    assert!(ids(&store, &tag("bug")).is_empty());
+    // A page fetched before the move, written after it, changes nothing.
+    let stale = store
+        .put_items(&[item("a", T0, Status::New, &["bug"])], ts(T0))
+        .unwrap();
+    assert_eq!((stale.changed, stale.known), (0, vec![true]));
+    assert_eq!(ids(&store, &view(Some("archived"))), ["a"]);
+}
+
+#[test]
+fn unknown_status_values_are_kept_raw() {
+    let mut store = Store::open_memory().unwrap();
+    let odd = item("a", T0, Status::Other("snoozed\u{1b}[31m".into()), &[]);
+    store.put_items(std::slice::from_ref(&odd), ts(T0)).unwrap();
+    assert_eq!(store.item("a").unwrap().unwrap().feedback, odd);
+    assert_eq!(store.info().unwrap().by_status["snoozed\u{1b}[31m"], 1);
+}
+
+#[test]
+fn the_full_text_index_follows_a_changed_message() {
+    let mut store = Store::open_memory().unwrap();
+    let mut a = item("a", T0, Status::New, &[]);
+    store.put_items(&[a.clone()], ts(T0)).unwrap();
+    let matches = |store: &Store, word: &str| -> i64 {
+        store
+            .conn()
+            .query_row(
+                "SELECT count(*) FROM items_fts WHERE items_fts MATCH ?1",
+                [word],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    assert_eq!(matches(&store, "crashed"), 1);
+    a.message = "a refund, please".into();
+    store.put_items(&[a], ts(T1)).unwrap();
+    assert_eq!(matches(&store, "crashed"), 0);
+    assert_eq!(matches(&store, "refund"), 1);
+}
+
+#[test]
+fn a_detail_keeps_metadata_and_delivery() {
+    let mut store = Store::open_memory().unwrap();
+    let mut metadata = Metadata::default();
+    metadata
+        .built_in
+        .insert("appVersion".into(), "2.1.0".into());
+    metadata.custom.insert("plan".into(), "pro".into());
+    let detail = FeedbackDetail {
+        feedback: item("a", T0, Status::New, &[]),
+        metadata,
+        delivery: vec![Delivery {
+            channel: Channel::IssueTracker,
+            status: DeliveryStatus::Delivered,
+            external_url: Some("https://tracker/1".into()),
+        }],
+    };
+    store.put_detail(&detail, ts(T1)).unwrap();
+    let stored = store.detail("a").unwrap().unwrap();
+    assert_eq!(stored.to_detail(), detail);
+    assert_eq!(stored.detail_at, Some(ts(T1)));
+    // A later list sighting keeps what the detail said.
+    store
+        .put_items(std::slice::from_ref(&detail.feedback), ts(T1))
+        .unwrap();
+    assert_eq!(store.detail("a").unwrap().unwrap().to_detail(), detail);
+    assert!(store.detail("zz").unwrap().is_none());
+}
+
+#[test]
+fn a_failed_write_leaves_nothing_behind() {
+    let mut store = Store::open_memory().unwrap();
+    let result = store.write(|tx| {
+        tx.execute("INSERT INTO project_refs (id, name) VALUES ('p', 'P')", [])?;
+        tx.execute("INSERT INTO nowhere VALUES (1)", [])
+    });
+    assert!(result.is_err());
+    let refs: i64 = store
+        .conn()
+        .query_row("SELECT count(*) FROM project_refs", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(refs, 0);
+}
+
+#[test]
+fn filters_by_project_app_and_tag_and_counts_them() {
+    let mut store = Store::open_memory().unwrap();
+    let mut other = item("b", T1, Status::New, &["bug", "ui"]);
+    other.app = None;
+    other.project = ProjectRef {
+        id: "proj-2".into(),
+        name: "Beacon".into(),
+    };
+    store
+        .put_items(&[item("a", T0, Status::New, &["bug"]), other], ts(T1))
+        .unwrap();
+    let q = |project: Option<&str>, app: Option<&str>| ViewQuery {
+        project: project.map(str::to_owned),
+        app: app.map(str::to_owned),
+        ..ViewQuery::default()
+    };
+    assert_eq!(ids(&store, &q(Some("proj-2"), None)), ["b"]);
+    assert_eq!(ids(&store, &q(None, Some("app-1"))), ["a"]);
+    assert_eq!(store.view_count(&q(None, None)).unwrap(), 2);
+    let counts = store.counts(Some("new")).unwrap();
+    let tags: Vec<(&str, u64)> = counts
+        .tags
+        .iter()
+        .map(|t| (t.name.as_str(), t.count))
+        .collect();
+    assert_eq!(tags, [("bug", 2), ("ui", 1)]);
+    assert_eq!(counts.apps.len(), 1);
+    assert_eq!(counts.projects.len(), 2);
+    assert!(store.counts(Some("archived")).unwrap().projects.is_empty());
+}
+
+#[test]
+fn a_search_condition_is_renumbered_after_the_view_parameters() {
+    let mut store = Store::open_memory().unwrap();
+    store
+        .put_items(
+            &[
+                item("a", T0, Status::New, &["bug"]),
+                item("b", T1, Status::New, &["bug"]),
+            ],
+            ts(T1),
+        )
+        .unwrap();
+    let query = ViewQuery {
+        status: Some("new".into()),
+        tag: Some("bug".into()),
+        condition: Some((
+            "items.id = ?1 OR items.id = ?2".into(),
+            vec!["a".to_owned().into(), "zz".to_owned().into()],
+        )),
+        ..ViewQuery::default()
+    };
+    assert_eq!(ids(&store, &query), ["a"]);
+}
+
+#[test]
+fn another_accounts_projects_are_refused() {
+    let mut store = Store::open_memory().unwrap();
+    store
+        .check_account(&[project("p1"), project("p2")])
+        .unwrap();
+    // Projects come and go: sharing one is the same account.
+    store
+        .check_account(&[project("p2"), project("p3")])
+        .unwrap();
+    let err = store.check_account(&[project("x1")]).unwrap_err();
+    assert!(matches!(err, StoreError::AccountMismatch { .. }), "{err}");
+    assert!(err.to_string().contains("another account"));
+    assert_eq!(store.projects().unwrap().len(), 2);
+    assert_eq!(store.known_project_ids().unwrap().len(), 3);
+}
+
+#[test]
+fn retention_drops_old_items_with_their_tags_metadata_and_index() {
+    let mut store = Store::open_memory().unwrap();
+    store
+        .put_items(
+            &[
+                item("old", "2025-01-01T00:00:00Z", Status::New, &["bug"]),
+                item("kept", T1, Status::New, &["bug"]),
+            ],
+            ts(T1),
+        )
+        .unwrap();
+    assert_eq!(store.drop_older_than(ts(T0)).unwrap(), 1);
+    assert_eq!(ids(&store, &view(None)), ["kept"]);
+    let leftover: i64 = store
+        .conn()
+        .query_row(
+            "SELECT (SELECT count(*) FROM item_tags) + (SELECT count(*) FROM items_fts WHERE items_fts MATCH 'crashed')",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(leftover, 2);
+}
+
+#[test]
+fn a_store_file_is_private_survives_reopening_and_uses_wal() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir
+        .path()
+        .join("stores")
+        .join(store_file_name(Some("work")));
+    {
+        let mut store = Store::open(&path).unwrap();
+        store
+            .put_items(&[item("a", T0, Status::New, &[])], ts(T0))
+            .unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    assert_eq!(ids(&store, &view(None)), ["a"]);
+    let mode: String = store
+        .conn()
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode(path.parent().unwrap()), 0o700);
+    }
+}
+
+#[test]
+fn profile_names_make_plain_distinct_file_names() {
+    assert_eq!(store_file_name(None), "default.sqlite3");
+    assert_eq!(store_file_name(Some("work")), "work.sqlite3");
+    let odd = store_file_name(Some("../etc"));
+    assert!(!odd.contains('/') && !odd.contains(".."), "{odd}");
+    assert_ne!(store_file_name(Some("default")), store_file_name(None));
+}
+
+#[test]
+fn an_older_schema_is_migrated_and_a_newer_one_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.sqlite3");
+    {
+        let mut conn = rusqlite::Connection::open(&path).unwrap();
+        schema::migrations().to_version(&mut conn, 1).unwrap();
+        conn.execute("INSERT INTO meta (key, value) VALUES ('kept', 'yes')", [])
+            .unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    let kept: String = store
+        .conn()
+        .query_row("SELECT value FROM meta WHERE key = 'kept'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(kept, "yes");
+    let version: i64 = store
+        .conn()
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(usize::try_from(version).unwrap(), schema::latest());
+    store
+        .conn()
+        .pragma_update(None, "user_version", 999)
+        .unwrap();
+    drop(store);
+    let err = Store::open(&path).unwrap_err();
+    assert!(
+        matches!(err, StoreError::TooNew { found: 999, .. }),
+        "{err}"
+    );
+}

@@ -1,0 +1,446 @@
+//! Writing what the service said. Every call is one `IMMEDIATE` transaction: it waits for
+//! another process's write to finish (busy timeout), then either all of it lands or none.
+//!
+//! A sighting updates an item's mutable fields (status, tags, app, email, message) only when it
+//! is at least as recent as the last one, so a slow page cannot undo what a newer detail said.
+//! The full-text index is written here, in the same transaction, and only when the message is
+//! new or changed.
+
+use std::collections::HashMap;
+
+use jiff::Timestamp;
+use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+
+use super::{Store, StoreError};
+use crate::api::{App, Delivery, Feedback, FeedbackDetail, Metadata, Project, Tag};
+
+/// One thing the service said about an item: the list fields, and what a detail or a webhook
+/// delivery adds.
+#[derive(Debug, Clone, Copy)]
+pub struct Sighting<'a> {
+    pub feedback: &'a Feedback,
+    pub metadata: Option<&'a Metadata>,
+    /// Known only from a detail.
+    pub delivery: Option<&'a [Delivery]>,
+}
+
+impl<'a> Sighting<'a> {
+    #[must_use]
+    pub fn listed(feedback: &'a Feedback) -> Self {
+        Self {
+            feedback,
+            metadata: None,
+            delivery: None,
+        }
+    }
+
+    #[must_use]
+    pub fn detail(detail: &'a FeedbackDetail) -> Self {
+        Self {
+            feedback: &detail.feedback,
+            metadata: Some(&detail.metadata),
+            delivery: Some(&detail.delivery),
+        }
+    }
+}
+
+/// What a write did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Written {
+    /// Items that were not stored before.
+    pub added: usize,
+    /// Stored items whose status, tags, app, email or message changed.
+    pub changed: usize,
+    /// For each sighting, in order: was its item already stored?
+    pub known: Vec<bool>,
+}
+
+/// Interned project/app references, valid for one transaction.
+#[derive(Default)]
+struct Refs {
+    projects: HashMap<(String, String), i64>,
+    apps: HashMap<(String, String, String), i64>,
+}
+
+impl Store {
+    /// Stores a list page (or any items seen at `at`).
+    pub fn put_items(&mut self, items: &[Feedback], at: Timestamp) -> Result<Written, StoreError> {
+        let sightings: Vec<Sighting<'_>> = items.iter().map(Sighting::listed).collect();
+        self.put(&sightings, at)
+    }
+
+    /// Stores a detail: the item, its metadata and its delivery.
+    pub fn put_detail(
+        &mut self,
+        detail: &FeedbackDetail,
+        at: Timestamp,
+    ) -> Result<Written, StoreError> {
+        self.put(&[Sighting::detail(detail)], at)
+    }
+
+    /// Stores sightings made at `at`, all or none.
+    pub fn put(
+        &mut self,
+        sightings: &[Sighting<'_>],
+        at: Timestamp,
+    ) -> Result<Written, StoreError> {
+        self.write(|tx| put_all(tx, sightings, at))
+    }
+
+    /// Replaces the stored projects with the account's list.
+    pub fn put_projects(&mut self, projects: &[Project]) -> Result<(), StoreError> {
+        self.write(|tx| replace_projects(tx, projects))
+    }
+
+    /// Replaces the stored apps: all of them, or (with `project`) those of one project.
+    pub fn put_apps(&mut self, apps: &[App], project: Option<&str>) -> Result<(), StoreError> {
+        self.write(|tx| {
+            match project {
+                Some(project) => tx.execute("DELETE FROM apps WHERE project_id = ?1", [project])?,
+                None => tx.execute("DELETE FROM apps", [])?,
+            };
+            let mut insert = tx.prepare_cached(
+                "INSERT OR REPLACE INTO apps (id, project_id, name, slug, platform, app_identifier, region)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            for a in apps {
+                let platform = a.platform.as_ref().map(|p| p.as_str().to_owned());
+                let region = a.region.as_ref().map(|r| r.as_str().to_owned());
+                insert.execute(params![
+                    a.id,
+                    a.project_id.as_deref().or(project),
+                    a.name,
+                    a.slug,
+                    platform,
+                    a.app_identifier,
+                    region
+                ])?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Replaces the account-wide tag list (the server's counts).
+    pub fn put_server_tags(&mut self, tags: &[Tag]) -> Result<(), StoreError> {
+        self.write(|tx| {
+            tx.execute("DELETE FROM server_tags", [])?;
+            let mut insert = tx.prepare_cached(
+                "INSERT OR REPLACE INTO server_tags (tag, count) VALUES (?1, ?2)",
+            )?;
+            for t in tags {
+                insert.execute(params![t.tag, i64::try_from(t.count).unwrap_or(i64::MAX)])?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Drops items received before `cutoff` (the `retention_days` setting); returns how many.
+    pub fn drop_older_than(&mut self, cutoff: Timestamp) -> Result<usize, StoreError> {
+        self.write(|tx| {
+            let cutoff = cutoff.as_microsecond();
+            let mut old = tx.prepare("SELECT k, tags FROM items WHERE received < ?1")?;
+            let rows: Vec<(i64, String)> = old
+                .query_map([cutoff], |row| Ok((row.get(0)?, row.get(1)?)))?
+                .collect::<Result<_, _>>()?;
+            drop(old);
+            for (k, tags) in &rows {
+                forget_item(tx, *k, tags)?;
+            }
+            Ok(rows.len())
+        })
+    }
+
+    /// Runs `f` in one `IMMEDIATE` transaction: committed when it succeeds, rolled back (nothing
+    /// written) when it fails.
+    pub fn write<T>(
+        &mut self,
+        f: impl FnOnce(&Transaction<'_>) -> rusqlite::Result<T>,
+    ) -> Result<T, StoreError> {
+        let path = self.describe();
+        let wrap = |source| StoreError::Sqlite {
+            path: path.clone(),
+            source,
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(&wrap)?;
+        let value = f(&tx).map_err(&wrap)?;
+        tx.commit().map_err(&wrap)?;
+        Ok(value)
+    }
+}
+
+pub(super) fn replace_projects(tx: &Transaction<'_>, projects: &[Project]) -> rusqlite::Result<()> {
+    tx.execute("DELETE FROM projects", [])?;
+    let mut insert = tx.prepare_cached(
+        "INSERT OR REPLACE INTO projects (id, name, slug, created_at) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for p in projects {
+        let created = p.created_at.map(|t| t.to_string());
+        insert.execute(params![p.id, p.name, p.slug, created])?;
+    }
+    Ok(())
+}
+
+fn put_all(
+    tx: &Transaction<'_>,
+    sightings: &[Sighting<'_>],
+    at: Timestamp,
+) -> rusqlite::Result<Written> {
+    let mut refs = Refs::default();
+    let mut written = Written::default();
+    let seen = at.as_second();
+    for sighting in sightings {
+        let outcome = put_one(tx, &mut refs, sighting, seen)?;
+        match outcome {
+            Outcome::Added => written.added += 1,
+            Outcome::Changed => written.changed += 1,
+            Outcome::Same => {}
+        }
+        written.known.push(outcome != Outcome::Added);
+    }
+    Ok(written)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    Added,
+    Changed,
+    Same,
+}
+
+/// The stored copy of an item's mutable fields.
+struct Stored {
+    k: i64,
+    status: String,
+    tags: String,
+    message: String,
+    email: Option<String>,
+    project: i64,
+    app: Option<i64>,
+    seen: i64,
+}
+
+fn put_one(
+    tx: &Transaction<'_>,
+    refs: &mut Refs,
+    sighting: &Sighting<'_>,
+    seen: i64,
+) -> rusqlite::Result<Outcome> {
+    let item = sighting.feedback;
+    let project = project_ref(tx, refs, &item.project.id, &item.project.name)?;
+    let app = match &item.app {
+        Some(a) => Some(app_ref(tx, refs, &a.id, &a.name, a.platform.as_str())?),
+        None => None,
+    };
+    let tags = serde_json::to_string(&item.tags).unwrap_or_else(|_| "[]".to_owned());
+    let stored = tx
+        .prepare_cached(
+            "SELECT k, status, tags, message, email, project, app, seen FROM items WHERE id = ?1",
+        )?
+        .query_row([item.id.as_str()], |row| {
+            Ok(Stored {
+                k: row.get(0)?,
+                status: row.get(1)?,
+                tags: row.get(2)?,
+                message: row.get(3)?,
+                email: row.get(4)?,
+                project: row.get(5)?,
+                app: row.get(6)?,
+                seen: row.get(7)?,
+            })
+        })
+        .optional()?;
+    let (k, outcome) = match stored {
+        None => (
+            insert_item(tx, item, project, app, &tags, seen)?,
+            Outcome::Added,
+        ),
+        Some(old) if seen >= old.seen => {
+            let changed = old.status != item.status.as_str()
+                || old.tags != tags
+                || old.message != item.message
+                || old.email != item.reporter_email
+                || old.project != project
+                || old.app != app;
+            update_item(tx, &old, item, project, app, &tags, seen)?;
+            (
+                old.k,
+                if changed {
+                    Outcome::Changed
+                } else {
+                    Outcome::Same
+                },
+            )
+        }
+        // An older sighting than what is stored: it changes nothing.
+        Some(old) => (old.k, Outcome::Same),
+    };
+    put_extras(tx, k, sighting, seen)?;
+    Ok(outcome)
+}
+
+fn insert_item(
+    tx: &Transaction<'_>,
+    item: &Feedback,
+    project: i64,
+    app: Option<i64>,
+    tags: &str,
+    seen: i64,
+) -> rusqlite::Result<i64> {
+    tx.prepare_cached(
+        "INSERT INTO items (id, received, status, project, app, email, message, tags, seen)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?
+    .execute(params![
+        item.id.as_str(),
+        item.received_at.as_microsecond(),
+        item.status.as_str(),
+        project,
+        app,
+        item.reporter_email,
+        item.message,
+        tags,
+        seen
+    ])?;
+    let k = tx.last_insert_rowid();
+    insert_tags(tx, k, &item.tags)?;
+    tx.prepare_cached("INSERT INTO items_fts (rowid, message) VALUES (?1, ?2)")?
+        .execute(params![k, item.message])?;
+    Ok(k)
+}
+
+fn update_item(
+    tx: &Transaction<'_>,
+    old: &Stored,
+    item: &Feedback,
+    project: i64,
+    app: Option<i64>,
+    tags: &str,
+    seen: i64,
+) -> rusqlite::Result<()> {
+    tx.prepare_cached(
+        "UPDATE items SET received = ?2, status = ?3, project = ?4, app = ?5, email = ?6,
+                          message = ?7, tags = ?8, seen = ?9 WHERE k = ?1",
+    )?
+    .execute(params![
+        old.k,
+        item.received_at.as_microsecond(),
+        item.status.as_str(),
+        project,
+        app,
+        item.reporter_email,
+        item.message,
+        tags,
+        seen
+    ])?;
+    if old.tags != tags {
+        delete_tags(tx, old.k, &old.tags)?;
+        insert_tags(tx, old.k, &item.tags)?;
+    }
+    if old.message != item.message {
+        tx.prepare_cached("DELETE FROM items_fts WHERE rowid = ?1")?
+            .execute([old.k])?;
+        tx.prepare_cached("INSERT INTO items_fts (rowid, message) VALUES (?1, ?2)")?
+            .execute(params![old.k, item.message])?;
+    }
+    Ok(())
+}
+
+/// Metadata (replaced whole) and delivery, when the sighting carries them.
+fn put_extras(
+    tx: &Transaction<'_>,
+    k: i64,
+    sighting: &Sighting<'_>,
+    seen: i64,
+) -> rusqlite::Result<()> {
+    if let Some(metadata) = sighting.metadata {
+        tx.prepare_cached("DELETE FROM item_meta WHERE k = ?1")?
+            .execute([k])?;
+        let mut insert = tx.prepare_cached(
+            "INSERT OR REPLACE INTO item_meta (k, custom, key, value) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for (custom, map) in [(0, &metadata.built_in), (1, &metadata.custom)] {
+            for (key, value) in map {
+                insert.execute(params![k, custom, key, value])?;
+            }
+        }
+    }
+    if let Some(delivery) = sighting.delivery {
+        let json = serde_json::to_string(delivery).unwrap_or_else(|_| "[]".to_owned());
+        tx.prepare_cached("UPDATE items SET delivery = ?2, detail_at = ?3 WHERE k = ?1")?
+            .execute(params![k, json, seen])?;
+    }
+    Ok(())
+}
+
+fn insert_tags(tx: &Transaction<'_>, k: i64, tags: &[String]) -> rusqlite::Result<()> {
+    let mut insert =
+        tx.prepare_cached("INSERT OR IGNORE INTO item_tags (tag, k) VALUES (?1, ?2)")?;
+    for tag in tags {
+        insert.execute(params![tag, k])?;
+    }
+    Ok(())
+}
+
+/// Deletes an item's tag rows by their full key (the table has no index on `k` alone).
+fn delete_tags(tx: &Transaction<'_>, k: i64, tags_json: &str) -> rusqlite::Result<()> {
+    let tags: Vec<String> = serde_json::from_str(tags_json).unwrap_or_default();
+    let mut delete = tx.prepare_cached("DELETE FROM item_tags WHERE tag = ?1 AND k = ?2")?;
+    for tag in &tags {
+        delete.execute(params![tag, k])?;
+    }
+    Ok(())
+}
+
+/// Removes an item and everything hanging off it.
+pub(super) fn forget_item(tx: &Transaction<'_>, k: i64, tags_json: &str) -> rusqlite::Result<()> {
+    delete_tags(tx, k, tags_json)?;
+    tx.prepare_cached("DELETE FROM item_meta WHERE k = ?1")?
+        .execute([k])?;
+    tx.prepare_cached("DELETE FROM items_fts WHERE rowid = ?1")?
+        .execute([k])?;
+    tx.prepare_cached("DELETE FROM items WHERE k = ?1")?
+        .execute([k])?;
+    Ok(())
+}
+
+fn project_ref(
+    tx: &Transaction<'_>,
+    refs: &mut Refs,
+    id: &str,
+    name: &str,
+) -> rusqlite::Result<i64> {
+    let key = (id.to_owned(), name.to_owned());
+    if let Some(k) = refs.projects.get(&key) {
+        return Ok(*k);
+    }
+    tx.prepare_cached("INSERT OR IGNORE INTO project_refs (id, name) VALUES (?1, ?2)")?
+        .execute(params![id, name])?;
+    let k = tx
+        .prepare_cached("SELECT k FROM project_refs WHERE id = ?1 AND name = ?2")?
+        .query_row(params![id, name], |row| row.get(0))?;
+    refs.projects.insert(key, k);
+    Ok(k)
+}
+
+fn app_ref(
+    tx: &Transaction<'_>,
+    refs: &mut Refs,
+    id: &str,
+    name: &str,
+    platform: &str,
+) -> rusqlite::Result<i64> {
+    let key = (id.to_owned(), name.to_owned(), platform.to_owned());
+    if let Some(k) = refs.apps.get(&key) {
+        return Ok(*k);
+    }
+    tx.prepare_cached("INSERT OR IGNORE INTO app_refs (id, name, platform) VALUES (?1, ?2, ?3)")?
+        .execute(params![id, name, platform])?;
+    let k = tx
+        .prepare_cached("SELECT k FROM app_refs WHERE id = ?1 AND name = ?2 AND platform = ?3")?
+        .query_row(params![id, name, platform], |row| row.get(0))?;
+    refs.apps.insert(key, k);
+    Ok(k)
+}
