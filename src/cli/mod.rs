@@ -10,6 +10,7 @@ pub mod list;
 pub mod output;
 pub mod show;
 pub mod sim_cmd;
+pub mod store_cmd;
 pub mod webhook_cmd;
 
 use std::path::PathBuf;
@@ -36,6 +37,13 @@ pub struct Args {
     /// Config file to read instead of the platform default.
     #[arg(long, global = true, value_name = "PATH")]
     pub config: Option<PathBuf>,
+    /// The local store file to use (default: FEEDBACK_STORE, else the profile's file in the
+    /// platform data folder).
+    #[arg(long, global = true, value_name = "PATH", conflicts_with = "no_store")]
+    pub store: Option<PathBuf>,
+    /// Keep nothing on disk: the inbox runs in memory and `webhook listen` only journals.
+    #[arg(long, global = true)]
+    pub no_store: bool,
     /// Receive webhooks at this address while the inbox runs: new feedback appears at the top.
     #[arg(long, value_name = "ADDR", requires = "secret_env")]
     pub listen: Option<std::net::SocketAddr>,
