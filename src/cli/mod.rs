@@ -73,6 +73,8 @@ pub enum Command {
     Sim(sim_cmd::SimArgs),
     /// Verify or receive the service's signed webhook deliveries.
     Webhook(webhook_cmd::WebhookArgs),
+    /// Describe or delete the local store (the account's mirror on this machine).
+    Store(store_cmd::StoreArgs),
     /// Show where the account settings come from (never the key) and check them with one request.
     Account,
 }
@@ -94,7 +96,10 @@ pub async fn run(args: Args) -> Result<(), CliError> {
         Command::Demo(demo) => inbox::demo(&args, demo).await,
         Command::Sim(sim) => sim_cmd::run(sim, &mut out()).await,
         Command::Account => account::run(&args, &mut out()).await,
-        Command::Webhook(webhook) => webhook_cmd::run(webhook, &mut std::io::stdout()).await,
+        Command::Store(store) => store_cmd::run(&args, store, &mut out()),
+        Command::Webhook(webhook) => {
+            webhook_cmd::run(&args, webhook, &mut std::io::stdout()).await
+        }
         Command::List(list) => {
             let progress = list.all && std::io::IsTerminal::is_terminal(&std::io::stderr());
             let client = client(&args, progress)?;
