@@ -84,15 +84,19 @@ fn has(value: &str, span: &Range<usize>) -> Result<Has, QueryError> {
 
 /// A local date (`2026-11-01`, midnight) or date and time (`2026-11-01T09:30`).
 fn date(value: &str, span: &Range<usize>) -> Result<DateTime, QueryError> {
-    if let Ok(date) = value.parse::<Date>() {
-        return Ok(date.to_datetime(jiff::civil::Time::midnight()));
+    // A date-time first: jiff's date parser accepts "2026-11-01T09:30" and drops the time.
+    if let Ok(at) = value.parse::<DateTime>() {
+        return Ok(at);
     }
-    value.parse::<DateTime>().map_err(|_| {
-        QueryError::new(
-            span.clone(),
-            format!("bad date `{value}`: expected a date like 2026-11-01 or 2026-11-01T09:30"),
-        )
-    })
+    value
+        .parse::<Date>()
+        .map(|d| d.to_datetime(jiff::civil::Time::midnight()))
+        .map_err(|_| {
+            QueryError::new(
+                span.clone(),
+                format!("bad date `{value}`: expected a date like 2026-11-01 or 2026-11-01T09:30"),
+            )
+        })
 }
 
 /// `<7d`, `>2w`, `<=3h`, `>=30m`, or a bare `7d` (younger than).
