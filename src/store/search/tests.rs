@@ -1,5 +1,7 @@
 //! Tests of the search language.
 
+mod brute;
+mod brute_tests;
 mod compile_tests;
 mod highlight_tests;
 mod parse_tests;

@@ -1,1 +1,1 @@
-use super::super::*;
+//! Compiled SQL: its shape, its errors, and what it refuses to pass to FTS5.
