@@ -1,0 +1,1 @@
+//! Compiled SQL: its shape, its errors, and what it refuses to pass to FTS5.
