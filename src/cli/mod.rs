@@ -8,6 +8,7 @@ pub mod error;
 pub mod inbox;
 pub mod list;
 pub mod output;
+pub mod search_cmd;
 pub mod show;
 pub mod sim_cmd;
 pub mod store_cmd;
@@ -73,6 +74,8 @@ pub enum Command {
     Sim(sim_cmd::SimArgs),
     /// Verify or receive the service's signed webhook deliveries.
     Webhook(webhook_cmd::WebhookArgs),
+    /// Search the local store with the inbox's query language (offline), newest first.
+    Search(search_cmd::SearchArgs),
     /// Describe or delete the local store (the account's mirror on this machine).
     Store(store_cmd::StoreArgs),
     /// Show where the account settings come from (never the key) and check them with one request.
@@ -97,6 +100,7 @@ pub async fn run(args: Args) -> Result<(), CliError> {
         Command::Sim(sim) => sim_cmd::run(sim, &mut out()).await,
         Command::Account => account::run(&args, &mut out()).await,
         Command::Store(store) => store_cmd::run(&args, store, &mut out()),
+        Command::Search(search) => search_cmd::run_command(&args, search, &mut out()),
         Command::Webhook(webhook) => webhook_cmd::run(&args, webhook, &mut std::io::stdout()).await,
         Command::List(list) => {
             let progress = list.all && std::io::IsTerminal::is_terminal(&std::io::stderr());
