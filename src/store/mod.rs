@@ -13,6 +13,7 @@ mod account;
 mod files;
 mod read;
 pub mod schema;
+mod shared;
 mod write;
 
 #[cfg(test)]
@@ -26,8 +27,10 @@ use thiserror::Error;
 
 pub use files::{default_path, store_file_name};
 pub use read::{Counts, Info, NameCount, StoredDetail, StoredItem, ViewQuery};
+pub use shared::Shared;
 pub use write::Sighting;
 pub use write::Written;
+pub use write::{forget_id, put_in};
 
 /// How long a statement waits for another process's write lock before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
