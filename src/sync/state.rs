@@ -275,3 +275,15 @@ pub fn recheck_done(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<()> {
         .execute([id])?;
     Ok(())
 }
+
+/// Forgets how far `status` is mirrored (not the items): the next head walk is a first mirror
+/// again and re-reads every page (`sync --full`).
+pub fn restart(tx: &Transaction<'_>, status: &str) -> rusqlite::Result<()> {
+    tx.prepare_cached("DELETE FROM sync_gaps WHERE status = ?1")?
+        .execute([status])?;
+    tx.prepare_cached(
+        "UPDATE sync_status SET head_received = NULL, head_id = NULL, complete = 0 WHERE status = ?1",
+    )?
+    .execute([status])?;
+    Ok(())
+}
