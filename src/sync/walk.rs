@@ -224,7 +224,12 @@ fn put_page(
     at: Timestamp,
 ) -> rusqlite::Result<Written> {
     let sightings: Vec<Sighting<'_>> = counted.page.data.iter().map(Sighting::listed).collect();
-    store::put_in(tx, &sightings, at)
+    let written = store::put_in(tx, &sightings, at)?;
+    // Seen on a list just now: its status is known, a queued re-read would tell nothing more.
+    for item in &counted.page.data {
+        state::recheck_done(tx, item.id.as_str())?;
+    }
+    Ok(written)
 }
 
 fn add_written(report: &mut Report, written: &Written) {
