@@ -1,24 +1,29 @@
 //! The store on the command line: `store info` and `store forget`, `--store` / `FEEDBACK_STORE`
 //! / `--no-store`, `retention_days`, the store's permissions, and `webhook listen` writing
-//! accepted deliveries into the store. Stores are filled through the `Store` API directly.
+//! accepted deliveries into the store, and `search` over it. Stores are filled through the
+//! `Store` API directly, or by a sync against the simulator.
 #![allow(clippy::unwrap_used)]
 
+#[path = "../common/mod.rs"]
+mod common;
+mod search;
+mod synced;
+mod webhook;
+#[path = "../webhook_support/mod.rs"]
 mod webhook_support;
 
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+use std::process::Output;
+use std::time::Duration;
 
 use feedback_inbox::api::{Feedback, FeedbackDetail, FeedbackId, Metadata, ProjectRef, Status};
 use feedback_inbox::store::Store;
-use feedback_inbox::webhook::{Secret, sign};
 use jiff::Timestamp;
-use webhook_support::{LISTEN, SECRET, bin, listening, next, terminate, text};
+use webhook_support::{bin, text};
 
-const PATIENCE: Duration = Duration::from_secs(10);
+pub const PATIENCE: Duration = Duration::from_secs(10);
 
-fn item(id: &str, at: &str, status: Status) -> Feedback {
+pub fn item(id: &str, at: &str, status: Status) -> Feedback {
     Feedback {
         id: FeedbackId(id.to_owned()),
         message: format!("message of {id}"),
@@ -35,7 +40,7 @@ fn item(id: &str, at: &str, status: Status) -> Feedback {
 }
 
 /// The default store of the top-level account under the test's home.
-fn default_store(home: &Path) -> PathBuf {
+pub fn default_store(home: &Path) -> PathBuf {
     home.join("data/feedback-inbox/stores/default.sqlite3")
 }
 
@@ -62,11 +67,11 @@ fn fill(path: &Path) {
     store.put_detail(&detail, now).unwrap();
 }
 
-fn run(home: &Path, args: &[&str]) -> Output {
+pub fn run(home: &Path, args: &[&str]) -> Output {
     bin(home).env("TZ", "UTC").args(args).output().unwrap()
 }
 
-fn json(output: &Output) -> serde_json::Value {
+pub fn json(output: &Output) -> serde_json::Value {
     serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}{}", text(&output.stdout), text(&output.stderr)))
 }
@@ -135,8 +140,15 @@ fn info_on_a_filled_store_counts_each_status_and_keeps_unknown_ones_safe() {
         "{shown}"
     );
     assert!(lines.contains(&"Items      4"), "{shown}");
-    assert!(lines.contains(&"  new        2 stored"), "{shown}");
-    assert!(lines.contains(&"  archived   1 stored"), "{shown}");
+    assert!(
+        lines.contains(&"  new        2 stored; never synced"),
+        "{shown}"
+    );
+    assert!(
+        lines.contains(&"  archived   1 stored; never synced"),
+        "{shown}"
+    );
+    assert!(lines.contains(&"  escalated␛ 1 stored"), "{shown}");
     assert!(
         lines.contains(&"Details    1 with metadata and delivery"),
         "{shown}"
@@ -268,129 +280,4 @@ fn forget_refuses_a_path_that_is_not_a_store() {
         assert!(text(&out.stderr).contains(why), "{}", text(&out.stderr));
         assert!(path.exists());
     }
-}
-
-/// POSTs `body`, signed now; the status.
-fn post(url: &str, body: &[u8]) -> u16 {
-    let addr = url.trim_start_matches("http://").trim_end_matches('/');
-    let ts = Timestamp::now().as_second();
-    let sig = sign(&Secret::new(SECRET.as_bytes()).unwrap(), ts, body);
-    let mut stream =
-        std::net::TcpStream::connect_timeout(&addr.parse().unwrap(), PATIENCE).unwrap();
-    stream.set_read_timeout(Some(PATIENCE)).unwrap();
-    let head = format!(
-        "POST / HTTP/1.1\r\nHost: {addr}\r\nX-Service-Timestamp: {ts}\r\nX-Service-Signature: {sig}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).unwrap();
-    stream.write_all(body).unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    answer.split_whitespace().nth(1).unwrap().parse().unwrap()
-}
-
-fn delivery(id: &str) -> Vec<u8> {
-    format!(r#"{{"event":"feedback.created","feedback":{{"id":"{id}","appId":"app_1","appName":"Acme iOS","projectId":"prj_1","projectName":"Acme","message":"export crashes","email":"a@example.com","metadata":{{"builtin":{{"appVersion":"2.1"}},"custom":{{"plan":"pro"}}}},"receivedAt":"{}"}}}}"#, Timestamp::now()).into_bytes()
-}
-
-/// Waits until `check` holds (the store is written after the delivery is reported).
-fn eventually(what: &str, mut check: impl FnMut() -> bool) {
-    let deadline = Instant::now() + PATIENCE;
-    while !check() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-fn listen(home: &Path, extra: &[&str]) -> (webhook_support::Running, String) {
-    let mut command: Command = bin(home);
-    command
-        .args(LISTEN)
-        .arg("--jsonl")
-        .arg(home.join("events.jsonl"))
-        .args(extra);
-    listening(command)
-}
-
-#[test]
-fn webhook_listen_stores_accepted_deliveries_with_their_metadata_once() {
-    let home = tempfile::tempdir().unwrap();
-    let path = default_store(home.path());
-    let (mut running, url) = listen(home.path(), &[]);
-    assert_eq!(post(&url, &delivery("fb_hook")), 204);
-    assert!(next(&running.out, "the accepted line").contains("fb_hook"));
-    assert_eq!(post(&url, &delivery("fb_hook")), 204);
-    eventually("the delivery in the store", || {
-        Store::open(&path)
-            .unwrap()
-            .item("fb_hook")
-            .unwrap()
-            .is_some()
-    });
-    assert!(terminate(&mut running.child).success());
-    let store = Store::open(&path).unwrap();
-    let detail = store.detail("fb_hook").unwrap().unwrap();
-    assert_eq!(detail.item.feedback.message, "export crashes");
-    assert_eq!(detail.metadata.built_in["appVersion"], "2.1");
-    assert_eq!(detail.metadata.custom["plan"], "pro");
-    assert_eq!(store.info().unwrap().by_status["new"], 1);
-}
-
-#[test]
-fn webhook_listen_with_no_store_creates_no_store() {
-    let home = tempfile::tempdir().unwrap();
-    let (mut running, url) = listen(home.path(), &["--no-store"]);
-    assert_eq!(post(&url, &delivery("fb_mem")), 204);
-    assert!(next(&running.out, "the accepted line").contains("fb_mem"));
-    assert!(terminate(&mut running.child).success());
-    assert!(!default_store(home.path()).exists());
-}
-
-#[test]
-fn a_store_is_created_0600_in_a_0700_folder_and_retention_days_drops_old_items() {
-    use std::os::unix::fs::PermissionsExt;
-    let home = tempfile::tempdir().unwrap();
-    let path = default_store(home.path());
-    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
-    let (mut running, url) = listen(home.path(), &[]);
-    assert_eq!(post(&url, &delivery("fb_new")), 204);
-    eventually("the delivery in the store", || {
-        path.exists()
-            && Store::open(&path)
-                .unwrap()
-                .item("fb_new")
-                .unwrap()
-                .is_some()
-    });
-    assert!(terminate(&mut running.child).success());
-    assert_eq!(mode(&path), 0o600);
-    assert_eq!(mode(path.parent().unwrap()), 0o700);
-
-    // Opened again with a retention of 30 days: the item of 2020 goes, today's stays.
-    Store::open(&path)
-        .unwrap()
-        .put_items(
-            &[item("fb_old", "2020-01-01T00:00:00Z", Status::New)],
-            Timestamp::now(),
-        )
-        .unwrap();
-    let config = home.path().join("config/feedback-inbox/config.toml");
-    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
-    std::fs::write(&config, "retention_days = 30\n").unwrap();
-    let (mut running, _) = listen(home.path(), &[]);
-    assert!(terminate(&mut running.child).success());
-    let store = Store::open(&path).unwrap();
-    assert!(store.item("fb_old").unwrap().is_none());
-    assert!(store.item("fb_new").unwrap().is_some());
-    let report = json(&run(home.path(), &["store", "info", "--format", "json"]));
-    assert_eq!(report["retention_days"], 30);
-
-    std::fs::write(&config, "retention_days = 0\n").unwrap();
-    let out = run(home.path(), &["store", "info"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("retention_days = 0"),
-        "{}",
-        text(&out.stderr)
-    );
 }

@@ -1,17 +1,14 @@
 //! `feedback-inbox search`: the query language over a store filled through the `Store` API, in
 //! every output format (table sanitized, JSON raw), query errors shown with a caret (exit 2),
 //! and the store it reads (`--store`, none with `--no-store`, retention applied on open).
-#![allow(clippy::unwrap_used)]
-
-mod webhook_support;
 
 use std::path::Path;
 use std::process::Output;
 
+use super::webhook_support::{bin, text};
 use feedback_inbox::api::{AppRef, Feedback, FeedbackId, Platform, ProjectRef, Status};
 use feedback_inbox::store::Store;
 use jiff::Timestamp;
-use webhook_support::{bin, text};
 
 fn item(id: &str, at: &str, message: &str, tags: &[&str]) -> Feedback {
     Feedback {
