@@ -43,7 +43,7 @@ impl Progress {
         let bar = terminal.then(|| {
             let bar = ProgressBar::new(u64::from(SCALE));
             if let Ok(style) = ProgressStyle::with_template(
-                "{spinner} {prefix:.bold} [{bar:24}] {percent:>3}% {wide_msg} [{elapsed}]",
+                "{spinner} {prefix:.bold} [{bar:20}] {percent:>3}% {wide_msg} {elapsed}",
             ) {
                 bar.set_style(style.progress_chars("=> "));
             }
@@ -104,11 +104,12 @@ impl Progress {
                 )
             })
             .unwrap_or_default();
-        let budget = budget_text(rate, now)
-            .map(|b| format!(" · {b}"))
-            .unwrap_or_default();
+        let budget = match (rate.remaining, rate.limit) {
+            (Some(remaining), Some(limit)) => format!(" · budget {remaining}/{limit}"),
+            _ => String::new(),
+        };
         bar.set_message(format!(
-            "{} items, {} requests{budget}{eta}",
+            "{} items · {} req{budget}{eta}",
             totals.report.added, totals.report.requests
         ));
     }
