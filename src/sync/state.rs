@@ -149,6 +149,14 @@ pub fn set_head(tx: &Transaction<'_>, status: &str, head: &Key, at: i64) -> rusq
     Ok(())
 }
 
+/// Records that the top of `status` was read at `at` (Unix seconds) without moving its head.
+pub fn set_synced(tx: &Transaction<'_>, status: &str, at: i64) -> rusqlite::Result<()> {
+    ensure_row(tx, status)?;
+    tx.prepare_cached("UPDATE sync_status SET synced_at = ?2 WHERE status = ?1")?
+        .execute(params![status, at])?;
+    Ok(())
+}
+
 /// Marks the deep end of `status` as reached.
 pub fn set_complete(tx: &Transaction<'_>, status: &str) -> rusqlite::Result<()> {
     ensure_row(tx, status)?;
