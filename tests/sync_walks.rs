@@ -231,3 +231,33 @@ async fn a_sync_paced_by_the_budget_gets_no_429() {
         "the client waited for the window"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_empty_account_is_mirrored_with_one_request_per_status() {
+    let r = rig(0, 100_000).await;
+    let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
+    for status in [Status::New, Status::Archived] {
+        let report = mirror(&syncer, &status).await;
+        assert_eq!(
+            (report.added, report.requests, report.reached_end),
+            (0, 1, true)
+        );
+        let state = syncer.state(&status).unwrap();
+        assert!(state.complete && state.synced_at.is_some(), "{state:?}");
+        assert!(
+            syncer
+                .backfill_page(&status, Priority::Background)
+                .await
+                .unwrap()
+                .is_none()
+        );
+    }
+    assert_eq!(list_requests(&r.sim), 2);
+    assert!(stored_ids(&shared, "new").is_empty());
+    // The first item to arrive is found by the next head sync.
+    let mut submitter = Submitter::new(r.sim.state().clone(), 7, None);
+    submit(&r, &mut submitter, 1);
+    let report = syncer.head(&Status::New, Priority::User).await.unwrap();
+    assert_eq!((report.added, report.requests), (1, 1));
+    assert_eq!(stored_ids(&shared, "new"), sim_ids(&r.sim, &Status::New));
+}

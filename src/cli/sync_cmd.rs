@@ -13,18 +13,21 @@
 //!
 //! The store: `FEEDBACK_STORE` when set, otherwise the profile's store in the data folder.
 
+mod progress;
+
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
+use jiff::Timestamp;
 
 use super::CliError;
-use crate::api::{Client, RateLimit, Status};
+use crate::api::{Client, Status};
 use crate::clock;
 use crate::store::{self, Shared, Store};
 use crate::sync::{Priority, Report, SyncError, SyncSettings, Syncer};
+use progress::Progress;
 
 /// The variable naming the store file (the `--store` flag's environment).
 pub const ENV_STORE: &str = "FEEDBACK_STORE";
@@ -67,220 +70,140 @@ pub async fn run(
     let progress = Progress::new(terminal);
     let client = client(args, &progress)?;
     let path = store_path(args.profile.as_deref())?;
-    let opened = Store::open(&path)
+    let shared = Store::open(&path)
         .and_then(Shared::new)
         .map_err(|e| store_error(&e))?;
-    let syncer = Syncer::new(client, opened, clock::system(), SyncSettings::default());
+    let syncer = Syncer::new(
+        client,
+        shared.clone(),
+        clock::system(),
+        SyncSettings::default(),
+    );
     let _session = syncer.session().map_err(sync_error)?;
     progress.say(out, "discovery: projects, apps, tags")?;
     syncer.discovery().await.map_err(sync_error)?;
+    // The oldest project's creation: no item is older (the progress bar's far end).
+    let origin = shared
+        .read(Store::projects)
+        .map_err(|e| store_error(&e))?
+        .iter()
+        .filter_map(|p| p.created_at)
+        .min();
+    let walk = Walk {
+        syncer: &syncer,
+        progress: &progress,
+        origin,
+    };
     let statuses: &[Status] = match sync.status {
         SyncStatus::New => &[Status::New],
         SyncStatus::Archived => &[Status::Archived],
         SyncStatus::All => &[Status::New, Status::Archived],
     };
     for status in statuses {
-        sync_status(&syncer, status, sync.full, &progress, out).await?;
+        walk.status(status, sync.full, out).await?;
         if sync.full && sync.status == SyncStatus::New {
-            reconcile(&syncer, &progress, out).await?;
+            walk.reconcile(out).await?;
         }
     }
     progress.finish();
-    let rate = syncer.rate_limit();
+    let totals = progress.totals();
+    let budget = progress::budget_text(syncer.rate_limit(), Timestamp::now())
+        .map(|b| format!("; {b}"))
+        .unwrap_or_default();
     writeln!(
         out,
-        "synced: {} added, {} changed, {} requests{}",
-        progress.added(),
-        progress.changed(),
-        progress.requests(),
-        budget_text(rate)
-            .map(|b| format!("; {b}"))
-            .unwrap_or_default()
+        "synced: {} added, {} changed, {} requests{budget}",
+        totals.added, totals.changed, totals.requests,
     )?;
     Ok(())
 }
 
-/// Head walk then backfill to the end of one status.
-async fn sync_status(
-    syncer: &Syncer,
-    status: &Status,
-    full: bool,
-    progress: &Progress,
-    out: &mut impl Write,
-) -> Result<(), CliError> {
-    let name = status.as_str();
-    if full {
-        syncer.restart(status).await.map_err(sync_error)?;
-    }
-    let head = syncer
-        .head(status, Priority::User)
-        .await
-        .map_err(sync_error)?;
-    progress.record(name, &head, syncer.rate_limit());
-    progress.say(
-        out,
-        &format!(
-            "{name}: head: {} added, {} changed, {} requests",
-            head.added, head.changed, head.requests
-        ),
-    )?;
-    let mut deep = Report::default();
-    let mut pages = 0_u32;
-    while let Some(page) = syncer
-        .backfill_page(status, Priority::User)
-        .await
-        .map_err(sync_error)?
-    {
-        progress.record(name, &page, syncer.rate_limit());
-        deep.add_to(&page);
-        pages += 1;
-        if pages.is_multiple_of(10) {
-            progress.say(
-                out,
-                &format!(
-                    "{name}: backfill: {} added so far, {} requests",
-                    deep.added, deep.requests
-                ),
-            )?;
+/// One run's walks.
+struct Walk<'a> {
+    syncer: &'a Syncer,
+    progress: &'a Progress,
+    origin: Option<Timestamp>,
+}
+
+impl Walk<'_> {
+    /// Head walk then backfill to the end of one status.
+    async fn status(
+        &self,
+        status: &Status,
+        full: bool,
+        out: &mut impl Write,
+    ) -> Result<(), CliError> {
+        let name = status.as_str();
+        self.progress.start(name);
+        if full {
+            self.syncer.restart(status).await.map_err(sync_error)?;
         }
-    }
-    let state = syncer.state(status).map_err(sync_error)?;
-    progress.say(
-        out,
-        &format!(
-            "{name}: {} stored, {}",
-            state.stored,
-            if state.complete {
-                "mirrored to the end".to_owned()
-            } else {
-                format!("{} walks pending", state.pending_walks)
-            }
-        ),
-    )?;
-    Ok(())
-}
-
-/// The reconcile walk of `new` to its end.
-async fn reconcile(
-    syncer: &Syncer,
-    progress: &Progress,
-    out: &mut impl Write,
-) -> Result<(), CliError> {
-    loop {
-        let page = syncer
-            .reconcile_page(Priority::User)
+        let head = self
+            .syncer
+            .head(status, Priority::User)
             .await
             .map_err(sync_error)?;
-        progress.record("new", &page, syncer.rate_limit());
-        if page.reached_end {
-            return progress.say(out, "new: reconciled");
-        }
-    }
-}
-
-trait AddTo {
-    fn add_to(&mut self, other: &Report);
-}
-
-impl AddTo for Report {
-    fn add_to(&mut self, other: &Report) {
-        self.added += other.added;
-        self.changed += other.changed;
-        self.requests += other.requests;
-    }
-}
-
-/// A progress bar on a terminal, plain lines otherwise; counts what was done.
-#[derive(Clone)]
-struct Progress {
-    bar: Option<ProgressBar>,
-    totals: Arc<Mutex<Report>>,
-}
-
-impl Progress {
-    fn new(terminal: bool) -> Self {
-        let bar = terminal.then(|| {
-            let bar = ProgressBar::new_spinner();
-            if let Ok(style) =
-                ProgressStyle::with_template("{spinner} {prefix:.bold} {wide_msg} [{elapsed}]")
-            {
-                bar.set_style(style);
+        self.record(status, &head)?;
+        self.progress.say(
+            out,
+            &format!(
+                "{name}: head: {} added, {} changed, {} requests",
+                head.added, head.changed, head.requests
+            ),
+        )?;
+        let mut deep = Report::default();
+        let mut pages = 0_u32;
+        while let Some(page) = self
+            .syncer
+            .backfill_page(status, Priority::User)
+            .await
+            .map_err(sync_error)?
+        {
+            self.record(status, &page)?;
+            deep.added += page.added;
+            deep.requests += page.requests;
+            pages += 1;
+            if pages.is_multiple_of(10) {
+                self.progress.say(
+                    out,
+                    &format!(
+                        "{name}: backfill: {} added so far, {} requests",
+                        deep.added, deep.requests
+                    ),
+                )?;
             }
-            bar.enable_steady_tick(std::time::Duration::from_millis(120));
-            bar
-        });
-        Self {
-            bar,
-            totals: Arc::new(Mutex::new(Report::default())),
         }
-    }
-
-    fn record(&self, status: &str, step: &Report, rate: RateLimit) {
-        let totals = {
-            let mut totals = clock::lock(&self.totals);
-            totals.add_to(step);
-            *totals
+        let state = self.syncer.state(status).map_err(sync_error)?;
+        let reach = if state.complete {
+            "mirrored to the end".to_owned()
+        } else {
+            format!("{} walks pending", state.pending_walks)
         };
-        if let Some(bar) = &self.bar {
-            bar.set_prefix(status.to_owned());
-            let budget = budget_text(rate)
-                .map(|b| format!(" · {b}"))
-                .unwrap_or_default();
-            let pace = rate
-                .limit
-                .map(|l| format!(" · up to {} items/min", u64::from(l) * 100))
-                .unwrap_or_default();
-            bar.set_message(format!(
-                "{} items added, {} changed · {} requests{budget}{pace}",
-                totals.added, totals.changed, totals.requests
-            ));
+        self.progress
+            .say(out, &format!("{name}: {} stored, {reach}", state.stored))
+    }
+
+    /// The reconcile walk of `new` to its end.
+    async fn reconcile(&self, out: &mut impl Write) -> Result<(), CliError> {
+        loop {
+            let page = self
+                .syncer
+                .reconcile_page(Priority::User)
+                .await
+                .map_err(sync_error)?;
+            self.record(&Status::New, &page)?;
+            if page.reached_end {
+                return self.progress.say(out, "new: reconciled");
+            }
         }
     }
 
-    /// A line: above the bar on a terminal, on `out` otherwise.
-    fn say(&self, out: &mut impl Write, line: &str) -> Result<(), CliError> {
-        match &self.bar {
-            Some(bar) => bar.println(crate::text::sanitize_line(line)),
-            None => writeln!(out, "{line}")?,
-        }
+    fn record(&self, status: &Status, step: &Report) -> Result<(), CliError> {
+        let state = self.syncer.state(status).map_err(sync_error)?;
+        self.progress
+            .record(step, &state, self.origin, self.syncer.rate_limit());
         Ok(())
     }
-
-    /// A wait of the client (pacing, retry): in the bar, or a line on stderr.
-    fn wait(&self, line: &str) {
-        match &self.bar {
-            Some(bar) => bar.set_message(line.to_owned()),
-            None => eprintln!("{line}"),
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
-
-    fn added(&self) -> usize {
-        clock::lock(&self.totals).added
-    }
-
-    fn changed(&self) -> usize {
-        clock::lock(&self.totals).changed
-    }
-
-    fn requests(&self) -> u32 {
-        clock::lock(&self.totals).requests
-    }
-}
-
-/// "budget 812/1000, resets in 42s".
-fn budget_text(rate: RateLimit) -> Option<String> {
-    let (remaining, limit) = (rate.remaining?, rate.limit?);
-    let reset = rate
-        .seconds_to_reset(jiff::Timestamp::now())
-        .map(|s| format!(", resets in {s}s"))
-        .unwrap_or_default();
-    Some(format!("budget {remaining}/{limit}{reset}"))
 }
 
 fn client(args: &super::Args, progress: &Progress) -> Result<Client, CliError> {
