@@ -69,10 +69,10 @@ pub async fn run(
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let progress = Progress::new(terminal);
     let client = client(args, &progress)?;
-    let path = store_path(args.profile.as_deref())?;
-    let shared = Store::open(&path)
-        .and_then(Shared::new)
-        .map_err(|e| store_error(&e))?;
+    // --store / FEEDBACK_STORE / the profile's store, with retention_days applied.
+    let store = super::store_cmd::open_store(args)?
+        .ok_or_else(|| CliError::Usage("sync fills the local store; --no-store has none".into()))?;
+    let shared = Shared::new(store).map_err(|e| store_error(&e))?;
     let syncer = Syncer::new(
         client,
         shared.clone(),
