@@ -21,9 +21,9 @@ use feedback_inbox::store::Store;
 use jiff::Timestamp;
 use webhook_support::{bin, text};
 
-pub const PATIENCE: Duration = Duration::from_secs(10);
+pub(crate) const PATIENCE: Duration = Duration::from_secs(10);
 
-pub fn item(id: &str, at: &str, status: Status) -> Feedback {
+pub(crate) fn item(id: &str, at: &str, status: Status) -> Feedback {
     Feedback {
         id: FeedbackId(id.to_owned()),
         message: format!("message of {id}"),
@@ -40,7 +40,7 @@ pub fn item(id: &str, at: &str, status: Status) -> Feedback {
 }
 
 /// The default store of the top-level account under the test's home.
-pub fn default_store(home: &Path) -> PathBuf {
+pub(crate) fn default_store(home: &Path) -> PathBuf {
     home.join("data/feedback-inbox/stores/default.sqlite3")
 }
 
@@ -67,11 +67,11 @@ fn fill(path: &Path) {
     store.put_detail(&detail, now).unwrap();
 }
 
-pub fn run(home: &Path, args: &[&str]) -> Output {
+pub(crate) fn run(home: &Path, args: &[&str]) -> Output {
     bin(home).env("TZ", "UTC").args(args).output().unwrap()
 }
 
-pub fn json(output: &Output) -> serde_json::Value {
+pub(crate) fn json(output: &Output) -> serde_json::Value {
     serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}{}", text(&output.stdout), text(&output.stderr)))
 }
