@@ -2,7 +2,7 @@
 //! item, and the queries the inbox runs on a view, at 1,000,000 items made by the simulator's
 //! data generator. The 1M-item store is built once and kept under `target/bench-data/` (it is
 //! rebuilt when the schema changes); `STORE_BENCH_ITEMS` sets another size.
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::cast_precision_loss)] // figures for people, not for arithmetic
 
 use std::path::PathBuf;
 use std::time::Instant;
