@@ -126,14 +126,14 @@ fn views(c: &mut Criterion) {
         });
     });
     group.bench_function("all_keys_new", |b| {
-        b.iter(|| store.view_keys(&new, None).unwrap())
+        b.iter(|| store.view_keys(&new, None).unwrap());
     });
     group.bench_function("all_keys_new_one_project", |b| {
         b.iter(|| store.view_keys(&by_project, None).unwrap());
     });
     group.bench_function("count_new", |b| b.iter(|| store.view_count(&new).unwrap()));
     group.bench_function("pane_counts_new", |b| {
-        b.iter(|| store.counts(Some("new")).unwrap())
+        b.iter(|| store.counts(Some("new")).unwrap());
     });
     group.finish();
 }
