@@ -189,7 +189,7 @@ proptest! {
 
     /// Whatever parses also compiles and runs: no FTS5 or SQL syntax error is reachable.
     #[test]
-    fn anything_that_parses_runs(words in prop::collection::vec("[\\PC]{1,5}|[\"*():a-z-]{1,4}|NOT|OR|tag:[a-z]{1,3}", 1..8)) {
+    fn anything_that_parses_runs(words in prop::collection::vec("[\\PC]{1,5}|[\\x00-\\x1f\\u{2028}]{1,3}|[\"*():a-z-]{1,4}|NOT|OR|tag:[a-z]{1,3}", 1..8)) {
         let input = words.join(" ");
         SMALL.with(|fixture| {
             if parse(&input).is_ok() {
