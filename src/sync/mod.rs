@@ -78,6 +78,9 @@ pub struct SyncSettings {
     pub page_size: u32,
     /// Pages a head walk takes before it leaves the rest as a gap for backfill.
     pub head_page_cap: u32,
+    /// Items older than this are not fetched nor stored (the store's `retention_days`): the
+    /// walk towards the deep end stops at the first page that reaches past it.
+    pub retention: Option<std::time::Duration>,
     /// How long after a reconcile walk of `new` started the background starts the next one.
     pub reconcile_every: std::time::Duration,
 }
@@ -90,6 +93,7 @@ impl Default for SyncSettings {
             page_size: 100,
             head_page_cap: 10,
             reconcile_every: std::time::Duration::from_secs(15 * 60),
+            retention: None,
         }
     }
 }
