@@ -22,7 +22,8 @@
 //!   resumes). A stored item whose status is `new`, lies between the walk's previous page and
 //!   the bottom of this one, and was not seen since the page was asked for, has left `new`: it
 //!   is queued (`sync_recheck`, in the page's transaction) and re-read by its detail, which
-//!   tells its real status, tags and delivery (an item the service no longer has is removed).
+//!   tells its real status, tags and delivery (an item the service no longer has is removed;
+//!   one seen on any list meanwhile leaves the queue, its status known).
 //!   One request per moved item is the cheapest exact way: the archived list is ordered by
 //!   received time, so a moved item sits anywhere in it, and guessing "archived" would be
 //!   wrong for an item in a status this version does not know. Items that came back to `new`
@@ -34,8 +35,14 @@
 //!   turns, and those the user asked for ([`Priority::User`]) go first: a background operation
 //!   waits while one is pending and checks again between pages and requests.
 //! - **Budget**: background requests never take the remaining budget under the floor
-//!   (`floor_percent` of the limit); they wait for the window's reset instead. The client
-//!   paces every request by the budget, so no 429 is provoked while headers are present.
+//!   (`floor_percent` of the limit); they wait for the window's reset instead (and give up the
+//!   wait when the user asks for something). The client paces every request by the budget, so
+//!   no 429 is provoked while headers are present.
+//! - **Background**: [`Syncer::background_step`] is the background's next piece of work (gaps
+//!   and the deep end of `new`, then of `archived`, then the reconcile walk every
+//!   `reconcile_every`); `Ok(None)` when there is nothing to do.
+//! - **Retention**: with `retention` set, walks stop at the first page reaching past the
+//!   cutoff and store nothing older, so the sync never undoes the store's `retention_days`.
 
 mod gate;
 mod lock;
