@@ -30,7 +30,8 @@
 //!   are simply seen on the walk.
 //! - **One sync at a time per store**: an exclusive `flock` on `<store>.lock` (released by the
 //!   kernel when a process dies, so a kill -9 never leaves it stuck); another process's sync
-//!   makes every operation fail at once with [`SyncError::Busy`] (the inbox never waits on it;
+//!   makes every walk fail at once with [`SyncError::Busy`] (a detail is still fetched and
+//!   stored: it is one independent write; the inbox never waits on the lock;
 //!   `feedback-inbox sync` says "another sync is running"). In one process, operations take
 //!   turns, and those the user asked for ([`Priority::User`]) go first: a background operation
 //!   waits while one is pending and checks again between pages and requests.
@@ -48,7 +49,6 @@ mod gate;
 mod lock;
 mod reconcile;
 pub mod state;
-
 mod walk;
 
 #[cfg(test)]
