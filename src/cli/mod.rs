@@ -10,6 +10,7 @@ pub mod list;
 pub mod output;
 pub mod show;
 pub mod sim_cmd;
+pub mod sync_cmd;
 pub mod webhook_cmd;
 
 use std::path::PathBuf;
@@ -65,6 +66,8 @@ pub enum Command {
     Sim(sim_cmd::SimArgs),
     /// Verify or receive the service's signed webhook deliveries.
     Webhook(webhook_cmd::WebhookArgs),
+    /// Bring the local store up to date (head, backfill; --full reads everything again).
+    Sync(sync_cmd::SyncArgs),
     /// Show where the account settings come from (never the key) and check them with one request.
     Account,
 }
@@ -86,6 +89,7 @@ pub async fn run(args: Args) -> Result<(), CliError> {
         Command::Demo(demo) => inbox::demo(&args, demo).await,
         Command::Sim(sim) => sim_cmd::run(sim, &mut out()).await,
         Command::Account => account::run(&args, &mut out()).await,
+        Command::Sync(sync) => sync_cmd::run(&args, sync, &mut out()).await,
         Command::Webhook(webhook) => webhook_cmd::run(webhook, &mut std::io::stdout()).await,
         Command::List(list) => {
             let progress = list.all && std::io::IsTerminal::is_terminal(&std::io::stderr());

@@ -14,6 +14,7 @@ mod files;
 mod read;
 pub mod schema;
 pub mod search;
+mod shared;
 mod write;
 
 #[cfg(test)]
@@ -27,8 +28,10 @@ use thiserror::Error;
 
 pub use files::{default_path, store_file_name};
 pub use read::{Counts, Info, NameCount, StoredDetail, StoredItem, ViewQuery};
+pub use shared::Shared;
 pub use write::Sighting;
 pub use write::Written;
+pub use write::{forget_id, put_in};
 
 /// How long a statement waits for another process's write lock before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
