@@ -8,6 +8,7 @@ use jiff::civil::{Date, DateTime};
 
 use super::QueryError;
 use super::ast::{AgeCmp, Filter, FilterKind, Has, MetaKey};
+use crate::text::sanitize_line;
 
 /// Every qualifier name, for error messages and the help.
 pub const NAMES: &str = "app: project: platform: tag: status: email: from: id: version: os: \
@@ -77,7 +78,10 @@ fn has(value: &str, span: &Range<usize>) -> Result<Has, QueryError> {
         "app" => Ok(Has::App),
         _ => Err(QueryError::new(
             span.clone(),
-            format!("unknown `has:{value}`; known: has:email has:link has:tag has:app"),
+            format!(
+                "unknown `has:{}`; known: has:email has:link has:tag has:app",
+                sanitize_line(value)
+            ),
         )),
     }
 }
@@ -94,7 +98,10 @@ fn date(value: &str, span: &Range<usize>) -> Result<DateTime, QueryError> {
         .map_err(|_| {
             QueryError::new(
                 span.clone(),
-                format!("bad date `{value}`: expected a date like 2026-11-01 or 2026-11-01T09:30"),
+                format!(
+                    "bad date `{}`: expected a date like 2026-11-01 or 2026-11-01T09:30",
+                    sanitize_line(value)
+                ),
             )
         })
 }
@@ -104,7 +111,10 @@ fn age(value: &str, span: &Range<usize>) -> Result<FilterKind, QueryError> {
     let bad = || {
         QueryError::new(
             span.clone(),
-            format!("bad age `{value}`: expected <7d or >2w (units m h d w)"),
+            format!(
+                "bad age `{}`: expected <7d or >2w (units m h d w)",
+                sanitize_line(value)
+            ),
         )
     };
     let (cmp, rest) = if let Some(rest) = value.strip_prefix("<=") {

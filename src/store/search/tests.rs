@@ -6,3 +6,4 @@ mod compile_tests;
 mod highlight_tests;
 mod parse_tests;
 mod prop_tests;
+mod timing;

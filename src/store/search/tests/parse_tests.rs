@@ -209,3 +209,21 @@ fn limits_turn_into_errors_not_stack_overflows() {
     assert!(e.message.contains("too long"), "{e}");
     assert!(long.is_char_boundary(e.span.start) && e.span.end == long.len());
 }
+
+#[test]
+fn help_names_every_qualifier() {
+    for name in super::super::qualifier::NAMES.split_whitespace() {
+        assert!(HELP.contains(name), "HELP lacks {name}");
+    }
+    for construct in ["OR", "NOT", "-", "*", "\"", "("] {
+        assert!(HELP.contains(construct), "HELP lacks {construct}");
+    }
+}
+
+#[test]
+fn errors_never_echo_control_characters() {
+    for input in ["has:\u{1b}[2J", "after:\u{1b}]0;x\u{7}", "age:<\u{9b}1d"] {
+        let e = parse(input).expect_err(input);
+        assert!(!e.message.chars().any(char::is_control), "{:?}", e.message);
+    }
+}
