@@ -18,7 +18,7 @@ use super::store_cmd::{open_store, store_path};
 use crate::api::Status;
 use crate::store::search::{self, Context, QueryError};
 use crate::store::{Shared, Store, ViewQuery};
-use crate::sync::{Priority, SyncSettings, Syncer};
+use crate::sync::{Priority, Syncer};
 use crate::text::sanitize_line;
 use crate::width::width;
 
@@ -94,7 +94,7 @@ async fn head_sync(global: &super::Args, store: Store) -> Result<Shared, CliErro
         client,
         shared.clone(),
         crate::clock::system(),
-        SyncSettings::default(),
+        super::store_cmd::sync_settings(global)?,
     );
     let session = syncer.session()?;
     syncer.discovery().await?;

@@ -158,6 +158,16 @@ pub fn retention(args: &Args) -> Result<Option<SignedDuration>, CliError> {
     Ok(config::retention(loaded.as_ref(), args.profile.as_deref())?)
 }
 
+/// The sync's settings for this command line: the defaults, with `retention_days` so a walk
+/// never fetches what the store would drop.
+pub fn sync_settings(args: &Args) -> Result<crate::sync::SyncSettings, CliError> {
+    let retention = retention(args)?.and_then(|keep| std::time::Duration::try_from(keep).ok());
+    Ok(crate::sync::SyncSettings {
+        retention,
+        ..crate::sync::SyncSettings::default()
+    })
+}
+
 /// Drops the items received more than `keep` before `now`; returns how many.
 pub fn apply_retention(
     store: &mut Store,

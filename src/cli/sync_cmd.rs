@@ -77,7 +77,7 @@ pub async fn run(
         client,
         shared.clone(),
         clock::system(),
-        SyncSettings::default(),
+        super::store_cmd::sync_settings(args)?,
     );
     let _session = syncer.session().map_err(sync_error)?;
     progress.say(out, "discovery: projects, apps, tags")?;
