@@ -26,7 +26,7 @@ use super::CliError;
 use crate::api::{Client, Status};
 use crate::clock;
 use crate::store::{self, Shared, Store};
-use crate::sync::{Priority, Report, SyncError, SyncSettings, Syncer};
+use crate::sync::{Priority, Report, SyncError, Syncer};
 use progress::Progress;
 
 /// The variable naming the store file (the `--store` flag's environment).
