@@ -177,9 +177,7 @@ fn no_store_opens_nothing_and_a_bad_retention_creates_nothing() {
     );
     assert!(!path.exists());
     assert!(super::sync_settings(&args(&config, &path, &[])).is_err());
-    use clap::Parser;
-    let no_store =
-        crate::cli::Args::try_parse_from(["feedback-inbox", "--no-store", "store", "info"])
-            .unwrap();
+    let argv = ["feedback-inbox", "--no-store", "store", "info"];
+    let no_store = <crate::cli::Args as clap::Parser>::try_parse_from(argv).unwrap();
     assert!(super::open_store(&no_store).unwrap().is_none());
 }
