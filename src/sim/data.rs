@@ -13,7 +13,9 @@ use jiff::{SignedDuration, Timestamp};
 use super::catalog;
 use super::index::{Body, Entry, Index, NONE, status_code};
 use super::item;
-use crate::api::model::{App, FeedbackDetail, FeedbackId, Platform, Project, Region, Status};
+use crate::api::model::{
+    App, Feedback, FeedbackDetail, FeedbackId, Platform, Project, Region, Status,
+};
 
 /// Seconds the items are spread over.
 const SPAN_SECONDS: i64 = 183 * 24 * 3600;
@@ -186,6 +188,19 @@ impl Dataset {
                 let mut item = item::build(*seed, id, entry.at, &self.projects, &self.apps);
                 item.feedback.status = entry.status();
                 item
+            }
+        }
+    }
+
+    /// The list part of an entry's item (what a page shows).
+    pub(crate) fn materialize_feedback(&self, entry: &Entry) -> Feedback {
+        match &entry.body {
+            Body::Full(item) => item.feedback.clone(),
+            Body::Seed(seed) => {
+                let id = FeedbackId(entry.id().to_owned());
+                let mut f = item::build_feedback(*seed, id, entry.at, &self.projects, &self.apps);
+                f.status = entry.status();
+                f
             }
         }
     }

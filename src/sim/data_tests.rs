@@ -90,6 +90,19 @@ fn paging_by_cursor_matches_a_brute_force_filter() {
     }
     assert!(!d.set_status("nosuchid", &Status::Archived));
     let all: Vec<FeedbackDetail> = d.items().collect();
+    let newest: Vec<_> = all
+        .iter()
+        .filter(|i| i.feedback.status == Status::Archived)
+        .take(50)
+        .map(|i| i.feedback.clone())
+        .collect();
+    let q = ListQuery {
+        status: &Status::Archived,
+        app: None,
+        project: None,
+        tag: None,
+    };
+    assert_eq!(d.page(&q, None, 50).0, newest, "a page shows the items' own fields");
     let (app, project) = (d.apps[3].id.clone(), d.projects[1].id.clone());
     let unknown = "00000000-0000-4000-8000-000000000000".to_owned();
     for status in [Status::New, Status::Archived] {

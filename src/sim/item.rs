@@ -113,15 +113,44 @@ pub fn build(
     apps: &[App],
 ) -> FeedbackDetail {
     let mut rng = fastrand::Rng::with_seed(seed);
-    let skeleton = draw_skeleton(&mut rng, apps.len());
+    let feedback = draw_feedback(&mut rng, id, at, projects, apps);
+    let platform = feedback.app.as_ref().map(|a| a.platform.clone());
+    let project = projects.iter().find(|p| p.id == feedback.project.id);
+    let slug = project.and_then(|p| p.slug.clone()).unwrap_or_default();
+    FeedbackDetail {
+        metadata: metadata(&mut rng, platform.as_ref()),
+        delivery: delivery(&mut rng, &slug),
+        feedback,
+    }
+}
+
+/// The list part of the item of `seed` (what a page shows), without building the rest.
+#[must_use]
+pub fn build_feedback(
+    seed: u64,
+    id: FeedbackId,
+    at: Timestamp,
+    projects: &[Project],
+    apps: &[App],
+) -> Feedback {
+    draw_feedback(&mut fastrand::Rng::with_seed(seed), id, at, projects, apps)
+}
+
+fn draw_feedback(
+    rng: &mut fastrand::Rng,
+    id: FeedbackId,
+    at: Timestamp,
+    projects: &[Project],
+    apps: &[App],
+) -> Feedback {
+    let skeleton = draw_skeleton(rng, apps.len());
     let app = &apps[skeleton.app];
     let project = project_of(app, projects);
-    let platform = app.platform.clone().unwrap_or(Platform::Web);
-    let message = message(&mut rng, skeleton.kind);
-    let feedback = Feedback {
+    let message = message(rng, skeleton.kind);
+    Feedback {
         id,
         message,
-        reporter_email: (rng.u8(..100) < 70).then(|| email(&mut rng)),
+        reporter_email: (rng.u8(..100) < 70).then(|| email(rng)),
         status: if skeleton.archived {
             Status::Archived
         } else {
@@ -132,18 +161,12 @@ pub fn build(
         app: skeleton.with_app.then(|| AppRef {
             id: app.id.clone(),
             name: app.name.clone(),
-            platform: platform.clone(),
+            platform: app.platform.clone().unwrap_or(Platform::Web),
         }),
         project: ProjectRef {
             id: project.id.clone(),
             name: project.name.clone(),
         },
-    };
-    let slug = project.slug.clone().unwrap_or_default();
-    FeedbackDetail {
-        metadata: metadata(&mut rng, &platform, skeleton.with_app),
-        delivery: delivery(&mut rng, &slug),
-        feedback,
     }
 }
 
@@ -227,9 +250,10 @@ fn email(rng: &mut fastrand::Rng) -> String {
     }
 }
 
-fn metadata(rng: &mut fastrand::Rng, platform: &Platform, with_app: bool) -> Metadata {
+/// Metadata of an item from `platform`'s app (none: an item without an app).
+fn metadata(rng: &mut fastrand::Rng, platform: Option<&Platform>) -> Metadata {
     let mut built_in = BTreeMap::new();
-    if with_app {
+    if let Some(platform) = platform {
         built_in.insert(
             "appVersion".into(),
             format!("{}.{}.{}", rng.u8(1..4), rng.u8(0..20), rng.u8(0..10)),

@@ -171,7 +171,7 @@ impl Dataset {
         let data: Vec<Feedback> = matching
             .by_ref()
             .take(limit)
-            .map(|e| self.materialize(e).feedback)
+            .map(|e| self.materialize_feedback(e))
             .collect();
         let more = matching.next().is_some();
         let next = match data.last() {
