@@ -102,7 +102,11 @@ fn paging_by_cursor_matches_a_brute_force_filter() {
         project: None,
         tag: None,
     };
-    assert_eq!(d.page(&q, None, 50).0, newest, "a page shows the items' own fields");
+    assert_eq!(
+        d.page(&q, None, 50).0,
+        newest,
+        "a page shows the items' own fields"
+    );
     let (app, project) = (d.apps[3].id.clone(), d.projects[1].id.clone());
     let unknown = "00000000-0000-4000-8000-000000000000".to_owned();
     for status in [Status::New, Status::Archived] {
@@ -176,4 +180,14 @@ fn whole_items_and_late_arrivals_are_served_in_order() {
         .iter()
         .filter(|i| i.feedback.tags.iter().any(|t| t == "bug"));
     assert_eq!(counts.get("bug").copied(), Some(brute.count() as u64));
+}
+
+#[test]
+fn a_generated_item_is_kept_in_a_few_dozen_bytes() {
+    // The compactness MAX_ITEMS relies on: a million entries in under 50 MB.
+    assert!(
+        std::mem::size_of::<Entry>() <= 48,
+        "{}",
+        std::mem::size_of::<Entry>()
+    );
 }
