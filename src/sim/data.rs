@@ -50,9 +50,16 @@ pub fn generate(seed: u64, count: usize, anchor: Timestamp) -> Dataset {
         at = at
             .saturating_sub(SignedDuration::from_secs(rng.i64(1..=mean_gap * 2)))
             .unwrap_or(at);
-        let id = unique_id(&mut rng, |id| !ids.insert(pack(id)));
+        let id = loop {
+            let id = draw_id(&mut rng);
+            if ids.insert(u64::from_be_bytes(id)) {
+                break id;
+            }
+        };
         let item_seed = rng.u64(..);
-        let entry = dataset.seeded_entry(item_seed, &id, at, None);
+        // Ids are drawn from an ASCII alphabet.
+        let id = std::str::from_utf8(&id).unwrap_or_default();
+        let entry = dataset.seeded_entry(item_seed, id, at, None);
         dataset.entries.push(entry);
     }
     dataset
@@ -60,10 +67,6 @@ pub fn generate(seed: u64, count: usize, anchor: Timestamp) -> Dataset {
         .sort_unstable_by(|a, b| a.key().cmp(&b.key()));
     dataset.reindex();
     dataset
-}
-
-fn pack(id: &str) -> u64 {
-    id.bytes().fold(0, |acc, b| (acc << 8) | u64::from(b))
 }
 
 fn projects(rng: &mut fastrand::Rng, anchor: Timestamp) -> Vec<Project> {
@@ -107,15 +110,18 @@ pub fn uuid(rng: &mut fastrand::Rng) -> String {
 /// An 8-character short id from an alphabet without look-alikes, drawn again while `taken`
 /// says it is in use.
 pub fn unique_id(rng: &mut fastrand::Rng, mut taken: impl FnMut(&str) -> bool) -> String {
-    const ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
     loop {
-        let id: String = (0..8)
-            .map(|_| char::from(ALPHABET[rng.usize(..ALPHABET.len())]))
-            .collect();
+        let id = String::from_utf8_lossy(&draw_id(rng)).into_owned();
         if !taken(&id) {
             return id;
         }
     }
+}
+
+/// Eight characters from an alphabet without look-alikes (so always ASCII).
+fn draw_id(rng: &mut fastrand::Rng) -> [u8; 8] {
+    const ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
+    std::array::from_fn(|_| ALPHABET[rng.usize(..ALPHABET.len())])
 }
 
 fn small(index: Option<usize>) -> u8 {
