@@ -86,10 +86,10 @@ pub struct DataArgs {
     pub latency_ms: u64,
 }
 
-/// The most items the simulator generates: a generated item is kept in about 80 bytes (its
-/// seed, key and filter values; the text is built again when served), so a million items start
-/// in about a second in well under 1 GB, and an absurd count is refused instead of aborting on
-/// allocation.
+/// The most items the simulator generates: a generated item is kept in about 100 bytes with its
+/// index entries (its seed, key and filter values; the text is built again when served), so a
+/// million items start in a second or two in about 120 MB, and an absurd count is refused instead
+/// of aborting on allocation.
 pub const MAX_ITEMS: usize = 1_000_000;
 
 /// `--items`: a whole number from 0 to [`MAX_ITEMS`].

@@ -3,8 +3,8 @@
 //! cursors, every validation rule and error code, a per-minute rate limit, gzip, the OpenAPI
 //! document and llms.txt, and it has fault knobs for tests.
 //!
-//! It serves up to a million items (`sim --items 1000000` starts in about a second and stays
-//! well under 1 GB): items are kept compact and built from a per-item seed when an answer needs
+//! It serves up to a million items (`sim --items 1000000` starts after 0.7 s of CPU and peaks at
+//! about 120 MB resident): items are kept compact and built from a per-item seed when an answer needs
 //! them, and a list page costs a binary search plus the page, at any depth (see `index`).
 //!
 //! # Word frequencies (for search benchmarks)
