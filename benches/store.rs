@@ -21,8 +21,7 @@ fn anchor() -> Timestamp {
 
 fn items(count: usize) -> Vec<Feedback> {
     sim::data::generate(SEED, count, anchor())
-        .items
-        .into_iter()
+        .items()
         .map(|d| d.feedback)
         .collect()
 }

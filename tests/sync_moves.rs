@@ -116,13 +116,11 @@ async fn opening_a_detail_updates_status_tags_and_delivery_at_once() {
     let id = sim_ids(&r.sim, &Status::New)[3].clone();
     {
         let mut data = r.sim.state().write();
-        let item = data
-            .items
-            .iter_mut()
-            .find(|it| it.feedback.id.0 == id)
-            .unwrap();
+        let mut items: Vec<_> = data.items().collect();
+        let item = items.iter_mut().find(|it| it.feedback.id.0 == id).unwrap();
         item.feedback.status = Status::Archived;
         item.feedback.tags = vec!["moved-today".to_owned()];
+        data.replace_items(items);
     }
     let stored = syncer.detail(&id).await.unwrap();
     assert_eq!(stored.item.feedback.status, Status::Archived);

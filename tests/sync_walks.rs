@@ -293,8 +293,7 @@ async fn the_walk_stops_at_the_retention_cutoff_and_keeps_nothing_older() {
     let now = feedback_inbox::clock::Clock::now(&*r.clock);
     let all = {
         let data = r.sim.state().read();
-        data.items
-            .iter()
+        data.items()
             .filter(|it| it.feedback.status == Status::New)
             .map(|it| (it.feedback.id.0.clone(), it.feedback.received_at))
             .collect::<Vec<_>>()

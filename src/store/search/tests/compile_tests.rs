@@ -129,12 +129,13 @@ fn metadata_with_many_distinct_values_falls_back_to_nocase() {
             .execute(rusqlite::params![k, format!("z_{i:06}")])
             .unwrap();
     }
+    // An item stored with its detail (a third are stored as list sightings, without metadata).
     let user = fixture
-        .data
         .items
         .iter()
+        .filter(|d| fixture.keys[d.feedback.id.as_str()].1)
         .find_map(|d| d.metadata.custom.get("userId"))
-        .expect("some item has a userId");
+        .expect("some item stored with its detail has a userId");
     let distinct: i64 = fixture
         .store
         .conn()

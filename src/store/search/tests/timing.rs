@@ -41,7 +41,8 @@ fn timing_of_searches() {
     store.put_projects(&data.projects).unwrap();
     store.put_apps(&data.apps, None).unwrap();
     let started = Instant::now();
-    for chunk in data.items.rchunks(5000) {
+    let items: Vec<_> = data.items().collect();
+    for chunk in items.rchunks(5000) {
         let sightings: Vec<Sighting<'_>> = chunk.iter().rev().map(Sighting::detail).collect();
         store.put(&sightings, anchor()).unwrap();
     }
