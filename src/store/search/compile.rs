@@ -91,7 +91,9 @@ fn and_match(positive: &[String], negative: &[String]) -> String {
 
 /// A word or phrase as an FTS5 string: quoted (quotes doubled), `*` outside for a prefix.
 fn phrase(text: &Text) -> String {
-    let quoted = format!("\"{}\"", text.text.replace('"', "\"\""));
+    // NUL would end the string inside SQLite's FTS5 parser; to the tokenizer it only
+    // separates words, as a space does.
+    let quoted = format!("\"{}\"", text.text.replace('"', "\"\"").replace('\0', " "));
     if text.prefix {
         format!("{quoted} *")
     } else {

@@ -201,3 +201,12 @@ proptest! {
         })?;
     }
 }
+
+#[test]
+fn a_nul_inside_a_phrase_is_a_word_break_not_the_end_of_the_fts_string() {
+    let fixture = Fixture::new(60);
+    for input in ["\"\0 a\"", "\"the\0app\"", "crash\0*"] {
+        let got = fixture.search(input);
+        assert!(got.is_ok() || parse(input).is_err(), "{input:?}: {got:?}");
+    }
+}
