@@ -123,10 +123,7 @@ pub fn run(
 ) -> Result<u64, CliError> {
     let sql =
         search::compile(store.conn(), query, cx).map_err(|e| query_error(&args.text(), &e))?;
-    let view = ViewQuery {
-        condition: Some((sql.condition, sql.params)),
-        ..ViewQuery::default()
-    };
+    let view = ViewQuery::default().search(sql);
     let keys = store.view_keys(&view, args.limit)?;
     let mut sink = Sink::new(out, args.format, args.raw_csv);
     for batch in keys.chunks(BATCH) {

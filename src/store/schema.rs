@@ -5,9 +5,12 @@
 use rusqlite_migration::{M, Migrations};
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
-/// where it is shown. `items.k` is a local key, and the rowid of the full-text index. The indexes
-/// serve the views (newest first within a status, a project, an app) and the panes' counts, which
-/// walk index ranges only; `item_tags` repeats the item's status for the same reason.
+/// where it is shown. `items.k` is the item's place in time, `received` in microseconds times
+/// 1024 plus a tie-breaker (`write::time_key`), and the rowid of the full-text index: newest
+/// first is `k DESC` in every table and index (a bare index on `status` is ordered by it), and a
+/// search walks the index's matches newest first and stops after a screen. The indexes serve the
+/// views (a status, a project, an app) and the panes' counts, which walk index ranges only;
+/// `item_tags` repeats the item's status for the same reason.
 const V1: &str = r"
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE projects (id TEXT PRIMARY KEY, name TEXT NOT NULL, slug TEXT, created_at TEXT) WITHOUT ROWID;
@@ -31,9 +34,9 @@ CREATE TABLE items (
   delivery TEXT,
   detail_at INTEGER
 );
-CREATE INDEX items_by_status ON items(status, received);
-CREATE INDEX items_by_project ON items(project, status, received);
-CREATE INDEX items_by_app ON items(app, status, received);
+CREATE INDEX items_by_status ON items(status);
+CREATE INDEX items_by_project ON items(project, status);
+CREATE INDEX items_by_app ON items(app, status);
 CREATE TABLE item_tags (tag TEXT NOT NULL, status TEXT NOT NULL, k INTEGER NOT NULL,
                         PRIMARY KEY (tag, status, k)) WITHOUT ROWID;
 CREATE TABLE item_meta (k INTEGER NOT NULL, custom INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,

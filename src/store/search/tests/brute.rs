@@ -96,10 +96,7 @@ impl Fixture {
     pub(super) fn search(&self, input: &str) -> Result<Vec<i64>, QueryError> {
         let query = parse(input)?;
         let sql = compile(self.store.conn(), &query, &self.cx)?;
-        let view = ViewQuery {
-            condition: Some((sql.condition, sql.params)),
-            ..ViewQuery::default()
-        };
+        let view = ViewQuery::default().search(sql);
         Ok(self.store.view_keys(&view, None).unwrap())
     }
 
