@@ -11,6 +11,9 @@ use rusqlite_migration::{M, Migrations};
 /// search walks the index's matches newest first and stops after a screen. The indexes serve the
 /// views (a status, a project, an app) and the panes' counts, which walk index ranges only;
 /// `item_tags` repeats the item's status for the same reason.
+/// The SQL of every migration, oldest first.
+pub const STEPS: &[&str] = &[V1, V2];
+
 const V1: &str = r"
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE projects (id TEXT PRIMARY KEY, name TEXT NOT NULL, slug TEXT, created_at TEXT) WITHOUT ROWID;
@@ -82,11 +85,11 @@ CREATE TABLE sync_recheck (id TEXT PRIMARY KEY, found INTEGER NOT NULL) WITHOUT 
 /// Every migration, oldest first.
 #[must_use]
 pub fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(V1), M::up(V2)])
+    Migrations::new(STEPS.iter().map(|sql| M::up(sql)).collect())
 }
 
 /// The schema version this build writes.
 #[must_use]
 pub fn latest() -> usize {
-    2
+    STEPS.len()
 }
