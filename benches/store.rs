@@ -127,6 +127,13 @@ fn views(c: &mut Criterion) {
     group.bench_function("all_keys_new", |b| {
         b.iter(|| store.view_keys(&new, None).unwrap());
     });
+    group.bench_function("first_screen_new_one_project", |b| {
+        b.iter(|| {
+            store
+                .items(&store.view_keys(&by_project, Some(60)).unwrap())
+                .unwrap()
+        });
+    });
     group.bench_function("all_keys_new_one_project", |b| {
         b.iter(|| store.view_keys(&by_project, None).unwrap());
     });

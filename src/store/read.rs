@@ -112,7 +112,8 @@ impl Store {
         query: &ViewQuery,
         limit: Option<usize>,
     ) -> Result<Vec<i64>, StoreError> {
-        let (from, condition, params) = view_condition(query);
+        let (from, condition, params) =
+            view_condition(&self.conn, query).map_err(|e| self.error(e))?;
         let limit = limit.map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
         let sql = format!(
             "SELECT items.k {from} WHERE {condition} ORDER BY {} LIMIT {limit}",
@@ -132,7 +133,8 @@ impl Store {
         query: &ViewQuery,
         limit: Option<usize>,
     ) -> Result<Vec<String>, StoreError> {
-        let (from, condition, params) = view_condition(query);
+        let (from, condition, params) =
+            view_condition(&self.conn, query).map_err(|e| self.error(e))?;
         let limit = limit.map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
         let sql = format!(
             "EXPLAIN QUERY PLAN SELECT items.k {from} WHERE {condition} ORDER BY {} LIMIT {limit}",
@@ -146,7 +148,8 @@ impl Store {
 
     /// How many items `query` selects.
     pub fn view_count(&self, query: &ViewQuery) -> Result<u64, StoreError> {
-        let (from, condition, params) = view_condition(query);
+        let (from, condition, params) =
+            view_condition(&self.conn, query).map_err(|e| self.error(e))?;
         let sql = format!("SELECT count(*) {from} WHERE {condition}");
         self.conn
             .prepare_cached(&sql)
@@ -389,8 +392,22 @@ fn order(query: &ViewQuery) -> &'static str {
 /// The FROM and WHERE clauses of a view and its parameters. With a full-text match, the match's
 /// index drives the query (CROSS JOIN keeps it outermost): its rowids are item keys, so it
 /// yields matches newest first and a LIMIT stops it early.
-fn view_condition(query: &ViewQuery) -> (&'static str, String, Vec<Value>) {
+fn view_condition(
+    conn: &rusqlite::Connection,
+    query: &ViewQuery,
+) -> rusqlite::Result<(&'static str, String, Vec<Value>)> {
     let mut parts: Vec<String> = vec!["1".to_owned()];
+    // A project or an app is usually one reference key: `items.project = k` then reads the
+    // index (project, status) in key order, where `IN (SELECT …)` would sort.
+    if let Some(project) = &query.project {
+        parts.push(key_list(
+            "items.project",
+            &ref_keys(conn, "project_refs", project)?,
+        ));
+    }
+    if let Some(app) = &query.app {
+        parts.push(key_list("items.app", &ref_keys(conn, "app_refs", app)?));
+    }
     let mut params: Vec<Value> = Vec::new();
     let mut add = |sql: &str, value: &String| {
         params.push(Value::Text(value.clone()));
@@ -399,17 +416,19 @@ fn view_condition(query: &ViewQuery) -> (&'static str, String, Vec<Value>) {
     if let Some(status) = &query.status {
         add("items.status = ?", status);
     }
-    if let Some(project) = &query.project {
-        add(
-            "items.project IN (SELECT k FROM project_refs WHERE id = ?)",
-            project,
-        );
-    }
-    if let Some(app) = &query.app {
-        add("items.app IN (SELECT k FROM app_refs WHERE id = ?)", app);
-    }
-    if let Some(tag) = &query.tag {
-        add("items.k IN (SELECT k FROM item_tags WHERE tag = ?)", tag);
+    match (&query.tag, &query.status) {
+        // The item's status is in `item_tags` too: the view's tag is one range of its key.
+        (Some(tag), Some(status)) => {
+            params.push(Value::Text(tag.clone()));
+            params.push(Value::Text(status.clone()));
+            let n = params.len();
+            parts.push(format!(
+                "items.k IN (SELECT k FROM item_tags WHERE tag = ?{} AND status = ?{n})",
+                n - 1
+            ));
+        }
+        (Some(tag), None) => add("items.k IN (SELECT k FROM item_tags WHERE tag = ?)", tag),
+        (None, _) => {}
     }
     if let Some((condition, extra)) = &query.condition {
         // The search's parameters are numbered from 1 in its condition: renumber them after ours.
@@ -425,7 +444,26 @@ fn view_condition(query: &ViewQuery) -> (&'static str, String, Vec<Value>) {
         }
         None => "FROM items",
     };
-    (from, parts.join(" AND "), params)
+    Ok((from, parts.join(" AND "), params))
+}
+
+/// The local keys of the references (project or app, as items named it) with this server id.
+fn ref_keys(conn: &rusqlite::Connection, table: &str, id: &str) -> rusqlite::Result<Vec<i64>> {
+    conn.prepare_cached(&format!("SELECT k FROM {table} WHERE id = ?1 ORDER BY k"))?
+        .query_map([id], |row| row.get(0))?
+        .collect()
+}
+
+/// `column = k`, `column IN (k, …)` or `0` (matches nothing) for our own integer keys.
+fn key_list(column: &str, keys: &[i64]) -> String {
+    match keys {
+        [] => "0".to_owned(),
+        [one] => format!("{column} = {one}"),
+        many => {
+            let list: Vec<String> = many.iter().map(i64::to_string).collect();
+            format!("{column} IN ({})", list.join(", "))
+        }
+    }
 }
 
 /// Shifts every `?N` placeholder of `sql` by `offset` (placeholders inside string literals are
