@@ -13,6 +13,7 @@ mod account;
 mod files;
 mod read;
 pub mod schema;
+pub mod search;
 mod write;
 
 #[cfg(test)]

@@ -1,0 +1,92 @@
+//! The parsed query: a boolean tree of text terms and qualifier filters, each leaf keeping its
+//! byte span so the compiler can point at the part of the input it rejects (an unknown app).
+
+use std::ops::Range;
+
+use jiff::SignedDuration;
+use jiff::civil::DateTime;
+
+/// A node of the query tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expr {
+    And(Vec<Expr>),
+    Or(Vec<Expr>),
+    Not(Box<Expr>),
+    /// A bare word or quoted phrase, searched in the message.
+    Text(Text),
+    Filter(Filter),
+}
+
+/// A word (`crash`), phrase (`"a phrase"`) or prefix (`crash*`), as the user wrote it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Text {
+    /// The raw text without quotes or the trailing `*`.
+    pub text: String,
+    pub prefix: bool,
+    pub span: Range<usize>,
+}
+
+/// A qualifier such as `app:"Trailhead iOS"`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Filter {
+    pub kind: FilterKind,
+    /// The whole qualifier, name to value.
+    pub span: Range<usize>,
+    /// The value alone (inside the quotes when quoted).
+    pub value_span: Range<usize>,
+}
+
+/// What a qualifier asks for; values are raw user text, matched case-insensitively.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FilterKind {
+    /// By name, slug or id; resolved against the stored apps when compiled.
+    App(String),
+    Project(String),
+    Platform(String),
+    Tag(String),
+    Status(String),
+    /// Substring of the reporter's address.
+    Email(String),
+    /// The server's id, exactly.
+    Id(String),
+    Meta {
+        key: MetaKey,
+        value: String,
+    },
+    Has(Has),
+    /// Received at or after this local time.
+    After(DateTime),
+    /// Received before this local time.
+    Before(DateTime),
+    /// Received less (`Younger`) or more (`Older`) than this long ago.
+    Age {
+        cmp: AgeCmp,
+        age: SignedDuration,
+    },
+}
+
+/// Which metadata keys a metadata qualifier looks at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MetaKey {
+    /// Any of these built-in keys (`version:` -> appVersion).
+    BuiltIn(&'static [&'static str]),
+    /// `meta.KEY:`: this key, built-in or custom, case-insensitively.
+    Any(String),
+}
+
+/// `has:` flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Has {
+    Email,
+    /// A delivery with an external link (an issue-tracker ticket).
+    Link,
+    Tag,
+    App,
+}
+
+/// The comparison of `age:`: `<` younger, `>` older, `=` inclusive of the bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgeCmp {
+    Younger { inclusive: bool },
+    Older { inclusive: bool },
+}

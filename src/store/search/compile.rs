@@ -1,0 +1,355 @@
+//! Compiling a query to one SQL condition over `items`. Text terms become FTS5 MATCH
+//! expressions built from quoted tokens (user text never reaches FTS5 syntax); adjacent pure-text
+//! AND/OR groups share one MATCH; a NOT with no positive text beside it becomes `NOT IN`.
+//! Every leaf is 0 or 1, never NULL, so `NOT` and `-` mean "every item the term does not match".
+//! Parameters are numbered `?1…` (the store renumbers them when it adds its own).
+
+use std::ops::Range;
+
+use rusqlite::Connection;
+use rusqlite::types::Value;
+
+use super::ast::{AgeCmp, Expr, Filter, FilterKind, Has, MetaKey, Text};
+use super::resolve::{self, RefKind};
+use super::{Context, Query, QueryError};
+
+/// An SQL condition over `items` with its parameters (numbered from `?1`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sql {
+    pub condition: String,
+    pub params: Vec<Value>,
+}
+
+/// Compiles `query` for the store behind `conn`: app and project names are looked up there
+/// (an unknown one is an error at its value), `after:`/`before:` are read in `cx.tz`, and
+/// `age:` is counted back from `cx.now`. The empty query compiles to `1`.
+pub fn compile(conn: &Connection, query: &Query, cx: &Context) -> Result<Sql, QueryError> {
+    let Some(root) = query.root() else {
+        return Ok(Sql {
+            condition: "1".to_owned(),
+            params: Vec::new(),
+        });
+    };
+    let mut compiler = Compiler {
+        conn,
+        cx,
+        params: Vec::new(),
+    };
+    let condition = compiler.expr(root)?;
+    Ok(Sql {
+        condition,
+        params: compiler.params,
+    })
+}
+
+/// The FTS5 expression for `expr` when it is made of text terms alone (and is not a bare NOT,
+/// which FTS5 cannot say).
+fn fts(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Text(text) => Some(phrase(text)),
+        Expr::Or(parts) => {
+            let parts: Option<Vec<String>> = parts.iter().map(fts).collect();
+            Some(format!("({})", parts?.join(" OR ")))
+        }
+        Expr::And(parts) => {
+            let (positive, negative, rest) = split_and(parts);
+            (rest.is_empty() && !positive.is_empty()).then(|| and_match(&positive, &negative))
+        }
+        Expr::Not(_) | Expr::Filter(_) => None,
+    }
+}
+
+/// An AND group's parts: text (FTS-able), negated text, and everything else.
+fn split_and(parts: &[Expr]) -> (Vec<String>, Vec<String>, Vec<&Expr>) {
+    let (mut positive, mut negative, mut rest) = (Vec::new(), Vec::new(), Vec::new());
+    for part in parts {
+        if let Some(m) = fts(part) {
+            positive.push(m);
+        } else if let Some(m) = negated_fts(part) {
+            negative.push(m);
+        } else {
+            rest.push(part);
+        }
+    }
+    (positive, negative, rest)
+}
+
+fn negated_fts(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Not(inner) => fts(inner),
+        _ => None,
+    }
+}
+
+fn and_match(positive: &[String], negative: &[String]) -> String {
+    let mut out = format!("({})", positive.join(" AND "));
+    for n in negative {
+        out = format!("({out} NOT {n})");
+    }
+    out
+}
+
+/// A word or phrase as an FTS5 string: quoted (quotes doubled), `*` outside for a prefix.
+fn phrase(text: &Text) -> String {
+    let quoted = format!("\"{}\"", text.text.replace('"', "\"\""));
+    if text.prefix {
+        format!("{quoted} *")
+    } else {
+        quoted
+    }
+}
+
+struct Compiler<'a> {
+    conn: &'a Connection,
+    cx: &'a Context,
+    params: Vec<Value>,
+}
+
+impl Compiler<'_> {
+    fn param(&mut self, value: Value) -> String {
+        self.params.push(value);
+        format!("?{}", self.params.len())
+    }
+
+    fn text_params(&mut self, values: &[String]) -> String {
+        let list: Vec<String> = values
+            .iter()
+            .map(|v| self.param(Value::Text(v.clone())))
+            .collect();
+        list.join(", ")
+    }
+
+    fn fts_in(&mut self, expression: String, positive: bool) -> String {
+        let not = if positive { "" } else { "NOT " };
+        let p = self.param(Value::Text(expression));
+        format!("items.k {not}IN (SELECT rowid FROM items_fts WHERE items_fts MATCH {p})")
+    }
+
+    fn expr(&mut self, expr: &Expr) -> Result<String, QueryError> {
+        if let Some(m) = fts(expr) {
+            return Ok(self.fts_in(m, true));
+        }
+        match expr {
+            Expr::And(parts) => self.and(parts),
+            Expr::Or(parts) => self.or(parts),
+            Expr::Not(inner) => match fts(inner) {
+                Some(m) => Ok(self.fts_in(m, false)),
+                None => Ok(format!("NOT ({})", self.expr(inner)?)),
+            },
+            Expr::Text(text) => Ok(self.fts_in(phrase(text), true)),
+            Expr::Filter(filter) => self.filter(filter),
+        }
+    }
+
+    fn and(&mut self, parts: &[Expr]) -> Result<String, QueryError> {
+        let (positive, negative, rest) = split_and(parts);
+        let mut out = Vec::new();
+        if !positive.is_empty() {
+            out.push(self.fts_in(and_match(&positive, &negative), true));
+        } else if !negative.is_empty() {
+            out.push(self.fts_in(format!("({})", negative.join(" OR ")), false));
+        }
+        for part in rest {
+            out.push(format!("({})", self.expr(part)?));
+        }
+        Ok(out.join(" AND "))
+    }
+
+    fn or(&mut self, parts: &[Expr]) -> Result<String, QueryError> {
+        let mut text = Vec::new();
+        let mut rest = Vec::new();
+        for part in parts {
+            match fts(part) {
+                Some(m) => text.push(m),
+                None => rest.push(part),
+            }
+        }
+        let mut out = Vec::new();
+        if !text.is_empty() {
+            out.push(self.fts_in(format!("({})", text.join(" OR ")), true));
+        }
+        for part in rest {
+            out.push(format!("({})", self.expr(part)?));
+        }
+        Ok(out.join(" OR "))
+    }
+
+    fn filter(&mut self, filter: &Filter) -> Result<String, QueryError> {
+        let span = &filter.value_span;
+        Ok(match &filter.kind {
+            FilterKind::App(v) => key_list(
+                "items.app",
+                &resolve::refs(self.conn, RefKind::App, v, span)?,
+            ),
+            FilterKind::Project(v) => key_list(
+                "items.project",
+                &resolve::refs(self.conn, RefKind::Project, v, span)?,
+            ),
+            FilterKind::Platform(v) => {
+                key_list("items.app", &resolve::platform_refs(self.conn, v, span)?)
+            }
+            FilterKind::Tag(v) => self.tag(v, span)?,
+            FilterKind::Status(v) => self.status(v, span)?,
+            FilterKind::Email(v) => {
+                let p = self.param(Value::Text(format!("%{}%", escape_like(v))));
+                format!("(items.email IS NOT NULL AND items.email LIKE {p} ESCAPE '\\')")
+            }
+            FilterKind::Id(v) => format!("items.id = {}", self.param(Value::Text(v.clone()))),
+            FilterKind::Meta { key, value } => self.meta(key, value, span)?,
+            FilterKind::Has(has) => has_sql(*has).to_owned(),
+            FilterKind::After(at) => {
+                let p = self.param(Value::Integer(self.local_micros(*at, span)?));
+                format!("items.received >= {p}")
+            }
+            FilterKind::Before(at) => {
+                let p = self.param(Value::Integer(self.local_micros(*at, span)?));
+                format!("items.received < {p}")
+            }
+            FilterKind::Age { cmp, age } => self.age(*cmp, *age, span)?,
+        })
+    }
+
+    fn tag(&mut self, value: &str, span: &Range<usize>) -> Result<String, QueryError> {
+        let next = "SELECT tag FROM item_tags WHERE tag > ?1 ORDER BY tag LIMIT 1";
+        Ok(
+            match resolve::spellings(self.conn, next, &[], value, span)? {
+                Some(tags) if tags.is_empty() => "0".to_owned(),
+                Some(tags) => format!(
+                    "items.k IN (SELECT k FROM item_tags WHERE tag IN ({}))",
+                    self.text_params(&tags)
+                ),
+                None => {
+                    let p = self.param(Value::Text(value.to_owned()));
+                    format!("items.k IN (SELECT k FROM item_tags WHERE tag = {p} COLLATE NOCASE)")
+                }
+            },
+        )
+    }
+
+    fn status(&mut self, value: &str, span: &Range<usize>) -> Result<String, QueryError> {
+        let next = "SELECT status FROM items WHERE status > ?1 ORDER BY status LIMIT 1";
+        Ok(
+            match resolve::spellings(self.conn, next, &[], value, span)? {
+                Some(found) if found.is_empty() => "0".to_owned(),
+                Some(found) => format!("items.status IN ({})", self.text_params(&found)),
+                None => {
+                    let p = self.param(Value::Text(value.to_owned()));
+                    format!("items.status = {p} COLLATE NOCASE")
+                }
+            },
+        )
+    }
+
+    fn meta(
+        &mut self,
+        key: &MetaKey,
+        value: &str,
+        span: &Range<usize>,
+    ) -> Result<String, QueryError> {
+        let (keys, built_in_only): (Vec<String>, bool) = match key {
+            MetaKey::BuiltIn(keys) => (keys.iter().map(|k| (*k).to_owned()).collect(), true),
+            MetaKey::Any(key) => {
+                let next = "SELECT key FROM item_meta WHERE key > ?1 ORDER BY key LIMIT 1";
+                match resolve::spellings(self.conn, next, &[], key, span)? {
+                    Some(keys) => (keys, false),
+                    None => (vec![key.clone()], false),
+                }
+            }
+        };
+        let mut per_key = Vec::new();
+        for key in &keys {
+            let next =
+                "SELECT value FROM item_meta WHERE key = ?2 AND value > ?1 ORDER BY value LIMIT 1";
+            let k = self.param(Value::Text(key.clone()));
+            match resolve::spellings(self.conn, next, &[key], value, span)? {
+                Some(values) if values.is_empty() => {}
+                Some(values) => {
+                    per_key.push(format!(
+                        "(key = {k} AND value IN ({}))",
+                        self.text_params(&values)
+                    ));
+                }
+                None => {
+                    let v = self.param(Value::Text(value.to_owned()));
+                    per_key.push(format!("(key = {k} AND value = {v} COLLATE NOCASE)"));
+                }
+            }
+        }
+        if per_key.is_empty() {
+            return Ok("0".to_owned());
+        }
+        let custom = if built_in_only { "custom = 0 AND " } else { "" };
+        Ok(format!(
+            "items.k IN (SELECT k FROM item_meta WHERE {custom}({}))",
+            per_key.join(" OR ")
+        ))
+    }
+
+    /// Unix microseconds of a local date-time in the user's zone.
+    fn local_micros(
+        &self,
+        at: jiff::civil::DateTime,
+        span: &Range<usize>,
+    ) -> Result<i64, QueryError> {
+        at.to_zoned(self.cx.tz.clone())
+            .map(|z| z.timestamp().as_microsecond())
+            .map_err(|e| QueryError::new(span.clone(), format!("date out of range: {e}")))
+    }
+
+    fn age(
+        &mut self,
+        cmp: AgeCmp,
+        age: jiff::SignedDuration,
+        span: &Range<usize>,
+    ) -> Result<String, QueryError> {
+        let cutoff = self
+            .cx
+            .now
+            .checked_sub(age)
+            .map_err(|e| QueryError::new(span.clone(), format!("age out of range: {e}")))?;
+        let p = self.param(Value::Integer(cutoff.as_microsecond()));
+        let op = match cmp {
+            AgeCmp::Younger { inclusive: false } => ">",
+            AgeCmp::Younger { inclusive: true } => ">=",
+            AgeCmp::Older { inclusive: false } => "<",
+            AgeCmp::Older { inclusive: true } => "<=",
+        };
+        Ok(format!("items.received {op} {p}"))
+    }
+}
+
+/// `column IN (keys)` for reference keys (our own integers, inlined); `0` for none.
+fn key_list(column: &str, keys: &[i64]) -> String {
+    if keys.is_empty() {
+        return "0".to_owned();
+    }
+    let list: Vec<String> = keys.iter().map(i64::to_string).collect();
+    format!(
+        "({column} IS NOT NULL AND {column} IN ({}))",
+        list.join(", ")
+    )
+}
+
+fn has_sql(has: Has) -> &'static str {
+    match has {
+        Has::Email => "(items.email IS NOT NULL AND items.email <> '')",
+        Has::Link => {
+            "(CASE WHEN json_valid(items.delivery) THEN EXISTS (SELECT 1 FROM json_each(items.delivery) \
+             WHERE coalesce(json_extract(json_each.value, '$.external_url'), '') <> '') ELSE 0 END)"
+        }
+        Has::Tag => "(items.tags <> '[]')",
+        Has::App => "(items.app IS NOT NULL)",
+    }
+}
+
+/// Escapes LIKE's wildcards so `email:a_b` means the text "a_b".
+fn escape_like(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        if matches!(c, '\\' | '%' | '_') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,129 @@
+//! Which parts of a message the query's words matched, found the way the full-text index found
+//! them: the same tokenizer rules (FTS5 `unicode61`, `remove_diacritics 2`), so "Café" lights up
+//! for `cafe`, `crash*` lights "Crashed", and a phrase lights only where its words are adjacent.
+
+use std::ops::Range;
+
+use super::fold::{fold, is_diacritic};
+
+/// The positive words, phrases and prefixes of a query (those not under a NOT).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Highlights {
+    terms: Vec<Term>,
+}
+
+/// One word or phrase: its folded tokens, the last one a prefix when `prefix`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Term {
+    tokens: Vec<String>,
+    prefix: bool,
+}
+
+/// A token of some text: where it is (bytes) and its folded form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Token {
+    pub(super) span: Range<usize>,
+    pub(super) folded: String,
+}
+
+impl Highlights {
+    /// Adds a word or phrase (raw user text); text without a token adds nothing.
+    pub(super) fn push(&mut self, text: &str, prefix: bool) {
+        let tokens: Vec<String> = tokenize(text).into_iter().map(|t| t.folded).collect();
+        if !tokens.is_empty() {
+            self.terms.push(Term { tokens, prefix });
+        }
+    }
+
+    /// True when nothing would ever be highlighted.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// Byte ranges of `text` the highlights match, sorted, merged and on char boundaries.
+    ///
+    /// Works on raw or sanitized text alike (the sanitizer keeps letters and digits); a phrase
+    /// covers its first token's start to its last token's end.
+    #[must_use]
+    pub fn ranges(&self, text: &str) -> Vec<Range<usize>> {
+        if self.terms.is_empty() {
+            return Vec::new();
+        }
+        let tokens = tokenize(text);
+        let mut found: Vec<Range<usize>> = Vec::new();
+        for term in &self.terms {
+            for start in 0..tokens.len() {
+                if let Some(range) = term.match_at(&tokens, start) {
+                    found.push(range);
+                }
+            }
+        }
+        merge(found)
+    }
+}
+
+impl Term {
+    /// The byte range of `tokens[start..]` when the term matches there.
+    fn match_at(&self, tokens: &[Token], start: usize) -> Option<Range<usize>> {
+        let window = tokens.get(start..start + self.tokens.len())?;
+        let last = self.tokens.len() - 1;
+        let all = self
+            .tokens
+            .iter()
+            .zip(window)
+            .enumerate()
+            .all(|(i, (want, got))| {
+                if self.prefix && i == last {
+                    got.folded.starts_with(want.as_str())
+                } else {
+                    got.folded == *want
+                }
+            });
+        let (first, end) = (window.first()?, window.last()?);
+        all.then(|| first.span.start..end.span.end)
+    }
+}
+
+/// Sorts and merges overlapping or touching ranges.
+fn merge(mut ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    ranges.sort_by_key(|r| (r.start, r.end));
+    let mut out: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
+    for range in ranges {
+        match out.last_mut() {
+            Some(last) if range.start <= last.end => last.end = last.end.max(range.end),
+            _ => out.push(range),
+        }
+    }
+    out
+}
+
+/// True for a character that starts or continues a token (Unicode letters and digits, private use).
+fn is_token_char(c: char) -> bool {
+    c.is_alphanumeric()
+        || matches!(u32::from(c), 0xE000..=0xF8FF | 0xF_0000..=0xF_FFFD | 0x10_0000..=0x10_FFFD)
+}
+
+/// Splits `text` into tokens as FTS5's `unicode61` does: a token starts at a letter or digit and
+/// runs over letters, digits and combining diacritics; everything else separates.
+pub(super) fn tokenize(text: &str) -> Vec<Token> {
+    let mut tokens = Vec::new();
+    let mut current: Option<Token> = None;
+    for (at, c) in text.char_indices() {
+        let continues = current.is_some() && is_diacritic(c);
+        if is_token_char(c) || continues {
+            let token = current.get_or_insert_with(|| Token {
+                span: at..at,
+                folded: String::new(),
+            });
+            token.span.end = at + c.len_utf8();
+            if let Some(folded) = fold(c) {
+                token.folded.push(folded);
+            }
+        } else if let Some(token) = current.take() {
+            tokens.push(token);
+        }
+    }
+    tokens.extend(current);
+    tokens
+}

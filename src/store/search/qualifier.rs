@@ -1,0 +1,134 @@
+//! Qualifier names and values: which names exist, and parsing of the values that can be checked
+//! without the store (dates, ages, `has:`). Names of apps and projects are checked when compiled.
+
+use std::ops::Range;
+
+use jiff::SignedDuration;
+use jiff::civil::{Date, DateTime};
+
+use super::QueryError;
+use super::ast::{AgeCmp, Filter, FilterKind, Has, MetaKey};
+
+/// Every qualifier name, for error messages and the help.
+pub const NAMES: &str = "app: project: platform: tag: status: email: from: id: version: os: \
+                         locale: meta.KEY: has: after: before: age:";
+
+/// Parses `name:value` into a filter.
+pub(super) fn parse(
+    name: &str,
+    value: &str,
+    span: Range<usize>,
+    value_span: Range<usize>,
+) -> Result<Filter, QueryError> {
+    let lower = name.to_ascii_lowercase();
+    if value.trim().is_empty() {
+        return Err(QueryError::new(span, format!("`{name}:` needs a value")));
+    }
+    let owned = value.to_owned();
+    let kind = match lower.as_str() {
+        "app" => FilterKind::App(owned),
+        "project" => FilterKind::Project(owned),
+        "platform" => FilterKind::Platform(owned),
+        "tag" => FilterKind::Tag(owned),
+        "status" => FilterKind::Status(owned),
+        "email" | "from" => FilterKind::Email(owned),
+        "id" => FilterKind::Id(owned),
+        "version" => meta(&["appVersion"], owned),
+        "os" => meta(&["iOSVersion", "androidVersion"], owned),
+        "locale" => meta(&["locale"], owned),
+        "has" => FilterKind::Has(has(value, &value_span)?),
+        "after" => FilterKind::After(date(value, &value_span)?),
+        "before" => FilterKind::Before(date(value, &value_span)?),
+        "age" => age(value, &value_span)?,
+        _ => match lower.strip_prefix("meta.") {
+            Some(key) if !key.is_empty() => FilterKind::Meta {
+                key: MetaKey::Any(name["meta.".len()..].to_owned()),
+                value: owned,
+            },
+            _ => {
+                return Err(QueryError::new(
+                    span.start..span.start + name.len() + 1,
+                    format!(
+                        "unknown qualifier `{name}:`; known: {NAMES} (quote text that has a colon)"
+                    ),
+                ));
+            }
+        },
+    };
+    Ok(Filter {
+        kind,
+        span,
+        value_span,
+    })
+}
+
+fn meta(keys: &'static [&'static str], value: String) -> FilterKind {
+    FilterKind::Meta {
+        key: MetaKey::BuiltIn(keys),
+        value,
+    }
+}
+
+fn has(value: &str, span: &Range<usize>) -> Result<Has, QueryError> {
+    match value.to_ascii_lowercase().as_str() {
+        "email" => Ok(Has::Email),
+        "link" => Ok(Has::Link),
+        "tag" | "tags" => Ok(Has::Tag),
+        "app" => Ok(Has::App),
+        _ => Err(QueryError::new(
+            span.clone(),
+            format!("unknown `has:{value}`; known: has:email has:link has:tag has:app"),
+        )),
+    }
+}
+
+/// A local date (`2026-11-01`, midnight) or date and time (`2026-11-01T09:30`).
+fn date(value: &str, span: &Range<usize>) -> Result<DateTime, QueryError> {
+    if let Ok(date) = value.parse::<Date>() {
+        return Ok(date.to_datetime(jiff::civil::Time::midnight()));
+    }
+    value.parse::<DateTime>().map_err(|_| {
+        QueryError::new(
+            span.clone(),
+            format!("bad date `{value}`: expected a date like 2026-11-01 or 2026-11-01T09:30"),
+        )
+    })
+}
+
+/// `<7d`, `>2w`, `<=3h`, `>=30m`, or a bare `7d` (younger than).
+fn age(value: &str, span: &Range<usize>) -> Result<FilterKind, QueryError> {
+    let bad = || {
+        QueryError::new(
+            span.clone(),
+            format!("bad age `{value}`: expected <7d or >2w (units m h d w)"),
+        )
+    };
+    let (cmp, rest) = if let Some(rest) = value.strip_prefix("<=") {
+        (AgeCmp::Younger { inclusive: true }, rest)
+    } else if let Some(rest) = value.strip_prefix(">=") {
+        (AgeCmp::Older { inclusive: true }, rest)
+    } else if let Some(rest) = value.strip_prefix('<') {
+        (AgeCmp::Younger { inclusive: false }, rest)
+    } else if let Some(rest) = value.strip_prefix('>') {
+        (AgeCmp::Older { inclusive: false }, rest)
+    } else {
+        (AgeCmp::Younger { inclusive: false }, value)
+    };
+    let unit_at = rest.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
+    let count: i64 = rest[..unit_at].parse().map_err(|_| bad())?;
+    let seconds = match &rest[unit_at..] {
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        "w" => 7 * 86_400,
+        _ => return Err(bad()),
+    };
+    let total = count
+        .checked_mul(seconds)
+        .filter(|s| *s <= 200 * 366 * 86_400)
+        .ok_or_else(bad)?;
+    Ok(FilterKind::Age {
+        cmp,
+        age: SignedDuration::from_secs(total),
+    })
+}

@@ -1,0 +1,207 @@
+//! Turning qualifier values into the stored values they mean: app and project names or slugs
+//! into reference keys (an unknown name is an error that lists the known ones), and tag, status
+//! and metadata values into the exact spellings stored, compared case-insensitively in Rust (so
+//! "CAFÉ" finds "café") while the final SQL stays an index-friendly `IN (…)`.
+
+use std::ops::Range;
+
+use rusqlite::{Connection, OptionalExtension};
+
+use super::QueryError;
+use crate::text::sanitize_line;
+
+/// Distinct values read one index seek at a time before giving up on listing them.
+pub(super) const MAX_DISTINCT: usize = 2000;
+
+/// Case-insensitive comparison key: Unicode lower case.
+pub(super) fn fold_case(s: &str) -> String {
+    s.to_lowercase()
+}
+
+/// A name as a slug: lower case, runs of anything but letters and digits become one `-`.
+pub(super) fn slugify(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.to_lowercase().chars() {
+        if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    out
+}
+
+/// True when `value` names this entity: its id (exact), name or slug (case-insensitive).
+fn names(value: &str, id: &str, name: &str, slug: Option<&str>) -> bool {
+    let want = fold_case(value);
+    id == value
+        || fold_case(name) == want
+        || slug.is_some_and(|s| fold_case(s) == want)
+        || slugify(name) == want
+}
+
+/// Which kind of reference a name resolves against.
+#[derive(Clone, Copy)]
+pub(super) enum RefKind {
+    App,
+    Project,
+}
+
+impl RefKind {
+    fn word(self) -> &'static str {
+        match self {
+            Self::App => "app",
+            Self::Project => "project",
+        }
+    }
+
+    fn listed_sql(self) -> &'static str {
+        match self {
+            Self::App => "SELECT id, name, slug FROM apps",
+            Self::Project => "SELECT id, name, slug FROM projects",
+        }
+    }
+
+    fn refs_sql(self) -> &'static str {
+        match self {
+            Self::App => "SELECT k, id, name FROM app_refs",
+            Self::Project => "SELECT k, id, name FROM project_refs",
+        }
+    }
+}
+
+/// The reference keys (`app_refs.k` / `project_refs.k`) an app or project name means; an empty
+/// list when the name is known but no stored item has it; an error when nothing has that name.
+pub(super) fn refs(
+    conn: &Connection,
+    kind: RefKind,
+    value: &str,
+    span: &Range<usize>,
+) -> Result<Vec<i64>, QueryError> {
+    let db = |e: rusqlite::Error| db_error(span, &e);
+    let listed: Vec<(String, String, Option<String>)> = conn
+        .prepare_cached(kind.listed_sql())
+        .and_then(|mut s| {
+            s.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                .collect()
+        })
+        .map_err(db)?;
+    let stored: Vec<(i64, String, String)> = conn
+        .prepare_cached(kind.refs_sql())
+        .and_then(|mut s| {
+            s.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                .collect()
+        })
+        .map_err(db)?;
+    let ids: Vec<&str> = listed
+        .iter()
+        .filter(|(id, name, slug)| names(value, id, name, slug.as_deref()))
+        .map(|(id, _, _)| id.as_str())
+        .chain(
+            stored
+                .iter()
+                .filter(|(_, id, name)| names(value, id, name, None))
+                .map(|(_, id, _)| id.as_str()),
+        )
+        .collect();
+    if ids.is_empty() {
+        let mut known: Vec<&str> = listed.iter().map(|(_, n, _)| n.as_str()).collect();
+        known.extend(stored.iter().map(|(_, _, n)| n.as_str()));
+        return Err(unknown(kind.word(), value, known, span));
+    }
+    Ok(stored
+        .iter()
+        .filter(|(_, id, _)| ids.contains(&id.as_str()))
+        .map(|(k, _, _)| *k)
+        .collect())
+}
+
+/// "no app named X; known: …" with the first few known names, sanitized (they are server text).
+fn unknown(word: &str, value: &str, mut known: Vec<&str>, span: &Range<usize>) -> QueryError {
+    known.sort_unstable();
+    known.dedup();
+    let shown: Vec<String> = known
+        .iter()
+        .take(8)
+        .map(|n| format!("\"{}\"", sanitize_line(n)))
+        .collect();
+    let more = known.len().saturating_sub(shown.len());
+    let list = match (shown.is_empty(), more) {
+        (true, _) => format!("no {word}s are stored yet"),
+        (false, 0) => format!("known: {}", shown.join(", ")),
+        (false, more) => format!("known: {} and {more} more", shown.join(", ")),
+    };
+    QueryError::new(
+        span.clone(),
+        format!(
+            "no {word} named \"{}\"; {list} (name as shown, slug or id)",
+            sanitize_line(value)
+        ),
+    )
+}
+
+/// App reference keys whose platform is `value` (case-insensitive, any raw platform).
+pub(super) fn platform_refs(
+    conn: &Connection,
+    value: &str,
+    span: &Range<usize>,
+) -> Result<Vec<i64>, QueryError> {
+    let want = fold_case(value);
+    let rows: Vec<(i64, String)> = conn
+        .prepare_cached("SELECT k, platform FROM app_refs")
+        .and_then(|mut s| s.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect())
+        .map_err(|e| db_error(span, &e))?;
+    Ok(rows
+        .into_iter()
+        .filter(|(_, platform)| fold_case(platform) == want)
+        .map(|(k, _)| k)
+        .collect())
+}
+
+/// The stored spellings equal to `value` ignoring case, found by walking the distinct values
+/// of an index one seek at a time. `next_sql` selects the least value greater than `?1` (with
+/// `extra` as `?2…`). `None` when there are more than [`MAX_DISTINCT`] distinct values: the
+/// caller then falls back to SQLite's ASCII `COLLATE NOCASE`.
+pub(super) fn spellings(
+    conn: &Connection,
+    next_sql: &str,
+    extra: &[&str],
+    value: &str,
+    span: &Range<usize>,
+) -> Result<Option<Vec<String>>, QueryError> {
+    let want = fold_case(value);
+    let mut stmt = conn
+        .prepare_cached(next_sql)
+        .map_err(|e| db_error(span, &e))?;
+    let mut found = Vec::new();
+    // Start after '': the empty value never matches (a qualifier needs a value).
+    let mut after = rusqlite::types::Value::Text(String::new());
+    for _ in 0..MAX_DISTINCT {
+        let mut params: Vec<rusqlite::types::Value> = vec![after.clone()];
+        params.extend(
+            extra
+                .iter()
+                .map(|e| rusqlite::types::Value::Text((*e).to_owned())),
+        );
+        let next: Option<String> = stmt
+            .query_row(rusqlite::params_from_iter(params), |r| r.get(0))
+            .optional()
+            .map_err(|e| db_error(span, &e))?;
+        let Some(next) = next else {
+            return Ok(Some(found));
+        };
+        if fold_case(&next) == want {
+            found.push(next.clone());
+        }
+        after = rusqlite::types::Value::Text(next);
+    }
+    Ok(None)
+}
+
+/// A database failure while compiling, blamed on the term being compiled.
+pub(super) fn db_error(span: &Range<usize>, e: &rusqlite::Error) -> QueryError {
+    QueryError::new(span.clone(), format!("store error: {e}"))
+}
