@@ -14,6 +14,7 @@ mod files;
 mod read;
 pub mod schema;
 pub mod search;
+mod shared;
 mod write;
 
 #[cfg(test)]
@@ -27,6 +28,7 @@ use thiserror::Error;
 
 pub use files::{default_path, store_file_name};
 pub use read::{Counts, Info, NameCount, StoredDetail, StoredItem, ViewQuery};
+pub use shared::Shared;
 pub use write::Sighting;
 pub use write::Written;
 

@@ -1,43 +1,59 @@
-//! The effect executor: network work in spawned tasks that report back over the channel,
-//! clipboard, browser and mouse-capture calls in place (they are quick and must stay in order
-//! with the frames written to the terminal).
+//! The effect executor: store reads on blocking threads and sync jobs in tokio tasks, both
+//! reporting back over the channel; clipboard, browser and mouse-capture calls in place (they
+//! are quick and must stay in order with the frames written to the terminal). The UI thread
+//! never runs a query nor awaits the network.
 
 use std::io::{self, Write};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
-use crate::api::{ApiError, Client, ScopeQuery};
+use super::reads::{self, FreshnessOf};
 use crate::clipboard::Clipboard;
-use crate::tui::action::{CopyOutcome, Msg, PageKind, PaneData, PaneKind};
+use crate::store::Shared;
+use crate::tui::action::{CopyOutcome, Msg, ViewError};
 use crate::tui::effect::Effect;
 
-/// Runs effects: network work in tasks, clipboard and browser calls in place.
+/// Runs effects: store reads on blocking threads, network work in tasks, clipboard and browser
+/// calls in place.
 pub(super) struct Executor {
-    client: Client,
-    tx: UnboundedSender<Msg>,
-    root: CancellationToken,
-    list: CancellationToken,
+    pub(super) store: Shared,
+    pub(super) tx: UnboundedSender<Msg>,
+    pub(super) root: CancellationToken,
     clipboard: Box<dyn Clipboard>,
+    tz: jiff::tz::TimeZone,
+    freshness: FreshnessOf,
+    /// The latest view query asked for: an older one still waiting to run is skipped.
+    latest_query: Arc<AtomicU64>,
+    pub(super) sync: super::sync_jobs::SyncJobs,
 }
 
 impl Executor {
     pub(super) fn new(
-        client: Client,
+        store: Shared,
+        sync: super::sync_jobs::SyncJobs,
         tx: UnboundedSender<Msg>,
         clipboard: Box<dyn Clipboard>,
+        tz: jiff::tz::TimeZone,
     ) -> Self {
-        let root = CancellationToken::new();
-        let list = root.child_token();
         Self {
-            client,
+            store,
             tx,
-            root,
-            list,
+            root: CancellationToken::new(),
             clipboard,
+            tz,
+            freshness: {
+                let port = std::sync::Arc::clone(&sync.port);
+                Arc::new(move |store: &crate::store::Store, status: &str| {
+                    port.freshness(store, status)
+                })
+            },
+            latest_query: Arc::new(AtomicU64::new(0)),
+            sync,
         }
     }
 
@@ -47,47 +63,34 @@ impl Executor {
         }
     }
 
+    /// Runs a store read here and now and returns its answer: for the first frame only, which
+    /// is start-up (everything after runs off the UI thread).
+    pub(super) fn run_now(&self, effect: Effect) -> Option<Msg> {
+        self.read_task(effect).map(|task| task())
+    }
+
     fn run(&mut self, effect: Effect) {
+        if let Effect::Query { request_id, .. } = &effect {
+            self.latest_query.store(*request_id, Ordering::SeqCst);
+        }
+        if let Some(task) = self.read_task(effect.clone()) {
+            let tx = self.tx.clone();
+            tokio::task::spawn_blocking(move || {
+                let _ = tx.send(task());
+            });
+            return;
+        }
         match effect {
-            Effect::FetchPane {
-                pane,
-                request_id,
-                scope,
-            } => self.fetch_pane(pane, request_id, scope),
-            Effect::FetchPage {
-                request_id,
-                kind,
-                query,
-            } => {
-                if kind != PageKind::Next {
-                    // Latest wins: the old filter's request is cancelled; its answer is dropped.
-                    self.list.cancel();
-                    self.list = self.root.child_token();
-                }
-                let client = self.client.with_cancel(self.list.clone());
-                self.spawn(async move {
-                    let result = client.list_feedback(&query).await.map_err(Arc::new);
-                    (
-                        Msg::PageLoaded {
-                            request_id,
-                            kind,
-                            result,
-                        },
-                        client,
-                    )
+            Effect::SaveView(spec) => {
+                let store = self.store.clone();
+                tokio::task::spawn_blocking(move || {
+                    if let Err(error) = store.write(|s| reads::save_view(s, &spec)) {
+                        tracing::warn!(%error, "cannot remember the view");
+                    }
                 });
             }
-            Effect::FetchDetail { id } => {
-                let client = self.client.with_cancel(self.root.child_token());
-                self.spawn(async move {
-                    let result = client
-                        .get_feedback(&id)
-                        .await
-                        .map(Box::new)
-                        .map_err(Arc::new);
-                    (Msg::DetailLoaded { id, result }, client)
-                });
-            }
+            Effect::Sync(job) => self.sync.run(job, &self.tx, &self.root),
+            Effect::FetchDetail { id } => self.sync.detail(id, &self.tx, &self.root),
             Effect::Copy { what, text } => {
                 let outcome = match self.clipboard.copy(&text) {
                     Ok(method) if method.certain() => CopyOutcome::Copied {
@@ -118,38 +121,36 @@ impl Executor {
                 };
                 let _ = out.flush();
             }
+            Effect::Query { .. }
+            | Effect::LoadRows { .. }
+            | Effect::LoadPanes { .. }
+            | Effect::LoadDetail { .. } => {}
         }
     }
 
-    fn fetch_pane(&self, pane: PaneKind, request_id: u64, scope: ScopeQuery) {
-        let client = self.client.with_cancel(self.root.child_token());
-        self.spawn(async move {
-            let result: Result<PaneData, ApiError> = match pane {
-                PaneKind::Projects => client.list_projects().await.map(PaneData::Projects),
-                PaneKind::Apps => client
-                    .list_apps(scope.project.as_deref())
-                    .await
-                    .map(PaneData::Apps),
-                PaneKind::Tags => client.list_tags(&scope).await.map(PaneData::Tags),
-            };
-            (
-                Msg::PaneLoaded {
+    /// The blocking read an effect asks for, as a closure that returns its answer (`None` for
+    /// the effects that are not reads). A query still waiting to run when a newer one is asked
+    /// for is skipped: its answer would be dropped anyway.
+    fn read_task(&self, effect: Effect) -> Option<reads::Task> {
+        let request = match &effect {
+            Effect::Query { request_id, .. } => Some(*request_id),
+            _ => None,
+        };
+        let task = reads::task(&self.store, effect, &self.tz, &self.freshness)?;
+        let Some(request_id) = request else {
+            return Some(task);
+        };
+        let latest = Arc::clone(&self.latest_query);
+        Some(Box::new(move || {
+            if latest.load(Ordering::SeqCst) == request_id {
+                task()
+            } else {
+                Msg::ViewLoaded {
                     request_id,
-                    result: result.map_err(Arc::new),
-                },
-                client,
-            )
-        });
-    }
-
-    /// Spawns a request; its message and then the client's rate-limit snapshot come back.
-    fn spawn(&self, task: impl std::future::Future<Output = (Msg, Client)> + Send + 'static) {
-        let tx = self.tx.clone();
-        tokio::spawn(async move {
-            let (msg, client) = task.await;
-            let _ = tx.send(msg);
-            let _ = tx.send(Msg::RateLimited(client.rate_limit()));
-        });
+                    result: Err(ViewError::Store("superseded".to_owned())),
+                }
+            }
+        }))
     }
 
     pub(super) fn shutdown(&self) {
