@@ -11,6 +11,7 @@ pub mod json;
 pub mod logging;
 pub mod sim;
 pub mod store;
+pub mod sync;
 pub mod text;
 pub mod timefmt;
 pub mod tui;

@@ -38,14 +38,47 @@ CREATE VIRTUAL TABLE items_fts USING fts5(message, content='', contentless_delet
                                           tokenize='unicode61 remove_diacritics 2');
 ";
 
+/// Schema 2: the sync's walk state (`crate::sync`). Per status: the newest item mirrored from
+/// the top (`head_*`), whether the deep end was reached, the reconcile walk's position; the gaps
+/// a head walk left (cursor, the key the cursor continues after, the last item stored, the
+/// stored key the gap ends at: NULL for the deep end); items a reconcile walk missed from `new`,
+/// to re-read. Keys are `(received microseconds, id)`, the list's order.
+const V2: &str = r"
+CREATE TABLE sync_status (
+  status TEXT PRIMARY KEY,
+  head_received INTEGER,
+  head_id TEXT,
+  synced_at INTEGER,
+  complete INTEGER NOT NULL DEFAULT 0,
+  reconcile_cursor TEXT,
+  reconcile_received INTEGER,
+  reconcile_id TEXT,
+  reconcile_started INTEGER,
+  reconciled_at INTEGER
+) WITHOUT ROWID;
+CREATE TABLE sync_gaps (
+  g INTEGER PRIMARY KEY,
+  status TEXT NOT NULL,
+  cursor TEXT,
+  cursor_received INTEGER,
+  cursor_id TEXT,
+  last_received INTEGER NOT NULL,
+  last_id TEXT NOT NULL,
+  until_received INTEGER,
+  until_id TEXT
+);
+CREATE INDEX sync_gaps_by_status ON sync_gaps(status, last_received);
+CREATE TABLE sync_recheck (id TEXT PRIMARY KEY, found INTEGER NOT NULL) WITHOUT ROWID;
+";
+
 /// Every migration, oldest first.
 #[must_use]
 pub fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(V1)])
+    Migrations::new(vec![M::up(V1), M::up(V2)])
 }
 
 /// The schema version this build writes.
 #[must_use]
 pub fn latest() -> usize {
-    1
+    2
 }

@@ -171,6 +171,29 @@ impl Store {
     }
 }
 
+/// Stores sightings made at `at` inside the caller's transaction (the sync writes a page and the
+/// walk state it advances together).
+pub fn put_in(
+    tx: &Transaction<'_>,
+    sightings: &[Sighting<'_>],
+    at: Timestamp,
+) -> rusqlite::Result<Written> {
+    put_all(tx, sightings, at)
+}
+
+/// Removes the item with this server id, inside the caller's transaction (the service no
+/// longer has it); false when it was not stored.
+pub fn forget_id(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<bool> {
+    let row: Option<(i64, String)> = tx
+        .prepare_cached("SELECT k, tags FROM items WHERE id = ?1")?
+        .query_row([id], |row| Ok((row.get(0)?, row.get(1)?)))
+        .optional()?;
+    match row {
+        Some((k, tags)) => forget_item(tx, k, &tags).map(|()| true),
+        None => Ok(false),
+    }
+}
+
 pub(super) fn replace_projects(tx: &Transaction<'_>, projects: &[Project]) -> rusqlite::Result<()> {
     tx.execute("DELETE FROM projects", [])?;
     let mut insert = tx.prepare_cached(

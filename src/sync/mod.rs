@@ -1,0 +1,296 @@
+//! The network keeps the store fresh. The API has no change feed and no search, only lists
+//! ordered newest first with keyset cursors, so the sync walks them:
+//!
+//! - **Head sync** (per status): pages of `page_size` (100) from the top until a page reaches the
+//!   newest item the last head walk mirrored (the status's *head key*, compared by the list's
+//!   order `(received_at, id)`, so an item that has since left the status still marks the
+//!   place). After a first mirror, k new items cost ceil(k/100) requests, plus one when k is a
+//!   multiple of 100. A head walk that stops early (`head_page_cap` pages, an error, a kill)
+//!   leaves a **gap**: the cursor of its next page, the key that cursor continues after, the
+//!   last item it stored, and the key the gap ends at. Nothing is ever a silent hole.
+//! - **Backfill**: one page at a time, the newest gap first, then the deep end (a gap with no
+//!   end key) until the server says there is no next page (the status is then *complete*).
+//! - Every page and the walk state it advances are written in one transaction: after a kill at
+//!   any moment, the stored cursor is exactly the one after the stored items.
+//! - A stored cursor the server rejects (`invalid_cursor`) restarts that walk from the head: the
+//!   gap's cursor is cleared, and pages above the gap's last stored item only refresh what is
+//!   stored (upserts by id: no duplicate) until the walk passes it. A server that repeats a
+//!   cursor, sends an empty page with a cursor, or items above the cursor's own position is
+//!   an [`ApiError::Paging`] error, never a loop.
+//! - **Status moves**: an item's status is "as of" its last sighting (`items.seen`). The
+//!   reconcile walk goes down the `new` list (background, paced, its cursor persisted, so it
+//!   resumes). A stored item whose status is `new`, lies between the walk's previous page and
+//!   the bottom of this one, and was not seen since the page was asked for, has left `new`: it
+//!   is queued (`sync_recheck`, in the page's transaction) and re-read by its detail, which
+//!   tells its real status, tags and delivery (an item the service no longer has is removed).
+//!   One request per moved item is the cheapest exact way: the archived list is ordered by
+//!   received time, so a moved item sits anywhere in it, and guessing "archived" would be
+//!   wrong for an item in a status this version does not know. Items that came back to `new`
+//!   are simply seen on the walk.
+//! - **One sync at a time per store**: an exclusive `flock` on `<store>.lock` (released by the
+//!   kernel when a process dies, so a kill -9 never leaves it stuck); another process's sync
+//!   makes every operation fail at once with [`SyncError::Busy`] (the inbox never waits on it;
+//!   `feedback-inbox sync` says "another sync is running"). In one process, operations take
+//!   turns, and those the user asked for ([`Priority::User`]) go first: a background operation
+//!   waits while one is pending and checks again between pages and requests.
+//! - **Budget**: background requests never take the remaining budget under the floor
+//!   (`floor_percent` of the limit); they wait for the window's reset instead. The client
+//!   paces every request by the budget, so no 429 is provoked while headers are present.
+
+mod gate;
+mod lock;
+mod reconcile;
+pub mod state;
+
+mod walk;
+
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+
+use jiff::Timestamp;
+use thiserror::Error;
+
+use crate::api::{ApiError, Client, RateLimit, Status};
+use crate::clock::SharedClock;
+use crate::store::{self, Shared, Store, StoreError};
+
+pub use state::{StatusState, status_state};
+
+/// Who asked: the user (goes first, may use the whole budget) or the background.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Priority {
+    User,
+    /// Respects the budget floor and yields to anything the user asked for.
+    Background,
+}
+
+/// The sync's settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SyncSettings {
+    /// Background requests never take the remaining budget under this share of the limit.
+    pub floor_percent: u8,
+    /// Whether background walks (backfill, reconcile) run at all; operations of
+    /// [`Priority::Background`] fail with [`SyncError::BackgroundOff`] when not.
+    pub background: bool,
+    /// Items per page (the API allows 1 to 100).
+    pub page_size: u32,
+    /// Pages a head walk takes before it leaves the rest as a gap for backfill.
+    pub head_page_cap: u32,
+}
+
+impl Default for SyncSettings {
+    fn default() -> Self {
+        Self {
+            floor_percent: 20,
+            background: true,
+            page_size: 100,
+            head_page_cap: 10,
+        }
+    }
+}
+
+/// What one operation did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Items that were not stored before.
+    pub added: usize,
+    /// Stored items whose status, tags or text changed.
+    pub changed: usize,
+    /// Requests sent (retries inside one request not counted).
+    pub requests: u32,
+    /// Head: the walk reached what was stored (no gap left). Backfill: the walk it continued
+    /// is closed. Reconcile: the walk reached the end of the list.
+    pub reached_end: bool,
+}
+
+impl Report {
+    fn add(&mut self, other: Report) {
+        self.added += other.added;
+        self.changed += other.changed;
+        self.requests += other.requests;
+    }
+}
+
+/// What can stop a sync.
+#[derive(Debug, Error)]
+pub enum SyncError {
+    #[error("{0}")]
+    Api(Arc<ApiError>),
+    #[error("{0}")]
+    Store(StoreError),
+    /// Another process is syncing this store.
+    #[error("another sync is running on this store; try again when it ends")]
+    Busy,
+    /// A background operation while background sync is turned off.
+    #[error("background sync is turned off")]
+    BackgroundOff,
+    /// A blocking store task died (a bug).
+    #[error("internal error: a store task failed: {0}")]
+    Task(String),
+}
+
+impl From<ApiError> for SyncError {
+    fn from(error: ApiError) -> Self {
+        Self::Api(Arc::new(error))
+    }
+}
+
+impl From<StoreError> for SyncError {
+    fn from(error: StoreError) -> Self {
+        Self::Store(error)
+    }
+}
+
+/// Keeps the store fresh from the service. Cheap to clone; clones share the turn-taking and
+/// the lock.
+#[derive(Clone)]
+pub struct Syncer {
+    client: Client,
+    store: Shared,
+    clock: SharedClock,
+    settings: SyncSettings,
+    gate: Arc<gate::Gate>,
+    lock: Arc<lock::SyncLock>,
+}
+
+impl std::fmt::Debug for Syncer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Syncer")
+            .field("store", &self.store.describe())
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Holds the store's sync lock while alive (see [`Syncer::session`]).
+pub use lock::LockGuard as Session;
+
+impl Syncer {
+    #[must_use]
+    pub fn new(client: Client, store: Shared, clock: SharedClock, settings: SyncSettings) -> Self {
+        let path = store.read(|s| s.path().map(lock::lock_path));
+        Self {
+            client,
+            store,
+            clock,
+            settings,
+            gate: Arc::new(gate::Gate::default()),
+            lock: Arc::new(lock::SyncLock::new(path)),
+        }
+    }
+
+    #[must_use]
+    pub fn settings(&self) -> SyncSettings {
+        self.settings
+    }
+
+    /// Takes the store's sync lock for as long as the guard lives, so a run of operations (the
+    /// `sync` command) is not interleaved with another process's. Fails at once with
+    /// [`SyncError::Busy`] when another process holds it.
+    pub fn session(&self) -> Result<Session, SyncError> {
+        lock::SyncLock::acquire(&self.lock)
+    }
+
+    /// Projects (checked against the account the store mirrors: a mismatch is an error and
+    /// nothing of this account is written), apps and tags, into the store.
+    pub async fn discovery(&self) -> Result<(), SyncError> {
+        let _session = self.session()?;
+        let _turn = self.gate.turn(Priority::User).await;
+        let projects = self.client.list_projects().await?;
+        self.blocking(move |s| s.check_account(&projects)).await?;
+        let apps = self.client.list_apps(None).await?;
+        let tags = self
+            .client
+            .list_tags(&crate::api::ScopeQuery::default())
+            .await?;
+        self.blocking(move |s| {
+            s.put_apps(&apps, None)?;
+            s.put_server_tags(&tags)
+        })
+        .await
+    }
+
+    /// Head sync of one status; stops at the first page that reaches the stored head.
+    pub async fn head(&self, status: &Status, priority: Priority) -> Result<Report, SyncError> {
+        walk::head(self, status, priority).await
+    }
+
+    /// One page deeper than the store reaches for `status` (gaps first, then the deep end);
+    /// `Ok(None)` when that status is mirrored to its end.
+    pub async fn backfill_page(
+        &self,
+        status: &Status,
+        priority: Priority,
+    ) -> Result<Option<Report>, SyncError> {
+        walk::backfill_page(self, status, priority).await
+    }
+
+    /// One page of the reconcile walk of `new`, then the re-reads of the items it found gone
+    /// from `new`. `reached_end` when the walk reached the end of the list (the next call
+    /// starts a new walk from the top).
+    pub async fn reconcile_page(&self, priority: Priority) -> Result<Report, SyncError> {
+        reconcile::page(self, priority).await
+    }
+
+    /// Fetches one detail and stores it (status, tags, metadata, delivery updated at once). An
+    /// item the service no longer has is removed from the store, and the error says so.
+    pub async fn detail(&self, id: &str) -> Result<store::StoredDetail, SyncError> {
+        let detail = match self.client.get_feedback(id).await {
+            Ok(detail) => detail,
+            Err(error @ ApiError::NotFound { .. }) => {
+                if !reconcile::unfetchable(id) {
+                    let gone = id.to_owned();
+                    self.blocking(move |s| {
+                        s.write(|tx| {
+                            store::forget_id(tx, &gone)?;
+                            state::recheck_done(tx, &gone)
+                        })
+                    })
+                    .await?;
+                }
+                return Err(error.into());
+            }
+            Err(error) => return Err(error.into()),
+        };
+        let at = self.clock.now();
+        let id = detail.feedback.id.as_str().to_owned();
+        self.blocking(move |s| {
+            s.write(|tx| {
+                store::put_in(tx, &[store::Sighting::detail(&detail)], at)?;
+                state::recheck_done(tx, &id)
+            })?;
+            s.detail(&id)
+        })
+        .await?
+        .ok_or_else(|| SyncError::Task("the stored detail vanished".to_owned()))
+    }
+
+    /// How far `status` is mirrored and how fresh it is. Blocking (a short read).
+    pub fn state(&self, status: &Status) -> Result<StatusState, SyncError> {
+        Ok(self.store.read(|s| status_state(s, status))?)
+    }
+
+    /// The rate-limit budget as the service last reported it.
+    #[must_use]
+    pub fn rate_limit(&self) -> RateLimit {
+        self.client.rate_limit()
+    }
+
+    fn now(&self) -> Timestamp {
+        self.clock.now()
+    }
+
+    /// Runs a store call on the writing connection off the async threads.
+    async fn blocking<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Store) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, SyncError> {
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || store.write(f))
+            .await
+            .map_err(|e| SyncError::Task(e.to_string()))?
+            .map_err(SyncError::Store)
+    }
+}

@@ -1,0 +1,181 @@
+//! The reconcile walk of `new`: finds stored items that left `new` (see the module doc of
+//! `crate::sync`) and re-reads them by their detail.
+
+use jiff::Timestamp;
+use rusqlite::Transaction;
+
+use super::state::{self, Key};
+use super::walk::fetch;
+use super::{Priority, Report, SyncError, Syncer};
+use crate::api::lenient::CountedPage;
+use crate::api::{ApiError, Status};
+use crate::store::{self, Sighting};
+
+const NEW: &str = "new";
+
+/// One page of the walk, then the re-reads: see [`Syncer::reconcile_page`].
+pub async fn page(sy: &Syncer, priority: Priority) -> Result<Report, SyncError> {
+    if priority == Priority::Background && !sy.settings.background {
+        return Err(SyncError::BackgroundOff);
+    }
+    let _session = sy.session()?;
+    let _turn = sy.gate.turn(priority).await;
+    let mut report = Report::default();
+    drain(sy, priority, &mut report).await?;
+    if !sy.may_send(priority).await {
+        return Ok(report);
+    }
+    let row = sy
+        .blocking(|s| state::status_row(s.conn(), NEW).map_err(|e| s.error(e)))
+        .await?;
+    let started = row
+        .reconcile_started
+        .unwrap_or_else(|| sy.now().as_second());
+    let (mut cursor, mut key) = (row.reconcile_cursor, row.reconcile_key);
+    let asked = loop {
+        let asked = sy.now();
+        report.requests += 1;
+        let query = sy.query(&Status::New, cursor.clone());
+        match fetch(sy, &query, key.as_ref()).await {
+            Ok(page) => break (asked, page),
+            Err(ApiError::InvalidCursor { .. }) if cursor.is_some() => {
+                tracing::warn!("the reconcile walk's cursor was rejected; it restarts at the top");
+                (cursor, key) = (None, None);
+                sy.blocking(move |s| {
+                    s.write(|tx| state::set_reconcile(tx, NEW, None, None, Some(started)))
+                })
+                .await?;
+            }
+            Err(error) => return Err(error.into()),
+        }
+    };
+    let (asked, counted) = asked;
+    let at = sy.now();
+    let end = counted.page.next_cursor.is_none();
+    let written = sy
+        .blocking(move |s| {
+            s.write(|tx| {
+                let step = Step {
+                    high: key.as_ref(),
+                    asked,
+                    at,
+                    started,
+                };
+                walk_page(tx, &counted, &step)
+            })
+        })
+        .await?;
+    report.added += written.added;
+    report.changed += written.changed;
+    report.reached_end = end;
+    drain(sy, priority, &mut report).await?;
+    Ok(report)
+}
+
+struct Step<'a> {
+    /// The position the page continues after; `None` for the top page.
+    high: Option<&'a Key>,
+    /// When the page was asked for.
+    asked: Timestamp,
+    /// When it came back.
+    at: Timestamp,
+    /// When the walk started.
+    started: i64,
+}
+
+/// Stores a page of the walk, queues the stored `new` items its range should have held but
+/// did not, and moves the walk on (or ends it).
+fn walk_page(
+    tx: &Transaction<'_>,
+    counted: &CountedPage,
+    step: &Step<'_>,
+) -> rusqlite::Result<store::Written> {
+    let page = &counted.page;
+    let sightings: Vec<Sighting<'_>> = page.data.iter().map(Sighting::listed).collect();
+    let written = store::put_in(tx, &sightings, step.at)?;
+    let bottom = page.data.iter().map(Key::of).min();
+    let low = if page.next_cursor.is_some() {
+        bottom.as_ref()
+    } else {
+        None
+    };
+    // A page without a readable item says nothing about its range (unless it ends the list).
+    if low.is_some() || page.next_cursor.is_none() {
+        state::queue_missing(tx, NEW, low, step.high, step.asked.as_second())?;
+    }
+    for item in &page.data {
+        state::recheck_done(tx, item.id.as_str())?;
+    }
+    match &page.next_cursor {
+        None => state::finish_reconcile(tx, NEW, step.started)?,
+        Some(next) => {
+            let key = bottom.as_ref().or(step.high);
+            state::set_reconcile(tx, NEW, Some(next), key, Some(step.started))?;
+        }
+    }
+    Ok(written)
+}
+
+/// Re-reads the queued items by their detail, while the priority allows.
+async fn drain(sy: &Syncer, priority: Priority, report: &mut Report) -> Result<(), SyncError> {
+    let ids = sy
+        .blocking(|s| state::rechecks(s.conn()).map_err(|e| s.error(e)))
+        .await?;
+    for id in ids {
+        if !sy.may_send(priority).await {
+            break;
+        }
+        report.requests += 1;
+        if sy.reread(&id).await?.is_some_and(|changed| changed) {
+            report.changed += 1;
+        }
+    }
+    Ok(())
+}
+
+impl Syncer {
+    /// Fetches the detail of `id` and stores it, or removes the item when the service no
+    /// longer has it; either way it leaves the re-read queue. `Some(changed)` when found.
+    pub(super) async fn reread(&self, id: &str) -> Result<Option<bool>, SyncError> {
+        if unfetchable(id) {
+            // The API cannot name it (see `Client::get_feedback`): it stays as it was.
+            let id = id.to_owned();
+            self.blocking(move |s| s.write(|tx| state::recheck_done(tx, &id)))
+                .await?;
+            return Ok(None);
+        }
+        match self.client.get_feedback(id).await {
+            Ok(detail) => {
+                let at = self.now();
+                let written = self
+                    .blocking(move |s| {
+                        s.write(|tx| {
+                            let written = store::put_in(tx, &[Sighting::detail(&detail)], at)?;
+                            state::recheck_done(tx, detail.feedback.id.as_str())?;
+                            Ok(written)
+                        })
+                    })
+                    .await?;
+                Ok(Some(written.changed > 0))
+            }
+            Err(ApiError::NotFound { .. }) => {
+                let id = id.to_owned();
+                self.blocking(move |s| {
+                    s.write(|tx| {
+                        store::forget_id(tx, &id)?;
+                        state::recheck_done(tx, &id)
+                    })
+                })
+                .await?;
+                Ok(None)
+            }
+            Err(error) => Err(error.into()),
+        }
+    }
+}
+
+/// Ids the client answers "not found" for without asking (`.`, `..`, control characters): that
+/// answer says nothing about the item.
+pub(super) fn unfetchable(id: &str) -> bool {
+    id.trim().is_empty() || matches!(id, "." | "..") || id.chars().any(char::is_control)
+}

@@ -1,0 +1,277 @@
+//! The walk state in the store (schema 2): per status, the head key, the deep end's completion
+//! and the reconcile walk's position; the gaps head walks left; the items to re-read. Writers
+//! take the caller's transaction, so the state moves with the items it describes.
+
+use jiff::Timestamp;
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+
+use crate::api::{Cursor, Feedback, Status};
+use crate::store::{Store, StoreError};
+
+/// A place in a list: the list's order is `(received, id)` descending.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Key {
+    /// `received_at` in Unix microseconds, as `items.received`.
+    pub received: i64,
+    pub id: String,
+}
+
+impl Key {
+    #[must_use]
+    pub fn of(item: &Feedback) -> Self {
+        Self {
+            received: item.received_at.as_microsecond(),
+            id: item.id.as_str().to_owned(),
+        }
+    }
+
+    fn from_columns(received: Option<i64>, id: Option<String>) -> Option<Self> {
+        Some(Self {
+            received: received?,
+            id: id?,
+        })
+    }
+}
+
+/// A stretch of a list not yet mirrored, below `last` and above `until`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Gap {
+    pub g: i64,
+    /// The next page; `None`: start again from the head (after `invalid_cursor`).
+    pub cursor: Option<Cursor>,
+    /// The position `cursor` continues after: every item of its page lies below it.
+    pub cursor_key: Option<Key>,
+    /// The last (oldest) item the walk stored.
+    pub last: Key,
+    /// The stored item the gap ends at; `None`: the deep end of the list.
+    pub until: Option<Key>,
+}
+
+/// How far a status is mirrored and how fresh it is (`store info`, the inbox's "as of").
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StatusState {
+    /// When the last head walk read the top of the list.
+    pub synced_at: Option<Timestamp>,
+    /// The deep end was reached (and no gap is open): every item is stored.
+    pub complete: bool,
+    /// Items stored with this status.
+    pub stored: u64,
+    /// When the last complete reconcile walk started (statuses are right as of then).
+    pub reconciled_at: Option<Timestamp>,
+    /// Gaps still to fetch (the deep end counts as one).
+    pub pending_walks: usize,
+}
+
+/// The per-status row.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StatusRow {
+    pub head: Option<Key>,
+    pub synced_at: Option<i64>,
+    pub complete: bool,
+    pub reconcile_cursor: Option<Cursor>,
+    pub reconcile_key: Option<Key>,
+    pub reconcile_started: Option<i64>,
+    pub reconciled_at: Option<i64>,
+}
+
+/// How far `status` is mirrored, read from `store`.
+pub fn status_state(store: &Store, status: &Status) -> Result<StatusState, StoreError> {
+    let conn = store.conn();
+    let read = || -> rusqlite::Result<StatusState> {
+        let row = status_row(conn, status.as_str())?;
+        let gaps = gaps(conn, status.as_str())?;
+        let stored: i64 = conn
+            .prepare_cached("SELECT count(*) FROM items WHERE status = ?1")?
+            .query_row([status.as_str()], |r| r.get(0))?;
+        Ok(StatusState {
+            synced_at: row.synced_at.and_then(|s| Timestamp::from_second(s).ok()),
+            complete: row.complete && gaps.is_empty(),
+            stored: stored.unsigned_abs(),
+            reconciled_at: row
+                .reconciled_at
+                .and_then(|s| Timestamp::from_second(s).ok()),
+            pending_walks: gaps.len(),
+        })
+    };
+    read().map_err(|e| store.error(e))
+}
+
+pub fn status_row(conn: &Connection, status: &str) -> rusqlite::Result<StatusRow> {
+    conn.prepare_cached(
+        "SELECT head_received, head_id, synced_at, complete, reconcile_cursor, reconcile_received,
+                reconcile_id, reconcile_started, reconciled_at FROM sync_status WHERE status = ?1",
+    )?
+    .query_row([status], |r| {
+        Ok(StatusRow {
+            head: Key::from_columns(r.get(0)?, r.get(1)?),
+            synced_at: r.get(2)?,
+            complete: r.get::<_, i64>(3)? != 0,
+            reconcile_cursor: r.get::<_, Option<String>>(4)?.map(Cursor),
+            reconcile_key: Key::from_columns(r.get(5)?, r.get(6)?),
+            reconcile_started: r.get(7)?,
+            reconciled_at: r.get(8)?,
+        })
+    })
+    .optional()
+    .map(Option::unwrap_or_default)
+}
+
+fn ensure_row(tx: &Transaction<'_>, status: &str) -> rusqlite::Result<()> {
+    tx.prepare_cached("INSERT OR IGNORE INTO sync_status (status) VALUES (?1)")?
+        .execute([status])?;
+    Ok(())
+}
+
+/// Records the head a walk just read (at `at`, Unix seconds).
+pub fn set_head(tx: &Transaction<'_>, status: &str, head: &Key, at: i64) -> rusqlite::Result<()> {
+    ensure_row(tx, status)?;
+    tx.prepare_cached(
+        "UPDATE sync_status SET head_received = ?2, head_id = ?3, synced_at = ?4 WHERE status = ?1",
+    )?
+    .execute(params![status, head.received, head.id, at])?;
+    Ok(())
+}
+
+/// Marks the deep end of `status` as reached.
+pub fn set_complete(tx: &Transaction<'_>, status: &str) -> rusqlite::Result<()> {
+    ensure_row(tx, status)?;
+    tx.prepare_cached("UPDATE sync_status SET complete = 1 WHERE status = ?1")?
+        .execute([status])?;
+    Ok(())
+}
+
+/// Open gaps of `status`: bounded ones newest first, then the deep end.
+pub fn gaps(conn: &Connection, status: &str) -> rusqlite::Result<Vec<Gap>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT g, cursor, cursor_received, cursor_id, last_received, last_id, until_received,
+                until_id FROM sync_gaps WHERE status = ?1
+         ORDER BY until_received IS NULL, last_received DESC, last_id DESC",
+    )?;
+    stmt.query_map([status], |r| {
+        Ok(Gap {
+            g: r.get(0)?,
+            cursor: r.get::<_, Option<String>>(1)?.map(Cursor),
+            cursor_key: Key::from_columns(r.get(2)?, r.get(3)?),
+            last: Key {
+                received: r.get(4)?,
+                id: r.get(5)?,
+            },
+            until: Key::from_columns(r.get(6)?, r.get(7)?),
+        })
+    })?
+    .collect()
+}
+
+/// One gap by its key, if still open.
+pub fn gap(conn: &Connection, status: &str, g: i64) -> rusqlite::Result<Option<Gap>> {
+    Ok(gaps(conn, status)?.into_iter().find(|gap| gap.g == g))
+}
+
+/// Opens a gap; returns its key.
+pub fn insert_gap(tx: &Transaction<'_>, status: &str, gap: &Gap) -> rusqlite::Result<i64> {
+    tx.prepare_cached(
+        "INSERT INTO sync_gaps (status, cursor, cursor_received, cursor_id, last_received, last_id,
+                                until_received, until_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(params![
+        status,
+        gap.cursor.as_ref().map(Cursor::as_str),
+        gap.cursor_key.as_ref().map(|k| k.received),
+        gap.cursor_key.as_ref().map(|k| k.id.as_str()),
+        gap.last.received,
+        gap.last.id,
+        gap.until.as_ref().map(|k| k.received),
+        gap.until.as_ref().map(|k| k.id.as_str()),
+    ])?;
+    Ok(tx.last_insert_rowid())
+}
+
+/// Moves a gap's cursor and last stored item.
+pub fn update_gap(tx: &Transaction<'_>, gap: &Gap) -> rusqlite::Result<()> {
+    tx.prepare_cached(
+        "UPDATE sync_gaps SET cursor = ?2, cursor_received = ?3, cursor_id = ?4,
+                              last_received = ?5, last_id = ?6 WHERE g = ?1",
+    )?
+    .execute(params![
+        gap.g,
+        gap.cursor.as_ref().map(Cursor::as_str),
+        gap.cursor_key.as_ref().map(|k| k.received),
+        gap.cursor_key.as_ref().map(|k| k.id.as_str()),
+        gap.last.received,
+        gap.last.id,
+    ])?;
+    Ok(())
+}
+
+pub fn delete_gap(tx: &Transaction<'_>, g: i64) -> rusqlite::Result<()> {
+    tx.prepare_cached("DELETE FROM sync_gaps WHERE g = ?1")?
+        .execute([g])?;
+    Ok(())
+}
+
+/// Moves the reconcile walk of `status`: its next cursor and the key it continues after
+/// (`None` and `None`: start from the top), and when the running walk started.
+pub fn set_reconcile(
+    tx: &Transaction<'_>,
+    status: &str,
+    cursor: Option<&Cursor>,
+    key: Option<&Key>,
+    started: Option<i64>,
+) -> rusqlite::Result<()> {
+    ensure_row(tx, status)?;
+    tx.prepare_cached(
+        "UPDATE sync_status SET reconcile_cursor = ?2, reconcile_received = ?3, reconcile_id = ?4,
+                                reconcile_started = ?5 WHERE status = ?1",
+    )?
+    .execute(params![
+        status,
+        cursor.map(Cursor::as_str),
+        key.map(|k| k.received),
+        key.map(|k| k.id.as_str()),
+        started,
+    ])?;
+    Ok(())
+}
+
+/// Ends the reconcile walk of `status`: statuses are right as of `started`.
+pub fn finish_reconcile(tx: &Transaction<'_>, status: &str, started: i64) -> rusqlite::Result<()> {
+    set_reconcile(tx, status, None, None, None)?;
+    tx.prepare_cached("UPDATE sync_status SET reconciled_at = ?2 WHERE status = ?1")?
+        .execute(params![status, started])?;
+    Ok(())
+}
+
+/// Queues for a re-read the items stored with `status` in the key range `[low, high)` (an
+/// open end is `None`) last seen at or before `before` (Unix seconds); returns how many were
+/// queued.
+pub fn queue_missing(
+    tx: &Transaction<'_>,
+    status: &str,
+    low: Option<&Key>,
+    high: Option<&Key>,
+    before: i64,
+) -> rusqlite::Result<usize> {
+    let (low_r, low_id) = low.map_or((i64::MIN, ""), |k| (k.received, k.id.as_str()));
+    let (high_r, high_id) = high.map_or((None, None), |k| (Some(k.received), Some(k.id.as_str())));
+    tx.prepare_cached(
+        "INSERT OR IGNORE INTO sync_recheck (id, found)
+         SELECT id, ?5 FROM items WHERE status = ?1 AND seen <= ?5
+           AND (received > ?2 OR (received = ?2 AND id >= ?3))
+           AND (?4 IS NULL OR received < ?4 OR (received = ?4 AND id < ?6))",
+    )?
+    .execute(params![status, low_r, low_id, high_r, before, high_id])
+}
+
+/// The ids waiting for a re-read, oldest queued first.
+pub fn rechecks(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+    conn.prepare_cached("SELECT id FROM sync_recheck ORDER BY found, id")?
+        .query_map([], |r| r.get(0))?
+        .collect()
+}
+
+/// The item was re-read (or found gone): it leaves the queue.
+pub fn recheck_done(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<()> {
+    tx.prepare_cached("DELETE FROM sync_recheck WHERE id = ?1")?
+        .execute([id])?;
+    Ok(())
+}

@@ -1,0 +1,97 @@
+//! Unit tests of the sync's pieces that need no server: the budget floor, the paging checks,
+//! the cross-process lock.
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use jiff::Timestamp;
+
+use super::SyncError;
+use super::gate::floor_wait;
+use super::lock::{SyncLock, lock_path};
+use super::state::Key;
+use super::walk::check_page;
+use crate::api::lenient::CountedPage;
+use crate::api::{Cursor, Page, RateLimit};
+
+fn rate(limit: u32, remaining: u32, reset: i64) -> RateLimit {
+    RateLimit {
+        limit: Some(limit),
+        remaining: Some(remaining),
+        reset: Some(Timestamp::from_second(reset).unwrap()),
+    }
+}
+
+#[test]
+fn background_waits_for_the_reset_rather_than_go_under_the_floor() {
+    let now = Timestamp::from_second(100).unwrap();
+    // 20% of 60 is 12: with 13 left one more request leaves 12, at the floor.
+    assert_eq!(floor_wait(rate(60, 13, 130), now, 20), None);
+    assert_eq!(
+        floor_wait(rate(60, 12, 130), now, 20),
+        Some(Duration::from_secs(30))
+    );
+    // The floor rounds up: 20% of 7 is 1.4, so 2 must stay.
+    assert_eq!(floor_wait(rate(7, 3, 130), now, 20), None);
+    assert!(floor_wait(rate(7, 2, 130), now, 20).is_some());
+    // A window that has turned over, or an unknown budget, lets the request go.
+    assert_eq!(floor_wait(rate(60, 0, 90), now, 20), None);
+    assert_eq!(floor_wait(RateLimit::default(), now, 20), None);
+}
+
+fn page(ids: &[(&str, i64)], next: Option<&str>) -> CountedPage {
+    let data: Vec<_> = ids
+        .iter()
+        .map(|(id, at)| {
+            let mut item = crate::tui::testkit::item(0);
+            item.id = crate::api::FeedbackId((*id).to_owned());
+            item.received_at = Timestamp::from_second(*at).unwrap();
+            item
+        })
+        .collect();
+    CountedPage {
+        received: data.len(),
+        page: Page {
+            data,
+            next_cursor: next.map(|c| Cursor(c.to_owned())),
+        },
+    }
+}
+
+#[test]
+fn paging_checks_refuse_what_would_loop() {
+    let sent = Cursor("c1".to_owned());
+    let key = Key {
+        received: Timestamp::from_second(50).unwrap().as_microsecond(),
+        id: "m".to_owned(),
+    };
+    let ok = page(&[("a", 40), ("b", 30)], Some("c2"));
+    assert!(check_page(Some(&sent), Some(&key), &ok).is_ok());
+    let repeated = page(&[("a", 40)], Some("c1"));
+    assert!(check_page(Some(&sent), Some(&key), &repeated).is_err());
+    let empty = page(&[], Some("c2"));
+    assert!(check_page(Some(&sent), Some(&key), &empty).is_err());
+    let above = page(&[("z", 60), ("b", 30)], Some("c2"));
+    assert!(check_page(Some(&sent), Some(&key), &above).is_err());
+    let last = page(&[], None);
+    assert!(check_page(Some(&sent), Some(&key), &last).is_ok());
+}
+
+#[test]
+fn a_second_holder_of_the_lock_file_is_busy_until_the_first_lets_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = lock_path(&dir.path().join("store.sqlite"));
+    let first = Arc::new(SyncLock::new(Some(path.clone())));
+    let second = Arc::new(SyncLock::new(Some(path)));
+    let held = SyncLock::acquire(&first).unwrap();
+    let again = SyncLock::acquire(&first).unwrap();
+    assert!(matches!(SyncLock::acquire(&second), Err(SyncError::Busy)));
+    drop(held);
+    assert!(matches!(SyncLock::acquire(&second), Err(SyncError::Busy)));
+    drop(again);
+    let taken = SyncLock::acquire(&second).unwrap();
+    assert!(matches!(SyncLock::acquire(&first), Err(SyncError::Busy)));
+    drop(taken);
+    assert!(SyncLock::acquire(&first).is_ok());
+}

@@ -1,0 +1,309 @@
+//! Head walks and backfill: pages of a status's list written with the walk state they advance
+//! in one transaction (see the module doc of `crate::sync`).
+
+use jiff::Timestamp;
+use rusqlite::Transaction;
+
+use super::state::{self, Gap, Key};
+use super::{Priority, Report, SyncError, Syncer};
+use crate::api::lenient::CountedPage;
+use crate::api::{ApiError, Cursor, FeedbackQuery, Status};
+use crate::store::{self, Sighting, Written};
+
+/// Head sync of `status`: see [`Syncer::head`].
+pub async fn head(sy: &Syncer, status: &Status, priority: Priority) -> Result<Report, SyncError> {
+    check_background(sy, priority)?;
+    let _session = sy.session()?;
+    let _turn = sy.gate.turn(priority).await;
+    head_walk(sy, status, priority, sy.settings.head_page_cap.max(1)).await
+}
+
+/// One backfill page of `status`: see [`Syncer::backfill_page`].
+pub async fn backfill_page(
+    sy: &Syncer,
+    status: &Status,
+    priority: Priority,
+) -> Result<Option<Report>, SyncError> {
+    check_background(sy, priority)?;
+    let _session = sy.session()?;
+    let _turn = sy.gate.turn(priority).await;
+    let name = status.as_str().to_owned();
+    let (row, gaps) = sy
+        .blocking(move |s| {
+            let conn = s.conn();
+            let read = || Ok((state::status_row(conn, &name)?, state::gaps(conn, &name)?));
+            read().map_err(|e| s.error(e))
+        })
+        .await?;
+    if row.head.is_none() {
+        // Never synced: the first page is the head's.
+        return head_walk(sy, status, priority, 1).await.map(Some);
+    }
+    let Some(gap) = gaps.into_iter().next() else {
+        return Ok(None);
+    };
+    if !sy.may_send(priority).await {
+        return Ok(Some(Report::default()));
+    }
+    let (report, closed) = fill(sy, status, gap).await?;
+    Ok(Some(Report {
+        reached_end: closed,
+        ..report
+    }))
+}
+
+fn check_background(sy: &Syncer, priority: Priority) -> Result<(), SyncError> {
+    if priority == Priority::Background && !sy.settings.background {
+        return Err(SyncError::BackgroundOff);
+    }
+    Ok(())
+}
+
+/// The head walk, its turn taken: the top page, then the gap it opened for up to `cap` pages
+/// in all.
+async fn head_walk(
+    sy: &Syncer,
+    status: &Status,
+    priority: Priority,
+    cap: u32,
+) -> Result<Report, SyncError> {
+    let mut report = Report::default();
+    if !sy.may_send(priority).await {
+        return Ok(report);
+    }
+    let query = sy.query(status, None);
+    let page = fetch(sy, &query, None).await?;
+    report.requests += 1;
+    let at = sy.now();
+    let name = status.as_str().to_owned();
+    let (written, opened) = sy
+        .blocking(move |s| s.write(|tx| head_page(tx, &name, &page, at)))
+        .await?;
+    add_written(&mut report, &written);
+    let Some(mut gap) = opened else {
+        report.reached_end = true;
+        return Ok(report);
+    };
+    for _ in 1..cap {
+        if !sy.may_send(priority).await {
+            break;
+        }
+        let (step, closed) = fill(sy, status, gap.clone()).await?;
+        report.add(step);
+        if closed {
+            report.reached_end = true;
+            break;
+        }
+        let (name, g) = (status.as_str().to_owned(), gap.g);
+        match sy
+            .blocking(move |s| state::gap(s.conn(), &name, g).map_err(|e| s.error(e)))
+            .await?
+        {
+            Some(next) => gap = next,
+            None => {
+                report.reached_end = true;
+                break;
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// Stores the top page and moves the head; opens a gap when the page did not reach the
+/// stored head (or, on a first mirror, the deep end when there are more pages).
+fn head_page(
+    tx: &Transaction<'_>,
+    status: &str,
+    counted: &CountedPage,
+    at: Timestamp,
+) -> rusqlite::Result<(Written, Option<Gap>)> {
+    let page = &counted.page;
+    let written = put_page(tx, counted, at)?;
+    let row = state::status_row(tx, status)?;
+    let (Some(top), Some(bottom)) = (
+        page.data.iter().map(Key::of).max(),
+        page.data.iter().map(Key::of).min(),
+    ) else {
+        // An empty list (or nothing readable on a last page): nothing more to walk.
+        if page.next_cursor.is_none() && row.head.is_none() {
+            state::set_complete(tx, status)?;
+        }
+        return Ok((written, None));
+    };
+    let head = row.head.clone().map_or(top.clone(), |old| old.max(top));
+    state::set_head(tx, status, &head, at.as_second())?;
+    let Some(next) = page.next_cursor.clone() else {
+        if row.head.is_none() {
+            state::set_complete(tx, status)?;
+        }
+        return Ok((written, None));
+    };
+    if row.head.as_ref().is_some_and(|old| bottom <= *old) {
+        return Ok((written, None));
+    }
+    let mut gap = Gap {
+        g: 0,
+        cursor: Some(next),
+        cursor_key: Some(bottom.clone()),
+        last: bottom,
+        until: row.head,
+    };
+    gap.g = state::insert_gap(tx, status, &gap)?;
+    Ok((written, Some(gap)))
+}
+
+/// Fetches the next page of `gap` and stores it with the gap's new state; true when the gap
+/// closed. A rejected cursor restarts the gap from the head (one more request).
+async fn fill(sy: &Syncer, status: &Status, gap: Gap) -> Result<(Report, bool), SyncError> {
+    let mut report = Report::default();
+    let mut gap = gap;
+    let page = loop {
+        let query = sy.query(status, gap.cursor.clone());
+        report.requests += 1;
+        match fetch(sy, &query, gap.cursor_key.as_ref()).await {
+            Ok(page) => break page,
+            Err(ApiError::InvalidCursor { .. }) if gap.cursor.is_some() => {
+                tracing::warn!("a stored cursor was rejected; that walk restarts from the head");
+                gap.cursor = None;
+                gap.cursor_key = None;
+                let restarted = gap.clone();
+                sy.blocking(move |s| s.write(|tx| state::update_gap(tx, &restarted)))
+                    .await?;
+            }
+            Err(error) => return Err(error.into()),
+        }
+    };
+    let at = sy.now();
+    let name = status.as_str().to_owned();
+    let (written, closed) = sy
+        .blocking(move |s| s.write(|tx| gap_page(tx, &name, &gap, &page, at)))
+        .await?;
+    add_written(&mut report, &written);
+    Ok((report, closed))
+}
+
+/// Stores a page of `gap` and moves the gap below it, or closes it when the page reached the
+/// gap's end key or the list's end.
+fn gap_page(
+    tx: &Transaction<'_>,
+    status: &str,
+    gap: &Gap,
+    counted: &CountedPage,
+    at: Timestamp,
+) -> rusqlite::Result<(Written, bool)> {
+    let written = put_page(tx, counted, at)?;
+    let bottom = counted.page.data.iter().map(Key::of).min();
+    let reached = match (&gap.until, &bottom) {
+        (Some(until), Some(bottom)) => bottom <= until,
+        _ => false,
+    };
+    let Some(next) = counted.page.next_cursor.clone() else {
+        state::delete_gap(tx, gap.g)?;
+        if gap.until.is_none() {
+            state::set_complete(tx, status)?;
+        }
+        return Ok((written, true));
+    };
+    if reached {
+        state::delete_gap(tx, gap.g)?;
+        return Ok((written, true));
+    }
+    let mut moved = gap.clone();
+    moved.cursor = Some(next);
+    if let Some(bottom) = bottom {
+        moved.last = moved.last.min(bottom.clone());
+        moved.cursor_key = Some(bottom);
+    }
+    state::update_gap(tx, &moved)?;
+    Ok((written, false))
+}
+
+fn put_page(
+    tx: &Transaction<'_>,
+    counted: &CountedPage,
+    at: Timestamp,
+) -> rusqlite::Result<Written> {
+    let sightings: Vec<Sighting<'_>> = counted.page.data.iter().map(Sighting::listed).collect();
+    store::put_in(tx, &sightings, at)
+}
+
+fn add_written(report: &mut Report, written: &Written) {
+    report.added += written.added;
+    report.changed += written.changed;
+}
+
+/// One list request, with the checks that keep a walk from looping: no empty page with a next
+/// cursor, no next cursor equal to the one sent, no item at or above the position the cursor
+/// continues after (the list is keyset-paged, newest first).
+pub(super) async fn fetch(
+    sy: &Syncer,
+    query: &FeedbackQuery,
+    cursor_key: Option<&Key>,
+) -> Result<CountedPage, ApiError> {
+    let counted = sy.client.list_feedback_counted(query).await?;
+    check_page(query.cursor.as_ref(), cursor_key, &counted)?;
+    Ok(counted)
+}
+
+pub(super) fn check_page(
+    sent: Option<&Cursor>,
+    cursor_key: Option<&Key>,
+    counted: &CountedPage,
+) -> Result<(), ApiError> {
+    let next = counted.page.next_cursor.as_ref();
+    if counted.received == 0 && next.is_some() {
+        return Err(ApiError::Paging {
+            reason: "it sent an empty page with a next cursor",
+        });
+    }
+    if next.is_some() && next == sent {
+        return Err(ApiError::Paging {
+            reason: "it sent a next cursor it had already sent",
+        });
+    }
+    if let Some(key) = cursor_key
+        && counted.page.data.iter().any(|item| Key::of(item) >= *key)
+    {
+        return Err(ApiError::Paging {
+            reason: "it sent items above the position of the cursor",
+        });
+    }
+    Ok(())
+}
+
+impl Syncer {
+    pub(super) fn query(&self, status: &Status, cursor: Option<Cursor>) -> FeedbackQuery {
+        FeedbackQuery {
+            status: Some(status.clone()),
+            limit: Some(self.settings.page_size.clamp(1, 100)),
+            cursor,
+            ..FeedbackQuery::default()
+        }
+    }
+
+    /// Whether a request may go now: always for the user; for the background, when no user
+    /// operation waits, after waiting (if needed) for the budget to stay above the floor.
+    pub(super) async fn may_send(&self, priority: Priority) -> bool {
+        if priority == Priority::User {
+            return true;
+        }
+        loop {
+            let arrived = self.gate.arrived();
+            if self.gate.user_waiting() {
+                return false;
+            }
+            let wait = super::gate::floor_wait(
+                self.client.rate_limit(),
+                self.now(),
+                self.settings.floor_percent,
+            );
+            let Some(wait) = wait else {
+                return true;
+            };
+            tokio::select! {
+                () = self.clock.sleep(wait) => {}
+                () = arrived => return false,
+            }
+        }
+    }
+}
