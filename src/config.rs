@@ -31,6 +31,8 @@ pub struct Account {
     pub api_key_command: Option<String>,
     /// Seconds `api_key_command` may run before it is stopped (default 10).
     pub api_key_command_timeout_seconds: Option<u64>,
+    /// Items received more than this many days ago are dropped from the local store.
+    pub retention_days: Option<u64>,
 }
 
 /// The whole file.
@@ -42,6 +44,8 @@ pub struct ConfigFile {
     pub api_key_command: Option<String>,
     /// Seconds `api_key_command` may run before it is stopped (default 10).
     pub api_key_command_timeout_seconds: Option<u64>,
+    /// Items received more than this many days ago are dropped from the local store.
+    pub retention_days: Option<u64>,
     /// Seconds between automatic refreshes of the inbox (0 or absent: off).
     #[serde(default)]
     pub refresh_seconds: Option<u64>,
@@ -61,6 +65,7 @@ impl ConfigFile {
             api_key: self.api_key.clone(),
             api_key_command: self.api_key_command.clone(),
             api_key_command_timeout_seconds: self.api_key_command_timeout_seconds,
+            retention_days: self.retention_days,
         }
     }
 }
@@ -120,6 +125,8 @@ pub enum ConfigError {
         "api_key_command_timeout_seconds = {0} in {1}: give a number of seconds from 1 to 3600"
     )]
     BadKeyCommandTimeout(u64, String),
+    #[error("retention_days = {0} in {1}: give a number of days from 1 to 36500")]
+    BadRetention(u64, String),
     #[error("{0} is set but is not valid UTF-8; set it to the key itself")]
     NotUnicode(&'static str),
 }
@@ -265,6 +272,9 @@ fn selected_account(sources: &Sources<'_>) -> Result<Account, ConfigError> {
         if profile.base_url.is_some() {
             account.base_url.clone_from(&profile.base_url);
         }
+        if profile.retention_days.is_some() {
+            account.retention_days = profile.retention_days;
+        }
     }
     Ok(account)
 }
@@ -332,6 +342,35 @@ fn key_command_timeout(account: &Account, file_hint: &str) -> Result<Duration, C
             seconds,
             file_hint.to_owned(),
         )),
+    }
+}
+
+/// The days `retention_days` allows: one day to a hundred years.
+pub const RETENTION_DAYS: std::ops::RangeInclusive<u64> = 1..=36_500;
+
+/// How long the local store keeps items (`retention_days`, the profile's over the top level's):
+/// `None` keeps everything. A value out of [`RETENTION_DAYS`] is a configuration error, so a
+/// typo (`0`, `3650000`) never silently empties or ignores the store.
+pub fn retention(
+    file: Option<&Loaded>,
+    profile: Option<&str>,
+) -> Result<Option<jiff::SignedDuration>, ConfigError> {
+    let Some(loaded) = file else {
+        return Ok(None);
+    };
+    let sources = Sources {
+        base_url_flag: None,
+        profile,
+        file: Some(loaded),
+        env: &|_| None,
+        file_hint: loaded.path.display().to_string(),
+    };
+    match selected_account(&sources)?.retention_days {
+        None => Ok(None),
+        Some(days) if RETENTION_DAYS.contains(&days) => Ok(Some(jiff::SignedDuration::from_hours(
+            i64::try_from(days * 24).unwrap_or(i64::MAX),
+        ))),
+        Some(days) => Err(ConfigError::BadRetention(days, sources.file_hint)),
     }
 }
 

@@ -8,9 +8,11 @@ use thiserror::Error;
 
 use crate::api::ApiError;
 use crate::config::ConfigError;
+use crate::store::StoreError;
 
-/// Exit codes: 1 other failure, 2 bad usage or configuration, 3 key rejected (401/403),
-/// 4 not found, 5 rate limited, 128 + n ended by signal n.
+/// Exit codes: 1 other failure, 2 bad usage or configuration (or a store of another account or
+/// a newer version), 3 key rejected (401/403), 4 not found, 5 rate limited, 128 + n ended by
+/// signal n.
 #[derive(Debug, Error)]
 pub enum CliError {
     #[error("{}", redacted(.0))]
@@ -22,6 +24,9 @@ pub enum CliError {
     /// Bad usage or setup (exit 2), such as an unset secret variable or a bad config file.
     #[error("{}", redacted(.0))]
     Usage(String),
+    /// The local store could not be opened, read or written.
+    #[error("{}", redacted(.0))]
+    Store(#[from] StoreError),
     #[error("{}", redacted(.0))]
     Other(String),
     /// Ended by a terminating signal, after cleaning up: not a failure to report, but the exit
@@ -40,6 +45,7 @@ impl CliError {
         ExitCode::from(match self {
             Self::Api(ApiError::InvalidParameter { .. } | ApiError::Setup(_))
             | Self::Config(_)
+            | Self::Store(StoreError::TooNew { .. } | StoreError::AccountMismatch { .. })
             | Self::Usage(_) => 2,
             Self::Api(ApiError::Unauthorized | ApiError::IndiePlanRequired) => 3,
             Self::Api(ApiError::NotFound { .. }) => 4,

@@ -10,6 +10,7 @@ pub mod list;
 pub mod output;
 pub mod show;
 pub mod sim_cmd;
+pub mod store_cmd;
 pub mod webhook_cmd;
 
 use std::path::PathBuf;
@@ -36,6 +37,13 @@ pub struct Args {
     /// Config file to read instead of the platform default.
     #[arg(long, global = true, value_name = "PATH")]
     pub config: Option<PathBuf>,
+    /// The local store file to use (default: FEEDBACK_STORE, else the profile's file in the
+    /// platform data folder).
+    #[arg(long, global = true, value_name = "PATH", conflicts_with = "no_store")]
+    pub store: Option<PathBuf>,
+    /// Keep nothing on disk: the inbox runs in memory and `webhook listen` only journals.
+    #[arg(long, global = true)]
+    pub no_store: bool,
     /// Receive webhooks at this address while the inbox runs: new feedback appears at the top.
     #[arg(long, value_name = "ADDR", requires = "secret_env")]
     pub listen: Option<std::net::SocketAddr>,
@@ -65,6 +73,8 @@ pub enum Command {
     Sim(sim_cmd::SimArgs),
     /// Verify or receive the service's signed webhook deliveries.
     Webhook(webhook_cmd::WebhookArgs),
+    /// Describe or delete the local store (the account's mirror on this machine).
+    Store(store_cmd::StoreArgs),
     /// Show where the account settings come from (never the key) and check them with one request.
     Account,
 }
@@ -86,7 +96,10 @@ pub async fn run(args: Args) -> Result<(), CliError> {
         Command::Demo(demo) => inbox::demo(&args, demo).await,
         Command::Sim(sim) => sim_cmd::run(sim, &mut out()).await,
         Command::Account => account::run(&args, &mut out()).await,
-        Command::Webhook(webhook) => webhook_cmd::run(webhook, &mut std::io::stdout()).await,
+        Command::Store(store) => store_cmd::run(&args, store, &mut out()),
+        Command::Webhook(webhook) => {
+            webhook_cmd::run(&args, webhook, &mut std::io::stdout()).await
+        }
         Command::List(list) => {
             let progress = list.all && std::io::IsTerminal::is_terminal(&std::io::stderr());
             let client = client(&args, progress)?;

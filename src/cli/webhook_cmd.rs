@@ -2,6 +2,11 @@
 //! `feedback-inbox webhook listen` (a receiver that records each new delivery once, in
 //! `--jsonl` or else on stdout). The signing secret is read from the environment variable named
 //! by `--secret-env`, never from an argument.
+//!
+//! `listen` also writes each accepted `feedback.created` item, with its metadata, into the
+//! account's local store (unless `--no-store`): after the journal line that gates the 204, never
+//! in its way. A store that cannot be opened or written is reported on stderr; the delivery is
+//! acknowledged all the same (the journal has it, and the next sync fetches the item).
 
 use std::io::{Read, Write};
 use std::net::SocketAddr;
@@ -13,6 +18,8 @@ use tokio::sync::mpsc::unbounded_channel;
 
 use super::CliError;
 use crate::clock;
+use crate::store::Store;
+use crate::webhook::Event;
 use crate::webhook::receiver::{self, Jsonl, Notice, ReceiverConfig, StartError};
 use crate::webhook::seen::{self, Seen};
 use crate::webhook::{Delivery, MAX_BODY, Secret, verify};
@@ -82,10 +89,31 @@ impl SecretArgs {
     }
 }
 
-pub async fn run(args: &WebhookArgs, out: &mut dyn Write) -> Result<(), CliError> {
+pub async fn run(
+    global: &super::Args,
+    args: &WebhookArgs,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     match &args.command {
         WebhookCommand::Verify(verify) => run_verify(verify, &mut std::io::stdin().lock(), out),
-        WebhookCommand::Listen(listen) => listen_until_stopped(listen, out).await,
+        WebhookCommand::Listen(listen) => {
+            let store = open_listen_store(global);
+            listen_until_stopped(listen, store, out).await
+        }
+    }
+}
+
+/// The store `listen` writes into: `None` with `--no-store`, or (reported) when it cannot be
+/// opened, so receiving goes on with the journal alone.
+fn open_listen_store(global: &super::Args) -> Option<Store> {
+    match super::store_cmd::open_store(global) {
+        Ok(store) => store,
+        Err(error) => {
+            eprintln!(
+                "warning: {error}; deliveries are journaled but not stored (--no-store silences this)"
+            );
+            None
+        }
     }
 }
 
@@ -112,7 +140,11 @@ pub fn run_verify(
     Ok(())
 }
 
-async fn listen_until_stopped(args: &ListenArgs, out: &mut dyn Write) -> Result<(), CliError> {
+async fn listen_until_stopped(
+    args: &ListenArgs,
+    mut store: Option<Store>,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     let secret = args.secret.secret()?;
     let seen_path = args
         .seen_file
@@ -139,8 +171,12 @@ async fn listen_until_stopped(args: &ListenArgs, out: &mut dyn Write) -> Result<
         .jsonl
         .as_ref()
         .map_or_else(|| "stdout".to_owned(), |path| path.display().to_string());
+    let stored = store
+        .as_ref()
+        .map(|s| format!("; items stored in {}", s.describe()))
+        .unwrap_or_default();
     eprintln!(
-        "receiving webhooks at {} (POST / or /webhook); events written to {records}; ids remembered in {}; Ctrl-C to stop",
+        "receiving webhooks at {} (POST / or /webhook); events written to {records}; ids remembered in {}{stored}; Ctrl-C to stop",
         handle.url(),
         seen_path.display()
     );
@@ -155,11 +191,43 @@ async fn listen_until_stopped(args: &ListenArgs, out: &mut dyn Write) -> Result<
     loop {
         tokio::select! {
             () = &mut stop => break,
-            Some(notice) = notices.recv() => report(&notice, args.jsonl.is_some(), out)?,
+            Some(notice) = notices.recv() => {
+                report(&notice, args.jsonl.is_some(), out)?;
+                if let Notice::Accepted(event) = notice {
+                    store = store_event(store, *event).await;
+                }
+            }
         }
     }
     handle.shutdown().await;
     Ok(())
+}
+
+/// Writes an accepted `feedback.created` item into the store, off the async threads (it waits
+/// for another process's write and syncs to disk); a failure is one line on stderr. Hands the
+/// store back for the next one.
+async fn store_event(store: Option<Store>, event: Event) -> Option<Store> {
+    let mut store = store?;
+    let Event::FeedbackCreated(submission) = event else {
+        return Some(store);
+    };
+    let written = tokio::task::spawn_blocking(move || {
+        let written = crate::webhook::stored::store_submission(&mut store, &submission);
+        (store, written, submission.id)
+    })
+    .await;
+    match written {
+        Ok((store, Ok(_), _)) => Some(store),
+        Ok((store, Err(error), id)) => {
+            let id = crate::width::excerpt(id.as_str(), 40);
+            eprintln!("warning: {id} is in the journal but not in the store: {error}");
+            Some(store)
+        }
+        Err(error) => {
+            eprintln!("warning: the store task failed ({error}); deliveries are no longer stored");
+            None
+        }
+    }
 }
 
 /// Each accepted event's summary line goes to stdout when the records are in `--jsonl`

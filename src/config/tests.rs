@@ -270,3 +270,36 @@ fn a_key_command_timeout_out_of_range_is_a_config_error() {
         assert_eq!(resolved.key.expose(), KEY_EU);
     }
 }
+
+#[test]
+fn retention_days_comes_from_the_profile_or_the_top_level() {
+    let file = loaded(
+        "retention_days = 90\n[profiles.a]\nretention_days = 7\n[profiles.b]\nbase_url = \"https://b.example.com\"\n",
+    );
+    let days = |n: i64| Some(jiff::SignedDuration::from_hours(n * 24));
+    assert_eq!(retention(Some(&file), None).unwrap(), days(90));
+    assert_eq!(retention(Some(&file), Some("a")).unwrap(), days(7));
+    assert_eq!(retention(Some(&file), Some("b")).unwrap(), days(90));
+    assert_eq!(retention(None, None).unwrap(), None);
+    assert_eq!(retention(Some(&loaded("")), None).unwrap(), None);
+    assert!(matches!(
+        retention(Some(&file), Some("nope")),
+        Err(ConfigError::UnknownProfile { .. })
+    ));
+}
+
+#[test]
+fn retention_days_out_of_range_is_a_config_error() {
+    for bad in [0, 36_501] {
+        let file = loaded(&format!("[profiles.a]\nretention_days = {bad}\n"));
+        let err = retention(Some(&file), Some("a")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "retention_days = {bad} in /home/u/.config/feedback-inbox/config.toml: give a number of days from 1 to 36500"
+            )
+        );
+    }
+    let file = loaded("retention_days = 36500\n");
+    assert!(retention(Some(&file), None).unwrap().is_some());
+}

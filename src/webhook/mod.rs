@@ -7,6 +7,7 @@ pub mod receiver;
 pub mod record;
 pub mod seen;
 pub mod serve;
+pub mod stored;
 pub mod verify;
 
 pub use event::{Event, FEEDBACK_CREATED, Submission};

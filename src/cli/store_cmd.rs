@@ -1,0 +1,169 @@
+//! The local store on the command line: which file a command uses (`--store`, `FEEDBACK_STORE`,
+//! or the profile's file in the platform data folder; none with `--no-store`), opening it with
+//! the configured `retention_days` applied, and `feedback-inbox store info|forget`.
+
+pub mod forget;
+pub mod info;
+
+use std::ffi::OsString;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use clap::Subcommand;
+use jiff::tz::TimeZone;
+use jiff::{SignedDuration, Timestamp};
+
+use super::output::ShowFormat;
+use super::{Args, CliError, config_path};
+use crate::config;
+use crate::store::{self, Store, StoreError};
+
+#[derive(Debug, clap::Args)]
+pub struct StoreArgs {
+    #[command(subcommand)]
+    pub command: StoreCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum StoreCommand {
+    /// Where the local store is, its size, and what it holds per status.
+    Info {
+        #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
+        format: ShowFormat,
+    },
+    /// Delete the local store's files (after a confirmation; the service keeps every item).
+    Forget {
+        /// Do not ask (for scripts; without a terminal, forget refuses unless this is given).
+        #[arg(long, short)]
+        yes: bool,
+    },
+}
+
+/// Runs `store info` or `store forget`.
+pub fn run(args: &Args, store: &StoreArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let path = store_path(args)?.ok_or_else(|| {
+        CliError::Usage("--no-store: there is no store to describe or delete".to_owned())
+    })?;
+    match store.command {
+        StoreCommand::Info { format } => {
+            let keep = retention(args)?;
+            let report = if path.exists() {
+                info::read(&path, keep)?
+            } else {
+                info::missing(&path, keep)
+            };
+            info::write(&report, format, Timestamp::now(), &TimeZone::system(), out)
+        }
+        StoreCommand::Forget { yes } => forget_store(&path, yes, out),
+    }
+}
+
+fn forget_store(path: &Path, yes: bool, out: &mut dyn Write) -> Result<(), CliError> {
+    let files = forget::existing_files(path);
+    let shown = crate::text::sanitize_line(&path.display().to_string()).into_owned();
+    if files.is_empty() {
+        writeln!(out, "No store at {shown}; nothing to delete.")?;
+        return Ok(());
+    }
+    forget::check_is_store(path)?;
+    if !yes {
+        if !std::io::stdin().is_terminal() {
+            return Err(CliError::Usage(format!(
+                "not deleting {shown} without a confirmation: no terminal to ask on; pass --yes"
+            )));
+        }
+        let items = path
+            .is_file()
+            .then(|| info::read(path, None).ok())
+            .flatten()
+            .and_then(|r| r.contents.map(|c| c.items));
+        let confirmed = forget::confirm(
+            path,
+            items,
+            &mut std::io::stdin().lock(),
+            &mut std::io::stderr(),
+        )?;
+        if !confirmed {
+            writeln!(out, "Kept {shown}.")?;
+            return Ok(());
+        }
+    }
+    forget::delete(&files)?;
+    writeln!(out, "Deleted {shown} ({} files).", files.len())?;
+    Ok(())
+}
+
+/// `path` with `suffix` appended to its file name (`store.sqlite3-wal`).
+#[must_use]
+pub fn sidecar(path: &Path, suffix: &str) -> PathBuf {
+    let mut name: OsString = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// The environment variable naming the store file (what `--store` overrides).
+pub const ENV_STORE: &str = "FEEDBACK_STORE";
+
+/// The store file this command line uses: `None` with `--no-store`; else `--store`, else
+/// `FEEDBACK_STORE` (when set and not empty), else the profile's default. `--no-store` beats the
+/// variable, so a one-off run in memory needs no `unset`.
+pub fn store_path(args: &Args) -> Result<Option<PathBuf>, CliError> {
+    if args.no_store {
+        return Ok(None);
+    }
+    if let Some(path) = &args.store {
+        return Ok(Some(path.clone()));
+    }
+    if let Some(path) = std::env::var_os(ENV_STORE).filter(|v| !v.is_empty()) {
+        return Ok(Some(PathBuf::from(path)));
+    }
+    store::default_path(args.profile.as_deref())
+        .map(Some)
+        .ok_or_else(|| {
+            CliError::Usage(
+                "no home folder to keep the local store in; pass --store PATH or --no-store"
+                    .to_owned(),
+            )
+        })
+}
+
+/// Opens (creating if needed) the store of this command line, `None` with `--no-store`, and
+/// drops the items older than `retention_days`. The setting is checked before the file is
+/// touched, so a bad value creates nothing.
+pub fn open_store(args: &Args) -> Result<Option<Store>, CliError> {
+    let Some(path) = store_path(args)? else {
+        return Ok(None);
+    };
+    let keep = retention(args)?;
+    let mut store = Store::open(&path)?;
+    if let Some(keep) = keep {
+        let dropped = apply_retention(&mut store, keep, Timestamp::now())?;
+        if dropped > 0 {
+            tracing::info!(dropped, "retention_days: dropped old items from the store");
+        }
+    }
+    Ok(Some(store))
+}
+
+/// `retention_days` of the selected profile (or the top level), as a duration; `None` keeps all.
+pub fn retention(args: &Args) -> Result<Option<SignedDuration>, CliError> {
+    let (path, required) = config_path(args);
+    let loaded = match &path {
+        Some(path) => config::load(path, required)?,
+        None => None,
+    };
+    Ok(config::retention(loaded.as_ref(), args.profile.as_deref())?)
+}
+
+/// Drops the items received more than `keep` before `now`; returns how many.
+pub fn apply_retention(
+    store: &mut Store,
+    keep: SignedDuration,
+    now: Timestamp,
+) -> Result<usize, StoreError> {
+    let cutoff = now.checked_sub(keep).unwrap_or(Timestamp::MIN);
+    store.drop_older_than(cutoff)
+}
+
+#[cfg(test)]
+mod tests;

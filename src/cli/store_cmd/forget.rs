@@ -1,0 +1,127 @@
+//! `feedback-inbox store forget`: deletes the store's files (the database, its `-wal`, `-shm`
+//! and `-journal` files, and the sync's `.lock`) and nothing else. The service keeps every item,
+//! so a later sync rebuilds it; still, it asks first on a terminal, and without one it needs
+//! `--yes`. A path that is not a feedback-inbox store (another program's database, a text file
+//! named by a mistyped `--store`) is refused.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OpenFlags};
+
+use crate::cli::CliError;
+
+/// The suffixes of the files that belong to a store at `path` (`path` itself first).
+const SIDECARS: [&str; 5] = ["", "-wal", "-shm", "-journal", ".lock"];
+
+/// The store's files that exist.
+#[must_use]
+pub fn existing_files(path: &Path) -> Vec<PathBuf> {
+    SIDECARS
+        .iter()
+        .map(|suffix| super::sidecar(path, suffix))
+        .filter(|p| p.symlink_metadata().is_ok())
+        .collect()
+}
+
+/// Refuses a `path` that is not a store: it must be a regular file that is empty (created but
+/// never written) or a SQLite database with the store's `items` table. A database whose tables
+/// cannot be read (damaged) passes only in the default stores folder, where nothing else lives.
+pub fn check_is_store(path: &Path) -> Result<(), CliError> {
+    let not_a_store = |why: &str| {
+        CliError::Usage(format!(
+            "{} {why}; not deleting it (delete it yourself if you are sure)",
+            path.display()
+        ))
+    };
+    let meta = match path.symlink_metadata() {
+        Ok(meta) => meta,
+        // Only leftovers (-wal, -shm, .lock) of a store whose database is gone.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e.into()),
+    };
+    if !meta.is_file() {
+        return Err(not_a_store("is not a regular file"));
+    }
+    if meta.len() == 0 {
+        return Ok(());
+    }
+    let mut header = [0u8; 16];
+    let read = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut header));
+    if read.is_err() || &header != b"SQLite format 3\0" {
+        return Err(not_a_store("is not a SQLite database"));
+    }
+    match has_items_table(path) {
+        Some(true) => Ok(()),
+        Some(false) => Err(not_a_store("is a SQLite database but not a feedback-inbox store")),
+        None if in_default_folder(path) => Ok(()),
+        None => Err(not_a_store("cannot be read as a feedback-inbox store")),
+    }
+}
+
+/// `Some(true)` when the database has the `items` table; `None` when it cannot be read.
+fn has_items_table(path: &Path) -> Option<bool> {
+    let conn = Connection::open_with_flags(
+        path,
+        // Read-write without create: a WAL database cannot be opened read-only when its
+        // `-shm` file is gone, and nothing is written by the one query.
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .ok()?;
+    conn.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('items', 'meta')",
+        [],
+        |row| row.get::<_, i64>(0),
+    )
+    .ok()
+    .map(|n| n == 2)
+}
+
+fn in_default_folder(path: &Path) -> bool {
+    let folder = crate::store::default_path(None).and_then(|p| p.parent().map(Path::to_owned));
+    match (folder, path.parent()) {
+        (Some(folder), Some(parent)) => {
+            std::fs::canonicalize(folder).ok() == std::fs::canonicalize(parent).ok()
+        }
+        _ => false,
+    }
+}
+
+/// Asks on `prompt` and reads one line from `answer`: true only for `y` or `yes`.
+pub fn confirm(
+    path: &Path,
+    items: Option<u64>,
+    answer: &mut dyn BufRead,
+    prompt: &mut dyn Write,
+) -> Result<bool, CliError> {
+    let what = items.map_or_else(String::new, |n| {
+        format!(" ({} items)", super::info::grouped(n))
+    });
+    write!(
+        prompt,
+        "Delete the local store {}{what}? It holds customer emails and messages; the service keeps them all, and a sync fetches them again. [y/N] ",
+        crate::text::sanitize_line(&path.display().to_string())
+    )?;
+    prompt.flush()?;
+    let mut line = String::new();
+    answer.read_line(&mut line)?;
+    Ok(matches!(line.trim().to_lowercase().as_str(), "y" | "yes"))
+}
+
+/// Deletes `files`, all of them attempted; the first failure is the error.
+pub fn delete(files: &[PathBuf]) -> Result<(), CliError> {
+    let mut first = None;
+    for file in files {
+        match std::fs::remove_file(file) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => {
+                first.get_or_insert_with(|| {
+                    CliError::Other(format!("cannot delete {}: {e}", file.display()))
+                });
+            }
+        }
+    }
+    first.map_or(Ok(()), Err)
+}

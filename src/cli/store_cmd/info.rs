@@ -1,0 +1,213 @@
+//! `feedback-inbox store info`: where the store is, how big, what it holds per status, and how
+//! long it keeps items. Text is sanitized (statuses are the server's raw values); JSON keeps
+//! them raw. A missing store is reported, not created.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+use jiff::tz::TimeZone;
+use jiff::{SignedDuration, Timestamp};
+use serde::Serialize;
+
+use crate::cli::CliError;
+use crate::cli::output::{ShowFormat, terminal_safe_json};
+use crate::store::Store;
+use crate::text::sanitize_line;
+
+/// What `store info` reports.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub path: String,
+    pub exists: bool,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub contents: Option<Contents>,
+    /// `retention_days`, or `None`: items are kept until `store forget`.
+    pub retention_days: Option<i64>,
+}
+
+/// What an existing store holds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Contents {
+    /// The database's size (pages in use), without its write-ahead log.
+    pub bytes: u64,
+    /// The `-wal` file's size: commits not yet folded into the database.
+    pub wal_bytes: u64,
+    /// The file's permission bits (`0600`), when the platform has them.
+    pub mode: Option<String>,
+    pub items: u64,
+    /// Per status (`new` and `archived` always, then any other value the server used).
+    pub statuses: Vec<StatusReport>,
+    /// Items whose metadata and delivery were fetched (a detail or a webhook).
+    pub with_detail: u64,
+    pub oldest: Option<Timestamp>,
+    pub newest: Option<Timestamp>,
+}
+
+/// One status.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StatusReport {
+    pub status: String,
+    pub stored: u64,
+}
+
+/// Reads the report of the store at `path` (which must exist).
+pub fn read(path: &Path, retention: Option<SignedDuration>) -> Result<Report, CliError> {
+    let store = Store::open(path)?;
+    let info = store.info()?;
+    let mut by_status: BTreeMap<String, u64> = info.by_status;
+    let mut statuses = Vec::new();
+    for known in ["new", "archived"] {
+        let stored = by_status.remove(known).unwrap_or(0);
+        statuses.push(StatusReport {
+            status: known.to_owned(),
+            stored,
+        });
+    }
+    statuses.extend(
+        by_status
+            .into_iter()
+            .map(|(status, stored)| StatusReport { status, stored }),
+    );
+    Ok(Report {
+        path: path.display().to_string(),
+        exists: true,
+        contents: Some(Contents {
+            bytes: info.bytes,
+            wal_bytes: file_len(&super::sidecar(path, "-wal")),
+            mode: mode_of(path),
+            items: statuses.iter().map(|s| s.stored).sum(),
+            statuses,
+            with_detail: info.with_detail,
+            oldest: info.oldest,
+            newest: info.newest,
+        }),
+        retention_days: retention.map(|d| d.as_hours() / 24),
+    })
+}
+
+/// The report of a path with no store.
+#[must_use]
+pub fn missing(path: &Path, retention: Option<SignedDuration>) -> Report {
+    Report {
+        path: path.display().to_string(),
+        exists: false,
+        contents: None,
+        retention_days: retention.map(|d| d.as_hours() / 24),
+    }
+}
+
+fn file_len(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
+}
+
+#[cfg(unix)]
+fn mode_of(path: &Path) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(path).ok()?.permissions().mode();
+    Some(format!("{:04o}", mode & 0o7777))
+}
+
+#[cfg(not(unix))]
+fn mode_of(_path: &Path) -> Option<String> {
+    None
+}
+
+/// Writes the report as text or JSON.
+pub fn write(
+    report: &Report,
+    format: ShowFormat,
+    now: Timestamp,
+    tz: &TimeZone,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    match format {
+        ShowFormat::Json => {
+            let json = terminal_safe_json(serde_json::to_string_pretty(report)?);
+            writeln!(out, "{json}")?;
+        }
+        ShowFormat::Text => out.write_all(render_text(report, now, tz).as_bytes())?,
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The text form: one fact a line, every value sanitized.
+#[must_use]
+pub fn render_text(report: &Report, now: Timestamp, tz: &TimeZone) -> String {
+    let path = sanitize_line(&report.path);
+    let mut lines = Vec::new();
+    let Some(c) = &report.contents else {
+        lines.push(format!(
+            "No store yet at {path}: the inbox or `feedback-inbox sync` creates it."
+        ));
+        lines.push(retention_line(report.retention_days));
+        return lines.join("\n") + "\n";
+    };
+    let mode = c.mode.as_ref().map(|m| format!(" ({m})")).unwrap_or_default();
+    lines.push(format!("Store      {path}{mode}"));
+    let wal = if c.wal_bytes > 0 {
+        format!(", and {} of write-ahead log", human_bytes(c.wal_bytes))
+    } else {
+        String::new()
+    };
+    lines.push(format!("Size       {}{wal}", human_bytes(c.bytes)));
+    lines.push(format!("Items      {}", grouped(c.items)));
+    for s in &c.statuses {
+        let status = crate::width::fit(&sanitize_line(&s.status), 10);
+        lines.push(format!("  {status} {} stored", grouped(s.stored)));
+    }
+    lines.push(format!(
+        "Details    {} with metadata and delivery",
+        grouped(c.with_detail)
+    ));
+    let when = |t: Option<Timestamp>| {
+        t.map_or_else(
+            || "—".to_owned(),
+            |t| format!("{} ({} ago)", crate::timefmt::local(t, tz), crate::timefmt::age(now, t)),
+        )
+    };
+    lines.push(format!("Oldest     {}", when(c.oldest)));
+    lines.push(format!("Newest     {}", when(c.newest)));
+    lines.push(retention_line(report.retention_days));
+    lines.join("\n") + "\n"
+}
+
+fn retention_line(days: Option<i64>) -> String {
+    match days {
+        Some(days) => format!("Retention  {days} days (retention_days): older items are dropped"),
+        None => "Retention  everything is kept (no retention_days)".to_owned(),
+    }
+}
+
+/// `1,234,567`.
+#[must_use]
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `512 B`, `1.5 KiB`, `12.3 MiB`, `2.0 GiB`.
+#[must_use]
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes;
+    let mut unit = 0;
+    while value >= 1024 * 1024 && unit + 1 < UNITS.len() {
+        value /= 1024;
+        unit += 1;
+    }
+    // One decimal from integer arithmetic: tenths of the unit.
+    let tenths = value * 10 / 1024;
+    format!("{}.{} {}", tenths / 10, tenths % 10, UNITS[unit])
+}

@@ -1,0 +1,112 @@
+//! Accepted `feedback.created` deliveries into the local store (`webhook listen`, the inbox's
+//! `--listen`): the item and its metadata, which a delivery carries for free.
+//!
+//! The journal (JSONL or stdout) stays the durable record that gates the 204; the store is
+//! written after it and never refuses a delivery. The sighting is dated at the item's
+//! `receivedAt` (what the payload describes: status `new`, no tags), so it never overwrites
+//! what a later list page or detail said about the item, while its metadata is added all the
+//! same. The payload has no platform: the app's, when the store knows it, is used.
+
+use rusqlite::OptionalExtension;
+
+use super::event::Submission;
+use crate::api::Platform;
+use crate::store::{Sighting, Store, StoreError, Written};
+
+/// Stores one delivered submission (idempotent: a repeat changes nothing).
+pub fn store_submission(store: &mut Store, submission: &Submission) -> Result<Written, StoreError> {
+    let platform = known_platform(store, &submission.app_id)?;
+    let feedback = submission.to_feedback(platform);
+    let metadata = submission.rest_metadata();
+    let sighting = Sighting {
+        feedback: &feedback,
+        metadata: Some(&metadata),
+        delivery: None,
+    };
+    store.put(&[sighting], submission.received_at)
+}
+
+/// The app's platform from the stored apps, else from an item of that app seen in a list.
+fn known_platform(store: &Store, app_id: &str) -> Result<Option<Platform>, StoreError> {
+    store
+        .conn()
+        .query_row(
+            "SELECT platform FROM apps WHERE id = ?1 AND platform IS NOT NULL
+             UNION ALL
+             SELECT platform FROM app_refs WHERE id = ?1 AND platform <> '?'
+             LIMIT 1",
+            [app_id],
+            |row| row.get::<_, String>(0),
+        )
+        .optional()
+        .map(|found| found.map(|p| Platform::from(p.as_str())))
+        .map_err(|e| store.error(e))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::api::{App, Status};
+    use crate::webhook::event::WebhookMetadata;
+
+    fn submission(id: &str) -> Submission {
+        Submission {
+            id: crate::api::FeedbackId(id.to_owned()),
+            app_id: "app_1".into(),
+            app_name: "Acme iOS".into(),
+            project_id: "prj_1".into(),
+            project_name: "Acme".into(),
+            message: "the export crashes".into(),
+            email: Some("a@example.com".into()),
+            metadata: WebhookMetadata {
+                builtin: [("appVersion".to_owned(), "2.1".to_owned())].into(),
+                custom: [("plan".to_owned(), "pro".to_owned())].into(),
+            },
+            received_at: "2026-11-01T11:59:00Z".parse().unwrap(),
+        }
+    }
+
+    #[test]
+    fn a_delivery_lands_with_its_metadata_and_the_known_platform_once() {
+        let mut store = Store::open_memory().unwrap();
+        let app = App {
+            id: "app_1".into(),
+            project_id: Some("prj_1".into()),
+            name: "Acme iOS".into(),
+            slug: None,
+            platform: Some(Platform::Ios),
+            app_identifier: None,
+            region: None,
+        };
+        store.put_apps(&[app], None).unwrap();
+        let first = store_submission(&mut store, &submission("fb_1")).unwrap();
+        assert_eq!((first.added, first.known.clone()), (1, vec![false]));
+        let again = store_submission(&mut store, &submission("fb_1")).unwrap();
+        assert_eq!((again.added, again.changed), (0, 0));
+        let detail = store.detail("fb_1").unwrap().unwrap();
+        let item = &detail.item.feedback;
+        assert_eq!(item.status, Status::New);
+        assert_eq!(item.app.as_ref().unwrap().platform, Platform::Ios);
+        assert_eq!(detail.metadata.built_in["appVersion"], "2.1");
+        assert_eq!(detail.metadata.custom["plan"], "pro");
+    }
+
+    #[test]
+    fn a_late_delivery_does_not_undo_what_a_newer_list_page_said() {
+        let mut store = Store::open_memory().unwrap();
+        let mut listed = submission("fb_2").to_feedback(Some(Platform::Android));
+        listed.status = Status::Archived;
+        listed.tags = vec!["bug".into()];
+        store
+            .put_items(&[listed], "2026-11-02T00:00:00Z".parse().unwrap())
+            .unwrap();
+        store_submission(&mut store, &submission("fb_2")).unwrap();
+        let detail = store.detail("fb_2").unwrap().unwrap();
+        let item = &detail.item.feedback;
+        assert_eq!((item.status.clone(), item.tags.clone()), (Status::Archived, vec!["bug".to_owned()]));
+        assert_eq!(item.app.as_ref().unwrap().platform, Platform::Android);
+        assert_eq!(detail.metadata.custom["plan"], "pro");
+    }
+}
