@@ -10,6 +10,7 @@ mod executor;
 pub mod reads;
 mod signals;
 mod sync_jobs;
+mod syncer;
 
 pub use sync_jobs::{Job, SyncPort};
 #[cfg(test)]

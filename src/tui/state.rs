@@ -167,6 +167,9 @@ pub struct TextFilter {
     pub error: Option<QueryError>,
     /// The words to highlight in the list and the detail.
     pub highlights: Highlights,
+    /// The item selected when the prompt took the keyboard: it stays selected through every
+    /// edit while it matches (a half-typed word matching nothing does not lose it).
+    pub origin: Option<i64>,
 }
 
 /// The detail view of one item.

@@ -283,3 +283,19 @@ pub fn started_harness(width: u16, height: u16, items: usize, complete: bool) ->
     state.dirty = true;
     harness
 }
+
+/// [`detail`] as the syncer gives it back, stored (key `n + 1`, fetched at [`now`]).
+#[must_use]
+pub fn stored_detail(n: usize) -> crate::store::StoredDetail {
+    let detail = detail(n);
+    crate::store::StoredDetail {
+        item: StoredItem {
+            key: i64::try_from(n).unwrap_or(0) + 1,
+            feedback: detail.feedback,
+            seen: now(),
+        },
+        metadata: detail.metadata,
+        delivery: Some(detail.delivery),
+        detail_at: Some(now()),
+    }
+}

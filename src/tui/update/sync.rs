@@ -103,7 +103,10 @@ pub(super) fn synced(
         }
         Err(failure) => failed(state, &failure, user),
     }
-    effects.extend(maybe_prefetch(state));
+    // After a requery, its answer decides whether more is wanted (the keys here are old).
+    if !effects.iter().any(|e| matches!(e, Effect::Query { .. })) {
+        effects.extend(maybe_prefetch(state));
+    }
     effects
 }
 

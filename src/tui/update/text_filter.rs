@@ -13,10 +13,16 @@ use crate::tui::effect::Effect;
 use crate::tui::state::{AppState, TextFilter, ViewSpec};
 
 pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
+    let origin = state.list.keys.get(state.list.selected).copied();
     match &mut state.text_filter {
-        Some(filter) => filter.editing = true,
+        Some(filter) => {
+            filter.editing = true;
+            filter.origin = origin;
+        }
         None => {
-            state.text_filter = Some(new_filter(""));
+            let mut filter = new_filter("");
+            filter.origin = origin;
+            state.text_filter = Some(filter);
             return list::fit_viewport(state).into_iter().collect();
         }
     }
@@ -33,6 +39,7 @@ fn new_filter(text: &str) -> TextFilter {
         editing: true,
         error: None,
         highlights: search::Highlights::default(),
+        origin: None,
     }
 }
 
@@ -87,7 +94,10 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
     };
     if key.code == KeyCode::Char('u') && key.modifiers.contains(KeyModifiers::CONTROL) {
         // Ctrl-U clears the line, as in a shell (the text area would take it for undo).
-        *filter = new_filter("");
+        let mut cleared = new_filter("");
+        cleared.applied = std::mem::take(&mut filter.applied);
+        cleared.origin = filter.origin;
+        *filter = cleared;
     } else {
         filter.input.input(key);
     }

@@ -41,7 +41,12 @@ pub(in crate::tui::update) fn requery(state: &mut AppState, mode: Requery) -> Ef
             first: key(0),
         },
         Requery::Narrow => Anchor {
-            selected: key(list.selected).map(|k| (k, 0)),
+            selected: state
+                .text_filter
+                .as_ref()
+                .and_then(|f| f.origin)
+                .or_else(|| key(list.selected))
+                .map(|k| (k, 0)),
             ..Anchor::default()
         },
         Requery::New => Anchor::default(),
