@@ -124,6 +124,7 @@ pub(crate) fn maybe_prefetch(state: &mut AppState) -> Option<Effect> {
     if list.fetching
         || !list.loaded
         || !near_end
+        || !super::sync::started(state)
         || state.sync.complete
         || state.sync.offline.is_some()
         || state.fatal.is_some()

@@ -46,10 +46,19 @@ pub(in crate::tui::update) fn fresh(state: &mut AppState, freshness: &Freshness)
     }
 }
 
+/// True once the listed status synced (this session or before): until then its head walk is
+/// what fills the store, and a backfill would walk the same pages.
+pub(super) fn started(state: &AppState) -> bool {
+    state.sync.as_of.is_some() || state.sync.headed.contains(state.filters.status.as_str())
+}
+
 /// A background backfill page, when nothing else syncs, the status is not mirrored to its end
 /// and the budget is not low (the syncer also keeps its floor).
 pub(super) fn background(state: &mut AppState) -> Option<Effect> {
     let idle = state.sync.running == 0 && state.list.loaded && state.fatal.is_none();
+    if !started(state) {
+        return None;
+    }
     if !idle
         || !state.sync.background
         || state.sync.complete
