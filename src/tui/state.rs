@@ -111,6 +111,8 @@ pub struct ListView {
     pub new_count: usize,
     /// A backfill page the user's scrolling asked for is in flight.
     pub fetching: bool,
+    /// Enter was pressed on a row still being read: the detail opens when it arrives.
+    pub open_when_loaded: bool,
     /// The next backfill page is wanted but held back because the rate-limit budget is low;
     /// worked out afresh each time paging is considered (every tick).
     pub prefetch_paused: bool,

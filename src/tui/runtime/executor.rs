@@ -66,6 +66,9 @@ impl Executor {
     /// Runs a store read here and now and returns its answer: for the first frame only, which
     /// is start-up (everything after runs off the UI thread).
     pub(super) fn run_now(&self, effect: Effect) -> Option<Msg> {
+        if let Effect::Query { request_id, .. } = &effect {
+            self.latest_query.store(*request_id, Ordering::SeqCst);
+        }
         self.read_task(effect).map(|task| task())
     }
 

@@ -17,9 +17,12 @@ use crate::tui::state::{AppState, DetailView, Known, Load};
 /// Opens the selected item: the stored detail is read, and the service asked for a fresh one.
 pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
     let Some(id) = state.selected_row().map(|r| r.id.to_string()) else {
+        // A row off the window is being read (a jump to the end): open it when it arrives.
+        state.list.open_when_loaded = state.list.selected < state.visible_len();
         state.dirty = false;
         return Vec::new();
     };
+    state.list.open_when_loaded = false;
     let known = state.details.get(&id).map(|k| k.fetched);
     state.detail = Some(DetailView {
         id: id.clone(),

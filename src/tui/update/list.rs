@@ -64,6 +64,7 @@ fn move_by(state: &mut AppState, delta: isize) -> Vec<Effect> {
 }
 
 fn move_to(state: &mut AppState, target: usize) -> Vec<Effect> {
+    state.list.open_when_loaded = false;
     state.list.selected = target.min(state.visible_len().saturating_sub(1));
     keep_visible(state);
     let mut effects: Vec<Effect> = ensure_rows(state).into_iter().collect();

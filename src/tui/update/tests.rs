@@ -81,6 +81,17 @@ fn the_ui_holds_the_window_of_rows_not_every_item() {
 }
 
 #[test]
+fn enter_on_a_row_still_being_read_opens_it_when_it_arrives() {
+    let mut h = started_harness(120, 35, 1000, true);
+    let reads = update(&mut h.state, Msg::Action(Action::Bottom));
+    assert!(matches!(reads.as_slice(), [Effect::LoadRows { .. }]), "{reads:?}");
+    assert!(update(&mut h.state, Msg::Action(Action::Open)).is_empty());
+    assert!(h.state.detail.is_none());
+    h.settle(reads);
+    assert_eq!(h.state.detail.as_ref().map(|d| d.id.as_str()), Some("id00999"));
+}
+
+#[test]
 fn nearing_the_end_of_what_is_stored_asks_for_one_backfill_page() {
     let mut h = started_harness(120, 35, 100, false);
     for _ in 0..60 {

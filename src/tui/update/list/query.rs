@@ -129,7 +129,12 @@ pub(in crate::tui::update) fn rows_loaded(
         return Vec::new();
     }
     match result {
-        Ok(window) => state.list.window = window,
+        Ok(window) => {
+            state.list.window = window;
+            if state.list.open_when_loaded && state.selected_row().is_some() {
+                return crate::tui::update::detail::open(state);
+            }
+        }
         Err(message) => {
             let text = format!("Cannot read the store: {message}");
             state.list.error = Some(text.clone());
