@@ -149,7 +149,10 @@ async fn keys_are_handled_and_drawn_while_the_list_request_is_stalled() {
     let frame = app.wait_frame("the help overlay", |f| {
         f.contains("Keys (") && f.contains("next row / scroll down")
     });
-    assert!(frame.contains("syncing…"), "the page is still stalled:\n{frame}");
+    assert!(
+        frame.contains("syncing…"),
+        "the page is still stalled:\n{frame}"
+    );
     app.key('?');
     app.wait_frame("help closed", |f| !f.contains("Keys ("));
     app.quit().await;
@@ -168,7 +171,9 @@ async fn loads_pages_opens_detail_and_copies_the_link() {
         .unwrap();
     app.key('G');
     app.enter();
-    app.wait_frame("the oldest new item", |f| f.contains(&format!("Feedback {oldest}")));
+    app.wait_frame("the oldest new item", |f| {
+        f.contains(&format!("Feedback {oldest}"))
+    });
     app.key('q');
     app.key('g');
     let (id, link) = {
@@ -314,7 +319,9 @@ async fn a_paste_fills_the_prompt_without_running_keys_and_ctrl_c_quits_from_it(
     let r = common::rig(300, 10_000).await;
     let app = launch(r.client.clone());
     let new = count(&r.sim, &Status::New);
-    app.wait_frame("the head synced", |f| f.contains(&format!("Feedback · new {new} ")));
+    app.wait_frame("the head synced", |f| {
+        f.contains(&format!("Feedback · new {new} "))
+    });
     app.key('/');
     app.send(Event::Paste("KINGFISHER\nsq".into()));
     let frame = app.wait_frame("the pasted prompt", |f| f.contains("KINGFISHER sq"));
@@ -332,7 +339,9 @@ async fn ctrl_c_quits_from_the_detail() {
     let r = common::rig(300, 10_000).await;
     let app = launch(r.client.clone());
     let new = count(&r.sim, &Status::New);
-    app.wait_frame("the head synced", |f| f.contains(&format!("Feedback · new {new} ")));
+    app.wait_frame("the head synced", |f| {
+        f.contains(&format!("Feedback · new {new} "))
+    });
     app.enter();
     app.wait_frame("the detail", |f| f.contains("Metadata (built-in)"));
     app.ctrl_c();
@@ -346,7 +355,9 @@ async fn r_after_more_than_a_page_of_new_items_shows_them_all_on_top() {
     let r = common::rig(300, 10_000).await;
     let app = launch(r.client.clone());
     let new = count(&r.sim, &Status::New);
-    app.wait_frame("the head synced", |f| f.contains(&format!("Feedback · new {new} ")));
+    app.wait_frame("the head synced", |f| {
+        f.contains(&format!("Feedback · new {new} "))
+    });
     let mut submitter = Submitter::new(Arc::clone(r.sim.state()), 7, None);
     for _ in 0..150 {
         submitter.submit();
@@ -468,9 +479,14 @@ async fn starts_offline_from_a_filled_store_and_searches_and_filters() {
     app.send(Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
     // Filters: the Tags pane (counts of stored `new` items), clear the tag, then archived.
     app.wait_frame("the list again", |f| f.contains("Feedback · new 100 "));
-    app.send(Event::Key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT)));
+    app.send(Event::Key(KeyEvent::new(
+        KeyCode::BackTab,
+        KeyModifiers::SHIFT,
+    )));
     app.key('x');
-    app.wait_frame("every stored new item", |f| f.contains("Feedback · new 400 "));
+    app.wait_frame("every stored new item", |f| {
+        f.contains("Feedback · new 400 ")
+    });
     app.key('s');
     app.wait_frame("the stored archived items", |f| {
         f.contains("Feedback · archived 100 ") && f.contains("Message number 400:")

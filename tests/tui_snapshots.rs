@@ -6,9 +6,7 @@ use std::time::Duration;
 
 use feedback_inbox::api::{Feedback, Status, Wait, WaitReason};
 use feedback_inbox::store::Shared;
-use feedback_inbox::tui::action::{
-    Action, FailureKind, Msg, SyncFailure, SyncJob, ViewError,
-};
+use feedback_inbox::tui::action::{Action, FailureKind, Msg, SyncFailure, SyncJob, ViewError};
 use feedback_inbox::tui::keymap::Keymap;
 use feedback_inbox::tui::state::AppState;
 use feedback_inbox::tui::testkit::{
@@ -39,7 +37,9 @@ fn starting(width: u16, height: u16) -> AppState {
 
 /// The column where `needle` starts on row `y`.
 fn column(buffer: &ratatui::buffer::Buffer, y: u16, needle: &str) -> u16 {
-    let cells: Vec<&str> = (0..buffer.area.width).map(|x| buffer[(x, y)].symbol()).collect();
+    let cells: Vec<&str> = (0..buffer.area.width)
+        .map(|x| buffer[(x, y)].symbol())
+        .collect();
     let first = needle.chars().map(|c| c.to_string()).collect::<Vec<_>>();
     let at = cells
         .windows(first.len())
@@ -152,7 +152,10 @@ fn a_query_error_is_marked_where_it_is() {
     let at = column(buffer, 32, "age");
     let marked = |x: u16| buffer[(x, 32)].modifier.contains(Modifier::UNDERLINED);
     assert!(!marked(at - 3), "crash is fine: {prompt}");
-    assert!((at..at + 7).any(marked), "the error's span is underlined: {prompt}");
+    assert!(
+        (at..at + 7).any(marked),
+        "the error's span is underlined: {prompt}"
+    );
     assert!(prompt.contains('⚠'), "{prompt}");
 }
 
@@ -212,7 +215,10 @@ fn error_panel() {
 #[test]
 fn unauthorized_screen() {
     let mut h = Harness::start(fill(0), 100, 30);
-    h.send(failed(FailureKind::Refused, "The API key was refused (401)"));
+    h.send(failed(
+        FailureKind::Refused,
+        "The API key was refused (401)",
+    ));
     insta::assert_snapshot!(draw(&h.state).backend());
 }
 
@@ -226,7 +232,10 @@ fn loading_screen() {
 fn empty_result() {
     let mut h = Harness::start(fill(0), 100, 30);
     h.synced(SyncJob::Start(Status::New), true);
-    assert!(!h.state.list.fetching, "nothing asked for before the head sync");
+    assert!(
+        !h.state.list.fetching,
+        "nothing asked for before the head sync"
+    );
     insta::assert_snapshot!(draw(&h.state).backend());
 }
 
@@ -341,7 +350,8 @@ fn live_arrivals_are_marked_new_and_counted() {
     act(&mut h, Action::PageDown);
     for n in [9001, 9002] {
         let mut fresh = testkit::item(n);
-        fresh.received_at = now() + jiff::SignedDuration::from_secs(i64::try_from(n - 9000).unwrap());
+        fresh.received_at =
+            now() + jiff::SignedDuration::from_secs(i64::try_from(n - 9000).unwrap());
         fresh.message = format!("Just arrived by webhook ({n})");
         h.store.write(|s| s.put_items(&[fresh], now())).unwrap();
         h.send(Msg::Arrived);
@@ -394,7 +404,10 @@ fn help_scrolled_on_a_small_terminal() {
     update(&mut state, msg);
     let screen = format!("{:?}", draw(&state).backend().buffer());
     assert!(screen.contains("[keys]."), "{screen}");
-    assert!(screen.contains("age:>2w"), "the search language too: {screen}");
+    assert!(
+        screen.contains("age:>2w"),
+        "the search language too: {screen}"
+    );
 }
 
 /// The status bar row of a `width`-column screen of `state`.

@@ -97,9 +97,7 @@ pub async fn run(args: Args) -> Result<(), CliError> {
         Command::Sim(sim) => sim_cmd::run(sim, &mut out()).await,
         Command::Account => account::run(&args, &mut out()).await,
         Command::Store(store) => store_cmd::run(&args, store, &mut out()),
-        Command::Webhook(webhook) => {
-            webhook_cmd::run(&args, webhook, &mut std::io::stdout()).await
-        }
+        Command::Webhook(webhook) => webhook_cmd::run(&args, webhook, &mut std::io::stdout()).await,
         Command::List(list) => {
             let progress = list.all && std::io::IsTerminal::is_terminal(&std::io::stderr());
             let client = client(&args, progress)?;

@@ -32,9 +32,13 @@ pub enum Effect {
         project: Option<String>,
     },
     /// The stored detail of an item.
-    LoadDetail { id: String },
+    LoadDetail {
+        id: String,
+    },
     /// The item's detail from the service, stored, then shown.
-    FetchDetail { id: String },
+    FetchDetail {
+        id: String,
+    },
     Sync(SyncJob),
     /// Remember the view for the next start (the store's `meta`, key `last_view`).
     SaveView(ViewSpec),

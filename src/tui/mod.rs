@@ -5,9 +5,9 @@
 pub mod action;
 pub mod effect;
 pub mod keymap;
+pub mod rows;
 pub mod runtime;
 pub mod state;
-pub mod rows;
 pub mod testkit;
 pub mod update;
 pub mod view;

@@ -118,7 +118,10 @@ mod tests {
         assert!(window.get(9).is_none() && window.get(15).is_none());
         assert!(window.covers(10, 15, 100));
         assert!(!window.covers(9, 12, 100));
-        assert!(window.covers(12, 20, 15), "past the end of the view counts as covered");
+        assert!(
+            window.covers(12, 20, 15),
+            "past the end of the view counts as covered"
+        );
         assert!(window.covers(30, 30, 100));
         assert_eq!(window.position(14), Some(13));
         assert_eq!(window.position(99), None);

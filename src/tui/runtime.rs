@@ -232,7 +232,11 @@ fn no_browser() -> Option<&'static str> {
 
 /// The stored rows of the last view, before any request: the view is restored and its query
 /// run here (start-up); the effects its answer asks for are returned.
-fn first_frame(state: &mut AppState, executor: &Executor, store: &Shared) -> Vec<super::effect::Effect> {
+fn first_frame(
+    state: &mut AppState,
+    executor: &Executor,
+    store: &Shared,
+) -> Vec<super::effect::Effect> {
     if let Some(spec) = store.read(reads::last_view) {
         super::update::restore_view(state, &spec);
     }
@@ -254,8 +258,8 @@ fn store_arrivals(
     tokio::spawn(async move {
         while let Some(arrival) = source.recv().await {
             let store = store.clone();
-            let stored = tokio::task::spawn_blocking(move || store.write(|s| put_arrival(s, arrival)))
-                .await;
+            let stored =
+                tokio::task::spawn_blocking(move || store.write(|s| put_arrival(s, arrival))).await;
             match stored {
                 Ok(Ok(())) => {}
                 Ok(Err(error)) => tracing::warn!(%error, "cannot store an arrival"),
@@ -268,8 +272,16 @@ fn store_arrivals(
     });
 }
 
-fn put_arrival(store: &mut crate::store::Store, mut arrival: Arrival) -> Result<(), crate::store::StoreError> {
-    if let Some(app) = arrival.feedback.app.as_mut().filter(|a| !a.platform.is_known()) {
+fn put_arrival(
+    store: &mut crate::store::Store,
+    mut arrival: Arrival,
+) -> Result<(), crate::store::StoreError> {
+    if let Some(app) = arrival
+        .feedback
+        .app
+        .as_mut()
+        .filter(|a| !a.platform.is_known())
+    {
         let platform = store
             .apps(None)?
             .into_iter()

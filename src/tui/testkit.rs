@@ -166,13 +166,16 @@ pub fn fill(items: usize) -> Shared {
     shared.write(|s| {
         let all: Vec<Feedback> = (0..items).map(item).collect();
         for chunk in all.chunks(1000) {
-            s.put_items(chunk, now()).unwrap_or_else(|e| unreachable!("{e}"));
+            s.put_items(chunk, now())
+                .unwrap_or_else(|e| unreachable!("{e}"));
         }
         let [PaneData::Projects(projects), PaneData::Apps(apps), _] = panes() else {
             unreachable!("the fixture's order")
         };
-        s.put_projects(&projects).unwrap_or_else(|e| unreachable!("{e}"));
-        s.put_apps(&apps, None).unwrap_or_else(|e| unreachable!("{e}"));
+        s.put_projects(&projects)
+            .unwrap_or_else(|e| unreachable!("{e}"));
+        s.put_apps(&apps, None)
+            .unwrap_or_else(|e| unreachable!("{e}"));
     });
     shared
 }

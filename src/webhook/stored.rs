@@ -105,7 +105,10 @@ mod tests {
         store_submission(&mut store, &submission("fb_2")).unwrap();
         let detail = store.detail("fb_2").unwrap().unwrap();
         let item = &detail.item.feedback;
-        assert_eq!((item.status.clone(), item.tags.clone()), (Status::Archived, vec!["bug".to_owned()]));
+        assert_eq!(
+            (item.status.clone(), item.tags.clone()),
+            (Status::Archived, vec!["bug".to_owned()])
+        );
         assert_eq!(item.app.as_ref().unwrap().platform, Platform::Android);
         assert_eq!(detail.metadata.custom["plan"], "pro");
     }

@@ -47,14 +47,16 @@ pub fn check_is_store(path: &Path) -> Result<(), CliError> {
         return Ok(());
     }
     let mut header = [0u8; 16];
-    let read = std::fs::File::open(path)
-        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut header));
+    let read =
+        std::fs::File::open(path).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut header));
     if read.is_err() || &header != b"SQLite format 3\0" {
         return Err(not_a_store("is not a SQLite database"));
     }
     match has_items_table(path) {
         Some(true) => Ok(()),
-        Some(false) => Err(not_a_store("is a SQLite database but not a feedback-inbox store")),
+        Some(false) => Err(not_a_store(
+            "is a SQLite database but not a feedback-inbox store",
+        )),
         None if in_default_folder(path) => Ok(()),
         None => Err(not_a_store("cannot be read as a feedback-inbox store")),
     }

@@ -144,7 +144,11 @@ pub fn render_text(report: &Report, now: Timestamp, tz: &TimeZone) -> String {
         lines.push(retention_line(report.retention_days));
         return lines.join("\n") + "\n";
     };
-    let mode = c.mode.as_ref().map(|m| format!(" ({m})")).unwrap_or_default();
+    let mode = c
+        .mode
+        .as_ref()
+        .map(|m| format!(" ({m})"))
+        .unwrap_or_default();
     lines.push(format!("Store      {path}{mode}"));
     let wal = if c.wal_bytes > 0 {
         format!(", and {} of write-ahead log", human_bytes(c.wal_bytes))
@@ -164,7 +168,13 @@ pub fn render_text(report: &Report, now: Timestamp, tz: &TimeZone) -> String {
     let when = |t: Option<Timestamp>| {
         t.map_or_else(
             || "—".to_owned(),
-            |t| format!("{} ({} ago)", crate::timefmt::local(t, tz), crate::timefmt::age(now, t)),
+            |t| {
+                format!(
+                    "{} ({} ago)",
+                    crate::timefmt::local(t, tz),
+                    crate::timefmt::age(now, t)
+                )
+            },
         )
     };
     lines.push(format!("Oldest     {}", when(c.oldest)));

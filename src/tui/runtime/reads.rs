@@ -39,7 +39,10 @@ pub fn task(
             rows,
             now,
         } => {
-            let cx = Context { now, tz: tz.clone() };
+            let cx = Context {
+                now,
+                tz: tz.clone(),
+            };
             Box::new(move || Msg::ViewLoaded {
                 request_id,
                 result: store
@@ -120,8 +123,8 @@ pub fn query(
     let base = top.unwrap_or_else(|| selected.map_or(0, |s| (s + 1).saturating_sub(rows)));
     let start = base.saturating_sub(WINDOW_MARGIN);
     let end = (base + rows + WINDOW_MARGIN).min(keys.len());
-    let window = window(store, start, keys.get(start..end).unwrap_or_default())
-        .map_err(store_error)?;
+    let window =
+        window(store, start, keys.get(start..end).unwrap_or_default()).map_err(store_error)?;
     Ok(ViewData {
         keys: keys.into(),
         selected,
@@ -159,9 +162,11 @@ pub fn panes(store: &Store, status: &str, project: Option<&str>) -> Result<Panes
 pub fn last_view(store: &Store) -> Option<ViewSpec> {
     let json: Option<String> = store
         .conn()
-        .query_row("SELECT value FROM meta WHERE key = ?1", [LAST_VIEW], |row| {
-            row.get(0)
-        })
+        .query_row(
+            "SELECT value FROM meta WHERE key = ?1",
+            [LAST_VIEW],
+            |row| row.get(0),
+        )
         .optional()
         .ok()
         .flatten();
@@ -180,6 +185,7 @@ pub fn save_view(store: &mut Store, spec: &ViewSpec) -> Result<(), StoreError> {
     })
 }
 
+#[allow(clippy::needless_pass_by_value)] // the shape `map_err` hands it
 fn store_error(err: StoreError) -> ViewError {
     ViewError::Store(err.to_string())
 }

@@ -116,4 +116,3 @@ fn capitalise(text: &str) -> String {
         .next()
         .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
-

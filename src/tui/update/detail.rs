@@ -279,7 +279,10 @@ fn show(state: &mut AppState, id: &str) {
 /// Runs the action waiting for this item's links, once they are known (`final_word`: the
 /// service answered, so no link now means none).
 fn pending(state: &mut AppState, id: &str, final_word: bool) -> Vec<Effect> {
-    let known = state.details.get(id).filter(|k| final_word || k.fetched.is_some());
+    let known = state
+        .details
+        .get(id)
+        .filter(|k| final_word || k.fetched.is_some());
     let Some(detail) = known.map(|k| Arc::clone(&k.detail)) else {
         return links_from_service(state, id);
     };

@@ -48,13 +48,22 @@ pub(super) fn loaded(
             } = *panes;
             let project_names = projects.into_iter().map(|p| (p.id, p.name, String::new()));
             let app_names = apps.into_iter().map(|a| {
-                let platform = a.platform.map(|p| p.as_str().to_owned()).unwrap_or_default();
+                let platform = a
+                    .platform
+                    .map(|p| p.as_str().to_owned())
+                    .unwrap_or_default();
                 (a.id, a.name, platform)
             });
             let narrowed = state.filters.project.is_some();
-            set(&mut state.projects, merge(project_names, &counts.projects, true));
+            set(
+                &mut state.projects,
+                merge(project_names, &counts.projects, true),
+            );
             set(&mut state.apps, merge(app_names, &counts.apps, !narrowed));
-            set(&mut state.tags, merge(std::iter::empty(), &counts.tags, true));
+            set(
+                &mut state.tags,
+                merge(std::iter::empty(), &counts.tags, true),
+            );
         }
         Err(message) => {
             for pane in [&mut state.projects, &mut state.apps, &mut state.tags] {
@@ -99,11 +108,16 @@ fn merge(
         })
         .collect();
     if extra {
-        out.extend(counts.iter().filter(|c| !seen.contains(&c.id)).map(|c| Entry {
-            label: line(&c.name),
-            detail: detail(&c.platform, c.count),
-            value: c.id.clone(),
-        }));
+        out.extend(
+            counts
+                .iter()
+                .filter(|c| !seen.contains(&c.id))
+                .map(|c| Entry {
+                    label: line(&c.name),
+                    detail: detail(&c.platform, c.count),
+                    value: c.id.clone(),
+                }),
+        );
     }
     out
 }

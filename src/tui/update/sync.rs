@@ -68,7 +68,13 @@ pub(super) fn background(state: &mut AppState) -> Option<Effect> {
         return None;
     }
     let status = state.filters.status.clone();
-    Some(job(state, SyncJob::Backfill { status, user: false }))
+    Some(job(
+        state,
+        SyncJob::Backfill {
+            status,
+            user: false,
+        },
+    ))
 }
 
 pub(super) fn synced(
@@ -127,7 +133,10 @@ fn failed(state: &mut AppState, failure: &SyncFailure, user: bool) {
             state.sync.offline = Some(text.clone());
             state.sync.background = false;
             if user {
-                error(state, format!("Offline: {text} — showing what is stored; r to retry"));
+                error(
+                    state,
+                    format!("Offline: {text} — showing what is stored; r to retry"),
+                );
             }
         }
         FailureKind::Refused if state.list.keys.is_empty() => {

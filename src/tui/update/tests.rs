@@ -34,16 +34,15 @@ fn newer(count: usize) -> Vec<Feedback> {
     (0..count)
         .map(|n| {
             let mut f = item(1000 + n);
-            f.received_at = now() + SignedDuration::from_mins(i64::try_from(count - n).unwrap_or(0));
+            f.received_at =
+                now() + SignedDuration::from_mins(i64::try_from(count - n).unwrap_or(0));
             f
         })
         .collect()
 }
 
 fn store_items(h: &Harness, items: &[Feedback]) {
-    h.store
-        .write(|s| s.put_items(items, now()))
-        .unwrap();
+    h.store.write(|s| s.put_items(items, now())).unwrap();
 }
 
 fn offline() -> SyncFailure {
@@ -61,7 +60,11 @@ fn start_shows_the_stored_rows_at_once_then_syncs() {
     assert_eq!(h.state.visible_len(), 150);
     assert_eq!(h.screen_ids()[..2], ["id00000", "id00001"]);
     assert_eq!(syncs(&h.sent), [SyncJob::Start(Status::New)]);
-    assert_eq!(h.state.projects.entries.len(), 2, "panes read from the store");
+    assert_eq!(
+        h.state.projects.entries.len(),
+        2,
+        "panes read from the store"
+    );
     assert_eq!(h.state.sync.as_of, None, "never synced");
     h.synced(SyncJob::Start(Status::New), false);
     assert_eq!(h.state.sync.as_of, Some(now()));
@@ -74,7 +77,11 @@ fn the_ui_holds_the_window_of_rows_not_every_item() {
     assert!(rows <= 31 + 2 * WINDOW_MARGIN, "{rows} rows held");
     assert_eq!(h.state.list.keys.len(), 2000);
     act(&mut h, Action::Bottom);
-    assert_eq!(h.selected_id(), "id01999", "rows at the end were read on the way");
+    assert_eq!(
+        h.selected_id(),
+        "id01999",
+        "rows at the end were read on the way"
+    );
     assert!(h.state.list.window.rows.len() <= 31 + 2 * WINDOW_MARGIN);
     act(&mut h, Action::Top);
     assert_eq!(h.selected_id(), "id00000");
@@ -84,11 +91,17 @@ fn the_ui_holds_the_window_of_rows_not_every_item() {
 fn enter_on_a_row_still_being_read_opens_it_when_it_arrives() {
     let mut h = started_harness(120, 35, 1000, true);
     let reads = update(&mut h.state, Msg::Action(Action::Bottom));
-    assert!(matches!(reads.as_slice(), [Effect::LoadRows { .. }]), "{reads:?}");
+    assert!(
+        matches!(reads.as_slice(), [Effect::LoadRows { .. }]),
+        "{reads:?}"
+    );
     assert!(update(&mut h.state, Msg::Action(Action::Open)).is_empty());
     assert!(h.state.detail.is_none());
     h.settle(reads);
-    assert_eq!(h.state.detail.as_ref().map(|d| d.id.as_str()), Some("id00999"));
+    assert_eq!(
+        h.state.detail.as_ref().map(|d| d.id.as_str()),
+        Some("id00999")
+    );
 }
 
 #[test]
@@ -97,7 +110,10 @@ fn nearing_the_end_of_what_is_stored_asks_for_one_backfill_page() {
     for _ in 0..60 {
         act(&mut h, Action::MoveDown);
     }
-    assert!(syncs(&h.sent).is_empty(), "more than a screen is left below");
+    assert!(
+        syncs(&h.sent).is_empty(),
+        "more than a screen is left below"
+    );
     for _ in 0..10 {
         act(&mut h, Action::MoveDown);
     }
@@ -141,14 +157,17 @@ fn background_backfill_runs_while_idle_and_the_budget_allows() {
         status: Status::New,
         user: false,
     };
-    assert_eq!(syncs(&h.sent), [job.clone()]);
+    assert_eq!(syncs(&h.sent), std::slice::from_ref(&job));
     h.send(Msg::Tick(now() + SignedDuration::from_millis(500)));
     assert_eq!(syncs(&h.sent).len(), 1, "one at a time");
     h.synced(job, false);
     h.send(budget(60, 2, now() + SignedDuration::from_secs(30)));
     h.sent.clear();
     h.send(Msg::Tick(now() + SignedDuration::from_millis(750)));
-    assert!(syncs(&h.sent).is_empty(), "held back while the budget is low");
+    assert!(
+        syncs(&h.sent).is_empty(),
+        "held back while the budget is low"
+    );
 }
 
 #[test]
@@ -200,7 +219,11 @@ fn the_latest_query_wins() {
         result: Ok(Box::default()),
     };
     h.send(answer);
-    assert_eq!(h.state.visible_len(), 100, "the stale (empty) answer was dropped");
+    assert_eq!(
+        h.state.visible_len(),
+        100,
+        "the stale (empty) answer was dropped"
+    );
 }
 
 #[test]
@@ -214,7 +237,11 @@ fn switching_status_queries_the_store_and_syncs_that_status_once() {
     assert_eq!(h.selected_id(), "id00500");
     assert!(effects.contains(&Effect::SaveView(h.state.view_spec())));
     assert_eq!(syncs(&effects)[0], SyncJob::Head(Status::Archived));
-    assert_eq!(h.state.tags.entries.len(), 2, "pane counts are of archived now");
+    assert_eq!(
+        h.state.tags.entries.len(),
+        2,
+        "pane counts are of archived now"
+    );
     h.synced(SyncJob::Head(Status::Archived), true);
     act(&mut h, Action::ToggleStatus);
     let again = act(&mut h, Action::ToggleStatus);
@@ -236,7 +263,10 @@ fn offline_the_inbox_runs_on_the_store_and_says_so() {
     h.sent.clear();
     act(&mut h, Action::Bottom);
     h.send(Msg::Tick(now() + SignedDuration::from_secs(1)));
-    assert!(syncs(&h.sent).is_empty(), "no paging against a service that is down");
+    assert!(
+        syncs(&h.sent).is_empty(),
+        "no paging against a service that is down"
+    );
     assert_eq!(h.selected_id(), "id00099");
     // `r` tries again; success clears the offline mark.
     let effects = act(&mut h, Action::Reload);
@@ -279,16 +309,38 @@ fn another_accounts_store_is_refused_with_a_full_screen_explanation() {
             kind: FailureKind::WrongAccount,
         }),
     });
-    assert!(h.state.fatal.as_ref().unwrap().title.contains("another account"));
+    assert!(
+        h.state
+            .fatal
+            .as_ref()
+            .unwrap()
+            .title
+            .contains("another account")
+    );
 }
 
 #[test]
 fn panes_count_stored_items_of_the_status_and_filter_the_view() {
     let mut h = started_harness(120, 35, 100, false);
-    let bug = h.state.tags.entries.iter().find(|e| e.value == "bug").unwrap();
+    let bug = h
+        .state
+        .tags
+        .entries
+        .iter()
+        .find(|e| e.value == "bug")
+        .unwrap();
     assert_eq!(bug.detail, "25");
-    let ios = h.state.apps.entries.iter().find(|e| e.detail.starts_with("ios")).unwrap();
-    assert_eq!((ios.label.as_str(), ios.detail.as_str()), ("Nimbus Notes for iOS", "ios 80"));
+    let ios = h
+        .state
+        .apps
+        .entries
+        .iter()
+        .find(|e| e.detail.starts_with("ios"))
+        .unwrap();
+    assert_eq!(
+        (ios.label.as_str(), ios.detail.as_str()),
+        ("Nimbus Notes for iOS", "ios 80")
+    );
     act(&mut h, Action::FocusPrev);
     assert_eq!(h.state.focus, Focus::Tags);
     let effects = act(&mut h, Action::Open);

@@ -31,7 +31,9 @@ pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
 
 fn new_filter(text: &str) -> TextFilter {
     let mut input = TextArea::from([text]);
-    input.set_placeholder_text("search: words, \"a phrase\", tag:bug, app:NAME, age:<7d… (? for help)");
+    input.set_placeholder_text(
+        "search: words, \"a phrase\", tag:bug, app:NAME, age:<7d… (? for help)",
+    );
     input.move_cursor(ratatui_textarea::CursorMove::End);
     TextFilter {
         input,
@@ -132,7 +134,8 @@ fn set_query(filter: &mut TextFilter) -> bool {
         }
         Err(err) => {
             // The span is of the trimmed text: move it to the prompt's own.
-            let lead = filter.input.lines().join(" ").len() - filter.input.lines().join(" ").trim_start().len();
+            let lead = filter.input.lines().join(" ").len()
+                - filter.input.lines().join(" ").trim_start().len();
             filter.error = Some(search::QueryError {
                 span: err.span.start + lead..err.span.end + lead,
                 message: err.message,

@@ -22,7 +22,8 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, view: &DetailView
             " Feedback {} ",
             crate::text::sanitize_line(&view.id)
         ));
-    let block = block.title_bottom(Line::styled(freshness(state, view), theme.dim()).right_aligned());
+    let block =
+        block.title_bottom(Line::styled(freshness(state, view), theme.dim()).right_aligned());
     let lines = match (&view.load, state.details.get(&view.id)) {
         (Load::Failed(message), _) => vec![Line::styled(
             format!("⚠ {}", crate::text::sanitize_line(message)),
@@ -89,7 +90,11 @@ fn lines(detail: &FeedbackDetail, state: &AppState, theme: Theme) -> Vec<Line<'s
 
 /// How fresh the shown detail is.
 fn freshness(state: &AppState, view: &DetailView) -> String {
-    let refreshing = if view.refreshing { " · refreshing…" } else { "" };
+    let refreshing = if view.refreshing {
+        " · refreshing…"
+    } else {
+        ""
+    };
     match view.detail_at {
         Some(at) => format!(
             " details as of {}{refreshing} ",

@@ -18,7 +18,11 @@ const FOOTER: &str =
 
 /// Cells of the widest line of the search language's help.
 fn search_cells() -> usize {
-    crate::store::search::HELP.lines().map(width).max().unwrap_or(0)
+    crate::store::search::HELP
+        .lines()
+        .map(width)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Where the overlay goes and how much of it shows.

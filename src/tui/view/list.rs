@@ -165,16 +165,12 @@ fn render_prompt(frame: &mut Frame, area: Rect, filter: &TextFilter, theme: Them
 
 /// Underlines the cells of `text` (drawn from the left of `area`) that `span` covers; an empty
 /// span (an error at the end) marks the cell after the text.
-fn mark_span(
-    buf: &mut Buffer,
-    area: Rect,
-    text: &str,
-    span: std::ops::Range<usize>,
-    theme: Theme,
-) {
+fn mark_span(buf: &mut Buffer, area: Rect, text: &str, span: std::ops::Range<usize>, theme: Theme) {
     let start = text.get(..span.start).map_or(0, width);
     let cells = text.get(span.clone()).map_or(0, width).max(1);
-    let x = area.x.saturating_add(u16::try_from(start).unwrap_or(u16::MAX));
+    let x = area
+        .x
+        .saturating_add(u16::try_from(start).unwrap_or(u16::MAX));
     let end = x
         .saturating_add(u16::try_from(cells).unwrap_or(u16::MAX))
         .min(area.right());
@@ -253,7 +249,7 @@ pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

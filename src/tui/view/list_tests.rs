@@ -147,7 +147,13 @@ fn rows_are_drawn_exactly_as_the_line_of_spans() {
 
 #[test]
 fn thousands_are_grouped() {
-    for (n, text) in [(0, "0"), (999, "999"), (1000, "1,000"), (1_284, "1,284"), (1_000_000, "1,000,000")] {
+    for (n, text) in [
+        (0, "0"),
+        (999, "999"),
+        (1000, "1,000"),
+        (1_284, "1,284"),
+        (1_000_000, "1,000,000"),
+    ] {
         assert_eq!(thousands(n), text);
     }
 }

@@ -108,11 +108,9 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
                 .push(Part::new(text, theme.active(), Side::Left, priority).cuttable(CHIP_COMFORT));
         }
     }
-    if let Some(f) = &state.text_filter {
-        if !f.applied.is_empty() {
-            let text = format!("/{}", sanitize_line(&f.applied));
-            parts.push(Part::new(text, theme.active(), Side::Left, 77).cuttable(CHIP_COMFORT));
-        }
+    if let Some(f) = state.text_filter.as_ref().filter(|f| !f.applied.is_empty()) {
+        let text = format!("/{}", sanitize_line(&f.applied));
+        parts.push(Part::new(text, theme.active(), Side::Left, 77).cuttable(CHIP_COMFORT));
     }
     parts.push(freshness(state, theme));
     if state.live {

@@ -38,7 +38,10 @@ fn enter_shows_the_stored_item_at_once_and_refreshes_it() {
     let view = h.state.detail.as_ref().unwrap();
     assert_eq!(view.detail_at, Some(now()));
     assert!(!view.refreshing);
-    assert_eq!(h.state.details["id00000"].detail.metadata.custom["plan"], "pro");
+    assert_eq!(
+        h.state.details["id00000"].detail.metadata.custom["plan"],
+        "pro"
+    );
 }
 
 #[test]
@@ -53,7 +56,14 @@ fn a_failed_refresh_keeps_the_stored_detail_and_says_why() {
     let view = h.state.detail.as_ref().unwrap();
     assert_eq!(view.load, Load::Loaded);
     assert_eq!(view.detail_at, Some(now()), "as of the stored fetch");
-    assert!(h.state.note.as_ref().unwrap().text.contains("Cannot refresh"));
+    assert!(
+        h.state
+            .note
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("Cannot refresh")
+    );
     assert!(h.state.sync.offline.is_some());
 }
 
@@ -93,7 +103,10 @@ fn y_fetches_the_links_when_none_were_ever_stored() {
         result: Err(offline()),
     });
     let note = h.state.note.as_ref().unwrap();
-    assert!(note.error && note.text.contains("Cannot fetch the item's links"), "{note:?}");
+    assert!(
+        note.error && note.text.contains("Cannot fetch the item's links"),
+        "{note:?}"
+    );
 }
 
 #[test]

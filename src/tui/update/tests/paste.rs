@@ -37,9 +37,21 @@ fn a_huge_paste_is_cut_before_it_is_sanitized() {
     // marker and let the text after it in; cut first, nothing after the cut is looked at.
     let paste = format!("\x1b]52;c;{}\x07tail", "A".repeat(64 * 1024));
     h.send(Msg::Paste(paste));
-    let text = h.state.text_filter.as_ref().unwrap().input.lines().join("\n");
+    let text = h
+        .state
+        .text_filter
+        .as_ref()
+        .unwrap()
+        .input
+        .lines()
+        .join("\n");
     assert!(!text.contains("tail"), "{text:?}");
     assert!(text.len() <= crate::tui::update::PROMPT_MAX_BYTES);
-    let note = h.state.note.as_ref().map(|n| n.text.clone()).unwrap_or_default();
+    let note = h
+        .state
+        .note
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default();
     assert!(note.contains("Paste cut"), "{note}");
 }

@@ -32,14 +32,24 @@ fn typing_searches_the_store_and_keeps_a_matching_selection() {
     assert_eq!(h.selected_id(), "id00008", "it matches: still selected");
     type_text(&mut h, " 13");
     assert_eq!(h.state.visible_len(), 0, "13 is not a multiple of four");
-    h.send(Msg::FilterInput(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE)));
-    h.send(Msg::FilterInput(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE)));
+    h.send(Msg::FilterInput(KeyEvent::new(
+        KeyCode::Backspace,
+        KeyModifiers::NONE,
+    )));
+    h.send(Msg::FilterInput(KeyEvent::new(
+        KeyCode::Backspace,
+        KeyModifiers::NONE,
+    )));
     type_text(&mut h, "12");
     assert_eq!(h.state.visible_len(), 1);
-    assert_eq!(h.selected_id(), "id00012", "the first match when the old one left");
+    assert_eq!(
+        h.selected_id(),
+        "id00012",
+        "the first match when the old one left"
+    );
     let filter = h.state.text_filter.as_ref().unwrap();
     assert_eq!(filter.applied, "tag:bug 12");
-    assert_eq!(filter.highlights.ranges("Message number 12: x"), [15..17]);
+    assert_eq!(filter.highlights.ranges("Message number 12: x"), vec![15..17]);
 }
 
 #[test]
@@ -55,12 +65,23 @@ fn a_query_error_is_shown_where_it_is_and_the_list_keeps_its_rows() {
     assert!(error.span.start >= "number ".len(), "{error:?}");
     assert_eq!(h.state.visible_len(), 100);
     // An unknown app: found when the query compiles against the store, off the UI thread.
-    h.send(Msg::FilterInput(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE)));
+    h.send(Msg::FilterInput(KeyEvent::new(
+        KeyCode::Backspace,
+        KeyModifiers::NONE,
+    )));
     h.send(Msg::Paste("app:nosuchapp".into()));
     let filter = h.state.text_filter.as_ref().unwrap();
     let error = filter.error.clone().expect("an unknown app is an error");
-    assert_eq!(&filter.applied[error.span.clone()], "nosuchapp", "{error:?}");
-    assert_eq!(h.state.visible_len(), 100, "not an empty list without a reason");
+    assert_eq!(
+        &filter.applied[error.span.clone()],
+        "nosuchapp",
+        "{error:?}"
+    );
+    assert_eq!(
+        h.state.visible_len(),
+        100,
+        "not an empty list without a reason"
+    );
 }
 
 #[test]
