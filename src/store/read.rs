@@ -219,18 +219,24 @@ impl Store {
             .and_then(Iterator::collect)
             .map_err(|e| self.error(e))
         };
+        // Each count walks one index range (items_by_project, items_by_app, item_tags), never
+        // the items themselves.
         Ok(Counts {
             projects: run(format!(
-                "SELECT p.id, max(p.name), '', count(*) AS n FROM items JOIN project_refs p ON p.k = items.project
-                 WHERE {filter} GROUP BY p.id ORDER BY n DESC, p.id"
+                "SELECT p.id, max(p.name), '', sum(c) AS n FROM (
+                   SELECT r.k, (SELECT count(*) FROM items WHERE items.project = r.k AND {filter}) AS c
+                   FROM project_refs r) x JOIN project_refs p ON p.k = x.k
+                 GROUP BY p.id HAVING n > 0 ORDER BY n DESC, p.id"
             ))?,
             apps: run(format!(
-                "SELECT a.id, max(a.name), max(a.platform), count(*) AS n FROM items JOIN app_refs a ON a.k = items.app
-                 WHERE {filter} GROUP BY a.id ORDER BY n DESC, a.id"
+                "SELECT a.id, max(a.name), max(a.platform), sum(c) AS n FROM (
+                   SELECT r.k, (SELECT count(*) FROM items WHERE items.app = r.k AND {filter}) AS c
+                   FROM app_refs r) x JOIN app_refs a ON a.k = x.k
+                 GROUP BY a.id HAVING n > 0 ORDER BY n DESC, a.id"
             ))?,
             tags: run(format!(
-                "SELECT t.tag, t.tag, '', count(*) AS n FROM item_tags t JOIN items ON items.k = t.k
-                 WHERE {filter} GROUP BY t.tag ORDER BY n DESC, t.tag"
+                "SELECT tag, tag, '', count(*) AS n FROM item_tags AS items WHERE {filter}
+                 GROUP BY tag ORDER BY n DESC, tag"
             ))?,
         })
     }

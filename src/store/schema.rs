@@ -5,7 +5,9 @@
 use rusqlite_migration::{M, Migrations};
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
-/// where it is shown. `items.k` is a local key, and the rowid of the full-text index.
+/// where it is shown. `items.k` is a local key, and the rowid of the full-text index. The indexes
+/// serve the views (newest first within a status, a project, an app) and the panes' counts, which
+/// walk index ranges only; `item_tags` repeats the item's status for the same reason.
 const V1: &str = r"
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE projects (id TEXT PRIMARY KEY, name TEXT NOT NULL, slug TEXT, created_at TEXT) WITHOUT ROWID;
@@ -30,7 +32,10 @@ CREATE TABLE items (
   detail_at INTEGER
 );
 CREATE INDEX items_by_status ON items(status, received);
-CREATE TABLE item_tags (tag TEXT NOT NULL, k INTEGER NOT NULL, PRIMARY KEY (tag, k)) WITHOUT ROWID;
+CREATE INDEX items_by_project ON items(project, status, received);
+CREATE INDEX items_by_app ON items(app, status, received);
+CREATE TABLE item_tags (tag TEXT NOT NULL, status TEXT NOT NULL, k INTEGER NOT NULL,
+                        PRIMARY KEY (tag, status, k)) WITHOUT ROWID;
 CREATE TABLE item_meta (k INTEGER NOT NULL, custom INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
                         PRIMARY KEY (k, custom, key)) WITHOUT ROWID;
 CREATE INDEX item_meta_by_key ON item_meta(key, value);

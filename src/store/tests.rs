@@ -100,6 +100,12 @@ fn a_newer_sighting_moves_status_and_tags_and_an_older_one_does_not() {
     };
     assert_eq!(ids(&store, &tag("crash")), ["a"]);
     assert!(ids(&store, &tag("bug")).is_empty());
+    let tag_counts = |status: &str| -> Vec<(String, u64)> {
+        let counts = store.counts(Some(status)).unwrap();
+        counts.tags.into_iter().map(|t| (t.name, t.count)).collect()
+    };
+    assert_eq!(tag_counts("archived"), [("crash".to_owned(), 1)]);
+    assert!(tag_counts("new").is_empty());
     // A page fetched before the move, written after it, changes nothing.
     let stale = store
         .put_items(&[item("a", T0, Status::New, &["bug"])], ts(T0))

@@ -138,13 +138,13 @@ impl Store {
     pub fn drop_older_than(&mut self, cutoff: Timestamp) -> Result<usize, StoreError> {
         self.write(|tx| {
             let cutoff = cutoff.as_microsecond();
-            let mut old = tx.prepare("SELECT k, tags FROM items WHERE received < ?1")?;
-            let rows: Vec<(i64, String)> = old
-                .query_map([cutoff], |row| Ok((row.get(0)?, row.get(1)?)))?
+            let mut old = tx.prepare("SELECT k, status, tags FROM items WHERE received < ?1")?;
+            let rows: Vec<(i64, String, String)> = old
+                .query_map([cutoff], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
                 .collect::<Result<_, _>>()?;
             drop(old);
-            for (k, tags) in &rows {
-                forget_item(tx, *k, tags)?;
+            for (k, status, tags) in &rows {
+                forget_item(tx, *k, status, tags)?;
             }
             Ok(rows.len())
         })
@@ -328,7 +328,7 @@ fn insert_item(
         seen
     ])?;
     let k = tx.last_insert_rowid();
-    insert_tags(tx, k, &item.tags)?;
+    insert_tags(tx, k, item.status.as_str(), &item.tags)?;
     tx.prepare_cached("INSERT INTO items_fts (rowid, message) VALUES (?1, ?2)")?
         .execute(params![k, item.message])?;
     Ok(k)
@@ -358,9 +358,9 @@ fn update_item(
         tags,
         seen
     ])?;
-    if old.tags != tags {
-        delete_tags(tx, old.k, &old.tags)?;
-        insert_tags(tx, old.k, &item.tags)?;
+    if old.tags != tags || old.status != item.status.as_str() {
+        delete_tags(tx, old.k, &old.status, &old.tags)?;
+        insert_tags(tx, old.k, item.status.as_str(), &item.tags)?;
     }
     if old.message != item.message {
         tx.prepare_cached("DELETE FROM items_fts WHERE rowid = ?1")?
@@ -398,28 +398,44 @@ fn put_extras(
     Ok(())
 }
 
-fn insert_tags(tx: &Transaction<'_>, k: i64, tags: &[String]) -> rusqlite::Result<()> {
+fn insert_tags(
+    tx: &Transaction<'_>,
+    k: i64,
+    status: &str,
+    tags: &[String],
+) -> rusqlite::Result<()> {
     let mut insert =
-        tx.prepare_cached("INSERT OR IGNORE INTO item_tags (tag, k) VALUES (?1, ?2)")?;
+        tx.prepare_cached("INSERT OR IGNORE INTO item_tags (tag, status, k) VALUES (?1, ?2, ?3)")?;
     for tag in tags {
-        insert.execute(params![tag, k])?;
+        insert.execute(params![tag, status, k])?;
     }
     Ok(())
 }
 
 /// Deletes an item's tag rows by their full key (the table has no index on `k` alone).
-fn delete_tags(tx: &Transaction<'_>, k: i64, tags_json: &str) -> rusqlite::Result<()> {
+fn delete_tags(
+    tx: &Transaction<'_>,
+    k: i64,
+    status: &str,
+    tags_json: &str,
+) -> rusqlite::Result<()> {
     let tags: Vec<String> = serde_json::from_str(tags_json).unwrap_or_default();
-    let mut delete = tx.prepare_cached("DELETE FROM item_tags WHERE tag = ?1 AND k = ?2")?;
+    let mut delete =
+        tx.prepare_cached("DELETE FROM item_tags WHERE tag = ?1 AND status = ?2 AND k = ?3")?;
     for tag in &tags {
-        delete.execute(params![tag, k])?;
+        delete.execute(params![tag, status, k])?;
     }
     Ok(())
 }
 
 /// Removes an item and everything hanging off it.
-pub(super) fn forget_item(tx: &Transaction<'_>, k: i64, tags_json: &str) -> rusqlite::Result<()> {
-    delete_tags(tx, k, tags_json)?;
+pub(super) fn forget_item(
+    tx: &Transaction<'_>,
+    k: i64,
+    status: &str,
+    tags_json: &str,
+) -> rusqlite::Result<()> {
+    delete_tags(tx, k, status, tags_json)?;
     tx.prepare_cached("DELETE FROM item_meta WHERE k = ?1")?
         .execute([k])?;
     tx.prepare_cached("DELETE FROM items_fts WHERE rowid = ?1")?

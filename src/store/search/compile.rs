@@ -260,9 +260,12 @@ impl Compiler<'_> {
         for key in &keys {
             let next =
                 "SELECT value FROM item_meta WHERE key = ?2 AND value > ?1 ORDER BY value LIMIT 1";
+            let found = resolve::spellings(self.conn, next, &[key], value, span)?;
+            if found.as_ref().is_some_and(Vec::is_empty) {
+                continue;
+            }
             let k = self.param(Value::Text(key.clone()));
-            match resolve::spellings(self.conn, next, &[key], value, span)? {
-                Some(values) if values.is_empty() => {}
+            match found {
                 Some(values) => {
                     per_key.push(format!(
                         "(key = {k} AND value IN ({}))",

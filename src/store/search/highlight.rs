@@ -4,6 +4,7 @@
 
 use std::ops::Range;
 
+use super::categories::is_token_char;
 use super::fold::{fold, is_diacritic};
 
 /// The positive words, phrases and prefixes of a query (those not under a NOT).
@@ -81,7 +82,7 @@ impl Term {
                 }
             });
         let (first, end) = (window.first()?, window.last()?);
-        all.then(|| first.span.start..end.span.end)
+        all.then_some(first.span.start..end.span.end)
     }
 }
 
@@ -96,12 +97,6 @@ fn merge(mut ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
         }
     }
     out
-}
-
-/// True for a character that starts or continues a token (Unicode letters and digits, private use).
-fn is_token_char(c: char) -> bool {
-    c.is_alphanumeric()
-        || matches!(u32::from(c), 0xE000..=0xF8FF | 0xF_0000..=0xF_FFFD | 0x10_0000..=0x10_FFFD)
 }
 
 /// Splits `text` into tokens as FTS5's `unicode61` does: a token starts at a letter or digit and

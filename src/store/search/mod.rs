@@ -8,6 +8,7 @@
 //! syntax error cannot happen.
 
 mod ast;
+mod categories;
 mod compile;
 mod fold;
 mod highlight;

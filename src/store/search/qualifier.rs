@@ -8,6 +8,7 @@ use jiff::civil::{Date, DateTime};
 
 use super::QueryError;
 use super::ast::{AgeCmp, Filter, FilterKind, Has, MetaKey};
+use crate::text::sanitize_line;
 
 /// Every qualifier name, for error messages and the help.
 pub const NAMES: &str = "app: project: platform: tag: status: email: from: id: version: os: \
@@ -77,22 +78,32 @@ fn has(value: &str, span: &Range<usize>) -> Result<Has, QueryError> {
         "app" => Ok(Has::App),
         _ => Err(QueryError::new(
             span.clone(),
-            format!("unknown `has:{value}`; known: has:email has:link has:tag has:app"),
+            format!(
+                "unknown `has:{}`; known: has:email has:link has:tag has:app",
+                sanitize_line(value)
+            ),
         )),
     }
 }
 
 /// A local date (`2026-11-01`, midnight) or date and time (`2026-11-01T09:30`).
 fn date(value: &str, span: &Range<usize>) -> Result<DateTime, QueryError> {
-    if let Ok(date) = value.parse::<Date>() {
-        return Ok(date.to_datetime(jiff::civil::Time::midnight()));
+    // A date-time first: jiff's date parser accepts "2026-11-01T09:30" and drops the time.
+    if let Ok(at) = value.parse::<DateTime>() {
+        return Ok(at);
     }
-    value.parse::<DateTime>().map_err(|_| {
-        QueryError::new(
-            span.clone(),
-            format!("bad date `{value}`: expected a date like 2026-11-01 or 2026-11-01T09:30"),
-        )
-    })
+    value
+        .parse::<Date>()
+        .map(|d| d.to_datetime(jiff::civil::Time::midnight()))
+        .map_err(|_| {
+            QueryError::new(
+                span.clone(),
+                format!(
+                    "bad date `{}`: expected a date like 2026-11-01 or 2026-11-01T09:30",
+                    sanitize_line(value)
+                ),
+            )
+        })
 }
 
 /// `<7d`, `>2w`, `<=3h`, `>=30m`, or a bare `7d` (younger than).
@@ -100,7 +111,10 @@ fn age(value: &str, span: &Range<usize>) -> Result<FilterKind, QueryError> {
     let bad = || {
         QueryError::new(
             span.clone(),
-            format!("bad age `{value}`: expected <7d or >2w (units m h d w)"),
+            format!(
+                "bad age `{}`: expected <7d or >2w (units m h d w)",
+                sanitize_line(value)
+            ),
         )
     };
     let (cmp, rest) = if let Some(rest) = value.strip_prefix("<=") {

@@ -1,1 +1,202 @@
+//! Compiled SQL: its shape, its errors, and that no input reaches FTS5 as syntax.
+
+use proptest::prelude::*;
+use rusqlite::types::Value;
+
 use super::super::*;
+use super::brute::{Fixture, anchor};
+use crate::store::Store;
+
+fn cx() -> Context {
+    Context {
+        now: anchor(),
+        tz: jiff::tz::TimeZone::fixed(jiff::tz::offset(-5)),
+    }
+}
+
+fn sql(store: &Store, input: &str) -> Sql {
+    compile(store.conn(), &parse(input).unwrap(), &cx()).unwrap()
+}
+
+fn compile_error(fixture: &Fixture, input: &str) -> (String, String) {
+    let e = compile(fixture.store.conn(), &parse(input).unwrap(), &cx()).expect_err(input);
+    (e.message.clone(), input[e.span].to_owned())
+}
+
+#[test]
+fn empty_query_compiles_to_true() {
+    let store = Store::open_memory().unwrap();
+    assert_eq!(sql(&store, "  ").condition, "1");
+    assert!(sql(&store, "").params.is_empty());
+}
+
+#[test]
+fn text_groups_share_one_match_and_lone_negatives_use_not_in() {
+    let store = Store::open_memory().unwrap();
+    let s = sql(&store, "crash sync* -\"dark mode\"");
+    assert_eq!(s.condition.matches("MATCH").count(), 1, "{}", s.condition);
+    assert_eq!(
+        s.params,
+        [Value::Text(
+            r#"(("crash" AND "sync" *) NOT "dark mode")"#.into()
+        )]
+    );
+    let s = sql(&store, "-crash -sync");
+    assert!(s.condition.starts_with("items.k NOT IN"), "{}", s.condition);
+    assert_eq!(s.params, [Value::Text(r#"("crash" OR "sync")"#.into())]);
+    let s = sql(&store, "crash OR sync OR has:email");
+    assert_eq!(s.condition.matches("MATCH").count(), 1, "{}", s.condition);
+    assert!(s.condition.contains(" OR ((items.email"), "{}", s.condition);
+}
+
+#[test]
+fn dates_are_read_in_the_users_zone_and_ages_from_now() {
+    let store = Store::open_memory().unwrap();
+    let s = sql(&store, "after:2026-11-01");
+    let midnight_at_minus_5: jiff::Timestamp = "2026-11-01T05:00:00Z".parse().unwrap();
+    assert_eq!(
+        s.params,
+        [Value::Integer(midnight_at_minus_5.as_microsecond())]
+    );
+    assert!(s.condition.contains(">="));
+    let s = sql(&store, "age:<2h");
+    let two_hours_ago = anchor() - jiff::SignedDuration::from_hours(2);
+    assert_eq!(s.params, [Value::Integer(two_hours_ago.as_microsecond())]);
+}
+
+#[test]
+fn unknown_app_or_project_is_an_error_at_its_value_naming_the_known_ones() {
+    let fixture = Fixture::new(30);
+    let (message, at) = compile_error(&fixture, "crash app:\"Trailhead Windows\"");
+    assert_eq!(at, "Trailhead Windows");
+    assert!(
+        message.contains("no app named \"Trailhead Windows\""),
+        "{message}"
+    );
+    assert!(message.contains("\"Trailhead iOS\""), "{message}");
+    let (message, at) = compile_error(&fixture, "project:nimbus");
+    assert_eq!(at, "nimbus");
+    assert!(message.contains("\"Nimbus Notes\""), "{message}");
+    let empty = Store::open_memory().unwrap();
+    let e = compile(empty.conn(), &parse("app:x").unwrap(), &cx()).unwrap_err();
+    assert!(e.message.contains("no apps are stored yet"), "{e}");
+}
+
+#[test]
+fn names_are_escaped_in_errors() {
+    let mut store = Store::open_memory().unwrap();
+    let evil = crate::api::Project {
+        id: "p1".into(),
+        name: "\u{1b}]0;pwned\u{7}Evil".into(),
+        slug: None,
+        created_at: None,
+    };
+    store.put_projects(&[evil]).unwrap();
+    let e = compile(store.conn(), &parse("project:x").unwrap(), &cx()).unwrap_err();
+    assert!(!e.message.contains('\u{1b}'), "{e:?}");
+    assert!(e.message.contains("Evil"), "{e}");
+}
+
+#[test]
+fn known_names_without_items_and_unknown_values_just_match_nothing() {
+    let fixture = Fixture::new(30);
+    let mut store = Store::open_memory().unwrap();
+    store.put_apps(&fixture.data.apps, None).unwrap();
+    assert_eq!(sql(&store, "app:trailhead-ios").condition, "0");
+    for query in [
+        "tag:nope",
+        "status:nope",
+        "platform:nope",
+        "version:0.0.0",
+        "meta.x:y",
+    ] {
+        assert!(fixture.search(query).unwrap().is_empty(), "{query}");
+    }
+}
+
+#[test]
+fn metadata_with_many_distinct_values_falls_back_to_nocase() {
+    let fixture = Fixture::new(300);
+    // Many more distinct values than a walk lists (rows of keys no item has: they match nothing).
+    let mut insert = fixture
+        .store
+        .conn()
+        .prepare("INSERT INTO item_meta (k, custom, key, value) VALUES (?1, 1, 'userId', ?2)")
+        .unwrap();
+    for i in 0..=super::super::resolve::MAX_DISTINCT {
+        let k = i64::try_from(i).unwrap() + 1_000_000;
+        insert
+            .execute(rusqlite::params![k, format!("z_{i:06}")])
+            .unwrap();
+    }
+    let user = fixture
+        .data
+        .items
+        .iter()
+        .find_map(|d| d.metadata.custom.get("userId"))
+        .expect("some item has a userId");
+    let distinct: i64 = fixture
+        .store
+        .conn()
+        .query_row(
+            "SELECT count(DISTINCT value) FROM item_meta WHERE key = 'userId'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(
+        usize::try_from(distinct).unwrap() > super::super::resolve::MAX_DISTINCT,
+        "{distinct}"
+    );
+    let query = format!("meta.USERID:{}", user.to_uppercase());
+    let s = sql(&fixture.store, &query);
+    assert!(s.condition.contains("COLLATE NOCASE"), "{}", s.condition);
+    let got = fixture.search(&query).unwrap();
+    assert!(!got.is_empty());
+    assert_eq!(got, fixture.brute(&query));
+}
+
+#[test]
+fn fts_operators_in_user_text_are_just_words() {
+    let fixture = Fixture::new(200);
+    for query in [
+        "NEAR(crash sync)",
+        "crash^",
+        "+crash",
+        "message",
+        "\"a\"\"b\"",
+        "{message}",
+        "sync AND",
+    ] {
+        if let Ok(q) = parse(query) {
+            let s = compile(fixture.store.conn(), &q, &cx()).unwrap();
+            assert!(fixture.search(query).is_ok(), "{query}: {}", s.condition);
+            assert_eq!(
+                fixture.search(query).unwrap(),
+                fixture.brute(query),
+                "{query}"
+            );
+        }
+    }
+}
+
+thread_local! {
+    static SMALL: Fixture = Fixture::new(60);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// Whatever parses also compiles and runs: no FTS5 or SQL syntax error is reachable.
+    #[test]
+    fn anything_that_parses_runs(words in prop::collection::vec("[\\PC]{1,5}|[\\x00-\\x1f\\u{2028}]{1,3}|[\"*():a-z-]{1,4}|NOT|OR|tag:[a-z]{1,3}", 1..8)) {
+        let input = words.join(" ");
+        SMALL.with(|fixture| {
+            if parse(&input).is_ok() {
+                let got = fixture.search(&input);
+                prop_assert!(got.is_ok(), "{input:?}: {got:?}");
+            }
+            Ok(())
+        })?;
+    }
+}

@@ -1,0 +1,142 @@
+//! The local store at scale: storing (items per second, full-text index included), its size per
+//! item, and the queries the inbox runs on a view, at 1,000,000 items made by the simulator's
+//! data generator. The 1M-item store is built once and kept under `target/bench-data/` (it is
+//! rebuilt when the schema changes); `STORE_BENCH_ITEMS` sets another size.
+#![allow(clippy::unwrap_used, clippy::cast_precision_loss)] // figures for people, not for arithmetic
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use feedback_inbox::api::Feedback;
+use feedback_inbox::sim;
+use feedback_inbox::store::{Store, ViewQuery, schema};
+use jiff::Timestamp;
+
+const SEED: u64 = 11;
+
+fn anchor() -> Timestamp {
+    "2026-11-01T12:00:00Z".parse().unwrap()
+}
+
+fn items(count: usize) -> Vec<Feedback> {
+    sim::data::generate(SEED, count, anchor())
+        .items
+        .into_iter()
+        .map(|d| d.feedback)
+        .collect()
+}
+
+fn scale() -> usize {
+    std::env::var("STORE_BENCH_ITEMS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000)
+}
+
+/// The big store, built (and timed, and measured) on first use.
+fn big_store() -> Store {
+    let n = scale();
+    let dir = PathBuf::from(std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into()))
+        .join("bench-data");
+    let path = dir.join(format!(
+        "store-{n}-seed{SEED}-v{}.sqlite3",
+        schema::latest()
+    ));
+    if !path.exists() {
+        let partial = path.with_extension("partial");
+        let _ = std::fs::remove_file(&partial);
+        let started = Instant::now();
+        let all = items(n);
+        let generated = started.elapsed();
+        let mut store = Store::open(&partial).unwrap();
+        let started = Instant::now();
+        for page in all.chunks(100) {
+            store.put_items(page, anchor()).unwrap();
+        }
+        let stored = started.elapsed();
+        store
+            .conn()
+            .execute_batch("PRAGMA wal_checkpoint(TRUNCATE); VACUUM;")
+            .unwrap();
+        drop(store);
+        std::fs::rename(&partial, &path).unwrap();
+        eprintln!(
+            "built {n} items: generated in {:.1}s, stored in {:.1}s ({:.0} items/s, pages of 100, one transaction each)",
+            generated.as_secs_f64(),
+            stored.as_secs_f64(),
+            n as f64 / stored.as_secs_f64()
+        );
+    }
+    let store = Store::open(&path).unwrap();
+    let info = store.info().unwrap();
+    let stored: u64 = info.by_status.values().sum();
+    eprintln!(
+        "store of {stored} items: {} bytes, {:.0} bytes per item (index included)",
+        info.bytes,
+        info.bytes as f64 / stored as f64
+    );
+    store
+}
+
+/// Storing pages of 100 into a fresh file store, full-text index included.
+fn storing(c: &mut Criterion) {
+    let batch = items(10_000);
+    let mut group = c.benchmark_group("store");
+    group.throughput(Throughput::Elements(batch.len() as u64));
+    group.sample_size(10);
+    group.bench_function("put_10k_items_in_pages_of_100", |b| {
+        b.iter_batched(
+            || {
+                let dir = tempfile::tempdir().unwrap();
+                let store = Store::open(&dir.path().join("s.sqlite3")).unwrap();
+                (dir, store)
+            },
+            |(dir, mut store)| {
+                for page in batch.chunks(100) {
+                    store.put_items(page, anchor()).unwrap();
+                }
+                (dir, store)
+            },
+            BatchSize::PerIteration,
+        );
+    });
+    group.finish();
+}
+
+/// The queries behind a view at scale: a status's first screen, all its keys, its count.
+fn views(c: &mut Criterion) {
+    let store = big_store();
+    let new = ViewQuery {
+        status: Some("new".into()),
+        ..ViewQuery::default()
+    };
+    let project = store.counts(Some("new")).unwrap().projects[1].id.clone();
+    let by_project = ViewQuery {
+        project: Some(project),
+        ..new.clone()
+    };
+    let mut group = c.benchmark_group("view_1m");
+    group.sample_size(10);
+    group.bench_function("first_screen_new", |b| {
+        b.iter(|| {
+            store
+                .items(&store.view_keys(&new, Some(60)).unwrap())
+                .unwrap()
+        });
+    });
+    group.bench_function("all_keys_new", |b| {
+        b.iter(|| store.view_keys(&new, None).unwrap());
+    });
+    group.bench_function("all_keys_new_one_project", |b| {
+        b.iter(|| store.view_keys(&by_project, None).unwrap());
+    });
+    group.bench_function("count_new", |b| b.iter(|| store.view_count(&new).unwrap()));
+    group.bench_function("pane_counts_new", |b| {
+        b.iter(|| store.counts(Some("new")).unwrap());
+    });
+    group.finish();
+}
+
+criterion_group!(benches, storing, views);
+criterion_main!(benches);

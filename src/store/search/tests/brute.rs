@@ -1,0 +1,220 @@
+//! A store filled from the simulator's generator (plus odd cases: unknown statuses, tag and
+//! email case variants, accents) and a brute-force evaluation of a query over the same items
+//! in plain Rust, written from the language's description, not from the compiler.
+
+use std::collections::HashMap;
+
+use jiff::tz::TimeZone;
+use jiff::{SignedDuration, Timestamp};
+
+use super::super::highlight::tokenize;
+use super::super::*;
+use crate::api::{FeedbackDetail, Status};
+use crate::sim::data::{Dataset, generate};
+use crate::store::{Sighting, Store, ViewQuery};
+
+pub(super) struct Fixture {
+    pub(super) store: Store,
+    pub(super) data: Dataset,
+    /// Per item: stored key, and whether its detail (metadata, delivery) was stored.
+    keys: HashMap<String, (i64, bool)>,
+    /// Per item: the message's folded tokens (tokenizing is the slow part of brute force).
+    tokens: HashMap<String, Vec<String>>,
+    pub(super) cx: Context,
+}
+
+pub(super) fn anchor() -> Timestamp {
+    "2026-11-20T12:00:00Z".parse().unwrap()
+}
+
+/// Items of the generator with a few hand-made oddities mixed in.
+fn dataset(count: usize) -> Dataset {
+    let mut data = generate(7, count, anchor());
+    for (i, item) in data.items.iter_mut().enumerate() {
+        let f = &mut item.feedback;
+        match i % 97 {
+            0 => f.status = Status::Other("Triage".into()),
+            1 => f.tags.push("Bug".into()),
+            2 => f.message.push_str(" Café crème, NAÏVE façade"),
+            3 => f.reporter_email = f.reporter_email.as_ref().map(|e| e.to_uppercase()),
+            4 => f.message.push_str(" refund_100% please"),
+            _ => {}
+        }
+    }
+    data
+}
+
+impl Fixture {
+    pub(super) fn new(count: usize) -> Self {
+        let data = dataset(count);
+        let mut store = Store::open_memory().unwrap();
+        store.put_projects(&data.projects).unwrap();
+        store.put_apps(&data.apps, None).unwrap();
+        // Oldest first, a third as list sightings only (no metadata, delivery unknown).
+        let sightings: Vec<Sighting<'_>> = data
+            .items
+            .iter()
+            .rev()
+            .enumerate()
+            .map(|(i, d)| match i % 3 {
+                0 => Sighting::listed(&d.feedback),
+                _ => Sighting::detail(d),
+            })
+            .collect();
+        store.put(&sightings, anchor()).unwrap();
+        let tokens = data
+            .items
+            .iter()
+            .map(|d| {
+                (
+                    d.feedback.id.as_str().to_owned(),
+                    folded(&d.feedback.message),
+                )
+            })
+            .collect();
+        let mut keys = HashMap::new();
+        for (i, d) in data.items.iter().rev().enumerate() {
+            let key = store.item(d.feedback.id.as_str()).unwrap().unwrap().key;
+            keys.insert(d.feedback.id.as_str().to_owned(), (key, i % 3 != 0));
+        }
+        let cx = Context {
+            now: anchor(),
+            tz: TimeZone::fixed(jiff::tz::offset(-5)),
+        };
+        Self {
+            store,
+            data,
+            keys,
+            tokens,
+            cx,
+        }
+    }
+
+    /// Keys of the items the store returns for `input`, in its order.
+    pub(super) fn search(&self, input: &str) -> Result<Vec<i64>, QueryError> {
+        let query = parse(input)?;
+        let sql = compile(self.store.conn(), &query, &self.cx)?;
+        let view = ViewQuery {
+            condition: Some((sql.condition, sql.params)),
+            ..ViewQuery::default()
+        };
+        Ok(self.store.view_keys(&view, None).unwrap())
+    }
+
+    /// Keys of the items brute force selects for `input`, newest first (ties: higher key first).
+    pub(super) fn brute(&self, input: &str) -> Vec<i64> {
+        let query = parse(input).unwrap();
+        let mut hits: Vec<(Timestamp, i64)> = self
+            .data
+            .items
+            .iter()
+            .filter(|d| query.root().is_none_or(|e| self.eval(e, d)))
+            .map(|d| (d.feedback.received_at, self.keys[d.feedback.id.as_str()].0))
+            .collect();
+        hits.sort_by(|a, b| b.cmp(a));
+        hits.into_iter().map(|h| h.1).collect()
+    }
+
+    fn eval(&self, expr: &Expr, d: &FeedbackDetail) -> bool {
+        match expr {
+            Expr::And(parts) => parts.iter().all(|p| self.eval(p, d)),
+            Expr::Or(parts) => parts.iter().any(|p| self.eval(p, d)),
+            Expr::Not(inner) => !self.eval(inner, d),
+            Expr::Text(t) => text_matches(&t.text, t.prefix, &self.tokens[d.feedback.id.as_str()]),
+            Expr::Filter(f) => self.filter(&f.kind, d),
+        }
+    }
+
+    fn filter(&self, kind: &FilterKind, d: &FeedbackDetail) -> bool {
+        let f = &d.feedback;
+        let detail = self.keys[f.id.as_str()].1;
+        let same = |a: &str, b: &str| a.to_lowercase() == b.to_lowercase();
+        let received = f.received_at;
+        match kind {
+            FilterKind::App(v) => f.app.as_ref().is_some_and(|a| {
+                let listed = self.data.apps.iter().find(|x| x.id == a.id);
+                a.id == *v
+                    || same(&a.name, v)
+                    || listed.is_some_and(|x| {
+                        same(&x.name, v) || x.slug.as_deref().is_some_and(|s| same(s, v))
+                    })
+            }),
+            FilterKind::Project(v) => {
+                let p = &f.project;
+                let listed = self.data.projects.iter().find(|x| x.id == p.id);
+                p.id == *v
+                    || same(&p.name, v)
+                    || listed.is_some_and(|x| {
+                        same(&x.name, v) || x.slug.as_deref().is_some_and(|s| same(s, v))
+                    })
+            }
+            FilterKind::Platform(v) => f.app.as_ref().is_some_and(|a| same(a.platform.as_str(), v)),
+            FilterKind::Tag(v) => f.tags.iter().any(|t| same(t, v)),
+            FilterKind::Status(v) => same(f.status.as_str(), v),
+            FilterKind::Email(v) => f
+                .reporter_email
+                .as_ref()
+                .is_some_and(|e| e.to_ascii_lowercase().contains(&v.to_ascii_lowercase())),
+            FilterKind::Id(v) => f.id.as_str() == v,
+            FilterKind::Meta { key, value } => detail && meta_matches(d, key, value),
+            FilterKind::Has(Has::Email) => {
+                f.reporter_email.as_deref().is_some_and(|e| !e.is_empty())
+            }
+            FilterKind::Has(Has::Link) => {
+                detail
+                    && d.delivery
+                        .iter()
+                        .any(|x| x.external_url.as_deref().is_some_and(|u| !u.is_empty()))
+            }
+            FilterKind::Has(Has::Tag) => !f.tags.is_empty(),
+            FilterKind::Has(Has::App) => f.app.is_some(),
+            FilterKind::After(at) => {
+                received >= at.to_zoned(self.cx.tz.clone()).unwrap().timestamp()
+            }
+            FilterKind::Before(at) => {
+                received < at.to_zoned(self.cx.tz.clone()).unwrap().timestamp()
+            }
+            FilterKind::Age { cmp, age } => {
+                let ago: SignedDuration = self.cx.now.duration_since(received);
+                match cmp {
+                    AgeCmp::Younger { inclusive } => ago < *age || (*inclusive && ago == *age),
+                    AgeCmp::Older { inclusive } => ago > *age || (*inclusive && ago == *age),
+                }
+            }
+        }
+    }
+}
+
+fn meta_matches(d: &FeedbackDetail, key: &MetaKey, value: &str) -> bool {
+    let same = |a: &str, b: &str| a.to_lowercase() == b.to_lowercase();
+    let m = &d.metadata;
+    match key {
+        MetaKey::BuiltIn(keys) => keys
+            .iter()
+            .any(|k| m.built_in.get(*k).is_some_and(|v| same(v, value))),
+        MetaKey::Any(want) => m
+            .built_in
+            .iter()
+            .chain(&m.custom)
+            .any(|(k, v)| same(k, want) && same(v, value)),
+    }
+}
+
+/// Whether the message contains the term's tokens, adjacent, the last a prefix when `prefix`.
+fn text_matches(term: &str, prefix: bool, have: &[String]) -> bool {
+    let want = folded(term);
+    let last = want.len() - 1;
+    have.windows(want.len()).any(|w| {
+        w.iter().zip(&want).enumerate().all(|(i, (h, x))| {
+            if prefix && i == last {
+                h.starts_with(x.as_str())
+            } else {
+                h == x
+            }
+        })
+    })
+}
+
+fn folded(text: &str) -> Vec<String> {
+    tokenize(text).into_iter().map(|t| t.folded).collect()
+}

@@ -1,0 +1,168 @@
+//! Search results equal a brute-force filter over the same items, in the same order, for
+//! hand-written and generated queries over a few thousand generated items.
+
+use super::brute::Fixture;
+
+const ITEMS: usize = 3000;
+
+/// Hand-written queries: every construct, mixes of text and qualifiers under AND, OR and NOT.
+const QUERIES: &[&str] = &[
+    "",
+    "crash",
+    "crashes settings",
+    "\"the app crashes\"",
+    "\"app crash\"*",
+    "crash*",
+    "sync OR offline",
+    "sync -offline",
+    "-crash",
+    "NOT crash NOT sync",
+    "-(crash OR sync)",
+    "cafe",
+    "CAFÉ naive",
+    "refund_100%",
+    "(crash OR tag:billing) -status:archived",
+    "crash OR app:nimbus-ios",
+    "app:\"Trailhead iOS\"",
+    "app:TRAILHEAD-IOS crash",
+    "-app:trailhead-ios",
+    "project:ledgerly",
+    "project:\"Nimbus Notes\" sync",
+    "platform:android",
+    "-platform:ios",
+    "platform:plan9",
+    "tag:bug",
+    "tag:BUG -tag:crash",
+    "tag:nonexistent",
+    "status:new",
+    "status:triage",
+    "status:ARCHIVED crash*",
+    "email:example.de",
+    "from:ALEX",
+    "-email:example",
+    "email:_",
+    "version:1.0.0",
+    "os:17",
+    "locale:de-de",
+    "-locale:en-US",
+    "meta.locale:ja-jp",
+    "meta.LOCALE:JA-JP",
+    "meta.screen:settings",
+    "meta.nokey:x",
+    "has:email",
+    "-has:email",
+    "has:link",
+    "has:tag has:app",
+    "-has:app",
+    "after:2026-11-01",
+    "before:2026-06-01",
+    "after:2026-09-01 before:2026-09-08",
+    "after:2026-10-01T08:30 -before:2026-10-15",
+    "age:<7d",
+    "age:>20w",
+    "age:<=3w age:>=1w",
+    "age:<48h OR age:>25w",
+    "(sync OR crash*) (tag:bug OR -has:email) age:<12w",
+    "NOT (tag:sync AND status:new) OR \"dark mode\"",
+    "stürzt OR 同期 OR 꺼져요",
+];
+
+#[test]
+fn hand_written_queries_match_brute_force() {
+    let fixture = Fixture::new(ITEMS);
+    let mut non_empty = 0;
+    for query in QUERIES {
+        let got = fixture
+            .search(query)
+            .unwrap_or_else(|e| panic!("{query:?}: {e}"));
+        let want = fixture.brute(query);
+        assert_eq!(got.len(), want.len(), "{query:?}");
+        assert_eq!(got, want, "{query:?}");
+        non_empty += usize::from(!got.is_empty() && got.len() < ITEMS);
+    }
+    assert!(
+        non_empty > QUERIES.len() * 2 / 3,
+        "too few selective queries: {non_empty}"
+    );
+}
+
+/// Building blocks for generated queries: words of the data, and qualifiers with known values.
+const WORDS: &[&str] = &[
+    "app",
+    "crash*",
+    "sync",
+    "offline",
+    "\"dark mode\"",
+    "screen",
+    "update",
+    "notes",
+    "export",
+    "the",
+    "it",
+    "please",
+    "widget",
+    "cafe",
+    "reinstalling",
+    "typing",
+    "flight",
+    "sign*",
+];
+const QUALIFIERS: &[&str] = &[
+    "tag:bug",
+    "tag:sync",
+    "tag:praise",
+    "status:new",
+    "status:archived",
+    "app:nimbus-ios",
+    "project:trailhead",
+    "platform:web",
+    "has:email",
+    "has:link",
+    "email:example.org",
+    "locale:fr-FR",
+    "os:14",
+    "age:<30d",
+    "age:>12w",
+    "after:2026-08-01",
+    "meta.screen:editor",
+];
+
+fn generated(rng: &mut fastrand::Rng, depth: u32) -> String {
+    let leaf = |rng: &mut fastrand::Rng| {
+        if rng.bool() {
+            WORDS[rng.usize(..WORDS.len())].to_owned()
+        } else {
+            QUALIFIERS[rng.usize(..QUALIFIERS.len())].to_owned()
+        }
+    };
+    let term = |rng: &mut fastrand::Rng| {
+        let t = if depth > 0 && rng.u8(..4) == 0 {
+            format!("({})", generated(rng, depth - 1))
+        } else {
+            leaf(rng)
+        };
+        if rng.u8(..4) == 0 { format!("-{t}") } else { t }
+    };
+    let mut out = term(rng);
+    for _ in 0..rng.usize(..3) {
+        let op = ["", "OR ", "AND ", ""][rng.usize(..4)];
+        out = format!("{out} {op}{}", term(rng));
+    }
+    out
+}
+
+#[test]
+fn generated_queries_match_brute_force() {
+    let fixture = Fixture::new(ITEMS);
+    let mut rng = fastrand::Rng::with_seed(11);
+    let mut selective = 0;
+    for _ in 0..400 {
+        let query = generated(&mut rng, 2);
+        let got = fixture
+            .search(&query)
+            .unwrap_or_else(|e| panic!("{query:?}: {e}"));
+        assert_eq!(got, fixture.brute(&query), "{query:?}");
+        selective += usize::from(!got.is_empty() && got.len() < ITEMS);
+    }
+    assert!(selective > 200, "too few selective queries: {selective}");
+}
