@@ -101,8 +101,9 @@ const COLUMNS: &[Column] = &[
 ];
 
 /// Writes pages as they come. Nothing, not even a header, is written before the first page
-/// arrived, so a failed first request leaves stdout empty.
-struct Sink<'a> {
+/// arrived, so a failed first request leaves stdout empty. `search` writes through it too, so its
+/// output has the same shapes.
+pub struct Sink<'a> {
     out: &'a mut dyn Write,
     format: ListFormat,
     raw_csv: bool,
@@ -112,7 +113,8 @@ struct Sink<'a> {
 }
 
 impl<'a> Sink<'a> {
-    fn new(out: &'a mut dyn Write, format: ListFormat, raw_csv: bool) -> Self {
+    #[must_use]
+    pub fn new(out: &'a mut dyn Write, format: ListFormat, raw_csv: bool) -> Self {
         Self {
             out,
             format,
@@ -132,7 +134,8 @@ impl<'a> Sink<'a> {
         Ok(())
     }
 
-    fn page(&mut self, items: Vec<Feedback>) -> Result<(), CliError> {
+    /// Writes (or, for `json`, keeps) one page of items.
+    pub fn page(&mut self, items: Vec<Feedback>) -> Result<(), CliError> {
         match self.format {
             ListFormat::Table => {
                 self.table_header()?;
@@ -167,7 +170,8 @@ impl<'a> Sink<'a> {
         Ok(())
     }
 
-    fn finish(mut self, next_cursor: Option<Cursor>) -> Result<(), CliError> {
+    /// Ends the output: the header of an empty table, or the whole `json` document.
+    pub fn finish(mut self, next_cursor: Option<Cursor>) -> Result<(), CliError> {
         if self.format == ListFormat::Table {
             self.table_header()?;
             self.out.flush()?;

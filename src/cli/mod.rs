@@ -8,9 +8,11 @@ pub mod error;
 pub mod inbox;
 pub mod list;
 pub mod output;
+pub mod search_cmd;
 pub mod show;
 pub mod sim_cmd;
 pub mod store_cmd;
+pub mod sync_cmd;
 pub mod webhook_cmd;
 
 use std::path::PathBuf;
@@ -73,8 +75,12 @@ pub enum Command {
     Sim(sim_cmd::SimArgs),
     /// Verify or receive the service's signed webhook deliveries.
     Webhook(webhook_cmd::WebhookArgs),
+    /// Search the local store with the inbox's query language (offline), newest first.
+    Search(search_cmd::SearchArgs),
     /// Describe or delete the local store (the account's mirror on this machine).
     Store(store_cmd::StoreArgs),
+    /// Bring the local store up to date (head, backfill; --full reads everything again).
+    Sync(sync_cmd::SyncArgs),
     /// Show where the account settings come from (never the key) and check them with one request.
     Account,
 }
@@ -97,7 +103,9 @@ pub async fn run(args: Args) -> Result<(), CliError> {
         Command::Sim(sim) => sim_cmd::run(sim, &mut out()).await,
         Command::Account => account::run(&args, &mut out()).await,
         Command::Store(store) => store_cmd::run(&args, store, &mut out()),
+        Command::Search(search) => search_cmd::run_command(&args, search, &mut out()),
         Command::Webhook(webhook) => webhook_cmd::run(&args, webhook, &mut std::io::stdout()).await,
+        Command::Sync(sync) => sync_cmd::run(&args, sync, &mut out()).await,
         Command::List(list) => {
             let progress = list.all && std::io::IsTerminal::is_terminal(&std::io::stderr());
             let client = client(&args, progress)?;

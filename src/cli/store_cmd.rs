@@ -66,6 +66,7 @@ fn forget_store(path: &Path, yes: bool, out: &mut dyn Write) -> Result<(), CliEr
         return Ok(());
     }
     forget::check_is_store(path)?;
+    let _held = forget::hold_sync_lock(path)?;
     if !yes {
         if !std::io::stdin().is_terminal() {
             return Err(CliError::Usage(format!(

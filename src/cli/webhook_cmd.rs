@@ -171,6 +171,14 @@ async fn listen_until_stopped(
         .jsonl
         .as_ref()
         .map_or_else(|| "stdout".to_owned(), |path| path.display().to_string());
+    // Polled once before the banner, so the handlers are in place when a script that saw the
+    // banner sends SIGTERM.
+    let stop = super::sim_cmd::shutdown_signal();
+    tokio::pin!(stop);
+    if futures_util::FutureExt::now_or_never(&mut stop).is_some() {
+        handle.shutdown().await;
+        return Ok(());
+    }
     let stored = store
         .as_ref()
         .map(|s| format!("; items stored in {}", s.describe()))
@@ -186,8 +194,6 @@ async fn listen_until_stopped(
             seen_path.display()
         );
     }
-    let stop = super::sim_cmd::shutdown_signal();
-    tokio::pin!(stop);
     loop {
         tokio::select! {
             () = &mut stop => break,

@@ -25,9 +25,21 @@ pub struct Gate {
 
 /// Held while an operation runs; ends the user's claim when dropped.
 pub struct Turn<'a> {
-    gate: &'a Gate,
-    priority: Priority,
+    _claim: Option<Claim<'a>>,
     _guard: MutexGuard<'a, ()>,
+}
+
+/// A user operation waiting or running; dropped (also when the wait is cancelled), it lets the
+/// background go on.
+struct Claim<'a> {
+    gate: &'a Gate,
+}
+
+impl Drop for Claim<'_> {
+    fn drop(&mut self) {
+        self.gate.users.fetch_sub(1, Ordering::SeqCst);
+        self.gate.idle.notify_waiters();
+    }
 }
 
 impl Gate {
@@ -35,11 +47,11 @@ impl Gate {
     pub async fn turn(&self, priority: Priority) -> Turn<'_> {
         if priority == Priority::User {
             self.users.fetch_add(1, Ordering::SeqCst);
+            let claim = Claim { gate: self };
             self.arrived.notify_waiters();
             let guard = self.turn.lock().await;
             return Turn {
-                gate: self,
-                priority,
+                _claim: Some(claim),
                 _guard: guard,
             };
         }
@@ -48,8 +60,7 @@ impl Gate {
             let guard = self.turn.lock().await;
             if self.users.load(Ordering::SeqCst) == 0 {
                 return Turn {
-                    gate: self,
-                    priority,
+                    _claim: None,
                     _guard: guard,
                 };
             }
@@ -73,15 +84,6 @@ impl Gate {
                 return;
             }
             notified.await;
-        }
-    }
-}
-
-impl Drop for Turn<'_> {
-    fn drop(&mut self) {
-        if self.priority == Priority::User {
-            self.gate.users.fetch_sub(1, Ordering::SeqCst);
-            self.gate.idle.notify_waiters();
         }
     }
 }

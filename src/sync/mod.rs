@@ -234,6 +234,16 @@ impl Syncer {
         reconcile::page(self, priority).await
     }
 
+    /// Forgets how far `status` is mirrored (the items stay), so the next head walk and its
+    /// backfill read every page again, refreshing every stored item's status and tags.
+    pub async fn restart(&self, status: &Status) -> Result<(), SyncError> {
+        let _session = self.session()?;
+        let _turn = self.gate.turn(Priority::User).await;
+        let name = status.as_str().to_owned();
+        self.blocking(move |s| s.write(|tx| state::restart(tx, &name)))
+            .await
+    }
+
     /// Fetches one detail and stores it (status, tags, metadata, delivery updated at once). An
     /// item the service no longer has is removed from the store, and the error says so.
     pub async fn detail(&self, id: &str) -> Result<store::StoredDetail, SyncError> {

@@ -25,6 +25,12 @@ impl Key {
         }
     }
 
+    /// The `received_at` this key stands for.
+    #[must_use]
+    pub fn timestamp(&self) -> Option<Timestamp> {
+        Timestamp::from_microsecond(self.received).ok()
+    }
+
     fn from_columns(received: Option<i64>, id: Option<String>) -> Option<Self> {
         Some(Self {
             received: received?,
@@ -60,6 +66,12 @@ pub struct StatusState {
     pub reconciled_at: Option<Timestamp>,
     /// Gaps still to fetch (the deep end counts as one).
     pub pending_walks: usize,
+    /// When the newest item mirrored from the top was received.
+    pub head_at: Option<Timestamp>,
+    /// How far back the walk towards the deep end has come (the last item it stored); `None`
+    /// when it is done or has not started. With `head_at`, a measure of a first mirror's
+    /// progress.
+    pub deep_at: Option<Timestamp>,
 }
 
 /// The per-status row.
@@ -91,6 +103,11 @@ pub fn status_state(store: &Store, status: &Status) -> Result<StatusState, Store
                 .reconciled_at
                 .and_then(|s| Timestamp::from_second(s).ok()),
             pending_walks: gaps.len(),
+            head_at: row.head.as_ref().and_then(Key::timestamp),
+            deep_at: gaps
+                .iter()
+                .find(|g| g.until.is_none())
+                .and_then(|g| g.last.timestamp()),
         })
     };
     read().map_err(|e| store.error(e))
@@ -129,6 +146,14 @@ pub fn set_head(tx: &Transaction<'_>, status: &str, head: &Key, at: i64) -> rusq
         "UPDATE sync_status SET head_received = ?2, head_id = ?3, synced_at = ?4 WHERE status = ?1",
     )?
     .execute(params![status, head.received, head.id, at])?;
+    Ok(())
+}
+
+/// Records that the top of `status` was read at `at` (Unix seconds) without moving its head.
+pub fn set_synced(tx: &Transaction<'_>, status: &str, at: i64) -> rusqlite::Result<()> {
+    ensure_row(tx, status)?;
+    tx.prepare_cached("UPDATE sync_status SET synced_at = ?2 WHERE status = ?1")?
+        .execute(params![status, at])?;
     Ok(())
 }
 
@@ -273,5 +298,17 @@ pub fn rechecks(conn: &Connection) -> rusqlite::Result<Vec<String>> {
 pub fn recheck_done(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<()> {
     tx.prepare_cached("DELETE FROM sync_recheck WHERE id = ?1")?
         .execute([id])?;
+    Ok(())
+}
+
+/// Forgets how far `status` is mirrored (not the items): the next head walk is a first mirror
+/// again and re-reads every page (`sync --full`).
+pub fn restart(tx: &Transaction<'_>, status: &str) -> rusqlite::Result<()> {
+    tx.prepare_cached("DELETE FROM sync_gaps WHERE status = ?1")?
+        .execute([status])?;
+    tx.prepare_cached(
+        "UPDATE sync_status SET head_received = NULL, head_id = NULL, complete = 0 WHERE status = ?1",
+    )?
+    .execute([status])?;
     Ok(())
 }

@@ -95,3 +95,61 @@ fn a_second_holder_of_the_lock_file_is_busy_until_the_first_lets_go() {
     drop(taken);
     assert!(SyncLock::acquire(&first).is_ok());
 }
+
+#[tokio::test]
+async fn the_user_goes_first_and_a_background_turn_learns_of_the_arrival() {
+    use futures_util::FutureExt;
+
+    use super::Priority;
+    use super::gate::Gate;
+
+    let gate = Arc::new(Gate::default());
+    let first = gate.turn(Priority::User).await;
+    let mut background = std::pin::pin!(gate.turn(Priority::Background));
+    assert!((&mut background).now_or_never().is_none());
+    // A second user operation arrives while the background one waits: it goes first.
+    let mut second = std::pin::pin!(gate.turn(Priority::User));
+    assert!((&mut second).now_or_never().is_none());
+    drop(first);
+    let second = second.await;
+    assert!((&mut background).now_or_never().is_none());
+    drop(second);
+    let turn = background.await;
+    assert!(!gate.user_waiting());
+    // While the background runs, a user's arrival is signalled, so it stops between pages.
+    let arrived = gate.arrived();
+    let waiting = {
+        let gate = Arc::clone(&gate);
+        tokio::spawn(async move {
+            let _turn = gate.turn(Priority::User).await;
+        })
+    };
+    tokio::time::timeout(Duration::from_secs(10), arrived)
+        .await
+        .unwrap();
+    assert!(gate.user_waiting());
+    drop(turn);
+    tokio::time::timeout(Duration::from_secs(10), waiting)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(!gate.user_waiting());
+}
+
+#[tokio::test]
+async fn a_user_wait_given_up_does_not_hold_the_background_back() {
+    use futures_util::FutureExt;
+
+    use super::Priority;
+    use super::gate::Gate;
+
+    let gate = Gate::default();
+    let background = gate.turn(Priority::Background).await;
+    let mut user = Box::pin(gate.turn(Priority::User));
+    assert!((&mut user).now_or_never().is_none());
+    assert!(gate.user_waiting());
+    drop(user);
+    assert!(!gate.user_waiting());
+    drop(background);
+    assert!(gate.turn(Priority::Background).now_or_never().is_some());
+}

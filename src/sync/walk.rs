@@ -35,7 +35,7 @@ pub async fn backfill_page(
             read().map_err(|e| s.error(e))
         })
         .await?;
-    if row.head.is_none() {
+    if row.head.is_none() && !row.complete {
         // Never synced: the first page is the head's.
         return head_walk(sy, status, priority, 1).await.map(Some);
     }
@@ -125,6 +125,7 @@ fn head_page(
         page.data.iter().map(Key::of).min(),
     ) else {
         // An empty list (or nothing readable on a last page): nothing more to walk.
+        state::set_synced(tx, status, at.as_second())?;
         if page.next_cursor.is_none() && row.head.is_none() {
             state::set_complete(tx, status)?;
         }
@@ -224,7 +225,12 @@ fn put_page(
     at: Timestamp,
 ) -> rusqlite::Result<Written> {
     let sightings: Vec<Sighting<'_>> = counted.page.data.iter().map(Sighting::listed).collect();
-    store::put_in(tx, &sightings, at)
+    let written = store::put_in(tx, &sightings, at)?;
+    // Seen on a list just now: its status is known, a queued re-read would tell nothing more.
+    for item in &counted.page.data {
+        state::recheck_done(tx, item.id.as_str())?;
+    }
+    Ok(written)
 }
 
 fn add_written(report: &mut Report, written: &Written) {

@@ -127,3 +127,43 @@ pub fn delete(files: &[PathBuf]) -> Result<(), CliError> {
     }
     first.map_or(Ok(()), Err)
 }
+
+/// The sync lock (`<store>.lock`), held while the files are deleted, so a `sync` (or an inbox's
+/// sync) that is writing the store is not cut off; `None` when there is no lock file.
+#[cfg(unix)]
+pub fn hold_sync_lock(path: &Path) -> Result<Option<nix::fcntl::Flock<std::fs::File>>, CliError> {
+    use nix::errno::Errno;
+    use nix::fcntl::{Flock, FlockArg};
+    let lock = super::sidecar(path, ".lock");
+    let file = match std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&lock)
+    {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(CliError::Other(format!(
+                "cannot open {}: {e}",
+                lock.display()
+            )));
+        }
+    };
+    match Flock::lock(file, FlockArg::LockExclusiveNonblock) {
+        Ok(held) => Ok(Some(held)),
+        Err((_, Errno::EWOULDBLOCK)) => Err(CliError::Other(format!(
+            "a sync is running on {} (a `sync`, or an inbox syncing); not deleting it: try again when it ends",
+            path.display()
+        ))),
+        Err((_, errno)) => Err(CliError::Other(format!(
+            "cannot lock {}: {errno}",
+            lock.display()
+        ))),
+    }
+}
+
+/// No file lock elsewhere than Unix.
+#[cfg(not(unix))]
+pub fn hold_sync_lock(_path: &Path) -> Result<Option<()>, CliError> {
+    Ok(None)
+}

@@ -10,6 +10,7 @@ use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 use serde::Serialize;
 
+use crate::api::Status;
 use crate::cli::CliError;
 use crate::cli::output::{ShowFormat, terminal_safe_json};
 use crate::store::Store;
@@ -44,11 +45,38 @@ pub struct Contents {
     pub newest: Option<Timestamp>,
 }
 
-/// One status.
+/// One status: what is stored, and (for the statuses sync walks) how far and how fresh.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StatusReport {
     pub status: String,
     pub stored: u64,
+    /// `None` for a status sync does not walk (one only seen on items).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub sync: Option<SyncReport>,
+}
+
+/// How far sync mirrored a status (`crate::sync::StatusState`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SyncReport {
+    /// When the last head walk read the top of the list (`None`: never).
+    pub synced_at: Option<Timestamp>,
+    /// Every item of the status is stored (the deep end was reached, no gap open).
+    pub complete: bool,
+    /// Walks still to fetch (gaps, and the deep end).
+    pub pending_walks: usize,
+    /// When the last complete reconcile walk started (statuses right as of then).
+    pub reconciled_at: Option<Timestamp>,
+}
+
+impl From<crate::sync::StatusState> for SyncReport {
+    fn from(state: crate::sync::StatusState) -> Self {
+        Self {
+            synced_at: state.synced_at,
+            complete: state.complete,
+            pending_walks: state.pending_walks,
+            reconciled_at: state.reconciled_at,
+        }
+    }
 }
 
 /// Reads the report of the store at `path` (which must exist).
@@ -57,18 +85,20 @@ pub fn read(path: &Path, retention: Option<SignedDuration>) -> Result<Report, Cl
     let info = store.info()?;
     let mut by_status: BTreeMap<String, u64> = info.by_status;
     let mut statuses = Vec::new();
-    for known in ["new", "archived"] {
-        let stored = by_status.remove(known).unwrap_or(0);
+    for known in [Status::New, Status::Archived] {
+        let stored = by_status.remove(known.as_str()).unwrap_or(0);
+        let state = crate::sync::status_state(&store, &known)?;
         statuses.push(StatusReport {
-            status: known.to_owned(),
+            status: known.as_str().to_owned(),
             stored,
+            sync: Some(state.into()),
         });
     }
-    statuses.extend(
-        by_status
-            .into_iter()
-            .map(|(status, stored)| StatusReport { status, stored }),
-    );
+    statuses.extend(by_status.into_iter().map(|(status, stored)| StatusReport {
+        status,
+        stored,
+        sync: None,
+    }));
     Ok(Report {
         path: path.display().to_string(),
         exists: true,
@@ -159,7 +189,12 @@ pub fn render_text(report: &Report, now: Timestamp, tz: &TimeZone) -> String {
     lines.push(format!("Items      {}", grouped(c.items)));
     for s in &c.statuses {
         let status = crate::width::fit(&sanitize_line(&s.status), 10);
-        lines.push(format!("  {status} {} stored", grouped(s.stored)));
+        let sync = s
+            .sync
+            .as_ref()
+            .map(|sync| format!("; {}", sync_text(sync, now)))
+            .unwrap_or_default();
+        lines.push(format!("  {status} {} stored{sync}", grouped(s.stored)));
     }
     lines.push(format!(
         "Details    {} with metadata and delivery",
@@ -168,19 +203,41 @@ pub fn render_text(report: &Report, now: Timestamp, tz: &TimeZone) -> String {
     let when = |t: Option<Timestamp>| {
         t.map_or_else(
             || "—".to_owned(),
-            |t| {
-                format!(
-                    "{} ({} ago)",
-                    crate::timefmt::local(t, tz),
-                    crate::timefmt::age(now, t)
-                )
-            },
+            |t| format!("{} ({})", crate::timefmt::local(t, tz), ago(now, t)),
         )
     };
     lines.push(format!("Oldest     {}", when(c.oldest)));
     lines.push(format!("Newest     {}", when(c.newest)));
     lines.push(retention_line(report.retention_days));
     lines.join("\n") + "\n"
+}
+
+/// "mirrored to its end, synced 3m ago, reconciled 2h ago", "partly mirrored (2 walks to go),
+/// synced 5d ago", "never synced".
+fn sync_text(sync: &SyncReport, now: Timestamp) -> String {
+    let Some(synced) = sync.synced_at else {
+        return "never synced".to_owned();
+    };
+    let reach = if sync.complete {
+        "mirrored to its end".to_owned()
+    } else {
+        let walks = sync.pending_walks;
+        let noun = if walks == 1 { "walk" } else { "walks" };
+        format!("partly mirrored ({walks} {noun} to go)")
+    };
+    let reconciled = sync
+        .reconciled_at
+        .map(|t| format!(", reconciled {}", ago(now, t)))
+        .unwrap_or_default();
+    format!("{reach}, synced {}{reconciled}", ago(now, synced))
+}
+
+/// "3m ago", or "just now".
+fn ago(now: Timestamp, then: Timestamp) -> String {
+    match crate::timefmt::age(now, then).as_str() {
+        "now" => "just now".to_owned(),
+        age => format!("{age} ago"),
+    }
 }
 
 fn retention_line(days: Option<i64>) -> String {
@@ -196,7 +253,7 @@ pub fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -1,0 +1,170 @@
+//! `feedback-inbox search QUERY`: the search language of the inbox's `/` over the local store,
+//! newest first, in the shapes of `list` (table sanitized; json, jsonl and csv as `list` writes
+//! them). Offline: it reads only what the store holds. A query error is shown where it is: the
+//! query with a caret under the span, exit 2.
+
+use std::io::Write;
+
+use clap::Args;
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+
+use super::CliError;
+use super::list::Sink;
+use super::output::ListFormat;
+use super::store_cmd::{open_store, store_path};
+use crate::store::search::{self, Context, QueryError};
+use crate::store::{Store, ViewQuery};
+use crate::text::sanitize_line;
+use crate::width::width;
+
+/// Items read from the store per batch: the output streams, and memory stays small.
+const BATCH: usize = 500;
+
+#[derive(Debug, Clone, Args)]
+pub struct SearchArgs {
+    /// The query (several arguments are joined with spaces): words, "a phrase", OR, -word,
+    /// prefix*, app:, project:, tag:, status:, email:, version:, after:, age:<7d, … Quote it
+    /// for the shell; put `--` before a query that starts with `-`.
+    #[arg(required = true, value_name = "QUERY")]
+    pub query: Vec<String>,
+    /// Show at most this many items (the newest).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+    pub format: ListFormat,
+    /// Write CSV cells as they are, even ones a spreadsheet would run as formulas.
+    #[arg(long)]
+    pub raw_csv: bool,
+}
+
+impl SearchArgs {
+    /// The query as one string, as the user would have typed it after `/`.
+    #[must_use]
+    pub fn text(&self) -> String {
+        self.query.join(" ")
+    }
+}
+
+/// Runs `search`: the query is checked before the store is looked at, and a table is followed
+/// by the count of matches on stderr.
+pub fn run_command(
+    global: &super::Args,
+    args: &SearchArgs,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let text = args.text();
+    let query = search::parse(&text).map_err(|e| query_error(&text, &e))?;
+    let path = store_path(global)?.ok_or_else(|| {
+        CliError::Usage("search reads the local store, and --no-store has none".to_owned())
+    })?;
+    if !path.exists() {
+        return Err(CliError::Other(format!(
+            "no store yet at {}: run `feedback-inbox sync` first",
+            path.display()
+        )));
+    }
+    let store = open_store(global)?.ok_or_else(|| CliError::Other("no store".to_owned()))?;
+    let count = run(&store, &query, args, &context_now(), out)?;
+    if args.format == ListFormat::Table {
+        let noun = if count == 1 { "match" } else { "matches" };
+        eprintln!("{} {noun}", super::store_cmd::info::grouped(count));
+    }
+    Ok(())
+}
+
+/// Runs `query` (parsed from `args`) over `store` and writes the matches; returns how many.
+pub fn run(
+    store: &Store,
+    query: &search::Query,
+    args: &SearchArgs,
+    cx: &Context,
+    out: &mut dyn Write,
+) -> Result<u64, CliError> {
+    let sql =
+        search::compile(store.conn(), query, cx).map_err(|e| query_error(&args.text(), &e))?;
+    let view = ViewQuery {
+        condition: Some((sql.condition, sql.params)),
+        ..ViewQuery::default()
+    };
+    let keys = store.view_keys(&view, args.limit)?;
+    let mut sink = Sink::new(out, args.format, args.raw_csv);
+    for batch in keys.chunks(BATCH) {
+        let items = store.items(batch)?;
+        sink.page(items.into_iter().map(|i| i.feedback).collect())?;
+    }
+    sink.finish(None)?;
+    Ok(u64::try_from(keys.len()).unwrap_or(u64::MAX))
+}
+
+/// The context of a search run now, in the system's zone.
+#[must_use]
+pub fn context_now() -> Context {
+    Context {
+        now: Timestamp::now(),
+        tz: TimeZone::system(),
+    }
+}
+
+/// A usage error (exit 2) that shows the query, sanitized, with a caret under the span:
+///
+/// ```text
+/// unknown qualifier "colour:" …
+///   tag:bug colour:red
+///           ^^^^^^^
+/// ```
+#[must_use]
+pub fn query_error(text: &str, error: &QueryError) -> CliError {
+    CliError::Usage(format!(
+        "{}\n{}",
+        sanitize_line(&error.message),
+        caret_lines(text, &error.span)
+    ))
+}
+
+/// The query and a caret line under `span` (an empty span, such as the end of the input, gets
+/// one caret after the last character). Widths are those of the sanitized text, as shown.
+#[must_use]
+pub fn caret_lines(text: &str, span: &std::ops::Range<usize>) -> String {
+    let start = floor_char_boundary(text, span.start);
+    let end = floor_char_boundary(text, span.end.max(start));
+    let before = width(&sanitize_line(&text[..start]));
+    let under = width(&sanitize_line(&text[start..end])).max(1);
+    format!(
+        "  {}\n  {}{}",
+        sanitize_line(text),
+        " ".repeat(before),
+        "^".repeat(under)
+    )
+}
+
+fn floor_char_boundary(text: &str, index: usize) -> usize {
+    let mut index = index.min(text.len());
+    while !text.is_char_boundary(index) {
+        index -= 1;
+    }
+    index
+}
+
+#[cfg(test)]
+mod tests {
+    use super::caret_lines;
+
+    #[test]
+    fn the_caret_sits_under_the_span_in_display_cells() {
+        assert_eq!(
+            caret_lines("tag:bug x:1", &(8..10)),
+            "  tag:bug x:1\n          ^^"
+        );
+        // An empty span at the end: one caret after the last character.
+        assert_eq!(caret_lines("\"open", &(5..5)), "  \"open\n       ^");
+        // Wide characters count two cells; a span inside a character is moved to its start.
+        assert_eq!(
+            caret_lines("同期 app:x", &(7..12)),
+            "  同期 app:x\n       ^^^^^"
+        );
+        assert_eq!(caret_lines("同期", &(1..4)), "  同期\n  ^^");
+        // A span past the end is clamped, never a panic.
+        assert_eq!(caret_lines("ab", &(5..9)), "  ab\n    ^");
+    }
+}

@@ -1,0 +1,109 @@
+//! `store info` after a real sync against the simulator: how far each status is mirrored and
+//! when it last synced; `store forget` refuses while a sync holds the store.
+
+use std::path::Path;
+use std::process::Output;
+
+use feedback_inbox::sim::DEMO_KEY;
+use feedback_inbox::store::{Shared, Store};
+use feedback_inbox::sync::{SyncSettings, Syncer};
+
+use super::common::rig;
+use super::webhook_support::{bin, text};
+
+/// The binary against the simulator at `base_url`, with `store` as its store.
+fn against(base_url: &str, home: &Path, store: &Path, args: &[&str]) -> Output {
+    bin(home)
+        .env("TZ", "UTC")
+        .env("FEEDBACK_BASE_URL", base_url)
+        .env("FEEDBACK_API_KEY", DEMO_KEY)
+        .arg("--store")
+        .arg(store)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn info_says_how_far_each_status_is_mirrored_and_when_it_synced() {
+    let r = rig(150, 100_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let store = home.path().join("s.sqlite3");
+    let base = r.sim.base_url();
+    let out = against(&base, home.path(), &store, &["sync", "--status", "new"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = against(
+        &base,
+        home.path(),
+        &store,
+        &["store", "info", "--format", "json"],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
+    let new = &report["statuses"][0];
+    assert_eq!(new["status"], "new");
+    assert!(new["stored"].as_u64().unwrap() > 0, "{report}");
+    assert_eq!(new["complete"], true, "{report}");
+    assert_eq!(new["pending_walks"], 0, "{report}");
+    assert!(new["synced_at"].is_string(), "{report}");
+    let archived = &report["statuses"][1];
+    assert_eq!(archived["status"], "archived");
+    assert_eq!(archived["complete"], false, "{report}");
+    assert!(archived["synced_at"].is_null(), "{report}");
+
+    let out = against(&base, home.path(), &store, &["store", "info"]);
+    let shown = text(&out.stdout);
+    let line = |status: &str| {
+        shown
+            .lines()
+            .find(|l| l.starts_with(&format!("  {status} ")))
+            .unwrap()
+            .to_owned()
+    };
+    assert!(
+        line("new").contains(" stored; mirrored to its end, synced "),
+        "{shown}"
+    );
+    assert!(
+        line("archived").ends_with("0 stored; never synced"),
+        "{shown}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forget_refuses_while_a_sync_holds_the_store() {
+    let r = rig(10, 100_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let store = home.path().join("s.sqlite3");
+    let shared = Shared::new(Store::open(&store).unwrap()).unwrap();
+    let syncer = Syncer::new(
+        r.client.clone(),
+        shared,
+        r.clock.clone(),
+        SyncSettings::default(),
+    );
+    let session = syncer.session().unwrap();
+    let out = against(
+        &r.sim.base_url(),
+        home.path(),
+        &store,
+        &["store", "forget", "--yes"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("a sync is running"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(store.exists());
+    drop(session);
+    drop(syncer);
+    let out = against(
+        &r.sim.base_url(),
+        home.path(),
+        &store,
+        &["store", "forget", "--yes"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(!store.exists());
+}

@@ -1,0 +1,226 @@
+//! `feedback-inbox sync`, the built binary against the simulator: plain output and exit codes,
+//! a failure keeping what was stored, another sync running, and kill -9 mid-walk then a resume
+//! with nothing lost or duplicated.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+mod sync_support;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use common::rig;
+use feedback_inbox::api::Status;
+use feedback_inbox::sim::{DEMO_KEY, FaultKind, Route};
+use feedback_inbox::store::{Shared, Store};
+use feedback_inbox::sync::{SyncSettings, Syncer};
+use sync_support::{list_requests, pages, sim_ids};
+
+/// The binary with a clean environment, the simulator's account and `store` as its store.
+fn command(base_url: &str, store: &Path, args: &[&str]) -> (Command, tempfile::TempDir) {
+    let home = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"));
+    cmd.args(args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("XDG_STATE_HOME", home.path().join("state"))
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("FEEDBACK_BASE_URL", base_url)
+        .env("FEEDBACK_API_KEY", DEMO_KEY)
+        .env("FEEDBACK_STORE", store);
+    (cmd, home)
+}
+
+fn run(base_url: &str, store: &Path, args: &[&str]) -> Output {
+    let (mut cmd, _home) = command(base_url, store, args);
+    cmd.output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// Stored ids of `status`, newest first, read with a plain connection.
+fn stored(path: &Path, status: &str) -> Vec<String> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut stmt = conn
+        .prepare("SELECT id FROM items WHERE status = ?1 ORDER BY received DESC, k DESC")
+        .unwrap();
+    stmt.query_map([status], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<Vec<String>, _>>()
+        .unwrap()
+}
+
+/// Items stored so far; 0 while the store is not made yet.
+fn count(path: &Path) -> usize {
+    let Ok(conn) =
+        rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+    else {
+        return 0;
+    };
+    conn.busy_timeout(Duration::from_secs(5)).unwrap();
+    conn.query_row("SELECT count(*) FROM items", [], |r| r.get::<_, i64>(0))
+        .map_or(0, |n| usize::try_from(n).unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sync_mirrors_both_statuses_and_says_so_in_plain_lines() {
+    let r = rig(430, 100_000).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.sqlite3");
+    let out = run(&r.sim.base_url(), &path, &["sync"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for line in [
+        "discovery",
+        "new: head:",
+        "archived: head:",
+        "mirrored to the end",
+        "synced: 430 added",
+    ] {
+        assert!(stdout.contains(line), "{line:?} in {stdout}");
+    }
+    assert!(
+        !stdout.contains('\u{1b}'),
+        "no terminal codes off a terminal: {stdout:?}"
+    );
+    let (new, archived) = (
+        sim_ids(&r.sim, &Status::New),
+        sim_ids(&r.sim, &Status::Archived),
+    );
+    assert_eq!(
+        list_requests(&r.sim),
+        pages(new.len()) + pages(archived.len())
+    );
+    assert_eq!(stored(&path, "new"), new);
+    assert_eq!(stored(&path, "archived"), archived);
+    // Again: one request per status, nothing added.
+    let again = run(&r.sim.base_url(), &path, &["sync"]);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert!(
+        text(&again.stdout).contains("synced: 0 added"),
+        "{}",
+        text(&again.stdout)
+    );
+    assert_eq!(
+        list_requests(&r.sim),
+        pages(new.len()) + pages(archived.len()) + 2
+    );
+    // --full --status archived reads every archived page again.
+    let full = run(
+        &r.sim.base_url(),
+        &path,
+        &["sync", "--status", "archived", "--full"],
+    );
+    assert!(full.status.success(), "{}", text(&full.stderr));
+    assert!(!text(&full.stdout).contains("new:"));
+    assert_eq!(
+        list_requests(&r.sim),
+        pages(new.len()) + 2 * pages(archived.len()) + 2
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_sync_exits_non_zero_and_keeps_what_was_stored() {
+    let r = rig(430, 100_000).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.sqlite3");
+    let body = r#"{"error":"invalid_query","message":"injected"}"#.to_owned();
+    r.sim.faults().add_after(
+        Route::FeedbackList,
+        FaultKind::Body { status: 400, body },
+        1,
+        None,
+    );
+    let out = run(&r.sim.base_url(), &path, &["sync", "--status", "new"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("invalid_query"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(stored(&path, "new").len(), 100);
+    r.sim.faults().clear();
+    let out = run(&r.sim.base_url(), &path, &["sync", "--status", "new"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(stored(&path, "new"), sim_ids(&r.sim, &Status::New));
+    assert!(stored(&path, "archived").is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_sync_says_another_is_running_and_changes_nothing() {
+    let r = rig(120, 100_000).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.sqlite3");
+    let shared = Shared::new(Store::open(&path).unwrap()).unwrap();
+    let holder = Syncer::new(
+        r.client.clone(),
+        shared,
+        r.clock.clone(),
+        SyncSettings::default(),
+    );
+    let session = holder.session().unwrap();
+    let out = run(&r.sim.base_url(), &path, &["sync"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("another sync is running"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(r.sim.stats().requests, 0);
+    drop(session);
+    assert!(run(&r.sim.base_url(), &path, &["sync"]).status.success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sync_killed_mid_walk_resumes_with_nothing_lost_or_duplicated() {
+    let r = rig(3000, 1_000_000).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.sqlite3");
+    r.sim.faults().add(
+        Route::FeedbackList,
+        FaultKind::Latency(Duration::from_millis(40)),
+        None,
+    );
+    let (mut cmd, _home) = command(&r.sim.base_url(), &path, &["sync"]);
+    let mut child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while count(&path) < 500 {
+        assert!(Instant::now() < deadline, "the sync stored nothing in time");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the sync ended before the kill"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let (new, archived) = (
+        sim_ids(&r.sim, &Status::New),
+        sim_ids(&r.sim, &Status::Archived),
+    );
+    let kept = count(&path);
+    assert!(kept < new.len() + archived.len(), "killed mid-walk: {kept}");
+    r.sim.faults().clear();
+    let before = list_requests(&r.sim);
+    let out = run(&r.sim.base_url(), &path, &["sync"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(stored(&path, "new"), new);
+    assert_eq!(stored(&path, "archived"), archived);
+    // The resume read what was missing, plus at most the head page of each status and the
+    // page in flight at the kill.
+    let resumed = list_requests(&r.sim) - before;
+    let missing = u64::try_from(new.len() + archived.len() - kept).unwrap();
+    assert!(
+        resumed <= missing.div_ceil(100) + 4,
+        "{resumed} requests for {missing} items"
+    );
+}
