@@ -236,3 +236,36 @@ async fn background_backfill_keeps_the_budget_above_the_floor() {
         Err(SyncError::BackgroundOff)
     ));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn background_steps_fill_both_statuses_then_reconcile_then_rest() {
+    let r = rig(430, 100_000).await;
+    let settings = SyncSettings {
+        head_page_cap: 1,
+        ..SyncSettings::default()
+    };
+    let (syncer, shared) = memory_syncer(&r, settings);
+    let mut steps = 0;
+    while let Some(step) = syncer.background_step().await.unwrap() {
+        steps += 1;
+        assert!(step.requests >= 1);
+        assert!(steps < 100, "it should rest once done");
+    }
+    let (new, archived) = (
+        sim_ids(&r.sim, &Status::New),
+        sim_ids(&r.sim, &Status::Archived),
+    );
+    assert_eq!(stored_ids(&shared, "new"), new);
+    assert_eq!(stored_ids(&shared, "archived"), archived);
+    // Mirror pages of both statuses, then one reconcile walk of `new`.
+    assert_eq!(
+        list_requests(&r.sim),
+        2 * pages(new.len()) + pages(archived.len())
+    );
+    assert!(syncer.state(&Status::New).unwrap().reconciled_at.is_some());
+    // Resting until the next reconcile is due.
+    r.clock.advance(Duration::from_secs(14 * 60));
+    assert!(syncer.background_step().await.unwrap().is_none());
+    r.clock.advance(Duration::from_secs(2 * 60));
+    assert!(syncer.background_step().await.unwrap().is_some());
+}

@@ -261,3 +261,28 @@ async fn an_empty_account_is_mirrored_with_one_request_per_status() {
     assert_eq!((report.added, report.requests), (1, 1));
     assert_eq!(stored_ids(&shared, "new"), sim_ids(&r.sim, &Status::New));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_top_page_with_no_readable_item_still_leaves_a_gap_not_a_hole() {
+    let r = rig(N, 100_000).await;
+    let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
+    let body =
+        r#"{"data":[{"message":"no id"},{"status":"new"}],"next_cursor":"not-a-real-cursor"}"#;
+    r.sim.faults().add(
+        Route::FeedbackList,
+        FaultKind::Body {
+            status: 200,
+            body: body.to_owned(),
+        },
+        Some(1),
+    );
+    let report = syncer.head(&Status::New, Priority::User).await.unwrap();
+    // The odd page, the server rejecting its cursor, then the list from the top.
+    assert!(report.reached_end, "{report:?}");
+    assert_eq!(stored_ids(&shared, "new"), sim_ids(&r.sim, &Status::New));
+    assert!(syncer.state(&Status::New).unwrap().complete);
+    // The head is known: the next sync costs one request.
+    let before = list_requests(&r.sim);
+    syncer.head(&Status::New, Priority::User).await.unwrap();
+    assert_eq!(list_requests(&r.sim) - before, 1);
+}

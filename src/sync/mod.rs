@@ -78,6 +78,8 @@ pub struct SyncSettings {
     pub page_size: u32,
     /// Pages a head walk takes before it leaves the rest as a gap for backfill.
     pub head_page_cap: u32,
+    /// How long after a reconcile walk of `new` started the background starts the next one.
+    pub reconcile_every: std::time::Duration,
 }
 
 impl Default for SyncSettings {
@@ -87,6 +89,7 @@ impl Default for SyncSettings {
             background: true,
             page_size: 100,
             head_page_cap: 10,
+            reconcile_every: std::time::Duration::from_secs(15 * 60),
         }
     }
 }
@@ -242,6 +245,31 @@ impl Syncer {
         let name = status.as_str().to_owned();
         self.blocking(move |s| s.write(|tx| state::restart(tx, &name)))
             .await
+    }
+
+    /// The next piece of background work, in this order: a gap or the deep end of `new`, then
+    /// of `archived`, then a page of the reconcile walk of `new` (while one runs, or when the
+    /// last one started `reconcile_every` ago or more). `Ok(None)`: nothing to do now. Waits as
+    /// [`Priority::Background`] does (for the user's operations, for the budget floor).
+    pub async fn background_step(&self) -> Result<Option<Report>, SyncError> {
+        for status in [Status::New, Status::Archived] {
+            if let Some(report) = self.backfill_page(&status, Priority::Background).await? {
+                return Ok(Some(report));
+            }
+        }
+        let store = self.store.clone();
+        let state =
+            tokio::task::spawn_blocking(move || store.read(|s| status_state(s, &Status::New)))
+                .await
+                .map_err(|e| SyncError::Task(e.to_string()))??;
+        let due = state.reconciling
+            || state.reconciled_at.is_none_or(|at| {
+                crate::clock::until(at, self.now()) >= self.settings.reconcile_every
+            });
+        if !due {
+            return Ok(None);
+        }
+        self.reconcile_page(Priority::Background).await.map(Some)
     }
 
     /// Fetches one detail and stores it (status, tags, metadata, delivery updated at once). An

@@ -64,6 +64,8 @@ pub struct StatusState {
     pub stored: u64,
     /// When the last complete reconcile walk started (statuses are right as of then).
     pub reconciled_at: Option<Timestamp>,
+    /// A reconcile walk is under way (it resumes from its stored cursor).
+    pub reconciling: bool,
     /// Gaps still to fetch (the deep end counts as one).
     pub pending_walks: usize,
     /// When the newest item mirrored from the top was received.
@@ -103,6 +105,7 @@ pub fn status_state(store: &Store, status: &Status) -> Result<StatusState, Store
                 .reconciled_at
                 .and_then(|s| Timestamp::from_second(s).ok()),
             pending_walks: gaps.len(),
+            reconciling: row.reconcile_started.is_some(),
             head_at: row.head.as_ref().and_then(Key::timestamp),
             deep_at: gaps
                 .iter()

@@ -35,11 +35,11 @@ pub async fn backfill_page(
             read().map_err(|e| s.error(e))
         })
         .await?;
-    if row.head.is_none() && !row.complete {
-        // Never synced: the first page is the head's.
-        return head_walk(sy, status, priority, 1).await.map(Some);
-    }
     let Some(gap) = gaps.into_iter().next() else {
+        if row.head.is_none() && !row.complete {
+            // Never synced: the first page is the head's.
+            return head_walk(sy, status, priority, 1).await.map(Some);
+        }
         return Ok(None);
     };
     if !sy.may_send(priority).await {
@@ -124,12 +124,28 @@ fn head_page(
         page.data.iter().map(Key::of).max(),
         page.data.iter().map(Key::of).min(),
     ) else {
-        // An empty list (or nothing readable on a last page): nothing more to walk.
         state::set_synced(tx, status, at.as_second())?;
-        if page.next_cursor.is_none() && row.head.is_none() {
-            state::set_complete(tx, status)?;
-        }
-        return Ok((written, None));
+        let Some(next) = page.next_cursor.clone() else {
+            // An empty list (or nothing readable on its only page): nothing more to walk.
+            if row.head.is_none() {
+                state::set_complete(tx, status)?;
+            }
+            return Ok((written, None));
+        };
+        // A full page with no readable item: the rest lies below an unknown position, so the
+        // gap starts at the top.
+        let mut gap = Gap {
+            g: 0,
+            cursor: Some(next),
+            cursor_key: None,
+            last: Key {
+                received: i64::MAX,
+                id: String::new(),
+            },
+            until: row.head,
+        };
+        gap.g = state::insert_gap(tx, status, &gap)?;
+        return Ok((written, Some(gap)));
     };
     let head = row.head.clone().map_or(top.clone(), |old| old.max(top));
     state::set_head(tx, status, &head, at.as_second())?;
@@ -194,6 +210,12 @@ fn gap_page(
 ) -> rusqlite::Result<(Written, bool)> {
     let written = put_page(tx, counted, at)?;
     let bottom = counted.page.data.iter().map(Key::of).min();
+    if let Some(top) = counted.page.data.iter().map(Key::of).max()
+        && state::status_row(tx, status)?.head.is_none()
+    {
+        // The head page had no readable item: the newest one readable stands for it.
+        state::set_head(tx, status, &top, at.as_second())?;
+    }
     let reached = match (&gap.until, &bottom) {
         (Some(until), Some(bottom)) => bottom <= until,
         _ => false,
