@@ -184,12 +184,12 @@ pub fn put_in(
 /// Removes the item with this server id, inside the caller's transaction (the service no
 /// longer has it); false when it was not stored.
 pub fn forget_id(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<bool> {
-    let row: Option<(i64, String)> = tx
-        .prepare_cached("SELECT k, tags FROM items WHERE id = ?1")?
-        .query_row([id], |row| Ok((row.get(0)?, row.get(1)?)))
+    let row: Option<(i64, String, String)> = tx
+        .prepare_cached("SELECT k, status, tags FROM items WHERE id = ?1")?
+        .query_row([id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
         .optional()?;
     match row {
-        Some((k, tags)) => forget_item(tx, k, &tags).map(|()| true),
+        Some((k, status, tags)) => forget_item(tx, k, &status, &tags).map(|()| true),
         None => Ok(false),
     }
 }
