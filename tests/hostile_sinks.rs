@@ -160,7 +160,7 @@ fn assert_screen_inert(what: &str, state: &AppState) {
 }
 
 /// A `width`×`height` inbox whose store (so panes and list) holds the hostile corpus.
-fn hostile_inbox(width: u16, height: u16, items: Vec<Feedback>) -> Harness {
+fn hostile_inbox(width: u16, height: u16, items: &[Feedback]) -> Harness {
     let [projects, apps, _] = testkit::panes();
     let names = corpus();
     let (PaneData::Projects(mut projects), PaneData::Apps(mut apps)) = (projects, apps) else {
@@ -179,7 +179,7 @@ fn hostile_inbox(width: u16, height: u16, items: Vec<Feedback>) -> Harness {
     store.write(|s| {
         s.put_projects(&projects).unwrap();
         s.put_apps(&apps, None).unwrap();
-        s.put_items(&items, now()).unwrap();
+        s.put_items(items, now()).unwrap();
     });
     Harness::start(store, width, height)
 }
@@ -208,7 +208,7 @@ fn list_panes_and_status_bar_keep_hostile_text_inert() {
                 item
             })
             .collect();
-        let mut h = hostile_inbox(width, height, items);
+        let mut h = hostile_inbox(width, height, &items);
         assert!(h.state.visible_len() > 0);
         let what = format!("list {width}x{height}");
         for _ in 0..8 {
@@ -232,7 +232,7 @@ fn list_panes_and_status_bar_keep_hostile_text_inert() {
 #[test]
 fn status_notes_echoing_server_text_stay_inert() {
     for s in corpus() {
-        let mut h = hostile_inbox(120, 30, Vec::new());
+        let mut h = hostile_inbox(120, 30, &[]);
         let body = serde_json::json!({ "error": s, "message": s }).to_string();
         let err = ApiError::from_response(500, body.as_bytes(), Some(&s));
         assert_inert("an API error as printed on stderr", &err.to_string(), false);
@@ -247,7 +247,7 @@ fn status_notes_echoing_server_text_stay_inert() {
             });
             h.send(Msg::Synced {
                 job: SyncJob::Head(Status::New),
-                result: failure.map(|()| Default::default()),
+                result: failure.map(|()| feedback_inbox::tui::action::Synced::default()),
             });
             assert_screen_inert("an error note", &h.state);
         }
@@ -266,7 +266,7 @@ fn detail_and_clipboard_keep_hostile_text_inert() {
         // Listed under `new`; the detail the service sends has the hostile status.
         let mut listed = item.clone();
         listed.status = Status::New;
-        let mut h = hostile_inbox(120, 40, vec![listed]);
+        let mut h = hostile_inbox(120, 40, &[listed]);
         h.send(Msg::Action(Action::Open));
         let result = Ok(Box::new(stored(hostile_detail(item))));
         h.send(Msg::DetailLoaded {
@@ -393,7 +393,7 @@ fn list_columns_hold_after_emoji_clusters() {
         })
         .collect();
     let rows = items.len();
-    let state = hostile_inbox(200, u16::try_from(rows).unwrap() + 8, items).state;
+    let state = hostile_inbox(200, u16::try_from(rows).unwrap() + 8, &items).state;
     let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
     terminal
         .draw(|frame| view::render(frame, &state, &Keymap::default()))

@@ -49,7 +49,10 @@ fn typing_searches_the_store_and_keeps_a_matching_selection() {
     );
     let filter = h.state.text_filter.as_ref().unwrap();
     assert_eq!(filter.applied, "tag:bug 12");
-    assert_eq!(filter.highlights.ranges("Message number 12: x"), vec![15..17]);
+    assert_eq!(
+        filter.highlights.ranges("Message number 12: x"),
+        vec![15..17]
+    );
 }
 
 #[test]
