@@ -145,6 +145,10 @@ pub enum SyncJob {
     /// One page deeper than the store reaches; `user` when the list's scrolling asked for it
     /// (it goes before background work), else background (it respects the budget floor).
     Backfill { status: Status, user: bool },
+    /// The syncer's next piece of background work (gaps and deep ends of both statuses, then
+    /// the reconcile walk that finds items that left `new`); `listed` is the status on screen,
+    /// whose freshness comes back with the answer.
+    Background { listed: Status },
 }
 
 /// How fresh a status is in the store.
@@ -162,6 +166,8 @@ pub struct Synced {
     pub changed: usize,
     /// The status is mirrored to its end (a backfill found nothing deeper).
     pub reached_end: bool,
+    /// The background has nothing to do for now.
+    pub idle: bool,
     pub freshness: Option<Freshness>,
 }
 

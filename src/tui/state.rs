@@ -153,8 +153,11 @@ pub struct SyncView {
     pub running: u32,
     /// Statuses head-synced this session.
     pub headed: HashSet<String>,
-    /// Background backfill may go on (stops on a failure until the next `r`).
+    /// Background work may go on (stops on a failure until the next `r`, and when it has
+    /// nothing to do until the next head sync).
     pub background: bool,
+    /// A background job is in flight.
+    pub background_busy: bool,
 }
 
 /// The `/` search over the store.

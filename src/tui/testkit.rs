@@ -232,9 +232,10 @@ impl Harness {
     /// Answers a sync job that stored nothing new, with how fresh the status is.
     pub fn synced(&mut self, job: SyncJob, complete: bool) -> Vec<Effect> {
         let status = match &job {
-            SyncJob::Start(s) | SyncJob::Head(s) | SyncJob::Backfill { status: s, .. } => {
-                s.as_str().to_owned()
-            }
+            SyncJob::Start(s)
+            | SyncJob::Head(s)
+            | SyncJob::Backfill { status: s, .. }
+            | SyncJob::Background { listed: s } => s.as_str().to_owned(),
         };
         self.send(Msg::Synced {
             job,
@@ -280,6 +281,18 @@ pub fn started(width: u16, height: u16, items: usize, complete: bool) -> AppStat
 pub fn started_harness(width: u16, height: u16, items: usize, complete: bool) -> Harness {
     let mut harness = Harness::start(fill(items), width, height);
     harness.synced(SyncJob::Start(crate::api::Status::New), complete);
+    if complete {
+        // The background's first look finds nothing to do: it rests.
+        let listed = crate::api::Status::New;
+        harness.send(Msg::Tick(now()));
+        harness.send(Msg::Synced {
+            job: SyncJob::Background { listed },
+            result: Ok(Synced {
+                idle: true,
+                ..Synced::default()
+            }),
+        });
+    }
     harness.sent.clear();
     let state = &mut harness.state;
     state.note = None;

@@ -40,7 +40,10 @@ impl SyncPort for Syncer {
 
 fn status_of(job: &SyncJob) -> &Status {
     match job {
-        SyncJob::Start(status) | SyncJob::Head(status) | SyncJob::Backfill { status, .. } => status,
+        SyncJob::Start(status)
+        | SyncJob::Head(status)
+        | SyncJob::Backfill { status, .. }
+        | SyncJob::Background { listed: status } => status,
     }
 }
 
@@ -67,12 +70,20 @@ async fn run_job(syncer: &Syncer, job: &SyncJob) -> Result<Synced, SyncError> {
                 }
             }
         }
+        SyncJob::Background { .. } => match syncer.background_step().await? {
+            Some(report) => report,
+            None => {
+                return Ok(Synced {
+                    idle: true,
+                    ..Synced::default()
+                });
+            }
+        },
     };
     Ok(Synced {
         added: report.added,
         changed: report.changed,
-        reached_end: false,
-        freshness: None,
+        ..Synced::default()
     })
 }
 

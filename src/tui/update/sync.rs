@@ -61,20 +61,14 @@ pub(super) fn background(state: &mut AppState) -> Option<Effect> {
     }
     if !idle
         || !state.sync.background
-        || state.sync.complete
         || state.sync.offline.is_some()
         || super::list::budget_low(state)
     {
         return None;
     }
-    let status = state.filters.status.clone();
-    Some(job(
-        state,
-        SyncJob::Backfill {
-            status,
-            user: false,
-        },
-    ))
+    let listed = state.filters.status.clone();
+    state.sync.background_busy = true;
+    Some(job(state, SyncJob::Background { listed }))
 }
 
 pub(super) fn synced(
@@ -89,6 +83,10 @@ pub(super) fn synced(
     let (status, user) = match job {
         SyncJob::Start(status) | SyncJob::Head(status) => (status, true),
         SyncJob::Backfill { status, user } => (status, *user),
+        SyncJob::Background { listed } => {
+            state.sync.background_busy = false;
+            (listed, false)
+        }
     };
     if matches!(job, SyncJob::Backfill { user: true, .. }) && *status == listed {
         state.list.fetching = false;
@@ -103,8 +101,13 @@ pub(super) fn synced(
             if done.reached_end && *status == listed {
                 state.sync.complete = true;
             }
+            if done.idle {
+                // Nothing to do for now: the next head sync (r, the automatic refresh) wakes it.
+                state.sync.background = false;
+            }
             if let SyncJob::Start(s) | SyncJob::Head(s) = job {
                 state.sync.headed.insert(s.as_str().to_owned());
+                state.sync.background = true;
                 if done.added > 0 && *s == listed {
                     info(state, format!("{} new", done.added));
                 }
@@ -182,7 +185,12 @@ pub(super) fn reload(state: &mut AppState) -> Vec<Effect> {
 /// The automatic refresh, when configured, due, idle, and the budget allows.
 pub(super) fn auto_refresh(state: &mut AppState) -> Option<Effect> {
     let due = state.next_refresh.is_some_and(|at| at <= state.now);
-    if !due || state.sync.running > 0 || state.fatal.is_some() {
+    // Background work may wait long for the budget's reset: it does not hold the refresh back.
+    let user_jobs = state
+        .sync
+        .running
+        .saturating_sub(u32::from(state.sync.background_busy));
+    if !due || user_jobs > 0 || state.fatal.is_some() {
         return None;
     }
     state.next_refresh = Some(super::after(state.now, state.refresh_seconds));

@@ -144,8 +144,7 @@ fn a_status_mirrored_to_its_end_asks_for_nothing_more() {
     let mut h = started_harness(120, 35, 100, true);
     act(&mut h, Action::Bottom);
     assert!(syncs(&h.sent).is_empty(), "{:?}", h.sent);
-    h.send(Msg::Tick(now() + SignedDuration::from_secs(1)));
-    assert!(syncs(&h.sent).is_empty(), "no background work either");
+    assert!(!h.state.list.fetching);
 }
 
 #[test]
@@ -153,14 +152,13 @@ fn background_backfill_runs_while_idle_and_the_budget_allows() {
     let mut h = started_harness(120, 35, 100, false);
     h.send(budget(60, 40, now() + SignedDuration::from_secs(30)));
     h.send(Msg::Tick(now() + SignedDuration::from_millis(250)));
-    let job = SyncJob::Backfill {
-        status: Status::New,
-        user: false,
+    let job = SyncJob::Background {
+        listed: Status::New,
     };
     assert_eq!(syncs(&h.sent), std::slice::from_ref(&job));
     h.send(Msg::Tick(now() + SignedDuration::from_millis(500)));
     assert_eq!(syncs(&h.sent).len(), 1, "one at a time");
-    h.synced(job, false);
+    h.synced(job.clone(), false);
     h.send(budget(60, 2, now() + SignedDuration::from_secs(30)));
     h.sent.clear();
     h.send(Msg::Tick(now() + SignedDuration::from_millis(750)));
@@ -168,6 +166,23 @@ fn background_backfill_runs_while_idle_and_the_budget_allows() {
         syncs(&h.sent).is_empty(),
         "held back while the budget is low"
     );
+    h.send(budget(60, 40, now() + SignedDuration::from_secs(30)));
+    h.send(Msg::Tick(now() + SignedDuration::from_secs(1)));
+    assert_eq!(syncs(&h.sent), std::slice::from_ref(&job));
+    // Nothing left to do: the background rests until the next head sync.
+    h.send(Msg::Synced {
+        job,
+        result: Ok(Synced {
+            idle: true,
+            ..Synced::default()
+        }),
+    });
+    h.sent.clear();
+    h.send(Msg::Tick(now() + SignedDuration::from_secs(2)));
+    assert!(syncs(&h.sent).is_empty(), "{:?}", h.sent);
+    h.synced(SyncJob::Head(Status::New), false);
+    h.send(Msg::Tick(now() + SignedDuration::from_secs(3)));
+    assert_eq!(syncs(&h.sent).len(), 1, "woken by the head sync");
 }
 
 #[test]
@@ -362,10 +377,22 @@ fn the_auto_refresh_syncs_the_head_when_due() {
         h.synced(job, true);
     }
     h.sent.clear();
+    h.state.sync.background = false;
     h.send(Msg::Tick(now() + SignedDuration::from_secs(30)));
     assert!(syncs(&h.sent).is_empty());
     h.send(Msg::Tick(now() + SignedDuration::from_secs(61)));
     assert_eq!(syncs(&h.sent), [SyncJob::Head(Status::New)]);
+    // A background job waiting for the budget does not hold the refresh back.
+    h.synced(SyncJob::Head(Status::New), true);
+    h.send(Msg::Tick(now() + SignedDuration::from_secs(62)));
+    assert!(h.state.sync.background_busy);
+    h.sent.clear();
+    h.send(Msg::Tick(now() + SignedDuration::from_secs(122)));
+    assert!(
+        syncs(&h.sent).contains(&SyncJob::Head(Status::New)),
+        "{:?}",
+        h.sent
+    );
 }
 
 #[test]
