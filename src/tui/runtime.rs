@@ -6,6 +6,7 @@
 //! turns on (raw mode, alternate screen, mouse reporting, bracketed paste) are turned off on
 //! every way out: `q`, Ctrl-C, a terminating signal at any moment, an error, a panic.
 
+mod arrivals;
 mod executor;
 pub mod reads;
 mod signals;
@@ -37,7 +38,7 @@ use super::update::{start, update};
 use super::view;
 use crate::api::{Feedback, Metadata};
 use crate::clipboard::Clipboard;
-use crate::store::{Shared, Sighting};
+use crate::store::Shared;
 use executor::Executor;
 use signals::Signals;
 
@@ -158,7 +159,7 @@ where
         options.clipboard,
         state.tz.clone(),
     );
-    store_arrivals(options.arrivals, store.clone(), tx.clone());
+    arrivals::store_arrivals(options.arrivals, store.clone(), tx.clone());
     forward(options.waits, tx.clone(), Msg::Waiting);
     let mut effects = update(
         &mut state,
@@ -245,58 +246,6 @@ fn first_frame(
         Some(msg) => update(state, msg),
         None => Vec::new(),
     }
-}
-
-/// Stores each item from outside (with its metadata; the app's platform, which a webhook does
-/// not carry, from the stored apps), then tells the loop, which queries the view again.
-fn store_arrivals(
-    source: Option<UnboundedReceiver<Arrival>>,
-    store: Shared,
-    tx: UnboundedSender<Msg>,
-) {
-    let Some(mut source) = source else { return };
-    tokio::spawn(async move {
-        while let Some(arrival) = source.recv().await {
-            let store = store.clone();
-            let stored =
-                tokio::task::spawn_blocking(move || store.write(|s| put_arrival(s, arrival))).await;
-            match stored {
-                Ok(Ok(())) => {}
-                Ok(Err(error)) => tracing::warn!(%error, "cannot store an arrival"),
-                Err(error) => tracing::warn!(%error, "cannot store an arrival"),
-            }
-            if tx.send(Msg::Arrived).is_err() {
-                break;
-            }
-        }
-    });
-}
-
-fn put_arrival(
-    store: &mut crate::store::Store,
-    mut arrival: Arrival,
-) -> Result<(), crate::store::StoreError> {
-    if let Some(app) = arrival
-        .feedback
-        .app
-        .as_mut()
-        .filter(|a| !a.platform.is_known())
-    {
-        let platform = store
-            .apps(None)?
-            .into_iter()
-            .find(|a| a.id == app.id)
-            .and_then(|a| a.platform);
-        if let Some(platform) = platform {
-            app.platform = platform;
-        }
-    }
-    let sighting = Sighting {
-        feedback: &arrival.feedback,
-        metadata: arrival.metadata.as_ref(),
-        delivery: None,
-    };
-    store.put(&[sighting], jiff::Timestamp::now()).map(|_| ())
 }
 
 /// Turns each value from an outside channel into a message.
