@@ -41,6 +41,7 @@ fn view(items: usize, at: usize) -> ViewData {
         first: Some(0),
         window: Window { start, rows },
         freshness: None,
+        partial: false,
     }
 }
 

@@ -465,9 +465,10 @@ async fn starts_offline_from_a_filled_store_and_searches_and_filters() {
     let app = launch_with(client, store, None);
     let first = app.frames.recv_timeout(Duration::from_secs(10)).unwrap();
     assert!(
-        first.contains("Feedback · new 100 ") && first.contains("Message number 1:"),
+        first.contains("Feedback · new") && first.contains("Message number 1:"),
         "the first frame shows the stored rows of the last view:\n{first}"
     );
+    app.wait_frame("the whole view, counted", |f| f.contains("Feedback · new 100 "));
     assert!(first.contains("tag:ui"), "{first}");
     app.wait_frame("offline", |f| f.contains("offline"));
     // Search the store.

@@ -124,6 +124,8 @@ pub struct ViewData {
     pub window: Window,
     /// How fresh the view's status is in the store.
     pub freshness: Option<Freshness>,
+    /// Only the first keys of the view (a limited query): the whole view is asked for next.
+    pub partial: bool,
 }
 
 /// Why a view query gave no keys.

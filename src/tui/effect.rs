@@ -18,6 +18,9 @@ pub enum Effect {
         rows: usize,
         /// "Now" for the search's `age:`.
         now: Timestamp,
+        /// At most this many keys: the first frame's query reads only the first screen's, and
+        /// the whole view follows off the UI thread.
+        limit: Option<usize>,
     },
     /// The rows of `keys`, which start at view position `start`.
     LoadRows {

@@ -102,6 +102,8 @@ pub struct ListView {
     pub shown: Option<ViewSpec>,
     /// True once an answer for the current view came in (until then the list says loading).
     pub loaded: bool,
+    /// `keys` are the first screen's only (start-up); the whole view is on its way.
+    pub partial: bool,
     /// The latest window of rows asked for.
     pub rows_id: u64,
     /// The last failure of a store read, shown in the list until the next success.

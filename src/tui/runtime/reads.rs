@@ -38,15 +38,17 @@ pub fn task(
             anchor,
             rows,
             now,
+            limit,
         } => {
             let cx = Context {
                 now,
                 tz: tz.clone(),
             };
+            let shape = Shape { rows, limit };
             Box::new(move || Msg::ViewLoaded {
                 request_id,
                 result: store
-                    .read(|s| query(s, &spec, &anchor, rows, &cx, &*freshness))
+                    .read(|s| query(s, &spec, &anchor, shape, &cx, &*freshness))
                     .map(Box::new),
             })
         }
@@ -83,12 +85,19 @@ pub fn task(
     Some(task)
 }
 
+/// The screen a query reads for: its rows, and at most how many keys.
+#[derive(Debug, Clone, Copy)]
+pub struct Shape {
+    pub rows: usize,
+    pub limit: Option<usize>,
+}
+
 /// The keys of a view, where the anchor's items are in it, and the rows around the screen.
 pub fn query(
     store: &Store,
     spec: &ViewSpec,
     anchor: &Anchor,
-    rows: usize,
+    Shape { rows, limit }: Shape,
     cx: &Context,
     freshness: &dyn Fn(&Store, &str) -> Option<Freshness>,
 ) -> Result<ViewData, ViewError> {
@@ -104,7 +113,8 @@ pub fn query(
         let sql = search::compile(store.conn(), &parsed, cx).map_err(ViewError::Query)?;
         view.condition = Some((sql.condition, sql.params));
     }
-    let keys = store.view_keys(&view, None).map_err(store_error)?;
+    let keys = store.view_keys(&view, limit).map_err(store_error)?;
+    let partial = limit.is_some_and(|l| keys.len() >= l);
     let (mut selected, mut top, mut first) = (None, None, None);
     for (n, key) in keys.iter().enumerate() {
         if anchor.selected.is_some_and(|(k, _)| k == *key) {
@@ -132,6 +142,7 @@ pub fn query(
         first,
         window,
         freshness: freshness(store, &spec.status),
+        partial,
     })
 }
 

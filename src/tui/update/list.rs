@@ -124,6 +124,7 @@ pub(crate) fn maybe_prefetch(state: &mut AppState) -> Option<Effect> {
     let near_end = state.visible_len().saturating_sub(list.selected) <= list.viewport_rows.max(1);
     if list.fetching
         || !list.loaded
+        || list.partial
         || !near_end
         || !super::sync::started(state)
         || state.sync.complete

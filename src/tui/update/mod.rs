@@ -26,9 +26,15 @@ const NOTE_SECONDS: i64 = 5;
 pub use input::PROMPT_MAX_BYTES;
 pub use list::{LOW_BUDGET, WINDOW_MARGIN, budget_low, list_body_rows};
 
-/// The query of the first frame (the runtime runs it before the loop starts: it is start-up).
+/// The query of the first frame (the runtime runs it before the loop starts: it is start-up):
+/// the first screen's keys only, so that the first frame does not wait for a big view; the
+/// whole view is asked for when it is answered.
 pub fn first_query(state: &mut AppState) -> Effect {
-    list::requery(state, list::Requery::New)
+    let mut effect = list::requery(state, list::Requery::New);
+    if let Effect::Query { limit, rows, .. } = &mut effect {
+        *limit = Some(*rows + WINDOW_MARGIN);
+    }
+    effect
 }
 
 /// Restores the view the last run showed (filters and search).

@@ -71,6 +71,38 @@ fn start_shows_the_stored_rows_at_once_then_syncs() {
 }
 
 #[test]
+fn the_first_frame_reads_the_first_screen_then_the_whole_view_follows() {
+    let store = fill(500);
+    let mut state = AppState::new(now(), 120, 35);
+    update(
+        &mut state,
+        Msg::Resize {
+            width: 120,
+            height: 35,
+        },
+    );
+    let first = first_query(&mut state);
+    assert!(matches!(first, Effect::Query { limit: Some(95), .. }), "{first:?}");
+    let mut h = Harness {
+        state,
+        store,
+        sent: Vec::new(),
+    };
+    let freshness: crate::tui::runtime::reads::FreshnessOf =
+        std::sync::Arc::new(|_: &crate::store::Store, _: &str| None);
+    let answer =
+        crate::tui::runtime::reads::task(&h.store, first, &jiff::tz::TimeZone::UTC, &freshness)
+            .unwrap()();
+    let follow = update(&mut h.state, answer);
+    assert_eq!(h.state.visible_len(), 95, "the first screen, and a margin");
+    assert!(h.state.list.partial);
+    assert!(matches!(follow.as_slice(), [Effect::Query { limit: None, .. }]));
+    h.settle(follow);
+    assert_eq!(h.state.visible_len(), 500);
+    assert!(!h.state.list.partial);
+}
+
+#[test]
 fn the_ui_holds_the_window_of_rows_not_every_item() {
     let mut h = Harness::start(fill(2000), 120, 35);
     let rows = h.state.list.window.rows.len();

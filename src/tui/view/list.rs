@@ -224,7 +224,9 @@ fn title(state: &AppState, theme: Theme) -> Line<'static> {
         .text_filter
         .as_ref()
         .is_some_and(|f| !f.applied.is_empty());
-    if list.loaded {
+    // Counted only when the keys are the whole of the view on screen (not the first screen's
+    // at start-up, nor the last view's while the new one's query runs).
+    if list.loaded && !list.partial && list.shown.as_ref() == Some(&state.view_spec()) {
         let count = thousands(list.keys.len());
         if searching {
             spans.push(Span::styled(format!("{count} match "), theme.active()));

@@ -65,6 +65,7 @@ pub(in crate::tui::update) fn requery(state: &mut AppState, mode: Requery) -> Ef
         anchor,
         rows: list.viewport_rows.max(1),
         now: state.now,
+        limit: None,
     }
 }
 
@@ -78,8 +79,19 @@ pub(in crate::tui::update) fn view_loaded(
         return Vec::new();
     }
     state.list.querying = false;
+    let mut effects = Vec::new();
     match result {
-        Ok(data) => apply(state, *data),
+        Ok(data) if data.partial => {
+            // The first screen, at start-up: the whole view follows, the selection kept.
+            apply(state, *data);
+            state.list.partial = true;
+            effects.push(requery(state, Requery::Same));
+            return effects;
+        }
+        Ok(data) => {
+            state.list.partial = false;
+            apply(state, *data);
+        }
         Err(ViewError::Query(err)) => {
             if let Some(filter) = &mut state.text_filter {
                 filter.error = Some(err);
@@ -91,7 +103,7 @@ pub(in crate::tui::update) fn view_loaded(
             error(state, text);
         }
     }
-    let mut effects: Vec<Effect> = ensure_rows(state).into_iter().collect();
+    effects.extend(ensure_rows(state));
     effects.extend(maybe_prefetch(state));
     effects
 }
