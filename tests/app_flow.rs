@@ -468,7 +468,9 @@ async fn starts_offline_from_a_filled_store_and_searches_and_filters() {
         first.contains("Feedback · new") && first.contains("Message number 1:"),
         "the first frame shows the stored rows of the last view:\n{first}"
     );
-    app.wait_frame("the whole view, counted", |f| f.contains("Feedback · new 100 "));
+    app.wait_frame("the whole view, counted", |f| {
+        f.contains("Feedback · new 100 ")
+    });
     assert!(first.contains("tag:ui"), "{first}");
     app.wait_frame("offline", |f| f.contains("offline"));
     // Search the store.

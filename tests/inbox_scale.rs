@@ -7,8 +7,8 @@
 #![allow(clippy::unwrap_used)]
 
 use std::path::PathBuf;
-use std::sync::mpsc as std_mpsc;
 use std::sync::Arc;
+use std::sync::mpsc as std_mpsc;
 use std::time::{Duration, Instant};
 
 use feedback_inbox::api::{ApiKey, Client, Feedback, RetryPolicy};
@@ -80,6 +80,71 @@ fn resident_mib() -> usize {
     pages * 4096 / 1_048_576
 }
 
+#[test]
+#[ignore = "needs build_big_store first; prints figures"]
+fn reads_over_a_big_store() {
+    use feedback_inbox::tui::runtime::reads::{self, Shape};
+    use feedback_inbox::tui::state::{Anchor, ViewSpec};
+
+    let timed = |what: &str, run: &mut dyn FnMut()| {
+        let started = Instant::now();
+        run();
+        eprintln!("{what}: {:?}", started.elapsed());
+    };
+    let mut store = None;
+    timed("open the store", &mut || {
+        store = Some(Store::open(&path()).unwrap());
+    });
+    let store = store.unwrap();
+    let cx = feedback_inbox::store::search::Context {
+        now: Timestamp::now(),
+        tz: jiff::tz::TimeZone::UTC,
+    };
+    let fresh = |s: &Store, status: &str| {
+        let state = feedback_inbox::sync::status_state(s, &status.into()).ok()?;
+        Some(feedback_inbox::tui::action::Freshness {
+            status: status.to_owned(),
+            synced_at: state.synced_at,
+            complete: state.complete,
+        })
+    };
+    let none = |_: &Store, _: &str| None;
+    for status in ["new", "archived"] {
+        let spec = ViewSpec {
+            status: status.into(),
+            ..ViewSpec::default()
+        };
+        for (what, limit) in [("first screen", Some(95)), ("whole view", None)] {
+            timed(&format!("{status}: {what}"), &mut || {
+                let shape = Shape { rows: 31, limit };
+                let data = reads::query(&store, &spec, &Anchor::default(), shape, &cx, &none);
+                eprintln!("  {} keys", data.unwrap().keys.len());
+            });
+        }
+        timed(&format!("{status}: freshness (sync state)"), &mut || {
+            let _ = fresh(&store, status);
+        });
+        timed(&format!("{status}: panes"), &mut || {
+            reads::panes(&store, status, None).unwrap();
+        });
+    }
+    for search in ["crash", "crash OR the", "tag:bug", "-the"] {
+        let spec = ViewSpec {
+            status: "new".into(),
+            search: search.into(),
+            ..ViewSpec::default()
+        };
+        timed(&format!("search {search:?}"), &mut || {
+            let shape = Shape {
+                rows: 31,
+                limit: None,
+            };
+            let data = reads::query(&store, &spec, &Anchor::default(), shape, &cx, &none);
+            eprintln!("  {} keys", data.unwrap().keys.len());
+        });
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs build_big_store first; prints figures"]
 async fn inbox_over_a_big_store() {
@@ -116,7 +181,11 @@ async fn inbox_over_a_big_store() {
     let task = tokio::spawn(async move {
         let mut terminal = Terminal::new(TestBackend::new(160, 45)).unwrap();
         tui::drive(&mut terminal, events, options, |buffer| {
-            let text: String = buffer.content().iter().map(|c| c.symbol()).collect();
+            let text: String = buffer
+                .content()
+                .iter()
+                .map(ratatui::buffer::Cell::symbol)
+                .collect();
             let _ = frame_tx.send((Instant::now(), text));
         })
         .await
@@ -124,16 +193,26 @@ async fn inbox_over_a_big_store() {
     let wait = |what: &str, ready: &dyn Fn(&str) -> bool| -> Instant {
         let deadline = Instant::now() + Duration::from_secs(60);
         while Instant::now() < deadline {
-            if let Ok((at, frame)) = frames.recv_timeout(Duration::from_millis(100)) {
-                if ready(&frame) {
-                    return at;
-                }
+            if let Ok((at, frame)) = frames.recv_timeout(Duration::from_millis(100))
+                && ready(&frame)
+            {
+                return at;
             }
         }
         panic!("no frame with {what}");
     };
-    let first = wait("rows", &|f| counted(f, "new"));
-    eprintln!("first frame with rows: {:?} after opening the store", first - started);
+    let first = wait("rows", &|f| {
+        f.contains("Feedback · new") && f.contains("│  ")
+    });
+    eprintln!(
+        "first frame with rows: {:?} after opening the store",
+        first - started
+    );
+    let whole = wait("the whole view", &|f| counted(f, "new"));
+    eprintln!(
+        "the whole view counted: {:?} after opening the store",
+        whole - started
+    );
     eprintln!("resident after the first frame: {} MiB", resident_mib());
     let key = |c: KeyCode| Event::Key(KeyEvent::new(c, KeyModifiers::NONE));
     let sent = Instant::now();
@@ -160,7 +239,10 @@ async fn inbox_over_a_big_store() {
     keys.send(Ok(key(KeyCode::Esc))).unwrap();
     keys.send(Ok(key(KeyCode::Char('?')))).unwrap();
     let help = wait("the help", &|f| f.contains("Keys ("));
-    eprintln!("keys drawn while a query runs: help after {:?}", help - sent);
+    eprintln!(
+        "keys drawn while a query runs: help after {:?}",
+        help - sent
+    );
     eprintln!("resident at the end: {} MiB", resident_mib());
     keys.send(Ok(key(KeyCode::Char('?')))).unwrap();
     keys.send(Ok(key(KeyCode::Char('q')))).unwrap();

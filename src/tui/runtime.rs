@@ -8,6 +8,7 @@
 
 mod arrivals;
 mod executor;
+mod reader;
 pub mod reads;
 mod signals;
 mod sync_jobs;

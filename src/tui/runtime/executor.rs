@@ -30,6 +30,46 @@ pub(super) struct Executor {
     /// The latest view query asked for: an older one still waiting to run is skipped.
     latest_query: Arc<AtomicU64>,
     pub(super) sync: super::sync_jobs::SyncJobs,
+    /// The reading thread's queue.
+    reads: super::reader::Reader,
+    /// Another connection to a file store, and its thread, for the pane counts.
+    panes: Option<Shared>,
+    panes_reads: super::reader::Reader,
+}
+
+/// Page cache of the inbox's connections, in KiB: the index pages a million-item view walks
+/// stay cached for the list's reads; the sync's writes and the pane counts need less. The
+/// operating system caches the file too. Together they keep the inbox's memory under 80 MB.
+const LIST_CACHE_KIB: i64 = 16_000;
+const OTHER_CACHE_KIB: i64 = 4_000;
+
+/// Sets a connection's page cache (SQLite takes a negative size as KiB).
+fn cache(store: &crate::store::Store, kib: i64) {
+    if let Err(error) = store.conn().pragma_update(None, "cache_size", -kib) {
+        tracing::warn!(%error, "cannot size the store's page cache");
+    }
+}
+
+/// Sizes the page caches of the list's connections (reading, writing).
+fn size_caches(store: &Shared) {
+    store.write(|s| cache(s, OTHER_CACHE_KIB));
+    store.read(|s| cache(s, LIST_CACHE_KIB));
+}
+
+/// A connection of its own for the pane counts (a file store; in memory there is only one).
+fn panes_store(store: &Shared) -> Option<Shared> {
+    let opened = store.read(crate::store::Store::open_again)?;
+    match opened.and_then(Shared::new) {
+        Ok(shared) => {
+            shared.write(|s| cache(s, OTHER_CACHE_KIB));
+            shared.read(|s| cache(s, OTHER_CACHE_KIB));
+            Some(shared)
+        }
+        Err(error) => {
+            tracing::warn!(%error, "pane counts share the list's connection");
+            None
+        }
+    }
 }
 
 impl Executor {
@@ -40,8 +80,12 @@ impl Executor {
         clipboard: Box<dyn Clipboard>,
         tz: jiff::tz::TimeZone,
     ) -> Self {
+        size_caches(&store);
         Self {
+            panes: panes_store(&store),
             store,
+            reads: super::reader::Reader::start(tx.clone()),
+            panes_reads: super::reader::Reader::start(tx.clone()),
             tx,
             root: CancellationToken::new(),
             clipboard,
@@ -76,11 +120,17 @@ impl Executor {
         if let Effect::Query { request_id, .. } = &effect {
             self.latest_query.store(*request_id, Ordering::SeqCst);
         }
+        if let (Effect::LoadPanes { .. }, Some(panes)) = (&effect, &self.panes) {
+            // Pane counts walk many rows: on their own connection and thread, they never hold
+            // a view's query back.
+            if let Some(task) = reads::task(panes, effect.clone(), &self.tz, &self.freshness) {
+                self.panes_reads.push(task, false);
+            }
+            return;
+        }
+        let first = matches!(effect, Effect::Query { .. });
         if let Some(task) = self.read_task(effect.clone()) {
-            let tx = self.tx.clone();
-            tokio::task::spawn_blocking(move || {
-                let _ = tx.send(task());
-            });
+            self.reads.push(task, first);
             return;
         }
         match effect {
@@ -157,6 +207,8 @@ impl Executor {
     }
 
     pub(super) fn shutdown(&self) {
+        self.reads.stop();
+        self.panes_reads.stop();
         self.root.cancel();
     }
 }

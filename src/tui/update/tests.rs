@@ -82,7 +82,16 @@ fn the_first_frame_reads_the_first_screen_then_the_whole_view_follows() {
         },
     );
     let first = first_query(&mut state);
-    assert!(matches!(first, Effect::Query { limit: Some(95), .. }), "{first:?}");
+    assert!(
+        matches!(
+            first,
+            Effect::Query {
+                limit: Some(95),
+                ..
+            }
+        ),
+        "{first:?}"
+    );
     let mut h = Harness {
         state,
         store,
@@ -96,7 +105,10 @@ fn the_first_frame_reads_the_first_screen_then_the_whole_view_follows() {
     let follow = update(&mut h.state, answer);
     assert_eq!(h.state.visible_len(), 95, "the first screen, and a margin");
     assert!(h.state.list.partial);
-    assert!(matches!(follow.as_slice(), [Effect::Query { limit: None, .. }]));
+    assert!(matches!(
+        follow.as_slice(),
+        [Effect::Query { limit: None, .. }]
+    ));
     h.settle(follow);
     assert_eq!(h.state.visible_len(), 500);
     assert!(!h.state.list.partial);
