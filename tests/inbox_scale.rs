@@ -145,10 +145,11 @@ fn reads_over_a_big_store() {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs build_big_store first; prints figures"]
-async fn inbox_over_a_big_store() {
-    let started = Instant::now();
+type Keys = tokio::sync::mpsc::UnboundedSender<std::io::Result<Event>>;
+type Frames = std_mpsc::Receiver<(Instant, String)>;
+
+/// The inbox over the big store, the service unreachable (a closed port).
+fn launch() -> (Keys, Frames, tokio::task::JoinHandle<std::io::Result<()>>) {
     let store = Shared::new(Store::open(&path()).unwrap()).unwrap();
     let key = ApiKey::parse(sim::DEMO_KEY).unwrap();
     let client = Client::builder("http://127.0.0.1:9", key)
@@ -190,6 +191,14 @@ async fn inbox_over_a_big_store() {
         })
         .await
     });
+    (keys, frames, task)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs build_big_store first; prints figures"]
+async fn inbox_over_a_big_store() {
+    let started = Instant::now();
+    let (keys, frames, task) = launch();
     let wait = |what: &str, ready: &dyn Fn(&str) -> bool| -> Instant {
         let deadline = Instant::now() + Duration::from_secs(60);
         while Instant::now() < deadline {
