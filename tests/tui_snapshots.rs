@@ -138,6 +138,14 @@ fn filter_prompt() {
     assert!(!buffer[(at - 2, 2)].modifier.contains(Modifier::UNDERLINED));
     let title: String = (0..120).map(|x| buffer[(x, 0)].symbol()).collect();
     assert!(title.contains("25 match"), "{title}");
+    // And in the detail's message.
+    act(&mut h, Action::Open);
+    act(&mut h, Action::Open);
+    let terminal = draw(&h.state);
+    let buffer = terminal.backend().buffer();
+    let at = column(buffer, 1, "number");
+    assert!(buffer[(at, 1)].modifier.contains(Modifier::UNDERLINED));
+    assert!(!buffer[(at - 2, 1)].modifier.contains(Modifier::UNDERLINED));
 }
 
 #[test]
