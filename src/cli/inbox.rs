@@ -100,6 +100,17 @@ async fn listen(
     Ok((handle, arrivals))
 }
 
+/// The demo's throwaway store: a file in a fresh temporary folder (removed with the returned
+/// handle), never the user's account store, whatever `--store` or `FEEDBACK_STORE` say.
+fn demo_store() -> Result<(tempfile::TempDir, Store), CliError> {
+    let folder = tempfile::Builder::new()
+        .prefix("feedback-inbox-demo-")
+        .tempdir()
+        .map_err(|e| CliError::Other(format!("cannot make the demo's store: {e}")))?;
+    let store = Store::open(&folder.path().join("demo.db"))?;
+    Ok((folder, store))
+}
+
 /// The inbox on the embedded simulator; with `--live-every`, the simulator also receives new
 /// submissions and delivers them as signed webhooks to a receiver feeding this inbox.
 pub async fn demo(args: &Args, demo: &DemoArgs) -> Result<(), CliError> {
@@ -110,11 +121,7 @@ pub async fn demo(args: &Args, demo: &DemoArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::Other(format!("cannot start the demo simulator: {e}")))?;
     let key = ApiKey::parse(DEMO_KEY).map_err(|e| CliError::Other(e.to_string()))?;
     let builder = Client::builder(&handle.base_url(), key)?;
-    let folder = tempfile::Builder::new()
-        .prefix("feedback-inbox-demo-")
-        .tempdir()
-        .map_err(|e| CliError::Other(format!("cannot make the demo's store: {e}")))?;
-    let store = Store::open(&folder.path().join("demo.db"))?;
+    let (folder, store) = demo_store()?;
     let live = match demo.live_every {
         Some(every) => Some(live_demo(&handle, demo.data.seed, every).await?),
         None => None,
@@ -261,6 +268,22 @@ mod tests {
             distinct.dedup();
             assert!(distinct.len() > 16, "{secret:?} does not look random");
         }
+    }
+
+    #[test]
+    fn the_demo_store_is_a_throwaway_file_removed_with_its_folder() {
+        let (folder, store) = demo_store().unwrap();
+        let path = store.path().unwrap().to_owned();
+        assert!(path.starts_with(folder.path()));
+        assert!(path.starts_with(std::env::temp_dir()));
+        let user = crate::store::default_path(None);
+        assert!(user.is_none_or(|user| !path.starts_with(user.parent().unwrap())));
+        let (other, _) = demo_store().unwrap();
+        assert_ne!(folder.path(), other.path(), "each demo its own");
+        drop(store);
+        let kept = folder.path().to_owned();
+        drop(folder);
+        assert!(!kept.exists(), "removed at exit");
     }
 
     #[test]
