@@ -154,7 +154,14 @@ fn failed(state: &mut AppState, failure: &SyncFailure, user: bool) {
                 body: text,
             });
         }
-        FailureKind::Busy => info(state, text),
+        FailureKind::Busy => {
+            // Another process syncs this store: its writes show up with the next query; the
+            // background rests until the next head sync or `r`.
+            state.sync.background = false;
+            if user {
+                info(state, text);
+            }
+        }
         FailureKind::Refused | FailureKind::Other => {
             state.sync.background = false;
             if user {
