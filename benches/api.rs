@@ -15,7 +15,7 @@ fn page_json(items: usize) -> Vec<u8> {
     let anchor: Timestamp = "2026-11-01T12:00:00Z".parse().unwrap();
     let data = sim::data::generate(3, items, anchor);
     let page = Page {
-        data: data.items.iter().map(|d| &d.feedback).collect::<Vec<_>>(),
+        data: data.items().map(|d| d.feedback).collect::<Vec<_>>(),
         next_cursor: Some(feedback_inbox::api::Cursor(
             "MS4xNzYxOTk5MjAwMDAwMDAwMDAwLmFiY2QuMTIzNA".into(),
         )),

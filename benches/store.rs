@@ -21,8 +21,7 @@ fn anchor() -> Timestamp {
 
 fn items(count: usize) -> Vec<Feedback> {
     sim::data::generate(SEED, count, anchor())
-        .items
-        .into_iter()
+        .items()
         .map(|d| d.feedback)
         .collect()
 }
@@ -138,5 +137,46 @@ fn views(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, storing, views);
+/// Searches at scale, compiled by the search language, within the `new` view as `/` runs them:
+/// a selective word (about 0.6% of items, per the simulator's vocabulary), a word in about half
+/// of all items, a qualifier with a word, and a prefix. Each is timed for the first screen
+/// (what appears first) and for every key in order (the count and the scroll range).
+fn searches(c: &mut Criterion) {
+    use feedback_inbox::store::search::{Context, compile, parse};
+    let store = big_store();
+    let cx = Context {
+        now: anchor(),
+        tz: jiff::tz::TimeZone::UTC,
+    };
+    let mut group = c.benchmark_group("search_1m");
+    group.sample_size(10);
+    for (name, input) in [
+        ("selective_word", "fairphone"),
+        ("half_of_items_word", "thanks"),
+        ("qualifier_and_word", "tag:billing refund"),
+        ("prefix", "notif*"),
+    ] {
+        let sql = compile(store.conn(), &parse(input).unwrap(), &cx).unwrap();
+        let view = ViewQuery {
+            status: Some("new".into()),
+            ..ViewQuery::default()
+        }
+        .search(sql);
+        let matched = store.view_keys(&view, None).unwrap().len();
+        eprintln!("{input:?}: {matched} matches among new items");
+        group.bench_function(format!("{name}_first_screen"), |b| {
+            b.iter(|| {
+                store
+                    .items(&store.view_keys(&view, Some(60)).unwrap())
+                    .unwrap()
+            });
+        });
+        group.bench_function(format!("{name}_all_keys"), |b| {
+            b.iter(|| store.view_keys(&view, None).unwrap());
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, storing, views, searches);
 criterion_main!(benches);

@@ -133,7 +133,7 @@ async fn discovery_endpoints_return_projects_apps_and_tag_counts() {
 
     let tags = r.client.list_tags(&ScopeQuery::default()).await.unwrap();
     let mut counts: BTreeMap<String, u64> = BTreeMap::new();
-    for item in &r.sim.state().read().items {
+    for item in r.sim.state().read().items() {
         for tag in &item.feedback.tags {
             *counts.entry(tag.clone()).or_default() += 1;
         }

@@ -179,8 +179,7 @@ async fn loads_pages_opens_detail_and_copies_the_link() {
     let (id, link) = {
         let data = r.sim.state().read();
         let first = data
-            .items
-            .iter()
+            .items()
             .find(|it| it.feedback.status == feedback_inbox::api::Status::New)
             .unwrap();
         (

@@ -207,8 +207,7 @@ async fn show_prints_metadata_and_the_issue_tracker_link() {
     let (id, link) = {
         let data = r.sim.state().read();
         let item = data
-            .items
-            .iter()
+            .items()
             .find(|it| it.issue_tracker_url().is_some())
             .unwrap();
         (

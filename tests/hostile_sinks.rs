@@ -344,7 +344,7 @@ async fn cli_table_csv_and_show_keep_hostile_text_inert() {
             hostile_detail(item)
         })
         .collect();
-    r.sim.state().write().items = items;
+    r.sim.state().write().replace_items(items);
     let run = |args: &[&str]| {
         let home = tempfile::tempdir().unwrap();
         let out = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"))

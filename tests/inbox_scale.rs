@@ -47,7 +47,7 @@ fn build_big_store() {
     let anchor: Timestamp = "2026-11-01T12:00:00Z".parse().unwrap();
     let started = Instant::now();
     let data = sim::data::generate(11, items(), anchor);
-    let all: Vec<Feedback> = data.items.into_iter().map(|d| d.feedback).collect();
+    let all: Vec<Feedback> = data.items().map(|d| d.feedback).collect();
     let partial = path.with_extension("partial");
     let _ = std::fs::remove_file(&partial);
     let mut store = Store::open(&partial).unwrap();

@@ -224,3 +224,39 @@ async fn a_sync_killed_mid_walk_resumes_with_nothing_lost_or_duplicated() {
         "{resumed} requests for {missing} items"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn full_sync_of_new_finds_the_items_that_left_it() {
+    let r = rig(430, 100_000).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.sqlite3");
+    assert!(
+        run(&r.sim.base_url(), &path, &["sync", "--status", "new"])
+            .status
+            .success()
+    );
+    let new = sim_ids(&r.sim, &Status::New);
+    let moved = vec![new[5].clone(), new[230].clone()];
+    sync_support::set_status(&r.sim, &moved, &Status::Archived);
+    // A plain sync sees nothing: the top of the list did not change.
+    assert!(
+        run(&r.sim.base_url(), &path, &["sync", "--status", "new"])
+            .status
+            .success()
+    );
+    assert_eq!(stored(&path, "new").len(), new.len());
+    let out = run(
+        &r.sim.base_url(),
+        &path,
+        &["sync", "--status", "new", "--full"],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("new: reconciled"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(stored(&path, "new"), sim_ids(&r.sim, &Status::New));
+    let archived = stored(&path, "archived");
+    assert!(moved.iter().all(|id| archived.contains(id)), "{archived:?}");
+}

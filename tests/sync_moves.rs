@@ -116,13 +116,11 @@ async fn opening_a_detail_updates_status_tags_and_delivery_at_once() {
     let id = sim_ids(&r.sim, &Status::New)[3].clone();
     {
         let mut data = r.sim.state().write();
-        let item = data
-            .items
-            .iter_mut()
-            .find(|it| it.feedback.id.0 == id)
-            .unwrap();
+        let mut items: Vec<_> = data.items().collect();
+        let item = items.iter_mut().find(|it| it.feedback.id.0 == id).unwrap();
         item.feedback.status = Status::Archived;
         item.feedback.tags = vec!["moved-today".to_owned()];
+        data.replace_items(items);
     }
     let stored = syncer.detail(&id).await.unwrap();
     assert_eq!(stored.item.feedback.status, Status::Archived);
@@ -268,4 +266,43 @@ async fn background_steps_fill_both_statuses_then_reconcile_then_rest() {
     assert!(syncer.background_step().await.unwrap().is_none());
     r.clock.advance(Duration::from_secs(2 * 60));
     assert!(syncer.background_step().await.unwrap().is_some());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reconcile_walk_whose_cursor_is_rejected_starts_again_at_the_top() {
+    use feedback_inbox::sim::{FaultKind, Route};
+
+    let r = rig(430, 100_000).await;
+    let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
+    mirror(&syncer, &Status::New).await;
+    let new = sim_ids(&r.sim, &Status::New);
+    let moved = vec![new[20].clone(), new[260].clone()];
+    set_status(&r.sim, &moved, &Status::Archived);
+    r.clock.advance(Duration::from_secs(60));
+    assert!(
+        !syncer
+            .reconcile_page(Priority::User)
+            .await
+            .unwrap()
+            .reached_end
+    );
+    let body = r#"{"error":"invalid_cursor","message":"rotated"}"#.to_owned();
+    r.sim.faults().add(
+        Route::FeedbackList,
+        FaultKind::Body { status: 400, body },
+        Some(1),
+    );
+    let before = list_requests(&r.sim);
+    while !syncer
+        .reconcile_page(Priority::User)
+        .await
+        .unwrap()
+        .reached_end
+    {}
+    // The rejected request, then the whole list from the top.
+    assert_eq!(list_requests(&r.sim) - before, 1 + pages(new.len() - 2));
+    for id in &moved {
+        assert_eq!(stored_status(&shared, id), "archived");
+    }
+    assert_eq!(stored_ids(&shared, "new"), sim_ids(&r.sim, &Status::New));
 }

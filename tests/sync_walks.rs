@@ -286,3 +286,33 @@ async fn a_top_page_with_no_readable_item_still_leaves_a_gap_not_a_hole() {
     syncer.head(&Status::New, Priority::User).await.unwrap();
     assert_eq!(list_requests(&r.sim) - before, 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_walk_stops_at_the_retention_cutoff_and_keeps_nothing_older() {
+    let r = rig(N, 100_000).await;
+    let now = feedback_inbox::clock::Clock::now(&*r.clock);
+    let all = {
+        let data = r.sim.state().read();
+        data.items()
+            .filter(|it| it.feedback.status == Status::New)
+            .map(|it| (it.feedback.id.0.clone(), it.feedback.received_at))
+            .collect::<Vec<_>>()
+    };
+    // Keep about the newest 150 new items.
+    let cutoff = all[150].1;
+    let keep = std::time::Duration::try_from(now.duration_since(cutoff)).unwrap();
+    let settings = SyncSettings {
+        retention: Some(keep),
+        ..SyncSettings::default()
+    };
+    let (syncer, shared) = memory_syncer(&r, settings);
+    mirror(&syncer, &Status::New).await;
+    let kept: Vec<String> = all
+        .iter()
+        .filter(|(_, at)| *at >= cutoff)
+        .map(|(id, _)| id.clone())
+        .collect();
+    assert_eq!(stored_ids(&shared, "new"), kept);
+    assert_eq!(list_requests(&r.sim), 2);
+    assert!(syncer.state(&Status::New).unwrap().complete);
+}

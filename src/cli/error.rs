@@ -69,6 +69,19 @@ impl From<crate::webhook::verify::SecretError> for CliError {
     }
 }
 
+/// A sync's failure: the API's error keeps its exit code; the store's too.
+impl From<crate::sync::SyncError> for CliError {
+    fn from(error: crate::sync::SyncError) -> Self {
+        use crate::sync::SyncError;
+        match error {
+            SyncError::Api(api) => std::sync::Arc::try_unwrap(api)
+                .map_or_else(|shared| Self::Other(shared.to_string()), Self::Api),
+            SyncError::Store(store) => Self::Store(store),
+            other => Self::Other(other.to_string()),
+        }
+    }
+}
+
 impl From<csv::Error> for CliError {
     fn from(error: csv::Error) -> Self {
         match error.into_kind() {

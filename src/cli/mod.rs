@@ -103,7 +103,7 @@ pub async fn run(args: Args) -> Result<(), CliError> {
         Command::Sim(sim) => sim_cmd::run(sim, &mut out()).await,
         Command::Account => account::run(&args, &mut out()).await,
         Command::Store(store) => store_cmd::run(&args, store, &mut out()),
-        Command::Search(search) => search_cmd::run_command(&args, search, &mut out()),
+        Command::Search(search) => search_cmd::run_command(&args, search, &mut out()).await,
         Command::Webhook(webhook) => webhook_cmd::run(&args, webhook, &mut std::io::stdout()).await,
         Command::Sync(sync) => sync_cmd::run(&args, sync, &mut out()).await,
         Command::List(list) => {

@@ -1,7 +1,9 @@
 //! `feedback-inbox search QUERY`: the search language of the inbox's `/` over the local store,
 //! newest first, in the shapes of `list` (table sanitized; json, jsonl and csv as `list` writes
-//! them). Offline: it reads only what the store holds. A query error is shown where it is: the
-//! query with a caret under the span, exit 2.
+//! them). Offline: it reads only what the store holds, unless `--sync`, which first runs a head
+//! sync of both statuses (what is new since the last sync; the first one mirrors the newest
+//! pages). A query error is shown where it is: the query with a caret under the span, exit 2,
+//! before any request.
 
 use std::io::Write;
 
@@ -13,8 +15,10 @@ use super::CliError;
 use super::list::Sink;
 use super::output::ListFormat;
 use super::store_cmd::{open_store, store_path};
+use crate::api::Status;
 use crate::store::search::{self, Context, QueryError};
-use crate::store::{Store, ViewQuery};
+use crate::store::{Shared, Store, ViewQuery};
+use crate::sync::{Priority, Syncer};
 use crate::text::sanitize_line;
 use crate::width::width;
 
@@ -36,6 +40,9 @@ pub struct SearchArgs {
     /// Write CSV cells as they are, even ones a spreadsheet would run as formulas.
     #[arg(long)]
     pub raw_csv: bool,
+    /// First fetch what is new on the service (a head sync of both statuses).
+    #[arg(long)]
+    pub sync: bool,
 }
 
 impl SearchArgs {
@@ -48,7 +55,7 @@ impl SearchArgs {
 
 /// Runs `search`: the query is checked before the store is looked at, and a table is followed
 /// by the count of matches on stderr.
-pub fn run_command(
+pub async fn run_command(
     global: &super::Args,
     args: &SearchArgs,
     out: &mut dyn Write,
@@ -58,19 +65,52 @@ pub fn run_command(
     let path = store_path(global)?.ok_or_else(|| {
         CliError::Usage("search reads the local store, and --no-store has none".to_owned())
     })?;
-    if !path.exists() {
+    if !path.exists() && !args.sync {
         return Err(CliError::Other(format!(
-            "no store yet at {}: run `feedback-inbox sync` first",
+            "no store yet at {}: run `feedback-inbox sync` (or search --sync) first",
             path.display()
         )));
     }
     let store = open_store(global)?.ok_or_else(|| CliError::Other("no store".to_owned()))?;
-    let count = run(&store, &query, args, &context_now(), out)?;
+    let count = if args.sync {
+        let shared = head_sync(global, store).await?;
+        shared.read(|store| run(store, &query, args, &context_now(), out))?
+    } else {
+        run(&store, &query, args, &context_now(), out)?
+    };
     if args.format == ListFormat::Table {
         let noun = if count == 1 { "match" } else { "matches" };
         eprintln!("{} {noun}", super::store_cmd::info::grouped(count));
     }
     Ok(())
+}
+
+/// `--sync`: discovery (the account check) and a head sync of `new` then `archived`, with a
+/// line on stderr saying what it brought; hands the store back for the query.
+async fn head_sync(global: &super::Args, store: Store) -> Result<Shared, CliError> {
+    let client = super::client(global, false)?;
+    let shared = Shared::new(store)?;
+    let syncer = Syncer::new(
+        client,
+        shared.clone(),
+        crate::clock::system(),
+        super::store_cmd::sync_settings(global)?,
+    );
+    let session = syncer.session()?;
+    syncer.discovery().await?;
+    let (mut added, mut requests) = (0, 0);
+    for status in [Status::New, Status::Archived] {
+        let report = syncer.head(&status, Priority::User).await?;
+        added += report.added;
+        requests += report.requests;
+    }
+    drop(session);
+    drop(syncer);
+    eprintln!(
+        "synced: {} items added in {requests} requests",
+        super::store_cmd::info::grouped(u64::try_from(added).unwrap_or(u64::MAX))
+    );
+    Ok(shared)
 }
 
 /// Runs `query` (parsed from `args`) over `store` and writes the matches; returns how many.
@@ -83,10 +123,7 @@ pub fn run(
 ) -> Result<u64, CliError> {
     let sql =
         search::compile(store.conn(), query, cx).map_err(|e| query_error(&args.text(), &e))?;
-    let view = ViewQuery {
-        condition: Some((sql.condition, sql.params)),
-        ..ViewQuery::default()
-    };
+    let view = ViewQuery::default().search(sql);
     let keys = store.view_keys(&view, args.limit)?;
     let mut sink = Sink::new(out, args.format, args.raw_csv);
     for batch in keys.chunks(BATCH) {

@@ -75,10 +75,10 @@ pub struct DataArgs {
     /// Seed of the generated dataset.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Number of feedback items (at most 100000).
+    /// Number of feedback items (at most 1000000).
     #[arg(long, default_value_t = 5000, value_parser = parse_items)]
     pub items: usize,
-    /// Requests allowed per key and minute.
+    /// Requests allowed per key and minute (raise it, e.g. to 1000000, for a fast first sync).
     #[arg(long, default_value_t = 120)]
     pub rate_per_minute: u32,
     /// Latency added to every answer, in milliseconds.
@@ -86,9 +86,11 @@ pub struct DataArgs {
     pub latency_ms: u64,
 }
 
-/// The most items the simulator generates: each takes about 2.5 KB, so this keeps a demo
-/// around 250 MB, and an absurd count is refused instead of aborting on allocation.
-pub const MAX_ITEMS: usize = 100_000;
+/// The most items the simulator generates: a generated item is kept in about 100 bytes with its
+/// index entries (its seed, key and filter values; the text is built again when served), so a
+/// million items start in a second or two in about 120 MB, and an absurd count is refused instead
+/// of aborting on allocation.
+pub const MAX_ITEMS: usize = 1_000_000;
 
 /// `--items`: a whole number from 0 to [`MAX_ITEMS`].
 fn parse_items(text: &str) -> Result<usize, String> {

@@ -73,8 +73,9 @@ fn forget_store(path: &Path, yes: bool, out: &mut dyn Write) -> Result<(), CliEr
                 "not deleting {shown} without a confirmation: no terminal to ask on; pass --yes"
             )));
         }
-        let items = path
-            .is_file()
+        // An empty file (created, never written) is not opened: that would make it a store.
+        let written = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0);
+        let items = written
             .then(|| info::read(path, None).ok())
             .flatten()
             .and_then(|r| r.contents.map(|c| c.items));
@@ -90,7 +91,8 @@ fn forget_store(path: &Path, yes: bool, out: &mut dyn Write) -> Result<(), CliEr
         }
     }
     forget::delete(&files)?;
-    writeln!(out, "Deleted {shown} ({} files).", files.len())?;
+    let noun = if files.len() == 1 { "file" } else { "files" };
+    writeln!(out, "Deleted {shown} ({} {noun}).", files.len())?;
     Ok(())
 }
 
@@ -154,6 +156,16 @@ pub fn retention(args: &Args) -> Result<Option<SignedDuration>, CliError> {
         None => None,
     };
     Ok(config::retention(loaded.as_ref(), args.profile.as_deref())?)
+}
+
+/// The sync's settings for this command line: the defaults, with `retention_days` so a walk
+/// never fetches what the store would drop.
+pub fn sync_settings(args: &Args) -> Result<crate::sync::SyncSettings, CliError> {
+    let retention = retention(args)?.and_then(|keep| std::time::Duration::try_from(keep).ok());
+    Ok(crate::sync::SyncSettings {
+        retention,
+        ..crate::sync::SyncSettings::default()
+    })
 }
 
 /// Drops the items received more than `keep` before `now`; returns how many.

@@ -26,7 +26,7 @@ use super::CliError;
 use crate::api::{Client, Status};
 use crate::clock;
 use crate::store::{self, Shared, Store};
-use crate::sync::{Priority, Report, SyncError, SyncSettings, Syncer};
+use crate::sync::{Priority, Report, SyncError, Syncer};
 use progress::Progress;
 
 /// The variable naming the store file (the `--store` flag's environment).
@@ -77,7 +77,7 @@ pub async fn run(
         client,
         shared.clone(),
         clock::system(),
-        SyncSettings::default(),
+        super::store_cmd::sync_settings(args)?,
     );
     let _session = syncer.session().map_err(sync_error)?;
     progress.say(out, "discovery: projects, apps, tags")?;

@@ -223,7 +223,15 @@ async fn store_event(store: Option<Store>, event: Event) -> Option<Store> {
     })
     .await;
     match written {
-        Ok((store, Ok(_), _)) => Some(store),
+        Ok((store, Ok(Some(_)), _)) => Some(store),
+        Ok((store, Ok(None), id)) => {
+            let id = crate::width::excerpt(id.as_str(), 40);
+            eprintln!(
+                "{id} is in the journal but not stored: its project is not among those of the account {} mirrors (a webhook of another account? pass --profile or --store; a new project is stored by the next sync)",
+                store.describe()
+            );
+            Some(store)
+        }
         Ok((store, Err(error), id)) => {
             let id = crate::width::excerpt(id.as_str(), 40);
             eprintln!("warning: {id} is in the journal but not in the store: {error}");

@@ -89,6 +89,8 @@ pub const TAGS: &[&str] = &[
     "offline",
     "accessibility",
     "praise",
+    "notifications",
+    "data",
 ];
 
 /// A topic: tags it implies, and message parts to combine.
@@ -111,6 +113,9 @@ pub const TOPICS: &[Topic] = &[
             "It started after updating this morning.",
             "Steps: open the app, tap the gear icon, wait two seconds.",
             "I lost a paragraph I was writing, which is frustrating.",
+            "The crash report dialog appeared and I sent it.",
+            "Clearing the cache did not help either.",
+            "It only happens when the document has images.",
         ],
     },
     Topic {
@@ -124,6 +129,8 @@ pub const TOPICS: &[Topic] = &[
             "Both devices are signed into the same account.",
             "I was on a flight and edited a few entries.",
             "Pull to refresh doesn't help.",
+            "The web version shows the right content.",
+            "Some entries are now duplicated with a conflict marker.",
         ],
     },
     Topic {
@@ -162,6 +169,8 @@ pub const TOPICS: &[Topic] = &[
         details: &[
             "This is on a three year old device.",
             "It used to be much faster a few versions ago.",
+            "The phone gets noticeably warm after a few minutes.",
+            "I have about two thousand entries, if that matters.",
         ],
     },
     Topic {
@@ -184,7 +193,72 @@ pub const TOPICS: &[Topic] = &[
             "Best tracker I've used, thank you.",
             "Just wanted to say the new update is great 👍",
         ],
-        details: &["Keep up the good work.", "Recommended it to my whole team."],
+        details: &[
+            "Keep up the good work.",
+            "Recommended it to my whole team.",
+            "The last redesign made everything so much clearer.",
+            "Worth every cent of the subscription.",
+        ],
+    },
+    Topic {
+        tags: &["notifications", "bug"],
+        openers: &[
+            "I stopped getting push notifications after the update.",
+            "Reminders fire an hour late since the clocks changed.",
+            "I get the same notification three or four times.",
+            "Notifications arrive but tapping them opens an empty screen.",
+        ],
+        details: &[
+            "Notifications are allowed in the system settings.",
+            "Do not disturb is off.",
+            "Restarting the phone fixes it for a day or so.",
+            "My colleague on the same plan has the same issue.",
+        ],
+    },
+    Topic {
+        tags: &["data", "feature-request"],
+        openers: &[
+            "The export to PDF cuts off the last page.",
+            "Importing my old backup fails halfway with no message.",
+            "Exported spreadsheets have the dates in the wrong format.",
+            "Is there a way to download all my data at once?",
+        ],
+        details: &[
+            "The file is about forty megabytes.",
+            "I need this for my accountant by the end of the month.",
+            "Commas in descriptions break the columns.",
+            "The same file imported fine last year.",
+        ],
+    },
+    Topic {
+        tags: &["bug"],
+        openers: &[
+            "The map keeps centering on the wrong location.",
+            "GPS tracking stops when the screen turns off.",
+            "Recorded hikes show a straight line across the valley.",
+            "Saved trails vanished from the list after I renamed one.",
+        ],
+        details: &[
+            "Location access is set to always.",
+            "Battery saver is disabled for the app.",
+            "It was a six hour walk, so losing it hurts.",
+            "The distance and elevation numbers are way off as well.",
+        ],
+    },
+    Topic {
+        tags: &["billing"],
+        openers: &[
+            "My invoice shows the wrong company address.",
+            "The app still says free plan although I paid yesterday.",
+            "How do I cancel the trial before it renews?",
+            "The price in the store is different from the one on your website.",
+        ],
+        details: &[
+            "I need a corrected invoice for my records.",
+            "The payment went through on my card statement.",
+            "I contacted support by email last week without an answer.",
+            "We are a small nonprofit, is there a discount?",
+        ],
     },
 ];
 

@@ -1,15 +1,20 @@
 //! The seeded dataset: the same seed and anchor always give the same projects, apps and items.
 //! Items spread over about six months before the anchor, newest first, with realistic variety:
 //! missing email or app, both statuses, built-in and custom metadata, and delivery entries.
+//!
+//! Items are kept compact (see `index`): a generated item is its key, its seed and a few bytes
+//! for filtering, and is built again from the seed when an answer needs it, so a million items
+//! take tens of megabytes, not gigabytes. Items handed in whole (tests) are kept whole.
 
 use std::collections::{BTreeMap, HashSet};
 
 use jiff::{SignedDuration, Timestamp};
 
-use super::catalog::{self, Topic};
+use super::catalog;
+use super::index::{Body, Entry, Index, NONE, status_code};
+use super::item;
 use crate::api::model::{
-    App, AppRef, Channel, Delivery, DeliveryStatus, Feedback, FeedbackDetail, FeedbackId, Metadata,
-    Platform, Project, ProjectRef, Region, Status,
+    App, Feedback, FeedbackDetail, FeedbackId, Platform, Project, Region, Status,
 };
 
 /// Seconds the items are spread over.
@@ -20,8 +25,9 @@ const SPAN_SECONDS: i64 = 183 * 24 * 3600;
 pub struct Dataset {
     pub projects: Vec<Project>,
     pub apps: Vec<App>,
-    /// Newest first (received_at, then id, both descending).
-    pub items: Vec<FeedbackDetail>,
+    /// Oldest first (received_at, then id, both ascending): a new submission is an append.
+    pub(crate) entries: Vec<Entry>,
+    pub(crate) index: Index,
 }
 
 /// Builds the dataset for `seed` with `count` items, the newest received just before `anchor`.
@@ -31,34 +37,36 @@ pub fn generate(seed: u64, count: usize, anchor: Timestamp) -> Dataset {
     let mut rng = fastrand::Rng::with_seed(seed);
     let projects = projects(&mut rng, anchor);
     let apps = apps(&mut rng, &projects);
+    let mut dataset = Dataset {
+        projects,
+        apps,
+        entries: Vec::with_capacity(count),
+        index: Index::default(),
+    };
     let mut ids = HashSet::with_capacity(count);
-    let mut items = Vec::with_capacity(count);
     let mean_gap = (SPAN_SECONDS / i64::try_from(count.max(1)).unwrap_or(i64::MAX)).max(1);
     let mut at = anchor;
     for _ in 0..count {
         at = at
             .saturating_sub(SignedDuration::from_secs(rng.i64(1..=mean_gap * 2)))
             .unwrap_or(at);
-        let id = unique_id(&mut rng, &mut ids);
-        items.push(item(&mut rng, id, at, &projects, &apps));
+        let id = loop {
+            let id = draw_id(&mut rng);
+            if ids.insert(u64::from_be_bytes(id)) {
+                break id;
+            }
+        };
+        let item_seed = rng.u64(..);
+        // Ids are drawn from an ASCII alphabet.
+        let id = std::str::from_utf8(&id).unwrap_or_default();
+        let entry = dataset.seeded_entry(item_seed, id, at, None);
+        dataset.entries.push(entry);
     }
-    sort_newest_first(&mut items);
-    Dataset {
-        projects,
-        apps,
-        items,
-    }
-}
-
-/// Orders items newest first, ties broken by id descending (the keyset order).
-pub fn sort_newest_first(items: &mut [FeedbackDetail]) {
-    items.sort_by(|a, b| key(b).cmp(&key(a)));
-}
-
-/// The keyset ordering key of an item.
-#[must_use]
-pub fn key(item: &FeedbackDetail) -> (Timestamp, &str) {
-    (item.feedback.received_at, item.feedback.id.as_str())
+    dataset
+        .entries
+        .sort_unstable_by(|a, b| a.key().cmp(&b.key()));
+    dataset.reindex();
+    dataset
 }
 
 fn projects(rng: &mut fastrand::Rng, anchor: Timestamp) -> Vec<Project> {
@@ -99,236 +107,231 @@ pub fn uuid(rng: &mut fastrand::Rng) -> String {
         .to_string()
 }
 
-/// An 8-character short id from an alphabet without look-alikes.
-pub fn unique_id<S: std::hash::BuildHasher>(
-    rng: &mut fastrand::Rng,
-    seen: &mut HashSet<String, S>,
-) -> FeedbackId {
-    const ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
+/// An 8-character short id from an alphabet without look-alikes, drawn again while `taken`
+/// says it is in use.
+pub fn unique_id(rng: &mut fastrand::Rng, mut taken: impl FnMut(&str) -> bool) -> String {
     loop {
-        let id: String = (0..8)
-            .map(|_| char::from(ALPHABET[rng.usize(..ALPHABET.len())]))
-            .collect();
-        if seen.insert(id.clone()) {
-            return FeedbackId(id);
+        let id = String::from_utf8_lossy(&draw_id(rng)).into_owned();
+        if !taken(&id) {
+            return id;
         }
     }
 }
 
-/// One item received at `at`.
-pub fn item(
-    rng: &mut fastrand::Rng,
-    id: FeedbackId,
-    at: Timestamp,
-    projects: &[Project],
-    apps: &[App],
-) -> FeedbackDetail {
-    let app = &apps[rng.usize(..apps.len())];
-    let project = projects
-        .iter()
-        .find(|p| Some(&p.id) == app.project_id.as_ref())
-        .unwrap_or(&projects[0]);
-    let (message, tags) = message_and_tags(rng);
-    let platform = app.platform.clone().unwrap_or(Platform::Web);
-    let with_app = rng.u8(..100) >= 6;
-    let feedback = Feedback {
-        id,
-        message,
-        reporter_email: (rng.u8(..100) < 70).then(|| email(rng)),
-        status: if rng.u8(..100) < 35 {
-            Status::Archived
-        } else {
-            Status::New
-        },
-        received_at: at,
-        tags,
-        app: with_app.then(|| AppRef {
-            id: app.id.clone(),
-            name: app.name.clone(),
-            platform: platform.clone(),
-        }),
-        project: ProjectRef {
-            id: project.id.clone(),
-            name: project.name.clone(),
-        },
-    };
-    let slug = project.slug.clone().unwrap_or_default();
-    FeedbackDetail {
-        metadata: metadata(rng, &platform, with_app),
-        delivery: delivery(rng, &slug),
-        feedback,
-    }
+/// Eight characters from an alphabet without look-alikes (so always ASCII).
+fn draw_id(rng: &mut fastrand::Rng) -> [u8; 8] {
+    const ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
+    std::array::from_fn(|_| ALPHABET[rng.usize(..ALPHABET.len())])
 }
 
-fn message_and_tags(rng: &mut fastrand::Rng) -> (String, Vec<String>) {
-    let roll = rng.u16(..1000);
-    if roll < 4 {
-        let text = catalog::HOSTILE[rng.usize(..catalog::HOSTILE.len())];
-        return (text.to_owned(), vec!["bug".to_owned()]);
-    }
-    if roll < 60 {
-        let text = catalog::INTERNATIONAL[rng.usize(..catalog::INTERNATIONAL.len())];
-        return (text.to_owned(), Vec::new());
-    }
-    let topic = &catalog::TOPICS[rng.usize(..catalog::TOPICS.len())];
-    (compose(rng, topic), topic_tags(rng, topic))
+fn small(index: Option<usize>) -> u8 {
+    index.and_then(|i| u8::try_from(i).ok()).unwrap_or(NONE)
 }
 
-fn compose(rng: &mut fastrand::Rng, topic: &Topic) -> String {
-    let mut text = topic.openers[rng.usize(..topic.openers.len())].to_owned();
-    let extra = match rng.u8(..10) {
-        0..=3 => 0,
-        4..=7 => 1,
-        8 => 2,
-        _ => 6,
-    };
-    for n in 0..extra {
-        // Long reports come as paragraphs.
-        text.push_str(if n > 0 && n % 2 == 0 { "\n\n" } else { " " });
-        text.push_str(topic.details[rng.usize(..topic.details.len())]);
-    }
-    text
-}
-
-fn topic_tags(rng: &mut fastrand::Rng, topic: &Topic) -> Vec<String> {
-    let mut tags: Vec<String> = topic
-        .tags
-        .iter()
-        .filter(|_| rng.bool())
-        .map(|t| (*t).to_owned())
-        .collect();
-    if rng.u8(..10) == 0 {
-        let extra = catalog::TAGS[rng.usize(..catalog::TAGS.len())];
-        if !tags.iter().any(|t| t == extra) {
-            tags.push(extra.to_owned());
-        }
-    }
-    tags
-}
-
-fn email(rng: &mut fastrand::Rng) -> String {
-    let name = catalog::FIRST_NAMES[rng.usize(..catalog::FIRST_NAMES.len())];
-    let domain = catalog::MAIL_DOMAINS[rng.usize(..catalog::MAIL_DOMAINS.len())];
-    format!("{name}{}@{domain}", rng.u16(1..999))
-}
-
-fn metadata(rng: &mut fastrand::Rng, platform: &Platform, with_app: bool) -> Metadata {
-    let mut built_in = BTreeMap::new();
-    if with_app {
-        built_in.insert(
-            "appVersion".into(),
-            format!("{}.{}.{}", rng.u8(1..4), rng.u8(0..20), rng.u8(0..10)),
-        );
-        built_in.insert("buildNumber".into(), rng.u32(100..5000).to_string());
-        match platform {
-            Platform::Ios => built_in.insert(
-                "iOSVersion".into(),
-                format!("{}.{}", rng.u8(16..19), rng.u8(0..6)),
-            ),
-            Platform::Android => {
-                built_in.insert("androidVersion".into(), rng.u8(11..16).to_string())
-            }
-            _ => built_in.insert(
-                "userAgent".into(),
-                "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0".into(),
-            ),
-        };
-    }
-    let locale = catalog::LOCALES[rng.usize(..catalog::LOCALES.len())];
-    built_in.insert("locale".into(), locale.into());
-    let mut custom = BTreeMap::new();
-    if rng.bool() {
-        custom.insert(
-            "plan".into(),
-            ["free", "pro", "team"][rng.usize(..3)].into(),
-        );
-    }
-    if rng.u8(..3) == 0 {
-        custom.insert("userId".into(), format!("u_{:06}", rng.u32(..1_000_000)));
-        custom.insert(
-            "screen".into(),
-            ["Home", "Settings", "Editor", "Map", "Checkout"][rng.usize(..5)].into(),
-        );
-    }
-    Metadata { built_in, custom }
-}
-
-fn delivery(rng: &mut fastrand::Rng, project_slug: &str) -> Vec<Delivery> {
-    let mut out = vec![Delivery {
-        channel: Channel::Email,
-        status: if rng.u8(..50) == 0 {
-            DeliveryStatus::Failed
-        } else {
-            DeliveryStatus::Delivered
-        },
-        external_url: None,
-    }];
-    if rng.u8(..4) > 0 {
-        let status = match rng.u8(..100) {
-            0..=2 => DeliveryStatus::Other("retrying".into()),
-            3..=6 => DeliveryStatus::Failed,
-            _ => DeliveryStatus::Delivered,
-        };
-        out.push(Delivery {
-            channel: Channel::Webhook,
-            status,
-            external_url: None,
+impl Dataset {
+    /// The compact entry of a generated item (`status` overrides the generated one).
+    fn seeded_entry(&self, seed: u64, id: &str, at: Timestamp, status: Option<Status>) -> Entry {
+        let skeleton = item::skeleton(seed, self.apps.len());
+        let project = self.apps.get(skeleton.app).map(|app| {
+            let project = item::project_of(app, &self.projects);
+            self.projects.iter().position(|p| p.id == project.id)
         });
-    }
-    if rng.u8(..3) > 0 {
-        let created = rng.u8(..10) > 0;
-        out.push(Delivery {
-            channel: Channel::IssueTracker,
-            status: if created {
-                DeliveryStatus::Delivered
+        let archived = status.map_or(skeleton.archived, |s| s == Status::Archived);
+        Entry {
+            at,
+            short_id: id.as_bytes().try_into().unwrap_or_default(),
+            body: Body::Seed(seed),
+            status: status_code(if archived {
+                &Status::Archived
             } else {
-                DeliveryStatus::Pending
-            },
-            external_url: created.then(|| {
-                format!(
-                    "https://issues.example.com/{project_slug}/issues/{}",
-                    rng.u32(100..9999)
-                )
+                &Status::New
             }),
-        });
+            app: small(skeleton.with_app.then_some(skeleton.app)),
+            project: small(project.flatten()),
+            tags: skeleton.tags,
+        }
     }
-    out
+
+    /// The compact entry of an item handed in whole.
+    fn full_entry(&self, item: FeedbackDetail) -> Entry {
+        let f = &item.feedback;
+        let app = f
+            .app
+            .as_ref()
+            .and_then(|a| self.apps.iter().position(|x| x.id == a.id));
+        let project = self.projects.iter().position(|p| p.id == f.project.id);
+        let tags = catalog::TAGS
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| f.tags.iter().any(|x| x == *t))
+            .fold(0, |mask, (i, _)| mask | (1 << i));
+        Entry {
+            at: f.received_at,
+            short_id: [0; 8],
+            status: status_code(&f.status),
+            app: small(app),
+            project: small(project),
+            tags,
+            body: Body::Full(Box::new(item)),
+        }
+    }
+
+    fn reindex(&mut self) {
+        self.index = Index::build(
+            &self.entries,
+            self.apps.len(),
+            self.projects.len(),
+            catalog::TAGS.len(),
+        );
+    }
+
+    /// The whole item of an entry.
+    pub(crate) fn materialize(&self, entry: &Entry) -> FeedbackDetail {
+        match &entry.body {
+            Body::Full(item) => (**item).clone(),
+            Body::Seed(seed) => {
+                let id = FeedbackId(entry.id().to_owned());
+                let mut item = item::build(*seed, id, entry.at, &self.projects, &self.apps);
+                item.feedback.status = entry.status();
+                item
+            }
+        }
+    }
+
+    /// The list part of an entry's item (what a page shows).
+    pub(crate) fn materialize_feedback(&self, entry: &Entry) -> Feedback {
+        match &entry.body {
+            Body::Full(item) => item.feedback.clone(),
+            Body::Seed(seed) => {
+                let id = FeedbackId(entry.id().to_owned());
+                let mut f = item::build_feedback(*seed, id, entry.at, &self.projects, &self.apps);
+                f.status = entry.status();
+                f
+            }
+        }
+    }
+
+    /// How many items are served.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Every item, newest first, built one by one (a test's view of what is served).
+    pub fn items(&self) -> impl Iterator<Item = FeedbackDetail> + '_ {
+        self.entries.iter().rev().map(|e| self.materialize(e))
+    }
+
+    /// The item with `id`.
+    #[must_use]
+    pub fn get(&self, id: &str) -> Option<FeedbackDetail> {
+        let position = self.index.position(id)?;
+        self.entries.get(position).map(|e| self.materialize(e))
+    }
+
+    /// True when an item has `id`.
+    #[must_use]
+    pub fn contains(&self, id: &str) -> bool {
+        self.index.position(id).is_some()
+    }
+
+    /// Serves exactly `items` (in any order) instead of what was served.
+    pub fn replace_items(&mut self, items: Vec<FeedbackDetail>) {
+        self.entries = items.into_iter().map(|i| self.full_entry(i)).collect();
+        self.entries.sort_by(|a, b| a.key().cmp(&b.key()));
+        self.reindex();
+    }
+
+    /// Adds an item handed in whole.
+    pub fn insert(&mut self, item: FeedbackDetail) {
+        let entry = self.full_entry(item);
+        self.add(entry);
+    }
+
+    /// Adds the generated item of `seed` with `id`, received at `at`, with `status`; returns it.
+    pub fn insert_seeded(
+        &mut self,
+        seed: u64,
+        id: &str,
+        at: Timestamp,
+        status: Status,
+    ) -> FeedbackDetail {
+        let entry = self.seeded_entry(seed, id, at, Some(status));
+        let item = self.materialize(&entry);
+        self.add(entry);
+        item
+    }
+
+    /// Appends in the common case (newest so far); otherwise inserts in order and re-indexes.
+    fn add(&mut self, entry: Entry) {
+        let newest = self
+            .entries
+            .last()
+            .is_none_or(|last| last.key() < entry.key());
+        if newest {
+            let position = u32::try_from(self.entries.len()).unwrap_or(u32::MAX);
+            self.index.push(position, &entry);
+            self.entries.push(entry);
+        } else {
+            let at = self.entries.partition_point(|e| e.key() < entry.key());
+            self.entries.insert(at, entry);
+            self.reindex();
+        }
+    }
+
+    /// Moves the item with `id` to `status` (archive or unarchive); false when there is none.
+    pub fn set_status(&mut self, id: &str, status: &Status) -> bool {
+        let Some(position) = self.index.position(id) else {
+            return false;
+        };
+        let Some(entry) = self.entries.get_mut(position) else {
+            return false;
+        };
+        let (from, to) = (entry.status, status_code(status));
+        entry.status = to;
+        if let Body::Full(item) = &mut entry.body {
+            item.feedback.status = status.clone();
+        }
+        self.index.move_status(position, from, to);
+        true
+    }
+
+    /// Tag counts over the items in scope (an app id, a project id), any status.
+    #[must_use]
+    pub fn tag_counts(&self, app: Option<&str>, project: Option<&str>) -> BTreeMap<String, u64> {
+        let mut known = [0u64; 16];
+        let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+        for entry in &self.entries {
+            if !self.in_scope(entry, app, project) {
+                continue;
+            }
+            match &entry.body {
+                Body::Full(item) => {
+                    for tag in &item.feedback.tags {
+                        *counts.entry(tag.clone()).or_default() += 1;
+                    }
+                }
+                Body::Seed(_) => {
+                    for (bit, count) in known.iter_mut().enumerate() {
+                        *count += u64::from(entry.tags >> bit & 1);
+                    }
+                }
+            }
+        }
+        for (tag, count) in catalog::TAGS.iter().zip(known) {
+            if count > 0 {
+                *counts.entry((*tag).to_owned()).or_default() += count;
+            }
+        }
+        counts
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn anchor() -> Timestamp {
-        "2026-11-01T12:00:00Z".parse().unwrap()
-    }
-
-    #[test]
-    fn same_seed_gives_same_data() {
-        let a = generate(42, 300, anchor());
-        let b = generate(42, 300, anchor());
-        assert_eq!(a.items, b.items);
-        assert_ne!(generate(43, 300, anchor()).items, a.items);
-    }
-
-    #[test]
-    fn items_are_newest_first_with_unique_ids_and_variety() {
-        let d = generate(7, 3000, anchor());
-        assert_eq!(d.items.len(), 3000);
-        assert!(d.items.windows(2).all(|w| key(&w[0]) > key(&w[1])));
-        let ids: HashSet<_> = d.items.iter().map(|i| &i.feedback.id).collect();
-        assert_eq!(ids.len(), 3000);
-        let f = |p: &dyn Fn(&FeedbackDetail) -> bool| d.items.iter().filter(|i| p(i)).count();
-        assert!(f(&|i| i.feedback.app.is_none()) > 0);
-        assert!(f(&|i| i.feedback.reporter_email.is_none()) > 0);
-        assert!(f(&|i| i.feedback.status == Status::Archived) > 0);
-        assert!(f(&|i| i.issue_tracker_url().is_some()) > 0);
-        assert!(f(&|i| !i.metadata.custom.is_empty()) > 0);
-        assert!(
-            d.items.last().unwrap().feedback.received_at
-                > anchor()
-                    .saturating_sub(SignedDuration::from_hours(200 * 24))
-                    .unwrap()
-        );
-    }
-}
+#[path = "data_tests.rs"]
+mod tests;

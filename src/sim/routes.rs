@@ -1,6 +1,6 @@
 //! The read API's handlers: query rules, keyset paging and the Error shape, as the spec states.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::Json;
@@ -8,10 +8,9 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
-use super::cursor::Position;
-use super::data;
+use super::query::ListQuery;
 use super::state::SimState;
-use crate::api::model::{Data, ErrorBody, Feedback, FeedbackDetail, Page, Status, Tag};
+use crate::api::model::{Data, ErrorBody, Page, Status, Tag};
 use crate::api::query::{DEFAULT_LIMIT, check_limit, check_status, check_tag, check_uuid};
 
 /// An Error-shaped JSON response.
@@ -82,14 +81,13 @@ impl ListFilter {
         )
     }
 
-    fn matches(&self, item: &FeedbackDetail) -> bool {
-        let f = &item.feedback;
-        f.status == self.status
-            && scope_matches(item, self.app.as_deref(), self.project.as_deref())
-            && self
-                .tag
-                .as_ref()
-                .is_none_or(|t| f.tags.iter().any(|x| x == t))
+    fn query(&self) -> ListQuery<'_> {
+        ListQuery {
+            status: &self.status,
+            app: self.app.as_deref(),
+            project: self.project.as_deref(),
+            tag: self.tag.as_deref(),
+        }
     }
 }
 
@@ -106,12 +104,6 @@ fn scope(params: &HashMap<String, String>) -> Result<(Option<String>, Option<Str
             .transpose()
     };
     Ok((get("app")?, get("project")?))
-}
-
-fn scope_matches(item: &FeedbackDetail, app: Option<&str>, project: Option<&str>) -> bool {
-    let f = &item.feedback;
-    app.is_none_or(|a| f.app.as_ref().is_some_and(|x| x.id == a))
-        && project.is_none_or(|p| f.project.id == p)
 }
 
 /// `GET /v1/feedback`: newest first, keyset paging.
@@ -149,8 +141,9 @@ pub async fn list_feedback(
             }
         },
     };
-    let store = state.read();
-    let (items, next) = page(&store.items, &filter, after.as_ref(), limit as usize);
+    let (items, next) = state
+        .read()
+        .page(&filter.query(), after.as_ref(), limit as usize);
     let body = Page {
         data: items,
         next_cursor: next.map(|p| crate::api::model::Cursor(state.codec.seal(&p, &key))),
@@ -158,38 +151,10 @@ pub async fn list_feedback(
     Json(body).into_response()
 }
 
-/// Up to `limit` matching items strictly after `after`, and the position to continue from
-/// when more match.
-fn page<'a>(
-    items: &'a [FeedbackDetail],
-    filter: &ListFilter,
-    after: Option<&Position>,
-    limit: usize,
-) -> (Vec<&'a Feedback>, Option<Position>) {
-    let start = after.map_or(0, |p| {
-        items.partition_point(|it| data::key(it) >= (p.received_at, p.id.as_str()))
-    });
-    let mut matching = items[start..].iter().filter(|it| filter.matches(it));
-    let data: Vec<&Feedback> = matching
-        .by_ref()
-        .take(limit)
-        .map(|it| &it.feedback)
-        .collect();
-    let more = matching.next().is_some();
-    let next = match data.last() {
-        Some(last) if more => Some(Position {
-            received_at: last.received_at,
-            id: last.id.0.clone(),
-        }),
-        _ => None,
-    };
-    (data, next)
-}
-
 /// `GET /v1/feedback/{id}`.
 pub async fn get_feedback(State(state): State<Arc<SimState>>, Path(id): Path<String>) -> Response {
-    let store = state.read();
-    match store.items.iter().find(|it| it.feedback.id.as_str() == id) {
+    let item = state.read().get(&id);
+    match item {
         Some(item) => Json(Data { data: item }).into_response(),
         None => error(
             StatusCode::NOT_FOUND,
@@ -238,23 +203,10 @@ pub async fn list_tags(State(state): State<Arc<SimState>>, RawQuery(raw): RawQue
         Ok(scope) => scope,
         Err(message) => return invalid_query(message),
     };
-    let store = state.read();
-    let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
-    for item in store
-        .items
-        .iter()
-        .filter(|it| scope_matches(it, app.as_deref(), project.as_deref()))
-    {
-        for tag in &item.feedback.tags {
-            *counts.entry(tag).or_default() += 1;
-        }
-    }
+    let counts = state.read().tag_counts(app.as_deref(), project.as_deref());
     let mut tags: Vec<Tag> = counts
         .into_iter()
-        .map(|(tag, count)| Tag {
-            tag: tag.to_owned(),
-            count,
-        })
+        .map(|(tag, count)| Tag { tag, count })
         .collect();
     tags.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.tag.cmp(&b.tag)));
     Json(Data { data: tags }).into_response()

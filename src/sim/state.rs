@@ -30,7 +30,7 @@ impl SimState {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Write access to the dataset (new submissions).
+    /// Write access to the dataset (new submissions, archive and unarchive edits).
     pub fn write(&self) -> RwLockWriteGuard<'_, Dataset> {
         self.store
             .write()

@@ -3,15 +3,14 @@
 //! webhook in its own task, so a delivery waiting on its retry schedule never holds up the
 //! next submission.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::mpsc::UnboundedSender;
 
-use super::data;
 use super::state::SimState;
 use super::webhooks::{Outcome, Sender};
+use super::{data, item};
 use crate::api::model::{FeedbackDetail, Status};
 use crate::background::Background;
 use crate::webhook::Submission;
@@ -21,7 +20,6 @@ use crate::webhook::Submission;
 pub struct Submitter {
     state: Arc<SimState>,
     rng: fastrand::Rng,
-    ids: HashSet<String>,
     sender: Option<Arc<Sender>>,
 }
 
@@ -33,16 +31,9 @@ impl Submitter {
     /// A submitter over the simulator's data, delivering to `sender` when given.
     #[must_use]
     pub fn new(state: Arc<SimState>, seed: u64, sender: Option<Sender>) -> Self {
-        let ids = state
-            .read()
-            .items
-            .iter()
-            .map(|item| item.feedback.id.0.clone())
-            .collect();
         Self {
             state,
             rng: fastrand::Rng::with_seed(seed ^ 0x5eed_5eed),
-            ids,
             sender: sender.map(Arc::new),
         }
     }
@@ -52,19 +43,14 @@ impl Submitter {
         let now = self.state.clock.now();
         let at = now.round(jiff::Unit::Second).unwrap_or(now);
         let mut store = self.state.write();
-        let item = loop {
-            let id = data::unique_id(&mut self.rng, &mut self.ids);
-            let mut item = data::item(&mut self.rng, id, at, &store.projects, &store.apps);
+        loop {
+            let id = data::unique_id(&mut self.rng, |id| store.contains(id));
+            let seed = self.rng.u64(..);
             // Deliveries come from an app's webhook, so a new submission always has its app.
-            if item.feedback.app.is_some() {
-                item.feedback.status = Status::New;
-                break item;
+            if item::skeleton(seed, store.apps.len()).with_app {
+                return store.insert_seeded(seed, &id, at, Status::New);
             }
-        };
-        let key = data::key(&item);
-        let index = store.items.partition_point(|other| data::key(other) > key);
-        store.items.insert(index, item.clone());
-        item
+        }
     }
 
     /// Submits one item and, with a target, starts its delivery; the delivery's outcome goes to

@@ -31,7 +31,7 @@ pub use read::{Counts, Info, NameCount, StoredDetail, StoredItem, ViewQuery};
 pub use shared::Shared;
 pub use write::Sighting;
 pub use write::Written;
-pub use write::{forget_id, put_in};
+pub use write::{TIES_PER_MICROSECOND, forget_id, micros_key, put_in, time_key};
 
 /// How long a statement waits for another process's write lock before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);

@@ -1,6 +1,6 @@
 //! Reading the store: the ordered keys of a view (status, project, app, tag and a compiled
 //! search condition), the rows of one screen, a detail, pane counts and `store info`.
-//! Order is always newest first: `received DESC, k DESC`.
+//! Order is always newest first: `k DESC` (keys follow received times, see `schema`).
 
 use std::collections::BTreeMap;
 
@@ -23,6 +23,18 @@ pub struct ViewQuery {
     pub tag: Option<String>,
     /// A search, compiled to an SQL condition over `items` with its parameters.
     pub condition: Option<(String, Vec<Value>)>,
+    /// The full-text match a search requires: the query then walks its matches newest first.
+    pub fts: Option<String>,
+}
+
+impl ViewQuery {
+    /// This view narrowed by a compiled search.
+    #[must_use]
+    pub fn search(mut self, sql: super::search::Sql) -> Self {
+        self.condition = Some((sql.condition, sql.params));
+        self.fts = sql.fts;
+        self
+    }
 }
 
 /// A stored item as the list shows it.
@@ -100,10 +112,11 @@ impl Store {
         query: &ViewQuery,
         limit: Option<usize>,
     ) -> Result<Vec<i64>, StoreError> {
-        let (condition, params) = view_condition(query);
+        let (from, condition, params) = view_condition(query);
         let limit = limit.map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
         let sql = format!(
-            "SELECT items.k FROM items WHERE {condition} ORDER BY items.received DESC, items.k DESC LIMIT {limit}"
+            "SELECT items.k {from} WHERE {condition} ORDER BY {} LIMIT {limit}",
+            order(query)
         );
         let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.error(e))?;
         let keys = stmt
@@ -113,10 +126,28 @@ impl Store {
         Ok(keys)
     }
 
+    /// SQLite's plan for `view_keys` (one line per step), for tests and timing runs.
+    pub fn view_plan(
+        &self,
+        query: &ViewQuery,
+        limit: Option<usize>,
+    ) -> Result<Vec<String>, StoreError> {
+        let (from, condition, params) = view_condition(query);
+        let limit = limit.map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
+        let sql = format!(
+            "EXPLAIN QUERY PLAN SELECT items.k {from} WHERE {condition} ORDER BY {} LIMIT {limit}",
+            order(query)
+        );
+        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.error(e))?;
+        stmt.query_map(params_from_iter(params), |row| row.get(3))
+            .and_then(Iterator::collect)
+            .map_err(|e| self.error(e))
+    }
+
     /// How many items `query` selects.
     pub fn view_count(&self, query: &ViewQuery) -> Result<u64, StoreError> {
-        let (condition, params) = view_condition(query);
-        let sql = format!("SELECT count(*) FROM items WHERE {condition}");
+        let (from, condition, params) = view_condition(query);
+        let sql = format!("SELECT count(*) {from} WHERE {condition}");
         self.conn
             .prepare_cached(&sql)
             .and_then(|mut s| s.query_row(params_from_iter(params), |row| row.get::<_, i64>(0)))
@@ -345,8 +376,20 @@ impl Store {
     }
 }
 
-/// The WHERE clause of a view and its parameters.
-fn view_condition(query: &ViewQuery) -> (String, Vec<Value>) {
+/// The ORDER BY of a view, newest first: by the full-text index's rowid when it drives the
+/// query (SQLite sorts otherwise, not knowing it equals `items.k`).
+fn order(query: &ViewQuery) -> &'static str {
+    if query.fts.is_some() {
+        "items_fts.rowid DESC"
+    } else {
+        "items.k DESC"
+    }
+}
+
+/// The FROM and WHERE clauses of a view and its parameters. With a full-text match, the match's
+/// index drives the query (CROSS JOIN keeps it outermost): its rowids are item keys, so it
+/// yields matches newest first and a LIMIT stops it early.
+fn view_condition(query: &ViewQuery) -> (&'static str, String, Vec<Value>) {
     let mut parts: Vec<String> = vec!["1".to_owned()];
     let mut params: Vec<Value> = Vec::new();
     let mut add = |sql: &str, value: &String| {
@@ -374,7 +417,15 @@ fn view_condition(query: &ViewQuery) -> (String, Vec<Value>) {
         parts.push(format!("({})", renumber(condition, offset)));
         params.extend(extra.iter().cloned());
     }
-    (parts.join(" AND "), params)
+    let from = match &query.fts {
+        Some(fts) => {
+            params.push(Value::Text(fts.clone()));
+            parts.push(format!("items_fts MATCH ?{}", params.len()));
+            "FROM items_fts CROSS JOIN items ON items.k = items_fts.rowid"
+        }
+        None => "FROM items",
+    };
+    (from, parts.join(" AND "), params)
 }
 
 /// Shifts every `?N` placeholder of `sql` by `offset` (placeholders inside string literals are

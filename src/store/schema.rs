@@ -5,9 +5,15 @@
 use rusqlite_migration::{M, Migrations};
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
-/// where it is shown. `items.k` is a local key, and the rowid of the full-text index. The indexes
-/// serve the views (newest first within a status, a project, an app) and the panes' counts, which
-/// walk index ranges only; `item_tags` repeats the item's status for the same reason.
+/// where it is shown. `items.k` is the item's place in time, `received` in microseconds times
+/// 1024 plus a tie-breaker (`write::time_key`), and the rowid of the full-text index: newest
+/// first is `k DESC` in every table and index (a bare index on `status` is ordered by it), and a
+/// search walks the index's matches newest first and stops after a screen. The indexes serve the
+/// views (a status, a project, an app) and the panes' counts, which walk index ranges only;
+/// `item_tags` repeats the item's status for the same reason.
+/// The SQL of every migration, oldest first.
+pub const STEPS: &[&str] = &[V1, V2];
+
 const V1: &str = r"
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE projects (id TEXT PRIMARY KEY, name TEXT NOT NULL, slug TEXT, created_at TEXT) WITHOUT ROWID;
@@ -31,9 +37,9 @@ CREATE TABLE items (
   delivery TEXT,
   detail_at INTEGER
 );
-CREATE INDEX items_by_status ON items(status, received);
-CREATE INDEX items_by_project ON items(project, status, received);
-CREATE INDEX items_by_app ON items(app, status, received);
+CREATE INDEX items_by_status ON items(status);
+CREATE INDEX items_by_project ON items(project, status);
+CREATE INDEX items_by_app ON items(app, status);
 CREATE TABLE item_tags (tag TEXT NOT NULL, status TEXT NOT NULL, k INTEGER NOT NULL,
                         PRIMARY KEY (tag, status, k)) WITHOUT ROWID;
 CREATE TABLE item_meta (k INTEGER NOT NULL, custom INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
@@ -79,11 +85,11 @@ CREATE TABLE sync_recheck (id TEXT PRIMARY KEY, found INTEGER NOT NULL) WITHOUT 
 /// Every migration, oldest first.
 #[must_use]
 pub fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(V1), M::up(V2)])
+    Migrations::new(STEPS.iter().map(|sql| M::up(sql)).collect())
 }
 
 /// The schema version this build writes.
 #[must_use]
 pub fn latest() -> usize {
-    2
+    STEPS.len()
 }

@@ -359,3 +359,36 @@ fn an_older_schema_is_migrated_and_a_newer_one_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn views_are_read_in_index_order_without_sorting_and_keys_follow_received_times() {
+    let mut store = Store::open_memory().unwrap();
+    // Stored out of order, two in the same microsecond.
+    let page = [
+        item("b", "2026-10-02T00:00:00Z", Status::New, &[]),
+        item("c", "2026-10-03T00:00:00Z", Status::New, &[]),
+        item("a", "2026-10-01T00:00:00Z", Status::New, &[]),
+        item("c2", "2026-10-03T00:00:00Z", Status::New, &[]),
+    ];
+    store.put_items(&page, ts(T0)).unwrap();
+    assert_eq!(ids(&store, &view(None)), ["c2", "c", "b", "a"]);
+    let c = store.item("c").unwrap().unwrap().key;
+    assert_eq!(c, time_key(ts("2026-10-03T00:00:00Z")));
+    assert_eq!(store.item("c2").unwrap().unwrap().key, c + 1);
+    for query in [
+        view(Some("new")),
+        ViewQuery {
+            status: Some("new".into()),
+            project: Some("proj-1".into()),
+            ..ViewQuery::default()
+        },
+        ViewQuery {
+            status: Some("archived".into()),
+            app: Some("app-1".into()),
+            ..ViewQuery::default()
+        },
+    ] {
+        let plan = store.view_plan(&query, Some(60)).unwrap().join(" | ");
+        assert!(!plan.contains("TEMP B-TREE"), "{query:?}: {plan}");
+    }
+}

@@ -304,6 +304,43 @@ fn put_one(
     Ok(outcome)
 }
 
+/// Items received within one microsecond the key can tell apart.
+pub const TIES_PER_MICROSECOND: i64 = 1024;
+
+/// The first key of items received at `at`: Unix microseconds times [`TIES_PER_MICROSECOND`],
+/// so keys order items as their received times do. Times the key cannot hold (before 1685 or
+/// after 2255, nothing a real service sends) are clamped to its ends.
+#[must_use]
+pub fn time_key(at: jiff::Timestamp) -> i64 {
+    micros_key(at.as_microsecond())
+}
+
+/// [`time_key`] of a time in Unix microseconds.
+#[must_use]
+pub fn micros_key(micros: i64) -> i64 {
+    let limit = i64::MAX / TIES_PER_MICROSECOND - 1;
+    micros.clamp(-limit, limit) * TIES_PER_MICROSECOND
+}
+
+/// A free key for an item received at `at`: the first of its microsecond, or one after the
+/// items already stored in that microsecond (ties are kept in the order they were stored).
+fn free_key(tx: &Transaction<'_>, at: jiff::Timestamp) -> rusqlite::Result<i64> {
+    let base = time_key(at);
+    let last: Option<i64> = tx
+        .prepare_cached("SELECT max(k) FROM items WHERE k >= ?1 AND k < ?2")?
+        .query_row(params![base, base + TIES_PER_MICROSECOND], |row| row.get(0))?;
+    match last {
+        None => Ok(base),
+        Some(last) if last + 1 < base + TIES_PER_MICROSECOND => Ok(last + 1),
+        // 1,024 items in one microsecond: the rest share the last key's neighbourhood.
+        Some(_) => tx.query_row(
+            "SELECT min(k) - 1 FROM items WHERE k >= ?1",
+            [base],
+            |row| row.get(0),
+        ),
+    }
+}
+
 fn insert_item(
     tx: &Transaction<'_>,
     item: &Feedback,
@@ -312,9 +349,10 @@ fn insert_item(
     tags: &str,
     seen: i64,
 ) -> rusqlite::Result<i64> {
+    let k = free_key(tx, item.received_at)?;
     tx.prepare_cached(
-        "INSERT INTO items (id, received, status, project, app, email, message, tags, seen)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO items (k, id, received, status, project, app, email, message, tags, seen)
+         VALUES (?10, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?
     .execute(params![
         item.id.as_str(),
@@ -325,9 +363,9 @@ fn insert_item(
         item.reporter_email,
         item.message,
         tags,
-        seen
+        seen,
+        k
     ])?;
-    let k = tx.last_insert_rowid();
     insert_tags(tx, k, item.status.as_str(), &item.tags)?;
     tx.prepare_cached("INSERT INTO items_fts (rowid, message) VALUES (?1, ?2)")?
         .execute(params![k, item.message])?;
@@ -344,12 +382,12 @@ fn update_item(
     seen: i64,
 ) -> rusqlite::Result<()> {
     tx.prepare_cached(
-        "UPDATE items SET received = ?2, status = ?3, project = ?4, app = ?5, email = ?6,
-                          message = ?7, tags = ?8, seen = ?9 WHERE k = ?1",
+        // `received` is the item's place (its key): it never changes.
+        "UPDATE items SET status = ?2, project = ?3, app = ?4, email = ?5,
+                          message = ?6, tags = ?7, seen = ?8 WHERE k = ?1",
     )?
     .execute(params![
         old.k,
-        item.received_at.as_microsecond(),
         item.status.as_str(),
         project,
         app,

@@ -22,26 +22,33 @@
 //!   resumes). A stored item whose status is `new`, lies between the walk's previous page and
 //!   the bottom of this one, and was not seen since the page was asked for, has left `new`: it
 //!   is queued (`sync_recheck`, in the page's transaction) and re-read by its detail, which
-//!   tells its real status, tags and delivery (an item the service no longer has is removed).
+//!   tells its real status, tags and delivery (an item the service no longer has is removed;
+//!   one seen on any list meanwhile leaves the queue, its status known).
 //!   One request per moved item is the cheapest exact way: the archived list is ordered by
 //!   received time, so a moved item sits anywhere in it, and guessing "archived" would be
 //!   wrong for an item in a status this version does not know. Items that came back to `new`
 //!   are simply seen on the walk.
 //! - **One sync at a time per store**: an exclusive `flock` on `<store>.lock` (released by the
 //!   kernel when a process dies, so a kill -9 never leaves it stuck); another process's sync
-//!   makes every operation fail at once with [`SyncError::Busy`] (the inbox never waits on it;
+//!   makes every walk fail at once with [`SyncError::Busy`] (a detail is still fetched and
+//!   stored: it is one independent write; the inbox never waits on the lock;
 //!   `feedback-inbox sync` says "another sync is running"). In one process, operations take
 //!   turns, and those the user asked for ([`Priority::User`]) go first: a background operation
 //!   waits while one is pending and checks again between pages and requests.
 //! - **Budget**: background requests never take the remaining budget under the floor
-//!   (`floor_percent` of the limit); they wait for the window's reset instead. The client
-//!   paces every request by the budget, so no 429 is provoked while headers are present.
+//!   (`floor_percent` of the limit); they wait for the window's reset instead (and give up the
+//!   wait when the user asks for something). The client paces every request by the budget, so
+//!   no 429 is provoked while headers are present.
+//! - **Background**: [`Syncer::background_step`] is the background's next piece of work (gaps
+//!   and the deep end of `new`, then of `archived`, then the reconcile walk every
+//!   `reconcile_every`); `Ok(None)` when there is nothing to do.
+//! - **Retention**: with `retention` set, walks stop at the first page reaching past the
+//!   cutoff and store nothing older, so the sync never undoes the store's `retention_days`.
 
 mod gate;
 mod lock;
 mod reconcile;
 pub mod state;
-
 mod walk;
 
 #[cfg(test)]
@@ -78,6 +85,9 @@ pub struct SyncSettings {
     pub page_size: u32,
     /// Pages a head walk takes before it leaves the rest as a gap for backfill.
     pub head_page_cap: u32,
+    /// Items older than this are not fetched nor stored (the store's `retention_days`): the
+    /// walk towards the deep end stops at the first page that reaches past it.
+    pub retention: Option<std::time::Duration>,
     /// How long after a reconcile walk of `new` started the background starts the next one.
     pub reconcile_every: std::time::Duration,
 }
@@ -90,6 +100,7 @@ impl Default for SyncSettings {
             page_size: 100,
             head_page_cap: 10,
             reconcile_every: std::time::Duration::from_secs(15 * 60),
+            retention: None,
         }
     }
 }

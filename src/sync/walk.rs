@@ -76,8 +76,9 @@ async fn head_walk(
     report.requests += 1;
     let at = sy.now();
     let name = status.as_str().to_owned();
+    let cutoff = sy.cutoff(at);
     let (written, opened) = sy
-        .blocking(move |s| s.write(|tx| head_page(tx, &name, &page, at)))
+        .blocking(move |s| s.write(|tx| head_page(tx, &name, &page, at, cutoff)))
         .await?;
     add_written(&mut report, &written);
     let Some(mut gap) = opened else {
@@ -116,9 +117,10 @@ fn head_page(
     status: &str,
     counted: &CountedPage,
     at: Timestamp,
+    cutoff: Option<i64>,
 ) -> rusqlite::Result<(Written, Option<Gap>)> {
     let page = &counted.page;
-    let written = put_page(tx, counted, at)?;
+    let written = put_page(tx, counted, at, cutoff)?;
     let row = state::status_row(tx, status)?;
     let (Some(top), Some(bottom)) = (
         page.data.iter().map(Key::of).max(),
@@ -149,7 +151,7 @@ fn head_page(
     };
     let head = row.head.clone().map_or(top.clone(), |old| old.max(top));
     state::set_head(tx, status, &head, at.as_second())?;
-    let Some(next) = page.next_cursor.clone() else {
+    let Some(next) = next_within(counted, cutoff) else {
         if row.head.is_none() {
             state::set_complete(tx, status)?;
         }
@@ -192,8 +194,9 @@ async fn fill(sy: &Syncer, status: &Status, gap: Gap) -> Result<(Report, bool), 
     };
     let at = sy.now();
     let name = status.as_str().to_owned();
+    let cutoff = sy.cutoff(at);
     let (written, closed) = sy
-        .blocking(move |s| s.write(|tx| gap_page(tx, &name, &gap, &page, at)))
+        .blocking(move |s| s.write(|tx| gap_page(tx, &name, &gap, &page, at, cutoff)))
         .await?;
     add_written(&mut report, &written);
     Ok((report, closed))
@@ -207,8 +210,9 @@ fn gap_page(
     gap: &Gap,
     counted: &CountedPage,
     at: Timestamp,
+    cutoff: Option<i64>,
 ) -> rusqlite::Result<(Written, bool)> {
-    let written = put_page(tx, counted, at)?;
+    let written = put_page(tx, counted, at, cutoff)?;
     let bottom = counted.page.data.iter().map(Key::of).min();
     if let Some(top) = counted.page.data.iter().map(Key::of).max()
         && state::status_row(tx, status)?.head.is_none()
@@ -220,7 +224,7 @@ fn gap_page(
         (Some(until), Some(bottom)) => bottom <= until,
         _ => false,
     };
-    let Some(next) = counted.page.next_cursor.clone() else {
+    let Some(next) = next_within(counted, cutoff) else {
         state::delete_gap(tx, gap.g)?;
         if gap.until.is_none() {
             state::set_complete(tx, status)?;
@@ -241,18 +245,43 @@ fn gap_page(
     Ok((written, false))
 }
 
+/// Stores a page's items, but none received before `cutoff` (the retention setting drops
+/// them; storing them again would undo it).
 fn put_page(
     tx: &Transaction<'_>,
     counted: &CountedPage,
     at: Timestamp,
+    cutoff: Option<i64>,
 ) -> rusqlite::Result<Written> {
-    let sightings: Vec<Sighting<'_>> = counted.page.data.iter().map(Sighting::listed).collect();
+    let kept = counted
+        .page
+        .data
+        .iter()
+        .filter(|item| cutoff.is_none_or(|c| item.received_at.as_microsecond() >= c));
+    let sightings: Vec<Sighting<'_>> = kept.map(Sighting::listed).collect();
     let written = store::put_in(tx, &sightings, at)?;
     // Seen on a list just now: its status is known, a queued re-read would tell nothing more.
     for item in &counted.page.data {
         state::recheck_done(tx, item.id.as_str())?;
     }
     Ok(written)
+}
+
+/// The page's next cursor, unless the page already reached past the retention cutoff (what
+/// lies below is not kept: the walk is done).
+fn next_within(counted: &CountedPage, cutoff: Option<i64>) -> Option<Cursor> {
+    let past = cutoff.is_some_and(|c| {
+        counted
+            .page
+            .data
+            .iter()
+            .any(|item| item.received_at.as_microsecond() < c)
+    });
+    if past {
+        None
+    } else {
+        counted.page.next_cursor.clone()
+    }
 }
 
 fn add_written(report: &mut Report, written: &Written) {
@@ -300,6 +329,12 @@ pub(super) fn check_page(
 }
 
 impl Syncer {
+    /// Items received before this (Unix microseconds) are not kept (the retention setting).
+    pub(super) fn cutoff(&self, at: Timestamp) -> Option<i64> {
+        let keep = jiff::SignedDuration::try_from(self.settings.retention?).ok()?;
+        at.checked_sub(keep).ok().map(Timestamp::as_microsecond)
+    }
+
     pub(super) fn query(&self, status: &Status, cursor: Option<Cursor>) -> FeedbackQuery {
         FeedbackQuery {
             status: Some(status.clone()),

@@ -5,7 +5,9 @@
 //! written after it and never refuses a delivery. The sighting is dated at the item's
 //! `receivedAt` (what the payload describes: status `new`, no tags), so it never overwrites
 //! what a later list page or detail said about the item, while its metadata is added all the
-//! same. The payload has no platform: the app's, when the store knows it, is used.
+//! same. The payload has no platform: the app's, when the store knows it, is used. A delivery
+//! whose project the store's account does not have is not stored: one store never mixes two
+//! accounts.
 
 use rusqlite::OptionalExtension;
 
@@ -13,8 +15,17 @@ use super::event::Submission;
 use crate::api::Platform;
 use crate::store::{Sighting, Store, StoreError, Written};
 
-/// Stores one delivered submission (idempotent: a repeat changes nothing).
-pub fn store_submission(store: &mut Store, submission: &Submission) -> Result<Written, StoreError> {
+/// Stores one delivered submission (idempotent: a repeat changes nothing). `Ok(None)`: not
+/// stored, as its project is not among those of the account the store mirrors (a webhook of
+/// another account, or a project created since the last sync, which that sync will bring).
+pub fn store_submission(
+    store: &mut Store,
+    submission: &Submission,
+) -> Result<Option<Written>, StoreError> {
+    let known = store.known_project_ids()?;
+    if !known.is_empty() && !known.contains(&submission.project_id) {
+        return Ok(None);
+    }
     let platform = known_platform(store, &submission.app_id)?;
     let feedback = submission.to_feedback(platform);
     let metadata = submission.rest_metadata();
@@ -23,7 +34,7 @@ pub fn store_submission(store: &mut Store, submission: &Submission) -> Result<Wr
         metadata: Some(&metadata),
         delivery: None,
     };
-    store.put(&[sighting], submission.received_at)
+    store.put(&[sighting], submission.received_at).map(Some)
 }
 
 /// The app's platform from the stored apps, else from an item of that app seen in a list.
@@ -81,9 +92,13 @@ mod tests {
             region: None,
         };
         store.put_apps(&[app], None).unwrap();
-        let first = store_submission(&mut store, &submission("fb_1")).unwrap();
+        let first = store_submission(&mut store, &submission("fb_1"))
+            .unwrap()
+            .unwrap();
         assert_eq!((first.added, first.known.clone()), (1, vec![false]));
-        let again = store_submission(&mut store, &submission("fb_1")).unwrap();
+        let again = store_submission(&mut store, &submission("fb_1"))
+            .unwrap()
+            .unwrap();
         assert_eq!((again.added, again.changed), (0, 0));
         let detail = store.detail("fb_1").unwrap().unwrap();
         let item = &detail.item.feedback;
@@ -91,6 +106,31 @@ mod tests {
         assert_eq!(item.app.as_ref().unwrap().platform, Platform::Ios);
         assert_eq!(detail.metadata.built_in["appVersion"], "2.1");
         assert_eq!(detail.metadata.custom["plan"], "pro");
+    }
+
+    #[test]
+    fn a_delivery_of_a_project_the_store_account_lacks_is_not_stored() {
+        let mut store = Store::open_memory().unwrap();
+        let project = |id: &str| crate::api::Project {
+            id: id.to_owned(),
+            name: id.to_owned(),
+            slug: None,
+            created_at: None,
+        };
+        store.check_account(&[project("prj_other")]).unwrap();
+        assert_eq!(
+            store_submission(&mut store, &submission("fb_x")).unwrap(),
+            None
+        );
+        assert!(store.item("fb_x").unwrap().is_none());
+        store
+            .check_account(&[project("prj_other"), project("prj_1")])
+            .unwrap();
+        assert!(
+            store_submission(&mut store, &submission("fb_x"))
+                .unwrap()
+                .is_some()
+        );
     }
 
     #[test]

@@ -12,14 +12,15 @@ mod webhook;
 #[path = "../webhook_support/mod.rs"]
 mod webhook_support;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use feedback_inbox::api::{Feedback, FeedbackDetail, FeedbackId, Metadata, ProjectRef, Status};
 use feedback_inbox::store::Store;
 use jiff::Timestamp;
-use webhook_support::{bin, text};
+use webhook_support::{BIN, bin, in_clean_env, text};
 
 pub(crate) const PATIENCE: Duration = Duration::from_secs(10);
 
@@ -280,4 +281,51 @@ fn forget_refuses_a_path_that_is_not_a_store() {
         assert!(text(&out.stderr).contains(why), "{}", text(&out.stderr));
         assert!(path.exists());
     }
+}
+
+/// `store forget` on a terminal (a pty from `script`): the answer decides.
+#[test]
+fn forget_on_a_terminal_asks_and_keeps_the_store_unless_told_yes() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("script (util-linux) not installed; skipping");
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let path = default_store(home.path());
+    fill(&path);
+    let forget = |answer: &str| {
+        let mut child = in_clean_env(Command::new("script"), home.path())
+            .arg("-qec")
+            .arg(format!("'{BIN}' store forget"))
+            .arg("/dev/null")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(answer.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        text(&out.stdout)
+    };
+    let shown = forget("n\n");
+    assert!(
+        shown.contains("(4 items)? It holds customer emails"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(&format!("Kept {}.", path.display())),
+        "{shown}"
+    );
+    assert!(path.exists());
+    let shown = forget("y\n");
+    assert!(
+        shown.contains(&format!("Deleted {}", path.display())),
+        "{shown}"
+    );
+    assert!(!path.exists());
 }

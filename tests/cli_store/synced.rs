@@ -107,3 +107,42 @@ async fn forget_refuses_while_a_sync_holds_the_store() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(!store.exists());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_sync_fetches_what_is_new_first_and_a_bad_query_costs_no_request() {
+    let r = rig(150, 100_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let store = home.path().join("s.sqlite3");
+    let base = r.sim.base_url();
+    let bad = against(
+        &base,
+        home.path(),
+        &store,
+        &["search", "--sync", "colour:red"],
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(r.sim.stats().requests, 0);
+    assert!(!store.exists());
+
+    let args = ["search", "--sync", "--format", "jsonl", "status:new"];
+    let out = against(&base, home.path(), &store, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let found = text(&out.stdout).lines().count();
+    let by_status = Store::open(&store).unwrap().info().unwrap().by_status;
+    assert_eq!(u64::try_from(found).unwrap(), by_status["new"]);
+    assert!(found > 0 && by_status["archived"] > 0);
+    let err = text(&out.stderr);
+    let total: u64 = by_status.values().sum();
+    assert!(
+        err.starts_with(&format!("synced: {total} items added in ")),
+        "{err}"
+    );
+
+    let again = against(&base, home.path(), &store, &args);
+    assert_eq!(text(&again.stdout).lines().count(), found);
+    assert!(
+        text(&again.stderr).starts_with("synced: 0 items added in 2 requests"),
+        "{}",
+        text(&again.stderr)
+    );
+}

@@ -138,3 +138,34 @@ fn a_store_is_created_0600_in_a_0700_folder_and_retention_days_drops_old_items()
         text(&out.stderr)
     );
 }
+
+#[test]
+fn a_delivery_of_another_account_is_journaled_but_not_stored() {
+    let home = tempfile::tempdir().unwrap();
+    let path = default_store(home.path());
+    let other = feedback_inbox::api::Project {
+        id: "prj_of_another_account".into(),
+        name: "Other".into(),
+        slug: None,
+        created_at: None,
+    };
+    Store::open(&path).unwrap().check_account(&[other]).unwrap();
+    let (mut running, url) = listen(home.path(), &[]);
+    assert_eq!(post(&url, &delivery("fb_foreign")), 204);
+    assert!(next(&running.out, "the accepted line").contains("fb_foreign"));
+    let said = next(&running.err, "the not-stored line");
+    assert!(
+        said.starts_with("fb_foreign is in the journal but not stored: its project is not among"),
+        "{said}"
+    );
+    assert!(terminate(&mut running.child).success());
+    assert!(
+        Store::open(&path)
+            .unwrap()
+            .item("fb_foreign")
+            .unwrap()
+            .is_none()
+    );
+    let journal = std::fs::read_to_string(home.path().join("events.jsonl")).unwrap();
+    assert!(journal.contains("fb_foreign"));
+}

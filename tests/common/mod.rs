@@ -67,8 +67,7 @@ pub fn expected_ids(
 ) -> Vec<String> {
     sim.state()
         .read()
-        .items
-        .iter()
+        .items()
         .filter(|it| keep(it))
         .map(|it| it.feedback.id.0.clone())
         .collect()

@@ -86,9 +86,7 @@ pub fn pages(items: usize) -> u64 {
 /// Sets the status of the simulator's items with these ids (an archive edit on the service).
 pub fn set_status(sim: &SimHandle, ids: &[String], status: &Status) {
     let mut data = sim.state().write();
-    for item in &mut data.items {
-        if ids.contains(&item.feedback.id.0) {
-            item.feedback.status = status.clone();
-        }
+    for id in ids {
+        assert!(data.set_status(id, status), "no item {id} in the simulator");
     }
 }

@@ -117,3 +117,67 @@ fn store_files_are_the_database_and_its_sidecars_only() {
     super::forget::delete(&files).unwrap();
     assert!(dir.path().join("p.sqlite3.bak").exists() && dir.path().join("p.sqlite").exists());
 }
+
+fn args(config: &std::path::Path, store: &std::path::Path, extra: &[&str]) -> crate::cli::Args {
+    use clap::Parser;
+    let mut argv: Vec<std::ffi::OsString> = vec!["feedback-inbox".into(), "--config".into()];
+    argv.push(config.into());
+    argv.extend(["--store".into(), store.into()]);
+    argv.extend(extra.iter().map(Into::into));
+    argv.extend(["store".into(), "info".into()]);
+    crate::cli::Args::try_parse_from(argv).unwrap()
+}
+
+#[test]
+fn open_store_applies_retention_days_and_sync_settings_carry_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    let path = dir.path().join("s.sqlite3");
+    std::fs::write(
+        &config,
+        "retention_days = 30\n[profiles.b]\nretention_days = 2\n",
+    )
+    .unwrap();
+    let recent = Timestamp::now() - SignedDuration::from_hours(24 * 10);
+    let mut store = Store::open(&path).unwrap();
+    store
+        .put_items(
+            &[
+                item("old", "2020-01-01T00:00:00Z"),
+                item("recent", &recent.to_string()),
+            ],
+            Timestamp::now(),
+        )
+        .unwrap();
+    drop(store);
+    let plain = args(&config, &path, &[]);
+    let settings = super::sync_settings(&plain).unwrap();
+    assert_eq!(
+        settings.retention,
+        Some(std::time::Duration::from_secs(30 * 86_400))
+    );
+    let store = super::open_store(&plain).unwrap().unwrap();
+    assert!(store.item("old").unwrap().is_none() && store.item("recent").unwrap().is_some());
+    drop(store);
+    let profile_b = args(&config, &path, &["--profile", "b"]);
+    let store = super::open_store(&profile_b).unwrap().unwrap();
+    assert!(store.item("recent").unwrap().is_none());
+}
+
+#[test]
+fn no_store_opens_nothing_and_a_bad_retention_creates_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    let path = dir.path().join("s.sqlite3");
+    std::fs::write(&config, "retention_days = 0\n").unwrap();
+    let err = super::open_store(&args(&config, &path, &[])).unwrap_err();
+    assert!(
+        err.to_string().starts_with("retention_days = 0 in "),
+        "{err}"
+    );
+    assert!(!path.exists());
+    assert!(super::sync_settings(&args(&config, &path, &[])).is_err());
+    let argv = ["feedback-inbox", "--no-store", "store", "info"];
+    let no_store = <crate::cli::Args as clap::Parser>::try_parse_from(argv).unwrap();
+    assert!(super::open_store(&no_store).unwrap().is_none());
+}

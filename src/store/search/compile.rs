@@ -13,11 +13,16 @@ use super::ast::{AgeCmp, Expr, Filter, FilterKind, Has, MetaKey, Text};
 use super::resolve::{self, RefKind};
 use super::{Context, Query, QueryError};
 
-/// An SQL condition over `items` with its parameters (numbered from `?1`).
+/// An SQL condition over `items` with its parameters (numbered from `?1`), and the full-text
+/// match every result must have, when the query has one at its top: the store then walks that
+/// match's index newest first (its rowids are the items' keys, in time order) and stops after a
+/// screen, instead of collecting every match before ordering them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sql {
     pub condition: String,
     pub params: Vec<Value>,
+    /// An FTS5 expression for `items_fts MATCH`, in addition to `condition`.
+    pub fts: Option<String>,
 }
 
 /// Compiles `query` for the store behind `conn`: app and project names are looked up there
@@ -28,6 +33,7 @@ pub fn compile(conn: &Connection, query: &Query, cx: &Context) -> Result<Sql, Qu
         return Ok(Sql {
             condition: "1".to_owned(),
             params: Vec::new(),
+            fts: None,
         });
     };
     let mut compiler = Compiler {
@@ -35,11 +41,28 @@ pub fn compile(conn: &Connection, query: &Query, cx: &Context) -> Result<Sql, Qu
         cx,
         params: Vec::new(),
     };
-    let condition = compiler.expr(root)?;
+    let (fts, condition) = match driver(root) {
+        Some((m, rest)) => (Some(m), compiler.conjunction(&rest)?),
+        None => (None, compiler.expr(root)?),
+    };
     Ok(Sql {
         condition,
         params: compiler.params,
+        fts,
     })
+}
+
+/// The text match the whole query requires (the query itself when it is all text, or the text
+/// terms of a top-level AND), with the parts left over.
+fn driver(root: &Expr) -> Option<(String, Vec<&Expr>)> {
+    if let Some(m) = fts(root) {
+        return Some((m, Vec::new()));
+    }
+    let Expr::And(parts) = root else {
+        return None;
+    };
+    let (positive, negative, rest) = split_and(parts);
+    (!positive.is_empty()).then(|| (and_match(&positive, &negative), rest))
 }
 
 /// The FTS5 expression for `expr` when it is made of text terms alone (and is not a bare NOT,
@@ -91,7 +114,9 @@ fn and_match(positive: &[String], negative: &[String]) -> String {
 
 /// A word or phrase as an FTS5 string: quoted (quotes doubled), `*` outside for a prefix.
 fn phrase(text: &Text) -> String {
-    let quoted = format!("\"{}\"", text.text.replace('"', "\"\""));
+    // NUL would end the string inside SQLite's FTS5 parser; to the tokenizer it only
+    // separates words, as a space does.
+    let quoted = format!("\"{}\"", text.text.replace('"', "\"\"").replace('\0', " "));
     if text.prefix {
         format!("{quoted} *")
     } else {
@@ -139,6 +164,18 @@ impl Compiler<'_> {
             Expr::Text(text) => Ok(self.fts_in(phrase(text), true)),
             Expr::Filter(filter) => self.filter(filter),
         }
+    }
+
+    /// Every part must hold (`1` for none).
+    fn conjunction(&mut self, parts: &[&Expr]) -> Result<String, QueryError> {
+        if parts.is_empty() {
+            return Ok("1".to_owned());
+        }
+        let mut out = Vec::with_capacity(parts.len());
+        for part in parts {
+            out.push(format!("({})", self.expr(part)?));
+        }
+        Ok(out.join(" AND "))
     }
 
     fn and(&mut self, parts: &[Expr]) -> Result<String, QueryError> {
@@ -198,12 +235,12 @@ impl Compiler<'_> {
             FilterKind::Meta { key, value } => self.meta(key, value, span)?,
             FilterKind::Has(has) => has_sql(*has).to_owned(),
             FilterKind::After(at) => {
-                let p = self.param(Value::Integer(self.local_micros(*at, span)?));
-                format!("items.received >= {p}")
+                let micros = self.local_micros(*at, span)?;
+                self.received(">=", micros)
             }
             FilterKind::Before(at) => {
-                let p = self.param(Value::Integer(self.local_micros(*at, span)?));
-                format!("items.received < {p}")
+                let micros = self.local_micros(*at, span)?;
+                self.received("<", micros)
             }
             FilterKind::Age { cmp, age } => self.age(*cmp, *age, span)?,
         })
@@ -310,14 +347,25 @@ impl Compiler<'_> {
             .now
             .checked_sub(age)
             .map_err(|e| QueryError::new(span.clone(), format!("age out of range: {e}")))?;
-        let p = self.param(Value::Integer(cutoff.as_microsecond()));
         let op = match cmp {
             AgeCmp::Younger { inclusive: false } => ">",
             AgeCmp::Younger { inclusive: true } => ">=",
             AgeCmp::Older { inclusive: false } => "<",
             AgeCmp::Older { inclusive: true } => "<=",
         };
-        Ok(format!("items.received {op} {p}"))
+        Ok(self.received(op, cutoff.as_microsecond()))
+    }
+
+    /// `received {op} micros`, said of the item's key (which starts with its received time, see
+    /// `store::time_key`), so the condition is a range of the table's own order.
+    fn received(&mut self, op: &str, micros: i64) -> String {
+        let (op, micros) = match op {
+            ">" => (">=", micros.saturating_add(1)),
+            "<=" => ("<", micros.saturating_add(1)),
+            other => (other, micros),
+        };
+        let p = self.param(Value::Integer(crate::store::micros_key(micros)));
+        format!("items.k {op} {p}")
     }
 }
 

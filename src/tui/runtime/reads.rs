@@ -106,12 +106,12 @@ pub fn query(
         project: spec.project.as_ref().map(|c| c.value.clone()),
         app: spec.app.as_ref().map(|c| c.value.clone()),
         tag: spec.tag.as_ref().map(|c| c.value.clone()),
-        condition: None,
+        ..ViewQuery::default()
     };
     let parsed = search::parse(&spec.search).map_err(ViewError::Query)?;
     if !parsed.is_empty() {
         let sql = search::compile(store.conn(), &parsed, cx).map_err(ViewError::Query)?;
-        view.condition = Some((sql.condition, sql.params));
+        view = view.search(sql);
     }
     let keys = store.view_keys(&view, limit).map_err(store_error)?;
     let partial = limit.is_some_and(|l| keys.len() >= l);

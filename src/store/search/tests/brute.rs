@@ -16,8 +16,10 @@ use crate::store::{Sighting, Store, ViewQuery};
 pub(super) struct Fixture {
     pub(super) store: Store,
     pub(super) data: Dataset,
+    /// The generator's items with the oddities mixed in, newest first.
+    pub(super) items: Vec<FeedbackDetail>,
     /// Per item: stored key, and whether its detail (metadata, delivery) was stored.
-    keys: HashMap<String, (i64, bool)>,
+    pub(super) keys: HashMap<String, (i64, bool)>,
     /// Per item: the message's folded tokens (tokenizing is the slow part of brute force).
     tokens: HashMap<String, Vec<String>>,
     pub(super) cx: Context,
@@ -28,9 +30,10 @@ pub(super) fn anchor() -> Timestamp {
 }
 
 /// Items of the generator with a few hand-made oddities mixed in.
-fn dataset(count: usize) -> Dataset {
-    let mut data = generate(7, count, anchor());
-    for (i, item) in data.items.iter_mut().enumerate() {
+fn dataset(count: usize) -> (Dataset, Vec<FeedbackDetail>) {
+    let data = generate(7, count, anchor());
+    let mut items: Vec<FeedbackDetail> = data.items().collect();
+    for (i, item) in items.iter_mut().enumerate() {
         let f = &mut item.feedback;
         match i % 97 {
             0 => f.status = Status::Other("Triage".into()),
@@ -41,18 +44,17 @@ fn dataset(count: usize) -> Dataset {
             _ => {}
         }
     }
-    data
+    (data, items)
 }
 
 impl Fixture {
     pub(super) fn new(count: usize) -> Self {
-        let data = dataset(count);
+        let (data, items) = dataset(count);
         let mut store = Store::open_memory().unwrap();
         store.put_projects(&data.projects).unwrap();
         store.put_apps(&data.apps, None).unwrap();
         // Oldest first, a third as list sightings only (no metadata, delivery unknown).
-        let sightings: Vec<Sighting<'_>> = data
-            .items
+        let sightings: Vec<Sighting<'_>> = items
             .iter()
             .rev()
             .enumerate()
@@ -62,8 +64,7 @@ impl Fixture {
             })
             .collect();
         store.put(&sightings, anchor()).unwrap();
-        let tokens = data
-            .items
+        let tokens = items
             .iter()
             .map(|d| {
                 (
@@ -73,7 +74,7 @@ impl Fixture {
             })
             .collect();
         let mut keys = HashMap::new();
-        for (i, d) in data.items.iter().rev().enumerate() {
+        for (i, d) in items.iter().rev().enumerate() {
             let key = store.item(d.feedback.id.as_str()).unwrap().unwrap().key;
             keys.insert(d.feedback.id.as_str().to_owned(), (key, i % 3 != 0));
         }
@@ -84,6 +85,7 @@ impl Fixture {
         Self {
             store,
             data,
+            items,
             keys,
             tokens,
             cx,
@@ -94,10 +96,7 @@ impl Fixture {
     pub(super) fn search(&self, input: &str) -> Result<Vec<i64>, QueryError> {
         let query = parse(input)?;
         let sql = compile(self.store.conn(), &query, &self.cx)?;
-        let view = ViewQuery {
-            condition: Some((sql.condition, sql.params)),
-            ..ViewQuery::default()
-        };
+        let view = ViewQuery::default().search(sql);
         Ok(self.store.view_keys(&view, None).unwrap())
     }
 
@@ -105,7 +104,6 @@ impl Fixture {
     pub(super) fn brute(&self, input: &str) -> Vec<i64> {
         let query = parse(input).unwrap();
         let mut hits: Vec<(Timestamp, i64)> = self
-            .data
             .items
             .iter()
             .filter(|d| query.root().is_none_or(|e| self.eval(e, d)))

@@ -33,14 +33,16 @@ fn empty_query_compiles_to_true() {
 #[test]
 fn text_groups_share_one_match_and_lone_negatives_use_not_in() {
     let store = Store::open_memory().unwrap();
+    // Text at the top drives the query: it is the `fts` match, not part of the condition.
     let s = sql(&store, "crash sync* -\"dark mode\"");
-    assert_eq!(s.condition.matches("MATCH").count(), 1, "{}", s.condition);
+    assert_eq!((s.condition.as_str(), s.params.len()), ("1", 0));
     assert_eq!(
-        s.params,
-        [Value::Text(
-            r#"(("crash" AND "sync" *) NOT "dark mode")"#.into()
-        )]
+        s.fts.as_deref(),
+        Some(r#"(("crash" AND "sync" *) NOT "dark mode")"#)
     );
+    let s = sql(&store, "crash tag:bug");
+    assert_eq!(s.fts.as_deref(), Some(r#"("crash")"#));
+    assert!(!s.condition.contains("MATCH"), "{}", s.condition);
     let s = sql(&store, "-crash -sync");
     assert!(s.condition.starts_with("items.k NOT IN"), "{}", s.condition);
     assert_eq!(s.params, [Value::Text(r#"("crash" OR "sync")"#.into())]);
@@ -56,12 +58,14 @@ fn dates_are_read_in_the_users_zone_and_ages_from_now() {
     let midnight_at_minus_5: jiff::Timestamp = "2026-11-01T05:00:00Z".parse().unwrap();
     assert_eq!(
         s.params,
-        [Value::Integer(midnight_at_minus_5.as_microsecond())]
+        [Value::Integer(crate::store::time_key(midnight_at_minus_5))]
     );
     assert!(s.condition.contains(">="));
     let s = sql(&store, "age:<2h");
     let two_hours_ago = anchor() - jiff::SignedDuration::from_hours(2);
-    assert_eq!(s.params, [Value::Integer(two_hours_ago.as_microsecond())]);
+    // Younger than 2h: received after the cutoff, so from the key of the next microsecond.
+    let next = two_hours_ago + jiff::SignedDuration::from_micros(1);
+    assert_eq!(s.params, [Value::Integer(crate::store::time_key(next))]);
 }
 
 #[test]
@@ -129,12 +133,13 @@ fn metadata_with_many_distinct_values_falls_back_to_nocase() {
             .execute(rusqlite::params![k, format!("z_{i:06}")])
             .unwrap();
     }
+    // An item stored with its detail (a third are stored as list sightings, without metadata).
     let user = fixture
-        .data
         .items
         .iter()
+        .filter(|d| fixture.keys[d.feedback.id.as_str()].1)
         .find_map(|d| d.metadata.custom.get("userId"))
-        .expect("some item has a userId");
+        .expect("some item stored with its detail has a userId");
     let distinct: i64 = fixture
         .store
         .conn()
@@ -198,5 +203,34 @@ proptest! {
             }
             Ok(())
         })?;
+    }
+}
+
+#[test]
+fn a_nul_inside_a_phrase_is_a_word_break_not_the_end_of_the_fts_string() {
+    let fixture = Fixture::new(60);
+    for input in ["\"\0 a\"", "\"the\0app\"", "crash\0*"] {
+        let got = fixture.search(input);
+        assert!(got.is_ok() || parse(input).is_err(), "{input:?}: {got:?}");
+    }
+}
+
+#[test]
+fn a_text_search_walks_its_matches_newest_first_without_sorting_them() {
+    let fixture = Fixture::new(200);
+    for input in ["crash", "crash tag:bug", "sync* -crash", "status:new crash"] {
+        let sql = compile(fixture.store.conn(), &parse(input).unwrap(), &cx()).unwrap();
+        let view = crate::store::ViewQuery {
+            status: Some("new".into()),
+            ..crate::store::ViewQuery::default()
+        }
+        .search(sql);
+        let plan = fixture
+            .store
+            .view_plan(&view, Some(60))
+            .unwrap()
+            .join(" | ");
+        assert!(plan.contains("items_fts VIRTUAL TABLE"), "{input}: {plan}");
+        assert!(!plan.contains("TEMP B-TREE"), "{input}: {plan}");
     }
 }

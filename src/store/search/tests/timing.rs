@@ -41,7 +41,8 @@ fn timing_of_searches() {
     store.put_projects(&data.projects).unwrap();
     store.put_apps(&data.apps, None).unwrap();
     let started = Instant::now();
-    for chunk in data.items.rchunks(5000) {
+    let items: Vec<_> = data.items().collect();
+    for chunk in items.rchunks(5000) {
         let sightings: Vec<Sighting<'_>> = chunk.iter().rev().map(Sighting::detail).collect();
         store.put(&sightings, anchor()).unwrap();
     }
@@ -61,12 +62,12 @@ fn time_queries(store: &Store, cx: &Context) {
         let started = Instant::now();
         let sql = compile(store.conn(), &parse(input).unwrap(), cx).unwrap();
         let compiled = started.elapsed();
-        let plan = plan(store, &sql);
         let view = ViewQuery {
             status: std::env::var("SEARCH_TIMING_STATUS").ok(),
-            condition: Some((sql.condition, sql.params)),
             ..ViewQuery::default()
-        };
+        }
+        .search(sql);
+        let plan = plan(store, &view);
         let mut runs = Vec::new();
         for _ in 0..3 {
             let started = Instant::now();
@@ -84,18 +85,6 @@ fn time_queries(store: &Store, cx: &Context) {
     }
 }
 
-fn plan(store: &Store, sql: &Sql) -> String {
-    let status = std::env::var("SEARCH_TIMING_STATUS")
-        .map_or(String::new(), |s| format!("items.status = '{s}' AND "));
-    let text = format!(
-        "EXPLAIN QUERY PLAN SELECT items.k FROM items WHERE {status}{} ORDER BY items.received DESC, items.k DESC LIMIT 200",
-        sql.condition
-    );
-    let mut stmt = store.conn().prepare(&text).unwrap();
-    let rows: Vec<String> = stmt
-        .query_map(rusqlite::params_from_iter(sql.params.iter()), |r| r.get(3))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
-    rows.join(" | ")
+fn plan(store: &Store, view: &ViewQuery) -> String {
+    store.view_plan(view, Some(200)).unwrap().join(" | ")
 }

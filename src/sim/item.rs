@@ -1,0 +1,335 @@
+//! One generated item from its own seed. The cheap part (app, status, kind of message, tags) is
+//! drawn first as a [`Skeleton`], which the dataset keeps in a few bytes for filtering; the text,
+//! email, metadata and delivery are drawn after it, only when an answer needs the whole item. The
+//! same seed always gives the same item, so nothing but the seed has to be kept.
+
+use std::collections::BTreeMap;
+
+use jiff::Timestamp;
+
+use super::catalog::{self, Topic};
+use super::vocab;
+use crate::api::model::{
+    App, AppRef, Channel, Delivery, DeliveryStatus, Feedback, FeedbackDetail, FeedbackId, Metadata,
+    Platform, Project, ProjectRef, Status,
+};
+
+/// What kind of message an item carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Hostile(usize),
+    International(usize),
+    Topic(usize),
+}
+
+/// The part of an item drawn first: enough to filter it without building it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Skeleton {
+    /// Index into the apps; its project is the item's project even without an app.
+    pub app: usize,
+    pub with_app: bool,
+    pub archived: bool,
+    /// Bit `i` set: the item has tag `catalog::TAGS[i]`.
+    pub tags: u16,
+    kind: Kind,
+}
+
+/// The skeleton of the item of `seed`, over `apps` apps.
+#[must_use]
+pub fn skeleton(seed: u64, apps: usize) -> Skeleton {
+    draw_skeleton(&mut fastrand::Rng::with_seed(seed), apps)
+}
+
+fn draw_skeleton(rng: &mut fastrand::Rng, apps: usize) -> Skeleton {
+    let app = rng.usize(..apps.max(1));
+    let with_app = rng.u8(..100) >= 6;
+    let archived = rng.u8(..100) < 35;
+    let roll = rng.u16(..1000);
+    let (kind, tags) = if roll < 4 {
+        let kind = Kind::Hostile(rng.usize(..catalog::HOSTILE.len()));
+        (kind, tag_bit("bug"))
+    } else if roll < 60 {
+        (
+            Kind::International(rng.usize(..catalog::INTERNATIONAL.len())),
+            0,
+        )
+    } else {
+        let index = rng.usize(..catalog::TOPICS.len());
+        (Kind::Topic(index), topic_tags(rng, &catalog::TOPICS[index]))
+    };
+    Skeleton {
+        app,
+        with_app,
+        archived,
+        tags,
+        kind,
+    }
+}
+
+fn tag_bit(tag: &str) -> u16 {
+    catalog::TAGS
+        .iter()
+        .position(|t| *t == tag)
+        .map_or(0, |i| 1 << i)
+}
+
+fn topic_tags(rng: &mut fastrand::Rng, topic: &Topic) -> u16 {
+    let mut tags = topic
+        .tags
+        .iter()
+        .filter(|_| rng.bool())
+        .fold(0, |mask, tag| mask | tag_bit(tag));
+    if rng.u8(..10) == 0 {
+        tags |= 1 << rng.usize(..catalog::TAGS.len());
+    }
+    tags
+}
+
+/// The tags of a skeleton as text: the topic's own tags in its order, then any extra one.
+fn tag_names(skeleton: &Skeleton) -> Vec<String> {
+    let own: &[&str] = match skeleton.kind {
+        Kind::Topic(index) => catalog::TOPICS[index].tags,
+        _ => &[],
+    };
+    let first = own
+        .iter()
+        .copied()
+        .filter(|t| skeleton.tags & tag_bit(t) != 0);
+    let extra = catalog::TAGS
+        .iter()
+        .enumerate()
+        .filter(|(i, t)| skeleton.tags & (1 << i) != 0 && !own.contains(t))
+        .map(|(_, t)| *t);
+    first.chain(extra).map(str::to_owned).collect()
+}
+
+/// The whole item of `seed`, with id `id`, received at `at`.
+#[must_use]
+pub fn build(
+    seed: u64,
+    id: FeedbackId,
+    at: Timestamp,
+    projects: &[Project],
+    apps: &[App],
+) -> FeedbackDetail {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let feedback = draw_feedback(&mut rng, id, at, projects, apps);
+    let platform = feedback.app.as_ref().map(|a| a.platform.clone());
+    let project = projects.iter().find(|p| p.id == feedback.project.id);
+    let slug = project.and_then(|p| p.slug.clone()).unwrap_or_default();
+    FeedbackDetail {
+        metadata: metadata(&mut rng, platform.as_ref()),
+        delivery: delivery(&mut rng, &slug),
+        feedback,
+    }
+}
+
+/// The list part of the item of `seed` (what a page shows), without building the rest.
+#[must_use]
+pub fn build_feedback(
+    seed: u64,
+    id: FeedbackId,
+    at: Timestamp,
+    projects: &[Project],
+    apps: &[App],
+) -> Feedback {
+    draw_feedback(&mut fastrand::Rng::with_seed(seed), id, at, projects, apps)
+}
+
+fn draw_feedback(
+    rng: &mut fastrand::Rng,
+    id: FeedbackId,
+    at: Timestamp,
+    projects: &[Project],
+    apps: &[App],
+) -> Feedback {
+    let skeleton = draw_skeleton(rng, apps.len());
+    let app = &apps[skeleton.app];
+    let project = project_of(app, projects);
+    let message = message(rng, skeleton.kind);
+    Feedback {
+        id,
+        message,
+        reporter_email: (rng.u8(..100) < 70).then(|| email(rng)),
+        status: if skeleton.archived {
+            Status::Archived
+        } else {
+            Status::New
+        },
+        received_at: at,
+        tags: tag_names(&skeleton),
+        app: skeleton.with_app.then(|| AppRef {
+            id: app.id.clone(),
+            name: app.name.clone(),
+            platform: app.platform.clone().unwrap_or(Platform::Web),
+        }),
+        project: ProjectRef {
+            id: project.id.clone(),
+            name: project.name.clone(),
+        },
+    }
+}
+
+/// The project an app belongs to (the first project for an app without one).
+#[must_use]
+pub fn project_of<'a>(app: &App, projects: &'a [Project]) -> &'a Project {
+    projects
+        .iter()
+        .find(|p| Some(&p.id) == app.project_id.as_ref())
+        .unwrap_or(&projects[0])
+}
+
+fn message(rng: &mut fastrand::Rng, kind: Kind) -> String {
+    match kind {
+        Kind::Hostile(i) => catalog::HOSTILE[i].to_owned(),
+        Kind::International(i) => catalog::INTERNATIONAL[i].to_owned(),
+        Kind::Topic(i) => compose(rng, &catalog::TOPICS[i]),
+    }
+}
+
+fn compose(rng: &mut fastrand::Rng, topic: &Topic) -> String {
+    let mut text = topic.openers[rng.usize(..topic.openers.len())].to_owned();
+    let extra = match rng.u8(..10) {
+        0..=3 => 0,
+        4..=7 => 1,
+        8 => 2,
+        _ => 6,
+    };
+    for n in 0..extra {
+        // Long reports come as paragraphs.
+        text.push_str(if n > 0 && n % 2 == 0 { "\n\n" } else { " " });
+        text.push_str(topic.details[rng.usize(..topic.details.len())]);
+    }
+    let mut sentence = |shape: &str, word: &str| {
+        text.push(' ');
+        text.push_str(&shape.replacen("{}", word, 1));
+    };
+    if rng.u8(..100) < 35 {
+        let shape = vocab::DEVICE_SENTENCES[rng.usize(..vocab::DEVICE_SENTENCES.len())];
+        sentence(
+            shape,
+            vocab::DEVICES[vocab::zipf(rng, vocab::DEVICES.len())],
+        );
+    }
+    if rng.u8(..100) < 40 {
+        let shape = vocab::FEATURE_SENTENCES[rng.usize(..vocab::FEATURE_SENTENCES.len())];
+        sentence(
+            shape,
+            vocab::FEATURES[vocab::zipf(rng, vocab::FEATURES.len())],
+        );
+    }
+    if rng.u8(..100) < 8 {
+        // Reference numbers: nearly every one is unique, the long tail of a real index.
+        let code = format!("E{}", rng.u16(1000..10_000));
+        sentence("The error code shown is {}.", &code);
+    }
+    if rng.u8(..100) < 3 {
+        // An order number: a word of its own in almost every item that has one.
+        let order = format!("{}", rng.u32(10_000_000..100_000_000));
+        sentence("My order number is {}.", &order);
+    }
+    if rng.u8(..100) < 53 {
+        sentence("{}", vocab::SIGN_OFFS[rng.usize(..vocab::SIGN_OFFS.len())]);
+    }
+    text
+}
+
+fn email(rng: &mut fastrand::Rng) -> String {
+    let name = catalog::FIRST_NAMES[rng.usize(..catalog::FIRST_NAMES.len())];
+    let domain = catalog::MAIL_DOMAINS[rng.usize(..catalog::MAIL_DOMAINS.len())];
+    match rng.u8(..3) {
+        0 => format!("{name}{}@{domain}", rng.u16(1..999)),
+        1 => {
+            let last = vocab::LAST_NAMES[rng.usize(..vocab::LAST_NAMES.len())];
+            format!("{name}.{last}@{domain}")
+        }
+        _ => {
+            let last = vocab::LAST_NAMES[rng.usize(..vocab::LAST_NAMES.len())];
+            format!("{}{last}{}@{domain}", &name[..1], rng.u8(..100))
+        }
+    }
+}
+
+/// Metadata of an item from `platform`'s app (none: an item without an app).
+fn metadata(rng: &mut fastrand::Rng, platform: Option<&Platform>) -> Metadata {
+    let mut built_in = BTreeMap::new();
+    if let Some(platform) = platform {
+        built_in.insert(
+            "appVersion".into(),
+            format!("{}.{}.{}", rng.u8(1..4), rng.u8(0..20), rng.u8(0..10)),
+        );
+        built_in.insert("buildNumber".into(), rng.u32(100..5000).to_string());
+        match platform {
+            Platform::Ios => built_in.insert(
+                "iOSVersion".into(),
+                format!("{}.{}", rng.u8(16..19), rng.u8(0..6)),
+            ),
+            Platform::Android => {
+                built_in.insert("androidVersion".into(), rng.u8(11..16).to_string())
+            }
+            _ => built_in.insert(
+                "userAgent".into(),
+                "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0".into(),
+            ),
+        };
+    }
+    let locale = catalog::LOCALES[rng.usize(..catalog::LOCALES.len())];
+    built_in.insert("locale".into(), locale.into());
+    let mut custom = BTreeMap::new();
+    if rng.bool() {
+        custom.insert(
+            "plan".into(),
+            ["free", "pro", "team"][rng.usize(..3)].into(),
+        );
+    }
+    if rng.u8(..3) == 0 {
+        custom.insert("userId".into(), format!("u_{:06}", rng.u32(..1_000_000)));
+        custom.insert(
+            "screen".into(),
+            ["Home", "Settings", "Editor", "Map", "Checkout"][rng.usize(..5)].into(),
+        );
+    }
+    Metadata { built_in, custom }
+}
+
+fn delivery(rng: &mut fastrand::Rng, project_slug: &str) -> Vec<Delivery> {
+    let mut out = vec![Delivery {
+        channel: Channel::Email,
+        status: if rng.u8(..50) == 0 {
+            DeliveryStatus::Failed
+        } else {
+            DeliveryStatus::Delivered
+        },
+        external_url: None,
+    }];
+    if rng.u8(..4) > 0 {
+        let status = match rng.u8(..100) {
+            0..=2 => DeliveryStatus::Other("retrying".into()),
+            3..=6 => DeliveryStatus::Failed,
+            _ => DeliveryStatus::Delivered,
+        };
+        out.push(Delivery {
+            channel: Channel::Webhook,
+            status,
+            external_url: None,
+        });
+    }
+    if rng.u8(..3) > 0 {
+        let created = rng.u8(..10) > 0;
+        out.push(Delivery {
+            channel: Channel::IssueTracker,
+            status: if created {
+                DeliveryStatus::Delivered
+            } else {
+                DeliveryStatus::Pending
+            },
+            external_url: created.then(|| {
+                format!(
+                    "https://issues.example.com/{project_slug}/issues/{}",
+                    rng.u32(100..9999)
+                )
+            }),
+        });
+    }
+    out
+}
