@@ -1,8 +1,9 @@
-//! Inbox performance: drawing a frame with a huge list (only visible rows are built) over
+//! Inbox performance: a frame with a million keys in view against the same screen with ten
+//! (only the visible rows are drawn, and only the rows near the screen are held) over
 //! `TestBackend` and over crossterm writing to a sink, with a still screen and with the
-//! selection moving each frame, compared with building a ratatui `List` of every row; resident
-//! memory per loaded item; the `/` filter per keystroke over 100,000 items; prepending new
-//! items into a million.
+//! selection moving each frame; resident memory of a million-key view; what the UI thread does
+//! per `/` keystroke (the query itself runs off it); applying a requery's answer of a million
+//! keys.
 #![allow(clippy::unwrap_used)]
 
 use std::hint::black_box;
@@ -14,27 +15,44 @@ use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
 use feedback_inbox::tui::action::{Action, Msg};
 use feedback_inbox::tui::keymap::Keymap;
 use feedback_inbox::tui::state::AppState;
-use feedback_inbox::tui::store::Store;
-use feedback_inbox::tui::testkit::{item, started};
+use std::sync::Arc;
+
+use feedback_inbox::tui::action::ViewData;
+use feedback_inbox::tui::rows::{Row, Window};
+use feedback_inbox::tui::testkit::{started, stored};
 use feedback_inbox::tui::update::update;
 use feedback_inbox::tui::view;
 use ratatui::backend::{CrosstermBackend, TestBackend};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
-use ratatui::widgets::{List, ListItem};
 use ratatui::{Terminal, TerminalOptions, Viewport};
 
-/// A started 200x50 inbox (panes loaded, first page through `update`) with `items` items and
-/// the selection in the middle of the list.
-fn state_with(items: usize) -> AppState {
-    let mut state = started(200, 50, items.min(100), false);
-    let mut n = state.list.store.len();
-    while n < items {
-        let to = (n + 10_000).min(items);
-        state.list.store.append((n..to).map(item));
-        n = to;
+/// The keys of a view of `items` items and the window of rows around position `at`, as the
+/// store's reads give them (built here without a store: the UI side is what is measured).
+fn view(items: usize, at: usize) -> ViewData {
+    let keys: Arc<[i64]> = (1..=i64::try_from(items).unwrap()).collect();
+    let start = at.saturating_sub(64);
+    let end = (at + 50 + 64).min(items);
+    let rows: Vec<Row> = (start..end).map(|n| Row::new(&stored(n))).collect();
+    ViewData {
+        keys,
+        selected: Some(at),
+        top: Some(at),
+        first: Some(0),
+        window: Window { start, rows },
+        freshness: None,
+        partial: false,
     }
+}
+
+/// A started 200x50 inbox with `items` keys in view and the selection in the middle.
+fn state_with(items: usize) -> AppState {
+    let mut state = started(200, 50, 10, false);
+    let data = view(items, items / 2);
+    state.list.keys = data.keys;
+    state.list.window = data.window;
     state.list.selected = items / 2;
+    state.list.offset = items / 2;
     update(&mut state, Msg::Action(Action::MoveDown));
     state
 }
@@ -49,23 +67,18 @@ fn resident_bytes() -> usize {
     pages * 4096
 }
 
+/// What a view of a million keys holds on the UI side (the keys and the window's rows).
 fn memory_report() {
     for items in [100_000, 1_000_000] {
         let before = resident_bytes();
-        let mut store = Store::default();
-        let mut n = 0;
-        while n < items {
-            let to = (n + 10_000).min(items);
-            store.append((n..to).map(item));
-            n = to;
-        }
+        let state = state_with(items);
         let after = resident_bytes();
         eprintln!(
-            "memory: {items} items: {} MiB resident growth, {} bytes per item",
+            "memory: a view of {items} keys: {} MiB resident growth, {} bytes per key",
             after.saturating_sub(before) / 1_048_576,
             after.saturating_sub(before) / items
         );
-        black_box(&store);
+        black_box(&state);
     }
 }
 
@@ -87,12 +100,13 @@ fn report(what: &str, items: usize, (median, p99): (Duration, Duration)) -> Dura
     median
 }
 
-/// The selection one row down (the list scrolls once it reaches the bottom of the screen),
-/// back to the top at the end: every frame then differs from the last.
+/// The selection one row down, back up a screen before it leaves the rows held (the bench has
+/// no store to read more from): every frame then differs from the last.
 fn move_selection(state: &mut AppState) {
-    let last = state.visible_len().saturating_sub(1);
-    let action = if state.list.selected >= last {
-        Action::Top
+    let window = &state.list.window;
+    let held_end = window.start + window.rows.len();
+    let action = if state.list.selected + 2 >= held_end {
+        Action::PageUp
     } else {
         Action::MoveDown
     };
@@ -170,99 +184,59 @@ fn moving_frames(c: &mut BenchmarkGroup<'_, WallTime>, state: &mut AppState, ite
     }
 }
 
-/// A ratatui `List` of every loaded row, drawn: what building all rows costs.
-fn every_row(c: &mut BenchmarkGroup<'_, WallTime>, state: &AppState) -> Duration {
-    let mut terminal = Terminal::new(TestBackend::new(200, 50)).unwrap();
-    let mut draw = || {
-        let start = Instant::now();
-        terminal
-            .draw(|f| {
-                let rows: Vec<ListItem> = state
-                    .list
-                    .store
-                    .window(0, usize::MAX)
-                    .map(|r| ListItem::new(&*r.message))
-                    .collect();
-                f.render_widget(List::new(rows), f.area());
-            })
-            .unwrap();
-        start.elapsed()
-    };
-    let median = report(
-        "List of every row",
-        state.list.store.len(),
-        timed(5, &mut draw),
-    );
-    c.sample_size(10);
-    c.bench_function("list_widget_of_every_row_1000000_items", |b| {
-        b.iter_custom(|iters| (0..iters).map(|_| draw()).sum());
-    });
-    median
-}
-
 fn frames(c: &mut Criterion) {
     memory_report();
     let mut group = c.benchmark_group("frame_200x50");
+    let mut medians = Vec::new();
     for items in [10usize, 1_000_000] {
         let mut state = state_with(items);
-        let visible = still_frames(&mut group, &state, items);
-        if items == 1_000_000 {
-            let all = every_row(&mut group, &state);
-            eprintln!(
-                "frame: building every row takes {:.0}x the visible-rows frame ({all:?} / {visible:?})",
-                all.as_secs_f64() / visible.as_secs_f64()
-            );
-        }
+        medians.push(still_frames(&mut group, &state, items));
         moving_frames(&mut group, &mut state, items);
     }
+    eprintln!(
+        "frame: a million keys in view draws in {:.2}x the time of ten ({:?} / {:?})",
+        medians[1].as_secs_f64() / medians[0].as_secs_f64(),
+        medians[1],
+        medians[0]
+    );
     group.finish();
 }
 
-fn text_filter(c: &mut Criterion) {
-    let mut state = state_with(100_000);
+/// The UI thread's work per `/` keystroke: parsing the text and asking for the query (which
+/// runs off it), with a million keys in view.
+fn search_keystroke(c: &mut Criterion) {
+    let mut state = state_with(1_000_000);
     update(&mut state, Msg::Action(Action::Filter));
     let key = |c| Msg::FilterInput(KeyEvent::new(c, KeyModifiers::NONE));
-    for ch in "sync butto".chars() {
+    for ch in "tag:bug sync butto".chars() {
         update(&mut state, key(KeyCode::Char(ch)));
     }
-    let mut group = c.benchmark_group("filter_100000_items");
-    group.bench_function("keystroke_narrowing", |b| {
+    let mut group = c.benchmark_group("search_1000000_keys");
+    group.bench_function("keystroke_on_the_ui_thread", |b| {
         b.iter(|| {
-            update(&mut state, key(KeyCode::Char('n')));
-            update(&mut state, key(KeyCode::Backspace));
+            black_box(update(&mut state, key(KeyCode::Char('n'))));
+            black_box(update(&mut state, key(KeyCode::Backspace)));
         });
     });
     group.finish();
-    // A lone keystroke that narrows (the common case), timed separately from the pair above.
-    let start = Instant::now();
-    update(&mut state, key(KeyCode::Char('n')));
-    eprintln!(
-        "filter: one narrowing keystroke over 100000 items: {:?}",
-        start.elapsed()
-    );
 }
 
-fn prepend(c: &mut Criterion) {
-    let mut store = Store::default();
-    let mut n = 0;
-    while n < 1_000_000 {
-        let to = n + 10_000;
-        store.append((n..to).map(item));
-        n = to;
-    }
-    let mut next = 2_000_000;
-    let mut group = c.benchmark_group("prepend_into_1000000_items");
-    group.bench_function("three_new_items", |b| {
+/// Applying a requery's answer of a million keys (a sync stored new rows): the keys arrive as
+/// one shared slice, the selection kept by the position the worker found.
+fn apply_answer(c: &mut Criterion) {
+    let mut state = state_with(1_000_000);
+    let mut group = c.benchmark_group("requery_answer_1000000_keys");
+    group.bench_function("apply", |b| {
         b.iter_custom(|iters| {
-            let batches: Vec<Vec<_>> = (0..iters)
-                .map(|_| {
-                    next += 3;
-                    (next - 3..next).map(item).collect()
+            let answers: Vec<Msg> = (0..iters)
+                .map(|_| Msg::ViewLoaded {
+                    request_id: state.list.query_id,
+                    result: Ok(Box::new(view(1_000_000, 500_000))),
                 })
                 .collect();
             let start = Instant::now();
-            for batch in batches {
-                black_box(store.prepend(batch));
+            for msg in answers {
+                black_box(update(&mut state, msg));
             }
             start.elapsed()
         });
@@ -270,5 +244,5 @@ fn prepend(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frames, text_filter, prepend);
+criterion_group!(benches, frames, search_keystroke, apply_answer);
 criterion_main!(benches);

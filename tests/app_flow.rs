@@ -7,8 +7,13 @@ mod common;
 use std::sync::mpsc as std_mpsc;
 use std::time::{Duration, Instant};
 
+use std::sync::Arc;
+
+use feedback_inbox::api::{Client, Status};
 use feedback_inbox::clipboard::MemoryClipboard;
 use feedback_inbox::sim::{FaultKind, Route};
+use feedback_inbox::store::{Shared, Store};
+use feedback_inbox::sync::{SyncSettings, Syncer};
 use feedback_inbox::tui::{self, keymap::Keymap};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -35,21 +40,33 @@ fn text(buffer: &Buffer) -> String {
         .collect()
 }
 
-fn launch(client: feedback_inbox::api::Client) -> App {
-    launch_with(client, None)
+fn memory_store() -> Shared {
+    Shared::new(Store::open_memory().unwrap()).unwrap()
+}
+
+fn launch(client: Client) -> App {
+    launch_with(client, memory_store(), None)
 }
 
 fn launch_with(
-    client: feedback_inbox::api::Client,
-    arrivals: Option<UnboundedReceiver<feedback_inbox::api::Feedback>>,
+    client: Client,
+    store: Shared,
+    arrivals: Option<UnboundedReceiver<feedback_inbox::tui::Arrival>>,
 ) -> App {
     let (keys, rx) = unbounded_channel();
     let mut rx = rx;
     let events = Box::pin(futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)));
     let (frame_tx, frames) = std_mpsc::channel();
     let clipboard = MemoryClipboard::default();
-    let options = tui::Options {
+    let syncer = Syncer::new(
         client,
+        store.clone(),
+        feedback_inbox::clock::system(),
+        SyncSettings::default(),
+    );
+    let options = tui::Options {
+        store,
+        syncer: Arc::new(syncer),
         keymap: Keymap::default(),
         refresh_seconds: 0,
         clipboard: Box::new(clipboard.clone()),
@@ -69,6 +86,11 @@ fn launch_with(
         clipboard,
         task,
     }
+}
+
+/// How many items of `status` the simulator holds.
+fn count(sim: &feedback_inbox::sim::SimHandle, status: &Status) -> usize {
+    common::expected_ids(sim, |it| it.feedback.status == *status).len()
 }
 
 impl App {
@@ -120,29 +142,39 @@ async fn keys_are_handled_and_drawn_while_the_list_request_is_stalled() {
         Some(1),
     );
     let app = launch(r.client.clone());
-    app.wait_frame("the loading list", |f| {
-        f.contains("loading…") && f.contains("Nimbus Notes")
+    app.wait_frame("the empty store, syncing", |f| {
+        f.contains("Nothing stored for these filters yet: syncing…")
     });
     app.key('?');
     let frame = app.wait_frame("the help overlay", |f| {
-        f.contains("Keys (? or esc to close)")
+        f.contains("Keys (") && f.contains("next row / scroll down")
     });
     assert!(
-        frame.contains("0 loaded"),
+        frame.contains("syncing…"),
         "the page is still stalled:\n{frame}"
     );
     app.key('?');
-    app.wait_frame("help closed", |f| !f.contains("Keys (? or esc"));
+    app.wait_frame("help closed", |f| !f.contains("Keys ("));
     app.quit().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn loads_pages_opens_detail_and_copies_the_link() {
-    let r = common::rig(2000, 10_000).await;
+    let r = common::rig(300, 10_000).await;
     let app = launch(r.client.clone());
-    app.wait_frame("the first page", |f| f.contains("100 loaded"));
+    let new = count(&r.sim, &Status::New);
+    app.wait_frame("the head synced", |f| {
+        f.contains(&format!("Feedback · new {new} ")) && f.contains("as of")
+    });
+    let oldest = common::expected_ids(&r.sim, |it| it.feedback.status == Status::New)
+        .pop()
+        .unwrap();
     app.key('G');
-    app.wait_frame("the second page", |f| f.contains("200 loaded"));
+    app.enter();
+    app.wait_frame("the oldest new item", |f| {
+        f.contains(&format!("Feedback {oldest}"))
+    });
+    app.key('q');
     app.key('g');
     let (id, link) = {
         let data = r.sim.state().read();
@@ -156,8 +188,8 @@ async fn loads_pages_opens_detail_and_copies_the_link() {
         )
     };
     app.enter();
-    app.wait_frame("the detail", |f| {
-        f.contains(&format!("Feedback {id}")) && f.contains("Metadata (built-in)")
+    app.wait_frame("the detail, fetched", |f| {
+        f.contains(&format!("Feedback {id}")) && f.contains("details as of")
     });
     app.key('y');
     match link {
@@ -179,8 +211,8 @@ async fn loads_pages_opens_detail_and_copies_the_link() {
     app.quit().await;
     assert_eq!(
         r.sim.stats().route(Route::FeedbackItem),
-        1,
-        "one detail request"
+        2,
+        "one detail request per item opened"
     );
 }
 
@@ -215,7 +247,11 @@ async fn webhook_arrivals_appear_on_top_without_moving_the_cursor() {
     tokio::spawn(async move {
         while let Some(Notice::Accepted(event)) = notices.recv().await {
             if let Event::FeedbackCreated(s) = *event {
-                tx.send(s.to_feedback(None)).unwrap();
+                let arrival = feedback_inbox::tui::Arrival {
+                    feedback: s.to_feedback(None),
+                    metadata: Some(s.rest_metadata()),
+                };
+                tx.send(arrival).unwrap();
             }
         }
     });
@@ -230,14 +266,15 @@ async fn webhook_arrivals_appear_on_top_without_moving_the_cursor() {
     let sender = Sender::new(target, r.clock.clone()).unwrap();
     let mut submitter = Submitter::new(std::sync::Arc::clone(r.sim.state()), 5, Some(sender));
     let old_top = newest_new_id(&r.sim);
-    let app = launch_with(r.client.clone(), Some(arrivals));
-    app.wait_frame("the first page", |f| {
-        f.contains("100 loaded") && f.contains("live: 0 arrived")
+    let new = count(&r.sim, &Status::New);
+    let app = launch_with(r.client.clone(), memory_store(), Some(arrivals));
+    app.wait_frame("the head synced", |f| {
+        f.contains(&format!("Feedback · new {new} ")) && f.contains("live: 0 arrived")
     });
     let fresh = submitter.submit_and_deliver(None).feedback.id.0;
     // The list is at its top: the arrival shows above the selected item, which stays selected.
     app.wait_frame("the arrival", |f| {
-        f.contains("live: 1 arrived") && f.contains("1 new") && f.contains("101 loaded")
+        f.contains("live: 1 arrived") && f.contains(&format!("Feedback · new {} 1 new", new + 1))
     });
     app.enter();
     app.wait_frame("the detail of the item under the cursor", |f| {
@@ -280,7 +317,10 @@ impl App {
 async fn a_paste_fills_the_prompt_without_running_keys_and_ctrl_c_quits_from_it() {
     let r = common::rig(300, 10_000).await;
     let app = launch(r.client.clone());
-    app.wait_frame("the first page", |f| f.contains("100 loaded"));
+    let new = count(&r.sim, &Status::New);
+    app.wait_frame("the head synced", |f| {
+        f.contains(&format!("Feedback · new {new} "))
+    });
     app.key('/');
     app.send(Event::Paste("KINGFISHER\nsq".into()));
     let frame = app.wait_frame("the pasted prompt", |f| f.contains("KINGFISHER sq"));
@@ -297,7 +337,10 @@ async fn a_paste_fills_the_prompt_without_running_keys_and_ctrl_c_quits_from_it(
 async fn ctrl_c_quits_from_the_detail() {
     let r = common::rig(300, 10_000).await;
     let app = launch(r.client.clone());
-    app.wait_frame("the first page", |f| f.contains("100 loaded"));
+    let new = count(&r.sim, &Status::New);
+    app.wait_frame("the head synced", |f| {
+        f.contains(&format!("Feedback · new {new} "))
+    });
     app.enter();
     app.wait_frame("the detail", |f| f.contains("Metadata (built-in)"));
     app.ctrl_c();
@@ -305,44 +348,22 @@ async fn ctrl_c_quits_from_the_detail() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_rejected_cursor_restarts_paging_from_the_top_keeping_what_is_loaded() {
-    let r = common::rig(2000, 10_000).await;
-    let app = launch(r.client.clone());
-    app.wait_frame("the first page", |f| f.contains("100 loaded"));
-    // The next page's cursor is refused once, as after a deploy that rotated cursor keys.
-    r.sim.faults().add(
-        Route::FeedbackList,
-        FaultKind::Body {
-            status: 400,
-            body: r#"{"error":"invalid_cursor","message":"cursor is not acceptable"}"#.into(),
-        },
-        Some(1),
-    );
-    app.key('G');
-    let frame = app.wait_frame("the second page", |f| f.contains("200 loaded"));
-    assert!(!frame.contains("invalid_cursor"), "{frame}");
-    app.quit().await;
-    assert_eq!(
-        r.sim.stats().route(Route::FeedbackList),
-        4,
-        "first page, refused page, newest page again, next page"
-    );
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn refresh_after_more_than_a_page_of_new_items_leaves_no_gap() {
+async fn r_after_more_than_a_page_of_new_items_shows_them_all_on_top() {
     use feedback_inbox::sim::submit::Submitter;
 
     let r = common::rig(300, 10_000).await;
     let app = launch(r.client.clone());
-    app.wait_frame("the first page", |f| f.contains("100 loaded"));
-    let mut submitter = Submitter::new(std::sync::Arc::clone(r.sim.state()), 7, None);
+    let new = count(&r.sim, &Status::New);
+    app.wait_frame("the head synced", |f| {
+        f.contains(&format!("Feedback · new {new} "))
+    });
+    let mut submitter = Submitter::new(Arc::clone(r.sim.state()), 7, None);
     for _ in 0..150 {
         submitter.submit();
     }
     app.key('r');
     app.wait_frame("every new item", |f| {
-        f.contains("250 loaded") && f.contains("150 new")
+        f.contains(&format!("Feedback · new {} 150 new", new + 150))
     });
     app.quit().await;
 }
@@ -380,12 +401,10 @@ async fn an_event_stream_error_cancels_the_requests_in_flight() {
         .build()
         .unwrap();
     let app = launch(client);
-    for _ in 0..4 {
-        // The three panes and the first page.
-        tokio::time::timeout(Duration::from_secs(10), opened.recv())
-            .await
-            .expect("a request reaches the server");
-    }
+    // The start-up sync's first request (discovery: the projects).
+    tokio::time::timeout(Duration::from_secs(10), opened.recv())
+        .await
+        .expect("a request reaches the server");
     app.keys
         .send(Err(std::io::Error::other("the terminal is gone")))
         .unwrap();
@@ -394,9 +413,85 @@ async fn an_event_stream_error_cancels_the_requests_in_flight() {
         .expect("the loop ends")
         .unwrap();
     assert_eq!(result.unwrap_err().to_string(), "the terminal is gone");
-    for _ in 0..4 {
-        tokio::time::timeout(Duration::from_secs(10), closed.recv())
-            .await
-            .expect("a cancelled request hangs up");
+    tokio::time::timeout(Duration::from_secs(10), closed.recv())
+        .await
+        .expect("the cancelled request hangs up");
+}
+
+/// With the service unreachable (a closed port), the inbox starts on what is stored: the first
+/// frame shows the stored rows of the last view, it says it is offline, and searching,
+/// filtering and switching status all work on the store.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn starts_offline_from_a_filled_store_and_searches_and_filters() {
+    use feedback_inbox::tui::runtime::reads::save_view;
+    use feedback_inbox::tui::state::ViewSpec;
+    use feedback_inbox::tui::testkit::{self, PaneData};
+
+    let dir = tempfile::tempdir().unwrap();
+    let store = Shared::new(Store::open(&dir.path().join("store.db")).unwrap()).unwrap();
+    let mut items: Vec<_> = (0..500).map(testkit::item).collect();
+    for item in items.iter_mut().skip(400) {
+        item.status = Status::Archived;
     }
+    store.write(|s| {
+        s.put_items(&items, testkit::now()).unwrap();
+        if let [PaneData::Projects(projects), PaneData::Apps(apps), _] = testkit::panes() {
+            s.put_projects(&projects).unwrap();
+            s.put_apps(&apps, None).unwrap();
+        }
+        // The last run showed the `ui` tag.
+        let ui = feedback_inbox::tui::state::Chosen {
+            value: "ui".into(),
+            label: "ui".into(),
+        };
+        let view = ViewSpec {
+            status: "new".into(),
+            tag: Some(ui),
+            ..ViewSpec::default()
+        };
+        save_view(s, &view).unwrap();
+    });
+    let key = feedback_inbox::api::ApiKey::parse(feedback_inbox::sim::DEMO_KEY).unwrap();
+    let client = Client::builder("http://127.0.0.1:9", key)
+        .unwrap()
+        .retry_policy(feedback_inbox::api::RetryPolicy {
+            base_delay: Duration::from_millis(1),
+            max_delay: Duration::from_millis(4),
+            ..feedback_inbox::api::RetryPolicy::default()
+        })
+        .build()
+        .unwrap();
+    let app = launch_with(client, store, None);
+    let first = app.frames.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert!(
+        first.contains("Feedback · new") && first.contains("Message number 1:"),
+        "the first frame shows the stored rows of the last view:\n{first}"
+    );
+    app.wait_frame("the whole view, counted", |f| {
+        f.contains("Feedback · new 100 ")
+    });
+    assert!(first.contains("tag:ui"), "{first}");
+    app.wait_frame("offline", |f| f.contains("offline"));
+    // Search the store.
+    app.key('/');
+    app.send(Event::Paste("second line 13".into()));
+    app.wait_frame("one match", |f| {
+        f.contains("Feedback · new 1 match") && f.contains("Message number 13:")
+    });
+    app.send(Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
+    // Filters: the Tags pane (counts of stored `new` items), clear the tag, then archived.
+    app.wait_frame("the list again", |f| f.contains("Feedback · new 100 "));
+    app.send(Event::Key(KeyEvent::new(
+        KeyCode::BackTab,
+        KeyModifiers::SHIFT,
+    )));
+    app.key('x');
+    app.wait_frame("every stored new item", |f| {
+        f.contains("Feedback · new 400 ")
+    });
+    app.key('s');
+    app.wait_frame("the stored archived items", |f| {
+        f.contains("Feedback · archived 100 ") && f.contains("Message number 400:")
+    });
+    app.quit().await;
 }

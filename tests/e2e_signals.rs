@@ -19,7 +19,7 @@ fn every_terminating_signal_restores_the_terminal_while_the_inbox_runs() {
     for (signal, number) in [("INT", 2), ("HUP", 1), ("QUIT", 3), ("TERM", 15)] {
         let watched = Watched::start(&tmux);
         tmux.wait_for("the first page", |s| {
-            s.contains("100 loaded") && s.contains("Projects")
+            s.contains("as of") && s.contains("Projects")
         });
         watched.kill(signal);
         watched.assert_restored(&tmux, &format!("SIG{signal} while running"));
@@ -49,7 +49,7 @@ fn a_signal_at_start_up_or_during_shutdown_restores_the_terminal() {
         tmux.keys(&["clear", "Enter"]);
 
         let watched = Watched::start(&tmux);
-        tmux.wait_for("the first page", |s| s.contains("100 loaded"));
+        tmux.wait_for("the first page", |s| s.contains("as of"));
         tmux.keys(&["q"]);
         watched.kill(signal);
         watched.kill(signal);
@@ -57,7 +57,7 @@ fn a_signal_at_start_up_or_during_shutdown_restores_the_terminal() {
         tmux.keys(&["clear", "Enter"]);
 
         let watched = Watched::start(&tmux);
-        tmux.wait_for("the first page", |s| s.contains("100 loaded"));
+        tmux.wait_for("the first page", |s| s.contains("as of"));
         watched.kill(signal);
         watched.kill("TERM");
         watched.kill(signal);
@@ -72,7 +72,7 @@ fn a_bracketed_paste_fills_the_prompt_and_ctrl_c_quits_from_it() {
         return;
     };
     let watched = Watched::start(&tmux);
-    tmux.wait_for("the first page", |s| s.contains("100 loaded"));
+    tmux.wait_for("the first page", |s| s.contains("as of"));
     tmux.keys(&["/"]);
     tmux.run(&["set-buffer", "-b", "text", "KINGFISHER\nsq"]);
     tmux.run(&["paste-buffer", "-p", "-b", "text", "-t", "main"]);
@@ -93,7 +93,7 @@ fn ctrl_c_quits_from_the_detail_and_the_help() {
     };
     for screen in ["Enter", "?"] {
         let watched = Watched::start(&tmux);
-        tmux.wait_for("the first page", |s| s.contains("100 loaded"));
+        tmux.wait_for("the first page", |s| s.contains("as of"));
         tmux.keys(&[screen]);
         tmux.wait_for("the screen", |s| {
             s.contains("Metadata (built-in)") || s.contains("toggle_mouse")

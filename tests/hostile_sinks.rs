@@ -13,14 +13,14 @@ use std::sync::Arc;
 
 use feedback_inbox::api::{
     ApiError, AppRef, Channel, Delivery, DeliveryStatus, Feedback, FeedbackDetail, FeedbackId,
-    Metadata, Page, Platform, ProjectRef, Status,
+    Metadata, Platform, ProjectRef, Status,
 };
-use feedback_inbox::tui::action::{Action, Msg, PageKind, PaneData};
+use feedback_inbox::store::StoredDetail;
+use feedback_inbox::tui::action::{Action, FailureKind, Msg, SyncFailure, SyncJob};
 use feedback_inbox::tui::effect::Effect;
 use feedback_inbox::tui::keymap::Keymap;
 use feedback_inbox::tui::state::AppState;
-use feedback_inbox::tui::testkit::{self, now};
-use feedback_inbox::tui::update::{start, update};
+use feedback_inbox::tui::testkit::{self, Harness, PaneData, now};
 use feedback_inbox::tui::view;
 use feedback_inbox::webhook::event::{Event, Submission};
 use ratatui::Terminal;
@@ -159,11 +159,8 @@ fn assert_screen_inert(what: &str, state: &AppState) {
     }
 }
 
-/// A `width`×`height` inbox whose panes and list hold the hostile corpus.
-fn hostile_inbox(width: u16, height: u16, items: Vec<Feedback>) -> AppState {
-    let mut state = AppState::new(now(), width, height);
-    update(&mut state, Msg::Resize { width, height });
-    let _ = start(&mut state);
+/// A `width`×`height` inbox whose store (so panes and list) holds the hostile corpus.
+fn hostile_inbox(width: u16, height: u16, items: &[Feedback]) -> Harness {
     let [projects, apps, _] = testkit::panes();
     let names = corpus();
     let (PaneData::Projects(mut projects), PaneData::Apps(mut apps)) = (projects, apps) else {
@@ -178,58 +175,54 @@ fn hostile_inbox(width: u16, height: u16, items: Vec<Feedback>) -> AppState {
         slug: None,
         created_at: None,
     }));
-    let tags = names.iter().map(|s| feedback_inbox::api::Tag {
-        tag: s.clone(),
-        count: 3,
+    let store = testkit::fill(0);
+    store.write(|s| {
+        s.put_projects(&projects).unwrap();
+        s.put_apps(&apps, None).unwrap();
+        s.put_items(items, now()).unwrap();
     });
-    let panes = [
-        PaneData::Projects(projects),
-        PaneData::Apps(apps),
-        PaneData::Tags(tags.collect()),
-    ];
-    for (n, data) in panes.into_iter().enumerate() {
-        let request_id = u64::try_from(n).unwrap() + 1;
-        update(
-            &mut state,
-            Msg::PaneLoaded {
-                request_id,
-                result: Ok(data),
-            },
-        );
-    }
-    let request_id = state.list.request_id;
-    let page = Page {
-        data: items,
-        next_cursor: None,
-    };
-    update(
-        &mut state,
-        Msg::PageLoaded {
-            request_id,
-            kind: PageKind::First,
-            result: Ok(page),
+    Harness::start(store, width, height)
+}
+
+fn stored(detail: FeedbackDetail) -> StoredDetail {
+    StoredDetail {
+        item: feedback_inbox::store::StoredItem {
+            key: 1,
+            feedback: detail.feedback,
+            seen: now(),
         },
-    );
-    state
+        metadata: detail.metadata,
+        delivery: Some(detail.delivery),
+        detail_at: Some(now()),
+    }
 }
 
 #[test]
 fn list_panes_and_status_bar_keep_hostile_text_inert() {
     for (width, height) in [(200, 50), (100, 30), (60, 20)] {
-        let mut state = hostile_inbox(width, height, hostile_items());
+        // Listed under `new` (a view is of one status); the detail test shows hostile statuses.
+        let items: Vec<Feedback> = hostile_items()
+            .into_iter()
+            .map(|mut item| {
+                item.status = Status::New;
+                item
+            })
+            .collect();
+        let mut h = hostile_inbox(width, height, &items);
+        assert!(h.state.visible_len() > 0);
         let what = format!("list {width}x{height}");
         for _ in 0..8 {
-            assert_screen_inert(&what, &state);
-            update(&mut state, Msg::Action(Action::PageDown));
+            assert_screen_inert(&what, &h.state);
+            h.send(Msg::Action(Action::PageDown));
         }
         // Each pane focused and scrolled, its entries chosen as filters (status bar chips).
         for _pane in 0..3 {
-            update(&mut state, Msg::Action(Action::FocusNext));
+            h.send(Msg::Action(Action::FocusNext));
             for _ in 0..4 {
-                update(&mut state, Msg::Action(Action::Open));
-                assert_screen_inert(&format!("{what}, pane chosen"), &state);
+                h.send(Msg::Action(Action::Open));
+                assert_screen_inert(&format!("{what}, pane chosen"), &h.state);
                 for _ in 0..7 {
-                    update(&mut state, Msg::Action(Action::MoveDown));
+                    h.send(Msg::Action(Action::MoveDown));
                 }
             }
         }
@@ -239,34 +232,30 @@ fn list_panes_and_status_bar_keep_hostile_text_inert() {
 #[test]
 fn status_notes_echoing_server_text_stay_inert() {
     for s in corpus() {
-        let mut state = hostile_inbox(120, 30, Vec::new());
+        let mut h = hostile_inbox(120, 30, &[]);
         let body = serde_json::json!({ "error": s, "message": s }).to_string();
         let err = ApiError::from_response(500, body.as_bytes(), Some(&s));
         assert_inert("an API error as printed on stderr", &err.to_string(), false);
         let results = [
-            Err(Arc::new(err)),
+            Err::<(), _>(Arc::new(err)),
             Err(Arc::new(ApiError::Network { reason: s.clone() })),
         ];
         for result in results {
-            let request_id = state.list.request_id;
-            update(
-                &mut state,
-                Msg::PageLoaded {
-                    request_id,
-                    kind: PageKind::Next,
-                    result,
-                },
-            );
-            assert_screen_inert("an error note", &state);
+            let failure = result.map_err(|e: Arc<ApiError>| SyncFailure {
+                text: e.to_string(),
+                kind: FailureKind::Other,
+            });
+            h.send(Msg::Synced {
+                job: SyncJob::Head(Status::New),
+                result: failure.map(|()| feedback_inbox::tui::action::Synced::default()),
+            });
+            assert_screen_inert("an error note", &h.state);
         }
-        update(
-            &mut state,
-            Msg::Opened {
-                url: s.clone(),
-                result: Err(s.clone()),
-            },
-        );
-        assert_screen_inert("a browser failure note", &state);
+        h.send(Msg::Opened {
+            url: s.clone(),
+            result: Err(s.clone()),
+        });
+        assert_screen_inert("a browser failure note", &h.state);
     }
 }
 
@@ -274,19 +263,20 @@ fn status_notes_echoing_server_text_stay_inert() {
 fn detail_and_clipboard_keep_hostile_text_inert() {
     for item in hostile_items() {
         let id = item.id.0.clone();
-        let mut state = hostile_inbox(120, 40, vec![item.clone()]);
-        update(&mut state, Msg::Action(Action::Open));
-        let result = Ok(Box::new(hostile_detail(item)));
-        update(
-            &mut state,
-            Msg::DetailLoaded {
-                id: id.clone(),
-                result,
-            },
-        );
+        // Listed under `new`; the detail the service sends has the hostile status.
+        let mut listed = item.clone();
+        listed.status = Status::New;
+        let mut h = hostile_inbox(120, 40, &[listed]);
+        h.send(Msg::Action(Action::Open));
+        let result = Ok(Box::new(stored(hostile_detail(item))));
+        h.send(Msg::DetailLoaded {
+            id: id.clone(),
+            result,
+        });
+        assert!(h.state.detail.is_some(), "{id:?} is listed and opened");
         for _ in 0..4 {
-            assert_screen_inert("detail", &state);
-            update(&mut state, Msg::Action(Action::PageDown));
+            assert_screen_inert("detail", &h.state);
+            h.send(Msg::Action(Action::PageDown));
         }
         for action in [
             Action::CopyMessage,
@@ -294,14 +284,14 @@ fn detail_and_clipboard_keep_hostile_text_inert() {
             Action::CopyId,
             Action::OpenLink,
         ] {
-            for effect in update(&mut state, Msg::Action(action)) {
+            for effect in h.send(Msg::Action(action)) {
                 match effect {
                     Effect::Copy { text, .. } => assert_inert("clipboard", &text, true),
                     Effect::OpenUrl { url } => assert_inert("browser", &url, false),
                     _ => {}
                 }
             }
-            assert_screen_inert("after an item action", &state);
+            assert_screen_inert("after an item action", &h.state);
         }
     }
 }
@@ -403,7 +393,7 @@ fn list_columns_hold_after_emoji_clusters() {
         })
         .collect();
     let rows = items.len();
-    let state = hostile_inbox(200, u16::try_from(rows).unwrap() + 8, items);
+    let state = hostile_inbox(200, u16::try_from(rows).unwrap() + 8, &items).state;
     let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
     terminal
         .draw(|frame| view::render(frame, &state, &Keymap::default()))

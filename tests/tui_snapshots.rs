@@ -2,14 +2,16 @@
 //! clock and UTC, plus explicit checks of the styles a snapshot cannot show.
 #![allow(clippy::unwrap_used)]
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use feedback_inbox::api::{ApiError, Feedback, Wait, WaitReason};
-use feedback_inbox::tui::action::{Action, Msg, PageKind};
+use feedback_inbox::api::{Feedback, Status, Wait, WaitReason};
+use feedback_inbox::store::Shared;
+use feedback_inbox::tui::action::{Action, FailureKind, Msg, SyncFailure, SyncJob, ViewError};
 use feedback_inbox::tui::keymap::Keymap;
 use feedback_inbox::tui::state::AppState;
-use feedback_inbox::tui::testkit::{self, budget, detail, now, started};
+use feedback_inbox::tui::testkit::{
+    self, Harness, budget, fill, now, started, started_harness, stored_detail,
+};
 use feedback_inbox::tui::update::{start, update};
 use feedback_inbox::tui::view;
 use ratatui::Terminal;
@@ -25,7 +27,7 @@ fn draw(state: &AppState) -> Terminal<TestBackend> {
     terminal
 }
 
-/// A `width` x `height` inbox whose start-up requests are sent and not yet answered.
+/// A `width` x `height` inbox whose first query and start-up sync are sent, not answered.
 fn starting(width: u16, height: u16) -> AppState {
     let mut state = AppState::new(now(), width, height);
     update(&mut state, Msg::Resize { width, height });
@@ -33,8 +35,31 @@ fn starting(width: u16, height: u16) -> AppState {
     state
 }
 
-fn act(state: &mut AppState, action: Action) {
-    update(state, Msg::Action(action));
+/// The column where `needle` starts on row `y`.
+fn column(buffer: &ratatui::buffer::Buffer, y: u16, needle: &str) -> u16 {
+    let cells: Vec<&str> = (0..buffer.area.width)
+        .map(|x| buffer[(x, y)].symbol())
+        .collect();
+    let first = needle.chars().map(|c| c.to_string()).collect::<Vec<_>>();
+    let at = cells
+        .windows(first.len())
+        .position(|w| w.iter().zip(&first).all(|(a, b)| a == b))
+        .unwrap_or_else(|| panic!("{needle} not on row {y}: {}", cells.concat()));
+    u16::try_from(at).unwrap()
+}
+
+fn act(h: &mut Harness, action: Action) {
+    h.send(Msg::Action(action));
+}
+
+fn failed(kind: FailureKind, text: &str) -> Msg {
+    Msg::Synced {
+        job: SyncJob::Start(Status::New),
+        result: Err(SyncFailure {
+            text: text.into(),
+            kind,
+        }),
+    }
 }
 
 #[test]
@@ -74,47 +99,94 @@ fn no_color_keeps_focus_and_selection_visible() {
 
 #[test]
 fn detail_open() {
-    let mut state = started(120, 35, 100, false);
-    act(&mut state, Action::MoveDown);
-    act(&mut state, Action::Open);
-    update(
-        &mut state,
-        Msg::DetailLoaded {
-            id: "id00001".into(),
-            result: Ok(Box::new(detail(1))),
-        },
-    );
-    insta::assert_snapshot!(draw(&state).backend());
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::MoveDown);
+    act(&mut h, Action::Open);
+    // Before the service answers: what is stored (the list fields), and that it is fetching.
+    insta::assert_snapshot!("detail_from_the_store", draw(&h.state).backend());
+    h.send(Msg::DetailLoaded {
+        id: "id00001".into(),
+        result: Ok(Box::new(stored_detail(1))),
+    });
+    insta::assert_snapshot!(draw(&h.state).backend());
 }
 
 #[test]
 fn help_overlay() {
-    let mut state = started(120, 35, 100, false);
-    act(&mut state, Action::Help);
-    insta::assert_snapshot!(draw(&state).backend());
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::Help);
+    insta::assert_snapshot!(draw(&h.state).backend());
 }
 
 #[test]
 fn filter_prompt() {
-    let mut state = started(120, 35, 100, false);
-    act(&mut state, Action::Filter);
-    for c in "user2".chars() {
-        update(
-            &mut state,
-            Msg::FilterInput(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
-        );
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::Filter);
+    h.send(Msg::Paste("tag:ui num".into()));
+    for c in "ber".chars() {
+        h.send(Msg::FilterInput(KeyEvent::new(
+            KeyCode::Char(c),
+            KeyModifiers::NONE,
+        )));
     }
-    insta::assert_snapshot!(draw(&state).backend());
+    let terminal = draw(&h.state);
+    insta::assert_snapshot!(terminal.backend());
+    // "number" is highlighted in each row's message, and the title counts the matches.
+    let buffer = terminal.backend().buffer();
+    let at = column(buffer, 2, "number");
+    assert!(buffer[(at, 2)].modifier.contains(Modifier::UNDERLINED));
+    assert!(!buffer[(at - 2, 2)].modifier.contains(Modifier::UNDERLINED));
+    let title: String = (0..120).map(|x| buffer[(x, 0)].symbol()).collect();
+    assert!(title.contains("25 match"), "{title}");
+    // And in the detail's message.
+    act(&mut h, Action::Open);
+    act(&mut h, Action::Open);
+    let terminal = draw(&h.state);
+    let buffer = terminal.backend().buffer();
+    let at = column(buffer, 1, "number");
+    assert!(buffer[(at, 1)].modifier.contains(Modifier::UNDERLINED));
+    assert!(!buffer[(at - 2, 1)].modifier.contains(Modifier::UNDERLINED));
+}
+
+#[test]
+fn a_query_error_is_marked_where_it_is() {
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::Filter);
+    h.send(Msg::Paste("crash age:<7x".into()));
+    let terminal = draw(&h.state);
+    insta::assert_snapshot!(terminal.backend());
+    let buffer = terminal.backend().buffer();
+    let prompt: String = (0..120).map(|x| buffer[(x, 32)].symbol()).collect();
+    let at = column(buffer, 32, "age");
+    let marked = |x: u16| buffer[(x, 32)].modifier.contains(Modifier::UNDERLINED);
+    assert!(!marked(at - 3), "crash is fine: {prompt}");
+    assert!(
+        (at..at + 7).any(marked),
+        "the error's span is underlined: {prompt}"
+    );
+    assert!(prompt.contains('⚠'), "{prompt}");
+}
+
+#[test]
+fn offline_on_what_is_stored() {
+    let mut h = Harness::start(fill(100), 120, 35);
+    h.state.sync.as_of = Some(now() - jiff::SignedDuration::from_hours(26));
+    h.send(failed(
+        FailureKind::Offline,
+        "Network error: connection refused",
+    ));
+    insta::assert_snapshot!(draw(&h.state).backend());
 }
 
 #[test]
 fn rate_limited_status() {
-    let mut state = started(120, 35, 100, false);
+    let mut h = started_harness(120, 35, 100, false);
+    let state = &mut h.state;
     let reset = now() + jiff::SignedDuration::from_secs(42);
-    update(&mut state, budget(120, 0, reset));
+    update(state, budget(120, 0, reset));
     let until = now() + jiff::SignedDuration::from_secs(12);
     update(
-        &mut state,
+        state,
         Msg::Waiting(Wait {
             reason: WaitReason::RateLimited,
             duration: Duration::from_secs(12),
@@ -122,8 +194,8 @@ fn rate_limited_status() {
             capped_from: None,
         }),
     );
-    act(&mut state, Action::Bottom);
-    let terminal = draw(&state);
+    act(&mut h, Action::Bottom);
+    let terminal = draw(&h.state);
     insta::assert_snapshot!(terminal.backend());
     let buffer = terminal.backend().buffer();
     let status: String = (0..120)
@@ -139,37 +211,23 @@ fn rate_limited_status() {
 
 #[test]
 fn error_panel() {
-    let mut state = started(120, 35, 60, false);
-    let request_id = state.list.request_id;
-    let err = Arc::new(ApiError::Network {
-        reason: "connection reset by peer".into(),
+    let mut h = started_harness(120, 35, 60, false);
+    let request_id = h.state.list.query_id;
+    h.send(Msg::ViewLoaded {
+        request_id,
+        result: Err(ViewError::Store("disk I/O error".into())),
     });
-    update(
-        &mut state,
-        Msg::PageLoaded {
-            request_id,
-            kind: PageKind::Next,
-            result: Err(err),
-        },
-    );
-    insta::assert_snapshot!(draw(&state).backend());
+    insta::assert_snapshot!(draw(&h.state).backend());
 }
 
 #[test]
 fn unauthorized_screen() {
-    let mut state = AppState::new(now(), 100, 30);
-    let effects = start(&mut state);
-    let request_id = state.list.request_id;
-    assert!(!effects.is_empty());
-    update(
-        &mut state,
-        Msg::PageLoaded {
-            request_id,
-            kind: PageKind::First,
-            result: Err(Arc::new(ApiError::Unauthorized)),
-        },
-    );
-    insta::assert_snapshot!(draw(&state).backend());
+    let mut h = Harness::start(fill(0), 100, 30);
+    h.send(failed(
+        FailureKind::Refused,
+        "The API key was refused (401)",
+    ));
+    insta::assert_snapshot!(draw(&h.state).backend());
 }
 
 #[test]
@@ -180,17 +238,13 @@ fn loading_screen() {
 
 #[test]
 fn empty_result() {
-    let mut state = starting(100, 30);
-    let request_id = state.list.request_id;
-    update(
-        &mut state,
-        Msg::PageLoaded {
-            request_id,
-            kind: PageKind::First,
-            result: Ok(testkit::page(0, 0, true)),
-        },
+    let mut h = Harness::start(fill(0), 100, 30);
+    h.synced(SyncJob::Start(Status::New), true);
+    assert!(
+        !h.state.list.fetching,
+        "nothing asked for before the head sync"
     );
-    insta::assert_snapshot!(draw(&state).backend());
+    insta::assert_snapshot!(draw(&h.state).backend());
 }
 
 #[test]
@@ -213,14 +267,13 @@ fn narrow_terminal() {
 
 #[test]
 fn scrolled_long_list_shows_the_right_window() {
-    let mut state = started(120, 35, 10_000, true);
+    let mut h = started_harness(120, 35, 10_000, true);
     for _ in 0..50 {
-        act(&mut state, Action::PageDown);
+        act(&mut h, Action::PageDown);
     }
-    let terminal = draw(&state);
+    let terminal = draw(&h.state);
     insta::assert_snapshot!(terminal.backend());
-    let selected = state.selected_row().unwrap().id.to_string();
-    assert_eq!(selected, "id01550");
+    assert_eq!(h.selected_id(), "id01550");
 }
 
 fn hostile_items() -> Vec<Feedback> {
@@ -266,21 +319,14 @@ fn hostile_items() -> Vec<Feedback> {
 
 #[test]
 fn hostile_text_is_inert_and_columns_hold() {
-    let mut state = starting(120, 20);
-    let request_id = state.list.request_id;
-    let page = feedback_inbox::api::Page {
-        data: hostile_items(),
-        next_cursor: None,
-    };
-    update(
-        &mut state,
-        Msg::PageLoaded {
-            request_id,
-            kind: PageKind::First,
-            result: Ok(page),
-        },
-    );
-    let terminal = draw(&state);
+    let store: Shared = fill(0);
+    store
+        .write(|s| s.put_items(&hostile_items(), now()))
+        .unwrap();
+    let mut h = Harness::start(store, 120, 20);
+    h.synced(SyncJob::Start(Status::New), true);
+    assert!(!h.state.list.fetching);
+    let terminal = draw(&h.state);
     insta::assert_snapshot!(terminal.backend());
     let buffer = terminal.backend().buffer();
     for cell in buffer.content() {
@@ -290,40 +336,39 @@ fn hostile_text_is_inert_and_columns_hold() {
             cell.symbol()
         );
     }
-    act(&mut state, Action::MoveDown);
-    act(&mut state, Action::Open);
-    let mut long = detail(0);
-    long.feedback.id = feedback_inbox::api::FeedbackId("long".into());
-    long.feedback.message = "A".repeat(10_000);
-    update(
-        &mut state,
-        Msg::DetailLoaded {
-            id: "long".into(),
-            result: Ok(Box::new(long)),
-        },
-    );
-    act(&mut state, Action::PageDown);
-    let terminal = draw(&state);
+    act(&mut h, Action::MoveDown);
+    act(&mut h, Action::Open);
+    let mut long = stored_detail(0);
+    long.item.feedback.id = feedback_inbox::api::FeedbackId("long".into());
+    long.item.feedback.message = "A".repeat(10_000);
+    h.send(Msg::DetailLoaded {
+        id: "long".into(),
+        result: Ok(Box::new(long)),
+    });
+    act(&mut h, Action::PageDown);
+    let terminal = draw(&h.state);
     insta::assert_snapshot!("hostile_long_message_detail_scrolled", terminal.backend());
 }
 
 #[test]
 fn live_arrivals_are_marked_new_and_counted() {
-    let mut state = started(120, 20, 100, false);
-    state.live = true;
+    let mut h = started_harness(120, 20, 100, false);
+    h.state.live = true;
     // Scrolled down: at its top the list would show the arrivals at once.
-    act(&mut state, Action::PageDown);
+    act(&mut h, Action::PageDown);
     for n in [9001, 9002] {
         let mut fresh = testkit::item(n);
-        fresh.received_at = now();
+        fresh.received_at =
+            now() + jiff::SignedDuration::from_secs(i64::try_from(n - 9000).unwrap());
         fresh.message = format!("Just arrived by webhook ({n})");
-        update(&mut state, Msg::Arrived(Box::new(fresh)));
+        h.store.write(|s| s.put_items(&[fresh], now())).unwrap();
+        h.send(Msg::Arrived);
     }
     // The cursor stayed on its item: the arrivals are above the screen, and the title says so.
-    let terminal = draw(&state);
+    let terminal = draw(&h.state);
     insta::assert_snapshot!("live_arrivals_above", terminal.backend());
-    act(&mut state, Action::Top);
-    let terminal = draw(&state);
+    act(&mut h, Action::Top);
+    let terminal = draw(&h.state);
     insta::assert_snapshot!("live_arrivals_on_screen", terminal.backend());
     let buffer = terminal.backend().buffer();
     let left = view::list_left(120);
@@ -336,7 +381,7 @@ fn live_arrivals_are_marked_new_and_counted() {
     assert_eq!(
         buffer[(left + 1, 4)].symbol(),
         " ",
-        "the third row was loaded before"
+        "the third row was stored before"
     );
 }
 
@@ -349,7 +394,7 @@ fn help_scrolled_on_a_small_terminal() {
 
     let keymap = Keymap::default();
     let mut state = started(40, 12, 100, false);
-    act(&mut state, Action::Help);
+    update(&mut state, Msg::Action(Action::Help));
     let down = Event::Key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE));
     for _ in 0..5 {
         let msg = translate(&down, &state, &keymap).unwrap();
@@ -367,7 +412,10 @@ fn help_scrolled_on_a_small_terminal() {
     update(&mut state, msg);
     let screen = format!("{:?}", draw(&state).backend().buffer());
     assert!(screen.contains("[keys]."), "{screen}");
-    assert!(screen.contains("toggle_mouse"), "{screen}");
+    assert!(
+        screen.contains("age:>2w"),
+        "the search language too: {screen}"
+    );
 }
 
 /// The status bar row of a `width`-column screen of `state`.
@@ -380,11 +428,12 @@ fn status_row(state: &mut AppState, width: u16) -> String {
 
 /// A list that is paused, rate limited, low on budget and showing an error, all at once.
 fn busy_status() -> AppState {
-    let mut state = started(120, 20, 100, false);
+    let mut h = started_harness(120, 20, 100, false);
     let reset = now() + jiff::SignedDuration::from_secs(24);
-    update(&mut state, budget(120, 3, reset));
-    // At the end of what is loaded with the budget low: paging pauses.
-    act(&mut state, Action::Bottom);
+    h.send(budget(120, 3, reset));
+    // At the end of what is stored with the budget low: paging pauses.
+    act(&mut h, Action::Bottom);
+    let mut state = h.state;
     assert!(state.list.prefetch_paused);
     state.note = Some(feedback_inbox::tui::state::Note {
         text: "Could not reach the service: connection reset by peer — r to retry".into(),
@@ -411,7 +460,7 @@ fn status_bar_parts_never_run_into_each_other() {
         "budget spent; next request in 24s",
         "3/120 ↻24s",
         "? help q quit",
-        "100 loaded",
+        "as of 12:00",
     ];
     let mut rows = Vec::new();
     for width in [200, 120, 80, 60, 40] {

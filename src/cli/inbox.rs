@@ -1,5 +1,6 @@
-//! The interactive inbox: `feedback-inbox` (the configured account) and `feedback-inbox demo`
-//! (the embedded simulator with its seeded data, no key needed).
+//! The interactive inbox: `feedback-inbox` (the configured account, over its local store) and
+//! `feedback-inbox demo` (the embedded simulator with its seeded data, no key needed, over a
+//! throwaway store in a temporary folder removed at exit: it never touches the user's store).
 
 use std::io::IsTerminal;
 use std::net::SocketAddr;
@@ -9,13 +10,15 @@ use std::time::Duration;
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
 use super::{Args, CliError};
-use crate::api::{ApiKey, Client, Feedback, Wait};
+use crate::api::{ApiKey, Client, Wait};
 use crate::clipboard::SystemClipboard;
 use crate::config;
 use crate::sim::submit::{SubmitHandle, Submitter};
 use crate::sim::webhooks::{Plan, Sender, WebhookTarget};
 use crate::sim::{self, DEMO_KEY};
-use crate::tui::{self, keymap::Keymap};
+use crate::store::{Shared, Store};
+use crate::sync::{SyncSettings, Syncer};
+use crate::tui::{self, Arrival, keymap::Keymap};
 use crate::webhook::receiver::{self, Notice, ReceiverConfig, ReceiverHandle};
 use crate::webhook::seen::Seen;
 use crate::webhook::{DEFAULT_TOLERANCE, Event, Secret};
@@ -39,6 +42,11 @@ pub async fn inbox(args: &Args) -> Result<(), CliError> {
         eprintln!("warning: {warning}");
     }
     let builder = Client::builder(resolved.base_url.as_str(), resolved.key)?;
+    // `--no-store`: in memory, gone at exit.
+    let store = match super::store_cmd::open_store(args)? {
+        Some(store) => store,
+        None => Store::open_memory()?,
+    };
     let live = match (&args.listen, &args.secret_env) {
         (Some(addr), Some(var)) => {
             let secret = Secret::from_env(var)?;
@@ -47,20 +55,20 @@ pub async fn inbox(args: &Args) -> Result<(), CliError> {
         _ => None,
     };
     let (receiver, arrivals) = live.unzip();
-    let result = run(builder, settings, arrivals).await;
+    let result = run(builder, store, settings, arrivals).await;
     if let Some(receiver) = receiver {
         receiver.shutdown().await;
     }
     result
 }
 
-/// Starts a webhook receiver whose accepted `feedback.created` events become list items.
-/// Duplicates are dropped by the receiver (in memory) and by the list (by id); rejections are
-/// logged by the receiver, never drawn over the inbox.
+/// Starts a webhook receiver whose accepted `feedback.created` events are stored (with the
+/// metadata they carry) and then shown. Duplicates are dropped by the receiver (in memory) and
+/// by the store (by id); rejections are logged by the receiver, never drawn over the inbox.
 async fn listen(
     addr: SocketAddr,
     secret: Secret,
-) -> Result<(ReceiverHandle, UnboundedReceiver<Feedback>), CliError> {
+) -> Result<(ReceiverHandle, UnboundedReceiver<Arrival>), CliError> {
     let config = ReceiverConfig {
         addr,
         secret,
@@ -78,13 +86,29 @@ async fn listen(
         while let Some(notice) = notices.recv().await {
             if let Notice::Accepted(event) = notice
                 && let Event::FeedbackCreated(submission) = *event
-                && tx.send(submission.to_feedback(None)).is_err()
+                && tx
+                    .send(Arrival {
+                        feedback: submission.to_feedback(None),
+                        metadata: Some(submission.rest_metadata()),
+                    })
+                    .is_err()
             {
                 break;
             }
         }
     });
     Ok((handle, arrivals))
+}
+
+/// The demo's throwaway store: a file in a fresh temporary folder (removed with the returned
+/// handle), never the user's account store, whatever `--store` or `FEEDBACK_STORE` say.
+fn demo_store() -> Result<(tempfile::TempDir, Store), CliError> {
+    let folder = tempfile::Builder::new()
+        .prefix("feedback-inbox-demo-")
+        .tempdir()
+        .map_err(|e| CliError::Other(format!("cannot make the demo's store: {e}")))?;
+    let store = Store::open(&folder.path().join("demo.db"))?;
+    Ok((folder, store))
 }
 
 /// The inbox on the embedded simulator; with `--live-every`, the simulator also receives new
@@ -97,17 +121,19 @@ pub async fn demo(args: &Args, demo: &DemoArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::Other(format!("cannot start the demo simulator: {e}")))?;
     let key = ApiKey::parse(DEMO_KEY).map_err(|e| CliError::Other(e.to_string()))?;
     let builder = Client::builder(&handle.base_url(), key)?;
+    let (folder, store) = demo_store()?;
     let live = match demo.live_every {
         Some(every) => Some(live_demo(&handle, demo.data.seed, every).await?),
         None => None,
     };
     let (parts, arrivals) = live.map(|(r, s, a)| ((r, s), a)).unzip();
-    let result = run(builder, settings, arrivals).await;
+    let result = run(builder, store, settings, arrivals).await;
     if let Some((receiver, submitter)) = parts {
         submitter.stop().await;
         receiver.shutdown().await;
     }
     handle.shutdown().await;
+    drop(folder);
     result
 }
 
@@ -117,7 +143,7 @@ async fn live_demo(
     sim: &sim::SimHandle,
     seed: u64,
     every: f64,
-) -> Result<(ReceiverHandle, SubmitHandle, UnboundedReceiver<Feedback>), CliError> {
+) -> Result<(ReceiverHandle, SubmitHandle, UnboundedReceiver<Arrival>), CliError> {
     let every = super::sim_cmd::positive_seconds(every, "--live-every")?;
     let secret =
         Secret::new(demo_secret_bytes()?.to_vec()).map_err(|e| CliError::Other(e.to_string()))?;
@@ -193,8 +219,9 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
 
 async fn run(
     builder: crate::api::ClientBuilder,
+    store: Store,
     settings: Settings,
-    arrivals: Option<UnboundedReceiver<Feedback>>,
+    arrivals: Option<UnboundedReceiver<Arrival>>,
 ) -> Result<(), CliError> {
     let (wait_tx, waits): (_, UnboundedReceiver<Wait>) = unbounded_channel();
     let client = builder
@@ -202,8 +229,16 @@ async fn run(
             let _ = wait_tx.send(wait.clone());
         }))
         .build()?;
-    let options = tui::Options {
+    let store = Shared::new(store)?;
+    let syncer = Syncer::new(
         client,
+        store.clone(),
+        crate::clock::system(),
+        SyncSettings::default(),
+    );
+    let options = tui::Options {
+        store,
+        syncer: Arc::new(syncer),
         keymap: settings.keymap,
         refresh_seconds: settings.refresh_seconds,
         clipboard: Box::new(SystemClipboard::new()),
@@ -233,6 +268,22 @@ mod tests {
             distinct.dedup();
             assert!(distinct.len() > 16, "{secret:?} does not look random");
         }
+    }
+
+    #[test]
+    fn the_demo_store_is_a_throwaway_file_removed_with_its_folder() {
+        let (folder, store) = demo_store().unwrap();
+        let path = store.path().unwrap().to_owned();
+        assert!(path.starts_with(folder.path()));
+        assert!(path.starts_with(std::env::temp_dir()));
+        let user = crate::store::default_path(None);
+        assert!(user.is_none_or(|user| !path.starts_with(user.parent().unwrap())));
+        let (other, _) = demo_store().unwrap();
+        assert_ne!(folder.path(), other.path(), "each demo its own");
+        drop(store);
+        let kept = folder.path().to_owned();
+        drop(folder);
+        assert!(!kept.exists(), "removed at exit");
     }
 
     #[test]

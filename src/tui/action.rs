@@ -5,7 +5,10 @@ use std::sync::Arc;
 
 use jiff::Timestamp;
 
-use crate::api::{ApiError, App, Feedback, FeedbackDetail, Page, Project, RateLimit, Tag, Wait};
+use crate::api::{App, Project, RateLimit, Status, Wait};
+use crate::store::search::QueryError;
+use crate::store::{Counts, StoredDetail};
+use crate::tui::rows::Window;
 
 /// What a key (or the mouse) asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -39,7 +42,7 @@ impl Action {
         (Action::MoveDown, "move_down", "next row / scroll down"),
         (Action::MoveUp, "move_up", "previous row / scroll up"),
         (Action::Top, "top", "first row"),
-        (Action::Bottom, "bottom", "last loaded row (loads more)"),
+        (Action::Bottom, "bottom", "last stored row (fetches more)"),
         (Action::PageDown, "page_down", "one screen down"),
         (Action::PageUp, "page_up", "one screen up"),
         (Action::Open, "open", "open detail / apply pane selection"),
@@ -60,8 +63,8 @@ impl Action {
             "toggle_status",
             "switch status new / archived",
         ),
-        (Action::Filter, "filter", "filter loaded items by text"),
-        (Action::Reload, "reload", "reload / retry"),
+        (Action::Filter, "filter", "search the stored items"),
+        (Action::Reload, "reload", "sync what is new / retry"),
         (Action::CopyLink, "copy_link", "copy issue-tracker link"),
         (Action::CopyMessage, "copy_message", "copy message"),
         (Action::CopyId, "copy_id", "copy id"),
@@ -98,31 +101,98 @@ impl Action {
     }
 }
 
-/// Which pane a discovery request fills.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PaneKind {
-    Projects,
-    Apps,
-    Tags,
+/// What the side panes list, read from the store for one status.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Panes {
+    /// Stored items per project, app and tag, of the status listed.
+    pub counts: Counts,
+    /// The account's projects and apps as discovery last stored them (with no items yet, or
+    /// none of this status, they are listed with 0).
+    pub projects: Vec<Project>,
+    pub apps: Vec<App>,
 }
 
-/// A discovery answer.
-#[derive(Debug, Clone)]
-pub enum PaneData {
-    Projects(Vec<Project>),
-    Apps(Vec<App>),
-    Tags(Vec<Tag>),
+/// The answer to a view query: the ordered keys, where the anchor's items now are, and the
+/// rows around the screen.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ViewData {
+    pub keys: Arc<[i64]>,
+    /// Positions of the anchor's selected, top and first items in `keys`, when still there.
+    pub selected: Option<usize>,
+    pub top: Option<usize>,
+    pub first: Option<usize>,
+    pub window: Window,
+    /// How fresh the view's status is in the store.
+    pub freshness: Option<Freshness>,
+    /// Only the first keys of the view (a limited query): the whole view is asked for next.
+    pub partial: bool,
 }
 
-/// How a page answer is merged into the list.
+/// Why a view query gave no keys.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ViewError {
+    /// The search text: shown in the prompt where it is wrong; the list keeps what it showed.
+    Query(QueryError),
+    /// The store failed.
+    Store(String),
+}
+
+/// Network work the syncer does for the inbox.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SyncJob {
+    /// Projects, apps and tags (checking the account), then the head of the status.
+    Start(Status),
+    /// What is new at the head of a status.
+    Head(Status),
+    /// One page deeper than the store reaches; `user` when the list's scrolling asked for it
+    /// (it goes before background work), else background (it respects the budget floor).
+    Backfill { status: Status, user: bool },
+    /// The syncer's next piece of background work (gaps and deep ends of both statuses, then
+    /// the reconcile walk that finds items that left `new`); `listed` is the status on screen,
+    /// whose freshness comes back with the answer.
+    Background { listed: Status },
+}
+
+/// How fresh a status is in the store.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Freshness {
+    pub status: String,
+    pub synced_at: Option<Timestamp>,
+    pub complete: bool,
+}
+
+/// What a sync job did.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Synced {
+    pub added: usize,
+    pub changed: usize,
+    /// The status is mirrored to its end (a backfill found nothing deeper).
+    pub reached_end: bool,
+    /// The background has nothing to do for now.
+    pub idle: bool,
+    pub freshness: Option<Freshness>,
+}
+
+/// Why a sync job failed, as the inbox shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyncFailure {
+    pub text: String,
+    pub kind: FailureKind,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PageKind {
-    /// The first page for the current filters: replaces the list.
-    First,
-    /// The next page by cursor: appended.
-    Next,
-    /// The newest page on refresh: new items prepended.
-    Refresh,
+pub enum FailureKind {
+    /// The service cannot be reached (or answers 5xx): the inbox runs on the store, offline.
+    Offline,
+    /// The key was refused or the plan has no API access: a full-screen explanation.
+    Refused,
+    /// The store holds another account's feedback: nothing of this one is written.
+    WrongAccount,
+    /// Another sync holds the store; this one was skipped.
+    Busy,
+    /// The inbox ended it.
+    Cancelled,
+    Other,
 }
 
 /// A copy finished (or could not be done).
@@ -170,18 +240,34 @@ pub enum Msg {
         width: u16,
         height: u16,
     },
-    PaneLoaded {
+    /// Answer to `Effect::Query`.
+    ViewLoaded {
         request_id: u64,
-        result: Result<PaneData, Arc<ApiError>>,
+        result: Result<Box<ViewData>, ViewError>,
     },
-    PageLoaded {
+    /// Answer to `Effect::LoadRows`.
+    RowsLoaded {
         request_id: u64,
-        kind: PageKind,
-        result: Result<Page<Feedback>, Arc<ApiError>>,
+        result: Result<Window, String>,
     },
+    /// Answer to `Effect::LoadPanes`.
+    PanesLoaded {
+        request_id: u64,
+        result: Result<Box<Panes>, String>,
+    },
+    /// The stored detail (`None`: not stored), answer to `Effect::LoadDetail`.
+    DetailStored {
+        id: String,
+        result: Result<Option<Box<StoredDetail>>, String>,
+    },
+    /// The detail the service sent, now stored; answer to `Effect::FetchDetail`.
     DetailLoaded {
         id: String,
-        result: Result<Box<FeedbackDetail>, Arc<ApiError>>,
+        result: Result<Box<StoredDetail>, SyncFailure>,
+    },
+    Synced {
+        job: SyncJob,
+        result: Result<Synced, SyncFailure>,
     },
     Waiting(Wait),
     RateLimited(RateLimit),
@@ -191,6 +277,6 @@ pub enum Msg {
         url: String,
         result: Result<(), String>,
     },
-    /// A new item arrived from outside (webhook receiver).
-    Arrived(Box<Feedback>),
+    /// An item arrived from outside (webhook receiver) and is stored.
+    Arrived,
 }

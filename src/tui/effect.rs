@@ -1,27 +1,50 @@
-//! What `update` asks the outside world to do. The executor in `tui::runtime` turns each effect
-//! into a tokio task (network) or a quick local call (clipboard, browser, mouse capture); results
-//! come back as `Msg`s carrying the request id they answer.
+//! What `update` asks the outside world to do. The executor in `tui::runtime` runs store reads
+//! on blocking threads and sync jobs as tokio tasks, or makes a quick local call (clipboard,
+//! browser, mouse capture); results come back as `Msg`s carrying the request id they answer.
 
-use crate::api::{FeedbackQuery, ScopeQuery};
+use jiff::Timestamp;
 
-use super::action::{PageKind, PaneKind};
+use super::action::SyncJob;
+use super::state::{Anchor, ViewSpec};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
-    FetchPane {
-        pane: PaneKind,
+    /// The ordered keys of a view and the rows around where `anchor` puts the screen, which is
+    /// `rows` high. A newer query makes an older one's answer moot (latest wins).
+    Query {
         request_id: u64,
-        scope: ScopeQuery,
+        spec: ViewSpec,
+        anchor: Anchor,
+        rows: usize,
+        /// "Now" for the search's `age:`.
+        now: Timestamp,
+        /// At most this many keys: the first frame's query reads only the first screen's, and
+        /// the whole view follows off the UI thread.
+        limit: Option<usize>,
     },
-    /// `First` and `Refresh` cancel whatever list request is still in flight.
-    FetchPage {
+    /// The rows of `keys`, which start at view position `start`.
+    LoadRows {
         request_id: u64,
-        kind: PageKind,
-        query: FeedbackQuery,
+        start: usize,
+        keys: Vec<i64>,
     },
+    /// Pane entries with stored counts for a status (apps of one project when given).
+    LoadPanes {
+        request_id: u64,
+        status: String,
+        project: Option<String>,
+    },
+    /// The stored detail of an item.
+    LoadDetail {
+        id: String,
+    },
+    /// The item's detail from the service, stored, then shown.
     FetchDetail {
         id: String,
     },
+    Sync(SyncJob),
+    /// Remember the view for the next start (the store's `meta`, key `last_view`).
+    SaveView(ViewSpec),
     Copy {
         what: &'static str,
         text: String,

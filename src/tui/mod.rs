@@ -5,11 +5,11 @@
 pub mod action;
 pub mod effect;
 pub mod keymap;
+pub mod rows;
 pub mod runtime;
 pub mod state;
-pub mod store;
 pub mod testkit;
 pub mod update;
 pub mod view;
 
-pub use runtime::{Ended, Options, drive, run};
+pub use runtime::{Arrival, Ended, Job, Options, SyncPort, drive, run};

@@ -1,11 +1,20 @@
 //! The run loop: owns the terminal, the event stream, the message channel, the tick and the
 //! signal handlers; effects go to the executor (`executor.rs`). The loop never awaits the
-//! network: requests run in spawned tasks and report back as messages. The terminal modes it
+//! network nor runs a query: sync jobs run in spawned tasks and store reads on blocking threads,
+//! and both report back as messages. Only the first frame's query runs before the loop starts
+//! (start-up), so that the stored rows of the last view are on the first frame. The terminal modes it
 //! turns on (raw mode, alternate screen, mouse reporting, bracketed paste) are turned off on
 //! every way out: `q`, Ctrl-C, a terminating signal at any moment, an error, a panic.
 
+mod arrivals;
 mod executor;
+mod reader;
+pub mod reads;
 mod signals;
+mod sync_jobs;
+mod syncer;
+
+pub use sync_jobs::{Job, SyncPort};
 #[cfg(test)]
 mod tests;
 
@@ -28,8 +37,9 @@ use super::keymap::{Keymap, is_interrupt};
 use super::state::AppState;
 use super::update::{start, update};
 use super::view;
-use crate::api::Client;
+use crate::api::{Feedback, Metadata};
 use crate::clipboard::Clipboard;
+use crate::store::Shared;
 use executor::Executor;
 use signals::Signals;
 
@@ -38,14 +48,24 @@ pub const TICK_INTERVAL: Duration = Duration::from_millis(250);
 
 /// Everything the inbox needs.
 pub struct Options {
-    pub client: Client,
+    /// The store the list shows (in memory with `--no-store`).
+    pub store: Shared,
+    /// Keeps the store fresh from the service (`crate::sync::Syncer`).
+    pub syncer: std::sync::Arc<dyn SyncPort>,
     pub keymap: Keymap,
     pub refresh_seconds: u64,
     pub clipboard: Box<dyn Clipboard>,
-    /// New items from outside (webhook receiver), if any.
-    pub arrivals: Option<UnboundedReceiver<crate::api::Feedback>>,
+    /// New items from outside (webhook receiver), if any: stored, then shown.
+    pub arrivals: Option<UnboundedReceiver<Arrival>>,
     /// The client's retry and rate-limit waits, for the countdown.
     pub waits: Option<UnboundedReceiver<crate::api::Wait>>,
+}
+
+/// An item delivered from outside (a webhook), with the metadata the delivery carried.
+#[derive(Debug, Clone)]
+pub struct Arrival {
+    pub feedback: Feedback,
+    pub metadata: Option<Metadata>,
 }
 
 /// How the inbox ended.
@@ -129,10 +149,18 @@ where
     state.refresh_seconds = options.refresh_seconds;
     state.live = options.arrivals.is_some();
     let keymap = options.keymap;
-    let mut executor = Executor::new(options.client, tx.clone(), options.clipboard);
-    forward(options.arrivals, tx.clone(), |item| {
-        Msg::Arrived(Box::new(item))
-    });
+    let jobs = sync_jobs::SyncJobs {
+        port: options.syncer,
+    };
+    let store = options.store;
+    let mut executor = Executor::new(
+        store.clone(),
+        jobs,
+        tx.clone(),
+        options.clipboard,
+        state.tz.clone(),
+    );
+    arrivals::store_arrivals(options.arrivals, store.clone(), tx.clone());
     forward(options.waits, tx.clone(), Msg::Waiting);
     let mut effects = update(
         &mut state,
@@ -141,6 +169,7 @@ where
             height: size.height,
         },
     );
+    effects.extend(first_frame(&mut state, &executor, &store));
     effects.extend(start(&mut state));
     executor.run_all(effects);
     let mut ticker = tokio::time::interval(TICK_INTERVAL);
@@ -200,6 +229,23 @@ fn no_browser() -> Option<&'static str> {
         Some("no display")
     } else {
         None
+    }
+}
+
+/// The stored rows of the last view, before any request: the view is restored and its query
+/// run here (start-up); the effects its answer asks for are returned.
+fn first_frame(
+    state: &mut AppState,
+    executor: &Executor,
+    store: &Shared,
+) -> Vec<super::effect::Effect> {
+    if let Some(spec) = store.read(reads::last_view) {
+        super::update::restore_view(state, &spec);
+    }
+    let query = super::update::first_query(state);
+    match executor.run_now(query) {
+        Some(msg) => update(state, msg),
+        None => Vec::new(),
     }
 }
 

@@ -6,8 +6,11 @@ use std::sync::Arc;
 use jiff::Timestamp;
 use ratatui_textarea::TextArea;
 
-use super::store::{Anchor, Store};
-use crate::api::{Cursor, FeedbackDetail, RateLimit, Status, Wait};
+use serde::{Deserialize, Serialize};
+
+use super::rows::{Row, Window};
+use crate::api::{FeedbackDetail, RateLimit, Status, Wait};
+use crate::store::search::{Highlights, QueryError};
 
 /// Which part of the screen takes keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,7 +54,7 @@ pub struct Pane {
 }
 
 /// An applied filter: the raw value for the query and its label for the screen.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Chosen {
     pub value: String,
     pub label: String,
@@ -77,96 +80,103 @@ impl Default for Filters {
     }
 }
 
-/// What the list is waiting for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ListLoad {
-    #[default]
-    Idle,
-    First,
-    More,
-    Refresh,
-}
-
-/// The feedback list.
+/// The feedback list: the ordered keys of the current view (a query over the store) and the
+/// rows of the window around the screen. Never every item: a view of a million keys costs 8 MB
+/// here, and the rows a few hundred.
 #[derive(Debug, Clone, Default)]
 pub struct ListView {
-    pub store: Store,
-    /// Position in the visible rows (all rows, or the text filter's matches).
+    /// Store keys of the view, newest first.
+    pub keys: Arc<[i64]>,
+    /// The rows near the screen.
+    pub window: Window,
+    /// Position of the selection in `keys`.
     pub selected: usize,
     pub offset: usize,
     pub viewport_rows: usize,
-    pub next_cursor: Option<Cursor>,
-    /// Where the next page of the walk down goes: the end, or (after the service rejected a
-    /// cursor) the top, the walk then going down over the loaded rows to the deep end again.
-    /// At `Top` the next request carries no cursor.
-    pub next_at: Anchor,
-    /// Cursors the walk down was given: one given twice means the server loops, and paging stops.
-    pub cursors: HashSet<Cursor>,
-    /// Restarts from the top after `invalid_cursor` since a page last came in past the deep end;
-    /// a few are allowed, then the error is shown (a service refusing every cursor would loop).
-    pub cursor_restarts: u32,
-    /// True once the first page for the current filters came in. Until then `r` asks for that
-    /// page again (keeping rows that arrived by webhook meanwhile), not for what is new: a
-    /// refresh would stop at those rows and leave nothing below them.
-    pub first_loaded: bool,
-    /// True once a page came back without a next cursor.
-    pub end: bool,
-    pub load: ListLoad,
-    /// The last failure of a list request, shown in the list until the next success.
+    /// The latest query asked for; answers to older ones are dropped (latest wins).
+    pub query_id: u64,
+    /// True while that query runs.
+    pub querying: bool,
+    /// The view the latest query asks for, and the view `keys` are of.
+    pub asked: Option<ViewSpec>,
+    pub shown: Option<ViewSpec>,
+    /// True once an answer for the current view came in (until then the list says loading).
+    pub loaded: bool,
+    /// `keys` are the first screen's only (start-up); the whole view is on its way.
+    pub partial: bool,
+    /// The latest window of rows asked for.
+    pub rows_id: u64,
+    /// The last failure of a store read, shown in the list until the next success.
     pub error: Option<String>,
-    pub request_id: u64,
-    /// Rows added on top since the list was (re)loaded, by refreshes and arrivals together: the
-    /// first `new_count` rows are marked new and the title says "N new".
+    /// Rows put on top since the view was chosen (by syncs and arrivals): the first
+    /// `new_count` rows are marked new and the title says "N new".
     pub new_count: usize,
-    /// A refresh paging down from the newest item until it meets a loaded row; kept after a
-    /// failure so that `r` resumes it instead of leaving a gap.
-    pub refresh: Option<RefreshWalk>,
-    /// Indices into the store matching the text filter, when one is active.
-    pub matches: Option<Vec<usize>>,
-    /// The next page is wanted but held back because the rate-limit budget is low; worked out
-    /// afresh each time paging is considered (every tick), so it clears when the budget returns.
+    /// A backfill page the user's scrolling asked for is in flight.
+    pub fetching: bool,
+    /// Enter was pressed on a row still being read: the detail opens when it arrives.
+    pub open_when_loaded: bool,
+    /// The next backfill page is wanted but held back because the rate-limit budget is low;
+    /// worked out afresh each time paging is considered (every tick).
     pub prefetch_paused: bool,
 }
 
-/// A refresh that pages down until it meets the loaded rows.
-#[derive(Debug, Clone)]
-pub struct RefreshWalk {
-    /// The newest row loaded before it began: the refresh is done once it gets past this row.
-    pub boundary: Option<Box<str>>,
-    /// Where its next page goes: below the newest rows it already put in.
-    pub at: Anchor,
-    /// The cursor of its next page (`None`: the newest page).
-    pub cursor: Option<Cursor>,
-    /// Cursors it was given, to stop if the server repeats one.
-    pub cursors: HashSet<Cursor>,
-    /// Rows it added so far.
-    pub added: usize,
-    /// Times it started again from the top after `invalid_cursor`.
-    pub restarts: u32,
+/// What the store query of the list is: the filters and the search text.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ViewSpec {
+    pub status: String,
+    pub project: Option<Chosen>,
+    pub app: Option<Chosen>,
+    pub tag: Option<Chosen>,
+    #[serde(default)]
+    pub search: String,
 }
 
-impl Default for RefreshWalk {
-    /// A refresh about to ask for the newest page, whose rows go on top.
-    fn default() -> Self {
-        Self {
-            boundary: None,
-            at: Anchor::Top,
-            cursor: None,
-            cursors: HashSet::new(),
-            added: 0,
-            restarts: 0,
-        }
-    }
+/// Keeps the selection and the screen on their items when a view is queried again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Anchor {
+    /// The selected item, and its position as a fallback when it left the view.
+    pub selected: Option<(i64, usize)>,
+    /// The top row on screen; `None` keeps the list at its top, where new rows show.
+    pub top: Option<i64>,
+    /// The first row of the view before: rows above it afterwards are new.
+    pub first: Option<i64>,
 }
 
-/// The `/` text filter.
+/// How fresh the store is, for the status bar.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SyncView {
+    /// When the current status last synced to its head (`None`: never).
+    pub as_of: Option<Timestamp>,
+    /// The current status is mirrored to its end: no backfill page is left.
+    pub complete: bool,
+    /// The last sync could not reach the service: the inbox runs on what is stored.
+    pub offline: Option<String>,
+    /// Sync jobs in flight.
+    pub running: u32,
+    /// Statuses head-synced this session.
+    pub headed: HashSet<String>,
+    /// Background work may go on (stops on a failure until the next `r`, and when it has
+    /// nothing to do until the next head sync).
+    pub background: bool,
+    /// A background job is in flight.
+    pub background_busy: bool,
+}
+
+/// The `/` search over the store.
 #[derive(Debug, Clone)]
 pub struct TextFilter {
     pub input: TextArea<'static>,
-    /// The query the current `matches` were computed for (lower-cased).
+    /// The query text the list shows results for (or is querying).
     pub applied: String,
     /// True while the prompt has the keyboard.
     pub editing: bool,
+    /// Why the query cannot run, and where in it.
+    pub error: Option<QueryError>,
+    /// The words to highlight in the list and the detail.
+    pub highlights: Highlights,
+    /// The item selected when the prompt took the keyboard: it stays selected through every
+    /// edit while it matches (a half-typed word matching nothing does not lose it).
+    pub origin: Option<i64>,
 }
 
 /// The detail view of one item.
@@ -175,6 +185,19 @@ pub struct DetailView {
     pub id: String,
     pub load: Load,
     pub scroll: u16,
+    /// When the stored metadata and delivery were fetched (`None`: never).
+    pub detail_at: Option<Timestamp>,
+    /// A fetch of the detail from the service is in flight.
+    pub refreshing: bool,
+}
+
+/// A detail as far as it is known, sanitized.
+#[derive(Debug, Clone)]
+pub struct Known {
+    pub detail: Arc<FeedbackDetail>,
+    /// When its metadata and delivery were fetched from the service; `None`: never (only the
+    /// list fields, or a webhook's metadata, are known; the links are not).
+    pub fetched: Option<Timestamp>,
 }
 
 /// A message in the status bar.
@@ -207,10 +230,11 @@ pub struct AppState {
     pub tags: Pane,
     pub filters: Filters,
     pub list: ListView,
+    pub sync: SyncView,
     pub text_filter: Option<TextFilter>,
     pub detail: Option<DetailView>,
-    /// Sanitized details fetched while the current list is loaded.
-    pub details: HashMap<String, Arc<FeedbackDetail>>,
+    /// Sanitized details read from the store or fetched this session.
+    pub details: HashMap<String, Known>,
     pub help: bool,
     /// First line of the help overlay on screen (clamped to the overlay's layout by whoever
     /// sends `Msg::HelpScroll`); reset when the overlay closes.
@@ -260,6 +284,10 @@ impl AppState {
             tags: Pane::default(),
             filters: Filters::default(),
             list: ListView::default(),
+            sync: SyncView {
+                background: true,
+                ..SyncView::default()
+            },
             text_filter: None,
             detail: None,
             details: HashMap::new(),
@@ -294,29 +322,33 @@ impl AppState {
         id
     }
 
-    /// Rows the list shows (all, or the text filter's matches).
+    /// Rows the view holds.
     #[must_use]
     pub fn visible_len(&self) -> usize {
-        self.list
-            .matches
-            .as_ref()
-            .map_or(self.list.store.len(), Vec::len)
+        self.list.keys.len()
     }
 
-    /// Store index of the `n`-th visible row.
+    /// The selected row, when its row is loaded.
     #[must_use]
-    pub fn visible_index(&self, n: usize) -> Option<usize> {
-        match &self.list.matches {
-            Some(matches) => matches.get(n).copied(),
-            None => (n < self.list.store.len()).then_some(n),
+    pub fn selected_row(&self) -> Option<&Row> {
+        self.list.window.get(self.list.selected)
+    }
+
+    /// The store query the list shows.
+    #[must_use]
+    pub fn view_spec(&self) -> ViewSpec {
+        let f = &self.filters;
+        ViewSpec {
+            status: f.status.as_str().to_owned(),
+            project: f.project.clone(),
+            app: f.app.clone(),
+            tag: f.tag.clone(),
+            search: self
+                .text_filter
+                .as_ref()
+                .map(|t| t.applied.clone())
+                .unwrap_or_default(),
         }
-    }
-
-    /// The selected row, if any.
-    #[must_use]
-    pub fn selected_row(&self) -> Option<&super::store::Row> {
-        self.visible_index(self.list.selected)
-            .and_then(|i| self.list.store.get(i))
     }
 
     /// The pane that `focus` names (None for the list).

@@ -3,10 +3,23 @@
 
 use jiff::Timestamp;
 
-use super::action::{Msg, PageKind, PaneData};
+use jiff::tz::TimeZone;
+
+use super::action::{Freshness, Msg, SyncJob, Synced};
+use super::effect::Effect;
+use super::runtime::reads::{self, FreshnessOf};
 use super::state::AppState;
-use super::update::{start, update};
+use super::update::{first_query, start, update};
 use crate::api::{App, Cursor, Feedback, FeedbackDetail, Page, Project, RateLimit, Tag};
+use crate::store::{Shared, Store, StoredItem};
+
+/// The panes' data, as discovery gives it.
+#[derive(Debug, Clone)]
+pub enum PaneData {
+    Projects(Vec<Project>),
+    Apps(Vec<App>),
+    Tags(Vec<Tag>),
+}
 
 /// The service's rate-limit figures as they arrive after a request: `remaining` of `limit`
 /// left until `reset`.
@@ -134,46 +147,171 @@ pub fn panes() -> [PaneData; 3] {
     ]
 }
 
-/// A state of `width`×`height` after start-up, with panes and `items` items loaded (in pages
-/// of 100; the last page has no cursor when `complete`).
+/// Item `n` as the store gives it (key `n + 1`, the order of [`fill`]).
+#[must_use]
+pub fn stored(n: usize) -> StoredItem {
+    StoredItem {
+        key: i64::try_from(n).unwrap_or(0) + 1,
+        feedback: item(n),
+        seen: now(),
+    }
+}
+
+/// An in-memory store holding items `0..items` (newest first by time), with the panes' projects
+/// and apps as discovery stores them.
+#[must_use]
+pub fn fill(items: usize) -> Shared {
+    let store = Store::open_memory().unwrap_or_else(|e| unreachable!("{e}"));
+    let shared = Shared::new(store).unwrap_or_else(|e| unreachable!("{e}"));
+    shared.write(|s| {
+        let all: Vec<Feedback> = (0..items).map(item).collect();
+        for chunk in all.chunks(1000) {
+            s.put_items(chunk, now())
+                .unwrap_or_else(|e| unreachable!("{e}"));
+        }
+        let [PaneData::Projects(projects), PaneData::Apps(apps), _] = panes() else {
+            unreachable!("the fixture's order")
+        };
+        s.put_projects(&projects)
+            .unwrap_or_else(|e| unreachable!("{e}"));
+        s.put_apps(&apps, None)
+            .unwrap_or_else(|e| unreachable!("{e}"));
+    });
+    shared
+}
+
+/// An inbox over a store, for tests of `update` with real queries: the store's reads are
+/// answered at once (as the executor would, off the UI thread), every other effect is kept
+/// for the test to look at.
+pub struct Harness {
+    pub state: AppState,
+    pub store: Shared,
+    /// Effects that are not store reads, in the order they were asked for.
+    pub sent: Vec<Effect>,
+}
+
+impl Harness {
+    /// A `width`×`height` inbox over `store`, after start-up: the first query answered, the
+    /// start-up sync sent (not answered).
+    #[must_use]
+    pub fn start(store: Shared, width: u16, height: u16) -> Self {
+        let mut harness = Self {
+            state: AppState::new(now(), width, height),
+            store,
+            sent: Vec::new(),
+        };
+        harness.send(Msg::Resize { width, height });
+        let first = first_query(&mut harness.state);
+        harness.settle(vec![first]);
+        let effects = start(&mut harness.state);
+        harness.settle(effects);
+        harness
+    }
+
+    /// Applies a message and answers the reads it leads to; returns the other effects.
+    pub fn send(&mut self, msg: Msg) -> Vec<Effect> {
+        let effects = update(&mut self.state, msg);
+        self.settle(effects)
+    }
+
+    /// Answers reads (and the reads their answers ask for), keeping the other effects.
+    pub fn settle(&mut self, effects: Vec<Effect>) -> Vec<Effect> {
+        let mut queue: std::collections::VecDeque<Effect> = effects.into();
+        let mut others = Vec::new();
+        let freshness: FreshnessOf = std::sync::Arc::new(|_: &Store, _: &str| None);
+        while let Some(effect) = queue.pop_front() {
+            match reads::task(&self.store, effect.clone(), &TimeZone::UTC, &freshness) {
+                Some(task) => queue.extend(update(&mut self.state, task())),
+                None => others.push(effect),
+            }
+        }
+        self.sent.extend(others.iter().cloned());
+        others
+    }
+
+    /// Answers a sync job that stored nothing new, with how fresh the status is.
+    pub fn synced(&mut self, job: SyncJob, complete: bool) -> Vec<Effect> {
+        let status = match &job {
+            SyncJob::Start(s)
+            | SyncJob::Head(s)
+            | SyncJob::Backfill { status: s, .. }
+            | SyncJob::Background { listed: s } => s.as_str().to_owned(),
+        };
+        self.send(Msg::Synced {
+            job,
+            result: Ok(Synced {
+                freshness: Some(Freshness {
+                    status,
+                    synced_at: Some(now()),
+                    complete,
+                }),
+                ..Synced::default()
+            }),
+        })
+    }
+
+    /// Ids of the rows on screen, top to bottom.
+    #[must_use]
+    pub fn screen_ids(&self) -> Vec<String> {
+        let list = &self.state.list;
+        (list.offset..list.offset + list.viewport_rows)
+            .filter_map(|n| list.window.get(n).map(|r| r.id.to_string()))
+            .collect()
+    }
+
+    /// Id of the selected row.
+    #[must_use]
+    pub fn selected_id(&self) -> String {
+        self.state
+            .selected_row()
+            .map(|r| r.id.to_string())
+            .unwrap_or_default()
+    }
+}
+
+/// A state of `width`×`height` after start-up over a store of `items` items, the start-up sync
+/// answered (the status mirrored to its end when `complete`), notes cleared.
 #[must_use]
 pub fn started(width: u16, height: u16, items: usize, complete: bool) -> AppState {
-    let mut state = AppState::new(now(), width, height);
-    update(&mut state, Msg::Resize { width, height });
-    let _ = start(&mut state);
-    for (n, data) in panes().into_iter().enumerate() {
-        let request_id = u64::try_from(n).unwrap_or(0) + 1;
-        update(
-            &mut state,
-            Msg::PaneLoaded {
-                request_id,
-                result: Ok(data),
-            },
-        );
+    started_harness(width, height, items, complete).state
+}
+
+/// [`started`], with its store.
+#[must_use]
+pub fn started_harness(width: u16, height: u16, items: usize, complete: bool) -> Harness {
+    let mut harness = Harness::start(fill(items), width, height);
+    harness.synced(SyncJob::Start(crate::api::Status::New), complete);
+    if complete {
+        // The background's first look finds nothing to do: it rests.
+        let listed = crate::api::Status::New;
+        harness.send(Msg::Tick(now()));
+        harness.send(Msg::Synced {
+            job: SyncJob::Background { listed },
+            result: Ok(Synced {
+                idle: true,
+                ..Synced::default()
+            }),
+        });
     }
-    let first = state.list.request_id;
-    let end = items.min(100);
-    update(
-        &mut state,
-        Msg::PageLoaded {
-            request_id: first,
-            kind: PageKind::First,
-            result: Ok(page(0, end, complete && end == items)),
-        },
-    );
-    let mut loaded = end;
-    while loaded < items {
-        let to = (loaded + 100).min(items);
-        state.list.store.append(page(loaded, to, false).data);
-        loaded = to;
-    }
-    if loaded > 100 {
-        state.list.end = complete;
-        state.list.next_cursor = (!complete).then(|| Cursor(format!("after-{loaded}")));
-    }
-    state.list.load = super::state::ListLoad::Idle;
-    state.in_flight = 0;
+    harness.sent.clear();
+    let state = &mut harness.state;
     state.note = None;
     state.dirty = true;
-    state
+    harness
+}
+
+/// [`detail`] as the syncer gives it back, stored (key `n + 1`, fetched at [`now`]).
+#[must_use]
+pub fn stored_detail(n: usize) -> crate::store::StoredDetail {
+    let detail = detail(n);
+    crate::store::StoredDetail {
+        item: StoredItem {
+            key: i64::try_from(n).unwrap_or(0) + 1,
+            feedback: detail.feedback,
+            seen: now(),
+        },
+        metadata: detail.metadata,
+        delivery: Some(detail.delivery),
+        detail_at: Some(now()),
+    }
 }

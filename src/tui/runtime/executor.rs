@@ -1,43 +1,103 @@
-//! The effect executor: network work in spawned tasks that report back over the channel,
-//! clipboard, browser and mouse-capture calls in place (they are quick and must stay in order
-//! with the frames written to the terminal).
+//! The effect executor: store reads on blocking threads and sync jobs in tokio tasks, both
+//! reporting back over the channel; clipboard, browser and mouse-capture calls in place (they
+//! are quick and must stay in order with the frames written to the terminal). The UI thread
+//! never runs a query nor awaits the network.
 
 use std::io::{self, Write};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
-use crate::api::{ApiError, Client, ScopeQuery};
+use super::reads::{self, FreshnessOf};
 use crate::clipboard::Clipboard;
-use crate::tui::action::{CopyOutcome, Msg, PageKind, PaneData, PaneKind};
+use crate::store::Shared;
+use crate::tui::action::{CopyOutcome, Msg, ViewError};
 use crate::tui::effect::Effect;
 
-/// Runs effects: network work in tasks, clipboard and browser calls in place.
+/// Runs effects: store reads on blocking threads, network work in tasks, clipboard and browser
+/// calls in place.
 pub(super) struct Executor {
-    client: Client,
-    tx: UnboundedSender<Msg>,
-    root: CancellationToken,
-    list: CancellationToken,
+    pub(super) store: Shared,
+    pub(super) tx: UnboundedSender<Msg>,
+    pub(super) root: CancellationToken,
     clipboard: Box<dyn Clipboard>,
+    tz: jiff::tz::TimeZone,
+    freshness: FreshnessOf,
+    /// The latest view query asked for: an older one still waiting to run is skipped.
+    latest_query: Arc<AtomicU64>,
+    pub(super) sync: super::sync_jobs::SyncJobs,
+    /// The reading thread's queue.
+    reads: super::reader::Reader,
+    /// Another connection to a file store, and its thread, for the pane counts.
+    panes: Option<Shared>,
+    panes_reads: super::reader::Reader,
+}
+
+/// Page cache of the inbox's connections, in KiB: the index pages a million-item view walks
+/// stay cached for the list's reads; the sync's writes and the pane counts need less. The
+/// operating system caches the file too. Together they keep the inbox's memory under 80 MB.
+const LIST_CACHE_KIB: i64 = 16_000;
+const OTHER_CACHE_KIB: i64 = 4_000;
+
+/// Sets a connection's page cache (SQLite takes a negative size as KiB).
+fn cache(store: &crate::store::Store, kib: i64) {
+    if let Err(error) = store.conn().pragma_update(None, "cache_size", -kib) {
+        tracing::warn!(%error, "cannot size the store's page cache");
+    }
+}
+
+/// Sizes the page caches of the list's connections (reading, writing).
+fn size_caches(store: &Shared) {
+    store.write(|s| cache(s, OTHER_CACHE_KIB));
+    store.read(|s| cache(s, LIST_CACHE_KIB));
+}
+
+/// A connection of its own for the pane counts (a file store; in memory there is only one).
+fn panes_store(store: &Shared) -> Option<Shared> {
+    let opened = store.read(crate::store::Store::open_again)?;
+    match opened.and_then(Shared::new) {
+        Ok(shared) => {
+            shared.write(|s| cache(s, OTHER_CACHE_KIB));
+            shared.read(|s| cache(s, OTHER_CACHE_KIB));
+            Some(shared)
+        }
+        Err(error) => {
+            tracing::warn!(%error, "pane counts share the list's connection");
+            None
+        }
+    }
 }
 
 impl Executor {
     pub(super) fn new(
-        client: Client,
+        store: Shared,
+        sync: super::sync_jobs::SyncJobs,
         tx: UnboundedSender<Msg>,
         clipboard: Box<dyn Clipboard>,
+        tz: jiff::tz::TimeZone,
     ) -> Self {
-        let root = CancellationToken::new();
-        let list = root.child_token();
+        size_caches(&store);
         Self {
-            client,
+            panes: panes_store(&store),
+            store,
+            reads: super::reader::Reader::start(tx.clone()),
+            panes_reads: super::reader::Reader::start(tx.clone()),
             tx,
-            root,
-            list,
+            root: CancellationToken::new(),
             clipboard,
+            tz,
+            freshness: {
+                let port = std::sync::Arc::clone(&sync.port);
+                Arc::new(move |store: &crate::store::Store, status: &str| {
+                    port.freshness(store, status)
+                })
+            },
+            latest_query: Arc::new(AtomicU64::new(0)),
+            sync,
         }
     }
 
@@ -47,47 +107,43 @@ impl Executor {
         }
     }
 
+    /// Runs a store read here and now and returns its answer: for the first frame only, which
+    /// is start-up (everything after runs off the UI thread).
+    pub(super) fn run_now(&self, effect: Effect) -> Option<Msg> {
+        if let Effect::Query { request_id, .. } = &effect {
+            self.latest_query.store(*request_id, Ordering::SeqCst);
+        }
+        self.read_task(effect).map(|task| task())
+    }
+
     fn run(&mut self, effect: Effect) {
+        if let Effect::Query { request_id, .. } = &effect {
+            self.latest_query.store(*request_id, Ordering::SeqCst);
+        }
+        if let (Effect::LoadPanes { .. }, Some(panes)) = (&effect, &self.panes) {
+            // Pane counts walk many rows: on their own connection and thread, they never hold
+            // a view's query back.
+            if let Some(task) = reads::task(panes, effect.clone(), &self.tz, &self.freshness) {
+                self.panes_reads.push(task, false);
+            }
+            return;
+        }
+        let first = matches!(effect, Effect::Query { .. });
+        if let Some(task) = self.read_task(effect.clone()) {
+            self.reads.push(task, first);
+            return;
+        }
         match effect {
-            Effect::FetchPane {
-                pane,
-                request_id,
-                scope,
-            } => self.fetch_pane(pane, request_id, scope),
-            Effect::FetchPage {
-                request_id,
-                kind,
-                query,
-            } => {
-                if kind != PageKind::Next {
-                    // Latest wins: the old filter's request is cancelled; its answer is dropped.
-                    self.list.cancel();
-                    self.list = self.root.child_token();
-                }
-                let client = self.client.with_cancel(self.list.clone());
-                self.spawn(async move {
-                    let result = client.list_feedback(&query).await.map_err(Arc::new);
-                    (
-                        Msg::PageLoaded {
-                            request_id,
-                            kind,
-                            result,
-                        },
-                        client,
-                    )
+            Effect::SaveView(spec) => {
+                let store = self.store.clone();
+                tokio::task::spawn_blocking(move || {
+                    if let Err(error) = store.write(|s| reads::save_view(s, &spec)) {
+                        tracing::warn!(%error, "cannot remember the view");
+                    }
                 });
             }
-            Effect::FetchDetail { id } => {
-                let client = self.client.with_cancel(self.root.child_token());
-                self.spawn(async move {
-                    let result = client
-                        .get_feedback(&id)
-                        .await
-                        .map(Box::new)
-                        .map_err(Arc::new);
-                    (Msg::DetailLoaded { id, result }, client)
-                });
-            }
+            Effect::Sync(job) => self.sync.run(job, &self.tx, &self.root),
+            Effect::FetchDetail { id } => self.sync.detail(id, &self.tx, &self.root),
             Effect::Copy { what, text } => {
                 let outcome = match self.clipboard.copy(&text) {
                     Ok(method) if method.certain() => CopyOutcome::Copied {
@@ -118,41 +174,41 @@ impl Executor {
                 };
                 let _ = out.flush();
             }
+            Effect::Query { .. }
+            | Effect::LoadRows { .. }
+            | Effect::LoadPanes { .. }
+            | Effect::LoadDetail { .. } => {}
         }
     }
 
-    fn fetch_pane(&self, pane: PaneKind, request_id: u64, scope: ScopeQuery) {
-        let client = self.client.with_cancel(self.root.child_token());
-        self.spawn(async move {
-            let result: Result<PaneData, ApiError> = match pane {
-                PaneKind::Projects => client.list_projects().await.map(PaneData::Projects),
-                PaneKind::Apps => client
-                    .list_apps(scope.project.as_deref())
-                    .await
-                    .map(PaneData::Apps),
-                PaneKind::Tags => client.list_tags(&scope).await.map(PaneData::Tags),
-            };
-            (
-                Msg::PaneLoaded {
+    /// The blocking read an effect asks for, as a closure that returns its answer (`None` for
+    /// the effects that are not reads). A query still waiting to run when a newer one is asked
+    /// for is skipped: its answer would be dropped anyway.
+    fn read_task(&self, effect: Effect) -> Option<reads::Task> {
+        let request = match &effect {
+            Effect::Query { request_id, .. } => Some(*request_id),
+            _ => None,
+        };
+        let task = reads::task(&self.store, effect, &self.tz, &self.freshness)?;
+        let Some(request_id) = request else {
+            return Some(task);
+        };
+        let latest = Arc::clone(&self.latest_query);
+        Some(Box::new(move || {
+            if latest.load(Ordering::SeqCst) == request_id {
+                task()
+            } else {
+                Msg::ViewLoaded {
                     request_id,
-                    result: result.map_err(Arc::new),
-                },
-                client,
-            )
-        });
-    }
-
-    /// Spawns a request; its message and then the client's rate-limit snapshot come back.
-    fn spawn(&self, task: impl std::future::Future<Output = (Msg, Client)> + Send + 'static) {
-        let tx = self.tx.clone();
-        tokio::spawn(async move {
-            let (msg, client) = task.await;
-            let _ = tx.send(msg);
-            let _ = tx.send(Msg::RateLimited(client.rate_limit()));
-        });
+                    result: Err(ViewError::Store("superseded".to_owned())),
+                }
+            }
+        }))
     }
 
     pub(super) fn shutdown(&self) {
+        self.reads.stop();
+        self.panes_reads.stop();
         self.root.cancel();
     }
 }

@@ -5,17 +5,29 @@ use futures_util::stream;
 use ratatui::backend::TestBackend;
 
 use super::*;
-use crate::api::ApiKey;
+use crate::api::{ApiKey, Client};
 use crate::clipboard::MemoryClipboard;
+use crate::store::Store;
+use crate::sync::{SyncSettings, Syncer};
 
-/// Options for a loop whose requests go nowhere (nothing listens on the discard port).
+/// Options for a loop over an empty in-memory store whose requests go nowhere (nothing
+/// listens on the discard port).
 fn options() -> Options {
     let key = ApiKey::parse(crate::sim::DEMO_KEY).unwrap();
+    let client = Client::builder("http://127.0.0.1:9", key)
+        .unwrap()
+        .build()
+        .unwrap();
+    let store = Shared::new(Store::open_memory().unwrap()).unwrap();
+    let syncer = Syncer::new(
+        client,
+        store.clone(),
+        crate::clock::system(),
+        SyncSettings::default(),
+    );
     Options {
-        client: Client::builder("http://127.0.0.1:9", key)
-            .unwrap()
-            .build()
-            .unwrap(),
+        store,
+        syncer: std::sync::Arc::new(syncer),
         keymap: Keymap::default(),
         refresh_seconds: 0,
         clipboard: Box::new(MemoryClipboard::default()),

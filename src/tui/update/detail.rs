@@ -1,37 +1,56 @@
-//! The detail view (Enter): fetching an item once per loaded list, scrolling it, and the item
-//! actions: copy link / message / id, open link. An action that needs the detail waits for it.
+//! The detail view (Enter): shown from the store at once (metadata and delivery when a detail
+//! was ever fetched, with when), and refreshed from the service, which stores it; scrolling it,
+//! and the item actions: copy link / message / id, open link. An action that needs the links
+//! uses the stored delivery, or waits for the refresh when none was ever fetched.
 
 use std::sync::Arc;
 
-use super::{describe, error, info};
-use crate::api::{ApiError, FeedbackDetail};
+use super::list::{Requery, requery};
+use super::{error, info};
+use crate::api::FeedbackDetail;
+use crate::store::StoredDetail;
 use crate::text::{sanitize, sanitize_line};
-use crate::tui::action::Action;
+use crate::tui::action::{Action, FailureKind, SyncFailure};
 use crate::tui::effect::Effect;
-use crate::tui::state::{AppState, DetailView, Load};
+use crate::tui::state::{AppState, DetailView, Known, Load};
 
-/// Opens the selected item.
+/// Opens the selected item: the stored detail is read, and the service asked for a fresh one.
 pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
     let Some(id) = state.selected_row().map(|r| r.id.to_string()) else {
+        // A row off the window is being read (a jump to the end): open it when it arrives.
+        state.list.open_when_loaded = state.list.selected < state.visible_len();
         state.dirty = false;
         return Vec::new();
     };
-    let cached = state.details.contains_key(&id);
+    state.list.open_when_loaded = false;
+    let known = state.details.get(&id).map(|k| k.fetched);
     state.detail = Some(DetailView {
         id: id.clone(),
-        load: if cached { Load::Loaded } else { Load::Loading },
+        load: if known.is_some() {
+            Load::Loaded
+        } else {
+            Load::Loading
+        },
         scroll: 0,
+        detail_at: known.flatten(),
+        refreshing: false,
     });
-    if cached {
-        Vec::new()
-    } else {
-        vec![fetch(state, id)]
-    }
+    let mut effects = vec![Effect::LoadDetail { id: id.clone() }];
+    effects.extend(fetch(state, id));
+    effects
 }
 
-fn fetch(state: &mut AppState, id: String) -> Effect {
+/// Asks the service for the detail, unless that is already under way or the inbox is offline
+/// (then `r` in the detail asks anyway).
+fn fetch(state: &mut AppState, id: String) -> Option<Effect> {
+    if let Some(view) = state.detail.as_mut().filter(|v| v.id == id) {
+        if view.refreshing {
+            return None;
+        }
+        view.refreshing = true;
+    }
     state.in_flight += 1;
-    Effect::FetchDetail { id }
+    Some(Effect::FetchDetail { id })
 }
 
 pub(super) fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
@@ -52,9 +71,7 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::Help => state.help = true,
         Action::Reload => {
             let id = detail.id.clone();
-            detail.load = Load::Loading;
-            state.details.remove(&id);
-            return vec![fetch(state, id)];
+            return fetch(state, id).into_iter().collect();
         }
         Action::ToggleMouse => return super::global(state, action).unwrap_or_default(),
         Action::CopyLink | Action::CopyMessage | Action::CopyId | Action::OpenLink => {
@@ -72,12 +89,13 @@ pub(super) fn item_action(state: &mut AppState, id: &str, action: Action) -> Vec
         Action::CopyId => copy(state, "the id", sanitize_line(id).into_owned()),
         Action::CopyMessage => {
             let message = match state.details.get(id) {
-                Some(detail) => Some(detail.feedback.message.clone()),
+                Some(known) => Some(known.detail.feedback.message.clone()),
                 None => state
                     .list
-                    .store
-                    .position(id)
-                    .and_then(|i| state.list.store.get(i))
+                    .window
+                    .rows
+                    .iter()
+                    .find(|r| &*r.id == id)
                     .map(|r| r.message.to_string()),
             };
             match message {
@@ -85,14 +103,18 @@ pub(super) fn item_action(state: &mut AppState, id: &str, action: Action) -> Vec
                 None => Vec::new(),
             }
         }
-        Action::CopyLink | Action::OpenLink => match state.details.get(id).cloned() {
-            Some(detail) => link_action(state, &detail, action),
-            None => {
-                state.pending = Some((id.to_owned(), action));
-                info(state, "Fetching the item's links…".to_owned());
-                vec![fetch(state, id.to_owned())]
+        Action::CopyLink | Action::OpenLink => {
+            let known = state.details.get(id).filter(|k| k.fetched.is_some());
+            match known.map(|k| Arc::clone(&k.detail)) {
+                Some(detail) => link_action(state, &detail, action),
+                None => {
+                    // The stored delivery first; the service when none was ever fetched.
+                    state.pending = Some((id.to_owned(), action));
+                    info(state, "Fetching the item's links…".to_owned());
+                    vec![Effect::LoadDetail { id: id.to_owned() }]
+                }
             }
-        },
+        }
         _ => Vec::new(),
     }
 }
@@ -155,34 +177,118 @@ fn copy(state: &mut AppState, what: &'static str, text: String) -> Vec<Effect> {
     vec![Effect::Copy { what, text }]
 }
 
+/// The stored detail: shown at once (a fresher one from the service may follow).
+pub(super) fn stored(
+    state: &mut AppState,
+    id: &str,
+    result: Result<Option<Box<StoredDetail>>, String>,
+) -> Vec<Effect> {
+    match result {
+        Ok(Some(stored)) => {
+            // A detail the service already sent this session is not replaced by an older one.
+            let newer = state
+                .details
+                .get(id)
+                .is_none_or(|k| k.fetched <= stored.detail_at);
+            if newer {
+                remember(state, id, &stored);
+            }
+            show(state, id);
+            pending(state, id, false)
+        }
+        Ok(None) => links_from_service(state, id),
+        Err(message) => {
+            error(state, format!("Cannot read the store: {message}"));
+            Vec::new()
+        }
+    }
+}
+
+/// The service's detail, now stored: shown, and the list queried again (its status and tags
+/// may have changed).
 pub(super) fn loaded(
     state: &mut AppState,
     id: &str,
-    result: Result<Box<FeedbackDetail>, Arc<ApiError>>,
+    result: Result<Box<StoredDetail>, SyncFailure>,
 ) -> Vec<Effect> {
     state.in_flight = state.in_flight.saturating_sub(1);
-    let open_here = state.detail.as_ref().is_some_and(|d| d.id == id);
-    let pending = state.pending.take_if(|(pending_id, _)| pending_id == id);
+    if let Some(view) = state.detail.as_mut().filter(|v| v.id == id) {
+        view.refreshing = false;
+    }
     match result {
-        Ok(detail) => {
-            let detail = Arc::new(clean(*detail));
-            state.details.insert(id.to_owned(), Arc::clone(&detail));
-            if open_here && let Some(view) = &mut state.detail {
-                view.load = Load::Loaded;
-            }
-            match pending {
-                Some((_, action)) => link_action(state, &detail, action),
-                None => Vec::new(),
-            }
+        Ok(stored) => {
+            remember(state, id, &stored);
+            show(state, id);
+            let mut effects = pending(state, id, true);
+            effects.push(requery(state, Requery::Same));
+            effects
         }
-        Err(err) => {
-            let text = describe(&err);
-            if open_here && let Some(view) = &mut state.detail {
-                view.load = Load::Failed(text.clone());
+        Err(failure) => {
+            if failure.kind == FailureKind::Offline {
+                state.sync.offline = Some(failure.text.clone());
             }
-            error(state, text);
+            let shown = state.details.contains_key(id);
+            if let Some(view) = state.detail.as_mut().filter(|v| v.id == id && !shown) {
+                view.load = Load::Failed(failure.text.clone());
+            }
+            let waiting = state.pending.take_if(|(pending_id, _)| pending_id == id);
+            let text = if waiting.is_some() {
+                format!("Cannot fetch the item's links: {}", failure.text)
+            } else {
+                format!("Cannot refresh the item: {}", failure.text)
+            };
+            if failure.kind != FailureKind::Cancelled {
+                error(state, text);
+            }
             Vec::new()
         }
+    }
+}
+
+/// An action waits for this item's links and the store has none: the service is asked (unless
+/// it already is).
+fn links_from_service(state: &mut AppState, id: &str) -> Vec<Effect> {
+    let waiting = state.pending.as_ref().is_some_and(|(p, _)| p == id);
+    let refreshing = state
+        .detail
+        .as_ref()
+        .is_some_and(|v| v.id == id && v.refreshing);
+    if !waiting || refreshing {
+        return Vec::new();
+    }
+    state.in_flight += 1;
+    vec![Effect::FetchDetail { id: id.to_owned() }]
+}
+
+fn remember(state: &mut AppState, id: &str, stored: &StoredDetail) {
+    let known = Known {
+        detail: Arc::new(clean(stored.to_detail())),
+        fetched: stored.detail_at,
+    };
+    state.details.insert(id.to_owned(), known);
+}
+
+fn show(state: &mut AppState, id: &str) {
+    let fetched = state.details.get(id).and_then(|k| k.fetched);
+    if let Some(view) = state.detail.as_mut().filter(|v| v.id == id) {
+        view.load = Load::Loaded;
+        view.detail_at = fetched;
+    }
+}
+
+/// Runs the action waiting for this item's links, once they are known (`final_word`: the
+/// service answered, so no link now means none).
+fn pending(state: &mut AppState, id: &str, final_word: bool) -> Vec<Effect> {
+    let known = state
+        .details
+        .get(id)
+        .filter(|k| final_word || k.fetched.is_some());
+    let Some(detail) = known.map(|k| Arc::clone(&k.detail)) else {
+        return links_from_service(state, id);
+    };
+    match state.pending.take_if(|(pending_id, _)| pending_id == id) {
+        Some((_, action)) => link_action(state, &detail, action),
+        None => Vec::new(),
     }
 }
 

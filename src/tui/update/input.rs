@@ -24,9 +24,9 @@ pub(super) fn interrupt(state: &mut AppState) -> Vec<Effect> {
 }
 
 /// A paste goes into the prompt while it is being edited, as one piece of one-line text
-/// (line breaks become spaces, control characters are neutralised), followed by one refilter,
+/// (line breaks become spaces, control characters are neutralised), followed by one query,
 /// so its cost is linear in its (capped) length. As with typed text, the selected item stays
-/// selected while it matches and paging goes on under the new filter. Anywhere else it is
+/// selected while it matches. Anywhere else it is
 /// ignored, with a note.
 pub(super) fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
     let editing = !state.help
@@ -35,7 +35,7 @@ pub(super) fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
     if !editing {
         info(
             state,
-            "Paste ignored: open the filter prompt first to paste into it".to_owned(),
+            "Paste ignored: open the search prompt first to paste into it".to_owned(),
         );
         return Vec::new();
     }
@@ -50,15 +50,14 @@ pub(super) fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
     let room = PROMPT_MAX_BYTES.saturating_sub(used);
     let cut = char_floor(&clean, room);
     filter.input.insert_str(&clean[..cut]);
-    text_filter::edited(state);
+    let effects = text_filter::edited(state);
     if cut < clean.len() || raw.len() < text.len() {
         info(
             state,
-            format!("Paste cut to {cut} bytes: the filter prompt holds {PROMPT_MAX_BYTES}"),
+            format!("Paste cut to {cut} bytes: the search prompt holds {PROMPT_MAX_BYTES}"),
         );
     }
-    // As for typed text: fewer matches than a screen below the selection pages on at once.
-    list::maybe_prefetch(state).into_iter().collect()
+    effects
 }
 
 /// A key for the prompt. Typed characters stop at the prompt's size too, so keys sent one by
@@ -79,7 +78,7 @@ pub(super) fn filter_input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
     {
         info(
             state,
-            format!("The filter prompt is full ({PROMPT_MAX_BYTES} bytes)"),
+            format!("The search prompt is full ({PROMPT_MAX_BYTES} bytes)"),
         );
         return Vec::new();
     }

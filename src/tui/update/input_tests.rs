@@ -15,7 +15,7 @@ use crate::tui::effect::Effect;
 use crate::tui::keymap::Keymap;
 use crate::tui::runtime::translate;
 use crate::tui::state::{Fatal, Focus};
-use crate::tui::testkit::{budget, detail, now, started};
+use crate::tui::testkit::{budget, now, started};
 
 /// Translates `event` as the running inbox would and applies the result.
 fn send(state: &mut AppState, event: &Event) -> Option<Vec<Effect>> {
@@ -50,7 +50,7 @@ fn with_detail_open() -> AppState {
         &mut state,
         Msg::DetailLoaded {
             id: "id00000".into(),
-            result: Ok(Box::new(detail(0))),
+            result: Ok(Box::new(crate::tui::testkit::stored_detail(0))),
         },
     );
     state
@@ -107,18 +107,15 @@ fn a_paste_into_the_prompt_is_text_and_never_runs_keys() {
     let mut state = started(120, 35, 100, false);
     send(&mut state, &key('/'));
     let effects = send(&mut state, &Event::Paste("KINGFISHER\nsq".into())).unwrap();
-    // Nothing matches: the only effect is paging on under the filter.
-    assert!(matches!(effects.as_slice(), [Effect::FetchPage { .. }]));
+    // The only effect is the search over the store, of the pasted text.
+    assert!(
+        matches!(effects.as_slice(), [Effect::Query { spec, .. }] if spec.search == "KINGFISHER sq")
+    );
     assert_eq!(prompt_text(&state), "KINGFISHER sq");
     assert!(!state.quit, "the q was not a key");
     assert_eq!(state.filters.status, Status::New, "the s was not a key");
     assert!(state.text_filter.as_ref().unwrap().editing);
-    assert_eq!(state.text_filter.as_ref().unwrap().applied, "kingfisher sq");
-    assert_eq!(
-        state.visible_len(),
-        0,
-        "the list is filtered by the pasted text"
-    );
+    assert_eq!(state.text_filter.as_ref().unwrap().applied, "KINGFISHER sq");
 }
 
 #[test]
@@ -272,7 +269,7 @@ fn clicks_do_not_reach_the_list_under_the_detail_help_or_fatal_screen() {
 
 /// A state showing the rate-limit budget with its reset 37 s away, redrawn once.
 fn budget_shown() -> AppState {
-    let mut state = started(120, 35, 100, false);
+    let mut state = started(120, 35, 100, true);
     update(
         &mut state,
         budget(60, 42, now() + jiff::SignedDuration::from_secs(37)),
@@ -305,7 +302,7 @@ fn the_reset_countdown_redraws_when_its_second_changes_and_only_then() {
 
 #[test]
 fn the_wait_countdown_redraws_each_second_and_when_it_ends() {
-    let mut state = started(120, 35, 100, false);
+    let mut state = started(120, 35, 100, true);
     update(
         &mut state,
         Msg::Waiting(Wait {
@@ -326,7 +323,7 @@ fn the_wait_countdown_redraws_each_second_and_when_it_ends() {
 
 #[test]
 fn an_idle_inbox_without_countdowns_does_not_redraw_on_ticks() {
-    let mut state = started(120, 35, 100, false);
+    let mut state = started(120, 35, 100, true);
     state.dirty = false;
     assert!(
         ![250, 500, 1250, 5000]

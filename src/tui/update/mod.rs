@@ -6,6 +6,7 @@ mod detail;
 mod input;
 mod list;
 mod panes;
+mod sync;
 mod text_filter;
 
 #[cfg(test)]
@@ -18,18 +19,38 @@ use jiff::{SignedDuration, Timestamp};
 use super::action::{Action, CopyOutcome, Msg};
 use super::effect::Effect;
 use super::state::{AppState, Focus, Note};
-use crate::api::ApiError;
 
 /// Informational notes disappear after this long.
 const NOTE_SECONDS: i64 = 5;
 
 pub use input::PROMPT_MAX_BYTES;
-pub use list::{LOW_BUDGET, budget_low, list_body_rows};
+pub use list::{LOW_BUDGET, WINDOW_MARGIN, budget_low, list_body_rows};
 
-/// The requests that fill the first screen, all sent at once.
+/// The query of the first frame (the runtime runs it before the loop starts: it is start-up):
+/// the first screen's keys only, so that the first frame does not wait for a big view; the
+/// whole view is asked for when it is answered.
+pub fn first_query(state: &mut AppState) -> Effect {
+    let mut effect = list::requery(state, list::Requery::New);
+    if let Effect::Query { limit, rows, .. } = &mut effect {
+        *limit = Some(*rows + WINDOW_MARGIN);
+    }
+    effect
+}
+
+/// Restores the view the last run showed (filters and search).
+pub fn restore_view(state: &mut AppState, spec: &super::state::ViewSpec) {
+    text_filter::restore(state, spec);
+}
+
+/// What start-up sends at once: the view's query (unless the first frame's already ran), the
+/// panes, and the sync (discovery, then the head of the listed status).
 pub fn start(state: &mut AppState) -> Vec<Effect> {
-    let mut effects = panes::fetch_all(state);
-    effects.push(list::fetch_first(state));
+    let mut effects = Vec::new();
+    if !state.list.loaded && !state.list.querying {
+        effects.push(list::requery(state, list::Requery::New));
+    }
+    effects.push(panes::load(state));
+    effects.push(sync::start(state));
     if state.refresh_seconds > 0 {
         state.next_refresh = Some(after(state.now, state.refresh_seconds));
     }
@@ -51,16 +72,16 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::Resize { width, height } => {
             state.width = width;
             state.height = height;
-            list::fit_viewport(state);
-            list::maybe_prefetch(state).into_iter().collect()
+            let mut effects: Vec<Effect> = list::fit_viewport(state).into_iter().collect();
+            effects.extend(list::maybe_prefetch(state));
+            effects
         }
-        Msg::PaneLoaded { request_id, result } => panes::loaded(state, request_id, result),
-        Msg::PageLoaded {
-            request_id,
-            kind,
-            result,
-        } => list::page_loaded(state, request_id, kind, result),
+        Msg::ViewLoaded { request_id, result } => list::view_loaded(state, request_id, result),
+        Msg::RowsLoaded { request_id, result } => list::rows_loaded(state, request_id, result),
+        Msg::PanesLoaded { request_id, result } => panes::loaded(state, request_id, result),
+        Msg::DetailStored { id, result } => detail::stored(state, &id, result),
         Msg::DetailLoaded { id, result } => detail::loaded(state, &id, result),
+        Msg::Synced { job, result } => sync::synced(state, &job, result),
         Msg::Waiting(wait) => {
             state.wait = Some(wait);
             Vec::new()
@@ -74,7 +95,7 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Opened { url, result } => detail::opened(state, url, result),
-        Msg::Arrived(item) => list::arrived(state, *item),
+        Msg::Arrived => list::arrived(state),
     }
 }
 
@@ -121,7 +142,7 @@ fn global(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
             Vec::new()
         }
         Action::ToggleStatus => list::toggle_status(state),
-        Action::Reload => list::reload(state),
+        Action::Reload => sync::reload(state),
         Action::Filter => text_filter::open(state),
         Action::ToggleMouse => {
             state.mouse_captured = !state.mouse_captured;
@@ -153,7 +174,7 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
     let minute_changed = now.as_second() / 60 != state.now.as_second() / 60;
     state.now = now;
     let mut visible_change = minute_changed;
-    if state.in_flight > 0 {
+    if state.in_flight > 0 || state.list.querying {
         state.spinner = state.spinner.wrapping_add(1);
         visible_change = true;
     }
@@ -172,7 +193,8 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
     // A countdown on screen redraws when its second changes, and only then.
     visible_change |= countdowns(state) != before;
     let mut effects: Vec<Effect> = list::maybe_prefetch(state).into_iter().collect();
-    effects.extend(list::auto_refresh(state));
+    effects.extend(sync::auto_refresh(state));
+    effects.extend(sync::background(state));
     state.dirty = visible_change || !effects.is_empty();
     effects
 }
@@ -231,16 +253,6 @@ pub(super) fn error(state: &mut AppState, text: String) {
         error: true,
         until: None,
     });
-}
-
-/// The user-facing sentence for a failed request, with the retry hint.
-pub(super) fn describe(err: &ApiError) -> String {
-    let hint = if matches!(err, ApiError::InvalidParameter { .. }) {
-        ""
-    } else {
-        " — r to retry"
-    };
-    format!("{}{hint}", capitalise(&err.to_string()))
 }
 
 fn capitalise(text: &str) -> String {

@@ -1,130 +1,125 @@
-//! The Projects, Apps and Tags panes: loading them (narrowed by the filters above them),
-//! moving within them, and applying or clearing their filter.
+//! The Projects, Apps and Tags panes: their entries read from the store with the count of
+//! stored items of the listed status (apps narrowed by the chosen project), moving within them,
+//! and applying or clearing their filter.
 
-use std::sync::Arc;
+use std::collections::HashSet;
 
-use super::list;
-use crate::api::{ApiError, ScopeQuery};
+use super::list::{self, Requery};
+use crate::store::NameCount;
 use crate::text::sanitize_line;
-use crate::tui::action::{Action, PaneData, PaneKind};
+use crate::tui::action::{Action, Panes};
 use crate::tui::effect::Effect;
-use crate::tui::state::{AppState, Chosen, Entry, Focus, Load, Pane};
+use crate::tui::state::{AppState, Chosen, Entry, Focus, Load};
 
 /// Rows a page key moves in a pane.
 const PANE_PAGE: usize = 5;
 
-/// Requests for all three panes.
-pub(super) fn fetch_all(state: &mut AppState) -> Vec<Effect> {
-    [PaneKind::Projects, PaneKind::Apps, PaneKind::Tags]
-        .into_iter()
-        .map(|kind| fetch(state, kind))
-        .collect()
-}
-
-fn fetch(state: &mut AppState, kind: PaneKind) -> Effect {
+/// Reads the panes again from the store (for the listed status).
+pub(super) fn load(state: &mut AppState) -> Effect {
     let request_id = state.request_id();
-    let scope = ScopeQuery {
-        app: if kind == PaneKind::Tags {
-            state.filters.app.as_ref().map(|c| c.value.clone())
-        } else {
-            None
-        },
-        project: if kind == PaneKind::Projects {
-            None
-        } else {
-            state.filters.project.as_ref().map(|c| c.value.clone())
-        },
-    };
-    let pane = pane_mut(state, kind);
-    pane.request_id = request_id;
-    pane.load = Load::Loading;
-    state.in_flight += 1;
-    Effect::FetchPane {
-        pane: kind,
-        request_id,
-        scope,
-    }
-}
-
-fn pane_mut(state: &mut AppState, kind: PaneKind) -> &mut Pane {
-    match kind {
-        PaneKind::Projects => &mut state.projects,
-        PaneKind::Apps => &mut state.apps,
-        PaneKind::Tags => &mut state.tags,
-    }
-}
-
-/// Panes whose last load failed, asked again (part of `r`).
-pub(super) fn retry_failed(state: &mut AppState) -> Vec<Effect> {
-    let mut effects = Vec::new();
-    for kind in [PaneKind::Projects, PaneKind::Apps, PaneKind::Tags] {
-        if matches!(pane_mut(state, kind).load, Load::Failed(_)) {
-            effects.push(fetch(state, kind));
+    for pane in [&mut state.projects, &mut state.apps, &mut state.tags] {
+        pane.request_id = request_id;
+        if pane.entries.is_empty() {
+            pane.load = Load::Loading;
         }
     }
-    effects
+    Effect::LoadPanes {
+        request_id,
+        status: state.filters.status.as_str().to_owned(),
+        project: state.filters.project.as_ref().map(|c| c.value.clone()),
+    }
 }
 
 pub(super) fn loaded(
     state: &mut AppState,
     request_id: u64,
-    result: Result<PaneData, Arc<ApiError>>,
+    result: Result<Box<Panes>, String>,
 ) -> Vec<Effect> {
-    state.in_flight = state.in_flight.saturating_sub(1);
-    // Request ids are unique across all requests, so the id alone names the pane it answers;
-    // an id no pane is waiting for is a stale answer.
-    let Some(kind) = [PaneKind::Projects, PaneKind::Apps, PaneKind::Tags]
-        .into_iter()
-        .find(|k| pane_mut(state, *k).request_id == request_id)
-    else {
+    if state.projects.request_id != request_id {
+        state.dirty = false;
         return Vec::new();
-    };
-    let pane = pane_mut(state, kind);
+    }
     match result {
-        Ok(data) => {
-            pane.entries = entries(data);
-            pane.selected = pane.selected.min(pane.entries.len().saturating_sub(1));
-            pane.load = Load::Loaded;
+        Ok(panes) => {
+            let Panes {
+                counts,
+                projects,
+                apps,
+            } = *panes;
+            let project_names = projects.into_iter().map(|p| (p.id, p.name, String::new()));
+            let app_names = apps.into_iter().map(|a| {
+                let platform = a
+                    .platform
+                    .map(|p| p.as_str().to_owned())
+                    .unwrap_or_default();
+                (a.id, a.name, platform)
+            });
+            let narrowed = state.filters.project.is_some();
+            set(
+                &mut state.projects,
+                merge(project_names, &counts.projects, true),
+            );
+            set(&mut state.apps, merge(app_names, &counts.apps, !narrowed));
+            set(
+                &mut state.tags,
+                merge(std::iter::empty(), &counts.tags, true),
+            );
         }
-        Err(err) => {
-            pane.load = Load::Failed(super::describe(&err));
+        Err(message) => {
+            for pane in [&mut state.projects, &mut state.apps, &mut state.tags] {
+                pane.load = Load::Failed(format!("Cannot read the store: {message}"));
+            }
         }
     }
     Vec::new()
 }
 
-fn entries(data: PaneData) -> Vec<Entry> {
+fn set(pane: &mut crate::tui::state::Pane, entries: Vec<Entry>) {
+    pane.entries = entries;
+    pane.selected = pane.selected.min(pane.entries.len().saturating_sub(1));
+    pane.load = Load::Loaded;
+}
+
+/// The known names (in their order) with their stored counts, then names only the stored items
+/// carry (when `extra`), most items first.
+fn merge(
+    known: impl Iterator<Item = (String, String, String)>,
+    counts: &[NameCount],
+    extra: bool,
+) -> Vec<Entry> {
     let line = |s: &str| sanitize_line(s).into_owned();
-    match data {
-        PaneData::Projects(projects) => projects
-            .into_iter()
-            .map(|p| Entry {
-                label: line(&p.name),
-                value: p.id,
-                detail: String::new(),
-            })
-            .collect(),
-        PaneData::Apps(apps) => apps
-            .into_iter()
-            .map(|a| Entry {
-                label: line(&a.name),
-                detail: a
-                    .platform
-                    .as_ref()
-                    .map(|p| line(p.as_str()))
-                    .unwrap_or_default(),
-                value: a.id,
-            })
-            .collect(),
-        PaneData::Tags(tags) => tags
-            .into_iter()
-            .map(|t| Entry {
-                label: line(&t.tag),
-                detail: t.count.to_string(),
-                value: t.tag,
-            })
-            .collect(),
+    let count_of = |id: &str| counts.iter().find(|c| c.id == id).map_or(0, |c| c.count);
+    let detail = |platform: &str, count: u64| {
+        if platform.is_empty() {
+            count.to_string()
+        } else {
+            format!("{} {count}", line(platform))
+        }
+    };
+    let mut seen = HashSet::new();
+    let mut out: Vec<Entry> = known
+        .map(|(id, name, platform)| {
+            seen.insert(id.clone());
+            Entry {
+                label: line(&name),
+                detail: detail(&platform, count_of(&id)),
+                value: id,
+            }
+        })
+        .collect();
+    if extra {
+        out.extend(
+            counts
+                .iter()
+                .filter(|c| !seen.contains(&c.id))
+                .map(|c| Entry {
+                    label: line(&c.name),
+                    detail: detail(&c.platform, c.count),
+                    value: c.id.clone(),
+                }),
+        );
     }
+    out
 }
 
 pub(super) fn cycle_focus(state: &mut AppState, forward: bool) {
@@ -191,25 +186,25 @@ fn clear(state: &mut AppState, focus: Focus) -> Vec<Effect> {
 }
 
 fn set_filter(state: &mut AppState, focus: Focus, chosen: Option<Chosen>) -> Vec<Effect> {
-    let mut effects = Vec::new();
     match focus {
         Focus::Projects => {
             state.filters.project = chosen;
             // An app of another project would leave the list empty; the app list narrows.
             state.filters.app = None;
             state.filters.tag = None;
-            effects.push(fetch(state, PaneKind::Apps));
-            effects.push(fetch(state, PaneKind::Tags));
         }
         Focus::Apps => {
             state.filters.app = chosen;
             state.filters.tag = None;
-            effects.push(fetch(state, PaneKind::Tags));
         }
         Focus::Tags => state.filters.tag = chosen,
-        Focus::List => return effects,
+        Focus::List => return Vec::new(),
     }
-    effects.push(list::restart(state));
     state.focus = Focus::List;
+    let mut effects = vec![list::requery(state, Requery::New)];
+    if focus == Focus::Projects {
+        effects.push(load(state));
+    }
+    effects.push(Effect::SaveView(state.view_spec()));
     effects
 }

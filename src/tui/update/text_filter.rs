@@ -1,37 +1,63 @@
-//! The `/` filter: a live, case-insensitive text filter over the loaded items (message, email,
-//! tags, id). Typing narrows incrementally: when the new query extends the old one only the
-//! previous matches are searched again. The selected item stays selected while it matches;
-//! otherwise the first match is selected, and the screen shows the matches from there.
+//! The `/` search over the store. Every edit of the prompt is a new query (latest wins: typing
+//! never waits for one); the text is parsed here, at once, so an error shows where it is while
+//! the list keeps its last results; the query itself is compiled and run off the UI thread. The
+//! selected item stays selected while it matches; otherwise the first match is selected.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 
+use super::list::{self, Requery};
+use crate::store::search;
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
-use crate::tui::state::{AppState, TextFilter};
-use crate::tui::store::{Row, Store};
+use crate::tui::state::{AppState, TextFilter, ViewSpec};
 
 pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
+    let origin = state.list.keys.get(state.list.selected).copied();
     match &mut state.text_filter {
-        Some(filter) => filter.editing = true,
+        Some(filter) => {
+            filter.editing = true;
+            filter.origin = origin;
+        }
         None => {
-            state.text_filter = Some(TextFilter {
-                input: prompt(),
-                applied: String::new(),
-                editing: true,
-            });
-            state.list.matches = Some((0..state.list.store.len()).collect());
-            super::list::fit_viewport(state);
+            let mut filter = new_filter("");
+            filter.origin = origin;
+            state.text_filter = Some(filter);
+            return list::fit_viewport(state).into_iter().collect();
         }
     }
     Vec::new()
 }
 
-/// An empty prompt line.
-fn prompt() -> TextArea<'static> {
-    let mut input = TextArea::default();
-    input.set_placeholder_text("message, email, tag or id");
-    input
+fn new_filter(text: &str) -> TextFilter {
+    let mut input = TextArea::from([text]);
+    input.set_placeholder_text(
+        "search: words, \"a phrase\", tag:bug, app:NAME, age:<7d… (? for help)",
+    );
+    input.move_cursor(ratatui_textarea::CursorMove::End);
+    TextFilter {
+        input,
+        applied: String::new(),
+        editing: true,
+        error: None,
+        highlights: search::Highlights::default(),
+        origin: None,
+    }
+}
+
+/// Puts back the view of the last run (before the first query).
+pub(super) fn restore(state: &mut AppState, spec: &ViewSpec) {
+    state.filters.status = crate::api::Status::from(spec.status.as_str());
+    state.filters.project.clone_from(&spec.project);
+    state.filters.app.clone_from(&spec.app);
+    state.filters.tag.clone_from(&spec.tag);
+    if !spec.search.trim().is_empty() {
+        let mut filter = new_filter(&spec.search);
+        filter.editing = false;
+        set_query(&mut filter);
+        state.text_filter = Some(filter);
+        state.list.viewport_rows = list::list_body_rows(state);
+    }
 }
 
 pub(super) fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
@@ -41,21 +67,27 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
             if let Some(filter) = &mut state.text_filter {
                 filter.editing = false;
             }
+            vec![Effect::SaveView(state.view_spec())]
         }
-        _ => state.dirty = false,
+        _ => {
+            state.dirty = false;
+            Vec::new()
+        }
     }
-    Vec::new()
 }
 
-/// Removes the filter and shows every row again, keeping the selected item selected.
-pub(super) fn clear(state: &mut AppState) {
-    let selected = state.selected_row().map(|r| r.id.to_string());
-    state.text_filter = None;
-    state.list.matches = None;
-    state.list.selected = selected
-        .and_then(|id| state.list.store.position(&id))
-        .unwrap_or(0);
-    super::list::fit_viewport(state);
+/// Removes the search and shows the whole view again, keeping the selected item selected.
+pub(super) fn clear(state: &mut AppState) -> Vec<Effect> {
+    let searched = state
+        .text_filter
+        .take()
+        .is_some_and(|f| !f.applied.is_empty());
+    let mut effects: Vec<Effect> = list::fit_viewport(state).into_iter().collect();
+    if searched {
+        effects.push(list::requery(state, Requery::Narrow));
+        effects.push(Effect::SaveView(state.view_spec()));
+    }
+    effects
 }
 
 pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
@@ -64,77 +96,51 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
     };
     if key.code == KeyCode::Char('u') && key.modifiers.contains(KeyModifiers::CONTROL) {
         // Ctrl-U clears the line, as in a shell (the text area would take it for undo).
-        filter.input = prompt();
+        let mut cleared = new_filter("");
+        cleared.applied = std::mem::take(&mut filter.applied);
+        cleared.origin = filter.origin;
+        *filter = cleared;
     } else {
         filter.input.input(key);
     }
-    edited(state);
-    // Fewer matches than a screen below the selection: page on for more.
-    super::list::maybe_prefetch(state).into_iter().collect()
+    edited(state)
 }
 
-/// Recomputes the matches after the prompt's text changed (typed or pasted): the selected item
-/// stays selected while it matches, else the first match is selected; the selection is kept on
-/// screen.
-pub(super) fn edited(state: &mut AppState) {
-    let selected = state.selected_row().map(|r| r.id.clone());
-    apply(state, true);
-    state.list.selected = selected
-        .and_then(|id| state.list.store.position(&id))
-        .and_then(|index| {
-            let matches = state.list.matches.as_deref().unwrap_or_default();
-            matches.binary_search(&index).ok()
-        })
-        .unwrap_or(0);
-    super::list::keep_visible(state);
-}
-
-/// Recomputes the matches after the store changed (rows added or replaced).
-pub(crate) fn refilter(state: &mut AppState) {
-    apply(state, false);
-}
-
-/// Recomputes the matches; `incremental` searches only the previous matches when the query
-/// merely grew (the store must be unchanged since).
-fn apply(state: &mut AppState, incremental: bool) {
+/// The prompt's text changed (typed or pasted): parsed at once; a query that parses is run.
+pub(super) fn edited(state: &mut AppState) -> Vec<Effect> {
     let Some(filter) = &mut state.text_filter else {
-        return;
+        return Vec::new();
     };
-    let query = filter.input.lines().join(" ").trim().to_lowercase();
-    let store = &state.list.store;
-    let previous = state.list.matches.take().unwrap_or_default();
-    let narrowing = incremental && !filter.applied.is_empty() && query.starts_with(&filter.applied);
-    let matches: Vec<usize> = if narrowing {
-        previous
-            .into_iter()
-            .filter(|&i| store.get(i).is_some_and(|r| matches(store, r, &query)))
-            .collect()
-    } else {
-        (0..store.len())
-            .filter(|&i| store.get(i).is_some_and(|r| matches(store, r, &query)))
-            .collect()
-    };
-    filter.applied = query;
-    state.list.matches = Some(matches);
+    if !set_query(filter) {
+        return Vec::new();
+    }
+    vec![list::requery(state, Requery::Narrow)]
 }
 
-/// Case-insensitive match on message, email, tags and id. `query` is lower-case.
-#[must_use]
-pub fn matches(store: &Store, row: &Row, query: &str) -> bool {
-    if query.is_empty() {
-        return true;
+/// Parses the prompt's text: on success it becomes the applied query (true when it changed);
+/// on failure the error is kept to be shown where it is and the list stays as it was.
+fn set_query(filter: &mut TextFilter) -> bool {
+    let text = filter.input.lines().join(" ");
+    let text = text.trim();
+    match search::parse(text) {
+        Ok(query) => {
+            filter.error = None;
+            filter.highlights = query.highlights();
+            if filter.applied == text {
+                return false;
+            }
+            text.clone_into(&mut filter.applied);
+            true
+        }
+        Err(err) => {
+            // The span is of the trimmed text: move it to the prompt's own.
+            let lead = filter.input.lines().join(" ").len()
+                - filter.input.lines().join(" ").trim_start().len();
+            filter.error = Some(search::QueryError {
+                span: err.span.start + lead..err.span.end + lead,
+                message: err.message,
+            });
+            false
+        }
     }
-    let hit = |text: &str| contains_ci(text, query);
-    hit(&row.message)
-        || row.email.as_deref().is_some_and(hit)
-        || hit(&row.id)
-        || row.tags.iter().any(|t| hit(store.names.get(*t)))
-}
-
-fn contains_ci(haystack: &str, needle: &str) -> bool {
-    if haystack.is_ascii() && needle.is_ascii() {
-        let (h, n) = (haystack.as_bytes(), needle.as_bytes());
-        return n.len() <= h.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n));
-    }
-    haystack.to_lowercase().contains(needle)
 }

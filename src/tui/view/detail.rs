@@ -1,5 +1,7 @@
-//! The detail view: the whole message wrapped and scrollable, then the item's facts, metadata
-//! (built-in and custom, aligned) and each delivery channel with its status and link.
+//! The detail view: the whole message wrapped and scrollable (the search's words highlighted),
+//! then the item's facts, metadata (built-in and custom, aligned) and each delivery channel with
+//! its status and link. It is shown from the store at once; the bottom border says how fresh it
+//! is ("as of …", or that only the list fields are stored) and when a refresh is under way.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -20,12 +22,14 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, view: &DetailView
             " Feedback {} ",
             crate::text::sanitize_line(&view.id)
         ));
+    let block =
+        block.title_bottom(Line::styled(freshness(state, view), theme.dim()).right_aligned());
     let lines = match (&view.load, state.details.get(&view.id)) {
         (Load::Failed(message), _) => vec![Line::styled(
             format!("⚠ {}", crate::text::sanitize_line(message)),
             theme.error(),
         )],
-        (_, Some(detail)) => lines(detail, state, theme),
+        (_, Some(known)) => lines(&known.detail, state, theme),
         _ => vec![Line::styled("loading…", theme.dim())],
     };
     let inner = block.inner(area);
@@ -44,7 +48,18 @@ fn lines(detail: &FeedbackDetail, state: &AppState, theme: Theme) -> Vec<Line<'s
         custom,
         delivery,
     } = detail_fields(detail, state.now, &state.tz);
-    let mut out: Vec<Line<'static>> = message.lines().map(|l| Line::raw(l.to_owned())).collect();
+    let highlights = state
+        .text_filter
+        .as_ref()
+        .map(|f| &f.highlights)
+        .filter(|h| !h.is_empty());
+    let mut out: Vec<Line<'static>> = message
+        .lines()
+        .map(|l| match highlights {
+            Some(h) => highlighted(l, h, theme),
+            None => Line::raw(l.to_owned()),
+        })
+        .collect();
     out.push(Line::raw(""));
     for (label, value) in facts {
         out.push(Line::from(vec![
@@ -71,6 +86,45 @@ fn lines(detail: &FeedbackDetail, state: &AppState, theme: Theme) -> Vec<Line<'s
         out.push(Line::from(spans));
     }
     out
+}
+
+/// How fresh the shown detail is.
+fn freshness(state: &AppState, view: &DetailView) -> String {
+    let refreshing = if view.refreshing {
+        " · refreshing…"
+    } else {
+        ""
+    };
+    match view.detail_at {
+        Some(at) => format!(
+            " details as of {}{refreshing} ",
+            super::status_bar::as_of(state.now, at, &state.tz)
+        ),
+        None if view.refreshing => " list fields only · fetching details… ".to_owned(),
+        None => " list fields only ".to_owned(),
+    }
+}
+
+/// A line of text with the search's words in the highlight style.
+fn highlighted(
+    text: &str,
+    highlights: &crate::store::search::Highlights,
+    theme: Theme,
+) -> Line<'static> {
+    let mut spans = Vec::new();
+    let mut at = 0;
+    for range in highlights.ranges(text) {
+        if range.start < at {
+            continue;
+        }
+        if let (Some(before), Some(word)) = (text.get(at..range.start), text.get(range.clone())) {
+            spans.push(Span::raw(before.to_owned()));
+            spans.push(Span::styled(word.to_owned(), theme.highlight()));
+            at = range.end;
+        }
+    }
+    spans.push(Span::raw(text.get(at..).unwrap_or_default().to_owned()));
+    Line::from(spans)
 }
 
 fn pairs(out: &mut Vec<Line<'static>>, title: &str, items: Vec<(String, String)>, theme: Theme) {

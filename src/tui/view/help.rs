@@ -16,6 +16,15 @@ use crate::width::{fit, width};
 const FOOTER: &str =
     "Mouse: wheel scrolls, click selects. Rebind keys in config.toml under [keys].";
 
+/// Cells of the widest line of the search language's help.
+fn search_cells() -> usize {
+    crate::store::search::HELP
+        .lines()
+        .map(width)
+        .max()
+        .unwrap_or(0)
+}
+
 /// Where the overlay goes and how much of it shows.
 struct Placement {
     lines: Vec<Line<'static>>,
@@ -57,7 +66,18 @@ fn place(area: Rect, keymap: &Keymap, theme: Theme) -> Placement {
             .collect()
     };
     lines.push(Line::raw(""));
+    // The search language, from the search module, so it cannot drift from the parser.
+    for (n, text) in crate::store::search::HELP.lines().enumerate() {
+        let style = if n == 0 || !text.starts_with(' ') {
+            theme.header()
+        } else {
+            ratatui::style::Style::new()
+        };
+        lines.push(Line::styled(text.to_owned(), style));
+    }
+    lines.push(Line::raw(""));
     lines.push(Line::styled(FOOTER, theme.dim()));
+    let natural = natural.max(search_cells() + 2);
     let popup_width = u16::try_from(natural).unwrap_or(u16::MAX).min(area.width);
     let inner_width = popup_width.saturating_sub(2);
     let total = Paragraph::new(lines.clone())

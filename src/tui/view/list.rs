@@ -1,5 +1,6 @@
 //! The feedback list. Only the rows on screen are built each frame (`offset .. offset + rows`),
-//! so a frame costs the same with ten items or a million.
+//! so a frame costs the same with ten items or a million. The words a search matched are
+//! highlighted in each row's message; the search prompt shows a query error where it is.
 
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
@@ -13,9 +14,9 @@ use super::theme::Theme;
 use crate::text::output::first_line;
 use crate::text::sanitize_line;
 use crate::timefmt::age;
-use crate::tui::state::{AppState, Focus, ListLoad};
-use crate::tui::store::Row;
-use crate::width::fit;
+use crate::tui::rows::Row;
+use crate::tui::state::{AppState, Focus, TextFilter};
+use crate::width::{fit, width};
 
 /// Column widths in cells.
 struct Columns {
@@ -27,6 +28,16 @@ struct Columns {
 }
 
 impl Columns {
+    /// Cells before the message column.
+    fn message_left(&self) -> usize {
+        5 + [self.status, self.app, self.tags]
+            .iter()
+            .filter(|c| **c > 0)
+            .map(|c| c + 1)
+            .sum::<usize>()
+            - usize::from(self.status > 0)
+    }
+
     fn new(cells: usize, show_status: bool) -> Self {
         let status = if show_status { 9 } else { 0 };
         let wide = cells >= 110;
@@ -62,15 +73,19 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     .areas(inner);
     let cells = usize::from(inner.width);
     let rows = usize::from(body.height);
-    let window: Vec<&Row> = (state.list.offset..state.list.offset + rows)
-        .map_while(|n| state.visible_index(n).and_then(|i| state.list.store.get(i)))
+    let shown = rows.min(state.visible_len().saturating_sub(state.list.offset));
+    let window: Vec<Option<&Row>> = (state.list.offset..state.list.offset + shown)
+        .map(|n| state.list.window.get(n))
         .collect();
     let status_filter = state.filters.status.as_str();
-    let show_status = window
-        .iter()
-        .any(|r| state.list.store.names.get(r.status) != status_filter);
+    let show_status = window.iter().flatten().any(|r| &*r.status != status_filter);
     let columns = Columns::new(cells, show_status);
     frame.render_widget(header_line(&columns, theme), header);
+    let highlights = state
+        .text_filter
+        .as_ref()
+        .map(|f| &f.highlights)
+        .filter(|h| !h.is_empty());
     // Each visible row is drawn straight into its own line of the body: no widget over the
     // whole list, and nothing built for rows off screen.
     for (n, row) in window.iter().enumerate() {
@@ -79,13 +94,16 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
             height: 1,
             ..body
         };
-        let selected = state.list.offset + n == state.list.selected;
-        if selected {
+        let position = state.list.offset + n;
+        if position == state.list.selected {
             frame.buffer_mut().set_style(rect, theme.selected(focused));
         }
-        let fresh = state
-            .visible_index(state.list.offset + n)
-            .is_some_and(|i| i < state.list.new_count);
+        let Some(row) = row else {
+            // Read from the store in a moment.
+            frame.render_widget(Line::styled("  …", theme.dim()), rect);
+            continue;
+        };
+        let fresh = position < state.list.new_count;
         draw_row(
             frame.buffer_mut(),
             rect,
@@ -94,6 +112,9 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
             &columns,
             theme,
         );
+        if let Some(highlights) = highlights {
+            highlight_message(frame.buffer_mut(), rect, row, &columns, highlights, theme);
+        }
     }
     if window.len() < rows {
         let y = body.y + u16::try_from(window.len()).unwrap_or(u16::MAX);
@@ -107,37 +128,135 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
         );
     }
     if let Some(filter) = &state.text_filter {
-        let [label, input] =
-            Layout::horizontal([Constraint::Length(2), Constraint::Min(1)]).areas(prompt);
-        frame.render_widget(Paragraph::new(Span::styled("/ ", theme.active())), label);
-        let mut textarea = filter.input.clone();
-        textarea.set_cursor_line_style(Style::new());
-        if !filter.editing {
-            textarea.set_cursor_style(Style::new());
+        render_prompt(frame, prompt, filter, theme);
+    }
+}
+
+/// The search prompt: `/ `, the text, and when the query has an error, its span underlined
+/// and its message at the end of the line.
+fn render_prompt(frame: &mut Frame, area: Rect, filter: &TextFilter, theme: Theme) {
+    let message = filter
+        .error
+        .as_ref()
+        .map(|e| format!(" ⚠ {}", sanitize_line(&e.message)));
+    let message_cells = message
+        .as_deref()
+        .map_or(0, |m| width(m).min(usize::from(area.width) / 2));
+    let [label, input, note] = Layout::horizontal([
+        Constraint::Length(2),
+        Constraint::Min(1),
+        Constraint::Length(u16::try_from(message_cells).unwrap_or(0)),
+    ])
+    .areas(area);
+    frame.render_widget(Paragraph::new(Span::styled("/ ", theme.active())), label);
+    let mut textarea = filter.input.clone();
+    textarea.set_cursor_line_style(Style::new());
+    if !filter.editing {
+        textarea.set_cursor_style(Style::new());
+    }
+    frame.render_widget(&textarea, input);
+    if let (Some(error), Some(message)) = (&filter.error, message) {
+        let text = filter.input.lines().join(" ");
+        mark_span(frame.buffer_mut(), input, &text, error.span.clone(), theme);
+        let message = crate::width::truncate(&message, message_cells);
+        frame.render_widget(Paragraph::new(Span::styled(message, theme.error())), note);
+    }
+}
+
+/// Underlines the cells of `text` (drawn from the left of `area`) that `span` covers; an empty
+/// span (an error at the end) marks the cell after the text.
+fn mark_span(buf: &mut Buffer, area: Rect, text: &str, span: std::ops::Range<usize>, theme: Theme) {
+    let start = text.get(..span.start).map_or(0, width);
+    let cells = text.get(span.clone()).map_or(0, width).max(1);
+    let x = area
+        .x
+        .saturating_add(u16::try_from(start).unwrap_or(u16::MAX));
+    let end = x
+        .saturating_add(u16::try_from(cells).unwrap_or(u16::MAX))
+        .min(area.right());
+    if x < end {
+        let rect = Rect {
+            x,
+            width: end - x,
+            height: 1,
+            ..area
+        };
+        buf.set_style(rect, theme.mark_error());
+    }
+}
+
+/// Highlights the words the search matched in the message column of a drawn row.
+fn highlight_message(
+    buf: &mut Buffer,
+    rect: Rect,
+    row: &Row,
+    columns: &Columns,
+    highlights: &crate::store::search::Highlights,
+    theme: Theme,
+) {
+    let message = first_line(&row.message);
+    let left = columns.message_left();
+    let room = columns.message;
+    for range in highlights.ranges(message) {
+        let (Some(before), Some(word)) = (message.get(..range.start), message.get(range)) else {
+            continue;
+        };
+        let start = width(before);
+        if start >= room {
+            break;
         }
-        frame.render_widget(&textarea, input);
+        let cells = width(word).min(room - start);
+        let x = rect.x + u16::try_from(left + start).unwrap_or(u16::MAX);
+        let area = Rect {
+            x,
+            width: u16::try_from(cells).unwrap_or(0),
+            ..rect
+        }
+        .intersection(rect);
+        buf.set_style(area, theme.highlight());
     }
 }
 
 fn title(state: &AppState, theme: Theme) -> Line<'static> {
     let mut spans = vec![Span::raw(format!(" Feedback · {} ", state.filters.status))];
     let list = &state.list;
+    let searching = state
+        .text_filter
+        .as_ref()
+        .is_some_and(|f| !f.applied.is_empty());
+    // Counted only when the keys are the whole of the view on screen (not the first screen's
+    // at start-up, nor the last view's while the new one's query runs).
+    if list.loaded && !list.partial && list.shown.as_ref() == Some(&state.view_spec()) {
+        let count = thousands(list.keys.len());
+        if searching {
+            spans.push(Span::styled(format!("{count} match "), theme.active()));
+        } else {
+            spans.push(Span::raw(format!("{count} ")));
+        }
+    }
     if list.new_count > 0 {
         // The arrow says some of them are above the rows on screen.
-        let above = list.matches.is_none() && list.offset > 0;
-        let arrow = if above { "↑ " } else { "" };
+        let arrow = if list.offset > 0 { "↑ " } else { "" };
         spans.push(Span::styled(
             format!("{} new {arrow}", list.new_count),
             theme.good(),
         ));
     }
-    if let Some(matches) = &state.list.matches {
-        spans.push(Span::styled(
-            format!("{} of {} match ", matches.len(), state.list.store.len()),
-            theme.active(),
-        ));
-    }
     Line::from(spans)
+}
+
+/// `1284` as `1,284`.
+#[must_use]
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn header_line(columns: &Columns, theme: Theme) -> Line<'static> {
@@ -171,7 +290,6 @@ fn draw_row(
     columns: &Columns,
     theme: Theme,
 ) {
-    let names = &state.list.store.names;
     let mut line = RowWriter::new(buf, rect);
     let age = age(state.now, row.received_at);
     let pad = "    ".get(age.chars().count().min(4)..).unwrap_or_default();
@@ -182,7 +300,7 @@ fn draw_row(
     };
     line.piece(pad, &age, Cut::Whole, " ", style);
     if columns.status > 0 {
-        let status = names.get(row.status);
+        let status = &*row.status;
         let shown = if status == state.filters.status.as_str() {
             ""
         } else {
@@ -191,11 +309,11 @@ fn draw_row(
         line.piece("", shown, Cut::Fit(columns.status - 1), " ", theme.warn());
     }
     if columns.app > 0 {
-        let app = row.app.map_or("—", |(label, _)| names.get(label));
+        let app = row.app.as_deref().unwrap_or("—");
         line.piece("", app, Cut::Fit(columns.app), " ", theme.accent());
     }
     if columns.tags > 0 {
-        let tags = names.get(row.tags_label);
+        let tags = &*row.tags_label;
         line.piece("", tags, Cut::Fit(columns.tags), " ", theme.dim());
     }
     let message = first_line(&row.message);
@@ -212,26 +330,32 @@ fn draw_row(
     }
 }
 
-/// What follows the last loaded row: loading, the end, or the error.
+/// What follows the last row: loading, the end, or the error.
 fn tail_line(state: &AppState, theme: Theme) -> Line<'static> {
     let list = &state.list;
     if let Some(error) = &list.error {
         return Line::styled(format!("⚠ {}", sanitize_line(error)), theme.error());
     }
-    match list.load {
-        ListLoad::First => return Line::styled("loading…", theme.dim()),
-        ListLoad::More => return Line::styled("loading more…", theme.dim()),
-        _ => {}
+    if !list.loaded {
+        return Line::styled("loading…", theme.dim());
     }
-    if list.store.is_empty() && list.end {
-        return Line::styled("No feedback matches these filters.", theme.dim());
+    if list.fetching {
+        return Line::styled("fetching more…", theme.dim());
+    }
+    if list.keys.is_empty() {
+        let why = match (&state.text_filter, state.sync.running > 0) {
+            (Some(f), _) if !f.applied.is_empty() => "No stored feedback matches this search.",
+            (_, true) => "Nothing stored for these filters yet: syncing…",
+            _ => "No stored feedback matches these filters.",
+        };
+        return Line::styled(why, theme.dim());
     }
     if list.prefetch_paused {
         return Line::styled("more pages paused: rate-limit budget low", theme.warn());
     }
-    if list.end {
+    if state.sync.complete {
         return Line::styled(
-            format!("— end of list · {} items —", list.store.len()),
+            format!("— end of list · {} items —", thousands(list.keys.len())),
             theme.dim(),
         );
     }

@@ -18,13 +18,12 @@ fn reference_row_line(
     columns: &Columns,
     theme: Theme,
 ) -> Line<'static> {
-    let names = &state.list.store.names;
     let mut spans = vec![Span::styled(
         format!("{:>4} ", age(state.now, row.received_at)),
         theme.dim(),
     )];
     if columns.status > 0 {
-        let status = names.get(row.status);
+        let status = &*row.status;
         let shown = if status == state.filters.status.as_str() {
             ""
         } else {
@@ -36,11 +35,11 @@ fn reference_row_line(
         ));
     }
     if columns.app > 0 {
-        let app = row.app.map_or("—", |(label, _)| names.get(label));
+        let app = row.app.as_deref().unwrap_or("—");
         spans.push(Span::styled(fit(app, columns.app) + " ", theme.accent()));
     }
     if columns.tags > 0 {
-        let tags = names.get(row.tags_label);
+        let tags = &*row.tags_label;
         spans.push(Span::styled(fit(tags, columns.tags) + " ", theme.dim()));
     }
     spans.push(Span::raw(fit(first_line(&row.message), columns.message)));
@@ -96,7 +95,15 @@ fn feedback(n: usize) -> Feedback {
 
 fn state() -> AppState {
     let mut state = AppState::new(now(), 200, 50);
-    state.list.store.append((0..60).map(feedback));
+    state.list.window.rows = (0..60)
+        .map(|n| {
+            Row::new(&crate::store::StoredItem {
+                key: i64::try_from(n).unwrap_or(0),
+                feedback: feedback(n),
+                seen: now(),
+            })
+        })
+        .collect();
     state
 }
 
@@ -123,7 +130,7 @@ fn rows_are_drawn_exactly_as_the_line_of_spans() {
                     Some(theme.selected(true)),
                     Some(theme.selected(false)),
                 ] {
-                    for row in state.list.store.window(0, usize::MAX) {
+                    for row in &state.list.window.rows {
                         let ours = draw(rect, selected, |buf| {
                             draw_row(buf, rect, &state, (row, false), &columns, theme);
                         });
@@ -135,5 +142,18 @@ fn rows_are_drawn_exactly_as_the_line_of_spans() {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn thousands_are_grouped() {
+    for (n, text) in [
+        (0, "0"),
+        (999, "999"),
+        (1000, "1,000"),
+        (1_284, "1,284"),
+        (1_000_000, "1,000,000"),
+    ] {
+        assert_eq!(thousands(n), text);
     }
 }

@@ -1,5 +1,6 @@
-//! The status bar: active filters, loaded count and end, a spinner while requests run, the
-//! rate-limit budget (highlighted when low), the retry countdown, the last message, key hints.
+//! The status bar: active filters and search, how fresh the store is ("as of 14:03", "never
+//! synced", "offline"), a spinner while syncs run, the rate-limit budget (highlighted when
+//! low), the retry countdown, the last message, key hints.
 //!
 //! The bar is a list of parts, each with a priority, joined by ` · ` so no two messages run
 //! into each other (issue 8, point 14). When the row is too narrow, whole parts are dropped,
@@ -107,18 +108,16 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
                 .push(Part::new(text, theme.active(), Side::Left, priority).cuttable(CHIP_COMFORT));
         }
     }
-    if let Some(f) = &state.text_filter {
+    if let Some(f) = state.text_filter.as_ref().filter(|f| !f.applied.is_empty()) {
         let text = format!("/{}", sanitize_line(&f.applied));
         parts.push(Part::new(text, theme.active(), Side::Left, 77).cuttable(CHIP_COMFORT));
     }
-    let end = if state.list.end { " (end)" } else { "" };
-    let loaded = format!("{} loaded{end}", state.list.store.len());
-    parts.push(Part::new(loaded, Style::new(), Side::Left, 70));
+    parts.push(freshness(state, theme));
     if state.live {
         let live = format!("live: {} arrived", state.arrivals);
         parts.push(Part::new(live, theme.good(), Side::Left, 45));
     }
-    if state.in_flight > 0 {
+    if state.in_flight > 0 || state.list.querying {
         let spinner = SPINNER[usize::from(state.spinner) % SPINNER.len()].to_owned();
         parts.push(Part::new(spinner, theme.accent(), Side::Left, 75));
     }
@@ -132,6 +131,36 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
         parts.push(Part::new(text, style, Side::Left, priority).cuttable(NOTE_COMFORT));
     }
     parts
+}
+
+/// How fresh the listed status is: offline (with the last sync), as of when, or never synced.
+fn freshness(state: &AppState, theme: Theme) -> Part {
+    let when = state.sync.as_of.map(|t| as_of(state.now, t, &state.tz));
+    match (&state.sync.offline, when) {
+        (Some(_), Some(when)) => Part::new(
+            format!("offline · as of {when}"),
+            theme.warn(),
+            Side::Left,
+            86,
+        ),
+        (Some(_), None) => Part::new("offline".to_owned(), theme.warn(), Side::Left, 86),
+        (None, Some(when)) => Part::new(format!("as of {when}"), theme.dim(), Side::Left, 70),
+        (None, None) if state.sync.running > 0 => {
+            Part::new("syncing…".to_owned(), theme.dim(), Side::Left, 70)
+        }
+        (None, None) => Part::new("never synced".to_owned(), theme.dim(), Side::Left, 70),
+    }
+}
+
+/// `14:03` today, `2026-10-30 14:03` before (local time).
+#[must_use]
+pub fn as_of(now: jiff::Timestamp, then: jiff::Timestamp, tz: &jiff::tz::TimeZone) -> String {
+    let (now, then) = (now.to_zoned(tz.clone()), then.to_zoned(tz.clone()));
+    if now.date() == then.date() {
+        then.strftime("%H:%M").to_string()
+    } else {
+        then.strftime("%Y-%m-%d %H:%M").to_string()
+    }
 }
 
 fn right_parts(state: &AppState, keymap: &Keymap, theme: Theme) -> Vec<Part> {

@@ -79,4 +79,18 @@ impl Theme {
     pub fn accent(self) -> Style {
         self.fg(Color::Magenta)
     }
+
+    /// Words a search matched: colour and bold; underlined too, so they show without colour.
+    #[must_use]
+    pub fn highlight(self) -> Style {
+        self.fg(Color::Yellow)
+            .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
+    }
+
+    /// The part of a search query that is wrong.
+    #[must_use]
+    pub fn mark_error(self) -> Style {
+        self.fg(Color::Red)
+            .add_modifier(Modifier::UNDERLINED | Modifier::BOLD)
+    }
 }

@@ -1,0 +1,202 @@
+//! The store reads of the inbox, run on blocking threads (and once before the loop, for the
+//! first frame): a view's keys with the rows around the screen, a window of rows, the panes, a
+//! detail, and the view remembered from the last run (`meta` key `last_view`, JSON).
+
+use jiff::tz::TimeZone;
+use rusqlite::OptionalExtension;
+
+use crate::store::search::{self, Context};
+use crate::store::{Shared, Store, StoreError, ViewQuery};
+use crate::tui::action::{Freshness, Msg, Panes, ViewData, ViewError};
+use crate::tui::effect::Effect;
+use crate::tui::rows::{Row, Window};
+use crate::tui::state::{Anchor, ViewSpec};
+use crate::tui::update::WINDOW_MARGIN;
+
+/// The `meta` key of the view to show at start.
+pub const LAST_VIEW: &str = "last_view";
+
+/// How fresh a status is; the syncer knows (`None` when it cannot say).
+pub type FreshnessOf = std::sync::Arc<dyn Fn(&Store, &str) -> Option<Freshness> + Send + Sync>;
+
+/// A read to run on a blocking thread, and the message it answers with.
+pub type Task = Box<dyn FnOnce() -> Msg + Send>;
+
+/// The read an effect asks for (`None` for the effects that are not reads).
+pub fn task(
+    store: &Shared,
+    effect: Effect,
+    tz: &TimeZone,
+    freshness: &FreshnessOf,
+) -> Option<Task> {
+    let store = store.clone();
+    let freshness = std::sync::Arc::clone(freshness);
+    let task: Task = match effect {
+        Effect::Query {
+            request_id,
+            spec,
+            anchor,
+            rows,
+            now,
+            limit,
+        } => {
+            let cx = Context {
+                now,
+                tz: tz.clone(),
+            };
+            let shape = Shape { rows, limit };
+            Box::new(move || Msg::ViewLoaded {
+                request_id,
+                result: store
+                    .read(|s| query(s, &spec, &anchor, shape, &cx, &*freshness))
+                    .map(Box::new),
+            })
+        }
+        Effect::LoadRows {
+            request_id,
+            start,
+            keys,
+        } => Box::new(move || Msg::RowsLoaded {
+            request_id,
+            result: store
+                .read(|s| window(s, start, &keys))
+                .map_err(|e| e.to_string()),
+        }),
+        Effect::LoadPanes {
+            request_id,
+            status,
+            project,
+        } => Box::new(move || Msg::PanesLoaded {
+            request_id,
+            result: store
+                .read(|s| panes(s, &status, project.as_deref()))
+                .map(Box::new)
+                .map_err(|e| e.to_string()),
+        }),
+        Effect::LoadDetail { id } => Box::new(move || {
+            let result = store
+                .read(|s| s.detail(&id))
+                .map(|d| d.map(Box::new))
+                .map_err(|e| e.to_string());
+            Msg::DetailStored { id, result }
+        }),
+        _ => return None,
+    };
+    Some(task)
+}
+
+/// The screen a query reads for: its rows, and at most how many keys.
+#[derive(Debug, Clone, Copy)]
+pub struct Shape {
+    pub rows: usize,
+    pub limit: Option<usize>,
+}
+
+/// The keys of a view, where the anchor's items are in it, and the rows around the screen.
+pub fn query(
+    store: &Store,
+    spec: &ViewSpec,
+    anchor: &Anchor,
+    Shape { rows, limit }: Shape,
+    cx: &Context,
+    freshness: &dyn Fn(&Store, &str) -> Option<Freshness>,
+) -> Result<ViewData, ViewError> {
+    let mut view = ViewQuery {
+        status: Some(spec.status.clone()),
+        project: spec.project.as_ref().map(|c| c.value.clone()),
+        app: spec.app.as_ref().map(|c| c.value.clone()),
+        tag: spec.tag.as_ref().map(|c| c.value.clone()),
+        ..ViewQuery::default()
+    };
+    let parsed = search::parse(&spec.search).map_err(ViewError::Query)?;
+    if !parsed.is_empty() {
+        let sql = search::compile(store.conn(), &parsed, cx).map_err(ViewError::Query)?;
+        view = view.search(sql);
+    }
+    let keys = store.view_keys(&view, limit).map_err(store_error)?;
+    let partial = limit.is_some_and(|l| keys.len() >= l);
+    let (mut selected, mut top, mut first) = (None, None, None);
+    for (n, key) in keys.iter().enumerate() {
+        if anchor.selected.is_some_and(|(k, _)| k == *key) {
+            selected = Some(n);
+        }
+        if anchor.top == Some(*key) {
+            top = Some(n);
+        }
+        if anchor.first == Some(*key) {
+            first = Some(n);
+        }
+    }
+    let last = keys.len().saturating_sub(1);
+    let selected = selected.or(anchor.selected.map(|(_, fallback)| fallback.min(last)));
+    // The screen's first row: the anchored top, or what keeps the selection on screen.
+    let base = top.unwrap_or_else(|| selected.map_or(0, |s| (s + 1).saturating_sub(rows)));
+    let start = base.saturating_sub(WINDOW_MARGIN);
+    let end = (base + rows + WINDOW_MARGIN).min(keys.len());
+    let window =
+        window(store, start, keys.get(start..end).unwrap_or_default()).map_err(store_error)?;
+    Ok(ViewData {
+        keys: keys.into(),
+        selected,
+        top,
+        first,
+        window,
+        freshness: freshness(store, &spec.status),
+        partial,
+    })
+}
+
+/// The rows of `keys`, which start at view position `start`. A key no longer stored (dropped
+/// by retention meanwhile) ends the window there; the next query shows the view without it.
+pub fn window(store: &Store, start: usize, keys: &[i64]) -> Result<Window, StoreError> {
+    let items = store.items(keys)?;
+    let rows = items
+        .iter()
+        .zip(keys)
+        .take_while(|(item, key)| item.key == **key)
+        .map(|(item, _)| Row::new(item))
+        .collect();
+    Ok(Window { start, rows })
+}
+
+/// The panes' data for a status (apps of `project` when given).
+pub fn panes(store: &Store, status: &str, project: Option<&str>) -> Result<Panes, StoreError> {
+    Ok(Panes {
+        counts: store.counts(Some(status))?,
+        projects: store.projects()?,
+        apps: store.apps(project)?,
+    })
+}
+
+/// The view the last run showed, if it remembered one that still reads.
+#[must_use]
+pub fn last_view(store: &Store) -> Option<ViewSpec> {
+    let json: Option<String> = store
+        .conn()
+        .query_row(
+            "SELECT value FROM meta WHERE key = ?1",
+            [LAST_VIEW],
+            |row| row.get(0),
+        )
+        .optional()
+        .ok()
+        .flatten();
+    json.and_then(|j| serde_json::from_str(&j).ok())
+}
+
+/// Remembers the view for the next start.
+pub fn save_view(store: &mut Store, spec: &ViewSpec) -> Result<(), StoreError> {
+    let json = serde_json::to_string(spec).unwrap_or_default();
+    store.write(|tx| {
+        tx.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+            [LAST_VIEW, json.as_str()],
+        )
+        .map(|_| ())
+    })
+}
+
+#[allow(clippy::needless_pass_by_value)] // the shape `map_err` hands it
+fn store_error(err: StoreError) -> ViewError {
+    ViewError::Store(err.to_string())
+}

@@ -1,0 +1,157 @@
+//! Querying the store for the list. Every change of the view (filters, status, search) and every
+//! change of the store (a sync stored pages, an arrival, a detail) asks for the view's keys
+//! again; the query runs off the UI thread and only the latest answer is applied. An answer to
+//! the same view keeps the selection and the screen on their items, by key, and counts the rows
+//! that appeared above the old first row as new.
+
+use super::{ensure_rows, keep_visible, maybe_prefetch};
+use crate::tui::action::{ViewData, ViewError};
+use crate::tui::effect::Effect;
+use crate::tui::rows::Window;
+use crate::tui::state::{Anchor, AppState};
+use crate::tui::update::error;
+
+/// What a query keeps of the list it replaces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Requery {
+    /// The store changed under the same view: selection, screen and "new" marks stay.
+    Same,
+    /// The search text changed: the selected item stays selected while it matches, else the
+    /// first match is; nothing is new.
+    Narrow,
+    /// Other filters: the list starts at its top.
+    New,
+}
+
+/// Asks for the current view's keys.
+pub(in crate::tui::update) fn requery(state: &mut AppState, mode: Requery) -> Effect {
+    let spec = state.view_spec();
+    // While another view's answer is awaited, the keys shown are not this view's.
+    let mode = if mode == Requery::Same && state.list.shown.as_ref() != Some(&spec) {
+        Requery::Narrow
+    } else {
+        mode
+    };
+    let list = &state.list;
+    let key = |n: usize| list.keys.get(n).copied();
+    let anchor = match mode {
+        Requery::Same => Anchor {
+            selected: key(list.selected).map(|k| (k, list.selected)),
+            top: (list.offset > 0).then(|| key(list.offset)).flatten(),
+            first: key(0),
+        },
+        Requery::Narrow => Anchor {
+            selected: state
+                .text_filter
+                .as_ref()
+                .and_then(|f| f.origin)
+                .or_else(|| key(list.selected))
+                .map(|k| (k, 0)),
+            ..Anchor::default()
+        },
+        Requery::New => Anchor::default(),
+    };
+    let request_id = state.request_id();
+    let list = &mut state.list;
+    list.query_id = request_id;
+    list.querying = true;
+    list.asked = Some(spec.clone());
+    if mode != Requery::Same {
+        list.new_count = 0;
+    }
+    Effect::Query {
+        request_id,
+        spec,
+        anchor,
+        rows: list.viewport_rows.max(1),
+        now: state.now,
+        limit: None,
+    }
+}
+
+pub(in crate::tui::update) fn view_loaded(
+    state: &mut AppState,
+    request_id: u64,
+    result: Result<Box<ViewData>, ViewError>,
+) -> Vec<Effect> {
+    if request_id != state.list.query_id {
+        state.dirty = false;
+        return Vec::new();
+    }
+    state.list.querying = false;
+    let mut effects = Vec::new();
+    match result {
+        Ok(data) if data.partial => {
+            // The first screen, at start-up: the whole view follows, the selection kept.
+            apply(state, *data);
+            state.list.partial = true;
+            effects.push(requery(state, Requery::Same));
+            return effects;
+        }
+        Ok(data) => {
+            state.list.partial = false;
+            apply(state, *data);
+        }
+        Err(ViewError::Query(err)) => {
+            if let Some(filter) = &mut state.text_filter {
+                filter.error = Some(err);
+            }
+        }
+        Err(ViewError::Store(message)) => {
+            let text = format!("Cannot read the store: {message}");
+            state.list.error = Some(text.clone());
+            error(state, text);
+        }
+    }
+    effects.extend(ensure_rows(state));
+    effects.extend(maybe_prefetch(state));
+    effects
+}
+
+fn apply(state: &mut AppState, data: ViewData) {
+    if let Some(freshness) = &data.freshness {
+        crate::tui::update::sync::fresh(state, freshness);
+    }
+    let list = &mut state.list;
+    let same = list.shown.is_some() && list.asked == list.shown;
+    list.shown = list.asked.clone();
+    list.loaded = true;
+    list.error = None;
+    if same && let Some(first) = data.first {
+        list.new_count += first;
+    }
+    list.new_count = list.new_count.min(data.keys.len());
+    list.selected = data.selected.unwrap_or(0);
+    list.offset = data.top.unwrap_or(0);
+    list.keys = data.keys;
+    list.window = data.window;
+    keep_visible(state);
+    if let Some(filter) = &mut state.text_filter {
+        filter.error = None;
+    }
+}
+
+pub(in crate::tui::update) fn rows_loaded(
+    state: &mut AppState,
+    request_id: u64,
+    result: Result<Window, String>,
+) -> Vec<Effect> {
+    if request_id != state.list.rows_id {
+        state.dirty = false;
+        return Vec::new();
+    }
+    match result {
+        Ok(window) => {
+            state.list.window = window;
+            if state.list.open_when_loaded && state.selected_row().is_some() {
+                return crate::tui::update::detail::open(state);
+            }
+        }
+        Err(message) => {
+            let text = format!("Cannot read the store: {message}");
+            state.list.error = Some(text.clone());
+            error(state, text);
+        }
+    }
+    Vec::new()
+}

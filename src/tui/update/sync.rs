@@ -1,0 +1,209 @@
+//! The network keeping the store fresh, as the inbox sees it: the start-up sync (discovery and
+//! the head of the listed status), `r` and the automatic refresh (the head again), backfill pages
+//! (asked by the list's scrolling, or in the background while the budget allows), and what their
+//! answers change: the view is queried again, freshness ("as of") and "offline" are shown.
+
+use super::list::{Requery, maybe_prefetch, requery};
+use super::{error, info};
+use crate::tui::action::{FailureKind, Freshness, SyncFailure, SyncJob, Synced};
+use crate::tui::effect::Effect;
+use crate::tui::state::{AppState, Fatal};
+
+/// Sends a sync job, counting it in flight.
+pub(super) fn job(state: &mut AppState, job: SyncJob) -> Effect {
+    state.sync.running += 1;
+    state.in_flight += 1;
+    Effect::Sync(job)
+}
+
+/// The start-up sync: discovery, then the head of the listed status.
+pub(super) fn start(state: &mut AppState) -> Effect {
+    let status = state.filters.status.clone();
+    job(state, SyncJob::Start(status))
+}
+
+/// The head of the listed status, unless it was synced this session.
+pub(super) fn head_once(state: &mut AppState) -> Option<Effect> {
+    let status = state.filters.status.clone();
+    if state.sync.headed.contains(status.as_str()) || state.sync.offline.is_some() {
+        return None;
+    }
+    Some(job(state, SyncJob::Head(status)))
+}
+
+/// The listed status changed: how fresh it is comes with its first answer.
+pub(super) fn status_changed(state: &mut AppState) {
+    state.sync.as_of = None;
+    state.sync.complete = false;
+    state.list.fetching = false;
+}
+
+/// Applies a status's freshness, when it is the listed status.
+pub(in crate::tui::update) fn fresh(state: &mut AppState, freshness: &Freshness) {
+    if freshness.status == state.filters.status.as_str() {
+        state.sync.as_of = freshness.synced_at;
+        state.sync.complete = freshness.complete;
+    }
+}
+
+/// True once the listed status synced (this session or before): until then its head walk is
+/// what fills the store, and a backfill would walk the same pages.
+pub(super) fn started(state: &AppState) -> bool {
+    state.sync.as_of.is_some() || state.sync.headed.contains(state.filters.status.as_str())
+}
+
+/// A background backfill page, when nothing else syncs, the status is not mirrored to its end
+/// and the budget is not low (the syncer also keeps its floor).
+pub(super) fn background(state: &mut AppState) -> Option<Effect> {
+    let idle = state.sync.running == 0 && state.list.loaded && state.fatal.is_none();
+    if !started(state) {
+        return None;
+    }
+    if !idle
+        || !state.sync.background
+        || state.sync.offline.is_some()
+        || super::list::budget_low(state)
+    {
+        return None;
+    }
+    let listed = state.filters.status.clone();
+    state.sync.background_busy = true;
+    Some(job(state, SyncJob::Background { listed }))
+}
+
+pub(super) fn synced(
+    state: &mut AppState,
+    job: &SyncJob,
+    result: Result<Synced, SyncFailure>,
+) -> Vec<Effect> {
+    state.sync.running = state.sync.running.saturating_sub(1);
+    state.in_flight = state.in_flight.saturating_sub(1);
+    state.wait = None;
+    let listed = state.filters.status.clone();
+    let (status, user) = match job {
+        SyncJob::Start(status) | SyncJob::Head(status) => (status, true),
+        SyncJob::Backfill { status, user } => (status, *user),
+        SyncJob::Background { listed } => {
+            state.sync.background_busy = false;
+            (listed, false)
+        }
+    };
+    if matches!(job, SyncJob::Backfill { user: true, .. }) && *status == listed {
+        state.list.fetching = false;
+    }
+    let mut effects = Vec::new();
+    match result {
+        Ok(done) => {
+            state.sync.offline = None;
+            if let Some(freshness) = &done.freshness {
+                fresh(state, freshness);
+            }
+            if done.reached_end && *status == listed {
+                state.sync.complete = true;
+            }
+            if done.idle {
+                // Nothing to do for now: the next head sync (r, the automatic refresh) wakes it.
+                state.sync.background = false;
+            }
+            if let SyncJob::Start(s) | SyncJob::Head(s) = job {
+                state.sync.headed.insert(s.as_str().to_owned());
+                state.sync.background = true;
+                if done.added > 0 && *s == listed {
+                    info(state, format!("{} new", done.added));
+                }
+            }
+            if matches!(job, SyncJob::Start(_)) {
+                effects.push(super::panes::load(state));
+            }
+            if done.added + done.changed > 0 || matches!(job, SyncJob::Start(_)) {
+                effects.push(requery(state, Requery::Same));
+            }
+        }
+        Err(failure) => failed(state, &failure, user),
+    }
+    // After a requery, its answer decides whether more is wanted (the keys here are old).
+    if !effects.iter().any(|e| matches!(e, Effect::Query { .. })) {
+        effects.extend(maybe_prefetch(state));
+    }
+    effects
+}
+
+fn failed(state: &mut AppState, failure: &SyncFailure, user: bool) {
+    let text = failure.text.clone();
+    match failure.kind {
+        FailureKind::Cancelled => {}
+        FailureKind::Offline => {
+            state.sync.offline = Some(text.clone());
+            state.sync.background = false;
+            if user {
+                error(
+                    state,
+                    format!("Offline: {text} — showing what is stored; r to retry"),
+                );
+            }
+        }
+        FailureKind::Refused if state.list.keys.is_empty() => {
+            state.fatal = Some(Fatal {
+                title: "The service refused the key".to_owned(),
+                body: text,
+            });
+        }
+        FailureKind::WrongAccount => {
+            state.fatal = Some(Fatal {
+                title: "This store holds another account's feedback".to_owned(),
+                body: text,
+            });
+        }
+        FailureKind::Busy => {
+            // Another process syncs this store: its writes show up with the next query; the
+            // background rests until the next head sync or `r`.
+            state.sync.background = false;
+            if user {
+                info(state, text);
+            }
+        }
+        FailureKind::Refused | FailureKind::Other => {
+            state.sync.background = false;
+            if user {
+                error(state, format!("{text} — r to retry"));
+            }
+        }
+    }
+}
+
+/// `r`: retry what failed and sync what is new (discovery again when it never succeeded).
+pub(super) fn reload(state: &mut AppState) -> Vec<Effect> {
+    state.note = None;
+    state.list.error = None;
+    state.sync.background = true;
+    let status = state.filters.status.clone();
+    let job_kind = if state.sync.headed.is_empty() {
+        SyncJob::Start(status)
+    } else {
+        SyncJob::Head(status)
+    };
+    let mut effects = vec![job(state, job_kind)];
+    if !state.list.loaded {
+        effects.push(requery(state, Requery::New));
+    }
+    effects
+}
+
+/// The automatic refresh, when configured, due, idle, and the budget allows.
+pub(super) fn auto_refresh(state: &mut AppState) -> Option<Effect> {
+    let due = state.next_refresh.is_some_and(|at| at <= state.now);
+    // Background work may wait long for the budget's reset: it does not hold the refresh back.
+    let user_jobs = state
+        .sync
+        .running
+        .saturating_sub(u32::from(state.sync.background_busy));
+    if !due || user_jobs > 0 || state.fatal.is_some() {
+        return None;
+    }
+    state.next_refresh = Some(super::after(state.now, state.refresh_seconds));
+    if super::list::budget_low(state) {
+        return None;
+    }
+    let status = state.filters.status.clone();
+    Some(job(state, SyncJob::Head(status)))
+}

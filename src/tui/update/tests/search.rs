@@ -1,0 +1,117 @@
+//! `/` searches the store: each edit a query (latest wins), errors shown where they are while
+//! the list keeps its rows, the selected item kept while it matches, highlights and the count.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::act;
+use crate::tui::action::{Action, Msg};
+use crate::tui::effect::Effect;
+use crate::tui::testkit::{Harness, started_harness};
+
+fn type_text(h: &mut Harness, text: &str) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    for c in text.chars() {
+        effects.extend(h.send(Msg::FilterInput(KeyEvent::new(
+            KeyCode::Char(c),
+            KeyModifiers::NONE,
+        ))));
+    }
+    effects
+}
+
+#[test]
+fn typing_searches_the_store_and_keeps_a_matching_selection() {
+    let mut h = started_harness(120, 35, 100, true);
+    for _ in 0..8 {
+        act(&mut h, Action::MoveDown);
+    }
+    act(&mut h, Action::Filter);
+    assert_eq!(h.state.list.viewport_rows, 30, "the prompt takes a row");
+    type_text(&mut h, "tag:bug");
+    assert_eq!(h.state.visible_len(), 25);
+    assert_eq!(h.selected_id(), "id00008", "it matches: still selected");
+    type_text(&mut h, " 13");
+    assert_eq!(h.state.visible_len(), 0, "13 is not a multiple of four");
+    h.send(Msg::FilterInput(KeyEvent::new(
+        KeyCode::Backspace,
+        KeyModifiers::NONE,
+    )));
+    h.send(Msg::FilterInput(KeyEvent::new(
+        KeyCode::Backspace,
+        KeyModifiers::NONE,
+    )));
+    type_text(&mut h, "12");
+    assert_eq!(h.state.visible_len(), 1);
+    assert_eq!(
+        h.selected_id(),
+        "id00012",
+        "the first match when the old one left"
+    );
+    let filter = h.state.text_filter.as_ref().unwrap();
+    assert_eq!(filter.applied, "tag:bug 12");
+    assert_eq!(
+        filter.highlights.ranges("Message number 12: x"),
+        vec![15..17]
+    );
+}
+
+#[test]
+fn a_query_error_is_shown_where_it_is_and_the_list_keeps_its_rows() {
+    let mut h = started_harness(120, 35, 100, true);
+    act(&mut h, Action::Filter);
+    type_text(&mut h, "number");
+    assert_eq!(h.state.visible_len(), 100);
+    // A parse error: found at once, on the UI thread, no query sent.
+    let effects = type_text(&mut h, " (");
+    assert!(effects.is_empty());
+    let error = h.state.text_filter.as_ref().unwrap().error.clone().unwrap();
+    assert!(error.span.start >= "number ".len(), "{error:?}");
+    assert_eq!(h.state.visible_len(), 100);
+    // An unknown app: found when the query compiles against the store, off the UI thread.
+    h.send(Msg::FilterInput(KeyEvent::new(
+        KeyCode::Backspace,
+        KeyModifiers::NONE,
+    )));
+    h.send(Msg::Paste("app:nosuchapp".into()));
+    let filter = h.state.text_filter.as_ref().unwrap();
+    let error = filter.error.clone().expect("an unknown app is an error");
+    assert_eq!(
+        &filter.applied[error.span.clone()],
+        "nosuchapp",
+        "{error:?}"
+    );
+    assert_eq!(
+        h.state.visible_len(),
+        100,
+        "not an empty list without a reason"
+    );
+}
+
+#[test]
+fn esc_clears_the_search_keeping_the_item_and_enter_keeps_it() {
+    let mut h = started_harness(120, 35, 100, true);
+    act(&mut h, Action::Filter);
+    type_text(&mut h, "50");
+    assert_eq!(h.selected_id(), "id00050");
+    let effects = act(&mut h, Action::Open);
+    assert!(effects.contains(&Effect::SaveView(h.state.view_spec())));
+    assert!(!h.state.text_filter.as_ref().unwrap().editing);
+    act(&mut h, Action::Back);
+    assert!(h.state.text_filter.is_none());
+    assert_eq!(h.state.visible_len(), 100);
+    assert_eq!(h.selected_id(), "id00050");
+    assert_eq!(h.state.list.viewport_rows, 31);
+}
+
+#[test]
+fn ctrl_u_clears_the_prompt() {
+    let mut h = started_harness(120, 35, 100, true);
+    act(&mut h, Action::Filter);
+    type_text(&mut h, "50");
+    h.send(Msg::FilterInput(KeyEvent::new(
+        KeyCode::Char('u'),
+        KeyModifiers::CONTROL,
+    )));
+    assert_eq!(h.state.text_filter.as_ref().unwrap().applied, "");
+    assert_eq!(h.state.visible_len(), 100);
+}
