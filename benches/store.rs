@@ -10,7 +10,7 @@ use std::time::Instant;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use feedback_inbox::api::Feedback;
 use feedback_inbox::sim;
-use feedback_inbox::store::{Store, ViewQuery, schema};
+use feedback_inbox::store::{Store, TIES_PER_MICROSECOND, ViewQuery, schema};
 use jiff::Timestamp;
 
 const SEED: u64 = 11;
@@ -38,10 +38,11 @@ fn big_store() -> Store {
     let n = scale();
     let dir = PathBuf::from(std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into()))
         .join("bench-data");
-    let path = dir.join(format!(
-        "store-{n}-seed{SEED}-v{}.sqlite3",
-        schema::latest()
-    ));
+    // Named after the schema's SQL and the key scheme, so a changed schema gets a new store.
+    let mut hasher = std::hash::DefaultHasher::new();
+    std::hash::Hash::hash(&(schema::STEPS, TIES_PER_MICROSECOND), &mut hasher);
+    let schema = std::hash::Hasher::finish(&hasher);
+    let path = dir.join(format!("store-{n}-seed{SEED}-{schema:016x}.sqlite3"));
     if !path.exists() {
         let partial = path.with_extension("partial");
         let _ = std::fs::remove_file(&partial);
