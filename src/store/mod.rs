@@ -154,10 +154,9 @@ impl Store {
         let conn = &self.conn;
         conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| self.error(e))?;
         // WAL: readers never block the writer nor each other; FULL: a commit is on disk before
-        // it returns. `journal_mode` answers a row, so it is read, not executed.
-        let _mode: String = conn
-            .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
-            .map_err(|e| self.error(e))?;
+        // it returns.
+        self.use_wal()?;
+        let conn = &self.conn;
         conn.execute_batch(
             "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -32000;",
         )
@@ -166,13 +165,30 @@ impl Store {
         Ok(())
     }
 
+    /// Turns WAL on (it stays on in the file). Switching needs the file to itself, and SQLite
+    /// answers "busy" at once, without waiting, while another process is opening the same new
+    /// store; so it is tried again for up to the busy timeout, unless the other one switched it.
+    fn use_wal(&self) -> Result<(), StoreError> {
+        let mode = |sql: &str| -> rusqlite::Result<String> {
+            self.conn.query_row(sql, [], |row| row.get(0))
+        };
+        let started = std::time::Instant::now();
+        loop {
+            match mode("PRAGMA journal_mode = WAL") {
+                Ok(_) => return Ok(()),
+                Err(e) if started.elapsed() < BUSY_TIMEOUT && is_busy(&e) => {
+                    if mode("PRAGMA journal_mode").is_ok_and(|m| m.eq_ignore_ascii_case("wal")) {
+                        return Ok(());
+                    }
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Err(e) => return Err(self.error(e)),
+            }
+        }
+    }
+
     fn migrate(&mut self) -> Result<(), StoreError> {
-        let migrations = schema::migrations();
-        let found: i64 = self
-            .conn
-            .pragma_query_value(None, "user_version", |row| row.get(0))
-            .map_err(|e| self.error(e))?;
-        let found = usize::try_from(found).unwrap_or(usize::MAX);
+        let found = self.user_version()?;
         if found > schema::latest() {
             return Err(StoreError::TooNew {
                 path: self.describe(),
@@ -180,14 +196,37 @@ impl Store {
                 known: schema::latest(),
             });
         }
+        if found == schema::latest() {
+            return Ok(());
+        }
         let path = self.describe();
-        migrations
-            .to_latest(&mut self.conn)
-            .map_err(|e| StoreError::Migration {
+        match schema::migrations().to_latest(&mut self.conn) {
+            Ok(()) => Ok(()),
+            // Two processes opening an older store at once both start the same migration; the
+            // second waits for the first's write lock, then fails on what the first created. The
+            // store is then up to date, which is all that was asked.
+            Err(_) if self.user_version()? == schema::latest() => Ok(()),
+            Err(e) => Err(StoreError::Migration {
                 path,
                 message: e.to_string(),
-            })
+            }),
+        }
     }
+
+    fn user_version(&self) -> Result<usize, StoreError> {
+        let found: i64 = self
+            .conn
+            .pragma_query_value(None, "user_version", |row| row.get(0))
+            .map_err(|e| self.error(e))?;
+        Ok(usize::try_from(found).unwrap_or(usize::MAX))
+    }
+}
+
+fn is_busy(error: &rusqlite::Error) -> bool {
+    matches!(
+        error.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
 }
 
 fn sqlite_at(path: &Path, source: rusqlite::Error) -> StoreError {

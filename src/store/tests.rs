@@ -392,3 +392,68 @@ fn views_are_read_in_index_order_without_sorting_and_keys_follow_received_times(
         assert!(!plan.contains("TEMP B-TREE"), "{query:?}: {plan}");
     }
 }
+
+#[test]
+fn more_items_in_one_microsecond_than_the_key_has_room_for_are_all_stored() {
+    let mut store = Store::open_memory().unwrap();
+    let crowd: Vec<Feedback> = (0..1_100)
+        .map(|n| item(&format!("same{n:04}"), T0, Status::New, &[]))
+        .collect();
+    let before = item("older", "2026-10-31T23:59:59Z", Status::New, &[]);
+    store.put_items(&[before], ts(T0)).unwrap();
+    for page in crowd.chunks(100) {
+        store.put_items(page, ts(T0)).unwrap();
+    }
+    let all = ids(&store, &view(None));
+    assert_eq!(all.len(), 1_101);
+    assert_eq!(all.last().map(String::as_str), Some("older"));
+}
+
+#[test]
+fn processes_opening_a_new_store_at_the_same_moment_all_get_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for round in 0..8 {
+        let path = dir.path().join(format!("race{round}.sqlite3"));
+        let barrier = std::sync::Arc::new(std::sync::Barrier::new(4));
+        let openers: Vec<_> = (0..4)
+            .map(|_| {
+                let (path, barrier) = (path.clone(), barrier.clone());
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    Store::open(&path).map(|_| ())
+                })
+            })
+            .collect();
+        for opener in openers {
+            opener.join().unwrap().unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_second_connection_reads_during_a_write_and_writes_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shared.sqlite3");
+    let mut writer = Store::open(&path).unwrap();
+    let mut other = Store::open(&path).unwrap();
+    writer
+        .put_items(&[item("a", T0, Status::New, &[])], ts(T0))
+        .unwrap();
+    writer
+        .conn()
+        .execute_batch("BEGIN IMMEDIATE; INSERT INTO meta (key, value) VALUES ('held', '1');")
+        .unwrap();
+    // WAL: the other connection reads what was committed while the write is open.
+    assert_eq!(ids(&other, &view(None)), ["a"]);
+    let released = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        writer.conn().execute_batch("COMMIT").unwrap();
+        writer
+    });
+    // Its own write waits for the lock (busy timeout) instead of failing.
+    other
+        .put_items(&[item("b", T1, Status::New, &[])], ts(T1))
+        .unwrap();
+    let _writer = released.join().unwrap();
+    assert_eq!(ids(&other, &view(None)), ["b", "a"]);
+}

@@ -323,7 +323,9 @@ pub fn micros_key(micros: i64) -> i64 {
 }
 
 /// A free key for an item received at `at`: the first of its microsecond, or one after the
-/// items already stored in that microsecond (ties are kept in the order they were stored).
+/// items already stored in that microsecond (ties are kept in the order they were stored). A
+/// microsecond that already holds 1,024 items lends the nearest free key below it, so the order
+/// stays right to the microsecond and no page ever fails on a collision.
 fn free_key(tx: &Transaction<'_>, at: jiff::Timestamp) -> rusqlite::Result<i64> {
     let base = time_key(at);
     let last: Option<i64> = tx
@@ -332,12 +334,14 @@ fn free_key(tx: &Transaction<'_>, at: jiff::Timestamp) -> rusqlite::Result<i64> 
     match last {
         None => Ok(base),
         Some(last) if last + 1 < base + TIES_PER_MICROSECOND => Ok(last + 1),
-        // 1,024 items in one microsecond: the rest share the last key's neighbourhood.
-        Some(_) => tx.query_row(
-            "SELECT min(k) - 1 FROM items WHERE k >= ?1",
-            [base],
-            |row| row.get(0),
-        ),
+        Some(_) => {
+            let mut taken = tx.prepare_cached("SELECT 1 FROM items WHERE k = ?1")?;
+            let mut key = base - 1;
+            while taken.exists([key])? {
+                key -= 1;
+            }
+            Ok(key)
+        }
     }
 }
 
