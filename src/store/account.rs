@@ -1,6 +1,8 @@
 //! One store never mixes two accounts. The account has no id in the API, so its projects stand
-//! for it: the store remembers every project id it has seen, and a list of projects sharing none
-//! of them is another account (an account with no projects has no feedback to mix).
+//! for it: the store remembers every project id it has seen (on the project list, or on the
+//! items stored before any list), and a list of projects sharing none of them is another
+//! account. An empty list proves nothing (an account with no projects has no feedback to mix)
+//! and changes nothing stored.
 
 use std::collections::BTreeSet;
 
@@ -19,9 +21,17 @@ impl Store {
         let path = self.describe();
         let fresh: BTreeSet<String> = projects.iter().map(|p| p.id.clone()).collect();
         let mismatch = self.write(|tx| {
-            let known = project_ids(tx)?;
+            let mut known = project_ids(tx)?;
+            if known.is_empty() {
+                // Items that came before any project list (a webhook, `--listen`) name theirs.
+                known = item_project_ids(tx)?;
+            }
             if !known.is_empty() && !fresh.is_empty() && known.is_disjoint(&fresh) {
                 return Ok(true);
+            }
+            if fresh.is_empty() {
+                // An empty answer cannot vouch for the account: keep what the store knows.
+                return Ok(false);
             }
             let all: BTreeSet<&String> = known.iter().chain(fresh.iter()).collect();
             let json = serde_json::to_string(&all).unwrap_or_else(|_| "[]".to_owned());
@@ -43,6 +53,13 @@ impl Store {
     pub fn known_project_ids(&self) -> Result<BTreeSet<String>, StoreError> {
         project_ids(&self.conn).map_err(|e| self.error(e))
     }
+}
+
+/// The projects the stored items belong to.
+fn item_project_ids(conn: &rusqlite::Connection) -> rusqlite::Result<BTreeSet<String>> {
+    conn.prepare("SELECT DISTINCT id FROM project_refs")?
+        .query_map([], |row| row.get(0))?
+        .collect()
 }
 
 fn project_ids(conn: &rusqlite::Connection) -> rusqlite::Result<BTreeSet<String>> {

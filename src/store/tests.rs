@@ -457,3 +457,46 @@ fn a_second_connection_reads_during_a_write_and_writes_after_it() {
     let _writer = released.join().unwrap();
     assert_eq!(ids(&other, &view(None)), ["b", "a"]);
 }
+
+#[test]
+fn the_account_check_counts_items_stored_before_any_list_and_an_empty_list_proves_nothing() {
+    let mut store = Store::open_memory().unwrap();
+    // A webhook delivery stored before the first sync: its project stands for the account.
+    store
+        .put_items(&[item("a", T0, Status::New, &[])], ts(T0))
+        .unwrap();
+    let err = store.check_account(&[project("other")]).unwrap_err();
+    assert!(matches!(err, StoreError::AccountMismatch { .. }), "{err}");
+    store.check_account(&[project("proj-1")]).unwrap();
+    // An empty answer keeps the stored projects and is no proof either way.
+    store.check_account(&[]).unwrap();
+    assert_eq!(store.projects().unwrap().len(), 1);
+    let err = store.check_account(&[project("other")]).unwrap_err();
+    assert!(matches!(err, StoreError::AccountMismatch { .. }), "{err}");
+}
+
+#[test]
+fn an_older_detail_changes_neither_metadata_nor_delivery() {
+    let mut store = Store::open_memory().unwrap();
+    let detail = |version: &str, url: &str| {
+        let mut metadata = Metadata::default();
+        metadata.built_in.insert("appVersion".into(), version.into());
+        FeedbackDetail {
+            feedback: item("a", T0, Status::New, &[]),
+            metadata,
+            delivery: vec![Delivery {
+                channel: Channel::IssueTracker,
+                status: DeliveryStatus::Delivered,
+                external_url: Some(url.into()),
+            }],
+        }
+    };
+    let newer = detail("2.0", "https://tracker/new");
+    store.put_detail(&newer, ts(T1)).unwrap();
+    store
+        .put_detail(&detail("1.0", "https://tracker/old"), ts(T0))
+        .unwrap();
+    let stored = store.detail("a").unwrap().unwrap();
+    assert_eq!(stored.to_detail(), newer);
+    assert_eq!(stored.detail_at, Some(ts(T1)));
+}

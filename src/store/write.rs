@@ -297,8 +297,9 @@ fn put_one(
                 },
             )
         }
-        // An older sighting than what is stored: it changes nothing.
-        Some(old) => (old.k, Outcome::Same),
+        // An older sighting than what is stored changes nothing, its metadata and delivery
+        // included.
+        Some(_) => return Ok(Outcome::Same),
     };
     put_extras(tx, k, sighting, seen)?;
     Ok(outcome)
