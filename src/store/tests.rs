@@ -265,26 +265,30 @@ fn another_accounts_projects_are_refused() {
 #[test]
 fn retention_drops_old_items_with_their_tags_metadata_and_index() {
     let mut store = Store::open_memory().unwrap();
+    let mut old = FeedbackDetail {
+        feedback: item("old", "2025-01-01T00:00:00Z", Status::New, &["bug"]),
+        metadata: Metadata::default(),
+        delivery: Vec::new(),
+    };
+    old.metadata.custom.insert("plan".into(), "pro".into());
+    store.put_detail(&old, ts(T1)).unwrap();
+    let many: Vec<Feedback> = (0..2_500)
+        .map(|n| item(&format!("old{n}"), "2025-06-01T00:00:00Z", Status::New, &["ui"]))
+        .collect();
+    store.put_items(&many, ts(T1)).unwrap();
     store
-        .put_items(
-            &[
-                item("old", "2025-01-01T00:00:00Z", Status::New, &["bug"]),
-                item("kept", T1, Status::New, &["bug"]),
-            ],
-            ts(T1),
-        )
+        .put_items(&[item("kept", T1, Status::New, &["bug"])], ts(T1))
         .unwrap();
-    assert_eq!(store.drop_older_than(ts(T0)).unwrap(), 1);
+    assert_eq!(store.drop_older_than(ts(T0)).unwrap(), 2_501);
     assert_eq!(ids(&store, &view(None)), ["kept"]);
-    let leftover: i64 = store
-        .conn()
-        .query_row(
-            "SELECT (SELECT count(*) FROM item_tags) + (SELECT count(*) FROM items_fts WHERE items_fts MATCH 'crashed')",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
-    assert_eq!(leftover, 2);
+    let count = |sql: &str| -> i64 { store.conn().query_row(sql, [], |r| r.get(0)).unwrap() };
+    assert_eq!(count("SELECT count(*) FROM item_tags"), 1);
+    assert_eq!(count("SELECT count(*) FROM item_meta"), 0);
+    assert_eq!(
+        count("SELECT count(*) FROM items_fts WHERE items_fts MATCH 'crashed'"),
+        1
+    );
+    assert_eq!(store.drop_older_than(ts(T0)).unwrap(), 0);
 }
 
 #[test]

@@ -136,18 +136,36 @@ impl Store {
 
     /// Drops items received before `cutoff` (the `retention_days` setting); returns how many.
     pub fn drop_older_than(&mut self, cutoff: Timestamp) -> Result<usize, StoreError> {
-        self.write(|tx| {
-            let cutoff = cutoff.as_microsecond();
-            let mut old = tx.prepare("SELECT k, status, tags FROM items WHERE received < ?1")?;
-            let rows: Vec<(i64, String, String)> = old
-                .query_map([cutoff], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
-                .collect::<Result<_, _>>()?;
-            drop(old);
-            for (k, status, tags) in &rows {
-                forget_item(tx, *k, status, tags)?;
+        // Keys start with the received time: "older than" is a range of the table's own key,
+        // checked by a read first (at every start, usually nothing is due and nothing is locked),
+        // then dropped in batches, each its own short transaction, so other processes' writes
+        // get their turn between them.
+        let below = time_key(cutoff);
+        let due = self
+            .conn
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM items WHERE k < ?1)")
+            .and_then(|mut s| s.query_row([below], |row| row.get::<_, bool>(0)))
+            .map_err(|e| self.error(e))?;
+        let mut dropped = 0;
+        while due {
+            let batch = self.write(|tx| {
+                let rows: Vec<(i64, String, String)> = tx
+                    .prepare_cached(
+                        "SELECT k, status, tags FROM items WHERE k < ?1 ORDER BY k LIMIT 1000",
+                    )?
+                    .query_map([below], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
+                    .collect::<Result<_, _>>()?;
+                for (k, status, tags) in &rows {
+                    forget_item(tx, *k, status, tags)?;
+                }
+                Ok(rows.len())
+            })?;
+            dropped += batch;
+            if batch == 0 {
+                break;
             }
-            Ok(rows.len())
-        })
+        }
+        Ok(dropped)
     }
 
     /// Runs `f` in one `IMMEDIATE` transaction: committed when it succeeds, rolled back (nothing
