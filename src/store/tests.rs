@@ -273,7 +273,14 @@ fn retention_drops_old_items_with_their_tags_metadata_and_index() {
     old.metadata.custom.insert("plan".into(), "pro".into());
     store.put_detail(&old, ts(T1)).unwrap();
     let many: Vec<Feedback> = (0..2_500)
-        .map(|n| item(&format!("old{n}"), "2025-06-01T00:00:00Z", Status::New, &["ui"]))
+        .map(|n| {
+            item(
+                &format!("old{n}"),
+                "2025-06-01T00:00:00Z",
+                Status::New,
+                &["ui"],
+            )
+        })
         .collect();
     store.put_items(&many, ts(T1)).unwrap();
     store
@@ -484,7 +491,9 @@ fn an_older_detail_changes_neither_metadata_nor_delivery() {
     let mut store = Store::open_memory().unwrap();
     let detail = |version: &str, url: &str| {
         let mut metadata = Metadata::default();
-        metadata.built_in.insert("appVersion".into(), version.into());
+        metadata
+            .built_in
+            .insert("appVersion".into(), version.into());
         FeedbackDetail {
             feedback: item("a", T0, Status::New, &[]),
             metadata,

@@ -10,7 +10,7 @@ use rusqlite::Connection;
 use rusqlite::types::Value;
 
 use super::ast::{AgeCmp, Expr, Filter, FilterKind, Has, MetaKey, Text};
-use super::resolve::{self, RefKind};
+use super::resolve::{self, RefKind, fold_case};
 use super::{Context, Query, QueryError};
 
 /// An SQL condition over `items` with its parameters (numbered from `?1`), and the full-text
@@ -222,9 +222,7 @@ impl Compiler<'_> {
                 "items.project",
                 &resolve::refs(self.conn, RefKind::Project, v, span)?,
             ),
-            FilterKind::Platform(v) => {
-                key_list("items.app", &resolve::platform_refs(self.conn, v, span)?)
-            }
+            FilterKind::Platform(v) => self.platform(v, span)?,
             FilterKind::Tag(v) => self.tag(v, span)?,
             FilterKind::Status(v) => self.status(v, span)?,
             FilterKind::Email(v) => {
@@ -250,7 +248,7 @@ impl Compiler<'_> {
         let next = "SELECT tag FROM item_tags WHERE tag > ?1 ORDER BY tag LIMIT 1";
         Ok(
             match resolve::spellings(self.conn, next, &[], value, span)? {
-                Some(tags) if tags.is_empty() => "0".to_owned(),
+                Some(tags) if tags.is_empty() => self.unmatched_tag(value, span)?,
                 Some(tags) => format!(
                     "items.k IN (SELECT k FROM item_tags WHERE tag IN ({}))",
                     self.text_params(&tags)
@@ -263,11 +261,50 @@ impl Compiler<'_> {
         )
     }
 
+    /// A tag no stored item carries: no result when the service lists it, otherwise an error.
+    fn unmatched_tag(&self, value: &str, span: &Range<usize>) -> Result<String, QueryError> {
+        let listed = resolve::distinct(self.conn, "SELECT tag FROM server_tags", span)?;
+        let want = fold_case(value);
+        if listed.iter().any(|t| fold_case(t) == want) {
+            return Ok("0".to_owned());
+        }
+        let known = resolve::distinct(
+            self.conn,
+            "SELECT DISTINCT tag FROM item_tags ORDER BY tag LIMIT 50",
+            span,
+        )?;
+        Err(resolve::unknown_value("tag", value, known, span))
+    }
+
+    /// Apps of a platform; a platform neither stored nor one the service names is an error.
+    fn platform(&mut self, value: &str, span: &Range<usize>) -> Result<String, QueryError> {
+        let refs = resolve::platform_refs(self.conn, value, span)?;
+        if refs.is_empty() && !crate::api::Platform::from(fold_case(value).as_str()).is_known() {
+            let known = resolve::distinct(
+                self.conn,
+                "SELECT DISTINCT platform FROM app_refs UNION SELECT DISTINCT platform FROM apps WHERE platform IS NOT NULL",
+                span,
+            )?;
+            return Err(resolve::unknown_value("platform", value, known, span));
+        }
+        Ok(key_list("items.app", &refs))
+    }
+
     fn status(&mut self, value: &str, span: &Range<usize>) -> Result<String, QueryError> {
         let next = "SELECT status FROM items WHERE status > ?1 ORDER BY status LIMIT 1";
         Ok(
             match resolve::spellings(self.conn, next, &[], value, span)? {
-                Some(found) if found.is_empty() => "0".to_owned(),
+                Some(found) if found.is_empty() => {
+                    if !crate::api::Status::from(fold_case(value).as_str()).is_known() {
+                        let known = resolve::distinct(
+                            self.conn,
+                            "SELECT DISTINCT status FROM items LIMIT 50",
+                            span,
+                        )?;
+                        return Err(resolve::unknown_value("status", value, known, span));
+                    }
+                    "0".to_owned()
+                }
                 Some(found) => format!("items.status IN ({})", self.text_params(&found)),
                 None => {
                     let p = self.param(Value::Text(value.to_owned()));

@@ -143,6 +143,47 @@ fn unknown(word: &str, value: &str, mut known: Vec<&str>, span: &Range<usize>) -
     )
 }
 
+/// "no stored feedback has tag X; known: …": a value no stored item has and the service's
+/// vocabulary does not name either is most likely a typo, and an empty list would not say so.
+pub(super) fn unknown_value(
+    what: &str,
+    value: &str,
+    mut known: Vec<String>,
+    span: &Range<usize>,
+) -> QueryError {
+    known.sort_unstable();
+    known.dedup();
+    let shown: Vec<String> = known
+        .iter()
+        .take(8)
+        .map(|n| format!("\"{}\"", sanitize_line(n)))
+        .collect();
+    let more = known.len().saturating_sub(shown.len());
+    let list = match (shown.is_empty(), more) {
+        (true, _) => "none is stored yet".to_owned(),
+        (false, 0) => format!("known: {}", shown.join(", ")),
+        (false, more) => format!("known: {} and {more} more", shown.join(", ")),
+    };
+    QueryError::new(
+        span.clone(),
+        format!(
+            "no stored feedback has {what} \"{}\"; {list}",
+            sanitize_line(value)
+        ),
+    )
+}
+
+/// Distinct values of one column, for [`unknown_value`]'s list (at most a few more than shown).
+pub(super) fn distinct(
+    conn: &Connection,
+    sql: &str,
+    span: &Range<usize>,
+) -> Result<Vec<String>, QueryError> {
+    conn.prepare_cached(sql)
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .map_err(|e| db_error(span, &e))
+}
+
 /// App reference keys whose platform is `value` (case-insensitive, any raw platform).
 pub(super) fn platform_refs(
     conn: &Connection,

@@ -40,7 +40,7 @@ fn text_groups_share_one_match_and_lone_negatives_use_not_in() {
         s.fts.as_deref(),
         Some(r#"(("crash" AND "sync" *) NOT "dark mode")"#)
     );
-    let s = sql(&store, "crash tag:bug");
+    let s = sql(&store, "crash has:email");
     assert_eq!(s.fts.as_deref(), Some(r#"("crash")"#));
     assert!(!s.condition.contains("MATCH"), "{}", s.condition);
     let s = sql(&store, "-crash -sync");
@@ -102,19 +102,42 @@ fn names_are_escaped_in_errors() {
 }
 
 #[test]
-fn known_names_without_items_and_unknown_values_just_match_nothing() {
+fn known_names_without_items_just_match_nothing() {
     let fixture = Fixture::new(30);
     let mut store = Store::open_memory().unwrap();
     store.put_apps(&fixture.data.apps, None).unwrap();
     assert_eq!(sql(&store, "app:trailhead-ios").condition, "0");
-    for query in [
-        "tag:nope",
-        "status:nope",
-        "platform:nope",
-        "version:0.0.0",
-        "meta.x:y",
-    ] {
+    // Values the service names but no stored item has: no result, and no error.
+    store
+        .put_server_tags(&[crate::api::Tag {
+            tag: "Listed".into(),
+            count: 3,
+        }])
+        .unwrap();
+    for query in ["tag:listed", "status:archived", "platform:web"] {
+        assert!(sql(&store, query).condition.contains('0'), "{query}");
+    }
+    for query in ["version:0.0.0", "meta.x:y"] {
         assert!(fixture.search(query).unwrap().is_empty(), "{query}");
+    }
+}
+
+#[test]
+fn values_nothing_stored_has_and_the_service_does_not_name_are_errors_at_the_value() {
+    let fixture = Fixture::new(60);
+    for (query, what, value) in [
+        ("crash tag:crsh", "tag", "crsh"),
+        ("status:archvied", "status", "archvied"),
+        ("-platform:andriod", "platform", "andriod"),
+    ] {
+        let e = fixture.search(query).unwrap_err();
+        assert_eq!(&query[e.span.clone()], value, "{query}: {e}");
+        assert!(
+            e.message.starts_with(&format!(
+                "no stored feedback has {what} \"{value}\"; known: "
+            )),
+            "{e}"
+        );
     }
 }
 
@@ -192,14 +215,19 @@ thread_local! {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(500))]
 
-    /// Whatever parses also compiles and runs: no FTS5 or SQL syntax error is reachable.
+    /// Whatever parses also compiles and runs: no FTS5 or SQL syntax error is reachable. The only
+    /// errors left are the ones about values (a tag no stored item has and the service does not
+    /// list), which point into the query.
     #[test]
     fn anything_that_parses_runs(words in prop::collection::vec("[\\PC]{1,5}|[\\x00-\\x1f\\u{2028}]{1,3}|[\"*():a-z-]{1,4}|NOT|OR|tag:[a-z]{1,3}", 1..8)) {
         let input = words.join(" ");
         SMALL.with(|fixture| {
             if parse(&input).is_ok() {
                 let got = fixture.search(&input);
-                prop_assert!(got.is_ok(), "{input:?}: {got:?}");
+                let about_a_value = got.as_ref().err().is_some_and(|e| {
+                    e.message.starts_with("no stored feedback has") && e.span.end <= input.len()
+                });
+                prop_assert!(got.is_ok() || about_a_value, "{input:?}: {got:?}");
             }
             Ok(())
         })?;
