@@ -104,7 +104,7 @@ pub const HELP: &str = "\
 Search (newest first; words are matched case- and accent-insensitively)
   refund crash        both words (AND is implied)
   \"app crashes\"       the words next to each other
-  crash*              words starting with crash
+  crash*              words starting with crash (2 letters at least)
   refund OR credit    either; ( ) groups: (refund OR credit) tag:billing
   -spam  NOT spam     without
 Qualifiers (values may be quoted: app:\"Trailhead iOS\"; case-insensitive)

@@ -227,3 +227,13 @@ fn errors_never_echo_control_characters() {
         assert!(!e.message.chars().any(char::is_control), "{:?}", e.message);
     }
 }
+
+#[test]
+fn a_one_letter_prefix_is_refused_where_it_is_and_two_letters_are_enough() {
+    let e = parse("crash s*").unwrap_err();
+    assert_eq!(e.span, 6..8);
+    assert!(e.message.contains("at least 2 letters"), "{e}");
+    assert!(parse("crash sy*").is_ok());
+    assert!(parse("\"dark m\"*").is_err());
+    assert!(parse("\"dark mo\"*").is_ok());
+}
