@@ -362,13 +362,19 @@ impl Store {
         for (status, n) in rows {
             by_status.insert(status, n.unsigned_abs());
         }
-        let (with_detail, oldest, newest): (i64, Option<i64>, Option<i64>) = conn
-            .query_row(
-                "SELECT count(detail_at), min(received), max(received) FROM items",
-                [],
-                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
-            )
+        let with_detail: i64 = conn
+            .query_row("SELECT count(detail_at) FROM items", [], |row| row.get(0))
             .map_err(wrap)?;
+        // The ends of the key are the oldest and newest items (keys follow received times).
+        let end = |order: &str| -> rusqlite::Result<Option<i64>> {
+            conn.query_row(
+                &format!("SELECT received FROM items ORDER BY k {order} LIMIT 1"),
+                [],
+                |row| row.get(0),
+            )
+            .optional()
+        };
+        let (oldest, newest) = (end("ASC").map_err(wrap)?, end("DESC").map_err(wrap)?);
         Ok(Info {
             bytes: (pages * page_size).unsigned_abs(),
             by_status,

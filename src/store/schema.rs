@@ -4,6 +4,9 @@
 
 use rusqlite_migration::{M, Migrations};
 
+/// The SQL of every migration, oldest first.
+pub const STEPS: &[&str] = &[V1, V2];
+
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
 /// where it is shown. `items.k` is the item's place in time, `received` in microseconds times
 /// 1024 plus a tie-breaker (`write::time_key`), and the rowid of the full-text index: newest
@@ -11,9 +14,6 @@ use rusqlite_migration::{M, Migrations};
 /// search walks the index's matches newest first and stops after a screen. The indexes serve the
 /// views (a status, a project, an app) and the panes' counts, which walk index ranges only;
 /// `item_tags` repeats the item's status for the same reason.
-/// The SQL of every migration, oldest first.
-pub const STEPS: &[&str] = &[V1, V2];
-
 const V1: &str = r"
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE projects (id TEXT PRIMARY KEY, name TEXT NOT NULL, slug TEXT, created_at TEXT) WITHOUT ROWID;

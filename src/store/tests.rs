@@ -175,18 +175,40 @@ fn a_detail_keeps_metadata_and_delivery() {
 }
 
 #[test]
-fn a_failed_write_leaves_nothing_behind() {
+fn a_page_that_fails_halfway_leaves_nothing_of_itself_behind() {
     let mut store = Store::open_memory().unwrap();
-    let result = store.write(|tx| {
-        tx.execute("INSERT INTO project_refs (id, name) VALUES ('p', 'P')", [])?;
-        tx.execute("INSERT INTO nowhere VALUES (1)", [])
-    });
-    assert!(result.is_err());
-    let refs: i64 = store
-        .conn()
-        .query_row("SELECT count(*) FROM project_refs", [], |r| r.get(0))
+    store
+        .put_items(&[item("kept", T0, Status::New, &["bug"])], ts(T0))
         .unwrap();
-    assert_eq!(refs, 0);
+    store
+        .conn()
+        .execute_batch(
+            "CREATE TEMP TRIGGER fail_on_p50 BEFORE INSERT ON items WHEN NEW.id = 'p50'
+             BEGIN SELECT RAISE(ABORT, 'disk trouble'); END;",
+        )
+        .unwrap();
+    let mut page: Vec<Feedback> = (0..100)
+        .map(|n| item(&format!("p{n}"), T1, Status::New, &["ui"]))
+        .collect();
+    page[10].project = ProjectRef {
+        id: "proj-new".into(),
+        name: "New".into(),
+    };
+    let count = |store: &Store, sql: &str| -> i64 {
+        store.conn().query_row(sql, [], |r| r.get(0)).unwrap()
+    };
+    let tables = [
+        "SELECT count(*) FROM items",
+        "SELECT count(*) FROM item_tags",
+        "SELECT count(*) FROM items_fts",
+        "SELECT count(*) FROM project_refs",
+    ];
+    let before: Vec<i64> = tables.iter().map(|t| count(&store, t)).collect();
+    let err = store.put_items(&page, ts(T1)).unwrap_err();
+    assert!(err.to_string().contains("disk trouble"), "{err}");
+    let after: Vec<i64> = tables.iter().map(|t| count(&store, t)).collect();
+    assert_eq!(before, after);
+    assert_eq!(ids(&store, &view(None)), ["kept"]);
 }
 
 #[test]
