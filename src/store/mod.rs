@@ -10,8 +10,11 @@
 //! write leaves nothing half done. Text is stored raw and sanitized where it is shown.
 
 mod account;
+mod catalog;
 mod files;
+mod keys;
 mod read;
+mod refs;
 pub mod schema;
 pub mod search;
 mod shared;
@@ -19,6 +22,8 @@ mod write;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_files;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -26,12 +31,14 @@ use std::time::Duration;
 use rusqlite::Connection;
 use thiserror::Error;
 
+pub use catalog::{Counts, Info, NameCount};
 pub use files::{default_path, store_file_name};
-pub use read::{Counts, Info, NameCount, StoredDetail, StoredItem, ViewQuery};
+pub use keys::{TIES_PER_MICROSECOND, micros_key, time_key};
+pub use read::{StoredDetail, StoredItem, ViewQuery};
 pub use shared::Shared;
 pub use write::Sighting;
 pub use write::Written;
-pub use write::{TIES_PER_MICROSECOND, forget_id, micros_key, put_in, time_key};
+pub use write::{forget_id, put_in};
 
 /// How long a statement waits for another process's write lock before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);

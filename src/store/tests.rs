@@ -8,11 +8,11 @@ use crate::api::{
     Platform, Project, ProjectRef, Status,
 };
 
-fn ts(s: &str) -> Timestamp {
+pub(super) fn ts(s: &str) -> Timestamp {
     s.parse().unwrap()
 }
 
-fn item(id: &str, at: &str, status: Status, tags: &[&str]) -> Feedback {
+pub(super) fn item(id: &str, at: &str, status: Status, tags: &[&str]) -> Feedback {
     Feedback {
         id: FeedbackId(id.to_owned()),
         message: format!("message of {id}: the app crashed"),
@@ -41,14 +41,14 @@ fn project(id: &str) -> Project {
     }
 }
 
-fn view(status: Option<&str>) -> ViewQuery {
+pub(super) fn view(status: Option<&str>) -> ViewQuery {
     ViewQuery {
         status: status.map(str::to_owned),
         ..ViewQuery::default()
     }
 }
 
-fn ids(store: &Store, query: &ViewQuery) -> Vec<String> {
+pub(super) fn ids(store: &Store, query: &ViewQuery) -> Vec<String> {
     let keys = store.view_keys(query, None).unwrap();
     store
         .items(&keys)
@@ -58,8 +58,8 @@ fn ids(store: &Store, query: &ViewQuery) -> Vec<String> {
         .collect()
 }
 
-const T0: &str = "2026-11-01T00:00:00Z";
-const T1: &str = "2026-11-02T00:00:00Z";
+pub(super) const T0: &str = "2026-11-01T00:00:00Z";
+pub(super) const T1: &str = "2026-11-02T00:00:00Z";
 
 #[test]
 fn items_come_back_newest_first_and_a_second_sighting_adds_nothing() {
@@ -321,79 +321,6 @@ fn retention_drops_old_items_with_their_tags_metadata_and_index() {
 }
 
 #[test]
-fn a_store_file_is_private_survives_reopening_and_uses_wal() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir
-        .path()
-        .join("stores")
-        .join(store_file_name(Some("work")));
-    {
-        let mut store = Store::open(&path).unwrap();
-        store
-            .put_items(&[item("a", T0, Status::New, &[])], ts(T0))
-            .unwrap();
-    }
-    let store = Store::open(&path).unwrap();
-    assert_eq!(ids(&store, &view(None)), ["a"]);
-    let mode: String = store
-        .conn()
-        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(mode, "wal");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode(&path), 0o600);
-        assert_eq!(mode(path.parent().unwrap()), 0o700);
-    }
-}
-
-#[test]
-fn profile_names_make_plain_distinct_file_names() {
-    assert_eq!(store_file_name(None), "default.sqlite3");
-    assert_eq!(store_file_name(Some("work")), "work.sqlite3");
-    let odd = store_file_name(Some("../etc"));
-    assert!(!odd.contains('/') && !odd.contains(".."), "{odd}");
-    assert_ne!(store_file_name(Some("default")), store_file_name(None));
-}
-
-#[test]
-fn an_older_schema_is_migrated_and_a_newer_one_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("s.sqlite3");
-    {
-        let mut conn = rusqlite::Connection::open(&path).unwrap();
-        schema::migrations().to_version(&mut conn, 1).unwrap();
-        conn.execute("INSERT INTO meta (key, value) VALUES ('kept', 'yes')", [])
-            .unwrap();
-    }
-    let store = Store::open(&path).unwrap();
-    let kept: String = store
-        .conn()
-        .query_row("SELECT value FROM meta WHERE key = 'kept'", [], |r| {
-            r.get(0)
-        })
-        .unwrap();
-    assert_eq!(kept, "yes");
-    let version: i64 = store
-        .conn()
-        .pragma_query_value(None, "user_version", |r| r.get(0))
-        .unwrap();
-    assert_eq!(usize::try_from(version).unwrap(), schema::latest());
-    store
-        .conn()
-        .pragma_update(None, "user_version", 999)
-        .unwrap();
-    drop(store);
-    let err = Store::open(&path).unwrap_err();
-    assert!(
-        matches!(err, StoreError::TooNew { found: 999, .. }),
-        "{err}"
-    );
-}
-
-#[test]
 fn views_are_read_in_index_order_without_sorting_and_keys_follow_received_times() {
     let mut store = Store::open_memory().unwrap();
     // Stored out of order, two in the same microsecond.
@@ -440,55 +367,6 @@ fn more_items_in_one_microsecond_than_the_key_has_room_for_are_all_stored() {
     let all = ids(&store, &view(None));
     assert_eq!(all.len(), 1_101);
     assert_eq!(all.last().map(String::as_str), Some("older"));
-}
-
-#[test]
-fn processes_opening_a_new_store_at_the_same_moment_all_get_it() {
-    let dir = tempfile::tempdir().unwrap();
-    for round in 0..8 {
-        let path = dir.path().join(format!("race{round}.sqlite3"));
-        let barrier = std::sync::Arc::new(std::sync::Barrier::new(4));
-        let openers: Vec<_> = (0..4)
-            .map(|_| {
-                let (path, barrier) = (path.clone(), barrier.clone());
-                std::thread::spawn(move || {
-                    barrier.wait();
-                    Store::open(&path).map(|_| ())
-                })
-            })
-            .collect();
-        for opener in openers {
-            opener.join().unwrap().unwrap();
-        }
-    }
-}
-
-#[test]
-fn a_second_connection_reads_during_a_write_and_writes_after_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("shared.sqlite3");
-    let mut writer = Store::open(&path).unwrap();
-    let mut other = Store::open(&path).unwrap();
-    writer
-        .put_items(&[item("a", T0, Status::New, &[])], ts(T0))
-        .unwrap();
-    writer
-        .conn()
-        .execute_batch("BEGIN IMMEDIATE; INSERT INTO meta (key, value) VALUES ('held', '1');")
-        .unwrap();
-    // WAL: the other connection reads what was committed while the write is open.
-    assert_eq!(ids(&other, &view(None)), ["a"]);
-    let released = std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_millis(200));
-        writer.conn().execute_batch("COMMIT").unwrap();
-        writer
-    });
-    // Its own write waits for the lock (busy timeout) instead of failing.
-    other
-        .put_items(&[item("b", T1, Status::New, &[])], ts(T1))
-        .unwrap();
-    let _writer = released.join().unwrap();
-    assert_eq!(ids(&other, &view(None)), ["b", "a"]);
 }
 
 #[test]

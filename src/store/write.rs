@@ -6,11 +6,11 @@
 //! The full-text index is written here, in the same transaction, and only when the message is
 //! new or changed.
 
-use std::collections::HashMap;
-
 use jiff::Timestamp;
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
+use super::keys::{free_key, time_key};
+use super::refs::{Refs, app_ref, project_ref};
 use super::{Store, StoreError};
 use crate::api::{App, Delivery, Feedback, FeedbackDetail, Metadata, Project, Tag};
 
@@ -53,13 +53,6 @@ pub struct Written {
     pub changed: usize,
     /// For each sighting, in order: was its item already stored?
     pub known: Vec<bool>,
-}
-
-/// Interned project/app references, valid for one transaction.
-#[derive(Default)]
-struct Refs {
-    projects: HashMap<(String, String), i64>,
-    apps: HashMap<(String, String, String), i64>,
 }
 
 impl Store {
@@ -147,7 +140,10 @@ impl Store {
             .and_then(|mut s| s.query_row([below], |row| row.get::<_, bool>(0)))
             .map_err(|e| self.error(e))?;
         let mut dropped = 0;
-        while due {
+        if !due {
+            return Ok(0);
+        }
+        loop {
             let batch = self.write(|tx| {
                 let rows: Vec<(i64, String, String)> = tx
                     .prepare_cached(
@@ -323,47 +319,6 @@ fn put_one(
     Ok(outcome)
 }
 
-/// Items received within one microsecond the key can tell apart.
-pub const TIES_PER_MICROSECOND: i64 = 1024;
-
-/// The first key of items received at `at`: Unix microseconds times [`TIES_PER_MICROSECOND`],
-/// so keys order items as their received times do. Times the key cannot hold (before 1685 or
-/// after 2255, nothing a real service sends) are clamped to its ends.
-#[must_use]
-pub fn time_key(at: jiff::Timestamp) -> i64 {
-    micros_key(at.as_microsecond())
-}
-
-/// [`time_key`] of a time in Unix microseconds.
-#[must_use]
-pub fn micros_key(micros: i64) -> i64 {
-    let limit = i64::MAX / TIES_PER_MICROSECOND - 1;
-    micros.clamp(-limit, limit) * TIES_PER_MICROSECOND
-}
-
-/// A free key for an item received at `at`: the first of its microsecond, or one after the
-/// items already stored in that microsecond (ties are kept in the order they were stored). A
-/// microsecond that already holds 1,024 items lends the nearest free key below it, so the order
-/// stays right to the microsecond and no page ever fails on a collision.
-fn free_key(tx: &Transaction<'_>, at: jiff::Timestamp) -> rusqlite::Result<i64> {
-    let base = time_key(at);
-    let last: Option<i64> = tx
-        .prepare_cached("SELECT max(k) FROM items WHERE k >= ?1 AND k < ?2")?
-        .query_row(params![base, base + TIES_PER_MICROSECOND], |row| row.get(0))?;
-    match last {
-        None => Ok(base),
-        Some(last) if last + 1 < base + TIES_PER_MICROSECOND => Ok(last + 1),
-        Some(_) => {
-            let mut taken = tx.prepare_cached("SELECT 1 FROM items WHERE k = ?1")?;
-            let mut key = base - 1;
-            while taken.exists([key])? {
-                key -= 1;
-            }
-            Ok(key)
-        }
-    }
-}
-
 fn insert_item(
     tx: &Transaction<'_>,
     item: &Feedback,
@@ -504,43 +459,4 @@ pub(super) fn forget_item(
     tx.prepare_cached("DELETE FROM items WHERE k = ?1")?
         .execute([k])?;
     Ok(())
-}
-
-fn project_ref(
-    tx: &Transaction<'_>,
-    refs: &mut Refs,
-    id: &str,
-    name: &str,
-) -> rusqlite::Result<i64> {
-    let key = (id.to_owned(), name.to_owned());
-    if let Some(k) = refs.projects.get(&key) {
-        return Ok(*k);
-    }
-    tx.prepare_cached("INSERT OR IGNORE INTO project_refs (id, name) VALUES (?1, ?2)")?
-        .execute(params![id, name])?;
-    let k = tx
-        .prepare_cached("SELECT k FROM project_refs WHERE id = ?1 AND name = ?2")?
-        .query_row(params![id, name], |row| row.get(0))?;
-    refs.projects.insert(key, k);
-    Ok(k)
-}
-
-fn app_ref(
-    tx: &Transaction<'_>,
-    refs: &mut Refs,
-    id: &str,
-    name: &str,
-    platform: &str,
-) -> rusqlite::Result<i64> {
-    let key = (id.to_owned(), name.to_owned(), platform.to_owned());
-    if let Some(k) = refs.apps.get(&key) {
-        return Ok(*k);
-    }
-    tx.prepare_cached("INSERT OR IGNORE INTO app_refs (id, name, platform) VALUES (?1, ?2, ?3)")?
-        .execute(params![id, name, platform])?;
-    let k = tx
-        .prepare_cached("SELECT k FROM app_refs WHERE id = ?1 AND name = ?2 AND platform = ?3")?
-        .query_row(params![id, name, platform], |row| row.get(0))?;
-    refs.apps.insert(key, k);
-    Ok(k)
 }

@@ -1,0 +1,195 @@
+//! What the panes and `store info` read: the account's projects, apps and tags as last listed,
+//! the count of stored items per project, app and tag for one status, and the store's size.
+
+use std::collections::BTreeMap;
+
+use jiff::Timestamp;
+use rusqlite::OptionalExtension;
+
+use super::read::micros;
+use super::{Store, StoreError};
+use crate::api::{App, Platform, Project, Region, Tag};
+
+/// A pane entry with its count of stored items.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameCount {
+    pub id: String,
+    pub name: String,
+    /// The app's platform; empty for projects and tags.
+    pub platform: String,
+    pub count: u64,
+}
+
+/// Stored items per project, app and tag, for one status.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub projects: Vec<NameCount>,
+    pub apps: Vec<NameCount>,
+    pub tags: Vec<NameCount>,
+}
+
+/// What `store info` prints, apart from the sync state.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Info {
+    pub bytes: u64,
+    /// Items per raw status value.
+    pub by_status: BTreeMap<String, u64>,
+    /// Items whose detail (metadata, delivery) was fetched.
+    pub with_detail: u64,
+    pub oldest: Option<Timestamp>,
+    pub newest: Option<Timestamp>,
+}
+
+impl Store {
+    /// Stored items per project, app and tag, of one status (all statuses with `None`), most
+    /// first; names as the items carry them.
+    pub fn counts(&self, status: Option<&str>) -> Result<Counts, StoreError> {
+        let filter = if status.is_some() {
+            "items.status = ?1"
+        } else {
+            "?1 IS NULL"
+        };
+        let run = |sql: String| -> Result<Vec<NameCount>, StoreError> {
+            let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.error(e))?;
+            stmt.query_map([status], |row| {
+                Ok(NameCount {
+                    id: row.get(0)?,
+                    name: row.get(1)?,
+                    platform: row.get(2)?,
+                    count: row.get::<_, i64>(3)?.unsigned_abs(),
+                })
+            })
+            .and_then(Iterator::collect)
+            .map_err(|e| self.error(e))
+        };
+        // Each count walks one index range (items_by_project, items_by_app, item_tags), never
+        // the items themselves.
+        Ok(Counts {
+            projects: run(format!(
+                "SELECT p.id, max(p.name), '', sum(c) AS n FROM (
+                   SELECT r.k, (SELECT count(*) FROM items WHERE items.project = r.k AND {filter}) AS c
+                   FROM project_refs r) x JOIN project_refs p ON p.k = x.k
+                 GROUP BY p.id HAVING n > 0 ORDER BY n DESC, p.id"
+            ))?,
+            apps: run(format!(
+                "SELECT a.id, max(a.name), max(a.platform), sum(c) AS n FROM (
+                   SELECT r.k, (SELECT count(*) FROM items WHERE items.app = r.k AND {filter}) AS c
+                   FROM app_refs r) x JOIN app_refs a ON a.k = x.k
+                 GROUP BY a.id HAVING n > 0 ORDER BY n DESC, a.id"
+            ))?,
+            tags: run(format!(
+                "SELECT tag, tag, '', count(*) AS n FROM item_tags AS items WHERE {filter}
+                 GROUP BY tag ORDER BY n DESC, tag"
+            ))?,
+        })
+    }
+
+    /// The account's projects, as last listed.
+    pub fn projects(&self) -> Result<Vec<Project>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT id, name, slug, created_at FROM projects ORDER BY name, id")
+            .map_err(|e| self.error(e))?;
+        stmt.query_map([], |row| {
+            Ok(Project {
+                id: row.get(0)?,
+                name: row.get(1)?,
+                slug: row.get(2)?,
+                created_at: row
+                    .get::<_, Option<String>>(3)?
+                    .and_then(|t| t.parse().ok()),
+            })
+        })
+        .and_then(Iterator::collect)
+        .map_err(|e| self.error(e))
+    }
+
+    /// The account's apps (of one project), as last listed.
+    pub fn apps(&self, project: Option<&str>) -> Result<Vec<App>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT id, project_id, name, slug, platform, app_identifier, region FROM apps
+                 WHERE ?1 IS NULL OR project_id = ?1 ORDER BY name, id",
+            )
+            .map_err(|e| self.error(e))?;
+        stmt.query_map([project], |row| {
+            Ok(App {
+                id: row.get(0)?,
+                project_id: row.get(1)?,
+                name: row.get(2)?,
+                slug: row.get(3)?,
+                platform: row
+                    .get::<_, Option<String>>(4)?
+                    .map(|p| Platform::from(p.as_str())),
+                app_identifier: row.get(5)?,
+                region: row
+                    .get::<_, Option<String>>(6)?
+                    .map(|r| Region::from(r.as_str())),
+            })
+        })
+        .and_then(Iterator::collect)
+        .map_err(|e| self.error(e))
+    }
+
+    /// The account's tags with the server's counts, as last listed.
+    pub fn server_tags(&self) -> Result<Vec<Tag>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT tag, count FROM server_tags ORDER BY count DESC, tag")
+            .map_err(|e| self.error(e))?;
+        stmt.query_map([], |row| {
+            Ok(Tag {
+                tag: row.get(0)?,
+                count: row.get::<_, i64>(1)?.unsigned_abs(),
+            })
+        })
+        .and_then(Iterator::collect)
+        .map_err(|e| self.error(e))
+    }
+
+    /// Size and item counts, for `store info`.
+    pub fn info(&self) -> Result<Info, StoreError> {
+        let conn = &self.conn;
+        let wrap = |e| self.error(e);
+        let pages: i64 = conn
+            .pragma_query_value(None, "page_count", |r| r.get(0))
+            .map_err(wrap)?;
+        let page_size: i64 = conn
+            .pragma_query_value(None, "page_size", |r| r.get(0))
+            .map_err(wrap)?;
+        let mut by_status = BTreeMap::new();
+        let mut stmt = conn
+            .prepare_cached("SELECT status, count(*) FROM items GROUP BY status ORDER BY status")
+            .map_err(wrap)?;
+        let rows = stmt
+            .query_map([], |row| {
+                Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
+            })
+            .and_then(Iterator::collect::<rusqlite::Result<Vec<_>>>)
+            .map_err(wrap)?;
+        for (status, n) in rows {
+            by_status.insert(status, n.unsigned_abs());
+        }
+        let with_detail: i64 = conn
+            .query_row("SELECT count(detail_at) FROM items", [], |row| row.get(0))
+            .map_err(wrap)?;
+        // The ends of the key are the oldest and newest items (keys follow received times).
+        let end = |order: &str| -> rusqlite::Result<Option<i64>> {
+            conn.query_row(
+                &format!("SELECT received FROM items ORDER BY k {order} LIMIT 1"),
+                [],
+                |row| row.get(0),
+            )
+            .optional()
+        };
+        let (oldest, newest) = (end("ASC").map_err(wrap)?, end("DESC").map_err(wrap)?);
+        Ok(Info {
+            bytes: (pages * page_size).unsigned_abs(),
+            by_status,
+            with_detail: with_detail.unsigned_abs(),
+            oldest: oldest.and_then(micros),
+            newest: newest.and_then(micros),
+        })
+    }
+}
