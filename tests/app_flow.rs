@@ -247,10 +247,7 @@ async fn webhook_arrivals_appear_on_top_without_moving_the_cursor() {
     tokio::spawn(async move {
         while let Some(Notice::Accepted(event)) = notices.recv().await {
             if let Event::FeedbackCreated(s) = *event {
-                let arrival = feedback_inbox::tui::Arrival {
-                    feedback: s.to_feedback(None),
-                    metadata: Some(s.rest_metadata()),
-                };
+                let arrival = feedback_inbox::tui::Arrival { submission: s };
                 tx.send(arrival).unwrap();
             }
         }

@@ -88,8 +88,7 @@ async fn listen(
                 && let Event::FeedbackCreated(submission) = *event
                 && tx
                     .send(Arrival {
-                        feedback: submission.to_feedback(None),
-                        metadata: Some(submission.rest_metadata()),
+                        submission,
                     })
                     .is_err()
             {
