@@ -86,11 +86,7 @@ async fn listen(
         while let Some(notice) = notices.recv().await {
             if let Notice::Accepted(event) = notice
                 && let Event::FeedbackCreated(submission) = *event
-                && tx
-                    .send(Arrival {
-                        submission,
-                    })
-                    .is_err()
+                && tx.send(Arrival { submission }).is_err()
             {
                 break;
             }
@@ -237,12 +233,7 @@ async fn run(
         }))
         .build()?;
     let store = Shared::new(store)?;
-    let syncer = Syncer::new(
-        client,
-        store.clone(),
-        crate::clock::system(),
-        sync,
-    );
+    let syncer = Syncer::new(client, store.clone(), crate::clock::system(), sync);
     let options = tui::Options {
         store,
         syncer: Arc::new(syncer),

@@ -99,7 +99,9 @@ mod tests {
     #[tokio::test]
     async fn only_the_accounts_new_items_are_stored_and_counted_dated_at_their_receipt() {
         let store = Shared::new(crate::store::Store::open_memory().unwrap()).unwrap();
-        store.write(|s| s.check_account(&[project("prj_1")])).unwrap();
+        store
+            .write(|s| s.check_account(&[project("prj_1")]))
+            .unwrap();
         // Since the delivery was sent, a newer list page said fb_2 is archived and tagged.
         let mut listed: Feedback = submission("fb_2", "prj_1").to_feedback(None);
         listed.status = Status::Archived;

@@ -12,9 +12,9 @@ use crate::tui::state::Focus;
 use crate::tui::testkit::{Harness, budget, fill, item, now, started_harness};
 
 mod detail;
-mod sync;
 mod paste;
 mod search;
+mod sync;
 
 fn act(h: &mut Harness, action: Action) -> Vec<Effect> {
     h.send(Msg::Action(action))
@@ -273,7 +273,11 @@ fn an_arrival_not_stored_is_not_counted_and_a_failed_one_is_said() {
     h.send(Msg::Arrived(Err("disk full".into())));
     assert_eq!(h.state.arrivals, 0);
     let note = h.state.note.as_ref().unwrap();
-    assert!(note.error && note.text.contains("disk full"), "{}", note.text);
+    assert!(
+        note.error && note.text.contains("disk full"),
+        "{}",
+        note.text
+    );
 }
 
 #[test]

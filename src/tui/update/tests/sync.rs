@@ -58,7 +58,12 @@ fn a_view_shorter_than_the_screen_asks_for_one_page_per_movement_not_per_tick() 
             h.send(added(backfill.clone(), 0));
         }
     }
-    assert_eq!(user_backfills(&h.sent), 0, "ticks page nothing: {:?}", h.sent);
+    assert_eq!(
+        user_backfills(&h.sent),
+        0,
+        "ticks page nothing: {:?}",
+        h.sent
+    );
     act(&mut h, Action::MoveDown);
     assert_eq!(user_backfills(&h.sent), 1, "the user's movement asks once");
     h.send(added(backfill, 0));
@@ -97,7 +102,10 @@ fn changes_while_a_query_runs_cost_one_query_on_the_next_tick() {
     let early = update(&mut h.state, Msg::Tick(now()));
     assert_eq!(queries(&early), 0);
     h.settle(first);
-    let due = update(&mut h.state, Msg::Tick(now() + SignedDuration::from_secs(1)));
+    let due = update(
+        &mut h.state,
+        Msg::Tick(now() + SignedDuration::from_secs(1)),
+    );
     assert_eq!(queries(&due), 1, "one for the three changes");
     h.settle(due);
     assert_eq!(queries(&tick(&mut h, 2)), 0);
@@ -118,7 +126,11 @@ fn offline_the_head_is_retried_by_itself_waiting_longer_each_time() {
         tick(&mut h, at + wait - 1);
         assert!(syncs(&h.sent).is_empty(), "before {wait} s");
         tick(&mut h, at + wait);
-        assert_eq!(syncs(&h.sent), std::slice::from_ref(&head), "after {wait} s");
+        assert_eq!(
+            syncs(&h.sent),
+            std::slice::from_ref(&head),
+            "after {wait} s"
+        );
         h.send(Msg::Synced {
             job: head.clone(),
             result: Err(offline()),
