@@ -290,8 +290,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let config = dir.path().join("config.toml");
         std::fs::write(&config, "retention_days = 30\nrefresh_seconds = 60\n").unwrap();
-        let argv = ["feedback-inbox", "--config", config.to_str().unwrap()];
-        let args = Args::try_parse_from(argv).unwrap();
+        let command = ["feedback-inbox", "--config", config.to_str().unwrap()];
+        let args = Args::try_parse_from(command).unwrap();
         let (settings, sync) = account_settings(&args).unwrap();
         assert_eq!(settings.refresh_seconds, 60);
         assert_eq!(sync.retention, Some(Duration::from_secs(30 * 86_400)));

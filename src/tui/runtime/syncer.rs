@@ -54,10 +54,8 @@ async fn run_job(syncer: &Syncer, job: &SyncJob) -> Result<Synced, SyncError> {
             if never_synced(syncer, status).await {
                 // An empty store shows rows after one page (a first run, the demo,
                 // `--no-store`): the rest of the head is a gap that backfill walks.
-                match syncer.backfill_page(status, Priority::User).await? {
-                    Some(report) => report,
-                    None => crate::sync::Report::default(),
-                }
+                let page = syncer.backfill_page(status, Priority::User).await?;
+                page.unwrap_or_default()
             } else {
                 syncer.head(status, Priority::User).await?
             }
