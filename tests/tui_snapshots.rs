@@ -362,7 +362,7 @@ fn live_arrivals_are_marked_new_and_counted() {
             now() + jiff::SignedDuration::from_secs(i64::try_from(n - 9000).unwrap());
         fresh.message = format!("Just arrived by webhook ({n})");
         h.store.write(|s| s.put_items(&[fresh], now())).unwrap();
-        h.send(Msg::Arrived);
+        h.send(Msg::Arrived(Ok(true)));
     }
     // The cursor stayed on its item: the arrivals are above the screen, and the title says so.
     let terminal = draw(&h.state);

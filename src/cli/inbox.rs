@@ -36,7 +36,7 @@ pub struct DemoArgs {
 /// The inbox for the configured account.
 pub async fn inbox(args: &Args) -> Result<(), CliError> {
     require_terminal()?;
-    let settings = settings(args)?;
+    let (settings, sync) = account_settings(args)?;
     let resolved = super::resolve_account(args)?;
     for warning in &resolved.warnings {
         eprintln!("warning: {warning}");
@@ -55,7 +55,7 @@ pub async fn inbox(args: &Args) -> Result<(), CliError> {
         _ => None,
     };
     let (receiver, arrivals) = live.unzip();
-    let result = run(builder, store, settings, arrivals).await;
+    let result = run(builder, store, settings, sync, arrivals).await;
     if let Some(receiver) = receiver {
         receiver.shutdown().await;
     }
@@ -86,12 +86,7 @@ async fn listen(
         while let Some(notice) = notices.recv().await {
             if let Notice::Accepted(event) = notice
                 && let Event::FeedbackCreated(submission) = *event
-                && tx
-                    .send(Arrival {
-                        feedback: submission.to_feedback(None),
-                        metadata: Some(submission.rest_metadata()),
-                    })
-                    .is_err()
+                && tx.send(Arrival { submission }).is_err()
             {
                 break;
             }
@@ -127,7 +122,8 @@ pub async fn demo(args: &Args, demo: &DemoArgs) -> Result<(), CliError> {
         None => None,
     };
     let (parts, arrivals) = live.map(|(r, s, a)| ((r, s), a)).unzip();
-    let result = run(builder, store, settings, arrivals).await;
+    // The demo's throwaway store keeps everything the simulator has: the sync's defaults.
+    let result = run(builder, store, settings, SyncSettings::default(), arrivals).await;
     if let Some((receiver, submitter)) = parts {
         submitter.stop().await;
         receiver.shutdown().await;
@@ -197,6 +193,12 @@ struct Settings {
     refresh_seconds: u64,
 }
 
+/// The inbox's settings and its syncer's, which carry the store's `retention_days` (as `sync`
+/// and `search` do): a walk never fetches what the store would drop.
+fn account_settings(args: &Args) -> Result<(Settings, SyncSettings), CliError> {
+    Ok((settings(args)?, super::store_cmd::sync_settings(args)?))
+}
+
 fn settings(args: &Args) -> Result<Settings, CliError> {
     let (path, required) = super::config_path(args);
     let loaded = match &path {
@@ -221,6 +223,7 @@ async fn run(
     builder: crate::api::ClientBuilder,
     store: Store,
     settings: Settings,
+    sync: SyncSettings,
     arrivals: Option<UnboundedReceiver<Arrival>>,
 ) -> Result<(), CliError> {
     let (wait_tx, waits): (_, UnboundedReceiver<Wait>) = unbounded_channel();
@@ -230,12 +233,7 @@ async fn run(
         }))
         .build()?;
     let store = Shared::new(store)?;
-    let syncer = Syncer::new(
-        client,
-        store.clone(),
-        crate::clock::system(),
-        SyncSettings::default(),
-    );
+    let syncer = Syncer::new(client, store.clone(), crate::clock::system(), sync);
     let options = tui::Options {
         store,
         syncer: Arc::new(syncer),
@@ -284,6 +282,21 @@ mod tests {
         let kept = folder.path().to_owned();
         drop(folder);
         assert!(!kept.exists(), "removed at exit");
+    }
+
+    #[test]
+    fn the_account_inbox_syncs_with_the_configured_retention() {
+        use clap::Parser;
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("config.toml");
+        std::fs::write(&config, "retention_days = 30\nrefresh_seconds = 60\n").unwrap();
+        let command = ["feedback-inbox", "--config", config.to_str().unwrap()];
+        let args = Args::try_parse_from(command).unwrap();
+        let (settings, sync) = account_settings(&args).unwrap();
+        assert_eq!(settings.refresh_seconds, 60);
+        assert_eq!(sync.retention, Some(Duration::from_secs(30 * 86_400)));
+        std::fs::write(&config, "retention_days = 0\n").unwrap();
+        assert!(account_settings(&args).is_err());
     }
 
     #[test]

@@ -277,6 +277,8 @@ pub enum Msg {
         url: String,
         result: Result<(), String>,
     },
-    /// An item arrived from outside (webhook receiver) and is stored.
-    Arrived,
+    /// An item arrived from outside (webhook receiver): `Ok(true)` stored and new to the
+    /// store, `Ok(false)` not new (a repeat) or not stored (another account's project),
+    /// `Err` the store could not take it.
+    Arrived(Result<bool, String>),
 }

@@ -37,7 +37,6 @@ use super::keymap::{Keymap, is_interrupt};
 use super::state::AppState;
 use super::update::{start, update};
 use super::view;
-use crate::api::{Feedback, Metadata};
 use crate::clipboard::Clipboard;
 use crate::store::Shared;
 use executor::Executor;
@@ -61,11 +60,12 @@ pub struct Options {
     pub waits: Option<UnboundedReceiver<crate::api::Wait>>,
 }
 
-/// An item delivered from outside (a webhook), with the metadata the delivery carried.
+/// An item delivered from outside: a webhook's submission, with the metadata it carried, its
+/// project (only a project of the store's account is stored) and when it was received (the
+/// sighting's date, so a late delivery never undoes what a newer page said).
 #[derive(Debug, Clone)]
 pub struct Arrival {
-    pub feedback: Feedback,
-    pub metadata: Option<Metadata>,
+    pub submission: crate::webhook::event::Submission,
 }
 
 /// How the inbox ended.

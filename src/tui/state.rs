@@ -113,6 +113,9 @@ pub struct ListView {
     pub new_count: usize,
     /// A backfill page the user's scrolling asked for is in flight.
     pub fetching: bool,
+    /// The user's last movement ended within a screen of the end of a view: one backfill
+    /// page is wanted (sent when paging is allowed, then the wish is spent).
+    pub want_more: bool,
     /// Enter was pressed on a row still being read: the detail opens when it arrives.
     pub open_when_loaded: bool,
     /// The next backfill page is wanted but held back because the rate-limit budget is low;
@@ -160,6 +163,19 @@ pub struct SyncView {
     pub background: bool,
     /// A background job is in flight.
     pub background_busy: bool,
+    /// Offline: when the head is tried again by itself, and the wait before that (30 s,
+    /// doubling to 5 min; 0 once a sync succeeds).
+    pub retry_at: Option<Timestamp>,
+    pub retry_seconds: u64,
+    /// The job in flight is such a retry: its failure says nothing (the status bar does).
+    pub retrying: bool,
+    /// The store changed while a query ran: the view is queried again on the next tick (one
+    /// query for any number of changes).
+    pub requery_due: bool,
+    /// The store changed: the panes' counts are read again on the next tick, unless a read of
+    /// them is under way (`panes_reading`), then after it.
+    pub panes_due: bool,
+    pub panes_reading: bool,
 }
 
 /// The `/` search over the store.

@@ -1,15 +1,17 @@
-//! Items from outside (a webhook receiver): each is stored with the metadata its delivery
-//! carried, then the loop is told, and queries the view again (so it shows where the view's
+//! Items from outside (a webhook receiver): each is stored as `webhook listen` stores it (dated
+//! at its `receivedAt`, only for a project of the store's account), then the loop is told the
+//! outcome, and queries the view again when the item is new (so it shows where the view's
 //! order puts it, or not at all under filters it does not match).
 
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 
 use super::Arrival;
-use crate::store::{Shared, Sighting, Store, StoreError};
+use crate::store::Shared;
 use crate::tui::action::Msg;
+use crate::webhook::stored::store_submission;
 
-/// Stores each item from outside (with its metadata; the app's platform, which a webhook does
-/// not carry, from the stored apps), then tells the loop, which queries the view again.
+/// Stores each item from outside, then tells the loop whether it is new, not stored, or
+/// could not be stored (and why: the loop says so).
 pub(super) fn store_arrivals(
     source: Option<UnboundedReceiver<Arrival>>,
     store: Shared,
@@ -19,40 +21,129 @@ pub(super) fn store_arrivals(
     tokio::spawn(async move {
         while let Some(arrival) = source.recv().await {
             let store = store.clone();
-            let stored =
-                tokio::task::spawn_blocking(move || store.write(|s| put_arrival(s, arrival))).await;
-            match stored {
-                Ok(Ok(())) => {}
-                Ok(Err(error)) => tracing::warn!(%error, "cannot store an arrival"),
-                Err(error) => tracing::warn!(%error, "cannot store an arrival"),
+            let outcome = tokio::task::spawn_blocking(move || store_one(&store, &arrival))
+                .await
+                .unwrap_or_else(|error| Err(error.to_string()));
+            if let Err(error) = &outcome {
+                tracing::warn!(%error, "cannot store an arrival");
             }
-            if tx.send(Msg::Arrived).is_err() {
+            if tx.send(Msg::Arrived(outcome)).is_err() {
                 break;
             }
         }
     });
 }
 
-fn put_arrival(store: &mut Store, mut arrival: Arrival) -> Result<(), StoreError> {
-    if let Some(app) = arrival
-        .feedback
-        .app
-        .as_mut()
-        .filter(|a| !a.platform.is_known())
-    {
-        let platform = store
-            .apps(None)?
-            .into_iter()
-            .find(|a| a.id == app.id)
-            .and_then(|a| a.platform);
-        if let Some(platform) = platform {
-            app.platform = platform;
+/// `Ok(true)`: stored, and new to the store.
+fn store_one(store: &Shared, arrival: &Arrival) -> Result<bool, String> {
+    let written = store
+        .write(|s| store_submission(s, &arrival.submission))
+        .map_err(|e| e.to_string())?;
+    Ok(written.is_some_and(|w| w.added > 0))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::api::{Feedback, Project, Status};
+    use crate::webhook::event::{Submission, WebhookMetadata};
+
+    fn submission(id: &str, project: &str) -> Submission {
+        Submission {
+            id: crate::api::FeedbackId(id.to_owned()),
+            app_id: "app_1".into(),
+            app_name: "Acme iOS".into(),
+            project_id: project.into(),
+            project_name: "Acme".into(),
+            message: "the export crashes".into(),
+            email: None,
+            metadata: WebhookMetadata::default(),
+            received_at: "2026-11-01T11:59:00Z".parse().unwrap(),
         }
     }
-    let sighting = Sighting {
-        feedback: &arrival.feedback,
-        metadata: arrival.metadata.as_ref(),
-        delivery: None,
-    };
-    store.put(&[sighting], jiff::Timestamp::now()).map(|_| ())
+
+    fn project(id: &str) -> Project {
+        Project {
+            id: id.to_owned(),
+            name: id.to_owned(),
+            slug: None,
+            created_at: None,
+        }
+    }
+
+    async fn deliver(store: &Shared, submissions: Vec<Submission>) -> Vec<Msg> {
+        let (arrival_tx, source) = tokio::sync::mpsc::unbounded_channel();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        store_arrivals(Some(source), store.clone(), tx);
+        let count = submissions.len();
+        for submission in submissions {
+            arrival_tx.send(Arrival { submission }).unwrap();
+        }
+        let mut msgs = Vec::new();
+        for _ in 0..count {
+            let wait = tokio::time::timeout(std::time::Duration::from_secs(10), rx.recv());
+            msgs.push(wait.await.unwrap().unwrap());
+        }
+        msgs
+    }
+
+    fn outcome(msg: &Msg) -> Result<bool, String> {
+        match msg {
+            Msg::Arrived(outcome) => outcome.clone(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn only_the_accounts_new_items_are_stored_and_counted_dated_at_their_receipt() {
+        let store = Shared::new(crate::store::Store::open_memory().unwrap()).unwrap();
+        store
+            .write(|s| s.check_account(&[project("prj_1")]))
+            .unwrap();
+        // Since the delivery was sent, a newer list page said fb_2 is archived and tagged.
+        let mut listed: Feedback = submission("fb_2", "prj_1").to_feedback(None);
+        listed.status = Status::Archived;
+        listed.tags = vec!["bug".into()];
+        let later = "2026-11-02T00:00:00Z".parse().unwrap();
+        store.write(|s| s.put_items(&[listed], later)).unwrap();
+        let msgs = deliver(
+            &store,
+            vec![
+                submission("fb_1", "prj_1"),
+                submission("fb_1", "prj_1"),
+                submission("fb_x", "prj_other"),
+                submission("fb_2", "prj_1"),
+            ],
+        )
+        .await;
+        let outcomes: Vec<_> = msgs.iter().map(outcome).collect();
+        assert_eq!(outcomes, [Ok(true), Ok(false), Ok(false), Ok(false)]);
+        store
+            .read(|s| {
+                assert!(s.item("fb_1")?.is_some());
+                assert!(s.item("fb_x")?.is_none(), "another account's project");
+                let kept = s.detail("fb_2")?.unwrap().item.feedback;
+                assert_eq!(kept.status, Status::Archived);
+                assert_eq!(kept.tags, ["bug"]);
+                Ok::<_, crate::store::StoreError>(())
+            })
+            .unwrap();
+    }
+
+    #[tokio::test]
+    async fn an_item_the_store_cannot_take_is_reported_as_such() {
+        let store = Shared::new(crate::store::Store::open_memory().unwrap()).unwrap();
+        store
+            .write(|s| {
+                let refuse = "CREATE TRIGGER no_items BEFORE INSERT ON items
+                              BEGIN SELECT RAISE(ABORT, 'disk full'); END;";
+                s.conn().execute_batch(refuse).map_err(|e| s.error(e))
+            })
+            .unwrap();
+        let msgs = deliver(&store, vec![submission("fb_1", "prj_1")]).await;
+        let failed = outcome(&msgs[0]).unwrap_err();
+        assert!(failed.contains("disk full"), "{failed}");
+    }
 }

@@ -2,7 +2,9 @@
 //! connection anyway, and one thread keeps the memory a million-key answer takes in one
 //! allocator arena instead of leaving megabytes behind in each of a pool's threads. The view's
 //! queries go before the other reads (panes, rows, details), so a status switch never waits
-//! behind a slow pane count; an older query still waiting is skipped by the executor.
+//! behind a slow pane count; but after a query, one other read waiting goes first, so that a
+//! stream of queries (a mirror's syncs) never starves the rows and the detail. An older query
+//! still waiting is skipped by the executor.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex};
@@ -18,6 +20,8 @@ struct Queue {
     first: VecDeque<Task>,
     rest: VecDeque<Task>,
     stopped: bool,
+    /// The last task taken was a query: another read's turn, if one waits.
+    after_query: bool,
 }
 
 /// The reading thread's queue; the thread ends when it is stopped (or dropped).
@@ -69,6 +73,22 @@ impl Drop for Reader {
     }
 }
 
+impl Queue {
+    /// Queries first, but never two in a row while another read waits.
+    fn take(&mut self) -> Option<Task> {
+        let rest_first = self.after_query && !self.rest.is_empty();
+        let task = if rest_first {
+            self.rest.pop_front().map(|t| (t, false))
+        } else {
+            let query = self.first.pop_front().map(|t| (t, true));
+            query.or_else(|| self.rest.pop_front().map(|t| (t, false)))
+        };
+        let (task, query) = task?;
+        self.after_query = query;
+        Some(task)
+    }
+}
+
 /// The next read, view queries first; `None` once stopped.
 fn next(shared: &(Mutex<Queue>, Condvar)) -> Option<Task> {
     let (queue, ready) = shared;
@@ -77,11 +97,41 @@ fn next(shared: &(Mutex<Queue>, Condvar)) -> Option<Task> {
         if queue.stopped {
             return None;
         }
-        if let Some(task) = queue.first.pop_front().or_else(|| queue.rest.pop_front()) {
+        if let Some(task) = queue.take() {
             return Some(task);
         }
         queue = ready
             .wait(queue)
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn task(name: &'static str) -> Task {
+        Box::new(move || Msg::Opened {
+            url: name.to_owned(),
+            result: Ok(()),
+        })
+    }
+
+    fn name(task: Task) -> String {
+        match task() {
+            Msg::Opened { url, .. } => url,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn queries_go_first_but_leave_one_other_read_a_turn_between_them() {
+        let mut queue = Queue::default();
+        queue.rest.extend([task("rows"), task("detail")]);
+        queue.first.extend([task("q1"), task("q2"), task("q3")]);
+        let order: Vec<String> = std::iter::from_fn(|| queue.take()).map(name).collect();
+        assert_eq!(order, ["q1", "rows", "q2", "detail", "q3"]);
     }
 }

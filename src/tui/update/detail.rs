@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 
-use super::list::{Requery, requery};
 use super::{error, info};
 use crate::api::FeedbackDetail;
 use crate::store::StoredDetail;
@@ -36,7 +35,10 @@ pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
         refreshing: false,
     });
     let mut effects = vec![Effect::LoadDetail { id: id.clone() }];
-    effects.extend(fetch(state, id));
+    // Offline, the stored detail is what there is: `r` asks the service anyway.
+    if state.sync.offline.is_none() {
+        effects.extend(fetch(state, id));
+    }
     effects
 }
 
@@ -217,15 +219,16 @@ pub(super) fn loaded(
     }
     match result {
         Ok(stored) => {
+            super::sync::back_online(state);
             remember(state, id, &stored);
             show(state, id);
             let mut effects = pending(state, id, true);
-            effects.push(requery(state, Requery::Same));
+            effects.extend(super::sync::store_changed(state));
             effects
         }
         Err(failure) => {
             if failure.kind == FailureKind::Offline {
-                state.sync.offline = Some(failure.text.clone());
+                super::sync::went_offline(state, failure.text.clone());
             }
             let shown = state.details.contains_key(id);
             if let Some(view) = state.detail.as_mut().filter(|v| v.id == id && !shown) {

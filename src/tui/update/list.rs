@@ -67,9 +67,17 @@ fn move_to(state: &mut AppState, target: usize) -> Vec<Effect> {
     state.list.open_when_loaded = false;
     state.list.selected = target.min(state.visible_len().saturating_sub(1));
     keep_visible(state);
+    // This movement wants one more page when it ends near the end (the next one, another).
+    state.list.want_more = near_end(state);
     let mut effects: Vec<Effect> = ensure_rows(state).into_iter().collect();
     effects.extend(maybe_prefetch(state));
     effects
+}
+
+/// The selection is within a screen of the end of the view.
+fn near_end(state: &AppState) -> bool {
+    let list = &state.list;
+    state.visible_len().saturating_sub(list.selected) <= list.viewport_rows.max(1)
 }
 
 /// Keeps `offset` so the selection is on screen, and the screen full when there are rows enough.
@@ -114,18 +122,20 @@ pub fn budget_low(state: &AppState) -> bool {
         && state.rate.reset.is_some_and(|reset| reset > state.now)
 }
 
-/// A backfill page, when the selection is within a screen of the end of what is stored, the
+/// A backfill page at the user's priority, once per movement of the user's that ended within
+/// a screen of the end of what is stored (a short view is always near its end: pages deeper
+/// than the user asked for are the background's, which keeps the budget's floor), when the
 /// status is not mirrored to its end, the service answers and nothing else was asked for;
 /// held back while the rate-limit budget is low. `prefetch_paused` is worked out afresh on
 /// every call (each tick makes one), so it clears as soon as the budget recovers.
 pub(crate) fn maybe_prefetch(state: &mut AppState) -> Option<Effect> {
     state.list.prefetch_paused = false;
     let list = &state.list;
-    let near_end = state.visible_len().saturating_sub(list.selected) <= list.viewport_rows.max(1);
-    if list.fetching
+    if !list.want_more
+        || list.fetching
         || !list.loaded
         || list.partial
-        || !near_end
+        || !near_end(state)
         || !super::sync::started(state)
         || state.sync.complete
         || state.sync.offline.is_some()
@@ -138,6 +148,7 @@ pub(crate) fn maybe_prefetch(state: &mut AppState) -> Option<Effect> {
         return None;
     }
     state.list.fetching = true;
+    state.list.want_more = false;
     Some(super::sync::job(
         state,
         SyncJob::Backfill {
@@ -163,11 +174,24 @@ pub(super) fn toggle_status(state: &mut AppState) -> Vec<Effect> {
     effects
 }
 
-/// An item from outside (webhook) was stored: counted, and the view queried again; when it
-/// matches, it shows on top, marked new, without moving the selection.
-pub(super) fn arrived(state: &mut AppState) -> Vec<Effect> {
-    state.arrivals += 1;
-    vec![requery(state, Requery::Same)]
+/// An item from outside (webhook): when stored and new, counted, and the view queried again
+/// (when it matches, it shows on top, marked new, without moving the selection); when the
+/// store could not take it, said (and not counted).
+pub(super) fn arrived(state: &mut AppState, outcome: Result<bool, String>) -> Vec<Effect> {
+    match outcome {
+        Ok(true) => {
+            state.arrivals += 1;
+            super::sync::store_changed(state).into_iter().collect()
+        }
+        Ok(false) => {
+            state.dirty = false;
+            Vec::new()
+        }
+        Err(message) => {
+            super::error(state, format!("Cannot store an arriving item: {message}"));
+            Vec::new()
+        }
+    }
 }
 
 /// Mouse click on a screen row: select the list row drawn there.

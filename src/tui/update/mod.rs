@@ -95,7 +95,7 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Opened { url, result } => detail::opened(state, url, result),
-        Msg::Arrived => list::arrived(state),
+        Msg::Arrived(outcome) => list::arrived(state, outcome),
     }
 }
 
@@ -193,6 +193,8 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
     // A countdown on screen redraws when its second changes, and only then.
     visible_change |= countdowns(state) != before;
     let mut effects: Vec<Effect> = list::maybe_prefetch(state).into_iter().collect();
+    effects.extend(sync::catch_up(state));
+    effects.extend(sync::retry(state));
     effects.extend(sync::auto_refresh(state));
     effects.extend(sync::background(state));
     state.dirty = visible_change || !effects.is_empty();

@@ -17,6 +17,7 @@ const PANE_PAGE: usize = 5;
 /// Reads the panes again from the store (for the listed status).
 pub(super) fn load(state: &mut AppState) -> Effect {
     let request_id = state.request_id();
+    state.sync.panes_reading = true;
     for pane in [&mut state.projects, &mut state.apps, &mut state.tags] {
         pane.request_id = request_id;
         if pane.entries.is_empty() {
@@ -39,6 +40,7 @@ pub(super) fn loaded(
         state.dirty = false;
         return Vec::new();
     }
+    state.sync.panes_reading = false;
     match result {
         Ok(panes) => {
             let Panes {

@@ -4,7 +4,7 @@
 //! answers change: the view is queried again, freshness ("as of") and "offline" are shown.
 
 use super::list::{Requery, maybe_prefetch, requery};
-use super::{error, info};
+use super::{after, error, info};
 use crate::tui::action::{FailureKind, Freshness, SyncFailure, SyncJob, Synced};
 use crate::tui::effect::Effect;
 use crate::tui::state::{AppState, Fatal};
@@ -80,6 +80,8 @@ pub(super) fn synced(
     state.in_flight = state.in_flight.saturating_sub(1);
     state.wait = None;
     let listed = state.filters.status.clone();
+    let retry = matches!(job, SyncJob::Start(_) | SyncJob::Head(_))
+        && std::mem::take(&mut state.sync.retrying);
     let (status, user) = match job {
         SyncJob::Start(status) | SyncJob::Head(status) => (status, true),
         SyncJob::Backfill { status, user } => (status, *user),
@@ -94,7 +96,7 @@ pub(super) fn synced(
     let mut effects = Vec::new();
     match result {
         Ok(done) => {
-            state.sync.offline = None;
+            back_online(state);
             if let Some(freshness) = &done.freshness {
                 fresh(state, freshness);
             }
@@ -113,13 +115,14 @@ pub(super) fn synced(
                 }
             }
             if matches!(job, SyncJob::Start(_)) {
+                effects.extend(store_changed(state));
+                state.sync.panes_due = false;
                 effects.push(super::panes::load(state));
-            }
-            if done.added + done.changed > 0 || matches!(job, SyncJob::Start(_)) {
-                effects.push(requery(state, Requery::Same));
+            } else if done.added + done.changed > 0 {
+                effects.extend(store_changed(state));
             }
         }
-        Err(failure) => failed(state, &failure, user),
+        Err(failure) => failed(state, &failure, user && !retry),
     }
     // After a requery, its answer decides whether more is wanted (the keys here are old).
     if !effects.iter().any(|e| matches!(e, Effect::Query { .. })) {
@@ -133,8 +136,7 @@ fn failed(state: &mut AppState, failure: &SyncFailure, user: bool) {
     match failure.kind {
         FailureKind::Cancelled => {}
         FailureKind::Offline => {
-            state.sync.offline = Some(text.clone());
-            state.sync.background = false;
+            went_offline(state, text.clone());
             if user {
                 error(
                     state,
@@ -206,4 +208,76 @@ pub(super) fn auto_refresh(state: &mut AppState) -> Option<Effect> {
     }
     let status = state.filters.status.clone();
     Some(job(state, SyncJob::Head(status)))
+}
+
+/// The first wait before an offline inbox tries the service again by itself.
+pub const RETRY_FIRST_SECONDS: u64 = 30;
+/// The longest such wait (each failed retry doubles it up to this).
+pub const RETRY_MAX_SECONDS: u64 = 300;
+
+/// The service could not be reached: the inbox runs on the store and tries the head again by
+/// itself after a wait that doubles with each failure (30 s up to 5 min), `r` at any time.
+pub(super) fn went_offline(state: &mut AppState, text: String) {
+    state.sync.offline = Some(text);
+    state.sync.background = false;
+    let wait = match state.sync.retry_seconds {
+        0 => RETRY_FIRST_SECONDS,
+        last => last.saturating_mul(2).min(RETRY_MAX_SECONDS),
+    };
+    state.sync.retry_seconds = wait;
+    state.sync.retry_at = Some(after(state.now, wait));
+}
+
+/// The service answered: no longer offline, and the next outage waits from the start again.
+pub(super) fn back_online(state: &mut AppState) {
+    state.sync.offline = None;
+    state.sync.retry_at = None;
+    state.sync.retry_seconds = 0;
+}
+
+/// Offline and the wait is over, with nothing else syncing: the head (discovery too when it
+/// never succeeded) once more, quietly (the status bar says offline until it works).
+pub(super) fn retry(state: &mut AppState) -> Option<Effect> {
+    let due = state.sync.offline.is_some() && state.sync.retry_at.is_some_and(|at| at <= state.now);
+    if !due || state.sync.running > 0 || state.fatal.is_some() {
+        return None;
+    }
+    state.sync.retry_at = None;
+    state.sync.retrying = true;
+    let status = state.filters.status.clone();
+    let kind = if state.sync.headed.is_empty() {
+        SyncJob::Start(status)
+    } else {
+        SyncJob::Head(status)
+    };
+    Some(job(state, kind))
+}
+
+/// The store changed under the view (a sync stored items, an arrival, a refreshed detail): the
+/// view is queried again at once, or on the next tick when a query is under way, so that any
+/// number of changes during a mirror cost one query at a time; the panes' counts are read
+/// again on the next tick.
+pub(super) fn store_changed(state: &mut AppState) -> Option<Effect> {
+    state.sync.panes_due = true;
+    if state.list.querying {
+        state.sync.requery_due = true;
+        return None;
+    }
+    state.sync.requery_due = false;
+    Some(requery(state, Requery::Same))
+}
+
+/// What a tick owes the store's changes: the coalesced query of the view and the panes' counts
+/// (each once, and only when no read of it is under way).
+pub(super) fn catch_up(state: &mut AppState) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    if state.sync.requery_due && !state.list.querying {
+        state.sync.requery_due = false;
+        effects.push(requery(state, Requery::Same));
+    }
+    if state.sync.panes_due && !state.sync.panes_reading {
+        state.sync.panes_due = false;
+        effects.push(super::panes::load(state));
+    }
+    effects
 }

@@ -14,6 +14,7 @@ use crate::tui::testkit::{Harness, budget, fill, item, now, started_harness};
 mod detail;
 mod paste;
 mod search;
+mod sync;
 
 fn act(h: &mut Harness, action: Action) -> Vec<Effect> {
     h.send(Msg::Action(action))
@@ -256,12 +257,27 @@ fn at_the_top_new_rows_show_and_the_selection_stays_on_its_item() {
     let mut h = started_harness(120, 35, 100, false);
     act(&mut h, Action::MoveDown);
     store_items(&h, &newer(2));
-    h.send(Msg::Arrived);
-    h.send(Msg::Arrived);
+    h.send(Msg::Arrived(Ok(true)));
+    h.send(Msg::Arrived(Ok(true)));
     assert_eq!(h.screen_ids()[..3], ["id01000", "id01001", "id00000"]);
     assert_eq!(h.selected_id(), "id00001");
     assert_eq!(h.state.list.new_count, 2);
     assert_eq!(h.state.arrivals, 2);
+}
+
+#[test]
+fn an_arrival_not_stored_is_not_counted_and_a_failed_one_is_said() {
+    let mut h = started_harness(120, 35, 100, false);
+    let effects = h.send(Msg::Arrived(Ok(false)));
+    assert!(effects.is_empty() && h.state.note.is_none());
+    h.send(Msg::Arrived(Err("disk full".into())));
+    assert_eq!(h.state.arrivals, 0);
+    let note = h.state.note.as_ref().unwrap();
+    assert!(
+        note.error && note.text.contains("disk full"),
+        "{}",
+        note.text
+    );
 }
 
 #[test]
