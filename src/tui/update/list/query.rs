@@ -9,6 +9,7 @@ use crate::tui::action::{ViewData, ViewError};
 use crate::tui::effect::Effect;
 use crate::tui::rows::Window;
 use crate::tui::state::{Anchor, AppState};
+use crate::store::search::QueryError;
 use crate::tui::update::error;
 
 /// What a query keeps of the list it replaces.
@@ -92,11 +93,7 @@ pub(in crate::tui::update) fn view_loaded(
             state.list.partial = false;
             apply(state, *data);
         }
-        Err(ViewError::Query(err)) => {
-            if let Some(filter) = &mut state.text_filter {
-                filter.error = Some(err);
-            }
-        }
+        Err(ViewError::Query(err)) => return query_failed(state, err),
         Err(ViewError::Store(message)) => {
             let text = format!("Cannot read the store: {message}");
             state.list.error = Some(text.clone());
@@ -125,10 +122,37 @@ fn apply(state: &mut AppState, data: ViewData) {
     list.offset = data.top.unwrap_or(0);
     list.keys = data.keys;
     list.window = data.window;
+    // A rows read still in flight was asked for the keys just replaced: its rows would land in
+    // other items' places.
+    list.rows_id = 0;
     keep_visible(state);
-    if let Some(filter) = &mut state.text_filter {
+    // The answer clears an error of the text it answers for only: an error the prompt's text
+    // got since (a parse error typed while this query ran) stands.
+    if let Some(filter) = &mut state.text_filter
+        && filter.shows_applied()
+    {
         filter.error = None;
     }
+}
+
+/// The search does not compile against the store (an unknown app, say). The error is shown in
+/// the prompt when it is of the prompt's text (a newer text has its own parse error). When
+/// nothing is on screen yet (a remembered search that no longer compiles, at start-up), the view
+/// is queried without the search, rather than loading for ever.
+fn query_failed(state: &mut AppState, err: QueryError) -> Vec<Effect> {
+    let Some(filter) = &mut state.text_filter else {
+        return Vec::new();
+    };
+    if !filter.shows_applied() {
+        state.dirty = false;
+        return Vec::new();
+    }
+    filter.set_error(err);
+    if state.list.loaded {
+        return Vec::new();
+    }
+    filter.applied.clear();
+    vec![requery(state, Requery::New)]
 }
 
 pub(in crate::tui::update) fn rows_loaded(
@@ -141,7 +165,17 @@ pub(in crate::tui::update) fn rows_loaded(
         return Vec::new();
     }
     match result {
-        Ok(window) => {
+        Ok(mut window) => {
+            // Rows belong where their keys are: a row read for a position that now holds
+            // another key ends the window there (the rows still missing are read again).
+            let keys = &state.list.keys;
+            let matching = window
+                .rows
+                .iter()
+                .enumerate()
+                .take_while(|(i, row)| keys.get(window.start + i) == Some(&row.key))
+                .count();
+            window.rows.truncate(matching);
             state.list.window = window;
             if state.list.open_when_loaded && state.selected_row().is_some() {
                 return crate::tui::update::detail::open(state);
