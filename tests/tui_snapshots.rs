@@ -419,7 +419,10 @@ fn a_full_screen_error_is_drawn_inert() {
         .collect();
     // The escapes are shown as `␛`, not as the text of their sequences.
     assert!(screen.contains("refused ␛"), "{screen}");
-    assert!(!screen.contains("52;c;") && !screen.contains("[2J"), "{screen}");
+    assert!(
+        !screen.contains("52;c;") && !screen.contains("[2J"),
+        "{screen}"
+    );
     for cell in terminal.backend().buffer().content() {
         assert!(
             feedback_inbox::text::is_clean(cell.symbol()),

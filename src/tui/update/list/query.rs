@@ -5,11 +5,11 @@
 //! that appeared above the old first row as new.
 
 use super::{ensure_rows, keep_visible, maybe_prefetch};
+use crate::store::search::QueryError;
 use crate::tui::action::{ViewData, ViewError};
 use crate::tui::effect::Effect;
 use crate::tui::rows::Window;
 use crate::tui::state::{Anchor, AppState};
-use crate::store::search::QueryError;
 use crate::tui::update::error;
 
 /// What a query keeps of the list it replaces.

@@ -137,7 +137,10 @@ fn a_parse_error_stands_when_the_last_query_is_answered() {
     }
     let filter = h.state.text_filter.as_ref().unwrap();
     assert_eq!(filter.applied, "number");
-    let error = filter.error.clone().expect("the prompt's text still does not parse");
+    let error = filter
+        .error
+        .clone()
+        .expect("the prompt's text still does not parse");
     assert_eq!(filter.error_span(), Some(error.span), "no blank before it");
 }
 
@@ -180,7 +183,11 @@ fn a_remembered_search_that_no_longer_compiles_shows_the_view_and_the_error() {
     assert!(h.state.list.loaded, "not loading for ever");
     assert_eq!(h.state.visible_len(), 40, "the view without the search");
     let filter = h.state.text_filter.as_ref().unwrap();
-    assert_eq!(filter.text(), "app:gone tag:crash", "the prompt keeps the text");
+    assert_eq!(
+        filter.text(),
+        "app:gone tag:crash",
+        "the prompt keeps the text"
+    );
     let span = filter.error_span().expect("and says why");
     assert_eq!(&filter.text()[span], "gone");
     // Fixing the text searches again.
