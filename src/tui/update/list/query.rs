@@ -100,6 +100,10 @@ pub(in crate::tui::update) fn view_loaded(
             error(state, text);
         }
     }
+    if state.list.open_when_loaded && state.selected_row().is_some() {
+        // Enter on a row being read: this answer brought it (the rows read is dropped).
+        effects.extend(crate::tui::update::detail::open(state));
+    }
     effects.extend(ensure_rows(state));
     effects.extend(maybe_prefetch(state));
     effects
@@ -112,6 +116,8 @@ fn apply(state: &mut AppState, data: ViewData) {
     let list = &mut state.list;
     let same = list.shown.is_some() && list.asked == list.shown;
     list.shown = list.asked.clone();
+    // Enter on a row being read opens that row, not whatever another view has there.
+    list.open_when_loaded &= same;
     list.loaded = true;
     list.error = None;
     if same && let Some(first) = data.first {

@@ -37,3 +37,29 @@ fn a_rows_read_answered_after_a_shifted_view_is_dropped() {
     rows_in_place(&h.state);
     assert_eq!(h.selected_id(), "id00999", "Enter, y, o act on this item");
 }
+
+#[test]
+fn enter_on_a_row_being_read_opens_it_when_a_query_brings_it_first() {
+    let mut h = started_harness(120, 35, 1000, true);
+    let mut reads = h.apply(Msg::Action(Action::Bottom));
+    reads.extend(h.apply(Msg::Action(Action::Open)));
+    assert!(h.state.detail.is_none(), "the row is being read");
+    let rows = h.hold(reads);
+    store_items(&h, &newer(3));
+    let query = h.apply(Msg::Arrived);
+    for msg in h.hold(query) {
+        h.send(msg);
+    }
+    assert_eq!(
+        h.state.detail.as_ref().map(|d| d.id.as_str()),
+        Some("id00999"),
+        "the query's rows hold it: it opens"
+    );
+    for msg in rows {
+        h.send(msg);
+    }
+    assert_eq!(
+        h.state.detail.as_ref().map(|d| d.id.as_str()),
+        Some("id00999")
+    );
+}
