@@ -79,13 +79,16 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
 
 /// Removes the search and shows the whole view again, keeping the selected item selected.
 pub(super) fn clear(state: &mut AppState) -> Vec<Effect> {
-    let searched = state
-        .text_filter
-        .take()
-        .is_some_and(|f| !f.applied.is_empty());
+    let (searched, typed) = state.text_filter.take().map_or((false, false), |f| {
+        (!f.applied.is_empty(), !f.text().trim().is_empty())
+    });
     let mut effects: Vec<Effect> = list::fit_viewport(state).into_iter().collect();
     if searched {
         effects.push(list::requery(state, Requery::Narrow));
+    }
+    // A text that never applied (a remembered search that no longer compiles) is forgotten
+    // too, so the next start does not restore it.
+    if searched || typed {
         effects.push(Effect::SaveView(state.view_spec()));
     }
     effects

@@ -173,7 +173,9 @@ pub(in crate::tui::update) fn rows_loaded(
     match result {
         Ok(mut window) => {
             // Rows belong where their keys are: a row read for a position that now holds
-            // another key ends the window there (the rows still missing are read again).
+            // another key ends the window there (the rows past it show as being read until
+            // the next move or query reads them; asking again here could loop on a key
+            // retention just dropped).
             let keys = &state.list.keys;
             let matching = window
                 .rows

@@ -163,23 +163,28 @@ fn an_error_is_marked_in_the_text_it_was_found_in() {
     assert_eq!(&filter.text()[span], "gone");
 }
 
-#[test]
-fn a_remembered_search_that_no_longer_compiles_shows_the_view_and_the_error() {
-    use crate::tui::state::ViewSpec;
+/// An inbox started over 40 items with `search` remembered from the last run.
+fn restored(search: &str) -> Harness {
+    use crate::tui::state::{AppState, ViewSpec};
     use crate::tui::update::{first_query, restore_view, start};
     let mut h = Harness::start(crate::tui::testkit::fill(40), 120, 35);
-    let mut state = crate::tui::state::AppState::new(crate::tui::testkit::now(), 120, 35);
+    h.state = AppState::new(crate::tui::testkit::now(), 120, 35);
     let spec = ViewSpec {
         status: "new".into(),
-        search: "app:gone tag:crash".into(),
+        search: search.into(),
         ..ViewSpec::default()
     };
-    restore_view(&mut state, &spec);
-    h.state = state;
+    restore_view(&mut h.state, &spec);
     let first = first_query(&mut h.state);
     h.settle(vec![first]);
     let effects = start(&mut h.state);
     h.settle(effects);
+    h
+}
+
+#[test]
+fn a_remembered_search_that_no_longer_compiles_shows_the_view_and_the_error() {
+    let mut h = restored("app:gone tag:crash");
     assert!(h.state.list.loaded, "not loading for ever");
     assert_eq!(h.state.visible_len(), 40, "the view without the search");
     let filter = h.state.text_filter.as_ref().unwrap();
@@ -204,4 +209,20 @@ fn a_remembered_search_that_no_longer_compiles_shows_the_view_and_the_error() {
     }
     assert_eq!(h.state.text_filter.as_ref().unwrap().text(), "tag:crash");
     assert_eq!(h.state.visible_len(), 10, "items 0, 4, 8… are tagged crash");
+}
+
+#[test]
+fn esc_forgets_a_remembered_search_that_no_longer_compiles() {
+    let mut h = restored("app:gone");
+    let effects = act(&mut h, Action::Back);
+    assert!(h.state.text_filter.is_none());
+    let saved: Vec<_> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::SaveView(spec) => Some(spec.search.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(saved, [""], "the next start does not restore it");
+    assert_eq!(h.state.visible_len(), 40);
 }
