@@ -426,6 +426,7 @@ async fn starts_offline_from_a_filled_store_and_searches_and_filters() {
 
     let dir = tempfile::tempdir().unwrap();
     let store = Shared::new(Store::open(&dir.path().join("store.db")).unwrap()).unwrap();
+    let synced = jiff::Timestamp::from_second(jiff::Timestamp::now().as_second()).unwrap();
     let mut items: Vec<_> = (0..500).map(testkit::item).collect();
     for item in items.iter_mut().skip(400) {
         item.status = Status::Archived;
@@ -447,6 +448,9 @@ async fn starts_offline_from_a_filled_store_and_searches_and_filters() {
             ..ViewSpec::default()
         };
         save_view(s, &view).unwrap();
+        // The last run synced `new` a moment ago: the first frame says so, from the store.
+        s.write(|tx| feedback_inbox::sync::state::set_synced(tx, "new", synced.as_second()))
+            .unwrap();
     });
     let key = feedback_inbox::api::ApiKey::parse(feedback_inbox::sim::DEMO_KEY).unwrap();
     let client = Client::builder("http://127.0.0.1:9", key)
@@ -468,6 +472,15 @@ async fn starts_offline_from_a_filled_store_and_searches_and_filters() {
         f.contains("Feedback · new 100 ")
     });
     assert!(first.contains("tag:ui"), "{first}");
+    // In local time, as the inbox shows it (the date too, should midnight pass meanwhile).
+    let local =
+        synced.to_zoned(jiff::tz::TimeZone::try_system().unwrap_or(jiff::tz::TimeZone::UTC));
+    let hh_mm = local.strftime("%H:%M").to_string();
+    assert!(
+        first.contains(&format!("as of {hh_mm}"))
+            || first.contains(&format!("as of {}", local.strftime("%Y-%m-%d %H:%M"))),
+        "the first frame says how fresh the store is ({hh_mm}):\n{first}"
+    );
     app.wait_frame("offline", |f| f.contains("offline"));
     // Search the store.
     app.key('/');

@@ -336,7 +336,12 @@ fn hostile_text_is_inert_and_columns_hold() {
             cell.symbol()
         );
     }
-    act(&mut h, Action::MoveDown);
+    // The row of "long" is selected by its id (the list's order is the store's), and opened.
+    while h.selected_id() != "long" {
+        let before = h.state.list.selected;
+        act(&mut h, Action::MoveDown);
+        assert_ne!(h.state.list.selected, before, "long is in the list");
+    }
     act(&mut h, Action::Open);
     let mut long = stored_detail(0);
     long.item.feedback.id = feedback_inbox::api::FeedbackId("long".into());
@@ -347,7 +352,84 @@ fn hostile_text_is_inert_and_columns_hold() {
     });
     act(&mut h, Action::PageDown);
     let terminal = draw(&h.state);
+    let title: String = (0..120)
+        .map(|x| terminal.backend().buffer()[(x, 0)].symbol())
+        .collect();
+    assert!(title.contains("Feedback long"), "{title}");
+    assert!(h.state.detail.as_ref().is_some_and(|d| d.scroll > 0));
     insta::assert_snapshot!("hostile_long_message_detail_scrolled", terminal.backend());
+}
+
+/// The cells of row `y` that `style`'s modifier marks, as text.
+fn marked(buffer: &ratatui::buffer::Buffer, y: u16, modifier: Modifier) -> String {
+    (0..buffer.area.width)
+        .filter(|x| buffer[(*x, y)].modifier.contains(modifier))
+        .map(|x| buffer[(x, y)].symbol())
+        .collect()
+}
+
+#[test]
+fn a_query_error_is_marked_where_it_is_in_a_scrolled_prompt() {
+    let mut h = started_harness(60, 20, 100, true);
+    act(&mut h, Action::Filter);
+    // Longer than the prompt: the text area scrolls to keep the cursor, at the end, in view.
+    h.send(Msg::Paste(format!("  {}app:gone", "number ".repeat(8))));
+    let terminal = draw(&h.state);
+    let buffer = terminal.backend().buffer();
+    let prompt: String = (0..60).map(|x| buffer[(x, 17)].symbol()).collect();
+    assert!(!prompt.contains("  number"), "scrolled: {prompt}");
+    assert_eq!(marked(buffer, 17, Modifier::UNDERLINED), "gone", "{prompt}");
+    // Blanks before a short text: the mark is on the error, not beside it.
+    act(&mut h, Action::Back);
+    act(&mut h, Action::Filter);
+    h.send(Msg::Paste("   crash app:gone".into()));
+    let terminal = draw(&h.state);
+    assert_eq!(
+        marked(terminal.backend().buffer(), 17, Modifier::UNDERLINED),
+        "gone"
+    );
+}
+
+#[test]
+fn the_prompt_says_how_to_reach_the_help() {
+    let mut h = started_harness(120, 35, 10, true);
+    act(&mut h, Action::Filter);
+    let terminal = draw(&h.state);
+    let prompt: String = (0..120)
+        .map(|x| terminal.backend().buffer()[(x, 32)].symbol())
+        .collect();
+    // `?` types a `?` in the prompt: the help is one Esc away.
+    assert!(prompt.contains("(Esc, then ? for help)"), "{prompt}");
+}
+
+#[test]
+fn a_full_screen_error_is_drawn_inert() {
+    let mut h = Harness::start(fill(0), 100, 30);
+    h.send(failed(
+        FailureKind::Refused,
+        "refused \u{1b}]52;c;eA==\u{7}\u{1b}[2Jby\u{202e}gpj.exe the server",
+    ));
+    let terminal = draw(&h.state);
+    let screen: String = terminal
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(ratatui::buffer::Cell::symbol)
+        .collect();
+    // The escapes are shown as `␛`, not as the text of their sequences.
+    assert!(screen.contains("refused ␛"), "{screen}");
+    assert!(
+        !screen.contains("52;c;") && !screen.contains("[2J"),
+        "{screen}"
+    );
+    for cell in terminal.backend().buffer().content() {
+        assert!(
+            feedback_inbox::text::is_clean(cell.symbol()),
+            "{:?}",
+            cell.symbol()
+        );
+    }
 }
 
 #[test]

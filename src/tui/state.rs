@@ -186,8 +186,11 @@ pub struct TextFilter {
     pub applied: String,
     /// True while the prompt has the keyboard.
     pub editing: bool,
-    /// Why the query cannot run, and where in it.
+    /// Why the query cannot run, and where in it: the span is of `error_of`.
     pub error: Option<QueryError>,
+    /// The text (trimmed) the error was found in; the prompt marks the span only while it shows
+    /// that text.
+    pub error_of: String,
     /// The words to highlight in the list and the detail.
     pub highlights: Highlights,
     /// The item selected when the prompt took the keyboard: it stays selected through every

@@ -214,11 +214,32 @@ impl Harness {
         self.settle(effects)
     }
 
+    /// Applies a message and answers none of the reads it asks for: [`Harness::hold`] runs
+    /// them, and the test delivers their answers in the order it chooses.
+    pub fn apply(&mut self, msg: Msg) -> Vec<Effect> {
+        update(&mut self.state, msg)
+    }
+
+    /// Runs the reads among `effects` against the store as it is now and hands back their
+    /// answers unapplied (the other effects go to `sent`). The real reader does not answer in
+    /// request order (it runs queries before row reads): a test releases these with
+    /// [`Harness::send`] in the order it means to check.
+    pub fn hold(&mut self, effects: Vec<Effect>) -> Vec<Msg> {
+        let mut answers = Vec::new();
+        for effect in effects {
+            match reads::task(&self.store, effect.clone(), &TimeZone::UTC, &no_freshness()) {
+                Some(task) => answers.push(task()),
+                None => self.sent.push(effect),
+            }
+        }
+        answers
+    }
+
     /// Answers reads (and the reads their answers ask for), keeping the other effects.
     pub fn settle(&mut self, effects: Vec<Effect>) -> Vec<Effect> {
         let mut queue: std::collections::VecDeque<Effect> = effects.into();
         let mut others = Vec::new();
-        let freshness: FreshnessOf = std::sync::Arc::new(|_: &Store, _: &str| None);
+        let freshness = no_freshness();
         while let Some(effect) = queue.pop_front() {
             match reads::task(&self.store, effect.clone(), &TimeZone::UTC, &freshness) {
                 Some(task) => queue.extend(update(&mut self.state, task())),
@@ -267,6 +288,11 @@ impl Harness {
             .map(|r| r.id.to_string())
             .unwrap_or_default()
     }
+}
+
+/// How fresh a status is, as the harness answers: never synced (the tests send `Synced`).
+fn no_freshness() -> FreshnessOf {
+    std::sync::Arc::new(|_: &Store, _: &str| None)
 }
 
 /// A state of `width`×`height` after start-up over a store of `items` items, the start-up sync

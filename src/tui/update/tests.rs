@@ -12,6 +12,7 @@ use crate::tui::state::Focus;
 use crate::tui::testkit::{Harness, budget, fill, item, now, started_harness};
 
 mod detail;
+mod order;
 mod paste;
 mod search;
 mod sync;

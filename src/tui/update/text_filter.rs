@@ -32,7 +32,7 @@ pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
 fn new_filter(text: &str) -> TextFilter {
     let mut input = TextArea::from([text]);
     input.set_placeholder_text(
-        "search: words, \"a phrase\", tag:bug, app:NAME, age:<7d… (? for help)",
+        "search: words, \"a phrase\", tag:bug, app:NAME, age:<7d… (Esc, then ? for help)",
     );
     input.move_cursor(ratatui_textarea::CursorMove::End);
     TextFilter {
@@ -40,6 +40,7 @@ fn new_filter(text: &str) -> TextFilter {
         applied: String::new(),
         editing: true,
         error: None,
+        error_of: String::new(),
         highlights: search::Highlights::default(),
         origin: None,
     }
@@ -78,13 +79,16 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
 
 /// Removes the search and shows the whole view again, keeping the selected item selected.
 pub(super) fn clear(state: &mut AppState) -> Vec<Effect> {
-    let searched = state
-        .text_filter
-        .take()
-        .is_some_and(|f| !f.applied.is_empty());
+    let (searched, typed) = state.text_filter.take().map_or((false, false), |f| {
+        (!f.applied.is_empty(), !f.text().trim().is_empty())
+    });
     let mut effects: Vec<Effect> = list::fit_viewport(state).into_iter().collect();
     if searched {
         effects.push(list::requery(state, Requery::Narrow));
+    }
+    // A text that never applied (a remembered search that no longer compiles) is forgotten
+    // too, so the next start does not restore it.
+    if searched || typed {
         effects.push(Effect::SaveView(state.view_spec()));
     }
     effects
@@ -120,7 +124,7 @@ pub(super) fn edited(state: &mut AppState) -> Vec<Effect> {
 /// Parses the prompt's text: on success it becomes the applied query (true when it changed);
 /// on failure the error is kept to be shown where it is and the list stays as it was.
 fn set_query(filter: &mut TextFilter) -> bool {
-    let text = filter.input.lines().join(" ");
+    let text = filter.text();
     let text = text.trim();
     match search::parse(text) {
         Ok(query) => {
@@ -133,14 +137,43 @@ fn set_query(filter: &mut TextFilter) -> bool {
             true
         }
         Err(err) => {
-            // The span is of the trimmed text: move it to the prompt's own.
-            let lead = filter.input.lines().join(" ").len()
-                - filter.input.lines().join(" ").trim_start().len();
-            filter.error = Some(search::QueryError {
-                span: err.span.start + lead..err.span.end + lead,
-                message: err.message,
-            });
+            filter.error = Some(err);
+            text.clone_into(&mut filter.error_of);
             false
         }
+    }
+}
+
+impl TextFilter {
+    /// The prompt's text as one line (as it is parsed, before trimming).
+    #[must_use]
+    pub fn text(&self) -> String {
+        self.input.lines().join(" ")
+    }
+
+    /// True when the prompt shows the applied query (the list's results are of its text).
+    #[must_use]
+    pub fn shows_applied(&self) -> bool {
+        self.text().trim() == self.applied
+    }
+
+    /// An error found when the applied query was compiled: its span is of that text.
+    pub fn set_error(&mut self, err: search::QueryError) {
+        self.error = Some(err);
+        self.error_of.clone_from(&self.applied);
+    }
+
+    /// The error's span in the prompt's own text (its leading blanks counted), while the prompt
+    /// shows the text the error was found in.
+    #[must_use]
+    pub fn error_span(&self) -> Option<std::ops::Range<usize>> {
+        let error = self.error.as_ref()?;
+        let text = self.text();
+        let trimmed = text.trim_start();
+        if trimmed.trim_end() != self.error_of {
+            return None;
+        }
+        let lead = text.len() - trimmed.len();
+        Some(error.span.start + lead..error.span.end + lead)
     }
 }

@@ -155,25 +155,45 @@ fn render_prompt(frame: &mut Frame, area: Rect, filter: &TextFilter, theme: Them
         textarea.set_cursor_style(Style::new());
     }
     frame.render_widget(&textarea, input);
-    if let (Some(error), Some(message)) = (&filter.error, message) {
-        let text = filter.input.lines().join(" ");
-        mark_span(frame.buffer_mut(), input, &text, error.span.clone(), theme);
+    if let Some(message) = message {
+        if let Some(span) = filter.error_span() {
+            // The text area scrolls sideways to keep the cursor on screen: so does the mark.
+            let scrolled = usize::from(textarea.scroll_offset().1);
+            mark_span(
+                frame.buffer_mut(),
+                input,
+                (&filter.text(), scrolled),
+                span,
+                theme,
+            );
+        }
         let message = crate::width::truncate(&message, message_cells);
         frame.render_widget(Paragraph::new(Span::styled(message, theme.error())), note);
     }
 }
 
-/// Underlines the cells of `text` (drawn from the left of `area`) that `span` covers; an empty
-/// span (an error at the end) marks the cell after the text.
-fn mark_span(buf: &mut Buffer, area: Rect, text: &str, span: std::ops::Range<usize>, theme: Theme) {
+/// Underlines the cells of `text` that `span` covers, the text drawn from the left of `area`
+/// scrolled `scrolled` cells to the left; an empty span (an error at the end) marks the cell
+/// after the text.
+fn mark_span(
+    buf: &mut Buffer,
+    area: Rect,
+    (text, scrolled): (&str, usize),
+    span: std::ops::Range<usize>,
+    theme: Theme,
+) {
     let start = text.get(..span.start).map_or(0, width);
     let cells = text.get(span.clone()).map_or(0, width).max(1);
-    let x = area
-        .x
-        .saturating_add(u16::try_from(start).unwrap_or(u16::MAX));
-    let end = x
-        .saturating_add(u16::try_from(cells).unwrap_or(u16::MAX))
-        .min(area.right());
+    let (start, end) = (
+        start.saturating_sub(scrolled),
+        (start + cells).saturating_sub(scrolled),
+    );
+    let cell = |n: usize| {
+        area.x
+            .saturating_add(u16::try_from(n).unwrap_or(u16::MAX))
+            .min(area.right())
+    };
+    let (x, end) = (cell(start), cell(end));
     if x < end {
         let rect = Rect {
             x,

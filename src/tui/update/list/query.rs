@@ -5,6 +5,7 @@
 //! that appeared above the old first row as new.
 
 use super::{ensure_rows, keep_visible, maybe_prefetch};
+use crate::store::search::QueryError;
 use crate::tui::action::{ViewData, ViewError};
 use crate::tui::effect::Effect;
 use crate::tui::rows::Window;
@@ -92,16 +93,16 @@ pub(in crate::tui::update) fn view_loaded(
             state.list.partial = false;
             apply(state, *data);
         }
-        Err(ViewError::Query(err)) => {
-            if let Some(filter) = &mut state.text_filter {
-                filter.error = Some(err);
-            }
-        }
+        Err(ViewError::Query(err)) => return query_failed(state, err),
         Err(ViewError::Store(message)) => {
             let text = format!("Cannot read the store: {message}");
             state.list.error = Some(text.clone());
             error(state, text);
         }
+    }
+    if state.list.open_when_loaded && state.selected_row().is_some() {
+        // Enter on a row being read: this answer brought it (the rows read is dropped).
+        effects.extend(crate::tui::update::detail::open(state));
     }
     effects.extend(ensure_rows(state));
     effects.extend(maybe_prefetch(state));
@@ -115,6 +116,8 @@ fn apply(state: &mut AppState, data: ViewData) {
     let list = &mut state.list;
     let same = list.shown.is_some() && list.asked == list.shown;
     list.shown = list.asked.clone();
+    // Enter on a row being read opens that row, not whatever another view has there.
+    list.open_when_loaded &= same;
     list.loaded = true;
     list.error = None;
     if same && let Some(first) = data.first {
@@ -125,10 +128,37 @@ fn apply(state: &mut AppState, data: ViewData) {
     list.offset = data.top.unwrap_or(0);
     list.keys = data.keys;
     list.window = data.window;
+    // A rows read still in flight was asked for the keys just replaced: its rows would land in
+    // other items' places.
+    list.rows_id = 0;
     keep_visible(state);
-    if let Some(filter) = &mut state.text_filter {
+    // The answer clears an error of the text it answers for only: an error the prompt's text
+    // got since (a parse error typed while this query ran) stands.
+    if let Some(filter) = &mut state.text_filter
+        && filter.shows_applied()
+    {
         filter.error = None;
     }
+}
+
+/// The search does not compile against the store (an unknown app, say). The error is shown in
+/// the prompt when it is of the prompt's text (a newer text has its own parse error). When
+/// nothing is on screen yet (a remembered search that no longer compiles, at start-up), the view
+/// is queried without the search, rather than loading for ever.
+fn query_failed(state: &mut AppState, err: QueryError) -> Vec<Effect> {
+    let Some(filter) = &mut state.text_filter else {
+        return Vec::new();
+    };
+    if !filter.shows_applied() {
+        state.dirty = false;
+        return Vec::new();
+    }
+    filter.set_error(err);
+    if state.list.loaded {
+        return Vec::new();
+    }
+    filter.applied.clear();
+    vec![requery(state, Requery::New)]
 }
 
 pub(in crate::tui::update) fn rows_loaded(
@@ -141,7 +171,19 @@ pub(in crate::tui::update) fn rows_loaded(
         return Vec::new();
     }
     match result {
-        Ok(window) => {
+        Ok(mut window) => {
+            // Rows belong where their keys are: a row read for a position that now holds
+            // another key ends the window there (the rows past it show as being read until
+            // the next move or query reads them; asking again here could loop on a key
+            // retention just dropped).
+            let keys = &state.list.keys;
+            let matching = window
+                .rows
+                .iter()
+                .enumerate()
+                .take_while(|(i, row)| keys.get(window.start + i) == Some(&row.key))
+                .count();
+            window.rows.truncate(matching);
             state.list.window = window;
             if state.list.open_when_loaded && state.selected_row().is_some() {
                 return crate::tui::update::detail::open(state);

@@ -115,3 +115,114 @@ fn ctrl_u_clears_the_prompt() {
     assert_eq!(h.state.text_filter.as_ref().unwrap().applied, "");
     assert_eq!(h.state.visible_len(), 100);
 }
+
+#[test]
+fn a_parse_error_stands_when_the_last_query_is_answered() {
+    let mut h = started_harness(120, 35, 100, true);
+    act(&mut h, Action::Filter);
+    // "number" is queried; the answer is held while " (" is typed.
+    let mut queries = Vec::new();
+    for c in "number".chars() {
+        let effects = h.apply(Msg::FilterInput(KeyEvent::new(
+            KeyCode::Char(c),
+            KeyModifiers::NONE,
+        )));
+        queries.extend(h.hold(effects));
+    }
+    let effects = type_text(&mut h, " (");
+    assert!(effects.is_empty(), "a parse error sends no query");
+    assert!(h.state.text_filter.as_ref().unwrap().error.is_some());
+    for msg in queries {
+        h.send(msg);
+    }
+    let filter = h.state.text_filter.as_ref().unwrap();
+    assert_eq!(filter.applied, "number");
+    let error = filter
+        .error
+        .clone()
+        .expect("the prompt's text still does not parse");
+    assert_eq!(filter.error_span(), Some(error.span), "no blank before it");
+}
+
+#[test]
+fn an_error_is_marked_in_the_text_it_was_found_in() {
+    let mut h = started_harness(120, 35, 100, true);
+    act(&mut h, Action::Filter);
+    // Blanks before the text: a parse error's span and a compile error's both count them.
+    h.send(Msg::Paste("   crash (".into()));
+    let filter = h.state.text_filter.as_ref().unwrap();
+    let span = filter.error_span().expect("a parse error");
+    assert_eq!(&filter.text()[span.start..], "(", "{span:?}");
+    h.send(Msg::FilterInput(KeyEvent::new(
+        KeyCode::Backspace,
+        KeyModifiers::NONE,
+    )));
+    h.send(Msg::Paste("app:gone".into()));
+    let filter = h.state.text_filter.as_ref().unwrap();
+    let span = filter.error_span().expect("an unknown app");
+    assert_eq!(&filter.text()[span], "gone");
+}
+
+/// An inbox started over 40 items with `search` remembered from the last run.
+fn restored(search: &str) -> Harness {
+    use crate::tui::state::{AppState, ViewSpec};
+    use crate::tui::update::{first_query, restore_view, start};
+    let mut h = Harness::start(crate::tui::testkit::fill(40), 120, 35);
+    h.state = AppState::new(crate::tui::testkit::now(), 120, 35);
+    let spec = ViewSpec {
+        status: "new".into(),
+        search: search.into(),
+        ..ViewSpec::default()
+    };
+    restore_view(&mut h.state, &spec);
+    let first = first_query(&mut h.state);
+    h.settle(vec![first]);
+    let effects = start(&mut h.state);
+    h.settle(effects);
+    h
+}
+
+#[test]
+fn a_remembered_search_that_no_longer_compiles_shows_the_view_and_the_error() {
+    let mut h = restored("app:gone tag:crash");
+    assert!(h.state.list.loaded, "not loading for ever");
+    assert_eq!(h.state.visible_len(), 40, "the view without the search");
+    let filter = h.state.text_filter.as_ref().unwrap();
+    assert_eq!(
+        filter.text(),
+        "app:gone tag:crash",
+        "the prompt keeps the text"
+    );
+    let span = filter.error_span().expect("and says why");
+    assert_eq!(&filter.text()[span], "gone");
+    // Fixing the text searches again.
+    h.send(Msg::Action(Action::Filter));
+    for _ in 0.."app:gone ".len() {
+        h.send(Msg::FilterInput(KeyEvent::new(
+            KeyCode::Home,
+            KeyModifiers::NONE,
+        )));
+        h.send(Msg::FilterInput(KeyEvent::new(
+            KeyCode::Delete,
+            KeyModifiers::NONE,
+        )));
+    }
+    assert_eq!(h.state.text_filter.as_ref().unwrap().text(), "tag:crash");
+    assert_eq!(h.state.visible_len(), 10, "items 0, 4, 8… are tagged crash");
+}
+
+#[test]
+fn esc_forgets_a_remembered_search_that_no_longer_compiles() {
+    let mut h = restored("app:gone");
+    let effects = act(&mut h, Action::Back);
+    assert!(h.state.text_filter.is_none());
+    let saved: Vec<_> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::SaveView(spec) => Some(spec.search.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(saved, [""], "the next start does not restore it");
+    assert_eq!(h.state.visible_len(), 40);
+}

@@ -1,0 +1,65 @@
+//! Answers in the order the real reader gives them: it runs queries before row reads, so a
+//! rows read asked for before a query is often answered after it.
+
+use super::{newer, store_items};
+use crate::tui::action::{Action, Msg};
+use crate::tui::testkit::started_harness;
+
+/// Every row of the window sits where its key is in the view.
+fn rows_in_place(state: &crate::tui::state::AppState) {
+    let list = &state.list;
+    for (i, row) in list.window.rows.iter().enumerate() {
+        let n = list.window.start + i;
+        assert_eq!(list.keys.get(n), Some(&row.key), "row {n} ({})", row.id);
+    }
+}
+
+#[test]
+fn a_rows_read_answered_after_a_shifted_view_is_dropped() {
+    let mut h = started_harness(120, 35, 1000, true);
+    // The end of the list: rows to read.
+    let reads = h.apply(Msg::Action(Action::Bottom));
+    let rows = h.hold(reads);
+    assert!(matches!(rows[..], [Msg::RowsLoaded { .. }]), "{rows:?}");
+    // Meanwhile three items arrive on top, and the view is queried again (answered first).
+    store_items(&h, &newer(3));
+    let query = h.apply(Msg::Arrived);
+    let views = h.hold(query);
+    for msg in views {
+        h.send(msg);
+    }
+    assert_eq!(h.selected_id(), "id00999");
+    rows_in_place(&h.state);
+    // The rows read for the old positions comes in last.
+    for msg in rows {
+        h.send(msg);
+    }
+    rows_in_place(&h.state);
+    assert_eq!(h.selected_id(), "id00999", "Enter, y, o act on this item");
+}
+
+#[test]
+fn enter_on_a_row_being_read_opens_it_when_a_query_brings_it_first() {
+    let mut h = started_harness(120, 35, 1000, true);
+    let mut reads = h.apply(Msg::Action(Action::Bottom));
+    reads.extend(h.apply(Msg::Action(Action::Open)));
+    assert!(h.state.detail.is_none(), "the row is being read");
+    let rows = h.hold(reads);
+    store_items(&h, &newer(3));
+    let query = h.apply(Msg::Arrived);
+    for msg in h.hold(query) {
+        h.send(msg);
+    }
+    assert_eq!(
+        h.state.detail.as_ref().map(|d| d.id.as_str()),
+        Some("id00999"),
+        "the query's rows hold it: it opens"
+    );
+    for msg in rows {
+        h.send(msg);
+    }
+    assert_eq!(
+        h.state.detail.as_ref().map(|d| d.id.as_str()),
+        Some("id00999")
+    );
+}
