@@ -23,7 +23,7 @@ fn a_rows_read_answered_after_a_shifted_view_is_dropped() {
     assert!(matches!(rows[..], [Msg::RowsLoaded { .. }]), "{rows:?}");
     // Meanwhile three items arrive on top, and the view is queried again (answered first).
     store_items(&h, &newer(3));
-    let query = h.apply(Msg::Arrived);
+    let query = h.apply(Msg::Arrived(Ok(true)));
     let views = h.hold(query);
     for msg in views {
         h.send(msg);
@@ -46,7 +46,7 @@ fn enter_on_a_row_being_read_opens_it_when_a_query_brings_it_first() {
     assert!(h.state.detail.is_none(), "the row is being read");
     let rows = h.hold(reads);
     store_items(&h, &newer(3));
-    let query = h.apply(Msg::Arrived);
+    let query = h.apply(Msg::Arrived(Ok(true)));
     for msg in h.hold(query) {
         h.send(msg);
     }
