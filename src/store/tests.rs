@@ -412,4 +412,14 @@ fn an_older_detail_changes_neither_metadata_nor_delivery() {
     let stored = store.detail("a").unwrap().unwrap();
     assert_eq!(stored.to_detail(), newer);
     assert_eq!(stored.detail_at, Some(ts(T1)));
+    // But what the store lacks, an older sighting fills in.
+    store
+        .put_items(&[item("b", T0, Status::New, &[])], ts(T1))
+        .unwrap();
+    let mut late = detail("1.0", "https://tracker/late");
+    late.feedback.id = FeedbackId("b".into());
+    store.put_detail(&late, ts(T0)).unwrap();
+    let filled = store.detail("b").unwrap().unwrap();
+    assert_eq!(filled.metadata, late.metadata);
+    assert_eq!(filled.delivery, Some(late.delivery));
 }

@@ -311,9 +311,13 @@ fn put_one(
                 },
             )
         }
-        // An older sighting than what is stored changes nothing, its metadata and delivery
-        // included.
-        Some(_) => return Ok(Outcome::Same),
+        // An older sighting than what is stored changes none of its fields, and fills in only
+        // metadata or a delivery the store does not have yet (a late webhook still brings the
+        // metadata a list page never carries).
+        Some(old) => {
+            fill_extras(tx, old.k, sighting, seen)?;
+            return Ok(Outcome::Same);
+        }
     };
     put_extras(tx, k, sighting, seen)?;
     Ok(outcome)
@@ -388,6 +392,27 @@ fn update_item(
 }
 
 /// Metadata (replaced whole) and delivery, when the sighting carries them.
+/// [`put_extras`] for an older sighting: only what is missing.
+fn fill_extras(
+    tx: &Transaction<'_>,
+    k: i64,
+    sighting: &Sighting<'_>,
+    seen: i64,
+) -> rusqlite::Result<()> {
+    let has_metadata = tx
+        .prepare_cached("SELECT 1 FROM item_meta WHERE k = ?1")?
+        .exists([k])?;
+    let has_delivery = tx
+        .prepare_cached("SELECT 1 FROM items WHERE k = ?1 AND delivery IS NOT NULL")?
+        .exists([k])?;
+    let missing = Sighting {
+        feedback: sighting.feedback,
+        metadata: sighting.metadata.filter(|_| !has_metadata),
+        delivery: sighting.delivery.filter(|_| !has_delivery),
+    };
+    put_extras(tx, k, &missing, seen)
+}
+
 fn put_extras(
     tx: &Transaction<'_>,
     k: i64,
