@@ -247,7 +247,7 @@ fn gap_page(
 
 /// Stores a page's items, but none received before `cutoff` (the retention setting drops
 /// them; storing them again would undo it).
-fn put_page(
+pub(super) fn put_page(
     tx: &Transaction<'_>,
     counted: &CountedPage,
     at: Timestamp,
@@ -269,7 +269,7 @@ fn put_page(
 
 /// The page's next cursor, unless the page already reached past the retention cutoff (what
 /// lies below is not kept: the walk is done).
-fn next_within(counted: &CountedPage, cutoff: Option<i64>) -> Option<Cursor> {
+pub(super) fn next_within(counted: &CountedPage, cutoff: Option<i64>) -> Option<Cursor> {
     let past = cutoff.is_some_and(|c| {
         counted
             .page
@@ -290,8 +290,8 @@ fn add_written(report: &mut Report, written: &Written) {
 }
 
 /// One list request, with the checks that keep a walk from looping: no empty page with a next
-/// cursor, no next cursor equal to the one sent, no item at or above the position the cursor
-/// continues after (the list is keyset-paged, newest first).
+/// cursor, no next cursor equal to the one sent, no item received after the position the
+/// cursor continues after (the list is keyset-paged, newest first).
 pub(super) async fn fetch(
     sy: &Syncer,
     query: &FeedbackQuery,
@@ -318,8 +318,14 @@ pub(super) fn check_page(
             reason: "it sent a next cursor it had already sent",
         });
     }
+    // Only a time above the position is proof of a loop: a service may break ties of one
+    // `received` in another order than (received, id), and a repeated cursor is caught above.
     if let Some(key) = cursor_key
-        && counted.page.data.iter().any(|item| Key::of(item) >= *key)
+        && counted
+            .page
+            .data
+            .iter()
+            .any(|item| Key::of(item).received > key.received)
     {
         return Err(ApiError::Paging {
             reason: "it sent items above the position of the cursor",
