@@ -208,8 +208,9 @@ impl Syncer {
     }
 
     /// Projects (checked against the account the store mirrors: a mismatch is an error and
-    /// nothing of this account is written), apps and tags, into the store.
-    pub async fn discovery(&self) -> Result<(), SyncError> {
+    /// nothing of this account is written), apps and tags, into the store. The report counts
+    /// its requests (three), so the totals a command prints are the requests it sent.
+    pub async fn discovery(&self) -> Result<Report, SyncError> {
         let _session = self.session()?;
         let _turn = self.gate.turn(Priority::User).await;
         let projects = self.client.list_projects().await?;
@@ -223,7 +224,11 @@ impl Syncer {
             s.put_apps(&apps, None)?;
             s.put_server_tags(&tags)
         })
-        .await
+        .await?;
+        Ok(Report {
+            requests: 3,
+            ..Report::default()
+        })
     }
 
     /// Head sync of one status; stops at the first page that reaches the stored head.
@@ -268,19 +273,34 @@ impl Syncer {
                 return Ok(Some(report));
             }
         }
-        let store = self.store.clone();
-        let state =
-            tokio::task::spawn_blocking(move || store.read(|s| status_state(s, &Status::New)))
-                .await
-                .map_err(|e| SyncError::Task(e.to_string()))??;
-        let due = state.reconciling
-            || state.reconciled_at.is_none_or(|at| {
-                crate::clock::until(at, self.now()) >= self.settings.reconcile_every
-            });
-        if !due {
+        if !self.reconcile_due().await? {
             return Ok(None);
         }
         self.reconcile_page(Priority::Background).await.map(Some)
+    }
+
+    /// Whether the reconcile walk of `new` has work: one is under way, or the last one started
+    /// `reconcile_every` ago or more (or none ever ran). Read off the async threads.
+    pub async fn reconcile_due(&self) -> Result<bool, SyncError> {
+        let state = self.read_state(&Status::New, false).await?;
+        Ok(state.reconciling
+            || state.reconciled_at.is_none_or(|at| {
+                crate::clock::until(at, self.now()) >= self.settings.reconcile_every
+            }))
+    }
+
+    /// [`Syncer::state`] off the async threads; without `count`, `stored` is left at 0 and
+    /// the read stays cheap at any size (no `count(*)` over the status), for a per-page
+    /// progress line.
+    pub async fn read_state(&self, status: &Status, count: bool) -> Result<StatusState, SyncError> {
+        let store = self.store.clone();
+        let status = status.clone();
+        let state = tokio::task::spawn_blocking(move || {
+            store.read(|s| state::status_state_with(s, &status, count))
+        })
+        .await
+        .map_err(|e| SyncError::Task(e.to_string()))??;
+        Ok(state)
     }
 
     /// Fetches one detail and stores it (status, tags, metadata, delivery updated at once). An

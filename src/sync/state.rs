@@ -90,13 +90,26 @@ pub struct StatusRow {
 
 /// How far `status` is mirrored, read from `store`.
 pub fn status_state(store: &Store, status: &Status) -> Result<StatusState, StoreError> {
+    status_state_with(store, status, true)
+}
+
+/// [`status_state`]; without `count`, `stored` stays 0 and no `count(*)` runs (a read of two
+/// small tables, cheap at any store size).
+pub fn status_state_with(
+    store: &Store,
+    status: &Status,
+    count: bool,
+) -> Result<StatusState, StoreError> {
     let conn = store.conn();
     let read = || -> rusqlite::Result<StatusState> {
         let row = status_row(conn, status.as_str())?;
         let gaps = gaps(conn, status.as_str())?;
-        let stored: i64 = conn
-            .prepare_cached("SELECT count(*) FROM items WHERE status = ?1")?
-            .query_row([status.as_str()], |r| r.get(0))?;
+        let stored: i64 = if count {
+            conn.prepare_cached("SELECT count(*) FROM items WHERE status = ?1")?
+                .query_row([status.as_str()], |r| r.get(0))?
+        } else {
+            0
+        };
         Ok(StatusState {
             synced_at: row.synced_at.and_then(|s| Timestamp::from_second(s).ok()),
             complete: row.complete && gaps.is_empty(),
