@@ -352,3 +352,69 @@ async fn the_reconcile_walk_stops_at_the_retention_cutoff_and_stores_nothing_old
     assert_eq!(stored_ids(&shared, "new"), expected);
     assert!(syncer.state(&Status::New).unwrap().reconciled_at.is_some());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_background_page_in_a_retry_wait_gives_way_to_the_user_at_once() {
+    use feedback_inbox::api::{ApiKey, Client, RetryPolicy, Wait};
+    use feedback_inbox::sim::{DEMO_KEY, FaultKind, Route};
+    use std::sync::{Arc, Mutex};
+    let r = rig(300, 100_000).await;
+    // A client on the real clock whose retry backoff is a minute: a 503 makes it wait.
+    let waits = Arc::new(Mutex::new(0_usize));
+    let seen = Arc::clone(&waits);
+    let client = Client::builder(&r.sim.base_url(), ApiKey::parse(DEMO_KEY).unwrap())
+        .unwrap()
+        .retry_policy(RetryPolicy {
+            base_delay: Duration::from_secs(60),
+            max_delay: Duration::from_secs(60),
+            ..RetryPolicy::default()
+        })
+        .on_wait(Arc::new(move |_: &Wait| *seen.lock().unwrap() += 1))
+        .build()
+        .unwrap();
+    let shared =
+        feedback_inbox::store::Shared::new(feedback_inbox::store::Store::open_memory().unwrap())
+            .unwrap();
+    let settings = SyncSettings {
+        head_page_cap: 1,
+        ..SyncSettings::default()
+    };
+    let syncer =
+        feedback_inbox::sync::Syncer::new(client, shared.clone(), r.clock.clone(), settings);
+    syncer.head(&Status::New, Priority::User).await.unwrap();
+    let stored = stored_ids(&shared, "new").len();
+    r.sim
+        .faults()
+        .add(Route::FeedbackList, FaultKind::Status(503), Some(1));
+    let background = {
+        let syncer = syncer.clone();
+        tokio::spawn(async move {
+            syncer
+                .backfill_page(&Status::New, Priority::Background)
+                .await
+        })
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while *waits.lock().unwrap() == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the background never waited"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    // The user's operation gets the turn without waiting out the background's backoff.
+    tokio::time::timeout(Duration::from_secs(10), syncer.restart(&Status::Archived))
+        .await
+        .expect("the user waited for the background's retry")
+        .unwrap();
+    let yielded = tokio::time::timeout(Duration::from_secs(10), background)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    // Nothing of the dropped page was written; the gap is still there for the next step.
+    assert_eq!(yielded.added, 0);
+    assert_eq!(stored_ids(&shared, "new").len(), stored);
+    assert!(!syncer.state(&Status::New).unwrap().complete);
+}

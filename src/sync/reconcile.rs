@@ -5,7 +5,7 @@ use jiff::Timestamp;
 use rusqlite::Transaction;
 
 use super::state::{self, Key};
-use super::walk::{fetch, next_within, put_page};
+use super::walk::{fetch_as, next_within, put_page};
 use super::{Priority, Report, SyncError, Syncer};
 use crate::api::lenient::CountedPage;
 use crate::api::{ApiError, Status};
@@ -34,10 +34,15 @@ pub async fn page(sy: &Syncer, priority: Priority) -> Result<Report, SyncError> 
     let (mut cursor, mut key) = (row.reconcile_cursor, row.reconcile_key);
     let asked = loop {
         let asked = sy.now();
-        report.requests += 1;
         let query = sy.query(&Status::New, cursor.clone());
-        match fetch(sy, &query, key.as_ref()).await {
-            Ok(page) => break (asked, page),
+        let fetched = fetch_as(sy, priority, &query, key.as_ref()).await;
+        if !matches!(fetched, Ok(None)) {
+            report.requests += 1;
+        }
+        match fetched {
+            // The user arrived: this page waits for the next step.
+            Ok(None) => return Ok(report),
+            Ok(Some(page)) => break (asked, page),
             Err(ApiError::InvalidCursor { .. }) if cursor.is_some() => {
                 tracing::warn!("the reconcile walk's cursor was rejected; it restarts at the top");
                 (cursor, key) = (None, None);

@@ -45,7 +45,7 @@ pub async fn backfill_page(
     if !sy.may_send(priority).await {
         return Ok(Some(Report::default()));
     }
-    let (report, closed) = fill(sy, status, gap).await?;
+    let (report, closed) = fill(sy, status, gap, priority).await?;
     Ok(Some(Report {
         reached_end: closed,
         ..report
@@ -72,7 +72,9 @@ async fn head_walk(
         return Ok(report);
     }
     let query = sy.query(status, None);
-    let page = fetch(sy, &query, None).await?;
+    let Some(page) = fetch_as(sy, priority, &query, None).await? else {
+        return Ok(report);
+    };
     report.requests += 1;
     let at = sy.now();
     let name = status.as_str().to_owned();
@@ -89,7 +91,7 @@ async fn head_walk(
         if !sy.may_send(priority).await {
             break;
         }
-        let (step, closed) = fill(sy, status, gap.clone()).await?;
+        let (step, closed) = fill(sy, status, gap.clone(), priority).await?;
         report.add(step);
         if closed {
             report.reached_end = true;
@@ -172,16 +174,26 @@ fn head_page(
 }
 
 /// Fetches the next page of `gap` and stores it with the gap's new state; true when the gap
-/// closed. A rejected cursor restarts the gap from the head (one more request).
-async fn fill(sy: &Syncer, status: &Status, gap: Gap) -> Result<(Report, bool), SyncError> {
+/// closed. A rejected cursor restarts the gap from the head (one more request). A background
+/// fetch the user's arrival cut short stores nothing and leaves the gap open.
+async fn fill(
+    sy: &Syncer,
+    status: &Status,
+    gap: Gap,
+    priority: Priority,
+) -> Result<(Report, bool), SyncError> {
     let mut report = Report::default();
     let mut gap = gap;
     let page = loop {
         let query = sy.query(status, gap.cursor.clone());
-        report.requests += 1;
-        match fetch(sy, &query, gap.cursor_key.as_ref()).await {
-            Ok(page) => break page,
+        match fetch_as(sy, priority, &query, gap.cursor_key.as_ref()).await {
+            Ok(None) => return Ok((report, false)),
+            Ok(Some(page)) => {
+                report.requests += 1;
+                break page;
+            }
             Err(ApiError::InvalidCursor { .. }) if gap.cursor.is_some() => {
+                report.requests += 1;
                 tracing::warn!("a stored cursor was rejected; that walk restarts from the head");
                 gap.cursor = None;
                 gap.cursor_key = None;
@@ -287,6 +299,29 @@ pub(super) fn next_within(counted: &CountedPage, cutoff: Option<i64>) -> Option<
 fn add_written(report: &mut Report, written: &Written) {
     report.added += written.added;
     report.changed += written.changed;
+}
+
+/// [`fetch`], but a background request gives way to the user: when a user operation arrives
+/// while it waits (the client's pacing or a retry's backoff included) or runs, it is dropped
+/// and `Ok(None)` tells the caller to end its step. Nothing is written before a page returns,
+/// so nothing is lost; the next step asks again.
+pub(super) async fn fetch_as(
+    sy: &Syncer,
+    priority: Priority,
+    query: &FeedbackQuery,
+    cursor_key: Option<&Key>,
+) -> Result<Option<CountedPage>, ApiError> {
+    if priority == Priority::User {
+        return fetch(sy, query, cursor_key).await.map(Some);
+    }
+    let arrived = sy.gate.arrived();
+    if sy.gate.user_waiting() {
+        return Ok(None);
+    }
+    tokio::select! {
+        page = fetch(sy, query, cursor_key) => page.map(Some),
+        () = arrived => Ok(None),
+    }
 }
 
 /// One list request, with the checks that keep a walk from looping: no empty page with a next
