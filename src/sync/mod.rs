@@ -15,8 +15,9 @@
 //! - A stored cursor the server rejects (`invalid_cursor`) restarts that walk from the head: the
 //!   gap's cursor is cleared, and pages above the gap's last stored item only refresh what is
 //!   stored (upserts by id: no duplicate) until the walk passes it. A server that repeats a
-//!   cursor, sends an empty page with a cursor, or items above the cursor's own position is
-//!   an [`ApiError::Paging`] error, never a loop.
+//!   cursor, sends an empty page with a cursor, or items received after the cursor's own
+//!   position is an [`ApiError::Paging`] error, never a loop (items of the same time in another
+//!   tie order are accepted: a service may break ties otherwise).
 //! - **Status moves**: an item's status is "as of" its last sighting (`items.seen`). The
 //!   reconcile walk goes down the `new` list (background, paced, its cursor persisted, so it
 //!   resumes). A stored item whose status is `new`, lies between the walk's previous page and
@@ -34,7 +35,9 @@
 //!   stored: it is one independent write; the inbox never waits on the lock;
 //!   `feedback-inbox sync` says "another sync is running"). In one process, operations take
 //!   turns, and those the user asked for ([`Priority::User`]) go first: a background operation
-//!   waits while one is pending and checks again between pages and requests.
+//!   waits while one is pending and checks again between pages and requests; a background list
+//!   page in flight (in the client's pacing or retry waits too) is dropped when the user
+//!   arrives (nothing is written before a page returns).
 //! - **Budget**: background requests never take the remaining budget under the floor
 //!   (`floor_percent` of the limit); they wait for the window's reset instead (and give up the
 //!   wait when the user asks for something). The client paces every request by the budget, so
