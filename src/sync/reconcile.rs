@@ -141,8 +141,22 @@ async fn drain(sy: &Syncer, priority: Priority, report: &mut Report) -> Result<(
         if !sy.may_send(priority).await {
             break;
         }
+        // A background re-read gives way when the user arrives, as a list page does (a write
+        // already under way finishes on its own thread; the item stays queued otherwise).
+        let outcome = if priority == Priority::Background {
+            let arrived = sy.gate.arrived();
+            tokio::select! {
+                outcome = sy.reread(&id) => Some(outcome),
+                () = arrived => None,
+            }
+        } else {
+            Some(sy.reread(&id).await)
+        };
+        let Some(outcome) = outcome else {
+            break;
+        };
         report.requests += 1;
-        if sy.reread(&id).await?.is_some_and(|changed| changed) {
+        if outcome?.is_some_and(|changed| changed) {
             report.changed += 1;
         }
     }
