@@ -50,6 +50,7 @@
 
 mod gate;
 mod lock;
+mod paging;
 mod reconcile;
 pub mod state;
 mod walk;

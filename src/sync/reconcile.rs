@@ -4,8 +4,9 @@
 use jiff::Timestamp;
 use rusqlite::Transaction;
 
+use super::paging::fetch_as;
 use super::state::{self, Key};
-use super::walk::{fetch_as, next_within, put_page};
+use super::walk::{next_within, put_page};
 use super::{Priority, Report, SyncError, Syncer};
 use crate::api::lenient::CountedPage;
 use crate::api::{ApiError, Status};

@@ -10,8 +10,8 @@ use jiff::Timestamp;
 use super::SyncError;
 use super::gate::floor_wait;
 use super::lock::{SyncLock, lock_path};
+use super::paging::check_page;
 use super::state::Key;
-use super::walk::check_page;
 use crate::api::lenient::CountedPage;
 use crate::api::{Cursor, Page, RateLimit};
 
