@@ -75,22 +75,29 @@ async fn sync_mirrors_both_statuses_and_says_so_in_plain_lines() {
     let out = run(&r.sim.base_url(), &path, &["sync"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
+    let (new, archived) = (
+        sim_ids(&r.sim, &Status::New),
+        sim_ids(&r.sim, &Status::Archived),
+    );
+    // Every request in the total: discovery's three and the list pages.
+    let total = format!(
+        "synced: 430 added, 0 changed, {} requests",
+        pages(new.len()) + pages(archived.len()) + 3
+    );
     for line in [
         "discovery",
         "new: head:",
         "archived: head:",
         "mirrored to the end",
-        "synced: 430 added",
+        total.as_str(),
     ] {
         assert!(stdout.contains(line), "{line:?} in {stdout}");
     }
+    // A first mirror needs no reconcile walk: every item was just seen.
+    assert!(!stdout.contains("reconciled"), "{stdout}");
     assert!(
         !stdout.contains('\u{1b}'),
         "no terminal codes off a terminal: {stdout:?}"
-    );
-    let (new, archived) = (
-        sim_ids(&r.sim, &Status::New),
-        sim_ids(&r.sim, &Status::Archived),
     );
     assert_eq!(
         list_requests(&r.sim),
@@ -98,17 +105,25 @@ async fn sync_mirrors_both_statuses_and_says_so_in_plain_lines() {
     );
     assert_eq!(stored(&path, "new"), new);
     assert_eq!(stored(&path, "archived"), archived);
-    // Again: one request per status, nothing added.
+    // Again: one request per status and, never reconciled yet, the reconcile walk of `new`
+    // (nothing moved: no detail).
     let again = run(&r.sim.base_url(), &path, &["sync"]);
     assert!(again.status.success(), "{}", text(&again.stderr));
-    assert!(
-        text(&again.stdout).contains("synced: 0 added"),
-        "{}",
-        text(&again.stdout)
-    );
+    let shown = text(&again.stdout);
+    assert!(shown.contains("synced: 0 added"), "{shown}");
+    assert!(shown.contains("new: reconciled"), "{shown}");
     assert_eq!(
         list_requests(&r.sim),
-        pages(new.len()) + pages(archived.len()) + 2
+        2 * pages(new.len()) + pages(archived.len()) + 2
+    );
+    assert_eq!(r.sim.stats().route(Route::FeedbackItem), 0);
+    // And again, the walk not due: one request per status.
+    let third = run(&r.sim.base_url(), &path, &["sync"]);
+    assert!(third.status.success(), "{}", text(&third.stderr));
+    assert!(!text(&third.stdout).contains("reconciled"));
+    assert_eq!(
+        list_requests(&r.sim),
+        2 * pages(new.len()) + pages(archived.len()) + 4
     );
     // --full --status archived reads every archived page again.
     let full = run(
@@ -120,7 +135,7 @@ async fn sync_mirrors_both_statuses_and_says_so_in_plain_lines() {
     assert!(!text(&full.stdout).contains("new:"));
     assert_eq!(
         list_requests(&r.sim),
-        pages(new.len()) + 2 * pages(archived.len()) + 2
+        2 * pages(new.len()) + 2 * pages(archived.len()) + 4
     );
 }
 
@@ -235,10 +250,13 @@ async fn full_sync_of_new_finds_the_items_that_left_it() {
             .status
             .success()
     );
+    // The first reconcile walk (due: never run) finds nothing moved.
+    let out = run(&r.sim.base_url(), &path, &["sync", "--status", "new"]);
+    assert!(text(&out.stdout).contains("new: reconciled"));
     let new = sim_ids(&r.sim, &Status::New);
     let moved = vec![new[5].clone(), new[230].clone()];
     sync_support::set_status(&r.sim, &moved, &Status::Archived);
-    // A plain sync sees nothing: the top of the list did not change.
+    // A plain sync sees nothing: the top of the list did not change, and the walk is not due.
     assert!(
         run(&r.sim.base_url(), &path, &["sync", "--status", "new"])
             .status
@@ -259,4 +277,77 @@ async fn full_sync_of_new_finds_the_items_that_left_it() {
     assert_eq!(stored(&path, "new"), sim_ids(&r.sim, &Status::New));
     let archived = stored(&path, "archived");
     assert!(moved.iter().all(|id| archived.contains(id)), "{archived:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plain_sync_runs_the_reconcile_walk_when_it_is_due() {
+    let r = rig(430, 100_000).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.sqlite3");
+    assert!(run(&r.sim.base_url(), &path, &["sync"]).status.success());
+    let new = sim_ids(&r.sim, &Status::New);
+    let moved = vec![new[5].clone(), new[230].clone()];
+    sync_support::set_status(&r.sim, &moved, &Status::Archived);
+    // A cron sync: the walk never ran, so it is due, and finds both.
+    let out = run(&r.sim.base_url(), &path, &["sync"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("new: reconciled"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(stored(&path, "new"), sim_ids(&r.sim, &Status::New));
+    let archived = stored(&path, "archived");
+    assert!(moved.iter().all(|id| archived.contains(id)), "{archived:?}");
+    // At most one detail each (one may have been seen on top of the archived list first).
+    assert!(r.sim.stats().route(Route::FeedbackItem) <= 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_of_another_account_exits_2_before_any_item_is_written() {
+    let r = rig(120, 100_000).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.sqlite3");
+    let other = feedback_inbox::api::Project {
+        id: "00000000-0000-4000-8000-00000000dead".to_owned(),
+        name: "Someone else's".to_owned(),
+        slug: None,
+        created_at: None,
+    };
+    Store::open(&path)
+        .unwrap()
+        .check_account(std::slice::from_ref(&other))
+        .unwrap();
+    let out = run(&r.sim.base_url(), &path, &["sync"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("another account"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(count(&path), 0);
+    assert_eq!(list_requests(&r.sim), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sync_refuses_a_file_that_is_not_a_store_and_leaves_it_as_it_was() {
+    let r = rig(10, 100_000).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("other.db");
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine');")
+            .unwrap();
+    }
+    let before = std::fs::read(&path).unwrap();
+    let out = run(&r.sim.base_url(), &path, &["sync"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("not a feedback-inbox store"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    assert!(!dir.path().join("other.db-wal").exists());
+    assert_eq!(r.sim.stats().requests, 0);
 }

@@ -306,3 +306,49 @@ async fn a_reconcile_walk_whose_cursor_is_rejected_starts_again_at_the_top() {
     }
     assert_eq!(stored_ids(&shared, "new"), sim_ids(&r.sim, &Status::New));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_reconcile_walk_stops_at_the_retention_cutoff_and_stores_nothing_older() {
+    let r = rig(430, 100_000).await;
+    let now = feedback_inbox::clock::Clock::now(&*r.clock);
+    let new = sim_ids(&r.sim, &Status::New);
+    let received = |id: &str| {
+        let data = r.sim.state().read();
+        data.items()
+            .find(|it| it.feedback.id.0 == id)
+            .unwrap()
+            .feedback
+            .received_at
+    };
+    // Keep about the newest 150 new items.
+    let cutoff = received(&new[150]);
+    let keep = std::time::Duration::try_from(now.duration_since(cutoff)).unwrap();
+    let settings = SyncSettings {
+        retention: Some(keep),
+        ..SyncSettings::default()
+    };
+    let (syncer, shared) = memory_syncer(&r, settings);
+    mirror(&syncer, &Status::New).await;
+    let kept = stored_ids(&shared, "new");
+    assert_eq!(kept.len(), 151);
+    // One kept item leaves `new` on the service.
+    set_status(&r.sim, std::slice::from_ref(&new[120]), &Status::Archived);
+    r.clock.advance(Duration::from_secs(60));
+    let before = list_requests(&r.sim);
+    let mut walked = 0;
+    loop {
+        let report = syncer.reconcile_page(Priority::User).await.unwrap();
+        walked += 1;
+        if report.reached_end {
+            break;
+        }
+    }
+    // Two pages reach the cutoff; the walk ends there, not at the end of the list.
+    assert_eq!(walked, 2);
+    assert_eq!(list_requests(&r.sim) - before, 2);
+    assert_eq!(stored_status(&shared, &new[120]), "archived");
+    let mut expected = kept.clone();
+    expected.retain(|id| *id != new[120]);
+    assert_eq!(stored_ids(&shared, "new"), expected);
+    assert!(syncer.state(&Status::New).unwrap().reconciled_at.is_some());
+}

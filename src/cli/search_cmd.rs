@@ -18,7 +18,7 @@ use super::store_cmd::{open_store, store_path};
 use crate::api::Status;
 use crate::store::search::{self, Context, QueryError};
 use crate::store::{Shared, Store, ViewQuery};
-use crate::sync::{Priority, Syncer};
+use crate::sync::{Priority, SyncError, Syncer};
 use crate::text::sanitize_line;
 use crate::width::width;
 
@@ -54,7 +54,7 @@ impl SearchArgs {
 }
 
 /// Runs `search`: the query is checked before the store is looked at, and a table is followed
-/// by the count of matches on stderr.
+/// by the count of matches on stderr ("first N of M" when `--limit` cut them).
 pub async fn run_command(
     global: &super::Args,
     args: &SearchArgs,
@@ -72,55 +72,102 @@ pub async fn run_command(
         )));
     }
     let store = open_store(global)?.ok_or_else(|| CliError::Other("no store".to_owned()))?;
-    let count = if args.sync {
-        let shared = head_sync(global, store).await?;
+    let found = if args.sync {
+        let shared = Shared::new(store)?;
+        head_sync(global, &shared).await?;
         shared.read(|store| run(store, &query, args, &context_now(), out))?
     } else {
         run(&store, &query, args, &context_now(), out)?
     };
     if args.format == ListFormat::Table {
-        let noun = if count == 1 { "match" } else { "matches" };
-        eprintln!("{} {noun}", super::store_cmd::info::grouped(count));
+        eprintln!("{}", found.summary());
     }
     Ok(())
 }
 
+/// What a search found: the items written and all the matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Found {
+    pub shown: u64,
+    pub matches: u64,
+}
+
+impl Found {
+    /// "3 matches", "1 match", or with `--limit` cutting it short, "first 2 of 3 matches".
+    #[must_use]
+    pub fn summary(&self) -> String {
+        let noun = if self.matches == 1 {
+            "match"
+        } else {
+            "matches"
+        };
+        let total = super::store_cmd::info::grouped(self.matches);
+        if self.shown < self.matches {
+            format!(
+                "first {} of {total} {noun}",
+                super::store_cmd::info::grouped(self.shown)
+            )
+        } else {
+            format!("{total} {noun}")
+        }
+    }
+}
+
 /// `--sync`: discovery (the account check) and a head sync of `new` then `archived`, with a
-/// line on stderr saying what it brought; hands the store back for the query.
-async fn head_sync(global: &super::Args, store: Store) -> Result<Shared, CliError> {
+/// line on stderr saying what it brought (every request counted, discovery's too), and a note
+/// for a status not yet mirrored to its end (the results are partial). Another process's sync
+/// (an inbox) is no failure: a warning, and the search runs on what is stored.
+async fn head_sync(global: &super::Args, shared: &Shared) -> Result<(), CliError> {
     let client = super::client(global, false)?;
-    let shared = Shared::new(store)?;
     let syncer = Syncer::new(
         client,
         shared.clone(),
         crate::clock::system(),
         super::store_cmd::sync_settings(global)?,
     );
-    let session = syncer.session()?;
-    syncer.discovery().await?;
-    let (mut added, mut requests) = (0, 0);
+    match sync_heads(&syncer).await {
+        Ok((added, requests)) => eprintln!(
+            "synced: {} items added in {requests} requests",
+            super::store_cmd::info::grouped(u64::try_from(added).unwrap_or(u64::MAX))
+        ),
+        Err(SyncError::Busy) => {
+            eprintln!("warning: another sync is running on this store; searching what is stored");
+        }
+        Err(error) => return Err(error.into()),
+    }
+    for status in [Status::New, Status::Archived] {
+        if !syncer.read_state(&status, false).await?.complete {
+            eprintln!(
+                "note: {}: partly mirrored — run `feedback-inbox sync` for every item",
+                status.as_str()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Discovery and the head walks under one session; the items added and requests sent.
+async fn sync_heads(syncer: &Syncer) -> Result<(usize, u32), SyncError> {
+    let _session = syncer.session()?;
+    let mut requests = syncer.discovery().await?.requests;
+    let mut added = 0;
     for status in [Status::New, Status::Archived] {
         let report = syncer.head(&status, Priority::User).await?;
         added += report.added;
         requests += report.requests;
     }
-    drop(session);
-    drop(syncer);
-    eprintln!(
-        "synced: {} items added in {requests} requests",
-        super::store_cmd::info::grouped(u64::try_from(added).unwrap_or(u64::MAX))
-    );
-    Ok(shared)
+    Ok((added, requests))
 }
 
-/// Runs `query` (parsed from `args`) over `store` and writes the matches; returns how many.
+/// Runs `query` (parsed from `args`) over `store` and writes the matches; returns how many
+/// were written and how many match (counted apart only when `--limit` may have cut them).
 pub fn run(
     store: &Store,
     query: &search::Query,
     args: &SearchArgs,
     cx: &Context,
     out: &mut dyn Write,
-) -> Result<u64, CliError> {
+) -> Result<Found, CliError> {
     let sql =
         search::compile(store.conn(), query, cx).map_err(|e| query_error(&args.text(), &e))?;
     let view = ViewQuery::default().search(sql);
@@ -131,7 +178,13 @@ pub fn run(
         sink.page(items.into_iter().map(|i| i.feedback).collect())?;
     }
     sink.finish(None)?;
-    Ok(u64::try_from(keys.len()).unwrap_or(u64::MAX))
+    let shown = u64::try_from(keys.len()).unwrap_or(u64::MAX);
+    let matches = if args.limit.is_some_and(|limit| keys.len() >= limit) {
+        store.view_count(&view)?
+    } else {
+        shown
+    };
+    Ok(Found { shown, matches })
 }
 
 /// The context of a search run now, in the system's zone.

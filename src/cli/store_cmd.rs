@@ -32,6 +32,8 @@ pub enum StoreCommand {
         format: ShowFormat,
     },
     /// Delete the local store's files (after a confirmation; the service keeps every item).
+    /// Close inbox windows and `webhook listen` using the store first: a running sync is
+    /// refused, but a window that only reads it is not seen.
     Forget {
         /// Do not ask (for scripts; without a terminal, forget refuses unless this is given).
         #[arg(long, short)]
@@ -67,6 +69,8 @@ fn forget_store(path: &Path, yes: bool, out: &mut dyn Write) -> Result<(), CliEr
     }
     forget::check_is_store(path)?;
     let _held = forget::hold_sync_lock(path)?;
+    // The lock file may have just been made: it goes too.
+    let files = forget::existing_files(path);
     if !yes {
         if !std::io::stdin().is_terminal() {
             return Err(CliError::Usage(format!(
@@ -138,6 +142,9 @@ pub fn open_store(args: &Args) -> Result<Option<Store>, CliError> {
         return Ok(None);
     };
     let keep = retention(args)?;
+    // Another program's file named by a mistyped --store is refused before it is touched
+    // (Store::open would chmod it, switch it to WAL and add the store's tables).
+    forget::check_store_file(&path, "not opening it as the local store")?;
     let mut store = Store::open(&path)?;
     if let Some(keep) = keep {
         let dropped = apply_retention(&mut store, keep, Timestamp::now())?;

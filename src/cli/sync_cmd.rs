@@ -1,22 +1,24 @@
 //! `feedback-inbox sync [--status new|archived|all] [--full]`: brings the local store up to
 //! date from the command line, as the inbox does in the background: discovery (account check,
 //! projects, apps, tags), then per status a head walk and backfill until the status is mirrored
-//! to its end. `--full` forgets how far each status was mirrored and reads every page again,
-//! refreshing every stored item's status and tags (with `--status new` alone it also walks the
-//! reconcile walk to its end, the one way to see items that left `new` without the archived
-//! list).
+//! to its end, then (when `new` is synced) the reconcile walk of `new` when it is due: one is
+//! under way, or the last started `reconcile_every` ago (so a cron `sync` also finds the items
+//! that left `new`). While `new` is not yet mirrored to its end, the walk waits for a later
+//! run: every item a first mirror stores was just seen. `--full` forgets how far each status was mirrored and reads
+//! every page again, refreshing every stored item's status and tags, and walks the reconcile
+//! walk to its end whatever its age.
 //!
 //! On a terminal, a progress line on stderr (items, requests, the budget and when it resets,
 //! what the budget allows per minute, waits); otherwise plain lines on stdout. Every page is
-//! committed as it comes, so a failure (exit non-zero) or a kill keeps what was stored and the
-//! next run continues. Another process's sync is refused at once ("another sync is running").
+//! committed as it comes, so a failure (exit non-zero, with the error's own code: a store of
+//! another account exits 2) or a kill keeps what was stored and the next run continues.
+//! Another process's sync is refused at once ("another sync is running").
 //!
-//! The store: `FEEDBACK_STORE` when set, otherwise the profile's store in the data folder.
+//! The store: `--store`, `FEEDBACK_STORE`, or the profile's (see `store_cmd::store_path`).
 
 mod progress;
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
@@ -24,13 +26,10 @@ use jiff::Timestamp;
 
 use super::CliError;
 use crate::api::{Client, Status};
-use crate::clock;
-use crate::store::{self, Shared, Store};
-use crate::sync::{Priority, Report, SyncError, Syncer};
+use crate::clock::{self, SharedClock};
+use crate::store::{Shared, Store};
+use crate::sync::{Priority, Report, Syncer};
 use progress::Progress;
-
-/// The variable naming the store file (the `--store` flag's environment).
-pub const ENV_STORE: &str = "FEEDBACK_STORE";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SyncStatus {
@@ -49,18 +48,6 @@ pub struct SyncArgs {
     pub full: bool,
 }
 
-/// The store file to use: `FEEDBACK_STORE`, else the profile's default.
-pub fn store_path(profile: Option<&str>) -> Result<PathBuf, CliError> {
-    if let Some(path) = std::env::var_os(ENV_STORE).filter(|p| !p.is_empty()) {
-        return Ok(PathBuf::from(path));
-    }
-    store::default_path(profile).ok_or_else(|| {
-        CliError::Usage(format!(
-            "no home folder to keep the store in; set {ENV_STORE} to a file path"
-        ))
-    })
-}
-
 pub async fn run(
     args: &super::Args,
     sync: &SyncArgs,
@@ -72,20 +59,21 @@ pub async fn run(
     // --store / FEEDBACK_STORE / the profile's store, with retention_days applied.
     let store = super::store_cmd::open_store(args)?
         .ok_or_else(|| CliError::Usage("sync fills the local store; --no-store has none".into()))?;
-    let shared = Shared::new(store).map_err(|e| store_error(&e))?;
+    let shared = Shared::new(store)?;
+    let clock = clock::system();
     let syncer = Syncer::new(
         client,
         shared.clone(),
-        clock::system(),
+        clock.clone(),
         super::store_cmd::sync_settings(args)?,
     );
-    let _session = syncer.session().map_err(sync_error)?;
+    let _session = syncer.session()?;
     progress.say(out, "discovery: projects, apps, tags")?;
-    syncer.discovery().await.map_err(sync_error)?;
+    let found = syncer.discovery().await?;
+    progress.count(&found);
     // The oldest project's creation: no item is older (the progress bar's far end).
     let origin = shared
-        .read(Store::projects)
-        .map_err(|e| store_error(&e))?
+        .read(Store::projects)?
         .iter()
         .filter_map(|p| p.created_at)
         .min();
@@ -93,21 +81,28 @@ pub async fn run(
         syncer: &syncer,
         progress: &progress,
         origin,
+        clock: &clock,
     };
     let statuses: &[Status] = match sync.status {
         SyncStatus::New => &[Status::New],
         SyncStatus::Archived => &[Status::Archived],
         SyncStatus::All => &[Status::New, Status::Archived],
     };
+    // Read before the walks: while `new` is not yet mirrored to its end (a first mirror under
+    // way), every item this run stores is just seen, and the reconcile waits for a later run.
+    let before = syncer.read_state(&Status::New, false).await?;
+    let first_mirror = !before.complete && !before.reconciling;
     for status in statuses {
         walk.status(status, sync.full, out).await?;
-        if sync.full && sync.status == SyncStatus::New {
-            walk.reconcile(out).await?;
-        }
+    }
+    if sync.status != SyncStatus::Archived
+        && (sync.full || (!first_mirror && syncer.reconcile_due().await?))
+    {
+        walk.reconcile(out).await?;
     }
     progress.finish();
     let totals = progress.totals();
-    let budget = progress::budget_text(syncer.rate_limit(), Timestamp::now())
+    let budget = progress::budget_text(syncer.rate_limit(), clock.now())
         .map(|b| format!("; {b}"))
         .unwrap_or_default();
     writeln!(
@@ -123,6 +118,7 @@ struct Walk<'a> {
     syncer: &'a Syncer,
     progress: &'a Progress,
     origin: Option<Timestamp>,
+    clock: &'a SharedClock,
 }
 
 impl Walk<'_> {
@@ -136,14 +132,10 @@ impl Walk<'_> {
         let name = status.as_str();
         self.progress.start(name);
         if full {
-            self.syncer.restart(status).await.map_err(sync_error)?;
+            self.syncer.restart(status).await?;
         }
-        let head = self
-            .syncer
-            .head(status, Priority::User)
-            .await
-            .map_err(sync_error)?;
-        self.record(status, &head)?;
+        let head = self.syncer.head(status, Priority::User).await?;
+        self.record(status, &head).await?;
         self.progress.say(
             out,
             &format!(
@@ -153,13 +145,8 @@ impl Walk<'_> {
         )?;
         let mut deep = Report::default();
         let mut pages = 0_u32;
-        while let Some(page) = self
-            .syncer
-            .backfill_page(status, Priority::User)
-            .await
-            .map_err(sync_error)?
-        {
-            self.record(status, &page)?;
+        while let Some(page) = self.syncer.backfill_page(status, Priority::User).await? {
+            self.record(status, &page).await?;
             deep.added += page.added;
             deep.requests += page.requests;
             pages += 1;
@@ -173,7 +160,8 @@ impl Walk<'_> {
                 )?;
             }
         }
-        let state = self.syncer.state(status).map_err(sync_error)?;
+        // Counted once per status, at its end (a count of a large status is not cheap).
+        let state = self.syncer.read_state(status, true).await?;
         let reach = if state.complete {
             "mirrored to the end".to_owned()
         } else {
@@ -186,22 +174,25 @@ impl Walk<'_> {
     /// The reconcile walk of `new` to its end.
     async fn reconcile(&self, out: &mut impl Write) -> Result<(), CliError> {
         loop {
-            let page = self
-                .syncer
-                .reconcile_page(Priority::User)
-                .await
-                .map_err(sync_error)?;
-            self.record(&Status::New, &page)?;
+            let page = self.syncer.reconcile_page(Priority::User).await?;
+            self.record(&Status::New, &page).await?;
             if page.reached_end {
                 return self.progress.say(out, "new: reconciled");
             }
         }
     }
 
-    fn record(&self, status: &Status, step: &Report) -> Result<(), CliError> {
-        let state = self.syncer.state(status).map_err(sync_error)?;
-        self.progress
-            .record(step, &state, self.origin, self.syncer.rate_limit());
+    /// Counts a step and moves the bar; the state is read without its item count, off the
+    /// async threads, so a page costs no scan of the store.
+    async fn record(&self, status: &Status, step: &Report) -> Result<(), CliError> {
+        let state = self.syncer.read_state(status, false).await?;
+        self.progress.record(
+            step,
+            &state,
+            self.origin,
+            self.syncer.rate_limit(),
+            self.clock.now(),
+        );
         Ok(())
     }
 }
@@ -218,19 +209,4 @@ fn client(args: &super::Args, progress: &Progress) -> Result<Client, CliError> {
             shown.wait(&super::describe_wait(wait));
         }))
         .build()?)
-}
-
-fn store_error(error: &store::StoreError) -> CliError {
-    CliError::Other(error.to_string())
-}
-
-fn sync_error(error: SyncError) -> CliError {
-    match error {
-        SyncError::Api(api) => match Arc::try_unwrap(api) {
-            Ok(api) => CliError::Api(api),
-            Err(shared) => CliError::Other(shared.to_string()),
-        },
-        SyncError::Store(store) => store_error(&store),
-        other => CliError::Other(other.to_string()),
-    }
 }

@@ -15,8 +15,9 @@
 //! - A stored cursor the server rejects (`invalid_cursor`) restarts that walk from the head: the
 //!   gap's cursor is cleared, and pages above the gap's last stored item only refresh what is
 //!   stored (upserts by id: no duplicate) until the walk passes it. A server that repeats a
-//!   cursor, sends an empty page with a cursor, or items above the cursor's own position is
-//!   an [`ApiError::Paging`] error, never a loop.
+//!   cursor, sends an empty page with a cursor, or items received after the cursor's own
+//!   position is an [`ApiError::Paging`] error, never a loop (items of the same time in another
+//!   tie order are accepted: a service may break ties otherwise).
 //! - **Status moves**: an item's status is "as of" its last sighting (`items.seen`). The
 //!   reconcile walk goes down the `new` list (background, paced, its cursor persisted, so it
 //!   resumes). A stored item whose status is `new`, lies between the walk's previous page and
@@ -34,7 +35,9 @@
 //!   stored: it is one independent write; the inbox never waits on the lock;
 //!   `feedback-inbox sync` says "another sync is running"). In one process, operations take
 //!   turns, and those the user asked for ([`Priority::User`]) go first: a background operation
-//!   waits while one is pending and checks again between pages and requests.
+//!   waits while one is pending and checks again between pages and requests; a background list
+//!   page in flight (in the client's pacing or retry waits too) is dropped when the user
+//!   arrives (nothing is written before a page returns).
 //! - **Budget**: background requests never take the remaining budget under the floor
 //!   (`floor_percent` of the limit); they wait for the window's reset instead (and give up the
 //!   wait when the user asks for something). The client paces every request by the budget, so
@@ -47,6 +50,7 @@
 
 mod gate;
 mod lock;
+mod paging;
 mod reconcile;
 pub mod state;
 mod walk;
@@ -208,8 +212,9 @@ impl Syncer {
     }
 
     /// Projects (checked against the account the store mirrors: a mismatch is an error and
-    /// nothing of this account is written), apps and tags, into the store.
-    pub async fn discovery(&self) -> Result<(), SyncError> {
+    /// nothing of this account is written), apps and tags, into the store. The report counts
+    /// its requests (three), so the totals a command prints are the requests it sent.
+    pub async fn discovery(&self) -> Result<Report, SyncError> {
         let _session = self.session()?;
         let _turn = self.gate.turn(Priority::User).await;
         let projects = self.client.list_projects().await?;
@@ -223,7 +228,11 @@ impl Syncer {
             s.put_apps(&apps, None)?;
             s.put_server_tags(&tags)
         })
-        .await
+        .await?;
+        Ok(Report {
+            requests: 3,
+            ..Report::default()
+        })
     }
 
     /// Head sync of one status; stops at the first page that reaches the stored head.
@@ -268,19 +277,34 @@ impl Syncer {
                 return Ok(Some(report));
             }
         }
-        let store = self.store.clone();
-        let state =
-            tokio::task::spawn_blocking(move || store.read(|s| status_state(s, &Status::New)))
-                .await
-                .map_err(|e| SyncError::Task(e.to_string()))??;
-        let due = state.reconciling
-            || state.reconciled_at.is_none_or(|at| {
-                crate::clock::until(at, self.now()) >= self.settings.reconcile_every
-            });
-        if !due {
+        if !self.reconcile_due().await? {
             return Ok(None);
         }
         self.reconcile_page(Priority::Background).await.map(Some)
+    }
+
+    /// Whether the reconcile walk of `new` has work: one is under way, or the last one started
+    /// `reconcile_every` ago or more (or none ever ran). Read off the async threads.
+    pub async fn reconcile_due(&self) -> Result<bool, SyncError> {
+        let state = self.read_state(&Status::New, false).await?;
+        Ok(state.reconciling
+            || state.reconciled_at.is_none_or(|at| {
+                crate::clock::until(at, self.now()) >= self.settings.reconcile_every
+            }))
+    }
+
+    /// [`Syncer::state`] off the async threads; without `count`, `stored` is left at 0 and
+    /// the read stays cheap at any size (no `count(*)` over the status), for a per-page
+    /// progress line.
+    pub async fn read_state(&self, status: &Status, count: bool) -> Result<StatusState, SyncError> {
+        let store = self.store.clone();
+        let status = status.clone();
+        let state = tokio::task::spawn_blocking(move || {
+            store.read(|s| state::status_state_with(s, &status, count))
+        })
+        .await
+        .map_err(|e| SyncError::Task(e.to_string()))??;
+        Ok(state)
     }
 
     /// Fetches one detail and stores it (status, tags, metadata, delivery updated at once). An

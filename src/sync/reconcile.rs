@@ -4,8 +4,9 @@
 use jiff::Timestamp;
 use rusqlite::Transaction;
 
+use super::paging::fetch_as;
 use super::state::{self, Key};
-use super::walk::fetch;
+use super::walk::{next_within, put_page};
 use super::{Priority, Report, SyncError, Syncer};
 use crate::api::lenient::CountedPage;
 use crate::api::{ApiError, Status};
@@ -34,10 +35,15 @@ pub async fn page(sy: &Syncer, priority: Priority) -> Result<Report, SyncError> 
     let (mut cursor, mut key) = (row.reconcile_cursor, row.reconcile_key);
     let asked = loop {
         let asked = sy.now();
-        report.requests += 1;
         let query = sy.query(&Status::New, cursor.clone());
-        match fetch(sy, &query, key.as_ref()).await {
-            Ok(page) => break (asked, page),
+        let fetched = fetch_as(sy, priority, &query, key.as_ref()).await;
+        if !matches!(fetched, Ok(None)) {
+            report.requests += 1;
+        }
+        match fetched {
+            // The user arrived: this page waits for the next step.
+            Ok(None) => return Ok(report),
+            Ok(Some(page)) => break (asked, page),
             Err(ApiError::InvalidCursor { .. }) if cursor.is_some() => {
                 tracing::warn!("the reconcile walk's cursor was rejected; it restarts at the top");
                 (cursor, key) = (None, None);
@@ -51,8 +57,8 @@ pub async fn page(sy: &Syncer, priority: Priority) -> Result<Report, SyncError> 
     };
     let (asked, counted) = asked;
     let at = sy.now();
-    let end = counted.page.next_cursor.is_none();
-    let written = sy
+    let cutoff = sy.cutoff(at);
+    let (written, end) = sy
         .blocking(move |s| {
             s.write(|tx| {
                 let step = Step {
@@ -60,6 +66,7 @@ pub async fn page(sy: &Syncer, priority: Priority) -> Result<Report, SyncError> 
                     asked,
                     at,
                     started,
+                    cutoff,
                 };
                 walk_page(tx, &counted, &step)
             })
@@ -81,39 +88,49 @@ struct Step<'a> {
     at: Timestamp,
     /// When the walk started.
     started: i64,
+    /// Items received before this (Unix µs) are not kept (retention): the first page that
+    /// reaches past it ends the walk.
+    cutoff: Option<i64>,
 }
 
-/// Stores a page of the walk, queues the stored `new` items its range should have held but
-/// did not, and moves the walk on (or ends it).
+/// Stores a page of the walk (none of its items older than the retention cutoff), queues the
+/// stored `new` items its range should have held but did not, and moves the walk on, or ends
+/// it (the list's end, or the first page past the cutoff); true when it ended.
 fn walk_page(
     tx: &Transaction<'_>,
     counted: &CountedPage,
     step: &Step<'_>,
-) -> rusqlite::Result<store::Written> {
+) -> rusqlite::Result<(store::Written, bool)> {
     let page = &counted.page;
-    let sightings: Vec<Sighting<'_>> = page.data.iter().map(Sighting::listed).collect();
-    let written = store::put_in(tx, &sightings, step.at)?;
+    let written = put_page(tx, counted, step.at, step.cutoff)?;
+    let next = next_within(counted, step.cutoff);
     let bottom = page.data.iter().map(Key::of).min();
-    let low = if page.next_cursor.is_some() {
-        bottom.as_ref()
-    } else {
-        None
+    let low = match (&next, step.cutoff) {
+        (Some(_), _) => bottom.clone(),
+        // Past the cutoff: the range ends there (older stored items are retention's to drop,
+        // not moves to re-read).
+        (None, Some(cutoff)) => Some(Key {
+            received: cutoff,
+            id: String::new(),
+        }),
+        (None, _) => None,
     };
     // A page without a readable item says nothing about its range (unless it ends the list).
-    if low.is_some() || page.next_cursor.is_none() {
-        state::queue_missing(tx, NEW, low, step.high, step.asked.as_second())?;
+    if low.is_some() || next.is_none() {
+        state::queue_missing(tx, NEW, low.as_ref(), step.high, step.asked.as_second())?;
     }
+    // Seen on this page (in the same second as asked, perhaps): not missing.
     for item in &page.data {
         state::recheck_done(tx, item.id.as_str())?;
     }
-    match &page.next_cursor {
+    match &next {
         None => state::finish_reconcile(tx, NEW, step.started)?,
         Some(next) => {
             let key = bottom.as_ref().or(step.high);
             state::set_reconcile(tx, NEW, Some(next), key, Some(step.started))?;
         }
     }
-    Ok(written)
+    Ok((written, next.is_none()))
 }
 
 /// Re-reads the queued items by their detail, while the priority allows.
@@ -125,8 +142,22 @@ async fn drain(sy: &Syncer, priority: Priority, report: &mut Report) -> Result<(
         if !sy.may_send(priority).await {
             break;
         }
+        // A background re-read gives way when the user arrives, as a list page does (a write
+        // already under way finishes on its own thread; the item stays queued otherwise).
+        let outcome = if priority == Priority::Background {
+            let arrived = sy.gate.arrived();
+            tokio::select! {
+                outcome = sy.reread(&id) => Some(outcome),
+                () = arrived => None,
+            }
+        } else {
+            Some(sy.reread(&id).await)
+        };
+        let Some(outcome) = outcome else {
+            break;
+        };
         report.requests += 1;
-        if sy.reread(&id).await?.is_some_and(|changed| changed) {
+        if outcome?.is_some_and(|changed| changed) {
             report.changed += 1;
         }
     }

@@ -6,7 +6,7 @@ use jiff::Timestamp;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use crate::api::{Cursor, Feedback, Status};
-use crate::store::{Store, StoreError};
+use crate::store::{self, Store, StoreError};
 
 /// A place in a list: the list's order is `(received, id)` descending.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -90,13 +90,26 @@ pub struct StatusRow {
 
 /// How far `status` is mirrored, read from `store`.
 pub fn status_state(store: &Store, status: &Status) -> Result<StatusState, StoreError> {
+    status_state_with(store, status, true)
+}
+
+/// [`status_state`]; without `count`, `stored` stays 0 and no `count(*)` runs (a read of two
+/// small tables, cheap at any store size).
+pub fn status_state_with(
+    store: &Store,
+    status: &Status,
+    count: bool,
+) -> Result<StatusState, StoreError> {
     let conn = store.conn();
     let read = || -> rusqlite::Result<StatusState> {
         let row = status_row(conn, status.as_str())?;
         let gaps = gaps(conn, status.as_str())?;
-        let stored: i64 = conn
-            .prepare_cached("SELECT count(*) FROM items WHERE status = ?1")?
-            .query_row([status.as_str()], |r| r.get(0))?;
+        let stored: i64 = if count {
+            conn.prepare_cached("SELECT count(*) FROM items WHERE status = ?1")?
+                .query_row([status.as_str()], |r| r.get(0))?
+        } else {
+            0
+        };
         Ok(StatusState {
             synced_at: row.synced_at.and_then(|s| Timestamp::from_second(s).ok()),
             complete: row.complete && gaps.is_empty(),
@@ -269,6 +282,12 @@ pub fn finish_reconcile(tx: &Transaction<'_>, status: &str, started: i64) -> rus
     Ok(())
 }
 
+/// [`queue_missing`]'s statement (its plan is tested: a rowid range, not a status scan).
+pub(super) const QUEUE_MISSING: &str = "INSERT OR IGNORE INTO sync_recheck (id, found)
+     SELECT id, ?5 FROM items WHERE status = ?1 AND k >= ?7 AND k < ?8 AND seen <= ?5
+       AND (received > ?2 OR (received = ?2 AND id >= ?3))
+       AND (?4 IS NULL OR received < ?4 OR (received = ?4 AND id < ?6))";
+
 /// Queues for a re-read the items stored with `status` in the key range `[low, high)` (an
 /// open end is `None`) last seen at or before `before` (Unix seconds); returns how many were
 /// queued.
@@ -281,13 +300,13 @@ pub fn queue_missing(
 ) -> rusqlite::Result<usize> {
     let (low_r, low_id) = low.map_or((i64::MIN, ""), |k| (k.received, k.id.as_str()));
     let (high_r, high_id) = high.map_or((None, None), |k| (Some(k.received), Some(k.id.as_str())));
-    tx.prepare_cached(
-        "INSERT OR IGNORE INTO sync_recheck (id, found)
-         SELECT id, ?5 FROM items WHERE status = ?1 AND seen <= ?5
-           AND (received > ?2 OR (received = ?2 AND id >= ?3))
-           AND (?4 IS NULL OR received < ?4 OR (received = ?4 AND id < ?6))",
-    )?
-    .execute(params![status, low_r, low_id, high_r, before, high_id])
+    // `items.k` orders as `received` does (received µs × 1024 + a tie-breaker): the same range
+    // on the rowid keeps the scan to the page's stretch instead of every stored `new` item.
+    let low_k = store::micros_key(low_r);
+    let high_k = high_r.map_or(i64::MAX, |r| store::micros_key(r.saturating_add(1)));
+    tx.prepare_cached(QUEUE_MISSING)?.execute(params![
+        status, low_r, low_id, high_r, before, high_id, low_k, high_k
+    ])
 }
 
 /// The ids waiting for a re-read, oldest queued first.

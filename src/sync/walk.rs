@@ -4,6 +4,7 @@
 use jiff::Timestamp;
 use rusqlite::Transaction;
 
+use super::paging::fetch_as;
 use super::state::{self, Gap, Key};
 use super::{Priority, Report, SyncError, Syncer};
 use crate::api::lenient::CountedPage;
@@ -45,7 +46,7 @@ pub async fn backfill_page(
     if !sy.may_send(priority).await {
         return Ok(Some(Report::default()));
     }
-    let (report, closed) = fill(sy, status, gap).await?;
+    let (report, closed) = fill(sy, status, gap, priority).await?;
     Ok(Some(Report {
         reached_end: closed,
         ..report
@@ -72,7 +73,9 @@ async fn head_walk(
         return Ok(report);
     }
     let query = sy.query(status, None);
-    let page = fetch(sy, &query, None).await?;
+    let Some(page) = fetch_as(sy, priority, &query, None).await? else {
+        return Ok(report);
+    };
     report.requests += 1;
     let at = sy.now();
     let name = status.as_str().to_owned();
@@ -89,7 +92,7 @@ async fn head_walk(
         if !sy.may_send(priority).await {
             break;
         }
-        let (step, closed) = fill(sy, status, gap.clone()).await?;
+        let (step, closed) = fill(sy, status, gap.clone(), priority).await?;
         report.add(step);
         if closed {
             report.reached_end = true;
@@ -172,16 +175,26 @@ fn head_page(
 }
 
 /// Fetches the next page of `gap` and stores it with the gap's new state; true when the gap
-/// closed. A rejected cursor restarts the gap from the head (one more request).
-async fn fill(sy: &Syncer, status: &Status, gap: Gap) -> Result<(Report, bool), SyncError> {
+/// closed. A rejected cursor restarts the gap from the head (one more request). A background
+/// fetch the user's arrival cut short stores nothing and leaves the gap open.
+async fn fill(
+    sy: &Syncer,
+    status: &Status,
+    gap: Gap,
+    priority: Priority,
+) -> Result<(Report, bool), SyncError> {
     let mut report = Report::default();
     let mut gap = gap;
     let page = loop {
         let query = sy.query(status, gap.cursor.clone());
-        report.requests += 1;
-        match fetch(sy, &query, gap.cursor_key.as_ref()).await {
-            Ok(page) => break page,
+        match fetch_as(sy, priority, &query, gap.cursor_key.as_ref()).await {
+            Ok(None) => return Ok((report, false)),
+            Ok(Some(page)) => {
+                report.requests += 1;
+                break page;
+            }
             Err(ApiError::InvalidCursor { .. }) if gap.cursor.is_some() => {
+                report.requests += 1;
                 tracing::warn!("a stored cursor was rejected; that walk restarts from the head");
                 gap.cursor = None;
                 gap.cursor_key = None;
@@ -247,7 +260,7 @@ fn gap_page(
 
 /// Stores a page's items, but none received before `cutoff` (the retention setting drops
 /// them; storing them again would undo it).
-fn put_page(
+pub(super) fn put_page(
     tx: &Transaction<'_>,
     counted: &CountedPage,
     at: Timestamp,
@@ -269,7 +282,7 @@ fn put_page(
 
 /// The page's next cursor, unless the page already reached past the retention cutoff (what
 /// lies below is not kept: the walk is done).
-fn next_within(counted: &CountedPage, cutoff: Option<i64>) -> Option<Cursor> {
+pub(super) fn next_within(counted: &CountedPage, cutoff: Option<i64>) -> Option<Cursor> {
     let past = cutoff.is_some_and(|c| {
         counted
             .page
@@ -287,45 +300,6 @@ fn next_within(counted: &CountedPage, cutoff: Option<i64>) -> Option<Cursor> {
 fn add_written(report: &mut Report, written: &Written) {
     report.added += written.added;
     report.changed += written.changed;
-}
-
-/// One list request, with the checks that keep a walk from looping: no empty page with a next
-/// cursor, no next cursor equal to the one sent, no item at or above the position the cursor
-/// continues after (the list is keyset-paged, newest first).
-pub(super) async fn fetch(
-    sy: &Syncer,
-    query: &FeedbackQuery,
-    cursor_key: Option<&Key>,
-) -> Result<CountedPage, ApiError> {
-    let counted = sy.client.list_feedback_counted(query).await?;
-    check_page(query.cursor.as_ref(), cursor_key, &counted)?;
-    Ok(counted)
-}
-
-pub(super) fn check_page(
-    sent: Option<&Cursor>,
-    cursor_key: Option<&Key>,
-    counted: &CountedPage,
-) -> Result<(), ApiError> {
-    let next = counted.page.next_cursor.as_ref();
-    if counted.received == 0 && next.is_some() {
-        return Err(ApiError::Paging {
-            reason: "it sent an empty page with a next cursor",
-        });
-    }
-    if next.is_some() && next == sent {
-        return Err(ApiError::Paging {
-            reason: "it sent a next cursor it had already sent",
-        });
-    }
-    if let Some(key) = cursor_key
-        && counted.page.data.iter().any(|item| Key::of(item) >= *key)
-    {
-        return Err(ApiError::Paging {
-            reason: "it sent items above the position of the cursor",
-        });
-    }
-    Ok(())
 }
 
 impl Syncer {

@@ -283,6 +283,57 @@ fn forget_refuses_a_path_that_is_not_a_store() {
     }
 }
 
+#[test]
+fn info_neither_opens_another_programs_file_nor_upgrades_an_older_store() {
+    let home = tempfile::tempdir().unwrap();
+    let other_db = home.path().join("other.sqlite3");
+    rusqlite::Connection::open(&other_db)
+        .unwrap()
+        .execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);")
+        .unwrap();
+    let before = std::fs::read(&other_db).unwrap();
+    let info = |path: &Path| {
+        bin(home.path())
+            .args(["store", "info", "--store"])
+            .arg(path)
+            .output()
+            .unwrap()
+    };
+    let out = info(&other_db);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("not a feedback-inbox store"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read(&other_db).unwrap(), before);
+    // A store of schema 1: reported as such, left at schema 1.
+    let old = home.path().join("old.sqlite3");
+    {
+        let conn = rusqlite::Connection::open(&old).unwrap();
+        conn.execute_batch(feedback_inbox::store::schema::STEPS[0])
+            .unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+    }
+    let out = info(&old);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("older version"),
+        "{}",
+        text(&out.stderr)
+    );
+    let version: i64 = rusqlite::Connection::open(&old)
+        .unwrap()
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 1);
+    // An empty file stays empty.
+    let empty = home.path().join("empty.sqlite3");
+    std::fs::write(&empty, b"").unwrap();
+    assert_eq!(info(&empty).status.code(), Some(0));
+    assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0);
+}
+
 /// `store forget` on a terminal (a pty from `script`): the answer decides.
 #[test]
 fn forget_on_a_terminal_asks_and_keeps_the_store_unless_told_yes() {

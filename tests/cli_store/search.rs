@@ -89,6 +89,12 @@ fn table_is_newest_first_sanitized_and_followed_by_the_count() {
     assert!(!table.contains('\u{1b}'), "{table:?}");
     assert!(lines[2].contains("refund ␛cleared?"), "{table}");
     assert_eq!(text(&out.stderr), "3 matches\n");
+    // --limit shows the newest; the count is still of every match.
+    let out = search(home.path(), &store, &["--limit", "2", "refund"]);
+    assert_eq!(ok(&out).lines().count(), 3, "a header and two rows");
+    assert_eq!(text(&out.stderr), "first 2 of 3 matches\n");
+    let out = search(home.path(), &store, &["--limit", "3", "refund"]);
+    assert_eq!(text(&out.stderr), "3 matches\n");
     let out = search(home.path(), &store, &["refund -tag:bug", "status:new"]);
     let table = ok(&out);
     assert_eq!(table.lines().count(), 2, "{table}");

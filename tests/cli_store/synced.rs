@@ -141,8 +141,87 @@ async fn search_sync_fetches_what_is_new_first_and_a_bad_query_costs_no_request(
     let again = against(&base, home.path(), &store, &args);
     assert_eq!(text(&again.stdout).lines().count(), found);
     assert!(
-        text(&again.stderr).starts_with("synced: 0 items added in 2 requests"),
+        // Discovery's three requests and one head page per status.
+        text(&again.stderr).starts_with("synced: 0 items added in 5 requests"),
         "{}",
         text(&again.stderr)
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_sync_while_another_sync_runs_warns_and_searches_what_is_stored() {
+    let r = rig(10, 100_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let store = home.path().join("s.sqlite3");
+    let shared = Shared::new(Store::open(&store).unwrap()).unwrap();
+    let syncer = Syncer::new(
+        r.client.clone(),
+        shared,
+        r.clock.clone(),
+        SyncSettings::default(),
+    );
+    let session = syncer.session().unwrap();
+    let out = against(
+        &r.sim.base_url(),
+        home.path(),
+        &store,
+        &["search", "--sync", "status:new"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("another sync is running"), "{err}");
+    // Nothing mirrored: the results are partial, and it says so.
+    assert!(
+        err.contains("note: new: partly mirrored — run `feedback-inbox sync`"),
+        "{err}"
+    );
+    assert!(err.ends_with("0 matches\n"), "{err}");
+    assert_eq!(r.sim.stats().requests, 0);
+    drop(session);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn info_of_a_partial_mirror_says_how_far_back_it_reaches() {
+    let r = rig(450, 100_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let store = home.path().join("s.sqlite3");
+    let settings = SyncSettings {
+        head_page_cap: 1,
+        ..SyncSettings::default()
+    };
+    let shared = Shared::new(Store::open(&store).unwrap()).unwrap();
+    let syncer = Syncer::new(r.client.clone(), shared.clone(), r.clock.clone(), settings);
+    syncer
+        .head(
+            &feedback_inbox::api::Status::New,
+            feedback_inbox::sync::Priority::User,
+        )
+        .await
+        .unwrap();
+    let state = syncer.state(&feedback_inbox::api::Status::New).unwrap();
+    let (newest, back) = (state.head_at.unwrap(), state.deep_at.unwrap());
+    drop(syncer);
+    drop(shared);
+    let base = r.sim.base_url();
+    let out = against(
+        &base,
+        home.path(),
+        &store,
+        &["store", "info", "--format", "json"],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
+    let new = &report["statuses"][0];
+    assert_eq!(new["complete"], false, "{report}");
+    assert_eq!(new["newest_at"], newest.to_string(), "{report}");
+    assert_eq!(new["back_to"], back.to_string(), "{report}");
+    let out = against(&base, home.path(), &store, &["store", "info"]);
+    let shown = text(&out.stdout);
+    let utc = jiff::tz::TimeZone::UTC;
+    let span = format!(
+        "partly mirrored (1 walk to go: newest {}, back to {})",
+        feedback_inbox::timefmt::local(newest, &utc),
+        feedback_inbox::timefmt::local(back, &utc)
+    );
+    assert!(shown.contains(&span), "{span} in {shown}");
 }

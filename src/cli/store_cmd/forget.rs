@@ -24,14 +24,21 @@ pub fn existing_files(path: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-/// Refuses a `path` that is not a store: it must be a regular file that is empty (created but
-/// never written) or a SQLite database with the store's `items` table. A database whose tables
-/// cannot be read (damaged) passes only in the default stores folder, where nothing else lives.
+/// Refuses a `path` that is not a store, before `forget` deletes it: see [`check_store_file`].
 pub fn check_is_store(path: &Path) -> Result<(), CliError> {
+    check_store_file(path, "not deleting it (delete it yourself if you are sure)")
+}
+
+/// Refuses a `path` that is not a store (`refusal` says what is not done): it must be a
+/// regular file that is empty (created but never written) or a SQLite database with the
+/// store's `items` table; a missing file passes. A database whose tables cannot be read
+/// (damaged) passes only in the default stores folder, where nothing else lives. Nothing is
+/// written to the file.
+pub fn check_store_file(path: &Path, refusal: &str) -> Result<(), CliError> {
     let not_a_store = |why: &str| {
         CliError::Usage(format!(
-            "{} {why}; not deleting it (delete it yourself if you are sure)",
-            path.display()
+            "{} {why}; {refusal}",
+            crate::text::sanitize_line(&path.display().to_string())
         ))
     };
     let meta = match path.symlink_metadata() {
@@ -102,7 +109,7 @@ pub fn confirm(
     });
     write!(
         prompt,
-        "Delete the local store {}{what}? It holds customer emails and messages; the service keeps them all, and a sync fetches them again. [y/N] ",
+        "Delete the local store {}{what}? It holds customer emails and messages; the service keeps them all, and a sync fetches them again. Close any inbox window and `webhook listen` using it first. [y/N] ",
         crate::text::sanitize_line(&path.display().to_string())
     )?;
     prompt.flush()?;
@@ -128,20 +135,25 @@ pub fn delete(files: &[PathBuf]) -> Result<(), CliError> {
     first.map_or(Ok(()), Err)
 }
 
-/// The sync lock (`<store>.lock`), held while the files are deleted, so a `sync` (or an inbox's
-/// sync) that is writing the store is not cut off; `None` when there is no lock file.
+/// The sync lock (`<store>.lock`, created when missing, `0600`), held while the files are
+/// deleted, so a `sync` (or an inbox's sync) that is writing the store is not cut off, and none
+/// starts meanwhile. It does not see inbox windows that only read the store: the prompt asks
+/// to close them first.
 #[cfg(unix)]
 pub fn hold_sync_lock(path: &Path) -> Result<Option<nix::fcntl::Flock<std::fs::File>>, CliError> {
     use nix::errno::Errno;
     use nix::fcntl::{Flock, FlockArg};
+    use std::os::unix::fs::OpenOptionsExt;
     let lock = super::sidecar(path, ".lock");
     let file = match std::fs::OpenOptions::new()
         .read(true)
         .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
         .open(&lock)
     {
         Ok(file) => file,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => {
             return Err(CliError::Other(format!(
                 "cannot open {}: {e}",

@@ -66,6 +66,11 @@ pub struct SyncReport {
     pub pending_walks: usize,
     /// When the last complete reconcile walk started (statuses right as of then).
     pub reconciled_at: Option<Timestamp>,
+    /// When the newest item mirrored from the top was received.
+    pub newest_at: Option<Timestamp>,
+    /// A partial mirror: how far back the walk towards the deep end has come (`None` once
+    /// it reached the end, or before it started).
+    pub back_to: Option<Timestamp>,
 }
 
 impl From<crate::sync::StatusState> for SyncReport {
@@ -75,12 +80,24 @@ impl From<crate::sync::StatusState> for SyncReport {
             complete: state.complete,
             pending_walks: state.pending_walks,
             reconciled_at: state.reconciled_at,
+            newest_at: state.head_at,
+            back_to: state.deep_at,
         }
     }
 }
 
-/// Reads the report of the store at `path` (which must exist).
+/// Reads the report of the store at `path` (which must exist). It neither creates nor
+/// migrates: another program's file is refused, an empty file is reported as holding nothing,
+/// and a store of an older schema is left for the inbox or `sync` to upgrade.
 pub fn read(path: &Path, retention: Option<SignedDuration>) -> Result<Report, CliError> {
+    super::forget::check_store_file(path, "not reading it as the local store")?;
+    if std::fs::metadata(path).is_ok_and(|m| m.len() == 0) {
+        return Ok(Report {
+            exists: true,
+            ..missing(path, retention)
+        });
+    }
+    check_schema(path)?;
     let store = Store::open(path)?;
     let info = store.info()?;
     let mut by_status: BTreeMap<String, u64> = info.by_status;
@@ -114,6 +131,29 @@ pub fn read(path: &Path, retention: Option<SignedDuration>) -> Result<Report, Cl
         }),
         retention_days: retention.map(|d| d.as_hours() / 24),
     })
+}
+
+/// Refuses a store whose schema is not the one this build writes (opening it would migrate
+/// it; a newer one is refused by the store itself with its own message).
+fn check_schema(path: &Path) -> Result<(), CliError> {
+    let flags =
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let version = rusqlite::Connection::open_with_flags(path, flags)
+        .and_then(|conn| conn.pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0)))
+        .map_err(|e| {
+            CliError::Other(format!(
+                "cannot read {}: {e}",
+                sanitize_line(&path.display().to_string())
+            ))
+        })?;
+    let latest = i64::try_from(crate::store::schema::latest()).unwrap_or(i64::MAX);
+    if version < latest {
+        return Err(CliError::Other(format!(
+            "{} is a store of an older version (schema {version}, this build's is {latest}); `store info` does not upgrade it: run `feedback-inbox sync` or the inbox once",
+            sanitize_line(&path.display().to_string())
+        )));
+    }
+    Ok(())
 }
 
 /// The report of a path with no store.
@@ -192,7 +232,7 @@ pub fn render_text(report: &Report, now: Timestamp, tz: &TimeZone) -> String {
         let sync = s
             .sync
             .as_ref()
-            .map(|sync| format!("; {}", sync_text(sync, now)))
+            .map(|sync| format!("; {}", sync_text(sync, now, tz)))
             .unwrap_or_default();
         lines.push(format!("  {status} {} stored{sync}", grouped(s.stored)));
     }
@@ -212,9 +252,9 @@ pub fn render_text(report: &Report, now: Timestamp, tz: &TimeZone) -> String {
     lines.join("\n") + "\n"
 }
 
-/// "mirrored to its end, synced 3m ago, reconciled 2h ago", "partly mirrored (2 walks to go),
-/// synced 5d ago", "never synced".
-fn sync_text(sync: &SyncReport, now: Timestamp) -> String {
+/// "mirrored to its end, synced 3m ago, reconciled 2h ago", "partly mirrored (2 walks to go:
+/// newest 2026-11-20 09:14, back to 2026-10-02 11:00), synced 5d ago", "never synced".
+fn sync_text(sync: &SyncReport, now: Timestamp, tz: &TimeZone) -> String {
     let Some(synced) = sync.synced_at else {
         return "never synced".to_owned();
     };
@@ -223,7 +263,15 @@ fn sync_text(sync: &SyncReport, now: Timestamp) -> String {
     } else {
         let walks = sync.pending_walks;
         let noun = if walks == 1 { "walk" } else { "walks" };
-        format!("partly mirrored ({walks} {noun} to go)")
+        let span = match (sync.newest_at, sync.back_to) {
+            (Some(newest), Some(back)) => format!(
+                ": newest {}, back to {}",
+                crate::timefmt::local(newest, tz),
+                crate::timefmt::local(back, tz)
+            ),
+            _ => String::new(),
+        };
+        format!("partly mirrored ({walks} {noun} to go{span})")
     };
     let reconciled = sync
         .reconciled_at

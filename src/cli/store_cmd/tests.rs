@@ -181,3 +181,21 @@ fn no_store_opens_nothing_and_a_bad_retention_creates_nothing() {
     let no_store = <crate::cli::Args as clap::Parser>::try_parse_from(argv).unwrap();
     assert!(super::open_store(&no_store).unwrap().is_none());
 }
+
+#[cfg(unix)]
+#[test]
+fn forget_takes_the_sync_lock_even_when_no_lock_file_exists_yet() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.sqlite3");
+    std::fs::write(&path, b"").unwrap();
+    let held = super::forget::hold_sync_lock(&path).unwrap();
+    assert!(held.is_some());
+    // A sync starting meanwhile (another open of the lock file) is refused.
+    let second = super::forget::hold_sync_lock(&path);
+    assert!(
+        second.is_err_and(|e| e.to_string().contains("a sync is running")),
+        "the lock is held"
+    );
+    drop(held);
+    assert!(super::forget::hold_sync_lock(&path).unwrap().is_some());
+}

@@ -69,14 +69,15 @@ impl Progress {
         }
     }
 
-    /// One step done; `state` is the status's state after it, `origin` the oldest possible
-    /// item's time.
+    /// One step done; `state` is the status's state after it (its `stored` is not read),
+    /// `origin` the oldest possible item's time, `now` the injected clock's time.
     pub fn record(
         &self,
         step: &Report,
         state: &StatusState,
         origin: Option<Timestamp>,
         rate: RateLimit,
+        now: Timestamp,
     ) {
         let totals = {
             let mut totals = clock::lock(&self.totals);
@@ -93,7 +94,6 @@ impl Progress {
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
             bar.set_position((done * f64::from(SCALE)).round() as u64);
         }
-        let now = Timestamp::now();
         let eta = done
             .and_then(|d| requests_left(totals.status_requests, d))
             .map(|left| {
@@ -112,6 +112,11 @@ impl Progress {
             "{} items · {} req{budget}{eta}",
             totals.report.added, totals.report.requests
         ));
+    }
+
+    /// Counts requests made outside the walks (discovery) in the totals.
+    pub fn count(&self, step: &Report) {
+        add(&mut clock::lock(&self.totals).report, step);
     }
 
     /// A line: above the bar on a terminal, on `out` otherwise.
