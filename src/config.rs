@@ -18,6 +18,7 @@ use crate::api::base_url::{self, BaseUrlError};
 use crate::api::key::{ApiKey, KeyError, redact_keys};
 
 pub mod key_command;
+pub mod sync;
 
 pub const ENV_BASE_URL: &str = "FEEDBACK_BASE_URL";
 pub const ENV_API_KEY: &str = "FEEDBACK_API_KEY";
@@ -52,6 +53,9 @@ pub struct ConfigFile {
     /// Key bindings of the inbox, checked by `tui::keymap` (which reports lines).
     #[serde(default)]
     pub keys: Option<toml::Table>,
+    /// How much of the rate-limit budget the background may use (`[sync]`).
+    #[serde(default)]
+    pub sync: Option<sync::SyncConfig>,
     #[serde(default)]
     pub profiles: std::collections::BTreeMap<String, Account>,
 }
@@ -127,6 +131,8 @@ pub enum ConfigError {
     BadKeyCommandTimeout(u64, String),
     #[error("retention_days = {0} in {1}: give a number of days from 1 to 36500")]
     BadRetention(u64, String),
+    #[error("[sync] floor_percent = {0} in {1}: give a share of the limit from 0 to 95")]
+    BadFloor(u8, String),
     #[error("{0} is set but is not valid UTF-8; set it to the key itself")]
     NotUnicode(&'static str),
 }

@@ -166,11 +166,27 @@ pub fn retention(args: &Args) -> Result<Option<SignedDuration>, CliError> {
 }
 
 /// The sync's settings for this command line: the defaults, with `retention_days` so a walk
-/// never fetches what the store would drop.
+/// never fetches what the store would drop, and the background's share from `[sync]`.
 pub fn sync_settings(args: &Args) -> Result<crate::sync::SyncSettings, CliError> {
     let retention = retention(args)?.and_then(|keep| std::time::Duration::try_from(keep).ok());
+    let (path, required) = config_path(args);
+    let loaded = match &path {
+        Some(path) => config::load(path, required)?,
+        None => None,
+    };
+    let share = match &loaded {
+        Some(loaded) => loaded
+            .file
+            .sync
+            .clone()
+            .unwrap_or_default()
+            .share(&loaded.path.display().to_string())?,
+        None => config::sync::BackgroundShare::default(),
+    };
     Ok(crate::sync::SyncSettings {
         retention,
+        background: share.background,
+        floor_percent: share.floor_percent,
         ..crate::sync::SyncSettings::default()
     })
 }

@@ -199,3 +199,17 @@ fn forget_takes_the_sync_lock_even_when_no_lock_file_exists_yet() {
     drop(held);
     assert!(super::forget::hold_sync_lock(&path).unwrap().is_some());
 }
+
+#[test]
+fn sync_settings_carry_the_background_share_of_the_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    let path = dir.path().join("s.sqlite3");
+    std::fs::write(&config, "[sync]\nbackground = false\nfloor_percent = 40\n").unwrap();
+    let settings = super::sync_settings(&args(&config, &path, &[])).unwrap();
+    assert!(!settings.background);
+    assert_eq!(settings.floor_percent, 40);
+    std::fs::write(&config, "[sync]\nfloor_percent = 120\n").unwrap();
+    let err = super::sync_settings(&args(&config, &path, &[])).unwrap_err();
+    assert!(err.to_string().contains("floor_percent = 120"), "{err}");
+}
