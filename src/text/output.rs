@@ -34,3 +34,17 @@ pub fn terminal_safe_json(json: String) -> String {
     }
     out
 }
+
+/// `1284` as `1,284`: counts people read, in the inbox and on the command line alike.
+#[must_use]
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

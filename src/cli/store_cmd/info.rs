@@ -298,15 +298,7 @@ fn retention_line(days: Option<i64>) -> String {
 /// `1,234,567`.
 #[must_use]
 pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::text::output::thousands(n)
 }
 
 /// `512 B`, `1.5 KiB`, `12.3 MiB`, `2.0 GiB`.

@@ -120,20 +120,8 @@ pub(super) fn refs(
 }
 
 /// "no app named X; known: …" with the first few known names, sanitized (they are server text).
-fn unknown(word: &str, value: &str, mut known: Vec<&str>, span: &Range<usize>) -> QueryError {
-    known.sort_unstable();
-    known.dedup();
-    let shown: Vec<String> = known
-        .iter()
-        .take(8)
-        .map(|n| format!("\"{}\"", sanitize_line(n)))
-        .collect();
-    let more = known.len().saturating_sub(shown.len());
-    let list = match (shown.is_empty(), more) {
-        (true, _) => format!("no {word}s are stored yet"),
-        (false, 0) => format!("known: {}", shown.join(", ")),
-        (false, more) => format!("known: {} and {more} more", shown.join(", ")),
-    };
+fn unknown(word: &str, value: &str, known: Vec<&str>, span: &Range<usize>) -> QueryError {
+    let list = known_list(known, &format!("no {word}s are stored yet"));
     QueryError::new(
         span.clone(),
         format!(
@@ -143,27 +131,32 @@ fn unknown(word: &str, value: &str, mut known: Vec<&str>, span: &Range<usize>) -
     )
 }
 
-/// "no stored feedback has tag X; known: …": a value no stored item has and the service's
-/// vocabulary does not name either is most likely a typo, and an empty list would not say so.
-pub(super) fn unknown_value(
-    what: &str,
-    value: &str,
-    mut known: Vec<String>,
-    span: &Range<usize>,
-) -> QueryError {
+/// "known: "a", "b" and 3 more" (sanitized: server text), or `none` when there is nothing.
+fn known_list<S: AsRef<str> + Ord>(mut known: Vec<S>, none: &str) -> String {
     known.sort_unstable();
     known.dedup();
     let shown: Vec<String> = known
         .iter()
         .take(8)
-        .map(|n| format!("\"{}\"", sanitize_line(n)))
+        .map(|n| format!("\"{}\"", sanitize_line(n.as_ref())))
         .collect();
     let more = known.len().saturating_sub(shown.len());
-    let list = match (shown.is_empty(), more) {
-        (true, _) => "none is stored yet".to_owned(),
+    match (shown.is_empty(), more) {
+        (true, _) => none.to_owned(),
         (false, 0) => format!("known: {}", shown.join(", ")),
         (false, more) => format!("known: {} and {more} more", shown.join(", ")),
-    };
+    }
+}
+
+/// "no stored feedback has tag X; known: …": a value no stored item has and the service's
+/// vocabulary does not name either is most likely a typo, and an empty list would not say so.
+pub(super) fn unknown_value(
+    what: &str,
+    value: &str,
+    known: Vec<String>,
+    span: &Range<usize>,
+) -> QueryError {
+    let list = known_list(known, "none is stored yet");
     QueryError::new(
         span.clone(),
         format!(

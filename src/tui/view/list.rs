@@ -268,15 +268,7 @@ fn title(state: &AppState, theme: Theme) -> Line<'static> {
 /// `1284` as `1,284`.
 #[must_use]
 pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::text::output::thousands(u64::try_from(n).unwrap_or(u64::MAX))
 }
 
 fn header_line(columns: &Columns, theme: Theme) -> Line<'static> {
