@@ -12,7 +12,6 @@ use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 use super::{Args, CliError};
 use crate::api::{ApiKey, Client, Wait};
 use crate::clipboard::SystemClipboard;
-use crate::config;
 use crate::sim::submit::{SubmitHandle, Submitter};
 use crate::sim::webhooks::{Plan, Sender, WebhookTarget};
 use crate::sim::{self, DEMO_KEY};
@@ -200,12 +199,7 @@ fn account_settings(args: &Args) -> Result<(Settings, SyncSettings), CliError> {
 }
 
 fn settings(args: &Args) -> Result<Settings, CliError> {
-    let (path, required) = super::config_path(args);
-    let loaded = match &path {
-        Some(path) => config::load(path, required)?,
-        None => None,
-    };
-    let Some(loaded) = loaded else {
+    let Some(loaded) = super::load_config(args)? else {
         return Ok(Settings {
             keymap: Keymap::default(),
             refresh_seconds: 0,

@@ -194,14 +194,20 @@ pub fn config_path(args: &Args) -> (Option<PathBuf>, bool) {
     }
 }
 
+/// The config file `config_path` names, read; `None` when there is none and none was asked for.
+pub fn load_config(args: &Args) -> Result<Option<config::Loaded>, CliError> {
+    match config_path(args) {
+        (Some(path), required) => Ok(config::load(&path, required)?),
+        (None, _) => Ok(None),
+    }
+}
+
 /// The account from flags, environment and config file.
 pub fn resolve_account(args: &Args) -> Result<config::Resolved, CliError> {
-    let (path, required) = config_path(args);
-    let loaded = match &path {
-        Some(path) => config::load(path, required)?,
-        None => None,
-    };
-    let hint = path.map_or_else(|| "config.toml".to_owned(), |p| p.display().to_string());
+    let loaded = load_config(args)?;
+    let hint = config_path(args)
+        .0
+        .map_or_else(|| "config.toml".to_owned(), |p| p.display().to_string());
     for name in [config::ENV_API_KEY, config::ENV_BASE_URL] {
         if let Err(std::env::VarError::NotUnicode(_)) = std::env::var(name) {
             return Err(config::ConfigError::NotUnicode(name).into());

@@ -14,7 +14,7 @@ use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 
 use super::output::ShowFormat;
-use super::{Args, CliError, config_path};
+use super::{Args, CliError};
 use crate::config;
 use crate::store::{self, Store, StoreError};
 
@@ -157,23 +157,16 @@ pub fn open_store(args: &Args) -> Result<Option<Store>, CliError> {
 
 /// `retention_days` of the selected profile (or the top level), as a duration; `None` keeps all.
 pub fn retention(args: &Args) -> Result<Option<SignedDuration>, CliError> {
-    let (path, required) = config_path(args);
-    let loaded = match &path {
-        Some(path) => config::load(path, required)?,
-        None => None,
-    };
+    let loaded = super::load_config(args)?;
     Ok(config::retention(loaded.as_ref(), args.profile.as_deref())?)
 }
 
 /// The sync's settings for this command line: the defaults, with `retention_days` so a walk
 /// never fetches what the store would drop, and the background's share from `[sync]`.
 pub fn sync_settings(args: &Args) -> Result<crate::sync::SyncSettings, CliError> {
-    let retention = retention(args)?.and_then(|keep| std::time::Duration::try_from(keep).ok());
-    let (path, required) = config_path(args);
-    let loaded = match &path {
-        Some(path) => config::load(path, required)?,
-        None => None,
-    };
+    let loaded = super::load_config(args)?;
+    let retention = config::retention(loaded.as_ref(), args.profile.as_deref())?
+        .and_then(|keep| std::time::Duration::try_from(keep).ok());
     let share = match &loaded {
         Some(loaded) => loaded
             .file
