@@ -227,9 +227,10 @@ fn put_all(
 ) -> rusqlite::Result<Written> {
     let mut refs = Refs::default();
     let mut written = Written::default();
+    let mut index = Vec::new();
     let seen = at.as_second();
     for sighting in sightings {
-        let outcome = put_one(tx, &mut refs, sighting, seen)?;
+        let outcome = put_one(tx, &mut refs, sighting, seen, &mut index)?;
         match outcome {
             Outcome::Added => written.added += 1,
             Outcome::Changed => written.changed += 1,
@@ -237,7 +238,21 @@ fn put_all(
         }
         written.known.push(outcome != Outcome::Added);
     }
+    index_messages(tx, &mut index)?;
     Ok(written)
+}
+
+/// Adds messages to the full-text index in ascending key order. FTS5 collects new entries in
+/// memory and must write them out as a new segment whenever a key arrives that is not above the
+/// last one: pages arrive newest first, so indexing them as they come wrote one tiny segment per
+/// item, and merging those took most of the time of a write.
+fn index_messages(tx: &Transaction<'_>, index: &mut [(i64, &str)]) -> rusqlite::Result<()> {
+    index.sort_unstable_by_key(|(k, _)| *k);
+    let mut insert = tx.prepare_cached("INSERT INTO items_fts (rowid, message) VALUES (?1, ?2)")?;
+    for (k, message) in index.iter() {
+        insert.execute(params![k, message])?;
+    }
+    Ok(())
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -259,11 +274,13 @@ struct Stored {
     seen: i64,
 }
 
-fn put_one(
+/// Stores one sighting; a message the full-text index must (re)learn is added to `index`.
+fn put_one<'a>(
     tx: &Transaction<'_>,
     refs: &mut Refs,
-    sighting: &Sighting<'_>,
+    sighting: &Sighting<'a>,
     seen: i64,
+    index: &mut Vec<(i64, &'a str)>,
 ) -> rusqlite::Result<Outcome> {
     let item = sighting.feedback;
     let project = project_ref(tx, refs, &item.project.id, &item.project.name)?;
@@ -290,10 +307,11 @@ fn put_one(
         })
         .optional()?;
     let (k, outcome) = match stored {
-        None => (
-            insert_item(tx, item, project, app, &tags, seen)?,
-            Outcome::Added,
-        ),
+        None => {
+            let k = insert_item(tx, item, project, app, &tags, seen)?;
+            index.push((k, item.message.as_str()));
+            (k, Outcome::Added)
+        }
         Some(old) if seen >= old.seen => {
             let changed = old.status != item.status.as_str()
                 || old.tags != tags
@@ -302,6 +320,9 @@ fn put_one(
                 || old.project != project
                 || old.app != app;
             update_item(tx, &old, item, project, app, &tags, seen)?;
+            if old.message != item.message {
+                index.push((old.k, item.message.as_str()));
+            }
             (
                 old.k,
                 if changed {
@@ -349,8 +370,6 @@ fn insert_item(
         k
     ])?;
     insert_tags(tx, k, item.status.as_str(), &item.tags)?;
-    tx.prepare_cached("INSERT INTO items_fts (rowid, message) VALUES (?1, ?2)")?
-        .execute(params![k, item.message])?;
     Ok(k)
 }
 
@@ -383,10 +402,9 @@ fn update_item(
         insert_tags(tx, old.k, item.status.as_str(), &item.tags)?;
     }
     if old.message != item.message {
+        // The new text is indexed with the rest of the write (`index_messages`).
         tx.prepare_cached("DELETE FROM items_fts WHERE rowid = ?1")?
             .execute([old.k])?;
-        tx.prepare_cached("INSERT INTO items_fts (rowid, message) VALUES (?1, ?2)")?
-            .execute(params![old.k, item.message])?;
     }
     Ok(())
 }
