@@ -146,10 +146,11 @@ async fn head_sync(global: &super::Args, shared: &Shared) -> Result<(), CliError
     Ok(())
 }
 
-/// Discovery and the head walks under one session; the items added and requests sent.
+/// Discovery (when the catalog is due) and the head walks under one session; the items added
+/// and requests sent.
 async fn sync_heads(syncer: &Syncer) -> Result<(usize, u32), SyncError> {
     let _session = syncer.session()?;
-    let mut requests = syncer.discovery().await?.requests;
+    let mut requests = syncer.discovery_if_due().await?.requests;
     let mut added = 0;
     for status in [Status::New, Status::Archived] {
         let report = syncer.head(&status, Priority::User).await?;

@@ -68,8 +68,16 @@ pub async fn run(
         super::store_cmd::sync_settings(args)?,
     );
     let _session = syncer.session()?;
-    progress.say(out, "discovery: projects, apps, tags")?;
-    let found = syncer.discovery().await?;
+    // The catalog is read again when it is due (or with --full); a page naming a project or
+    // app the store does not know brings discovery on the way.
+    let found = if sync.full {
+        syncer.discovery().await?
+    } else {
+        syncer.discovery_if_due().await?
+    };
+    if found.requests > 0 {
+        progress.say(out, "discovery: projects, apps, tags")?;
+    }
     progress.count(&found);
     // The oldest project's creation: no item is older (the progress bar's far end).
     let origin = shared

@@ -48,6 +48,7 @@
 //! - **Retention**: with `retention` set, walks stop at the first page reaching past the
 //!   cutoff and store nothing older, so the sync never undoes the store's `retention_days`.
 
+mod catalog;
 mod gate;
 mod lock;
 mod paging;
@@ -67,6 +68,7 @@ use crate::api::{ApiError, Client, RateLimit, Status};
 use crate::clock::SharedClock;
 use crate::store::{self, Shared, Store, StoreError};
 
+pub use catalog::CATALOG_FRESH;
 pub use state::{StatusState, status_state};
 
 /// Who asked: the user (goes first, may use the whole budget) or the background.
@@ -211,30 +213,6 @@ impl Syncer {
         lock::SyncLock::acquire(&self.lock)
     }
 
-    /// Projects (checked against the account the store mirrors: a mismatch is an error and
-    /// nothing of this account is written), apps and tags, into the store. The report counts
-    /// its requests (three), so the totals a command prints are the requests it sent.
-    pub async fn discovery(&self) -> Result<Report, SyncError> {
-        let _session = self.session()?;
-        let _turn = self.gate.turn(Priority::User).await;
-        let projects = self.client.list_projects().await?;
-        self.blocking(move |s| s.check_account(&projects)).await?;
-        let apps = self.client.list_apps(None).await?;
-        let tags = self
-            .client
-            .list_tags(&crate::api::ScopeQuery::default())
-            .await?;
-        self.blocking(move |s| {
-            s.put_apps(&apps, None)?;
-            s.put_server_tags(&tags)
-        })
-        .await?;
-        Ok(Report {
-            requests: 3,
-            ..Report::default()
-        })
-    }
-
     /// Head sync of one status; stops at the first page that reaches the stored head.
     pub async fn head(&self, status: &Status, priority: Priority) -> Result<Report, SyncError> {
         walk::head(self, status, priority).await
@@ -351,12 +329,12 @@ impl Syncer {
         self.client.rate_limit()
     }
 
-    fn now(&self) -> Timestamp {
+    pub(super) fn now(&self) -> Timestamp {
         self.clock.now()
     }
 
     /// Runs a store call on the writing connection off the async threads.
-    async fn blocking<T: Send + 'static>(
+    pub(super) async fn blocking<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Store) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, SyncError> {

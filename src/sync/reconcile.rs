@@ -56,6 +56,7 @@ pub async fn page(sy: &Syncer, priority: Priority) -> Result<Report, SyncError> 
         }
     };
     let (asked, counted) = asked;
+    report.requests += sy.vouch(&counted).await?;
     let at = sy.now();
     let cutoff = sy.cutoff(at);
     let (written, end) = sy

@@ -77,6 +77,7 @@ async fn head_walk(
         return Ok(report);
     };
     report.requests += 1;
+    report.requests += sy.vouch(&page).await?;
     let at = sy.now();
     let name = status.as_str().to_owned();
     let cutoff = sy.cutoff(at);
@@ -205,6 +206,7 @@ async fn fill(
             Err(error) => return Err(error.into()),
         }
     };
+    report.requests += sy.vouch(&page).await?;
     let at = sy.now();
     let name = status.as_str().to_owned();
     let cutoff = sy.cutoff(at);

@@ -50,7 +50,7 @@ fn status_of(job: &SyncJob) -> &Status {
 async fn run_job(syncer: &Syncer, job: &SyncJob) -> Result<Synced, SyncError> {
     let report = match job {
         SyncJob::Start(status) => {
-            syncer.discovery().await?;
+            syncer.discovery_if_due().await?;
             if never_synced(syncer, status).await {
                 // An empty store shows rows after one page (a first run, the demo,
                 // `--no-store`): the rest of the head is a gap that backfill walks.

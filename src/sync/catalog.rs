@@ -1,0 +1,139 @@
+//! The account's catalog (projects, apps, tags) and the account check, at the cost the issue
+//! allows a re-sync: a page is stored without any catalog request while everything it names is
+//! known and the catalog is fresh. Discovery (three requests) runs when the store has no
+//! catalog yet, when the stored one is older than [`CATALOG_FRESH`], and before a page that
+//! names a project or app the store does not know: a new project of this account, or another
+//! account's items, which the project list then refuses before anything of them is written.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use rusqlite::{OptionalExtension, params};
+
+use super::{Report, SyncError, Syncer};
+use crate::api::lenient::CountedPage;
+use crate::store::Store;
+
+/// How long a stored catalog is trusted before a sync reads it again (names and tag counts
+/// change rarely; a new project or app is noticed on the first page that names it).
+pub const CATALOG_FRESH: Duration = Duration::from_secs(3600);
+
+const CATALOG_AT: &str = "catalog_at";
+
+impl Syncer {
+    /// Projects (checked against the account the store mirrors: a mismatch is an error and
+    /// nothing of this account is written), apps and tags, into the store. The report counts
+    /// its requests (three), so the totals a command prints are the requests it sent.
+    pub async fn discovery(&self) -> Result<Report, SyncError> {
+        let _session = self.session()?;
+        let _turn = self.gate.turn(super::Priority::User).await;
+        self.discover().await
+    }
+
+    /// [`Syncer::discovery`] when the store has no catalog or an older one than
+    /// [`CATALOG_FRESH`]; otherwise nothing (no request).
+    pub async fn discovery_if_due(&self) -> Result<Report, SyncError> {
+        let now = self.now();
+        let at = self.blocking(catalog_at).await?;
+        let fresh = at.is_some_and(|at| crate::clock::until(at, now) < CATALOG_FRESH);
+        if fresh {
+            return Ok(Report::default());
+        }
+        self.discovery().await
+    }
+
+    /// Discovery inside an operation that holds the session and its turn.
+    pub(super) async fn discover(&self) -> Result<Report, SyncError> {
+        let projects = self.client.list_projects().await?;
+        self.blocking(move |s| s.check_account(&projects)).await?;
+        let apps = self.client.list_apps(None).await?;
+        let tags = self
+            .client
+            .list_tags(&crate::api::ScopeQuery::default())
+            .await?;
+        let at = self.now().as_second();
+        self.blocking(move |s| {
+            s.put_apps(&apps, None)?;
+            s.put_server_tags(&tags)?;
+            s.write(|tx| {
+                tx.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+                    params![CATALOG_AT, at.to_string()],
+                )
+                .map(drop)
+            })
+        })
+        .await?;
+        Ok(Report {
+            requests: 3,
+            ..Report::default()
+        })
+    }
+
+    /// Runs discovery before a page is stored when the page names a project the account check
+    /// has not vouched for, or an app the catalog lacks; its requests are returned.
+    pub(super) async fn vouch(&self, page: &CountedPage) -> Result<u32, SyncError> {
+        let projects: BTreeSet<String> = page
+            .page
+            .data
+            .iter()
+            .map(|i| i.project.id.clone())
+            .collect();
+        let apps: BTreeSet<String> = page
+            .page
+            .data
+            .iter()
+            .filter_map(|i| i.app.as_ref().map(|a| a.id.clone()))
+            .collect();
+        if projects.is_empty() {
+            return Ok(0);
+        }
+        let known = self
+            .blocking(move |s| all_known(s, &projects, &apps))
+            .await?;
+        if known {
+            return Ok(0);
+        }
+        Ok(self.discover().await?.requests)
+    }
+}
+
+/// When discovery last stored the catalog.
+fn catalog_at(store: &mut Store) -> Result<Option<jiff::Timestamp>, crate::store::StoreError> {
+    let value: Option<String> = store
+        .conn()
+        .query_row(
+            "SELECT value FROM meta WHERE key = ?1",
+            [CATALOG_AT],
+            |row| row.get(0),
+        )
+        .optional()
+        .map_err(|e| store.error(e))?;
+    Ok(value
+        .and_then(|v| v.parse::<i64>().ok())
+        .and_then(|s| jiff::Timestamp::from_second(s).ok()))
+}
+
+fn all_known(
+    store: &mut Store,
+    projects: &BTreeSet<String>,
+    apps: &BTreeSet<String>,
+) -> Result<bool, crate::store::StoreError> {
+    let vouched = store.known_project_ids()?;
+    if !projects.is_subset(&vouched) {
+        return Ok(false);
+    }
+    let conn = store.conn();
+    let mut find = conn
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM apps WHERE id = ?1)")
+        .map_err(|e| store.error(e))?;
+    for app in apps {
+        let found: bool = find
+            .query_row([app], |row| row.get(0))
+            .map_err(|e| store.error(e))?;
+        if !found {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
