@@ -266,9 +266,14 @@ pub fn clock(date: Option<&ServerDate>) -> Check {
             Some("turn on network time (timedatectl set-ntp true)".to_owned()),
         )
     } else {
+        let within = if size.as_secs() == 0 {
+            "in step with the server's".to_owned()
+        } else {
+            format!("within {shown} of the server's")
+        };
         Check::ok(
             NAME,
-            format!("within {shown} of the server's (signed webhooks allow {tolerance})"),
+            format!("{within} (signed webhooks allow {tolerance})"),
         )
     }
 }
@@ -406,6 +411,12 @@ mod tests {
         };
         let ok = clock(Some(&date("2026-11-01T11:59:58Z")));
         assert_eq!(ok.verdict, Verdict::Ok);
+        assert!(ok.detail.starts_with("within 2s of"), "{}", ok.detail);
+        let same = clock(Some(&date("2026-11-01T12:00:00Z")));
+        assert_eq!(
+            same.detail,
+            "in step with the server's (signed webhooks allow 5m)"
+        );
         let warn = clock(Some(&date("2026-11-01T12:01:30Z")));
         assert_eq!(warn.verdict, Verdict::Warn);
         assert!(warn.detail.contains("1m 30s ahead of"), "{}", warn.detail);
