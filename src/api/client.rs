@@ -110,6 +110,7 @@ impl ClientBuilder {
                 clock: self.clock,
                 observer: self.observer,
                 rate: Mutex::new(Budget::default()),
+                server_date: Mutex::new(None),
                 rng: Mutex::new(fastrand::Rng::new()),
             }),
             cancel: CancellationToken::new(),
@@ -133,7 +134,34 @@ struct Inner {
     clock: SharedClock,
     observer: Option<WaitObserver>,
     rate: Mutex<Budget>,
+    /// The last answer's `Date` header, for `doctor`'s clock-skew check.
+    server_date: Mutex<Option<ServerDate>>,
     rng: Mutex<fastrand::Rng>,
+}
+
+/// The server's clock as an answer's `Date` header gave it (whole seconds), beside this side's
+/// clock when the answer came: `feedback-inbox doctor` compares them, since webhook
+/// timestamps are judged by the local clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServerDate {
+    pub server: jiff::Timestamp,
+    pub local: jiff::Timestamp,
+}
+
+impl ServerDate {
+    /// The `Date` header of `headers` (an HTTP date), read at `local`; `None` when absent or
+    /// unreadable.
+    #[must_use]
+    pub fn from_headers(
+        headers: &reqwest::header::HeaderMap,
+        local: jiff::Timestamp,
+    ) -> Option<Self> {
+        let text = headers.get(reqwest::header::DATE)?.to_str().ok()?.trim();
+        let server = jiff::fmt::rfc2822::DateTimeParser::new()
+            .parse_timestamp(text)
+            .ok()?;
+        Some(Self { server, local })
+    }
 }
 
 impl std::fmt::Debug for Client {
@@ -171,6 +199,12 @@ impl Client {
     #[must_use]
     pub fn rate_limit(&self) -> RateLimit {
         lock(&self.inner.rate).reported()
+    }
+
+    /// The server's date from the last answer that carried a readable `Date` header.
+    #[must_use]
+    pub fn server_date(&self) -> Option<ServerDate> {
+        *lock(&self.inner.server_date)
     }
 
     /// A clone whose requests and waits stop with `Cancelled` when `token` fires.

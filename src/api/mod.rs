@@ -12,7 +12,7 @@ pub mod ratelimit;
 pub mod retry;
 pub mod walker;
 
-pub use client::{Client, ClientBuilder, Timeouts};
+pub use client::{Client, ClientBuilder, ServerDate, Timeouts};
 pub use error::ApiError;
 pub use key::{ApiKey, KeyError};
 pub use model::*;

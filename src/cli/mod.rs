@@ -3,7 +3,9 @@
 //! server's text (the serializer escapes it). Errors become one line on stderr and an exit code.
 
 pub mod account;
+pub mod completions;
 pub mod discovery;
+pub mod doctor;
 pub mod error;
 pub mod inbox;
 pub mod list;
@@ -83,6 +85,16 @@ pub enum Command {
     Sync(sync_cmd::SyncArgs),
     /// Show where the account settings come from (never the key) and check them with one request.
     Account,
+    /// Check the setup and explain: config, key, service, clock, store, terminal, clipboard,
+    /// browser; one line each, with a fix for what fails.
+    #[command(
+        after_help = "Exit status: 0 when every check passes (warnings allowed), 1 when any check fails."
+    )]
+    Doctor,
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(completions::CompletionsArgs),
+    /// Print the man page (roff), or write one page per command with --dir.
+    Man(completions::ManArgs),
 }
 
 /// Runs a parsed command line. Batch commands lock stdout for their output; the inbox does not
@@ -102,6 +114,9 @@ pub async fn run(args: Args) -> Result<(), CliError> {
         Command::Demo(demo) => inbox::demo(&args, demo).await,
         Command::Sim(sim) => sim_cmd::run(sim, &mut out()).await,
         Command::Account => account::run(&args, &mut out()).await,
+        Command::Doctor => doctor::run(&args, &mut out()).await,
+        Command::Completions(shell) => completions::completions(shell, &mut out()),
+        Command::Man(man) => completions::man(man, &mut out()),
         Command::Store(store) => store_cmd::run(&args, store, &mut out()),
         Command::Search(search) => search_cmd::run_command(&args, search, &mut out()).await,
         Command::Webhook(webhook) => webhook_cmd::run(&args, webhook, &mut std::io::stdout()).await,

@@ -9,7 +9,7 @@ use std::time::Duration;
 use reqwest::header::{ACCEPT, CONTENT_LENGTH};
 use url::Url;
 
-use super::{Client, root_cause};
+use super::{Client, ServerDate, root_cause};
 use crate::api::error::ApiError;
 use crate::api::ratelimit::retry_after;
 use crate::api::retry::{Wait, WaitReason};
@@ -92,6 +92,9 @@ impl Client {
         };
         let status = response.status().as_u16();
         lock(&self.inner.rate).record(status, response.headers());
+        if let Some(date) = ServerDate::from_headers(response.headers(), self.inner.clock.now()) {
+            *lock(&self.inner.server_date) = Some(date);
+        }
         let after = retry_after(response.headers(), self.inner.clock.now());
         let body = if (200..=299).contains(&status) {
             self.read_body(response, what).await?

@@ -1,0 +1,304 @@
+//! The local store's checks: where it is and how big, its permissions (file 0600, folder 0700:
+//! it holds the account's feedback, emails included), its schema version, and the last sync.
+//! Permissions are read before anything opens the file (opening tightens them, which would
+//! hide the problem); the size and sync state come from `store info`'s own report.
+
+use std::path::Path;
+
+use jiff::{SignedDuration, Timestamp};
+
+use super::Check;
+use crate::cli::Args;
+use crate::cli::store_cmd::{self, info};
+
+/// The store lines of this command line's store (`--store`, `FEEDBACK_STORE` or the default).
+#[must_use]
+pub fn checks(args: &Args, now: Timestamp) -> Vec<Check> {
+    let path = match store_cmd::store_path(args) {
+        Ok(Some(path)) => path,
+        Ok(None) => return vec![Check::ok("store", "--no-store: nothing is kept on disk")],
+        Err(error) => return vec![Check::fail("store", error.to_string(), "pass --store PATH")],
+    };
+    match store_cmd::retention(args) {
+        Ok(retention) => at(&path, retention, now),
+        // The config line has already said what is wrong with the file.
+        Err(error) => vec![Check::skip("store", format!("not read: {error}"))],
+    }
+}
+
+/// The store lines of the store file at `path`.
+#[must_use]
+pub fn at(path: &Path, retention: Option<SignedDuration>, now: Timestamp) -> Vec<Check> {
+    let shown = path.display();
+    if !path.exists() {
+        return vec![Check::ok(
+            "store",
+            format!("none yet at {shown}: the inbox or `feedback-inbox sync` creates it"),
+        )];
+    }
+    if let Err(error) = store_cmd::forget::check_store_file(path, "it is not the local store") {
+        return vec![Check::fail(
+            "store",
+            error.to_string(),
+            "pass --store with the store's path, or move that file away",
+        )];
+    }
+    let access = permissions(path);
+    let schema = schema(path);
+    let mut lines = vec![access.clone(), schema.clone()];
+    let readable = access.verdict != super::Verdict::Fail && schema.verdict == super::Verdict::Ok;
+    let report = readable.then(|| info::read(path, retention));
+    let (head, sync) = match report {
+        None => (
+            Check::ok("store", shown.to_string()),
+            Check::skip(
+                "last sync",
+                "fix the lines above first (reading the store would change them)",
+            ),
+        ),
+        Some(Err(error)) => (
+            Check::fail(
+                "store",
+                error.to_string(),
+                "run `feedback-inbox store info` for details",
+            ),
+            Check::skip("last sync", "the store could not be read"),
+        ),
+        Some(Ok(report)) => (size_line(&report), last_sync(&report, now)),
+    };
+    lines.insert(0, head);
+    lines.push(sync);
+    lines
+}
+
+/// "PATH, 1.5 MiB (and 32.0 KiB of write-ahead log), 1,234 items".
+fn size_line(report: &info::Report) -> Check {
+    let Some(contents) = &report.contents else {
+        return Check::ok("store", format!("{}: empty", report.path));
+    };
+    let wal = if contents.wal_bytes > 0 {
+        format!(
+            " (and {} of write-ahead log)",
+            info::human_bytes(contents.wal_bytes)
+        )
+    } else {
+        String::new()
+    };
+    Check::ok(
+        "store",
+        format!(
+            "{}, {}{wal}, {} items",
+            report.path,
+            info::human_bytes(contents.bytes),
+            info::grouped(contents.items)
+        ),
+    )
+}
+
+/// File 0600 and folder 0700; a file others can read fails, a folder others can list warns.
+#[cfg(unix)]
+#[must_use]
+pub fn permissions(path: &Path) -> Check {
+    use std::os::unix::fs::PermissionsExt;
+    const NAME: &str = "store access";
+    let mode = |p: &Path| std::fs::metadata(p).map(|m| m.permissions().mode() & 0o7777);
+    let file = match mode(path) {
+        Ok(mode) => mode,
+        Err(error) => {
+            return Check::fail(
+                NAME,
+                format!("cannot read its permissions: {error}"),
+                "check the path",
+            );
+        }
+    };
+    if file & 0o077 != 0 {
+        return Check::fail(
+            NAME,
+            format!("the file is mode {file:04o}: other users can read the account's feedback"),
+            format!("chmod 600 {}", path.display()),
+        );
+    }
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    match mode(dir) {
+        Ok(dir_mode) if dir_mode & 0o077 != 0 => Check::warn(
+            NAME,
+            format!("file {file:04o}, but its folder is mode {dir_mode:04o}: others can list it"),
+            Some(format!("chmod 700 {}", dir.display())),
+        ),
+        Ok(dir_mode) => Check::ok(NAME, format!("file {file:04o}, folder {dir_mode:04o}")),
+        Err(error) => Check::warn(
+            NAME,
+            format!("file {file:04o}; folder unreadable: {error}"),
+            None,
+        ),
+    }
+}
+
+#[cfg(not(unix))]
+#[must_use]
+pub fn permissions(_path: &Path) -> Check {
+    Check::ok(
+        "store access",
+        "permissions are the user profile's (not a unix system)",
+    )
+}
+
+/// The schema version against this build's, read without opening the store (which would
+/// migrate it).
+#[must_use]
+pub fn schema(path: &Path) -> Check {
+    const NAME: &str = "store schema";
+    let flags =
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let version = rusqlite::Connection::open_with_flags(path, flags)
+        .and_then(|conn| conn.pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0)));
+    let latest = i64::try_from(crate::store::schema::latest()).unwrap_or(i64::MAX);
+    match version {
+        Err(error) => Check::fail(
+            NAME,
+            format!("cannot read it: {error}"),
+            "check the file's permissions and owner",
+        ),
+        Ok(0) => Check::ok(NAME, "empty file: set up on first use"),
+        Ok(v) if v == latest => Check::ok(NAME, format!("version {v}, this build's")),
+        Ok(v) if v < latest => Check::warn(
+            NAME,
+            format!("version {v}, older than this build's {latest}"),
+            Some("run `feedback-inbox sync` or the inbox once: it upgrades the store".to_owned()),
+        ),
+        Ok(v) => Check::fail(
+            NAME,
+            format!("version {v}, written by a newer feedback-inbox (this build knows {latest})"),
+            "update feedback-inbox, or pass --store with another file",
+        ),
+    }
+}
+
+/// When each status was last synced; never synced is a warning.
+fn last_sync(report: &info::Report, now: Timestamp) -> Check {
+    const NAME: &str = "last sync";
+    let statuses = report.contents.iter().flat_map(|c| &c.statuses);
+    let mut parts = Vec::new();
+    let mut never = false;
+    for status in statuses {
+        let Some(sync) = &status.sync else { continue };
+        let when = match sync.synced_at {
+            Some(at) => format!("{} ago", crate::timefmt::age(now, at)),
+            None => {
+                never = true;
+                "never".to_owned()
+            }
+        };
+        let reach = if sync.complete {
+            ", complete"
+        } else {
+            ", partial"
+        };
+        let reach = if sync.synced_at.is_some() { reach } else { "" };
+        parts.push(format!("{} {when}{reach}", status.status));
+    }
+    let detail = parts.join("; ");
+    if never {
+        Check::warn(
+            NAME,
+            detail,
+            Some("run `feedback-inbox sync` (or open the inbox)".to_owned()),
+        )
+    } else {
+        Check::ok(NAME, detail)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Verdict;
+    use super::*;
+    use crate::store::Store;
+
+    fn verdicts(lines: &[Check]) -> Vec<(&'static str, Verdict)> {
+        lines.iter().map(|c| (c.name, c.verdict)).collect()
+    }
+
+    fn made() -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("stores").join("default.sqlite3");
+        drop(Store::open(&path).unwrap());
+        (dir, path)
+    }
+
+    #[test]
+    fn a_missing_store_is_fine() {
+        let dir = tempfile::tempdir().unwrap();
+        let lines = at(
+            &dir.path().join("none.sqlite3"),
+            None,
+            Timestamp::UNIX_EPOCH,
+        );
+        assert_eq!(verdicts(&lines), [("store", Verdict::Ok)]);
+        assert!(lines[0].detail.starts_with("none yet at "));
+    }
+
+    #[test]
+    fn a_fresh_store_passes_but_was_never_synced() {
+        let (_dir, path) = made();
+        let lines = at(&path, None, Timestamp::UNIX_EPOCH);
+        assert_eq!(
+            verdicts(&lines),
+            [
+                ("store", Verdict::Ok),
+                ("store access", Verdict::Ok),
+                ("store schema", Verdict::Ok),
+                ("last sync", Verdict::Warn)
+            ]
+        );
+        assert!(lines[0].detail.contains("0 items"), "{}", lines[0].detail);
+        assert_eq!(lines[1].detail, "file 0600, folder 0700");
+        assert_eq!(lines[3].detail, "new never; archived never");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_store_others_can_read_fails_and_is_left_as_it_was() {
+        use std::os::unix::fs::PermissionsExt;
+        let (_dir, path) = made();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let lines = at(&path, None, Timestamp::UNIX_EPOCH);
+        assert_eq!(lines[1].verdict, Verdict::Fail);
+        assert!(lines[1].fix.as_deref().unwrap().starts_with("chmod 600 "));
+        assert_eq!(lines[3].verdict, Verdict::Skip);
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644, "doctor does not change what it reports");
+
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let folder = path.parent().unwrap();
+        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let lines = at(&path, None, Timestamp::UNIX_EPOCH);
+        assert_eq!(lines[1].verdict, Verdict::Warn);
+        assert!(lines[1].fix.as_deref().unwrap().starts_with("chmod 700 "));
+    }
+
+    #[test]
+    fn a_newer_schema_fails_and_an_older_one_warns() {
+        let (_dir, path) = made();
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", 999).unwrap();
+        let lines = at(&path, None, Timestamp::UNIX_EPOCH);
+        assert_eq!(lines[2].verdict, Verdict::Fail);
+        assert!(lines[2].detail.contains("newer feedback-inbox"));
+        conn.pragma_update(None, "user_version", 1).unwrap();
+        assert_eq!(schema(&path).verdict, Verdict::Warn);
+    }
+
+    #[test]
+    fn another_programs_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("notes.txt");
+        std::fs::write(&path, "not a database").unwrap();
+        let lines = at(&path, None, Timestamp::UNIX_EPOCH);
+        assert_eq!(verdicts(&lines), [("store", Verdict::Fail)]);
+    }
+}

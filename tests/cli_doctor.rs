@@ -1,0 +1,283 @@
+//! `feedback-inbox doctor`, `completions` and `man`, the built binary against the simulator:
+//! the passing setup, a rejected key (401 and 403), an unreachable service, a server whose
+//! `Date` is ten minutes off, a missing key, and a store others can read; the key never shows.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use clap::CommandFactory;
+use common::rig;
+use feedback_inbox::sim::{DEMO_KEY, FaultKind, Route, STARTER_KEY};
+
+/// What every key used here ends with: must never be printed.
+const SECRETS: [&str; 3] = [
+    "demo_0123456789abcdef",
+    "starter_0123456789abcdef",
+    "hunter2",
+];
+
+/// Runs the binary with a clean environment: no user config, the store in `home`.
+fn run(home: &Path, base_url: &str, key: Option<&str>, args: &[&str]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"));
+    command
+        .args(args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("FEEDBACK_STORE", home.join("store.sqlite3"))
+        .env("FEEDBACK_BASE_URL", base_url);
+    if let Some(key) = key {
+        command.env("FEEDBACK_API_KEY", key);
+    }
+    command.output().unwrap()
+}
+
+fn doctor(home: &Path, base_url: &str, key: Option<&str>) -> (Output, String, String) {
+    let out = run(home, base_url, key, &["doctor"]);
+    let stdout = String::from_utf8(out.stdout.clone()).unwrap();
+    let stderr = String::from_utf8(out.stderr.clone()).unwrap();
+    for secret in SECRETS {
+        assert!(!stdout.contains(secret), "the key leaked:\n{stdout}");
+        assert!(!stderr.contains(secret), "the key leaked:\n{stderr}");
+    }
+    (out, stdout, stderr)
+}
+
+/// The line of check `name`.
+fn line<'a>(stdout: &'a str, name: &str) -> &'a str {
+    stdout
+        .lines()
+        .find(|l| {
+            l.get(6..)
+                .is_some_and(|rest| rest.starts_with(&format!("{name} ")))
+        })
+        .unwrap_or_else(|| panic!("no {name} line in\n{stdout}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_working_setup_passes_with_warnings_only_and_exits_0() {
+    let r = rig(10, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let (out, stdout, stderr) = doctor(home.path(), &r.sim.base_url(), Some(DEMO_KEY));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(!stdout.contains("FAIL"), "{stdout}");
+    assert!(line(&stdout, "API key").contains("region eu, from FEEDBACK_API_KEY"));
+    assert!(line(&stdout, "service").starts_with("ok "), "{stdout}");
+    assert!(line(&stdout, "key accepted").contains("projects readable"));
+    assert!(
+        line(&stdout, "rate budget").contains("/10000 requests left"),
+        "{stdout}"
+    );
+    assert!(line(&stdout, "clock").starts_with("ok "), "{stdout}");
+    assert!(line(&stdout, "store").contains("none yet at"), "{stdout}");
+    assert!(line(&stdout, "terminal").starts_with("warn  terminal       not a terminal"));
+    for name in ["colours", "clipboard", "browser"] {
+        line(&stdout, name);
+    }
+    assert!(
+        stdout.lines().last().unwrap().contains(" 0 failed"),
+        "{stdout}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rejected_key_fails_with_the_specs_reason_and_exit_1() {
+    let r = rig(10, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let bad = "service_eu_sk_hunter2hunter2";
+    let (out, stdout, stderr) = doctor(home.path(), &r.sim.base_url(), Some(bad));
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        line(&stdout, "service").starts_with("ok "),
+        "a 401 is an answer"
+    );
+    let rejected = line(&stdout, "key accepted");
+    assert!(
+        rejected.starts_with("FAIL  key accepted   401 unauthorized"),
+        "{rejected}"
+    );
+    assert!(rejected.contains("fix: make a new key"), "{rejected}");
+    assert_eq!(
+        stderr.trim(),
+        "error: doctor: 1 check failed (key accepted)"
+    );
+
+    let (out, stdout, _) = doctor(home.path(), &r.sim.base_url(), Some(STARTER_KEY));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(line(&stdout, "key accepted").contains("403 api_access_requires_indie"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_service_is_named_and_the_later_network_checks_skipped() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    drop(listener);
+    let home = tempfile::tempdir().unwrap();
+    let (out, stdout, stderr) = doctor(home.path(), &url, Some(DEMO_KEY));
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        line(&stdout, "service").starts_with("FAIL  service        connection refused"),
+        "{stdout}"
+    );
+    for name in ["key accepted", "rate budget", "clock"] {
+        assert!(line(&stdout, name).starts_with("skip "), "{stdout}");
+    }
+    assert!(stderr.contains("(service)"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_clock_ten_minutes_away_fails_the_clock_check() {
+    let r = rig(10, 10_000).await;
+    let past = jiff::Timestamp::now() - jiff::SignedDuration::from_mins(10);
+    let date = jiff::fmt::rfc2822::DateTimePrinter::new()
+        .timestamp_to_rfc9110_string(&past)
+        .unwrap();
+    r.sim.faults().add(
+        Route::Projects,
+        FaultKind::Headers(vec![("date".into(), date)]),
+        None,
+    );
+    let home = tempfile::tempdir().unwrap();
+    let (out, stdout, _) = doctor(home.path(), &r.sim.base_url(), Some(DEMO_KEY));
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let clock = line(&stdout, "clock");
+    assert!(clock.starts_with("FAIL"), "{clock}");
+    assert!(clock.contains("ahead of the server's"), "{clock}");
+    assert!(clock.contains("5m window"), "{clock}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_key_fails_and_no_request_is_sent() {
+    let r = rig(10, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let (out, stdout, _) = doctor(home.path(), &r.sim.base_url(), None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(line(&stdout, "API key").starts_with("FAIL  API key        no API key set"));
+    assert!(line(&stdout, "service").starts_with("skip "), "{stdout}");
+    assert_eq!(r.sim.stats().route(Route::Projects), 0);
+}
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_other_users_can_read_fails_with_the_chmod() {
+    use std::os::unix::fs::PermissionsExt;
+    let r = rig(10, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let store = home.path().join("store.sqlite3");
+    drop(feedback_inbox::store::Store::open(&store).unwrap());
+    std::fs::set_permissions(&store, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let (out, stdout, stderr) = doctor(home.path(), &r.sim.base_url(), Some(DEMO_KEY));
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let access = line(&stdout, "store access");
+    assert!(access.contains("mode 0644"), "{access}");
+    assert!(
+        access.contains(&format!("fix: chmod 600 {}", store.display())),
+        "{access}"
+    );
+    assert_eq!(
+        stderr.trim(),
+        "error: doctor: 1 check failed (store access)"
+    );
+}
+
+#[test]
+fn doctor_help_documents_the_exit_status() {
+    let home = tempfile::tempdir().unwrap();
+    let out = run(
+        home.path(),
+        "http://127.0.0.1:1",
+        None,
+        &["doctor", "--help"],
+    );
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        help.contains("Exit status: 0 when every check passes"),
+        "{help}"
+    );
+}
+
+/// Whether `program` runs here.
+fn installed(program: &str) -> bool {
+    Command::new(program).arg("--version").output().is_ok()
+}
+
+#[test]
+fn the_bash_completion_loads_in_bash() {
+    let script = format!(
+        "source <('{}' completions bash) && complete -p feedback-inbox",
+        env!("CARGO_BIN_EXE_feedback-inbox")
+    );
+    let out = Command::new("bash").args(["-c", &script]).output().unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(shown.contains("feedback-inbox"), "{shown}");
+}
+
+#[test]
+fn the_zsh_and_fish_completions_load_where_those_shells_are_installed() {
+    let bin = env!("CARGO_BIN_EXE_feedback-inbox");
+    let cases = [
+        (
+            "zsh",
+            format!("autoload -U compinit && compinit -u && source <('{bin}' completions zsh)"),
+        ),
+        (
+            "fish",
+            format!("'{bin}' completions fish | source && complete -C 'feedback-inbox do'"),
+        ),
+    ];
+    for (shell, script) in cases {
+        if !installed(shell) {
+            println!("skipped {shell}: not installed");
+            continue;
+        }
+        let out = Command::new(shell).args(["-c", &script]).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{shell}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn the_man_page_names_every_command_and_renders() {
+    let home = tempfile::tempdir().unwrap();
+    let out = run(home.path(), "http://127.0.0.1:1", None, &["man"]);
+    assert!(out.status.success());
+    let page = String::from_utf8(out.stdout).unwrap();
+    let command = feedback_inbox::cli::Args::command();
+    for sub in command.get_subcommands() {
+        assert!(page.contains(sub.get_name()), "{} missing", sub.get_name());
+    }
+    if !installed("man") {
+        println!("skipped rendering: man is not installed");
+        return;
+    }
+    let path = home.path().join("feedback-inbox.1");
+    std::fs::write(&path, &page).unwrap();
+    let rendered = Command::new("man")
+        .arg("-l")
+        .arg(&path)
+        .env("MANPAGER", "cat")
+        .env("MANWIDTH", "100")
+        .output()
+        .unwrap();
+    assert!(
+        rendered.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rendered.stderr)
+    );
+    let text = String::from_utf8_lossy(&rendered.stdout);
+    assert!(text.contains("feedback-inbox-doctor"), "{text}");
+}
