@@ -47,7 +47,7 @@ fn text(bytes: &[u8]) -> String {
 fn stored(path: &Path, status: &str) -> Vec<String> {
     let conn = rusqlite::Connection::open(path).unwrap();
     let mut stmt = conn
-        .prepare("SELECT id FROM items WHERE status = ?1 ORDER BY received DESC, k DESC")
+        .prepare("SELECT id FROM items WHERE status = ?1 ORDER BY received DESC, k ASC")
         .unwrap();
     stmt.query_map([status], |r| r.get(0))
         .unwrap()

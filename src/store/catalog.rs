@@ -174,7 +174,8 @@ impl Store {
         let with_detail: i64 = conn
             .query_row("SELECT count(detail_at) FROM items", [], |row| row.get(0))
             .map_err(wrap)?;
-        // The ends of the key are the oldest and newest items (keys follow received times).
+        // The ends of the key are the newest and oldest items (keys follow received times,
+        // newest first).
         let end = |order: &str| -> rusqlite::Result<Option<i64>> {
             conn.query_row(
                 &format!("SELECT received FROM items ORDER BY k {order} LIMIT 1"),
@@ -183,7 +184,7 @@ impl Store {
             )
             .optional()
         };
-        let (oldest, newest) = (end("ASC").map_err(wrap)?, end("DESC").map_err(wrap)?);
+        let (oldest, newest) = (end("DESC").map_err(wrap)?, end("ASC").map_err(wrap)?);
         Ok(Info {
             bytes: (pages * page_size).unsigned_abs(),
             by_status,

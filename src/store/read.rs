@@ -1,6 +1,7 @@
 //! Reading the store: the ordered keys of a view (status, project, app, tag and a compiled
 //! search condition), the rows of one screen, a detail, pane counts and `store info`.
-//! Order is always newest first: `k DESC` (keys follow received times, see `schema`).
+//! Order is always newest first: `k ASC` (keys follow received times, newest first, see
+//! `store::keys`).
 
 use jiff::Timestamp;
 use rusqlite::types::Value;
@@ -204,9 +205,9 @@ impl Store {
 /// query (SQLite sorts otherwise, not knowing it equals `items.k`).
 fn order(query: &ViewQuery) -> &'static str {
     if query.fts.is_some() {
-        "items_fts.rowid DESC"
+        "items_fts.rowid"
     } else {
-        "items.k DESC"
+        "items.k"
     }
 }
 

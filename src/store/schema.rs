@@ -5,12 +5,13 @@
 use rusqlite_migration::{M, Migrations};
 
 /// The SQL of every migration, oldest first.
-pub const STEPS: &[&str] = &[V1, V2];
+pub const STEPS: &[&str] = &[V1, V2, V3];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
-/// where it is shown. `items.k` is the item's place in time, `received` in microseconds times
-/// 1024 plus a tie-breaker (`write::time_key`), and the rowid of the full-text index: newest
-/// first is `k DESC` in every table and index (a bare index on `status` is ordered by it), and a
+/// where it is shown. `items.k` is the item's place in time (in schema 1 and 2, `received` in
+/// microseconds times 1024 plus a tie-breaker; schema 3 turned it around, see [`V3`]) and the
+/// rowid of the full-text index: newest first is one direction of `k` in every table and index
+/// (a bare index on `status` is ordered by it), and a
 /// search walks the index's matches newest first and stops after a screen. The indexes serve the
 /// views (a status, a project, an app) and the panes' counts, which walk index ranges only;
 /// `item_tags` repeats the item's status for the same reason.
@@ -80,6 +81,48 @@ CREATE TABLE sync_gaps (
 );
 CREATE INDEX sync_gaps_by_status ON sync_gaps(status, last_received);
 CREATE TABLE sync_recheck (id TEXT PRIMARY KEY, found INTEGER NOT NULL) WITHOUT ROWID;
+";
+
+/// Schema 3: keys newest first ascending (`store::keys`): `k` becomes `-k` in every table, and
+/// the full-text index is built again (a contentless index cannot change a rowid). The tables
+/// are copied in their new order, which also packs them.
+const V3: &str = r"
+CREATE TABLE items_v3 (
+  k INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  received INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  project INTEGER NOT NULL REFERENCES project_refs(k),
+  app INTEGER REFERENCES app_refs(k),
+  email TEXT,
+  message TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  seen INTEGER NOT NULL,
+  delivery TEXT,
+  detail_at INTEGER
+);
+INSERT INTO items_v3 SELECT -k, id, received, status, project, app, email, message, tags, seen,
+                            delivery, detail_at FROM items ORDER BY k DESC;
+DROP TABLE items;
+ALTER TABLE items_v3 RENAME TO items;
+CREATE INDEX items_by_status ON items(status);
+CREATE INDEX items_by_project ON items(project, status);
+CREATE INDEX items_by_app ON items(app, status);
+CREATE TABLE item_tags_v3 (tag TEXT NOT NULL, status TEXT NOT NULL, k INTEGER NOT NULL,
+                           PRIMARY KEY (tag, status, k)) WITHOUT ROWID;
+INSERT INTO item_tags_v3 SELECT tag, status, -k FROM item_tags ORDER BY tag, status, k DESC;
+DROP TABLE item_tags;
+ALTER TABLE item_tags_v3 RENAME TO item_tags;
+CREATE TABLE item_meta_v3 (k INTEGER NOT NULL, custom INTEGER NOT NULL, key TEXT NOT NULL,
+                           value TEXT NOT NULL, PRIMARY KEY (k, custom, key)) WITHOUT ROWID;
+INSERT INTO item_meta_v3 SELECT -k, custom, key, value FROM item_meta ORDER BY k DESC, custom, key;
+DROP TABLE item_meta;
+ALTER TABLE item_meta_v3 RENAME TO item_meta;
+CREATE INDEX item_meta_by_key ON item_meta(key, value);
+DROP TABLE items_fts;
+CREATE VIRTUAL TABLE items_fts USING fts5(message, content='', contentless_delete=1,
+                                          tokenize='unicode61 remove_diacritics 2');
+INSERT INTO items_fts (rowid, message) SELECT k, message FROM items ORDER BY k;
 ";
 
 /// Every migration, oldest first.

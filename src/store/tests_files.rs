@@ -127,3 +127,53 @@ fn a_second_connection_reads_during_a_write_and_writes_after_it() {
     let _writer = released.join().unwrap();
     assert_eq!(ids(&other, &view(None)), ["b", "a"]);
 }
+
+#[test]
+fn a_schema_2_store_gets_keys_newest_first_with_its_tags_metadata_and_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.sqlite3");
+    {
+        let mut conn = rusqlite::Connection::open(&path).unwrap();
+        schema::migrations().to_version(&mut conn, 2).unwrap();
+        // Schema 2's keys: received microseconds × 1024 (+ a tie-breaker), newest largest.
+        conn.execute_batch(
+            "INSERT INTO project_refs (k, id, name) VALUES (1, 'proj-1', 'Trailhead');
+             INSERT INTO items (k, id, received, status, project, message, tags, seen)
+               VALUES (1024000, 'old', 1000, 'new', 1, 'the export crashed', '[\"bug\"]', 0),
+                      (2048000, 'mid', 2000, 'archived', 1, 'thanks', '[]', 0),
+                      (3072000, 'top', 3000, 'new', 1, 'export is slow', '[\"bug\"]', 0),
+                      (3072001, 'tie', 3000, 'new', 1, 'a tie, stored later', '[]', 0);
+             INSERT INTO item_tags (tag, status, k) VALUES ('bug', 'new', 1024000), ('bug', 'new', 3072000);
+             INSERT INTO item_meta (k, custom, key, value) VALUES (3072000, 0, 'appVersion', '2.1');
+             INSERT INTO items_fts (rowid, message) SELECT k, message FROM items;",
+        )
+        .unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    assert_eq!(ids(&store, &view(None)), ["tie", "top", "mid", "old"]);
+    assert_eq!(ids(&store, &view(Some("new"))), ["tie", "top", "old"]);
+    let tagged = ViewQuery {
+        status: Some("new".into()),
+        tag: Some("bug".into()),
+        ..ViewQuery::default()
+    };
+    assert_eq!(ids(&store, &tagged), ["top", "old"]);
+    let words = |text: &str| {
+        let context = search::Context {
+            now: ts(T1),
+            tz: jiff::tz::TimeZone::UTC,
+        };
+        let query = search::parse(text).unwrap();
+        let sql = search::compile(store.conn(), &query, &context).unwrap();
+        ids(&store, &ViewQuery::default().search(sql))
+    };
+    assert_eq!(words("export"), ["top", "old"]);
+    assert_eq!(words("export -crashed"), ["top"]);
+    let top = store.detail("top").unwrap().unwrap();
+    assert_eq!(top.metadata.built_in["appVersion"], "2.1");
+    assert_eq!(top.item.key, micros_key(3000));
+    assert_eq!(
+        store.item("tie").unwrap().unwrap().key,
+        micros_key(3000) - 1
+    );
+}

@@ -133,29 +133,30 @@ impl Store {
         // checked by a read first (at every start, usually nothing is due and nothing is locked),
         // then dropped in batches, each its own short transaction, so other processes' writes
         // get their turn between them.
-        let below = time_key(cutoff);
+        let cutoff_key = time_key(cutoff);
         let due = self
             .conn
-            .prepare_cached("SELECT EXISTS (SELECT 1 FROM items WHERE k < ?1)")
-            .and_then(|mut s| s.query_row([below], |row| row.get::<_, bool>(0)))
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM items WHERE k > ?1)")
+            .and_then(|mut s| s.query_row([cutoff_key], |row| row.get::<_, bool>(0)))
             .map_err(|e| self.error(e))?;
         let mut dropped = 0;
         if !due {
             return Ok(0);
         }
         loop {
-            let batch = self.write(|tx| {
-                let rows: Vec<(i64, String, String)> = tx
+            let batch =
+                self.write(|tx| {
+                    let rows: Vec<(i64, String, String)> = tx
                     .prepare_cached(
-                        "SELECT k, status, tags FROM items WHERE k < ?1 ORDER BY k LIMIT 1000",
+                        "SELECT k, status, tags FROM items WHERE k > ?1 ORDER BY k DESC LIMIT 1000",
                     )?
-                    .query_map([below], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
+                    .query_map([cutoff_key], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
                     .collect::<Result<_, _>>()?;
-                for (k, status, tags) in &rows {
-                    forget_item(tx, *k, status, tags)?;
-                }
-                Ok(rows.len())
-            })?;
+                    for (k, status, tags) in &rows {
+                        forget_item(tx, *k, status, tags)?;
+                    }
+                    Ok(rows.len())
+                })?;
             dropped += batch;
             if batch == 0 {
                 break;

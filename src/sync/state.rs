@@ -284,7 +284,7 @@ pub fn finish_reconcile(tx: &Transaction<'_>, status: &str, started: i64) -> rus
 
 /// [`queue_missing`]'s statement (its plan is tested: a rowid range, not a status scan).
 pub(super) const QUEUE_MISSING: &str = "INSERT OR IGNORE INTO sync_recheck (id, found)
-     SELECT id, ?5 FROM items WHERE status = ?1 AND k >= ?7 AND k < ?8 AND seen <= ?5
+     SELECT id, ?5 FROM items WHERE status = ?1 AND k <= ?7 AND k > ?8 AND seen <= ?5
        AND (received > ?2 OR (received = ?2 AND id >= ?3))
        AND (?4 IS NULL OR received < ?4 OR (received = ?4 AND id < ?6))";
 
@@ -300,10 +300,10 @@ pub fn queue_missing(
 ) -> rusqlite::Result<usize> {
     let (low_r, low_id) = low.map_or((i64::MIN, ""), |k| (k.received, k.id.as_str()));
     let (high_r, high_id) = high.map_or((None, None), |k| (Some(k.received), Some(k.id.as_str())));
-    // `items.k` orders as `received` does (received µs × 1024 + a tie-breaker): the same range
-    // on the rowid keeps the scan to the page's stretch instead of every stored `new` item.
+    // `items.k` orders as `received` does, newest first (see `store::micros_key`): the same
+    // range on the rowid keeps the scan to the page's stretch instead of every stored `new` item.
     let low_k = store::micros_key(low_r);
-    let high_k = high_r.map_or(i64::MAX, |r| store::micros_key(r.saturating_add(1)));
+    let high_k = high_r.map_or(i64::MIN, |r| store::micros_key(r.saturating_add(1)));
     tx.prepare_cached(QUEUE_MISSING)?.execute(params![
         status, low_r, low_id, high_r, before, high_id, low_k, high_k
     ])

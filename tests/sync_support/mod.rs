@@ -38,7 +38,7 @@ pub fn stored_ids(shared: &Shared, status: &str) -> Vec<String> {
     shared.read(|s| {
         let mut stmt = s
             .conn()
-            .prepare("SELECT id FROM items WHERE status = ?1 ORDER BY received DESC, k DESC")
+            .prepare("SELECT id FROM items WHERE status = ?1 ORDER BY received DESC, k ASC")
             .unwrap();
         stmt.query_map([status], |r| r.get(0))
             .unwrap()

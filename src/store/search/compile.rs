@@ -393,16 +393,22 @@ impl Compiler<'_> {
         Ok(self.received(op, cutoff.as_microsecond()))
     }
 
-    /// `received {op} micros`, said of the item's key (which starts with its received time, see
-    /// `store::time_key`), so the condition is a range of the table's own order.
+    /// `received {op} micros`, said of the item's key (its received time, newest first, see
+    /// `store::keys`), so the condition is a range of the table's own order: "at or after m" is
+    /// `k <= key(m)`, "before m" is `k > key(m)`.
     fn received(&mut self, op: &str, micros: i64) -> String {
-        let (op, micros) = match op {
-            ">" => (">=", micros.saturating_add(1)),
-            "<=" => ("<", micros.saturating_add(1)),
-            other => (other, micros),
+        let (after, micros) = match op {
+            ">" => (true, micros.saturating_add(1)),
+            ">=" => (true, micros),
+            "<=" => (false, micros.saturating_add(1)),
+            _ => (false, micros),
         };
         let p = self.param(Value::Integer(crate::store::micros_key(micros)));
-        format!("items.k {op} {p}")
+        if after {
+            format!("items.k <= {p}")
+        } else {
+            format!("items.k > {p}")
+        }
     }
 }
 

@@ -60,7 +60,8 @@ fn dates_are_read_in_the_users_zone_and_ages_from_now() {
         s.params,
         [Value::Integer(crate::store::time_key(midnight_at_minus_5))]
     );
-    assert!(s.condition.contains(">="));
+    // Keys run newest first: "at or after" is every key up to the day's first.
+    assert!(s.condition.contains("items.k <= "), "{}", s.condition);
     let s = sql(&store, "age:<2h");
     let two_hours_ago = anchor() - jiff::SignedDuration::from_hours(2);
     // Younger than 2h: received after the cutoff, so from the key of the next microsecond.
