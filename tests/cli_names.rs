@@ -383,52 +383,38 @@ async fn search_flags_are_an_and_with_the_query_as_its_own_qualifiers() {
     let store = dir.path().join("s.sqlite3");
     ok(&run(&base, Some(&store), &["sync"]));
     let before = r.sim.stats().requests;
-    let search = |args: &[&str]| {
+    let search = |flags: &[&str], query: &str| {
         let mut all = vec!["search", "--format", "jsonl"];
-        all.extend_from_slice(args);
+        all.extend_from_slice(flags);
+        all.extend(["--", query]);
         ids(&run(&base, Some(&store), &all))
     };
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str, &str); 4] = [
         (
-            &[
-                "--app",
-                "Trailhead iOS",
-                "--since",
-                "2026-10-01",
-                "has:email",
-            ],
+            &["--app", "Trailhead iOS", "--since", "2026-10-01"],
+            "has:email",
             "has:email app:trailhead-ios after:2026-10-01",
         ),
         (
-            &[
-                "--project",
-                "NIMBUS NOTES",
-                "--until",
-                "2026-09-15T12:00",
-                "-crash",
-            ],
+            &["--project", "NIMBUS NOTES", "--until", "2026-09-15T12:00"],
+            "-crash",
             "-crash project:nimbus-notes before:2026-09-15T12:00",
         ),
         (
-            &[
-                "--since",
-                "2026-10-20",
-                "--until",
-                "2026-10-25",
-                "--",
-                "-has:tag",
-            ],
+            &["--since", "2026-10-20", "--until", "2026-10-25"],
+            "-has:tag",
             "-has:tag after:2026-10-20 before:2026-10-25",
         ),
         (
-            &["--since", "2026-10-20T06:00:00Z", "status:archived"],
+            &["--since", "2026-10-20T06:00:00Z"],
+            "status:archived",
             "status:archived after:2026-10-20T06:00",
         ),
     ];
-    for (flags, query) in cases {
-        let expected = search(&[query]);
-        assert!(!expected.is_empty(), "{query}");
-        assert_eq!(search(flags), expected, "{flags:?}");
+    for (flags, query, qualified) in cases {
+        let expected = search(&[], qualified);
+        assert!(!expected.is_empty(), "{qualified}");
+        assert_eq!(search(flags, query), expected, "{flags:?}");
     }
     // Offline: names come from the store, and an unknown one is refused.
     assert_eq!(r.sim.stats().requests, before);
