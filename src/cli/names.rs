@@ -83,7 +83,7 @@ fn find(
             .projects
             .iter()
             .filter(|p| names(value, &p.id, &p.name, p.slug.as_deref()))
-            .map(|p| Candidate::of_project(p))
+            .map(Candidate::of_project)
             .collect(),
         Kind::App => catalog
             .apps
@@ -149,16 +149,17 @@ fn ambiguous(kind: Kind, value: &str, hits: &[Candidate]) -> CliError {
         hits.len()
     )];
     for hit in hits {
-        let mut line = format!(
-            "  {}  slug {}  id {}",
+        let project = hit
+            .project
+            .as_deref()
+            .map(|p| format!("  project {}", sanitize_line(p)))
+            .unwrap_or_default();
+        lines.push(format!(
+            "  {}  slug {}  id {}{project}",
             sanitize_line(&hit.name),
             hit.slug.as_deref().map_or("-".into(), sanitize_line),
             sanitize_line(&hit.id)
-        );
-        if let Some(project) = &hit.project {
-            line.push_str(&format!("  project {}", sanitize_line(project)));
-        }
-        lines.push(line);
+        ));
     }
     CliError::Usage(lines.join("\n"))
 }

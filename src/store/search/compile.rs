@@ -368,7 +368,7 @@ impl Compiler<'_> {
         at: jiff::civil::DateTime,
         span: &Range<usize>,
     ) -> Result<i64, QueryError> {
-        super::qualifier::local_instant(at, &self.cx.tz, span).map(|t| t.as_microsecond())
+        super::qualifier::local_instant(at, &self.cx.tz, span).map(jiff::Timestamp::as_microsecond)
     }
 
     fn age(
