@@ -50,7 +50,7 @@ pub async fn inbox(args: &Args) -> Result<(), CliError> {
             .on_wait(super::wait_reporter(false))
             .build()?;
         let (project, app) = (args.project.as_deref(), args.app.as_deref());
-        super::names::start_view(&mut store, &client, project, app).await?;
+        super::scope::start_view(&mut store, &client, project, app).await?;
     }
     let builder = Client::builder(resolved.base_url.as_str(), resolved.key)?;
     let live = match (&args.listen, &args.secret_env) {

@@ -9,6 +9,7 @@ pub mod inbox;
 pub mod list;
 pub mod names;
 pub mod output;
+pub mod scope;
 pub mod search_cmd;
 pub mod show;
 pub mod sim_cmd;
@@ -123,7 +124,7 @@ pub async fn run(args: Args) -> Result<(), CliError> {
         Command::List(list) => {
             let progress = list.all && std::io::IsTerminal::is_terminal(&std::io::stderr());
             let client = client(&args, progress)?;
-            let (list, window) = names::prepare_list(&args, &client, list).await?;
+            let (list, window) = scope::prepare_list(&args, &client, list).await?;
             list::run(&client, &list, &window, &mut out(), progress).await
         }
         Command::Show(show) => show::run(&client(&args, false)?, show, &mut out()).await,

@@ -184,7 +184,7 @@ async fn the_inbox_starts_on_the_flags_view_keeping_the_remembered_status() {
     use crate::tui::state::{Chosen, ViewSpec};
     let mut store = store();
     let client = nowhere();
-    start_view(&mut store, &client, None, Some("trailhead-ios"))
+    crate::cli::scope::start_view(&mut store, &client, None, Some("trailhead-ios"))
         .await
         .unwrap();
     let spec = reads::last_view(&store).unwrap();
@@ -207,7 +207,7 @@ async fn the_inbox_starts_on_the_flags_view_keeping_the_remembered_status() {
         ..ViewSpec::default()
     };
     reads::save_view(&mut store, &remembered).unwrap();
-    start_view(&mut store, &client, Some("ledgerly"), None)
+    crate::cli::scope::start_view(&mut store, &client, Some("ledgerly"), None)
         .await
         .unwrap();
     let spec = reads::last_view(&store).unwrap();

@@ -13,8 +13,9 @@ use jiff::tz::TimeZone;
 
 use super::CliError;
 use super::list::Sink;
-use super::names::{Narrow, Resolver};
+use super::names::Resolver;
 use super::output::ListFormat;
+use super::scope::Narrow;
 use super::since::Window;
 use super::store_cmd::{open_store, store_path};
 use crate::api::Status;
