@@ -7,6 +7,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::CliError;
+use super::names::{Catalog, Kind, Resolver};
 use super::output::{Column, Table, TableFormat, csv_cell};
 use crate::api::{App, Client, Project, ScopeQuery, Tag};
 use crate::text::sanitize_line;
@@ -23,8 +24,8 @@ pub struct FormatArg {
 
 #[derive(Debug, Clone, Args)]
 pub struct AppsArgs {
-    /// Only apps of this project (UUID).
-    #[arg(long, value_name = "ID")]
+    /// Only apps of this project: its name, slug or id.
+    #[arg(long, value_name = "PROJECT")]
     pub project: Option<String>,
     #[command(flatten)]
     pub format: FormatArg,
@@ -32,11 +33,11 @@ pub struct AppsArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct TagsArgs {
-    /// Only tags of this project (UUID).
-    #[arg(long, value_name = "ID")]
+    /// Only tags of this project: its name, slug or id.
+    #[arg(long, value_name = "PROJECT")]
     pub project: Option<String>,
-    /// Only tags of this app (UUID).
-    #[arg(long, value_name = "ID")]
+    /// Only tags of this app: its name, slug or id.
+    #[arg(long, value_name = "APP")]
     pub app: Option<String>,
     #[command(flatten)]
     pub format: FormatArg,
@@ -66,33 +67,70 @@ pub async fn projects(
     })
 }
 
-pub async fn apps(client: &Client, args: &AppsArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let apps = client.list_apps(args.project.as_deref()).await?;
-    let columns = [
+/// The apps, with their projects named (from the store's catalog when it knows them all, else
+/// one `/v1/projects` request); JSON keeps the server's objects as they are.
+pub async fn apps(
+    client: &Client,
+    resolver: &mut Resolver<'_>,
+    args: &AppsArgs,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let project = match &args.project {
+        Some(value) => Some(resolver.resolve(Kind::Project, value, None).await?.id),
+        None => None,
+    };
+    let apps = client.list_apps(project.as_deref()).await?;
+    let catalog = if args.format.format == TableFormat::Json {
+        Catalog::default()
+    } else {
+        let ids: Vec<&str> = apps
+            .iter()
+            .filter_map(|a| a.project_id.as_deref())
+            .collect();
+        resolver.project_names(&ids).await?
+    };
+    let mut columns = vec![
         col("ID", 36),
         col("NAME", 32),
         col("PLATFORM", 10),
         col("REGION", 6),
         col("IDENTIFIER", 32),
-        col("PROJECT", 36),
+        col("PROJECT", 30),
     ];
+    let csv = args.format.format == TableFormat::Csv;
+    if csv {
+        columns.push(col("PROJECT_ID", 36));
+    }
     write(out, &args.format, &apps, &columns, |a: &App| {
         let opt = |v: Option<&str>| v.unwrap_or_default().to_owned();
-        vec![
+        let project_id = opt(a.project_id.as_deref());
+        let mut row = vec![
             a.id.clone(),
             a.name.clone(),
             opt(a.platform.as_ref().map(crate::api::Platform::as_str)),
             opt(a.region.as_ref().map(crate::api::Region::as_str)),
             opt(a.app_identifier.as_deref()),
-            opt(a.project_id.as_deref()),
-        ]
+            catalog.project_label(&project_id),
+        ];
+        if csv {
+            row.push(project_id);
+        }
+        row
     })
 }
 
-pub async fn tags(client: &Client, args: &TagsArgs, out: &mut dyn Write) -> Result<(), CliError> {
+pub async fn tags(
+    client: &Client,
+    resolver: &mut Resolver<'_>,
+    args: &TagsArgs,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let (project, app) = resolver
+        .scope(args.project.as_deref(), args.app.as_deref())
+        .await?;
     let scope = ScopeQuery {
-        app: args.app.clone(),
-        project: args.project.clone(),
+        app: app.map(|a| a.id),
+        project: project.map(|p| p.id),
     };
     let tags = client.list_tags(&scope).await?;
     let columns = [col("TAG", 32), col("COUNT", 8)];

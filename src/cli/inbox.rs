@@ -40,12 +40,19 @@ pub async fn inbox(args: &Args) -> Result<(), CliError> {
     for warning in &resolved.warnings {
         eprintln!("warning: {warning}");
     }
-    let builder = Client::builder(resolved.base_url.as_str(), resolved.key)?;
     // `--no-store`: in memory, gone at exit.
-    let store = match super::store_cmd::open_store(args)? {
+    let mut store = match super::store_cmd::open_store(args)? {
         Some(store) => store,
         None => Store::open_memory()?,
     };
+    if args.app.is_some() || args.project.is_some() {
+        let client = Client::builder(resolved.base_url.as_str(), resolved.key.clone())?
+            .on_wait(super::wait_reporter(false))
+            .build()?;
+        let (project, app) = (args.project.as_deref(), args.app.as_deref());
+        super::scope::start_view(&mut store, &client, project, app).await?;
+    }
+    let builder = Client::builder(resolved.base_url.as_str(), resolved.key)?;
     let live = match (&args.listen, &args.secret_env) {
         (Some(addr), Some(var)) => {
             let secret = Secret::from_env(var)?;

@@ -12,6 +12,7 @@ use super::CliError;
 use super::output::{
     Column, ListFormat, Table, csv_cell, first_line, short_time, terminal_safe_json,
 };
+use super::since::ListWindow;
 use crate::api::{Client, Cursor, Feedback, FeedbackQuery, Page, Status};
 use crate::text::{sanitize, sanitize_line};
 
@@ -26,12 +27,20 @@ pub struct ListArgs {
     /// Status to list (the service's default is new).
     #[arg(long, value_enum)]
     pub status: Option<StatusArg>,
-    /// Only this app (UUID).
-    #[arg(long, value_name = "ID")]
+    /// Only this app: its name ("Trailhead Android", any case), slug or id.
+    #[arg(long, value_name = "APP")]
     pub app: Option<String>,
-    /// Only this project (UUID).
-    #[arg(long, value_name = "ID")]
+    /// Only this project: its name, slug or id.
+    #[arg(long, value_name = "PROJECT")]
     pub project: Option<String>,
+    /// Only items received at or after WHEN: a date (2026-11-01, local), a date-time
+    /// (2026-11-01T09:30) or an age (7d, 36h, 30m, 2w). With --all the walk stops at the first
+    /// older item (the list is newest first), saving the requests for older pages.
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// Only items received before WHEN (same forms as --since). The newer pages are still read.
+    #[arg(long, value_name = "WHEN")]
+    pub until: Option<String>,
     /// Only items with this tag (at most 32 characters).
     #[arg(long)]
     pub tag: Option<String>,
@@ -196,22 +205,30 @@ impl<'a> Sink<'a> {
 pub async fn run(
     client: &Client,
     args: &ListArgs,
+    window: &ListWindow,
     out: &mut dyn Write,
     progress: bool,
 ) -> Result<(), CliError> {
     let query = args.query();
     query.validate()?;
+    let limit = query.limit.unwrap_or(25);
     let mut sink = Sink::new(out, args.format, args.raw_csv);
     if !args.all {
         let page = client.list_feedback(&query).await?;
         let next = page.next_cursor;
-        sink.page(page.data)?;
+        sink.page(window.window.cut(page.data).0)?;
         return sink.finish(next);
     }
     let mut walker = client.walk(query);
     while let Some(batch) = walker.next_page().await {
         let batch = batch.inspect_err(|_| clear_progress(progress))?;
+        let (batch, older) = window.window.cut(batch);
         sink.page(batch)?;
+        if older > 0 {
+            clear_progress(progress);
+            window.stopped(&walker, older, limit);
+            break;
+        }
         if progress {
             eprint!(
                 "\r\x1b[2Kfetched {} items in {} requests…",

@@ -9,10 +9,13 @@ pub mod doctor;
 pub mod error;
 pub mod inbox;
 pub mod list;
+pub mod names;
 pub mod output;
+pub mod scope;
 pub mod search_cmd;
 pub mod show;
 pub mod sim_cmd;
+pub mod since;
 pub mod store_cmd;
 pub mod sync_cmd;
 pub mod webhook_cmd;
@@ -54,6 +57,12 @@ pub struct Args {
     /// Name of the environment variable holding the webhook signing secret (with --listen).
     #[arg(long, value_name = "VAR", requires = "listen")]
     pub secret_env: Option<String>,
+    /// Open the inbox on this app (its name, slug or id).
+    #[arg(long, value_name = "APP")]
+    pub app: Option<String>,
+    /// Open the inbox on this project (its name, slug or id).
+    #[arg(long, value_name = "PROJECT")]
+    pub project: Option<String>,
     /// Without a command, the interactive inbox opens.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -110,6 +119,12 @@ pub async fn run(args: Args) -> Result<(), CliError> {
                 .to_owned(),
         ));
     }
+    if args.app.is_some() || args.project.is_some() {
+        return Err(CliError::Usage(
+            "--app/--project before the command open the inbox filtered; put them after the command"
+                .to_owned(),
+        ));
+    }
     match command {
         Command::Demo(demo) => inbox::demo(&args, demo).await,
         Command::Sim(sim) => sim_cmd::run(sim, &mut out()).await,
@@ -124,14 +139,25 @@ pub async fn run(args: Args) -> Result<(), CliError> {
         Command::List(list) => {
             let progress = list.all && std::io::IsTerminal::is_terminal(&std::io::stderr());
             let client = client(&args, progress)?;
-            list::run(&client, list, &mut out(), progress).await
+            let (list, window) = scope::prepare_list(&args, &client, list).await?;
+            list::run(&client, &list, &window, &mut out(), progress).await
         }
         Command::Show(show) => show::run(&client(&args, false)?, show, &mut out()).await,
         Command::Projects(format) => {
             discovery::projects(&client(&args, false)?, format, &mut out()).await
         }
-        Command::Apps(apps) => discovery::apps(&client(&args, false)?, apps, &mut out()).await,
-        Command::Tags(tags) => discovery::tags(&client(&args, false)?, tags, &mut out()).await,
+        Command::Apps(apps) => {
+            let client = client(&args, false)?;
+            let store = names::existing_store(&args);
+            let mut resolver = names::Resolver::new(store.as_ref(), Some(&client));
+            discovery::apps(&client, &mut resolver, apps, &mut out()).await
+        }
+        Command::Tags(tags) => {
+            let client = client(&args, false)?;
+            let store = names::existing_store(&args);
+            let mut resolver = names::Resolver::new(store.as_ref(), Some(&client));
+            discovery::tags(&client, &mut resolver, tags, &mut out()).await
+        }
     }
 }
 

@@ -13,11 +13,14 @@ use jiff::tz::TimeZone;
 
 use super::CliError;
 use super::list::Sink;
+use super::names::Resolver;
 use super::output::ListFormat;
+use super::scope::Narrow;
+use super::since::Window;
 use super::store_cmd::{open_store, store_path};
 use crate::api::Status;
 use crate::store::search::{self, Context, QueryError};
-use crate::store::{Shared, Store, ViewQuery};
+use crate::store::{Shared, Store};
 use crate::sync::{Priority, SyncError, Syncer};
 use crate::text::sanitize_line;
 use crate::width::width;
@@ -43,6 +46,19 @@ pub struct SearchArgs {
     /// First fetch what is new on the service (a head sync of both statuses).
     #[arg(long)]
     pub sync: bool,
+    /// Only this app (its name, slug or id, as `app:` takes them), with the query.
+    #[arg(long, value_name = "APP")]
+    pub app: Option<String>,
+    /// Only this project (its name, slug or id), with the query.
+    #[arg(long, value_name = "PROJECT")]
+    pub project: Option<String>,
+    /// Only items received at or after WHEN: a date (2026-11-01, local, as after:), a
+    /// date-time (2026-11-01T09:30) or an age (7d, as age:<=7d).
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// Only items received before WHEN (same forms; a date as before:).
+    #[arg(long, value_name = "WHEN")]
+    pub until: Option<String>,
 }
 
 impl SearchArgs {
@@ -62,6 +78,8 @@ pub async fn run_command(
 ) -> Result<(), CliError> {
     let text = args.text();
     let query = search::parse(&text).map_err(|e| query_error(&text, &e))?;
+    let cx = context_now();
+    let window = Window::new(args.since.as_deref(), args.until.as_deref(), &cx)?;
     let path = store_path(global)?.ok_or_else(|| {
         CliError::Usage("search reads the local store, and --no-store has none".to_owned())
     })?;
@@ -72,12 +90,17 @@ pub async fn run_command(
         )));
     }
     let store = open_store(global)?.ok_or_else(|| CliError::Other("no store".to_owned()))?;
+    let (project, app) = (args.project.as_deref(), args.app.as_deref());
     let found = if args.sync {
         let shared = Shared::new(store)?;
         head_sync(global, &shared).await?;
-        shared.read(|store| run(store, &query, args, &context_now(), out))?
+        let catalog = shared.read(|store| Resolver::new(Some(store), None));
+        let narrow = Narrow::of_search(catalog, project, app, window).await?;
+        shared.read(|store| run(store, &query, args, &narrow, &cx, out))?
     } else {
-        run(&store, &query, args, &context_now(), out)?
+        let catalog = Resolver::new(Some(&store), None);
+        let narrow = Narrow::of_search(catalog, project, app, window).await?;
+        run(&store, &query, args, &narrow, &cx, out)?
     };
     if args.format == ListFormat::Table {
         eprintln!("{}", found.summary());
@@ -166,12 +189,13 @@ pub fn run(
     store: &Store,
     query: &search::Query,
     args: &SearchArgs,
+    narrow: &Narrow,
     cx: &Context,
     out: &mut dyn Write,
 ) -> Result<Found, CliError> {
     let sql =
         search::compile(store.conn(), query, cx).map_err(|e| query_error(&args.text(), &e))?;
-    let view = ViewQuery::default().search(sql);
+    let view = narrow.view(sql);
     let keys = store.view_keys(&view, args.limit)?;
     let mut sink = Sink::new(out, args.format, args.raw_csv);
     for batch in keys.chunks(BATCH) {

@@ -368,9 +368,7 @@ impl Compiler<'_> {
         at: jiff::civil::DateTime,
         span: &Range<usize>,
     ) -> Result<i64, QueryError> {
-        at.to_zoned(self.cx.tz.clone())
-            .map(|z| z.timestamp().as_microsecond())
-            .map_err(|e| QueryError::new(span.clone(), format!("date out of range: {e}")))
+        super::qualifier::local_instant(at, &self.cx.tz, span).map(jiff::Timestamp::as_microsecond)
     }
 
     fn age(
@@ -379,11 +377,7 @@ impl Compiler<'_> {
         age: jiff::SignedDuration,
         span: &Range<usize>,
     ) -> Result<String, QueryError> {
-        let cutoff = self
-            .cx
-            .now
-            .checked_sub(age)
-            .map_err(|e| QueryError::new(span.clone(), format!("age out of range: {e}")))?;
+        let cutoff = super::qualifier::age_cutoff(self.cx.now, age, span)?;
         let op = match cmp {
             AgeCmp::Younger { inclusive: false } => ">",
             AgeCmp::Younger { inclusive: true } => ">=",

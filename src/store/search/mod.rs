@@ -26,6 +26,8 @@ pub use ast::{AgeCmp, Expr, Filter, FilterKind, Has, MetaKey, Text};
 pub use compile::{Sql, compile};
 pub use highlight::Highlights;
 pub use parse::{MAX_DEPTH, MAX_INPUT_BYTES, MAX_TERMS};
+pub use qualifier::{age_cutoff, date, duration, local_instant};
+pub use resolve::{known_list, names};
 
 /// A query the user can fix: what is wrong, and where (bytes of the input, on char boundaries).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

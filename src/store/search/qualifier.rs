@@ -86,8 +86,9 @@ fn has(value: &str, span: &Range<usize>) -> Result<Has, QueryError> {
     }
 }
 
-/// A local date (`2026-11-01`, midnight) or date and time (`2026-11-01T09:30`).
-fn date(value: &str, span: &Range<usize>) -> Result<DateTime, QueryError> {
+/// A local date (`2026-11-01`, midnight) or date and time (`2026-11-01T09:30`). Also read by
+/// the command line's `--since`/`--until`, so they and `after:`/`before:` agree.
+pub fn date(value: &str, span: &Range<usize>) -> Result<DateTime, QueryError> {
     // A date-time first: jiff's date parser accepts "2026-11-01T09:30" and drops the time.
     if let Ok(at) = value.parse::<DateTime>() {
         return Ok(at);
@@ -128,21 +129,47 @@ fn age(value: &str, span: &Range<usize>) -> Result<FilterKind, QueryError> {
     } else {
         (AgeCmp::Younger { inclusive: false }, value)
     };
-    let unit_at = rest.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
-    let count: i64 = rest[..unit_at].parse().map_err(|_| bad())?;
-    let seconds = match &rest[unit_at..] {
+    let age = duration(rest).ok_or_else(bad)?;
+    Ok(FilterKind::Age { cmp, age })
+}
+
+/// A bare age, `7d`, `36h`, `30m`, `2w` (at most 200 years); `None` when it is not one. Also
+/// read by the command line's `--since`/`--until`, so they and `age:` agree.
+#[must_use]
+pub fn duration(value: &str) -> Option<SignedDuration> {
+    let unit_at = value.find(|c: char| !c.is_ascii_digit())?;
+    let count: i64 = value[..unit_at].parse().ok()?;
+    let seconds = match &value[unit_at..] {
         "m" => 60,
         "h" => 3600,
         "d" => 86_400,
         "w" => 7 * 86_400,
-        _ => return Err(bad()),
+        _ => return None,
     };
     let total = count
         .checked_mul(seconds)
-        .filter(|s| *s <= 200 * 366 * 86_400)
-        .ok_or_else(bad)?;
-    Ok(FilterKind::Age {
-        cmp,
-        age: SignedDuration::from_secs(total),
-    })
+        .filter(|s| *s <= 200 * 366 * 86_400)?;
+    Some(SignedDuration::from_secs(total))
+}
+
+/// The instant a local date-time means in `tz` (jiff's compatible choice in a gap or fold),
+/// for `after:`/`before:` and `--since`/`--until` alike.
+pub fn local_instant(
+    at: DateTime,
+    tz: &jiff::tz::TimeZone,
+    span: &Range<usize>,
+) -> Result<jiff::Timestamp, QueryError> {
+    at.to_zoned(tz.clone())
+        .map(|z| z.timestamp())
+        .map_err(|e| QueryError::new(span.clone(), format!("date out of range: {e}")))
+}
+
+/// `now` less `age`, for `age:` and `--since 7d` alike.
+pub fn age_cutoff(
+    now: jiff::Timestamp,
+    age: SignedDuration,
+    span: &Range<usize>,
+) -> Result<jiff::Timestamp, QueryError> {
+    now.checked_sub(age)
+        .map_err(|e| QueryError::new(span.clone(), format!("age out of range: {e}")))
 }

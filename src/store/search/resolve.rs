@@ -34,8 +34,10 @@ pub(super) fn slugify(name: &str) -> String {
     out
 }
 
-/// True when `value` names this entity: its id (exact), name or slug (case-insensitive).
-fn names(value: &str, id: &str, name: &str, slug: Option<&str>) -> bool {
+/// True when `value` names this entity: its id (exact), name or slug (case-insensitive). The
+/// command line's `--app`/`--project` match with it too, so names mean the same everywhere.
+#[must_use]
+pub fn names(value: &str, id: &str, name: &str, slug: Option<&str>) -> bool {
     let want = fold_case(value);
     id == value
         || fold_case(name) == want
@@ -132,7 +134,8 @@ fn unknown(word: &str, value: &str, known: Vec<&str>, span: &Range<usize>) -> Qu
 }
 
 /// "known: "a", "b" and 3 more" (sanitized: server text), or `none` when there is nothing.
-fn known_list<S: AsRef<str> + Ord>(mut known: Vec<S>, none: &str) -> String {
+#[must_use]
+pub fn known_list<S: AsRef<str> + Ord>(mut known: Vec<S>, none: &str) -> String {
     known.sort_unstable();
     known.dedup();
     let shown: Vec<String> = known
