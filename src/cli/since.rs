@@ -87,15 +87,19 @@ impl Window {
         (kept, older)
     }
 
-    /// `sql` narrowed to the window: ranges of the items' keys (which start with their received
-    /// time), as `after:` and `before:` compile.
+    /// `sql` narrowed to the window: ranges of the items' keys (their received times, see
+    /// `store::keys`), as `after:` and `before:` compile.
     pub fn narrow(&self, sql: &mut Sql) {
-        for (bound, op) in [(self.since, ">="), (self.until, "<")] {
+        let bounds: [(_, fn(&str) -> String); 2] = [
+            (self.since, crate::store::at_or_after),
+            (self.until, crate::store::before),
+        ];
+        for (bound, condition) in bounds {
             if let Some(at) = bound {
                 let key = crate::store::micros_key(at.as_microsecond());
                 sql.params.push(Value::Integer(key));
-                sql.condition =
-                    format!("({}) AND items.k {op} ?{}", sql.condition, sql.params.len());
+                let p = format!("?{}", sql.params.len());
+                sql.condition = format!("({}) AND {}", sql.condition, condition(&p));
             }
         }
     }
@@ -147,7 +151,7 @@ pub fn older_stored(
         project: query.project.clone(),
         app: query.app.clone(),
         tag: query.tag.clone(),
-        condition: Some(("items.k < ?1".to_owned(), vec![Value::Integer(key)])),
+        condition: Some((crate::store::before("?1"), vec![Value::Integer(key)])),
         fts: None,
     };
     store

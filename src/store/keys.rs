@@ -54,3 +54,15 @@ pub(super) fn free_key(tx: &Transaction<'_>, at: jiff::Timestamp) -> rusqlite::R
         }
     }
 }
+
+/// The SQL condition "received at or after the time whose [`micros_key`] is the parameter `p`".
+#[must_use]
+pub fn at_or_after(p: &str) -> String {
+    format!("items.k <= {p}")
+}
+
+/// The SQL condition "received before the time whose [`micros_key`] is the parameter `p`".
+#[must_use]
+pub fn before(p: &str) -> String {
+    format!("items.k > {p}")
+}

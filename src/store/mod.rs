@@ -33,7 +33,7 @@ use thiserror::Error;
 
 pub use catalog::{Counts, Info, NameCount};
 pub use files::{default_path, store_file_name};
-pub use keys::{TIES_PER_MICROSECOND, micros_key, time_key};
+pub use keys::{TIES_PER_MICROSECOND, at_or_after, before, micros_key, time_key};
 pub use read::{StoredDetail, StoredItem, ViewQuery};
 pub use shared::Shared;
 pub use write::Sighting;

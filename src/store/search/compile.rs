@@ -399,9 +399,9 @@ impl Compiler<'_> {
         };
         let p = self.param(Value::Integer(crate::store::micros_key(micros)));
         if after {
-            format!("items.k <= {p}")
+            crate::store::at_or_after(&p)
         } else {
-            format!("items.k > {p}")
+            crate::store::before(&p)
         }
     }
 }
