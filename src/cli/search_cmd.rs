@@ -12,7 +12,6 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
 use super::CliError;
-use super::list::Sink;
 use super::output::ListFormat;
 use super::store_cmd::{open_store, store_path};
 use crate::api::Status;
@@ -21,9 +20,6 @@ use crate::store::{Shared, Store, ViewQuery};
 use crate::sync::{Priority, SyncError, Syncer};
 use crate::text::sanitize_line;
 use crate::width::width;
-
-/// Items read from the store per batch: the output streams, and memory stays small.
-const BATCH: usize = 500;
 
 #[derive(Debug, Clone, Args)]
 pub struct SearchArgs {
@@ -43,6 +39,13 @@ pub struct SearchArgs {
     /// First fetch what is new on the service (a head sync of both statuses).
     #[arg(long)]
     pub sync: bool,
+    /// Columns, in order (comma list), or `all`: as for `list --fields`.
+    #[arg(long, value_name = "LIST")]
+    pub fields: Option<String>,
+    /// First fetch the details (metadata, delivery) the store lacks for the matches, one
+    /// request per item, paced, and keep them in the store.
+    #[arg(long)]
+    pub with_detail: bool,
 }
 
 impl SearchArgs {
@@ -62,6 +65,7 @@ pub async fn run_command(
 ) -> Result<(), CliError> {
     let text = args.text();
     let query = search::parse(&text).map_err(|e| query_error(&text, &e))?;
+    super::export::fields::Selection::parse(args.fields.as_deref())?;
     let path = store_path(global)?.ok_or_else(|| {
         CliError::Usage("search reads the local store, and --no-store has none".to_owned())
     })?;
@@ -75,6 +79,13 @@ pub async fn run_command(
     let found = if args.sync {
         let shared = Shared::new(store)?;
         head_sync(global, &shared).await?;
+        if args.with_detail {
+            super::export::search::with_detail(global, &shared, &query, args).await?;
+        }
+        shared.read(|store| run(store, &query, args, &context_now(), out))?
+    } else if args.with_detail {
+        let shared = Shared::new(store)?;
+        super::export::search::with_detail(global, &shared, &query, args).await?;
         shared.read(|store| run(store, &query, args, &context_now(), out))?
     } else {
         run(&store, &query, args, &context_now(), out)?
@@ -172,12 +183,7 @@ pub fn run(
         search::compile(store.conn(), query, cx).map_err(|e| query_error(&args.text(), &e))?;
     let view = ViewQuery::default().search(sql);
     let keys = store.view_keys(&view, args.limit)?;
-    let mut sink = Sink::new(out, args.format, args.raw_csv);
-    for batch in keys.chunks(BATCH) {
-        let items = store.items(batch)?;
-        sink.page(items.into_iter().map(|i| i.feedback).collect())?;
-    }
-    sink.finish(None)?;
+    super::export::search::write(store, &keys, args, out)?;
     let shown = u64::try_from(keys.len()).unwrap_or(u64::MAX);
     let matches = if args.limit.is_some_and(|limit| keys.len() >= limit) {
         store.view_count(&view)?

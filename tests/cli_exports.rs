@@ -1,0 +1,502 @@
+//! Exports of the built binary against the simulator: `--fields` (every format with `all`,
+//! from the store at no request, `--with-detail`, errors), the resumable `list --all` (an
+//! interrupted walk prints the cursor, the resumed one completes it without duplicates), and a
+//! rejected cursor (exit 2).
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::{expected_ids, rig};
+use feedback_inbox::api::Status;
+use feedback_inbox::sim::{DEMO_KEY, FaultKind, Route};
+use feedback_inbox::store::Store;
+
+/// The binary in a clean environment under `home`, pointed at `base_url`.
+fn bin(home: &Path, base_url: &str) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"));
+    command
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("TZ", "UTC")
+        .env("FEEDBACK_BASE_URL", base_url)
+        .env("FEEDBACK_API_KEY", DEMO_KEY);
+    command
+}
+
+fn run(home: &Path, base_url: &str, args: &[&str]) -> Output {
+    bin(home, base_url).args(args).output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn ok(output: &Output) -> String {
+    assert!(output.status.success(), "{}", stderr(output));
+    stdout(output)
+}
+
+fn jsonl_ids(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| {
+            let value: serde_json::Value = serde_json::from_str(l).unwrap();
+            value["id"].as_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
+/// The cursor of the "resume with: …" line on stderr.
+fn resume_cursor(stderr: &str) -> String {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("resume with: feedback-inbox list --all"))
+        .unwrap_or_else(|| panic!("no resume line in {stderr}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "--cursor").unwrap();
+    words[at + 1].trim_matches('\'').to_owned()
+}
+
+fn new_ids(sim: &feedback_inbox::sim::SimHandle) -> Vec<String> {
+    expected_ids(sim, |it| it.feedback.status == Status::New)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_format_with_fields_all_and_with_detail_has_metadata_and_links() {
+    let r = rig(40, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let url = r.sim.base_url();
+    let (first, first_meta, link) = {
+        let data = r.sim.state().read();
+        let item = data
+            .items()
+            .find(|it| it.feedback.status == Status::New)
+            .unwrap();
+        let link = item.issue_tracker_url().map(str::to_owned);
+        (item.feedback.id.0.clone(), item.metadata.clone(), link)
+    };
+    let args = |format: &'static str| {
+        vec![
+            "--no-store",
+            "list",
+            "--limit",
+            "5",
+            "--fields",
+            "all",
+            "--with-detail",
+            "--format",
+            format,
+        ]
+    };
+    let before = r.sim.stats().route(Route::FeedbackItem);
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&run(home.path(), &url, &args("json")))).unwrap();
+    assert_eq!(
+        r.sim.stats().route(Route::FeedbackItem) - before,
+        5,
+        "one detail request per item"
+    );
+    let data = json["data"].as_array().unwrap();
+    assert_eq!(data.len(), 5);
+    assert_eq!(data[0]["id"], first.as_str());
+    assert_eq!(
+        data[0]["metadata"]["built_in"]["locale"],
+        first_meta.built_in["locale"].as_str()
+    );
+    assert!(
+        data[0]["delivery"]
+            .as_array()
+            .is_some_and(|d| !d.is_empty())
+    );
+    assert!(json["next_cursor"].is_string());
+
+    let jsonl = ok(&run(home.path(), &url, &args("jsonl")));
+    let line: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+    assert_eq!(line["metadata"], data[0]["metadata"]);
+    assert_eq!(jsonl.lines().count(), 5);
+
+    let csv = ok(&run(home.path(), &url, &args("csv")));
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let header: Vec<String> = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 5);
+    let at = |name: &str| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("{name}: {header:?}"))
+    };
+    assert_eq!(&rows[0][at("id")], first.as_str());
+    assert_eq!(
+        &rows[0][at("meta.locale")],
+        first_meta.built_in["locale"].as_str()
+    );
+    assert_eq!(
+        &rows[0][at("link.issue_tracker")],
+        link.as_deref().unwrap_or("")
+    );
+    assert_eq!(header.last().unwrap(), "extra");
+
+    let table = ok(&run(home.path(), &url, &args("table")));
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 6, "{table}");
+    assert!(
+        lines[0].starts_with("ID") && lines[0].contains("meta.locale"),
+        "{table}"
+    );
+    // Piped: plain, nothing cut (the whole first line of every message is there).
+    let message = r
+        .sim
+        .state()
+        .read()
+        .items()
+        .find(|it| it.feedback.id.0 == first)
+        .unwrap()
+        .feedback
+        .message
+        .clone();
+    let first_line = feedback_inbox::cli::output::first_line(&message);
+    assert!(
+        lines[1].contains(&*feedback_inbox::text::sanitize_line(first_line)),
+        "{table}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn list_fields_come_from_the_store_at_no_request_and_keep_the_named_order() {
+    let r = rig(30, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let url = r.sim.base_url();
+    let path = home.path().join("store.sqlite3");
+    let detail = r
+        .sim
+        .state()
+        .read()
+        .items()
+        .find(|it| it.feedback.status == Status::New)
+        .unwrap()
+        .clone();
+    Store::open(&path)
+        .unwrap()
+        .put_detail(&detail, jiff::Timestamp::now())
+        .unwrap();
+    let store = path.to_str().unwrap();
+    let before = r.sim.stats().route(Route::FeedbackItem);
+    let out = run(
+        home.path(),
+        &url,
+        &[
+            "--store",
+            store,
+            "list",
+            "--limit",
+            "3",
+            "--format",
+            "jsonl",
+            "--fields",
+            "meta.locale,id,metadata",
+        ],
+    );
+    let text = ok(&out);
+    assert_eq!(
+        r.sim.stats().route(Route::FeedbackItem),
+        before,
+        "no detail request"
+    );
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let keys: Vec<&String> = lines[0].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["meta.locale", "id", "metadata"], "{text}");
+    assert_eq!(lines[0]["id"], detail.feedback.id.0.as_str());
+    assert_eq!(
+        lines[0]["meta.locale"],
+        detail.metadata.built_in["locale"].as_str()
+    );
+    // Not stored, not fetched: unknown, not empty.
+    assert!(
+        lines[1]["metadata"].is_null() && lines[1]["meta.locale"].is_null(),
+        "{text}"
+    );
+    // --with-detail fetches the two missing ones and keeps them in the store.
+    let out = run(
+        home.path(),
+        &url,
+        &[
+            "--store",
+            store,
+            "list",
+            "--limit",
+            "3",
+            "--format",
+            "jsonl",
+            "--fields",
+            "id,metadata",
+            "--with-detail",
+        ],
+    );
+    ok(&out);
+    assert_eq!(r.sim.stats().route(Route::FeedbackItem), before + 2);
+    let second = text
+        .lines()
+        .nth(1)
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .unwrap();
+    let stored = Store::open(&path)
+        .unwrap()
+        .detail(second["id"].as_str().unwrap())
+        .unwrap()
+        .unwrap();
+    assert!(stored.detail_at.is_some());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_fields_all_has_every_stored_key_as_a_column_in_every_format() {
+    let r = rig(30, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let url = r.sim.base_url();
+    let path = home.path().join("store.sqlite3");
+    let details: Vec<_> = r.sim.state().read().items().take(12).cloned().collect();
+    {
+        let mut store = Store::open(&path).unwrap();
+        for detail in &details {
+            store.put_detail(detail, jiff::Timestamp::now()).unwrap();
+        }
+    }
+    let mut custom: Vec<String> = details
+        .iter()
+        .flat_map(|d| d.metadata.custom.keys().cloned())
+        .collect();
+    custom.sort();
+    custom.dedup();
+    let store = path.to_str().unwrap();
+    let search = |format: &str| {
+        run(
+            home.path(),
+            &url,
+            &[
+                "--store", store, "search", "--fields", "all", "--format", format, "--", "-zzzzqq",
+            ],
+        )
+    };
+    let csv = ok(&search("csv"));
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let header: Vec<String> = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    let shown: Vec<&str> = header
+        .iter()
+        .filter_map(|h| h.strip_prefix("custom."))
+        .collect();
+    assert_eq!(shown, custom, "{header:?}");
+    assert!(!header.contains(&"extra".to_owned()), "{header:?}");
+    assert_eq!(reader.records().count(), 12);
+    let json: serde_json::Value = serde_json::from_str(&ok(&search("json"))).unwrap();
+    let data = json["data"].as_array().unwrap();
+    assert_eq!(data.len(), 12);
+    assert!(
+        data.iter()
+            .all(|d| d["metadata"]["built_in"].is_object() && d["delivery"].is_array())
+    );
+    assert_eq!(ok(&search("jsonl")).lines().count(), 12);
+    let table = ok(&search("table"));
+    assert_eq!(table.lines().count(), 13, "{table}");
+    assert!(
+        table.lines().next().unwrap().contains("meta.locale"),
+        "{table}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_interrupted_list_all_says_where_to_resume_and_the_resumed_walk_completes_it() {
+    let r = rig(450, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let url = r.sim.base_url();
+    // The third page fails (not a transient error: no retry).
+    r.sim
+        .faults()
+        .add_after(Route::FeedbackList, FaultKind::HtmlStatus(418), 2, Some(1));
+    let out = run(
+        home.path(),
+        &url,
+        &["list", "--all", "--status", "new", "--format", "jsonl"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let mut ids = jsonl_ids(&stdout(&out));
+    assert_eq!(ids.len(), 200, "two whole pages");
+    let err = stderr(&out);
+    assert!(
+        err.contains("--status new") && err.contains("--format jsonl"),
+        "{err}"
+    );
+    assert!(err.contains("error: unexpected HTTP 418"), "{err}");
+    let cursor = resume_cursor(&err);
+    let out = run(
+        home.path(),
+        &url,
+        &[
+            "list", "--all", "--status", "new", "--format", "jsonl", "--cursor", &cursor,
+        ],
+    );
+    ids.extend(jsonl_ids(&ok(&out)));
+    let unique: HashSet<&String> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len(), "no duplicates");
+    assert_eq!(ids, new_ids(&r.sim));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_interrupted_json_export_is_still_one_valid_document_with_the_resume_cursor() {
+    let r = rig(250, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let url = r.sim.base_url();
+    r.sim
+        .faults()
+        .add_after(Route::FeedbackList, FaultKind::HtmlStatus(418), 1, Some(1));
+    let out = run(home.path(), &url, &["list", "--all", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let cursor = resume_cursor(&stderr(&out));
+    assert_eq!(json["next_cursor"], cursor.as_str());
+    assert_eq!(json["data"].as_array().unwrap().len(), 100);
+    let rest: serde_json::Value = serde_json::from_str(&ok(&run(
+        home.path(),
+        &url,
+        &["list", "--all", "--format", "json", "--cursor", &cursor],
+    )))
+    .unwrap();
+    let ids: Vec<&str> = json["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(rest["data"].as_array().unwrap())
+        .map(|d| d["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, new_ids(&r.sim));
+    assert!(rest["next_cursor"].is_null());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rejected_cursor_exits_2_and_exports_nothing_again() {
+    let r = rig(150, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let url = r.sim.base_url();
+    for args in [
+        &["list", "--all", "--format", "jsonl", "--cursor", "bogus"][..],
+        &["list", "--format", "jsonl", "--cursor", "bogus"][..],
+    ] {
+        let before = r.sim.stats().route(Route::FeedbackList);
+        let out = run(home.path(), &url, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert_eq!(stdout(&out), "", "{args:?}");
+        assert!(stderr(&out).contains("invalid_cursor"), "{}", stderr(&out));
+        assert_eq!(
+            r.sim.stats().route(Route::FeedbackList) - before,
+            1,
+            "no restart from the top"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_fields_are_a_usage_error_before_any_request() {
+    let r = rig(10, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let url = r.sim.base_url();
+    let before = r.sim.stats().requests;
+    let out = run(home.path(), &url, &["list", "--fields", "id,colour"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("unknown field `colour`") && err.contains("reporter_email"),
+        "{err}"
+    );
+    let out = run(home.path(), &url, &["list", "--fields", "all,id"]);
+    assert_eq!(out.status.code(), Some(2));
+    let store: PathBuf = home.path().join("s.sqlite3");
+    Store::open(&store).unwrap();
+    let out = run(
+        home.path(),
+        &url,
+        &[
+            "--store",
+            store.to_str().unwrap(),
+            "search",
+            "--fields",
+            "nope",
+            "x",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(r.sim.stats().requests, before);
+}
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ctrl_c_during_list_all_prints_the_resume_cursor_and_exits_130() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+
+    let r = rig(450, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let url = r.sim.base_url();
+    // Pages after the first answer slowly, so the signal comes mid-walk.
+    r.sim.faults().add_after(
+        Route::FeedbackList,
+        FaultKind::Latency(std::time::Duration::from_secs(30)),
+        1,
+        None,
+    );
+    let mut child = bin(home.path(), &url)
+        .args(["list", "--all", "--format", "jsonl"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    let mut ids = Vec::new();
+    let mut line = String::new();
+    while ids.len() < 100 {
+        line.clear();
+        assert!(
+            reader.read_line(&mut line).unwrap() > 0,
+            "output ended early"
+        );
+        ids.extend(jsonl_ids(&line));
+    }
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut reader, &mut rest).unwrap();
+    assert_eq!(rest, "", "nothing after the first page");
+    assert_eq!(out.status.code(), Some(130));
+    let cursor = resume_cursor(&stderr(&out));
+    r.sim.faults().clear();
+    let out = run(
+        home.path(),
+        &url,
+        &["list", "--all", "--format", "jsonl", "--cursor", &cursor],
+    );
+    ids.extend(jsonl_ids(&ok(&out)));
+    assert_eq!(ids, new_ids(&r.sim));
+}
