@@ -73,7 +73,7 @@ impl Walk<'_, '_> {
             Stop::Failed(error) if is_invalid_cursor(&error) => Err(cursor_error(error)),
             Stop::Failed(error @ CliError::Io(_)) => Err(error),
             stop => {
-                self.sink.finish(resume.as_ref())?;
+                self.sink.interrupt(resume.as_ref())?;
                 if let Some(note) = &detail_note {
                     eprintln!("{note}");
                 }

@@ -143,6 +143,16 @@ impl<'a> Sink<'a> {
         Ok(())
     }
 
+    /// Ends output cut short (an error, a signal): as [`Sink::finish`] with the cursor to
+    /// resume from, but nothing at all when nothing was written yet.
+    pub fn interrupt(self, resume: Option<&Cursor>) -> Result<(), CliError> {
+        if self.started {
+            self.finish(resume)
+        } else {
+            Ok(())
+        }
+    }
+
     /// Fixes the columns on the first page and writes what comes before the first record.
     fn start(&mut self, first: &[Record]) -> Result<(), CliError> {
         if self.started {
