@@ -122,8 +122,9 @@ async fn every_format_with_fields_all_and_with_detail_has_metadata_and_links() {
     assert!(json["next_cursor"].is_string());
 
     let jsonl = ok(&run(home.path(), &url, &args("jsonl")));
-    let line: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
-    assert_eq!(line["metadata"], data[0]["metadata"]);
+    let first_line: serde_json::Value =
+        serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+    assert_eq!(first_line["metadata"], data[0]["metadata"]);
     assert_eq!(jsonl.lines().count(), 5);
 
     let csv = ok(&run(home.path(), &url, &args("csv")));
@@ -330,6 +331,70 @@ async fn search_fields_all_has_every_stored_key_as_a_column_in_every_format() {
         table.lines().next().unwrap().contains("meta.locale"),
         "{table}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_with_detail_fetches_what_the_store_lacks_once_and_keeps_it() {
+    let r = rig(30, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let url = r.sim.base_url();
+    let path = home.path().join("store.sqlite3");
+    let details: Vec<_> = r.sim.state().read().items().take(6).collect();
+    {
+        let mut store = Store::open(&path).unwrap();
+        let items: Vec<_> = details.iter().map(|d| d.feedback.clone()).collect();
+        store.put_items(&items, jiff::Timestamp::now()).unwrap();
+        store
+            .put_detail(&details[0], jiff::Timestamp::now())
+            .unwrap();
+    }
+    let store = path.to_str().unwrap();
+    let args = [
+        "--store",
+        store,
+        "search",
+        "--fields",
+        "id,metadata,delivery",
+        "--format",
+        "jsonl",
+        "--with-detail",
+        "--",
+        "-zzzzqq",
+    ];
+    let before = r.sim.stats().route(Route::FeedbackItem);
+    let out = run(home.path(), &url, &args);
+    let text = ok(&out);
+    assert_eq!(
+        r.sim.stats().route(Route::FeedbackItem) - before,
+        5,
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("with-detail: 5 details fetched"),
+        "{}",
+        stderr(&out)
+    );
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 6);
+    for line in &lines {
+        let id = line["id"].as_str().unwrap();
+        let detail = details.iter().find(|d| d.feedback.id.0 == id).unwrap();
+        assert_eq!(
+            line["metadata"],
+            serde_json::to_value(&detail.metadata).unwrap()
+        );
+        assert_eq!(
+            line["delivery"],
+            serde_json::to_value(&detail.delivery).unwrap()
+        );
+    }
+    // Kept: a second run asks for nothing.
+    ok(&run(home.path(), &url, &args));
+    assert_eq!(r.sim.stats().route(Route::FeedbackItem) - before, 5);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
