@@ -106,14 +106,6 @@ impl ListProgress {
         }
     }
 
-    /// A line above the bar, or on stderr.
-    pub fn say(&self, text: &str) {
-        match &self.bar {
-            Some(bar) => bar.suspend(|| eprintln!("{text}")),
-            None => eprintln!("{text}"),
-        }
-    }
-
     /// Removes the bar (before the last lines on stderr).
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {

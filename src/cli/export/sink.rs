@@ -73,12 +73,6 @@ impl<'a> Sink<'a> {
         }
     }
 
-    /// Records written so far.
-    #[must_use]
-    pub fn written(&self) -> u64 {
-        self.written
-    }
-
     /// Writes one page of records, and flushes.
     pub fn page(&mut self, records: &[Record]) -> Result<(), CliError> {
         self.start(records)?;
