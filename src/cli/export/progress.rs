@@ -48,7 +48,7 @@ impl ListProgress {
         let bar = terminal.then(|| {
             let bar = ProgressBar::new_spinner();
             let shown = Arc::clone(&waiting);
-            if let Ok(style) = ProgressStyle::with_template("{spinner} {wide_msg}{wait} {elapsed}")
+            if let Ok(style) = ProgressStyle::with_template("{spinner} {wait}{wide_msg} {elapsed}")
             {
                 bar.set_style(style.with_key(
                     "wait",
@@ -89,11 +89,11 @@ impl ListProgress {
             return;
         }
         let why = match &wait.reason {
-            WaitReason::Pacing => "budget spent until the window resets".to_owned(),
-            WaitReason::RateLimited => "rate limited".to_owned(),
+            WaitReason::Pacing => "budget spent, next window in".to_owned(),
+            WaitReason::RateLimited => "rate limited, retrying in".to_owned(),
             WaitReason::Retry {
                 attempt, max_tries, ..
-            } => format!("request failed; try {attempt} of {max_tries}"),
+            } => format!("request failed, try {attempt} of {max_tries} in"),
         };
         *clock::lock(&self.waiting) = Some((why, Instant::now() + wait.duration));
     }
@@ -114,13 +114,14 @@ impl ListProgress {
     }
 }
 
-/// " · rate limited: 7s left" while a wait runs.
+/// "rate limited, retrying in 7s · " while a wait runs (first on the line: the message is
+/// what gets cut on a narrow terminal).
 fn countdown(waiting: &Waiting, now: Instant) -> Option<String> {
     let guard = clock::lock(waiting);
     let (why, until) = guard.as_ref()?;
     let left = until.saturating_duration_since(now);
     let seconds = left.as_secs() + u64::from(left.subsec_nanos() > 0);
-    (!left.is_zero()).then(|| format!(" · {why}: {seconds}s left"))
+    (!left.is_zero()).then(|| format!("{why} {seconds}s · "))
 }
 
 /// "1,200 items · 12 req · budget 48/60 · ETA 2m 10s".
@@ -193,14 +194,17 @@ mod tests {
     fn a_wait_counts_down_and_ends() {
         let waiting: Waiting = Arc::new(Mutex::new(None));
         let start = Instant::now();
-        *waiting.lock().unwrap() = Some(("rate limited".into(), start + Duration::from_secs(7)));
+        *waiting.lock().unwrap() = Some((
+            "rate limited, retrying in".into(),
+            start + Duration::from_secs(7),
+        ));
         assert_eq!(
             countdown(&waiting, start).as_deref(),
-            Some(" · rate limited: 7s left")
+            Some("rate limited, retrying in 7s · ")
         );
         assert_eq!(
             countdown(&waiting, start + Duration::from_millis(4500)).as_deref(),
-            Some(" · rate limited: 3s left")
+            Some("rate limited, retrying in 3s · ")
         );
         assert_eq!(countdown(&waiting, start + Duration::from_secs(7)), None);
     }
