@@ -95,9 +95,14 @@ async fn fatal_error_mid_export_leaves_only_whole_lines_and_one_error_line() {
             .all(|l| serde_json::from_str::<Feedback>(l).is_ok())
     );
     let err = stderr(&out);
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
     assert!(
-        err.starts_with("error: ") && err.contains("invalid_query"),
+        lines[0].starts_with("resume with: feedback-inbox list --all --format jsonl --cursor "),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with("error: ") && lines[1].contains("invalid_query"),
         "{err}"
     );
 }

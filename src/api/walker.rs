@@ -1,6 +1,8 @@
 //! Follows `next_cursor` until it is null. Never yields an id twice; when the service rejects a
-//! cursor (`invalid_cursor`, e.g. after a deploy rotated cursor keys) it restarts from the top and
-//! skips what it already yielded. A server that hands back a cursor it already gave, an empty
+//! cursor (`invalid_cursor`, e.g. after a deploy rotated cursor keys) a walk that started from
+//! the top restarts from the top and skips what it already yielded. A walk that started from a
+//! given cursor (a resumed export) never restarts: the top holds what an earlier run already
+//! had, so the rejection is passed on. A server that hands back a cursor it already gave, an empty
 //! page with a cursor, or ever new cursors over pages of items already yielded would make the
 //! walk endless: that stops with [`ApiError::Paging`].
 //!
@@ -30,6 +32,8 @@ pub struct FeedbackWalker {
     /// Cursors followed since the walk last started from the top.
     cursors: HashSet<Cursor>,
     done: bool,
+    /// False for a walk that started from a given cursor: it must not restart from the top.
+    restartable: bool,
     restarts: u32,
     requests: u32,
     /// Pages that had at least one new item.
@@ -41,12 +45,14 @@ pub struct FeedbackWalker {
 impl FeedbackWalker {
     pub(crate) fn new(client: Client, query: FeedbackQuery) -> Self {
         let cursors = query.cursor.iter().cloned().collect();
+        let restartable = query.cursor.is_none();
         Self {
             client,
             query,
             seen: HashSet::new(),
             cursors,
             done: false,
+            restartable,
             restarts: 0,
             requests: 0,
             productive: 0,
@@ -93,7 +99,9 @@ impl FeedbackWalker {
                     }
                 }
                 Err(ApiError::InvalidCursor { .. })
-                    if self.query.cursor.is_some() && self.restarts < MAX_RESTARTS =>
+                    if self.restartable
+                        && self.query.cursor.is_some()
+                        && self.restarts < MAX_RESTARTS =>
                 {
                     tracing::warn!("cursor rejected; restarting the walk from the newest item");
                     self.restarts += 1;
@@ -144,6 +152,13 @@ impl FeedbackWalker {
     #[must_use]
     pub fn requests(&self) -> u32 {
         self.requests
+    }
+
+    /// The cursor of the next page to read (`None` at the top, or once done). Every item before
+    /// it was yielded: after a batch is handled, a later walk can resume from here.
+    #[must_use]
+    pub fn cursor(&self) -> Option<&Cursor> {
+        self.query.cursor.as_ref()
     }
 
     /// Times the walk restarted after `invalid_cursor`.

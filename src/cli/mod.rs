@@ -7,6 +7,7 @@ pub mod completions;
 pub mod discovery;
 pub mod doctor;
 pub mod error;
+pub mod export;
 pub mod inbox;
 pub mod list;
 pub mod names;
@@ -136,12 +137,7 @@ pub async fn run(args: Args) -> Result<(), CliError> {
         Command::Search(search) => search_cmd::run_command(&args, search, &mut out()).await,
         Command::Webhook(webhook) => webhook_cmd::run(&args, webhook, &mut std::io::stdout()).await,
         Command::Sync(sync) => sync_cmd::run(&args, sync, &mut out()).await,
-        Command::List(list) => {
-            let progress = list.all && std::io::IsTerminal::is_terminal(&std::io::stderr());
-            let client = client(&args, progress)?;
-            let (list, window) = scope::prepare_list(&args, &client, list).await?;
-            list::run(&client, &list, &window, &mut out(), progress).await
-        }
+        Command::List(list) => list::run(&args, list, &mut out()).await,
         Command::Show(show) => show::run(&client(&args, false)?, show, &mut out()).await,
         Command::Projects(format) => {
             discovery::projects(&client(&args, false)?, format, &mut out()).await

@@ -12,7 +12,6 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
 use super::CliError;
-use super::list::Sink;
 use super::names::Resolver;
 use super::output::ListFormat;
 use super::scope::Narrow;
@@ -24,9 +23,6 @@ use crate::store::{Shared, Store};
 use crate::sync::{Priority, SyncError, Syncer};
 use crate::text::sanitize_line;
 use crate::width::width;
-
-/// Items read from the store per batch: the output streams, and memory stays small.
-const BATCH: usize = 500;
 
 #[derive(Debug, Clone, Args)]
 pub struct SearchArgs {
@@ -59,6 +55,13 @@ pub struct SearchArgs {
     /// Only items received before WHEN (same forms; a date as before:).
     #[arg(long, value_name = "WHEN")]
     pub until: Option<String>,
+    /// Columns, in order (comma list), or `all`: as for `list --fields`.
+    #[arg(long, value_name = "LIST")]
+    pub fields: Option<String>,
+    /// First fetch the details (metadata, delivery) the store lacks for the matches, one
+    /// request per item, paced, and keep them in the store.
+    #[arg(long)]
+    pub with_detail: bool,
 }
 
 impl SearchArgs {
@@ -78,6 +81,7 @@ pub async fn run_command(
 ) -> Result<(), CliError> {
     let text = args.text();
     let query = search::parse(&text).map_err(|e| query_error(&text, &e))?;
+    super::export::fields::Selection::parse(args.fields.as_deref())?;
     let cx = context_now();
     let window = Window::new(args.since.as_deref(), args.until.as_deref(), &cx)?;
     let path = store_path(global)?.ok_or_else(|| {
@@ -91,11 +95,16 @@ pub async fn run_command(
     }
     let store = open_store(global)?.ok_or_else(|| CliError::Other("no store".to_owned()))?;
     let (project, app) = (args.project.as_deref(), args.app.as_deref());
-    let found = if args.sync {
+    let found = if args.sync || args.with_detail {
         let shared = Shared::new(store)?;
-        head_sync(global, &shared).await?;
+        if args.sync {
+            head_sync(global, &shared).await?;
+        }
         let catalog = shared.read(|store| Resolver::new(Some(store), None));
         let narrow = Narrow::of_search(catalog, project, app, window).await?;
+        if args.with_detail {
+            super::export::search::with_detail(global, &shared, &query, &narrow, args).await?;
+        }
         shared.read(|store| run(store, &query, args, &narrow, &cx, out))?
     } else {
         let catalog = Resolver::new(Some(&store), None);
@@ -197,12 +206,7 @@ pub fn run(
         search::compile(store.conn(), query, cx).map_err(|e| query_error(&args.text(), &e))?;
     let view = narrow.view(sql);
     let keys = store.view_keys(&view, args.limit)?;
-    let mut sink = Sink::new(out, args.format, args.raw_csv);
-    for batch in keys.chunks(BATCH) {
-        let items = store.items(batch)?;
-        sink.page(items.into_iter().map(|i| i.feedback).collect())?;
-    }
-    sink.finish(None)?;
+    super::export::search::write(store, &keys, args, out)?;
     let shown = u64::try_from(keys.len()).unwrap_or(u64::MAX);
     let matches = if args.limit.is_some_and(|limit| keys.len() >= limit) {
         store.view_count(&view)?

@@ -90,16 +90,17 @@ impl Window {
     /// `sql` narrowed to the window: ranges of the items' keys (their received times, see
     /// `store::keys`), as `after:` and `before:` compile.
     pub fn narrow(&self, sql: &mut Sql) {
-        let bounds: [(_, fn(&str) -> String); 2] = [
-            (self.since, crate::store::at_or_after),
-            (self.until, crate::store::before),
-        ];
-        for (bound, condition) in bounds {
+        for (bound, after) in [(self.since, true), (self.until, false)] {
             if let Some(at) = bound {
                 let key = crate::store::micros_key(at.as_microsecond());
                 sql.params.push(Value::Integer(key));
                 let p = format!("?{}", sql.params.len());
-                sql.condition = format!("({}) AND {}", sql.condition, condition(&p));
+                let condition = if after {
+                    crate::store::at_or_after(&p)
+                } else {
+                    crate::store::before(&p)
+                };
+                sql.condition = format!("({}) AND {condition}", sql.condition);
             }
         }
     }

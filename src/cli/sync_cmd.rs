@@ -16,7 +16,7 @@
 //!
 //! The store: `--store`, `FEEDBACK_STORE`, or the profile's (see `store_cmd::store_path`).
 
-mod progress;
+pub(crate) mod progress;
 
 use std::io::Write;
 use std::sync::Arc;

@@ -1,0 +1,91 @@
+//! Peak memory of an export as it grows: `list --all` of 10,000 and 100,000 items from the
+//! simulator, in each format, by the built binary writing to /dev/null. Each run is measured in
+//! a fresh process of this bench (so the peak is that one export's): it starts the simulator,
+//! runs the binary, and reads the child's peak resident size (`getrusage`). Memory, not time:
+//! a figure for people, not a test.
+//!
+//! `cargo bench --bench export` (`EXPORT_BENCH_ITEMS=10000,100000` sets the sizes); without
+//! `--bench` (built as a test) it measures one small export.
+#![allow(clippy::unwrap_used, clippy::cast_precision_loss)]
+
+use std::process::{Command, Stdio};
+
+const FORMATS: &[&str] = &["json", "jsonl", "csv", "table"];
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--one") {
+        let items: usize = args[at + 1].parse().unwrap();
+        println!("{}", one(items, &args[at + 2]));
+        return;
+    }
+    let sizes: Vec<usize> = if args.iter().any(|a| a == "--bench") {
+        std::env::var("EXPORT_BENCH_ITEMS")
+            .unwrap_or_else(|_| "10000,100000".into())
+            .split(',')
+            .map(|n| n.trim().parse().unwrap())
+            .collect()
+    } else {
+        vec![1000]
+    };
+    println!("peak resident memory of `list --all --format F > /dev/null`");
+    for format in FORMATS {
+        for items in &sizes {
+            let out = Command::new(std::env::current_exe().unwrap())
+                .args(["--one", &items.to_string(), format])
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let kib: f64 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+            println!("{format:>6} {items:>8} items: {:>7.1} MiB", kib / 1024.0);
+        }
+    }
+}
+
+/// One export of `items` items in `format`: the child's peak resident size in KiB.
+#[cfg(unix)]
+fn one(items: usize, format: &str) -> i64 {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let sim = runtime
+        .block_on(feedback_inbox::sim::start(feedback_inbox::sim::SimConfig {
+            items,
+            rate_per_minute: 1_000_000,
+            seed: 11,
+            ..feedback_inbox::sim::SimConfig::default()
+        }))
+        .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"))
+        .env_clear()
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("XDG_STATE_HOME", home.path().join("state"))
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("FEEDBACK_BASE_URL", sim.base_url())
+        .env("FEEDBACK_API_KEY", feedback_inbox::sim::DEMO_KEY)
+        .args([
+            "--no-store",
+            "list",
+            "--all",
+            "--status",
+            "new",
+            "--format",
+            format,
+        ])
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let usage =
+        nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN).unwrap();
+    usage.max_rss()
+}
+
+#[cfg(not(unix))]
+fn one(_items: usize, _format: &str) -> i64 {
+    panic!("the export bench measures memory with getrusage (unix only)");
+}

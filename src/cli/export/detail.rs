@@ -1,0 +1,136 @@
+//! Where an export's metadata and delivery links come from. The list endpoint has neither:
+//! they come from the item's detail. What the local store holds (details fetched before,
+//! webhook deliveries) costs no request; `--with-detail` fetches the rest, one request per
+//! item, paced by the client's rate-limit handling, and stores each detail it fetched when a
+//! store is open.
+
+use jiff::Timestamp;
+
+use super::super::CliError;
+use super::fields::{Keys, Record};
+use crate::api::{ApiError, Client, Feedback};
+use crate::store::{Shared, Store};
+
+/// The sources of details for one export.
+pub struct Details {
+    store: Option<Shared>,
+    /// `--with-detail`: the client to fetch missing details with.
+    fetch: Option<Client>,
+    /// A write failed once: the export goes on without storing.
+    store_failed: bool,
+    fetched: u64,
+}
+
+impl Details {
+    #[must_use]
+    pub fn new(store: Option<Shared>, fetch: Option<Client>) -> Self {
+        Self {
+            store,
+            fetch,
+            store_failed: false,
+            fetched: 0,
+        }
+    }
+
+    /// The store read from, if any.
+    #[must_use]
+    pub fn store(&self) -> Option<&Shared> {
+        self.store.as_ref()
+    }
+
+    /// Details fetched so far (requests made for them).
+    #[must_use]
+    pub fn fetched(&self) -> u64 {
+        self.fetched
+    }
+
+    /// Records of these items with what is known of their details.
+    pub async fn records(&mut self, items: Vec<Feedback>) -> Result<Vec<Record>, CliError> {
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            let mut record = match &self.store {
+                Some(store) => store.read(|s| stored(s, item))?,
+                None => Record::bare(item),
+            };
+            if record.metadata.is_none() || record.delivery.is_none() {
+                self.fill(&mut record).await?;
+            }
+            out.push(record);
+        }
+        Ok(out)
+    }
+
+    /// With `--with-detail`, fetches the record's detail (and stores it). An item gone since
+    /// it was listed stays as it is.
+    async fn fill(&mut self, record: &mut Record) -> Result<(), CliError> {
+        let Some(client) = &self.fetch else {
+            return Ok(());
+        };
+        self.fetched += 1;
+        let detail = match client.get_feedback(record.feedback.id.as_str()).await {
+            Ok(detail) => detail,
+            Err(ApiError::NotFound { .. }) => return Ok(()),
+            Err(error) => return Err(error.into()),
+        };
+        if let (Some(store), false) = (&self.store, self.store_failed)
+            && let Err(error) = store.write(|s| s.put_detail(&detail, Timestamp::now()))
+        {
+            eprintln!("warning: details are not kept in the store: {error}");
+            self.store_failed = true;
+        }
+        record.metadata = Some(detail.metadata);
+        record.delivery = Some(detail.delivery);
+        Ok(())
+    }
+}
+
+/// The item with what the store knows of its detail: metadata when a detail or a webhook
+/// delivery brought it, delivery when a detail did.
+pub fn stored(store: &Store, item: Feedback) -> Result<Record, CliError> {
+    let Some(detail) = store.detail(item.id.as_str())? else {
+        return Ok(Record::bare(item));
+    };
+    let has_meta = !detail.metadata.built_in.is_empty() || !detail.metadata.custom.is_empty();
+    let known = detail.detail_at.is_some() || has_meta;
+    Ok(Record {
+        feedback: item,
+        metadata: known.then_some(detail.metadata),
+        delivery: detail.delivery,
+    })
+}
+
+/// The metadata keys and delivery channels of the items with these keys, read up front so a
+/// CSV or a table of `--fields all` has its columns before the first row.
+pub fn stored_keys(store: &Store, keys: &[i64]) -> Result<Keys, CliError> {
+    const META: &str = "SELECT DISTINCT custom, key FROM item_meta \
+        WHERE k IN (SELECT value FROM json_each(?1))";
+    const CHANNELS: &str = "SELECT DISTINCT json_extract(d.value, '$.channel') \
+        FROM items, json_each(items.delivery) AS d \
+        WHERE items.delivery IS NOT NULL AND items.k IN (SELECT value FROM json_each(?1))";
+    let mut found = Keys::default();
+    let conn = store.conn();
+    for batch in keys.chunks(500) {
+        let list = serde_json::to_string(batch)?;
+        let mut meta = conn.prepare_cached(META).map_err(|e| store.error(e))?;
+        let rows = meta
+            .query_map([&list], |row| {
+                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+            })
+            .and_then(Iterator::collect::<rusqlite::Result<Vec<_>>>)
+            .map_err(|e| store.error(e))?;
+        for (custom, key) in rows {
+            if custom == 0 {
+                found.built_in.insert(key);
+            } else {
+                found.custom.insert(key);
+            }
+        }
+        let mut channels = conn.prepare_cached(CHANNELS).map_err(|e| store.error(e))?;
+        let rows = channels
+            .query_map([&list], |row| row.get::<_, Option<String>>(0))
+            .and_then(Iterator::collect::<rusqlite::Result<Vec<_>>>)
+            .map_err(|e| store.error(e))?;
+        found.channels.extend(rows.into_iter().flatten());
+    }
+    Ok(found)
+}

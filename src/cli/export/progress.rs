@@ -1,0 +1,211 @@
+//! What `list --all` shows on stderr while it walks: on a terminal an `indicatif` bar line
+//! (items, requests, the budget left, an ETA) whose wait for the budget or a retry counts down
+//! live; otherwise each wait as a plain line, as every command reports them.
+//!
+//! The API tells no totals, so the ETA is measured as `sync` measures a first mirror (and with
+//! its functions): the share of the time from the newest item back to the oldest project's
+//! creation that the walk has covered, and the requests that took.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
+use jiff::Timestamp;
+
+use super::super::sync_cmd::progress::{eta, requests_left, share_done};
+use crate::api::retry::WaitObserver;
+use crate::api::{RateLimit, Wait, WaitReason};
+use crate::clock;
+use crate::sync::StatusState;
+
+/// A wait under way: why, and until when.
+type Waiting = Arc<Mutex<Option<(String, Instant)>>>;
+
+/// The walk's progress line on a terminal, or nothing but wait lines.
+#[derive(Clone)]
+pub struct ListProgress {
+    bar: Option<ProgressBar>,
+    waiting: Waiting,
+    started: Instant,
+}
+
+/// Where the walk is: for the line.
+#[derive(Debug, Clone, Copy)]
+pub struct Position {
+    pub items: u64,
+    pub requests: u32,
+    /// The newest item's time and the last one's so far.
+    pub newest: Option<Timestamp>,
+    pub reached: Option<Timestamp>,
+    /// No item is older: the oldest project's creation.
+    pub origin: Option<Timestamp>,
+}
+
+impl ListProgress {
+    #[must_use]
+    pub fn new(terminal: bool) -> Self {
+        let waiting: Waiting = Arc::new(Mutex::new(None));
+        let bar = terminal.then(|| {
+            let bar = ProgressBar::new_spinner();
+            let shown = Arc::clone(&waiting);
+            if let Ok(style) = ProgressStyle::with_template("{spinner} {wait}{wide_msg} {elapsed}")
+            {
+                bar.set_style(style.with_key(
+                    "wait",
+                    move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
+                        if let Some(text) = countdown(&shown, Instant::now()) {
+                            let _ = w.write_str(&text);
+                        }
+                    },
+                ));
+            }
+            bar.set_message("listing…");
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        Self {
+            bar,
+            waiting,
+            started: Instant::now(),
+        }
+    }
+
+    /// True when a bar is shown (on a terminal).
+    #[must_use]
+    pub fn is_bar(&self) -> bool {
+        self.bar.is_some()
+    }
+
+    /// The client's wait observer: a live countdown in the bar, or a line on stderr.
+    #[must_use]
+    pub fn observer(&self) -> WaitObserver {
+        let progress = self.clone();
+        Arc::new(move |wait: &Wait| progress.wait(wait))
+    }
+
+    fn wait(&self, wait: &Wait) {
+        if self.bar.is_none() {
+            eprintln!("{}", super::super::describe_wait(wait));
+            return;
+        }
+        let why = match &wait.reason {
+            WaitReason::Pacing => "budget spent, next window in".to_owned(),
+            WaitReason::RateLimited => "rate limited, retrying in".to_owned(),
+            WaitReason::Retry {
+                attempt, max_tries, ..
+            } => format!("request failed, try {attempt} of {max_tries} in"),
+        };
+        *clock::lock(&self.waiting) = Some((why, Instant::now() + wait.duration));
+    }
+
+    /// A page was written: the line shows where the walk is (and no wait).
+    pub fn update(&self, at: &Position, rate: RateLimit, now: Timestamp) {
+        *clock::lock(&self.waiting) = None;
+        if let Some(bar) = &self.bar {
+            bar.set_message(line(at, rate, now, self.started.elapsed()));
+        }
+    }
+
+    /// Removes the bar (before the last lines on stderr).
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// "rate limited, retrying in 7s · " while a wait runs (first on the line: the message is
+/// what gets cut on a narrow terminal).
+fn countdown(waiting: &Waiting, now: Instant) -> Option<String> {
+    let guard = clock::lock(waiting);
+    let (why, until) = guard.as_ref()?;
+    let left = until.saturating_duration_since(now);
+    let seconds = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+    (!left.is_zero()).then(|| format!("{why} {seconds}s · "))
+}
+
+/// "1,200 items · 12 req · budget 48/60 · ETA 2m 10s".
+#[must_use]
+pub fn line(at: &Position, rate: RateLimit, now: Timestamp, elapsed: Duration) -> String {
+    let budget = match (rate.remaining, rate.limit) {
+        (Some(remaining), Some(limit)) => format!(" · budget {remaining}/{limit}"),
+        _ => String::new(),
+    };
+    let state = StatusState {
+        head_at: at.newest,
+        deep_at: at.reached,
+        ..StatusState::default()
+    };
+    let eta = share_done(&state, at.origin)
+        .and_then(|done| requests_left(at.requests, done))
+        .map(|left| {
+            let per_request = elapsed / at.requests.max(1);
+            format!(
+                " · ETA {}",
+                super::super::rough_duration(eta(left, per_request, rate, now))
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        "{} items · {} req{budget}{eta}",
+        crate::text::output::thousands(at.items),
+        at.requests
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn at(s: i64) -> Timestamp {
+        Timestamp::from_second(s).unwrap()
+    }
+
+    #[test]
+    fn the_line_tells_items_requests_budget_and_an_eta_from_the_span_walked() {
+        let position = Position {
+            items: 1200,
+            requests: 12,
+            newest: Some(at(1000)),
+            reached: Some(at(750)),
+            origin: Some(at(0)),
+        };
+        let rate = RateLimit {
+            limit: Some(60),
+            remaining: Some(48),
+            reset: Some(at(130)),
+        };
+        // A quarter of the span in 12 requests of 1s: 36 to go, within the budget.
+        let shown = line(&position, rate, at(100), Duration::from_secs(12));
+        assert_eq!(shown, "1,200 items · 12 req · budget 48/60 · ETA 36s");
+        let unknown = Position {
+            origin: None,
+            ..position
+        };
+        assert_eq!(
+            line(&unknown, RateLimit::default(), at(100), Duration::ZERO),
+            "1,200 items · 12 req"
+        );
+    }
+
+    #[test]
+    fn a_wait_counts_down_and_ends() {
+        let waiting: Waiting = Arc::new(Mutex::new(None));
+        let start = Instant::now();
+        *waiting.lock().unwrap() = Some((
+            "rate limited, retrying in".into(),
+            start + Duration::from_secs(7),
+        ));
+        assert_eq!(
+            countdown(&waiting, start).as_deref(),
+            Some("rate limited, retrying in 7s · ")
+        );
+        assert_eq!(
+            countdown(&waiting, start + Duration::from_millis(4500)).as_deref(),
+            Some("rate limited, retrying in 3s · ")
+        );
+        assert_eq!(countdown(&waiting, start + Duration::from_secs(7)), None);
+    }
+}

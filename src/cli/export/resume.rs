@@ -1,0 +1,262 @@
+//! `list --all` that can be resumed. Pages are written whole, one after the other; the cursor
+//! after the last page written is the place to resume from. When the walk is interrupted
+//! (Ctrl-C, SIGTERM, or an error after some pages) the output is ended cleanly (`json` closed,
+//! with that cursor as `next_cursor`) and stderr says how to go on:
+//!
+//! ```text
+//! resume with: feedback-inbox list --all --status archived --format csv --cursor 'c1…'
+//! ```
+//!
+//! `--cursor C --all` continues from it: a walk from a given cursor never restarts from the
+//! top (see [`crate::api::walker`]), and a cursor the server rejects (`invalid_cursor`) is a
+//! usage error (exit 2), never a silent export of everything again.
+
+use super::super::list::ListArgs;
+use super::super::since::ListWindow;
+use super::super::{Args, CliError};
+use super::detail::Details;
+use super::progress::{ListProgress, Position};
+use super::sink::Sink;
+use crate::api::{ApiError, Client, Cursor, FeedbackQuery, FeedbackWalker};
+
+/// What an interrupted walk ended with.
+enum Stop {
+    Done,
+    Signal(i32),
+    Failed(CliError),
+}
+
+/// The walk's moving parts.
+pub struct Walk<'w, 's> {
+    pub client: &'w Client,
+    pub sink: Sink<'s>,
+    pub details: Details,
+    pub progress: ListProgress,
+    /// `--since`/`--until`: the walk ends at the first item older than `--since`.
+    pub window: ListWindow,
+    /// The page size asked for (to tell the requests stopping early saved).
+    pub limit: u32,
+    pub position: Position,
+}
+
+impl Walk<'_, '_> {
+    /// Walks `query` to the end, writing each page; on an interruption ends the output and
+    /// prints how to resume (`hint` builds the command line from a cursor).
+    pub async fn run(
+        mut self,
+        query: FeedbackQuery,
+        hint: impl Fn(&Cursor) -> String,
+    ) -> Result<(), CliError> {
+        let started_from = query.cursor.clone();
+        let mut resume = started_from.clone();
+        let mut walker = self.client.walk(query);
+        let interrupt = interrupted();
+        tokio::pin!(interrupt);
+        let stop = loop {
+            let step = tokio::select! {
+                biased;
+                signal = &mut interrupt => Err(Stop::Signal(signal)),
+                more = self.step(&mut walker, &mut resume) => more.map_err(Stop::Failed),
+            };
+            match step {
+                Ok(true) => {}
+                Ok(false) => break Stop::Done,
+                Err(end) => break end,
+            }
+        };
+        self.progress.finish();
+        let detail_note = self.details_note();
+        let written = self.position.items > 0;
+        match stop {
+            Stop::Done => {
+                self.sink.finish(None)?;
+                if let Some(note) = &detail_note {
+                    eprintln!("{note}");
+                }
+                Ok(())
+            }
+            Stop::Failed(error) if is_invalid_cursor(&error) => Err(cursor_error(error)),
+            Stop::Failed(error @ CliError::Io(_)) => Err(error),
+            stop => {
+                self.sink.interrupt(resume.as_ref())?;
+                if let Some(note) = &detail_note {
+                    eprintln!("{note}");
+                }
+                match &resume {
+                    Some(cursor) if written => {
+                        eprintln!("resume with: {}", hint(cursor));
+                    }
+                    Some(cursor) => eprintln!("nothing written; retry with: {}", hint(cursor)),
+                    None => eprintln!("nothing written; run the same command again"),
+                }
+                match stop {
+                    Stop::Signal(number) => Err(CliError::Signal(number)),
+                    Stop::Failed(error) => Err(error),
+                    Stop::Done => Ok(()),
+                }
+            }
+        }
+    }
+
+    fn details_note(&self) -> Option<String> {
+        let fetched = self.details.fetched();
+        (fetched > 0).then(|| {
+            format!(
+                "with-detail: {} details fetched",
+                crate::text::output::thousands(fetched)
+            )
+        })
+    }
+
+    /// One page: read, completed with details, written; then the resume point moves past
+    /// it. `false` at the end. Cancelled at an await (an interruption), nothing of the page
+    /// was written and the resume point has not moved.
+    async fn step(
+        &mut self,
+        walker: &mut FeedbackWalker,
+        resume: &mut Option<Cursor>,
+    ) -> Result<bool, CliError> {
+        let Some(batch) = walker.next_page().await else {
+            return Ok(false);
+        };
+        let (items, older) = self.window.window.cut(batch?);
+        let records = self.details.records(items).await?;
+        self.sink.page(&records)?;
+        resume.clone_from(&walker.cursor().cloned());
+        if older > 0 {
+            // The list is newest first: nothing further down is in the window.
+            self.progress.finish();
+            self.window.stopped(walker, older, self.limit);
+            return Ok(false);
+        }
+        let at = &mut self.position;
+        at.items += u64::try_from(records.len()).unwrap_or(u64::MAX);
+        at.requests = walker.requests();
+        at.newest = at
+            .newest
+            .or(records.first().map(|r| r.feedback.received_at));
+        at.reached = records
+            .last()
+            .map(|r| r.feedback.received_at)
+            .or(at.reached);
+        self.progress
+            .update(at, self.client.rate_limit(), jiff::Timestamp::now());
+        Ok(true)
+    }
+}
+
+fn is_invalid_cursor(error: &CliError) -> bool {
+    matches!(error, CliError::Api(ApiError::InvalidCursor { .. }))
+}
+
+/// A cursor the server rejected is a usage error (exit 2) that says what to do; any other
+/// error is passed on.
+#[must_use]
+pub fn cursor_error(error: CliError) -> CliError {
+    if is_invalid_cursor(&error) {
+        CliError::Usage(format!(
+            "{error}; a cursor works only with the filters it was made with and expires: run the command again without --cursor"
+        ))
+    } else {
+        error
+    }
+}
+
+/// The first SIGINT or SIGTERM: its number.
+async fn interrupted() -> i32 {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let (Ok(mut int), Ok(mut term)) = (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        ) else {
+            return std::future::pending().await;
+        };
+        tokio::select! {
+            _ = int.recv() => 2,
+            _ = term.recv() => 15,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        if tokio::signal::ctrl_c().await.is_err() {
+            return std::future::pending().await;
+        }
+        2
+    }
+}
+
+/// The command line that goes on from `cursor` with the same account, filters and output.
+#[must_use]
+pub fn command_line(global: &Args, args: &ListArgs, cursor: &Cursor) -> String {
+    let mut words: Vec<String> = ["feedback-inbox", "list", "--all"]
+        .map(String::from)
+        .to_vec();
+    let mut flag = |name: &str, value: Option<String>| {
+        if let Some(value) = value {
+            words.push(format!("--{name}"));
+            words.push(quote(&value));
+        }
+    };
+    flag("base-url", global.base_url.clone());
+    flag("profile", global.profile.clone());
+    flag(
+        "config",
+        global.config.as_ref().map(|p| p.display().to_string()),
+    );
+    flag(
+        "store",
+        global.store.as_ref().map(|p| p.display().to_string()),
+    );
+    let status = args.status.map(|s| match s {
+        super::super::list::StatusArg::New => "new".to_owned(),
+        super::super::list::StatusArg::Archived => "archived".to_owned(),
+    });
+    flag("status", status);
+    flag("app", args.app.clone());
+    flag("project", args.project.clone());
+    flag("tag", args.tag.clone());
+    flag("since", args.since.clone());
+    flag("until", args.until.clone());
+    flag("limit", args.limit.map(|l| l.to_string()));
+    flag("fields", args.fields.clone());
+    let format = clap::ValueEnum::to_possible_value(&args.format).map(|v| v.get_name().to_owned());
+    flag("format", format);
+    flag("cursor", Some(cursor.0.clone()));
+    let switches = [
+        (global.no_store, "--no-store"),
+        (args.raw_csv, "--raw-csv"),
+        (args.with_detail, "--with-detail"),
+    ];
+    for (on, name) in switches {
+        if on {
+            words.push(name.to_owned());
+        }
+    }
+    crate::text::sanitize_line(&words.join(" ")).into_owned()
+}
+
+/// A word as a POSIX shell reads it back: as is when it holds only safe characters, else in
+/// single quotes.
+fn quote(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./:=,@%+".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_quoted_for_the_shell() {
+        assert_eq!(quote("abc-1_2.x"), "abc-1_2.x");
+        assert_eq!(quote("a b"), "'a b'");
+        assert_eq!(quote("it's"), r"'it'\''s'");
+        assert_eq!(quote(""), "''");
+    }
+}

@@ -1,0 +1,271 @@
+//! Where `list` and `search` write: pages of records as they come, in four formats, holding no
+//! more than a page. Every record is written whole and flushed with its page, so output already
+//! written stays valid if a later page fails; `json` is one document (`{"data": […],
+//! "next_cursor": …}`) whose array is written item by item and closed by [`Sink::finish`]
+//! (also after an interruption, with the cursor to resume from).
+//!
+//! Nothing, not even a header, is written before the first page arrived (or `finish`), so a
+//! failed first request leaves stdout empty.
+
+use std::io::Write;
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::Value;
+
+use super::super::CliError;
+use super::super::output::{ListFormat, csv_cell, terminal_safe_json};
+use super::fields::{CSV_DEFAULT, Field, JSON_ALL, Keys, Record, Selection, TABLE_DEFAULT};
+use super::table_fit::{FittedTable, TableMode};
+use crate::api::Cursor;
+use crate::text::{sanitize, sanitize_line};
+
+/// How an export is written.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub format: ListFormat,
+    /// `--raw-csv`: no guard against spreadsheet formulas.
+    pub raw_csv: bool,
+    pub fields: Selection,
+    pub table: TableMode,
+    /// For `--fields all` in csv and table: the metadata keys and channels of every exported
+    /// item, when known before the first (`search` asks the store). `None` (`list`): the
+    /// spec's built-ins and channels and the first page's keys make the columns, and a last
+    /// `extra` column holds, as a JSON object, the keys first seen later.
+    pub keys: Option<Keys>,
+}
+
+impl Options {
+    /// The usual shape of a format: no `--fields`, tables plain.
+    #[must_use]
+    pub fn plain(format: ListFormat, raw_csv: bool) -> Self {
+        Self {
+            format,
+            raw_csv,
+            fields: Selection::Default,
+            table: TableMode::Plain,
+            keys: None,
+        }
+    }
+}
+
+/// Writes pages as they come.
+pub struct Sink<'a> {
+    out: &'a mut dyn Write,
+    options: Options,
+    /// The columns, fixed by the first page; `None` for JSON without `--fields` (the API's
+    /// item shape).
+    columns: Option<Vec<Field>>,
+    table: Option<FittedTable>,
+    started: bool,
+    written: u64,
+}
+
+impl<'a> Sink<'a> {
+    #[must_use]
+    pub fn new(out: &'a mut dyn Write, options: Options) -> Self {
+        Self {
+            out,
+            options,
+            columns: None,
+            table: None,
+            started: false,
+            written: 0,
+        }
+    }
+
+    /// Writes one page of records, and flushes.
+    pub fn page(&mut self, records: &[Record]) -> Result<(), CliError> {
+        self.start(records)?;
+        let columns = self.columns.as_deref().unwrap_or_default();
+        match self.options.format {
+            ListFormat::Table => {
+                if let Some(table) = &self.table {
+                    for record in records {
+                        let cells: Vec<String> = columns
+                            .iter()
+                            .map(|f| f.text(record, false, columns))
+                            .collect();
+                        table.row(self.out, &cells)?;
+                    }
+                }
+            }
+            ListFormat::Csv => {
+                let mut writer = csv::Writer::from_writer(&mut *self.out);
+                for record in records {
+                    writer.write_record(csv_record(record, columns, self.options.raw_csv))?;
+                }
+                writer.flush()?;
+            }
+            ListFormat::Jsonl => {
+                for record in records {
+                    let mut line = terminal_safe_json(self.json(record, false)?);
+                    line.push('\n');
+                    self.out.write_all(line.as_bytes())?;
+                }
+            }
+            ListFormat::Json => {
+                for record in records {
+                    let item = terminal_safe_json(self.json(record, true)?);
+                    let separator = if self.written == 0 { "\n" } else { ",\n" };
+                    self.out.write_all(separator.as_bytes())?;
+                    self.out.write_all(indent(&item).as_bytes())?;
+                    self.written += 1;
+                }
+            }
+        }
+        if self.options.format != ListFormat::Json {
+            self.written += u64::try_from(records.len()).unwrap_or(u64::MAX);
+        }
+        self.out.flush()?;
+        Ok(())
+    }
+
+    /// Ends the output: the header of an empty table or CSV, and the end of the `json`
+    /// document with `next_cursor` (the next page's, or the one to resume from).
+    pub fn finish(mut self, next_cursor: Option<&Cursor>) -> Result<(), CliError> {
+        self.start(&[])?;
+        if self.options.format == ListFormat::Json {
+            let cursor = serde_json::to_string(&next_cursor)?;
+            let close = if self.written == 0 { "" } else { "\n  " };
+            write!(
+                self.out,
+                "{close}],\n  \"next_cursor\": {}\n}}\n",
+                terminal_safe_json(cursor)
+            )?;
+        }
+        self.out.flush()?;
+        Ok(())
+    }
+
+    /// Ends output cut short (an error, a signal): as [`Sink::finish`] with the cursor to
+    /// resume from, but nothing at all when nothing was written yet.
+    pub fn interrupt(self, resume: Option<&Cursor>) -> Result<(), CliError> {
+        if self.started {
+            self.finish(resume)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Fixes the columns on the first page and writes what comes before the first record.
+    fn start(&mut self, first: &[Record]) -> Result<(), CliError> {
+        if self.started {
+            return Ok(());
+        }
+        self.started = true;
+        let columns = self.resolve(first);
+        match self.options.format {
+            ListFormat::Table => {
+                let table =
+                    FittedTable::new(columns.as_deref().unwrap_or_default(), self.options.table);
+                table.header(self.out)?;
+                self.table = Some(table);
+            }
+            ListFormat::Csv => {
+                let names: Vec<String> = columns.iter().flatten().map(Field::name).collect();
+                let mut writer = csv::Writer::from_writer(&mut *self.out);
+                writer.write_record(&names)?;
+                writer.flush()?;
+            }
+            ListFormat::Json => self.out.write_all(b"{\n  \"data\": [")?,
+            ListFormat::Jsonl => {}
+        }
+        self.columns = columns;
+        Ok(())
+    }
+
+    fn resolve(&self, first: &[Record]) -> Option<Vec<Field>> {
+        let json = matches!(self.options.format, ListFormat::Json | ListFormat::Jsonl);
+        match (&self.options.fields, json) {
+            (Selection::Default, true) => None,
+            (Selection::Default, false) if self.options.format == ListFormat::Table => {
+                Some(TABLE_DEFAULT.to_vec())
+            }
+            (Selection::Default, false) => Some(CSV_DEFAULT.to_vec()),
+            (Selection::Fields(fields), _) => Some(fields.clone()),
+            (Selection::All, true) => Some(JSON_ALL.to_vec()),
+            (Selection::All, false) => {
+                let mut columns = CSV_DEFAULT.to_vec();
+                match &self.options.keys {
+                    Some(keys) => columns.extend(keys.columns()),
+                    None => {
+                        let mut keys = Keys::known();
+                        keys.add(first);
+                        columns.extend(keys.columns());
+                        columns.push(Field::Extra);
+                    }
+                }
+                Some(columns)
+            }
+        }
+    }
+
+    /// A record as JSON text: the API's item without `--fields`, else an object of the
+    /// columns in order.
+    fn json(&self, record: &Record, pretty: bool) -> Result<String, CliError> {
+        let Some(columns) = &self.columns else {
+            return Ok(to_json(&record.feedback, pretty)?);
+        };
+        let pairs: Vec<(String, Value)> = columns
+            .iter()
+            .map(|f| (f.name(), f.json(record, columns)))
+            .collect();
+        Ok(to_json(&Ordered(&pairs), pretty)?)
+    }
+}
+
+fn to_json(value: &impl Serialize, pretty: bool) -> serde_json::Result<String> {
+    if pretty {
+        serde_json::to_string_pretty(value)
+    } else {
+        serde_json::to_string(value)
+    }
+}
+
+/// An object whose keys keep the columns' order.
+struct Ordered<'a>(&'a [(String, Value)]);
+
+impl Serialize for Ordered<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in self.0 {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+/// An item of the `json` array, indented under `"data"` (JSON text has no raw newline inside
+/// strings, so lines are safe to indent).
+fn indent(item: &str) -> String {
+    let mut out = String::with_capacity(item.len() + 64);
+    for (i, line) in item.lines().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str("    ");
+        out.push_str(line);
+    }
+    out
+}
+
+/// A CSV record: single-line cells sanitized as lines, the message as multi-line text (CSV
+/// quoting keeps its newlines); every cell neutralised against formulas unless `raw`.
+fn csv_record(record: &Record, columns: &[Field], raw: bool) -> Vec<String> {
+    columns
+        .iter()
+        .map(|field| {
+            let text = field.text(record, true, columns);
+            let clean = if *field == Field::Message {
+                sanitize(&text).into_owned()
+            } else {
+                sanitize_line(&text).into_owned()
+            };
+            csv_cell(clean, raw)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "sink_tests.rs"]
+mod tests;

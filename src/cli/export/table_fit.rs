@@ -1,0 +1,282 @@
+//! Tables of `list` and `search`: on a terminal they fit its width (columns shrink in a fixed
+//! order, then go, the message last: it takes what is left); piped, they are plain (every cell
+//! whole, padded to its column's usual width, nothing cut). Widths are display cells
+//! (`crate::width`), never bytes, and every cell is sanitized to one line here.
+//!
+//! Rows are written as pages arrive, so widths come from the columns, not from the data.
+
+use std::io::{self, Write};
+
+use super::fields::Field;
+use crate::text::sanitize_line;
+use crate::width::{fit, truncate, width};
+
+/// How a table is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableMode {
+    /// Fit this many cells (a terminal's width).
+    Fit(usize),
+    /// No width: cells whole (output piped to a file or a program).
+    Plain,
+}
+
+impl TableMode {
+    /// `Fit` the terminal when stdout is one (`COLUMNS` wins over the measured width, as for
+    /// `ls`), `Plain` otherwise.
+    #[must_use]
+    pub fn detect() -> Self {
+        if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+            return Self::Plain;
+        }
+        let columns = std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.trim().parse::<usize>().ok())
+            .filter(|c| *c > 0);
+        let measured = crossterm::terminal::size()
+            .ok()
+            .map(|(w, _)| usize::from(w));
+        columns
+            .or(measured)
+            .map_or(Self::Fit(80), |w| Self::Fit(w.max(1)))
+    }
+}
+
+/// A column's title and widths, and when it shrinks (lower ranks shrink and go first).
+#[derive(Debug, Clone)]
+struct Spec {
+    title: String,
+    preferred: usize,
+    min: usize,
+    rank: u8,
+}
+
+/// Usual width, the least width still worth showing (below it the column goes; ids and times
+/// never shrink), and the rank.
+fn spec(field: &Field) -> Spec {
+    let (preferred, min, rank) = match field {
+        Field::Extra => (30, 10, 0),
+        Field::Metadata | Field::Delivery => (40, 12, 1),
+        Field::BuiltIn(_) | Field::Custom(_) => (14, 8, 2),
+        Field::Link(_) => (30, 12, 2),
+        Field::AppId | Field::ProjectId => (36, 8, 3),
+        Field::Project | Field::ProjectName => (20, 10, 4),
+        Field::Tags => (20, 8, 5),
+        Field::ReporterEmail => (26, 12, 6),
+        Field::AppPlatform => (8, 7, 7),
+        Field::App | Field::AppName => (24, 12, 8),
+        Field::Status => (8, 6, 9),
+        Field::ReceivedAt => (17, 17, 10),
+        Field::Id => (10, 10, 11),
+        Field::Message => (60, 20, 12),
+    };
+    let title = match field {
+        Field::Id => "ID".to_owned(),
+        Field::ReceivedAt => "RECEIVED".to_owned(),
+        Field::ReporterEmail => "EMAIL".to_owned(),
+        Field::BuiltIn(_) | Field::Custom(_) | Field::Link(_) => field.name(),
+        other => other.name().to_uppercase(),
+    };
+    Spec {
+        title,
+        preferred,
+        min,
+        rank,
+    }
+}
+
+/// A laid-out table: for each field, its width, or `None` when it did not fit.
+#[derive(Debug, Clone)]
+pub struct FittedTable {
+    titles: Vec<String>,
+    widths: Vec<Option<usize>>,
+    plain: bool,
+}
+
+impl FittedTable {
+    #[must_use]
+    pub fn new(fields: &[Field], mode: TableMode) -> Self {
+        let specs: Vec<Spec> = fields.iter().map(spec).collect();
+        let widths = match mode {
+            TableMode::Plain => specs.iter().map(|s| Some(s.preferred)).collect(),
+            TableMode::Fit(total) => layout(&specs, flex_index(fields), total),
+        };
+        Self {
+            titles: specs.into_iter().map(|s| s.title).collect(),
+            widths,
+            plain: mode == TableMode::Plain,
+        }
+    }
+
+    pub fn header(&self, out: &mut dyn Write) -> io::Result<()> {
+        self.row(out, &self.titles.clone())
+    }
+
+    /// Writes one row of cells (one per field, raw: sanitized here).
+    pub fn row(&self, out: &mut dyn Write, cells: &[String]) -> io::Result<()> {
+        let shown: Vec<(usize, &String)> = self
+            .widths
+            .iter()
+            .zip(cells)
+            .filter_map(|(w, c)| w.map(|w| (w, c)))
+            .collect();
+        let last = shown.len().saturating_sub(1);
+        let mut line = String::new();
+        for (i, (cells_wide, cell)) in shown.into_iter().enumerate() {
+            let clean = sanitize_line(cell);
+            if self.plain {
+                line.push_str(&clean);
+                if i != last {
+                    let pad = cells_wide.saturating_sub(width(&clean));
+                    line.push_str(&" ".repeat(pad + 2));
+                }
+            } else if i == last {
+                line.push_str(&truncate(&clean, cells_wide));
+            } else {
+                line.push_str(&fit(&clean, cells_wide));
+                line.push_str("  ");
+            }
+        }
+        writeln!(out, "{}", line.trim_end())
+    }
+}
+
+/// The column that takes the room left: the message when shown, else the last column.
+fn flex_index(fields: &[Field]) -> Option<usize> {
+    fields
+        .iter()
+        .position(|f| *f == Field::Message)
+        .or_else(|| fields.len().checked_sub(1))
+}
+
+/// Widths within `total` cells (two between columns): columns shrink to their minimum in rank
+/// order, then go in the same order, until the rest fits with the flex column at its minimum;
+/// the flex column then takes what is left (at most its usual width when it is not the last).
+fn layout(specs: &[Spec], flex: Option<usize>, total: usize) -> Vec<Option<usize>> {
+    let mut widths: Vec<Option<usize>> = specs.iter().map(|s| Some(s.preferred)).collect();
+    let mut order: Vec<usize> = (0..specs.len()).filter(|i| Some(*i) != flex).collect();
+    order.sort_by_key(|i| specs[*i].rank);
+    let need = |widths: &[Option<usize>]| -> usize {
+        let shown: Vec<usize> = widths
+            .iter()
+            .enumerate()
+            .filter_map(|(i, w)| w.map(|w| if Some(i) == flex { specs[i].min } else { w }))
+            .collect();
+        shown.iter().sum::<usize>() + 2 * shown.len().saturating_sub(1)
+    };
+    for &i in &order {
+        let over = need(&widths).saturating_sub(total);
+        if let Some(w) = widths[i].as_mut() {
+            *w -= over.min(*w - specs[i].min);
+        }
+    }
+    for &i in &order {
+        if need(&widths) > total {
+            widths[i] = None;
+        }
+    }
+    if let Some(f) = flex {
+        let others = need(&widths) - specs[f].min;
+        let room = total.saturating_sub(others).max(1);
+        let is_last = f + 1 == specs.len();
+        widths[f] = Some(if is_last {
+            room
+        } else {
+            room.min(specs[f].preferred)
+        });
+    }
+    widths
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::cli::export::fields::TABLE_DEFAULT;
+
+    fn lines(mode: TableMode, fields: &[Field], cells: &[&str]) -> Vec<String> {
+        let table = FittedTable::new(fields, mode);
+        let mut out = Vec::new();
+        table.header(&mut out).unwrap();
+        let cells: Vec<String> = cells.iter().map(|c| (*c).to_owned()).collect();
+        table.row(&mut out, &cells).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    const ROW: &[&str] = &[
+        "fb_12345678",
+        "2026-11-01 12:00Z",
+        "new",
+        "Trailhead iOS (ios)",
+        "bug,crash",
+        "ana@example.com",
+        "同期 fails on every launch since the update, and then some more text to cut",
+    ];
+
+    #[test]
+    fn a_wide_terminal_shows_every_column_and_the_message_takes_the_rest() {
+        let shown = lines(TableMode::Fit(200), TABLE_DEFAULT, ROW);
+        assert!(shown.iter().all(|l| width(l) <= 200), "{shown:#?}");
+        assert!(shown[0].starts_with("ID          RECEIVED"), "{shown:#?}");
+        assert!(
+            shown[1].ends_with("and then some more text to cut"),
+            "{shown:#?}"
+        );
+    }
+
+    #[test]
+    fn narrow_terminals_shrink_then_drop_columns_in_order_and_the_message_stays() {
+        for total in [120, 100, 80, 60, 40, 30, 20, 12] {
+            let shown = lines(TableMode::Fit(total), TABLE_DEFAULT, ROW);
+            for line in &shown {
+                assert!(width(line) <= total, "{total}: {line:?} is {}", width(line));
+            }
+            assert!(shown[0].contains("MESSAGE"), "{total}: {shown:#?}");
+        }
+        // At 80 cells tags and the email go, the app shrinks; ids and times never shrink.
+        let at_80 = lines(TableMode::Fit(80), TABLE_DEFAULT, ROW);
+        assert_eq!(
+            at_80[0],
+            "ID          RECEIVED           STATUS  APP           MESSAGE"
+        );
+        assert!(at_80[1].starts_with("fb_123456…  2026-11-01 12:00Z  new     Trailhead i…"));
+        let at_60 = lines(TableMode::Fit(60), TABLE_DEFAULT, ROW);
+        assert_eq!(at_60[0], "ID          RECEIVED           STATUS  MESSAGE");
+        let at_32 = lines(TableMode::Fit(32), TABLE_DEFAULT, ROW);
+        assert_eq!(at_32[0], "ID          MESSAGE");
+        let at_12 = lines(TableMode::Fit(12), TABLE_DEFAULT, ROW);
+        assert_eq!(at_12[0], "MESSAGE");
+        // The message is cut in display cells: a wide character is never split.
+        let at_40 = lines(TableMode::Fit(40), TABLE_DEFAULT, ROW);
+        assert!(at_40[1].contains('同'), "{at_40:#?}");
+    }
+
+    #[test]
+    fn plain_tables_cut_nothing() {
+        let shown = lines(TableMode::Plain, TABLE_DEFAULT, ROW);
+        assert!(
+            shown[1].starts_with("fb_12345678  2026-11-01 12:00Z"),
+            "{shown:#?}"
+        );
+        assert!(shown[1].ends_with(ROW[6]), "{shown:#?}");
+    }
+
+    #[test]
+    fn cells_are_sanitized_in_both_modes() {
+        for mode in [TableMode::Plain, TableMode::Fit(50)] {
+            let shown = lines(
+                mode,
+                &[Field::Id, Field::Message],
+                &["a\u{1b}[2J", "x\u{202e}y\nz"],
+            );
+            for line in shown {
+                assert!(!line.chars().any(char::is_control), "{line:?}");
+                assert!(!line.contains('\u{202e}'), "{line:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,432 @@
+//! Exports of the built binary against the simulator: `--fields` (every format with `all`,
+//! from the store at no request, `--with-detail`, errors), the resumable `list --all` (an
+//! interrupted walk prints the cursor, the resumed one completes it without duplicates), and a
+//! rejected cursor (exit 2).
+#![allow(clippy::unwrap_used)]
+
+#[path = "../common/mod.rs"]
+mod common;
+mod resume;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::{expected_ids, rig};
+use feedback_inbox::api::Status;
+use feedback_inbox::sim::{DEMO_KEY, Route};
+use feedback_inbox::store::Store;
+
+/// The binary in a clean environment under `home`, pointed at `base_url`.
+pub(crate) fn bin(home: &Path, base_url: &str) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"));
+    command
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("TZ", "UTC")
+        .env("FEEDBACK_BASE_URL", base_url)
+        .env("FEEDBACK_API_KEY", DEMO_KEY);
+    command
+}
+
+pub(crate) fn run(home: &Path, base_url: &str, args: &[&str]) -> Output {
+    bin(home, base_url).args(args).output().unwrap()
+}
+
+pub(crate) fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+pub(crate) fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+pub(crate) fn ok(output: &Output) -> String {
+    assert!(output.status.success(), "{}", stderr(output));
+    stdout(output)
+}
+
+pub(crate) fn jsonl_ids(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| {
+            let value: serde_json::Value = serde_json::from_str(l).unwrap();
+            value["id"].as_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
+/// The cursor of the "resume with: …" line on stderr.
+pub(crate) fn resume_cursor(stderr: &str) -> String {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("resume with: feedback-inbox list --all"))
+        .unwrap_or_else(|| panic!("no resume line in {stderr}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "--cursor").unwrap();
+    words[at + 1].trim_matches('\'').to_owned()
+}
+
+pub(crate) fn new_ids(sim: &feedback_inbox::sim::SimHandle) -> Vec<String> {
+    expected_ids(sim, |it| it.feedback.status == Status::New)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_format_with_fields_all_and_with_detail_has_metadata_and_links() {
+    let r = rig(40, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let url = r.sim.base_url();
+    let (first, first_meta, link) = {
+        let data = r.sim.state().read();
+        let item = data
+            .items()
+            .find(|it| it.feedback.status == Status::New)
+            .unwrap();
+        let link = item.issue_tracker_url().map(str::to_owned);
+        (item.feedback.id.0.clone(), item.metadata.clone(), link)
+    };
+    let args = |format: &'static str| {
+        vec![
+            "--no-store",
+            "list",
+            "--limit",
+            "5",
+            "--fields",
+            "all",
+            "--with-detail",
+            "--format",
+            format,
+        ]
+    };
+    let before = r.sim.stats().route(Route::FeedbackItem);
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&run(home.path(), &url, &args("json")))).unwrap();
+    assert_eq!(
+        r.sim.stats().route(Route::FeedbackItem) - before,
+        5,
+        "one detail request per item"
+    );
+    let data = json["data"].as_array().unwrap();
+    assert_eq!(data.len(), 5);
+    assert_eq!(data[0]["id"], first.as_str());
+    assert_eq!(
+        data[0]["metadata"]["built_in"]["locale"],
+        first_meta.built_in["locale"].as_str()
+    );
+    assert!(
+        data[0]["delivery"]
+            .as_array()
+            .is_some_and(|d| !d.is_empty())
+    );
+    assert!(json["next_cursor"].is_string());
+
+    let jsonl = ok(&run(home.path(), &url, &args("jsonl")));
+    let first_line: serde_json::Value =
+        serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+    assert_eq!(first_line["metadata"], data[0]["metadata"]);
+    assert_eq!(jsonl.lines().count(), 5);
+
+    let csv = ok(&run(home.path(), &url, &args("csv")));
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let header: Vec<String> = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 5);
+    let at = |name: &str| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("{name}: {header:?}"))
+    };
+    assert_eq!(&rows[0][at("id")], first.as_str());
+    assert_eq!(
+        &rows[0][at("meta.locale")],
+        first_meta.built_in["locale"].as_str()
+    );
+    assert_eq!(
+        &rows[0][at("link.issue_tracker")],
+        link.as_deref().unwrap_or("")
+    );
+    assert_eq!(header.last().unwrap(), "extra");
+
+    let table = ok(&run(home.path(), &url, &args("table")));
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 6, "{table}");
+    assert!(
+        lines[0].starts_with("ID") && lines[0].contains("meta.locale"),
+        "{table}"
+    );
+    // Piped: plain, nothing cut (the whole first line of every message is there).
+    let message = r
+        .sim
+        .state()
+        .read()
+        .items()
+        .find(|it| it.feedback.id.0 == first)
+        .unwrap()
+        .feedback
+        .message
+        .clone();
+    let first_line = feedback_inbox::cli::output::first_line(&message);
+    assert!(
+        lines[1].contains(&*feedback_inbox::text::sanitize_line(first_line)),
+        "{table}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn list_fields_come_from_the_store_at_no_request_and_keep_the_named_order() {
+    let r = rig(30, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let url = r.sim.base_url();
+    let path = home.path().join("store.sqlite3");
+    let detail = r
+        .sim
+        .state()
+        .read()
+        .items()
+        .find(|it| it.feedback.status == Status::New)
+        .unwrap()
+        .clone();
+    Store::open(&path)
+        .unwrap()
+        .put_detail(&detail, jiff::Timestamp::now())
+        .unwrap();
+    let store = path.to_str().unwrap();
+    let before = r.sim.stats().route(Route::FeedbackItem);
+    let out = run(
+        home.path(),
+        &url,
+        &[
+            "--store",
+            store,
+            "list",
+            "--limit",
+            "3",
+            "--format",
+            "jsonl",
+            "--fields",
+            "meta.locale,id,metadata",
+        ],
+    );
+    let text = ok(&out);
+    assert_eq!(
+        r.sim.stats().route(Route::FeedbackItem),
+        before,
+        "no detail request"
+    );
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // The named order (the raw text: a parsed object sorts its keys).
+    assert!(text.starts_with("{\"meta.locale\":\""), "{text}");
+    assert!(
+        text.lines()
+            .all(|l| l.contains(",\"id\":\"") && l.contains(",\"metadata\":")),
+        "{text}"
+    );
+    assert_eq!(lines[0]["id"], detail.feedback.id.0.as_str());
+    assert_eq!(
+        lines[0]["meta.locale"],
+        detail.metadata.built_in["locale"].as_str()
+    );
+    // Not stored, not fetched: unknown, not empty.
+    assert!(
+        lines[1]["metadata"].is_null() && lines[1]["meta.locale"].is_null(),
+        "{text}"
+    );
+    // --with-detail fetches the two missing ones and keeps them in the store.
+    let out = run(
+        home.path(),
+        &url,
+        &[
+            "--store",
+            store,
+            "list",
+            "--limit",
+            "3",
+            "--format",
+            "jsonl",
+            "--fields",
+            "id,metadata",
+            "--with-detail",
+        ],
+    );
+    ok(&out);
+    assert_eq!(r.sim.stats().route(Route::FeedbackItem), before + 2);
+    let second = text
+        .lines()
+        .nth(1)
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .unwrap();
+    let stored = Store::open(&path)
+        .unwrap()
+        .detail(second["id"].as_str().unwrap())
+        .unwrap()
+        .unwrap();
+    assert!(stored.detail_at.is_some());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_fields_all_has_every_stored_key_as_a_column_in_every_format() {
+    let r = rig(30, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let url = r.sim.base_url();
+    let path = home.path().join("store.sqlite3");
+    let details: Vec<_> = r.sim.state().read().items().take(12).collect();
+    {
+        let mut store = Store::open(&path).unwrap();
+        for detail in &details {
+            store.put_detail(detail, jiff::Timestamp::now()).unwrap();
+        }
+    }
+    let mut custom: Vec<String> = details
+        .iter()
+        .flat_map(|d| d.metadata.custom.keys().cloned())
+        .collect();
+    custom.sort();
+    custom.dedup();
+    let store = path.to_str().unwrap();
+    let search = |format: &str| {
+        run(
+            home.path(),
+            &url,
+            &[
+                "--store", store, "search", "--fields", "all", "--format", format, "--", "-zzzzqq",
+            ],
+        )
+    };
+    let csv = ok(&search("csv"));
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let header: Vec<String> = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    let shown: Vec<&str> = header
+        .iter()
+        .filter_map(|h| h.strip_prefix("custom."))
+        .collect();
+    assert_eq!(shown, custom, "{header:?}");
+    assert!(!header.contains(&"extra".to_owned()), "{header:?}");
+    assert_eq!(reader.records().count(), 12);
+    let json: serde_json::Value = serde_json::from_str(&ok(&search("json"))).unwrap();
+    let data = json["data"].as_array().unwrap();
+    assert_eq!(data.len(), 12);
+    assert!(
+        data.iter()
+            .all(|d| d["metadata"]["built_in"].is_object() && d["delivery"].is_array())
+    );
+    assert_eq!(ok(&search("jsonl")).lines().count(), 12);
+    let table = ok(&search("table"));
+    assert_eq!(table.lines().count(), 13, "{table}");
+    assert!(
+        table.lines().next().unwrap().contains("meta.locale"),
+        "{table}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_with_detail_fetches_what_the_store_lacks_once_and_keeps_it() {
+    let r = rig(30, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let url = r.sim.base_url();
+    let path = home.path().join("store.sqlite3");
+    let details: Vec<_> = r.sim.state().read().items().take(6).collect();
+    {
+        let mut store = Store::open(&path).unwrap();
+        let items: Vec<_> = details.iter().map(|d| d.feedback.clone()).collect();
+        store.put_items(&items, jiff::Timestamp::now()).unwrap();
+        store
+            .put_detail(&details[0], jiff::Timestamp::now())
+            .unwrap();
+    }
+    let store = path.to_str().unwrap();
+    let args = [
+        "--store",
+        store,
+        "search",
+        "--fields",
+        "id,metadata,delivery",
+        "--format",
+        "jsonl",
+        "--with-detail",
+        "--",
+        "-zzzzqq",
+    ];
+    let before = r.sim.stats().route(Route::FeedbackItem);
+    let out = run(home.path(), &url, &args);
+    let text = ok(&out);
+    assert_eq!(
+        r.sim.stats().route(Route::FeedbackItem) - before,
+        5,
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("with-detail: 5 details fetched"),
+        "{}",
+        stderr(&out)
+    );
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 6);
+    for line in &lines {
+        let id = line["id"].as_str().unwrap();
+        let detail = details.iter().find(|d| d.feedback.id.0 == id).unwrap();
+        assert_eq!(
+            line["metadata"],
+            serde_json::to_value(&detail.metadata).unwrap()
+        );
+        assert_eq!(
+            line["delivery"],
+            serde_json::to_value(&detail.delivery).unwrap()
+        );
+    }
+    // Kept: a second run asks for nothing.
+    ok(&run(home.path(), &url, &args));
+    assert_eq!(r.sim.stats().route(Route::FeedbackItem) - before, 5);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_fields_are_a_usage_error_before_any_request() {
+    let r = rig(10, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let url = r.sim.base_url();
+    let before = r.sim.stats().requests;
+    let out = run(home.path(), &url, &["list", "--fields", "id,colour"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("unknown field `colour`") && err.contains("reporter_email"),
+        "{err}"
+    );
+    let out = run(home.path(), &url, &["list", "--fields", "all,id"]);
+    assert_eq!(out.status.code(), Some(2));
+    let store: PathBuf = home.path().join("s.sqlite3");
+    Store::open(&store).unwrap();
+    let out = run(
+        home.path(),
+        &url,
+        &[
+            "--store",
+            store.to_str().unwrap(),
+            "search",
+            "--fields",
+            "nope",
+            "x",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(r.sim.stats().requests, before);
+}
