@@ -5,7 +5,7 @@
 use rusqlite_migration::{M, Migrations};
 
 /// The SQL of every migration, oldest first.
-pub const STEPS: &[&str] = &[V1, V2];
+pub const STEPS: &[&str] = &[V1, V2, V3];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
 /// where it is shown. `items.k` is the item's place in time, `received` in microseconds times
@@ -80,6 +80,25 @@ CREATE TABLE sync_gaps (
 );
 CREATE INDEX sync_gaps_by_status ON sync_gaps(status, last_received);
 CREATE TABLE sync_recheck (id TEXT PRIMARY KEY, found INTEGER NOT NULL) WITHOUT ROWID;
+";
+
+/// Schema 3: the user's triage state per item (`store::triage`). Keyed by the server's id, not
+/// the local key: an item dropped by retention or forgotten and stored again keeps its state.
+/// A row exists only for items someone triaged, so the views join it through small sets
+/// (`items.k IN (SELECT …)`, computed once per query) and the default view's walk of the status
+/// index stays a walk that stops after a screen. `snoozed_until` is in seconds, `changed` in
+/// microseconds; `meta.triage_rev` counts triage writes so another window sees them.
+const V3: &str = r"
+CREATE TABLE triage (
+  id TEXT PRIMARY KEY,
+  seen INTEGER NOT NULL DEFAULT 0,
+  starred INTEGER NOT NULL DEFAULT 0,
+  snoozed_until INTEGER,
+  done INTEGER NOT NULL DEFAULT 0,
+  note TEXT,
+  changed INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX triage_by_snooze ON triage(snoozed_until) WHERE snoozed_until IS NOT NULL;
 ";
 
 /// Every migration, oldest first.
