@@ -13,6 +13,7 @@ pub mod reads;
 mod signals;
 mod sync_jobs;
 mod syncer;
+pub mod triage_writes;
 
 pub use sync_jobs::{Job, SyncPort};
 #[cfg(test)]
@@ -53,6 +54,8 @@ pub struct Options {
     pub syncer: std::sync::Arc<dyn SyncPort>,
     pub keymap: Keymap,
     pub refresh_seconds: u64,
+    /// `[triage]`: the seen delay and whether the selection advances after an action.
+    pub triage: crate::config::triage::TriageSettings,
     pub clipboard: Box<dyn Clipboard>,
     /// New items from outside (webhook receiver), if any: stored, then shown.
     pub arrivals: Option<UnboundedReceiver<Arrival>>,
@@ -147,6 +150,11 @@ where
         state.no_browser_reason = reason;
     }
     state.refresh_seconds = options.refresh_seconds;
+    state.triage.advance = options.triage.advance_after_action;
+    state.triage.seen_delay = jiff::SignedDuration::from_millis(
+        i64::try_from(options.triage.seen_delay_ms).unwrap_or(i64::MAX),
+    );
+    state.triage.memory_only = options.store.read(|s| s.path().is_none());
     state.live = options.arrivals.is_some();
     let keymap = options.keymap;
     let jobs = sync_jobs::SyncJobs {
@@ -336,6 +344,9 @@ fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Ms
             Action::Bottom => help_scroll(state, keymap, i32::MAX),
             other => Msg::Action(other),
         });
+    }
+    if state.triage.picker.is_some() || state.triage.note.is_some() {
+        return Some(Msg::TriageInput(*key));
     }
     let editing = state.text_filter.as_ref().is_some_and(|f| f.editing);
     if editing {

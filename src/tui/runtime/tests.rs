@@ -30,6 +30,7 @@ fn options() -> Options {
         syncer: std::sync::Arc::new(syncer),
         keymap: Keymap::default(),
         refresh_seconds: 0,
+        triage: crate::config::triage::TriageSettings::default(),
         clipboard: Box::new(MemoryClipboard::default()),
         arrivals: None,
         waits: None,

@@ -8,6 +8,8 @@ mod list;
 mod panes;
 mod sync;
 mod text_filter;
+mod triage;
+pub mod triage_input;
 
 #[cfg(test)]
 mod input_tests;
@@ -96,6 +98,9 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         }
         Msg::Opened { url, result } => detail::opened(state, url, result),
         Msg::Arrived(outcome) => list::arrived(state, outcome),
+        Msg::Triaged(result) => triage::triaged(state, result),
+        Msg::TriageRev(result) => triage::rev_read(state, result),
+        Msg::TriageInput(key) => triage_input::input(state, key),
     }
 }
 
@@ -120,14 +125,23 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     if state.text_filter.as_ref().is_some_and(|f| f.editing) {
         return text_filter::on_action(state, action);
     }
-    if state.detail.is_some() {
-        return detail::on_action(state, action);
+    let shown = state.detail.as_ref().map(|d| d.id.clone());
+    if let Some(effects) = triage::on_action(state, action) {
+        return effects;
     }
-    match global(state, action) {
-        Some(effects) => effects,
-        None if state.focus == Focus::List => list::on_action(state, action),
-        None => panes::on_action(state, action),
+    let effects = if state.detail.is_some() {
+        detail::on_action(state, action)
+    } else {
+        match global(state, action) {
+            Some(effects) => effects,
+            None if state.focus == Focus::List => list::on_action(state, action),
+            None => panes::on_action(state, action),
+        }
+    };
+    if state.detail.as_ref().map(|d| &d.id) != shown.as_ref() {
+        triage::detail_opened(state);
     }
+    effects
 }
 
 /// Actions that mean the same wherever the focus is; `None` when not one of them.
@@ -197,6 +211,7 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
     effects.extend(sync::retry(state));
     effects.extend(sync::auto_refresh(state));
     effects.extend(sync::background(state));
+    effects.extend(triage::tick(state));
     state.dirty = visible_change || !effects.is_empty();
     effects
 }
