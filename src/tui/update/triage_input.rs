@@ -129,7 +129,7 @@ pub fn parse_duration(text: &str) -> Result<SignedDuration, String> {
     let text = text.trim();
     let bad = || {
         format!(
-            "bad duration `{}`: expected 45m, 2h, 3d or 1w",
+            "bad duration `{}`: use 45m, 2h, 3d or 1w",
             crate::text::sanitize_line(text)
         )
     };

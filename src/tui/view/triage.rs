@@ -111,7 +111,7 @@ pub fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: The
             theme.error(),
         ));
     }
-    let rect = centred(area, 46, u16::try_from(lines.len()).unwrap_or(10) + 2);
+    let rect = centred(area, 52, u16::try_from(lines.len()).unwrap_or(10) + 2);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
