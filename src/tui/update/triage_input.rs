@@ -181,3 +181,42 @@ fn note_key(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
     }
     Vec::new()
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn durations_parse_and_bad_ones_say_why() {
+        assert_eq!(parse_duration("45m"), Ok(SignedDuration::from_mins(45)));
+        assert_eq!(parse_duration(" 2H "), Ok(SignedDuration::from_hours(2)));
+        assert_eq!(parse_duration("3d"), Ok(SignedDuration::from_hours(72)));
+        assert_eq!(parse_duration("1w"), Ok(SignedDuration::from_hours(168)));
+        for bad in ["", "d", "3", "3y", "-2h", "0m", "53w", "99999999999999999999d"] {
+            let err = parse_duration(bad).unwrap_err();
+            assert!(err.starts_with("bad duration"), "{bad:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn the_choices_are_in_local_time() {
+        let tz = TimeZone::get("Europe/Berlin").unwrap();
+        // Wednesday 2026-11-04 22:30 in Berlin.
+        let now: Timestamp = "2026-11-04T21:30:00Z".parse().unwrap();
+        let local = |n: usize| {
+            choice_time(n, now, &tz)
+                .map(|t| t.to_zoned(tz.clone()).strftime("%a %F %H:%M").to_string())
+        };
+        assert_eq!(local(0).unwrap(), "Wed 2026-11-04 23:30");
+        assert_eq!(local(1).unwrap(), "Thu 2026-11-05 02:30");
+        assert_eq!(local(2).unwrap(), "Thu 2026-11-05 09:00");
+        assert_eq!(local(3).unwrap(), "Mon 2026-11-09 09:00");
+        assert_eq!(local(4), None);
+        // On a Monday, next week is seven days on.
+        let monday: Timestamp = "2026-11-09T07:00:00Z".parse().unwrap();
+        let next = choice_time(3, monday, &tz).unwrap().to_zoned(tz.clone());
+        assert_eq!(next.strftime("%a %F %H:%M").to_string(), "Mon 2026-11-16 09:00");
+    }
+}

@@ -76,6 +76,11 @@ fn done_leaves_the_view_a_search_for_it_finds_it_and_undo_brings_it_back() {
     assert_eq!(h.state.list.keys.len(), 49);
     assert!(!h.screen_ids().contains(&"id00001".to_owned()));
     assert_eq!(h.selected_id(), "id00002", "advanced to the next item");
+    act(&mut h, Action::Filter);
+    h.send(Msg::Paste("is:done".into()));
+    assert_eq!(h.screen_ids(), ["id00001"], "a search for it finds it");
+    act(&mut h, Action::Back);
+    assert_eq!(h.state.list.keys.len(), 49);
     act(&mut h, Action::UndoTriage);
     assert_eq!(h.state.list.keys.len(), 50);
     assert!(h.screen_ids().contains(&"id00001".to_owned()));
