@@ -73,14 +73,20 @@ fn a_star_survives_kill_9_and_shows_in_another_window_after_refresh() {
     let plain = format!("{env} {}", binary().display());
 
     one.keys(&[&wrapped, "Enter"]);
-    one.wait_for("the first page", |s| s.contains("as of") && s.contains("unseen"));
+    one.wait_for("the first page", |s| {
+        s.contains("as of") && s.contains("unseen")
+    });
     let pid = read_pid(&pid_file);
     one.keys(&["*"]);
     one.wait_for("the star's glyph", |s| stars(s) == 1);
     // The moment the glyph is shown: no chance to clean up.
     let killed = Command::new("kill").args(["-9", &pid]).status().unwrap();
     assert!(killed.success());
-    assert_eq!(stored_matches(&store, "is:starred"), 1, "committed before shown");
+    assert_eq!(
+        stored_matches(&store, "is:starred"),
+        1,
+        "committed before shown"
+    );
 
     // The terminal was left raw on the alternate screen: give it back, start again.
     one.keys(&["stty sane; printf '\\033[?1049l'; clear", "Enter"]);

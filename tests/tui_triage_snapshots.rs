@@ -33,7 +33,9 @@ fn key(h: &mut Harness, code: KeyCode) {
 
 fn set(h: &Harness, ids: &[&str], change: &TriageChange) {
     let ids: Vec<String> = ids.iter().map(|s| (*s).to_owned()).collect();
-    h.store.write(|s| s.set_triage(&ids, change, now())).unwrap();
+    h.store
+        .write(|s| s.set_triage(&ids, change, now()))
+        .unwrap();
 }
 
 /// A list whose items carry every state: seen, starred, a note, snoozed and done (shown by a
@@ -41,9 +43,17 @@ fn set(h: &Harness, ids: &[&str], change: &TriageChange) {
 fn triaged() -> Harness {
     let mut h = started_harness(120, 20, 30, true);
     h.state.triage.advance = false;
-    set(&h, &["id00001", "id00002", "id00003"], &TriageChange::Seen(true));
+    set(
+        &h,
+        &["id00001", "id00002", "id00003"],
+        &TriageChange::Seen(true),
+    );
     set(&h, &["id00002"], &TriageChange::Starred(true));
-    set(&h, &["id00003"], &TriageChange::Note(Some("call back".into())));
+    set(
+        &h,
+        &["id00003"],
+        &TriageChange::Note(Some("call back".into())),
+    );
     let later = now() + SignedDuration::from_hours(2);
     set(&h, &["id00004"], &TriageChange::Snooze(Some(later)));
     set(&h, &["id00005"], &TriageChange::Done(true));

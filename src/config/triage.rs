@@ -65,7 +65,10 @@ mod tests {
     fn defaults_and_limits() {
         let none = TriageConfig::default().settings("c.toml").unwrap();
         assert_eq!(none, TriageSettings::default());
-        assert_eq!((none.seen_delay_ms, none.advance_after_action), (1000, true));
+        assert_eq!(
+            (none.seen_delay_ms, none.advance_after_action),
+            (1000, true)
+        );
         let set: TriageConfig =
             toml::from_str("seen_delay_ms = 0\nadvance_after_action = false").unwrap();
         let set = set.settings("c.toml").unwrap();
@@ -75,7 +78,10 @@ mod tests {
             ..TriageConfig::default()
         };
         let err = long.settings("c.toml").unwrap_err().to_string();
-        assert!(err.contains("seen_delay_ms") && err.contains("c.toml"), "{err}");
+        assert!(
+            err.contains("seen_delay_ms") && err.contains("c.toml"),
+            "{err}"
+        );
         assert!(toml::from_str::<TriageConfig>("advance = true").is_err());
     }
 }

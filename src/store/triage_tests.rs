@@ -33,7 +33,13 @@ fn a_change_to_a_set_is_made_to_each_and_returns_the_states_before() {
     let before = store
         .set_triage(&ids_of(&["a", "b"]), &TriageChange::Starred(true), ts(T1))
         .unwrap();
-    assert_eq!(before, [("a".into(), Triage::default()), ("b".into(), Triage::default())]);
+    assert_eq!(
+        before,
+        [
+            ("a".into(), Triage::default()),
+            ("b".into(), Triage::default())
+        ]
+    );
     for id in ["a", "b"] {
         let state = store.triage(id).unwrap();
         assert!(state.starred && !state.seen && !state.done, "{id}");
@@ -63,12 +69,20 @@ fn notes_are_kept_raw_and_a_blank_note_is_none() {
     let mut store = three();
     let raw = "see \u{1b}[2J ticket\nline two";
     store
-        .set_triage(&ids_of(&["a"]), &TriageChange::Note(Some(raw.into())), ts(T1))
+        .set_triage(
+            &ids_of(&["a"]),
+            &TriageChange::Note(Some(raw.into())),
+            ts(T1),
+        )
         .unwrap();
     assert_eq!(store.triage("a").unwrap().note.as_deref(), Some(raw));
     assert!(store.triage("a").unwrap().has_note());
     store
-        .set_triage(&ids_of(&["a"]), &TriageChange::Note(Some("  ".into())), ts(T1))
+        .set_triage(
+            &ids_of(&["a"]),
+            &TriageChange::Note(Some("  ".into())),
+            ts(T1),
+        )
         .unwrap();
     assert_eq!(store.triage("a").unwrap().note, None);
 }
@@ -80,14 +94,20 @@ fn the_state_survives_a_resync_and_the_item_being_forgotten_and_stored_again() {
         .set_triage(&ids_of(&["b"]), &TriageChange::Done(true), ts(T1))
         .unwrap();
     store
-        .put_items(&[item("b", "2026-10-02T00:00:00Z", Status::Archived, &["x"])], ts(T1))
+        .put_items(
+            &[item("b", "2026-10-02T00:00:00Z", Status::Archived, &["x"])],
+            ts(T1),
+        )
         .unwrap();
     assert!(store.triage("b").unwrap().done);
     store
         .write(|tx| crate::store::forget_id(tx, "b").map(|_| ()))
         .unwrap();
     store
-        .put_items(&[item("b", "2026-10-02T00:00:00Z", Status::New, &[])], ts(T1))
+        .put_items(
+            &[item("b", "2026-10-02T00:00:00Z", Status::New, &[])],
+            ts(T1),
+        )
         .unwrap();
     assert!(store.triage("b").unwrap().done);
     assert_eq!(default_view(&store, ts(T1)), ["c", "a"]);
@@ -148,7 +168,11 @@ fn a_failed_write_leaves_nothing_torn() {
     assert!(a.starred && !a.done, "a's change was rolled back");
     assert_eq!(a.changed, Some(ts(T0)));
     assert_eq!(store.triage("b").unwrap(), Triage::default());
-    assert_eq!(store.triage_rev().unwrap(), 1, "no count for a failed write");
+    assert_eq!(
+        store.triage_rev().unwrap(),
+        1,
+        "no count for a failed write"
+    );
 }
 
 #[test]

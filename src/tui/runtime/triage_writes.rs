@@ -20,6 +20,7 @@ pub fn figures(store: &Store, keys: &[i64], now: Timestamp) -> Result<TriageFigu
 }
 
 /// The write (or the write count's read) an effect asks for; `None` for other effects.
+#[must_use]
 pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
     let store = store.clone();
     let task: Task = match effect {

@@ -194,7 +194,16 @@ mod tests {
         assert_eq!(parse_duration(" 2H "), Ok(SignedDuration::from_hours(2)));
         assert_eq!(parse_duration("3d"), Ok(SignedDuration::from_hours(72)));
         assert_eq!(parse_duration("1w"), Ok(SignedDuration::from_hours(168)));
-        for bad in ["", "d", "3", "3y", "-2h", "0m", "53w", "99999999999999999999d"] {
+        for bad in [
+            "",
+            "d",
+            "3",
+            "3y",
+            "-2h",
+            "0m",
+            "53w",
+            "99999999999999999999d",
+        ] {
             let err = parse_duration(bad).unwrap_err();
             assert!(err.starts_with("bad duration"), "{bad:?}: {err}");
         }
@@ -217,6 +226,9 @@ mod tests {
         // On a Monday, next week is seven days on.
         let monday: Timestamp = "2026-11-09T07:00:00Z".parse().unwrap();
         let next = choice_time(3, monday, &tz).unwrap().to_zoned(tz.clone());
-        assert_eq!(next.strftime("%a %F %H:%M").to_string(), "Mon 2026-11-16 09:00");
+        assert_eq!(
+            next.strftime("%a %F %H:%M").to_string(),
+            "Mon 2026-11-16 09:00"
+        );
     }
 }

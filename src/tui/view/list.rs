@@ -33,11 +33,13 @@ struct Columns {
 impl Columns {
     /// Cells before the message column.
     fn message_left(&self) -> usize {
-        5 + MARKS + 1 + [self.status, self.app, self.tags]
-            .iter()
-            .filter(|c| **c > 0)
-            .map(|c| c + 1)
-            .sum::<usize>()
+        5 + MARKS
+            + 1
+            + [self.status, self.app, self.tags]
+                .iter()
+                .filter(|c| **c > 0)
+                .map(|c| c + 1)
+                .sum::<usize>()
             - usize::from(self.status > 0)
     }
 
@@ -50,7 +52,11 @@ impl Columns {
         let fixed = 5
             + MARKS
             + 1
-            + status + app + tags + email + [app, tags, email].iter().filter(|c| **c > 0).count();
+            + status
+            + app
+            + tags
+            + email
+            + [app, tags, email].iter().filter(|c| **c > 0).count();
         Self {
             status,
             app,

@@ -30,12 +30,12 @@ pub(super) struct Fixture {
 /// A triage state for the `i`th item: a mix of every flag, snoozes ending before and after
 /// `anchor()`, notes blank and not; a third of the items untouched.
 fn triage_of(i: usize) -> Option<Triage> {
-    if i % 3 == 0 {
+    if i.is_multiple_of(3) {
         return None;
     }
     let hours = |h: i64| anchor() + SignedDuration::from_hours(h);
     Some(Triage {
-        seen: i % 2 == 0,
+        seen: i.is_multiple_of(2),
         starred: i % 5 == 1,
         snoozed_until: match i % 7 {
             1 => Some(hours(3)),

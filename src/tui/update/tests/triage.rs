@@ -45,7 +45,14 @@ fn a_star_shows_only_once_committed_then_the_selection_moves_on_and_u_undoes_it(
     assert!(stored(&h, "id00000").starred);
     assert!(row(&h, "id00000").starred);
     assert_eq!(h.selected_id(), "id00001", "advanced");
-    assert!(h.state.note.as_ref().unwrap().text.contains("Starred 1 item"));
+    assert!(
+        h.state
+            .note
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("Starred 1 item")
+    );
     act(&mut h, Action::UndoTriage);
     assert!(!stored(&h, "id00000").starred, "undone in the store");
     assert!(!row(&h, "id00000").starred);
@@ -60,7 +67,13 @@ fn a_second_press_before_the_answer_toggles_from_what_the_first_will_leave() {
     h.state.triage.advance = false;
     let first = h.apply(Msg::Action(Action::ToggleStar));
     let second = h.apply(Msg::Action(Action::ToggleStar));
-    assert!(matches!(&second[..], [Effect::Triage { change: TriageChange::Starred(false), .. }]));
+    assert!(matches!(
+        &second[..],
+        [Effect::Triage {
+            change: TriageChange::Starred(false),
+            ..
+        }]
+    ));
     h.settle(first);
     h.settle(second);
     assert!(!stored(&h, "id00000").starred);
@@ -187,7 +200,10 @@ fn the_note_editor_saves_on_enter_and_a_blank_note_removes_it() {
     h.state.triage.advance = false;
     act(&mut h, Action::EditNote);
     typed(&mut h, "call back");
-    h.send(Msg::TriageInput(KeyEvent::new(KeyCode::Enter, KeyModifiers::ALT)));
+    h.send(Msg::TriageInput(KeyEvent::new(
+        KeyCode::Enter,
+        KeyModifiers::ALT,
+    )));
     typed(&mut h, "monday");
     key(&mut h, KeyCode::Enter);
     assert_eq!(
@@ -196,7 +212,11 @@ fn the_note_editor_saves_on_enter_and_a_blank_note_removes_it() {
     );
     act(&mut h, Action::EditNote);
     let editor = h.state.triage.note.as_ref().unwrap();
-    assert_eq!(editor.area.lines(), ["call back", "monday"], "the note to edit");
+    assert_eq!(
+        editor.area.lines(),
+        ["call back", "monday"],
+        "the note to edit"
+    );
     for _ in 0..20 {
         key(&mut h, KeyCode::Backspace);
     }
@@ -230,7 +250,14 @@ fn triage_needs_the_list_or_a_detail_and_no_store_says_so_once() {
     assert!(h.state.note.as_ref().unwrap().text.contains("Tab to it"));
     act(&mut h, Action::FocusPrev);
     act(&mut h, Action::ToggleStar);
-    assert!(h.state.note.as_ref().unwrap().text.contains("in memory only"));
+    assert!(
+        h.state
+            .note
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("in memory only")
+    );
     act(&mut h, Action::ToggleStar);
     assert!(!h.state.note.as_ref().unwrap().text.contains("memory"));
 }
