@@ -114,7 +114,13 @@ pub fn query(
         view = view.search(sql);
     }
     if !parsed.asks_for_hidden() {
-        view = view.hide_triaged(cx.now);
+        // The first screen looks up its rows one by one (microseconds); a whole view collects
+        // the hidden items once (`store::triage` has the figures).
+        view = if limit.is_some() {
+            view.hide_triaged_per_row(cx.now)
+        } else {
+            view.hide_triaged(cx.now)
+        };
     }
     let keys = store.view_keys(&view, limit).map_err(store_error)?;
     let triage = super::triage_writes::figures(store, &keys, cx.now).map_err(store_error)?;

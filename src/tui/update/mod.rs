@@ -62,6 +62,17 @@ pub fn start(state: &mut AppState) -> Vec<Effect> {
 /// Applies one message.
 pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     state.dirty = true;
+    let shown = state.detail.as_ref().map(|d| d.id.clone());
+    let effects = apply(state, msg);
+    // However a detail opened (a key, or a row read that an Enter waited for), it counts as
+    // seen once shown for the configured delay.
+    if state.detail.as_ref().map(|d| &d.id) != shown.as_ref() {
+        triage::detail_opened(state);
+    }
+    effects
+}
+
+fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Action(action) => on_action(state, action),
         Msg::Interrupt => input::interrupt(state),
@@ -125,23 +136,17 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     if state.text_filter.as_ref().is_some_and(|f| f.editing) {
         return text_filter::on_action(state, action);
     }
-    let shown = state.detail.as_ref().map(|d| d.id.clone());
     if let Some(effects) = triage::on_action(state, action) {
         return effects;
     }
-    let effects = if state.detail.is_some() {
-        detail::on_action(state, action)
-    } else {
-        match global(state, action) {
-            Some(effects) => effects,
-            None if state.focus == Focus::List => list::on_action(state, action),
-            None => panes::on_action(state, action),
-        }
-    };
-    if state.detail.as_ref().map(|d| &d.id) != shown.as_ref() {
-        triage::detail_opened(state);
+    if state.detail.is_some() {
+        return detail::on_action(state, action);
     }
-    effects
+    match global(state, action) {
+        Some(effects) => effects,
+        None if state.focus == Focus::List => list::on_action(state, action),
+        None => panes::on_action(state, action),
+    }
 }
 
 /// Actions that mean the same wherever the focus is; `None` when not one of them.
