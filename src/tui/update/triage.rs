@@ -265,7 +265,10 @@ fn open_note(state: &mut AppState) -> Vec<Effect> {
     let Some(ids) = targets(state) else {
         return Vec::new();
     };
-    let text = current(state, &ids[0]).note.unwrap_or_default();
+    // The editor draws what it holds: a stored note's control characters come in as their
+    // visible stand-ins (saving keeps those).
+    let note = current(state, &ids[0]).note.unwrap_or_default();
+    let text = crate::text::sanitize(&note);
     let mut area = ratatui_textarea::TextArea::from(text.lines());
     area.move_cursor(ratatui_textarea::CursorMove::Bottom);
     area.move_cursor(ratatui_textarea::CursorMove::End);

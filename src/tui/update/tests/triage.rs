@@ -217,6 +217,16 @@ fn the_note_editor_saves_on_enter_and_a_blank_note_removes_it() {
         ["call back", "monday"],
         "the note to edit"
     );
+    key(&mut h, KeyCode::Esc);
+    // A stored note's control characters reach the editor as visible stand-ins only.
+    let raw = TriageChange::Note(Some("a\u{1b}[2Jb".into()));
+    h.store
+        .write(|s| s.set_triage(&["id00000".to_owned()], &raw, now()))
+        .unwrap();
+    h.synced(SyncJob::Head(Status::New), true);
+    act(&mut h, Action::EditNote);
+    let editor = h.state.triage.note.as_ref().unwrap();
+    assert_eq!(editor.area.lines(), ["a␛b"]);
     for _ in 0..20 {
         key(&mut h, KeyCode::Backspace);
     }
