@@ -76,6 +76,9 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Action(action) => on_action(state, action),
         Msg::Interrupt => input::interrupt(state),
+        Msg::Paste(text) if state.triage.note.is_some() || state.triage.picker.is_some() => {
+            triage_input::paste(state, &text)
+        }
         Msg::Paste(text) => input::paste(state, &text),
         Msg::HelpScroll { lines, max } => input::help_scroll(state, lines, max),
         Msg::FilterInput(key) => input::filter_input(state, key),

@@ -149,6 +149,25 @@ pub fn parse_duration(text: &str) -> Result<SignedDuration, String> {
     Ok(SignedDuration::from_secs(total))
 }
 
+/// Notes hold at most this much of a paste.
+pub const NOTE_PASTE_MAX_BYTES: usize = 16 * 1024;
+
+/// A bracketed paste: text for the note (sanitized, lines kept, capped) or the duration.
+pub(super) fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
+    let mut cut = text.len().min(NOTE_PASTE_MAX_BYTES);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    if let Some(editor) = &mut state.triage.note {
+        editor.area.insert_str(crate::text::sanitize(&text[..cut]));
+    } else if let Some(picker) = &mut state.triage.picker {
+        let clean = crate::text::sanitize_line(text.trim());
+        picker.input = clean.chars().take(16).collect();
+        picker.error = None;
+    }
+    Vec::new()
+}
+
 fn note_key(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
     let Some(editor) = &mut state.triage.note else {
         return Vec::new();

@@ -199,6 +199,13 @@ fn the_note_editor_saves_on_enter_and_a_blank_note_removes_it() {
     let mut h = started_harness(120, 30, 50, true);
     h.state.triage.advance = false;
     act(&mut h, Action::EditNote);
+    h.send(Msg::Paste("call \u{1b}[31m".into()));
+    assert_eq!(
+        h.state.triage.note.as_ref().unwrap().area.lines(),
+        ["call ␛"]
+    );
+    key(&mut h, KeyCode::Esc);
+    act(&mut h, Action::EditNote);
     typed(&mut h, "call back");
     h.send(Msg::TriageInput(KeyEvent::new(
         KeyCode::Enter,
