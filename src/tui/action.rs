@@ -305,6 +305,11 @@ pub enum Msg {
     Triaged(Result<Box<crate::tui::triage::Triaged>, String>),
     /// The store's triage write count, answer to `Effect::TriageRev`.
     TriageRev(Result<i64, String>),
+    /// The external editor ended: the note's new text (`None`: unchanged), or why not.
+    NoteEdited {
+        ids: Vec<String>,
+        result: Result<Option<String>, String>,
+    },
     /// A key for the snooze picker or the note editor.
     TriageInput(ratatui::crossterm::event::KeyEvent),
     /// An item arrived from outside (webhook receiver): `Ok(true)` stored and new to the

@@ -68,4 +68,10 @@ pub enum Effect {
     },
     /// Read the store's triage write count (another window may have triaged).
     TriageRev,
+    /// Edit `text` in `$EDITOR` (then `$VISUAL`) with the terminal handed over; answered by
+    /// `Msg::NoteEdited`.
+    EditNote {
+        ids: Vec<String>,
+        text: String,
+    },
 }

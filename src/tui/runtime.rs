@@ -7,6 +7,7 @@
 //! every way out: `q`, Ctrl-C, a terminating signal at any moment, an error, a panic.
 
 mod arrivals;
+mod editor;
 mod executor;
 mod reader;
 pub mod reads;
@@ -22,7 +23,7 @@ mod tests;
 use std::io;
 use std::time::Duration;
 
-use futures_util::{Stream, StreamExt};
+use futures_util::Stream;
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 use ratatui::buffer::Buffer;
@@ -95,7 +96,11 @@ pub async fn run(options: Options) -> io::Result<Ended> {
                 tracing::info!(number, "signal: quitting");
                 number
             };
-            drive_until(&mut terminal, EventStream::new(), options, |_| {}, stop).await
+            let events = editor::Events {
+                stream: EventStream::new(),
+                reopen: Some(EventStream::new),
+            };
+            drive_until(&mut terminal, events, options, |_| {}, stop).await
         }
         Err(error) => Err(error),
     };
@@ -123,6 +128,10 @@ where
     B: Backend,
     E: Stream<Item = io::Result<Event>> + Unpin,
 {
+    let events = editor::Events {
+        stream: events,
+        reopen: None,
+    };
     drive_until(terminal, events, options, on_frame, std::future::pending())
         .await
         .map(|_| ())
@@ -131,7 +140,7 @@ where
 /// [`drive`], also ending when `stop` resolves with the number of a terminating signal.
 async fn drive_until<B, E>(
     terminal: &mut Terminal<B>,
-    mut events: E,
+    events: editor::Events<E>,
     options: Options,
     mut on_frame: impl FnMut(&Buffer),
     stop: impl std::future::Future<Output = i32>,
@@ -155,6 +164,7 @@ where
         i64::try_from(options.triage.seen_delay_ms).unwrap_or(i64::MAX),
     );
     state.triage.memory_only = options.store.read(|s| s.path().is_none());
+    state.triage.external_editor = editor::chosen().is_some();
     state.live = options.arrivals.is_some();
     let keymap = options.keymap;
     let jobs = sync_jobs::SyncJobs {
@@ -180,6 +190,8 @@ where
     effects.extend(first_frame(&mut state, &executor, &store));
     effects.extend(start(&mut state));
     executor.run_all(effects);
+    let editor::Events { stream, reopen } = events;
+    let mut events = Some(stream);
     let mut ticker = tokio::time::interval(TICK_INTERVAL);
     let mut stop = std::pin::pin!(stop);
     // An error ends the loop like `q` does, so that what is in flight is cancelled either way.
@@ -197,7 +209,7 @@ where
             state.dirty = false;
         }
         let msg = tokio::select! {
-            event = events.next() => match event {
+            event = editor::next_event(&mut events) => match event {
                 Some(Ok(event)) => translate(&event, &state, &keymap),
                 Some(Err(error)) => {
                     outcome = Err(error);
@@ -212,12 +224,19 @@ where
                 break;
             }
         };
+        let mut outside = editor::Outside {
+            events: &mut events,
+            reopen,
+            tx: &tx,
+        };
         if let Some(msg) = msg {
-            executor.run_all(update(&mut state, msg));
+            let effects = update(&mut state, msg);
+            executor.run_all(outside.edit_notes(terminal, effects, state.mouse_captured));
         }
         // Apply everything already queued before drawing, so bursts coalesce into one frame.
         while let Ok(msg) = rx.try_recv() {
-            executor.run_all(update(&mut state, msg));
+            let effects = update(&mut state, msg);
+            executor.run_all(outside.edit_notes(terminal, effects, state.mouse_captured));
         }
     }
     executor.shutdown();

@@ -41,6 +41,8 @@ pub struct TriageState {
     /// `--no-store`: triage lives in memory; said once, at the first action.
     pub memory_only: bool,
     pub memory_said: bool,
+    /// `$EDITOR` or `$VISUAL` is set: `N` runs it instead of the inline editor.
+    pub external_editor: bool,
 }
 
 impl Default for TriageState {
@@ -61,6 +63,7 @@ impl Default for TriageState {
             note: None,
             memory_only: false,
             memory_said: false,
+            external_editor: false,
         }
     }
 }

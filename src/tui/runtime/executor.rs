@@ -187,7 +187,8 @@ impl Executor {
             | Effect::LoadDetail { .. }
             | Effect::Triage { .. }
             | Effect::TriageRestore { .. }
-            | Effect::TriageRev => {}
+            | Effect::TriageRev
+            | Effect::EditNote { .. } => {}
         }
     }
 

@@ -115,6 +115,7 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::Triaged(result) => triage::triaged(state, result),
         Msg::TriageRev(result) => triage::rev_read(state, result),
         Msg::TriageInput(key) => triage_input::input(state, key),
+        Msg::NoteEdited { ids, result } => triage::note_edited(state, ids, result),
     }
 }
 

@@ -251,6 +251,38 @@ pub(super) fn detail_opened(state: &mut AppState) {
     }
 }
 
+/// The external editor's answer: a changed note is written like a typed one.
+pub(super) fn note_edited(
+    state: &mut AppState,
+    ids: Vec<String>,
+    result: Result<Option<String>, String>,
+) -> Vec<Effect> {
+    match result {
+        Ok(Some(note)) => {
+            let what = if note.trim().is_empty() {
+                "note removed from"
+            } else {
+                "noted"
+            };
+            vec![send(
+                state,
+                ids,
+                TriageChange::Note(Some(note)),
+                Cause::Key,
+                what.to_owned(),
+            )]
+        }
+        Ok(None) => {
+            info(state, "Note unchanged".to_owned());
+            Vec::new()
+        }
+        Err(message) => {
+            error(state, message);
+            Vec::new()
+        }
+    }
+}
+
 fn open_picker(state: &mut AppState) -> Vec<Effect> {
     if let Some(ids) = targets(state) {
         state.triage.picker = Some(SnoozePicker {
@@ -265,6 +297,10 @@ fn open_note(state: &mut AppState) -> Vec<Effect> {
     let Some(ids) = targets(state) else {
         return Vec::new();
     };
+    if state.triage.external_editor {
+        let text = current(state, &ids[0]).note.unwrap_or_default();
+        return vec![Effect::EditNote { ids, text }];
+    }
     // The editor draws what it holds: a stored note's control characters come in as their
     // visible stand-ins (saving keeps those).
     let note = current(state, &ids[0]).note.unwrap_or_default();

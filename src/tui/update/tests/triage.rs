@@ -293,3 +293,37 @@ fn an_undo_answer_is_not_an_undo_step() {
     assert!(h.state.triage.undo.is_empty());
     assert_eq!(h.state.note.as_ref().unwrap().text, "Undone");
 }
+
+#[test]
+fn with_an_editor_set_n_hands_the_note_to_it_and_writes_what_comes_back() {
+    let mut h = started_harness(120, 30, 50, true);
+    h.state.triage.external_editor = true;
+    h.state.triage.advance = false;
+    let effects = act(&mut h, Action::EditNote);
+    assert!(h.state.triage.note.is_none(), "no inline editor");
+    let [Effect::EditNote { ids, text }] = &effects[..] else {
+        panic!("{effects:?}");
+    };
+    assert_eq!(
+        (ids.as_slice(), text.as_str()),
+        (["id00000".to_owned()].as_slice(), "")
+    );
+    let ids = ids.clone();
+    h.send(Msg::NoteEdited {
+        ids: ids.clone(),
+        result: Ok(Some("from vim".into())),
+    });
+    assert_eq!(stored(&h, "id00000").note.as_deref(), Some("from vim"));
+    assert!(row(&h, "id00000").has_note());
+    h.send(Msg::NoteEdited {
+        ids: ids.clone(),
+        result: Ok(None),
+    });
+    assert_eq!(h.state.note.as_ref().unwrap().text, "Note unchanged");
+    h.send(Msg::NoteEdited {
+        ids,
+        result: Err("the editor ended with exit status: 1; the note is unchanged".into()),
+    });
+    assert!(h.state.note.as_ref().unwrap().error);
+    assert_eq!(stored(&h, "id00000").note.as_deref(), Some("from vim"));
+}
