@@ -114,3 +114,62 @@ fn a_star_survives_kill_9_and_shows_in_another_window_after_refresh() {
     }
     runtime.block_on(sim.shutdown());
 }
+
+#[test]
+fn n_hands_the_terminal_to_the_editor_and_takes_it_back() {
+    let Some(tmux) = Tmux::start("triage-editor") else {
+        return;
+    };
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let config = SimConfig {
+        items: 30,
+        rate_per_minute: 100_000,
+        ..SimConfig::default()
+    };
+    let sim = runtime.block_on(sim::start(config)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("account.sqlite3");
+    // An "editor" that reads a line typed at the terminal: every key must reach it, none the
+    // inbox.
+    let script = dir.path().join("ed.sh");
+    std::fs::write(
+        &script,
+        "printf 'EDITOR-UP\\n'; IFS= read -r line; printf '%s' \"$line\" > \"$1\"\n",
+    )
+    .unwrap();
+    let command = format!(
+        "EDITOR='sh {}' FEEDBACK_BASE_URL={} FEEDBACK_API_KEY={DEMO_KEY} FEEDBACK_STORE={} {}",
+        script.display(),
+        sim.base_url(),
+        store.display(),
+        binary().display()
+    );
+    tmux.keys(&[&command, "Enter"]);
+    tmux.wait_for("the first page", |s| {
+        s.contains("as of") && s.contains("unseen")
+    });
+    tmux.keys(&["N"]);
+    tmux.wait_for("the editor", |s| s.contains("EDITOR-UP"));
+    assert!(!tmux.alternate_on(), "the inbox left the alternate screen");
+    tmux.keys(&["-l", "q*dzu call back"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the inbox again, with the note", |s| {
+        s.contains("Projects") && s.contains('✎')
+    });
+    assert!(tmux.alternate_on());
+    assert_eq!(stored_matches(&store, "has:note"), 1);
+    assert_eq!(
+        stored_matches(&store, "is:starred OR is:done"),
+        0,
+        "no key reached the inbox"
+    );
+    let db = Store::open(&store).unwrap();
+    let noted = db
+        .conn()
+        .query_row("SELECT note FROM triage", [], |r| r.get::<_, String>(0))
+        .unwrap();
+    assert_eq!(noted, "q*dzu call back");
+    tmux.keys(&["q"]);
+    tmux.wait_for("the shell", |_| !tmux.alternate_on());
+    runtime.block_on(sim.shutdown());
+}

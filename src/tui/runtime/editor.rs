@@ -15,7 +15,7 @@ use ratatui::crossterm::event::{
 };
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use ratatui::{Terminal, backend::Backend};
 use tokio::sync::mpsc::UnboundedSender;
@@ -49,7 +49,12 @@ pub fn release() {
 pub fn reclaim(mouse: bool) {
     let mut out = io::stdout();
     let _ = enable_raw_mode();
-    let _ = execute!(out, EnterAlternateScreen, EnableBracketedPaste);
+    let _ = execute!(
+        out,
+        EnterAlternateScreen,
+        Clear(ClearType::All),
+        EnableBracketedPaste
+    );
     if mouse {
         let _ = execute!(out, EnableMouseCapture);
     }
@@ -135,7 +140,12 @@ impl<E> Outside<'_, E> {
                     release();
                     let result = edit(&chosen, &text);
                     reclaim(mouse);
-                    let _ = terminal.clear();
+                    // The screen is blank again: a blank frame makes ratatui's last frame
+                    // match, so the next one is drawn whole (`Terminal::clear` would ask the
+                    // terminal for the cursor and wait for its answer).
+                    let _ = terminal.draw(|frame| {
+                        frame.render_widget(ratatui::widgets::Clear, frame.area());
+                    });
                     *self.events = Some(reopen());
                     result
                 }
