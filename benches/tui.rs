@@ -42,6 +42,7 @@ fn view(items: usize, at: usize) -> ViewData {
         window: Window { start, rows },
         freshness: None,
         partial: false,
+        triage: feedback_inbox::tui::action::TriageFigures::default(),
     }
 }
 

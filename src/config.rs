@@ -19,6 +19,7 @@ use crate::api::key::{ApiKey, KeyError, redact_keys};
 
 pub mod key_command;
 pub mod sync;
+pub mod triage;
 
 pub const ENV_BASE_URL: &str = "FEEDBACK_BASE_URL";
 pub const ENV_API_KEY: &str = "FEEDBACK_API_KEY";
@@ -56,6 +57,9 @@ pub struct ConfigFile {
     /// How much of the rate-limit budget the background may use (`[sync]`).
     #[serde(default)]
     pub sync: Option<sync::SyncConfig>,
+    /// How the inbox's local triage behaves (`[triage]`).
+    #[serde(default)]
+    pub triage: Option<triage::TriageConfig>,
     #[serde(default)]
     pub profiles: std::collections::BTreeMap<String, Account>,
 }
@@ -133,6 +137,11 @@ pub enum ConfigError {
     BadRetention(u64, String),
     #[error("[sync] floor_percent = {0} in {1}: give a share of the limit from 0 to 95")]
     BadFloor(u8, String),
+    #[error(
+        "[triage] seen_delay_ms = {0} in {1}: at most {max} (a minute)",
+        max = triage::MAX_SEEN_DELAY_MS
+    )]
+    BadSeenDelay(u64, String),
     #[error("{0} is set but is not valid UTF-8; set it to the key itself")]
     NotUnicode(&'static str),
 }

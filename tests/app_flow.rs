@@ -69,6 +69,7 @@ fn launch_with(
         syncer: Arc::new(syncer),
         keymap: Keymap::default(),
         refresh_seconds: 0,
+        triage: feedback_inbox::config::triage::TriageSettings::default(),
         clipboard: Box::new(clipboard.clone()),
         arrivals,
         waits: None,

@@ -175,6 +175,7 @@ fn launch() -> (Keys, Frames, tokio::task::JoinHandle<std::io::Result<()>>) {
         syncer: Arc::new(syncer),
         keymap: Keymap::default(),
         refresh_seconds: 0,
+        triage: feedback_inbox::config::triage::TriageSettings::default(),
         clipboard: Box::new(MemoryClipboard::default()),
         arrivals: None,
         waits: None,

@@ -552,6 +552,7 @@ fn status_bar_parts_never_run_into_each_other() {
         for part in parts.map(str::trim).filter(|p| !p.is_empty()) {
             let note = "Could not reach the service: connection reset by peer — r to retry";
             let known = whole.contains(&part)
+                || part.starts_with("● ") && part.ends_with(" unseen")
                 || part == "new"
                 || note.starts_with(part.trim_end_matches('…'));
             assert!(known, "{part:?} is not one whole part in {row:?}");

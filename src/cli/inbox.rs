@@ -197,6 +197,7 @@ fn require_terminal() -> Result<(), CliError> {
 struct Settings {
     keymap: Keymap,
     refresh_seconds: u64,
+    triage: crate::config::triage::TriageSettings,
 }
 
 /// The inbox's settings and its syncer's, which carry the store's `retention_days` (as `sync`
@@ -210,13 +211,21 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
         return Ok(Settings {
             keymap: Keymap::default(),
             refresh_seconds: 0,
+            triage: crate::config::triage::TriageSettings::default(),
         });
     };
     let keymap = Keymap::from_config(&loaded.text, &loaded.path.display().to_string())
         .map_err(|e| CliError::Usage(format!("config: {e}")))?;
+    let triage = loaded
+        .file
+        .triage
+        .clone()
+        .unwrap_or_default()
+        .settings(&loaded.path.display().to_string())?;
     Ok(Settings {
         keymap,
         refresh_seconds: loaded.file.refresh_seconds.unwrap_or(0),
+        triage,
     })
 }
 
@@ -240,6 +249,7 @@ async fn run(
         syncer: Arc::new(syncer),
         keymap: settings.keymap,
         refresh_seconds: settings.refresh_seconds,
+        triage: settings.triage,
         clipboard: Box::new(SystemClipboard::new()),
         arrivals,
         waits: Some(waits),

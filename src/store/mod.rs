@@ -18,6 +18,7 @@ mod refs;
 pub mod schema;
 pub mod search;
 mod shared;
+mod triage;
 mod write;
 
 #[cfg(test)]
@@ -36,6 +37,7 @@ pub use files::{default_path, store_file_name};
 pub use keys::{TIES_PER_MICROSECOND, at_or_after, before, micros_key, time_key};
 pub use read::{StoredDetail, StoredItem, ViewQuery};
 pub use shared::Shared;
+pub use triage::{TRIAGE_REV, Triage, TriageChange};
 pub use write::Sighting;
 pub use write::Written;
 pub use write::{forget_id, put_in};

@@ -5,7 +5,7 @@
 use rusqlite_migration::{M, Migrations};
 
 /// The SQL of every migration, oldest first.
-pub const STEPS: &[&str] = &[V1, V2, V3];
+pub const STEPS: &[&str] = &[V1, V2, V3, V4];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
 /// where it is shown. `items.k` is the item's place in time (in schema 1 and 2, `received` in
@@ -123,6 +123,25 @@ DROP TABLE items_fts;
 CREATE VIRTUAL TABLE items_fts USING fts5(message, content='', contentless_delete=1,
                                           tokenize='unicode61 remove_diacritics 2');
 INSERT INTO items_fts (rowid, message) SELECT k, message FROM items ORDER BY k;
+";
+
+/// Schema 4: the user's triage state per item (`store::triage`). Keyed by the server's id, not
+/// the local key: an item dropped by retention or forgotten and stored again keeps its state.
+/// A row exists only for items someone triaged, so the views join it through small sets
+/// (`items.k IN (SELECT …)`, computed once per query) and the default view's walk of the status
+/// index stays a walk that stops after a screen. `snoozed_until` is in seconds, `changed` in
+/// microseconds; `meta.triage_rev` counts triage writes so another window sees them.
+const V4: &str = r"
+CREATE TABLE triage (
+  id TEXT PRIMARY KEY,
+  seen INTEGER NOT NULL DEFAULT 0,
+  starred INTEGER NOT NULL DEFAULT 0,
+  snoozed_until INTEGER,
+  done INTEGER NOT NULL DEFAULT 0,
+  note TEXT,
+  changed INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX triage_by_snooze ON triage(snoozed_until) WHERE snoozed_until IS NOT NULL;
 ";
 
 /// Every migration, oldest first.

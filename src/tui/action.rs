@@ -34,6 +34,12 @@ pub enum Action {
     Help,
     Quit,
     ToggleMouse,
+    ToggleSeen,
+    ToggleStar,
+    ToggleDone,
+    Snooze,
+    EditNote,
+    UndoTriage,
 }
 
 impl Action {
@@ -80,6 +86,12 @@ impl Action {
             "toggle_mouse",
             "release / capture the mouse",
         ),
+        (Action::ToggleSeen, "toggle_seen", "mark seen / unseen"),
+        (Action::ToggleStar, "toggle_star", "star / unstar"),
+        (Action::ToggleDone, "toggle_done", "mark done / not done"),
+        (Action::Snooze, "snooze", "snooze until a time (picker)"),
+        (Action::EditNote, "edit_note", "edit the item's note"),
+        (Action::UndoTriage, "undo", "undo the last triage action"),
     ];
 
     /// The action's config name.
@@ -126,6 +138,18 @@ pub struct ViewData {
     pub freshness: Option<Freshness>,
     /// Only the first keys of the view (a limited query): the whole view is asked for next.
     pub partial: bool,
+    /// The view's unseen count and the store's triage figures as of the query.
+    pub triage: TriageFigures,
+}
+
+/// Triage figures read with a view: its unseen items, the store's triage write count (another
+/// window's triage shows when it moves) and when the next snooze ends (the view is read again
+/// then).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TriageFigures {
+    pub unseen: usize,
+    pub rev: i64,
+    pub next_wake: Option<Timestamp>,
 }
 
 /// Why a view query gave no keys.
@@ -277,6 +301,17 @@ pub enum Msg {
         url: String,
         result: Result<(), String>,
     },
+    /// A triage write committed (or failed; nothing of it was written).
+    Triaged(Result<Box<crate::tui::triage::Triaged>, String>),
+    /// The store's triage write count, answer to `Effect::TriageRev`.
+    TriageRev(Result<i64, String>),
+    /// The external editor ended: the note's new text (`None`: unchanged), or why not.
+    NoteEdited {
+        ids: Vec<String>,
+        result: Result<Option<String>, String>,
+    },
+    /// A key for the snooze picker or the note editor.
+    TriageInput(ratatui::crossterm::event::KeyEvent),
     /// An item arrived from outside (webhook receiver): `Ok(true)` stored and new to the
     /// store, `Ok(false)` not new (a repeat) or not stored (another account's project),
     /// `Err` the store could not take it.

@@ -53,4 +53,25 @@ pub enum Effect {
         url: String,
     },
     SetMouseCapture(bool),
+    /// Make a triage change to these items, in one transaction; answered by `Msg::Triaged`.
+    Triage {
+        ids: Vec<String>,
+        change: crate::store::TriageChange,
+        at: Timestamp,
+        cause: crate::tui::triage::Cause,
+        what: String,
+    },
+    /// Put these states back (undo); answered by `Msg::Triaged`.
+    TriageRestore {
+        states: Vec<(String, crate::store::Triage)>,
+        at: Timestamp,
+    },
+    /// Read the store's triage write count (another window may have triaged).
+    TriageRev,
+    /// Edit `text` in `$EDITOR` (then `$VISUAL`) with the terminal handed over; answered by
+    /// `Msg::NoteEdited`.
+    EditNote {
+        ids: Vec<String>,
+        text: String,
+    },
 }

@@ -156,6 +156,12 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::Help, &["?"]),
     (Action::Quit, &["q"]),
     (Action::ToggleMouse, &["m"]),
+    (Action::ToggleSeen, &["u"]),
+    (Action::ToggleStar, &["*"]),
+    (Action::ToggleDone, &["d"]),
+    (Action::Snooze, &["z"]),
+    (Action::EditNote, &["N"]),
+    (Action::UndoTriage, &["U"]),
 ];
 
 /// The key table.

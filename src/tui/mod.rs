@@ -9,6 +9,7 @@ pub mod rows;
 pub mod runtime;
 pub mod state;
 pub mod testkit;
+pub mod triage;
 pub mod update;
 pub mod view;
 

@@ -5,7 +5,7 @@
 
 use jiff::Timestamp;
 
-use crate::store::StoredItem;
+use crate::store::{StoredItem, Triage};
 use crate::text::{sanitize, sanitize_line};
 
 /// One stored item, ready to display.
@@ -28,6 +28,8 @@ pub struct Row {
     pub project: Box<str>,
     /// When the item was last seen by a sync: its status and tags are "as of" then.
     pub seen: Timestamp,
+    /// The user's triage state (raw: the note is sanitized where shown).
+    pub triage: Triage,
 }
 
 impl Row {
@@ -57,6 +59,7 @@ impl Row {
             }),
             project: sanitize_line(&f.project.name).into(),
             seen: item.seen,
+            triage: Triage::default(),
         }
     }
 }

@@ -7,12 +7,14 @@
 //! every way out: `q`, Ctrl-C, a terminating signal at any moment, an error, a panic.
 
 mod arrivals;
+mod editor;
 mod executor;
 mod reader;
 pub mod reads;
 mod signals;
 mod sync_jobs;
 mod syncer;
+pub mod triage_writes;
 
 pub use sync_jobs::{Job, SyncPort};
 #[cfg(test)]
@@ -21,7 +23,7 @@ mod tests;
 use std::io;
 use std::time::Duration;
 
-use futures_util::{Stream, StreamExt};
+use futures_util::Stream;
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 use ratatui::buffer::Buffer;
@@ -53,6 +55,8 @@ pub struct Options {
     pub syncer: std::sync::Arc<dyn SyncPort>,
     pub keymap: Keymap,
     pub refresh_seconds: u64,
+    /// `[triage]`: the seen delay and whether the selection advances after an action.
+    pub triage: crate::config::triage::TriageSettings,
     pub clipboard: Box<dyn Clipboard>,
     /// New items from outside (webhook receiver), if any: stored, then shown.
     pub arrivals: Option<UnboundedReceiver<Arrival>>,
@@ -92,7 +96,11 @@ pub async fn run(options: Options) -> io::Result<Ended> {
                 tracing::info!(number, "signal: quitting");
                 number
             };
-            drive_until(&mut terminal, EventStream::new(), options, |_| {}, stop).await
+            let events = editor::Events {
+                stream: EventStream::new(),
+                reopen: Some(EventStream::new),
+            };
+            drive_until(&mut terminal, events, options, |_| {}, stop).await
         }
         Err(error) => Err(error),
     };
@@ -120,6 +128,10 @@ where
     B: Backend,
     E: Stream<Item = io::Result<Event>> + Unpin,
 {
+    let events = editor::Events {
+        stream: events,
+        reopen: None,
+    };
     drive_until(terminal, events, options, on_frame, std::future::pending())
         .await
         .map(|_| ())
@@ -128,7 +140,7 @@ where
 /// [`drive`], also ending when `stop` resolves with the number of a terminating signal.
 async fn drive_until<B, E>(
     terminal: &mut Terminal<B>,
-    mut events: E,
+    events: editor::Events<E>,
     options: Options,
     mut on_frame: impl FnMut(&Buffer),
     stop: impl std::future::Future<Output = i32>,
@@ -147,6 +159,12 @@ where
         state.no_browser_reason = reason;
     }
     state.refresh_seconds = options.refresh_seconds;
+    state.triage.advance = options.triage.advance_after_action;
+    state.triage.seen_delay = jiff::SignedDuration::from_millis(
+        i64::try_from(options.triage.seen_delay_ms).unwrap_or(i64::MAX),
+    );
+    state.triage.memory_only = options.store.read(|s| s.path().is_none());
+    state.triage.external_editor = editor::chosen().is_some();
     state.live = options.arrivals.is_some();
     let keymap = options.keymap;
     let jobs = sync_jobs::SyncJobs {
@@ -172,6 +190,8 @@ where
     effects.extend(first_frame(&mut state, &executor, &store));
     effects.extend(start(&mut state));
     executor.run_all(effects);
+    let editor::Events { stream, reopen } = events;
+    let mut events = Some(stream);
     let mut ticker = tokio::time::interval(TICK_INTERVAL);
     let mut stop = std::pin::pin!(stop);
     // An error ends the loop like `q` does, so that what is in flight is cancelled either way.
@@ -189,7 +209,7 @@ where
             state.dirty = false;
         }
         let msg = tokio::select! {
-            event = events.next() => match event {
+            event = editor::next_event(&mut events) => match event {
                 Some(Ok(event)) => translate(&event, &state, &keymap),
                 Some(Err(error)) => {
                     outcome = Err(error);
@@ -204,12 +224,19 @@ where
                 break;
             }
         };
+        let mut outside = editor::Outside {
+            events: &mut events,
+            reopen,
+            tx: &tx,
+        };
         if let Some(msg) = msg {
-            executor.run_all(update(&mut state, msg));
+            let effects = update(&mut state, msg);
+            executor.run_all(outside.edit_notes(terminal, effects, state.mouse_captured));
         }
         // Apply everything already queued before drawing, so bursts coalesce into one frame.
         while let Ok(msg) = rx.try_recv() {
-            executor.run_all(update(&mut state, msg));
+            let effects = update(&mut state, msg);
+            executor.run_all(outside.edit_notes(terminal, effects, state.mouse_captured));
         }
     }
     executor.shutdown();
@@ -336,6 +363,9 @@ fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Ms
             Action::Bottom => help_scroll(state, keymap, i32::MAX),
             other => Msg::Action(other),
         });
+    }
+    if state.triage.picker.is_some() || state.triage.note.is_some() {
+        return Some(Msg::TriageInput(*key));
     }
     let editing = state.text_filter.as_ref().is_some_and(|f| f.editing);
     if editing {

@@ -285,6 +285,8 @@ pub struct AppState {
     pub live: bool,
     /// Items that arrived by webhook this session (shown or not under the current filters).
     pub arrivals: usize,
+    /// Local triage: the view's unseen count, undo, the snooze picker and the note editor.
+    pub triage: super::triage::TriageState,
     /// Set by `update` when the screen must be redrawn.
     pub dirty: bool,
 }
@@ -330,6 +332,7 @@ impl AppState {
             quit: false,
             live: false,
             arrivals: 0,
+            triage: super::triage::TriageState::default(),
             dirty: true,
         }
     }

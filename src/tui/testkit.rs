@@ -8,6 +8,7 @@ use jiff::tz::TimeZone;
 use super::action::{Freshness, Msg, SyncJob, Synced};
 use super::effect::Effect;
 use super::runtime::reads::{self, FreshnessOf};
+use super::runtime::triage_writes;
 use super::state::AppState;
 use super::update::{first_query, start, update};
 use crate::api::{App, Cursor, Feedback, FeedbackDetail, Page, Project, RateLimit, Tag};
@@ -208,7 +209,8 @@ impl Harness {
         harness
     }
 
-    /// Applies a message and answers the reads it leads to; returns the other effects.
+    /// Applies a message and answers the reads (and triage writes) it leads to; returns the
+    /// other effects.
     pub fn send(&mut self, msg: Msg) -> Vec<Effect> {
         let effects = update(&mut self.state, msg);
         self.settle(effects)
@@ -227,7 +229,9 @@ impl Harness {
     pub fn hold(&mut self, effects: Vec<Effect>) -> Vec<Msg> {
         let mut answers = Vec::new();
         for effect in effects {
-            match reads::task(&self.store, effect.clone(), &TimeZone::UTC, &no_freshness()) {
+            match reads::task(&self.store, effect.clone(), &TimeZone::UTC, &no_freshness())
+                .or_else(|| triage_writes::task(&self.store, effect.clone()))
+            {
                 Some(task) => answers.push(task()),
                 None => self.sent.push(effect),
             }
@@ -241,7 +245,9 @@ impl Harness {
         let mut others = Vec::new();
         let freshness = no_freshness();
         while let Some(effect) = queue.pop_front() {
-            match reads::task(&self.store, effect.clone(), &TimeZone::UTC, &freshness) {
+            match reads::task(&self.store, effect.clone(), &TimeZone::UTC, &freshness)
+                .or_else(|| triage_writes::task(&self.store, effect.clone()))
+            {
                 Some(task) => queue.extend(update(&mut self.state, task())),
                 None => others.push(effect),
             }

@@ -54,6 +54,8 @@ pub enum FilterKind {
         value: String,
     },
     Has(Has),
+    /// The local triage state (`is:starred`).
+    Is(Is),
     /// Received at or after this local time.
     After(DateTime),
     /// Received before this local time.
@@ -82,6 +84,19 @@ pub enum Has {
     Link,
     Tag,
     App,
+    /// A triage note with text in it.
+    Note,
+}
+
+/// `is:` flags: the local triage state (`store::triage`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Is {
+    Unseen,
+    Seen,
+    Starred,
+    Done,
+    /// Snoozed until a time still in the future (the query's `Context.now`).
+    Snoozed,
 }
 
 /// The comparison of `age:`: `<` younger, `>` older, `=` inclusive of the bound.

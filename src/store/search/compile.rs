@@ -231,7 +231,12 @@ impl Compiler<'_> {
             }
             FilterKind::Id(v) => format!("items.id = {}", self.param(Value::Text(v.clone()))),
             FilterKind::Meta { key, value } => self.meta(key, value, span)?,
+            FilterKind::Has(Has::Note) => super::triage::has_note().to_owned(),
             FilterKind::Has(has) => has_sql(*has).to_owned(),
+            FilterKind::Is(is) => {
+                let now = self.cx.now.as_second();
+                super::triage::is_sql(*is, now, |v| self.param(v))
+            }
             FilterKind::After(at) => {
                 let micros = self.local_micros(*at, span)?;
                 self.received(">=", micros)
@@ -427,6 +432,7 @@ fn has_sql(has: Has) -> &'static str {
         }
         Has::Tag => "(items.tags <> '[]')",
         Has::App => "(items.app IS NOT NULL)",
+        Has::Note => super::triage::has_note(),
     }
 }
 

@@ -16,13 +16,14 @@ mod lex;
 mod parse;
 mod qualifier;
 mod resolve;
+mod triage;
 
 #[cfg(test)]
 mod tests;
 
 use std::ops::Range;
 
-pub use ast::{AgeCmp, Expr, Filter, FilterKind, Has, MetaKey, Text};
+pub use ast::{AgeCmp, Expr, Filter, FilterKind, Has, Is, MetaKey, Text};
 pub use compile::{Sql, compile};
 pub use highlight::Highlights;
 pub use parse::{MAX_DEPTH, MAX_INPUT_BYTES, MAX_TERMS};
@@ -77,6 +78,13 @@ impl Query {
         self.root.as_ref()
     }
 
+    /// True when the query names `is:done` or `is:snoozed` (either way): it then sees done and
+    /// snoozed items, which the default view leaves out.
+    #[must_use]
+    pub fn asks_for_hidden(&self) -> bool {
+        self.root.as_ref().is_some_and(triage::names_hidden)
+    }
+
     /// The words, phrases and prefixes the query looks for (not those it excludes).
     #[must_use]
     pub fn highlights(&self) -> Highlights {
@@ -114,6 +122,8 @@ Qualifiers (values may be quoted: app:\"Trailhead iOS\"; case-insensitive)
   platform:ios  tag:bug  status:archived  id:ID
   email:ana@  from:ana    part of the reporter's address
   version:2.3.1  os:17.2  locale:de-DE  meta.KEY:VALUE (any metadata)
-  has:email  has:link  has:tag  has:app
+  has:email  has:link  has:tag  has:app  has:note
+  is:unseen  is:seen  is:starred  is:done  is:snoozed   (your triage state)
+Done and snoozed items are left out unless the search names is:done or is:snoozed
   after:2026-11-01  before:2026-11-01   (local time; after includes the day)
   age:<7d  age:>2w        units m h d w";

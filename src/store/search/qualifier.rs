@@ -7,12 +7,12 @@ use jiff::SignedDuration;
 use jiff::civil::{Date, DateTime};
 
 use super::QueryError;
-use super::ast::{AgeCmp, Filter, FilterKind, Has, MetaKey};
+use super::ast::{AgeCmp, Filter, FilterKind, Has, Is, MetaKey};
 use crate::text::sanitize_line;
 
 /// Every qualifier name, for error messages and the help.
 pub const NAMES: &str = "app: project: platform: tag: status: email: from: id: version: os: \
-                         locale: meta.KEY: has: after: before: age:";
+                         locale: meta.KEY: has: is: after: before: age:";
 
 /// Parses `name:value` into a filter.
 pub(super) fn parse(
@@ -38,6 +38,7 @@ pub(super) fn parse(
         "os" => meta(&["iOSVersion", "androidVersion"], owned),
         "locale" => meta(&["locale"], owned),
         "has" => FilterKind::Has(has(value, &value_span)?),
+        "is" => FilterKind::Is(is(value, &value_span)?),
         "after" => FilterKind::After(date(value, &value_span)?),
         "before" => FilterKind::Before(date(value, &value_span)?),
         "age" => age(value, &value_span)?,
@@ -76,10 +77,28 @@ fn has(value: &str, span: &Range<usize>) -> Result<Has, QueryError> {
         "link" => Ok(Has::Link),
         "tag" | "tags" => Ok(Has::Tag),
         "app" => Ok(Has::App),
+        "note" | "notes" => Ok(Has::Note),
         _ => Err(QueryError::new(
             span.clone(),
             format!(
-                "unknown `has:{}`; known: has:email has:link has:tag has:app",
+                "unknown `has:{}`; known: has:email has:link has:tag has:app has:note",
+                sanitize_line(value)
+            ),
+        )),
+    }
+}
+
+fn is(value: &str, span: &Range<usize>) -> Result<Is, QueryError> {
+    match value.to_ascii_lowercase().as_str() {
+        "unseen" | "unread" => Ok(Is::Unseen),
+        "seen" | "read" => Ok(Is::Seen),
+        "starred" | "star" => Ok(Is::Starred),
+        "done" => Ok(Is::Done),
+        "snoozed" => Ok(Is::Snoozed),
+        _ => Err(QueryError::new(
+            span.clone(),
+            format!(
+                "unknown `is:{}`; known: is:unseen is:seen is:starred is:done is:snoozed",
                 sanitize_line(value)
             ),
         )),

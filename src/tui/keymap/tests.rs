@@ -29,12 +29,33 @@ fn defaults_cover_the_documented_keys() {
             Action::CopyMessage,
         ),
         (key(KeyCode::Char('?'), KeyModifiers::SHIFT), Action::Help),
+        (
+            key(KeyCode::Char('u'), KeyModifiers::NONE),
+            Action::ToggleSeen,
+        ),
+        (
+            key(KeyCode::Char('*'), KeyModifiers::SHIFT),
+            Action::ToggleStar,
+        ),
+        (
+            key(KeyCode::Char('d'), KeyModifiers::NONE),
+            Action::ToggleDone,
+        ),
+        (key(KeyCode::Char('z'), KeyModifiers::NONE), Action::Snooze),
+        (
+            key(KeyCode::Char('N'), KeyModifiers::SHIFT),
+            Action::EditNote,
+        ),
+        (
+            key(KeyCode::Char('U'), KeyModifiers::SHIFT),
+            Action::UndoTriage,
+        ),
     ];
     for (event, action) in cases {
         assert_eq!(map.action(&event), Some(action), "{event:?}");
     }
     assert_eq!(
-        map.action(&key(KeyCode::Char('z'), KeyModifiers::NONE)),
+        map.action(&key(KeyCode::Char('Z'), KeyModifiers::SHIFT)),
         None
     );
 }

@@ -35,6 +35,8 @@ pub(super) struct Executor {
     /// Another connection to a file store, and its thread, for the pane counts.
     panes: Option<Shared>,
     panes_reads: super::reader::Reader,
+    /// The triage writes' thread: in order, one at a time.
+    writes: super::reader::Reader,
 }
 
 /// Page cache of the inbox's connections, in KiB: the index pages a million-item view walks
@@ -86,6 +88,7 @@ impl Executor {
             store,
             reads: super::reader::Reader::start(tx.clone()),
             panes_reads: super::reader::Reader::start(tx.clone()),
+            writes: super::reader::Reader::start(tx.clone()),
             tx,
             root: CancellationToken::new(),
             clipboard,
@@ -126,6 +129,10 @@ impl Executor {
             if let Some(task) = reads::task(panes, effect.clone(), &self.tz, &self.freshness) {
                 self.panes_reads.push(task, false);
             }
+            return;
+        }
+        if let Some(task) = super::triage_writes::task(&self.store, effect.clone()) {
+            self.writes.push(task, false);
             return;
         }
         let first = matches!(effect, Effect::Query { .. });
@@ -177,7 +184,11 @@ impl Executor {
             Effect::Query { .. }
             | Effect::LoadRows { .. }
             | Effect::LoadPanes { .. }
-            | Effect::LoadDetail { .. } => {}
+            | Effect::LoadDetail { .. }
+            | Effect::Triage { .. }
+            | Effect::TriageRestore { .. }
+            | Effect::TriageRev
+            | Effect::EditNote { .. } => {}
         }
     }
 
@@ -209,6 +220,7 @@ impl Executor {
     pub(super) fn shutdown(&self) {
         self.reads.stop();
         self.panes_reads.stop();
+        self.writes.stop();
         self.root.cancel();
     }
 }

@@ -113,7 +113,17 @@ pub fn query(
         let sql = search::compile(store.conn(), &parsed, cx).map_err(ViewError::Query)?;
         view = view.search(sql);
     }
+    if !parsed.asks_for_hidden() {
+        // The first screen looks up its rows one by one (microseconds); a whole view collects
+        // the hidden items once (`store::triage` has the figures).
+        view = if limit.is_some() {
+            view.hide_triaged_per_row(cx.now)
+        } else {
+            view.hide_triaged(cx.now)
+        };
+    }
     let keys = store.view_keys(&view, limit).map_err(store_error)?;
+    let triage = super::triage_writes::figures(store, &keys, cx.now).map_err(store_error)?;
     let partial = limit.is_some_and(|l| keys.len() >= l);
     let (mut selected, mut top, mut first) = (None, None, None);
     for (n, key) in keys.iter().enumerate() {
@@ -143,6 +153,7 @@ pub fn query(
         window,
         freshness: freshness(store, &spec.status),
         partial,
+        triage,
     })
 }
 
@@ -150,11 +161,17 @@ pub fn query(
 /// by retention meanwhile) ends the window there; the next query shows the view without it.
 pub fn window(store: &Store, start: usize, keys: &[i64]) -> Result<Window, StoreError> {
     let items = store.items(keys)?;
+    let ids: Vec<&str> = items.iter().map(|i| i.feedback.id.as_str()).collect();
+    let mut triage = store.triage_of(&ids)?;
     let rows = items
         .iter()
         .zip(keys)
         .take_while(|(item, key)| item.key == **key)
-        .map(|(item, _)| Row::new(item))
+        .map(|(item, _)| {
+            let mut row = Row::new(item);
+            row.triage = triage.remove(item.feedback.id.as_str()).unwrap_or_default();
+            row
+        })
         .collect();
     Ok(Window { start, rows })
 }

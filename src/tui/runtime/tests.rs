@@ -1,7 +1,7 @@
 //! How the loop reports its end: a terminating signal by number (the CLI exits 128 + it once
 //! it has cleaned up), a quit as such.
 
-use futures_util::stream;
+use futures_util::{StreamExt, stream};
 use ratatui::backend::TestBackend;
 
 use super::*;
@@ -30,6 +30,7 @@ fn options() -> Options {
         syncer: std::sync::Arc::new(syncer),
         keymap: Keymap::default(),
         refresh_seconds: 0,
+        triage: crate::config::triage::TriageSettings::default(),
         clipboard: Box::new(MemoryClipboard::default()),
         arrivals: None,
         waits: None,
@@ -40,9 +41,18 @@ fn options() -> Options {
 async fn a_terminating_signal_ends_the_loop_and_is_reported_by_number() {
     let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
     let events = stream::pending::<io::Result<Event>>();
-    let ended = drive_until(&mut terminal, events, options(), |_| {}, async { 15 })
-        .await
-        .unwrap();
+    let ended = drive_until(
+        &mut terminal,
+        super::editor::Events {
+            stream: events,
+            reopen: None,
+        },
+        options(),
+        |_| {},
+        async { 15 },
+    )
+    .await
+    .unwrap();
     assert_eq!(ended, Ended::Signal(15));
 }
 
@@ -55,8 +65,17 @@ async fn q_ends_the_loop_as_a_quit() {
     ));
     let events = stream::iter([Ok(q)]).chain(stream::pending());
     let stop = std::future::pending();
-    let ended = drive_until(&mut terminal, events, options(), |_| {}, stop)
-        .await
-        .unwrap();
+    let ended = drive_until(
+        &mut terminal,
+        super::editor::Events {
+            stream: events,
+            reopen: None,
+        },
+        options(),
+        |_| {},
+        stop,
+    )
+    .await
+    .unwrap();
     assert_eq!(ended, Ended::Quit);
 }

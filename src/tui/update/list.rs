@@ -58,7 +58,7 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     }
 }
 
-fn move_by(state: &mut AppState, delta: isize) -> Vec<Effect> {
+pub(super) fn move_by(state: &mut AppState, delta: isize) -> Vec<Effect> {
     let target = state.list.selected.saturating_add_signed(delta);
     move_to(state, target)
 }

@@ -8,6 +8,8 @@ mod list;
 mod panes;
 mod sync;
 mod text_filter;
+mod triage;
+pub mod triage_input;
 
 #[cfg(test)]
 mod input_tests;
@@ -60,9 +62,23 @@ pub fn start(state: &mut AppState) -> Vec<Effect> {
 /// Applies one message.
 pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     state.dirty = true;
+    let shown = state.detail.as_ref().map(|d| d.id.clone());
+    let effects = apply(state, msg);
+    // However a detail opened (a key, or a row read that an Enter waited for), it counts as
+    // seen once shown for the configured delay.
+    if state.detail.as_ref().map(|d| &d.id) != shown.as_ref() {
+        triage::detail_opened(state);
+    }
+    effects
+}
+
+fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Action(action) => on_action(state, action),
         Msg::Interrupt => input::interrupt(state),
+        Msg::Paste(text) if state.triage.note.is_some() || state.triage.picker.is_some() => {
+            triage_input::paste(state, &text)
+        }
         Msg::Paste(text) => input::paste(state, &text),
         Msg::HelpScroll { lines, max } => input::help_scroll(state, lines, max),
         Msg::FilterInput(key) => input::filter_input(state, key),
@@ -96,6 +112,10 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         }
         Msg::Opened { url, result } => detail::opened(state, url, result),
         Msg::Arrived(outcome) => list::arrived(state, outcome),
+        Msg::Triaged(result) => triage::triaged(state, result),
+        Msg::TriageRev(result) => triage::rev_read(state, result),
+        Msg::TriageInput(key) => triage_input::input(state, key),
+        Msg::NoteEdited { ids, result } => triage::note_edited(state, ids, result),
     }
 }
 
@@ -119,6 +139,9 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     }
     if state.text_filter.as_ref().is_some_and(|f| f.editing) {
         return text_filter::on_action(state, action);
+    }
+    if let Some(effects) = triage::on_action(state, action) {
+        return effects;
     }
     if state.detail.is_some() {
         return detail::on_action(state, action);
@@ -197,6 +220,7 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
     effects.extend(sync::retry(state));
     effects.extend(sync::auto_refresh(state));
     effects.extend(sync::background(state));
+    effects.extend(triage::tick(state));
     state.dirty = visible_change || !effects.is_empty();
     effects
 }

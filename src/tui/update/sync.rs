@@ -120,6 +120,9 @@ pub(super) fn synced(
                 effects.push(super::panes::load(state));
             } else if done.added + done.changed > 0 {
                 effects.extend(store_changed(state));
+            } else if matches!(job, SyncJob::Head(_)) {
+                // A refresh with nothing new: another window may have triaged meanwhile.
+                effects.push(Effect::TriageRev);
             }
         }
         Err(failure) => failed(state, &failure, user && !retry),

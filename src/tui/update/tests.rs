@@ -16,6 +16,7 @@ mod order;
 mod paste;
 mod search;
 mod sync;
+mod triage;
 
 fn act(h: &mut Harness, action: Action) -> Vec<Effect> {
     h.send(Msg::Action(action))

@@ -67,6 +67,11 @@ fn lines(detail: &FeedbackDetail, state: &AppState, theme: Theme) -> Vec<Line<'s
             Span::raw(value),
         ]));
     }
+    out.extend(super::triage::detail_lines(
+        state,
+        detail.feedback.id.as_str(),
+        theme,
+    ));
     pairs(&mut out, "Metadata (built-in)", built_in, theme);
     pairs(&mut out, "Metadata (custom)", custom, theme);
     out.push(Line::raw(""));

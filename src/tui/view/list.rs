@@ -18,6 +18,9 @@ use crate::tui::rows::Row;
 use crate::tui::state::{AppState, Focus, TextFilter};
 use crate::width::{fit, width};
 
+/// Cells of the triage marks column (● ★ ✓ ⏾ ✎, the first four that apply).
+const MARKS: usize = 4;
+
 /// Column widths in cells.
 struct Columns {
     status: usize,
@@ -30,11 +33,13 @@ struct Columns {
 impl Columns {
     /// Cells before the message column.
     fn message_left(&self) -> usize {
-        5 + [self.status, self.app, self.tags]
-            .iter()
-            .filter(|c| **c > 0)
-            .map(|c| c + 1)
-            .sum::<usize>()
+        5 + MARKS
+            + 1
+            + [self.status, self.app, self.tags]
+                .iter()
+                .filter(|c| **c > 0)
+                .map(|c| c + 1)
+                .sum::<usize>()
             - usize::from(self.status > 0)
     }
 
@@ -44,8 +49,14 @@ impl Columns {
         let app = if cells >= 70 { 22 } else { 0 };
         let tags = if cells >= 84 { 16 } else { 0 };
         let email = if wide { 26 } else { 0 };
-        let fixed =
-            5 + status + app + tags + email + [app, tags, email].iter().filter(|c| **c > 0).count();
+        let fixed = 5
+            + MARKS
+            + 1
+            + status
+            + app
+            + tags
+            + email
+            + [app, tags, email].iter().filter(|c| **c > 0).count();
         Self {
             status,
             app,
@@ -112,6 +123,10 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
             &columns,
             theme,
         );
+        if !row.triage.seen {
+            let bold = Style::new().add_modifier(ratatui::style::Modifier::BOLD);
+            frame.buffer_mut().set_style(rect, bold);
+        }
         if let Some(highlights) = highlights {
             highlight_message(frame.buffer_mut(), rect, row, &columns, highlights, theme);
         }
@@ -273,6 +288,7 @@ pub fn thousands(n: usize) -> String {
 
 fn header_line(columns: &Columns, theme: Theme) -> Line<'static> {
     let mut text = fit("AGE", 5);
+    text.push_str(&fit("", MARKS + 1));
     for (title, cells) in [
         ("STATUS", columns.status),
         ("APP", columns.app),
@@ -311,6 +327,8 @@ fn draw_row(
         _ => (pad, theme.dim()),
     };
     line.piece(pad, &age, Cut::Whole, " ", style);
+    let marks = crate::tui::triage::glyphs(&row.triage, state.now);
+    line.piece("", &marks, Cut::Fit(MARKS), " ", theme.accent());
     if columns.status > 0 {
         let status = &*row.status;
         let shown = if status == state.filters.status.as_str() {

@@ -22,6 +22,8 @@ fn reference_row_line(
         format!("{:>4} ", age(state.now, row.received_at)),
         theme.dim(),
     )];
+    let marks = crate::tui::triage::glyphs(&row.triage, state.now);
+    spans.push(Span::styled(fit(&marks, MARKS) + " ", theme.accent()));
     if columns.status > 0 {
         let status = &*row.status;
         let shown = if status == state.filters.status.as_str() {

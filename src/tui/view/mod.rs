@@ -8,6 +8,7 @@ mod list;
 mod panes;
 mod status_bar;
 pub mod theme;
+mod triage;
 
 pub use help::scroll_range as help_scroll_range;
 
@@ -69,6 +70,8 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
         list::render(frame, content, state, theme);
     }
     status_bar::render(frame, status, state, keymap, theme);
+    triage::render_picker(frame, main, state, theme);
+    triage::render_note(frame, main, state, theme);
     if state.help {
         help::render(frame, area, keymap, theme, state.help_scroll);
     }

@@ -112,6 +112,10 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
         let text = format!("/{}", sanitize_line(&f.applied));
         parts.push(Part::new(text, theme.active(), Side::Left, 77).cuttable(CHIP_COMFORT));
     }
+    if state.list.loaded && state.triage.unseen > 0 {
+        let text = format!("● {} unseen", super::list::thousands(state.triage.unseen));
+        parts.push(Part::new(text, theme.accent(), Side::Left, 72));
+    }
     parts.push(freshness(state, theme));
     if state.live {
         let live = format!("live: {} arrived", state.arrivals);

@@ -11,7 +11,7 @@ use super::super::highlight::tokenize;
 use super::super::*;
 use crate::api::{FeedbackDetail, Status};
 use crate::sim::data::{Dataset, generate};
-use crate::store::{Sighting, Store, ViewQuery};
+use crate::store::{Sighting, Store, Triage, ViewQuery};
 
 pub(super) struct Fixture {
     pub(super) store: Store,
@@ -22,7 +22,34 @@ pub(super) struct Fixture {
     pub(super) keys: HashMap<String, (i64, bool)>,
     /// Per item: the message's folded tokens (tokenizing is the slow part of brute force).
     tokens: HashMap<String, Vec<String>>,
+    /// Per item: its triage state (untouched items are absent).
+    triage: HashMap<String, Triage>,
     pub(super) cx: Context,
+}
+
+/// A triage state for the `i`th item: a mix of every flag, snoozes ending before and after
+/// `anchor()`, notes blank and not; a third of the items untouched.
+fn triage_of(i: usize) -> Option<Triage> {
+    if i.is_multiple_of(3) {
+        return None;
+    }
+    let hours = |h: i64| anchor() + SignedDuration::from_hours(h);
+    Some(Triage {
+        seen: i.is_multiple_of(2),
+        starred: i % 5 == 1,
+        snoozed_until: match i % 7 {
+            1 => Some(hours(3)),
+            2 => Some(hours(-3)),
+            _ => None,
+        },
+        done: i % 11 == 4,
+        note: match i % 13 {
+            2 => Some("call back".into()),
+            5 => Some("  ".into()),
+            _ => None,
+        },
+        changed: None,
+    })
 }
 
 pub(super) fn anchor() -> Timestamp {
@@ -78,6 +105,14 @@ impl Fixture {
             let key = store.item(d.feedback.id.as_str()).unwrap().unwrap().key;
             keys.insert(d.feedback.id.as_str().to_owned(), (key, i % 3 != 0));
         }
+        let triage: HashMap<String, Triage> = items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, d)| Some((d.feedback.id.as_str().to_owned(), triage_of(i)?)))
+            .collect();
+        let states: Vec<(String, Triage)> =
+            triage.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        store.restore_triage(&states, anchor()).unwrap();
         let cx = Context {
             now: anchor(),
             tz: TimeZone::fixed(jiff::tz::offset(-5)),
@@ -88,6 +123,7 @@ impl Fixture {
             items,
             keys,
             tokens,
+            triage,
             cx,
         }
     }
@@ -166,6 +202,17 @@ impl Fixture {
             }
             FilterKind::Has(Has::Tag) => !f.tags.is_empty(),
             FilterKind::Has(Has::App) => f.app.is_some(),
+            FilterKind::Has(Has::Note) => self.state(d).note.is_some_and(|n| !n.trim().is_empty()),
+            FilterKind::Is(is) => {
+                let t = self.state(d);
+                match is {
+                    Is::Unseen => !t.seen,
+                    Is::Seen => t.seen,
+                    Is::Starred => t.starred,
+                    Is::Done => t.done,
+                    Is::Snoozed => t.snoozed_until.is_some_and(|u| u > self.cx.now),
+                }
+            }
             FilterKind::After(at) => {
                 received >= at.to_zoned(self.cx.tz.clone()).unwrap().timestamp()
             }
@@ -180,6 +227,15 @@ impl Fixture {
                 }
             }
         }
+    }
+}
+
+impl Fixture {
+    fn state(&self, d: &FeedbackDetail) -> Triage {
+        self.triage
+            .get(d.feedback.id.as_str())
+            .cloned()
+            .unwrap_or_default()
     }
 }
 

@@ -63,6 +63,16 @@ const QUERIES: &[&str] = &[
     "(sync OR crash*) (tag:bug OR -has:email) age:<12w",
     "NOT (tag:sync AND status:new) OR \"dark mode\"",
     "stürzt OR 同期 OR 꺼져요",
+    "is:unseen",
+    "is:seen",
+    "-is:seen crash",
+    "is:starred OR is:done",
+    "is:snoozed",
+    "-is:snoozed is:starred",
+    "has:note",
+    "-has:note is:seen",
+    "(is:unseen OR has:note) tag:bug",
+    "sync is:starred -is:done",
 ];
 
 #[test]
@@ -123,6 +133,11 @@ const QUALIFIERS: &[&str] = &[
     "age:>12w",
     "after:2026-08-01",
     "meta.screen:editor",
+    "is:unseen",
+    "is:starred",
+    "is:done",
+    "is:snoozed",
+    "has:note",
 ];
 
 fn generated(rng: &mut fastrand::Rng, depth: u32) -> String {

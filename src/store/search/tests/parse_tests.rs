@@ -105,6 +105,13 @@ fn qualifiers_parse_their_values() {
     );
     assert_eq!(show("has:email has:LINK"), "(and Has(Email) Has(Link))");
     assert_eq!(show("has:tag has:app"), "(and Has(Tag) Has(App))");
+    assert_eq!(
+        show("is:unseen is:SEEN is:starred is:done is:snoozed has:note"),
+        "(and Is(Unseen) Is(Seen) Is(Starred) Is(Done) Is(Snoozed) Has(Note))"
+    );
+    assert!(parse("-is:done").unwrap().asks_for_hidden());
+    assert!(parse("a OR (b is:snoozed)").unwrap().asks_for_hidden());
+    assert!(!parse("is:starred has:note").unwrap().asks_for_hidden());
     assert_eq!(show("(tag:a OR tag:b)"), r#"(or Tag("a") Tag("b"))"#);
 }
 
@@ -167,6 +174,7 @@ fn errors_point_at_what_is_wrong() {
         ("app:", "`app:` needs a value", "app:"),
         ("app:\"\"", "`app:` needs a value", "app:\"\""),
         ("has:cake", "unknown `has:cake`", "cake"),
+        ("is:cake", "unknown `is:cake`; known: is:unseen", "cake"),
         ("after:2026-13-01", "bad date", "2026-13-01"),
         ("before:yesterday", "bad date", "yesterday"),
         ("age:7", "bad age", "7"),

@@ -113,6 +113,7 @@ fn apply(state: &mut AppState, data: ViewData) {
     if let Some(freshness) = &data.freshness {
         crate::tui::update::sync::fresh(state, freshness);
     }
+    crate::tui::update::triage::figures(state, data.triage);
     let list = &mut state.list;
     let same = list.shown.is_some() && list.asked == list.shown;
     list.shown = list.asked.clone();

@@ -1,0 +1,87 @@
+//! `[triage]` in `config.toml`: how the inbox's local triage behaves. `seen_delay_ms` is how
+//! long an opened detail must be shown before its item counts as seen (a glance through items
+//! does not mark them), `advance_after_action` moves the selection to the next item after a
+//! triage key, as mail readers do.
+
+use serde::Deserialize;
+
+use super::ConfigError;
+
+/// The `[triage]` table.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct TriageConfig {
+    /// Milliseconds a detail is shown before its item is marked seen (default 1000).
+    pub seen_delay_ms: Option<u64>,
+    /// Move to the next item after a triage action (default true).
+    pub advance_after_action: Option<bool>,
+}
+
+/// The longest delay allowed (a minute): longer would never mark anything.
+pub const MAX_SEEN_DELAY_MS: u64 = 60_000;
+
+/// The inbox's triage settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TriageSettings {
+    pub seen_delay_ms: u64,
+    pub advance_after_action: bool,
+}
+
+impl Default for TriageSettings {
+    fn default() -> Self {
+        Self {
+            seen_delay_ms: crate::tui::triage::SEEN_DELAY_MS,
+            advance_after_action: true,
+        }
+    }
+}
+
+impl TriageConfig {
+    /// The settings this table makes of the defaults; a delay over a minute is an error naming
+    /// the file (`file_hint`).
+    pub fn settings(&self, file_hint: &str) -> Result<TriageSettings, ConfigError> {
+        let default = TriageSettings::default();
+        let seen_delay_ms = match self.seen_delay_ms {
+            None => default.seen_delay_ms,
+            Some(ms) if ms <= MAX_SEEN_DELAY_MS => ms,
+            Some(ms) => return Err(ConfigError::BadSeenDelay(ms, file_hint.to_owned())),
+        };
+        Ok(TriageSettings {
+            seen_delay_ms,
+            advance_after_action: self
+                .advance_after_action
+                .unwrap_or(default.advance_after_action),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn defaults_and_limits() {
+        let none = TriageConfig::default().settings("c.toml").unwrap();
+        assert_eq!(none, TriageSettings::default());
+        assert_eq!(
+            (none.seen_delay_ms, none.advance_after_action),
+            (1000, true)
+        );
+        let set: TriageConfig =
+            toml::from_str("seen_delay_ms = 0\nadvance_after_action = false").unwrap();
+        let set = set.settings("c.toml").unwrap();
+        assert_eq!((set.seen_delay_ms, set.advance_after_action), (0, false));
+        let long = TriageConfig {
+            seen_delay_ms: Some(60_001),
+            ..TriageConfig::default()
+        };
+        let err = long.settings("c.toml").unwrap_err().to_string();
+        assert!(
+            err.contains("seen_delay_ms") && err.contains("c.toml"),
+            "{err}"
+        );
+        assert!(toml::from_str::<TriageConfig>("advance = true").is_err());
+    }
+}

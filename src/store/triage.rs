@@ -1,0 +1,272 @@
+//! The user's triage state per item: seen, starred, snoozed until a time, done, a note. Local
+//! only (the API changes nothing), in the `triage` table keyed by the server's id, so it
+//! survives re-syncs, retention and a re-fetch of the item. Every change of a set of items is
+//! one transaction that also bumps `meta.triage_rev`: another window on the same store compares
+//! that counter at its refresh and reads its view again when it moved.
+
+use std::collections::HashMap;
+
+use jiff::Timestamp;
+use rusqlite::{OptionalExtension, Transaction, params};
+
+use super::{Store, StoreError};
+
+/// The `meta` key counting triage writes.
+pub const TRIAGE_REV: &str = "triage_rev";
+
+/// One item's triage state; the default is an untouched item (unseen, nothing set).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Triage {
+    pub seen: bool,
+    pub starred: bool,
+    /// Hidden from the default view until then (a time past means nothing any more).
+    pub snoozed_until: Option<Timestamp>,
+    pub done: bool,
+    /// Raw text, as typed: sanitized where it is shown.
+    pub note: Option<String>,
+    /// When the state last changed (`None`: never).
+    pub changed: Option<Timestamp>,
+}
+
+impl Triage {
+    /// Snoozed into the future as of `now`.
+    #[must_use]
+    pub fn snoozed(&self, now: Timestamp) -> bool {
+        self.snoozed_until.is_some_and(|until| until > now)
+    }
+
+    /// A note with text in it.
+    #[must_use]
+    pub fn has_note(&self) -> bool {
+        self.note.as_deref().is_some_and(|n| !n.trim().is_empty())
+    }
+}
+
+/// One change, applied to a set of items at once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TriageChange {
+    Seen(bool),
+    Starred(bool),
+    Done(bool),
+    /// Snooze until then; `None` wakes the item.
+    Snooze(Option<Timestamp>),
+    /// The note; `None` (or blank) removes it.
+    Note(Option<String>),
+}
+
+impl TriageChange {
+    /// `state` with this change made.
+    #[must_use]
+    pub fn apply(&self, state: &Triage) -> Triage {
+        let mut out = state.clone();
+        match self {
+            Self::Seen(on) => out.seen = *on,
+            Self::Starred(on) => out.starred = *on,
+            Self::Done(on) => out.done = *on,
+            Self::Snooze(until) => out.snoozed_until = *until,
+            Self::Note(note) => {
+                out.note = note.clone().filter(|n| !n.trim().is_empty());
+            }
+        }
+        out
+    }
+}
+
+impl Store {
+    /// Makes `change` to every item of `ids` in one transaction (all or nothing), at `at`.
+    /// Returns each item's state before, for an undo ([`Store::restore_triage`]).
+    pub fn set_triage(
+        &mut self,
+        ids: &[String],
+        change: &TriageChange,
+        at: Timestamp,
+    ) -> Result<Vec<(String, Triage)>, StoreError> {
+        self.write(|tx| {
+            let mut before = Vec::with_capacity(ids.len());
+            for id in ids {
+                let old = read_one(tx, id)?.unwrap_or_default();
+                put_one(tx, id, &change.apply(&old), at)?;
+                before.push((id.clone(), old));
+            }
+            bump_rev(tx)?;
+            Ok(before)
+        })
+    }
+
+    /// Puts back whole states (an undo), in one transaction, at `at`.
+    pub fn restore_triage(
+        &mut self,
+        states: &[(String, Triage)],
+        at: Timestamp,
+    ) -> Result<(), StoreError> {
+        self.write(|tx| {
+            for (id, state) in states {
+                put_one(tx, id, state, at)?;
+            }
+            bump_rev(tx)
+        })
+    }
+
+    /// The triage state of one item (the default when untouched).
+    pub fn triage(&self, id: &str) -> Result<Triage, StoreError> {
+        read_one(&self.conn, id)
+            .map(Option::unwrap_or_default)
+            .map_err(|e| self.error(e))
+    }
+
+    /// The states of those of `ids` that were ever triaged.
+    pub fn triage_of(&self, ids: &[&str]) -> Result<HashMap<String, Triage>, StoreError> {
+        let mut out = HashMap::new();
+        for id in ids {
+            if let Some(state) = read_one(&self.conn, id).map_err(|e| self.error(e))? {
+                out.insert((*id).to_owned(), state);
+            }
+        }
+        Ok(out)
+    }
+
+    /// How many triage writes the store has seen (0: none): a change means "read again".
+    pub fn triage_rev(&self) -> Result<i64, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?1",
+                [TRIAGE_REV],
+                |row| row.get(0),
+            )
+            .optional()
+            .map(Option::unwrap_or_default)
+            .map_err(|e| self.error(e))
+    }
+
+    /// The earliest snooze that ends after `now`: the inbox reads its view again then.
+    pub fn next_wake(&self, now: Timestamp) -> Result<Option<Timestamp>, StoreError> {
+        let first: Option<i64> = self
+            .conn
+            .query_row(
+                "SELECT min(snoozed_until) FROM triage WHERE snoozed_until > ?1",
+                [now.as_second()],
+                |row| row.get(0),
+            )
+            .map_err(|e| self.error(e))?;
+        Ok(first.and_then(|s| Timestamp::from_second(s).ok()))
+    }
+
+    /// How many of `keys` (a view's keys, newest first: descending) are unseen. Reads the keys
+    /// of the seen items (those triaged, a small set) rather than every key of the view.
+    pub fn unseen_among(&self, keys: &[i64]) -> Result<usize, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT i.k FROM triage t JOIN items i ON i.id = t.id WHERE t.seen = 1")
+            .map_err(|e| self.error(e))?;
+        let seen: Vec<i64> = stmt
+            .query_map([], |row| row.get(0))
+            .and_then(Iterator::collect)
+            .map_err(|e| self.error(e))?;
+        let seen_in_view = seen
+            .iter()
+            .filter(|k| keys.binary_search_by(|x| k.cmp(&x)).is_ok())
+            .count();
+        Ok(keys.len().saturating_sub(seen_in_view))
+    }
+}
+
+fn read_one(conn: &rusqlite::Connection, id: &str) -> rusqlite::Result<Option<Triage>> {
+    conn.prepare_cached(
+        "SELECT seen, starred, snoozed_until, done, note, changed FROM triage WHERE id = ?1",
+    )?
+    .query_row([id], |row| {
+        Ok(Triage {
+            seen: row.get(0)?,
+            starred: row.get(1)?,
+            snoozed_until: row
+                .get::<_, Option<i64>>(2)?
+                .and_then(|s| Timestamp::from_second(s).ok()),
+            done: row.get(3)?,
+            note: row.get(4)?,
+            changed: super::read::micros(row.get(5)?),
+        })
+    })
+    .optional()
+}
+
+fn put_one(tx: &Transaction<'_>, id: &str, state: &Triage, at: Timestamp) -> rusqlite::Result<()> {
+    tx.prepare_cached(
+        "INSERT OR REPLACE INTO triage (id, seen, starred, snoozed_until, done, note, changed)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![
+        id,
+        state.seen,
+        state.starred,
+        state.snoozed_until.map(Timestamp::as_second),
+        state.done,
+        state.note,
+        at.as_microsecond(),
+    ])?;
+    Ok(())
+}
+
+fn bump_rev(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO meta (key, value) VALUES (?1, '1')
+         ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+    )?
+    .execute([TRIAGE_REV])?;
+    Ok(())
+}
+
+impl super::ViewQuery {
+    /// This view without done items and items snoozed past `now` (the default view; a search
+    /// that names `is:done` or `is:snoozed` asks for them and is not narrowed).
+    #[must_use]
+    pub fn hide_triaged(self, now: Timestamp) -> Self {
+        self.hide(now, hidden_condition)
+    }
+
+    /// [`ViewQuery::hide_triaged`] for a query that stops after a screen: each row the walk
+    /// meets is looked up in the triage table (a few lookups per row shown), where the other
+    /// form first collects every hidden item (cheaper over a whole view).
+    #[must_use]
+    pub fn hide_triaged_per_row(self, now: Timestamp) -> Self {
+        self.hide(now, hidden_per_row)
+    }
+
+    fn hide(mut self, now: Timestamp, sql: fn(usize) -> String) -> Self {
+        let (condition, mut params) = self.condition.take().unwrap_or_default();
+        params.push(rusqlite::types::Value::Integer(now.as_second()));
+        let hidden = sql(params.len());
+        let condition = if condition.is_empty() {
+            hidden
+        } else {
+            format!("({condition}) AND {hidden}")
+        };
+        self.condition = Some((condition, params));
+        self
+    }
+}
+
+/// The condition that keeps done items and items snoozed past `?N` (the parameter number given)
+/// out of a view: a set computed once per query, so the walk of the view's index is unchanged.
+#[must_use]
+pub fn hidden_condition(param: usize) -> String {
+    format!(
+        "items.k NOT IN (SELECT i.k FROM triage t JOIN items i ON i.id = t.id \
+         WHERE t.done = 1 OR t.snoozed_until > ?{param})"
+    )
+}
+
+/// [`hidden_condition`], looked up row by row.
+#[must_use]
+pub fn hidden_per_row(param: usize) -> String {
+    format!(
+        "NOT EXISTS (SELECT 1 FROM triage t WHERE t.id = items.id \
+         AND (t.done = 1 OR t.snoozed_until > ?{param}))"
+    )
+}
+
+#[cfg(test)]
+#[path = "triage_tests.rs"]
+mod tests;
+#[cfg(test)]
+#[path = "triage_timing.rs"]
+mod timing;

@@ -1,0 +1,71 @@
+//! The inbox's triage writes, run in order on a thread of their own (a toggle pressed twice must
+//! commit twice, in order), and the triage figures read with a view. A write's answer goes back
+//! only after its transaction committed: what the screen shows as done survives kill -9.
+
+use jiff::Timestamp;
+
+use super::reads::Task;
+use crate::store::{Shared, Store, StoreError};
+use crate::tui::action::{Msg, TriageFigures};
+use crate::tui::effect::Effect;
+use crate::tui::triage::{Cause, Triaged};
+
+/// The view's unseen count, the store's triage write count, the next snooze's end.
+pub fn figures(store: &Store, keys: &[i64], now: Timestamp) -> Result<TriageFigures, StoreError> {
+    Ok(TriageFigures {
+        unseen: store.unseen_among(keys)?,
+        rev: store.triage_rev()?,
+        next_wake: store.next_wake(now)?,
+    })
+}
+
+/// The write (or the write count's read) an effect asks for; `None` for other effects.
+#[must_use]
+pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
+    let store = store.clone();
+    let task: Task = match effect {
+        Effect::Triage {
+            ids,
+            change,
+            at,
+            cause,
+            what,
+        } => Box::new(move || {
+            let result = store
+                .write(|s| s.set_triage(&ids, &change, at))
+                .map(|before| {
+                    let after = before
+                        .iter()
+                        .map(|(id, old)| (id.clone(), change.apply(old)))
+                        .collect();
+                    Box::new(Triaged {
+                        after,
+                        before,
+                        cause,
+                        what,
+                    })
+                })
+                .map_err(|e| e.to_string());
+            Msg::Triaged(result)
+        }),
+        Effect::TriageRestore { states, at } => Box::new(move || {
+            let result = store
+                .write(|s| s.restore_triage(&states, at))
+                .map(|()| {
+                    Box::new(Triaged {
+                        after: states,
+                        before: Vec::new(),
+                        cause: Cause::Undo,
+                        what: "undone".to_owned(),
+                    })
+                })
+                .map_err(|e| e.to_string());
+            Msg::Triaged(result)
+        }),
+        Effect::TriageRev => Box::new(move || {
+            Msg::TriageRev(store.read(Store::triage_rev).map_err(|e| e.to_string()))
+        }),
+        _ => return None,
+    };
+    Some(task)
+}

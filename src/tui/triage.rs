@@ -1,0 +1,126 @@
+//! The inbox's side of local triage (`store::triage`): what `update` keeps (the view's unseen
+//! count, the undo steps, writes in flight, the snooze picker and the note editor) and what a
+//! write reports back. Nothing is shown as done before the store committed it: a key sends
+//! `Effect::Triage`, the writer commits, `Msg::Triaged` updates the rows.
+
+use std::collections::HashMap;
+
+use jiff::{SignedDuration, Timestamp};
+use ratatui_textarea::TextArea;
+
+use crate::store::Triage;
+
+/// How long an opened detail must be shown before its item counts as seen, by default.
+pub const SEEN_DELAY_MS: u64 = 1000;
+/// Undo steps kept.
+pub const UNDO_DEPTH: usize = 20;
+
+/// The triage part of `AppState`.
+#[derive(Debug, Clone)]
+pub struct TriageState {
+    /// Unseen items in the current view, as of its last query.
+    pub unseen: usize,
+    /// The store's triage write count as of the last query (`store::TRIAGE_REV`).
+    pub rev: i64,
+    /// When the earliest snooze ends: the view is read again then.
+    pub next_wake: Option<Timestamp>,
+    /// Each step: the states before one action, newest last.
+    pub undo: Vec<Vec<(String, Triage)>>,
+    /// The states that writes in flight will leave, so a key pressed again before the answer
+    /// toggles from what it will be.
+    pub queued: HashMap<String, Triage>,
+    pub writing: u32,
+    /// Opening a detail marks its item seen after this long.
+    pub seen_delay: SignedDuration,
+    /// After an action the selection moves to the next item.
+    pub advance: bool,
+    /// The detail shown and when it counts as seen.
+    pub seen_at: Option<(String, Timestamp)>,
+    pub picker: Option<SnoozePicker>,
+    pub note: Option<NoteEditor>,
+    /// `--no-store`: triage lives in memory; said once, at the first action.
+    pub memory_only: bool,
+    pub memory_said: bool,
+    /// `$EDITOR` or `$VISUAL` is set: `N` runs it instead of the inline editor.
+    pub external_editor: bool,
+}
+
+impl Default for TriageState {
+    fn default() -> Self {
+        Self {
+            unseen: 0,
+            rev: 0,
+            next_wake: None,
+            undo: Vec::new(),
+            queued: HashMap::new(),
+            writing: 0,
+            seen_delay: SignedDuration::from_millis(
+                i64::try_from(SEEN_DELAY_MS).unwrap_or(i64::MAX),
+            ),
+            advance: true,
+            seen_at: None,
+            picker: None,
+            note: None,
+            memory_only: false,
+            memory_said: false,
+            external_editor: false,
+        }
+    }
+}
+
+/// The `z` picker: a few times, or a typed duration.
+#[derive(Debug, Clone, Default)]
+pub struct SnoozePicker {
+    pub ids: Vec<String>,
+    pub selected: usize,
+    /// A duration being typed (`3d`), which Enter takes over the selection.
+    pub input: String,
+    pub error: Option<String>,
+}
+
+/// The inline note editor of `N`.
+#[derive(Debug, Clone)]
+pub struct NoteEditor {
+    pub ids: Vec<String>,
+    pub area: TextArea<'static>,
+}
+
+/// What started a triage write, which decides what its answer does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    /// A key: undoable, and the selection advances when configured.
+    Key,
+    /// The detail was shown long enough: seen, quietly.
+    Shown,
+    /// `U`.
+    Undo,
+}
+
+/// A committed triage write: every item's state after it, and before it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Triaged {
+    pub after: Vec<(String, Triage)>,
+    pub before: Vec<(String, Triage)>,
+    pub cause: Cause,
+    /// What was done, for the note ("starred", "snoozed until Mon 09:00").
+    pub what: String,
+}
+
+/// The glyphs of a state, in a fixed order (● unseen, ★ starred, ✓ done, ⏾ snoozed, ✎ note), so
+/// the state shows without colour.
+#[must_use]
+pub fn glyphs(state: &Triage, now: Timestamp) -> String {
+    let mut out = String::new();
+    for (on, glyph) in [
+        (!state.seen, '●'),
+        (state.starred, '★'),
+        (state.done, '✓'),
+        (state.snoozed(now), '⏾'),
+        (state.has_note(), '✎'),
+    ] {
+        if on {
+            out.push(glyph);
+        }
+    }
+    out
+}

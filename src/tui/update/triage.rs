@@ -1,0 +1,313 @@
+//! Triage keys (`u` seen, `*` star, `d` done, `z` snooze, `N` note, `U` undo) and what their
+//! answers change. A key sends the write (`Effect::Triage`, for a set of item ids: the selected
+//! one today); the rows change only when `Msg::Triaged` says it committed. The view is then
+//! read again (done and snoozed items leave it), the selection moves on when configured.
+//! A detail shown for `seen_delay` marks its item seen; the view is read again when another
+//! window's triage moved the store's count, and when the earliest snooze ends.
+
+use super::sync::store_changed;
+use super::{error, info};
+use crate::store::{Triage, TriageChange};
+use crate::tui::action::{Action, TriageFigures};
+use crate::tui::effect::Effect;
+use crate::tui::state::{AppState, Focus};
+use crate::tui::triage::{Cause, NoteEditor, SnoozePicker, Triaged, UNDO_DEPTH};
+
+/// The triage actions; `None` for the other actions.
+pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
+    let make: fn(&Triage) -> (TriageChange, &'static str) = match action {
+        Action::ToggleSeen => |t| {
+            if t.seen {
+                (TriageChange::Seen(false), "marked unseen")
+            } else {
+                (TriageChange::Seen(true), "marked seen")
+            }
+        },
+        Action::ToggleStar => |t| {
+            if t.starred {
+                (TriageChange::Starred(false), "unstarred")
+            } else {
+                (TriageChange::Starred(true), "starred")
+            }
+        },
+        Action::ToggleDone => |t| {
+            if t.done {
+                (TriageChange::Done(false), "marked not done")
+            } else {
+                (TriageChange::Done(true), "marked done")
+            }
+        },
+        Action::Snooze => return Some(open_picker(state)),
+        Action::EditNote => return Some(open_note(state)),
+        Action::UndoTriage => return Some(undo(state)),
+        _ => return None,
+    };
+    let Some(ids) = targets(state) else {
+        return Some(Vec::new());
+    };
+    let (change, what) = make(&current(state, &ids[0]));
+    Some(vec![send(state, ids, change, Cause::Key, what.to_owned())])
+}
+
+/// The items an action applies to: the open detail's, else the selected row's (marked items
+/// will join here). `None`, with a note, when there is none.
+pub(super) fn targets(state: &mut AppState) -> Option<Vec<String>> {
+    if let Some(detail) = &state.detail {
+        return Some(vec![detail.id.clone()]);
+    }
+    if state.focus != Focus::List {
+        info(state, "Triage acts on the list: Tab to it".to_owned());
+        return None;
+    }
+    let id = state.selected_row().map(|r| r.id.to_string());
+    if id.is_none() {
+        info(state, "Nothing selected".to_owned());
+    }
+    id.map(|id| vec![id])
+}
+
+/// An item's state as it will be once the writes in flight commit.
+pub(super) fn current(state: &AppState, id: &str) -> Triage {
+    if let Some(queued) = state.triage.queued.get(id) {
+        return queued.clone();
+    }
+    let window = &state.list.window;
+    window
+        .rows
+        .iter()
+        .find(|r| *r.id == *id)
+        .map(|r| r.triage.clone())
+        .unwrap_or_default()
+}
+
+/// The write of `change` to `ids`.
+pub(super) fn send(
+    state: &mut AppState,
+    ids: Vec<String>,
+    change: TriageChange,
+    cause: Cause,
+    what: String,
+) -> Effect {
+    for id in &ids {
+        let next = change.apply(&current(state, id));
+        state.triage.queued.insert(id.clone(), next);
+    }
+    state.triage.writing += 1;
+    Effect::Triage {
+        ids,
+        change,
+        at: state.now,
+        cause,
+        what,
+    }
+}
+
+fn undo(state: &mut AppState) -> Vec<Effect> {
+    let Some(states) = state.triage.undo.pop() else {
+        info(state, "Nothing to undo".to_owned());
+        return Vec::new();
+    };
+    for (id, old) in &states {
+        state.triage.queued.insert(id.clone(), old.clone());
+    }
+    state.triage.writing += 1;
+    vec![Effect::TriageRestore {
+        states,
+        at: state.now,
+    }]
+}
+
+/// A triage write's answer: the rows show the new states, the step is kept for `U`, the
+/// selection moves on, and the view is read again.
+pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>) -> Vec<Effect> {
+    let triage = &mut state.triage;
+    triage.writing = triage.writing.saturating_sub(1);
+    if triage.writing == 0 {
+        triage.queued.clear();
+    }
+    let done = match result {
+        Ok(done) => done,
+        Err(message) => {
+            error(state, format!("Triage not saved: {message}"));
+            return Vec::new();
+        }
+    };
+    for (id, after) in &done.after {
+        for row in &mut state.list.window.rows {
+            if *row.id == **id {
+                row.triage = after.clone();
+            }
+        }
+    }
+    let mut effects = Vec::new();
+    match done.cause {
+        Cause::Key => {
+            let triage = &mut state.triage;
+            triage.undo.push(done.before.clone());
+            if triage.undo.len() > UNDO_DEPTH {
+                triage.undo.remove(0);
+            }
+            note(state, &done);
+            effects.extend(advance(state, &done));
+        }
+        Cause::Undo => info(state, "Undone".to_owned()),
+        Cause::Shown => {}
+    }
+    effects.extend(store_changed(state));
+    effects
+}
+
+fn note(state: &mut AppState, done: &Triaged) {
+    let count = done.after.len();
+    let items = if count == 1 {
+        "1 item".to_owned()
+    } else {
+        format!("{count} items")
+    };
+    let mut text = format!("{} {items}; U undoes", capital(&done.what));
+    if state.triage.memory_only && !state.triage.memory_said {
+        state.triage.memory_said = true;
+        text.push_str(" (--no-store: triage is kept in memory only)");
+    }
+    info(state, text);
+}
+
+fn capital(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+/// The selection moves to the next item after an action on the selected one, when configured
+/// (not in the detail: it stays on its item).
+fn advance(state: &mut AppState, done: &Triaged) -> Vec<Effect> {
+    if !state.triage.advance || state.detail.is_some() {
+        return Vec::new();
+    }
+    let selected = state.selected_row().map(|r| r.id.to_string());
+    if selected.is_some_and(|id| done.after.iter().any(|(x, _)| *x == id)) {
+        return super::list::move_by(state, 1);
+    }
+    Vec::new()
+}
+
+/// The figures a view query read: unseen count, triage count, next snooze end.
+pub(super) fn figures(state: &mut AppState, figures: TriageFigures) {
+    let triage = &mut state.triage;
+    triage.unseen = figures.unseen;
+    triage.rev = figures.rev;
+    triage.next_wake = figures.next_wake;
+}
+
+/// The store's triage count after a refresh: when another window moved it, read the view again.
+pub(super) fn rev_read(state: &mut AppState, result: Result<i64, String>) -> Vec<Effect> {
+    match result {
+        Ok(rev) if rev != state.triage.rev => {
+            state.triage.rev = rev;
+            store_changed(state).into_iter().collect()
+        }
+        Ok(_) => {
+            state.dirty = false;
+            Vec::new()
+        }
+        Err(message) => {
+            error(state, format!("Cannot read the store: {message}"));
+            Vec::new()
+        }
+    }
+}
+
+/// A tick: a detail shown long enough is marked seen; a snooze that ended brings its item back.
+pub(super) fn tick(state: &mut AppState) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    let shown = state.detail.as_ref().map(|d| d.id.clone());
+    match (state.triage.seen_at.clone(), shown) {
+        (Some((id, at)), Some(open)) if id == open && at <= state.now => {
+            state.triage.seen_at = None;
+            if !current(state, &open).seen {
+                let change = TriageChange::Seen(true);
+                effects.push(send(state, vec![open], change, Cause::Shown, "seen".into()));
+            }
+        }
+        (Some((id, _)), open) if open.as_ref() != Some(&id) => state.triage.seen_at = None,
+        _ => {}
+    }
+    if state.triage.next_wake.is_some_and(|at| at <= state.now) {
+        state.triage.next_wake = None;
+        effects.extend(store_changed(state));
+    }
+    effects
+}
+
+/// A detail was opened: it counts as seen once shown for the configured delay.
+pub(super) fn detail_opened(state: &mut AppState) {
+    if let Some(detail) = &state.detail {
+        let at = state
+            .now
+            .checked_add(state.triage.seen_delay)
+            .unwrap_or(state.now);
+        state.triage.seen_at = Some((detail.id.clone(), at));
+    }
+}
+
+/// The external editor's answer: a changed note is written like a typed one.
+pub(super) fn note_edited(
+    state: &mut AppState,
+    ids: Vec<String>,
+    result: Result<Option<String>, String>,
+) -> Vec<Effect> {
+    match result {
+        Ok(Some(note)) => {
+            let what = if note.trim().is_empty() {
+                "note removed from"
+            } else {
+                "noted"
+            };
+            vec![send(
+                state,
+                ids,
+                TriageChange::Note(Some(note)),
+                Cause::Key,
+                what.to_owned(),
+            )]
+        }
+        Ok(None) => {
+            info(state, "Note unchanged".to_owned());
+            Vec::new()
+        }
+        Err(message) => {
+            error(state, message);
+            Vec::new()
+        }
+    }
+}
+
+fn open_picker(state: &mut AppState) -> Vec<Effect> {
+    if let Some(ids) = targets(state) {
+        state.triage.picker = Some(SnoozePicker {
+            ids,
+            ..SnoozePicker::default()
+        });
+    }
+    Vec::new()
+}
+
+fn open_note(state: &mut AppState) -> Vec<Effect> {
+    let Some(ids) = targets(state) else {
+        return Vec::new();
+    };
+    if state.triage.external_editor {
+        let text = current(state, &ids[0]).note.unwrap_or_default();
+        return vec![Effect::EditNote { ids, text }];
+    }
+    // The editor draws what it holds: a stored note's control characters come in as their
+    // visible stand-ins (saving keeps those).
+    let note = current(state, &ids[0]).note.unwrap_or_default();
+    let text = crate::text::sanitize(&note);
+    let mut area = ratatui_textarea::TextArea::from(text.lines());
+    area.move_cursor(ratatui_textarea::CursorMove::Bottom);
+    area.move_cursor(ratatui_textarea::CursorMove::End);
+    state.triage.note = Some(NoteEditor { ids, area });
+    Vec::new()
+}

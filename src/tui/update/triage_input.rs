@@ -1,0 +1,253 @@
+//! Keys in the snooze picker and the note editor. The picker offers 1 hour, 4 hours, tomorrow
+//! 9:00 and next Monday 9:00 (local time), and waking the item (↑↓ or j k, Enter); typing a
+//! duration (`3d`, `2h`, `45m`, `1w`) and Enter snoozes for that long, a bad one is shown in
+//! the picker. The editor
+//! saves on Enter (Alt-Enter starts a new line), Esc leaves either without a change.
+
+use jiff::civil::{Time, Weekday};
+use jiff::tz::TimeZone;
+use jiff::{SignedDuration, Timestamp};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::triage::send;
+use crate::store::TriageChange;
+use crate::tui::effect::Effect;
+use crate::tui::state::AppState;
+use crate::tui::triage::Cause;
+
+/// The picker's choices, in order.
+pub const CHOICES: [&str; 5] = [
+    "1 hour",
+    "4 hours",
+    "tomorrow 9:00",
+    "next week (Monday 9:00)",
+    "wake now (no snooze)",
+];
+
+/// A key for the open picker or editor.
+pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
+    if state.triage.picker.is_some() {
+        picker_key(state, key)
+    } else if state.triage.note.is_some() {
+        note_key(state, key)
+    } else {
+        state.dirty = false;
+        Vec::new()
+    }
+}
+
+fn picker_key(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
+    let Some(picker) = &mut state.triage.picker else {
+        return Vec::new();
+    };
+    match key.code {
+        KeyCode::Esc => state.triage.picker = None,
+        KeyCode::Up => picker.selected = picker.selected.saturating_sub(1),
+        KeyCode::Char('k') if picker.input.is_empty() => {
+            picker.selected = picker.selected.saturating_sub(1);
+        }
+        KeyCode::Down => picker.selected = (picker.selected + 1).min(CHOICES.len() - 1),
+        KeyCode::Char('j') if picker.input.is_empty() => {
+            picker.selected = (picker.selected + 1).min(CHOICES.len() - 1);
+        }
+        KeyCode::Backspace => {
+            picker.input.pop();
+            picker.error = None;
+        }
+        KeyCode::Char(c) if !c.is_control() && picker.input.len() < 16 => {
+            picker.input.push(c);
+            picker.error = None;
+        }
+        KeyCode::Enter => return choose(state),
+        _ => state.dirty = false,
+    }
+    Vec::new()
+}
+
+/// Enter: the typed duration when there is one, else the selected choice.
+fn choose(state: &mut AppState) -> Vec<Effect> {
+    let Some(picker) = &mut state.triage.picker else {
+        return Vec::new();
+    };
+    let until = if picker.input.trim().is_empty() {
+        choice_time(picker.selected, state.now, &state.tz)
+    } else {
+        match parse_duration(&picker.input) {
+            Ok(length) => state.now.checked_add(length).ok(),
+            Err(message) => {
+                picker.error = Some(message);
+                return Vec::new();
+            }
+        }
+    };
+    let Some(picker) = state.triage.picker.take() else {
+        return Vec::new();
+    };
+    let what = match until {
+        Some(at) => format!(
+            "snoozed until {}",
+            at.to_zoned(state.tz.clone()).strftime("%a %b %-d %H:%M")
+        ),
+        None => "woken".to_owned(),
+    };
+    vec![send(
+        state,
+        picker.ids,
+        TriageChange::Snooze(until),
+        Cause::Key,
+        what,
+    )]
+}
+
+/// The time a choice snoozes until (`None`: wake).
+#[must_use]
+pub fn choice_time(choice: usize, now: Timestamp, tz: &TimeZone) -> Option<Timestamp> {
+    let nine = |days: i64| {
+        let date = now.to_zoned(tz.clone()).date();
+        date.checked_add(jiff::Span::new().days(days))
+            .ok()?
+            .to_datetime(Time::new(9, 0, 0, 0).ok()?)
+            .to_zoned(tz.clone())
+            .ok()
+            .map(|z| z.timestamp())
+    };
+    match choice {
+        0 => now.checked_add(SignedDuration::from_hours(1)).ok(),
+        1 => now.checked_add(SignedDuration::from_hours(4)).ok(),
+        2 => nine(1),
+        3 => {
+            let weekday = now.to_zoned(tz.clone()).date().weekday();
+            let ahead = 7 - i64::from(weekday.since(Weekday::Monday));
+            nine(ahead)
+        }
+        _ => None,
+    }
+}
+
+/// `3d`, `2h`, `45m`, `1w` (up to a year).
+pub fn parse_duration(text: &str) -> Result<SignedDuration, String> {
+    let text = text.trim();
+    let bad = || {
+        format!(
+            "bad duration `{}`: use 45m, 2h, 3d or 1w",
+            crate::text::sanitize_line(text)
+        )
+    };
+    let unit_at = text.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
+    let count: i64 = text[..unit_at].parse().map_err(|_| bad())?;
+    let seconds = match text[unit_at..].to_ascii_lowercase().as_str() {
+        "m" | "min" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        "w" => 7 * 86_400,
+        _ => return Err(bad()),
+    };
+    let total = count
+        .checked_mul(seconds)
+        .filter(|s| (1..=366 * 86_400).contains(s))
+        .ok_or_else(|| format!("{}: between 1 minute and a year", bad()))?;
+    Ok(SignedDuration::from_secs(total))
+}
+
+/// Notes hold at most this much of a paste.
+pub const NOTE_PASTE_MAX_BYTES: usize = 16 * 1024;
+
+/// A bracketed paste: text for the note (sanitized, lines kept, capped) or the duration.
+pub(super) fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
+    let mut cut = text.len().min(NOTE_PASTE_MAX_BYTES);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    if let Some(editor) = &mut state.triage.note {
+        editor.area.insert_str(crate::text::sanitize(&text[..cut]));
+    } else if let Some(picker) = &mut state.triage.picker {
+        let clean = crate::text::sanitize_line(text.trim());
+        picker.input = clean.chars().take(16).collect();
+        picker.error = None;
+    }
+    Vec::new()
+}
+
+fn note_key(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
+    let Some(editor) = &mut state.triage.note else {
+        return Vec::new();
+    };
+    match key.code {
+        KeyCode::Esc => state.triage.note = None,
+        KeyCode::Enter if !key.modifiers.contains(KeyModifiers::ALT) => {
+            let text = editor.area.lines().join("\n");
+            let Some(editor) = state.triage.note.take() else {
+                return Vec::new();
+            };
+            let note = (!text.trim().is_empty()).then_some(text);
+            let what = if note.is_some() {
+                "noted"
+            } else {
+                "note removed from"
+            };
+            return vec![send(
+                state,
+                editor.ids,
+                TriageChange::Note(note),
+                Cause::Key,
+                what.to_owned(),
+            )];
+        }
+        KeyCode::Enter => editor.area.insert_newline(),
+        _ => {
+            editor.area.input(key);
+        }
+    }
+    Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn durations_parse_and_bad_ones_say_why() {
+        assert_eq!(parse_duration("45m"), Ok(SignedDuration::from_mins(45)));
+        assert_eq!(parse_duration(" 2H "), Ok(SignedDuration::from_hours(2)));
+        assert_eq!(parse_duration("3d"), Ok(SignedDuration::from_hours(72)));
+        assert_eq!(parse_duration("1w"), Ok(SignedDuration::from_hours(168)));
+        for bad in [
+            "",
+            "d",
+            "3",
+            "3y",
+            "-2h",
+            "0m",
+            "53w",
+            "99999999999999999999d",
+        ] {
+            let err = parse_duration(bad).unwrap_err();
+            assert!(err.starts_with("bad duration"), "{bad:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn the_choices_are_in_local_time() {
+        let tz = TimeZone::get("Europe/Berlin").unwrap();
+        // Wednesday 2026-11-04 22:30 in Berlin.
+        let now: Timestamp = "2026-11-04T21:30:00Z".parse().unwrap();
+        let local = |n: usize| {
+            choice_time(n, now, &tz)
+                .map(|t| t.to_zoned(tz.clone()).strftime("%a %F %H:%M").to_string())
+        };
+        assert_eq!(local(0).unwrap(), "Wed 2026-11-04 23:30");
+        assert_eq!(local(1).unwrap(), "Thu 2026-11-05 02:30");
+        assert_eq!(local(2).unwrap(), "Thu 2026-11-05 09:00");
+        assert_eq!(local(3).unwrap(), "Mon 2026-11-09 09:00");
+        assert_eq!(local(4), None);
+        // On a Monday, next week is seven days on.
+        let monday: Timestamp = "2026-11-09T07:00:00Z".parse().unwrap();
+        let next = choice_time(3, monday, &tz).unwrap().to_zoned(tz.clone());
+        assert_eq!(
+            next.strftime("%a %F %H:%M").to_string(),
+            "Mon 2026-11-16 09:00"
+        );
+    }
+}
