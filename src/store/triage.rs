@@ -151,7 +151,7 @@ impl Store {
         Ok(first.and_then(|s| Timestamp::from_second(s).ok()))
     }
 
-    /// How many of `keys` (a view's keys, newest first: descending) are unseen. Reads the keys
+    /// How many of `keys` (a view's keys, newest first: ascending) are unseen. Reads the keys
     /// of the seen items (those triaged, a small set) rather than every key of the view.
     pub fn unseen_among(&self, keys: &[i64]) -> Result<usize, StoreError> {
         let mut stmt = self
@@ -164,7 +164,7 @@ impl Store {
             .map_err(|e| self.error(e))?;
         let seen_in_view = seen
             .iter()
-            .filter(|k| keys.binary_search_by(|x| k.cmp(&x)).is_ok())
+            .filter(|k| keys.binary_search(k).is_ok())
             .count();
         Ok(keys.len().saturating_sub(seen_in_view))
     }
