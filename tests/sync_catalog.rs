@@ -10,8 +10,8 @@ mod sync_support;
 
 use common::rig;
 use feedback_inbox::api::{Project, Status};
-use feedback_inbox::sim::Route;
 use feedback_inbox::sim::submit::Submitter;
+use feedback_inbox::sim::{FaultKind, Route};
 use feedback_inbox::store::StoreError;
 use feedback_inbox::sync::{CATALOG_FRESH, Priority, SyncError, SyncSettings, Syncer};
 use sync_support::{memory_syncer, mirror, sim_ids, stored_ids};
@@ -118,4 +118,39 @@ async fn another_accounts_items_are_refused_before_any_is_stored_with_a_fresh_ca
     );
     assert!(stored_ids(&shared, "new").is_empty());
     assert_eq!(shared.read(|s| s.projects().unwrap()), vec![other]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn items_of_apps_and_projects_the_service_does_not_list_cost_one_discovery() {
+    let r = rig(120, 100_000).await;
+    let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
+    // The service lists no app and all projects but one.
+    let (unlisted, listed) = {
+        let data = r.sim.state().read();
+        (data.projects[0].id.clone(), data.projects[1..].to_vec())
+    };
+    let body = |data: String| FaultKind::Body {
+        status: 200,
+        body: format!("{{\"data\": {data}}}"),
+    };
+    let faults = r.sim.faults();
+    faults.add(Route::Apps, body("[]".to_owned()), None);
+    let projects = serde_json::to_string(&listed).unwrap();
+    faults.add(Route::Projects, body(projects), None);
+    let first = syncer.head(&Status::New, Priority::User).await.unwrap();
+    assert_eq!(first.requests, 3 + 1, "discovery, then the page");
+    assert!(
+        shared
+            .read(|s| s.known_project_ids().unwrap())
+            .contains(&unlisted)
+    );
+    let mut submitter = Submitter::new(r.sim.state().clone(), 9, None);
+    for _ in 0..30 {
+        r.clock.advance(std::time::Duration::from_secs(1));
+        submitter.submit();
+    }
+    let again = syncer.head(&Status::New, Priority::User).await.unwrap();
+    assert_eq!((again.added, again.requests), (30, 1));
+    assert_eq!(catalog_requests(&r), 3);
+    assert_eq!(stored_ids(&shared, "new"), sim_ids(&r.sim, &Status::New));
 }

@@ -49,6 +49,24 @@ impl Store {
         }
     }
 
+    /// Adds project ids to those the account check vouches for: the projects of items fetched
+    /// with a key whose account has just passed the check (see `sync::catalog`).
+    pub fn vouch_project_ids(&mut self, ids: &BTreeSet<String>) -> Result<(), StoreError> {
+        self.write(|tx| {
+            let mut all = project_ids(tx)?;
+            if ids.is_subset(&all) {
+                return Ok(());
+            }
+            all.extend(ids.iter().cloned());
+            let json = serde_json::to_string(&all).unwrap_or_else(|_| "[]".to_owned());
+            tx.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+                params![PROJECT_IDS, json],
+            )
+            .map(drop)
+        })
+    }
+
     /// Every project id this store has seen on the account's project list.
     pub fn known_project_ids(&self) -> Result<BTreeSet<String>, StoreError> {
         project_ids(&self.conn).map_err(|e| self.error(e))

@@ -44,7 +44,14 @@ impl Syncer {
 
     /// Discovery inside an operation that holds the session and its turn.
     pub(super) async fn discover(&self) -> Result<Report, SyncError> {
+        self.discover_listing().await.map(|(report, _)| report)
+    }
+
+    /// [`Syncer::discover`], and whether the account listed any project (an empty list vouches
+    /// for nothing).
+    async fn discover_listing(&self) -> Result<(Report, bool), SyncError> {
         let projects = self.client.list_projects().await?;
+        let listed = !projects.is_empty();
         self.blocking(move |s| s.check_account(&projects)).await?;
         let apps = self.client.list_apps(None).await?;
         let tags = self
@@ -64,14 +71,19 @@ impl Syncer {
             })
         })
         .await?;
-        Ok(Report {
+        let report = Report {
             requests: 3,
             ..Report::default()
-        })
+        };
+        Ok((report, listed))
     }
 
     /// Runs discovery before a page is stored when the page names a project the account check
-    /// has not vouched for, or an app the catalog lacks; its requests are returned.
+    /// has not vouched for, or an app neither the catalog nor any stored item knows; its
+    /// requests are returned. The account just passed its check: the page's projects the
+    /// list lacks (the service need not list every project an item names) are this account's
+    /// and vouched for from now on, and its apps are known once the page is stored, so one
+    /// such item costs one discovery, not one per page.
     pub(super) async fn vouch(&self, page: &CountedPage) -> Result<u32, SyncError> {
         let projects: BTreeSet<String> = page
             .page
@@ -88,13 +100,18 @@ impl Syncer {
         if projects.is_empty() {
             return Ok(0);
         }
+        let named = projects.clone();
         let known = self
             .blocking(move |s| all_known(s, &projects, &apps))
             .await?;
         if known {
             return Ok(0);
         }
-        Ok(self.discover().await?.requests)
+        let (report, listed) = self.discover_listing().await?;
+        if listed {
+            self.blocking(move |s| s.vouch_project_ids(&named)).await?;
+        }
+        Ok(report.requests)
     }
 }
 
@@ -125,7 +142,10 @@ fn all_known(
     }
     let conn = store.conn();
     let mut find = conn
-        .prepare_cached("SELECT EXISTS (SELECT 1 FROM apps WHERE id = ?1)")
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM apps WHERE id = ?1)
+                 OR EXISTS (SELECT 1 FROM app_refs WHERE id = ?1)",
+        )
         .map_err(|e| store.error(e))?;
     for app in apps {
         let found: bool = find
