@@ -140,9 +140,17 @@ fn the_full_text_index_follows_a_changed_message() {
     };
     assert_eq!(matches(&store, "crashed"), 1);
     a.message = "a refund, please".into();
-    store.put_items(&[a], ts(T1)).unwrap();
+    store.put_items(&[a.clone()], ts(T1)).unwrap();
     assert_eq!(matches(&store, "crashed"), 0);
     assert_eq!(matches(&store, "refund"), 1);
+    // A new item sighted twice in one write, its message changed between: the last text only.
+    let mut b = item("b", T0, Status::New, &[]);
+    b.message = "first draft".into();
+    let mut b2 = b.clone();
+    b2.message = "second thoughts".into();
+    store.put_items(&[b, b2], ts(T1)).unwrap();
+    assert_eq!(matches(&store, "draft"), 0);
+    assert_eq!(matches(&store, "thoughts"), 1);
 }
 
 #[test]

@@ -246,9 +246,14 @@ fn put_all(
 /// Adds messages to the full-text index in ascending key order. FTS5 collects new entries in
 /// memory and must write them out as a new segment whenever a key arrives that is not above the
 /// last one: pages arrive newest first, so indexing them as they come wrote one tiny segment per
-/// item, and merging those took most of the time of a write.
-fn index_messages(tx: &Transaction<'_>, index: &mut [(i64, &str)]) -> rusqlite::Result<()> {
-    index.sort_unstable_by_key(|(k, _)| *k);
+/// item, and merging those took most of the time of a write. An item sighted twice in one write
+/// is indexed once, with its last text.
+fn index_messages(tx: &Transaction<'_>, index: &mut Vec<(i64, &str)>) -> rusqlite::Result<()> {
+    // Stable, so the last sighting of a key is the last of its run; keep that one.
+    index.sort_by_key(|(k, _)| *k);
+    index.reverse();
+    index.dedup_by_key(|(k, _)| *k);
+    index.reverse();
     let mut insert = tx.prepare_cached("INSERT INTO items_fts (rowid, message) VALUES (?1, ?2)")?;
     for (k, message) in index.iter() {
         insert.execute(params![k, message])?;
