@@ -60,8 +60,16 @@ pub(super) fn anchor() -> Timestamp {
 fn dataset(count: usize) -> (Dataset, Vec<FeedbackDetail>) {
     let data = generate(7, count, anchor());
     let mut items: Vec<FeedbackDetail> = data.items().collect();
+    let mut previous = None;
     for (i, item) in items.iter_mut().enumerate() {
         let f = &mut item.feedback;
+        // Ties: some items received in the same microsecond as the one before.
+        if i % 13 == 5
+            && let Some(at) = previous
+        {
+            f.received_at = at;
+        }
+        previous = Some(f.received_at);
         match i % 97 {
             0 => f.status = Status::Other("Triage".into()),
             1 => f.tags.push("Bug".into()),
@@ -136,7 +144,8 @@ impl Fixture {
         Ok(self.store.view_keys(&view, None).unwrap())
     }
 
-    /// Keys of the items brute force selects for `input`, newest first (ties: higher key first).
+    /// Keys of the items brute force selects for `input`, newest first (ties: the store's key
+    /// ascending, the last stored first).
     pub(super) fn brute(&self, input: &str) -> Vec<i64> {
         let query = parse(input).unwrap();
         let mut hits: Vec<(Timestamp, i64)> = self
@@ -145,7 +154,7 @@ impl Fixture {
             .filter(|d| query.root().is_none_or(|e| self.eval(e, d)))
             .map(|d| (d.feedback.received_at, self.keys[d.feedback.id.as_str()].0))
             .collect();
-        hits.sort_by(|a, b| b.cmp(a));
+        hits.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         hits.into_iter().map(|h| h.1).collect()
     }
 
