@@ -1,0 +1,299 @@
+//! One sighting into the tables: the item row, its tags, metadata and delivery, and (at the end
+//! of the write, in key order) its words in the full-text index.
+
+use jiff::Timestamp;
+use rusqlite::{OptionalExtension, Transaction, params};
+
+use super::super::keys::free_key;
+use super::super::refs::{Refs, app_ref, project_ref};
+use super::{Sighting, Written};
+use crate::api::Feedback;
+
+pub(super) fn put_all(
+    tx: &Transaction<'_>,
+    sightings: &[Sighting<'_>],
+    at: Timestamp,
+) -> rusqlite::Result<Written> {
+    let mut refs = Refs::default();
+    let mut written = Written::default();
+    let mut index = Vec::new();
+    let seen = at.as_second();
+    for sighting in sightings {
+        let outcome = put_one(tx, &mut refs, sighting, seen, &mut index)?;
+        match outcome {
+            Outcome::Added => written.added += 1,
+            Outcome::Changed => written.changed += 1,
+            Outcome::Same => {}
+        }
+        written.known.push(outcome != Outcome::Added);
+    }
+    index_messages(tx, &mut index)?;
+    Ok(written)
+}
+
+/// Adds messages to the full-text index in ascending key order. FTS5 collects new entries in
+/// memory and must write them out as a new segment whenever a key arrives that is not above the
+/// last one: pages arrive newest first, so indexing them as they come wrote one tiny segment per
+/// item, and merging those took most of the time of a write. An item sighted twice in one write
+/// is indexed once, with its last text.
+fn index_messages(tx: &Transaction<'_>, index: &mut Vec<(i64, &str)>) -> rusqlite::Result<()> {
+    // Stable, so the last sighting of a key is the last of its run; keep that one.
+    index.sort_by_key(|(k, _)| *k);
+    index.reverse();
+    index.dedup_by_key(|(k, _)| *k);
+    index.reverse();
+    let mut insert = tx.prepare_cached("INSERT INTO items_fts (rowid, message) VALUES (?1, ?2)")?;
+    for (k, message) in index.iter() {
+        insert.execute(params![k, message])?;
+    }
+    Ok(())
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    Added,
+    Changed,
+    Same,
+}
+
+/// The stored copy of an item's mutable fields.
+struct Stored {
+    k: i64,
+    status: String,
+    tags: String,
+    message: String,
+    email: Option<String>,
+    project: i64,
+    app: Option<i64>,
+    seen: i64,
+}
+
+/// Stores one sighting; a message the full-text index must (re)learn is added to `index`.
+fn put_one<'a>(
+    tx: &Transaction<'_>,
+    refs: &mut Refs,
+    sighting: &Sighting<'a>,
+    seen: i64,
+    index: &mut Vec<(i64, &'a str)>,
+) -> rusqlite::Result<Outcome> {
+    let item = sighting.feedback;
+    let project = project_ref(tx, refs, &item.project.id, &item.project.name)?;
+    let app = match &item.app {
+        Some(a) => Some(app_ref(tx, refs, &a.id, &a.name, a.platform.as_str())?),
+        None => None,
+    };
+    let tags = serde_json::to_string(&item.tags).unwrap_or_else(|_| "[]".to_owned());
+    let stored = tx
+        .prepare_cached(
+            "SELECT k, status, tags, message, email, project, app, seen FROM items WHERE id = ?1",
+        )?
+        .query_row([item.id.as_str()], |row| {
+            Ok(Stored {
+                k: row.get(0)?,
+                status: row.get(1)?,
+                tags: row.get(2)?,
+                message: row.get(3)?,
+                email: row.get(4)?,
+                project: row.get(5)?,
+                app: row.get(6)?,
+                seen: row.get(7)?,
+            })
+        })
+        .optional()?;
+    let (k, outcome) = match stored {
+        None => {
+            let k = insert_item(tx, item, project, app, &tags, seen)?;
+            index.push((k, item.message.as_str()));
+            (k, Outcome::Added)
+        }
+        Some(old) if seen >= old.seen => {
+            let changed = old.status != item.status.as_str()
+                || old.tags != tags
+                || old.message != item.message
+                || old.email != item.reporter_email
+                || old.project != project
+                || old.app != app;
+            update_item(tx, &old, item, project, app, &tags, seen)?;
+            if old.message != item.message {
+                index.push((old.k, item.message.as_str()));
+            }
+            (
+                old.k,
+                if changed {
+                    Outcome::Changed
+                } else {
+                    Outcome::Same
+                },
+            )
+        }
+        // An older sighting than what is stored changes none of its fields, and fills in only
+        // metadata or a delivery the store does not have yet (a late webhook still brings the
+        // metadata a list page never carries).
+        Some(old) => {
+            fill_extras(tx, old.k, sighting, seen)?;
+            return Ok(Outcome::Same);
+        }
+    };
+    put_extras(tx, k, sighting, seen)?;
+    Ok(outcome)
+}
+
+fn insert_item(
+    tx: &Transaction<'_>,
+    item: &Feedback,
+    project: i64,
+    app: Option<i64>,
+    tags: &str,
+    seen: i64,
+) -> rusqlite::Result<i64> {
+    let k = free_key(tx, item.received_at)?;
+    tx.prepare_cached(
+        "INSERT INTO items (k, id, received, status, project, app, email, message, tags, seen)
+         VALUES (?10, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?
+    .execute(params![
+        item.id.as_str(),
+        item.received_at.as_microsecond(),
+        item.status.as_str(),
+        project,
+        app,
+        item.reporter_email,
+        item.message,
+        tags,
+        seen,
+        k
+    ])?;
+    insert_tags(tx, k, item.status.as_str(), &item.tags)?;
+    Ok(k)
+}
+
+fn update_item(
+    tx: &Transaction<'_>,
+    old: &Stored,
+    item: &Feedback,
+    project: i64,
+    app: Option<i64>,
+    tags: &str,
+    seen: i64,
+) -> rusqlite::Result<()> {
+    tx.prepare_cached(
+        // `received` is the item's place (its key): it never changes.
+        "UPDATE items SET status = ?2, project = ?3, app = ?4, email = ?5,
+                          message = ?6, tags = ?7, seen = ?8 WHERE k = ?1",
+    )?
+    .execute(params![
+        old.k,
+        item.status.as_str(),
+        project,
+        app,
+        item.reporter_email,
+        item.message,
+        tags,
+        seen
+    ])?;
+    if old.tags != tags || old.status != item.status.as_str() {
+        delete_tags(tx, old.k, &old.status, &old.tags)?;
+        insert_tags(tx, old.k, item.status.as_str(), &item.tags)?;
+    }
+    if old.message != item.message {
+        // The new text is indexed with the rest of the write (`index_messages`).
+        tx.prepare_cached("DELETE FROM items_fts WHERE rowid = ?1")?
+            .execute([old.k])?;
+    }
+    Ok(())
+}
+
+/// Metadata (replaced whole) and delivery, when the sighting carries them.
+/// [`put_extras`] for an older sighting: only what is missing.
+fn fill_extras(
+    tx: &Transaction<'_>,
+    k: i64,
+    sighting: &Sighting<'_>,
+    seen: i64,
+) -> rusqlite::Result<()> {
+    let has_metadata = tx
+        .prepare_cached("SELECT 1 FROM item_meta WHERE k = ?1")?
+        .exists([k])?;
+    let has_delivery = tx
+        .prepare_cached("SELECT 1 FROM items WHERE k = ?1 AND delivery IS NOT NULL")?
+        .exists([k])?;
+    let missing = Sighting {
+        feedback: sighting.feedback,
+        metadata: sighting.metadata.filter(|_| !has_metadata),
+        delivery: sighting.delivery.filter(|_| !has_delivery),
+    };
+    put_extras(tx, k, &missing, seen)
+}
+
+fn put_extras(
+    tx: &Transaction<'_>,
+    k: i64,
+    sighting: &Sighting<'_>,
+    seen: i64,
+) -> rusqlite::Result<()> {
+    if let Some(metadata) = sighting.metadata {
+        tx.prepare_cached("DELETE FROM item_meta WHERE k = ?1")?
+            .execute([k])?;
+        let mut insert = tx.prepare_cached(
+            "INSERT OR REPLACE INTO item_meta (k, custom, key, value) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for (custom, map) in [(0, &metadata.built_in), (1, &metadata.custom)] {
+            for (key, value) in map {
+                insert.execute(params![k, custom, key, value])?;
+            }
+        }
+    }
+    if let Some(delivery) = sighting.delivery {
+        let json = serde_json::to_string(delivery).unwrap_or_else(|_| "[]".to_owned());
+        tx.prepare_cached("UPDATE items SET delivery = ?2, detail_at = ?3 WHERE k = ?1")?
+            .execute(params![k, json, seen])?;
+    }
+    Ok(())
+}
+
+fn insert_tags(
+    tx: &Transaction<'_>,
+    k: i64,
+    status: &str,
+    tags: &[String],
+) -> rusqlite::Result<()> {
+    let mut insert =
+        tx.prepare_cached("INSERT OR IGNORE INTO item_tags (tag, status, k) VALUES (?1, ?2, ?3)")?;
+    for tag in tags {
+        insert.execute(params![tag, status, k])?;
+    }
+    Ok(())
+}
+
+/// Deletes an item's tag rows by their full key (the table has no index on `k` alone).
+fn delete_tags(
+    tx: &Transaction<'_>,
+    k: i64,
+    status: &str,
+    tags_json: &str,
+) -> rusqlite::Result<()> {
+    let tags: Vec<String> = serde_json::from_str(tags_json).unwrap_or_default();
+    let mut delete =
+        tx.prepare_cached("DELETE FROM item_tags WHERE tag = ?1 AND status = ?2 AND k = ?3")?;
+    for tag in &tags {
+        delete.execute(params![tag, status, k])?;
+    }
+    Ok(())
+}
+
+/// Removes an item and everything hanging off it.
+pub(in crate::store) fn forget_item(
+    tx: &Transaction<'_>,
+    k: i64,
+    status: &str,
+    tags_json: &str,
+) -> rusqlite::Result<()> {
+    delete_tags(tx, k, status, tags_json)?;
+    tx.prepare_cached("DELETE FROM item_meta WHERE k = ?1")?
+        .execute([k])?;
+    tx.prepare_cached("DELETE FROM items_fts WHERE rowid = ?1")?
+        .execute([k])?;
+    tx.prepare_cached("DELETE FROM items WHERE k = ?1")?
+        .execute([k])?;
+    Ok(())
+}
