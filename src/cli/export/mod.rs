@@ -67,6 +67,7 @@ pub async fn run_list(global: &Args, args: &ListArgs, out: &mut dyn Write) -> Re
     } else {
         None
     };
+    let bounds = window.window;
     let walk = resume::Walk {
         client: &client,
         sink,
@@ -82,8 +83,10 @@ pub async fn run_list(global: &Args, args: &ListArgs, out: &mut dyn Write) -> Re
             origin,
         },
     };
-    walk.run(query, |cursor| resume::command_line(global, args, cursor))
-        .await
+    walk.run(query, |cursor| {
+        resume::command_line(global, args, &bounds, cursor)
+    })
+    .await
 }
 
 /// The store to read details from when it exists (an export creates none).

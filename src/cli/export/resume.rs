@@ -4,7 +4,7 @@
 //! with that cursor as `next_cursor`) and stderr says how to go on:
 //!
 //! ```text
-//! resume with: feedback-inbox list --all --status archived --format csv --cursor 'c1…'
+//! resume with: feedback-inbox list --all --status archived --since 2026-11-15T09:30:00Z --format csv --cursor 'c1…'
 //! ```
 //!
 //! `--cursor C --all` continues from it: a walk from a given cursor never restarts from the
@@ -12,7 +12,7 @@
 //! usage error (exit 2), never a silent export of everything again.
 
 use super::super::list::ListArgs;
-use super::super::since::ListWindow;
+use super::super::since::{ListWindow, Window};
 use super::super::{Args, CliError};
 use super::detail::Details;
 use super::progress::{ListProgress, Position};
@@ -188,8 +188,10 @@ async fn interrupted() -> i32 {
 }
 
 /// The command line that goes on from `cursor` with the same account, filters and output.
+/// `--since`/`--until` are the instants this run computed (RFC 3339, UTC), not the words typed:
+/// an age like `7d` read again an hour later would move the window.
 #[must_use]
-pub fn command_line(global: &Args, args: &ListArgs, cursor: &Cursor) -> String {
+pub fn command_line(global: &Args, args: &ListArgs, window: &Window, cursor: &Cursor) -> String {
     let mut words: Vec<String> = ["feedback-inbox", "list", "--all"]
         .map(String::from)
         .to_vec();
@@ -217,8 +219,8 @@ pub fn command_line(global: &Args, args: &ListArgs, cursor: &Cursor) -> String {
     flag("app", args.app.clone());
     flag("project", args.project.clone());
     flag("tag", args.tag.clone());
-    flag("since", args.since.clone());
-    flag("until", args.until.clone());
+    flag("since", window.since.map(|at| at.to_string()));
+    flag("until", window.until.map(|at| at.to_string()));
     flag("limit", args.limit.map(|l| l.to_string()));
     flag("fields", args.fields.clone());
     let format = clap::ValueEnum::to_possible_value(&args.format).map(|v| v.get_name().to_owned());
