@@ -208,3 +208,23 @@ async fn the_resume_line_carries_the_instants_this_run_computed_for_since_and_un
     assert!(!expected.is_empty() && expected.len() < new_ids(&r.sim).len());
     assert_eq!(ids, expected);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resumed_csv_export_appended_to_the_first_part_has_one_header_and_every_id_once() {
+    let r = rig(450, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let url = r.sim.base_url();
+    r.sim
+        .faults()
+        .add_after(Route::FeedbackList, FaultKind::HtmlStatus(418), 2, Some(1));
+    let out = run(home.path(), &url, &["list", "--all", "--format", "csv"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let mut file = stdout(&out);
+    file.push_str(&ok(&run_hint(home.path(), &url, &stderr(&out))));
+    let mut reader = csv::Reader::from_reader(file.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    assert_eq!(&header[0], "id");
+    let ids: Vec<String> = reader.records().map(|r| r.unwrap()[0].to_owned()).collect();
+    assert!(!ids.iter().any(|id| id == "id"), "a second header");
+    assert_eq!(ids, new_ids(&r.sim));
+}

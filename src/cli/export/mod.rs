@@ -53,6 +53,10 @@ pub async fn run_list(global: &Args, args: &ListArgs, out: &mut dyn Write) -> Re
         keys: None,
     };
     let mut sink = Sink::new(out, options);
+    if args.all && args.cursor.is_some() {
+        // The resumed part is appended to the interrupted one, which has the header.
+        sink = sink.without_header();
+    }
     if !args.all {
         let page = client
             .list_feedback(&query)
