@@ -67,7 +67,10 @@ pub async fn run_list(global: &Args, args: &ListArgs, out: &mut dyn Write) -> Re
         return sink.finish(page.next_cursor.as_ref());
     }
     let origin = if progress.is_bar() {
-        oldest_project(&client, details.store()).await
+        progress::far_end(
+            oldest_project(&client, details.store()).await,
+            window.window.since,
+        )
     } else {
         None
     };

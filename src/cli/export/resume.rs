@@ -121,7 +121,8 @@ impl Walk<'_, '_> {
         };
         let (items, older) = self.window.window.cut(batch?);
         let records = self.details.records(items).await?;
-        self.sink.page(&records)?;
+        let sink = &mut self.sink;
+        self.progress.suspend(|| sink.page(&records))?;
         resume.clone_from(&walker.cursor().cloned());
         if older > 0 {
             // The list is newest first: nothing further down is in the window.
@@ -129,16 +130,9 @@ impl Walk<'_, '_> {
             self.window.stopped(walker, older, self.limit);
             return Ok(false);
         }
+        let details = u32::try_from(self.details.fetched()).unwrap_or(u32::MAX);
         let at = &mut self.position;
-        at.items += u64::try_from(records.len()).unwrap_or(u64::MAX);
-        at.requests = walker.requests();
-        at.newest = at
-            .newest
-            .or(records.first().map(|r| r.feedback.received_at));
-        at.reached = records
-            .last()
-            .map(|r| r.feedback.received_at)
-            .or(at.reached);
+        at.advance(&records, walker.requests().saturating_add(details));
         self.progress
             .update(at, self.client.rate_limit(), jiff::Timestamp::now());
         Ok(true)
