@@ -228,3 +228,43 @@ async fn a_resumed_csv_export_appended_to_the_first_part_has_one_header_and_ever
     assert!(!ids.iter().any(|id| id == "id"), "a second header");
     assert_eq!(ids, new_ids(&r.sim));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cursor_rejected_mid_walk_closes_the_output_and_exits_1_with_the_resume_line() {
+    let r = rig(450, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let url = r.sim.base_url();
+    let first: serde_json::Value = serde_json::from_str(&ok(&run(
+        home.path(),
+        &url,
+        &["list", "--limit", "100", "--format", "json"],
+    )))
+    .unwrap();
+    let cursor = first["next_cursor"].as_str().unwrap().to_owned();
+    let rejected = FaultKind::Body {
+        status: 400,
+        body: r#"{"error":"invalid_cursor","message":"cursor is not acceptable"}"#.into(),
+    };
+    // The user's cursor is taken, the walk's next one is rejected; then a walk from the top
+    // whose cursors are rejected after two pages (its restarts from the top too).
+    let cases = [
+        (vec!["--cursor", cursor.as_str()], 1, 100),
+        (vec![], 2, 200),
+    ];
+    for (extra, skip, items) in cases {
+        r.sim.faults().clear();
+        r.sim
+            .faults()
+            .add_after(Route::FeedbackList, rejected.clone(), skip, None);
+        let mut args = vec!["list", "--all", "--format", "json"];
+        args.extend(extra.iter().copied());
+        let out = run(home.path(), &url, &args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(json["data"].as_array().unwrap().len(), items, "{args:?}");
+        let words = resume_words(&err);
+        assert_eq!(json["next_cursor"], word_after(&words, "--cursor"));
+        assert!(err.contains("invalid_cursor"), "{err}");
+    }
+}

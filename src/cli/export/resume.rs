@@ -8,8 +8,10 @@
 //! ```
 //!
 //! `--cursor C --all` continues from it: a walk from a given cursor never restarts from the
-//! top (see [`crate::api::walker`]), and a cursor the server rejects (`invalid_cursor`) is a
-//! usage error (exit 2), never a silent export of everything again.
+//! top (see [`crate::api::walker`]), and when the server rejects that cursor (`invalid_cursor`)
+//! before anything was written it is a usage error (exit 2), never a silent export of
+//! everything again. A cursor rejected later in the walk ends it like any failure (exit 1, the
+//! output closed, the resume line).
 
 use super::super::list::ListArgs;
 use super::super::since::{ListWindow, Window};
@@ -75,7 +77,13 @@ impl Walk<'_, '_> {
                 }
                 Ok(())
             }
-            Stop::Failed(error) if is_invalid_cursor(&error) => Err(cursor_error(error)),
+            // The user's own cursor, rejected before anything was written: a usage error.
+            // A cursor rejected later (the walk's own, after pages) ends like any failure.
+            Stop::Failed(error)
+                if is_invalid_cursor(&error) && started_from.is_some() && !written =>
+            {
+                Err(cursor_error(error))
+            }
             Stop::Failed(error @ CliError::Io(_)) => Err(error),
             stop => {
                 self.sink.interrupt(resume.as_ref())?;
