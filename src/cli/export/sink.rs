@@ -180,7 +180,12 @@ impl<'a> Sink<'a> {
             }
             ListFormat::Csv if !self.header => {}
             ListFormat::Csv => {
-                let names: Vec<String> = columns.iter().flatten().map(Field::name).collect();
+                // Names of metadata keys and channels are server text, as cells are.
+                let names: Vec<String> = columns
+                    .iter()
+                    .flatten()
+                    .map(|f| csv_cell(sanitize_line(&f.name()).into_owned(), self.options.raw_csv))
+                    .collect();
                 let mut writer = csv::Writer::from_writer(&mut *self.out);
                 writer.write_record(&names)?;
                 writer.flush()?;
