@@ -171,8 +171,16 @@ impl<'a> Sink<'a> {
         let columns = self.resolve(first);
         match self.options.format {
             ListFormat::Table => {
-                let table =
-                    FittedTable::new(columns.as_deref().unwrap_or_default(), self.options.table);
+                let ids = first
+                    .iter()
+                    .map(|r| crate::width::width(&sanitize_line(&r.feedback.id.0)))
+                    .max()
+                    .unwrap_or(0);
+                let table = FittedTable::new(
+                    columns.as_deref().unwrap_or_default(),
+                    self.options.table,
+                    ids,
+                );
                 if self.header {
                     table.header(self.out)?;
                 }
