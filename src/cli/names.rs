@@ -370,10 +370,7 @@ fn open_existing(path: &Path) -> Option<Store> {
         return None;
     }
     super::store_cmd::forget::check_store_file(path, "").ok()?;
-    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
-    let version: i64 = rusqlite::Connection::open_with_flags(path, flags)
-        .and_then(|c| c.pragma_query_value(None, "user_version", |r| r.get(0)))
-        .ok()?;
+    let version = super::store_cmd::schema_version(path).ok()?;
     let latest = i64::try_from(crate::store::schema::latest()).ok()?;
     if version != latest {
         return None;

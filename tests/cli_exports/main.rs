@@ -8,6 +8,7 @@
 mod common;
 mod resume;
 mod search;
+mod usage;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
