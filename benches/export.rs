@@ -59,46 +59,46 @@ fn main() {
 }
 
 /// One export of a simulator of `items` items in `format` with `fields`: the child's peak
-/// resident size in KiB, and the items exported (the `new` ones).
+/// resident size in KiB, and the items exported (the `new` ones, counted by a second run).
+///
+/// The simulator runs as its own process (`feedback-inbox sim`): a child's peak resident size
+/// counts what it inherited before `exec`, so a simulator in this process would be measured too
+/// (and grows with the items).
 #[cfg(unix)]
 fn one(items: usize, format: &str, fields: &str) -> (i64, usize) {
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let sim = runtime
-        .block_on(feedback_inbox::sim::start(feedback_inbox::sim::SimConfig {
-            items,
-            rate_per_minute: 1_000_000,
-            seed: 11,
-            ..feedback_inbox::sim::SimConfig::default()
-        }))
-        .unwrap();
-    let exported = sim
-        .state()
-        .read()
-        .items()
-        .filter(|it| it.feedback.status == feedback_inbox::api::Status::New)
-        .count();
+    use std::io::BufRead;
+
     let home = tempfile::tempdir().unwrap();
+    let mut server = bin(home.path())
+        .args(["sim", "--addr", "127.0.0.1:0", "--seed", "11"])
+        .args([
+            "--items",
+            &items.to_string(),
+            "--rate-per-minute",
+            "1000000",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    // Kept open to the end: the simulator writes more lines, and a closed pipe would end it.
+    let mut said = std::io::BufReader::new(server.stdout.take().unwrap());
+    said.read_line(&mut first).unwrap();
+    let base_url = first
+        .trim()
+        .strip_prefix("FEEDBACK_BASE_URL=")
+        .unwrap()
+        .to_owned();
     let mut fields_flag = vec![];
     if fields != "default" {
         fields_flag = vec!["--fields", fields];
     }
-    let status = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"))
-        .env_clear()
-        .env("HOME", home.path())
-        .env("XDG_CONFIG_HOME", home.path().join("config"))
-        .env("XDG_STATE_HOME", home.path().join("state"))
-        .env("XDG_DATA_HOME", home.path().join("data"))
-        .env("FEEDBACK_BASE_URL", sim.base_url())
-        .env("FEEDBACK_API_KEY", feedback_inbox::sim::DEMO_KEY)
-        .args([
-            "--no-store",
-            "list",
-            "--all",
-            "--status",
-            "new",
-            "--format",
-            format,
-        ])
+    let export = ["--no-store", "list", "--all", "--status", "new", "--format"];
+    let status = bin(home.path())
+        .env("FEEDBACK_BASE_URL", &base_url)
+        .args(export)
+        .arg(format)
         .args(&fields_flag)
         .stdout(Stdio::null())
         .status()
@@ -106,7 +106,30 @@ fn one(items: usize, format: &str, fields: &str) -> (i64, usize) {
     assert!(status.success());
     let usage =
         nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN).unwrap();
+    let ids = bin(home.path())
+        .env("FEEDBACK_BASE_URL", &base_url)
+        .args(export)
+        .args(["jsonl", "--fields", "id"])
+        .output()
+        .unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    drop(said);
+    let exported = ids.stdout.iter().filter(|b| **b == b'\n').count();
     (usage.max_rss(), exported)
+}
+
+/// The binary in a clean environment under `home`.
+fn bin(home: &std::path::Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"));
+    command
+        .env_clear()
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("FEEDBACK_API_KEY", feedback_inbox::sim::DEMO_KEY);
+    command
 }
 
 #[cfg(not(unix))]
