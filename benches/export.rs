@@ -115,7 +115,7 @@ fn one(items: usize, format: &str, fields: &str) -> (i64, usize) {
     let _ = server.kill();
     let _ = server.wait();
     drop(said);
-    let exported = ids.stdout.iter().filter(|b| **b == b'\n').count();
+    let exported = String::from_utf8_lossy(&ids.stdout).lines().count();
     (usage.max_rss(), exported)
 }
 
