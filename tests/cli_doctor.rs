@@ -132,6 +132,52 @@ async fn an_unreachable_service_is_named_and_the_later_network_checks_skipped() 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_config_file_that_does_not_parse_fails_its_check() {
+    let r = rig(10, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("config.toml");
+    std::fs::write(&config, "base_url = [unclosed\n").unwrap();
+    let args = ["--config", config.to_str().unwrap(), "doctor"];
+    let out = run(home.path(), &r.sim.base_url(), Some(DEMO_KEY), &args);
+    let stdout = String::from_utf8(out.stdout.clone()).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let config_line = line(&stdout, "config file");
+    assert!(config_line.starts_with("FAIL  config file"), "{stdout}");
+    assert!(config_line.contains("fix: "), "{config_line}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_base_url_fails_its_check_and_no_request_is_sent() {
+    let r = rig(10, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let before = r.sim.stats().requests;
+    let (out, stdout, _) = doctor(home.path(), "http://feedback.example.com", Some(DEMO_KEY));
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let url_line = line(&stdout, "base URL");
+    assert!(url_line.starts_with("FAIL  base URL"), "{stdout}");
+    assert!(url_line.contains("https://"), "{url_line}");
+    assert_eq!(r.sim.stats().requests, before);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spent_rate_budget_is_a_warning_that_says_so() {
+    let r = rig(10, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let spent = vec![
+        ("X-RateLimit-Limit".to_owned(), "60".to_owned()),
+        ("X-RateLimit-Remaining".to_owned(), "0".to_owned()),
+    ];
+    r.sim
+        .faults()
+        .add_after(Route::Any, FaultKind::Headers(spent), 0, None);
+    let (_, stdout, _) = doctor(home.path(), &r.sim.base_url(), Some(DEMO_KEY));
+    let budget = line(&stdout, "rate budget");
+    assert!(budget.starts_with("warn  rate budget"), "{stdout}");
+    assert!(budget.contains("0/60 requests left"), "{budget}");
+    assert!(line(&stdout, "key accepted").starts_with("ok "), "{stdout}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_clock_ten_minutes_away_fails_the_clock_check() {
     let r = rig(10, 10_000).await;
     let past = jiff::Timestamp::now() - jiff::SignedDuration::from_mins(10);
@@ -256,10 +302,30 @@ fn the_man_page_names_every_command_and_renders() {
     let out = run(home.path(), "http://127.0.0.1:1", None, &["man"]);
     assert!(out.status.success());
     let page = String::from_utf8(out.stdout).unwrap();
+    // The SUBCOMMANDS section names each page as `.TP` then `feedback\-inbox\-NAME(1)`.
+    let lines: Vec<&str> = page.lines().collect();
+    let section = lines.iter().position(|l| *l == ".SH SUBCOMMANDS").unwrap();
+    let listed: std::collections::BTreeSet<String> = lines[section..]
+        .windows(2)
+        .filter(|w| w[0] == ".TP")
+        .filter_map(|w| {
+            let name = w[1].replace("\\-", "-");
+            name.strip_prefix("feedback-inbox-")?
+                .strip_suffix("(1)")
+                .map(str::to_owned)
+        })
+        .collect();
     let command = feedback_inbox::cli::Args::command();
-    for sub in command.get_subcommands() {
-        assert!(page.contains(sub.get_name()), "{} missing", sub.get_name());
-    }
+    let expected: std::collections::BTreeSet<String> = command
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set())
+        .map(|s| s.get_name().to_owned())
+        .collect();
+    assert!(expected.len() > 5, "{expected:?}");
+    assert!(
+        expected.is_subset(&listed),
+        "{expected:?} not all in {listed:?}"
+    );
     if !installed("man") {
         println!("skipped rendering: man is not installed");
         return;

@@ -1,4 +1,10 @@
-//! Follows `next_cursor` until it is null. Never yields an id twice; when the service rejects a
+//! Follows `next_cursor` until it is null. Never yields an id twice, in memory that does not grow
+//! with the walk: the list is ordered newest first by `(received_at, id)` (keyset paging), so an
+//! item is new exactly when it comes after the last one yielded in that order (and, for safety,
+//! is not among the previous page's ids); items that arrive at the top while walking are not
+//! part of the walk. An item whose time was unreadable (the lenient decoder's Unix epoch) has no
+//! place in that order: it never moves the boundary and is told by its id (such items are rare).
+//! When the service rejects a
 //! cursor (`invalid_cursor`, e.g. after a deploy rotated cursor keys) a walk that started from
 //! the top restarts from the top and skips what it already yielded. A walk that started from a
 //! given cursor (a resumed export) never restarts: the top holds what an earlier run already
@@ -11,6 +17,8 @@
 //! item outnumber the pages with new items so far by more than [`STALE_SLACK`].
 
 use std::collections::HashSet;
+
+use jiff::Timestamp;
 
 use super::client::Client;
 use super::error::ApiError;
@@ -28,8 +36,15 @@ pub const STALE_SLACK: u32 = 2;
 pub struct FeedbackWalker {
     client: Client,
     query: FeedbackQuery,
-    seen: HashSet<FeedbackId>,
-    /// Cursors followed since the walk last started from the top.
+    /// The last item yielded, as the list orders it: every later item comes after it.
+    boundary: Option<(Timestamp, FeedbackId)>,
+    /// The ids of the last page that had new items.
+    last_page: HashSet<FeedbackId>,
+    /// Items yielded whose time was unreadable (see the module's doc).
+    timeless: HashSet<FeedbackId>,
+    yielded: usize,
+    /// Cursors followed since the last page with new items (or the walk's start from the
+    /// top): a server cycling through cursors is caught when one comes back.
     cursors: HashSet<Cursor>,
     done: bool,
     /// False for a walk that started from a given cursor: it must not restart from the top.
@@ -49,7 +64,10 @@ impl FeedbackWalker {
         Self {
             client,
             query,
-            seen: HashSet::new(),
+            boundary: None,
+            last_page: HashSet::new(),
+            timeless: HashSet::new(),
+            yielded: 0,
             cursors,
             done: false,
             restartable,
@@ -74,11 +92,7 @@ impl FeedbackWalker {
                     {
                         return Some(Err(error));
                     }
-                    let fresh: Vec<Feedback> = page
-                        .data
-                        .into_iter()
-                        .filter(|f| self.seen.insert(f.id.clone()))
-                        .collect();
+                    let fresh = self.take_fresh(page.data);
                     if fresh.is_empty() {
                         self.stale += 1;
                         if page.next_cursor.is_some()
@@ -92,6 +106,7 @@ impl FeedbackWalker {
                     } else {
                         self.productive += 1;
                         self.stale = 0;
+                        self.cursors.clear();
                     }
                     self.follow(page.next_cursor);
                     if !fresh.is_empty() {
@@ -113,6 +128,36 @@ impl FeedbackWalker {
             }
         }
         None
+    }
+
+    /// The items of a page not yielded yet (see the module's doc), remembered as yielded.
+    fn take_fresh(&mut self, data: Vec<Feedback>) -> Vec<Feedback> {
+        let fresh: Vec<Feedback> = data
+            .into_iter()
+            .filter(|f| {
+                if self.last_page.contains(&f.id) {
+                    return false;
+                }
+                if f.received_at == Timestamp::UNIX_EPOCH {
+                    return self.timeless.insert(f.id.clone());
+                }
+                self.boundary
+                    .as_ref()
+                    .is_none_or(|(at, id)| (f.received_at, &f.id) < (*at, id))
+            })
+            .collect();
+        let oldest = fresh
+            .iter()
+            .filter(|f| f.received_at != Timestamp::UNIX_EPOCH)
+            .min_by(|a, b| (a.received_at, &a.id).cmp(&(b.received_at, &b.id)));
+        if let Some(last) = oldest {
+            self.boundary = Some((last.received_at, last.id.clone()));
+        }
+        if !fresh.is_empty() {
+            self.last_page = fresh.iter().map(|f| f.id.clone()).collect();
+            self.yielded += fresh.len();
+        }
+        fresh
     }
 
     /// Refuses a next cursor that would make the walk endless (the walk then stays where it
@@ -145,7 +190,7 @@ impl FeedbackWalker {
     /// Items yielded so far.
     #[must_use]
     pub fn yielded(&self) -> usize {
-        self.seen.len()
+        self.yielded
     }
 
     /// List requests made so far (retries inside one request not counted).
@@ -171,5 +216,89 @@ impl FeedbackWalker {
     #[must_use]
     pub fn is_done(&self) -> bool {
         self.done
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::api::{ApiKey, ProjectRef, Status};
+
+    fn item(n: i64, second: i64) -> Feedback {
+        Feedback {
+            id: FeedbackId(format!("fb_{n:06}")),
+            message: String::new(),
+            reporter_email: None,
+            status: Status::New,
+            received_at: Timestamp::from_second(second).unwrap(),
+            tags: vec![],
+            app: None,
+            project: ProjectRef {
+                id: "p".into(),
+                name: "P".into(),
+            },
+        }
+    }
+
+    fn walker() -> FeedbackWalker {
+        let key = ApiKey::parse(crate::sim::DEMO_KEY).unwrap();
+        let client = Client::builder("http://127.0.0.1:9", key)
+            .unwrap()
+            .build()
+            .unwrap();
+        FeedbackWalker::new(client, FeedbackQuery::default())
+    }
+
+    /// Pages of `size` items newest first, `count` pages, two items sharing each second.
+    fn pages(count: i64, size: i64) -> Vec<Vec<Feedback>> {
+        let total = count * size;
+        (0..count)
+            .map(|p| {
+                (p * size..(p + 1) * size)
+                    .map(|n| item(total - n, 1_000_000 + (total - n) / 2))
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn what_it_remembers_stays_one_page_however_long_the_walk_and_no_id_comes_twice() {
+        let mut walk = walker();
+        let pages = pages(500, 100);
+        let mut ids = HashSet::new();
+        for page in &pages {
+            for f in walk.take_fresh(page.clone()) {
+                assert!(ids.insert(f.id), "twice");
+            }
+            assert!(walk.last_page.len() <= 100 && walk.timeless.is_empty());
+        }
+        assert_eq!(ids.len(), 50_000);
+        assert_eq!(walk.yielded(), 50_000);
+        // A restart re-reads from the top: nothing comes twice, the rest comes once.
+        for page in &pages[..10] {
+            assert!(walk.take_fresh(page.clone()).is_empty());
+        }
+        let mut again = walker();
+        let mut overlap = pages[0].clone();
+        assert_eq!(again.take_fresh(overlap.clone()).len(), 100);
+        // A page that repeats the previous one's last items (a shifted page) yields the rest.
+        overlap.drain(..90);
+        overlap.extend(pages[1].iter().cloned());
+        assert_eq!(again.take_fresh(overlap).len(), 100);
+    }
+
+    #[test]
+    fn an_item_of_unreadable_time_costs_nothing_after_it() {
+        let mut walk = walker();
+        let mut first = pages(2, 3);
+        let mut odd = item(999, 0);
+        odd.received_at = Timestamp::UNIX_EPOCH;
+        first[0].push(odd.clone());
+        assert_eq!(walk.take_fresh(first[0].clone()).len(), 4);
+        assert_eq!(walk.take_fresh(first[1].clone()).len(), 3);
+        // Seen again (a restart), it is known by its id.
+        assert!(walk.take_fresh(vec![odd]).is_empty());
     }
 }

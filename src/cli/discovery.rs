@@ -1,5 +1,7 @@
 //! `projects`, `apps` and `tags`: small lists as aligned tables, JSON arrays or CSV. Nothing is
-//! written before the list arrived.
+//! written before the list arrived. Tables fit the terminal as `list`'s do
+//! ([`super::export::table_fit`]): ids and counts are never cut, the other columns shrink and go
+//! in a fixed order, the name takes what is left; piped, a table is plain.
 
 use std::io::Write;
 
@@ -7,8 +9,9 @@ use clap::Args;
 use serde::Serialize;
 
 use super::CliError;
+use super::export::table_fit::{FittedTable, Spec, TableMode};
 use super::names::{Catalog, Kind, Resolver};
-use super::output::{Column, Table, TableFormat, csv_cell};
+use super::output::{TableFormat, csv_cell};
 use crate::api::{App, Client, Project, ScopeQuery, Tag};
 use crate::text::sanitize_line;
 
@@ -50,10 +53,10 @@ pub async fn projects(
 ) -> Result<(), CliError> {
     let projects = client.list_projects().await?;
     let columns = [
-        col("ID", 36),
-        col("NAME", 40),
-        col("SLUG", 30),
-        col("CREATED", 17),
+        whole("ID"),
+        flex("NAME", 40),
+        col("SLUG", 30, 1),
+        col("CREATED", 17, 2),
     ];
     write(out, args, &projects, &columns, |p: &Project| {
         vec![
@@ -90,16 +93,16 @@ pub async fn apps(
         resolver.project_names(&ids).await?
     };
     let mut columns = vec![
-        col("ID", 36),
-        col("NAME", 32),
-        col("PLATFORM", 10),
-        col("REGION", 6),
-        col("IDENTIFIER", 32),
-        col("PROJECT", 30),
+        whole("ID"),
+        flex("NAME", 32),
+        col("PLATFORM", 10, 3),
+        col("REGION", 6, 1),
+        col("IDENTIFIER", 32, 0),
+        col("PROJECT", 30, 2),
     ];
     let csv = args.format.format == TableFormat::Csv;
     if csv {
-        columns.push(col("PROJECT_ID", 36));
+        columns.push(whole("PROJECT_ID"));
     }
     write(out, &args.format, &apps, &columns, |a: &App| {
         let opt = |v: Option<&str>| v.unwrap_or_default().to_owned();
@@ -133,14 +136,71 @@ pub async fn tags(
         project: project.map(|p| p.id),
     };
     let tags = client.list_tags(&scope).await?;
-    let columns = [col("TAG", 32), col("COUNT", 8)];
+    let columns = [flex("TAG", 32), whole("COUNT")];
     write(out, &args.format, &tags, &columns, |t: &Tag| {
         vec![t.tag.clone(), t.count.to_string()]
     })
 }
 
-const fn col(title: &'static str, cells: usize) -> Column {
-    Column { title, cells }
+/// A column of these tables: its title, usual width (cells), when it shrinks (lower ranks
+/// first), and whether it never shrinks (`whole`: ids, counts) or takes the room left (`flex`).
+#[derive(Debug, Clone, Copy)]
+struct Column {
+    title: &'static str,
+    cells: usize,
+    rank: u8,
+    whole: bool,
+    flex: bool,
+}
+
+const fn col(title: &'static str, cells: usize, rank: u8) -> Column {
+    Column {
+        title,
+        cells,
+        rank,
+        whole: false,
+        flex: false,
+    }
+}
+
+const fn whole(title: &'static str) -> Column {
+    Column {
+        whole: true,
+        ..col(title, 0, u8::MAX)
+    }
+}
+
+const fn flex(title: &'static str, cells: usize) -> Column {
+    Column {
+        flex: true,
+        ..col(title, cells, u8::MAX)
+    }
+}
+
+/// The table of `columns` over `rows`, each column as wide as its widest cell (at most its
+/// usual width, but for whole columns), fitted to `mode`.
+fn fitted(columns: &[Column], rows: &[Vec<String>], mode: TableMode) -> FittedTable {
+    let specs = columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let widest = rows
+                .iter()
+                .map(|r| crate::width::width(&sanitize_line(&r[i])))
+                .chain([c.title.len()])
+                .max()
+                .unwrap_or(0);
+            let preferred = if c.whole { widest } else { widest.min(c.cells) };
+            Spec {
+                title: c.title.to_owned(),
+                preferred,
+                min: if c.whole { preferred } else { preferred.min(6) },
+                rank: c.rank,
+                whole: c.whole,
+            }
+        })
+        .collect();
+    FittedTable::from_specs(specs, columns.iter().position(|c| c.flex), mode)
 }
 
 fn write<T: Serialize>(
@@ -169,7 +229,7 @@ fn write<T: Serialize>(
         }
         TableFormat::Table => {
             let rows: Vec<Vec<String>> = items.iter().map(cells).collect();
-            let table = Table::fitted(columns, &rows);
+            let table = fitted(columns, &rows, TableMode::detect());
             table.header(out)?;
             for row in &rows {
                 table.row(out, row)?;
@@ -178,4 +238,73 @@ fn write<T: Serialize>(
     }
     out.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn lines(table: &FittedTable, rows: &[Vec<String>]) -> Vec<String> {
+        let mut out = Vec::new();
+        table.header(&mut out).unwrap();
+        for row in rows {
+            table.row(&mut out, row).unwrap();
+        }
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn apps_fit_the_terminal_ids_whole_the_name_taking_the_rest() {
+        let id = "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaa1";
+        let columns = [
+            whole("ID"),
+            flex("NAME", 32),
+            col("PLATFORM", 10, 3),
+            col("REGION", 6, 1),
+            col("IDENTIFIER", 32, 0),
+            col("PROJECT", 30, 2),
+        ];
+        let row: Vec<String> = [
+            id,
+            "Trailhead Android \u{1b}[31m",
+            "android",
+            "eu",
+            "com.example.trailhead",
+            "Trailhead",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let rows = vec![row];
+        for total in [120, 80, 60, 50] {
+            let shown = lines(&fitted(&columns, &rows, TableMode::Fit(total)), &rows);
+            for line in &shown {
+                assert!(crate::width::width(line) <= total, "{total}: {line}");
+            }
+            assert!(shown[1].starts_with(id), "{total}: {shown:#?}");
+            assert!(shown[0].contains("NAME"), "{total}: {shown:#?}");
+        }
+        let at_60 = lines(&fitted(&columns, &rows, TableMode::Fit(60)), &rows);
+        assert!(!at_60[0].contains("IDENTIFIER"), "{at_60:#?}");
+        let plain = lines(&fitted(&columns, &rows, TableMode::Plain), &rows);
+        assert!(plain[1].contains("com.example.trailhead"), "{plain:#?}");
+        assert!(plain[1].contains("␛"), "sanitized: {plain:#?}");
+    }
+
+    #[test]
+    fn tag_counts_are_never_cut() {
+        let columns = [flex("TAG", 32), whole("COUNT")];
+        let rows = vec![vec![
+            "a-very-long-tag-name".to_owned(),
+            "1234567".to_owned(),
+        ]];
+        let shown = lines(&fitted(&columns, &rows, TableMode::Fit(16)), &rows);
+        assert!(shown[1].ends_with("1234567"), "{shown:#?}");
+        assert!(crate::width::width(&shown[1]) <= 16, "{shown:#?}");
+    }
 }

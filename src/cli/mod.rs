@@ -160,13 +160,19 @@ pub async fn run(args: Args) -> Result<(), CliError> {
 /// Resolves the account and builds a client. Every wait is reported on stderr: as a plain line,
 /// or, when `progress_line` (a progress line on a terminal), in place on that line.
 pub fn client(args: &Args, progress_line: bool) -> Result<Client, CliError> {
+    client_with(args, wait_reporter(progress_line))
+}
+
+/// Resolves the account (its warnings said on stderr, the key never) and builds a client whose
+/// waits go to `observer` (a progress bar's countdown, a sync's line).
+pub fn client_with(args: &Args, observer: WaitObserver) -> Result<Client, CliError> {
     let resolved = resolve_account(args)?;
     for warning in &resolved.warnings {
         eprintln!("warning: {}", redact_keys(warning));
     }
     tracing::info!(base_url = %redact_keys(resolved.base_url.as_str()), key = ?resolved.key, origin = %resolved.key_origin, "account");
     let builder = Client::builder(resolved.base_url.as_str(), resolved.key)?;
-    Ok(builder.on_wait(wait_reporter(progress_line)).build()?)
+    Ok(builder.on_wait(observer).build()?)
 }
 
 /// Reports a wait on stderr, so a script's log says why nothing happens for a while.

@@ -6,6 +6,10 @@
 //! Where the names come from: a UUID is taken as it is (no lookup); otherwise the local store's
 //! catalog (the projects and apps last listed, and the names stored items carry) answers when it
 //! knows the name, without a request; else `/v1/projects` or `/v1/apps` is asked, once each. A
+//! command that goes online anyway (`list`, `tags`, `apps`, the inbox) trusts the store's
+//! catalog only while sync's discovery listed it less than [`crate::sync::CATALOG_FRESH`] ago: a
+//! renamed app or one moved to another project must not be matched on an old name. `search`,
+//! offline, always reads the store. A
 //! name several entries share is a usage error listing them (name, slug, id, project), so a
 //! script never acts on a guess; a name nothing has lists the known ones. Every name shown is
 //! sanitized: it is server text.
@@ -88,7 +92,8 @@ fn find(
         Kind::App => catalog
             .apps
             .iter()
-            .filter(|a| project.is_none_or(|p| a.project_id.as_deref().is_none_or(|id| id == p)))
+            // An app of no known project is no app of the project given.
+            .filter(|a| project.is_none_or(|p| a.project_id.as_deref() == Some(p)))
             .filter(|a| names(value, &a.id, &a.name, a.slug.as_deref()))
             .map(|a| Candidate::of_app(a, catalog))
             .collect(),
@@ -189,14 +194,18 @@ pub struct Resolver<'a> {
 }
 
 impl<'a> Resolver<'a> {
-    /// A resolver over `store`'s catalog (if any) and, when given, the service.
+    /// A resolver over `store`'s catalog (if any) and, when given, the service; with a client,
+    /// the store's catalog only when fresh (see the module's doc).
     #[must_use]
     pub fn new(store: Option<&Store>, client: Option<&'a Client>) -> Self {
-        let store = store.and_then(|s| {
-            store_catalog(s)
-                .inspect_err(|e| tracing::debug!(error = %e, "store catalog unreadable"))
-                .ok()
-        });
+        let now = jiff::Timestamp::now();
+        let store = store
+            .filter(|s| client.is_none() || is_fresh(s, now))
+            .and_then(|s| {
+                store_catalog(s)
+                    .inspect_err(|e| tracing::debug!(error = %e, "store catalog unreadable"))
+                    .ok()
+            });
         Self {
             store,
             client,
@@ -295,20 +304,32 @@ impl<'a> Resolver<'a> {
     }
 }
 
+/// True when sync's discovery listed the store's catalog less than
+/// [`crate::sync::CATALOG_FRESH`] before `now`.
+fn is_fresh(store: &Store, now: jiff::Timestamp) -> bool {
+    store
+        .catalog_at()
+        .inspect_err(|e| tracing::debug!(error = %e, "catalog time unreadable"))
+        .ok()
+        .flatten()
+        .is_some_and(|at| crate::clock::until(at, now) < crate::sync::CATALOG_FRESH)
+}
+
 /// The store's catalog: the projects and apps last listed, then the ids and names stored items
-/// carry that no list has (an app since deleted), as `app:` knows them.
+/// carry that no list has (an app since deleted), as `app:` knows them, each with the project
+/// of its stored items.
 fn store_catalog(store: &Store) -> Result<Catalog, CliError> {
     let mut catalog = Catalog {
         projects: store.projects()?,
         apps: store.apps(None)?,
     };
-    let refs = |sql: &str| -> rusqlite::Result<Vec<(String, String)>> {
+    let refs = |sql: &str| -> rusqlite::Result<Vec<(String, String, Option<String>)>> {
         let mut stmt = store.conn().prepare(sql)?;
-        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
             .collect()
     };
     let read = |e: rusqlite::Error| CliError::Store(store.error(e));
-    for (id, name) in refs("SELECT DISTINCT id, name FROM project_refs").map_err(read)? {
+    for (id, name, _) in refs("SELECT DISTINCT id, name, NULL FROM project_refs").map_err(read)? {
         if !catalog.projects.iter().any(|p| p.id == id) {
             catalog.projects.push(Project {
                 id,
@@ -318,11 +339,13 @@ fn store_catalog(store: &Store) -> Result<Catalog, CliError> {
             });
         }
     }
-    for (id, name) in refs("SELECT DISTINCT id, name FROM app_refs").map_err(read)? {
+    let app_refs = "SELECT DISTINCT a.id, a.name, (SELECT p.id FROM items AS i JOIN project_refs \
+                    AS p ON p.k = i.project WHERE i.app = a.k LIMIT 1) FROM app_refs AS a";
+    for (id, name, project_id) in refs(app_refs).map_err(read)? {
         if !catalog.apps.iter().any(|a| a.id == id) {
             catalog.apps.push(App {
                 id,
-                project_id: None,
+                project_id,
                 name,
                 slug: None,
                 platform: None,
@@ -347,10 +370,7 @@ fn open_existing(path: &Path) -> Option<Store> {
         return None;
     }
     super::store_cmd::forget::check_store_file(path, "").ok()?;
-    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
-    let version: i64 = rusqlite::Connection::open_with_flags(path, flags)
-        .and_then(|c| c.pragma_query_value(None, "user_version", |r| r.get(0)))
-        .ok()?;
+    let version = super::store_cmd::schema_version(path).ok()?;
     let latest = i64::try_from(crate::store::schema::latest()).ok()?;
     if version != latest {
         return None;

@@ -123,7 +123,19 @@ fn store() -> Store {
         },
     };
     store.put_items(&[gone], jiff::Timestamp::now()).unwrap();
+    listed_at(&store, jiff::Timestamp::now());
     store
+}
+
+/// Says sync's discovery listed the store's catalog at `at`.
+fn listed_at(store: &Store, at: jiff::Timestamp) {
+    store
+        .conn()
+        .execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('catalog_at', ?1)",
+            [at.as_second().to_string()],
+        )
+        .unwrap();
 }
 
 /// A client whose requests go nowhere (nothing listens on the discard port): a test that
@@ -216,4 +228,51 @@ async fn the_inbox_starts_on_the_flags_view_keeping_the_remembered_status() {
     assert_eq!(project.value, P2);
     assert_eq!(project.label, "Ledgerly ␛", "sanitized for the screen");
     assert_eq!((spec.app, spec.tag, spec.search.as_str()), (None, None, ""));
+}
+
+#[tokio::test]
+async fn online_a_stale_or_undated_catalog_is_not_trusted_offline_it_is() {
+    let store = store();
+    let client = nowhere();
+    let stale = jiff::Timestamp::now() - jiff::SignedDuration::from_hours(2);
+    for listed in [Some(stale), None] {
+        match listed {
+            Some(at) => listed_at(&store, at),
+            None => {
+                store
+                    .conn()
+                    .execute("DELETE FROM meta WHERE key = 'catalog_at'", [])
+                    .unwrap();
+            }
+        }
+        let mut online = Resolver::new(Some(&store), Some(&client));
+        // The service is asked (and here it cannot be reached).
+        let error = online
+            .resolve(Kind::App, "trailhead ios", None)
+            .await
+            .unwrap_err();
+        assert!(matches!(error, CliError::Api(_)), "{listed:?}: {error}");
+        let mut offline = Resolver::new(Some(&store), None);
+        let found = offline.resolve(Kind::App, "trailhead ios", None).await;
+        assert_eq!(found.unwrap().id, A3);
+    }
+}
+
+#[tokio::test]
+async fn an_app_only_stored_items_name_belongs_to_their_project() {
+    let store = store();
+    let mut offline = Resolver::new(Some(&store), None);
+    let (_, app) = offline
+        .scope(Some("trailhead"), Some("old widget"))
+        .await
+        .unwrap();
+    assert_eq!(app.unwrap().id, "app_gone");
+    let error = offline
+        .scope(Some("ledgerly"), Some("old widget"))
+        .await
+        .unwrap_err();
+    assert!(
+        error.to_string().starts_with("no app named \"old widget\""),
+        "{error}"
+    );
 }

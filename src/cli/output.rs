@@ -1,14 +1,10 @@
-//! Shared output pieces: output formats, fixed-width tables that can be streamed page by page,
-//! and time formatting. Every cell of a table is sanitized here, at the sink.
-
-use std::io::{self, Write};
+//! Shared output pieces: output formats, CSV cells guarded against formulas, and time
+//! formatting. Tables are laid out by `super::export::table_fit`.
 
 use clap::ValueEnum;
 use jiff::Timestamp;
 
 pub use crate::text::output::{first_line, terminal_safe_json};
-use crate::text::sanitize_line;
-use crate::width::{fit, truncate};
 
 /// Output format of `list`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -34,72 +30,6 @@ pub enum TableFormat {
     Csv,
 }
 
-/// A column: its title and its width in cells. Every column but the last is padded to its
-/// width; the last is cut at its width but not padded.
-#[derive(Debug, Clone, Copy)]
-pub struct Column {
-    pub title: &'static str,
-    pub cells: usize,
-}
-
-/// A table with fixed column widths, so rows can be written as pages arrive.
-#[derive(Debug, Clone)]
-pub struct Table {
-    columns: Vec<Column>,
-}
-
-impl Table {
-    #[must_use]
-    pub fn new(columns: &[Column]) -> Self {
-        Self {
-            columns: columns.to_vec(),
-        }
-    }
-
-    /// A table whose columns are as wide as the widest cell (capped at each column's `cells`).
-    #[must_use]
-    pub fn fitted(columns: &[Column], rows: &[Vec<String>]) -> Self {
-        let columns = columns
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let widest = rows
-                    .iter()
-                    .map(|r| crate::width::width(&sanitize_line(&r[i])))
-                    .chain([c.title.len()])
-                    .max()
-                    .unwrap_or(0);
-                Column {
-                    title: c.title,
-                    cells: widest.min(c.cells),
-                }
-            })
-            .collect::<Vec<_>>();
-        Self { columns }
-    }
-
-    pub fn header(&self, out: &mut dyn Write) -> io::Result<()> {
-        let titles: Vec<String> = self.columns.iter().map(|c| c.title.to_owned()).collect();
-        self.row(out, &titles)
-    }
-
-    /// Writes one row; every cell is sanitized to one line and fitted to its column.
-    pub fn row(&self, out: &mut dyn Write, cells: &[String]) -> io::Result<()> {
-        let last = self.columns.len().saturating_sub(1);
-        let mut line = String::new();
-        for (i, (column, cell)) in self.columns.iter().zip(cells).enumerate() {
-            let clean = sanitize_line(cell);
-            if i == last {
-                line.push_str(&truncate(&clean, column.cells));
-            } else {
-                line.push_str(&fit(&clean, column.cells));
-                line.push_str("  ");
-            }
-        }
-        writeln!(out, "{}", line.trim_end())
-    }
-}
-
 /// First characters that make a spreadsheet read a cell as a formula (or split it).
 const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
 
@@ -123,48 +53,6 @@ pub fn short_time(ts: Timestamp) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rows_are_sanitized_and_aligned() {
-        let table = Table::new(&[
-            Column {
-                title: "A",
-                cells: 4,
-            },
-            Column {
-                title: "B",
-                cells: 10,
-            },
-        ]);
-        let mut out = Vec::new();
-        table.header(&mut out).unwrap();
-        table
-            .row(&mut out, &["同期が".into(), "\u{1b}[2Jx\ny".into()])
-            .unwrap();
-        let text = String::from_utf8(out).unwrap();
-        assert_eq!(text, "A     B\n同…   ␛x y\n");
-    }
-
-    #[test]
-    fn fitted_table_uses_widest_cell_up_to_the_cap() {
-        let rows = vec![vec!["abc".to_owned(), "x".to_owned()]];
-        let table = Table::fitted(
-            &[
-                Column {
-                    title: "ID",
-                    cells: 2,
-                },
-                Column {
-                    title: "NAME",
-                    cells: 9,
-                },
-            ],
-            &rows,
-        );
-        let mut out = Vec::new();
-        table.row(&mut out, &rows[0]).unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), "a…  x\n");
-    }
 
     #[test]
     fn json_for_terminals_escapes_c1_bidi_and_invisible_chars_losslessly() {

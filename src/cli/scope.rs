@@ -2,8 +2,8 @@
 //! (ids, the window, what the store knows of older items), `search` (ids from the store's
 //! catalog and the window, narrowing its query) and the inbox (the view it starts on).
 
-use super::names::{Resolved, Resolver, existing_store, is_id};
-use super::{Args, CliError, since};
+use super::names::{Resolved, Resolver};
+use super::{CliError, since};
 use crate::api::Client;
 use crate::store::Store;
 use crate::text::sanitize_line;
@@ -11,27 +11,22 @@ use crate::text::sanitize_line;
 /// `list`'s flags made ready: names made ids (the store's catalog first), the window made
 /// instants, and what the store knows of the items older than `--since`.
 pub async fn prepare_list(
-    global: &Args,
     client: &Client,
     args: &super::list::ListArgs,
+    store: Option<&Store>,
 ) -> Result<(super::list::ListArgs, since::ListWindow), CliError> {
     let window = since::Window::new(
         args.since.as_deref(),
         args.until.as_deref(),
         &super::search_cmd::context_now(),
     )?;
-    let needs_store = window.since.is_some()
-        || [&args.app, &args.project]
-            .iter()
-            .any(|v| v.as_deref().is_some_and(|v| !is_id(v)));
-    let store = needs_store.then(|| existing_store(global)).flatten();
-    let (project, app) = Resolver::new(store.as_ref(), Some(client))
+    let (project, app) = Resolver::new(store, Some(client))
         .scope(args.project.as_deref(), args.app.as_deref())
         .await?;
     let mut args = args.clone();
     args.project = project.map(|p| p.id);
     args.app = app.map(|a| a.id);
-    let older_stored = match (&store, window.since) {
+    let older_stored = match (store, window.since) {
         (Some(store), Some(since)) if args.all => since::older_stored(store, &args.query(), since),
         _ => None,
     };

@@ -81,7 +81,8 @@ pub async fn run_command(
 ) -> Result<(), CliError> {
     let text = args.text();
     let query = search::parse(&text).map_err(|e| query_error(&text, &e))?;
-    super::export::fields::Selection::parse(args.fields.as_deref())?;
+    let selection = super::export::fields::Selection::parse(args.fields.as_deref())?;
+    super::export::check_with_detail(args.with_detail, selection.needs_detail())?;
     let cx = context_now();
     let window = Window::new(args.since.as_deref(), args.until.as_deref(), &cx)?;
     let path = store_path(global)?.ok_or_else(|| {

@@ -206,15 +206,11 @@ impl Walk<'_> {
 }
 
 fn client(args: &super::Args, progress: &Progress) -> Result<Client, CliError> {
-    let resolved = super::resolve_account(args)?;
-    for warning in &resolved.warnings {
-        eprintln!("warning: {}", crate::api::key::redact_keys(warning));
-    }
     let shown = progress.clone();
-    let builder = Client::builder(resolved.base_url.as_str(), resolved.key)?;
-    Ok(builder
-        .on_wait(Arc::new(move |wait: &crate::api::Wait| {
+    super::client_with(
+        args,
+        Arc::new(move |wait: &crate::api::Wait| {
             shown.wait(&super::describe_wait(wait));
-        }))
-        .build()?)
+        }),
+    )
 }

@@ -84,6 +84,23 @@ impl Store {
         })
     }
 
+    /// When sync's discovery last stored the projects and apps (the meta key `catalog_at`, unix
+    /// seconds): how far the catalog can be trusted for names.
+    pub fn catalog_at(&self) -> Result<Option<Timestamp>, StoreError> {
+        let value: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'catalog_at'",
+                [],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(|e| self.error(e))?;
+        Ok(value
+            .and_then(|v| v.parse::<i64>().ok())
+            .and_then(|s| Timestamp::from_second(s).ok()))
+    }
+
     /// The account's projects, as last listed.
     pub fn projects(&self) -> Result<Vec<Project>, StoreError> {
         let mut stmt = self

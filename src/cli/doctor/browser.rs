@@ -54,11 +54,8 @@ pub fn check(
         );
     };
     let found = format!("o opens links with {program} ({}){browser}", path.display());
-    let over_ssh = ["SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY"]
-        .iter()
-        .any(|v| env(v).is_some());
-    let linux_like = cfg!(all(unix, not(target_os = "macos")));
-    let headless = linux_like && set("DISPLAY").is_none() && set("WAYLAND_DISPLAY").is_none();
+    let over_ssh = crate::clipboard::over_ssh_in(env);
+    let headless = !crate::clipboard::has_display_in(env);
     if over_ssh {
         Check::warn(
             NAME,

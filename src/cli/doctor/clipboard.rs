@@ -19,13 +19,8 @@ pub fn checks(
     system: &dyn Fn() -> Result<(), String>,
     tmux: &TmuxRunner,
 ) -> Vec<Check> {
-    let set = |name: &str| env(name).is_some_and(|v| !v.is_empty());
-    let over_ssh = ["SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY"]
-        .iter()
-        .any(|v| env(v).is_some());
-    let display = cfg!(any(target_os = "macos", target_os = "windows"))
-        || set("DISPLAY")
-        || set("WAYLAND_DISPLAY");
+    let over_ssh = crate::clipboard::over_ssh_in(env);
+    let display = crate::clipboard::has_display_in(env);
     let no_system = if over_ssh {
         "over SSH (the remote machine's clipboard is not yours)".to_owned()
     } else if !display {
@@ -111,27 +106,12 @@ fn supports_load_buffer_w(version: &str) -> bool {
 /// How long a tmux query may take.
 const TMUX_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// The real runner: `tmux ARGS`, its output read on a helper thread so a hung tmux costs at
-/// most [`TMUX_TIMEOUT`].
+/// The real runner: `tmux ARGS` through the clipboard's runner, so a hung tmux costs at most
+/// [`TMUX_TIMEOUT`] and is then killed and reaped (it never outlives `doctor`).
 pub fn run_tmux(args: &[&str]) -> Result<String, String> {
     let mut command = Command::new("tmux");
-    command.args(args).stdin(std::process::Stdio::null());
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(command.output());
-    });
-    match rx.recv_timeout(TMUX_TIMEOUT) {
-        Ok(Ok(output)) if output.status.success() => {
-            Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
-        }
-        Ok(Ok(output)) => Err(format!(
-            "{} ({})",
-            output.status,
-            String::from_utf8_lossy(&output.stderr).trim()
-        )),
-        Ok(Err(error)) => Err(error.to_string()),
-        Err(_) => Err(format!("no answer within {}s", TMUX_TIMEOUT.as_secs())),
-    }
+    command.args(args);
+    crate::clipboard::run(command, TMUX_TIMEOUT)
 }
 
 /// The real system clipboard, reached the way `y` reaches it.

@@ -152,10 +152,7 @@ pub fn permissions(_path: &Path) -> Check {
 #[must_use]
 pub fn schema(path: &Path) -> Check {
     const NAME: &str = "store schema";
-    let flags =
-        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let version = rusqlite::Connection::open_with_flags(path, flags)
-        .and_then(|conn| conn.pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0)));
+    let version = super::super::store_cmd::schema_version(path);
     let latest = i64::try_from(crate::store::schema::latest()).unwrap_or(i64::MAX);
     match version {
         Err(error) => Check::fail(

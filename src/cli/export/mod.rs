@@ -11,13 +11,11 @@ pub mod sink;
 pub mod table_fit;
 
 use std::io::Write;
-use std::sync::Arc;
 
 use super::list::ListArgs;
 use super::{Args, CliError};
-use crate::api::Client;
-use crate::api::retry::WaitObserver;
-use crate::store::{Shared, Store};
+use crate::api::{Client, Project};
+use crate::store::Shared;
 use detail::Details;
 use fields::Selection;
 use progress::{ListProgress, Position};
@@ -29,17 +27,30 @@ pub use fields::{Field, Keys, Record};
 /// Runs `list`: one page, or with `--all` every page, resumable.
 pub async fn run_list(global: &Args, args: &ListArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let selection = Selection::parse(args.fields.as_deref())?;
+    let needs_detail = selection.needs_detail();
+    check_with_detail(args.with_detail, needs_detail)?;
+    // Status, tag and limit are checked before any request (names are resolved below).
+    let unresolved = crate::api::FeedbackQuery {
+        app: None,
+        project: None,
+        ..args.query()
+    };
+    unresolved.validate()?;
     let progress =
         ListProgress::new(args.all && std::io::IsTerminal::is_terminal(&std::io::stderr()));
-    let client = client(global, &progress.observer())?;
-    // Names made ids (the store's catalog first), the --since/--until window.
-    let (resolved, window) = super::scope::prepare_list(global, &client, args).await?;
+    let client = super::client_with(global, progress.observer())?;
+    // One read-only look at the store: names, --since's saving, details, the ETA's projects.
+    let store = super::names::existing_store(global);
+    let (resolved, window) = super::scope::prepare_list(&client, args, store.as_ref()).await?;
     let args = &resolved;
     let query = args.query();
     query.validate()?;
-    let needs_detail = selection.needs_detail();
+    let projects = store
+        .as_ref()
+        .filter(|_| progress.is_bar())
+        .and_then(|s| s.projects().ok());
     let store = if needs_detail {
-        existing_store(global)?.map(Shared::new).transpose()?
+        store.map(Shared::new).transpose()?
     } else {
         None
     };
@@ -53,20 +64,28 @@ pub async fn run_list(global: &Args, args: &ListArgs, out: &mut dyn Write) -> Re
         keys: None,
     };
     let mut sink = Sink::new(out, options);
+    if args.all && args.cursor.is_some() {
+        // The resumed part is appended to the interrupted one, which has the header.
+        sink = sink.without_header();
+    }
     if !args.all {
         let page = client
             .list_feedback(&query)
             .await
             .map_err(|e| resume::cursor_error(e.into()))?;
-        let records = details.records(window.window.cut(page.data).0).await?;
+        let (records, older) = window.window.cut(page.data);
+        let records = details.records(records).await?;
         sink.page(&records)?;
-        return sink.finish(page.next_cursor.as_ref());
+        // Past --since, the next page holds only older items: there is nothing to go on to.
+        let next = if older > 0 { None } else { page.next_cursor };
+        return sink.finish(next.as_ref());
     }
     let origin = if progress.is_bar() {
-        oldest_project(&client, details.store()).await
+        progress::far_end(oldest_project(&client, projects).await, window.window.since)
     } else {
         None
     };
+    let bounds = window.window;
     let walk = resume::Walk {
         client: &client,
         sink,
@@ -82,35 +101,29 @@ pub async fn run_list(global: &Args, args: &ListArgs, out: &mut dyn Write) -> Re
             origin,
         },
     };
-    walk.run(query, |cursor| resume::command_line(global, args, cursor))
-        .await
+    walk.run(query, |cursor| {
+        resume::command_line(global, args, &bounds, cursor)
+    })
+    .await
 }
 
-/// The store to read details from when it exists (an export creates none).
-pub fn existing_store(global: &Args) -> Result<Option<Store>, CliError> {
-    match super::store_cmd::store_path(global)? {
-        Some(path) if path.exists() => super::store_cmd::open_store(global),
-        _ => Ok(None),
+/// `--with-detail` fetches metadata and delivery links: without a column that shows them it
+/// would spend a request per item for nothing, so it is refused.
+pub fn check_with_detail(with_detail: bool, needs_detail: bool) -> Result<(), CliError> {
+    if with_detail && !needs_detail {
+        return Err(CliError::Usage(
+            "--with-detail fetches metadata and delivery links, and no column shows them: add \
+             --fields with metadata, delivery, meta.KEY, custom.KEY, link.CHANNEL or all"
+                .to_owned(),
+        ));
     }
+    Ok(())
 }
 
-/// The account's client, its waits reported to `observer`.
-pub fn client(global: &Args, observer: &WaitObserver) -> Result<Client, CliError> {
-    let resolved = super::resolve_account(global)?;
-    for warning in &resolved.warnings {
-        eprintln!("warning: {}", crate::api::key::redact_keys(warning));
-    }
-    let builder = Client::builder(resolved.base_url.as_str(), resolved.key)?;
-    Ok(builder.on_wait(Arc::clone(observer)).build()?)
-}
-
-/// When the oldest project was created (no item is older): from the store, else one request.
-/// Only for the ETA: a failure is no error.
-async fn oldest_project(client: &Client, store: Option<&Shared>) -> Option<jiff::Timestamp> {
-    let stored = store
-        .and_then(|s| s.read(Store::projects).ok())
-        .filter(|p| !p.is_empty());
-    let projects = match stored {
+/// When the oldest project was created (no item is older): from the store's projects, else
+/// one request. Only for the ETA: a failure is no error.
+async fn oldest_project(client: &Client, stored: Option<Vec<Project>>) -> Option<jiff::Timestamp> {
+    let projects = match stored.filter(|p| !p.is_empty()) {
         Some(projects) => projects,
         None => client.list_projects().await.ok()?,
     };

@@ -1,10 +1,13 @@
-//! What `list --all` shows on stderr while it walks: on a terminal an `indicatif` bar line
-//! (items, requests, the budget left, an ETA) whose wait for the budget or a retry counts down
-//! live; otherwise each wait as a plain line, as every command reports them.
+//! What `list --all` shows on stderr while it walks: on a terminal an `indicatif` bar (the share
+//! done, items, requests, the budget left, an ETA) whose wait for the budget or a retry counts
+//! down live; otherwise each wait as a plain line, as every command reports them. Output written
+//! to the terminal while the bar shows goes through [`ListProgress::suspend`], so a table row
+//! never lands inside the bar's line.
 //!
-//! The API tells no totals, so the ETA is measured as `sync` measures a first mirror (and with
-//! its functions): the share of the time from the newest item back to the oldest project's
-//! creation that the walk has covered, and the requests that took.
+//! The API tells no totals, so the share done and the ETA are measured as `sync` measures a
+//! first mirror (and with its functions): the share of the time from the newest item back to the
+//! far end (the oldest project's creation, or `--since` when later) that the walk has covered,
+//! and the requests that took (list requests and `--with-detail`'s detail requests).
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -37,8 +40,55 @@ pub struct Position {
     /// The newest item's time and the last one's so far.
     pub newest: Option<Timestamp>,
     pub reached: Option<Timestamp>,
-    /// No item is older: the oldest project's creation.
+    /// The walk's far end: no item older is listed (the oldest project's creation, or
+    /// `--since` when later, see [`far_end`]).
     pub origin: Option<Timestamp>,
+}
+
+/// Steps of the bar's length: the share done in thousandths.
+const BAR_STEPS: u64 = 1000;
+
+impl Position {
+    /// A page of `records` was written; `requests` were made so far (list and detail).
+    pub fn advance(&mut self, records: &[super::Record], requests: u32) {
+        self.items += u64::try_from(records.len()).unwrap_or(u64::MAX);
+        self.requests = requests;
+        self.newest = self
+            .newest
+            .or(records.first().map(|r| r.feedback.received_at));
+        self.reached = records
+            .last()
+            .map(|r| r.feedback.received_at)
+            .or(self.reached);
+    }
+
+    /// The share of the span walked, 0 to 1, when known.
+    #[must_use]
+    pub fn done(&self) -> Option<f64> {
+        let state = StatusState {
+            head_at: self.newest,
+            deep_at: self.reached,
+            ..StatusState::default()
+        };
+        share_done(&state, self.origin)
+    }
+}
+
+/// The far end of a walk: the later of the oldest project's creation and `--since`.
+#[must_use]
+pub fn far_end(oldest: Option<Timestamp>, since: Option<Timestamp>) -> Option<Timestamp> {
+    match (oldest, since) {
+        (Some(oldest), Some(since)) => Some(oldest.max(since)),
+        (oldest, since) => oldest.or(since),
+    }
+}
+
+/// The bar's position for a share done.
+fn steps(done: f64) -> u64 {
+    // 0..=1000: no truncation or sign to lose.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let steps = (done.clamp(0.0, 1.0) * 1000.0).round() as u64;
+    steps.min(BAR_STEPS)
 }
 
 impl ListProgress {
@@ -46,11 +96,12 @@ impl ListProgress {
     pub fn new(terminal: bool) -> Self {
         let waiting: Waiting = Arc::new(Mutex::new(None));
         let bar = terminal.then(|| {
-            let bar = ProgressBar::new_spinner();
+            let bar = ProgressBar::new(BAR_STEPS);
             let shown = Arc::clone(&waiting);
-            if let Ok(style) = ProgressStyle::with_template("{spinner} {wait}{wide_msg} {elapsed}")
+            if let Ok(style) =
+                ProgressStyle::with_template("{wait}[{bar:20}] {percent:>3}% {wide_msg} {elapsed}")
             {
-                bar.set_style(style.with_key(
+                bar.set_style(style.progress_chars("=> ").with_key(
                     "wait",
                     move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
                         if let Some(text) = countdown(&shown, Instant::now()) {
@@ -98,11 +149,23 @@ impl ListProgress {
         *clock::lock(&self.waiting) = Some((why, Instant::now() + wait.duration));
     }
 
-    /// A page was written: the line shows where the walk is (and no wait).
+    /// A page was written: the bar shows where the walk is (and no wait).
     pub fn update(&self, at: &Position, rate: RateLimit, now: Timestamp) {
         *clock::lock(&self.waiting) = None;
         if let Some(bar) = &self.bar {
+            if let Some(done) = at.done() {
+                bar.set_position(steps(done));
+            }
             bar.set_message(line(at, rate, now, self.started.elapsed()));
+        }
+    }
+
+    /// Runs `write` with the bar cleared from the terminal and drawn again after, so what it
+    /// writes (a table's rows on the same terminal) is never mixed into the bar's line.
+    pub fn suspend<R>(&self, write: impl FnOnce() -> R) -> R {
+        match &self.bar {
+            Some(bar) => bar.suspend(write),
+            None => write(),
         }
     }
 
@@ -131,12 +194,8 @@ pub fn line(at: &Position, rate: RateLimit, now: Timestamp, elapsed: Duration) -
         (Some(remaining), Some(limit)) => format!(" · budget {remaining}/{limit}"),
         _ => String::new(),
     };
-    let state = StatusState {
-        head_at: at.newest,
-        deep_at: at.reached,
-        ..StatusState::default()
-    };
-    let eta = share_done(&state, at.origin)
+    let eta = at
+        .done()
         .and_then(|done| requests_left(at.requests, done))
         .map(|left| {
             let per_request = elapsed / at.requests.max(1);
@@ -188,6 +247,48 @@ mod tests {
             line(&unknown, RateLimit::default(), at(100), Duration::ZERO),
             "1,200 items · 12 req"
         );
+    }
+
+    #[test]
+    fn the_far_end_is_the_later_of_the_oldest_project_and_since() {
+        assert_eq!(far_end(Some(at(10)), Some(at(500))), Some(at(500)));
+        assert_eq!(far_end(Some(at(600)), Some(at(500))), Some(at(600)));
+        assert_eq!(far_end(None, Some(at(500))), Some(at(500)));
+        assert_eq!(far_end(Some(at(10)), None), Some(at(10)));
+        assert_eq!(far_end(None, None), None);
+    }
+
+    fn record(s: i64) -> super::super::Record {
+        let json = format!(
+            r#"{{"id":"fb_{s}","received_at":"{}","status":"new","message":"m","tags":[],"app":null,"project":{{"id":"p","name":"P"}}}}"#,
+            at(s)
+        );
+        super::super::Record::bare(crate::json::from_slice(json.as_bytes()).unwrap())
+    }
+
+    #[test]
+    fn the_bar_stands_at_the_share_walked_and_counts_every_request() {
+        let mut position = Position {
+            items: 0,
+            requests: 0,
+            newest: None,
+            reached: None,
+            origin: Some(at(0)),
+        };
+        position.advance(&[record(1000), record(900)], 1);
+        // A list request and four details.
+        position.advance(&[record(800), record(750)], 1 + 4);
+        assert_eq!(position.items, 4);
+        assert_eq!(position.requests, 5);
+        assert_eq!(position.done(), Some(0.25));
+        let progress = ListProgress {
+            bar: Some(ProgressBar::hidden()),
+            ..ListProgress::new(false)
+        };
+        progress.update(&position, RateLimit::default(), at(100));
+        assert_eq!(progress.bar.as_ref().unwrap().position(), 250);
+        assert_eq!(progress.suspend(|| 7), 7);
+        assert_eq!(steps(1.5), BAR_STEPS);
     }
 
     #[test]

@@ -4,15 +4,17 @@
 //! with that cursor as `next_cursor`) and stderr says how to go on:
 //!
 //! ```text
-//! resume with: feedback-inbox list --all --status archived --format csv --cursor 'c1…'
+//! resume with: feedback-inbox list --all --status archived --since 2026-11-15T09:30:00Z --format csv --cursor 'c1…'
 //! ```
 //!
 //! `--cursor C --all` continues from it: a walk from a given cursor never restarts from the
-//! top (see [`crate::api::walker`]), and a cursor the server rejects (`invalid_cursor`) is a
-//! usage error (exit 2), never a silent export of everything again.
+//! top (see [`crate::api::walker`]), and when the server rejects that cursor (`invalid_cursor`)
+//! before anything was written it is a usage error (exit 2), never a silent export of
+//! everything again. A cursor rejected later in the walk ends it like any failure (exit 1, the
+//! output closed, the resume line).
 
 use super::super::list::ListArgs;
-use super::super::since::ListWindow;
+use super::super::since::{ListWindow, Window};
 use super::super::{Args, CliError};
 use super::detail::Details;
 use super::progress::{ListProgress, Position};
@@ -75,7 +77,13 @@ impl Walk<'_, '_> {
                 }
                 Ok(())
             }
-            Stop::Failed(error) if is_invalid_cursor(&error) => Err(cursor_error(error)),
+            // The user's own cursor, rejected before anything was written: a usage error.
+            // A cursor rejected later (the walk's own, after pages) ends like any failure.
+            Stop::Failed(error)
+                if is_invalid_cursor(&error) && started_from.is_some() && !written =>
+            {
+                Err(cursor_error(error))
+            }
             Stop::Failed(error @ CliError::Io(_)) => Err(error),
             stop => {
                 self.sink.interrupt(resume.as_ref())?;
@@ -121,7 +129,8 @@ impl Walk<'_, '_> {
         };
         let (items, older) = self.window.window.cut(batch?);
         let records = self.details.records(items).await?;
-        self.sink.page(&records)?;
+        let sink = &mut self.sink;
+        self.progress.suspend(|| sink.page(&records))?;
         resume.clone_from(&walker.cursor().cloned());
         if older > 0 {
             // The list is newest first: nothing further down is in the window.
@@ -129,16 +138,9 @@ impl Walk<'_, '_> {
             self.window.stopped(walker, older, self.limit);
             return Ok(false);
         }
+        let details = u32::try_from(self.details.fetched()).unwrap_or(u32::MAX);
         let at = &mut self.position;
-        at.items += u64::try_from(records.len()).unwrap_or(u64::MAX);
-        at.requests = walker.requests();
-        at.newest = at
-            .newest
-            .or(records.first().map(|r| r.feedback.received_at));
-        at.reached = records
-            .last()
-            .map(|r| r.feedback.received_at)
-            .or(at.reached);
+        at.advance(&records, walker.requests().saturating_add(details));
         self.progress
             .update(at, self.client.rate_limit(), jiff::Timestamp::now());
         Ok(true)
@@ -188,8 +190,10 @@ async fn interrupted() -> i32 {
 }
 
 /// The command line that goes on from `cursor` with the same account, filters and output.
+/// `--since`/`--until` are the instants this run computed (RFC 3339, UTC), not the words typed:
+/// an age like `7d` read again an hour later would move the window.
 #[must_use]
-pub fn command_line(global: &Args, args: &ListArgs, cursor: &Cursor) -> String {
+pub fn command_line(global: &Args, args: &ListArgs, window: &Window, cursor: &Cursor) -> String {
     let mut words: Vec<String> = ["feedback-inbox", "list", "--all"]
         .map(String::from)
         .to_vec();
@@ -217,8 +221,8 @@ pub fn command_line(global: &Args, args: &ListArgs, cursor: &Cursor) -> String {
     flag("app", args.app.clone());
     flag("project", args.project.clone());
     flag("tag", args.tag.clone());
-    flag("since", args.since.clone());
-    flag("until", args.until.clone());
+    flag("since", window.since.map(|at| at.to_string()));
+    flag("until", window.until.map(|at| at.to_string()));
     flag("limit", args.limit.map(|l| l.to_string()));
     flag("fields", args.fields.clone());
     let format = clap::ValueEnum::to_possible_value(&args.format).map(|v| v.get_name().to_owned());

@@ -3,7 +3,6 @@
 //! front; `--with-detail` first fetches the details the store lacks.
 
 use std::io::Write;
-use std::sync::Arc;
 
 use super::super::CliError;
 use super::super::output::ListFormat;
@@ -70,10 +69,7 @@ pub async fn with_detail(
             .map_err(|e| query_error(&args.text(), &e))?;
         Ok::<_, CliError>(store.view_keys(&narrow.view(sql), args.limit)?)
     })?;
-    let observer: crate::api::retry::WaitObserver = Arc::new(|wait: &crate::api::Wait| {
-        eprintln!("{}", super::super::describe_wait(wait));
-    });
-    let client = super::client(global, &observer)?;
+    let client = super::super::client(global, false)?;
     let mut details = Details::new(Some(shared.clone()), Some(client));
     for batch in keys.chunks(BATCH) {
         let items = shared.read(|store| store.items(batch))?;

@@ -57,6 +57,9 @@ pub struct Sink<'a> {
     columns: Option<Vec<Field>>,
     table: Option<FittedTable>,
     started: bool,
+    /// False for the resumed part of a csv or table export (`--cursor` with `--all`): it is
+    /// appended to the first part, which has the header.
+    header: bool,
     written: u64,
 }
 
@@ -69,8 +72,16 @@ impl<'a> Sink<'a> {
             columns: None,
             table: None,
             started: false,
+            header: true,
             written: 0,
         }
+    }
+
+    /// A sink whose csv or table output continues an earlier one: no header line.
+    #[must_use]
+    pub fn without_header(mut self) -> Self {
+        self.header = false;
+        self
     }
 
     /// Writes one page of records, and flushes.
@@ -153,16 +164,36 @@ impl<'a> Sink<'a> {
             return Ok(());
         }
         self.started = true;
+        // `--fields all` without the keys known up front takes columns from the first page,
+        // which differs between the parts: such a resumed part keeps its own header.
+        let from_data = self.options.fields == Selection::All && self.options.keys.is_none();
+        self.header |= from_data;
         let columns = self.resolve(first);
         match self.options.format {
             ListFormat::Table => {
-                let table =
-                    FittedTable::new(columns.as_deref().unwrap_or_default(), self.options.table);
-                table.header(self.out)?;
+                let ids = first
+                    .iter()
+                    .map(|r| crate::width::width(&sanitize_line(&r.feedback.id.0)))
+                    .max()
+                    .unwrap_or(0);
+                let table = FittedTable::new(
+                    columns.as_deref().unwrap_or_default(),
+                    self.options.table,
+                    ids,
+                );
+                if self.header {
+                    table.header(self.out)?;
+                }
                 self.table = Some(table);
             }
+            ListFormat::Csv if !self.header => {}
             ListFormat::Csv => {
-                let names: Vec<String> = columns.iter().flatten().map(Field::name).collect();
+                // Names of metadata keys and channels are server text, as cells are.
+                let names: Vec<String> = columns
+                    .iter()
+                    .flatten()
+                    .map(|f| csv_cell(sanitize_line(&f.name()).into_owned(), self.options.raw_csv))
+                    .collect();
                 let mut writer = csv::Writer::from_writer(&mut *self.out);
                 writer.write_record(&names)?;
                 writer.flush()?;

@@ -184,3 +184,20 @@ fn unknown_fields_are_a_usage_error_naming_the_valid_ones() {
     assert!(Selection::parse(Some(",")).is_err());
     assert!(Selection::parse(Some("meta.")).is_err());
 }
+
+#[test]
+fn header_names_from_the_server_are_sanitized_and_guarded_in_csv_and_tables() {
+    let pages = vec![vec![record(
+        1,
+        &[("=cmd\u{1b}[2J", "x"), ("ok\u{202e}", "y")],
+    )]];
+    let csv = export(options(ListFormat::Csv, Selection::All), &pages, None);
+    let header = csv.lines().next().unwrap();
+    assert!(!header.chars().any(char::is_control), "{header:?}");
+    assert!(!header.contains('\u{202e}'), "{header:?}");
+    assert!(header.contains("custom.=cmd␛,custom.ok�"), "{header:?}");
+    let table = export(options(ListFormat::Table, Selection::All), &pages, None);
+    let header = table.lines().next().unwrap();
+    assert!(!header.chars().any(char::is_control), "{header:?}");
+    assert!(header.contains("custom.=cmd␛"), "{header:?}");
+}

@@ -3,7 +3,10 @@
 //! whole, padded to its column's usual width, nothing cut). Widths are display cells
 //! (`crate::width`), never bytes, and every cell is sanitized to one line here.
 //!
-//! Rows are written as pages arrive, so widths come from the columns, not from the data.
+//! Rows are written as pages arrive, so widths come from the columns, not from the data, but for
+//! the id: its column is as wide as the first page's widest id, and an id is never cut (a later,
+//! longer one is written whole). `projects`, `apps` and `tags`, whose rows are all known first,
+//! lay out their own [`Spec`]s with [`FittedTable::from_specs`].
 
 use std::io::{self, Write};
 
@@ -43,16 +46,21 @@ impl TableMode {
 
 /// A column's title and widths, and when it shrinks (lower ranks shrink and go first).
 #[derive(Debug, Clone)]
-struct Spec {
-    title: String,
-    preferred: usize,
-    min: usize,
-    rank: u8,
+pub struct Spec {
+    pub title: String,
+    pub preferred: usize,
+    pub min: usize,
+    pub rank: u8,
+    /// Never cut (an id): the column does not shrink, and a wider cell is written whole.
+    pub whole: bool,
 }
+
+/// The id column's width when the ids are `ids` cells wide at most.
+const ID_CELLS: usize = 10;
 
 /// Usual width, the least width still worth showing (below it the column goes; ids and times
 /// never shrink), and the rank.
-fn spec(field: &Field) -> Spec {
+fn spec(field: &Field, ids: usize) -> Spec {
     let (preferred, min, rank) = match field {
         Field::Extra => (30, 10, 0),
         Field::Metadata | Field::Delivery => (40, 12, 1),
@@ -66,7 +74,7 @@ fn spec(field: &Field) -> Spec {
         Field::App | Field::AppName => (24, 12, 8),
         Field::Status => (8, 6, 9),
         Field::ReceivedAt => (17, 17, 10),
-        Field::Id => (10, 10, 11),
+        Field::Id => (ids.max(ID_CELLS), ids.max(ID_CELLS), 11),
         Field::Message => (60, 20, 12),
     };
     let title = match field {
@@ -81,6 +89,7 @@ fn spec(field: &Field) -> Spec {
         preferred,
         min,
         rank,
+        whole: *field == Field::Id,
     }
 }
 
@@ -89,18 +98,27 @@ fn spec(field: &Field) -> Spec {
 pub struct FittedTable {
     titles: Vec<String>,
     widths: Vec<Option<usize>>,
+    whole: Vec<bool>,
     plain: bool,
 }
 
 impl FittedTable {
+    /// The table of `fields`, its id column `ids` cells wide (the first page's widest id).
     #[must_use]
-    pub fn new(fields: &[Field], mode: TableMode) -> Self {
-        let specs: Vec<Spec> = fields.iter().map(spec).collect();
+    pub fn new(fields: &[Field], mode: TableMode, ids: usize) -> Self {
+        let specs: Vec<Spec> = fields.iter().map(|f| spec(f, ids)).collect();
+        Self::from_specs(specs, flex_index(fields), mode)
+    }
+
+    /// The table of `specs`; `flex` takes the room left on a terminal.
+    #[must_use]
+    pub fn from_specs(specs: Vec<Spec>, flex: Option<usize>, mode: TableMode) -> Self {
         let widths = match mode {
             TableMode::Plain => specs.iter().map(|s| Some(s.preferred)).collect(),
-            TableMode::Fit(total) => layout(&specs, flex_index(fields), total),
+            TableMode::Fit(total) => layout(&specs, flex, total),
         };
         Self {
+            whole: specs.iter().map(|s| s.whole).collect(),
             titles: specs.into_iter().map(|s| s.title).collect(),
             widths,
             plain: mode == TableMode::Plain,
@@ -113,17 +131,18 @@ impl FittedTable {
 
     /// Writes one row of cells (one per field, raw: sanitized here).
     pub fn row(&self, out: &mut dyn Write, cells: &[String]) -> io::Result<()> {
-        let shown: Vec<(usize, &String)> = self
+        let shown: Vec<(usize, bool, &String)> = self
             .widths
             .iter()
+            .zip(&self.whole)
             .zip(cells)
-            .filter_map(|(w, c)| w.map(|w| (w, c)))
+            .filter_map(|((w, whole), c)| w.map(|w| (w, *whole, c)))
             .collect();
         let last = shown.len().saturating_sub(1);
         let mut line = String::new();
-        for (i, (cells_wide, cell)) in shown.into_iter().enumerate() {
+        for (i, (cells_wide, whole, cell)) in shown.into_iter().enumerate() {
             let clean = sanitize_line(cell);
-            if self.plain {
+            if self.plain || whole {
                 line.push_str(&clean);
                 if i != last {
                     let pad = cells_wide.saturating_sub(width(&clean));
@@ -195,7 +214,7 @@ mod tests {
     use crate::cli::export::fields::TABLE_DEFAULT;
 
     fn lines(mode: TableMode, fields: &[Field], cells: &[&str]) -> Vec<String> {
-        let table = FittedTable::new(fields, mode);
+        let table = FittedTable::new(fields, mode, width(cells[0]));
         let mut out = Vec::new();
         table.header(&mut out).unwrap();
         let cells: Vec<String> = cells.iter().map(|c| (*c).to_owned()).collect();
@@ -221,7 +240,7 @@ mod tests {
     fn a_wide_terminal_shows_every_column_and_the_message_takes_the_rest() {
         let shown = lines(TableMode::Fit(200), TABLE_DEFAULT, ROW);
         assert!(shown.iter().all(|l| width(l) <= 200), "{shown:#?}");
-        assert!(shown[0].starts_with("ID          RECEIVED"), "{shown:#?}");
+        assert!(shown[0].starts_with("ID           RECEIVED"), "{shown:#?}");
         assert!(
             shown[1].ends_with("and then some more text to cut"),
             "{shown:#?}"
@@ -237,22 +256,35 @@ mod tests {
             }
             assert!(shown[0].contains("MESSAGE"), "{total}: {shown:#?}");
         }
-        // At 80 cells tags and the email go, the app shrinks; ids and times never shrink.
+        // At 80 cells tags and the email go, the app shrinks; ids and times never shrink, and
+        // the id column is as wide as the id: never cut.
         let at_80 = lines(TableMode::Fit(80), TABLE_DEFAULT, ROW);
         assert_eq!(
             at_80[0],
-            "ID          RECEIVED           STATUS  APP           MESSAGE"
+            "ID           RECEIVED           STATUS  APP           MESSAGE"
         );
-        assert!(at_80[1].starts_with("fb_123456…  2026-11-01 12:00Z  new     Trailhead i…"));
+        assert!(at_80[1].starts_with("fb_12345678  2026-11-01 12:00Z  new     Trailhead i…"));
         let at_60 = lines(TableMode::Fit(60), TABLE_DEFAULT, ROW);
-        assert_eq!(at_60[0], "ID          RECEIVED           STATUS  MESSAGE");
-        let at_32 = lines(TableMode::Fit(32), TABLE_DEFAULT, ROW);
-        assert_eq!(at_32[0], "ID          MESSAGE");
+        assert_eq!(at_60[0], "ID           RECEIVED           STATUS  MESSAGE");
+        let at_33 = lines(TableMode::Fit(33), TABLE_DEFAULT, ROW);
+        assert_eq!(at_33[0], "ID           MESSAGE");
+        assert!(at_33[1].starts_with("fb_12345678  "), "{at_33:#?}");
         let at_12 = lines(TableMode::Fit(12), TABLE_DEFAULT, ROW);
         assert_eq!(at_12[0], "MESSAGE");
         // The message is cut in display cells: a wide character is never split.
         let at_40 = lines(TableMode::Fit(40), TABLE_DEFAULT, ROW);
         assert!(at_40[1].contains('同'), "{at_40:#?}");
+    }
+
+    #[test]
+    fn a_longer_id_than_the_first_pages_is_written_whole() {
+        let table = FittedTable::new(TABLE_DEFAULT, TableMode::Fit(40), 11);
+        let mut cells: Vec<String> = ROW.iter().map(|c| (*c).to_owned()).collect();
+        cells[0] = "fb_1234567890123".to_owned();
+        let mut out = Vec::new();
+        table.row(&mut out, &cells).unwrap();
+        let line = String::from_utf8(out).unwrap();
+        assert!(line.starts_with("fb_1234567890123 "), "{line}");
     }
 
     #[test]
