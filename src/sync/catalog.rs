@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use rusqlite::{OptionalExtension, params};
+use rusqlite::params;
 
 use super::{Report, SyncError, Syncer};
 use crate::api::lenient::CountedPage;
@@ -34,7 +34,7 @@ impl Syncer {
     /// [`CATALOG_FRESH`]; otherwise nothing (no request).
     pub async fn discovery_if_due(&self) -> Result<Report, SyncError> {
         let now = self.now();
-        let at = self.blocking(catalog_at).await?;
+        let at = self.blocking(|s| s.catalog_at()).await?;
         let fresh = at.is_some_and(|at| crate::clock::until(at, now) < CATALOG_FRESH);
         if fresh {
             return Ok(Report::default());
@@ -113,22 +113,6 @@ impl Syncer {
         }
         Ok(report.requests)
     }
-}
-
-/// When discovery last stored the catalog.
-fn catalog_at(store: &mut Store) -> Result<Option<jiff::Timestamp>, crate::store::StoreError> {
-    let value: Option<String> = store
-        .conn()
-        .query_row(
-            "SELECT value FROM meta WHERE key = ?1",
-            [CATALOG_AT],
-            |row| row.get(0),
-        )
-        .optional()
-        .map_err(|e| store.error(e))?;
-    Ok(value
-        .and_then(|v| v.parse::<i64>().ok())
-        .and_then(|s| jiff::Timestamp::from_second(s).ok()))
 }
 
 fn all_known(
