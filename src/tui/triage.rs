@@ -9,6 +9,7 @@ use jiff::{SignedDuration, Timestamp};
 use ratatui_textarea::TextArea;
 
 use crate::store::Triage;
+use crate::tui::state::AppState;
 
 /// How long an opened detail must be shown before its item counts as seen, by default.
 pub const SEEN_DELAY_MS: u64 = 1000;
@@ -104,6 +105,23 @@ pub struct Triaged {
     pub cause: Cause,
     /// What was done, for the note ("starred", "snoozed until Mon 09:00").
     pub what: String,
+}
+
+/// The committed triage state of item `id` as the inbox knows it: the open detail's when it
+/// is that item's (it may have left the rows), else its row's, else untouched.
+#[must_use]
+pub fn known(state: &AppState, id: &str) -> Triage {
+    if let Some(detail) = state.detail.as_ref().filter(|d| d.id == id) {
+        return detail.triage.clone();
+    }
+    state
+        .list
+        .window
+        .rows
+        .iter()
+        .find(|r| *r.id == *id)
+        .map(|r| r.triage.clone())
+        .unwrap_or_default()
 }
 
 /// The glyphs of a state, in a fixed order (● unseen, ★ starred, ✓ done, ⏾ snoozed, ✎ note), so

@@ -68,16 +68,10 @@ pub(super) fn targets(state: &mut AppState) -> Option<Vec<String>> {
 
 /// An item's state as it will be once the writes in flight commit.
 pub(super) fn current(state: &AppState, id: &str) -> Triage {
-    if let Some(queued) = state.triage.queued.get(id) {
-        return queued.clone();
+    match state.triage.queued.get(id) {
+        Some(queued) => queued.clone(),
+        None => crate::tui::triage::known(state, id),
     }
-    let window = &state.list.window;
-    window
-        .rows
-        .iter()
-        .find(|r| *r.id == *id)
-        .map(|r| r.triage.clone())
-        .unwrap_or_default()
 }
 
 /// The write of `change` to `ids`.
@@ -137,6 +131,9 @@ pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>
             if *row.id == **id {
                 row.triage = after.clone();
             }
+        }
+        if let Some(detail) = state.detail.as_mut().filter(|d| d.id == *id) {
+            detail.triage = after.clone();
         }
     }
     let mut effects = Vec::new();

@@ -129,6 +129,16 @@ fn apply(state: &mut AppState, data: ViewData) {
     list.offset = data.top.unwrap_or(0);
     list.keys = data.keys;
     list.window = data.window;
+    // Another window's triage of the open detail's item, when the view still holds it (never
+    // over a write of this window in flight: the query may have read the store before it).
+    if let Some(detail) = state.detail.as_mut()
+        && state.triage.writing == 0
+        && !state.sync.requery_due
+        && let Some(row) = state.list.window.rows.iter().find(|r| *r.id == *detail.id)
+    {
+        detail.triage = row.triage.clone();
+    }
+    let list = &mut state.list;
     // A rows read still in flight was asked for the keys just replaced: its rows would land in
     // other items' places.
     list.rows_id = 0;

@@ -327,3 +327,69 @@ fn with_an_editor_set_n_hands_the_note_to_it_and_writes_what_comes_back() {
     assert!(h.state.note.as_ref().unwrap().error);
     assert_eq!(stored(&h, "id00000").note.as_deref(), Some("from vim"));
 }
+
+#[test]
+fn a_message_that_changes_nothing_keeps_a_change_of_the_same_batch_to_be_drawn() {
+    let mut h = started_harness(120, 30, 50, true);
+    h.state.dirty = false; // drawn
+    act(&mut h, Action::Help);
+    assert!(h.state.dirty);
+    // Before the loop draws, the triage count comes back unchanged: nothing to draw for it,
+    // but the help still is.
+    let rev = h.state.triage.rev;
+    h.send(Msg::TriageRev(Ok(rev)));
+    assert!(h.state.dirty, "the help opened in this batch is drawn");
+}
+
+#[test]
+fn in_the_detail_the_items_state_stays_known_after_it_left_the_list() {
+    let mut h = started_harness(120, 30, 50, true);
+    let ids = ["id00000".to_owned()];
+    let note = TriageChange::Note(Some("call back".into()));
+    h.store.write(|s| s.set_triage(&ids, &note, now())).unwrap();
+    let seen = TriageChange::Seen(true);
+    h.store.write(|s| s.set_triage(&ids, &seen, now())).unwrap();
+    h.synced(SyncJob::Head(Status::New), true);
+    act(&mut h, Action::Open);
+    act(&mut h, Action::ToggleDone);
+    assert!(stored(&h, "id00000").done);
+    assert!(
+        !h.screen_ids().contains(&"id00000".to_owned()),
+        "left the rows"
+    );
+    let detail = h.state.detail.as_ref().unwrap();
+    assert!(detail.triage.done, "the detail shows it done");
+    assert_eq!(
+        crate::tui::triage::known(&h.state, "id00000"),
+        detail.triage
+    );
+    // The seen delay passes: it was seen already, nothing is sent.
+    let effects = h.apply(Msg::Tick(now() + SignedDuration::from_secs(2)));
+    let writes = effects
+        .iter()
+        .filter(|e| matches!(e, Effect::Triage { .. }));
+    assert_eq!(writes.count(), 0, "not marked seen again: {effects:?}");
+    assert!(h.state.detail.as_ref().unwrap().triage.seen);
+    // The note editor opens on the stored note, not an empty one.
+    act(&mut h, Action::EditNote);
+    assert_eq!(
+        h.state.triage.note.as_ref().unwrap().area.lines(),
+        ["call back"]
+    );
+    key(&mut h, KeyCode::Esc);
+    // `d` again undoes it rather than sending done once more.
+    let effects = h.apply(Msg::Action(Action::ToggleDone));
+    assert!(
+        matches!(
+            &effects[..],
+            [Effect::Triage {
+                change: TriageChange::Done(false),
+                ..
+            }]
+        ),
+        "{effects:?}"
+    );
+    h.settle(effects);
+    assert!(!stored(&h, "id00000").done);
+    assert_eq!(stored(&h, "id00000").note.as_deref(), Some("call back"));
+}
