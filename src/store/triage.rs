@@ -70,6 +70,20 @@ impl TriageChange {
         }
         out
     }
+
+    /// The change that puts back what this one changed of `before` (the one field, so that
+    /// an undo keeps what changed since in the other fields: a seen mark, another window's
+    /// note).
+    #[must_use]
+    pub fn inverse(&self, before: &Triage) -> Self {
+        match self {
+            Self::Seen(_) => Self::Seen(before.seen),
+            Self::Starred(_) => Self::Starred(before.starred),
+            Self::Done(_) => Self::Done(before.done),
+            Self::Snooze(_) => Self::Snooze(before.snoozed_until),
+            Self::Note(_) => Self::Note(before.note.clone()),
+        }
+    }
 }
 
 impl Store {
@@ -93,7 +107,26 @@ impl Store {
         })
     }
 
-    /// Puts back whole states (an undo), in one transaction, at `at`.
+    /// Makes each item's own change (an undo: the inverses of one action's changes) in one
+    /// transaction, at `at`; returns each item's state before.
+    pub fn set_triage_each(
+        &mut self,
+        changes: &[(String, TriageChange)],
+        at: Timestamp,
+    ) -> Result<Vec<(String, Triage)>, StoreError> {
+        self.write(|tx| {
+            let mut before = Vec::with_capacity(changes.len());
+            for (id, change) in changes {
+                let old = read_one(tx, id)?.unwrap_or_default();
+                put_one(tx, id, &change.apply(&old), at)?;
+                before.push((id.clone(), old));
+            }
+            bump_rev(tx)?;
+            Ok(before)
+        })
+    }
+
+    /// Puts back whole states, in one transaction, at `at`.
     pub fn restore_triage(
         &mut self,
         states: &[(String, Triage)],

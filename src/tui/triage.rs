@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use jiff::{SignedDuration, Timestamp};
 use ratatui_textarea::TextArea;
 
-use crate::store::Triage;
+use crate::store::{Triage, TriageChange};
 use crate::tui::state::AppState;
 
 /// How long an opened detail must be shown before its item counts as seen, by default.
@@ -25,8 +25,11 @@ pub struct TriageState {
     pub rev: i64,
     /// When the earliest snooze ends: the view is read again then.
     pub next_wake: Option<Timestamp>,
-    /// Each step: the states before one action, newest last.
-    pub undo: Vec<Vec<(String, Triage)>>,
+    /// Each step: the changes that undo one action, per item, newest last.
+    pub undo: Vec<Vec<(String, TriageChange)>>,
+    /// `U` pressed while writes were in flight: undone once they committed (the step of the
+    /// action just sent is not kept before its answer).
+    pub undo_waiting: usize,
     /// The states that writes in flight will leave, so a key pressed again before the answer
     /// toggles from what it will be.
     pub queued: HashMap<String, Triage>,
@@ -53,6 +56,7 @@ impl Default for TriageState {
             rev: 0,
             next_wake: None,
             undo: Vec::new(),
+            undo_waiting: 0,
             queued: HashMap::new(),
             writing: 0,
             seen_delay: SignedDuration::from_millis(
@@ -97,11 +101,12 @@ pub enum Cause {
     Undo,
 }
 
-/// A committed triage write: every item's state after it, and before it.
+/// A committed triage write: every item's state after it, and how to undo it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Triaged {
     pub after: Vec<(String, Triage)>,
-    pub before: Vec<(String, Triage)>,
+    /// The changes that undo this write, per item (empty for an undo).
+    pub undo: Vec<(String, TriageChange)>,
     pub cause: Cause,
     /// What was done, for the note ("starred", "snoozed until Mon 09:00").
     pub what: String,

@@ -190,7 +190,7 @@ impl Executor {
             | Effect::LoadPanes { .. }
             | Effect::LoadDetail { .. }
             | Effect::Triage { .. }
-            | Effect::TriageRestore { .. }
+            | Effect::TriageUndo { .. }
             | Effect::TriageRev
             | Effect::EditNote { .. } => {}
         }

@@ -38,9 +38,13 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
                         .iter()
                         .map(|(id, old)| (id.clone(), change.apply(old)))
                         .collect();
+                    let undo = before
+                        .iter()
+                        .map(|(id, old)| (id.clone(), change.inverse(old)))
+                        .collect();
                     Box::new(Triaged {
                         after,
-                        before,
+                        undo,
                         cause,
                         what,
                     })
@@ -48,13 +52,18 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
                 .map_err(|e| e.to_string());
             Msg::Triaged(result)
         }),
-        Effect::TriageRestore { states, at } => Box::new(move || {
+        Effect::TriageUndo { changes, at } => Box::new(move || {
             let result = store
-                .write(|s| s.restore_triage(&states, at))
-                .map(|()| {
+                .write(|s| s.set_triage_each(&changes, at))
+                .map(|before| {
+                    let after = before
+                        .iter()
+                        .zip(&changes)
+                        .map(|((id, old), (_, change))| (id.clone(), change.apply(old)))
+                        .collect();
                     Box::new(Triaged {
-                        after: states,
-                        before: Vec::new(),
+                        after,
+                        undo: Vec::new(),
                         cause: Cause::Undo,
                         what: "undone".to_owned(),
                     })

@@ -96,17 +96,25 @@ pub(super) fn send(
     }
 }
 
+/// `U`: the last action's inverse changes. While writes are in flight, the step of the one
+/// just sent is not known yet: the undo waits for them.
 fn undo(state: &mut AppState) -> Vec<Effect> {
-    let Some(states) = state.triage.undo.pop() else {
+    if state.triage.writing > 0 {
+        state.triage.undo_waiting += 1;
+        info(state, "Undoing once saved…".to_owned());
+        return Vec::new();
+    }
+    let Some(changes) = state.triage.undo.pop() else {
         info(state, "Nothing to undo".to_owned());
         return Vec::new();
     };
-    for (id, old) in &states {
-        state.triage.queued.insert(id.clone(), old.clone());
+    for (id, change) in &changes {
+        let next = change.apply(&current(state, id));
+        state.triage.queued.insert(id.clone(), next);
     }
     state.triage.writing += 1;
-    vec![Effect::TriageRestore {
-        states,
+    vec![Effect::TriageUndo {
+        changes,
         at: state.now,
     }]
 }
@@ -123,7 +131,7 @@ pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>
         Ok(done) => done,
         Err(message) => {
             error(state, format!("Triage not saved: {message}"));
-            return Vec::new();
+            return undo_waiting(state);
         }
     };
     for (id, after) in &done.after {
@@ -140,7 +148,7 @@ pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>
     match done.cause {
         Cause::Key => {
             let triage = &mut state.triage;
-            triage.undo.push(done.before.clone());
+            triage.undo.push(done.undo.clone());
             if triage.undo.len() > UNDO_DEPTH {
                 triage.undo.remove(0);
             }
@@ -151,7 +159,17 @@ pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>
         Cause::Shown => {}
     }
     effects.extend(store_changed(state));
+    effects.extend(undo_waiting(state));
     effects
+}
+
+/// A `U` that waited for the writes in flight, once they all answered.
+fn undo_waiting(state: &mut AppState) -> Vec<Effect> {
+    if state.triage.writing > 0 || state.triage.undo_waiting == 0 {
+        return Vec::new();
+    }
+    state.triage.undo_waiting -= 1;
+    undo(state)
 }
 
 fn note(state: &mut AppState, done: &Triaged) {

@@ -284,7 +284,7 @@ fn an_undo_answer_is_not_an_undo_step() {
     let mut h = started_harness(120, 30, 50, true);
     let done = Triaged {
         after: vec![("id00000".into(), Triage::default())],
-        before: Vec::new(),
+        undo: Vec::new(),
         cause: Cause::Undo,
         what: "undone".into(),
     };
@@ -392,4 +392,71 @@ fn in_the_detail_the_items_state_stays_known_after_it_left_the_list() {
     h.settle(effects);
     assert!(!stored(&h, "id00000").done);
     assert_eq!(stored(&h, "id00000").note.as_deref(), Some("call back"));
+}
+
+#[test]
+fn another_windows_triage_shows_at_a_refresh_attempt_even_offline() {
+    let mut one = started_harness(120, 30, 50, true);
+    let mut two = Harness::start(one.store.clone(), 120, 30);
+    two.state.triage.advance = false;
+    one.state.refresh_seconds = 60;
+    one.state.next_refresh = Some(now() + SignedDuration::from_secs(60));
+    act(&mut two, Action::ToggleStar);
+    // `r` while the service cannot be reached.
+    one.state.sync.offline = Some("connection refused".into());
+    act(&mut one, Action::Reload);
+    assert!(row(&one, "id00000").starred, "shown at `r`");
+    act(&mut two, Action::ToggleStar);
+    let failure = crate::tui::action::SyncFailure {
+        text: "connection refused".into(),
+        kind: crate::tui::action::FailureKind::Offline,
+    };
+    one.send(Msg::Synced {
+        job: SyncJob::Head(Status::New),
+        result: Err(failure),
+    });
+    assert!(row(&one, "id00000").starred, "not before the next attempt");
+    // The automatic refresh's next attempt.
+    one.send(Msg::Tick(now() + SignedDuration::from_secs(61)));
+    assert!(
+        !row(&one, "id00000").starred,
+        "shown at the automatic refresh"
+    );
+}
+
+#[test]
+fn undo_puts_back_only_the_field_the_action_changed() {
+    let mut h = started_harness(120, 30, 50, true);
+    h.state.triage.advance = false;
+    act(&mut h, Action::ToggleStar);
+    // Since: seen, and another window's note.
+    let ids = ["id00000".to_owned()];
+    let note = TriageChange::Note(Some("from the other window".into()));
+    h.store.write(|s| s.set_triage(&ids, &note, now())).unwrap();
+    h.store
+        .write(|s| s.set_triage(&ids, &TriageChange::Seen(true), now()))
+        .unwrap();
+    act(&mut h, Action::UndoTriage);
+    let after = stored(&h, "id00000");
+    assert!(!after.starred, "the star is undone");
+    assert!(after.seen, "the seen mark made since stays");
+    assert_eq!(after.note.as_deref(), Some("from the other window"));
+}
+
+#[test]
+fn u_right_after_an_action_waits_for_it_and_undoes_that_one() {
+    let mut h = started_harness(120, 30, 50, true);
+    h.state.triage.advance = false;
+    act(&mut h, Action::ToggleStar);
+    let done = h.apply(Msg::Action(Action::ToggleDone));
+    let undo = h.apply(Msg::Action(Action::UndoTriage));
+    assert!(
+        undo.is_empty(),
+        "nothing sent before the done committed: {undo:?}"
+    );
+    h.settle(done);
+    let after = stored(&h, "id00000");
+    assert!(!after.done, "the done is undone");
+    assert!(after.starred, "the earlier star is not");
+    assert_eq!(h.state.triage.undo.len(), 1);
 }
