@@ -75,6 +75,12 @@ impl TriageChange {
         out
     }
 
+    /// A done or snooze change: it can take an item out of a view (or bring it back).
+    #[must_use]
+    pub fn hides(&self) -> bool {
+        matches!(self, Self::Done(_) | Self::Snooze(_))
+    }
+
     /// The change that puts back what this one changed of `before` (the one field, so that
     /// an undo keeps what changed since in the other fields: a seen mark, another window's
     /// note).

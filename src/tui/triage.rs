@@ -105,8 +105,13 @@ pub enum Cause {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Triaged {
     pub after: Vec<(String, Triage)>,
+    pub before: Vec<(String, Triage)>,
     /// The changes that undo this write, per item (empty for an undo).
     pub undo: Vec<(String, TriageChange)>,
+    /// Done or snooze changed: items may have left the view or come back.
+    pub hides: bool,
+    /// The store's triage write count just after this write.
+    pub rev: i64,
     pub cause: Cause,
     /// What was done, for the note ("starred", "snoozed until Mon 09:00").
     pub what: String,

@@ -32,8 +32,11 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
             what,
         } => Box::new(move || {
             let result = store
-                .write(|s| s.set_triage(&ids, &change, at))
-                .map(|before| {
+                .write(|s| {
+                    let before = s.set_triage(&ids, &change, at)?;
+                    Ok::<_, StoreError>((before, s.triage_rev()?))
+                })
+                .map(|(before, rev)| {
                     let after = before
                         .iter()
                         .map(|(id, old)| (id.clone(), change.apply(old)))
@@ -44,7 +47,10 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
                         .collect();
                     Box::new(Triaged {
                         after,
+                        before,
                         undo,
+                        hides: change.hides(),
+                        rev,
                         cause,
                         what,
                     })
@@ -54,8 +60,11 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
         }),
         Effect::TriageUndo { changes, at } => Box::new(move || {
             let result = store
-                .write(|s| s.set_triage_each(&changes, at))
-                .map(|before| {
+                .write(|s| {
+                    let before = s.set_triage_each(&changes, at)?;
+                    Ok::<_, StoreError>((before, s.triage_rev()?))
+                })
+                .map(|(before, rev)| {
                     let after = before
                         .iter()
                         .zip(&changes)
@@ -63,7 +72,10 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
                         .collect();
                     Box::new(Triaged {
                         after,
+                        before,
                         undo: Vec::new(),
+                        hides: changes.iter().any(|(_, c)| c.hides()),
+                        rev,
                         cause: Cause::Undo,
                         what: "undone".to_owned(),
                     })

@@ -268,10 +268,27 @@ pub(super) fn store_changed(state: &mut AppState) -> Option<Effect> {
     state.sync.panes_due = true;
     if state.list.querying {
         state.sync.requery_due = true;
+        state.sync.requery_counts_new = true;
         return None;
     }
     state.sync.requery_due = false;
+    state.sync.requery_counts_new = false;
     Some(requery(state, Requery::Same))
+}
+
+/// Only triage changed (a write committed, another window's, a snooze's end): the view is
+/// queried again as for [`store_changed`], but the panes' counts stay (triage changes none of
+/// them) and items that come back on top are not counted as new.
+pub(super) fn triage_changed(state: &mut AppState) -> Option<Effect> {
+    if state.list.querying {
+        state.sync.requery_due = true;
+        return None;
+    }
+    if state.sync.requery_due && state.sync.requery_counts_new {
+        return store_changed(state);
+    }
+    state.sync.requery_due = false;
+    Some(requery(state, Requery::Triage))
 }
 
 /// What a tick owes the store's changes: the coalesced query of the view and the panes' counts
@@ -280,7 +297,12 @@ pub(super) fn catch_up(state: &mut AppState) -> Vec<Effect> {
     let mut effects = Vec::new();
     if state.sync.requery_due && !state.list.querying {
         state.sync.requery_due = false;
-        effects.push(requery(state, Requery::Same));
+        let mode = if std::mem::take(&mut state.sync.requery_counts_new) {
+            Requery::Same
+        } else {
+            Requery::Triage
+        };
+        effects.push(requery(state, mode));
     }
     if state.sync.panes_due && !state.sync.panes_reading {
         state.sync.panes_due = false;

@@ -5,7 +5,7 @@
 //! A detail shown for `seen_delay` marks its item seen; the view is read again when another
 //! window's triage moved the store's count, and when the earliest snooze ends.
 
-use super::sync::store_changed;
+use super::sync::triage_changed;
 use super::{error, info};
 use crate::store::{Triage, TriageChange};
 use crate::tui::action::{Action, TriageFigures};
@@ -134,6 +134,7 @@ pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>
             return undo_waiting(state);
         }
     };
+    let patched = patch(state, &done);
     for (id, after) in &done.after {
         for row in &mut state.list.window.rows {
             if *row.id == **id {
@@ -158,9 +159,43 @@ pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>
         Cause::Undo => info(state, "Undone".to_owned()),
         Cause::Shown => {}
     }
-    effects.extend(store_changed(state));
+    if !patched {
+        effects.extend(triage_changed(state));
+    }
     effects.extend(undo_waiting(state));
     effects
+}
+
+/// A seen, star or note change under a search that names no triage qualifier moves no item
+/// in or out of the view: the unseen count is patched here, with the rows, and the view is not
+/// read again. False (a query is due) for other changes, or items not among the rows.
+fn patch(state: &mut AppState, done: &Triaged) -> bool {
+    // A query in flight may have read the store before this write: its answer is followed.
+    if done.hides
+        || state.list.querying
+        || crate::store::search::names_triage(&state.view_spec().search)
+    {
+        return false;
+    }
+    let rows = &state.list.window.rows;
+    if !done
+        .before
+        .iter()
+        .all(|(id, _)| rows.iter().any(|r| *r.id == **id))
+    {
+        return false;
+    }
+    let now_seen = done.after.iter().filter(|(_, t)| t.seen).count();
+    let was_seen = done.before.iter().filter(|(_, t)| t.seen).count();
+    let triage = &mut state.triage;
+    triage.unseen = (triage.unseen + was_seen)
+        .saturating_sub(now_seen)
+        .min(state.list.keys.len());
+    // Only this window wrote since the count was read: it stays current.
+    if done.rev == triage.rev + 1 {
+        triage.rev = done.rev;
+    }
+    true
 }
 
 /// A `U` that waited for the writes in flight, once they all answered.
@@ -220,7 +255,7 @@ pub(super) fn rev_read(state: &mut AppState, result: Result<i64, String>) -> Vec
     match result {
         Ok(rev) if rev != state.triage.rev => {
             state.triage.rev = rev;
-            store_changed(state).into_iter().collect()
+            triage_changed(state).into_iter().collect()
         }
         Ok(_) => {
             state.dirty = false;
@@ -250,7 +285,7 @@ pub(super) fn tick(state: &mut AppState) -> Vec<Effect> {
     }
     if state.triage.next_wake.is_some_and(|at| at <= state.now) {
         state.triage.next_wake = None;
-        effects.extend(store_changed(state));
+        effects.extend(triage_changed(state));
     }
     effects
 }

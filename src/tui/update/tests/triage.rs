@@ -284,7 +284,10 @@ fn an_undo_answer_is_not_an_undo_step() {
     let mut h = started_harness(120, 30, 50, true);
     let done = Triaged {
         after: vec![("id00000".into(), Triage::default())],
+        before: vec![("id00000".into(), Triage::default())],
         undo: Vec::new(),
+        hides: false,
+        rev: 0,
         cause: Cause::Undo,
         what: "undone".into(),
     };
@@ -459,4 +462,50 @@ fn u_right_after_an_action_waits_for_it_and_undoes_that_one() {
     assert!(!after.done, "the done is undone");
     assert!(after.starred, "the earlier star is not");
     assert_eq!(h.state.triage.undo.len(), 1);
+}
+
+#[test]
+fn seen_and_star_patch_the_rows_in_place_and_done_reads_no_pane_counts() {
+    let mut h = started_harness(120, 30, 50, true);
+    h.state.triage.advance = false;
+    let query = h.state.list.query_id;
+    act(&mut h, Action::ToggleStar);
+    act(&mut h, Action::ToggleSeen);
+    assert!(row(&h, "id00000").starred && row(&h, "id00000").seen);
+    assert_eq!(h.state.triage.unseen, 49, "counted in place");
+    assert_eq!(h.state.list.query_id, query, "no query");
+    assert_eq!(
+        h.state.triage.rev,
+        stored_rev(&h),
+        "this window's writes are known"
+    );
+    act(&mut h, Action::ToggleSeen);
+    assert_eq!(h.state.triage.unseen, 50);
+    // Done takes the item out: a query, but the panes' counts are not read again.
+    act(&mut h, Action::ToggleDone);
+    assert_ne!(h.state.list.query_id, query);
+    assert!(!h.state.sync.panes_due);
+    assert_eq!(h.state.list.keys.len(), 49);
+    // A search for a triage state is read again after a star.
+    act(&mut h, Action::Filter);
+    h.send(Msg::Paste("is:unseen".into()));
+    act(&mut h, Action::Open);
+    let query = h.state.list.query_id;
+    act(&mut h, Action::ToggleSeen);
+    assert_ne!(h.state.list.query_id, query);
+    assert_eq!(h.state.list.keys.len(), 48, "the seen item left the search");
+}
+
+fn stored_rev(h: &Harness) -> i64 {
+    h.store.read(crate::store::Store::triage_rev).unwrap()
+}
+
+#[test]
+fn an_undone_done_on_the_top_row_is_not_new() {
+    let mut h = started_harness(120, 30, 50, true);
+    act(&mut h, Action::ToggleDone);
+    assert_eq!(h.screen_ids()[0], "id00001");
+    act(&mut h, Action::UndoTriage);
+    assert_eq!(h.screen_ids()[0], "id00000");
+    assert_eq!(h.state.list.new_count, 0, "nothing arrived");
 }
