@@ -38,8 +38,10 @@ pub struct TriageState {
     pub seen_delay: SignedDuration,
     /// After an action the selection moves to the next item.
     pub advance: bool,
-    /// The detail shown and when it counts as seen.
-    pub seen_at: Option<(String, Timestamp)>,
+    /// How long the open detail has been in sight, towards its seen mark.
+    pub seen_timer: Option<SeenTimer>,
+    /// `$EDITOR` has the terminal (the detail is out of sight) until `Msg::NoteEdited`.
+    pub editing_outside: bool,
     pub picker: Option<SnoozePicker>,
     pub note: Option<NoteEditor>,
     /// `--no-store`: triage lives in memory; said once, at the first action.
@@ -63,7 +65,8 @@ impl Default for TriageState {
                 i64::try_from(SEEN_DELAY_MS).unwrap_or(i64::MAX),
             ),
             advance: true,
-            seen_at: None,
+            seen_timer: None,
+            editing_outside: false,
             picker: None,
             note: None,
             memory_only: false,
@@ -72,6 +75,21 @@ impl Default for TriageState {
         }
     }
 }
+
+/// The time a detail has been in sight, counted tick to tick from the first tick after it
+/// opened (a key carries no time: counting from the last tick's would start up to a tick
+/// early), and only while nothing covers it (help, picker, note editor, `$EDITOR`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeenTimer {
+    pub id: String,
+    pub shown: SignedDuration,
+    /// The last tick that counted; `None` at the start and after a pause.
+    pub last: Option<Timestamp>,
+}
+
+/// At most this much counts between two ticks: after the loop was held up (a blocked
+/// terminal), the gap was not time in sight.
+pub const MAX_SEEN_STEP: SignedDuration = SignedDuration::from_millis(500);
 
 /// The `z` picker: a few times, or a typed duration.
 #[derive(Debug, Clone, Default)]

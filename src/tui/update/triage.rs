@@ -6,12 +6,16 @@
 //! window's triage moved the store's count, and when the earliest snooze ends.
 
 use super::sync::triage_changed;
+use jiff::SignedDuration;
+
 use super::{error, info};
 use crate::store::{Triage, TriageChange};
 use crate::tui::action::{Action, TriageFigures};
 use crate::tui::effect::Effect;
 use crate::tui::state::{AppState, Focus};
-use crate::tui::triage::{Cause, NoteEditor, SnoozePicker, Triaged, UNDO_DEPTH};
+use crate::tui::triage::{
+    Cause, MAX_SEEN_STEP, NoteEditor, SeenTimer, SnoozePicker, Triaged, UNDO_DEPTH,
+};
 
 /// The triage actions; `None` for the other actions.
 pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
@@ -270,19 +274,7 @@ pub(super) fn rev_read(state: &mut AppState, result: Result<i64, String>) -> Vec
 
 /// A tick: a detail shown long enough is marked seen; a snooze that ended brings its item back.
 pub(super) fn tick(state: &mut AppState) -> Vec<Effect> {
-    let mut effects = Vec::new();
-    let shown = state.detail.as_ref().map(|d| d.id.clone());
-    match (state.triage.seen_at.clone(), shown) {
-        (Some((id, at)), Some(open)) if id == open && at <= state.now => {
-            state.triage.seen_at = None;
-            if !current(state, &open).seen {
-                let change = TriageChange::Seen(true);
-                effects.push(send(state, vec![open], change, Cause::Shown, "seen".into()));
-            }
-        }
-        (Some((id, _)), open) if open.as_ref() != Some(&id) => state.triage.seen_at = None,
-        _ => {}
-    }
+    let mut effects: Vec<Effect> = seen_tick(state).into_iter().collect();
     if state.triage.next_wake.is_some_and(|at| at <= state.now) {
         state.triage.next_wake = None;
         effects.extend(triage_changed(state));
@@ -290,15 +282,46 @@ pub(super) fn tick(state: &mut AppState) -> Vec<Effect> {
     effects
 }
 
-/// A detail was opened: it counts as seen once shown for the configured delay.
-pub(super) fn detail_opened(state: &mut AppState) {
-    if let Some(detail) = &state.detail {
-        let at = state
-            .now
-            .checked_add(state.triage.seen_delay)
-            .unwrap_or(state.now);
-        state.triage.seen_at = Some((detail.id.clone(), at));
+/// Counts the open detail's time in sight; once it reaches the delay, its item is marked
+/// seen (unless it is).
+fn seen_tick(state: &mut AppState) -> Option<Effect> {
+    let open = state.detail.as_ref().map(|d| d.id.clone());
+    let covered = state.help
+        || state.triage.picker.is_some()
+        || state.triage.note.is_some()
+        || state.triage.editing_outside;
+    let now = state.now;
+    let timer = state.triage.seen_timer.as_mut()?;
+    if open.as_ref() != Some(&timer.id) {
+        state.triage.seen_timer = None;
+        return None;
     }
+    if covered {
+        timer.last = None;
+        return None;
+    }
+    if let Some(last) = timer.last {
+        timer.shown += now
+            .duration_since(last)
+            .clamp(SignedDuration::ZERO, MAX_SEEN_STEP);
+    }
+    timer.last = Some(now);
+    if timer.shown < state.triage.seen_delay {
+        return None;
+    }
+    let id = timer.id.clone();
+    state.triage.seen_timer = None;
+    let change = TriageChange::Seen(true);
+    (!current(state, &id).seen).then(|| send(state, vec![id], change, Cause::Shown, "seen".into()))
+}
+
+/// A detail was opened: it counts as seen once in sight for the configured delay.
+pub(super) fn detail_opened(state: &mut AppState) {
+    state.triage.seen_timer = state.detail.as_ref().map(|detail| SeenTimer {
+        id: detail.id.clone(),
+        shown: SignedDuration::ZERO,
+        last: None,
+    });
 }
 
 /// The external editor's answer: a changed note is written like a typed one.
@@ -307,6 +330,7 @@ pub(super) fn note_edited(
     ids: Vec<String>,
     result: Result<Option<String>, String>,
 ) -> Vec<Effect> {
+    state.triage.editing_outside = false;
     match result {
         Ok(Some(note)) => {
             let what = if note.trim().is_empty() {
@@ -348,6 +372,7 @@ fn open_note(state: &mut AppState) -> Vec<Effect> {
         return Vec::new();
     };
     if state.triage.external_editor {
+        state.triage.editing_outside = true;
         let text = current(state, &ids[0]).note.unwrap_or_default();
         return vec![Effect::EditNote { ids, text }];
     }

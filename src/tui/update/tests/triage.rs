@@ -125,21 +125,28 @@ fn a_failed_write_changes_nothing_on_screen() {
     assert!(h.state.triage.undo.is_empty());
 }
 
+/// Ticks every 250 ms from `from_ms` to `to_ms` (after [`now`]), as the loop sends them.
+fn ticks(h: &mut Harness, from_ms: i64, to_ms: i64) {
+    for ms in (from_ms..=to_ms).step_by(250) {
+        h.send(Msg::Tick(now() + SignedDuration::from_millis(ms)));
+    }
+}
+
 #[test]
 fn a_detail_is_marked_seen_only_once_shown_for_the_delay() {
     let mut h = started_harness(120, 30, 50, true);
     act(&mut h, Action::Open);
-    let half = now() + SignedDuration::from_millis(500);
-    h.send(Msg::Tick(half));
+    ticks(&mut h, 250, 750);
     assert!(!stored(&h, "id00000").seen, "a glance does not count");
     // Leaving before the delay keeps it unseen.
     act(&mut h, Action::Back);
-    h.send(Msg::Tick(now() + SignedDuration::from_secs(2)));
+    ticks(&mut h, 1000, 2000);
     assert!(!stored(&h, "id00000").seen);
+    // Counted from the first tick after opening, never from the one before.
     act(&mut h, Action::Open);
-    h.send(Msg::Tick(now() + SignedDuration::from_millis(2900)));
-    assert!(!stored(&h, "id00000").seen);
-    h.send(Msg::Tick(now() + SignedDuration::from_secs(3)));
+    ticks(&mut h, 2250, 3000);
+    assert!(!stored(&h, "id00000").seen, "750 ms in sight");
+    ticks(&mut h, 3250, 3250);
     assert!(stored(&h, "id00000").seen);
     assert!(h.state.triage.undo.is_empty(), "not an undo step");
     // In the detail, `u` marks it unseen again, explicitly.
@@ -508,4 +515,41 @@ fn an_undone_done_on_the_top_row_is_not_new() {
     act(&mut h, Action::UndoTriage);
     assert_eq!(h.screen_ids()[0], "id00000");
     assert_eq!(h.state.list.new_count, 0, "nothing arrived");
+}
+
+#[test]
+fn the_seen_delay_counts_only_while_the_detail_is_in_sight() {
+    let mut h = started_harness(120, 30, 50, true);
+    act(&mut h, Action::Open);
+    ticks(&mut h, 250, 750);
+    // The help covers the detail for a long while: none of it counts.
+    act(&mut h, Action::Help);
+    ticks(&mut h, 1000, 5000);
+    act(&mut h, Action::Help);
+    ticks(&mut h, 5250, 5500);
+    assert!(!stored(&h, "id00000").seen, "750 ms in sight");
+    // So does the snooze picker.
+    act(&mut h, Action::Snooze);
+    ticks(&mut h, 5750, 9000);
+    key(&mut h, KeyCode::Esc);
+    assert!(!stored(&h, "id00000").seen);
+    // And $EDITOR: the loop stood still while it ran, then ticks again.
+    h.state.triage.external_editor = true;
+    act(&mut h, Action::EditNote);
+    h.send(Msg::Tick(now() + SignedDuration::from_secs(60)));
+    h.send(Msg::NoteEdited {
+        ids: vec!["id00000".into()],
+        result: Ok(None),
+    });
+    ticks(&mut h, 60_250, 60_250);
+    assert!(
+        !stored(&h, "id00000").seen,
+        "the editor's minute does not count"
+    );
+    // A loop held up otherwise counts at most half a second for the gap.
+    h.send(Msg::Tick(now() + SignedDuration::from_secs(120)));
+    assert!(
+        stored(&h, "id00000").seen,
+        "750 ms in sight and half a second for the gap"
+    );
 }
