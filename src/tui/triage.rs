@@ -11,8 +11,7 @@ use ratatui_textarea::TextArea;
 use crate::store::{Triage, TriageChange};
 use crate::tui::state::AppState;
 
-/// How long an opened detail must be shown before its item counts as seen, by default.
-pub const SEEN_DELAY_MS: u64 = 1000;
+pub use crate::config::triage::SEEN_DELAY_MS;
 /// Undo steps kept.
 pub const UNDO_DEPTH: usize = 20;
 
