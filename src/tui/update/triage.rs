@@ -333,18 +333,16 @@ pub(super) fn note_edited(
     state.triage.editing_outside = false;
     match result {
         Ok(Some(note)) => {
-            let what = if note.trim().is_empty() {
-                "note removed from"
+            let (kept, cut) = super::triage_input::capped(&note);
+            let what = if kept.trim().is_empty() {
+                "note removed from".to_owned()
+            } else if cut {
+                format!("noted ({})", super::triage_input::CUT_NOTE)
             } else {
-                "noted"
+                "noted".to_owned()
             };
-            vec![send(
-                state,
-                ids,
-                TriageChange::Note(Some(note)),
-                Cause::Key,
-                what.to_owned(),
-            )]
+            let note = TriageChange::Note(Some(kept.to_owned()));
+            vec![send(state, ids, note, Cause::Key, what)]
         }
         Ok(None) => {
             info(state, "Note unchanged".to_owned());

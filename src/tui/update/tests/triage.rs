@@ -553,3 +553,17 @@ fn the_seen_delay_counts_only_while_the_detail_is_in_sight() {
         "750 ms in sight and half a second for the gap"
     );
 }
+
+#[test]
+fn a_note_from_the_editor_is_cut_to_16_kib_and_says_so() {
+    let mut h = started_harness(120, 30, 50, true);
+    h.state.triage.advance = false;
+    let long = "é".repeat(9000); // 18,000 bytes
+    h.send(Msg::NoteEdited {
+        ids: vec!["id00000".into()],
+        result: Ok(Some(long)),
+    });
+    let note = stored(&h, "id00000").note.unwrap();
+    assert_eq!(note.len(), 16 * 1024);
+    assert!(h.state.note.as_ref().unwrap().text.contains("16 KiB"));
+}
