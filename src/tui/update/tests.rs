@@ -17,6 +17,7 @@ mod paste;
 mod search;
 mod sync;
 mod triage;
+mod triage_more;
 
 fn act(h: &mut Harness, action: Action) -> Vec<Effect> {
     h.send(Msg::Action(action))
