@@ -134,8 +134,11 @@ pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>
     let done = match result {
         Ok(done) => done,
         Err(message) => {
+            // A `U` waiting was meant for this action, which did not happen: not for the one
+            // before it.
+            state.triage.undo_waiting = 0;
             error(state, format!("Triage not saved: {message}"));
-            return undo_waiting(state);
+            return Vec::new();
         }
     };
     let patched = patch(state, &done);

@@ -144,6 +144,14 @@ fn u_right_after_an_action_waits_for_it_and_undoes_that_one() {
     assert!(!after.done, "the done is undone");
     assert!(after.starred, "the earlier star is not");
     assert_eq!(h.state.triage.undo.len(), 1);
+    // A `U` waiting for a write that failed undoes nothing else.
+    let id = h.selected_id();
+    act(&mut h, Action::ToggleDone);
+    let _held = h.apply(Msg::Action(Action::ToggleDone));
+    assert!(h.apply(Msg::Action(Action::UndoTriage)).is_empty());
+    let effects = h.send(Msg::Triaged(Err("disk full".into())));
+    assert!(effects.is_empty(), "{effects:?}");
+    assert!(stored(&h, &id).done, "the done before stays");
 }
 
 #[test]
