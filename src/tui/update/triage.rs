@@ -1,9 +1,12 @@
 //! Triage keys (`u` seen, `*` star, `d` done, `z` snooze, `N` note, `U` undo) and what their
 //! answers change. A key sends the write (`Effect::Triage`, for a set of item ids: the selected
-//! one today); the rows change only when `Msg::Triaged` says it committed. The view is then
-//! read again (done and snoozed items leave it), the selection moves on when configured.
-//! A detail shown for `seen_delay` marks its item seen; the view is read again when another
-//! window's triage moved the store's count, and when the earliest snooze ends.
+//! one today); the rows change only when `Msg::Triaged` says it committed. A done or snooze
+//! change (or any change under a search naming a triage qualifier) reads the view again;
+//! seen, star and note are patched into the rows and the unseen count in place. The
+//! selection moves on when configured. `U` makes the inverse of the last action's change, of
+//! that one field per item. A detail in sight for `seen_delay` marks its item seen; the view
+//! is read again when another window's triage moved the store's count (read at each refresh
+//! attempt and `r`), and when the earliest snooze ends.
 
 use super::sync::triage_changed;
 use jiff::SignedDuration;
