@@ -17,6 +17,9 @@ pub struct TriageConfig {
     pub advance_after_action: Option<bool>,
 }
 
+/// How long an opened detail must be shown before its item counts as seen, by default.
+pub const SEEN_DELAY_MS: u64 = 1000;
+
 /// The longest delay allowed (a minute): longer would never mark anything.
 pub const MAX_SEEN_DELAY_MS: u64 = 60_000;
 
@@ -30,7 +33,7 @@ pub struct TriageSettings {
 impl Default for TriageSettings {
     fn default() -> Self {
         Self {
-            seen_delay_ms: crate::tui::triage::SEEN_DELAY_MS,
+            seen_delay_ms: SEEN_DELAY_MS,
             advance_after_action: true,
         }
     }

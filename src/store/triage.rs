@@ -11,6 +11,10 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::{Store, StoreError};
 
+/// Up to this many keys, [`Store::unseen_among`] looks each up without counting the seen
+/// items first (a first screen is about 60).
+const FEW_KEYS: usize = 1000;
+
 /// The `meta` key counting triage writes.
 pub const TRIAGE_REV: &str = "triage_rev";
 
@@ -70,6 +74,26 @@ impl TriageChange {
         }
         out
     }
+
+    /// A done or snooze change: it can take an item out of a view (or bring it back).
+    #[must_use]
+    pub fn hides(&self) -> bool {
+        matches!(self, Self::Done(_) | Self::Snooze(_))
+    }
+
+    /// The change that puts back what this one changed of `before` (the one field, so that
+    /// an undo keeps what changed since in the other fields: a seen mark, another window's
+    /// note).
+    #[must_use]
+    pub fn inverse(&self, before: &Triage) -> Self {
+        match self {
+            Self::Seen(_) => Self::Seen(before.seen),
+            Self::Starred(_) => Self::Starred(before.starred),
+            Self::Done(_) => Self::Done(before.done),
+            Self::Snooze(_) => Self::Snooze(before.snoozed_until),
+            Self::Note(_) => Self::Note(before.note.clone()),
+        }
+    }
 }
 
 impl Store {
@@ -93,7 +117,26 @@ impl Store {
         })
     }
 
-    /// Puts back whole states (an undo), in one transaction, at `at`.
+    /// Makes each item's own change (an undo: the inverses of one action's changes) in one
+    /// transaction, at `at`; returns each item's state before.
+    pub fn set_triage_each(
+        &mut self,
+        changes: &[(String, TriageChange)],
+        at: Timestamp,
+    ) -> Result<Vec<(String, Triage)>, StoreError> {
+        self.write(|tx| {
+            let mut before = Vec::with_capacity(changes.len());
+            for (id, change) in changes {
+                let old = read_one(tx, id)?.unwrap_or_default();
+                put_one(tx, id, &change.apply(&old), at)?;
+                before.push((id.clone(), old));
+            }
+            bump_rev(tx)?;
+            Ok(before)
+        })
+    }
+
+    /// Puts back whole states, in one transaction, at `at`.
     pub fn restore_triage(
         &mut self,
         states: &[(String, Triage)],
@@ -151,22 +194,60 @@ impl Store {
         Ok(first.and_then(|s| Timestamp::from_second(s).ok()))
     }
 
-    /// How many of `keys` (a view's keys, newest first: ascending) are unseen. Reads the keys
-    /// of the seen items (those triaged, a small set) rather than every key of the view.
+    /// How many of `keys` (a view's keys, newest first: ascending) are unseen. Walks the
+    /// smaller side: each of a few keys (a first screen, a narrow search) is looked up, else
+    /// the seen items' keys are read and looked for among `keys`, whichever set is smaller
+    /// (a user who saw 100k items must not pay for them on every first screen).
     pub fn unseen_among(&self, keys: &[i64]) -> Result<usize, StoreError> {
+        let by_key = keys.len() <= FEW_KEYS || keys.len() <= self.seen_count()?;
+        let seen_in_view = if by_key {
+            self.seen_of_keys(keys)?
+        } else {
+            self.seen_keys()?
+                .iter()
+                .filter(|k| keys.binary_search(k).is_ok())
+                .count()
+        };
+        Ok(keys.len().saturating_sub(seen_in_view))
+    }
+
+    /// How many items were ever marked seen (one pass over the triage rows, no join).
+    fn seen_count(&self) -> Result<usize, StoreError> {
+        self.conn
+            .prepare_cached("SELECT count(*) FROM triage WHERE seen = 1")
+            .and_then(|mut stmt| stmt.query_row([], |row| row.get::<_, i64>(0)))
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+            .map_err(|e| self.error(e))
+    }
+
+    /// How many of `keys` are seen, each looked up (two index lookups a key).
+    fn seen_of_keys(&self, keys: &[i64]) -> Result<usize, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT t.seen FROM items i JOIN triage t ON t.id = i.id WHERE i.k = ?1",
+            )
+            .map_err(|e| self.error(e))?;
+        let mut seen = 0;
+        for key in keys {
+            let on: Option<bool> = stmt
+                .query_row([key], |row| row.get(0))
+                .optional()
+                .map_err(|e| self.error(e))?;
+            seen += usize::from(on == Some(true));
+        }
+        Ok(seen)
+    }
+
+    /// The keys of every seen item.
+    fn seen_keys(&self) -> Result<Vec<i64>, StoreError> {
         let mut stmt = self
             .conn
             .prepare_cached("SELECT i.k FROM triage t JOIN items i ON i.id = t.id WHERE t.seen = 1")
             .map_err(|e| self.error(e))?;
-        let seen: Vec<i64> = stmt
-            .query_map([], |row| row.get(0))
+        stmt.query_map([], |row| row.get(0))
             .and_then(Iterator::collect)
-            .map_err(|e| self.error(e))?;
-        let seen_in_view = seen
-            .iter()
-            .filter(|k| keys.binary_search(k).is_ok())
-            .count();
-        Ok(keys.len().saturating_sub(seen_in_view))
+            .map_err(|e| self.error(e))
     }
 }
 

@@ -1,6 +1,7 @@
 //! Rough timings of the default view and the triage reads over a large store with one item in
 //! 20 triaged (ignored: run by hand with `TRIAGE_TIMING_ITEMS=200000 cargo test --lib
-//! store::triage::timing -- --ignored --nocapture`).
+//! store::triage::timing -- --ignored --nocapture`; `TRIAGE_TIMING_SEEN_EVERY=2` marks every
+//! second item seen instead, for a store with 100k+ seen items).
 #![allow(clippy::unwrap_used)]
 
 use std::time::Instant;
@@ -34,9 +35,13 @@ fn triaged_store(dir: &tempfile::TempDir, count: usize) -> Store {
         let page: Vec<_> = chunk.iter().rev().map(|d| d.feedback.clone()).collect();
         store.put_items(&page, at()).unwrap();
     }
+    let every = std::env::var("TRIAGE_TIMING_SEEN_EVERY")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20);
     let ids: Vec<String> = items
         .iter()
-        .step_by(20)
+        .step_by(every)
         .map(|d| d.feedback.id.0.clone())
         .collect();
     let started = Instant::now();
@@ -48,12 +53,21 @@ fn triaged_store(dir: &tempfile::TempDir, count: usize) -> Store {
         ids.len(),
         started.elapsed()
     );
-    let done: Vec<String> = ids.iter().step_by(3).cloned().collect();
+    let done: Vec<String> = ids
+        .iter()
+        .step_by((3 * 20 / every).max(1))
+        .cloned()
+        .collect();
     store
         .set_triage(&done, &TriageChange::Done(true), at())
         .unwrap();
     let later = at() + SignedDuration::from_hours(5);
-    let snoozed: Vec<String> = ids.iter().skip(1).step_by(7).cloned().collect();
+    let snoozed: Vec<String> = ids
+        .iter()
+        .skip(1)
+        .step_by((7 * 20 / every).max(1))
+        .cloned()
+        .collect();
     let snooze = TriageChange::Snooze(Some(later));
     store.set_triage(&snoozed, &snooze, at()).unwrap();
     let started = Instant::now();
@@ -104,11 +118,19 @@ fn timing_of_the_default_view_with_triage() {
     time("new, every key (no triage)", &mut || {
         store.view_keys(&new_items(), None).unwrap().len()
     });
+    let first = new_items().hide_triaged_per_row(at());
+    time("first screen: keys and unseen count", &mut || {
+        let keys = store.view_keys(&first, Some(60)).unwrap();
+        store.unseen_among(&keys).unwrap()
+    });
     let keys = store
         .view_keys(&new_items().hide_triaged(at()), None)
         .unwrap();
     time("unseen in the default view", &mut || {
         store.unseen_among(&keys).unwrap()
+    });
+    time("unseen in a search's 500 matches", &mut || {
+        store.unseen_among(&keys[..500.min(keys.len())]).unwrap()
     });
     time("next snooze end", &mut || {
         usize::from(store.next_wake(at()).unwrap().is_some())

@@ -61,9 +61,9 @@ pub enum Effect {
         cause: crate::tui::triage::Cause,
         what: String,
     },
-    /// Put these states back (undo); answered by `Msg::Triaged`.
-    TriageRestore {
-        states: Vec<(String, crate::store::Triage)>,
+    /// Make each item's own change (an undo step); answered by `Msg::Triaged`.
+    TriageUndo {
+        changes: Vec<(String, crate::store::TriageChange)>,
         at: Timestamp,
     },
     /// Read the store's triage write count (another window may have triaged).

@@ -193,6 +193,8 @@ where
     let editor::Events { stream, reopen } = events;
     let mut events = Some(stream);
     let mut ticker = tokio::time::interval(TICK_INTERVAL);
+    // After the loop was held up ($EDITOR), one tick, not a burst of catch-up ones.
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut stop = std::pin::pin!(stop);
     // An error ends the loop like `q` does, so that what is in flight is cancelled either way.
     let mut outcome = Ok(());

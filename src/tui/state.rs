@@ -111,6 +111,9 @@ pub struct ListView {
     /// Rows put on top since the view was chosen (by syncs and arrivals): the first
     /// `new_count` rows are marked new and the title says "N new".
     pub new_count: usize,
+    /// The query in flight counts rows that appeared above the old first row as new (not
+    /// when only triage changed: an undone `d` brings its item back, it did not arrive).
+    pub count_new: bool,
     /// A backfill page the user's scrolling asked for is in flight.
     pub fetching: bool,
     /// The user's last movement ended within a screen of the end of a view: one backfill
@@ -172,6 +175,9 @@ pub struct SyncView {
     /// The store changed while a query ran: the view is queried again on the next tick (one
     /// query for any number of changes).
     pub requery_due: bool,
+    /// The store's items changed (not only triage) since the due query was set: it counts the
+    /// rows that appeared on top as new.
+    pub requery_counts_new: bool,
     /// The store changed: the panes' counts are read again on the next tick, unless a read of
     /// them is under way (`panes_reading`), then after it.
     pub panes_due: bool,
@@ -208,6 +214,9 @@ pub struct DetailView {
     pub detail_at: Option<Timestamp>,
     /// A fetch of the detail from the service is in flight.
     pub refreshing: bool,
+    /// The item's triage state, kept here because a `d` or `z` in the detail takes the item
+    /// out of the list's rows: from its row when opened, then from each committed write.
+    pub triage: crate::store::Triage,
 }
 
 /// A detail as far as it is known, sanitized.

@@ -8,10 +8,10 @@ use std::collections::HashMap;
 use jiff::{SignedDuration, Timestamp};
 use ratatui_textarea::TextArea;
 
-use crate::store::Triage;
+use crate::store::{Triage, TriageChange};
+use crate::tui::state::AppState;
 
-/// How long an opened detail must be shown before its item counts as seen, by default.
-pub const SEEN_DELAY_MS: u64 = 1000;
+pub use crate::config::triage::SEEN_DELAY_MS;
 /// Undo steps kept.
 pub const UNDO_DEPTH: usize = 20;
 
@@ -24,8 +24,11 @@ pub struct TriageState {
     pub rev: i64,
     /// When the earliest snooze ends: the view is read again then.
     pub next_wake: Option<Timestamp>,
-    /// Each step: the states before one action, newest last.
-    pub undo: Vec<Vec<(String, Triage)>>,
+    /// Each step: the changes that undo one action, per item, newest last.
+    pub undo: Vec<Vec<(String, TriageChange)>>,
+    /// `U` pressed while writes were in flight: undone once they committed (the step of the
+    /// action just sent is not kept before its answer).
+    pub undo_waiting: usize,
     /// The states that writes in flight will leave, so a key pressed again before the answer
     /// toggles from what it will be.
     pub queued: HashMap<String, Triage>,
@@ -34,8 +37,10 @@ pub struct TriageState {
     pub seen_delay: SignedDuration,
     /// After an action the selection moves to the next item.
     pub advance: bool,
-    /// The detail shown and when it counts as seen.
-    pub seen_at: Option<(String, Timestamp)>,
+    /// How long the open detail has been in sight, towards its seen mark.
+    pub seen_timer: Option<SeenTimer>,
+    /// `$EDITOR` has the terminal (the detail is out of sight) until `Msg::NoteEdited`.
+    pub editing_outside: bool,
     pub picker: Option<SnoozePicker>,
     pub note: Option<NoteEditor>,
     /// `--no-store`: triage lives in memory; said once, at the first action.
@@ -52,13 +57,15 @@ impl Default for TriageState {
             rev: 0,
             next_wake: None,
             undo: Vec::new(),
+            undo_waiting: 0,
             queued: HashMap::new(),
             writing: 0,
             seen_delay: SignedDuration::from_millis(
                 i64::try_from(SEEN_DELAY_MS).unwrap_or(i64::MAX),
             ),
             advance: true,
-            seen_at: None,
+            seen_timer: None,
+            editing_outside: false,
             picker: None,
             note: None,
             memory_only: false,
@@ -67,6 +74,21 @@ impl Default for TriageState {
         }
     }
 }
+
+/// The time a detail has been in sight, counted tick to tick from the first tick after it
+/// opened (a key carries no time: counting from the last tick's would start up to a tick
+/// early), and only while nothing covers it (help, picker, note editor, `$EDITOR`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeenTimer {
+    pub id: String,
+    pub shown: SignedDuration,
+    /// The last tick that counted; `None` at the start and after a pause.
+    pub last: Option<Timestamp>,
+}
+
+/// At most this much counts between two ticks: after the loop was held up (a blocked
+/// terminal), the gap was not time in sight.
+pub const MAX_SEEN_STEP: SignedDuration = SignedDuration::from_millis(500);
 
 /// The `z` picker: a few times, or a typed duration.
 #[derive(Debug, Clone, Default)]
@@ -96,14 +118,37 @@ pub enum Cause {
     Undo,
 }
 
-/// A committed triage write: every item's state after it, and before it.
+/// A committed triage write: every item's state after it, and how to undo it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Triaged {
     pub after: Vec<(String, Triage)>,
     pub before: Vec<(String, Triage)>,
+    /// The changes that undo this write, per item (empty for an undo).
+    pub undo: Vec<(String, TriageChange)>,
+    /// Done or snooze changed: items may have left the view or come back.
+    pub hides: bool,
+    /// The store's triage write count just after this write.
+    pub rev: i64,
     pub cause: Cause,
     /// What was done, for the note ("starred", "snoozed until Mon 09:00").
     pub what: String,
+}
+
+/// The committed triage state of item `id` as the inbox knows it: the open detail's when it
+/// is that item's (it may have left the rows), else its row's, else untouched.
+#[must_use]
+pub fn known(state: &AppState, id: &str) -> Triage {
+    if let Some(detail) = state.detail.as_ref().filter(|d| d.id == id) {
+        return detail.triage.clone();
+    }
+    state
+        .list
+        .window
+        .rows
+        .iter()
+        .find(|r| *r.id == *id)
+        .map(|r| r.triage.clone())
+        .unwrap_or_default()
 }
 
 /// The glyphs of a state, in a fixed order (● unseen, ★ starred, ✓ done, ⏾ snoozed, ✎ note), so

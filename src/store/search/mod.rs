@@ -29,6 +29,7 @@ pub use highlight::Highlights;
 pub use parse::{MAX_DEPTH, MAX_INPUT_BYTES, MAX_TERMS};
 pub use qualifier::{age_cutoff, date, duration, local_instant};
 pub use resolve::{known_list, names};
+pub use triage::names_triage;
 
 /// A query the user can fix: what is wrong, and where (bytes of the input, on char boundaries).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -32,17 +32,24 @@ pub fn chosen() -> Option<String> {
         .find(|value| !value.trim().is_empty())
 }
 
-/// Gives the terminal to another program.
+/// Gives the terminal to another program, with the cursor shown (the inbox hides it; an
+/// editor that does not show it itself would be typed into blind).
 pub fn release() {
     let mut out = io::stdout();
-    let _ = execute!(
+    let _ = release_to(&mut out);
+    let _ = disable_raw_mode();
+    let _ = out.flush();
+}
+
+/// The sequences that hand the screen over.
+fn release_to(out: &mut impl Write) -> io::Result<()> {
+    execute!(
         out,
         DisableBracketedPaste,
         DisableMouseCapture,
-        LeaveAlternateScreen
-    );
-    let _ = disable_raw_mode();
-    let _ = out.flush();
+        LeaveAlternateScreen,
+        ratatui::crossterm::cursor::Show
+    )
 }
 
 /// Takes the terminal back as the inbox had it.
@@ -190,6 +197,21 @@ mod tests {
         );
         assert_eq!(std::fs::read_to_string(&seen).unwrap().trim(), "600");
         assert!(!std::path::Path::new("pwned").exists());
+    }
+
+    #[test]
+    fn the_terminal_is_handed_over_with_the_cursor_shown() {
+        let mut out = Vec::new();
+        release_to(&mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("\u{1b}[?1049l"),
+            "leaves the alternate screen: {text:?}"
+        );
+        assert!(
+            text.ends_with("\u{1b}[?25h"),
+            "then shows the cursor: {text:?}"
+        );
     }
 
     #[test]

@@ -39,6 +39,10 @@ pub(super) struct Executor {
     writes: super::reader::Reader,
 }
 
+/// How long quitting waits for the triage writes queued (they take milliseconds; the store's
+/// busy wait for another process's lock is the long case).
+const WRITES_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Page cache of the inbox's connections, in KiB: the index pages a million-item view walks
 /// stay cached for the list's reads; the sync's writes and the pane counts need less. The
 /// operating system caches the file too. Together they keep the inbox's memory under 80 MB.
@@ -186,7 +190,7 @@ impl Executor {
             | Effect::LoadPanes { .. }
             | Effect::LoadDetail { .. }
             | Effect::Triage { .. }
-            | Effect::TriageRestore { .. }
+            | Effect::TriageUndo { .. }
             | Effect::TriageRev
             | Effect::EditNote { .. } => {}
         }
@@ -217,10 +221,15 @@ impl Executor {
         }))
     }
 
+    /// Ends the work in flight: reads and syncs are dropped, but every triage write queued
+    /// is committed first (`d` then `q` at once must not lose the `d`), waiting at most
+    /// [`WRITES_WAIT`] for them.
     pub(super) fn shutdown(&self) {
         self.reads.stop();
         self.panes_reads.stop();
-        self.writes.stop();
         self.root.cancel();
+        if !self.writes.finish(WRITES_WAIT) {
+            tracing::warn!("triage writes still running at exit: they may be lost");
+        }
     }
 }

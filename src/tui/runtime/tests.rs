@@ -79,3 +79,34 @@ async fn q_ends_the_loop_as_a_quit() {
     .unwrap();
     assert_eq!(ended, Ended::Quit);
 }
+
+#[tokio::test]
+async fn a_triage_key_just_before_quitting_is_committed_before_the_loop_returns() {
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let press = |c| {
+        Ok(Event::Key(KeyEvent::new(
+            KeyCode::Char(c),
+            ratatui::crossterm::event::KeyModifiers::NONE,
+        )))
+    };
+    let events = stream::iter([press('d'), press('q')]).chain(stream::pending());
+    let store = crate::tui::testkit::fill(3);
+    let options = Options {
+        store: store.clone(),
+        ..options()
+    };
+    let ended = drive_until(
+        &mut terminal,
+        super::editor::Events {
+            stream: events,
+            reopen: None,
+        },
+        options,
+        |_| {},
+        std::future::pending(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(ended, Ended::Quit);
+    assert!(store.read(|s| s.triage("id00000")).unwrap().done);
+}

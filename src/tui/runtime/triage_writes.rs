@@ -32,15 +32,25 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
             what,
         } => Box::new(move || {
             let result = store
-                .write(|s| s.set_triage(&ids, &change, at))
-                .map(|before| {
+                .write(|s| {
+                    let before = s.set_triage(&ids, &change, at)?;
+                    Ok::<_, StoreError>((before, s.triage_rev()?))
+                })
+                .map(|(before, rev)| {
                     let after = before
                         .iter()
                         .map(|(id, old)| (id.clone(), change.apply(old)))
                         .collect();
+                    let undo = before
+                        .iter()
+                        .map(|(id, old)| (id.clone(), change.inverse(old)))
+                        .collect();
                     Box::new(Triaged {
                         after,
                         before,
+                        undo,
+                        hides: change.hides(),
+                        rev,
                         cause,
                         what,
                     })
@@ -48,13 +58,24 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
                 .map_err(|e| e.to_string());
             Msg::Triaged(result)
         }),
-        Effect::TriageRestore { states, at } => Box::new(move || {
+        Effect::TriageUndo { changes, at } => Box::new(move || {
             let result = store
-                .write(|s| s.restore_triage(&states, at))
-                .map(|()| {
+                .write(|s| {
+                    let before = s.set_triage_each(&changes, at)?;
+                    Ok::<_, StoreError>((before, s.triage_rev()?))
+                })
+                .map(|(before, rev)| {
+                    let after = before
+                        .iter()
+                        .zip(&changes)
+                        .map(|((id, old), (_, change))| (id.clone(), change.apply(old)))
+                        .collect();
                     Box::new(Triaged {
-                        after: states,
-                        before: Vec::new(),
+                        after,
+                        before,
+                        undo: Vec::new(),
+                        hides: changes.iter().any(|(_, c)| c.hides()),
+                        rev,
                         cause: Cause::Undo,
                         what: "undone".to_owned(),
                     })

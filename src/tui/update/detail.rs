@@ -23,6 +23,7 @@ pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
     };
     state.list.open_when_loaded = false;
     let known = state.details.get(&id).map(|k| k.fetched);
+    let triage = crate::tui::triage::known(state, &id);
     state.detail = Some(DetailView {
         id: id.clone(),
         load: if known.is_some() {
@@ -33,6 +34,7 @@ pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
         scroll: 0,
         detail_at: known.flatten(),
         refreshing: false,
+        triage,
     });
     let mut effects = vec![Effect::LoadDetail { id: id.clone() }];
     // Offline, the stored detail is what there is: `r` asks the service anyway.

@@ -61,9 +61,13 @@ pub fn start(state: &mut AppState) -> Vec<Effect> {
 
 /// Applies one message.
 pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
+    // A handler clears `dirty` when its message changed nothing on screen; a change an earlier
+    // message of the same batch made (not drawn yet) stays to be drawn all the same.
+    let undrawn = state.dirty;
     state.dirty = true;
     let shown = state.detail.as_ref().map(|d| d.id.clone());
     let effects = apply(state, msg);
+    state.dirty |= undrawn;
     // However a detail opened (a key, or a row read that an Enter waited for), it counts as
     // seen once shown for the configured delay.
     if state.detail.as_ref().map(|d| &d.id) != shown.as_ref() {

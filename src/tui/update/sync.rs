@@ -187,15 +187,17 @@ pub(super) fn reload(state: &mut AppState) -> Vec<Effect> {
     } else {
         SyncJob::Head(status)
     };
-    let mut effects = vec![job(state, job_kind)];
+    // Another window's triage shows whatever the network does (offline, 429, busy).
+    let mut effects = vec![job(state, job_kind), Effect::TriageRev];
     if !state.list.loaded {
         effects.push(requery(state, Requery::New));
     }
     effects
 }
 
-/// The automatic refresh, when configured, due, idle, and the budget allows.
-pub(super) fn auto_refresh(state: &mut AppState) -> Option<Effect> {
+/// The automatic refresh, when configured, due, idle, and the budget allows; the store's triage
+/// count is read at each attempt, whatever the network then does.
+pub(super) fn auto_refresh(state: &mut AppState) -> Vec<Effect> {
     let due = state.next_refresh.is_some_and(|at| at <= state.now);
     // Background work may wait long for the budget's reset: it does not hold the refresh back.
     let user_jobs = state
@@ -203,14 +205,15 @@ pub(super) fn auto_refresh(state: &mut AppState) -> Option<Effect> {
         .running
         .saturating_sub(u32::from(state.sync.background_busy));
     if !due || user_jobs > 0 || state.fatal.is_some() {
-        return None;
+        return Vec::new();
     }
     state.next_refresh = Some(super::after(state.now, state.refresh_seconds));
-    if super::list::budget_low(state) {
-        return None;
+    let mut effects = vec![Effect::TriageRev];
+    if !super::list::budget_low(state) {
+        let status = state.filters.status.clone();
+        effects.push(job(state, SyncJob::Head(status)));
     }
-    let status = state.filters.status.clone();
-    Some(job(state, SyncJob::Head(status)))
+    effects
 }
 
 /// The first wait before an offline inbox tries the service again by itself.
@@ -239,11 +242,12 @@ pub(super) fn back_online(state: &mut AppState) {
 }
 
 /// Offline and the wait is over, with nothing else syncing: the head (discovery too when it
-/// never succeeded) once more, quietly (the status bar says offline until it works).
-pub(super) fn retry(state: &mut AppState) -> Option<Effect> {
+/// never succeeded) once more, quietly (the status bar says offline until it works); the
+/// store's triage count is read too (another window on the same store works offline as well).
+pub(super) fn retry(state: &mut AppState) -> Vec<Effect> {
     let due = state.sync.offline.is_some() && state.sync.retry_at.is_some_and(|at| at <= state.now);
     if !due || state.sync.running > 0 || state.fatal.is_some() {
-        return None;
+        return Vec::new();
     }
     state.sync.retry_at = None;
     state.sync.retrying = true;
@@ -253,7 +257,7 @@ pub(super) fn retry(state: &mut AppState) -> Option<Effect> {
     } else {
         SyncJob::Head(status)
     };
-    Some(job(state, kind))
+    vec![job(state, kind), Effect::TriageRev]
 }
 
 /// The store changed under the view (a sync stored items, an arrival, a refreshed detail): the
@@ -264,10 +268,27 @@ pub(super) fn store_changed(state: &mut AppState) -> Option<Effect> {
     state.sync.panes_due = true;
     if state.list.querying {
         state.sync.requery_due = true;
+        state.sync.requery_counts_new = true;
         return None;
     }
     state.sync.requery_due = false;
+    state.sync.requery_counts_new = false;
     Some(requery(state, Requery::Same))
+}
+
+/// Only triage changed (a write committed, another window's, a snooze's end): the view is
+/// queried again as for [`store_changed`], but the panes' counts stay (triage changes none of
+/// them) and items that come back on top are not counted as new.
+pub(super) fn triage_changed(state: &mut AppState) -> Option<Effect> {
+    if state.list.querying {
+        state.sync.requery_due = true;
+        return None;
+    }
+    if state.sync.requery_due && state.sync.requery_counts_new {
+        return store_changed(state);
+    }
+    state.sync.requery_due = false;
+    Some(requery(state, Requery::Triage))
 }
 
 /// What a tick owes the store's changes: the coalesced query of the view and the panes' counts
@@ -276,7 +297,12 @@ pub(super) fn catch_up(state: &mut AppState) -> Vec<Effect> {
     let mut effects = Vec::new();
     if state.sync.requery_due && !state.list.querying {
         state.sync.requery_due = false;
-        effects.push(requery(state, Requery::Same));
+        let mode = if std::mem::take(&mut state.sync.requery_counts_new) {
+            Requery::Same
+        } else {
+            Requery::Triage
+        };
+        effects.push(requery(state, mode));
     }
     if state.sync.panes_due && !state.sync.panes_reading {
         state.sync.panes_due = false;

@@ -17,6 +17,7 @@ mod paste;
 mod search;
 mod sync;
 mod triage;
+mod triage_more;
 
 fn act(h: &mut Harness, action: Action) -> Vec<Effect> {
     h.send(Msg::Action(action))
@@ -525,6 +526,7 @@ fn help_focus_notes_and_idle_ticks() {
     info(&mut h.state, "hello".into());
     h.send(Msg::Tick(now() + SignedDuration::from_secs(6)));
     assert!(h.state.note.is_none());
+    h.state.dirty = false; // drawn
     h.send(Msg::Tick(now() + SignedDuration::from_millis(6250)));
     assert!(!h.state.dirty, "an idle tick draws nothing");
     error(&mut h.state, "bad".into());

@@ -1,17 +1,24 @@
 //! Triage keys (`u` seen, `*` star, `d` done, `z` snooze, `N` note, `U` undo) and what their
 //! answers change. A key sends the write (`Effect::Triage`, for a set of item ids: the selected
-//! one today); the rows change only when `Msg::Triaged` says it committed. The view is then
-//! read again (done and snoozed items leave it), the selection moves on when configured.
-//! A detail shown for `seen_delay` marks its item seen; the view is read again when another
-//! window's triage moved the store's count, and when the earliest snooze ends.
+//! one today); the rows change only when `Msg::Triaged` says it committed. A done or snooze
+//! change (or any change under a search naming a triage qualifier) reads the view again;
+//! seen, star and note are patched into the rows and the unseen count in place. The
+//! selection moves on when configured. `U` makes the inverse of the last action's change, of
+//! that one field per item. A detail in sight for `seen_delay` marks its item seen; the view
+//! is read again when another window's triage moved the store's count (read at each refresh
+//! attempt and `r`), and when the earliest snooze ends.
 
-use super::sync::store_changed;
+use super::sync::triage_changed;
+use jiff::SignedDuration;
+
 use super::{error, info};
 use crate::store::{Triage, TriageChange};
 use crate::tui::action::{Action, TriageFigures};
 use crate::tui::effect::Effect;
 use crate::tui::state::{AppState, Focus};
-use crate::tui::triage::{Cause, NoteEditor, SnoozePicker, Triaged, UNDO_DEPTH};
+use crate::tui::triage::{
+    Cause, MAX_SEEN_STEP, NoteEditor, SeenTimer, SnoozePicker, Triaged, UNDO_DEPTH,
+};
 
 /// The triage actions; `None` for the other actions.
 pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
@@ -68,16 +75,10 @@ pub(super) fn targets(state: &mut AppState) -> Option<Vec<String>> {
 
 /// An item's state as it will be once the writes in flight commit.
 pub(super) fn current(state: &AppState, id: &str) -> Triage {
-    if let Some(queued) = state.triage.queued.get(id) {
-        return queued.clone();
+    match state.triage.queued.get(id) {
+        Some(queued) => queued.clone(),
+        None => crate::tui::triage::known(state, id),
     }
-    let window = &state.list.window;
-    window
-        .rows
-        .iter()
-        .find(|r| *r.id == *id)
-        .map(|r| r.triage.clone())
-        .unwrap_or_default()
 }
 
 /// The write of `change` to `ids`.
@@ -102,17 +103,25 @@ pub(super) fn send(
     }
 }
 
+/// `U`: the last action's inverse changes. While writes are in flight, the step of the one
+/// just sent is not known yet: the undo waits for them.
 fn undo(state: &mut AppState) -> Vec<Effect> {
-    let Some(states) = state.triage.undo.pop() else {
+    if state.triage.writing > 0 {
+        state.triage.undo_waiting += 1;
+        info(state, "Undoing once saved…".to_owned());
+        return Vec::new();
+    }
+    let Some(changes) = state.triage.undo.pop() else {
         info(state, "Nothing to undo".to_owned());
         return Vec::new();
     };
-    for (id, old) in &states {
-        state.triage.queued.insert(id.clone(), old.clone());
+    for (id, change) in &changes {
+        let next = change.apply(&current(state, id));
+        state.triage.queued.insert(id.clone(), next);
     }
     state.triage.writing += 1;
-    vec![Effect::TriageRestore {
-        states,
+    vec![Effect::TriageUndo {
+        changes,
         at: state.now,
     }]
 }
@@ -128,22 +137,29 @@ pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>
     let done = match result {
         Ok(done) => done,
         Err(message) => {
+            // A `U` waiting was meant for this action, which did not happen: not for the one
+            // before it.
+            state.triage.undo_waiting = 0;
             error(state, format!("Triage not saved: {message}"));
             return Vec::new();
         }
     };
+    let patched = patch(state, &done);
     for (id, after) in &done.after {
         for row in &mut state.list.window.rows {
             if *row.id == **id {
                 row.triage = after.clone();
             }
         }
+        if let Some(detail) = state.detail.as_mut().filter(|d| d.id == *id) {
+            detail.triage = after.clone();
+        }
     }
     let mut effects = Vec::new();
     match done.cause {
         Cause::Key => {
             let triage = &mut state.triage;
-            triage.undo.push(done.before.clone());
+            triage.undo.push(done.undo.clone());
             if triage.undo.len() > UNDO_DEPTH {
                 triage.undo.remove(0);
             }
@@ -153,8 +169,52 @@ pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>
         Cause::Undo => info(state, "Undone".to_owned()),
         Cause::Shown => {}
     }
-    effects.extend(store_changed(state));
+    if !patched {
+        effects.extend(triage_changed(state));
+    }
+    effects.extend(undo_waiting(state));
     effects
+}
+
+/// A seen, star or note change under a search that names no triage qualifier moves no item
+/// in or out of the view: the unseen count is patched here, with the rows, and the view is not
+/// read again. False (a query is due) for other changes, or items not among the rows.
+fn patch(state: &mut AppState, done: &Triaged) -> bool {
+    // A query in flight may have read the store before this write: its answer is followed.
+    if done.hides
+        || state.list.querying
+        || crate::store::search::names_triage(&state.view_spec().search)
+    {
+        return false;
+    }
+    let rows = &state.list.window.rows;
+    if !done
+        .before
+        .iter()
+        .all(|(id, _)| rows.iter().any(|r| *r.id == **id))
+    {
+        return false;
+    }
+    let now_seen = done.after.iter().filter(|(_, t)| t.seen).count();
+    let was_seen = done.before.iter().filter(|(_, t)| t.seen).count();
+    let triage = &mut state.triage;
+    triage.unseen = (triage.unseen + was_seen)
+        .saturating_sub(now_seen)
+        .min(state.list.keys.len());
+    // Only this window wrote since the count was read: it stays current.
+    if done.rev == triage.rev + 1 {
+        triage.rev = done.rev;
+    }
+    true
+}
+
+/// A `U` that waited for the writes in flight, once they all answered.
+fn undo_waiting(state: &mut AppState) -> Vec<Effect> {
+    if state.triage.writing > 0 || state.triage.undo_waiting == 0 {
+        return Vec::new();
+    }
+    state.triage.undo_waiting -= 1;
+    undo(state)
 }
 
 fn note(state: &mut AppState, done: &Triaged) {
@@ -205,7 +265,7 @@ pub(super) fn rev_read(state: &mut AppState, result: Result<i64, String>) -> Vec
     match result {
         Ok(rev) if rev != state.triage.rev => {
             state.triage.rev = rev;
-            store_changed(state).into_iter().collect()
+            triage_changed(state).into_iter().collect()
         }
         Ok(_) => {
             state.dirty = false;
@@ -220,35 +280,54 @@ pub(super) fn rev_read(state: &mut AppState, result: Result<i64, String>) -> Vec
 
 /// A tick: a detail shown long enough is marked seen; a snooze that ended brings its item back.
 pub(super) fn tick(state: &mut AppState) -> Vec<Effect> {
-    let mut effects = Vec::new();
-    let shown = state.detail.as_ref().map(|d| d.id.clone());
-    match (state.triage.seen_at.clone(), shown) {
-        (Some((id, at)), Some(open)) if id == open && at <= state.now => {
-            state.triage.seen_at = None;
-            if !current(state, &open).seen {
-                let change = TriageChange::Seen(true);
-                effects.push(send(state, vec![open], change, Cause::Shown, "seen".into()));
-            }
-        }
-        (Some((id, _)), open) if open.as_ref() != Some(&id) => state.triage.seen_at = None,
-        _ => {}
-    }
+    let mut effects: Vec<Effect> = seen_tick(state).into_iter().collect();
     if state.triage.next_wake.is_some_and(|at| at <= state.now) {
         state.triage.next_wake = None;
-        effects.extend(store_changed(state));
+        effects.extend(triage_changed(state));
     }
     effects
 }
 
-/// A detail was opened: it counts as seen once shown for the configured delay.
-pub(super) fn detail_opened(state: &mut AppState) {
-    if let Some(detail) = &state.detail {
-        let at = state
-            .now
-            .checked_add(state.triage.seen_delay)
-            .unwrap_or(state.now);
-        state.triage.seen_at = Some((detail.id.clone(), at));
+/// Counts the open detail's time in sight; once it reaches the delay, its item is marked
+/// seen (unless it is).
+fn seen_tick(state: &mut AppState) -> Option<Effect> {
+    let open = state.detail.as_ref().map(|d| d.id.clone());
+    let covered = state.help
+        || state.triage.picker.is_some()
+        || state.triage.note.is_some()
+        || state.triage.editing_outside;
+    let now = state.now;
+    let timer = state.triage.seen_timer.as_mut()?;
+    if open.as_ref() != Some(&timer.id) {
+        state.triage.seen_timer = None;
+        return None;
     }
+    if covered {
+        timer.last = None;
+        return None;
+    }
+    if let Some(last) = timer.last {
+        timer.shown += now
+            .duration_since(last)
+            .clamp(SignedDuration::ZERO, MAX_SEEN_STEP);
+    }
+    timer.last = Some(now);
+    if timer.shown < state.triage.seen_delay {
+        return None;
+    }
+    let id = timer.id.clone();
+    state.triage.seen_timer = None;
+    let change = TriageChange::Seen(true);
+    (!current(state, &id).seen).then(|| send(state, vec![id], change, Cause::Shown, "seen".into()))
+}
+
+/// A detail was opened: it counts as seen once in sight for the configured delay.
+pub(super) fn detail_opened(state: &mut AppState) {
+    state.triage.seen_timer = state.detail.as_ref().map(|detail| SeenTimer {
+        id: detail.id.clone(),
+        shown: SignedDuration::ZERO,
+        last: None,
+    });
 }
 
 /// The external editor's answer: a changed note is written like a typed one.
@@ -257,20 +336,19 @@ pub(super) fn note_edited(
     ids: Vec<String>,
     result: Result<Option<String>, String>,
 ) -> Vec<Effect> {
+    state.triage.editing_outside = false;
     match result {
         Ok(Some(note)) => {
-            let what = if note.trim().is_empty() {
-                "note removed from"
+            let (kept, cut) = super::triage_input::capped(&note);
+            let what = if kept.trim().is_empty() {
+                "note removed from".to_owned()
+            } else if cut {
+                format!("noted ({})", super::triage_input::CUT_NOTE)
             } else {
-                "noted"
+                "noted".to_owned()
             };
-            vec![send(
-                state,
-                ids,
-                TriageChange::Note(Some(note)),
-                Cause::Key,
-                what.to_owned(),
-            )]
+            let note = TriageChange::Note(Some(kept.to_owned()));
+            vec![send(state, ids, note, Cause::Key, what)]
         }
         Ok(None) => {
             info(state, "Note unchanged".to_owned());
@@ -298,6 +376,7 @@ fn open_note(state: &mut AppState) -> Vec<Effect> {
         return Vec::new();
     };
     if state.triage.external_editor {
+        state.triage.editing_outside = true;
         let text = current(state, &ids[0]).note.unwrap_or_default();
         return vec![Effect::EditNote { ids, text }];
     }

@@ -124,7 +124,8 @@ pub fn choice_time(choice: usize, now: Timestamp, tz: &TimeZone) -> Option<Times
     }
 }
 
-/// `3d`, `2h`, `45m`, `1w` (up to a year).
+/// `3d`, `2h`, `45m`, `1w` as the search's `age:` reads them (any case), from a minute up to a
+/// year.
 pub fn parse_duration(text: &str) -> Result<SignedDuration, String> {
     let text = text.trim();
     let bad = || {
@@ -133,33 +134,38 @@ pub fn parse_duration(text: &str) -> Result<SignedDuration, String> {
             crate::text::sanitize_line(text)
         )
     };
-    let unit_at = text.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
-    let count: i64 = text[..unit_at].parse().map_err(|_| bad())?;
-    let seconds = match text[unit_at..].to_ascii_lowercase().as_str() {
-        "m" | "min" => 60,
-        "h" => 3600,
-        "d" => 86_400,
-        "w" => 7 * 86_400,
-        _ => return Err(bad()),
-    };
-    let total = count
-        .checked_mul(seconds)
-        .filter(|s| (1..=366 * 86_400).contains(s))
-        .ok_or_else(|| format!("{}: between 1 minute and a year", bad()))?;
-    Ok(SignedDuration::from_secs(total))
+    let length = crate::store::search::duration(&text.to_ascii_lowercase()).ok_or_else(bad)?;
+    let year = SignedDuration::from_hours(366 * 24);
+    if length < SignedDuration::from_mins(1) || length > year {
+        return Err(format!("{}: between 1 minute and a year", bad()));
+    }
+    Ok(length)
 }
 
 /// Notes hold at most this much of a paste.
 pub const NOTE_PASTE_MAX_BYTES: usize = 16 * 1024;
 
-/// A bracketed paste: text for the note (sanitized, lines kept, capped) or the duration.
-pub(super) fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
+/// `text` cut to [`NOTE_PASTE_MAX_BYTES`] (on a character's boundary), and whether it was.
+#[must_use]
+pub fn capped(text: &str) -> (&str, bool) {
     let mut cut = text.len().min(NOTE_PASTE_MAX_BYTES);
     while !text.is_char_boundary(cut) {
         cut -= 1;
     }
+    (&text[..cut], cut < text.len())
+}
+
+/// What a note that was cut says.
+pub const CUT_NOTE: &str = "only the first 16 KiB kept";
+
+/// A bracketed paste: text for the note (sanitized, lines kept, capped) or the duration.
+pub(super) fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
+    let (kept, cut) = capped(text);
     if let Some(editor) = &mut state.triage.note {
-        editor.area.insert_str(crate::text::sanitize(&text[..cut]));
+        editor.area.insert_str(crate::text::sanitize(kept));
+        if cut {
+            super::info(state, format!("Pasted into the note: {CUT_NOTE}"));
+        }
     } else if let Some(picker) = &mut state.triage.picker {
         let clean = crate::text::sanitize_line(text.trim());
         picker.input = clean.chars().take(16).collect();

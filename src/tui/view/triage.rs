@@ -8,27 +8,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use super::theme::Theme;
-use crate::store::Triage;
 use crate::tui::state::AppState;
 use crate::tui::update::triage_input::{CHOICES, choice_time};
-
-/// The triage state of the item with this id, as far as the list's rows know it.
-#[must_use]
-pub fn state_of(state: &AppState, id: &str) -> Triage {
-    state
-        .list
-        .window
-        .rows
-        .iter()
-        .find(|r| *r.id == *id)
-        .map(|r| r.triage.clone())
-        .unwrap_or_default()
-}
 
 /// The detail's triage lines: every state in words with its glyph, then the note.
 #[must_use]
 pub fn detail_lines(state: &AppState, id: &str, theme: Theme) -> Vec<Line<'static>> {
-    let t = state_of(state, id);
+    let t = crate::tui::triage::known(state, id);
     let mut words = vec![if t.seen { "seen" } else { "● unseen" }.to_owned()];
     if t.starred {
         words.push("★ starred".to_owned());

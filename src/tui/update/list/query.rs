@@ -22,11 +22,20 @@ pub enum Requery {
     Narrow,
     /// Other filters: the list starts at its top.
     New,
+    /// Only triage changed under the same view: as `Same`, but rows that came back on top (an
+    /// undone `d`, a snooze's end) are not new arrivals.
+    Triage,
 }
 
 /// Asks for the current view's keys.
 pub(in crate::tui::update) fn requery(state: &mut AppState, mode: Requery) -> Effect {
     let spec = state.view_spec();
+    let count_new = mode != Requery::Triage;
+    let mode = if mode == Requery::Triage {
+        Requery::Same
+    } else {
+        mode
+    };
     // While another view's answer is awaited, the keys shown are not this view's.
     let mode = if mode == Requery::Same && state.list.shown.as_ref() != Some(&spec) {
         Requery::Narrow
@@ -36,7 +45,7 @@ pub(in crate::tui::update) fn requery(state: &mut AppState, mode: Requery) -> Ef
     let list = &state.list;
     let key = |n: usize| list.keys.get(n).copied();
     let anchor = match mode {
-        Requery::Same => Anchor {
+        Requery::Same | Requery::Triage => Anchor {
             selected: key(list.selected).map(|k| (k, list.selected)),
             top: (list.offset > 0).then(|| key(list.offset)).flatten(),
             first: key(0),
@@ -57,6 +66,7 @@ pub(in crate::tui::update) fn requery(state: &mut AppState, mode: Requery) -> Ef
     list.query_id = request_id;
     list.querying = true;
     list.asked = Some(spec.clone());
+    list.count_new = count_new;
     if mode != Requery::Same {
         list.new_count = 0;
     }
@@ -121,7 +131,10 @@ fn apply(state: &mut AppState, data: ViewData) {
     list.open_when_loaded &= same;
     list.loaded = true;
     list.error = None;
-    if same && let Some(first) = data.first {
+    if same
+        && list.count_new
+        && let Some(first) = data.first
+    {
         list.new_count += first;
     }
     list.new_count = list.new_count.min(data.keys.len());
@@ -129,6 +142,16 @@ fn apply(state: &mut AppState, data: ViewData) {
     list.offset = data.top.unwrap_or(0);
     list.keys = data.keys;
     list.window = data.window;
+    // Another window's triage of the open detail's item, when the view still holds it (never
+    // over a write of this window in flight: the query may have read the store before it).
+    if let Some(detail) = state.detail.as_mut()
+        && state.triage.writing == 0
+        && !state.sync.requery_due
+        && let Some(row) = state.list.window.rows.iter().find(|r| *r.id == *detail.id)
+    {
+        detail.triage = row.triage.clone();
+    }
+    let list = &mut state.list;
     // A rows read still in flight was asked for the keys just replaced: its rows would land in
     // other items' places.
     list.rows_id = 0;

@@ -13,20 +13,20 @@ use crate::tui::effect::Effect;
 use crate::tui::testkit::{Harness, now, started_harness};
 use crate::tui::triage::{Cause, Triaged};
 
-fn stored(h: &Harness, id: &str) -> Triage {
+pub(super) fn stored(h: &Harness, id: &str) -> Triage {
     h.store.read(|s| s.triage(id)).unwrap()
 }
 
-fn row(h: &Harness, id: &str) -> Triage {
+pub(super) fn row(h: &Harness, id: &str) -> Triage {
     let row = h.state.list.window.rows.iter().find(|r| &*r.id == id);
     row.unwrap().triage.clone()
 }
 
-fn key(h: &mut Harness, code: KeyCode) -> Vec<Effect> {
+pub(super) fn key(h: &mut Harness, code: KeyCode) -> Vec<Effect> {
     h.send(Msg::TriageInput(KeyEvent::new(code, KeyModifiers::NONE)))
 }
 
-fn typed(h: &mut Harness, text: &str) {
+pub(super) fn typed(h: &mut Harness, text: &str) {
     for c in text.chars() {
         key(h, KeyCode::Char(c));
     }
@@ -125,21 +125,28 @@ fn a_failed_write_changes_nothing_on_screen() {
     assert!(h.state.triage.undo.is_empty());
 }
 
+/// Ticks every 250 ms from `from_ms` to `to_ms` (after [`now`]), as the loop sends them.
+pub(super) fn ticks(h: &mut Harness, from_ms: i64, to_ms: i64) {
+    for ms in (from_ms..=to_ms).step_by(250) {
+        h.send(Msg::Tick(now() + SignedDuration::from_millis(ms)));
+    }
+}
+
 #[test]
 fn a_detail_is_marked_seen_only_once_shown_for_the_delay() {
     let mut h = started_harness(120, 30, 50, true);
     act(&mut h, Action::Open);
-    let half = now() + SignedDuration::from_millis(500);
-    h.send(Msg::Tick(half));
+    ticks(&mut h, 250, 750);
     assert!(!stored(&h, "id00000").seen, "a glance does not count");
     // Leaving before the delay keeps it unseen.
     act(&mut h, Action::Back);
-    h.send(Msg::Tick(now() + SignedDuration::from_secs(2)));
+    ticks(&mut h, 1000, 2000);
     assert!(!stored(&h, "id00000").seen);
+    // Counted from the first tick after opening, never from the one before.
     act(&mut h, Action::Open);
-    h.send(Msg::Tick(now() + SignedDuration::from_millis(2900)));
-    assert!(!stored(&h, "id00000").seen);
-    h.send(Msg::Tick(now() + SignedDuration::from_secs(3)));
+    ticks(&mut h, 2250, 3000);
+    assert!(!stored(&h, "id00000").seen, "750 ms in sight");
+    ticks(&mut h, 3250, 3250);
     assert!(stored(&h, "id00000").seen);
     assert!(h.state.triage.undo.is_empty(), "not an undo step");
     // In the detail, `u` marks it unseen again, explicitly.
@@ -284,7 +291,10 @@ fn an_undo_answer_is_not_an_undo_step() {
     let mut h = started_harness(120, 30, 50, true);
     let done = Triaged {
         after: vec![("id00000".into(), Triage::default())],
-        before: Vec::new(),
+        before: vec![("id00000".into(), Triage::default())],
+        undo: Vec::new(),
+        hides: false,
+        rev: 0,
         cause: Cause::Undo,
         what: "undone".into(),
     };
