@@ -133,7 +133,8 @@ INSERT INTO items_fts (rowid, message) SELECT k, message FROM items ORDER BY k;
 /// A row exists only for items someone triaged, so the views join it through small sets
 /// (`items.k IN (SELECT …)`, computed once per query) and the default view's walk of the status
 /// index stays a walk that stops after a screen. `snoozed_until` is in seconds, `changed` in
-/// microseconds; `meta.triage_rev` counts triage writes so another window sees them.
+/// microseconds; `meta.triage_rev` counts triage writes so another window sees them. The
+/// partial indexes keep the done, seen and snoozed sets a walk of their own rows.
 const V4: &str = r"
 CREATE TABLE triage (
   id TEXT PRIMARY KEY,
@@ -145,6 +146,8 @@ CREATE TABLE triage (
   changed INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX triage_by_snooze ON triage(snoozed_until) WHERE snoozed_until IS NOT NULL;
+CREATE INDEX triage_done ON triage(id) WHERE done = 1;
+CREATE INDEX triage_seen ON triage(id) WHERE seen = 1;
 ";
 
 /// Every migration, oldest first.
