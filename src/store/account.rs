@@ -33,13 +33,9 @@ impl Store {
                 // An empty answer cannot vouch for the account: keep what the store knows.
                 return Ok(false);
             }
-            let all: BTreeSet<&String> = known.iter().chain(fresh.iter()).collect();
-            let json = serde_json::to_string(&all).unwrap_or_else(|_| "[]".to_owned());
+            let all: BTreeSet<String> = known.union(&fresh).cloned().collect();
             super::write::replace_projects(tx, projects)?;
-            tx.execute(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
-                params![PROJECT_IDS, json],
-            )?;
+            save_project_ids(tx, &all)?;
             Ok(false)
         })?;
         if mismatch {
@@ -58,12 +54,7 @@ impl Store {
                 return Ok(());
             }
             all.extend(ids.iter().cloned());
-            let json = serde_json::to_string(&all).unwrap_or_else(|_| "[]".to_owned());
-            tx.execute(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
-                params![PROJECT_IDS, json],
-            )
-            .map(drop)
+            save_project_ids(tx, &all)
         })
     }
 
@@ -78,6 +69,15 @@ fn item_project_ids(conn: &rusqlite::Connection) -> rusqlite::Result<BTreeSet<St
     conn.prepare("SELECT DISTINCT id FROM project_refs")?
         .query_map([], |row| row.get(0))?
         .collect()
+}
+
+fn save_project_ids(conn: &rusqlite::Connection, ids: &BTreeSet<String>) -> rusqlite::Result<()> {
+    let json = serde_json::to_string(ids).unwrap_or_else(|_| "[]".to_owned());
+    conn.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+        params![PROJECT_IDS, json],
+    )
+    .map(drop)
 }
 
 fn project_ids(conn: &rusqlite::Connection) -> rusqlite::Result<BTreeSet<String>> {

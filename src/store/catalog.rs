@@ -40,6 +40,9 @@ pub struct Info {
     pub newest: Option<Timestamp>,
 }
 
+/// The meta key of the catalog's time (Unix seconds).
+const CATALOG_AT: &str = "catalog_at";
+
 impl Store {
     /// Stored items per project, app and tag, of one status (all statuses with `None`), most
     /// first; names as the items carry them.
@@ -90,8 +93,8 @@ impl Store {
         let value: Option<String> = self
             .conn
             .query_row(
-                "SELECT value FROM meta WHERE key = 'catalog_at'",
-                [],
+                "SELECT value FROM meta WHERE key = ?1",
+                [CATALOG_AT],
                 |row| row.get(0),
             )
             .optional()
@@ -99,6 +102,17 @@ impl Store {
         Ok(value
             .and_then(|v| v.parse::<i64>().ok())
             .and_then(|s| Timestamp::from_second(s).ok()))
+    }
+
+    /// Records that discovery stored the catalog at `at` (read back by [`Store::catalog_at`]).
+    pub fn mark_catalog(&mut self, at: Timestamp) -> Result<(), StoreError> {
+        self.write(|tx| {
+            tx.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+                rusqlite::params![CATALOG_AT, at.as_second().to_string()],
+            )
+            .map(drop)
+        })
     }
 
     /// The account's projects, as last listed.

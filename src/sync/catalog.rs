@@ -8,8 +8,6 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use rusqlite::params;
-
 use super::{Report, SyncError, Syncer};
 use crate::api::lenient::CountedPage;
 use crate::store::Store;
@@ -17,8 +15,6 @@ use crate::store::Store;
 /// How long a stored catalog is trusted before a sync reads it again (names and tag counts
 /// change rarely; a new project or app is noticed on the first page that names it).
 pub const CATALOG_FRESH: Duration = Duration::from_secs(3600);
-
-const CATALOG_AT: &str = "catalog_at";
 
 impl Syncer {
     /// Projects (checked against the account the store mirrors: a mismatch is an error and
@@ -58,17 +54,11 @@ impl Syncer {
             .client
             .list_tags(&crate::api::ScopeQuery::default())
             .await?;
-        let at = self.now().as_second();
+        let at = self.now();
         self.blocking(move |s| {
             s.put_apps(&apps, None)?;
             s.put_server_tags(&tags)?;
-            s.write(|tx| {
-                tx.execute(
-                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
-                    params![CATALOG_AT, at.to_string()],
-                )
-                .map(drop)
-            })
+            s.mark_catalog(at)
         })
         .await?;
         let report = Report {
