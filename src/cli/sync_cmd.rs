@@ -1,5 +1,6 @@
-//! `feedback-inbox sync [--status new|archived|all] [--full]`: brings the local store up to
-//! date from the command line, as the inbox does in the background: discovery (account check,
+//! `feedback-inbox sync [--status new|archived|all] [--full] [--app A] [--project P]`: brings
+//! the local store up to date from the command line, as the inbox does in the background:
+//! discovery (account check,
 //! projects, apps, tags), then per status a head walk and backfill until the status is mirrored
 //! to its end, then (when `new` is synced) the reconcile walk of `new` when it is due: one is
 //! under way, or the last started `reconcile_every` ago (so a cron `sync` also finds the items
@@ -14,6 +15,9 @@
 //! another account exits 2) or a kill keeps what was stored and the next run continues.
 //! Another process's sync is refused at once ("another sync is running").
 //!
+//! With `--app`/`--project`, only the head of that part of each status is walked
+//! (`crate::sync::Scope`): what is new there, at the cost of its own pages.
+//!
 //! The store: `--store`, `FEEDBACK_STORE`, or the profile's (see `store_cmd::store_path`).
 
 pub(crate) mod progress;
@@ -25,10 +29,12 @@ use clap::{Args, ValueEnum};
 use jiff::Timestamp;
 
 use super::CliError;
+use super::names::Resolver;
 use crate::api::{Client, Status};
 use crate::clock::{self, SharedClock};
 use crate::store::{Shared, Store};
-use crate::sync::{Priority, Report, Syncer};
+use crate::sync::{Priority, Report, Scope, Syncer};
+use crate::text::sanitize_line;
 use progress::Progress;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -46,6 +52,14 @@ pub struct SyncArgs {
     /// Read every page again, even where the store is up to date (refreshes statuses and tags).
     #[arg(long)]
     pub full: bool,
+    /// Only what is new in this app (its name, slug or id): a head walk of the app's part of
+    /// each status, costing that part's pages alone. The rest of the store is left as it is
+    /// (no backfill, no reconcile walk); a later `sync` without it still finds everything.
+    #[arg(long, value_name = "APP")]
+    pub app: Option<String>,
+    /// Only what is new in this project (its name, slug or id), as `--app` does.
+    #[arg(long, value_name = "PROJECT")]
+    pub project: Option<String>,
 }
 
 pub async fn run(
@@ -96,6 +110,13 @@ pub async fn run(
         SyncStatus::Archived => &[Status::Archived],
         SyncStatus::All => &[Status::New, Status::Archived],
     };
+    if sync.app.is_some() || sync.project.is_some() {
+        let scope = scope(args, sync, &shared).await?;
+        for status in statuses {
+            walk.scoped(status, &scope, sync.full, out).await?;
+        }
+        return walk.finish(out);
+    }
     // Read before the walks: while `new` is not yet mirrored to its end (a first mirror under
     // way), every item this run stores is just seen, and the reconcile waits for a later run.
     let before = syncer.read_state(&Status::New, false).await?;
@@ -108,17 +129,34 @@ pub async fn run(
     {
         walk.reconcile(out).await?;
     }
-    progress.finish();
-    let totals = progress.totals();
-    let budget = progress::budget_text(syncer.rate_limit(), clock.now())
-        .map(|b| format!("; {b}"))
-        .unwrap_or_default();
-    writeln!(
-        out,
-        "synced: {} added, {} changed, {} requests{budget}",
-        totals.added, totals.changed, totals.requests,
-    )?;
-    Ok(())
+    walk.finish(out)
+}
+
+/// `--project`/`--app` made ids (the store's catalog when fresh, else the service's lists) and
+/// named for the progress lines.
+async fn scope(
+    args: &super::Args,
+    sync: &SyncArgs,
+    shared: &Shared,
+) -> Result<(Scope, String), CliError> {
+    let client = super::client_with(args, Arc::new(|_: &crate::api::Wait| {}))?;
+    let (project, app) = shared
+        .read(|store| Resolver::new(Some(store), Some(&client)))
+        .scope(sync.project.as_deref(), sync.app.as_deref())
+        .await?;
+    let label = [project.as_ref(), app.as_ref()]
+        .into_iter()
+        .flatten()
+        .map(|r| sanitize_line(&r.name))
+        .collect::<Vec<_>>()
+        .join(" / ");
+    Ok((
+        Scope {
+            app: app.map(|a| a.id),
+            project: project.map(|p| p.id),
+        },
+        label,
+    ))
 }
 
 /// One run's walks.
@@ -177,6 +215,42 @@ impl Walk<'_> {
         };
         self.progress
             .say(out, &format!("{name}: {} stored, {reach}", state.stored))
+    }
+
+    /// The scoped head walk of one status (`--app`/`--project`).
+    async fn scoped(
+        &self,
+        status: &Status,
+        (scope, label): &(Scope, String),
+        full: bool,
+        out: &mut impl Write,
+    ) -> Result<(), CliError> {
+        let name = status.as_str();
+        self.progress.start(name);
+        let head = self.syncer.head_scoped(status, scope, full).await?;
+        self.record(status, &head).await?;
+        self.progress.say(
+            out,
+            &format!(
+                "{name}: {label}: {} added, {} changed, {} requests",
+                head.added, head.changed, head.requests
+            ),
+        )
+    }
+
+    /// The closing line: what the run did and the budget left.
+    fn finish(&self, out: &mut impl Write) -> Result<(), CliError> {
+        self.progress.finish();
+        let totals = self.progress.totals();
+        let budget = progress::budget_text(self.syncer.rate_limit(), self.clock.now())
+            .map(|b| format!("; {b}"))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "synced: {} added, {} changed, {} requests{budget}",
+            totals.added, totals.changed, totals.requests,
+        )?;
+        Ok(())
     }
 
     /// The reconcile walk of `new` to its end.

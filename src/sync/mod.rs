@@ -53,6 +53,7 @@ mod gate;
 mod lock;
 mod paging;
 mod reconcile;
+mod scoped;
 pub mod state;
 mod walk;
 
@@ -69,6 +70,7 @@ use crate::clock::SharedClock;
 use crate::store::{self, Shared, Store, StoreError};
 
 pub use catalog::CATALOG_FRESH;
+pub use scoped::Scope;
 pub use state::{StatusState, status_state};
 
 /// Who asked: the user (goes first, may use the whole budget) or the background.
