@@ -2,7 +2,11 @@
 //! exactly that part, costs that part's pages alone (k new items of the app: k/100 + 1
 //! requests), stops at the status's head or its own, and never makes a later whole-status sync
 //! miss anything.
-#![allow(clippy::unwrap_used, clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
 
 mod common;
 mod sync_support;

@@ -11,6 +11,7 @@
 
 mod account;
 mod catalog;
+mod enrich;
 mod files;
 mod keys;
 mod read;
@@ -33,6 +34,7 @@ use rusqlite::Connection;
 use thiserror::Error;
 
 pub use catalog::{Counts, Info, NameCount};
+pub use enrich::{Coverage, Enqueued};
 pub use files::{default_path, store_file_name};
 pub use keys::{TIES_PER_MICROSECOND, at_or_after, before, micros_key, time_key};
 pub use read::{StoredDetail, StoredItem, ViewQuery};

@@ -214,7 +214,7 @@ fn order(query: &ViewQuery) -> &'static str {
 /// The FROM and WHERE clauses of a view and its parameters. With a full-text match, the match's
 /// index drives the query (CROSS JOIN keeps it outermost): its rowids are item keys, so it
 /// yields matches newest first and a LIMIT stops it early.
-fn view_condition(
+pub(super) fn view_condition(
     conn: &rusqlite::Connection,
     query: &ViewQuery,
 ) -> rusqlite::Result<(&'static str, String, Vec<Value>)> {

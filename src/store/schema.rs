@@ -5,7 +5,7 @@
 use rusqlite_migration::{M, Migrations};
 
 /// The SQL of every migration, oldest first.
-pub const STEPS: &[&str] = &[V1, V2, V3, V4];
+pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
 /// where it is shown. `items.k` is the item's place in time (in schema 1 and 2, `received` in
@@ -148,6 +148,13 @@ CREATE TABLE triage (
 CREATE INDEX triage_by_snooze ON triage(snoozed_until) WHERE snoozed_until IS NOT NULL;
 CREATE INDEX triage_done ON triage(id) WHERE done = 1;
 CREATE INDEX triage_seen ON triage(id) WHERE seen = 1;
+";
+
+/// Schema 5: the details to fetch (`store::enrich`): keys of items someone asked to enrich
+/// (`e` over a view), newest first by key. A row leaves when its item has its detail or is
+/// gone, so the queue outlives a restart and costs nothing once done.
+const V5: &str = r"
+CREATE TABLE enrich_queue (k INTEGER PRIMARY KEY);
 ";
 
 /// Every migration, oldest first.

@@ -45,10 +45,13 @@
 //! - **Background**: [`Syncer::background_step`] is the background's next piece of work (gaps
 //!   and the deep end of `new`, then of `archived`, then the reconcile walk every
 //!   `reconcile_every`); `Ok(None)` when there is nothing to do.
+//! - **Enrichment** (`enrich`): details queued in the store (`Store::queue_details`), newest
+//!   first, one per background step before any other background work, paced like it.
 //! - **Retention**: with `retention` set, walks stop at the first page reaching past the
 //!   cutoff and store nothing older, so the sync never undoes the store's `retention_days`.
 
 mod catalog;
+mod enrich;
 mod gate;
 mod lock;
 mod paging;
@@ -70,6 +73,7 @@ use crate::clock::SharedClock;
 use crate::store::{self, Shared, Store, StoreError};
 
 pub use catalog::CATALOG_FRESH;
+pub use enrich::estimate as enrich_estimate;
 pub use scoped::Scope;
 pub use state::{StatusState, status_state};
 
@@ -247,11 +251,16 @@ impl Syncer {
             .await
     }
 
-    /// The next piece of background work, in this order: a gap or the deep end of `new`, then
+    /// The next piece of background work, in this order: a queued detail (enrichment), a gap
+    /// or the deep end of `new`, then
     /// of `archived`, then a page of the reconcile walk of `new` (while one runs, or when the
     /// last one started `reconcile_every` ago or more). `Ok(None)`: nothing to do now. Waits as
     /// [`Priority::Background`] does (for the user's operations, for the budget floor).
     pub async fn background_step(&self) -> Result<Option<Report>, SyncError> {
+        // The details someone asked for (`e`) come first: the user is waiting for them.
+        if let Some(report) = self.enrich_step().await? {
+            return Ok(Some(report));
+        }
         for status in [Status::New, Status::Archived] {
             if let Some(report) = self.backfill_page(&status, Priority::Background).await? {
                 return Ok(Some(report));

@@ -1,0 +1,104 @@
+//! The enrichment queue: metadata comes only with an item's detail (or a webhook delivery), so
+//! a metadata pivot covers the items whose detail was fetched. Enriching a view queues its
+//! items that have none (schema 5, `enrich_queue`, by key: newest first); the sync fetches them
+//! one by one in the background (`crate::sync`), paced by the budget. The queue lives in the
+//! store: it outlives a restart, and an item leaves it when its detail is stored (by whatever
+//! path: enrichment, the detail view, a re-read) or when the item is gone, so nothing is
+//! fetched twice.
+
+use rusqlite::{OptionalExtension, params_from_iter};
+
+use super::read::view_condition;
+use super::{Store, StoreError, ViewQuery};
+
+/// What queueing a view did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Enqueued {
+    /// Items of the view newly queued.
+    pub added: u64,
+    /// Items queued in all (this view's and earlier ones') still without a detail.
+    pub pending: u64,
+}
+
+/// How many items of a view have their detail (so their metadata).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Coverage {
+    pub with_detail: u64,
+    pub total: u64,
+}
+
+impl Store {
+    /// Queues every item of `query` that has no detail yet.
+    pub fn queue_details(&mut self, query: &ViewQuery) -> Result<Enqueued, StoreError> {
+        let (from, condition, params) =
+            view_condition(self.conn(), query).map_err(|e| self.error(e))?;
+        let sql = format!(
+            "INSERT OR IGNORE INTO enrich_queue (k) SELECT items.k {from} \
+             WHERE {condition} AND items.detail_at IS NULL"
+        );
+        let added = self.write(|tx| {
+            let added = tx.prepare(&sql)?.execute(params_from_iter(params))?;
+            Ok(u64::try_from(added).unwrap_or(u64::MAX))
+        })?;
+        Ok(Enqueued {
+            added,
+            pending: self.queued_details()?,
+        })
+    }
+
+    /// Queued items still without a detail.
+    pub fn queued_details(&self) -> Result<u64, StoreError> {
+        self.conn()
+            .prepare_cached(
+                "SELECT count(*) FROM enrich_queue q JOIN items i ON i.k = q.k \
+                 WHERE i.detail_at IS NULL",
+            )
+            .and_then(|mut s| s.query_row([], |r| r.get::<_, i64>(0)))
+            .map(i64::unsigned_abs)
+            .map_err(|e| self.error(e))
+    }
+
+    /// The id of the newest queued item without a detail; rows before it (items whose detail
+    /// came meanwhile, or that are gone) leave the queue on the way.
+    pub fn next_queued(&mut self) -> Result<Option<String>, StoreError> {
+        self.write(|tx| {
+            tx.execute(
+                "DELETE FROM enrich_queue WHERE k < coalesce((SELECT min(q.k) FROM enrich_queue q \
+                 JOIN items i ON i.k = q.k WHERE i.detail_at IS NULL), 9223372036854775807)",
+                [],
+            )?;
+            tx.query_row(
+                "SELECT i.id FROM enrich_queue q JOIN items i ON i.k = q.k \
+                 WHERE i.detail_at IS NULL ORDER BY q.k LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .optional()
+        })
+    }
+
+    /// Empties the queue (the user cancelled); returns how many were waiting.
+    pub fn clear_queue(&mut self) -> Result<u64, StoreError> {
+        let pending = self.queued_details()?;
+        self.write(|tx| tx.execute("DELETE FROM enrich_queue", []))?;
+        Ok(pending)
+    }
+
+    /// How many items of `query` have their detail.
+    pub fn detail_coverage(&self, query: &ViewQuery) -> Result<Coverage, StoreError> {
+        let (from, condition, params) =
+            view_condition(self.conn(), query).map_err(|e| self.error(e))?;
+        let sql = format!("SELECT count(*), count(items.detail_at) {from} WHERE {condition}");
+        self.conn()
+            .prepare_cached(&sql)
+            .and_then(|mut s| {
+                s.query_row(params_from_iter(params), |r| {
+                    Ok(Coverage {
+                        total: r.get::<_, i64>(0)?.unsigned_abs(),
+                        with_detail: r.get::<_, i64>(1)?.unsigned_abs(),
+                    })
+                })
+            })
+            .map_err(|e| self.error(e))
+    }
+}

@@ -1,0 +1,153 @@
+//! Enrichment against the simulator: the details of a view's items, fetched newest first in
+//! the background, paced by the budget and never under its floor, surviving 429 and 5xx, and
+//! resumed after a restart without fetching anything twice.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+mod sync_support;
+
+use common::rig;
+use feedback_inbox::api::Status;
+use feedback_inbox::sim::{FaultKind, Route};
+use feedback_inbox::store::{Shared, Store, ViewQuery};
+use feedback_inbox::sync::{SyncError, SyncSettings, Syncer};
+use sync_support::{file_syncer, memory_syncer, mirror};
+
+fn new_items() -> ViewQuery {
+    ViewQuery {
+        status: Some("new".into()),
+        ..ViewQuery::default()
+    }
+}
+
+fn detail_requests(r: &common::Rig) -> u64 {
+    r.sim.stats().route(Route::FeedbackItem)
+}
+
+/// Steps until the queue is empty; errors are counted and the step tried again, as the
+/// inbox's background loop does after its backoff.
+async fn drain(syncer: &Syncer) -> (u32, u32) {
+    let (mut requests, mut errors) = (0, 0);
+    loop {
+        match syncer.enrich_step().await {
+            Ok(Some(step)) => requests += step.requests,
+            Ok(None) => return (requests, errors),
+            Err(SyncError::Api(_)) => errors += 1,
+            Err(other) => panic!("{other}"),
+        }
+        assert!(errors < 20, "it should get through");
+    }
+}
+
+fn keys_with_detail(shared: &Shared, view: &ViewQuery) -> Vec<i64> {
+    shared.read(|s| {
+        let keys = s.view_keys(view, None).unwrap();
+        keys.into_iter()
+            .filter(|k| {
+                let item = &s.items(&[*k]).unwrap()[0];
+                s.detail(item.feedback.id.as_str())
+                    .unwrap()
+                    .unwrap()
+                    .detail_at
+                    .is_some()
+            })
+            .collect()
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_queued_view_is_enriched_newest_first_and_resumes_after_a_restart() {
+    let r = rig(160, 100_000).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.sqlite3");
+    let view = new_items();
+    let (total, first_five) = {
+        let (syncer, shared) = file_syncer(&r, &path, SyncSettings::default());
+        mirror(&syncer, &Status::New).await;
+        let queued = shared.write(|s| s.queue_details(&view)).unwrap();
+        let total = shared.read(|s| s.view_count(&view)).unwrap();
+        assert_eq!((queued.added, queued.pending), (total, total));
+        // Queueing again adds nothing.
+        assert_eq!(shared.write(|s| s.queue_details(&view)).unwrap().added, 0);
+        for _ in 0..5 {
+            assert_eq!(syncer.enrich_step().await.unwrap().unwrap().requests, 1);
+        }
+        let newest: Vec<i64> = shared.read(|s| s.view_keys(&view, Some(5))).unwrap();
+        assert_eq!(keys_with_detail(&shared, &view), newest, "newest first");
+        let coverage = shared.read(|s| s.detail_coverage(&view)).unwrap();
+        assert_eq!((coverage.with_detail, coverage.total), (5, total));
+        (total, newest)
+    };
+    // A restart: a new store handle and syncer over the same file continue the queue.
+    let (syncer, shared) = file_syncer(&r, &path, SyncSettings::default());
+    assert_eq!(shared.read(Store::queued_details).unwrap(), total - 5);
+    let (requests, errors) = drain(&syncer).await;
+    assert_eq!((u64::from(requests), errors), (total - 5, 0));
+    assert_eq!(detail_requests(&r), total, "no detail fetched twice");
+    assert_eq!(keys_with_detail(&shared, &view).len() as u64, total);
+    assert!(keys_with_detail(&shared, &view).starts_with(&first_five));
+    assert!(syncer.enrich_step().await.unwrap().is_none());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn enrichment_keeps_the_floor_and_survives_429_and_5xx() {
+    let r = rig(120, 10).await;
+    let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
+    mirror(&syncer, &Status::New).await;
+    let view = ViewQuery {
+        status: Some("new".into()),
+        ..ViewQuery::default()
+    };
+    let queued = shared.write(|s| s.queue_details(&view)).unwrap().pending;
+    assert!(queued > 30, "{queued}");
+    r.sim
+        .faults()
+        .add(Route::FeedbackItem, FaultKind::Status(503), Some(3));
+    r.sim.faults().add(
+        Route::FeedbackItem,
+        FaultKind::RateLimited(Some(2)),
+        Some(2),
+    );
+    let mut fetched = 0;
+    let mut errors = 0;
+    loop {
+        match syncer.enrich_step().await {
+            Ok(Some(step)) => {
+                fetched += step.requests;
+                // 20% of 10: two requests always stay for the user.
+                let rate = syncer.rate_limit();
+                assert!(rate.remaining.unwrap() >= 2, "{rate:?}");
+            }
+            Ok(None) => break,
+            Err(SyncError::Api(_)) => errors += 1,
+            Err(other) => panic!("{other}"),
+        }
+        assert!(errors < 20);
+    }
+    assert_eq!(u64::from(fetched), queued);
+    assert_eq!(shared.read(Store::queued_details).unwrap(), 0);
+    let coverage = shared.read(|s| s.detail_coverage(&view)).unwrap();
+    assert_eq!(coverage.with_detail, coverage.total);
+    assert!(!r.clock.sleeps().is_empty(), "it waited for the window");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_detail_fetched_another_way_leaves_the_queue_unfetched_again() {
+    let r = rig(60, 100_000).await;
+    let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
+    mirror(&syncer, &Status::New).await;
+    let view = new_items();
+    let queued = shared.write(|s| s.queue_details(&view)).unwrap().pending;
+    let keys = shared.read(|s| s.view_keys(&view, Some(3))).unwrap();
+    for key in &keys {
+        let id = shared.read(|s| s.items(&[*key]).unwrap()[0].feedback.id.clone());
+        syncer.detail(id.as_str()).await.unwrap();
+    }
+    let before = detail_requests(&r);
+    let (requests, _) = drain(&syncer).await;
+    assert_eq!(u64::from(requests), queued - 3);
+    assert_eq!(detail_requests(&r) - before, queued - 3);
+    // Cleared, a queue sends nothing.
+    shared.write(|s| s.queue_details(&view)).unwrap();
+    assert_eq!(shared.write(Store::clear_queue).unwrap(), 0);
+}
