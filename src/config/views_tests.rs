@@ -117,7 +117,10 @@ fn saved(name: &str) -> SavedView {
 #[test]
 fn saving_adds_a_table_and_keeps_comments_and_formatting() {
     let out = edit(SAMPLE, &saved("Mine")).unwrap();
-    assert!(out.starts_with(SAMPLE), "the file before is untouched:\n{out}");
+    assert!(
+        out.starts_with(SAMPLE),
+        "the file before is untouched:\n{out}"
+    );
     let added = &out[SAMPLE.len()..];
     assert_eq!(
         added,
@@ -136,8 +139,14 @@ fn saving_a_known_name_replaces_that_view_in_place() {
     view.project = None;
     view.query = "crash".into();
     let out = edit(SAMPLE, &view).unwrap();
-    assert!(out.contains("# Crashes on iOS, my favourite\n[[views]]\n"), "{out}");
-    assert!(out.contains("name = \"crashes\"   # keep this comment"), "{out}");
+    assert!(
+        out.contains("# Crashes on iOS, my favourite\n[[views]]\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("name = \"crashes\"   # keep this comment"),
+        "{out}"
+    );
     let views = parse(&out, "c.toml").unwrap();
     assert_eq!(views.len(), 2);
     assert_eq!(views[0].query, "crash");
@@ -159,7 +168,12 @@ fn save_writes_the_file_atomically_and_keeps_its_mode() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("sub").join("config.toml");
     save(&path, &saved("Mine")).unwrap();
-    assert_eq!(parse(&std::fs::read_to_string(&path).unwrap(), "c").unwrap().len(), 1);
+    assert_eq!(
+        parse(&std::fs::read_to_string(&path).unwrap(), "c")
+            .unwrap()
+            .len(),
+        1
+    );
 
     std::fs::write(&path, SAMPLE).unwrap();
     #[cfg(unix)]
