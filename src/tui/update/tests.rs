@@ -18,6 +18,8 @@ mod search;
 mod sync;
 mod triage;
 mod triage_more;
+// views: saved views and the command palette.
+mod views;
 
 fn act(h: &mut Harness, action: Action) -> Vec<Effect> {
     h.send(Msg::Action(action))
