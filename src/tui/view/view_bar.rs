@@ -13,7 +13,7 @@ use super::theme::Theme;
 use crate::text::sanitize_line;
 use crate::tui::state::AppState;
 use crate::tui::views::Shown;
-use crate::width::{fit, width};
+use crate::width::{fit, truncate, width};
 
 /// One view's part of the bar.
 struct Part {
@@ -39,7 +39,7 @@ fn parts(state: &AppState) -> (Vec<Part>, Option<usize>) {
             } else {
                 String::new()
             };
-            let name = fit(&sanitize_line(&view.name), 24);
+            let name = truncate(&sanitize_line(&view.name), 24);
             let star = if modified && active == Some(n) {
                 "*"
             } else {
