@@ -156,7 +156,7 @@ pub fn matches(query: &str, views: &[View]) -> Vec<Match> {
             ))
         })
         .collect();
-    scored.sort_by(|a, b| b.0.cmp(&a.0));
+    scored.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
     scored.into_iter().map(|(_, m)| m).collect()
 }
 

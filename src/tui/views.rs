@@ -171,11 +171,11 @@ mod tests {
 
     use super::*;
 
-    fn chosen(v: &str, label: &str) -> Option<Chosen> {
-        Some(Chosen {
+    fn chosen(v: &str, label: &str) -> Chosen {
+        Chosen {
             value: v.into(),
             label: label.into(),
-        })
+        }
     }
 
     #[test]
@@ -195,7 +195,7 @@ mod tests {
         );
         let mut spec = ViewSpec {
             status: "new".into(),
-            project: chosen("p1", "Acme"),
+            project: Some(chosen("p1", "Acme")),
             search: " crash ".into(),
             ..ViewSpec::default()
         };

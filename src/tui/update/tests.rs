@@ -19,6 +19,7 @@ mod sync;
 mod triage;
 mod triage_more;
 // views: saved views and the command palette.
+mod palette;
 mod views;
 
 fn act(h: &mut Harness, action: Action) -> Vec<Effect> {
