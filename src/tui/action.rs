@@ -349,6 +349,9 @@ pub enum Msg {
     ViewsCounted {
         request_id: u64,
         result: Result<Vec<Option<usize>>, String>,
+        /// How long the count took: the next waits ten times as long (a big store's counts
+        /// take a second; they must not keep a thread busy through a mirror).
+        took: std::time::Duration,
     },
     /// `Effect::WriteView` finished: the view is in the config file, or why not.
     ViewWritten {

@@ -11,8 +11,10 @@ use crate::config::views::ViewDef;
 use crate::tui::state::{Chosen, ViewSpec};
 
 /// Wait at least this long between two counts of the views (a sync storing pages changes the
-/// store many times a second).
+/// store many times a second), and at least ten times as long as the last count took.
 pub const COUNT_EVERY_SECONDS: i64 = 2;
+/// The rest after a count, as a multiple of the time it took.
+pub const COUNT_REST_FACTOR: u32 = 10;
 
 /// One view.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,8 +37,9 @@ pub struct ViewsState {
     pub due: bool,
     /// The count in flight (its request id), if any.
     pub counting: Option<u64>,
-    /// When the last count was asked for.
+    /// When the last count was asked for, and how long to wait after it before the next.
     pub counted_at: Option<Timestamp>,
+    pub rest: jiff::SignedDuration,
     /// Where `:save-view` writes (`None`: no config path is known, saving is refused).
     pub config_path: Option<std::path::PathBuf>,
     /// A `:save-view` write in flight.
@@ -154,17 +157,6 @@ pub fn from_def(def: &ViewDef) -> View {
     }
 }
 
-/// The search that counts a view's unseen items: the view's own, narrowed by `is:unseen`.
-#[must_use]
-pub fn unseen_search(search: &str) -> String {
-    let search = search.trim();
-    if search.is_empty() {
-        "is:unseen".to_owned()
-    } else {
-        format!("({search}) is:unseen")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -229,12 +221,5 @@ mod tests {
         assert_eq!(views.views.len(), 6);
         assert_eq!(views.views[5].spec.search, "b");
         assert_eq!(views.counts[5], None);
-    }
-
-    #[test]
-    fn the_unseen_search_narrows_the_whole_search() {
-        assert_eq!(unseen_search(" "), "is:unseen");
-        assert_eq!(unseen_search("a OR b"), "(a OR b) is:unseen");
-        assert!(crate::store::search::parse(&unseen_search("a OR -b")).is_ok());
     }
 }

@@ -90,8 +90,12 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         // views: the palette's messages.
         Msg::Paste(text) if state.palette.is_some() => palette::paste(state, &text),
         Msg::PaletteInput(key) => palette::input(state, key),
-        Msg::ViewsCounted { request_id, result } => {
-            views::counted(state, request_id, result);
+        Msg::ViewsCounted {
+            request_id,
+            result,
+            took,
+        } => {
+            views::counted(state, request_id, result, took);
             Vec::new()
         }
         Msg::ViewWritten { view, result } => {

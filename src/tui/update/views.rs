@@ -11,7 +11,7 @@ use crate::config::views::{Labelled, SavedView, name_problem};
 use crate::tui::action::{Action, Msg};
 use crate::tui::effect::Effect;
 use crate::tui::state::{AppState, Chosen, Focus, ViewSpec};
-use crate::tui::views::{COUNT_EVERY_SECONDS, Shown, View};
+use crate::tui::views::{COUNT_EVERY_SECONDS, COUNT_REST_FACTOR, Shown, View};
 
 /// The views' actions (and the palette's key); `None` for the other actions.
 pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
@@ -115,9 +115,12 @@ pub(super) fn observe(state: &mut AppState, msg: &Msg) {
 /// one was asked for long enough ago.
 pub(super) fn tick(state: &mut AppState) -> Option<Effect> {
     let views = &state.views;
-    let rested = views.counted_at.is_none_or(|at| {
-        state.now.duration_since(at) >= SignedDuration::from_secs(COUNT_EVERY_SECONDS)
-    });
+    let rest = views
+        .rest
+        .max(SignedDuration::from_secs(COUNT_EVERY_SECONDS));
+    let rested = views
+        .counted_at
+        .is_none_or(|at| state.now.duration_since(at) >= rest);
     if !views.due || views.counting.is_some() || !rested {
         return None;
     }
@@ -138,12 +141,15 @@ pub(super) fn counted(
     state: &mut AppState,
     request_id: u64,
     result: Result<Vec<Option<usize>>, String>,
+    took: std::time::Duration,
 ) {
     if state.views.counting != Some(request_id) {
         state.dirty = false;
         return;
     }
     state.views.counting = None;
+    state.views.rest = SignedDuration::try_from(took.saturating_mul(COUNT_REST_FACTOR))
+        .unwrap_or(SignedDuration::MAX);
     match result {
         Ok(counts) if counts.len() == state.views.views.len() => state.views.counts = counts,
         // A view was added while counting: counted again at the next tick.

@@ -264,6 +264,30 @@ fn counts_asked(effects: &[Effect]) -> usize {
 }
 
 #[test]
+fn a_slow_count_makes_the_next_one_wait_ten_times_as_long() {
+    let mut h = harness();
+    h.state.views.due = true;
+    let at = |s: i64| now() + SignedDuration::from_secs(s);
+    let effects = h.apply(Msg::Tick(at(5)));
+    let request_id = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::CountViews { request_id, .. } => Some(*request_id),
+            _ => None,
+        })
+        .unwrap();
+    h.send(Msg::ViewsCounted {
+        request_id,
+        result: Ok(vec![Some(1); 6]),
+        took: std::time::Duration::from_secs(1),
+    });
+    assert_eq!(h.state.views.counts, [Some(1); 6]);
+    h.state.views.due = true;
+    assert_eq!(counts_asked(&h.apply(Msg::Tick(at(14)))), 0, "resting");
+    assert_eq!(counts_asked(&h.apply(Msg::Tick(at(15)))), 1);
+}
+
+#[test]
 fn a_stale_count_is_dropped() {
     let mut h = harness();
     h.state.views.due = true;
