@@ -141,3 +141,24 @@ fn palette_with_a_fuzzy_query() {
         .count();
     assert!(hits >= 4, "{hits} highlighted cells");
 }
+
+#[test]
+fn bar_and_palette_fit_the_smallest_terminal() {
+    let mut h = harness(40, 12);
+    act(&mut h, Action::View(2));
+    act(&mut h, Action::Palette);
+    for c in "sav".chars() {
+        h.send(Msg::PaletteInput(KeyEvent::new(
+            KeyCode::Char(c),
+            KeyModifiers::NONE,
+        )));
+    }
+    let terminal = draw(&h.state);
+    let screen: Vec<String> = (0..12).map(|y| row(&terminal, y)).collect();
+    assert!(screen[0].contains("[2 Starred"), "{screen:#?}");
+    assert!(screen.iter().any(|r| r.contains(": sav")), "{screen:#?}");
+    assert!(
+        screen.iter().any(|r| r.contains("save-view")),
+        "{screen:#?}"
+    );
+}
