@@ -342,8 +342,9 @@ pub fn translate(event: &Event, state: &AppState, keymap: &Keymap) -> Option<Msg
 
 /// A click selects a list row, and only when the list is what is on top.
 fn click(state: &AppState, column: u16, row: u16) -> Option<Msg> {
+    // views: nor under the palette.
     let covered =
-        state.help || state.detail.is_some() || state.fatal.is_some() || state.palette.is_some(); // views: nor under the palette
+        state.help || state.detail.is_some() || state.fatal.is_some() || state.palette.is_some();
     (!covered && column >= view::list_left(state.width)).then_some(Msg::ClickRow(row))
 }
 
