@@ -97,10 +97,13 @@ fn labelled(pane: &crate::tui::state::Pane, chosen: Option<&Chosen>) -> Option<C
 }
 
 /// Before a message is applied: does it change what the views count? (Triage written here or
-/// by another window, items stored by a sync or an arrival, a snooze that ends.)
+/// by another window, items stored by a sync, an arrival or a detail fetch, a snooze that ends.)
 pub(super) fn observe(state: &mut AppState, msg: &Msg) {
     let changes = match msg {
-        Msg::Triaged(Ok(_)) | Msg::Arrived(Ok(true)) => true,
+        // A fetched detail may bring a new status or tags.
+        Msg::Triaged(Ok(_)) | Msg::Arrived(Ok(true)) | Msg::DetailLoaded { result: Ok(_), .. } => {
+            true
+        }
         Msg::TriageRev(Ok(rev)) => *rev != state.triage.rev,
         Msg::Synced {
             result: Ok(synced), ..

@@ -329,3 +329,33 @@ fn every_key_of_the_views_is_bound_and_the_palette_takes_keys_while_open() {
     let msg = crate::tui::runtime::translate(&event, &h.state, &map);
     assert!(matches!(msg, Some(Msg::PaletteInput(k)) if k.code == KeyCode::Char('q')));
 }
+
+#[test]
+fn syncs_arrivals_and_fetched_details_make_the_counts_due_and_nothing_else_does() {
+    use crate::tui::action::Synced;
+    let mut h = harness();
+    let synced = |added: usize| Msg::Synced {
+        job: SyncJob::Head(crate::api::Status::New),
+        result: Ok(Synced {
+            added,
+            ..Synced::default()
+        }),
+    };
+    let detail = Msg::DetailLoaded {
+        id: "id00001".into(),
+        result: Ok(Box::new(crate::tui::testkit::stored_detail(1))),
+    };
+    for (msg, due) in [
+        (synced(3), true),
+        (synced(0), false),
+        (Msg::Arrived(Ok(true)), true),
+        (Msg::Arrived(Ok(false)), false),
+        (detail, true),
+        (Msg::Action(Action::MoveDown), false),
+    ] {
+        h.state.views.due = false;
+        let shown = format!("{msg:?}");
+        h.apply(msg);
+        assert_eq!(h.state.views.due, due, "{shown}");
+    }
+}
