@@ -20,6 +20,8 @@ use crate::api::key::{ApiKey, KeyError, redact_keys};
 pub mod key_command;
 pub mod sync;
 pub mod triage;
+// views: saved views (`[[views]]`).
+pub mod views;
 
 pub const ENV_BASE_URL: &str = "FEEDBACK_BASE_URL";
 pub const ENV_API_KEY: &str = "FEEDBACK_API_KEY";
@@ -60,6 +62,9 @@ pub struct ConfigFile {
     /// How the inbox's local triage behaves (`[triage]`).
     #[serde(default)]
     pub triage: Option<triage::TriageConfig>,
+    /// views: saved views (`[[views]]`), checked by `config::views` (which reports lines).
+    #[serde(default)]
+    pub views: Option<toml::Value>,
     #[serde(default)]
     pub profiles: std::collections::BTreeMap<String, Account>,
 }

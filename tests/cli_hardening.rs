@@ -427,3 +427,36 @@ fn a_key_command_timeout_out_of_range_exits_2_without_a_panic() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
+
+/// views: a bad `[[views]]` entry stops the inbox before it draws, naming the file's line.
+#[cfg(unix)]
+#[test]
+fn a_bad_view_in_the_config_exits_2_with_its_line() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` to provide a terminal");
+        return;
+    }
+    let run = Run::new("https://feedback.example.com", DEMO_KEY)
+        .config("[[views]]\nname = \"Mine\"\nstatus = \"closed\"\n");
+    let program = run.command.get_program().to_owned();
+    let args: Vec<String> = run
+        .command
+        .get_args()
+        .map(|a| format!("'{}'", a.to_str().unwrap()))
+        .collect();
+    let line = format!("'{}' {}", program.to_str().unwrap(), args.join(" "));
+    let mut script = Command::new("script");
+    script.args(["-qec", &line, "/dev/null"]).env_clear();
+    for (name, value) in run.command.get_envs() {
+        if let Some(value) = value {
+            script.env(name, value);
+        }
+    }
+    let out = script.stdin(std::process::Stdio::null()).output().unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{shown}");
+    assert!(
+        shown.contains("config:") && shown.contains(":3: view \"Mine\": status"),
+        "{shown}"
+    );
+}

@@ -64,21 +64,22 @@ fn failed(kind: FailureKind, text: &str) -> Msg {
 
 #[test]
 fn list_with_sidebar() {
+    // views: the view bar takes the first row above the list; its rows are one lower.
     let state = started(120, 35, 100, false);
     let terminal = draw(&state);
     insta::assert_snapshot!(terminal.backend());
     let buffer = terminal.backend().buffer();
     let left = view::list_left(120);
     let row = (left + 1..119)
-        .map(|x| buffer[(x, 2)].modifier)
+        .map(|x| buffer[(x, 3)].modifier)
         .collect::<Vec<_>>();
     assert!(
         row.iter().all(|m| m.contains(Modifier::REVERSED)),
         "selected row is highlighted across the list"
     );
-    assert_eq!(buffer[(left, 0)].fg, Color::Cyan, "focused list border");
+    assert_eq!(buffer[(left, 1)].fg, Color::Cyan, "focused list border");
     assert!(
-        !buffer[(left + 1, 3)].modifier.contains(Modifier::REVERSED),
+        !buffer[(left + 1, 4)].modifier.contains(Modifier::REVERSED),
         "other rows are not"
     );
     assert_eq!(buffer[(0, 0)].fg, Color::DarkGray, "unfocused pane border");
@@ -91,9 +92,9 @@ fn no_color_keeps_focus_and_selection_visible() {
     let terminal = draw(&state);
     let buffer = terminal.backend().buffer();
     let left = view::list_left(120);
-    assert_eq!(buffer[(left, 0)].fg, Color::Reset);
-    assert!(buffer[(left, 0)].modifier.contains(Modifier::BOLD));
-    assert!(buffer[(40, 2)].modifier.contains(Modifier::REVERSED));
+    assert_eq!(buffer[(left, 1)].fg, Color::Reset);
+    assert!(buffer[(left, 1)].modifier.contains(Modifier::BOLD));
+    assert!(buffer[(40, 3)].modifier.contains(Modifier::REVERSED));
     assert!((0..120).all(|x| (0..35).all(|y| buffer[(x, y)].fg == Color::Reset)));
 }
 
@@ -133,10 +134,10 @@ fn filter_prompt() {
     insta::assert_snapshot!(terminal.backend());
     // "number" is highlighted in each row's message, and the title counts the matches.
     let buffer = terminal.backend().buffer();
-    let at = column(buffer, 2, "number");
-    assert!(buffer[(at, 2)].modifier.contains(Modifier::UNDERLINED));
-    assert!(!buffer[(at - 2, 2)].modifier.contains(Modifier::UNDERLINED));
-    let title: String = (0..120).map(|x| buffer[(x, 0)].symbol()).collect();
+    let at = column(buffer, 3, "number");
+    assert!(buffer[(at, 3)].modifier.contains(Modifier::UNDERLINED));
+    assert!(!buffer[(at - 2, 3)].modifier.contains(Modifier::UNDERLINED));
+    let title: String = (0..120).map(|x| buffer[(x, 1)].symbol()).collect();
     assert!(title.contains("25 match"), "{title}");
     // And in the detail's message.
     act(&mut h, Action::Open);
@@ -273,7 +274,7 @@ fn scrolled_long_list_shows_the_right_window() {
     }
     let terminal = draw(&h.state);
     insta::assert_snapshot!(terminal.backend());
-    assert_eq!(h.selected_id(), "id01550");
+    assert_eq!(h.selected_id(), "id01500"); // views: 50 pages of 30 rows (the bar takes one)
 }
 
 fn hostile_items() -> Vec<Feedback> {
@@ -454,14 +455,14 @@ fn live_arrivals_are_marked_new_and_counted() {
     insta::assert_snapshot!("live_arrivals_on_screen", terminal.backend());
     let buffer = terminal.backend().buffer();
     let left = view::list_left(120);
-    assert_eq!(buffer[(left + 1, 3)].symbol(), "•");
+    assert_eq!(buffer[(left + 1, 4)].symbol(), "•");
     assert_eq!(
-        buffer[(left + 1, 3)].fg,
+        buffer[(left + 1, 4)].fg,
         Color::Green,
         "new rows are marked in green"
     );
     assert_eq!(
-        buffer[(left + 1, 4)].symbol(),
+        buffer[(left + 1, 5)].symbol(),
         " ",
         "the third row was stored before"
     );

@@ -73,9 +73,9 @@ fn list_with_triage_states() {
     insta::assert_snapshot!(terminal.backend());
     let buffer = terminal.backend().buffer();
     let left = view::list_left(120) + 2;
-    // Row 2 is id00000 (unseen: bold), row 3 id00001 (seen: not bold).
-    assert!(buffer[(left + 12, 2)].modifier.contains(Modifier::BOLD));
-    assert!(!buffer[(left + 12, 3)].modifier.contains(Modifier::BOLD));
+    // Row 3 is id00000 (unseen: bold), row 4 id00001 (seen: not bold); the view bar is row 0.
+    assert!(buffer[(left + 12, 3)].modifier.contains(Modifier::BOLD));
+    assert!(!buffer[(left + 12, 4)].modifier.contains(Modifier::BOLD));
 }
 
 #[test]

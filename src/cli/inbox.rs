@@ -198,6 +198,8 @@ struct Settings {
     keymap: Keymap,
     refresh_seconds: u64,
     triage: crate::config::triage::TriageSettings,
+    /// views: `[[views]]` and the file `:save-view` writes.
+    views: crate::config::views::ViewsSettings,
 }
 
 /// The inbox's settings and its syncer's, which carry the store's `retention_days` (as `sync`
@@ -212,6 +214,11 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
             keymap: Keymap::default(),
             refresh_seconds: 0,
             triage: crate::config::triage::TriageSettings::default(),
+            // views: none yet; `:save-view` creates the file.
+            views: crate::config::views::ViewsSettings {
+                views: Vec::new(),
+                path: super::config_path(args).0,
+            },
         });
     };
     let keymap = Keymap::from_config(&loaded.text, &loaded.path.display().to_string())
@@ -222,10 +229,17 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
         .clone()
         .unwrap_or_default()
         .settings(&loaded.path.display().to_string())?;
+    // views: checked with the file's lines, as `[keys]` is.
+    let views = crate::config::views::parse(&loaded.text, &loaded.path.display().to_string())
+        .map_err(|e| CliError::Usage(format!("config: {e}")))?;
     Ok(Settings {
         keymap,
         refresh_seconds: loaded.file.refresh_seconds.unwrap_or(0),
         triage,
+        views: crate::config::views::ViewsSettings {
+            views,
+            path: Some(loaded.path.clone()),
+        },
     })
 }
 
@@ -250,6 +264,7 @@ async fn run(
         keymap: settings.keymap,
         refresh_seconds: settings.refresh_seconds,
         triage: settings.triage,
+        views: settings.views,
         clipboard: Box::new(SystemClipboard::new()),
         arrivals,
         waits: Some(waits),

@@ -40,6 +40,12 @@ pub enum Action {
     Snooze,
     EditNote,
     UndoTriage,
+    // views: saved views and the command palette.
+    /// Switch to the Nth view (1–9).
+    View(u8),
+    NextView,
+    ClearAll,
+    Palette,
 }
 
 impl Action {
@@ -92,6 +98,27 @@ impl Action {
         (Action::Snooze, "snooze", "snooze until a time (picker)"),
         (Action::EditNote, "edit_note", "edit the item's note"),
         (Action::UndoTriage, "undo", "undo the last triage action"),
+        // views: saved views and the command palette.
+        (Action::View(1), "view_1", "switch to view 1 (Inbox)"),
+        (Action::View(2), "view_2", "switch to view 2 (Starred)"),
+        (Action::View(3), "view_3", "switch to view 3 (Snoozed)"),
+        (Action::View(4), "view_4", "switch to view 4 (Done)"),
+        (Action::View(5), "view_5", "switch to view 5 (Archived)"),
+        (Action::View(6), "view_6", "switch to view 6 (your first)"),
+        (Action::View(7), "view_7", "switch to view 7"),
+        (Action::View(8), "view_8", "switch to view 8"),
+        (Action::View(9), "view_9", "switch to view 9"),
+        (Action::NextView, "next_view", "switch to the next view"),
+        (
+            Action::ClearAll,
+            "clear_all",
+            "clear every filter and the search (Inbox)",
+        ),
+        (
+            Action::Palette,
+            "palette",
+            "command palette: actions, views, save-view",
+        ),
     ];
 
     /// The action's config name.
@@ -316,4 +343,21 @@ pub enum Msg {
     /// store, `Ok(false)` not new (a repeat) or not stored (another account's project),
     /// `Err` the store could not take it.
     Arrived(Result<bool, String>),
+    // views: saved views and the command palette.
+    /// Unseen items per view (`None`: that view's count failed), answer to
+    /// `Effect::CountViews`; `Err` when the store could not be read.
+    ViewsCounted {
+        request_id: u64,
+        result: Result<Vec<Option<usize>>, String>,
+        /// How long the count took: the next waits ten times as long (a big store's counts
+        /// take a second; they must not keep a thread busy through a mirror).
+        took: std::time::Duration,
+    },
+    /// `Effect::WriteView` finished: the view is in the config file, or why not.
+    ViewWritten {
+        view: crate::config::views::SavedView,
+        result: Result<(), String>,
+    },
+    /// A key for the open `:` palette.
+    PaletteInput(ratatui::crossterm::event::KeyEvent),
 }

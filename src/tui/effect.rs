@@ -74,4 +74,17 @@ pub enum Effect {
         ids: Vec<String>,
         text: String,
     },
+    // views: saved views and the command palette.
+    /// Count the unseen items of each view (in order); answered by `Msg::ViewsCounted`.
+    CountViews {
+        request_id: u64,
+        specs: Vec<ViewSpec>,
+        /// "Now" for snoozes and `age:`.
+        now: Timestamp,
+    },
+    /// `:save-view`: write the view into the config file; answered by `Msg::ViewWritten`.
+    WriteView {
+        path: std::path::PathBuf,
+        view: crate::config::views::SavedView,
+    },
 }

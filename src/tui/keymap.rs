@@ -162,6 +162,19 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::Snooze, &["z"]),
     (Action::EditNote, &["N"]),
     (Action::UndoTriage, &["U"]),
+    // views: saved views and the command palette.
+    (Action::View(1), &["1"]),
+    (Action::View(2), &["2"]),
+    (Action::View(3), &["3"]),
+    (Action::View(4), &["4"]),
+    (Action::View(5), &["5"]),
+    (Action::View(6), &["6"]),
+    (Action::View(7), &["7"]),
+    (Action::View(8), &["8"]),
+    (Action::View(9), &["9"]),
+    (Action::NextView, &[";"]),
+    (Action::ClearAll, &["X"]),
+    (Action::Palette, &[":"]),
 ];
 
 /// The key table.

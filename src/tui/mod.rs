@@ -5,6 +5,8 @@
 pub mod action;
 pub mod effect;
 pub mod keymap;
+// views: saved views and the command palette.
+pub mod palette;
 pub mod rows;
 pub mod runtime;
 pub mod state;
@@ -12,5 +14,7 @@ pub mod testkit;
 pub mod triage;
 pub mod update;
 pub mod view;
+// views: saved views and the command palette.
+pub mod views;
 
 pub use runtime::{Arrival, Ended, Job, Options, SyncPort, drive, run};

@@ -15,6 +15,8 @@ mod signals;
 mod sync_jobs;
 mod syncer;
 pub mod triage_writes;
+// views: the views' counts and the config write.
+pub mod views;
 
 pub use sync_jobs::{Job, SyncPort};
 #[cfg(test)]
@@ -57,6 +59,8 @@ pub struct Options {
     pub refresh_seconds: u64,
     /// `[triage]`: the seen delay and whether the selection advances after an action.
     pub triage: crate::config::triage::TriageSettings,
+    /// views: the user's `[[views]]` and where `:save-view` writes.
+    pub views: crate::config::views::ViewsSettings,
     pub clipboard: Box<dyn Clipboard>,
     /// New items from outside (webhook receiver), if any: stored, then shown.
     pub arrivals: Option<UnboundedReceiver<Arrival>>,
@@ -160,6 +164,8 @@ where
     }
     state.refresh_seconds = options.refresh_seconds;
     state.triage.advance = options.triage.advance_after_action;
+    // views: the user's views after the built-in ones.
+    state.views = super::views::ViewsState::new(&options.views.views, options.views.path.clone());
     state.triage.seen_delay = jiff::SignedDuration::from_millis(
         i64::try_from(options.triage.seen_delay_ms).unwrap_or(i64::MAX),
     );
@@ -336,7 +342,9 @@ pub fn translate(event: &Event, state: &AppState, keymap: &Keymap) -> Option<Msg
 
 /// A click selects a list row, and only when the list is what is on top.
 fn click(state: &AppState, column: u16, row: u16) -> Option<Msg> {
-    let covered = state.help || state.detail.is_some() || state.fatal.is_some();
+    // views: nor under the palette.
+    let covered =
+        state.help || state.detail.is_some() || state.fatal.is_some() || state.palette.is_some();
     (!covered && column >= view::list_left(state.width)).then_some(Msg::ClickRow(row))
 }
 
@@ -368,6 +376,10 @@ fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Ms
     }
     if state.triage.picker.is_some() || state.triage.note.is_some() {
         return Some(Msg::TriageInput(*key));
+    }
+    // views: the open palette takes every key.
+    if state.palette.is_some() {
+        return Some(Msg::PaletteInput(*key));
     }
     let editing = state.text_filter.as_ref().is_some_and(|f| f.editing);
     if editing {

@@ -298,6 +298,10 @@ pub struct AppState {
     pub triage: super::triage::TriageState,
     /// Set by `update` when the screen must be redrawn.
     pub dirty: bool,
+    // views: saved views and the command palette.
+    pub views: super::views::ViewsState,
+    /// The `:` palette, while open.
+    pub palette: Option<super::palette::Palette>,
 }
 
 impl AppState {
@@ -343,6 +347,9 @@ impl AppState {
             arrivals: 0,
             triage: super::triage::TriageState::default(),
             dirty: true,
+            // views: saved views and the command palette.
+            views: super::views::ViewsState::new(&[], None),
+            palette: None,
         }
     }
 

@@ -9,6 +9,7 @@ use super::action::{Freshness, Msg, SyncJob, Synced};
 use super::effect::Effect;
 use super::runtime::reads::{self, FreshnessOf};
 use super::runtime::triage_writes;
+use super::runtime::views::task as views_task;
 use super::state::AppState;
 use super::update::{first_query, start, update};
 use crate::api::{App, Cursor, Feedback, FeedbackDetail, Page, Project, RateLimit, Tag};
@@ -231,6 +232,8 @@ impl Harness {
         for effect in effects {
             match reads::task(&self.store, effect.clone(), &TimeZone::UTC, &no_freshness())
                 .or_else(|| triage_writes::task(&self.store, effect.clone()))
+                // views: the views' counts and config writes.
+                .or_else(|| views_task(&self.store, &effect, &TimeZone::UTC))
             {
                 Some(task) => answers.push(task()),
                 None => self.sent.push(effect),
@@ -247,6 +250,8 @@ impl Harness {
         while let Some(effect) = queue.pop_front() {
             match reads::task(&self.store, effect.clone(), &TimeZone::UTC, &freshness)
                 .or_else(|| triage_writes::task(&self.store, effect.clone()))
+                // views: the views' counts and config writes.
+                .or_else(|| views_task(&self.store, &effect, &TimeZone::UTC))
             {
                 Some(task) => queue.extend(update(&mut self.state, task())),
                 None => others.push(effect),

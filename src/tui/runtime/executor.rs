@@ -135,6 +135,22 @@ impl Executor {
             }
             return;
         }
+        // views: the counts on the panes' connection and thread (they walk many rows too); the
+        // config file's write on a blocking thread of its own.
+        let counts_store = self.panes.as_ref().unwrap_or(&self.store);
+        if let Some(task) = super::views::task(counts_store, &effect, &self.tz) {
+            if matches!(effect, Effect::WriteView { .. }) {
+                let tx = self.tx.clone();
+                tokio::task::spawn_blocking(move || {
+                    let _ = tx.send(task());
+                });
+            } else if self.panes.is_some() {
+                self.panes_reads.push(task, false);
+            } else {
+                self.reads.push(task, false);
+            }
+            return;
+        }
         if let Some(task) = super::triage_writes::task(&self.store, effect.clone()) {
             self.writes.push(task, false);
             return;
@@ -192,7 +208,10 @@ impl Executor {
             | Effect::Triage { .. }
             | Effect::TriageUndo { .. }
             | Effect::TriageRev
-            | Effect::EditNote { .. } => {}
+            | Effect::EditNote { .. }
+            // views: run above.
+            | Effect::CountViews { .. }
+            | Effect::WriteView { .. } => {}
         }
     }
 

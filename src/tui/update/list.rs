@@ -18,12 +18,14 @@ pub const LOW_BUDGET: u32 = 5;
 pub const WINDOW_MARGIN: usize = 64;
 
 /// Rows of list body for a terminal of the state's size: total height less the status bar, the
-/// list's borders and header, and the search prompt when shown. `view` uses the same numbers.
+/// list's borders and header, the search prompt when shown, and the view bar above the list.
+/// `view` uses the same numbers.
 #[must_use]
 pub fn list_body_rows(state: &AppState) -> usize {
     let prompt = usize::from(state.text_filter.is_some());
+    let view_bar = 1; // views: the view bar
     usize::from(state.height)
-        .saturating_sub(1 + 2 + 1 + prompt)
+        .saturating_sub(1 + 2 + 1 + prompt + view_bar)
         .max(1)
 }
 
@@ -196,7 +198,7 @@ pub(super) fn arrived(state: &mut AppState, outcome: Result<bool, String>) -> Ve
 
 /// Mouse click on a screen row: select the list row drawn there.
 pub(super) fn click(state: &mut AppState, screen_row: u16) -> Vec<Effect> {
-    let first_body_row = 2; // border + header
+    let first_body_row = 3; // view bar (views) + border + header
     let Some(rel) = usize::from(screen_row).checked_sub(first_body_row) else {
         return Vec::new();
     };

@@ -10,6 +10,9 @@ mod sync;
 mod text_filter;
 mod triage;
 pub mod triage_input;
+// views: saved views and the command palette.
+mod palette;
+mod views;
 
 #[cfg(test)]
 mod input_tests;
@@ -66,6 +69,7 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     let undrawn = state.dirty;
     state.dirty = true;
     let shown = state.detail.as_ref().map(|d| d.id.clone());
+    views::observe(state, &msg); // views: does it change the views' unseen counts?
     let effects = apply(state, msg);
     state.dirty |= undrawn;
     // However a detail opened (a key, or a row read that an Enter waited for), it counts as
@@ -82,6 +86,21 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::Interrupt => input::interrupt(state),
         Msg::Paste(text) if state.triage.note.is_some() || state.triage.picker.is_some() => {
             triage_input::paste(state, &text)
+        }
+        // views: the palette's messages.
+        Msg::Paste(text) if state.palette.is_some() => palette::paste(state, &text),
+        Msg::PaletteInput(key) => palette::input(state, key),
+        Msg::ViewsCounted {
+            request_id,
+            result,
+            took,
+        } => {
+            views::counted(state, request_id, result, took);
+            Vec::new()
+        }
+        Msg::ViewWritten { view, result } => {
+            views::written(state, view, result);
+            Vec::new()
         }
         Msg::Paste(text) => input::paste(state, &text),
         Msg::HelpScroll { lines, max } => input::help_scroll(state, lines, max),
@@ -145,6 +164,10 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         return text_filter::on_action(state, action);
     }
     if let Some(effects) = triage::on_action(state, action) {
+        return effects;
+    }
+    // views: 1-9, `;`, X and the `:` palette.
+    if let Some(effects) = views::on_action(state, action) {
         return effects;
     }
     if state.detail.is_some() {
@@ -225,6 +248,7 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
     effects.extend(sync::auto_refresh(state));
     effects.extend(sync::background(state));
     effects.extend(triage::tick(state));
+    effects.extend(views::tick(state)); // views: the unseen counts, when the store changed
     state.dirty = visible_change || !effects.is_empty();
     effects
 }

@@ -36,9 +36,10 @@ move_up = ["p", "up"]
 
 #[test]
 fn the_help_title_names_the_keys_as_bound() {
-    let row = title_row(&rebound(), 120, 50, 0);
+    // views: tall enough for every action's row (the views' keys added twelve).
+    let row = title_row(&rebound(), 120, 70, 0);
     assert!(row.contains(" Keys (h or backspace to close) "), "{row}");
-    let defaults = title_row(&Keymap::default(), 120, 50, 0);
+    let defaults = title_row(&Keymap::default(), 120, 70, 0);
     assert!(
         defaults.contains(" Keys (? or esc to close) "),
         "{defaults}"

@@ -9,6 +9,9 @@ mod panes;
 mod status_bar;
 pub mod theme;
 mod triage;
+// views: the view bar and the command palette.
+mod palette;
+mod view_bar;
 
 pub use help::scroll_range as help_scroll_range;
 
@@ -67,11 +70,16 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     } else if area.width < SIDEBAR_MIN_WIDTH && state.focus != Focus::List {
         panes::render_one(frame, content, state, state.focus, theme);
     } else {
+        // views: the view bar, one line above the list.
+        let [bar, content] =
+            Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(content);
+        view_bar::render(frame, bar, state, theme);
         list::render(frame, content, state, theme);
     }
     status_bar::render(frame, status, state, keymap, theme);
     triage::render_picker(frame, main, state, theme);
     triage::render_note(frame, main, state, theme);
+    palette::render(frame, main, state, keymap, theme); // views: the `:` palette
     if state.help {
         help::render(frame, area, keymap, theme, state.help_scroll);
     }
