@@ -73,6 +73,7 @@ fn launch_with(
         clipboard: Box::new(clipboard.clone()),
         arrivals,
         waits: None,
+        looks: Default::default(),
     };
     let task = tokio::spawn(async move {
         let mut terminal = Terminal::new(TestBackend::new(120, 35)).unwrap();

@@ -198,6 +198,8 @@ struct Settings {
     keymap: Keymap,
     refresh_seconds: u64,
     triage: crate::config::triage::TriageSettings,
+    /// Privacy, theme and `|` commands (helper "acting").
+    looks: crate::config::looks::LooksSettings,
 }
 
 /// The inbox's settings and its syncer's, which carry the store's `retention_days` (as `sync`
@@ -212,6 +214,7 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
             keymap: Keymap::default(),
             refresh_seconds: 0,
             triage: crate::config::triage::TriageSettings::default(),
+            looks: crate::config::looks::LooksSettings::default(),
         });
     };
     let keymap = Keymap::from_config(&loaded.text, &loaded.path.display().to_string())
@@ -222,10 +225,13 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
         .clone()
         .unwrap_or_default()
         .settings(&loaded.path.display().to_string())?;
+    let looks = crate::config::looks::LooksSettings::from_file(&loaded.file)
+        .map_err(|e| CliError::Usage(format!("config {}: {e}", loaded.path.display())))?;
     Ok(Settings {
         keymap,
         refresh_seconds: loaded.file.refresh_seconds.unwrap_or(0),
         triage,
+        looks,
     })
 }
 
@@ -253,6 +259,7 @@ async fn run(
         clipboard: Box::new(SystemClipboard::new()),
         arrivals,
         waits: Some(waits),
+        looks: settings.looks,
     };
     // The callers clean up (receiver, simulator) before the process ends with 128 + the signal.
     match tui::run(options).await? {

@@ -40,6 +40,13 @@ pub enum Action {
     Snooze,
     EditNote,
     UndoTriage,
+    // Acting on items (helper "acting").
+    ToggleMark,
+    MarkRange,
+    CopyMarkdown,
+    CopyJson,
+    Pipe,
+    TogglePrivacy,
 }
 
 impl Action {
@@ -92,6 +99,21 @@ impl Action {
         (Action::Snooze, "snooze", "snooze until a time (picker)"),
         (Action::EditNote, "edit_note", "edit the item's note"),
         (Action::UndoTriage, "undo", "undo the last triage action"),
+        // Acting on items (helper "acting").
+        (Action::ToggleMark, "toggle_mark", "mark / unmark the item, move down"),
+        (Action::MarkRange, "mark_range", "mark from the last mark to here"),
+        (
+            Action::CopyMarkdown,
+            "copy_markdown",
+            "copy a Markdown block for an issue",
+        ),
+        (Action::CopyJson, "copy_json", "copy the item's JSON"),
+        (Action::Pipe, "pipe", "pipe the item(s) as JSON lines to a command"),
+        (
+            Action::TogglePrivacy,
+            "toggle_privacy",
+            "privacy mode: mask emails and custom values",
+        ),
     ];
 
     /// The action's config name.
@@ -316,4 +338,23 @@ pub enum Msg {
     /// store, `Ok(false)` not new (a repeat) or not stored (another account's project),
     /// `Err` the store could not take it.
     Arrived(Result<bool, String>),
+    // Acting on items (helper "acting").
+    /// The marked items' ids read from the store (answer to `Effect::ResolveMarks`).
+    MarksResolved {
+        request_id: u64,
+        result: Result<Vec<(i64, String)>, String>,
+    },
+    /// The items' stored details (answer to `Effect::Gather`), in the order asked.
+    Gathered {
+        request_id: u64,
+        result: Result<Vec<crate::store::StoredDetail>, String>,
+    },
+    /// A `|` command ended: its exit code (`None`: killed by a signal), or why it did not run.
+    Piped {
+        name: String,
+        items: usize,
+        result: Result<Option<i32>, String>,
+    },
+    /// A key for the `|` command picker.
+    PickerInput(ratatui::crossterm::event::KeyEvent),
 }

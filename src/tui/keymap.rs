@@ -162,6 +162,13 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::Snooze, &["z"]),
     (Action::EditNote, &["N"]),
     (Action::UndoTriage, &["U"]),
+    // Acting on items (helper "acting").
+    (Action::ToggleMark, &["space"]),
+    (Action::MarkRange, &["V"]),
+    (Action::CopyMarkdown, &["c"]),
+    (Action::CopyJson, &["C"]),
+    (Action::Pipe, &["|"]),
+    (Action::TogglePrivacy, &["P"]),
 ];
 
 /// The key table.

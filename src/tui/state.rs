@@ -298,6 +298,8 @@ pub struct AppState {
     pub triage: super::triage::TriageState,
     /// Set by `update` when the screen must be redrawn.
     pub dirty: bool,
+    /// Marks, privacy mode, theme, `|` commands (helper "acting").
+    pub acting: super::acting::ActingState,
 }
 
 impl AppState {
@@ -343,6 +345,7 @@ impl AppState {
             arrivals: 0,
             triage: super::triage::TriageState::default(),
             dirty: true,
+            acting: super::acting::ActingState::default(),
         }
     }
 

@@ -139,6 +139,10 @@ impl Executor {
             self.writes.push(task, false);
             return;
         }
+        if let Some(task) = super::acting::task(&self.store, &effect) {
+            self.reads.push(task, false);
+            return;
+        }
         let first = matches!(effect, Effect::Query { .. });
         if let Some(task) = self.read_task(effect.clone()) {
             self.reads.push(task, first);
@@ -192,7 +196,10 @@ impl Executor {
             | Effect::Triage { .. }
             | Effect::TriageUndo { .. }
             | Effect::TriageRev
-            | Effect::EditNote { .. } => {}
+            | Effect::EditNote { .. }
+            | Effect::ResolveMarks { .. }
+            | Effect::Gather { .. }
+            | Effect::Pipe { .. } => {}
         }
     }
 

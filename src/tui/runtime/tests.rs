@@ -34,6 +34,7 @@ fn options() -> Options {
         clipboard: Box::new(MemoryClipboard::default()),
         arrivals: None,
         waits: None,
+        looks: Default::default(),
     }
 }
 

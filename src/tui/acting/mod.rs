@@ -1,0 +1,130 @@
+//! Acting on items (issue 10): the marks of multi-select, privacy mode, the theme, the `|`
+//! commands and their picker, and the copies and pipes waiting for the items' details. Plain
+//! data kept in `AppState::acting`; `update::acting` changes it.
+
+pub mod copies;
+
+use std::collections::{BTreeMap, HashSet};
+
+use crate::config::looks::{PipeCommand, ThemeName};
+use crate::store::StoredDetail;
+use crate::tui::action::Action;
+
+/// The glyph of a marked row (drawn whether or not there is colour).
+pub const MARK_GLYPH: char = '◆';
+
+/// The marked items, by store key (so a mark stays on its item through re-queries and
+/// scrolling), with the item's id once known (a `V` range reaches past the rows read; their
+/// ids are read from the store).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Marks {
+    pub items: BTreeMap<i64, Option<String>>,
+    /// The last item marked: `V` marks from it to the selection.
+    pub anchor: Option<i64>,
+}
+
+impl Marks {
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    #[must_use]
+    pub fn contains(&self, key: i64) -> bool {
+        self.items.contains_key(&key)
+    }
+
+    /// Marked keys whose ids are not known yet.
+    #[must_use]
+    pub fn unresolved(&self) -> Vec<i64> {
+        self.items
+            .iter()
+            .filter(|(_, id)| id.is_none())
+            .map(|(k, _)| *k)
+            .collect()
+    }
+
+    /// The marked items' ids in the order of `keys` (the view), then any marked item no
+    /// longer in it; items whose id is unknown are left out.
+    #[must_use]
+    pub fn ids_in(&self, keys: &[i64]) -> Vec<String> {
+        let mut seen = HashSet::new();
+        let mut out = Vec::with_capacity(self.items.len());
+        for key in keys {
+            if let Some(Some(id)) = self.items.get(key) {
+                seen.insert(*key);
+                out.push(id.clone());
+            }
+            if seen.len() == self.items.len() {
+                return out;
+            }
+        }
+        for (key, id) in &self.items {
+            if let (false, Some(id)) = (seen.contains(key), id) {
+                out.push(id.clone());
+            }
+        }
+        out
+    }
+
+    /// Drops the marks of items no longer in `keys` (done, snoozed, or out of the search):
+    /// an action never reaches an item out of sight.
+    pub fn keep_only(&mut self, keys: &[i64]) {
+        if self.items.is_empty() {
+            return;
+        }
+        let mut present = HashSet::with_capacity(self.items.len());
+        for key in keys {
+            if self.items.contains_key(key) {
+                present.insert(*key);
+            }
+        }
+        self.items.retain(|k, _| present.contains(k));
+        if self.anchor.is_some_and(|a| !present.contains(&a)) {
+            self.anchor = None;
+        }
+    }
+}
+
+/// What `|` may pipe to, and the picker when there are several commands.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PipePicker {
+    pub selected: usize,
+}
+
+/// An action on items waiting for something read first: the marked items' ids (`resolving`),
+/// then their details from the store (`request_id`), then those never fetched from the
+/// service (`fetching`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gathering {
+    pub action: Action,
+    /// The `[[commands]]` entry a pipe goes to.
+    pub command: Option<usize>,
+    pub request_id: u64,
+    pub ids: Vec<String>,
+    pub details: Vec<StoredDetail>,
+    pub fetching: HashSet<String>,
+    /// The store is being read again after the fetches: the action runs on its answer.
+    pub second: bool,
+}
+
+/// The acting part of `AppState`.
+#[derive(Debug, Clone, Default)]
+pub struct ActingState {
+    pub marks: Marks,
+    /// Emails and custom metadata values are masked (`P`).
+    pub privacy: bool,
+    pub theme: ThemeName,
+    pub commands: Vec<PipeCommand>,
+    pub picker: Option<PipePicker>,
+    /// An action waiting for the marked items' ids (a `V` range read from the store).
+    pub resolving: Option<(u64, Option<Action>)>,
+    pub gathering: Option<Gathering>,
+    /// A command has the terminal until `Msg::Piped`.
+    pub piping: bool,
+}
