@@ -100,15 +100,27 @@ impl Action {
         (Action::EditNote, "edit_note", "edit the item's note"),
         (Action::UndoTriage, "undo", "undo the last triage action"),
         // Acting on items (helper "acting").
-        (Action::ToggleMark, "toggle_mark", "mark / unmark the item, move down"),
-        (Action::MarkRange, "mark_range", "mark from the last mark to here"),
+        (
+            Action::ToggleMark,
+            "toggle_mark",
+            "mark / unmark the item, move down",
+        ),
+        (
+            Action::MarkRange,
+            "mark_range",
+            "mark from the last mark to here",
+        ),
         (
             Action::CopyMarkdown,
             "copy_markdown",
             "copy a Markdown block for an issue",
         ),
         (Action::CopyJson, "copy_json", "copy the item's JSON"),
-        (Action::Pipe, "pipe", "pipe the item(s) as JSON lines to a command"),
+        (
+            Action::Pipe,
+            "pipe",
+            "pipe the item(s) as JSON lines to a command",
+        ),
         (
             Action::TogglePrivacy,
             "toggle_privacy",

@@ -70,7 +70,10 @@ mod tests {
     #[test]
     fn nothing_of_a_masked_value_shows() {
         assert_eq!(email("jane.doe@example.com", true), MASKED_EMAIL);
-        assert_eq!(email("a@b.c", true), email("someone.long@corp.example", true));
+        assert_eq!(
+            email("a@b.c", true),
+            email("someone.long@corp.example", true)
+        );
         assert_eq!(value("secret", true), MASK);
         assert_eq!(email("jane@example.com", false), "jane@example.com");
         assert_eq!(value("secret", false), "secret");
@@ -81,7 +84,10 @@ mod tests {
         let raw = sample();
         let masked = detail(&raw, true);
         let text = serde_json::to_string(&*masked).unwrap();
-        assert!(!text.contains("jane") && !text.contains("example.com"), "{text}");
+        assert!(
+            !text.contains("jane") && !text.contains("example.com"),
+            "{text}"
+        );
         assert!(!text.contains("acme"), "{text}");
         assert!(text.contains("iOS 18"), "{text}");
         assert_eq!(masked.metadata.custom["plan"], MASK);

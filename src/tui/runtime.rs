@@ -7,7 +7,7 @@
 //! every way out: `q`, Ctrl-C, a terminating signal at any moment, an error, a panic.
 
 // Acting on items (helper "acting"): reads of marked items, `|`.
-mod acting;
+pub mod acting;
 mod arrivals;
 mod editor;
 mod executor;

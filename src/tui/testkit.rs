@@ -231,6 +231,7 @@ impl Harness {
         for effect in effects {
             match reads::task(&self.store, effect.clone(), &TimeZone::UTC, &no_freshness())
                 .or_else(|| triage_writes::task(&self.store, effect.clone()))
+                .or_else(|| crate::tui::runtime::acting::task(&self.store, &effect))
             {
                 Some(task) => answers.push(task()),
                 None => self.sent.push(effect),
@@ -247,6 +248,7 @@ impl Harness {
         while let Some(effect) = queue.pop_front() {
             match reads::task(&self.store, effect.clone(), &TimeZone::UTC, &freshness)
                 .or_else(|| triage_writes::task(&self.store, effect.clone()))
+                .or_else(|| crate::tui::runtime::acting::task(&self.store, &effect))
             {
                 Some(task) => queue.extend(update(&mut self.state, task())),
                 None => others.push(effect),

@@ -27,7 +27,7 @@ pub fn markdown(detail: &FeedbackDetail, private: bool) -> String {
         }
     }
     out.push('\n');
-    let built = &detail.metadata.built_in;
+    let sdk = &detail.metadata.built_in;
     let mut fact = |label: &str, value: &str| {
         let _ = writeln!(out, "- **{label}:** {}", sanitize_line(value));
     };
@@ -35,16 +35,16 @@ pub fn markdown(detail: &FeedbackDetail, private: bool) -> String {
         fact("App", &app.name);
         fact("Platform", app.platform.as_str());
     }
-    if let Some(version) = built.get("appVersion") {
-        match built.get("buildNumber") {
-            Some(build) => fact("Version", &format!("{version} (build {build})")),
+    if let Some(version) = sdk.get("appVersion") {
+        match sdk.get("buildNumber") {
+            Some(number) => fact("Version", &format!("{version} (build {number})")),
             None => fact("Version", version),
         }
     }
-    if let Some(os) = os(built) {
+    if let Some(os) = os(sdk) {
         fact("OS", &os);
     }
-    if let Some(locale) = built.get("locale") {
+    if let Some(locale) = sdk.get("locale") {
         fact("Locale", locale);
     }
     let received = f.received_at.strftime("%Y-%m-%d %H:%M:%S UTC").to_string();
@@ -54,10 +54,16 @@ pub fn markdown(detail: &FeedbackDetail, private: bool) -> String {
     }
     for delivery in &detail.delivery {
         if let Some(link) = delivery.external_url.as_deref().and_then(web_link) {
-            fact(&channel_label(delivery.channel.as_str()), &format!("<{link}>"));
+            fact(
+                &channel_label(delivery.channel.as_str()),
+                &format!("<{link}>"),
+            );
         }
     }
-    fact("Feedback", &format!("{} ({})", f.id.as_str(), f.project.name));
+    fact(
+        "Feedback",
+        &format!("{} ({})", f.id.as_str(), f.project.name),
+    );
     out
 }
 
@@ -73,14 +79,14 @@ fn channel_label(channel: &str) -> String {
 }
 
 /// The operating system the SDK reported, named.
-fn os(built: &std::collections::BTreeMap<String, String>) -> Option<String> {
-    if let Some(v) = built.get("iOSVersion") {
+fn os(sdk: &std::collections::BTreeMap<String, String>) -> Option<String> {
+    if let Some(v) = sdk.get("iOSVersion") {
         return Some(format!("iOS {v}"));
     }
-    if let Some(v) = built.get("androidVersion") {
+    if let Some(v) = sdk.get("androidVersion") {
         return Some(format!("Android {v}"));
     }
-    built.get("osVersion").cloned()
+    sdk.get("osVersion").cloned()
 }
 
 /// An http(s) link, normalised (a space or `>` cannot end the `<…>` early); others are left

@@ -27,7 +27,7 @@ fn item(id: &str, message: &str, email: Option<&str>, link: Option<&str>) -> Fee
 
 const BLOCK: &str = "> The app crashes on save.\n\
 >\n\
-> Steps: open ␛[31m, tap save\n\
+> Steps: open ␛, tap save\n\
 \n\
 - **App:** Acme Notes\n\
 - **Platform:** ios\n\
@@ -57,9 +57,15 @@ fn the_markdown_block_byte_for_byte() {
 fn privacy_leaves_the_reporter_out_and_masks_the_json() {
     let d = item("fb_1", "hi", Some("jane@example.com"), None);
     let block = markdown(&d, true);
-    assert!(!block.contains("Reporter") && !block.contains("jane"), "{block}");
+    assert!(
+        !block.contains("Reporter") && !block.contains("jane"),
+        "{block}"
+    );
     let json = json(&d, true, false);
-    assert!(!json.contains("jane") && !json.contains("enterprise"), "{json}");
+    assert!(
+        !json.contains("jane") && !json.contains("enterprise"),
+        "{json}"
+    );
     assert!(json.contains(crate::tui::privacy::MASKED_EMAIL), "{json}");
     assert!(json.contains("18.1"), "built-in metadata stays: {json}");
 }
@@ -77,11 +83,15 @@ fn many_items_make_one_block_each() {
     assert_eq!(messages.text, "one\n\ntwo\nlines");
     let blocks = copy_text(Kind::Markdown, &both, false);
     assert_eq!(blocks.text.matches("- **Feedback:**").count(), 2);
-    assert!(blocks.text.contains("(Acme)\n\n> two\n> lines\n"), "{}", blocks.text);
+    assert!(
+        blocks.text.contains("(Acme)\n\n> two\n> lines\n"),
+        "{}",
+        blocks.text
+    );
     let json = copy_text(Kind::Json, &both, false);
-    let lines: Vec<&str> = json.text.lines().collect();
-    assert_eq!(lines.len(), 2, "JSON lines: {}", json.text);
-    for line in lines {
+    let objects: Vec<&str> = json.text.lines().collect();
+    assert_eq!(objects.len(), 2, "JSON lines: {}", json.text);
+    for line in objects {
         let value: serde_json::Value = serde_json::from_str(line).unwrap();
         assert!(value["id"].as_str().unwrap().starts_with("fb_"));
     }

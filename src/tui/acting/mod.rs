@@ -21,6 +21,9 @@ pub struct Marks {
     pub items: BTreeMap<i64, Option<String>>,
     /// The last item marked: `V` marks from it to the selection.
     pub anchor: Option<i64>,
+    /// How many marked items the view on screen holds (a search may hide some: they keep
+    /// their marks, and actions skip them), as of its last answer and the marks since.
+    pub in_view: usize,
 }
 
 impl Marks {
@@ -49,43 +52,40 @@ impl Marks {
             .collect()
     }
 
-    /// The marked items' ids in the order of `keys` (the view), then any marked item no
-    /// longer in it; items whose id is unknown are left out.
+    /// The ids of the marked items in `keys` (the view), in its order: an action never
+    /// reaches an item out of sight. Items whose id is unknown are left out.
     #[must_use]
     pub fn ids_in(&self, keys: &[i64]) -> Vec<String> {
-        let mut seen = HashSet::new();
+        let mut found = 0;
         let mut out = Vec::with_capacity(self.items.len());
         for key in keys {
-            if let Some(Some(id)) = self.items.get(key) {
-                seen.insert(*key);
-                out.push(id.clone());
-            }
-            if seen.len() == self.items.len() {
-                return out;
-            }
-        }
-        for (key, id) in &self.items {
-            if let (false, Some(id)) = (seen.contains(key), id) {
-                out.push(id.clone());
+            if let Some(id) = self.items.get(key) {
+                found += 1;
+                out.extend(id.clone());
+                if found == self.items.len() {
+                    break;
+                }
             }
         }
         out
     }
 
-    /// Drops the marks of items no longer in `keys` (done, snoozed, or out of the search):
-    /// an action never reaches an item out of sight.
-    pub fn keep_only(&mut self, keys: &[i64]) {
-        if self.items.is_empty() {
-            return;
-        }
-        let mut present = HashSet::with_capacity(self.items.len());
-        for key in keys {
-            if self.items.contains_key(key) {
-                present.insert(*key);
-            }
-        }
-        self.items.retain(|k, _| present.contains(k));
-        if self.anchor.is_some_and(|a| !present.contains(&a)) {
+    /// Counts the marked items among `keys` (the view just read).
+    pub fn count_in(&mut self, keys: &[i64]) {
+        self.in_view = if self.items.is_empty() {
+            0
+        } else {
+            keys.iter().filter(|k| self.items.contains_key(k)).count()
+        };
+    }
+
+    /// Unmarks the items with these ids (done or snoozed: they left the view for good).
+    pub fn drop_ids(&mut self, ids: &HashSet<&str>) {
+        let before = self.items.len();
+        self.items
+            .retain(|_, id| id.as_deref().is_none_or(|id| !ids.contains(id)));
+        self.in_view = self.in_view.saturating_sub(before - self.items.len());
+        if self.anchor.is_some_and(|a| !self.items.contains_key(&a)) {
             self.anchor = None;
         }
     }

@@ -59,11 +59,11 @@ pub fn task(store: &Shared, effect: &Effect) -> Option<Task> {
 /// ended it), or why it could not run. A command that stops reading early is not an error
 /// (the rest of the input is dropped).
 pub fn run_command(argv: &[String], input: &str) -> Result<Option<i32>, String> {
-    let (program, args) = argv
+    let (program, rest) = argv
         .split_first()
         .ok_or_else(|| "the command's argv is empty".to_owned())?;
     let mut child = Command::new(program)
-        .args(args)
+        .args(rest)
         .stdin(Stdio::piped())
         .spawn()
         .map_err(|e| e.to_string())?;

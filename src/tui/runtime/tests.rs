@@ -34,7 +34,7 @@ fn options() -> Options {
         clipboard: Box::new(MemoryClipboard::default()),
         arrivals: None,
         waits: None,
-        looks: Default::default(),
+        looks: crate::config::looks::LooksSettings::default(),
     }
 }
 

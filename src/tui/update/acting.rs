@@ -70,12 +70,22 @@ pub(super) fn targets(state: &mut AppState) -> Option<Vec<String>> {
         return Some(vec![detail.id.clone()]);
     }
     if state.focus != Focus::List {
-        info(state, "Actions reach the list's items: Tab to it".to_owned());
+        info(
+            state,
+            "Actions reach the list's items: Tab to it".to_owned(),
+        );
         return None;
     }
     if !state.acting.marks.is_empty() {
         let ids = state.acting.marks.ids_in(&state.list.keys);
-        return (!ids.is_empty()).then_some(ids);
+        if ids.is_empty() {
+            info(
+                state,
+                "None of the marked items is in this view: Esc clears the marks".to_owned(),
+            );
+            return None;
+        }
+        return Some(ids);
     }
     let id = state.selected_row().map(|r| r.id.to_string());
     if id.is_none() {
@@ -254,8 +264,11 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
     let Some(gathering) = state.acting.gathering.take() else {
         return Vec::new();
     };
-    let details: Vec<crate::api::FeedbackDetail> =
-        gathering.details.iter().map(|d| d.to_detail()).collect();
+    let details: Vec<crate::api::FeedbackDetail> = gathering
+        .details
+        .iter()
+        .map(crate::store::StoredDetail::to_detail)
+        .collect();
     if details.is_empty() {
         info(state, "The items are no longer stored".to_owned());
         return Vec::new();
@@ -283,7 +296,10 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
     };
     let copy = copy_text(kind, &details, private);
     if copy.text.is_empty() {
-        info(state, "None of these items has an issue-tracker link".to_owned());
+        info(
+            state,
+            "None of these items has an issue-tracker link".to_owned(),
+        );
         return Vec::new();
     }
     let count = details.len();

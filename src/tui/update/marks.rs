@@ -29,8 +29,12 @@ pub(super) fn toggle(state: &mut AppState) -> Vec<Effect> {
         }
         marks.items.insert(key, Some(id));
         marks.anchor = Some(key);
-    } else if marks.anchor == Some(key) {
-        marks.anchor = None;
+        marks.in_view += 1;
+    } else {
+        marks.in_view = marks.in_view.saturating_sub(1);
+        if marks.anchor == Some(key) {
+            marks.anchor = None;
+        }
     }
     super::list::move_by(state, 1)
 }
@@ -66,6 +70,7 @@ pub(super) fn range(state: &mut AppState) -> Vec<Effect> {
         }
         let id = state.list.window.get(position).map(|r| r.id.to_string());
         state.acting.marks.items.insert(key, id);
+        state.acting.marks.in_view += 1;
         added += 1;
     }
     state.acting.marks.anchor = Some(selected_key);
@@ -126,7 +131,10 @@ pub(super) fn resolved(
                 }
             }
             // Marked keys the store no longer has cannot be acted on: unmarked.
-            state.acting.marks.items.retain(|_, id| id.is_some());
+            let marks = &mut state.acting.marks;
+            let before = marks.items.len();
+            marks.items.retain(|_, id| id.is_some());
+            marks.in_view = marks.in_view.saturating_sub(before - marks.items.len());
             match action {
                 Some(action) => super::on_action(state, action),
                 None => Vec::new(),
@@ -139,11 +147,26 @@ pub(super) fn resolved(
     }
 }
 
-/// After a view's answer: marks of items no longer in it are dropped (only when the keys are
-/// the whole view).
+/// After a view's answer: the marked items in it are counted (a search may hide some; they
+/// keep their marks and come back with it).
 pub(super) fn after_view(state: &mut AppState) {
-    if state.list.loaded && !state.list.partial && !state.acting.marks.is_empty() {
+    if state.list.loaded && !state.list.partial {
         let keys = std::sync::Arc::clone(&state.list.keys);
-        state.acting.marks.keep_only(&keys);
+        state.acting.marks.count_in(&keys);
     }
+}
+
+/// After a triage write: items it made done or snoozed are unmarked (they left the view).
+pub(super) fn after_triage(state: &mut AppState, done: &crate::tui::triage::Triaged) {
+    if !done.hides || state.acting.marks.is_empty() {
+        return;
+    }
+    let now = state.now;
+    let gone: std::collections::HashSet<&str> = done
+        .after
+        .iter()
+        .filter(|(_, t)| t.done || t.snoozed(now))
+        .map(|(id, _)| id.as_str())
+        .collect();
+    state.acting.marks.drop_ids(&gone);
 }

@@ -128,7 +128,17 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         }
         Msg::Opened { url, result } => detail::opened(state, url, result),
         Msg::Arrived(outcome) => list::arrived(state, outcome),
-        Msg::Triaged(result) => triage::triaged(state, result),
+        Msg::Triaged(result) => {
+            // Acting (helper "acting"): done or snoozed items lose their marks.
+            let marked = (!state.acting.marks.is_empty())
+                .then(|| result.as_ref().ok().cloned())
+                .flatten();
+            let effects = triage::triaged(state, result);
+            if let Some(done) = marked {
+                marks::after_triage(state, &done);
+            }
+            effects
+        }
         Msg::TriageRev(result) => triage::rev_read(state, result),
         Msg::TriageInput(key) => triage_input::input(state, key),
         Msg::NoteEdited { ids, result } => triage::note_edited(state, ids, result),

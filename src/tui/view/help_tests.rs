@@ -8,7 +8,7 @@ use super::*;
 fn title_row(keymap: &Keymap, width: u16, height: u16, scroll: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal
-        .draw(|frame| render(frame, frame.area(), keymap, Theme { color: false }, scroll))
+        .draw(|frame| render(frame, frame.area(), keymap, Theme::new(false), scroll))
         .unwrap();
     let buffer = terminal.backend().buffer();
     let (_, max) = scroll_range(width, height, keymap);
@@ -36,9 +36,9 @@ move_up = ["p", "up"]
 
 #[test]
 fn the_help_title_names_the_keys_as_bound() {
-    let row = title_row(&rebound(), 120, 50, 0);
+    let row = title_row(&rebound(), 120, 70, 0);
     assert!(row.contains(" Keys (h or backspace to close) "), "{row}");
-    let defaults = title_row(&Keymap::default(), 120, 50, 0);
+    let defaults = title_row(&Keymap::default(), 120, 70, 0);
     assert!(
         defaults.contains(" Keys (? or esc to close) "),
         "{defaults}"
