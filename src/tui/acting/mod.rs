@@ -125,6 +125,4 @@ pub struct ActingState {
     /// An action waiting for the marked items' ids (a `V` range read from the store).
     pub resolving: Option<(u64, Option<Action>)>,
     pub gathering: Option<Gathering>,
-    /// A command has the terminal until `Msg::Piped`.
-    pub piping: bool,
 }

@@ -158,3 +158,30 @@ mod tests {
         assert!(run_command(&[], "x").is_err());
     }
 }
+
+#[cfg(test)]
+mod translate_tests {
+    #![allow(clippy::unwrap_used)]
+
+    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+
+    use crate::tui::action::{Action, Msg};
+    use crate::tui::keymap::Keymap;
+    use crate::tui::state::AppState;
+
+    #[test]
+    fn the_pipe_picker_takes_every_key_while_open() {
+        let mut state = AppState::new(crate::tui::testkit::now(), 120, 30);
+        let keymap = Keymap::default();
+        let q = Event::Key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE));
+        assert!(matches!(
+            super::super::translate(&q, &state, &keymap),
+            Some(Msg::Action(Action::Quit))
+        ));
+        state.acting.picker = Some(crate::tui::acting::PipePicker::default());
+        assert!(matches!(
+            super::super::translate(&q, &state, &keymap),
+            Some(Msg::PickerInput(_))
+        ));
+    }
+}

@@ -279,7 +279,6 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
         let Some(command) = command.cloned() else {
             return Vec::new();
         };
-        state.acting.piping = true;
         return vec![Effect::Pipe {
             name: command.name,
             argv: command.argv,
@@ -326,7 +325,6 @@ pub(super) fn piped(
     items: usize,
     result: Result<Option<i32>, String>,
 ) {
-    state.acting.piping = false;
     let name = crate::text::sanitize_line(name).into_owned();
     let what = if items == 1 {
         "1 item".to_owned()
