@@ -119,12 +119,12 @@ impl Action {
         (
             Action::Pipe,
             "pipe",
-            "pipe the item(s) as JSON lines to a command",
+            "pipe item(s) as JSON lines to a command",
         ),
         (
             Action::TogglePrivacy,
             "toggle_privacy",
-            "privacy mode: mask emails and custom values",
+            "privacy: mask emails and custom values",
         ),
     ];
 
