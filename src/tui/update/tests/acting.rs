@@ -388,3 +388,22 @@ fn marks_hidden_by_a_search_stay_and_are_not_acted_on() {
         "hidden by the search: not reached"
     );
 }
+
+#[test]
+fn the_snooze_picker_takes_the_marked_items() {
+    let mut h = started_harness(120, 30, 50, true);
+    act(&mut h, Action::ToggleMark);
+    act(&mut h, Action::ToggleMark);
+    act(&mut h, Action::Snooze);
+    let picker = h.state.triage.picker.as_ref().unwrap();
+    assert_eq!(picker.ids, ["id00000", "id00001"]);
+    super::triage::key(&mut h, KeyCode::Enter);
+    let until = now() + jiff::SignedDuration::from_hours(1);
+    for id in ["id00000", "id00001"] {
+        assert_eq!(stored(&h, id).snoozed_until, Some(until), "{id}");
+    }
+    assert!(
+        h.state.acting.marks.is_empty(),
+        "snoozed items left the view"
+    );
+}
