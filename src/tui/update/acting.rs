@@ -301,16 +301,30 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
         );
         return Vec::new();
     }
+    // The copy's outcome note starts with how many items it took, and what some lacked.
     let count = details.len();
-    if count > 1 {
-        // The copy's outcome note starts with how many items it took.
-        let without = if copy.missing > 0 {
-            format!(" ({} without a link)", copy.missing)
-        } else {
-            String::new()
-        };
-        state.copy_instead = Some(format!("{count} items{without}"));
+    let unfetched = gathering
+        .details
+        .iter()
+        .filter(|d| d.detail_at.is_none())
+        .count();
+    let mut lacks = Vec::new();
+    if copy.missing > 0 {
+        lacks.push(format!("{} without a link", copy.missing));
     }
+    if unfetched > 0 && matches!(kind, Kind::Markdown | Kind::Json) {
+        lacks.push(format!("{unfetched} with the list fields only"));
+    }
+    let items = if count == 1 {
+        "1 item".to_owned()
+    } else {
+        format!("{count} items")
+    };
+    state.copy_instead = match (count, lacks.is_empty()) {
+        (1, true) => None,
+        (_, true) => Some(items),
+        (_, false) => Some(format!("{items} ({})", lacks.join(", "))),
+    };
     state.dirty = false;
     vec![Effect::Copy {
         what: copy.what,

@@ -407,3 +407,25 @@ fn the_snooze_picker_takes_the_marked_items() {
         "snoozed items left the view"
     );
 }
+
+#[test]
+fn offline_a_markdown_copy_says_it_has_the_list_fields_only() {
+    let mut h = started_harness(120, 30, 50, true);
+    h.state.sync.offline = Some("no network".into());
+    let effects = act(&mut h, Action::CopyMarkdown);
+    let copied = copies(&effects);
+    assert_eq!(
+        copied.len(),
+        1,
+        "copied at once, nothing fetched: {effects:?}"
+    );
+    assert!(
+        copied[0]
+            .1
+            .contains("- **Feedback:** id00000 (Nimbus Notes)\n")
+    );
+    assert_eq!(
+        h.state.copy_instead.as_deref(),
+        Some("1 item (1 with the list fields only)")
+    );
+}
