@@ -18,6 +18,7 @@ use crate::api::base_url::{self, BaseUrlError};
 use crate::api::key::{ApiKey, KeyError, redact_keys};
 
 pub mod key_command;
+pub mod looks;
 pub mod sync;
 pub mod triage;
 // views: saved views (`[[views]]`).
@@ -67,6 +68,16 @@ pub struct ConfigFile {
     pub views: Option<toml::Value>,
     #[serde(default)]
     pub profiles: std::collections::BTreeMap<String, Account>,
+    // Acting on items, privacy and looks (issue 10, helper "acting"): see `looks`.
+    /// Start the inbox with emails and custom metadata values masked.
+    #[serde(default)]
+    pub privacy: Option<bool>,
+    /// `default`, `light` or `colorblind`.
+    #[serde(default)]
+    pub theme: Option<looks::ThemeName>,
+    /// What `|` pipes items to.
+    #[serde(default)]
+    pub commands: Vec<looks::PipeCommand>,
 }
 
 impl ConfigFile {

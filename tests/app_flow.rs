@@ -74,6 +74,7 @@ fn launch_with(
         clipboard: Box::new(clipboard.clone()),
         arrivals,
         waits: None,
+        looks: feedback_inbox::config::looks::LooksSettings::default(),
     };
     let task = tokio::spawn(async move {
         let mut terminal = Terminal::new(TestBackend::new(120, 35)).unwrap();

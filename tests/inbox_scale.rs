@@ -180,6 +180,7 @@ fn launch() -> (Keys, Frames, tokio::task::JoinHandle<std::io::Result<()>>) {
         clipboard: Box::new(MemoryClipboard::default()),
         arrivals: None,
         waits: None,
+        looks: feedback_inbox::config::looks::LooksSettings::default(),
     };
     let task = tokio::spawn(async move {
         let mut terminal = Terminal::new(TestBackend::new(160, 45)).unwrap();

@@ -200,6 +200,8 @@ struct Settings {
     triage: crate::config::triage::TriageSettings,
     /// views: `[[views]]` and the file `:save-view` writes.
     views: crate::config::views::ViewsSettings,
+    /// Privacy, theme and `|` commands (helper "acting").
+    looks: crate::config::looks::LooksSettings,
 }
 
 /// The inbox's settings and its syncer's, which carry the store's `retention_days` (as `sync`
@@ -219,6 +221,7 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
                 views: Vec::new(),
                 path: super::config_path(args).0,
             },
+            looks: crate::config::looks::LooksSettings::default(),
         });
     };
     let keymap = Keymap::from_config(&loaded.text, &loaded.path.display().to_string())
@@ -232,6 +235,8 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
     // views: checked with the file's lines, as `[keys]` is.
     let views = crate::config::views::parse(&loaded.text, &loaded.path.display().to_string())
         .map_err(|e| CliError::Usage(format!("config: {e}")))?;
+    let looks = crate::config::looks::LooksSettings::from_file(&loaded.file)
+        .map_err(|e| CliError::Usage(format!("config {}: {e}", loaded.path.display())))?;
     Ok(Settings {
         keymap,
         refresh_seconds: loaded.file.refresh_seconds.unwrap_or(0),
@@ -240,6 +245,7 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
             views,
             path: Some(loaded.path.clone()),
         },
+        looks,
     })
 }
 
@@ -268,6 +274,7 @@ async fn run(
         clipboard: Box::new(SystemClipboard::new()),
         arrivals,
         waits: Some(waits),
+        looks: settings.looks,
     };
     // The callers clean up (receiver, simulator) before the process ends with 128 + the signal.
     match tui::run(options).await? {

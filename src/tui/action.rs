@@ -46,6 +46,13 @@ pub enum Action {
     NextView,
     ClearAll,
     Palette,
+    // Acting on items (helper "acting").
+    ToggleMark,
+    MarkRange,
+    CopyMarkdown,
+    CopyJson,
+    Pipe,
+    TogglePrivacy,
 }
 
 impl Action {
@@ -118,6 +125,33 @@ impl Action {
             Action::Palette,
             "palette",
             "command palette: actions, views, save-view",
+        ),
+        // Acting on items (helper "acting").
+        (
+            Action::ToggleMark,
+            "toggle_mark",
+            "mark / unmark the item, move down",
+        ),
+        (
+            Action::MarkRange,
+            "mark_range",
+            "mark from the last mark to here",
+        ),
+        (
+            Action::CopyMarkdown,
+            "copy_markdown",
+            "copy a Markdown block for an issue",
+        ),
+        (Action::CopyJson, "copy_json", "copy the item's JSON"),
+        (
+            Action::Pipe,
+            "pipe",
+            "pipe item(s) as JSON lines to a command",
+        ),
+        (
+            Action::TogglePrivacy,
+            "toggle_privacy",
+            "privacy: mask emails and custom values",
         ),
     ];
 
@@ -360,4 +394,23 @@ pub enum Msg {
     },
     /// A key for the open `:` palette.
     PaletteInput(ratatui::crossterm::event::KeyEvent),
+    // Acting on items (helper "acting").
+    /// The marked items' ids read from the store (answer to `Effect::ResolveMarks`).
+    MarksResolved {
+        request_id: u64,
+        result: Result<Vec<(i64, String)>, String>,
+    },
+    /// The items' stored details (answer to `Effect::Gather`), in the order asked.
+    Gathered {
+        request_id: u64,
+        result: Result<Vec<crate::store::StoredDetail>, String>,
+    },
+    /// A `|` command ended: its exit code (`None`: killed by a signal), or why it did not run.
+    Piped {
+        name: String,
+        items: usize,
+        result: Result<Option<i32>, String>,
+    },
+    /// A key for the `|` command picker.
+    PickerInput(ratatui::crossterm::event::KeyEvent),
 }

@@ -87,4 +87,24 @@ pub enum Effect {
         path: std::path::PathBuf,
         view: crate::config::views::SavedView,
     },
+    // Acting on items (helper "acting").
+    /// Read the ids of these marked items (a `V` range past the rows read); answered by
+    /// `Msg::MarksResolved`.
+    ResolveMarks {
+        request_id: u64,
+        keys: Vec<i64>,
+    },
+    /// Read these items' stored details; answered by `Msg::Gathered`.
+    Gather {
+        request_id: u64,
+        ids: Vec<String>,
+    },
+    /// Run `argv` (no shell) with the terminal handed over and `input` on its stdin; answered
+    /// by `Msg::Piped`.
+    Pipe {
+        name: String,
+        argv: Vec<String>,
+        input: String,
+        items: usize,
+    },
 }

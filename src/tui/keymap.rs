@@ -175,6 +175,13 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::NextView, &[";"]),
     (Action::ClearAll, &["X"]),
     (Action::Palette, &[":"]),
+    // Acting on items (helper "acting").
+    (Action::ToggleMark, &["space"]),
+    (Action::MarkRange, &["V"]),
+    (Action::CopyMarkdown, &["c"]),
+    (Action::CopyJson, &["C"]),
+    (Action::Pipe, &["|"]),
+    (Action::TogglePrivacy, &["P"]),
 ];
 
 /// The key table.

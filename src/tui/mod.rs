@@ -2,11 +2,13 @@
 //! `update` changes `AppState` and returns `Effect`s, the executor runs those as tokio tasks
 //! whose results come back over a channel, and `view::render` draws the state when it changed.
 
+pub mod acting;
 pub mod action;
 pub mod effect;
 pub mod keymap;
 // views: saved views and the command palette.
 pub mod palette;
+pub mod privacy;
 pub mod rows;
 pub mod runtime;
 pub mod state;

@@ -6,6 +6,8 @@
 //! turns on (raw mode, alternate screen, mouse reporting, bracketed paste) are turned off on
 //! every way out: `q`, Ctrl-C, a terminating signal at any moment, an error, a panic.
 
+// Acting on items (helper "acting"): reads of marked items, `|`.
+pub mod acting;
 mod arrivals;
 mod editor;
 mod executor;
@@ -66,6 +68,8 @@ pub struct Options {
     pub arrivals: Option<UnboundedReceiver<Arrival>>,
     /// The client's retry and rate-limit waits, for the countdown.
     pub waits: Option<UnboundedReceiver<crate::api::Wait>>,
+    /// Privacy mode at start, the theme, the `|` commands (helper "acting").
+    pub looks: crate::config::looks::LooksSettings,
 }
 
 /// An item delivered from outside: a webhook's submission, with the metadata it carried, its
@@ -172,6 +176,9 @@ where
     state.triage.memory_only = options.store.read(|s| s.path().is_none());
     state.triage.external_editor = editor::chosen().is_some();
     state.live = options.arrivals.is_some();
+    state.acting.privacy = options.looks.privacy;
+    state.acting.theme = options.looks.theme;
+    state.acting.commands = options.looks.commands;
     let keymap = options.keymap;
     let jobs = sync_jobs::SyncJobs {
         port: options.syncer,
@@ -239,11 +246,13 @@ where
         };
         if let Some(msg) = msg {
             let effects = update(&mut state, msg);
+            let effects = outside.pipes(terminal, effects, state.mouse_captured);
             executor.run_all(outside.edit_notes(terminal, effects, state.mouse_captured));
         }
         // Apply everything already queued before drawing, so bursts coalesce into one frame.
         while let Ok(msg) = rx.try_recv() {
             let effects = update(&mut state, msg);
+            let effects = outside.pipes(terminal, effects, state.mouse_captured);
             executor.run_all(outside.edit_notes(terminal, effects, state.mouse_captured));
         }
     }
@@ -373,6 +382,9 @@ fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Ms
             Action::Bottom => help_scroll(state, keymap, i32::MAX),
             other => Msg::Action(other),
         });
+    }
+    if state.acting.picker.is_some() {
+        return Some(Msg::PickerInput(*key));
     }
     if state.triage.picker.is_some() || state.triage.note.is_some() {
         return Some(Msg::TriageInput(*key));

@@ -302,6 +302,8 @@ pub struct AppState {
     pub views: super::views::ViewsState,
     /// The `:` palette, while open.
     pub palette: Option<super::palette::Palette>,
+    /// Marks, privacy mode, theme, `|` commands (helper "acting").
+    pub acting: super::acting::ActingState,
 }
 
 impl AppState {
@@ -350,6 +352,7 @@ impl AppState {
             // views: saved views and the command palette.
             views: super::views::ViewsState::new(&[], None),
             palette: None,
+            acting: super::acting::ActingState::default(),
         }
     }
 

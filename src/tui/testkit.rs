@@ -234,6 +234,7 @@ impl Harness {
                 .or_else(|| triage_writes::task(&self.store, effect.clone()))
                 // views: the views' counts and config writes.
                 .or_else(|| views_task(&self.store, &effect, &TimeZone::UTC))
+                .or_else(|| crate::tui::runtime::acting::task(&self.store, &effect))
             {
                 Some(task) => answers.push(task()),
                 None => self.sent.push(effect),
@@ -252,6 +253,7 @@ impl Harness {
                 .or_else(|| triage_writes::task(&self.store, effect.clone()))
                 // views: the views' counts and config writes.
                 .or_else(|| views_task(&self.store, &effect, &TimeZone::UTC))
+                .or_else(|| crate::tui::runtime::acting::task(&self.store, &effect))
             {
                 Some(task) => queue.extend(update(&mut self.state, task())),
                 None => others.push(effect),

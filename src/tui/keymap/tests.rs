@@ -132,3 +132,39 @@ fn ctrl_c_is_the_interrupt_and_not_a_table_key() {
     assert_eq!(err.line, 2);
     assert!(err.message.contains("always quits"), "{}", err.message);
 }
+
+// Acting on items (helper "acting").
+#[test]
+fn acting_keys_are_bound() {
+    let map = Keymap::default();
+    let cases = [
+        (
+            key(KeyCode::Char(' '), KeyModifiers::NONE),
+            Action::ToggleMark,
+        ),
+        (
+            key(KeyCode::Char('V'), KeyModifiers::SHIFT),
+            Action::MarkRange,
+        ),
+        (
+            key(KeyCode::Char('c'), KeyModifiers::NONE),
+            Action::CopyMarkdown,
+        ),
+        (
+            key(KeyCode::Char('C'), KeyModifiers::SHIFT),
+            Action::CopyJson,
+        ),
+        (key(KeyCode::Char('|'), KeyModifiers::SHIFT), Action::Pipe),
+        (
+            key(KeyCode::Char('P'), KeyModifiers::SHIFT),
+            Action::TogglePrivacy,
+        ),
+    ];
+    for (event, action) in cases {
+        assert_eq!(map.action(&event), Some(action), "{event:?}");
+    }
+    let rebound =
+        Keymap::from_config("[keys]\ntoggle_mark = \"x\"\nclear_filter = \"ctrl-x\"\n", "c").unwrap();
+    let x = key(KeyCode::Char('x'), KeyModifiers::NONE);
+    assert_eq!(rebound.action(&x), Some(Action::ToggleMark));
+}

@@ -155,6 +155,10 @@ impl Executor {
             self.writes.push(task, false);
             return;
         }
+        if let Some(task) = super::acting::task(&self.store, &effect) {
+            self.reads.push(task, false);
+            return;
+        }
         let first = matches!(effect, Effect::Query { .. });
         if let Some(task) = self.read_task(effect.clone()) {
             self.reads.push(task, first);
@@ -211,7 +215,10 @@ impl Executor {
             | Effect::EditNote { .. }
             // views: run above.
             | Effect::CountViews { .. }
-            | Effect::WriteView { .. } => {}
+            | Effect::WriteView { .. }
+            | Effect::ResolveMarks { .. }
+            | Effect::Gather { .. }
+            | Effect::Pipe { .. } => {}
         }
     }
 

@@ -35,6 +35,7 @@ fn options() -> Options {
         clipboard: Box::new(MemoryClipboard::default()),
         arrivals: None,
         waits: None,
+        looks: crate::config::looks::LooksSettings::default(),
     }
 }
 

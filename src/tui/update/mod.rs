@@ -2,6 +2,10 @@
 //! time arrives as `Msg::Tick`, results as messages carrying the request id they answer; a
 //! response whose id is no longer current is dropped ("latest wins").
 
+// Acting on items (helper "acting").
+mod acting;
+mod marks;
+
 mod detail;
 mod input;
 mod list;
@@ -115,11 +119,19 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
             effects.extend(list::maybe_prefetch(state));
             effects
         }
-        Msg::ViewLoaded { request_id, result } => list::view_loaded(state, request_id, result),
+        Msg::ViewLoaded { request_id, result } => {
+            let effects = list::view_loaded(state, request_id, result);
+            marks::after_view(state);
+            effects
+        }
         Msg::RowsLoaded { request_id, result } => list::rows_loaded(state, request_id, result),
         Msg::PanesLoaded { request_id, result } => panes::loaded(state, request_id, result),
         Msg::DetailStored { id, result } => detail::stored(state, &id, result),
-        Msg::DetailLoaded { id, result } => detail::loaded(state, &id, result),
+        Msg::DetailLoaded { id, result } => {
+            let mut effects = detail::loaded(state, &id, result);
+            effects.extend(acting::detail_arrived(state, &id));
+            effects
+        }
         Msg::Synced { job, result } => sync::synced(state, &job, result),
         Msg::Waiting(wait) => {
             state.wait = Some(wait);
@@ -135,10 +147,32 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         }
         Msg::Opened { url, result } => detail::opened(state, url, result),
         Msg::Arrived(outcome) => list::arrived(state, outcome),
-        Msg::Triaged(result) => triage::triaged(state, result),
+        Msg::Triaged(result) => {
+            // Acting (helper "acting"): done or snoozed items lose their marks.
+            let marked = (!state.acting.marks.is_empty())
+                .then(|| result.as_ref().ok().cloned())
+                .flatten();
+            let effects = triage::triaged(state, result);
+            if let Some(done) = marked {
+                marks::after_triage(state, &done);
+            }
+            effects
+        }
         Msg::TriageRev(result) => triage::rev_read(state, result),
         Msg::TriageInput(key) => triage_input::input(state, key),
         Msg::NoteEdited { ids, result } => triage::note_edited(state, ids, result),
+        // Acting on items (helper "acting").
+        Msg::MarksResolved { request_id, result } => marks::resolved(state, request_id, result),
+        Msg::Gathered { request_id, result } => acting::gathered(state, request_id, result),
+        Msg::Piped {
+            name,
+            items,
+            result,
+        } => {
+            acting::piped(state, &name, items, result);
+            Vec::new()
+        }
+        Msg::PickerInput(key) => acting::picker_input(state, key),
     }
 }
 
@@ -162,6 +196,10 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     }
     if state.text_filter.as_ref().is_some_and(|f| f.editing) {
         return text_filter::on_action(state, action);
+    }
+    // Acting on items (helper "acting"): marks, copies, pipe, privacy.
+    if let Some(effects) = acting::on_action(state, action) {
+        return effects;
     }
     if let Some(effects) = triage::on_action(state, action) {
         return effects;

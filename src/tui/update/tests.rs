@@ -11,6 +11,7 @@ use crate::tui::effect::Effect;
 use crate::tui::state::Focus;
 use crate::tui::testkit::{Harness, budget, fill, item, now, started_harness};
 
+mod acting;
 mod detail;
 mod order;
 mod paste;

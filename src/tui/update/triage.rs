@@ -1,6 +1,6 @@
 //! Triage keys (`u` seen, `*` star, `d` done, `z` snooze, `N` note, `U` undo) and what their
-//! answers change. A key sends the write (`Effect::Triage`, for a set of item ids: the selected
-//! one today); the rows change only when `Msg::Triaged` says it committed. A done or snooze
+//! answers change. A key sends the write (`Effect::Triage`, for a set of item ids: the marked
+//! items, else the selected one, in one transaction); the rows change only when `Msg::Triaged` says it committed. A done or snooze
 //! change (or any change under a search naming a triage qualifier) reads the view again;
 //! seen, star and note are patched into the rows and the unseen count in place. The
 //! selection moves on when configured. `U` makes the inverse of the last action's change, of
@@ -15,7 +15,7 @@ use super::{error, info};
 use crate::store::{Triage, TriageChange};
 use crate::tui::action::{Action, TriageFigures};
 use crate::tui::effect::Effect;
-use crate::tui::state::{AppState, Focus};
+use crate::tui::state::AppState;
 use crate::tui::triage::{
     Cause, MAX_SEEN_STEP, NoteEditor, SeenTimer, SnoozePicker, Triaged, UNDO_DEPTH,
 };
@@ -52,25 +52,27 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effe
     let Some(ids) = targets(state) else {
         return Some(Vec::new());
     };
-    let (change, what) = make(&current(state, &ids[0]));
+    // Many items: a toggle sets the state unless every one has it already (then clears it).
+    let (change, what) = make(&all_of(state, &ids));
     Some(vec![send(state, ids, change, Cause::Key, what.to_owned())])
 }
 
-/// The items an action applies to: the open detail's, else the selected row's (marked items
-/// will join here). `None`, with a note, when there is none.
+/// The items an action applies to: the open detail's, else the marked ones, else the
+/// selected row's. `None`, with a note, when there is none.
 pub(super) fn targets(state: &mut AppState) -> Option<Vec<String>> {
-    if let Some(detail) = &state.detail {
-        return Some(vec![detail.id.clone()]);
+    super::acting::targets(state)
+}
+
+/// The state the items share: a flag is set only when every item has it.
+fn all_of(state: &AppState, ids: &[String]) -> Triage {
+    let mut states = ids.iter().map(|id| current(state, id));
+    let mut all = states.next().unwrap_or_default();
+    for t in states {
+        all.seen &= t.seen;
+        all.starred &= t.starred;
+        all.done &= t.done;
     }
-    if state.focus != Focus::List {
-        info(state, "Triage acts on the list: Tab to it".to_owned());
-        return None;
-    }
-    let id = state.selected_row().map(|r| r.id.to_string());
-    if id.is_none() {
-        info(state, "Nothing selected".to_owned());
-    }
-    id.map(|id| vec![id])
+    all
 }
 
 /// An item's state as it will be once the writes in flight commit.
@@ -242,7 +244,8 @@ fn capital(text: &str) -> String {
 /// The selection moves to the next item after an action on the selected one, when configured
 /// (not in the detail: it stays on its item).
 fn advance(state: &mut AppState, done: &Triaged) -> Vec<Effect> {
-    if !state.triage.advance || state.detail.is_some() {
+    // Not after an action on marked items: the selection is not what was acted on.
+    if !state.triage.advance || state.detail.is_some() || !state.acting.marks.is_empty() {
         return Vec::new();
     }
     let selected = state.selected_row().map(|r| r.id.to_string());

@@ -29,7 +29,11 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, view: &DetailView
             format!("⚠ {}", crate::text::sanitize_line(message)),
             theme.error(),
         )],
-        (_, Some(known)) => lines(&known.detail, state, theme),
+        (_, Some(known)) => lines(
+            &crate::tui::privacy::detail(&known.detail, state.acting.privacy),
+            state,
+            theme,
+        ),
         _ => vec![Line::styled("loading…", theme.dim())],
     };
     let inner = block.inner(area);

@@ -103,11 +103,7 @@ fn place(area: Rect, keymap: &Keymap, theme: Theme) -> Placement {
 /// (rows of help text on screen, largest scroll) for a `width`×`height` screen.
 #[must_use]
 pub fn scroll_range(width: u16, height: u16, keymap: &Keymap) -> (u16, u16) {
-    let placement = place(
-        Rect::new(0, 0, width, height),
-        keymap,
-        Theme { color: false },
-    );
+    let placement = place(Rect::new(0, 0, width, height), keymap, Theme::new(false));
     (placement.visible, placement.max_scroll)
 }
 

@@ -8,7 +8,7 @@ use super::*;
 fn title_row(keymap: &Keymap, width: u16, height: u16, scroll: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal
-        .draw(|frame| render(frame, frame.area(), keymap, Theme { color: false }, scroll))
+        .draw(|frame| render(frame, frame.area(), keymap, Theme::new(false), scroll))
         .unwrap();
     let buffer = terminal.backend().buffer();
     let (_, max) = scroll_range(width, height, keymap);

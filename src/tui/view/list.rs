@@ -127,6 +127,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
             let bold = Style::new().add_modifier(ratatui::style::Modifier::BOLD);
             frame.buffer_mut().set_style(rect, bold);
         }
+        super::acting::mark_row(frame.buffer_mut(), rect, state, row.key, theme);
         if let Some(highlights) = highlights {
             highlight_message(frame.buffer_mut(), rect, row, &columns, highlights, theme);
         }
@@ -349,10 +350,15 @@ fn draw_row(
     let message = first_line(&row.message);
     line.piece("", message, Cut::Fit(columns.message), "", Style::new());
     if columns.email > 0 {
-        let email = row.email.as_deref().unwrap_or("");
+        let private = state.acting.privacy;
+        let email = row
+            .email
+            .as_deref()
+            .map(|e| crate::tui::privacy::email(e, private))
+            .unwrap_or_default();
         line.piece(
             " ",
-            email,
+            &email,
             Cut::Truncate(columns.email - 1),
             "",
             theme.dim(),

@@ -122,7 +122,7 @@ fn draw(rect: Rect, selected: Option<Style>, draw: impl FnOnce(&mut Buffer)) -> 
 fn rows_are_drawn_exactly_as_the_line_of_spans() {
     let state = state();
     for color in [true, false] {
-        let theme = Theme { color };
+        let theme = Theme::new(color);
         for cells in [8, 39, 69, 70, 84, 109, 110, 150, 198] {
             let rect = Rect::new(2, 0, cells, 1);
             for show_status in [false, true] {

@@ -1,6 +1,8 @@
 //! `render(frame, state, keymap)`: a pure function of state. The layout numbers `update` needs
 //! (rows of list body) come from `update::list_body_rows`, which uses the same arithmetic.
 
+// Acting on items (helper "acting").
+mod acting;
 mod cells;
 mod detail;
 mod help;
@@ -42,7 +44,7 @@ pub fn list_left(width: u16) -> u16 {
 
 pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     let area = frame.area();
-    let theme = Theme { color: state.color };
+    let theme = Theme::named(state.acting.theme, state.color);
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         let text = format!(
             "terminal too small: {}x{}, need {MIN_WIDTH}x{MIN_HEIGHT}",
@@ -80,6 +82,7 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     triage::render_picker(frame, main, state, theme);
     triage::render_note(frame, main, state, theme);
     palette::render(frame, main, state, keymap, theme); // views: the `:` palette
+    acting::render_picker(frame, main, state, theme);
     if state.help {
         help::render(frame, area, keymap, theme, state.help_scroll);
     }

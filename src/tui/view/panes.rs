@@ -143,7 +143,7 @@ mod tests {
             terminal
                 .draw(|frame| {
                     let area = frame.area();
-                    render_one(frame, area, &state, Focus::Tags, Theme { color: true });
+                    render_one(frame, area, &state, Focus::Tags, Theme::new(true));
                 })
                 .unwrap();
             let buffer = terminal.backend().buffer();
@@ -154,7 +154,7 @@ mod tests {
         terminal
             .draw(|frame| {
                 let area = frame.area();
-                render_one(frame, area, &state, Focus::Tags, Theme { color: true });
+                render_one(frame, area, &state, Focus::Tags, Theme::new(true));
             })
             .unwrap();
         let buffer = terminal.backend().buffer();

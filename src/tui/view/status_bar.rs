@@ -116,6 +116,10 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
         let text = format!("● {} unseen", super::list::thousands(state.triage.unseen));
         parts.push(Part::new(text, theme.accent(), Side::Left, 72));
     }
+    // Acting on items (helper "acting"): "3 marked", PRIVATE.
+    for (text, style, priority) in super::acting::status_parts(state, theme) {
+        parts.push(Part::new(text, style, Side::Left, priority));
+    }
     parts.push(freshness(state, theme));
     if state.live {
         let live = format!("live: {} arrived", state.arrivals);

@@ -11,7 +11,7 @@ use crate::tui::update::update;
 
 /// The budget part of the bar: its text, style and priority.
 fn budget_part(state: &AppState) -> (String, Style, u8) {
-    let theme = Theme { color: true };
+    let theme = Theme::new(true);
     right_parts(state, &Keymap::default(), theme)
         .into_iter()
         .find(|p| p.text.starts_with("2/60"))
@@ -34,7 +34,7 @@ fn bottom_row(state: &AppState) -> String {
 #[test]
 fn a_low_budget_is_no_longer_a_warning_once_its_window_has_reset() {
     let mut state = started(120, 20, 100, false);
-    let theme = Theme { color: true };
+    let theme = Theme::new(true);
     let reset = now() + jiff::SignedDuration::from_secs(30);
     update(&mut state, budget(60, 2, reset));
     assert_eq!(budget_part(&state), ("2/60 ↻30s".into(), theme.warn(), 88));

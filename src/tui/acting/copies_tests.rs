@@ -1,0 +1,122 @@
+#![allow(clippy::unwrap_used)]
+
+use super::*;
+
+fn item(id: &str, message: &str, email: Option<&str>, link: Option<&str>) -> FeedbackDetail {
+    let delivery: Vec<serde_json::Value> = link
+        .map(|l| {
+            vec![
+                serde_json::json!({"channel": "email", "status": "delivered", "external_url": null}),
+                serde_json::json!({"channel": "issue_tracker", "status": "delivered", "external_url": l}),
+            ]
+        })
+        .unwrap_or_default();
+    serde_json::from_value(serde_json::json!({
+        "id": id, "message": message, "reporter_email": email,
+        "status": "new", "received_at": "2026-11-01T10:02:03Z", "tags": ["bug"],
+        "app": {"id": "app_1", "name": "Acme Notes", "platform": "ios"},
+        "project": {"id": "p_1", "name": "Acme"},
+        "metadata": {
+            "built_in": {"appVersion": "2.3.1", "buildNumber": "4411", "iOSVersion": "18.1", "locale": "de-DE"},
+            "custom": {"plan": "enterprise"}
+        },
+        "delivery": delivery
+    }))
+    .unwrap()
+}
+
+const BLOCK: &str = "> The app crashes on save.\n\
+>\n\
+> Steps: open ␛, tap save\n\
+\n\
+- **App:** Acme Notes\n\
+- **Platform:** ios\n\
+- **Version:** 2.3.1 (build 4411)\n\
+- **OS:** iOS 18.1\n\
+- **Locale:** de-DE\n\
+- **Received:** 2026-11-01 10:02:03 UTC\n\
+- **Reporter:** jane@example.com\n\
+- **Issue tracker:** <https://tracker.example/ACME-12>\n\
+- **Feedback:** fb_1 (Acme)\n";
+
+#[test]
+fn the_markdown_block_byte_for_byte() {
+    let d = item(
+        "fb_1",
+        "The app crashes on save.\r\n\r\nSteps: open \u{1b}[31m, tap save",
+        Some("jane@example.com"),
+        Some("https://tracker.example/ACME-12"),
+    );
+    assert_eq!(markdown(&d, false), BLOCK);
+    let copy = copy_text(Kind::Markdown, &[d], false);
+    assert_eq!(copy.text, BLOCK);
+    assert_eq!(copy.what, "the Markdown block");
+}
+
+#[test]
+fn privacy_leaves_the_reporter_out_and_masks_the_json() {
+    let d = item("fb_1", "hi", Some("jane@example.com"), None);
+    let block = markdown(&d, true);
+    assert!(
+        !block.contains("Reporter") && !block.contains("jane"),
+        "{block}"
+    );
+    let json = json(&d, true, false);
+    assert!(
+        !json.contains("jane") && !json.contains("enterprise"),
+        "{json}"
+    );
+    assert!(json.contains(crate::tui::privacy::MASKED_EMAIL), "{json}");
+    assert!(json.contains("18.1"), "built-in metadata stays: {json}");
+}
+
+#[test]
+fn many_items_make_one_block_each() {
+    let a = item("fb_1", "one", None, Some("https://t/1"));
+    let b = item("fb_2", "two\nlines", None, None);
+    let both = [a, b];
+    let ids = copy_text(Kind::Id, &both, false);
+    assert_eq!((ids.text.as_str(), ids.what), ("fb_1\nfb_2", "the ids"));
+    let links = copy_text(Kind::Link, &both, false);
+    assert_eq!((links.text.as_str(), links.missing), ("https://t/1", 1));
+    let messages = copy_text(Kind::Message, &both, false);
+    assert_eq!(messages.text, "one\n\ntwo\nlines");
+    let blocks = copy_text(Kind::Markdown, &both, false);
+    assert_eq!(blocks.text.matches("- **Feedback:**").count(), 2);
+    assert!(
+        blocks.text.contains("(Acme)\n\n> two\n> lines\n"),
+        "{}",
+        blocks.text
+    );
+    let json = copy_text(Kind::Json, &both, false);
+    let objects: Vec<&str> = json.text.lines().collect();
+    assert_eq!(objects.len(), 2, "JSON lines: {}", json.text);
+    for line in objects {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(value["id"].as_str().unwrap().starts_with("fb_"));
+    }
+}
+
+#[test]
+fn one_items_json_is_the_service_shape_pretty_and_escape_free() {
+    let d = item("fb_1", "evil \u{1b}]52;c;AAAA\u{7} \u{202e}txt", None, None);
+    let text = copy_text(Kind::Json, std::slice::from_ref(&d), false).text;
+    assert!(text.starts_with("{\n  \"id\": \"fb_1\""), "{text}");
+    assert!(crate::text::is_clean(&text), "{text:?}");
+    let back: FeedbackDetail = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, d, "the JSON reads back as the item");
+}
+
+#[test]
+fn json_lines_end_each_item_with_a_newline() {
+    let a = item("fb_1", "x", Some("a@b.c"), None);
+    let lines = json_lines(&[a.clone(), a], false);
+    assert_eq!(lines.matches('\n').count(), 2);
+    assert!(lines.ends_with("}\n"));
+}
+
+#[test]
+fn a_link_that_is_not_http_is_left_out_of_the_block() {
+    let d = item("fb_1", "x", None, Some("javascript:alert(1)"));
+    assert!(!markdown(&d, false).contains("javascript"));
+}

@@ -1,0 +1,187 @@
+//! The runtime's side of acting on items: the store reads of marked and gathered items (on the
+//! reading thread), and `|`: the command runs without a shell (`std::process::Command` with
+//! the configured argv; no item text is ever on its command line), the terminal handed over
+//! as for `$EDITOR`, the items as JSON lines on its stdin; its exit status comes back as
+//! `Msg::Piped`.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use ratatui::{Terminal, backend::Backend};
+
+use super::editor::{Outside, reclaim, release};
+use super::reads::Task;
+use crate::store::Shared;
+use crate::tui::action::Msg;
+use crate::tui::effect::Effect;
+
+/// The read an effect asks for; `None` for other effects.
+#[must_use]
+pub fn task(store: &Shared, effect: &Effect) -> Option<Task> {
+    let store = store.clone();
+    let task: Task = match effect {
+        Effect::ResolveMarks { request_id, keys } => {
+            let (request_id, keys) = (*request_id, keys.clone());
+            Box::new(move || Msg::MarksResolved {
+                request_id,
+                result: store
+                    .read(|s| s.items(&keys))
+                    .map(|items| {
+                        items
+                            .into_iter()
+                            .map(|i| (i.key, i.feedback.id.as_str().to_owned()))
+                            .collect()
+                    })
+                    .map_err(|e| e.to_string()),
+            })
+        }
+        Effect::Gather { request_id, ids } => {
+            let (request_id, ids) = (*request_id, ids.clone());
+            Box::new(move || Msg::Gathered {
+                request_id,
+                result: store
+                    .read(|s| {
+                        let mut out = Vec::with_capacity(ids.len());
+                        for id in &ids {
+                            out.extend(s.detail(id)?);
+                        }
+                        Ok::<_, crate::store::StoreError>(out)
+                    })
+                    .map_err(|e| e.to_string()),
+            })
+        }
+        _ => return None,
+    };
+    Some(task)
+}
+
+/// Runs `argv` with `input` on its stdin and waits for it: its exit code (`None`: a signal
+/// ended it), or why it could not run. A command that stops reading early is not an error
+/// (the rest of the input is dropped).
+pub fn run_command(argv: &[String], input: &str) -> Result<Option<i32>, String> {
+    let (program, rest) = argv
+        .split_first()
+        .ok_or_else(|| "the command's argv is empty".to_owned())?;
+    let mut child = Command::new(program)
+        .args(rest)
+        .stdin(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    if let Some(mut stdin) = child.stdin.take() {
+        let input = input.to_owned();
+        // Written on a thread of its own: a command that writes a lot before it reads cannot
+        // block us both.
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(input.as_bytes());
+        });
+        let status = child.wait().map_err(|e| e.to_string())?;
+        let _ = writer.join();
+        return Ok(status.code());
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    Ok(status.code())
+}
+
+impl<E> Outside<'_, E> {
+    /// Runs the pipes among `effects`, the terminal handed over while each runs (when there is
+    /// a terminal: tests drive the loop without one, and the command runs all the same),
+    /// answering each with `Msg::Piped`; returns the other effects.
+    pub(super) fn pipes<B: Backend>(
+        &mut self,
+        terminal: &mut Terminal<B>,
+        effects: Vec<Effect>,
+        mouse: bool,
+    ) -> Vec<Effect> {
+        let (pipes, rest): (Vec<_>, Vec<_>) = effects
+            .into_iter()
+            .partition(|e| matches!(e, Effect::Pipe { .. }));
+        for effect in pipes {
+            let Effect::Pipe {
+                name,
+                argv,
+                input,
+                items,
+            } = effect
+            else {
+                continue;
+            };
+            let result = match self.reopen {
+                Some(reopen) => {
+                    *self.events = None;
+                    release();
+                    let result = run_command(&argv, &input);
+                    reclaim(mouse);
+                    let _ = terminal.draw(|frame| {
+                        frame.render_widget(ratatui::widgets::Clear, frame.area());
+                    });
+                    *self.events = Some(reopen());
+                    result
+                }
+                None => run_command(&argv, &input),
+            };
+            let _ = self.tx.send(Msg::Piped {
+                name,
+                items,
+                result,
+            });
+        }
+        rest
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn argv(parts: &[&str]) -> Vec<String> {
+        parts.iter().map(|p| (*p).to_owned()).collect()
+    }
+
+    #[test]
+    fn the_command_gets_the_input_on_stdin_and_its_status_comes_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let script = format!("cat > '{}'; exit 3", out.display());
+        let code = run_command(&argv(&["sh", "-c", &script]), "{\"a\":1}\n").unwrap();
+        assert_eq!(code, Some(3));
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "{\"a\":1}\n");
+    }
+
+    #[test]
+    fn a_missing_program_or_an_early_exit_is_reported_plainly() {
+        let err = run_command(&argv(&["/nonexistent/prog"]), "x").unwrap_err();
+        assert!(!err.is_empty());
+        let big = "x".repeat(1 << 20);
+        assert_eq!(run_command(&argv(&["true"]), &big).unwrap(), Some(0));
+        assert!(run_command(&[], "x").is_err());
+    }
+}
+
+#[cfg(test)]
+mod translate_tests {
+    #![allow(clippy::unwrap_used)]
+
+    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+
+    use crate::tui::action::{Action, Msg};
+    use crate::tui::keymap::Keymap;
+    use crate::tui::state::AppState;
+
+    #[test]
+    fn the_pipe_picker_takes_every_key_while_open() {
+        let mut state = AppState::new(crate::tui::testkit::now(), 120, 30);
+        let keymap = Keymap::default();
+        let q = Event::Key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE));
+        assert!(matches!(
+            super::super::translate(&q, &state, &keymap),
+            Some(Msg::Action(Action::Quit))
+        ));
+        state.acting.picker = Some(crate::tui::acting::PipePicker::default());
+        assert!(matches!(
+            super::super::translate(&q, &state, &keymap),
+            Some(Msg::PickerInput(_))
+        ));
+    }
+}

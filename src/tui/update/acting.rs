@@ -1,0 +1,354 @@
+//! Acting on items: which items an action reaches (the open detail's, else the marked ones,
+//! else the selected one), the copies `y Y i c C` and the pipe `|` of one or many items,
+//! privacy mode (`P`). A copy or pipe of many items, and every Markdown or JSON copy, reads
+//! the items' details from the store first (`Effect::Gather`); a link, the Markdown block,
+//! the JSON and the pipe want the fetched detail, so items never fetched are asked of the
+//! service (unless offline) and the store read again once they are in.
+
+use std::collections::HashSet;
+
+use super::{error, info, marks};
+use crate::tui::acting::copies::{Kind, copy_text, json_lines};
+use crate::tui::acting::{Gathering, PipePicker};
+use crate::tui::action::Action;
+use crate::tui::effect::Effect;
+use crate::tui::state::{AppState, Focus};
+
+/// The acting keys, and the triage keys while marked items' ids are being read; `None` for
+/// the other actions (and for these where they mean nothing).
+pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
+    let list_side = state.detail.is_none() && state.focus == Focus::List;
+    let marked = list_side && !state.acting.marks.is_empty();
+    let effects = match action {
+        Action::ToggleMark if list_side => marks::toggle(state),
+        Action::MarkRange if list_side => marks::range(state),
+        Action::Back if marked => {
+            marks::clear(state);
+            Vec::new()
+        }
+        Action::TogglePrivacy => {
+            toggle_privacy(state);
+            Vec::new()
+        }
+        Action::EditNote if marked => {
+            info(
+                state,
+                "N edits one item's note: Esc clears the marks".to_owned(),
+            );
+            Vec::new()
+        }
+        Action::ToggleSeen | Action::ToggleStar | Action::ToggleDone | Action::Snooze
+            if marked && !state.acting.marks.unresolved().is_empty() =>
+        {
+            marks::resolve(state, Some(action))
+        }
+        Action::CopyLink | Action::CopyMessage | Action::CopyId if marked => {
+            gather_marked(state, action, None)
+        }
+        Action::CopyMarkdown | Action::CopyJson => gather_targets(state, action, None),
+        Action::Pipe => pipe(state),
+        _ => return None,
+    };
+    Some(effects)
+}
+
+fn toggle_privacy(state: &mut AppState) {
+    let on = !state.acting.privacy;
+    state.acting.privacy = on;
+    let text = if on {
+        "Privacy mode on: emails and custom metadata values are masked"
+    } else {
+        "Privacy mode off"
+    };
+    info(state, text.to_owned());
+}
+
+/// The items an action reaches: the open detail's, else the marked ones (in the view's
+/// order), else the selected one. `None`, with a note, when there is none.
+pub(super) fn targets(state: &mut AppState) -> Option<Vec<String>> {
+    if let Some(detail) = &state.detail {
+        return Some(vec![detail.id.clone()]);
+    }
+    if state.focus != Focus::List {
+        info(
+            state,
+            "Actions reach the list's items: Tab to it".to_owned(),
+        );
+        return None;
+    }
+    if !state.acting.marks.is_empty() {
+        let ids = state.acting.marks.ids_in(&state.list.keys);
+        if ids.is_empty() {
+            info(
+                state,
+                "None of the marked items is in this view: Esc clears the marks".to_owned(),
+            );
+            return None;
+        }
+        return Some(ids);
+    }
+    let id = state.selected_row().map(|r| r.id.to_string());
+    if id.is_none() {
+        info(state, "Nothing selected".to_owned());
+    }
+    id.map(|id| vec![id])
+}
+
+/// An action on the marked items, once all their ids are known.
+fn gather_marked(state: &mut AppState, action: Action, command: Option<usize>) -> Vec<Effect> {
+    if !state.acting.marks.unresolved().is_empty() {
+        // The pipe's command is asked again after the ids arrive (rare: a fresh `V` range).
+        return marks::resolve(state, Some(action));
+    }
+    gather_targets(state, action, command)
+}
+
+/// Reads the targets' details from the store, for `action`.
+fn gather_targets(state: &mut AppState, action: Action, command: Option<usize>) -> Vec<Effect> {
+    let list_side = state.detail.is_none() && state.focus == Focus::List;
+    if list_side && !state.acting.marks.unresolved().is_empty() {
+        return marks::resolve(state, Some(action));
+    }
+    let Some(ids) = targets(state) else {
+        return Vec::new();
+    };
+    let request_id = state.request_id();
+    state.acting.gathering = Some(Gathering {
+        action,
+        command,
+        request_id,
+        ids: ids.clone(),
+        details: Vec::new(),
+        fetching: HashSet::new(),
+        second: false,
+    });
+    state.dirty = false;
+    vec![Effect::Gather { request_id, ids }]
+}
+
+/// `|`: with one command it runs at once; with several, the picker asks which.
+fn pipe(state: &mut AppState) -> Vec<Effect> {
+    match state.acting.commands.len() {
+        0 => {
+            info(
+                state,
+                "No command to pipe to: add [[commands]] with a name and an argv to config.toml"
+                    .to_owned(),
+            );
+            Vec::new()
+        }
+        1 => gather_targets(state, Action::Pipe, Some(0)),
+        _ => {
+            state.acting.picker = Some(PipePicker::default());
+            Vec::new()
+        }
+    }
+}
+
+/// A key for the `|` picker: up/down (or j/k) choose, a digit or Enter picks, Esc or q
+/// closes.
+pub(super) fn picker_input(
+    state: &mut AppState,
+    key: ratatui::crossterm::event::KeyEvent,
+) -> Vec<Effect> {
+    use ratatui::crossterm::event::KeyCode;
+    let count = state.acting.commands.len();
+    let Some(picker) = state.acting.picker.as_mut() else {
+        return Vec::new();
+    };
+    let chosen = match key.code {
+        KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => {
+            picker.selected = (picker.selected + 1) % count.max(1);
+            None
+        }
+        KeyCode::Up | KeyCode::Char('k') | KeyCode::BackTab => {
+            picker.selected = (picker.selected + count.max(1) - 1) % count.max(1);
+            None
+        }
+        KeyCode::Enter => Some(picker.selected),
+        KeyCode::Char(c @ '1'..='9') => {
+            let n = usize::from(u8::try_from(c).unwrap_or(b'1') - b'1');
+            (n < count).then_some(n)
+        }
+        KeyCode::Esc | KeyCode::Char('q') => {
+            state.acting.picker = None;
+            return Vec::new();
+        }
+        _ => {
+            state.dirty = false;
+            None
+        }
+    };
+    let Some(chosen) = chosen else {
+        return Vec::new();
+    };
+    state.acting.picker = None;
+    gather_targets(state, Action::Pipe, Some(chosen))
+}
+
+/// The store's details of the gathered items: items whose detail was never fetched are asked
+/// of the service when the action needs links or metadata; otherwise the action runs.
+pub(super) fn gathered(
+    state: &mut AppState,
+    request_id: u64,
+    result: Result<Vec<crate::store::StoredDetail>, String>,
+) -> Vec<Effect> {
+    let Some(gathering) = state
+        .acting
+        .gathering
+        .as_mut()
+        .filter(|g| g.request_id == request_id)
+    else {
+        state.dirty = false;
+        return Vec::new();
+    };
+    let details = match result {
+        Ok(details) => details,
+        Err(message) => {
+            state.acting.gathering = None;
+            error(state, format!("Cannot read the items: {message}"));
+            return Vec::new();
+        }
+    };
+    let wants_detail = !matches!(gathering.action, Action::CopyId | Action::CopyMessage);
+    // Asked once: the second read (after the fetches) runs the action with what there is.
+    let first = !gathering.second;
+    let missing: Vec<String> = details
+        .iter()
+        .filter(|d| d.detail_at.is_none())
+        .map(|d| d.item.feedback.id.as_str().to_owned())
+        .collect();
+    gathering.details = details;
+    if !(wants_detail && first && !missing.is_empty() && state.sync.offline.is_none()) {
+        return finish(state);
+    }
+    gathering.fetching = missing.iter().cloned().collect();
+    state.in_flight += u32::try_from(missing.len()).unwrap_or(u32::MAX);
+    let n = missing.len();
+    info(
+        state,
+        format!(
+            "Fetching the details of {n} item{}…",
+            if n == 1 { "" } else { "s" }
+        ),
+    );
+    missing
+        .into_iter()
+        .map(|id| Effect::FetchDetail { id })
+        .collect()
+}
+
+/// A fetch answered (stored or failed): once every fetch of the gathering is in, the store
+/// is read again and the action runs on what it holds.
+pub(super) fn detail_arrived(state: &mut AppState, id: &str) -> Vec<Effect> {
+    let done = state
+        .acting
+        .gathering
+        .as_mut()
+        .is_some_and(|g| g.fetching.remove(id) && g.fetching.is_empty());
+    if !done {
+        return Vec::new();
+    }
+    let request_id = state.request_id();
+    let Some(gathering) = state.acting.gathering.as_mut() else {
+        return Vec::new();
+    };
+    gathering.request_id = request_id;
+    gathering.second = true;
+    let ids = gathering.ids.clone();
+    vec![Effect::Gather { request_id, ids }]
+}
+
+/// Runs the gathered action: the copy, or the pipe.
+fn finish(state: &mut AppState) -> Vec<Effect> {
+    let Some(gathering) = state.acting.gathering.take() else {
+        return Vec::new();
+    };
+    let details: Vec<crate::api::FeedbackDetail> = gathering
+        .details
+        .iter()
+        .map(crate::store::StoredDetail::to_detail)
+        .collect();
+    if details.is_empty() {
+        info(state, "The items are no longer stored".to_owned());
+        return Vec::new();
+    }
+    let private = state.acting.privacy;
+    if gathering.action == Action::Pipe {
+        let command = gathering.command.and_then(|n| state.acting.commands.get(n));
+        let Some(command) = command.cloned() else {
+            return Vec::new();
+        };
+        return vec![Effect::Pipe {
+            name: command.name,
+            argv: command.argv,
+            input: json_lines(&details, private),
+            items: details.len(),
+        }];
+    }
+    let kind = match gathering.action {
+        Action::CopyLink => Kind::Link,
+        Action::CopyMessage => Kind::Message,
+        Action::CopyId => Kind::Id,
+        Action::CopyJson => Kind::Json,
+        _ => Kind::Markdown,
+    };
+    let copy = copy_text(kind, &details, private);
+    if copy.text.is_empty() {
+        info(
+            state,
+            "None of these items has an issue-tracker link".to_owned(),
+        );
+        return Vec::new();
+    }
+    // The copy's outcome note starts with how many items it took, and what some lacked.
+    let count = details.len();
+    let unfetched = gathering
+        .details
+        .iter()
+        .filter(|d| d.detail_at.is_none())
+        .count();
+    let mut lacks = Vec::new();
+    if copy.missing > 0 {
+        lacks.push(format!("{} without a link", copy.missing));
+    }
+    if unfetched > 0 && matches!(kind, Kind::Markdown | Kind::Json) {
+        lacks.push(format!("{unfetched} with the list fields only"));
+    }
+    let items = if count == 1 {
+        "1 item".to_owned()
+    } else {
+        format!("{count} items")
+    };
+    state.copy_instead = match (count, lacks.is_empty()) {
+        (1, true) => None,
+        (_, true) => Some(items),
+        (_, false) => Some(format!("{items} ({})", lacks.join(", "))),
+    };
+    state.dirty = false;
+    vec![Effect::Copy {
+        what: copy.what,
+        text: copy.text,
+    }]
+}
+
+/// A `|` command ended.
+pub(super) fn piped(
+    state: &mut AppState,
+    name: &str,
+    items: usize,
+    result: Result<Option<i32>, String>,
+) {
+    let name = crate::text::sanitize_line(name).into_owned();
+    let what = if items == 1 {
+        "1 item".to_owned()
+    } else {
+        format!("{items} items")
+    };
+    match result {
+        Ok(Some(0)) => info(state, format!("Piped {what} to {name}: exit status 0")),
+        Ok(Some(code)) => error(state, format!("Piped {what} to {name}: exit status {code}")),
+        Ok(None) => error(state, format!("Piped {what} to {name}: killed by a signal")),
+        Err(message) => error(state, format!("Cannot run {name}: {message}")),
+    }
+}

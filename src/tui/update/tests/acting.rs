@@ -1,0 +1,431 @@
+//! Acting on items: marks (Space, V, Esc) that stay on their items, triage of many items in
+//! one write with one undo, copies of one or many items (details read, and fetched when never
+//! fetched), privacy mode, and `|` to the configured commands.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::act;
+use super::triage::stored;
+use crate::config::looks::PipeCommand;
+use crate::store::TriageChange;
+use crate::tui::action::{Action, Msg};
+use crate::tui::effect::Effect;
+use crate::tui::testkit::{Harness, detail, now, started_harness, stored_detail};
+
+fn marked(h: &Harness) -> Vec<String> {
+    let keys = std::sync::Arc::clone(&h.state.list.keys);
+    h.state.acting.marks.ids_in(&keys)
+}
+
+fn note(h: &Harness) -> String {
+    h.state
+        .note
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default()
+}
+
+fn copies(effects: &[Effect]) -> Vec<(&'static str, String)> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Copy { what, text } => Some((*what, text.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn command(name: &str) -> PipeCommand {
+    PipeCommand {
+        name: name.to_owned(),
+        argv: vec!["sh".into(), "-c".into(), format!("cat > {name}")],
+    }
+}
+
+#[test]
+fn space_marks_and_moves_down_again_unmarks_and_esc_clears_first() {
+    let mut h = started_harness(120, 30, 50, true);
+    act(&mut h, Action::ToggleMark);
+    act(&mut h, Action::ToggleMark);
+    assert_eq!(marked(&h), ["id00000", "id00001"]);
+    assert_eq!(h.selected_id(), "id00002");
+    act(&mut h, Action::MoveUp);
+    act(&mut h, Action::ToggleMark);
+    assert_eq!(marked(&h), ["id00000"], "Space on a marked item unmarks it");
+    // A search is applied: Esc clears the marks before it clears the search.
+    let third = h.state.list.keys[2];
+    h.state
+        .acting
+        .marks
+        .items
+        .insert(third, Some("id00002".into()));
+    act(&mut h, Action::Filter);
+    for c in "number".chars() {
+        let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        h.send(Msg::FilterInput(key));
+    }
+    act(&mut h, Action::Open);
+    assert_eq!(
+        marked(&h).len(),
+        2,
+        "marks survive a search that keeps their items"
+    );
+    assert_eq!(h.state.acting.marks.in_view, 2);
+    act(&mut h, Action::Back);
+    assert!(h.state.acting.marks.is_empty());
+    assert_eq!(note(&h), "Cleared 2 marks");
+    let search = h.state.text_filter.as_ref().map(|f| f.applied.clone());
+    assert_eq!(search.as_deref(), Some("number"), "the search stays");
+    act(&mut h, Action::Back);
+    assert!(
+        h.state
+            .text_filter
+            .as_ref()
+            .is_none_or(|f| f.applied.is_empty())
+    );
+}
+
+#[test]
+fn v_marks_from_the_last_mark_to_the_selection() {
+    let mut h = started_harness(120, 30, 50, true);
+    act(&mut h, Action::MoveDown);
+    act(&mut h, Action::ToggleMark); // marks id00001, selection on id00002
+    for _ in 0..3 {
+        act(&mut h, Action::MoveDown);
+    }
+    act(&mut h, Action::MarkRange);
+    assert_eq!(
+        marked(&h),
+        ["id00001", "id00002", "id00003", "id00004", "id00005"]
+    );
+    assert!(note(&h).contains("5 marked"), "{}", note(&h));
+    // Upwards from the new anchor (the selection) works the same.
+    act(&mut h, Action::Top);
+    act(&mut h, Action::MarkRange);
+    assert_eq!(marked(&h).len(), 6);
+    assert_eq!(marked(&h)[0], "id00000");
+}
+
+#[test]
+fn a_range_past_the_rows_read_gets_its_ids_from_the_store_before_an_action() {
+    let mut h = started_harness(120, 20, 2000, true);
+    act(&mut h, Action::ToggleMark);
+    act(&mut h, Action::Bottom);
+    // The range's ids are read; the action pressed before the answer waits for it.
+    let effects = h.apply(Msg::Action(Action::MarkRange));
+    assert!(matches!(&effects[..], [Effect::ResolveMarks { keys, .. }] if keys.len() > 1000));
+    let answers = h.hold(effects);
+    let waiting = h.apply(Msg::Action(Action::ToggleStar));
+    assert!(
+        waiting.iter().all(|e| !matches!(e, Effect::Triage { .. })),
+        "nothing written before every id is known"
+    );
+    assert_eq!(note(&h), "Reading the marked items…");
+    let answers = answers
+        .into_iter()
+        .chain(h.hold(waiting))
+        .collect::<Vec<_>>();
+    let mut written = Vec::new();
+    for answer in answers {
+        written.extend(h.send(answer));
+    }
+    let all = h.state.list.keys.len();
+    assert_eq!(marked(&h).len(), all);
+    assert!(stored(&h, "id01999").starred && stored(&h, "id00000").starred);
+    assert!(
+        note(&h).contains(&format!("Starred {all} items")),
+        "{}",
+        note(&h)
+    );
+}
+
+#[test]
+fn triage_of_marked_items_is_one_write_undone_as_one() {
+    let mut h = started_harness(120, 30, 50, true);
+    act(&mut h, Action::MoveDown);
+    for _ in 0..3 {
+        act(&mut h, Action::ToggleMark);
+    }
+    let selected = h.selected_id();
+    let effects = h.apply(Msg::Action(Action::ToggleStar));
+    assert!(
+        matches!(&effects[..], [Effect::Triage { ids, change: TriageChange::Starred(true), .. }]
+            if ids == &["id00001", "id00002", "id00003"]),
+        "{effects:?}"
+    );
+    h.settle(effects);
+    assert!(note(&h).starts_with("Starred 3 items"), "{}", note(&h));
+    assert_eq!(h.selected_id(), selected, "no advance after a bulk action");
+    // Some starred, some not: `*` stars them all; all starred: unstars them all.
+    act(&mut h, Action::ToggleStar);
+    assert!(!stored(&h, "id00002").starred, "all starred: unstars");
+    assert!(note(&h).starts_with("Unstarred 3 items"), "{}", note(&h));
+    act(&mut h, Action::UndoTriage);
+    assert_eq!(note(&h), "Undone");
+    for id in ["id00001", "id00002", "id00003"] {
+        assert!(stored(&h, id).starred, "the whole batch undone: {id}");
+    }
+    // Done: the items leave the view and lose their marks.
+    act(&mut h, Action::ToggleDone);
+    assert!(stored(&h, "id00003").done);
+    assert!(
+        h.state.acting.marks.is_empty(),
+        "done items are out of sight"
+    );
+    assert_eq!(h.state.acting.marks.in_view, 0);
+    act(&mut h, Action::UndoTriage);
+    assert!(!stored(&h, "id00003").done);
+}
+
+#[test]
+fn n_is_for_one_item_and_triage_without_marks_is_unchanged() {
+    let mut h = started_harness(120, 30, 50, true);
+    act(&mut h, Action::ToggleMark);
+    act(&mut h, Action::EditNote);
+    assert!(h.state.triage.note.is_none());
+    assert!(note(&h).contains("one item's note"));
+    act(&mut h, Action::Back);
+    act(&mut h, Action::EditNote);
+    assert!(
+        h.state.triage.note.is_some(),
+        "without marks N edits the selected item"
+    );
+}
+
+#[test]
+fn copies_of_marked_items_are_one_block_each() {
+    let mut h = started_harness(120, 30, 50, true);
+    act(&mut h, Action::ToggleMark);
+    act(&mut h, Action::ToggleMark);
+    let effects = act(&mut h, Action::CopyId);
+    assert_eq!(
+        copies(&effects),
+        [("the ids", "id00000\nid00001".to_owned())]
+    );
+    assert_eq!(h.state.copy_instead.as_deref(), Some("2 items"));
+    h.send(Msg::Copied(crate::tui::action::CopyOutcome::Copied {
+        what: "the ids",
+        how: "to memory",
+    }));
+    assert_eq!(note(&h), "2 items; copied the ids to memory");
+    let effects = act(&mut h, Action::CopyMessage);
+    let text = &copies(&effects)[0].1;
+    assert!(
+        text.contains("number 0:") && text.contains("\n\nMessage number 1"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_markdown_copy_fetches_a_detail_never_fetched_then_reads_the_store_again() {
+    let mut h = started_harness(120, 30, 50, true);
+    let effects = act(&mut h, Action::CopyMarkdown);
+    assert!(
+        matches!(&effects[..], [Effect::FetchDetail { id }] if id == "id00000"),
+        "{effects:?}"
+    );
+    // The syncer stores the detail, then answers.
+    h.store.write(|s| s.put_detail(&detail(0), now())).unwrap();
+    let effects = h.send(Msg::DetailLoaded {
+        id: "id00000".into(),
+        result: Ok(Box::new(stored_detail(0))),
+    });
+    let copied = copies(&effects);
+    assert_eq!(copied.len(), 1, "{effects:?}");
+    assert_eq!(copied[0].0, "the Markdown block");
+    let block = &copied[0].1;
+    assert!(
+        block.starts_with("> Message number 0: the sync button does nothing\n> second line 0\n\n"),
+        "{block}"
+    );
+    assert!(
+        block.contains("- **Issue tracker:** <https://issues.example.com/nimbus/issues/1000>\n"),
+        "{block}"
+    );
+    assert!(
+        block.contains("- **Version:** 2.14.1\n- **OS:** iOS 18.2\n- **Locale:** de-DE\n"),
+        "{block}"
+    );
+    // Stored now: the next copy reads the store only; privacy leaves the reporter out.
+    h.store.write(|s| s.put_detail(&detail(1), now())).unwrap();
+    act(&mut h, Action::MoveDown);
+    act(&mut h, Action::TogglePrivacy);
+    assert!(note(&h).starts_with("Privacy mode on"));
+    let effects = act(&mut h, Action::CopyMarkdown);
+    let block = &copies(&effects)[0].1;
+    assert!(
+        !block.contains("Reporter") && !block.contains("user1@"),
+        "{block}"
+    );
+    let effects = act(&mut h, Action::CopyJson);
+    let json = &copies(&effects)[0].1;
+    assert!(
+        json.contains("\"reporter_email\": \"•••@•••\"") && json.contains("\"plan\": \"•••\""),
+        "{json}"
+    );
+}
+
+#[test]
+fn a_fetch_that_fails_still_copies_what_is_stored() {
+    let mut h = started_harness(120, 30, 50, true);
+    act(&mut h, Action::ToggleMark);
+    act(&mut h, Action::ToggleMark);
+    let effects = act(&mut h, Action::CopyLink);
+    assert_eq!(
+        effects
+            .iter()
+            .filter(|e| matches!(e, Effect::FetchDetail { .. }))
+            .count(),
+        2
+    );
+    h.store.write(|s| s.put_detail(&detail(1), now())).unwrap();
+    h.send(Msg::DetailLoaded {
+        id: "id00001".into(),
+        result: Ok(Box::new(stored_detail(1))),
+    });
+    let effects = h.send(Msg::DetailLoaded {
+        id: "id00000".into(),
+        result: Err(crate::tui::action::SyncFailure {
+            text: "offline".into(),
+            kind: crate::tui::action::FailureKind::Offline,
+        }),
+    });
+    assert_eq!(
+        copies(&effects),
+        [(
+            "the issue-tracker links",
+            "https://issues.example.com/nimbus/issues/1001".to_owned()
+        )]
+    );
+    assert_eq!(
+        h.state.copy_instead.as_deref(),
+        Some("2 items (1 without a link)")
+    );
+}
+
+#[test]
+fn pipe_runs_the_one_command_or_asks_which() {
+    let mut h = started_harness(120, 30, 50, true);
+    act(&mut h, Action::Pipe);
+    assert!(note(&h).contains("[[commands]]"), "{}", note(&h));
+    h.state.acting.commands = vec![command("one")];
+    h.store.write(|s| s.put_detail(&detail(0), now())).unwrap();
+    let effects = act(&mut h, Action::Pipe);
+    let [
+        Effect::Pipe {
+            name,
+            argv,
+            input,
+            items,
+        },
+    ] = &effects[..]
+    else {
+        panic!("{effects:?}");
+    };
+    assert_eq!((name.as_str(), *items), ("one", 1));
+    assert_eq!(
+        argv[2], "cat > one",
+        "the configured argv, nothing of the item"
+    );
+    let item: crate::api::FeedbackDetail = serde_json::from_str(input.trim_end()).unwrap();
+    assert_eq!(item, detail(0));
+    h.send(Msg::Piped {
+        name: "one".into(),
+        items: 1,
+        result: Ok(Some(0)),
+    });
+    assert_eq!(note(&h), "Piped 1 item to one: exit status 0");
+    h.send(Msg::Piped {
+        name: "one".into(),
+        items: 2,
+        result: Ok(Some(4)),
+    });
+    assert!(h.state.note.as_ref().unwrap().error);
+    assert_eq!(note(&h), "Piped 2 items to one: exit status 4");
+    // Two commands: the picker asks; `2` picks the second.
+    h.state.acting.commands.push(command("two"));
+    assert!(act(&mut h, Action::Pipe).is_empty());
+    assert!(h.state.acting.picker.is_some());
+    let key = KeyEvent::new(KeyCode::Char('2'), KeyModifiers::NONE);
+    let effects = h.send(Msg::PickerInput(key));
+    assert!(
+        matches!(&effects[..], [Effect::Pipe { name, .. }] if name == "two"),
+        "{effects:?}"
+    );
+    assert!(h.state.acting.picker.is_none());
+    act(&mut h, Action::Pipe);
+    h.send(Msg::PickerInput(KeyEvent::new(
+        KeyCode::Esc,
+        KeyModifiers::NONE,
+    )));
+    assert!(h.state.acting.picker.is_none());
+}
+
+#[test]
+fn marks_hidden_by_a_search_stay_and_are_not_acted_on() {
+    let mut h = started_harness(120, 30, 50, true);
+    act(&mut h, Action::ToggleMark); // id00000
+    act(&mut h, Action::ToggleMark); // id00001
+    act(&mut h, Action::Filter);
+    for c in "tag:ui".chars() {
+        h.send(Msg::FilterInput(KeyEvent::new(
+            KeyCode::Char(c),
+            KeyModifiers::NONE,
+        )));
+    }
+    act(&mut h, Action::Open);
+    assert_eq!(h.state.acting.marks.len(), 2);
+    assert_eq!(h.state.acting.marks.in_view, 1);
+    let effects = h.apply(Msg::Action(Action::ToggleStar));
+    assert!(
+        matches!(&effects[..], [Effect::Triage { ids, .. }] if ids == &["id00001"]),
+        "{effects:?}"
+    );
+    h.settle(effects);
+    assert!(stored(&h, "id00001").starred);
+    assert!(
+        !stored(&h, "id00000").starred,
+        "hidden by the search: not reached"
+    );
+}
+
+#[test]
+fn the_snooze_picker_takes_the_marked_items() {
+    let mut h = started_harness(120, 30, 50, true);
+    act(&mut h, Action::ToggleMark);
+    act(&mut h, Action::ToggleMark);
+    act(&mut h, Action::Snooze);
+    let picker = h.state.triage.picker.as_ref().unwrap();
+    assert_eq!(picker.ids, ["id00000", "id00001"]);
+    super::triage::key(&mut h, KeyCode::Enter);
+    let until = now() + jiff::SignedDuration::from_hours(1);
+    for id in ["id00000", "id00001"] {
+        assert_eq!(stored(&h, id).snoozed_until, Some(until), "{id}");
+    }
+    assert!(
+        h.state.acting.marks.is_empty(),
+        "snoozed items left the view"
+    );
+}
+
+#[test]
+fn offline_a_markdown_copy_says_it_has_the_list_fields_only() {
+    let mut h = started_harness(120, 30, 50, true);
+    h.state.sync.offline = Some("no network".into());
+    let effects = act(&mut h, Action::CopyMarkdown);
+    let copied = copies(&effects);
+    assert_eq!(
+        copied.len(),
+        1,
+        "copied at once, nothing fetched: {effects:?}"
+    );
+    assert!(
+        copied[0]
+            .1
+            .contains("- **Feedback:** id00000 (Nimbus Notes)\n")
+    );
+    assert_eq!(
+        h.state.copy_instead.as_deref(),
+        Some("1 item (1 with the list fields only)")
+    );
+}
