@@ -12,7 +12,8 @@ use jiff::{SignedDuration, Timestamp};
 
 use super::catalog;
 use super::index::{Body, Entry, Index, NONE, status_code};
-use super::item;
+use super::item::{self, Place};
+use super::story::Story;
 use crate::api::model::{
     App, Feedback, FeedbackDetail, FeedbackId, Platform, Project, Region, Status,
 };
@@ -28,6 +29,8 @@ pub struct Dataset {
     /// Oldest first (received_at, then id, both ascending): a new submission is an append.
     pub(crate) entries: Vec<Entry>,
     pub(crate) index: Index,
+    /// The story the items tell (releases, the bad one, clusters), fixed by the anchor.
+    pub story: Story,
 }
 
 /// Builds the dataset for `seed` with `count` items, the newest received just before `anchor`.
@@ -42,7 +45,11 @@ pub fn generate(seed: u64, count: usize, anchor: Timestamp) -> Dataset {
         apps,
         entries: Vec::with_capacity(count),
         index: Index::default(),
+        story: Story { anchor },
     };
+    // The story's extra crash reports come from a generator of their own: the rest of the
+    // data is drawn as it was before the story.
+    let mut told = fastrand::Rng::with_seed(seed ^ 0x5709_0003_5709_0003);
     let mut ids = HashSet::with_capacity(count);
     let mean_gap = (SPAN_SECONDS / i64::try_from(count.max(1)).unwrap_or(i64::MAX)).max(1);
     let mut at = anchor;
@@ -56,7 +63,10 @@ pub fn generate(seed: u64, count: usize, anchor: Timestamp) -> Dataset {
                 break id;
             }
         };
-        let item_seed = rng.u64(..);
+        let mut item_seed = rng.u64(..);
+        if dataset.story.extra_crash(&mut told, at) {
+            item_seed = crash_seed(&mut told, dataset.apps.len());
+        }
         // Ids are drawn from an ASCII alphabet.
         let id = std::str::from_utf8(&id).unwrap_or_default();
         let entry = dataset.seeded_entry(item_seed, id, at, None);
@@ -118,6 +128,16 @@ pub fn unique_id(rng: &mut fastrand::Rng, mut taken: impl FnMut(&str) -> bool) -
     }
 }
 
+/// A seed whose item is a crash report of the story's bad app.
+pub(crate) fn crash_seed(rng: &mut fastrand::Rng, apps: usize) -> u64 {
+    loop {
+        let seed = rng.u64(..);
+        if item::is_bad_app_crash(seed, apps) {
+            return seed;
+        }
+    }
+}
+
 /// Eight characters from an alphabet without look-alikes (so always ASCII).
 fn draw_id(rng: &mut fastrand::Rng) -> [u8; 8] {
     const ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
@@ -129,6 +149,16 @@ fn small(index: Option<usize>) -> u8 {
 }
 
 impl Dataset {
+    /// Where an item received at `at` sits in the story.
+    fn place(&self, at: Timestamp) -> Place<'_> {
+        Place {
+            story: &self.story,
+            at,
+            projects: &self.projects,
+            apps: &self.apps,
+        }
+    }
+
     /// The compact entry of a generated item (`status` overrides the generated one).
     fn seeded_entry(&self, seed: u64, id: &str, at: Timestamp, status: Option<Status>) -> Entry {
         let skeleton = item::skeleton(seed, self.apps.len());
@@ -191,7 +221,7 @@ impl Dataset {
             Body::Full(item) => (**item).clone(),
             Body::Seed(seed) => {
                 let id = FeedbackId(entry.id().to_owned());
-                let mut item = item::build(*seed, id, entry.at, &self.projects, &self.apps);
+                let mut item = item::build(*seed, id, &self.place(entry.at));
                 item.feedback.status = entry.status();
                 item
             }
@@ -204,7 +234,7 @@ impl Dataset {
             Body::Full(item) => item.feedback.clone(),
             Body::Seed(seed) => {
                 let id = FeedbackId(entry.id().to_owned());
-                let mut f = item::build_feedback(*seed, id, entry.at, &self.projects, &self.apps);
+                let mut f = item::build_feedback(*seed, id, &self.place(entry.at));
                 f.status = entry.status();
                 f
             }

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use jiff::Timestamp;
 
 use super::catalog::{self, Topic};
+use super::story::{self, Story};
 use super::vocab;
 use crate::api::model::{
     App, AppRef, Channel, Delivery, DeliveryStatus, Feedback, FeedbackDetail, FeedbackId, Metadata,
@@ -103,51 +104,77 @@ fn tag_names(skeleton: &Skeleton) -> Vec<String> {
     first.chain(extra).map(str::to_owned).collect()
 }
 
-/// The whole item of `seed`, with id `id`, received at `at`.
+/// Where an item sits in the story: its time line, app and kind (see `story`).
+#[derive(Debug, Clone, Copy)]
+pub struct Place<'a> {
+    pub story: &'a Story,
+    pub at: Timestamp,
+    pub projects: &'a [Project],
+    pub apps: &'a [App],
+}
+
+/// Seeds the story's own generators from the item's seed, apart from the item's generator, so
+/// that the story changes nothing else of the item. One for the message (the list needs it),
+/// one for the metadata (only the detail does).
+const STORY_MESSAGE: u64 = 0x5709_0001_5709_0001;
+const STORY_METADATA: u64 = 0x5709_0002_5709_0002;
+
+/// The whole item of `seed`, with id `id`, received at `place.at`.
 #[must_use]
-pub fn build(
-    seed: u64,
-    id: FeedbackId,
-    at: Timestamp,
-    projects: &[Project],
-    apps: &[App],
-) -> FeedbackDetail {
+pub fn build(seed: u64, id: FeedbackId, place: &Place<'_>) -> FeedbackDetail {
     let mut rng = fastrand::Rng::with_seed(seed);
-    let feedback = draw_feedback(&mut rng, id, at, projects, apps);
+    let (feedback, skeleton) = draw_feedback(&mut rng, seed, id, place);
     let platform = feedback.app.as_ref().map(|a| a.platform.clone());
-    let project = projects.iter().find(|p| p.id == feedback.project.id);
+    let project = place.projects.iter().find(|p| p.id == feedback.project.id);
     let slug = project.and_then(|p| p.slug.clone()).unwrap_or_default();
+    let told = Told {
+        story: place.story,
+        rng: fastrand::Rng::with_seed(seed ^ STORY_METADATA),
+        app: skeleton.app,
+        at: place.at,
+        complaint: matches!(skeleton.kind, Kind::Topic(t) if story::is_complaint(t)),
+    };
     FeedbackDetail {
-        metadata: metadata(&mut rng, platform.as_ref()),
+        metadata: metadata(&mut rng, platform.as_ref(), told),
         delivery: delivery(&mut rng, &slug),
         feedback,
     }
 }
 
+/// Whether `seed`'s item is a crash report of the story's bad app (with its app).
+#[must_use]
+pub fn is_bad_app_crash(seed: u64, apps: usize) -> bool {
+    let s = skeleton(seed, apps);
+    s.with_app && s.app == story::BAD_APP && s.kind == Kind::Topic(story::CRASH_TOPIC)
+}
+
 /// The list part of the item of `seed` (what a page shows), without building the rest.
 #[must_use]
-pub fn build_feedback(
-    seed: u64,
-    id: FeedbackId,
-    at: Timestamp,
-    projects: &[Project],
-    apps: &[App],
-) -> Feedback {
-    draw_feedback(&mut fastrand::Rng::with_seed(seed), id, at, projects, apps)
+pub fn build_feedback(seed: u64, id: FeedbackId, place: &Place<'_>) -> Feedback {
+    draw_feedback(&mut fastrand::Rng::with_seed(seed), seed, id, place).0
 }
 
 fn draw_feedback(
     rng: &mut fastrand::Rng,
+    seed: u64,
     id: FeedbackId,
-    at: Timestamp,
-    projects: &[Project],
-    apps: &[App],
-) -> Feedback {
-    let skeleton = draw_skeleton(rng, apps.len());
-    let app = &apps[skeleton.app];
-    let project = project_of(app, projects);
-    let message = message(rng, skeleton.kind);
-    Feedback {
+    place: &Place<'_>,
+) -> (Feedback, Skeleton) {
+    let skeleton = draw_skeleton(rng, place.apps.len());
+    let app = &place.apps[skeleton.app];
+    let project = project_of(app, place.projects);
+    let mut message = message(rng, skeleton.kind);
+    if let Kind::Topic(topic) = skeleton.kind {
+        let bad = skeleton.with_app
+            && skeleton.app == story::BAD_APP
+            && place.at >= place.story.bad_release();
+        let mut told = fastrand::Rng::with_seed(seed ^ STORY_MESSAGE);
+        if let Some(family) = story::family_message(&mut told, topic, bad) {
+            message = family;
+        }
+    }
+    let at = place.at;
+    let feedback = Feedback {
         id,
         message,
         reporter_email: (rng.u8(..100) < 70).then(|| email(rng)),
@@ -167,7 +194,8 @@ fn draw_feedback(
             id: project.id.clone(),
             name: project.name.clone(),
         },
-    }
+    };
+    (feedback, skeleton)
 }
 
 /// The project an app belongs to (the first project for an app without one).
@@ -250,22 +278,41 @@ fn email(rng: &mut fastrand::Rng) -> String {
     }
 }
 
-/// Metadata of an item from `platform`'s app (none: an item without an app).
-fn metadata(rng: &mut fastrand::Rng, platform: Option<&Platform>) -> Metadata {
+/// What the story needs to draw an item's metadata.
+struct Told<'a> {
+    story: &'a Story,
+    rng: fastrand::Rng,
+    app: usize,
+    at: Timestamp,
+    complaint: bool,
+}
+
+/// Metadata of an item from `platform`'s app (none: an item without an app). The item's own
+/// generator `rng` is drawn from exactly as before the story (so its delivery stays the same);
+/// the values come from the story's generator.
+fn metadata(rng: &mut fastrand::Rng, platform: Option<&Platform>, mut told: Told<'_>) -> Metadata {
     let mut built_in = BTreeMap::new();
     if let Some(platform) = platform {
-        built_in.insert(
-            "appVersion".into(),
-            format!("{}.{}.{}", rng.u8(1..4), rng.u8(0..20), rng.u8(0..10)),
+        let _ = (
+            rng.u8(1..4),
+            rng.u8(0..20),
+            rng.u8(0..10),
+            rng.u32(100..5000),
         );
-        built_in.insert("buildNumber".into(), rng.u32(100..5000).to_string());
+        let (version, build) = told.story.version(&mut told.rng, told.app, told.at);
+        built_in.insert("appVersion".into(), version);
+        built_in.insert("buildNumber".into(), build.to_string());
         match platform {
-            Platform::Ios => built_in.insert(
-                "iOSVersion".into(),
-                format!("{}.{}", rng.u8(16..19), rng.u8(0..6)),
-            ),
+            Platform::Ios => {
+                let _ = (rng.u8(16..19), rng.u8(0..6));
+                built_in.insert("iOSVersion".into(), story::ios_version(&mut told.rng))
+            }
             Platform::Android => {
-                built_in.insert("androidVersion".into(), rng.u8(11..16).to_string())
+                let _ = rng.u8(11..16);
+                built_in.insert(
+                    "androidVersion".into(),
+                    story::android_version(&mut told.rng).into(),
+                )
             }
             _ => built_in.insert(
                 "userAgent".into(),
@@ -273,7 +320,8 @@ fn metadata(rng: &mut fastrand::Rng, platform: Option<&Platform>) -> Metadata {
             ),
         };
     }
-    let locale = catalog::LOCALES[rng.usize(..catalog::LOCALES.len())];
+    let _ = rng.usize(..catalog::LOCALES.len());
+    let locale = story::locale(&mut told.rng);
     built_in.insert("locale".into(), locale.into());
     let mut custom = BTreeMap::new();
     if rng.bool() {
@@ -282,11 +330,20 @@ fn metadata(rng: &mut fastrand::Rng, platform: Option<&Platform>) -> Metadata {
             ["free", "pro", "team"][rng.usize(..3)].into(),
         );
     }
-    if rng.u8(..3) == 0 {
-        custom.insert("userId".into(), format!("u_{:06}", rng.u32(..1_000_000)));
+    // Complaints of the clustered locale always say their screen (the cluster must show).
+    let cluster = told.complaint && locale == "de-DE";
+    let user = if rng.u8(..3) == 0 {
+        let user = rng.u32(..1_000_000);
+        let _ = rng.usize(..5);
+        Some(user)
+    } else {
+        cluster.then(|| told.rng.u32(..1_000_000))
+    };
+    if let Some(user) = user {
+        custom.insert("userId".into(), format!("u_{user:06}"));
         custom.insert(
             "screen".into(),
-            ["Home", "Settings", "Editor", "Map", "Checkout"][rng.usize(..5)].into(),
+            story::screen(&mut told.rng, locale, told.complaint).into(),
         );
     }
     Metadata { built_in, custom }

@@ -45,7 +45,11 @@ impl Submitter {
         let mut store = self.state.write();
         loop {
             let id = data::unique_id(&mut self.rng, |id| store.contains(id));
-            let seed = self.rng.u64(..);
+            let mut seed = self.rng.u64(..);
+            // After the story's bad release, its extra crash reports keep coming.
+            if store.story.extra_crash(&mut self.rng, at) {
+                seed = data::crash_seed(&mut self.rng, store.apps.len());
+            }
             // Deliveries come from an app's webhook, so a new submission always has its app.
             if item::skeleton(seed, store.apps.len()).with_app {
                 return store.insert_seeded(seed, &id, at, Status::New);
