@@ -40,6 +40,11 @@ pub enum Action {
     Snooze,
     EditNote,
     UndoTriage,
+    // reading: preview, next/previous item, sidebar (issue 10, "Reading and moving").
+    TogglePreview,
+    NextItem,
+    PrevItem,
+    ToggleSidebar,
 }
 
 impl Action {
@@ -92,6 +97,27 @@ impl Action {
         (Action::Snooze, "snooze", "snooze until a time (picker)"),
         (Action::EditNote, "edit_note", "edit the item's note"),
         (Action::UndoTriage, "undo", "undo the last triage action"),
+        // reading: preview, next/previous item, sidebar.
+        (
+            Action::TogglePreview,
+            "toggle_preview",
+            "show / hide the preview pane",
+        ),
+        (
+            Action::NextItem,
+            "next_item",
+            "next item (in the detail too)",
+        ),
+        (
+            Action::PrevItem,
+            "prev_item",
+            "previous item (in the detail too)",
+        ),
+        (
+            Action::ToggleSidebar,
+            "toggle_sidebar",
+            "hide / show the side panes",
+        ),
     ];
 
     /// The action's config name.
@@ -316,4 +342,12 @@ pub enum Msg {
     /// store, `Ok(false)` not new (a repeat) or not stored (another account's project),
     /// `Err` the store could not take it.
     Arrived(Result<bool, String>),
+    // reading: side panes' type-ahead and mouse clicks.
+    /// A key for a side pane's type-ahead buffer (see `tui::reading::typeahead_key`).
+    TypeAhead(crate::tui::reading::TypeKey),
+    /// Mouse: select entry `entry` of side pane `pane` (computed from the panes' layout).
+    ClickPane {
+        pane: crate::tui::state::Focus,
+        entry: usize,
+    },
 }

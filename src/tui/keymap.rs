@@ -162,6 +162,11 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::Snooze, &["z"]),
     (Action::EditNote, &["N"]),
     (Action::UndoTriage, &["U"]),
+    // reading: preview, next/previous item, sidebar.
+    (Action::TogglePreview, &["p"]),
+    (Action::NextItem, &["J", "]"]),
+    (Action::PrevItem, &["K", "["]),
+    (Action::ToggleSidebar, &["b"]),
 ];
 
 /// The key table.

@@ -5,6 +5,7 @@
 pub mod action;
 pub mod effect;
 pub mod keymap;
+pub mod reading;
 pub mod rows;
 pub mod runtime;
 pub mod state;

@@ -334,10 +334,11 @@ pub fn translate(event: &Event, state: &AppState, keymap: &Keymap) -> Option<Msg
     }
 }
 
-/// A click selects a list row, and only when the list is what is on top.
+/// A click selects a list row or a side pane's entry, and only when nothing covers them.
 fn click(state: &AppState, column: u16, row: u16) -> Option<Msg> {
     let covered = state.help || state.detail.is_some() || state.fatal.is_some();
-    (!covered && column >= view::list_left(state.width)).then_some(Msg::ClickRow(row))
+    // reading: where the click lands comes from the layout (sidebar, list, preview).
+    (!covered).then(|| view::layout::click_target(state, column, row))?
 }
 
 fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Msg> {
@@ -368,6 +369,10 @@ fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Ms
     }
     if state.triage.picker.is_some() || state.triage.note.is_some() {
         return Some(Msg::TriageInput(*key));
+    }
+    // reading: a side pane's type-ahead takes unbound printable keys (and all while live).
+    if let Some(msg) = super::reading::typeahead_key(key, state, keymap) {
+        return Some(msg);
     }
     let editing = state.text_filter.as_ref().is_some_and(|f| f.editing);
     if editing {

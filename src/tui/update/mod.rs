@@ -6,6 +6,8 @@ mod detail;
 mod input;
 mod list;
 mod panes;
+// reading: preview, next/previous item, sidebar, type-ahead.
+mod reading;
 mod sync;
 mod text_filter;
 mod triage;
@@ -66,7 +68,10 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     let undrawn = state.dirty;
     state.dirty = true;
     let shown = state.detail.as_ref().map(|d| d.id.clone());
-    let effects = apply(state, msg);
+    // reading: the selection and the detail a message brought, for the preview.
+    let (selected, watched) = (reading::selected_id(state), reading::watched(&msg));
+    let mut effects = apply(state, msg);
+    effects.extend(reading::after(state, selected.as_deref(), watched));
     state.dirty |= undrawn;
     // However a detail opened (a key, or a row read that an Enter waited for), it counts as
     // seen once shown for the configured delay.
@@ -120,6 +125,9 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::TriageRev(result) => triage::rev_read(state, result),
         Msg::TriageInput(key) => triage_input::input(state, key),
         Msg::NoteEdited { ids, result } => triage::note_edited(state, ids, result),
+        // reading
+        Msg::TypeAhead(key) => reading::typeahead(state, key),
+        Msg::ClickPane { pane, entry } => reading::click_pane(state, pane, entry),
     }
 }
 
@@ -145,6 +153,10 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         return text_filter::on_action(state, action);
     }
     if let Some(effects) = triage::on_action(state, action) {
+        return effects;
+    }
+    // reading: p, b, J/K and ]/[; ends a pane's type-ahead.
+    if let Some(effects) = reading::on_action(state, action) {
         return effects;
     }
     if state.detail.is_some() {
@@ -225,6 +237,10 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
     effects.extend(sync::auto_refresh(state));
     effects.extend(sync::background(state));
     effects.extend(triage::tick(state));
+    // reading: the preview's debounce and the type-ahead's end.
+    let (more, changed) = reading::tick(state, now);
+    effects.extend(more);
+    visible_change |= changed;
     state.dirty = visible_change || !effects.is_empty();
     effects
 }

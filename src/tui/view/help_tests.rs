@@ -29,16 +29,16 @@ fn rebound() -> Keymap {
 help = "h"
 back = "backspace"
 move_down = ["n", "down"]
-move_up = ["p", "up"]
+move_up = ["w", "up"]
 "#;
     Keymap::from_config(text, "config.toml").unwrap()
 }
 
 #[test]
 fn the_help_title_names_the_keys_as_bound() {
-    let row = title_row(&rebound(), 120, 50, 0);
+    let row = title_row(&rebound(), 120, 60, 0);
     assert!(row.contains(" Keys (h or backspace to close) "), "{row}");
-    let defaults = title_row(&Keymap::default(), 120, 50, 0);
+    let defaults = title_row(&Keymap::default(), 120, 60, 0);
     assert!(
         defaults.contains(" Keys (? or esc to close) "),
         "{defaults}"
@@ -48,5 +48,5 @@ fn the_help_title_names_the_keys_as_bound() {
 #[test]
 fn the_scrolling_help_title_names_the_keys_as_bound() {
     let row = title_row(&rebound(), 60, 12, 3);
-    assert!(row.contains(" Keys (backspace closes; n/p: 3/"), "{row}");
+    assert!(row.contains(" Keys (backspace closes; n/w: 3/"), "{row}");
 }

@@ -43,10 +43,12 @@ impl Columns {
             - usize::from(self.status > 0)
     }
 
-    fn new(cells: usize, show_status: bool) -> Self {
+    /// Columns for `cells` cells; `one_app`: the list is filtered to one app, whose column
+    /// would say the same on every row.
+    fn new(cells: usize, show_status: bool, one_app: bool) -> Self {
         let status = if show_status { 9 } else { 0 };
         let wide = cells >= 110;
-        let app = if cells >= 70 { 22 } else { 0 };
+        let app = if cells >= 70 && !one_app { 22 } else { 0 };
         let tags = if cells >= 84 { 16 } else { 0 };
         let email = if wide { 26 } else { 0 };
         let fixed = 5
@@ -90,7 +92,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
         .collect();
     let status_filter = state.filters.status.as_str();
     let show_status = window.iter().flatten().any(|r| &*r.status != status_filter);
-    let columns = Columns::new(cells, show_status);
+    let columns = Columns::new(cells, show_status, state.filters.app.is_some());
     frame.render_widget(header_line(&columns, theme), header);
     let highlights = state
         .text_filter
@@ -269,6 +271,16 @@ fn title(state: &AppState, theme: Theme) -> Line<'static> {
             spans.push(Span::raw(format!("{count} ")));
         }
     }
+    // reading: with the sidebar hidden, the title keeps the active filters in sight.
+    if !crate::tui::reading::sidebar_shown(state) {
+        let f = &state.filters;
+        for (name, chosen) in [("project", &f.project), ("app", &f.app), ("tag", &f.tag)] {
+            if let Some(chosen) = chosen {
+                let label = crate::width::truncate(&sanitize_line(&chosen.label), 24);
+                spans.push(Span::styled(format!("· {name}: {label} "), theme.active()));
+            }
+        }
+    }
     if list.new_count > 0 {
         // The arrow says some of them are above the rows on screen.
         let arrow = if list.offset > 0 { "↑ " } else { "" };
@@ -339,8 +351,23 @@ fn draw_row(
         line.piece("", shown, Cut::Fit(columns.status - 1), " ", theme.warn());
     }
     if columns.app > 0 {
+        // The name is cut, never the platform after it (`Name · ios`).
         let app = row.app.as_deref().unwrap_or("—");
-        line.piece("", app, Cut::Fit(columns.app), " ", theme.accent());
+        let (name, platform) = app.rsplit_once(" · ").map_or((app, ""), |(n, p)| (n, p));
+        if platform.is_empty() || width(app) <= columns.app {
+            line.piece("", app, Cut::Fit(columns.app), " ", theme.accent());
+        } else {
+            let platform_cells = (width(platform) + 3).min(columns.app.saturating_sub(4));
+            let name_cells = columns.app - platform_cells;
+            line.piece("", name, Cut::Fit(name_cells), "", theme.accent());
+            line.piece(
+                " · ",
+                platform,
+                Cut::Fit(platform_cells - 3),
+                " ",
+                theme.accent(),
+            );
+        }
     }
     if columns.tags > 0 {
         let tags = &*row.tags_label;
