@@ -14,38 +14,35 @@ pub fn wrap(text: &str, room: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     let mut used = 0;
-    for word in text.split_word_bounds() {
-        let cells = width(word);
-        if used + cells <= room {
+    for word in text.split_inclusive(' ') {
+        let bare = width(word.trim_end_matches(' '));
+        if used + bare <= room {
             line.push_str(word);
-            used += cells;
+            used += width(word);
             continue;
         }
         if !line.is_empty() {
             lines.push(std::mem::take(&mut line).trim_end().to_owned());
             used = 0;
-            if word.trim().is_empty() {
-                continue;
-            }
-            if cells <= room {
-                line.push_str(word);
-                used = cells;
-                continue;
-            }
         }
-        // A word wider than the room: cut it by cluster.
+        if bare <= room {
+            line.push_str(word);
+            used = width(word);
+            continue;
+        }
+        // A word wider than the room: cut it between clusters.
         for cluster in word.graphemes(true) {
-            let c = width(cluster);
-            if used + c > room && !line.is_empty() {
+            let cells = width(cluster);
+            if used + cells > room && !line.is_empty() {
                 lines.push(std::mem::take(&mut line));
                 used = 0;
             }
             line.push_str(cluster);
-            used += c;
+            used += cells;
         }
     }
     if !line.is_empty() || lines.is_empty() {
-        lines.push(line);
+        lines.push(line.trim_end().to_owned());
     }
     lines
 }
