@@ -174,25 +174,35 @@ fn request(state: &mut AppState) -> Vec<Effect> {
 }
 
 /// A detail of `id` arrived: when the preview asked for it and only the list fields are
-/// stored, the service is asked (once, online, unless the detail view already is).
+/// stored, the service is asked (online, unless the detail view already is). One fetch at a
+/// time: when it answers, the item the preview shows by then is fetched if it needs to be.
 fn detail_arrived(state: &mut AppState, id: &str) -> Option<Effect> {
     let preview = &mut state.reading.preview;
     if preview.fetching.as_deref() == Some(id) {
         // The answer to the preview's fetch (or to the detail's, which serves as well).
         preview.fetching = None;
+        let next = preview.asked.clone().filter(|asked| asked != id)?;
+        return fetch(state, &next);
+    }
+    if preview.asked.as_deref() != Some(id) {
         return None;
     }
+    fetch(state, id)
+}
+
+/// Fetches `id` for the preview unless a fetch is in flight, it was fetched, the detail view
+/// fetches it, or the inbox is offline.
+fn fetch(state: &mut AppState, id: &str) -> Option<Effect> {
     let never_fetched = state.details.get(id).is_none_or(|k| k.fetched.is_none());
     let detail_busy = state.detail.as_ref().is_some_and(|v| v.id == id);
-    if preview.asked.as_deref() != Some(id)
-        || preview.fetching.is_some()
+    if state.reading.preview.fetching.is_some()
         || !never_fetched
         || detail_busy
         || state.sync.offline.is_some()
     {
         return None;
     }
-    preview.fetching = Some(id.to_owned());
+    state.reading.preview.fetching = Some(id.to_owned());
     state.in_flight += 1;
     Some(Effect::FetchDetail { id: id.to_owned() })
 }

@@ -14,6 +14,8 @@ use crate::tui::testkit::{Harness, budget, fill, item, now, started_harness};
 mod detail;
 mod order;
 mod paste;
+// reading
+mod reading;
 mod search;
 mod sync;
 mod triage;

@@ -1,0 +1,388 @@
+//! Reading and moving: the preview's switch and its debounced reads, `J`/`K` and `]`/`[` in
+//! the detail, the sidebar's switch, and the side panes' type-ahead and clicks.
+
+use jiff::{SignedDuration, Timestamp};
+use ratatui::crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+
+use super::act;
+use crate::tui::action::{Action, Msg, SyncJob};
+use crate::tui::effect::Effect;
+use crate::tui::keymap::Keymap;
+use crate::tui::reading::{TypeKey, preview_on, sidebar_shown};
+use crate::tui::runtime::translate;
+use crate::tui::state::Focus;
+use crate::tui::testkit::{Harness, now, started_harness};
+
+/// The items whose detail the effects fetch from the service.
+fn fetched(effects: &[Effect]) -> Vec<String> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::FetchDetail { id } => Some(id.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn at(ms: i64) -> Timestamp {
+    now() + SignedDuration::from_millis(ms)
+}
+
+fn tick(h: &mut Harness, ms: i64) -> Vec<Effect> {
+    h.send(Msg::Tick(at(ms)))
+}
+
+fn key(c: char) -> Event {
+    Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+}
+
+/// Sends a key through the run loop's translation, as typed.
+fn type_key(h: &mut Harness, c: char) -> Vec<Effect> {
+    match translate(&key(c), &h.state, &Keymap::default()) {
+        Some(msg) => h.send(msg),
+        None => Vec::new(),
+    }
+}
+
+/// The service's detail of item `n`, stored by the syncer, as `Effect::FetchDetail`'s answer.
+fn fetch_answer(h: &mut Harness, n: usize) -> Vec<Effect> {
+    let detail = crate::tui::testkit::detail(n);
+    h.store.write(|s| s.put_detail(&detail, now())).unwrap();
+    h.send(Msg::DetailLoaded {
+        id: format!("id{n:05}"),
+        result: Ok(Box::new(crate::tui::testkit::stored_detail(n))),
+    })
+}
+
+/// A 160-column inbox whose preview read and fetched the first item, at rest.
+fn wide() -> Harness {
+    let mut h = started_harness(160, 40, 100, false);
+    let preview = &h.state.reading.preview;
+    assert_eq!(
+        preview.fetching.as_deref(),
+        Some("id00000"),
+        "start-up's preview"
+    );
+    fetch_answer(&mut h, 0);
+    tick(&mut h, 0);
+    tick(&mut h, 250);
+    h.sent.clear();
+    h
+}
+
+#[test]
+fn the_preview_is_on_from_160_columns_and_p_wins_until_restart() {
+    let mut h = started_harness(159, 40, 20, true);
+    assert!(!preview_on(&h.state));
+    act(&mut h, Action::TogglePreview);
+    assert!(preview_on(&h.state));
+    let mut h = started_harness(160, 40, 20, true);
+    assert!(preview_on(&h.state));
+    act(&mut h, Action::TogglePreview);
+    assert!(!preview_on(&h.state));
+    h.send(Msg::Resize {
+        width: 200,
+        height: 40,
+    });
+    assert!(
+        !preview_on(&h.state),
+        "the user's choice wins over the width"
+    );
+    act(&mut h, Action::TogglePreview);
+    assert!(preview_on(&h.state));
+}
+
+#[test]
+fn the_preview_reads_the_selected_item_and_fetches_it_once() {
+    let mut h = wide();
+    assert_eq!(h.state.reading.preview.asked.as_deref(), Some("id00000"));
+    assert!(
+        h.state.details.contains_key("id00000"),
+        "read from the store"
+    );
+    // A move from rest asks at once: the stored list fields, then the service.
+    let effects = act(&mut h, Action::MoveDown);
+    assert_eq!(fetched(&effects), ["id00001"]);
+    assert!(h.state.details.contains_key("id00001"));
+    assert_eq!(h.state.reading.preview.fetching.as_deref(), Some("id00001"));
+    // Its answer (stored by the syncer) ends the fetch; nothing is asked again.
+    fetch_answer(&mut h, 1);
+    assert_eq!(h.state.reading.preview.fetching, None);
+    assert!(fetched(&tick(&mut h, 500)).is_empty());
+    assert!(fetched(&tick(&mut h, 750)).is_empty());
+}
+
+#[test]
+fn a_held_j_asks_for_nothing_until_the_selection_rests() {
+    let mut h = wide();
+    let mut asked = Vec::new();
+    // j held at 30 keys a second, the clock ticking every 250 ms: 8 keys a tick.
+    for n in 0..36 {
+        asked.extend(fetched(&act(&mut h, Action::MoveDown)));
+        if n % 8 == 7 {
+            asked.extend(fetched(&tick(&mut h, 250 * (n / 8 + 2))));
+        }
+    }
+    assert_eq!(asked, ["id00001"], "only the first key, from rest, asks");
+    assert_eq!(h.selected_id(), "id00036");
+    // Let go (after four keys since the last tick): the next tick starts the wait, which ends
+    // 150 ms later.
+    let t = 250 * 6;
+    tick(&mut h, t);
+    tick(&mut h, t + 100);
+    assert_eq!(
+        h.state.reading.preview.asked.as_deref(),
+        Some("id00001"),
+        "not yet 150 ms"
+    );
+    tick(&mut h, t + 150);
+    assert_eq!(h.state.reading.preview.asked.as_deref(), Some("id00036"));
+    assert!(
+        h.state.details.contains_key("id00036"),
+        "read from the store"
+    );
+    assert!(!h.state.details.contains_key("id00020"), "nothing between");
+    // The service is asked for it once the first key's fetch answered.
+    assert_eq!(fetched(&fetch_answer(&mut h, 1)), ["id00036"]);
+}
+
+#[test]
+fn one_fetch_at_a_time_then_the_item_shown_by_then() {
+    let mut h = wide();
+    assert_eq!(fetched(&act(&mut h, Action::MoveDown)), ["id00001"]);
+    // The selection moves on (and rests) while that fetch is in flight.
+    act(&mut h, Action::MoveDown);
+    tick(&mut h, 500);
+    assert!(
+        fetched(&tick(&mut h, 750)).is_empty(),
+        "one fetch in flight"
+    );
+    assert_eq!(h.state.reading.preview.asked.as_deref(), Some("id00002"));
+    // The first answers: the item shown now is fetched.
+    assert_eq!(fetched(&fetch_answer(&mut h, 1)), ["id00002"]);
+    // One already fetched is not fetched again.
+    fetch_answer(&mut h, 2);
+    act(&mut h, Action::MoveUp);
+    assert!(fetched(&tick(&mut h, 1000)).is_empty());
+    assert!(fetched(&tick(&mut h, 1250)).is_empty());
+}
+
+#[test]
+fn without_the_preview_moves_read_nothing() {
+    let mut h = started_harness(120, 40, 100, false);
+    for n in 0..5 {
+        assert!(fetched(&act(&mut h, Action::MoveDown)).is_empty());
+        assert!(fetched(&tick(&mut h, 250 * n)).is_empty());
+    }
+    assert_eq!(h.state.reading.preview.asked, None);
+}
+
+#[test]
+fn offline_the_preview_shows_what_is_stored_and_fetches_nothing() {
+    let mut h = wide();
+    h.state.sync.offline = Some("no network".into());
+    let effects = act(&mut h, Action::MoveDown);
+    assert!(fetched(&effects).is_empty());
+    assert!(h.state.details.contains_key("id00001"));
+}
+
+#[test]
+fn j_and_k_in_the_detail_go_to_the_next_and_previous_item() {
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::Open);
+    let effects = act(&mut h, Action::NextItem);
+    assert_eq!(h.state.detail.as_ref().unwrap().id, "id00001");
+    assert_eq!(h.selected_id(), "id00001", "the list's selection follows");
+    assert_eq!(fetched(&effects), ["id00001"]);
+    act(&mut h, Action::NextItem);
+    act(&mut h, Action::PrevItem);
+    assert_eq!(h.state.detail.as_ref().unwrap().id, "id00001");
+    act(&mut h, Action::PrevItem);
+    act(&mut h, Action::PrevItem);
+    assert_eq!(h.state.detail.as_ref().unwrap().id, "id00000");
+    assert!(h.state.note.as_ref().unwrap().text.contains("First item"));
+    // The keys: J and ], K and [.
+    let keymap = Keymap::default();
+    for (c, action) in [
+        ('J', Action::NextItem),
+        (']', Action::NextItem),
+        ('K', Action::PrevItem),
+        ('[', Action::PrevItem),
+    ] {
+        let msg = translate(&key(c), &h.state, &keymap);
+        assert!(matches!(msg, Some(Msg::Action(a)) if a == action), "{c}");
+    }
+}
+
+#[test]
+fn j_in_the_detail_near_the_end_of_the_loaded_keys_asks_for_more() {
+    let mut h = started_harness(120, 35, 100, false);
+    for _ in 0..68 {
+        act(&mut h, Action::MoveDown);
+    }
+    act(&mut h, Action::Open);
+    let mut backfills = 0;
+    for _ in 0..3 {
+        let effects = act(&mut h, Action::NextItem);
+        backfills += effects
+            .iter()
+            .filter(|e| matches!(e, Effect::Sync(SyncJob::Backfill { user: true, .. })))
+            .count();
+    }
+    assert_eq!(backfills, 1, "one page, as the list asks");
+    assert_eq!(h.state.detail.as_ref().unwrap().id, "id00071");
+}
+
+#[test]
+fn j_at_the_last_item_says_so() {
+    let mut h = started_harness(120, 35, 5, true);
+    act(&mut h, Action::Bottom);
+    act(&mut h, Action::Open);
+    act(&mut h, Action::NextItem);
+    assert_eq!(h.state.detail.as_ref().unwrap().id, "id00004");
+    assert_eq!(h.state.note.as_ref().unwrap().text, "Last item");
+}
+
+#[test]
+fn j_and_k_in_the_list_move_and_in_a_pane_move_in_it() {
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::NextItem);
+    assert_eq!(h.selected_id(), "id00001");
+    act(&mut h, Action::FocusPrev);
+    act(&mut h, Action::NextItem);
+    assert_eq!(h.state.tags.selected, 1);
+    assert_eq!(h.selected_id(), "id00001");
+}
+
+#[test]
+fn b_hides_and_shows_the_sidebar_which_hides_itself_below_100_columns() {
+    let mut h = started_harness(120, 35, 20, true);
+    assert!(sidebar_shown(&h.state));
+    act(&mut h, Action::ToggleSidebar);
+    assert!(!sidebar_shown(&h.state));
+    act(&mut h, Action::ToggleSidebar);
+    assert!(sidebar_shown(&h.state));
+    let mut h = started_harness(99, 35, 20, true);
+    assert!(!sidebar_shown(&h.state));
+    act(&mut h, Action::ToggleSidebar);
+    assert!(sidebar_shown(&h.state), "b shows it down to 80 columns");
+    let mut h = started_harness(79, 35, 20, true);
+    act(&mut h, Action::ToggleSidebar);
+    assert!(!sidebar_shown(&h.state));
+    assert!(h.state.note.as_ref().unwrap().text.contains("Too narrow"));
+}
+
+#[test]
+fn type_ahead_jumps_in_a_pane_and_bound_letters_extend_it() {
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::FocusPrev); // Tags: bug, crash, feature-request, ui
+    assert_eq!(h.state.focus, Focus::Tags);
+    let labels: Vec<&str> = h
+        .state
+        .tags
+        .entries
+        .iter()
+        .map(|e| e.label.as_str())
+        .collect();
+    let index = |label: &str| labels.iter().position(|l| *l == label).unwrap();
+    let (feature, crash) = (index("feature-request"), index("crash"));
+    type_key(&mut h, 'F');
+    assert_eq!(h.state.tags.selected, feature, "starts with, any case");
+    assert_eq!(h.state.reading.typeahead.as_ref().unwrap().text, "F");
+    // `s` switches the status when no buffer is live; here it extends "F" to "Fs": no match,
+    // the selection stays.
+    let status = h.state.filters.status.clone();
+    type_key(&mut h, 's');
+    assert_eq!(h.state.filters.status, status, "s did not fire");
+    assert_eq!(h.state.tags.selected, feature);
+    h.send(Msg::TypeAhead(TypeKey::Backspace));
+    h.send(Msg::TypeAhead(TypeKey::Backspace));
+    assert_eq!(h.state.reading.typeahead, None, "emptied, it ends");
+    type_key(&mut h, 'a');
+    assert_eq!(h.state.tags.selected, crash, "then contains: cr-a-sh");
+    // Esc ends the buffer, and only that.
+    act(&mut h, Action::Back);
+    assert_eq!(h.state.reading.typeahead, None);
+    assert_eq!(h.state.focus, Focus::Tags);
+    // A bound key with no buffer does what it is bound to.
+    type_key(&mut h, 'j');
+    assert_eq!(h.state.tags.selected, crash + 1);
+}
+
+#[test]
+fn a_type_ahead_buffer_ends_a_second_after_its_last_letter() {
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::FocusPrev);
+    h.send(Msg::Tick(at(0)));
+    type_key(&mut h, 'f');
+    tick(&mut h, 1000);
+    assert!(h.state.reading.typeahead.is_some(), "a second: still live");
+    tick(&mut h, 1250);
+    assert_eq!(h.state.reading.typeahead, None);
+    // Now `s` is the status key again.
+    type_key(&mut h, 's');
+    assert_ne!(h.state.filters.status, crate::api::Status::New);
+}
+
+#[test]
+fn moves_and_enter_end_the_buffer_and_keys_in_the_list_are_never_type_ahead() {
+    let mut h = started_harness(120, 35, 100, false);
+    type_key(&mut h, 'a');
+    assert_eq!(
+        h.state.reading.typeahead, None,
+        "the list has no type-ahead"
+    );
+    act(&mut h, Action::FocusPrev);
+    type_key(&mut h, 'f');
+    act(&mut h, Action::MoveUp);
+    assert_eq!(h.state.reading.typeahead, None);
+    type_key(&mut h, 'f');
+    act(&mut h, Action::Open);
+    assert_eq!(h.state.reading.typeahead, None);
+    let tag = h.state.filters.tag.as_ref().unwrap();
+    assert_eq!(tag.label, "feature-request");
+}
+
+fn click(h: &mut Harness, column: u16, row: u16) -> Option<Msg> {
+    let event = Event::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    });
+    translate(&event, &h.state, &Keymap::default())
+}
+
+#[test]
+fn a_click_selects_an_entry_in_a_side_pane() {
+    let mut h = started_harness(120, 35, 100, false);
+    // Projects: rows 1 and 2 under its border at the top of the sidebar.
+    let msg = click(&mut h, 3, 2).unwrap();
+    assert!(
+        matches!(
+            msg,
+            Msg::ClickPane {
+                pane: Focus::Projects,
+                entry: 1
+            }
+        ),
+        "{msg:?}"
+    );
+    h.send(msg);
+    assert_eq!(h.state.focus, Focus::Projects);
+    assert_eq!(h.state.projects.selected, 1);
+    // The pane's border selects nothing; a click on the list still selects a row.
+    assert!(click(&mut h, 3, 0).is_none());
+    let left = crate::tui::view::list_left(120);
+    assert!(matches!(click(&mut h, left + 5, 4), Some(Msg::ClickRow(4))));
+}
+
+#[test]
+fn a_click_on_the_preview_selects_no_row_and_with_the_sidebar_hidden_the_list_starts_at_0() {
+    let mut h = started_harness(160, 40, 100, false);
+    assert!(click(&mut h, 159 - 5, 4).is_none());
+    act(&mut h, Action::ToggleSidebar);
+    assert!(matches!(click(&mut h, 2, 4), Some(Msg::ClickRow(4))));
+}
