@@ -22,10 +22,12 @@ pub(super) fn selected_id(state: &AppState) -> Option<String> {
     state.selected_row().map(|r| r.id.to_string())
 }
 
-/// The item a message brought a detail of, for the preview's fetch.
-pub(super) fn watched(msg: &Msg) -> Option<String> {
+/// The item a message brought a detail of, for the reader's fetch, and whether it is the
+/// service's answer (`Msg::DetailLoaded`) rather than the store's.
+pub(super) fn watched(msg: &Msg) -> Option<(String, bool)> {
     match msg {
-        Msg::DetailStored { id, .. } | Msg::DetailLoaded { id, .. } => Some(id.clone()),
+        Msg::DetailStored { id, .. } => Some((id.clone(), false)),
+        Msg::DetailLoaded { id, .. } => Some((id.clone(), true)),
         _ => None,
     }
 }
@@ -95,25 +97,32 @@ fn step(state: &mut AppState, delta: isize) -> Vec<Effect> {
         return effects;
     }
     if selected_id(state) != Some(shown) {
-        effects.extend(detail::open(state));
+        // From the store at once; the service once the selection rests (`after`, `tick`).
+        effects.extend(detail::open_stored(state));
     }
     effects
 }
 
-/// After every message: the preview asks for the selected item when the selection came to
-/// it from rest (or the preview appeared), and fetches a stored detail that was never
-/// fetched; `before` is the selection before the message, `watched` the item whose detail it
-/// brought.
+/// True when the selected item's detail is on screen: in the preview, or in the detail view
+/// (which `J`/`K` step through).
+fn reading(state: &AppState) -> bool {
+    state.detail.is_some() || crate::tui::view::layout::areas(state).preview.is_some()
+}
+
+/// After every message: the preview (or the detail stepped to) asks for the selected item
+/// when the selection came to it from rest (or the preview appeared), and fetches a stored
+/// detail that was never fetched; `before` is the selection before the message, `watched`
+/// the item whose detail it brought.
 pub(super) fn after(
     state: &mut AppState,
     before: Option<&str>,
-    watched: Option<String>,
+    watched: Option<(String, bool)>,
 ) -> Vec<Effect> {
     let mut effects = Vec::new();
-    if let Some(id) = watched {
-        effects.extend(detail_arrived(state, &id));
+    if let Some((id, answer)) = watched {
+        effects.extend(detail_arrived(state, &id, answer));
     }
-    if crate::tui::view::layout::areas(state).preview.is_none() {
+    if !reading(state) {
         return effects;
     }
     let current = selected_id(state);
@@ -150,8 +159,7 @@ pub(super) fn tick(state: &mut AppState, now: Timestamp) -> (Vec<Effect>, bool) 
     }
     if preview.due.is_some_and(|due| due <= now) {
         preview.due = None;
-        let visible = crate::tui::view::layout::areas(state).preview.is_some();
-        if visible && current.is_some() && current != state.reading.preview.asked {
+        if reading(state) && current.is_some() && current != state.reading.preview.asked {
             return (request(state), true);
         }
     }
@@ -167,19 +175,20 @@ fn request(state: &mut AppState) -> Vec<Effect> {
     preview.asked = Some(id.clone());
     preview.moved = true;
     preview.due = None;
-    if state.details.get(&id).is_some_and(|k| k.fetched.is_some()) {
-        return Vec::new();
+    match state.details.get(&id) {
+        Some(known) if known.fetched.is_some() => Vec::new(),
+        // The stored fields were read before: only the service is left to ask.
+        Some(_) => fetch(state, &id).into_iter().collect(),
+        None => vec![Effect::LoadDetail { id }],
     }
-    vec![Effect::LoadDetail { id }]
 }
 
-/// A detail of `id` arrived: when the preview asked for it and only the list fields are
-/// stored, the service is asked (online, unless the detail view already is). One fetch at a
-/// time: when it answers, the item the preview shows by then is fetched if it needs to be.
-fn detail_arrived(state: &mut AppState, id: &str) -> Option<Effect> {
+/// A detail of `id` arrived (`answer`: the service's, else the store's): the answer to the
+/// reader's fetch ends it, and the item shown by then is fetched if it needs to be (one fetch
+/// at a time); a stored detail the reader asked for, never fetched, is fetched.
+fn detail_arrived(state: &mut AppState, id: &str, answer: bool) -> Option<Effect> {
     let preview = &mut state.reading.preview;
-    if preview.fetching.as_deref() == Some(id) {
-        // The answer to the preview's fetch (or to the detail's, which serves as well).
+    if answer && preview.fetching.as_deref() == Some(id) {
         preview.fetching = None;
         let next = preview.asked.clone().filter(|asked| asked != id)?;
         return fetch(state, &next);
@@ -194,13 +203,20 @@ fn detail_arrived(state: &mut AppState, id: &str) -> Option<Effect> {
 /// fetches it, or the inbox is offline.
 fn fetch(state: &mut AppState, id: &str) -> Option<Effect> {
     let never_fetched = state.details.get(id).is_none_or(|k| k.fetched.is_none());
-    let detail_busy = state.detail.as_ref().is_some_and(|v| v.id == id);
+    let detail_busy = state
+        .detail
+        .as_ref()
+        .is_some_and(|v| v.id == id && v.refreshing);
     if state.reading.preview.fetching.is_some()
         || !never_fetched
         || detail_busy
         || state.sync.offline.is_some()
     {
         return None;
+    }
+    if let Some(view) = state.detail.as_mut().filter(|v| v.id == id) {
+        // The detail says it is being refreshed, and its answer ends that.
+        view.refreshing = true;
     }
     state.reading.preview.fetching = Some(id.to_owned());
     state.in_flight += 1;

@@ -192,6 +192,8 @@ fn offline_the_preview_shows_what_is_stored_and_fetches_nothing() {
 fn j_and_k_in_the_detail_go_to_the_next_and_previous_item() {
     let mut h = started_harness(120, 35, 100, false);
     act(&mut h, Action::Open);
+    tick(&mut h, 0);
+    tick(&mut h, 250);
     let effects = act(&mut h, Action::NextItem);
     assert_eq!(h.state.detail.as_ref().unwrap().id, "id00001");
     assert_eq!(h.selected_id(), "id00001", "the list's selection follows");
@@ -214,6 +216,43 @@ fn j_and_k_in_the_detail_go_to_the_next_and_previous_item() {
         let msg = translate(&key(c), &h.state, &keymap);
         assert!(matches!(msg, Some(Msg::Action(a)) if a == action), "{c}");
     }
+}
+
+#[test]
+fn a_held_j_in_the_detail_shows_stored_items_and_fetches_where_it_rests() {
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::Open);
+    tick(&mut h, 0);
+    tick(&mut h, 250);
+    let mut asked = Vec::new();
+    for n in 0..20 {
+        asked.extend(fetched(&act(&mut h, Action::NextItem)));
+        assert_eq!(
+            h.state.detail.as_ref().unwrap().id,
+            format!("id{:05}", n + 1)
+        );
+        if n % 8 == 7 {
+            tick(&mut h, 250 * (n / 8 + 2));
+        }
+    }
+    assert_eq!(asked, ["id00001"], "only the first J, from rest, asks");
+    assert!(
+        h.state.details.contains_key("id00010"),
+        "shown from the store"
+    );
+    let t = 250 * 4;
+    tick(&mut h, t);
+    fetch_answer(&mut h, 1);
+    asked.extend(fetched(&tick(&mut h, t + 150)));
+    assert_eq!(asked, ["id00001", "id00020"]);
+    assert!(
+        h.state.detail.as_ref().unwrap().refreshing,
+        "the detail says so"
+    );
+    fetch_answer(&mut h, 20);
+    let view = h.state.detail.as_ref().unwrap();
+    assert!(!view.refreshing);
+    assert_eq!(view.detail_at, Some(now()));
 }
 
 #[test]
