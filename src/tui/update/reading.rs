@@ -175,10 +175,13 @@ fn request(state: &mut AppState) -> Vec<Effect> {
     preview.asked = Some(id.clone());
     preview.moved = true;
     preview.due = None;
+    let in_detail = state.detail.as_ref().is_some_and(|v| v.id == id);
     match state.details.get(&id) {
         Some(known) if known.fetched.is_some() => Vec::new(),
         // The stored fields were read before: only the service is left to ask.
         Some(_) => fetch(state, &id).into_iter().collect(),
+        // The detail view's own read is on its way (`detail_arrived` follows it).
+        None if in_detail => Vec::new(),
         None => vec![Effect::LoadDetail { id }],
     }
 }
@@ -207,9 +210,18 @@ fn fetch(state: &mut AppState, id: &str) -> Option<Effect> {
         .detail
         .as_ref()
         .is_some_and(|v| v.id == id && v.refreshing);
+    // Only an item on screen: a read that comes back after its detail closed asks nothing.
+    let on_screen = match &state.detail {
+        Some(view) => view.id == id,
+        None => {
+            crate::tui::view::layout::areas(state).preview.is_some()
+                && selected_id(state).as_deref() == Some(id)
+        }
+    };
     if state.reading.preview.fetching.is_some()
         || !never_fetched
         || detail_busy
+        || !on_screen
         || state.sync.offline.is_some()
     {
         return None;

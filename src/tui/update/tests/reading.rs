@@ -425,3 +425,16 @@ fn a_click_on_the_preview_selects_no_row_and_with_the_sidebar_hidden_the_list_st
     act(&mut h, Action::ToggleSidebar);
     assert!(matches!(click(&mut h, 2, 4), Some(Msg::ClickRow(4))));
 }
+
+#[test]
+fn a_read_answered_after_its_detail_closed_fetches_nothing() {
+    let mut h = started_harness(120, 35, 100, false);
+    let effects = h.apply(Msg::Action(Action::Open));
+    assert_eq!(fetched(&effects), ["id00000"], "the detail's own refresh");
+    let answers = h.hold(effects);
+    act(&mut h, Action::Back);
+    for answer in answers {
+        assert!(fetched(&h.send(answer)).is_empty());
+    }
+    assert_eq!(h.state.reading.preview.fetching, None);
+}
