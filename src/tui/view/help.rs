@@ -60,6 +60,33 @@ fn hanging_row(
     out
 }
 
+/// The search language, from the search module so it cannot drift from the parser, each line
+/// wrapped to `cells` with its further lines indented under its text.
+fn search_lines(cells: usize, theme: Theme) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    for (n, text) in crate::store::search::HELP.lines().enumerate() {
+        let heading = n == 0 || !text.starts_with(' ');
+        let style = if heading {
+            theme.header()
+        } else {
+            ratatui::style::Style::new()
+        };
+        let (lead, more) = if heading { ("", "  ") } else { ("  ", "    ") };
+        let (first, room) = (
+            cells.saturating_sub(lead.len()),
+            cells.saturating_sub(more.len()),
+        );
+        for (k, piece) in super::wrap::wrap_first(text.trim_start(), first, room)
+            .into_iter()
+            .enumerate()
+        {
+            let indent = if k == 0 { lead } else { more };
+            out.push(Line::styled(format!("{indent}{piece}"), style));
+        }
+    }
+    out
+}
+
 /// Cells of the widest line of the search language's help.
 fn search_cells() -> usize {
     crate::store::search::HELP
@@ -116,21 +143,13 @@ fn place(area: Rect, keymap: &Keymap, theme: Theme) -> Placement {
             })
             .collect()
     };
-    lines.push(Line::raw(""));
-    // The search language, from the search module, so it cannot drift from the parser.
-    for (n, text) in crate::store::search::HELP.lines().enumerate() {
-        let style = if n == 0 || !text.starts_with(' ') {
-            theme.header()
-        } else {
-            ratatui::style::Style::new()
-        };
-        lines.push(Line::styled(text.to_owned(), style));
-    }
-    lines.push(Line::raw(""));
-    lines.push(Line::styled(FOOTER, theme.dim()));
     let natural = natural.max(search_cells() + 2);
     let popup_width = u16::try_from(natural).unwrap_or(u16::MAX).min(area.width);
     let inner_width = popup_width.saturating_sub(2);
+    lines.push(Line::raw(""));
+    lines.extend(search_lines(usize::from(inner_width), theme));
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(FOOTER, theme.dim()));
     let total = Paragraph::new(lines.clone())
         .wrap(Wrap { trim: false })
         .line_count(inner_width);

@@ -10,11 +10,18 @@ use crate::width::width;
 /// counts as 1, so a cluster is never lost).
 #[must_use]
 pub fn wrap(text: &str, room: usize) -> Vec<String> {
-    let room = room.max(1);
-    let mut lines = Vec::new();
+    wrap_first(text, room, room)
+}
+
+/// [`wrap`], the first piece in `first` cells and the others in `room`.
+#[must_use]
+pub fn wrap_first(text: &str, first: usize, room: usize) -> Vec<String> {
+    let (first, rest) = (first.max(1), room.max(1));
+    let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
     let mut used = 0;
     for word in text.split_inclusive(' ') {
+        let room = if lines.is_empty() { first } else { rest };
         let bare = width(word.trim_end_matches(' '));
         if used + bare <= room {
             line.push_str(word);
@@ -25,6 +32,7 @@ pub fn wrap(text: &str, room: usize) -> Vec<String> {
             lines.push(std::mem::take(&mut line).trim_end().to_owned());
             used = 0;
         }
+        let room = if lines.is_empty() { first } else { rest };
         if bare <= room {
             line.push_str(word);
             used = width(word);
@@ -33,6 +41,7 @@ pub fn wrap(text: &str, room: usize) -> Vec<String> {
         // A word wider than the room: cut it between clusters.
         for cluster in word.graphemes(true) {
             let cells = width(cluster);
+            let room = if lines.is_empty() { first } else { rest };
             if used + cells > room && !line.is_empty() {
                 lines.push(std::mem::take(&mut line));
                 used = 0;
@@ -49,7 +58,7 @@ pub fn wrap(text: &str, room: usize) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::wrap;
+    use super::{wrap, wrap_first};
 
     #[test]
     fn wraps_between_words_and_cuts_long_words() {
@@ -57,6 +66,8 @@ mod tests {
         assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
         assert_eq!(wrap("", 4), [""]);
         assert_eq!(wrap("ab cdefghij", 4), ["ab", "cdef", "ghij"]);
+        assert_eq!(wrap_first("one two three", 7, 5), ["one two", "three"]);
+        assert_eq!(wrap_first("one two three", 3, 9), ["one", "two three"]);
     }
 
     #[test]
