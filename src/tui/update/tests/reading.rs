@@ -438,3 +438,55 @@ fn a_read_answered_after_its_detail_closed_fetches_nothing() {
     }
     assert_eq!(h.state.reading.preview.fetching, None);
 }
+
+#[test]
+fn under_100_columns_a_pane_shown_alone_takes_clicks_and_type_ahead() {
+    let mut h = started_harness(90, 30, 100, false);
+    act(&mut h, Action::FocusNext); // Projects, on the whole width
+    assert_eq!(h.state.focus, Focus::Projects);
+    let msg = click(&mut h, 40, 2).unwrap();
+    assert!(
+        matches!(
+            msg,
+            Msg::ClickPane {
+                pane: Focus::Projects,
+                entry: 1
+            }
+        ),
+        "{msg:?}"
+    );
+    h.send(msg);
+    assert_eq!(h.state.projects.selected, 1);
+    type_key(&mut h, 'n');
+    assert_eq!(h.state.projects.selected, 0, "n: Nimbus Notes");
+}
+
+#[test]
+fn the_preview_gives_way_to_the_detail_and_to_a_narrow_list() {
+    use crate::tui::view::layout::areas;
+    let mut h = started_harness(160, 40, 20, true);
+    let shown = areas(&h.state);
+    let preview = shown.preview.unwrap();
+    assert_eq!(preview.right(), 160);
+    assert_eq!(shown.list.right(), preview.x);
+    act(&mut h, Action::Open);
+    assert_eq!(areas(&h.state).preview, None, "the detail takes the room");
+    act(&mut h, Action::Back);
+    act(&mut h, Action::TogglePreview);
+    act(&mut h, Action::TogglePreview);
+    h.send(Msg::Resize {
+        width: 100,
+        height: 40,
+    });
+    assert!(preview_on(&h.state));
+    assert_eq!(
+        areas(&h.state).preview,
+        None,
+        "too narrow beside the sidebar"
+    );
+    act(&mut h, Action::ToggleSidebar);
+    assert!(
+        areas(&h.state).preview.is_some(),
+        "room once the sidebar hides"
+    );
+}
