@@ -16,6 +16,7 @@ mod order;
 mod paste;
 // reading
 mod reading;
+mod reading_panes;
 mod search;
 mod sync;
 mod triage;

@@ -74,7 +74,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(focused))
-        .title(title(state, theme));
+        .title(super::list_title::title(state, theme));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let prompt_rows = u16::from(state.text_filter.is_some());
@@ -252,44 +252,6 @@ fn highlight_message(
         .intersection(rect);
         buf.set_style(area, theme.highlight());
     }
-}
-
-fn title(state: &AppState, theme: Theme) -> Line<'static> {
-    let mut spans = vec![Span::raw(format!(" Feedback · {} ", state.filters.status))];
-    let list = &state.list;
-    let searching = state
-        .text_filter
-        .as_ref()
-        .is_some_and(|f| !f.applied.is_empty());
-    // Counted only when the keys are the whole of the view on screen (not the first screen's
-    // at start-up, nor the last view's while the new one's query runs).
-    if list.loaded && !list.partial && list.shown.as_ref() == Some(&state.view_spec()) {
-        let count = thousands(list.keys.len());
-        if searching {
-            spans.push(Span::styled(format!("{count} match "), theme.active()));
-        } else {
-            spans.push(Span::raw(format!("{count} ")));
-        }
-    }
-    // reading: with the sidebar hidden, the title keeps the active filters in sight.
-    if !crate::tui::reading::sidebar_shown(state) {
-        let f = &state.filters;
-        for (name, chosen) in [("project", &f.project), ("app", &f.app), ("tag", &f.tag)] {
-            if let Some(chosen) = chosen {
-                let label = crate::width::truncate(&sanitize_line(&chosen.label), 24);
-                spans.push(Span::styled(format!("· {name}: {label} "), theme.active()));
-            }
-        }
-    }
-    if list.new_count > 0 {
-        // The arrow says some of them are above the rows on screen.
-        let arrow = if list.offset > 0 { "↑ " } else { "" };
-        spans.push(Span::styled(
-            format!("{} new {arrow}", list.new_count),
-            theme.good(),
-        ));
-    }
-    Line::from(spans)
 }
 
 /// `1284` as `1,284`.

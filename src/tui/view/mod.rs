@@ -11,6 +11,7 @@ pub mod theme;
 mod triage;
 // reading: layout with sidebar and preview, preview pane, hanging indent.
 pub mod layout;
+mod list_title;
 mod preview;
 mod wrap;
 

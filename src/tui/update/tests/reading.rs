@@ -1,18 +1,15 @@
 //! Reading and moving: the preview's switch and its debounced reads, `J`/`K` and `]`/`[` in
-//! the detail, the sidebar's switch, and the side panes' type-ahead and clicks.
+//! the detail (the side panes: `reading_panes`).
 
 use jiff::{SignedDuration, Timestamp};
-use ratatui::crossterm::event::{
-    Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
-};
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
 use super::act;
 use crate::tui::action::{Action, Msg, SyncJob};
 use crate::tui::effect::Effect;
 use crate::tui::keymap::Keymap;
-use crate::tui::reading::{TypeKey, preview_on, sidebar_shown};
+use crate::tui::reading::preview_on;
 use crate::tui::runtime::translate;
-use crate::tui::state::Focus;
 use crate::tui::testkit::{Harness, now, started_harness};
 
 /// The items whose detail the effects fetch from the service.
@@ -26,11 +23,11 @@ fn fetched(effects: &[Effect]) -> Vec<String> {
         .collect()
 }
 
-fn at(ms: i64) -> Timestamp {
+pub(super) fn at(ms: i64) -> Timestamp {
     now() + SignedDuration::from_millis(ms)
 }
 
-fn tick(h: &mut Harness, ms: i64) -> Vec<Effect> {
+pub(super) fn tick(h: &mut Harness, ms: i64) -> Vec<Effect> {
     h.send(Msg::Tick(at(ms)))
 }
 
@@ -39,7 +36,7 @@ fn key(c: char) -> Event {
 }
 
 /// Sends a key through the run loop's translation, as typed.
-fn type_key(h: &mut Harness, c: char) -> Vec<Effect> {
+pub(super) fn type_key(h: &mut Harness, c: char) -> Vec<Effect> {
     match translate(&key(c), &h.state, &Keymap::default()) {
         Some(msg) => h.send(msg),
         None => Vec::new(),
@@ -296,137 +293,6 @@ fn j_and_k_in_the_list_move_and_in_a_pane_move_in_it() {
 }
 
 #[test]
-fn b_hides_and_shows_the_sidebar_which_hides_itself_below_100_columns() {
-    let mut h = started_harness(120, 35, 20, true);
-    assert!(sidebar_shown(&h.state));
-    act(&mut h, Action::ToggleSidebar);
-    assert!(!sidebar_shown(&h.state));
-    act(&mut h, Action::ToggleSidebar);
-    assert!(sidebar_shown(&h.state));
-    let mut h = started_harness(99, 35, 20, true);
-    assert!(!sidebar_shown(&h.state));
-    act(&mut h, Action::ToggleSidebar);
-    assert!(sidebar_shown(&h.state), "b shows it down to 80 columns");
-    let mut h = started_harness(79, 35, 20, true);
-    act(&mut h, Action::ToggleSidebar);
-    assert!(!sidebar_shown(&h.state));
-    assert!(h.state.note.as_ref().unwrap().text.contains("Too narrow"));
-}
-
-#[test]
-fn type_ahead_jumps_in_a_pane_and_bound_letters_extend_it() {
-    let mut h = started_harness(120, 35, 100, false);
-    act(&mut h, Action::FocusPrev); // Tags: bug, crash, feature-request, ui
-    assert_eq!(h.state.focus, Focus::Tags);
-    let labels: Vec<&str> = h
-        .state
-        .tags
-        .entries
-        .iter()
-        .map(|e| e.label.as_str())
-        .collect();
-    let index = |label: &str| labels.iter().position(|l| *l == label).unwrap();
-    let (feature, crash) = (index("feature-request"), index("crash"));
-    type_key(&mut h, 'F');
-    assert_eq!(h.state.tags.selected, feature, "starts with, any case");
-    assert_eq!(h.state.reading.typeahead.as_ref().unwrap().text, "F");
-    // `s` switches the status when no buffer is live; here it extends "F" to "Fs": no match,
-    // the selection stays.
-    let status = h.state.filters.status.clone();
-    type_key(&mut h, 's');
-    assert_eq!(h.state.filters.status, status, "s did not fire");
-    assert_eq!(h.state.tags.selected, feature);
-    h.send(Msg::TypeAhead(TypeKey::Backspace));
-    h.send(Msg::TypeAhead(TypeKey::Backspace));
-    assert_eq!(h.state.reading.typeahead, None, "emptied, it ends");
-    type_key(&mut h, 'a');
-    assert_eq!(h.state.tags.selected, crash, "then contains: cr-a-sh");
-    // Esc ends the buffer, and only that.
-    act(&mut h, Action::Back);
-    assert_eq!(h.state.reading.typeahead, None);
-    assert_eq!(h.state.focus, Focus::Tags);
-    // A bound key with no buffer does what it is bound to.
-    type_key(&mut h, 'j');
-    assert_eq!(h.state.tags.selected, crash + 1);
-}
-
-#[test]
-fn a_type_ahead_buffer_ends_a_second_after_its_last_letter() {
-    let mut h = started_harness(120, 35, 100, false);
-    act(&mut h, Action::FocusPrev);
-    h.send(Msg::Tick(at(0)));
-    type_key(&mut h, 'f');
-    tick(&mut h, 1000);
-    assert!(h.state.reading.typeahead.is_some(), "a second: still live");
-    tick(&mut h, 1250);
-    assert_eq!(h.state.reading.typeahead, None);
-    // Now `s` is the status key again.
-    type_key(&mut h, 's');
-    assert_ne!(h.state.filters.status, crate::api::Status::New);
-}
-
-#[test]
-fn moves_and_enter_end_the_buffer_and_keys_in_the_list_are_never_type_ahead() {
-    let mut h = started_harness(120, 35, 100, false);
-    type_key(&mut h, 'a');
-    assert_eq!(
-        h.state.reading.typeahead, None,
-        "the list has no type-ahead"
-    );
-    act(&mut h, Action::FocusPrev);
-    type_key(&mut h, 'f');
-    act(&mut h, Action::MoveUp);
-    assert_eq!(h.state.reading.typeahead, None);
-    type_key(&mut h, 'f');
-    act(&mut h, Action::Open);
-    assert_eq!(h.state.reading.typeahead, None);
-    let tag = h.state.filters.tag.as_ref().unwrap();
-    assert_eq!(tag.label, "feature-request");
-}
-
-fn click(h: &mut Harness, column: u16, row: u16) -> Option<Msg> {
-    let event = Event::Mouse(MouseEvent {
-        kind: MouseEventKind::Down(MouseButton::Left),
-        column,
-        row,
-        modifiers: KeyModifiers::NONE,
-    });
-    translate(&event, &h.state, &Keymap::default())
-}
-
-#[test]
-fn a_click_selects_an_entry_in_a_side_pane() {
-    let mut h = started_harness(120, 35, 100, false);
-    // Projects: rows 1 and 2 under its border at the top of the sidebar.
-    let msg = click(&mut h, 3, 2).unwrap();
-    assert!(
-        matches!(
-            msg,
-            Msg::ClickPane {
-                pane: Focus::Projects,
-                entry: 1
-            }
-        ),
-        "{msg:?}"
-    );
-    h.send(msg);
-    assert_eq!(h.state.focus, Focus::Projects);
-    assert_eq!(h.state.projects.selected, 1);
-    // The pane's border selects nothing; a click on the list still selects a row.
-    assert!(click(&mut h, 3, 0).is_none());
-    let left = crate::tui::view::list_left(120);
-    assert!(matches!(click(&mut h, left + 5, 4), Some(Msg::ClickRow(4))));
-}
-
-#[test]
-fn a_click_on_the_preview_selects_no_row_and_with_the_sidebar_hidden_the_list_starts_at_0() {
-    let mut h = started_harness(160, 40, 100, false);
-    assert!(click(&mut h, 159 - 5, 4).is_none());
-    act(&mut h, Action::ToggleSidebar);
-    assert!(matches!(click(&mut h, 2, 4), Some(Msg::ClickRow(4))));
-}
-
-#[test]
 fn a_read_answered_after_its_detail_closed_fetches_nothing() {
     let mut h = started_harness(120, 35, 100, false);
     let effects = h.apply(Msg::Action(Action::Open));
@@ -437,28 +303,6 @@ fn a_read_answered_after_its_detail_closed_fetches_nothing() {
         assert!(fetched(&h.send(answer)).is_empty());
     }
     assert_eq!(h.state.reading.preview.fetching, None);
-}
-
-#[test]
-fn under_100_columns_a_pane_shown_alone_takes_clicks_and_type_ahead() {
-    let mut h = started_harness(90, 30, 100, false);
-    act(&mut h, Action::FocusNext); // Projects, on the whole width
-    assert_eq!(h.state.focus, Focus::Projects);
-    let msg = click(&mut h, 40, 2).unwrap();
-    assert!(
-        matches!(
-            msg,
-            Msg::ClickPane {
-                pane: Focus::Projects,
-                entry: 1
-            }
-        ),
-        "{msg:?}"
-    );
-    h.send(msg);
-    assert_eq!(h.state.projects.selected, 1);
-    type_key(&mut h, 'n');
-    assert_eq!(h.state.projects.selected, 0, "n: Nimbus Notes");
 }
 
 #[test]
