@@ -115,7 +115,11 @@ pub fn typeahead_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Optio
     }
     match key.code {
         KeyCode::Backspace if live => Some(Msg::TypeAhead(TypeKey::Backspace)),
-        KeyCode::Char(c) if !c.is_control() && (live || keymap.action(key).is_none()) => {
+        // A space extends a buffer (labels have spaces) but starts none.
+        KeyCode::Char(c)
+            if !c.is_control()
+                && (live || (!c.is_whitespace() && keymap.action(key).is_none())) =>
+        {
             Some(Msg::TypeAhead(TypeKey::Char(c)))
         }
         _ => None,

@@ -160,6 +160,18 @@ fn under_100_columns_a_pane_shown_alone_takes_clicks_and_type_ahead() {
     );
     h.send(msg);
     assert_eq!(h.state.projects.selected, 1);
+    type_key(&mut h, ' ');
+    assert_eq!(h.state.reading.typeahead, None, "a space starts no buffer");
     type_key(&mut h, 'n');
     assert_eq!(h.state.projects.selected, 0, "n: Nimbus Notes");
+    type_key(&mut h, 'i');
+    type_key(&mut h, 'm');
+    type_key(&mut h, 'b');
+    type_key(&mut h, 'u');
+    type_key(&mut h, 's');
+    type_key(&mut h, ' ');
+    type_key(&mut h, 'n');
+    let typed = h.state.reading.typeahead.as_ref().unwrap();
+    assert_eq!(typed.text, "nimbus n", "bound keys and the space extend it");
+    assert_eq!(h.state.projects.selected, 0);
 }
