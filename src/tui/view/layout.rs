@@ -25,7 +25,15 @@ pub struct Areas {
 /// The areas for `state` on a screen of its size.
 #[must_use]
 pub fn areas(state: &AppState) -> Areas {
-    let main = Rect::new(0, 0, state.width, state.height.saturating_sub(1));
+    areas_in(
+        Rect::new(0, 0, state.width, state.height.saturating_sub(1)),
+        state,
+    )
+}
+
+/// The areas for `state` in `main`, the screen above the status bar.
+#[must_use]
+pub fn areas_in(main: Rect, state: &AppState) -> Areas {
     let (side, content) = if sidebar_shown(state) {
         let side_width = super::list_left(state.width);
         let [side, content] =

@@ -59,7 +59,7 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     }
     let [main, status] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
     // reading: the sidebar when shown (`b`, and by width), the preview beside the list.
-    let areas = layout::areas(state);
+    let areas = layout::areas_in(main, state);
     if let Some(side) = areas.side {
         panes::render(frame, side, state, theme);
     }
