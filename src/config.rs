@@ -18,6 +18,8 @@ use crate::api::base_url::{self, BaseUrlError};
 use crate::api::key::{ApiKey, KeyError, redact_keys};
 
 pub mod key_command;
+// reading: the preview pane's setting.
+pub mod preview;
 pub mod sync;
 pub mod triage;
 
@@ -60,6 +62,9 @@ pub struct ConfigFile {
     /// How the inbox's local triage behaves (`[triage]`).
     #[serde(default)]
     pub triage: Option<triage::TriageConfig>,
+    /// reading: the preview pane beside the list: "auto" (from 160 columns), true or false.
+    #[serde(default)]
+    pub preview: Option<preview::PreviewSetting>,
     #[serde(default)]
     pub profiles: std::collections::BTreeMap<String, Account>,
 }

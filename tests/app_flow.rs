@@ -70,6 +70,7 @@ fn launch_with(
         keymap: Keymap::default(),
         refresh_seconds: 0,
         triage: feedback_inbox::config::triage::TriageSettings::default(),
+        preview: feedback_inbox::config::preview::PreviewSetting::default(),
         clipboard: Box::new(clipboard.clone()),
         arrivals,
         waits: None,

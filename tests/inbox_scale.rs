@@ -176,6 +176,7 @@ fn launch() -> (Keys, Frames, tokio::task::JoinHandle<std::io::Result<()>>) {
         keymap: Keymap::default(),
         refresh_seconds: 0,
         triage: feedback_inbox::config::triage::TriageSettings::default(),
+        preview: feedback_inbox::config::preview::PreviewSetting::default(),
         clipboard: Box::new(MemoryClipboard::default()),
         arrivals: None,
         waits: None,

@@ -198,6 +198,7 @@ struct Settings {
     keymap: Keymap,
     refresh_seconds: u64,
     triage: crate::config::triage::TriageSettings,
+    preview: crate::config::preview::PreviewSetting,
 }
 
 /// The inbox's settings and its syncer's, which carry the store's `retention_days` (as `sync`
@@ -212,6 +213,7 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
             keymap: Keymap::default(),
             refresh_seconds: 0,
             triage: crate::config::triage::TriageSettings::default(),
+            preview: crate::config::preview::PreviewSetting::default(),
         });
     };
     let keymap = Keymap::from_config(&loaded.text, &loaded.path.display().to_string())
@@ -226,6 +228,7 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
         keymap,
         refresh_seconds: loaded.file.refresh_seconds.unwrap_or(0),
         triage,
+        preview: loaded.file.preview.unwrap_or_default(),
     })
 }
 
@@ -250,6 +253,7 @@ async fn run(
         keymap: settings.keymap,
         refresh_seconds: settings.refresh_seconds,
         triage: settings.triage,
+        preview: settings.preview,
         clipboard: Box::new(SystemClipboard::new()),
         arrivals,
         waits: Some(waits),

@@ -21,14 +21,7 @@ pub const PREVIEW_DEBOUNCE: SignedDuration = SignedDuration::from_millis(150);
 pub const TYPEAHEAD_LIFE: SignedDuration = SignedDuration::from_secs(1);
 
 /// Whether the preview is shown, as chosen in `config.toml` (`preview = "auto" | true | false`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum PreviewSetting {
-    /// From [`PREVIEW_AUTO_WIDTH`] columns.
-    #[default]
-    Auto,
-    On,
-    Off,
-}
+pub use crate::config::preview::PreviewSetting;
 
 /// The preview pane.
 #[derive(Debug, Clone, Default)]

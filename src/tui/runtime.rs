@@ -57,6 +57,8 @@ pub struct Options {
     pub refresh_seconds: u64,
     /// `[triage]`: the seen delay and whether the selection advances after an action.
     pub triage: crate::config::triage::TriageSettings,
+    /// reading: `preview` in config.toml.
+    pub preview: crate::config::preview::PreviewSetting,
     pub clipboard: Box<dyn Clipboard>,
     /// New items from outside (webhook receiver), if any: stored, then shown.
     pub arrivals: Option<UnboundedReceiver<Arrival>>,
@@ -166,6 +168,8 @@ where
     state.triage.memory_only = options.store.read(|s| s.path().is_none());
     state.triage.external_editor = editor::chosen().is_some();
     state.live = options.arrivals.is_some();
+    // reading
+    state.reading.preview.setting = options.preview;
     let keymap = options.keymap;
     let jobs = sync_jobs::SyncJobs {
         port: options.syncer,

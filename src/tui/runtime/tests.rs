@@ -31,6 +31,7 @@ fn options() -> Options {
         keymap: Keymap::default(),
         refresh_seconds: 0,
         triage: crate::config::triage::TriageSettings::default(),
+        preview: crate::config::preview::PreviewSetting::default(),
         clipboard: Box::new(MemoryClipboard::default()),
         arrivals: None,
         waits: None,

@@ -92,6 +92,22 @@ fn the_preview_is_on_from_160_columns_and_p_wins_until_restart() {
 }
 
 #[test]
+fn the_config_setting_decides_until_p_is_pressed() {
+    use crate::tui::reading::PreviewSetting;
+    let mut h = started_harness(120, 40, 20, true);
+    h.state.reading.preview.setting = PreviewSetting::On;
+    assert!(preview_on(&h.state), "on at any width");
+    h.state.reading.preview.setting = PreviewSetting::Off;
+    h.send(Msg::Resize {
+        width: 200,
+        height: 40,
+    });
+    assert!(!preview_on(&h.state), "off at any width");
+    act(&mut h, Action::TogglePreview);
+    assert!(preview_on(&h.state));
+}
+
+#[test]
 fn the_preview_reads_the_selected_item_and_fetches_it_once() {
     let mut h = wide();
     assert_eq!(h.state.reading.preview.asked.as_deref(), Some("id00000"));
