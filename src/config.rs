@@ -19,6 +19,8 @@ use crate::api::key::{ApiKey, KeyError, redact_keys};
 
 pub mod key_command;
 pub mod looks;
+// reading: the preview pane's setting.
+pub mod preview;
 pub mod sync;
 pub mod triage;
 // views: saved views (`[[views]]`).
@@ -66,6 +68,9 @@ pub struct ConfigFile {
     /// views: saved views (`[[views]]`), checked by `config::views` (which reports lines).
     #[serde(default)]
     pub views: Option<toml::Value>,
+    /// reading: the preview pane beside the list: "auto" (from 160 columns), true or false.
+    #[serde(default)]
+    pub preview: Option<preview::PreviewSetting>,
     #[serde(default)]
     pub profiles: std::collections::BTreeMap<String, Account>,
     // Acting on items, privacy and looks (issue 10, helper "acting"): see `looks`.

@@ -71,6 +71,7 @@ fn launch_with(
         refresh_seconds: 0,
         triage: feedback_inbox::config::triage::TriageSettings::default(),
         views: feedback_inbox::config::views::ViewsSettings::default(),
+        preview: feedback_inbox::config::preview::PreviewSetting::default(),
         clipboard: Box::new(clipboard.clone()),
         arrivals,
         waits: None,

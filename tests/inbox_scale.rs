@@ -177,6 +177,7 @@ fn launch() -> (Keys, Frames, tokio::task::JoinHandle<std::io::Result<()>>) {
         refresh_seconds: 0,
         triage: feedback_inbox::config::triage::TriageSettings::default(),
         views: feedback_inbox::config::views::ViewsSettings::default(),
+        preview: feedback_inbox::config::preview::PreviewSetting::default(),
         clipboard: Box::new(MemoryClipboard::default()),
         arrivals: None,
         waits: None,

@@ -74,11 +74,11 @@ fn marked_rows_show_a_glyph_a_tint_and_the_count() {
     insta::assert_snapshot!(terminal.backend());
     let buffer = terminal.backend().buffer();
     let left = view::list_left(120) + 1;
-    // Row 3 is the second item (marked), row 2 the first (not).
-    assert_eq!(buffer[(left, 3)].symbol(), "◆");
-    assert_eq!(buffer[(left + 20, 3)].bg, Color::Indexed(237));
-    assert_ne!(buffer[(left, 2)].symbol(), "◆");
-    assert_eq!(buffer[(left + 20, 2)].bg, Color::Reset);
+    // Row 4 is the second item (marked), row 3 the first (not): the view bar is row 0.
+    assert_eq!(buffer[(left, 4)].symbol(), "◆");
+    assert_eq!(buffer[(left + 20, 4)].bg, Color::Indexed(237));
+    assert_ne!(buffer[(left, 3)].symbol(), "◆");
+    assert_eq!(buffer[(left + 20, 3)].bg, Color::Reset);
 }
 
 #[test]
@@ -89,9 +89,9 @@ fn marked_rows_without_colour_keep_the_glyph() {
     insta::assert_snapshot!(terminal.backend());
     let buffer = terminal.backend().buffer();
     let left = view::list_left(120) + 1;
-    assert_eq!(buffer[(left, 3)].symbol(), "◆");
+    assert_eq!(buffer[(left, 4)].symbol(), "◆");
     assert!(
-        buffer[(left + 20, 3)]
+        buffer[(left + 20, 4)]
             .modifier
             .contains(Modifier::UNDERLINED)
     );
@@ -110,6 +110,8 @@ fn marked_rows_without_colour_keep_the_glyph() {
 #[test]
 fn privacy_masks_the_list_and_the_detail() {
     let mut h = started_harness(160, 28, 30, true);
+    // The preview (on from 160 columns) would take the email column's room.
+    act(&mut h, Action::TogglePreview);
     act(&mut h, Action::TogglePrivacy);
     h.state.note = None;
     let terminal = draw(&h.state);

@@ -202,6 +202,7 @@ struct Settings {
     views: crate::config::views::ViewsSettings,
     /// Privacy, theme and `|` commands (helper "acting").
     looks: crate::config::looks::LooksSettings,
+    preview: crate::config::preview::PreviewSetting,
 }
 
 /// The inbox's settings and its syncer's, which carry the store's `retention_days` (as `sync`
@@ -222,6 +223,7 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
                 path: super::config_path(args).0,
             },
             looks: crate::config::looks::LooksSettings::default(),
+            preview: crate::config::preview::PreviewSetting::default(),
         });
     };
     let keymap = Keymap::from_config(&loaded.text, &loaded.path.display().to_string())
@@ -246,6 +248,7 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
             path: Some(loaded.path.clone()),
         },
         looks,
+        preview: loaded.file.preview.unwrap_or_default(),
     })
 }
 
@@ -271,6 +274,7 @@ async fn run(
         refresh_seconds: settings.refresh_seconds,
         triage: settings.triage,
         views: settings.views,
+        preview: settings.preview,
         clipboard: Box::new(SystemClipboard::new()),
         arrivals,
         waits: Some(waits),

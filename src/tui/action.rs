@@ -53,6 +53,11 @@ pub enum Action {
     CopyJson,
     Pipe,
     TogglePrivacy,
+    // reading: preview, next/previous item, sidebar (issue 10, "Reading and moving").
+    TogglePreview,
+    NextItem,
+    PrevItem,
+    ToggleSidebar,
 }
 
 impl Action {
@@ -152,6 +157,27 @@ impl Action {
             Action::TogglePrivacy,
             "toggle_privacy",
             "privacy: mask emails and custom values",
+        ),
+        // reading: preview, next/previous item, sidebar.
+        (
+            Action::TogglePreview,
+            "toggle_preview",
+            "show / hide the preview pane",
+        ),
+        (
+            Action::NextItem,
+            "next_item",
+            "next item (in the detail too)",
+        ),
+        (
+            Action::PrevItem,
+            "prev_item",
+            "previous item (in the detail too)",
+        ),
+        (
+            Action::ToggleSidebar,
+            "toggle_sidebar",
+            "hide / show the side panes",
         ),
     ];
 
@@ -413,4 +439,12 @@ pub enum Msg {
     },
     /// A key for the `|` command picker.
     PickerInput(ratatui::crossterm::event::KeyEvent),
+    // reading: side panes' type-ahead and mouse clicks.
+    /// A key for a side pane's type-ahead buffer (see `tui::reading::typeahead_key`).
+    TypeAhead(crate::tui::reading::TypeKey),
+    /// Mouse: select entry `entry` of side pane `pane` (computed from the panes' layout).
+    ClickPane {
+        pane: crate::tui::state::Focus,
+        entry: usize,
+    },
 }

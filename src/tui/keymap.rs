@@ -182,6 +182,11 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::CopyJson, &["C"]),
     (Action::Pipe, &["|"]),
     (Action::TogglePrivacy, &["P"]),
+    // reading: preview, next/previous item, sidebar.
+    (Action::TogglePreview, &["p"]),
+    (Action::NextItem, &["J", "]"]),
+    (Action::PrevItem, &["K", "["]),
+    (Action::ToggleSidebar, &["b"]),
 ];
 
 /// The key table.

@@ -9,6 +9,7 @@ pub mod keymap;
 // views: saved views and the command palette.
 pub mod palette;
 pub mod privacy;
+pub mod reading;
 pub mod rows;
 pub mod runtime;
 pub mod state;

@@ -63,6 +63,8 @@ pub struct Options {
     pub triage: crate::config::triage::TriageSettings,
     /// views: the user's `[[views]]` and where `:save-view` writes.
     pub views: crate::config::views::ViewsSettings,
+    /// reading: `preview` in config.toml.
+    pub preview: crate::config::preview::PreviewSetting,
     pub clipboard: Box<dyn Clipboard>,
     /// New items from outside (webhook receiver), if any: stored, then shown.
     pub arrivals: Option<UnboundedReceiver<Arrival>>,
@@ -179,6 +181,8 @@ where
     state.acting.privacy = options.looks.privacy;
     state.acting.theme = options.looks.theme;
     state.acting.commands = options.looks.commands;
+    // reading
+    state.reading.preview.setting = options.preview;
     let keymap = options.keymap;
     let jobs = sync_jobs::SyncJobs {
         port: options.syncer,
@@ -349,12 +353,13 @@ pub fn translate(event: &Event, state: &AppState, keymap: &Keymap) -> Option<Msg
     }
 }
 
-/// A click selects a list row, and only when the list is what is on top.
+/// A click selects a list row or a side pane's entry, and only when nothing covers them.
 fn click(state: &AppState, column: u16, row: u16) -> Option<Msg> {
     // views: nor under the palette.
     let covered =
         state.help || state.detail.is_some() || state.fatal.is_some() || state.palette.is_some();
-    (!covered && column >= view::list_left(state.width)).then_some(Msg::ClickRow(row))
+    // reading: where the click lands comes from the layout (sidebar, list, preview).
+    (!covered).then(|| view::layout::click_target(state, column, row))?
 }
 
 fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Msg> {
@@ -392,6 +397,10 @@ fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Ms
     // views: the open palette takes every key.
     if state.palette.is_some() {
         return Some(Msg::PaletteInput(*key));
+    }
+    // reading: a side pane's type-ahead takes unbound printable keys (and all while live).
+    if let Some(msg) = super::reading::typeahead_key(key, state, keymap) {
+        return Some(msg);
     }
     let editing = state.text_filter.as_ref().is_some_and(|f| f.editing);
     if editing {

@@ -296,6 +296,8 @@ pub struct AppState {
     pub arrivals: usize,
     /// Local triage: the view's unseen count, undo, the snooze picker and the note editor.
     pub triage: super::triage::TriageState,
+    // reading: the preview, the sidebar's switch and the panes' type-ahead.
+    pub reading: super::reading::Reading,
     /// Set by `update` when the screen must be redrawn.
     pub dirty: bool,
     // views: saved views and the command palette.
@@ -348,6 +350,8 @@ impl AppState {
             live: false,
             arrivals: 0,
             triage: super::triage::TriageState::default(),
+            // reading
+            reading: super::reading::Reading::default(),
             dirty: true,
             // views: saved views and the command palette.
             views: super::views::ViewsState::new(&[], None),

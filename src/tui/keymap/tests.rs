@@ -163,8 +163,11 @@ fn acting_keys_are_bound() {
     for (event, action) in cases {
         assert_eq!(map.action(&event), Some(action), "{event:?}");
     }
-    let rebound =
-        Keymap::from_config("[keys]\ntoggle_mark = \"x\"\nclear_filter = \"ctrl-x\"\n", "c").unwrap();
+    let rebound = Keymap::from_config(
+        "[keys]\ntoggle_mark = \"x\"\nclear_filter = \"ctrl-x\"\n",
+        "c",
+    )
+    .unwrap();
     let x = key(KeyCode::Char('x'), KeyModifiers::NONE);
     assert_eq!(rebound.action(&x), Some(Action::ToggleMark));
 }

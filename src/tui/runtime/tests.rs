@@ -32,6 +32,7 @@ fn options() -> Options {
         refresh_seconds: 0,
         triage: crate::config::triage::TriageSettings::default(),
         views: crate::config::views::ViewsSettings::default(),
+        preview: crate::config::preview::PreviewSetting::default(),
         clipboard: Box::new(MemoryClipboard::default()),
         arrivals: None,
         waits: None,

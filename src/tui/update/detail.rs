@@ -15,6 +15,18 @@ use crate::tui::state::{AppState, DetailView, Known, Load};
 
 /// Opens the selected item: the stored detail is read, and the service asked for a fresh one.
 pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
+    let mut effects = open_stored(state);
+    let id = state.detail.as_ref().map(|v| v.id.clone());
+    // Offline, the stored detail is what there is: `r` asks the service anyway.
+    if let Some(id) = id.filter(|_| state.sync.offline.is_none() && !effects.is_empty()) {
+        effects.extend(fetch(state, id));
+    }
+    effects
+}
+
+/// Opens the selected item from the store only (`J`/`K` step through items this way; the
+/// service is asked once the selection rests, see `update::reading`).
+pub(super) fn open_stored(state: &mut AppState) -> Vec<Effect> {
     let Some(id) = state.selected_row().map(|r| r.id.to_string()) else {
         // A row off the window is being read (a jump to the end): open it when it arrives.
         state.list.open_when_loaded = state.list.selected < state.visible_len();
@@ -36,12 +48,7 @@ pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
         refreshing: false,
         triage,
     });
-    let mut effects = vec![Effect::LoadDetail { id: id.clone() }];
-    // Offline, the stored detail is what there is: `r` asks the service anyway.
-    if state.sync.offline.is_none() {
-        effects.extend(fetch(state, id));
-    }
-    effects
+    vec![Effect::LoadDetail { id }]
 }
 
 /// Asks the service for the detail, unless that is already under way or the inbox is offline

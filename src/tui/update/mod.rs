@@ -10,6 +10,8 @@ mod detail;
 mod input;
 mod list;
 mod panes;
+// reading: preview, next/previous item, sidebar, type-ahead.
+mod reading;
 mod sync;
 mod text_filter;
 mod triage;
@@ -74,7 +76,10 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     state.dirty = true;
     let shown = state.detail.as_ref().map(|d| d.id.clone());
     views::observe(state, &msg); // views: does it change the views' unseen counts?
-    let effects = apply(state, msg);
+    // reading: the selection and the detail a message brought, for the preview.
+    let (selected, watched) = (reading::selected_id(state), reading::watched(&msg));
+    let mut effects = apply(state, msg);
+    effects.extend(reading::after(state, selected.as_deref(), watched));
     state.dirty |= undrawn;
     // However a detail opened (a key, or a row read that an Enter waited for), it counts as
     // seen once shown for the configured delay.
@@ -173,6 +178,9 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::PickerInput(key) => acting::picker_input(state, key),
+        // reading
+        Msg::TypeAhead(key) => reading::typeahead(state, key),
+        Msg::ClickPane { pane, entry } => reading::click_pane(state, pane, entry),
     }
 }
 
@@ -206,6 +214,10 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     }
     // views: 1-9, `;`, X and the `:` palette.
     if let Some(effects) = views::on_action(state, action) {
+        return effects;
+    }
+    // reading: p, b, J/K and ]/[; ends a pane's type-ahead.
+    if let Some(effects) = reading::on_action(state, action) {
         return effects;
     }
     if state.detail.is_some() {
@@ -287,6 +299,10 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
     effects.extend(sync::background(state));
     effects.extend(triage::tick(state));
     effects.extend(views::tick(state)); // views: the unseen counts, when the store changed
+    // reading: the preview's debounce and the type-ahead's end.
+    let (more, changed) = reading::tick(state, now);
+    effects.extend(more);
+    visible_change |= changed;
     state.dirty = visible_change || !effects.is_empty();
     effects
 }

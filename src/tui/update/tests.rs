@@ -15,6 +15,9 @@ mod acting;
 mod detail;
 mod order;
 mod paste;
+// reading
+mod reading;
+mod reading_panes;
 mod search;
 mod sync;
 mod triage;

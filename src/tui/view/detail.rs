@@ -15,15 +15,20 @@ use crate::tui::state::{AppState, DetailView, Load};
 use crate::width::{fit, width};
 
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, view: &DetailView, theme: Theme) {
+    let title = match position(state, &view.id) {
+        Some(position) => format!(
+            " Feedback {} · {position} ",
+            crate::text::sanitize_line(&view.id)
+        ),
+        None => format!(" Feedback {} ", crate::text::sanitize_line(&view.id)),
+    };
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
-        .title(format!(
-            " Feedback {} ",
-            crate::text::sanitize_line(&view.id)
-        ));
+        .title(title);
     let block =
         block.title_bottom(Line::styled(freshness(state, view), theme.dim()).right_aligned());
+    let inner = block.inner(area);
     let lines = match (&view.load, state.details.get(&view.id)) {
         (Load::Failed(message), _) => vec![Line::styled(
             format!("⚠ {}", crate::text::sanitize_line(message)),
@@ -33,18 +38,54 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, view: &DetailView
             &crate::tui::privacy::detail(&known.detail, state.acting.privacy),
             state,
             theme,
+            usize::from(inner.width),
         ),
         _ => vec![Line::styled("loading…", theme.dim())],
     };
-    let inner = block.inner(area);
     let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
     let total = u16::try_from(paragraph.line_count(inner.width)).unwrap_or(u16::MAX);
     let scroll = view.scroll.min(total.saturating_sub(inner.height));
+    let block = block.title_bottom(Line::styled(
+        scroll_position(scroll, inner.height, total),
+        theme.dim(),
+    ));
     frame.render_widget(paragraph.block(block).scroll((scroll, 0)), area);
 }
 
-/// The detail's lines, built only from [`detail_fields`], so every value drawn is sanitized.
-fn lines(detail: &FeedbackDetail, state: &AppState, theme: Theme) -> Vec<Line<'static>> {
+/// Where item `id` is in the list, "3 / 1,284", when it is the list's selected item.
+#[must_use]
+pub fn position(state: &AppState, id: &str) -> Option<String> {
+    state.selected_row().filter(|r| &*r.id == id)?;
+    let thousands = super::list::thousands;
+    Some(format!(
+        "{} / {}",
+        thousands(state.list.selected + 1),
+        thousands(state.visible_len())
+    ))
+}
+
+/// "lines 1–20 of 48", and "more below" when the text goes on past the bottom.
+fn scroll_position(scroll: u16, rows: u16, total: u16) -> String {
+    if total <= rows {
+        return String::new();
+    }
+    let last = scroll.saturating_add(rows).min(total);
+    let more = if last < total {
+        " · ↓ more below"
+    } else {
+        ""
+    };
+    format!(" lines {}–{last} of {total}{more} ", scroll + 1)
+}
+
+/// The detail's lines for a body `cells` wide, built only from [`detail_fields`], so every
+/// value drawn is sanitized; long values wrap under their column.
+pub(super) fn lines(
+    detail: &FeedbackDetail,
+    state: &AppState,
+    theme: Theme,
+    cells: usize,
+) -> Vec<Line<'static>> {
     let DetailFields {
         message,
         facts,
@@ -66,18 +107,19 @@ fn lines(detail: &FeedbackDetail, state: &AppState, theme: Theme) -> Vec<Line<'s
         .collect();
     out.push(Line::raw(""));
     for (label, value) in facts {
-        out.push(Line::from(vec![
+        hanging(
+            &mut out,
             Span::styled(fit(label, 10), theme.header()),
-            Span::raw(value),
-        ]));
+            (&value, cells),
+        );
     }
     out.extend(super::triage::detail_lines(
         state,
         detail.feedback.id.as_str(),
         theme,
     ));
-    pairs(&mut out, "Metadata (built-in)", built_in, theme);
-    pairs(&mut out, "Metadata (custom)", custom, theme);
+    pairs(&mut out, "Metadata (built-in)", built_in, (theme, cells));
+    pairs(&mut out, "Metadata (custom)", custom, (theme, cells));
     out.push(Line::raw(""));
     out.push(Line::styled("Delivery", theme.header()));
     if delivery.is_empty() {
@@ -136,7 +178,12 @@ fn highlighted(
     Line::from(spans)
 }
 
-fn pairs(out: &mut Vec<Line<'static>>, title: &str, items: Vec<(String, String)>, theme: Theme) {
+fn pairs(
+    out: &mut Vec<Line<'static>>,
+    title: &str,
+    items: Vec<(String, String)>,
+    (theme, cells): (Theme, usize),
+) {
     out.push(Line::raw(""));
     out.push(Line::styled(title.to_owned(), theme.header()));
     if items.is_empty() {
@@ -147,11 +194,23 @@ fn pairs(out: &mut Vec<Line<'static>>, title: &str, items: Vec<(String, String)>
         .map(|(k, _)| width(k))
         .max()
         .unwrap_or(0)
-        .min(24);
+        .min(24)
+        .min(cells / 3);
     for (key, value) in items {
-        out.push(Line::from(vec![
-            Span::styled(format!("  {} ", fit(&key, key_cells)), theme.dim()),
-            Span::raw(value),
-        ]));
+        let key = Span::styled(format!("  {} ", fit(&key, key_cells)), theme.dim());
+        hanging(out, key, (&value, cells));
+    }
+}
+
+/// `label` then `value`, the value wrapped to the room right of the label and its further lines
+/// indented to start under it (a hanging indent).
+fn hanging(out: &mut Vec<Line<'static>>, label: Span<'static>, (value, cells): (&str, usize)) {
+    let indent = crate::width::advance(&label.content);
+    let room = cells.saturating_sub(indent);
+    let mut pieces = super::wrap::wrap(value, room).into_iter();
+    let first = pieces.next().unwrap_or_default();
+    out.push(Line::from(vec![label, Span::raw(first)]));
+    for piece in pieces {
+        out.push(Line::raw(format!("{}{piece}", " ".repeat(indent))));
     }
 }

@@ -16,6 +16,77 @@ use crate::width::{fit, width};
 const FOOTER: &str =
     "Mouse: wheel scrolls, click selects. Rebind keys in config.toml under [keys].";
 
+/// Cells a description's column needs for the wrapped two-column layout.
+const HANGING_MIN: usize = 16;
+
+/// One help row in two columns: the keys, then the description wrapped in `room` cells with
+/// its further lines under it, and the action's name after it (on a line of its own when it
+/// does not fit on the last).
+fn hanging_row(
+    keys: &str,
+    name: &str,
+    text: &str,
+    (key_cells, room): (usize, usize),
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let indent = " ".repeat(key_cells + 2);
+    let mut out: Vec<Line<'static>> = super::wrap::wrap(text, room)
+        .into_iter()
+        .enumerate()
+        .map(|(n, piece)| {
+            let lead = if n == 0 {
+                Span::styled(fit(keys, key_cells + 2), theme.active())
+            } else {
+                Span::raw(indent.clone())
+            };
+            Line::from(vec![lead, Span::raw(piece)])
+        })
+        .collect();
+    let name_cells = width(name) + 2;
+    let last_cells = out
+        .last()
+        .map_or(0, Line::width)
+        .saturating_sub(key_cells + 2);
+    match out.last_mut() {
+        Some(last) if last_cells + name_cells <= room => {
+            last.spans
+                .push(Span::styled(format!("  {name}"), theme.dim()));
+        }
+        _ => out.push(Line::from(vec![
+            Span::raw(indent),
+            Span::styled(name.to_owned(), theme.dim()),
+        ])),
+    }
+    out
+}
+
+/// The search language, from the search module so it cannot drift from the parser, each line
+/// wrapped to `cells` with its further lines indented under its text.
+fn search_lines(cells: usize, theme: Theme) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    for (n, text) in crate::store::search::HELP.lines().enumerate() {
+        let heading = n == 0 || !text.starts_with(' ');
+        let style = if heading {
+            theme.header()
+        } else {
+            ratatui::style::Style::new()
+        };
+        let (lead, more) = if heading { ("", "  ") } else { ("  ", "    ") };
+        let (first, room) = (
+            cells.saturating_sub(lead.len()),
+            cells.saturating_sub(more.len()),
+        );
+        for (k, piece) in super::wrap::wrap_first(text.trim_start(), first, room)
+            .into_iter()
+            .enumerate()
+        {
+            let indent = if k == 0 { lead } else { more };
+            out.push(Line::styled(format!("{indent}{piece}"), style));
+        }
+    }
+    out
+}
+
 /// Cells of the widest line of the search language's help.
 fn search_cells() -> usize {
     crate::store::search::HELP
@@ -51,6 +122,13 @@ fn place(area: Rect, keymap: &Keymap, theme: Theme) -> Placement {
                 ])
             })
             .collect()
+    } else if usize::from(area.width) >= key_cells + 2 + 2 + HANGING_MIN {
+        // Too narrow for three columns: each description wraps under its own column, the
+        // action's name after it.
+        let room = usize::from(area.width) - 2 - (key_cells + 2);
+        rows.iter()
+            .flat_map(|(keys, name, text)| hanging_row(keys, name, text, (key_cells, room), theme))
+            .collect()
     } else {
         // Too narrow for three columns: keys and action name, then the description below.
         rows.iter()
@@ -65,21 +143,13 @@ fn place(area: Rect, keymap: &Keymap, theme: Theme) -> Placement {
             })
             .collect()
     };
-    lines.push(Line::raw(""));
-    // The search language, from the search module, so it cannot drift from the parser.
-    for (n, text) in crate::store::search::HELP.lines().enumerate() {
-        let style = if n == 0 || !text.starts_with(' ') {
-            theme.header()
-        } else {
-            ratatui::style::Style::new()
-        };
-        lines.push(Line::styled(text.to_owned(), style));
-    }
-    lines.push(Line::raw(""));
-    lines.push(Line::styled(FOOTER, theme.dim()));
     let natural = natural.max(search_cells() + 2);
     let popup_width = u16::try_from(natural).unwrap_or(u16::MAX).min(area.width);
     let inner_width = popup_width.saturating_sub(2);
+    lines.push(Line::raw(""));
+    lines.extend(search_lines(usize::from(inner_width), theme));
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(FOOTER, theme.dim()));
     let total = Paragraph::new(lines.clone())
         .wrap(Wrap { trim: false })
         .line_count(inner_width);
@@ -135,10 +205,14 @@ pub fn render(frame: &mut Frame, area: Rect, keymap: &Keymap, theme: Theme, scro
     let scroll = scroll.min(max_scroll);
     let title = title(keymap, scroll, max_scroll);
     frame.render_widget(Clear, popup);
-    let block = Block::default()
+    let mut block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
         .title(title);
+    if scroll < max_scroll {
+        // More below: the border says so, as the detail's does.
+        block = block.title_bottom(Line::styled(" ↓ more ", theme.dim()).right_aligned());
+    }
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })

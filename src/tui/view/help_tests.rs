@@ -29,7 +29,7 @@ fn rebound() -> Keymap {
 help = "h"
 back = "backspace"
 move_down = ["n", "down"]
-move_up = ["p", "up"]
+move_up = ["w", "up"]
 "#;
     Keymap::from_config(text, "config.toml").unwrap()
 }
@@ -49,5 +49,5 @@ fn the_help_title_names_the_keys_as_bound() {
 #[test]
 fn the_scrolling_help_title_names_the_keys_as_bound() {
     let row = title_row(&rebound(), 60, 12, 3);
-    assert!(row.contains(" Keys (backspace closes; n/p: 3/"), "{row}");
+    assert!(row.contains(" Keys (backspace closes; n/w: 3/"), "{row}");
 }

@@ -43,10 +43,12 @@ impl Columns {
             - usize::from(self.status > 0)
     }
 
-    fn new(cells: usize, show_status: bool) -> Self {
+    /// Columns for `cells` cells; `one_app`: the list is filtered to one app, whose column
+    /// would say the same on every row.
+    fn new(cells: usize, show_status: bool, one_app: bool) -> Self {
         let status = if show_status { 9 } else { 0 };
         let wide = cells >= 110;
-        let app = if cells >= 70 { 22 } else { 0 };
+        let app = if cells >= 70 && !one_app { 22 } else { 0 };
         let tags = if cells >= 84 { 16 } else { 0 };
         let email = if wide { 26 } else { 0 };
         let fixed = 5
@@ -72,7 +74,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(focused))
-        .title(title(state, theme));
+        .title(super::list_title::title(state, theme));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let prompt_rows = u16::from(state.text_filter.is_some());
@@ -90,7 +92,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
         .collect();
     let status_filter = state.filters.status.as_str();
     let show_status = window.iter().flatten().any(|r| &*r.status != status_filter);
-    let columns = Columns::new(cells, show_status);
+    let columns = Columns::new(cells, show_status, state.filters.app.is_some());
     frame.render_widget(header_line(&columns, theme), header);
     let highlights = state
         .text_filter
@@ -253,34 +255,6 @@ fn highlight_message(
     }
 }
 
-fn title(state: &AppState, theme: Theme) -> Line<'static> {
-    let mut spans = vec![Span::raw(format!(" Feedback · {} ", state.filters.status))];
-    let list = &state.list;
-    let searching = state
-        .text_filter
-        .as_ref()
-        .is_some_and(|f| !f.applied.is_empty());
-    // Counted only when the keys are the whole of the view on screen (not the first screen's
-    // at start-up, nor the last view's while the new one's query runs).
-    if list.loaded && !list.partial && list.shown.as_ref() == Some(&state.view_spec()) {
-        let count = thousands(list.keys.len());
-        if searching {
-            spans.push(Span::styled(format!("{count} match "), theme.active()));
-        } else {
-            spans.push(Span::raw(format!("{count} ")));
-        }
-    }
-    if list.new_count > 0 {
-        // The arrow says some of them are above the rows on screen.
-        let arrow = if list.offset > 0 { "↑ " } else { "" };
-        spans.push(Span::styled(
-            format!("{} new {arrow}", list.new_count),
-            theme.good(),
-        ));
-    }
-    Line::from(spans)
-}
-
 /// `1284` as `1,284`.
 #[must_use]
 pub fn thousands(n: usize) -> String {
@@ -340,8 +314,23 @@ fn draw_row(
         line.piece("", shown, Cut::Fit(columns.status - 1), " ", theme.warn());
     }
     if columns.app > 0 {
+        // The name is cut, never the platform after it (`Name · ios`).
         let app = row.app.as_deref().unwrap_or("—");
-        line.piece("", app, Cut::Fit(columns.app), " ", theme.accent());
+        let (name, platform) = app.rsplit_once(" · ").map_or((app, ""), |(n, p)| (n, p));
+        if platform.is_empty() || width(app) <= columns.app {
+            line.piece("", app, Cut::Fit(columns.app), " ", theme.accent());
+        } else {
+            let platform_cells = (width(platform) + 3).min(columns.app.saturating_sub(4));
+            let name_cells = columns.app - platform_cells;
+            line.piece("", name, Cut::Fit(name_cells), "", theme.accent());
+            line.piece(
+                " · ",
+                platform,
+                Cut::Fit(platform_cells - 3),
+                " ",
+                theme.accent(),
+            );
+        }
     }
     if columns.tags > 0 {
         let tags = &*row.tags_label;

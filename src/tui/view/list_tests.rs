@@ -38,7 +38,17 @@ fn reference_row_line(
     }
     if columns.app > 0 {
         let app = row.app.as_deref().unwrap_or("—");
-        spans.push(Span::styled(fit(app, columns.app) + " ", theme.accent()));
+        match app.rsplit_once(" · ") {
+            // The name is cut, the platform kept.
+            Some((name, platform)) if width(app) > columns.app => {
+                let platform_cells = (width(platform) + 3).min(columns.app - 4);
+                let name = fit(name, columns.app - platform_cells);
+                spans.push(Span::styled(name, theme.accent()));
+                let platform = format!(" · {} ", fit(platform, platform_cells - 3));
+                spans.push(Span::styled(platform, theme.accent()));
+            }
+            _ => spans.push(Span::styled(fit(app, columns.app) + " ", theme.accent())),
+        }
     }
     if columns.tags > 0 {
         let tags = &*row.tags_label;
@@ -126,7 +136,7 @@ fn rows_are_drawn_exactly_as_the_line_of_spans() {
         for cells in [8, 39, 69, 70, 84, 109, 110, 150, 198] {
             let rect = Rect::new(2, 0, cells, 1);
             for show_status in [false, true] {
-                let columns = Columns::new(usize::from(cells), show_status);
+                let columns = Columns::new(usize::from(cells), show_status, false);
                 for selected in [
                     None,
                     Some(theme.selected(true)),
@@ -158,4 +168,19 @@ fn thousands_are_grouped() {
     ] {
         assert_eq!(thousands(n), text);
     }
+}
+
+#[test]
+fn the_platform_is_never_the_part_cut_and_one_app_drops_the_column() {
+    let state = state();
+    let columns = Columns::new(120, false, false);
+    let row = &state.list.window.rows[0];
+    let rect = Rect::new(0, 0, 120, 1);
+    let buf = draw(rect, None, |buf| {
+        draw_row(buf, rect, &state, (row, false), &columns, Theme::new(false));
+    });
+    let text: String = (0..120).map(|x| buf[(x, 0)].symbol().to_owned()).collect();
+    assert!(text.contains("Nimbus Notes fo… · ios "), "{text}");
+    assert_eq!(Columns::new(120, false, true).app, 0);
+    assert!(Columns::new(120, false, true).message > columns.message);
 }

@@ -14,6 +14,11 @@ mod triage;
 // views: the view bar and the command palette.
 mod palette;
 mod view_bar;
+// reading: layout with sidebar and preview, preview pane, hanging indent.
+pub mod layout;
+mod list_title;
+mod preview;
+mod wrap;
 
 pub use help::scroll_range as help_scroll_range;
 
@@ -30,7 +35,7 @@ use theme::Theme;
 pub const MIN_WIDTH: u16 = 40;
 pub const MIN_HEIGHT: u16 = 12;
 /// Narrower than this, the side panes give way to the list.
-const SIDEBAR_MIN_WIDTH: u16 = 80;
+pub const SIDEBAR_MIN_WIDTH: u16 = 80;
 
 /// The first column of the list area for a terminal `width` wide.
 #[must_use]
@@ -58,25 +63,25 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
         return;
     }
     let [main, status] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
-    let content = if area.width >= SIDEBAR_MIN_WIDTH {
-        let side_width = list_left(area.width);
-        let [side, content] =
-            Layout::horizontal([Constraint::Length(side_width), Constraint::Min(1)]).areas(main);
+    // reading: the sidebar when shown (`b`, and by width), the preview beside the list.
+    let areas = layout::areas_in(main, state);
+    if let Some(side) = areas.side {
         panes::render(frame, side, state, theme);
-        content
-    } else {
-        main
-    };
+    }
     if let Some(detail) = &state.detail {
-        detail::render(frame, content, state, detail, theme);
-    } else if area.width < SIDEBAR_MIN_WIDTH && state.focus != Focus::List {
-        panes::render_one(frame, content, state, state.focus, theme);
+        detail::render(frame, areas.content, state, detail, theme);
+    } else if areas.side.is_none() && state.focus != Focus::List {
+        panes::render_one(frame, areas.content, state, state.focus, theme);
     } else {
         // views: the view bar, one line above the list.
-        let [bar, content] =
-            Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(content);
+        let [bar, list_area] =
+            Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(areas.list);
         view_bar::render(frame, bar, state, theme);
-        list::render(frame, content, state, theme);
+        list::render(frame, list_area, state, theme);
+        // reading: the preview beside the list.
+        if let Some(rect) = areas.preview {
+            preview::render(frame, rect, state, theme);
+        }
     }
     status_bar::render(frame, status, state, keymap, theme);
     triage::render_picker(frame, main, state, theme);

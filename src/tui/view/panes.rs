@@ -24,6 +24,14 @@ pub fn counts_label(status: &str, cells: usize) -> String {
 }
 
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
+    for (focus, rect) in areas(area, state) {
+        render_one(frame, rect, state, focus, theme);
+    }
+}
+
+/// Where each pane goes in the sidebar `area` (for drawing and for clicks).
+#[must_use]
+pub fn areas(area: Rect, state: &AppState) -> [(Focus, Rect); 3] {
     let rows = |pane: &Pane| {
         u16::try_from(pane.entries.len().max(1))
             .unwrap_or(u16::MAX)
@@ -35,13 +43,26 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
         Constraint::Min(3),
     ])
     .areas(area);
-    for (focus, rect) in [
+    [
         (Focus::Projects, projects),
         (Focus::Apps, apps),
         (Focus::Tags, tags),
-    ] {
-        render_one(frame, rect, state, focus, theme);
+    ]
+}
+
+/// The entry of pane `focus` drawn on screen row `row` of its `area`, if any (the same scroll
+/// as [`pane_lines`]).
+#[must_use]
+pub fn entry_at(state: &AppState, focus: Focus, area: Rect, row: u16) -> Option<usize> {
+    let pane = state.pane(focus)?;
+    let rows = usize::from(area.height.saturating_sub(2));
+    let rel = usize::from(row.checked_sub(area.y + 1)?);
+    if rel >= rows {
+        return None;
     }
+    let offset = pane.selected.saturating_sub(rows.saturating_sub(1));
+    let entry = offset + rel;
+    (entry < pane.entries.len()).then_some(entry)
 }
 
 /// One pane in `area`.
@@ -58,6 +79,16 @@ pub fn render_one(frame: &mut Frame, area: Rect, state: &AppState, focus: Focus,
     let focused = state.focus == focus && state.detail.is_none();
     let inner_width = usize::from(area.width.saturating_sub(2));
     let mut title_spans = vec![Span::raw(format!(" {title} "))];
+    if let Some(typed) = state.reading.typeahead.as_ref().filter(|_| focused) {
+        // The type-ahead buffer, while it is live.
+        title_spans.push(Span::styled(
+            format!(
+                "⌕{} ",
+                truncate(&sanitize_line(&typed.text), inner_width / 2)
+            ),
+            theme.highlight(),
+        ));
+    }
     if let Some(chosen) = active {
         let room = inner_width.saturating_sub(width(title) + 5);
         title_spans.push(Span::styled(

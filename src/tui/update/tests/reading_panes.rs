@@ -1,0 +1,177 @@
+//! Reading and moving, the side panes: the sidebar's switch, type-ahead and clicks.
+
+use ratatui::crossterm::event::{Event, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+
+use super::act;
+use super::reading::{at, tick, type_key};
+use crate::tui::action::{Action, Msg};
+use crate::tui::keymap::Keymap;
+use crate::tui::reading::{TypeKey, sidebar_shown};
+use crate::tui::runtime::translate;
+use crate::tui::state::Focus;
+use crate::tui::testkit::{Harness, started_harness};
+
+#[test]
+fn b_hides_and_shows_the_sidebar_which_hides_itself_below_100_columns() {
+    let mut h = started_harness(120, 35, 20, true);
+    assert!(sidebar_shown(&h.state));
+    act(&mut h, Action::ToggleSidebar);
+    assert!(!sidebar_shown(&h.state));
+    act(&mut h, Action::ToggleSidebar);
+    assert!(sidebar_shown(&h.state));
+    let mut h = started_harness(99, 35, 20, true);
+    assert!(!sidebar_shown(&h.state));
+    act(&mut h, Action::ToggleSidebar);
+    assert!(sidebar_shown(&h.state), "b shows it down to 80 columns");
+    let mut h = started_harness(79, 35, 20, true);
+    act(&mut h, Action::ToggleSidebar);
+    assert!(!sidebar_shown(&h.state));
+    assert!(h.state.note.as_ref().unwrap().text.contains("Too narrow"));
+}
+
+#[test]
+fn type_ahead_jumps_in_a_pane_and_bound_letters_extend_it() {
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::FocusPrev); // Tags: bug, crash, feature-request, ui
+    assert_eq!(h.state.focus, Focus::Tags);
+    let labels: Vec<&str> = h
+        .state
+        .tags
+        .entries
+        .iter()
+        .map(|e| e.label.as_str())
+        .collect();
+    let index = |label: &str| labels.iter().position(|l| *l == label).unwrap();
+    let (feature, crash) = (index("feature-request"), index("crash"));
+    type_key(&mut h, 'F');
+    assert_eq!(h.state.tags.selected, feature, "starts with, any case");
+    assert_eq!(h.state.reading.typeahead.as_ref().unwrap().text, "F");
+    // `s` switches the status when no buffer is live; here it extends "F" to "Fs": no match,
+    // the selection stays.
+    let status = h.state.filters.status.clone();
+    type_key(&mut h, 's');
+    assert_eq!(h.state.filters.status, status, "s did not fire");
+    assert_eq!(h.state.tags.selected, feature);
+    h.send(Msg::TypeAhead(TypeKey::Backspace));
+    h.send(Msg::TypeAhead(TypeKey::Backspace));
+    assert_eq!(h.state.reading.typeahead, None, "emptied, it ends");
+    type_key(&mut h, 'a');
+    assert_eq!(h.state.tags.selected, crash, "then contains: cr-a-sh");
+    // Esc ends the buffer, and only that.
+    act(&mut h, Action::Back);
+    assert_eq!(h.state.reading.typeahead, None);
+    assert_eq!(h.state.focus, Focus::Tags);
+    // A bound key with no buffer does what it is bound to.
+    type_key(&mut h, 'j');
+    assert_eq!(h.state.tags.selected, crash + 1);
+}
+
+#[test]
+fn a_type_ahead_buffer_ends_a_second_after_its_last_letter() {
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::FocusPrev);
+    h.send(Msg::Tick(at(0)));
+    type_key(&mut h, 'f');
+    tick(&mut h, 1000);
+    assert!(h.state.reading.typeahead.is_some(), "a second: still live");
+    tick(&mut h, 1250);
+    assert_eq!(h.state.reading.typeahead, None);
+    // Now `s` is the status key again.
+    type_key(&mut h, 's');
+    assert_ne!(h.state.filters.status, crate::api::Status::New);
+}
+
+#[test]
+fn moves_and_enter_end_the_buffer_and_keys_in_the_list_are_never_type_ahead() {
+    let mut h = started_harness(120, 35, 100, false);
+    type_key(&mut h, 'a');
+    assert_eq!(
+        h.state.reading.typeahead, None,
+        "the list has no type-ahead"
+    );
+    act(&mut h, Action::FocusPrev);
+    type_key(&mut h, 'f');
+    act(&mut h, Action::MoveUp);
+    assert_eq!(h.state.reading.typeahead, None);
+    type_key(&mut h, 'f');
+    act(&mut h, Action::Open);
+    assert_eq!(h.state.reading.typeahead, None);
+    let tag = h.state.filters.tag.as_ref().unwrap();
+    assert_eq!(tag.label, "feature-request");
+}
+
+fn click(h: &mut Harness, column: u16, row: u16) -> Option<Msg> {
+    let event = Event::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    });
+    translate(&event, &h.state, &Keymap::default())
+}
+
+#[test]
+fn a_click_selects_an_entry_in_a_side_pane() {
+    let mut h = started_harness(120, 35, 100, false);
+    // Projects: rows 1 and 2 under its border at the top of the sidebar.
+    let msg = click(&mut h, 3, 2).unwrap();
+    assert!(
+        matches!(
+            msg,
+            Msg::ClickPane {
+                pane: Focus::Projects,
+                entry: 1
+            }
+        ),
+        "{msg:?}"
+    );
+    h.send(msg);
+    assert_eq!(h.state.focus, Focus::Projects);
+    assert_eq!(h.state.projects.selected, 1);
+    // The pane's border selects nothing; a click on the list still selects a row.
+    assert!(click(&mut h, 3, 0).is_none());
+    let left = crate::tui::view::list_left(120);
+    assert!(matches!(click(&mut h, left + 5, 4), Some(Msg::ClickRow(4))));
+}
+
+#[test]
+fn a_click_on_the_preview_selects_no_row_and_with_the_sidebar_hidden_the_list_starts_at_0() {
+    let mut h = started_harness(160, 40, 100, false);
+    assert!(click(&mut h, 159 - 5, 4).is_none());
+    act(&mut h, Action::ToggleSidebar);
+    assert!(matches!(click(&mut h, 2, 4), Some(Msg::ClickRow(4))));
+}
+
+#[test]
+fn under_100_columns_a_pane_shown_alone_takes_clicks_and_type_ahead() {
+    let mut h = started_harness(90, 30, 100, false);
+    act(&mut h, Action::FocusNext); // Projects, on the whole width
+    assert_eq!(h.state.focus, Focus::Projects);
+    let msg = click(&mut h, 40, 2).unwrap();
+    assert!(
+        matches!(
+            msg,
+            Msg::ClickPane {
+                pane: Focus::Projects,
+                entry: 1
+            }
+        ),
+        "{msg:?}"
+    );
+    h.send(msg);
+    assert_eq!(h.state.projects.selected, 1);
+    type_key(&mut h, ' ');
+    assert_eq!(h.state.reading.typeahead, None, "a space starts no buffer");
+    type_key(&mut h, 'n');
+    assert_eq!(h.state.projects.selected, 0, "n: Nimbus Notes");
+    type_key(&mut h, 'i');
+    type_key(&mut h, 'm');
+    type_key(&mut h, 'b');
+    type_key(&mut h, 'u');
+    type_key(&mut h, 's');
+    type_key(&mut h, ' ');
+    type_key(&mut h, 'n');
+    let typed = h.state.reading.typeahead.as_ref().unwrap();
+    assert_eq!(typed.text, "nimbus n", "bound keys and the space extend it");
+    assert_eq!(h.state.projects.selected, 0);
+}
