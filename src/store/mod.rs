@@ -13,6 +13,7 @@ mod account;
 mod catalog;
 mod files;
 mod keys;
+pub mod pivot;
 mod read;
 mod refs;
 pub mod schema;

@@ -203,7 +203,7 @@ impl Store {
 
 /// The ORDER BY of a view, newest first: by the full-text index's rowid when it drives the
 /// query (SQLite sorts otherwise, not knowing it equals `items.k`).
-fn order(query: &ViewQuery) -> &'static str {
+pub(super) fn order(query: &ViewQuery) -> &'static str {
     if query.fts.is_some() {
         "items_fts.rowid"
     } else {
@@ -214,7 +214,7 @@ fn order(query: &ViewQuery) -> &'static str {
 /// The FROM and WHERE clauses of a view and its parameters. With a full-text match, the match's
 /// index drives the query (CROSS JOIN keeps it outermost): its rowids are item keys, so it
 /// yields matches newest first and a LIMIT stops it early.
-fn view_condition(
+pub(super) fn view_condition(
     conn: &rusqlite::Connection,
     query: &ViewQuery,
 ) -> rusqlite::Result<(&'static str, String, Vec<Value>)> {

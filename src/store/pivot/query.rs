@@ -1,0 +1,244 @@
+//! The SQL of a pivot: the view's condition (`store::read`) with the group's column joined in,
+//! counted by SQLite, and the last 30 days' rows streamed to be put in local days.
+
+use rusqlite::types::Value;
+use rusqlite::{Row, params_from_iter};
+
+use super::days::{PeriodCursor, Window};
+use super::{By, Group, Groups, LOCALE_KEY, OS_KEYS, Period, VERSION_KEY};
+use crate::store::read::{order, view_condition};
+use crate::store::search::Context;
+use crate::store::{Store, StoreError, ViewQuery};
+
+/// How a pivot by value reads its group: the joins it adds to the view and the two columns
+/// (the key, the label) it selects.
+struct Column {
+    join: String,
+    key: &'static str,
+    label: &'static str,
+    /// Parameters of the join (numbered after the view's).
+    params: Vec<Value>,
+}
+
+impl Store {
+    /// The groups of a pivot by value (not by time), unordered; a metadata pivot leaves out
+    /// the items without the key (the caller adds them).
+    pub(super) fn value_groups(
+        &self,
+        view: &ViewQuery,
+        by: &By,
+        window: &Window,
+        counts: bool,
+    ) -> Result<Vec<Group>, StoreError> {
+        let (from, condition, mut params) =
+            view_condition(self.conn(), view).map_err(|e| self.error(e))?;
+        let column = self.column(by, params.len())?;
+        params.extend(column.params.iter().cloned());
+        let (key, label, join) = (column.key, column.label, &column.join);
+        let mut groups = Groups::new(window.days());
+        if counts {
+            let sql = format!(
+                "SELECT {key}, {label}, count(*) {from} {join} WHERE {condition} GROUP BY 1, 2"
+            );
+            self.each_row(&sql, &params, |row| {
+                let count: i64 = row.get(2)?;
+                let group = entry(&mut groups, by, row)?;
+                group.count += count.unsigned_abs();
+                Ok(())
+            })?;
+        }
+        let (low, high) = window.key_range();
+        let n = params.len();
+        params.extend([Value::Integer(low), Value::Integer(high)]);
+        let recent = format!(
+            "SELECT {key}, {label}, items.k {from} {join} WHERE {condition} \
+             AND items.k > ?{} AND items.k <= ?{}",
+            n + 1,
+            n + 2
+        );
+        self.each_row(&recent, &params, |row| {
+            let k: i64 = row.get(2)?;
+            if let Some(slot) = window.slot(k) {
+                let group = entry(&mut groups, by, row)?;
+                group.daily[slot] = group.daily[slot].saturating_add(1);
+            }
+            Ok(())
+        })?;
+        Ok(groups.met)
+    }
+
+    /// The groups of a day or week pivot over the whole view, newest first (items whose key
+    /// gives no time last, as `None`).
+    pub(super) fn period_groups(
+        &self,
+        view: &ViewQuery,
+        period: Period,
+        cx: &Context,
+        window: &Window,
+    ) -> Result<Vec<Group>, StoreError> {
+        let (from, condition, params) =
+            view_condition(self.conn(), view).map_err(|e| self.error(e))?;
+        let sql = format!(
+            "SELECT items.k {from} WHERE {condition} ORDER BY {}",
+            order(view)
+        );
+        let mut cursor = PeriodCursor::new(period, cx.tz.clone());
+        let mut groups = Groups::new(window.days());
+        self.each_row(&sql, &params, |row| {
+            let k: i64 = row.get(0)?;
+            let name = cursor.name(k).map(str::to_owned);
+            let group = groups.entry(name, None);
+            group.count += 1;
+            if let Some(slot) = window.slot(k) {
+                group.daily[slot] = group.daily[slot].saturating_add(1);
+            }
+            Ok(())
+        })?;
+        let mut groups = groups.met;
+        // Met newest first; a key without a time goes last.
+        groups.sort_by_key(|g| g.key.is_none());
+        Ok(groups)
+    }
+
+    /// How many of the view's items have their metadata stored (a detail or a webhook).
+    pub(super) fn covered(&self, view: &ViewQuery) -> Result<u64, StoreError> {
+        let (from, condition, params) =
+            view_condition(self.conn(), view).map_err(|e| self.error(e))?;
+        let sql = format!(
+            "SELECT count(*) {from} WHERE {condition} AND (items.detail_at IS NOT NULL \
+             OR EXISTS (SELECT 1 FROM item_meta WHERE item_meta.k = items.k))"
+        );
+        self.conn()
+            .prepare_cached(&sql)
+            .and_then(|mut s| s.query_row(params_from_iter(params), |row| row.get::<_, i64>(0)))
+            .map(i64::unsigned_abs)
+            .map_err(|e| self.error(e))
+    }
+
+    /// Calls `each` with the key of every item of `view` inside `window`.
+    pub(super) fn window_keys(
+        &self,
+        view: &ViewQuery,
+        window: &Window,
+        mut each: impl FnMut(i64),
+    ) -> Result<(), StoreError> {
+        let (from, condition, mut params) =
+            view_condition(self.conn(), view).map_err(|e| self.error(e))?;
+        let (low, high) = window.key_range();
+        let n = params.len();
+        params.extend([Value::Integer(low), Value::Integer(high)]);
+        let sql = format!(
+            "SELECT items.k {from} WHERE {condition} AND items.k > ?{} AND items.k <= ?{}",
+            n + 1,
+            n + 2
+        );
+        self.each_row(&sql, &params, |row| {
+            each(row.get(0)?);
+            Ok(())
+        })
+    }
+
+    /// The join and columns of a pivot by value; `n` parameters come before the join's.
+    fn column(&self, by: &By, n: usize) -> Result<Column, StoreError> {
+        let apps = "LEFT JOIN app_refs a ON a.k = items.app";
+        let column = |join: String, key, label, params| Column {
+            join,
+            key,
+            label,
+            params,
+        };
+        let meta = |custom: i64, keys: &[&str], label| {
+            let list: Vec<String> = (1..=keys.len()).map(|i| format!("?{}", n + i)).collect();
+            let join = format!(
+                "JOIN item_meta m ON m.k = items.k AND m.custom = {custom} AND m.key IN ({})",
+                list.join(", ")
+            );
+            let params = keys.iter().map(|k| Value::Text((*k).to_owned())).collect();
+            column(join, "m.value", label, params)
+        };
+        Ok(match by {
+            By::App => column(apps.to_owned(), "a.id", "a.name", Vec::new()),
+            By::Platform => column(apps.to_owned(), "a.platform", "NULL", Vec::new()),
+            By::Tag => column(
+                "LEFT JOIN item_tags t ON t.k = items.k".to_owned(),
+                "t.tag",
+                "NULL",
+                Vec::new(),
+            ),
+            By::Version => meta(0, &[VERSION_KEY], "NULL"),
+            By::Locale => meta(0, &[LOCALE_KEY], "NULL"),
+            By::Os => meta(0, &OS_KEYS, "m.key"),
+            By::Meta(key) => meta(self.custom_or_built_in(key)?, &[key.as_str()], "NULL"),
+            By::Day | By::Week => unreachable_period(),
+        })
+    }
+
+    /// 1 when some item has `key` as a custom key, else 0 (the built-in key of that name).
+    fn custom_or_built_in(&self, key: &str) -> Result<i64, StoreError> {
+        let custom = self
+            .conn()
+            .prepare_cached("SELECT 1 FROM item_meta WHERE key = ?1 AND custom = 1")
+            .and_then(|mut s| s.exists([key]))
+            .map_err(|e| self.error(e))?;
+        let built_in = !custom
+            && self
+                .conn()
+                .prepare_cached("SELECT 1 FROM item_meta WHERE key = ?1 AND custom = 0")
+                .and_then(|mut s| s.exists([key]))
+                .map_err(|e| self.error(e))?;
+        Ok(i64::from(!built_in))
+    }
+
+    fn each_row(
+        &self,
+        sql: &str,
+        params: &[Value],
+        mut each: impl FnMut(&Row<'_>) -> rusqlite::Result<()>,
+    ) -> Result<(), StoreError> {
+        let mut run = || -> rusqlite::Result<()> {
+            let mut stmt = self.conn().prepare_cached(sql)?;
+            let mut rows = stmt.query(params_from_iter(params))?;
+            while let Some(row) = rows.next()? {
+                each(row)?;
+            }
+            Ok(())
+        };
+        run().map_err(|e| self.error(e))
+    }
+}
+
+/// Day and week pivots are read by `period_groups`, never by a column.
+fn unreachable_period() -> Column {
+    Column {
+        join: String::new(),
+        key: "NULL",
+        label: "NULL",
+        params: Vec::new(),
+    }
+}
+
+/// The group of a row `(key, label, …)`. Apps are one group per id (an app renamed has
+/// stored refs of both names: the group shows the name seen first); OS versions are told apart
+/// by platform and shown as "iOS 17.2" / "Android 14".
+fn entry<'g>(groups: &'g mut Groups, by: &By, row: &Row<'_>) -> rusqlite::Result<&'g mut Group> {
+    let key: Option<String> = row.get(0)?;
+    let label: Option<String> = row.get(1)?;
+    Ok(match by {
+        By::App => {
+            let group = groups.entry(key, None);
+            if group.label.is_none() {
+                group.label = label;
+            }
+            group
+        }
+        By::Os => {
+            let shown = label.map(|os_key| match os_key.as_str() {
+                "iOSVersion" => format!("iOS {}", key.as_deref().unwrap_or_default()),
+                "androidVersion" => format!("Android {}", key.as_deref().unwrap_or_default()),
+                other => format!("{other} {}", key.as_deref().unwrap_or_default()),
+            });
+            groups.entry(key, shown)
+        }
+        _ => groups.entry(key, label),
+    })
+}
