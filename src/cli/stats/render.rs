@@ -49,7 +49,7 @@ pub fn summary(pivot: &Pivot) -> String {
     let mut line = format!("{} {items} in {groups} {noun}", thousands(pivot.total));
     if let Some(covered) = pivot.covered {
         line = format!(
-            "{line}; {} based on {} of {} items (metadata comes with a detail: `search --with-detail` fetches it)",
+            "{line}; {} based on {} of {} items (metadata comes with a detail: `search QUERY --with-detail --fields all` fetches it)",
             pivot.by.name(),
             thousands(covered),
             thousands(pivot.total)
