@@ -5,7 +5,7 @@
 use rusqlite_migration::{M, Migrations};
 
 /// The SQL of every migration, oldest first.
-pub const STEPS: &[&str] = &[V1, V2, V3, V4];
+pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
 /// where it is shown. `items.k` is the item's place in time (in schema 1 and 2, `received` in
@@ -148,6 +148,12 @@ CREATE TABLE triage (
 CREATE INDEX triage_by_snooze ON triage(snoozed_until) WHERE snoozed_until IS NOT NULL;
 CREATE INDEX triage_done ON triage(id) WHERE done = 1;
 CREATE INDEX triage_seen ON triage(id) WHERE seen = 1;
+";
+
+/// Schema 5 (pivots, `store::pivot`): an item's tags by its key, so a pivot by tag joins each
+/// item of a view to its tags with one seek (the table's own key starts with the tag).
+const V5: &str = r"
+CREATE INDEX item_tags_by_item ON item_tags(k, tag);
 ";
 
 /// Every migration, oldest first.

@@ -23,6 +23,8 @@ mod tests;
 mod tests_brute;
 #[cfg(test)]
 mod tests_trend;
+#[cfg(test)]
+mod timing;
 
 use std::collections::HashMap;
 
@@ -181,22 +183,31 @@ impl Store {
     /// ending on `cx.now`'s day in `cx.tz`.
     pub fn pivot(&self, view: &ViewQuery, by: &By, cx: &Context) -> Result<Pivot, StoreError> {
         let window = Window::ending(cx.now, &cx.tz, SERIES_DAYS);
-        let total = self.view_count(view)?;
-        let covered = if by.is_metadata() {
-            Some(self.covered(view)?)
-        } else {
-            None
-        };
-        let groups = match by.period() {
-            Some(period) => self.period_groups(view, period, cx, &window)?,
+        let mut covered = None;
+        let (total, groups) = match by.period() {
+            Some(period) => {
+                let groups = self.period_groups(view, period, cx, &window)?;
+                (groups.iter().map(|g| g.count).sum(), groups)
+            }
             None => {
                 let mut groups = self.value_groups(view, by, &window, true)?;
+                // An item is in one app, one platform: their counts add up to the view's (one
+                // pass less); an item has any number of tags.
+                let total = if matches!(by, By::App | By::Platform) {
+                    groups.iter().map(|g| g.count).sum()
+                } else if by.is_metadata() {
+                    let (total, with_metadata) = self.covered(view)?;
+                    covered = Some(with_metadata);
+                    total
+                } else {
+                    self.view_count(view)?
+                };
                 if by.is_metadata() {
                     let daily = self.view_daily(view, &window)?;
                     add_none(&mut groups, total, &daily);
                 }
                 sort_largest_first(&mut groups);
-                groups
+                (total, groups)
             }
         };
         Ok(Pivot {

@@ -1,6 +1,8 @@
 //! The SQL of a pivot: the view's condition (`store::read`) with the group's column joined in,
 //! counted by SQLite, and the last 30 days' rows streamed to be put in local days.
 
+use std::collections::HashMap;
+
 use rusqlite::types::Value;
 use rusqlite::{Row, params_from_iter};
 
@@ -30,6 +32,9 @@ impl Store {
         window: &Window,
         counts: bool,
     ) -> Result<Vec<Group>, StoreError> {
+        if matches!(by, By::App | By::Platform) {
+            return self.app_groups(view, by, window, counts);
+        }
         let (from, condition, mut params) =
             view_condition(self.conn(), view).map_err(|e| self.error(e))?;
         let column = self.column(by, params.len())?;
@@ -60,6 +65,49 @@ impl Store {
             let k: i64 = row.get(2)?;
             if let Some(slot) = window.slot(k) {
                 let group = entry(&mut groups, by, row)?;
+                group.daily[slot] = group.daily[slot].saturating_add(1);
+            }
+            Ok(())
+        })?;
+        Ok(groups.met)
+    }
+
+    /// The groups of a pivot by app or platform: counted by the items' app reference (an
+    /// integer, no join per item), then named from the few references.
+    fn app_groups(
+        &self,
+        view: &ViewQuery,
+        by: &By,
+        window: &Window,
+        counts: bool,
+    ) -> Result<Vec<Group>, StoreError> {
+        let mut refs = AppRefs::new();
+        self.each_row("SELECT k, id, name, platform FROM app_refs", &[], |row| {
+            refs.insert(row.get(0)?, (row.get(1)?, row.get(2)?, row.get(3)?));
+            Ok(())
+        })?;
+        let mut groups = Groups::new(window.days());
+        let (from, condition, mut params) =
+            view_condition(self.conn(), view).map_err(|e| self.error(e))?;
+        if counts {
+            let sql = format!("SELECT items.app, count(*) {from} WHERE {condition} GROUP BY 1");
+            self.each_row(&sql, &params, |row| {
+                let count: i64 = row.get(1)?;
+                app_group(&mut groups, &refs, by, row.get(0)?).count += count.unsigned_abs();
+                Ok(())
+            })?;
+        }
+        let (low, high) = window.key_range();
+        let n = params.len();
+        params.extend([Value::Integer(low), Value::Integer(high)]);
+        let sql = format!(
+            "SELECT items.app, items.k {from} WHERE {condition} AND items.k > ?{} AND items.k <= ?{}",
+            n + 1,
+            n + 2
+        );
+        self.each_row(&sql, &params, |row| {
+            if let Some(slot) = window.slot(row.get(1)?) {
+                let group = app_group(&mut groups, &refs, by, row.get(0)?);
                 group.daily[slot] = group.daily[slot].saturating_add(1);
             }
             Ok(())
@@ -100,18 +148,21 @@ impl Store {
         Ok(groups)
     }
 
-    /// How many of the view's items have their metadata stored (a detail or a webhook).
-    pub(super) fn covered(&self, view: &ViewQuery) -> Result<u64, StoreError> {
+    /// The view's items, and how many of them have their metadata stored (a detail or a
+    /// webhook), in one pass.
+    pub(super) fn covered(&self, view: &ViewQuery) -> Result<(u64, u64), StoreError> {
         let (from, condition, params) =
             view_condition(self.conn(), view).map_err(|e| self.error(e))?;
         let sql = format!(
-            "SELECT count(*) {from} WHERE {condition} AND (items.detail_at IS NOT NULL \
-             OR EXISTS (SELECT 1 FROM item_meta WHERE item_meta.k = items.k))"
+            "SELECT count(*), count(CASE WHEN items.detail_at IS NOT NULL \
+             OR EXISTS (SELECT 1 FROM item_meta WHERE item_meta.k = items.k) THEN 1 END) \
+             {from} WHERE {condition}"
         );
+        let both = |row: &Row<'_>| Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?));
         self.conn()
             .prepare_cached(&sql)
-            .and_then(|mut s| s.query_row(params_from_iter(params), |row| row.get::<_, i64>(0)))
-            .map(i64::unsigned_abs)
+            .and_then(|mut s| s.query_row(params_from_iter(params), both))
+            .map(|(total, covered)| (total.unsigned_abs(), covered.unsigned_abs()))
             .map_err(|e| self.error(e))
     }
 
@@ -140,7 +191,6 @@ impl Store {
 
     /// The join and columns of a pivot by value; `n` parameters come before the join's.
     fn column(&self, by: &By, n: usize) -> Result<Column, StoreError> {
-        let apps = "LEFT JOIN app_refs a ON a.k = items.app";
         let column = |join: String, key, label, params| Column {
             join,
             key,
@@ -157,8 +207,6 @@ impl Store {
             column(join, "m.value", label, params)
         };
         Ok(match by {
-            By::App => column(apps.to_owned(), "a.id", "a.name", Vec::new()),
-            By::Platform => column(apps.to_owned(), "a.platform", "NULL", Vec::new()),
             By::Tag => column(
                 "LEFT JOIN item_tags t ON t.k = items.k".to_owned(),
                 "t.tag",
@@ -169,7 +217,8 @@ impl Store {
             By::Locale => meta(0, &[LOCALE_KEY], "NULL"),
             By::Os => meta(0, &OS_KEYS, "m.key"),
             By::Meta(key) => meta(self.custom_or_built_in(key)?, &[key.as_str()], "NULL"),
-            By::Day | By::Week => unreachable_period(),
+            // Apps and platforms are read by `app_groups`, days and weeks by `period_groups`.
+            By::App | By::Platform | By::Day | By::Week => unreachable_period(),
         })
     }
 
@@ -207,7 +256,31 @@ impl Store {
     }
 }
 
-/// Day and week pivots are read by `period_groups`, never by a column.
+/// An app reference's (id, name, platform) by its key.
+type AppRefs = HashMap<i64, (String, String, String)>;
+
+/// The group of an item with app reference `app`: one per app id (an app renamed has refs of
+/// both names: the group shows the name met first), or per platform.
+fn app_group<'g>(
+    groups: &'g mut Groups,
+    refs: &AppRefs,
+    by: &By,
+    app: Option<i64>,
+) -> &'g mut Group {
+    match (by, app.and_then(|k| refs.get(&k))) {
+        (By::App, Some((id, name, _))) => {
+            let group = groups.entry(Some(id.clone()), None);
+            if group.label.is_none() {
+                group.label = Some(name.clone());
+            }
+            group
+        }
+        (By::Platform, Some((_, _, platform))) => groups.entry(Some(platform.clone()), None),
+        _ => groups.entry(None, None),
+    }
+}
+
+/// Pivots read otherwise than by a joined column.
 fn unreachable_period() -> Column {
     Column {
         join: String::new(),
@@ -217,20 +290,12 @@ fn unreachable_period() -> Column {
     }
 }
 
-/// The group of a row `(key, label, …)`. Apps are one group per id (an app renamed has
-/// stored refs of both names: the group shows the name seen first); OS versions are told apart
-/// by platform and shown as "iOS 17.2" / "Android 14".
+/// The group of a row `(key, label, …)`. OS versions are told apart by platform and shown as
+/// "iOS 17.2" / "Android 14".
 fn entry<'g>(groups: &'g mut Groups, by: &By, row: &Row<'_>) -> rusqlite::Result<&'g mut Group> {
     let key: Option<String> = row.get(0)?;
     let label: Option<String> = row.get(1)?;
     Ok(match by {
-        By::App => {
-            let group = groups.entry(key, None);
-            if group.label.is_none() {
-                group.label = label;
-            }
-            group
-        }
         By::Os => {
             let shown = label.map(|os_key| match os_key.as_str() {
                 "iOSVersion" => format!("iOS {}", key.as_deref().unwrap_or_default()),
