@@ -169,8 +169,8 @@ pub struct Pivot {
     pub by: By,
     /// Items in the view.
     pub total: u64,
-    /// For a metadata pivot: the view's items whose metadata is known (a detail or a webhook
-    /// stored it). `None` for other pivots.
+    /// For a metadata pivot: the view's items with metadata stored (a detail or a webhook
+    /// brought it). `None` for other pivots.
     pub covered: Option<u64>,
     /// Largest first, ties by key (`None` last); for day and week, newest first.
     pub groups: Vec<Group>,

@@ -90,6 +90,14 @@ impl Store {
         let (from, condition, mut params) =
             view_condition(self.conn(), view).map_err(|e| self.error(e))?;
         if counts {
+            // The index (app, status, key) holds all a status view needs: SQLite would
+            // otherwise walk the status index and read each item's row for its app. A project
+            // has its own index, and a full-text match drives its own query.
+            let from = if from == "FROM items" && view.project.is_none() {
+                "FROM items INDEXED BY items_by_app"
+            } else {
+                from
+            };
             let sql = format!("SELECT items.app, count(*) {from} WHERE {condition} GROUP BY 1");
             self.each_row(&sql, &params, |row| {
                 let count: i64 = row.get(1)?;
@@ -148,15 +156,15 @@ impl Store {
         Ok(groups)
     }
 
-    /// The view's items, and how many of them have their metadata stored (a detail or a
-    /// webhook), in one pass.
+    /// The view's items, and how many of them have metadata stored (from a detail or a
+    /// webhook), in one pass. Said of `item_meta` alone: `items.detail_at` would cost a read of
+    /// every item's row, and a detail without any metadata has none to count.
     pub(super) fn covered(&self, view: &ViewQuery) -> Result<(u64, u64), StoreError> {
         let (from, condition, params) =
             view_condition(self.conn(), view).map_err(|e| self.error(e))?;
         let sql = format!(
-            "SELECT count(*), count(CASE WHEN items.detail_at IS NOT NULL \
-             OR EXISTS (SELECT 1 FROM item_meta WHERE item_meta.k = items.k) THEN 1 END) \
-             {from} WHERE {condition}"
+            "SELECT count(*), count(CASE WHEN EXISTS (SELECT 1 FROM item_meta \
+             WHERE item_meta.k = items.k) THEN 1 END) {from} WHERE {condition}"
         );
         let both = |row: &Row<'_>| Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?));
         self.conn()

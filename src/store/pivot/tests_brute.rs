@@ -160,7 +160,9 @@ impl Fixture {
         let mut covered = 0;
         for k in &keys {
             let (item, detail) = &self.items[k];
-            covered += u64::from(*detail);
+            let has_metadata =
+                !(item.metadata.built_in.is_empty() && item.metadata.custom.is_empty());
+            covered += u64::from(*detail && has_metadata);
             let day = item
                 .feedback
                 .received_at

@@ -100,3 +100,32 @@ fn report(store: &Store) {
         );
     }
 }
+
+/// SQLite's plans for the pivots' main statements over a small store, to read by hand.
+#[test]
+#[ignore = "plans, read by hand"]
+fn plans() {
+    let mut store = Store::open_memory().unwrap();
+    fill(&mut store, 2_000);
+    for sql in [
+        "SELECT items.app, count(*) FROM items WHERE items.status = 'new' GROUP BY 1",
+        "SELECT items.app, count(*) FROM items INDEXED BY items_by_app WHERE items.status = 'new' GROUP BY 1",
+        "SELECT items.app, count(*) FROM items WHERE 1 GROUP BY 1",
+        "SELECT t.tag, NULL, count(*) FROM items LEFT JOIN item_tags t ON t.k = items.k WHERE 1 GROUP BY 1, 2",
+        "SELECT t.tag, NULL, count(*) FROM items LEFT JOIN item_tags t ON t.k = items.k WHERE items.status = 'new' GROUP BY 1, 2",
+        "SELECT m.value, NULL, count(*) FROM items JOIN item_meta m ON m.k = items.k AND m.custom = 1 AND m.key IN ('plan') WHERE 1 GROUP BY 1, 2",
+        "SELECT count(*), count(CASE WHEN EXISTS (SELECT 1 FROM item_meta WHERE item_meta.k = items.k) THEN 1 END) FROM items WHERE 1",
+        "SELECT items.k FROM items WHERE items.status = 'new' ORDER BY items.k",
+    ] {
+        let mut stmt = store
+            .conn()
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap();
+        let plan: Vec<String> = stmt
+            .query_map([], |row| row.get(3))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        eprintln!("{sql}\n    {}", plan.join("\n    "));
+    }
+}
