@@ -151,9 +151,11 @@ CREATE INDEX triage_seen ON triage(id) WHERE seen = 1;
 ";
 
 /// Schema 5 (pivots, `store::pivot`): an item's tags by its key, so a pivot by tag joins each
-/// item of a view to its tags with one seek (the table's own key starts with the tag).
+/// item of a view to its tags with one seek (the table's own key starts with the tag), and the
+/// untagged items apart (a pivot's "(none)" group without reading every item's row).
 const V5: &str = r"
 CREATE INDEX item_tags_by_item ON item_tags(k, tag);
+CREATE INDEX items_untagged ON items(status) WHERE tags = '[]';
 ";
 
 /// Every migration, oldest first.

@@ -14,6 +14,7 @@
 //! day or week once (`days::PeriodCursor`).
 
 mod days;
+mod fast;
 mod query;
 mod trend;
 

@@ -7,6 +7,7 @@ use rusqlite::types::Value;
 use rusqlite::{Row, params_from_iter};
 
 use super::days::{PeriodCursor, Window};
+use super::fast::{self, Part};
 use super::{By, Group, Groups, LOCALE_KEY, OS_KEYS, Period, VERSION_KEY};
 use crate::store::read::{order, view_condition};
 use crate::store::search::Context;
@@ -37,38 +38,53 @@ impl Store {
         }
         let (from, condition, mut params) =
             view_condition(self.conn(), view).map_err(|e| self.error(e))?;
-        let column = self.column(by, params.len())?;
-        params.extend(column.params.iter().cloned());
-        let (key, label, join) = (column.key, column.label, &column.join);
-        let mut groups = Groups::new(window.days());
-        if counts {
-            let sql = format!(
-                "SELECT {key}, {label}, count(*) {from} {join} WHERE {condition} GROUP BY 1, 2"
-            );
-            self.each_row(&sql, &params, |row| {
-                let count: i64 = row.get(2)?;
-                let group = entry(&mut groups, by, row)?;
-                group.count += count.unsigned_abs();
-                Ok(())
-            })?;
-        }
+        let custom = match by {
+            By::Meta(key) => self.custom_or_built_in(key)?,
+            _ => 0,
+        };
+        let parts = match fast::parts(view, by, &condition, &mut params, custom) {
+            Some(parts) => parts,
+            None => {
+                let column = Self::column(by, params.len(), custom);
+                params.extend(column.params.iter().cloned());
+                let (key, label, join) = (column.key, column.label, &column.join);
+                vec![Part {
+                    counts: format!(
+                        "SELECT {key}, {label}, count(*) {from} {join} WHERE {condition} GROUP BY 1, 2"
+                    ),
+                    recent: format!(
+                        "SELECT {key}, {label}, items.k {from} {join} WHERE {condition} \
+                         AND items.k > {{LO}} AND items.k <= {{HI}}"
+                    ),
+                }]
+            }
+        };
         let (low, high) = window.key_range();
         let n = params.len();
         params.extend([Value::Integer(low), Value::Integer(high)]);
-        let recent = format!(
-            "SELECT {key}, {label}, items.k {from} {join} WHERE {condition} \
-             AND items.k > ?{} AND items.k <= ?{}",
-            n + 1,
-            n + 2
-        );
-        self.each_row(&recent, &params, |row| {
-            let k: i64 = row.get(2)?;
-            if let Some(slot) = window.slot(k) {
-                let group = entry(&mut groups, by, row)?;
-                group.daily[slot] = group.daily[slot].saturating_add(1);
+        let mut groups = Groups::new(window.days());
+        for part in parts {
+            if counts {
+                self.each_row(&part.counts, &params[..n], |row| {
+                    let count: i64 = row.get(2)?;
+                    if count > 0 {
+                        entry(&mut groups, by, row)?.count += count.unsigned_abs();
+                    }
+                    Ok(())
+                })?;
             }
-            Ok(())
-        })?;
+            let recent = part
+                .recent
+                .replace("{LO}", &format!("?{}", n + 1))
+                .replace("{HI}", &format!("?{}", n + 2));
+            self.each_row(&recent, &params, |row| {
+                if let Some(slot) = window.slot(row.get(2)?) {
+                    let group = entry(&mut groups, by, row)?;
+                    group.daily[slot] = group.daily[slot].saturating_add(1);
+                }
+                Ok(())
+            })?;
+        }
         Ok(groups.met)
     }
 
@@ -197,8 +213,9 @@ impl Store {
         })
     }
 
-    /// The join and columns of a pivot by value; `n` parameters come before the join's.
-    fn column(&self, by: &By, n: usize) -> Result<Column, StoreError> {
+    /// The join and columns of a pivot by value; `n` parameters come before the join's;
+    /// `custom` says which kind of key `meta.KEY` is.
+    fn column(by: &By, n: usize, custom: i64) -> Column {
         let column = |join: String, key, label, params| Column {
             join,
             key,
@@ -214,7 +231,7 @@ impl Store {
             let params = keys.iter().map(|k| Value::Text((*k).to_owned())).collect();
             column(join, "m.value", label, params)
         };
-        Ok(match by {
+        match by {
             By::Tag => column(
                 "LEFT JOIN item_tags t ON t.k = items.k".to_owned(),
                 "t.tag",
@@ -224,10 +241,10 @@ impl Store {
             By::Version => meta(0, &[VERSION_KEY], "NULL"),
             By::Locale => meta(0, &[LOCALE_KEY], "NULL"),
             By::Os => meta(0, &OS_KEYS, "m.key"),
-            By::Meta(key) => meta(self.custom_or_built_in(key)?, &[key.as_str()], "NULL"),
+            By::Meta(key) => meta(custom, &[key.as_str()], "NULL"),
             // Apps and platforms are read by `app_groups`, days and weeks by `period_groups`.
             By::App | By::Platform | By::Day | By::Week => unreachable_period(),
-        })
+        }
     }
 
     /// 1 when some item has `key` as a custom key, else 0 (the built-in key of that name).
