@@ -1,7 +1,9 @@
 //! The local store at scale: storing (items per second, full-text index included), its size per
 //! item, and the queries the inbox runs on a view, at 1,000,000 items made by the simulator's
 //! data generator. The 1M-item store is built once and kept under `target/bench-data/` (it is
-//! rebuilt when the schema changes); `STORE_BENCH_ITEMS` sets another size.
+//! rebuilt when the schema changes); `STORE_BENCH_ITEMS` sets another size. One item in four is
+//! stored with its detail (metadata and delivery, as opening it or a webhook delivery stores
+//! them), so the metadata pivots have something to count.
 #![allow(clippy::unwrap_used, clippy::cast_precision_loss)] // figures for people, not for arithmetic
 
 use std::path::PathBuf;
@@ -10,10 +12,12 @@ use std::time::Instant;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use feedback_inbox::api::Feedback;
 use feedback_inbox::sim;
-use feedback_inbox::store::{Store, TIES_PER_MICROSECOND, ViewQuery, schema};
+use feedback_inbox::store::{Sighting, Store, TIES_PER_MICROSECOND, ViewQuery, schema};
 use jiff::Timestamp;
 
 const SEED: u64 = 11;
+/// One item in this many is stored with its detail.
+const DETAIL_EVERY: usize = 4;
 
 fn anchor() -> Timestamp {
     "2026-11-01T12:00:00Z".parse().unwrap()
@@ -40,20 +44,35 @@ fn big_store() -> Store {
         .join("bench-data");
     // Named after the schema's SQL and the key scheme, so a changed schema gets a new store.
     let mut hasher = std::hash::DefaultHasher::new();
-    std::hash::Hash::hash(&(schema::STEPS, TIES_PER_MICROSECOND), &mut hasher);
+    std::hash::Hash::hash(
+        &(schema::STEPS, TIES_PER_MICROSECOND, DETAIL_EVERY),
+        &mut hasher,
+    );
     let schema = std::hash::Hasher::finish(&hasher);
     let path = dir.join(format!("store-{n}-seed{SEED}-{schema:016x}.sqlite3"));
     if !path.exists() {
         let partial = path.with_extension("partial");
         let _ = std::fs::remove_file(&partial);
         let started = Instant::now();
-        let all = items(n);
+        let data = sim::data::generate(SEED, n, anchor());
         let generated = started.elapsed();
         let mut store = Store::open(&partial).unwrap();
+        store.put_projects(&data.projects).unwrap();
+        store.put_apps(&data.apps, None).unwrap();
         let started = Instant::now();
-        for page in all.chunks(100) {
-            store.put_items(page, anchor()).unwrap();
+        // Pages of 100 as the generator gives them (details made one page at a time: all of
+        // them at once would take gigabytes).
+        let mut page = Vec::with_capacity(100);
+        let mut stored_items = 0;
+        for detail in data.items() {
+            page.push(detail);
+            if page.len() == 100 {
+                put_page(&mut store, &page, stored_items);
+                stored_items += page.len();
+                page.clear();
+            }
         }
+        put_page(&mut store, &page, stored_items);
         let stored = started.elapsed();
         store
             .conn()
@@ -73,11 +92,28 @@ fn big_store() -> Store {
     let info = store.info().unwrap();
     let stored: u64 = info.by_status.values().sum();
     eprintln!(
-        "store of {stored} items: {} bytes, {:.0} bytes per item (index included)",
+        "store of {stored} items ({} with a detail): {} bytes, {:.0} bytes per item (index included)",
+        info.with_detail,
         info.bytes,
         info.bytes as f64 / stored as f64
     );
     store
+}
+
+/// One page: every `DETAIL_EVERY`th item (counted over the whole store) with its detail.
+fn put_page(store: &mut Store, page: &[feedback_inbox::api::FeedbackDetail], before: usize) {
+    let sightings: Vec<Sighting<'_>> = page
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            if (before + i).is_multiple_of(DETAIL_EVERY) {
+                Sighting::detail(d)
+            } else {
+                Sighting::listed(&d.feedback)
+            }
+        })
+        .collect();
+    store.put(&sightings, anchor()).unwrap();
 }
 
 /// Storing pages of 100 into a fresh file store, full-text index included.
@@ -193,5 +229,56 @@ fn searches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, storing, views, searches);
+/// Pivots (issue 11) at scale: the whole store and the `new` view as the inbox shows it (done
+/// and snoozed items left out), by app, tag, a metadata key, a built-in one, and day; and the
+/// trends panel's one query per view change. Each builds the groups with their 30-day series.
+fn pivots(c: &mut Criterion) {
+    use feedback_inbox::store::pivot::By;
+    use feedback_inbox::store::search::Context;
+    let store = big_store();
+    let cx = Context {
+        now: anchor(),
+        tz: jiff::tz::TimeZone::UTC,
+    };
+    let views = [
+        ("all", ViewQuery::default()),
+        (
+            "new",
+            ViewQuery {
+                status: Some("new".into()),
+                ..ViewQuery::default()
+            }
+            .hide_triaged(anchor()),
+        ),
+    ];
+    let mut group = c.benchmark_group("pivot_1m");
+    group.sample_size(10);
+    for (name, view) in &views {
+        for by in [
+            By::App,
+            By::Tag,
+            By::Meta("plan".into()),
+            By::Version,
+            By::Day,
+        ] {
+            let pivot = store.pivot(view, &by, &cx).unwrap();
+            eprintln!(
+                "{name} by {}: {} groups, {} items, covered {:?}",
+                by.name(),
+                pivot.groups.len(),
+                pivot.total,
+                pivot.covered
+            );
+            group.bench_function(format!("{name}_by_{}", by.name()), |b| {
+                b.iter(|| store.pivot(view, &by, &cx).unwrap());
+            });
+        }
+        group.bench_function(format!("{name}_trend_by_tag"), |b| {
+            b.iter(|| store.trend(view, &By::Tag, &cx).unwrap());
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, storing, views, searches, pivots);
 criterion_main!(benches);

@@ -17,6 +17,8 @@ pub mod search_cmd;
 pub mod show;
 pub mod sim_cmd;
 pub mod since;
+// pivot (issue 11): the `stats` command.
+pub mod stats;
 pub mod store_cmd;
 pub mod sync_cmd;
 pub mod webhook_cmd;
@@ -105,6 +107,10 @@ pub enum Command {
     Completions(completions::CompletionsArgs),
     /// Print the man page (roff), or write one page per command with --dir.
     Man(completions::ManArgs),
+    // pivot (issue 11): the `stats` command.
+    /// Count the stored items by app, platform, tag, version, os, locale, meta.KEY, day or week
+    /// (offline), with each group's share and its last 30 days.
+    Stats(stats::StatsArgs),
 }
 
 /// Runs a parsed command line. Batch commands lock stdout for their output; the inbox does not
@@ -135,6 +141,8 @@ pub async fn run(args: Args) -> Result<(), CliError> {
         Command::Man(man) => completions::man(man, &mut out()),
         Command::Store(store) => store_cmd::run(&args, store, &mut out()),
         Command::Search(search) => search_cmd::run_command(&args, search, &mut out()).await,
+        // pivot (issue 11): the `stats` command.
+        Command::Stats(stats) => stats::run_command(&args, stats, &mut out()).await,
         Command::Webhook(webhook) => webhook_cmd::run(&args, webhook, &mut std::io::stdout()).await,
         Command::Sync(sync) => sync_cmd::run(&args, sync, &mut out()).await,
         Command::List(list) => list::run(&args, list, &mut out()).await,

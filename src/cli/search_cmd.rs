@@ -150,7 +150,7 @@ impl Found {
 /// line on stderr saying what it brought (every request counted, discovery's too), and a note
 /// for a status not yet mirrored to its end (the results are partial). Another process's sync
 /// (an inbox) is no failure: a warning, and the search runs on what is stored.
-async fn head_sync(global: &super::Args, shared: &Shared) -> Result<(), CliError> {
+pub(crate) async fn head_sync(global: &super::Args, shared: &Shared) -> Result<(), CliError> {
     let client = super::client(global, false)?;
     let syncer = Syncer::new(
         client,

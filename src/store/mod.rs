@@ -14,6 +14,7 @@ mod catalog;
 mod enrich;
 mod files;
 mod keys;
+pub mod pivot;
 mod read;
 mod refs;
 pub mod schema;

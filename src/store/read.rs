@@ -203,7 +203,7 @@ impl Store {
 
 /// The ORDER BY of a view, newest first: by the full-text index's rowid when it drives the
 /// query (SQLite sorts otherwise, not knowing it equals `items.k`).
-fn order(query: &ViewQuery) -> &'static str {
+pub(super) fn order(query: &ViewQuery) -> &'static str {
     if query.fts.is_some() {
         "items_fts.rowid"
     } else {

@@ -5,7 +5,7 @@
 use rusqlite_migration::{M, Migrations};
 
 /// The SQL of every migration, oldest first.
-pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5];
+pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
 /// where it is shown. `items.k` is the item's place in time (in schema 1 and 2, `received` in
@@ -155,6 +155,14 @@ CREATE INDEX triage_seen ON triage(id) WHERE seen = 1;
 /// gone, so the queue outlives a restart and costs nothing once done.
 const V5: &str = r"
 CREATE TABLE enrich_queue (k INTEGER PRIMARY KEY);
+";
+
+/// Schema 6 (pivots, `store::pivot`): an item's tags by its key, so a pivot by tag joins each
+/// item of a view to its tags with one seek (the table's own key starts with the tag), and the
+/// untagged items apart (a pivot's "(none)" group without reading every item's row).
+const V6: &str = r"
+CREATE INDEX item_tags_by_item ON item_tags(k, tag);
+CREATE INDEX items_untagged ON items(status) WHERE tags = '[]';
 ";
 
 /// Every migration, oldest first.

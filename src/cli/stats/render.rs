@@ -1,0 +1,247 @@
+//! `stats` output: a table fitted to the terminal (plain when piped), JSON, or CSV. Group names
+//! are the server's text: sanitized in the table and CSV (and guarded against formulas there),
+//! escaped for terminals in JSON.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use super::StatsArgs;
+use crate::cli::CliError;
+use crate::cli::export::table_fit::{FittedTable, Spec, TableMode};
+use crate::cli::output::{TableFormat, csv_cell, terminal_safe_json};
+use crate::store::pivot::{Group, Pivot};
+use crate::store::search::Context;
+use crate::text::output::thousands;
+use crate::text::sanitize_line;
+
+/// Cells of the share's bar.
+const BAR_CELLS: usize = 10;
+const LEVELS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+const EIGHTHS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+
+/// Writes the pivot in the format asked for.
+pub fn write(
+    pivot: &Pivot,
+    args: &StatsArgs,
+    cx: &Context,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    match args.format {
+        TableFormat::Table => table(pivot, TableMode::detect(), out)?,
+        TableFormat::Json => {
+            let json = serde_json::to_string_pretty(&Json::of(pivot, cx))?;
+            writeln!(out, "{}", terminal_safe_json(json))?;
+        }
+        TableFormat::Csv => csv(pivot, args.raw_csv, out)?,
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The line said after the output: "3,267 items in 12 groups", and for a metadata pivot
+/// "based on 812 of 3,267 items (the others have no metadata stored)".
+#[must_use]
+pub fn summary(pivot: &Pivot) -> String {
+    let groups = pivot.groups.len();
+    let noun = if groups == 1 { "group" } else { "groups" };
+    let items = if pivot.total == 1 { "item" } else { "items" };
+    let mut line = format!("{} {items} in {groups} {noun}", thousands(pivot.total));
+    if let Some(covered) = pivot.covered {
+        line = format!(
+            "{line}; {} based on {} of {} items (metadata comes with a detail: `search QUERY --with-detail --fields all` fetches it)",
+            pivot.by.name(),
+            thousands(covered),
+            thousands(pivot.total)
+        );
+    }
+    line
+}
+
+/// The group's share of the view's items, 0 to 1 (a tag pivot's shares may add up to more:
+/// an item has several tags).
+#[allow(clippy::cast_precision_loss)] // counts of items are far below 2^52
+fn share(group: &Group, total: u64) -> f64 {
+    if total == 0 {
+        0.0
+    } else {
+        group.count as f64 / total as f64
+    }
+}
+
+/// A bar of `cells` cells for a share from 0 to 1, in eighths of a cell (a share above 0 shows
+/// at least an eighth).
+#[must_use]
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss
+)] // a share is clamped to 0..=1 and the product is at most a few hundred
+pub fn share_bar(share: f64, cells: usize) -> String {
+    let eighths = (share.clamp(0.0, 1.0) * (cells * 8) as f64).round() as usize;
+    let eighths = if share > 0.0 { eighths.max(1) } else { 0 };
+    let mut bar = "█".repeat(eighths / 8);
+    if eighths % 8 > 0 {
+        bar.push(EIGHTHS[eighths % 8]);
+    }
+    bar
+}
+
+/// One cell per day, scaled to the busiest day of the series: an empty day is the lowest
+/// block, a day with any item at least the second.
+#[must_use]
+pub fn sparkline(daily: &[u32]) -> String {
+    let max = daily.iter().copied().max().unwrap_or(0);
+    daily
+        .iter()
+        .map(|&n| {
+            if n == 0 {
+                LEVELS[0]
+            } else {
+                let level = (u64::from(n) * 7).div_ceil(u64::from(max));
+                LEVELS[usize::try_from(level).unwrap_or(7).clamp(1, 7)]
+            }
+        })
+        .collect()
+}
+
+fn table(pivot: &Pivot, mode: TableMode, out: &mut dyn Write) -> Result<(), CliError> {
+    // Counts are right-aligned under their title.
+    let count_cells = pivot
+        .groups
+        .iter()
+        .map(|g| thousands(g.count).len())
+        .chain(["COUNT".len()])
+        .max()
+        .unwrap_or(0);
+    let rows: Vec<Vec<String>> = pivot
+        .groups
+        .iter()
+        .map(|g| {
+            let share = share(g, pivot.total);
+            vec![
+                g.shown().to_owned(),
+                format!("{:>count_cells$}", thousands(g.count)),
+                format!("{:5.1}%", share * 100.0),
+                share_bar(share, BAR_CELLS),
+                sparkline(&g.daily),
+            ]
+        })
+        .collect();
+    let title = pivot.by.name().to_uppercase();
+    let widest = |i: usize, title: &str| {
+        rows.iter()
+            .map(|r| crate::width::width(&sanitize_line(&r[i])))
+            .chain([crate::width::width(title)])
+            .max()
+            .unwrap_or(0)
+    };
+    let spec = |title: &str, preferred: usize, min: usize, rank: u8, whole: bool| Spec {
+        title: title.to_owned(),
+        preferred,
+        min,
+        rank,
+        whole,
+    };
+    let days = pivot.groups.first().map_or(30, |g| g.daily.len());
+    let specs = vec![
+        spec(&title, widest(0, &title).min(40), 8, u8::MAX, false),
+        spec("COUNT", count_cells, count_cells, u8::MAX, true),
+        spec("SHARE", 6, 6, 2, true),
+        spec("", BAR_CELLS, BAR_CELLS, 1, true),
+        spec("LAST 30 DAYS", days, days, 0, true),
+    ];
+    let table = FittedTable::from_specs(specs, Some(0), mode);
+    table.header(out)?;
+    for row in &rows {
+        table.row(out, row)?;
+    }
+    Ok(())
+}
+
+/// The JSON shape: `{by, total, covered, first_day, groups: [{key, label, count, share,
+/// daily}]}`; `key` is null for the items without a value, `covered` null but for metadata
+/// pivots, `daily` the 30 days from `first_day` to today.
+#[derive(Debug, Serialize)]
+struct Json<'a> {
+    by: String,
+    total: u64,
+    covered: Option<u64>,
+    first_day: String,
+    time_zone: Option<&'a str>,
+    groups: Vec<JsonGroup<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct JsonGroup<'a> {
+    key: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    label: Option<&'a str>,
+    count: u64,
+    share: f64,
+    daily: &'a [u32],
+}
+
+impl<'a> Json<'a> {
+    fn of(pivot: &'a Pivot, cx: &'a Context) -> Self {
+        Self {
+            by: pivot.by.name(),
+            total: pivot.total,
+            covered: pivot.covered,
+            first_day: pivot.first_day.to_string(),
+            time_zone: cx.tz.iana_name(),
+            groups: pivot
+                .groups
+                .iter()
+                .map(|g| JsonGroup {
+                    key: g.key.as_deref(),
+                    label: g.label.as_deref(),
+                    count: g.count,
+                    share: (share(g, pivot.total) * 10_000.0).round() / 10_000.0,
+                    daily: &g.daily,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// CSV: `key,label,count,share,<day>…` (one column per day, oldest first, named by its date),
+/// one row per group; `(none)` for the items without a value.
+fn csv(pivot: &Pivot, raw: bool, out: &mut dyn Write) -> Result<(), CliError> {
+    let mut writer = csv::Writer::from_writer(&mut *out);
+    let days = pivot.groups.first().map_or(30, |g| g.daily.len());
+    let mut header: Vec<String> = ["key", "label", "count", "share"].map(str::to_owned).into();
+    let mut day = pivot.first_day;
+    for _ in 0..days {
+        header.push(day.to_string());
+        day = day.tomorrow().unwrap_or(day);
+    }
+    writer.write_record(&header)?;
+    for g in &pivot.groups {
+        let cell = |text: &str| csv_cell(sanitize_line(text).into_owned(), raw);
+        let mut record = vec![
+            cell(g.key.as_deref().unwrap_or("(none)")),
+            cell(g.label.as_deref().unwrap_or_default()),
+            g.count.to_string(),
+            format!("{:.4}", share(g, pivot.total)),
+        ];
+        record.extend(g.daily.iter().map(u32::to_string));
+        writer.write_record(&record)?;
+    }
+    writer.flush()?;
+    Ok(())
+}
+
+#[cfg(test)]
+pub(super) fn table_for_tests(pivot: &Pivot, mode: TableMode) -> String {
+    let mut out = Vec::new();
+    table(pivot, mode, &mut out).unwrap_or_default();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+#[cfg(test)]
+pub(super) fn csv_for_tests(pivot: &Pivot, raw: bool) -> String {
+    let mut out = Vec::new();
+    csv(pivot, raw, &mut out).unwrap_or_default();
+    String::from_utf8(out).unwrap_or_default()
+}

@@ -1,0 +1,110 @@
+//! Trends: the view's daily volume over the last 30 days with today's count, and the groups
+//! (by a pivot) that grew most this week (the last 7 local days, today included) against the
+//! weekly average of the four weeks before. The inbox asks once per view change, off the UI
+//! thread, and keeps the answer: nothing here runs per frame.
+
+use super::days::{SERIES_DAYS, Window};
+use super::{By, Group};
+use crate::store::search::Context;
+use crate::store::{Store, StoreError, ViewQuery};
+
+/// Days in a week, and weeks the baseline averages.
+const WEEK: usize = 7;
+const BASELINE_WEEKS: usize = 4;
+/// How many growing groups a trend lists.
+pub const TOP: usize = 5;
+
+/// A view's trend.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trend {
+    /// Items per local day over the 30 days ending today, oldest first.
+    pub daily: Vec<u32>,
+    /// Items received today (local), the last of `daily`.
+    pub today: u32,
+    /// The five groups that grew most this week, most first (fewer when fewer grew).
+    pub growing: Vec<Growth>,
+}
+
+/// How much a group grew this week.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Growth {
+    /// The group, as a pivot names it (`Group::key`, `Group::label`).
+    pub key: Option<String>,
+    pub label: Option<String>,
+    /// Items in the last 7 days.
+    pub this_week: u64,
+    /// Items per week over the four weeks before.
+    pub weekly_average: f64,
+    /// `this_week - weekly_average`: what the groups are ranked by.
+    pub added: f64,
+    /// The change in percent of the average; `None` when the group is new (an average of 0).
+    pub percent: Option<f64>,
+}
+
+/// The growth of a group with `this_week` items this week and `previous` in the four weeks
+/// before.
+#[must_use]
+#[allow(clippy::cast_precision_loss)] // counts of items are far below 2^52
+pub fn growth(this_week: u64, previous: u64) -> (f64, f64, Option<f64>) {
+    let average = previous as f64 / BASELINE_WEEKS as f64;
+    let added = this_week as f64 - average;
+    let percent = (previous > 0).then(|| added / average * 100.0);
+    (average, added, percent)
+}
+
+impl Store {
+    /// The trend of `view` at `cx.now` (days in `cx.tz`), its growing groups by `by` (none for
+    /// a day or week pivot; the metadata pivots leave out the items without the key).
+    pub fn trend(&self, view: &ViewQuery, by: &By, cx: &Context) -> Result<Trend, StoreError> {
+        let series = Window::ending(cx.now, &cx.tz, SERIES_DAYS);
+        let daily = self.view_daily(view, &series)?;
+        let today = daily.last().copied().unwrap_or(0);
+        let growing = if by.period().is_some() {
+            Vec::new()
+        } else {
+            let weeks = Window::ending(cx.now, &cx.tz, WEEK * (BASELINE_WEEKS + 1));
+            top_growing(self.value_groups(view, by, &weeks, false)?)
+        };
+        Ok(Trend {
+            daily,
+            today,
+            growing,
+        })
+    }
+}
+
+/// The groups (daily series over five weeks) that grew, most first, ties by key; at most
+/// [`TOP`].
+fn top_growing(groups: Vec<Group>) -> Vec<Growth> {
+    let mut out: Vec<Growth> = groups
+        .into_iter()
+        .filter_map(|g| {
+            let split = g.daily.len().saturating_sub(WEEK);
+            let previous: u64 = g.daily[..split].iter().map(|&n| u64::from(n)).sum();
+            let this_week: u64 = g.daily[split..].iter().map(|&n| u64::from(n)).sum();
+            let (weekly_average, added, percent) = growth(this_week, previous);
+            (added > 0.0).then_some(Growth {
+                key: g.key,
+                label: g.label,
+                this_week,
+                weekly_average,
+                added,
+                percent,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.added
+            .total_cmp(&a.added)
+            .then_with(|| a.key.is_none().cmp(&b.key.is_none()))
+            .then_with(|| a.key.cmp(&b.key))
+            .then_with(|| a.label.cmp(&b.label))
+    });
+    out.truncate(TOP);
+    out
+}
+
+#[cfg(test)]
+pub(super) fn top_growing_for_tests(groups: Vec<Group>) -> Vec<Growth> {
+    top_growing(groups)
+}
