@@ -223,3 +223,32 @@ async fn the_sync_command_takes_an_app_by_name() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("no app named \"no such app\""), "{stderr}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_a_gap_left_below_the_head_a_scoped_sync_reads_the_scopes_whole_list() {
+    let r = rig(500, 100_000).await;
+    // One head page only: the rest of the status is a gap for the backfill.
+    let (syncer, shared) = memory_syncer(
+        &r,
+        SyncSettings {
+            head_page_cap: 1,
+            ..small_pages()
+        },
+    );
+    syncer.discovery().await.unwrap();
+    syncer
+        .head(&Status::New, feedback_inbox::sync::Priority::User)
+        .await
+        .unwrap();
+    let app = busiest_app(&r);
+    let want = expected_ids(&r.sim, of_app(&app));
+    let first = scoped(&syncer, &r, &app_scope(&app), false).await;
+    assert_eq!(first, want.len() as u64 / PAGE + 1, "the app's whole list");
+    let stored: Vec<String> = stored_ids(&shared, "new")
+        .into_iter()
+        .filter(|id| want.contains(id))
+        .collect();
+    assert_eq!(stored, want, "all of the app, the gap notwithstanding");
+    // Its own head then stops the next run at once.
+    assert_eq!(scoped(&syncer, &r, &app_scope(&app), false).await, 1);
+}

@@ -3,10 +3,11 @@
 //! whatever the other apps received meanwhile).
 //!
 //! The walk reads the status's list filtered by the scope, newest first, and stops at the first
-//! page that reaches the *stop*: the newer of the status's head (everything at or below it was
-//! mirrored by a whole-status walk, or lies in a gap that walk recorded and the backfill fills)
-//! and the scope's own head (the top of the last scoped walk that reached its stop, or the list's
-//! end). Without either, it reads the scope's whole list. Each page is stored in its own
+//! page that reaches the *stop*: the newer of the status's head, when the status is mirrored
+//! without a hole (no gap left by a head walk, the deep end reached: everything at or below the
+//! head is stored), and the scope's own head (the top of the last scoped walk that reached its
+//! stop: the scope is stored without a hole below it). Without either, it reads the scope's
+//! whole list, so that `sync --app X` leaves all of X stored whatever the rest of the store. Each page is stored in its own
 //! transaction; the scope's head moves only in the transaction of the page that reaches the
 //! stop, so a walk cut short (an error, a kill) moves nothing and the next run reads those pages
 //! again (upserts by id: no duplicates).
@@ -60,8 +61,15 @@ pub async fn head(
         sy.blocking(move |s| {
             let conn = s.conn();
             let read = || -> rusqlite::Result<Option<Key>> {
-                let global = state::status_row(conn, &name)?.head;
-                Ok(global.max(own_head(conn, &meta)?))
+                // The status's head is a stop only while nothing below it is missing: an open
+                // gap (the deep end not reached included) leaves holes only the scope's whole
+                // list can fill.
+                let whole = state::gaps(conn, &name)?
+                    .is_empty()
+                    .then(|| state::status_row(conn, &name))
+                    .transpose()?
+                    .and_then(|row| row.head);
+                Ok(whole.max(own_head(conn, &meta)?))
             };
             read().map_err(|e| s.error(e))
         })
