@@ -147,7 +147,57 @@ async fn a_detail_fetched_another_way_leaves_the_queue_unfetched_again() {
     let (requests, _) = drain(&syncer).await;
     assert_eq!(u64::from(requests), queued - 3);
     assert_eq!(detail_requests(&r) - before, queued - 3);
-    // Cleared, a queue sends nothing.
-    shared.write(|s| s.queue_details(&view)).unwrap();
-    assert_eq!(shared.write(Store::clear_queue).unwrap(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cleared_queue_sends_nothing() {
+    let r = rig(60, 100_000).await;
+    let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
+    mirror(&syncer, &Status::New).await;
+    let queued = shared.write(|s| s.queue_details(&new_items())).unwrap().pending;
+    assert!(queued > 0);
+    assert_eq!(shared.write(Store::clear_queue).unwrap(), queued);
+    assert!(syncer.enrich_step().await.unwrap().is_none());
+    assert_eq!(detail_requests(&r), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_item_whose_detail_cannot_be_had_leaves_the_queue_and_the_rest_go_on() {
+    let r = rig(40, 100_000).await;
+    let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
+    mirror(&syncer, &Status::New).await;
+    let view = new_items();
+    let queued = shared.write(|s| s.queue_details(&view)).unwrap().pending;
+    // The first detail's body is not JSON: asking again would not help.
+    r.sim.faults().add(Route::FeedbackItem, FaultKind::Malformed, Some(1));
+    let (requests, errors) = drain(&syncer).await;
+    assert_eq!((u64::from(requests), errors), (queued, 0));
+    let coverage = shared.read(|s| s.detail_coverage(&view)).unwrap();
+    assert_eq!(coverage.with_detail, queued - 1, "all but the malformed one");
+    assert_eq!(shared.read(Store::queued_details).unwrap(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_error_parks_its_item_while_the_others_go_on_then_it_is_tried_again() {
+    let r = rig(40, 100_000).await;
+    let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
+    mirror(&syncer, &Status::New).await;
+    let view = new_items();
+    let queued = shared.write(|s| s.queue_details(&view)).unwrap().pending;
+    let newest = shared.read(|s| s.view_keys(&view, Some(1))).unwrap();
+    // Every try of the first detail fails (the client's own retries included).
+    let tries = feedback_inbox::api::RetryPolicy::default().max_tries;
+    r.sim
+        .faults()
+        .add(Route::FeedbackItem, FaultKind::Status(500), Some(tries));
+    let (requests, errors) = drain(&syncer).await;
+    assert_eq!((u64::from(requests), errors), (queued, 0));
+    // The parked one still waits; the rest are done.
+    assert_eq!(shared.read(Store::queued_details).unwrap(), 1);
+    assert_eq!(keys_with_detail(&shared, &view).len() as u64, queued - 1);
+    assert!(!keys_with_detail(&shared, &view).contains(&newest[0]));
+    // After the park, it is fetched.
+    r.clock.advance(feedback_inbox::sync::ENRICH_PARK);
+    assert_eq!(drain(&syncer).await, (1, 0));
+    assert_eq!(keys_with_detail(&shared, &view).len() as u64, queued);
 }

@@ -58,9 +58,10 @@ impl Store {
             .map_err(|e| self.error(e))
     }
 
-    /// The id of the newest queued item without a detail; rows before it (items whose detail
-    /// came meanwhile, or that are gone) leave the queue on the way.
-    pub fn next_queued(&mut self) -> Result<Option<String>, StoreError> {
+    /// The id of the newest queued item without a detail and not parked after `now` (Unix
+    /// seconds); rows before the first item without a detail (items whose detail came
+    /// meanwhile, or that are gone) leave the queue on the way.
+    pub fn next_queued(&mut self, now: i64) -> Result<Option<String>, StoreError> {
         self.write(|tx| {
             tx.execute(
                 "DELETE FROM enrich_queue WHERE k < coalesce((SELECT min(q.k) FROM enrich_queue q \
@@ -69,11 +70,36 @@ impl Store {
             )?;
             tx.query_row(
                 "SELECT i.id FROM enrich_queue q JOIN items i ON i.k = q.k \
-                 WHERE i.detail_at IS NULL ORDER BY q.k LIMIT 1",
-                [],
+                 WHERE i.detail_at IS NULL AND (q.retry_at IS NULL OR q.retry_at <= ?1) \
+                 ORDER BY q.k LIMIT 1",
+                [now],
                 |r| r.get(0),
             )
             .optional()
+        })
+    }
+
+    /// Takes the item `id` out of the queue (its detail cannot be had: gone, or refused for
+    /// good).
+    pub fn unqueue(&mut self, id: &str) -> Result<(), StoreError> {
+        self.write(|tx| {
+            tx.execute(
+                "DELETE FROM enrich_queue WHERE k = (SELECT k FROM items WHERE id = ?1)",
+                [id],
+            )
+            .map(drop)
+        })
+    }
+
+    /// Parks the item `id` in the queue until `until` (Unix seconds): its fetch failed for
+    /// reasons of the server's that may pass.
+    pub fn park_queued(&mut self, id: &str, until: i64) -> Result<(), StoreError> {
+        self.write(|tx| {
+            tx.execute(
+                "UPDATE enrich_queue SET retry_at = ?2 WHERE k = (SELECT k FROM items WHERE id = ?1)",
+                (id, until),
+            )
+            .map(drop)
         })
     }
 

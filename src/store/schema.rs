@@ -152,9 +152,10 @@ CREATE INDEX triage_seen ON triage(id) WHERE seen = 1;
 
 /// Schema 5: the details to fetch (`store::enrich`): keys of items someone asked to enrich
 /// (`e` over a view), newest first by key. A row leaves when its item has its detail or is
-/// gone, so the queue outlives a restart and costs nothing once done.
+/// gone, so the queue outlives a restart and costs nothing once done; `retry_at` (Unix
+/// seconds) parks a row whose fetch failed for the server's reasons until then.
 const V5: &str = r"
-CREATE TABLE enrich_queue (k INTEGER PRIMARY KEY);
+CREATE TABLE enrich_queue (k INTEGER PRIMARY KEY, retry_at INTEGER);
 ";
 
 /// Schema 6 (pivots, `store::pivot`): an item's tags by its key, so a pivot by tag joins each

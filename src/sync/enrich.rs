@@ -4,6 +4,7 @@
 //! stored as it comes; the queue is in the store, so a restart continues where it stopped, and
 //! an error (429, 5xx, the network) costs nothing but a later retry.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use jiff::Timestamp;
@@ -13,6 +14,8 @@ use crate::api::{ApiError, RateLimit};
 
 /// The budget's window (the limit is per minute, spec §6).
 const WINDOW: Duration = Duration::from_secs(60);
+/// How long a queued item whose fetch failed with a server error waits before another try.
+pub const PARK: Duration = Duration::from_secs(60);
 
 impl Syncer {
     /// Fetches and stores the detail of the newest queued item; `Ok(None)` when the queue is
@@ -22,24 +25,59 @@ impl Syncer {
         if !self.settings.background {
             return Err(SyncError::BackgroundOff);
         }
-        let Some(id) = self.blocking(crate::store::Store::next_queued).await? else {
+        if self.next_enrich().await?.is_none() {
             return Ok(None);
-        };
+        }
+        // Another process enriching the same store would spend the budget on the same items:
+        // one at a time per store, as the walks are.
+        let _session = self.session()?;
         let _turn = self.gate.turn(Priority::Background).await;
         if !self.may_send(Priority::Background).await {
             return Ok(Some(Report::default()));
         }
+        // Read again after the waits: a detail the user opened meanwhile is not fetched twice.
+        let Some(id) = self.next_enrich().await? else {
+            return Ok(None);
+        };
         let done = Report {
             requests: 1,
             ..Report::default()
         };
         match self.detail(&id).await {
             Ok(_) => Ok(Some(Report { changed: 1, ..done })),
-            // Gone from the service: `detail` removed it from the store (and so from the queue).
-            Err(SyncError::Api(error)) if matches!(*error, ApiError::NotFound { .. }) => {
-                Ok(Some(done))
-            }
+            Err(SyncError::Api(error)) => self.enrich_failed(id, error).await.map(|()| Some(done)),
             Err(error) => Err(error),
+        }
+    }
+
+    async fn next_enrich(&self) -> Result<Option<String>, SyncError> {
+        let now = self.now().as_second();
+        self.blocking(move |s| s.next_queued(now)).await
+    }
+
+    /// What a failed fetch does to the queue. The service or the account out of reach is
+    /// nobody's item's fault: the error goes up, the row stays. A server error may be this
+    /// item's: its row waits [`PARK`] while the others go on. Anything else (gone, refused,
+    /// malformed) will not change by asking again: the row leaves the queue, so one odd item
+    /// never stops the rest.
+    async fn enrich_failed(&self, id: String, error: Arc<ApiError>) -> Result<(), SyncError> {
+        match &*error {
+            ApiError::Network { .. }
+            | ApiError::Timeout
+            | ApiError::RateLimited { .. }
+            | ApiError::Unauthorized
+            | ApiError::IndiePlanRequired
+            | ApiError::Cancelled
+            | ApiError::Setup(_) => Err(SyncError::Api(error)),
+            ApiError::Server { .. } => {
+                let until = self.now().as_second() + PARK.as_secs().cast_signed();
+                tracing::warn!(%error, "enrichment: a detail failed; it waits before another try");
+                self.blocking(move |s| s.park_queued(&id, until)).await
+            }
+            _ => {
+                tracing::warn!(%error, "enrichment: a detail cannot be had; left out");
+                self.blocking(move |s| s.unqueue(&id)).await
+            }
         }
     }
 }
@@ -70,8 +108,11 @@ pub fn estimate(
     };
     let later = pending - usable;
     let window = WINDOW.max(cost(per_window));
-    let full = u32::try_from(later / per_window).unwrap_or(u32::MAX);
-    Some(to_reset.max(cost(usable)) + window.saturating_mul(full) + cost(later % per_window))
+    // Whole windows, then the last one's requests (a whole window's worth when it is full).
+    let full = (later - 1) / per_window;
+    let last = later - full * per_window;
+    let full = u32::try_from(full).unwrap_or(u32::MAX);
+    Some(to_reset.max(cost(usable)) + window.saturating_mul(full) + cost(last))
 }
 
 #[cfg(test)]
@@ -108,6 +149,9 @@ mod tests {
             estimate(48 + 1, r, 20, now, ms(2_000)),
             Some(ms(10_000 + 96_000 + 2_000))
         );
+        // Exactly a window's worth after the reset: its requests' time, not a whole window.
+        let r = rate(60, 40, 30, now);
+        assert_eq!(estimate(28 + 48, r, 20, now, ms(100)), Some(ms(34_800)));
         assert_eq!(estimate(5, RateLimit::default(), 20, now, ms(1)), None);
     }
 }

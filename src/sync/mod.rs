@@ -46,7 +46,8 @@
 //!   and the deep end of `new`, then of `archived`, then the reconcile walk every
 //!   `reconcile_every`); `Ok(None)` when there is nothing to do.
 //! - **Enrichment** (`enrich`): details queued in the store (`Store::queue_details`), newest
-//!   first, one per background step before any other background work, paced like it.
+//!   first, one per background step, taking turns with the backfill, paced like it; an item
+//!   whose detail fails for its own reasons is parked or left out, never blocking the rest.
 //! - **Retention**: with `retention` set, walks stop at the first page reaching past the
 //!   cutoff and store nothing older, so the sync never undoes the store's `retention_days`.
 
@@ -73,7 +74,7 @@ use crate::clock::SharedClock;
 use crate::store::{self, Shared, Store, StoreError};
 
 pub use catalog::CATALOG_FRESH;
-pub use enrich::estimate as enrich_estimate;
+pub use enrich::{PARK as ENRICH_PARK, estimate as enrich_estimate};
 pub use scoped::Scope;
 pub use state::{StatusState, status_state};
 
@@ -179,6 +180,8 @@ pub struct Syncer {
     settings: SyncSettings,
     gate: Arc<gate::Gate>,
     lock: Arc<lock::SyncLock>,
+    /// Background steps alternate between enrichment and the walks when both have work.
+    walks_first: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl std::fmt::Debug for Syncer {
@@ -204,6 +207,7 @@ impl Syncer {
             settings,
             gate: Arc::new(gate::Gate::default()),
             lock: Arc::new(lock::SyncLock::new(path)),
+            walks_first: Arc::default(),
         }
     }
 
@@ -251,20 +255,27 @@ impl Syncer {
             .await
     }
 
-    /// The next piece of background work, in this order: a queued detail (enrichment), a gap
-    /// or the deep end of `new`, then
+    /// The next piece of background work, in this order: a queued detail (enrichment; it takes
+    /// turns with the next two), a gap or the deep end of `new`, then
     /// of `archived`, then a page of the reconcile walk of `new` (while one runs, or when the
     /// last one started `reconcile_every` ago or more). `Ok(None)`: nothing to do now. Waits as
     /// [`Priority::Background`] does (for the user's operations, for the budget floor).
     pub async fn background_step(&self) -> Result<Option<Report>, SyncError> {
-        // The details someone asked for (`e`) come first: the user is waiting for them.
-        if let Some(report) = self.enrich_step().await? {
+        // The details someone asked for (`e`) and the walks take turns, so that neither a big
+        // enrichment holds the mirror back nor the reverse.
+        let walks_first = self
+            .walks_first
+            .fetch_xor(true, std::sync::atomic::Ordering::Relaxed);
+        if !walks_first && let Some(report) = self.enrich_step().await? {
             return Ok(Some(report));
         }
         for status in [Status::New, Status::Archived] {
             if let Some(report) = self.backfill_page(&status, Priority::Background).await? {
                 return Ok(Some(report));
             }
+        }
+        if walks_first && let Some(report) = self.enrich_step().await? {
+            return Ok(Some(report));
         }
         if !self.reconcile_due().await? {
             return Ok(None);
