@@ -45,7 +45,7 @@ pub(super) fn parts(
             Some(vec![
                 Part {
                     counts: format!(
-                        "SELECT tg.tag, NULL, count(*) FROM item_tags tg WHERE {c} GROUP BY 1, 2"
+                        "SELECT tg.tag, NULL, count(*) FROM item_tags tg WHERE {c} GROUP BY tg.tag"
                     ),
                     recent: format!(
                         "SELECT tg.tag, NULL, tg.k FROM item_tags tg INDEXED BY item_tags_by_item \

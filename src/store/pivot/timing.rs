@@ -116,6 +116,8 @@ fn plans() {
         "SELECT m.value, NULL, count(*) FROM items JOIN item_meta m ON m.k = items.k AND m.custom = 1 AND m.key IN ('plan') WHERE 1 GROUP BY 1, 2",
         "SELECT count(*), count(CASE WHEN EXISTS (SELECT 1 FROM item_meta WHERE item_meta.k = items.k) THEN 1 END) FROM items WHERE 1",
         "SELECT items.k FROM items WHERE items.status = 'new' ORDER BY items.k",
+        "SELECT mt.value, NULL, count(*) FROM item_meta mt JOIN items INDEXED BY items_by_status ON items.k = mt.k WHERE mt.custom = 1 AND mt.key IN ('plan') AND items.status = 'new' AND mt.k NOT IN (SELECT i.k FROM triage t JOIN items i ON i.id = t.id WHERE t.done = 1 OR t.snoozed_until > 5) GROUP BY 1, 2",
+        "SELECT tg.tag, NULL, count(*) FROM item_tags tg WHERE tg.status = 'new' AND tg.k NOT IN (SELECT i.k FROM triage t JOIN items i ON i.id = t.id WHERE t.done = 1 OR t.snoozed_until > 5) GROUP BY tg.tag",
     ] {
         let mut stmt = store
             .conn()
