@@ -393,7 +393,9 @@ fn list_columns_hold_after_emoji_clusters() {
         })
         .collect();
     let rows = items.len();
-    let state = hostile_inbox(200, u16::try_from(rows).unwrap() + 8, &items).state;
+    let mut state = hostile_inbox(200, u16::try_from(rows).unwrap() + 8, &items).state;
+    // The list alone, with its email column (the preview would take its room from 160).
+    state.reading.preview.setting = feedback_inbox::config::preview::PreviewSetting::Off;
     let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
     terminal
         .draw(|frame| view::render(frame, &state, &Keymap::default()))
