@@ -111,7 +111,7 @@ pub async fn run(
         SyncStatus::All => &[Status::New, Status::Archived],
     };
     if sync.app.is_some() || sync.project.is_some() {
-        let scope = scope(args, sync, &shared).await?;
+        let scope = scope(args, sync, &shared, &progress).await?;
         for status in statuses {
             walk.scoped(status, &scope, sync.full, out).await?;
         }
@@ -138,8 +138,10 @@ async fn scope(
     args: &super::Args,
     sync: &SyncArgs,
     shared: &Shared,
+    progress: &Progress,
 ) -> Result<(Scope, String), CliError> {
-    let client = super::client_with(args, Arc::new(|_: &crate::api::Wait| {}))?;
+    // A wait of the name lookup (429, retries) shows as the walks' waits do.
+    let client = client(args, progress)?;
     let (project, app) = shared
         .read(|store| Resolver::new(Some(store), Some(&client)))
         .scope(sync.project.as_deref(), sync.app.as_deref())
