@@ -154,7 +154,10 @@ async fn a_cleared_queue_sends_nothing() {
     let r = rig(60, 100_000).await;
     let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
     mirror(&syncer, &Status::New).await;
-    let queued = shared.write(|s| s.queue_details(&new_items())).unwrap().pending;
+    let queued = shared
+        .write(|s| s.queue_details(&new_items()))
+        .unwrap()
+        .pending;
     assert!(queued > 0);
     assert_eq!(shared.write(Store::clear_queue).unwrap(), queued);
     assert!(syncer.enrich_step().await.unwrap().is_none());
@@ -169,11 +172,17 @@ async fn an_item_whose_detail_cannot_be_had_leaves_the_queue_and_the_rest_go_on(
     let view = new_items();
     let queued = shared.write(|s| s.queue_details(&view)).unwrap().pending;
     // The first detail's body is not JSON: asking again would not help.
-    r.sim.faults().add(Route::FeedbackItem, FaultKind::Malformed, Some(1));
+    r.sim
+        .faults()
+        .add(Route::FeedbackItem, FaultKind::Malformed, Some(1));
     let (requests, errors) = drain(&syncer).await;
     assert_eq!((u64::from(requests), errors), (queued, 0));
     let coverage = shared.read(|s| s.detail_coverage(&view)).unwrap();
-    assert_eq!(coverage.with_detail, queued - 1, "all but the malformed one");
+    assert_eq!(
+        coverage.with_detail,
+        queued - 1,
+        "all but the malformed one"
+    );
     assert_eq!(shared.read(Store::queued_details).unwrap(), 0);
 }
 

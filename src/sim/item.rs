@@ -133,6 +133,7 @@ pub fn build(seed: u64, id: FeedbackId, place: &Place<'_>) -> FeedbackDetail {
         app: skeleton.app,
         at: place.at,
         complaint: matches!(skeleton.kind, Kind::Topic(t) if story::is_complaint(t)),
+        crash: skeleton.kind == Kind::Topic(story::CRASH_TOPIC),
     };
     FeedbackDetail {
         metadata: metadata(&mut rng, platform.as_ref(), told),
@@ -285,6 +286,7 @@ struct Told<'a> {
     app: usize,
     at: Timestamp,
     complaint: bool,
+    crash: bool,
 }
 
 /// Metadata of an item from `platform`'s app (none: an item without an app). The item's own
@@ -299,7 +301,9 @@ fn metadata(rng: &mut fastrand::Rng, platform: Option<&Platform>, mut told: Told
             rng.u8(0..10),
             rng.u32(100..5000),
         );
-        let (version, build) = told.story.version(&mut told.rng, told.app, told.at);
+        let (version, build) = told
+            .story
+            .version(&mut told.rng, told.app, told.at, told.crash);
         built_in.insert("appVersion".into(), version);
         built_in.insert("buildNumber".into(), build.to_string());
         match platform {

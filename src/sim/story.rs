@@ -81,22 +81,32 @@ impl Story {
         (n, at.duration_since(self.release_at(app, n)))
     }
 
-    /// The version a user of `app` runs at `at`, and its build number.
+    /// The version a user of `app` runs at `at`, and its build number. A crash report of the
+    /// bad app after the bad release mostly runs the bad release: it is what crashes.
     #[must_use]
-    pub fn version(&self, rng: &mut fastrand::Rng, app: usize, at: Timestamp) -> (String, u32) {
+    pub fn version(
+        &self,
+        rng: &mut fastrand::Rng,
+        app: usize,
+        at: Timestamp,
+        crash: bool,
+    ) -> (String, u32) {
         let (newest, out_for) = self.current(app, at);
         // Adoption: 15% on the day of a release, 10 points more each day, at most 85%.
         let days = u32::try_from(out_for.as_hours().max(0) / 24).unwrap_or(u32::MAX);
         let on_newest = (15 + 10 * days.min(7)).min(85);
-        let n = if rng.u32(..100) < on_newest || newest == 0 {
+        let bad_crash = crash && app == BAD_APP && at >= self.bad_release();
+        let n = if (bad_crash && rng.u8(..100) < 70) || rng.u32(..100) < on_newest || newest == 0 {
             newest
         } else if rng.u8(..100) < 80 || newest == 1 {
             newest - 1
         } else {
             newest - 2
         };
-        // Every third release gets a hotfix a week later, which its users take.
-        let hotfix = n % 3 == 1 && (n < newest || days >= 7);
+        // Every third release gets a hotfix a week later, which its users take; not the bad
+        // release (the story is that it is not fixed yet).
+        let bad = app == BAD_APP && n == RELEASES_BACK;
+        let hotfix = n % 3 == 1 && !bad && (n < newest || days >= 7);
         let (major, minor) = BASE_VERSION[app % BASE_VERSION.len()];
         let minor = minor + u32::try_from(n).unwrap_or(0);
         let (major, minor) = (major + minor / 20, minor % 20);
