@@ -100,3 +100,23 @@ fn moves_made_while_a_query_runs_are_kept_when_it_answers() {
     );
     rows_in_place(&h.state);
 }
+
+/// `j` while a sync's query runs, items arriving on top meanwhile: the answer keeps the row
+/// `j` chose selected (shifted down by the arrivals), so `*` or Enter acts on it.
+#[test]
+fn a_move_during_a_query_follows_its_item_below_the_arrivals() {
+    let mut h = started_harness(120, 35, 1000, true);
+    store_items(&h, &newer(3));
+    let query = h.apply(Msg::Arrived(Ok(true)));
+    let late = h.hold(query);
+    h.send(Msg::Action(Action::MoveDown));
+    assert_eq!(h.selected_id(), "id00001");
+    for msg in late {
+        h.send(msg);
+    }
+    assert_eq!(h.selected_id(), "id00001");
+    assert_eq!(h.state.list.selected, 4);
+    assert_eq!(h.state.list.offset, 0, "the arrivals show on top");
+    assert_eq!(h.state.list.new_count, 3);
+    rows_in_place(&h.state);
+}
