@@ -124,6 +124,10 @@ pub struct ListView {
     /// The next backfill page is wanted but held back because the rate-limit budget is low;
     /// worked out afresh each time paging is considered (every tick).
     pub prefetch_paused: bool,
+    // flaky: keys pressed while a query runs.
+    /// The user moved the selection while the latest query ran: its anchor is stale, and its
+    /// answer keeps the selection and the screen on the items moved to since.
+    pub moved: bool,
 }
 
 /// What the store query of the list is: the filters and the search text.

@@ -67,6 +67,7 @@ pub(super) fn move_by(state: &mut AppState, delta: isize) -> Vec<Effect> {
 
 fn move_to(state: &mut AppState, target: usize) -> Vec<Effect> {
     state.list.open_when_loaded = false;
+    state.list.moved |= state.list.querying;
     state.list.selected = target.min(state.visible_len().saturating_sub(1));
     keep_visible(state);
     // This movement wants one more page when it ends near the end (the next one, another).

@@ -9,7 +9,7 @@ use crate::store::search::QueryError;
 use crate::tui::action::{ViewData, ViewError};
 use crate::tui::effect::Effect;
 use crate::tui::rows::Window;
-use crate::tui::state::{Anchor, AppState};
+use crate::tui::state::{Anchor, AppState, ListView};
 use crate::tui::update::error;
 
 /// What a query keeps of the list it replaces.
@@ -67,6 +67,7 @@ pub(in crate::tui::update) fn requery(state: &mut AppState, mode: Requery) -> Ef
     list.querying = true;
     list.asked = Some(spec.clone());
     list.count_new = count_new;
+    list.moved = false;
     if mode != Requery::Same {
         list.new_count = 0;
     }
@@ -138,9 +139,21 @@ fn apply(state: &mut AppState, data: ViewData) {
         list.new_count += first;
     }
     list.new_count = list.new_count.min(data.keys.len());
+    // Keys pressed while the query ran moved the selection after its anchor was taken (a late
+    // answer must not put it back: Enter would open the item the user left).
+    let moved = (same && list.moved).then(|| Anchor {
+        selected: list.keys.get(list.selected).map(|&k| (k, list.selected)),
+        top: (list.offset > 0)
+            .then(|| list.keys.get(list.offset).copied())
+            .flatten(),
+        first: None,
+    });
     list.selected = data.selected.unwrap_or(0);
     list.offset = data.top.unwrap_or(0);
     list.keys = data.keys;
+    if let Some(anchor) = moved {
+        reanchor(list, anchor);
+    }
     list.window = data.window;
     // Another window's triage of the open detail's item, when the view still holds it (never
     // over a write of this window in flight: the query may have read the store before it).
@@ -163,6 +176,16 @@ fn apply(state: &mut AppState, data: ViewData) {
     {
         filter.error = None;
     }
+}
+
+/// Puts the selection and the screen's top on the anchor's items in the new keys (the
+/// selection by position when its item left the view; the screen at the top when it was).
+fn reanchor(list: &mut ListView, anchor: Anchor) {
+    let at = |key: i64| list.keys.iter().position(|&k| k == key);
+    if let Some((key, fallback)) = anchor.selected {
+        list.selected = at(key).unwrap_or(fallback);
+    }
+    list.offset = anchor.top.and_then(at).unwrap_or(0);
 }
 
 /// The search does not compile against the store (an unknown app, say). The error is shown in

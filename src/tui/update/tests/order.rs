@@ -3,7 +3,7 @@
 
 use super::{newer, store_items};
 use crate::tui::action::{Action, Msg};
-use crate::tui::testkit::started_harness;
+use crate::tui::testkit::{detail, now, started_harness, stored_detail};
 
 /// Every row of the window sits where its key is in the view.
 fn rows_in_place(state: &crate::tui::state::AppState) {
@@ -62,4 +62,61 @@ fn enter_on_a_row_being_read_opens_it_when_a_query_brings_it_first() {
         h.state.detail.as_ref().map(|d| d.id.as_str()),
         Some("id00999")
     );
+}
+
+/// The app_flow race: a view query asked while the bottom row was selected (the detail's
+/// answer stored it) answers after `q`, `g`, Enter; the selection and the detail stay on the
+/// top row the keys chose, not the one the query was anchored on.
+#[test]
+fn moves_made_while_a_query_runs_are_kept_when_it_answers() {
+    let mut h = started_harness(120, 35, 1000, true);
+    h.send(Msg::Action(Action::Bottom));
+    h.send(Msg::Action(Action::Open));
+    assert_eq!(
+        h.state.detail.as_ref().map(|d| d.id.as_str()),
+        Some("id00999")
+    );
+    h.store
+        .write(|s| s.put_detail(&detail(999), now()))
+        .unwrap();
+    let query = h.apply(Msg::DetailLoaded {
+        id: "id00999".into(),
+        result: Ok(Box::new(stored_detail(999))),
+    });
+    let late = h.hold(query);
+    assert!(matches!(late[..], [Msg::ViewLoaded { .. }]), "{late:?}");
+    h.send(Msg::Action(Action::Quit));
+    let mut reads = h.apply(Msg::Action(Action::Top));
+    reads.extend(h.apply(Msg::Action(Action::Open)));
+    assert!(h.state.detail.is_none(), "the top row is being read");
+    let rows = h.hold(reads);
+    for msg in late.into_iter().chain(rows) {
+        h.send(msg);
+    }
+    assert_eq!(h.selected_id(), "id00000");
+    assert_eq!(
+        h.state.detail.as_ref().map(|d| d.id.as_str()),
+        Some("id00000")
+    );
+    rows_in_place(&h.state);
+}
+
+/// `j` while a sync's query runs, items arriving on top meanwhile: the answer keeps the row
+/// `j` chose selected (shifted down by the arrivals), so `*` or Enter acts on it.
+#[test]
+fn a_move_during_a_query_follows_its_item_below_the_arrivals() {
+    let mut h = started_harness(120, 35, 1000, true);
+    store_items(&h, &newer(3));
+    let query = h.apply(Msg::Arrived(Ok(true)));
+    let late = h.hold(query);
+    h.send(Msg::Action(Action::MoveDown));
+    assert_eq!(h.selected_id(), "id00001");
+    for msg in late {
+        h.send(msg);
+    }
+    assert_eq!(h.selected_id(), "id00001");
+    assert_eq!(h.state.list.selected, 4);
+    assert_eq!(h.state.list.offset, 0, "the arrivals show on top");
+    assert_eq!(h.state.list.new_count, 3);
+    rows_in_place(&h.state);
 }
