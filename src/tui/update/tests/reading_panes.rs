@@ -76,9 +76,62 @@ fn a_type_ahead_buffer_ends_a_second_after_its_last_letter() {
     assert!(h.state.reading.typeahead.is_some(), "a second: still live");
     tick(&mut h, 1250);
     assert_eq!(h.state.reading.typeahead, None);
-    // Now `s` is the status key again.
-    type_key(&mut h, 's');
-    assert_ne!(h.state.filters.status, crate::api::Status::New);
+    // Now `j` is the pane's move again.
+    let selected = h.state.tags.selected;
+    type_key(&mut h, 'j');
+    assert_eq!(h.state.tags.selected, selected + 1);
+    assert_eq!(h.state.reading.typeahead, None);
+}
+
+/// Types `word` in the focused pane and checks no bound action fired on the way: no effect
+/// (copy, sync, view read), the status and the view unchanged.
+fn type_word(h: &mut Harness, word: &str) {
+    let (status, view) = (h.state.filters.status.clone(), h.state.views.active);
+    for c in word.chars() {
+        let effects = type_key(h, c);
+        assert!(effects.is_empty(), "{c:?} fired {effects:?}");
+    }
+    assert_eq!(h.state.filters.status, status);
+    assert_eq!(h.state.views.active, view);
+    assert_eq!(h.state.reading.typeahead.as_ref().unwrap().text, word);
+}
+
+#[test]
+fn typing_words_of_bound_letters_in_a_pane_jumps_and_fires_nothing() {
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::FocusPrev); // Tags: bug, crash, feature-request, ui
+    let label = |h: &Harness| h.state.tags.entries[h.state.tags.selected].label.clone();
+    type_word(&mut h, "crash"); // c copies, r syncs, s switches the status, h...
+    assert_eq!(label(&h), "crash");
+    act(&mut h, Action::Back);
+    type_word(&mut h, "bug"); // b hides the sidebar
+    assert_eq!(label(&h), "bug");
+    act(&mut h, Action::Back);
+    type_word(&mut h, "sync"); // y copies the link, c the Markdown block; matches nothing
+    assert_eq!(
+        label(&h),
+        "crash",
+        "s: cra-s-h; then no match: the selection stays"
+    );
+    act(&mut h, Action::Back);
+    type_word(&mut h, "4"); // a digit types too (views are switched from the list)
+    // While a buffer is live, `:` still opens the palette (and ends the buffer).
+    type_key(&mut h, ':');
+    assert!(h.state.palette.is_some());
+    assert_eq!(h.state.reading.typeahead, None);
+}
+
+#[test]
+fn the_panes_own_keys_keep_their_meaning_with_no_buffer() {
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::FocusPrev);
+    type_key(&mut h, 'G');
+    assert_eq!(h.state.tags.selected, h.state.tags.entries.len() - 1);
+    type_key(&mut h, 'g');
+    assert_eq!(h.state.tags.selected, 0);
+    type_key(&mut h, '?');
+    assert!(h.state.help, "? is help");
+    assert_eq!(h.state.reading.typeahead, None);
 }
 
 #[test]
