@@ -1,8 +1,9 @@
 //! End-to-end, triage is durable and shared: the inbox (release binary, in tmux) stars an item;
 //! the moment the glyph is on screen it is killed with SIGKILL; the store holds the star, and
 //! the inbox started again shows it. A second inbox on the same store stars another item, and
-//! the first shows it after its refresh (`r`). A star and a done item are as left after a quit
-//! and restart (the done one only in the Done view). Skipped (with a note) where tmux is not installed.
+//! the first shows it after its refresh (`r`). A star and a done item are as left after a
+//! quit and restart (the done one only in the Done view). Skipped (with a note) where tmux is
+//! not installed.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod tmux;
