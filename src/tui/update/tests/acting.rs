@@ -39,6 +39,7 @@ fn command(name: &str) -> PipeCommand {
     PipeCommand {
         name: name.to_owned(),
         argv: vec!["sh".into(), "-c".into(), format!("cat > {name}")],
+        wait: true,
     }
 }
 
