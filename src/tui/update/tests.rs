@@ -12,6 +12,8 @@ use crate::tui::state::Focus;
 use crate::tui::testkit::{Harness, budget, fill, item, now, started_harness};
 
 mod acting;
+// fix10: fetching many details, a few at a time.
+mod acting_fetch;
 mod detail;
 mod order;
 mod paste;

@@ -12,12 +12,12 @@ use crate::tui::action::{Action, Msg};
 use crate::tui::effect::Effect;
 use crate::tui::testkit::{Harness, detail, now, started_harness, stored_detail};
 
-fn marked(h: &Harness) -> Vec<String> {
+pub(super) fn marked(h: &Harness) -> Vec<String> {
     let keys = std::sync::Arc::clone(&h.state.list.keys);
     h.state.acting.marks.ids_in(&keys)
 }
 
-fn note(h: &Harness) -> String {
+pub(super) fn note(h: &Harness) -> String {
     h.state
         .note
         .as_ref()
@@ -25,7 +25,7 @@ fn note(h: &Harness) -> String {
         .unwrap_or_default()
 }
 
-fn copies(effects: &[Effect]) -> Vec<(&'static str, String)> {
+pub(super) fn copies(effects: &[Effect]) -> Vec<(&'static str, String)> {
     effects
         .iter()
         .filter_map(|e| match e {
@@ -35,7 +35,7 @@ fn copies(effects: &[Effect]) -> Vec<(&'static str, String)> {
         .collect()
 }
 
-fn command(name: &str) -> PipeCommand {
+pub(super) fn command(name: &str) -> PipeCommand {
     PipeCommand {
         name: name.to_owned(),
         argv: vec!["sh".into(), "-c".into(), format!("cat > {name}")],
