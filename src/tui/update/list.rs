@@ -8,7 +8,7 @@ use super::info;
 use crate::api::Status;
 use crate::tui::action::{Action, SyncJob};
 use crate::tui::effect::Effect;
-use crate::tui::state::AppState;
+use crate::tui::state::{AppState, Focus};
 
 pub(super) use query::{Requery, requery, rows_loaded, view_loaded};
 
@@ -205,6 +205,10 @@ pub(super) fn click(state: &mut AppState, screen_row: u16) -> Vec<Effect> {
     if rel >= state.list.viewport_rows {
         return Vec::new();
     }
+    // A click on the list is a choice of the list: the keys go there next (not to a pane or
+    // its type-ahead).
+    state.focus = Focus::List;
+    state.reading.typeahead = None;
     move_to(state, state.list.offset + rel)
 }
 

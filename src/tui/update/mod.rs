@@ -254,14 +254,18 @@ fn global(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
             info(state, format!("Mouse {how}"));
             vec![Effect::SetMouseCapture(state.mouse_captured)]
         }
+        // fix10: the items as every action reaches them (marks, focus), via `acting::targets`.
         Action::CopyLink | Action::CopyMessage | Action::CopyId | Action::OpenLink => {
-            let id = state.selected_row().map(|r| r.id.to_string());
-            match id {
-                Some(id) => detail::item_action(state, &id, action),
-                None => {
-                    info(state, "Nothing selected".to_owned());
+            match acting::targets(state).as_deref() {
+                Some([id]) => detail::item_action(state, id, action),
+                Some(_) => {
+                    info(
+                        state,
+                        "o opens one item's link: Esc clears the marks".to_owned(),
+                    );
                     Vec::new()
                 }
+                None => Vec::new(),
             }
         }
         _ => return None,

@@ -90,3 +90,28 @@ fn progress_counts_the_answers() {
         note(&h)
     );
 }
+
+#[test]
+fn y_and_i_reach_the_marked_items_and_never_a_pane_s_row() {
+    let mut h = started_harness(120, 30, 50, true);
+    act(&mut h, Action::ToggleMark);
+    act(&mut h, Action::ToggleMark);
+    // With marks, `i` gathers the two marked ids (not the selected third row).
+    let effects = act(&mut h, Action::CopyId);
+    let copied = copies(&effects);
+    assert_eq!(copied.len(), 1, "{effects:?}");
+    assert_eq!(copied[0].1, "id00000\nid00001");
+    // `o` opens one link: with marks it says so.
+    act(&mut h, Action::OpenLink);
+    assert!(
+        note(&h).starts_with("o opens one item's link"),
+        "{}",
+        note(&h)
+    );
+    // From a pane, `Y` reaches no list row: it says to Tab to the list.
+    act(&mut h, Action::Back);
+    act(&mut h, Action::FocusPrev);
+    let effects = act(&mut h, Action::CopyMessage);
+    assert!(copies(&effects).is_empty(), "{effects:?}");
+    assert!(note(&h).contains("Tab to it"), "{}", note(&h));
+}

@@ -228,3 +228,20 @@ fn under_100_columns_a_pane_shown_alone_takes_clicks_and_type_ahead() {
     assert_eq!(typed.text, "nimbus n", "bound keys and the space extend it");
     assert_eq!(h.state.projects.selected, 0);
 }
+
+#[test]
+fn a_click_on_a_list_row_moves_the_focus_to_the_list_and_ends_type_ahead() {
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::FocusPrev); // Tags
+    type_key(&mut h, 'c');
+    assert!(h.state.reading.typeahead.is_some());
+    let left = crate::tui::view::list_left(120);
+    let msg = click(&mut h, left + 5, 5).unwrap();
+    h.send(msg);
+    assert_eq!(h.state.focus, Focus::List);
+    assert_eq!(h.state.reading.typeahead, None);
+    assert_eq!(h.state.list.selected, 2);
+    // Now `y` copies the clicked row (no type-ahead, no "Tab to it").
+    let effects = type_key(&mut h, 'y');
+    assert!(!effects.is_empty(), "y acted on the list");
+}
