@@ -85,6 +85,18 @@ pub fn sidebar_shown(state: &AppState) -> bool {
             .unwrap_or(state.width >= SIDEBAR_AUTO_WIDTH)
 }
 
+/// True when something covers the list and the detail (help, fatal screen, palette, the `|`
+/// picker, the snooze picker, the note editor): clicks and the wheel do not reach under it.
+#[must_use]
+pub fn overlay_open(state: &AppState) -> bool {
+    state.help
+        || state.fatal.is_some()
+        || state.palette.is_some()
+        || state.acting.picker.is_some()
+        || state.triage.picker.is_some()
+        || state.triage.note.is_some()
+}
+
 /// Actions whose keys keep their meaning in a side pane when no type-ahead buffer is live: the
 /// pane's own navigation (moves, `x`, Tab, Enter, Esc), quitting, help and the palette. Any
 /// other printable key (a letter, a digit, punctuation) starts a buffer there, so typing

@@ -355,9 +355,8 @@ pub fn translate(event: &Event, state: &AppState, keymap: &Keymap) -> Option<Msg
 
 /// A click selects a list row or a side pane's entry, and only when nothing covers them.
 fn click(state: &AppState, column: u16, row: u16) -> Option<Msg> {
-    // views: nor under the palette.
-    let covered =
-        state.help || state.detail.is_some() || state.fatal.is_some() || state.palette.is_some();
+    // views: nor under the palette; fix10: nor under a picker or the note editor.
+    let covered = state.detail.is_some() || super::reading::overlay_open(state);
     // reading: where the click lands comes from the layout (sidebar, list, preview).
     (!covered).then(|| view::layout::click_target(state, column, row))?
 }

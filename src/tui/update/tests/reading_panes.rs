@@ -245,3 +245,50 @@ fn a_click_on_a_list_row_moves_the_focus_to_the_list_and_ends_type_ahead() {
     let effects = type_key(&mut h, 'y');
     assert!(!effects.is_empty(), "y acted on the list");
 }
+
+/// A click on the list's third row and a wheel turn, as the run loop translates them; true
+/// when either moved the list's selection.
+fn click_and_wheel_reach_the_list(h: &mut Harness) -> bool {
+    let before = h.state.list.selected;
+    let left = crate::tui::view::list_left(120);
+    if let Some(msg) = click(h, left + 5, 6) {
+        h.send(msg);
+    }
+    let wheel = Event::Mouse(MouseEvent {
+        kind: MouseEventKind::ScrollDown,
+        column: left + 5,
+        row: 6,
+        modifiers: KeyModifiers::NONE,
+    });
+    if let Some(msg) = translate(&wheel, &h.state, &Keymap::default()) {
+        h.send(msg);
+    }
+    h.state.list.selected != before
+}
+
+#[test]
+fn clicks_and_the_wheel_do_not_reach_the_list_under_pickers_the_note_editor_or_the_palette() {
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::Snooze);
+    assert!(h.state.triage.picker.is_some());
+    assert!(!click_and_wheel_reach_the_list(&mut h), "snooze picker");
+    h.state.triage.picker = None;
+    h.state.triage.external_editor = false;
+    act(&mut h, Action::EditNote);
+    assert!(h.state.triage.note.is_some());
+    assert!(!click_and_wheel_reach_the_list(&mut h), "note editor");
+    h.state.triage.note = None;
+    h.state.acting.commands = vec![super::acting::command("one"), super::acting::command("two")];
+    act(&mut h, Action::Pipe);
+    assert!(h.state.acting.picker.is_some());
+    assert!(!click_and_wheel_reach_the_list(&mut h), "pipe picker");
+    h.state.acting.picker = None;
+    act(&mut h, Action::Palette);
+    assert!(h.state.palette.is_some());
+    assert!(!click_and_wheel_reach_the_list(&mut h), "palette");
+    h.state.palette = None;
+    assert!(
+        click_and_wheel_reach_the_list(&mut h),
+        "with nothing over it, they do"
+    );
+}
