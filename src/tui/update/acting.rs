@@ -256,6 +256,7 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
             argv: command.argv,
             input: json_lines(&details, private),
             items: details.len(),
+            wait: command.wait,
         }];
     }
     let kind = match gathering.action {

@@ -318,12 +318,13 @@ fn pipe_runs_the_one_command_or_asks_which() {
             argv,
             input,
             items,
+            wait,
         },
     ] = &effects[..]
     else {
         panic!("{effects:?}");
     };
-    assert_eq!((name.as_str(), *items), ("one", 1));
+    assert_eq!((name.as_str(), *items, *wait), ("one", 1, true));
     assert_eq!(
         argv[2], "cat > one",
         "the configured argv, nothing of the item"

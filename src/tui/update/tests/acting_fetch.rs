@@ -115,3 +115,19 @@ fn y_and_i_reach_the_marked_items_and_never_a_pane_s_row() {
     assert!(copies(&effects).is_empty(), "{effects:?}");
     assert!(note(&h).contains("Tab to it"), "{}", note(&h));
 }
+
+#[test]
+fn a_commands_wait_setting_goes_with_its_pipe() {
+    let mut h = started_harness(120, 30, 50, true);
+    h.store
+        .write(|s| s.put_detail(&crate::tui::testkit::detail(0), now()))
+        .unwrap();
+    let mut quiet = super::acting::command("quiet");
+    quiet.wait = false;
+    h.state.acting.commands = vec![quiet];
+    let effects = act(&mut h, Action::Pipe);
+    assert!(
+        matches!(&effects[..], [Effect::Pipe { wait: false, .. }]),
+        "{effects:?}"
+    );
+}
