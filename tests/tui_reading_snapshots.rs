@@ -50,9 +50,11 @@ fn preview_pane_at_160_columns() {
     h.state.note = None;
     let terminal = draw(&h.state);
     insta::assert_snapshot!(terminal.backend());
-    let top = row(&terminal, 0);
+    // The view bar spans the list and the preview; their tops line up under it.
+    assert!(row(&terminal, 0).contains("1 Inbox"));
+    let top = row(&terminal, 1);
     assert!(
-        top.contains(" Preview ") && top.contains("1 / 100"),
+        top.contains(" Preview ") && top.contains("1 / 100") && top.contains(" Feedback "),
         "{top}"
     );
 }

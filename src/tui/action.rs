@@ -343,7 +343,8 @@ pub enum Msg {
     },
     /// A printable key typed into the text filter, or an edit key, forwarded as-is.
     FilterInput(ratatui::crossterm::event::KeyEvent),
-    /// Mouse: select the list row at this screen row, or scroll by lines.
+    /// Mouse: select the list row at this row of the list body (0: its first), or scroll by
+    /// lines.
     ClickRow(u16),
     Scroll(i32),
     Tick(Timestamp),

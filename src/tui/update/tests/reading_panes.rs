@@ -184,7 +184,7 @@ fn a_click_selects_an_entry_in_a_side_pane() {
     // The pane's border selects nothing; a click on the list still selects a row.
     assert!(click(&mut h, 3, 0).is_none());
     let left = crate::tui::view::list_left(120);
-    assert!(matches!(click(&mut h, left + 5, 4), Some(Msg::ClickRow(4))));
+    assert!(matches!(click(&mut h, left + 5, 4), Some(Msg::ClickRow(1))));
 }
 
 #[test]
@@ -192,7 +192,7 @@ fn a_click_on_the_preview_selects_no_row_and_with_the_sidebar_hidden_the_list_st
     let mut h = started_harness(160, 40, 100, false);
     assert!(click(&mut h, 159 - 5, 4).is_none());
     act(&mut h, Action::ToggleSidebar);
-    assert!(matches!(click(&mut h, 2, 4), Some(Msg::ClickRow(4))));
+    assert!(matches!(click(&mut h, 2, 4), Some(Msg::ClickRow(1))));
 }
 
 #[test]
