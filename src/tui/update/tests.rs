@@ -14,6 +14,7 @@ use crate::tui::testkit::{Harness, budget, fill, item, now, started_harness};
 mod acting;
 // fix10: fetching many details, a few at a time.
 mod acting_fetch;
+mod acting_views;
 mod detail;
 mod order;
 mod paste;
