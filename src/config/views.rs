@@ -175,7 +175,9 @@ pub fn name_problem(name: &str) -> Option<String> {
         .map(|b| format!("\"{b}\" is a built-in view; choose another name"))
 }
 
-fn line_of(text: &str, offset: usize) -> usize {
+/// The 1-based line of byte `offset` in `text` (for errors that name a config line).
+#[must_use]
+pub fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
 }
 
