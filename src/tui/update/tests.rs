@@ -13,6 +13,7 @@ use crate::tui::testkit::{Harness, budget, fill, item, now, started_harness};
 
 mod acting;
 // fix10: fetching many details, a few at a time.
+mod acting_copies;
 mod acting_fetch;
 mod acting_views;
 mod detail;
