@@ -79,6 +79,12 @@ fn c_copies_the_markdown_block_through_osc52_and_pipe_sends_json_lines() {
     tmux.keys(&["Space"]);
     tmux.wait_for("two marks", |s| s.contains("2 marked"));
     tmux.keys(&["|"]);
+    // The command's output stays readable until a key is pressed.
+    tmux.wait_for("the wait for a key", |s| {
+        s.contains("exit 3 — press a key to return")
+    });
+    assert!(!tmux.alternate_on(), "the inbox waits outside its screen");
+    tmux.keys(&["x"]);
     tmux.wait_for("the command's exit status", |s| {
         s.contains("Piped 2 items to save: exit status 3")
     });

@@ -1,7 +1,9 @@
 //! End-to-end, triage is durable and shared: the inbox (release binary, in tmux) stars an item;
 //! the moment the glyph is on screen it is killed with SIGKILL; the store holds the star, and
 //! the inbox started again shows it. A second inbox on the same store stars another item, and
-//! the first shows it after its refresh (`r`). Skipped (with a note) where tmux is not installed.
+//! the first shows it after its refresh (`r`). A star and a done item are as left after a
+//! quit and restart (the done one only in the Done view). Skipped (with a note) where tmux is
+//! not installed.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod tmux;
@@ -169,6 +171,93 @@ fn n_hands_the_terminal_to_the_editor_and_takes_it_back() {
         .query_row("SELECT note FROM triage", [], |r| r.get::<_, String>(0))
         .unwrap();
     assert_eq!(noted, "q*dzu call back");
+    tmux.keys(&["q"]);
+    tmux.wait_for("the shell", |_| !tmux.alternate_on());
+    runtime.block_on(sim.shutdown());
+}
+
+/// The stored messages of the items matching `query`.
+fn stored_messages(path: &std::path::Path, query: &str) -> Vec<String> {
+    let store = Store::open(path).unwrap();
+    let cx = Context {
+        now: jiff::Timestamp::now(),
+        tz: jiff::tz::TimeZone::UTC,
+    };
+    let sql = compile(store.conn(), &parse(query).unwrap(), &cx).unwrap();
+    let keys = store
+        .view_keys(&ViewQuery::default().search(sql), None)
+        .unwrap();
+    let items = store.items(&keys).unwrap();
+    items.into_iter().map(|i| i.feedback.message).collect()
+}
+
+/// The start of a message as the list shows it (first line, a few words).
+fn shown_start(message: &str) -> String {
+    let line = message.lines().next().unwrap_or_default();
+    line.chars()
+        .take(18)
+        .collect::<String>()
+        .trim_end()
+        .to_owned()
+}
+
+#[test]
+fn a_star_and_a_done_item_are_as_left_after_a_restart() {
+    let Some(tmux) = Tmux::start("triage-restart") else {
+        return;
+    };
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let config = SimConfig {
+        items: 40,
+        rate_per_minute: 100_000,
+        ..SimConfig::default()
+    };
+    let sim = runtime.block_on(sim::start(config)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("account.sqlite3");
+    let command = format!(
+        "FEEDBACK_BASE_URL={} FEEDBACK_API_KEY={DEMO_KEY} FEEDBACK_STORE={} {}",
+        sim.base_url(),
+        store.display(),
+        binary().display()
+    );
+    tmux.keys(&[&command, "Enter"]);
+    tmux.wait_for("the first page", |s| {
+        s.contains("as of") && s.contains("unseen")
+    });
+    // `*` stars the first row and moves to the second (advance_after_action); `d` marks it
+    // done.
+    tmux.keys(&["*"]);
+    tmux.wait_for("the star", |s| stars(s) == 1);
+    tmux.keys(&["d"]);
+    let deadline = Instant::now() + timeout();
+    while stored_matches(&store, "is:done") != 1 {
+        assert!(Instant::now() < deadline, "the done item was not stored");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let done = stored_messages(&store, "is:done").remove(0);
+    let done_start = shown_start(&done);
+    assert!(!done_start.is_empty());
+    // Whether another item's message starts the same way (then the Inbox may show that text).
+    let twin = stored_messages(&store, "-is:done")
+        .iter()
+        .any(|m| shown_start(m) == done_start);
+    tmux.keys(&["q"]);
+    tmux.wait_for("the shell", |_| !tmux.alternate_on());
+
+    tmux.keys(&["clear", "Enter"]);
+    tmux.keys(&[&command, "Enter"]);
+    let inbox = tmux.wait_for("the Inbox with the star after the restart", |s| {
+        s.contains("as of") && stars(s) == 1
+    });
+    assert!(!inbox.contains('✓'), "no done row in the Inbox:\n{inbox}");
+    if !twin {
+        assert!(!inbox.contains(&done_start), "{done_start:?} in:\n{inbox}");
+    }
+    tmux.keys(&["4"]);
+    tmux.wait_for("the done item in the Done view", |s| {
+        s.contains('✓') && s.contains(&done_start) && stars(s) == 0
+    });
     tmux.keys(&["q"]);
     tmux.wait_for("the shell", |_| !tmux.alternate_on());
     runtime.block_on(sim.shutdown());

@@ -148,6 +148,7 @@ fn the_pipe_picker() {
         .map(|name| PipeCommand {
             name: (*name).to_owned(),
             argv: vec!["true".into()],
+            wait: true,
         })
         .collect();
     act(&mut h, Action::Pipe);

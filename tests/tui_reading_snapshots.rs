@@ -50,9 +50,11 @@ fn preview_pane_at_160_columns() {
     h.state.note = None;
     let terminal = draw(&h.state);
     insta::assert_snapshot!(terminal.backend());
-    let top = row(&terminal, 0);
+    // The view bar spans the list and the preview; their tops line up under it.
+    assert!(row(&terminal, 0).contains("1 Inbox"));
+    let top = row(&terminal, 1);
     assert!(
-        top.contains(" Preview ") && top.contains("1 / 100"),
+        top.contains(" Preview ") && top.contains("1 / 100") && top.contains(" Feedback "),
         "{top}"
     );
 }
@@ -159,4 +161,48 @@ fn help_scrolled_with_descriptions_wrapped_under_their_column() {
     let terminal = draw(&h.state);
     insta::assert_snapshot!(terminal.backend());
     assert!(row(&terminal, 19).contains("more"));
+}
+
+/// fix10: privacy mode masks the reporter and custom metadata values in the preview pane too.
+#[test]
+fn privacy_masks_the_preview_pane() {
+    let mut h = started_harness(160, 40, 100, false);
+    let mut detail = testkit::detail(0);
+    detail.feedback.reporter_email = Some("jane.secret@example.com".into());
+    detail
+        .metadata
+        .custom
+        .insert("plan".into(), "enterprise-secret".into());
+    h.store.write(|s| s.put_detail(&detail, now())).unwrap();
+    let mut stored = stored_detail(0);
+    stored.item.feedback.reporter_email = detail.feedback.reporter_email.clone();
+    stored.metadata = detail.metadata.clone();
+    h.send(Msg::DetailLoaded {
+        id: "id00000".into(),
+        result: Ok(Box::new(stored)),
+    });
+    let screen = |h: &Harness| -> String {
+        let terminal = draw(&h.state);
+        (0..h.state.height)
+            .map(|y| row(&terminal, y))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let open = screen(&h);
+    assert!(open.contains(" Preview "), "{open}");
+    assert!(
+        open.contains("jane.secret@") && open.contains("enterprise-secret"),
+        "shown without privacy:\n{open}"
+    );
+    act(&mut h, Action::TogglePrivacy);
+    let private = screen(&h);
+    assert!(private.contains(" Preview "), "{private}");
+    assert!(
+        !private.contains("jane.secret") && !private.contains("enterprise-secret"),
+        "masked in the preview:\n{private}"
+    );
+    assert!(
+        private.contains(feedback_inbox::tui::privacy::MASKED_EMAIL),
+        "{private}"
+    );
 }

@@ -26,6 +26,15 @@ pub struct PipeCommand {
     pub name: String,
     /// The program and its arguments, as given: no shell, no substitution.
     pub argv: Vec<String>,
+    /// After the command exits, show "exit N — press a key to return" and wait for a key
+    /// before the inbox takes the terminal back, so the command's output can be read (default
+    /// true; false for commands that print nothing).
+    #[serde(default = "wait_default")]
+    pub wait: bool,
+}
+
+fn wait_default() -> bool {
+    true
 }
 
 impl PipeCommand {

@@ -178,6 +178,17 @@ fn missing_optional_file_is_fine_but_required_one_is_an_error() {
 fn example_config_in_assets_parses() {
     let file = parse(include_str!("../../assets/config.example.toml")).unwrap();
     assert!(file.profiles.contains_key("staging"));
+    assert_eq!(file.privacy, Some(false));
+    assert_eq!(file.theme, Some(super::looks::ThemeName::Default));
+    assert_eq!(file.preview, Some(super::preview::PreviewSetting::Auto));
+    let waits: Vec<(&str, bool)> = file
+        .commands
+        .iter()
+        .map(|c| (c.name.as_str(), c.wait))
+        .collect();
+    assert_eq!(waits, [("new ticket", true), ("save to a file", false)]);
+    let looks = super::looks::LooksSettings::from_file(&file).unwrap();
+    assert_eq!(looks.commands.len(), 2);
 }
 
 #[test]

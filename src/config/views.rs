@@ -175,7 +175,9 @@ pub fn name_problem(name: &str) -> Option<String> {
         .map(|b| format!("\"{b}\" is a built-in view; choose another name"))
 }
 
-fn line_of(text: &str, offset: usize) -> usize {
+/// The 1-based line of byte `offset` in `text` (for errors that name a config line).
+#[must_use]
+pub fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
 }
 
@@ -282,8 +284,11 @@ fn set(table: &mut toml_edit::Table, key: &str, mut value: toml_edit::Value, own
 }
 
 /// Replaces `path` with `text`: written to a temporary file beside it, flushed to disk, then
-/// renamed over it (keeping the old file's permissions: it may hold an API key).
+/// renamed over it (keeping the old file's permissions: it may hold an API key), and the
+/// folder synced so the rename itself survives a crash. A symlinked config (dotfiles) stays a
+/// symlink: its target is what is replaced.
 fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let path = resolve_links(path)?;
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -292,11 +297,45 @@ fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     let mut temp = tempfile::NamedTempFile::new_in(dir)?;
     temp.write_all(text.as_bytes())?;
     temp.as_file().sync_all()?;
-    if let Ok(meta) = std::fs::metadata(path) {
+    if let Ok(meta) = std::fs::metadata(&path) {
         temp.as_file().set_permissions(meta.permissions())?;
     }
-    temp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    temp.persist(&path).map_err(|e| e.error)?;
+    sync_dir(dir)
+}
+
+/// The file `path` names once symlinks are followed (a dangling link: the file it would
+/// create); `path` itself when it is no link.
+fn resolve_links(path: &Path) -> std::io::Result<std::path::PathBuf> {
+    let mut path = path.to_path_buf();
+    // A bounded walk: a link loop is an error, not a hang.
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = std::fs::read_link(&path)?;
+                path = match path.parent() {
+                    Some(parent) if target.is_relative() => parent.join(target),
+                    _ => target,
+                };
+            }
+            _ => return Ok(path),
+        }
+    }
+    Err(std::io::Error::other("too many levels of symbolic links"))
+}
+
+/// Flushes a folder's entries (the rename) to disk; where a folder cannot be opened for that
+/// (Windows), the rename is as durable as the platform makes it.
+fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::fs::File::open(dir)?.sync_all()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        Ok(())
+    }
 }
 
 #[cfg(test)]

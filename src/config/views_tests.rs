@@ -198,6 +198,45 @@ fn save_writes_the_file_atomically_and_keeps_its_mode() {
     assert_eq!(names, vec![std::ffi::OsString::from("config.toml")]);
 }
 
+#[cfg(unix)]
+#[test]
+fn saving_through_a_symlinked_config_writes_its_target_and_keeps_the_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let dotfiles = dir.path().join("dotfiles");
+    let config = dir.path().join("config");
+    std::fs::create_dir_all(&dotfiles).unwrap();
+    std::fs::create_dir_all(&config).unwrap();
+    let target = dotfiles.join("feedback.toml");
+    std::fs::write(&target, SAMPLE).unwrap();
+    let link = config.join("config.toml");
+    // A relative link, then a link to that link: both are followed.
+    std::os::unix::fs::symlink("../dotfiles/feedback.toml", &link).unwrap();
+    let outer = dir.path().join("outer.toml");
+    std::os::unix::fs::symlink(&link, &outer).unwrap();
+    save(&outer, &saved("Mine")).unwrap();
+    for path in [&link, &outer] {
+        let meta = std::fs::symlink_metadata(path).unwrap();
+        assert!(
+            meta.file_type().is_symlink(),
+            "{} is still a link",
+            path.display()
+        );
+    }
+    let text = std::fs::read_to_string(&target).unwrap();
+    assert!(text.starts_with(SAMPLE) && text.contains("Mine"), "{text}");
+    let names: Vec<_> = std::fs::read_dir(&config)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("config.toml")]);
+    // A link loop is an error, not a hang.
+    let a = dir.path().join("a.toml");
+    let b = dir.path().join("b.toml");
+    std::os::unix::fs::symlink(&b, &a).unwrap();
+    std::os::unix::fs::symlink(&a, &b).unwrap();
+    assert!(save(&a, &saved("Mine")).is_err());
+}
+
 #[test]
 fn a_failed_save_says_why_and_leaves_the_file() {
     let dir = tempfile::tempdir().unwrap();

@@ -91,11 +91,7 @@ pub fn detail_fields(detail: &FeedbackDetail, now: Timestamp, tz: &TimeZone) -> 
         ),
         (
             "Received",
-            format!(
-                "{} ({} ago)",
-                local(*received_at, tz),
-                age(now, *received_at)
-            ),
+            format!("{} ({})", local(*received_at, tz), ago(now, *received_at)),
         ),
         (
             "Project",
@@ -127,6 +123,14 @@ fn delivery_fields(delivery: &Delivery) -> DeliveryFields {
         channel: line(channel.as_str()),
         status: line(status.as_str()),
         link: external_url.as_deref().map(line),
+    }
+}
+
+/// "3m ago", or "just now" (never "now ago").
+fn ago(now: jiff::Timestamp, then: jiff::Timestamp) -> String {
+    match age(now, then).as_str() {
+        "now" => "just now".to_owned(),
+        compact => format!("{compact} ago"),
     }
 }
 

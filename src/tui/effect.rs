@@ -106,5 +106,7 @@ pub enum Effect {
         argv: Vec<String>,
         input: String,
         items: usize,
+        /// fix10: after it exits, "exit N — press a key to return" waits for a key.
+        wait: bool,
     },
 }

@@ -10,6 +10,7 @@ use serde::Deserialize;
 use thiserror::Error;
 
 use super::action::Action;
+use crate::config::views::line_of;
 
 /// A key with the modifiers that matter (Shift is folded into the character).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -385,10 +386,6 @@ fn check_duplicates(
         }
     }
     Ok(())
-}
-
-fn line_of(text: &str, offset: usize) -> usize {
-    text[..offset.min(text.len())].matches('\n').count() + 1
 }
 
 #[cfg(test)]

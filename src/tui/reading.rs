@@ -1,7 +1,7 @@
 //! The reading part of `AppState` (issue 10, "Reading and moving"): the preview pane's switch
 //! and its debounce, the sidebar's switch, and a side pane's type-ahead buffer; and the key
-//! translation of that buffer, which the run loop asks before the key map (while the buffer is
-//! live, every printable key is text, so bound letters do not fire).
+//! translation of that buffer, which the run loop asks before the key map (in a pane, printable
+//! keys are text except the pane's own keys; see [`typeahead_key`]).
 
 use jiff::{SignedDuration, Timestamp};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -85,9 +85,45 @@ pub fn sidebar_shown(state: &AppState) -> bool {
             .unwrap_or(state.width >= SIDEBAR_AUTO_WIDTH)
 }
 
-/// The message a key makes for a side pane's type-ahead, if it is one: while a pane has the
-/// keyboard (nothing over it), a printable key that is bound to nothing starts a buffer, and
-/// while a buffer is live every printable key (and Backspace) goes to it.
+/// True when something covers the list and the detail (help, fatal screen, palette, the `|`
+/// picker, the snooze picker, the note editor): clicks and the wheel do not reach under it.
+#[must_use]
+pub fn overlay_open(state: &AppState) -> bool {
+    state.help
+        || state.fatal.is_some()
+        || state.palette.is_some()
+        || state.acting.picker.is_some()
+        || state.triage.picker.is_some()
+        || state.triage.note.is_some()
+}
+
+/// Actions whose keys keep their meaning in a side pane when no type-ahead buffer is live: the
+/// pane's own navigation (moves, `x`, Tab, Enter, Esc), quitting, help and the palette. Any
+/// other printable key (a letter, a digit, punctuation) starts a buffer there, so typing
+/// "crash" in the Tags pane jumps to `crash` instead of copying (`c`) and syncing (`r`).
+const PANE_KEYS: &[Action] = &[
+    Action::MoveDown,
+    Action::MoveUp,
+    Action::Top,
+    Action::Bottom,
+    Action::PageDown,
+    Action::PageUp,
+    Action::ClearFilter,
+    Action::FocusNext,
+    Action::FocusPrev,
+    Action::Open,
+    Action::Back,
+    Action::Quit,
+    Action::Help,
+    Action::Palette,
+];
+
+/// The message a key makes for a side pane's type-ahead, if it is one. While a pane has the
+/// keyboard (nothing over it):
+/// - with no buffer live, a printable key starts one unless it is bound to one of
+///   [`PANE_KEYS`] (those keep their meaning: `j` `k` `g` `G` `x` `q` `?` `:`) or is a space;
+/// - while a buffer is live, every printable key extends it (Backspace shortens it), except
+///   the palette key (`:`), which ends the buffer and opens the palette (labels hold no `:`).
 #[must_use]
 pub fn typeahead_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Msg> {
     let covered = state.help
@@ -106,12 +142,15 @@ pub fn typeahead_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Optio
     {
         return None;
     }
+    let bound = keymap.action(key);
     match key.code {
         KeyCode::Backspace if live => Some(Msg::TypeAhead(TypeKey::Backspace)),
+        KeyCode::Char(_) if bound == Some(Action::Palette) => None,
         // A space extends a buffer (labels have spaces) but starts none.
         KeyCode::Char(c)
             if !c.is_control()
-                && (live || (!c.is_whitespace() && keymap.action(key).is_none())) =>
+                && (live
+                    || (!c.is_whitespace() && !bound.is_some_and(|a| PANE_KEYS.contains(&a)))) =>
         {
             Some(Msg::TypeAhead(TypeKey::Char(c)))
         }

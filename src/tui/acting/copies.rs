@@ -23,52 +23,90 @@ pub fn markdown(detail: &FeedbackDetail, private: bool) -> String {
         if line.is_empty() {
             out.push_str(">\n");
         } else {
-            let _ = writeln!(out, "> {line}");
+            let _ = writeln!(out, "> {}", md_escape(line));
         }
     }
     out.push('\n');
     let sdk = &detail.metadata.built_in;
-    let mut fact = |label: &str, value: &str| {
-        let _ = writeln!(out, "- **{label}:** {}", sanitize_line(value));
-    };
     if let Some(app) = &f.app {
-        fact("App", &app.name);
-        fact("Platform", app.platform.as_str());
+        fact(&mut out, "App", &app.name);
+        fact(&mut out, "Platform", app.platform.as_str());
     }
     if let Some(version) = sdk.get("appVersion") {
         match sdk.get("buildNumber") {
-            Some(number) => fact("Version", &format!("{version} (build {number})")),
-            None => fact("Version", version),
+            Some(number) => fact(&mut out, "Version", &format!("{version} (build {number})")),
+            None => fact(&mut out, "Version", version),
         }
     }
     if let Some(os) = os(sdk) {
-        fact("OS", &os);
+        fact(&mut out, "OS", &os);
     }
     if let Some(locale) = sdk.get("locale") {
-        fact("Locale", locale);
+        fact(&mut out, "Locale", locale);
     }
     let received = f.received_at.strftime("%Y-%m-%d %H:%M:%S UTC").to_string();
-    fact("Received", &received);
+    fact(&mut out, "Received", &received);
     if let (Some(email), false) = (&f.reporter_email, private) {
-        fact("Reporter", email);
+        fact(&mut out, "Reporter", email);
     }
     for delivery in &detail.delivery {
         if let Some(link) = delivery.external_url.as_deref().and_then(web_link) {
-            fact(
-                &channel_label(delivery.channel.as_str()),
-                &format!("<{link}>"),
-            );
+            // The link is an autolink (not escaped: `web_link` normalised it); the label is
+            // the service's text, sanitized and escaped like every value.
+            let label = md_escape(&sanitize_line(&channel_label(delivery.channel.as_str())));
+            let _ = writeln!(out, "- **{label}:** <{link}>");
         }
     }
     fact(
+        &mut out,
         "Feedback",
         &format!("{} ({})", f.id.as_str(), f.project.name),
     );
     out
 }
 
+/// One `- **Label:** value` line, the value sanitized and escaped.
+fn fact(out: &mut String, label: &str, value: &str) {
+    let _ = writeln!(out, "- **{label}:** {}", md_escape(&sanitize_line(value)));
+}
+
+/// `line` (one sanitized line) with its Markdown made inert, so a pasted block shows the text
+/// as typed and pings nobody: `\` `` ` `` `*` `[` `]` `<` `>` `|` `~` `&` are escaped, `_` where
+/// it could start or end emphasis (not inside a word: `fb_1` stays), `@` and `#` at a word's
+/// start (mentions, issue references, headings), and a leading `-` `+` `=` or `1. ` (lists,
+/// setext headings).
+#[must_use]
+pub fn md_escape(line: &str) -> String {
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = String::with_capacity(line.len() + 8);
+    let lead = chars.iter().take_while(|c| **c == ' ').count();
+    let digits = chars[lead..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    for (i, &c) in chars.iter().enumerate() {
+        let prev_word = i > 0 && chars[i - 1].is_alphanumeric();
+        let next_word = chars.get(i + 1).is_some_and(|n| n.is_alphanumeric());
+        let escape = match c {
+            '\\' | '`' | '*' | '[' | ']' | '<' | '>' | '|' | '~' | '&' => true,
+            '_' => !(prev_word && next_word),
+            '@' | '#' => !prev_word,
+            '-' | '+' | '=' => i == lead,
+            '.' | ')' => {
+                digits > 0 && i == lead + digits && chars.get(i + 1).is_none_or(|n| *n == ' ')
+            }
+            _ => false,
+        };
+        if escape {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A delivery channel as a person reads it (`issue_tracker`: "Issue tracker"; an unknown one
-/// as sent, sanitized by the caller).
+/// as sent: the caller sanitizes and escapes it).
 fn channel_label(channel: &str) -> String {
     match channel {
         "issue_tracker" => "Issue tracker".to_owned(),

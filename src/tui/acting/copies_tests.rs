@@ -25,7 +25,7 @@ fn item(id: &str, message: &str, email: Option<&str>, link: Option<&str>) -> Fee
     .unwrap()
 }
 
-const BLOCK: &str = "> The app crashes on save.\n\
+const BLOCK: &str = "> The app crashes on \\*save\\* \\@dev.\n\
 >\n\
 > Steps: open ␛, tap save\n\
 \n\
@@ -43,7 +43,7 @@ const BLOCK: &str = "> The app crashes on save.\n\
 fn the_markdown_block_byte_for_byte() {
     let d = item(
         "fb_1",
-        "The app crashes on save.\r\n\r\nSteps: open \u{1b}[31m, tap save",
+        "The app crashes on *save* @dev.\r\n\r\nSteps: open \u{1b}[31m, tap save",
         Some("jane@example.com"),
         Some("https://tracker.example/ACME-12"),
     );
@@ -119,4 +119,50 @@ fn json_lines_end_each_item_with_a_newline() {
 fn a_link_that_is_not_http_is_left_out_of_the_block() {
     let d = item("fb_1", "x", None, Some("javascript:alert(1)"));
     assert!(!markdown(&d, false).contains("javascript"));
+}
+
+#[test]
+fn markdown_in_untrusted_text_is_made_inert_and_stays_readable() {
+    assert_eq!(
+        md_escape("**bold** [x](http://e) @here #12 a_b _c_ <img> `code` a|b ~~s~~ &amp;"),
+        "\\*\\*bold\\*\\* \\[x\\](http://e) \\@here \\#12 a_b \\_c\\_ \\<img\\> \\`code\\` \
+         a\\|b \\~\\~s\\~\\~ \\&amp;"
+    );
+    assert_eq!(md_escape("# Heading"), "\\# Heading");
+    assert_eq!(md_escape("- item"), "\\- item");
+    assert_eq!(md_escape("1. first"), "1\\. first");
+    assert_eq!(md_escape("2.3.1 (build 4411)"), "2.3.1 (build 4411)");
+    assert_eq!(
+        md_escape("jane@example.com fb_1 de-DE"),
+        "jane@example.com fb_1 de-DE"
+    );
+}
+
+#[test]
+fn the_block_escapes_the_message_the_values_and_an_unknown_channel() {
+    let mut d = item(
+        "fb_1",
+        "# Hi @team\n- **urgent** see [here](javascript:x)",
+        Some("jane@example.com"),
+        Some("https://tracker.example/ACME-12"),
+    );
+    d.delivery[1].channel =
+        serde_json::from_value(serde_json::json!("ticket\u{1b}[31m **red** @all")).unwrap();
+    d.feedback.project.name = "Acme #1 @ops".into();
+    let block = markdown(&d, false);
+    assert!(
+        block.starts_with(
+            "> \\# Hi \\@team\n> \\- \\*\\*urgent\\*\\* see \\[here\\](javascript:x)\n\n"
+        ),
+        "{block}"
+    );
+    assert!(
+        block.contains("- **ticket␛ \\*\\*red\\*\\* \\@all:** <https://tracker.example/ACME-12>\n"),
+        "{block}"
+    );
+    assert!(
+        block.ends_with("- **Feedback:** fb_1 (Acme \\#1 \\@ops)\n"),
+        "{block}"
+    );
+    assert!(crate::text::is_clean(&block), "{block:?}");
 }

@@ -123,6 +123,11 @@ pub struct Gathering {
     pub ids: Vec<String>,
     pub details: Vec<StoredDetail>,
     pub fetching: HashSet<String>,
+    /// Never-fetched items still to ask for, a few at a time (`fetching` holds those asked).
+    pub queue: std::collections::VecDeque<String>,
+    /// How many fetches this action makes in all, and how many have answered (the progress).
+    pub planned: usize,
+    pub answered: usize,
     /// The store is being read again after the fetches: the action runs on its answer.
     pub second: bool,
 }

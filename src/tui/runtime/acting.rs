@@ -82,6 +82,44 @@ pub fn run_command(argv: &[String], input: &str) -> Result<Option<i32>, String> 
     Ok(status.code())
 }
 
+/// What the terminal shows once a `|` command exited, while it waits for a key.
+#[must_use]
+pub fn exit_line(result: &Result<Option<i32>, String>) -> String {
+    let how = match result {
+        Ok(Some(code)) => format!("exit {code}"),
+        Ok(None) => "killed by a signal".to_owned(),
+        Err(message) => format!("could not run: {}", crate::text::sanitize_line(message)),
+    };
+    format!("{how} — press a key to return")
+}
+
+/// Shows [`exit_line`] under the command's output and waits for `key` (one key press), so the
+/// output can be read before the inbox takes the screen back.
+pub fn after_command(
+    out: &mut impl Write,
+    result: &Result<Option<i32>, String>,
+    key: impl FnOnce() -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    write!(out, "\r\n{}\r\n", exit_line(result))?;
+    out.flush()?;
+    key()
+}
+
+/// Waits for one key press on the terminal (raw mode for the moment, so any key will do).
+fn any_key() -> std::io::Result<()> {
+    use ratatui::crossterm::event::{self, Event, KeyEventKind};
+    ratatui::crossterm::terminal::enable_raw_mode()?;
+    let result = loop {
+        match event::read() {
+            Ok(Event::Key(key)) if key.kind == KeyEventKind::Press => break Ok(()),
+            Ok(_) => {}
+            Err(e) => break Err(e),
+        }
+    };
+    let _ = ratatui::crossterm::terminal::disable_raw_mode();
+    result
+}
+
 impl<E> Outside<'_, E> {
     /// Runs the pipes among `effects`, the terminal handed over while each runs (when there is
     /// a terminal: tests drive the loop without one, and the command runs all the same),
@@ -101,6 +139,7 @@ impl<E> Outside<'_, E> {
                 argv,
                 input,
                 items,
+                wait,
             } = effect
             else {
                 continue;
@@ -110,6 +149,9 @@ impl<E> Outside<'_, E> {
                     *self.events = None;
                     release();
                     let result = run_command(&argv, &input);
+                    if wait {
+                        let _ = after_command(&mut std::io::stdout(), &result, any_key);
+                    }
                     reclaim(mouse);
                     let _ = terminal.draw(|frame| {
                         frame.render_widget(ratatui::widgets::Clear, frame.area());
@@ -147,6 +189,30 @@ mod tests {
         let code = run_command(&argv(&["sh", "-c", &script]), "{\"a\":1}\n").unwrap();
         assert_eq!(code, Some(3));
         assert_eq!(std::fs::read_to_string(&out).unwrap(), "{\"a\":1}\n");
+    }
+
+    #[test]
+    fn after_a_command_the_exit_line_shows_and_one_key_is_awaited() {
+        let mut out = Vec::new();
+        let mut keys = 0;
+        after_command(&mut out, &Ok(Some(3)), || {
+            keys += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(keys, 1);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "\r\nexit 3 — press a key to return\r\n"
+        );
+        assert_eq!(
+            exit_line(&Ok(None)),
+            "killed by a signal — press a key to return"
+        );
+        assert_eq!(
+            exit_line(&Err("no \u{1b}[31mfile".into())),
+            "could not run: no ␛file — press a key to return"
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use futures_util::{StreamExt, stream};
 use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use super::*;
 use crate::api::{ApiKey, Client};

@@ -8,11 +8,14 @@
 use std::collections::HashSet;
 
 use super::{error, info, marks};
+
+pub(super) mod fetch;
 use crate::tui::acting::copies::{Kind, copy_text, json_lines};
 use crate::tui::acting::{Gathering, PipePicker};
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
 use crate::tui::state::{AppState, Focus};
+pub(super) use fetch::detail_arrived;
 
 /// The acting keys, and the triage keys while marked items' ids are being read; `None` for
 /// the other actions (and for these where they mean nothing).
@@ -120,6 +123,9 @@ fn gather_targets(state: &mut AppState, action: Action, command: Option<usize>) 
         ids: ids.clone(),
         details: Vec::new(),
         fetching: HashSet::new(),
+        queue: std::collections::VecDeque::new(),
+        planned: 0,
+        answered: 0,
         second: false,
     });
     state.dirty = false;
@@ -222,41 +228,7 @@ pub(super) fn gathered(
     if !(wants_detail && first && !missing.is_empty() && state.sync.offline.is_none()) {
         return finish(state);
     }
-    gathering.fetching = missing.iter().cloned().collect();
-    state.in_flight += u32::try_from(missing.len()).unwrap_or(u32::MAX);
-    let n = missing.len();
-    info(
-        state,
-        format!(
-            "Fetching the details of {n} item{}…",
-            if n == 1 { "" } else { "s" }
-        ),
-    );
-    missing
-        .into_iter()
-        .map(|id| Effect::FetchDetail { id })
-        .collect()
-}
-
-/// A fetch answered (stored or failed): once every fetch of the gathering is in, the store
-/// is read again and the action runs on what it holds.
-pub(super) fn detail_arrived(state: &mut AppState, id: &str) -> Vec<Effect> {
-    let done = state
-        .acting
-        .gathering
-        .as_mut()
-        .is_some_and(|g| g.fetching.remove(id) && g.fetching.is_empty());
-    if !done {
-        return Vec::new();
-    }
-    let request_id = state.request_id();
-    let Some(gathering) = state.acting.gathering.as_mut() else {
-        return Vec::new();
-    };
-    gathering.request_id = request_id;
-    gathering.second = true;
-    let ids = gathering.ids.clone();
-    vec![Effect::Gather { request_id, ids }]
+    fetch::start(state, missing)
 }
 
 /// Runs the gathered action: the copy, or the pipe.
@@ -284,6 +256,7 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
             argv: command.argv,
             input: json_lines(&details, private),
             items: details.len(),
+            wait: command.wait,
         }];
     }
     let kind = match gathering.action {

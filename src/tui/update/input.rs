@@ -7,6 +7,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::{info, list, text_filter};
 use crate::text::sanitize_line;
 use crate::tui::effect::Effect;
+use crate::tui::reading::overlay_open;
 use crate::tui::state::AppState;
 
 /// Most bytes the prompt holds. A paste beyond it is cut (at a character boundary) and the
@@ -115,20 +116,21 @@ pub(super) fn help_scroll(state: &mut AppState, lines: i32, max: u16) -> Vec<Eff
     Vec::new()
 }
 
-/// A click selects a list row only when the list is on top (not under the help, the detail
-/// or the fatal screen).
+/// A click selects a list row only when the list is on top (not under the detail or any
+/// overlay: help, fatal screen, palette, pickers, note editor).
 pub(super) fn click(state: &mut AppState, row: u16) -> Vec<Effect> {
-    if state.help || state.detail.is_some() || state.fatal.is_some() {
+    if state.detail.is_some() || overlay_open(state) {
         state.dirty = false;
         return Vec::new();
     }
     list::click(state, row)
 }
 
-/// The wheel scrolls the list or the detail, never what lies under the help or fatal screen
-/// (the help's own wheel scrolling arrives as `Msg::HelpScroll`).
+/// The wheel scrolls the list or the detail, never what lies under an overlay (help, fatal
+/// screen, palette, pickers, note editor; the help's own wheel scrolling arrives as
+/// `Msg::HelpScroll`).
 pub(super) fn scroll(state: &mut AppState, lines: i32) -> Vec<Effect> {
-    if state.help || state.fatal.is_some() {
+    if overlay_open(state) {
         state.dirty = false;
         return Vec::new();
     }

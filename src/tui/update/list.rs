@@ -8,7 +8,7 @@ use super::info;
 use crate::api::Status;
 use crate::tui::action::{Action, SyncJob};
 use crate::tui::effect::Effect;
-use crate::tui::state::AppState;
+use crate::tui::state::{AppState, Focus};
 
 pub(super) use query::{Requery, requery, rows_loaded, view_loaded};
 
@@ -17,16 +17,11 @@ pub const LOW_BUDGET: u32 = 5;
 /// Rows read around the screen, above and below it, so that scrolling rarely waits.
 pub const WINDOW_MARGIN: usize = 64;
 
-/// Rows of list body for a terminal of the state's size: total height less the status bar, the
-/// list's borders and header, the search prompt when shown, and the view bar above the list.
-/// `view` uses the same numbers.
+/// Rows of list body for a terminal of the state's size, as `view::layout` draws it (status
+/// bar, view bar, the list's borders and header, the search prompt when shown).
 #[must_use]
 pub fn list_body_rows(state: &AppState) -> usize {
-    let prompt = usize::from(state.text_filter.is_some());
-    let view_bar = 1; // views: the view bar
-    usize::from(state.height)
-        .saturating_sub(1 + 2 + 1 + prompt + view_bar)
-        .max(1)
+    usize::from(crate::tui::view::layout::list_body(state).height).max(1)
 }
 
 pub(super) fn fit_viewport(state: &mut AppState) -> Option<Effect> {
@@ -197,15 +192,17 @@ pub(super) fn arrived(state: &mut AppState, outcome: Result<bool, String>) -> Ve
     }
 }
 
-/// Mouse click on a screen row: select the list row drawn there.
-pub(super) fn click(state: &mut AppState, screen_row: u16) -> Vec<Effect> {
-    let first_body_row = 3; // view bar (views) + border + header
-    let Some(rel) = usize::from(screen_row).checked_sub(first_body_row) else {
-        return Vec::new();
-    };
+/// Mouse click on the list body's `body_row`th row (`view::layout::click_target` counts it):
+/// select the list row drawn there.
+pub(super) fn click(state: &mut AppState, body_row: u16) -> Vec<Effect> {
+    let rel = usize::from(body_row);
     if rel >= state.list.viewport_rows {
         return Vec::new();
     }
+    // A click on the list is a choice of the list: the keys go there next (not to a pane or
+    // its type-ahead).
+    state.focus = Focus::List;
+    state.reading.typeahead = None;
     move_to(state, state.list.offset + rel)
 }
 

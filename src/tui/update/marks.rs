@@ -1,8 +1,9 @@
 //! Multi-select in the list: `Space` marks or unmarks the selected item and moves down, `V`
 //! marks every item from the last marked one to the selection, `Esc` clears the marks before
 //! it means anything else. Marks are by store key, so they stay on their items through
-//! re-queries and scrolling; an item that left the view (done, snoozed, out of the search)
-//! loses its mark, so no action ever reaches an item out of sight. A range's items whose rows
+//! re-queries, scrolling and view switches; an item out of the view (done, snoozed, out of
+//! the search or the view) keeps its mark but no action reaches it (`marks.in_view` counts
+//! the ones that are shown, and the actions take only those). A range's items whose rows
 //! are not read yet get their ids from the store (`Effect::ResolveMarks`); an action on marks
 //! pressed before that answer waits for it.
 

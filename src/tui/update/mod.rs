@@ -205,6 +205,10 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     if state.text_filter.as_ref().is_some_and(|f| f.editing) {
         return text_filter::on_action(state, action);
     }
+    // reading: p, b, J/K and ]/[; first, as it ends a pane's type-ahead before any action.
+    if let Some(effects) = reading::on_action(state, action) {
+        return effects;
+    }
     // Acting on items (helper "acting"): marks, copies, pipe, privacy.
     if let Some(effects) = acting::on_action(state, action) {
         return effects;
@@ -214,10 +218,6 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     }
     // views: 1-9, `;`, X and the `:` palette.
     if let Some(effects) = views::on_action(state, action) {
-        return effects;
-    }
-    // reading: p, b, J/K and ]/[; ends a pane's type-ahead.
-    if let Some(effects) = reading::on_action(state, action) {
         return effects;
     }
     if state.detail.is_some() {
@@ -254,14 +254,18 @@ fn global(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
             info(state, format!("Mouse {how}"));
             vec![Effect::SetMouseCapture(state.mouse_captured)]
         }
+        // fix10: the items as every action reaches them (marks, focus), via `acting::targets`.
         Action::CopyLink | Action::CopyMessage | Action::CopyId | Action::OpenLink => {
-            let id = state.selected_row().map(|r| r.id.to_string());
-            match id {
-                Some(id) => detail::item_action(state, &id, action),
-                None => {
-                    info(state, "Nothing selected".to_owned());
+            match acting::targets(state).as_deref() {
+                Some([id]) => detail::item_action(state, id, action),
+                Some(_) => {
+                    info(
+                        state,
+                        "o opens one item's link: Esc clears the marks".to_owned(),
+                    );
                     Vec::new()
                 }
+                None => Vec::new(),
             }
         }
         _ => return None,

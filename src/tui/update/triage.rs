@@ -1,8 +1,9 @@
 //! Triage keys (`u` seen, `*` star, `d` done, `z` snooze, `N` note, `U` undo) and what their
 //! answers change. A key sends the write (`Effect::Triage`, for a set of item ids: the marked
-//! items, else the selected one, in one transaction); the rows change only when `Msg::Triaged` says it committed. A done or snooze
-//! change (or any change under a search naming a triage qualifier) reads the view again;
-//! seen, star and note are patched into the rows and the unseen count in place. The
+//! items, else the selected one, in one transaction); the rows change only when
+//! `Msg::Triaged` says it committed. A done or snooze change (or any change under a search
+//! naming a triage qualifier) reads the view again; seen, star and note are patched into the
+//! rows and the unseen count in place. The
 //! selection moves on when configured. `U` makes the inverse of the last action's change, of
 //! that one field per item. A detail in sight for `seen_delay` marks its item seen; the view
 //! is read again when another window's triage moved the store's count (read at each refresh

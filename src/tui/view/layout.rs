@@ -16,7 +16,10 @@ pub struct Areas {
     pub side: Option<Rect>,
     /// Right of the sidebar: the list (and preview), the detail, or one pane.
     pub content: Rect,
-    /// The list's part of `content`.
+    /// The view bar: the first row of `content`, over the list and the preview alike (so
+    /// their tops line up), when the list is shown.
+    pub bar: Option<Rect>,
+    /// The list's part of `content` (under the view bar).
     pub list: Rect,
     /// The preview's part of `content`, when shown.
     pub preview: Option<Rect>,
@@ -44,27 +47,63 @@ pub fn areas_in(main: Rect, state: &AppState) -> Areas {
     };
     let list_shown =
         state.detail.is_none() && (side.is_some() || state.focus == crate::tui::state::Focus::List);
-    if !(list_shown && preview_on(state) && content.width >= PREVIEW_MIN_CONTENT) {
+    if !list_shown {
         return Areas {
             side,
             content,
+            bar: None,
             list: content,
             preview: None,
         };
     }
-    let preview_width = (content.width * 2 / 5).clamp(40, 80);
-    let [list, preview] =
-        Layout::horizontal([Constraint::Min(1), Constraint::Length(preview_width)]).areas(content);
+    let (bar, list, preview) = split_content(content, state);
     Areas {
         side,
         content,
+        bar: Some(bar),
         list,
-        preview: Some(preview),
+        preview,
     }
 }
 
-/// What a click at (`column`, `row`) selects: a side pane's entry, or a list row; nothing on
-/// the preview, the borders or the status bar.
+/// The view bar over the whole content, then the list and (when on and there is room) the
+/// preview side by side under it.
+fn split_content(content: Rect, state: &AppState) -> (Rect, Rect, Option<Rect>) {
+    let [bar, rest] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(content);
+    if !(preview_on(state) && rest.width >= PREVIEW_MIN_CONTENT) {
+        return (bar, rest, None);
+    }
+    let preview_width = (rest.width * 2 / 5).clamp(40, 80);
+    let [list, preview] =
+        Layout::horizontal([Constraint::Min(1), Constraint::Length(preview_width)]).areas(rest);
+    (bar, list, Some(preview))
+}
+
+/// The list's body (its rows, inside the borders, under the header and above the search
+/// prompt) as it is drawn when the list is shown, whatever covers it now: the list's viewport
+/// and its clicks both come from here.
+#[must_use]
+pub fn list_body(state: &AppState) -> Rect {
+    let main = Rect::new(0, 0, state.width, state.height.saturating_sub(1));
+    let content = if sidebar_shown(state) {
+        let side_width = super::list_left(state.width);
+        Layout::horizontal([Constraint::Length(side_width), Constraint::Min(1)]).areas::<2>(main)[1]
+    } else {
+        main
+    };
+    let (_, list, _) = split_content(content, state);
+    let prompt = u16::from(state.text_filter.is_some());
+    Rect::new(
+        list.x + 1,
+        list.y + 2,
+        list.width.saturating_sub(2),
+        list.height.saturating_sub(3 + prompt),
+    )
+}
+
+/// What a click at (`column`, `row`) selects: a side pane's entry, or a list row (counted
+/// from the list body's first row); nothing on the preview, the borders, the header or the
+/// status bar.
 #[must_use]
 pub fn click_target(state: &AppState, column: u16, row: u16) -> Option<crate::tui::action::Msg> {
     use crate::tui::action::Msg;
@@ -88,5 +127,7 @@ pub fn click_target(state: &AppState, column: u16, row: u16) -> Option<crate::tu
         let entry = super::panes::entry_at(state, focus, rect, row)?;
         return Some(Msg::ClickPane { pane: focus, entry });
     }
-    areas.list.contains(at).then_some(Msg::ClickRow(row))
+    areas.bar?;
+    let body = list_body(state);
+    body.contains(at).then(|| Msg::ClickRow(row - body.y))
 }

@@ -1,5 +1,5 @@
 //! `render(frame, state, keymap)`: a pure function of state. The layout numbers `update` needs
-//! (rows of list body) come from `update::list_body_rows`, which uses the same arithmetic.
+//! (rows of list body, where a click lands) come from `layout`, which the drawing uses too.
 
 // Acting on items (helper "acting").
 mod acting;
@@ -73,11 +73,11 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     } else if areas.side.is_none() && state.focus != Focus::List {
         panes::render_one(frame, areas.content, state, state.focus, theme);
     } else {
-        // views: the view bar, one line above the list.
-        let [bar, list_area] =
-            Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(areas.list);
-        view_bar::render(frame, bar, state, theme);
-        list::render(frame, list_area, state, theme);
+        // views: the view bar, one line above the list and the preview (from `layout`).
+        if let Some(bar) = areas.bar {
+            view_bar::render(frame, bar, state, theme);
+        }
+        list::render(frame, areas.list, state, theme);
         // reading: the preview beside the list.
         if let Some(rect) = areas.preview {
             preview::render(frame, rect, state, theme);

@@ -76,9 +76,62 @@ fn a_type_ahead_buffer_ends_a_second_after_its_last_letter() {
     assert!(h.state.reading.typeahead.is_some(), "a second: still live");
     tick(&mut h, 1250);
     assert_eq!(h.state.reading.typeahead, None);
-    // Now `s` is the status key again.
-    type_key(&mut h, 's');
-    assert_ne!(h.state.filters.status, crate::api::Status::New);
+    // Now `j` is the pane's move again.
+    let selected = h.state.tags.selected;
+    type_key(&mut h, 'j');
+    assert_eq!(h.state.tags.selected, selected + 1);
+    assert_eq!(h.state.reading.typeahead, None);
+}
+
+/// Types `word` in the focused pane and checks no bound action fired on the way: no effect
+/// (copy, sync, view read), the status and the view unchanged.
+fn type_word(h: &mut Harness, word: &str) {
+    let (status, view) = (h.state.filters.status.clone(), h.state.views.active);
+    for c in word.chars() {
+        let effects = type_key(h, c);
+        assert!(effects.is_empty(), "{c:?} fired {effects:?}");
+    }
+    assert_eq!(h.state.filters.status, status);
+    assert_eq!(h.state.views.active, view);
+    assert_eq!(h.state.reading.typeahead.as_ref().unwrap().text, word);
+}
+
+#[test]
+fn typing_words_of_bound_letters_in_a_pane_jumps_and_fires_nothing() {
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::FocusPrev); // Tags: bug, crash, feature-request, ui
+    let label = |h: &Harness| h.state.tags.entries[h.state.tags.selected].label.clone();
+    type_word(&mut h, "crash"); // c copies, r syncs, s switches the status, h...
+    assert_eq!(label(&h), "crash");
+    act(&mut h, Action::Back);
+    type_word(&mut h, "bug"); // b hides the sidebar
+    assert_eq!(label(&h), "bug");
+    act(&mut h, Action::Back);
+    type_word(&mut h, "sync"); // y copies the link, c the Markdown block; matches nothing
+    assert_eq!(
+        label(&h),
+        "crash",
+        "s: cra-s-h; then no match: the selection stays"
+    );
+    act(&mut h, Action::Back);
+    type_word(&mut h, "4"); // a digit types too (views are switched from the list)
+    // While a buffer is live, `:` still opens the palette (and ends the buffer).
+    type_key(&mut h, ':');
+    assert!(h.state.palette.is_some());
+    assert_eq!(h.state.reading.typeahead, None);
+}
+
+#[test]
+fn the_panes_own_keys_keep_their_meaning_with_no_buffer() {
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::FocusPrev);
+    type_key(&mut h, 'G');
+    assert_eq!(h.state.tags.selected, h.state.tags.entries.len() - 1);
+    type_key(&mut h, 'g');
+    assert_eq!(h.state.tags.selected, 0);
+    type_key(&mut h, '?');
+    assert!(h.state.help, "? is help");
+    assert_eq!(h.state.reading.typeahead, None);
 }
 
 #[test]
@@ -131,7 +184,7 @@ fn a_click_selects_an_entry_in_a_side_pane() {
     // The pane's border selects nothing; a click on the list still selects a row.
     assert!(click(&mut h, 3, 0).is_none());
     let left = crate::tui::view::list_left(120);
-    assert!(matches!(click(&mut h, left + 5, 4), Some(Msg::ClickRow(4))));
+    assert!(matches!(click(&mut h, left + 5, 4), Some(Msg::ClickRow(1))));
 }
 
 #[test]
@@ -139,7 +192,7 @@ fn a_click_on_the_preview_selects_no_row_and_with_the_sidebar_hidden_the_list_st
     let mut h = started_harness(160, 40, 100, false);
     assert!(click(&mut h, 159 - 5, 4).is_none());
     act(&mut h, Action::ToggleSidebar);
-    assert!(matches!(click(&mut h, 2, 4), Some(Msg::ClickRow(4))));
+    assert!(matches!(click(&mut h, 2, 4), Some(Msg::ClickRow(1))));
 }
 
 #[test]
@@ -174,4 +227,68 @@ fn under_100_columns_a_pane_shown_alone_takes_clicks_and_type_ahead() {
     let typed = h.state.reading.typeahead.as_ref().unwrap();
     assert_eq!(typed.text, "nimbus n", "bound keys and the space extend it");
     assert_eq!(h.state.projects.selected, 0);
+}
+
+#[test]
+fn a_click_on_a_list_row_moves_the_focus_to_the_list_and_ends_type_ahead() {
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::FocusPrev); // Tags
+    type_key(&mut h, 'c');
+    assert!(h.state.reading.typeahead.is_some());
+    let left = crate::tui::view::list_left(120);
+    let msg = click(&mut h, left + 5, 5).unwrap();
+    h.send(msg);
+    assert_eq!(h.state.focus, Focus::List);
+    assert_eq!(h.state.reading.typeahead, None);
+    assert_eq!(h.state.list.selected, 2);
+    // Now `y` copies the clicked row (no type-ahead, no "Tab to it").
+    let effects = type_key(&mut h, 'y');
+    assert!(!effects.is_empty(), "y acted on the list");
+}
+
+/// A click on the list's third row and a wheel turn, as the run loop translates them; true
+/// when either moved the list's selection.
+fn click_and_wheel_reach_the_list(h: &mut Harness) -> bool {
+    let before = h.state.list.selected;
+    let left = crate::tui::view::list_left(120);
+    if let Some(msg) = click(h, left + 5, 6) {
+        h.send(msg);
+    }
+    let wheel = Event::Mouse(MouseEvent {
+        kind: MouseEventKind::ScrollDown,
+        column: left + 5,
+        row: 6,
+        modifiers: KeyModifiers::NONE,
+    });
+    if let Some(msg) = translate(&wheel, &h.state, &Keymap::default()) {
+        h.send(msg);
+    }
+    h.state.list.selected != before
+}
+
+#[test]
+fn clicks_and_the_wheel_do_not_reach_the_list_under_pickers_the_note_editor_or_the_palette() {
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::Snooze);
+    assert!(h.state.triage.picker.is_some());
+    assert!(!click_and_wheel_reach_the_list(&mut h), "snooze picker");
+    h.state.triage.picker = None;
+    h.state.triage.external_editor = false;
+    act(&mut h, Action::EditNote);
+    assert!(h.state.triage.note.is_some());
+    assert!(!click_and_wheel_reach_the_list(&mut h), "note editor");
+    h.state.triage.note = None;
+    h.state.acting.commands = vec![super::acting::command("one"), super::acting::command("two")];
+    act(&mut h, Action::Pipe);
+    assert!(h.state.acting.picker.is_some());
+    assert!(!click_and_wheel_reach_the_list(&mut h), "pipe picker");
+    h.state.acting.picker = None;
+    act(&mut h, Action::Palette);
+    assert!(h.state.palette.is_some());
+    assert!(!click_and_wheel_reach_the_list(&mut h), "palette");
+    h.state.palette = None;
+    assert!(
+        click_and_wheel_reach_the_list(&mut h),
+        "with nothing over it, they do"
+    );
 }
