@@ -175,18 +175,18 @@ impl Store {
     /// The view's items, and how many of them have their metadata known: a detail stored
     /// (`detail_at`, as enrichment and `--with-detail` go by, even when the detail carried no
     /// metadata), or metadata a webhook delivery brought (`item_meta` rows without a detail).
-    /// Three counts in one statement: the view; its detailed items, from the partial index of
-    /// those (`items_detailed`, no item's row read for a status view); its webhook-only items,
-    /// from the few keys with metadata and no detail.
+    /// Three counts in one statement: the view; its detailed items, from the covering partial
+    /// index of those (`items_detailed`: no item's row read for a status view); its other items
+    /// with metadata (one seek in `item_meta` each, for the items without a detail only).
     pub(super) fn covered(&self, view: &ViewQuery) -> Result<(u64, u64), StoreError> {
         let (from, condition, params) =
             view_condition(self.conn(), view).map_err(|e| self.error(e))?;
         let sql = format!(
             "SELECT (SELECT count(*) {from} WHERE {condition}), \
              (SELECT count(*) {from} WHERE {condition} AND items.detail_at IS NOT NULL), \
-             (SELECT count(*) {from} WHERE {condition} AND items.k IN \
-               (SELECT DISTINCT m.k FROM item_meta m WHERE m.k NOT IN \
-                 (SELECT d.k FROM items d INDEXED BY items_detailed WHERE d.detail_at IS NOT NULL)))"
+             (SELECT count(*) {from} WHERE {condition} AND items.k NOT IN \
+               (SELECT d.k FROM items d INDEXED BY items_detailed WHERE d.detail_at IS NOT NULL) \
+               AND EXISTS (SELECT 1 FROM item_meta m WHERE m.k = items.k))"
         );
         let three = |row: &Row<'_>| {
             Ok((
