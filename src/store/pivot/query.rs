@@ -172,21 +172,19 @@ impl Store {
         Ok(groups)
     }
 
-    /// The view's items, and how many of them have their metadata known: a detail stored
-    /// (`detail_at`, as enrichment and `--with-detail` go by, even when the detail carried no
-    /// metadata), or metadata a webhook delivery brought (`item_meta` rows without a detail).
-    /// Three counts in one statement: the view; its detailed items, from the covering partial
-    /// index of those (`items_detailed`: no item's row read for a status view); its other items
-    /// with metadata (one seek in `item_meta` each, for the items without a detail only).
+    /// The view's items, and how many of them have their metadata known: metadata stored (a
+    /// detail's or a webhook delivery's, one seek in `item_meta` per item), or a detail stored
+    /// without any (`detail_at`, as enrichment and `--with-detail` go by: such an item is
+    /// known to have none, and fetching it again would bring nothing). The latter are counted
+    /// over the partial index of detailed items (`items_detailed`) only.
     pub(super) fn covered(&self, view: &ViewQuery) -> Result<(u64, u64), StoreError> {
         let (from, condition, params) =
             view_condition(self.conn(), view).map_err(|e| self.error(e))?;
+        let has_meta = "EXISTS (SELECT 1 FROM item_meta m WHERE m.k = items.k)";
         let sql = format!(
-            "SELECT (SELECT count(*) {from} WHERE {condition}), \
-             (SELECT count(*) {from} WHERE {condition} AND items.detail_at IS NOT NULL), \
-             (SELECT count(*) {from} WHERE {condition} AND items.k NOT IN \
-               (SELECT d.k FROM items d INDEXED BY items_detailed WHERE d.detail_at IS NOT NULL) \
-               AND EXISTS (SELECT 1 FROM item_meta m WHERE m.k = items.k))"
+            "SELECT count(*), count(CASE WHEN {has_meta} THEN 1 END), \
+             (SELECT count(*) {from} WHERE {condition} AND items.detail_at IS NOT NULL \
+              AND NOT {has_meta}) {from} WHERE {condition}"
         );
         let three = |row: &Row<'_>| {
             Ok((
@@ -198,10 +196,10 @@ impl Store {
         self.conn()
             .prepare_cached(&sql)
             .and_then(|mut s| s.query_row(params_from_iter(params), three))
-            .map(|(total, detailed, webhook)| {
+            .map(|(total, with_meta, detail_without)| {
                 (
                     total.unsigned_abs(),
-                    detailed.unsigned_abs() + webhook.unsigned_abs(),
+                    with_meta.unsigned_abs() + detail_without.unsigned_abs(),
                 )
             })
             .map_err(|e| self.error(e))
