@@ -246,3 +246,97 @@ fn list_columns_hold_after_emoji_clusters() {
         assert_eq!(*x, first, "row {y} moved its email column: {row:?}");
     }
 }
+
+/// `stats` in every format over hostile tags, apps and metadata (names and values): the table
+/// and CSV sanitize, JSON escapes for terminals yet keeps the raw values, and a hostile
+/// `meta.KEY` echoed back (summary, JSON `by`) stays inert.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stats_table_csv_and_json_keep_hostile_text_inert() {
+    let r = common::rig(0, 10_000).await;
+    let all = corpus();
+    let items: Vec<FeedbackDetail> = all
+        .iter()
+        .enumerate()
+        .map(|(n, s)| {
+            let mut item = hostile_item(n, format!("h{n:03}"), s);
+            // A sync mirrors the two statuses the service lists.
+            item.status = if n % 2 == 0 {
+                Status::New
+            } else {
+                Status::Archived
+            };
+            hostile_detail(item)
+        })
+        .collect();
+    r.sim.state().write().replace_items(items);
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store.sqlite3");
+    let run = |args: &[&str]| {
+        let home = tempfile::tempdir().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"))
+            .arg("--store")
+            .arg(&store)
+            .args(args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", home.path())
+            .env("TZ", "UTC")
+            .env("XDG_CONFIG_HOME", home.path().join("config"))
+            .env("XDG_STATE_HOME", home.path().join("state"))
+            .env("FEEDBACK_BASE_URL", r.sim.base_url())
+            .env("FEEDBACK_API_KEY", feedback_inbox::sim::DEMO_KEY)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        assert_inert(&format!("stderr of {args:?}"), &stderr, true);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    run(&["sync"]);
+    // Every item's detail: its hostile metadata names and values stored.
+    run(&[
+        "search",
+        "tag:bug",
+        "--with-detail",
+        "--fields",
+        "id,metadata",
+        "--format",
+        "jsonl",
+    ]);
+    // A hostile key typed back as `meta.KEY` (an argument holds no NUL).
+    let typed: Vec<String> = all
+        .iter()
+        .filter(|s| !s.contains('\0') && !s.is_empty())
+        .take(6)
+        .map(|s| format!("meta.{s}"))
+        .collect();
+    let mut pivots = vec!["tag", "app", "platform", "meta.key", "os", "version"];
+    pivots.extend(typed.iter().map(String::as_str));
+    for by in pivots {
+        let table = run(&["stats", "--by", by]);
+        assert_inert(&format!("stats table by {by}"), &table, true);
+        let csv = run(&["stats", "--by", by, "--format", "csv"]);
+        assert_inert(
+            &format!("stats csv by {by}"),
+            &csv.replace("\r\n", "\n"),
+            true,
+        );
+        let json = run(&["stats", "--by", by, "--format", "json"]);
+        assert_inert(&format!("stats json by {by}"), &json, true);
+        let parsed: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(parsed["by"], by);
+    }
+    // JSON escapes, it does not rewrite: every hostile value comes back as sent.
+    let json = run(&["stats", "--by", "meta.key", "--format", "json"]);
+    let parsed: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let keys: Vec<&str> = parsed["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|g| g["key"].as_str())
+        .collect();
+    assert_eq!(parsed["covered"], all.len());
+    for s in &all {
+        assert!(keys.contains(&s.as_str()), "{s:?} missing from {keys:?}");
+    }
+}

@@ -5,7 +5,7 @@
 use rusqlite_migration::{M, Migrations};
 
 /// The SQL of every migration, oldest first.
-pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6];
+pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
 /// where it is shown. `items.k` is the item's place in time (in schema 1 and 2, `received` in
@@ -164,6 +164,14 @@ CREATE TABLE enrich_queue (k INTEGER PRIMARY KEY, retry_at INTEGER);
 const V6: &str = r"
 CREATE INDEX item_tags_by_item ON item_tags(k, tag);
 CREATE INDEX items_untagged ON items(status) WHERE tags = '[]';
+";
+
+/// Schema 7 (pivots, `store::pivot`): the items whose detail is stored, by status (and key, the
+/// row id), so a metadata pivot's "based on N of M items" counts them from this index instead
+/// of reading every item's row for `detail_at` (the column is in the index so SQLite reads it
+/// as covering).
+const V7: &str = r"
+CREATE INDEX items_detailed ON items(status, detail_at) WHERE detail_at IS NOT NULL;
 ";
 
 /// Every migration, oldest first.

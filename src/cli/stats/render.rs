@@ -50,7 +50,8 @@ pub fn summary(pivot: &Pivot) -> String {
     if let Some(covered) = pivot.covered {
         line = format!(
             "{line}; {} based on {} of {} items (metadata comes with a detail: `search QUERY --with-detail --fields all` fetches it)",
-            pivot.by.name(),
+            // `meta.KEY` is the user's text, echoed: sanitized as the server's would be.
+            sanitize_line(&pivot.by.name()),
             thousands(covered),
             thousands(pivot.total)
         );
@@ -128,7 +129,7 @@ fn table(pivot: &Pivot, mode: TableMode, out: &mut dyn Write) -> Result<(), CliE
             ]
         })
         .collect();
-    let title = pivot.by.name().to_uppercase();
+    let title = sanitize_line(&pivot.by.name()).to_uppercase();
     let widest = |i: usize, title: &str| {
         rows.iter()
             .map(|r| crate::width::width(&sanitize_line(&r[i])))

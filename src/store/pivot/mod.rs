@@ -50,7 +50,8 @@ pub enum By {
     Tag,
     /// `metadata.built_in.appVersion`.
     Version,
-    /// `iOSVersion` or `androidVersion`, whichever the item has.
+    /// `iOSVersion` or `androidVersion`, whichever the item has; `iOSVersion` when it has both
+    /// (the item counts in one group, so the groups add up to the view).
     Os,
     /// `metadata.built_in.locale`.
     Locale,

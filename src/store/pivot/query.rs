@@ -45,7 +45,7 @@ impl Store {
         let parts = match fast::parts(view, by, &condition, &mut params, custom) {
             Some(parts) => parts,
             None => {
-                let column = Self::column(by, params.len(), custom);
+                let column = Self::column(by, params.len(), custom).map_err(|e| self.error(e))?;
                 params.extend(column.params.iter().cloned());
                 let (key, label, join) = (column.key, column.label, &column.join);
                 vec![Part {
@@ -172,21 +172,36 @@ impl Store {
         Ok(groups)
     }
 
-    /// The view's items, and how many of them have metadata stored (from a detail or a
-    /// webhook), in one pass. Said of `item_meta` alone: `items.detail_at` would cost a read of
-    /// every item's row, and a detail without any metadata has none to count.
+    /// The view's items, and how many of them have their metadata known: metadata stored (a
+    /// detail's or a webhook delivery's, one seek in `item_meta` per item), or a detail stored
+    /// without any (`detail_at`, as enrichment and `--with-detail` go by: such an item is
+    /// known to have none, and fetching it again would bring nothing). The latter are counted
+    /// over the partial index of detailed items (`items_detailed`) only.
     pub(super) fn covered(&self, view: &ViewQuery) -> Result<(u64, u64), StoreError> {
         let (from, condition, params) =
             view_condition(self.conn(), view).map_err(|e| self.error(e))?;
+        let has_meta = "EXISTS (SELECT 1 FROM item_meta m WHERE m.k = items.k)";
         let sql = format!(
-            "SELECT count(*), count(CASE WHEN EXISTS (SELECT 1 FROM item_meta \
-             WHERE item_meta.k = items.k) THEN 1 END) {from} WHERE {condition}"
+            "SELECT count(*), count(CASE WHEN {has_meta} THEN 1 END), \
+             (SELECT count(*) {from} WHERE {condition} AND items.detail_at IS NOT NULL \
+              AND NOT {has_meta}) {from} WHERE {condition}"
         );
-        let both = |row: &Row<'_>| Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?));
+        let three = |row: &Row<'_>| {
+            Ok((
+                row.get::<_, i64>(0)?,
+                row.get::<_, i64>(1)?,
+                row.get::<_, i64>(2)?,
+            ))
+        };
         self.conn()
             .prepare_cached(&sql)
-            .and_then(|mut s| s.query_row(params_from_iter(params), both))
-            .map(|(total, covered)| (total.unsigned_abs(), covered.unsigned_abs()))
+            .and_then(|mut s| s.query_row(params_from_iter(params), three))
+            .map(|(total, with_meta, detail_without)| {
+                (
+                    total.unsigned_abs(),
+                    with_meta.unsigned_abs() + detail_without.unsigned_abs(),
+                )
+            })
             .map_err(|e| self.error(e))
     }
 
@@ -214,8 +229,10 @@ impl Store {
     }
 
     /// The join and columns of a pivot by value; `n` parameters come before the join's;
-    /// `custom` says which kind of key `meta.KEY` is.
-    fn column(by: &By, n: usize, custom: i64) -> Column {
+    /// `custom` says which kind of key `meta.KEY` is. An error for the pivots read otherwise
+    /// (apps and platforms by `app_groups`, days and weeks by `period_groups`): a caller that
+    /// sends one here is wrong, and a column of NULLs would pass for one "(none)" group.
+    fn column(by: &By, n: usize, custom: i64) -> rusqlite::Result<Column> {
         let column = |join: String, key, label, params| Column {
             join,
             key,
@@ -231,7 +248,7 @@ impl Store {
             let params = keys.iter().map(|k| Value::Text((*k).to_owned())).collect();
             column(join, "m.value", label, params)
         };
-        match by {
+        Ok(match by {
             By::Tag => column(
                 "LEFT JOIN item_tags t ON t.k = items.k".to_owned(),
                 "t.tag",
@@ -240,11 +257,19 @@ impl Store {
             ),
             By::Version => meta(0, &[VERSION_KEY], "NULL"),
             By::Locale => meta(0, &[LOCALE_KEY], "NULL"),
-            By::Os => meta(0, &OS_KEYS, "m.key"),
+            By::Os => {
+                let mut os = meta(0, &OS_KEYS, "m.key");
+                os.join.push_str(&fast::one_os("m"));
+                os
+            }
             By::Meta(key) => meta(custom, &[key.as_str()], "NULL"),
-            // Apps and platforms are read by `app_groups`, days and weeks by `period_groups`.
-            By::App | By::Platform | By::Day | By::Week => unreachable_period(),
-        }
+            By::App | By::Platform | By::Day | By::Week => {
+                return Err(rusqlite::Error::InvalidColumnName(format!(
+                    "no joined column groups a pivot by {}",
+                    by.name()
+                )));
+            }
+        })
     }
 
     /// 1 when some item has `key` as a custom key, else 0 (the built-in key of that name).
@@ -302,16 +327,6 @@ fn app_group<'g>(
         }
         (By::Platform, Some((_, _, platform))) => groups.entry(Some(platform.clone()), None),
         _ => groups.entry(None, None),
-    }
-}
-
-/// Pivots read otherwise than by a joined column.
-fn unreachable_period() -> Column {
-    Column {
-        join: String::new(),
-        key: "NULL",
-        label: "NULL",
-        params: Vec::new(),
     }
 }
 

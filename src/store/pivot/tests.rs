@@ -140,3 +140,18 @@ fn the_none_group_of_a_metadata_pivot_is_what_the_others_leave() {
     add_none(&mut groups, 4, &[1, 0, 2]);
     assert_eq!(groups.len(), 1);
 }
+
+#[test]
+fn a_time_pivot_sent_to_the_joined_columns_is_an_error_not_a_none_group() {
+    let mut store = Store::open_memory().unwrap();
+    let data = crate::sim::data::generate(3, 20, at("2026-11-20T15:00:00Z"));
+    store.put_projects(&data.projects).unwrap();
+    let items: Vec<_> = data.items().map(|d| d.feedback).collect();
+    store.put_items(&items, at("2026-11-20T15:00:00Z")).unwrap();
+    let window = Window::ending(at("2026-11-20T15:00:00Z"), &new_york(), SERIES_DAYS);
+    for by in [By::Day, By::Week] {
+        let got = store.value_groups(&ViewQuery::default(), &by, &window, true);
+        let error = got.unwrap_err().to_string();
+        assert!(error.contains(&by.name()), "{error}");
+    }
+}

@@ -3,7 +3,7 @@
 //! views (status, app, tag, searches, triage hiding) compared with a count in plain Rust over
 //! the same items. Which items a view holds is the store's own answer (`view_keys`, checked
 //! against brute force by the search's tests); what is checked here is the grouping: values,
-//! `None` groups, merged apps, local days and ISO weeks in a zone with daylight saving.
+//! `None` groups, apps of an unknown platform or none, local days and ISO weeks in a zone with daylight saving.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -23,8 +23,9 @@ type Counted = BTreeMap<(Option<String>, Option<String>), (u64, Vec<u32>)>;
 
 struct Fixture {
     store: Store,
-    /// By stored key: the item and whether its detail (metadata) was stored.
-    items: HashMap<i64, (FeedbackDetail, bool)>,
+    /// By stored key: the item, whether its metadata was stored (a detail or a webhook), and
+    /// whether its detail was.
+    items: HashMap<i64, (FeedbackDetail, bool, bool)>,
     apps: Vec<String>,
     cx: Context,
 }
@@ -40,7 +41,8 @@ fn zone() -> TimeZone {
 
 /// The generator's items with oddities: received exactly at a local midnight or just before,
 /// in the future, an app of an unknown platform, no app, a tag spelt apart, a custom key named
-/// like a built-in one, metadata sent without a detail (a webhook).
+/// like a built-in one, metadata sent without a detail (a webhook), a detail without any
+/// metadata, both OS version keys on one item.
 fn items(count: usize) -> Vec<FeedbackDetail> {
     let data = generate(5, count, now());
     let tz = zone();
@@ -71,6 +73,19 @@ fn items(count: usize) -> Vec<FeedbackDetail> {
                 item.metadata.custom.insert("locale".into(), "xx-XX".into());
             }
             8 => f.status = Status::Other("triage".into()),
+            9 => {
+                item.metadata.built_in.clear();
+                item.metadata.custom.clear();
+            }
+            10 => {
+                let built_in = &mut item.metadata.built_in;
+                built_in
+                    .entry("iOSVersion".into())
+                    .or_insert_with(|| "17.2".into());
+                built_in
+                    .entry("androidVersion".into())
+                    .or_insert_with(|| "14".into());
+            }
             _ => {}
         }
     }
@@ -115,7 +130,8 @@ impl Fixture {
         let mut by_key = HashMap::new();
         for (i, d) in items.into_iter().enumerate() {
             let key = store.item(d.feedback.id.as_str()).unwrap().unwrap().key;
-            by_key.insert(key, (d, i % 3 != 0));
+            let webhook = i % 3 == 1 && i % 5 == 0;
+            by_key.insert(key, (d, i % 3 != 0, i % 3 != 0 && !webhook));
         }
         let apps = data.apps.iter().map(|a| a.id.clone()).collect();
         let cx = Context {
@@ -159,10 +175,11 @@ impl Fixture {
         let mut groups: BTreeMap<_, (u64, Vec<u32>)> = BTreeMap::new();
         let mut covered = 0;
         for k in &keys {
-            let (item, detail) = &self.items[k];
+            let (item, detail, stored_detail) = &self.items[k];
             let has_metadata =
                 !(item.metadata.built_in.is_empty() && item.metadata.custom.is_empty());
-            covered += u64::from(*detail && has_metadata);
+            // Known: a detail (even one without metadata), or a webhook's metadata.
+            covered += u64::from(*stored_detail || (*detail && has_metadata));
             let day = item
                 .feedback
                 .received_at
