@@ -203,6 +203,8 @@ pub struct TextFilter {
     pub error_of: String,
     /// The words to highlight in the list and the detail.
     pub highlights: Highlights,
+    /// The query keeps to one app (`app:`): the list drops its APP column.
+    pub pins_app: bool,
     /// The item selected when the prompt took the keyboard: it stays selected through every
     /// edit while it matches (a half-typed word matching nothing does not lose it).
     pub origin: Option<i64>,

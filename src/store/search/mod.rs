@@ -86,6 +86,19 @@ impl Query {
         self.root.as_ref().is_some_and(triage::names_hidden)
     }
 
+    /// True when every match must be of one app: the query is an `app:` qualifier, or an AND
+    /// with one among its parts (the list then needs no APP column).
+    #[must_use]
+    pub fn pins_one_app(&self) -> bool {
+        let is_app =
+            |e: &Expr| matches!(e, Expr::Filter(f) if matches!(f.kind, FilterKind::App(_)));
+        match &self.root {
+            Some(Expr::And(parts)) => parts.iter().any(is_app),
+            Some(other) => is_app(other),
+            None => false,
+        }
+    }
+
     /// The words, phrases and prefixes the query looks for (not those it excludes).
     #[must_use]
     pub fn highlights(&self) -> Highlights {

@@ -42,6 +42,7 @@ fn new_filter(text: &str) -> TextFilter {
         error: None,
         error_of: String::new(),
         highlights: search::Highlights::default(),
+        pins_app: false,
         origin: None,
     }
 }
@@ -130,6 +131,7 @@ fn set_query(filter: &mut TextFilter) -> bool {
         Ok(query) => {
             filter.error = None;
             filter.highlights = query.highlights();
+            filter.pins_app = query.pins_one_app();
             if filter.applied == text {
                 return false;
             }

@@ -92,7 +92,9 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
         .collect();
     let status_filter = state.filters.status.as_str();
     let show_status = window.iter().flatten().any(|r| &*r.status != status_filter);
-    let columns = Columns::new(cells, show_status, state.filters.app.is_some());
+    let one_app =
+        state.filters.app.is_some() || state.text_filter.as_ref().is_some_and(|f| f.pins_app);
+    let columns = Columns::new(cells, show_status, one_app);
     frame.render_widget(header_line(&columns, theme), header);
     let highlights = state
         .text_filter

@@ -184,3 +184,30 @@ fn the_platform_is_never_the_part_cut_and_one_app_drops_the_column() {
     assert_eq!(Columns::new(120, false, true).app, 0);
     assert!(Columns::new(120, false, true).message > columns.message);
 }
+
+#[test]
+fn a_search_that_pins_one_app_drops_the_app_column_too() {
+    let mut h = crate::tui::testkit::started_harness(120, 20, 10, false);
+    h.send(crate::tui::action::Msg::Action(
+        crate::tui::action::Action::Filter,
+    ));
+    for c in "app:nimbus-ios".chars() {
+        h.send(crate::tui::action::Msg::FilterInput(
+            ratatui::crossterm::event::KeyEvent::from(ratatui::crossterm::event::KeyCode::Char(c)),
+        ));
+    }
+    let shown = |h: &crate::tui::testkit::Harness| {
+        let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 20)).unwrap();
+        t.draw(|f| super::super::render(f, &h.state, &crate::tui::keymap::Keymap::default()))
+            .unwrap();
+        format!("{:?}", t.backend())
+    };
+    assert!(!shown(&h).contains(" APP "), "{}", shown(&h));
+    h.send(crate::tui::action::Msg::Action(
+        crate::tui::action::Action::Back,
+    ));
+    h.send(crate::tui::action::Msg::Action(
+        crate::tui::action::Action::Back,
+    ));
+    assert!(shown(&h).contains("APP"));
+}

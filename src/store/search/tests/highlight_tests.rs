@@ -104,3 +104,14 @@ fn tokenizer_agrees_with_sqlite() {
         assert_eq!(ours, sqlite_tokens(text), "{text}");
     }
 }
+
+#[test]
+fn a_query_pins_one_app_only_when_every_match_must_be_of_it() {
+    let pins = |q: &str| parse(q).unwrap().pins_one_app();
+    assert!(pins("app:trailhead-ios"));
+    assert!(pins("crash app:\"Trailhead iOS\" tag:bug"));
+    assert!(!pins("crash"));
+    assert!(!pins("app:a OR app:b"));
+    assert!(!pins("-app:trailhead-ios"));
+    assert!(!pins(""));
+}
