@@ -58,6 +58,9 @@ pub enum Action {
     NextItem,
     PrevItem,
     ToggleSidebar,
+    // insight: grouped view and trends (issue 11).
+    GroupBy,
+    Trends,
 }
 
 impl Action {
@@ -179,6 +182,13 @@ impl Action {
             "toggle_sidebar",
             "hide / show the side panes",
         ),
+        // insight: grouped view and trends (issue 11).
+        (
+            Action::GroupBy,
+            "group_by",
+            "group by app, tag, version, day…",
+        ),
+        (Action::Trends, "trends", "show / hide the trends panel"),
     ];
 
     /// The action's config name.
@@ -446,5 +456,20 @@ pub enum Msg {
     ClickPane {
         pane: crate::tui::state::Focus,
         entry: usize,
+    },
+    // insight: grouped view and trends (issue 11).
+    /// A key for the open `=` picker.
+    InsightInput(ratatui::crossterm::event::KeyEvent),
+    /// The store's custom metadata keys, for the `=` picker.
+    MetaKeys(Result<Vec<String>, String>),
+    /// Answer to `Effect::Pivot`.
+    Pivoted {
+        request_id: u64,
+        result: Result<Box<crate::store::pivot::Pivot>, String>,
+    },
+    /// Answer to `Effect::Trend`.
+    Trended {
+        request_id: u64,
+        result: Result<Box<crate::store::pivot::Trend>, String>,
     },
 }

@@ -107,4 +107,21 @@ pub enum Effect {
         input: String,
         items: usize,
     },
+    // insight: grouped view and trends (issue 11).
+    /// The custom metadata keys stored; answered by `Msg::MetaKeys`.
+    MetaKeys,
+    /// The pivot of a view; answered by `Msg::Pivoted`.
+    Pivot {
+        request_id: u64,
+        spec: ViewSpec,
+        by: crate::store::pivot::By,
+        now: Timestamp,
+    },
+    /// The trend of a view; answered by `Msg::Trended`.
+    Trend {
+        request_id: u64,
+        spec: ViewSpec,
+        by: crate::store::pivot::By,
+        now: Timestamp,
+    },
 }

@@ -187,6 +187,9 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::NextItem, &["J", "]"]),
     (Action::PrevItem, &["K", "["]),
     (Action::ToggleSidebar, &["b"]),
+    // insight: grouped view and trends (issue 11).
+    (Action::GroupBy, &["="]),
+    (Action::Trends, &["t"]),
 ];
 
 /// The key table.

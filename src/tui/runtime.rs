@@ -8,9 +8,11 @@
 
 // Acting on items (helper "acting"): reads of marked items, `|`.
 pub mod acting;
+// insight: grouped view and trends (issue 11).
 mod arrivals;
 mod editor;
 mod executor;
+pub mod insight;
 mod reader;
 pub mod reads;
 mod signals;
@@ -390,6 +392,10 @@ fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Ms
     }
     if state.acting.picker.is_some() {
         return Some(Msg::PickerInput(*key));
+    }
+    // insight: the open `=` picker takes every key.
+    if state.insight.picker.is_some() {
+        return Some(Msg::InsightInput(*key));
     }
     if state.triage.picker.is_some() || state.triage.note.is_some() {
         return Some(Msg::TriageInput(*key));

@@ -24,8 +24,9 @@ pub const WINDOW_MARGIN: usize = 64;
 pub fn list_body_rows(state: &AppState) -> usize {
     let prompt = usize::from(state.text_filter.is_some());
     let view_bar = 1; // views: the view bar
+    let trends = usize::from(crate::tui::view::trends_rows(state)); // insight: trends panel
     usize::from(state.height)
-        .saturating_sub(1 + 2 + 1 + prompt + view_bar)
+        .saturating_sub(1 + 2 + 1 + prompt + view_bar + trends)
         .max(1)
 }
 

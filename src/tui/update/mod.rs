@@ -19,6 +19,8 @@ pub mod triage_input;
 // views: saved views and the command palette.
 mod palette;
 mod views;
+// insight: grouped view and trends (issue 11).
+mod insight;
 
 #[cfg(test)]
 mod input_tests;
@@ -76,6 +78,7 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     state.dirty = true;
     let shown = state.detail.as_ref().map(|d| d.id.clone());
     views::observe(state, &msg); // views: does it change the views' unseen counts?
+    insight::observe(state, &msg); // insight: the groups and trend are due again
     // reading: the selection and the detail a message brought, for the preview.
     let (selected, watched) = (reading::selected_id(state), reading::watched(&msg));
     let mut effects = apply(state, msg);
@@ -181,6 +184,11 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         // reading
         Msg::TypeAhead(key) => reading::typeahead(state, key),
         Msg::ClickPane { pane, entry } => reading::click_pane(state, pane, entry),
+        // insight: grouped view and trends (issue 11).
+        msg @ (Msg::InsightInput(_)
+        | Msg::MetaKeys(_)
+        | Msg::Pivoted { .. }
+        | Msg::Trended { .. }) => insight::on_msg(state, msg),
     }
 }
 
@@ -204,6 +212,10 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     }
     if state.text_filter.as_ref().is_some_and(|f| f.editing) {
         return text_filter::on_action(state, action);
+    }
+    // insight: `=`, `t` and the grouped view's keys (before the item actions: no row shows).
+    if let Some(effects) = insight::on_action(state, action) {
+        return effects;
     }
     // Acting on items (helper "acting"): marks, copies, pipe, privacy.
     if let Some(effects) = acting::on_action(state, action) {
@@ -299,6 +311,7 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
     effects.extend(sync::background(state));
     effects.extend(triage::tick(state));
     effects.extend(views::tick(state)); // views: the unseen counts, when the store changed
+    effects.extend(insight::tick(state, now)); // insight: groups and trend, when due
     // reading: the preview's debounce and the type-ahead's end.
     let (more, changed) = reading::tick(state, now);
     effects.extend(more);
