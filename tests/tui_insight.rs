@@ -343,10 +343,24 @@ fn t_toggles_the_trends_panel_computed_once_and_cached() {
     );
     // The panel ranks the last chosen pivot's groups.
     group_by(&mut h, "tag");
-    assert!(matches!(
-        h.state.insight.trends.as_ref().unwrap().trend,
-        Some(_)
-    ));
+    let growing = &h
+        .state
+        .insight
+        .trends
+        .as_ref()
+        .unwrap()
+        .trend
+        .as_ref()
+        .unwrap()
+        .growing;
+    assert!(!growing.is_empty());
+    assert!(
+        growing
+            .iter()
+            .all(|g| ["bug", "crash", "ui", "feature-request"]
+                .contains(&g.key.as_deref().unwrap_or("?"))),
+        "{growing:?}"
+    );
     act(&mut h, Action::Trends);
     assert!(h.state.insight.trends.is_none());
     assert_eq!(h.state.list.viewport_rows, rows);
