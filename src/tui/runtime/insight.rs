@@ -86,3 +86,49 @@ fn custom_keys(store: &Store) -> Result<Vec<String>, StoreError> {
     rows.collect::<Result<Vec<_>, _>>()
         .map_err(|e| store.error(e))
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+
+    use crate::tui::action::{Action, Msg};
+    use crate::tui::keymap::Keymap;
+    use crate::tui::state::AppState;
+
+    fn key(c: char) -> Event {
+        Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    }
+
+    #[test]
+    fn equals_groups_t_shows_trends_and_the_open_picker_takes_every_key() {
+        let mut state = AppState::new(crate::tui::testkit::now(), 120, 30);
+        let keymap = Keymap::default();
+        let translate = |state: &AppState, c| super::super::translate(&key(c), state, &keymap);
+        assert!(matches!(
+            translate(&state, '='),
+            Some(Msg::Action(Action::GroupBy))
+        ));
+        assert!(matches!(
+            translate(&state, 't'),
+            Some(Msg::Action(Action::Trends))
+        ));
+        assert_eq!(Action::from_name("group_by"), Some(Action::GroupBy));
+        assert_eq!(Action::from_name("trends"), Some(Action::Trends));
+        state.insight.picker = Some(crate::tui::insight::Picker::default());
+        for c in ['q', 'j', 't', '='] {
+            assert!(matches!(translate(&state, c), Some(Msg::InsightInput(_))));
+        }
+    }
+
+    #[test]
+    fn the_custom_keys_are_read_from_the_store_by_name() {
+        let store = crate::tui::testkit::fill(3);
+        store.write(|s| {
+            s.put_detail(&crate::tui::testkit::detail(1), crate::tui::testkit::now())
+                .unwrap();
+        });
+        assert_eq!(store.read(super::custom_keys).unwrap(), vec!["plan"]);
+    }
+}
