@@ -391,3 +391,131 @@ fn without_colour_the_selected_group_is_reversed_and_bars_show() {
     assert!(selected_rows[0].contains(&first), "{selected_rows:?}");
     insta::assert_snapshot!("grouped_no_color", screen);
 }
+
+fn queued(h: &Harness) -> u64 {
+    h.store
+        .read(feedback_inbox::store::Store::queued_details)
+        .unwrap()
+}
+
+/// The status bar's row.
+fn status_row(state: &AppState) -> String {
+    let terminal = draw(state);
+    let buffer = terminal.backend().buffer();
+    let y = buffer.area.height - 1;
+    (0..buffer.area.width)
+        .map(|x| buffer[(x, y)].symbol().to_owned())
+        .collect()
+}
+
+#[test]
+fn e_queues_the_views_missing_details_shows_progress_and_e_again_cancels() {
+    let mut h = harness(120, 30, 12);
+    group_by(&mut h, "meta.plan");
+    let screen = draw(&h.state).backend().to_string();
+    assert!(
+        screen.contains("based on 12 of 40 items · e fetches the others' details"),
+        "{screen}"
+    );
+    act(&mut h, Action::Enrich);
+    assert_eq!(queued(&h), 28);
+    let enrich = h.state.insight.enrich.unwrap();
+    assert_eq!((enrich.done(), enrich.total), (0, 28));
+    assert!(h.state.sync.background, "the background has work");
+    // The budget is known: an estimate shows (28 details, 40 of 60 left, floor 12).
+    h.send(feedback_inbox::tui::testkit::budget(
+        60,
+        40,
+        now() + jiff::SignedDuration::from_secs(30),
+    ));
+    h.state.note = None;
+    assert!(
+        status_row(&h.state).contains("details 0/28 · ~7 s"),
+        "{}",
+        status_row(&h.state)
+    );
+    // A background step stored three details: the queue is counted again on the next tick.
+    h.store.write(|s| {
+        for n in 12..15 {
+            s.put_detail(&spread_detail(n), now()).unwrap();
+        }
+    });
+    h.send(Msg::Synced {
+        job: feedback_inbox::tui::action::SyncJob::Background {
+            listed: feedback_inbox::api::Status::New,
+        },
+        result: Ok(feedback_inbox::tui::action::Synced {
+            changed: 3,
+            ..Default::default()
+        }),
+    });
+    h.send(Msg::Tick(now()));
+    assert_eq!(h.state.insight.enrich.unwrap().done(), 3);
+    h.state.note = None;
+    insta::assert_snapshot!("enrichment_status", status_row(&h.state));
+    // The grouped view follows the details that came.
+    h.send(Msg::Tick(now() + jiff::SignedDuration::from_secs(5)));
+    let grouped = h.state.insight.grouped.as_ref().unwrap();
+    assert_eq!(grouped.pivot.as_ref().unwrap().covered, Some(15));
+    // e again cancels: the queue is emptied.
+    act(&mut h, Action::Enrich);
+    assert!(h.state.insight.enrich.is_none());
+    assert_eq!(queued(&h), 0);
+    assert!(
+        h.state
+            .note
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("25 details not fetched")
+    );
+    assert!(!status_row(&h.state).contains("details 3/"));
+}
+
+#[test]
+fn a_queue_left_by_the_last_run_shows_at_start_and_ends_when_fetched() {
+    let h = harness(120, 30, 0);
+    let all = feedback_inbox::store::ViewQuery::default();
+    h.store.write(|s| s.queue_details(&all)).unwrap();
+    // A new inbox over the same store.
+    let mut h = Harness::start(h.store, 120, 30);
+    let enrich = h.state.insight.enrich.unwrap();
+    assert_eq!((enrich.done(), enrich.total), (0, 40));
+    h.store.write(|s| {
+        for n in 0..40 {
+            s.put_detail(&spread_detail(n), now()).unwrap();
+        }
+    });
+    h.send(Msg::Synced {
+        job: feedback_inbox::tui::action::SyncJob::Background {
+            listed: feedback_inbox::api::Status::New,
+        },
+        result: Ok(feedback_inbox::tui::action::Synced::default()),
+    });
+    h.send(Msg::Tick(now()));
+    assert!(h.state.insight.enrich.is_none());
+    assert!(
+        h.state
+            .note
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("Details fetched: 40")
+    );
+}
+
+#[test]
+fn e_over_a_view_with_every_detail_queues_nothing() {
+    let mut h = harness(120, 30, 40);
+    act(&mut h, Action::Enrich);
+    assert!(h.state.insight.enrich.is_none());
+    assert_eq!(queued(&h), 0);
+    assert!(
+        h.state
+            .note
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("has its details")
+    );
+}

@@ -61,6 +61,7 @@ pub enum Action {
     // insight: grouped view and trends (issue 11).
     GroupBy,
     Trends,
+    Enrich,
 }
 
 impl Action {
@@ -189,6 +190,11 @@ impl Action {
             "group by app, tag, version, day…",
         ),
         (Action::Trends, "trends", "show / hide the trends panel"),
+        (
+            Action::Enrich,
+            "enrich",
+            "fetch the view's missing details (again: cancel)",
+        ),
     ];
 
     /// The action's config name.
@@ -472,4 +478,10 @@ pub enum Msg {
         request_id: u64,
         result: Result<Box<crate::store::pivot::Trend>, String>,
     },
+    /// Answer to `Effect::QueueDetails`.
+    Enqueued(Result<crate::store::Enqueued, String>),
+    /// Answer to `Effect::ClearQueue`: how many details were still waiting.
+    QueueCleared(Result<u64, String>),
+    /// Answer to `Effect::QueuedCount`: details queued and not fetched yet.
+    QueueCount(Result<u64, String>),
 }

@@ -124,4 +124,13 @@ pub enum Effect {
         by: crate::store::pivot::By,
         now: Timestamp,
     },
+    /// Queue the view's items without a detail for the background; answered by `Msg::Enqueued`.
+    QueueDetails {
+        spec: ViewSpec,
+        now: Timestamp,
+    },
+    /// Empty the enrichment queue; answered by `Msg::QueueCleared`.
+    ClearQueue,
+    /// Count the details queued; answered by `Msg::QueueCount`.
+    QueuedCount,
 }

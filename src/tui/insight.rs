@@ -80,6 +80,45 @@ pub struct InsightState {
     /// ended and `next_at` is past (throttled: a mirror's thousand changes cost a few runs).
     pub due: bool,
     pub next_at: Option<jiff::Timestamp>,
+    /// The background's enrichment (`e`), while details are queued.
+    pub enrich: Option<Enrich>,
+    /// A background step ended: the queue is counted again (once no count runs).
+    pub enrich_due: bool,
+    pub counting: bool,
+}
+
+/// The enrichment's progress, for the status bar: "details 120/812 · ~4 min".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Enrich {
+    /// Details queued when it started (or the most seen since).
+    pub total: u64,
+    /// Details still to fetch.
+    pub pending: u64,
+}
+
+impl Enrich {
+    #[must_use]
+    pub fn done(&self) -> u64 {
+        self.total.saturating_sub(self.pending)
+    }
+}
+
+/// The budget share the background keeps (the `[sync] floor_percent` default), for estimates.
+pub const FLOOR_PERCENT: u8 = 20;
+/// What one detail request takes, for estimates.
+pub const PER_REQUEST: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// "~45 s", "~4 min", "~2 h": the estimate's rough size.
+#[must_use]
+pub fn rough(duration: std::time::Duration) -> String {
+    let secs = duration.as_secs();
+    if secs < 60 {
+        format!("~{} s", secs.max(1))
+    } else if secs < 3600 {
+        format!("~{} min", secs.div_ceil(60))
+    } else {
+        format!("~{} h", secs.div_ceil(3600))
+    }
 }
 
 impl Default for InsightState {
@@ -91,6 +130,9 @@ impl Default for InsightState {
             trends: None,
             due: false,
             next_at: None,
+            enrich: None,
+            enrich_due: false,
+            counting: false,
         }
     }
 }

@@ -190,6 +190,7 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     // insight: grouped view and trends (issue 11).
     (Action::GroupBy, &["="]),
     (Action::Trends, &["t"]),
+    (Action::Enrich, &["e"]),
 ];
 
 /// The key table.

@@ -225,7 +225,10 @@ impl Executor {
             // insight: run above.
             | Effect::MetaKeys
             | Effect::Pivot { .. }
-            | Effect::Trend { .. } => {}
+            | Effect::Trend { .. }
+            | Effect::QueueDetails { .. }
+            | Effect::ClearQueue
+            | Effect::QueuedCount => {}
         }
     }
 

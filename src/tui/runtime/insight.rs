@@ -67,6 +67,37 @@ pub fn task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
                 }
             })
         }
+        _ => return enrich_task(&store, effect, tz),
+    };
+    Some(task)
+}
+
+/// The enrichment queue's work: queue a view's missing details, empty the queue, count it.
+fn enrich_task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
+    let store = store.clone();
+    let task: Task = match effect {
+        Effect::QueueDetails { spec, now } => {
+            let spec = spec.clone();
+            let cx = Context {
+                now: *now,
+                tz: tz.clone(),
+            };
+            Box::new(move || {
+                let view = store.read(|s| super::views::view_query(s, &spec, &cx));
+                Msg::Enqueued(match view {
+                    Some(view) => store
+                        .write(|s| s.queue_details(&view))
+                        .map_err(|e| e.to_string()),
+                    None => Err("the view's search does not apply".to_owned()),
+                })
+            })
+        }
+        Effect::ClearQueue => Box::new(move || {
+            Msg::QueueCleared(store.write(Store::clear_queue).map_err(|e| e.to_string()))
+        }),
+        Effect::QueuedCount => Box::new(move || {
+            Msg::QueueCount(store.read(Store::queued_details).map_err(|e| e.to_string()))
+        }),
         _ => return None,
     };
     Some(task)

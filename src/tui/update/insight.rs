@@ -27,6 +27,7 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effe
             return Some(vec![Effect::MetaKeys]);
         }
         Action::Trends if state.detail.is_none() => return Some(toggle_trends(state)),
+        Action::Enrich => return Some(super::enrich::toggle(state)),
         _ => {}
     }
     if state.detail.is_some() || state.focus != Focus::List || state.insight.grouped.is_none() {
@@ -246,7 +247,7 @@ pub(super) fn on_msg(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::MetaKeys(result) => meta_keys(state, result),
         Msg::Pivoted { request_id, result } => pivoted(state, request_id, result),
         Msg::Trended { request_id, result } => trended(state, request_id, result),
-        _ => state.dirty = false,
+        other => super::enrich::on_msg(state, other),
     }
     Vec::new()
 }

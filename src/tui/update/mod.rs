@@ -20,6 +20,7 @@ pub mod triage_input;
 mod palette;
 mod views;
 // insight: grouped view and trends (issue 11).
+mod enrich;
 mod insight;
 
 #[cfg(test)]
@@ -64,6 +65,7 @@ pub fn start(state: &mut AppState) -> Vec<Effect> {
     }
     effects.push(panes::load(state));
     effects.push(sync::start(state));
+    effects.push(enrich::start(state)); // insight: a queue left by the last run
     if state.refresh_seconds > 0 {
         state.next_refresh = Some(after(state.now, state.refresh_seconds));
     }
@@ -79,6 +81,7 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     let shown = state.detail.as_ref().map(|d| d.id.clone());
     views::observe(state, &msg); // views: does it change the views' unseen counts?
     insight::observe(state, &msg); // insight: the groups and trend are due again
+    enrich::observe(state, &msg); // insight: a background step: count the queue again
     // reading: the selection and the detail a message brought, for the preview.
     let (selected, watched) = (reading::selected_id(state), reading::watched(&msg));
     let mut effects = apply(state, msg);
@@ -188,7 +191,10 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         msg @ (Msg::InsightInput(_)
         | Msg::MetaKeys(_)
         | Msg::Pivoted { .. }
-        | Msg::Trended { .. }) => insight::on_msg(state, msg),
+        | Msg::Trended { .. }
+        | Msg::Enqueued(_)
+        | Msg::QueueCleared(_)
+        | Msg::QueueCount(_)) => insight::on_msg(state, msg),
     }
 }
 
@@ -312,6 +318,7 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
     effects.extend(triage::tick(state));
     effects.extend(views::tick(state)); // views: the unseen counts, when the store changed
     effects.extend(insight::tick(state, now)); // insight: groups and trend, when due
+    effects.extend(enrich::tick(state)); // insight: the enrichment's progress
     // reading: the preview's debounce and the type-ahead's end.
     let (more, changed) = reading::tick(state, now);
     effects.extend(more);

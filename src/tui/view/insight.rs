@@ -89,7 +89,7 @@ pub fn render_grouped(frame: &mut Frame, area: Rect, state: &AppState, theme: Th
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let mut head = vec![header(grouped, theme)];
-    if let Some(line) = coverage(grouped, theme) {
+    if let Some(line) = coverage(grouped, state, theme) {
         head.push(line);
     }
     let head_rows = u16::try_from(head.len()).unwrap_or(1);
@@ -142,7 +142,7 @@ fn header(grouped: &Grouped, theme: Theme) -> Line<'static> {
 }
 
 /// "based on 812 of 3,267 items" for a metadata pivot (only items with a detail have it).
-fn coverage(grouped: &Grouped, theme: Theme) -> Option<Line<'static>> {
+fn coverage(grouped: &Grouped, state: &AppState, theme: Theme) -> Option<Line<'static>> {
     let pivot = grouped.pivot.as_ref()?;
     let covered = pivot.covered?;
     let n = |v: u64| thousands(usize::try_from(v).unwrap_or(usize::MAX));
@@ -151,8 +151,15 @@ fn coverage(grouped: &Grouped, theme: Theme) -> Option<Line<'static>> {
     } else {
         theme.dim()
     };
+    let hint = if covered >= pivot.total {
+        ""
+    } else if state.insight.enrich.is_some() {
+        " · fetching details in the background (e cancels)"
+    } else {
+        " · e fetches the others' details"
+    };
     Some(Line::styled(
-        format!("based on {} of {} items", n(covered), n(pivot.total)),
+        format!("based on {} of {} items{hint}", n(covered), n(pivot.total)),
         style,
     ))
 }
@@ -198,6 +205,26 @@ fn draw_group(
     frame.render_widget(Paragraph::new(line), text);
     let data: Vec<u64> = group.daily.iter().map(|&d| u64::from(d)).collect();
     frame.render_widget(Sparkline::default().data(&data).style(theme.good()), spark);
+}
+
+/// The status bar's enrichment part: "details 120/812 · ~4 min" (no estimate while the
+/// budget is unknown).
+#[must_use]
+pub fn enrich_status(state: &AppState) -> Option<String> {
+    let enrich = state.insight.enrich?;
+    let n = |v: u64| thousands(usize::try_from(v).unwrap_or(usize::MAX));
+    let progress = format!("details {}/{}", n(enrich.done()), n(enrich.total));
+    let eta = crate::sync::enrich_estimate(
+        enrich.pending,
+        state.rate,
+        crate::tui::insight::FLOOR_PERCENT,
+        state.now,
+        crate::tui::insight::PER_REQUEST,
+    );
+    Some(match eta {
+        Some(eta) => format!("{progress} · {}", crate::tui::insight::rough(eta)),
+        None => progress,
+    })
 }
 
 /// The `=` picker, over the main area.
