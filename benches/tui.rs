@@ -300,7 +300,7 @@ fn trends_frame(c: &mut Criterion) {
         b.iter(|| {
             terminal
                 .draw(|f| view::render(f, black_box(&state), &keymap))
-                .unwrap()
+                .unwrap();
         });
     });
     group.finish();
