@@ -519,3 +519,28 @@ fn e_over_a_view_with_every_detail_queues_nothing() {
             .contains("has its details")
     );
 }
+
+#[test]
+fn another_view_regroups_and_slash_goes_back_to_the_lists_search() {
+    let mut h = harness(120, 30, 40);
+    group_by(&mut h, "tag");
+    h.store
+        .write(|s| {
+            s.set_triage(
+                &["id00000".to_owned(), "id00001".to_owned()],
+                &feedback_inbox::store::TriageChange::Starred(true),
+                now(),
+            )
+        })
+        .unwrap();
+    // 2: the Starred view; the groups follow on the next tick.
+    act(&mut h, Action::View(2));
+    assert!(h.state.insight.due);
+    h.send(Msg::Tick(now()));
+    let grouped = h.state.insight.grouped.as_ref().unwrap();
+    assert_eq!(grouped.pivot.as_ref().unwrap().total, 2);
+    assert_eq!(grouped.spec, h.state.view_spec());
+    act(&mut h, Action::Filter);
+    assert!(h.state.insight.grouped.is_none());
+    assert!(h.state.text_filter.as_ref().unwrap().editing);
+}

@@ -55,6 +55,11 @@ fn grouped_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
             return Some(Vec::new());
         }
         Action::Open => return Some(narrow_to_selected(state)),
+        Action::Filter => {
+            // The search prompt is the list's: `/` goes back to it and searches there.
+            state.insight.grouped = None;
+            return None;
+        }
         _ if passes(action) => return None,
         _ => {
             // An item's action: no item shows.
@@ -70,8 +75,7 @@ fn grouped_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
 fn passes(action: Action) -> bool {
     matches!(
         action,
-        Action::Filter
-            | Action::TogglePrivacy
+        Action::TogglePrivacy
             | Action::Help
             | Action::Palette
             | Action::ToggleStatus

@@ -88,7 +88,7 @@ pub fn render_grouped(frame: &mut Frame, area: Rect, state: &AppState, theme: Th
         .title(title(grouped));
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let mut head = vec![header(grouped, theme)];
+    let mut head = vec![header(theme)];
     if let Some(line) = coverage(grouped, state, theme) {
         head.push(line);
     }
@@ -133,8 +133,7 @@ fn title(grouped: &Grouped) -> String {
     }
 }
 
-fn header(grouped: &Grouped, theme: Theme) -> Line<'static> {
-    let _ = grouped;
+fn header(theme: Theme) -> Line<'static> {
     Line::styled(
         "enter: show the group's items · esc: back to the list · = group by",
         theme.dim(),
