@@ -252,6 +252,22 @@ mod tests {
     }
 
     #[test]
+    fn estimates_are_rounded_up_to_their_unit() {
+        let s = std::time::Duration::from_secs;
+        assert_eq!(rough(s(0)), "~1 s");
+        assert_eq!(rough(s(45)), "~45 s");
+        assert_eq!(rough(s(61)), "~2 min");
+        assert_eq!(rough(s(3599)), "~60 min");
+        assert_eq!(rough(s(3600)), "~1 h");
+        assert_eq!(rough(s(3601)), "~2 h");
+        let e = Enrich {
+            total: 812,
+            pending: 692,
+        };
+        assert_eq!(e.done(), 120);
+    }
+
+    #[test]
     fn the_picker_narrows_by_typing_and_offers_a_typed_key() {
         let mut picker = Picker {
             keys: vec!["plan".into(), "cohort".into()],
