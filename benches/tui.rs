@@ -245,5 +245,72 @@ fn apply_answer(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frames, search_keystroke, apply_answer);
+// insight: a frame with the trends panel open over a million-item view's trend (the draw is
+// what is measured: the trend is computed off the UI thread and cached in state).
+fn trends_frame(c: &mut Criterion) {
+    use feedback_inbox::store::pivot::{Growth, Trend};
+    use feedback_inbox::tui::insight::TrendsPanel;
+    let items = 1_000_000;
+    let mut state = state_with(items);
+    // A million items over 30 days: about 33,000 a day, rising.
+    let daily: Vec<u32> = (0..30u32).map(|d| 30_000 + d * 200).collect();
+    let growing = (0..5u32)
+        .map(|n| Growth {
+            key: Some(format!("app-{n}")),
+            label: Some(format!("App number {n}")),
+            this_week: u64::from(40_000 - n * 5_000),
+            weekly_average: 10_000.0,
+            added: f64::from(30_000 - n * 5_000),
+            percent: Some(f64::from(300 - n * 50)),
+        })
+        .collect();
+    state.insight.trends = Some(TrendsPanel {
+        trend: Some(Trend {
+            today: daily[29],
+            daily,
+            growing,
+        }),
+        ..TrendsPanel::default()
+    });
+    update(
+        &mut state,
+        Msg::Resize {
+            width: 200,
+            height: 50,
+        },
+    );
+    let keymap = Keymap::default();
+    let mut terminal = Terminal::new(TestBackend::new(200, 50)).unwrap();
+    let mut draw = || {
+        let start = Instant::now();
+        terminal.draw(|f| view::render(f, &state, &keymap)).unwrap();
+        start.elapsed()
+    };
+    let median = report(
+        "with the trends panel (TestBackend)",
+        items,
+        timed(1000, &mut draw),
+    );
+    assert!(
+        median <= Duration::from_millis(2),
+        "a frame with the trends panel takes {median:?} (at most 2 ms)"
+    );
+    let mut group = c.benchmark_group("trends_panel_1000000_items");
+    group.bench_function("frame", |b| {
+        b.iter(|| {
+            terminal
+                .draw(|f| view::render(f, black_box(&state), &keymap))
+                .unwrap();
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    frames,
+    search_keystroke,
+    apply_answer,
+    trends_frame
+);
 criterion_main!(benches);

@@ -61,6 +61,10 @@ pub enum Action {
     NextItem,
     PrevItem,
     ToggleSidebar,
+    // insight: grouped view and trends (issue 11).
+    GroupBy,
+    Trends,
+    Enrich,
 }
 
 impl Action {
@@ -331,4 +335,25 @@ pub enum Msg {
         pane: crate::tui::state::Focus,
         entry: usize,
     },
+    // insight: grouped view and trends (issue 11).
+    /// A key for the open `=` picker.
+    InsightInput(ratatui::crossterm::event::KeyEvent),
+    /// The store's custom metadata keys, for the `=` picker.
+    MetaKeys(Result<Vec<String>, String>),
+    /// Answer to `Effect::Pivot`.
+    Pivoted {
+        request_id: u64,
+        result: Result<Box<crate::store::pivot::Pivot>, String>,
+    },
+    /// Answer to `Effect::Trend`.
+    Trended {
+        request_id: u64,
+        result: Result<Box<crate::store::pivot::Trend>, String>,
+    },
+    /// Answer to `Effect::QueueDetails`.
+    Enqueued(Result<crate::store::Enqueued, String>),
+    /// Answer to `Effect::ClearQueue`: how many details were still waiting.
+    QueueCleared(Result<u64, String>),
+    /// Answer to `Effect::QueuedCount`: details queued and not fetched yet.
+    QueueCount(Result<u64, String>),
 }

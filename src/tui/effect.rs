@@ -109,4 +109,30 @@ pub enum Effect {
         /// fix10: after it exits, "exit N — press a key to return" waits for a key.
         wait: bool,
     },
+    // insight: grouped view and trends (issue 11).
+    /// The custom metadata keys stored; answered by `Msg::MetaKeys`.
+    MetaKeys,
+    /// The pivot of a view; answered by `Msg::Pivoted`.
+    Pivot {
+        request_id: u64,
+        spec: ViewSpec,
+        by: crate::store::pivot::By,
+        now: Timestamp,
+    },
+    /// The trend of a view; answered by `Msg::Trended`.
+    Trend {
+        request_id: u64,
+        spec: ViewSpec,
+        by: crate::store::pivot::By,
+        now: Timestamp,
+    },
+    /// Queue the view's items without a detail for the background; answered by `Msg::Enqueued`.
+    QueueDetails {
+        spec: ViewSpec,
+        now: Timestamp,
+    },
+    /// Empty the enrichment queue; answered by `Msg::QueueCleared`.
+    ClearQueue,
+    /// Count the details queued; answered by `Msg::QueueCount`.
+    QueuedCount,
 }

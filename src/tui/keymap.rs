@@ -188,6 +188,10 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::NextItem, &["J", "]"]),
     (Action::PrevItem, &["K", "["]),
     (Action::ToggleSidebar, &["b"]),
+    // insight: grouped view and trends (issue 11).
+    (Action::GroupBy, &["="]),
+    (Action::Trends, &["t"]),
+    (Action::Enrich, &["e"]),
 ];
 
 /// The key table.

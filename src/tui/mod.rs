@@ -5,6 +5,8 @@
 pub mod acting;
 pub mod action;
 pub mod effect;
+// insight: grouped view and trends (issue 11).
+pub mod insight;
 pub mod keymap;
 // views: saved views and the command palette.
 pub mod palette;

@@ -95,6 +95,9 @@ pub fn overlay_open(state: &AppState) -> bool {
         || state.acting.picker.is_some()
         || state.triage.picker.is_some()
         || state.triage.note.is_some()
+        // insight: the `=` picker, and the groups drawn where the list's rows would be.
+        || state.insight.picker.is_some()
+        || state.insight.grouped.is_some()
 }
 
 /// Actions whose keys keep their meaning in a side pane when no type-ahead buffer is live: the

@@ -8,9 +8,11 @@
 
 // Acting on items (helper "acting"): reads of marked items, `|`.
 pub mod acting;
+// insight: grouped view and trends (issue 11).
 mod arrivals;
 mod editor;
 mod executor;
+pub mod insight;
 mod reader;
 pub mod reads;
 mod signals;

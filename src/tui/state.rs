@@ -312,6 +312,8 @@ pub struct AppState {
     pub palette: Option<super::palette::Palette>,
     /// Marks, privacy mode, theme, `|` commands (helper "acting").
     pub acting: super::acting::ActingState,
+    /// insight: the grouped view, its picker and the trends panel (issue 11).
+    pub insight: super::insight::InsightState,
 }
 
 impl AppState {
@@ -363,6 +365,7 @@ impl AppState {
             views: super::views::ViewsState::new(&[], None),
             palette: None,
             acting: super::acting::ActingState::default(),
+            insight: super::insight::InsightState::default(),
         }
     }
 

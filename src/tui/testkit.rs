@@ -235,7 +235,10 @@ impl Harness {
                 // views: the views' counts and config writes.
                 .or_else(|| views_task(&self.store, &effect, &TimeZone::UTC))
                 .or_else(|| crate::tui::runtime::acting::task(&self.store, &effect))
-            {
+                // insight
+                .or_else(|| {
+                    crate::tui::runtime::insight::task(&self.store, &effect, &TimeZone::UTC)
+                }) {
                 Some(task) => answers.push(task()),
                 None => self.sent.push(effect),
             }
@@ -254,7 +257,10 @@ impl Harness {
                 // views: the views' counts and config writes.
                 .or_else(|| views_task(&self.store, &effect, &TimeZone::UTC))
                 .or_else(|| crate::tui::runtime::acting::task(&self.store, &effect))
-            {
+                // insight
+                .or_else(|| {
+                    crate::tui::runtime::insight::task(&self.store, &effect, &TimeZone::UTC)
+                }) {
                 Some(task) => queue.extend(update(&mut self.state, task())),
                 None => others.push(effect),
             }

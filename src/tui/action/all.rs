@@ -122,5 +122,17 @@ impl Action {
             "toggle_sidebar",
             "hide / show the side panes",
         ),
+        // insight: grouped view and trends (issue 11).
+        (
+            Action::GroupBy,
+            "group_by",
+            "group by app, tag, version, day…",
+        ),
+        (Action::Trends, "trends", "show / hide the trends panel"),
+        (
+            Action::Enrich,
+            "enrich",
+            "fetch the view's missing details (again: cancel)",
+        ),
     ];
 }

@@ -138,7 +138,10 @@ impl Executor {
         // views: the counts on the panes' connection and thread (they walk many rows too); the
         // config file's write on a blocking thread of its own.
         let counts_store = self.panes.as_ref().unwrap_or(&self.store);
-        if let Some(task) = super::views::task(counts_store, &effect, &self.tz) {
+        // insight: pivots and trends walk many rows too, as the counts do.
+        let counts = super::views::task(counts_store, &effect, &self.tz)
+            .or_else(|| super::insight::task(counts_store, &effect, &self.tz));
+        if let Some(task) = counts {
             if matches!(effect, Effect::WriteView { .. }) {
                 let tx = self.tx.clone();
                 tokio::task::spawn_blocking(move || {
@@ -218,7 +221,14 @@ impl Executor {
             | Effect::WriteView { .. }
             | Effect::ResolveMarks { .. }
             | Effect::Gather { .. }
-            | Effect::Pipe { .. } => {}
+            | Effect::Pipe { .. }
+            // insight: run above.
+            | Effect::MetaKeys
+            | Effect::Pivot { .. }
+            | Effect::Trend { .. }
+            | Effect::QueueDetails { .. }
+            | Effect::ClearQueue
+            | Effect::QueuedCount => {}
         }
     }
 

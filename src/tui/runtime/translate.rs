@@ -74,6 +74,10 @@ fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Ms
     if state.acting.picker.is_some() {
         return Some(Msg::PickerInput(*key));
     }
+    // insight: the open `=` picker takes every key.
+    if state.insight.picker.is_some() {
+        return Some(Msg::InsightInput(*key));
+    }
     if state.triage.picker.is_some() || state.triage.note.is_some() {
         return Some(Msg::TriageInput(*key));
     }

@@ -19,6 +19,9 @@ pub mod triage_input;
 // views: saved views and the command palette.
 mod palette;
 mod views;
+// insight: grouped view and trends (issue 11).
+mod enrich;
+mod insight;
 
 #[cfg(test)]
 mod input_tests;
@@ -62,6 +65,7 @@ pub fn start(state: &mut AppState) -> Vec<Effect> {
     }
     effects.push(panes::load(state));
     effects.push(sync::start(state));
+    effects.push(enrich::start(state)); // insight: a queue left by the last run
     if state.refresh_seconds > 0 {
         state.next_refresh = Some(after(state.now, state.refresh_seconds));
     }
@@ -76,6 +80,8 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     state.dirty = true;
     let shown = state.detail.as_ref().map(|d| d.id.clone());
     views::observe(state, &msg); // views: does it change the views' unseen counts?
+    insight::observe(state, &msg); // insight: the groups and trend are due again
+    enrich::observe(state, &msg); // insight: a background step: count the queue again
     // reading: the selection and the detail a message brought, for the preview.
     let (selected, watched) = (reading::selected_id(state), reading::watched(&msg));
     let mut effects = apply(state, msg);
@@ -181,6 +187,14 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         // reading
         Msg::TypeAhead(key) => reading::typeahead(state, key),
         Msg::ClickPane { pane, entry } => reading::click_pane(state, pane, entry),
+        // insight: grouped view and trends (issue 11).
+        msg @ (Msg::InsightInput(_)
+        | Msg::MetaKeys(_)
+        | Msg::Pivoted { .. }
+        | Msg::Trended { .. }
+        | Msg::Enqueued(_)
+        | Msg::QueueCleared(_)
+        | Msg::QueueCount(_)) => insight::on_msg(state, msg),
     }
 }
 
@@ -207,6 +221,10 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     }
     // reading: p, b, J/K and ]/[; first, as it ends a pane's type-ahead before any action.
     if let Some(effects) = reading::on_action(state, action) {
+        return effects;
+    }
+    // insight: `=`, `t` and the grouped view's keys (before the item actions: no row shows).
+    if let Some(effects) = insight::on_action(state, action) {
         return effects;
     }
     // Acting on items (helper "acting"): marks, copies, pipe, privacy.
@@ -303,6 +321,8 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
     effects.extend(sync::background(state));
     effects.extend(triage::tick(state));
     effects.extend(views::tick(state)); // views: the unseen counts, when the store changed
+    effects.extend(insight::tick(state, now)); // insight: groups and trend, when due
+    effects.extend(enrich::tick(state)); // insight: the enrichment's progress
     // reading: the preview's debounce and the type-ahead's end.
     let (more, changed) = reading::tick(state, now);
     effects.extend(more);

@@ -19,7 +19,9 @@ pub struct Areas {
     /// The view bar: the first row of `content`, over the list and the preview alike (so
     /// their tops line up), when the list is shown.
     pub bar: Option<Rect>,
-    /// The list's part of `content` (under the view bar).
+    /// insight: the trends panel under the view bar, over the list and the preview, when on.
+    pub trends: Option<Rect>,
+    /// The list's part of `content` (under the view bar and the trends panel).
     pub list: Rect,
     /// The preview's part of `content`, when shown.
     pub preview: Option<Rect>,
@@ -52,31 +54,38 @@ pub fn areas_in(main: Rect, state: &AppState) -> Areas {
             side,
             content,
             bar: None,
+            trends: None,
             list: content,
             preview: None,
         };
     }
-    let (bar, list, preview) = split_content(content, state);
+    let (bar, trends, list, preview) = split_content(content, state);
     Areas {
         side,
         content,
         bar: Some(bar),
+        trends: (trends.height > 0).then_some(trends),
         list,
         preview,
     }
 }
 
-/// The view bar over the whole content, then the list and (when on and there is room) the
-/// preview side by side under it.
-fn split_content(content: Rect, state: &AppState) -> (Rect, Rect, Option<Rect>) {
-    let [bar, rest] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(content);
+/// The view bar over the whole content, the trends panel when on, then the list and (when on
+/// and there is room) the preview side by side under them.
+fn split_content(content: Rect, state: &AppState) -> (Rect, Rect, Rect, Option<Rect>) {
+    let [bar, trends, rest] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(super::trends_rows(state)),
+        Constraint::Min(1),
+    ])
+    .areas(content);
     if !(preview_on(state) && rest.width >= PREVIEW_MIN_CONTENT) {
-        return (bar, rest, None);
+        return (bar, trends, rest, None);
     }
     let preview_width = (rest.width * 2 / 5).clamp(40, 80);
     let [list, preview] =
         Layout::horizontal([Constraint::Min(1), Constraint::Length(preview_width)]).areas(rest);
-    (bar, list, Some(preview))
+    (bar, trends, list, Some(preview))
 }
 
 /// The list's body (its rows, inside the borders, under the header and above the search
@@ -91,7 +100,7 @@ pub fn list_body(state: &AppState) -> Rect {
     } else {
         main
     };
-    let (_, list, _) = split_content(content, state);
+    let (_, _, list, _) = split_content(content, state);
     let prompt = u16::from(state.text_filter.is_some());
     Rect::new(
         list.x + 1,

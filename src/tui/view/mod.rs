@@ -21,6 +21,9 @@ mod preview;
 mod wrap;
 
 pub use help::scroll_range as help_scroll_range;
+// insight: grouped view, picker and trends panel (issue 11).
+pub mod insight;
+pub use insight::trends_rows;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -77,7 +80,15 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
         if let Some(bar) = areas.bar {
             view_bar::render(frame, bar, state, theme);
         }
-        list::render(frame, areas.list, state, theme);
+        // insight: the trends panel under the bar; the groups in the list's place.
+        if let Some(trends) = areas.trends {
+            insight::render_trends(frame, trends, state, theme);
+        }
+        if state.insight.grouped.is_some() {
+            insight::render_grouped(frame, areas.list, state, theme);
+        } else {
+            list::render(frame, areas.list, state, theme);
+        }
         // reading: the preview beside the list.
         if let Some(rect) = areas.preview {
             preview::render(frame, rect, state, theme);
@@ -88,6 +99,7 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     triage::render_note(frame, main, state, theme);
     palette::render(frame, main, state, keymap, theme); // views: the `:` palette
     acting::render_picker(frame, main, state, theme);
+    insight::render_picker(frame, main, state, theme); // insight: the `=` picker
     if state.help {
         help::render(frame, area, keymap, theme, state.help_scroll);
     }

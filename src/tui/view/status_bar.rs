@@ -120,6 +120,10 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
     for (text, style, priority) in super::acting::status_parts(state, theme) {
         parts.push(Part::new(text, style, Side::Left, priority));
     }
+    // insight: the enrichment's progress, "details 120/812 · ~4 min".
+    if let Some(text) = super::insight::enrich_status(state) {
+        parts.push(Part::new(text, theme.accent(), Side::Left, 74));
+    }
     parts.push(freshness(state, theme));
     if state.live {
         let live = format!("live: {} arrived", state.arrivals);

@@ -1,0 +1,165 @@
+//! Insight's work off the UI thread: the store's custom metadata keys (for the `=` picker), the
+//! pivot of a view (the grouped view) and its trend (the trends panel). A view is the list's
+//! own query (`views::view_query`): the groups count exactly what the list shows.
+
+use jiff::tz::TimeZone;
+
+use super::reads::Task;
+use crate::store::search::Context;
+use crate::store::{Shared, Store, StoreError};
+use crate::tui::action::Msg;
+use crate::tui::effect::Effect;
+
+/// At most this many custom keys are offered (a store with thousands would fill the picker).
+const MAX_KEYS: usize = 200;
+
+/// The work an effect asks for (`None` for the effects that are not insight's).
+#[must_use]
+pub fn task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
+    let store = store.clone();
+    let task: Task = match effect {
+        Effect::MetaKeys => {
+            Box::new(move || Msg::MetaKeys(store.read(custom_keys).map_err(|e| e.to_string())))
+        }
+        Effect::Pivot {
+            request_id,
+            spec,
+            by,
+            now,
+        } => {
+            let (request_id, spec, by) = (*request_id, spec.clone(), by.clone());
+            let cx = Context {
+                now: *now,
+                tz: tz.clone(),
+            };
+            Box::new(move || {
+                let result = store.read(|s| {
+                    let view = super::views::view_query(s, &spec, &cx)
+                        .ok_or_else(|| "the view's search does not apply".to_owned())?;
+                    s.pivot(&view, &by, &cx).map_err(|e| e.to_string())
+                });
+                Msg::Pivoted {
+                    request_id,
+                    result: result.map(Box::new),
+                }
+            })
+        }
+        Effect::Trend {
+            request_id,
+            spec,
+            by,
+            now,
+        } => {
+            let (request_id, spec, by) = (*request_id, spec.clone(), by.clone());
+            let cx = Context {
+                now: *now,
+                tz: tz.clone(),
+            };
+            Box::new(move || {
+                let result = store.read(|s| {
+                    let view = super::views::view_query(s, &spec, &cx)
+                        .ok_or_else(|| "the view's search does not apply".to_owned())?;
+                    s.trend(&view, &by, &cx).map_err(|e| e.to_string())
+                });
+                Msg::Trended {
+                    request_id,
+                    result: result.map(Box::new),
+                }
+            })
+        }
+        _ => return enrich_task(&store, effect, tz),
+    };
+    Some(task)
+}
+
+/// The enrichment queue's work: queue a view's missing details, empty the queue, count it.
+fn enrich_task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
+    let store = store.clone();
+    let task: Task = match effect {
+        Effect::QueueDetails { spec, now } => {
+            let spec = spec.clone();
+            let cx = Context {
+                now: *now,
+                tz: tz.clone(),
+            };
+            Box::new(move || {
+                let view = store.read(|s| super::views::view_query(s, &spec, &cx));
+                Msg::Enqueued(match view {
+                    Some(view) => store
+                        .write(|s| s.queue_details(&view))
+                        .map_err(|e| e.to_string()),
+                    None => Err("the view's search does not apply".to_owned()),
+                })
+            })
+        }
+        Effect::ClearQueue => Box::new(move || {
+            Msg::QueueCleared(store.write(Store::clear_queue).map_err(|e| e.to_string()))
+        }),
+        Effect::QueuedCount => Box::new(move || {
+            Msg::QueueCount(store.read(Store::queued_details).map_err(|e| e.to_string()))
+        }),
+        _ => return None,
+    };
+    Some(task)
+}
+
+/// The custom metadata keys stored, by name.
+fn custom_keys(store: &Store) -> Result<Vec<String>, StoreError> {
+    let mut stmt = store
+        .conn()
+        .prepare_cached("SELECT DISTINCT key FROM item_meta WHERE custom = 1 ORDER BY key LIMIT ?1")
+        .map_err(|e| store.error(e))?;
+    let rows = stmt
+        .query_map([i64::try_from(MAX_KEYS).unwrap_or(i64::MAX)], |r| {
+            r.get::<_, String>(0)
+        })
+        .map_err(|e| store.error(e))?;
+    rows.collect::<Result<Vec<_>, _>>()
+        .map_err(|e| store.error(e))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+
+    use crate::tui::action::{Action, Msg};
+    use crate::tui::keymap::Keymap;
+    use crate::tui::state::AppState;
+
+    fn key(c: char) -> Event {
+        Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    }
+
+    #[test]
+    fn equals_groups_t_shows_trends_and_the_open_picker_takes_every_key() {
+        let mut state = AppState::new(crate::tui::testkit::now(), 120, 30);
+        let keymap = Keymap::default();
+        let translate = |state: &AppState, c| super::super::translate(&key(c), state, &keymap);
+        assert!(matches!(
+            translate(&state, '='),
+            Some(Msg::Action(Action::GroupBy))
+        ));
+        assert!(matches!(
+            translate(&state, 't'),
+            Some(Msg::Action(Action::Trends))
+        ));
+        assert_eq!(Action::from_name("group_by"), Some(Action::GroupBy));
+        assert_eq!(Action::from_name("trends"), Some(Action::Trends));
+        state.insight.picker = Some(crate::tui::insight::Picker::default());
+        for c in ['q', 'j', 't', '='] {
+            assert!(matches!(translate(&state, c), Some(Msg::InsightInput(_))));
+        }
+    }
+
+    #[test]
+    fn the_custom_keys_are_read_from_the_store_by_name() {
+        let store = crate::tui::testkit::fill(3);
+        store.write(|s| {
+            s.put_detail(&crate::tui::testkit::detail(1), crate::tui::testkit::now())
+                .unwrap();
+        });
+        assert_eq!(store.read(super::custom_keys).unwrap(), vec!["plan"]);
+    }
+}

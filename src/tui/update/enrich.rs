@@ -1,0 +1,121 @@
+//! Enrichment from the inbox (issue 11): `e` queues the current view's items that have no
+//! detail (off the UI thread); the sync's background fetches them, and after each of its steps
+//! the queue is counted again for the status bar's "details 120/812 · ~4 min". `e` again
+//! cancels (the queue is emptied). The queue is in the store: at start it is counted, and a
+//! queue left by the last run shows and goes on by itself.
+
+use super::info;
+use crate::tui::action::{Msg, SyncJob};
+use crate::tui::effect::Effect;
+use crate::tui::insight::Enrich;
+use crate::tui::state::AppState;
+
+/// `e`: queue the view's missing details, or cancel the enrichment under way.
+pub(super) fn toggle(state: &mut AppState) -> Vec<Effect> {
+    if state.insight.enrich.is_some() {
+        return vec![Effect::ClearQueue];
+    }
+    vec![Effect::QueueDetails {
+        spec: state.view_spec(),
+        now: state.now,
+    }]
+}
+
+/// At start: is a queue left from the last run?
+pub(super) fn start(state: &mut AppState) -> Effect {
+    state.insight.counting = true;
+    Effect::QueuedCount
+}
+
+/// Before a message is applied: a background step ended, the queue is counted again.
+pub(super) fn observe(state: &mut AppState, msg: &Msg) {
+    if state.insight.enrich.is_some()
+        && matches!(
+            msg,
+            Msg::Synced {
+                job: SyncJob::Background { .. },
+                ..
+            }
+        )
+    {
+        state.insight.enrich_due = true;
+    }
+}
+
+/// Each tick: the due count, when none runs.
+pub(super) fn tick(state: &mut AppState) -> Option<Effect> {
+    if !state.insight.enrich_due || state.insight.counting {
+        return None;
+    }
+    state.insight.enrich_due = false;
+    state.insight.counting = true;
+    Some(Effect::QueuedCount)
+}
+
+pub(super) fn on_msg(state: &mut AppState, msg: Msg) {
+    match msg {
+        Msg::Enqueued(Ok(enqueued)) if enqueued.pending == 0 => {
+            info(state, "Every item of the view has its details".to_owned());
+        }
+        Msg::Enqueued(Ok(enqueued)) => {
+            state.insight.enrich = Some(Enrich {
+                total: enqueued.pending,
+                pending: enqueued.pending,
+            });
+            // The background may rest (nothing to do at its last look): it has work now.
+            state.sync.background = true;
+            info(
+                state,
+                format!(
+                    "Fetching {} details in the background; e cancels",
+                    enqueued.pending
+                ),
+            );
+        }
+        Msg::QueueCleared(Ok(left)) => {
+            state.insight.enrich = None;
+            info(
+                state,
+                format!("Enrichment cancelled: {left} details not fetched"),
+            );
+        }
+        Msg::QueueCount(result) => {
+            state.insight.counting = false;
+            counted(state, result);
+        }
+        Msg::Enqueued(Err(why)) | Msg::QueueCleared(Err(why)) => {
+            super::error(state, format!("Enrichment: {why}"));
+        }
+        _ => state.dirty = false,
+    }
+}
+
+fn counted(state: &mut AppState, result: Result<u64, String>) {
+    let pending = match result {
+        Ok(pending) => pending,
+        Err(why) => {
+            tracing::warn!(%why, "cannot count the enrichment queue");
+            state.dirty = false;
+            return;
+        }
+    };
+    match (&mut state.insight.enrich, pending) {
+        (None, 0) => state.dirty = false,
+        (Some(enrich), 0) => {
+            let total = enrich.total;
+            state.insight.enrich = None;
+            info(state, format!("Details fetched: {total}"));
+        }
+        (Some(enrich), pending) => {
+            enrich.pending = pending;
+            enrich.total = enrich.total.max(pending);
+        }
+        (None, pending) => {
+            // Left by the last run: the background goes on with it.
+            state.insight.enrich = Some(Enrich {
+                total: pending,
+                pending,
+            });
+        }
+    }
+}

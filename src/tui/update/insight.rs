@@ -1,0 +1,349 @@
+//! Insight's keys and answers (issue 11): `=` opens the picker of pivot kinds, the chosen pivot
+//! replaces the list with the current view's groups (`j/k` move, `Enter` narrows the list to
+//! the group, `Esc` goes back to the list as it was); `t` shows the trends panel. Pivots and
+//! trends are computed off the UI thread, the latest asked for wins, and both are computed
+//! again (throttled) when the list's view is queried again: a sync, a triage change or another
+//! view. The old groups stay on screen until the new ones come (no flicker).
+
+use jiff::{SignedDuration, Timestamp};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::info;
+use super::list::{self, Requery};
+use crate::store::pivot::By;
+use crate::tui::action::{Action, Msg};
+use crate::tui::effect::Effect;
+use crate::tui::insight::{Grouped, Narrow, Picker, TrendsPanel, append_search, narrow};
+use crate::tui::state::{AppState, Chosen, Focus};
+
+/// Pivots and trends are computed again at most this often while the store changes.
+pub const THROTTLE: SignedDuration = SignedDuration::from_secs(2);
+
+/// The actions insight takes; `None` for the others.
+pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
+    match action {
+        Action::GroupBy if state.detail.is_none() => {
+            state.insight.picker = Some(Picker::default());
+            return Some(vec![Effect::MetaKeys]);
+        }
+        Action::Trends if state.detail.is_none() => return Some(toggle_trends(state)),
+        Action::Enrich => return Some(super::enrich::toggle(state)),
+        _ => {}
+    }
+    if state.detail.is_some() || state.focus != Focus::List || state.insight.grouped.is_none() {
+        return None;
+    }
+    grouped_action(state, action)
+}
+
+/// Keys of the grouped view; `None` lets other actions (search, triage keys…) go on.
+fn grouped_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
+    let grouped = state.insight.grouped.as_mut()?;
+    let len = grouped.pivot.as_ref().map_or(0, |p| p.groups.len());
+    let last = len.saturating_sub(1);
+    let page = state.list.viewport_rows.max(1);
+    let at = grouped.selected;
+    grouped.selected = match action {
+        Action::MoveDown => (at + 1).min(last),
+        Action::MoveUp => at.saturating_sub(1),
+        Action::Top => 0,
+        Action::Bottom => last,
+        Action::PageDown => (at + page).min(last),
+        Action::PageUp => at.saturating_sub(page),
+        Action::Back | Action::Quit => {
+            state.insight.grouped = None;
+            return Some(Vec::new());
+        }
+        Action::Open => return Some(narrow_to_selected(state)),
+        Action::Filter => {
+            // The search prompt is the list's: `/` goes back to it and searches there.
+            state.insight.grouped = None;
+            return None;
+        }
+        _ if passes(action) => return None,
+        _ => {
+            // An item's action: no item shows.
+            state.dirty = false;
+            return Some(Vec::new());
+        }
+    };
+    Some(Vec::new())
+}
+
+/// The actions that mean the same over the groups as over the list (the view's, not an
+/// item's): they go on to their handlers.
+fn passes(action: Action) -> bool {
+    matches!(
+        action,
+        Action::TogglePrivacy
+            | Action::Help
+            | Action::Palette
+            | Action::ToggleStatus
+            | Action::Reload
+            | Action::View(_)
+            | Action::NextView
+            | Action::ClearAll
+            | Action::ToggleSidebar
+            | Action::FocusNext
+            | Action::FocusPrev
+            | Action::ToggleMouse
+    )
+}
+
+/// Shows the list narrowed to the selected group.
+fn narrow_to_selected(state: &mut AppState) -> Vec<Effect> {
+    let Some(grouped) = &state.insight.grouped else {
+        return Vec::new();
+    };
+    let Some(group) = grouped
+        .pivot
+        .as_ref()
+        .and_then(|p| p.groups.get(grouped.selected))
+    else {
+        return Vec::new();
+    };
+    let label = crate::text::sanitize_line(group.shown()).into_owned();
+    let how = match narrow(&grouped.by, group.key.as_deref()) {
+        Ok(how) => how,
+        Err(why) => {
+            info(state, why);
+            return Vec::new();
+        }
+    };
+    state.insight.grouped = None;
+    let mode = match how {
+        Narrow::App(value) => {
+            state.filters.app = Some(Chosen { value, label });
+            Requery::New
+        }
+        Narrow::Tag(value) => {
+            state.filters.tag = Some(Chosen { value, label });
+            Requery::New
+        }
+        Narrow::Search(extra) => {
+            let mut spec = state.view_spec();
+            spec.search = append_search(&spec.search, &extra);
+            state.text_filter = None;
+            super::restore_view(state, &spec);
+            Requery::New
+        }
+    };
+    let mut effects: Vec<Effect> = list::fit_viewport(state).into_iter().collect();
+    effects.push(list::requery(state, mode));
+    effects.push(Effect::SaveView(state.view_spec()));
+    effects
+}
+
+fn toggle_trends(state: &mut AppState) -> Vec<Effect> {
+    if state.insight.trends.take().is_some() {
+        return list::fit_viewport(state).into_iter().collect();
+    }
+    state.insight.trends = Some(TrendsPanel::default());
+    let mut effects: Vec<Effect> = list::fit_viewport(state).into_iter().collect();
+    effects.extend(ask_trend(state));
+    effects
+}
+
+/// A key for the open picker: typing narrows the kinds, arrows move, `Enter` groups, `Esc`
+/// closes.
+pub(super) fn picker_input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
+    let Some(picker) = state.insight.picker.as_mut() else {
+        return Vec::new();
+    };
+    let count = picker.choices().len();
+    match key.code {
+        KeyCode::Esc => state.insight.picker = None,
+        KeyCode::Enter => return choose(state),
+        KeyCode::Down | KeyCode::Tab => picker.selected = (picker.selected + 1) % count.max(1),
+        KeyCode::Up | KeyCode::BackTab => {
+            picker.selected = (picker.selected + count.max(1) - 1) % count.max(1);
+        }
+        KeyCode::Char('n') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+            picker.selected = (picker.selected + 1) % count.max(1);
+        }
+        KeyCode::Char('p') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+            picker.selected = (picker.selected + count.max(1) - 1) % count.max(1);
+        }
+        KeyCode::Backspace => {
+            picker.typed.pop();
+            picker.selected = 0;
+        }
+        KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+            if picker.typed.len() < 100 {
+                picker.typed.push(c);
+            }
+            picker.selected = 0;
+        }
+        _ => state.dirty = false,
+    }
+    Vec::new()
+}
+
+/// Groups the current view by the picker's choice.
+fn choose(state: &mut AppState) -> Vec<Effect> {
+    let Some(picker) = state.insight.picker.take() else {
+        return Vec::new();
+    };
+    let Some(choice) = picker.choices().into_iter().nth(picker.selected) else {
+        info(state, "Nothing to group by".to_owned());
+        return Vec::new();
+    };
+    let by = match By::parse(&choice) {
+        Ok(by) => by,
+        Err(why) => {
+            super::error(state, why);
+            return Vec::new();
+        }
+    };
+    state.insight.by = by.clone();
+    state.insight.grouped = Some(Grouped {
+        by,
+        spec: state.view_spec(),
+        pivot: None,
+        selected: 0,
+        error: None,
+        request_id: 0,
+        computing: false,
+    });
+    let mut effects: Vec<Effect> = ask_pivot(state).into_iter().collect();
+    if state.insight.trends.is_some() {
+        effects.extend(ask_trend(state));
+    }
+    effects
+}
+
+/// Asks for the grouped view's pivot of the current view.
+fn ask_pivot(state: &mut AppState) -> Option<Effect> {
+    let request_id = state.request_id();
+    let (spec, now) = (state.view_spec(), state.now);
+    let grouped = state.insight.grouped.as_mut()?;
+    grouped.request_id = request_id;
+    grouped.computing = true;
+    grouped.spec = spec.clone();
+    Some(Effect::Pivot {
+        request_id,
+        spec,
+        by: grouped.by.clone(),
+        now,
+    })
+}
+
+/// Asks for the trends panel's trend of the current view.
+fn ask_trend(state: &mut AppState) -> Option<Effect> {
+    let request_id = state.request_id();
+    let (spec, now, by) = (state.view_spec(), state.now, state.insight.by.clone());
+    let panel = state.insight.trends.as_mut()?;
+    panel.request_id = request_id;
+    panel.computing = true;
+    panel.spec = Some(spec.clone());
+    Some(Effect::Trend {
+        request_id,
+        spec,
+        by,
+        now,
+    })
+}
+
+/// Insight's messages: the picker's keys and the answers of its reads.
+pub(super) fn on_msg(state: &mut AppState, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::InsightInput(key) => return picker_input(state, key),
+        Msg::MetaKeys(result) => meta_keys(state, result),
+        Msg::Pivoted { request_id, result } => pivoted(state, request_id, result),
+        Msg::Trended { request_id, result } => trended(state, request_id, result),
+        other => super::enrich::on_msg(state, other),
+    }
+    Vec::new()
+}
+
+/// The custom keys arrived: the picker offers them.
+pub(super) fn meta_keys(state: &mut AppState, result: Result<Vec<String>, String>) {
+    match (state.insight.picker.as_mut(), result) {
+        (Some(picker), Ok(keys)) => picker.keys = keys,
+        (Some(_), Err(why)) => super::error(state, format!("cannot read the metadata keys: {why}")),
+        (None, _) => state.dirty = false,
+    }
+}
+
+/// A pivot arrived: shown when it is the latest asked for. The selection stays on its group.
+pub(super) fn pivoted(
+    state: &mut AppState,
+    request_id: u64,
+    result: Result<Box<crate::store::pivot::Pivot>, String>,
+) {
+    let Some(grouped) = state
+        .insight
+        .grouped
+        .as_mut()
+        .filter(|g| g.request_id == request_id)
+    else {
+        state.dirty = false;
+        return;
+    };
+    grouped.computing = false;
+    match result {
+        Ok(pivot) => {
+            let kept = grouped
+                .pivot
+                .as_ref()
+                .and_then(|p| p.groups.get(grouped.selected))
+                .map(|g| g.key.clone());
+            grouped.selected = kept
+                .and_then(|key| pivot.groups.iter().position(|g| g.key == key))
+                .unwrap_or_else(|| grouped.selected.min(pivot.groups.len().saturating_sub(1)));
+            grouped.pivot = Some(*pivot);
+            grouped.error = None;
+        }
+        Err(why) => grouped.error = Some(why),
+    }
+}
+
+/// A trend arrived: cached for the panel when it is the latest asked for.
+pub(super) fn trended(
+    state: &mut AppState,
+    request_id: u64,
+    result: Result<Box<crate::store::pivot::Trend>, String>,
+) {
+    let Some(panel) = state
+        .insight
+        .trends
+        .as_mut()
+        .filter(|p| p.request_id == request_id)
+    else {
+        state.dirty = false;
+        return;
+    };
+    panel.computing = false;
+    match result {
+        Ok(trend) => {
+            panel.trend = Some(*trend);
+            panel.error = None;
+        }
+        Err(why) => panel.error = Some(why),
+    }
+}
+
+/// Before a message is applied: an answer to the list's query means the view or the store
+/// changed; the groups and the trend are due again.
+pub(super) fn observe(state: &mut AppState, msg: &Msg) {
+    if matches!(msg, Msg::ViewLoaded { result: Ok(_), .. })
+        && (state.insight.grouped.is_some() || state.insight.trends.is_some())
+    {
+        state.insight.due = true;
+    }
+}
+
+/// Each tick: the due pivot and trend, once no run is under way and the throttle allows.
+pub(super) fn tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
+    let busy = state.insight.grouped.as_ref().is_some_and(|g| g.computing)
+        || state.insight.trends.as_ref().is_some_and(|p| p.computing);
+    let early = state.insight.next_at.is_some_and(|at| now < at);
+    if !state.insight.due || busy || early {
+        return Vec::new();
+    }
+    state.insight.due = false;
+    state.insight.next_at = now.checked_add(THROTTLE).ok();
+    let mut effects: Vec<Effect> = ask_pivot(state).into_iter().collect();
+    effects.extend(ask_trend(state));
+    effects
+}

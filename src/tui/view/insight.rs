@@ -1,0 +1,350 @@
+//! Insight's drawing (issue 11): the grouped view in place of the list (each group's label,
+//! count, share as a bar and a 30-day sparkline), the `=` picker, and the trends panel above
+//! the list. Everything comes from state: no query runs here.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Sparkline};
+
+use super::list::thousands;
+use super::theme::Theme;
+use crate::store::pivot::{By, Group, Growth};
+use crate::text::sanitize_line;
+use crate::tui::insight::{Grouped, TrendsPanel};
+use crate::tui::state::AppState;
+
+/// The trends panel's height: borders and five lines (the sparkline, or the five groups).
+pub const TRENDS_HEIGHT: u16 = 7;
+/// Below this terminal height the panel does not show (the list keeps its rows).
+const TRENDS_MIN_TERMINAL: u16 = 20;
+
+/// Rows the trends panel takes above the list (0 when it is hidden or the terminal is short).
+#[must_use]
+pub fn trends_rows(state: &AppState) -> u16 {
+    if state.insight.trends.is_some() && state.height >= TRENDS_MIN_TERMINAL {
+        TRENDS_HEIGHT
+    } else {
+        0
+    }
+}
+
+/// A group's label as shown: sanitized, a metadata key's values masked in privacy mode.
+fn label(by: &By, key: Option<&str>, shown: &str, privacy: bool) -> String {
+    let raw = match (by, key) {
+        (By::Meta(_), Some(_)) => crate::tui::privacy::value(shown, privacy),
+        _ => shown.into(),
+    };
+    sanitize_line(&raw).into_owned()
+}
+
+/// `text` cut or padded to `width` columns.
+fn fit(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w > width {
+            if width > 0 && used < width {
+                out.push('…');
+                used += 1;
+            }
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push_str(&" ".repeat(width.saturating_sub(used)));
+    out
+}
+
+/// A bar of `share` (0..=1) in `width` cells, in eighths.
+#[must_use]
+pub fn bar(share: f64, width: usize) -> String {
+    const EIGHTHS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_precision_loss
+    )]
+    let eighths = (share.clamp(0.0, 1.0) * (width * 8) as f64).round() as usize;
+    let mut out = "█".repeat(eighths / 8);
+    if !eighths.is_multiple_of(8) {
+        out.push(EIGHTHS[eighths % 8]);
+    }
+    let used = out.chars().count();
+    out.push_str(&" ".repeat(width.saturating_sub(used)));
+    out
+}
+
+/// The grouped view, in the list's place.
+pub fn render_grouped(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
+    let Some(grouped) = &state.insight.grouped else {
+        return;
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border(true))
+        .title(title(grouped));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let mut head = vec![header(theme)];
+    if let Some(line) = coverage(grouped, state, theme) {
+        head.push(line);
+    }
+    let head_rows = u16::try_from(head.len()).unwrap_or(1);
+    let [top, body] =
+        Layout::vertical([Constraint::Length(head_rows), Constraint::Min(0)]).areas(inner);
+    frame.render_widget(Paragraph::new(head), top);
+    let Some(pivot) = &grouped.pivot else {
+        let text = grouped.error.as_ref().map_or_else(
+            || Line::styled("computing the groups…", theme.dim()),
+            |e| Line::styled(format!("cannot group: {}", sanitize_line(e)), theme.error()),
+        );
+        frame.render_widget(Paragraph::new(text), body);
+        return;
+    };
+    if pivot.groups.is_empty() {
+        frame.render_widget(Paragraph::new(Line::styled("no items", theme.dim())), body);
+        return;
+    }
+    let rows = usize::from(body.height).max(1);
+    let offset = grouped.selected.saturating_sub(rows - 1);
+    for (n, group) in pivot.groups.iter().enumerate().skip(offset).take(rows) {
+        let y = body.y + u16::try_from(n - offset).unwrap_or(0);
+        let rect = Rect::new(body.x, y, body.width, 1);
+        draw_group(frame, rect, group, pivot.total, grouped, state, theme);
+        if n == grouped.selected {
+            frame.buffer_mut().set_style(rect, theme.selected(true));
+        }
+    }
+}
+
+fn title(grouped: &Grouped) -> String {
+    let total = grouped.pivot.as_ref().map(|p| p.total);
+    let busy = if grouped.computing { " ⟳" } else { "" };
+    match total {
+        Some(total) => format!(
+            " Grouped by {} · {} items{busy} ",
+            sanitize_line(&grouped.by.name()),
+            thousands(usize::try_from(total).unwrap_or(usize::MAX))
+        ),
+        None => format!(" Grouped by {}{busy} ", sanitize_line(&grouped.by.name())),
+    }
+}
+
+fn header(theme: Theme) -> Line<'static> {
+    Line::styled(
+        "enter: show the group's items · esc: back to the list · = group by",
+        theme.dim(),
+    )
+}
+
+/// "based on 812 of 3,267 items" for a metadata pivot (only items with a detail have it).
+fn coverage(grouped: &Grouped, state: &AppState, theme: Theme) -> Option<Line<'static>> {
+    let pivot = grouped.pivot.as_ref()?;
+    let covered = pivot.covered?;
+    let n = |v: u64| thousands(usize::try_from(v).unwrap_or(usize::MAX));
+    let style = if covered < pivot.total {
+        theme.warn()
+    } else {
+        theme.dim()
+    };
+    let hint = if covered >= pivot.total {
+        ""
+    } else if state.insight.enrich.is_some() {
+        " · fetching details in the background (e cancels)"
+    } else {
+        " · e fetches the others' details"
+    };
+    Some(Line::styled(
+        format!("based on {} of {} items{hint}", n(covered), n(pivot.total)),
+        style,
+    ))
+}
+
+/// One group's row: label, count, share (bar and percent) and its 30-day sparkline.
+fn draw_group(
+    frame: &mut Frame,
+    rect: Rect,
+    group: &Group,
+    total: u64,
+    grouped: &Grouped,
+    state: &AppState,
+    theme: Theme,
+) {
+    let spark_width = 30.min(rect.width / 4);
+    let bar_width = 16.min(rect.width / 6);
+    let [text, spark] =
+        Layout::horizontal([Constraint::Min(10), Constraint::Length(spark_width)]).areas(rect);
+    #[allow(clippy::cast_precision_loss)] // counts are far below 2^52
+    let share = if total == 0 {
+        0.0
+    } else {
+        group.count as f64 / total as f64
+    };
+    let fixed = 8 + 1 + 5 + 1 + usize::from(bar_width) + 2;
+    let label_width = usize::from(text.width).saturating_sub(fixed).max(4);
+    let shown = label(
+        &grouped.by,
+        group.key.as_deref(),
+        group.shown(),
+        state.acting.privacy,
+    );
+    let line = Line::from(vec![
+        Span::raw(fit(&shown, label_width)),
+        Span::raw(format!(
+            "{:>8} ",
+            thousands(usize::try_from(group.count).unwrap_or(usize::MAX))
+        )),
+        Span::styled(format!("{:>4.0}% ", share * 100.0), theme.dim()),
+        Span::styled(bar(share, usize::from(bar_width)), theme.accent()),
+        Span::raw("  "),
+    ]);
+    frame.render_widget(Paragraph::new(line), text);
+    let data: Vec<u64> = group.daily.iter().map(|&d| u64::from(d)).collect();
+    frame.render_widget(Sparkline::default().data(&data).style(theme.good()), spark);
+}
+
+/// The status bar's enrichment part: "details 120/812 · ~4 min" (no estimate while the
+/// budget is unknown).
+#[must_use]
+pub fn enrich_status(state: &AppState) -> Option<String> {
+    let enrich = state.insight.enrich?;
+    let n = |v: u64| thousands(usize::try_from(v).unwrap_or(usize::MAX));
+    let progress = format!("details {}/{}", n(enrich.done()), n(enrich.total));
+    let eta = crate::sync::enrich_estimate(
+        enrich.pending,
+        state.rate,
+        crate::tui::insight::FLOOR_PERCENT,
+        state.now,
+        crate::tui::insight::PER_REQUEST,
+    );
+    Some(match eta {
+        Some(eta) => format!("{progress} · {}", crate::tui::insight::rough(eta)),
+        None => progress,
+    })
+}
+
+/// The `=` picker, over the main area.
+pub fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
+    let Some(picker) = &state.insight.picker else {
+        return;
+    };
+    let mut lines = vec![Line::from(vec![
+        Span::styled(" group by: ", theme.dim()),
+        Span::raw(sanitize_line(&picker.typed).into_owned()),
+        Span::styled("▏", theme.accent()),
+    ])];
+    let choices = picker.choices();
+    let room = usize::from(area.height.saturating_sub(6)).max(1);
+    let offset = picker.selected.saturating_sub(room - 1);
+    for (n, choice) in choices.iter().enumerate().skip(offset).take(room) {
+        let text = format!(" {}", sanitize_line(choice));
+        lines.push(if n == picker.selected {
+            Line::styled(text, theme.selected(true))
+        } else {
+            Line::raw(text)
+        });
+    }
+    lines.push(Line::styled(
+        " type to narrow · ↑↓ choose · enter group · esc cancel",
+        theme.dim(),
+    ));
+    let width = lines
+        .iter()
+        .map(|l| u16::try_from(l.width()).unwrap_or(u16::MAX))
+        .max()
+        .unwrap_or(0)
+        .saturating_add(4)
+        .max(30);
+    let height = u16::try_from(lines.len())
+        .unwrap_or(u16::MAX)
+        .saturating_add(2);
+    let rect = centred(area, width, height);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border(true))
+        .title(" Group by ");
+    frame.render_widget(Clear, rect);
+    frame.render_widget(Paragraph::new(lines).block(block), rect);
+}
+
+fn centred(area: Rect, width: u16, height: u16) -> Rect {
+    let [_, row, _] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(height.min(area.height)),
+        Constraint::Fill(1),
+    ])
+    .areas(area);
+    let [_, middle, _] = Layout::horizontal([
+        Constraint::Fill(1),
+        Constraint::Length(width.min(area.width)),
+        Constraint::Fill(1),
+    ])
+    .areas(row);
+    middle
+}
+
+/// The trends panel: the view's 30-day volume and today's count, and the five groups that grew
+/// most this week.
+pub fn render_trends(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
+    let Some(panel) = &state.insight.trends else {
+        return;
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border(false))
+        .title(trends_title(panel, state));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let Some(trend) = &panel.trend else {
+        let text = panel.error.as_ref().map_or_else(
+            || Line::styled("computing the trend…", theme.dim()),
+            |e| {
+                Line::styled(
+                    format!("cannot compute: {}", sanitize_line(e)),
+                    theme.error(),
+                )
+            },
+        );
+        frame.render_widget(Paragraph::new(text), inner);
+        return;
+    };
+    let [spark, growing] =
+        Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(inner);
+    let data: Vec<u64> = trend.daily.iter().map(|&d| u64::from(d)).collect();
+    frame.render_widget(Sparkline::default().data(&data).style(theme.good()), spark);
+    let mut lines: Vec<Line> = trend
+        .growing
+        .iter()
+        .map(|g| growth_line(g, &state.insight.by, state.acting.privacy, theme))
+        .collect();
+    if lines.is_empty() {
+        lines.push(Line::styled(" nothing grew this week", theme.dim()));
+    }
+    frame.render_widget(Paragraph::new(lines), growing);
+}
+
+fn trends_title(panel: &TrendsPanel, state: &AppState) -> String {
+    let today = panel.trend.as_ref().map_or(0, |t| t.today);
+    let busy = if panel.computing { " ⟳" } else { "" };
+    format!(
+        " Trends · 30 days · today {today} · growing by {}{busy} ",
+        sanitize_line(&state.insight.by.name())
+    )
+}
+
+/// "+240%  Nimbus Notes  (34 this week)", or "new" for a group without a baseline.
+fn growth_line(g: &Growth, by: &By, privacy: bool, theme: Theme) -> Line<'static> {
+    let shown = g.label.as_deref().or(g.key.as_deref()).unwrap_or("(none)");
+    let change = match g.percent {
+        Some(p) => format!("{p:+.0}%"),
+        None => "new".to_owned(),
+    };
+    Line::from(vec![
+        Span::styled(format!(" {change:>6} "), theme.warn()),
+        Span::raw(label(by, g.key.as_deref(), shown, privacy)),
+        Span::styled(format!("  ({} this week)", g.this_week), theme.dim()),
+    ])
+}
