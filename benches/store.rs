@@ -321,7 +321,11 @@ fn similar(c: &mut Criterion) {
         "top issues: {} items, {} clusters, largest {:?}",
         top.items,
         top.total_clusters,
-        top.clusters.iter().take(3).map(|c| c.keys.len()).collect::<Vec<_>>()
+        top.clusters
+            .iter()
+            .take(3)
+            .map(|c| c.keys.len())
+            .collect::<Vec<_>>()
     );
     group.bench_function("top_issues_100k", |b| {
         b.iter(|| {

@@ -58,6 +58,8 @@ pub enum Action {
     NextItem,
     PrevItem,
     ToggleSidebar,
+    // similar: Top issues (issue 11).
+    TopIssues,
 }
 
 impl Action {
@@ -178,6 +180,12 @@ impl Action {
             Action::ToggleSidebar,
             "toggle_sidebar",
             "hide / show the side panes",
+        ),
+        // similar: Top issues (issue 11).
+        (
+            Action::TopIssues,
+            "top_issues",
+            "Top issues: this view's near-duplicates, largest first",
         ),
     ];
 
@@ -446,5 +454,16 @@ pub enum Msg {
     ClickPane {
         pane: crate::tui::state::Focus,
         entry: usize,
+    },
+    // similar: Top issues (issue 11).
+    /// Top issues' computation got this far (percent).
+    TopIssuesProgress {
+        request_id: u64,
+        percent: u8,
+    },
+    /// Top issues computed (or failed).
+    TopIssuesLoaded {
+        request_id: u64,
+        result: Result<Box<crate::store::similar::TopIssues>, String>,
     },
 }

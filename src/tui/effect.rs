@@ -107,4 +107,11 @@ pub enum Effect {
         input: String,
         items: usize,
     },
+    // similar: Top issues (issue 11).
+    /// Cluster the view's items (off the UI thread, progress reported).
+    TopIssues {
+        request_id: u64,
+        spec: ViewSpec,
+        now: Timestamp,
+    },
 }

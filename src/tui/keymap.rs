@@ -187,6 +187,8 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::NextItem, &["J", "]"]),
     (Action::PrevItem, &["K", "["]),
     (Action::ToggleSidebar, &["b"]),
+    // similar: Top issues (issue 11).
+    (Action::TopIssues, &["T"]),
 ];
 
 /// The key table.

@@ -306,6 +306,8 @@ pub struct AppState {
     pub palette: Option<super::palette::Palette>,
     /// Marks, privacy mode, theme, `|` commands (helper "acting").
     pub acting: super::acting::ActingState,
+    // similar: the Top issues screen (issue 11).
+    pub top_issues: Option<super::top_issues::TopIssuesScreen>,
 }
 
 impl AppState {
@@ -357,6 +359,8 @@ impl AppState {
             views: super::views::ViewsState::new(&[], None),
             palette: None,
             acting: super::acting::ActingState::default(),
+            // similar
+            top_issues: None,
         }
     }
 

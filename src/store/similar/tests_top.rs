@@ -173,3 +173,42 @@ fn normalising_folds_case_punctuation_and_spacing() {
     assert!(!near_duplicates("Dark mode", "Light theme"));
     assert!(!near_duplicates("!!", "light"));
 }
+
+#[test]
+fn only_the_views_items_are_grouped_and_the_limit_keeps_the_newest() {
+    let mut messages = Vec::new();
+    for i in 0..20 {
+        messages.push(message(i % 2, &[i]));
+    }
+    let store = store_of(&messages);
+    let cx = crate::store::search::Context {
+        now: at(100),
+        tz: TimeZone::UTC,
+    };
+    let parsed = crate::store::search::parse("google").unwrap();
+    let view = ViewQuery::default()
+        .search(crate::store::search::compile(store.conn(), &parsed, &cx).unwrap());
+    let top = store
+        .top_issues(&view, &window(), 100_000, 10, &mut |_| {})
+        .unwrap();
+    assert_eq!(top.items, 10);
+    assert!(
+        top.clusters
+            .iter()
+            .all(|c| normalise(&c.label).contains("google")),
+        "{top:?}"
+    );
+    let newest = store
+        .top_issues(&ViewQuery::default(), &window(), 4, 10, &mut |_| {})
+        .unwrap();
+    assert_eq!(newest.items, 4);
+    let keys: Vec<i64> = newest
+        .clusters
+        .iter()
+        .flat_map(|c| c.keys.clone())
+        .collect();
+    let all = store.view_keys(&ViewQuery::default(), Some(4)).unwrap();
+    let mut sorted = keys.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, all);
+}

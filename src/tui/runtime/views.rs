@@ -89,7 +89,7 @@ pub fn count(
 
 /// The list's query of `spec`, as `reads::query` builds it (done and snoozed items hidden
 /// unless its search names them).
-fn view_query(store: &Store, spec: &ViewSpec, cx: &Context) -> Option<ViewQuery> {
+pub(super) fn view_query(store: &Store, spec: &ViewSpec, cx: &Context) -> Option<ViewQuery> {
     let mut view = ViewQuery {
         status: Some(spec.status.clone()),
         project: spec.project.as_ref().map(|c| c.value.clone()),

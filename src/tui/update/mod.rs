@@ -19,6 +19,8 @@ pub mod triage_input;
 // views: saved views and the command palette.
 mod palette;
 mod views;
+// similar: Top issues (issue 11).
+mod top_issues;
 
 #[cfg(test)]
 mod input_tests;
@@ -110,6 +112,14 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::ViewWritten { view, result } => {
             views::written(state, view, result);
             Vec::new()
+        }
+        // similar: Top issues' progress and answer.
+        Msg::TopIssuesProgress {
+            request_id,
+            percent,
+        } => top_issues::progress(state, request_id, percent),
+        Msg::TopIssuesLoaded { request_id, result } => {
+            top_issues::loaded(state, request_id, result)
         }
         Msg::Paste(text) => input::paste(state, &text),
         Msg::HelpScroll { lines, max } => input::help_scroll(state, lines, max),
@@ -204,6 +214,10 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     }
     if state.text_filter.as_ref().is_some_and(|f| f.editing) {
         return text_filter::on_action(state, action);
+    }
+    // similar: the Top issues screen takes the keys while open; `T` opens it.
+    if let Some(effects) = top_issues::on_action(state, action) {
+        return effects;
     }
     // Acting on items (helper "acting"): marks, copies, pipe, privacy.
     if let Some(effects) = acting::on_action(state, action) {
