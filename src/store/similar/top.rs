@@ -28,7 +28,7 @@ pub const JACCARD: f64 = 0.6;
 const BANDS: usize = 10;
 const ROWS: usize = 2;
 /// At most this many leaders of one bucket are compared (a bound on pathological input).
-const BUCKET_CAP: usize = 48;
+const BUCKET_CAP: usize = 16;
 
 /// One cluster of near-duplicates.
 #[derive(Debug, Clone, PartialEq)]
@@ -211,8 +211,13 @@ fn cluster(groups: &[Group], progress: &mut dyn FnMut(u8)) -> Vec<Vec<usize>> {
             bands(&words)
         };
         let mut best: Option<(f64, usize)> = None;
+        // A leader sharing several bands is compared once.
+        let mut compared: HashSet<usize> = HashSet::new();
         for band in &bands {
             for &leader in buckets.get(band).into_iter().flatten().take(BUCKET_CAP) {
+                if !compared.insert(leader) {
+                    continue;
+                }
                 let overlap = jaccard(&words, &leaders[leader].1);
                 // Most overlap; equal overlap: the earlier leader.
                 let better =
