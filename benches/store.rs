@@ -280,5 +280,62 @@ fn pivots(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, storing, views, searches, pivots);
+/// Similar items for one item, and Top issues over the newest 100,000 items.
+fn similar(c: &mut Criterion) {
+    use feedback_inbox::store::pivot::{SERIES_DAYS, Window};
+    let store = big_store();
+    let keys = store.view_keys(&ViewQuery::default(), Some(2000)).unwrap();
+    let sample: Vec<i64> = keys.iter().step_by(40).copied().collect();
+    // The worst of 50 items, each timed once (the cache warm from the first).
+    let mut worst = std::time::Duration::ZERO;
+    for &key in &sample {
+        let started = Instant::now();
+        let found = store.similar(key, 100).unwrap().unwrap();
+        let took = started.elapsed();
+        worst = worst.max(took);
+        if key == sample[0] {
+            eprintln!(
+                "similar to {key}: {} above the threshold, {} apps, terms {:?}, {took:?}",
+                found.total,
+                found.apps.len(),
+                found.terms
+            );
+        }
+    }
+    eprintln!("similar: worst of {} items {worst:?}", sample.len());
+    let mut group = c.benchmark_group("similar_1m");
+    group.sample_size(10);
+    group.bench_function("similar_one_item", |b| {
+        let mut at = 0;
+        b.iter(|| {
+            at = (at + 1) % sample.len();
+            store.similar(sample[at], 100).unwrap()
+        });
+    });
+    let window = Window::ending(anchor(), &jiff::tz::TimeZone::UTC, SERIES_DAYS);
+    let view = ViewQuery::default();
+    let top = store
+        .top_issues(&view, &window, 100_000, 200, &mut |_| {})
+        .unwrap();
+    eprintln!(
+        "top issues: {} items, {} clusters, largest {:?}",
+        top.items,
+        top.total_clusters,
+        top.clusters
+            .iter()
+            .take(3)
+            .map(|c| c.keys.len())
+            .collect::<Vec<_>>()
+    );
+    group.bench_function("top_issues_100k", |b| {
+        b.iter(|| {
+            store
+                .top_issues(&view, &window, 100_000, 200, &mut |_| {})
+                .unwrap()
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, storing, views, searches, pivots, similar);
 criterion_main!(benches);

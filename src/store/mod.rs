@@ -20,6 +20,7 @@ mod refs;
 pub mod schema;
 pub mod search;
 mod shared;
+pub mod similar;
 mod triage;
 mod write;
 

@@ -65,6 +65,8 @@ pub enum Action {
     GroupBy,
     Trends,
     Enrich,
+    // similar: Top issues (issue 11).
+    TopIssues,
 }
 
 impl Action {
@@ -356,4 +358,15 @@ pub enum Msg {
     QueueCleared(Result<u64, String>),
     /// Answer to `Effect::QueuedCount`: details queued and not fetched yet.
     QueueCount(Result<u64, String>),
+    // similar: Top issues (issue 11).
+    /// Top issues' computation got this far (percent).
+    TopIssuesProgress {
+        request_id: u64,
+        percent: u8,
+    },
+    /// Top issues computed (or failed).
+    TopIssuesLoaded {
+        request_id: u64,
+        result: Result<Box<crate::store::similar::TopIssues>, String>,
+    },
 }

@@ -135,4 +135,11 @@ pub enum Effect {
     ClearQueue,
     /// Count the details queued; answered by `Msg::QueueCount`.
     QueuedCount,
+    // similar: Top issues (issue 11).
+    /// Cluster the view's items (off the UI thread, progress reported).
+    TopIssues {
+        request_id: u64,
+        spec: ViewSpec,
+        now: Timestamp,
+    },
 }

@@ -192,6 +192,8 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::GroupBy, &["="]),
     (Action::Trends, &["t"]),
     (Action::Enrich, &["e"]),
+    // similar: Top issues (issue 11).
+    (Action::TopIssues, &["T"]),
 ];
 
 /// The key table.

@@ -16,6 +16,8 @@ pub mod rows;
 pub mod runtime;
 pub mod state;
 pub mod testkit;
+// similar: the Top issues screen (issue 11).
+pub mod top_issues;
 pub mod triage;
 pub mod update;
 pub mod view;

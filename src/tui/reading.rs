@@ -98,6 +98,8 @@ pub fn overlay_open(state: &AppState) -> bool {
         // insight: the `=` picker, and the groups drawn where the list's rows would be.
         || state.insight.picker.is_some()
         || state.insight.grouped.is_some()
+        // similar: the Top issues screen.
+        || state.top_issues.is_some()
 }
 
 /// Actions whose keys keep their meaning in a side pane when no type-ahead buffer is live: the

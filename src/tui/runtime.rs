@@ -18,6 +18,8 @@ pub mod reads;
 mod signals;
 mod sync_jobs;
 mod syncer;
+// similar: Top issues off the UI thread (issue 11).
+pub mod top_issues;
 pub mod triage_writes;
 // views: the views' counts and the config write.
 pub mod views;

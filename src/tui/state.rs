@@ -314,6 +314,8 @@ pub struct AppState {
     pub acting: super::acting::ActingState,
     /// insight: the grouped view, its picker and the trends panel (issue 11).
     pub insight: super::insight::InsightState,
+    // similar: the Top issues screen (issue 11).
+    pub top_issues: Option<super::top_issues::TopIssuesScreen>,
 }
 
 impl AppState {
@@ -366,6 +368,8 @@ impl AppState {
             palette: None,
             acting: super::acting::ActingState::default(),
             insight: super::insight::InsightState::default(),
+            // similar
+            top_issues: None,
         }
     }
 

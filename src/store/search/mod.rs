@@ -31,6 +31,17 @@ pub use qualifier::{age_cutoff, date, duration, local_instant};
 pub use resolve::{known_list, names};
 pub use triage::names_triage;
 
+// Part "similar" (issue 11): the words the full-text index holds for a text.
+/// The folded tokens of `text`, exactly as the full-text index stores them (FTS5 `unicode61`,
+/// `remove_diacritics 2`), in order: what a similarity query looks up.
+#[must_use]
+pub fn index_words(text: &str) -> Vec<String> {
+    highlight::tokenize(text)
+        .into_iter()
+        .map(|t| t.folded)
+        .collect()
+}
+
 /// A query the user can fix: what is wrong, and where (bytes of the input, on char boundaries).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]

@@ -134,5 +134,11 @@ impl Action {
             "enrich",
             "fetch the view's missing details (again: cancel)",
         ),
+        // similar: Top issues (issue 11).
+        (
+            Action::TopIssues,
+            "top_issues",
+            "Top issues: this view's near-duplicates, largest first",
+        ),
     ];
 }

@@ -199,6 +199,13 @@ impl Executor {
                 let result = open::that_detached(&url).map_err(|e| e.to_string());
                 let _ = self.tx.send(Msg::Opened { url, result });
             }
+            // similar: Top issues on a thread and connection of their own (seconds of work
+            // must not hold the list's reads), progress sent as it goes.
+            Effect::TopIssues {
+                request_id,
+                spec,
+                now,
+            } => super::top_issues::run(&self.store, &self.tx, request_id, spec, now, &self.tz),
             Effect::SetMouseCapture(on) => {
                 let mut out = io::stdout();
                 let _ = if on {

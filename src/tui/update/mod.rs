@@ -22,6 +22,8 @@ mod views;
 // insight: grouped view and trends (issue 11).
 mod enrich;
 mod insight;
+// similar: Top issues (issue 11).
+mod top_issues;
 
 #[cfg(test)]
 mod input_tests;
@@ -116,6 +118,14 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::ViewWritten { view, result } => {
             views::written(state, view, result);
             Vec::new()
+        }
+        // similar: Top issues' progress and answer.
+        Msg::TopIssuesProgress {
+            request_id,
+            percent,
+        } => top_issues::progress(state, request_id, percent),
+        Msg::TopIssuesLoaded { request_id, result } => {
+            top_issues::loaded(state, request_id, result)
         }
         Msg::Paste(text) => input::paste(state, &text),
         Msg::HelpScroll { lines, max } => input::help_scroll(state, lines, max),
@@ -221,6 +231,10 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     }
     // reading: p, b, J/K and ]/[; first, as it ends a pane's type-ahead before any action.
     if let Some(effects) = reading::on_action(state, action) {
+        return effects;
+    }
+    // similar: the Top issues screen takes the keys while open; `T` opens it.
+    if let Some(effects) = top_issues::on_action(state, action) {
         return effects;
     }
     // insight: `=`, `t` and the grouped view's keys (before the item actions: no row shows).

@@ -100,6 +100,10 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     palette::render(frame, main, state, keymap, theme); // views: the `:` palette
     acting::render_picker(frame, main, state, theme);
     insight::render_picker(frame, main, state, theme); // insight: the `=` picker
+    // similar: the Top issues screen over the content.
+    if let Some(screen) = &state.top_issues {
+        super::top_issues::render(frame, areas.content, screen, state.now, theme);
+    }
     if state.help {
         help::render(frame, area, keymap, theme, state.help_scroll);
     }

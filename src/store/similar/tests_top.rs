@@ -1,0 +1,214 @@
+//! Top issues checked against the rule: on generated items (families of near-duplicates in
+//! random case, punctuation and spacing, with words dropped or added, among unrelated text),
+//! every cluster's members are near-duplicates of its label, identical normalised texts always
+//! share a cluster, every item is in exactly one cluster, clusters come largest first, and
+//! progress climbs to 100%.
+
+use std::collections::{HashMap, HashSet};
+
+use jiff::tz::TimeZone;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+use super::tests::{at, store_of};
+use super::*;
+use crate::store::ViewQuery;
+use crate::store::pivot::{SERIES_DAYS, Window};
+
+const FAMILIES: [&str; 4] = [
+    "App closes itself right after the splash screen",
+    "Can't log in with Google since the update",
+    "Dark mode switches back to light after a restart",
+    "Export to CSV drops the dates column",
+];
+const WORDS: [&str; 12] = [
+    "please", "really", "again", "today", "now", "sync", "slow", "photo", "upload", "map",
+    "battery", "crash",
+];
+
+/// A message: a family's text with noise, or unrelated words (`family` ≥ 4).
+fn message(family: usize, noise: &[usize]) -> String {
+    if family >= FAMILIES.len() {
+        return noise
+            .iter()
+            .map(|&n| WORDS[n % WORDS.len()])
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
+    let mut text = FAMILIES[family].to_owned();
+    for &n in noise {
+        match n % 6 {
+            0 => text = text.to_uppercase(),
+            1 => text.push_str("!!"),
+            2 => text = text.replace(' ', "  "),
+            3 => {
+                text.push(' ');
+                text.push_str(WORDS[n % WORDS.len()]);
+            }
+            4 => text = text.split(' ').skip(1).collect::<Vec<_>>().join(" "),
+            _ => text = format!("... {text}"),
+        }
+    }
+    text
+}
+
+fn window() -> Window {
+    Window::ending(at(0), &TimeZone::UTC, SERIES_DAYS)
+}
+
+fn check(messages: &[String]) -> Result<(), TestCaseError> {
+    let store = store_of(messages);
+    let mut seen = Vec::new();
+    let top = store
+        .top_issues(
+            &ViewQuery::default(),
+            &window(),
+            100_000,
+            usize::MAX,
+            &mut |p| {
+                seen.push(p);
+            },
+        )
+        .unwrap();
+    prop_assert_eq!(seen.last(), Some(&100));
+    prop_assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{:?}", seen);
+    prop_assert_eq!(top.items, messages.len());
+    prop_assert_eq!(top.total_clusters, top.clusters.len());
+    let text_of: HashMap<i64, String> = store
+        .conn()
+        .prepare("SELECT k, message FROM items")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let mut cluster_of: HashMap<i64, usize> = HashMap::new();
+    for (c, cluster) in top.clusters.iter().enumerate() {
+        prop_assert!(cluster.keys.windows(2).all(|w| w[0] < w[1]));
+        for key in &cluster.keys {
+            prop_assert!(
+                near_duplicates(&cluster.label, &text_of[key]),
+                "{:?} in the cluster of {:?}",
+                text_of[key],
+                cluster.label
+            );
+            prop_assert!(cluster_of.insert(*key, c).is_none());
+        }
+        let in_apps: usize = cluster.apps.iter().map(|(_, n)| n).sum();
+        prop_assert_eq!(in_apps, cluster.keys.len());
+        prop_assert!(cluster.first_seen <= cluster.last_seen);
+    }
+    prop_assert_eq!(cluster_of.len(), messages.len());
+    prop_assert!(
+        top.clusters
+            .windows(2)
+            .all(|w| w[0].keys.len() >= w[1].keys.len())
+    );
+    let mut by_text: HashMap<String, HashSet<usize>> = HashMap::new();
+    for (key, text) in &text_of {
+        by_text
+            .entry(normalise(text))
+            .or_default()
+            .insert(cluster_of[key]);
+    }
+    for (text, clusters) in by_text {
+        prop_assert_eq!(clusters.len(), 1, "{:?} split over clusters", text);
+    }
+    Ok(())
+}
+
+#[test]
+fn clusters_hold_near_duplicates_of_their_label_and_keep_equal_texts_together() {
+    let item = (0usize..6, prop::collection::vec(0usize..60, 0..4));
+    let mut runner = TestRunner::new(Config {
+        cases: 24,
+        ..Config::default()
+    });
+    runner
+        .run(&prop::collection::vec(item, 1..150), |items| {
+            let messages: Vec<String> = items.iter().map(|(f, n)| message(*f, n)).collect();
+            check(&messages)
+        })
+        .unwrap();
+}
+
+#[test]
+fn a_family_is_one_cluster_with_its_count_apps_days_and_label() {
+    let mut messages = Vec::new();
+    for i in 0..30 {
+        messages.push(message(0, &[i % 3]));
+    }
+    for i in 0..5 {
+        messages.push(message(1, &[i]));
+    }
+    messages.push("battery".to_owned());
+    let store = store_of(&messages);
+    let top = store
+        .top_issues(&ViewQuery::default(), &window(), 100_000, 2, &mut |_| {})
+        .unwrap();
+    assert_eq!(top.total_clusters, 3);
+    assert_eq!(top.clusters.len(), 2);
+    let first = &top.clusters[0];
+    assert_eq!(first.keys.len(), 30);
+    assert_eq!(normalise(&first.label), normalise(FAMILIES[0]));
+    assert_eq!(first.apps.len(), 3);
+    assert_eq!(first.series.len(), SERIES_DAYS);
+    // All were received on the window's last day (the items are minutes apart).
+    assert_eq!(first.series[SERIES_DAYS - 1], 30);
+    assert_eq!(first.last_seen, Some(at(29)));
+    assert_eq!(first.first_seen, Some(at(0)));
+    assert_eq!(top.clusters[1].keys.len(), 5);
+}
+
+#[test]
+fn normalising_folds_case_punctuation_and_spacing() {
+    assert_eq!(
+        normalise("  Can't  LOG in!!\n(Google) "),
+        "can t log in google"
+    );
+    assert!(near_duplicates(
+        "Dark mode switches back",
+        "dark mode switches back now"
+    ));
+    assert!(!near_duplicates("Dark mode", "Light theme"));
+    assert!(!near_duplicates("!!", "light"));
+}
+
+#[test]
+fn only_the_views_items_are_grouped_and_the_limit_keeps_the_newest() {
+    let mut messages = Vec::new();
+    for i in 0..20 {
+        messages.push(message(i % 2, &[i]));
+    }
+    let store = store_of(&messages);
+    let cx = crate::store::search::Context {
+        now: at(100),
+        tz: TimeZone::UTC,
+    };
+    let parsed = crate::store::search::parse("google").unwrap();
+    let view = ViewQuery::default()
+        .search(crate::store::search::compile(store.conn(), &parsed, &cx).unwrap());
+    let top = store
+        .top_issues(&view, &window(), 100_000, 10, &mut |_| {})
+        .unwrap();
+    assert_eq!(top.items, 10);
+    assert!(
+        top.clusters
+            .iter()
+            .all(|c| normalise(&c.label).contains("google")),
+        "{top:?}"
+    );
+    let newest = store
+        .top_issues(&ViewQuery::default(), &window(), 4, 10, &mut |_| {})
+        .unwrap();
+    assert_eq!(newest.items, 4);
+    let keys: Vec<i64> = newest
+        .clusters
+        .iter()
+        .flat_map(|c| c.keys.clone())
+        .collect();
+    let all = store.view_keys(&ViewQuery::default(), Some(4)).unwrap();
+    let mut sorted = keys.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, all);
+}

@@ -1,0 +1,210 @@
+//! The Top issues screen (issue 11): the current view's clusters of near-duplicates
+//! (`Store::top_issues`), computed off the UI thread with its progress shown, then listed
+//! largest first with count, sparkline, label, apps and first/last seen. Plain data and pure
+//! transitions; answers carry the request id they answer and a stale one is dropped. Drawing is
+//! `render`, a pure function of the screen.
+
+use jiff::Timestamp;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Sparkline};
+
+use crate::store::similar::TopIssues;
+use crate::text::sanitize_line;
+use crate::timefmt::age;
+use crate::tui::view::theme::Theme;
+use crate::width::fit;
+
+/// The screen: computing (with progress), failed, or listing clusters.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopIssuesScreen {
+    pub request_id: u64,
+    /// Percent done while computing.
+    pub progress: u8,
+    pub result: Option<TopIssues>,
+    pub error: Option<String>,
+    pub selected: usize,
+}
+
+impl TopIssuesScreen {
+    /// A screen waiting for the answer to request `request_id`.
+    #[must_use]
+    pub fn computing(request_id: u64) -> Self {
+        Self {
+            request_id,
+            ..Self::default()
+        }
+    }
+
+    /// Progress of request `request_id`; false (nothing changed) for a stale one or a step back.
+    pub fn on_progress(&mut self, request_id: u64, percent: u8) -> bool {
+        if request_id != self.request_id || self.result.is_some() || percent <= self.progress {
+            return false;
+        }
+        self.progress = percent.min(100);
+        true
+    }
+
+    /// The answer to request `request_id`; false for a stale one.
+    pub fn on_loaded(&mut self, request_id: u64, result: Result<TopIssues, String>) -> bool {
+        if request_id != self.request_id {
+            return false;
+        }
+        self.selected = 0;
+        match result {
+            Ok(top) => {
+                self.progress = 100;
+                self.result = Some(top);
+                self.error = None;
+            }
+            Err(error) => self.error = Some(error),
+        }
+        true
+    }
+
+    /// Moves the selection by `delta` clusters, within the list.
+    pub fn move_by(&mut self, delta: isize) {
+        let len = self.result.as_ref().map_or(0, |t| t.clusters.len());
+        if len == 0 {
+            return;
+        }
+        self.selected = self.selected.saturating_add_signed(delta).min(len - 1);
+    }
+
+    /// The selected cluster's item keys, newest first (for narrowing the list to them).
+    #[must_use]
+    pub fn selected_keys(&self) -> Option<&[i64]> {
+        self.result
+            .as_ref()
+            .and_then(|t| t.clusters.get(self.selected))
+            .map(|c| c.keys.as_slice())
+    }
+}
+
+/// Columns of a cluster's row: count, sparkline, then label and apps share the rest.
+const COUNT: u16 = 7;
+const SPARK: u16 = 30;
+const SEEN: u16 = 14;
+
+/// Draws the screen over `area`.
+pub fn render(
+    frame: &mut Frame,
+    area: Rect,
+    screen: &TopIssuesScreen,
+    now: Timestamp,
+    theme: Theme,
+) {
+    let title = match &screen.result {
+        Some(top) => format!(
+            " Top issues · {} of {} items ",
+            plural(top.total_clusters, "cluster"),
+            top.items
+        ),
+        None => " Top issues ".to_owned(),
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border(true))
+        .title(title)
+        .title_bottom(Line::styled(" ↑↓ choose · Esc back ", theme.dim()));
+    let inner = block.inner(area);
+    frame.render_widget(Clear, area);
+    frame.render_widget(block, area);
+    if let Some(error) = &screen.error {
+        let text = format!("Top issues failed: {}", sanitize_line(error));
+        frame.render_widget(Paragraph::new(Span::styled(text, theme.error())), inner);
+        return;
+    }
+    let Some(top) = &screen.result else {
+        let text = format!("Top issues: {}%…", screen.progress);
+        frame.render_widget(Paragraph::new(Span::styled(text, theme.active())), inner);
+        return;
+    };
+    if top.clusters.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Span::styled("No items in this view", theme.dim())),
+            inner,
+        );
+        return;
+    }
+    let rows = usize::from(inner.height);
+    let first = screen.selected.saturating_sub(rows.saturating_sub(1));
+    for (line, (i, cluster)) in top
+        .clusters
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(rows)
+        .enumerate()
+    {
+        let y = inner.y + u16::try_from(line).unwrap_or(u16::MAX);
+        let row = Rect::new(inner.x, y, inner.width, 1);
+        draw_row(frame, row, cluster, i == screen.selected, now, theme);
+    }
+}
+
+fn draw_row(
+    frame: &mut Frame,
+    row: Rect,
+    cluster: &crate::store::similar::Cluster,
+    selected: bool,
+    now: Timestamp,
+    theme: Theme,
+) {
+    let [count, spark, text, seen] = Layout::horizontal([
+        Constraint::Length(COUNT),
+        Constraint::Length(SPARK + 1),
+        Constraint::Min(10),
+        Constraint::Length(SEEN),
+    ])
+    .areas(row);
+    let style = if selected {
+        theme.selected(true)
+    } else {
+        ratatui::style::Style::new()
+    };
+    let number = format!("{:>6} ", cluster.keys.len());
+    frame.render_widget(Paragraph::new(Span::styled(number, style)), count);
+    let data: Vec<u64> = cluster.series.iter().map(|&n| u64::from(n)).collect();
+    let spark = Rect::new(spark.x, spark.y, spark.width.saturating_sub(1), 1);
+    frame.render_widget(
+        Sparkline::default().data(&data).style(theme.accent()),
+        spark,
+    );
+    // The two biggest apps by name, then how many more.
+    let mut apps: Vec<String> = cluster
+        .apps
+        .iter()
+        .take(2)
+        .map(|(name, _)| sanitize_line(name.as_deref().unwrap_or("no app")).into_owned())
+        .collect();
+    if cluster.apps.len() > 2 {
+        apps.push(format!("+{}", cluster.apps.len() - 2));
+    }
+    let label = sanitize_line(&cluster.label).replace(['\n', '\t'], " ");
+    let apps = format!("  {}", apps.join(", "));
+    // The apps take at most half the column, cut at the end: the label keeps the rest.
+    let apps_room = crate::width::width(&apps).min(usize::from(text.width) / 2);
+    let apps = crate::width::truncate(&apps, apps_room);
+    let label = fit(&label, usize::from(text.width).saturating_sub(apps_room));
+    let line = Line::from(vec![
+        Span::styled(label, style),
+        Span::styled(apps, theme.dim()),
+    ]);
+    frame.render_widget(Paragraph::new(line), text);
+    let when = match (cluster.first_seen, cluster.last_seen) {
+        (Some(first), Some(last)) => format!(" {}–{}", age(now, first), age(now, last)),
+        _ => String::new(),
+    };
+    frame.render_widget(Paragraph::new(Span::styled(when, theme.dim())), seen);
+}
+
+/// "1 cluster", "41 clusters".
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
