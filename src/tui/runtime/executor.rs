@@ -123,6 +123,25 @@ impl Executor {
         self.read_task(effect).map(|task| task())
     }
 
+    /// Copies `text` and says how it went.
+    fn copy(&mut self, what: &'static str, text: &str) {
+        let outcome = match self.clipboard.copy(text) {
+            Ok(method) if method.certain() => CopyOutcome::Copied {
+                what,
+                how: method.how(),
+            },
+            Ok(method) => CopyOutcome::Sent {
+                what,
+                how: method.how(),
+            },
+            Err(error) => CopyOutcome::Failed {
+                what,
+                reason: error.to_string(),
+            },
+        };
+        let _ = self.tx.send(Msg::Copied(outcome));
+    }
+
     fn run(&mut self, effect: Effect) {
         if let Effect::Query { request_id, .. } = &effect {
             self.latest_query.store(*request_id, Ordering::SeqCst);
@@ -178,23 +197,7 @@ impl Executor {
             }
             Effect::Sync(job) => self.sync.run(job, &self.tx, &self.root),
             Effect::FetchDetail { id } => self.sync.detail(id, &self.tx, &self.root),
-            Effect::Copy { what, text } => {
-                let outcome = match self.clipboard.copy(&text) {
-                    Ok(method) if method.certain() => CopyOutcome::Copied {
-                        what,
-                        how: method.how(),
-                    },
-                    Ok(method) => CopyOutcome::Sent {
-                        what,
-                        how: method.how(),
-                    },
-                    Err(error) => CopyOutcome::Failed {
-                        what,
-                        reason: error.to_string(),
-                    },
-                };
-                let _ = self.tx.send(Msg::Copied(outcome));
-            }
+            Effect::Copy { what, text } => self.copy(what, &text),
             Effect::OpenUrl { url } => {
                 let result = open::that_detached(&url).map_err(|e| e.to_string());
                 let _ = self.tx.send(Msg::Opened { url, result });

@@ -97,6 +97,29 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     effects
 }
 
+fn resized(state: &mut AppState, width: u16, height: u16) -> Vec<Effect> {
+    state.width = width;
+    state.height = height;
+    let mut effects: Vec<Effect> = list::fit_viewport(state).into_iter().collect();
+    effects.extend(list::maybe_prefetch(state));
+    effects
+}
+
+fn triaged(
+    state: &mut AppState,
+    result: Result<Box<crate::tui::triage::Triaged>, String>,
+) -> Vec<Effect> {
+    // Acting (helper "acting"): done or snoozed items lose their marks.
+    let marked = (!state.acting.marks.is_empty())
+        .then(|| result.as_ref().ok().cloned())
+        .flatten();
+    let effects = triage::triaged(state, result);
+    if let Some(done) = marked {
+        marks::after_triage(state, &done);
+    }
+    effects
+}
+
 fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Action(action) => on_action(state, action),
@@ -133,13 +156,7 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::ClickRow(row) => input::click(state, row),
         Msg::Scroll(lines) => input::scroll(state, lines),
         Msg::Tick(now) => on_tick(state, now),
-        Msg::Resize { width, height } => {
-            state.width = width;
-            state.height = height;
-            let mut effects: Vec<Effect> = list::fit_viewport(state).into_iter().collect();
-            effects.extend(list::maybe_prefetch(state));
-            effects
-        }
+        Msg::Resize { width, height } => resized(state, width, height),
         Msg::ViewLoaded { request_id, result } => {
             let effects = list::view_loaded(state, request_id, result);
             marks::after_view(state);
@@ -168,17 +185,7 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         }
         Msg::Opened { url, result } => detail::opened(state, url, result),
         Msg::Arrived(outcome) => list::arrived(state, outcome),
-        Msg::Triaged(result) => {
-            // Acting (helper "acting"): done or snoozed items lose their marks.
-            let marked = (!state.acting.marks.is_empty())
-                .then(|| result.as_ref().ok().cloned())
-                .flatten();
-            let effects = triage::triaged(state, result);
-            if let Some(done) = marked {
-                marks::after_triage(state, &done);
-            }
-            effects
-        }
+        Msg::Triaged(result) => triaged(state, result),
         Msg::TriageRev(result) => triage::rev_read(state, result),
         Msg::TriageInput(key) => triage_input::input(state, key),
         Msg::NoteEdited { ids, result } => triage::note_edited(state, ids, result),
