@@ -10,6 +10,35 @@ use crate::store::{Shared, Store, StoreError};
 use crate::tui::action::Msg;
 use crate::tui::effect::Effect;
 
+fn context(now: jiff::Timestamp, tz: &TimeZone) -> Context {
+    Context {
+        now,
+        tz: tz.clone(),
+    }
+}
+
+/// `compute` over the list's view `spec` (its query as the list runs it), its answer (or why
+/// there is none: a search that does not apply) given to `wrap`.
+fn view_task<T: Send + 'static>(
+    store: Shared,
+    spec: &crate::tui::state::ViewSpec,
+    cx: Context,
+    compute: impl FnOnce(&Store, &crate::store::ViewQuery, &Context) -> Result<T, StoreError>
+    + Send
+    + 'static,
+    wrap: impl FnOnce(Result<Box<T>, String>) -> Msg + Send + 'static,
+) -> Task {
+    let spec = spec.clone();
+    Box::new(move || {
+        let result = store.read(|s| {
+            let view = super::views::view_query(s, &spec, &cx)
+                .ok_or_else(|| "the view's search does not apply".to_owned())?;
+            compute(s, &view, &cx).map_err(|e| e.to_string())
+        });
+        wrap(result.map(Box::new))
+    })
+}
+
 /// At most this many custom keys are offered (a store with thousands would fill the picker).
 const MAX_KEYS: usize = 200;
 
@@ -27,22 +56,14 @@ pub fn task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
             by,
             now,
         } => {
-            let (request_id, spec, by) = (*request_id, spec.clone(), by.clone());
-            let cx = Context {
-                now: *now,
-                tz: tz.clone(),
-            };
-            Box::new(move || {
-                let result = store.read(|s| {
-                    let view = super::views::view_query(s, &spec, &cx)
-                        .ok_or_else(|| "the view's search does not apply".to_owned())?;
-                    s.pivot(&view, &by, &cx).map_err(|e| e.to_string())
-                });
-                Msg::Pivoted {
-                    request_id,
-                    result: result.map(Box::new),
-                }
-            })
+            let (request_id, by) = (*request_id, by.clone());
+            view_task(
+                store,
+                spec,
+                context(*now, tz),
+                move |s, view, cx| s.pivot(view, &by, cx),
+                move |result| Msg::Pivoted { request_id, result },
+            )
         }
         Effect::Trend {
             request_id,
@@ -50,22 +71,14 @@ pub fn task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
             by,
             now,
         } => {
-            let (request_id, spec, by) = (*request_id, spec.clone(), by.clone());
-            let cx = Context {
-                now: *now,
-                tz: tz.clone(),
-            };
-            Box::new(move || {
-                let result = store.read(|s| {
-                    let view = super::views::view_query(s, &spec, &cx)
-                        .ok_or_else(|| "the view's search does not apply".to_owned())?;
-                    s.trend(&view, &by, &cx).map_err(|e| e.to_string())
-                });
-                Msg::Trended {
-                    request_id,
-                    result: result.map(Box::new),
-                }
-            })
+            let (request_id, by) = (*request_id, by.clone());
+            view_task(
+                store,
+                spec,
+                context(*now, tz),
+                move |s, view, cx| s.trend(view, &by, cx),
+                move |result| Msg::Trended { request_id, result },
+            )
         }
         _ => return enrich_task(&store, effect, tz),
     };

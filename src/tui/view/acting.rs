@@ -4,10 +4,9 @@
 
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use super::theme::Theme;
 use crate::text::sanitize_line;
@@ -71,38 +70,5 @@ pub fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: The
         " ↑↓ choose · enter or 1-9 run · esc cancel",
         theme.dim(),
     )));
-    let width = lines
-        .iter()
-        .map(|l| u16::try_from(l.width()).unwrap_or(u16::MAX))
-        .max()
-        .unwrap_or(0)
-        .saturating_add(4)
-        .max(30);
-    let height = u16::try_from(lines.len())
-        .unwrap_or(u16::MAX)
-        .saturating_add(2);
-    let rect = centred(area, width, height);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border(true))
-        .title(" Pipe to ");
-    frame.render_widget(Clear, rect);
-    frame.render_widget(Paragraph::new(lines).block(block), rect);
-}
-
-/// A box of `width`×`height` cells centred in `area` (as large as fits).
-fn centred(area: Rect, width: u16, height: u16) -> Rect {
-    let [_, row, _] = Layout::vertical([
-        Constraint::Fill(1),
-        Constraint::Length(height.min(area.height)),
-        Constraint::Fill(1),
-    ])
-    .areas(area);
-    let [_, middle, _] = Layout::horizontal([
-        Constraint::Fill(1),
-        Constraint::Length(width.min(area.width)),
-        Constraint::Fill(1),
-    ])
-    .areas(row);
-    middle
+    super::popup::render(frame, area, lines, " Pipe to ", theme);
 }

@@ -5,7 +5,7 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Sparkline};
+use ratatui::widgets::{Block, Borders, Paragraph, Sparkline};
 
 use super::list::thousands;
 use super::theme::Theme;
@@ -251,39 +251,7 @@ pub fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: The
         " type to narrow · ↑↓ choose · enter group · esc cancel",
         theme.dim(),
     ));
-    let width = lines
-        .iter()
-        .map(|l| u16::try_from(l.width()).unwrap_or(u16::MAX))
-        .max()
-        .unwrap_or(0)
-        .saturating_add(4)
-        .max(30);
-    let height = u16::try_from(lines.len())
-        .unwrap_or(u16::MAX)
-        .saturating_add(2);
-    let rect = centred(area, width, height);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border(true))
-        .title(" Group by ");
-    frame.render_widget(Clear, rect);
-    frame.render_widget(Paragraph::new(lines).block(block), rect);
-}
-
-fn centred(area: Rect, width: u16, height: u16) -> Rect {
-    let [_, row, _] = Layout::vertical([
-        Constraint::Fill(1),
-        Constraint::Length(height.min(area.height)),
-        Constraint::Fill(1),
-    ])
-    .areas(area);
-    let [_, middle, _] = Layout::horizontal([
-        Constraint::Fill(1),
-        Constraint::Length(width.min(area.width)),
-        Constraint::Fill(1),
-    ])
-    .areas(row);
-    middle
+    super::popup::render(frame, area, lines, " Group by ", theme);
 }
 
 /// The trends panel: the view's 30-day volume and today's count, and the five groups that grew

@@ -8,6 +8,7 @@ mod detail;
 mod help;
 mod list;
 mod panes;
+mod popup;
 mod status_bar;
 pub mod theme;
 mod triage;

@@ -2,7 +2,7 @@
 //! picker and the inline note editor, each a box over the middle of the screen.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
@@ -40,23 +40,6 @@ pub fn detail_lines(state: &AppState, id: &str, theme: Theme) -> Vec<Line<'stati
         }
     }
     out
-}
-
-/// A box of `width`×`height` cells centred in `area` (as large as fits).
-fn centred(area: Rect, width: u16, height: u16) -> Rect {
-    let [_, row, _] = Layout::vertical([
-        Constraint::Fill(1),
-        Constraint::Length(height.min(area.height)),
-        Constraint::Fill(1),
-    ])
-    .areas(area);
-    let [_, middle, _] = Layout::horizontal([
-        Constraint::Fill(1),
-        Constraint::Length(width.min(area.width)),
-        Constraint::Fill(1),
-    ])
-    .areas(row);
-    middle
 }
 
 /// The `z` picker: the choices with the times they mean, the duration being typed, its error.
@@ -97,7 +80,7 @@ pub fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: The
             theme.error(),
         ));
     }
-    let rect = centred(area, 52, u16::try_from(lines.len()).unwrap_or(10) + 2);
+    let rect = super::popup::centred(area, 52, u16::try_from(lines.len()).unwrap_or(10) + 2);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
@@ -112,7 +95,7 @@ pub fn render_note(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme
     let Some(editor) = &state.triage.note else {
         return;
     };
-    let rect = centred(area, 64, 10);
+    let rect = super::popup::centred(area, 64, 10);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
