@@ -126,13 +126,7 @@ mod tests {
     use super::super::Verdict;
     use super::*;
 
-    fn env(vars: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
-        move |name| {
-            vars.iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| (*v).to_owned())
-        }
-    }
+    use super::super::tests::env;
 
     fn no_tmux(_: &[&str]) -> Result<String, String> {
         Err("not called".into())

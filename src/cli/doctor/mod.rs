@@ -175,6 +175,17 @@ pub async fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 
 #[cfg(test)]
 mod tests {
+    /// An environment of these variables only (the checks read it through a function).
+    pub(super) fn env(
+        vars: &'static [(&'static str, &'static str)],
+    ) -> impl Fn(&str) -> Option<String> {
+        move |name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| (*v).to_owned())
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -59,9 +59,7 @@ impl Store {
                 }]
             }
         };
-        let (low, high) = window.key_range();
-        let n = params.len();
-        params.extend([Value::Integer(low), Value::Integer(high)]);
+        let (n, _) = push_window(&mut params, window);
         let mut groups = Groups::new(window.days());
         for part in parts {
             if counts {
@@ -121,14 +119,8 @@ impl Store {
                 Ok(())
             })?;
         }
-        let (low, high) = window.key_range();
-        let n = params.len();
-        params.extend([Value::Integer(low), Value::Integer(high)]);
-        let sql = format!(
-            "SELECT items.app, items.k {from} WHERE {condition} AND items.k > ?{} AND items.k <= ?{}",
-            n + 1,
-            n + 2
-        );
+        let (_, in_window) = push_window(&mut params, window);
+        let sql = format!("SELECT items.app, items.k {from} WHERE {condition} AND {in_window}");
         self.each_row(&sql, &params, |row| {
             if let Some(slot) = window.slot(row.get(1)?) {
                 let group = app_group(&mut groups, &refs, by, row.get(0)?);
@@ -214,14 +206,8 @@ impl Store {
     ) -> Result<(), StoreError> {
         let (from, condition, mut params) =
             view_condition(self.conn(), view).map_err(|e| self.error(e))?;
-        let (low, high) = window.key_range();
-        let n = params.len();
-        params.extend([Value::Integer(low), Value::Integer(high)]);
-        let sql = format!(
-            "SELECT items.k {from} WHERE {condition} AND items.k > ?{} AND items.k <= ?{}",
-            n + 1,
-            n + 2
-        );
+        let (_, in_window) = push_window(&mut params, window);
+        let sql = format!("SELECT items.k {from} WHERE {condition} AND {in_window}");
         self.each_row(&sql, &params, |row| {
             each(row.get(0)?);
             Ok(())
@@ -346,4 +332,13 @@ fn entry<'g>(groups: &'g mut Groups, by: &By, row: &Row<'_>) -> rusqlite::Result
         }
         _ => groups.entry(key, label),
     })
+}
+
+/// Appends the window's key range to `params`: how many parameters came before it, and the
+/// condition on `items.k` that uses them.
+fn push_window(params: &mut Vec<Value>, window: &Window) -> (usize, String) {
+    let (low, high) = window.key_range();
+    let n = params.len();
+    params.extend([Value::Integer(low), Value::Integer(high)]);
+    (n, format!("items.k > ?{} AND items.k <= ?{}", n + 1, n + 2))
 }

@@ -101,13 +101,7 @@ pub fn query(
     cx: &Context,
     freshness: &dyn Fn(&Store, &str) -> Option<Freshness>,
 ) -> Result<ViewData, ViewError> {
-    let mut view = ViewQuery {
-        status: Some(spec.status.clone()),
-        project: spec.project.as_ref().map(|c| c.value.clone()),
-        app: spec.app.as_ref().map(|c| c.value.clone()),
-        tag: spec.tag.as_ref().map(|c| c.value.clone()),
-        ..ViewQuery::default()
-    };
+    let mut view = panes_query(spec);
     let parsed = search::parse(&spec.search).map_err(ViewError::Query)?;
     if !parsed.is_empty() {
         let sql = search::compile(store.conn(), &parsed, cx).map_err(ViewError::Query)?;
@@ -211,6 +205,17 @@ pub fn save_view(store: &mut Store, spec: &ViewSpec) -> Result<(), StoreError> {
         )
         .map(|_| ())
     })
+}
+
+/// The view of `spec` before its search: its status and the panes' filters.
+pub(super) fn panes_query(spec: &ViewSpec) -> ViewQuery {
+    ViewQuery {
+        status: Some(spec.status.clone()),
+        project: spec.project.as_ref().map(|c| c.value.clone()),
+        app: spec.app.as_ref().map(|c| c.value.clone()),
+        tag: spec.tag.as_ref().map(|c| c.value.clone()),
+        ..ViewQuery::default()
+    }
 }
 
 #[allow(clippy::needless_pass_by_value)] // the shape `map_err` hands it

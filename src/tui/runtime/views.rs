@@ -90,13 +90,7 @@ pub fn count(
 /// The list's query of `spec`, as `reads::query` builds it (done and snoozed items hidden
 /// unless its search names them).
 pub(super) fn view_query(store: &Store, spec: &ViewSpec, cx: &Context) -> Option<ViewQuery> {
-    let mut view = ViewQuery {
-        status: Some(spec.status.clone()),
-        project: spec.project.as_ref().map(|c| c.value.clone()),
-        app: spec.app.as_ref().map(|c| c.value.clone()),
-        tag: spec.tag.as_ref().map(|c| c.value.clone()),
-        ..ViewQuery::default()
-    };
+    let mut view = super::reads::panes_query(spec);
     let parsed = search::parse(&spec.search).ok()?;
     if !parsed.is_empty() {
         view = view.search(search::compile(store.conn(), &parsed, cx).ok()?);

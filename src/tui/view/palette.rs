@@ -154,11 +154,5 @@ fn top_box(area: Rect, width: u16, height: u16) -> Rect {
         Constraint::Fill(1),
     ])
     .areas(area);
-    let [_, middle, _] = Layout::horizontal([
-        Constraint::Fill(1),
-        Constraint::Length(width.min(area.width)),
-        Constraint::Fill(1),
-    ])
-    .areas(row);
-    middle
+    super::popup::across(row, width)
 }

@@ -15,9 +15,14 @@ pub fn centred(area: Rect, width: u16, height: u16) -> Rect {
         Constraint::Fill(1),
     ])
     .areas(area);
+    across(row, width)
+}
+
+/// The middle `width` cells of `row` (all of it when narrower).
+pub fn across(row: Rect, width: u16) -> Rect {
     let [_, middle, _] = Layout::horizontal([
         Constraint::Fill(1),
-        Constraint::Length(width.min(area.width)),
+        Constraint::Length(width.min(row.width)),
         Constraint::Fill(1),
     ])
     .areas(row);
