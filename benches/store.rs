@@ -18,6 +18,10 @@ use jiff::Timestamp;
 const SEED: u64 = 11;
 /// One item in this many is stored with its detail.
 const DETAIL_EVERY: usize = 4;
+/// One item in this many is marked done, and one in `SNOOZED_EVERY` snoozed past the anchor:
+/// the inbox's views leave them out (a team that triages keeps tens of thousands done).
+const DONE_EVERY: usize = 20;
+const SNOOZED_EVERY: usize = 97;
 
 fn anchor() -> Timestamp {
     "2026-11-01T12:00:00Z".parse().unwrap()
@@ -45,7 +49,13 @@ fn big_store() -> Store {
     // Named after the schema's SQL and the key scheme, so a changed schema gets a new store.
     let mut hasher = std::hash::DefaultHasher::new();
     std::hash::Hash::hash(
-        &(schema::STEPS, TIES_PER_MICROSECOND, DETAIL_EVERY),
+        &(
+            schema::STEPS,
+            TIES_PER_MICROSECOND,
+            DETAIL_EVERY,
+            DONE_EVERY,
+            SNOOZED_EVERY,
+        ),
         &mut hasher,
     );
     let schema = std::hash::Hasher::finish(&hasher);
@@ -74,6 +84,7 @@ fn big_store() -> Store {
         }
         put_page(&mut store, &page, stored_items);
         let stored = started.elapsed();
+        triage(&mut store, &data);
         store
             .conn()
             // No VACUUM: the size is what a store written page by page takes.
@@ -98,6 +109,33 @@ fn big_store() -> Store {
         info.bytes as f64 / stored as f64
     );
     store
+}
+
+/// Marks every `DONE_EVERY`th item done and every `SNOOZED_EVERY`th snoozed for a week after
+/// the anchor.
+fn triage(store: &mut Store, data: &sim::data::Dataset) {
+    use feedback_inbox::store::Triage;
+    let states: Vec<(String, Triage)> = data
+        .items()
+        .enumerate()
+        .filter_map(|(i, d)| {
+            let triage = if i % DONE_EVERY == 0 {
+                Triage {
+                    done: true,
+                    ..Triage::default()
+                }
+            } else if i % SNOOZED_EVERY == 0 {
+                Triage {
+                    snoozed_until: Some(anchor() + jiff::SignedDuration::from_hours(24 * 7)),
+                    ..Triage::default()
+                }
+            } else {
+                return None;
+            };
+            Some((d.feedback.id.as_str().to_owned(), triage))
+        })
+        .collect();
+    store.restore_triage(&states, anchor()).unwrap();
 }
 
 /// One page: every `DETAIL_EVERY`th item (counted over the whole store) with its detail.

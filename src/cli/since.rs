@@ -153,7 +153,7 @@ pub fn older_stored(
         app: query.app.clone(),
         tag: query.tag.clone(),
         condition: Some((crate::store::before("?1"), vec![Value::Integer(key)])),
-        fts: None,
+        ..crate::store::ViewQuery::default()
     };
     store
         .view_count(&view)

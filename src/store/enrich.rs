@@ -1,10 +1,11 @@
 //! The enrichment queue: metadata comes only with an item's detail (or a webhook delivery), so
-//! a metadata pivot covers the items whose detail was fetched. Enriching a view queues its
-//! items that have none (schema 5, `enrich_queue`, by key: newest first); the sync fetches them
-//! one by one in the background (`crate::sync`), paced by the budget. The queue lives in the
-//! store: it outlives a restart, and an item leaves it when its detail is stored (by whatever
-//! path: enrichment, the detail view, a re-read) or when the item is gone, so nothing is
-//! fetched twice.
+//! a metadata pivot covers the items whose metadata is known (`items.meta_at`). Enriching a view
+//! queues its items whose metadata is not (schema 5, `enrich_queue`, by key: newest first); the
+//! sync fetches their details one by one in the background (`crate::sync`), paced by the budget.
+//! The queue lives in the store: it outlives a restart, and an item leaves it when its metadata
+//! is stored (by whatever path: enrichment, the detail view, a re-read, a webhook delivery) or
+//! when the item is gone, so nothing is fetched twice, and an item a webhook brought is not
+//! fetched at all.
 
 use rusqlite::{OptionalExtension, params_from_iter};
 
@@ -16,7 +17,7 @@ use super::{Store, StoreError, ViewQuery};
 pub struct Enqueued {
     /// Items of the view newly queued.
     pub added: u64,
-    /// Items queued in all (this view's and earlier ones') still without a detail.
+    /// Items queued in all (this view's and earlier ones') still without their metadata.
     pub pending: u64,
 }
 
@@ -28,13 +29,13 @@ pub struct Coverage {
 }
 
 impl Store {
-    /// Queues every item of `query` that has no detail yet.
+    /// Queues every item of `query` whose metadata is not known yet.
     pub fn queue_details(&mut self, query: &ViewQuery) -> Result<Enqueued, StoreError> {
         let (from, condition, params) =
             view_condition(self.conn(), query).map_err(|e| self.error(e))?;
         let sql = format!(
             "INSERT OR IGNORE INTO enrich_queue (k) SELECT items.k {from} \
-             WHERE {condition} AND items.detail_at IS NULL"
+             WHERE {condition} AND items.meta_at IS NULL"
         );
         let added = self.write(|tx| {
             let added = tx.prepare(&sql)?.execute(params_from_iter(params))?;
@@ -46,31 +47,31 @@ impl Store {
         })
     }
 
-    /// Queued items still without a detail.
+    /// Queued items still without their metadata.
     pub fn queued_details(&self) -> Result<u64, StoreError> {
         self.conn()
             .prepare_cached(
                 "SELECT count(*) FROM enrich_queue q JOIN items i ON i.k = q.k \
-                 WHERE i.detail_at IS NULL",
+                 WHERE i.meta_at IS NULL",
             )
             .and_then(|mut s| s.query_row([], |r| r.get::<_, i64>(0)))
             .map(i64::unsigned_abs)
             .map_err(|e| self.error(e))
     }
 
-    /// The id of the newest queued item without a detail and not parked after `now` (Unix
-    /// seconds); rows before the first item without a detail (items whose detail came
+    /// The id of the newest queued item without its metadata and not parked after `now` (Unix
+    /// seconds); rows before the first such item (items whose detail or webhook came
     /// meanwhile, or that are gone) leave the queue on the way.
     pub fn next_queued(&mut self, now: i64) -> Result<Option<String>, StoreError> {
         self.write(|tx| {
             tx.execute(
                 "DELETE FROM enrich_queue WHERE k < coalesce((SELECT min(q.k) FROM enrich_queue q \
-                 JOIN items i ON i.k = q.k WHERE i.detail_at IS NULL), 9223372036854775807)",
+                 JOIN items i ON i.k = q.k WHERE i.meta_at IS NULL), 9223372036854775807)",
                 [],
             )?;
             tx.query_row(
                 "SELECT i.id FROM enrich_queue q JOIN items i ON i.k = q.k \
-                 WHERE i.detail_at IS NULL AND (q.retry_at IS NULL OR q.retry_at <= ?1) \
+                 WHERE i.meta_at IS NULL AND (q.retry_at IS NULL OR q.retry_at <= ?1) \
                  ORDER BY q.k LIMIT 1",
                 [now],
                 |r| r.get(0),

@@ -39,7 +39,7 @@ pub use catalog::{Counts, Info, NameCount};
 pub use enrich::{Coverage, Enqueued};
 pub use files::{default_path, store_file_name};
 pub use keys::{TIES_PER_MICROSECOND, at_or_after, before, micros_key, time_key};
-pub use read::{StoredDetail, StoredItem, ViewQuery};
+pub use read::{Hide, StoredDetail, StoredItem, ViewQuery};
 pub use shared::Shared;
 pub use triage::{TRIAGE_REV, Triage, TriageChange};
 pub use write::Sighting;

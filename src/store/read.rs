@@ -23,6 +23,17 @@ pub struct ViewQuery {
     pub condition: Option<(String, Vec<Value>)>,
     /// The full-text match a search requires: the query then walks its matches newest first.
     pub fts: Option<String>,
+    /// Done items and items snoozed past a time left out (`ViewQuery::hide_triaged`).
+    pub hide: Option<Hide>,
+}
+
+/// How a view leaves out done and snoozed items (`store::triage`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hide {
+    /// Items snoozed past this (Unix seconds) are hidden.
+    pub now: i64,
+    /// Looked up row by row (a walk that stops after a screen), not as a set collected first.
+    pub per_row: bool,
 }
 
 impl ViewQuery {
@@ -258,6 +269,10 @@ pub(super) fn view_condition(
         parts.push(format!("({})", renumber(condition, offset)));
         params.extend(extra.iter().cloned());
     }
+    if let Some(hide) = query.hide {
+        params.push(Value::Integer(hide.now));
+        parts.push(super::triage::hide_condition(hide, params.len()));
+    }
     let from = match &query.fts {
         Some(fts) => {
             params.push(Value::Text(fts.clone()));
@@ -270,14 +285,14 @@ pub(super) fn view_condition(
 }
 
 /// The local keys of the references (project or app, as items named it) with this server id.
-fn ref_keys(conn: &rusqlite::Connection, table: &str, id: &str) -> rusqlite::Result<Vec<i64>> {
+pub(super) fn ref_keys(conn: &rusqlite::Connection, table: &str, id: &str) -> rusqlite::Result<Vec<i64>> {
     conn.prepare_cached(&format!("SELECT k FROM {table} WHERE id = ?1 ORDER BY k"))?
         .query_map([id], |row| row.get(0))?
         .collect()
 }
 
 /// `column = k`, `column IN (k, …)` or `0` (matches nothing) for our own integer keys.
-fn key_list(column: &str, keys: &[i64]) -> String {
+pub(super) fn key_list(column: &str, keys: &[i64]) -> String {
     match keys {
         [] => "0".to_owned(),
         [one] => format!("{column} = {one}"),

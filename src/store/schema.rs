@@ -5,7 +5,7 @@
 use rusqlite_migration::{M, Migrations};
 
 /// The SQL of every migration, oldest first.
-pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7];
+pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
 /// where it is shown. `items.k` is the item's place in time (in schema 1 and 2, `received` in
@@ -173,6 +173,62 @@ CREATE INDEX items_untagged ON items(status) WHERE tags = '[]';
 const V7: &str = r"
 CREATE INDEX items_detailed ON items(status, detail_at) WHERE detail_at IS NOT NULL;
 ";
+
+/// The statements that count `pivot_counts` from the tables (schema 8, and the tests'
+/// reference for the counts kept as items are written).
+macro_rules! recount_pivot_counts {
+    () => {
+        r"
+INSERT INTO pivot_counts (dim, key, status, project, app, value, n)
+  SELECT 0, '', status, project, coalesce(app, 0), '', count(*) FROM items GROUP BY 3, 4, 5;
+INSERT INTO pivot_counts (dim, key, status, project, app, value, n)
+  SELECT 1, '', status, project, coalesce(app, 0), '', count(*) FROM items WHERE tags = '[]'
+  GROUP BY 3, 4, 5;
+INSERT INTO pivot_counts (dim, key, status, project, app, value, n)
+  SELECT 2, '', i.status, i.project, coalesce(i.app, 0), t.tag, count(*)
+  FROM item_tags t JOIN items i ON i.k = t.k GROUP BY 3, 4, 5, 6;
+INSERT INTO pivot_counts (dim, key, status, project, app, value, n)
+  SELECT 3, '', status, project, coalesce(app, 0), '', count(*) FROM items
+  WHERE meta_at IS NOT NULL GROUP BY 3, 4, 5;
+INSERT INTO pivot_counts (dim, key, status, project, app, value, n)
+  SELECT 4 + m.custom, m.key, i.status, i.project, coalesce(i.app, 0), m.value, count(*)
+  FROM item_meta m JOIN items i ON i.k = m.k GROUP BY 1, 2, 3, 4, 5, 6;
+INSERT INTO pivot_counts (dim, key, status, project, app, value, n)
+  SELECT 6, 'androidVersion', i.status, i.project, coalesce(i.app, 0), a.value, count(*)
+  FROM item_meta a JOIN items i ON i.k = a.k
+  WHERE a.custom = 0 AND a.key = 'androidVersion'
+    AND EXISTS (SELECT 1 FROM item_meta o WHERE o.k = a.k AND o.custom = 0 AND o.key = 'iOSVersion')
+  GROUP BY 3, 4, 5, 6;
+"
+    };
+}
+
+/// Schema 8 (pivots, `store::pivot::counts`): `items.meta_at`, when the item's metadata became
+/// known (a detail, or a webhook delivery even with no metadata: an item with none is then known
+/// to have none), set for the items known so far; and `pivot_counts`, the pivots' counts kept
+/// as items are written (`store::write::counts`), built here from the tables. Keyed by what a
+/// pivot reads: one dimension (and metadata key) at a time, for a status, project and app.
+const V8: &str = concat!(
+    r"
+ALTER TABLE items ADD COLUMN meta_at INTEGER;
+UPDATE items SET meta_at = coalesce(detail_at, seen)
+  WHERE detail_at IS NOT NULL OR k IN (SELECT k FROM item_meta);
+CREATE TABLE pivot_counts (
+  dim INTEGER NOT NULL,
+  key TEXT NOT NULL,
+  status TEXT NOT NULL,
+  project INTEGER NOT NULL,
+  app INTEGER NOT NULL,
+  value TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  PRIMARY KEY (dim, key, status, project, app, value)
+) WITHOUT ROWID;
+",
+    recount_pivot_counts!()
+);
+
+/// [`recount_pivot_counts`]: the statements that count `pivot_counts` from the tables.
+pub const RECOUNT_PIVOT_COUNTS: &str = recount_pivot_counts!();
 
 /// Every migration, oldest first.
 #[must_use]

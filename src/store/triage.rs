@@ -301,7 +301,7 @@ impl super::ViewQuery {
     /// that names `is:done` or `is:snoozed` asks for them and is not narrowed).
     #[must_use]
     pub fn hide_triaged(self, now: Timestamp) -> Self {
-        self.hide(now, hidden_condition)
+        self.hide(now, false)
     }
 
     /// [`ViewQuery::hide_triaged`] for a query that stops after a screen: each row the walk
@@ -309,20 +309,24 @@ impl super::ViewQuery {
     /// form first collects every hidden item (cheaper over a whole view).
     #[must_use]
     pub fn hide_triaged_per_row(self, now: Timestamp) -> Self {
-        self.hide(now, hidden_per_row)
+        self.hide(now, true)
     }
 
-    fn hide(mut self, now: Timestamp, sql: fn(usize) -> String) -> Self {
-        let (condition, mut params) = self.condition.take().unwrap_or_default();
-        params.push(rusqlite::types::Value::Integer(now.as_second()));
-        let hidden = sql(params.len());
-        let condition = if condition.is_empty() {
-            hidden
-        } else {
-            format!("({condition}) AND {hidden}")
-        };
-        self.condition = Some((condition, params));
+    fn hide(mut self, now: Timestamp, per_row: bool) -> Self {
+        self.hide = Some(super::read::Hide {
+            now: now.as_second(),
+            per_row,
+        });
         self
+    }
+}
+
+/// The SQL of `hide`, its time the parameter numbered `param`.
+pub(super) fn hide_condition(hide: super::read::Hide, param: usize) -> String {
+    if hide.per_row {
+        hidden_per_row(param)
+    } else {
+        hidden_condition(param)
     }
 }
 
@@ -330,9 +334,20 @@ impl super::ViewQuery {
 /// out of a view: a set computed once per query, so the walk of the view's index is unchanged.
 #[must_use]
 pub fn hidden_condition(param: usize) -> String {
+    format!("items.k NOT IN ({})", hidden_set(param))
+}
+
+/// The opposite of [`hidden_condition`]: only the items it leaves out.
+#[must_use]
+pub fn hidden_only(param: usize) -> String {
+    format!("items.k IN ({})", hidden_set(param))
+}
+
+/// The keys of done items and items snoozed past `?N`.
+fn hidden_set(param: usize) -> String {
     format!(
-        "items.k NOT IN (SELECT i.k FROM triage t JOIN items i ON i.id = t.id \
-         WHERE t.done = 1 OR t.snoozed_until > ?{param})"
+        "SELECT i.k FROM triage t JOIN items i ON i.id = t.id \
+         WHERE t.done = 1 OR t.snoozed_until > ?{param}"
     )
 }
 

@@ -9,9 +9,13 @@
 use jiff::Timestamp;
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
+use counts::Deltas;
 use items::{forget_item, put_all};
 
+pub mod counts;
 mod items;
+#[cfg(test)]
+mod tests_counts;
 
 use super::keys::time_key;
 use super::{Store, StoreError};
@@ -155,9 +159,11 @@ impl Store {
                     )?
                     .query_map([cutoff_key], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
                     .collect::<Result<_, _>>()?;
+                    let mut deltas = Deltas::default();
                     for (k, status, tags) in &rows {
-                        forget_item(tx, *k, status, tags)?;
+                        forget_item(tx, *k, status, tags, &mut deltas)?;
                     }
+                    deltas.apply(tx)?;
                     Ok(rows.len())
                 })?;
             dropped += batch;
@@ -207,7 +213,12 @@ pub fn forget_id(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<bool> {
         .query_row([id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
         .optional()?;
     match row {
-        Some((k, status, tags)) => forget_item(tx, k, &status, &tags).map(|()| true),
+        Some((k, status, tags)) => {
+            let mut deltas = Deltas::default();
+            forget_item(tx, k, &status, &tags, &mut deltas)?;
+            deltas.apply(tx)?;
+            Ok(true)
+        }
         None => Ok(false),
     }
 }

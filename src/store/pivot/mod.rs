@@ -15,6 +15,7 @@
 
 mod days;
 mod fast;
+mod kept;
 mod query;
 mod trend;
 
@@ -202,7 +203,7 @@ impl Store {
                     covered = Some(with_metadata);
                     total
                 } else {
-                    self.view_count(view)?
+                    self.pivot_total(view)?
                 };
                 if by.is_metadata() {
                     let daily = self.view_daily(view, &window)?;

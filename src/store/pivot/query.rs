@@ -8,7 +8,8 @@ use rusqlite::{Row, params_from_iter};
 
 use super::days::{PeriodCursor, Window};
 use super::fast::{self, Part};
-use super::{By, Group, Groups, LOCALE_KEY, OS_KEYS, Period, VERSION_KEY};
+use super::{By, Group, Groups, LOCALE_KEY, OS_KEYS, Period, VERSION_KEY, kept};
+use crate::store::write::counts::Dim;
 use crate::store::read::{order, view_condition};
 use crate::store::search::Context;
 use crate::store::{Store, StoreError, ViewQuery};
@@ -24,7 +25,8 @@ struct Column {
 }
 
 impl Store {
-    /// The groups of a pivot by value (not by time), unordered; a metadata pivot leaves out
+    /// The groups of a pivot by value (not by time), unordered, with their daily series over
+    /// `window`, and their counts over the whole view when `counts`; a metadata pivot leaves out
     /// the items without the key (the caller adds them).
     pub(super) fn value_groups(
         &self,
@@ -33,102 +35,151 @@ impl Store {
         window: &Window,
         counts: bool,
     ) -> Result<Vec<Group>, StoreError> {
-        if matches!(by, By::App | By::Platform) {
-            return self.app_groups(view, by, window, counts);
-        }
-        let (from, condition, mut params) =
-            view_condition(self.conn(), view).map_err(|e| self.error(e))?;
-        let custom = match by {
-            By::Meta(key) => self.custom_or_built_in(key)?,
-            _ => 0,
-        };
-        let parts = match fast::parts(view, by, &condition, &mut params, custom) {
-            Some(parts) => parts,
-            None => {
-                let column = Self::column(by, params.len(), custom).map_err(|e| self.error(e))?;
-                params.extend(column.params.iter().cloned());
-                let (key, label, join) = (column.key, column.label, &column.join);
-                vec![Part {
-                    counts: format!(
-                        "SELECT {key}, {label}, count(*) {from} {join} WHERE {condition} GROUP BY 1, 2"
-                    ),
-                    recent: format!(
-                        "SELECT {key}, {label}, items.k {from} {join} WHERE {condition} \
-                         AND items.k > {{LO}} AND items.k <= {{HI}}"
-                    ),
-                }]
-            }
-        };
-        let (n, _) = push_window(&mut params, window);
         let mut groups = Groups::new(window.days());
-        for part in parts {
-            if counts {
-                self.each_row(&part.counts, &params[..n], |row| {
-                    let count: i64 = row.get(2)?;
-                    if count > 0 {
-                        entry(&mut groups, by, row)?.count += count.unsigned_abs();
-                    }
-                    Ok(())
-                })?;
+        let refs = if matches!(by, By::App | By::Platform) {
+            self.app_refs()?
+        } else {
+            AppRefs::new()
+        };
+        let app = |groups: &mut Groups, key: Option<i64>, n: i64| {
+            let group = app_group(groups, &refs, by, key);
+            group.count = group.count.saturating_add_signed(n);
+        };
+        if counts && kept::eligible(view) {
+            self.kept_groups(view, by, &mut groups, |g, key, n| {
+                app(g, key, i64::try_from(n).unwrap_or(i64::MAX));
+            })?;
+            if let Some(hidden) = kept::hidden_view(view) {
+                self.counted_groups(&hidden, by, &mut groups, -1, &app)?;
             }
+        } else if counts {
+            self.counted_groups(view, by, &mut groups, 1, &app)?;
+        }
+        self.recent_groups(view, by, window, &mut groups, &refs)?;
+        let mut groups = groups.met;
+        if counts {
+            groups.retain(|g| g.count > 0);
+        }
+        Ok(groups)
+    }
+
+    /// Adds (`sign` 1) or takes off (-1) the counts of `view`'s items by `by` in `groups`,
+    /// counted from the items; apps and platforms through `app`.
+    fn counted_groups(
+        &self,
+        view: &ViewQuery,
+        by: &By,
+        groups: &mut Groups,
+        sign: i64,
+        app: &dyn Fn(&mut Groups, Option<i64>, i64),
+    ) -> Result<(), StoreError> {
+        if matches!(by, By::App | By::Platform) {
+            let (from, condition, params) =
+                view_condition(self.conn(), view).map_err(|e| self.error(e))?;
+            // The index (app, status, key) holds all a status view needs: SQLite would
+            // otherwise walk the status index and read each item's row for its app. A project
+            // has its own index, and a full-text match drives its own query; a set of keys
+            // (the hidden items) is looked up by key.
+            let from = if from == "FROM items" && view.project.is_none() && sign > 0 {
+                "FROM items INDEXED BY items_by_app"
+            } else {
+                from
+            };
+            let sql = format!("SELECT items.app, count(*) {from} WHERE {condition} GROUP BY 1");
+            return self.each_row(&sql, &params, |row| {
+                app(groups, row.get(0)?, sign * row.get::<_, i64>(1)?);
+                Ok(())
+            });
+        }
+        let (parts, params) = self.statements(view, by)?;
+        for part in parts {
+            self.each_row(&part.counts, &params, |row| {
+                let count: i64 = row.get(2)?;
+                if count > 0 {
+                    let group = entry(groups, by, row)?;
+                    group.count = group.count.saturating_add_signed(sign * count);
+                }
+                Ok(())
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Adds `view`'s items inside `window` to their groups' daily series.
+    fn recent_groups(
+        &self,
+        view: &ViewQuery,
+        by: &By,
+        window: &Window,
+        groups: &mut Groups,
+        refs: &AppRefs,
+    ) -> Result<(), StoreError> {
+        if matches!(by, By::App | By::Platform) {
+            let (from, condition, mut params) =
+                view_condition(self.conn(), view).map_err(|e| self.error(e))?;
+            let (_, in_window) = push_window(&mut params, window);
+            let sql = format!("SELECT items.app, items.k {from} WHERE {condition} AND {in_window}");
+            return self.each_row(&sql, &params, |row| {
+                if let Some(slot) = window.slot(row.get(1)?) {
+                    let group = app_group(groups, refs, by, row.get(0)?);
+                    group.daily[slot] = group.daily[slot].saturating_add(1);
+                }
+                Ok(())
+            });
+        }
+        let (parts, mut params) = self.statements(view, by)?;
+        let (n, _) = push_window(&mut params, window);
+        for part in parts {
             let recent = part
                 .recent
                 .replace("{LO}", &format!("?{}", n + 1))
                 .replace("{HI}", &format!("?{}", n + 2));
             self.each_row(&recent, &params, |row| {
                 if let Some(slot) = window.slot(row.get(2)?) {
-                    let group = entry(&mut groups, by, row)?;
+                    let group = entry(groups, by, row)?;
                     group.daily[slot] = group.daily[slot].saturating_add(1);
                 }
                 Ok(())
             })?;
         }
-        Ok(groups.met)
+        Ok(())
     }
 
-    /// The groups of a pivot by app or platform: counted by the items' app reference (an
-    /// integer, no join per item), then named from the few references.
-    fn app_groups(
-        &self,
-        view: &ViewQuery,
-        by: &By,
-        window: &Window,
-        counts: bool,
-    ) -> Result<Vec<Group>, StoreError> {
+    /// The statements of a pivot by tag or metadata over `view`, and their parameters (the
+    /// window's are appended by the caller).
+    fn statements(&self, view: &ViewQuery, by: &By) -> Result<(Vec<Part>, Vec<Value>), StoreError> {
+        let (from, condition, mut params) =
+            view_condition(self.conn(), view).map_err(|e| self.error(e))?;
+        let custom = match by {
+            By::Meta(key) => self.custom_or_built_in(key)?,
+            _ => 0,
+        };
+        if let Some(parts) = fast::parts(view, by, &condition, &mut params, custom) {
+            return Ok((parts, params));
+        }
+        let column = Self::column(by, params.len(), custom).map_err(|e| self.error(e))?;
+        params.extend(column.params.iter().cloned());
+        let (key, label, join) = (column.key, column.label, &column.join);
+        let part = Part {
+            counts: format!(
+                "SELECT {key}, {label}, count(*) {from} {join} WHERE {condition} GROUP BY 1, 2"
+            ),
+            recent: format!(
+                "SELECT {key}, {label}, items.k {from} {join} WHERE {condition} \
+                 AND items.k > {{LO}} AND items.k <= {{HI}}"
+            ),
+        };
+        Ok((vec![part], params))
+    }
+
+    /// Every app reference's (id, name, platform) by its key.
+    fn app_refs(&self) -> Result<AppRefs, StoreError> {
         let mut refs = AppRefs::new();
         self.each_row("SELECT k, id, name, platform FROM app_refs", &[], |row| {
             refs.insert(row.get(0)?, (row.get(1)?, row.get(2)?, row.get(3)?));
             Ok(())
         })?;
-        let mut groups = Groups::new(window.days());
-        let (from, condition, mut params) =
-            view_condition(self.conn(), view).map_err(|e| self.error(e))?;
-        if counts {
-            // The index (app, status, key) holds all a status view needs: SQLite would
-            // otherwise walk the status index and read each item's row for its app. A project
-            // has its own index, and a full-text match drives its own query.
-            let from = if from == "FROM items" && view.project.is_none() {
-                "FROM items INDEXED BY items_by_app"
-            } else {
-                from
-            };
-            let sql = format!("SELECT items.app, count(*) {from} WHERE {condition} GROUP BY 1");
-            self.each_row(&sql, &params, |row| {
-                let count: i64 = row.get(1)?;
-                app_group(&mut groups, &refs, by, row.get(0)?).count += count.unsigned_abs();
-                Ok(())
-            })?;
-        }
-        let (_, in_window) = push_window(&mut params, window);
-        let sql = format!("SELECT items.app, items.k {from} WHERE {condition} AND {in_window}");
-        self.each_row(&sql, &params, |row| {
-            if let Some(slot) = window.slot(row.get(1)?) {
-                let group = app_group(&mut groups, &refs, by, row.get(0)?);
-                group.daily[slot] = group.daily[slot].saturating_add(1);
-            }
-            Ok(())
-        })?;
-        Ok(groups.met)
+        Ok(refs)
     }
 
     /// The groups of a day or week pivot over the whole view, newest first (items whose key
@@ -164,37 +215,49 @@ impl Store {
         Ok(groups)
     }
 
-    /// The view's items, and how many of them have their metadata known: metadata stored (a
-    /// detail's or a webhook delivery's, one seek in `item_meta` per item), or a detail stored
-    /// without any (`detail_at`, as enrichment and `--with-detail` go by: such an item is
-    /// known to have none, and fetching it again would bring nothing). The latter are counted
-    /// over the partial index of detailed items (`items_detailed`) only.
+    /// The view's items, and how many of them have their metadata known (`items.meta_at`: a
+    /// detail or a webhook delivery brought it, even empty: such an item is known to have none,
+    /// and fetching it again would bring nothing). From the kept counts when the view allows.
     pub(super) fn covered(&self, view: &ViewQuery) -> Result<(u64, u64), StoreError> {
+        if kept::eligible(view) {
+            let mut total = self.kept_total(view, Dim::Items)?;
+            let mut covered = self.kept_total(view, Dim::Covered)?;
+            if let Some(hidden) = kept::hidden_view(view) {
+                let (t, c) = self.counted_coverage(&hidden)?;
+                total = total.saturating_sub(t);
+                covered = covered.saturating_sub(c);
+            }
+            return Ok((total, covered));
+        }
+        self.counted_coverage(view)
+    }
+
+    /// [`Store::covered`] counted from the items.
+    fn counted_coverage(&self, view: &ViewQuery) -> Result<(u64, u64), StoreError> {
         let (from, condition, params) =
             view_condition(self.conn(), view).map_err(|e| self.error(e))?;
-        let has_meta = "EXISTS (SELECT 1 FROM item_meta m WHERE m.k = items.k)";
-        let sql = format!(
-            "SELECT count(*), count(CASE WHEN {has_meta} THEN 1 END), \
-             (SELECT count(*) {from} WHERE {condition} AND items.detail_at IS NOT NULL \
-              AND NOT {has_meta}) {from} WHERE {condition}"
-        );
-        let three = |row: &Row<'_>| {
-            Ok((
-                row.get::<_, i64>(0)?,
-                row.get::<_, i64>(1)?,
-                row.get::<_, i64>(2)?,
-            ))
-        };
-        self.conn()
-            .prepare_cached(&sql)
-            .and_then(|mut s| s.query_row(params_from_iter(params), three))
-            .map(|(total, with_meta, detail_without)| {
-                (
-                    total.unsigned_abs(),
-                    with_meta.unsigned_abs() + detail_without.unsigned_abs(),
-                )
-            })
-            .map_err(|e| self.error(e))
+        let sql = format!("SELECT count(*), count(items.meta_at) {from} WHERE {condition}");
+        let mut counts = (0, 0);
+        self.each_row(&sql, &params, |row| {
+            counts = (
+                row.get::<_, i64>(0)?.unsigned_abs(),
+                row.get::<_, i64>(1)?.unsigned_abs(),
+            );
+            Ok(())
+        })?;
+        Ok(counts)
+    }
+
+    /// How many items `view` has: from the kept counts when the view allows.
+    pub(super) fn pivot_total(&self, view: &ViewQuery) -> Result<u64, StoreError> {
+        if !kept::eligible(view) {
+            return self.view_count(view);
+        }
+        let mut total = self.kept_total(view, Dim::Items)?;
+        if let Some(hidden) = kept::hidden_view(view) {
+            total = total.saturating_sub(self.view_count(&hidden)?);
+        }
+        Ok(total)
     }
 
     /// Calls `each` with the key of every item of `view` inside `window`.
@@ -259,7 +322,7 @@ impl Store {
     }
 
     /// 1 when some item has `key` as a custom key, else 0 (the built-in key of that name).
-    fn custom_or_built_in(&self, key: &str) -> Result<i64, StoreError> {
+    pub(super) fn custom_or_built_in(&self, key: &str) -> Result<i64, StoreError> {
         let custom = self
             .conn()
             .prepare_cached("SELECT 1 FROM item_meta WHERE key = ?1 AND custom = 1")
@@ -274,7 +337,7 @@ impl Store {
         Ok(i64::from(!built_in))
     }
 
-    fn each_row(
+    pub(super) fn each_row(
         &self,
         sql: &str,
         params: &[Value],
@@ -318,7 +381,7 @@ fn app_group<'g>(
 
 /// The group of a row `(key, label, …)`. OS versions are told apart by platform and shown as
 /// "iOS 17.2" / "Android 14".
-fn entry<'g>(groups: &'g mut Groups, by: &By, row: &Row<'_>) -> rusqlite::Result<&'g mut Group> {
+pub(super) fn entry<'g>(groups: &'g mut Groups, by: &By, row: &Row<'_>) -> rusqlite::Result<&'g mut Group> {
     let key: Option<String> = row.get(0)?;
     let label: Option<String> = row.get(1)?;
     Ok(match by {

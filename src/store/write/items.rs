@@ -6,6 +6,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::super::keys::free_key;
 use super::super::refs::{Refs, app_ref, project_ref};
+use super::counts::{Deltas, Shape, read_shape};
 use super::{Sighting, Written};
 use crate::api::Feedback;
 
@@ -17,9 +18,10 @@ pub(super) fn put_all(
     let mut refs = Refs::default();
     let mut written = Written::default();
     let mut index = Vec::new();
+    let mut deltas = Deltas::default();
     let seen = at.as_second();
     for sighting in sightings {
-        let outcome = put_one(tx, &mut refs, sighting, seen, &mut index)?;
+        let outcome = put_one(tx, &mut refs, sighting, seen, &mut index, &mut deltas)?;
         match outcome {
             Outcome::Added => written.added += 1,
             Outcome::Changed => written.changed += 1,
@@ -28,6 +30,7 @@ pub(super) fn put_all(
         written.known.push(outcome != Outcome::Added);
     }
     index_messages(tx, &mut index)?;
+    deltas.apply(tx)?;
     Ok(written)
 }
 
@@ -68,13 +71,15 @@ struct Stored {
     seen: i64,
 }
 
-/// Stores one sighting; a message the full-text index must (re)learn is added to `index`.
+/// Stores one sighting; a message the full-text index must (re)learn is added to `index`, and
+/// what the item changes in the pivots' counts to `deltas`.
 fn put_one<'a>(
     tx: &Transaction<'_>,
     refs: &mut Refs,
     sighting: &Sighting<'a>,
     seen: i64,
     index: &mut Vec<(i64, &'a str)>,
+    deltas: &mut Deltas,
 ) -> rusqlite::Result<Outcome> {
     let item = sighting.feedback;
     let project = project_ref(tx, refs, &item.project.id, &item.project.name)?;
@@ -100,42 +105,74 @@ fn put_one<'a>(
             })
         })
         .optional()?;
-    let (k, outcome) = match stored {
+    match stored {
         None => {
             let k = insert_item(tx, item, project, app, &tags, seen)?;
             index.push((k, item.message.as_str()));
-            (k, Outcome::Added)
+            put_extras(tx, k, sighting, seen)?;
+            // Counted from what was written, without reading it back (the common case of a
+            // first sync: storing stays as fast as it was).
+            let shape = Shape {
+                status: item.status.as_str().to_owned(),
+                project,
+                app,
+                tags_json: tags,
+                covered: sighting.metadata.is_some(),
+                meta: sighting.metadata.map(Shape::meta_rows).unwrap_or_default(),
+            };
+            deltas.add(&shape, 1);
+            Ok(Outcome::Added)
         }
         Some(old) if seen >= old.seen => {
-            let changed = old.status != item.status.as_str()
+            let counted = old.status != item.status.as_str()
                 || old.tags != tags
-                || old.message != item.message
-                || old.email != item.reporter_email
                 || old.project != project
                 || old.app != app;
-            update_item(tx, &old, item, project, app, &tags, seen)?;
+            let changed =
+                counted || old.message != item.message || old.email != item.reporter_email;
+            recounted(tx, old.k, deltas, counted || sighting.metadata.is_some(), || {
+                update_item(tx, &old, item, project, app, &tags, seen)?;
+                put_extras(tx, old.k, sighting, seen)
+            })?;
             if old.message != item.message {
                 index.push((old.k, item.message.as_str()));
             }
-            (
-                old.k,
-                if changed {
-                    Outcome::Changed
-                } else {
-                    Outcome::Same
-                },
-            )
+            Ok(if changed {
+                Outcome::Changed
+            } else {
+                Outcome::Same
+            })
         }
         // An older sighting than what is stored changes none of its fields, and fills in only
         // metadata or a delivery the store does not have yet (a late webhook still brings the
         // metadata a list page never carries).
         Some(old) => {
-            fill_extras(tx, old.k, sighting, seen)?;
-            return Ok(Outcome::Same);
+            fill_extras(tx, old.k, sighting, seen, deltas)?;
+            Ok(Outcome::Same)
         }
-    };
-    put_extras(tx, k, sighting, seen)?;
-    Ok(outcome)
+    }
+}
+
+/// Runs `write` on the stored item `k`; when `counts` (it may change what the item counts in),
+/// takes the item's counts out before and puts them back after.
+fn recounted(
+    tx: &Transaction<'_>,
+    k: i64,
+    deltas: &mut Deltas,
+    counts: bool,
+    write: impl FnOnce() -> rusqlite::Result<()>,
+) -> rusqlite::Result<()> {
+    if !counts {
+        return write();
+    }
+    if let Some(before) = read_shape(tx, k)? {
+        deltas.add(&before, -1);
+    }
+    write()?;
+    if let Some(after) = read_shape(tx, k)? {
+        deltas.add(&after, 1);
+    }
+    Ok(())
 }
 
 fn insert_item(
@@ -210,19 +247,21 @@ fn fill_extras(
     k: i64,
     sighting: &Sighting<'_>,
     seen: i64,
+    deltas: &mut Deltas,
 ) -> rusqlite::Result<()> {
-    let has_metadata = tx
-        .prepare_cached("SELECT 1 FROM item_meta WHERE k = ?1")?
-        .exists([k])?;
-    let has_delivery = tx
-        .prepare_cached("SELECT 1 FROM items WHERE k = ?1 AND delivery IS NOT NULL")?
-        .exists([k])?;
+    let (has_metadata, has_delivery): (bool, bool) = tx
+        .prepare_cached(
+            "SELECT meta_at IS NOT NULL, delivery IS NOT NULL FROM items WHERE k = ?1",
+        )?
+        .query_row([k], |row| Ok((row.get(0)?, row.get(1)?)))?;
     let missing = Sighting {
         feedback: sighting.feedback,
         metadata: sighting.metadata.filter(|_| !has_metadata),
         delivery: sighting.delivery.filter(|_| !has_delivery),
     };
-    put_extras(tx, k, &missing, seen)
+    recounted(tx, k, deltas, missing.metadata.is_some(), || {
+        put_extras(tx, k, &missing, seen)
+    })
 }
 
 fn put_extras(
@@ -242,6 +281,9 @@ fn put_extras(
                 insert.execute(params![k, custom, key, value])?;
             }
         }
+        // Known from now on, even when empty (a webhook of an item with no metadata).
+        tx.prepare_cached("UPDATE items SET meta_at = ?2 WHERE k = ?1")?
+            .execute(params![k, seen])?;
     }
     if let Some(delivery) = sighting.delivery {
         let json = serde_json::to_string(delivery).unwrap_or_else(|_| "[]".to_owned());
@@ -281,13 +323,17 @@ fn delete_tags(
     Ok(())
 }
 
-/// Removes an item and everything hanging off it.
+/// Removes an item and everything hanging off it (its counts taken out in `deltas`).
 pub(in crate::store) fn forget_item(
     tx: &Transaction<'_>,
     k: i64,
     status: &str,
     tags_json: &str,
+    deltas: &mut Deltas,
 ) -> rusqlite::Result<()> {
+    if let Some(shape) = read_shape(tx, k)? {
+        deltas.add(&shape, -1);
+    }
     delete_tags(tx, k, status, tags_json)?;
     tx.prepare_cached("DELETE FROM item_meta WHERE k = ?1")?
         .execute([k])?;
