@@ -280,7 +280,13 @@ impl Groups {
     }
 
     fn entry(&mut self, key: Option<String>, label: Option<String>) -> &mut Group {
-        let at = match self.index.get(&(key.clone(), label.clone())) {
+        let at = self.at(key, label);
+        &mut self.met[at]
+    }
+
+    /// The group's place in `met` (added when new).
+    fn at(&mut self, key: Option<String>, label: Option<String>) -> usize {
+        match self.index.get(&(key.clone(), label.clone())) {
             Some(&at) => at,
             None => {
                 let group = Group::new(key.clone(), label.clone(), self.days);
@@ -288,7 +294,6 @@ impl Groups {
                 self.index.insert((key, label), self.met.len() - 1);
                 self.met.len() - 1
             }
-        };
-        &mut self.met[at]
+        }
     }
 }

@@ -199,10 +199,21 @@ impl Store {
         );
         let mut cursor = PeriodCursor::new(period, cx.tz.clone());
         let mut groups = Groups::new(window.days());
+        // Keys come in order: a period's items one after the other, its group looked up once.
+        let mut current: Option<(String, usize)> = None;
         self.each_row(&sql, &params, |row| {
             let k: i64 = row.get(0)?;
-            let name = cursor.name(k).map(str::to_owned);
-            let group = groups.entry(name, None);
+            let name = cursor.name(k);
+            let at = match (&current, name) {
+                (Some((last, at)), Some(name)) if last == name => *at,
+                _ => {
+                    let name = name.map(str::to_owned);
+                    let at = groups.at(name.clone(), None);
+                    current = name.map(|n| (n, at));
+                    at
+                }
+            };
+            let group = &mut groups.met[at];
             group.count += 1;
             if let Some(slot) = window.slot(k) {
                 group.daily[slot] = group.daily[slot].saturating_add(1);
