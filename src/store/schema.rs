@@ -179,26 +179,32 @@ CREATE INDEX items_detailed ON items(status, detail_at) WHERE detail_at IS NOT N
 macro_rules! recount_pivot_counts {
     () => {
         r"
-INSERT INTO pivot_counts (dim, key, status, project, app, value, n)
-  SELECT 0, '', status, project, coalesce(app, 0), '', count(*) FROM items GROUP BY 3, 4, 5;
-INSERT INTO pivot_counts (dim, key, status, project, app, value, n)
-  SELECT 1, '', status, project, coalesce(app, 0), '', count(*) FROM items WHERE tags = '[]'
-  GROUP BY 3, 4, 5;
-INSERT INTO pivot_counts (dim, key, status, project, app, value, n)
-  SELECT 2, '', i.status, i.project, coalesce(i.app, 0), t.tag, count(*)
-  FROM item_tags t JOIN items i ON i.k = t.k GROUP BY 3, 4, 5, 6;
-INSERT INTO pivot_counts (dim, key, status, project, app, value, n)
-  SELECT 3, '', status, project, coalesce(app, 0), '', count(*) FROM items
-  WHERE meta_at IS NOT NULL GROUP BY 3, 4, 5;
-INSERT INTO pivot_counts (dim, key, status, project, app, value, n)
-  SELECT 4 + m.custom, m.key, i.status, i.project, coalesce(i.app, 0), m.value, count(*)
-  FROM item_meta m JOIN items i ON i.k = m.k GROUP BY 1, 2, 3, 4, 5, 6;
-INSERT INTO pivot_counts (dim, key, status, project, app, value, n)
-  SELECT 6, 'androidVersion', i.status, i.project, coalesce(i.app, 0), a.value, count(*)
-  FROM item_meta a JOIN items i ON i.k = a.k
+CREATE TEMP VIEW IF NOT EXISTS recount_items AS
+  SELECT i.k, i.status, i.project, coalesce(i.app, 0) AS app, i.tags, i.meta_at,
+         coalesce(t.done, 0) AS done
+  FROM items i LEFT JOIN triage t ON t.id = i.id;
+INSERT INTO pivot_counts (dim, key, status, project, app, done, value, n)
+  SELECT 0, '', status, project, app, done, '', count(*) FROM temp.recount_items
+  GROUP BY 3, 4, 5, 6;
+INSERT INTO pivot_counts (dim, key, status, project, app, done, value, n)
+  SELECT 1, '', status, project, app, done, '', count(*) FROM temp.recount_items
+  WHERE tags = '[]' GROUP BY 3, 4, 5, 6;
+INSERT INTO pivot_counts (dim, key, status, project, app, done, value, n)
+  SELECT 2, '', i.status, i.project, i.app, i.done, t.tag, count(*)
+  FROM item_tags t JOIN temp.recount_items i ON i.k = t.k GROUP BY 3, 4, 5, 6, 7;
+INSERT INTO pivot_counts (dim, key, status, project, app, done, value, n)
+  SELECT 3, '', status, project, app, done, '', count(*) FROM temp.recount_items
+  WHERE meta_at IS NOT NULL GROUP BY 3, 4, 5, 6;
+INSERT INTO pivot_counts (dim, key, status, project, app, done, value, n)
+  SELECT 4 + m.custom, m.key, i.status, i.project, i.app, i.done, m.value, count(*)
+  FROM item_meta m JOIN temp.recount_items i ON i.k = m.k GROUP BY 1, 2, 3, 4, 5, 6, 7;
+INSERT INTO pivot_counts (dim, key, status, project, app, done, value, n)
+  SELECT 6, 'androidVersion', i.status, i.project, i.app, i.done, a.value, count(*)
+  FROM item_meta a JOIN temp.recount_items i ON i.k = a.k
   WHERE a.custom = 0 AND a.key = 'androidVersion'
     AND EXISTS (SELECT 1 FROM item_meta o WHERE o.k = a.k AND o.custom = 0 AND o.key = 'iOSVersion')
-  GROUP BY 3, 4, 5, 6;
+  GROUP BY 3, 4, 5, 6, 7;
+DROP VIEW temp.recount_items;
 "
     };
 }
@@ -207,7 +213,8 @@ INSERT INTO pivot_counts (dim, key, status, project, app, value, n)
 /// known (a detail, or a webhook delivery even with no metadata: an item with none is then known
 /// to have none), set for the items known so far; and `pivot_counts`, the pivots' counts kept
 /// as items are written (`store::write::counts`), built here from the tables. Keyed by what a
-/// pivot reads: one dimension (and metadata key) at a time, for a status, project and app.
+/// pivot reads: one dimension (and metadata key) at a time, for a status, project and app, done
+/// items apart (the views hide them).
 const V8: &str = concat!(
     r"
 ALTER TABLE items ADD COLUMN meta_at INTEGER;
@@ -219,9 +226,10 @@ CREATE TABLE pivot_counts (
   status TEXT NOT NULL,
   project INTEGER NOT NULL,
   app INTEGER NOT NULL,
+  done INTEGER NOT NULL,
   value TEXT NOT NULL,
   n INTEGER NOT NULL,
-  PRIMARY KEY (dim, key, status, project, app, value)
+  PRIMARY KEY (dim, key, status, project, app, done, value)
 ) WITHOUT ROWID;
 ",
     recount_pivot_counts!()

@@ -9,6 +9,8 @@ use std::collections::HashMap;
 use jiff::Timestamp;
 use rusqlite::{OptionalExtension, Transaction, params};
 
+use super::write::counts::{Deltas, key_of};
+use super::write::recounted;
 use super::{Store, StoreError};
 
 /// Up to this many keys, [`Store::unseen_among`] looks each up without counting the seen
@@ -107,11 +109,13 @@ impl Store {
     ) -> Result<Vec<(String, Triage)>, StoreError> {
         self.write(|tx| {
             let mut before = Vec::with_capacity(ids.len());
+            let mut deltas = Deltas::default();
             for id in ids {
                 let old = read_one(tx, id)?.unwrap_or_default();
-                put_one(tx, id, &change.apply(&old), at)?;
+                put_counted(tx, id, &old, &change.apply(&old), at, &mut deltas)?;
                 before.push((id.clone(), old));
             }
+            deltas.apply(tx)?;
             bump_rev(tx)?;
             Ok(before)
         })
@@ -126,11 +130,13 @@ impl Store {
     ) -> Result<Vec<(String, Triage)>, StoreError> {
         self.write(|tx| {
             let mut before = Vec::with_capacity(changes.len());
+            let mut deltas = Deltas::default();
             for (id, change) in changes {
                 let old = read_one(tx, id)?.unwrap_or_default();
-                put_one(tx, id, &change.apply(&old), at)?;
+                put_counted(tx, id, &old, &change.apply(&old), at, &mut deltas)?;
                 before.push((id.clone(), old));
             }
+            deltas.apply(tx)?;
             bump_rev(tx)?;
             Ok(before)
         })
@@ -143,9 +149,12 @@ impl Store {
         at: Timestamp,
     ) -> Result<(), StoreError> {
         self.write(|tx| {
+            let mut deltas = Deltas::default();
             for (id, state) in states {
-                put_one(tx, id, state, at)?;
+                let old = read_one(tx, id)?.unwrap_or_default();
+                put_counted(tx, id, &old, state, at, &mut deltas)?;
             }
+            deltas.apply(tx)?;
             bump_rev(tx)
         })
     }
@@ -270,6 +279,23 @@ fn read_one(conn: &rusqlite::Connection, id: &str) -> rusqlite::Result<Option<Tr
     .optional()
 }
 
+/// [`put_one`], moving the item's pivot counts (`store::write::counts`) between done and not
+/// done when that changes.
+fn put_counted(
+    tx: &Transaction<'_>,
+    id: &str,
+    old: &Triage,
+    state: &Triage,
+    at: Timestamp,
+    deltas: &mut Deltas,
+) -> rusqlite::Result<()> {
+    let stored = key_of(tx, id)?.filter(|_| old.done != state.done);
+    match stored {
+        Some(k) => recounted(tx, k, deltas, true, || put_one(tx, id, state, at)),
+        None => put_one(tx, id, state, at),
+    }
+}
+
 fn put_one(tx: &Transaction<'_>, id: &str, state: &Triage, at: Timestamp) -> rusqlite::Result<()> {
     tx.prepare_cached(
         "INSERT OR REPLACE INTO triage (id, seen, starred, snoozed_until, done, note, changed)
@@ -337,10 +363,13 @@ pub fn hidden_condition(param: usize) -> String {
     format!("items.k NOT IN ({})", hidden_set(param))
 }
 
-/// The opposite of [`hidden_condition`]: only the items it leaves out.
+/// The items snoozed past `?N` and not done (the items a view hides beyond the done ones).
 #[must_use]
-pub fn hidden_only(param: usize) -> String {
-    format!("items.k IN ({})", hidden_set(param))
+pub fn snoozed_only(param: usize) -> String {
+    format!(
+        "items.k IN (SELECT i.k FROM triage t JOIN items i ON i.id = t.id \
+         WHERE t.snoozed_until > ?{param} AND t.done = 0)"
+    )
 }
 
 /// The keys of done items and items snoozed past `?N`.

@@ -11,6 +11,7 @@ use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
 use counts::Deltas;
 use items::{forget_item, put_all};
+pub(super) use items::recounted;
 
 pub mod counts;
 mod items;

@@ -1,16 +1,17 @@
 //! A pivot's counts read from the counts kept as items are written (`pivot_counts`, see
 //! `store::write::counts`): for a view of a status (or every status), with the project and app
 //! panes, and done and snoozed items left out, which is every view the inbox opens with. A few
-//! hundred rows are read instead of every item of the view. The hidden items are counted the
-//! ordinary way over their own (small) set and taken off. Other views (a search, the tag pane)
-//! are counted from the items (`query`).
+//! hundred rows are read instead of every item of the view. Done items are counted apart in
+//! the kept counts; the items snoozed (and not done) are counted the ordinary way over their
+//! own (small) set and taken off. Other views (a search, the tag pane) are counted from the
+//! items (`query`).
 
 use rusqlite::Row;
 use rusqlite::types::Value;
 
 use super::{By, Groups, LOCALE_KEY, OS_KEYS, VERSION_KEY};
 use crate::store::read::{key_list, ref_keys};
-use crate::store::triage::hidden_only;
+use crate::store::triage::snoozed_only;
 use crate::store::write::counts::Dim;
 use crate::store::{Store, StoreError, ViewQuery};
 
@@ -19,12 +20,13 @@ pub(super) fn eligible(view: &ViewQuery) -> bool {
     view.fts.is_none() && view.condition.is_none() && view.tag.is_none()
 }
 
-/// The items `view` hides (done, snoozed), with the view's other filters: what the kept counts
-/// hold beyond the view. `None` when it hides nothing.
+/// The items `view` hides beyond the done ones (snoozed, not done), with the view's other
+/// filters: what its kept counts (done items left out) hold beyond the view. `None` when it
+/// hides nothing.
 pub(super) fn hidden_view(view: &ViewQuery) -> Option<ViewQuery> {
     let hide = view.hide?;
     Some(ViewQuery {
-        condition: Some((hidden_only(1), vec![Value::Integer(hide.now)])),
+        condition: Some((snoozed_only(1), vec![Value::Integer(hide.now)])),
         hide: None,
         ..view.clone()
     })
@@ -37,7 +39,7 @@ struct Kept {
 }
 
 impl Store {
-    /// Adds the kept counts of `view` (hidden items included) by `by` to `groups`.
+    /// Adds the kept counts of `view` (snoozed items included) by `by` to `groups`.
     pub(super) fn kept_groups(
         &self,
         view: &ViewQuery,
@@ -73,7 +75,7 @@ impl Store {
         Ok(())
     }
 
-    /// The kept count of `dim` over `view` (hidden items included).
+    /// The kept count of `dim` over `view` (snoozed items included).
     pub(super) fn kept_total(&self, view: &ViewQuery, dim: Dim) -> Result<u64, StoreError> {
         let filter = self.kept_filter(view)?;
         let sql = format!(
@@ -91,6 +93,9 @@ impl Store {
     /// The condition on status, project and app that selects `view`'s kept counts.
     fn kept_filter(&self, view: &ViewQuery) -> Result<String, StoreError> {
         let mut parts = vec!["n != 0".to_owned()];
+        if view.hide.is_some() {
+            parts.push("done = 0".to_owned());
+        }
         if let Some(status) = &view.status {
             // Quoted as SQL text: the statement then has no parameters to number.
             parts.push(format!("status = '{}'", status.replace('\'', "''")));
@@ -158,4 +163,14 @@ impl Store {
 /// Column `at` of `row`, a count.
 fn count(row: &Row<'_>, at: usize) -> rusqlite::Result<u64> {
     Ok(row.get::<_, i64>(at)?.unsigned_abs())
+}
+
+/// `view` hiding done and snoozed items row by row: a walk of a window of recent items looks
+/// up the few it meets, where collecting every hidden item first costs more than the walk.
+pub(super) fn per_row(view: &ViewQuery) -> ViewQuery {
+    let mut view = view.clone();
+    if let Some(hide) = &mut view.hide {
+        hide.per_row = true;
+    }
+    view
 }

@@ -1,5 +1,5 @@
 //! The pivots' counts (`pivot_counts`, schema 8), kept as items are written: per status,
-//! project and app, how many items there are, how many are untagged, per tag, how many have
+//! project, app and done or not (the inbox's views hide done items), how many items there are, how many are untagged, per tag, how many have
 //! their metadata known, and per metadata key and value. A pivot of a status view then reads a
 //! few hundred rows instead of walking a million (`store::pivot::counts`).
 //!
@@ -7,8 +7,8 @@
 //! before it changes and added after) and applies them once per count at the end of the
 //! transaction: a page of 100 new items touches a few dozen counts, not hundreds, so storing
 //! stays fast. Everything that writes `items`, `item_tags` or `item_meta` goes through
-//! `write::items`, which keeps them; `tests_counts` recounts them from the tables after random
-//! writes.
+//! `write::items`, and every triage write through `store::triage`, which keep them;
+//! `tests_counts` recounts them from the tables after random writes.
 
 use std::collections::HashMap;
 
@@ -37,8 +37,8 @@ pub enum Dim {
     BothOs = 6,
 }
 
-/// One count's identity: (dim, key, status, project, app (0: none), value).
-type CountKey = (i64, String, String, i64, i64, String);
+/// One count's identity: (dim, key, status, project, app (0: none), done, value).
+type CountKey = (i64, String, String, i64, i64, bool, String);
 
 /// What an item adds to the counts.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -52,6 +52,8 @@ pub struct Shape {
     pub covered: bool,
     /// Its metadata rows: (custom, key, value).
     pub meta: Vec<(i64, String, String)>,
+    /// The user marked it done (`triage`).
+    pub done: bool,
 }
 
 impl Shape {
@@ -100,7 +102,11 @@ impl Shape {
 /// The stored shape of the item with key `k` (`None`: not stored).
 pub fn read_shape(tx: &Transaction<'_>, k: i64) -> rusqlite::Result<Option<Shape>> {
     let Some(mut shape) = tx
-        .prepare_cached("SELECT status, project, app, tags, meta_at FROM items WHERE k = ?1")?
+        .prepare_cached(
+            "SELECT status, project, app, tags, meta_at,
+                    coalesce((SELECT done FROM triage t WHERE t.id = items.id), 0)
+             FROM items WHERE k = ?1",
+        )?
         .query_row([k], |row| {
             Ok(Shape {
                 status: row.get(0)?,
@@ -109,6 +115,7 @@ pub fn read_shape(tx: &Transaction<'_>, k: i64) -> rusqlite::Result<Option<Shape
                 tags_json: row.get(3)?,
                 covered: row.get::<_, Option<i64>>(4)?.is_some(),
                 meta: Vec::new(),
+                done: row.get(5)?,
             })
         })
         .optional()?
@@ -138,6 +145,7 @@ impl Deltas {
                 shape.status.clone(),
                 shape.project,
                 shape.app.unwrap_or(0),
+                shape.done,
                 value,
             );
             *self.changes.entry(id).or_default() += sign;
@@ -147,15 +155,30 @@ impl Deltas {
     /// Writes the changes (those that cancel out are skipped) and forgets them.
     pub fn apply(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
         let mut upsert = tx.prepare_cached(
-            "INSERT INTO pivot_counts (dim, key, status, project, app, value, n)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            "INSERT INTO pivot_counts (dim, key, status, project, app, done, value, n)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
              ON CONFLICT DO UPDATE SET n = n + excluded.n",
         )?;
-        for ((dim, key, status, project, app, value), n) in self.changes.drain() {
+        for ((dim, key, status, project, app, done, value), n) in self.changes.drain() {
             if n != 0 {
-                upsert.execute(params![dim, key, status, project, app, value, n])?;
+                upsert.execute(params![dim, key, status, project, app, done, value, n])?;
             }
         }
         Ok(())
     }
+}
+
+/// Whether the item with server id `id` is marked done (for an item being stored).
+pub fn is_done(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<bool> {
+    tx.prepare_cached("SELECT done FROM triage WHERE id = ?1")?
+        .query_row([id], |row| row.get(0))
+        .optional()
+        .map(|done| done.unwrap_or(false))
+}
+
+/// The stored item with server id `id`: its key, if stored.
+pub fn key_of(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<Option<i64>> {
+    tx.prepare_cached("SELECT k FROM items WHERE id = ?1")?
+        .query_row([id], |row| row.get(0))
+        .optional()
 }

@@ -6,7 +6,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::super::keys::free_key;
 use super::super::refs::{Refs, app_ref, project_ref};
-use super::counts::{Deltas, Shape, read_shape};
+use super::counts::{Deltas, Shape, is_done, read_shape};
 use super::{Sighting, Written};
 use crate::api::Feedback;
 
@@ -119,6 +119,7 @@ fn put_one<'a>(
                 tags_json: tags,
                 covered: sighting.metadata.is_some(),
                 meta: sighting.metadata.map(Shape::meta_rows).unwrap_or_default(),
+                done: is_done(tx, item.id.as_str())?,
             };
             deltas.add(&shape, 1);
             Ok(Outcome::Added)
@@ -155,7 +156,7 @@ fn put_one<'a>(
 
 /// Runs `write` on the stored item `k`; when `counts` (it may change what the item counts in),
 /// takes the item's counts out before and puts them back after.
-fn recounted(
+pub(in crate::store) fn recounted(
     tx: &Transaction<'_>,
     k: i64,
     deltas: &mut Deltas,

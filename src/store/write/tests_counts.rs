@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use crate::api::{AppRef, FeedbackDetail, Metadata, Status};
 use crate::sim::data::generate;
 use crate::store::schema::RECOUNT_PIVOT_COUNTS;
-use crate::store::{Sighting, Store, forget_id};
+use crate::store::{Sighting, Store, Triage, TriageChange, forget_id};
 
 fn t0() -> Timestamp {
     "2026-11-20T15:00:00Z".parse().unwrap()
@@ -32,6 +32,10 @@ enum Op {
     Forget { item: usize },
     /// Retention: items received more than `days` before `t0` are dropped.
     Retain { days: u8 },
+    /// The user marks the item done or not (or snoozes it), stored or not yet.
+    Triage { item: usize, done: bool, snoozed: bool },
+    /// An undo: each item's own state put back (`restore_triage`).
+    Undo { item: usize },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -42,6 +46,9 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (any::<usize>(), 0u8..4).prop_map(|(item, meta)| Op::Older { item, meta }),
         1 => any::<usize>().prop_map(|item| Op::Forget { item }),
         1 => (20u8..200).prop_map(|days| Op::Retain { days }),
+        2 => (any::<usize>(), any::<bool>(), any::<bool>())
+            .prop_map(|(item, done, snoozed)| Op::Triage { item, done, snoozed }),
+        1 => any::<usize>().prop_map(|item| Op::Undo { item }),
     ]
 }
 
@@ -130,6 +137,7 @@ fn run(ops: &[Op]) {
     let mut store = Store::open_memory().unwrap();
     store.put_projects(&data.projects).unwrap();
     store.put_apps(&data.apps, None).unwrap();
+    let mut undo: Vec<(String, Triage)> = Vec::new();
     for (step, op) in ops.iter().enumerate() {
         // Each write is seen later than the one before, except the older sightings.
         let at = t0() + SignedDuration::from_secs(i64::try_from(step).unwrap() + 10);
@@ -165,6 +173,27 @@ fn run(ops: &[Op]) {
             Op::Retain { days } => {
                 let cutoff = t0() - SignedDuration::from_hours(24 * i64::from(*days));
                 store.drop_older_than(cutoff).unwrap();
+            }
+            Op::Triage {
+                item,
+                done,
+                snoozed,
+            } => {
+                let id = pool[item % pool.len()].feedback.id.as_str().to_owned();
+                let change = TriageChange::Done(*done);
+                let before = store.set_triage(std::slice::from_ref(&id), &change, at).unwrap();
+                if *snoozed {
+                    let until = Some(at + SignedDuration::from_hours(24));
+                    let change = TriageChange::Snooze(until);
+                    store.set_triage_each(&[(id, change)], at).unwrap();
+                }
+                undo = before;
+            }
+            Op::Undo { item } => {
+                let id = pool[item % pool.len()].feedback.id.as_str().to_owned();
+                let mut states = std::mem::take(&mut undo);
+                states.push((id, Triage::default()));
+                store.restore_triage(&states, at).unwrap();
             }
         }
     }
