@@ -15,6 +15,8 @@ mod executor;
 pub mod insight;
 mod reader;
 pub mod reads;
+// simtui: `S` and the pinned key sets.
+pub mod similar;
 mod signals;
 mod sync_jobs;
 mod syncer;
