@@ -12,13 +12,15 @@ use crate::text::output::first_line;
 use crate::text::sanitize_line;
 use crate::tui::state::{DetailView, ListView};
 use crate::tui::top_issues::TopIssuesScreen;
+use crate::width::{truncate, width};
 
 /// At most this many similar items are listed (the heading then says "showing N of TOTAL").
 /// The store scores every candidate anyway: listing them all costs only their rows, and makes
 /// the list's count the heading's, so `V` and an export take every duplicate.
 pub const MAX_SHOWN: usize = 10_000;
-/// Cells the quoted message keeps in the heading.
+/// Cells the quoted message keeps in the heading, at most and at least.
 pub const QUOTE_CELLS: usize = 40;
+pub const QUOTE_MIN: usize = 12;
 /// Apps named in the heading; the rest are counted as "+N more".
 pub const APPS_NAMED: usize = 3;
 
@@ -101,24 +103,17 @@ pub fn from_similar(quote: String, similar: Similar) -> Option<KeySet> {
     })
 }
 
-/// The heading's text (sanitized), before fitting: `Similar to "…" · 214 items · Trailhead
-/// 120, Pathfinder 60` or `Top issue "…" · 37 items`. `shown` is how many rows the list has.
+/// The heading's text (sanitized), within `room` cells: `Similar to "…" · 214 items ·
+/// Trailhead 120, Pathfinder 60` or `Top issue "…" · 37 items`. `shown` is how many rows the
+/// list has. The quote gives way first (down to [`QUOTE_MIN`] cells), so that the count and the
+/// apps stay in sight; then the end is cut.
 #[must_use]
-pub fn heading_text(heading: &Heading, shown: usize) -> String {
-    let items = |n: usize| {
-        let n_text = crate::text::output::thousands(u64::try_from(n).unwrap_or(u64::MAX));
-        if n == 1 {
-            "1 item".to_owned()
-        } else {
-            format!("{n_text} items")
-        }
-    };
-    match heading {
+pub fn heading_text(heading: &Heading, shown: usize, room: usize) -> String {
+    let (lead, quote, rest) = match heading {
         Heading::Similar { quote, total, apps } => {
-            let quote = crate::width::truncate(quote, QUOTE_CELLS);
-            let mut text = format!("Similar to \"{quote}\" · {}", items(*total));
+            let mut rest = format!("\" · {}", items(*total));
             if shown < *total {
-                text.push_str(&format!(" (showing {shown})"));
+                rest.push_str(&format!(" (showing {shown})"));
             }
             let named: Vec<String> = apps
                 .iter()
@@ -129,18 +124,32 @@ pub fn heading_text(heading: &Heading, shown: usize) -> String {
                 })
                 .collect();
             if !named.is_empty() {
-                text.push_str(" · ");
-                text.push_str(&named.join(", "));
+                rest.push_str(" · ");
+                rest.push_str(&named.join(", "));
             }
             if apps.len() > APPS_NAMED {
-                text.push_str(&format!(", +{} more", apps.len() - APPS_NAMED));
+                rest.push_str(&format!(", +{} more", apps.len() - APPS_NAMED));
             }
-            text
+            ("Similar to \"", quote.clone(), rest)
         }
-        Heading::Cluster { label, count } => {
-            let label = crate::width::truncate(&quote(label), QUOTE_CELLS);
-            format!("Top issue \"{label}\" · {}", items(*count))
-        }
+        Heading::Cluster { label, count } => (
+            "Top issue \"",
+            self::quote(label),
+            format!("\" · {}", items(*count)),
+        ),
+    };
+    let left = room.saturating_sub(width(lead) + width(&rest));
+    let quote = truncate(&quote, left.clamp(QUOTE_MIN, QUOTE_CELLS));
+    truncate(&format!("{lead}{quote}{rest}"), room)
+}
+
+/// "1 item", "1,234 items".
+fn items(n: usize) -> String {
+    if n == 1 {
+        "1 item".to_owned()
+    } else {
+        let n = crate::text::output::thousands(u64::try_from(n).unwrap_or(u64::MAX));
+        format!("{n} items")
     }
 }
 
@@ -169,15 +178,33 @@ mod tests {
         let set = from_similar("App closes".into(), similar(&[3, 1], 216, &apps)).unwrap();
         assert_eq!(&*set.keys, &[3, 1]);
         assert_eq!(
-            heading_text(&set.heading, 2),
+            heading_text(&set.heading, 2, 200),
             "Similar to \"App closes\" · 216 items (showing 2) · Trailhead 120, Pathfinder 60, \
              Beacon 34, +1 more"
         );
         assert_eq!(
-            heading_text(&set.heading, 216),
+            heading_text(&set.heading, 216, 200),
             "Similar to \"App closes\" · 216 items · Trailhead 120, Pathfinder 60, Beacon 34, \
              +1 more"
         );
+    }
+
+    #[test]
+    fn a_narrow_heading_cuts_the_quote_first() {
+        let set = from_similar(
+            "App closes itself right after the splash screen".into(),
+            similar(&[1], 214, &[("Trailhead", 120), ("Beacon", 94)]),
+        )
+        .unwrap();
+        assert_eq!(
+            heading_text(&set.heading, 1, 80),
+            "Similar to \"App closes itse…\" · 214 items (showing 1) · Trailhead 120, Beacon 94"
+        );
+        assert_eq!(
+            heading_text(&set.heading, 214, 70),
+            "Similar to \"App closes itself…\" · 214 items · Trailhead 120, Beacon 94"
+        );
+        assert_eq!(heading_text(&set.heading, 214, 30).chars().count(), 30);
     }
 
     #[test]
@@ -194,7 +221,7 @@ mod tests {
             label: format!("{}\u{1b}[31m", "long ".repeat(30)),
             count: 1,
         };
-        let text = heading_text(&heading, 1);
+        let text = heading_text(&heading, 1, 200);
         assert!(!text.contains('\u{1b}'));
         assert!(text.ends_with("…\" · 1 item"), "{text}");
         let apps = Heading::Similar {
@@ -202,7 +229,7 @@ mod tests {
             total: 1,
             apps: vec![(Some("Evil\u{1b}[31m".into()), 1), (None, 1)],
         };
-        let text = heading_text(&apps, 1);
+        let text = heading_text(&apps, 1, 200);
         assert!(!text.contains('\u{1b}') && text.ends_with(", no app 1"), "{text}");
     }
 }
