@@ -63,6 +63,7 @@ fn similar_list(width: u16) -> Harness {
     h.send(Msg::Action(Action::Similar));
     // The preview reads the selected item once the selection rests.
     h.send(Msg::Tick(now() + SignedDuration::from_secs(1)));
+    h.send(Msg::Tick(now() + SignedDuration::from_secs(2)));
     h.state.note = None;
     h
 }
