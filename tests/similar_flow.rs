@@ -104,7 +104,9 @@ async fn s_shows_the_similar_items_with_the_stores_count_and_esc_goes_back() {
     })
     .len();
     let listed = format!("Feedback · new {new} ");
-    app.wait_frame("the head synced", |f| f.contains(&listed) && f.contains("as of"));
+    app.wait_frame("the head synced", |f| {
+        f.contains(&listed) && f.contains("as of")
+    });
     // The first of the first screen's items that has near-duplicates, and their count.
     let keys = store
         .read(|s| {

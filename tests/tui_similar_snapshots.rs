@@ -22,21 +22,21 @@ const SPLASH: &str = "App closes itself right after the splash screen";
 const HOSTILE: &str = "\u{1b}]52;c;ZXZpbA==\u{7}App closes itself\u{202e} right after the \
                        splash screen\u{1b}[2J\nsecond line";
 
-fn app(name: &str, platform: Platform) -> Option<AppRef> {
-    Some(AppRef {
+fn app(name: &str, platform: Platform) -> AppRef {
+    AppRef {
         id: format!("00000000-0000-4000-8000-{:012}", name.len()),
         name: name.to_owned(),
         platform,
-    })
+    }
 }
 
 /// Feedback `n` minutes newer than the fixture's newest, saying `message`, from `app`.
-fn newer(n: i64, message: &str, app: Option<AppRef>) -> Feedback {
+fn newer(n: i64, message: &str, app: AppRef) -> Feedback {
     let mut f = item(usize::try_from(500 + n).unwrap());
     f.id = FeedbackId(format!("splash{n:02}"));
     f.received_at = now() + SignedDuration::from_mins(n);
-    f.message = message.to_owned();
-    f.app = app;
+    message.clone_into(&mut f.message);
+    f.app = Some(app);
     f
 }
 
@@ -91,7 +91,8 @@ fn similar_list_at_160_columns_with_the_preview() {
     insta::assert_snapshot!(terminal.backend());
     let title = row(&terminal, 1);
     assert!(
-        title.contains("Similar to \"␛App closes") && title.contains("\" · 6 items · Trailhead 3, Pathfinder 2"),
+        title.contains("Similar to \"␛App closes")
+            && title.contains("\" · 6 items · Trailhead 3, Pathfinder 2"),
         "{title}"
     );
     hostile::assert_screen_inert("the similar list", &h.state);
@@ -110,7 +111,9 @@ fn similar_list_at_100_columns_with_the_preview() {
     insta::assert_snapshot!(terminal.backend());
     let title = row(&terminal, 1);
     assert!(
-        title.contains("Similar to \"␛App") && title.contains("· 6 items") && title.contains(" Preview "),
+        title.contains("Similar to \"␛App")
+            && title.contains("· 6 items")
+            && title.contains(" Preview "),
         "{title}"
     );
     hostile::assert_screen_inert("the similar list at 100 columns", &h.state);

@@ -16,8 +16,8 @@ pub mod insight;
 mod reader;
 pub mod reads;
 // simtui: `S` and the pinned key sets.
-pub mod similar;
 mod signals;
+pub mod similar;
 mod sync_jobs;
 mod syncer;
 // similar: Top issues off the UI thread (issue 11).

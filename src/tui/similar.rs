@@ -5,6 +5,7 @@
 //! keys, selection and scroll, the open detail, the Top issues screen) is kept aside and put
 //! back by `Esc`. Plain data and pure text: transitions are in `update::similar`.
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use crate::store::similar::Similar;
@@ -113,7 +114,7 @@ pub fn heading_text(heading: &Heading, shown: usize, room: usize) -> String {
         Heading::Similar { quote, total, apps } => {
             let mut rest = format!("\" · {}", items(*total));
             if shown < *total {
-                rest.push_str(&format!(" (showing {shown})"));
+                let _ = write!(rest, " (showing {shown})");
             }
             let named: Vec<String> = apps
                 .iter()
@@ -128,7 +129,7 @@ pub fn heading_text(heading: &Heading, shown: usize, room: usize) -> String {
                 rest.push_str(&named.join(", "));
             }
             if apps.len() > APPS_NAMED {
-                rest.push_str(&format!(", +{} more", apps.len() - APPS_NAMED));
+                let _ = write!(rest, ", +{} more", apps.len() - APPS_NAMED);
             }
             ("Similar to \"", quote.clone(), rest)
         }
@@ -162,7 +163,10 @@ mod tests {
         Similar {
             matches: keys.iter().map(|&key| Match { key, score: 1.0 }).collect(),
             total,
-            apps: apps.iter().map(|(a, n)| (Some((*a).to_owned()), *n)).collect(),
+            apps: apps
+                .iter()
+                .map(|(a, n)| (Some((*a).to_owned()), *n))
+                .collect(),
             terms: vec!["splash".into()],
         }
     }
@@ -230,6 +234,9 @@ mod tests {
             apps: vec![(Some("Evil\u{1b}[31m".into()), 1), (None, 1)],
         };
         let text = heading_text(&apps, 1, 200);
-        assert!(!text.contains('\u{1b}') && text.ends_with(", no app 1"), "{text}");
+        assert!(
+            !text.contains('\u{1b}') && text.ends_with(", no app 1"),
+            "{text}"
+        );
     }
 }

@@ -37,10 +37,7 @@ pub(super) fn stored_keys(store: &Store, pinned: &[i64]) -> Result<Vec<i64>, Sto
         .map_err(|e| store.error(e))?;
     let mut keys = Vec::with_capacity(pinned.len());
     for &key in pinned {
-        if statement
-            .exists([key])
-            .map_err(|e| store.error(e))?
-        {
+        if statement.exists([key]).map_err(|e| store.error(e))? {
             keys.push(key);
         }
     }

@@ -28,7 +28,11 @@ pub(super) fn title(state: &AppState, width: u16, theme: Theme) -> Option<Line<'
     } else {
         String::new()
     };
-    let heading = heading_text(&shown.heading, rows, room.saturating_sub(width_of(&position)));
+    let heading = heading_text(
+        &shown.heading,
+        rows,
+        room.saturating_sub(width_of(&position)),
+    );
     Some(Line::from(vec![
         Span::styled(format!(" {heading} "), theme.active()),
         Span::styled(position, theme.dim()),

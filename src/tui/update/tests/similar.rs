@@ -45,8 +45,14 @@ fn s_lists_the_similar_items_and_esc_puts_the_list_back() {
         [Effect::FindSimilar { key, .. }] if *key == before.2[before.0]
     ));
     let note = h.state.note.clone().unwrap();
-    assert!(note.text.starts_with("Finding items similar to \"Message number 39"));
-    assert!(h.state.similar.shown.is_none(), "nothing changes until the answer");
+    assert!(
+        note.text
+            .starts_with("Finding items similar to \"Message number 39")
+    );
+    assert!(
+        h.state.similar.shown.is_none(),
+        "nothing changes until the answer"
+    );
     h.settle(asked);
     let shown = h.state.similar.shown.clone().unwrap();
     let Heading::Similar { total, apps, .. } = &shown.heading else {
@@ -55,7 +61,10 @@ fn s_lists_the_similar_items_and_esc_puts_the_list_back() {
     assert_eq!(*total, 39, "every other item says the same");
     assert_eq!(apps.iter().map(|(_, n)| n).sum::<usize>(), 39);
     assert_eq!(h.state.list.keys.len(), 39);
-    assert!(!h.state.list.keys.contains(&before.2[before.0]), "not the item itself");
+    assert!(
+        !h.state.list.keys.contains(&before.2[before.0]),
+        "not the item itself"
+    );
     assert_eq!((h.state.list.selected, h.state.list.offset), (0, 0));
     assert!(h.state.note.is_none());
     assert!(h.state.view_spec().pinned.is_some());
@@ -69,7 +78,11 @@ fn s_lists_the_similar_items_and_esc_puts_the_list_back() {
     // Esc: back where the list was.
     let effects = act(&mut h, Action::Back);
     assert!(h.state.similar.shown.is_none() && h.state.similar.saved.is_none());
-    assert!(effects.iter().all(|e| !matches!(e, Effect::FindSimilar { .. })));
+    assert!(
+        effects
+            .iter()
+            .all(|e| !matches!(e, Effect::FindSimilar { .. }))
+    );
     assert_eq!(list_place(&h), before);
     assert_eq!(h.state.view_spec().pinned, None);
 }
@@ -81,7 +94,10 @@ fn marks_and_triage_work_in_the_key_set() {
     let first = h.selected_id();
     act(&mut h, Action::ToggleMark);
     let keys = h.state.list.keys.clone();
-    assert_eq!(h.state.acting.marks.ids_in(&keys), [first.clone()]);
+    assert_eq!(
+        h.state.acting.marks.ids_in(&keys),
+        std::slice::from_ref(&first)
+    );
     // `d` acts on the marked item, as in the list.
     act(&mut h, Action::ToggleDone);
     // A done item stays in the key set (the heading counted it), shown done.
@@ -103,7 +119,10 @@ fn a_stale_answer_is_dropped() {
         h.send(answer);
     }
     assert!(h.state.similar.shown.is_none());
-    assert!(h.state.similar.finding.is_some(), "the newer one is awaited");
+    assert!(
+        h.state.similar.finding.is_some(),
+        "the newer one is awaited"
+    );
     // The user moved on: the newer answer is dropped too.
     act(&mut h, Action::MoveUp);
     for answer in new {
@@ -134,7 +153,10 @@ fn an_item_like_no_other_says_so() {
     act(&mut h, Action::Similar);
     assert!(h.state.similar.shown.is_none());
     let note = h.state.note.clone().unwrap();
-    assert_eq!(note.text, "No other stored item is like \"Zebra quokka xylophone\"");
+    assert_eq!(
+        note.text,
+        "No other stored item is like \"Zebra quokka xylophone\""
+    );
     assert!(!note.error);
     assert_eq!(h.state.list.keys.len(), 41);
 }
