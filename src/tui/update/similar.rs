@@ -1,7 +1,7 @@
 //! The similar list in `update` (issue 11). `S` asks the store (off the UI thread) for the items
 //! like the selected one; its answer pins their keys in the list, best first, or says there are
 //! none, or shows the store's error (the list untouched). Enter on a Top issues cluster pins the
-//! cluster's keys. The list as it was is kept aside: `Esc` puts it back (and the Top issues
+//! cluster's keys. The list as it was is kept aside: `Esc` (or `q`) puts it back (and the Top issues
 //! screen a cluster came from); a key that changes the view (1-9, `;`, `X`, `/`, `x`, `s`, `=`,
 //! `T`, a pane) leaves the key set first, then does what it does to the list as it was.
 
@@ -47,7 +47,8 @@ pub(super) fn leave_for(state: &mut AppState, action: Action) {
 pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
     match action {
         Action::Similar => Some(find(state)),
-        Action::Back if state.similar.shown.is_some() && state.detail.is_none() => {
+        // `q` too, as over the groups and Top issues: a key set is a step away from the list.
+        Action::Back | Action::Quit if state.similar.shown.is_some() && state.detail.is_none() => {
             Some(back(state))
         }
         Action::Back if state.similar.finding.is_some() && state.detail.is_none() => {

@@ -233,11 +233,36 @@ fn enter_on_a_cluster_lists_its_items_and_esc_goes_back_step_by_step() {
     let shown = h.state.similar.shown.clone().unwrap();
     assert!(matches!(shown.heading, Heading::Cluster { count: 3, .. }));
     assert_eq!(h.selected_id(), "id00003");
-    act(&mut h, Action::Back);
+    act(&mut h, Action::Quit);
+    assert!(!h.state.quit, "q steps back from a key set");
     let screen = h.state.top_issues.as_ref().unwrap();
     assert_eq!(screen.selected, 1, "its selection kept");
     assert_eq!(list_place(&h), before, "the list under it as it was");
     act(&mut h, Action::Back);
     assert!(h.state.top_issues.is_none());
     assert_eq!(list_place(&h), before);
+}
+
+#[test]
+fn the_store_changing_keeps_the_key_set_and_esc_shows_the_list_as_it_is_now() {
+    let mut h = harness();
+    act(&mut h, Action::Similar);
+    let pinned = h.state.list.keys.clone();
+    store_items(&h, &newer(1));
+    h.send(Msg::Arrived(Ok(true)));
+    assert_eq!(h.state.list.keys, pinned, "a key set is not a query");
+    act(&mut h, Action::Back);
+    assert_eq!(h.state.list.keys.len(), 41);
+    assert_eq!(h.selected_id(), "id00039", "the selection kept on its item");
+    assert_eq!(h.state.list.new_count, 1);
+}
+
+#[test]
+fn the_search_key_leaves_the_key_set_for_the_prompt() {
+    let mut h = harness();
+    act(&mut h, Action::Similar);
+    act(&mut h, Action::Filter);
+    assert!(h.state.similar.shown.is_none());
+    assert!(h.state.text_filter.as_ref().is_some_and(|f| f.editing));
+    assert_eq!(h.state.view_spec().pinned, None);
 }
