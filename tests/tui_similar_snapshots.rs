@@ -96,6 +96,12 @@ fn similar_list_at_160_columns_with_the_preview() {
         "{title}"
     );
     hostile::assert_screen_inert("the similar list", &h.state);
+    // The words the likeness was measured on are marked in the rows, the spaces between not.
+    let second = row(&terminal, 4);
+    let at = second.find("closes").unwrap();
+    let x = u16::try_from(second[..at].chars().count()).unwrap();
+    let buffer = terminal.backend().buffer();
+    assert_ne!(buffer[(x, 4)].style(), buffer[(x - 1, 4)].style());
 }
 
 #[test]

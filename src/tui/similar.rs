@@ -8,6 +8,7 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
+use crate::store::search::Highlights;
 use crate::store::similar::Similar;
 use crate::text::output::first_line;
 use crate::text::sanitize_line;
@@ -54,6 +55,9 @@ pub enum Heading {
 pub struct KeySet {
     pub keys: Arc<[i64]>,
     pub heading: Heading,
+    /// The words the likeness was measured on, marked in the rows (as a search's are): they
+    /// show why an item is listed.
+    pub highlights: Highlights,
 }
 
 /// What `Esc` puts back.
@@ -96,12 +100,26 @@ pub fn from_similar(quote: String, similar: Similar) -> Option<KeySet> {
     }
     Some(KeySet {
         keys: similar.matches.iter().map(|m| m.key).collect(),
+        highlights: highlights(&similar.terms),
         heading: Heading::Similar {
             quote,
             total: similar.total,
             apps: similar.apps,
         },
     })
+}
+
+/// The highlights of these (folded, indexed) words: each quoted as a phrase of the search
+/// language, so that no word reads as an operator.
+#[must_use]
+pub fn highlights(terms: &[String]) -> Highlights {
+    let phrases: Vec<String> = terms
+        .iter()
+        .map(|t| format!("\"{}\"", t.replace('"', "")))
+        .collect();
+    crate::store::search::parse(&phrases.join(" "))
+        .map(|q| q.highlights())
+        .unwrap_or_default()
 }
 
 /// The heading's text (sanitized), within `room` cells: `Similar to "…" · 214 items ·
@@ -209,6 +227,15 @@ mod tests {
             "Similar to \"App closes itself…\" · 214 items · Trailhead 120, Beacon 94"
         );
         assert_eq!(heading_text(&set.heading, 214, 30).chars().count(), 30);
+    }
+
+    #[test]
+    fn the_measured_words_are_highlighted() {
+        let marks = highlights(&["splash".into(), "or".into(), "crash\"".into()]);
+        let text = "The splash screen or a crash";
+        let marked: Vec<&str> = marks.ranges(text).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(marked, ["splash", "or", "crash"]);
+        assert!(highlights(&[]).is_empty());
     }
 
     #[test]

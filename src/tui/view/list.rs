@@ -101,11 +101,12 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
         && (state.filters.app.is_some() || state.text_filter.as_ref().is_some_and(|f| f.pins_app));
     let columns = Columns::new(cells, show_status, one_app);
     frame.render_widget(header_line(&columns, theme), header);
-    let highlights = state
-        .text_filter
-        .as_ref()
-        .map(|f| &f.highlights)
-        .filter(|h| !h.is_empty());
+    // simtui: a key set marks the words its likeness was measured on.
+    let highlights = match &state.similar.shown {
+        Some(set) => Some(&set.highlights),
+        None => state.text_filter.as_ref().map(|f| &f.highlights),
+    }
+    .filter(|h| !h.is_empty());
     // Each visible row is drawn straight into its own line of the body: no widget over the
     // whole list, and nothing built for rows off screen.
     for (n, row) in window.iter().enumerate() {
