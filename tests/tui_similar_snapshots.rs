@@ -105,6 +105,25 @@ fn similar_list_at_160_columns_with_the_preview() {
 }
 
 #[test]
+fn privacy_masks_the_similar_lists_emails() {
+    let mut h = similar_list(160);
+    assert!(text(&draw(&h.state)).contains("user506@example.com"));
+    h.send(Msg::Action(Action::TogglePrivacy));
+    assert!(h.state.similar.shown.is_some(), "P keeps the key set");
+    let screen = text(&draw(&h.state));
+    assert!(
+        !screen.contains("@example.com") && screen.contains("•••@•••"),
+        "{screen}"
+    );
+}
+
+fn text(terminal: &Terminal<TestBackend>) -> String {
+    (0..terminal.backend().buffer().area.height)
+        .map(|y| row(terminal, y) + "\n")
+        .collect()
+}
+
+#[test]
 fn similar_list_at_100_columns_with_the_preview() {
     let mut h = similar_list(100);
     if !preview_on(&h.state) {
