@@ -54,7 +54,7 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effe
         Action::Back if state.similar.finding.is_some() && state.detail.is_none() => {
             // Esc while finding: the answer is not wanted.
             state.similar.finding = None;
-            state.note = None;
+            drop_finding_note(state);
             Some(Vec::new())
         }
         _ => None,
@@ -75,7 +75,7 @@ fn find(state: &mut AppState) -> Vec<Effect> {
     let request_id = state.request_id();
     state.note = Some(crate::tui::state::Note {
         text: format!(
-            "Finding items similar to \"{}\"…",
+            "{FINDING} \"{}\"…",
             crate::width::truncate(&quote, similar::QUOTE_CELLS)
         ),
         error: false,
@@ -91,6 +91,20 @@ fn find(state: &mut AppState) -> Vec<Effect> {
         key,
         limit: MAX_SHOWN,
     }]
+}
+
+/// The status bar's note while `S` runs (it stays until the answer).
+const FINDING: &str = "Finding items similar to";
+
+/// Takes the finding note away, not a note something else put there since.
+fn drop_finding_note(state: &mut AppState) {
+    if state
+        .note
+        .as_ref()
+        .is_some_and(|n| n.text.starts_with(FINDING))
+    {
+        state.note = None;
+    }
 }
 
 /// The key of the item `S` would be about now.
@@ -124,7 +138,7 @@ pub(super) fn found(
         return Vec::new();
     };
     if asked_key(state) != Some(finding.key) {
-        state.note = None;
+        drop_finding_note(state);
         return Vec::new();
     }
     let quote = crate::width::truncate(&finding.quote, similar::QUOTE_CELLS);
@@ -143,7 +157,7 @@ pub(super) fn found(
                 Vec::new()
             }
             Some(set) => {
-                state.note = None;
+                drop_finding_note(state);
                 show(state, set, None)
             }
         },
