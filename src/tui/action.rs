@@ -67,6 +67,8 @@ pub enum Action {
     Enrich,
     // similar: Top issues (issue 11).
     TopIssues,
+    // simtui: the items similar to the selected one.
+    Similar,
 }
 
 impl Action {
@@ -368,5 +370,11 @@ pub enum Msg {
     TopIssuesLoaded {
         request_id: u64,
         result: Result<Box<crate::store::similar::TopIssues>, String>,
+    },
+    // simtui: the items similar to the selected one.
+    /// Answer to `Effect::FindSimilar` (`None`: the item is no longer stored).
+    SimilarFound {
+        request_id: u64,
+        result: Result<Option<Box<crate::store::similar::Similar>>, String>,
     },
 }

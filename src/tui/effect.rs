@@ -142,4 +142,11 @@ pub enum Effect {
         spec: ViewSpec,
         now: Timestamp,
     },
+    // simtui: the items similar to one item.
+    /// `Store::similar` for the item with key `key`; answered by `Msg::SimilarFound`.
+    FindSimilar {
+        request_id: u64,
+        key: i64,
+        limit: usize,
+    },
 }

@@ -194,6 +194,7 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::Enrich, &["e"]),
     // similar: Top issues (issue 11).
     (Action::TopIssues, &["T"]),
+    (Action::Similar, &["S"]),
 ];
 
 /// The key table.

@@ -14,6 +14,7 @@ pub mod privacy;
 pub mod reading;
 pub mod rows;
 pub mod runtime;
+pub mod similar;
 pub mod state;
 pub mod testkit;
 // similar: the Top issues screen (issue 11).

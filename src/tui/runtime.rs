@@ -15,7 +15,9 @@ mod executor;
 pub mod insight;
 mod reader;
 pub mod reads;
+// simtui: `S` and the pinned key sets.
 mod signals;
+pub mod similar;
 mod sync_jobs;
 mod syncer;
 // similar: Top issues off the UI thread (issue 11).

@@ -139,6 +139,10 @@ pub struct ViewSpec {
     pub tag: Option<Chosen>,
     #[serde(default)]
     pub search: String,
+    /// simtui: a fixed set of keys shown instead of the query (`S`'s similar items, a Top
+    /// issues cluster), answered in this order without a query. Never saved.
+    #[serde(skip)]
+    pub pinned: Option<Arc<[i64]>>,
 }
 
 /// Keeps the selection and the screen on their items when a view is queried again.
@@ -316,6 +320,8 @@ pub struct AppState {
     pub insight: super::insight::InsightState,
     // similar: the Top issues screen (issue 11).
     pub top_issues: Option<super::top_issues::TopIssuesScreen>,
+    /// simtui: `S`'s similar items or a cluster's, pinned in the list.
+    pub similar: super::similar::SimilarState,
 }
 
 impl AppState {
@@ -370,6 +376,7 @@ impl AppState {
             insight: super::insight::InsightState::default(),
             // similar
             top_issues: None,
+            similar: super::similar::SimilarState::default(),
         }
     }
 
@@ -406,6 +413,7 @@ impl AppState {
                 .as_ref()
                 .map(|t| t.applied.clone())
                 .unwrap_or_default(),
+            pinned: self.similar.pinned(),
         }
     }
 

@@ -235,6 +235,7 @@ impl Harness {
                 // views: the views' counts and config writes.
                 .or_else(|| views_task(&self.store, &effect, &TimeZone::UTC))
                 .or_else(|| crate::tui::runtime::acting::task(&self.store, &effect))
+                .or_else(|| crate::tui::runtime::similar::task(&self.store, &effect))
                 // insight
                 .or_else(|| {
                     crate::tui::runtime::insight::task(&self.store, &effect, &TimeZone::UTC)
@@ -257,6 +258,7 @@ impl Harness {
                 // views: the views' counts and config writes.
                 .or_else(|| views_task(&self.store, &effect, &TimeZone::UTC))
                 .or_else(|| crate::tui::runtime::acting::task(&self.store, &effect))
+                .or_else(|| crate::tui::runtime::similar::task(&self.store, &effect))
                 // insight
                 .or_else(|| {
                     crate::tui::runtime::insight::task(&self.store, &effect, &TimeZone::UTC)

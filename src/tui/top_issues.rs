@@ -107,7 +107,10 @@ pub fn render(
         .borders(Borders::ALL)
         .border_style(theme.border(true))
         .title(title)
-        .title_bottom(Line::styled(" ↑↓ choose · Esc back ", theme.dim()));
+        .title_bottom(Line::styled(
+            " ↑↓ choose · Enter its items · Esc back ",
+            theme.dim(),
+        ));
     let inner = block.inner(area);
     frame.render_widget(Clear, area);
     frame.render_widget(block, area);

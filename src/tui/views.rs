@@ -153,6 +153,7 @@ pub fn from_def(def: &ViewDef) -> View {
             app: chosen(&def.app),
             tag: chosen(&def.tag),
             search: def.query.clone(),
+            pinned: None,
         },
     }
 }

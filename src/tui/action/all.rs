@@ -140,5 +140,11 @@ impl Action {
             "top_issues",
             "Top issues: this view's near-duplicates, largest first",
         ),
+        // simtui
+        (
+            Action::Similar,
+            "similar",
+            "list the items similar to this one (Esc: back)",
+        ),
     ];
 }

@@ -177,7 +177,9 @@ impl Executor {
             self.writes.push(task, false);
             return;
         }
-        if let Some(task) = super::acting::task(&self.store, &effect) {
+        if let Some(task) = super::acting::task(&self.store, &effect)
+            .or_else(|| super::similar::task(&self.store, &effect))
+        {
             self.reads.push(task, false);
             return;
         }
@@ -238,7 +240,9 @@ impl Executor {
             | Effect::Trend { .. }
             | Effect::QueueDetails { .. }
             | Effect::ClearQueue
-            | Effect::QueuedCount => {}
+            | Effect::QueuedCount
+            // simtui: run above.
+            | Effect::FindSimilar { .. } => {}
         }
     }
 

@@ -101,24 +101,13 @@ pub fn query(
     cx: &Context,
     freshness: &dyn Fn(&Store, &str) -> Option<Freshness>,
 ) -> Result<ViewData, ViewError> {
-    let mut view = panes_query(spec);
-    let parsed = search::parse(&spec.search).map_err(ViewError::Query)?;
-    if !parsed.is_empty() {
-        let sql = search::compile(store.conn(), &parsed, cx).map_err(ViewError::Query)?;
-        view = view.search(sql);
-    }
-    if !parsed.asks_for_hidden() {
-        // The first screen looks up its rows one by one (microseconds); a whole view collects
-        // the hidden items once (`store::triage` has the figures).
-        view = if limit.is_some() {
-            view.hide_triaged_per_row(cx.now)
-        } else {
-            view.hide_triaged(cx.now)
-        };
-    }
-    let keys = store.view_keys(&view, limit).map_err(store_error)?;
+    let keys = match &spec.pinned {
+        // simtui: a pinned key set is answered as it is, less what the store no longer holds.
+        Some(pinned) => super::similar::stored_keys(store, pinned).map_err(store_error)?,
+        None => view_keys(store, spec, limit, cx)?,
+    };
     let triage = super::triage_writes::figures(store, &keys, cx.now).map_err(store_error)?;
-    let partial = limit.is_some_and(|l| keys.len() >= l);
+    let partial = spec.pinned.is_none() && limit.is_some_and(|l| keys.len() >= l);
     let (mut selected, mut top, mut first) = (None, None, None);
     for (n, key) in keys.iter().enumerate() {
         if anchor.selected.is_some_and(|(k, _)| k == *key) {
@@ -149,6 +138,31 @@ pub fn query(
         partial,
         triage,
     })
+}
+
+/// The keys of the view `spec` (its filters and search, the hidden items left out).
+fn view_keys(
+    store: &Store,
+    spec: &ViewSpec,
+    limit: Option<usize>,
+    cx: &Context,
+) -> Result<Vec<i64>, ViewError> {
+    let mut view = panes_query(spec);
+    let parsed = search::parse(&spec.search).map_err(ViewError::Query)?;
+    if !parsed.is_empty() {
+        let sql = search::compile(store.conn(), &parsed, cx).map_err(ViewError::Query)?;
+        view = view.search(sql);
+    }
+    if !parsed.asks_for_hidden() {
+        // The first screen looks up its rows one by one (microseconds); a whole view collects
+        // the hidden items once (`store::triage` has the figures).
+        view = if limit.is_some() {
+            view.hide_triaged_per_row(cx.now)
+        } else {
+            view.hide_triaged(cx.now)
+        };
+    }
+    store.view_keys(&view, limit).map_err(store_error)
 }
 
 /// The rows of `keys`, which start at view position `start`. A key no longer stored (dropped

@@ -138,6 +138,8 @@ pub(crate) fn maybe_prefetch(state: &mut AppState) -> Option<Effect> {
         || state.sync.complete
         || state.sync.offline.is_some()
         || state.fatal.is_some()
+        // simtui: a key set has no deeper page.
+        || state.similar.shown.is_some()
     {
         return None;
     }

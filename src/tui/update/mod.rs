@@ -24,6 +24,8 @@ mod enrich;
 mod insight;
 // similar: Top issues (issue 11).
 mod top_issues;
+// simtui: `S` and the pinned key sets.
+mod similar;
 
 #[cfg(test)]
 mod input_tests;
@@ -150,6 +152,8 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::TopIssuesLoaded { request_id, result } => {
             top_issues::loaded(state, request_id, result)
         }
+        // simtui: the answer to `S`.
+        Msg::SimilarFound { request_id, result } => similar::found(state, request_id, result),
         Msg::Paste(text) => input::paste(state, &text),
         Msg::HelpScroll { lines, max } => input::help_scroll(state, lines, max),
         Msg::FilterInput(key) => input::filter_input(state, key),
@@ -236,6 +240,8 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     if state.text_filter.as_ref().is_some_and(|f| f.editing) {
         return text_filter::on_action(state, action);
     }
+    // simtui: a key that changes the view leaves a key set first (and then acts).
+    similar::leave_for(state, action);
     // reading: p, b, J/K and ]/[; first, as it ends a pane's type-ahead before any action.
     if let Some(effects) = reading::on_action(state, action) {
         return effects;
@@ -257,6 +263,10 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     }
     // views: 1-9, `;`, X and the `:` palette.
     if let Some(effects) = views::on_action(state, action) {
+        return effects;
+    }
+    // simtui: `S`, and `Esc` in a key set.
+    if let Some(effects) = similar::on_action(state, action) {
         return effects;
     }
     if state.detail.is_some() {

@@ -23,6 +23,7 @@ mod paste;
 mod reading;
 mod reading_panes;
 mod search;
+mod similar;
 mod sync;
 mod triage;
 mod triage_more;

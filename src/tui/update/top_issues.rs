@@ -16,6 +16,8 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effe
     };
     match action {
         Action::Back | Action::Quit | Action::TopIssues => state.top_issues = None,
+        // simtui: the cluster's items in the list.
+        Action::Open => return Some(super::similar::open_cluster(state)),
         Action::MoveDown | Action::NextItem => screen.move_by(1),
         Action::MoveUp | Action::PrevItem => screen.move_by(-1),
         Action::PageDown => screen.move_by(10),

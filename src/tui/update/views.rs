@@ -213,6 +213,7 @@ pub(super) fn written(state: &mut AppState, view: SavedView, result: Result<(), 
             app: chosen(view.app),
             tag: chosen(view.tag),
             search: view.query,
+            pinned: None,
         },
     });
     state.views.active = Some(n);

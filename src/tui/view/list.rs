@@ -74,7 +74,11 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(focused))
-        .title(super::list_title::title(state, theme));
+        // simtui: a key set's heading instead.
+        .title(
+            super::similar::title(state, area.width, theme)
+                .unwrap_or_else(|| super::list_title::title(state, theme)),
+        );
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let prompt_rows = u16::from(state.text_filter.is_some());
@@ -92,15 +96,17 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
         .collect();
     let status_filter = state.filters.status.as_str();
     let show_status = window.iter().flatten().any(|r| &*r.status != status_filter);
-    let one_app =
-        state.filters.app.is_some() || state.text_filter.as_ref().is_some_and(|f| f.pins_app);
+    // simtui: a key set is not filtered to one app.
+    let one_app = state.similar.shown.is_none()
+        && (state.filters.app.is_some() || state.text_filter.as_ref().is_some_and(|f| f.pins_app));
     let columns = Columns::new(cells, show_status, one_app);
     frame.render_widget(header_line(&columns, theme), header);
-    let highlights = state
-        .text_filter
-        .as_ref()
-        .map(|f| &f.highlights)
-        .filter(|h| !h.is_empty());
+    // simtui: a key set marks the words its likeness was measured on.
+    let highlights = match &state.similar.shown {
+        Some(set) => Some(&set.highlights),
+        None => state.text_filter.as_ref().map(|f| &f.highlights),
+    }
+    .filter(|h| !h.is_empty());
     // Each visible row is drawn straight into its own line of the body: no widget over the
     // whole list, and nothing built for rows off screen.
     for (n, row) in window.iter().enumerate() {

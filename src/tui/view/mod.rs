@@ -20,6 +20,8 @@ pub mod layout;
 mod list_title;
 mod preview;
 mod wrap;
+// simtui: the key set's heading.
+mod similar;
 
 pub use help::scroll_range as help_scroll_range;
 // insight: grouped view, picker and trends panel (issue 11).

@@ -1,0 +1,45 @@
+//! The similar list's store reads (issue 11), on the list's reading thread like every read of
+//! the inbox: `Store::similar` for `S` (well under 100 ms at a million items), and the keys of a
+//! pinned key set that the store still holds (retention may have dropped one since).
+
+use crate::store::{Shared, Store, StoreError};
+use crate::tui::action::Msg;
+use crate::tui::effect::Effect;
+
+use super::reads::Task;
+
+/// The read an effect of the similar list asks for (`None` for other effects).
+#[must_use]
+pub fn task(store: &Shared, effect: &Effect) -> Option<Task> {
+    let &Effect::FindSimilar {
+        request_id,
+        key,
+        limit,
+    } = effect
+    else {
+        return None;
+    };
+    let store = store.clone();
+    Some(Box::new(move || Msg::SimilarFound {
+        request_id,
+        result: store
+            .read(|s| s.similar(key, limit))
+            .map(|found| found.map(Box::new))
+            .map_err(|e| e.to_string()),
+    }))
+}
+
+/// The keys of `pinned` still stored, in their order.
+pub(super) fn stored_keys(store: &Store, pinned: &[i64]) -> Result<Vec<i64>, StoreError> {
+    let mut statement = store
+        .conn()
+        .prepare_cached("SELECT 1 FROM items WHERE k = ?1")
+        .map_err(|e| store.error(e))?;
+    let mut keys = Vec::with_capacity(pinned.len());
+    for &key in pinned {
+        if statement.exists([key]).map_err(|e| store.error(e))? {
+            keys.push(key);
+        }
+    }
+    Ok(keys)
+}
