@@ -67,6 +67,10 @@ pub enum TypeKey {
 /// True when the preview is switched on (whether or not there is room or a list to show it).
 #[must_use]
 pub fn preview_on(state: &AppState) -> bool {
+    // fixinsight: the grouped view has no item to preview (the list's would be out of place).
+    if state.insight.grouped.is_some() {
+        return false;
+    }
     let preview = &state.reading.preview;
     preview.user.unwrap_or(match preview.setting {
         PreviewSetting::Auto => state.width >= PREVIEW_AUTO_WIDTH,

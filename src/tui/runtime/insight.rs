@@ -1,6 +1,7 @@
 //! Insight's work off the UI thread: the store's custom metadata keys (for the `=` picker), the
-//! pivot of a view (the grouped view) and its trend (the trends panel). A view is the list's
-//! own query (`views::view_query`): the groups count exactly what the list shows.
+//! pivot of a view (the grouped view) and its trend (the trends panel), each on a connection of
+//! its own. A view is the list's own query (`views::view_query`): the groups count exactly what
+//! the list shows.
 
 use jiff::tz::TimeZone;
 
@@ -30,11 +31,19 @@ fn view_task<T: Send + 'static>(
 ) -> Task {
     let spec = spec.clone();
     Box::new(move || {
-        let result = store.read(|s| {
+        let work = |s: &Store| {
             let view = super::views::view_query(s, &spec, &cx)
                 .ok_or_else(|| "the view's search does not apply".to_owned())?;
             compute(s, &view, &cx).map_err(|e| e.to_string())
-        });
+        };
+        // A connection of its own (as Top issues): a pivot over a big view takes the time of
+        // many row loads, and the list's reader must not wait behind it. An in-memory store
+        // (tests) has only the one.
+        let result = match store.read(Store::open_again) {
+            Some(Ok(own)) => work(&own),
+            Some(Err(error)) => Err(error.to_string()),
+            None => store.read(work),
+        };
         wrap(result.map(Box::new))
     })
 }

@@ -7,7 +7,10 @@
 use super::info;
 use crate::tui::action::{Msg, SyncJob};
 use crate::tui::effect::Effect;
-use crate::tui::insight::Enrich;
+use crate::tui::insight::{CONFIRM_ABOVE, Enrich};
+
+/// How long the confirmation of a big enrichment waits for its second `e`.
+const CONFIRM_SECONDS: i64 = 10;
 use crate::tui::state::AppState;
 
 /// `e`: queue the view's missing details, or cancel the enrichment under way.
@@ -15,10 +18,53 @@ pub(super) fn toggle(state: &mut AppState) -> Vec<Effect> {
     if state.insight.enrich.is_some() {
         return vec![Effect::ClearQueue];
     }
+    if !state.insight.background_allowed {
+        // The syncer refuses background work: a queue would never be fetched.
+        info(
+            state,
+            "Background sync is off ([sync] background = false): enrichment cannot run".to_owned(),
+        );
+        return Vec::new();
+    }
+    if !confirmed(state) {
+        return Vec::new();
+    }
     vec![Effect::QueueDetails {
         spec: state.view_spec(),
         now: state.now,
     }]
+}
+
+/// A view of more than `CONFIRM_ABOVE` items is queued on a second `e` within
+/// `CONFIRM_SECONDS`: the first says how many and how long (one write queues them all, and
+/// the fetch can take hours).
+fn confirmed(state: &mut AppState) -> bool {
+    let items = state.visible_len();
+    let asked = state
+        .insight
+        .confirm_until
+        .take()
+        .is_some_and(|until| state.now < until);
+    if items <= CONFIRM_ABOVE || asked {
+        return true;
+    }
+    state.insight.confirm_until = state
+        .now
+        .checked_add(jiff::SignedDuration::from_secs(CONFIRM_SECONDS))
+        .ok();
+    let pending = u64::try_from(items).unwrap_or(u64::MAX);
+    let eta = crate::tui::insight::enrich_eta(state, pending)
+        .map(|eta| format!(", {}", crate::tui::insight::rough(eta)))
+        .unwrap_or_default();
+    info(
+        state,
+        format!(
+            "The view has {} items: e again within {CONFIRM_SECONDS} s to fetch the details \
+             of those without (one request each{eta} at most)",
+            crate::text::output::thousands(pending)
+        ),
+    );
+    false
 }
 
 /// At start: is a queue left from the last run?

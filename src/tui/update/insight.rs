@@ -13,7 +13,7 @@ use super::list::{self, Requery};
 use crate::store::pivot::By;
 use crate::tui::action::{Action, Msg};
 use crate::tui::effect::Effect;
-use crate::tui::insight::{Grouped, Narrow, Picker, TrendsPanel, append_search, narrow};
+use crate::tui::insight::{Back, Grouped, Narrow, Picker, TrendsPanel, append_search, narrow};
 use crate::tui::state::{AppState, Chosen, Focus};
 
 /// Pivots and trends are computed again at most this often while the store changes.
@@ -28,6 +28,9 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effe
         }
         Action::Trends if state.detail.is_none() => return Some(toggle_trends(state)),
         Action::Enrich => return Some(super::enrich::toggle(state)),
+        Action::Back if state.insight.grouped.is_none() && state.focus == Focus::List => {
+            return back_to_groups(state);
+        }
         _ => {}
     }
     if state.detail.is_some() || state.focus != Focus::List || state.insight.grouped.is_none() {
@@ -44,8 +47,9 @@ fn grouped_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
     let page = state.list.viewport_rows.max(1);
     let at = grouped.selected;
     grouped.selected = match action {
-        Action::MoveDown => (at + 1).min(last),
-        Action::MoveUp => at.saturating_sub(1),
+        // J/K too: the list under the groups must not move out of sight.
+        Action::MoveDown | Action::NextItem => (at + 1).min(last),
+        Action::MoveUp | Action::PrevItem => at.saturating_sub(1),
         Action::Top => 0,
         Action::Bottom => last,
         Action::PageDown => (at + page).min(last),
@@ -90,7 +94,7 @@ fn passes(action: Action) -> bool {
     )
 }
 
-/// Shows the list narrowed to the selected group.
+/// Shows the list narrowed to the selected group; `Esc` goes back to the groups.
 fn narrow_to_selected(state: &mut AppState) -> Vec<Effect> {
     let Some(grouped) = &state.insight.grouped else {
         return Vec::new();
@@ -103,35 +107,57 @@ fn narrow_to_selected(state: &mut AppState) -> Vec<Effect> {
         return Vec::new();
     };
     let label = crate::text::sanitize_line(group.shown()).into_owned();
-    let how = match narrow(&grouped.by, group.key.as_deref()) {
+    let how = match narrow(&grouped.by, group, state.filters.tag.is_some()) {
         Ok(how) => how,
         Err(why) => {
             info(state, why);
             return Vec::new();
         }
     };
-    state.insight.grouped = None;
-    let mode = match how {
-        Narrow::App(value) => {
-            state.filters.app = Some(Chosen { value, label });
-            Requery::New
-        }
-        Narrow::Tag(value) => {
-            state.filters.tag = Some(Chosen { value, label });
-            Requery::New
-        }
+    let before = state.view_spec();
+    let grouped = state.insight.grouped.take();
+    match how {
+        Narrow::App(value) => state.filters.app = Some(Chosen { value, label }),
+        Narrow::Tag(value) => state.filters.tag = Some(Chosen { value, label }),
         Narrow::Search(extra) => {
             let mut spec = state.view_spec();
             spec.search = append_search(&spec.search, &extra);
             state.text_filter = None;
             super::restore_view(state, &spec);
-            Requery::New
         }
-    };
+    }
+    state.insight.back = grouped.map(|grouped| Back {
+        before,
+        narrowed: state.view_spec(),
+        grouped,
+    });
+    show_view(state)
+}
+
+/// The list of the view the filters now say, queried and saved as the view.
+fn show_view(state: &mut AppState) -> Vec<Effect> {
     let mut effects: Vec<Effect> = list::fit_viewport(state).into_iter().collect();
-    effects.push(list::requery(state, mode));
+    effects.push(list::requery(state, Requery::New));
     effects.push(Effect::SaveView(state.view_spec()));
     effects
+}
+
+/// `Esc` on the list a group's `Enter` narrowed (still showing that view): the view before and
+/// its groups come back, with the same pivot and selection. One level: it is then forgotten.
+fn back_to_groups(state: &mut AppState) -> Option<Vec<Effect>> {
+    if state.detail.is_some() || !state.acting.marks.is_empty() {
+        return None; // Esc closes the detail, or clears the marks, first.
+    }
+    let back = state.insight.back.take()?;
+    if state.view_spec() != back.narrowed {
+        return None;
+    }
+    state.text_filter = None;
+    super::restore_view(state, &back.before);
+    state.insight.grouped = Some(back.grouped);
+    // The groups shown are of `before`: they are computed again (the store may have moved).
+    state.insight.due = true;
+    Some(show_view(state))
 }
 
 fn toggle_trends(state: &mut AppState) -> Vec<Effect> {
@@ -139,6 +165,15 @@ fn toggle_trends(state: &mut AppState) -> Vec<Effect> {
         return list::fit_viewport(state).into_iter().collect();
     }
     state.insight.trends = Some(TrendsPanel::default());
+    if crate::tui::view::insight::trends_rows(state) == 0 {
+        info(
+            state,
+            format!(
+                "Trends need a terminal of {} rows or more",
+                crate::tui::view::insight::TRENDS_MIN_TERMINAL
+            ),
+        );
+    }
     let mut effects: Vec<Effect> = list::fit_viewport(state).into_iter().collect();
     effects.extend(ask_trend(state));
     effects
@@ -236,6 +271,7 @@ fn ask_trend(state: &mut AppState) -> Option<Effect> {
     panel.request_id = request_id;
     panel.computing = true;
     panel.spec = Some(spec.clone());
+    panel.by = Some(by.clone());
     Some(Effect::Trend {
         request_id,
         spec,
@@ -323,14 +359,41 @@ pub(super) fn trended(
     }
 }
 
-/// Before a message is applied: an answer to the list's query means the view or the store
-/// changed; the groups and the trend are due again.
+/// Before a message is applied: the groups and the trend are due again when the store changed
+/// (the messages that say so, as for the views' counts) or the list now shows another view.
+/// A list query alone (scrolling, a page of rows) changes nothing they count.
 pub(super) fn observe(state: &mut AppState, msg: &Msg) {
-    if matches!(msg, Msg::ViewLoaded { result: Ok(_), .. })
-        && (state.insight.grouped.is_some() || state.insight.trends.is_some())
-    {
-        state.insight.due = true;
+    if state.insight.grouped.is_none() && state.insight.trends.is_none() {
+        return;
     }
+    let changed = match msg {
+        Msg::Triaged(Ok(_)) | Msg::Arrived(Ok(true)) | Msg::DetailLoaded { result: Ok(_), .. } => {
+            true
+        }
+        Msg::TriageRev(Ok(rev)) => *rev != state.triage.rev,
+        Msg::Synced {
+            result: Ok(synced), ..
+        } => synced.added + synced.changed > 0,
+        Msg::Tick(now) => state.triage.next_wake.is_some_and(|at| at <= *now),
+        Msg::ViewLoaded { result: Ok(_), .. } => other_view(state),
+        _ => false,
+    };
+    state.insight.due |= changed;
+}
+
+/// The list's view is not the one the groups or the trend are of.
+fn other_view(state: &AppState) -> bool {
+    let spec = state.view_spec();
+    state
+        .insight
+        .grouped
+        .as_ref()
+        .is_some_and(|g| g.spec != spec)
+        || state
+            .insight
+            .trends
+            .as_ref()
+            .is_some_and(|p| p.spec.as_ref() != Some(&spec))
 }
 
 /// Each tick: the due pivot and trend, once no run is under way and the throttle allows.
