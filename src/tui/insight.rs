@@ -215,6 +215,32 @@ mod tests {
     }
 
     #[test]
+    fn the_estimate_uses_the_sync_floor_and_halves_the_pace_during_a_backfill() {
+        let now = crate::tui::testkit::now();
+        let mut state = crate::tui::state::AppState::new(now, 120, 30);
+        state.rate = crate::api::RateLimit {
+            limit: Some(60),
+            remaining: Some(40),
+            reset: Some(now + jiff::SignedDuration::from_secs(30)),
+        };
+        let at = |pending, floor| {
+            crate::sync::enrich_estimate(pending, state.rate, floor, now, PER_REQUEST)
+        };
+        state.sync.complete = true;
+        assert_eq!(enrich_eta(&state, 100), at(100, FLOOR_PERCENT));
+        state.insight.follow(&crate::sync::SyncSettings {
+            floor_percent: 50,
+            ..crate::sync::SyncSettings::default()
+        });
+        assert_eq!(enrich_eta(&state, 100), at(100, 50));
+        assert_ne!(at(100, 50), at(100, FLOOR_PERCENT));
+        // A backfill takes every other background turn.
+        state.sync.complete = false;
+        assert_eq!(enrich_eta(&state, 100), at(200, 50));
+        assert!(enrich_eta(&state, 100) > at(100, 50));
+    }
+
+    #[test]
     fn the_picker_narrows_by_typing_and_offers_a_typed_key() {
         let mut picker = Picker {
             keys: vec!["plan".into(), "cohort".into()],

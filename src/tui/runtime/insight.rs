@@ -37,9 +37,9 @@ fn view_task<T: Send + 'static>(
             compute(s, &view, &cx).map_err(|e| e.to_string())
         };
         // A connection of its own (as Top issues): a pivot over a big view takes the time of
-        // many row loads, and the list's reader must not wait behind it. An in-memory store
-        // (tests) has only the one.
-        let result = match store.read(Store::open_again) {
+        // many row loads, and the list's reader must not wait behind it (nor this behind the
+        // list: the file's path is asked of the writer). An in-memory store has only the one.
+        let result = match store.write(|s| s.open_again()) {
             Some(Ok(own)) => work(&own),
             Some(Err(error)) => Err(error.to_string()),
             None => store.read(work),
@@ -173,6 +173,40 @@ mod tests {
         for c in ['q', 'j', 't', '='] {
             assert!(matches!(translate(&state, c), Some(Msg::InsightInput(_))));
         }
+    }
+
+    #[test]
+    fn a_pivot_runs_on_its_own_connection_while_the_lists_reader_is_busy() {
+        use crate::tui::testkit::{item, now};
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::Store::open(&dir.path().join("store.db")).unwrap();
+        let shared = crate::store::Shared::new(store).unwrap();
+        shared.write(|s| s.put_items(&[item(0), item(1), item(4)], now()).unwrap());
+        let effect = crate::tui::effect::Effect::Pivot {
+            request_id: 7,
+            spec: AppState::new(now(), 120, 30).view_spec(),
+            by: crate::store::pivot::By::App,
+            now: now(),
+        };
+        let task = super::task(&shared, &effect, &jiff::tz::TimeZone::UTC).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        // The list's reader is taken for the whole run: the pivot must not need it.
+        shared.read(|_| {
+            std::thread::spawn(move || {
+                let _ = tx.send(task());
+            });
+            let msg = rx
+                .recv_timeout(std::time::Duration::from_secs(30))
+                .expect("the pivot waited for the list's reader");
+            let Msg::Pivoted {
+                request_id: 7,
+                result: Ok(pivot),
+            } = msg
+            else {
+                panic!("{msg:?}")
+            };
+            assert_eq!((pivot.total, pivot.groups.len()), (3, 2));
+        });
     }
 
     #[test]

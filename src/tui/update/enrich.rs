@@ -165,3 +165,44 @@ fn counted(state: &mut AppState, result: Result<u64, String>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use crate::tui::action::{Action, Msg};
+    use crate::tui::effect::Effect;
+    use crate::tui::state::AppState;
+
+    fn enrich(state: &mut AppState) -> Vec<Effect> {
+        super::super::update(state, Msg::Action(Action::Enrich))
+    }
+
+    #[test]
+    fn e_over_a_big_view_asks_first_and_a_second_e_queues() {
+        let mut state = AppState::new(crate::tui::testkit::now(), 120, 30);
+        state.list.keys = (0..10_001_i64).collect::<Vec<_>>().into();
+        assert!(enrich(&mut state).is_empty());
+        let note = state.note.clone().unwrap().text;
+        assert!(
+            note.contains("10,001 items") && note.contains("e again"),
+            "{note}"
+        );
+        let effects = enrich(&mut state);
+        assert!(
+            matches!(effects[..], [Effect::QueueDetails { .. }]),
+            "{effects:?}"
+        );
+        // A second e long after the first asks again.
+        assert!(enrich(&mut state).is_empty());
+        state.now += jiff::SignedDuration::from_secs(super::CONFIRM_SECONDS + 1);
+        assert!(enrich(&mut state).is_empty());
+        // A view of 10,000 items or fewer queues at once.
+        state.list.keys = (0..10_000_i64).collect::<Vec<_>>().into();
+        state.insight.confirm_until = None;
+        assert!(matches!(
+            enrich(&mut state)[..],
+            [Effect::QueueDetails { .. }]
+        ));
+    }
+}

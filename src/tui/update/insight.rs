@@ -8,13 +8,17 @@
 use jiff::{SignedDuration, Timestamp};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+mod drill;
+
+use drill::{back_to_groups, narrow_to_selected};
+
 use super::info;
-use super::list::{self, Requery};
+use super::list;
 use crate::store::pivot::By;
 use crate::tui::action::{Action, Msg};
 use crate::tui::effect::Effect;
-use crate::tui::insight::{Back, Grouped, Narrow, Picker, TrendsPanel, append_search, narrow};
-use crate::tui::state::{AppState, Chosen, Focus};
+use crate::tui::insight::{Grouped, Picker, TrendsPanel};
+use crate::tui::state::{AppState, Focus};
 
 /// Pivots and trends are computed again at most this often while the store changes.
 pub const THROTTLE: SignedDuration = SignedDuration::from_secs(2);
@@ -92,72 +96,6 @@ fn passes(action: Action) -> bool {
             | Action::FocusPrev
             | Action::ToggleMouse
     )
-}
-
-/// Shows the list narrowed to the selected group; `Esc` goes back to the groups.
-fn narrow_to_selected(state: &mut AppState) -> Vec<Effect> {
-    let Some(grouped) = &state.insight.grouped else {
-        return Vec::new();
-    };
-    let Some(group) = grouped
-        .pivot
-        .as_ref()
-        .and_then(|p| p.groups.get(grouped.selected))
-    else {
-        return Vec::new();
-    };
-    let label = crate::text::sanitize_line(group.shown()).into_owned();
-    let how = match narrow(&grouped.by, group, state.filters.tag.is_some()) {
-        Ok(how) => how,
-        Err(why) => {
-            info(state, why);
-            return Vec::new();
-        }
-    };
-    let before = state.view_spec();
-    let grouped = state.insight.grouped.take();
-    match how {
-        Narrow::App(value) => state.filters.app = Some(Chosen { value, label }),
-        Narrow::Tag(value) => state.filters.tag = Some(Chosen { value, label }),
-        Narrow::Search(extra) => {
-            let mut spec = state.view_spec();
-            spec.search = append_search(&spec.search, &extra);
-            state.text_filter = None;
-            super::restore_view(state, &spec);
-        }
-    }
-    state.insight.back = grouped.map(|grouped| Back {
-        before,
-        narrowed: state.view_spec(),
-        grouped,
-    });
-    show_view(state)
-}
-
-/// The list of the view the filters now say, queried and saved as the view.
-fn show_view(state: &mut AppState) -> Vec<Effect> {
-    let mut effects: Vec<Effect> = list::fit_viewport(state).into_iter().collect();
-    effects.push(list::requery(state, Requery::New));
-    effects.push(Effect::SaveView(state.view_spec()));
-    effects
-}
-
-/// `Esc` on the list a group's `Enter` narrowed (still showing that view): the view before and
-/// its groups come back, with the same pivot and selection. One level: it is then forgotten.
-fn back_to_groups(state: &mut AppState) -> Option<Vec<Effect>> {
-    if state.detail.is_some() || !state.acting.marks.is_empty() {
-        return None; // Esc closes the detail, or clears the marks, first.
-    }
-    let back = state.insight.back.take()?;
-    if state.view_spec() != back.narrowed {
-        return None;
-    }
-    state.text_filter = None;
-    super::restore_view(state, &back.before);
-    state.insight.grouped = Some(back.grouped);
-    // The groups shown are of `before`: they are computed again (the store may have moved).
-    state.insight.due = true;
-    Some(show_view(state))
 }
 
 fn toggle_trends(state: &mut AppState) -> Vec<Effect> {
