@@ -210,6 +210,56 @@ mod tests {
     }
 
     #[test]
+    fn a_click_selects_the_group_under_it_and_the_wheel_moves_the_selection() {
+        use ratatui::crossterm::event::{MouseEvent, MouseEventKind};
+        let mut h = crate::tui::testkit::Harness::start(crate::tui::testkit::fill(30), 120, 30);
+        h.send(Msg::Action(Action::GroupBy));
+        h.send(Msg::InsightInput(KeyEvent::new(
+            KeyCode::Enter,
+            KeyModifiers::NONE,
+        )));
+        let groups =
+            |h: &crate::tui::testkit::Harness| h.state.insight.grouped.as_ref().map(|g| g.selected);
+        assert_eq!(groups(&h), Some(0));
+        let mut terminal =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 30)).unwrap();
+        terminal
+            .draw(|f| crate::tui::view::render(f, &h.state, &Keymap::default()))
+            .unwrap();
+        let buffer = terminal.backend().buffer().clone();
+        let line = |y: u16| -> String { (0..120).map(|x| buffer[(x, y)].symbol()).collect() };
+        let y = (0..30).find(|&y| line(y).contains("(none)")).unwrap();
+        let x = u16::try_from(line(y).find("(none)").unwrap()).unwrap_or(0);
+        let mouse = |kind, row| {
+            Event::Mouse(MouseEvent {
+                kind,
+                column: x,
+                row,
+                modifiers: KeyModifiers::NONE,
+            })
+        };
+        let keymap = Keymap::default();
+        let down = MouseEventKind::Down(ratatui::crossterm::event::MouseButton::Left);
+        let msg = super::super::translate(&mouse(down, y), &h.state, &keymap).unwrap();
+        assert!(matches!(msg, Msg::ClickRow(1)), "{msg:?}");
+        let list = h.state.list.selected;
+        h.send(msg);
+        assert_eq!(groups(&h), Some(1));
+        assert_eq!(
+            h.state.list.selected, list,
+            "the list under the groups stays"
+        );
+        // Below the last group: nothing.
+        assert!(super::super::translate(&mouse(down, y + 3), &h.state, &keymap).is_none());
+        let up = super::super::translate(&mouse(MouseEventKind::ScrollUp, y), &h.state, &keymap);
+        h.send(up.unwrap());
+        assert_eq!(groups(&h), Some(0));
+        // Under the help, the click is not the groups'.
+        h.state.help = true;
+        assert!(super::super::translate(&mouse(down, y), &h.state, &keymap).is_none());
+    }
+
+    #[test]
     fn the_custom_keys_are_read_from_the_store_by_name() {
         let store = crate::tui::testkit::fill(3);
         store.write(|s| {

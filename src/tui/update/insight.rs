@@ -78,6 +78,21 @@ fn grouped_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
     Some(Vec::new())
 }
 
+/// A click (or the wheel, `clamp`) selects group `n`; a click past the last group does
+/// nothing.
+pub(super) fn select_group(state: &mut AppState, n: usize, clamp: bool) -> Vec<Effect> {
+    let Some(grouped) = state.insight.grouped.as_mut() else {
+        return Vec::new();
+    };
+    let len = grouped.pivot.as_ref().map_or(0, |p| p.groups.len());
+    if len == 0 || (!clamp && n >= len) {
+        state.dirty = false;
+        return Vec::new();
+    }
+    grouped.selected = n.min(len - 1);
+    Vec::new()
+}
+
 /// The actions that mean the same over the groups as over the list (the view's, not an
 /// item's): they go on to their handlers.
 fn passes(action: Action) -> bool {

@@ -93,9 +93,7 @@ pub fn render_grouped(frame: &mut Frame, area: Rect, state: &AppState, theme: Th
     if let Some(line) = coverage(grouped, state, theme) {
         head.push(line);
     }
-    let head_rows = u16::try_from(head.len()).unwrap_or(1);
-    let [top, body] =
-        Layout::vertical([Constraint::Length(head_rows), Constraint::Min(0)]).areas(inner);
+    let [top, body] = split(inner, grouped);
     frame.render_widget(Paragraph::new(head), top);
     let Some(pivot) = &grouped.pivot else {
         let text = grouped.error.as_ref().map_or_else(
@@ -130,6 +128,30 @@ pub fn render_grouped(frame: &mut Frame, area: Rect, state: &AppState, theme: Th
             frame.buffer_mut().set_style(rect, theme.selected(true));
         }
     }
+}
+
+/// The header lines (the keys, and "based on" for a metadata pivot) and the groups' rows.
+fn split(inner: Rect, grouped: &Grouped) -> [Rect; 2] {
+    let covered = grouped.pivot.as_ref().is_some_and(|p| p.covered.is_some());
+    let head_rows = 1 + u16::from(covered);
+    Layout::vertical([Constraint::Length(head_rows), Constraint::Min(0)]).areas(inner)
+}
+
+/// The group a click at `column`, `row` of the screen lands on (its index in the pivot).
+#[must_use]
+pub fn group_at(state: &AppState, column: u16, row: u16) -> Option<usize> {
+    let grouped = state.insight.grouped.as_ref()?;
+    let pivot = grouped.pivot.as_ref()?;
+    let area = super::layout::areas(state).list;
+    let inner = Block::default().borders(Borders::ALL).inner(area);
+    let [_, body] = split(inner, grouped);
+    if !body.contains(ratatui::layout::Position::new(column, row)) {
+        return None;
+    }
+    let rows = usize::from(body.height).max(1);
+    let offset = grouped.selected.saturating_sub(rows - 1);
+    let n = offset + usize::from(row - body.y);
+    (n < pivot.groups.len()).then_some(n)
 }
 
 fn title(grouped: &Grouped) -> String {
