@@ -40,15 +40,14 @@ fn text(buffer: &Buffer) -> String {
 }
 
 fn launch(client: Client, store: Shared) -> App {
+    launch_with(client, store, SyncSettings::default())
+}
+
+fn launch_with(client: Client, store: Shared, sync: SyncSettings) -> App {
     let (keys, mut rx) = unbounded_channel();
     let events = Box::pin(futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)));
     let (frame_tx, frames) = std_mpsc::channel();
-    let syncer = Syncer::new(
-        client,
-        store.clone(),
-        feedback_inbox::clock::system(),
-        SyncSettings::default(),
-    );
+    let syncer = Syncer::new(client, store.clone(), feedback_inbox::clock::system(), sync);
     let options = tui::Options {
         store,
         syncer: Arc::new(syncer),
@@ -147,6 +146,29 @@ async fn e_fetches_the_views_details_in_the_background_and_the_coverage_follows(
         f.contains(&format!("based on {with_metadata} {total}"))
     });
     app.press(KeyCode::Char('q'));
+    app.press(KeyCode::Char('q'));
+    tokio::time::timeout(Duration::from_secs(10), app.task)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e_with_background_sync_off_says_so_instead_of_queueing() {
+    let r = common::rig(20, 10_000).await;
+    let store = Shared::new(Store::open_memory().unwrap()).unwrap();
+    let sync = SyncSettings {
+        background: false,
+        ..SyncSettings::default()
+    };
+    let app = launch_with(r.client.clone(), store.clone(), sync);
+    app.wait_frame("the head synced", |f| f.contains("as of"));
+    app.press(KeyCode::Char('e'));
+    app.wait_frame("why e does nothing", |f| {
+        f.contains("Background sync is off ([sync] background = false)")
+    });
+    assert_eq!(store.read(Store::queued_details).unwrap(), 0);
     app.press(KeyCode::Char('q'));
     tokio::time::timeout(Duration::from_secs(10), app.task)
         .await

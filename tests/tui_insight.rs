@@ -4,103 +4,17 @@
 //! pivot's "based on" line, privacy and NO_COLOR. Fixed data, a fixed clock, UTC.
 #![allow(clippy::unwrap_used)]
 
-use feedback_inbox::api::FeedbackDetail;
+mod insight_support;
+
 use feedback_inbox::store::pivot::By;
 use feedback_inbox::tui::action::{Action, Msg};
 use feedback_inbox::tui::effect::Effect;
-use feedback_inbox::tui::keymap::Keymap;
-use feedback_inbox::tui::state::AppState;
-use feedback_inbox::tui::testkit::{Harness, item, now, started_harness};
-use feedback_inbox::tui::view;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use feedback_inbox::tui::testkit::{Harness, item, now};
+use insight_support::{
+    act, draw, group_by, groups, harness, key, queued, spread_detail, status_row, typed,
+};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::Modifier;
-
-fn draw(state: &AppState) -> Terminal<TestBackend> {
-    let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
-    terminal
-        .draw(|frame| view::render(frame, state, &Keymap::default()))
-        .unwrap();
-    terminal
-}
-
-fn act(h: &mut Harness, action: Action) {
-    h.send(Msg::Action(action));
-}
-
-fn key(h: &mut Harness, code: KeyCode) {
-    h.send(Msg::InsightInput(KeyEvent::new(code, KeyModifiers::NONE)));
-}
-
-fn typed(h: &mut Harness, text: &str) {
-    for c in text.chars() {
-        key(h, KeyCode::Char(c));
-    }
-}
-
-/// Item `n`'s detail, received `n * 19` hours before now (so the 40 items span 32 days), with
-/// a version, an OS, a locale and a custom plan that vary.
-fn spread_detail(n: usize) -> FeedbackDetail {
-    let mut feedback = item(n);
-    feedback.received_at = now() - jiff::SignedDuration::from_hours(i64::try_from(n).unwrap() * 19);
-    let plan = ["pro", "free", "team plan"][n % 3];
-    let version = ["2.14.1", "2.13.0"][n % 2];
-    serde_json::from_value(serde_json::json!({
-        "id": feedback.id, "message": feedback.message, "reporter_email": feedback.reporter_email,
-        "status": "new", "received_at": feedback.received_at, "tags": feedback.tags,
-        "app": feedback.app, "project": feedback.project,
-        "metadata": {"built_in": {"appVersion": version, "iOSVersion": "18.2", "locale": "de-DE"},
-                     "custom": {"plan": plan}},
-        "delivery": []
-    }))
-    .unwrap()
-}
-
-/// An inbox over 40 items spread over 32 days; the details (metadata) of the first `details`
-/// of them are stored, the others are listed only.
-fn harness(width: u16, height: u16, details: usize) -> Harness {
-    let mut h = started_harness(width, height, 0, true);
-    h.store.write(|s| {
-        for n in 0..40 {
-            let detail = spread_detail(n);
-            if n < details {
-                s.put_detail(&detail, now()).unwrap();
-            } else {
-                let mut listed = item(n);
-                listed.received_at = detail.feedback.received_at;
-                s.put_items(&[listed], now()).unwrap();
-            }
-        }
-    });
-    // The store changed: the list is queried again.
-    h.send(Msg::Arrived(Ok(true)));
-    h.state.note = None;
-    assert_eq!(h.state.visible_len(), 40);
-    h
-}
-
-/// Opens the picker, types `kind` and groups by the first choice.
-fn group_by(h: &mut Harness, kind: &str) {
-    let effects = h.send(Msg::Action(Action::GroupBy));
-    assert!(
-        effects.is_empty(),
-        "the picker's reads are answered: {effects:?}"
-    );
-    typed(h, kind);
-    key(h, KeyCode::Enter);
-    assert!(h.state.insight.picker.is_none());
-}
-
-fn groups(h: &Harness) -> Vec<(Option<String>, u64)> {
-    let grouped = h.state.insight.grouped.as_ref().unwrap();
-    let pivot = grouped.pivot.as_ref().unwrap();
-    pivot
-        .groups
-        .iter()
-        .map(|g| (g.key.clone(), g.count))
-        .collect()
-}
 
 #[test]
 fn the_picker_offers_the_kinds_and_the_stores_custom_keys() {
@@ -151,9 +65,19 @@ fn grouping_by_app_replaces_the_list_with_groups_and_esc_goes_back() {
 }
 
 #[test]
-fn the_none_group_does_not_narrow_the_list() {
-    let mut h = harness(120, 30, 40);
+fn the_none_group_narrows_where_the_search_language_can_say_it() {
+    let mut h = harness(120, 30, 30);
     group_by(&mut h, "app");
+    act(&mut h, Action::Bottom);
+    act(&mut h, Action::Open);
+    assert!(h.state.insight.grouped.is_none());
+    assert_eq!(h.state.view_spec().search, "-has:app");
+    assert_eq!(h.state.visible_len(), 8);
+    // A version cannot be said to be missing: the (none) group of a version pivot refuses.
+    act(&mut h, Action::Back);
+    act(&mut h, Action::Back);
+    group_by(&mut h, "version");
+    assert_eq!(groups(&h).last().unwrap(), &(None, 10));
     act(&mut h, Action::Bottom);
     act(&mut h, Action::Open);
     assert!(h.state.insight.grouped.is_some());
@@ -209,7 +133,7 @@ fn enter_narrows_by_the_other_kinds_with_a_search_qualifier() {
     for (kind, at, want) in [
         ("platform", 0, "platform:ios"),
         ("version", 0, "version:2.13.0"),
-        ("os", 0, "os:18.2"),
+        ("os", 0, "meta.iOSVersion:18.2"),
         ("locale", 0, "locale:de-DE"),
         ("meta.plan", 2, "meta.plan:\"team plan\""),
         ("day", 0, "after:2026-11-01 before:2026-11-02"),
@@ -236,7 +160,8 @@ fn a_group_qualifier_is_appended_to_the_search() {
     // The groups are of the searched view only.
     assert_eq!(groups(&h).iter().map(|g| g.1).sum::<u64>(), 10);
     act(&mut h, Action::Open);
-    assert_eq!(h.state.view_spec().search, "tag:bug version:2.14.1");
+    // The search is parenthesised: an `OR` in it would bind more loosely than the group.
+    assert_eq!(h.state.view_spec().search, "(tag:bug) version:2.14.1");
     assert_eq!(h.state.visible_len(), 10);
 }
 
@@ -390,22 +315,6 @@ fn without_colour_the_selected_group_is_reversed_and_bars_show() {
     let first = groups(&h)[0].0.clone().unwrap();
     assert!(selected_rows[0].contains(&first), "{selected_rows:?}");
     insta::assert_snapshot!("grouped_no_color", screen);
-}
-
-fn queued(h: &Harness) -> u64 {
-    h.store
-        .read(feedback_inbox::store::Store::queued_details)
-        .unwrap()
-}
-
-/// The status bar's row.
-fn status_row(state: &AppState) -> String {
-    let terminal = draw(state);
-    let buffer = terminal.backend().buffer();
-    let y = buffer.area.height - 1;
-    (0..buffer.area.width)
-        .map(|x| buffer[(x, y)].symbol().to_owned())
-        .collect()
 }
 
 #[test]

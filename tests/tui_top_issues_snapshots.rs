@@ -76,11 +76,68 @@ fn top() -> TopIssues {
 }
 
 fn draw(screen: &TopIssuesScreen, color: bool) -> Terminal<TestBackend> {
-    let mut terminal = Terminal::new(TestBackend::new(110, 8)).unwrap();
+    draw_at(screen, color, 110, 3267)
+}
+
+fn draw_at(
+    screen: &TopIssuesScreen,
+    color: bool,
+    width: u16,
+    view_items: usize,
+) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(width, 8)).unwrap();
+    let theme = Theme::new(color);
     terminal
-        .draw(|frame| render(frame, frame.area(), screen, now(), Theme::new(color)))
+        .draw(|frame| render(frame, frame.area(), screen, now(), view_items, theme))
         .unwrap();
     terminal
+}
+
+/// Row `y` of the screen as text.
+fn row(terminal: &Terminal<TestBackend>, y: u16) -> String {
+    let buffer = terminal.backend().buffer();
+    (0..buffer.area.width)
+        .map(|x| buffer[(x, y)].symbol().to_owned())
+        .collect()
+}
+
+#[test]
+fn at_80_columns_the_label_keeps_its_room_and_a_capped_view_says_so() {
+    let mut screen = TopIssuesScreen::computing(1);
+    screen.on_loaded(1, Ok(top()));
+    let terminal = draw_at(&screen, true, 80, 1_000_000);
+    insta::assert_snapshot!(terminal.backend());
+    assert!(
+        row(&terminal, 0).contains("41 clusters of the newest 3,267 of 1,000,000 items"),
+        "{}",
+        row(&terminal, 0)
+    );
+    assert!(row(&terminal, 1).contains("items") && row(&terminal, 1).contains("issue"));
+    // No sparkline below 100 columns; the seen column stays; the label keeps 40 cells.
+    let first = row(&terminal, 2);
+    assert!(
+        first.contains("App closes itself right after the splas…"),
+        "{first}"
+    );
+    assert!(!first.contains('█') && first.contains("2w–2h"), "{first}");
+    // At 60 the seen column goes too.
+    let narrow = draw_at(&screen, true, 60, 3267);
+    assert!(!row(&narrow, 2).contains("2w–2h"), "{}", row(&narrow, 2));
+    assert!(row(&narrow, 0).contains("of 3,267 items"));
+}
+
+#[test]
+fn a_squeezed_sparkline_keeps_the_newest_days() {
+    let mut screen = TopIssuesScreen::computing(1);
+    // Only today has items: the last cell of the sparkline must show it.
+    let mut today = vec![0; 30];
+    today[29] = 9;
+    let mut top = top();
+    top.clusters[0].series = today;
+    screen.on_loaded(1, Ok(top));
+    let terminal = draw_at(&screen, true, 102, 3267);
+    let first = row(&terminal, 2);
+    assert!(first.contains('█'), "today's bar is drawn: {first}");
 }
 
 #[test]

@@ -2,7 +2,9 @@
 //! the list, and the trends panel (`t`) above the list. Plain state, computed off the UI thread
 //! (`runtime::insight`) and cached here: a frame only draws what is stored.
 
-use jiff::civil::Date;
+mod narrow;
+
+pub use narrow::{NO_NARROW, Narrow, append_search, mask_search, narrow};
 
 use crate::store::pivot::{By, Pivot, Trend};
 use crate::tui::state::ViewSpec;
@@ -62,6 +64,9 @@ pub struct Grouped {
 pub struct TrendsPanel {
     pub trend: Option<Trend>,
     pub spec: Option<ViewSpec>,
+    /// The pivot the trend ranks its groups by, as asked for (labels and masking follow it,
+    /// not a pivot chosen since).
+    pub by: Option<By>,
     pub error: Option<String>,
     pub request_id: u64,
     pub computing: bool,
@@ -85,6 +90,32 @@ pub struct InsightState {
     /// A background step ended: the queue is counted again (once no count runs).
     pub enrich_due: bool,
     pub counting: bool,
+    /// `Enter` on a group: the view and the groups before it, for `Esc` (one level).
+    pub back: Option<Back>,
+    /// The sync's `[sync] floor_percent` and `background` (enrichment runs in the background).
+    pub floor_percent: u8,
+    pub background_allowed: bool,
+    /// `e` over a big view asked for a confirmation: a second `e` before then queues.
+    pub confirm_until: Option<jiff::Timestamp>,
+}
+
+impl InsightState {
+    /// Takes the sync's settings: enrichment runs as background work, above its floor.
+    pub fn follow(&mut self, sync: &crate::sync::SyncSettings) {
+        self.floor_percent = sync.floor_percent;
+        self.background_allowed = sync.background;
+    }
+}
+
+/// Where `Esc` goes back to after `Enter` narrowed the list to a group.
+#[derive(Debug, Clone)]
+pub struct Back {
+    /// The list's view before, restored.
+    pub before: ViewSpec,
+    /// The view `Enter` made: once the list shows another, `Esc` no longer goes back.
+    pub narrowed: ViewSpec,
+    /// The groups as they were (pivot and selection), shown again at once.
+    pub grouped: Grouped,
 }
 
 /// The enrichment's progress, for the status bar: "details 120/812 · ~4 min".
@@ -103,10 +134,32 @@ impl Enrich {
     }
 }
 
-/// The budget share the background keeps (the `[sync] floor_percent` default), for estimates.
+/// The budget share the background keeps (the `[sync] floor_percent` default), for estimates
+/// until the sync's own setting is known.
 pub const FLOOR_PERCENT: u8 = 20;
+/// Above this many items `e` asks for a second `e` (one write queues them all, and the fetch
+/// can take hours).
+pub const CONFIRM_ABOVE: usize = 10_000;
 /// What one detail request takes, for estimates.
 pub const PER_REQUEST: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// How long `pending` details take in the background: the budget above the sync's floor, at
+/// `PER_REQUEST` each. While the listed status is not mirrored to its end a backfill runs, and
+/// the background gives it every other turn (`Syncer::background_step`): twice as long.
+#[must_use]
+pub fn enrich_eta(
+    state: &crate::tui::state::AppState,
+    pending: u64,
+) -> Option<std::time::Duration> {
+    let turns = if state.sync.complete { 1 } else { 2 };
+    crate::sync::enrich_estimate(
+        pending.saturating_mul(turns),
+        state.rate,
+        state.insight.floor_percent,
+        state.now,
+        PER_REQUEST,
+    )
+}
 
 /// "~45 s", "~4 min", "~2 h": the estimate's rough size.
 #[must_use]
@@ -133,123 +186,17 @@ impl Default for InsightState {
             enrich: None,
             enrich_due: false,
             counting: false,
+            back: None,
+            floor_percent: FLOOR_PERCENT,
+            background_allowed: true,
+            confirm_until: None,
         }
-    }
-}
-
-/// Why a group cannot narrow the list.
-pub const NO_NARROW: &str = "cannot narrow to the items without a value";
-
-/// What choosing a group does to the list.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Narrow {
-    /// Filter the app pane by this app id.
-    App(String),
-    /// Filter the tag pane by this tag.
-    Tag(String),
-    /// Append this qualifier text to the search.
-    Search(String),
-}
-
-/// How to narrow the list to group `key` of a pivot by `by`.
-pub fn narrow(by: &By, key: Option<&str>) -> Result<Narrow, String> {
-    let key = key.ok_or_else(|| NO_NARROW.to_owned())?;
-    Ok(match by {
-        By::App => Narrow::App(key.to_owned()),
-        By::Tag => Narrow::Tag(key.to_owned()),
-        By::Platform => Narrow::Search(qualifier("platform", key)),
-        By::Version => Narrow::Search(qualifier("version", key)),
-        By::Os => Narrow::Search(qualifier("os", key)),
-        By::Locale => Narrow::Search(qualifier("locale", key)),
-        By::Meta(name) => Narrow::Search(qualifier(&format!("meta.{name}"), key)),
-        By::Day => {
-            let day: Date = key.parse().map_err(|_| format!("bad day {key:?}"))?;
-            Narrow::Search(range(day, day.tomorrow().map_err(|e| e.to_string())?))
-        }
-        By::Week => {
-            let first = week_start(key).ok_or_else(|| format!("bad week {key:?}"))?;
-            let next = first
-                .checked_add(jiff::Span::new().days(7))
-                .map_err(|e| e.to_string())?;
-            Narrow::Search(range(first, next))
-        }
-    })
-}
-
-/// `name:value`, the value quoted when it has a space, a quote or a parenthesis.
-fn qualifier(name: &str, value: &str) -> String {
-    if value.is_empty() || value.contains(|c: char| c.is_whitespace() || "()\"".contains(c)) {
-        // A quote cannot be escaped in the search language: it is dropped from the phrase.
-        format!("{name}:\"{}\"", value.replace('"', ""))
-    } else {
-        format!("{name}:{value}")
-    }
-}
-
-fn range(from: Date, to: Date) -> String {
-    format!("after:{from} before:{to}")
-}
-
-/// The Monday of ISO week `2026-W47`.
-fn week_start(key: &str) -> Option<Date> {
-    let (year, week) = key.split_once("-W")?;
-    let week = jiff::civil::ISOWeekDate::new(
-        year.parse().ok()?,
-        week.parse().ok()?,
-        jiff::civil::Weekday::Monday,
-    )
-    .ok()?;
-    Some(week.date())
-}
-
-/// `search` with `extra` appended (an empty search becomes `extra`).
-#[must_use]
-pub fn append_search(search: &str, extra: &str) -> String {
-    let search = search.trim();
-    if search.is_empty() {
-        extra.to_owned()
-    } else {
-        format!("{search} {extra}")
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn each_kind_narrows_to_its_group() {
-        let n = |by: &By, key| narrow(by, Some(key)).unwrap();
-        assert_eq!(n(&By::App, "a1"), Narrow::App("a1".into()));
-        assert_eq!(n(&By::Tag, "bug"), Narrow::Tag("bug".into()));
-        assert_eq!(
-            n(&By::Platform, "ios"),
-            Narrow::Search("platform:ios".into())
-        );
-        assert_eq!(
-            n(&By::Version, "2.3.1"),
-            Narrow::Search("version:2.3.1".into())
-        );
-        assert_eq!(n(&By::Os, "17.2"), Narrow::Search("os:17.2".into()));
-        assert_eq!(
-            n(&By::Locale, "de-DE"),
-            Narrow::Search("locale:de-DE".into())
-        );
-        assert_eq!(
-            n(&By::Meta("plan".into()), "pro plus"),
-            Narrow::Search("meta.plan:\"pro plus\"".into())
-        );
-        assert_eq!(
-            n(&By::Day, "2026-11-30"),
-            Narrow::Search("after:2026-11-30 before:2026-12-01".into())
-        );
-        assert_eq!(
-            n(&By::Week, "2026-W47"),
-            Narrow::Search("after:2026-11-16 before:2026-11-23".into())
-        );
-        assert_eq!(narrow(&By::Tag, None), Err(NO_NARROW.to_owned()));
-        assert!(narrow(&By::Week, Some("junk")).is_err());
-    }
 
     #[test]
     fn estimates_are_rounded_up_to_their_unit() {
@@ -268,6 +215,32 @@ mod tests {
     }
 
     #[test]
+    fn the_estimate_uses_the_sync_floor_and_halves_the_pace_during_a_backfill() {
+        let now = crate::tui::testkit::now();
+        let mut state = crate::tui::state::AppState::new(now, 120, 30);
+        state.rate = crate::api::RateLimit {
+            limit: Some(60),
+            remaining: Some(40),
+            reset: Some(now + jiff::SignedDuration::from_secs(30)),
+        };
+        let at = |pending, floor| {
+            crate::sync::enrich_estimate(pending, state.rate, floor, now, PER_REQUEST)
+        };
+        state.sync.complete = true;
+        assert_eq!(enrich_eta(&state, 100), at(100, FLOOR_PERCENT));
+        state.insight.follow(&crate::sync::SyncSettings {
+            floor_percent: 50,
+            ..crate::sync::SyncSettings::default()
+        });
+        assert_eq!(enrich_eta(&state, 100), at(100, 50));
+        assert_ne!(at(100, 50), at(100, FLOOR_PERCENT));
+        // A backfill takes every other background turn.
+        state.sync.complete = false;
+        assert_eq!(enrich_eta(&state, 100), at(200, 50));
+        assert!(enrich_eta(&state, 100) > at(100, 50));
+    }
+
+    #[test]
     fn the_picker_narrows_by_typing_and_offers_a_typed_key() {
         let mut picker = Picker {
             keys: vec!["plan".into(), "cohort".into()],
@@ -279,7 +252,5 @@ mod tests {
         assert_eq!(picker.choices(), vec!["platform", "meta.plan", "meta.pla"]);
         picker.typed = "plan".into();
         assert_eq!(picker.choices(), vec!["meta.plan"]);
-        assert_eq!(append_search("", "os:17"), "os:17");
-        assert_eq!(append_search("crash ", "os:17"), "crash os:17");
     }
 }

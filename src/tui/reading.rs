@@ -67,6 +67,10 @@ pub enum TypeKey {
 /// True when the preview is switched on (whether or not there is room or a list to show it).
 #[must_use]
 pub fn preview_on(state: &AppState) -> bool {
+    // fixinsight: the grouped view has no item to preview (the list's would be out of place).
+    if state.insight.grouped.is_some() {
+        return false;
+    }
     let preview = &state.reading.preview;
     preview.user.unwrap_or(match preview.setting {
         PreviewSetting::Auto => state.width >= PREVIEW_AUTO_WIDTH,
@@ -89,15 +93,21 @@ pub fn sidebar_shown(state: &AppState) -> bool {
 /// picker, the snooze picker, the note editor): clicks and the wheel do not reach under it.
 #[must_use]
 pub fn overlay_open(state: &AppState) -> bool {
+    covers_groups(state) || state.insight.grouped.is_some()
+}
+
+/// True when something covers the grouped view (all of `overlay_open` but the groups): clicks
+/// and the wheel go to the groups only when not.
+#[must_use]
+pub fn covers_groups(state: &AppState) -> bool {
     state.help
         || state.fatal.is_some()
         || state.palette.is_some()
         || state.acting.picker.is_some()
         || state.triage.picker.is_some()
         || state.triage.note.is_some()
-        // insight: the `=` picker, and the groups drawn where the list's rows would be.
+        // insight: the `=` picker (the groups, drawn where the list's rows would be: above).
         || state.insight.picker.is_some()
-        || state.insight.grouped.is_some()
         // similar: the Top issues screen.
         || state.top_issues.is_some()
 }

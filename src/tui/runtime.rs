@@ -193,9 +193,7 @@ where
     // reading
     state.reading.preview.setting = options.preview;
     let keymap = options.keymap;
-    let jobs = sync_jobs::SyncJobs {
-        port: options.syncer,
-    };
+    let jobs = sync_jobs::SyncJobs::new(options.syncer, &mut state.insight);
     let store = options.store;
     let mut executor = Executor::new(
         store.clone(),

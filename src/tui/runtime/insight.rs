@@ -1,6 +1,7 @@
 //! Insight's work off the UI thread: the store's custom metadata keys (for the `=` picker), the
-//! pivot of a view (the grouped view) and its trend (the trends panel). A view is the list's
-//! own query (`views::view_query`): the groups count exactly what the list shows.
+//! pivot of a view (the grouped view) and its trend (the trends panel), each on a connection of
+//! its own. A view is the list's own query (`views::view_query`): the groups count exactly what
+//! the list shows.
 
 use jiff::tz::TimeZone;
 
@@ -30,11 +31,19 @@ fn view_task<T: Send + 'static>(
 ) -> Task {
     let spec = spec.clone();
     Box::new(move || {
-        let result = store.read(|s| {
+        let work = |s: &Store| {
             let view = super::views::view_query(s, &spec, &cx)
                 .ok_or_else(|| "the view's search does not apply".to_owned())?;
             compute(s, &view, &cx).map_err(|e| e.to_string())
-        });
+        };
+        // A connection of its own (as Top issues): a pivot over a big view takes the time of
+        // many row loads, and the list's reader must not wait behind it (nor this behind the
+        // list: the file's path is asked of the writer). An in-memory store has only the one.
+        let result = match store.write(|s| s.open_again()) {
+            Some(Ok(own)) => work(&own),
+            Some(Err(error)) => Err(error.to_string()),
+            None => store.read(work),
+        };
         wrap(result.map(Box::new))
     })
 }
@@ -164,6 +173,90 @@ mod tests {
         for c in ['q', 'j', 't', '='] {
             assert!(matches!(translate(&state, c), Some(Msg::InsightInput(_))));
         }
+    }
+
+    #[test]
+    fn a_pivot_runs_on_its_own_connection_while_the_lists_reader_is_busy() {
+        use crate::tui::testkit::{item, now};
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::Store::open(&dir.path().join("store.db")).unwrap();
+        let shared = crate::store::Shared::new(store).unwrap();
+        shared.write(|s| s.put_items(&[item(0), item(1), item(4)], now()).unwrap());
+        let effect = crate::tui::effect::Effect::Pivot {
+            request_id: 7,
+            spec: AppState::new(now(), 120, 30).view_spec(),
+            by: crate::store::pivot::By::App,
+            now: now(),
+        };
+        let task = super::task(&shared, &effect, &jiff::tz::TimeZone::UTC).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        // The list's reader is taken for the whole run: the pivot must not need it.
+        shared.read(|_| {
+            std::thread::spawn(move || {
+                let _ = tx.send(task());
+            });
+            let msg = rx
+                .recv_timeout(std::time::Duration::from_secs(30))
+                .expect("the pivot waited for the list's reader");
+            let Msg::Pivoted {
+                request_id: 7,
+                result: Ok(pivot),
+            } = msg
+            else {
+                panic!("{msg:?}")
+            };
+            assert_eq!((pivot.total, pivot.groups.len()), (3, 2));
+        });
+    }
+
+    #[test]
+    fn a_click_selects_the_group_under_it_and_the_wheel_moves_the_selection() {
+        use ratatui::crossterm::event::{MouseEvent, MouseEventKind};
+        let mut h = crate::tui::testkit::Harness::start(crate::tui::testkit::fill(30), 120, 30);
+        h.send(Msg::Action(Action::GroupBy));
+        h.send(Msg::InsightInput(KeyEvent::new(
+            KeyCode::Enter,
+            KeyModifiers::NONE,
+        )));
+        let groups =
+            |h: &crate::tui::testkit::Harness| h.state.insight.grouped.as_ref().map(|g| g.selected);
+        assert_eq!(groups(&h), Some(0));
+        let mut terminal =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 30)).unwrap();
+        terminal
+            .draw(|f| crate::tui::view::render(f, &h.state, &Keymap::default()))
+            .unwrap();
+        let buffer = terminal.backend().buffer().clone();
+        let line = |y: u16| -> String { (0..120).map(|x| buffer[(x, y)].symbol()).collect() };
+        let y = (0..30).find(|&y| line(y).contains("(none)")).unwrap();
+        let x = u16::try_from(line(y).find("(none)").unwrap()).unwrap_or(0);
+        let mouse = |kind, row| {
+            Event::Mouse(MouseEvent {
+                kind,
+                column: x,
+                row,
+                modifiers: KeyModifiers::NONE,
+            })
+        };
+        let keymap = Keymap::default();
+        let down = MouseEventKind::Down(ratatui::crossterm::event::MouseButton::Left);
+        let msg = super::super::translate(&mouse(down, y), &h.state, &keymap).unwrap();
+        assert!(matches!(msg, Msg::ClickRow(1)), "{msg:?}");
+        let list = h.state.list.selected;
+        h.send(msg);
+        assert_eq!(groups(&h), Some(1));
+        assert_eq!(
+            h.state.list.selected, list,
+            "the list under the groups stays"
+        );
+        // Below the last group: nothing.
+        assert!(super::super::translate(&mouse(down, y + 3), &h.state, &keymap).is_none());
+        let up = super::super::translate(&mouse(MouseEventKind::ScrollUp, y), &h.state, &keymap);
+        h.send(up.unwrap());
+        assert_eq!(groups(&h), Some(0));
+        // Under the help, the click is not the groups'.
+        h.state.help = true;
+        assert!(super::super::translate(&mouse(down, y), &h.state, &keymap).is_none());
     }
 
     #[test]

@@ -27,6 +27,10 @@ pub trait SyncPort: Send + Sync {
     fn freshness(&self, store: &Store, status: &str) -> Option<Freshness>;
     /// The last rate-limit figures the service sent.
     fn rate_limit(&self) -> RateLimit;
+    /// The sync's settings (fixinsight: the enrichment's estimate and whether it can run).
+    fn settings(&self) -> crate::sync::SyncSettings {
+        crate::sync::SyncSettings::default()
+    }
 }
 
 /// Runs sync jobs in tasks that report back over the channel.
@@ -36,6 +40,16 @@ pub(super) struct SyncJobs {
 }
 
 impl SyncJobs {
+    /// Jobs run through `port`; insight takes the sync's settings (enrichment is background
+    /// work: its floor, and whether it runs at all).
+    pub(super) fn new(
+        port: Arc<dyn SyncPort>,
+        insight: &mut crate::tui::insight::InsightState,
+    ) -> Self {
+        insight.follow(&port.settings());
+        Self { port }
+    }
+
     pub(super) fn run(&self, job: SyncJob, tx: &UnboundedSender<Msg>, root: &CancellationToken) {
         let port = Arc::clone(&self.port);
         let (tx, cancel) = (tx.clone(), root.clone());

@@ -10,6 +10,10 @@ use crate::tui::action::{FailureKind, Freshness, SyncFailure, SyncJob, Synced};
 use crate::tui::runtime::sync_jobs::{Job, SyncPort};
 
 impl SyncPort for Syncer {
+    fn settings(&self) -> crate::sync::SyncSettings {
+        Syncer::settings(self)
+    }
+
     fn run(&self, job: SyncJob) -> Job<Result<Synced, SyncFailure>> {
         let syncer = self.clone();
         Box::pin(async move {

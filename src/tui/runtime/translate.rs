@@ -40,6 +40,12 @@ pub fn translate(event: &Event, state: &AppState, keymap: &Keymap) -> Option<Msg
 /// A click selects a list row or a side pane's entry, and only when nothing covers them.
 fn click(state: &AppState, column: u16, row: u16) -> Option<Msg> {
     // views: nor under the palette; fix10: nor under a picker or the note editor.
+    // fixinsight: on the grouped view a click selects a group (`ClickRow` carries its index).
+    if state.insight.grouped.is_some() && state.detail.is_none() {
+        let covered = crate::tui::reading::covers_groups(state);
+        let at = view::insight::group_at(state, column, row).filter(|_| !covered)?;
+        return Some(Msg::ClickRow(u16::try_from(at).unwrap_or(u16::MAX)));
+    }
     let covered = state.detail.is_some() || crate::tui::reading::overlay_open(state);
     // reading: where the click lands comes from the layout (sidebar, list, preview).
     (!covered).then(|| view::layout::click_target(state, column, row))?

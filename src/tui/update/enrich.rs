@@ -7,7 +7,10 @@
 use super::info;
 use crate::tui::action::{Msg, SyncJob};
 use crate::tui::effect::Effect;
-use crate::tui::insight::Enrich;
+use crate::tui::insight::{CONFIRM_ABOVE, Enrich};
+
+/// How long the confirmation of a big enrichment waits for its second `e`.
+const CONFIRM_SECONDS: i64 = 10;
 use crate::tui::state::AppState;
 
 /// `e`: queue the view's missing details, or cancel the enrichment under way.
@@ -15,10 +18,53 @@ pub(super) fn toggle(state: &mut AppState) -> Vec<Effect> {
     if state.insight.enrich.is_some() {
         return vec![Effect::ClearQueue];
     }
+    if !state.insight.background_allowed {
+        // The syncer refuses background work: a queue would never be fetched.
+        info(
+            state,
+            "Background sync is off ([sync] background = false): enrichment cannot run".to_owned(),
+        );
+        return Vec::new();
+    }
+    if !confirmed(state) {
+        return Vec::new();
+    }
     vec![Effect::QueueDetails {
         spec: state.view_spec(),
         now: state.now,
     }]
+}
+
+/// A view of more than `CONFIRM_ABOVE` items is queued on a second `e` within
+/// `CONFIRM_SECONDS`: the first says how many and how long (one write queues them all, and
+/// the fetch can take hours).
+fn confirmed(state: &mut AppState) -> bool {
+    let items = state.visible_len();
+    let asked = state
+        .insight
+        .confirm_until
+        .take()
+        .is_some_and(|until| state.now < until);
+    if items <= CONFIRM_ABOVE || asked {
+        return true;
+    }
+    state.insight.confirm_until = state
+        .now
+        .checked_add(jiff::SignedDuration::from_secs(CONFIRM_SECONDS))
+        .ok();
+    let pending = u64::try_from(items).unwrap_or(u64::MAX);
+    let eta = crate::tui::insight::enrich_eta(state, pending)
+        .map(|eta| format!(", {}", crate::tui::insight::rough(eta)))
+        .unwrap_or_default();
+    info(
+        state,
+        format!(
+            "The view has {} items: e again within {CONFIRM_SECONDS} s to fetch the details \
+             of those without (one request each{eta} at most)",
+            crate::text::output::thousands(pending)
+        ),
+    );
+    false
 }
 
 /// At start: is a queue left from the last run?
@@ -117,5 +163,46 @@ fn counted(state: &mut AppState, result: Result<u64, String>) {
                 pending,
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use crate::tui::action::{Action, Msg};
+    use crate::tui::effect::Effect;
+    use crate::tui::state::AppState;
+
+    fn enrich(state: &mut AppState) -> Vec<Effect> {
+        super::super::update(state, Msg::Action(Action::Enrich))
+    }
+
+    #[test]
+    fn e_over_a_big_view_asks_first_and_a_second_e_queues() {
+        let mut state = AppState::new(crate::tui::testkit::now(), 120, 30);
+        state.list.keys = (0..10_001_i64).collect::<Vec<_>>().into();
+        assert!(enrich(&mut state).is_empty());
+        let note = state.note.clone().unwrap().text;
+        assert!(
+            note.contains("10,001 items") && note.contains("e again"),
+            "{note}"
+        );
+        let effects = enrich(&mut state);
+        assert!(
+            matches!(effects[..], [Effect::QueueDetails { .. }]),
+            "{effects:?}"
+        );
+        // A second e long after the first asks again.
+        assert!(enrich(&mut state).is_empty());
+        state.now += jiff::SignedDuration::from_secs(super::CONFIRM_SECONDS + 1);
+        assert!(enrich(&mut state).is_empty());
+        // A view of 10,000 items or fewer queues at once.
+        state.list.keys = (0..10_000_i64).collect::<Vec<_>>().into();
+        state.insight.confirm_until = None;
+        assert!(matches!(
+            enrich(&mut state)[..],
+            [Effect::QueueDetails { .. }]
+        ));
     }
 }

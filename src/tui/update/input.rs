@@ -7,7 +7,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::{info, list, text_filter};
 use crate::text::sanitize_line;
 use crate::tui::effect::Effect;
-use crate::tui::reading::overlay_open;
+use crate::tui::reading::{covers_groups, overlay_open};
 use crate::tui::state::AppState;
 
 /// Most bytes the prompt holds. A paste beyond it is cut (at a character boundary) and the
@@ -119,6 +119,10 @@ pub(super) fn help_scroll(state: &mut AppState, lines: i32, max: u16) -> Vec<Eff
 /// A click selects a list row only when the list is on top (not under the detail or any
 /// overlay: help, fatal screen, palette, pickers, note editor).
 pub(super) fn click(state: &mut AppState, row: u16) -> Vec<Effect> {
+    // fixinsight: on the grouped view, `row` is the group clicked (translate's).
+    if state.insight.grouped.is_some() && !covers_groups(state) && state.detail.is_none() {
+        return super::insight::select_group(state, usize::from(row), false);
+    }
     if state.detail.is_some() || overlay_open(state) {
         state.dirty = false;
         return Vec::new();
@@ -130,6 +134,12 @@ pub(super) fn click(state: &mut AppState, row: u16) -> Vec<Effect> {
 /// screen, palette, pickers, note editor; the help's own wheel scrolling arrives as
 /// `Msg::HelpScroll`).
 pub(super) fn scroll(state: &mut AppState, lines: i32) -> Vec<Effect> {
+    // fixinsight: the wheel moves the grouped view's selection.
+    if state.insight.grouped.is_some() && !covers_groups(state) && state.detail.is_none() {
+        let at = state.insight.grouped.as_ref().map_or(0, |g| g.selected);
+        let to = at.saturating_add_signed(isize::try_from(lines).unwrap_or(0));
+        return super::insight::select_group(state, to, true);
+    }
     if overlay_open(state) {
         state.dirty = false;
         return Vec::new();

@@ -8,13 +8,17 @@
 use jiff::{SignedDuration, Timestamp};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+mod drill;
+
+use drill::{back_to_groups, narrow_to_selected};
+
 use super::info;
-use super::list::{self, Requery};
+use super::list;
 use crate::store::pivot::By;
 use crate::tui::action::{Action, Msg};
 use crate::tui::effect::Effect;
-use crate::tui::insight::{Grouped, Narrow, Picker, TrendsPanel, append_search, narrow};
-use crate::tui::state::{AppState, Chosen, Focus};
+use crate::tui::insight::{Grouped, Picker, TrendsPanel};
+use crate::tui::state::{AppState, Focus};
 
 /// Pivots and trends are computed again at most this often while the store changes.
 pub const THROTTLE: SignedDuration = SignedDuration::from_secs(2);
@@ -28,6 +32,9 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effe
         }
         Action::Trends if state.detail.is_none() => return Some(toggle_trends(state)),
         Action::Enrich => return Some(super::enrich::toggle(state)),
+        Action::Back if state.insight.grouped.is_none() && state.focus == Focus::List => {
+            return back_to_groups(state);
+        }
         _ => {}
     }
     if state.detail.is_some() || state.focus != Focus::List || state.insight.grouped.is_none() {
@@ -44,8 +51,9 @@ fn grouped_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
     let page = state.list.viewport_rows.max(1);
     let at = grouped.selected;
     grouped.selected = match action {
-        Action::MoveDown => (at + 1).min(last),
-        Action::MoveUp => at.saturating_sub(1),
+        // J/K too: the list under the groups must not move out of sight.
+        Action::MoveDown | Action::NextItem => (at + 1).min(last),
+        Action::MoveUp | Action::PrevItem => at.saturating_sub(1),
         Action::Top => 0,
         Action::Bottom => last,
         Action::PageDown => (at + page).min(last),
@@ -70,6 +78,21 @@ fn grouped_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
     Some(Vec::new())
 }
 
+/// A click (or the wheel, `clamp`) selects group `n`; a click past the last group does
+/// nothing.
+pub(super) fn select_group(state: &mut AppState, n: usize, clamp: bool) -> Vec<Effect> {
+    let Some(grouped) = state.insight.grouped.as_mut() else {
+        return Vec::new();
+    };
+    let len = grouped.pivot.as_ref().map_or(0, |p| p.groups.len());
+    if len == 0 || (!clamp && n >= len) {
+        state.dirty = false;
+        return Vec::new();
+    }
+    grouped.selected = n.min(len - 1);
+    Vec::new()
+}
+
 /// The actions that mean the same over the groups as over the list (the view's, not an
 /// item's): they go on to their handlers.
 fn passes(action: Action) -> bool {
@@ -90,55 +113,20 @@ fn passes(action: Action) -> bool {
     )
 }
 
-/// Shows the list narrowed to the selected group.
-fn narrow_to_selected(state: &mut AppState) -> Vec<Effect> {
-    let Some(grouped) = &state.insight.grouped else {
-        return Vec::new();
-    };
-    let Some(group) = grouped
-        .pivot
-        .as_ref()
-        .and_then(|p| p.groups.get(grouped.selected))
-    else {
-        return Vec::new();
-    };
-    let label = crate::text::sanitize_line(group.shown()).into_owned();
-    let how = match narrow(&grouped.by, group.key.as_deref()) {
-        Ok(how) => how,
-        Err(why) => {
-            info(state, why);
-            return Vec::new();
-        }
-    };
-    state.insight.grouped = None;
-    let mode = match how {
-        Narrow::App(value) => {
-            state.filters.app = Some(Chosen { value, label });
-            Requery::New
-        }
-        Narrow::Tag(value) => {
-            state.filters.tag = Some(Chosen { value, label });
-            Requery::New
-        }
-        Narrow::Search(extra) => {
-            let mut spec = state.view_spec();
-            spec.search = append_search(&spec.search, &extra);
-            state.text_filter = None;
-            super::restore_view(state, &spec);
-            Requery::New
-        }
-    };
-    let mut effects: Vec<Effect> = list::fit_viewport(state).into_iter().collect();
-    effects.push(list::requery(state, mode));
-    effects.push(Effect::SaveView(state.view_spec()));
-    effects
-}
-
 fn toggle_trends(state: &mut AppState) -> Vec<Effect> {
     if state.insight.trends.take().is_some() {
         return list::fit_viewport(state).into_iter().collect();
     }
     state.insight.trends = Some(TrendsPanel::default());
+    if crate::tui::view::insight::trends_rows(state) == 0 {
+        info(
+            state,
+            format!(
+                "Trends need a terminal of {} rows or more",
+                crate::tui::view::insight::TRENDS_MIN_TERMINAL
+            ),
+        );
+    }
     let mut effects: Vec<Effect> = list::fit_viewport(state).into_iter().collect();
     effects.extend(ask_trend(state));
     effects
@@ -236,6 +224,7 @@ fn ask_trend(state: &mut AppState) -> Option<Effect> {
     panel.request_id = request_id;
     panel.computing = true;
     panel.spec = Some(spec.clone());
+    panel.by = Some(by.clone());
     Some(Effect::Trend {
         request_id,
         spec,
@@ -323,14 +312,41 @@ pub(super) fn trended(
     }
 }
 
-/// Before a message is applied: an answer to the list's query means the view or the store
-/// changed; the groups and the trend are due again.
+/// Before a message is applied: the groups and the trend are due again when the store changed
+/// (the messages that say so, as for the views' counts) or the list now shows another view.
+/// A list query alone (scrolling, a page of rows) changes nothing they count.
 pub(super) fn observe(state: &mut AppState, msg: &Msg) {
-    if matches!(msg, Msg::ViewLoaded { result: Ok(_), .. })
-        && (state.insight.grouped.is_some() || state.insight.trends.is_some())
-    {
-        state.insight.due = true;
+    if state.insight.grouped.is_none() && state.insight.trends.is_none() {
+        return;
     }
+    let changed = match msg {
+        Msg::Triaged(Ok(_)) | Msg::Arrived(Ok(true)) | Msg::DetailLoaded { result: Ok(_), .. } => {
+            true
+        }
+        Msg::TriageRev(Ok(rev)) => *rev != state.triage.rev,
+        Msg::Synced {
+            result: Ok(synced), ..
+        } => synced.added + synced.changed > 0,
+        Msg::Tick(now) => state.triage.next_wake.is_some_and(|at| at <= *now),
+        Msg::ViewLoaded { result: Ok(_), .. } => other_view(state),
+        _ => false,
+    };
+    state.insight.due |= changed;
+}
+
+/// The list's view is not the one the groups or the trend are of.
+fn other_view(state: &AppState) -> bool {
+    let spec = state.view_spec();
+    state
+        .insight
+        .grouped
+        .as_ref()
+        .is_some_and(|g| g.spec != spec)
+        || state
+            .insight
+            .trends
+            .as_ref()
+            .is_some_and(|p| p.spec.as_ref() != Some(&spec))
 }
 
 /// Each tick: the due pivot and trend, once no run is under way and the throttle allows.

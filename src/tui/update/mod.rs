@@ -242,6 +242,16 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     }
     // simtui: a key that changes the view leaves a key set first (and then acts).
     similar::leave_for(state, action);
+    // fixinsight: an open Top issues screen or grouped view takes the keys before `reading`:
+    // J/K must not move the list hidden under it.
+    if state.top_issues.is_some() || state.insight.grouped.is_some() {
+        if let Some(effects) = top_issues::on_action(state, action) {
+            return effects;
+        }
+        if let Some(effects) = insight::on_action(state, action) {
+            return effects;
+        }
+    }
     // reading: p, b, J/K and ]/[; first, as it ends a pane's type-ahead before any action.
     if let Some(effects) = reading::on_action(state, action) {
         return effects;

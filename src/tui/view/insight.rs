@@ -4,6 +4,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Sparkline};
 
@@ -13,11 +14,12 @@ use crate::store::pivot::{By, Group, Growth};
 use crate::text::sanitize_line;
 use crate::tui::insight::{Grouped, TrendsPanel};
 use crate::tui::state::AppState;
+use crate::width::fit;
 
 /// The trends panel's height: borders and five lines (the sparkline, or the five groups).
 pub const TRENDS_HEIGHT: u16 = 7;
 /// Below this terminal height the panel does not show (the list keeps its rows).
-const TRENDS_MIN_TERMINAL: u16 = 20;
+pub const TRENDS_MIN_TERMINAL: u16 = 20;
 
 /// Rows the trends panel takes above the list (0 when it is hidden or the terminal is short).
 #[must_use]
@@ -38,24 +40,23 @@ fn label(by: &By, key: Option<&str>, shown: &str, privacy: bool) -> String {
     sanitize_line(&raw).into_owned()
 }
 
-/// `text` cut or padded to `width` columns.
-fn fit(text: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut used = 0;
-    for c in text.chars() {
-        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-        if used + w > width {
-            if width > 0 && used < width {
-                out.push('…');
-                used += 1;
-            }
-            break;
-        }
-        out.push(c);
-        used += w;
+/// The newest `width` days of an oldest-first series: ratatui's sparkline draws from the left
+/// and drops what does not fit, so a narrow one would lose today.
+#[must_use]
+pub fn newest(daily: &[u32], width: u16) -> Vec<u64> {
+    let from = daily.len().saturating_sub(usize::from(width));
+    daily[from..].iter().map(|&d| u64::from(d)).collect()
+}
+
+/// A sparkline of the newest days that fit `area`, scaled to `max` (shared by the rows it is
+/// compared with; `None`: its own largest day).
+fn spark(frame: &mut Frame, area: Rect, daily: &[u32], max: Option<u64>, style: Style) {
+    let data = newest(daily, area.width);
+    let mut spark = Sparkline::default().data(&data).style(style);
+    if let Some(max) = max {
+        spark = spark.max(max.max(1));
     }
-    out.push_str(&" ".repeat(width.saturating_sub(used)));
-    out
+    frame.render_widget(spark, area);
 }
 
 /// A bar of `share` (0..=1) in `width` cells, in eighths.
@@ -92,9 +93,7 @@ pub fn render_grouped(frame: &mut Frame, area: Rect, state: &AppState, theme: Th
     if let Some(line) = coverage(grouped, state, theme) {
         head.push(line);
     }
-    let head_rows = u16::try_from(head.len()).unwrap_or(1);
-    let [top, body] =
-        Layout::vertical([Constraint::Length(head_rows), Constraint::Min(0)]).areas(inner);
+    let [top, body] = split(inner, grouped);
     frame.render_widget(Paragraph::new(head), top);
     let Some(pivot) = &grouped.pivot else {
         let text = grouped.error.as_ref().map_or_else(
@@ -110,26 +109,73 @@ pub fn render_grouped(frame: &mut Frame, area: Rect, state: &AppState, theme: Th
     }
     let rows = usize::from(body.height).max(1);
     let offset = grouped.selected.saturating_sub(rows - 1);
+    // One scale for every row: a 5-item group does not look as tall as a 400-item one.
+    let max = pivot
+        .groups
+        .iter()
+        .flat_map(|g| g.daily.iter())
+        .max()
+        .map(|&m| u64::from(m));
     for (n, group) in pivot.groups.iter().enumerate().skip(offset).take(rows) {
         let y = body.y + u16::try_from(n - offset).unwrap_or(0);
         let rect = Rect::new(body.x, y, body.width, 1);
-        draw_group(frame, rect, group, pivot.total, grouped, state, theme);
+        let row = Row {
+            total: pivot.total,
+            max,
+        };
+        draw_group(frame, rect, group, row, grouped, state, theme);
         if n == grouped.selected {
             frame.buffer_mut().set_style(rect, theme.selected(true));
         }
     }
 }
 
+/// The header lines (the keys, and "based on" for a metadata pivot) and the groups' rows.
+fn split(inner: Rect, grouped: &Grouped) -> [Rect; 2] {
+    let covered = grouped.pivot.as_ref().is_some_and(|p| p.covered.is_some());
+    let head_rows = 1 + u16::from(covered);
+    Layout::vertical([Constraint::Length(head_rows), Constraint::Min(0)]).areas(inner)
+}
+
+/// The group a click at `column`, `row` of the screen lands on (its index in the pivot).
+#[must_use]
+pub fn group_at(state: &AppState, column: u16, row: u16) -> Option<usize> {
+    let grouped = state.insight.grouped.as_ref()?;
+    let pivot = grouped.pivot.as_ref()?;
+    let area = super::layout::areas(state).list;
+    let inner = Block::default().borders(Borders::ALL).inner(area);
+    let [_, body] = split(inner, grouped);
+    if !body.contains(ratatui::layout::Position::new(column, row)) {
+        return None;
+    }
+    let rows = usize::from(body.height).max(1);
+    let offset = grouped.selected.saturating_sub(rows - 1);
+    let n = offset + usize::from(row - body.y);
+    (n < pivot.groups.len()).then_some(n)
+}
+
 fn title(grouped: &Grouped) -> String {
     let total = grouped.pivot.as_ref().map(|p| p.total);
     let busy = if grouped.computing { " ⟳" } else { "" };
-    match total {
+    let by = sanitize_line(&grouped.by.name()).into_owned();
+    let text = match total {
         Some(total) => format!(
-            " Grouped by {} · {} items{busy} ",
-            sanitize_line(&grouped.by.name()),
+            " Grouped by {by} · {} items{busy}",
             thousands(usize::try_from(total).unwrap_or(usize::MAX))
         ),
-        None => format!(" Grouped by {}{busy} ", sanitize_line(&grouped.by.name())),
+        None => format!(" Grouped by {by}{busy}"),
+    };
+    format!(
+        "{text}{} ",
+        stale(grouped.pivot.is_some(), grouped.error.as_deref())
+    )
+}
+
+/// " · ⚠ not refreshed: why" when a refresh failed while older numbers still show.
+fn stale(shown: bool, error: Option<&str>) -> String {
+    match error {
+        Some(why) if shown => format!(" · ⚠ not refreshed: {}", sanitize_line(why)),
+        _ => String::new(),
     }
 }
 
@@ -163,12 +209,19 @@ fn coverage(grouped: &Grouped, state: &AppState, theme: Theme) -> Option<Line<'s
     ))
 }
 
+/// What a row is drawn against: the pivot's total (for the share) and the sparklines' scale.
+#[derive(Clone, Copy)]
+struct Row {
+    total: u64,
+    max: Option<u64>,
+}
+
 /// One group's row: label, count, share (bar and percent) and its 30-day sparkline.
 fn draw_group(
     frame: &mut Frame,
     rect: Rect,
     group: &Group,
-    total: u64,
+    Row { total, max }: Row,
     grouped: &Grouped,
     state: &AppState,
     theme: Theme,
@@ -202,8 +255,7 @@ fn draw_group(
         Span::raw("  "),
     ]);
     frame.render_widget(Paragraph::new(line), text);
-    let data: Vec<u64> = group.daily.iter().map(|&d| u64::from(d)).collect();
-    frame.render_widget(Sparkline::default().data(&data).style(theme.good()), spark);
+    self::spark(frame, spark, &group.daily, max, theme.good());
 }
 
 /// The status bar's enrichment part: "details 120/812 · ~4 min" (no estimate while the
@@ -213,13 +265,7 @@ pub fn enrich_status(state: &AppState) -> Option<String> {
     let enrich = state.insight.enrich?;
     let n = |v: u64| thousands(usize::try_from(v).unwrap_or(usize::MAX));
     let progress = format!("details {}/{}", n(enrich.done()), n(enrich.total));
-    let eta = crate::sync::enrich_estimate(
-        enrich.pending,
-        state.rate,
-        crate::tui::insight::FLOOR_PERCENT,
-        state.now,
-        crate::tui::insight::PER_REQUEST,
-    );
+    let eta = crate::tui::insight::enrich_eta(state, enrich.pending);
     Some(match eta {
         Some(eta) => format!("{progress} · {}", crate::tui::insight::rough(eta)),
         None => progress,
@@ -281,12 +327,14 @@ pub fn render_trends(frame: &mut Frame, area: Rect, state: &AppState, theme: The
     };
     let [spark, growing] =
         Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(inner);
-    let data: Vec<u64> = trend.daily.iter().map(|&d| u64::from(d)).collect();
-    frame.render_widget(Sparkline::default().data(&data).style(theme.good()), spark);
+    self::spark(frame, spark, &trend.daily, None, theme.good());
+    let by = panel.by.as_ref().unwrap_or(&state.insight.by);
     let mut lines: Vec<Line> = trend
         .growing
         .iter()
-        .map(|g| growth_line(g, &state.insight.by, state.acting.privacy, theme))
+        .filter(|g| g.this_week >= GROWTH_FLOOR)
+        .take(GROWING_SHOWN)
+        .map(|g| growth_line(g, by, state.acting.privacy, theme))
         .collect();
     if lines.is_empty() {
         lines.push(Line::styled(" nothing grew this week", theme.dim()));
@@ -297,11 +345,19 @@ pub fn render_trends(frame: &mut Frame, area: Rect, state: &AppState, theme: The
 fn trends_title(panel: &TrendsPanel, state: &AppState) -> String {
     let today = panel.trend.as_ref().map_or(0, |t| t.today);
     let busy = if panel.computing { " ⟳" } else { "" };
+    let by = panel.by.as_ref().unwrap_or(&state.insight.by);
     format!(
-        " Trends · 30 days · today {today} · growing by {}{busy} ",
-        sanitize_line(&state.insight.by.name())
+        " Trends · 30 days · today {today} · growing by {}{busy}{} ",
+        sanitize_line(&by.name()),
+        stale(panel.trend.is_some(), panel.error.as_deref())
     )
 }
+
+/// A group is listed as growing only with at least this many items this week: "+300% (2 this
+/// week)" is noise, not a move.
+pub const GROWTH_FLOOR: u64 = 5;
+/// The growing groups the panel has lines for.
+const GROWING_SHOWN: usize = 5;
 
 /// "+240%  Nimbus Notes  (34 this week)", or "new" for a group without a baseline.
 fn growth_line(g: &Growth, by: &By, privacy: bool, theme: Theme) -> Line<'static> {

@@ -154,13 +154,13 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
         );
     }
     if let Some(filter) = &state.text_filter {
-        render_prompt(frame, prompt, filter, theme);
+        render_prompt(frame, prompt, filter, state.acting.privacy, theme);
     }
 }
 
 /// The search prompt: `/ `, the text, and when the query has an error, its span underlined
 /// and its message at the end of the line.
-fn render_prompt(frame: &mut Frame, area: Rect, filter: &TextFilter, theme: Theme) {
+fn render_prompt(frame: &mut Frame, area: Rect, filter: &TextFilter, privacy: bool, theme: Theme) {
     let message = filter
         .error
         .as_ref()
@@ -175,6 +175,13 @@ fn render_prompt(frame: &mut Frame, area: Rect, filter: &TextFilter, theme: Them
     ])
     .areas(area);
     frame.render_widget(Paragraph::new(Span::styled("/ ", theme.active())), label);
+    // fixinsight: in privacy mode a search not being edited shows its private values masked.
+    if privacy && !filter.editing && filter.error.is_none() {
+        let text = filter.text();
+        let shown = crate::tui::insight::mask_search(&text, true);
+        frame.render_widget(Paragraph::new(sanitize_line(&shown).into_owned()), input);
+        return;
+    }
     let mut textarea = filter.input.clone();
     textarea.set_cursor_line_style(Style::new());
     if !filter.editing {

@@ -105,7 +105,9 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     insight::render_picker(frame, main, state, theme); // insight: the `=` picker
     // similar: the Top issues screen over the content.
     if let Some(screen) = &state.top_issues {
-        super::top_issues::render(frame, areas.content, screen, state.now, theme);
+        // fixinsight: the view's size, for "the newest 100,000 of N".
+        let items = state.visible_len();
+        super::top_issues::render(frame, areas.content, screen, state.now, items, theme);
     }
     if state.help {
         help::render(frame, area, keymap, theme, state.help_scroll);

@@ -109,7 +109,9 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
         }
     }
     if let Some(f) = state.text_filter.as_ref().filter(|f| !f.applied.is_empty()) {
-        let text = format!("/{}", sanitize_line(&f.applied));
+        // fixinsight: privacy masks custom values and emails in the search too.
+        let shown = crate::tui::insight::mask_search(&f.applied, state.acting.privacy);
+        let text = format!("/{}", sanitize_line(&shown));
         parts.push(Part::new(text, theme.active(), Side::Left, 77).cuttable(CHIP_COMFORT));
     }
     if state.list.loaded && state.triage.unseen > 0 {
