@@ -297,9 +297,10 @@ fn put_counted(
 }
 
 fn put_one(tx: &Transaction<'_>, id: &str, state: &Triage, at: Timestamp) -> rusqlite::Result<()> {
+    // `k`: the stored item's key, kept with the state (see `hidden_condition`).
     tx.prepare_cached(
-        "INSERT OR REPLACE INTO triage (id, seen, starred, snoozed_until, done, note, changed)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT OR REPLACE INTO triage (id, seen, starred, snoozed_until, done, note, changed, k)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, (SELECT k FROM items WHERE id = ?1))",
     )?
     .execute(params![
         id,
@@ -357,26 +358,22 @@ pub(super) fn hide_condition(hide: super::read::Hide, param: usize) -> String {
 }
 
 /// The condition that keeps done items and items snoozed past `?N` (the parameter number given)
-/// out of a view: a set computed once per query, so the walk of the view's index is unchanged.
+/// out of a view: a set computed once per query (a scan of the triage table, which holds each
+/// triaged item's key), so the walk of the view's index is unchanged.
 #[must_use]
 pub fn hidden_condition(param: usize) -> String {
-    format!("items.k NOT IN ({})", hidden_set(param))
+    format!(
+        "items.k NOT IN (SELECT t.k FROM triage t WHERE t.k IS NOT NULL \
+         AND (t.done = 1 OR t.snoozed_until > ?{param}))"
+    )
 }
 
 /// The items snoozed past `?N` and not done (the items a view hides beyond the done ones).
 #[must_use]
 pub fn snoozed_only(param: usize) -> String {
     format!(
-        "items.k IN (SELECT i.k FROM triage t JOIN items i ON i.id = t.id \
-         WHERE t.snoozed_until > ?{param} AND t.done = 0)"
-    )
-}
-
-/// The keys of done items and items snoozed past `?N`.
-fn hidden_set(param: usize) -> String {
-    format!(
-        "SELECT i.k FROM triage t JOIN items i ON i.id = t.id \
-         WHERE t.done = 1 OR t.snoozed_until > ?{param}"
+        "items.k IN (SELECT t.k FROM triage t WHERE t.k IS NOT NULL \
+         AND t.snoozed_until > ?{param} AND t.done = 0)"
     )
 }
 

@@ -165,12 +165,3 @@ fn count(row: &Row<'_>, at: usize) -> rusqlite::Result<u64> {
     Ok(row.get::<_, i64>(at)?.unsigned_abs())
 }
 
-/// `view` hiding done and snoozed items row by row: a walk of a window of recent items looks
-/// up the few it meets, where collecting every hidden item first costs more than the walk.
-pub(super) fn per_row(view: &ViewQuery) -> ViewQuery {
-    let mut view = view.clone();
-    if let Some(hide) = &mut view.hide {
-        hide.per_row = true;
-    }
-    view
-}

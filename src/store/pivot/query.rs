@@ -55,7 +55,7 @@ impl Store {
         } else if counts {
             self.counted_groups(view, by, &mut groups, 1, &app)?;
         }
-        self.recent_groups(&kept::per_row(view), by, window, &mut groups, &refs)?;
+        self.recent_groups(view, by, window, &mut groups, &refs)?;
         let mut groups = groups.met;
         if counts {
             groups.retain(|g| g.count > 0);
@@ -278,9 +278,8 @@ impl Store {
         window: &Window,
         mut each: impl FnMut(i64),
     ) -> Result<(), StoreError> {
-        let view = kept::per_row(view);
         let (from, condition, mut params) =
-            view_condition(self.conn(), &view).map_err(|e| self.error(e))?;
+            view_condition(self.conn(), view).map_err(|e| self.error(e))?;
         let (_, in_window) = push_window(&mut params, window);
         let sql = format!("SELECT items.k {from} WHERE {condition} AND {in_window}");
         self.each_row(&sql, &params, |row| {

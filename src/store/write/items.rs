@@ -202,6 +202,9 @@ fn insert_item(
         k
     ])?;
     insert_tags(tx, k, item.status.as_str(), &item.tags)?;
+    // An item triaged before it was stored (or forgotten and stored again): its state finds it.
+    tx.prepare_cached("UPDATE triage SET k = ?2 WHERE id = ?1")?
+        .execute(params![item.id.as_str(), k])?;
     Ok(k)
 }
 
@@ -335,6 +338,8 @@ pub(in crate::store) fn forget_item(
     if let Some(shape) = read_shape(tx, k)? {
         deltas.add(&shape, -1);
     }
+    tx.prepare_cached("UPDATE triage SET k = NULL WHERE id = (SELECT id FROM items WHERE k = ?1)")?
+        .execute([k])?;
     delete_tags(tx, k, status, tags_json)?;
     tx.prepare_cached("DELETE FROM item_meta WHERE k = ?1")?
         .execute([k])?;

@@ -86,8 +86,9 @@ fn changed(item: &FeedbackDetail, change: u8, other_app: &AppRef) -> FeedbackDet
     d
 }
 
-/// The kept counts (non-zero) and the counts made afresh, as sorted rows.
-type Rows = Vec<(i64, String, String, i64, i64, String, i64)>;
+/// The kept counts (non-zero) and the counts made afresh, as sorted rows: (dim, key, status,
+/// project, app, done, value, n).
+type Rows = Vec<(i64, String, String, i64, i64, bool, String, i64)>;
 
 fn kept_and_recounted(store: &Store) -> (Rows, Rows) {
     let conn = store.conn();
@@ -103,15 +104,17 @@ fn kept_and_recounted(store: &Store) -> (Rows, Rows) {
                     r.get(4)?,
                     r.get(5)?,
                     r.get(6)?,
+                    r.get(7)?,
                 ))
             })
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap()
     };
-    let order = "ORDER BY dim, key, status, project, app, value";
+    let order = "ORDER BY dim, key, status, project, app, done, value";
     let kept = rows(&format!(
-        "SELECT dim, key, status, project, app, value, n FROM pivot_counts WHERE n != 0 {order}"
+        "SELECT dim, key, status, project, app, done, value, n FROM pivot_counts \
+         WHERE n != 0 {order}"
     ));
     conn.execute_batch(
         "DROP TABLE IF EXISTS temp.recount;
@@ -121,7 +124,7 @@ fn kept_and_recounted(store: &Store) -> (Rows, Rows) {
     conn.execute_batch(&RECOUNT_PIVOT_COUNTS.replace("INTO pivot_counts", "INTO temp.recount"))
         .unwrap();
     let fresh = rows(&format!(
-        "SELECT dim, key, status, project, app, value, n FROM temp.recount {order}"
+        "SELECT dim, key, status, project, app, done, value, n FROM temp.recount {order}"
     ));
     (kept, fresh)
 }
@@ -199,6 +202,15 @@ fn run(ops: &[Op]) {
     }
     let (kept, fresh) = kept_and_recounted(&store);
     assert_eq!(kept, fresh, "after {ops:?}");
+    let stray: i64 = store
+        .conn()
+        .query_row(
+            "SELECT count(*) FROM triage t LEFT JOIN items i ON i.id = t.id WHERE t.k IS NOT i.k",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(stray, 0, "triage keys after {ops:?}");
 }
 
 proptest! {
@@ -255,7 +267,8 @@ fn schema_8_counts_a_schema_7_store() {
                       (-2, 'detail', 2, 'new', 1, NULL, 'b', '[]', 20, 25),
                       (-1, 'listed', 1, 'archived', 1, 1, 'c', '[]', 10, NULL);
              INSERT INTO item_tags (tag, status, k) VALUES ('bug', 'new', -3);
-             INSERT INTO item_meta (k, custom, key, value) VALUES (-3, 0, 'appVersion', '2.1');",
+             INSERT INTO item_meta (k, custom, key, value) VALUES (-3, 0, 'appVersion', '2.1');
+             INSERT INTO triage (id, done, changed) VALUES ('detail', 1, 0), ('gone', 1, 0);",
         )
         .unwrap();
     }
@@ -280,9 +293,20 @@ fn schema_8_counts_a_schema_7_store() {
     assert_eq!(kept, fresh);
     let n = |dim: i64, value: &str| -> i64 {
         kept.iter()
-            .filter(|r| r.0 == dim && r.5 == value)
-            .map(|r| r.6)
+            .filter(|r| r.0 == dim && r.6 == value)
+            .map(|r| r.7)
             .sum()
     };
     assert_eq!((n(0, ""), n(1, ""), n(2, "bug"), n(3, ""), n(4, "2.1")), (3, 2, 1, 2, 1));
+    let done: i64 = kept.iter().filter(|r| r.0 == 0 && r.5).map(|r| r.7).sum();
+    assert_eq!(done, 1);
+    let keys: Vec<(String, Option<i64>)> = store
+        .conn()
+        .prepare("SELECT id, k FROM triage ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(keys, [("detail".to_owned(), Some(-2)), ("gone".to_owned(), None)]);
 }
