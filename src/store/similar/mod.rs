@@ -9,8 +9,9 @@
 //! weight it holds (1.0: it has every distinctive word). Words only the item itself has are left
 //! out: a name or an order number must not make its near-duplicates look less alike. Scores are
 //! exact over the kept words, so the count of items above [`THRESHOLD`] is a real count, not an
-//! estimate from the first page of a ranking; `score` finds them without reading the common
-//! words' posting lists whole (prefix filtering), and `apps` counts their apps in one query.
+//! estimate from the first page of a ranking. `terms` reads only as much of each word's posting
+//! list as the choice needs, `score` scores the candidates of the rarest words only (prefix
+//! filtering), and `apps` counts their apps in one query.
 
 mod apps;
 mod score;
@@ -71,7 +72,7 @@ impl Store {
             return Ok(None);
         };
         let terms = self.distinctive_terms(&message)?;
-        let mut above = self.scored(key, &terms)?;
+        let mut above = score::scored(key, &terms);
         above.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.key.cmp(&b.key)));
         let apps = self.apps_of(above.iter().map(|m| m.key))?;
         let total = above.len();

@@ -1,77 +1,134 @@
-//! The distinctive words of a message and their weights, read from the full-text index's
-//! vocabulary: an `fts5vocab` table over `items_fts`, created in `temp` the first time a
-//! connection asks (it has no storage of its own, so no migration), and the index's row count.
+//! The distinctive words of a message, their weights and their posting lists.
+//!
+//! The choice needs each word's document count, and the index has no cheap one: FTS5 (and its
+//! `fts5vocab` tables) counts a word's documents by walking its whole posting list, so counting
+//! every word of a message walks "the" and "thanks" too, most of a million entries each. But
+//! only the kept words need an exact count. So the posting lists are read in rounds, each word
+//! up to a cap: the words that ended under the cap are exact and rarer than all the others; when
+//! they settle the choice (the term limit or the budget is reached, or the budget left is under
+//! the cap, so no unfinished word can fit), the rest is never read. The cap doubles (or jumps to
+//! the budget left) until then. The kept words' lists are then already in memory for scoring.
 
-use std::collections::HashSet;
-
-use rusqlite::{CachedStatement, OptionalExtension};
+use std::collections::BTreeSet;
 
 use super::{MAX_TERMS, POSTING_BUDGET};
 use crate::store::search::index_words;
 use crate::store::{Store, StoreError};
 
+/// FTS5 indexes at most this many bytes of a token (`FTS5_MAX_TOKEN_SIZE`): a longer word is
+/// never in the vocabulary as written.
+const MAX_TOKEN_BYTES: usize = 32_768;
+/// The first round's cap: rare words are read whole in one query.
+const FIRST_CAP: u64 = 4_096;
+
 /// One distinctive word: how the index spells it, its weight (inverse document frequency) and
-/// how many items hold it (the length of its posting list).
+/// the keys of the items that hold it, ascending.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Term {
     pub word: String,
     pub weight: f64,
-    pub docs: u64,
+    pub keys: Vec<i64>,
 }
 
-/// The lookup of a word's document count.
-const VOCAB_DOCS: &str = "SELECT doc FROM temp.items_vocab WHERE term = ?1";
+/// A word's posting list as far as it was read.
+struct Posting {
+    word: String,
+    keys: Vec<i64>,
+    /// The whole list is read (`keys.len()` is the word's document count).
+    complete: bool,
+}
 
 impl Store {
-    /// The message's most distinctive words with their weights: words other items have too,
-    /// rarest first, within [`MAX_TERMS`] and [`POSTING_BUDGET`].
+    /// The message's most distinctive words with their weights and posting lists: words other
+    /// items have too, rarest first (equal counts in word order), at most [`MAX_TERMS`], as
+    /// long as their posting lists together stay within [`POSTING_BUDGET`].
     pub(super) fn distinctive_terms(&self, message: &str) -> Result<Vec<Term>, StoreError> {
-        let words: HashSet<String> = index_words(message).into_iter().collect();
-        let mut found: Vec<(String, u64)> = Vec::new();
-        {
-            let mut statement = self.vocab_statement()?;
-            for word in words {
-                let docs: Option<i64> = statement
-                    .query_row([&word], |row| row.get(0))
-                    .optional()
-                    .map_err(|e| self.error(e))?;
-                if let Some(docs) = docs.filter(|&d| d >= 2) {
-                    found.push((word, docs.unsigned_abs()));
-                }
+        self.distinctive_terms_with(message, FIRST_CAP, POSTING_BUDGET)
+    }
+
+    /// [`Self::distinctive_terms`] with the first cap and the budget given (tests make both
+    /// small, so that small stores take several rounds and meet the budget).
+    pub(super) fn distinctive_terms_with(
+        &self,
+        message: &str,
+        first_cap: u64,
+        budget: u64,
+    ) -> Result<Vec<Term>, StoreError> {
+        let words: BTreeSet<String> = index_words(message)
+            .into_iter()
+            .filter(|w| w.len() <= MAX_TOKEN_BYTES)
+            .collect();
+        let mut postings: Vec<Posting> = words
+            .into_iter()
+            .map(|word| Posting {
+                word,
+                keys: Vec::new(),
+                complete: false,
+            })
+            .collect();
+        let mut cap = first_cap.max(1);
+        let kept = loop {
+            for posting in postings.iter_mut().filter(|p| !p.complete) {
+                self.read_posting(posting, cap)?;
             }
-        }
-        // Rarest first; equal counts in word order, so the choice does not depend on hashing.
-        found.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+            match choose(&postings, cap, budget) {
+                Ok(kept) => break kept,
+                Err(next) => cap = next,
+            }
+        };
         let stored = self.stored_count()?.max(1);
-        let mut budget = POSTING_BUDGET;
-        let mut terms = Vec::new();
-        for (word, docs) in found.into_iter().take(MAX_TERMS) {
-            let Some(left) = budget.checked_sub(docs) else {
-                break;
-            };
-            budget = left;
+        let mut terms = Vec::with_capacity(kept.len());
+        for at in kept {
+            let posting = std::mem::replace(
+                &mut postings[at],
+                Posting {
+                    word: String::new(),
+                    keys: Vec::new(),
+                    complete: true,
+                },
+            );
             #[allow(clippy::cast_precision_loss)] // counts far below 2^52
-            let weight = (1.0 + stored as f64 / docs as f64).ln();
-            terms.push(Term { word, weight, docs });
+            let weight = (1.0 + stored as f64 / posting.keys.len() as f64).ln();
+            terms.push(Term {
+                word: posting.word,
+                weight,
+                keys: posting.keys,
+            });
         }
         Ok(terms)
     }
 
-    /// The vocabulary lookup, creating the vocabulary table on the connection's first use (a
-    /// prepared statement in the cache means the table is there: `temp` is the connection's own).
-    fn vocab_statement(&self) -> Result<CachedStatement<'_>, StoreError> {
-        if let Ok(statement) = self.conn().prepare_cached(VOCAB_DOCS) {
-            return Ok(statement);
-        }
-        self.conn()
-            .execute_batch(
-                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.items_vocab \
-                 USING fts5vocab(main, 'items_fts', 'row');",
+    /// Reads the word's posting list on, up to `cap` keys in all.
+    fn read_posting(&self, posting: &mut Posting, cap: u64) -> Result<(), StoreError> {
+        let have = posting.keys.len() as u64;
+        let wanted = cap.saturating_sub(have);
+        let from = match posting.keys.last() {
+            None => i64::MIN,
+            Some(&i64::MAX) => {
+                posting.complete = true;
+                return Ok(());
+            }
+            Some(&last) => last + 1,
+        };
+        let phrase = format!("\"{}\"", posting.word.replace('"', "\"\""));
+        let mut statement = self
+            .conn()
+            .prepare_cached(
+                "SELECT rowid FROM items_fts WHERE items_fts MATCH ?1 AND rowid >= ?2 \
+                 ORDER BY rowid LIMIT ?3",
             )
             .map_err(|e| self.error(e))?;
-        self.conn()
-            .prepare_cached(VOCAB_DOCS)
-            .map_err(|e| self.error(e))
+        let limit = i64::try_from(wanted).unwrap_or(i64::MAX);
+        let mut rows = statement
+            .query(rusqlite::params![phrase, from, limit])
+            .map_err(|e| self.error(e))?;
+        let mut read = 0;
+        while let Some(row) = rows.next().map_err(|e| self.error(e))? {
+            posting.keys.push(row.get(0).map_err(|e| self.error(e))?);
+            read += 1;
+        }
+        posting.complete = read < wanted;
+        Ok(())
     }
 
     /// How many items the full-text index holds (`max(rowid)` is not a count: keys are times):
@@ -85,4 +142,35 @@ impl Store {
             .map_err(|e| self.error(e))?;
         Ok(count.unsigned_abs())
     }
+}
+
+/// The kept words (indexes, rarest first) when the lists read so far settle the choice; else
+/// the next round's cap. Every unfinished list holds at least `cap` keys and every finished
+/// one fewer, so the finished words come first in the order of the choice.
+fn choose(postings: &[Posting], cap: u64, mut budget: u64) -> Result<Vec<usize>, u64> {
+    let docs = |at: usize| postings[at].keys.len() as u64;
+    let mut exact: Vec<usize> = (0..postings.len())
+        .filter(|&at| postings[at].complete && docs(at) >= 2)
+        .collect();
+    exact.sort_by(|&a, &b| {
+        docs(a)
+            .cmp(&docs(b))
+            .then_with(|| postings[a].word.cmp(&postings[b].word))
+    });
+    let mut kept = Vec::new();
+    for at in exact {
+        if kept.len() == MAX_TERMS {
+            return Ok(kept);
+        }
+        let Some(left) = budget.checked_sub(docs(at)) else {
+            return Ok(kept);
+        };
+        budget = left;
+        kept.push(at);
+    }
+    // No unfinished word can be next: too many kept, none left, or none would fit the budget.
+    if kept.len() == MAX_TERMS || postings.iter().all(|p| p.complete) || cap > budget {
+        return Ok(kept);
+    }
+    Err(cap.saturating_mul(2).min(budget + 1))
 }
