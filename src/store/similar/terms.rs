@@ -3,11 +3,12 @@
 //! The choice needs each word's document count, and the index has no cheap one: FTS5 (and its
 //! `fts5vocab` tables) counts a word's documents by walking its whole posting list, so counting
 //! every word of a message walks "the" and "thanks" too, most of a million entries each. But
-//! only the kept words need an exact count. So the posting lists are read in rounds, each word
-//! up to a cap: the words that ended under the cap are exact and rarer than all the others; when
-//! they settle the choice (the term limit or the budget is reached, or the budget left is under
-//! the cap, so no unfinished word can fit), the rest is never read. The cap doubles (or jumps to
-//! the budget left) until then. The kept words' lists are then already in memory for scoring.
+//! only the kept words need an exact count. So the posting lists are counted in rounds, each word
+//! up to a cap (resuming after the last key counted): the words that ended under the cap are
+//! exact and rarer than all the others; when they settle the choice (the term limit or the
+//! budget is reached, or the budget left is under the cap, so no unfinished word can fit), the
+//! rest is never read. The cap grows by half (at most to the budget left) until then; then the
+//! kept words' lists are read for scoring.
 
 use std::collections::BTreeSet;
 
@@ -30,11 +31,13 @@ pub(super) struct Term {
     pub keys: Vec<i64>,
 }
 
-/// A word's posting list as far as it was read.
+/// A word's posting list as far as it was counted.
 struct Posting {
     word: String,
-    keys: Vec<i64>,
-    /// The whole list is read (`keys.len()` is the word's document count).
+    /// Keys counted so far, and the last of them.
+    docs: u64,
+    last: Option<i64>,
+    /// The whole list is counted (`docs` is the word's document count).
     complete: bool,
 }
 
@@ -62,14 +65,15 @@ impl Store {
             .into_iter()
             .map(|word| Posting {
                 word,
-                keys: Vec::new(),
+                docs: 0,
+                last: None,
                 complete: false,
             })
             .collect();
         let mut cap = first_cap.max(1);
         let kept = loop {
             for posting in postings.iter_mut().filter(|p| !p.complete) {
-                self.read_posting(posting, cap)?;
+                self.count_posting(posting, cap)?;
             }
             match choose(&postings, cap, budget) {
                 Ok(kept) => break kept,
@@ -79,56 +83,63 @@ impl Store {
         let stored = self.stored_count()?.max(1);
         let mut terms = Vec::with_capacity(kept.len());
         for at in kept {
-            let posting = std::mem::replace(
-                &mut postings[at],
-                Posting {
-                    word: String::new(),
-                    keys: Vec::new(),
-                    complete: true,
-                },
-            );
+            let posting = &postings[at];
             #[allow(clippy::cast_precision_loss)] // counts far below 2^52
-            let weight = (1.0 + stored as f64 / posting.keys.len() as f64).ln();
+            let weight = (1.0 + stored as f64 / posting.docs as f64).ln();
             terms.push(Term {
-                word: posting.word,
+                word: posting.word.clone(),
                 weight,
-                keys: posting.keys,
+                keys: self.posting_keys(&posting.word)?,
             });
         }
         Ok(terms)
     }
 
-    /// Reads the word's posting list on, up to `cap` keys in all.
-    fn read_posting(&self, posting: &mut Posting, cap: u64) -> Result<(), StoreError> {
-        let have = posting.keys.len() as u64;
-        let wanted = cap.saturating_sub(have);
-        let from = match posting.keys.last() {
+    /// Counts the word's posting list on, up to `cap` keys in all (in SQLite: a row per key
+    /// handed to Rust would cost twice as much).
+    fn count_posting(&self, posting: &mut Posting, cap: u64) -> Result<(), StoreError> {
+        let wanted = cap.saturating_sub(posting.docs);
+        let from = match posting.last {
             None => i64::MIN,
-            Some(&i64::MAX) => {
+            Some(i64::MAX) => {
                 posting.complete = true;
                 return Ok(());
             }
-            Some(&last) => last + 1,
+            Some(last) => last + 1,
         };
-        let phrase = format!("\"{}\"", posting.word.replace('"', "\"\""));
         let mut statement = self
             .conn()
             .prepare_cached(
-                "SELECT rowid FROM items_fts WHERE items_fts MATCH ?1 AND rowid >= ?2 \
-                 ORDER BY rowid LIMIT ?3",
+                "SELECT count(*), max(rowid) FROM (SELECT rowid FROM items_fts \
+                 WHERE items_fts MATCH ?1 AND rowid >= ?2 ORDER BY rowid LIMIT ?3)",
             )
             .map_err(|e| self.error(e))?;
         let limit = i64::try_from(wanted).unwrap_or(i64::MAX);
-        let mut rows = statement
-            .query(rusqlite::params![phrase, from, limit])
+        let (read, last): (i64, Option<i64>) = statement
+            .query_row(
+                rusqlite::params![phrase(&posting.word), from, limit],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
             .map_err(|e| self.error(e))?;
-        let mut read = 0;
-        while let Some(row) = rows.next().map_err(|e| self.error(e))? {
-            posting.keys.push(row.get(0).map_err(|e| self.error(e))?);
-            read += 1;
-        }
+        let read = read.unsigned_abs();
+        posting.docs += read;
+        posting.last = last.or(posting.last);
         posting.complete = read < wanted;
         Ok(())
+    }
+
+    /// The keys of the items whose message holds the word, ascending.
+    fn posting_keys(&self, word: &str) -> Result<Vec<i64>, StoreError> {
+        let mut statement = self
+            .conn()
+            .prepare_cached("SELECT rowid FROM items_fts WHERE items_fts MATCH ?1 ORDER BY rowid")
+            .map_err(|e| self.error(e))?;
+        let mut rows = statement.query([phrase(word)]).map_err(|e| self.error(e))?;
+        let mut keys = Vec::new();
+        while let Some(row) = rows.next().map_err(|e| self.error(e))? {
+            keys.push(row.get(0).map_err(|e| self.error(e))?);
+        }
+        Ok(keys)
     }
 
     /// How many items the full-text index holds (`max(rowid)` is not a count: keys are times):
@@ -148,7 +159,7 @@ impl Store {
 /// the next round's cap. Every unfinished list holds at least `cap` keys and every finished
 /// one fewer, so the finished words come first in the order of the choice.
 fn choose(postings: &[Posting], cap: u64, mut budget: u64) -> Result<Vec<usize>, u64> {
-    let docs = |at: usize| postings[at].keys.len() as u64;
+    let docs = |at: usize| postings[at].docs;
     let mut exact: Vec<usize> = (0..postings.len())
         .filter(|&at| postings[at].complete && docs(at) >= 2)
         .collect();
@@ -172,5 +183,10 @@ fn choose(postings: &[Posting], cap: u64, mut budget: u64) -> Result<Vec<usize>,
     if kept.len() == MAX_TERMS || postings.iter().all(|p| p.complete) || cap > budget {
         return Ok(kept);
     }
-    Err(cap.saturating_mul(2).min(budget + 1))
+    Err((cap.saturating_mul(3) / 2).max(cap + 1).min(budget + 1))
+}
+
+/// The word as an FTS5 phrase (quotes doubled): matched as written, never as syntax.
+fn phrase(word: &str) -> String {
+    format!("\"{}\"", word.replace('"', "\"\""))
 }
