@@ -285,7 +285,11 @@ pub(super) fn view_condition(
 }
 
 /// The local keys of the references (project or app, as items named it) with this server id.
-pub(super) fn ref_keys(conn: &rusqlite::Connection, table: &str, id: &str) -> rusqlite::Result<Vec<i64>> {
+pub(super) fn ref_keys(
+    conn: &rusqlite::Connection,
+    table: &str,
+    id: &str,
+) -> rusqlite::Result<Vec<i64>> {
     conn.prepare_cached(&format!("SELECT k FROM {table} WHERE id = ?1 ORDER BY k"))?
         .query_map([id], |row| row.get(0))?
         .collect()

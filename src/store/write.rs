@@ -10,8 +10,8 @@ use jiff::Timestamp;
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
 use counts::Deltas;
-use items::{forget_item, put_all};
 pub(super) use items::recounted;
+use items::{forget_item, put_all};
 
 pub mod counts;
 mod items;

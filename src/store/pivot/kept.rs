@@ -164,4 +164,3 @@ impl Store {
 fn count(row: &Row<'_>, at: usize) -> rusqlite::Result<u64> {
     Ok(row.get::<_, i64>(at)?.unsigned_abs())
 }
-

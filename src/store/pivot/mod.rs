@@ -264,10 +264,14 @@ fn sort_largest_first(groups: &mut [Group]) {
 /// Groups met in any order, merged by identity.
 #[derive(Debug)]
 struct Groups {
-    index: HashMap<(Option<String>, Option<String>), usize>,
+    /// By (key, label), encoded (`Groups::encode`) so a row's text is looked up without
+    /// allocating.
+    index: HashMap<String, usize>,
     met: Vec<Group>,
     /// The length of their daily series.
     days: usize,
+    /// The lookup key being built.
+    scratch: String,
 }
 
 impl Groups {
@@ -276,23 +280,36 @@ impl Groups {
             index: HashMap::new(),
             met: Vec::new(),
             days,
+            scratch: String::new(),
         }
     }
 
-    fn entry(&mut self, key: Option<String>, label: Option<String>) -> &mut Group {
+    fn entry(&mut self, key: Option<&str>, label: Option<&str>) -> &mut Group {
         let at = self.at(key, label);
         &mut self.met[at]
     }
 
     /// The group's place in `met` (added when new).
-    fn at(&mut self, key: Option<String>, label: Option<String>) -> usize {
-        match self.index.get(&(key.clone(), label.clone())) {
-            Some(&at) => at,
-            None => {
-                let group = Group::new(key.clone(), label.clone(), self.days);
-                self.met.push(group);
-                self.index.insert((key, label), self.met.len() - 1);
-                self.met.len() - 1
+    fn at(&mut self, key: Option<&str>, label: Option<&str>) -> usize {
+        self.scratch.clear();
+        Self::encode(&mut self.scratch, key);
+        Self::encode(&mut self.scratch, label);
+        if let Some(&at) = self.index.get(self.scratch.as_str()) {
+            return at;
+        }
+        let group = Group::new(key.map(str::to_owned), label.map(str::to_owned), self.days);
+        self.met.push(group);
+        self.index.insert(self.scratch.clone(), self.met.len() - 1);
+        self.met.len() - 1
+    }
+
+    /// Appends `part` unambiguously: `-` for none, else `+`, its length, `:` and itself.
+    fn encode(out: &mut String, part: Option<&str>) {
+        use std::fmt::Write as _;
+        match part {
+            None => out.push('-'),
+            Some(text) => {
+                let _ = write!(out, "+{}:{text}", text.len());
             }
         }
     }

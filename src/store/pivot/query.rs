@@ -9,9 +9,9 @@ use rusqlite::{Row, params_from_iter};
 use super::days::{PeriodCursor, Window};
 use super::fast::{self, Part};
 use super::{By, Group, Groups, LOCALE_KEY, OS_KEYS, Period, VERSION_KEY, kept};
-use crate::store::write::counts::Dim;
 use crate::store::read::{order, view_condition};
 use crate::store::search::Context;
+use crate::store::write::counts::Dim;
 use crate::store::{Store, StoreError, ViewQuery};
 
 /// How a pivot by value reads its group: the joins it adds to the view and the two columns
@@ -207,9 +207,8 @@ impl Store {
             let at = match (&current, name) {
                 (Some((last, at)), Some(name)) if last == name => *at,
                 _ => {
-                    let name = name.map(str::to_owned);
-                    let at = groups.at(name.clone(), None);
-                    current = name.map(|n| (n, at));
+                    let at = groups.at(name, None);
+                    current = name.map(|n| (n.to_owned(), at));
                     at
                 }
             };
@@ -379,33 +378,43 @@ fn app_group<'g>(
 ) -> &'g mut Group {
     match (by, app.and_then(|k| refs.get(&k))) {
         (By::App, Some((id, name, _))) => {
-            let group = groups.entry(Some(id.clone()), None);
+            let group = groups.entry(Some(id), None);
             if group.label.is_none() {
                 group.label = Some(name.clone());
             }
             group
         }
-        (By::Platform, Some((_, _, platform))) => groups.entry(Some(platform.clone()), None),
+        (By::Platform, Some((_, _, platform))) => groups.entry(Some(platform), None),
         _ => groups.entry(None, None),
     }
 }
 
 /// The group of a row `(key, label, …)`. OS versions are told apart by platform and shown as
 /// "iOS 17.2" / "Android 14".
-pub(super) fn entry<'g>(groups: &'g mut Groups, by: &By, row: &Row<'_>) -> rusqlite::Result<&'g mut Group> {
-    let key: Option<String> = row.get(0)?;
-    let label: Option<String> = row.get(1)?;
-    Ok(match by {
-        By::Os => {
-            let shown = label.map(|os_key| match os_key.as_str() {
-                "iOSVersion" => format!("iOS {}", key.as_deref().unwrap_or_default()),
-                "androidVersion" => format!("Android {}", key.as_deref().unwrap_or_default()),
-                other => format!("{other} {}", key.as_deref().unwrap_or_default()),
-            });
-            groups.entry(key, shown)
+pub(super) fn entry<'g>(
+    groups: &'g mut Groups,
+    by: &By,
+    row: &Row<'_>,
+) -> rusqlite::Result<&'g mut Group> {
+    let text = |at: usize| {
+        row.get_ref(at)?.as_str_or_null().map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(at, rusqlite::types::Type::Text, Box::new(e))
+        })
+    };
+    let (key, label) = (text(0)?, text(1)?);
+    let at = match (by, label) {
+        (By::Os, Some(os_key)) => {
+            let version = key.unwrap_or_default();
+            let shown = match os_key {
+                "iOSVersion" => format!("iOS {version}"),
+                "androidVersion" => format!("Android {version}"),
+                other => format!("{other} {version}"),
+            };
+            groups.at(key, Some(&shown))
         }
-        _ => groups.entry(key, label),
-    })
+        _ => groups.at(key, label),
+    };
+    Ok(&mut groups.met[at])
 }
 
 /// Appends the window's key range to `params`: how many parameters came before it, and the

@@ -82,7 +82,11 @@ impl Shape {
             out.push((Dim::Covered, String::new(), String::new()));
         }
         for (custom, key, value) in &self.meta {
-            let dim = if *custom == 0 { Dim::BuiltIn } else { Dim::Custom };
+            let dim = if *custom == 0 {
+                Dim::BuiltIn
+            } else {
+                Dim::Custom
+            };
             out.push((dim, key.clone(), value.clone()));
         }
         let [ios, android] = OS_KEYS;

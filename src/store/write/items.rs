@@ -131,10 +131,16 @@ fn put_one<'a>(
                 || old.app != app;
             let changed =
                 counted || old.message != item.message || old.email != item.reporter_email;
-            recounted(tx, old.k, deltas, counted || sighting.metadata.is_some(), || {
-                update_item(tx, &old, item, project, app, &tags, seen)?;
-                put_extras(tx, old.k, sighting, seen)
-            })?;
+            recounted(
+                tx,
+                old.k,
+                deltas,
+                counted || sighting.metadata.is_some(),
+                || {
+                    update_item(tx, &old, item, project, app, &tags, seen)?;
+                    put_extras(tx, old.k, sighting, seen)
+                },
+            )?;
             if old.message != item.message {
                 index.push((old.k, item.message.as_str()));
             }
@@ -254,9 +260,7 @@ fn fill_extras(
     deltas: &mut Deltas,
 ) -> rusqlite::Result<()> {
     let (has_metadata, has_delivery): (bool, bool) = tx
-        .prepare_cached(
-            "SELECT meta_at IS NOT NULL, delivery IS NOT NULL FROM items WHERE k = ?1",
-        )?
+        .prepare_cached("SELECT meta_at IS NOT NULL, delivery IS NOT NULL FROM items WHERE k = ?1")?
         .query_row([k], |row| Ok((row.get(0)?, row.get(1)?)))?;
     let missing = Sighting {
         feedback: sighting.feedback,

@@ -22,20 +22,42 @@ fn t0() -> Timestamp {
 enum Op {
     /// A list sighting, with the item changed by `change` (0 none, 1 status, 2 tags, 3 app,
     /// 4 no app, 5 no tags).
-    Listed { item: usize, change: u8 },
+    Listed {
+        item: usize,
+        change: u8,
+    },
     /// A detail, its metadata `meta` (0 as generated, 1 none, 2 both OS keys, 3 a custom key).
-    Detail { item: usize, meta: u8 },
+    Detail {
+        item: usize,
+        meta: u8,
+    },
     /// A webhook delivery: metadata, no delivery list.
-    Webhook { item: usize, meta: u8 },
+    Webhook {
+        item: usize,
+        meta: u8,
+    },
     /// A sighting older than the stored one (fills in only what is missing).
-    Older { item: usize, meta: u8 },
-    Forget { item: usize },
+    Older {
+        item: usize,
+        meta: u8,
+    },
+    Forget {
+        item: usize,
+    },
     /// Retention: items received more than `days` before `t0` are dropped.
-    Retain { days: u8 },
+    Retain {
+        days: u8,
+    },
     /// The user marks the item done or not (or snoozes it), stored or not yet.
-    Triage { item: usize, done: bool, snoozed: bool },
+    Triage {
+        item: usize,
+        done: bool,
+        snoozed: bool,
+    },
     /// An undo: each item's own state put back (`restore_triage`).
-    Undo { item: usize },
+    Undo {
+        item: usize,
+    },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -184,7 +206,9 @@ fn run(ops: &[Op]) {
             } => {
                 let id = pool[item % pool.len()].feedback.id.as_str().to_owned();
                 let change = TriageChange::Done(*done);
-                let before = store.set_triage(std::slice::from_ref(&id), &change, at).unwrap();
+                let before = store
+                    .set_triage(std::slice::from_ref(&id), &change, at)
+                    .unwrap();
                 if *snoozed {
                     let until = Some(at + SignedDuration::from_hours(24));
                     let change = TriageChange::Snooze(until);
@@ -297,7 +321,10 @@ fn schema_8_counts_a_schema_7_store() {
             .map(|r| r.7)
             .sum()
     };
-    assert_eq!((n(0, ""), n(1, ""), n(2, "bug"), n(3, ""), n(4, "2.1")), (3, 2, 1, 2, 1));
+    assert_eq!(
+        (n(0, ""), n(1, ""), n(2, "bug"), n(3, ""), n(4, "2.1")),
+        (3, 2, 1, 2, 1)
+    );
     let done: i64 = kept.iter().filter(|r| r.0 == 0 && r.5).map(|r| r.7).sum();
     assert_eq!(done, 1);
     let keys: Vec<(String, Option<i64>)> = store
@@ -308,5 +335,8 @@ fn schema_8_counts_a_schema_7_store() {
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
-    assert_eq!(keys, [("detail".to_owned(), Some(-2)), ("gone".to_owned(), None)]);
+    assert_eq!(
+        keys,
+        [("detail".to_owned(), Some(-2)), ("gone".to_owned(), None)]
+    );
 }
