@@ -28,10 +28,14 @@ pub(super) fn cluster(groups: &[Group], progress: &mut dyn FnMut(u8)) -> Vec<Vec
     let mut members: Vec<Vec<usize>> = Vec::new();
     let mut sizes: Vec<usize> = Vec::new();
     let mut words: Vec<u64> = Vec::new();
+    let mut table = WordTable::default();
     for (g, group) in groups.iter().enumerate() {
         word_hashes(&group.text, &mut words);
         let keys = (!words.is_empty()).then(|| band_keys(&words));
-        let best = keys.as_ref().and_then(|keys| leaders.best(&words, keys, g));
+        let best = keys.as_ref().and_then(|keys| {
+            table.fill(&words);
+            leaders.best(&words, &table, keys, g)
+        });
         if let Some(leader) = best {
             members[leader].push(g);
             sizes[leader] += group.items.len();
@@ -67,9 +71,16 @@ struct Leaders {
 }
 
 impl Leaders {
-    /// The leader the words (of group `g`) overlap most with, at least [`JACCARD`]; equal
-    /// overlap: the earlier leader. Only leaders sharing a band key are candidates.
-    fn best(&mut self, words: &[u64], keys: &[u64; BANDS], g: usize) -> Option<usize> {
+    /// The leader the words (of group `g`, also in `table`) overlap most with, at least
+    /// [`JACCARD`]; equal overlap: the earlier leader. Only leaders sharing a band key are
+    /// candidates.
+    fn best(
+        &mut self,
+        words: &[u64],
+        table: &WordTable,
+        keys: &[u64; BANDS],
+        g: usize,
+    ) -> Option<usize> {
         let mut best: Option<(f64, usize)> = None;
         for (band, key) in keys.iter().enumerate() {
             let Some(bucket) = self.buckets[band].get(key) else {
@@ -82,14 +93,12 @@ impl Leaders {
                 self.compared[leader] = g + 1;
                 let (start, len) = self.spans[leader];
                 let theirs = &self.words[start..start + len];
-                // The overlap is at most the smaller set's share of the larger one; as float
-                // division rounds monotonically, a bound below the bar (or below the best so
-                // far) means the overlap is too: it cannot win, and is not computed.
-                let bound = ratio(words.len().min(len), words.len().max(len));
-                if bound < JACCARD || best.is_some_and(|(o, _)| bound < o) {
+                // A leader overlapping less than the best so far cannot win (equal can: the
+                // earlier leader wins a tie).
+                let bar = best.map_or(JACCARD, |(o, _)| o);
+                let Some(overlap) = table.overlap(words.len(), theirs, bar) else {
                     continue;
-                }
-                let overlap = jaccard(words, theirs);
+                };
                 let better =
                     best.is_none_or(|(o, l)| overlap.total_cmp(&o).then(l.cmp(&leader)).is_gt());
                 if overlap >= JACCARD && better {
@@ -128,7 +137,107 @@ pub(super) fn word_hashes(normalised: &str, out: &mut Vec<u64>) {
     out.dedup();
 }
 
-/// The Jaccard index of two sorted distinct lists (0 when either is empty).
+/// One group's words in an open-addressed hash table (at most half full), so that a leader's
+/// words are counted among them with one probe each, and the count can stop early.
+#[derive(Default)]
+struct WordTable {
+    /// The words, 0 for an empty slot (a word hashed to 0 is `zero`).
+    slots: Vec<u64>,
+    mask: u64,
+    zero: bool,
+}
+
+impl WordTable {
+    fn fill(&mut self, words: &[u64]) {
+        let size = (words.len() * 2).next_power_of_two().max(8);
+        self.slots.clear();
+        self.slots.resize(size, 0);
+        self.mask = (size - 1) as u64;
+        self.zero = false;
+        for &word in words {
+            if word == 0 {
+                self.zero = true;
+                continue;
+            }
+            let mut at = self.slot(word);
+            while self.slots[at] != 0 {
+                at = self.slot(at as u64 + 1);
+            }
+            self.slots[at] = word;
+        }
+    }
+
+    fn contains(&self, word: u64) -> bool {
+        if word == 0 {
+            return self.zero;
+        }
+        let mut at = self.slot(word);
+        loop {
+            match self.slots[at] {
+                found if found == word => return true,
+                0 => return false,
+                _ => at = self.slot(at as u64 + 1),
+            }
+        }
+    }
+
+    #[allow(clippy::cast_possible_truncation)] // masked to the table's size
+    fn slot(&self, n: u64) -> usize {
+        (n & self.mask) as usize
+    }
+
+    /// The Jaccard index of the table's `len` words and `theirs` (sorted, distinct, not
+    /// empty), or `None` when it is below `bar`: the count stops as soon as too many of
+    /// `theirs` are missing for the overlap to reach it.
+    fn overlap(&self, len: usize, theirs: &[u64], bar: f64) -> Option<f64> {
+        let need = least_shared(len, theirs.len(), bar)?;
+        let allowed = theirs.len() - need;
+        let (mut shared, mut missing) = (0, 0);
+        for &word in theirs {
+            if self.contains(word) {
+                shared += 1;
+            } else {
+                missing += 1;
+                if missing > allowed {
+                    return None;
+                }
+            }
+        }
+        Some(ratio(shared, len + theirs.len() - shared))
+    }
+}
+
+/// The fewest shared words two sets of `a` and `b` words need for an overlap (computed as
+/// [`jaccard`] computes it) of at least `bar`; `None`: not even all of the smaller set would do.
+/// The overlap grows with the shared count and float division rounds monotonically, so every
+/// count below this one gives an overlap below `bar`, exactly as computed.
+fn least_shared(a: usize, b: usize, bar: f64) -> Option<usize> {
+    let (most, all) = (a.min(b), a + b);
+    let reaches = |shared: usize| ratio(shared, all - shared) >= bar;
+    if !reaches(most) {
+        return None;
+    }
+    // shared / (all - shared) >= bar  <=>  shared >= bar * all / (1 + bar): a first guess,
+    // then corrected to the exact float answer.
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_precision_loss
+    )] // a word count, 0 ≤ guess ≤ all
+    let mut shared = ((bar * all as f64) / (1.0 + bar)).floor().max(0.0) as usize;
+    shared = shared.min(most);
+    while shared > 0 && reaches(shared - 1) {
+        shared -= 1;
+    }
+    while !reaches(shared) {
+        shared += 1;
+    }
+    Some(shared)
+}
+
+/// The Jaccard index of two sorted distinct lists (0 when either is empty): the definition the
+/// table's count agrees with.
+#[cfg(test)]
 pub(super) fn jaccard(a: &[u64], b: &[u64]) -> f64 {
     if a.is_empty() || b.is_empty() {
         return 0.0;
@@ -203,3 +312,7 @@ impl Hasher for KeyHasher {
         self.0 = n;
     }
 }
+
+#[cfg(test)]
+#[path = "tests_cluster.rs"]
+mod tests;
