@@ -13,6 +13,7 @@
 //! Hashes have fixed seeds: the same items give the same clusters.
 
 mod cluster;
+mod words;
 #[cfg(test)]
 mod tests_reference;
 
@@ -285,3 +286,4 @@ fn summary(groups: &Groups, members: &[usize], window: &Window) -> Cluster {
         series,
     }
 }
+
