@@ -13,9 +13,9 @@
 //! Hashes have fixed seeds: the same items give the same clusters.
 
 mod cluster;
-mod words;
 #[cfg(test)]
 mod tests_reference;
+mod words;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -195,7 +195,9 @@ impl Store {
         }
         let mut groups = grouping.groups;
         // Stable: equal sizes keep the order of their newest item.
-        groups.groups.sort_by_key(|g| std::cmp::Reverse(g.items.len()));
+        groups
+            .groups
+            .sort_by_key(|g| std::cmp::Reverse(g.items.len()));
         progress(60);
         Ok(groups)
     }
@@ -286,4 +288,3 @@ fn summary(groups: &Groups, members: &[usize], window: &Window) -> Cluster {
         series,
     }
 }
-
