@@ -12,10 +12,15 @@
 //! only leaders sharing a band with the group are compared, so the work stays near linear.
 //! Hashes have fixed seeds: the same items give the same clusters.
 
+mod cluster;
+#[cfg(test)]
+mod tests_reference;
+mod words;
+
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::hash::{Hash, Hasher};
 
 use jiff::Timestamp;
+use rusqlite::types::Type;
 
 use crate::store::pivot::{Window, key_time};
 use crate::store::read::view_condition;
@@ -23,13 +28,6 @@ use crate::store::{Store, StoreError, ViewQuery};
 
 /// The least word overlap (Jaccard index) of two near-duplicates.
 pub const JACCARD: f64 = 0.6;
-/// MinHash bands and rows per band: a pair at the threshold (0.6) shares a band with
-/// probability 1 - (1 - 0.6²)^10 ≈ 0.99.
-const BANDS: usize = 10;
-const ROWS: usize = 2;
-/// At most this many leaders of one bucket are compared (a bound on pathological input).
-const BUCKET_CAP: usize = 16;
-
 /// One cluster of near-duplicates.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cluster {
@@ -60,19 +58,35 @@ pub struct TopIssues {
 #[must_use]
 pub fn normalise(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    normalise_into(text, &mut out);
+    out
+}
+
+/// [`normalise`] into a buffer the caller reuses (one allocation for a whole view's items).
+fn normalise_into(text: &str, out: &mut String) {
+    out.clear();
     let mut gap = false;
     for c in text.chars() {
-        if c.is_alphanumeric() {
-            if gap && !out.is_empty() {
-                out.push(' ');
-            }
-            gap = false;
-            out.extend(c.to_lowercase());
+        // ASCII first: the same answers as the Unicode calls, without their table lookups.
+        let (word, ascii) = if c.is_ascii() {
+            (c.is_ascii_alphanumeric(), true)
         } else {
+            (c.is_alphanumeric(), false)
+        };
+        if !word {
             gap = true;
+            continue;
+        }
+        if gap && !out.is_empty() {
+            out.push(' ');
+        }
+        gap = false;
+        if ascii {
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.extend(c.to_lowercase());
         }
     }
-    out
 }
 
 /// The distinct words of a normalised text.
@@ -101,8 +115,17 @@ fn jaccard(a: &HashSet<&str>, b: &HashSet<&str>) -> f64 {
 struct Group {
     text: String,
     raw: String,
-    /// (key, app name), in the view's order (newest first).
-    items: Vec<(i64, Option<String>)>,
+    /// (key, index in [`Groups::apps`]), in the view's order (newest first).
+    items: Vec<(i64, usize)>,
+}
+
+/// A view's items in groups of equal normalised text, largest first (ties: newest first).
+#[derive(Default)]
+struct Groups {
+    groups: Vec<Group>,
+    /// The apps' raw names (`None`: no app), each once: items point here rather than each
+    /// holding a copy of the name.
+    apps: Vec<Option<String>>,
 }
 
 impl Store {
@@ -118,8 +141,8 @@ impl Store {
     ) -> Result<TopIssues, StoreError> {
         progress(0);
         let groups = self.groups_of(view, limit, progress)?;
-        let items = groups.iter().map(|g| g.items.len()).sum();
-        let mut found = cluster(&groups, progress);
+        let items = groups.groups.iter().map(|g| g.items.len()).sum();
+        let mut found = cluster::cluster(&groups.groups, progress);
         let total_clusters = found.len();
         found.truncate(clusters);
         let clusters = found
@@ -141,7 +164,7 @@ impl Store {
         view: &ViewQuery,
         limit: usize,
         progress: &mut dyn FnMut(u8),
-    ) -> Result<Vec<Group>, StoreError> {
+    ) -> Result<Groups, StoreError> {
         let expected = usize::try_from(self.view_count(view)?)
             .unwrap_or(usize::MAX)
             .min(limit)
@@ -152,7 +175,7 @@ impl Store {
             i64::try_from(limit).unwrap_or(i64::MAX),
         ));
         let sql = format!(
-            "SELECT items.k, items.message, app_refs.name {from} \
+            "SELECT items.k, items.message, items.app, app_refs.name {from} \
              LEFT JOIN app_refs ON app_refs.k = items.app WHERE {condition} \
              ORDER BY items.k LIMIT ?{}",
             params.len()
@@ -161,33 +184,71 @@ impl Store {
         let mut rows = statement
             .query(rusqlite::params_from_iter(params))
             .map_err(|e| self.error(e))?;
-        let mut index: HashMap<String, usize> = HashMap::new();
-        let mut groups: Vec<Group> = Vec::new();
+        let mut grouping = Grouping::default();
         let mut read = 0usize;
         while let Some(row) = rows.next().map_err(|e| self.error(e))? {
-            let get = |e| self.error(e);
-            let key: i64 = row.get(0).map_err(get)?;
-            let raw: String = row.get(1).map_err(get)?;
-            let app: Option<String> = row.get(2).map_err(get)?;
-            let text = normalise(&raw);
-            let at = *index.entry(text.clone()).or_insert_with(|| {
-                groups.push(Group {
-                    text,
-                    raw,
-                    items: Vec::new(),
-                });
-                groups.len() - 1
-            });
-            groups[at].items.push((key, app));
+            grouping.add(row).map_err(|e| self.error(e))?;
             read += 1;
             if read.is_multiple_of(4096) {
                 progress(percent(read, expected, 60));
             }
         }
+        let mut groups = grouping.groups;
         // Stable: equal sizes keep the order of their newest item.
-        groups.sort_by_key(|g| std::cmp::Reverse(g.items.len()));
+        groups
+            .groups
+            .sort_by_key(|g| std::cmp::Reverse(g.items.len()));
         progress(60);
         Ok(groups)
+    }
+}
+
+/// Groups being read: each row's text is normalised into one reused buffer, and a new text
+/// (or app) is copied only the first time it is seen.
+#[derive(Default)]
+struct Grouping {
+    groups: Groups,
+    /// Normalised text to its group.
+    texts: HashMap<String, usize>,
+    /// App reference (`None`: no app) to its index in `groups.apps`.
+    apps: HashMap<Option<i64>, usize>,
+    text: String,
+}
+
+impl Grouping {
+    /// One row: key, message, app reference, app name.
+    fn add(&mut self, row: &rusqlite::Row<'_>) -> rusqlite::Result<()> {
+        let key: i64 = row.get(0)?;
+        let raw = row
+            .get_ref(1)?
+            .as_str()
+            .map_err(|e| rusqlite::Error::FromSqlConversionFailure(1, Type::Text, Box::new(e)))?;
+        let app_ref: Option<i64> = row.get(2)?;
+        let app = match self.apps.get(&app_ref) {
+            Some(&app) => app,
+            None => {
+                self.groups.apps.push(row.get(3)?);
+                let app = self.groups.apps.len() - 1;
+                self.apps.insert(app_ref, app);
+                app
+            }
+        };
+        normalise_into(raw, &mut self.text);
+        let at = match self.texts.get(self.text.as_str()) {
+            Some(&at) => at,
+            None => {
+                let groups = &mut self.groups.groups;
+                groups.push(Group {
+                    text: self.text.clone(),
+                    raw: raw.to_owned(),
+                    items: Vec::new(),
+                });
+                self.texts.insert(self.text.clone(), groups.len() - 1);
+                groups.len() - 1
+            }
+        };
+        self.groups.groups[at].items.push((key, app));
+        Ok(())
     }
 }
 
@@ -196,115 +257,30 @@ fn percent(done: usize, all: usize, span: usize) -> u8 {
     u8::try_from((done.min(all) * span) / all.max(1)).unwrap_or(100)
 }
 
-/// Groups (largest first) joined into clusters: lists of group indexes, leader first, largest
-/// cluster first (ties: the one whose leader came first). Progress goes from 60% to 99%.
-fn cluster(groups: &[Group], progress: &mut dyn FnMut(u8)) -> Vec<Vec<usize>> {
-    let mut leaders: Vec<(usize, HashSet<&str>)> = Vec::new();
-    let mut members: Vec<Vec<usize>> = Vec::new();
-    let mut sizes: Vec<usize> = Vec::new();
-    let mut buckets: HashMap<(usize, u64), Vec<usize>> = HashMap::new();
-    for (g, group) in groups.iter().enumerate() {
-        let words = word_set(&group.text);
-        let bands = if words.is_empty() {
-            Vec::new()
-        } else {
-            bands(&words)
-        };
-        let mut best: Option<(f64, usize)> = None;
-        // A leader sharing several bands is compared once.
-        let mut compared: HashSet<usize> = HashSet::new();
-        for band in &bands {
-            for &leader in buckets.get(band).into_iter().flatten().take(BUCKET_CAP) {
-                if !compared.insert(leader) {
-                    continue;
-                }
-                let overlap = jaccard(&words, &leaders[leader].1);
-                // Most overlap; equal overlap: the earlier leader.
-                let better =
-                    best.is_none_or(|(o, l)| overlap.total_cmp(&o).then(l.cmp(&leader)).is_gt());
-                if overlap >= JACCARD && better {
-                    best = Some((overlap, leader));
-                }
-            }
-        }
-        if let Some((_, leader)) = best {
-            members[leader].push(g);
-            sizes[leader] += group.items.len();
-        } else {
-            let leader = leaders.len();
-            for band in bands {
-                buckets.entry(band).or_default().push(leader);
-            }
-            leaders.push((g, words));
-            members.push(vec![g]);
-            sizes.push(group.items.len());
-        }
-        if g.is_multiple_of(2048) {
-            progress(60 + percent(g, groups.len(), 39));
-        }
-    }
-    let mut order: Vec<usize> = (0..members.len()).collect();
-    order.sort_by(|&a, &b| sizes[b].cmp(&sizes[a]).then(a.cmp(&b)));
-    order
-        .into_iter()
-        .map(|i| std::mem::take(&mut members[i]))
-        .collect()
-}
-
-/// The MinHash band keys of a word set: `BANDS` bands of `ROWS` minimums each.
-fn bands(words: &HashSet<&str>) -> Vec<(usize, u64)> {
-    let hashes: Vec<u64> = words.iter().map(|w| word_hash(w)).collect();
-    (0..BANDS)
-        .map(|band| {
-            let mut key = 0u64;
-            for row in 0..ROWS {
-                let seed = (band * ROWS + row) as u64;
-                let min = hashes
-                    .iter()
-                    .map(|&h| mix(h ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
-                    .min()
-                    .unwrap_or(0);
-                key = mix(key ^ min);
-            }
-            (band, key)
-        })
-        .collect()
-}
-
-/// A word's hash, the same in every run (SipHash with fixed keys).
-fn word_hash(word: &str) -> u64 {
-    #[allow(deprecated)] // SipHasher: fixed keys, stable within a run and across runs
-    let mut hasher = std::hash::SipHasher::new();
-    word.hash(&mut hasher);
-    hasher.finish()
-}
-
-/// A 64-bit finaliser (splitmix64): a different permutation per seed.
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
 /// A cluster's summary from its groups (leader first).
-fn summary(groups: &[Group], members: &[usize], window: &Window) -> Cluster {
+fn summary(groups: &Groups, members: &[usize], window: &Window) -> Cluster {
     let mut keys: Vec<i64> = Vec::new();
-    let mut apps: BTreeMap<Option<String>, usize> = BTreeMap::new();
+    let mut per_app = vec![0usize; groups.apps.len()];
     let mut series = vec![0u32; window.days()];
     for &g in members {
-        for (key, app) in &groups[g].items {
-            keys.push(*key);
-            *apps.entry(app.clone()).or_default() += 1;
-            if let Some(slot) = window.slot(*key) {
+        for &(key, app) in &groups.groups[g].items {
+            keys.push(key);
+            per_app[app] += 1;
+            if let Some(slot) = window.slot(key) {
                 series[slot] += 1;
             }
         }
     }
     keys.sort_unstable();
+    // By name: two app references may carry the same name.
+    let mut apps: BTreeMap<Option<String>, usize> = BTreeMap::new();
+    for (app, count) in per_app.into_iter().enumerate().filter(|(_, n)| *n > 0) {
+        *apps.entry(groups.apps[app].clone()).or_default() += count;
+    }
     let mut apps: Vec<(Option<String>, usize)> = apps.into_iter().collect();
     apps.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     Cluster {
-        label: groups[members[0]].raw.clone(),
+        label: groups.groups[members[0]].raw.clone(),
         last_seen: keys.first().and_then(|&k| key_time(k)),
         first_seen: keys.last().and_then(|&k| key_time(k)),
         keys,

@@ -1,0 +1,300 @@
+//! The fast Top issues against the first, plain implementation (kept here verbatim as the
+//! reference: string word sets, per-row allocations): on stores of generated feedback (the
+//! simulator's topics and near-duplicate families) and of generated near-duplicates, both give
+//! the same `TopIssues`: same leaders, members, order, apps, days. And the ASCII fast path of
+//! [`normalise`] answers as the Unicode one on any text.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+use proptest::prelude::*;
+
+use super::{Cluster, JACCARD, TopIssues, normalise, percent};
+use crate::store::pivot::{SERIES_DAYS, Window, key_time};
+use crate::store::read::view_condition;
+use crate::store::{Store, ViewQuery};
+
+const BANDS: usize = 10;
+const ROWS: usize = 2;
+const BUCKET_CAP: usize = 16;
+
+fn old_normalise(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut gap = false;
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            if gap && !out.is_empty() {
+                out.push(' ');
+            }
+            gap = false;
+            out.extend(c.to_lowercase());
+        } else {
+            gap = true;
+        }
+    }
+    out
+}
+
+fn word_set(normalised: &str) -> HashSet<&str> {
+    normalised.split(' ').filter(|w| !w.is_empty()).collect()
+}
+
+#[allow(clippy::cast_precision_loss)]
+fn jaccard(a: &HashSet<&str>, b: &HashSet<&str>) -> f64 {
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let shared = a.intersection(b).count();
+    shared as f64 / (a.len() + b.len() - shared) as f64
+}
+
+struct Group {
+    text: String,
+    raw: String,
+    items: Vec<(i64, Option<String>)>,
+}
+
+fn reference(
+    store: &Store,
+    view: &ViewQuery,
+    window: &Window,
+    limit: usize,
+    clusters: usize,
+) -> TopIssues {
+    let groups = groups_of(store, view, limit);
+    let items = groups.iter().map(|g| g.items.len()).sum();
+    let mut found = cluster(&groups, &mut |_| {});
+    let total_clusters = found.len();
+    found.truncate(clusters);
+    let clusters = found
+        .into_iter()
+        .map(|members| summary(&groups, &members, window))
+        .collect();
+    TopIssues {
+        clusters,
+        total_clusters,
+        items,
+    }
+}
+
+fn groups_of(store: &Store, view: &ViewQuery, limit: usize) -> Vec<Group> {
+    let (from, condition, mut params) = view_condition(store.conn(), view).unwrap();
+    params.push(rusqlite::types::Value::Integer(
+        i64::try_from(limit).unwrap_or(i64::MAX),
+    ));
+    let sql = format!(
+        "SELECT items.k, items.message, app_refs.name {from} \
+         LEFT JOIN app_refs ON app_refs.k = items.app WHERE {condition} \
+         ORDER BY items.k LIMIT ?{}",
+        params.len()
+    );
+    let mut statement = store.conn().prepare(&sql).unwrap();
+    let mut rows = statement.query(rusqlite::params_from_iter(params)).unwrap();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut groups: Vec<Group> = Vec::new();
+    while let Some(row) = rows.next().unwrap() {
+        let key: i64 = row.get(0).unwrap();
+        let raw: String = row.get(1).unwrap();
+        let app: Option<String> = row.get(2).unwrap();
+        let text = old_normalise(&raw);
+        let at = *index.entry(text.clone()).or_insert_with(|| {
+            groups.push(Group {
+                text,
+                raw,
+                items: Vec::new(),
+            });
+            groups.len() - 1
+        });
+        groups[at].items.push((key, app));
+    }
+    groups.sort_by_key(|g| std::cmp::Reverse(g.items.len()));
+    groups
+}
+
+fn cluster(groups: &[Group], progress: &mut dyn FnMut(u8)) -> Vec<Vec<usize>> {
+    let mut leaders: Vec<(usize, HashSet<&str>)> = Vec::new();
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    let mut sizes: Vec<usize> = Vec::new();
+    let mut buckets: HashMap<(usize, u64), Vec<usize>> = HashMap::new();
+    for (g, group) in groups.iter().enumerate() {
+        let words = word_set(&group.text);
+        let bands = if words.is_empty() {
+            Vec::new()
+        } else {
+            bands(&words)
+        };
+        let mut best: Option<(f64, usize)> = None;
+        let mut compared: HashSet<usize> = HashSet::new();
+        for band in &bands {
+            for &leader in buckets.get(band).into_iter().flatten().take(BUCKET_CAP) {
+                if !compared.insert(leader) {
+                    continue;
+                }
+                let overlap = jaccard(&words, &leaders[leader].1);
+                let better =
+                    best.is_none_or(|(o, l)| overlap.total_cmp(&o).then(l.cmp(&leader)).is_gt());
+                if overlap >= JACCARD && better {
+                    best = Some((overlap, leader));
+                }
+            }
+        }
+        if let Some((_, leader)) = best {
+            members[leader].push(g);
+            sizes[leader] += group.items.len();
+        } else {
+            let leader = leaders.len();
+            for band in bands {
+                buckets.entry(band).or_default().push(leader);
+            }
+            leaders.push((g, words));
+            members.push(vec![g]);
+            sizes.push(group.items.len());
+        }
+        if g.is_multiple_of(2048) {
+            progress(60 + percent(g, groups.len(), 39));
+        }
+    }
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    order.sort_by(|&a, &b| sizes[b].cmp(&sizes[a]).then(a.cmp(&b)));
+    order
+        .into_iter()
+        .map(|i| std::mem::take(&mut members[i]))
+        .collect()
+}
+
+fn bands(words: &HashSet<&str>) -> Vec<(usize, u64)> {
+    let hashes: Vec<u64> = words.iter().map(|w| word_hash(w)).collect();
+    (0..BANDS)
+        .map(|band| {
+            let mut key = 0u64;
+            for row in 0..ROWS {
+                let seed = (band * ROWS + row) as u64;
+                let min = hashes
+                    .iter()
+                    .map(|&h| mix(h ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+                    .min()
+                    .unwrap_or(0);
+                key = mix(key ^ min);
+            }
+            (band, key)
+        })
+        .collect()
+}
+
+fn word_hash(word: &str) -> u64 {
+    #[allow(deprecated)]
+    let mut hasher = std::hash::SipHasher::new();
+    word.hash(&mut hasher);
+    hasher.finish()
+}
+
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+fn summary(groups: &[Group], members: &[usize], window: &Window) -> Cluster {
+    let mut keys: Vec<i64> = Vec::new();
+    let mut apps: BTreeMap<Option<String>, usize> = BTreeMap::new();
+    let mut series = vec![0u32; window.days()];
+    for &g in members {
+        for (key, app) in &groups[g].items {
+            keys.push(*key);
+            *apps.entry(app.clone()).or_default() += 1;
+            if let Some(slot) = window.slot(*key) {
+                series[slot] += 1;
+            }
+        }
+    }
+    keys.sort_unstable();
+    let mut apps: Vec<(Option<String>, usize)> = apps.into_iter().collect();
+    apps.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Cluster {
+        label: groups[members[0]].raw.clone(),
+        last_seen: keys.first().and_then(|&k| key_time(k)),
+        first_seen: keys.last().and_then(|&k| key_time(k)),
+        keys,
+        apps,
+        series,
+    }
+}
+
+fn anchor() -> Timestamp {
+    "2026-11-01T12:00:00Z".parse().unwrap()
+}
+
+/// A store of `count` items from the simulator's generator (its projects and apps too).
+fn generated(seed: u64, count: usize) -> Store {
+    let data = crate::sim::data::generate(seed, count, anchor());
+    let mut store = Store::open_memory().unwrap();
+    store.put_projects(&data.projects).unwrap();
+    store.put_apps(&data.apps, None).unwrap();
+    let items: Vec<_> = data.items().map(|d| d.feedback).collect();
+    for page in items.chunks(500) {
+        store.put_items(page, anchor()).unwrap();
+    }
+    store
+}
+
+fn assert_same(store: &Store, view: &ViewQuery, limit: usize, clusters: usize) -> TopIssues {
+    let window = Window::ending(anchor(), &TimeZone::UTC, SERIES_DAYS);
+    let fast = store
+        .top_issues(view, &window, limit, clusters, &mut |_| {})
+        .unwrap();
+    let plain = reference(store, view, &window, limit, clusters);
+    assert_eq!(fast, plain, "limit {limit}, clusters {clusters}");
+    fast
+}
+
+#[test]
+fn the_fast_path_gives_the_same_top_issues_as_the_plain_one_on_generated_feedback() {
+    for (seed, count) in [(11, 5000), (3, 3000)] {
+        let store = generated(seed, count);
+        let all = assert_same(&store, &ViewQuery::default(), 100_000, usize::MAX);
+        assert_eq!(all.items, count);
+        // Enough to mean something: families clustered, and many clusters of other text.
+        assert!(all.clusters[0].keys.len() > 20, "{:?}", all.clusters[0]);
+        assert!(all.total_clusters > 100, "{}", all.total_clusters);
+        assert!(all.clusters.iter().any(|c| c.apps.len() > 1));
+        assert_same(&store, &ViewQuery::default(), 1000, 20);
+        let view = ViewQuery {
+            status: Some("new".to_owned()),
+            ..ViewQuery::default()
+        };
+        assert_same(&store, &view, 100_000, 50);
+    }
+}
+
+#[test]
+fn the_fast_path_gives_the_same_top_issues_as_the_plain_one_on_near_duplicates() {
+    // Short texts from a small vocabulary: many overlaps near the bar, full buckets, ties.
+    const WORDS: [&str; 10] = [
+        "app", "crash", "login", "Google", "dark", "mode", "sync", "slow", "photo", "upload",
+    ];
+    let messages = prop::collection::vec(prop::collection::vec(0usize..10, 0..7), 1..400);
+    let mut runner = proptest::test_runner::TestRunner::new(proptest::test_runner::Config {
+        cases: 24,
+        ..proptest::test_runner::Config::default()
+    });
+    runner
+        .run(&messages, |messages| {
+            let texts: Vec<String> = messages
+                .iter()
+                .map(|m| m.iter().map(|&w| WORDS[w]).collect::<Vec<_>>().join(", "))
+                .collect();
+            let store = super::super::tests::store_of(&texts);
+            assert_same(&store, &ViewQuery::default(), 100_000, usize::MAX);
+            Ok(())
+        })
+        .unwrap();
+}
+
+proptest! {
+    #[test]
+    fn normalising_answers_as_the_plain_unicode_loop(text in "\\PC{0,40}|[a-zA-Z0-9 ,.!'ÉéßİΣ]{0,40}") {
+        prop_assert_eq!(normalise(&text), old_normalise(&text));
+    }
+}
