@@ -36,7 +36,7 @@ pub const THRESHOLD: f64 = 0.5;
 /// At most this many distinctive words are looked up.
 pub const MAX_TERMS: usize = 12;
 /// The kept words' posting lists hold at most this many entries together (time bound).
-pub const POSTING_BUDGET: u64 = 400_000;
+pub const POSTING_BUDGET: u64 = 150_000;
 
 /// One similar item: its key and its score (0 to 1, 1 the most alike).
 #[derive(Debug, Clone, PartialEq)]
