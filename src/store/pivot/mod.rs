@@ -9,9 +9,12 @@
 //! only with a detail or a webhook, so a metadata pivot also says how many of the view's items
 //! have any (`covered`): "based on 812 of 3,267 items".
 //!
-//! The counting is done by SQLite (`GROUP BY`); only the last 30 days' rows come back one by
-//! one, to be put in local days. Time pivots walk the view's keys newest first and name each
-//! day or week once (`days::PeriodCursor`).
+//! The counts of a status view (with the project and app panes, done and snoozed items hidden:
+//! the inbox's views) are read from the counts kept as items are written (`kept`,
+//! `store::write::counts`); other views are counted by SQLite (`GROUP BY`, `query`). Only the
+//! last 30 days' rows come back one by one, to be put in local days (a day depends on the time
+//! zone, which the kept counts do not know). Time pivots walk the view's keys newest first and
+//! name each day or week once (`days::PeriodCursor`).
 
 mod days;
 mod fast;
