@@ -20,6 +20,7 @@ mod days;
 mod fast;
 mod kept;
 mod query;
+mod totals;
 mod trend;
 
 #[cfg(test)]
