@@ -319,18 +319,8 @@ pub(super) fn observe(state: &mut AppState, msg: &Msg) {
     if state.insight.grouped.is_none() && state.insight.trends.is_none() {
         return;
     }
-    let changed = match msg {
-        Msg::Triaged(Ok(_)) | Msg::Arrived(Ok(true)) | Msg::DetailLoaded { result: Ok(_), .. } => {
-            true
-        }
-        Msg::TriageRev(Ok(rev)) => *rev != state.triage.rev,
-        Msg::Synced {
-            result: Ok(synced), ..
-        } => synced.added + synced.changed > 0,
-        Msg::Tick(now) => state.triage.next_wake.is_some_and(|at| at <= *now),
-        Msg::ViewLoaded { result: Ok(_), .. } => other_view(state),
-        _ => false,
-    };
+    let changed = super::views::store_changed(state, msg)
+        || matches!(msg, Msg::ViewLoaded { result: Ok(_), .. }) && other_view(state);
     state.insight.due |= changed;
 }
 

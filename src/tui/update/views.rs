@@ -96,10 +96,15 @@ fn labelled(pane: &crate::tui::state::Pane, chosen: Option<&Chosen>) -> Option<C
     })
 }
 
-/// Before a message is applied: does it change what the views count? (Triage written here or
-/// by another window, items stored by a sync, an arrival or a detail fetch, a snooze that ends.)
+/// Before a message is applied: does it change what the views count?
 pub(super) fn observe(state: &mut AppState, msg: &Msg) {
-    let changes = match msg {
+    state.views.due |= store_changed(state, msg);
+}
+
+/// Does `msg` say the store changed what a view holds? (Triage written here or by another
+/// window, items stored by a sync, an arrival or a detail fetch, a snooze that ends.)
+pub(super) fn store_changed(state: &AppState, msg: &Msg) -> bool {
+    match msg {
         // A fetched detail may bring a new status or tags.
         Msg::Triaged(Ok(_)) | Msg::Arrived(Ok(true)) | Msg::DetailLoaded { result: Ok(_), .. } => {
             true
@@ -110,8 +115,7 @@ pub(super) fn observe(state: &mut AppState, msg: &Msg) {
         } => synced.added + synced.changed > 0,
         Msg::Tick(now) => state.triage.next_wake.is_some_and(|at| at <= *now),
         _ => false,
-    };
-    state.views.due |= changes;
+    }
 }
 
 /// A tick: the views are counted when the store changed, no count is in flight, and the last
