@@ -6,93 +6,12 @@
 
 mod common;
 
-use std::sync::Arc;
-use std::sync::mpsc as std_mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use feedback_inbox::api::Client;
-use feedback_inbox::clipboard::MemoryClipboard;
+use common::inbox::launch;
 use feedback_inbox::store::{Shared, Store, ViewQuery};
-use feedback_inbox::sync::{SyncSettings, Syncer};
-use feedback_inbox::tui::{self, keymap::Keymap, similar::MAX_SHOWN};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::buffer::Buffer;
-use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
-
-struct App {
-    keys: UnboundedSender<std::io::Result<Event>>,
-    frames: std_mpsc::Receiver<String>,
-    task: tokio::task::JoinHandle<std::io::Result<()>>,
-}
-
-fn text(buffer: &Buffer) -> String {
-    let area = buffer.area;
-    (0..area.height)
-        .map(|y| {
-            (0..area.width)
-                .map(|x| buffer[(x, y)].symbol())
-                .collect::<String>()
-                + "\n"
-        })
-        .collect()
-}
-
-fn launch(client: Client, store: Shared) -> App {
-    let (keys, mut rx) = unbounded_channel();
-    let events = Box::pin(futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)));
-    let (frame_tx, frames) = std_mpsc::channel();
-    let syncer = Syncer::new(
-        client,
-        store.clone(),
-        feedback_inbox::clock::system(),
-        SyncSettings::default(),
-    );
-    let options = tui::Options {
-        store,
-        syncer: Arc::new(syncer),
-        keymap: Keymap::default(),
-        refresh_seconds: 0,
-        triage: feedback_inbox::config::triage::TriageSettings::default(),
-        views: feedback_inbox::config::views::ViewsSettings::default(),
-        preview: feedback_inbox::config::preview::PreviewSetting::default(),
-        clipboard: Box::new(MemoryClipboard::default()),
-        arrivals: None,
-        waits: None,
-        looks: feedback_inbox::config::looks::LooksSettings::default(),
-    };
-    let task = tokio::spawn(async move {
-        let mut terminal = Terminal::new(TestBackend::new(140, 35)).unwrap();
-        tui::drive(&mut terminal, events, options, |buffer| {
-            let _ = frame_tx.send(text(buffer));
-        })
-        .await
-    });
-    App { keys, frames, task }
-}
-
-impl App {
-    fn press(&self, code: KeyCode) {
-        let key = KeyEvent::new(code, KeyModifiers::NONE);
-        self.keys.send(Ok(Event::Key(key))).unwrap();
-    }
-
-    /// The first frame that satisfies `ready`.
-    fn wait_frame(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let mut last = String::new();
-        while Instant::now() < deadline {
-            if let Ok(frame) = self.frames.recv_timeout(Duration::from_millis(100)) {
-                if ready(&frame) {
-                    return frame;
-                }
-                last = frame;
-            }
-        }
-        panic!("timed out waiting for {what}; last frame:\n{last}");
-    }
-}
+use feedback_inbox::tui::similar::MAX_SHOWN;
+use ratatui::crossterm::event::KeyCode;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn s_shows_the_similar_items_with_the_stores_count_and_esc_goes_back() {

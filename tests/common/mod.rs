@@ -10,6 +10,8 @@ use feedback_inbox::clock::ManualClock;
 use feedback_inbox::sim::{self, DEMO_KEY, SimConfig, SimHandle};
 use jiff::Timestamp;
 
+pub mod inbox;
+
 pub const ANCHOR: &str = "2026-11-01T12:00:00Z";
 
 pub struct Rig {
