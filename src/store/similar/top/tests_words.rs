@@ -1,115 +1,72 @@
-//! The word table's early-stopping count against the plain Jaccard index (a merge of sorted
-//! lists): the same overlap whenever it reaches the bar, nothing exactly when it does not (word
-//! hashes of 0 included); the signature never counts a shared word as missing; the fewest
-//! shared words are the brute-force answer.
+//! The word table's early-stopping sum against a plain one: the shared weight whenever no more
+//! than the allowed weight is missing, nothing exactly when more is (word hashes of 0
+//! included); the prefix and the weight bounds of the clustering never turn away a leader that
+//! reaches the bar (brute force over weights).
 
 use proptest::prelude::*;
 
 use super::*;
-use crate::store::similar::top::JACCARD;
+use crate::store::similar::top::CONTAINED_JACCARD;
+use crate::store::similar::top::cluster::{allowed_missing, prefix};
+use crate::store::similar::top::rarity::{overlap, total};
 
-/// Sorted distinct words from a small range (0 included), so that sets overlap.
-fn words() -> impl Strategy<Value = Vec<u64>> {
-    prop::collection::btree_set(0u64..40, 1..30).prop_map(|s| s.into_iter().collect())
+/// Distinct words from a small range (0 included), so that sets overlap, each with the weight
+/// its hash gives it (the same word weighs the same in every set), heaviest first.
+fn words() -> impl Strategy<Value = Vec<Word>> {
+    prop::collection::btree_set(0u64..40, 1..30).prop_map(|s| {
+        let mut words: Vec<Word> = s
+            .into_iter()
+            .map(|hash| Word {
+                hash,
+                weight: 693 + u32::try_from(mix(hash) % 9000).unwrap(),
+            })
+            .collect();
+        words.sort_unstable_by(|a, b| b.weight.cmp(&a.weight).then(a.hash.cmp(&b.hash)));
+        words
+    })
 }
 
-/// Words spread over the whole range (the signature's bits come from the top byte).
-fn wide_words() -> impl Strategy<Value = Vec<u64>> {
-    prop::collection::btree_set(0u64..40, 1..30)
-        .prop_map(|s| {
-            s.into_iter()
-                .map(|w| mix(w) ^ (w << 57))
-                .collect::<Vec<_>>()
-        })
-        .prop_map(|mut w| {
-            w.sort_unstable();
-            w
-        })
-}
-
-fn jaccard(a: &[u64], b: &[u64]) -> f64 {
-    let (mut i, mut j, mut shared) = (0, 0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                shared += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    ratio(shared, a.len() + b.len() - shared)
-}
-
-/// The table's answer as the clustering reaches it: allowed misses, signature, count.
-fn counted(table: &mut WordTable, theirs: &[u64], bar: f64) -> Option<f64> {
-    let allowed = table.allowed_missing(theirs.len())?;
-    if table.surely_missing(&signature(theirs)) > allowed {
-        return None;
-    }
-    let allowed = if bar > JACCARD {
-        table.allowed_missing_at(theirs.len(), bar)?
-    } else {
-        allowed
-    };
-    table.overlap(theirs, allowed)
-}
-
-/// Bars the clustering sets: the rule's, or a best overlap so far (a ratio at or above it).
-fn bars() -> impl Strategy<Value = f64> {
-    prop_oneof![
-        Just(JACCARD),
-        0.6f64..1.0,
-        (1usize..30, 1usize..30)
-            .prop_map(|(p, q)| ratio(p.min(q), p.max(q)))
-            .prop_filter("a bar at or above the rule's", |bar| *bar >= JACCARD)
-    ]
+fn plain_shared(a: &[Word], b: &[Word]) -> u64 {
+    a.iter()
+        .filter(|w| b.contains(w))
+        .map(|w| u64::from(w.weight))
+        .sum()
 }
 
 proptest! {
     #[test]
-    fn the_table_gives_the_jaccard_index_when_it_reaches_the_bar(
-        (a, b) in prop_oneof![(words(), words()), (wide_words(), wide_words())],
-        bar in bars(),
+    fn the_table_sums_the_shared_weight_unless_too_much_is_missing(
+        a in words(),
+        b in words(),
+        allowed in 0u64..60_000,
     ) {
         let mut table = WordTable::default();
         table.fill(&a);
-        let plain = jaccard(&a, &b);
-        let answer = counted(&mut table, &b, bar);
-        prop_assert_eq!(answer, (plain >= bar).then_some(plain), "bar {}", bar);
-        // Asked again (the remembered need).
-        prop_assert_eq!(counted(&mut table, &b, bar), answer);
+        let shared = plain_shared(&a, &b);
+        let missing = total(&b) - shared;
+        prop_assert_eq!(table.shared(&b, allowed), (missing <= allowed).then_some(shared));
+        prop_assert!(a.iter().all(|w| table.contains(w.hash)));
+        prop_assert_eq!(table.contains(0), a.iter().any(|w| w.hash == 0));
     }
 
     #[test]
-    fn the_signature_counts_no_shared_word_as_missing(a in wide_words(), b in wide_words()) {
-        let mut table = WordTable::default();
-        table.fill(&a);
-        let missing = b.iter().filter(|w| !a.contains(w)).count();
-        prop_assert!(table.surely_missing(&signature(&b)) <= missing);
-        prop_assert_eq!(table.surely_missing(&signature(&a)), 0);
-    }
-
-    #[test]
-    fn the_table_holds_its_words_and_no_others(a in words(), other in 40u64..u64::MAX) {
-        let mut table = WordTable::default();
-        table.fill(&a);
-        prop_assert!(a.iter().all(|&w| table.contains(w)));
-        prop_assert!(!table.contains(other));
-        prop_assert_eq!(table.contains(0), a.contains(&0));
-    }
-}
-
-#[test]
-fn the_fewest_shared_words_are_the_brute_force_answer() {
-    for a in 1..60 {
-        for b in 1..60 {
-            for bar in [JACCARD, 0.61, 2.0 / 3.0, 0.75, 0.9, 1.0] {
-                let brute = (0..=a.min(b)).find(|&s| ratio(s, a + b - s) >= bar);
-                assert_eq!(least_shared(a, b, bar), brute, "{a} {b} {bar}");
-            }
+    fn the_bounds_never_turn_away_a_leader_that_reaches_the_bar(
+        a in words(),
+        b in words(),
+        bar in prop_oneof![Just(CONTAINED_JACCARD), CONTAINED_JACCARD..1.0],
+    ) {
+        let (wa, wb) = (total(&a), total(&b));
+        let shared = plain_shared(&a, &b);
+        let found = overlap(shared, wa, wb);
+        if found >= bar {
+            let allowed = allowed_missing(wa, wb, bar);
+            prop_assert!(allowed.is_some_and(|allowed| wb - shared <= allowed));
+        }
+        if found >= CONTAINED_JACCARD {
+            // Their first shared word (in the one order) is in both prefixes.
+            let first = a.iter().find(|w| b.contains(w)).unwrap();
+            prop_assert!(a[..prefix(&a, wa)].contains(first));
+            prop_assert!(b[..prefix(&b, wb)].contains(first));
         }
     }
 }
