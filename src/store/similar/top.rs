@@ -2,24 +2,33 @@
 //!
 //! The rule, checkable item by item ([`Rarity::near_duplicates`]): two messages are
 //! near-duplicates when their normalised texts ([`normalise`]: lowercase, anything but letters
-//! and digits folded to one space) are equal, or when their words overlap, weighted by rarity,
-//! by at least [`JACCARD`]: the weight of the words they share over the weight of all their
-//! words (weighted Jaccard index), each word weighing its inverse document frequency over the
-//! store's newest items ([`rarity`]). Greetings, sign-offs and small words that many messages
-//! have weigh little; the words that say what is wrong weigh most, so "Hi, app closes itself
-//! right after the splash screen. Any idea? Thanks!" is a near-duplicate of "The app closes
-//! itself right after the splash screen", and two complaints sharing only pleasantries are not.
-//! A message without a letter or digit (emoji, punctuation, nothing) has no words: it is
-//! grouped with the messages of exactly the same raw text only, never with the others.
+//! and digits folded to one space) are equal, or when their words, weighted by rarity, are
+//! near: the weight they share over the weight of all their words (weighted Jaccard index) is
+//! at least [`JACCARD`]; or the lighter message's weight is nearly all shared
+//! ([`CONTAINMENT`]: the other says what it says, plus a greeting, a sign-off or a detail) and
+//! the index is at least [`CONTAINED_JACCARD`] (the plus weighs at most about three times what
+//! is shared). Each word weighs its inverse document frequency over the store's newest items
+//! (`rarity`), not over the view: a view searched for a complaint's words has them in every
+//! item. Common words weigh little and the words that say what is wrong weigh most, so "Hi,
+//! app closes itself right after the splash screen. Any idea? Thanks!" is a near-duplicate of
+//! "The app closes itself right after the splash screen", and two complaints sharing only
+//! pleasantries are not. A message without a letter or digit (emoji, punctuation, nothing)
+//! has no words: it is grouped with the messages of exactly the same raw text only.
+//!
+//! The bars were chosen on the demo's data (`tests_demo`): each of its near-duplicate
+//! families (a sentence in a few wordings with greetings, endings and sign-offs that are as
+//! rare there as the sentence's own words) forms one cluster, "Login with Google fails" apart
+//! from "Can't log in with Google" (they share too little), and no two families or topic
+//! openers share one.
 //!
 //! Clusters are built around a leader (their label): identical texts are grouped first (so
-//! they always share a cluster); then the groups, largest first, each join the leader they
-//! overlap most with (at least [`JACCARD`]) or lead a new cluster. Every member is then a
-//! near-duplicate of its leader, which is what the cluster's label says; chaining (A like B
-//! like C, A unlike C) cannot grow a cluster into unrelated text, as union-find would. The
-//! leaders to compare with are found by prefix filtering on the rarest words (`cluster`), so
-//! the work stays near linear. Hashes have fixed keys and weights are whole numbers: the same
-//! store gives the same clusters.
+//! they always share a cluster); then the groups, largest first, each join the near leader
+//! they overlap most with, or lead a new cluster. Every member is then a near-duplicate of
+//! its leader, which is what the cluster's label says; chaining (A like B like C, A unlike C)
+//! cannot grow a cluster into unrelated text, as union-find would. The leaders to compare
+//! with are found by prefix filtering on the rarest words (`cluster`), so the work stays near
+//! linear. Hashes have fixed keys and weights are whole numbers: the same store gives the
+//! same clusters.
 
 mod cluster;
 mod rarity;

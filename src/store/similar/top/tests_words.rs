@@ -80,3 +80,19 @@ fn words_are_hashed_once_each_sorted() {
     word_hashes("", &mut out);
     assert!(out.is_empty());
 }
+
+#[test]
+fn near_is_a_high_overlap_or_a_contained_one_at_the_lower_bar() {
+    use crate::store::similar::top::rarity::near;
+    // Overlap 700 / 1300 ≥ 0.5; 500 / 1500 is not, and half of either is not "contained".
+    assert!(near(700, 1000, 1000));
+    assert!(!near(500, 1000, 1000));
+    // The lighter one wholly shared: near while the other weighs at most four times as much.
+    assert!(near(650, 650, 2600));
+    assert!(!near(650, 650, 2700));
+    // 65% of the lighter one shared is enough at the lower bar; a little less is not.
+    assert!(near(455, 700, 1200));
+    assert!(!near(454, 700, 1200));
+    // Nothing to weigh.
+    assert!(!near(0, 0, 0));
+}
