@@ -1,14 +1,14 @@
 //! The word table's early-stopping sum against a plain one: the shared weight whenever no more
 //! than the allowed weight is missing, nothing exactly when more is (word hashes of 0
-//! included); the prefix and the weight bounds of the clustering never turn away a leader that
-//! reaches the bar (brute force over weights).
+//! included); the prefixes and the weight bounds of the clustering never turn away a leader
+//! that reaches the bar (brute force over weights).
 
 use proptest::prelude::*;
 
 use super::*;
 use crate::store::similar::top::CONTAINED_JACCARD;
-use crate::store::similar::top::cluster::{allowed_missing, prefix};
-use crate::store::similar::top::rarity::{overlap, total};
+use crate::store::similar::top::cluster::{HEAVY_SHARE, LIGHT_SHARE, allowed_missing, prefix};
+use crate::store::similar::top::rarity::{near, overlap, total};
 
 /// Distinct words from a small range (0 included), so that sets overlap, each with the weight
 /// its hash gives it (the same word weighs the same in every set), heaviest first.
@@ -62,11 +62,17 @@ proptest! {
             let allowed = allowed_missing(wa, wb, bar);
             prop_assert!(allowed.is_some_and(|allowed| wb - shared <= allowed));
         }
-        if found >= CONTAINED_JACCARD {
-            // Their first shared word (in the one order) is in both prefixes.
+        if near(shared, wa, wb) {
+            // Their first shared word (in the one order) is in the lighter one's light-role
+            // prefix and the heavier one's heavy-role prefix (either way when equal).
             let first = a.iter().find(|w| b.contains(w)).unwrap();
-            prop_assert!(a[..prefix(&a, wa)].contains(first));
-            prop_assert!(b[..prefix(&b, wb)].contains(first));
+            let ((light, wl), (heavy, wh)) = if wa <= wb { ((&a, wa), (&b, wb)) } else { ((&b, wb), (&a, wa)) };
+            prop_assert!(light[..prefix(light, wl, LIGHT_SHARE)].contains(first));
+            prop_assert!(heavy[..prefix(heavy, wh, HEAVY_SHARE)].contains(first));
+            if wa == wb {
+                prop_assert!(heavy[..prefix(heavy, wh, LIGHT_SHARE)].contains(first));
+                prop_assert!(light[..prefix(light, wl, HEAVY_SHARE)].contains(first));
+            }
         }
     }
 }
