@@ -27,7 +27,7 @@ mod tests_top;
 
 use rusqlite::OptionalExtension;
 
-pub use top::{Cluster, JACCARD, TopIssues, near_duplicates, normalise, word_set};
+pub use top::{Cluster, JACCARD, Rarity, TopIssues, normalise};
 
 use super::{Store, StoreError};
 

@@ -1,8 +1,9 @@
 //! Top issues checked against the rule: on generated items (families of near-duplicates in
-//! random case, punctuation and spacing, with words dropped or added, among unrelated text),
-//! every cluster's members are near-duplicates of its label, identical normalised texts always
-//! share a cluster, every item is in exactly one cluster, clusters come largest first, and
-//! progress climbs to 100%.
+//! random case, punctuation and spacing, with words dropped or added, among unrelated text and
+//! messages without words), every cluster's members are near-duplicates of its label under the
+//! store's word weights, identical normalised texts (raw texts, without words) always share a
+//! cluster, every item is in exactly one cluster, clusters come largest first, and progress
+//! climbs to 100%.
 
 use std::collections::{HashMap, HashSet};
 
@@ -26,9 +27,15 @@ const WORDS: [&str; 12] = [
     "battery", "crash",
 ];
 
-/// A message: a family's text with noise, or unrelated words (`family` ≥ 4).
+/// Messages without a letter or digit.
+const WORDLESS: [&str; 4] = ["", "👍", "!!", "👍👍"];
+
+/// A message: a family's text with noise, unrelated words (`family` 4), or none (5).
 fn message(family: usize, noise: &[usize]) -> String {
-    if family >= FAMILIES.len() {
+    if family > FAMILIES.len() {
+        return WORDLESS[noise.first().copied().unwrap_or(0) % WORDLESS.len()].to_owned();
+    }
+    if family == FAMILIES.len() {
         return noise
             .iter()
             .map(|&n| WORDS[n % WORDS.len()])
@@ -82,12 +89,13 @@ fn check(messages: &[String]) -> Result<(), TestCaseError> {
         .unwrap()
         .map(Result::unwrap)
         .collect();
+    let rarity = store.word_rarity().unwrap();
     let mut cluster_of: HashMap<i64, usize> = HashMap::new();
     for (c, cluster) in top.clusters.iter().enumerate() {
         prop_assert!(cluster.keys.windows(2).all(|w| w[0] < w[1]));
         for key in &cluster.keys {
             prop_assert!(
-                near_duplicates(&cluster.label, &text_of[key]),
+                rarity.near_duplicates(&cluster.label, &text_of[key]),
                 "{:?} in the cluster of {:?}",
                 text_of[key],
                 cluster.label
@@ -106,10 +114,13 @@ fn check(messages: &[String]) -> Result<(), TestCaseError> {
     );
     let mut by_text: HashMap<String, HashSet<usize>> = HashMap::new();
     for (key, text) in &text_of {
-        by_text
-            .entry(normalise(text))
-            .or_default()
-            .insert(cluster_of[key]);
+        let normalised = normalise(text);
+        let same = if normalised.is_empty() {
+            format!("raw {text}")
+        } else {
+            normalised
+        };
+        by_text.entry(same).or_default().insert(cluster_of[key]);
     }
     for (text, clusters) in by_text {
         prop_assert_eq!(clusters.len(), 1, "{:?} split over clusters", text);
@@ -119,7 +130,7 @@ fn check(messages: &[String]) -> Result<(), TestCaseError> {
 
 #[test]
 fn clusters_hold_near_duplicates_of_their_label_and_keep_equal_texts_together() {
-    let item = (0usize..6, prop::collection::vec(0usize..60, 0..4));
+    let item = (0usize..7, prop::collection::vec(0usize..60, 0..4));
     let mut runner = TestRunner::new(Config {
         cases: 24,
         ..Config::default()
@@ -166,12 +177,58 @@ fn normalising_folds_case_punctuation_and_spacing() {
         normalise("  Can't  LOG in!!\n(Google) "),
         "can t log in google"
     );
-    assert!(near_duplicates(
-        "Dark mode switches back",
-        "dark mode switches back now"
+}
+
+#[test]
+fn rare_words_decide_and_pleasantries_weigh_little() {
+    // Pleasantries most messages have; complaints that share only those.
+    let mut messages: Vec<String> = (0..40)
+        .map(|i| format!("Hi, {} please fix. Thanks!", WORDS[i % WORDS.len()]))
+        .collect();
+    messages.push("App closes itself right after the splash screen".to_owned());
+    let rarity = Rarity::of_messages(messages.iter().map(String::as_str));
+    let core = "The app closes itself right after the splash screen";
+    let noisy = "Hi, app closes itself right after the splash screen. Please fix. Thanks!";
+    assert!(rarity.near_duplicates(core, noisy));
+    // Unweighted, the pleasantries would be 4 words of 12: the overlap is well above that.
+    assert!(
+        rarity.overlap(core, noisy) > 0.6,
+        "{}",
+        rarity.overlap(core, noisy)
+    );
+    assert!(!rarity.near_duplicates(
+        "Hi, dark mode switches back. Please fix. Thanks!",
+        "Hi, export drops the dates. Please fix. Thanks!"
     ));
-    assert!(!near_duplicates("Dark mode", "Light theme"));
-    assert!(!near_duplicates("!!", "light"));
+    assert!(rarity.near_duplicates("Dark mode switches back", "dark mode switches back now"));
+    assert!(!rarity.near_duplicates("Dark mode", "Light theme"));
+    // Without words: only the same raw text.
+    assert!(!rarity.near_duplicates("!!", "light"));
+    assert!(!rarity.near_duplicates("👍", "!!"));
+    assert!(rarity.near_duplicates("👍", "👍"));
+    assert!(!rarity.near_duplicates("", "👍"));
+}
+
+#[test]
+fn messages_without_words_are_grouped_by_their_raw_text_only() {
+    let messages: Vec<String> = ["👍", "👍", "!!", "", "", "🙂", "dark mode", "👍"]
+        .iter()
+        .map(|m| (*m).to_owned())
+        .collect();
+    let store = store_of(&messages);
+    let top = store
+        .top_issues(&ViewQuery::default(), &window(), 100, 100, &mut |_| {})
+        .unwrap();
+    let sizes: Vec<(usize, &str)> = top
+        .clusters
+        .iter()
+        .map(|c| (c.keys.len(), c.label.as_str()))
+        .collect();
+    // Equal sizes: the newest first.
+    assert_eq!(
+        sizes,
+        [(3, "👍"), (2, ""), (1, "dark mode"), (1, "🙂"), (1, "!!")]
+    );
 }
 
 #[test]

@@ -1,23 +1,46 @@
 //! Top issues: a view's items grouped into clusters of near-duplicates, largest first.
 //!
-//! The rule, checkable item by item: two messages are near-duplicates when their normalised
-//! texts ([`normalise`]: lowercase, anything but letters and digits folded to one space) are
-//! equal, or when their sets of normalised words overlap by at least [`JACCARD`] (Jaccard
-//! index). Clusters are built around a leader (their label): identical normalised texts are
-//! grouped first (so they always share a cluster); then the groups, largest first, each join
-//! the leader they overlap most with (at least [`JACCARD`]) or lead a new cluster. Every member
-//! is then a near-duplicate of its leader, which is what the cluster's label says; chaining
-//! (A like B like C, A unlike C) cannot grow a cluster into unrelated text, as union-find would.
-//! Finding the leaders to compare with is MinHash with banding (locality-sensitive hashing):
-//! only leaders sharing a band with the group are compared, so the work stays near linear.
-//! Hashes have fixed seeds: the same items give the same clusters.
+//! The rule, checkable item by item ([`Rarity::near_duplicates`]): two messages are
+//! near-duplicates when their normalised texts ([`normalise`]: lowercase, anything but letters
+//! and digits folded to one space) are equal, or when their words, weighted by rarity, are
+//! near: the weight they share over the weight of all their words (weighted Jaccard index) is
+//! at least [`JACCARD`]; or the lighter message's weight is nearly all shared
+//! ([`CONTAINMENT`]: the other says what it says, plus a greeting, a sign-off or a detail) and
+//! the index is at least [`CONTAINED_JACCARD`] (the plus weighs at most about three times what
+//! is shared). Each word weighs its inverse document frequency over the store's newest items
+//! (`rarity`), not over the view: a view searched for a complaint's words has them in every
+//! item. Common words weigh little and the words that say what is wrong weigh most, so "Hi,
+//! app closes itself right after the splash screen. Any idea? Thanks!" is a near-duplicate of
+//! "The app closes itself right after the splash screen", and two complaints sharing only
+//! pleasantries are not. A message without a letter or digit (emoji, punctuation, nothing)
+//! has no words: it is grouped with the messages of exactly the same raw text only.
+//!
+//! The bars were chosen on the demo's data (`tests_demo`): each of its near-duplicate
+//! families (a sentence in a few wordings with greetings, endings and sign-offs that are as
+//! rare there as the sentence's own words) forms one cluster, "Login with Google fails" apart
+//! from "Can't log in with Google" (they share too little), and no two families or topic
+//! openers share one.
+//!
+//! Clusters are built around a leader (their label): identical texts are grouped first (so
+//! they always share a cluster); then the groups, largest first, each join the near leader
+//! they overlap most with, or lead a new cluster. Every member is then a near-duplicate of
+//! its leader, which is what the cluster's label says; chaining (A like B like C, A unlike C)
+//! cannot grow a cluster into unrelated text, as union-find would. The leaders to compare
+//! with are found by prefix filtering on the rarest words (`cluster`), so the work stays near
+//! linear. Hashes have fixed keys and weights are whole numbers: the same store gives the
+//! same clusters.
 
 mod cluster;
+mod rarity;
+#[cfg(test)]
+mod tests_demo;
 #[cfg(test)]
 mod tests_reference;
 mod words;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+pub use rarity::Rarity;
+
+use std::collections::{BTreeMap, HashMap};
 
 use jiff::Timestamp;
 use rusqlite::types::Type;
@@ -26,8 +49,13 @@ use crate::store::pivot::{Window, key_time};
 use crate::store::read::view_condition;
 use crate::store::{Store, StoreError, ViewQuery};
 
-/// The least word overlap (Jaccard index) of two near-duplicates.
-pub const JACCARD: f64 = 0.6;
+/// The least weighted word overlap (weighted Jaccard index) of two near-duplicates.
+pub const JACCARD: f64 = 0.5;
+/// The share of the lighter message's word weight that the other must hold to be its
+/// near-duplicate at the lower bar [`CONTAINED_JACCARD`].
+pub const CONTAINMENT: f64 = 0.65;
+/// The least weighted word overlap of a message and one holding nearly all of its words.
+pub const CONTAINED_JACCARD: f64 = 0.25;
 /// One cluster of near-duplicates.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cluster {
@@ -89,30 +117,9 @@ fn normalise_into(text: &str, out: &mut String) {
     }
 }
 
-/// The distinct words of a normalised text.
-#[must_use]
-pub fn word_set(normalised: &str) -> HashSet<&str> {
-    normalised.split(' ').filter(|w| !w.is_empty()).collect()
-}
-
-/// The rule: equal normalised texts, or word sets overlapping by at least [`JACCARD`].
-#[must_use]
-pub fn near_duplicates(a: &str, b: &str) -> bool {
-    let (a, b) = (normalise(a), normalise(b));
-    a == b || jaccard(&word_set(&a), &word_set(&b)) >= JACCARD
-}
-
-#[allow(clippy::cast_precision_loss)] // word counts
-fn jaccard(a: &HashSet<&str>, b: &HashSet<&str>) -> f64 {
-    if a.is_empty() || b.is_empty() {
-        return 0.0;
-    }
-    let shared = a.intersection(b).count();
-    shared as f64 / (a.len() + b.len() - shared) as f64
-}
-
-/// The items of one normalised text.
+/// The items of one normalised text (or of one raw text without words).
 struct Group {
+    /// The normalised text ("" for a raw text without words).
     text: String,
     raw: String,
     /// (key, index in [`Groups::apps`]), in the view's order (newest first).
@@ -141,8 +148,9 @@ impl Store {
     ) -> Result<TopIssues, StoreError> {
         progress(0);
         let groups = self.groups_of(view, limit, progress)?;
+        let rarity = self.word_rarity_with(&mut |p| progress(55 + p / 20))?;
         let items = groups.groups.iter().map(|g| g.items.len()).sum();
-        let mut found = cluster::cluster(&groups.groups, progress);
+        let mut found = cluster::cluster(&groups.groups, &rarity, progress);
         let total_clusters = found.len();
         found.truncate(clusters);
         let clusters = found
@@ -158,7 +166,7 @@ impl Store {
     }
 
     /// Reads the view's items (newest first) into groups of equal normalised text, largest
-    /// first (ties: newest first). Reading is the first 60% of the progress.
+    /// first (ties: newest first). Reading is the first 55% of the progress.
     fn groups_of(
         &self,
         view: &ViewQuery,
@@ -190,7 +198,7 @@ impl Store {
             grouping.add(row).map_err(|e| self.error(e))?;
             read += 1;
             if read.is_multiple_of(4096) {
-                progress(percent(read, expected, 60));
+                progress(percent(read, expected, 55));
             }
         }
         let mut groups = grouping.groups;
@@ -198,7 +206,7 @@ impl Store {
         groups
             .groups
             .sort_by_key(|g| std::cmp::Reverse(g.items.len()));
-        progress(60);
+        progress(55);
         Ok(groups)
     }
 }
@@ -210,6 +218,8 @@ struct Grouping {
     groups: Groups,
     /// Normalised text to its group.
     texts: HashMap<String, usize>,
+    /// Raw text without words to its group.
+    raws: HashMap<String, usize>,
     /// App reference (`None`: no app) to its index in `groups.apps`.
     apps: HashMap<Option<i64>, usize>,
     text: String,
@@ -234,7 +244,13 @@ impl Grouping {
             }
         };
         normalise_into(raw, &mut self.text);
-        let at = match self.texts.get(self.text.as_str()) {
+        // No words: grouped by the raw text (one "" key for all would join every emoji).
+        let (map, text) = if self.text.is_empty() {
+            (&mut self.raws, raw)
+        } else {
+            (&mut self.texts, self.text.as_str())
+        };
+        let at = match map.get(text) {
             Some(&at) => at,
             None => {
                 let groups = &mut self.groups.groups;
@@ -243,7 +259,7 @@ impl Grouping {
                     raw: raw.to_owned(),
                     items: Vec::new(),
                 });
-                self.texts.insert(self.text.clone(), groups.len() - 1);
+                map.insert(text.to_owned(), groups.len() - 1);
                 groups.len() - 1
             }
         };

@@ -1,44 +1,69 @@
 //! Clustering groups of equal normalised text around leaders (the rule is in the parent
 //! module's doc), cheap enough for 100,000 items in well under a second.
 //!
-//! Each group looks at the leaders filed under its MinHash band keys (the first
-//! [`BUCKET_CAP`] of each bucket), as the rule says. Each bucket entry carries what turns most
-//! of them away without touching the leader: its length (too short or too long to overlap
-//! enough) and its word signature (too many words the group lacks). The few left have their
-//! words counted in the group's [`WordTable`], stopping as soon as too many are missing.
-//! Only leaders that could not win are left out, so the answer is the one comparing them all
-//! would give.
+//! Candidates come from prefix filtering (as in all-pairs similarity joins): words are ordered
+//! heaviest first (ties by hash), one order for every text. Near-duplicates share at least
+//! [`LIGHT_SHARE`] of the lighter one's weight and [`HEAVY_SHARE`] of the heavier one's, so the
+//! first word they share lies, in each, before the point where its words left weigh less than
+//! its share: its prefix for that role. Each leader is filed under the words of both its
+//! prefixes (the lighter one's is short); a group looks under its heavy-role prefix's words
+//! for lighter leaders, and under its light-role prefix's words for heavier ones. The prefixes
+//! are the rare words, whose lists are short. A leader whose total weight is too far from the
+//! group's cannot reach the bar and is turned away first; the others have their words looked
+//! up in the group's [`WordTable`], stopping once too much is missing. Only leaders that could
+//! not win are left out, so the answer is the one comparing them all would give, unless a
+//! word's list is full ([`LIST_CAP`], a bound on pathological input: many leaders whose
+//! rarest words are common ones).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
-use super::words::{BANDS, Signature, WordTable, band_keys, mix, signature, word_hashes};
-use super::{Group, JACCARD, percent};
+use super::rarity::{Rarity, Word, near, overlap, total};
+use super::words::{KeyHasher, WordTable};
+use super::{CONTAINED_JACCARD, CONTAINMENT, Group, JACCARD, percent};
 
-/// At most this many leaders of one bucket are compared (a bound on pathological input).
-/// Buckets only grow, so a bucket keeps only its first `BUCKET_CAP` leaders.
-const BUCKET_CAP: usize = 16;
+/// The least share of the lighter near-duplicate's weight that the two share: a Jaccard index
+/// of at least [`JACCARD`] needs that share of either, a contained one [`CONTAINMENT`].
+pub(super) const LIGHT_SHARE: f64 = if JACCARD < CONTAINMENT {
+    JACCARD
+} else {
+    CONTAINMENT
+};
+/// The least share of the heavier near-duplicate's weight that the two share (the index is at
+/// least [`CONTAINED_JACCARD`], below [`JACCARD`]).
+pub(super) const HEAVY_SHARE: f64 = CONTAINED_JACCARD;
+
+/// At most this many leaders are filed under one word. Lists only grow, so a word keeps its
+/// first `LIST_CAP` leaders (the largest clusters' leaders: groups come largest first).
+const LIST_CAP: usize = 64;
+/// Bounds are widened by this share so that float rounding can never turn away a leader the
+/// exact division would accept.
+const SLACK: f64 = 1e-9;
 
 /// Groups (largest first) joined into clusters: lists of group indexes, leader first, largest
 /// cluster first (ties: the one whose leader came first). Progress goes from 60% to 99%.
-pub(super) fn cluster(groups: &[Group], progress: &mut dyn FnMut(u8)) -> Vec<Vec<usize>> {
+pub(super) fn cluster(
+    groups: &[Group],
+    rarity: &Rarity,
+    progress: &mut dyn FnMut(u8),
+) -> Vec<Vec<usize>> {
     let mut leaders = Leaders::default();
     let mut members: Vec<Vec<usize>> = Vec::new();
     let mut sizes: Vec<usize> = Vec::new();
-    let mut words: Vec<u64> = Vec::new();
+    let (mut hashes, mut words) = (Vec::new(), Vec::new());
     let mut table = WordTable::default();
     for (g, group) in groups.iter().enumerate() {
-        word_hashes(&group.text, &mut words);
-        let keys = (!words.is_empty()).then(|| band_keys(&words));
-        let best = keys.as_ref().and_then(|keys| {
+        rarity.weighed(&group.text, &mut hashes, &mut words);
+        let weight = total(&words);
+        let best = (!words.is_empty()).then(|| {
             table.fill(&words);
-            leaders.best(&mut table, keys, g)
+            leaders.best(&table, &words, weight, g)
         });
-        if let Some(leader) = best {
+        if let Some(leader) = best.flatten() {
             members[leader].push(g);
             sizes[leader] += group.items.len();
         } else {
-            leaders.add(&words, keys.as_ref());
+            leaders.add(&words, weight);
             members.push(vec![g]);
             sizes.push(group.items.len());
         }
@@ -54,109 +79,124 @@ pub(super) fn cluster(groups: &[Group], progress: &mut dyn FnMut(u8)) -> Vec<Vec
         .collect()
 }
 
-/// The leaders so far, and the MinHash buckets holding them.
+/// How many of the words (heaviest first, weighing `weight` in all) form the prefix for a
+/// role: the words after it weigh less than `share` of the whole, so any text sharing at least
+/// that share of this one's weight shares one of the prefix's words.
+#[allow(clippy::cast_precision_loss)] // sums of weights, far below 2^52
+pub(super) fn prefix(words: &[Word], weight: u64, share: f64) -> usize {
+    let bound = share * weight as f64 * (1.0 - SLACK);
+    let mut rest = weight;
+    for (at, word) in words.iter().enumerate() {
+        if (rest as f64) < bound {
+            return at;
+        }
+        rest -= u64::from(word.weight);
+    }
+    words.len()
+}
+
+/// The leaders so far, and the lists of them filed under their prefixes' words.
 #[derive(Default)]
 struct Leaders {
-    /// Where each leader's words are in `words`.
-    spans: Vec<(usize, usize)>,
-    /// All leaders' sorted word hashes, one after the other.
-    words: Vec<u64>,
-    /// The group that last counted each leader's words (plus one): a leader sharing several
-    /// bands with a group is counted once.
+    /// Where each leader's words are in `words`, and their total weight.
+    spans: Vec<(usize, usize, u64)>,
+    /// All leaders' words, one after the other.
+    words: Vec<Word>,
+    /// The group that last looked at each leader (plus one): a leader sharing several prefix
+    /// words with a group is compared once.
     counted: Vec<usize>,
-    /// Per band, the leaders under each band key, in leader order.
-    buckets: [HashMap<u64, Vec<Entry>, BuildHasherDefault<KeyHasher>>; BANDS],
+    /// Under the words of their light-role and heavy-role prefixes.
+    light: Lists,
+    heavy: Lists,
 }
 
-/// A leader in a bucket, with what a group needs to turn it away without looking further.
-struct Entry {
-    signature: Signature,
-    len: usize,
-    leader: usize,
-}
+type Lists = HashMap<u64, Vec<u32>, BuildHasherDefault<KeyHasher>>;
 
 impl Leaders {
-    /// The leader the group's words (in `table`; group `g`) overlap most with, at least
-    /// [`JACCARD`]; equal overlap: the earlier leader. Only leaders sharing a band key are
-    /// candidates.
-    fn best(&mut self, table: &mut WordTable, keys: &[u64; BANDS], g: usize) -> Option<usize> {
+    /// Of the leaders the group's words (in `table`; `words`, weighing `weight`; group `g`) are
+    /// near ([`near`]), the one they overlap most with; equal overlap: the earlier leader.
+    fn best(&mut self, table: &WordTable, words: &[Word], weight: u64, g: usize) -> Option<usize> {
         let mut best: Option<(f64, usize)> = None;
-        for (band, key) in keys.iter().enumerate() {
-            let Some(bucket) = self.buckets[band].get(key) else {
-                continue;
-            };
-            for entry in bucket {
-                // Turned away when it cannot reach the bar; it would be in any other band.
-                let Some(allowed) = table.allowed_missing(entry.len) else {
+        // Lighter leaders (or as heavy) through their light-role prefixes, then heavier ones.
+        let lighter = &words[..prefix(words, weight, HEAVY_SHARE)];
+        let heavier = &words[..prefix(words, weight, LIGHT_SHARE)];
+        for (prefix, light) in [(lighter, true), (heavier, false)] {
+            for word in prefix {
+                let lists = if light { &self.light } else { &self.heavy };
+                let Some(list) = lists.get(&word.hash) else {
                     continue;
                 };
-                if table.surely_missing(&entry.signature) > allowed
-                    || self.counted[entry.leader] == g + 1
-                {
-                    continue;
-                }
-                self.counted[entry.leader] = g + 1;
-                // A leader overlapping less than the best so far cannot win (equal can: the
-                // earlier leader wins a tie); a higher bar allows fewer missing words.
-                let allowed = match best {
-                    Some((o, _)) => match table.allowed_missing_at(entry.len, o) {
-                        Some(allowed) => allowed,
-                        None => continue,
-                    },
-                    None => allowed,
-                };
-                let (start, len) = self.spans[entry.leader];
-                let Some(overlap) = table.overlap(&self.words[start..start + len], allowed) else {
-                    continue;
-                };
-                let leader = entry.leader;
-                let better =
-                    best.is_none_or(|(o, l)| overlap.total_cmp(&o).then(l.cmp(&leader)).is_gt());
-                if overlap >= JACCARD && better {
-                    best = Some((overlap, leader));
+                for &leader in list {
+                    let leader = leader as usize;
+                    if self.counted[leader] == g + 1 || (self.spans[leader].2 <= weight) != light {
+                        continue;
+                    }
+                    self.counted[leader] = g + 1;
+                    self.compare(table, weight, leader, &mut best);
                 }
             }
         }
         best.map(|(_, leader)| leader)
     }
 
-    /// A new leader with these words, filed under its band keys (none: it has no words).
-    fn add(&mut self, words: &[u64], keys: Option<&[u64; BANDS]>) {
-        let leader = self.spans.len();
-        self.spans.push((self.words.len(), words.len()));
+    /// The group (its words in `table`, weighing `weight`) against one leader: `best` becomes
+    /// that leader if they are near and it overlaps more (equal: it came first).
+    fn compare(
+        &self,
+        table: &WordTable,
+        weight: u64,
+        leader: usize,
+        best: &mut Option<(f64, usize)>,
+    ) {
+        let (start, len, theirs) = self.spans[leader];
+        let bar = best.map_or(CONTAINED_JACCARD, |(o, _)| o);
+        let Some(allowed) = allowed_missing(weight, theirs, bar) else {
+            return;
+        };
+        let Some(shared) = table.shared(&self.words[start..start + len], allowed) else {
+            return;
+        };
+        let found = overlap(shared, weight, theirs);
+        let better = best.is_none_or(|(o, l)| found.total_cmp(&o).then(l.cmp(&leader)).is_gt());
+        if better && near(shared, weight, theirs) {
+            *best = Some((found, leader));
+        }
+    }
+
+    /// A new leader with these words (heaviest first), filed under its prefixes' words (none:
+    /// it has no words, and leads a cluster of its own).
+    fn add(&mut self, words: &[Word], weight: u64) {
+        let leader = u32::try_from(self.spans.len()).unwrap_or(u32::MAX);
+        self.spans.push((self.words.len(), words.len(), weight));
         self.words.extend_from_slice(words);
         self.counted.push(0);
-        let signature = signature(words);
-        for (band, key) in keys.into_iter().flatten().enumerate() {
-            let bucket = self.buckets[band].entry(*key).or_default();
-            if bucket.len() < BUCKET_CAP {
-                bucket.push(Entry {
-                    signature,
-                    len: words.len(),
-                    leader,
-                });
+        for (lists, share) in [
+            (&mut self.light, LIGHT_SHARE),
+            (&mut self.heavy, HEAVY_SHARE),
+        ] {
+            for word in &words[..prefix(words, weight, share)] {
+                let list = lists.entry(word.hash).or_default();
+                if list.len() < LIST_CAP {
+                    list.push(leader);
+                }
             }
         }
     }
 }
 
-/// The buckets' hasher: band keys are already mixed 64-bit values, so they serve as their own
-/// hash (SipHash over them again would only cost time).
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
+/// How much of a leader's weight (`theirs`) may be missing from a group's (`ours`) for the
+/// overlap to reach `bar`; `None`: the weights are too far apart for it whatever the words.
+/// Overlap `s / (ours + theirs - s) ≥ bar` needs `s ≥ bar · (ours + theirs) / (1 + bar)`, and
+/// `s` is at most the smaller weight.
+#[allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)] // sums of weights, far below 2^52; the bound is between 0 and their sum
+pub(super) fn allowed_missing(ours: u64, theirs: u64, bar: f64) -> Option<u64> {
+    let need = bar * (ours + theirs) as f64 / (1.0 + bar) * (1.0 - SLACK);
+    if (ours.min(theirs) as f64) < need {
+        return None;
     }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = mix(self.0 ^ u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
+    Some(theirs - (need.floor().max(0.0) as u64).min(theirs))
 }

@@ -1,24 +1,20 @@
-//! The fast Top issues against the first, plain implementation (kept here verbatim as the
-//! reference: string word sets, per-row allocations): on stores of generated feedback (the
-//! simulator's topics and near-duplicate families) and of generated near-duplicates, both give
-//! the same `TopIssues`: same leaders, members, order, apps, days. And the ASCII fast path of
-//! [`normalise`] answers as the Unicode one on any text.
+//! The fast Top issues against a plain one (string word sets, every group compared with every
+//! leader, no candidate filtering): on stores of generated feedback (the simulator's topics and
+//! near-duplicate families) and of generated near-duplicates, both give the same `TopIssues`:
+//! same leaders, members, order, apps, days. And the ASCII fast path of [`normalise`] answers
+//! as the Unicode one on any text.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::hash::{Hash, Hasher};
 
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use proptest::prelude::*;
 
-use super::{Cluster, JACCARD, TopIssues, normalise, percent};
+use super::rarity::{Rarity, Word, near, overlap, total};
+use super::{Cluster, TopIssues, normalise};
 use crate::store::pivot::{SERIES_DAYS, Window, key_time};
 use crate::store::read::view_condition;
 use crate::store::{Store, ViewQuery};
-
-const BANDS: usize = 10;
-const ROWS: usize = 2;
-const BUCKET_CAP: usize = 16;
 
 fn old_normalise(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -37,19 +33,6 @@ fn old_normalise(text: &str) -> String {
     out
 }
 
-fn word_set(normalised: &str) -> HashSet<&str> {
-    normalised.split(' ').filter(|w| !w.is_empty()).collect()
-}
-
-#[allow(clippy::cast_precision_loss)]
-fn jaccard(a: &HashSet<&str>, b: &HashSet<&str>) -> f64 {
-    if a.is_empty() || b.is_empty() {
-        return 0.0;
-    }
-    let shared = a.intersection(b).count();
-    shared as f64 / (a.len() + b.len() - shared) as f64
-}
-
 struct Group {
     text: String,
     raw: String,
@@ -64,8 +47,9 @@ fn reference(
     clusters: usize,
 ) -> TopIssues {
     let groups = groups_of(store, view, limit);
+    let rarity = store.word_rarity().unwrap();
     let items = groups.iter().map(|g| g.items.len()).sum();
-    let mut found = cluster(&groups, &mut |_| {});
+    let mut found = cluster(&groups, &rarity);
     let total_clusters = found.len();
     found.truncate(clusters);
     let clusters = found
@@ -99,7 +83,12 @@ fn groups_of(store: &Store, view: &ViewQuery, limit: usize) -> Vec<Group> {
         let raw: String = row.get(1).unwrap();
         let app: Option<String> = row.get(2).unwrap();
         let text = old_normalise(&raw);
-        let at = *index.entry(text.clone()).or_insert_with(|| {
+        let same = if text.is_empty() {
+            format!("raw {raw}")
+        } else {
+            text.clone()
+        };
+        let at = *index.entry(same).or_insert_with(|| {
             groups.push(Group {
                 text,
                 raw,
@@ -113,30 +102,26 @@ fn groups_of(store: &Store, view: &ViewQuery, limit: usize) -> Vec<Group> {
     groups
 }
 
-fn cluster(groups: &[Group], progress: &mut dyn FnMut(u8)) -> Vec<Vec<usize>> {
-    let mut leaders: Vec<(usize, HashSet<&str>)> = Vec::new();
+/// Every group against every leader so far.
+fn cluster(groups: &[Group], rarity: &Rarity) -> Vec<Vec<usize>> {
+    let mut leaders: Vec<(HashSet<u64>, u64)> = Vec::new();
     let mut members: Vec<Vec<usize>> = Vec::new();
     let mut sizes: Vec<usize> = Vec::new();
-    let mut buckets: HashMap<(usize, u64), Vec<usize>> = HashMap::new();
     for (g, group) in groups.iter().enumerate() {
-        let words = word_set(&group.text);
-        let bands = if words.is_empty() {
-            Vec::new()
-        } else {
-            bands(&words)
-        };
+        let mut words: Vec<Word> = Vec::new();
+        rarity.weighed(&group.text, &mut Vec::new(), &mut words);
+        let weight = total(&words);
         let mut best: Option<(f64, usize)> = None;
-        let mut compared: HashSet<usize> = HashSet::new();
-        for band in &bands {
-            for &leader in buckets.get(band).into_iter().flatten().take(BUCKET_CAP) {
-                if !compared.insert(leader) {
-                    continue;
-                }
-                let overlap = jaccard(&words, &leaders[leader].1);
-                let better =
-                    best.is_none_or(|(o, l)| overlap.total_cmp(&o).then(l.cmp(&leader)).is_gt());
-                if overlap >= JACCARD && better {
-                    best = Some((overlap, leader));
+        if !words.is_empty() {
+            for (leader, (theirs, their_weight)) in leaders.iter().enumerate() {
+                let shared = words
+                    .iter()
+                    .filter(|w| theirs.contains(&w.hash))
+                    .map(|w| u64::from(w.weight))
+                    .sum();
+                let found = overlap(shared, weight, *their_weight);
+                if near(shared, weight, *their_weight) && best.is_none_or(|(o, _)| found > o) {
+                    best = Some((found, leader));
                 }
             }
         }
@@ -144,16 +129,9 @@ fn cluster(groups: &[Group], progress: &mut dyn FnMut(u8)) -> Vec<Vec<usize>> {
             members[leader].push(g);
             sizes[leader] += group.items.len();
         } else {
-            let leader = leaders.len();
-            for band in bands {
-                buckets.entry(band).or_default().push(leader);
-            }
-            leaders.push((g, words));
+            leaders.push((words.iter().map(|w| w.hash).collect(), weight));
             members.push(vec![g]);
             sizes.push(group.items.len());
-        }
-        if g.is_multiple_of(2048) {
-            progress(60 + percent(g, groups.len(), 39));
         }
     }
     let mut order: Vec<usize> = (0..members.len()).collect();
@@ -162,38 +140,6 @@ fn cluster(groups: &[Group], progress: &mut dyn FnMut(u8)) -> Vec<Vec<usize>> {
         .into_iter()
         .map(|i| std::mem::take(&mut members[i]))
         .collect()
-}
-
-fn bands(words: &HashSet<&str>) -> Vec<(usize, u64)> {
-    let hashes: Vec<u64> = words.iter().map(|w| word_hash(w)).collect();
-    (0..BANDS)
-        .map(|band| {
-            let mut key = 0u64;
-            for row in 0..ROWS {
-                let seed = (band * ROWS + row) as u64;
-                let min = hashes
-                    .iter()
-                    .map(|&h| mix(h ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
-                    .min()
-                    .unwrap_or(0);
-                key = mix(key ^ min);
-            }
-            (band, key)
-        })
-        .collect()
-}
-
-fn word_hash(word: &str) -> u64 {
-    #[allow(deprecated)]
-    let mut hasher = std::hash::SipHasher::new();
-    word.hash(&mut hasher);
-    hasher.finish()
-}
-
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
 }
 
 fn summary(groups: &[Group], members: &[usize], window: &Window) -> Cluster {
@@ -251,13 +197,13 @@ fn assert_same(store: &Store, view: &ViewQuery, limit: usize, clusters: usize) -
 
 #[test]
 fn the_fast_path_gives_the_same_top_issues_as_the_plain_one_on_generated_feedback() {
-    for (seed, count) in [(11, 5000), (3, 3000)] {
+    for (seed, count) in [(11, 3000), (3, 2000)] {
         let store = generated(seed, count);
         let all = assert_same(&store, &ViewQuery::default(), 100_000, usize::MAX);
         assert_eq!(all.items, count);
         // Enough to mean something: families clustered, and many clusters of other text.
         assert!(all.clusters[0].keys.len() > 20, "{:?}", all.clusters[0]);
-        assert!(all.total_clusters > 100, "{}", all.total_clusters);
+        assert!(all.total_clusters > 50, "{}", all.total_clusters);
         assert!(all.clusters.iter().any(|c| c.apps.len() > 1));
         assert_same(&store, &ViewQuery::default(), 1000, 20);
         let view = ViewQuery {
@@ -270,7 +216,7 @@ fn the_fast_path_gives_the_same_top_issues_as_the_plain_one_on_generated_feedbac
 
 #[test]
 fn the_fast_path_gives_the_same_top_issues_as_the_plain_one_on_near_duplicates() {
-    // Short texts from a small vocabulary: many overlaps near the bar, full buckets, ties.
+    // Short texts from a small vocabulary: many overlaps near the bar, long lists, ties.
     const WORDS: [&str; 10] = [
         "app", "crash", "login", "Google", "dark", "mode", "sync", "slow", "photo", "upload",
     ];

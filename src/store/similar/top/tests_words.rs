@@ -1,114 +1,77 @@
-//! The word table's early-stopping count against the plain Jaccard index (a merge of sorted
-//! lists): the same overlap whenever it reaches the bar, nothing exactly when it does not (word
-//! hashes of 0 included); the signature never counts a shared word as missing; the fewest
-//! shared words are the brute-force answer.
+//! The word table's early-stopping sum against a plain one: the shared weight whenever no more
+//! than the allowed weight is missing, nothing exactly when more is (word hashes of 0
+//! included); the prefixes and the weight bounds of the clustering never turn away a leader
+//! that reaches the bar (brute force over weights).
 
 use proptest::prelude::*;
 
 use super::*;
-use crate::store::similar::top::JACCARD;
+use crate::store::similar::top::CONTAINED_JACCARD;
+use crate::store::similar::top::cluster::{HEAVY_SHARE, LIGHT_SHARE, allowed_missing, prefix};
+use crate::store::similar::top::rarity::{near, overlap, total};
 
-/// Sorted distinct words from a small range (0 included), so that sets overlap.
-fn words() -> impl Strategy<Value = Vec<u64>> {
-    prop::collection::btree_set(0u64..40, 1..30).prop_map(|s| s.into_iter().collect())
+/// Distinct words from a small range (0 included), so that sets overlap, each with the weight
+/// its hash gives it (the same word weighs the same in every set), heaviest first.
+fn words() -> impl Strategy<Value = Vec<Word>> {
+    prop::collection::btree_set(0u64..40, 1..30).prop_map(|s| {
+        let mut words: Vec<Word> = s
+            .into_iter()
+            .map(|hash| Word {
+                hash,
+                weight: 693 + u32::try_from(mix(hash) % 9000).unwrap(),
+            })
+            .collect();
+        words.sort_unstable_by(|a, b| b.weight.cmp(&a.weight).then(a.hash.cmp(&b.hash)));
+        words
+    })
 }
 
-/// Words spread over the whole range (the signature's bits come from the top byte).
-fn wide_words() -> impl Strategy<Value = Vec<u64>> {
-    prop::collection::btree_set(0u64..40, 1..30)
-        .prop_map(|s| {
-            s.into_iter()
-                .map(|w| mix(w) ^ (w << 57))
-                .collect::<Vec<_>>()
-        })
-        .prop_map(|mut w| {
-            w.sort_unstable();
-            w
-        })
-}
-
-fn jaccard(a: &[u64], b: &[u64]) -> f64 {
-    let (mut i, mut j, mut shared) = (0, 0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                shared += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    ratio(shared, a.len() + b.len() - shared)
-}
-
-/// The table's answer as the clustering reaches it: allowed misses, signature, count.
-fn counted(table: &mut WordTable, theirs: &[u64], bar: f64) -> Option<f64> {
-    let allowed = table.allowed_missing(theirs.len())?;
-    if table.surely_missing(&signature(theirs)) > allowed {
-        return None;
-    }
-    let allowed = if bar > JACCARD {
-        table.allowed_missing_at(theirs.len(), bar)?
-    } else {
-        allowed
-    };
-    table.overlap(theirs, allowed)
-}
-
-/// Bars the clustering sets: the rule's, or a best overlap so far (a ratio at or above it).
-fn bars() -> impl Strategy<Value = f64> {
-    prop_oneof![
-        Just(JACCARD),
-        0.6f64..1.0,
-        (1usize..30, 1usize..30)
-            .prop_map(|(p, q)| ratio(p.min(q), p.max(q)))
-            .prop_filter("a bar at or above the rule's", |bar| *bar >= JACCARD)
-    ]
+fn plain_shared(a: &[Word], b: &[Word]) -> u64 {
+    a.iter()
+        .filter(|w| b.contains(w))
+        .map(|w| u64::from(w.weight))
+        .sum()
 }
 
 proptest! {
     #[test]
-    fn the_table_gives_the_jaccard_index_when_it_reaches_the_bar(
-        (a, b) in prop_oneof![(words(), words()), (wide_words(), wide_words())],
-        bar in bars(),
+    fn the_table_sums_the_shared_weight_unless_too_much_is_missing(
+        a in words(),
+        b in words(),
+        allowed in 0u64..60_000,
     ) {
         let mut table = WordTable::default();
         table.fill(&a);
-        let plain = jaccard(&a, &b);
-        let answer = counted(&mut table, &b, bar);
-        prop_assert_eq!(answer, (plain >= bar).then_some(plain), "bar {}", bar);
-        // Asked again (the remembered need).
-        prop_assert_eq!(counted(&mut table, &b, bar), answer);
+        let shared = plain_shared(&a, &b);
+        let missing = total(&b) - shared;
+        prop_assert_eq!(table.shared(&b, allowed), (missing <= allowed).then_some(shared));
+        prop_assert!(a.iter().all(|w| table.contains(w.hash)));
+        prop_assert_eq!(table.contains(0), a.iter().any(|w| w.hash == 0));
     }
 
     #[test]
-    fn the_signature_counts_no_shared_word_as_missing(a in wide_words(), b in wide_words()) {
-        let mut table = WordTable::default();
-        table.fill(&a);
-        let missing = b.iter().filter(|w| !a.contains(w)).count();
-        prop_assert!(table.surely_missing(&signature(&b)) <= missing);
-        prop_assert_eq!(table.surely_missing(&signature(&a)), 0);
-    }
-
-    #[test]
-    fn the_table_holds_its_words_and_no_others(a in words(), other in 40u64..u64::MAX) {
-        let mut table = WordTable::default();
-        table.fill(&a);
-        prop_assert!(a.iter().all(|&w| table.contains(w)));
-        prop_assert!(!table.contains(other));
-        prop_assert_eq!(table.contains(0), a.contains(&0));
-    }
-}
-
-#[test]
-fn the_fewest_shared_words_are_the_brute_force_answer() {
-    for a in 1..60 {
-        for b in 1..60 {
-            for bar in [JACCARD, 0.61, 2.0 / 3.0, 0.75, 0.9, 1.0] {
-                let brute = (0..=a.min(b)).find(|&s| ratio(s, a + b - s) >= bar);
-                assert_eq!(least_shared(a, b, bar), brute, "{a} {b} {bar}");
+    fn the_bounds_never_turn_away_a_leader_that_reaches_the_bar(
+        a in words(),
+        b in words(),
+        bar in prop_oneof![Just(CONTAINED_JACCARD), CONTAINED_JACCARD..1.0],
+    ) {
+        let (wa, wb) = (total(&a), total(&b));
+        let shared = plain_shared(&a, &b);
+        let found = overlap(shared, wa, wb);
+        if found >= bar {
+            let allowed = allowed_missing(wa, wb, bar);
+            prop_assert!(allowed.is_some_and(|allowed| wb - shared <= allowed));
+        }
+        if near(shared, wa, wb) {
+            // Their first shared word (in the one order) is in the lighter one's light-role
+            // prefix and the heavier one's heavy-role prefix (either way when equal).
+            let first = a.iter().find(|w| b.contains(w)).unwrap();
+            let ((light, wl), (heavy, wh)) = if wa <= wb { ((&a, wa), (&b, wb)) } else { ((&b, wb), (&a, wa)) };
+            prop_assert!(light[..prefix(light, wl, LIGHT_SHARE)].contains(first));
+            prop_assert!(heavy[..prefix(heavy, wh, HEAVY_SHARE)].contains(first));
+            if wa == wb {
+                prop_assert!(heavy[..prefix(heavy, wh, LIGHT_SHARE)].contains(first));
+                prop_assert!(light[..prefix(light, wl, HEAVY_SHARE)].contains(first));
             }
         }
     }
@@ -122,4 +85,20 @@ fn words_are_hashed_once_each_sorted() {
     assert!(out.windows(2).all(|w| w[0] < w[1]));
     word_hashes("", &mut out);
     assert!(out.is_empty());
+}
+
+#[test]
+fn near_is_a_high_overlap_or_a_contained_one_at_the_lower_bar() {
+    use crate::store::similar::top::rarity::near;
+    // Overlap 700 / 1300 ≥ 0.5; 500 / 1500 is not, and half of either is not "contained".
+    assert!(near(700, 1000, 1000));
+    assert!(!near(500, 1000, 1000));
+    // The lighter one wholly shared: near while the other weighs at most four times as much.
+    assert!(near(650, 650, 2600));
+    assert!(!near(650, 650, 2700));
+    // 65% of the lighter one shared is enough at the lower bar; a little less is not.
+    assert!(near(455, 700, 1200));
+    assert!(!near(454, 700, 1200));
+    // Nothing to weigh.
+    assert!(!near(0, 0, 0));
 }
