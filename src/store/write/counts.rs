@@ -172,14 +172,6 @@ impl Deltas {
     }
 }
 
-/// Whether the item with server id `id` is marked done (for an item being stored).
-pub fn is_done(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<bool> {
-    tx.prepare_cached("SELECT done FROM triage WHERE id = ?1")?
-        .query_row([id], |row| row.get(0))
-        .optional()
-        .map(|done| done.unwrap_or(false))
-}
-
 /// The stored item with server id `id`: its key, if stored.
 pub fn key_of(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<Option<i64>> {
     tx.prepare_cached("SELECT k FROM items WHERE id = ?1")?

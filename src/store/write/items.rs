@@ -6,7 +6,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::super::keys::free_key;
 use super::super::refs::{Refs, app_ref, project_ref};
-use super::counts::{Deltas, Shape, is_done, read_shape};
+use super::counts::{Deltas, Shape, read_shape};
 use super::{Sighting, Written};
 use crate::api::Feedback;
 
@@ -107,7 +107,7 @@ fn put_one<'a>(
         .optional()?;
     match stored {
         None => {
-            let k = insert_item(tx, item, project, app, &tags, seen)?;
+            let (k, done) = insert_item(tx, item, project, app, &tags, seen)?;
             index.push((k, item.message.as_str()));
             put_extras(tx, k, sighting, seen)?;
             // Counted from what was written, without reading it back (the common case of a
@@ -119,7 +119,7 @@ fn put_one<'a>(
                 tags_json: tags,
                 covered: sighting.metadata.is_some(),
                 meta: sighting.metadata.map(Shape::meta_rows).unwrap_or_default(),
-                done: is_done(tx, item.id.as_str())?,
+                done,
             };
             deltas.add(&shape, 1);
             Ok(Outcome::Added)
@@ -182,6 +182,7 @@ pub(in crate::store) fn recounted(
     Ok(())
 }
 
+/// Inserts a new item: its key, and whether the user marked it done before it was stored.
 fn insert_item(
     tx: &Transaction<'_>,
     item: &Feedback,
@@ -189,7 +190,7 @@ fn insert_item(
     app: Option<i64>,
     tags: &str,
     seen: i64,
-) -> rusqlite::Result<i64> {
+) -> rusqlite::Result<(i64, bool)> {
     let k = free_key(tx, item.received_at)?;
     tx.prepare_cached(
         "INSERT INTO items (k, id, received, status, project, app, email, message, tags, seen)
@@ -208,10 +209,13 @@ fn insert_item(
         k
     ])?;
     insert_tags(tx, k, item.status.as_str(), &item.tags)?;
-    // An item triaged before it was stored (or forgotten and stored again): its state finds it.
-    tx.prepare_cached("UPDATE triage SET k = ?2 WHERE id = ?1")?
-        .execute(params![item.id.as_str(), k])?;
-    Ok(k)
+    // An item triaged before it was stored (or forgotten and stored again): its state finds
+    // it, and says whether it is done (one seek for both).
+    let done = tx
+        .prepare_cached("UPDATE triage SET k = ?2 WHERE id = ?1 RETURNING done")?
+        .query_row(params![item.id.as_str(), k], |row| row.get(0))
+        .optional()?;
+    Ok((k, done.unwrap_or(false)))
 }
 
 fn update_item(
