@@ -213,7 +213,9 @@ DROP VIEW temp.recount_items;
 /// known (a detail, or a webhook delivery even with no metadata: an item with none is then known
 /// to have none), set for the items known so far; `triage.k`, the stored item's key (NULL while
 /// it is not stored), so the items a view hides are a scan of the small triage table instead of
-/// a lookup by id per triaged item (60,000 done items took 180 ms); and `pivot_counts`, the pivots' counts kept
+/// a lookup by id per triaged item (60,000 done items took 180 ms), with the states of items
+/// not stored indexed apart (storing an item looks for its state only when there are any);
+/// and `pivot_counts`, the pivots' counts kept
 /// as items are written (`store::write::counts`), built here from the tables. Keyed by what a
 /// pivot reads: one dimension (and metadata key) at a time, for a status, project and app, done
 /// items apart (the views hide them).
@@ -224,6 +226,7 @@ UPDATE items SET meta_at = coalesce(detail_at, seen)
   WHERE detail_at IS NOT NULL OR k IN (SELECT k FROM item_meta);
 ALTER TABLE triage ADD COLUMN k INTEGER;
 UPDATE triage SET k = (SELECT items.k FROM items WHERE items.id = triage.id);
+CREATE INDEX triage_unstored ON triage(id) WHERE k IS NULL;
 CREATE TABLE pivot_counts (
   dim INTEGER NOT NULL,
   key TEXT NOT NULL,

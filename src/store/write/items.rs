@@ -20,8 +20,14 @@ pub(super) fn put_all(
     let mut index = Vec::new();
     let mut deltas = Deltas::default();
     let seen = at.as_second();
+    // Triage states waiting for their item (triaged, then forgotten): usually none, and then
+    // a new item has no state to look up.
+    let waiting = tx
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM triage WHERE k IS NULL)")?
+        .query_row([], |row| row.get(0))?;
+    let batch = Batch { seen, waiting };
     for sighting in sightings {
-        let outcome = put_one(tx, &mut refs, sighting, seen, &mut index, &mut deltas)?;
+        let outcome = put_one(tx, &mut refs, sighting, batch, &mut index, &mut deltas)?;
         match outcome {
             Outcome::Added => written.added += 1,
             Outcome::Changed => written.changed += 1,
@@ -71,16 +77,26 @@ struct Stored {
     seen: i64,
 }
 
+/// What every sighting of one write shares.
+#[derive(Debug, Clone, Copy)]
+struct Batch {
+    /// When it was seen (Unix seconds).
+    seen: i64,
+    /// Some triage state waits for its item to be stored.
+    waiting: bool,
+}
+
 /// Stores one sighting; a message the full-text index must (re)learn is added to `index`, and
 /// what the item changes in the pivots' counts to `deltas`.
 fn put_one<'a>(
     tx: &Transaction<'_>,
     refs: &mut Refs,
     sighting: &Sighting<'a>,
-    seen: i64,
+    batch: Batch,
     index: &mut Vec<(i64, &'a str)>,
     deltas: &mut Deltas,
 ) -> rusqlite::Result<Outcome> {
+    let seen = batch.seen;
     let item = sighting.feedback;
     let project = project_ref(tx, refs, &item.project.id, &item.project.name)?;
     let app = match &item.app {
@@ -107,7 +123,7 @@ fn put_one<'a>(
         .optional()?;
     match stored {
         None => {
-            let (k, done) = insert_item(tx, item, project, app, &tags, seen)?;
+            let (k, done) = insert_item(tx, item, (project, app), &tags, batch)?;
             index.push((k, item.message.as_str()));
             put_extras(tx, k, sighting, seen)?;
             // Counted from what was written, without reading it back (the common case of a
@@ -186,10 +202,9 @@ pub(in crate::store) fn recounted(
 fn insert_item(
     tx: &Transaction<'_>,
     item: &Feedback,
-    project: i64,
-    app: Option<i64>,
+    (project, app): (i64, Option<i64>),
     tags: &str,
-    seen: i64,
+    batch: Batch,
 ) -> rusqlite::Result<(i64, bool)> {
     let k = free_key(tx, item.received_at)?;
     tx.prepare_cached(
@@ -205,12 +220,15 @@ fn insert_item(
         item.reporter_email,
         item.message,
         tags,
-        seen,
+        batch.seen,
         k
     ])?;
     insert_tags(tx, k, item.status.as_str(), &item.tags)?;
     // An item triaged before it was stored (or forgotten and stored again): its state finds
     // it, and says whether it is done (one seek for both).
+    if !batch.waiting {
+        return Ok((k, false));
+    }
     let done = tx
         .prepare_cached("UPDATE triage SET k = ?2 WHERE id = ?1 RETURNING done")?
         .query_row(params![item.id.as_str(), k], |row| row.get(0))
