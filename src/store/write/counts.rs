@@ -10,7 +10,9 @@
 //! `write::items`, and every triage write through `store::triage`, which keep them;
 //! `tests_counts` recounts them from the tables after random writes.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
@@ -40,46 +42,47 @@ pub enum Dim {
 /// One count's identity: (dim, key, status, project, app (0: none), done, value).
 type CountKey = (i64, String, String, i64, i64, bool, String);
 
-/// What an item adds to the counts.
+/// What an item adds to the counts; borrowed from the sighting being written, or read back.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Shape {
-    pub status: String,
+pub struct Shape<'a> {
+    pub status: Cow<'a, str>,
     pub project: i64,
     pub app: Option<i64>,
-    /// The item's tags as stored (a JSON array; `[]` untagged, as the `items_untagged` index).
-    pub tags_json: String,
+    /// The item's tags (a tag given twice counts once).
+    pub tags: Cow<'a, [String]>,
     /// Its metadata is known (`items.meta_at` set).
     pub covered: bool,
     /// Its metadata rows: (custom, key, value).
-    pub meta: Vec<(i64, String, String)>,
+    pub meta: Vec<(i64, Cow<'a, str>, Cow<'a, str>)>,
     /// The user marked it done (`triage`).
     pub done: bool,
 }
 
-impl Shape {
+impl<'a> Shape<'a> {
     /// Metadata as `put_extras` stores it: built-in rows then custom ones.
     #[must_use]
-    pub fn meta_rows(metadata: &Metadata) -> Vec<(i64, String, String)> {
+    pub fn meta_rows(metadata: &'a Metadata) -> Vec<(i64, Cow<'a, str>, Cow<'a, str>)> {
         let built_in = metadata.built_in.iter().map(|(k, v)| (0, k, v));
         let custom = metadata.custom.iter().map(|(k, v)| (1, k, v));
         built_in
             .chain(custom)
-            .map(|(c, k, v)| (c, k.clone(), v.clone()))
+            .map(|(c, k, v)| (c, Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))
             .collect()
     }
 
-    /// Every count this item is in, once each.
-    fn counts(&self) -> Vec<(Dim, String, String)> {
-        let mut out = vec![(Dim::Items, String::new(), String::new())];
-        let mut tags: Vec<String> = serde_json::from_str(&self.tags_json).unwrap_or_default();
-        tags.sort();
-        tags.dedup();
-        if self.tags_json == "[]" {
-            out.push((Dim::Untagged, String::new(), String::new()));
+    /// Calls `each` with every count this item is in, once each: (dim, key, value).
+    fn each_count(&self, mut each: impl FnMut(Dim, &str, &str)) {
+        each(Dim::Items, "", "");
+        if self.tags.is_empty() {
+            each(Dim::Untagged, "", "");
         }
-        out.extend(tags.into_iter().map(|t| (Dim::Tag, String::new(), t)));
+        for (at, tag) in self.tags.iter().enumerate() {
+            if !self.tags[..at].contains(tag) {
+                each(Dim::Tag, "", tag);
+            }
+        }
         if self.covered {
-            out.push((Dim::Covered, String::new(), String::new()));
+            each(Dim::Covered, "", "");
         }
         for (custom, key, value) in &self.meta {
             let dim = if *custom == 0 {
@@ -87,24 +90,23 @@ impl Shape {
             } else {
                 Dim::Custom
             };
-            out.push((dim, key.clone(), value.clone()));
+            each(dim, key, value);
         }
         let [ios, android] = OS_KEYS;
         let built_in = |name: &str| {
             self.meta
                 .iter()
                 .find(|(c, k, _)| *c == 0 && k == name)
-                .map(|(_, _, v)| v.clone())
+                .map(|(_, _, v)| v)
         };
         if let (Some(_), Some(version)) = (built_in(ios), built_in(android)) {
-            out.push((Dim::BothOs, android.to_owned(), version));
+            each(Dim::BothOs, android, version);
         }
-        out
     }
 }
 
 /// The stored shape of the item with key `k` (`None`: not stored).
-pub fn read_shape(tx: &Transaction<'_>, k: i64) -> rusqlite::Result<Option<Shape>> {
+pub fn read_shape(tx: &Transaction<'_>, k: i64) -> rusqlite::Result<Option<Shape<'static>>> {
     let Some(mut shape) = tx
         .prepare_cached(
             "SELECT status, project, app, tags, meta_at,
@@ -112,11 +114,12 @@ pub fn read_shape(tx: &Transaction<'_>, k: i64) -> rusqlite::Result<Option<Shape
              FROM items WHERE k = ?1",
         )?
         .query_row([k], |row| {
+            let tags: String = row.get(3)?;
             Ok(Shape {
-                status: row.get(0)?,
+                status: Cow::Owned(row.get(0)?),
                 project: row.get(1)?,
                 app: row.get(2)?,
-                tags_json: row.get(3)?,
+                tags: Cow::Owned(serde_json::from_str(&tags).unwrap_or_default()),
                 covered: row.get::<_, Option<i64>>(4)?.is_some(),
                 meta: Vec::new(),
                 done: row.get(5)?,
@@ -128,32 +131,61 @@ pub fn read_shape(tx: &Transaction<'_>, k: i64) -> rusqlite::Result<Option<Shape
     };
     shape.meta = tx
         .prepare_cached("SELECT custom, key, value FROM item_meta WHERE k = ?1")?
-        .query_map([k], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
+        .query_map([k], |row| {
+            Ok((
+                row.get(0)?,
+                Cow::Owned(row.get(1)?),
+                Cow::Owned(row.get(2)?),
+            ))
+        })?
         .collect::<rusqlite::Result<_>>()?;
     Ok(Some(shape))
 }
 
-/// Changes to the counts, applied together.
+/// Changes to the counts, applied together. A count met again is found by its encoded
+/// identity without allocating (most items of a page share their status, project and app).
 #[derive(Debug, Default)]
 pub struct Deltas {
-    changes: HashMap<CountKey, i64>,
+    index: HashMap<String, usize>,
+    changes: Vec<(CountKey, i64)>,
+    scratch: String,
 }
 
 impl Deltas {
     /// Counts `shape` in (`sign` 1) or out (`sign` -1).
-    pub fn add(&mut self, shape: &Shape, sign: i64) {
-        for (dim, key, value) in shape.counts() {
-            let id = (
-                dim as i64,
-                key,
-                shape.status.clone(),
-                shape.project,
-                shape.app.unwrap_or(0),
-                shape.done,
-                value,
-            );
-            *self.changes.entry(id).or_default() += sign;
+    pub fn add(&mut self, shape: &Shape<'_>, sign: i64) {
+        shape.each_count(|dim, key, value| self.bump(shape, dim, key, value, sign));
+    }
+
+    fn bump(&mut self, shape: &Shape<'_>, dim: Dim, key: &str, value: &str, sign: i64) {
+        let app = shape.app.unwrap_or(0);
+        self.scratch.clear();
+        // Every part but the last is fixed-width or length-prefixed: the encoding is one-to-one.
+        let _ = write!(
+            self.scratch,
+            "{}|{}|{app}|{}|{}:{}|{}:{key}|{value}",
+            dim as i64,
+            shape.project,
+            u8::from(shape.done),
+            shape.status.len(),
+            shape.status,
+            key.len(),
+        );
+        if let Some(&at) = self.index.get(self.scratch.as_str()) {
+            self.changes[at].1 += sign;
+            return;
         }
+        let id = (
+            dim as i64,
+            key.to_owned(),
+            shape.status.clone().into_owned(),
+            shape.project,
+            app,
+            shape.done,
+            value.to_owned(),
+        );
+        self.index.insert(self.scratch.clone(), self.changes.len());
+        self.changes.push((id, sign));
     }
 
     /// Writes the changes (those that cancel out are skipped) and forgets them.
@@ -163,7 +195,8 @@ impl Deltas {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
              ON CONFLICT DO UPDATE SET n = n + excluded.n",
         )?;
-        for ((dim, key, status, project, app, done, value), n) in self.changes.drain() {
+        self.index.clear();
+        for ((dim, key, status, project, app, done, value), n) in self.changes.drain(..) {
             if n != 0 {
                 upsert.execute(params![dim, key, status, project, app, done, value, n])?;
             }

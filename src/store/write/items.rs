@@ -1,6 +1,8 @@
 //! One sighting into the tables: the item row, its tags, metadata and delivery, and (at the end
 //! of the write, in key order) its words in the full-text index.
 
+use std::borrow::Cow;
+
 use jiff::Timestamp;
 use rusqlite::{OptionalExtension, Transaction, params};
 
@@ -129,10 +131,10 @@ fn put_one<'a>(
             // Counted from what was written, without reading it back (the common case of a
             // first sync: storing stays as fast as it was).
             let shape = Shape {
-                status: item.status.as_str().to_owned(),
+                status: Cow::Borrowed(item.status.as_str()),
                 project,
                 app,
-                tags_json: tags,
+                tags: Cow::Borrowed(&item.tags),
                 covered: sighting.metadata.is_some(),
                 meta: sighting.metadata.map(Shape::meta_rows).unwrap_or_default(),
                 done,
