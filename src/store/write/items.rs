@@ -128,8 +128,8 @@ fn put_one<'a>(
             let (k, done) = insert_item(tx, item, (project, app), &tags, batch)?;
             index.push((k, item.message.as_str()));
             put_extras(tx, k, sighting, seen)?;
-            // Counted from what was written, without reading it back (the common case of a
-            // first sync: storing stays as fast as it was).
+            // Counted from what was written, without reading it back (the common case, a first
+            // sync: the kept counts cost it about 8% of its speed).
             let shape = Shape {
                 status: Cow::Borrowed(item.status.as_str()),
                 project,
