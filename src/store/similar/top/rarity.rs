@@ -78,12 +78,7 @@ impl Rarity {
     #[must_use]
     pub fn overlap(&self, a: &str, b: &str) -> f64 {
         let (a, b) = (self.weighed_message(a), self.weighed_message(b));
-        let shared: u64 = a
-            .iter()
-            .filter(|w| b.iter().any(|x| x.hash == w.hash))
-            .map(|w| u64::from(w.weight))
-            .sum();
-        overlap(shared, total(&a), total(&b))
+        overlap(shared_weight(&a, &b), total(&a), total(&b))
     }
 
     fn weighed_message(&self, message: &str) -> Vec<Word> {
@@ -103,13 +98,16 @@ impl Rarity {
             return na.is_empty() && nb.is_empty() && a == b;
         }
         let (a, b) = (self.weighed_message(a), self.weighed_message(b));
-        let shared: u64 = a
-            .iter()
-            .filter(|w| b.iter().any(|x| x.hash == w.hash))
-            .map(|w| u64::from(w.weight))
-            .sum();
-        na == nb || near(shared, total(&a), total(&b))
+        na == nb || near(shared_weight(&a, &b), total(&a), total(&b))
     }
+}
+
+/// The weight of the words `a` shares with `b`.
+fn shared_weight(a: &[Word], b: &[Word]) -> u64 {
+    a.iter()
+        .filter(|w| b.iter().any(|x| x.hash == w.hash))
+        .map(|w| u64::from(w.weight))
+        .sum()
 }
 
 /// A word of a message: its hash and its weight.
