@@ -29,8 +29,10 @@ const SEPARATOR: &str = " · ";
 const MIN_CUT_CELLS: usize = 12;
 /// Cells a filter chip should keep before lower-priority parts make room for it.
 const CHIP_COMFORT: usize = 16;
-/// Cells the message should keep before lower-priority parts make room for it.
-const NOTE_COMFORT: usize = 48;
+/// Cells the message should keep before lower-priority parts make room for it: all of them.
+/// A message lasts seconds and says what a key just did; the key hints and the live counter
+/// step aside for it (and return with it gone) rather than cut its end off.
+const NOTE_COMFORT: usize = usize::MAX;
 
 /// Which end of the bar a part sits at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

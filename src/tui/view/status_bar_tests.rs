@@ -49,3 +49,38 @@ fn a_low_budget_is_no_longer_a_warning_once_its_window_has_reset() {
     let row = bottom_row(&state);
     assert!(row.contains("2/60") && !row.contains('↻'), "{row}");
 }
+
+#[test]
+fn a_message_is_shown_whole_while_the_key_hints_step_aside() {
+    let mut state = started(120, 20, 100, false);
+    let reset = now() + jiff::SignedDuration::from_secs(36);
+    update(&mut state, budget(120, 97, reset));
+    // 60 cells: the hints' room is needed for it, the budget's is not.
+    let text = "Not opened (no display); copied the issue-tracker link (OSC)";
+    state.note = Some(crate::tui::state::Note {
+        text: text.to_owned(),
+        error: false,
+        until: Some(now() + jiff::SignedDuration::from_secs(5)),
+    });
+    let row = bottom_row(&state);
+    assert!(row.contains(text), "the whole message: {row}");
+    assert!(row.contains("97/120") && !row.contains("help"), "{row}");
+    state.note = None;
+    assert!(
+        bottom_row(&state).contains("? help q quit"),
+        "the hints return"
+    );
+}
+
+#[test]
+fn a_message_wider_than_the_bar_is_cut_not_the_status() {
+    let mut state = started(60, 20, 100, false);
+    state.note = Some(crate::tui::state::Note {
+        text: "x".repeat(200),
+        error: false,
+        until: Some(now() + jiff::SignedDuration::from_secs(5)),
+    });
+    let row = bottom_row(&state);
+    assert!(row.starts_with(" new · "), "{row}");
+    assert!(row.contains('…'), "{row}");
+}
