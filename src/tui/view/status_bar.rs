@@ -29,10 +29,13 @@ const SEPARATOR: &str = " · ";
 const MIN_CUT_CELLS: usize = 12;
 /// Cells a filter chip should keep before lower-priority parts make room for it.
 const CHIP_COMFORT: usize = 16;
-/// Cells the message should keep before lower-priority parts make room for it: all of them.
-/// A message lasts seconds and says what a key just did; the key hints and the live counter
-/// step aside for it (and return with it gone) rather than cut its end off.
-const NOTE_COMFORT: usize = usize::MAX;
+/// Cells an error should keep before lower-priority parts make room for it (it stays until
+/// dismissed, so the parts it would push out stay too).
+const ERROR_COMFORT: usize = 48;
+/// Cells an informational message should keep: all of them. It lasts seconds and says what a
+/// key just did; the key hints and the live counter step aside for it (and return with it
+/// gone) rather than cut its end off.
+const INFO_COMFORT: usize = usize::MAX;
 
 /// Which end of the bar a part sits at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,13 +141,13 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
         parts.push(Part::new(spinner, theme.accent(), Side::Left, 75));
     }
     if let Some(note) = &state.note {
-        let (style, priority) = if note.error {
-            (theme.error(), 85)
+        let (style, priority, comfort) = if note.error {
+            (theme.error(), 85, ERROR_COMFORT)
         } else {
-            (theme.good(), 60)
+            (theme.good(), 60, INFO_COMFORT)
         };
         let text = sanitize_line(&note.text).into_owned();
-        parts.push(Part::new(text, style, Side::Left, priority).cuttable(NOTE_COMFORT));
+        parts.push(Part::new(text, style, Side::Left, priority).cuttable(comfort));
     }
     parts
 }
