@@ -2,16 +2,16 @@
 //! the same words; and Top issues (`top`): a view's items grouped into clusters of
 //! near-duplicates.
 //!
-//! Similarity is weighted word overlap. The item's words are looked up in the full-text index's
-//! vocabulary (`terms`), each weighted by its inverse document frequency; the most distinctive
-//! ones (highest weight) are kept, as long as their posting lists together stay within a budget,
-//! which bounds the time at any store size. A candidate's score is the share of the kept words'
-//! weight it holds (1.0: it has every distinctive word). Words only the item itself has are left
-//! out: a name or an order number must not make its near-duplicates look less alike. Scores are
-//! exact over the kept words, so the count of items above [`THRESHOLD`] is a real count, not an
-//! estimate from the first page of a ranking. `terms` reads only as much of each word's posting
-//! list as the choice needs, `score` scores the candidates of the rarest words only (prefix
-//! filtering), and `apps` counts their apps in one query.
+//! Similarity is weighted word overlap. The item's words are ranked by how common they are
+//! (`terms`: counted on a sample, the newest items, since the index has no cheap count of a
+//! word's items), and taken rarest first, each weighted by its inverse document frequency (its
+//! exact count: its posting list is read whole), as long as the lists together stay within a
+//! budget, which bounds the time at any store size. A candidate's score is the share of the kept
+//! words' weight it holds (1.0: it has every distinctive word). Words only the item itself has
+//! are left out: a name or an order number must not make its near-duplicates look less alike.
+//! Scores are exact over the kept words, so the count of items above [`THRESHOLD`] is a real
+//! count, not an estimate from the first page of a ranking. `score` scores the candidates of
+//! the rarest words only (prefix filtering), and `apps` counts their apps in one query.
 
 mod apps;
 mod score;

@@ -1,14 +1,17 @@
 //! The distinctive words of a message, their weights and their posting lists.
 //!
-//! The choice needs each word's document count, and the index has no cheap one: FTS5 (and its
-//! `fts5vocab` tables) counts a word's documents by walking its whole posting list, so counting
-//! every word of a message walks "the" and "thanks" too, most of a million entries each. But
-//! only the kept words need an exact count. So the posting lists are counted in rounds, each word
-//! up to a cap (resuming after the last key counted): the words that ended under the cap are
-//! exact and rarer than all the others; when they settle the choice (the term limit or the
-//! budget is reached, or the budget left is under the cap, so no unfinished word can fit), the
-//! rest is never read. The cap grows by half (at most to the budget left) until then; then the
-//! kept words' lists are read for scoring.
+//! The choice needs to know which words are rare, and the index has no cheap document count:
+//! FTS5 (and its `fts5vocab` tables) counts a word's documents by walking its whole posting
+//! list, most of a million entries for "the". Ranking the words exactly costs as much: to know
+//! that "export" (46,000 items) is rarer than "please" (49,000), both lists must be walked that
+//! far, and so must every other word's. So the words are ranked on a sample, the newest
+//! [`SAMPLE_ITEMS`] items (every item in a smaller store): a word's count there, and for a
+//! word the sample lacks, its count over the store up to [`RARE_CAP`] (such words are rare, so
+//! that is cheap, and it ranks them among themselves). Then the words are taken rarest first:
+//! each one's posting list is read whole (its exact count gives its weight), as long as the
+//! lists together stay within the budget. A word whose list does not fit is passed over; once
+//! the sample says the next word is far too common to fit, the choice ends. Reading is bounded
+//! too: lists read and passed over count against [`READ_ALLOWANCE`] budgets.
 
 use std::collections::BTreeSet;
 
@@ -19,8 +22,15 @@ use crate::store::{Store, StoreError};
 /// FTS5 indexes at most this many bytes of a token (`FTS5_MAX_TOKEN_SIZE`): a longer word is
 /// never in the vocabulary as written.
 const MAX_TOKEN_BYTES: usize = 32_768;
-/// The first round's cap: rare words are read whole in one query.
-const FIRST_CAP: u64 = 4_096;
+/// The words are ranked on the newest this many items.
+pub(super) const SAMPLE_ITEMS: u64 = 16_384;
+/// A word the sample lacks is counted over the store up to this many items.
+const RARE_CAP: u64 = 4_096;
+/// The posting lists read in all (kept or passed over) stay within this many budgets.
+const READ_ALLOWANCE: u64 = 2;
+/// While sampling, a word is still tried while its estimated count is at most this many times
+/// the budget left (room for the sample's error); past it, the choice ends.
+const ESTIMATE_SLACK: u64 = 2;
 
 /// One distinctive word: how the index spells it, its weight (inverse document frequency) and
 /// the keys of the items that hold it, ascending.
@@ -31,110 +41,163 @@ pub(super) struct Term {
     pub keys: Vec<i64>,
 }
 
-/// A word's posting list as far as it was counted.
-struct Posting {
-    word: String,
-    /// Keys counted so far, and the last of them.
-    docs: u64,
-    last: Option<i64>,
-    /// The whole list is counted (`docs` is the word's document count).
-    complete: bool,
+/// A word of the message with its rank: its count in the sample, then (when that is 0) its
+/// count over the store up to [`RARE_CAP`].
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct Ranked {
+    pub in_sample: u64,
+    pub rare: u64,
+    pub word: String,
+}
+
+/// The sample the words are ranked on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Sample {
+    /// The oldest key in the sample; `None`: the sample is the whole store.
+    pub from: Option<i64>,
+    /// Items in the store and in the sample.
+    pub stored: u64,
+    pub sampled: u64,
+}
+
+impl Sample {
+    /// The word's estimated count over the store, from its count in the sample.
+    pub(super) fn estimate(&self, in_sample: u64) -> u64 {
+        let estimate =
+            u128::from(in_sample) * u128::from(self.stored) / u128::from(self.sampled.max(1));
+        u64::try_from(estimate).unwrap_or(u64::MAX)
+    }
+
+    /// True when a word counted `in_sample` in the sample is too common to fit in `left`.
+    pub(super) fn too_common(&self, in_sample: u64, left: u64) -> bool {
+        let slack = if self.from.is_some() {
+            ESTIMATE_SLACK
+        } else {
+            1
+        };
+        self.estimate(in_sample) > left.saturating_mul(slack)
+    }
 }
 
 impl Store {
     /// The message's most distinctive words with their weights and posting lists: words other
-    /// items have too, rarest first (equal counts in word order), at most [`MAX_TERMS`], as
-    /// long as their posting lists together stay within [`POSTING_BUDGET`].
+    /// items have too, rarest first, at most [`MAX_TERMS`], as long as their posting lists
+    /// together stay within [`POSTING_BUDGET`].
     pub(super) fn distinctive_terms(&self, message: &str) -> Result<Vec<Term>, StoreError> {
-        self.distinctive_terms_with(message, FIRST_CAP, POSTING_BUDGET)
+        self.distinctive_terms_with(message, SAMPLE_ITEMS, POSTING_BUDGET)
     }
 
-    /// [`Self::distinctive_terms`] with the first cap and the budget given (tests make both
-    /// small, so that small stores take several rounds and meet the budget).
+    /// [`Self::distinctive_terms`] with the sample's size and the budget given (tests make both
+    /// small, so that small stores are sampled and meet the budget).
     pub(super) fn distinctive_terms_with(
         &self,
         message: &str,
-        first_cap: u64,
+        sample_items: u64,
         budget: u64,
     ) -> Result<Vec<Term>, StoreError> {
-        let words: BTreeSet<String> = index_words(message)
-            .into_iter()
-            .filter(|w| w.len() <= MAX_TOKEN_BYTES)
-            .collect();
-        let mut postings: Vec<Posting> = words
-            .into_iter()
-            .map(|word| Posting {
+        let sample = self.sample(sample_items)?;
+        let mut ranked = Vec::new();
+        for word in words_of(message) {
+            let in_sample = self.count_from(&word, sample.from, u64::MAX)?;
+            let rare = if in_sample == 0 && sample.from.is_some() {
+                self.count_from(&word, None, RARE_CAP)?
+            } else {
+                0
+            };
+            ranked.push(Ranked {
+                in_sample,
+                rare,
                 word,
-                docs: 0,
-                last: None,
-                complete: false,
-            })
-            .collect();
-        let mut cap = first_cap.max(1);
-        let kept = loop {
-            for posting in postings.iter_mut().filter(|p| !p.complete) {
-                self.count_posting(posting, cap)?;
-            }
-            match choose(&postings, cap, budget) {
-                Ok(kept) => break kept,
-                Err(next) => cap = next,
-            }
-        };
-        let stored = self.stored_count()?.max(1);
-        let mut terms = Vec::with_capacity(kept.len());
-        for at in kept {
-            let posting = &postings[at];
-            #[allow(clippy::cast_precision_loss)] // counts far below 2^52
-            let weight = (1.0 + stored as f64 / posting.docs as f64).ln();
-            terms.push(Term {
-                word: posting.word.clone(),
-                weight,
-                keys: self.posting_keys(&posting.word)?,
             });
+        }
+        ranked.sort();
+        let mut left = budget;
+        let mut allowance = budget.saturating_mul(READ_ALLOWANCE);
+        let mut terms = Vec::new();
+        for Ranked {
+            in_sample, word, ..
+        } in ranked
+        {
+            if terms.len() == MAX_TERMS || sample.too_common(in_sample, left) {
+                break;
+            }
+            // One more than fits: a list that reaches it does not fit.
+            let limit = left.saturating_add(1).min(allowance);
+            let keys = self.posting_keys(&word, limit)?;
+            let docs = keys.len() as u64;
+            allowance -= docs;
+            if docs < limit && docs >= 2 {
+                left -= docs;
+                terms.push(Term {
+                    weight: weight(sample.stored, docs),
+                    word,
+                    keys,
+                });
+            }
         }
         Ok(terms)
     }
 
-    /// Counts the word's posting list on, up to `cap` keys in all (in SQLite: a row per key
-    /// handed to Rust would cost twice as much).
-    fn count_posting(&self, posting: &mut Posting, cap: u64) -> Result<(), StoreError> {
-        let wanted = cap.saturating_sub(posting.docs);
-        let from = match posting.last {
-            None => i64::MIN,
-            Some(i64::MAX) => {
-                posting.complete = true;
-                return Ok(());
-            }
-            Some(last) => last + 1,
-        };
+    /// The sample: the newest `items` items, or the whole store when it holds no more.
+    pub(super) fn sample(&self, items: u64) -> Result<Sample, StoreError> {
+        let stored = self.stored_count()?;
+        if stored <= items || items == 0 {
+            return Ok(Sample {
+                from: None,
+                stored,
+                sampled: stored,
+            });
+        }
+        let from: i64 = self
+            .conn()
+            .prepare_cached("SELECT id FROM items_fts_docsize ORDER BY id DESC LIMIT 1 OFFSET ?1")
+            .and_then(|mut s| {
+                s.query_row([i64::try_from(items - 1).unwrap_or(i64::MAX)], |row| {
+                    row.get(0)
+                })
+            })
+            .map_err(|e| self.error(e))?;
+        Ok(Sample {
+            from: Some(from),
+            stored,
+            sampled: items,
+        })
+    }
+
+    /// How many items from key `from` on (all: `None`) hold the word, counted up to `cap`.
+    fn count_from(&self, word: &str, from: Option<i64>, cap: u64) -> Result<u64, StoreError> {
         let mut statement = self
             .conn()
             .prepare_cached(
-                "SELECT count(*), max(rowid) FROM (SELECT rowid FROM items_fts \
-                 WHERE items_fts MATCH ?1 AND rowid >= ?2 ORDER BY rowid LIMIT ?3)",
+                "SELECT count(*) FROM (SELECT rowid FROM items_fts \
+                 WHERE items_fts MATCH ?1 AND rowid >= ?2 LIMIT ?3)",
             )
             .map_err(|e| self.error(e))?;
-        let limit = i64::try_from(wanted).unwrap_or(i64::MAX);
-        let (read, last): (i64, Option<i64>) = statement
+        let count: i64 = statement
             .query_row(
-                rusqlite::params![phrase(&posting.word), from, limit],
-                |row| Ok((row.get(0)?, row.get(1)?)),
+                rusqlite::params![
+                    phrase(word),
+                    from.unwrap_or(i64::MIN),
+                    i64::try_from(cap).unwrap_or(i64::MAX)
+                ],
+                |row| row.get(0),
             )
             .map_err(|e| self.error(e))?;
-        let read = read.unsigned_abs();
-        posting.docs += read;
-        posting.last = last.or(posting.last);
-        posting.complete = read < wanted;
-        Ok(())
+        Ok(count.unsigned_abs())
     }
 
-    /// The keys of the items whose message holds the word, ascending.
-    fn posting_keys(&self, word: &str) -> Result<Vec<i64>, StoreError> {
+    /// The keys of the items whose message holds the word, ascending, at most `limit`.
+    fn posting_keys(&self, word: &str, limit: u64) -> Result<Vec<i64>, StoreError> {
         let mut statement = self
             .conn()
-            .prepare_cached("SELECT rowid FROM items_fts WHERE items_fts MATCH ?1 ORDER BY rowid")
+            .prepare_cached(
+                "SELECT rowid FROM items_fts WHERE items_fts MATCH ?1 ORDER BY rowid LIMIT ?2",
+            )
             .map_err(|e| self.error(e))?;
-        let mut rows = statement.query([phrase(word)]).map_err(|e| self.error(e))?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut rows = statement
+            .query(rusqlite::params![phrase(word), limit])
+            .map_err(|e| self.error(e))?;
         let mut keys = Vec::new();
         while let Some(row) = rows.next().map_err(|e| self.error(e))? {
             keys.push(row.get(0).map_err(|e| self.error(e))?);
@@ -155,38 +218,21 @@ impl Store {
     }
 }
 
-/// The kept words (indexes, rarest first) when the lists read so far settle the choice; else
-/// the next round's cap. Every unfinished list holds at least `cap` keys and every finished
-/// one fewer, so the finished words come first in the order of the choice.
-fn choose(postings: &[Posting], cap: u64, mut budget: u64) -> Result<Vec<usize>, u64> {
-    let docs = |at: usize| postings[at].docs;
-    let mut exact: Vec<usize> = (0..postings.len())
-        .filter(|&at| postings[at].complete && docs(at) >= 2)
-        .collect();
-    exact.sort_by(|&a, &b| {
-        docs(a)
-            .cmp(&docs(b))
-            .then_with(|| postings[a].word.cmp(&postings[b].word))
-    });
-    let mut kept = Vec::new();
-    for at in exact {
-        if kept.len() == MAX_TERMS {
-            return Ok(kept);
-        }
-        let Some(left) = budget.checked_sub(docs(at)) else {
-            return Ok(kept);
-        };
-        budget = left;
-        kept.push(at);
-    }
-    // No unfinished word can be next: too many kept, none left, or none would fit the budget.
-    if kept.len() == MAX_TERMS || postings.iter().all(|p| p.complete) || cap > budget {
-        return Ok(kept);
-    }
-    Err((cap.saturating_mul(3) / 2).max(cap + 1).min(budget + 1))
+/// The message's words as the index spells them, each once, in order.
+pub(super) fn words_of(message: &str) -> BTreeSet<String> {
+    index_words(message)
+        .into_iter()
+        .filter(|w| w.len() <= MAX_TOKEN_BYTES)
+        .collect()
+}
+
+/// A word's weight: its inverse document frequency.
+#[allow(clippy::cast_precision_loss)] // counts far below 2^52
+pub(super) fn weight(stored: u64, docs: u64) -> f64 {
+    (1.0 + stored.max(1) as f64 / docs as f64).ln()
 }
 
 /// The word as an FTS5 phrase (quotes doubled): matched as written, never as syntax.
-fn phrase(word: &str) -> String {
+pub(super) fn phrase(word: &str) -> String {
     format!("\"{}\"", word.replace('"', "\"\""))
 }

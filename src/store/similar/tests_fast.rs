@@ -1,57 +1,85 @@
-//! The fast path (prefix filtering, tokenised candidates, the averages record's count, one
-//! grouped app query) answers exactly what the plain definition answers: every kept word's
-//! posting list read whole, a `count(*)` of the items, one app lookup per match. Checked over
+//! The fast path (the sample's counts, limited reads, prefix filtering, the document-size
+//! table's count, one grouped app query) answers exactly what the plain definition answers:
+//! every word's posting list read whole, the rule applied to its counts, a `count(*)` of the
+//! items, one app lookup per match. Checked over
 //! generated stores with edited and dropped items and with messages in mixed case and accents.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 
 use proptest::prelude::*;
 
 use super::tests::{at, said};
 use super::*;
 use crate::api::Feedback;
-use crate::store::search::index_words;
 
-/// The distinctive words and their weights, the plain way: every word counted in the index's
-/// vocabulary.
-#[allow(clippy::cast_precision_loss)] // counts far below 2^52
-fn plain_terms(store: &Store, message: &str, budget: u64) -> Vec<(String, f64)> {
+/// The distinctive words and their weights, the plain way: every word's whole posting list
+/// read, its count in the sample (the newest `sample_items` items) taken from the list, and
+/// the rule applied to those numbers.
+fn plain_terms(
+    store: &Store,
+    message: &str,
+    sample_items: usize,
+    budget: u64,
+) -> Vec<(String, f64)> {
     let conn = store.conn();
-    conn.execute_batch(
-        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.plain_vocab \
-         USING fts5vocab(main, 'items_fts', 'row');",
-    )
-    .unwrap();
-    let mut found: Vec<(String, i64)> = index_words(message)
+    let newest: Vec<i64> = conn
+        .prepare("SELECT k FROM items ORDER BY k DESC")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let stored = newest.len() as u64;
+    let sampled = newest.len() > sample_items && sample_items > 0;
+    let from = if sampled {
+        newest[sample_items - 1]
+    } else {
+        i64::MIN
+    };
+    let mut ranked: Vec<(u64, u64, String, Vec<i64>)> = terms::words_of(message)
         .into_iter()
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .filter_map(|word| {
-            let docs: Option<i64> = conn
-                .query_row(
-                    "SELECT doc FROM temp.plain_vocab WHERE term = ?1",
-                    [&word],
-                    |r| r.get(0),
-                )
-                .optional()
-                .unwrap();
-            docs.filter(|&d| d >= 2).map(|d| (word, d))
+        .map(|word| {
+            let keys = plain_posting(store, &word);
+            let in_sample = keys.iter().filter(|&&k| k >= from).count() as u64;
+            let rare = if in_sample == 0 && sampled {
+                (keys.len() as u64).min(4_096)
+            } else {
+                0
+            };
+            (in_sample, rare, word, keys)
         })
         .collect();
-    found.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
-    let stored: i64 = conn
-        .query_row("SELECT count(*) FROM items", [], |r| r.get(0))
-        .unwrap();
-    let mut budget = i64::try_from(budget).unwrap();
-    let mut terms: Vec<(String, f64)> = Vec::new();
-    for (word, docs) in found.into_iter().take(MAX_TERMS) {
-        budget -= docs;
-        if budget < 0 {
+    ranked.sort_by(|a, b| (a.0, a.1, &a.2).cmp(&(b.0, b.1, &b.2)));
+    let in_sample_of = if sampled { sample_items as u64 } else { stored };
+    let (mut left, mut allowance) = (budget, budget * 2);
+    let mut terms = Vec::new();
+    for (in_sample, _, word, keys) in ranked {
+        let estimate = u128::from(in_sample) * u128::from(stored) / u128::from(in_sample_of.max(1));
+        let slack = if sampled { 2 } else { 1 };
+        if terms.len() == MAX_TERMS || estimate > u128::from(left) * slack {
             break;
         }
-        terms.push((word, (1.0 + stored.max(1) as f64 / docs as f64).ln()));
+        let limit = (left + 1).min(allowance);
+        let docs = keys.len() as u64;
+        allowance -= docs.min(limit);
+        if docs < limit && docs >= 2 {
+            left -= docs;
+            terms.push((word, terms::weight(stored, docs)));
+        }
     }
     terms
+}
+
+/// Every key whose message holds the word, ascending, read without a limit.
+fn plain_posting(store: &Store, word: &str) -> Vec<i64> {
+    store
+        .conn()
+        .prepare("SELECT rowid FROM items_fts WHERE items_fts MATCH ?1 ORDER BY rowid")
+        .unwrap()
+        .query_map([terms::phrase(word)], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
 }
 
 /// The definition, computed the plain way.
@@ -63,7 +91,7 @@ fn plain(store: &Store, key: i64, limit: usize) -> Option<Similar> {
         })
         .optional()
         .unwrap()?;
-    let terms = plain_terms(store, &message, POSTING_BUDGET);
+    let terms = plain_terms(store, &message, 16_384, POSTING_BUDGET);
     let total: f64 = terms.iter().map(|(_, w)| w).sum();
     let mut scores: HashMap<i64, f64> = HashMap::new();
     for (word, weight) in &terms {
@@ -203,20 +231,15 @@ proptest! {
                 .conn()
                 .query_row("SELECT message FROM items WHERE k = ?1", [key], |r| r.get(0))
                 .unwrap();
-            for (first_cap, budget) in [(1, 40), (3, 150), (2, 600), (4096, 90)] {
-                let got = store.distinctive_terms_with(&message, first_cap, budget).unwrap();
+            // Sampled stores, and budgets that bind, as a million items have them.
+            for (sample_items, budget) in [(1, 40), (50, 150), (120, 600), (16_384, 90)] {
+                let got = store.distinctive_terms_with(&message, sample_items as u64, budget).unwrap();
                 let words: Vec<(String, f64)> =
                     got.iter().map(|t| (t.word.clone(), t.weight)).collect();
-                prop_assert_eq!(&words, &plain_terms(&store, &message, budget), "item {}", key);
+                let want = plain_terms(&store, &message, sample_items, budget);
+                prop_assert_eq!(&words, &want, "item {}", key);
                 for term in &got {
-                    let phrase = format!("\"{}\"", term.word.replace('"', "\"\""));
-                    let mut s = store
-                        .conn()
-                        .prepare("SELECT rowid FROM items_fts WHERE items_fts MATCH ?1 ORDER BY rowid")
-                        .unwrap();
-                    let keys: Vec<i64> =
-                        s.query_map([phrase], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
-                    prop_assert_eq!(&term.keys, &keys);
+                    prop_assert_eq!(&term.keys, &plain_posting(&store, &term.word));
                 }
             }
         }
