@@ -5,7 +5,7 @@
 use rusqlite_migration::{M, Migrations};
 
 /// The SQL of every migration, oldest first.
-pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8];
+pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
 /// where it is shown. `items.k` is the item's place in time (in schema 1 and 2, `received` in
@@ -241,6 +241,13 @@ CREATE TABLE pivot_counts (
 ",
     recount_pivot_counts!()
 );
+
+/// Schema 9 (similar feedback, `store::similar`): each item's app by its key, so that counting
+/// the apps of 20,000 similar items reads this index's small entries (a few thousand pages)
+/// instead of one row of the items table each (a page each: 2.5 µs an item at 1,000,000).
+const V9: &str = r"
+CREATE INDEX items_app_by_key ON items(k, app);
+";
 
 /// [`recount_pivot_counts`]: the statements that count `pivot_counts` from the tables.
 pub const RECOUNT_PIVOT_COUNTS: &str = recount_pivot_counts!();
