@@ -175,6 +175,8 @@ impl Store {
         )
         .map_err(|e| self.error(e))?;
         conn.set_prepared_statement_cache_capacity(64);
+        // `rarray(?)`: a list of keys bound as one value (similar items' apps).
+        rusqlite::vtab::array::load_module(conn).map_err(|e| self.error(e))?;
         Ok(())
     }
 

@@ -1,11 +1,13 @@
 //! The apps a set of similar items come from, counted in one grouped query: the keys go in as
-//! one JSON array (`json_each`), which SQLite walks as lookups in the index of apps by key
+//! one bound array (`rarray`), which SQLite walks as lookups in the index of apps by key
 //! (schema 9: small entries, so a few thousand pages hold them all, where the items' own rows
 //! would take a page each), rather than as one query per item (thousands of round trips for a
 //! common complaint).
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
+use std::rc::Rc;
+
+use rusqlite::types::Value;
 
 use crate::store::{Store, StoreError};
 
@@ -16,24 +18,17 @@ impl Store {
         &self,
         keys: impl Iterator<Item = i64>,
     ) -> Result<Vec<(Option<String>, usize)>, StoreError> {
-        let mut list = String::from("[");
-        for key in keys {
-            if list.len() > 1 {
-                list.push(',');
-            }
-            let _ = write!(list, "{key}");
-        }
-        list.push(']');
+        let keys: Rc<Vec<Value>> = Rc::new(keys.map(Value::Integer).collect());
         let mut statement = self
             .conn()
             .prepare_cached(
-                "SELECT app_refs.name, count(*) FROM items INDEXED BY items_app_by_key \
-                 LEFT JOIN app_refs ON app_refs.k = items.app \
-                 WHERE items.k IN (SELECT value FROM json_each(?1)) GROUP BY items.app",
+                "SELECT app_refs.name, count(*) FROM rarray(?1) AS keys \
+                 JOIN items INDEXED BY items_app_by_key ON items.k = keys.value \
+                 LEFT JOIN app_refs ON app_refs.k = items.app GROUP BY items.app",
             )
             .map_err(|e| self.error(e))?;
         let rows = statement
-            .query_map([list], |row| {
+            .query_map([keys], |row| {
                 Ok((row.get::<_, Option<String>>(0)?, row.get::<_, i64>(1)?))
             })
             .map_err(|e| self.error(e))?;
