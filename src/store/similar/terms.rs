@@ -11,7 +11,7 @@
 //! each one's posting list is read whole (its exact count gives its weight), as long as the
 //! lists together stay within the budget. A word whose list does not fit is passed over; once
 //! the sample says the next word is far too common to fit, the choice ends. Reading is bounded
-//! too: lists read and passed over count against [`READ_ALLOWANCE`] budgets.
+//! too: the lists read, kept or passed over, stay within [`READ_ALLOWANCE`] budgets.
 
 use std::collections::BTreeSet;
 
@@ -44,32 +44,32 @@ pub(super) struct Term {
 /// A word of the message with its rank: its count in the sample, then (when that is 0) its
 /// count over the store up to [`RARE_CAP`].
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) struct Ranked {
-    pub in_sample: u64,
-    pub rare: u64,
-    pub word: String,
+struct Ranked {
+    in_sample: u64,
+    rare: u64,
+    word: String,
 }
 
 /// The sample the words are ranked on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Sample {
+struct Sample {
     /// The oldest key in the sample; `None`: the sample is the whole store.
-    pub from: Option<i64>,
+    from: Option<i64>,
     /// Items in the store and in the sample.
-    pub stored: u64,
-    pub sampled: u64,
+    stored: u64,
+    sampled: u64,
 }
 
 impl Sample {
     /// The word's estimated count over the store, from its count in the sample.
-    pub(super) fn estimate(&self, in_sample: u64) -> u64 {
+    fn estimate(&self, in_sample: u64) -> u64 {
         let estimate =
             u128::from(in_sample) * u128::from(self.stored) / u128::from(self.sampled.max(1));
         u64::try_from(estimate).unwrap_or(u64::MAX)
     }
 
     /// True when a word counted `in_sample` in the sample is too common to fit in `left`.
-    pub(super) fn too_common(&self, in_sample: u64, left: u64) -> bool {
+    fn too_common(&self, in_sample: u64, left: u64) -> bool {
         let slack = if self.from.is_some() {
             ESTIMATE_SLACK
         } else {
@@ -123,6 +123,9 @@ impl Store {
             }
             // One more than fits: a list that reaches it does not fit.
             let limit = left.saturating_add(1).min(allowance);
+            if limit == 0 {
+                break;
+            }
             let keys = self.posting_keys(&word, limit)?;
             let docs = keys.len() as u64;
             allowance -= docs;
@@ -139,7 +142,7 @@ impl Store {
     }
 
     /// The sample: the newest `items` items, or the whole store when it holds no more.
-    pub(super) fn sample(&self, items: u64) -> Result<Sample, StoreError> {
+    fn sample(&self, items: u64) -> Result<Sample, StoreError> {
         let stored = self.stored_count()?;
         if stored <= items || items == 0 {
             return Ok(Sample {
