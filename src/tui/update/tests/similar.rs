@@ -266,3 +266,18 @@ fn the_search_key_leaves_the_key_set_for_the_prompt() {
     assert!(h.state.text_filter.as_ref().is_some_and(|f| f.editing));
     assert_eq!(h.state.view_spec().pinned, None);
 }
+
+#[test]
+fn help_opens_over_top_issues_and_closing_it_comes_back_to_the_screen() {
+    let mut h = harness();
+    act(&mut h, Action::TopIssues);
+    act(&mut h, Action::Help);
+    assert!(h.state.help, "? shows the keys there too");
+    assert!(h.state.top_issues.is_some());
+    act(&mut h, Action::Back);
+    assert!(!h.state.help);
+    assert!(
+        h.state.top_issues.is_some(),
+        "Esc closes the help, not the screen"
+    );
+}
