@@ -1,7 +1,7 @@
 //! The Top issues screen's part of `update` (issue 11): `T` opens it for the current view and
 //! asks for the clusters (computed off the UI thread); while open it takes the keys: moving
-//! chooses a cluster, `?` shows the help over it, `Esc` (or `q`, or `T` again) goes back to the list.
-//! of an older request are dropped.
+//! chooses a cluster, `?` shows the help over it, `Esc` (or `q`, or `T` again) goes back to the
+//! list. Progress and answers of an older request are dropped.
 
 use crate::store::similar::TopIssues;
 use crate::tui::action::Action;
