@@ -1,6 +1,6 @@
 //! `AppState`: plain data that `update` changes and `view` draws. No channels, handles or cells.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use jiff::Timestamp;
@@ -11,6 +11,10 @@ use serde::{Deserialize, Serialize};
 use super::rows::{Row, Window};
 use crate::api::{FeedbackDetail, RateLimit, Status, Wait};
 use crate::store::search::{Highlights, QueryError};
+
+// The status bar's state: freshness, messages, a fatal explanation.
+mod status;
+pub use status::{Fatal, Note, SyncView};
 
 /// Which part of the screen takes keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,42 +160,6 @@ pub struct Anchor {
     pub first: Option<i64>,
 }
 
-/// How fresh the store is, for the status bar.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct SyncView {
-    /// When the current status last synced to its head (`None`: never).
-    pub as_of: Option<Timestamp>,
-    /// The current status is mirrored to its end: no backfill page is left.
-    pub complete: bool,
-    /// The last sync could not reach the service: the inbox runs on what is stored.
-    pub offline: Option<String>,
-    /// Sync jobs in flight.
-    pub running: u32,
-    /// Statuses head-synced this session.
-    pub headed: HashSet<String>,
-    /// Background work may go on (stops on a failure until the next `r`, and when it has
-    /// nothing to do until the next head sync).
-    pub background: bool,
-    /// A background job is in flight.
-    pub background_busy: bool,
-    /// Offline: when the head is tried again by itself, and the wait before that (30 s,
-    /// doubling to 5 min; 0 once a sync succeeds).
-    pub retry_at: Option<Timestamp>,
-    pub retry_seconds: u64,
-    /// The job in flight is such a retry: its failure says nothing (the status bar does).
-    pub retrying: bool,
-    /// The store changed while a query ran: the view is queried again on the next tick (one
-    /// query for any number of changes).
-    pub requery_due: bool,
-    /// The store's items changed (not only triage) since the due query was set: it counts the
-    /// rows that appeared on top as new.
-    pub requery_counts_new: bool,
-    /// The store changed: the panes' counts are read again on the next tick, unless a read of
-    /// them is under way (`panes_reading`), then after it.
-    pub panes_due: bool,
-    pub panes_reading: bool,
-}
-
 /// The `/` search over the store.
 #[derive(Debug, Clone)]
 pub struct TextFilter {
@@ -236,22 +204,6 @@ pub struct Known {
     /// When its metadata and delivery were fetched from the service; `None`: never (only the
     /// list fields, or a webhook's metadata, are known; the links are not).
     pub fetched: Option<Timestamp>,
-}
-
-/// A message in the status bar.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Note {
-    pub text: String,
-    pub error: bool,
-    /// When an informational note disappears; errors stay until dismissed.
-    pub until: Option<Timestamp>,
-}
-
-/// A full-screen explanation that replaces the inbox (401/403 at startup).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fatal {
-    pub title: String,
-    pub body: String,
 }
 
 /// Everything on screen.

@@ -26,6 +26,8 @@ mod insight;
 mod top_issues;
 // simtui: `S` and the pinned key sets.
 mod similar;
+// The status bar's messages.
+mod notes;
 
 #[cfg(test)]
 mod input_tests;
@@ -34,15 +36,13 @@ mod tests;
 
 use jiff::{SignedDuration, Timestamp};
 
-use super::action::{Action, CopyOutcome, Msg};
+use super::action::{Action, Msg};
 use super::effect::Effect;
-use super::state::{AppState, Focus, Note};
-
-/// Informational notes disappear after this long.
-const NOTE_SECONDS: i64 = 5;
+use super::state::{AppState, Focus};
 
 pub use input::PROMPT_MAX_BYTES;
 pub use list::{LOW_BUDGET, WINDOW_MARGIN, budget_low, list_body_rows};
+pub(super) use notes::{error, info};
 
 /// The query of the first frame (the runtime runs it before the loop starts: it is start-up):
 /// the first screen's keys only, so that the first frame does not wait for a big view; the
@@ -184,7 +184,7 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
             list::maybe_prefetch(state).into_iter().collect()
         }
         Msg::Copied(outcome) => {
-            on_copied(state, outcome);
+            notes::on_copied(state, outcome);
             Vec::new()
         }
         Msg::Opened { url, result } => detail::opened(state, url, result),
@@ -386,56 +386,12 @@ fn countdowns(state: &AppState) -> (Option<u64>, Option<u64>) {
     (wait, reset)
 }
 
-/// The copy's outcome, after the reason a copy was made instead of opening a link, if any.
-fn on_copied(state: &mut AppState, outcome: CopyOutcome) {
-    let instead = state.copy_instead.take();
-    let (text, failed) = match outcome {
-        CopyOutcome::Copied { what, how } => (format!("copied {what} {how}"), false),
-        CopyOutcome::Sent { what, how } => (format!("sent {what} {how}"), false),
-        CopyOutcome::Failed { what, reason } => (format!("could not copy {what}: {reason}"), true),
-    };
-    let text = match instead {
-        Some(reason) => format!("{reason}; {text}"),
-        None => capitalise(&text),
-    };
-    if failed {
-        error(state, text);
-    } else {
-        info(state, text);
-    }
-}
-
 fn quit(state: &mut AppState) -> Vec<Effect> {
     state.quit = true;
     Vec::new()
 }
 
-/// Shows an informational note that clears itself.
-pub(super) fn info(state: &mut AppState, text: String) {
-    state.note = Some(Note {
-        text,
-        error: false,
-        until: Some(after(state.now, NOTE_SECONDS.unsigned_abs())),
-    });
-}
-
-/// Shows an error until dismissed.
-pub(super) fn error(state: &mut AppState, text: String) {
-    state.note = Some(Note {
-        text,
-        error: true,
-        until: None,
-    });
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
-}
-
-fn after(now: Timestamp, seconds: u64) -> Timestamp {
+pub(super) fn after(now: Timestamp, seconds: u64) -> Timestamp {
     now.saturating_add(SignedDuration::from_secs(
         i64::try_from(seconds).unwrap_or(i64::MAX),
     ))

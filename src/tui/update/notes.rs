@@ -1,0 +1,53 @@
+//! The status bar's messages: informational notes that clear themselves, errors that stay until
+//! dismissed, and what a copy says.
+
+use super::after;
+use crate::tui::action::CopyOutcome;
+use crate::tui::state::{AppState, Note};
+
+/// Informational notes disappear after this long.
+const NOTE_SECONDS: i64 = 5;
+
+/// The copy's outcome, after the reason a copy was made instead of opening a link, if any.
+pub(super) fn on_copied(state: &mut AppState, outcome: CopyOutcome) {
+    let instead = state.copy_instead.take();
+    let (text, failed) = match outcome {
+        CopyOutcome::Copied { what, how } => (format!("copied {what} {how}"), false),
+        CopyOutcome::Sent { what, how } => (format!("sent {what} {how}"), false),
+        CopyOutcome::Failed { what, reason } => (format!("could not copy {what}: {reason}"), true),
+    };
+    let text = match instead {
+        Some(reason) => format!("{reason}; {text}"),
+        None => capitalise(&text),
+    };
+    if failed {
+        error(state, text);
+    } else {
+        info(state, text);
+    }
+}
+
+/// Shows an informational note that clears itself.
+pub(in crate::tui) fn info(state: &mut AppState, text: String) {
+    state.note = Some(Note {
+        text,
+        error: false,
+        until: Some(after(state.now, NOTE_SECONDS.unsigned_abs())),
+    });
+}
+
+/// Shows an error until dismissed.
+pub(in crate::tui) fn error(state: &mut AppState, text: String) {
+    state.note = Some(Note {
+        text,
+        error: true,
+        until: None,
+    });
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
