@@ -15,6 +15,8 @@
 
 use std::collections::BTreeSet;
 
+use rusqlite::OptionalExtension;
+
 use super::{MAX_TERMS, POSTING_BUDGET};
 use crate::store::search::index_words;
 use crate::store::{Store, StoreError};
@@ -151,19 +153,28 @@ impl Store {
                 sampled: stored,
             });
         }
-        let from: i64 = self
+        let from: Option<i64> = self
             .conn()
             .prepare_cached("SELECT id FROM items_fts_docsize ORDER BY id DESC LIMIT 1 OFFSET ?1")
             .and_then(|mut s| {
                 s.query_row([i64::try_from(items - 1).unwrap_or(i64::MAX)], |row| {
                     row.get(0)
                 })
+                .optional()
             })
             .map_err(|e| self.error(e))?;
-        Ok(Sample {
-            from: Some(from),
-            stored,
-            sampled: items,
+        // Fewer rows than the count says (it cannot be, but the choice must not fail): all.
+        Ok(match from {
+            Some(from) => Sample {
+                from: Some(from),
+                stored,
+                sampled: items,
+            },
+            None => Sample {
+                from: None,
+                stored,
+                sampled: stored,
+            },
         })
     }
 

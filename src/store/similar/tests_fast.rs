@@ -15,12 +15,8 @@ use crate::api::Feedback;
 /// The distinctive words and their weights, the plain way: every word's whole posting list
 /// read, its count in the sample (the newest `sample_items` items) taken from the list, and
 /// the rule applied to those numbers.
-fn plain_terms(
-    store: &Store,
-    message: &str,
-    sample_items: usize,
-    budget: u64,
-) -> Vec<(String, f64)> {
+fn plain_terms(store: &Store, message: &str, sample_items: u64, budget: u64) -> Vec<(String, f64)> {
+    let sample_items = usize::try_from(sample_items).unwrap();
     let conn = store.conn();
     let newest: Vec<i64> = conn
         .prepare("SELECT k FROM items ORDER BY k DESC")
@@ -91,7 +87,7 @@ fn plain(store: &Store, key: i64, limit: usize) -> Option<Similar> {
         })
         .optional()
         .unwrap()?;
-    let terms = plain_terms(store, &message, 16_384, POSTING_BUDGET);
+    let terms = plain_terms(store, &message, terms::SAMPLE_ITEMS, POSTING_BUDGET);
     let total: f64 = terms.iter().map(|(_, w)| w).sum();
     let mut scores: HashMap<i64, f64> = HashMap::new();
     for (word, weight) in &terms {
@@ -232,8 +228,8 @@ proptest! {
                 .query_row("SELECT message FROM items WHERE k = ?1", [key], |r| r.get(0))
                 .unwrap();
             // Sampled stores, and budgets that bind, as a million items have them.
-            for (sample_items, budget) in [(1, 40), (50, 150), (120, 600), (16_384, 90)] {
-                let got = store.distinctive_terms_with(&message, sample_items as u64, budget).unwrap();
+            for (sample_items, budget) in [(1, 40), (50, 150), (120, 600), (terms::SAMPLE_ITEMS, 90)] {
+                let got = store.distinctive_terms_with(&message, sample_items, budget).unwrap();
                 let words: Vec<(String, f64)> =
                     got.iter().map(|t| (t.word.clone(), t.weight)).collect();
                 let want = plain_terms(&store, &message, sample_items, budget);
