@@ -116,14 +116,20 @@ fn and_match(positive: &[String], negative: &[String]) -> String {
 
 /// A word or phrase as an FTS5 string: quoted (quotes doubled), `*` outside for a prefix.
 fn phrase(text: &Text) -> String {
-    // NUL would end the string inside SQLite's FTS5 parser; to the tokenizer it only
-    // separates words, as a space does.
-    let quoted = format!("\"{}\"", text.text.replace('"', "\"\"").replace('\0', " "));
+    let quoted = fts_string(&text.text);
     if text.prefix {
         format!("{quoted} *")
     } else {
         quoted
     }
+}
+
+/// Text as one FTS5 string, matched as written, never as syntax: quoted, quotes doubled.
+#[must_use]
+pub fn fts_string(text: &str) -> String {
+    // NUL would end the string inside SQLite's FTS5 parser; to the tokenizer it only
+    // separates words, as a space does.
+    format!("\"{}\"", text.replace('"', "\"\"").replace('\0', " "))
 }
 
 struct Compiler<'a> {

@@ -24,7 +24,7 @@ mod tests;
 use std::ops::Range;
 
 pub use ast::{AgeCmp, Expr, Filter, FilterKind, Has, Is, MetaKey, Text};
-pub use compile::{Sql, compile};
+pub use compile::{Sql, compile, fts_string};
 pub use highlight::Highlights;
 pub use parse::{MAX_DEPTH, MAX_INPUT_BYTES, MAX_TERMS};
 pub use qualifier::{age_cutoff, date, duration, local_instant};

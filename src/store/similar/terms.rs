@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use rusqlite::OptionalExtension;
 
 use super::{MAX_TERMS, POSTING_BUDGET};
-use crate::store::search::index_words;
+use crate::store::search::{fts_string, index_words};
 use crate::store::{Store, StoreError};
 
 /// FTS5 indexes at most this many bytes of a token (`FTS5_MAX_TOKEN_SIZE`): a longer word is
@@ -188,7 +188,7 @@ impl Store {
                     "SELECT count(*) FROM items_fts WHERE items_fts MATCH ?1 AND rowid >= ?2",
                 )
                 .and_then(|mut s| {
-                    s.query_row(rusqlite::params![phrase(word), from], |row| row.get(0))
+                    s.query_row(rusqlite::params![fts_string(word), from], |row| row.get(0))
                 })
         } else {
             let cap = i64::try_from(cap).unwrap_or(i64::MAX);
@@ -198,7 +198,9 @@ impl Store {
                      WHERE items_fts MATCH ?1 AND rowid >= ?2 LIMIT ?3)",
                 )
                 .and_then(|mut s| {
-                    s.query_row(rusqlite::params![phrase(word), from, cap], |row| row.get(0))
+                    s.query_row(rusqlite::params![fts_string(word), from, cap], |row| {
+                        row.get(0)
+                    })
                 })
         }
         .map_err(|e| self.error(e))?;
@@ -215,7 +217,7 @@ impl Store {
             .map_err(|e| self.error(e))?;
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let mut rows = statement
-            .query(rusqlite::params![phrase(word), limit])
+            .query(rusqlite::params![fts_string(word), limit])
             .map_err(|e| self.error(e))?;
         let mut keys = Vec::new();
         while let Some(row) = rows.next().map_err(|e| self.error(e))? {
@@ -250,9 +252,4 @@ pub(super) fn words_of(message: &str) -> BTreeSet<String> {
 #[allow(clippy::cast_precision_loss)] // counts far below 2^52
 pub(super) fn weight(stored: u64, docs: u64) -> f64 {
     (1.0 + stored.max(1) as f64 / docs as f64).ln()
-}
-
-/// The word as an FTS5 phrase (quotes doubled): matched as written, never as syntax.
-pub(super) fn phrase(word: &str) -> String {
-    format!("\"{}\"", word.replace('"', "\"\""))
 }

@@ -72,7 +72,7 @@ fn plain_posting(store: &Store, word: &str) -> Vec<i64> {
         .conn()
         .prepare("SELECT rowid FROM items_fts WHERE items_fts MATCH ?1 ORDER BY rowid")
         .unwrap()
-        .query_map([terms::phrase(word)], |r| r.get(0))
+        .query_map([crate::store::search::fts_string(word)], |r| r.get(0))
         .unwrap()
         .map(Result::unwrap)
         .collect()
@@ -91,14 +91,8 @@ fn plain(store: &Store, key: i64, limit: usize) -> Option<Similar> {
     let total: f64 = terms.iter().map(|(_, w)| w).sum();
     let mut scores: HashMap<i64, f64> = HashMap::new();
     for (word, weight) in &terms {
-        let mut statement = conn
-            .prepare("SELECT rowid FROM items_fts WHERE items_fts MATCH ?1")
-            .unwrap();
-        let keys = statement
-            .query_map([format!("\"{}\"", word.replace('"', "\"\""))], |r| r.get(0))
-            .unwrap();
-        for k in keys {
-            *scores.entry(k.unwrap()).or_default() += weight / total;
+        for k in plain_posting(store, word) {
+            *scores.entry(k).or_default() += weight / total;
         }
     }
     scores.remove(&key);
