@@ -118,6 +118,9 @@ pub struct ListView {
     /// The query in flight counts rows that appeared above the old first row as new (not
     /// when only triage changed: an undone `d` brings its item back, it did not arrive).
     pub count_new: bool,
+    /// Webhook arrivals stored before the query in flight was asked: its answer holds them,
+    /// so the status bar's count moves with the rows (see `AppState::arrivals`).
+    pub arrivals_asked: usize,
     /// A backfill page the user's scrolling asked for is in flight.
     pub fetching: bool,
     /// The user's last movement ended within a screen of the end of a view: one backfill
@@ -254,8 +257,12 @@ pub struct AppState {
     pub quit: bool,
     /// A webhook receiver feeds this inbox (`--listen`).
     pub live: bool,
-    /// Items that arrived by webhook this session (shown or not under the current filters).
+    /// Items that arrived by webhook this session (shown or not under the current filters),
+    /// as far as the list shows them: the count moves when the list's answer holding them
+    /// lands, so the status bar and the rows change in one frame.
     pub arrivals: usize,
+    /// Items that arrived by webhook and are stored, whether or not the list shows them yet.
+    pub arrivals_stored: usize,
     /// Local triage: the view's unseen count, undo, the snooze picker and the note editor.
     pub triage: super::triage::TriageState,
     // reading: the preview, the sidebar's switch and the panes' type-ahead.
@@ -317,6 +324,7 @@ impl AppState {
             quit: false,
             live: false,
             arrivals: 0,
+            arrivals_stored: 0,
             triage: super::triage::TriageState::default(),
             // reading
             reading: super::reading::Reading::default(),

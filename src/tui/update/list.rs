@@ -180,7 +180,7 @@ pub(super) fn toggle_status(state: &mut AppState) -> Vec<Effect> {
 pub(super) fn arrived(state: &mut AppState, outcome: Result<bool, String>) -> Vec<Effect> {
     match outcome {
         Ok(true) => {
-            state.arrivals += 1;
+            state.arrivals_stored += 1;
             super::sync::store_changed(state).into_iter().collect()
         }
         Ok(false) => {

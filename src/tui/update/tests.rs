@@ -280,6 +280,31 @@ fn at_the_top_new_rows_show_and_the_selection_stays_on_its_item() {
     assert_eq!(h.state.arrivals, 2);
 }
 
+/// The status bar's count and the rows change in one frame: an arrival is counted when the
+/// list's answer that holds it lands, not when it is stored.
+#[test]
+fn the_arrival_count_moves_with_the_rows_that_show_it() {
+    let mut h = started_harness(120, 35, 100, false);
+    store_items(&h, &newer(1));
+    let effects = h.apply(Msg::Arrived(Ok(true)));
+    assert_eq!(h.state.arrivals, 0, "the rows do not show it yet");
+    let answers = h.hold(effects);
+    // A second arrival while the first one's query runs: its query waits for the next tick.
+    store_items(&h, &newer(2));
+    let effects = h.apply(Msg::Arrived(Ok(true)));
+    assert!(h.hold(effects).is_empty());
+    for answer in answers {
+        h.send(answer);
+    }
+    assert_eq!(h.state.arrivals, 1);
+    assert_eq!(h.screen_ids()[0], "id01000");
+    assert_eq!(h.state.list.new_count, 1);
+    h.send(Msg::Tick(now() + SignedDuration::from_millis(250)));
+    assert_eq!(h.state.arrivals, 2);
+    assert_eq!(h.screen_ids()[..2], ["id01001", "id01000"]);
+    assert_eq!(h.state.list.new_count, 2);
+}
+
 #[test]
 fn an_arrival_not_stored_is_not_counted_and_a_failed_one_is_said() {
     let mut h = started_harness(120, 35, 100, false);

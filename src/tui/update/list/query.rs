@@ -67,6 +67,7 @@ pub(in crate::tui::update) fn requery(state: &mut AppState, mode: Requery) -> Ef
     list.querying = true;
     list.asked = Some(spec.clone());
     list.count_new = count_new;
+    list.arrivals_asked = state.arrivals_stored;
     list.moved = false;
     if mode != Requery::Same {
         list.new_count = 0;
@@ -91,6 +92,9 @@ pub(in crate::tui::update) fn view_loaded(
         return Vec::new();
     }
     state.list.querying = false;
+    // The answer was read after these arrivals were stored: they show (or are filtered out)
+    // from this frame on.
+    state.arrivals = state.arrivals.max(state.list.arrivals_asked);
     let mut effects = Vec::new();
     match result {
         Ok(data) if data.partial => {
