@@ -75,7 +75,7 @@ impl Default for TriageState {
     }
 }
 
-/// The time a detail has been in sight, counted tick to tick from the first tick after it
+/// The time an item has been in sight (in the detail or the preview), counted tick to tick from the first tick after it
 /// opened (a key carries no time: counting from the last tick's would start up to a tick
 /// early), and only while nothing covers it (help, picker, note editor, `$EDITOR`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,6 +84,8 @@ pub struct SeenTimer {
     pub shown: SignedDuration,
     /// The last tick that counted; `None` at the start and after a pause.
     pub last: Option<Timestamp>,
+    /// The item was marked seen in this stay in sight (a `u` since is left alone).
+    pub spent: bool,
 }
 
 /// At most this much counts between two ticks: after the loop was held up (a blocked

@@ -250,3 +250,32 @@ fn a_note_from_the_editor_is_cut_to_16_kib_and_says_so() {
     assert_eq!(note.len(), 16 * 1024);
     assert!(h.state.note.as_ref().unwrap().text.contains("16 KiB"));
 }
+
+/// Reading in the preview counts as reading in the detail: after the same delay in sight, the
+/// item is seen; a `u` while it stays in sight stays; the next item counts afresh.
+#[test]
+fn the_preview_marks_the_item_it_shows_seen_after_the_delay() {
+    let mut h = started_harness(200, 40, 50, true);
+    h.state.triage.advance = false;
+    assert!(crate::tui::view::layout::areas(&h.state).preview.is_some());
+    ticks(&mut h, 250, 750);
+    assert!(!stored(&h, "id00000").seen, "a glance does not count");
+    ticks(&mut h, 1000, 1750);
+    assert!(stored(&h, "id00000").seen, "1.5 s in the preview");
+    act(&mut h, Action::ToggleSeen);
+    ticks(&mut h, 2000, 4000);
+    assert!(!stored(&h, "id00000").seen, "`u` while reading it stays");
+    // The help covers the preview: the next item's time does not count under it.
+    act(&mut h, Action::MoveDown);
+    act(&mut h, Action::Help);
+    ticks(&mut h, 4250, 9000);
+    assert!(!stored(&h, "id00001").seen);
+    act(&mut h, Action::Help);
+    ticks(&mut h, 9250, 11_000);
+    assert!(stored(&h, "id00001").seen);
+    // With the preview off, the list alone marks nothing.
+    act(&mut h, Action::TogglePreview);
+    act(&mut h, Action::MoveDown);
+    ticks(&mut h, 11_250, 20_000);
+    assert!(!stored(&h, "id00002").seen);
+}
