@@ -43,6 +43,9 @@ pub struct TriageState {
     pub editing_outside: bool,
     pub picker: Option<SnoozePicker>,
     pub note: Option<NoteEditor>,
+    /// Notes typed and left with Esc unsaved, by the items they were for: `N` there again
+    /// brings the text back (saving or emptying it drops the draft).
+    pub drafts: HashMap<Vec<String>, String>,
     /// `--no-store`: triage lives in memory; said once, at the first action.
     pub memory_only: bool,
     pub memory_said: bool,
@@ -68,6 +71,7 @@ impl Default for TriageState {
             editing_outside: false,
             picker: None,
             note: None,
+            drafts: HashMap::new(),
             memory_only: false,
             memory_said: false,
             external_editor: false,
@@ -107,6 +111,11 @@ pub struct SnoozePicker {
 pub struct NoteEditor {
     pub ids: Vec<String>,
     pub area: TextArea<'static>,
+    /// The text the editor opened with (the stored note, or the draft): leaving with Esc keeps
+    /// the text as a draft only when it differs from the stored note.
+    pub stored: String,
+    /// The editor opened on a kept draft.
+    pub draft: bool,
 }
 
 /// What started a triage write, which decides what its answer does.

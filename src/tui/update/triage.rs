@@ -424,10 +424,17 @@ fn open_note(state: &mut AppState) -> Vec<Effect> {
     // The editor draws what it holds: a stored note's control characters come in as their
     // visible stand-ins (saving keeps those).
     let note = current(state, &ids[0]).note.unwrap_or_default();
-    let text = crate::text::sanitize(&note);
+    let stored = crate::text::sanitize(&note).into_owned();
+    let draft = state.triage.drafts.get(&ids).cloned();
+    let text = draft.as_deref().unwrap_or(&stored);
     let mut area = ratatui_textarea::TextArea::from(text.lines());
     area.move_cursor(ratatui_textarea::CursorMove::Bottom);
     area.move_cursor(ratatui_textarea::CursorMove::End);
-    state.triage.note = Some(NoteEditor { ids, area });
+    state.triage.note = Some(NoteEditor {
+        ids,
+        area,
+        stored,
+        draft: draft.is_some(),
+    });
     Vec::new()
 }

@@ -2,7 +2,8 @@
 //! 9:00 and next Monday 9:00 (local time), and waking the item (↑↓ or j k, Enter); typing a
 //! duration (`3d`, `2h`, `45m`, `1w`) and Enter snoozes for that long, a bad one is shown in
 //! the picker. The editor
-//! saves on Enter (Alt-Enter starts a new line), Esc leaves either without a change.
+//! saves on Enter (Alt-Enter starts a new line); Esc leaves either without writing, the
+//! editor keeping what was typed as a draft that `N` on the same items brings back.
 
 use jiff::civil::{Time, Weekday};
 use jiff::tz::TimeZone;
@@ -179,12 +180,13 @@ fn note_key(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
         return Vec::new();
     };
     match key.code {
-        KeyCode::Esc => state.triage.note = None,
+        KeyCode::Esc => leave_note(state),
         KeyCode::Enter if !key.modifiers.contains(KeyModifiers::ALT) => {
             let text = editor.area.lines().join("\n");
             let Some(editor) = state.triage.note.take() else {
                 return Vec::new();
             };
+            state.triage.drafts.remove(&editor.ids);
             let note = (!text.trim().is_empty()).then_some(text);
             let what = if note.is_some() {
                 "noted"
@@ -205,6 +207,28 @@ fn note_key(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
         }
     }
     Vec::new()
+}
+
+/// Esc in the editor: nothing is written; typed text that differs from the stored note is
+/// kept as the items' draft (said, with the way back to it), and text put back as stored drops
+/// the draft.
+fn leave_note(state: &mut AppState) {
+    let Some(editor) = state.triage.note.take() else {
+        return;
+    };
+    let text = editor.area.lines().join("\n");
+    if text == editor.stored {
+        state.triage.drafts.remove(&editor.ids);
+        if editor.draft {
+            super::info(state, "Draft dropped: the note is as stored".to_owned());
+        }
+        return;
+    }
+    state.triage.drafts.insert(editor.ids, text);
+    super::info(
+        state,
+        "Note not saved: the draft is kept (N again to finish it)".to_owned(),
+    );
 }
 
 #[cfg(test)]

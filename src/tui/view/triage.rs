@@ -99,9 +99,13 @@ pub fn render_note(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
-        .title(" Note ")
+        .title(if editor.draft {
+            " Note (unsaved draft) "
+        } else {
+            " Note "
+        })
         .title_bottom(Line::styled(
-            " Enter save · Alt-Enter new line · Esc cancel ",
+            " Enter save · Alt-Enter new line · Esc close, keep draft ",
             theme.dim(),
         ));
     let inner = block.inner(rect);

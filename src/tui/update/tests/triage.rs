@@ -189,8 +189,9 @@ fn the_snooze_picker_takes_a_choice_or_a_typed_duration_and_the_item_comes_back(
 }
 
 #[test]
-fn esc_leaves_the_picker_and_the_editor_without_a_change() {
+fn esc_leaves_the_picker_and_the_editor_without_a_change_and_keeps_the_typing_as_a_draft() {
     let mut h = started_harness(120, 30, 50, true);
+    h.state.triage.advance = false;
     act(&mut h, Action::Snooze);
     assert!(key(&mut h, KeyCode::Esc).is_empty());
     assert!(h.state.triage.picker.is_none());
@@ -199,6 +200,23 @@ fn esc_leaves_the_picker_and_the_editor_without_a_change() {
     assert!(key(&mut h, KeyCode::Esc).is_empty());
     assert!(h.state.triage.note.is_none());
     assert_eq!(stored(&h, "id00000"), Triage::default());
+    let said = &h.state.note.as_ref().unwrap().text;
+    assert!(said.contains("draft is kept"), "{said}");
+    // Another item's editor starts from its own (empty) note.
+    act(&mut h, Action::MoveDown);
+    act(&mut h, Action::EditNote);
+    assert_eq!(h.state.triage.note.as_ref().unwrap().area.lines(), [""]);
+    key(&mut h, KeyCode::Esc);
+    // `N` on the first item again brings the typing back; Enter saves it and drops the draft.
+    act(&mut h, Action::MoveUp);
+    act(&mut h, Action::EditNote);
+    let editor = h.state.triage.note.as_ref().unwrap();
+    assert!(editor.draft);
+    assert_eq!(editor.area.lines(), ["abc"]);
+    typed(&mut h, "d");
+    key(&mut h, KeyCode::Enter);
+    assert_eq!(stored(&h, "id00000").note.as_deref(), Some("abcd"));
+    assert!(h.state.triage.drafts.is_empty());
 }
 
 #[test]
@@ -212,6 +230,17 @@ fn the_note_editor_saves_on_enter_and_a_blank_note_removes_it() {
         ["call ␛"]
     );
     key(&mut h, KeyCode::Esc);
+    // The pasted text came back as a draft; emptied, Esc drops it.
+    act(&mut h, Action::EditNote);
+    assert_eq!(
+        h.state.triage.note.as_ref().unwrap().area.lines(),
+        ["call ␛"]
+    );
+    for _ in 0.."call ␛".chars().count() {
+        key(&mut h, KeyCode::Backspace);
+    }
+    key(&mut h, KeyCode::Esc);
+    assert!(h.state.triage.drafts.is_empty());
     act(&mut h, Action::EditNote);
     typed(&mut h, "call back");
     h.send(Msg::TriageInput(KeyEvent::new(
