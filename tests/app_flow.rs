@@ -168,7 +168,7 @@ async fn loads_pages_opens_detail_and_copies_the_link() {
     let app = launch(r.client.clone());
     let new = count(&r.sim, &Status::New);
     app.wait_frame("the head synced", |f| {
-        f.contains(&format!("Feedback · new {new} ")) && f.contains("as of")
+        f.contains(&title("new", new)) && f.contains("as of")
     });
     let oldest = common::expected_ids(&r.sim, |it| it.feedback.status == Status::New)
         .pop()
@@ -270,12 +270,12 @@ async fn webhook_arrivals_appear_on_top_without_moving_the_cursor() {
     let new = count(&r.sim, &Status::New);
     let app = launch_with(r.client.clone(), memory_store(), Some(arrivals));
     app.wait_frame("the head synced", |f| {
-        f.contains(&format!("Feedback · new {new} ")) && f.contains("live: 0 arrived")
+        f.contains(&title("new", new)) && f.contains("live: 0 arrived")
     });
     let fresh = submitter.submit_and_deliver(None).feedback.id.0;
     // The list is at its top: the arrival shows above the selected item, which stays selected.
     app.wait_frame("the arrival", |f| {
-        f.contains("live: 1 arrived") && f.contains(&format!("Feedback · new {} 1 new", new + 1))
+        f.contains("live: 1 arrived") && f.contains(&format!("{} · 1 new", title("new", new + 1)))
     });
     app.enter();
     app.wait_frame("the detail of the item under the cursor", |f| {
@@ -319,9 +319,7 @@ async fn a_paste_fills_the_prompt_without_running_keys_and_ctrl_c_quits_from_it(
     let r = common::rig(300, 10_000).await;
     let app = launch(r.client.clone());
     let new = count(&r.sim, &Status::New);
-    app.wait_frame("the head synced", |f| {
-        f.contains(&format!("Feedback · new {new} "))
-    });
+    app.wait_frame("the head synced", |f| f.contains(&title("new", new)));
     app.key('/');
     app.send(Event::Paste("KINGFISHER\nsq".into()));
     let frame = app.wait_frame("the pasted prompt", |f| f.contains("KINGFISHER sq"));
@@ -339,9 +337,7 @@ async fn ctrl_c_quits_from_the_detail() {
     let r = common::rig(300, 10_000).await;
     let app = launch(r.client.clone());
     let new = count(&r.sim, &Status::New);
-    app.wait_frame("the head synced", |f| {
-        f.contains(&format!("Feedback · new {new} "))
-    });
+    app.wait_frame("the head synced", |f| f.contains(&title("new", new)));
     app.enter();
     app.wait_frame("the detail", |f| f.contains("Metadata (built-in)"));
     app.ctrl_c();
@@ -355,16 +351,14 @@ async fn r_after_more_than_a_page_of_new_items_shows_them_all_on_top() {
     let r = common::rig(300, 10_000).await;
     let app = launch(r.client.clone());
     let new = count(&r.sim, &Status::New);
-    app.wait_frame("the head synced", |f| {
-        f.contains(&format!("Feedback · new {new} "))
-    });
+    app.wait_frame("the head synced", |f| f.contains(&title("new", new)));
     let mut submitter = Submitter::new(Arc::clone(r.sim.state()), 7, None);
     for _ in 0..150 {
         submitter.submit();
     }
     app.key('r');
     app.wait_frame("every new item", |f| {
-        f.contains(&format!("Feedback · new {} 150 new", new + 150))
+        f.contains(&format!("{} · 150 new", title("new", new + 150)))
     });
     app.quit().await;
 }
@@ -473,7 +467,7 @@ async fn starts_offline_from_a_filled_store_and_searches_and_filters() {
         "the first frame shows the stored rows of the last view:\n{first}"
     );
     app.wait_frame("the whole view, counted", |f| {
-        f.contains("Feedback · new 100 ")
+        f.contains("Feedback · new · 100 items ")
     });
     assert!(first.contains("tag:ui"), "{first}");
     // In local time, as the inbox shows it (the date too, should midnight pass meanwhile).
@@ -490,22 +484,24 @@ async fn starts_offline_from_a_filled_store_and_searches_and_filters() {
     app.key('/');
     app.send(Event::Paste("second line 13".into()));
     app.wait_frame("one match", |f| {
-        f.contains("Feedback · new 1 match") && f.contains("Message number 13:")
+        f.contains("Feedback · new · 1 match ") && f.contains("Message number 13:")
     });
     app.send(Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
     // Filters: the Tags pane (counts of stored `new` items), clear the tag, then archived.
-    app.wait_frame("the list again", |f| f.contains("Feedback · new 100 "));
+    app.wait_frame("the list again", |f| {
+        f.contains("Feedback · new · 100 items ")
+    });
     app.send(Event::Key(KeyEvent::new(
         KeyCode::BackTab,
         KeyModifiers::SHIFT,
     )));
     app.key('x');
     app.wait_frame("every stored new item", |f| {
-        f.contains("Feedback · new 400 ")
+        f.contains("Feedback · new · 400 items ")
     });
     app.key('s');
     app.wait_frame("the stored archived items", |f| {
-        f.contains("Feedback · archived 100 ") && f.contains("Message number 400:")
+        f.contains("Feedback · archived · 100 items ") && f.contains("Message number 400:")
     });
     app.quit().await;
 }
@@ -542,6 +538,14 @@ async fn the_start_up_sync_of_an_empty_store_waits_for_one_page_only() {
     );
 }
 
+/// The list's title for a status and its count of rows: `Feedback · new · 1,234 items`.
+fn title(status: &str, rows: usize) -> String {
+    format!(
+        "Feedback · {status} · {}",
+        feedback_inbox::text::output::counted(rows, "item")
+    )
+}
+
 /// How soon the first rows of an empty store show (the demo's case): the figure is printed
 /// (`--nocapture`); the frame wait's deadline fails the test when they never come.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -550,7 +554,7 @@ async fn an_empty_store_shows_its_first_rows_after_one_page() {
     let started = Instant::now();
     let app = launch(r.client.clone());
     app.wait_frame("the first rows", |f| {
-        f.split("Feedback · new ")
+        f.split("Feedback · new · ")
             .nth(1)
             .is_some_and(|rest| rest.starts_with(|c: char| ('1'..='9').contains(&c)))
     });

@@ -11,7 +11,8 @@ use feedback_inbox::store::search::{Context, compile, parse};
 use feedback_inbox::store::{Store, ViewQuery};
 use tmux::{Tmux, binary};
 
-/// The count in the list's title (`Feedback · new 1,234`, or `… 12 match` while searching).
+/// The count in the list's title (`Feedback · new · 1,234 items`, or `… 12 matches` while
+/// searching).
 fn title_count(screen: &str, after: &str) -> Option<usize> {
     screen
         .split(after)
@@ -68,15 +69,15 @@ fn after_a_mirror_the_inbox_restarts_offline_with_its_rows_and_search() {
     // First run: the head sync and the background mirror every item of both statuses.
     tmux.keys(&[&command, "Enter"]);
     tmux.wait_for("every new item stored and shown", |s| {
-        title_count(s, "Feedback · new ") == Some(new_items) && s.contains("as of")
+        title_count(s, "Feedback · new · ") == Some(new_items) && s.contains("as of")
     });
     tmux.keys(&["s"]);
     tmux.wait_for("every archived item stored and shown", |s| {
-        title_count(s, "Feedback · archived ") == Some(archived_items)
+        title_count(s, "Feedback · archived · ") == Some(archived_items)
     });
     tmux.keys(&["s"]);
     tmux.wait_for("back to new", |s| {
-        title_count(s, "Feedback · new ") == Some(new_items)
+        title_count(s, "Feedback · new · ") == Some(new_items)
     });
     tmux.keys(&["q"]);
     tmux.wait_for("the shell", |_| !tmux.alternate_on());
@@ -85,7 +86,7 @@ fn after_a_mirror_the_inbox_restarts_offline_with_its_rows_and_search() {
     // Second run, the service gone: the stored rows at once, and "offline".
     tmux.keys(&[&command, "Enter"]);
     let screen = tmux.wait_for("the stored rows, offline", |s| {
-        title_count(s, "Feedback · new ") == Some(new_items) && s.contains("offline")
+        title_count(s, "Feedback · new · ") == Some(new_items) && s.contains("offline")
     });
     assert!(screen.contains("Projects"), "{screen}");
 
@@ -104,11 +105,11 @@ fn after_a_mirror_the_inbox_restarts_offline_with_its_rows_and_search() {
     // Status switch, offline: the archived items are there too.
     tmux.keys(&["Escape"]);
     tmux.wait_for("the search cleared", |s| {
-        title_count(s, "Feedback · new ") == Some(new_items)
+        title_count(s, "Feedback · new · ") == Some(new_items)
     });
     tmux.keys(&["s"]);
     tmux.wait_for("the archived view", |s| {
-        title_count(s, "Feedback · archived ") == Some(archived_items)
+        title_count(s, "Feedback · archived · ") == Some(archived_items)
     });
     tmux.keys(&["q"]);
     tmux.wait_for("the shell", |_| !tmux.alternate_on());

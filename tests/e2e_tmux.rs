@@ -18,10 +18,10 @@ fn launch(tmux: &Tmux) {
     });
 }
 
-/// The count of the list's title (`Feedback · new 1,234`): the rows of the view.
+/// The count of the list's title (`Feedback · new · 1,234 items`): the rows of the view.
 fn stored_count(screen: &str) -> usize {
     screen
-        .split("Feedback · new ")
+        .split("Feedback · new · ")
         .nth(1)
         .and_then(|rest| rest.split_whitespace().next())
         .and_then(|n| n.replace(',', "").parse().ok())

@@ -63,7 +63,7 @@ fn build_big_store() {
 
 /// The list's title counts the rows of `status` (the view's answer is on screen).
 fn counted(frame: &str, status: &str) -> bool {
-    let title = format!("Feedback · {status} ");
+    let title = format!("Feedback · {status} · ");
     frame
         .split(&title)
         .nth(1)
@@ -240,7 +240,7 @@ async fn inbox_over_a_big_store() {
     let sent = Instant::now();
     keys.send(Ok(Event::Paste("crash".into()))).unwrap();
     let typed = wait("the prompt", &|f| f.contains("/ crash"));
-    let matched = wait("matches", &|f| f.contains(" match "));
+    let matched = wait("matches", &|f| f.contains(" match"));
     eprintln!(
         "search `crash`: prompt drawn after {:?}, matches after {:?}",
         typed - sent,

@@ -78,7 +78,7 @@ fn view_bar_marks_the_active_view_with_unseen_counts() {
     let terminal = draw(&h.state);
     insta::assert_snapshot!(terminal.backend());
     let bar = row(&terminal, 0);
-    assert!(bar.contains("[1 Inbox 29]"), "{bar}");
+    assert!(bar.contains("[1 Inbox 29 unseen]"), "{bar}");
     assert!(bar.contains(" 2 Starred 2 "), "{bar}");
     assert!(
         !bar.contains('\u{1b}') && !bar.contains('\u{202e}'),
@@ -99,7 +99,7 @@ fn view_bar_says_when_the_filters_left_the_view() {
     h.state.note = None;
     let terminal = draw(&h.state);
     insta::assert_snapshot!(terminal.backend());
-    assert!(row(&terminal, 0).contains("[6 Crashes* 7]"));
+    assert!(row(&terminal, 0).contains("[6 Crashes* 7 unseen]"));
 }
 
 #[test]

@@ -160,8 +160,9 @@ pub(crate) async fn head_sync(global: &super::Args, shared: &Shared) -> Result<(
     );
     match sync_heads(&syncer).await {
         Ok((added, requests)) => eprintln!(
-            "synced: {} items added in {requests} requests",
-            super::store_cmd::info::grouped(u64::try_from(added).unwrap_or(u64::MAX))
+            "synced: {} added in {}",
+            crate::text::output::counted(added, "item"),
+            crate::text::output::counted(requests, "request")
         ),
         Err(SyncError::Busy) => {
             eprintln!("warning: another sync is running on this store; searching what is stored");

@@ -204,12 +204,7 @@ impl Stopped {
 }
 
 fn plural(n: u64, noun: &str) -> String {
-    let grouped = super::store_cmd::info::grouped(n);
-    if n == 1 {
-        format!("{grouped} {noun}")
-    } else {
-        format!("{grouped} {noun}s")
-    }
+    crate::text::output::counted(n, noun)
 }
 
 #[cfg(test)]

@@ -35,6 +35,17 @@ pub fn terminal_safe_json(json: String) -> String {
     out
 }
 
+/// `1 item`, `1,284 items`: a count people read and its noun, singular for one.
+#[must_use]
+pub fn counted(n: impl TryInto<u64>, noun: &str) -> String {
+    let n = n.try_into().unwrap_or(u64::MAX);
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{} {noun}s", thousands(n))
+    }
+}
+
 /// `1284` as `1,284`: counts people read, in the inbox and on the command line alike.
 #[must_use]
 pub fn thousands(n: u64) -> String {

@@ -164,12 +164,7 @@ pub fn heading_text(heading: &Heading, shown: usize, room: usize) -> String {
 
 /// "1 item", "1,234 items".
 fn items(n: usize) -> String {
-    if n == 1 {
-        "1 item".to_owned()
-    } else {
-        let n = crate::text::output::thousands(u64::try_from(n).unwrap_or(u64::MAX));
-        format!("{n} items")
-    }
+    crate::text::output::counted(n, "item")
 }
 
 #[cfg(test)]

@@ -192,7 +192,7 @@ fn of_items(items: usize, view_items: usize) -> String {
     if view_items > items {
         format!("the newest {} of {} items", n(items), n(view_items))
     } else {
-        format!("{} items", n(items))
+        crate::text::output::counted(items, "item")
     }
 }
 
@@ -270,9 +270,5 @@ fn draw_row(
 
 /// "1 cluster", "41 clusters".
 fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
+    crate::text::output::counted(n, word)
 }

@@ -87,10 +87,10 @@ fn size_line(report: &info::Report) -> Check {
     Check::ok(
         "store",
         format!(
-            "{}, {}{wal}, {} items",
+            "{}, {}{wal}, {}",
             report.path,
             info::human_bytes(contents.bytes),
-            info::grouped(contents.items)
+            crate::text::output::counted(contents.items, "item")
         ),
     )
 }

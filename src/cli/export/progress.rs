@@ -206,8 +206,8 @@ pub fn line(at: &Position, rate: RateLimit, now: Timestamp, elapsed: Duration) -
         })
         .unwrap_or_default();
     format!(
-        "{} items · {} req{budget}{eta}",
-        crate::text::output::thousands(at.items),
+        "{} · {} req{budget}{eta}",
+        crate::text::output::counted(at.items, "item"),
         at.requests
     )
 }

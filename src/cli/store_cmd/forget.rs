@@ -105,7 +105,7 @@ pub fn confirm(
     prompt: &mut dyn Write,
 ) -> Result<bool, CliError> {
     let what = items.map_or_else(String::new, |n| {
-        format!(" ({} items)", super::info::grouped(n))
+        format!(" ({})", crate::text::output::counted(n, "item"))
     });
     write!(
         prompt,

@@ -109,8 +109,9 @@ impl Progress {
             _ => String::new(),
         };
         bar.set_message(format!(
-            "{} items · {} req{budget}{eta}",
-            totals.report.added, totals.report.requests
+            "{} · {} req{budget}{eta}",
+            crate::text::output::counted(totals.report.added, "item"),
+            crate::text::output::thousands(u64::from(totals.report.requests))
         ));
     }
 

@@ -288,11 +288,7 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
     if unfetched > 0 && matches!(kind, Kind::Markdown | Kind::Json) {
         lacks.push(format!("{unfetched} with the list fields only"));
     }
-    let items = if count == 1 {
-        "1 item".to_owned()
-    } else {
-        format!("{count} items")
-    };
+    let items = crate::text::output::counted(count, "item");
     state.copy_instead = match (count, lacks.is_empty()) {
         (1, true) => None,
         (_, true) => Some(items),
@@ -313,11 +309,7 @@ pub(super) fn piped(
     result: Result<Option<i32>, String>,
 ) {
     let name = crate::text::sanitize_line(name).into_owned();
-    let what = if items == 1 {
-        "1 item".to_owned()
-    } else {
-        format!("{items} items")
-    };
+    let what = crate::text::output::counted(items, "item");
     match result {
         Ok(Some(0)) => info(state, format!("Piped {what} to {name}: exit status 0")),
         Ok(Some(code)) => error(state, format!("Piped {what} to {name}: exit status {code}")),

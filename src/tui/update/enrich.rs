@@ -59,9 +59,9 @@ fn confirmed(state: &mut AppState) -> bool {
     info(
         state,
         format!(
-            "The view has {} items: e again within {CONFIRM_SECONDS} s to fetch the details \
+            "The view has {}: e again within {CONFIRM_SECONDS} s to fetch the details \
              of those without (one request each{eta} at most)",
-            crate::text::output::thousands(pending)
+            crate::text::output::counted(pending, "item")
         ),
     );
     false

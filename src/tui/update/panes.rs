@@ -92,8 +92,9 @@ fn merge(
     let line = |s: &str| sanitize_line(s).into_owned();
     let count_of = |id: &str| counts.iter().find(|c| c.id == id).map_or(0, |c| c.count);
     let detail = |platform: &str, count: u64| {
+        let count = crate::text::output::thousands(count);
         if platform.is_empty() {
-            count.to_string()
+            count
         } else {
             format!("{} {count}", line(platform))
         }

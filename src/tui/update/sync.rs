@@ -97,6 +97,9 @@ pub(super) fn synced(
     match result {
         Ok(done) => {
             back_online(state);
+            // The listed status's first walk fills an empty mirror: what it stores is the
+            // newest page of the history, not feedback new since the last look.
+            let first_walk = !started(state);
             if let Some(freshness) = &done.freshness {
                 fresh(state, freshness);
             }
@@ -111,7 +114,15 @@ pub(super) fn synced(
                 state.sync.headed.insert(s.as_str().to_owned());
                 state.sync.background = true;
                 if done.added > 0 && *s == listed {
-                    info(state, format!("{} new", done.added));
+                    let added = crate::text::output::thousands(
+                        u64::try_from(done.added).unwrap_or(u64::MAX),
+                    );
+                    let text = if first_walk {
+                        format!("Mirroring: the newest {added} stored, older ones follow")
+                    } else {
+                        format!("{added} new")
+                    };
+                    info(state, text);
                 }
             }
             if matches!(job, SyncJob::Start(_)) {

@@ -609,3 +609,30 @@ fn the_last_view_is_restored_before_the_first_query() {
     assert_eq!(h.state.visible_len(), 25, "tag ui, all match `number`");
     assert!(!h.state.text_filter.as_ref().unwrap().editing);
 }
+
+/// The first walk of a status that never synced fills the mirror: its page is not "new".
+#[test]
+fn a_first_mirrors_first_page_is_not_called_new() {
+    let mut h = Harness::start(crate::tui::testkit::fill(0), 120, 35);
+    store_items(&h, &newer(100));
+    h.send(Msg::Synced {
+        job: SyncJob::Start(Status::New),
+        result: Ok(Synced {
+            added: 100,
+            ..Synced::default()
+        }),
+    });
+    let said = &h.state.note.as_ref().unwrap().text;
+    assert!(!said.contains("100 new"), "{said}");
+    assert!(said.contains("Mirroring"), "{said}");
+    // Once the status has synced, a head walk's items are new.
+    store_items(&h, &newer(1_200)[1_100..]);
+    h.send(Msg::Synced {
+        job: SyncJob::Head(Status::New),
+        result: Ok(Synced {
+            added: 1_100,
+            ..Synced::default()
+        }),
+    });
+    assert_eq!(h.state.note.as_ref().unwrap().text, "1,100 new");
+}

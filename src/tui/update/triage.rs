@@ -222,11 +222,7 @@ fn undo_waiting(state: &mut AppState) -> Vec<Effect> {
 
 fn note(state: &mut AppState, done: &Triaged) {
     let count = done.after.len();
-    let items = if count == 1 {
-        "1 item".to_owned()
-    } else {
-        format!("{count} items")
-    };
+    let items = crate::text::output::counted(count, "item");
     let mut text = format!("{} {items}; U undoes", capital(&done.what));
     if state.triage.memory_only && !state.triage.memory_said {
         state.triage.memory_said = true;

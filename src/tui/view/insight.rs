@@ -160,8 +160,8 @@ fn title(grouped: &Grouped) -> String {
     let by = sanitize_line(&grouped.by.name()).into_owned();
     let text = match total {
         Some(total) => format!(
-            " Grouped by {by} · {} items{busy}",
-            thousands(usize::try_from(total).unwrap_or(usize::MAX))
+            " Grouped by {by} · {}{busy}",
+            crate::text::output::counted(total, "item")
         ),
         None => format!(" Grouped by {by}{busy}"),
     };

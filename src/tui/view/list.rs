@@ -395,7 +395,10 @@ fn tail_line(state: &AppState, theme: Theme) -> Line<'static> {
     }
     if state.sync.complete {
         return Line::styled(
-            format!("— end of list · {} items —", thousands(list.keys.len())),
+            format!(
+                "— end of list · {} —",
+                crate::text::output::counted(list.keys.len(), "item")
+            ),
             theme.dim(),
         );
     }

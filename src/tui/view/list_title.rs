@@ -22,11 +22,20 @@ pub(super) fn title(state: &AppState, theme: Theme) -> Line<'static> {
     // Counted only when the keys are the whole of the view on screen (not the first screen's
     // at start-up, nor the last view's while the new one's query runs).
     if list.loaded && !list.partial && list.shown.as_ref() == Some(&state.view_spec()) {
-        let count = thousands(list.keys.len());
+        // Rows, said as such: the view bar's numbers count the unseen ones.
+        let rows = list.keys.len();
         if searching {
-            spans.push(Span::styled(format!("{count} match "), theme.active()));
+            let count = if rows == 1 {
+                "1 match".to_owned()
+            } else {
+                format!("{} matches", thousands(rows))
+            };
+            spans.push(Span::styled(format!("· {count} "), theme.active()));
         } else {
-            spans.push(Span::raw(format!("{count} ")));
+            spans.push(Span::raw(format!(
+                "· {} ",
+                crate::text::output::counted(rows, "item")
+            )));
         }
     }
     // reading: with the sidebar hidden, the title keeps the active filters in sight.
@@ -43,7 +52,7 @@ pub(super) fn title(state: &AppState, theme: Theme) -> Line<'static> {
         // The arrow says some of them are above the rows on screen.
         let arrow = if list.offset > 0 { "↑ " } else { "" };
         spans.push(Span::styled(
-            format!("{} new {arrow}", list.new_count),
+            format!("· {} new {arrow}", thousands(list.new_count)),
             theme.good(),
         ));
     }

@@ -45,7 +45,11 @@ fn parts(state: &AppState) -> (Vec<Part>, Option<usize>) {
             } else {
                 ""
             };
+            // The active view's count says what it counts (the list's title counts rows).
             let count = match views.counts.get(n).copied().flatten() {
+                Some(c) if c > 0 && active == Some(n) => {
+                    format!(" {} unseen", super::list::thousands(c))
+                }
                 Some(c) if c > 0 => format!(" {}", super::list::thousands(c)),
                 _ => String::new(),
             };

@@ -134,7 +134,10 @@ fn a_range_past_the_rows_read_gets_its_ids_from_the_store_before_an_action() {
     assert_eq!(marked(&h).len(), all);
     assert!(stored(&h, "id01999").starred && stored(&h, "id00000").starred);
     assert!(
-        note(&h).contains(&format!("Starred {all} items")),
+        note(&h).contains(&format!(
+            "Starred {}",
+            crate::text::output::counted(all, "item")
+        )),
         "{}",
         note(&h)
     );
