@@ -21,6 +21,12 @@ use crate::width::{fit, width};
 /// Cells of the triage marks column (● ★ ✓ ⏾ ✎, the first four that apply).
 const MARKS: usize = 4;
 
+/// The APP column's cells at 70 to 120 cells of list, and at most on wide lists.
+const APP_CELLS: usize = 22;
+const APP_MAX_CELLS: usize = 40;
+/// On a narrow list: enough for `android` after a cut name (`Ni… · android`).
+const APP_NARROW_CELLS: usize = 14;
+
 /// Column widths in cells.
 struct Columns {
     status: usize,
@@ -44,11 +50,22 @@ impl Columns {
     }
 
     /// Columns for `cells` cells; `one_app`: the list is filtered to one app, whose column
-    /// would say the same on every row.
-    fn new(cells: usize, show_status: bool, one_app: bool) -> Self {
+    /// would say the same on every row; `app_cells`: the widest app cell (`Name · platform`) of
+    /// the rows read. The APP column grows with the room, up to what its names need, and keeps
+    /// the platform on narrow lists (`Nimb… · ios`) where the tags go first.
+    fn new(cells: usize, show_status: bool, one_app: bool, app_cells: usize) -> Self {
         let status = if show_status { 9 } else { 0 };
         let wide = cells >= 110;
-        let app = if cells >= 70 && !one_app { 22 } else { 0 };
+        let app = if one_app {
+            0
+        } else if cells >= 70 {
+            let room = APP_CELLS + (cells.saturating_sub(120) / 4).min(APP_MAX_CELLS - APP_CELLS);
+            room.min(app_cells.max(APP_NARROW_CELLS))
+        } else if cells >= 40 {
+            APP_NARROW_CELLS
+        } else {
+            0
+        };
         let tags = if cells >= 84 { 16 } else { 0 };
         let email = if wide { 26 } else { 0 };
         let fixed = 5
@@ -99,7 +116,15 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     // simtui: a key set is not filtered to one app.
     let one_app = state.similar.shown.is_none()
         && (state.filters.app.is_some() || state.text_filter.as_ref().is_some_and(|f| f.pins_app));
-    let columns = Columns::new(cells, show_status, one_app);
+    let app_cells = state
+        .list
+        .window
+        .rows
+        .iter()
+        .map(|r| width(r.app.as_deref().unwrap_or("—")))
+        .max()
+        .unwrap_or(0);
+    let columns = Columns::new(cells, show_status, one_app, app_cells);
     frame.render_widget(header_line(&columns, theme), header);
     // simtui: a key set marks the words its likeness was measured on.
     let highlights = match &state.similar.shown {

@@ -136,7 +136,7 @@ fn rows_are_drawn_exactly_as_the_line_of_spans() {
         for cells in [8, 39, 69, 70, 84, 109, 110, 150, 198] {
             let rect = Rect::new(2, 0, cells, 1);
             for show_status in [false, true] {
-                let columns = Columns::new(usize::from(cells), show_status, false);
+                let columns = Columns::new(usize::from(cells), show_status, false, 26);
                 for selected in [
                     None,
                     Some(theme.selected(true)),
@@ -173,7 +173,7 @@ fn thousands_are_grouped() {
 #[test]
 fn the_platform_is_never_the_part_cut_and_one_app_drops_the_column() {
     let state = state();
-    let columns = Columns::new(120, false, false);
+    let columns = Columns::new(120, false, false, 26);
     let row = &state.list.window.rows[0];
     let rect = Rect::new(0, 0, 120, 1);
     let buf = draw(rect, None, |buf| {
@@ -181,8 +181,8 @@ fn the_platform_is_never_the_part_cut_and_one_app_drops_the_column() {
     });
     let text: String = (0..120).map(|x| buf[(x, 0)].symbol().to_owned()).collect();
     assert!(text.contains("Nimbus Notes fo… · ios "), "{text}");
-    assert_eq!(Columns::new(120, false, true).app, 0);
-    assert!(Columns::new(120, false, true).message > columns.message);
+    assert_eq!(Columns::new(120, false, true, 26).app, 0);
+    assert!(Columns::new(120, false, true, 26).message > columns.message);
 }
 
 #[test]
@@ -210,4 +210,34 @@ fn a_search_that_pins_one_app_drops_the_app_column_too() {
         crate::tui::action::Action::Back,
     ));
     assert!(shown(&h).contains("APP"));
+}
+
+/// The APP column follows the room: on a narrow list (80 columns with the side panes) it keeps
+/// the platform where the tags go; on a wide one it grows to what the names need, not more.
+#[test]
+fn the_app_column_keeps_the_platform_when_narrow_and_grows_when_wide() {
+    let state = state();
+    let row = &state.list.window.rows[0];
+    let text_of = |cells: u16, columns: &Columns| {
+        let rect = Rect::new(0, 0, cells, 1);
+        let buf = draw(rect, None, |buf| {
+            draw_row(buf, rect, &state, (row, false), columns, Theme::new(false));
+        });
+        (0..cells)
+            .map(|x| buf[(x, 0)].symbol().to_owned())
+            .collect::<String>()
+    };
+    let narrow = Columns::new(54, false, false, 26);
+    assert_eq!((narrow.app, narrow.tags), (APP_NARROW_CELLS, 0));
+    assert!(
+        text_of(54, &narrow).contains("… · ios "),
+        "{}",
+        text_of(54, &narrow)
+    );
+    let wide = Columns::new(198, false, false, 26);
+    assert_eq!(wide.app, 26, "as wide as the widest name, no wider");
+    assert!(text_of(198, &wide).contains("Nimbus Notes for iOS · ios "));
+    assert_eq!(Columns::new(198, false, false, 70).app, APP_MAX_CELLS);
+    assert_eq!(Columns::new(120, false, false, 70).app, APP_CELLS);
+    assert_eq!(Columns::new(30, false, false, 26).app, 0);
 }

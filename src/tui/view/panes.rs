@@ -106,8 +106,25 @@ pub fn render_one(frame: &mut Frame, area: Rect, state: &AppState, focus: Focus,
         block = block.title_bottom(Line::from(label).right_aligned());
     }
     let body_rows = usize::from(area.height.saturating_sub(2));
+    // Entries out of sight are said, so a pane that scrolls shows that it does.
+    let offset = pane_offset(pane, body_rows);
+    let below = pane.entries.len().saturating_sub(offset + body_rows);
+    let scroll = match (offset > 0, below > 0) {
+        (true, true) => format!(" ↑ ↓ {below} more "),
+        (false, true) => format!(" ↓ {below} more "),
+        (true, false) => " ↑ more ".to_owned(),
+        (false, false) => String::new(),
+    };
+    if !scroll.is_empty() && area.height > 2 {
+        block = block.title_bottom(Line::styled(scroll, theme.dim()).left_aligned());
+    }
     let lines = pane_lines(pane, active, body_rows, inner_width, focused, theme);
     frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// The first entry drawn: the list scrolls so the selected entry is on its last row.
+fn pane_offset(pane: &Pane, rows: usize) -> usize {
+    pane.selected.saturating_sub(rows.saturating_sub(1))
 }
 
 fn pane_lines(
@@ -129,7 +146,7 @@ fn pane_lines(
         _ if pane.entries.is_empty() => return vec![Line::styled("none", theme.dim())],
         _ => {}
     }
-    let offset = pane.selected.saturating_sub(rows.saturating_sub(1));
+    let offset = pane_offset(pane, rows);
     pane.entries
         .iter()
         .enumerate()
