@@ -4,10 +4,10 @@
 //! projects, apps, tags), then per status a head walk and backfill until the status is mirrored
 //! to its end, then (when `new` is synced) the reconcile walk of `new` when it is due: one is
 //! under way, or the last started `reconcile_every` ago (so a cron `sync` also finds the items
-//! that left `new`). While `new` is not yet mirrored to its end, the walk waits for a later
-//! run: every item a first mirror stores was just seen. `--full` forgets how far each status was mirrored and reads
-//! every page again, refreshing every stored item's status and tags, and walks the reconcile
-//! walk to its end whatever its age.
+//! that left `new`). The walks' pages of `new` serve the reconcile walk where they are its next
+//! pages, so a first mirror is a complete reconcile walk and a `sync` right after it reads only
+//! what is new. `--full` forgets how far each status was mirrored and reads every page again,
+//! refreshing every stored item's status and tags; for `new` that walk is the reconcile walk.
 //!
 //! On a terminal, a progress line on stderr (items, requests, the budget and when it resets,
 //! what the budget allows per minute, waits); otherwise plain lines on stdout. Every page is
@@ -117,17 +117,20 @@ pub async fn run(
         }
         return walk.finish(out);
     }
-    // Read before the walks: while `new` is not yet mirrored to its end (a first mirror under
-    // way), every item this run stores is just seen, and the reconcile waits for a later run.
-    let before = syncer.read_state(&Status::New, false).await?;
-    let first_mirror = !before.complete && !before.reconciling;
+    // `--full` makes the reconcile walk due (it starts again with the walk of every page).
+    let due = sync.full || syncer.reconcile_due().await?;
     for status in statuses {
         walk.status(status, sync.full, out).await?;
     }
-    if sync.status != SyncStatus::Archived
-        && (sync.full || (!first_mirror && syncer.reconcile_due().await?))
-    {
-        walk.reconcile(out).await?;
+    if sync.status != SyncStatus::Archived {
+        // The walks' pages of `new` served the reconcile walk where they were its next pages
+        // (a first mirror, `--full`: all of them); what is left of it runs now.
+        walk.recheck().await?;
+        if syncer.reconcile_due().await? {
+            walk.reconcile(out).await?;
+        } else if due {
+            walk.progress.say(out, "new: reconciled")?;
+        }
     }
     walk.finish(out)
 }
@@ -252,6 +255,14 @@ impl Walk<'_> {
             "synced: {} added, {} changed, {} requests{budget}",
             totals.added, totals.changed, totals.requests,
         )?;
+        Ok(())
+    }
+
+    /// The re-reads the walks' pages of `new` queued (items they should have held and did not).
+    async fn recheck(&self) -> Result<(), CliError> {
+        if let Some(step) = self.syncer.recheck(Priority::User).await? {
+            self.record(&Status::New, &step).await?;
+        }
         Ok(())
     }
 
