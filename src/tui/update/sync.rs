@@ -84,6 +84,7 @@ pub(super) fn synced(
         && std::mem::take(&mut state.sync.retrying);
     let (status, user) = match job {
         SyncJob::Start(status) | SyncJob::Head(status) => (status, true),
+        SyncJob::Refresh(status) => (status, false),
         SyncJob::Backfill { status, user } => (status, *user),
         SyncJob::Background { listed } => {
             state.sync.background_busy = false;
@@ -107,7 +108,7 @@ pub(super) fn synced(
                 // Nothing to do for now: the next head sync (r, the automatic refresh) wakes it.
                 state.sync.background = false;
             }
-            if let SyncJob::Start(s) | SyncJob::Head(s) = job {
+            if let SyncJob::Start(s) | SyncJob::Head(s) | SyncJob::Refresh(s) = job {
                 state.sync.headed.insert(s.as_str().to_owned());
                 state.sync.background = true;
                 if done.added > 0 && *s == listed {
@@ -120,7 +121,7 @@ pub(super) fn synced(
                 effects.push(super::panes::load(state));
             } else if done.added + done.changed > 0 {
                 effects.extend(store_changed(state));
-            } else if matches!(job, SyncJob::Head(_)) {
+            } else if matches!(job, SyncJob::Head(_) | SyncJob::Refresh(_)) {
                 // A refresh with nothing new: another window may have triaged meanwhile.
                 effects.push(Effect::TriageRev);
             }
@@ -195,8 +196,10 @@ pub(super) fn reload(state: &mut AppState) -> Vec<Effect> {
     effects
 }
 
-/// The automatic refresh, when configured, due, idle, and the budget allows; the store's triage
-/// count is read at each attempt, whatever the network then does.
+/// The automatic refresh (every `refresh_seconds`, a minute unless configured), when due, idle,
+/// and the budget allows: the head of the listed status at the background's priority (the
+/// syncer keeps the budget's floor); the store's triage count is read at each attempt,
+/// whatever the network then does.
 pub(super) fn auto_refresh(state: &mut AppState) -> Vec<Effect> {
     let due = state.next_refresh.is_some_and(|at| at <= state.now);
     // Background work may wait long for the budget's reset: it does not hold the refresh back.
@@ -211,7 +214,7 @@ pub(super) fn auto_refresh(state: &mut AppState) -> Vec<Effect> {
     let mut effects = vec![Effect::TriageRev];
     if !super::list::budget_low(state) {
         let status = state.filters.status.clone();
-        effects.push(job(state, SyncJob::Head(status)));
+        effects.push(job(state, SyncJob::Refresh(status)));
     }
     effects
 }

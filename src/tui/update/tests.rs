@@ -513,15 +513,16 @@ fn the_auto_refresh_syncs_the_head_when_due() {
     h.send(Msg::Tick(now() + SignedDuration::from_secs(30)));
     assert!(syncs(&h.sent).is_empty());
     h.send(Msg::Tick(now() + SignedDuration::from_secs(61)));
-    assert_eq!(syncs(&h.sent), [SyncJob::Head(Status::New)]);
+    // At the background's priority: it keeps the budget's floor.
+    assert_eq!(syncs(&h.sent), [SyncJob::Refresh(Status::New)]);
     // A background job waiting for the budget does not hold the refresh back.
-    h.synced(SyncJob::Head(Status::New), true);
+    h.synced(SyncJob::Refresh(Status::New), true);
     h.send(Msg::Tick(now() + SignedDuration::from_secs(62)));
     assert!(h.state.sync.background_busy);
     h.sent.clear();
     h.send(Msg::Tick(now() + SignedDuration::from_secs(122)));
     assert!(
-        syncs(&h.sent).contains(&SyncJob::Head(Status::New)),
+        syncs(&h.sent).contains(&SyncJob::Refresh(Status::New)),
         "{:?}",
         h.sent
     );
