@@ -80,8 +80,10 @@ pub(super) fn synced(
     state.in_flight = state.in_flight.saturating_sub(1);
     state.wait = None;
     let listed = state.filters.status.clone();
-    let retry = matches!(job, SyncJob::Start(_) | SyncJob::Head(_))
-        && std::mem::take(&mut state.sync.retrying);
+    let retry = matches!(
+        job,
+        SyncJob::Start(_) | SyncJob::Head(_) | SyncJob::Backfill { user: true, .. }
+    ) && std::mem::take(&mut state.sync.retrying);
     let (status, user) = match job {
         SyncJob::Start(status) | SyncJob::Head(status) => (status, true),
         SyncJob::Refresh(status) => (status, false),
@@ -98,6 +100,10 @@ pub(super) fn synced(
     match result {
         Ok(done) => {
             back_online(state);
+            if std::mem::take(&mut state.sync.others_synced) {
+                // Another process stored what this window was not told of.
+                effects.extend(store_changed(state));
+            }
             if let Some(freshness) = &done.freshness {
                 fresh(state, freshness);
             }
@@ -126,6 +132,7 @@ pub(super) fn synced(
                 effects.push(Effect::TriageRev);
             }
         }
+        Err(failure) if failure.kind == FailureKind::Busy => busy(state, job, user, retry),
         Err(failure) => failed(state, &failure, user && !retry),
     }
     // After a requery, its answer decides whether more is wanted (the keys here are old).
@@ -138,7 +145,8 @@ pub(super) fn synced(
 fn failed(state: &mut AppState, failure: &SyncFailure, user: bool) {
     let text = failure.text.clone();
     match failure.kind {
-        FailureKind::Cancelled => {}
+        // Another process's sync (`Busy`) is sorted out before, in `busy`.
+        FailureKind::Cancelled | FailureKind::Busy => {}
         FailureKind::Offline => {
             went_offline(state, text.clone());
             if user {
@@ -160,14 +168,6 @@ fn failed(state: &mut AppState, failure: &SyncFailure, user: bool) {
                 body: text,
             });
         }
-        FailureKind::Busy => {
-            // Another process syncs this store: its writes show up with the next query; the
-            // background rests until the next head sync or `r`.
-            state.sync.background = false;
-            if user {
-                info(state, text);
-            }
-        }
         FailureKind::Refused | FailureKind::Other => {
             state.sync.background = false;
             if user {
@@ -175,6 +175,46 @@ fn failed(state: &mut AppState, failure: &SyncFailure, user: bool) {
             }
         }
     }
+}
+
+/// How often a window checks whether another process's sync ended.
+pub const BUSY_RETRY_SECONDS: u64 = 2;
+
+/// Another process (a window, `sync`) holds the store's sync lock: the background rests, and
+/// the lock is tried again every [`BUSY_RETRY_SECONDS`] ([`busy_retry`]); a job the user asked
+/// for waits its turn and runs then (said once: not again when `retry` found it still held).
+fn busy(state: &mut AppState, job: &SyncJob, user: bool, retry: bool) {
+    state.sync.background = false;
+    state.sync.others_synced = true;
+    state.sync.busy_retry_at = Some(after(state.now, BUSY_RETRY_SECONDS));
+    if user {
+        if !retry {
+            info(
+                state,
+                "Another sync is running on this store (a window or `sync`): yours runs when it ends"
+                    .to_owned(),
+            );
+        }
+        state.sync.waiting_turn = Some(job.clone());
+    }
+}
+
+/// The wait for another process's sync is over: the job the user asked for runs, or else the
+/// background goes on (the lock is taken by the job itself; if still held, it waits again).
+pub(super) fn busy_retry(state: &mut AppState) -> Vec<Effect> {
+    let due = state.sync.busy_retry_at.is_some_and(|at| at <= state.now);
+    if !due || state.sync.running > 0 || state.fatal.is_some() {
+        return Vec::new();
+    }
+    state.sync.busy_retry_at = None;
+    // The background goes on after the job the user waits for, if any (it needs an idle sync).
+    state.sync.background = true;
+    let Some(waiting) = state.sync.waiting_turn.take() else {
+        return Vec::new();
+    };
+    // Said once: another `Busy` keeps it waiting quietly.
+    state.sync.retrying = true;
+    vec![job(state, waiting)]
 }
 
 /// `r`: retry what failed and sync what is new (discovery again when it never succeeded).
