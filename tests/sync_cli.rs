@@ -158,7 +158,7 @@ async fn a_failed_sync_exits_non_zero_and_keeps_what_was_stored() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_second_sync_says_another_is_running_and_changes_nothing() {
+async fn a_second_sync_with_no_wait_says_another_is_running_and_changes_nothing() {
     let r = rig(120, 100_000).await;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("store.sqlite3");
@@ -170,7 +170,7 @@ async fn a_second_sync_says_another_is_running_and_changes_nothing() {
         SyncSettings::default(),
     );
     let session = holder.session().unwrap();
-    let out = run(&r.sim.base_url(), &path, &["sync"]);
+    let out = run(&r.sim.base_url(), &path, &["sync", "--no-wait"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("another sync is running"),
@@ -384,5 +384,43 @@ async fn a_resync_right_after_a_first_mirror_reads_only_the_new_pages() {
     // stored head), one of `archived`.
     let cost = list_requests(&r.sim) - before;
     assert!(cost <= 4, "{cost} list requests");
+    assert_eq!(stored(&path, "new"), sim_ids(&r.sim, &Status::New));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sync_waits_for_the_running_one_to_end_then_syncs() {
+    use std::io::BufRead;
+
+    let r = rig(120, 100_000).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.sqlite3");
+    let shared = Shared::new(Store::open(&path).unwrap()).unwrap();
+    let holder = Syncer::new(
+        r.client.clone(),
+        shared,
+        r.clock.clone(),
+        SyncSettings::default(),
+    );
+    let session = holder.session().unwrap();
+    let (mut cmd, _home) = command(&r.sim.base_url(), &path, &["sync"]);
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    assert!(first.contains("waiting for it to end"), "{first}");
+    // It waits: nothing asked of the service, still running.
+    assert_eq!(r.sim.stats().requests, 0);
+    assert!(child.try_wait().unwrap().is_none());
+    drop(session);
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{rest:?}");
+    assert!(
+        rest.iter().any(|l| l.contains("the other sync ended")),
+        "{rest:?}"
+    );
     assert_eq!(stored(&path, "new"), sim_ids(&r.sim, &Status::New));
 }

@@ -35,8 +35,8 @@
 //! - **One sync at a time per store**: an exclusive `flock` on `<store>.lock` (released by the
 //!   kernel when a process dies, so a kill -9 never leaves it stuck); another process's sync
 //!   makes every walk fail at once with [`SyncError::Busy`] (a detail is still fetched and
-//!   stored: it is one independent write; the inbox never waits on the lock;
-//!   `feedback-inbox sync` says "another sync is running"). In one process, operations take
+//!   stored: it is one independent write; the inbox tries again every few seconds, without a
+//!   request; `feedback-inbox sync` waits for the lock, [`Syncer::session_waiting`]). In one process, operations take
 //!   turns, and those the user asked for ([`Priority::User`]) go first: a background operation
 //!   waits while one is pending and checks again between pages and requests; a background list
 //!   page in flight (in the client's pacing or retry waits too) is dropped when the user
@@ -224,6 +224,15 @@ impl Syncer {
     /// [`SyncError::Busy`] when another process holds it.
     pub fn session(&self) -> Result<Session, SyncError> {
         lock::SyncLock::acquire(&self.lock)
+    }
+
+    /// [`Syncer::session`], but while another process holds the lock, waits (off the async
+    /// threads) until it lets go.
+    pub async fn session_waiting(&self) -> Result<Session, SyncError> {
+        let lock = Arc::clone(&self.lock);
+        tokio::task::spawn_blocking(move || lock::SyncLock::acquire_waiting(&lock))
+            .await
+            .map_err(|e| SyncError::Task(e.to_string()))?
     }
 
     /// Head sync of one status; stops at the first page that reaches the stored head.
