@@ -7,7 +7,7 @@ use super::list::{Requery, maybe_prefetch, requery};
 use super::{after, error, info};
 use crate::tui::action::{FailureKind, Freshness, SyncFailure, SyncJob, Synced};
 use crate::tui::effect::Effect;
-use crate::tui::state::{AppState, Fatal};
+use crate::tui::state::{AppState, Fatal, Note};
 
 /// Sends a sync job, counting it in flight.
 pub(super) fn job(state: &mut AppState, job: SyncJob) -> Effect {
@@ -135,6 +135,12 @@ pub(super) fn synced(
         Err(failure) if failure.kind == FailureKind::Busy => busy(state, job, user, retry),
         Err(failure) => failed(state, &failure, user && !retry),
     }
+    if state.sync.waiting_turn.is_none()
+        && state.note.as_ref().is_some_and(|n| n.text == WAITING_TURN)
+    {
+        // The job that waited ran.
+        state.note = None;
+    }
     // After a requery, its answer decides whether more is wanted (the keys here are old).
     if !effects.iter().any(|e| matches!(e, Effect::Query { .. })) {
         effects.extend(maybe_prefetch(state));
@@ -180,6 +186,11 @@ fn failed(state: &mut AppState, failure: &SyncFailure, user: bool) {
 /// How often a window checks whether another process's sync ended.
 pub const BUSY_RETRY_SECONDS: u64 = 2;
 
+/// What the status bar says while a job the user asked for waits for another process's sync
+/// (until it runs: a note that lasts as long as the wait).
+pub const WAITING_TURN: &str =
+    "Another sync is running on this store (a window or `sync`): yours runs when it ends";
+
 /// Another process (a window, `sync`) holds the store's sync lock: the background rests, and
 /// the lock is tried again every [`BUSY_RETRY_SECONDS`] ([`busy_retry`]); a job the user asked
 /// for waits its turn and runs then (said once: not again when `retry` found it still held).
@@ -189,11 +200,11 @@ fn busy(state: &mut AppState, job: &SyncJob, user: bool, retry: bool) {
     state.sync.busy_retry_at = Some(after(state.now, BUSY_RETRY_SECONDS));
     if user {
         if !retry {
-            info(
-                state,
-                "Another sync is running on this store (a window or `sync`): yours runs when it ends"
-                    .to_owned(),
-            );
+            state.note = Some(Note {
+                text: WAITING_TURN.to_owned(),
+                error: false,
+                until: None,
+            });
         }
         state.sync.waiting_turn = Some(job.clone());
     }

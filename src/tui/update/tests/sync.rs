@@ -222,7 +222,7 @@ fn r_while_another_process_syncs_waits_its_turn_and_then_runs() {
         job: head.clone(),
         result: busy(),
     });
-    let note = h.state.note.take().unwrap();
+    let note = h.state.note.clone().unwrap();
     assert!(!note.error, "a note, not an error");
     assert!(note.text.contains("runs when it ends"), "{}", note.text);
     // Still held at the next try: it waits on, quietly; no background step goes first.
@@ -237,12 +237,17 @@ fn r_while_another_process_syncs_waits_its_turn_and_then_runs() {
                 job: head.clone(),
                 result: busy(),
             });
-            assert!(h.state.note.is_none(), "said once");
+            assert_eq!(
+                h.state.note.as_ref(),
+                Some(&note),
+                "said once, shown while it waits"
+            );
         }
     }
     store_items(&h, &newer(2));
     h.send(added(head.clone(), 0));
     assert_eq!(h.state.visible_len(), 102);
+    assert!(h.state.note.is_none(), "the wait is over");
     // Then the background goes on.
     h.sent.clear();
     tick(&mut h, 5);
