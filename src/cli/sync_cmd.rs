@@ -3,10 +3,11 @@
 //! background: discovery (account check, projects, apps, tags), then per status a head walk
 //! and backfill until the status is mirrored to its end, then (when `new` is synced) the
 //! reconcile walk of `new` when it is due: one is under way, or the last started
-//! `reconcile_every` ago (so a cron `sync` also finds the items that left `new`). The walks' pages of `new` serve the reconcile walk where they are its next
-//! pages, so a first mirror is a complete reconcile walk and a `sync` right after it reads only
-//! what is new. `--full` forgets how far each status was mirrored and reads every page again,
-//! refreshing every stored item's status and tags; for `new` that walk is the reconcile walk.
+//! `reconcile_every` ago (so a cron `sync` also finds the items that left `new`). The walks'
+//! pages of `new` serve the reconcile walk where they are its next pages, so a first mirror is
+//! a complete reconcile walk and a `sync` right after it reads only what is new. `--full`
+//! forgets how far each status was mirrored and reads every page again, refreshing every
+//! stored item's status and tags; for `new` that walk is the reconcile walk.
 //!
 //! On a terminal, a progress line on stderr (items, requests, the budget and when it resets,
 //! what the budget allows per minute, waits); otherwise plain lines on stdout. Every page is

@@ -1,9 +1,10 @@
 //! One sync at a time per store, across processes: an exclusive `flock` on `<store>.lock`,
 //! non-blocking (another process's sync is [`SyncError::Busy`]), or waited for in the kernel's
-//! queue ([`SyncLock::acquire_waiting`], `sync` without `--no-wait`). The kernel releases it when the process ends however it ends, so a killed
-//! sync never leaves the store locked. A process takes it once, however many of its operations
-//! (or a whole `sync` run, [`SyncLock::acquire`]) hold it; an in-memory store has no file and
-//! only the in-process turn-taking. Elsewhere than Unix there is no file lock.
+//! queue ([`SyncLock::acquire_waiting`], `sync` without `--no-wait`). The kernel releases it
+//! when the process ends however it ends, so a killed sync never leaves the store locked. A
+//! process takes it once, however many of its operations (or a whole `sync` run,
+//! [`SyncLock::acquire`]) hold it; an in-memory store has no file and only the in-process
+//! turn-taking. Elsewhere than Unix there is no file lock.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};

@@ -36,11 +36,11 @@
 //!   kernel when a process dies, so a kill -9 never leaves it stuck); another process's sync
 //!   makes every walk fail at once with [`SyncError::Busy`] (a detail is still fetched and
 //!   stored: it is one independent write; the inbox tries again every few seconds, without a
-//!   request; `feedback-inbox sync` waits for the lock, [`Syncer::session_waiting`]). In one process, operations take
-//!   turns, and those the user asked for ([`Priority::User`]) go first: a background operation
-//!   waits while one is pending and checks again between pages and requests; a background list
-//!   page in flight (in the client's pacing or retry waits too) is dropped when the user
-//!   arrives (nothing is written before a page returns).
+//!   request; `feedback-inbox sync` waits for the lock, [`Syncer::session_waiting`]). In one
+//!   process, operations take turns, and those the user asked for ([`Priority::User`]) go
+//!   first: a background operation waits while one is pending and checks again between pages
+//!   and requests; a background list page in flight (in the client's pacing or retry waits
+//!   too) is dropped when the user arrives (nothing is written before a page returns).
 //! - **Budget**: background requests never take the remaining budget under the floor
 //!   (`floor_percent` of the limit); they wait for the window's reset instead (and give up the
 //!   wait when the user asks for something). The client paces every request by the budget, so
