@@ -42,6 +42,10 @@ pub struct Account {
     pub retention_days: Option<u64>,
 }
 
+/// Seconds between the inbox's automatic refreshes when the config does not say: new feedback
+/// shows without a key, at one list request a minute (paced as the background is).
+pub const DEFAULT_REFRESH_SECONDS: u64 = 60;
+
 /// The whole file.
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -53,7 +57,8 @@ pub struct ConfigFile {
     pub api_key_command_timeout_seconds: Option<u64>,
     /// Items received more than this many days ago are dropped from the local store.
     pub retention_days: Option<u64>,
-    /// Seconds between automatic refreshes of the inbox (0 or absent: off).
+    /// Seconds between automatic refreshes of the inbox (absent:
+    /// [`DEFAULT_REFRESH_SECONDS`]; 0: off).
     #[serde(default)]
     pub refresh_seconds: Option<u64>,
     /// Key bindings of the inbox, checked by `tui::keymap` (which reports lines).

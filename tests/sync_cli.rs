@@ -93,8 +93,8 @@ async fn sync_mirrors_both_statuses_and_says_so_in_plain_lines() {
     ] {
         assert!(stdout.contains(line), "{line:?} in {stdout}");
     }
-    // A first mirror needs no reconcile walk: every item was just seen.
-    assert!(!stdout.contains("reconciled"), "{stdout}");
+    // A complete first mirror of `new` is a reconcile walk: no page more.
+    assert!(stdout.contains("new: reconciled"), "{stdout}");
     assert!(
         !stdout.contains('\u{1b}'),
         "no terminal codes off a terminal: {stdout:?}"
@@ -105,26 +105,17 @@ async fn sync_mirrors_both_statuses_and_says_so_in_plain_lines() {
     );
     assert_eq!(stored(&path, "new"), new);
     assert_eq!(stored(&path, "archived"), archived);
-    // Again: one request per status and, never reconciled yet, the reconcile walk of `new`
-    // (nothing moved: no detail).
+    // Again, the walk not due: one request per status (nothing moved: no detail).
     let again = run(&r.sim.base_url(), &path, &["sync"]);
     assert!(again.status.success(), "{}", text(&again.stderr));
     let shown = text(&again.stdout);
     assert!(shown.contains("synced: 0 added"), "{shown}");
-    assert!(shown.contains("new: reconciled"), "{shown}");
+    assert!(!shown.contains("reconciled"), "{shown}");
     assert_eq!(
         list_requests(&r.sim),
-        2 * pages(new.len()) + pages(archived.len()) + 2
+        pages(new.len()) + pages(archived.len()) + 2
     );
     assert_eq!(r.sim.stats().route(Route::FeedbackItem), 0);
-    // And again, the walk not due: one request per status.
-    let third = run(&r.sim.base_url(), &path, &["sync"]);
-    assert!(third.status.success(), "{}", text(&third.stderr));
-    assert!(!text(&third.stdout).contains("reconciled"));
-    assert_eq!(
-        list_requests(&r.sim),
-        2 * pages(new.len()) + pages(archived.len()) + 4
-    );
     // --full --status archived reads every archived page again.
     let full = run(
         &r.sim.base_url(),
@@ -135,7 +126,7 @@ async fn sync_mirrors_both_statuses_and_says_so_in_plain_lines() {
     assert!(!text(&full.stdout).contains("new:"));
     assert_eq!(
         list_requests(&r.sim),
-        2 * pages(new.len()) + 2 * pages(archived.len()) + 4
+        pages(new.len()) + 2 * pages(archived.len()) + 2
     );
 }
 
@@ -167,7 +158,7 @@ async fn a_failed_sync_exits_non_zero_and_keeps_what_was_stored() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_second_sync_says_another_is_running_and_changes_nothing() {
+async fn a_second_sync_with_no_wait_says_another_is_running_and_changes_nothing() {
     let r = rig(120, 100_000).await;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("store.sqlite3");
@@ -179,7 +170,7 @@ async fn a_second_sync_says_another_is_running_and_changes_nothing() {
         SyncSettings::default(),
     );
     let session = holder.session().unwrap();
-    let out = run(&r.sim.base_url(), &path, &["sync"]);
+    let out = run(&r.sim.base_url(), &path, &["sync", "--no-wait"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("another sync is running"),
@@ -245,12 +236,7 @@ async fn full_sync_of_new_finds_the_items_that_left_it() {
     let r = rig(430, 100_000).await;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("store.sqlite3");
-    assert!(
-        run(&r.sim.base_url(), &path, &["sync", "--status", "new"])
-            .status
-            .success()
-    );
-    // The first reconcile walk (due: never run) finds nothing moved.
+    // The first mirror is the first reconcile walk.
     let out = run(&r.sim.base_url(), &path, &["sync", "--status", "new"]);
     assert!(text(&out.stdout).contains("new: reconciled"));
     let new = sim_ids(&r.sim, &Status::New);
@@ -263,6 +249,7 @@ async fn full_sync_of_new_finds_the_items_that_left_it() {
             .success()
     );
     assert_eq!(stored(&path, "new").len(), new.len());
+    let before = list_requests(&r.sim);
     let out = run(
         &r.sim.base_url(),
         &path,
@@ -277,6 +264,11 @@ async fn full_sync_of_new_finds_the_items_that_left_it() {
     assert_eq!(stored(&path, "new"), sim_ids(&r.sim, &Status::New));
     let archived = stored(&path, "archived");
     assert!(moved.iter().all(|id| archived.contains(id)), "{archived:?}");
+    // The walk that read every page again was the reconcile walk: no page read twice.
+    assert_eq!(
+        list_requests(&r.sim) - before,
+        pages(sim_ids(&r.sim, &Status::New).len())
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -288,7 +280,15 @@ async fn a_plain_sync_runs_the_reconcile_walk_when_it_is_due() {
     let new = sim_ids(&r.sim, &Status::New);
     let moved = vec![new[5].clone(), new[230].clone()];
     sync_support::set_status(&r.sim, &moved, &Status::Archived);
-    // A cron sync: the walk never ran, so it is due, and finds both.
+    // A cron sync an hour after the first mirror (its reconcile walk): the next is due, and
+    // finds both.
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute(
+            "UPDATE sync_status SET reconciled_at = reconciled_at - 3600 WHERE status = 'new'",
+            [],
+        )
+        .unwrap();
     let out = run(&r.sim.base_url(), &path, &["sync"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
@@ -350,4 +350,77 @@ async fn sync_refuses_a_file_that_is_not_a_store_and_leaves_it_as_it_was() {
     assert_eq!(std::fs::read(&path).unwrap(), before);
     assert!(!dir.path().join("other.db-wal").exists());
     assert_eq!(r.sim.stats().requests, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resync_right_after_a_first_mirror_reads_only_the_new_pages() {
+    let r = rig(1500, 100_000).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.sqlite3");
+    let first = run(&r.sim.base_url(), &path, &["sync"]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let (new, archived) = (
+        sim_ids(&r.sim, &Status::New),
+        sim_ids(&r.sim, &Status::Archived),
+    );
+    assert_eq!(
+        list_requests(&r.sim),
+        pages(new.len()) + pages(archived.len())
+    );
+    let mut submitter = feedback_inbox::sim::submit::Submitter::new(r.sim.state().clone(), 5, None);
+    for _ in 0..150 {
+        r.clock.advance(Duration::from_secs(1));
+        submitter.submit();
+    }
+    let before = list_requests(&r.sim);
+    let again = run(&r.sim.base_url(), &path, &["sync"]);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert!(
+        text(&again.stdout).contains("synced: 150 added"),
+        "{}",
+        text(&again.stdout)
+    );
+    // The complete first walk of `new` was a reconcile: two pages of `new` (the 150 and the
+    // stored head), one of `archived`.
+    let cost = list_requests(&r.sim) - before;
+    assert!(cost <= 4, "{cost} list requests");
+    assert_eq!(stored(&path, "new"), sim_ids(&r.sim, &Status::New));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sync_waits_for_the_running_one_to_end_then_syncs() {
+    use std::io::BufRead;
+
+    let r = rig(120, 100_000).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.sqlite3");
+    let shared = Shared::new(Store::open(&path).unwrap()).unwrap();
+    let holder = Syncer::new(
+        r.client.clone(),
+        shared,
+        r.clock.clone(),
+        SyncSettings::default(),
+    );
+    let session = holder.session().unwrap();
+    let (mut cmd, _home) = command(&r.sim.base_url(), &path, &["sync"]);
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    assert!(first.contains("waiting for it to end"), "{first}");
+    // It waits: nothing asked of the service, still running.
+    assert_eq!(r.sim.stats().requests, 0);
+    assert!(child.try_wait().unwrap().is_none());
+    drop(session);
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{rest:?}");
+    assert!(
+        rest.iter().any(|l| l.contains("the other sync ended")),
+        "{rest:?}"
+    );
+    assert_eq!(stored(&path, "new"), sim_ids(&r.sim, &Status::New));
 }

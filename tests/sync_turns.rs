@@ -130,3 +130,25 @@ async fn a_background_page_in_a_retry_wait_gives_way_to_the_user_at_once() {
     assert_eq!(stored_ids(&shared, "new").len(), stored);
     assert!(!syncer.state(&Status::New).unwrap().complete);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_automatic_refresh_keeps_the_budget_floor() {
+    use feedback_inbox::tui::action::SyncJob;
+    use feedback_inbox::tui::runtime::SyncPort;
+
+    // Ten requests a minute: 20% of it, two, always stay for what the user asks.
+    let r = rig(300, 10).await;
+    let (syncer, _shared) = sync_support::memory_syncer(&r, SyncSettings::default());
+    for _ in 0..12 {
+        SyncPort::run(&syncer, SyncJob::Refresh(Status::New))
+            .await
+            .unwrap();
+        let rate = syncer.rate_limit();
+        assert!(rate.remaining.unwrap() >= 2, "{rate:?}");
+    }
+    assert!(
+        !r.clock.sleeps().is_empty(),
+        "it waited for the window to reset"
+    );
+    assert_eq!(r.sim.stats().status(429), 0);
+}

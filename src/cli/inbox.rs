@@ -215,7 +215,7 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
     let Some(loaded) = super::load_config(args)? else {
         return Ok(Settings {
             keymap: Keymap::default(),
-            refresh_seconds: 0,
+            refresh_seconds: crate::config::DEFAULT_REFRESH_SECONDS,
             triage: crate::config::triage::TriageSettings::default(),
             // views: none yet; `:save-view` creates the file.
             views: crate::config::views::ViewsSettings {
@@ -241,7 +241,10 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
         .map_err(|e| CliError::Usage(format!("config {}: {e}", loaded.path.display())))?;
     Ok(Settings {
         keymap,
-        refresh_seconds: loaded.file.refresh_seconds.unwrap_or(0),
+        refresh_seconds: loaded
+            .file
+            .refresh_seconds
+            .unwrap_or(crate::config::DEFAULT_REFRESH_SECONDS),
         triage,
         views: crate::config::views::ViewsSettings {
             views,
@@ -334,6 +337,23 @@ mod tests {
         assert_eq!(sync.retention, Some(Duration::from_secs(30 * 86_400)));
         std::fs::write(&config, "retention_days = 0\n").unwrap();
         assert!(account_settings(&args).is_err());
+    }
+
+    #[test]
+    fn the_inbox_refreshes_every_minute_unless_the_config_says_otherwise() {
+        use clap::Parser;
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("config.toml");
+        let command = ["feedback-inbox", "--config", config.to_str().unwrap()];
+        let args = Args::try_parse_from(command).unwrap();
+        // A file without the setting, the example config: a minute.
+        std::fs::write(&config, "retention_days = 30\n").unwrap();
+        assert_eq!(settings(&args).unwrap().refresh_seconds, 60);
+        std::fs::write(&config, include_str!("../../assets/config.example.toml")).unwrap();
+        assert_eq!(settings(&args).unwrap().refresh_seconds, 60);
+        // 0 turns it off.
+        std::fs::write(&config, "refresh_seconds = 0\n").unwrap();
+        assert_eq!(settings(&args).unwrap().refresh_seconds, 0);
     }
 
     #[test]

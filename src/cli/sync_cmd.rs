@@ -1,19 +1,20 @@
-//! `feedback-inbox sync [--status new|archived|all] [--full] [--app A] [--project P]`: brings
-//! the local store up to date from the command line, as the inbox does in the background:
-//! discovery (account check,
-//! projects, apps, tags), then per status a head walk and backfill until the status is mirrored
-//! to its end, then (when `new` is synced) the reconcile walk of `new` when it is due: one is
-//! under way, or the last started `reconcile_every` ago (so a cron `sync` also finds the items
-//! that left `new`). While `new` is not yet mirrored to its end, the walk waits for a later
-//! run: every item a first mirror stores was just seen. `--full` forgets how far each status was mirrored and reads
-//! every page again, refreshing every stored item's status and tags, and walks the reconcile
-//! walk to its end whatever its age.
+//! `feedback-inbox sync [--status new|archived|all] [--full] [--app A] [--project P] [--no-wait]`:
+//! brings the local store up to date from the command line, as the inbox does in the
+//! background: discovery (account check, projects, apps, tags), then per status a head walk
+//! and backfill until the status is mirrored to its end, then (when `new` is synced) the
+//! reconcile walk of `new` when it is due: one is under way, or the last started
+//! `reconcile_every` ago (so a cron `sync` also finds the items that left `new`). The walks'
+//! pages of `new` serve the reconcile walk where they are its next pages, so a first mirror is
+//! a complete reconcile walk and a `sync` right after it reads only what is new. `--full`
+//! forgets how far each status was mirrored and reads every page again, refreshing every
+//! stored item's status and tags; for `new` that walk is the reconcile walk.
 //!
 //! On a terminal, a progress line on stderr (items, requests, the budget and when it resets,
 //! what the budget allows per minute, waits); otherwise plain lines on stdout. Every page is
 //! committed as it comes, so a failure (exit non-zero, with the error's own code: a store of
 //! another account exits 2) or a kill keeps what was stored and the next run continues.
-//! Another process's sync is refused at once ("another sync is running").
+//! Another process's sync (an inbox window, another `sync`) is waited for, with a line that
+//! says so; `--no-wait` refuses at once instead ("another sync is running", exit 1).
 //!
 //! With `--app`/`--project`, only the head of that part of each status is walked
 //! (`crate::sync::Scope`): what is new there, at the cost of its own pages.
@@ -33,7 +34,7 @@ use super::names::Resolver;
 use crate::api::{Client, Status};
 use crate::clock::{self, SharedClock};
 use crate::store::{Shared, Store};
-use crate::sync::{Priority, Report, Scope, Syncer};
+use crate::sync::{Priority, Report, Scope, Session, SyncError, Syncer};
 use crate::text::sanitize_line;
 use progress::Progress;
 
@@ -60,6 +61,10 @@ pub struct SyncArgs {
     /// Only what is new in this project (its name, slug or id), as `--app` does.
     #[arg(long, value_name = "PROJECT")]
     pub project: Option<String>,
+    /// When another sync is running on the store (an inbox window, another `sync`), exit 1 at
+    /// once instead of waiting for it to end.
+    #[arg(long)]
+    pub no_wait: bool,
 }
 
 pub async fn run(
@@ -81,7 +86,10 @@ pub async fn run(
         clock.clone(),
         super::store_cmd::sync_settings(args)?,
     );
-    let _session = syncer.session()?;
+    let _session = match syncer.session() {
+        Err(SyncError::Busy) if !sync.no_wait => wait_turn(&syncer, &progress, &clock, out).await?,
+        session => session?,
+    };
     // The catalog is read again when it is due (or with --full); a page naming a project or
     // app the store does not know brings discovery on the way.
     let found = if sync.full {
@@ -117,19 +125,52 @@ pub async fn run(
         }
         return walk.finish(out);
     }
-    // Read before the walks: while `new` is not yet mirrored to its end (a first mirror under
-    // way), every item this run stores is just seen, and the reconcile waits for a later run.
-    let before = syncer.read_state(&Status::New, false).await?;
-    let first_mirror = !before.complete && !before.reconciling;
+    // `--full` makes the reconcile walk due (it starts again with the walk of every page).
+    let due = sync.full || syncer.reconcile_due().await?;
     for status in statuses {
         walk.status(status, sync.full, out).await?;
     }
-    if sync.status != SyncStatus::Archived
-        && (sync.full || (!first_mirror && syncer.reconcile_due().await?))
-    {
-        walk.reconcile(out).await?;
+    if sync.status != SyncStatus::Archived {
+        // The walks' pages of `new` served the reconcile walk where they were its next pages
+        // (a first mirror, `--full`: all of them); what is left of it runs now.
+        walk.recheck().await?;
+        if syncer.reconcile_due().await? {
+            walk.reconcile(out).await?;
+        } else if due {
+            walk.progress.say(out, "new: reconciled")?;
+        }
     }
     walk.finish(out)
+}
+
+/// Waits for another process's sync on the store to end (an inbox window lets go between its
+/// steps; another `sync` when it ends), saying so, and counting the wait on a terminal.
+async fn wait_turn(
+    syncer: &Syncer,
+    progress: &Progress,
+    clock: &SharedClock,
+    out: &mut impl Write,
+) -> Result<Session, CliError> {
+    progress.say(
+        out,
+        "another sync is running on this store (an inbox window or `sync`): waiting for it to \
+         end (--no-wait: exit at once)",
+    )?;
+    let started = clock.now();
+    let mut turn = std::pin::pin!(syncer.session_waiting());
+    loop {
+        tokio::select! {
+            session = &mut turn => {
+                let waited = clock::until(started, clock.now()).as_secs();
+                progress.say(out, &format!("the other sync ended after {waited} s: syncing"))?;
+                return Ok(session?);
+            }
+            () = clock.sleep(std::time::Duration::from_secs(1)) => {
+                let waited = clock::until(started, clock.now()).as_secs();
+                progress.waiting(&format!("waiting for another sync on this store: {waited} s"));
+            }
+        }
+    }
 }
 
 /// `--project`/`--app` made ids (the store's catalog when fresh, else the service's lists) and
@@ -252,6 +293,14 @@ impl Walk<'_> {
             "synced: {} added, {} changed, {} requests{budget}",
             totals.added, totals.changed, totals.requests,
         )?;
+        Ok(())
+    }
+
+    /// The re-reads the walks' pages of `new` queued (items they should have held and did not).
+    async fn recheck(&self) -> Result<(), CliError> {
+        if let Some(step) = self.syncer.recheck(Priority::User).await? {
+            self.record(&Status::New, &step).await?;
+        }
         Ok(())
     }
 

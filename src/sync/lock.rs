@@ -1,8 +1,10 @@
-//! One sync at a time per store, across processes: an exclusive, non-blocking `flock` on
-//! `<store>.lock`. The kernel releases it when the process ends however it ends, so a killed
-//! sync never leaves the store locked. A process takes it once, however many of its operations
-//! (or a whole `sync` run, [`SyncLock::acquire`]) hold it; an in-memory store has no file and
-//! only the in-process turn-taking. Elsewhere than Unix there is no file lock.
+//! One sync at a time per store, across processes: an exclusive `flock` on `<store>.lock`,
+//! non-blocking (another process's sync is [`SyncError::Busy`]), or waited for in the kernel's
+//! queue ([`SyncLock::acquire_waiting`], `sync` without `--no-wait`). The kernel releases it
+//! when the process ends however it ends, so a killed sync never leaves the store locked. A
+//! process takes it once, however many of its operations (or a whole `sync` run,
+//! [`SyncLock::acquire`]) hold it; an in-memory store has no file and only the in-process
+//! turn-taking. Elsewhere than Unix there is no file lock.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -65,6 +67,31 @@ impl SyncLock {
     }
 }
 
+impl SyncLock {
+    /// [`SyncLock::acquire`], but while another process holds the lock, blocks until it lets
+    /// go (run it off the async threads). Once the kernel grants it, no other open file of this
+    /// process holds it (flock locks of two open files conflict), so it is this process's one
+    /// hold.
+    pub fn acquire_waiting(this: &Arc<Self>) -> Result<LockGuard, SyncError> {
+        match Self::acquire(this) {
+            Err(SyncError::Busy) => {}
+            other => return other,
+        }
+        let Some(path) = &this.path else {
+            return Self::acquire(this);
+        };
+        let file = take_waiting(path)?;
+        let mut held = lock(&this.held);
+        if held.count == 0 {
+            held.file = Some(file);
+        }
+        held.count += 1;
+        Ok(LockGuard {
+            lock: Arc::clone(this),
+        })
+    }
+}
+
 impl Drop for LockGuard {
     fn drop(&mut self) {
         let mut held = lock(&self.lock.held);
@@ -105,5 +132,21 @@ fn take(path: &Path) -> Result<nix::fcntl::Flock<File>, SyncError> {
 
 #[cfg(not(unix))]
 fn take(path: &Path) -> Result<File, SyncError> {
+    open(path)
+}
+
+#[cfg(unix)]
+fn take_waiting(path: &Path) -> Result<nix::fcntl::Flock<File>, SyncError> {
+    use nix::fcntl::{Flock, FlockArg};
+    Flock::lock(open(path)?, FlockArg::LockExclusive).map_err(|(_, errno)| {
+        SyncError::Store(crate::store::StoreError::Io {
+            path: path.display().to_string(),
+            message: format!("cannot lock: {errno}"),
+        })
+    })
+}
+
+#[cfg(not(unix))]
+fn take_waiting(path: &Path) -> Result<File, SyncError> {
     open(path)
 }

@@ -28,23 +28,26 @@
 //!   One request per moved item is the cheapest exact way: the archived list is ordered by
 //!   received time, so a moved item sits anywhere in it, and guessing "archived" would be
 //!   wrong for an item in a status this version does not know. Items that came back to `new`
-//!   are simply seen on the walk.
+//!   are simply seen on the walk. A page of `new` that a head walk or backfill reads and that
+//!   is the page the reconcile walk would ask for next (the top page when a walk is due, or the
+//!   page after its position) serves that walk in the same transaction: no pass asks for a page
+//!   another just read, and a complete first mirror of `new` is a complete reconcile walk.
 //! - **One sync at a time per store**: an exclusive `flock` on `<store>.lock` (released by the
 //!   kernel when a process dies, so a kill -9 never leaves it stuck); another process's sync
 //!   makes every walk fail at once with [`SyncError::Busy`] (a detail is still fetched and
-//!   stored: it is one independent write; the inbox never waits on the lock;
-//!   `feedback-inbox sync` says "another sync is running"). In one process, operations take
-//!   turns, and those the user asked for ([`Priority::User`]) go first: a background operation
-//!   waits while one is pending and checks again between pages and requests; a background list
-//!   page in flight (in the client's pacing or retry waits too) is dropped when the user
-//!   arrives (nothing is written before a page returns).
+//!   stored: it is one independent write; the inbox tries again every few seconds, without a
+//!   request; `feedback-inbox sync` waits for the lock, [`Syncer::session_waiting`]). In one
+//!   process, operations take turns, and those the user asked for ([`Priority::User`]) go
+//!   first: a background operation waits while one is pending and checks again between pages
+//!   and requests; a background list page in flight (in the client's pacing or retry waits
+//!   too) is dropped when the user arrives (nothing is written before a page returns).
 //! - **Budget**: background requests never take the remaining budget under the floor
 //!   (`floor_percent` of the limit); they wait for the window's reset instead (and give up the
 //!   wait when the user asks for something). The client paces every request by the budget, so
 //!   no 429 is provoked while headers are present.
 //! - **Background**: [`Syncer::background_step`] is the background's next piece of work (gaps
-//!   and the deep end of `new`, then of `archived`, then the reconcile walk every
-//!   `reconcile_every`); `Ok(None)` when there is nothing to do.
+//!   and the deep end of `new`, then of `archived`, then the queued re-reads, then the reconcile
+//!   walk every `reconcile_every`); `Ok(None)` when there is nothing to do.
 //! - **Enrichment** (`enrich`): details queued in the store (`Store::queue_details`), newest
 //!   first, one per background step, taking turns with the backfill, paced like it; an item
 //!   whose detail fails for its own reasons is parked or left out, never blocking the rest.
@@ -223,6 +226,15 @@ impl Syncer {
         lock::SyncLock::acquire(&self.lock)
     }
 
+    /// [`Syncer::session`], but while another process holds the lock, waits (off the async
+    /// threads) until it lets go.
+    pub async fn session_waiting(&self) -> Result<Session, SyncError> {
+        let lock = Arc::clone(&self.lock);
+        tokio::task::spawn_blocking(move || lock::SyncLock::acquire_waiting(&lock))
+            .await
+            .map_err(|e| SyncError::Task(e.to_string()))?
+    }
+
     /// Head sync of one status; stops at the first page that reaches the stored head.
     pub async fn head(&self, status: &Status, priority: Priority) -> Result<Report, SyncError> {
         walk::head(self, status, priority).await
@@ -245,8 +257,15 @@ impl Syncer {
         reconcile::page(self, priority).await
     }
 
+    /// Re-reads, by their detail, the stored items queued because a page of `new` should have
+    /// held them and did not; `Ok(None)` when none waits.
+    pub async fn recheck(&self, priority: Priority) -> Result<Option<Report>, SyncError> {
+        reconcile::recheck(self, priority).await
+    }
+
     /// Forgets how far `status` is mirrored (the items stay), so the next head walk and its
-    /// backfill read every page again, refreshing every stored item's status and tags.
+    /// backfill read every page again, refreshing every stored item's status and tags. For
+    /// `new`, that walk is also the next reconcile walk (any running one is dropped).
     pub async fn restart(&self, status: &Status) -> Result<(), SyncError> {
         let _session = self.session()?;
         let _turn = self.gate.turn(Priority::User).await;
@@ -256,8 +275,8 @@ impl Syncer {
     }
 
     /// The next piece of background work, in this order: a queued detail (enrichment; it takes
-    /// turns with the next two), a gap or the deep end of `new`, then
-    /// of `archived`, then a page of the reconcile walk of `new` (while one runs, or when the
+    /// turns with the next two), a gap or the deep end of `new`, then of `archived`, then the
+    /// queued re-reads, then a page of the reconcile walk of `new` (while one runs, or when the
     /// last one started `reconcile_every` ago or more). `Ok(None)`: nothing to do now. Waits as
     /// [`Priority::Background`] does (for the user's operations, for the budget floor).
     pub async fn background_step(&self) -> Result<Option<Report>, SyncError> {
@@ -275,6 +294,9 @@ impl Syncer {
             }
         }
         if walks_first && let Some(report) = self.enrich_step().await? {
+            return Ok(Some(report));
+        }
+        if let Some(report) = self.recheck(Priority::Background).await? {
             return Ok(Some(report));
         }
         if !self.reconcile_due().await? {

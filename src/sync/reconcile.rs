@@ -9,7 +9,7 @@ use super::state::{self, Key};
 use super::walk::{next_within, put_page};
 use super::{Priority, Report, SyncError, Syncer};
 use crate::api::lenient::CountedPage;
-use crate::api::{ApiError, Status};
+use crate::api::{ApiError, Cursor, Status};
 use crate::store::{self, Sighting};
 
 const NEW: &str = "new";
@@ -62,14 +62,15 @@ pub async fn page(sy: &Syncer, priority: Priority) -> Result<Report, SyncError> 
     let (written, end) = sy
         .blocking(move |s| {
             s.write(|tx| {
+                let written = put_page(tx, &counted, at, cutoff)?;
                 let step = Step {
                     high: key.as_ref(),
                     asked,
-                    at,
                     started,
                     cutoff,
                 };
-                walk_page(tx, &counted, &step)
+                let end = advance(tx, &counted, &step)?;
+                Ok((written, end))
             })
         })
         .await?;
@@ -80,13 +81,71 @@ pub async fn page(sy: &Syncer, priority: Priority) -> Result<Report, SyncError> 
     Ok(report)
 }
 
+/// Stored items whose status is to be checked again, re-read by their detail (as the reconcile
+/// walk does after each page); `Ok(None)` when none waits. The pages of `new` a head walk or
+/// backfill shares with the reconcile walk (see [`share`]) queue them too.
+pub async fn recheck(sy: &Syncer, priority: Priority) -> Result<Option<Report>, SyncError> {
+    if priority == Priority::Background && !sy.settings.background {
+        return Err(SyncError::BackgroundOff);
+    }
+    let queued = sy
+        .blocking(|s| state::rechecks(s.conn()).map_err(|e| s.error(e)))
+        .await?;
+    if queued.is_empty() {
+        return Ok(None);
+    }
+    let _session = sy.session()?;
+    let _turn = sy.gate.turn(priority).await;
+    let mut report = Report::default();
+    drain(sy, priority, &mut report).await?;
+    Ok(Some(report))
+}
+
+/// When a page of `new` that a head walk or backfill just read (`sent`: the cursor it was asked
+/// with) is the page the reconcile walk would ask for next, it serves that walk too, in the
+/// same transaction, so no pass asks for a page another just read: the top page when a walk is
+/// due to start (`every` seconds or more since the last one started, or never), or the page
+/// after the running walk's position. A first mirror of `new` is therefore also a complete
+/// reconcile walk: every page from the top to the end, each range checked.
+pub(super) fn share(
+    tx: &Transaction<'_>,
+    sent: Option<&Cursor>,
+    counted: &CountedPage,
+    asked: Timestamp,
+    cutoff: Option<i64>,
+    every: std::time::Duration,
+) -> rusqlite::Result<()> {
+    let row = state::status_row(tx, NEW)?;
+    let every = i64::try_from(every.as_secs()).unwrap_or(i64::MAX);
+    let step = match row.reconcile_started {
+        Some(started) if row.reconcile_cursor.as_ref() == sent => Step {
+            high: row.reconcile_key.as_ref(),
+            asked,
+            started,
+            cutoff,
+        },
+        None if sent.is_none()
+            && row
+                .reconciled_at
+                .is_none_or(|at| asked.as_second().saturating_sub(at) >= every) =>
+        {
+            Step {
+                high: None,
+                asked,
+                started: asked.as_second(),
+                cutoff,
+            }
+        }
+        _ => return Ok(()),
+    };
+    advance(tx, counted, &step).map(|_| ())
+}
+
 struct Step<'a> {
     /// The position the page continues after; `None` for the top page.
     high: Option<&'a Key>,
     /// When the page was asked for.
     asked: Timestamp,
-    /// When it came back.
-    at: Timestamp,
     /// When the walk started.
     started: i64,
     /// Items received before this (Unix µs) are not kept (retention): the first page that
@@ -94,16 +153,11 @@ struct Step<'a> {
     cutoff: Option<i64>,
 }
 
-/// Stores a page of the walk (none of its items older than the retention cutoff), queues the
-/// stored `new` items its range should have held but did not, and moves the walk on, or ends
-/// it (the list's end, or the first page past the cutoff); true when it ended.
-fn walk_page(
-    tx: &Transaction<'_>,
-    counted: &CountedPage,
-    step: &Step<'_>,
-) -> rusqlite::Result<(store::Written, bool)> {
+/// For a page of the walk already stored: queues the stored `new` items its range should have
+/// held but did not, and moves the walk on, or ends it (the list's end, or the first page past
+/// the retention cutoff); true when it ended.
+fn advance(tx: &Transaction<'_>, counted: &CountedPage, step: &Step<'_>) -> rusqlite::Result<bool> {
     let page = &counted.page;
-    let written = put_page(tx, counted, step.at, step.cutoff)?;
     let next = next_within(counted, step.cutoff);
     let bottom = page.data.iter().map(Key::of).min();
     let low = match (&next, step.cutoff) {
@@ -131,7 +185,7 @@ fn walk_page(
             state::set_reconcile(tx, NEW, Some(next), key, Some(step.started))?;
         }
     }
-    Ok((written, next.is_none()))
+    Ok(next.is_none())
 }
 
 /// Re-reads the queued items by their detail, while the priority allows.

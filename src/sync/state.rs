@@ -324,12 +324,15 @@ pub fn recheck_done(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<()> {
 }
 
 /// Forgets how far `status` is mirrored (not the items): the next head walk is a first mirror
-/// again and re-reads every page (`sync --full`).
+/// again and re-reads every page (`sync --full`). The reconcile walk is forgotten too and made
+/// due: the walk from the top to the end serves as the next one (`reconcile::share`).
 pub fn restart(tx: &Transaction<'_>, status: &str) -> rusqlite::Result<()> {
     tx.prepare_cached("DELETE FROM sync_gaps WHERE status = ?1")?
         .execute([status])?;
     tx.prepare_cached(
-        "UPDATE sync_status SET head_received = NULL, head_id = NULL, complete = 0 WHERE status = ?1",
+        "UPDATE sync_status SET head_received = NULL, head_id = NULL, complete = 0,
+                reconcile_cursor = NULL, reconcile_received = NULL, reconcile_id = NULL,
+                reconcile_started = NULL, reconciled_at = NULL WHERE status = ?1",
     )?
     .execute([status])?;
     Ok(())

@@ -73,16 +73,16 @@ async fn head_walk(
         return Ok(report);
     }
     let query = sy.query(status, None);
+    let asked = sy.now();
     let Some(page) = fetch_as(sy, priority, &query, None).await? else {
         return Ok(report);
     };
     report.requests += 1;
     report.requests += sy.vouch(&page).await?;
-    let at = sy.now();
+    let stamp = sy.stamp(asked);
     let name = status.as_str().to_owned();
-    let cutoff = sy.cutoff(at);
     let (written, opened) = sy
-        .blocking(move |s| s.write(|tx| head_page(tx, &name, &page, at, cutoff)))
+        .blocking(move |s| s.write(|tx| head_page(tx, &name, &page, &stamp)))
         .await?;
     add_written(&mut report, &written);
     let Some(mut gap) = opened else {
@@ -120,11 +120,12 @@ fn head_page(
     tx: &Transaction<'_>,
     status: &str,
     counted: &CountedPage,
-    at: Timestamp,
-    cutoff: Option<i64>,
+    stamp: &Stamp,
 ) -> rusqlite::Result<(Written, Option<Gap>)> {
+    let (at, cutoff) = (stamp.at, stamp.cutoff);
     let page = &counted.page;
     let written = put_page(tx, counted, at, cutoff)?;
+    stamp.share(tx, status, None, counted)?;
     let row = state::status_row(tx, status)?;
     let (Some(top), Some(bottom)) = (
         page.data.iter().map(Key::of).max(),
@@ -186,13 +187,14 @@ async fn fill(
 ) -> Result<(Report, bool), SyncError> {
     let mut report = Report::default();
     let mut gap = gap;
-    let page = loop {
+    let (asked, page) = loop {
         let query = sy.query(status, gap.cursor.clone());
+        let asked = sy.now();
         match fetch_as(sy, priority, &query, gap.cursor_key.as_ref()).await {
             Ok(None) => return Ok((report, false)),
             Ok(Some(page)) => {
                 report.requests += 1;
-                break page;
+                break (asked, page);
             }
             Err(ApiError::InvalidCursor { .. }) if gap.cursor.is_some() => {
                 report.requests += 1;
@@ -207,11 +209,10 @@ async fn fill(
         }
     };
     report.requests += sy.vouch(&page).await?;
-    let at = sy.now();
+    let stamp = sy.stamp(asked);
     let name = status.as_str().to_owned();
-    let cutoff = sy.cutoff(at);
     let (written, closed) = sy
-        .blocking(move |s| s.write(|tx| gap_page(tx, &name, &gap, &page, at, cutoff)))
+        .blocking(move |s| s.write(|tx| gap_page(tx, &name, &gap, &page, &stamp)))
         .await?;
     add_written(&mut report, &written);
     Ok((report, closed))
@@ -224,10 +225,11 @@ fn gap_page(
     status: &str,
     gap: &Gap,
     counted: &CountedPage,
-    at: Timestamp,
-    cutoff: Option<i64>,
+    stamp: &Stamp,
 ) -> rusqlite::Result<(Written, bool)> {
+    let (at, cutoff) = (stamp.at, stamp.cutoff);
     let written = put_page(tx, counted, at, cutoff)?;
+    stamp.share(tx, status, gap.cursor.as_ref(), counted)?;
     let bottom = counted.page.data.iter().map(Key::of).min();
     if let Some(top) = counted.page.data.iter().map(Key::of).max()
         && state::status_row(tx, status)?.head.is_none()
@@ -258,6 +260,38 @@ fn gap_page(
     }
     state::update_gap(tx, &moved)?;
     Ok((written, false))
+}
+
+/// When a walk's page was asked for and came back, and what follows from that for it.
+struct Stamp {
+    asked: Timestamp,
+    at: Timestamp,
+    /// Items received before this (Unix µs) are not kept (the retention setting).
+    cutoff: Option<i64>,
+    reconcile_every: std::time::Duration,
+}
+
+impl Stamp {
+    /// A page of `new` may serve the reconcile walk too (see `reconcile::share`).
+    fn share(
+        &self,
+        tx: &Transaction<'_>,
+        status: &str,
+        sent: Option<&Cursor>,
+        counted: &CountedPage,
+    ) -> rusqlite::Result<()> {
+        if status != Status::New.as_str() {
+            return Ok(());
+        }
+        super::reconcile::share(
+            tx,
+            sent,
+            counted,
+            self.asked,
+            self.cutoff,
+            self.reconcile_every,
+        )
+    }
 }
 
 /// Stores a page's items, but none received before `cutoff` (the retention setting drops
@@ -305,6 +339,17 @@ fn add_written(report: &mut Report, written: &Written) {
 }
 
 impl Syncer {
+    /// The stamp of a page asked for at `asked` that came back now.
+    fn stamp(&self, asked: Timestamp) -> Stamp {
+        let at = self.now();
+        Stamp {
+            asked,
+            at,
+            cutoff: self.cutoff(at),
+            reconcile_every: self.settings.reconcile_every,
+        }
+    }
+
     /// Items received before this (Unix microseconds) are not kept (the retention setting).
     pub(super) fn cutoff(&self, at: Timestamp) -> Option<i64> {
         let keep = jiff::SignedDuration::try_from(self.settings.retention?).ok()?;

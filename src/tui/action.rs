@@ -146,6 +146,10 @@ pub enum SyncJob {
     Start(Status),
     /// What is new at the head of a status.
     Head(Status),
+    /// The automatic refresh: the head of a status at the background's priority (it keeps the
+    /// budget's floor and gives way to what the user asks for; at the user's when background
+    /// sync is turned off, which leaves only the refresh the config asked for).
+    Refresh(Status),
     /// One page deeper than the store reaches; `user` when the list's scrolling asked for it
     /// (it goes before background work), else background (it respects the budget floor).
     Backfill { status: Status, user: bool },

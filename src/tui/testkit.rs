@@ -276,6 +276,7 @@ impl Harness {
         let status = match &job {
             SyncJob::Start(s)
             | SyncJob::Head(s)
+            | SyncJob::Refresh(s)
             | SyncJob::Backfill { status: s, .. }
             | SyncJob::Background { listed: s } => s.as_str().to_owned(),
         };

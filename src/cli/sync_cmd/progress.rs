@@ -137,6 +137,14 @@ impl Progress {
         }
     }
 
+    /// A wait that changes every second (another sync's): in the bar only, off a terminal the
+    /// line said when it began is enough.
+    pub fn waiting(&self, line: &str) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(line.to_owned());
+        }
+    }
+
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();

@@ -46,6 +46,7 @@ fn status_of(job: &SyncJob) -> &Status {
     match job {
         SyncJob::Start(status)
         | SyncJob::Head(status)
+        | SyncJob::Refresh(status)
         | SyncJob::Backfill { status, .. }
         | SyncJob::Background { listed: status } => status,
     }
@@ -65,6 +66,14 @@ async fn run_job(syncer: &Syncer, job: &SyncJob) -> Result<Synced, SyncError> {
             }
         }
         SyncJob::Head(status) => syncer.head(status, Priority::User).await?,
+        SyncJob::Refresh(status) => {
+            let priority = if syncer.settings().background {
+                Priority::Background
+            } else {
+                Priority::User
+            };
+            syncer.head(status, priority).await?
+        }
         SyncJob::Backfill { status, user } => {
             let priority = if *user {
                 Priority::User

@@ -19,7 +19,8 @@ pub struct SyncView {
     /// Statuses head-synced this session.
     pub headed: HashSet<String>,
     /// Background work may go on (stops on a failure until the next `r`, and when it has
-    /// nothing to do until the next head sync).
+    /// nothing to do until the next head sync; while another process holds the sync lock,
+    /// until it frees).
     pub background: bool,
     /// A background job is in flight.
     pub background_busy: bool,
@@ -29,6 +30,15 @@ pub struct SyncView {
     pub retry_seconds: u64,
     /// The job in flight is such a retry: its failure says nothing (the status bar does).
     pub retrying: bool,
+    /// Another process (a window, `sync`) holds the store's sync lock: when to try again. The
+    /// lock is checked before any request, so a try costs nothing on the network.
+    pub busy_retry_at: Option<Timestamp>,
+    /// A job the user asked for (`r`, the list's next page) that found the lock held: it runs
+    /// when the lock frees, instead of the background's next step.
+    pub waiting_turn: Option<crate::tui::action::SyncJob>,
+    /// Another process synced while the lock was held: what it stored reaches the view when
+    /// the lock is ours again (its writes send no message here).
+    pub others_synced: bool,
     /// The store changed while a query ran: the view is queried again on the next tick (one
     /// query for any number of changes).
     pub requery_due: bool,

@@ -358,6 +358,7 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
     let mut effects: Vec<Effect> = list::maybe_prefetch(state).into_iter().collect();
     effects.extend(sync::catch_up(state));
     effects.extend(sync::retry(state));
+    effects.extend(sync::busy_retry(state));
     effects.extend(sync::auto_refresh(state));
     effects.extend(sync::background(state));
     effects.extend(triage::tick(state));

@@ -7,7 +7,7 @@ use super::list::{Requery, maybe_prefetch, requery};
 use super::{after, error, info};
 use crate::tui::action::{FailureKind, Freshness, SyncFailure, SyncJob, Synced};
 use crate::tui::effect::Effect;
-use crate::tui::state::{AppState, Fatal};
+use crate::tui::state::{AppState, Fatal, Note};
 
 /// Sends a sync job, counting it in flight.
 pub(super) fn job(state: &mut AppState, job: SyncJob) -> Effect {
@@ -80,10 +80,13 @@ pub(super) fn synced(
     state.in_flight = state.in_flight.saturating_sub(1);
     state.wait = None;
     let listed = state.filters.status.clone();
-    let retry = matches!(job, SyncJob::Start(_) | SyncJob::Head(_))
-        && std::mem::take(&mut state.sync.retrying);
+    let retry = matches!(
+        job,
+        SyncJob::Start(_) | SyncJob::Head(_) | SyncJob::Backfill { user: true, .. }
+    ) && std::mem::take(&mut state.sync.retrying);
     let (status, user) = match job {
         SyncJob::Start(status) | SyncJob::Head(status) => (status, true),
+        SyncJob::Refresh(status) => (status, false),
         SyncJob::Backfill { status, user } => (status, *user),
         SyncJob::Background { listed } => {
             state.sync.background_busy = false;
@@ -100,6 +103,10 @@ pub(super) fn synced(
             // The listed status's first walk fills an empty mirror: what it stores is the
             // newest page of the history, not feedback new since the last look.
             let first_walk = !started(state);
+            if std::mem::take(&mut state.sync.others_synced) {
+                // Another process stored what this window was not told of.
+                effects.extend(store_changed(state));
+            }
             if let Some(freshness) = &done.freshness {
                 fresh(state, freshness);
             }
@@ -110,7 +117,7 @@ pub(super) fn synced(
                 // Nothing to do for now: the next head sync (r, the automatic refresh) wakes it.
                 state.sync.background = false;
             }
-            if let SyncJob::Start(s) | SyncJob::Head(s) = job {
+            if let SyncJob::Start(s) | SyncJob::Head(s) | SyncJob::Refresh(s) = job {
                 state.sync.headed.insert(s.as_str().to_owned());
                 state.sync.background = true;
                 if done.added > 0 && *s == listed {
@@ -131,12 +138,19 @@ pub(super) fn synced(
                 effects.push(super::panes::load(state));
             } else if done.added + done.changed > 0 {
                 effects.extend(store_changed(state));
-            } else if matches!(job, SyncJob::Head(_)) {
+            } else if matches!(job, SyncJob::Head(_) | SyncJob::Refresh(_)) {
                 // A refresh with nothing new: another window may have triaged meanwhile.
                 effects.push(Effect::TriageRev);
             }
         }
+        Err(failure) if failure.kind == FailureKind::Busy => busy(state, job, user, retry),
         Err(failure) => failed(state, &failure, user && !retry),
+    }
+    if state.sync.waiting_turn.is_none()
+        && state.note.as_ref().is_some_and(|n| n.text == WAITING_TURN)
+    {
+        // The job that waited ran.
+        state.note = None;
     }
     // After a requery, its answer decides whether more is wanted (the keys here are old).
     if !effects.iter().any(|e| matches!(e, Effect::Query { .. })) {
@@ -148,7 +162,8 @@ pub(super) fn synced(
 fn failed(state: &mut AppState, failure: &SyncFailure, user: bool) {
     let text = failure.text.clone();
     match failure.kind {
-        FailureKind::Cancelled => {}
+        // Another process's sync (`Busy`) is sorted out before, in `busy`.
+        FailureKind::Cancelled | FailureKind::Busy => {}
         FailureKind::Offline => {
             went_offline(state, text.clone());
             if user {
@@ -170,14 +185,6 @@ fn failed(state: &mut AppState, failure: &SyncFailure, user: bool) {
                 body: text,
             });
         }
-        FailureKind::Busy => {
-            // Another process syncs this store: its writes show up with the next query; the
-            // background rests until the next head sync or `r`.
-            state.sync.background = false;
-            if user {
-                info(state, text);
-            }
-        }
         FailureKind::Refused | FailureKind::Other => {
             state.sync.background = false;
             if user {
@@ -185,6 +192,51 @@ fn failed(state: &mut AppState, failure: &SyncFailure, user: bool) {
             }
         }
     }
+}
+
+/// How often a window checks whether another process's sync ended.
+pub const BUSY_RETRY_SECONDS: u64 = 2;
+
+/// What the status bar says while a job the user asked for waits for another process's sync
+/// (until it runs: a note that lasts as long as the wait).
+pub const WAITING_TURN: &str =
+    "Another sync is running on this store (a window or `sync`): yours runs when it ends";
+
+/// Another process (a window, `sync`) holds the store's sync lock: the background rests, and
+/// the lock is tried again every [`BUSY_RETRY_SECONDS`] ([`busy_retry`]); a job the user asked
+/// for waits its turn and runs then (said once: not again when `retry` found it still held).
+fn busy(state: &mut AppState, job: &SyncJob, user: bool, retry: bool) {
+    state.sync.background = false;
+    state.sync.others_synced = true;
+    state.sync.busy_retry_at = Some(after(state.now, BUSY_RETRY_SECONDS));
+    if user {
+        if !retry {
+            state.note = Some(Note {
+                text: WAITING_TURN.to_owned(),
+                error: false,
+                until: None,
+            });
+        }
+        state.sync.waiting_turn = Some(job.clone());
+    }
+}
+
+/// The wait for another process's sync is over: the job the user asked for runs, or else the
+/// background goes on (the lock is taken by the job itself; if still held, it waits again).
+pub(super) fn busy_retry(state: &mut AppState) -> Vec<Effect> {
+    let due = state.sync.busy_retry_at.is_some_and(|at| at <= state.now);
+    if !due || state.sync.running > 0 || state.fatal.is_some() {
+        return Vec::new();
+    }
+    state.sync.busy_retry_at = None;
+    // The background goes on after the job the user waits for, if any (it needs an idle sync).
+    state.sync.background = true;
+    let Some(waiting) = state.sync.waiting_turn.take() else {
+        return Vec::new();
+    };
+    // Said once: another `Busy` keeps it waiting quietly.
+    state.sync.retrying = true;
+    vec![job(state, waiting)]
 }
 
 /// `r`: retry what failed and sync what is new (discovery again when it never succeeded).
@@ -206,8 +258,10 @@ pub(super) fn reload(state: &mut AppState) -> Vec<Effect> {
     effects
 }
 
-/// The automatic refresh, when configured, due, idle, and the budget allows; the store's triage
-/// count is read at each attempt, whatever the network then does.
+/// The automatic refresh (every `refresh_seconds`, a minute unless configured), when due, idle,
+/// and the budget allows: the head of the listed status at the background's priority (the
+/// syncer keeps the budget's floor); the store's triage count is read at each attempt,
+/// whatever the network then does.
 pub(super) fn auto_refresh(state: &mut AppState) -> Vec<Effect> {
     let due = state.next_refresh.is_some_and(|at| at <= state.now);
     // Background work may wait long for the budget's reset: it does not hold the refresh back.
@@ -222,7 +276,7 @@ pub(super) fn auto_refresh(state: &mut AppState) -> Vec<Effect> {
     let mut effects = vec![Effect::TriageRev];
     if !super::list::budget_low(state) {
         let status = state.filters.status.clone();
-        effects.push(job(state, SyncJob::Head(status)));
+        effects.push(job(state, SyncJob::Refresh(status)));
     }
     effects
 }

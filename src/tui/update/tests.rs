@@ -415,38 +415,6 @@ fn a_refused_key_with_nothing_stored_shows_the_explanation_else_a_note() {
 }
 
 #[test]
-fn another_sync_on_the_store_is_said_once_and_the_background_rests() {
-    let mut h = started_harness(120, 35, 100, false);
-    h.send(Msg::Synced {
-        job: SyncJob::Background {
-            listed: Status::New,
-        },
-        result: Err(SyncFailure {
-            text: "Another sync is running on this store".into(),
-            kind: FailureKind::Busy,
-        }),
-    });
-    assert!(h.state.note.is_none(), "background work says nothing");
-    h.sent.clear();
-    h.send(Msg::Tick(now() + SignedDuration::from_secs(1)));
-    assert!(syncs(&h.sent).is_empty(), "{:?}", h.sent);
-    let effects = act(&mut h, Action::Reload);
-    assert_eq!(syncs(&effects), [SyncJob::Head(Status::New)]);
-    h.send(Msg::Synced {
-        job: SyncJob::Head(Status::New),
-        result: Err(SyncFailure {
-            text: "Another sync is running on this store".into(),
-            kind: FailureKind::Busy,
-        }),
-    });
-    assert!(
-        !h.state.note.as_ref().unwrap().error,
-        "a note, not an error"
-    );
-    assert!(h.state.fatal.is_none() && h.state.sync.offline.is_none());
-}
-
-#[test]
 fn another_accounts_store_is_refused_with_a_full_screen_explanation() {
     let mut h = Harness::start(fill(10), 120, 35);
     h.send(Msg::Synced {
@@ -513,15 +481,16 @@ fn the_auto_refresh_syncs_the_head_when_due() {
     h.send(Msg::Tick(now() + SignedDuration::from_secs(30)));
     assert!(syncs(&h.sent).is_empty());
     h.send(Msg::Tick(now() + SignedDuration::from_secs(61)));
-    assert_eq!(syncs(&h.sent), [SyncJob::Head(Status::New)]);
+    // At the background's priority: it keeps the budget's floor.
+    assert_eq!(syncs(&h.sent), [SyncJob::Refresh(Status::New)]);
     // A background job waiting for the budget does not hold the refresh back.
-    h.synced(SyncJob::Head(Status::New), true);
+    h.synced(SyncJob::Refresh(Status::New), true);
     h.send(Msg::Tick(now() + SignedDuration::from_secs(62)));
     assert!(h.state.sync.background_busy);
     h.sent.clear();
     h.send(Msg::Tick(now() + SignedDuration::from_secs(122)));
     assert!(
-        syncs(&h.sent).contains(&SyncJob::Head(Status::New)),
+        syncs(&h.sent).contains(&SyncJob::Refresh(Status::New)),
         "{:?}",
         h.sent
     );

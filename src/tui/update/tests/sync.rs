@@ -1,12 +1,12 @@
 //! The store kept fresh, as the inbox sees it: what is read again after a change (coalesced),
-//! user-priority paging only when the user's movement asks, offline retried by itself, and the
-//! detail offline.
+//! user-priority paging only when the user's movement asks, offline retried by itself, the
+//! detail offline, and another process's sync waited out.
 
 use jiff::SignedDuration;
 
 use super::{act, newer, offline, store_items, syncs};
 use crate::api::Status;
-use crate::tui::action::{Action, Msg, SyncJob, Synced};
+use crate::tui::action::{Action, FailureKind, Msg, SyncFailure, SyncJob, Synced};
 use crate::tui::effect::Effect;
 use crate::tui::testkit::{Harness, now, started_harness};
 use crate::tui::update::update;
@@ -180,4 +180,82 @@ fn offline_a_detail_opens_from_the_store_without_asking_the_service() {
         result: Ok(Box::new(crate::tui::testkit::stored_detail(0))),
     });
     assert!(h.state.sync.offline.is_none());
+}
+
+fn busy() -> Result<Synced, SyncFailure> {
+    Err(SyncFailure {
+        text: "Another sync is running on this store; try again when it ends".into(),
+        kind: FailureKind::Busy,
+    })
+}
+
+#[test]
+fn when_another_processes_sync_ends_the_background_goes_on_by_itself() {
+    let mut h = started_harness(120, 35, 100, false);
+    let background = SyncJob::Background {
+        listed: Status::New,
+    };
+    h.send(Msg::Synced {
+        job: background.clone(),
+        result: busy(),
+    });
+    assert!(h.state.note.is_none(), "background work says nothing");
+    h.sent.clear();
+    tick(&mut h, 1);
+    assert!(syncs(&h.sent).is_empty(), "{:?}", h.sent);
+    // The lock is tried again by itself (no request is sent while it is held).
+    tick(&mut h, 2);
+    assert_eq!(syncs(&h.sent), std::slice::from_ref(&background));
+    // The other process stored items meanwhile: they reach the list with the lock.
+    store_items(&h, &newer(3));
+    h.send(added(background.clone(), 0));
+    assert_eq!(h.state.visible_len(), 103);
+}
+
+#[test]
+fn r_while_another_process_syncs_waits_its_turn_and_then_runs() {
+    let mut h = started_harness(120, 35, 100, false);
+    let head = SyncJob::Head(Status::New);
+    let effects = act(&mut h, Action::Reload);
+    assert_eq!(syncs(&effects), std::slice::from_ref(&head));
+    h.send(Msg::Synced {
+        job: head.clone(),
+        result: busy(),
+    });
+    let note = h.state.note.clone().unwrap();
+    assert!(!note.error, "a note, not an error");
+    assert!(note.text.contains("runs when it ends"), "{}", note.text);
+    // Still held at the next try: it waits on, quietly; no background step goes first.
+    for (at, again) in [(2, true), (4, false)] {
+        h.sent.clear();
+        tick(&mut h, at - 1);
+        assert!(syncs(&h.sent).is_empty(), "{:?}", h.sent);
+        tick(&mut h, at);
+        assert_eq!(syncs(&h.sent), std::slice::from_ref(&head), "at {at} s");
+        if again {
+            h.send(Msg::Synced {
+                job: head.clone(),
+                result: busy(),
+            });
+            assert_eq!(
+                h.state.note.as_ref(),
+                Some(&note),
+                "said once, shown while it waits"
+            );
+        }
+    }
+    store_items(&h, &newer(2));
+    h.send(added(head.clone(), 0));
+    assert_eq!(h.state.visible_len(), 102);
+    assert!(h.state.note.is_none(), "the wait is over");
+    // Then the background goes on.
+    h.sent.clear();
+    tick(&mut h, 5);
+    assert!(
+        syncs(&h.sent)
+            .iter()
+            .any(|j| matches!(j, SyncJob::Background { .. })),
+        "{:?}",
+        h.sent
+    );
 }
