@@ -124,10 +124,12 @@ fn check(entry: Entry, err: &dyn Fn(usize, String) -> ViewsError) -> Result<View
         Some(s) => {
             let at = s.span().start;
             let value = s.into_inner().trim().to_ascii_lowercase();
-            if value != "new" && value != "archived" {
+            if !["new", "archived", "any"].contains(&value.as_str()) {
                 return Err(err(
                     at,
-                    format!("view \"{name}\": status is \"new\" or \"archived\", not \"{value}\""),
+                    format!(
+                        "view \"{name}\": status is \"new\", \"archived\" or \"any\" (both), not \"{value}\""
+                    ),
                 ));
             }
             value

@@ -57,7 +57,10 @@ fn bad_entries_are_reported_with_their_line() {
     let bad_status = "a = 1\n\n[[views]]\nname = \"X\"\nstatus = \"open\"\n";
     let e = error_of(bad_status);
     assert_eq!((e.file.as_str(), e.line), ("c.toml", 5), "{e}");
-    assert!(e.message.contains("\"new\" or \"archived\""), "{e}");
+    assert!(
+        e.message.contains("\"new\", \"archived\" or \"any\""),
+        "{e}"
+    );
 
     let bad_query = "[[views]]\nname = \"X\"\n\nquery = \"tag:\"\n";
     let e = error_of(bad_query);

@@ -64,10 +64,18 @@ pub struct Chosen {
     pub label: String,
 }
 
+/// A view's status that spans both: your own states (starred, snoozed, done) stay yours when
+/// the service archives the item.
+pub const ANY_STATUS: &str = "any";
+
 /// Server-side filters of the list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Filters {
+    /// The status listed and synced (`s` switches it).
     pub status: Status,
+    /// The view spans both statuses (the built-in Starred, Snoozed and Done); `status` is then
+    /// the one the sync walks for it.
+    pub any_status: bool,
     pub project: Option<Chosen>,
     pub app: Option<Chosen>,
     pub tag: Option<Chosen>,
@@ -77,6 +85,7 @@ impl Default for Filters {
     fn default() -> Self {
         Self {
             status: Status::New,
+            any_status: false,
             project: None,
             app: None,
             tag: None,
@@ -150,6 +159,20 @@ pub struct ViewSpec {
     /// issues cluster), answered in this order without a query. Never saved.
     #[serde(skip)]
     pub pinned: Option<Arc<[i64]>>,
+}
+
+impl ViewSpec {
+    /// The status the store filters on; `None` for a view of both.
+    #[must_use]
+    pub fn status_filter(&self) -> Option<&str> {
+        (self.status != ANY_STATUS).then_some(self.status.as_str())
+    }
+
+    /// The status the sync walks and whose freshness is shown for this view.
+    #[must_use]
+    pub fn listed(&self) -> &str {
+        self.status_filter().unwrap_or(Status::New.as_str())
+    }
 }
 
 /// Keeps the selection and the screen on their items when a view is queried again.
@@ -364,7 +387,11 @@ impl AppState {
     pub fn view_spec(&self) -> ViewSpec {
         let f = &self.filters;
         ViewSpec {
-            status: f.status.as_str().to_owned(),
+            status: if f.any_status {
+                ANY_STATUS.to_owned()
+            } else {
+                f.status.as_str().to_owned()
+            },
             project: f.project.clone(),
             app: f.app.clone(),
             tag: f.tag.clone(),

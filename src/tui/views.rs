@@ -8,7 +8,7 @@
 use jiff::Timestamp;
 
 use crate::config::views::ViewDef;
-use crate::tui::state::{Chosen, ViewSpec};
+use crate::tui::state::{ANY_STATUS, Chosen, ViewSpec};
 
 /// Wait at least this long between two counts of the views (a sync storing pages changes the
 /// store many times a second), and at least ten times as long as the last count took.
@@ -116,7 +116,8 @@ pub fn same(a: &ViewSpec, b: &ViewSpec) -> bool {
 }
 
 /// Inbox (new, not done, not snoozed: done and snoozed items are hidden unless a search asks for
-/// them), Starred, Snoozed, Done (of the new items) and Archived.
+/// them), Starred, Snoozed, Done (your own states, of new and archived items alike) and
+/// Archived.
 #[must_use]
 pub fn built_in() -> Vec<View> {
     let view = |name: &str, status: &str, search: &str| View {
@@ -129,9 +130,9 @@ pub fn built_in() -> Vec<View> {
     };
     vec![
         view("Inbox", "new", ""),
-        view("Starred", "new", "is:starred"),
-        view("Snoozed", "new", "is:snoozed"),
-        view("Done", "new", "is:done"),
+        view("Starred", ANY_STATUS, "is:starred"),
+        view("Snoozed", ANY_STATUS, "is:snoozed"),
+        view("Done", ANY_STATUS, "is:done"),
         view("Archived", "archived", ""),
     ]
 }

@@ -134,7 +134,7 @@ pub fn query(
         top,
         first,
         window,
-        freshness: freshness(store, &spec.status),
+        freshness: freshness(store, spec.listed()),
         partial,
         triage,
     })
@@ -224,7 +224,7 @@ pub fn save_view(store: &mut Store, spec: &ViewSpec) -> Result<(), StoreError> {
 /// The view of `spec` before its search: its status and the panes' filters.
 pub(super) fn panes_query(spec: &ViewSpec) -> ViewQuery {
     ViewQuery {
-        status: Some(spec.status.clone()),
+        status: spec.status_filter().map(str::to_owned),
         project: spec.project.as_ref().map(|c| c.value.clone()),
         app: spec.app.as_ref().map(|c| c.value.clone()),
         tag: spec.tag.as_ref().map(|c| c.value.clone()),

@@ -160,11 +160,13 @@ pub(crate) fn maybe_prefetch(state: &mut AppState) -> Option<Effect> {
 
 /// `s`: new ⇄ archived.
 pub(super) fn toggle_status(state: &mut AppState) -> Vec<Effect> {
+    // A view of both statuses narrows to the other one's: `s` always changes what is listed.
     state.filters.status = if state.filters.status == Status::New {
         Status::Archived
     } else {
         Status::New
     };
+    state.filters.any_status = false;
     info(state, format!("Showing {} feedback", state.filters.status));
     super::sync::status_changed(state);
     let mut effects = vec![requery(state, Requery::New)];

@@ -49,7 +49,8 @@ fn new_filter(text: &str) -> TextFilter {
 
 /// Puts back the view of the last run (before the first query).
 pub(super) fn restore(state: &mut AppState, spec: &ViewSpec) {
-    state.filters.status = crate::api::Status::from(spec.status.as_str());
+    state.filters.status = crate::api::Status::from(spec.listed());
+    state.filters.any_status = spec.status_filter().is_none();
     state.filters.project.clone_from(&spec.project);
     state.filters.app.clone_from(&spec.app);
     state.filters.tag.clone_from(&spec.tag);

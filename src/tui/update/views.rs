@@ -50,7 +50,7 @@ pub(super) fn switch(state: &mut AppState, n: usize) -> Vec<Effect> {
     };
     state.detail = None;
     state.focus = Focus::List;
-    let status_changed = state.filters.status.as_str() != view.spec.status;
+    let status_changed = state.filters.status.as_str() != view.spec.listed();
     let project_changed = state.filters.project.as_ref().map(|c| &c.value)
         != view.spec.project.as_ref().map(|c| &c.value);
     let spec = ViewSpec {

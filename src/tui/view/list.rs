@@ -111,6 +111,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let window: Vec<Option<&Row>> = (state.list.offset..state.list.offset + shown)
         .map(|n| state.list.window.get(n))
         .collect();
+    // A view of both statuses shows each row's (the listed one blank, as in a view of one).
     let status_filter = state.filters.status.as_str();
     let show_status = window.iter().flatten().any(|r| &*r.status != status_filter);
     // simtui: a key set is not filtered to one app.

@@ -13,7 +13,12 @@ use crate::tui::state::AppState;
 const FILTER_CELLS: usize = 24;
 
 pub(super) fn title(state: &AppState, theme: Theme) -> Line<'static> {
-    let mut spans = vec![Span::raw(format!(" Feedback · {} ", state.filters.status))];
+    let status = if state.filters.any_status {
+        "new and archived".to_owned()
+    } else {
+        state.filters.status.to_string()
+    };
+    let mut spans = vec![Span::raw(format!(" Feedback · {status} "))];
     let list = &state.list;
     let searching = state
         .text_filter

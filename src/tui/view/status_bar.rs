@@ -100,7 +100,11 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
 }
 
 fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
-    let status = sanitize_line(state.filters.status.as_str()).into_owned();
+    let status = if state.filters.any_status {
+        "new+archived".to_owned()
+    } else {
+        sanitize_line(state.filters.status.as_str()).into_owned()
+    };
     let mut parts = vec![Part::new(status, theme.active(), Side::Left, 100)];
     for (name, chosen, priority) in [
         ("project", &state.filters.project, 80),

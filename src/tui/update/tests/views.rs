@@ -69,7 +69,7 @@ fn number_keys_switch_to_each_view_and_query_it() {
     let (spec, _) = switch(&mut h, Action::View(2));
     assert_eq!(
         (spec.status.as_str(), spec.search.as_str()),
-        ("new", "is:starred")
+        ("any", "is:starred")
     );
     assert_eq!(h.state.visible_len(), 2);
     assert_eq!(h.state.views.active, Some(1));
@@ -210,8 +210,8 @@ fn changing_the_filters_marks_the_view_modified_and_matching_ones_active() {
     act(&mut h, Action::Back);
     assert_eq!(
         h.state.views.shown(&h.state.view_spec()),
-        Shown::View(0),
-        "with no search the filters are the Inbox's"
+        Shown::Modified(1),
+        "with no search, both statuses: Starred's filters, changed"
     );
 }
 
@@ -358,4 +358,38 @@ fn syncs_arrivals_and_fetched_details_make_the_counts_due_and_nothing_else_does(
         h.apply(msg);
         assert_eq!(h.state.views.due, due, "{shown}");
     }
+}
+
+/// Your own states span both statuses: an item starred (or done, or snoozed) that the service
+/// archives stays in Starred (Done, Snoozed), its status shown; `s` narrows to one status.
+#[test]
+fn starred_snoozed_and_done_keep_the_items_the_service_archives() {
+    let mut h = harness();
+    let archived: Vec<_> = [1, 3, 4]
+        .into_iter()
+        .map(|n| crate::api::Feedback {
+            status: crate::api::Status::Archived,
+            ..crate::tui::testkit::item(n)
+        })
+        .collect();
+    h.store.write(|s| s.put_items(&archived, now())).unwrap();
+    act(&mut h, Action::View(2));
+    assert_eq!(h.screen_ids(), ["id00001", "id00002"]);
+    assert!(h.state.view_spec().status_filter().is_none());
+    act(&mut h, Action::View(3));
+    assert_eq!(h.screen_ids(), ["id00004"]);
+    act(&mut h, Action::View(4));
+    assert_eq!(h.screen_ids(), ["id00003"]);
+    // The counts of the views read both statuses too.
+    h.send(Msg::Tick(now() + SignedDuration::from_secs(10)));
+    assert_eq!(
+        h.state.views.counts[1],
+        Some(2),
+        "{:?}",
+        h.state.views.counts
+    );
+    act(&mut h, Action::View(2));
+    act(&mut h, Action::ToggleStatus);
+    assert_eq!(h.screen_ids(), ["id00001"], "archived only");
+    assert!(!h.state.filters.any_status);
 }
