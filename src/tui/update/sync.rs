@@ -153,12 +153,7 @@ fn failed(state: &mut AppState, failure: &SyncFailure, user: bool) {
                 body: text,
             });
         }
-        FailureKind::WrongAccount => {
-            state.fatal = Some(Fatal {
-                title: "This store holds another account's feedback".to_owned(),
-                body: text,
-            });
-        }
+        FailureKind::WrongAccount => wrong_account(state, text),
         FailureKind::Busy => {
             // Another process syncs this store: its writes show up with the next query; the
             // background rests until the next head sync or `r`.
@@ -174,6 +169,15 @@ fn failed(state: &mut AppState, failure: &SyncFailure, user: bool) {
             }
         }
     }
+}
+
+/// The key's account is not the store's (a sync's or a detail's check said so): the inbox
+/// stops on a screen that explains it, and nothing of this account is written.
+pub(super) fn wrong_account(state: &mut AppState, text: String) {
+    state.fatal = Some(Fatal {
+        title: "This store holds another account's feedback".to_owned(),
+        body: text,
+    });
 }
 
 /// `r`: retry what failed and sync what is new (discovery again when it never succeeded).
