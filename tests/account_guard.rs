@@ -6,6 +6,7 @@
 mod common;
 mod sync_support;
 
+use std::process::{Command, Output};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -203,4 +204,97 @@ async fn the_inbox_with_another_accounts_key_stops_and_removes_nothing() {
         .unwrap()
         .unwrap();
     assert_eq!(stored_ids(&store, "new"), before);
+}
+
+/// The binary in a clean environment under `home`, with `base_url`'s account and `store`.
+fn run(home: &std::path::Path, base_url: &str, store: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_feedback-inbox"))
+        .args(args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("FEEDBACK_BASE_URL", base_url)
+        .env("FEEDBACK_API_KEY", DEMO_KEY)
+        .env("FEEDBACK_STORE", store)
+        .output()
+        .unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Every command that writes the store refuses another account's store (exit 2) and leaves it
+/// as it was: `list --with-detail` (which stores the details it fetches) as `sync` does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn list_with_detail_refuses_another_accounts_store_as_sync_does() {
+    let (a, b) = (account(11, 30).await, account(12, 40).await);
+    let home = tempfile::tempdir().unwrap();
+    let path = home.path().join("store.sqlite3");
+    let store = store_of(&b, &path).await;
+    let before = item_count(&store);
+    drop(store);
+    let url = a.sim.base_url();
+    let list = [
+        "list",
+        "--limit",
+        "5",
+        "--format",
+        "jsonl",
+        "--fields",
+        "id,metadata",
+        "--with-detail",
+    ];
+    for args in [&["sync"][..], &list[..]] {
+        let out = run(home.path(), &url, &path, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("another account"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let store = Shared::new(Store::open(&path).unwrap()).unwrap();
+        assert_eq!(item_count(&store), before, "{args:?}");
+    }
+}
+
+/// With the store's own account, `list --with-detail` keeps the details it fetched.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn list_with_detail_keeps_the_details_of_the_stores_own_account() {
+    let b = account(12, 40).await;
+    let home = tempfile::tempdir().unwrap();
+    let path = home.path().join("store.sqlite3");
+    drop(store_of(&b, &path).await);
+    let out = run(
+        home.path(),
+        &b.sim.base_url(),
+        &path,
+        &[
+            "list",
+            "--limit",
+            "3",
+            "--fields",
+            "id,metadata",
+            "--with-detail",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let store = Store::open(&path).unwrap();
+    let newest = sim_ids(&b.sim, &Status::New);
+    for id in &newest[..3] {
+        assert!(
+            store.detail(id).unwrap().unwrap().detail_at.is_some(),
+            "{id}"
+        );
+    }
+    // The store's projects vouched for the items: no project list asked for.
+    assert_eq!(
+        b.sim.stats().route(Route::Projects),
+        1,
+        "the first sync's only"
+    );
 }
