@@ -131,3 +131,48 @@ async fn an_unreadable_store_is_called_unreadable_and_forget_does_not_offer_to_d
     }
     assert!(std::fs::read(&path).unwrap() == before, "left as it was");
 }
+
+/// `doctor` checks the settings with the function the inbox's start uses: each config here
+/// makes the inbox refuse to start, and fails doctor's "settings" line with the same reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn doctor_fails_the_configs_the_inbox_refuses_at_its_start() {
+    let r = common::rig(10, 100_000).await;
+    let url = r.sim.base_url();
+    for (config, reason) in [
+        ("[keys]\nnot_an_action = \"x\"\n", "not_an_action"),
+        ("[keys]\nquit = \"no-such-key\"\n", "no-such-key"),
+        ("[sync]\nfloor_percent = 200\n", "200"),
+        ("retention_days = 0\n", "retention_days"),
+    ] {
+        let home = tempfile::tempdir().unwrap();
+        let file = home.path().join("config.toml");
+        std::fs::write(&file, config).unwrap();
+        let store = home.path().join("store.sqlite3");
+        let args = ["--config", file.to_str().unwrap(), "doctor"];
+        let out = run(home.path(), &url, &store, &args);
+        let report = stdout(&out);
+        let line = report
+            .lines()
+            .find(|l| l.contains("settings"))
+            .unwrap_or_else(|| panic!("{config}: {report}"));
+        assert!(
+            line.starts_with("FAIL") && line.contains(reason),
+            "{config}: {line}"
+        );
+        assert_eq!(out.status.code(), Some(1), "{config}: {report}");
+    }
+    // A config the inbox accepts passes.
+    let home = tempfile::tempdir().unwrap();
+    let file = home.path().join("config.toml");
+    std::fs::write(&file, "[keys]\nquit = \"Q\"\n[sync]\nfloor_percent = 30\n").unwrap();
+    let store = home.path().join("store.sqlite3");
+    let out = run(
+        home.path(),
+        &url,
+        &store,
+        &["--config", file.to_str().unwrap(), "doctor"],
+    );
+    let report = stdout(&out);
+    let line = report.lines().find(|l| l.contains("settings")).unwrap();
+    assert!(line.starts_with("ok"), "{line}");
+}
