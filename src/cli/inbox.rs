@@ -207,6 +207,14 @@ struct Settings {
 
 /// The inbox's settings and its syncer's, which carry the store's `retention_days` (as `sync`
 /// and `search` do): a walk never fetches what the store would drop.
+/// Every setting of the config file the inbox reads at its start, checked as the start checks
+/// them (`doctor` runs this, so a config the inbox refuses never passes there).
+pub(crate) fn check_settings(args: &Args) -> Result<(), CliError> {
+    account_settings(args)?;
+    super::store_cmd::retention(args)?;
+    Ok(())
+}
+
 fn account_settings(args: &Args) -> Result<(Settings, SyncSettings), CliError> {
     Ok((settings(args)?, super::store_cmd::sync_settings(args)?))
 }

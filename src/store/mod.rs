@@ -13,6 +13,7 @@ mod account;
 mod catalog;
 mod enrich;
 mod files;
+mod integrity;
 mod keys;
 pub mod pivot;
 mod read;
@@ -38,6 +39,7 @@ use thiserror::Error;
 pub use catalog::{Counts, Info, NameCount};
 pub use enrich::{Coverage, Enqueued};
 pub use files::{default_path, store_file_name};
+pub use integrity::check_integrity;
 pub use keys::{TIES_PER_MICROSECOND, at_or_after, before, micros_key, time_key};
 pub use read::{Hide, StoredDetail, StoredItem, ViewQuery};
 pub use shared::Shared;
@@ -74,6 +76,43 @@ pub enum StoreError {
         "store {path} holds another account's feedback (none of its projects is among this account's); use another --profile, or `feedback-inbox store forget`"
     )]
     AccountMismatch { path: String },
+    /// The file's contents are not what this program wrote (a damaged page, text that is not
+    /// UTF-8, a value of the wrong type): no retry mends it.
+    #[error(
+        "the store is damaged: {path} ({source}); keep a copy of the file (notes, stars and snoozes live only there), then `feedback-inbox store forget` and `feedback-inbox sync` build it again from the service"
+    )]
+    Damaged {
+        path: String,
+        #[source]
+        source: rusqlite::Error,
+    },
+}
+
+impl StoreError {
+    /// A SQLite error of the store at `path`: [`StoreError::Damaged`] when it says the file's
+    /// contents are damaged, else [`StoreError::Sqlite`].
+    #[must_use]
+    pub fn sqlite(path: String, source: rusqlite::Error) -> Self {
+        if is_damage(&source) {
+            Self::Damaged { path, source }
+        } else {
+            Self::Sqlite { path, source }
+        }
+    }
+}
+
+/// Whether SQLite's answer means the file holds what no version of this program wrote.
+fn is_damage(error: &rusqlite::Error) -> bool {
+    use rusqlite::ErrorCode;
+    match error {
+        rusqlite::Error::SqliteFailure(e, _) => {
+            matches!(e.code, ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase)
+        }
+        rusqlite::Error::Utf8Error(..)
+        | rusqlite::Error::FromSqlConversionFailure(..)
+        | rusqlite::Error::InvalidColumnType(..) => true,
+        _ => false,
+    }
 }
 
 /// An open store: one connection. Open another (`open_again`) for another thread.
@@ -157,10 +196,7 @@ impl Store {
     /// Wraps a SQLite error with the store's name.
     #[must_use]
     pub fn error(&self, source: rusqlite::Error) -> StoreError {
-        StoreError::Sqlite {
-            path: self.describe(),
-            source,
-        }
+        StoreError::sqlite(self.describe(), source)
     }
 
     fn configure(&mut self) -> Result<(), StoreError> {
@@ -245,8 +281,5 @@ fn is_busy(error: &rusqlite::Error) -> bool {
 }
 
 fn sqlite_at(path: &Path, source: rusqlite::Error) -> StoreError {
-    StoreError::Sqlite {
-        path: path.display().to_string(),
-        source,
-    }
+    StoreError::sqlite(path.display().to_string(), source)
 }

@@ -182,10 +182,7 @@ impl Store {
         f: impl FnOnce(&Transaction<'_>) -> rusqlite::Result<T>,
     ) -> Result<T, StoreError> {
         let path = self.describe();
-        let wrap = |source| StoreError::Sqlite {
-            path: path.clone(),
-            source,
-        };
+        let wrap = |source| StoreError::sqlite(path.clone(), source);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)

@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use super::{Report, SyncError, Syncer};
+use crate::api::Feedback;
 use crate::api::lenient::CountedPage;
 use crate::store::Store;
 
@@ -49,6 +50,9 @@ impl Syncer {
         let projects = self.client.list_projects().await?;
         let listed = !projects.is_empty();
         self.blocking(move |s| s.check_account(&projects)).await?;
+        if listed {
+            self.confirm();
+        }
         let apps = self.client.list_apps(None).await?;
         let tags = self
             .client
@@ -75,15 +79,14 @@ impl Syncer {
     /// and vouched for from now on, and its apps are known once the page is stored, so one
     /// such item costs one discovery, not one per page.
     pub(super) async fn vouch(&self, page: &CountedPage) -> Result<u32, SyncError> {
-        let projects: BTreeSet<String> = page
-            .page
-            .data
-            .iter()
-            .map(|i| i.project.id.clone())
-            .collect();
-        let apps: BTreeSet<String> = page
-            .page
-            .data
+        self.vouch_items(&page.page.data).await
+    }
+
+    /// [`Syncer::vouch`] for any items about to be stored (a page's, a detail's). Items whose
+    /// projects are all vouched for confirm the account (see `account`).
+    pub(super) async fn vouch_items(&self, items: &[Feedback]) -> Result<u32, SyncError> {
+        let projects: BTreeSet<String> = items.iter().map(|i| i.project.id.clone()).collect();
+        let apps: BTreeSet<String> = items
             .iter()
             .filter_map(|i| i.app.as_ref().map(|a| a.id.clone()))
             .collect();
@@ -95,6 +98,7 @@ impl Syncer {
             .blocking(move |s| all_known(s, &projects, &apps))
             .await?;
         if known {
+            self.confirm();
             return Ok(0);
         }
         let (report, listed) = self.discover_listing().await?;

@@ -51,9 +51,13 @@
 //! - **Enrichment** (`enrich`): details queued in the store (`Store::queue_details`), newest
 //!   first, one per background step, taking turns with the backfill, paced like it; an item
 //!   whose detail fails for its own reasons is parked or left out, never blocking the rest.
+//! - **Account**: nothing the service says is stored, and no item is removed on a 404, before
+//!   the key's account is confirmed to be the store's (`account`): another account's key
+//!   answers 404 for every item of this store.
 //! - **Retention**: with `retention` set, walks stop at the first page reaching past the
 //!   cutoff and store nothing older, so the sync never undoes the store's `retention_days`.
 
+pub mod account;
 mod catalog;
 mod enrich;
 mod gate;
@@ -185,6 +189,8 @@ pub struct Syncer {
     lock: Arc<lock::SyncLock>,
     /// Background steps alternate between enrichment and the walks when both have work.
     walks_first: Arc<std::sync::atomic::AtomicBool>,
+    /// The key's account was confirmed to be the store's (see `account`).
+    confirmed: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl std::fmt::Debug for Syncer {
@@ -211,6 +217,7 @@ impl Syncer {
             gate: Arc::new(gate::Gate::default()),
             lock: Arc::new(lock::SyncLock::new(path)),
             walks_first: Arc::default(),
+            confirmed: Arc::default(),
         }
     }
 
@@ -330,25 +337,21 @@ impl Syncer {
     }
 
     /// Fetches one detail and stores it (status, tags, metadata, delivery updated at once). An
-    /// item the service no longer has is removed from the store, and the error says so.
+    /// item the service no longer has is removed from the store, and the error says so; both
+    /// wait for the account to be confirmed (see `account`): with another account's key the
+    /// answer is the account error, and the store is left as it was.
     pub async fn detail(&self, id: &str) -> Result<store::StoredDetail, SyncError> {
         let detail = match self.client.get_feedback(id).await {
             Ok(detail) => detail,
             Err(error @ ApiError::NotFound { .. }) => {
                 if !reconcile::unfetchable(id) {
-                    let gone = id.to_owned();
-                    self.blocking(move |s| {
-                        s.write(|tx| {
-                            store::forget_id(tx, &gone)?;
-                            state::recheck_done(tx, &gone)
-                        })
-                    })
-                    .await?;
+                    self.forget_gone(id).await?;
                 }
                 return Err(error.into());
             }
             Err(error) => return Err(error.into()),
         };
+        self.vouch_detail(&detail.feedback).await?;
         let at = self.clock.now();
         let id = detail.feedback.id.as_str().to_owned();
         self.blocking(move |s| {

@@ -232,6 +232,7 @@ impl Syncer {
         }
         match self.client.get_feedback(id).await {
             Ok(detail) => {
+                self.vouch_detail(&detail.feedback).await?;
                 let at = self.now();
                 let written = self
                     .blocking(move |s| {
@@ -245,14 +246,13 @@ impl Syncer {
                 Ok(Some(written.changed > 0))
             }
             Err(ApiError::NotFound { .. }) => {
-                let id = id.to_owned();
-                self.blocking(move |s| {
-                    s.write(|tx| {
-                        store::forget_id(tx, &id)?;
-                        state::recheck_done(tx, &id)
-                    })
-                })
-                .await?;
+                if !self.forget_gone(id).await? {
+                    // Nothing proves the account (an empty project list): the item stays, and
+                    // leaves the queue so that one answer is not asked for again and again.
+                    let id = id.to_owned();
+                    self.blocking(move |s| s.write(|tx| state::recheck_done(tx, &id)))
+                        .await?;
+                }
                 Ok(None)
             }
             Err(error) => Err(error.into()),

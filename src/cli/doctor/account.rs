@@ -72,6 +72,21 @@ pub fn checks(
     base.ok().and(key.ok())
 }
 
+/// The settings the inbox checks at its start (`[keys]`, `[triage]`, views, looks, `[sync]`,
+/// `retention_days`), by the same function: a config the inbox refuses fails here.
+#[must_use]
+pub fn settings(args: &Args) -> Check {
+    const NAME: &str = "settings";
+    match crate::cli::inbox::check_settings(args) {
+        Ok(()) => Check::ok(NAME, "every setting is one the inbox accepts"),
+        Err(error) => Check::fail(
+            NAME,
+            error.to_string(),
+            "correct the setting named: the inbox does not start until then",
+        ),
+    }
+}
+
 /// The config file: where, and whether it parsed.
 #[must_use]
 pub fn config_file(path: Option<&Path>, loaded: &Result<Option<Loaded>, ConfigError>) -> Check {

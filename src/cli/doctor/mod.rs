@@ -153,6 +153,14 @@ pub async fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let env = |name: &str| std::env::var(name).ok();
     let mut checks = Vec::new();
     let account = account::checks(args, &env, &mut checks);
+    if checks.first().is_some_and(|c| c.verdict != Verdict::Fail) {
+        checks.push(account::settings(args));
+    } else {
+        checks.push(Check::skip(
+            "settings",
+            "the config file must be fixed first",
+        ));
+    }
     match account {
         Some(resolved) => {
             let probe = network::probe(&resolved).await;

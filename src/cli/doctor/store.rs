@@ -47,6 +47,15 @@ pub fn at(path: &Path, retention: Option<SignedDuration>, now: Timestamp) -> Vec
     let schema = schema(path);
     let mut lines = vec![access.clone(), schema.clone()];
     let readable = access.verdict != super::Verdict::Fail && schema.verdict == super::Verdict::Ok;
+    let sound = if readable {
+        let line = integrity(path);
+        let sound = line.verdict == super::Verdict::Ok;
+        lines.push(line);
+        sound
+    } else {
+        false
+    };
+    let readable = readable && sound;
     let report = readable.then(|| info::read(path, retention));
     let (head, sync) = match report {
         None => (
@@ -69,6 +78,26 @@ pub fn at(path: &Path, retention: Option<SignedDuration>, now: Timestamp) -> Vec
     lines.insert(0, head);
     lines.push(sync);
     lines
+}
+
+/// SQLite's `quick_check` and every stored text readable (see `store::check_integrity`): a
+/// damaged store fails here rather than in the middle of a sync.
+#[must_use]
+pub fn integrity(path: &Path) -> Check {
+    const NAME: &str = "store integrity";
+    const FIX: &str = "keep a copy of the file (notes, stars and snoozes live only there), then \
+        `feedback-inbox store forget` and `feedback-inbox sync` build it again from the service";
+    match crate::store::check_integrity(path) {
+        Ok(problems) if problems.is_empty() => {
+            Check::ok(NAME, "quick_check ok, every stored text readable")
+        }
+        Ok(problems) => Check::fail(
+            NAME,
+            format!("the store is damaged: {}", problems.join("; ")),
+            FIX,
+        ),
+        Err(error) => Check::fail(NAME, error.to_string(), FIX),
+    }
 }
 
 /// "PATH, 1.5 MiB (and 32.0 KiB of write-ahead log), 1,234 items".
@@ -249,12 +278,64 @@ mod tests {
                 ("store", Verdict::Ok),
                 ("store access", Verdict::Ok),
                 ("store schema", Verdict::Ok),
+                ("store integrity", Verdict::Ok),
                 ("last sync", Verdict::Warn)
             ]
         );
         assert!(lines[0].detail.contains("0 items"), "{}", lines[0].detail);
         assert_eq!(lines[1].detail, "file 0600, folder 0700");
-        assert_eq!(lines[3].detail, "new never; archived never");
+        assert_eq!(lines[4].detail, "new never; archived never");
+    }
+
+    /// Text that is not UTF-8 passes `quick_check` but stops a sync: the integrity line fails,
+    /// says the store is damaged and what to do, and nothing else reads the store.
+    #[test]
+    fn a_store_with_text_that_is_not_utf8_fails_the_integrity_line() {
+        let (_dir, path) = made();
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('account_project_ids', CAST(x'80ff' AS TEXT))",
+        )
+        .unwrap();
+        let lines = at(&path, None, Timestamp::UNIX_EPOCH);
+        let line = &lines[3];
+        assert_eq!(
+            (line.name, line.verdict),
+            ("store integrity", Verdict::Fail)
+        );
+        assert!(
+            line.detail.contains("the store is damaged") && line.detail.contains("table meta"),
+            "{}",
+            line.detail
+        );
+        assert!(line.fix.as_deref().unwrap().contains("store forget"));
+        assert_eq!(lines[4].verdict, Verdict::Skip);
+    }
+
+    /// A damaged page is found by `quick_check`.
+    #[test]
+    fn a_store_with_a_damaged_page_fails_the_integrity_line() {
+        let (_dir, path) = made();
+        {
+            let mut store = Store::open(&path).unwrap();
+            let items: Vec<_> = (0..300).map(crate::tui::testkit::item).collect();
+            store.put_items(&items, crate::tui::testkit::now()).unwrap();
+            store
+                .conn()
+                .execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+                .unwrap();
+        }
+        let mut bytes = std::fs::read(&path).unwrap();
+        let page = 4096;
+        assert!(bytes.len() > 12 * page, "{}", bytes.len());
+        // Pages in the middle of the file overwritten: an index's or a table's b-tree.
+        for byte in &mut bytes[6 * page..10 * page] {
+            *byte = 0x5a;
+        }
+        std::fs::write(&path, bytes).unwrap();
+        let line = integrity(&path);
+        assert_eq!(line.verdict, Verdict::Fail, "{}", line.detail);
+        assert!(line.fix.as_deref().unwrap().contains("store forget"));
     }
 
     #[cfg(unix)]

@@ -2,7 +2,8 @@
 //! they come from the item's detail. What the local store holds (details fetched before,
 //! webhook deliveries) costs no request; `--with-detail` fetches the rest, one request per
 //! item, paced by the client's rate-limit handling, and stores each detail it fetched when a
-//! store is open.
+//! store is open, once the key's account is confirmed to be the store's (another account's
+//! store is refused, exit 2, before anything is written or printed).
 
 use jiff::Timestamp;
 
@@ -73,6 +74,7 @@ impl Details {
             Err(error) => return Err(error.into()),
         };
         if let (Some(store), false) = (&self.store, self.store_failed)
+            && crate::sync::account::vouch_for(client, store, &detail.feedback).await?
             && let Err(error) = store.write(|s| s.put_detail(&detail, Timestamp::now()))
         {
             eprintln!("warning: details are not kept in the store: {error}");

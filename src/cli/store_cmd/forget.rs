@@ -56,7 +56,17 @@ pub fn check_store_file(path: &Path, refusal: &str) -> Result<(), CliError> {
     let mut header = [0u8; 16];
     let read =
         std::fs::File::open(path).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut header));
-    if read.is_err() || &header != b"SQLite format 3\0" {
+    match read {
+        Ok(()) => {}
+        // Too short for a header: not a database.
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+            return Err(not_a_store("is not a SQLite database"));
+        }
+        // What it holds is unknown: saying "not a store" would invite deleting a store whose
+        // permissions or disk are all that is wrong.
+        Err(e) => return Err(unreadable(path, &e)),
+    }
+    if &header != b"SQLite format 3\0" {
         return Err(not_a_store("is not a SQLite database"));
     }
     match has_items_table(path) {
@@ -67,6 +77,19 @@ pub fn check_store_file(path: &Path, refusal: &str) -> Result<(), CliError> {
         None if in_default_folder(path) => Ok(()),
         None => Err(not_a_store("cannot be read as a feedback-inbox store")),
     }
+}
+
+/// A store file that cannot be read: the reason, and for a permission what to check (the file
+/// is someone else's, or its mode was changed); nothing suggests deleting it.
+fn unreadable(path: &Path, error: &std::io::Error) -> CliError {
+    let shown = path.display().to_string();
+    let shown = crate::text::sanitize_line(&shown);
+    if error.kind() == std::io::ErrorKind::PermissionDenied {
+        return CliError::Usage(format!(
+            "{shown} cannot be read: permission denied; check its owner and mode (`ls -l {shown}`): the store is to be yours, mode 0600 (`chmod 600 {shown}`)"
+        ));
+    }
+    CliError::Other(format!("{shown} cannot be read: {error}"))
 }
 
 /// `Some(true)` when the database has the `items` table; `None` when it cannot be read.

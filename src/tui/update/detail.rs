@@ -236,6 +236,11 @@ pub(super) fn loaded(
             effects
         }
         Err(failure) => {
+            if failure.kind == FailureKind::WrongAccount {
+                state.pending = None;
+                super::sync::wrong_account(state, failure.text);
+                return Vec::new();
+            }
             if failure.kind == FailureKind::Offline {
                 super::sync::went_offline(state, failure.text.clone());
             }

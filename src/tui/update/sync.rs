@@ -179,12 +179,7 @@ fn failed(state: &mut AppState, failure: &SyncFailure, user: bool) {
                 body: text,
             });
         }
-        FailureKind::WrongAccount => {
-            state.fatal = Some(Fatal {
-                title: "This store holds another account's feedback".to_owned(),
-                body: text,
-            });
-        }
+        FailureKind::WrongAccount => wrong_account(state, text),
         FailureKind::Refused | FailureKind::Other => {
             state.sync.background = false;
             if user {
@@ -237,6 +232,15 @@ pub(super) fn busy_retry(state: &mut AppState) -> Vec<Effect> {
     // Said once: another `Busy` keeps it waiting quietly.
     state.sync.retrying = true;
     vec![job(state, waiting)]
+}
+
+/// The key's account is not the store's (a sync's or a detail's check said so): the inbox
+/// stops on a screen that explains it, and nothing of this account is written.
+pub(super) fn wrong_account(state: &mut AppState, text: String) {
+    state.fatal = Some(Fatal {
+        title: "This store holds another account's feedback".to_owned(),
+        body: text,
+    });
 }
 
 /// `r`: retry what failed and sync what is new (discovery again when it never succeeded).

@@ -128,6 +128,22 @@ fn the_preview_reads_the_selected_item_and_fetches_it_once() {
 }
 
 #[test]
+fn a_preview_answer_of_another_account_stops_the_inbox_as_a_sync_would() {
+    let mut h = started_harness(160, 40, 100, false);
+    assert_eq!(h.state.reading.preview.fetching.as_deref(), Some("id00000"));
+    h.send(Msg::DetailLoaded {
+        id: "id00000".into(),
+        result: Err(crate::tui::action::SyncFailure {
+            text: "Store x holds another account's feedback".into(),
+            kind: crate::tui::action::FailureKind::WrongAccount,
+        }),
+    });
+    let fatal = h.state.fatal.as_ref().expect("the account screen");
+    assert!(fatal.title.contains("another account"), "{}", fatal.title);
+    assert_eq!(h.state.reading.preview.fetching, None);
+}
+
+#[test]
 fn a_held_j_asks_for_nothing_until_the_selection_rests() {
     let mut h = wide();
     let mut asked = Vec::new();
