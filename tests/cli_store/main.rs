@@ -4,6 +4,7 @@
 //! `Store` API directly, or by a sync against the simulator.
 #![allow(clippy::unwrap_used)]
 
+mod basis;
 #[path = "../common/mod.rs"]
 mod common;
 mod search;
