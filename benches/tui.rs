@@ -43,6 +43,7 @@ fn view(items: usize, at: usize) -> ViewData {
         freshness: None,
         partial: false,
         triage: feedback_inbox::tui::action::TriageFigures::default(),
+        basis: None,
     }
 }
 

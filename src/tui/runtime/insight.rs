@@ -105,7 +105,7 @@ fn enrich_task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
                 tz: tz.clone(),
             };
             Box::new(move || {
-                let view = store.read(|s| super::views::view_query(s, &spec, &cx));
+                let view = store.read(|s| super::reads::details_view(s, &spec, &cx));
                 Msg::Enqueued(match view {
                     Some(view) => store
                         .write(|s| s.queue_details(&view))
