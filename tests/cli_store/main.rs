@@ -9,6 +9,7 @@ mod basis;
 mod common;
 mod search;
 mod synced;
+mod versions;
 mod webhook;
 #[path = "../webhook_support/mod.rs"]
 mod webhook_support;

@@ -28,7 +28,7 @@ pub fn write(
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     match args.format {
-        TableFormat::Table => table(pivot, TableMode::detect(), out)?,
+        TableFormat::Table => table(pivot, TableMode::detect(), cx, out)?,
         TableFormat::Json => {
             let json = serde_json::to_string_pretty(&Json::of(pivot, cx))?;
             writeln!(out, "{}", terminal_safe_json(json))?;
@@ -106,7 +106,12 @@ pub fn sparkline(daily: &[u32]) -> String {
         .collect()
 }
 
-fn table(pivot: &Pivot, mode: TableMode, out: &mut dyn Write) -> Result<(), CliError> {
+fn table(
+    pivot: &Pivot,
+    mode: TableMode,
+    cx: &Context,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     // Counts are right-aligned under their title.
     let count_cells = pivot
         .groups
@@ -120,8 +125,17 @@ fn table(pivot: &Pivot, mode: TableMode, out: &mut dyn Write) -> Result<(), CliE
         .iter()
         .map(|g| {
             let share = share(g, pivot.total);
+            // A version group says when its version was first seen.
+            let shown = match g.first_seen {
+                Some(first) => format!(
+                    "{} · first {}",
+                    g.shown(),
+                    crate::timefmt::day(first, cx.now, &cx.tz)
+                ),
+                None => g.shown().to_owned(),
+            };
             vec![
-                g.shown().to_owned(),
+                shown,
                 format!("{:>count_cells$}", thousands(g.count)),
                 format!("{:5.1}%", share * 100.0),
                 share_bar(share, BAR_CELLS),
@@ -181,6 +195,11 @@ struct JsonGroup<'a> {
     count: u64,
     share: f64,
     daily: &'a [u32],
+    /// A version group's app id and first sighting.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    app: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_seen: Option<String>,
 }
 
 impl<'a> Json<'a> {
@@ -200,6 +219,8 @@ impl<'a> Json<'a> {
                     count: g.count,
                     share: (share(g, pivot.total) * 10_000.0).round() / 10_000.0,
                     daily: &g.daily,
+                    app: g.app.as_deref(),
+                    first_seen: g.first_seen.map(|t| t.to_string()),
                 })
                 .collect(),
         }
@@ -236,7 +257,11 @@ fn csv(pivot: &Pivot, raw: bool, out: &mut dyn Write) -> Result<(), CliError> {
 #[cfg(test)]
 pub(super) fn table_for_tests(pivot: &Pivot, mode: TableMode) -> String {
     let mut out = Vec::new();
-    table(pivot, mode, &mut out).unwrap_or_default();
+    let cx = Context {
+        now: jiff::Timestamp::UNIX_EPOCH,
+        tz: jiff::tz::TimeZone::UTC,
+    };
+    table(pivot, mode, &cx, &mut out).unwrap_or_default();
     String::from_utf8(out).unwrap_or_default()
 }
 

@@ -18,6 +18,8 @@ fn group(key: Option<&str>, label: Option<&str>, count: u64, today: u32) -> Grou
         label: label.map(str::to_owned),
         count,
         daily,
+        app: None,
+        first_seen: None,
     }
 }
 

@@ -22,6 +22,7 @@ mod kept;
 mod query;
 mod totals;
 mod trend;
+mod version;
 
 #[cfg(test)]
 mod tests;
@@ -30,12 +31,15 @@ mod tests_brute;
 #[cfg(test)]
 mod tests_trend;
 #[cfg(test)]
+mod tests_version;
+#[cfg(test)]
 mod timing;
 
 use std::collections::HashMap;
 
 pub use days::{Period, SERIES_DAYS, Window, day_start, key_time};
 pub use trend::{Growth, Trend, growth};
+pub use version::precedence;
 
 use super::search::Context;
 use super::{Store, StoreError, ViewQuery};
@@ -148,6 +152,10 @@ pub struct Group {
     pub count: u64,
     /// Items per local day over the 30 days ending today ([`SERIES_DAYS`]), oldest first.
     pub daily: Vec<u32>,
+    /// A version group's app id (`None` for other pivots, and for items without an app).
+    pub app: Option<String>,
+    /// A version group's first sighting: its oldest stored item of that app and version.
+    pub first_seen: Option<jiff::Timestamp>,
 }
 
 impl Group {
@@ -157,6 +165,8 @@ impl Group {
             label,
             count: 0,
             daily: vec![0; days],
+            app: None,
+            first_seen: None,
         }
     }
 
@@ -179,7 +189,8 @@ pub struct Pivot {
     /// For a metadata pivot: the view's items with metadata stored (a detail or a webhook
     /// brought it). `None` for other pivots.
     pub covered: Option<u64>,
-    /// Largest first, ties by key (`None` last); for day and week, newest first.
+    /// Largest first, ties by key (`None` last); for day and week, newest first; for version,
+    /// by app and version precedence (`version`).
     pub groups: Vec<Group>,
     /// The first (oldest) day of the groups' daily series.
     pub first_day: jiff::civil::Date,
@@ -213,7 +224,11 @@ impl Store {
                     let daily = self.view_daily(view, &window)?;
                     add_none(&mut groups, total, &daily);
                 }
-                sort_largest_first(&mut groups);
+                if *by == By::Version {
+                    version::sort_by_app_and_version(&mut groups);
+                } else {
+                    sort_largest_first(&mut groups);
+                }
                 (total, groups)
             }
         };

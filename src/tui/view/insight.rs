@@ -245,7 +245,7 @@ fn draw_group(
         state.acting.privacy,
     );
     let line = Line::from(vec![
-        Span::raw(fit(&shown, label_width)),
+        Span::raw(version_label(group, &shown, label_width, state)),
         Span::raw(format!(
             "{:>8} ",
             thousands(usize::try_from(group.count).unwrap_or(usize::MAX))
@@ -256,6 +256,30 @@ fn draw_group(
     ]);
     frame.render_widget(Paragraph::new(line), text);
     self::spark(frame, spark, &group.daily, max, theme.good());
+}
+
+/// A group's label in `cells`; a version group's ends with its first day ("Trailhead iOS
+/// 3.10.0 · first 19 Nov"), and when it must be cut, its app's name is, not the version.
+fn version_label(group: &Group, shown: &str, cells: usize, state: &AppState) -> String {
+    let (Some(first), Some(version)) = (group.first_seen, group.key.as_deref()) else {
+        return fit(shown, cells);
+    };
+    let day = crate::timefmt::day(first, state.now, &state.tz);
+    let first = format!(" · first {day:>6}");
+    let room = cells.saturating_sub(crate::width::width(&first));
+    let version = sanitize_line(version);
+    let text = match shown.strip_suffix(version.as_ref()) {
+        Some(app) if crate::width::width(shown) > room => {
+            let app_cells = room.saturating_sub(crate::width::width(&version) + 1);
+            format!(
+                "{} {version}",
+                crate::width::truncate(app.trim_end(), app_cells)
+            )
+        }
+        _ => shown.to_owned(),
+    };
+    // The days line up in a column.
+    fit(&format!("{}{first}", fit(&text, room)), cells)
 }
 
 /// The status bar's enrichment part: "details 120/812 · ~4 min" (no estimate while the
