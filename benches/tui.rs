@@ -270,6 +270,8 @@ fn trends_frame(c: &mut Criterion) {
             today: daily[29],
             daily,
             growing,
+            held_from: 0,
+            no_baseline: false,
         }),
         ..TrendsPanel::default()
     });

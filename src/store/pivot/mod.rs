@@ -29,6 +29,8 @@ mod tests;
 #[cfg(test)]
 mod tests_brute;
 #[cfg(test)]
+mod tests_held;
+#[cfg(test)]
 mod tests_trend;
 #[cfg(test)]
 mod tests_version;
@@ -37,8 +39,8 @@ mod timing;
 
 use std::collections::HashMap;
 
-pub use days::{Period, SERIES_DAYS, Window, day_start, key_time};
-pub use trend::{Growth, Trend, growth};
+pub use days::{Held, Period, SERIES_DAYS, Window, day_start, key_time};
+pub use trend::{Growth, Trend, growth, growth_over};
 pub use version::precedence;
 
 use super::search::Context;
@@ -194,12 +196,42 @@ pub struct Pivot {
     pub groups: Vec<Group>,
     /// The first (oldest) day of the groups' daily series.
     pub first_day: jiff::civil::Date,
+    /// The first day of the series the store holds completely (0: all of them): the days
+    /// before it are not mirrored yet, their counts unknown, not zero.
+    pub held_from: usize,
+}
+
+impl Pivot {
+    /// The first day wholly held, when some days of the series are not ("history from 19 Nov").
+    #[must_use]
+    pub fn history_from(&self) -> Option<jiff::civil::Date> {
+        history_from(self.first_day, self.held_from)
+    }
+}
+
+/// The date of slot `held_from` of a series from `first_day`, when it is not the first.
+#[must_use]
+pub fn history_from(first_day: jiff::civil::Date, held_from: usize) -> Option<jiff::civil::Date> {
+    let days = i64::try_from(held_from).ok().filter(|&d| d > 0)?;
+    first_day.checked_add(jiff::Span::new().days(days)).ok()
 }
 
 impl Store {
     /// Groups the items of `view` by `by`, with each group's daily volume over the 30 days
-    /// ending on `cx.now`'s day in `cx.tz`.
+    /// ending on `cx.now`'s day in `cx.tz`, every item stored.
     pub fn pivot(&self, view: &ViewQuery, by: &By, cx: &Context) -> Result<Pivot, StoreError> {
+        self.pivot_held(view, by, cx, Held::ALL)
+    }
+
+    /// [`Store::pivot`] of a store that holds `held` of the history: the series says from
+    /// which day it is whole.
+    pub fn pivot_held(
+        &self,
+        view: &ViewQuery,
+        by: &By,
+        cx: &Context,
+        held: Held,
+    ) -> Result<Pivot, StoreError> {
         let window = Window::ending(cx.now, &cx.tz, SERIES_DAYS);
         let mut covered = None;
         let (total, groups) = match by.period() {
@@ -238,6 +270,7 @@ impl Store {
             covered,
             groups,
             first_day: window.first_day,
+            held_from: window.first_held(held),
         })
     }
 
