@@ -268,6 +268,7 @@ fn trends_frame(c: &mut Criterion) {
     state.insight.trends = Some(TrendsPanel {
         trend: Some(Trend {
             today: daily[29],
+            first_day: jiff::civil::date(2026, 10, 3),
             daily,
             growing,
             held_from: 0,

@@ -19,6 +19,8 @@ pub const TOP: usize = 5;
 pub struct Trend {
     /// Items per local day over the 30 days ending today, oldest first.
     pub daily: Vec<u32>,
+    /// The first (oldest) day of `daily`.
+    pub first_day: jiff::civil::Date,
     /// Items received today (local), the last of `daily`.
     pub today: u32,
     /// The five groups that grew most this week, most first (fewer when fewer grew).
@@ -97,6 +99,7 @@ impl Store {
         };
         Ok(Trend {
             daily,
+            first_day: series.first_day,
             today,
             growing,
             held_from: series.first_held(held),

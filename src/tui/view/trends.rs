@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::insight::{label, spark, stale};
 use super::theme::Theme;
-use crate::store::pivot::{By, Growth, Trend};
+use crate::store::pivot::{By, Growth};
 use crate::text::sanitize_line;
 use crate::tui::insight::TrendsPanel;
 use crate::tui::state::AppState;
@@ -82,24 +82,13 @@ fn trends_title(panel: &TrendsPanel, state: &AppState) -> String {
     let history = panel
         .trend
         .as_ref()
-        .and_then(|t| history(t, state))
+        .and_then(|t| history_note(t.first_day, t.held_from, t.daily.len(), state))
         .unwrap_or_default();
     format!(
         " Trends · 30 days{history} · today {today} · growing by {}{busy}{} ",
         sanitize_line(&by.name()),
         stale(panel.trend.is_some(), panel.error.as_deref())
     )
-}
-
-/// " · history from 19 Nov" while the store does not hold the whole series.
-fn history(trend: &Trend, state: &AppState) -> Option<String> {
-    let first_day = state
-        .now
-        .to_zoned(state.tz.clone())
-        .date()
-        .checked_sub(jiff::Span::new().days(i64::try_from(trend.daily.len()).ok()? - 1))
-        .ok()?;
-    history_note(first_day, trend.held_from, trend.daily.len(), state)
 }
 
 /// " · history from 19 Nov" for a series from `first_day` held from slot `held_from` of `days`
