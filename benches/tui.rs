@@ -43,6 +43,7 @@ fn view(items: usize, at: usize) -> ViewData {
         freshness: None,
         partial: false,
         triage: feedback_inbox::tui::action::TriageFigures::default(),
+        basis: None,
     }
 }
 
@@ -267,8 +268,11 @@ fn trends_frame(c: &mut Criterion) {
     state.insight.trends = Some(TrendsPanel {
         trend: Some(Trend {
             today: daily[29],
+            first_day: jiff::civil::date(2026, 10, 3),
             daily,
             growing,
+            held_from: 0,
+            no_baseline: false,
         }),
         ..TrendsPanel::default()
     });

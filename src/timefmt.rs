@@ -26,6 +26,21 @@ pub fn local(ts: Timestamp, tz: &TimeZone) -> String {
         .to_string()
 }
 
+/// The local day of `ts` as a person says it: `19 Nov`, with the year when it is not the year
+/// of `now` (`19 Nov 2025`).
+#[must_use]
+pub fn day(ts: Timestamp, now: Timestamp, tz: &TimeZone) -> String {
+    let (date, today) = (
+        ts.to_zoned(tz.clone()).date(),
+        now.to_zoned(tz.clone()).date(),
+    );
+    if date.year() == today.year() {
+        date.strftime("%-d %b").to_string()
+    } else {
+        date.strftime("%-d %b %Y").to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -42,6 +57,22 @@ mod tests {
         assert_eq!(ago(5 * 86_400), "5d");
         assert_eq!(ago(21 * 86_400), "3w");
         assert_eq!(ago(800 * 86_400), "2y");
+    }
+
+    #[test]
+    fn a_day_has_its_year_only_when_it_is_another_year() {
+        let now: Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
+        let at = |s: &str| s.parse::<Timestamp>().unwrap();
+        assert_eq!(
+            day(at("2026-11-09T23:30:00Z"), now, &TimeZone::UTC),
+            "9 Nov"
+        );
+        assert_eq!(
+            day(at("2025-12-31T12:00:00Z"), now, &TimeZone::UTC),
+            "31 Dec 2025"
+        );
+        let tokyo = TimeZone::fixed(jiff::tz::offset(9));
+        assert_eq!(day(at("2026-11-09T23:30:00Z"), now, &tokyo), "10 Nov");
     }
 
     #[test]

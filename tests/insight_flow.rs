@@ -23,7 +23,10 @@ async fn e_fetches_the_views_details_in_the_background_and_the_coverage_follows(
     })
     .len();
     app.wait_frame("the head synced", |f| {
-        f.contains(&format!("Feedback · new {new} ")) && f.contains("as of")
+        f.contains(&format!(
+            "Feedback · new · {} ",
+            feedback_inbox::text::output::counted(new, "item")
+        )) && f.contains("as of")
     });
     app.press(KeyCode::Char('='));
     app.typed("version");

@@ -22,7 +22,10 @@ async fn s_shows_the_similar_items_with_the_stores_count_and_esc_goes_back() {
         it.feedback.status == feedback_inbox::api::Status::New
     })
     .len();
-    let listed = format!("Feedback · new {new} ");
+    let listed = format!(
+        "Feedback · new · {} ",
+        feedback_inbox::text::output::counted(new, "item")
+    );
     app.wait_frame("the head synced", |f| {
         f.contains(&listed) && f.contains("as of")
     });

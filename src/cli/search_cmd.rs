@@ -18,8 +18,8 @@ use super::scope::Narrow;
 use super::since::Window;
 use super::store_cmd::{open_store, store_path};
 use crate::api::Status;
-use crate::store::search::{self, Context, QueryError};
-use crate::store::{Shared, Store};
+use crate::store::search::{self, Context, QueryError, based_on};
+use crate::store::{Coverage, Shared, Store};
 use crate::sync::{Priority, SyncError, Syncer};
 use crate::text::sanitize_line;
 use crate::width::width;
@@ -59,7 +59,8 @@ pub struct SearchArgs {
     #[arg(long, value_name = "LIST")]
     pub fields: Option<String>,
     /// First fetch the details (metadata, delivery) the store lacks for the matches, one
-    /// request per item, paced, and keep them in the store.
+    /// request per item, paced, and keep them in the store. A query that reads details
+    /// (version:, os:, locale:, meta.KEY:, has:link) fetches them for every item it is about.
     #[arg(long)]
     pub with_detail: bool,
 }
@@ -82,7 +83,9 @@ pub async fn run_command(
     let text = args.text();
     let query = search::parse(&text).map_err(|e| query_error(&text, &e))?;
     let selection = super::export::fields::Selection::parse(args.fields.as_deref())?;
-    super::export::check_with_detail(args.with_detail, selection.needs_detail())?;
+    // A query that reads details (`version:`, `has:link`) is itself what they are fetched for.
+    let needs_detail = selection.needs_detail() || query.basis().is_some();
+    super::export::check_with_detail(args.with_detail, needs_detail)?;
     let cx = context_now();
     let window = Window::new(args.since.as_deref(), args.until.as_deref(), &cx)?;
     let path = store_path(global)?.ok_or_else(|| {
@@ -114,21 +117,54 @@ pub async fn run_command(
     };
     if args.format == ListFormat::Table {
         eprintln!("{}", found.summary());
+    } else if let Some(basis) = found.basis {
+        eprintln!("note: {}", based_on(basis.with_detail, basis.total));
+    }
+    if let Some(hint) = found.hint() {
+        eprintln!("{hint}");
     }
     Ok(())
 }
 
-/// What a search found: the items written and all the matches.
+/// What a search found: the items written and all the matches, and for a query that reads
+/// details (`version:`, `has:link`), how many of the items it is about have them stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Found {
     pub shown: u64,
     pub matches: u64,
+    pub basis: Option<Coverage>,
 }
 
 impl Found {
-    /// "3 matches", "1 match", or with `--limit` cutting it short, "first 2 of 3 matches".
+    /// "3 matches", "1 match", or with `--limit` cutting it short, "first 2 of 3 matches";
+    /// then, for a query that reads details, " · based on 3 of 300 items with details".
     #[must_use]
     pub fn summary(&self) -> String {
+        let counted = self.counted();
+        match self.basis {
+            Some(b) => format!("{counted} · {}", based_on(b.with_detail, b.total)),
+            None => counted,
+        }
+    }
+
+    /// What fetches the details the answer lacks, when some items lack them.
+    #[must_use]
+    pub fn hint(&self) -> Option<String> {
+        let basis = self.basis?;
+        let missing = basis
+            .total
+            .checked_sub(basis.with_detail)
+            .filter(|&m| m > 0)?;
+        let plural = if missing == 1 { "" } else { "s" };
+        Some(format!(
+            "hint: version:, os:, locale:, meta.KEY: and has:link read an item's detail, which \
+             the list does not bring: --with-detail fetches the {} missing detail{plural} first \
+             (one request each)",
+            super::store_cmd::info::grouped(missing)
+        ))
+    }
+
+    fn counted(&self) -> String {
         let noun = if self.matches == 1 {
             "match"
         } else {
@@ -215,7 +251,19 @@ pub fn run(
     } else {
         shown
     };
-    Ok(Found { shown, matches })
+    let basis = match query.basis() {
+        Some(basis) => {
+            let scope = search::compile(store.conn(), &query.without_details(), cx)
+                .map_err(|e| query_error(&args.text(), &e))?;
+            Some(store.basis_coverage(&narrow.view(scope), basis)?)
+        }
+        None => None,
+    };
+    Ok(Found {
+        shown,
+        matches,
+        basis,
+    })
 }
 
 /// The context of a search run now, in the system's zone.

@@ -10,6 +10,7 @@
 use rusqlite::{OptionalExtension, params_from_iter};
 
 use super::read::view_condition;
+use super::search::Basis;
 use super::{Store, StoreError, ViewQuery};
 
 /// What queueing a view did.
@@ -127,5 +128,18 @@ impl Store {
                 })
             })
             .map_err(|e| self.error(e))
+    }
+
+    /// How many items of `query` have the details a search resting on `basis` reads: their
+    /// metadata (from the kept counts when the view allows, as a pivot counts it), or their
+    /// delivery links (a fetched detail).
+    pub fn basis_coverage(&self, query: &ViewQuery, basis: Basis) -> Result<Coverage, StoreError> {
+        match basis {
+            Basis::Metadata => {
+                let (total, with_detail) = self.covered(query)?;
+                Ok(Coverage { with_detail, total })
+            }
+            Basis::Delivery => self.detail_coverage(query),
+        }
     }
 }

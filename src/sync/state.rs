@@ -129,6 +129,41 @@ pub fn status_state_with(
     read().map_err(|e| store.error(e))
 }
 
+/// What the store holds of both statuses' history: every item received at or after the later
+/// of the two statuses' edges. A status mirrored to its end holds everything; one being
+/// mirrored holds what lies above its newest gap (a first mirror's walk towards the deep end
+/// is one); one never walked holds nothing yet. Both count, because an item moves between
+/// them: a view of either is whole only where both are.
+pub fn held(store: &Store) -> Result<store::pivot::Held, StoreError> {
+    let mut since: Option<Timestamp> = None;
+    for status in [Status::New, Status::Archived] {
+        let edge = held_since(store, status.as_str()).map_err(|e| store.error(e))?;
+        since = match (since, edge) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
+    }
+    Ok(store::pivot::Held { since })
+}
+
+/// The time from which `status` is wholly stored (`None`: all of it).
+fn held_since(store: &Store, status: &str) -> rusqlite::Result<Option<Timestamp>> {
+    let conn = store.conn();
+    let row = status_row(conn, status)?;
+    let gaps = gaps(conn, status)?;
+    if row.complete && gaps.is_empty() {
+        return Ok(None);
+    }
+    // Below a gap's `last` items are missing; above the newest such edge every one is stored.
+    // A gap that starts above every position (a page with no readable item) holds nothing.
+    let edge = gaps
+        .iter()
+        .map(|g| g.last.timestamp().unwrap_or(Timestamp::MAX))
+        .max()
+        .or_else(|| row.head.as_ref().and_then(Key::timestamp));
+    Ok(Some(edge.unwrap_or(Timestamp::MAX)))
+}
+
 pub fn status_row(conn: &Connection, status: &str) -> rusqlite::Result<StatusRow> {
     conn.prepare_cached(
         "SELECT head_received, head_id, synced_at, complete, reconcile_cursor, reconcile_received,

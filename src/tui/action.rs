@@ -7,7 +7,7 @@ use jiff::Timestamp;
 
 use crate::api::{App, Project, RateLimit, Status, Wait};
 use crate::store::search::QueryError;
-use crate::store::{Counts, StoredDetail};
+use crate::store::{Counts, Coverage, StoredDetail};
 use crate::tui::rows::Window;
 
 // The table of every action (`Action::ALL`), in a file of its own.
@@ -118,6 +118,9 @@ pub struct ViewData {
     pub partial: bool,
     /// The view's unseen count and the store's triage figures as of the query.
     pub triage: TriageFigures,
+    /// For a search that reads details (`version:`, `has:link`), how many of the items it is
+    /// about have them; `None` for other views and for the first screen's partial answer.
+    pub basis: Option<Coverage>,
 }
 
 /// Triage figures read with a view: its unseen items, the store's triage write count (another

@@ -117,6 +117,8 @@ pub struct ListView {
     pub loaded: bool,
     /// `keys` are the first screen's only (start-up); the whole view is on its way.
     pub partial: bool,
+    /// A search that reads details: how many of the items it is about have them (the title).
+    pub basis: Option<crate::store::Coverage>,
     /// The latest window of rows asked for.
     pub rows_id: u64,
     /// The last failure of a store read, shown in the list until the next success.

@@ -130,3 +130,46 @@ async fn search_with_detail_fetches_what_the_store_lacks_once_and_keeps_it() {
     ok(&run(home.path(), &url, &args));
     assert_eq!(r.sim.stats().route(Route::FeedbackItem) - before, 5);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_with_detail_fetches_the_details_a_metadata_query_reads_for_every_item_it_is_about()
+{
+    let r = rig(30, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let url = r.sim.base_url();
+    let path = home.path().join("store.sqlite3");
+    let details: Vec<_> = r.sim.state().read().items().take(6).collect();
+    let version = details[3].metadata.built_in["appVersion"].clone();
+    let with_version = details
+        .iter()
+        .filter(|d| d.metadata.built_in.get("appVersion") == Some(&version))
+        .count();
+    {
+        let mut store = Store::open(&path).unwrap();
+        let items: Vec<_> = details.iter().map(|d| d.feedback.clone()).collect();
+        store.put_items(&items, jiff::Timestamp::now()).unwrap();
+        store
+            .put_detail(&details[0], jiff::Timestamp::now())
+            .unwrap();
+    }
+    let store = path.to_str().unwrap();
+    let query = format!("version:{version}");
+    let args = ["--store", store, "search", "--with-detail", "--", &query];
+    let before = r.sim.stats().route(Route::FeedbackItem);
+    let out = run(home.path(), &url, &args);
+    let table = ok(&out);
+    assert_eq!(r.sim.stats().route(Route::FeedbackItem) - before, 5);
+    assert_eq!(table.lines().count(), 1 + with_version, "{table}");
+    let plural = if with_version == 1 {
+        "match"
+    } else {
+        "matches"
+    };
+    assert!(
+        stderr(&out).contains(&format!(
+            "{with_version} {plural} · based on 6 of 6 items with details"
+        )),
+        "{}",
+        stderr(&out)
+    );
+}

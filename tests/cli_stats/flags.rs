@@ -132,17 +132,28 @@ async fn a_metadata_pivot_says_how_many_items_it_is_based_on() {
             .all(|l| l.starts_with("iOS ") || l.starts_with("Android ")),
         "{labels:?}"
     );
+    // A version is one app's: grouped by app and version.
     let json = f.json(&["--by", "version", "tag:bug"]);
     let versions = tally(bugs.iter().copied(), |d| {
-        vec![
-            d.metadata
-                .built_in
-                .get("appVersion")
-                .cloned()
-                .unwrap_or_else(|| "(none)".into()),
-        ]
+        let app = d.feedback.app.as_ref().map_or("", |a| a.id.as_str());
+        vec![match d.metadata.built_in.get("appVersion") {
+            Some(version) => format!("{app} {version}"),
+            None => "(none)".into(),
+        }]
     });
-    assert_eq!(counts(&json), versions);
+    let got: BTreeMap<String, u64> = json["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let key = match g["key"].as_str() {
+                Some(version) => format!("{} {version}", g["app"].as_str().unwrap_or_default()),
+                None => "(none)".into(),
+            };
+            (key, g["count"].as_u64().unwrap())
+        })
+        .collect();
+    assert_eq!(got, versions);
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -4,10 +4,13 @@
 //! `Store` API directly, or by a sync against the simulator.
 #![allow(clippy::unwrap_used)]
 
+mod basis;
 #[path = "../common/mod.rs"]
 mod common;
+mod history;
 mod search;
 mod synced;
+mod versions;
 mod webhook;
 #[path = "../webhook_support/mod.rs"]
 mod webhook_support;

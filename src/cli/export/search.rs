@@ -56,7 +56,9 @@ pub fn write(
     sink.finish(None)
 }
 
-/// `--with-detail`: fetches (and stores) the details the store lacks for the matches.
+/// `--with-detail`: fetches (and stores) the details the store lacks for the matches. A query
+/// that reads details (`version:`) can only match items whose details are stored: its details
+/// are fetched for the items it is about (the query less those qualifiers), every one of them.
 pub async fn with_detail(
     global: &super::super::Args,
     shared: &Shared,
@@ -64,10 +66,14 @@ pub async fn with_detail(
     narrow: &Narrow,
     args: &SearchArgs,
 ) -> Result<(), CliError> {
+    let (query, limit) = match query.basis() {
+        Some(_) => (query.without_details(), None),
+        None => (query.clone(), args.limit),
+    };
     let keys = shared.read(|store| {
-        let sql = search::compile(store.conn(), query, &context_now())
+        let sql = search::compile(store.conn(), &query, &context_now())
             .map_err(|e| query_error(&args.text(), &e))?;
-        Ok::<_, CliError>(store.view_keys(&narrow.view(sql), args.limit)?)
+        Ok::<_, CliError>(store.view_keys(&narrow.view(sql), limit)?)
     })?;
     let client = super::super::client(global, false)?;
     let mut details = Details::new(Some(shared.clone()), Some(client));

@@ -126,5 +126,7 @@ pub fn pivot(
         search::compile(store.conn(), query, cx).map_err(|e| query_error(&args.text(), &e))?;
     let mut view = narrow.view(sql);
     view.status.clone_from(&args.status);
-    Ok(store.pivot(&view, by, cx)?)
+    // A first mirror's days not reached yet are unknown: the sparklines say so.
+    let held = crate::sync::state::held(store)?;
+    Ok(store.pivot_held(&view, by, cx, held)?)
 }

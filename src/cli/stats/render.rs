@@ -28,7 +28,7 @@ pub fn write(
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     match args.format {
-        TableFormat::Table => table(pivot, TableMode::detect(), out)?,
+        TableFormat::Table => table(pivot, TableMode::detect(), cx, out)?,
         TableFormat::Json => {
             let json = serde_json::to_string_pretty(&Json::of(pivot, cx))?;
             writeln!(out, "{}", terminal_safe_json(json))?;
@@ -47,6 +47,15 @@ pub fn summary(pivot: &Pivot) -> String {
     let noun = if groups == 1 { "group" } else { "groups" };
     let items = if pivot.total == 1 { "item" } else { "items" };
     let mut line = format!("{} {items} in {groups} {noun}", thousands(pivot.total));
+    if let Some(from) = pivot.history_from() {
+        // A first mirror has not reached the days before `from`: their counts are unknown.
+        let whole = if from > pivot.first_day + jiff::Span::new().days(29) {
+            "no day of the last 30 is mirrored whole yet".to_owned()
+        } else {
+            format!("history from {from}, the days before not mirrored yet")
+        };
+        line = format!("{line}; {whole} (· in the sparklines; `feedback-inbox sync` mirrors them)");
+    }
     if let Some(covered) = pivot.covered {
         line = format!(
             "{line}; {} based on {} of {} items (metadata comes with a detail: `search QUERY --with-detail --fields all` fetches it)",
@@ -89,14 +98,18 @@ pub fn share_bar(share: f64, cells: usize) -> String {
 }
 
 /// One cell per day, scaled to the busiest day of the series: an empty day is the lowest
-/// block, a day with any item at least the second.
+/// block, a day with any item at least the second; a day before `held_from` (not mirrored yet:
+/// its count unknown) is `·`.
 #[must_use]
-pub fn sparkline(daily: &[u32]) -> String {
-    let max = daily.iter().copied().max().unwrap_or(0);
+pub fn sparkline(daily: &[u32], held_from: usize) -> String {
+    let max = daily.iter().skip(held_from).copied().max().unwrap_or(0);
     daily
         .iter()
-        .map(|&n| {
-            if n == 0 {
+        .enumerate()
+        .map(|(day, &n)| {
+            if day < held_from {
+                '·'
+            } else if n == 0 {
                 LEVELS[0]
             } else {
                 let level = (u64::from(n) * 7).div_ceil(u64::from(max));
@@ -106,7 +119,12 @@ pub fn sparkline(daily: &[u32]) -> String {
         .collect()
 }
 
-fn table(pivot: &Pivot, mode: TableMode, out: &mut dyn Write) -> Result<(), CliError> {
+fn table(
+    pivot: &Pivot,
+    mode: TableMode,
+    cx: &Context,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     // Counts are right-aligned under their title.
     let count_cells = pivot
         .groups
@@ -120,12 +138,21 @@ fn table(pivot: &Pivot, mode: TableMode, out: &mut dyn Write) -> Result<(), CliE
         .iter()
         .map(|g| {
             let share = share(g, pivot.total);
+            // A version group says when its version was first seen.
+            let shown = match g.first_seen {
+                Some(first) => format!(
+                    "{} · first {}",
+                    g.shown(),
+                    crate::timefmt::day(first, cx.now, &cx.tz)
+                ),
+                None => g.shown().to_owned(),
+            };
             vec![
-                g.shown().to_owned(),
+                shown,
                 format!("{:>count_cells$}", thousands(g.count)),
                 format!("{:5.1}%", share * 100.0),
                 share_bar(share, BAR_CELLS),
-                sparkline(&g.daily),
+                sparkline(&g.daily, pivot.held_from),
             ]
         })
         .collect();
@@ -160,17 +187,30 @@ fn table(pivot: &Pivot, mode: TableMode, out: &mut dyn Write) -> Result<(), CliE
     Ok(())
 }
 
-/// The JSON shape: `{by, total, covered, first_day, groups: [{key, label, count, share,
-/// daily}]}`; `key` is null for the items without a value, `covered` null but for metadata
-/// pivots, `daily` the 30 days from `first_day` to today.
+/// The JSON shape: `{by, total, covered, first_day, history_from?, groups: [{key, label,
+/// count, share, daily, app?, first_seen?}]}`; `key` is null for the items without a value,
+/// `covered` null but for metadata pivots, `daily` the 30 days from `first_day` to today, a
+/// day before `history_from` (not mirrored yet) null.
 #[derive(Debug, Serialize)]
 struct Json<'a> {
     by: String,
     total: u64,
     covered: Option<u64>,
     first_day: String,
+    /// The first day of the series the store holds whole (absent when it holds them all).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    history_from: Option<String>,
     time_zone: Option<&'a str>,
     groups: Vec<JsonGroup<'a>>,
+}
+
+/// The series with the days before `held_from` (not mirrored yet) as `None`.
+fn held_days(daily: &[u32], held_from: usize) -> Vec<Option<u32>> {
+    daily
+        .iter()
+        .enumerate()
+        .map(|(day, &n)| (day >= held_from).then_some(n))
+        .collect()
 }
 
 #[derive(Debug, Serialize)]
@@ -180,7 +220,13 @@ struct JsonGroup<'a> {
     label: Option<&'a str>,
     count: u64,
     share: f64,
-    daily: &'a [u32],
+    /// `null` for a day not mirrored yet (its count unknown).
+    daily: Vec<Option<u32>>,
+    /// A version group's app id and first sighting.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    app: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_seen: Option<String>,
 }
 
 impl<'a> Json<'a> {
@@ -190,6 +236,7 @@ impl<'a> Json<'a> {
             total: pivot.total,
             covered: pivot.covered,
             first_day: pivot.first_day.to_string(),
+            history_from: pivot.history_from().map(|d| d.to_string()),
             time_zone: cx.tz.iana_name(),
             groups: pivot
                 .groups
@@ -199,7 +246,9 @@ impl<'a> Json<'a> {
                     label: g.label.as_deref(),
                     count: g.count,
                     share: (share(g, pivot.total) * 10_000.0).round() / 10_000.0,
-                    daily: &g.daily,
+                    daily: held_days(&g.daily, pivot.held_from),
+                    app: g.app.as_deref(),
+                    first_seen: g.first_seen.map(|t| t.to_string()),
                 })
                 .collect(),
         }
@@ -226,7 +275,12 @@ fn csv(pivot: &Pivot, raw: bool, out: &mut dyn Write) -> Result<(), CliError> {
             g.count.to_string(),
             format!("{:.4}", share(g, pivot.total)),
         ];
-        record.extend(g.daily.iter().map(u32::to_string));
+        // A day not mirrored yet is an empty cell: its count is unknown.
+        record.extend(
+            held_days(&g.daily, pivot.held_from)
+                .into_iter()
+                .map(|n| n.map(|n| n.to_string()).unwrap_or_default()),
+        );
         writer.write_record(&record)?;
     }
     writer.flush()?;
@@ -236,7 +290,11 @@ fn csv(pivot: &Pivot, raw: bool, out: &mut dyn Write) -> Result<(), CliError> {
 #[cfg(test)]
 pub(super) fn table_for_tests(pivot: &Pivot, mode: TableMode) -> String {
     let mut out = Vec::new();
-    table(pivot, mode, &mut out).unwrap_or_default();
+    let cx = Context {
+        now: jiff::Timestamp::UNIX_EPOCH,
+        tz: jiff::tz::TimeZone::UTC,
+    };
+    table(pivot, mode, &cx, &mut out).unwrap_or_default();
     String::from_utf8(out).unwrap_or_default()
 }
 

@@ -18,6 +18,8 @@ fn group(key: Option<&str>, label: Option<&str>, count: u64, today: u32) -> Grou
         label: label.map(str::to_owned),
         count,
         daily,
+        app: None,
+        first_seen: None,
     }
 }
 
@@ -37,6 +39,7 @@ fn pivot(by: By, covered: Option<u64>) -> Pivot {
             group(None, None, 1, 0),
         ],
         first_day: date(2026, 10, 22),
+        held_from: 0,
     }
 }
 
@@ -52,11 +55,11 @@ fn bars_are_cut_in_eighths_and_a_share_above_zero_shows() {
 
 #[test]
 fn sparklines_scale_to_the_busiest_day_and_tell_empty_from_few() {
-    assert_eq!(sparkline(&[0, 1, 7, 14, 0]), "▁▂▅█▁");
-    assert_eq!(sparkline(&[0, 0]), "▁▁");
-    assert_eq!(sparkline(&[3]), "█");
+    assert_eq!(sparkline(&[0, 1, 7, 14, 0], 0), "▁▂▅█▁");
+    assert_eq!(sparkline(&[0, 0], 0), "▁▁");
+    assert_eq!(sparkline(&[3], 0), "█");
     // One item against a thousand still shows above an empty day.
-    assert_eq!(sparkline(&[0, 1, 1000]), "▁▂█");
+    assert_eq!(sparkline(&[0, 1, 1000], 0), "▁▂█");
 }
 
 #[test]

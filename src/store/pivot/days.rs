@@ -63,11 +63,41 @@ impl Window {
         above.checked_sub(1)
     }
 
+    /// The first slot whose whole day the store holds, given what it holds (0: every day;
+    /// `days()`: none).
+    #[must_use]
+    pub fn first_held(&self, held: Held) -> usize {
+        match held.since {
+            None => 0,
+            // A day is held when it starts at or after `since`: its start's key is at or
+            // below `since`'s (keys run against time).
+            Some(since) => {
+                let since = time_key(since);
+                self.starts
+                    .partition_point(|&start| start > since)
+                    .min(self.days())
+            }
+        }
+    }
+
     /// The local date of slot `i`.
     #[must_use]
     pub fn date(&self, i: usize) -> Date {
         add_days(self.first_day, i)
     }
+}
+
+/// What the store holds of the service's history: every item received at or after `since`
+/// (`None`: every item). A first mirror walks back from the newest item, so until it is done
+/// the days before where it has come are partly stored, and counts of them would be too low.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Held {
+    pub since: Option<Timestamp>,
+}
+
+impl Held {
+    /// Every item is stored.
+    pub const ALL: Self = Self { since: None };
 }
 
 fn add_days(day: Date, n: usize) -> Date {

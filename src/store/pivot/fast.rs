@@ -67,7 +67,10 @@ pub(super) fn parts(
         By::Version | By::Os | By::Locale | By::Meta(_) => {
             let c = over(view, condition, "mt", false)?;
             // A status is checked in the (status, key) index, not in the item's row.
-            let join = if c.contains("items.status") {
+            let join = if *by == By::Version {
+                // A version is grouped with its app, which only the item's row holds.
+                "JOIN items ON items.k = mt.k"
+            } else if c.contains("items.status") {
                 "JOIN items INDEXED BY items_by_status ON items.k = mt.k"
             } else {
                 ""
@@ -86,14 +89,22 @@ pub(super) fn parts(
                     format!("?{}", params.len())
                 })
                 .collect();
-            let label = if *by == By::Os { "mt.key" } else { "NULL" };
+            let label = match by {
+                By::Os => "mt.key",
+                By::Version => super::version::APP_LABEL,
+                _ => "NULL",
+            };
             let mut filter = format!("mt.custom = {custom} AND mt.key IN ({})", list.join(", "));
             if *by == By::Os {
                 filter.push_str(&one_os("mt"));
             }
             // One key: grouped by its value alone, in the (key, value) index's own order, with
             // no sort of every row (a quarter less time at 1M items); OS has two keys.
-            let group = if *by == By::Os { "1, 2" } else { "1" };
+            let group = if matches!(by, By::Os | By::Version) {
+                "1, 2"
+            } else {
+                "1"
+            };
             Some(vec![Part {
                 counts: format!(
                     "SELECT mt.value, {label}, count(*) FROM item_meta mt {join} \

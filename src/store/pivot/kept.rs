@@ -118,7 +118,7 @@ impl Store {
         let grouped = |dim: Dim, key: &str, label: &str| Kept {
             sql: format!(
                 "SELECT value, {label}, sum(n) FROM pivot_counts \
-                 WHERE dim = {} AND key = ?1 AND {filter} GROUP BY value",
+                 WHERE dim = {} AND key = ?1 AND {filter} GROUP BY 1, 2",
                 dim as i64
             ),
             params: vec![Value::Text(key.to_owned())],
@@ -139,7 +139,8 @@ impl Store {
                     1,
                 ),
             ],
-            By::Version => vec![(grouped(Dim::BuiltIn, VERSION_KEY, "NULL"), 1)],
+            // A version with its app (`version::APP_LABEL`'s form: the reference key as text).
+            By::Version => vec![(grouped(Dim::BuiltIn, VERSION_KEY, "CAST(app AS TEXT)"), 1)],
             By::Locale => vec![(grouped(Dim::BuiltIn, LOCALE_KEY, "NULL"), 1)],
             By::Os => vec![
                 (grouped(Dim::BuiltIn, ios, "?1"), 1),

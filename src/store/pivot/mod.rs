@@ -22,20 +22,26 @@ mod kept;
 mod query;
 mod totals;
 mod trend;
+mod version;
 
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_brute;
 #[cfg(test)]
+mod tests_held;
+#[cfg(test)]
 mod tests_trend;
+#[cfg(test)]
+mod tests_version;
 #[cfg(test)]
 mod timing;
 
 use std::collections::HashMap;
 
-pub use days::{Period, SERIES_DAYS, Window, day_start, key_time};
-pub use trend::{Growth, Trend, growth};
+pub use days::{Held, Period, SERIES_DAYS, Window, day_start, key_time};
+pub use trend::{Growth, Trend, growth, growth_over};
+pub use version::precedence;
 
 use super::search::Context;
 use super::{Store, StoreError, ViewQuery};
@@ -148,6 +154,10 @@ pub struct Group {
     pub count: u64,
     /// Items per local day over the 30 days ending today ([`SERIES_DAYS`]), oldest first.
     pub daily: Vec<u32>,
+    /// A version group's app id (`None` for other pivots, and for items without an app).
+    pub app: Option<String>,
+    /// A version group's first sighting: its oldest stored item of that app and version.
+    pub first_seen: Option<jiff::Timestamp>,
 }
 
 impl Group {
@@ -157,6 +167,8 @@ impl Group {
             label,
             count: 0,
             daily: vec![0; days],
+            app: None,
+            first_seen: None,
         }
     }
 
@@ -179,16 +191,47 @@ pub struct Pivot {
     /// For a metadata pivot: the view's items with metadata stored (a detail or a webhook
     /// brought it). `None` for other pivots.
     pub covered: Option<u64>,
-    /// Largest first, ties by key (`None` last); for day and week, newest first.
+    /// Largest first, ties by key (`None` last); for day and week, newest first; for version,
+    /// by app and version precedence (`version`).
     pub groups: Vec<Group>,
     /// The first (oldest) day of the groups' daily series.
     pub first_day: jiff::civil::Date,
+    /// The first day of the series the store holds completely (0: all of them): the days
+    /// before it are not mirrored yet, their counts unknown, not zero.
+    pub held_from: usize,
+}
+
+impl Pivot {
+    /// The first day wholly held, when some days of the series are not ("history from 19 Nov").
+    #[must_use]
+    pub fn history_from(&self) -> Option<jiff::civil::Date> {
+        history_from(self.first_day, self.held_from)
+    }
+}
+
+/// The date of slot `held_from` of a series from `first_day`, when it is not the first.
+#[must_use]
+pub fn history_from(first_day: jiff::civil::Date, held_from: usize) -> Option<jiff::civil::Date> {
+    let days = i64::try_from(held_from).ok().filter(|&d| d > 0)?;
+    first_day.checked_add(jiff::Span::new().days(days)).ok()
 }
 
 impl Store {
     /// Groups the items of `view` by `by`, with each group's daily volume over the 30 days
-    /// ending on `cx.now`'s day in `cx.tz`.
+    /// ending on `cx.now`'s day in `cx.tz`, every item stored.
     pub fn pivot(&self, view: &ViewQuery, by: &By, cx: &Context) -> Result<Pivot, StoreError> {
+        self.pivot_held(view, by, cx, Held::ALL)
+    }
+
+    /// [`Store::pivot`] of a store that holds `held` of the history: the series says from
+    /// which day it is whole.
+    pub fn pivot_held(
+        &self,
+        view: &ViewQuery,
+        by: &By,
+        cx: &Context,
+        held: Held,
+    ) -> Result<Pivot, StoreError> {
         let window = Window::ending(cx.now, &cx.tz, SERIES_DAYS);
         let mut covered = None;
         let (total, groups) = match by.period() {
@@ -213,7 +256,11 @@ impl Store {
                     let daily = self.view_daily(view, &window)?;
                     add_none(&mut groups, total, &daily);
                 }
-                sort_largest_first(&mut groups);
+                if *by == By::Version {
+                    version::sort_by_app_and_version(&mut groups);
+                } else {
+                    sort_largest_first(&mut groups);
+                }
                 (total, groups)
             }
         };
@@ -223,6 +270,7 @@ impl Store {
             covered,
             groups,
             first_day: window.first_day,
+            held_from: window.first_held(held),
         })
     }
 

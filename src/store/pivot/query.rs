@@ -59,6 +59,9 @@ impl Store {
         if counts {
             groups.retain(|g| g.count > 0);
         }
+        if *by == By::Version {
+            return self.version_groups(groups);
+        }
         Ok(groups)
     }
 
@@ -268,7 +271,7 @@ impl Store {
                 "NULL",
                 Vec::new(),
             ),
-            By::Version => meta(0, &[VERSION_KEY], "NULL"),
+            By::Version => meta(0, &[VERSION_KEY], super::version::APP_LABEL),
             By::Locale => meta(0, &[LOCALE_KEY], "NULL"),
             By::Os => {
                 let mut os = meta(0, &OS_KEYS, "m.key");

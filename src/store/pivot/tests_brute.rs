@@ -218,7 +218,11 @@ fn brute_values(
         By::Platform => one(f.app.as_ref().map(|a| a.platform.as_str().to_owned())),
         By::Tag if f.tags.is_empty() => one(None),
         By::Tag => f.tags.iter().map(|t| (Some(t.clone()), None)).collect(),
-        By::Version => one(built_in(VERSION_KEY)),
+        // One version of one app: "Trailhead iOS 3.10.0".
+        By::Version => match (built_in(VERSION_KEY), &f.app) {
+            (Some(v), Some(app)) => vec![(Some(v.clone()), Some(format!("{} {v}", app.name)))],
+            (v, _) => one(v),
+        },
         By::Locale => one(built_in(LOCALE_KEY)),
         By::Os => match (built_in("iOSVersion"), built_in("androidVersion")) {
             (Some(v), _) => vec![(Some(v.clone()), Some(format!("iOS {v}")))],
@@ -315,6 +319,9 @@ fn check(fixture: &Fixture, spec: &ViewSpec, by: &By) {
 }
 
 fn check_order(pivot: &Pivot, context: &str) {
+    if pivot.by == By::Version {
+        return check_version_order(pivot, context);
+    }
     let keys: Vec<_> = pivot
         .groups
         .iter()
@@ -330,6 +337,33 @@ fn check_order(pivot: &Pivot, context: &str) {
         }
     });
     assert!(in_order, "order: {context}: {keys:?}");
+}
+
+/// Versions by app (name, then id; no app after), then by precedence; no version last.
+fn check_version_order(pivot: &Pivot, context: &str) {
+    let rank = |g: &Group| {
+        let name = match (&g.label, &g.key) {
+            (Some(l), Some(v)) => l
+                .strip_suffix(v.as_str())
+                .unwrap_or(l)
+                .trim_end()
+                .to_owned(),
+            _ => String::new(),
+        };
+        (g.key.is_none(), g.app.is_none(), name, g.app.clone())
+    };
+    for w in pivot.groups.windows(2) {
+        let (a, b) = (rank(&w[0]), rank(&w[1]));
+        let in_order = a < b
+            || (a == b
+                && version::precedence(w[0].key.as_deref(), w[1].key.as_deref())
+                    != std::cmp::Ordering::Greater);
+        assert!(in_order, "order: {context}: {:?} then {:?}", w[0], w[1]);
+        // Every version group of an app names its app and when it was first seen.
+        if w[0].key.is_some() {
+            assert!(w[0].first_seen.is_some(), "{context}: {:?}", w[0]);
+        }
+    }
 }
 
 #[test]

@@ -10,7 +10,7 @@ impl Store {
     /// The view's items, and how many of them have their metadata known (`items.meta_at`: a
     /// detail or a webhook delivery brought it, even empty: such an item is known to have none,
     /// and fetching it again would bring nothing). From the kept counts when the view allows.
-    pub(super) fn covered(&self, view: &ViewQuery) -> Result<(u64, u64), StoreError> {
+    pub(in crate::store) fn covered(&self, view: &ViewQuery) -> Result<(u64, u64), StoreError> {
         if kept::eligible(view) {
             let mut total = self.kept_total(view, Dim::Items)?;
             let mut covered = self.kept_total(view, Dim::Covered)?;

@@ -3,7 +3,7 @@
 //! weekly average of the four weeks before. The inbox asks once per view change, off the UI
 //! thread, and keeps the answer: nothing here runs per frame.
 
-use super::days::{SERIES_DAYS, Window};
+use super::days::{Held, SERIES_DAYS, Window};
 use super::{By, Group};
 use crate::store::search::Context;
 use crate::store::{Store, StoreError, ViewQuery};
@@ -19,10 +19,18 @@ pub const TOP: usize = 5;
 pub struct Trend {
     /// Items per local day over the 30 days ending today, oldest first.
     pub daily: Vec<u32>,
+    /// The first (oldest) day of `daily`.
+    pub first_day: jiff::civil::Date,
     /// Items received today (local), the last of `daily`.
     pub today: u32,
     /// The five groups that grew most this week, most first (fewer when fewer grew).
     pub growing: Vec<Growth>,
+    /// The first day of `daily` the store holds completely (0: all): the days before it are
+    /// not mirrored yet, their counts unknown.
+    pub held_from: usize,
+    /// No day of the four weeks before this one is held: growth cannot be told (`growing` is
+    /// empty for that reason, not because nothing grew).
+    pub no_baseline: bool,
 }
 
 /// How much a group grew this week.
@@ -44,9 +52,17 @@ pub struct Growth {
 /// The growth of a group with `this_week` items this week and `previous` in the four weeks
 /// before.
 #[must_use]
-#[allow(clippy::cast_precision_loss)] // counts of items are far below 2^52
 pub fn growth(this_week: u64, previous: u64) -> (f64, f64, Option<f64>) {
-    let average = previous as f64 / BASELINE_WEEKS as f64;
+    growth_over(this_week, previous, WEEK * BASELINE_WEEKS)
+}
+
+/// The growth of a group with `this_week` items this week and `previous` in the `days` days
+/// before it that the store holds (fewer than four weeks during a first mirror): their weekly
+/// average is `previous` over those days, times seven.
+#[must_use]
+#[allow(clippy::cast_precision_loss)] // counts of items are far below 2^52
+pub fn growth_over(this_week: u64, previous: u64, days: usize) -> (f64, f64, Option<f64>) {
+    let average = previous as f64 * WEEK as f64 / days.max(1) as f64;
     let added = this_week as f64 - average;
     let percent = (previous > 0).then(|| added / average * 100.0);
     (average, added, percent)
@@ -54,35 +70,55 @@ pub fn growth(this_week: u64, previous: u64) -> (f64, f64, Option<f64>) {
 
 impl Store {
     /// The trend of `view` at `cx.now` (days in `cx.tz`), its growing groups by `by` (none for
-    /// a day or week pivot; the metadata pivots leave out the items without the key).
+    /// a day or week pivot; the metadata pivots leave out the items without the key), every
+    /// item stored.
     pub fn trend(&self, view: &ViewQuery, by: &By, cx: &Context) -> Result<Trend, StoreError> {
+        self.trend_held(view, by, cx, Held::ALL)
+    }
+
+    /// [`Store::trend`] of a store that holds `held` of the history: growth is measured against
+    /// the days before this week that it holds completely (none: no growth is told), and the
+    /// series says from which day it is whole.
+    pub fn trend_held(
+        &self,
+        view: &ViewQuery,
+        by: &By,
+        cx: &Context,
+        held: Held,
+    ) -> Result<Trend, StoreError> {
         let series = Window::ending(cx.now, &cx.tz, SERIES_DAYS);
         let daily = self.view_daily(view, &series)?;
         let today = daily.last().copied().unwrap_or(0);
-        let growing = if by.period().is_some() {
+        let weeks = Window::ending(cx.now, &cx.tz, WEEK * (BASELINE_WEEKS + 1));
+        let baseline_from = weeks.first_held(held);
+        let no_baseline = baseline_from >= WEEK * BASELINE_WEEKS;
+        let growing = if by.period().is_some() || no_baseline {
             Vec::new()
         } else {
-            let weeks = Window::ending(cx.now, &cx.tz, WEEK * (BASELINE_WEEKS + 1));
-            top_growing(self.value_groups(view, by, &weeks, false)?)
+            top_growing(self.value_groups(view, by, &weeks, false)?, baseline_from)
         };
         Ok(Trend {
             daily,
+            first_day: series.first_day,
             today,
             growing,
+            held_from: series.first_held(held),
+            no_baseline,
         })
     }
 }
 
 /// The groups (daily series over five weeks) that grew, most first, ties by key; at most
-/// [`TOP`].
-fn top_growing(groups: Vec<Group>) -> Vec<Growth> {
+/// [`TOP`]. The baseline is the days from `held_from` (the first the store holds) to this week.
+fn top_growing(groups: Vec<Group>, held_from: usize) -> Vec<Growth> {
     let mut out: Vec<Growth> = groups
         .into_iter()
         .filter_map(|g| {
             let split = g.daily.len().saturating_sub(WEEK);
-            let previous: u64 = g.daily[..split].iter().map(|&n| u64::from(n)).sum();
+            let from = held_from.min(split);
+            let previous: u64 = g.daily[from..split].iter().map(|&n| u64::from(n)).sum();
             let this_week: u64 = g.daily[split..].iter().map(|&n| u64::from(n)).sum();
-            let (weekly_average, added, percent) = growth(this_week, previous);
+            let (weekly_average, added, percent) = growth_over(this_week, previous, split - from);
             (added > 0.0).then_some(Growth {
                 key: g.key,
                 label: g.label,
@@ -106,5 +142,5 @@ fn top_growing(groups: Vec<Group>) -> Vec<Growth> {
 
 #[cfg(test)]
 pub(super) fn top_growing_for_tests(groups: Vec<Group>) -> Vec<Growth> {
-    top_growing(groups)
+    top_growing(groups, 0)
 }

@@ -8,6 +8,7 @@
 //! syntax error cannot happen.
 
 mod ast;
+mod basis;
 mod categories;
 mod compile;
 mod fold;
@@ -24,6 +25,7 @@ mod tests;
 use std::ops::Range;
 
 pub use ast::{AgeCmp, Expr, Filter, FilterKind, Has, Is, MetaKey, Text};
+pub use basis::{Basis, based_on};
 pub use compile::{Sql, compile, fts_string};
 pub use highlight::Highlights;
 pub use parse::{MAX_DEPTH, MAX_INPUT_BYTES, MAX_TERMS};

@@ -36,7 +36,12 @@ pub fn narrow(by: &By, group: &Group, pane_tag: bool) -> Result<Narrow, String> 
         By::Tag if pane_tag => Narrow::Search(qualifier("tag", key)),
         By::Tag => Narrow::Tag(key.to_owned()),
         By::Platform => Narrow::Search(qualifier("platform", key)),
-        By::Version => Narrow::Search(qualifier("version", key)),
+        // A version group is one app's (or of the items without an app): its items are that
+        // app's with that version.
+        By::Version => Narrow::Search(match &group.app {
+            Some(app) => format!("{} {}", qualifier("app", app), qualifier("version", key)),
+            None => format!("-has:app {}", qualifier("version", key)),
+        }),
         By::Os => Narrow::Search(os(group, key)),
         By::Locale => Narrow::Search(qualifier("locale", key)),
         By::Meta(name) => Narrow::Search(qualifier(&format!("meta.{name}"), key)),
@@ -175,6 +180,8 @@ mod tests {
             label: label.map(str::to_owned),
             count: 1,
             daily: Vec::new(),
+            app: None,
+            first_seen: None,
         }
     }
 
@@ -192,7 +199,14 @@ mod tests {
         );
         assert_eq!(
             n(&By::Version, "2.3.1"),
-            Narrow::Search("version:2.3.1".into())
+            Narrow::Search("-has:app version:2.3.1".into())
+        );
+        // A version group of an app lists that app's items of the version.
+        let mut of_app = group(Some("3.10.0"), Some("Trailhead iOS 3.10.0"));
+        of_app.app = Some("app_t".into());
+        assert_eq!(
+            narrow(&By::Version, &of_app, false),
+            Ok(Narrow::Search("app:app_t version:3.10.0".into()))
         );
         assert_eq!(n(&By::Os, "17.2"), Narrow::Search("os:17.2".into()));
         assert_eq!(

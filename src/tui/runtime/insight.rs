@@ -1,7 +1,8 @@
 //! Insight's work off the UI thread: the store's custom metadata keys (for the `=` picker), the
 //! pivot of a view (the grouped view) and its trend (the trends panel), each on a connection of
 //! its own. A view is the list's own query (`views::view_query`): the groups count exactly what
-//! the list shows.
+//! the list shows. Both are told what the store holds of the history (`sync::state::held`): a
+//! first mirror's days not yet reached are unknown, not zero.
 
 use jiff::tz::TimeZone;
 
@@ -70,7 +71,7 @@ pub fn task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
                 store,
                 spec,
                 context(*now, tz),
-                move |s, view, cx| s.pivot(view, &by, cx),
+                move |s, view, cx| s.pivot_held(view, &by, cx, crate::sync::state::held(s)?),
                 move |result| Msg::Pivoted { request_id, result },
             )
         }
@@ -85,7 +86,7 @@ pub fn task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
                 store,
                 spec,
                 context(*now, tz),
-                move |s, view, cx| s.trend(view, &by, cx),
+                move |s, view, cx| s.trend_held(view, &by, cx, crate::sync::state::held(s)?),
                 move |result| Msg::Trended { request_id, result },
             )
         }
@@ -105,7 +106,7 @@ fn enrich_task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
                 tz: tz.clone(),
             };
             Box::new(move || {
-                let view = store.read(|s| super::views::view_query(s, &spec, &cx));
+                let view = store.read(|s| super::reads::details_view(s, &spec, &cx));
                 Msg::Enqueued(match view {
                     Some(view) => store
                         .write(|s| s.queue_details(&view))

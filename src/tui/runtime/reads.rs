@@ -6,7 +6,7 @@ use jiff::tz::TimeZone;
 use rusqlite::OptionalExtension;
 
 use crate::store::search::{self, Context};
-use crate::store::{Shared, Store, StoreError, ViewQuery};
+use crate::store::{Coverage, Shared, Store, StoreError, ViewQuery};
 use crate::tui::action::{Freshness, Msg, Panes, ViewData, ViewError};
 use crate::tui::effect::Effect;
 use crate::tui::rows::{Row, Window};
@@ -108,6 +108,11 @@ pub fn query(
     };
     let triage = super::triage_writes::figures(store, &keys, cx.now).map_err(store_error)?;
     let partial = spec.pinned.is_none() && limit.is_some_and(|l| keys.len() >= l);
+    // Counted with the whole view only: the first screen's answer stays a few rows' reads.
+    let basis = match (&spec.pinned, limit) {
+        (None, None) => basis(store, spec, cx)?,
+        _ => None,
+    };
     let (mut selected, mut top, mut first) = (None, None, None);
     for (n, key) in keys.iter().enumerate() {
         if anchor.selected.is_some_and(|(k, _)| k == *key) {
@@ -137,7 +142,52 @@ pub fn query(
         freshness: freshness(store, spec.listed()),
         partial,
         triage,
+        basis,
     })
+}
+
+/// For a search that reads details (`version:`), how many of the items it is about have them.
+fn basis(store: &Store, spec: &ViewSpec, cx: &Context) -> Result<Option<Coverage>, ViewError> {
+    let parsed = search::parse(&spec.search).map_err(ViewError::Query)?;
+    let Some(basis) = parsed.basis() else {
+        return Ok(None);
+    };
+    let view = scope_view(store, spec, &parsed, cx)?;
+    store
+        .basis_coverage(&view, basis)
+        .map(Some)
+        .map_err(store_error)
+}
+
+/// The items a search that reads details is about: the view of `spec` with its search less
+/// those qualifiers (done and snoozed items hidden as the list hides them).
+fn scope_view(
+    store: &Store,
+    spec: &ViewSpec,
+    parsed: &search::Query,
+    cx: &Context,
+) -> Result<ViewQuery, ViewError> {
+    let mut view = panes_query(spec);
+    let scope = parsed.without_details();
+    if !scope.is_empty() {
+        let sql = search::compile(store.conn(), &scope, cx).map_err(ViewError::Query)?;
+        view = view.search(sql);
+    }
+    Ok(if parsed.asks_for_hidden() {
+        view
+    } else {
+        view.hide_triaged(cx.now)
+    })
+}
+
+/// The items whose details `e` fetches for the view `spec`: its items, or for a search that
+/// reads details, the items it is about (its matches have them already).
+pub(super) fn details_view(store: &Store, spec: &ViewSpec, cx: &Context) -> Option<ViewQuery> {
+    let parsed = search::parse(&spec.search).ok()?;
+    if parsed.basis().is_some() {
+        return scope_view(store, spec, &parsed, cx).ok();
+    }
+    super::views::view_query(store, spec, cx)
 }
 
 /// The keys of the view `spec` (its filters and search, the hidden items left out).

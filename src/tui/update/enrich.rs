@@ -39,7 +39,11 @@ pub(super) fn toggle(state: &mut AppState) -> Vec<Effect> {
 /// `CONFIRM_SECONDS`: the first says how many and how long (one write queues them all, and
 /// the fetch can take hours).
 fn confirmed(state: &mut AppState) -> bool {
-    let items = state.visible_len();
+    // A search that reads details fetches those of the items it is about that lack them.
+    let items = match state.list.basis {
+        Some(b) => usize::try_from(b.total.saturating_sub(b.with_detail)).unwrap_or(usize::MAX),
+        None => state.visible_len(),
+    };
     let asked = state
         .insight
         .confirm_until

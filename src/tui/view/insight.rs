@@ -4,15 +4,14 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Sparkline};
 
 use super::list::thousands;
 use super::theme::Theme;
-use crate::store::pivot::{By, Group, Growth};
+use crate::store::pivot::{By, Group, SERIES_DAYS};
 use crate::text::sanitize_line;
-use crate::tui::insight::{Grouped, TrendsPanel};
+use crate::tui::insight::Grouped;
 use crate::tui::state::AppState;
 use crate::width::fit;
 
@@ -32,7 +31,7 @@ pub fn trends_rows(state: &AppState) -> u16 {
 }
 
 /// A group's label as shown: sanitized, a metadata key's values masked in privacy mode.
-fn label(by: &By, key: Option<&str>, shown: &str, privacy: bool) -> String {
+pub(super) fn label(by: &By, key: Option<&str>, shown: &str, privacy: bool) -> String {
     let raw = match (by, key) {
         (By::Meta(_), Some(_)) => crate::tui::privacy::value(shown, privacy),
         _ => shown.into(),
@@ -49,10 +48,28 @@ pub fn newest(daily: &[u32], width: u16) -> Vec<u64> {
 }
 
 /// A sparkline of the newest days that fit `area`, scaled to `max` (shared by the rows it is
-/// compared with; `None`: its own largest day).
-fn spark(frame: &mut Frame, area: Rect, daily: &[u32], max: Option<u64>, style: Style) {
+/// compared with; `None`: its own largest day). The days before `held_from` (not mirrored
+/// yet) are drawn as unknown (`·`), not as zero.
+pub(super) fn spark(
+    frame: &mut Frame,
+    area: Rect,
+    daily: &[u32],
+    held_from: usize,
+    max: Option<u64>,
+    theme: Theme,
+) {
     let data = newest(daily, area.width);
-    let mut spark = Sparkline::default().data(&data).style(style);
+    let skipped = daily.len() - data.len();
+    let bars: Vec<Option<u64>> = data
+        .iter()
+        .enumerate()
+        .map(|(n, &d)| (skipped + n >= held_from).then_some(d))
+        .collect();
+    let mut spark = Sparkline::default()
+        .data(bars)
+        .style(theme.good())
+        .absent_value_symbol("·")
+        .absent_value_style(theme.dim());
     if let Some(max) = max {
         spark = spark.max(max.max(1));
     }
@@ -86,7 +103,7 @@ pub fn render_grouped(frame: &mut Frame, area: Rect, state: &AppState, theme: Th
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
-        .title(title(grouped));
+        .title(title(grouped, state));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let mut head = vec![header(theme)];
@@ -154,13 +171,22 @@ pub fn group_at(state: &AppState, column: u16, row: u16) -> Option<usize> {
     (n < pivot.groups.len()).then_some(n)
 }
 
-fn title(grouped: &Grouped) -> String {
+fn title(grouped: &Grouped, state: &AppState) -> String {
     let total = grouped.pivot.as_ref().map(|p| p.total);
     let busy = if grouped.computing { " ⟳" } else { "" };
     let by = sanitize_line(&grouped.by.name()).into_owned();
+    // The sparklines' days not mirrored yet are unknown: the title says from when they are whole.
+    let history = grouped
+        .pivot
+        .as_ref()
+        .and_then(|p| {
+            let days = p.groups.first().map_or(SERIES_DAYS, |g| g.daily.len());
+            super::trends::history_note(p.first_day, p.held_from, days, state)
+        })
+        .unwrap_or_default();
     let text = match total {
         Some(total) => format!(
-            " Grouped by {by} · {}{busy}",
+            " Grouped by {by} · {}{history}{busy}",
             crate::text::output::counted(total, "item")
         ),
         None => format!(" Grouped by {by}{busy}"),
@@ -172,7 +198,7 @@ fn title(grouped: &Grouped) -> String {
 }
 
 /// " · ⚠ not refreshed: why" when a refresh failed while older numbers still show.
-fn stale(shown: bool, error: Option<&str>) -> String {
+pub(super) fn stale(shown: bool, error: Option<&str>) -> String {
     match error {
         Some(why) if shown => format!(" · ⚠ not refreshed: {}", sanitize_line(why)),
         _ => String::new(),
@@ -245,7 +271,7 @@ fn draw_group(
         state.acting.privacy,
     );
     let line = Line::from(vec![
-        Span::raw(fit(&shown, label_width)),
+        Span::raw(version_label(group, &shown, label_width, state)),
         Span::raw(format!(
             "{:>8} ",
             thousands(usize::try_from(group.count).unwrap_or(usize::MAX))
@@ -255,7 +281,32 @@ fn draw_group(
         Span::raw("  "),
     ]);
     frame.render_widget(Paragraph::new(line), text);
-    self::spark(frame, spark, &group.daily, max, theme.good());
+    let held_from = grouped.pivot.as_ref().map_or(0, |p| p.held_from);
+    self::spark(frame, spark, &group.daily, held_from, max, theme);
+}
+
+/// A group's label in `cells`; a version group's ends with its first day ("Trailhead iOS
+/// 3.10.0 · first 19 Nov"), and when it must be cut, its app's name is, not the version.
+fn version_label(group: &Group, shown: &str, cells: usize, state: &AppState) -> String {
+    let (Some(first), Some(version)) = (group.first_seen, group.key.as_deref()) else {
+        return fit(shown, cells);
+    };
+    let day = crate::timefmt::day(first, state.now, &state.tz);
+    let first = format!(" · first {day:>6}");
+    let room = cells.saturating_sub(crate::width::width(&first));
+    let version = sanitize_line(version);
+    let text = match shown.strip_suffix(version.as_ref()) {
+        Some(app) if crate::width::width(shown) > room => {
+            let app_cells = room.saturating_sub(crate::width::width(&version) + 1);
+            format!(
+                "{} {version}",
+                crate::width::truncate(app.trim_end(), app_cells)
+            )
+        }
+        _ => shown.to_owned(),
+    };
+    // The days line up in a column.
+    fit(&format!("{}{first}", fit(&text, room)), cells)
 }
 
 /// The status bar's enrichment part: "details 120/812 · ~4 min" (no estimate while the
@@ -298,77 +349,4 @@ pub fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: The
         theme.dim(),
     ));
     super::popup::render(frame, area, lines, " Group by ", theme);
-}
-
-/// The trends panel: the view's 30-day volume and today's count, and the five groups that grew
-/// most this week.
-pub fn render_trends(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
-    let Some(panel) = &state.insight.trends else {
-        return;
-    };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border(false))
-        .title(trends_title(panel, state));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    let Some(trend) = &panel.trend else {
-        let text = panel.error.as_ref().map_or_else(
-            || Line::styled("computing the trend…", theme.dim()),
-            |e| {
-                Line::styled(
-                    format!("cannot compute: {}", sanitize_line(e)),
-                    theme.error(),
-                )
-            },
-        );
-        frame.render_widget(Paragraph::new(text), inner);
-        return;
-    };
-    let [spark, growing] =
-        Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(inner);
-    self::spark(frame, spark, &trend.daily, None, theme.good());
-    let by = panel.by.as_ref().unwrap_or(&state.insight.by);
-    let mut lines: Vec<Line> = trend
-        .growing
-        .iter()
-        .filter(|g| g.this_week >= GROWTH_FLOOR)
-        .take(GROWING_SHOWN)
-        .map(|g| growth_line(g, by, state.acting.privacy, theme))
-        .collect();
-    if lines.is_empty() {
-        lines.push(Line::styled(" nothing grew this week", theme.dim()));
-    }
-    frame.render_widget(Paragraph::new(lines), growing);
-}
-
-fn trends_title(panel: &TrendsPanel, state: &AppState) -> String {
-    let today = panel.trend.as_ref().map_or(0, |t| t.today);
-    let busy = if panel.computing { " ⟳" } else { "" };
-    let by = panel.by.as_ref().unwrap_or(&state.insight.by);
-    format!(
-        " Trends · 30 days · today {today} · growing by {}{busy}{} ",
-        sanitize_line(&by.name()),
-        stale(panel.trend.is_some(), panel.error.as_deref())
-    )
-}
-
-/// A group is listed as growing only with at least this many items this week: "+300% (2 this
-/// week)" is noise, not a move.
-pub const GROWTH_FLOOR: u64 = 5;
-/// The growing groups the panel has lines for.
-const GROWING_SHOWN: usize = 5;
-
-/// "+240%  Nimbus Notes  (34 this week)", or "new" for a group without a baseline.
-fn growth_line(g: &Growth, by: &By, privacy: bool, theme: Theme) -> Line<'static> {
-    let shown = g.label.as_deref().or(g.key.as_deref()).unwrap_or("(none)");
-    let change = match g.percent {
-        Some(p) => format!("{p:+.0}%"),
-        None => "new".to_owned(),
-    };
-    Line::from(vec![
-        Span::styled(format!(" {change:>6} "), theme.warn()),
-        Span::raw(label(by, g.key.as_deref(), shown, privacy)),
-        Span::styled(format!("  ({} this week)", g.this_week), theme.dim()),
-    ])
 }

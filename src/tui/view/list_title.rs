@@ -6,6 +6,7 @@ use ratatui::text::{Line, Span};
 
 use super::list::thousands;
 use super::theme::Theme;
+use crate::store::Coverage;
 use crate::text::sanitize_line;
 use crate::tui::state::AppState;
 
@@ -36,6 +37,7 @@ pub(super) fn title(state: &AppState, theme: Theme) -> Line<'static> {
                 format!("{} matches", thousands(rows))
             };
             spans.push(Span::styled(format!("· {count} "), theme.active()));
+            spans.extend(list.basis.map(|b| basis(b, state, theme)));
         } else {
             spans.push(Span::raw(format!(
                 "· {} ",
@@ -62,4 +64,24 @@ pub(super) fn title(state: &AppState, theme: Theme) -> Line<'static> {
         ));
     }
     Line::from(spans)
+}
+
+/// "· based on 3 of 300 with details · e fetches the rest": a search that reads details
+/// (`version:`) matches only among the items whose details are stored, and says how many.
+fn basis(coverage: Coverage, state: &AppState, theme: Theme) -> Span<'static> {
+    let n = |v: u64| thousands(usize::try_from(v).unwrap_or(usize::MAX));
+    let complete = coverage.with_detail >= coverage.total;
+    let hint = if complete {
+        ""
+    } else if state.insight.enrich.is_some() {
+        " · fetching details (e cancels)"
+    } else {
+        " · e fetches the rest"
+    };
+    let text = format!(
+        "· based on {} of {} with details{hint} ",
+        n(coverage.with_detail),
+        n(coverage.total)
+    );
+    Span::styled(text, if complete { theme.dim() } else { theme.warn() })
 }

@@ -27,6 +27,7 @@ pub use help::scroll_range as help_scroll_range;
 // insight: grouped view, picker and trends panel (issue 11).
 pub mod insight;
 pub use insight::trends_rows;
+mod trends;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -85,7 +86,7 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
         }
         // insight: the trends panel under the bar; the groups in the list's place.
         if let Some(trends) = areas.trends {
-            insight::render_trends(frame, trends, state, theme);
+            trends::render_trends(frame, trends, state, theme);
         }
         if state.insight.grouped.is_some() {
             insight::render_grouped(frame, areas.list, state, theme);

@@ -136,6 +136,7 @@ fn apply(state: &mut AppState, data: ViewData) {
     list.open_when_loaded &= same;
     list.loaded = true;
     list.error = None;
+    list.basis = data.basis;
     if same
         && list.count_new
         && let Some(first) = data.first

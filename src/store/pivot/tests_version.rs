@@ -1,0 +1,152 @@
+//! The pivot by version: one group per version of one app, ordered by app and by version
+//! precedence, each with its first sighting, whichever way the view is counted (kept counts,
+//! kept counts less the snoozed, counted from the items).
+
+use jiff::Timestamp;
+
+use super::{By, Group};
+use crate::api::Status;
+use crate::api::{AppRef, Feedback, FeedbackDetail, FeedbackId, Metadata, Platform, ProjectRef};
+use crate::store::search::Context;
+use crate::store::{Store, ViewQuery};
+
+fn at(s: &str) -> Timestamp {
+    s.parse().unwrap()
+}
+
+fn item(n: usize, day: u32, app: Option<(&str, &str)>) -> Feedback {
+    Feedback {
+        id: FeedbackId(format!("fb_{n}")),
+        message: format!("message {n}"),
+        reporter_email: None,
+        status: Status::New,
+        received_at: at(&format!("2026-11-{day:02}T12:00:00Z")),
+        tags: Vec::new(),
+        app: app.map(|(id, name)| AppRef {
+            id: id.into(),
+            name: name.into(),
+            platform: Platform::Ios,
+        }),
+        project: ProjectRef {
+            id: "prj_1".into(),
+            name: "Acme".into(),
+        },
+    }
+}
+
+/// Trailhead's 3.2.0 (twice) and 3.10.0 (twice), Nimbus's 5.10.0 and 3.10.0, a 1.0.0 of no
+/// app, and an item without its detail.
+fn store() -> Store {
+    let trailhead = Some(("app_t", "Trailhead iOS"));
+    let nimbus = Some(("app_n", "Nimbus Notes"));
+    let mut store = Store::open_memory().unwrap();
+    let versions = [
+        (12, trailhead, "3.10.0"),
+        (10, trailhead, "3.10.0"),
+        (5, trailhead, "3.2.0"),
+        (1, trailhead, "3.2.0"),
+        (4, nimbus, "3.10.0"),
+        (3, nimbus, "5.10.0"),
+        (2, None, "1.0.0"),
+    ];
+    for (n, (day, app, version)) in versions.into_iter().enumerate() {
+        let mut metadata = Metadata::default();
+        metadata
+            .built_in
+            .insert("appVersion".into(), version.into());
+        let detail = FeedbackDetail {
+            feedback: item(n, day, app),
+            metadata,
+            delivery: Vec::new(),
+        };
+        store
+            .put_detail(&detail, at("2026-11-20T00:00:00Z"))
+            .unwrap();
+    }
+    store
+        .put_items(&[item(9, 15, trailhead)], at("2026-11-20T00:00:00Z"))
+        .unwrap();
+    store
+}
+
+/// (version, app, label, count, first seen) of a group.
+type Row<'a> = (
+    Option<&'a str>,
+    Option<&'a str>,
+    Option<&'a str>,
+    u64,
+    Option<String>,
+);
+
+fn rows(groups: &[Group]) -> Vec<Row<'_>> {
+    groups
+        .iter()
+        .map(|g| {
+            (
+                g.key.as_deref(),
+                g.app.as_deref(),
+                g.label.as_deref(),
+                g.count,
+                g.first_seen.map(|t| t.to_string()),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn versions_are_grouped_per_app_in_version_order_with_their_first_sighting() {
+    let store = store();
+    let cx = Context {
+        now: at("2026-11-20T15:00:00Z"),
+        tz: jiff::tz::TimeZone::UTC,
+    };
+    let first = |day: u32| Some(format!("2026-11-{day:02}T12:00:00Z"));
+    let want = vec![
+        (
+            Some("3.10.0"),
+            Some("app_n"),
+            Some("Nimbus Notes 3.10.0"),
+            1,
+            first(4),
+        ),
+        (
+            Some("5.10.0"),
+            Some("app_n"),
+            Some("Nimbus Notes 5.10.0"),
+            1,
+            first(3),
+        ),
+        (
+            Some("3.2.0"),
+            Some("app_t"),
+            Some("Trailhead iOS 3.2.0"),
+            2,
+            first(1),
+        ),
+        (
+            Some("3.10.0"),
+            Some("app_t"),
+            Some("Trailhead iOS 3.10.0"),
+            2,
+            first(10),
+        ),
+        (Some("1.0.0"), None, None, 1, first(2)),
+        (None, None, None, 1, None),
+    ];
+    let kept = ViewQuery::default();
+    let hiding = ViewQuery {
+        status: Some("new".into()),
+        ..ViewQuery::default()
+    }
+    .hide_triaged(cx.now);
+    let counted = ViewQuery {
+        condition: Some(("1".into(), Vec::new())),
+        ..ViewQuery::default()
+    };
+    for view in [kept, hiding, counted] {
+        let pivot = store.pivot(&view, &By::Version, &cx).unwrap();
+        assert_eq!(rows(&pivot.groups), want, "{view:?}");
+        assert_eq!(pivot.total, 8);
+        assert_eq!(pivot.covered, Some(7));
+    }
+}
