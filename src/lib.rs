@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod background;
+pub mod child_env;
 pub mod cli;
 pub mod clipboard;
 pub mod clock;

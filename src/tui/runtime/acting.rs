@@ -1,6 +1,7 @@
 //! The runtime's side of acting on items: the store reads of marked and gathered items (on the
 //! reading thread), and `|`: the command runs without a shell (`std::process::Command` with
-//! the configured argv; no item text is ever on its command line), the terminal handed over
+//! the configured argv; no item text is ever on its command line, no secret variable in its
+//! environment: [`crate::child_env`]), the terminal handed over
 //! as for `$EDITOR`, the items as JSON lines on its stdin; its exit status comes back as
 //! `Msg::Piped`.
 
@@ -62,7 +63,7 @@ pub fn run_command(argv: &[String], input: &str) -> Result<Option<i32>, String> 
     let (program, rest) = argv
         .split_first()
         .ok_or_else(|| "the command's argv is empty".to_owned())?;
-    let mut child = Command::new(program)
+    let mut child = crate::child_env::scrub(&mut Command::new(program))
         .args(rest)
         .stdin(Stdio::piped())
         .spawn()
@@ -212,6 +213,23 @@ mod tests {
         assert_eq!(
             exit_line(&Err("no \u{1b}[31mfile".into())),
             "could not run: no ␛file — press a key to return"
+        );
+    }
+
+    #[test]
+    fn a_piped_command_gets_neither_the_api_key_nor_the_webhook_secret() {
+        let name = "tui::runtime::acting::tests::a_piped_command_gets_neither_the_api_key_nor_the_webhook_secret";
+        if !crate::child_env::rerun_with_secrets(name) {
+            return;
+        }
+        let var = crate::child_env::TEST_SECRET_VAR;
+        crate::webhook::Secret::from_env(var).unwrap();
+        let check = format!(
+            "test -z \"${{FEEDBACK_API_KEY+set}}\" || exit 10; test -z \"${{{var}+set}}\" || exit 11"
+        );
+        assert_eq!(
+            run_command(&argv(&["sh", "-c", &check]), "").unwrap(),
+            Some(0)
         );
     }
 

@@ -2,7 +2,8 @@
 //! (0600), the terminal is handed over (raw mode, the alternate screen, mouse and paste
 //! reporting off; the event reader stopped, so it takes none of the editor's input), the editor
 //! runs through `sh -c '$FEEDBACK_INBOX_EDITOR "$1"'` (so `EDITOR="code -w"` works) with the
-//! file's path as an argument: no note text is ever on a command line. Then the terminal is
+//! file's path as an argument: no note text is ever on a command line, and none of the
+//! inbox's secret variables in its environment ([`crate::child_env`]). Then the terminal is
 //! taken back and the file read.
 
 use std::io::{self, Write};
@@ -79,7 +80,7 @@ pub fn edit(editor: &str, text: &str) -> Result<Option<String>, String> {
     file.write_all(text.as_bytes())
         .and_then(|()| file.flush())
         .map_err(|e| format!("cannot write the note's file: {e}"))?;
-    let status = Command::new("sh")
+    let status = crate::child_env::scrub(&mut Command::new("sh"))
         .arg("-c")
         .arg("$FEEDBACK_INBOX_EDITOR \"$1\"")
         .arg("sh")
@@ -212,6 +213,25 @@ mod tests {
             text.ends_with("\u{1b}[?25h"),
             "then shows the cursor: {text:?}"
         );
+    }
+
+    #[test]
+    fn the_editor_gets_neither_the_api_key_nor_the_webhook_secret() {
+        let name = "tui::runtime::editor::tests::the_editor_gets_neither_the_api_key_nor_the_webhook_secret";
+        if !crate::child_env::rerun_with_secrets(name) {
+            return;
+        }
+        let var = crate::child_env::TEST_SECRET_VAR;
+        crate::webhook::Secret::from_env(var).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let editor = script(
+            &dir,
+            &format!(
+                "printf 'key:%s secret:%s' \"${{FEEDBACK_API_KEY-none}}\" \"${{{var}-none}}\" > \"$1\""
+            ),
+        );
+        let edited = edit(&editor, "note").unwrap();
+        assert_eq!(edited.as_deref(), Some("key:none secret:none"));
     }
 
     #[test]
