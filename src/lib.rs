@@ -10,6 +10,7 @@ pub mod clock;
 pub mod config;
 pub mod json;
 pub mod logging;
+pub mod private_files;
 pub mod sim;
 pub mod store;
 pub mod sync;
