@@ -171,7 +171,11 @@ fn kill_9_mid_burst_loses_no_acknowledged_delivery_and_tears_no_readable_line() 
         raw.contains("kept raw in the JSONL, marked unparsed"),
         "{raw}"
     );
-    assert!(terminate(&mut listen.child).success());
+    assert_eq!(
+        terminate(&mut listen.child).code(),
+        Some(143),
+        "SIGTERM: 128 + 15"
+    );
     let (after, torn_after) = recorded(&jsonl);
     assert_eq!(after.last().map(String::as_str), Some("fb_after"));
     assert_eq!(torn_after, torn, "no new torn line");
@@ -200,7 +204,11 @@ fn three_hundred_idle_sockets_do_not_starve_a_delivery_with_256_descriptors() {
     assert_eq!(post(&addr, &delivery("fb_starved")), Some(204));
     assert!(next(&listen.out, "the delivery").contains("fb_starved"));
     drop(idle);
-    assert!(terminate(&mut listen.child).success());
+    assert_eq!(
+        terminate(&mut listen.child).code(),
+        Some(143),
+        "SIGTERM: 128 + 15"
+    );
 }
 
 #[test]
@@ -229,7 +237,11 @@ fn without_jsonl_stdout_is_the_record_of_every_kept_delivery() {
         kept.contains("kept raw on stdout, marked unparsed"),
         "{kept}"
     );
-    assert!(terminate(&mut listen.child).success());
+    assert_eq!(
+        terminate(&mut listen.child).code(),
+        Some(143),
+        "SIGTERM: 128 + 15"
+    );
 }
 
 #[test]
@@ -260,5 +272,5 @@ fn without_jsonl_a_broken_stdout_acknowledges_nothing() {
             "{refused}"
         );
     }
-    assert!(terminate(&mut child).success());
+    assert_eq!(terminate(&mut child).code(), Some(143), "SIGTERM: 128 + 15");
 }

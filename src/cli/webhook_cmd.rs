@@ -19,6 +19,7 @@ use tokio::sync::mpsc::unbounded_channel;
 use super::CliError;
 use crate::clock;
 use crate::store::Store;
+use crate::tui::runtime::signals::Signals;
 use crate::webhook::Event;
 use crate::webhook::receiver::{self, Jsonl, Notice, ReceiverConfig, StartError};
 use crate::webhook::seen::{self, Seen};
@@ -98,7 +99,7 @@ pub async fn run(
         WebhookCommand::Verify(verify) => run_verify(verify, &mut std::io::stdin().lock(), out),
         WebhookCommand::Listen(listen) => {
             let store = open_listen_store(global);
-            listen_until_stopped(listen, store, out).await
+            listen_until_stopped(listen, store).await
         }
     }
 }
@@ -140,11 +141,11 @@ pub fn run_verify(
     Ok(())
 }
 
-async fn listen_until_stopped(
-    args: &ListenArgs,
-    mut store: Option<Store>,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
+/// Receives until a terminating signal arrives: then stops receiving (the deliveries in
+/// flight are answered within the record timeout) and ends with [`CliError::Signal`] (exit
+/// status 128 + its number). Nothing it writes can hold up the signal: the records are written
+/// by the receiver within its timeout, the summaries by a thread of their own.
+async fn listen_until_stopped(args: &ListenArgs, mut store: Option<Store>) -> Result<(), CliError> {
     let secret = args.secret.secret()?;
     let seen_path = args
         .seen_file
@@ -171,14 +172,9 @@ async fn listen_until_stopped(
         .jsonl
         .as_ref()
         .map_or_else(|| "stdout".to_owned(), |path| path.display().to_string());
-    // Polled once before the banner, so the handlers are in place when a script that saw the
-    // banner sends SIGTERM.
-    let stop = super::sim_cmd::shutdown_signal();
-    tokio::pin!(stop);
-    if futures_util::FutureExt::now_or_never(&mut stop).is_some() {
-        handle.shutdown().await;
-        return Ok(());
-    }
+    // Installed before the banner, so a script that saw the banner may send SIGTERM.
+    let mut signals = Signals::install();
+    let mut summaries = Summaries::start(Box::new(std::io::stdout()));
     let stored = store
         .as_ref()
         .map(|s| format!("; items stored in {}", s.describe()))
@@ -194,19 +190,62 @@ async fn listen_until_stopped(
             seen_path.display()
         );
     }
-    loop {
+    let number = loop {
         tokio::select! {
-            () = &mut stop => break,
+            number = signals.next() => break number,
             Some(notice) = notices.recv() => {
-                report(&notice, args.jsonl.is_some(), out)?;
+                report(&notice, args.jsonl.is_some(), &mut summaries);
                 if let Notice::Accepted(event) = notice {
                     store = store_event(store, *event).await;
                 }
             }
         }
-    }
+    };
+    // A second signal ends the process at once.
+    signals.exit_on_next();
     handle.shutdown().await;
-    Ok(())
+    Err(CliError::Signal(number))
+}
+
+/// Summary lines bound for stdout, written by a thread of their own: a stdout nobody reads
+/// blocks that thread, never the loop that watches for signals. A line that finds the queue
+/// full is dropped (the JSONL holds every event), and the first drop is said on stderr.
+struct Summaries {
+    lines: std::sync::mpsc::SyncSender<String>,
+    dropped: u64,
+}
+
+/// Summary lines waiting for stdout at most.
+const SUMMARY_QUEUE: usize = 1024;
+
+impl Summaries {
+    fn start(mut out: Box<dyn Write + Send>) -> Self {
+        let (lines, queue) = std::sync::mpsc::sync_channel::<String>(SUMMARY_QUEUE);
+        std::thread::spawn(move || {
+            for line in queue {
+                if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+                    break;
+                }
+            }
+        });
+        Self { lines, dropped: 0 }
+    }
+
+    /// Queues `line` without waiting; false when it was dropped.
+    fn send(&mut self, line: String) -> bool {
+        match self.lines.try_send(line) {
+            Ok(()) => true,
+            Err(_) => {
+                self.dropped += 1;
+                if self.dropped == 1 {
+                    eprintln!(
+                        "stdout is not being read: event summaries are dropped (the JSONL has every event)"
+                    );
+                }
+                false
+            }
+        }
+    }
 }
 
 /// Writes an accepted `feedback.created` item into the store, off the async threads (it waits
@@ -247,11 +286,10 @@ async fn store_event(store: Option<Store>, event: Event) -> Option<Store> {
 /// Each accepted event's summary line goes to stdout when the records are in `--jsonl`
 /// (`in_file`), to stderr when stdout is the record (its lines were written before the
 /// answer); bodies kept raw, duplicates and refusals go to stderr.
-fn report(notice: &Notice, in_file: bool, out: &mut dyn Write) -> Result<(), CliError> {
+fn report(notice: &Notice, in_file: bool, summaries: &mut Summaries) {
     match notice {
         Notice::Accepted(event) if in_file => {
-            writeln!(out, "{event}")?;
-            out.flush()?;
+            summaries.send(event.to_string());
         }
         Notice::Accepted(event) => eprintln!("{event}"),
         Notice::Unparsed { key, reason } => {
@@ -274,5 +312,37 @@ fn report(notice: &Notice, in_file: bool, out: &mut dyn Write) -> Result<(), Cli
             eprintln!("rejected a delivery ({status}): {reason}");
         }
     }
-    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// A stdout nobody reads: every write waits forever.
+    struct Unread;
+
+    impl Write for Unread {
+        fn write(&mut self, _buf: &[u8]) -> std::io::Result<usize> {
+            loop {
+                std::thread::park();
+            }
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn summaries_to_a_stdout_nobody_reads_are_dropped_never_waited_for() {
+        let mut summaries = Summaries::start(Box::new(Unread));
+        let sent = (0..SUMMARY_QUEUE * 2)
+            .filter(|i| summaries.send(format!("line {i}")))
+            .count();
+        // The writer holds one line; the queue holds the rest it has room for.
+        assert!(sent <= SUMMARY_QUEUE + 1, "{sent}");
+        assert_eq!(summaries.dropped, (SUMMARY_QUEUE * 2 - sent) as u64);
+    }
 }

@@ -16,7 +16,7 @@ pub mod insight;
 mod reader;
 pub mod reads;
 // simtui: `S` and the pinned key sets.
-mod signals;
+pub mod signals;
 pub mod similar;
 mod sync_jobs;
 mod syncer;

@@ -19,3 +19,5 @@ mod files_tests;
 mod journal_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod timing_tests;
