@@ -6,7 +6,8 @@
 //! `listen` also writes each accepted `feedback.created` item, with its metadata, into the
 //! account's local store (unless `--no-store`): after the journal line that gates the 204, never
 //! in its way. A store that cannot be opened or written is reported on stderr; the delivery is
-//! acknowledged all the same (the journal has it, and the next sync fetches the item).
+//! acknowledged all the same (the journal has it, and the next sync fetches the item). At
+//! start, the items of the journal's tail that the store lacks are stored first.
 
 use std::io::{Read, Write};
 use std::net::SocketAddr;
@@ -155,6 +156,10 @@ async fn listen_until_stopped(args: &ListenArgs, mut store: Option<Store>) -> Re
     let seen = Seen::open(&seen_path)
         .map_err(|e| CliError::Other(format!("cannot open {}: {e}", seen_path.display())))?;
     let skipped = seen.skipped_lines();
+    let mut caught_up = None;
+    if let Some(journal) = &args.jsonl {
+        (store, caught_up) = catch_up(store, journal.clone()).await;
+    }
     let config = ReceiverConfig {
         addr: args.addr,
         secret,
@@ -184,6 +189,9 @@ async fn listen_until_stopped(args: &ListenArgs, mut store: Option<Store>) -> Re
         handle.url(),
         seen_path.display()
     );
+    if let Some(line) = caught_up {
+        eprintln!("{line}");
+    }
     if skipped > 0 {
         eprintln!(
             "skipped {skipped} unreadable line(s) of {} (torn by a crash or a full disk)",
@@ -245,6 +253,50 @@ impl Summaries {
                 false
             }
         }
+    }
+}
+
+/// Stores what the journal at `path` holds and the store lacks (a delivery journaled, then
+/// not stored: the process ended between the two), before anything new is received; returns
+/// the line that says what was stored or what went wrong, if any. A journal that is not a regular file (a
+/// pipe, `/dev/stdout`) cannot be read back and is left alone.
+async fn catch_up(store: Option<Store>, path: PathBuf) -> (Option<Store>, Option<String>) {
+    let Some(mut store) = store else {
+        return (None, None);
+    };
+    let done = tokio::task::spawn_blocking(move || {
+        let caught_up = match std::fs::metadata(&path) {
+            Ok(meta) if meta.is_file() => std::fs::read(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))
+                .and_then(|journal| {
+                    crate::webhook::stored::store_journaled(&mut store, &journal)
+                        .map_err(|e| e.to_string())
+                })
+                .map(Some),
+            _ => Ok(None),
+        };
+        (store, caught_up)
+    })
+    .await;
+    match done {
+        Ok((store, Ok(caught_up))) => {
+            let line = caught_up
+                .filter(|c| c.stored > 0)
+                .map(|c| format!("stored {} journaled item(s) the store lacked", c.stored));
+            (Some(store), line)
+        }
+        Ok((store, Err(error))) => (
+            Some(store),
+            Some(format!(
+                "warning: the journal's items could not be stored: {error}"
+            )),
+        ),
+        Err(error) => (
+            None,
+            Some(format!(
+                "warning: the store task failed ({error}); deliveries are no longer stored"
+            )),
+        ),
     }
 }
 
