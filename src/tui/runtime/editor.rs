@@ -21,6 +21,7 @@ use ratatui::crossterm::terminal::{
 use ratatui::{Terminal, backend::Backend};
 use tokio::sync::mpsc::UnboundedSender;
 
+use super::foreground::Foreground;
 use crate::tui::action::Msg;
 use crate::tui::effect::Effect;
 
@@ -71,7 +72,17 @@ pub fn reclaim(mouse: bool) {
 
 /// Edits `text` in `editor`; `Ok(None)` when it came back unchanged. The terminal must be
 /// released around this call.
+#[cfg(test)]
 pub fn edit(editor: &str, text: &str) -> Result<Option<String>, String> {
+    edit_in(editor, text, &Foreground::default())
+}
+
+/// [`edit`], passing the editor any terminating signal `foreground` hears meanwhile.
+pub(super) fn edit_in(
+    editor: &str,
+    text: &str,
+    foreground: &Foreground,
+) -> Result<Option<String>, String> {
     let mut file = tempfile::Builder::new()
         .prefix("feedback-inbox-note-")
         .suffix(".txt")
@@ -80,13 +91,16 @@ pub fn edit(editor: &str, text: &str) -> Result<Option<String>, String> {
     file.write_all(text.as_bytes())
         .and_then(|()| file.flush())
         .map_err(|e| format!("cannot write the note's file: {e}"))?;
-    let status = crate::child_env::scrub(&mut Command::new("sh"))
+    let mut child = crate::child_env::scrub(&mut Command::new("sh"))
         .arg("-c")
         .arg("$FEEDBACK_INBOX_EDITOR \"$1\"")
         .arg("sh")
         .arg(file.path())
         .env("FEEDBACK_INBOX_EDITOR", editor)
-        .status()
+        .spawn()
+        .map_err(|e| format!("cannot run the editor: {e}"))?;
+    let status = foreground
+        .wait(&mut child)
         .map_err(|e| format!("cannot run the editor: {e}"))?;
     if !status.success() {
         return Err(format!(
@@ -123,6 +137,8 @@ pub(super) struct Outside<'a, E> {
     pub(super) events: &'a mut Option<E>,
     pub(super) reopen: Option<fn() -> E>,
     pub(super) tx: &'a UnboundedSender<Msg>,
+    /// Passes a terminating signal on to the command that has the terminal.
+    pub(super) foreground: &'a Foreground,
 }
 
 impl<E> Outside<'_, E> {
@@ -146,7 +162,7 @@ impl<E> Outside<'_, E> {
                 (Some(reopen), Some(chosen)) => {
                     *self.events = None;
                     release();
-                    let result = edit(&chosen, &text);
+                    let result = edit_in(&chosen, &text, self.foreground);
                     reclaim(mouse);
                     // The screen is blank again: a blank frame makes ratatui's last frame
                     // match, so the next one is drawn whole (`Terminal::clear` would ask the
