@@ -3,12 +3,14 @@
 
 pub mod api;
 pub mod background;
+pub mod child_env;
 pub mod cli;
 pub mod clipboard;
 pub mod clock;
 pub mod config;
 pub mod json;
 pub mod logging;
+pub mod private_files;
 pub mod sim;
 pub mod store;
 pub mod sync;

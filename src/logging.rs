@@ -1,12 +1,14 @@
-//! Logs go to a file in the platform's state (or data) folder, never to the screen. The filter
+//! Logs go to a private file (`0600` in a `0700` folder: they name items and accounts) in the
+//! platform's state (or data) folder, never to the screen. The filter
 //! comes from `FEEDBACK_LOG` (default `info`); HTTP internals are kept at `warn` so request
 //! details never reach the log.
 
-use std::fs::OpenOptions;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
 use tracing_subscriber::EnvFilter;
+
+use crate::private_files::Follow;
 
 /// The log file's path.
 #[must_use]
@@ -21,12 +23,8 @@ pub fn log_path() -> Option<PathBuf> {
 #[must_use = "the path tells the user where logs go"]
 pub fn init() -> Option<PathBuf> {
     let path = log_path()?;
-    std::fs::create_dir_all(path.parent()?).ok()?;
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .ok()?;
+    crate::private_files::create_dir(path.parent()?).ok()?;
+    let (file, _) = crate::private_files::open_append(&path, Follow::Yes).ok()?;
     let wanted = std::env::var("FEEDBACK_LOG").unwrap_or_else(|_| "info".to_owned());
     let filter = EnvFilter::try_new(format!(
         "{wanted},hyper=warn,hyper_util=warn,reqwest=warn,h2=warn,rustls=warn"

@@ -30,7 +30,11 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(cli::run(args)) {
+    let result = runtime.block_on(cli::run(args));
+    // A blocking write that never ends (a stdout nobody reads) must not keep the process
+    // alive: whatever has to be durable was awaited by the command.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) if error.is_broken_pipe() => ExitCode::SUCCESS,
         // The inbox has restored the terminal and cleaned up: nothing to report.

@@ -33,6 +33,33 @@ fn every_terminating_signal_restores_the_terminal_while_the_inbox_runs() {
 }
 
 #[test]
+fn a_signal_while_the_editor_has_the_terminal_ends_it_and_restores_the_terminal() {
+    let Some(tmux) = Tmux::start("signal-editor") else {
+        return;
+    };
+    let editor = tempfile::tempdir().unwrap();
+    let script = editor.path().join("editor.sh");
+    // An editor that never ends by itself.
+    std::fs::write(&script, "#!/bin/sh\nexec sleep 600\n").unwrap();
+    let watched = Watched::start_with(&tmux, &format!("EDITOR=\"sh {}\"", script.display()));
+    tmux.wait_for("the first page", |s| {
+        s.contains("as of") && s.contains("Projects")
+    });
+    tmux.keys(&["N"]);
+    let deadline = Instant::now() + timeout();
+    while tmux.alternate_on() {
+        assert!(
+            Instant::now() < deadline,
+            "the editor did not get the terminal"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    watched.kill("TERM");
+    watched.assert_restored(&tmux, "SIGTERM while the editor runs");
+    assert_eq!(watched.exit_status(), Some(143));
+}
+
+#[test]
 fn a_signal_at_start_up_or_during_shutdown_restores_the_terminal() {
     let Some(tmux) = Tmux::start("signal-moments") else {
         return;

@@ -152,7 +152,11 @@ fn sim_delivers_new_submissions_to_listen_which_records_each_once() {
     }
 
     assert!(terminate(&mut sim.child).success());
-    assert!(terminate(&mut listen.child).success());
+    assert_eq!(
+        terminate(&mut listen.child).code(),
+        Some(143),
+        "SIGTERM: 128 + 15"
+    );
     let recorded: Vec<serde_json::Value> = std::fs::read_to_string(&jsonl)
         .unwrap()
         .lines()

@@ -6,7 +6,8 @@
 //! `listen` also writes each accepted `feedback.created` item, with its metadata, into the
 //! account's local store (unless `--no-store`): after the journal line that gates the 204, never
 //! in its way. A store that cannot be opened or written is reported on stderr; the delivery is
-//! acknowledged all the same (the journal has it, and the next sync fetches the item).
+//! acknowledged all the same (the journal has it, and the next sync fetches the item). At
+//! start, the items of the journal's tail that the store lacks are stored first.
 
 use std::io::{Read, Write};
 use std::net::SocketAddr;
@@ -19,6 +20,7 @@ use tokio::sync::mpsc::unbounded_channel;
 use super::CliError;
 use crate::clock;
 use crate::store::Store;
+use crate::tui::runtime::signals::Signals;
 use crate::webhook::Event;
 use crate::webhook::receiver::{self, Jsonl, Notice, ReceiverConfig, StartError};
 use crate::webhook::seen::{self, Seen};
@@ -98,7 +100,7 @@ pub async fn run(
         WebhookCommand::Verify(verify) => run_verify(verify, &mut std::io::stdin().lock(), out),
         WebhookCommand::Listen(listen) => {
             let store = open_listen_store(global);
-            listen_until_stopped(listen, store, out).await
+            listen_until_stopped(listen, store).await
         }
     }
 }
@@ -140,11 +142,11 @@ pub fn run_verify(
     Ok(())
 }
 
-async fn listen_until_stopped(
-    args: &ListenArgs,
-    mut store: Option<Store>,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
+/// Receives until a terminating signal arrives: then stops receiving (the deliveries in
+/// flight are answered within the record timeout) and ends with [`CliError::Signal`] (exit
+/// status 128 + its number). Nothing it writes can hold up the signal: the records are written
+/// by the receiver within its timeout, the summaries by a thread of their own.
+async fn listen_until_stopped(args: &ListenArgs, mut store: Option<Store>) -> Result<(), CliError> {
     let secret = args.secret.secret()?;
     let seen_path = args
         .seen_file
@@ -154,6 +156,10 @@ async fn listen_until_stopped(
     let seen = Seen::open(&seen_path)
         .map_err(|e| CliError::Other(format!("cannot open {}: {e}", seen_path.display())))?;
     let skipped = seen.skipped_lines();
+    let mut caught_up = None;
+    if let Some(journal) = &args.jsonl {
+        (store, caught_up) = catch_up(store, journal.clone()).await;
+    }
     let config = ReceiverConfig {
         addr: args.addr,
         secret,
@@ -171,14 +177,9 @@ async fn listen_until_stopped(
         .jsonl
         .as_ref()
         .map_or_else(|| "stdout".to_owned(), |path| path.display().to_string());
-    // Polled once before the banner, so the handlers are in place when a script that saw the
-    // banner sends SIGTERM.
-    let stop = super::sim_cmd::shutdown_signal();
-    tokio::pin!(stop);
-    if futures_util::FutureExt::now_or_never(&mut stop).is_some() {
-        handle.shutdown().await;
-        return Ok(());
-    }
+    // Installed before the banner, so a script that saw the banner may send SIGTERM.
+    let mut signals = Signals::install();
+    let mut summaries = Summaries::start(Box::new(std::io::stdout()));
     let stored = store
         .as_ref()
         .map(|s| format!("; items stored in {}", s.describe()))
@@ -188,25 +189,115 @@ async fn listen_until_stopped(
         handle.url(),
         seen_path.display()
     );
+    if let Some(line) = caught_up {
+        eprintln!("{line}");
+    }
     if skipped > 0 {
         eprintln!(
             "skipped {skipped} unreadable line(s) of {} (torn by a crash or a full disk)",
             seen_path.display()
         );
     }
-    loop {
+    let number = loop {
         tokio::select! {
-            () = &mut stop => break,
+            number = signals.next() => break number,
             Some(notice) = notices.recv() => {
-                report(&notice, args.jsonl.is_some(), out)?;
+                report(&notice, args.jsonl.is_some(), &mut summaries);
                 if let Notice::Accepted(event) = notice {
                     store = store_event(store, *event).await;
                 }
             }
         }
-    }
+    };
+    // A second signal ends the process at once.
+    signals.exit_on_next();
     handle.shutdown().await;
-    Ok(())
+    Err(CliError::Signal(number))
+}
+
+/// Summary lines bound for stdout, written by a thread of their own: a stdout nobody reads
+/// blocks that thread, never the loop that watches for signals. A line that finds the queue
+/// full is dropped (the JSONL holds every event), and the first drop is said on stderr.
+struct Summaries {
+    lines: std::sync::mpsc::SyncSender<String>,
+    dropped: u64,
+}
+
+/// Summary lines waiting for stdout at most.
+const SUMMARY_QUEUE: usize = 1024;
+
+impl Summaries {
+    fn start(mut out: Box<dyn Write + Send>) -> Self {
+        let (lines, queue) = std::sync::mpsc::sync_channel::<String>(SUMMARY_QUEUE);
+        std::thread::spawn(move || {
+            for line in queue {
+                if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+                    break;
+                }
+            }
+        });
+        Self { lines, dropped: 0 }
+    }
+
+    /// Queues `line` without waiting; false when it was dropped.
+    fn send(&mut self, line: String) -> bool {
+        match self.lines.try_send(line) {
+            Ok(()) => true,
+            Err(_) => {
+                self.dropped += 1;
+                if self.dropped == 1 {
+                    eprintln!(
+                        "stdout is not being read: event summaries are dropped (the JSONL has every event)"
+                    );
+                }
+                false
+            }
+        }
+    }
+}
+
+/// Stores what the journal at `path` holds and the store lacks (a delivery journaled, then
+/// not stored: the process ended between the two), before anything new is received; returns
+/// the line that says what was stored or what went wrong, if any. A journal that is not a regular file (a
+/// pipe, `/dev/stdout`) cannot be read back and is left alone.
+async fn catch_up(store: Option<Store>, path: PathBuf) -> (Option<Store>, Option<String>) {
+    let Some(mut store) = store else {
+        return (None, None);
+    };
+    let done = tokio::task::spawn_blocking(move || {
+        let caught_up = match std::fs::metadata(&path) {
+            Ok(meta) if meta.is_file() => std::fs::read(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))
+                .and_then(|journal| {
+                    crate::webhook::stored::store_journaled(&mut store, &journal)
+                        .map_err(|e| e.to_string())
+                })
+                .map(Some),
+            _ => Ok(None),
+        };
+        (store, caught_up)
+    })
+    .await;
+    match done {
+        Ok((store, Ok(caught_up))) => {
+            let line = caught_up
+                .filter(|c| c.stored > 0)
+                .map(|c| format!("stored {} journaled item(s) the store lacked", c.stored));
+            (Some(store), line)
+        }
+        Ok((store, Err(error))) => (
+            Some(store),
+            Some(format!(
+                "warning: the journal's items could not be stored: {error}"
+            )),
+        ),
+        Err(error) => (
+            None,
+            Some(format!(
+                "warning: the store task failed ({error}); deliveries are no longer stored"
+            )),
+        ),
+    }
 }
 
 /// Writes an accepted `feedback.created` item into the store, off the async threads (it waits
@@ -247,11 +338,10 @@ async fn store_event(store: Option<Store>, event: Event) -> Option<Store> {
 /// Each accepted event's summary line goes to stdout when the records are in `--jsonl`
 /// (`in_file`), to stderr when stdout is the record (its lines were written before the
 /// answer); bodies kept raw, duplicates and refusals go to stderr.
-fn report(notice: &Notice, in_file: bool, out: &mut dyn Write) -> Result<(), CliError> {
+fn report(notice: &Notice, in_file: bool, summaries: &mut Summaries) {
     match notice {
         Notice::Accepted(event) if in_file => {
-            writeln!(out, "{event}")?;
-            out.flush()?;
+            summaries.send(event.to_string());
         }
         Notice::Accepted(event) => eprintln!("{event}"),
         Notice::Unparsed { key, reason } => {
@@ -274,5 +364,37 @@ fn report(notice: &Notice, in_file: bool, out: &mut dyn Write) -> Result<(), Cli
             eprintln!("rejected a delivery ({status}): {reason}");
         }
     }
-    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// A stdout nobody reads: every write waits forever.
+    struct Unread;
+
+    impl Write for Unread {
+        fn write(&mut self, _buf: &[u8]) -> std::io::Result<usize> {
+            loop {
+                std::thread::park();
+            }
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn summaries_to_a_stdout_nobody_reads_are_dropped_never_waited_for() {
+        let mut summaries = Summaries::start(Box::new(Unread));
+        let sent = (0..SUMMARY_QUEUE * 2)
+            .filter(|i| summaries.send(format!("line {i}")))
+            .count();
+        // The writer holds one line; the queue holds the rest it has room for.
+        assert!(sent <= SUMMARY_QUEUE + 1, "{sent}");
+        assert_eq!(summaries.dropped, (SUMMARY_QUEUE * 2 - sent) as u64);
+    }
 }

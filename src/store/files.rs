@@ -1,11 +1,11 @@
 //! Where a store lives and how its file is made: `<data dir>/stores/<profile>.sqlite3`, the folder
 //! `0700` and the file `0600` before SQLite writes a byte into it (its `-wal` and `-shm` files
-//! take the database file's mode).
+//! take the database file's mode), as for every private file ([`crate::private_files`]).
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::StoreError;
+use crate::private_files;
 
 /// The store of `profile` (`None`: the top-level account) in the platform data folder
 /// (`~/.local/share/feedback-inbox/stores/` on Linux); `None` without a home folder.
@@ -39,66 +39,15 @@ pub fn store_file_name(profile: Option<&str>) -> String {
 }
 
 /// Makes the folder (`0700`) and an empty file (`0600`) when they are missing, and tightens an
-/// existing store file or folder that others can read.
+/// existing store file, its `stores` folder and the data folder when others can read them
+/// ([`crate::private_files`]).
 pub(super) fn prepare(path: &Path) -> Result<(), StoreError> {
     let io = |what: &str, e: std::io::Error| StoreError::Io {
         path: path.display().to_string(),
         message: format!("{what}: {e}"),
     };
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        create_private_dir(dir).map_err(|e| io("cannot create its folder", e))?;
+    if let Some(dir) = path.parent() {
+        private_files::create_dir(dir).map_err(|e| io("cannot create its folder", e))?;
     }
-    create_private_file(path).map_err(|e| io("cannot create it", e))
-}
-
-#[cfg(unix)]
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
-    if !dir.exists() {
-        fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)?;
-    }
-    let mode = fs::metadata(dir)?.permissions().mode();
-    if mode & 0o077 != 0 && dir.file_name().is_some_and(|n| n == "stores") {
-        fs::set_permissions(dir, fs::Permissions::from_mode(0o700))?;
-    }
-    Ok(())
-}
-
-#[cfg(not(unix))]
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    fs::create_dir_all(dir)
-}
-
-#[cfg(unix)]
-fn create_private_file(path: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-    match fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-    {
-        Ok(_) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            let mode = fs::metadata(path)?.permissions().mode();
-            if mode & 0o077 != 0 {
-                fs::set_permissions(path, fs::Permissions::from_mode(0o600))?;
-            }
-            Ok(())
-        }
-        Err(e) => Err(e),
-    }
-}
-
-#[cfg(not(unix))]
-fn create_private_file(path: &Path) -> std::io::Result<()> {
-    fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map(|_| ())
+    private_files::create_file(path).map_err(|e| io("cannot create it", e))
 }

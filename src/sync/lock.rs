@@ -108,7 +108,11 @@ fn open(path: &Path) -> Result<File, SyncError> {
     options.read(true).write(true).create(true).truncate(false);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path).map_err(|e| {
+    // A lock file others could read is tightened as the store is.
+    let opened = options
+        .open(path)
+        .and_then(|file| crate::private_files::tighten(&file).map(|()| file));
+    opened.map_err(|e| {
         SyncError::Store(crate::store::StoreError::Io {
             path: path.display().to_string(),
             message: format!("cannot open the sync lock: {e}"),

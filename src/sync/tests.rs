@@ -96,6 +96,20 @@ fn a_second_holder_of_the_lock_file_is_busy_until_the_first_lets_go() {
     assert!(SyncLock::acquire(&first).is_ok());
 }
 
+#[cfg(unix)]
+#[test]
+fn a_lock_file_others_can_read_is_made_private_again() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = lock_path(&dir.path().join("store.sqlite"));
+    std::fs::write(&path, "").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let lock = Arc::new(SyncLock::new(Some(path.clone())));
+    drop(SyncLock::acquire(&lock).unwrap());
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+}
+
 #[tokio::test]
 async fn the_user_goes_first_and_a_background_turn_learns_of_the_arrival() {
     use futures_util::FutureExt;

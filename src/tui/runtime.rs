@@ -12,11 +12,12 @@ pub mod acting;
 mod arrivals;
 mod editor;
 mod executor;
+mod foreground;
 pub mod insight;
 mod reader;
 pub mod reads;
 // simtui: `S` and the pinned key sets.
-mod signals;
+pub mod signals;
 pub mod similar;
 mod sync_jobs;
 mod syncer;
@@ -216,6 +217,7 @@ where
     executor.run_all(effects);
     let editor::Events { stream, reopen } = events;
     let mut events = Some(stream);
+    let foreground = foreground::Foreground::watching(reopen.is_some());
     let mut ticker = tokio::time::interval(TICK_INTERVAL);
     // After the loop was held up ($EDITOR), one tick, not a burst of catch-up ones.
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
@@ -254,6 +256,7 @@ where
             events: &mut events,
             reopen,
             tx: &tx,
+            foreground: &foreground,
         };
         if let Some(msg) = msg {
             let effects = update(&mut state, msg);

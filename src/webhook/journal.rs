@@ -6,7 +6,8 @@
 //! fails part-way (a full disk, a crash) can leave a torn line; the log remembers that it may be
 //! torn and starts its next line with a `'\n'`, so a later record is never glued onto the
 //! fragment. Readers ([`read_lines`]) skip a line that does not parse and report it. A file
-//! the log creates is made durable in its folder ([`sync_dir`]) before anything is written.
+//! the log creates is made durable in its folder ([`sync_dir`]) before anything is written, and
+//! is private (`0600`, [`crate::private_files`]): its lines are customers' feedback.
 //!
 //! Every line is JSON made terminal-safe: C1 controls, bidi and invisible characters are
 //! written as `\uXXXX` escapes (the same escaping as the CLI's JSON output), so `cat` or `tail`
@@ -26,7 +27,7 @@
 //! six characters it was); otherwise the record has `body_base64` (standard alphabet) instead.
 
 use std::fmt;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
@@ -34,6 +35,7 @@ use base64::Engine as _;
 use jiff::Timestamp;
 use sha2::{Digest, Sha256};
 
+use crate::private_files::{self, Follow};
 use crate::text::output::terminal_safe_json;
 
 /// Where an [`AppendLog`] writes: a file, or a test double that fails on demand.
@@ -128,21 +130,26 @@ impl AppendLog {
 
     /// [`AppendLog::open`], with `sync_folder` in place of [`sync_dir`].
     pub(super) fn open_with(path: &Path, sync_folder: &mut SyncDir<'_>) -> io::Result<Self> {
-        let (file, created) = match OpenOptions::new().append(true).open(path) {
-            Ok(file) => (file, false),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                let file = OpenOptions::new().append(true).create(true).open(path)?;
-                (file, true)
-            }
-            Err(e) => return Err(e),
-        };
+        Self::open_file(path, Follow::Yes, sync_folder)
+    }
+
+    /// [`AppendLog::open_with`] for a record of this program's own (the seen ids): only a
+    /// regular file, never through a symlink ([`private_files`]).
+    pub(super) fn open_record(path: &Path, sync_folder: &mut SyncDir<'_>) -> io::Result<Self> {
+        Self::open_file(path, Follow::No, sync_folder)
+    }
+
+    /// Opens the file (`0600` when created, tightened when others could read it); a pipe or a
+    /// device, where `follow` allows one, is written without syncs.
+    fn open_file(path: &Path, follow: Follow, sync_folder: &mut SyncDir<'_>) -> io::Result<Self> {
+        let (mut file, created) = private_files::open_append(path, follow)?;
         if !file.metadata()?.is_file() {
             return Ok(Self::new(Box::new(Device(file)), false));
         }
         if created {
             sync_folder(parent_dir(path))?;
         }
-        let mid_line = ends_mid_line(path)?;
+        let mid_line = ends_mid_line(&mut file)?;
         Ok(Self::new(Box::new(file), mid_line))
     }
 
@@ -204,8 +211,7 @@ pub fn parent_dir(path: &Path) -> &Path {
 }
 
 /// True when the file is not empty and its last byte is not `'\n'`.
-fn ends_mid_line(path: &Path) -> io::Result<bool> {
-    let mut file = File::open(path)?;
+fn ends_mid_line(file: &mut File) -> io::Result<bool> {
     if file.metadata()?.len() == 0 {
         return Ok(false);
     }

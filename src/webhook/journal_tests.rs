@@ -212,10 +212,10 @@ fn a_device_that_cannot_be_synced_is_still_written() {
     log.append_line(&line("fb_1")).unwrap();
 }
 
-const NOW: i64 = 1_800_000_000;
+pub(super) const NOW: i64 = 1_800_000_000;
 
 /// POSTs `body`, signed at [`NOW`], to the receiver at `addr`; the answer's status.
-async fn post(addr: SocketAddr, body: &[u8]) -> u16 {
+pub(super) async fn post(addr: SocketAddr, body: &[u8]) -> u16 {
     let sig = sign(&Secret::new(b"whsec_disk").unwrap(), NOW, body);
     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
     let head = format!(

@@ -13,7 +13,11 @@ pub mod verify;
 pub use event::{Event, FEEDBACK_CREATED, Submission};
 pub use verify::{DEFAULT_TOLERANCE, Delivery, MAX_BODY, Secret, VerifyError, sign, verify};
 
+#[cfg(all(test, unix))]
+mod files_tests;
 #[cfg(test)]
 mod journal_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod timing_tests;

@@ -1,7 +1,8 @@
 //! The webhook receiver: POST on `/` or `/webhook`, each delivery verified before anything
 //! else; 204 when kept (or already seen), 401 for a bad or missing signature or a stale time,
 //! 413 when too large (a declared `Content-Length` is refused before the body is read), 408
-//! when the body is too slow, 500 when it cannot be written (so the service retries), 405 for
+//! when the body is too slow, 500 when it cannot be written, or not within the record timeout
+//! (so the service retries), 405 for
 //! other methods, 404 for other paths. A body whose signature holds is never refused for its content: when it is
 //! not a usable event it is kept raw in the JSONL (see [`super::journal`]). Nothing is answered
 //! 2xx before it is synced to disk. Neither the secret nor a body is ever logged.
@@ -9,7 +10,7 @@
 use std::io;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -26,7 +27,7 @@ use super::seen::Seen;
 use super::serve::{self, Handler, Limits};
 use super::verify::{self, Delivery, MAX_BODY, Secret, VerifyError};
 use crate::background::Background;
-use crate::clock::{SharedClock, lock};
+use crate::clock::SharedClock;
 
 /// How to run a receiver.
 #[derive(Debug)]
@@ -82,8 +83,10 @@ struct Shared {
     secret: Secret,
     tolerance: Duration,
     body_timeout: Duration,
+    record_timeout: Duration,
     clock: SharedClock,
-    record: Mutex<Recorder>,
+    /// Taken by one delivery at a time; a delivery waits for it without a thread.
+    record: Arc<tokio::sync::Mutex<Recorder>>,
     notices: UnboundedSender<Notice>,
 }
 
@@ -121,8 +124,9 @@ pub async fn start_with(
         secret: config.secret,
         tolerance: config.tolerance,
         body_timeout: limits.body_timeout,
+        record_timeout: limits.record_timeout,
         clock: config.clock,
-        record: Mutex::new(Recorder::new(config.seen, jsonl)),
+        record: Arc::new(tokio::sync::Mutex::new(Recorder::new(config.seen, jsonl))),
         notices,
     });
     let listener = tokio::net::TcpListener::bind(config.addr)
@@ -281,41 +285,52 @@ fn refuse(shared: &Shared, status: StatusCode, reason: String) -> Response {
 }
 
 /// Writes the entry (off the async threads: it syncs to disk) and answers: 204 once it is
-/// durable or was already recorded, 500 when it could not be written. When only its seen id
-/// could not be written, the entry is kept (and reported) but still answered 500: the retry
-/// is then acknowledged as a duplicate.
+/// durable or was already recorded, 500 when it could not be written, or not within the
+/// record timeout (the records busy with a write that does not end, say to a stdout nobody
+/// reads). When only its seen id could not be written, the entry is kept (and reported) but
+/// still answered 500: the retry is then acknowledged as a duplicate. What is kept is reported
+/// by the writing thread itself, so a write that ends after its delivery was answered 500 is
+/// still reported (and its retry acknowledged as a duplicate).
 async fn keep(shared: &Arc<Shared>, entry: Entry) -> Response {
     let Entry { key, line, notice } = entry;
+    let deadline = tokio::time::Instant::now() + shared.record_timeout;
+    let late = || {
+        "the delivery could not be recorded in time (the records are busy with a write that has not finished); answered 500 so the service delivers it again".to_owned()
+    };
+    let Ok(mut records) =
+        tokio::time::timeout_at(deadline, Arc::clone(&shared.record).lock_owned()).await
+    else {
+        return refuse(shared, StatusCode::INTERNAL_SERVER_ERROR, late());
+    };
     let writer = Arc::clone(shared);
-    let task_key = key.clone();
-    let written = tokio::task::spawn_blocking(move || {
-        lock(&writer.record).record(task_key.as_deref(), &line)
-    })
-    .await;
-    let notice = match written {
-        Ok(Ok(Recorded::New)) => notice,
-        Ok(Ok(Recorded::Duplicate)) => Notice::Duplicate(key.unwrap_or_default()),
+    let task = tokio::task::spawn_blocking(move || {
+        let written = records.record(key.as_deref(), &line);
+        match &written {
+            Ok(Recorded::New) | Err(RecordError::Seen(_)) => report(&writer, notice),
+            Ok(Recorded::Duplicate) => {
+                report(&writer, Notice::Duplicate(key.unwrap_or_default()));
+            }
+            Err(RecordError::Jsonl { .. }) => {}
+        }
+        written
+    });
+    let Ok(written) = tokio::time::timeout_at(deadline, task).await else {
+        return refuse(shared, StatusCode::INTERNAL_SERVER_ERROR, late());
+    };
+    let reason = match written {
+        Ok(Ok(_)) => return StatusCode::NO_CONTENT.into_response(),
+        // Its line is written (or there is none to write) and its key remembered for this
+        // process: it was reported, as the retry will be a duplicate.
         Ok(Err(error @ RecordError::Seen(_))) => {
-            // Its line is written (or there is none to write) and its key remembered for
-            // this process: it is reported now, as the retry will be a duplicate.
-            report(shared, notice);
-            let reason = format!(
-                "{error}; the delivery is kept, answered 500 so the service delivers it again"
-            );
-            return refuse(shared, StatusCode::INTERNAL_SERVER_ERROR, reason);
+            format!("{error}; the delivery is kept, answered 500 so the service delivers it again")
         }
-        Ok(Err(error)) => {
-            let reason = format!("{error}; answered 500 so the service delivers it again");
-            return refuse(shared, StatusCode::INTERNAL_SERVER_ERROR, reason);
-        }
+        Ok(Err(error)) => format!("{error}; answered 500 so the service delivers it again"),
         Err(error) => {
             tracing::error!(%error, "the webhook record task failed");
-            let reason = "the delivery could not be recorded".to_owned();
-            return refuse(shared, StatusCode::INTERNAL_SERVER_ERROR, reason);
+            "the delivery could not be recorded".to_owned()
         }
     };
-    report(shared, notice);
-    StatusCode::NO_CONTENT.into_response()
+    refuse(shared, StatusCode::INTERNAL_SERVER_ERROR, reason)
 }
 
 /// Tells what was kept.

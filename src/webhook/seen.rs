@@ -4,16 +4,19 @@
 //! Ids are written as terminal-safe JSON strings, so an id with a newline in it cannot forge a
 //! second line and one with escape characters cannot drive a terminal that shows the file.
 //!
+//! The file is private (`0600` in a `0700` folder) and must be a regular file: a symlink or a
+//! FIFO in its place is refused ([`crate::private_files`]).
+//!
 //! Each id is synced to disk before [`Seen::insert`] returns. A leading BOM (an editor's) and
 //! torn lines (a crash or a full disk mid-write) are skipped when the file is read, and
 //! counted in [`Seen::skipped_lines`].
 
 use std::collections::HashSet;
-use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::journal::{self, AppendLog, Sink, SyncDir};
+use crate::private_files;
 
 /// When the file holds more ids than this at start, it is rewritten with the newest half.
 const COMPACT_ABOVE: usize = 200_000;
@@ -57,13 +60,9 @@ impl Seen {
     /// [`Seen::open`], with `sync_folder` in place of [`journal::sync_dir`].
     pub(super) fn open_with(path: &Path, sync_folder: &mut SyncDir<'_>) -> io::Result<Self> {
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
+            private_files::create_dir(dir)?;
         }
-        let text = match std::fs::read(path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
-            Err(e) => return Err(e),
-        };
+        let text = private_files::read_record(path)?.unwrap_or_default();
         let lines = journal::read_lines::<String>(&text);
         if !lines.torn.is_empty() {
             tracing::warn!(path = %path.display(), lines = ?lines.torn, "skipped torn lines of the seen file");
@@ -75,7 +74,7 @@ impl Seen {
         }
         Ok(Self {
             ids: order.into_iter().collect(),
-            log: Some(AppendLog::open_with(path, sync_folder)?),
+            log: Some(AppendLog::open_record(path, sync_folder)?),
             skipped: lines.torn.len(),
         })
     }
@@ -123,7 +122,7 @@ pub(super) fn rewrite(
     sync_folder: &mut SyncDir<'_>,
 ) -> io::Result<()> {
     let temp = path.with_extension("compacting");
-    let mut out = io::BufWriter::new(File::create(&temp)?);
+    let mut out = io::BufWriter::new(private_files::create_truncated(&temp)?);
     for id in ids {
         out.write_all(&journal::json_line(id).map_err(io::Error::other)?)?;
     }

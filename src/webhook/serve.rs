@@ -40,16 +40,21 @@ pub struct Limits {
     pub header_timeout: Duration,
     /// A request body must arrive within this after its head (answered 408 otherwise).
     pub body_timeout: Duration,
+    /// A verified delivery must be recorded within this (answered 500 otherwise, so the
+    /// service delivers it again): a record that cannot be written, such as a stdout nobody
+    /// reads, never holds a delivery, or the receiver's shutdown, indefinitely.
+    pub record_timeout: Duration,
     /// Connections open at once.
     pub max_connections: usize,
 }
 
 impl Default for Limits {
-    /// 5 s for a head, 10 s for a body, 128 connections.
+    /// 5 s for a head, 10 s for a body, 5 s to record, 128 connections.
     fn default() -> Self {
         Self {
             header_timeout: Duration::from_secs(5),
             body_timeout: Duration::from_secs(10),
+            record_timeout: Duration::from_secs(5),
             max_connections: 128,
         }
     }

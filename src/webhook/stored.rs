@@ -37,6 +37,52 @@ pub fn store_submission(
     store.put(&[sighting], submission.received_at).map(Some)
 }
 
+/// How many of a journal's items [`store_journaled`] stored, and how many it left out as
+/// another account's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CaughtUp {
+    pub stored: usize,
+    pub other_account: usize,
+}
+
+/// How many of a journal's last `feedback.created` lines are checked against the store.
+pub const CATCH_UP_LINES: usize = 1000;
+
+/// Stores the items of the last [`CATCH_UP_LINES`] `feedback.created` lines of a journal
+/// (`--jsonl` bytes) that the store lacks. The store is written after the journal line that
+/// gates the 204, so a process ended between the two (a signal, a full disk that refused the
+/// store's write) leaves the newest deliveries in the journal only; the next start stores them.
+/// Only the journal's tail is read: an older item the store lacks was dropped from it on
+/// purpose (retention, or deleted on the service) and must not come back. Torn lines, records
+/// kept raw and other events are skipped.
+pub fn store_journaled(store: &mut Store, journal: &[u8]) -> Result<CaughtUp, StoreError> {
+    let lines = super::journal::read_lines::<serde_json::Value>(journal);
+    let mut submissions: Vec<Submission> = lines
+        .records
+        .iter()
+        .rev()
+        .filter_map(|record| {
+            let body = serde_json::to_vec(record).ok()?;
+            match super::Event::parse(&body).ok()? {
+                super::Event::FeedbackCreated(submission) => Some(submission),
+                super::Event::Other { .. } => None,
+            }
+        })
+        .take(CATCH_UP_LINES)
+        .collect();
+    submissions.reverse();
+    let ids: Vec<&str> = submissions.iter().map(|s| s.id.as_str()).collect();
+    let present = store.contains_ids(&ids)?;
+    let mut caught_up = CaughtUp::default();
+    for (submission, _) in submissions.iter().zip(present).filter(|(_, have)| !have) {
+        match store_submission(store, submission)? {
+            Some(_) => caught_up.stored += 1,
+            None => caught_up.other_account += 1,
+        }
+    }
+    Ok(caught_up)
+}
+
 /// The app's platform from the stored apps, else from an item of that app seen in a list.
 fn known_platform(store: &Store, app_id: &str) -> Result<Option<Platform>, StoreError> {
     store
@@ -77,6 +123,38 @@ mod tests {
             },
             received_at: "2026-11-01T11:59:00Z".parse().unwrap(),
         }
+    }
+
+    #[test]
+    fn the_journal_items_the_store_lacks_are_stored_and_the_rest_skipped() {
+        let mut store = Store::open_memory().unwrap();
+        store_submission(&mut store, &submission("fb_1")).unwrap();
+        let mut journal = Vec::new();
+        for id in ["fb_1", "fb_2", "fb_3"] {
+            journal.extend(crate::webhook::journal::event_line(&submission_event(id)).unwrap());
+        }
+        journal.extend(b"{\"event\":\"feedback.crea\n");
+        journal.extend(br#"{"unparsed":true,"reason":"x","body":"y"}"#);
+        journal.push(b'\n');
+        let caught_up = store_journaled(&mut store, &journal).unwrap();
+        assert_eq!(
+            caught_up,
+            CaughtUp {
+                stored: 2,
+                other_account: 0
+            }
+        );
+        assert_eq!(
+            store.contains_ids(&["fb_1", "fb_2", "fb_3"]).unwrap(),
+            [true, true, true]
+        );
+        let again = store_journaled(&mut store, &journal).unwrap();
+        assert_eq!(again, CaughtUp::default());
+    }
+
+    /// The body of a delivery of `id`.
+    fn submission_event(id: &str) -> Vec<u8> {
+        submission(id).to_body()
     }
 
     #[test]

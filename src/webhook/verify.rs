@@ -36,6 +36,8 @@ impl Secret {
     /// The secret from the environment variable `name` (never from an argument, so it stays out
     /// of shell history and `ps`).
     pub fn from_env(name: &str) -> Result<Self, SecretError> {
+        // Commands run for the user (`|`, `$EDITOR`) must not inherit the secret.
+        crate::child_env::withhold(name);
         match std::env::var_os(name) {
             None => Err(SecretError::Unset(name.to_owned())),
             Some(value) if value.is_empty() => Err(SecretError::EmptyVar(name.to_owned())),

@@ -71,7 +71,11 @@ fn webhook_listen_stores_accepted_deliveries_with_their_metadata_once() {
             .unwrap()
             .is_some()
     });
-    assert!(terminate(&mut running.child).success());
+    assert_eq!(
+        terminate(&mut running.child).code(),
+        Some(143),
+        "SIGTERM: 128 + 15"
+    );
     let store = Store::open(&path).unwrap();
     let detail = store.detail("fb_hook").unwrap().unwrap();
     assert_eq!(detail.item.feedback.message, "export crashes");
@@ -86,7 +90,11 @@ fn webhook_listen_with_no_store_creates_no_store() {
     let (mut running, url) = listen(home.path(), &["--no-store"]);
     assert_eq!(post(&url, &delivery("fb_mem")), 204);
     assert!(next(&running.out, "the accepted line").contains("fb_mem"));
-    assert!(terminate(&mut running.child).success());
+    assert_eq!(
+        terminate(&mut running.child).code(),
+        Some(143),
+        "SIGTERM: 128 + 15"
+    );
     assert!(!default_store(home.path()).exists());
 }
 
@@ -106,7 +114,11 @@ fn a_store_is_created_0600_in_a_0700_folder_and_retention_days_drops_old_items()
                 .unwrap()
                 .is_some()
     });
-    assert!(terminate(&mut running.child).success());
+    assert_eq!(
+        terminate(&mut running.child).code(),
+        Some(143),
+        "SIGTERM: 128 + 15"
+    );
     assert_eq!(mode(&path), 0o600);
     assert_eq!(mode(path.parent().unwrap()), 0o700);
 
@@ -122,7 +134,11 @@ fn a_store_is_created_0600_in_a_0700_folder_and_retention_days_drops_old_items()
     std::fs::create_dir_all(config.parent().unwrap()).unwrap();
     std::fs::write(&config, "retention_days = 30\n").unwrap();
     let (mut running, _) = listen(home.path(), &[]);
-    assert!(terminate(&mut running.child).success());
+    assert_eq!(
+        terminate(&mut running.child).code(),
+        Some(143),
+        "SIGTERM: 128 + 15"
+    );
     let store = Store::open(&path).unwrap();
     assert!(store.item("fb_old").unwrap().is_none());
     assert!(store.item("fb_new").unwrap().is_some());
@@ -158,7 +174,11 @@ fn a_delivery_of_another_account_is_journaled_but_not_stored() {
         said.starts_with("fb_foreign is in the journal but not stored: its project is not among"),
         "{said}"
     );
-    assert!(terminate(&mut running.child).success());
+    assert_eq!(
+        terminate(&mut running.child).code(),
+        Some(143),
+        "SIGTERM: 128 + 15"
+    );
     assert!(
         Store::open(&path)
             .unwrap()

@@ -145,10 +145,16 @@ pub struct Watched {
 
 impl Watched {
     pub fn start(tmux: &Tmux) -> Self {
+        Self::start_with(tmux, "")
+    }
+
+    /// [`Watched::start`] with `env` (`NAME=value ...`, quoted with double quotes only) in the
+    /// demo's environment.
+    pub fn start_with(tmux: &Tmux, env: &str) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path().display();
         let script = format!(
-            "sh -c 'echo $$ > {d}/pid; exec {bin} demo --items 3000'\n\
+            "sh -c 'echo $$ > {d}/pid; exec env {env} {bin} demo --items 3000'\n\
              echo $? > {d}/status\n\
              stty -a > {d}/stty\n\
              echo STTY-DONE\n\

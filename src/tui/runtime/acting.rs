@@ -1,6 +1,7 @@
 //! The runtime's side of acting on items: the store reads of marked and gathered items (on the
 //! reading thread), and `|`: the command runs without a shell (`std::process::Command` with
-//! the configured argv; no item text is ever on its command line), the terminal handed over
+//! the configured argv; no item text is ever on its command line, no secret variable in its
+//! environment: [`crate::child_env`]), the terminal handed over
 //! as for `$EDITOR`, the items as JSON lines on its stdin; its exit status comes back as
 //! `Msg::Piped`.
 
@@ -10,6 +11,7 @@ use std::process::{Command, Stdio};
 use ratatui::{Terminal, backend::Backend};
 
 use super::editor::{Outside, reclaim, release};
+use super::foreground::Foreground;
 use super::reads::Task;
 use crate::store::Shared;
 use crate::tui::action::Msg;
@@ -59,10 +61,19 @@ pub fn task(store: &Shared, effect: &Effect) -> Option<Task> {
 /// ended it), or why it could not run. A command that stops reading early is not an error
 /// (the rest of the input is dropped).
 pub fn run_command(argv: &[String], input: &str) -> Result<Option<i32>, String> {
+    run_command_in(argv, input, &Foreground::default())
+}
+
+/// [`run_command`], passing the command any terminating signal `foreground` hears meanwhile.
+fn run_command_in(
+    argv: &[String],
+    input: &str,
+    foreground: &Foreground,
+) -> Result<Option<i32>, String> {
     let (program, rest) = argv
         .split_first()
         .ok_or_else(|| "the command's argv is empty".to_owned())?;
-    let mut child = Command::new(program)
+    let mut child = crate::child_env::scrub(&mut Command::new(program))
         .args(rest)
         .stdin(Stdio::piped())
         .spawn()
@@ -74,11 +85,11 @@ pub fn run_command(argv: &[String], input: &str) -> Result<Option<i32>, String> 
         let writer = std::thread::spawn(move || {
             let _ = stdin.write_all(input.as_bytes());
         });
-        let status = child.wait().map_err(|e| e.to_string())?;
+        let status = foreground.wait(&mut child).map_err(|e| e.to_string())?;
         let _ = writer.join();
         return Ok(status.code());
     }
-    let status = child.wait().map_err(|e| e.to_string())?;
+    let status = foreground.wait(&mut child).map_err(|e| e.to_string())?;
     Ok(status.code())
 }
 
@@ -105,13 +116,20 @@ pub fn after_command(
     key()
 }
 
-/// Waits for one key press on the terminal (raw mode for the moment, so any key will do).
-fn any_key() -> std::io::Result<()> {
+/// How often the wait for a key looks for a signal.
+const KEY_POLL: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Waits for one key press on the terminal (raw mode for the moment, so any key will do), or
+/// for a terminating signal (then the inbox quits at once).
+fn any_key(foreground: &Foreground) -> std::io::Result<()> {
     use ratatui::crossterm::event::{self, Event, KeyEventKind};
     ratatui::crossterm::terminal::enable_raw_mode()?;
     let result = loop {
-        match event::read() {
-            Ok(Event::Key(key)) if key.kind == KeyEventKind::Press => break Ok(()),
+        if foreground.signalled().is_some() {
+            break Ok(());
+        }
+        match event::poll(KEY_POLL).and_then(|ready| ready.then(event::read).transpose()) {
+            Ok(Some(Event::Key(key))) if key.kind == KeyEventKind::Press => break Ok(()),
             Ok(_) => {}
             Err(e) => break Err(e),
         }
@@ -148,9 +166,11 @@ impl<E> Outside<'_, E> {
                 Some(reopen) => {
                     *self.events = None;
                     release();
-                    let result = run_command(&argv, &input);
-                    if wait {
-                        let _ = after_command(&mut std::io::stdout(), &result, any_key);
+                    let result = run_command_in(&argv, &input, self.foreground);
+                    if wait && self.foreground.signalled().is_none() {
+                        let foreground = self.foreground;
+                        let _ =
+                            after_command(&mut std::io::stdout(), &result, || any_key(foreground));
                     }
                     reclaim(mouse);
                     let _ = terminal.draw(|frame| {
@@ -159,7 +179,7 @@ impl<E> Outside<'_, E> {
                     *self.events = Some(reopen());
                     result
                 }
-                None => run_command(&argv, &input),
+                None => run_command_in(&argv, &input, self.foreground),
             };
             let _ = self.tx.send(Msg::Piped {
                 name,
@@ -212,6 +232,23 @@ mod tests {
         assert_eq!(
             exit_line(&Err("no \u{1b}[31mfile".into())),
             "could not run: no ␛file — press a key to return"
+        );
+    }
+
+    #[test]
+    fn a_piped_command_gets_neither_the_api_key_nor_the_webhook_secret() {
+        let name = "tui::runtime::acting::tests::a_piped_command_gets_neither_the_api_key_nor_the_webhook_secret";
+        if !crate::child_env::rerun_with_secrets(name) {
+            return;
+        }
+        let var = crate::child_env::TEST_SECRET_VAR;
+        crate::webhook::Secret::from_env(var).unwrap();
+        let check = format!(
+            "test -z \"${{FEEDBACK_API_KEY+set}}\" || exit 10; test -z \"${{{var}+set}}\" || exit 11"
+        );
+        assert_eq!(
+            run_command(&argv(&["sh", "-c", &check]), "").unwrap(),
+            Some(0)
         );
     }
 

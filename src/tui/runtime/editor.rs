@@ -2,7 +2,8 @@
 //! (0600), the terminal is handed over (raw mode, the alternate screen, mouse and paste
 //! reporting off; the event reader stopped, so it takes none of the editor's input), the editor
 //! runs through `sh -c '$FEEDBACK_INBOX_EDITOR "$1"'` (so `EDITOR="code -w"` works) with the
-//! file's path as an argument: no note text is ever on a command line. Then the terminal is
+//! file's path as an argument: no note text is ever on a command line, and none of the
+//! inbox's secret variables in its environment ([`crate::child_env`]). Then the terminal is
 //! taken back and the file read.
 
 use std::io::{self, Write};
@@ -20,6 +21,7 @@ use ratatui::crossterm::terminal::{
 use ratatui::{Terminal, backend::Backend};
 use tokio::sync::mpsc::UnboundedSender;
 
+use super::foreground::Foreground;
 use crate::tui::action::Msg;
 use crate::tui::effect::Effect;
 
@@ -70,7 +72,17 @@ pub fn reclaim(mouse: bool) {
 
 /// Edits `text` in `editor`; `Ok(None)` when it came back unchanged. The terminal must be
 /// released around this call.
+#[cfg(test)]
 pub fn edit(editor: &str, text: &str) -> Result<Option<String>, String> {
+    edit_in(editor, text, &Foreground::default())
+}
+
+/// [`edit`], passing the editor any terminating signal `foreground` hears meanwhile.
+pub(super) fn edit_in(
+    editor: &str,
+    text: &str,
+    foreground: &Foreground,
+) -> Result<Option<String>, String> {
     let mut file = tempfile::Builder::new()
         .prefix("feedback-inbox-note-")
         .suffix(".txt")
@@ -79,13 +91,16 @@ pub fn edit(editor: &str, text: &str) -> Result<Option<String>, String> {
     file.write_all(text.as_bytes())
         .and_then(|()| file.flush())
         .map_err(|e| format!("cannot write the note's file: {e}"))?;
-    let status = Command::new("sh")
+    let mut child = crate::child_env::scrub(&mut Command::new("sh"))
         .arg("-c")
         .arg("$FEEDBACK_INBOX_EDITOR \"$1\"")
         .arg("sh")
         .arg(file.path())
         .env("FEEDBACK_INBOX_EDITOR", editor)
-        .status()
+        .spawn()
+        .map_err(|e| format!("cannot run the editor: {e}"))?;
+    let status = foreground
+        .wait(&mut child)
         .map_err(|e| format!("cannot run the editor: {e}"))?;
     if !status.success() {
         return Err(format!(
@@ -122,6 +137,8 @@ pub(super) struct Outside<'a, E> {
     pub(super) events: &'a mut Option<E>,
     pub(super) reopen: Option<fn() -> E>,
     pub(super) tx: &'a UnboundedSender<Msg>,
+    /// Passes a terminating signal on to the command that has the terminal.
+    pub(super) foreground: &'a Foreground,
 }
 
 impl<E> Outside<'_, E> {
@@ -145,7 +162,7 @@ impl<E> Outside<'_, E> {
                 (Some(reopen), Some(chosen)) => {
                     *self.events = None;
                     release();
-                    let result = edit(&chosen, &text);
+                    let result = edit_in(&chosen, &text, self.foreground);
                     reclaim(mouse);
                     // The screen is blank again: a blank frame makes ratatui's last frame
                     // match, so the next one is drawn whole (`Terminal::clear` would ask the
@@ -212,6 +229,25 @@ mod tests {
             text.ends_with("\u{1b}[?25h"),
             "then shows the cursor: {text:?}"
         );
+    }
+
+    #[test]
+    fn the_editor_gets_neither_the_api_key_nor_the_webhook_secret() {
+        let name = "tui::runtime::editor::tests::the_editor_gets_neither_the_api_key_nor_the_webhook_secret";
+        if !crate::child_env::rerun_with_secrets(name) {
+            return;
+        }
+        let var = crate::child_env::TEST_SECRET_VAR;
+        crate::webhook::Secret::from_env(var).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let editor = script(
+            &dir,
+            &format!(
+                "printf 'key:%s secret:%s' \"${{FEEDBACK_API_KEY-none}}\" \"${{{var}-none}}\" > \"$1\""
+            ),
+        );
+        let edited = edit(&editor, "note").unwrap();
+        assert_eq!(edited.as_deref(), Some("key:none secret:none"));
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The signals that end the inbox: SIGINT, SIGHUP, SIGQUIT and SIGTERM. Their handlers are
+//! The signals that end the inbox (and `webhook listen`): SIGINT, SIGHUP, SIGQUIT and SIGTERM. Their handlers are
 //! installed before the terminal is switched to raw mode and stay for the life of the process
 //! (tokio never uninstalls them), so from that moment on none of them can kill the process with
 //! the terminal left in raw mode, on the alternate screen or reporting the mouse: the loop
