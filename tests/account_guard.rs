@@ -6,7 +6,7 @@
 mod common;
 mod sync_support;
 
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -208,17 +208,7 @@ async fn the_inbox_with_another_accounts_key_stops_and_removes_nothing() {
 
 /// The binary in a clean environment under `home`, with `base_url`'s account and `store`.
 fn run(home: &std::path::Path, base_url: &str, store: &std::path::Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_feedback-inbox"))
-        .args(args)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", home)
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("FEEDBACK_BASE_URL", base_url)
-        .env("FEEDBACK_API_KEY", DEMO_KEY)
-        .env("FEEDBACK_STORE", store)
+    common::command_on(home, base_url, store, args)
         .output()
         .unwrap()
 }

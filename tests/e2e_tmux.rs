@@ -73,8 +73,9 @@ fn first_screen_paging_detail_and_osc52_copy() {
     let mut link = None;
     for _ in 0..12 {
         tmux.keys(&["Enter"]);
-        let screen = tmux.wait_for("the detail", |s| {
-            s.contains("Metadata (built-in)") && s.contains("Delivery")
+        // The fetched detail (the stored list fields come first, without delivery links).
+        let screen = tmux.wait_for("the fetched detail", |s| {
+            s.contains("details as of") && s.contains("Delivery")
         });
         link = screen
             .split_whitespace()
@@ -84,7 +85,7 @@ fn first_screen_paging_detail_and_osc52_copy() {
             break;
         }
         tmux.keys(&["Escape"]);
-        tmux.wait_for("the list again", |s| !s.contains("Metadata (built-in)"));
+        tmux.wait_for("the list again", |s| !s.contains("details as of"));
         tmux.keys(&["j"]);
     }
     let link = link.expect("an item with an issue-tracker link among the first 12");

@@ -9,22 +9,9 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use feedback_inbox::sim::DEMO_KEY;
-
 /// The binary in a clean environment under `home`, with `base_url` and `store`.
 fn command(home: &Path, base_url: &str, store: &Path, args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"));
-    cmd.args(args)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", home)
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("FEEDBACK_BASE_URL", base_url)
-        .env("FEEDBACK_API_KEY", DEMO_KEY)
-        .env("FEEDBACK_STORE", store);
-    cmd
+    common::command_on(home, base_url, store, args)
 }
 
 fn run(home: &Path, base_url: &str, store: &Path, args: &[&str]) -> Output {

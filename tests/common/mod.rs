@@ -80,3 +80,25 @@ pub fn raw_http() -> reqwest::Client {
     let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::builder().no_gzip().build().unwrap()
 }
+
+/// The binary in a clean environment under `home` (no user config, state or data outside it),
+/// on `base_url`'s service with the demo key, and on the store at `store`.
+pub fn command_on(
+    home: &std::path::Path,
+    base_url: &str,
+    store: &std::path::Path,
+    args: &[&str],
+) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_feedback-inbox"));
+    cmd.args(args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("FEEDBACK_BASE_URL", base_url)
+        .env("FEEDBACK_API_KEY", feedback_inbox::sim::DEMO_KEY)
+        .env("FEEDBACK_STORE", store);
+    cmd
+}
