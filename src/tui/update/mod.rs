@@ -12,6 +12,7 @@ mod list;
 mod panes;
 // reading: preview, next/previous item, sidebar, type-ahead.
 mod reading;
+mod seen;
 mod sync;
 mod text_filter;
 mod triage;
@@ -94,7 +95,7 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     // However a detail opened (a key, or a row read that an Enter waited for), it counts as
     // seen once shown for the configured delay.
     if state.detail.as_ref().map(|d| &d.id) != shown.as_ref() {
-        triage::detail_opened(state);
+        seen::detail_opened(state);
     }
     effects
 }

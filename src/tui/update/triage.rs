@@ -5,21 +5,18 @@
 //! naming a triage qualifier) reads the view again; seen, star and note are patched into the
 //! rows and the unseen count in place. The
 //! selection moves on when configured. `U` makes the inverse of the last action's change, of
-//! that one field per item. A detail in sight for `seen_delay` marks its item seen; the view
+//! that one field per item. An item in sight for `seen_delay` is marked seen (`seen`); the view
 //! is read again when another window's triage moved the store's count (read at each refresh
 //! attempt and `r`), and when the earliest snooze ends.
 
 use super::sync::triage_changed;
-use jiff::SignedDuration;
 
 use super::{error, info};
 use crate::store::{Triage, TriageChange};
 use crate::tui::action::{Action, TriageFigures};
 use crate::tui::effect::Effect;
 use crate::tui::state::AppState;
-use crate::tui::triage::{
-    Cause, MAX_SEEN_STEP, NoteEditor, SeenTimer, SnoozePicker, Triaged, UNDO_DEPTH,
-};
+use crate::tui::triage::{Cause, NoteEditor, SnoozePicker, Triaged, UNDO_DEPTH};
 
 /// The triage actions; `None` for the other actions.
 pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
@@ -280,91 +277,12 @@ pub(super) fn rev_read(state: &mut AppState, result: Result<i64, String>) -> Vec
 
 /// A tick: a detail shown long enough is marked seen; a snooze that ended brings its item back.
 pub(super) fn tick(state: &mut AppState) -> Vec<Effect> {
-    let mut effects: Vec<Effect> = seen_tick(state).into_iter().collect();
+    let mut effects: Vec<Effect> = super::seen::tick(state).into_iter().collect();
     if state.triage.next_wake.is_some_and(|at| at <= state.now) {
         state.triage.next_wake = None;
         effects.extend(triage_changed(state));
     }
     effects
-}
-
-/// The item whose text is in sight: the open detail's, else the selected row's while the
-/// preview beside the list shows it; `None` while something covers it (help, a picker, the
-/// palette, the note editor, `$EDITOR`, the Top issues screen).
-fn in_sight(state: &AppState) -> Option<String> {
-    let covered = state.help
-        || state.fatal.is_some()
-        || state.triage.picker.is_some()
-        || state.triage.note.is_some()
-        || state.triage.editing_outside
-        || state.palette.is_some()
-        || state.acting.picker.is_some()
-        || state.insight.picker.is_some()
-        || state.top_issues.is_some();
-    if covered {
-        return None;
-    }
-    if let Some(detail) = &state.detail {
-        return Some(detail.id.clone());
-    }
-    crate::tui::view::layout::areas(state)
-        .preview
-        .and(state.selected_row())
-        .map(|row| row.id.to_string())
-}
-
-/// Counts the time in sight of the item being read (in the detail or the preview); once it
-/// reaches the delay, the item is marked seen (unless it is). Each stay in sight marks at
-/// most once: a `u` while still reading it stays.
-fn seen_tick(state: &mut AppState) -> Option<Effect> {
-    let sight = in_sight(state);
-    let now = state.now;
-    let preview_item = state.detail.is_none().then(|| sight.clone()).flatten();
-    let timer = &mut state.triage.seen_timer;
-    match (timer.as_mut(), &sight) {
-        (Some(timer), Some(id)) if &timer.id == id => {}
-        (Some(timer), None) if state.detail.as_ref().is_some_and(|d| d.id == timer.id) => {
-            // Covered: the time stops until the detail is in sight again.
-            timer.last = None;
-            return None;
-        }
-        _ => {
-            // A new item in the preview starts its own count; the detail's starts when opened.
-            *timer = preview_item.map(|id| SeenTimer {
-                id,
-                shown: SignedDuration::ZERO,
-                last: None,
-                spent: false,
-            });
-        }
-    }
-    let timer = state.triage.seen_timer.as_mut()?;
-    if timer.spent {
-        return None;
-    }
-    if let Some(last) = timer.last {
-        timer.shown += now
-            .duration_since(last)
-            .clamp(SignedDuration::ZERO, MAX_SEEN_STEP);
-    }
-    timer.last = Some(now);
-    if timer.shown < state.triage.seen_delay {
-        return None;
-    }
-    timer.spent = true;
-    let id = timer.id.clone();
-    let change = TriageChange::Seen(true);
-    (!current(state, &id).seen).then(|| send(state, vec![id], change, Cause::Shown, "seen".into()))
-}
-
-/// A detail was opened: it counts as seen once in sight for the configured delay.
-pub(super) fn detail_opened(state: &mut AppState) {
-    state.triage.seen_timer = state.detail.as_ref().map(|detail| SeenTimer {
-        id: detail.id.clone(),
-        shown: SignedDuration::ZERO,
-        last: None,
-        spent: false,
-    });
 }
 
 /// The external editor's answer: a changed note is written like a typed one.
