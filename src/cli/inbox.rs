@@ -4,6 +4,7 @@
 
 use std::io::IsTerminal;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,7 +19,8 @@ use crate::sim::{self, DEMO_KEY};
 use crate::store::{Shared, Store};
 use crate::sync::{SyncSettings, Syncer};
 use crate::tui::{self, Arrival, keymap::Keymap};
-use crate::webhook::receiver::{self, Notice, ReceiverConfig, ReceiverHandle};
+use crate::webhook::inbox_journal;
+use crate::webhook::receiver::{self, Jsonl, Notice, ReceiverConfig, ReceiverHandle};
 use crate::webhook::seen::Seen;
 use crate::webhook::{DEFAULT_TOLERANCE, Event, Secret};
 
@@ -56,7 +58,11 @@ pub async fn inbox(args: &Args) -> Result<(), CliError> {
     let live = match (&args.listen, &args.secret_env) {
         (Some(addr), Some(var)) => {
             let secret = Secret::from_env(var)?;
-            Some(listen(*addr, secret).await?)
+            let journal = inbox_journal::path(store.path(), *addr);
+            if let Some(journal) = &journal {
+                catch_up(&mut store, journal);
+            }
+            Some(listen(*addr, secret, journal).await?)
         }
         _ => None,
     };
@@ -68,19 +74,38 @@ pub async fn inbox(args: &Args) -> Result<(), CliError> {
     result
 }
 
+/// Stores what the receiver's journal kept of the last run and the store lacks (deliveries
+/// acknowledged, then lost to a kill before they were stored). A failure is said and logged,
+/// and the journal kept for the next start; the inbox goes on.
+fn catch_up(store: &mut Store, journal: &std::path::Path) {
+    match inbox_journal::catch_up(store, journal) {
+        Ok(caught_up) if caught_up.stored > 0 => {
+            tracing::info!(stored = caught_up.stored, "stored the journal's items");
+        }
+        Ok(_) => {}
+        Err(error) => {
+            tracing::warn!(%error, "cannot catch up from the webhook journal");
+            eprintln!("warning: {error}; it is kept for the next start");
+        }
+    }
+}
+
 /// Starts a webhook receiver whose accepted `feedback.created` events are stored (with the
-/// metadata they carry) and then shown. Duplicates are dropped by the receiver (in memory) and
-/// by the store (by id); rejections are logged by the receiver, never drawn over the inbox.
+/// metadata they carry) and then shown. A delivery is answered once its line is synced to
+/// `journal` (the store's own, see `webhook::inbox_journal`; `None` for a store in memory).
+/// Duplicates are dropped by the receiver (in memory) and by the store (by id); rejections
+/// are logged by the receiver, never drawn over the inbox.
 async fn listen(
     addr: SocketAddr,
     secret: Secret,
+    journal: Option<PathBuf>,
 ) -> Result<(ReceiverHandle, UnboundedReceiver<Arrival>), CliError> {
     let config = ReceiverConfig {
         addr,
         secret,
         tolerance: DEFAULT_TOLERANCE,
         seen: Seen::memory(),
-        jsonl: None,
+        jsonl: journal.map(Jsonl::File),
         clock: crate::clock::system(),
     };
     let (notice_tx, mut notices) = unbounded_channel();
@@ -124,7 +149,10 @@ pub async fn demo(args: &Args, demo: &DemoArgs) -> Result<(), CliError> {
     let builder = Client::builder(&handle.base_url(), key)?;
     let (folder, store) = demo_store()?;
     let live = match demo.live_every {
-        Some(every) => Some(live_demo(&handle, demo.data.seed, every).await?),
+        Some(every) => {
+            let journal = inbox_journal::path(store.path(), ([127, 0, 0, 1], 0).into());
+            Some(live_demo(&handle, demo.data.seed, every, journal).await?)
+        }
         None => None,
     };
     let (parts, arrivals) = live.map(|(r, s, a)| ((r, s), a)).unzip();
@@ -145,11 +173,12 @@ async fn live_demo(
     sim: &sim::SimHandle,
     seed: u64,
     every: f64,
+    journal: Option<PathBuf>,
 ) -> Result<(ReceiverHandle, SubmitHandle, UnboundedReceiver<Arrival>), CliError> {
     let every = super::sim_cmd::positive_seconds(every, "--live-every")?;
     let secret =
         Secret::new(demo_secret_bytes()?.to_vec()).map_err(|e| CliError::Other(e.to_string()))?;
-    let (receiver, arrivals) = listen(([127, 0, 0, 1], 0).into(), secret.clone()).await?;
+    let (receiver, arrivals) = listen(([127, 0, 0, 1], 0).into(), secret.clone(), journal).await?;
     let target = WebhookTarget {
         url: receiver.url(),
         secret,
@@ -301,6 +330,58 @@ async fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The receiver answers a delivery only once its line is in the store's journal, so one
+    /// acknowledged and then lost (the process killed before the store took it) is stored at
+    /// the next start, and the journal starts empty again.
+    #[tokio::test]
+    async fn an_acknowledged_delivery_lost_before_the_store_is_stored_at_the_next_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store.sqlite3");
+        let mut store = Store::open(&path).unwrap();
+        let project = crate::api::Project {
+            id: "prj_1".into(),
+            name: "Acme".into(),
+            slug: None,
+            created_at: None,
+        };
+        store.check_account(&[project]).unwrap();
+        let addr: SocketAddr = ([127, 0, 0, 1], 0).into();
+        let journal = inbox_journal::path(store.path(), addr).unwrap();
+        let secret = Secret::new(vec![7; 32]).unwrap();
+        // The arrivals are never stored: the process "dies" after the answer.
+        let (receiver, _arrivals) = listen(addr, secret.clone(), Some(journal.clone()))
+            .await
+            .unwrap();
+        let target = WebhookTarget {
+            url: receiver.url(),
+            secret,
+            plan: Plan::Indie,
+            time_scale: 1.0,
+            duplicates: false,
+            timeout: Duration::from_secs(10),
+        };
+        let sender = Sender::new(target, crate::clock::system()).unwrap();
+        let submission = crate::webhook::Submission {
+            id: crate::api::FeedbackId("fb_1".to_owned()),
+            app_id: "app_1".into(),
+            app_name: "Acme iOS".into(),
+            project_id: "prj_1".into(),
+            project_name: "Acme".into(),
+            message: "the export crashes".into(),
+            email: None,
+            metadata: crate::webhook::event::WebhookMetadata::default(),
+            received_at: "2026-11-01T11:59:00Z".parse().unwrap(),
+        };
+        assert!(sender.deliver(&submission).await.acknowledged);
+        receiver.shutdown().await;
+        assert!(store.item("fb_1").unwrap().is_none());
+        let kept = std::fs::read_to_string(&journal).unwrap();
+        assert!(kept.contains("fb_1"), "{kept}");
+        catch_up(&mut store, &journal);
+        assert!(store.item("fb_1").unwrap().is_some());
+        assert_eq!(std::fs::metadata(&journal).unwrap().len(), 0);
+    }
 
     #[test]
     fn demo_secrets_are_fresh_full_length_random_bytes() {

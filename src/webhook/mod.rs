@@ -2,6 +2,7 @@
 //! and the receiver behind `webhook listen` and the inbox's `--listen`.
 
 pub mod event;
+pub mod inbox_journal;
 pub mod journal;
 pub mod receiver;
 pub mod record;
