@@ -105,7 +105,7 @@ async fn listen(
         secret,
         tolerance: DEFAULT_TOLERANCE,
         seen: Seen::memory(),
-        jsonl: journal.map(Jsonl::File),
+        jsonl: journal.map(Jsonl::Own),
         clock: crate::clock::system(),
     };
     let (notice_tx, mut notices) = unbounded_channel();
@@ -381,6 +381,22 @@ mod tests {
         catch_up(&mut store, &journal);
         assert!(store.item("fb_1").unwrap().is_some());
         assert_eq!(std::fs::metadata(&journal).unwrap().len(), 0);
+    }
+
+    /// The journal is the program's own record: a symlink in its place is refused, its
+    /// target left alone.
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_symlink_in_the_journals_place_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("elsewhere");
+        std::fs::write(&target, "").unwrap();
+        let journal = dir.path().join("store.sqlite3.webhooks-0.jsonl");
+        std::os::unix::fs::symlink(&target, &journal).unwrap();
+        let secret = Secret::new(vec![7; 32]).unwrap();
+        let started = listen(([127, 0, 0, 1], 0).into(), secret, Some(journal)).await;
+        assert!(started.is_err());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "");
     }
 
     #[test]

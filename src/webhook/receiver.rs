@@ -47,6 +47,9 @@ pub struct ReceiverConfig {
 pub enum Jsonl {
     /// Appended to this file (created when missing), each line synced to disk.
     File(PathBuf),
+    /// As `File`, for a journal of this program's own: only a regular file, never through a
+    /// symlink (a link or a FIFO in its place is refused).
+    Own(PathBuf),
     /// Written to the process's stdout, each line flushed (and synced when it is a file).
     Stdout,
 }
@@ -117,6 +120,12 @@ pub async fn start_with(
             Ok(log) => Some((path, log)),
             Err(source) => return Err(StartError::Jsonl { path, source }),
         },
+        Some(Jsonl::Own(path)) => {
+            match AppendLog::open_record(&path, &mut super::journal::sync_dir) {
+                Ok(log) => Some((path, log)),
+                Err(source) => return Err(StartError::Jsonl { path, source }),
+            }
+        }
         Some(Jsonl::Stdout) => Some((PathBuf::from("stdout"), AppendLog::stdout())),
         None => None,
     };
