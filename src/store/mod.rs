@@ -23,6 +23,7 @@ pub mod search;
 mod shared;
 pub mod similar;
 mod triage;
+mod woken;
 mod write;
 
 #[cfg(test)]

@@ -203,8 +203,8 @@ impl Store {
         Ok(first.and_then(|s| Timestamp::from_second(s).ok()))
     }
 
-    /// How many of `keys` (a view's keys, newest first: ascending) are unseen. Walks the
-    /// smaller side: each of a few keys (a first screen, a narrow search) is looked up, else
+    /// How many of `keys` (a view's keys: newest first, ascending, except for woken items put
+    /// on top) are unseen. Walks the smaller side: each of a few keys (a first screen, a narrow search) is looked up, else
     /// the seen items' keys are read and looked for among `keys`, whichever set is smaller
     /// (a user who saw 100k items must not pay for them on every first screen).
     pub fn unseen_among(&self, keys: &[i64]) -> Result<usize, StoreError> {
@@ -212,6 +212,17 @@ impl Store {
         let seen_in_view = if by_key {
             self.seen_of_keys(keys)?
         } else {
+            let sorted;
+            let keys = if keys.is_sorted() {
+                keys
+            } else {
+                sorted = {
+                    let mut copy = keys.to_vec();
+                    copy.sort_unstable();
+                    copy
+                };
+                &sorted
+            };
             self.seen_keys()?
                 .iter()
                 .filter(|k| keys.binary_search(k).is_ok())

@@ -162,7 +162,8 @@ pub fn known(state: &AppState, id: &str) -> Triage {
         .unwrap_or_default()
 }
 
-/// The glyphs of a state, in a fixed order (● unseen, ★ starred, ✓ done, ⏾ snoozed, ✎ note), so
+/// The glyphs of a state, in a fixed order (● unseen, ★ starred, ✓ done, ◷ woken, ⏾ snoozed,
+/// ✎ note), so
 /// the state shows without colour.
 #[must_use]
 pub fn glyphs(state: &Triage, now: Timestamp) -> String {
@@ -171,6 +172,7 @@ pub fn glyphs(state: &Triage, now: Timestamp) -> String {
         (!state.seen, '●'),
         (state.starred, '★'),
         (state.done, '✓'),
+        (state.woke(now).is_some(), '◷'),
         (state.snoozed(now), '⏾'),
         (state.has_note(), '✎'),
     ] {

@@ -212,7 +212,25 @@ fn view_keys(
             view.hide_triaged(cx.now)
         };
     }
-    store.view_keys(&view, limit).map_err(store_error)
+    let keys = store.view_keys(&view, limit).map_err(store_error)?;
+    // Woken items come first, until they are seen (`store::woken`).
+    let woken = store.woken_keys(&view, cx.now).map_err(store_error)?;
+    Ok(woken_first(keys, woken, limit))
+}
+
+/// `keys` with the `woken` ones (a subset of the view, in its order) moved to the top; a
+/// limited read keeps its limit.
+fn woken_first(keys: Vec<i64>, woken: Vec<i64>, limit: Option<usize>) -> Vec<i64> {
+    if woken.is_empty() {
+        return keys;
+    }
+    let set: std::collections::HashSet<i64> = woken.iter().copied().collect();
+    let mut out = woken;
+    out.extend(keys.into_iter().filter(|k| !set.contains(k)));
+    if let Some(limit) = limit {
+        out.truncate(limit);
+    }
+    out
 }
 
 /// The rows of `keys`, which start at view position `start`. A key no longer stored (dropped

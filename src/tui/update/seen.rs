@@ -76,7 +76,11 @@ pub(super) fn tick(state: &mut AppState) -> Option<Effect> {
     timer.spent = true;
     let id = timer.id.clone();
     let change = TriageChange::Seen(true);
-    (!current(state, &id).seen).then(|| send(state, vec![id], change, Cause::Shown, "seen".into()))
+    // A woken item already seen before its snooze is marked again: that it was read since it
+    // woke is what takes it off the top.
+    let known = current(state, &id);
+    (!known.seen || known.woke(now).is_some())
+        .then(|| send(state, vec![id], change, Cause::Shown, "seen".into()))
 }
 
 /// A detail was opened: it counts as seen once in sight for the configured delay.

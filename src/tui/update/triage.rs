@@ -181,7 +181,10 @@ pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>
 /// read again. False (a query is due) for other changes, or items not among the rows.
 fn patch(state: &mut AppState, done: &Triaged) -> bool {
     // A query in flight may have read the store before this write: its answer is followed.
+    // An item that was woken goes back to its place in the view's order.
+    let now = state.now;
     if done.hides
+        || done.before.iter().any(|(_, t)| t.woke(now).is_some())
         || state.list.querying
         || crate::store::search::names_triage(&state.view_spec().search)
     {

@@ -26,6 +26,10 @@ pub fn detail_lines(state: &AppState, id: &str, theme: Theme) -> Vec<Line<'stati
         let when = until.to_zoned(state.tz.clone()).strftime("%a %b %-d %H:%M");
         words.push(format!("⏾ snoozed until {when}"));
     }
+    if let Some(woke) = t.woke(state.now) {
+        let when = woke.to_zoned(state.tz.clone()).strftime("%a %b %-d %H:%M");
+        words.push(format!("◷ woke {when} (on top until seen)"));
+    }
     let mut out = vec![
         Line::raw(""),
         Line::from(vec![

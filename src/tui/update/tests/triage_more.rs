@@ -279,3 +279,41 @@ fn the_preview_marks_the_item_it_shows_seen_after_the_delay() {
     ticks(&mut h, 11_250, 20_000);
     assert!(!stored(&h, "id00002").seen);
 }
+
+/// A snooze that ends brings its item back on top of the view, marked woken, until it is read
+/// (even when it was seen before it was snoozed).
+#[test]
+fn a_woken_item_comes_back_on_top_marked_until_it_is_read() {
+    let mut h = started_harness(120, 30, 50, true);
+    h.state.triage.advance = false;
+    let ids = vec!["id00020".to_owned()];
+    h.store
+        .write(|s| s.set_triage(&ids, &TriageChange::Seen(true), now()))
+        .unwrap();
+    let wake = now() + SignedDuration::from_hours(1);
+    h.store
+        .write(|s| s.set_triage(&ids, &TriageChange::Snooze(Some(wake)), now()))
+        .unwrap();
+    h.send(Msg::Action(Action::Reload));
+    assert!(!h.state.list.keys.is_empty());
+    assert_eq!(h.screen_ids()[0], "id00000");
+    h.state.triage.next_wake = Some(wake);
+    h.send(Msg::Tick(wake + SignedDuration::from_secs(1)));
+    assert_eq!(h.screen_ids()[0], "id00020", "woken, on top");
+    let top = &h.state.list.window.rows[0];
+    let glyphs = crate::tui::triage::glyphs(&top.triage, h.state.now);
+    assert!(glyphs.contains('◷'), "{glyphs}");
+    // The selection stayed on its item, now second. Read in the detail for the delay: no
+    // longer woken, back in its place at the next read.
+    assert_eq!(h.selected_id(), "id00000");
+    act(&mut h, Action::MoveUp);
+    act(&mut h, Action::Open);
+    for ms in (250..=2000).step_by(250) {
+        h.send(Msg::Tick(wake + SignedDuration::from_millis(1000 + ms)));
+    }
+    let triage = stored(&h, "id00020");
+    assert!(triage.seen && triage.woke(h.state.now).is_none());
+    act(&mut h, Action::Back);
+    h.send(Msg::Action(Action::Reload));
+    assert_eq!(h.screen_ids()[0], "id00000");
+}
