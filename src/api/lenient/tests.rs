@@ -139,7 +139,12 @@ fn logs_of(f: impl FnOnce()) -> String {
         .with_writer(move || writer.clone())
         .with_ansi(false)
         .finish();
-    tracing::subscriber::with_default(subscriber, f);
+    tracing::subscriber::with_default(subscriber, || {
+        // A callsite another test thread met first, while no subscriber listened, may have
+        // cached "never": with this subscriber registered, every callsite is asked again.
+        tracing::callsite::rebuild_interest_cache();
+        f();
+    });
     let bytes = buffer.0.lock().unwrap().clone();
     String::from_utf8(bytes).unwrap()
 }
