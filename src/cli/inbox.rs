@@ -179,6 +179,14 @@ async fn live_demo(
     let secret =
         Secret::new(demo_secret_bytes()?.to_vec()).map_err(|e| CliError::Other(e.to_string()))?;
     let (receiver, arrivals) = listen(([127, 0, 0, 1], 0).into(), secret.clone(), journal).await?;
+    let sender = sender_to(&receiver, secret)
+        .map_err(|e| CliError::Other(format!("cannot set up webhook delivery: {e}")))?;
+    let submitter = Submitter::new(Arc::clone(sim.state()), seed, Some(sender)).start(every, None);
+    Ok((receiver, submitter, arrivals))
+}
+
+/// Delivers signed submissions to `receiver`, once each, as the service would.
+fn sender_to(receiver: &ReceiverHandle, secret: Secret) -> Result<Sender, reqwest::Error> {
     let target = WebhookTarget {
         url: receiver.url(),
         secret,
@@ -187,10 +195,7 @@ async fn live_demo(
         duplicates: false,
         timeout: Duration::from_secs(10),
     };
-    let sender = Sender::new(target, crate::clock::system())
-        .map_err(|e| CliError::Other(format!("cannot set up webhook delivery: {e}")))?;
-    let submitter = Submitter::new(Arc::clone(sim.state()), seed, Some(sender)).start(every, None);
-    Ok((receiver, submitter, arrivals))
+    Sender::new(target, crate::clock::system())
 }
 
 /// Bytes of the demo's webhook signing secret.
@@ -353,15 +358,7 @@ mod tests {
         let (receiver, _arrivals) = listen(addr, secret.clone(), Some(journal.clone()))
             .await
             .unwrap();
-        let target = WebhookTarget {
-            url: receiver.url(),
-            secret,
-            plan: Plan::Indie,
-            time_scale: 1.0,
-            duplicates: false,
-            timeout: Duration::from_secs(10),
-        };
-        let sender = Sender::new(target, crate::clock::system()).unwrap();
+        let sender = sender_to(&receiver, secret).unwrap();
         let submission = crate::webhook::Submission {
             id: crate::api::FeedbackId("fb_1".to_owned()),
             app_id: "app_1".into(),

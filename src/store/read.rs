@@ -98,12 +98,15 @@ impl Store {
             "SELECT items.k {from} WHERE {condition} ORDER BY {} LIMIT {limit}",
             order(query)
         );
-        let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.error(e))?;
-        let keys = stmt
-            .query_map(params_from_iter(params), |row| row.get(0))
+        self.keys_of(&sql, params)
+    }
+
+    /// The keys a query of items' keys (its first column) answers, in its order.
+    pub(super) fn keys_of(&self, sql: &str, params: Vec<Value>) -> Result<Vec<i64>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(sql).map_err(|e| self.error(e))?;
+        stmt.query_map(params_from_iter(params), |row| row.get(0))
             .and_then(Iterator::collect)
-            .map_err(|e| self.error(e))?;
-        Ok(keys)
+            .map_err(|e| self.error(e))
     }
 
     /// SQLite's plan for `view_keys` (one line per step), for tests and timing runs.

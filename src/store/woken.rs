@@ -3,7 +3,6 @@
 //! an item put off for later does not come back unnoticed pages down.
 
 use jiff::Timestamp;
-use rusqlite::params_from_iter;
 use rusqlite::types::Value;
 
 use super::read::{order, view_condition};
@@ -53,12 +52,7 @@ impl Store {
              ORDER BY {}",
             order(query)
         );
-        let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.error(e))?;
-        let keys = stmt
-            .query_map(params_from_iter(params), |row| row.get(0))
-            .and_then(Iterator::collect)
-            .map_err(|e| self.error(e))?;
-        Ok(keys)
+        self.keys_of(&sql, params)
     }
 }
 
