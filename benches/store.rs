@@ -147,7 +147,7 @@ fn put_page(store: &mut Store, page: &[feedback_inbox::api::FeedbackDetail], bef
             if (before + i).is_multiple_of(DETAIL_EVERY) {
                 Sighting::detail(d)
             } else {
-                Sighting::listed(&d.feedback)
+                Sighting::listed(&d.feedback, &d.feedback.status)
             }
         })
         .collect();

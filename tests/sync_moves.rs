@@ -353,3 +353,44 @@ async fn the_reconcile_walk_stops_at_the_retention_cutoff_and_stores_nothing_old
     assert_eq!(stored_ids(&shared, "new"), expected);
     assert!(syncer.state(&Status::New).unwrap().reconciled_at.is_some());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_item_with_a_status_this_version_does_not_know_stays_in_the_list_it_is_listed_in() {
+    let r = rig(250, 100_000).await;
+    // The service's enum grew: a new item says "escalated" and is listed under `new`.
+    let id = {
+        let mut data = r.sim.state().write();
+        let newest = data.items().next().unwrap();
+        let mut odd = newest.clone();
+        odd.feedback.id = feedback_inbox::api::FeedbackId("fb_escalated".into());
+        odd.feedback.received_at = newest.feedback.received_at + Duration::from_secs(1);
+        odd.feedback.status = Status::Other("escalated".into());
+        data.insert_listed(odd, &Status::New);
+        "fb_escalated".to_owned()
+    };
+    let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
+    mirror(&syncer, &Status::New).await;
+    mirror(&syncer, &Status::Archived).await;
+    let stored_new = stored_ids(&shared, "new");
+    assert_eq!(stored_new.first(), Some(&id));
+    assert_eq!(stored_status(&shared, &id), "escalated");
+    // A reconcile walk finds it where it was listed: nothing moves, nothing is asked again.
+    let before = r
+        .sim
+        .stats()
+        .route(feedback_inbox::sim::Route::FeedbackItem);
+    loop {
+        let report = syncer.reconcile_page(Priority::User).await.unwrap();
+        assert_eq!(report.changed, 0);
+        if report.reached_end {
+            break;
+        }
+    }
+    assert_eq!(
+        r.sim
+            .stats()
+            .route(feedback_inbox::sim::Route::FeedbackItem),
+        before
+    );
+    assert_eq!(stored_ids(&shared, "new"), stored_new);
+}

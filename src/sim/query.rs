@@ -85,10 +85,11 @@ impl Resolved {
     }
 }
 
-/// True when a whole item passes the filters.
-fn item_matches(item: &FeedbackDetail, q: &ListQuery<'_>) -> bool {
+/// True when a whole item passes the filters; its list is the entry's (an item may be listed
+/// under a status other than its own: see `Dataset::insert_listed`).
+fn item_matches(entry: &Entry, item: &FeedbackDetail, q: &ListQuery<'_>, status: Want) -> bool {
     let f = &item.feedback;
-    f.status == *q.status
+    status.accepts(usize::from(entry.status))
         && scope_matches(item, q.app, q.project)
         && q.tag.is_none_or(|t| f.tags.iter().any(|x| x == t))
 }
@@ -165,7 +166,7 @@ impl Dataset {
             .rev()
             .filter_map(|&p| self.entries.get(p as usize))
             .filter(|e| match &e.body {
-                Body::Full(item) => item_matches(item, q),
+                Body::Full(item) => item_matches(e, item, q, resolved.status),
                 Body::Seed(_) => resolved.seeded_matches(e),
             });
         let data: Vec<Feedback> = matching

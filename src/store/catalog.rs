@@ -32,7 +32,8 @@ pub struct Counts {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Info {
     pub bytes: u64,
-    /// Items per raw status value.
+    /// Items per list (`new`, `archived`; an item whose own status is a value this version does
+    /// not know counts in the list it is kept in).
     pub by_status: BTreeMap<String, u64>,
     /// Items whose detail (metadata, delivery) was fetched.
     pub with_detail: u64,

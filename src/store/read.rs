@@ -79,7 +79,10 @@ impl StoredDetail {
     }
 }
 
-const ITEM_COLUMNS: &str = "items.k, items.id, items.message, items.email, items.status, \
+/// The status shown is the service's own value, also when the item is kept in a list this
+/// version knows (`items.unknown_status`, schema 10).
+const ITEM_COLUMNS: &str = "items.k, items.id, items.message, items.email, \
+     coalesce(items.unknown_status, items.status), \
      items.received, items.tags, items.seen, p.id, p.name, a.id, a.name, a.platform";
 const ITEM_JOINS: &str = "FROM items JOIN project_refs p ON p.k = items.project \
      LEFT JOIN app_refs a ON a.k = items.app";

@@ -5,7 +5,7 @@
 use rusqlite_migration::{M, Migrations};
 
 /// The SQL of every migration, oldest first.
-pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9];
+pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
 /// where it is shown. `items.k` is the item's place in time (in schema 1 and 2, `received` in
@@ -247,6 +247,24 @@ CREATE TABLE pivot_counts (
 /// instead of one row of the items table each (a page each: 2.5 µs an item at 1,000,000).
 const V9: &str = r"
 CREATE INDEX items_app_by_key ON items(k, app);
+";
+
+/// Schema 10: `items.status` is the list an item is in, always `new` or `archived` (views, panes,
+/// counts and the sync's walks rest on it); `items.unknown_status` is the service's own value when
+/// it is one this version does not know (the enum may grow), shown and searched instead. Items
+/// stored before with such a value in `status` move to `new`, the list's default (the next walk
+/// that lists one elsewhere moves it there), with their tags and counts.
+const V10: &str = r"
+ALTER TABLE items ADD COLUMN unknown_status TEXT;
+UPDATE item_tags SET status = 'new' WHERE status NOT IN ('new', 'archived');
+INSERT INTO pivot_counts (dim, key, status, project, app, done, value, n)
+  SELECT dim, key, 'new', project, app, done, value, n FROM pivot_counts
+  WHERE status NOT IN ('new', 'archived')
+  ON CONFLICT (dim, key, status, project, app, done, value)
+  DO UPDATE SET n = pivot_counts.n + excluded.n;
+DELETE FROM pivot_counts WHERE status NOT IN ('new', 'archived');
+UPDATE items SET unknown_status = status, status = 'new' WHERE status NOT IN ('new', 'archived');
+CREATE INDEX items_by_unknown_status ON items(unknown_status) WHERE unknown_status IS NOT NULL;
 ";
 
 /// [`recount_pivot_counts`]: the statements that count `pivot_counts` from the tables.

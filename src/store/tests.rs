@@ -115,12 +115,116 @@ fn a_newer_sighting_moves_status_and_tags_and_an_older_one_does_not() {
 }
 
 #[test]
-fn unknown_status_values_are_kept_raw() {
+fn an_unknown_status_is_shown_raw_and_kept_in_the_list_it_was_listed_in() {
     let mut store = Store::open_memory().unwrap();
-    let odd = item("a", T0, Status::Other("snoozed\u{1b}[31m".into()), &[]);
-    store.put_items(std::slice::from_ref(&odd), ts(T0)).unwrap();
+    let odd = item(
+        "a",
+        T0,
+        Status::Other("Escalated\u{1b}[31m".into()),
+        &["bug"],
+    );
+    store
+        .put(&[Sighting::listed(&odd, &Status::New)], ts(T0))
+        .unwrap();
+    // Shown as the service said it, kept raw.
     assert_eq!(store.item("a").unwrap().unwrap().feedback, odd);
-    assert_eq!(store.info().unwrap().by_status["snoozed\u{1b}[31m"], 1);
+    // In the list it was listed in: its view, the view's tag range, the panes' counts.
+    assert_eq!(ids(&store, &view(Some("new"))), ["a"]);
+    let tagged = ViewQuery {
+        tag: Some("bug".into()),
+        ..view(Some("new"))
+    };
+    assert_eq!(ids(&store, &tagged), ["a"]);
+    assert!(ids(&store, &view(Some("archived"))).is_empty());
+    assert_eq!(store.counts(Some("new")).unwrap().tags[0].count, 1);
+    assert_eq!(store.info().unwrap().by_status["new"], 1);
+    // `status:VALUE` finds it (any case); `status:new` names the list it is in.
+    let searched = |store: &Store, text: &str| {
+        let cx = search::Context {
+            now: ts(T1),
+            tz: jiff::tz::TimeZone::UTC,
+        };
+        let sql = search::compile(store.conn(), &search::parse(text).unwrap(), &cx).unwrap();
+        let query = ViewQuery {
+            condition: Some((sql.condition, sql.params)),
+            ..view(None)
+        };
+        ids(store, &query)
+    };
+    assert_eq!(searched(&store, "status:escalated\u{1b}[31m"), ["a"]);
+    assert_eq!(searched(&store, "status:ESCALATED\u{1b}[31m"), ["a"]);
+    assert_eq!(searched(&store, "status:new"), ["a"]);
+    assert!(searched(&store, "status:archived").is_empty());
+    // A detail says nothing of lists: the item stays where it is. A page of `archived` moves
+    // it there.
+    let detail = FeedbackDetail {
+        feedback: odd.clone(),
+        metadata: Metadata::default(),
+        delivery: Vec::new(),
+    };
+    store.put_detail(&detail, ts(T1)).unwrap();
+    assert_eq!(ids(&store, &view(Some("new"))), ["a"]);
+    let moved = store
+        .put(&[Sighting::listed(&odd, &Status::Archived)], ts(T1))
+        .unwrap();
+    assert_eq!(moved.changed, 1);
+    assert_eq!(ids(&store, &view(Some("archived"))), ["a"]);
+    assert!(ids(&store, &view(Some("new"))).is_empty());
+    assert_eq!(searched(&store, "status:escalated\u{1b}[31m"), ["a"]);
+    // Its status known again: the raw value goes.
+    let known = item("a", T0, Status::New, &["bug"]);
+    store
+        .put_items(std::slice::from_ref(&known), ts(T1))
+        .unwrap();
+    assert_eq!(store.item("a").unwrap().unwrap().feedback, known);
+    assert_eq!(ids(&store, &view(Some("new"))), ["a"]);
+    let error = search::compile(
+        store.conn(),
+        &search::parse("status:escalated").unwrap(),
+        &search::Context {
+            now: ts(T1),
+            tz: jiff::tz::TimeZone::UTC,
+        },
+    )
+    .unwrap_err();
+    assert!(error.message.contains("new"), "{}", error.message);
+}
+
+#[test]
+fn a_store_that_kept_an_unknown_status_in_place_of_the_list_moves_it_to_new() {
+    // Schema 9 kept the service's value in `items.status`, where no view found it.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.db");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let steps = schema::STEPS;
+    for step in &steps[..9] {
+        conn.execute_batch(step).unwrap();
+    }
+    conn.pragma_update(None, "user_version", 9).unwrap();
+    conn.execute_batch(
+        "INSERT INTO project_refs (k, id, name) VALUES (1, 'p', 'P');
+         INSERT INTO items (k, id, received, status, project, app, email, message, tags, seen)
+           VALUES (-2, 'odd', 2, 'escalated', 1, NULL, NULL, 'm', '[\"bug\"]', 0),
+                  (-1, 'plain', 1, 'new', 1, NULL, NULL, 'm', '[\"bug\"]', 0);
+         INSERT INTO item_tags (tag, status, k) VALUES ('bug', 'escalated', -2), ('bug', 'new', -1);",
+    )
+    .unwrap();
+    conn.execute_batch("DELETE FROM pivot_counts").unwrap();
+    conn.execute_batch(schema::RECOUNT_PIVOT_COUNTS).unwrap();
+    drop(conn);
+    let store = Store::open(&path).unwrap();
+    assert_eq!(
+        store.item("odd").unwrap().unwrap().feedback.status.as_str(),
+        "escalated"
+    );
+    let tagged = ViewQuery {
+        tag: Some("bug".into()),
+        ..view(Some("new"))
+    };
+    assert_eq!(ids(&store, &tagged), ["odd", "plain"]);
+    assert_eq!(store.counts(Some("new")).unwrap().tags[0].count, 2);
+    let (kept, fresh) = write::tests_counts::kept_and_recounted(&store);
+    assert_eq!(kept, fresh);
 }
 
 #[test]

@@ -16,27 +16,32 @@ use items::{forget_item, put_all};
 pub mod counts;
 mod items;
 #[cfg(test)]
-mod tests_counts;
+pub(super) mod tests_counts;
 
 use super::keys::time_key;
 use super::{Store, StoreError};
-use crate::api::{App, Delivery, Feedback, FeedbackDetail, Metadata, Project, Tag};
+use crate::api::{App, Delivery, Feedback, FeedbackDetail, Metadata, Project, Status, Tag};
 
 /// One thing the service said about an item: the list fields, and what a detail or a webhook
 /// delivery adds.
 #[derive(Debug, Clone, Copy)]
 pub struct Sighting<'a> {
     pub feedback: &'a Feedback,
+    /// The status of the list page it was on (`None`: a detail or a webhook delivery). An item
+    /// whose own status is a value this version does not know is kept in that list.
+    pub listed: Option<&'a Status>,
     pub metadata: Option<&'a Metadata>,
     /// Known only from a detail.
     pub delivery: Option<&'a [Delivery]>,
 }
 
 impl<'a> Sighting<'a> {
+    /// An item on a page of the list of `status`.
     #[must_use]
-    pub fn listed(feedback: &'a Feedback) -> Self {
+    pub fn listed(feedback: &'a Feedback, status: &'a Status) -> Self {
         Self {
             feedback,
+            listed: Some(status),
             metadata: None,
             delivery: None,
         }
@@ -46,6 +51,7 @@ impl<'a> Sighting<'a> {
     pub fn detail(detail: &'a FeedbackDetail) -> Self {
         Self {
             feedback: &detail.feedback,
+            listed: None,
             metadata: Some(&detail.metadata),
             delivery: Some(&detail.delivery),
         }
@@ -64,9 +70,20 @@ pub struct Written {
 }
 
 impl Store {
-    /// Stores a list page (or any items seen at `at`).
+    /// Stores items seen at `at`, each on the list of its own status (`new` for a status this
+    /// version does not know).
     pub fn put_items(&mut self, items: &[Feedback], at: Timestamp) -> Result<Written, StoreError> {
-        let sightings: Vec<Sighting<'_>> = items.iter().map(Sighting::listed).collect();
+        let sightings: Vec<Sighting<'_>> = items
+            .iter()
+            .map(|f| {
+                let listed = if f.status.is_known() {
+                    &f.status
+                } else {
+                    &Status::New
+                };
+                Sighting::listed(f, listed)
+            })
+            .collect();
         self.put(&sightings, at)
     }
 

@@ -62,7 +62,7 @@ pub async fn page(sy: &Syncer, priority: Priority) -> Result<Report, SyncError> 
     let (written, end) = sy
         .blocking(move |s| {
             s.write(|tx| {
-                let written = put_page(tx, &counted, at, cutoff)?;
+                let written = put_page(tx, &counted, &Status::New, at, cutoff)?;
                 let step = Step {
                     high: key.as_ref(),
                     asked,

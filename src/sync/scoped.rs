@@ -106,10 +106,11 @@ async fn walk(
                 .is_some_and(|stop| bottom.as_ref().is_some_and(|b| b <= stop));
         let head = if reached { top.clone() } else { None };
         let meta = meta.clone();
+        let listed = status.clone();
         let written = sy
             .blocking(move |s| {
                 s.write(|tx| {
-                    let written = put_page(tx, &page, at, cutoff)?;
+                    let written = put_page(tx, &page, &listed, at, cutoff)?;
                     if let Some(head) = &head {
                         set_own_head(tx, &meta, head)?;
                     }

@@ -124,7 +124,7 @@ fn head_page(
 ) -> rusqlite::Result<(Written, Option<Gap>)> {
     let (at, cutoff) = (stamp.at, stamp.cutoff);
     let page = &counted.page;
-    let written = put_page(tx, counted, at, cutoff)?;
+    let written = put_page(tx, counted, &Status::from(status), at, cutoff)?;
     stamp.share(tx, status, None, counted)?;
     let row = state::status_row(tx, status)?;
     let (Some(top), Some(bottom)) = (
@@ -228,7 +228,7 @@ fn gap_page(
     stamp: &Stamp,
 ) -> rusqlite::Result<(Written, bool)> {
     let (at, cutoff) = (stamp.at, stamp.cutoff);
-    let written = put_page(tx, counted, at, cutoff)?;
+    let written = put_page(tx, counted, &Status::from(status), at, cutoff)?;
     stamp.share(tx, status, gap.cursor.as_ref(), counted)?;
     let bottom = counted.page.data.iter().map(Key::of).min();
     if let Some(top) = counted.page.data.iter().map(Key::of).max()
@@ -299,6 +299,7 @@ impl Stamp {
 pub(super) fn put_page(
     tx: &Transaction<'_>,
     counted: &CountedPage,
+    listed: &Status,
     at: Timestamp,
     cutoff: Option<i64>,
 ) -> rusqlite::Result<Written> {
@@ -307,7 +308,7 @@ pub(super) fn put_page(
         .data
         .iter()
         .filter(|item| cutoff.is_none_or(|c| item.received_at.as_microsecond() >= c));
-    let sightings: Vec<Sighting<'_>> = kept.map(Sighting::listed).collect();
+    let sightings: Vec<Sighting<'_>> = kept.map(|f| Sighting::listed(f, listed)).collect();
     let written = store::put_in(tx, &sightings, at)?;
     // Seen on a list just now: its status is known, a queued re-read would tell nothing more.
     for item in &counted.page.data {

@@ -31,6 +31,7 @@ pub fn store_submission(
     let metadata = submission.rest_metadata();
     let sighting = Sighting {
         feedback: &feedback,
+        listed: None,
         metadata: Some(&metadata),
         delivery: None,
     };

@@ -103,8 +103,9 @@ impl Fixture {
             .iter()
             .enumerate()
             .map(|(i, d)| match i % 3 {
-                0 => Sighting::listed(&d.feedback),
+                0 => Sighting::listed(&d.feedback, &d.feedback.status),
                 1 if i % 5 == 0 => Sighting {
+                    listed: None,
                     feedback: &d.feedback,
                     metadata: Some(&d.metadata),
                     delivery: None,

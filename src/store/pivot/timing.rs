@@ -45,7 +45,7 @@ fn fill(store: &mut Store, count: usize) {
                 if (n * 1000 + i).is_multiple_of(4) {
                     Sighting::detail(d)
                 } else {
-                    Sighting::listed(&d.feedback)
+                    Sighting::listed(&d.feedback, &d.feedback.status)
                 }
             })
             .collect();

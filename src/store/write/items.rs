@@ -71,6 +71,7 @@ enum Outcome {
 struct Stored {
     k: i64,
     status: String,
+    unknown_status: Option<String>,
     tags: String,
     message: String,
     email: Option<String>,
@@ -108,12 +109,14 @@ fn put_one<'a>(
     let tags = serde_json::to_string(&item.tags).unwrap_or_else(|_| "[]".to_owned());
     let stored = tx
         .prepare_cached(
-            "SELECT k, status, tags, message, email, project, app, seen FROM items WHERE id = ?1",
+            "SELECT k, status, tags, message, email, project, app, seen, unknown_status
+             FROM items WHERE id = ?1",
         )?
         .query_row([item.id.as_str()], |row| {
             Ok(Stored {
                 k: row.get(0)?,
                 status: row.get(1)?,
+                unknown_status: row.get(8)?,
                 tags: row.get(2)?,
                 message: row.get(3)?,
                 email: row.get(4)?,
@@ -123,15 +126,16 @@ fn put_one<'a>(
             })
         })
         .optional()?;
-    match stored {
+    let place = Place::of(sighting, stored.as_ref().map(|old| old.status.as_str()));
+    match &stored {
         None => {
-            let (k, done) = insert_item(tx, item, (project, app), &tags, batch)?;
+            let (k, done) = insert_item(tx, item, place, (project, app), &tags, batch)?;
             index.push((k, item.message.as_str()));
             put_extras(tx, k, sighting, seen)?;
             // Counted from what was written, without reading it back (the common case, a first
             // sync: the kept counts cost it about 8% of its speed).
             let shape = Shape {
-                status: Cow::Borrowed(item.status.as_str()),
+                status: Cow::Borrowed(place.status),
                 project,
                 app,
                 tags: Cow::Borrowed(&item.tags),
@@ -143,7 +147,8 @@ fn put_one<'a>(
             Ok(Outcome::Added)
         }
         Some(old) if seen >= old.seen => {
-            let counted = old.status != item.status.as_str()
+            let counted = old.status != place.status
+                || old.unknown_status.as_deref() != place.unknown
                 || old.tags != tags
                 || old.project != project
                 || old.app != app;
@@ -155,7 +160,7 @@ fn put_one<'a>(
                 deltas,
                 counted || sighting.metadata.is_some(),
                 || {
-                    update_item(tx, &old, item, project, app, &tags, seen)?;
+                    update_item(tx, old, item, place, (project, app), &tags, seen)?;
                     put_extras(tx, old.k, sighting, seen)
                 },
             )?;
@@ -174,6 +179,38 @@ fn put_one<'a>(
         Some(old) => {
             fill_extras(tx, old.k, sighting, seen, deltas)?;
             Ok(Outcome::Same)
+        }
+    }
+}
+
+/// Where an item is kept: `status` is the list it is in, always a status this version knows
+/// (views, panes, counts and the sync's walks rest on it); `unknown` is the service's own value
+/// when it is not one of those, shown and searched instead.
+#[derive(Debug, Clone, Copy)]
+struct Place<'a> {
+    status: &'a str,
+    unknown: Option<&'a str>,
+}
+
+impl<'a> Place<'a> {
+    /// An item with a known status is kept under it. One with a value this version does not
+    /// know stays in the list it was listed in, or where it is stored, or else in `new` (the
+    /// list's default: a delivery of a new item).
+    fn of(sighting: &Sighting<'a>, stored: Option<&'a str>) -> Self {
+        let status = &sighting.feedback.status;
+        if status.is_known() {
+            return Self {
+                status: status.as_str(),
+                unknown: None,
+            };
+        }
+        let listed = sighting
+            .listed
+            .filter(|s| s.is_known())
+            .map(crate::api::Status::as_str);
+        Self {
+            status: listed.or(stored).unwrap_or("new"),
+            unknown: Some(status.as_str()),
         }
     }
 }
@@ -204,28 +241,31 @@ pub(in crate::store) fn recounted(
 fn insert_item(
     tx: &Transaction<'_>,
     item: &Feedback,
+    place: Place<'_>,
     (project, app): (i64, Option<i64>),
     tags: &str,
     batch: Batch,
 ) -> rusqlite::Result<(i64, bool)> {
     let k = free_key(tx, item.received_at)?;
     tx.prepare_cached(
-        "INSERT INTO items (k, id, received, status, project, app, email, message, tags, seen)
-         VALUES (?10, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO items (k, id, received, status, project, app, email, message, tags, seen,
+                            unknown_status)
+         VALUES (?10, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?11)",
     )?
     .execute(params![
         item.id.as_str(),
         item.received_at.as_microsecond(),
-        item.status.as_str(),
+        place.status,
         project,
         app,
         item.reporter_email,
         item.message,
         tags,
         batch.seen,
-        k
+        k,
+        place.unknown
     ])?;
-    insert_tags(tx, k, item.status.as_str(), &item.tags)?;
+    insert_tags(tx, k, place.status, &item.tags)?;
     // An item triaged before it was stored (or forgotten and stored again): its state finds
     // it, and says whether it is done (one seek for both).
     if !batch.waiting {
@@ -242,29 +282,30 @@ fn update_item(
     tx: &Transaction<'_>,
     old: &Stored,
     item: &Feedback,
-    project: i64,
-    app: Option<i64>,
+    place: Place<'_>,
+    (project, app): (i64, Option<i64>),
     tags: &str,
     seen: i64,
 ) -> rusqlite::Result<()> {
     tx.prepare_cached(
         // `received` is the item's place (its key): it never changes.
         "UPDATE items SET status = ?2, project = ?3, app = ?4, email = ?5,
-                          message = ?6, tags = ?7, seen = ?8 WHERE k = ?1",
+                          message = ?6, tags = ?7, seen = ?8, unknown_status = ?9 WHERE k = ?1",
     )?
     .execute(params![
         old.k,
-        item.status.as_str(),
+        place.status,
         project,
         app,
         item.reporter_email,
         item.message,
         tags,
-        seen
+        seen,
+        place.unknown
     ])?;
-    if old.tags != tags || old.status != item.status.as_str() {
+    if old.tags != tags || old.status != place.status {
         delete_tags(tx, old.k, &old.status, &old.tags)?;
-        insert_tags(tx, old.k, item.status.as_str(), &item.tags)?;
+        insert_tags(tx, old.k, place.status, &item.tags)?;
     }
     if old.message != item.message {
         // The new text is indexed with the rest of the write (`index_messages`).
@@ -288,6 +329,7 @@ fn fill_extras(
         .query_row([k], |row| Ok((row.get(0)?, row.get(1)?)))?;
     let missing = Sighting {
         feedback: sighting.feedback,
+        listed: sighting.listed,
         metadata: sighting.metadata.filter(|_| !has_metadata),
         delivery: sighting.delivery.filter(|_| !has_delivery),
     };

@@ -21,7 +21,8 @@ fn t0() -> Timestamp {
 #[derive(Debug, Clone)]
 enum Op {
     /// A list sighting, with the item changed by `change` (0 none, 1 status, 2 tags, 3 app,
-    /// 4 no app, 5 no tags).
+    /// 4 no app, 5 no tags, 6 a status this version does not know listed under `archived`, 7
+    /// the same listed under `new`).
     Listed {
         item: usize,
         change: u8,
@@ -62,7 +63,7 @@ enum Op {
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        4 => (any::<usize>(), 0u8..6).prop_map(|(item, change)| Op::Listed { item, change }),
+        4 => (any::<usize>(), 0u8..8).prop_map(|(item, change)| Op::Listed { item, change }),
         2 => (any::<usize>(), 0u8..4).prop_map(|(item, meta)| Op::Detail { item, meta }),
         2 => (any::<usize>(), 0u8..4).prop_map(|(item, meta)| Op::Webhook { item, meta }),
         1 => (any::<usize>(), 0u8..4).prop_map(|(item, meta)| Op::Older { item, meta }),
@@ -103,6 +104,7 @@ fn changed(item: &FeedbackDetail, change: u8, other_app: &AppRef) -> FeedbackDet
         3 => d.feedback.app = Some(other_app.clone()),
         4 => d.feedback.app = None,
         5 => d.feedback.tags.clear(),
+        6 | 7 => d.feedback.status = Status::Other("escalated".into()),
         _ => {}
     }
     d
@@ -110,9 +112,9 @@ fn changed(item: &FeedbackDetail, change: u8, other_app: &AppRef) -> FeedbackDet
 
 /// The kept counts (non-zero) and the counts made afresh, as sorted rows: (dim, key, status,
 /// project, app, done, value, n).
-type Rows = Vec<(i64, String, String, i64, i64, bool, String, i64)>;
+pub(in crate::store) type Rows = Vec<(i64, String, String, i64, i64, bool, String, i64)>;
 
-fn kept_and_recounted(store: &Store) -> (Rows, Rows) {
+pub(in crate::store) fn kept_and_recounted(store: &Store) -> (Rows, Rows) {
     let conn = store.conn();
     let rows = |sql: &str| -> Rows {
         conn.prepare(sql)
@@ -169,7 +171,14 @@ fn run(ops: &[Op]) {
         match op {
             Op::Listed { item, change } => {
                 let d = changed(&pool[item % pool.len()], *change, &other_app);
-                store.put(&[Sighting::listed(&d.feedback)], at).unwrap();
+                let listed = match change {
+                    6 => Status::Archived,
+                    7 => Status::New,
+                    _ => d.feedback.status.clone(),
+                };
+                store
+                    .put(&[Sighting::listed(&d.feedback, &listed)], at)
+                    .unwrap();
             }
             Op::Detail { item, meta } => {
                 let mut d = pool[item % pool.len()].clone();
@@ -180,6 +189,7 @@ fn run(ops: &[Op]) {
                 let d = &pool[item % pool.len()];
                 let m = metadata(&d.metadata, *meta);
                 let sighting = Sighting {
+                    listed: None,
                     feedback: &d.feedback,
                     metadata: Some(&m),
                     delivery: None,
@@ -261,7 +271,7 @@ fn a_page_with_repeats_keeps_exact_counts() {
             if i % 3 == 0 {
                 Sighting::detail(d)
             } else {
-                Sighting::listed(&d.feedback)
+                Sighting::listed(&d.feedback, &d.feedback.status)
             }
         })
         .collect();

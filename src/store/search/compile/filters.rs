@@ -65,29 +65,45 @@ impl Compiler<'_> {
         Ok(key_list("items.app", &refs))
     }
 
+    /// `status:new` and `status:archived` name the list an item is in; any other value names
+    /// the service's own status of items kept in one of them (`items.unknown_status`).
     pub(super) fn status(
         &mut self,
         value: &str,
         span: &Range<usize>,
     ) -> Result<String, QueryError> {
-        let next = "SELECT status FROM items WHERE status > ?1 ORDER BY status LIMIT 1";
+        let known = crate::api::Status::from(fold_case(value).as_str()).is_known();
+        let (column, next) = if known {
+            (
+                "items.status",
+                "SELECT status FROM items WHERE status > ?1 ORDER BY status LIMIT 1",
+            )
+        } else {
+            (
+                "items.unknown_status",
+                "SELECT unknown_status FROM items WHERE unknown_status > ?1 \
+                 ORDER BY unknown_status LIMIT 1",
+            )
+        };
         Ok(
             match resolve::spellings(self.conn, next, &[], value, span)? {
                 Some(found) if found.is_empty() => {
-                    if !crate::api::Status::from(fold_case(value).as_str()).is_known() {
+                    if !known {
                         let known = resolve::distinct(
                             self.conn,
-                            "SELECT DISTINCT status FROM items LIMIT 50",
+                            "SELECT DISTINCT status FROM items UNION \
+                             SELECT DISTINCT unknown_status FROM items \
+                             WHERE unknown_status IS NOT NULL LIMIT 50",
                             span,
                         )?;
                         return Err(resolve::unknown_value("status", value, known, span));
                     }
                     "0".to_owned()
                 }
-                Some(found) => format!("items.status IN ({})", self.text_params(&found)),
+                Some(found) => format!("{column} IN ({})", self.text_params(&found)),
                 None => {
                     let p = self.param(Value::Text(value.to_owned()));
-                    format!("items.status = {p} COLLATE NOCASE")
+                    format!("{column} = {p} COLLATE NOCASE")
                 }
             },
         )

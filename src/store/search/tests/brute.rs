@@ -94,7 +94,7 @@ impl Fixture {
             .rev()
             .enumerate()
             .map(|(i, d)| match i % 3 {
-                0 => Sighting::listed(&d.feedback),
+                0 => Sighting::listed(&d.feedback, &d.feedback.status),
                 _ => Sighting::detail(d),
             })
             .collect();
@@ -193,7 +193,21 @@ impl Fixture {
             }
             FilterKind::Platform(v) => f.app.as_ref().is_some_and(|a| same(a.platform.as_str(), v)),
             FilterKind::Tag(v) => f.tags.iter().any(|t| same(t, v)),
-            FilterKind::Status(v) => same(f.status.as_str(), v),
+            // `new` and `archived` name the list an item is in (an item with a status this
+            // version does not know, listed on no page here, is in `new`, the list's default);
+            // any other value names the service's own status.
+            FilterKind::Status(v) => {
+                if Status::from(v.to_lowercase().as_str()).is_known() {
+                    let list = if f.status.is_known() {
+                        f.status.as_str()
+                    } else {
+                        "new"
+                    };
+                    same(list, v)
+                } else {
+                    same(f.status.as_str(), v)
+                }
+            }
             FilterKind::Email(v) => f
                 .reporter_email
                 .as_ref()

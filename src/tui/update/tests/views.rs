@@ -393,3 +393,29 @@ fn starred_snoozed_and_done_keep_the_items_the_service_archives() {
     assert_eq!(h.screen_ids(), ["id00001"], "archived only");
     assert!(!h.state.filters.any_status);
 }
+
+/// An item whose status is a value this version does not know is shown in the list it was
+/// listed in, its status on its row, and `status:VALUE` finds it.
+#[test]
+fn an_item_with_an_unknown_status_shows_in_its_list_with_its_status() {
+    let mut h = harness();
+    let odd = crate::api::Feedback {
+        status: crate::api::Status::Other("escalated".into()),
+        ..crate::tui::testkit::item(0)
+    };
+    h.store.write(|s| s.put_items(&[odd], now())).unwrap();
+    act(&mut h, Action::View(2));
+    act(&mut h, Action::View(1));
+    assert_eq!(h.screen_ids().first().map(String::as_str), Some("id00000"));
+    let row = h.state.list.window.get(h.state.list.offset).unwrap();
+    assert_eq!(&*row.status, "escalated");
+    act(&mut h, Action::Filter);
+    for c in "status:escalated".chars() {
+        h.send(Msg::FilterInput(KeyEvent::new(
+            KeyCode::Char(c),
+            KeyModifiers::NONE,
+        )));
+    }
+    act(&mut h, Action::Open);
+    assert_eq!(h.screen_ids(), ["id00000"]);
+}
