@@ -55,11 +55,8 @@ fn harness(width: u16, height: u16) -> Harness {
     ];
     h.state.views = ViewsState::new(&views, None);
     // A refresh reads the triage count: the view (and its unseen count) is read again.
-    let rev = h
-        .store
-        .read(feedback_inbox::store::Store::triage_rev)
-        .unwrap();
-    h.send(Msg::TriageRev(Ok(rev)));
+    let revs = h.store.read(feedback_inbox::store::Store::revs).unwrap();
+    h.send(Msg::StoreRevs(Ok(revs)));
     h.send(Msg::Tick(now()));
     h.state.note = None;
     h

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use jiff::Timestamp;
 use rusqlite::{OptionalExtension, Transaction, params};
 
+use super::revs::TRIAGE_REV;
 use super::write::counts::{Deltas, key_of};
 use super::write::recounted;
 use super::{Store, StoreError};
@@ -18,7 +19,6 @@ use super::{Store, StoreError};
 const FEW_KEYS: usize = 1000;
 
 /// The `meta` key counting triage writes.
-pub const TRIAGE_REV: &str = "triage_rev";
 
 /// One item's triage state; the default is an untouched item (unseen, nothing set).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -116,7 +116,7 @@ impl Store {
                 before.push((id.clone(), old));
             }
             deltas.apply(tx)?;
-            bump_rev(tx)?;
+            super::revs::bump(tx, TRIAGE_REV)?;
             Ok(before)
         })
     }
@@ -137,7 +137,7 @@ impl Store {
                 before.push((id.clone(), old));
             }
             deltas.apply(tx)?;
-            bump_rev(tx)?;
+            super::revs::bump(tx, TRIAGE_REV)?;
             Ok(before)
         })
     }
@@ -155,7 +155,7 @@ impl Store {
                 put_counted(tx, id, &old, state, at, &mut deltas)?;
             }
             deltas.apply(tx)?;
-            bump_rev(tx)
+            super::revs::bump(tx, TRIAGE_REV)
         })
     }
 
@@ -322,15 +322,6 @@ fn put_one(tx: &Transaction<'_>, id: &str, state: &Triage, at: Timestamp) -> rus
         state.note,
         at.as_microsecond(),
     ])?;
-    Ok(())
-}
-
-fn bump_rev(tx: &Transaction<'_>) -> rusqlite::Result<()> {
-    tx.prepare_cached(
-        "INSERT INTO meta (key, value) VALUES (?1, '1')
-         ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
-    )?
-    .execute([TRIAGE_REV])?;
     Ok(())
 }
 

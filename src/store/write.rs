@@ -182,6 +182,9 @@ impl Store {
                         forget_item(tx, *k, status, tags, &mut deltas)?;
                     }
                     deltas.apply(tx)?;
+                    if !rows.is_empty() {
+                        super::revs::bump(tx, super::revs::ITEMS_REV)?;
+                    }
                     Ok(rows.len())
                 })?;
             dropped += batch;
@@ -232,6 +235,7 @@ pub fn forget_id(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<bool> {
             let mut deltas = Deltas::default();
             forget_item(tx, k, &status, &tags, &mut deltas)?;
             deltas.apply(tx)?;
+            super::revs::bump(tx, super::revs::ITEMS_REV)?;
             Ok(true)
         }
         None => Ok(false),

@@ -130,6 +130,9 @@ pub struct ViewData {
 pub struct TriageFigures {
     pub unseen: usize,
     pub rev: i64,
+    /// The store's item write count (`store::ITEMS_REV`): another process stored items when it
+    /// moves.
+    pub items_rev: i64,
     pub next_wake: Option<Timestamp>,
 }
 
@@ -289,8 +292,8 @@ pub enum Msg {
     },
     /// A triage write committed (or failed; nothing of it was written).
     Triaged(Result<Box<crate::tui::triage::Triaged>, String>),
-    /// The store's triage write count, answer to `Effect::TriageRev`.
-    TriageRev(Result<i64, String>),
+    /// The store's write counts, answer to `Effect::StoreRevs`.
+    StoreRevs(Result<crate::store::Revs, String>),
     /// The external editor ended: the note's new text (`None`: unchanged), or why not.
     NoteEdited {
         ids: Vec<String>,

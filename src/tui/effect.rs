@@ -66,8 +66,8 @@ pub enum Effect {
         changes: Vec<(String, crate::store::TriageChange)>,
         at: Timestamp,
     },
-    /// Read the store's triage write count (another window may have triaged).
-    TriageRev,
+    /// Read the store's write counts (another process may have stored items or triaged).
+    StoreRevs,
     /// Edit `text` in `$EDITOR` (then `$VISUAL`) with the terminal handed over; answered by
     /// `Msg::NoteEdited`.
     EditNote {

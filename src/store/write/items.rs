@@ -39,6 +39,9 @@ pub(super) fn put_all(
     }
     index_messages(tx, &mut index)?;
     deltas.apply(tx)?;
+    if written.added + written.changed > 0 {
+        super::super::revs::bump(tx, super::super::revs::ITEMS_REV)?;
+    }
     Ok(written)
 }
 

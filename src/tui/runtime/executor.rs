@@ -226,7 +226,7 @@ impl Executor {
             | Effect::LoadDetail { .. }
             | Effect::Triage { .. }
             | Effect::TriageUndo { .. }
-            | Effect::TriageRev
+            | Effect::StoreRevs
             | Effect::EditNote { .. }
             // views: run above.
             | Effect::CountViews { .. }

@@ -10,11 +10,13 @@ use crate::tui::action::{Msg, TriageFigures};
 use crate::tui::effect::Effect;
 use crate::tui::triage::{Cause, Triaged};
 
-/// The view's unseen count, the store's triage write count, the next snooze's end.
+/// The view's unseen count, the store's write counts, the next snooze's end.
 pub fn figures(store: &Store, keys: &[i64], now: Timestamp) -> Result<TriageFigures, StoreError> {
+    let revs = store.revs()?;
     Ok(TriageFigures {
         unseen: store.unseen_among(keys)?,
-        rev: store.triage_rev()?,
+        rev: revs.triage,
+        items_rev: revs.items,
         next_wake: store.next_wake(now)?,
     })
 }
@@ -83,9 +85,9 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
                 .map_err(|e| e.to_string());
             Msg::Triaged(result)
         }),
-        Effect::TriageRev => Box::new(move || {
-            Msg::TriageRev(store.read(Store::triage_rev).map_err(|e| e.to_string()))
-        }),
+        Effect::StoreRevs => {
+            Box::new(move || Msg::StoreRevs(store.read(Store::revs).map_err(|e| e.to_string())))
+        }
         _ => return None,
     };
     Some(task)

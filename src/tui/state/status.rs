@@ -39,6 +39,10 @@ pub struct SyncView {
     /// Another process synced while the lock was held: what it stored reaches the view when
     /// the lock is ours again (its writes send no message here).
     pub others_synced: bool,
+    /// The store's item write count as of the view's last query (`store::ITEMS_REV`): when a
+    /// refresh that stored nothing finds it moved, another process (`sync` from cron, a window)
+    /// stored items, and the view is read again.
+    pub items_rev: i64,
     /// The store changed while a query ran: the view is queried again on the next tick (one
     /// query for any number of changes).
     pub requery_due: bool,

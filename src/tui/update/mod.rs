@@ -191,7 +191,7 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::Opened { url, result } => detail::opened(state, url, result),
         Msg::Arrived(outcome) => list::arrived(state, outcome),
         Msg::Triaged(result) => triaged(state, result),
-        Msg::TriageRev(result) => triage::rev_read(state, result),
+        Msg::StoreRevs(result) => triage::rev_read(state, result),
         Msg::TriageInput(key) => triage_input::input(state, key),
         Msg::NoteEdited { ids, result } => triage::note_edited(state, ids, result),
         // Acting on items (helper "acting").

@@ -140,7 +140,7 @@ pub(super) fn synced(
                 effects.extend(store_changed(state));
             } else if matches!(job, SyncJob::Head(_) | SyncJob::Refresh(_)) {
                 // A refresh with nothing new: another window may have triaged meanwhile.
-                effects.push(Effect::TriageRev);
+                effects.push(Effect::StoreRevs);
             }
         }
         Err(failure) if failure.kind == FailureKind::Busy => busy(state, job, user, retry),
@@ -255,7 +255,7 @@ pub(super) fn reload(state: &mut AppState) -> Vec<Effect> {
         SyncJob::Head(status)
     };
     // Another window's triage shows whatever the network does (offline, 429, busy).
-    let mut effects = vec![job(state, job_kind), Effect::TriageRev];
+    let mut effects = vec![job(state, job_kind), Effect::StoreRevs];
     if !state.list.loaded {
         effects.push(requery(state, Requery::New));
     }
@@ -277,7 +277,7 @@ pub(super) fn auto_refresh(state: &mut AppState) -> Vec<Effect> {
         return Vec::new();
     }
     state.next_refresh = Some(super::after(state.now, state.refresh_seconds));
-    let mut effects = vec![Effect::TriageRev];
+    let mut effects = vec![Effect::StoreRevs];
     if !super::list::budget_low(state) {
         let status = state.filters.status.clone();
         effects.push(job(state, SyncJob::Refresh(status)));
@@ -326,7 +326,7 @@ pub(super) fn retry(state: &mut AppState) -> Vec<Effect> {
     } else {
         SyncJob::Head(status)
     };
-    vec![job(state, kind), Effect::TriageRev]
+    vec![job(state, kind), Effect::StoreRevs]
 }
 
 /// The store changed under the view (a sync stored items, an arrival, a refreshed detail): the

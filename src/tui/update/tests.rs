@@ -267,6 +267,28 @@ fn new_rows_from_a_sync_appear_on_top_without_moving_the_selection() {
     assert_eq!(h.state.note.as_ref().unwrap().text, "3 new");
 }
 
+/// Another process (`sync` from cron, another window) stored items: this window's own refresh
+/// finds nothing new, and still shows them, counted as new, at the refresh.
+#[test]
+fn items_another_process_stored_show_at_a_refresh_that_found_nothing_new() {
+    let mut h = started_harness(120, 35, 100, false);
+    act(&mut h, Action::MoveDown);
+    store_items(&h, &newer(2));
+    assert_eq!(h.screen_ids()[0], "id00000", "nothing told this window yet");
+    h.synced(SyncJob::Refresh(Status::New), false);
+    assert_eq!(h.screen_ids()[..3], ["id01000", "id01001", "id00000"]);
+    assert_eq!(h.selected_id(), "id00001");
+    assert_eq!(h.state.list.new_count, 2);
+    // Nothing stored since: the next refresh reads the counts and nothing more.
+    h.sent.clear();
+    h.synced(SyncJob::Refresh(Status::New), false);
+    assert!(
+        !h.sent.iter().any(|e| matches!(e, Effect::Query { .. })),
+        "{:?}",
+        h.sent
+    );
+}
+
 #[test]
 fn at_the_top_new_rows_show_and_the_selection_stays_on_its_item() {
     let mut h = started_harness(120, 35, 100, false);

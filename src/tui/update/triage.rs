@@ -12,7 +12,7 @@
 use super::sync::triage_changed;
 
 use super::{error, info};
-use crate::store::{Triage, TriageChange};
+use crate::store::{Revs, Triage, TriageChange};
 use crate::tui::action::{Action, TriageFigures};
 use crate::tui::effect::Effect;
 use crate::tui::state::AppState;
@@ -258,13 +258,20 @@ pub(super) fn figures(state: &mut AppState, figures: TriageFigures) {
     triage.unseen = figures.unseen;
     triage.rev = figures.rev;
     triage.next_wake = figures.next_wake;
+    state.sync.items_rev = figures.items_rev;
 }
 
-/// The store's triage count after a refresh: when another window moved it, read the view again.
-pub(super) fn rev_read(state: &mut AppState, result: Result<i64, String>) -> Vec<Effect> {
+/// The store's write counts after a refresh: when another process stored items, read the view
+/// again as after a sync (what it stored counts as new); when it only triaged, as after triage.
+pub(super) fn rev_read(state: &mut AppState, result: Result<Revs, String>) -> Vec<Effect> {
     match result {
-        Ok(rev) if rev != state.triage.rev => {
-            state.triage.rev = rev;
+        Ok(revs) if revs.items != state.sync.items_rev => {
+            state.sync.items_rev = revs.items;
+            state.triage.rev = revs.triage;
+            super::sync::store_changed(state).into_iter().collect()
+        }
+        Ok(revs) if revs.triage != state.triage.rev => {
+            state.triage.rev = revs.triage;
             triage_changed(state).into_iter().collect()
         }
         Ok(_) => {

@@ -109,7 +109,9 @@ pub(super) fn store_changed(state: &AppState, msg: &Msg) -> bool {
         Msg::Triaged(Ok(_)) | Msg::Arrived(Ok(true)) | Msg::DetailLoaded { result: Ok(_), .. } => {
             true
         }
-        Msg::TriageRev(Ok(rev)) => *rev != state.triage.rev,
+        Msg::StoreRevs(Ok(revs)) => {
+            revs.triage != state.triage.rev || revs.items != state.sync.items_rev
+        }
         Msg::Synced {
             result: Ok(synced), ..
         } => synced.added + synced.changed > 0,

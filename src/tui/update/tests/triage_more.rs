@@ -21,8 +21,11 @@ fn a_message_that_changes_nothing_keeps_a_change_of_the_same_batch_to_be_drawn()
     assert!(h.state.dirty);
     // Before the loop draws, the triage count comes back unchanged: nothing to draw for it,
     // but the help still is.
-    let rev = h.state.triage.rev;
-    h.send(Msg::TriageRev(Ok(rev)));
+    let revs = crate::store::Revs {
+        items: h.state.sync.items_rev,
+        triage: h.state.triage.rev,
+    };
+    h.send(Msg::StoreRevs(Ok(revs)));
     assert!(h.state.dirty, "the help opened in this batch is drawn");
 }
 

@@ -250,8 +250,8 @@ fn the_counts_are_read_when_the_store_changed_and_not_per_tick() {
     assert!(h.state.views.counting.is_none());
     // Another window's triage (the count moved) is counted too.
     set(&h, &["id00010"], &TriageChange::Seen(true));
-    let rev = h.store.read(crate::store::Store::triage_rev).unwrap();
-    h.send(Msg::TriageRev(Ok(rev)));
+    let revs = h.store.read(crate::store::Store::revs).unwrap();
+    h.send(Msg::StoreRevs(Ok(revs)));
     h.send(Msg::Tick(later(30)));
     assert_eq!(h.state.views.counts[0], Some(34));
 }
