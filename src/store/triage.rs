@@ -18,8 +18,6 @@ use super::{Store, StoreError};
 /// items first (a first screen is about 60).
 const FEW_KEYS: usize = 1000;
 
-/// The `meta` key counting triage writes.
-
 /// One item's triage state; the default is an untouched item (unseen, nothing set).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Triage {
