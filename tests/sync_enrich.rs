@@ -8,7 +8,9 @@ mod sync_support;
 
 use common::rig;
 use feedback_inbox::api::Status;
+use feedback_inbox::clock::Clock;
 use feedback_inbox::sim::{FaultKind, Route};
+use feedback_inbox::store::search::Basis;
 use feedback_inbox::store::{Shared, Store, ViewQuery};
 use feedback_inbox::sync::{SyncError, SyncSettings, Syncer};
 use sync_support::{file_syncer, memory_syncer, mirror};
@@ -64,11 +66,19 @@ async fn a_queued_view_is_enriched_newest_first_and_resumes_after_a_restart() {
     let (total, first_five) = {
         let (syncer, shared) = file_syncer(&r, &path, SyncSettings::default());
         mirror(&syncer, &Status::New).await;
-        let queued = shared.write(|s| s.queue_details(&view)).unwrap();
+        let queued = shared
+            .write(|s| s.queue_details(&view, Basis::Metadata))
+            .unwrap();
         let total = shared.read(|s| s.view_count(&view)).unwrap();
         assert_eq!((queued.added, queued.pending), (total, total));
         // Queueing again adds nothing.
-        assert_eq!(shared.write(|s| s.queue_details(&view)).unwrap().added, 0);
+        assert_eq!(
+            shared
+                .write(|s| s.queue_details(&view, Basis::Metadata))
+                .unwrap()
+                .added,
+            0
+        );
         for _ in 0..5 {
             assert_eq!(syncer.enrich_step().await.unwrap().unwrap().requests, 1);
         }
@@ -98,7 +108,10 @@ async fn enrichment_keeps_the_floor_and_survives_429_and_5xx() {
         status: Some("new".into()),
         ..ViewQuery::default()
     };
-    let queued = shared.write(|s| s.queue_details(&view)).unwrap().pending;
+    let queued = shared
+        .write(|s| s.queue_details(&view, Basis::Metadata))
+        .unwrap()
+        .pending;
     assert!(queued > 30, "{queued}");
     r.sim
         .faults()
@@ -137,7 +150,10 @@ async fn a_detail_fetched_another_way_leaves_the_queue_unfetched_again() {
     let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
     mirror(&syncer, &Status::New).await;
     let view = new_items();
-    let queued = shared.write(|s| s.queue_details(&view)).unwrap().pending;
+    let queued = shared
+        .write(|s| s.queue_details(&view, Basis::Metadata))
+        .unwrap()
+        .pending;
     let keys = shared.read(|s| s.view_keys(&view, Some(3))).unwrap();
     for key in &keys {
         let id = shared.read(|s| s.items(&[*key]).unwrap()[0].feedback.id.clone());
@@ -155,7 +171,7 @@ async fn a_cleared_queue_sends_nothing() {
     let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
     mirror(&syncer, &Status::New).await;
     let queued = shared
-        .write(|s| s.queue_details(&new_items()))
+        .write(|s| s.queue_details(&new_items(), Basis::Metadata))
         .unwrap()
         .pending;
     assert!(queued > 0);
@@ -170,7 +186,10 @@ async fn an_item_whose_detail_cannot_be_had_leaves_the_queue_and_the_rest_go_on(
     let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
     mirror(&syncer, &Status::New).await;
     let view = new_items();
-    let queued = shared.write(|s| s.queue_details(&view)).unwrap().pending;
+    let queued = shared
+        .write(|s| s.queue_details(&view, Basis::Metadata))
+        .unwrap()
+        .pending;
     // The first detail's body is not JSON: asking again would not help.
     r.sim
         .faults()
@@ -192,7 +211,10 @@ async fn a_server_error_parks_its_item_while_the_others_go_on_then_it_is_tried_a
     let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
     mirror(&syncer, &Status::New).await;
     let view = new_items();
-    let queued = shared.write(|s| s.queue_details(&view)).unwrap().pending;
+    let queued = shared
+        .write(|s| s.queue_details(&view, Basis::Metadata))
+        .unwrap()
+        .pending;
     let newest = shared.read(|s| s.view_keys(&view, Some(1))).unwrap();
     // Every try of the first detail fails (the client's own retries included).
     let tries = feedback_inbox::api::RetryPolicy::default().max_tries;
@@ -209,4 +231,39 @@ async fn a_server_error_parks_its_item_while_the_others_go_on_then_it_is_tried_a
     r.clock.advance(feedback_inbox::sync::ENRICH_PARK);
     assert_eq!(drain(&syncer).await, (1, 0));
     assert_eq!(keys_with_detail(&shared, &view).len() as u64, queued);
+}
+
+/// `has:link` rests on delivery links, which only a detail brings: items whose metadata a
+/// webhook delivery brought are queued and fetched too, and stay queued until the detail is in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn items_queued_for_their_links_are_fetched_even_with_their_metadata_known() {
+    let r = rig(30, 100_000).await;
+    let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
+    mirror(&syncer, &Status::New).await;
+    let view = new_items();
+    let total = shared.read(|s| s.view_count(&view)).unwrap();
+    // Metadata known for every item (as a webhook delivery brings it), no delivery links.
+    let items: Vec<_> = r.sim.state().read().items().collect();
+    for d in &items {
+        let sighting = feedback_inbox::store::Sighting {
+            feedback: &d.feedback,
+            listed: None,
+            metadata: Some(&d.metadata),
+            delivery: None,
+        };
+        shared.write(|s| s.put(&[sighting], r.clock.now())).unwrap();
+    }
+    let for_metadata = shared
+        .write(|s| s.queue_details(&view, Basis::Metadata))
+        .unwrap();
+    assert_eq!(for_metadata.pending, 0, "their metadata is known");
+    let for_links = shared
+        .write(|s| s.queue_details(&view, Basis::Delivery))
+        .unwrap();
+    assert_eq!((for_links.added, for_links.pending), (total, total));
+    let (requests, errors) = drain(&syncer).await;
+    assert_eq!((u64::from(requests), errors), (total, 0));
+    let coverage = shared.read(|s| s.detail_coverage(&view)).unwrap();
+    assert_eq!(coverage.with_detail, total);
+    assert_eq!(shared.read(Store::queued_details).unwrap(), 0);
 }

@@ -7,6 +7,7 @@
 mod insight_support;
 
 use feedback_inbox::store::pivot::By;
+use feedback_inbox::store::search::Basis;
 use feedback_inbox::tui::action::{Action, Msg};
 use feedback_inbox::tui::effect::Effect;
 use feedback_inbox::tui::testkit::{Harness, item, now};
@@ -394,7 +395,9 @@ fn e_queues_the_views_missing_details_shows_progress_and_e_again_cancels() {
 fn a_queue_left_by_the_last_run_shows_at_start_and_ends_when_fetched() {
     let h = harness(120, 30, 0);
     let all = feedback_inbox::store::ViewQuery::default();
-    h.store.write(|s| s.queue_details(&all)).unwrap();
+    h.store
+        .write(|s| s.queue_details(&all, Basis::Metadata))
+        .unwrap();
     // A new inbox over the same store.
     let mut h = Harness::start(h.store, 120, 30);
     let enrich = h.state.insight.enrich.unwrap();

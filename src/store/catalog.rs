@@ -32,8 +32,8 @@ pub struct Counts {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Info {
     pub bytes: u64,
-    /// Items per list (`new`, `archived`; an item whose own status is a value this version does
-    /// not know counts in the list it is kept in).
+    /// Items per status value as the service gave it (an item whose status this version does
+    /// not know counts under that value, not under the list it is kept in).
     pub by_status: BTreeMap<String, u64>,
     /// Items whose detail (metadata, delivery) was fetched.
     pub with_detail: u64,
@@ -192,7 +192,10 @@ impl Store {
             .map_err(wrap)?;
         let mut by_status = BTreeMap::new();
         let mut stmt = conn
-            .prepare_cached("SELECT status, count(*) FROM items GROUP BY status ORDER BY status")
+            .prepare_cached(
+                "SELECT coalesce(unknown_status, status) AS shown, count(*) FROM items \
+                 GROUP BY shown ORDER BY shown",
+            )
             .map_err(wrap)?;
         let rows = stmt
             .query_map([], |row| {

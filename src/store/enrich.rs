@@ -5,7 +5,8 @@
 //! The queue lives in the store: it outlives a restart, and an item leaves it when its metadata
 //! is stored (by whatever path: enrichment, the detail view, a re-read, a webhook delivery) or
 //! when the item is gone, so nothing is fetched twice, and an item a webhook brought is not
-//! fetched at all.
+//! fetched at all. An item queued for its delivery links (`has:link`: only a detail has them)
+//! stays until its detail is stored (`enrich_queue.detail`, schema 11).
 
 use rusqlite::{OptionalExtension, params_from_iter};
 
@@ -29,15 +30,31 @@ pub struct Coverage {
     pub total: u64,
 }
 
+/// A queued item still lacks what it was queued for (`q` the queue's row, `i` the item's).
+const MISSING: &str = "(i.meta_at IS NULL OR (q.detail AND i.detail_at IS NULL))";
+
 impl Store {
-    /// Queues every item of `query` whose metadata is not known yet.
-    pub fn queue_details(&mut self, query: &ViewQuery) -> Result<Enqueued, StoreError> {
+    /// Queues every item of `query` that lacks what `needs` names: its metadata, or its whole
+    /// detail (delivery links). An item queued already is asked for its detail when `needs`
+    /// says so.
+    pub fn queue_details(
+        &mut self,
+        query: &ViewQuery,
+        needs: Basis,
+    ) -> Result<Enqueued, StoreError> {
         let (from, condition, params) =
             view_condition(self.conn(), query).map_err(|e| self.error(e))?;
-        let sql = format!(
-            "INSERT OR IGNORE INTO enrich_queue (k) SELECT items.k {from} \
-             WHERE {condition} AND items.meta_at IS NULL"
-        );
+        let sql = match needs {
+            Basis::Metadata => format!(
+                "INSERT OR IGNORE INTO enrich_queue (k) SELECT items.k {from} \
+                 WHERE {condition} AND items.meta_at IS NULL"
+            ),
+            Basis::Delivery => format!(
+                "INSERT INTO enrich_queue (k, detail) SELECT items.k, 1 {from} \
+                 WHERE {condition} AND items.detail_at IS NULL \
+                 ON CONFLICT (k) DO UPDATE SET detail = 1 WHERE NOT detail"
+            ),
+        };
         let added = self.write(|tx| {
             let added = tx.prepare(&sql)?.execute(params_from_iter(params))?;
             Ok(u64::try_from(added).unwrap_or(u64::MAX))
@@ -51,10 +68,9 @@ impl Store {
     /// Queued items still without their metadata.
     pub fn queued_details(&self) -> Result<u64, StoreError> {
         self.conn()
-            .prepare_cached(
-                "SELECT count(*) FROM enrich_queue q JOIN items i ON i.k = q.k \
-                 WHERE i.meta_at IS NULL",
-            )
+            .prepare_cached(&format!(
+                "SELECT count(*) FROM enrich_queue q JOIN items i ON i.k = q.k WHERE {MISSING}"
+            ))
             .and_then(|mut s| s.query_row([], |r| r.get::<_, i64>(0)))
             .map(i64::unsigned_abs)
             .map_err(|e| self.error(e))
@@ -66,14 +82,19 @@ impl Store {
     pub fn next_queued(&mut self, now: i64) -> Result<Option<String>, StoreError> {
         self.write(|tx| {
             tx.execute(
-                "DELETE FROM enrich_queue WHERE k < coalesce((SELECT min(q.k) FROM enrich_queue q \
-                 JOIN items i ON i.k = q.k WHERE i.meta_at IS NULL), 9223372036854775807)",
+                &format!(
+                    "DELETE FROM enrich_queue WHERE k < coalesce((SELECT min(q.k) \
+                     FROM enrich_queue q JOIN items i ON i.k = q.k WHERE {MISSING}), \
+                     9223372036854775807)"
+                ),
                 [],
             )?;
             tx.query_row(
-                "SELECT i.id FROM enrich_queue q JOIN items i ON i.k = q.k \
-                 WHERE i.meta_at IS NULL AND (q.retry_at IS NULL OR q.retry_at <= ?1) \
-                 ORDER BY q.k LIMIT 1",
+                &format!(
+                    "SELECT i.id FROM enrich_queue q JOIN items i ON i.k = q.k \
+                     WHERE {MISSING} AND (q.retry_at IS NULL OR q.retry_at <= ?1) \
+                     ORDER BY q.k LIMIT 1"
+                ),
                 [now],
                 |r| r.get(0),
             )

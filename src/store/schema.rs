@@ -5,7 +5,7 @@
 use rusqlite_migration::{M, Migrations};
 
 /// The SQL of every migration, oldest first.
-pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10];
+pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
 /// where it is shown. `items.k` is the item's place in time (in schema 1 and 2, `received` in
@@ -265,6 +265,13 @@ INSERT INTO pivot_counts (dim, key, status, project, app, done, value, n)
 DELETE FROM pivot_counts WHERE status NOT IN ('new', 'archived');
 UPDATE items SET unknown_status = status, status = 'new' WHERE status NOT IN ('new', 'archived');
 CREATE INDEX items_by_unknown_status ON items(unknown_status) WHERE unknown_status IS NOT NULL;
+";
+
+/// Schema 11 (enrichment, `store::enrich`): `enrich_queue.detail`, set for an item queued for
+/// its delivery links (`has:link`), which only its detail brings: it stays queued until the
+/// detail is stored, even once a webhook delivery brought its metadata.
+const V11: &str = r"
+ALTER TABLE enrich_queue ADD COLUMN detail INTEGER NOT NULL DEFAULT 0;
 ";
 
 /// [`recount_pivot_counts`]: the statements that count `pivot_counts` from the tables.

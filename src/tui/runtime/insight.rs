@@ -108,8 +108,8 @@ fn enrich_task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
             Box::new(move || {
                 let view = store.read(|s| super::reads::details_view(s, &spec, &cx));
                 Msg::Enqueued(match view {
-                    Some(view) => store
-                        .write(|s| s.queue_details(&view))
+                    Some((view, needs)) => store
+                        .write(|s| s.queue_details(&view, needs))
                         .map_err(|e| e.to_string()),
                     None => Err("the view's search does not apply".to_owned()),
                 })

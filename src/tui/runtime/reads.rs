@@ -181,13 +181,21 @@ fn scope_view(
 }
 
 /// The items whose details `e` fetches for the view `spec`: its items, or for a search that
-/// reads details, the items it is about (its matches have them already).
-pub(super) fn details_view(store: &Store, spec: &ViewSpec, cx: &Context) -> Option<ViewQuery> {
+/// reads details, the items it is about (its matches have them already), and what they lack:
+/// their metadata, or their whole detail for delivery links.
+pub(super) fn details_view(
+    store: &Store,
+    spec: &ViewSpec,
+    cx: &Context,
+) -> Option<(ViewQuery, search::Basis)> {
     let parsed = search::parse(&spec.search).ok()?;
-    if parsed.basis().is_some() {
-        return scope_view(store, spec, &parsed, cx).ok();
+    if let Some(basis) = parsed.basis() {
+        return Some((scope_view(store, spec, &parsed, cx).ok()?, basis));
     }
-    super::views::view_query(store, spec, cx)
+    Some((
+        super::views::view_query(store, spec, cx)?,
+        search::Basis::Metadata,
+    ))
 }
 
 /// The keys of the view `spec` (its filters and search, the hidden items left out).
