@@ -231,7 +231,8 @@ fn views(c: &mut Criterion) {
 /// of all items, a qualifier with a word, and a prefix. Each is timed for the first screen
 /// (what appears first) and for every key in order (the count and the scroll range).
 fn searches(c: &mut Criterion) {
-    use feedback_inbox::store::search::{Context, compile, parse};
+    use feedback_inbox::query::parse;
+    use feedback_inbox::store::search::{Context, compile};
     let store = big_store();
     let cx = Context {
         now: anchor(),

@@ -11,8 +11,9 @@ mod tmux;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use feedback_inbox::query::parse;
 use feedback_inbox::sim::{self, DEMO_KEY, SimConfig};
-use feedback_inbox::store::search::{Context, compile, parse};
+use feedback_inbox::store::search::{Context, compile};
 use feedback_inbox::store::{Store, ViewQuery};
 use tmux::{Tmux, binary, timeout};
 

@@ -6,8 +6,8 @@
 
 mod insight_support;
 
+use feedback_inbox::query::Basis;
 use feedback_inbox::store::pivot::By;
-use feedback_inbox::store::search::Basis;
 use feedback_inbox::tui::action::{Action, Msg};
 use feedback_inbox::tui::effect::Effect;
 use feedback_inbox::tui::testkit::{Harness, item, now};

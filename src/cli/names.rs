@@ -1,6 +1,6 @@
 //! `--app` and `--project` by id, name or slug, for `list`, `tags`, `apps`, `search` and the
 //! inbox. A value is matched as the search language's `app:`/`project:` match it
-//! ([`crate::store::search::names`]: the id exactly, the name or slug in any case), so a name
+//! ([`crate::query::names`]: the id exactly, the name or slug in any case), so a name
 //! means the same in a flag and in a query.
 //!
 //! Where the names come from: a UUID is taken as it is (no lookup); otherwise the local store's
@@ -18,8 +18,8 @@ use std::path::Path;
 
 use super::{Args, CliError};
 use crate::api::{App, Client, Project};
+use crate::query::{known_list, names};
 use crate::store::Store;
-use crate::store::search::{known_list, names};
 use crate::text::sanitize_line;
 
 /// Which catalog a flag names into.

@@ -6,8 +6,9 @@ use jiff::tz::{TimeZone, offset};
 
 use super::*;
 use crate::api::{Feedback, FeedbackId, ProjectRef, Status};
+use crate::query::parse;
 use crate::store::Store;
-use crate::store::search::{compile, parse};
+use crate::store::search::compile;
 
 fn at(s: &str) -> Timestamp {
     s.parse().unwrap()

@@ -140,7 +140,7 @@ fn check(entry: Entry, err: &dyn Fn(usize, String) -> ViewsError) -> Result<View
         Some(q) => {
             let at = q.span().start;
             let text = q.into_inner().trim().to_owned();
-            if let Err(e) = crate::store::search::parse(&text) {
+            if let Err(e) = crate::query::parse(&text) {
                 return Err(err(at, format!("view \"{name}\": query: {}", e.message)));
             }
             text

@@ -11,8 +11,8 @@
 use rusqlite::{OptionalExtension, params_from_iter};
 
 use super::read::view_condition;
-use super::search::Basis;
 use super::{Store, StoreError, ViewQuery};
+use crate::query::Basis;
 
 /// What queueing a view did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

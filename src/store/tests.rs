@@ -144,7 +144,7 @@ fn an_unknown_status_is_shown_raw_and_kept_in_the_list_it_was_listed_in() {
             now: ts(T1),
             tz: jiff::tz::TimeZone::UTC,
         };
-        let sql = search::compile(store.conn(), &search::parse(text).unwrap(), &cx).unwrap();
+        let sql = search::compile(store.conn(), &crate::query::parse(text).unwrap(), &cx).unwrap();
         let query = ViewQuery {
             condition: Some((sql.condition, sql.params)),
             ..view(None)
@@ -180,7 +180,7 @@ fn an_unknown_status_is_shown_raw_and_kept_in_the_list_it_was_listed_in() {
     assert_eq!(ids(&store, &view(Some("new"))), ["a"]);
     let error = search::compile(
         store.conn(),
-        &search::parse("status:escalated").unwrap(),
+        &crate::query::parse("status:escalated").unwrap(),
         &search::Context {
             now: ts(T1),
             tz: jiff::tz::TimeZone::UTC,

@@ -163,7 +163,7 @@ fn a_schema_2_store_gets_keys_newest_first_with_its_tags_metadata_and_words() {
             now: ts(T1),
             tz: jiff::tz::TimeZone::UTC,
         };
-        let query = search::parse(text).unwrap();
+        let query = crate::query::parse(text).unwrap();
         let sql = search::compile(store.conn(), &query, &context).unwrap();
         ids(&store, &ViewQuery::default().search(sql))
     };

@@ -137,7 +137,7 @@ fn done_and_snoozed_items_leave_the_default_view_and_a_snooze_ends_by_itself() {
         now,
         tz: jiff::tz::TimeZone::UTC,
     };
-    let query = crate::store::search::parse("crashed -email:zzz").unwrap();
+    let query = crate::query::parse("crashed -email:zzz").unwrap();
     let sql = crate::store::search::compile(store.conn(), &query, &cx).unwrap();
     for searched in [
         view(Some("new")).search(sql.clone()).hide_triaged(now),

@@ -9,7 +9,8 @@ use std::time::Instant;
 use jiff::{SignedDuration, Timestamp};
 
 use super::TriageChange;
-use crate::store::search::{Context, compile, parse};
+use crate::query::parse;
+use crate::store::search::{Context, compile};
 use crate::store::{Store, ViewQuery};
 
 fn at() -> Timestamp {

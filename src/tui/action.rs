@@ -6,7 +6,7 @@ use std::sync::Arc;
 use jiff::Timestamp;
 
 use crate::api::{App, Project, RateLimit, Status, Wait};
-use crate::store::search::QueryError;
+use crate::query::QueryError;
 use crate::store::{Counts, Coverage, StoredDetail};
 use crate::tui::rows::Window;
 

@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use crate::store::search::Highlights;
+use crate::query::Highlights;
 use crate::store::similar::Similar;
 use crate::text::output::first_line;
 use crate::text::sanitize_line;
@@ -117,7 +117,7 @@ pub fn highlights(terms: &[String]) -> Highlights {
         .iter()
         .map(|t| format!("\"{}\"", t.replace('"', "")))
         .collect();
-    crate::store::search::parse(&phrases.join(" "))
+    crate::query::parse(&phrases.join(" "))
         .map(|q| q.highlights())
         .unwrap_or_default()
 }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rows::{Row, Window};
 use crate::api::{FeedbackDetail, RateLimit, Status, Wait};
-use crate::store::search::{Highlights, QueryError};
+use crate::query::{Highlights, QueryError};
 
 // The status bar's state: freshness, messages, a fatal explanation.
 mod status;

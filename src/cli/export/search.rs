@@ -12,7 +12,8 @@ use super::detail::{Details, stored, stored_keys};
 use super::fields::{Record, Selection};
 use super::sink::{Options, Sink};
 use super::table_fit::TableMode;
-use crate::store::search::{self, Query};
+use crate::query::Query;
+use crate::store::search;
 use crate::store::{Shared, Store};
 
 /// Items read from the store per batch: the output streams, and memory stays small.

@@ -14,6 +14,7 @@ use proptest::test_runner::{Config, TestRunner};
 
 use super::*;
 use crate::api::{AppRef, FeedbackDetail, Platform, Status};
+use crate::query;
 use crate::sim::data::generate;
 use crate::store::search::{self, Context};
 use crate::store::{Sighting, Triage};
@@ -154,7 +155,7 @@ impl Fixture {
             tag: spec.tag.map(str::to_owned),
             ..ViewQuery::default()
         };
-        let query = search::parse(spec.search).unwrap();
+        let query = query::parse(spec.search).unwrap();
         if !query.is_empty() {
             view = view.search(search::compile(self.store.conn(), &query, &self.cx).unwrap());
         }

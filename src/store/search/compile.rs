@@ -7,9 +7,9 @@
 use rusqlite::Connection;
 use rusqlite::types::Value;
 
-use super::ast::{Expr, Filter, FilterKind, Has, Text};
+use super::Context;
 use super::resolve::{self, RefKind};
-use super::{Context, Query, QueryError};
+use crate::query::{Expr, Filter, FilterKind, Has, Query, QueryError, Text};
 
 mod filters;
 

@@ -1,71 +1,18 @@
-//! The search language of `/` and `feedback-inbox search`: words, phrases, prefixes, `OR`,
-//! `NOT`/`-`, parentheses and qualifiers (`app:`, `tag:`, `age:<7d`, …), parsed into a tree
-//! ([`parse`]), compiled to an SQL condition over the store ([`compile`]) and used to highlight
-//! the matched words ([`Query::highlights`]).
-//!
-//! Every error carries the byte range of the input it is about, so the inbox can underline it;
-//! no input panics (property-tested), and words reach FTS5 only as quoted strings, so an FTS5
-//! syntax error cannot happen.
+//! The search language ([`crate::query`]) over the store: a parsed query compiled to one SQL
+//! condition ([`compile`]), with app and project names and qualifier values looked up in the
+//! store. Words reach FTS5 only as quoted strings, so an FTS5 syntax error cannot happen.
 
-mod ast;
-mod basis;
-mod categories;
 mod compile;
-mod fold;
-mod highlight;
-mod lex;
-mod parse;
-mod qualifier;
 mod resolve;
 mod triage;
 
 #[cfg(test)]
 mod tests;
 
-use std::ops::Range;
-
-pub use ast::{AgeCmp, Expr, Filter, FilterKind, Has, Is, MetaKey, Text};
-pub use basis::{Basis, based_on};
 pub use compile::{Sql, compile, fts_string};
-pub use highlight::Highlights;
-pub use parse::{MAX_DEPTH, MAX_INPUT_BYTES, MAX_TERMS};
-pub use qualifier::{age_cutoff, date, duration, local_instant};
-pub use resolve::{known_list, names};
-pub use triage::names_triage;
-
-// Part "similar" (issue 11): the words the full-text index holds for a text.
-/// The folded tokens of `text`, exactly as the full-text index stores them (FTS5 `unicode61`,
-/// `remove_diacritics 2`), in order: what a similarity query looks up.
-#[must_use]
-pub fn index_words(text: &str) -> Vec<String> {
-    highlight::tokenize(text)
-        .into_iter()
-        .map(|t| t.folded)
-        .collect()
-}
-
-/// A query the user can fix: what is wrong, and where (bytes of the input, on char boundaries).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct QueryError {
-    pub span: Range<usize>,
-    pub message: String,
-}
-
-impl QueryError {
-    pub(crate) fn new(span: Range<usize>, message: impl Into<String>) -> Self {
-        Self {
-            span,
-            message: message.into(),
-        }
-    }
-}
-
-/// A parsed query; the empty query matches everything.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Query {
-    root: Option<Expr>,
-}
+// The parsing that comes before compiling, and the values `--since`/`--until` share with
+// `age:`/`after:`/`before:`, for the callers that name them beside `compile`.
+pub use crate::query::{Basis, Query, age_cutoff, date, duration, local_instant, parse};
 
 /// What the compiler needs besides the store: "now" for `age:` and the user's zone for dates.
 #[derive(Debug, Clone)]
@@ -73,84 +20,3 @@ pub struct Context {
     pub now: jiff::Timestamp,
     pub tz: jiff::tz::TimeZone,
 }
-
-/// Parses a query; blank input gives the empty query.
-pub fn parse(input: &str) -> Result<Query, QueryError> {
-    parse::parse_expr(input).map(|root| Query { root })
-}
-
-impl Query {
-    /// True for a blank query (it matches every item).
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.root.is_none()
-    }
-
-    /// The tree, `None` when empty.
-    #[must_use]
-    pub fn root(&self) -> Option<&Expr> {
-        self.root.as_ref()
-    }
-
-    /// True when the query names `is:done` or `is:snoozed` (either way): it then sees done and
-    /// snoozed items, which the default view leaves out.
-    #[must_use]
-    pub fn asks_for_hidden(&self) -> bool {
-        self.root.as_ref().is_some_and(triage::names_hidden)
-    }
-
-    /// True when every match must be of one app: the query is an `app:` qualifier, or an AND
-    /// with one among its parts (the list then needs no APP column).
-    #[must_use]
-    pub fn pins_one_app(&self) -> bool {
-        let is_app =
-            |e: &Expr| matches!(e, Expr::Filter(f) if matches!(f.kind, FilterKind::App(_)));
-        match &self.root {
-            Some(Expr::And(parts)) => parts.iter().any(is_app),
-            Some(other) => is_app(other),
-            None => false,
-        }
-    }
-
-    /// The words, phrases and prefixes the query looks for (not those it excludes).
-    #[must_use]
-    pub fn highlights(&self) -> Highlights {
-        let mut out = Highlights::default();
-        if let Some(root) = &self.root {
-            collect_positive(root, false, &mut out);
-        }
-        out
-    }
-}
-
-fn collect_positive(expr: &Expr, negated: bool, out: &mut Highlights) {
-    match expr {
-        Expr::And(parts) | Expr::Or(parts) => {
-            for part in parts {
-                collect_positive(part, negated, out);
-            }
-        }
-        Expr::Not(inner) => collect_positive(inner, !negated, out),
-        Expr::Text(text) if !negated => out.push(&text.text, text.prefix),
-        Expr::Text(_) | Expr::Filter(_) => {}
-    }
-}
-
-/// The language in brief, for the help overlay and the README.
-pub const HELP: &str = "\
-Search (newest first; words are matched case- and accent-insensitively)
-  refund crash        both words (AND is implied)
-  \"app crashes\"       the words next to each other
-  crash*              words starting with crash (2 letters at least)
-  refund OR credit    either; ( ) groups: (refund OR credit) tag:billing
-  -spam  NOT spam     without
-Qualifiers (values may be quoted: app:\"Trailhead iOS\"; case-insensitive)
-  app:NAME project:NAME   by name as shown, slug or id
-  platform:ios  tag:bug  status:archived  id:ID
-  email:ana@  from:ana    part of the reporter's address
-  version:2.3.1  os:17.2  locale:de-DE  meta.KEY:VALUE (any metadata)
-  has:email  has:link  has:tag  has:app  has:note
-  is:unseen  is:seen  is:starred  is:done  is:snoozed   (your triage state)
-Done and snoozed items are left out unless the search names is:done or is:snoozed
-  after:2026-11-01  before:2026-11-01   (local time; after includes the day)
-  age:<7d  age:>2w        units m h d w";

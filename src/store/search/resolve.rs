@@ -1,49 +1,17 @@
 //! Turning qualifier values into the stored values they mean: app and project names or slugs
 //! into reference keys (an unknown name is an error that lists the known ones), and tag, status
-//! and metadata values into the exact spellings stored, compared case-insensitively in Rust (so
-//! "CAFÉ" finds "café") while the final SQL stays an index-friendly `IN (…)`.
+//! and metadata values into the exact spellings stored, compared case-insensitively in Rust
+//! ([`fold_case`], so "CAFÉ" finds "café") while the final SQL stays an index-friendly `IN (…)`.
 
 use std::ops::Range;
 
 use rusqlite::{Connection, OptionalExtension};
 
-use super::QueryError;
+use crate::query::{QueryError, fold_case, known_list, names};
 use crate::text::sanitize_line;
 
 /// Distinct values read one index seek at a time before giving up on listing them.
 pub(super) const MAX_DISTINCT: usize = 2000;
-
-/// Case-insensitive comparison key: Unicode lower case.
-pub(super) fn fold_case(s: &str) -> String {
-    s.to_lowercase()
-}
-
-/// A name as a slug: lower case, runs of anything but letters and digits become one `-`.
-pub(super) fn slugify(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for c in name.to_lowercase().chars() {
-        if c.is_alphanumeric() {
-            out.push(c);
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    while out.ends_with('-') {
-        out.pop();
-    }
-    out
-}
-
-/// True when `value` names this entity: its id (exact), name or slug (case-insensitive). The
-/// command line's `--app`/`--project` match with it too, so names mean the same everywhere.
-#[must_use]
-pub fn names(value: &str, id: &str, name: &str, slug: Option<&str>) -> bool {
-    let want = fold_case(value);
-    id == value
-        || fold_case(name) == want
-        || slug.is_some_and(|s| fold_case(s) == want)
-        || slugify(name) == want
-}
 
 /// Which kind of reference a name resolves against.
 #[derive(Clone, Copy)]
@@ -131,24 +99,6 @@ fn unknown(word: &str, value: &str, known: Vec<&str>, span: &Range<usize>) -> Qu
             sanitize_line(value)
         ),
     )
-}
-
-/// "known: "a", "b" and 3 more" (sanitized: server text), or `none` when there is nothing.
-#[must_use]
-pub fn known_list<S: AsRef<str> + Ord>(mut known: Vec<S>, none: &str) -> String {
-    known.sort_unstable();
-    known.dedup();
-    let shown: Vec<String> = known
-        .iter()
-        .take(8)
-        .map(|n| format!("\"{}\"", sanitize_line(n.as_ref())))
-        .collect();
-    let more = known.len().saturating_sub(shown.len());
-    match (shown.is_empty(), more) {
-        (true, _) => none.to_owned(),
-        (false, 0) => format!("known: {}", shown.join(", ")),
-        (false, more) => format!("known: {} and {more} more", shown.join(", ")),
-    }
 }
 
 /// "no stored feedback has tag X; known: …": a value no stored item has and the service's

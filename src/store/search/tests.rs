@@ -1,9 +1,7 @@
-//! Tests of the search language.
+//! Tests of searches compiled over a store.
 
 mod brute;
 mod brute_tests;
 mod compile_tests;
-mod highlight_tests;
-mod parse_tests;
-mod prop_tests;
+mod index_tests;
 mod timing;

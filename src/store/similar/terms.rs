@@ -18,7 +18,8 @@ use std::collections::BTreeSet;
 use rusqlite::OptionalExtension;
 
 use super::{MAX_TERMS, POSTING_BUDGET};
-use crate::store::search::{fts_string, index_words};
+use crate::query::index_words;
+use crate::store::search::fts_string;
 use crate::store::{Store, StoreError};
 
 /// FTS5 indexes at most this many bytes of a token (`FTS5_MAX_TOKEN_SIZE`): a longer word is

@@ -242,7 +242,7 @@ fn only_the_views_items_are_grouped_and_the_limit_keeps_the_newest() {
         now: at(100),
         tz: TimeZone::UTC,
     };
-    let parsed = crate::store::search::parse("google").unwrap();
+    let parsed = crate::query::parse("google").unwrap();
     let view = ViewQuery::default()
         .search(crate::store::search::compile(store.conn(), &parsed, &cx).unwrap());
     let top = store

@@ -179,7 +179,7 @@ pub(super) fn open_cluster(state: &mut AppState) -> Vec<Effect> {
     };
     let set = KeySet {
         keys: cluster.keys.iter().copied().collect(),
-        highlights: crate::store::search::Highlights::default(),
+        highlights: crate::query::Highlights::default(),
         heading: Heading::Cluster {
             label: cluster.label.clone(),
             count: cluster.keys.len(),

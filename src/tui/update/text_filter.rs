@@ -7,7 +7,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 
 use super::list::{self, Requery};
-use crate::store::search;
+use crate::query;
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
 use crate::tui::state::{AppState, TextFilter, ViewSpec};
@@ -41,7 +41,7 @@ fn new_filter(text: &str) -> TextFilter {
         editing: true,
         error: None,
         error_of: String::new(),
-        highlights: search::Highlights::default(),
+        highlights: query::Highlights::default(),
         pins_app: false,
         origin: None,
     }
@@ -128,7 +128,7 @@ pub(super) fn edited(state: &mut AppState) -> Vec<Effect> {
 fn set_query(filter: &mut TextFilter) -> bool {
     let text = filter.text();
     let text = text.trim();
-    match search::parse(text) {
+    match query::parse(text) {
         Ok(query) => {
             filter.error = None;
             filter.highlights = query.highlights();
@@ -161,7 +161,7 @@ impl TextFilter {
     }
 
     /// An error found when the applied query was compiled: its span is of that text.
-    pub fn set_error(&mut self, err: search::QueryError) {
+    pub fn set_error(&mut self, err: query::QueryError) {
         self.error = Some(err);
         self.error_of.clone_from(&self.applied);
     }

@@ -186,7 +186,7 @@ fn patch(state: &mut AppState, done: &Triaged) -> bool {
     if done.hides
         || done.before.iter().any(|(_, t)| t.woke(now).is_some())
         || state.list.querying
-        || crate::store::search::names_triage(&state.view_spec().search)
+        || crate::query::names_triage(&state.view_spec().search)
     {
         return false;
     }

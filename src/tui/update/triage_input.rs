@@ -135,7 +135,7 @@ pub fn parse_duration(text: &str) -> Result<SignedDuration, String> {
             crate::text::sanitize_line(text)
         )
     };
-    let length = crate::store::search::duration(&text.to_ascii_lowercase()).ok_or_else(bad)?;
+    let length = crate::query::duration(&text.to_ascii_lowercase()).ok_or_else(bad)?;
     let year = SignedDuration::from_hours(366 * 24);
     if length < SignedDuration::from_mins(1) || length > year {
         return Err(format!("{}: between 1 minute and a year", bad()));

@@ -157,11 +157,7 @@ fn freshness(state: &AppState, view: &DetailView) -> String {
 }
 
 /// A line of text with the search's words in the highlight style.
-fn highlighted(
-    text: &str,
-    highlights: &crate::store::search::Highlights,
-    theme: Theme,
-) -> Line<'static> {
+fn highlighted(text: &str, highlights: &crate::query::Highlights, theme: Theme) -> Line<'static> {
     let mut spans = Vec::new();
     let mut at = 0;
     for range in highlights.ranges(text) {

@@ -60,11 +60,11 @@ fn hanging_row(
     out
 }
 
-/// The search language, from the search module so it cannot drift from the parser, each line
+/// The search language, from the query module so it cannot drift from the parser, each line
 /// wrapped to `cells` with its further lines indented under its text.
 fn search_lines(cells: usize, theme: Theme) -> Vec<Line<'static>> {
     let mut out = Vec::new();
-    for (n, text) in crate::store::search::HELP.lines().enumerate() {
+    for (n, text) in crate::query::HELP.lines().enumerate() {
         let heading = n == 0 || !text.starts_with(' ');
         let style = if heading {
             theme.header()
@@ -89,11 +89,7 @@ fn search_lines(cells: usize, theme: Theme) -> Vec<Line<'static>> {
 
 /// Cells of the widest line of the search language's help.
 fn search_cells() -> usize {
-    crate::store::search::HELP
-        .lines()
-        .map(width)
-        .max()
-        .unwrap_or(0)
+    crate::query::HELP.lines().map(width).max().unwrap_or(0)
 }
 
 /// Where the overlay goes and how much of it shows.

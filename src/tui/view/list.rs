@@ -270,7 +270,7 @@ fn highlight_message(
     rect: Rect,
     row: &Row,
     columns: &Columns,
-    highlights: &crate::store::search::Highlights,
+    highlights: &crate::query::Highlights,
     theme: Theme,
 ) {
     let message = first_line(&row.message);

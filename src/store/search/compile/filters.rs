@@ -5,10 +5,9 @@ use std::ops::Range;
 
 use rusqlite::types::Value;
 
-use super::super::QueryError;
-use super::super::ast::{AgeCmp, Has, MetaKey};
-use super::super::resolve::{self, fold_case};
+use super::super::resolve;
 use super::Compiler;
+use crate::query::{AgeCmp, Has, MetaKey, QueryError, age_cutoff, fold_case, local_instant};
 
 impl Compiler<'_> {
     pub(super) fn tag(&mut self, value: &str, span: &Range<usize>) -> Result<String, QueryError> {
@@ -163,8 +162,7 @@ impl Compiler<'_> {
         at: jiff::civil::DateTime,
         span: &Range<usize>,
     ) -> Result<i64, QueryError> {
-        super::super::qualifier::local_instant(at, &self.cx.tz, span)
-            .map(jiff::Timestamp::as_microsecond)
+        local_instant(at, &self.cx.tz, span).map(jiff::Timestamp::as_microsecond)
     }
 
     pub(super) fn age(
@@ -173,7 +171,7 @@ impl Compiler<'_> {
         age: jiff::SignedDuration,
         span: &Range<usize>,
     ) -> Result<String, QueryError> {
-        let cutoff = super::super::qualifier::age_cutoff(self.cx.now, age, span)?;
+        let cutoff = age_cutoff(self.cx.now, age, span)?;
         let op = match cmp {
             AgeCmp::Younger { inclusive: false } => ">",
             AgeCmp::Younger { inclusive: true } => ">=",

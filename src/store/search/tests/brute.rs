@@ -7,9 +7,9 @@ use std::collections::HashMap;
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 
-use super::super::highlight::tokenize;
-use super::super::*;
+use super::super::{Context, compile};
 use crate::api::{FeedbackDetail, Status};
+use crate::query::*;
 use crate::sim::data::{Dataset, generate};
 use crate::store::{Sighting, Store, Triage, ViewQuery};
 
@@ -104,7 +104,7 @@ impl Fixture {
             .map(|d| {
                 (
                     d.feedback.id.as_str().to_owned(),
-                    folded(&d.feedback.message),
+                    index_words(&d.feedback.message),
                 )
             })
             .collect();
@@ -279,7 +279,7 @@ fn meta_matches(d: &FeedbackDetail, key: &MetaKey, value: &str) -> bool {
 
 /// Whether the message contains the term's tokens, adjacent, the last a prefix when `prefix`.
 fn text_matches(term: &str, prefix: bool, have: &[String]) -> bool {
-    let want = folded(term);
+    let want = index_words(term);
     let last = want.len() - 1;
     have.windows(want.len()).any(|w| {
         w.iter().zip(&want).enumerate().all(|(i, (h, x))| {
@@ -290,8 +290,4 @@ fn text_matches(term: &str, prefix: bool, have: &[String]) -> bool {
             }
         })
     })
-}
-
-fn folded(text: &str) -> Vec<String> {
-    tokenize(text).into_iter().map(|t| t.folded).collect()
 }

@@ -5,6 +5,7 @@ use rusqlite::types::Value;
 
 use super::super::*;
 use super::brute::{Fixture, anchor};
+use crate::query::*;
 use crate::store::Store;
 
 fn cx() -> Context {

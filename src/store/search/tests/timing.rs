@@ -5,8 +5,9 @@
 
 use std::time::Instant;
 
-use super::super::*;
+use super::super::{Context, compile};
 use super::brute::anchor;
+use crate::query::parse;
 use crate::sim::data::generate;
 use crate::store::{Sighting, Store, ViewQuery};
 

@@ -99,7 +99,7 @@ fn searched(store: &Store, search: &str) -> ViewQuery {
         now: anchor(),
         tz: TimeZone::UTC,
     };
-    let parsed = crate::store::search::parse(search).unwrap();
+    let parsed = crate::query::parse(search).unwrap();
     ViewQuery::default().search(crate::store::search::compile(store.conn(), &parsed, &cx).unwrap())
 }
 

@@ -5,7 +5,7 @@
 //! that appeared above the old first row as new.
 
 use super::{ensure_rows, keep_visible, maybe_prefetch};
-use crate::store::search::QueryError;
+use crate::query::QueryError;
 use crate::tui::action::{ViewData, ViewError};
 use crate::tui::effect::Effect;
 use crate::tui::rows::Window;

@@ -1,0 +1,33 @@
+//! The triage qualifiers a query names (`is:unseen`, `is:seen`, `is:starred`, `is:done`,
+//! `is:snoozed`, `has:note`): they read the user's triage state rather than the items.
+
+use super::ast::{Expr, FilterKind, Has, Is};
+
+/// True when the search `input` names any triage qualifier (`is:…`, `has:note`): a triage
+/// change may then move items in or out of its view. A search that does not parse names none.
+#[must_use]
+pub fn names_triage(input: &str) -> bool {
+    super::parse(input)
+        .ok()
+        .and_then(|q| q.root().map(mentions))
+        .unwrap_or(false)
+}
+
+fn mentions(expr: &Expr) -> bool {
+    match expr {
+        Expr::And(parts) | Expr::Or(parts) => parts.iter().any(mentions),
+        Expr::Not(inner) => mentions(inner),
+        Expr::Text(_) => false,
+        Expr::Filter(f) => matches!(f.kind, FilterKind::Is(_) | FilterKind::Has(Has::Note)),
+    }
+}
+
+/// True when `expr` names `is:done` or `is:snoozed` anywhere.
+pub(super) fn names_hidden(expr: &Expr) -> bool {
+    match expr {
+        Expr::And(parts) | Expr::Or(parts) => parts.iter().any(names_hidden),
+        Expr::Not(inner) => names_hidden(inner),
+        Expr::Text(_) => false,
+        Expr::Filter(f) => matches!(f.kind, FilterKind::Is(Is::Done | Is::Snoozed)),
+    }
+}
