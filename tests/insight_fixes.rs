@@ -9,9 +9,9 @@ mod insight_support;
 
 use feedback_inbox::tui::action::{Action, Msg};
 use feedback_inbox::tui::effect::Effect;
+use feedback_inbox::tui::layout;
 use feedback_inbox::tui::state::{AppState, Chosen};
 use feedback_inbox::tui::testkit::{Harness, now};
-use feedback_inbox::tui::view::layout;
 use insight_support::{act, draw, group_by, groups, harness, status_row};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::{Constraint, Layout, Rect};

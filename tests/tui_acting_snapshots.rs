@@ -11,7 +11,7 @@ use feedback_inbox::tui::action::{Action, Msg};
 use feedback_inbox::tui::keymap::Keymap;
 use feedback_inbox::tui::state::AppState;
 use feedback_inbox::tui::testkit::{Harness, started_harness, stored_detail};
-use feedback_inbox::tui::view;
+use feedback_inbox::tui::{layout, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -73,7 +73,7 @@ fn marked_rows_show_a_glyph_a_tint_and_the_count() {
     let terminal = draw(&h.state);
     insta::assert_snapshot!(terminal.backend());
     let buffer = terminal.backend().buffer();
-    let left = view::list_left(120) + 1;
+    let left = layout::list_left(120) + 1;
     // Row 4 is the second item (marked), row 3 the first (not): the view bar is row 0.
     assert_eq!(buffer[(left, 4)].symbol(), "◆");
     assert_eq!(buffer[(left + 20, 4)].bg, Color::Indexed(237));
@@ -88,7 +88,7 @@ fn marked_rows_without_colour_keep_the_glyph() {
     let terminal = draw(&h.state);
     insta::assert_snapshot!(terminal.backend());
     let buffer = terminal.backend().buffer();
-    let left = view::list_left(120) + 1;
+    let left = layout::list_left(120) + 1;
     assert_eq!(buffer[(left, 4)].symbol(), "◆");
     assert!(
         buffer[(left + 20, 4)]

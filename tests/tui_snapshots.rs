@@ -13,7 +13,7 @@ use feedback_inbox::tui::testkit::{
     self, Harness, budget, fill, now, started, started_harness, stored_detail,
 };
 use feedback_inbox::tui::update::{start, update};
-use feedback_inbox::tui::view;
+use feedback_inbox::tui::{layout, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -69,7 +69,7 @@ fn list_with_sidebar() {
     let terminal = draw(&state);
     insta::assert_snapshot!(terminal.backend());
     let buffer = terminal.backend().buffer();
-    let left = view::list_left(120);
+    let left = layout::list_left(120);
     let row = (left + 1..119)
         .map(|x| buffer[(x, 3)].modifier)
         .collect::<Vec<_>>();
@@ -91,7 +91,7 @@ fn no_color_keeps_focus_and_selection_visible() {
     state.color = false;
     let terminal = draw(&state);
     let buffer = terminal.backend().buffer();
-    let left = view::list_left(120);
+    let left = layout::list_left(120);
     assert_eq!(buffer[(left, 1)].fg, Color::Reset);
     assert!(buffer[(left, 1)].modifier.contains(Modifier::BOLD));
     assert!(buffer[(40, 3)].modifier.contains(Modifier::REVERSED));
@@ -454,7 +454,7 @@ fn live_arrivals_are_marked_new_and_counted() {
     let terminal = draw(&h.state);
     insta::assert_snapshot!("live_arrivals_on_screen", terminal.backend());
     let buffer = terminal.backend().buffer();
-    let left = view::list_left(120);
+    let left = layout::list_left(120);
     assert_eq!(buffer[(left + 1, 4)].symbol(), "•");
     assert_eq!(
         buffer[(left + 1, 4)].fg,

@@ -8,8 +8,9 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use feedback_inbox::store::similar::{Cluster, TopIssues};
-use feedback_inbox::tui::top_issues::{TopIssuesScreen, render};
+use feedback_inbox::tui::top_issues::TopIssuesScreen;
 use feedback_inbox::tui::view::theme::Theme;
+use feedback_inbox::tui::view::top_issues::render;
 
 fn now() -> Timestamp {
     "2026-11-20T15:00:00Z".parse().unwrap()

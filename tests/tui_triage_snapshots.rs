@@ -8,7 +8,7 @@ use feedback_inbox::tui::action::{Action, Msg};
 use feedback_inbox::tui::keymap::Keymap;
 use feedback_inbox::tui::state::AppState;
 use feedback_inbox::tui::testkit::{Harness, now, started_harness};
-use feedback_inbox::tui::view;
+use feedback_inbox::tui::{layout, view};
 use jiff::SignedDuration;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -72,7 +72,7 @@ fn list_with_triage_states() {
     let terminal = draw(&h.state);
     insta::assert_snapshot!(terminal.backend());
     let buffer = terminal.backend().buffer();
-    let left = view::list_left(120) + 2;
+    let left = layout::list_left(120) + 2;
     // Row 3 is id00000 (unseen: bold), row 4 id00001 (seen: not bold); the view bar is row 0.
     assert!(buffer[(left + 12, 3)].modifier.contains(Modifier::BOLD));
     assert!(!buffer[(left + 12, 4)].modifier.contains(Modifier::BOLD));

@@ -9,8 +9,8 @@ use feedback_inbox::tui::action::{Action, Msg};
 use feedback_inbox::tui::keymap::Keymap;
 use feedback_inbox::tui::state::AppState;
 use feedback_inbox::tui::testkit::{Harness, now, started_harness};
-use feedback_inbox::tui::view;
 use feedback_inbox::tui::views::ViewsState;
+use feedback_inbox::tui::{layout, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -81,7 +81,7 @@ fn view_bar_marks_the_active_view_with_unseen_counts() {
         !bar.contains('\u{1b}') && !bar.contains('\u{202e}'),
         "{bar}"
     );
-    let left = view::list_left(120);
+    let left = layout::list_left(120);
     let buffer = terminal.backend().buffer();
     assert!(buffer[(left + 1, 0)].modifier.contains(Modifier::REVERSED));
 }

@@ -82,7 +82,7 @@ pub fn preview_on(state: &AppState) -> bool {
 /// True when the sidebar is shown at the state's width.
 #[must_use]
 pub fn sidebar_shown(state: &AppState) -> bool {
-    state.width >= crate::tui::view::SIDEBAR_MIN_WIDTH
+    state.width >= crate::tui::layout::SIDEBAR_MIN_WIDTH
         && state
             .reading
             .sidebar

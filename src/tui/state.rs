@@ -15,6 +15,8 @@ use crate::query::{Highlights, QueryError};
 // The status bar's state: freshness, messages, a fatal explanation.
 mod status;
 pub use status::{Fatal, Note, SyncView};
+mod budget;
+pub use budget::{LOW_BUDGET, budget_low};
 
 /// Which part of the screen takes keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

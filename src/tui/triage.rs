@@ -11,6 +11,9 @@ use ratatui_textarea::TextArea;
 use crate::store::{Triage, TriageChange};
 use crate::tui::state::AppState;
 
+mod snooze;
+pub use snooze::{CHOICES, choice_time};
+
 pub use crate::config::triage::SEEN_DELAY_MS;
 /// Undo steps kept.
 pub const UNDO_DEPTH: usize = 20;

@@ -118,12 +118,12 @@ fn toggle_trends(state: &mut AppState) -> Vec<Effect> {
         return list::fit_viewport(state).into_iter().collect();
     }
     state.insight.trends = Some(TrendsPanel::default());
-    if crate::tui::view::insight::trends_rows(state) == 0 {
+    if crate::tui::layout::trends_rows(state) == 0 {
         info(
             state,
             format!(
                 "Trends need a terminal of {} rows or more",
-                crate::tui::view::insight::TRENDS_MIN_TERMINAL
+                crate::tui::layout::TRENDS_MIN_TERMINAL
             ),
         );
     }

@@ -8,12 +8,10 @@ use super::info;
 use crate::api::Status;
 use crate::tui::action::{Action, SyncJob};
 use crate::tui::effect::Effect;
-use crate::tui::state::{AppState, Focus};
+use crate::tui::state::{AppState, Focus, budget_low};
 
 pub(super) use query::{Requery, requery, rows_loaded, view_loaded};
 
-/// Prefetching pauses while fewer requests than this are left in the rate-limit window.
-pub const LOW_BUDGET: u32 = 5;
 /// Rows read around the screen, above and below it, so that scrolling rarely waits.
 pub const WINDOW_MARGIN: usize = 64;
 
@@ -21,7 +19,7 @@ pub const WINDOW_MARGIN: usize = 64;
 /// bar, view bar, the list's borders and header, the search prompt when shown).
 #[must_use]
 pub fn list_body_rows(state: &AppState) -> usize {
-    usize::from(crate::tui::view::layout::list_body(state).height).max(1)
+    usize::from(crate::tui::layout::list_body(state).height).max(1)
 }
 
 pub(super) fn fit_viewport(state: &mut AppState) -> Option<Effect> {
@@ -110,14 +108,6 @@ pub(super) fn ensure_rows(state: &mut AppState) -> Option<Effect> {
         start,
         keys,
     })
-}
-
-/// True while fewer requests than [`LOW_BUDGET`] are left in a window that has not yet reset.
-/// Paging and the status bar both go by it.
-#[must_use]
-pub fn budget_low(state: &AppState) -> bool {
-    state.rate.remaining.is_some_and(|r| r < LOW_BUDGET)
-        && state.rate.reset.is_some_and(|reset| reset > state.now)
 }
 
 /// A backfill page at the user's priority, once per movement of the user's that ended within

@@ -42,7 +42,7 @@ use super::effect::Effect;
 use super::state::{AppState, Focus};
 
 pub use input::PROMPT_MAX_BYTES;
-pub use list::{LOW_BUDGET, WINDOW_MARGIN, budget_low, list_body_rows};
+pub use list::{WINDOW_MARGIN, list_body_rows};
 pub(super) use notes::{error, info};
 
 /// The query of the first frame (the runtime runs it before the loop starts: it is start-up):

@@ -45,7 +45,7 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effe
         Action::TogglePreview => {
             let on = !preview_on(state);
             state.reading.preview.user = Some(on);
-            let room = crate::tui::view::layout::areas(state).preview.is_some();
+            let room = crate::tui::layout::areas(state).preview.is_some();
             let text = match (on, room || state.detail.is_some()) {
                 (false, _) => "Preview off",
                 (true, true) => "Preview on",
@@ -106,7 +106,7 @@ fn step(state: &mut AppState, delta: isize) -> Vec<Effect> {
 /// True when the selected item's detail is on screen: in the preview, or in the detail view
 /// (which `J`/`K` step through).
 fn reading(state: &AppState) -> bool {
-    state.detail.is_some() || crate::tui::view::layout::areas(state).preview.is_some()
+    state.detail.is_some() || crate::tui::layout::areas(state).preview.is_some()
 }
 
 /// After every message: the preview (or the detail stepped to) asks for the selected item
@@ -214,7 +214,7 @@ fn fetch(state: &mut AppState, id: &str) -> Option<Effect> {
     let on_screen = match &state.detail {
         Some(view) => view.id == id,
         None => {
-            crate::tui::view::layout::areas(state).preview.is_some()
+            crate::tui::layout::areas(state).preview.is_some()
                 && selected_id(state).as_deref() == Some(id)
         }
     };

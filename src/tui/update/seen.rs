@@ -29,7 +29,7 @@ fn in_sight(state: &AppState) -> Option<String> {
     if let Some(detail) = &state.detail {
         return Some(detail.id.clone());
     }
-    crate::tui::view::layout::areas(state)
+    crate::tui::layout::areas(state)
         .preview
         .and(state.selected_row())
         .map(|row| row.id.to_string())

@@ -7,7 +7,7 @@ use super::list::{Requery, maybe_prefetch, requery};
 use super::{after, error, info};
 use crate::tui::action::{FailureKind, Freshness, SyncFailure, SyncJob, Synced};
 use crate::tui::effect::Effect;
-use crate::tui::state::{AppState, Fatal, Note};
+use crate::tui::state::{AppState, Fatal, Note, budget_low};
 
 /// Sends a sync job, counting it in flight.
 pub(super) fn job(state: &mut AppState, job: SyncJob) -> Effect {
@@ -59,11 +59,7 @@ pub(super) fn background(state: &mut AppState) -> Option<Effect> {
     if !started(state) {
         return None;
     }
-    if !idle
-        || !state.sync.background
-        || state.sync.offline.is_some()
-        || super::list::budget_low(state)
-    {
+    if !idle || !state.sync.background || state.sync.offline.is_some() || budget_low(state) {
         return None;
     }
     let listed = state.filters.status.clone();
@@ -278,7 +274,7 @@ pub(super) fn auto_refresh(state: &mut AppState) -> Vec<Effect> {
     }
     state.next_refresh = Some(super::after(state.now, state.refresh_seconds));
     let mut effects = vec![Effect::StoreRevs];
-    if !super::list::budget_low(state) {
+    if !budget_low(state) {
         let status = state.filters.status.clone();
         effects.push(job(state, SyncJob::Refresh(status)));
     }

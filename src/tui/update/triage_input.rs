@@ -1,29 +1,18 @@
-//! Keys in the snooze picker and the note editor. The picker offers 1 hour, 4 hours, tomorrow
-//! 9:00 and next Monday 9:00 (local time), and waking the item (↑↓ or j k, Enter); typing a
-//! duration (`3d`, `2h`, `45m`, `1w`) and Enter snoozes for that long, a bad one is shown in
-//! the picker. The editor
-//! saves on Enter (Alt-Enter starts a new line); Esc leaves either without writing, the
-//! editor keeping what was typed as a draft that `N` on the same items brings back.
+//! Keys in the snooze picker and the note editor. The picker offers its choices
+//! (`tui::triage::CHOICES`: 1 hour, 4 hours, tomorrow 9:00, next Monday 9:00, waking the item;
+//! ↑↓ or j k, Enter); typing a duration (`3d`, `2h`, `45m`, `1w`) and Enter snoozes for that
+//! long, a bad one is shown in the picker. The editor saves on Enter (Alt-Enter starts a new
+//! line); Esc leaves either without writing, the editor keeping what was typed as a draft that
+//! `N` on the same items brings back.
 
-use jiff::civil::{Time, Weekday};
-use jiff::tz::TimeZone;
-use jiff::{SignedDuration, Timestamp};
+use jiff::SignedDuration;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::triage::send;
 use crate::store::TriageChange;
 use crate::tui::effect::Effect;
 use crate::tui::state::AppState;
-use crate::tui::triage::Cause;
-
-/// The picker's choices, in order.
-pub const CHOICES: [&str; 5] = [
-    "1 hour",
-    "4 hours",
-    "tomorrow 9:00",
-    "next week (Monday 9:00)",
-    "wake now (no snooze)",
-];
+use crate::tui::triage::{CHOICES, Cause, choice_time};
 
 /// A key for the open picker or editor.
 pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
@@ -98,31 +87,6 @@ fn choose(state: &mut AppState) -> Vec<Effect> {
         Cause::Key,
         what,
     )]
-}
-
-/// The time a choice snoozes until (`None`: wake).
-#[must_use]
-pub fn choice_time(choice: usize, now: Timestamp, tz: &TimeZone) -> Option<Timestamp> {
-    let nine = |days: i64| {
-        let date = now.to_zoned(tz.clone()).date();
-        date.checked_add(jiff::Span::new().days(days))
-            .ok()?
-            .to_datetime(Time::new(9, 0, 0, 0).ok()?)
-            .to_zoned(tz.clone())
-            .ok()
-            .map(|z| z.timestamp())
-    };
-    match choice {
-        0 => now.checked_add(SignedDuration::from_hours(1)).ok(),
-        1 => now.checked_add(SignedDuration::from_hours(4)).ok(),
-        2 => nine(1),
-        3 => {
-            let weekday = now.to_zoned(tz.clone()).date().weekday();
-            let ahead = 7 - i64::from(weekday.since(Weekday::Monday));
-            nine(ahead)
-        }
-        _ => None,
-    }
 }
 
 /// `3d`, `2h`, `45m`, `1w` as the search's `age:` reads them (any case), from a minute up to a
@@ -256,28 +220,5 @@ mod tests {
             let err = parse_duration(bad).unwrap_err();
             assert!(err.starts_with("bad duration"), "{bad:?}: {err}");
         }
-    }
-
-    #[test]
-    fn the_choices_are_in_local_time() {
-        let tz = TimeZone::get("Europe/Berlin").unwrap();
-        // Wednesday 2026-11-04 22:30 in Berlin.
-        let now: Timestamp = "2026-11-04T21:30:00Z".parse().unwrap();
-        let local = |n: usize| {
-            choice_time(n, now, &tz)
-                .map(|t| t.to_zoned(tz.clone()).strftime("%a %F %H:%M").to_string())
-        };
-        assert_eq!(local(0).unwrap(), "Wed 2026-11-04 23:30");
-        assert_eq!(local(1).unwrap(), "Thu 2026-11-05 02:30");
-        assert_eq!(local(2).unwrap(), "Thu 2026-11-05 09:00");
-        assert_eq!(local(3).unwrap(), "Mon 2026-11-09 09:00");
-        assert_eq!(local(4), None);
-        // On a Monday, next week is seven days on.
-        let monday: Timestamp = "2026-11-09T07:00:00Z".parse().unwrap();
-        let next = choice_time(3, monday, &tz).unwrap().to_zoned(tz.clone());
-        assert_eq!(
-            next.strftime("%a %F %H:%M").to_string(),
-            "Mon 2026-11-16 09:00"
-        );
     }
 }

@@ -15,21 +15,6 @@ use crate::tui::insight::Grouped;
 use crate::tui::state::AppState;
 use crate::width::fit;
 
-/// The trends panel's height: borders and five lines (the sparkline, or the five groups).
-pub const TRENDS_HEIGHT: u16 = 7;
-/// Below this terminal height the panel does not show (the list keeps its rows).
-pub const TRENDS_MIN_TERMINAL: u16 = 20;
-
-/// Rows the trends panel takes above the list (0 when it is hidden or the terminal is short).
-#[must_use]
-pub fn trends_rows(state: &AppState) -> u16 {
-    if state.insight.trends.is_some() && state.height >= TRENDS_MIN_TERMINAL {
-        TRENDS_HEIGHT
-    } else {
-        0
-    }
-}
-
 /// A group's label as shown: sanitized, a metadata key's values masked in privacy mode.
 pub(super) fn label(by: &By, key: Option<&str>, shown: &str, privacy: bool) -> String {
     let raw = match (by, key) {
@@ -159,7 +144,7 @@ fn split(inner: Rect, grouped: &Grouped) -> [Rect; 2] {
 pub fn group_at(state: &AppState, column: u16, row: u16) -> Option<usize> {
     let grouped = state.insight.grouped.as_ref()?;
     let pivot = grouped.pivot.as_ref()?;
-    let area = super::layout::areas(state).list;
+    let area = crate::tui::layout::areas(state).list;
     let inner = Block::default().borders(Borders::ALL).inner(area);
     let [_, body] = split(inner, grouped);
     if !body.contains(ratatui::layout::Position::new(column, row)) {

@@ -1,5 +1,5 @@
-//! `render(frame, state, keymap)`: a pure function of state. The layout numbers `update` needs
-//! (rows of list body, where a click lands) come from `layout`, which the drawing uses too.
+//! `render(frame, state, keymap)`: a pure function of state. Where each part goes comes from
+//! `tui::layout`, which `update` goes by too; `layout` here finds what a click lands on.
 
 // Acting on items (helper "acting").
 mod acting;
@@ -15,18 +15,18 @@ mod triage;
 // views: the view bar and the command palette.
 mod palette;
 mod view_bar;
-// reading: layout with sidebar and preview, preview pane, hanging indent.
+// reading: where a click lands, preview pane, hanging indent.
 pub mod layout;
 mod list_title;
 mod preview;
 mod wrap;
 // simtui: the key set's heading.
 mod similar;
+pub mod top_issues;
 
 pub use help::scroll_range as help_scroll_range;
 // insight: grouped view, picker and trends panel (issue 11).
 pub mod insight;
-pub use insight::trends_rows;
 mod trends;
 
 use ratatui::Frame;
@@ -41,18 +41,6 @@ use theme::Theme;
 /// Smallest usable terminal.
 pub const MIN_WIDTH: u16 = 40;
 pub const MIN_HEIGHT: u16 = 12;
-/// Narrower than this, the side panes give way to the list.
-pub const SIDEBAR_MIN_WIDTH: u16 = 80;
-
-/// The first column of the list area for a terminal `width` wide.
-#[must_use]
-pub fn list_left(width: u16) -> u16 {
-    if width >= SIDEBAR_MIN_WIDTH {
-        (width / 4).clamp(24, 36)
-    } else {
-        0
-    }
-}
 
 pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     let area = frame.area();
@@ -71,7 +59,7 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     }
     let [main, status] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
     // reading: the sidebar when shown (`b`, and by width), the preview beside the list.
-    let areas = layout::areas_in(main, state);
+    let areas = crate::tui::layout::areas_in(main, state);
     if let Some(side) = areas.side {
         panes::render(frame, side, state, theme);
     }
@@ -108,7 +96,7 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     if let Some(screen) = &state.top_issues {
         // fixinsight: the view's size, for "the newest 100,000 of N".
         let items = state.visible_len();
-        super::top_issues::render(frame, areas.content, screen, state.now, items, theme);
+        top_issues::render(frame, areas.content, screen, state.now, items, theme);
     }
     if state.help {
         help::render(frame, area, keymap, theme, state.help_scroll);

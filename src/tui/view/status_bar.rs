@@ -19,8 +19,7 @@ use crate::clock::until;
 use crate::text::sanitize_line;
 use crate::tui::action::Action;
 use crate::tui::keymap::Keymap;
-use crate::tui::state::AppState;
-use crate::tui::update::budget_low;
+use crate::tui::state::{AppState, budget_low};
 use crate::width::{truncate, width};
 
 const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];

@@ -6,8 +6,7 @@ use ratatui::backend::TestBackend;
 
 use super::*;
 use crate::tui::action::Msg;
-use crate::tui::testkit::{budget, now, started};
-use crate::tui::update::update;
+use crate::tui::testkit::{budget, now, started, started_harness};
 
 /// The budget part of the bar: its text, style and priority.
 fn budget_part(state: &AppState) -> (String, Style, u8) {
@@ -33,41 +32,44 @@ fn bottom_row(state: &AppState) -> String {
 
 #[test]
 fn a_low_budget_is_no_longer_a_warning_once_its_window_has_reset() {
-    let mut state = started(120, 20, 100, false);
+    let mut h = started_harness(120, 20, 100, false);
     let theme = Theme::new(true);
     let reset = now() + jiff::SignedDuration::from_secs(30);
-    update(&mut state, budget(60, 2, reset));
-    assert_eq!(budget_part(&state), ("2/60 ↻30s".into(), theme.warn(), 88));
-    assert!(bottom_row(&state).contains("2/60 ↻30s"));
-    update(&mut state, Msg::Tick(reset));
-    assert!(!crate::tui::update::budget_low(&state));
+    h.apply(budget(60, 2, reset));
     assert_eq!(
-        budget_part(&state),
+        budget_part(&h.state),
+        ("2/60 ↻30s".into(), theme.warn(), 88)
+    );
+    assert!(bottom_row(&h.state).contains("2/60 ↻30s"));
+    h.apply(Msg::Tick(reset));
+    assert!(!crate::tui::state::budget_low(&h.state));
+    assert_eq!(
+        budget_part(&h.state),
         ("2/60".into(), theme.dim(), 65),
         "the reset has come: no countdown, no warning"
     );
-    let row = bottom_row(&state);
+    let row = bottom_row(&h.state);
     assert!(row.contains("2/60") && !row.contains('↻'), "{row}");
 }
 
 #[test]
 fn a_message_is_shown_whole_while_the_key_hints_step_aside() {
-    let mut state = started(120, 20, 100, false);
+    let mut h = started_harness(120, 20, 100, false);
     let reset = now() + jiff::SignedDuration::from_secs(36);
-    update(&mut state, budget(120, 97, reset));
+    h.apply(budget(120, 97, reset));
     // 60 cells: the hints' room is needed for it, the budget's is not.
     let text = "Not opened (no display); copied the issue-tracker link (OSC)";
-    state.note = Some(crate::tui::state::Note {
+    h.state.note = Some(crate::tui::state::Note {
         text: text.to_owned(),
         error: false,
         until: Some(now() + jiff::SignedDuration::from_secs(5)),
     });
-    let row = bottom_row(&state);
+    let row = bottom_row(&h.state);
     assert!(row.contains(text), "the whole message: {row}");
     assert!(row.contains("97/120") && !row.contains("help"), "{row}");
-    state.note = None;
+    h.state.note = None;
     assert!(
-        bottom_row(&state).contains("? help q quit"),
+        bottom_row(&h.state).contains("? help q quit"),
         "the hints return"
     );
 }

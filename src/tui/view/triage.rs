@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use super::theme::Theme;
 use crate::tui::state::AppState;
-use crate::tui::update::triage_input::{CHOICES, choice_time};
+use crate::tui::triage::{CHOICES, choice_time};
 
 /// The detail's triage lines: every state in words with its glyph, then the note.
 #[must_use]

@@ -339,7 +339,7 @@ fn a_read_answered_after_its_detail_closed_fetches_nothing() {
 
 #[test]
 fn the_preview_gives_way_to_the_detail_and_to_a_narrow_list() {
-    use crate::tui::view::layout::areas;
+    use crate::tui::layout::areas;
     let mut h = started_harness(160, 40, 20, true);
     let shown = areas(&h.state);
     let preview = shown.preview.unwrap();

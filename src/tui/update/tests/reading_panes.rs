@@ -183,7 +183,7 @@ fn a_click_selects_an_entry_in_a_side_pane() {
     assert_eq!(h.state.projects.selected, 1);
     // The pane's border selects nothing; a click on the list still selects a row.
     assert!(click(&mut h, 3, 0).is_none());
-    let left = crate::tui::view::list_left(120);
+    let left = crate::tui::layout::list_left(120);
     assert!(matches!(click(&mut h, left + 5, 4), Some(Msg::ClickRow(1))));
 }
 
@@ -235,7 +235,7 @@ fn a_click_on_a_list_row_moves_the_focus_to_the_list_and_ends_type_ahead() {
     act(&mut h, Action::FocusPrev); // Tags
     type_key(&mut h, 'c');
     assert!(h.state.reading.typeahead.is_some());
-    let left = crate::tui::view::list_left(120);
+    let left = crate::tui::layout::list_left(120);
     let msg = click(&mut h, left + 5, 5).unwrap();
     h.send(msg);
     assert_eq!(h.state.focus, Focus::List);
@@ -250,7 +250,7 @@ fn a_click_on_a_list_row_moves_the_focus_to_the_list_and_ends_type_ahead() {
 /// when either moved the list's selection.
 fn click_and_wheel_reach_the_list(h: &mut Harness) -> bool {
     let before = h.state.list.selected;
-    let left = crate::tui::view::list_left(120);
+    let left = crate::tui::layout::list_left(120);
     if let Some(msg) = click(h, left + 5, 6) {
         h.send(msg);
     }

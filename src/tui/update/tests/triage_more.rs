@@ -260,7 +260,7 @@ fn a_note_from_the_editor_is_cut_to_16_kib_and_says_so() {
 fn the_preview_marks_the_item_it_shows_seen_after_the_delay() {
     let mut h = started_harness(200, 40, 50, true);
     h.state.triage.advance = false;
-    assert!(crate::tui::view::layout::areas(&h.state).preview.is_some());
+    assert!(crate::tui::layout::areas(&h.state).preview.is_some());
     ticks(&mut h, 250, 750);
     assert!(!stored(&h, "id00000").seen, "a glance does not count");
     ticks(&mut h, 1000, 1750);
