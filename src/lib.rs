@@ -8,6 +8,8 @@ pub mod cli;
 pub mod clipboard;
 pub mod clock;
 pub mod config;
+pub mod detail_fields;
+pub mod excerpt;
 pub mod json;
 pub mod logging;
 pub mod private_files;

@@ -13,7 +13,6 @@
 //! removed. Each function returns `Cow::Borrowed` when nothing changes, so the
 //! common case (ordinary text) never allocates.
 
-pub mod fields;
 pub mod output;
 
 use std::borrow::Cow;

@@ -73,13 +73,6 @@ fn push_truncated(out: &mut String, text: &str, max: usize) {
     out.push_str(text);
 }
 
-/// Untrusted `text` made one safe line of at most `cells` cells, for echoing server values and
-/// bad input in messages.
-#[must_use]
-pub fn excerpt(text: &str, cells: usize) -> String {
-    truncate(&crate::text::sanitize_line(text), cells)
-}
-
 /// Cuts `text` to `cells` and pads it with spaces to an advance of exactly `cells`.
 #[must_use]
 pub fn fit(text: &str, cells: usize) -> String {

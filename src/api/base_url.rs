@@ -61,7 +61,7 @@ pub fn is_loopback(url: &Url) -> bool {
 /// A value quoted in an error: short, and with anything key-shaped redacted (a key put in the
 /// base URL's place must not be echoed).
 fn shown(value: &str) -> String {
-    crate::width::excerpt(&super::key::redact_keys(value), 80)
+    crate::excerpt::excerpt(&super::key::redact_keys(value), 80)
 }
 
 #[cfg(test)]

@@ -310,7 +310,7 @@ impl Client {
 
 /// The service's text of a JSON error, short enough for one line.
 fn json_reason(error: &serde_json::Error) -> String {
-    crate::width::excerpt(&error.to_string(), 200)
+    crate::excerpt::excerpt(&error.to_string(), 200)
 }
 
 pub(crate) fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {

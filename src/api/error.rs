@@ -134,7 +134,7 @@ impl ApiError {
 
 /// Server text for a message: one short clean line, and never a key (a server may echo one).
 fn clean(text: &str) -> String {
-    crate::width::excerpt(&super::key::redact_keys(text), 300)
+    crate::excerpt::excerpt(&super::key::redact_keys(text), 300)
 }
 
 fn detail(message: Option<&String>) -> String {

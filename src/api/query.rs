@@ -154,7 +154,7 @@ pub fn check_limit(value: i64) -> Result<u32, String> {
 
 /// Echoes at most 40 sanitized characters of a bad value.
 fn shorten(value: &str) -> String {
-    crate::width::excerpt(value, 40)
+    crate::excerpt::excerpt(value, 40)
 }
 
 #[cfg(test)]

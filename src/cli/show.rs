@@ -8,7 +8,7 @@ use jiff::tz::TimeZone;
 use super::CliError;
 use super::output::ShowFormat;
 use crate::api::{Client, FeedbackDetail};
-use crate::text::fields::{DetailFields, detail_fields};
+use crate::detail_fields::{DetailFields, detail_fields};
 use crate::width::{fit, width};
 
 #[derive(Debug, Clone, Args)]

@@ -316,7 +316,7 @@ async fn store_event(store: Option<Store>, event: Event) -> Option<Store> {
     match written {
         Ok((store, Ok(Some(_)), _)) => Some(store),
         Ok((store, Ok(None), id)) => {
-            let id = crate::width::excerpt(id.as_str(), 40);
+            let id = crate::excerpt::excerpt(id.as_str(), 40);
             eprintln!(
                 "{id} is in the journal but not stored: its project is not among those of the account {} mirrors (a webhook of another account? pass --profile or --store; a new project is stored by the next sync)",
                 store.describe()
@@ -324,7 +324,7 @@ async fn store_event(store: Option<Store>, event: Event) -> Option<Store> {
             Some(store)
         }
         Ok((store, Err(error), id)) => {
-            let id = crate::width::excerpt(id.as_str(), 40);
+            let id = crate::excerpt::excerpt(id.as_str(), 40);
             eprintln!("warning: {id} is in the journal but not in the store: {error}");
             Some(store)
         }
@@ -345,7 +345,7 @@ fn report(notice: &Notice, in_file: bool, summaries: &mut Summaries) {
         }
         Notice::Accepted(event) => eprintln!("{event}"),
         Notice::Unparsed { key, reason } => {
-            let key = crate::width::excerpt(key, 40);
+            let key = crate::excerpt::excerpt(key, 40);
             let kept = if in_file {
                 "kept raw in the JSONL, marked unparsed"
             } else {
@@ -353,11 +353,11 @@ fn report(notice: &Notice, in_file: bool, summaries: &mut Summaries) {
             };
             eprintln!(
                 "acknowledged a signed delivery whose body is not a usable event ({}); {kept}; {key}",
-                crate::width::excerpt(reason, 120)
+                crate::excerpt::excerpt(reason, 120)
             );
         }
         Notice::Duplicate(id) => {
-            let id = crate::width::excerpt(id, 40);
+            let id = crate::excerpt::excerpt(id, 40);
             eprintln!("duplicate delivery of {id} acknowledged, not recorded again");
         }
         Notice::Rejected { status, reason } => {

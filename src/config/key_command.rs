@@ -234,7 +234,7 @@ fn first_line_shown(err: &[u8]) -> String {
         .find(|l| !l.trim().is_empty())
         .unwrap_or_default();
     let clean = crate::text::sanitize_line(line);
-    crate::api::key::redact_keys(&crate::width::excerpt(&clean, 200)).into_owned()
+    crate::api::key::redact_keys(&crate::excerpt::excerpt(&clean, 200)).into_owned()
 }
 
 fn too_long() -> ConfigError {

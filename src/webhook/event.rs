@@ -226,7 +226,7 @@ impl fmt::Display for Event {
     /// One safe line: time, id, project / app, email and the message's first line, all
     /// sanitized and cut.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use crate::width::excerpt;
+        use crate::excerpt::excerpt;
         match self {
             Self::FeedbackCreated(s) => {
                 let first = s.message.lines().next().unwrap_or("");

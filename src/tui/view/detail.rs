@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::theme::Theme;
 use crate::api::FeedbackDetail;
-use crate::text::fields::{DetailFields, detail_fields};
+use crate::detail_fields::{DetailFields, detail_fields};
 use crate::tui::state::{AppState, DetailView, Load};
 use crate::width::{fit, width};
 

@@ -1,5 +1,5 @@
 //! One feedback item as labelled, sanitized display text: the single builder behind the TUI's
-//! detail view and the CLI's `show` text (issue 8, point 16).
+//! detail view and the CLI's `show` text.
 //!
 //! Both sinks draw only what [`detail_fields`] returns, never a field of [`FeedbackDetail`]
 //! itself, so every server string, open enumerations included (status, platform, delivery
@@ -10,8 +10,8 @@
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
-use super::{sanitize, sanitize_line};
 use crate::api::{AppRef, Delivery, Feedback, FeedbackDetail, Metadata, ProjectRef};
+use crate::text::{sanitize, sanitize_line};
 use crate::timefmt::{age, local};
 
 /// Shown for a field the item does not have.
@@ -143,7 +143,7 @@ mod tests {
         let bad = |s: &str| format!("{s}\u{1b}]0;t\u{7}\u{9b}2J\u{202e}");
         let crate::api::Data { data: mut detail } =
             serde_json::from_str::<crate::api::Data<FeedbackDetail>>(include_str!(
-                "../../assets/fixtures/feedback_detail.json"
+                "../assets/fixtures/feedback_detail.json"
             ))
             .unwrap_or_else(|e| panic!("fixture: {e}"));
         let f = &mut detail.feedback;
@@ -175,7 +175,7 @@ mod tests {
             .chain([fields.message.as_str(), &delivery.channel, &delivery.status])
             .chain(delivery.link.as_deref());
         for text in all {
-            assert!(super::super::is_clean(text), "{text:?}");
+            assert!(crate::text::is_clean(text), "{text:?}");
         }
     }
 }
