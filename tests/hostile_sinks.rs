@@ -17,7 +17,7 @@ use feedback_inbox::tui::effect::Effect;
 use feedback_inbox::tui::keymap::Keymap;
 use feedback_inbox::tui::testkit::now;
 use feedback_inbox::tui::view;
-use feedback_inbox::webhook::event::{Event, Submission};
+use feedback_inbox::webhook::protocol::event::{Event, Submission};
 use hostile::{
     Corpus, assert_inert, assert_screen_inert, corpus, hostile_detail, hostile_inbox, hostile_item,
     hostile_items, stored,
@@ -144,7 +144,7 @@ fn webhook_event_lines_keep_hostile_text_inert() {
             project_name: s.clone(),
             message: s.clone(),
             email: Some(s.clone()),
-            metadata: feedback_inbox::webhook::event::WebhookMetadata::default(),
+            metadata: feedback_inbox::webhook::protocol::event::WebhookMetadata::default(),
             received_at: now(),
         };
         let created = Event::FeedbackCreated(submission);

@@ -13,7 +13,7 @@ use super::webhooks::{Outcome, Sender};
 use super::{data, item};
 use crate::api::model::{FeedbackDetail, Status};
 use crate::background::Background;
-use crate::webhook::Submission;
+use crate::webhook::protocol::Submission;
 
 /// Makes new submissions arrive.
 #[derive(Debug, Clone)]

@@ -10,7 +10,7 @@ use std::time::Duration;
 use jiff::Timestamp;
 
 use crate::clock::SharedClock;
-use crate::webhook::{FEEDBACK_CREATED, Secret, Submission, sign};
+use crate::webhook::protocol::{FEEDBACK_CREATED, Secret, Submission, sign};
 
 /// The wait before each attempt on the Indie plan.
 pub const INDIE_SCHEDULE: [Duration; 5] = [

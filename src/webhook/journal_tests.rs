@@ -9,10 +9,10 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc::unbounded_channel;
 
 use super::journal::{AppendLog, Sink, parent_dir, read_lines, sync_dir};
+use super::protocol::verify::{DEFAULT_TOLERANCE, Secret, sign};
 use super::receiver::{self, Notice, ReceiverConfig};
 use super::record::{RecordError, Recorded, Recorder};
 use super::seen::{Seen, rewrite};
-use super::verify::{DEFAULT_TOLERANCE, Secret, sign};
 
 /// ENOSPC on Linux and macOS.
 const NO_SPACE: i32 = 28;

@@ -1,18 +1,21 @@
-//! Webhooks (spec part 6): verifying a signed `feedback.created` delivery, the payload types,
-//! and the receiver behind `webhook listen` and the inbox's `--listen`.
+//! Webhooks (spec part 6): the receiver behind `webhook listen` and the inbox's `--listen`,
+//! built on the protocol ([`protocol`]: verifying a signed `feedback.created` delivery, the
+//! payload types), with its journal, its record of seen deliveries and storing what arrives.
 
-pub mod event;
 pub mod inbox_journal;
 pub mod journal;
+pub mod protocol;
 pub mod receiver;
 pub mod record;
 pub mod seen;
 pub mod serve;
 pub mod stored;
-pub mod verify;
 
-pub use event::{Event, FEEDBACK_CREATED, Submission};
-pub use verify::{DEFAULT_TOLERANCE, Delivery, MAX_BODY, Secret, VerifyError, sign, verify};
+// The protocol's modules and items are named from here too.
+pub use protocol::{
+    DEFAULT_TOLERANCE, Delivery, Event, FEEDBACK_CREATED, MAX_BODY, Secret, Submission,
+    VerifyError, event, sign, verify,
+};
 
 #[cfg(all(test, unix))]
 mod files_tests;

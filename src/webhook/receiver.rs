@@ -20,12 +20,12 @@ use futures_util::StreamExt;
 use hyper::body::Incoming;
 use tokio::sync::mpsc::UnboundedSender;
 
-use super::event::Event;
 use super::journal::{self, AppendLog};
+use super::protocol::event::Event;
+use super::protocol::verify::{self, Delivery, MAX_BODY, Secret, VerifyError};
 use super::record::{RecordError, Recorded, Recorder};
 use super::seen::Seen;
 use super::serve::{self, Handler, Limits};
-use super::verify::{self, Delivery, MAX_BODY, Secret, VerifyError};
 use crate::background::Background;
 use crate::clock::SharedClock;
 

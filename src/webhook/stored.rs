@@ -11,7 +11,7 @@
 
 use rusqlite::OptionalExtension;
 
-use super::event::Submission;
+use super::protocol::Submission;
 use crate::api::Platform;
 use crate::store::{Sighting, Store, StoreError, Written};
 
@@ -107,7 +107,7 @@ mod tests {
 
     use super::*;
     use crate::api::{App, Status};
-    use crate::webhook::event::WebhookMetadata;
+    use crate::webhook::protocol::event::WebhookMetadata;
 
     fn submission(id: &str) -> Submission {
         Submission {

@@ -15,9 +15,11 @@ use std::time::Duration;
 
 use jiff::Timestamp;
 
-use super::event::{BodyError, Event};
+use super::protocol::event::{BodyError, Event};
+use super::protocol::verify::{
+    DEFAULT_TOLERANCE, Delivery, MAX_BODY, Secret, VerifyError, sign, verify,
+};
 use super::seen::Seen;
-use super::verify::{DEFAULT_TOLERANCE, Delivery, MAX_BODY, Secret, VerifyError, sign, verify};
 
 const BODY_1: &str = r#"{"event":"feedback.created","feedback":{"id":"fb_abc123","appId":"app_1","appName":"Acme iOS","projectId":"prj_1","projectName":"Acme","message":"The sync button does nothing","email":null,"metadata":{"builtin":{"appVersion":"2.4.1","locale":"de-DE"},"custom":{"plan":"pro"}},"receivedAt":"2023-11-14T22:13:20Z"}}"#;
 const SIG_1: &str = "1781c23cb67c464f1f0fc55d7ee39b977c85164f6add3fafefa8f46a528fe3dd";

@@ -10,10 +10,10 @@ use tokio::sync::mpsc::unbounded_channel;
 
 use super::journal::Sink;
 use super::journal_tests::{NOW, post};
+use super::protocol::verify::{DEFAULT_TOLERANCE, Secret};
 use super::receiver::{self, Notice, ReceiverConfig};
 use super::seen::Seen;
 use super::serve::Limits;
-use super::verify::{DEFAULT_TOLERANCE, Secret};
 
 /// A disk whose writes wait until it is released, as a pipe nobody reads does.
 #[derive(Debug, Clone, Default)]

@@ -48,7 +48,7 @@ mod tests {
 
     use super::*;
     use crate::api::{Feedback, Project, Status};
-    use crate::webhook::event::{Submission, WebhookMetadata};
+    use crate::webhook::protocol::event::{Submission, WebhookMetadata};
 
     fn submission(id: &str, project: &str) -> Submission {
         Submission {
