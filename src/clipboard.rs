@@ -333,7 +333,7 @@ pub struct MemoryClipboard {
 
 impl Clipboard for MemoryClipboard {
     fn copy(&mut self, text: &str) -> Result<CopyMethod, ClipboardError> {
-        crate::clock::lock(&self.copied).push(text.to_owned());
+        crate::mutex::lock(&self.copied).push(text.to_owned());
         Ok(CopyMethod::Memory)
     }
 }

@@ -46,7 +46,7 @@ impl TmuxBuffer for FakeTmux {
         if self.fail {
             return Err("no server running".into());
         }
-        crate::clock::lock(&self.loaded).push(text.to_owned());
+        crate::mutex::lock(&self.loaded).push(text.to_owned());
         Ok(())
     }
 }

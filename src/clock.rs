@@ -13,6 +13,8 @@ use std::time::Duration;
 
 use jiff::{SignedDuration, Timestamp};
 
+use crate::mutex::lock;
+
 /// A boxed sleep future, so `Clock` stays object-safe.
 pub type Sleep = Pin<Box<dyn Future<Output = ()> + Send>>;
 
@@ -98,14 +100,6 @@ impl Clock for ManualClock {
 fn add(ts: Timestamp, duration: Duration) -> Timestamp {
     let signed = SignedDuration::try_from(duration).unwrap_or(SignedDuration::MAX);
     ts.checked_add(signed).unwrap_or(Timestamp::MAX)
-}
-
-/// Locks a mutex, recovering the data if a panicking thread poisoned it (the data here is plain
-/// values that stay consistent).
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Non-negative duration from `from` until `to` (zero when `to` is not later).

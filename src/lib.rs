@@ -12,6 +12,7 @@ pub mod detail_fields;
 pub mod excerpt;
 pub mod json;
 pub mod logging;
+mod mutex;
 pub mod private_files;
 pub mod query;
 pub mod sim;

@@ -22,7 +22,8 @@ use super::query::{FeedbackQuery, ScopeQuery};
 use super::ratelimit::{Budget, RateLimit};
 use super::retry::{RetryPolicy, WaitObserver};
 use super::walker::FeedbackWalker;
-use crate::clock::{self, SharedClock, lock};
+use crate::clock::{self, SharedClock};
+use crate::mutex::lock;
 
 /// Connection and read timeouts.
 #[derive(Debug, Clone, Copy)]

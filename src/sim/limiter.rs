@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use jiff::Timestamp;
 
-use crate::clock::lock;
+use crate::mutex::lock;
 
 const WINDOW_SECONDS: i64 = 60;
 

@@ -18,7 +18,8 @@ use super::limiter::Limiter;
 use super::state::{SimState, Stats};
 use super::{layers, routes};
 use crate::background::Background;
-use crate::clock::{self, SharedClock, lock};
+use crate::clock::{self, SharedClock};
+use crate::mutex::lock;
 
 /// How to run the simulator.
 #[derive(Debug, Clone)]

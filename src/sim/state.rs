@@ -8,7 +8,8 @@ use super::cursor::CursorCodec;
 use super::data::Dataset;
 use super::faults::{Faults, Route};
 use super::limiter::Limiter;
-use crate::clock::{SharedClock, lock};
+use crate::clock::SharedClock;
+use crate::mutex::lock;
 
 /// What the handlers share.
 #[derive(Debug)]

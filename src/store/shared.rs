@@ -20,7 +20,7 @@ impl Shared {
     /// Shares `store`, opening a second connection to its file for reading.
     pub fn new(store: Store) -> Result<Self, StoreError> {
         let writer = Arc::new(Mutex::new(store));
-        let reader = match crate::clock::lock(&writer).open_again() {
+        let reader = match crate::mutex::lock(&writer).open_again() {
             Some(opened) => Arc::new(Mutex::new(opened?)),
             None => Arc::clone(&writer),
         };
@@ -29,12 +29,12 @@ impl Shared {
 
     /// Runs `f` on the reading connection.
     pub fn read<T>(&self, f: impl FnOnce(&Store) -> T) -> T {
-        f(&crate::clock::lock(&self.reader))
+        f(&crate::mutex::lock(&self.reader))
     }
 
     /// Runs `f` on the writing connection.
     pub fn write<T>(&self, f: impl FnOnce(&mut Store) -> T) -> T {
-        f(&mut crate::clock::lock(&self.writer))
+        f(&mut crate::mutex::lock(&self.writer))
     }
 
     /// Where it lives, for messages.

@@ -389,6 +389,3 @@ pub fn hidden_per_row(param: usize) -> String {
 #[cfg(test)]
 #[path = "triage_tests.rs"]
 mod tests;
-#[cfg(test)]
-#[path = "triage_timing.rs"]
-mod timing;

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use super::SyncError;
-use crate::clock::lock;
+use crate::mutex::lock;
 
 /// The lock file next to a store file.
 #[must_use]

@@ -27,7 +27,7 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 use crate::background::Background;
-use crate::clock::lock;
+use crate::mutex::lock;
 
 /// After a failed `accept` (out of descriptors, say), wait this long before the next one.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);

@@ -13,7 +13,7 @@ use super::{Client, ServerDate, root_cause};
 use crate::api::error::ApiError;
 use crate::api::ratelimit::retry_after;
 use crate::api::retry::{Wait, WaitReason};
-use crate::clock::lock;
+use crate::mutex::lock;
 
 /// Turns a body into a value, or says why not.
 pub(super) type Decoder<T> = fn(&[u8]) -> Result<T, String>;

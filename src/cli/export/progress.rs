@@ -18,7 +18,7 @@ use jiff::Timestamp;
 use super::super::sync_cmd::progress::{eta, requests_left, share_done};
 use crate::api::retry::WaitObserver;
 use crate::api::{RateLimit, Wait, WaitReason};
-use crate::clock;
+use crate::mutex;
 use crate::sync::StatusState;
 
 /// A wait under way: why, and until when.
@@ -146,12 +146,12 @@ impl ListProgress {
                 attempt, max_tries, ..
             } => format!("request failed, try {attempt} of {max_tries} in"),
         };
-        *clock::lock(&self.waiting) = Some((why, Instant::now() + wait.duration));
+        *mutex::lock(&self.waiting) = Some((why, Instant::now() + wait.duration));
     }
 
     /// A page was written: the bar shows where the walk is (and no wait).
     pub fn update(&self, at: &Position, rate: RateLimit, now: Timestamp) {
-        *clock::lock(&self.waiting) = None;
+        *mutex::lock(&self.waiting) = None;
         if let Some(bar) = &self.bar {
             if let Some(done) = at.done() {
                 bar.set_position(steps(done));
@@ -180,7 +180,7 @@ impl ListProgress {
 /// "rate limited, retrying in 7s · " while a wait runs (first on the line: the message is
 /// what gets cut on a narrow terminal).
 fn countdown(waiting: &Waiting, now: Instant) -> Option<String> {
-    let guard = clock::lock(waiting);
+    let guard = mutex::lock(waiting);
     let (why, until) = guard.as_ref()?;
     let left = until.saturating_duration_since(now);
     let seconds = left.as_secs() + u64::from(left.subsec_nanos() > 0);

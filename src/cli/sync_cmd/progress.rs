@@ -17,6 +17,7 @@ use jiff::Timestamp;
 use super::super::CliError;
 use crate::api::RateLimit;
 use crate::clock;
+use crate::mutex;
 use crate::sync::{Report, StatusState};
 
 /// Positions of the bar: per mille of the span walked.
@@ -62,7 +63,7 @@ impl Progress {
 
     /// A new status is walked: its bar starts over.
     pub fn start(&self, status: &str) {
-        clock::lock(&self.totals).status_requests = 0;
+        mutex::lock(&self.totals).status_requests = 0;
         if let Some(bar) = &self.bar {
             bar.set_prefix(status.to_owned());
             bar.set_position(0);
@@ -80,7 +81,7 @@ impl Progress {
         now: Timestamp,
     ) {
         let totals = {
-            let mut totals = clock::lock(&self.totals);
+            let mut totals = mutex::lock(&self.totals);
             add(&mut totals.report, step);
             totals.status_requests += step.requests;
             *totals
@@ -117,7 +118,7 @@ impl Progress {
 
     /// Counts requests made outside the walks (discovery) in the totals.
     pub fn count(&self, step: &Report) {
-        add(&mut clock::lock(&self.totals).report, step);
+        add(&mut mutex::lock(&self.totals).report, step);
     }
 
     /// A line: above the bar on a terminal, on `out` otherwise.
@@ -153,7 +154,7 @@ impl Progress {
 
     #[must_use]
     pub fn totals(&self) -> Report {
-        clock::lock(&self.totals).report
+        mutex::lock(&self.totals).report
     }
 }
 

@@ -34,8 +34,6 @@ mod tests_held;
 mod tests_trend;
 #[cfg(test)]
 mod tests_version;
-#[cfg(test)]
-mod timing;
 
 use std::collections::HashMap;
 

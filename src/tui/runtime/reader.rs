@@ -15,7 +15,7 @@ use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::reads::Task;
-use crate::clock::lock;
+use crate::mutex::lock;
 use crate::tui::action::Msg;
 
 #[derive(Default)]
