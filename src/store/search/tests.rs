@@ -4,4 +4,3 @@ mod brute;
 mod brute_tests;
 mod compile_tests;
 mod index_tests;
-mod timing;
