@@ -39,6 +39,7 @@ fn view(items: usize, at: usize) -> ViewData {
         selected: Some(at),
         top: Some(at),
         first: Some(0),
+        woken: 0,
         window: Window { start, rows },
         freshness: None,
         partial: false,

@@ -111,6 +111,8 @@ pub struct ViewData {
     pub selected: Option<usize>,
     pub top: Option<usize>,
     pub first: Option<usize>,
+    /// How many of the first `keys` are woken items put on top (`store::woken`).
+    pub woken: usize,
     pub window: Window,
     /// How fresh the view's status is in the store.
     pub freshness: Option<Freshness>,

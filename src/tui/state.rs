@@ -123,9 +123,12 @@ pub struct ListView {
     pub rows_id: u64,
     /// The last failure of a store read, shown in the list until the next success.
     pub error: Option<String>,
-    /// Rows put on top since the view was chosen (by syncs and arrivals): the first
-    /// `new_count` rows are marked new and the title says "N new".
+    /// Rows put on top since the view was chosen (by syncs and arrivals): the `new_count` rows
+    /// below the woken ones are marked new and the title says "N new".
     pub new_count: usize,
+    /// How many of the first keys are woken items, shown on top until read (`store::woken`):
+    /// new rows land below them.
+    pub woken: usize,
     /// The query in flight counts rows that appeared above the old first row as new (not
     /// when only triage changed: an undone `d` brings its item back, it did not arrive).
     pub count_new: bool,

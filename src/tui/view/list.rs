@@ -150,7 +150,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
             frame.render_widget(Line::styled("  …", theme.dim()), rect);
             continue;
         };
-        let fresh = position < state.list.new_count;
+        let fresh = (state.list.woken..state.list.woken + state.list.new_count).contains(&position);
         draw_row(
             frame.buffer_mut(),
             rect,

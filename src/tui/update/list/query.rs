@@ -48,7 +48,8 @@ pub(in crate::tui::update) fn requery(state: &mut AppState, mode: Requery) -> Ef
         Requery::Same | Requery::Triage => Anchor {
             selected: key(list.selected).map(|k| (k, list.selected)),
             top: (list.offset > 0).then(|| key(list.offset)).flatten(),
-            first: key(0),
+            // The first row that is not a woken item: new rows land above it.
+            first: key(list.woken),
         },
         Requery::Narrow => Anchor {
             selected: state
@@ -141,8 +142,9 @@ fn apply(state: &mut AppState, data: ViewData) {
         && list.count_new
         && let Some(first) = data.first
     {
-        list.new_count += first;
+        list.new_count += first.saturating_sub(data.woken);
     }
+    list.woken = data.woken;
     list.new_count = list.new_count.min(data.keys.len());
     // Keys pressed while the query ran moved the selection after its anchor was taken (a late
     // answer must not put it back: Enter would open the item the user left).

@@ -320,3 +320,38 @@ fn a_woken_item_comes_back_on_top_marked_until_it_is_read() {
     h.send(Msg::Action(Action::Reload));
     assert_eq!(h.screen_ids()[0], "id00000");
 }
+
+/// Rows a sync stores while a woken item sits on top land below it, marked and counted new.
+#[test]
+fn new_rows_land_below_a_woken_item_counted_new() {
+    let mut h = started_harness(120, 30, 50, true);
+    let ids = vec!["id00020".to_owned()];
+    let wake = now() + SignedDuration::from_hours(1);
+    h.store
+        .write(|s| s.set_triage(&ids, &TriageChange::Snooze(Some(wake)), now()))
+        .unwrap();
+    h.send(Msg::Action(Action::Reload));
+    h.state.triage.next_wake = Some(wake);
+    h.send(Msg::Tick(wake + SignedDuration::from_secs(1)));
+    assert_eq!(h.screen_ids()[0], "id00020", "woken, on top");
+    assert_eq!(h.state.list.woken, 1);
+    let newer: Vec<_> = (0..2)
+        .map(|n| crate::api::Feedback {
+            received_at: now() + SignedDuration::from_mins(10 - n),
+            ..crate::tui::testkit::item(1000 + usize::try_from(n).unwrap())
+        })
+        .collect();
+    h.store.write(|s| s.put_items(&newer, now())).unwrap();
+    h.send(Msg::Synced {
+        job: SyncJob::Head(Status::New),
+        result: Ok(crate::tui::action::Synced {
+            added: 2,
+            ..crate::tui::action::Synced::default()
+        }),
+    });
+    assert_eq!(
+        h.screen_ids()[..4],
+        ["id00020", "id01000", "id01001", "id00000"]
+    );
+    assert_eq!(h.state.list.new_count, 2);
+}
