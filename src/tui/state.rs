@@ -15,6 +15,9 @@ use crate::store::search::{Highlights, QueryError};
 // The status bar's state: freshness, messages, a fatal explanation.
 mod status;
 pub use status::{Fatal, Note, SyncView};
+// Which screen owns the keyboard.
+mod mode;
+pub use mode::Mode;
 
 /// Which part of the screen takes keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -39,7 +39,7 @@ use jiff::{SignedDuration, Timestamp};
 
 use super::action::{Action, Msg};
 use super::effect::Effect;
-use super::state::{AppState, Focus};
+use super::state::{AppState, Focus, Mode};
 
 pub use input::PROMPT_MAX_BYTES;
 pub use list::{LOW_BUDGET, WINDOW_MARGIN, budget_low, list_body_rows};
@@ -127,11 +127,7 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Action(action) => on_action(state, action),
         Msg::Interrupt => input::interrupt(state),
-        Msg::Paste(text) if state.triage.note.is_some() || state.triage.picker.is_some() => {
-            triage_input::paste(state, &text)
-        }
-        // views: the palette's messages.
-        Msg::Paste(text) if state.palette.is_some() => palette::paste(state, &text),
+        Msg::Paste(text) => pasted(state, &text),
         Msg::PaletteInput(key) => palette::input(state, key),
         Msg::ViewsCounted {
             request_id,
@@ -155,7 +151,6 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         }
         // simtui: the answer to `S`.
         Msg::SimilarFound { request_id, result } => similar::found(state, request_id, result),
-        Msg::Paste(text) => input::paste(state, &text),
         Msg::HelpScroll { lines, max } => input::help_scroll(state, lines, max),
         Msg::FilterInput(key) => input::filter_input(state, key),
         Msg::ClickRow(row) => input::click(state, row),
@@ -220,65 +215,94 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     }
 }
 
+/// A paste goes to what takes typing on top: the note editor or a picker, the palette, the
+/// `/` prompt (`input::paste` says where a paste cannot go).
+fn pasted(state: &mut AppState, text: &str) -> Vec<Effect> {
+    match state.mode() {
+        Mode::NoteEditor | Mode::TriagePicker => triage_input::paste(state, text),
+        Mode::Palette => palette::paste(state, text),
+        Mode::Fatal
+        | Mode::Help
+        | Mode::ActingPicker
+        | Mode::GroupPicker
+        | Mode::FilterPrompt
+        | Mode::TopIssues
+        | Mode::Detail
+        | Mode::Grouped
+        | Mode::Normal => input::paste(state, text),
+    }
+}
+
+/// A feature's keys: `Some` when it took the action.
+type Keys = fn(&mut AppState, Action) -> Option<Vec<Effect>>;
+
+/// An action, routed by the mode. The screens that take every key get their keys as input
+/// messages, not actions; an action reaching them (from the palette, say) acts on the list or
+/// the detail under them.
 fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
-    if state.fatal.is_some() {
-        return match action {
+    match state.mode() {
+        Mode::Fatal => match action {
             Action::Quit | Action::Back => quit(state),
             Action::Reload => {
                 state.fatal = None;
                 start(state)
             }
             _ => Vec::new(),
-        };
-    }
-    if state.help {
-        if matches!(action, Action::Help | Action::Back | Action::Quit) {
-            state.help = false;
-            state.help_scroll = 0;
+        },
+        Mode::Help => {
+            if matches!(action, Action::Help | Action::Back | Action::Quit) {
+                state.help = false;
+                state.help_scroll = 0;
+            }
+            Vec::new()
         }
-        return Vec::new();
+        Mode::FilterPrompt => text_filter::on_action(state, action),
+        // The screen takes every action: anything else would act on the list under it.
+        Mode::TopIssues => top_issues::on_action(state, action).unwrap_or_default(),
+        // The grouped view's keys first: J/K must not move the list hidden under it.
+        Mode::Grouped => item_action(state, action, &GROUPED_KEYS),
+        Mode::ActingPicker
+        | Mode::GroupPicker
+        | Mode::NoteEditor
+        | Mode::TriagePicker
+        | Mode::Palette
+        | Mode::Detail
+        | Mode::Normal => item_action(state, action, &LIST_KEYS),
     }
-    if state.text_filter.as_ref().is_some_and(|f| f.editing) {
-        return text_filter::on_action(state, action);
-    }
-    // simtui: a key that changes the view leaves a key set first (and then acts).
+}
+
+/// The features' keys on the list and the detail, in the order they are asked: the reading
+/// keys first (they end a pane's type-ahead before any action).
+const LIST_KEYS: [Keys; 7] = [
+    reading::on_action,
+    top_issues::on_action,
+    insight::on_action,
+    acting::on_action,
+    triage::on_action,
+    views::on_action,
+    similar::on_action,
+];
+
+/// The same on the grouped view, its own keys first.
+const GROUPED_KEYS: [Keys; 7] = [
+    insight::on_action,
+    reading::on_action,
+    top_issues::on_action,
+    acting::on_action,
+    triage::on_action,
+    views::on_action,
+    similar::on_action,
+];
+
+/// An action on the list, the panes or the detail: a key that changes the view leaves a
+/// pinned key set first; each feature is asked once, in `order`; what none takes is the
+/// detail's, a global one, or the focused list's or pane's.
+fn item_action(state: &mut AppState, action: Action, order: &[Keys]) -> Vec<Effect> {
     similar::leave_for(state, action);
-    // fixinsight: an open Top issues screen or grouped view takes the keys before `reading`:
-    // J/K must not move the list hidden under it.
-    if state.top_issues.is_some() || state.insight.grouped.is_some() {
-        if let Some(effects) = top_issues::on_action(state, action) {
+    for keys in order {
+        if let Some(effects) = keys(state, action) {
             return effects;
         }
-        if let Some(effects) = insight::on_action(state, action) {
-            return effects;
-        }
-    }
-    // reading: p, b, J/K and ]/[; first, as it ends a pane's type-ahead before any action.
-    if let Some(effects) = reading::on_action(state, action) {
-        return effects;
-    }
-    // similar: the Top issues screen takes the keys while open; `T` opens it.
-    if let Some(effects) = top_issues::on_action(state, action) {
-        return effects;
-    }
-    // insight: `=`, `t` and the grouped view's keys (before the item actions: no row shows).
-    if let Some(effects) = insight::on_action(state, action) {
-        return effects;
-    }
-    // Acting on items (helper "acting"): marks, copies, pipe, privacy.
-    if let Some(effects) = acting::on_action(state, action) {
-        return effects;
-    }
-    if let Some(effects) = triage::on_action(state, action) {
-        return effects;
-    }
-    // views: 1-9, `;`, X and the `:` palette.
-    if let Some(effects) = views::on_action(state, action) {
-        return effects;
-    }
-    // simtui: `S`, and `Esc` in a key set.
-    if let Some(effects) = similar::on_action(state, action) {
-        return effects;
     }
     if state.detail.is_some() {
         return detail::on_action(state, action);
