@@ -305,6 +305,8 @@ fn hostile_items() -> Vec<Feedback> {
                 i.reporter_email = Some("a\u{1b}[31m@x.example".into());
             },
         ),
+        // A status this version does not know: kept in the list it was stored in (`new`), its
+        // own value shown in the STATUS column.
         with("enum", "unknown status and platform".into(), &|i| {
             i.status = feedback_inbox::api::Status::Other("spam".into());
             if let Some(app) = &mut i.app {

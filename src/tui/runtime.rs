@@ -14,8 +14,9 @@ mod editor;
 mod executor;
 mod foreground;
 pub mod insight;
-mod reader;
+pub mod lanes;
 pub mod reads;
+mod store_thread;
 // simtui: `S` and the pinned key sets.
 pub mod signals;
 pub mod similar;
