@@ -40,7 +40,11 @@ fn view(items: usize, at: usize) -> ViewData {
         top: Some(at),
         first: Some(0),
         woken: 0,
-        window: Window { start, rows },
+        window: Window {
+            start,
+            rows,
+            triage: std::collections::HashMap::new(),
+        },
         freshness: None,
         partial: false,
         triage: feedback_inbox::tui::action::TriageFigures::default(),

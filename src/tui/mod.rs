@@ -8,6 +8,7 @@ pub mod effect;
 // insight: grouped view and trends (issue 11).
 pub mod insight;
 pub mod keymap;
+pub mod overlay;
 // views: saved views and the command palette.
 pub mod palette;
 pub mod privacy;

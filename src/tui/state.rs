@@ -226,9 +226,6 @@ pub struct DetailView {
     pub detail_at: Option<Timestamp>,
     /// A fetch of the detail from the service is in flight.
     pub refreshing: bool,
-    /// The item's triage state, kept here because a `d` or `z` in the detail takes the item
-    /// out of the list's rows: from its row when opened, then from each committed write.
-    pub triage: crate::store::Triage,
 }
 
 /// A detail as far as it is known, sanitized.

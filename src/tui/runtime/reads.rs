@@ -252,18 +252,25 @@ fn woken_first(keys: Vec<i64>, woken: Vec<i64>, limit: Option<usize>) -> (Vec<i6
 pub fn window(store: &Store, start: usize, keys: &[i64]) -> Result<Window, StoreError> {
     let items = store.items(keys)?;
     let ids: Vec<&str> = items.iter().map(|i| i.feedback.id.as_str()).collect();
-    let mut triage = store.triage_of(&ids)?;
-    let rows = items
+    let mut states = store.triage_of(&ids)?;
+    let rows: Vec<Row> = items
         .iter()
         .zip(keys)
         .take_while(|(item, key)| item.key == **key)
-        .map(|(item, _)| {
-            let mut row = Row::new(item);
-            row.triage = triage.remove(item.feedback.id.as_str()).unwrap_or_default();
-            row
+        .map(|(item, _)| Row::new(item))
+        .collect();
+    let triage = rows
+        .iter()
+        .map(|row| {
+            let state = states.remove(&*row.id).unwrap_or_default();
+            (row.id.to_string(), state)
         })
         .collect();
-    Ok(Window { start, rows })
+    Ok(Window {
+        start,
+        rows,
+        triage,
+    })
 }
 
 /// The panes' data for a status (apps of `project` when given).

@@ -159,7 +159,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
             &columns,
             theme,
         );
-        if !row.triage.seen {
+        if !state.triage.overlay.get(&row.id).is_some_and(|t| t.seen) {
             let bold = Style::new().add_modifier(ratatui::style::Modifier::BOLD);
             frame.buffer_mut().set_style(rect, bold);
         }
@@ -343,7 +343,9 @@ fn draw_row(
         _ => (pad, theme.dim()),
     };
     line.piece(pad, &age, Cut::Whole, " ", style);
-    let marks = crate::tui::triage::glyphs(&row.triage, state.now);
+    let untouched = crate::store::Triage::default();
+    let triage = state.triage.overlay.get(&row.id).unwrap_or(&untouched);
+    let marks = crate::tui::triage::glyphs(triage, state.now);
     line.piece("", &marks, Cut::Fit(MARKS), " ", theme.accent());
     if columns.status > 0 {
         let status = &*row.status;

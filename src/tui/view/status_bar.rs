@@ -123,8 +123,9 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
         let text = format!("/{}", sanitize_line(&shown));
         parts.push(Part::new(text, theme.active(), Side::Left, 77).cuttable(CHIP_COMFORT));
     }
-    if state.list.loaded && state.triage.unseen > 0 {
-        let text = format!("● {} unseen", super::list::thousands(state.triage.unseen));
+    let unseen = state.triage.overlay.unseen();
+    if state.list.loaded && unseen > 0 {
+        let text = format!("● {} unseen", super::list::thousands(unseen));
         parts.push(Part::new(text, theme.accent(), Side::Left, 72));
     }
     // Acting on items (helper "acting"): "3 marked", PRIVATE.

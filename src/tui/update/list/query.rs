@@ -162,15 +162,13 @@ fn apply(state: &mut AppState, data: ViewData) {
         reanchor(list, anchor);
     }
     list.window = data.window;
-    // Another window's triage of the open detail's item, when the view still holds it (never
-    // over a write of this window in flight: the query may have read the store before it).
-    if let Some(detail) = state.detail.as_mut()
-        && state.triage.writing == 0
-        && !state.sync.requery_due
-        && let Some(row) = state.list.window.rows.iter().find(|r| *r.id == *detail.id)
-    {
-        detail.triage = row.triage.clone();
-    }
+    let rows = std::mem::take(&mut list.window.triage);
+    let len = list.keys.len();
+    let open = state.detail.as_ref().map(|d| d.id.as_str());
+    state
+        .triage
+        .overlay
+        .queried(data.triage.unseen, len, rows, open);
     let list = &mut state.list;
     // A rows read still in flight was asked for the keys just replaced: its rows would land in
     // other items' places.
@@ -238,6 +236,9 @@ pub(in crate::tui::update) fn rows_loaded(
                 .take_while(|(i, row)| keys.get(window.start + i) == Some(&row.key))
                 .count();
             window.rows.truncate(matching);
+            let rows = std::mem::take(&mut window.triage);
+            let open = state.detail.as_ref().map(|d| d.id.as_str());
+            state.triage.overlay.rows_read(rows, open);
             state.list.window = window;
             if state.list.open_when_loaded && state.selected_row().is_some() {
                 return crate::tui::update::detail::open(state);

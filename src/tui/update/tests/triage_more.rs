@@ -46,18 +46,15 @@ fn in_the_detail_the_items_state_stays_known_after_it_left_the_list() {
         "left the rows"
     );
     let detail = h.state.detail.as_ref().unwrap();
-    assert!(detail.triage.done, "the detail shows it done");
-    assert_eq!(
-        crate::tui::triage::known(&h.state, "id00000"),
-        detail.triage
-    );
+    let shown = crate::tui::triage::known(&h.state, &detail.id);
+    assert!(shown.done, "the detail shows it done");
     // The seen delay passes: it was seen already, nothing is sent.
     let effects = h.apply(Msg::Tick(now() + SignedDuration::from_secs(2)));
     let writes = effects
         .iter()
         .filter(|e| matches!(e, Effect::Triage { .. }));
     assert_eq!(writes.count(), 0, "not marked seen again: {effects:?}");
-    assert!(h.state.detail.as_ref().unwrap().triage.seen);
+    assert!(crate::tui::triage::known(&h.state, "id00000").seen);
     // The note editor opens on the stored note, not an empty one.
     act(&mut h, Action::EditNote);
     assert_eq!(
@@ -165,7 +162,7 @@ fn seen_and_star_patch_the_rows_in_place_and_done_reads_no_pane_counts() {
     act(&mut h, Action::ToggleStar);
     act(&mut h, Action::ToggleSeen);
     assert!(row(&h, "id00000").starred && row(&h, "id00000").seen);
-    assert_eq!(h.state.triage.unseen, 49, "counted in place");
+    assert_eq!(h.state.triage.overlay.unseen(), 49, "counted in place");
     assert_eq!(h.state.list.query_id, query, "no query");
     assert_eq!(
         h.state.triage.rev,
@@ -173,7 +170,7 @@ fn seen_and_star_patch_the_rows_in_place_and_done_reads_no_pane_counts() {
         "this window's writes are known"
     );
     act(&mut h, Action::ToggleSeen);
-    assert_eq!(h.state.triage.unseen, 50);
+    assert_eq!(h.state.triage.overlay.unseen(), 50);
     // Done takes the item out: a query, but the panes' counts are not read again.
     act(&mut h, Action::ToggleDone);
     assert_ne!(h.state.list.query_id, query);
@@ -304,7 +301,8 @@ fn a_woken_item_comes_back_on_top_marked_until_it_is_read() {
     h.send(Msg::Tick(wake + SignedDuration::from_secs(1)));
     assert_eq!(h.screen_ids()[0], "id00020", "woken, on top");
     let top = &h.state.list.window.rows[0];
-    let glyphs = crate::tui::triage::glyphs(&top.triage, h.state.now);
+    let glyphs =
+        crate::tui::triage::glyphs(&crate::tui::triage::known(&h.state, &top.id), h.state.now);
     assert!(glyphs.contains('◷'), "{glyphs}");
     // The selection stayed on its item, now second. Read in the detail for the delay: no
     // longer woken, back in its place at the next read.
