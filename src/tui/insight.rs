@@ -74,6 +74,10 @@ pub struct TrendsPanel {
 
 /// The insight part of `AppState`.
 #[derive(Debug, Clone)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent flags: work due, a count running, a setting"
+)]
 pub struct InsightState {
     pub picker: Option<Picker>,
     pub grouped: Option<Grouped>,

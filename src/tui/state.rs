@@ -111,15 +111,13 @@ pub struct ListView {
     pub viewport_rows: usize,
     /// The latest query asked for; answers to older ones are dropped (latest wins).
     pub query_id: u64,
-    /// True while that query runs.
-    pub querying: bool,
+    /// That query, while it runs.
+    pub in_flight: Option<InFlight>,
     /// The view the latest query asks for, and the view `keys` are of.
     pub asked: Option<ViewSpec>,
     pub shown: Option<ViewSpec>,
-    /// True once an answer for the current view came in (until then the list says loading).
-    pub loaded: bool,
-    /// `keys` are the first screen's only (start-up); the whole view is on its way.
-    pub partial: bool,
+    /// How much of its view `keys` hold.
+    pub held: Held,
     /// A search that reads details: how many of the items it is about have them (the title).
     pub basis: Option<crate::store::Coverage>,
     /// The latest window of rows asked for.
@@ -132,26 +130,99 @@ pub struct ListView {
     /// How many of the first keys are woken items, shown on top until read (`store::woken`):
     /// new rows land below them.
     pub woken: usize,
-    /// The query in flight counts rows that appeared above the old first row as new (not
-    /// when only triage changed: an undone `d` brings its item back, it did not arrive).
-    pub count_new: bool,
-    /// Webhook arrivals stored before the query in flight was asked: its answer holds them,
-    /// so the status bar's count moves with the rows (see `AppState::arrivals`).
-    pub arrivals_asked: usize,
-    /// A backfill page the user's scrolling asked for is in flight.
-    pub fetching: bool,
-    /// The user's last movement ended within a screen of the end of a view: one backfill
-    /// page is wanted (sent when paging is allowed, then the wish is spent).
-    pub want_more: bool,
+    /// The backfill pages the user's scrolling asks for.
+    pub paging: Paging,
     /// Enter was pressed on a row still being read: the detail opens when it arrives.
     pub open_when_loaded: bool,
-    /// The next backfill page is wanted but held back because the rate-limit budget is low;
-    /// worked out afresh each time paging is considered (every tick).
-    pub prefetch_paused: bool,
-    // flaky: keys pressed while a query runs.
-    /// The user moved the selection while the latest query ran: its anchor is stale, and its
-    /// answer keeps the selection and the screen on the items moved to since.
+}
+
+impl ListView {
+    /// An answer for the current view came in (until then the list says loading).
+    #[must_use]
+    pub fn loaded(&self) -> bool {
+        self.held != Held::Nothing
+    }
+
+    /// `keys` are the first screen's only (start-up): the whole view is on its way.
+    #[must_use]
+    pub fn partial(&self) -> bool {
+        self.held == Held::FirstScreen
+    }
+
+    /// A query of the view runs.
+    #[must_use]
+    pub fn querying(&self) -> bool {
+        self.in_flight.is_some()
+    }
+
+    /// A backfill page the user's scrolling asked for is in flight.
+    #[must_use]
+    pub fn fetching(&self) -> bool {
+        matches!(self.paging, Paging::Fetching { .. })
+    }
+}
+
+/// How much of its view the list holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Held {
+    /// Nothing answered yet.
+    #[default]
+    Nothing,
+    /// The first screen's keys only (start-up's first frame).
+    FirstScreen,
+    /// Every key of the view.
+    Whole,
+}
+
+/// The view query in flight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct InFlight {
+    /// Rows that appear above the old first row count as new (not when only triage changed:
+    /// an undone `d` brings its item back, it did not arrive).
+    pub count_new: bool,
+    /// Webhook arrivals stored before it was asked: its answer holds them, so the status bar's
+    /// count moves with the rows (see `AppState::arrivals`).
+    pub arrivals_asked: usize,
+    /// The user moved the selection while it ran: its anchor is stale, and its answer keeps
+    /// the selection and the screen on the items moved to since.
     pub moved: bool,
+}
+
+/// The backfill pages the user's scrolling asks for, one at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Paging {
+    #[default]
+    Idle,
+    /// The user's last movement ended within a screen of the end of the view: one page is
+    /// wanted (sent when paging is allowed, then the wish is spent).
+    Wanted,
+    /// Wanted, but held back while the rate-limit budget is low (worked out afresh each time
+    /// paging is considered: every tick).
+    Paused,
+    /// A page is in flight; `more`: the user moved near the end again meanwhile.
+    Fetching { more: bool },
+}
+
+impl Paging {
+    /// A movement ended near the end of the view (`near`) or not.
+    #[must_use]
+    pub fn moved(self, near: bool) -> Self {
+        match self {
+            Paging::Fetching { .. } => Paging::Fetching { more: near },
+            _ if near => Paging::Wanted,
+            _ => Paging::Idle,
+        }
+    }
+
+    /// The page in flight answered (or the status changed under it).
+    #[must_use]
+    pub fn answered(self) -> Self {
+        match self {
+            Paging::Fetching { more: true } => Paging::Wanted,
+            Paging::Fetching { more: false } => Paging::Idle,
+            other => other,
+        }
+    }
 }
 
 /// What the store query of the list is: the filters and the search text.
@@ -239,6 +310,10 @@ pub struct Known {
 
 /// Everything on screen.
 #[derive(Debug, Clone)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent settings and flags of the screen (colour, mouse, help, quit, …)"
+)]
 pub struct AppState {
     pub now: Timestamp,
     /// Where local times are shown (the system zone; UTC in tests).

@@ -18,6 +18,10 @@ pub const UNDO_DEPTH: usize = 20;
 
 /// The triage part of `AppState`.
 #[derive(Debug, Clone)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent settings (advance, an editor, no store) and what was said once"
+)]
 pub struct TriageState {
     /// Every item's triage state the inbox holds, and the view's unseen count.
     pub overlay: Overlay,

@@ -65,7 +65,7 @@ pub fn restore_view(state: &mut AppState, spec: &super::state::ViewSpec) {
 /// panes, and the sync (discovery, then the head of the listed status).
 pub fn start(state: &mut AppState) -> Vec<Effect> {
     let mut effects = Vec::new();
-    if !state.list.loaded && !state.list.querying {
+    if !state.list.loaded() && !state.list.querying() {
         effects.push(list::requery(state, list::Requery::New));
     }
     effects.push(panes::load(state));
@@ -362,7 +362,7 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
     let minute_changed = now.as_second() / 60 != state.now.as_second() / 60;
     state.now = now;
     let mut visible_change = minute_changed;
-    if state.in_flight > 0 || state.list.querying {
+    if state.in_flight > 0 || state.list.querying() {
         state.spinner = state.spinner.wrapping_add(1);
         visible_change = true;
     }

@@ -88,7 +88,7 @@ fn step(state: &mut AppState, delta: isize) -> Vec<Effect> {
         return effects;
     };
     if state.list.selected == before {
-        let text = match (delta > 0, state.list.fetching || state.sync.running > 0) {
+        let text = match (delta > 0, state.list.fetching() || state.sync.running > 0) {
             (true, true) => "Last item so far: fetching more…",
             (true, false) => "Last item",
             (false, _) => "First item",

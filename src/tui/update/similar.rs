@@ -38,7 +38,7 @@ pub(super) fn leave_for(state: &mut AppState, action: Action) {
         leave(state);
         state.top_issues = None;
         // The list as it was, read again on the next tick (the store may have changed).
-        state.list.querying = false;
+        state.list.in_flight = None;
         state.sync.requery_due = true;
     }
 }

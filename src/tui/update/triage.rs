@@ -181,7 +181,7 @@ fn in_place(state: &mut AppState, done: &Triaged) -> bool {
     let now = state.now;
     if done.hides
         || done.before.iter().any(|(_, t)| t.woke(now).is_some())
-        || state.list.querying
+        || state.list.querying()
         || crate::store::search::names_triage(&state.view_spec().search)
     {
         return false;

@@ -15,7 +15,7 @@ use crate::text::output::first_line;
 use crate::text::sanitize_line;
 use crate::timefmt::age;
 use crate::tui::rows::Row;
-use crate::tui::state::{AppState, Focus, TextFilter};
+use crate::tui::state::{AppState, Focus, Paging, TextFilter};
 use crate::width::{fit, width};
 
 /// Cells of the triage marks column (● ★ ✓ ⏾ ✎, the first four that apply).
@@ -404,10 +404,10 @@ fn tail_line(state: &AppState, theme: Theme) -> Line<'static> {
     if let Some(error) = &list.error {
         return Line::styled(format!("⚠ {}", sanitize_line(error)), theme.error());
     }
-    if !list.loaded {
+    if !list.loaded() {
         return Line::styled("loading…", theme.dim());
     }
-    if list.fetching {
+    if list.fetching() {
         return Line::styled("fetching more…", theme.dim());
     }
     if list.keys.is_empty() {
@@ -418,7 +418,7 @@ fn tail_line(state: &AppState, theme: Theme) -> Line<'static> {
         };
         return Line::styled(why, theme.dim());
     }
-    if list.prefetch_paused {
+    if list.paging == Paging::Paused {
         return Line::styled("more pages paused: rate-limit budget low", theme.warn());
     }
     if state.sync.complete {
