@@ -1,4 +1,4 @@
-//! Insight (issue 11): the grouped view (`=`), a pivot of the current view shown in place of
+//! Insight: the grouped view (`=`), a pivot of the current view shown in place of
 //! the list, and the trends panel (`t`) above the list. Plain state, computed off the UI thread
 //! (`runtime::insight`) and cached here: a frame only draws what is stored.
 

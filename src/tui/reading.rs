@@ -1,4 +1,4 @@
-//! The reading part of `AppState` (issue 10, "Reading and moving"): the preview pane's switch
+//! The reading part of `AppState`: the preview pane's switch
 //! and its debounce, the sidebar's switch, and a side pane's type-ahead buffer; and the key
 //! translation of that buffer, which the run loop asks before the key map (in a pane, printable
 //! keys are text except the pane's own keys; see [`typeahead_key`]).
@@ -67,7 +67,7 @@ pub enum TypeKey {
 /// True when the preview is switched on (whether or not there is room or a list to show it).
 #[must_use]
 pub fn preview_on(state: &AppState) -> bool {
-    // fixinsight: the grouped view has no item to preview (the list's would be out of place).
+    // The grouped view has no item to preview (the list's would be out of place).
     if state.insight.grouped.is_some() {
         return false;
     }

@@ -6,9 +6,7 @@
 //! turns on (raw mode, alternate screen, mouse reporting, bracketed paste) are turned off on
 //! every way out: `q`, Ctrl-C, a terminating signal at any moment, an error, a panic.
 
-// Acting on items (helper "acting"): reads of marked items, `|`.
 pub mod acting;
-// insight: grouped view and trends (issue 11).
 mod arrivals;
 mod editor;
 mod executor;
@@ -16,21 +14,17 @@ mod foreground;
 pub mod insight;
 pub mod lanes;
 pub mod reads;
-mod store_thread;
-// simtui: `S` and the pinned key sets.
 pub mod signals;
 pub mod similar;
+mod store_thread;
 mod sync_jobs;
 mod syncer;
-// similar: Top issues off the UI thread (issue 11).
 pub mod top_issues;
+mod translate;
 pub mod triage_writes;
-// views: the views' counts and the config write.
 pub mod views;
 
 pub use sync_jobs::{Job, SyncPort};
-// The translation of terminal events into messages, in a file of its own.
-mod translate;
 pub use translate::translate;
 #[cfg(test)]
 mod tests;
@@ -72,16 +66,16 @@ pub struct Options {
     pub refresh_seconds: u64,
     /// `[triage]`: the seen delay and whether the selection advances after an action.
     pub triage: crate::config::triage::TriageSettings,
-    /// views: the user's `[[views]]` and where `:save-view` writes.
+    /// The user's `[[views]]` and where `:save-view` writes.
     pub views: crate::config::views::ViewsSettings,
-    /// reading: `preview` in config.toml.
+    /// `preview` in config.toml.
     pub preview: crate::config::preview::PreviewSetting,
     pub clipboard: Box<dyn Clipboard>,
     /// New items from outside (webhook receiver), if any: stored, then shown.
     pub arrivals: Option<UnboundedReceiver<Arrival>>,
     /// The client's retry and rate-limit waits, for the countdown.
     pub waits: Option<UnboundedReceiver<crate::api::Wait>>,
-    /// Privacy mode at start, the theme, the `|` commands (helper "acting").
+    /// Privacy mode at start, the theme, the `|` commands.
     pub looks: crate::config::looks::LooksSettings,
 }
 
@@ -181,7 +175,7 @@ where
     }
     state.refresh_seconds = options.refresh_seconds;
     state.triage.advance = options.triage.advance_after_action;
-    // views: the user's views after the built-in ones.
+    // The user's views after the built-in ones.
     state.views = super::views::ViewsState::new(&options.views.views, options.views.path.clone());
     state.triage.seen_delay = jiff::SignedDuration::from_millis(
         i64::try_from(options.triage.seen_delay_ms).unwrap_or(i64::MAX),

@@ -234,7 +234,7 @@ pub struct ViewSpec {
     pub tag: Option<Chosen>,
     #[serde(default)]
     pub search: String,
-    /// simtui: a fixed set of keys shown instead of the query (`S`'s similar items, a Top
+    /// A fixed set of keys shown instead of the query (`S`'s similar items, a Top
     /// issues cluster), answered in this order without a query. Never saved.
     #[serde(skip)]
     pub pinned: Option<Arc<[i64]>>,
@@ -368,21 +368,21 @@ pub struct AppState {
     pub arrivals_stored: usize,
     /// Local triage: the view's unseen count, undo, the snooze picker and the note editor.
     pub triage: super::triage::TriageState,
-    // reading: the preview, the sidebar's switch and the panes' type-ahead.
+    // The preview, the sidebar's switch and the panes' type-ahead.
     pub reading: super::reading::Reading,
     /// Set by `update` when the screen must be redrawn.
     pub dirty: bool,
-    // views: saved views and the command palette.
+    // Saved views and the command palette.
     pub views: super::views::ViewsState,
     /// The `:` palette, while open.
     pub palette: Option<super::palette::Palette>,
-    /// Marks, privacy mode, theme, `|` commands (helper "acting").
+    /// Marks, privacy mode, theme, `|` commands.
     pub acting: super::acting::ActingState,
-    /// insight: the grouped view, its picker and the trends panel (issue 11).
+    /// The grouped view, its picker and the trends panel.
     pub insight: super::insight::InsightState,
-    // similar: the Top issues screen (issue 11).
+    // The Top issues screen.
     pub top_issues: Option<super::top_issues::TopIssuesScreen>,
-    /// simtui: `S`'s similar items or a cluster's, pinned in the list.
+    /// `S`'s similar items or a cluster's, pinned in the list.
     pub similar: super::similar::SimilarState,
 }
 
@@ -432,7 +432,7 @@ impl AppState {
             // reading
             reading: super::reading::Reading::default(),
             dirty: true,
-            // views: saved views and the command palette.
+            // Saved views and the command palette.
             views: super::views::ViewsState::new(&[], None),
             palette: None,
             acting: super::acting::ActingState::default(),

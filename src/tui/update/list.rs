@@ -141,7 +141,7 @@ pub(crate) fn maybe_prefetch(state: &mut AppState) -> Option<Effect> {
         || state.sync.complete
         || state.sync.offline.is_some()
         || state.fatal.is_some()
-        // simtui: a key set has no deeper page.
+        // A key set has no deeper page.
         || state.similar.shown.is_some()
     {
         return None;

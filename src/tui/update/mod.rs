@@ -2,7 +2,7 @@
 //! time arrives as `Msg::Tick`, results as messages carrying the request id they answer; a
 //! response whose id is no longer current is dropped ("latest wins").
 
-// Acting on items (helper "acting").
+// Acting on items.
 mod acting;
 mod marks;
 
@@ -10,22 +10,22 @@ mod detail;
 mod input;
 mod list;
 mod panes;
-// reading: preview, next/previous item, sidebar, type-ahead.
+// Preview, next/previous item, sidebar, type-ahead.
 mod reading;
 mod seen;
 mod sync;
 mod text_filter;
 mod triage;
 pub mod triage_input;
-// views: saved views and the command palette.
+// Saved views and the command palette.
 mod palette;
 mod views;
-// insight: grouped view and trends (issue 11).
+// Grouped view and trends.
 mod enrich;
 mod insight;
-// similar: Top issues (issue 11).
+// Top issues.
 mod top_issues;
-// simtui: `S` and the pinned key sets.
+// `S` and the pinned key sets.
 mod similar;
 // The status bar's messages.
 mod notes;
@@ -70,7 +70,7 @@ pub fn start(state: &mut AppState) -> Vec<Effect> {
     }
     effects.push(panes::load(state));
     effects.push(sync::start(state));
-    effects.push(enrich::start(state)); // insight: a queue left by the last run
+    effects.push(enrich::start(state)); // A queue left by the last run
     if state.refresh_seconds > 0 {
         state.next_refresh = Some(after(state.now, state.refresh_seconds));
     }
@@ -84,10 +84,10 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     let undrawn = state.dirty;
     state.dirty = true;
     let shown = state.detail.as_ref().map(|d| d.id.clone());
-    views::observe(state, &msg); // views: does it change the views' unseen counts?
-    insight::observe(state, &msg); // insight: the groups and trend are due again
-    enrich::observe(state, &msg); // insight: a background step: count the queue again
-    // reading: the selection and the detail a message brought, for the preview.
+    views::observe(state, &msg); // Does it change the views' unseen counts?
+    insight::observe(state, &msg); // The groups and trend are due again
+    enrich::observe(state, &msg); // A background step: count the queue again
+    // The selection and the detail a message brought, for the preview.
     let (selected, watched) = (reading::selected_id(state), reading::watched(&msg));
     let mut effects = apply(state, msg);
     effects.extend(reading::after(state, selected.as_deref(), watched));
@@ -112,7 +112,7 @@ fn triaged(
     state: &mut AppState,
     result: Result<Box<crate::tui::triage::Triaged>, String>,
 ) -> Vec<Effect> {
-    // Acting (helper "acting"): done or snoozed items lose their marks.
+    // Done or snoozed items lose their marks.
     let marked = (!state.acting.marks.is_empty())
         .then(|| result.as_ref().ok().cloned())
         .flatten();
@@ -141,7 +141,7 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
             views::written(state, view, result);
             Vec::new()
         }
-        // similar: Top issues' progress and answer.
+        // Top issues' progress and answer.
         Msg::TopIssuesProgress {
             request_id,
             percent,
@@ -149,7 +149,7 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::TopIssuesLoaded { request_id, result } => {
             top_issues::loaded(state, request_id, result)
         }
-        // simtui: the answer to `S`.
+        // The answer to `S`.
         Msg::SimilarFound { request_id, result } => similar::found(state, request_id, result),
         Msg::HelpScroll { lines, max } => input::help_scroll(state, lines, max),
         Msg::FilterInput(key) => input::filter_input(state, key),
@@ -189,7 +189,7 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::StoreRevs(result) => triage::rev_read(state, result),
         Msg::TriageInput(key) => triage_input::input(state, key),
         Msg::NoteEdited { ids, result } => triage::note_edited(state, ids, result),
-        // Acting on items (helper "acting").
+        // Acting on items.
         Msg::MarksResolved { request_id, result } => marks::resolved(state, request_id, result),
         Msg::Gathered { request_id, result } => acting::gathered(state, request_id, result),
         Msg::Piped {
@@ -204,7 +204,7 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         // reading
         Msg::TypeAhead(key) => reading::typeahead(state, key),
         Msg::ClickPane { pane, entry } => reading::click_pane(state, pane, entry),
-        // insight: grouped view and trends (issue 11).
+        // Grouped view and trends.
         msg @ (Msg::InsightInput(_)
         | Msg::MetaKeys(_)
         | Msg::Pivoted { .. }
@@ -338,7 +338,7 @@ fn global(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
             info(state, format!("Mouse {how}"));
             vec![Effect::SetMouseCapture(state.mouse_captured)]
         }
-        // fix10: the items as every action reaches them (marks, focus), via `acting::targets`.
+        // The items as every action reaches them (marks, focus), via `acting::targets`.
         Action::CopyLink | Action::CopyMessage | Action::CopyId | Action::OpenLink => {
             match acting::targets(state).as_deref() {
                 Some([id]) => detail::item_action(state, id, action),
@@ -387,10 +387,10 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
     effects.extend(sync::auto_refresh(state));
     effects.extend(sync::background(state));
     effects.extend(triage::tick(state));
-    effects.extend(views::tick(state)); // views: the unseen counts, when the store changed
-    effects.extend(insight::tick(state, now)); // insight: groups and trend, when due
-    effects.extend(enrich::tick(state)); // insight: the enrichment's progress
-    // reading: the preview's debounce and the type-ahead's end.
+    effects.extend(views::tick(state)); // The unseen counts, when the store changed
+    effects.extend(insight::tick(state, now)); // Groups and trend, when due
+    effects.extend(enrich::tick(state)); // The enrichment's progress
+    // The preview's debounce and the type-ahead's end.
     let (more, changed) = reading::tick(state, now);
     effects.extend(more);
     visible_change |= changed;

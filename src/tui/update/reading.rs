@@ -1,4 +1,4 @@
-//! Reading and moving (issue 10): `p` (preview), `b` (sidebar), `J`/`K` and `]`/`[` (next and
+//! Reading and moving: `p` (preview), `b` (sidebar), `J`/`K` and `]`/`[` (next and
 //! previous item, in the detail too), the preview's reads, and the side panes' type-ahead and
 //! clicks.
 //!

@@ -1,4 +1,4 @@
-//! The similar list in `update` (issue 11). `S` asks the store (off the UI thread) for the items
+//! The similar list in `update`. `S` asks the store (off the UI thread) for the items
 //! like the selected one; its answer pins their keys in the list, best first, or says there are
 //! none, or shows the store's error (the list untouched). Enter on a Top issues cluster pins the
 //! cluster's keys. The list as it was is kept aside: `Esc` (or `q`) puts it back (and the Top issues

@@ -12,7 +12,7 @@ use crate::tui::state::Focus;
 use crate::tui::testkit::{Harness, budget, fill, item, now, started_harness};
 
 mod acting;
-// fix10: fetching many details, a few at a time.
+// Fetching many details, a few at a time.
 mod acting_copies;
 mod acting_fetch;
 mod acting_views;
@@ -28,7 +28,7 @@ mod similar;
 mod sync;
 mod triage;
 mod triage_more;
-// views: saved views and the command palette.
+// Saved views and the command palette.
 mod palette;
 mod views;
 
@@ -522,7 +522,7 @@ fn the_auto_refresh_syncs_the_head_when_due() {
 #[test]
 fn moving_keeps_the_selection_on_screen_and_resize_refits() {
     let mut h = started_harness(120, 35, 100, false);
-    assert_eq!(h.state.list.viewport_rows, 30); // views: less the view bar
+    assert_eq!(h.state.list.viewport_rows, 30); // Less the view bar
     for _ in 0..40 {
         act(&mut h, Action::MoveDown);
     }
