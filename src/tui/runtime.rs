@@ -166,28 +166,7 @@ where
 {
     let (tx, mut rx) = unbounded_channel::<Msg>();
     let size = terminal.size().map_err(backend_error)?;
-    let mut state = AppState::new(jiff::Timestamp::now(), size.width, size.height);
-    state.tz = jiff::tz::TimeZone::try_system().unwrap_or(jiff::tz::TimeZone::UTC);
-    state.color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    if let Some(reason) = no_browser() {
-        state.can_open_browser = false;
-        state.no_browser_reason = reason;
-    }
-    state.refresh_seconds = options.refresh_seconds;
-    state.triage.advance = options.triage.advance_after_action;
-    // The user's views after the built-in ones.
-    state.views = super::views::ViewsState::new(&options.views.views, options.views.path.clone());
-    state.triage.seen_delay = jiff::SignedDuration::from_millis(
-        i64::try_from(options.triage.seen_delay_ms).unwrap_or(i64::MAX),
-    );
-    state.triage.memory_only = options.store.read(|s| s.path().is_none());
-    state.triage.external_editor = editor::chosen().is_some();
-    state.live = options.arrivals.is_some();
-    state.acting.privacy = options.looks.privacy;
-    state.acting.theme = options.looks.theme;
-    state.acting.commands = options.looks.commands;
-    // reading
-    state.reading.preview.setting = options.preview;
+    let mut state = configured(size, &options);
     let keymap = options.keymap;
     let jobs = sync_jobs::SyncJobs::new(options.syncer, &mut state.insight);
     let store = options.store;
@@ -253,20 +232,45 @@ where
             tx: &tx,
             foreground: &foreground,
         };
-        if let Some(msg) = msg {
+        // Then everything already queued before drawing, so bursts coalesce into one frame.
+        for msg in msg
+            .into_iter()
+            .chain(std::iter::from_fn(|| rx.try_recv().ok()))
+        {
             let effects = update(&mut state, msg);
-            let effects = outside.pipes(terminal, effects, state.mouse_captured);
-            executor.run_all(outside.edit_notes(terminal, effects, state.mouse_captured));
-        }
-        // Apply everything already queued before drawing, so bursts coalesce into one frame.
-        while let Ok(msg) = rx.try_recv() {
-            let effects = update(&mut state, msg);
+            // What needs the terminal handed over runs here; the rest goes to the executor.
             let effects = outside.pipes(terminal, effects, state.mouse_captured);
             executor.run_all(outside.edit_notes(terminal, effects, state.mouse_captured));
         }
     }
     executor.shutdown();
     outcome.map(|()| ended)
+}
+
+/// The state of a `size` screen before anything ran: the settings and the environment.
+fn configured(size: ratatui::layout::Size, options: &Options) -> AppState {
+    let mut state = AppState::new(jiff::Timestamp::now(), size.width, size.height);
+    state.tz = jiff::tz::TimeZone::try_system().unwrap_or(jiff::tz::TimeZone::UTC);
+    state.color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    if let Some(reason) = no_browser() {
+        state.can_open_browser = false;
+        state.no_browser_reason = reason;
+    }
+    state.refresh_seconds = options.refresh_seconds;
+    state.triage.advance = options.triage.advance_after_action;
+    // The user's views after the built-in ones.
+    state.views = super::views::ViewsState::new(&options.views.views, options.views.path.clone());
+    state.triage.seen_delay = jiff::SignedDuration::from_millis(
+        i64::try_from(options.triage.seen_delay_ms).unwrap_or(i64::MAX),
+    );
+    state.triage.memory_only = options.store.read(|s| s.path().is_none());
+    state.triage.external_editor = editor::chosen().is_some();
+    state.live = options.arrivals.is_some();
+    state.acting.privacy = options.looks.privacy;
+    state.acting.theme = options.looks.theme;
+    state.acting.commands.clone_from(&options.looks.commands);
+    state.reading.preview.setting = options.preview;
+    state
 }
 
 fn backend_error(error: impl std::error::Error) -> io::Error {

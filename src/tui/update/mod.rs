@@ -128,29 +128,18 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::Action(action) => on_action(state, action),
         Msg::Interrupt => input::interrupt(state),
         Msg::Paste(text) => pasted(state, &text),
-        Msg::PaletteInput(key) => palette::input(state, key),
-        Msg::ViewsCounted {
-            request_id,
-            result,
-            took,
-        } => {
-            views::counted(state, request_id, result, took);
-            Vec::new()
-        }
-        Msg::ViewWritten { view, result } => {
-            views::written(state, view, result);
-            Vec::new()
-        }
-        // Top issues' progress and answer.
-        Msg::TopIssuesProgress {
-            request_id,
-            percent,
-        } => top_issues::progress(state, request_id, percent),
-        Msg::TopIssuesLoaded { request_id, result } => {
-            top_issues::loaded(state, request_id, result)
-        }
-        // The answer to `S`.
-        Msg::SimilarFound { request_id, result } => similar::found(state, request_id, result),
+        msg @ (Msg::PaletteInput(_)
+        | Msg::ViewsCounted { .. }
+        | Msg::ViewWritten { .. }
+        | Msg::TopIssuesProgress { .. }
+        | Msg::TopIssuesLoaded { .. }
+        | Msg::SimilarFound { .. }
+        | Msg::MarksResolved { .. }
+        | Msg::Gathered { .. }
+        | Msg::Piped { .. }
+        | Msg::PickerInput(_)
+        | Msg::TypeAhead(_)
+        | Msg::ClickPane { .. }) => feature_msg(state, msg),
         Msg::HelpScroll { lines, max } => input::help_scroll(state, lines, max),
         Msg::FilterInput(key) => input::filter_input(state, key),
         Msg::ClickRow(row) => input::click(state, row),
@@ -189,22 +178,6 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::StoreRevs(result) => triage::rev_read(state, result),
         Msg::TriageInput(key) => triage_input::input(state, key),
         Msg::NoteEdited { ids, result } => triage::note_edited(state, ids, result),
-        // Acting on items.
-        Msg::MarksResolved { request_id, result } => marks::resolved(state, request_id, result),
-        Msg::Gathered { request_id, result } => acting::gathered(state, request_id, result),
-        Msg::Piped {
-            name,
-            items,
-            result,
-        } => {
-            acting::piped(state, &name, items, result);
-            Vec::new()
-        }
-        Msg::PickerInput(key) => acting::picker_input(state, key),
-        // reading
-        Msg::TypeAhead(key) => reading::typeahead(state, key),
-        Msg::ClickPane { pane, entry } => reading::click_pane(state, pane, entry),
-        // Grouped view and trends.
         msg @ (Msg::InsightInput(_)
         | Msg::MetaKeys(_)
         | Msg::Pivoted { .. }
@@ -239,6 +212,50 @@ type Keys = fn(&mut AppState, Action) -> Option<Vec<Effect>>;
 /// An action, routed by the mode. The screens that take every key get their keys as input
 /// messages, not actions; an action reaching them (from the palette, say) acts on the list or
 /// the detail under them.
+/// The messages of the saved views and the palette, Top issues and similar items, acting on
+/// items and the panes' type-ahead.
+fn feature_msg(state: &mut AppState, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::PaletteInput(key) => palette::input(state, key),
+        Msg::ViewsCounted {
+            request_id,
+            result,
+            took,
+        } => {
+            views::counted(state, request_id, result, took);
+            Vec::new()
+        }
+        Msg::ViewWritten { view, result } => {
+            views::written(state, view, result);
+            Vec::new()
+        }
+        Msg::TopIssuesProgress {
+            request_id,
+            percent,
+        } => top_issues::progress(state, request_id, percent),
+        Msg::TopIssuesLoaded { request_id, result } => {
+            top_issues::loaded(state, request_id, result)
+        }
+        // The answer to `S`.
+        Msg::SimilarFound { request_id, result } => similar::found(state, request_id, result),
+        Msg::MarksResolved { request_id, result } => marks::resolved(state, request_id, result),
+        Msg::Gathered { request_id, result } => acting::gathered(state, request_id, result),
+        Msg::Piped {
+            name,
+            items,
+            result,
+        } => {
+            acting::piped(state, &name, items, result);
+            Vec::new()
+        }
+        Msg::PickerInput(key) => acting::picker_input(state, key),
+        Msg::TypeAhead(key) => reading::typeahead(state, key),
+        Msg::ClickPane { pane, entry } => reading::click_pane(state, pane, entry),
+        // The other messages are routed by `apply` and never reach here.
+        _ => Vec::new(),
+    }
+}
+
 fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     match state.mode() {
         Mode::Fatal => match action {
