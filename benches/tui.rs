@@ -39,7 +39,12 @@ fn view(items: usize, at: usize) -> ViewData {
         selected: Some(at),
         top: Some(at),
         first: Some(0),
-        window: Window { start, rows },
+        woken: 0,
+        window: Window {
+            start,
+            rows,
+            triage: std::collections::HashMap::new(),
+        },
         freshness: None,
         partial: false,
         triage: feedback_inbox::tui::action::TriageFigures::default(),

@@ -339,5 +339,4 @@ impl Clipboard for MemoryClipboard {
 }
 
 #[cfg(test)]
-#[path = "clipboard_tests.rs"]
 mod tests;

@@ -211,5 +211,4 @@ fn refusal(path: &Path, error: io::Error, follow: Follow) -> io::Error {
 }
 
 #[cfg(all(test, unix))]
-#[path = "private_files_tests.rs"]
 mod tests;

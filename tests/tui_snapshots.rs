@@ -213,6 +213,13 @@ fn rate_limited_status() {
 #[test]
 fn error_panel() {
     let mut h = started_harness(120, 35, 60, false);
+    // Another process stored items: the view is read again, and that read fails.
+    let revs = feedback_inbox::store::Revs {
+        items: h.state.sync.items_rev + 1,
+        triage: h.state.triage.rev,
+    };
+    let effects = h.apply(Msg::StoreRevs(Ok(revs)));
+    assert!(h.state.list.querying(), "{effects:?}");
     let request_id = h.state.list.query_id;
     h.send(Msg::ViewLoaded {
         request_id,
@@ -242,7 +249,7 @@ fn empty_result() {
     let mut h = Harness::start(fill(0), 100, 30);
     h.synced(SyncJob::Start(Status::New), true);
     assert!(
-        !h.state.list.fetching,
+        !h.state.list.fetching(),
         "nothing asked for before the head sync"
     );
     insta::assert_snapshot!(draw(&h.state).backend());
@@ -305,6 +312,8 @@ fn hostile_items() -> Vec<Feedback> {
                 i.reporter_email = Some("a\u{1b}[31m@x.example".into());
             },
         ),
+        // A status this version does not know: kept in the list it was stored in (`new`), its
+        // own value shown in the STATUS column.
         with("enum", "unknown status and platform".into(), &|i| {
             i.status = feedback_inbox::api::Status::Other("spam".into());
             if let Some(app) = &mut i.app {
@@ -326,7 +335,7 @@ fn hostile_text_is_inert_and_columns_hold() {
         .unwrap();
     let mut h = Harness::start(store, 120, 20);
     h.synced(SyncJob::Start(Status::New), true);
-    assert!(!h.state.list.fetching);
+    assert!(!h.state.list.fetching());
     let terminal = draw(&h.state);
     insta::assert_snapshot!(terminal.backend());
     let buffer = terminal.backend().buffer();
@@ -517,7 +526,10 @@ fn busy_status() -> AppState {
     // At the end of what is stored with the budget low: paging pauses.
     act(&mut h, Action::Bottom);
     let mut state = h.state;
-    assert!(state.list.prefetch_paused);
+    assert_eq!(
+        state.list.paging,
+        feedback_inbox::tui::state::Paging::Paused
+    );
     state.note = Some(feedback_inbox::tui::state::Note {
         text: "Could not reach the service: connection reset by peer — r to retry".into(),
         error: true,

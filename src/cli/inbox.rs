@@ -232,9 +232,9 @@ struct Settings {
     keymap: Keymap,
     refresh_seconds: u64,
     triage: crate::config::triage::TriageSettings,
-    /// views: `[[views]]` and the file `:save-view` writes.
+    /// `[[views]]` and the file `:save-view` writes.
     views: crate::config::views::ViewsSettings,
-    /// Privacy, theme and `|` commands (helper "acting").
+    /// Privacy, theme and `|` commands.
     looks: crate::config::looks::LooksSettings,
     preview: crate::config::preview::PreviewSetting,
 }
@@ -259,7 +259,7 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
             keymap: Keymap::default(),
             refresh_seconds: crate::config::DEFAULT_REFRESH_SECONDS,
             triage: crate::config::triage::TriageSettings::default(),
-            // views: none yet; `:save-view` creates the file.
+            // None yet; `:save-view` creates the file.
             views: crate::config::views::ViewsSettings {
                 views: Vec::new(),
                 path: super::config_path(args).0,
@@ -276,7 +276,7 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
         .clone()
         .unwrap_or_default()
         .settings(&loaded.path.display().to_string())?;
-    // views: checked with the file's lines, as `[keys]` is.
+    // Checked with the file's lines, as `[keys]` is.
     let views = crate::config::views::parse(&loaded.text, &loaded.path.display().to_string())
         .map_err(|e| CliError::Usage(format!("config: {e}")))?;
     let looks = crate::config::looks::LooksSettings::from_file(&loaded.file)

@@ -17,7 +17,7 @@ pub mod search_cmd;
 pub mod show;
 pub mod sim_cmd;
 pub mod since;
-// pivot (issue 11): the `stats` command.
+// The `stats` command.
 pub mod stats;
 pub mod store_cmd;
 pub mod sync_cmd;
@@ -107,7 +107,7 @@ pub enum Command {
     Completions(completions::CompletionsArgs),
     /// Print the man page (roff), or write one page per command with --dir.
     Man(completions::ManArgs),
-    // pivot (issue 11): the `stats` command.
+    // The `stats` command.
     /// Count the stored items by app, platform, tag, version, os, locale, meta.KEY, day or week
     /// (offline), with each group's share and its last 30 days.
     Stats(stats::StatsArgs),
@@ -141,7 +141,7 @@ pub async fn run(args: Args) -> Result<(), CliError> {
         Command::Man(man) => completions::man(man, &mut out()),
         Command::Store(store) => store_cmd::run(&args, store, &mut out()),
         Command::Search(search) => search_cmd::run_command(&args, search, &mut out()).await,
-        // pivot (issue 11): the `stats` command.
+        // The `stats` command.
         Command::Stats(stats) => stats::run_command(&args, stats, &mut out()).await,
         Command::Webhook(webhook) => webhook_cmd::run(&args, webhook, &mut std::io::stdout()).await,
         Command::Sync(sync) => sync_cmd::run(&args, sync, &mut out()).await,

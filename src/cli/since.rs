@@ -208,5 +208,4 @@ fn plural(n: u64, noun: &str) -> String {
 }
 
 #[cfg(test)]
-#[path = "since_tests.rs"]
 mod tests;

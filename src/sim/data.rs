@@ -371,5 +371,4 @@ impl Dataset {
 }
 
 #[cfg(test)]
-#[path = "data_tests.rs"]
 mod tests;

@@ -303,5 +303,4 @@ pub fn family_message(
 }
 
 #[cfg(test)]
-#[path = "story_tests.rs"]
 mod tests;

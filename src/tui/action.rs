@@ -43,31 +43,31 @@ pub enum Action {
     Snooze,
     EditNote,
     UndoTriage,
-    // views: saved views and the command palette.
+    // Saved views and the command palette.
     /// Switch to the Nth view (1–9).
     View(u8),
     NextView,
     ClearAll,
     Palette,
-    // Acting on items (helper "acting").
+    // Acting on items.
     ToggleMark,
     MarkRange,
     CopyMarkdown,
     CopyJson,
     Pipe,
     TogglePrivacy,
-    // reading: preview, next/previous item, sidebar (issue 10, "Reading and moving").
+    // Preview, next/previous item, sidebar.
     TogglePreview,
     NextItem,
     PrevItem,
     ToggleSidebar,
-    // insight: grouped view and trends (issue 11).
+    // Grouped view and trends.
     GroupBy,
     Trends,
     Enrich,
-    // similar: Top issues (issue 11).
+    // Top issues.
     TopIssues,
-    // simtui: the items similar to the selected one.
+    // The items similar to the selected one.
     Similar,
 }
 
@@ -111,6 +111,8 @@ pub struct ViewData {
     pub selected: Option<usize>,
     pub top: Option<usize>,
     pub first: Option<usize>,
+    /// How many of the first `keys` are woken items put on top (`store::woken`).
+    pub woken: usize,
     pub window: Window,
     /// How fresh the view's status is in the store.
     pub freshness: Option<Freshness>,
@@ -305,7 +307,7 @@ pub enum Msg {
     /// store, `Ok(false)` not new (a repeat) or not stored (another account's project),
     /// `Err` the store could not take it.
     Arrived(Result<bool, String>),
-    // views: saved views and the command palette.
+    // Saved views and the command palette.
     /// Unseen items per view (`None`: that view's count failed), answer to
     /// `Effect::CountViews`; `Err` when the store could not be read.
     ViewsCounted {
@@ -322,7 +324,7 @@ pub enum Msg {
     },
     /// A key for the open `:` palette.
     PaletteInput(ratatui::crossterm::event::KeyEvent),
-    // Acting on items (helper "acting").
+    // Acting on items.
     /// The marked items' ids read from the store (answer to `Effect::ResolveMarks`).
     MarksResolved {
         request_id: u64,
@@ -341,7 +343,7 @@ pub enum Msg {
     },
     /// A key for the `|` command picker.
     PickerInput(ratatui::crossterm::event::KeyEvent),
-    // reading: side panes' type-ahead and mouse clicks.
+    // Side panes' type-ahead and mouse clicks.
     /// A key for a side pane's type-ahead buffer (see `tui::reading::typeahead_key`).
     TypeAhead(crate::tui::reading::TypeKey),
     /// Mouse: select entry `entry` of side pane `pane` (computed from the panes' layout).
@@ -349,7 +351,7 @@ pub enum Msg {
         pane: crate::tui::state::Focus,
         entry: usize,
     },
-    // insight: grouped view and trends (issue 11).
+    // Grouped view and trends.
     /// A key for the open `=` picker.
     InsightInput(ratatui::crossterm::event::KeyEvent),
     /// The store's custom metadata keys, for the `=` picker.
@@ -370,7 +372,7 @@ pub enum Msg {
     QueueCleared(Result<u64, String>),
     /// Answer to `Effect::QueuedCount`: details queued and not fetched yet.
     QueueCount(Result<u64, String>),
-    // similar: Top issues (issue 11).
+    // Top issues.
     /// Top issues' computation got this far (percent).
     TopIssuesProgress {
         request_id: u64,
@@ -381,7 +383,7 @@ pub enum Msg {
         request_id: u64,
         result: Result<Box<crate::store::similar::TopIssues>, String>,
     },
-    // simtui: the items similar to the selected one.
+    // The items similar to the selected one.
     /// Answer to `Effect::FindSimilar` (`None`: the item is no longer stored).
     SimilarFound {
         request_id: u64,

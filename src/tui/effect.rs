@@ -74,7 +74,7 @@ pub enum Effect {
         ids: Vec<String>,
         text: String,
     },
-    // views: saved views and the command palette.
+    // Saved views and the command palette.
     /// Count the unseen items of each view (in order); answered by `Msg::ViewsCounted`.
     CountViews {
         request_id: u64,
@@ -87,7 +87,7 @@ pub enum Effect {
         path: std::path::PathBuf,
         view: crate::config::views::SavedView,
     },
-    // Acting on items (helper "acting").
+    // Acting on items.
     /// Read the ids of these marked items (a `V` range past the rows read); answered by
     /// `Msg::MarksResolved`.
     ResolveMarks {
@@ -106,10 +106,10 @@ pub enum Effect {
         argv: Vec<String>,
         input: String,
         items: usize,
-        /// fix10: after it exits, "exit N — press a key to return" waits for a key.
+        /// After it exits, "exit N — press a key to return" waits for a key.
         wait: bool,
     },
-    // insight: grouped view and trends (issue 11).
+    // Grouped view and trends.
     /// The custom metadata keys stored; answered by `Msg::MetaKeys`.
     MetaKeys,
     /// The pivot of a view; answered by `Msg::Pivoted`.
@@ -135,14 +135,14 @@ pub enum Effect {
     ClearQueue,
     /// Count the details queued; answered by `Msg::QueueCount`.
     QueuedCount,
-    // similar: Top issues (issue 11).
+    // Top issues.
     /// Cluster the view's items (off the UI thread, progress reported).
     TopIssues {
         request_id: u64,
         spec: ViewSpec,
         now: Timestamp,
     },
-    // simtui: the items similar to one item.
+    // The items similar to one item.
     /// `Store::similar` for the item with key `key`; answered by `Msg::SimilarFound`.
     FindSimilar {
         request_id: u64,

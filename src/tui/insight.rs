@@ -1,4 +1,4 @@
-//! Insight (issue 11): the grouped view (`=`), a pivot of the current view shown in place of
+//! Insight: the grouped view (`=`), a pivot of the current view shown in place of
 //! the list, and the trends panel (`t`) above the list. Plain state, computed off the UI thread
 //! (`runtime::insight`) and cached here: a frame only draws what is stored.
 
@@ -74,6 +74,10 @@ pub struct TrendsPanel {
 
 /// The insight part of `AppState`.
 #[derive(Debug, Clone)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent flags: work due, a count running, a setting"
+)]
 pub struct InsightState {
     pub picker: Option<Picker>,
     pub grouped: Option<Grouped>,

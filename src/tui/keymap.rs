@@ -163,7 +163,7 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::Snooze, &["z"]),
     (Action::EditNote, &["N"]),
     (Action::UndoTriage, &["U"]),
-    // views: saved views and the command palette.
+    // Saved views and the command palette.
     (Action::View(1), &["1"]),
     (Action::View(2), &["2"]),
     (Action::View(3), &["3"]),
@@ -176,23 +176,23 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::NextView, &[";"]),
     (Action::ClearAll, &["X"]),
     (Action::Palette, &[":"]),
-    // Acting on items (helper "acting").
+    // Acting on items.
     (Action::ToggleMark, &["space"]),
     (Action::MarkRange, &["V"]),
     (Action::CopyMarkdown, &["c"]),
     (Action::CopyJson, &["C"]),
     (Action::Pipe, &["|"]),
     (Action::TogglePrivacy, &["P"]),
-    // reading: preview, next/previous item, sidebar.
+    // Preview, next/previous item, sidebar.
     (Action::TogglePreview, &["p"]),
     (Action::NextItem, &["J", "]"]),
     (Action::PrevItem, &["K", "["]),
     (Action::ToggleSidebar, &["b"]),
-    // insight: grouped view and trends (issue 11).
+    // Grouped view and trends.
     (Action::GroupBy, &["="]),
     (Action::Trends, &["t"]),
     (Action::Enrich, &["e"]),
-    // similar: Top issues (issue 11).
+    // Top issues.
     (Action::TopIssues, &["T"]),
     (Action::Similar, &["S"]),
 ];

@@ -5,11 +5,12 @@
 pub mod acting;
 pub mod action;
 pub mod effect;
-// insight: grouped view and trends (issue 11).
+// Grouped view and trends.
 pub mod insight;
 pub mod keymap;
 pub mod layout;
-// views: saved views and the command palette.
+pub mod overlay;
+// Saved views and the command palette.
 pub mod palette;
 pub mod privacy;
 pub mod reading;
@@ -18,12 +19,12 @@ pub mod runtime;
 pub mod similar;
 pub mod state;
 pub mod testkit;
-// similar: the Top issues screen (issue 11).
+// The Top issues screen.
 pub mod top_issues;
 pub mod triage;
 pub mod update;
 pub mod view;
-// views: saved views and the command palette.
+// Saved views and the command palette.
 pub mod views;
 
 pub use runtime::{Arrival, Ended, Job, Options, SyncPort, drive, run};

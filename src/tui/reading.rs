@@ -1,4 +1,4 @@
-//! The reading part of `AppState` (issue 10, "Reading and moving"): the preview pane's switch
+//! The reading part of `AppState`: the preview pane's switch
 //! and its debounce, the sidebar's switch, and a side pane's type-ahead buffer; and the key
 //! translation of that buffer, which the run loop asks before the key map (in a pane, printable
 //! keys are text except the pane's own keys; see [`typeahead_key`]).
@@ -8,7 +8,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::action::{Action, Msg};
 use super::keymap::Keymap;
-use super::state::{AppState, Focus};
+use super::state::{AppState, Focus, Mode};
 
 /// The preview is on by itself from this many columns.
 pub const PREVIEW_AUTO_WIDTH: u16 = 160;
@@ -67,7 +67,7 @@ pub enum TypeKey {
 /// True when the preview is switched on (whether or not there is room or a list to show it).
 #[must_use]
 pub fn preview_on(state: &AppState) -> bool {
-    // fixinsight: the grouped view has no item to preview (the list's would be out of place).
+    // The grouped view has no item to preview (the list's would be out of place).
     if state.insight.grouped.is_some() {
         return false;
     }
@@ -87,29 +87,6 @@ pub fn sidebar_shown(state: &AppState) -> bool {
             .reading
             .sidebar
             .unwrap_or(state.width >= SIDEBAR_AUTO_WIDTH)
-}
-
-/// True when something covers the list and the detail (help, fatal screen, palette, the `|`
-/// picker, the snooze picker, the note editor): clicks and the wheel do not reach under it.
-#[must_use]
-pub fn overlay_open(state: &AppState) -> bool {
-    covers_groups(state) || state.insight.grouped.is_some()
-}
-
-/// True when something covers the grouped view (all of `overlay_open` but the groups): clicks
-/// and the wheel go to the groups only when not.
-#[must_use]
-pub fn covers_groups(state: &AppState) -> bool {
-    state.help
-        || state.fatal.is_some()
-        || state.palette.is_some()
-        || state.acting.picker.is_some()
-        || state.triage.picker.is_some()
-        || state.triage.note.is_some()
-        // insight: the `=` picker (the groups, drawn where the list's rows would be: above).
-        || state.insight.picker.is_some()
-        // similar: the Top issues screen.
-        || state.top_issues.is_some()
 }
 
 /// Actions whose keys keep their meaning in a side pane when no type-ahead buffer is live: the
@@ -141,13 +118,8 @@ const PANE_KEYS: &[Action] = &[
 ///   the palette key (`:`), which ends the buffer and opens the palette (labels hold no `:`).
 #[must_use]
 pub fn typeahead_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Msg> {
-    let covered = state.help
-        || state.detail.is_some()
-        || state.fatal.is_some()
-        || state.text_filter.as_ref().is_some_and(|f| f.editing)
-        || state.triage.picker.is_some()
-        || state.triage.note.is_some();
-    if covered || state.focus == Focus::List {
+    let open = matches!(state.mode(), Mode::Normal | Mode::Grouped);
+    if !open || state.focus == Focus::List {
         return None;
     }
     let live = state.reading.typeahead.is_some();

@@ -3,6 +3,8 @@
 //! (`ListView::keys`); only the rows near the screen are ever read from the store, so memory
 //! stays flat whatever the size of the view.
 
+use std::collections::HashMap;
+
 use jiff::Timestamp;
 
 use crate::store::{StoredItem, Triage};
@@ -28,8 +30,6 @@ pub struct Row {
     pub project: Box<str>,
     /// When the item was last seen by a sync: its status and tags are "as of" then.
     pub seen: Timestamp,
-    /// The user's triage state (raw: the note is sanitized where shown).
-    pub triage: Triage,
 }
 
 impl Row {
@@ -59,7 +59,6 @@ impl Row {
             }),
             project: sanitize_line(&f.project.name).into(),
             seen: item.seen,
-            triage: Triage::default(),
         }
     }
 }
@@ -69,6 +68,9 @@ impl Row {
 pub struct Window {
     pub start: usize,
     pub rows: Vec<Row>,
+    /// The rows' triage states as read with them, by id (raw: the note is sanitized where
+    /// shown); the update moves them into the triage overlay (`tui::overlay`).
+    pub triage: HashMap<String, Triage>,
 }
 
 impl Window {
@@ -116,6 +118,7 @@ mod tests {
         let window = Window {
             start: 10,
             rows: (10..15).map(|n| Row::new(&stored(n))).collect(),
+            triage: HashMap::new(),
         };
         assert_eq!(window.get(12).map(|r| r.key), Some(13));
         assert!(window.get(9).is_none() && window.get(15).is_none());

@@ -6,30 +6,25 @@
 //! turns on (raw mode, alternate screen, mouse reporting, bracketed paste) are turned off on
 //! every way out: `q`, Ctrl-C, a terminating signal at any moment, an error, a panic.
 
-// Acting on items (helper "acting"): reads of marked items, `|`.
 pub mod acting;
-// insight: grouped view and trends (issue 11).
 mod arrivals;
 mod editor;
 mod executor;
 mod foreground;
 pub mod insight;
-mod reader;
+pub mod lanes;
 pub mod reads;
-// simtui: `S` and the pinned key sets.
 pub mod signals;
 pub mod similar;
+mod store_thread;
 mod sync_jobs;
 mod syncer;
-// similar: Top issues off the UI thread (issue 11).
 pub mod top_issues;
+mod translate;
 pub mod triage_writes;
-// views: the views' counts and the config write.
 pub mod views;
 
 pub use sync_jobs::{Job, SyncPort};
-// The translation of terminal events into messages, in a file of its own.
-mod translate;
 pub use translate::translate;
 #[cfg(test)]
 mod tests;
@@ -71,16 +66,16 @@ pub struct Options {
     pub refresh_seconds: u64,
     /// `[triage]`: the seen delay and whether the selection advances after an action.
     pub triage: crate::config::triage::TriageSettings,
-    /// views: the user's `[[views]]` and where `:save-view` writes.
+    /// The user's `[[views]]` and where `:save-view` writes.
     pub views: crate::config::views::ViewsSettings,
-    /// reading: `preview` in config.toml.
+    /// `preview` in config.toml.
     pub preview: crate::config::preview::PreviewSetting,
     pub clipboard: Box<dyn Clipboard>,
     /// New items from outside (webhook receiver), if any: stored, then shown.
     pub arrivals: Option<UnboundedReceiver<Arrival>>,
     /// The client's retry and rate-limit waits, for the countdown.
     pub waits: Option<UnboundedReceiver<crate::api::Wait>>,
-    /// Privacy mode at start, the theme, the `|` commands (helper "acting").
+    /// Privacy mode at start, the theme, the `|` commands.
     pub looks: crate::config::looks::LooksSettings,
 }
 
@@ -171,28 +166,7 @@ where
 {
     let (tx, mut rx) = unbounded_channel::<Msg>();
     let size = terminal.size().map_err(backend_error)?;
-    let mut state = AppState::new(jiff::Timestamp::now(), size.width, size.height);
-    state.tz = jiff::tz::TimeZone::try_system().unwrap_or(jiff::tz::TimeZone::UTC);
-    state.color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    if let Some(reason) = no_browser() {
-        state.can_open_browser = false;
-        state.no_browser_reason = reason;
-    }
-    state.refresh_seconds = options.refresh_seconds;
-    state.triage.advance = options.triage.advance_after_action;
-    // views: the user's views after the built-in ones.
-    state.views = super::views::ViewsState::new(&options.views.views, options.views.path.clone());
-    state.triage.seen_delay = jiff::SignedDuration::from_millis(
-        i64::try_from(options.triage.seen_delay_ms).unwrap_or(i64::MAX),
-    );
-    state.triage.memory_only = options.store.read(|s| s.path().is_none());
-    state.triage.external_editor = editor::chosen().is_some();
-    state.live = options.arrivals.is_some();
-    state.acting.privacy = options.looks.privacy;
-    state.acting.theme = options.looks.theme;
-    state.acting.commands = options.looks.commands;
-    // reading
-    state.reading.preview.setting = options.preview;
+    let mut state = configured(size, &options);
     let keymap = options.keymap;
     let jobs = sync_jobs::SyncJobs::new(options.syncer, &mut state.insight);
     let store = options.store;
@@ -258,20 +232,45 @@ where
             tx: &tx,
             foreground: &foreground,
         };
-        if let Some(msg) = msg {
+        // Then everything already queued before drawing, so bursts coalesce into one frame.
+        for msg in msg
+            .into_iter()
+            .chain(std::iter::from_fn(|| rx.try_recv().ok()))
+        {
             let effects = update(&mut state, msg);
-            let effects = outside.pipes(terminal, effects, state.mouse_captured);
-            executor.run_all(outside.edit_notes(terminal, effects, state.mouse_captured));
-        }
-        // Apply everything already queued before drawing, so bursts coalesce into one frame.
-        while let Ok(msg) = rx.try_recv() {
-            let effects = update(&mut state, msg);
+            // What needs the terminal handed over runs here; the rest goes to the executor.
             let effects = outside.pipes(terminal, effects, state.mouse_captured);
             executor.run_all(outside.edit_notes(terminal, effects, state.mouse_captured));
         }
     }
     executor.shutdown();
     outcome.map(|()| ended)
+}
+
+/// The state of a `size` screen before anything ran: the settings and the environment.
+fn configured(size: ratatui::layout::Size, options: &Options) -> AppState {
+    let mut state = AppState::new(jiff::Timestamp::now(), size.width, size.height);
+    state.tz = jiff::tz::TimeZone::try_system().unwrap_or(jiff::tz::TimeZone::UTC);
+    state.color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    if let Some(reason) = no_browser() {
+        state.can_open_browser = false;
+        state.no_browser_reason = reason;
+    }
+    state.refresh_seconds = options.refresh_seconds;
+    state.triage.advance = options.triage.advance_after_action;
+    // The user's views after the built-in ones.
+    state.views = super::views::ViewsState::new(&options.views.views, options.views.path.clone());
+    state.triage.seen_delay = jiff::SignedDuration::from_millis(
+        i64::try_from(options.triage.seen_delay_ms).unwrap_or(i64::MAX),
+    );
+    state.triage.memory_only = options.store.read(|s| s.path().is_none());
+    state.triage.external_editor = editor::chosen().is_some();
+    state.live = options.arrivals.is_some();
+    state.acting.privacy = options.looks.privacy;
+    state.acting.theme = options.looks.theme;
+    state.acting.commands.clone_from(&options.looks.commands);
+    state.reading.preview.setting = options.preview;
+    state
 }
 
 fn backend_error(error: impl std::error::Error) -> io::Error {

@@ -1,4 +1,4 @@
-//! A fixed set of keys in the ordinary list (issue 11): `S`'s items similar to the selected one,
+//! A fixed set of keys in the ordinary list: `S`'s items similar to the selected one,
 //! best first, or a Top issues cluster's items, newest first. The keys go into the list's query
 //! (`ViewSpec::pinned`), so everything the list does (open, marks, copies, pipe, triage, the
 //! preview) works on them unchanged; a heading says what the list is. The list as it was (its

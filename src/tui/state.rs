@@ -15,6 +15,9 @@ use crate::query::{Highlights, QueryError};
 // The status bar's state: freshness, messages, a fatal explanation.
 mod status;
 pub use status::{Fatal, Note, SyncView};
+// Which screen owns the keyboard.
+mod mode;
+pub use mode::Mode;
 mod budget;
 pub use budget::{LOW_BUDGET, budget_low};
 
@@ -110,44 +113,118 @@ pub struct ListView {
     pub viewport_rows: usize,
     /// The latest query asked for; answers to older ones are dropped (latest wins).
     pub query_id: u64,
-    /// True while that query runs.
-    pub querying: bool,
+    /// That query, while it runs.
+    pub in_flight: Option<InFlight>,
     /// The view the latest query asks for, and the view `keys` are of.
     pub asked: Option<ViewSpec>,
     pub shown: Option<ViewSpec>,
-    /// True once an answer for the current view came in (until then the list says loading).
-    pub loaded: bool,
-    /// `keys` are the first screen's only (start-up); the whole view is on its way.
-    pub partial: bool,
+    /// How much of its view `keys` hold.
+    pub held: Held,
     /// A search that reads details: how many of the items it is about have them (the title).
     pub basis: Option<crate::store::Coverage>,
     /// The latest window of rows asked for.
     pub rows_id: u64,
     /// The last failure of a store read, shown in the list until the next success.
     pub error: Option<String>,
-    /// Rows put on top since the view was chosen (by syncs and arrivals): the first
-    /// `new_count` rows are marked new and the title says "N new".
+    /// Rows put on top since the view was chosen (by syncs and arrivals): the `new_count` rows
+    /// below the woken ones are marked new and the title says "N new".
     pub new_count: usize,
-    /// The query in flight counts rows that appeared above the old first row as new (not
-    /// when only triage changed: an undone `d` brings its item back, it did not arrive).
-    pub count_new: bool,
-    /// Webhook arrivals stored before the query in flight was asked: its answer holds them,
-    /// so the status bar's count moves with the rows (see `AppState::arrivals`).
-    pub arrivals_asked: usize,
-    /// A backfill page the user's scrolling asked for is in flight.
-    pub fetching: bool,
-    /// The user's last movement ended within a screen of the end of a view: one backfill
-    /// page is wanted (sent when paging is allowed, then the wish is spent).
-    pub want_more: bool,
+    /// How many of the first keys are woken items, shown on top until read (`store::woken`):
+    /// new rows land below them.
+    pub woken: usize,
+    /// The backfill pages the user's scrolling asks for.
+    pub paging: Paging,
     /// Enter was pressed on a row still being read: the detail opens when it arrives.
     pub open_when_loaded: bool,
-    /// The next backfill page is wanted but held back because the rate-limit budget is low;
-    /// worked out afresh each time paging is considered (every tick).
-    pub prefetch_paused: bool,
-    // flaky: keys pressed while a query runs.
-    /// The user moved the selection while the latest query ran: its anchor is stale, and its
-    /// answer keeps the selection and the screen on the items moved to since.
+}
+
+impl ListView {
+    /// An answer for the current view came in (until then the list says loading).
+    #[must_use]
+    pub fn loaded(&self) -> bool {
+        self.held != Held::Nothing
+    }
+
+    /// `keys` are the first screen's only (start-up): the whole view is on its way.
+    #[must_use]
+    pub fn partial(&self) -> bool {
+        self.held == Held::FirstScreen
+    }
+
+    /// A query of the view runs.
+    #[must_use]
+    pub fn querying(&self) -> bool {
+        self.in_flight.is_some()
+    }
+
+    /// A backfill page the user's scrolling asked for is in flight.
+    #[must_use]
+    pub fn fetching(&self) -> bool {
+        matches!(self.paging, Paging::Fetching { .. })
+    }
+}
+
+/// How much of its view the list holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Held {
+    /// Nothing answered yet.
+    #[default]
+    Nothing,
+    /// The first screen's keys only (start-up's first frame).
+    FirstScreen,
+    /// Every key of the view.
+    Whole,
+}
+
+/// The view query in flight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct InFlight {
+    /// Rows that appear above the old first row count as new (not when only triage changed:
+    /// an undone `d` brings its item back, it did not arrive).
+    pub count_new: bool,
+    /// Webhook arrivals stored before it was asked: its answer holds them, so the status bar's
+    /// count moves with the rows (see `AppState::arrivals`).
+    pub arrivals_asked: usize,
+    /// The user moved the selection while it ran: its anchor is stale, and its answer keeps
+    /// the selection and the screen on the items moved to since.
     pub moved: bool,
+}
+
+/// The backfill pages the user's scrolling asks for, one at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Paging {
+    #[default]
+    Idle,
+    /// The user's last movement ended within a screen of the end of the view: one page is
+    /// wanted (sent when paging is allowed, then the wish is spent).
+    Wanted,
+    /// Wanted, but held back while the rate-limit budget is low (worked out afresh each time
+    /// paging is considered: every tick).
+    Paused,
+    /// A page is in flight; `more`: the user moved near the end again meanwhile.
+    Fetching { more: bool },
+}
+
+impl Paging {
+    /// A movement ended near the end of the view (`near`) or not.
+    #[must_use]
+    pub fn moved(self, near: bool) -> Self {
+        match self {
+            Paging::Fetching { .. } => Paging::Fetching { more: near },
+            _ if near => Paging::Wanted,
+            _ => Paging::Idle,
+        }
+    }
+
+    /// The page in flight answered (or the status changed under it).
+    #[must_use]
+    pub fn answered(self) -> Self {
+        match self {
+            Paging::Fetching { more: true } => Paging::Wanted,
+            Paging::Fetching { more: false } => Paging::Idle,
+            other => other,
+        }
+    }
 }
 
 /// What the store query of the list is: the filters and the search text.
@@ -159,7 +236,7 @@ pub struct ViewSpec {
     pub tag: Option<Chosen>,
     #[serde(default)]
     pub search: String,
-    /// simtui: a fixed set of keys shown instead of the query (`S`'s similar items, a Top
+    /// A fixed set of keys shown instead of the query (`S`'s similar items, a Top
     /// issues cluster), answered in this order without a query. Never saved.
     #[serde(skip)]
     pub pinned: Option<Arc<[i64]>>,
@@ -222,9 +299,6 @@ pub struct DetailView {
     pub detail_at: Option<Timestamp>,
     /// A fetch of the detail from the service is in flight.
     pub refreshing: bool,
-    /// The item's triage state, kept here because a `d` or `z` in the detail takes the item
-    /// out of the list's rows: from its row when opened, then from each committed write.
-    pub triage: crate::store::Triage,
 }
 
 /// A detail as far as it is known, sanitized.
@@ -238,6 +312,10 @@ pub struct Known {
 
 /// Everything on screen.
 #[derive(Debug, Clone)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent settings and flags of the screen (colour, mouse, help, quit, …)"
+)]
 pub struct AppState {
     pub now: Timestamp,
     /// Where local times are shown (the system zone; UTC in tests).
@@ -292,21 +370,21 @@ pub struct AppState {
     pub arrivals_stored: usize,
     /// Local triage: the view's unseen count, undo, the snooze picker and the note editor.
     pub triage: super::triage::TriageState,
-    // reading: the preview, the sidebar's switch and the panes' type-ahead.
+    // The preview, the sidebar's switch and the panes' type-ahead.
     pub reading: super::reading::Reading,
     /// Set by `update` when the screen must be redrawn.
     pub dirty: bool,
-    // views: saved views and the command palette.
+    // Saved views and the command palette.
     pub views: super::views::ViewsState,
     /// The `:` palette, while open.
     pub palette: Option<super::palette::Palette>,
-    /// Marks, privacy mode, theme, `|` commands (helper "acting").
+    /// Marks, privacy mode, theme, `|` commands.
     pub acting: super::acting::ActingState,
-    /// insight: the grouped view, its picker and the trends panel (issue 11).
+    /// The grouped view, its picker and the trends panel.
     pub insight: super::insight::InsightState,
-    // similar: the Top issues screen (issue 11).
+    // The Top issues screen.
     pub top_issues: Option<super::top_issues::TopIssuesScreen>,
-    /// simtui: `S`'s similar items or a cluster's, pinned in the list.
+    /// `S`'s similar items or a cluster's, pinned in the list.
     pub similar: super::similar::SimilarState,
 }
 
@@ -356,7 +434,7 @@ impl AppState {
             // reading
             reading: super::reading::Reading::default(),
             dirty: true,
-            // views: saved views and the command palette.
+            // Saved views and the command palette.
             views: super::views::ViewsState::new(&[], None),
             palette: None,
             acting: super::acting::ActingState::default(),

@@ -7,9 +7,8 @@ use jiff::tz::TimeZone;
 
 use super::action::{Freshness, Msg, SyncJob, Synced};
 use super::effect::Effect;
+use super::runtime::lanes::{Lane, lane, store_task};
 use super::runtime::reads::{self, FreshnessOf};
-use super::runtime::triage_writes;
-use super::runtime::views::task as views_task;
 use super::state::AppState;
 use super::update::{first_query, start, update};
 use crate::api::{App, Cursor, Feedback, FeedbackDetail, Page, Project, RateLimit, Tag};
@@ -235,16 +234,7 @@ impl Harness {
     pub fn hold(&mut self, effects: Vec<Effect>) -> Vec<Msg> {
         let mut answers = Vec::new();
         for effect in effects {
-            match reads::task(&self.store, effect.clone(), &TimeZone::UTC, &no_freshness())
-                .or_else(|| triage_writes::task(&self.store, effect.clone()))
-                // views: the views' counts and config writes.
-                .or_else(|| views_task(&self.store, &effect, &TimeZone::UTC))
-                .or_else(|| crate::tui::runtime::acting::task(&self.store, &effect))
-                .or_else(|| crate::tui::runtime::similar::task(&self.store, &effect))
-                // insight
-                .or_else(|| {
-                    crate::tui::runtime::insight::task(&self.store, &effect, &TimeZone::UTC)
-                }) {
+            match self.store_task(effect.clone()) {
                 Some(task) => answers.push(task()),
                 None => self.sent.push(effect),
             }
@@ -252,22 +242,23 @@ impl Harness {
         answers
     }
 
+    /// The store work of an effect in one of the store's lanes, as the executor runs it (the
+    /// same routing: `runtime::lanes`); `None` for the effects of the other lanes.
+    fn store_task(&self, effect: Effect) -> Option<reads::Task> {
+        match lane(&effect) {
+            Lane::Read { .. } | Lane::Count | Lane::Write | Lane::Detached => {
+                store_task(&self.store, effect, &TimeZone::UTC, &no_freshness())
+            }
+            Lane::Remember | Lane::Network | Lane::Long | Lane::Local | Lane::Terminal => None,
+        }
+    }
+
     /// Answers reads (and the reads their answers ask for), keeping the other effects.
     pub fn settle(&mut self, effects: Vec<Effect>) -> Vec<Effect> {
         let mut queue: std::collections::VecDeque<Effect> = effects.into();
         let mut others = Vec::new();
-        let freshness = no_freshness();
         while let Some(effect) = queue.pop_front() {
-            match reads::task(&self.store, effect.clone(), &TimeZone::UTC, &freshness)
-                .or_else(|| triage_writes::task(&self.store, effect.clone()))
-                // views: the views' counts and config writes.
-                .or_else(|| views_task(&self.store, &effect, &TimeZone::UTC))
-                .or_else(|| crate::tui::runtime::acting::task(&self.store, &effect))
-                .or_else(|| crate::tui::runtime::similar::task(&self.store, &effect))
-                // insight
-                .or_else(|| {
-                    crate::tui::runtime::insight::task(&self.store, &effect, &TimeZone::UTC)
-                }) {
+            match self.store_task(effect.clone()) {
                 Some(task) => queue.extend(update(&mut self.state, task())),
                 None => others.push(effect),
             }

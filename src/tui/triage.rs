@@ -1,6 +1,6 @@
-//! The inbox's side of local triage (`store::triage`): what `update` keeps (the view's unseen
-//! count, the undo steps, writes in flight, the snooze picker and the note editor) and what a
-//! write reports back. Nothing is shown as done before the store committed it: a key sends
+//! The inbox's side of local triage (`store::triage`): what `update` keeps (the triage overlay
+//! with the view's unseen count, the undo steps, writes in flight, the snooze picker and the
+//! note editor) and what a write reports back. Nothing is shown as done before the store committed it: a key sends
 //! `Effect::Triage`, the writer commits, `Msg::Triaged` updates the rows.
 
 use std::collections::HashMap;
@@ -9,6 +9,7 @@ use jiff::{SignedDuration, Timestamp};
 use ratatui_textarea::TextArea;
 
 use crate::store::{Triage, TriageChange};
+use crate::tui::overlay::Overlay;
 use crate::tui::state::AppState;
 
 mod snooze;
@@ -20,9 +21,13 @@ pub const UNDO_DEPTH: usize = 20;
 
 /// The triage part of `AppState`.
 #[derive(Debug, Clone)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent settings (advance, an editor, no store) and what was said once"
+)]
 pub struct TriageState {
-    /// Unseen items in the current view, as of its last query.
-    pub unseen: usize,
+    /// Every item's triage state the inbox holds, and the view's unseen count.
+    pub overlay: Overlay,
     /// The store's triage write count as of the last query (`store::TRIAGE_REV`).
     pub rev: i64,
     /// When the earliest snooze ends: the view is read again then.
@@ -32,9 +37,6 @@ pub struct TriageState {
     /// `U` pressed while writes were in flight: undone once they committed (the step of the
     /// action just sent is not kept before its answer).
     pub undo_waiting: usize,
-    /// The states that writes in flight will leave, so a key pressed again before the answer
-    /// toggles from what it will be.
-    pub queued: HashMap<String, Triage>,
     pub writing: u32,
     /// Opening a detail marks its item seen after this long.
     pub seen_delay: SignedDuration,
@@ -59,12 +61,11 @@ pub struct TriageState {
 impl Default for TriageState {
     fn default() -> Self {
         Self {
-            unseen: 0,
+            overlay: Overlay::default(),
             rev: 0,
             next_wake: None,
             undo: Vec::new(),
             undo_waiting: 0,
-            queued: HashMap::new(),
             writing: 0,
             seen_delay: SignedDuration::from_millis(
                 i64::try_from(SEEN_DELAY_MS).unwrap_or(i64::MAX),
@@ -148,21 +149,11 @@ pub struct Triaged {
     pub what: String,
 }
 
-/// The committed triage state of item `id` as the inbox knows it: the open detail's when it
-/// is that item's (it may have left the rows), else its row's, else untouched.
+/// The committed triage state of item `id` as the inbox knows it (untouched when it holds
+/// none).
 #[must_use]
 pub fn known(state: &AppState, id: &str) -> Triage {
-    if let Some(detail) = state.detail.as_ref().filter(|d| d.id == id) {
-        return detail.triage.clone();
-    }
-    state
-        .list
-        .window
-        .rows
-        .iter()
-        .find(|r| *r.id == *id)
-        .map(|r| r.triage.clone())
-        .unwrap_or_default()
+    state.triage.overlay.shown(id)
 }
 
 /// The glyphs of a state, in a fixed order (● unseen, ★ starred, ✓ done, ◷ woken, ⏾ snoozed,

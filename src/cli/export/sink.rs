@@ -298,5 +298,4 @@ fn csv_record(record: &Record, columns: &[Field], raw: bool) -> Vec<String> {
 }
 
 #[cfg(test)]
-#[path = "sink_tests.rs"]
 mod tests;

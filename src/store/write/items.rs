@@ -110,25 +110,7 @@ fn put_one<'a>(
         None => None,
     };
     let tags = serde_json::to_string(&item.tags).unwrap_or_else(|_| "[]".to_owned());
-    let stored = tx
-        .prepare_cached(
-            "SELECT k, status, tags, message, email, project, app, seen, unknown_status
-             FROM items WHERE id = ?1",
-        )?
-        .query_row([item.id.as_str()], |row| {
-            Ok(Stored {
-                k: row.get(0)?,
-                status: row.get(1)?,
-                unknown_status: row.get(8)?,
-                tags: row.get(2)?,
-                message: row.get(3)?,
-                email: row.get(4)?,
-                project: row.get(5)?,
-                app: row.get(6)?,
-                seen: row.get(7)?,
-            })
-        })
-        .optional()?;
+    let stored = read_stored(tx, item.id.as_str())?;
     let place = Place::of(sighting, stored.as_ref().map(|old| old.status.as_str()));
     match &stored {
         None => {
@@ -184,6 +166,28 @@ fn put_one<'a>(
             Ok(Outcome::Same)
         }
     }
+}
+
+/// The stored copy of the item with this server id.
+fn read_stored(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<Option<Stored>> {
+    tx.prepare_cached(
+        "SELECT k, status, tags, message, email, project, app, seen, unknown_status
+         FROM items WHERE id = ?1",
+    )?
+    .query_row([id], |row| {
+        Ok(Stored {
+            k: row.get(0)?,
+            status: row.get(1)?,
+            unknown_status: row.get(8)?,
+            tags: row.get(2)?,
+            message: row.get(3)?,
+            email: row.get(4)?,
+            project: row.get(5)?,
+            app: row.get(6)?,
+            seen: row.get(7)?,
+        })
+    })
+    .optional()
 }
 
 /// Where an item is kept: `status` is the list it is in, always a status this version knows

@@ -253,5 +253,4 @@ pub fn copy_text(kind: Kind, details: &[FeedbackDetail], private: bool) -> CopyT
 }
 
 #[cfg(test)]
-#[path = "copies_tests.rs"]
 mod tests;

@@ -1,4 +1,4 @@
-//! Acting on items (issue 10): the marks of multi-select, privacy mode, the theme, the `|`
+//! Acting on items: the marks of multi-select, privacy mode, the theme, the `|`
 //! commands and their picker, and the copies and pipes waiting for the items' details. Plain
 //! data kept in `AppState::acting`; `update::acting` changes it.
 

@@ -53,7 +53,7 @@ impl Action {
         (Action::Snooze, "snooze", "snooze until a time (picker)"),
         (Action::EditNote, "edit_note", "edit the item's note"),
         (Action::UndoTriage, "undo", "undo the last triage action"),
-        // views: saved views and the command palette.
+        // Saved views and the command palette.
         (Action::View(1), "view_1", "switch to view 1 (Inbox)"),
         (Action::View(2), "view_2", "switch to view 2 (Starred)"),
         (Action::View(3), "view_3", "switch to view 3 (Snoozed)"),
@@ -74,7 +74,7 @@ impl Action {
             "palette",
             "command palette: actions, views, save-view",
         ),
-        // Acting on items (helper "acting").
+        // Acting on items.
         (
             Action::ToggleMark,
             "toggle_mark",
@@ -101,7 +101,7 @@ impl Action {
             "toggle_privacy",
             "privacy: mask emails and custom values",
         ),
-        // reading: preview, next/previous item, sidebar.
+        // Preview, next/previous item, sidebar.
         (
             Action::TogglePreview,
             "toggle_preview",
@@ -122,7 +122,7 @@ impl Action {
             "toggle_sidebar",
             "hide / show the side panes",
         ),
-        // insight: grouped view and trends (issue 11).
+        // Grouped view and trends.
         (
             Action::GroupBy,
             "group_by",
@@ -134,13 +134,13 @@ impl Action {
             "enrich",
             "fetch the view's missing details (again: cancel)",
         ),
-        // similar: Top issues (issue 11).
+        // Top issues.
         (
             Action::TopIssues,
             "top_issues",
             "Top issues: this view's near-duplicates, largest first",
         ),
-        // simtui
+        // Similar items.
         (
             Action::Similar,
             "similar",

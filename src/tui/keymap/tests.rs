@@ -133,7 +133,7 @@ fn ctrl_c_is_the_interrupt_and_not_a_table_key() {
     assert!(err.message.contains("always quits"), "{}", err.message);
 }
 
-// Acting on items (helper "acting").
+// Acting on items.
 #[test]
 fn acting_keys_are_bound() {
     let map = Keymap::default();

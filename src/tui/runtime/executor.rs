@@ -12,7 +12,9 @@ use ratatui::crossterm::execute;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
+use super::lanes::{Lane, lane, store_task};
 use super::reads::{self, FreshnessOf};
+use super::store_thread::StoreThread;
 use crate::clipboard::Clipboard;
 use crate::store::Shared;
 use crate::tui::action::{CopyOutcome, Msg, ViewError};
@@ -30,13 +32,13 @@ pub(super) struct Executor {
     /// The latest view query asked for: an older one still waiting to run is skipped.
     latest_query: Arc<AtomicU64>,
     pub(super) sync: super::sync_jobs::SyncJobs,
-    /// The reading thread's queue.
-    reads: super::reader::Reader,
+    /// The reading thread.
+    reads: StoreThread,
     /// Another connection to a file store, and its thread, for the pane counts.
     panes: Option<Shared>,
-    panes_reads: super::reader::Reader,
+    panes_reads: StoreThread,
     /// The triage writes' thread: in order, one at a time.
-    writes: super::reader::Reader,
+    writes: StoreThread,
 }
 
 /// How long quitting waits for the triage writes queued (they take milliseconds; the store's
@@ -90,9 +92,9 @@ impl Executor {
         Self {
             panes: panes_store(&store),
             store,
-            reads: super::reader::Reader::start(tx.clone()),
-            panes_reads: super::reader::Reader::start(tx.clone()),
-            writes: super::reader::Reader::start(tx.clone()),
+            reads: StoreThread::start("store-reads", tx.clone()),
+            panes_reads: StoreThread::start("store-counts", tx.clone()),
+            writes: StoreThread::start("triage-writes", tx.clone()),
             tx,
             root: CancellationToken::new(),
             clipboard,
@@ -117,9 +119,6 @@ impl Executor {
     /// Runs a store read here and now and returns its answer: for the first frame only, which
     /// is start-up (everything after runs off the UI thread).
     pub(super) fn run_now(&self, effect: Effect) -> Option<Msg> {
-        if let Effect::Query { request_id, .. } = &effect {
-            self.latest_query.store(*request_id, Ordering::SeqCst);
-        }
         self.read_task(effect).map(|task| task())
     }
 
@@ -142,75 +141,77 @@ impl Executor {
         let _ = self.tx.send(Msg::Copied(outcome));
     }
 
+    /// Runs `effect` in its lane (`lanes::lane`).
     fn run(&mut self, effect: Effect) {
-        if let Effect::Query { request_id, .. } = &effect {
-            self.latest_query.store(*request_id, Ordering::SeqCst);
-        }
-        if let (Effect::LoadPanes { .. }, Some(panes)) = (&effect, &self.panes) {
-            // Pane counts walk many rows: on their own connection and thread, they never hold
-            // a view's query back.
-            if let Some(task) = reads::task(panes, effect.clone(), &self.tz, &self.freshness) {
-                self.panes_reads.push(task, false);
+        match lane(&effect) {
+            Lane::Read { first } => {
+                if let Some(task) = self.read_task(effect) {
+                    self.reads.push(task, first);
+                }
             }
-            return;
-        }
-        // views: the counts on the panes' connection and thread (they walk many rows too); the
-        // config file's write on a blocking thread of its own.
-        let counts_store = self.panes.as_ref().unwrap_or(&self.store);
-        // insight: pivots and trends walk many rows too, as the counts do.
-        let counts = super::views::task(counts_store, &effect, &self.tz)
-            .or_else(|| super::insight::task(counts_store, &effect, &self.tz));
-        if let Some(task) = counts {
-            if matches!(effect, Effect::WriteView { .. }) {
-                let tx = self.tx.clone();
-                tokio::task::spawn_blocking(move || {
-                    let _ = tx.send(task());
-                });
-            } else if self.panes.is_some() {
-                self.panes_reads.push(task, false);
-            } else {
-                self.reads.push(task, false);
-            }
-            return;
-        }
-        if let Some(task) = super::triage_writes::task(&self.store, effect.clone()) {
-            self.writes.push(task, false);
-            return;
-        }
-        if let Some(task) = super::acting::task(&self.store, &effect)
-            .or_else(|| super::similar::task(&self.store, &effect))
-        {
-            self.reads.push(task, false);
-            return;
-        }
-        let first = matches!(effect, Effect::Query { .. });
-        if let Some(task) = self.read_task(effect.clone()) {
-            self.reads.push(task, first);
-            return;
-        }
-        match effect {
-            Effect::SaveView(spec) => {
-                let store = self.store.clone();
-                tokio::task::spawn_blocking(move || {
-                    if let Err(error) = store.write(|s| reads::save_view(s, &spec)) {
-                        tracing::warn!(%error, "cannot remember the view");
+            // On the counts' connection and thread when there is one (a file store).
+            Lane::Count => {
+                let store = self.panes.as_ref().unwrap_or(&self.store);
+                if let Some(task) = store_task(store, effect, &self.tz, &self.freshness) {
+                    match self.panes {
+                        Some(_) => self.panes_reads.push(task, false),
+                        None => self.reads.push(task, false),
                     }
-                });
+                }
             }
-            Effect::Sync(job) => self.sync.run(job, &self.tx, &self.root),
-            Effect::FetchDetail { id } => self.sync.detail(id, &self.tx, &self.root),
+            Lane::Write => {
+                if let Some(task) = store_task(&self.store, effect, &self.tz, &self.freshness) {
+                    self.writes.push(task, false);
+                }
+            }
+            Lane::Detached => {
+                let store = self.panes.as_ref().unwrap_or(&self.store);
+                if let Some(task) = store_task(store, effect, &self.tz, &self.freshness) {
+                    let tx = self.tx.clone();
+                    tokio::task::spawn_blocking(move || {
+                        let _ = tx.send(task());
+                    });
+                }
+            }
+            Lane::Remember => {
+                if let Effect::SaveView(spec) = effect {
+                    let store = self.store.clone();
+                    tokio::task::spawn_blocking(move || {
+                        if let Err(error) = store.write(|s| reads::save_view(s, &spec)) {
+                            tracing::warn!(%error, "cannot remember the view");
+                        }
+                    });
+                }
+            }
+            Lane::Network => match effect {
+                Effect::Sync(job) => self.sync.run(job, &self.tx, &self.root),
+                Effect::FetchDetail { id } => self.sync.detail(id, &self.tx, &self.root),
+                _ => {}
+            },
+            Lane::Long => {
+                if let Effect::TopIssues {
+                    request_id,
+                    spec,
+                    now,
+                } = effect
+                {
+                    super::top_issues::run(&self.store, &self.tx, request_id, spec, now, &self.tz);
+                }
+            }
+            Lane::Local => self.local(effect),
+            // The loop hands the terminal over for these before the rest reach here.
+            Lane::Terminal => {}
+        }
+    }
+
+    /// Clipboard, browser and mouse capture, in place.
+    fn local(&mut self, effect: Effect) {
+        match effect {
             Effect::Copy { what, text } => self.copy(what, &text),
             Effect::OpenUrl { url } => {
                 let result = open::that_detached(&url).map_err(|e| e.to_string());
                 let _ = self.tx.send(Msg::Opened { url, result });
             }
-            // similar: Top issues on a thread and connection of their own (seconds of work
-            // must not hold the list's reads), progress sent as it goes.
-            Effect::TopIssues {
-                request_id,
-                spec,
-                now,
-            } => super::top_issues::run(&self.store, &self.tx, request_id, spec, now, &self.tz),
             Effect::SetMouseCapture(on) => {
                 let mut out = io::stdout();
                 let _ = if on {
@@ -220,41 +221,22 @@ impl Executor {
                 };
                 let _ = out.flush();
             }
-            Effect::Query { .. }
-            | Effect::LoadRows { .. }
-            | Effect::LoadPanes { .. }
-            | Effect::LoadDetail { .. }
-            | Effect::Triage { .. }
-            | Effect::TriageUndo { .. }
-            | Effect::StoreRevs
-            | Effect::EditNote { .. }
-            // views: run above.
-            | Effect::CountViews { .. }
-            | Effect::WriteView { .. }
-            | Effect::ResolveMarks { .. }
-            | Effect::Gather { .. }
-            | Effect::Pipe { .. }
-            // insight: run above.
-            | Effect::MetaKeys
-            | Effect::Pivot { .. }
-            | Effect::Trend { .. }
-            | Effect::QueueDetails { .. }
-            | Effect::ClearQueue
-            | Effect::QueuedCount
-            // simtui: run above.
-            | Effect::FindSimilar { .. } => {}
+            _ => {}
         }
     }
 
     /// The blocking read an effect asks for, as a closure that returns its answer (`None` for
-    /// the effects that are not reads). A query still waiting to run when a newer one is asked
-    /// for is skipped: its answer would be dropped anyway.
+    /// the effects that are not reads). The latest view query asked for is noted: one still
+    /// waiting to run when a newer one is asked for is skipped (its answer would be dropped).
     fn read_task(&self, effect: Effect) -> Option<reads::Task> {
         let request = match &effect {
             Effect::Query { request_id, .. } => Some(*request_id),
             _ => None,
         };
-        let task = reads::task(&self.store, effect, &self.tz, &self.freshness)?;
+        if let Some(request_id) = request {
+            self.latest_query.store(request_id, Ordering::SeqCst);
+        }
+        let task = store_task(&self.store, effect, &self.tz, &self.freshness)?;
         let Some(request_id) = request else {
             return Some(task);
         };

@@ -101,9 +101,12 @@ pub fn query(
     cx: &Context,
     freshness: &dyn Fn(&Store, &str) -> Option<Freshness>,
 ) -> Result<ViewData, ViewError> {
-    let keys = match &spec.pinned {
+    let (keys, woken) = match &spec.pinned {
         // simtui: a pinned key set is answered as it is, less what the store no longer holds.
-        Some(pinned) => super::similar::stored_keys(store, pinned).map_err(store_error)?,
+        Some(pinned) => (
+            super::similar::stored_keys(store, pinned).map_err(store_error)?,
+            0,
+        ),
         None => view_keys(store, spec, limit, cx)?,
     };
     let triage = super::triage_writes::figures(store, &keys, cx.now).map_err(store_error)?;
@@ -138,6 +141,7 @@ pub fn query(
         selected,
         top,
         first,
+        woken,
         window,
         freshness: freshness(store, spec.listed()),
         partial,
@@ -198,13 +202,14 @@ pub(super) fn details_view(
     ))
 }
 
-/// The keys of the view `spec` (its filters and search, the hidden items left out).
+/// The keys of the view `spec` (its filters and search, the hidden items left out), and how
+/// many of the first are woken items put on top.
 fn view_keys(
     store: &Store,
     spec: &ViewSpec,
     limit: Option<usize>,
     cx: &Context,
-) -> Result<Vec<i64>, ViewError> {
+) -> Result<(Vec<i64>, usize), ViewError> {
     let mut view = panes_query(spec);
     let parsed = search::parse(&spec.search).map_err(ViewError::Query)?;
     if !parsed.is_empty() {
@@ -226,11 +231,11 @@ fn view_keys(
     Ok(woken_first(keys, woken, limit))
 }
 
-/// `keys` with the `woken` ones (a subset of the view, in its order) moved to the top; a
-/// limited read keeps its limit.
-fn woken_first(keys: Vec<i64>, woken: Vec<i64>, limit: Option<usize>) -> Vec<i64> {
+/// `keys` with the `woken` ones (a subset of the view, in its order) moved to the top, and
+/// how many those are; a limited read keeps its limit.
+fn woken_first(keys: Vec<i64>, woken: Vec<i64>, limit: Option<usize>) -> (Vec<i64>, usize) {
     if woken.is_empty() {
-        return keys;
+        return (keys, 0);
     }
     let set: std::collections::HashSet<i64> = woken.iter().copied().collect();
     let mut out = woken;
@@ -238,7 +243,8 @@ fn woken_first(keys: Vec<i64>, woken: Vec<i64>, limit: Option<usize>) -> Vec<i64
     if let Some(limit) = limit {
         out.truncate(limit);
     }
-    out
+    let on_top = set.len().min(out.len());
+    (out, on_top)
 }
 
 /// The rows of `keys`, which start at view position `start`. A key no longer stored (dropped
@@ -246,18 +252,25 @@ fn woken_first(keys: Vec<i64>, woken: Vec<i64>, limit: Option<usize>) -> Vec<i64
 pub fn window(store: &Store, start: usize, keys: &[i64]) -> Result<Window, StoreError> {
     let items = store.items(keys)?;
     let ids: Vec<&str> = items.iter().map(|i| i.feedback.id.as_str()).collect();
-    let mut triage = store.triage_of(&ids)?;
-    let rows = items
+    let mut states = store.triage_of(&ids)?;
+    let rows: Vec<Row> = items
         .iter()
         .zip(keys)
         .take_while(|(item, key)| item.key == **key)
-        .map(|(item, _)| {
-            let mut row = Row::new(item);
-            row.triage = triage.remove(item.feedback.id.as_str()).unwrap_or_default();
-            row
+        .map(|(item, _)| Row::new(item))
+        .collect();
+    let triage = rows
+        .iter()
+        .map(|row| {
+            let state = states.remove(&*row.id).unwrap_or_default();
+            (row.id.to_string(), state)
         })
         .collect();
-    Ok(Window { start, rows })
+    Ok(Window {
+        start,
+        rows,
+        triage,
+    })
 }
 
 /// The panes' data for a status (apps of `project` when given).

@@ -27,7 +27,7 @@ pub trait SyncPort: Send + Sync {
     fn freshness(&self, store: &Store, status: &str) -> Option<Freshness>;
     /// The last rate-limit figures the service sent.
     fn rate_limit(&self) -> RateLimit;
-    /// The sync's settings (fixinsight: the enrichment's estimate and whether it can run).
+    /// The sync's settings (the enrichment's estimate and whether it can run).
     fn settings(&self) -> crate::sync::SyncSettings {
         crate::sync::SyncSettings::default()
     }

@@ -1,4 +1,4 @@
-//! Runs Top issues (issue 11) for the inbox: on a blocking thread with a connection of its own
+//! Runs Top issues for the inbox: on a blocking thread with a connection of its own
 //! (seconds of work must not hold the list's reads back; an in-memory store has one connection
 //! and shares it), reporting progress over the channel as it goes.
 

@@ -5,7 +5,7 @@ use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, MouseEve
 
 use crate::tui::action::{Action, Msg};
 use crate::tui::keymap::{Keymap, is_interrupt};
-use crate::tui::state::AppState;
+use crate::tui::state::{AppState, Mode};
 use crate::tui::view;
 
 /// Turns a terminal event into a message: key presses (releases and repeats are ignored),
@@ -27,7 +27,7 @@ pub fn translate(event: &Event, state: &AppState, keymap: &Keymap) -> Option<Msg
                 MouseEventKind::Down(_) => return click(state, mouse.column, mouse.row),
                 _ => return None,
             };
-            Some(if state.help {
+            Some(if state.mode() == Mode::Help {
                 help_scroll(state, keymap, lines)
             } else {
                 Msg::Scroll(lines)
@@ -37,73 +37,72 @@ pub fn translate(event: &Event, state: &AppState, keymap: &Keymap) -> Option<Msg
     }
 }
 
-/// A click selects a list row or a side pane's entry, and only when nothing covers them.
+/// A click selects a list row or a side pane's entry (or a group of the grouped view), and
+/// only when nothing covers them.
 fn click(state: &AppState, column: u16, row: u16) -> Option<Msg> {
-    // views: nor under the palette; fix10: nor under a picker or the note editor.
-    // fixinsight: on the grouped view a click selects a group (`ClickRow` carries its index).
-    if state.insight.grouped.is_some() && state.detail.is_none() {
-        let covered = crate::tui::reading::covers_groups(state);
-        let at = view::insight::group_at(state, column, row).filter(|_| !covered)?;
-        return Some(Msg::ClickRow(u16::try_from(at).unwrap_or(u16::MAX)));
+    match state.mode() {
+        Mode::Grouped => {
+            let at = view::insight::group_at(state, column, row)?;
+            Some(Msg::ClickRow(u16::try_from(at).unwrap_or(u16::MAX)))
+        }
+        // Where the click lands comes from the layout (sidebar, list, preview).
+        Mode::Normal | Mode::FilterPrompt => view::layout::click_target(state, column, row),
+        Mode::Fatal
+        | Mode::Help
+        | Mode::ActingPicker
+        | Mode::GroupPicker
+        | Mode::NoteEditor
+        | Mode::TriagePicker
+        | Mode::Palette
+        | Mode::TopIssues
+        | Mode::Detail => None,
     }
-    let covered = state.detail.is_some() || crate::tui::reading::overlay_open(state);
-    // reading: where the click lands comes from the layout (sidebar, list, preview).
-    (!covered).then(|| view::layout::click_target(state, column, row))?
 }
 
+/// A key press, routed by the mode: the screens that take typing get the key itself, the
+/// others its bound action (in the side panes, printable keys may go to the type-ahead).
 fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Msg> {
     if is_interrupt(key) {
         return Some(Msg::Interrupt);
     }
-    if state.help {
-        return keymap.action(key).map(|action| match action {
-            Action::MoveDown => help_scroll(state, keymap, 1),
-            Action::MoveUp => help_scroll(state, keymap, -1),
-            Action::PageDown | Action::PageUp => {
-                let (page, _) = view::help_scroll_range(state.width, state.height, keymap);
-                let page = i32::from(page.max(1));
-                help_scroll(
-                    state,
-                    keymap,
-                    if action == Action::PageUp {
-                        -page
-                    } else {
-                        page
-                    },
-                )
-            }
-            Action::Top => help_scroll(state, keymap, i32::MIN),
-            Action::Bottom => help_scroll(state, keymap, i32::MAX),
-            other => Msg::Action(other),
-        });
-    }
-    if state.acting.picker.is_some() {
-        return Some(Msg::PickerInput(*key));
-    }
-    // insight: the open `=` picker takes every key.
-    if state.insight.picker.is_some() {
-        return Some(Msg::InsightInput(*key));
-    }
-    if state.triage.picker.is_some() || state.triage.note.is_some() {
-        return Some(Msg::TriageInput(*key));
-    }
-    // views: the open palette takes every key.
-    if state.palette.is_some() {
-        return Some(Msg::PaletteInput(*key));
-    }
-    // reading: a side pane's type-ahead takes unbound printable keys (and all while live).
-    if let Some(msg) = crate::tui::reading::typeahead_key(key, state, keymap) {
-        return Some(msg);
-    }
-    let editing = state.text_filter.as_ref().is_some_and(|f| f.editing);
-    if editing {
-        return Some(match key.code {
+    match state.mode() {
+        Mode::Help => keymap
+            .action(key)
+            .map(|action| help_key(state, keymap, action)),
+        Mode::ActingPicker => Some(Msg::PickerInput(*key)),
+        Mode::GroupPicker => Some(Msg::InsightInput(*key)),
+        Mode::NoteEditor | Mode::TriagePicker => Some(Msg::TriageInput(*key)),
+        Mode::Palette => Some(Msg::PaletteInput(*key)),
+        Mode::FilterPrompt => Some(match key.code {
             KeyCode::Esc => Msg::Action(Action::Back),
             KeyCode::Enter => Msg::Action(Action::Open),
             _ => Msg::FilterInput(*key),
-        });
+        }),
+        Mode::Normal | Mode::Grouped => crate::tui::reading::typeahead_key(key, state, keymap)
+            .or_else(|| keymap.action(key).map(Msg::Action)),
+        Mode::Fatal | Mode::TopIssues | Mode::Detail => keymap.action(key).map(Msg::Action),
     }
-    keymap.action(key).map(Msg::Action)
+}
+
+/// The help's keys: the moves scroll it, the rest act (close it, or are ignored there).
+fn help_key(state: &AppState, keymap: &Keymap, action: Action) -> Msg {
+    match action {
+        Action::MoveDown => help_scroll(state, keymap, 1),
+        Action::MoveUp => help_scroll(state, keymap, -1),
+        Action::PageDown | Action::PageUp => {
+            let (page, _) = view::help_scroll_range(state.width, state.height, keymap);
+            let page = i32::from(page.max(1));
+            let lines = if action == Action::PageUp {
+                -page
+            } else {
+                page
+            };
+            help_scroll(state, keymap, lines)
+        }
+        Action::Top => help_scroll(state, keymap, i32::MIN),
+        Action::Bottom => help_scroll(state, keymap, i32::MAX),
+        other => Msg::Action(other),
+    }
 }
 
 /// Scrolls the help by `lines`, within what its layout at the current size allows.

@@ -7,6 +7,10 @@ use jiff::Timestamp;
 
 /// How fresh the store is, for the status bar.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent facts about the sync, each set by its own message"
+)]
 pub struct SyncView {
     /// When the current status last synced to its head (`None`: never).
     pub as_of: Option<Timestamp>,

@@ -35,7 +35,6 @@ pub(super) fn open_stored(state: &mut AppState) -> Vec<Effect> {
     };
     state.list.open_when_loaded = false;
     let known = state.details.get(&id).map(|k| k.fetched);
-    let triage = crate::tui::triage::known(state, &id);
     state.detail = Some(DetailView {
         id: id.clone(),
         load: if known.is_some() {
@@ -46,7 +45,6 @@ pub(super) fn open_stored(state: &mut AppState) -> Vec<Effect> {
         scroll: 0,
         detail_at: known.flatten(),
         refreshing: false,
-        triage,
     });
     vec![Effect::LoadDetail { id }]
 }

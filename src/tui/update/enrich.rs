@@ -1,4 +1,4 @@
-//! Enrichment from the inbox (issue 11): `e` queues the current view's items that have no
+//! Enrichment from the inbox: `e` queues the current view's items that have no
 //! detail (off the UI thread); the sync's background fetches them, and after each of its steps
 //! the queue is counted again for the status bar's "details 120/812 · ~4 min". `e` again
 //! cancels (the queue is emptied). The queue is in the store: at start it is counted, and a

@@ -7,8 +7,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::{info, list, text_filter};
 use crate::text::sanitize_line;
 use crate::tui::effect::Effect;
-use crate::tui::reading::{covers_groups, overlay_open};
-use crate::tui::state::AppState;
+use crate::tui::state::{AppState, Mode};
 
 /// Most bytes the prompt holds. A paste beyond it is cut (at a character boundary) and the
 /// note says so: the prompt filters, it is not an editor, and every byte costs a search of
@@ -116,33 +115,47 @@ pub(super) fn help_scroll(state: &mut AppState, lines: i32, max: u16) -> Vec<Eff
     Vec::new()
 }
 
-/// A click selects a list row only when the list is on top (not under the detail or any
-/// overlay: help, fatal screen, palette, pickers, note editor).
+/// A click selects a list row (on the grouped view, `row` is the group clicked) only when the
+/// list is on top, not under the detail or any overlay.
 pub(super) fn click(state: &mut AppState, row: u16) -> Vec<Effect> {
-    // fixinsight: on the grouped view, `row` is the group clicked (translate's).
-    if state.insight.grouped.is_some() && !covers_groups(state) && state.detail.is_none() {
-        return super::insight::select_group(state, usize::from(row), false);
+    match state.mode() {
+        Mode::Grouped => super::insight::select_group(state, usize::from(row), false),
+        Mode::Normal | Mode::FilterPrompt => list::click(state, row),
+        Mode::Fatal
+        | Mode::Help
+        | Mode::ActingPicker
+        | Mode::GroupPicker
+        | Mode::NoteEditor
+        | Mode::TriagePicker
+        | Mode::Palette
+        | Mode::TopIssues
+        | Mode::Detail => {
+            state.dirty = false;
+            Vec::new()
+        }
     }
-    if state.detail.is_some() || overlay_open(state) {
-        state.dirty = false;
-        return Vec::new();
-    }
-    list::click(state, row)
 }
 
-/// The wheel scrolls the list or the detail, never what lies under an overlay (help, fatal
-/// screen, palette, pickers, note editor; the help's own wheel scrolling arrives as
-/// `Msg::HelpScroll`).
+/// The wheel scrolls the list, the detail or the grouped view's selection, never what lies
+/// under an overlay (the help's own wheel scrolling arrives as `Msg::HelpScroll`).
 pub(super) fn scroll(state: &mut AppState, lines: i32) -> Vec<Effect> {
-    // fixinsight: the wheel moves the grouped view's selection.
-    if state.insight.grouped.is_some() && !covers_groups(state) && state.detail.is_none() {
-        let at = state.insight.grouped.as_ref().map_or(0, |g| g.selected);
-        let to = at.saturating_add_signed(isize::try_from(lines).unwrap_or(0));
-        return super::insight::select_group(state, to, true);
+    match state.mode() {
+        Mode::Grouped => {
+            let at = state.insight.grouped.as_ref().map_or(0, |g| g.selected);
+            let to = at.saturating_add_signed(isize::try_from(lines).unwrap_or(0));
+            super::insight::select_group(state, to, true)
+        }
+        Mode::Normal | Mode::FilterPrompt | Mode::Detail => list::scroll(state, lines),
+        Mode::Fatal
+        | Mode::Help
+        | Mode::ActingPicker
+        | Mode::GroupPicker
+        | Mode::NoteEditor
+        | Mode::TriagePicker
+        | Mode::Palette
+        | Mode::TopIssues => {
+            state.dirty = false;
+            Vec::new()
+        }
     }
-    if overlay_open(state) {
-        state.dirty = false;
-        return Vec::new();
-    }
-    list::scroll(state, lines)
 }

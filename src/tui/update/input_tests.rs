@@ -263,7 +263,7 @@ fn clicks_do_not_reach_the_list_under_the_detail_help_or_fatal_screen() {
     }
     let mut list = started(120, 35, 100, false);
     send(&mut list, &click());
-    // views: the view bar above the list moves its rows one down.
+    // The view bar above the list moves its rows one down.
     assert_eq!(list.list.selected, 7, "on the list itself a click selects");
     assert_eq!(list.focus, Focus::List);
 }

@@ -1,4 +1,4 @@
-//! Insight's keys and answers (issue 11): `=` opens the picker of pivot kinds, the chosen pivot
+//! Insight's keys and answers: `=` opens the picker of pivot kinds, the chosen pivot
 //! replaces the list with the current view's groups (`j/k` move, `Enter` narrows the list to
 //! the group, `Esc` goes back to the list as it was); `t` shows the trends panel. Pivots and
 //! trends are computed off the UI thread, the latest asked for wins, and both are computed

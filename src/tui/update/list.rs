@@ -8,7 +8,7 @@ use super::info;
 use crate::api::Status;
 use crate::tui::action::{Action, SyncJob};
 use crate::tui::effect::Effect;
-use crate::tui::state::{AppState, Focus, budget_low};
+use crate::tui::state::{AppState, Focus, Paging, budget_low};
 
 pub(super) use query::{Requery, requery, rows_loaded, view_loaded};
 
@@ -60,11 +60,13 @@ pub(super) fn move_by(state: &mut AppState, delta: isize) -> Vec<Effect> {
 
 fn move_to(state: &mut AppState, target: usize) -> Vec<Effect> {
     state.list.open_when_loaded = false;
-    state.list.moved |= state.list.querying;
+    if let Some(query) = &mut state.list.in_flight {
+        query.moved = true;
+    }
     state.list.selected = target.min(state.visible_len().saturating_sub(1));
     keep_visible(state);
     // This movement wants one more page when it ends near the end (the next one, another).
-    state.list.want_more = near_end(state);
+    state.list.paging = state.list.paging.moved(near_end(state));
     let mut effects: Vec<Effect> = ensure_rows(state).into_iter().collect();
     effects.extend(maybe_prefetch(state));
     effects
@@ -114,31 +116,31 @@ pub(super) fn ensure_rows(state: &mut AppState) -> Option<Effect> {
 /// a screen of the end of what is stored (a short view is always near its end: pages deeper
 /// than the user asked for are the background's, which keeps the budget's floor), when the
 /// status is not mirrored to its end, the service answers and nothing else was asked for;
-/// held back while the rate-limit budget is low. `prefetch_paused` is worked out afresh on
+/// held back while the rate-limit budget is low. `Paging::Paused` is worked out afresh on
 /// every call (each tick makes one), so it clears as soon as the budget recovers.
 pub(crate) fn maybe_prefetch(state: &mut AppState) -> Option<Effect> {
-    state.list.prefetch_paused = false;
+    if state.list.paging == Paging::Paused {
+        state.list.paging = Paging::Wanted;
+    }
     let list = &state.list;
-    if !list.want_more
-        || list.fetching
-        || !list.loaded
-        || list.partial
+    if list.paging != Paging::Wanted
+        || !list.loaded()
+        || list.partial()
         || !near_end(state)
         || !super::sync::started(state)
         || state.sync.complete
         || state.sync.offline.is_some()
         || state.fatal.is_some()
-        // simtui: a key set has no deeper page.
+        // A key set has no deeper page.
         || state.similar.shown.is_some()
     {
         return None;
     }
     if budget_low(state) {
-        state.list.prefetch_paused = true;
+        state.list.paging = Paging::Paused;
         return None;
     }
-    state.list.fetching = true;
-    state.list.want_more = false;
+    state.list.paging = Paging::Fetching { more: false };
     Some(super::sync::job(
         state,
         SyncJob::Backfill {

@@ -151,7 +151,7 @@ pub(super) fn resolved(
 /// After a view's answer: the marked items in it are counted (a search may hide some; they
 /// keep their marks and come back with it).
 pub(super) fn after_view(state: &mut AppState) {
-    if state.list.loaded && !state.list.partial {
+    if state.list.loaded() && !state.list.partial() {
         let keys = std::sync::Arc::clone(&state.list.keys);
         state.acting.marks.count_in(&keys);
     }

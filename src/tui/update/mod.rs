@@ -2,7 +2,7 @@
 //! time arrives as `Msg::Tick`, results as messages carrying the request id they answer; a
 //! response whose id is no longer current is dropped ("latest wins").
 
-// Acting on items (helper "acting").
+// Acting on items.
 mod acting;
 mod marks;
 
@@ -10,22 +10,22 @@ mod detail;
 mod input;
 mod list;
 mod panes;
-// reading: preview, next/previous item, sidebar, type-ahead.
+// Preview, next/previous item, sidebar, type-ahead.
 mod reading;
 mod seen;
 mod sync;
 mod text_filter;
 mod triage;
 pub mod triage_input;
-// views: saved views and the command palette.
+// Saved views and the command palette.
 mod palette;
 mod views;
-// insight: grouped view and trends (issue 11).
+// Grouped view and trends.
 mod enrich;
 mod insight;
-// similar: Top issues (issue 11).
+// Top issues.
 mod top_issues;
-// simtui: `S` and the pinned key sets.
+// `S` and the pinned key sets.
 mod similar;
 // The status bar's messages.
 mod notes;
@@ -39,7 +39,7 @@ use jiff::{SignedDuration, Timestamp};
 
 use super::action::{Action, Msg};
 use super::effect::Effect;
-use super::state::{AppState, Focus};
+use super::state::{AppState, Focus, Mode};
 
 pub use input::PROMPT_MAX_BYTES;
 pub use list::{WINDOW_MARGIN, list_body_rows};
@@ -65,12 +65,12 @@ pub fn restore_view(state: &mut AppState, spec: &super::state::ViewSpec) {
 /// panes, and the sync (discovery, then the head of the listed status).
 pub fn start(state: &mut AppState) -> Vec<Effect> {
     let mut effects = Vec::new();
-    if !state.list.loaded && !state.list.querying {
+    if !state.list.loaded() && !state.list.querying() {
         effects.push(list::requery(state, list::Requery::New));
     }
     effects.push(panes::load(state));
     effects.push(sync::start(state));
-    effects.push(enrich::start(state)); // insight: a queue left by the last run
+    effects.push(enrich::start(state)); // A queue left by the last run
     if state.refresh_seconds > 0 {
         state.next_refresh = Some(after(state.now, state.refresh_seconds));
     }
@@ -84,10 +84,10 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     let undrawn = state.dirty;
     state.dirty = true;
     let shown = state.detail.as_ref().map(|d| d.id.clone());
-    views::observe(state, &msg); // views: does it change the views' unseen counts?
-    insight::observe(state, &msg); // insight: the groups and trend are due again
-    enrich::observe(state, &msg); // insight: a background step: count the queue again
-    // reading: the selection and the detail a message brought, for the preview.
+    views::observe(state, &msg); // Does it change the views' unseen counts?
+    insight::observe(state, &msg); // The groups and trend are due again
+    enrich::observe(state, &msg); // A background step: count the queue again
+    // The selection and the detail a message brought, for the preview.
     let (selected, watched) = (reading::selected_id(state), reading::watched(&msg));
     let mut effects = apply(state, msg);
     effects.extend(reading::after(state, selected.as_deref(), watched));
@@ -112,7 +112,7 @@ fn triaged(
     state: &mut AppState,
     result: Result<Box<crate::tui::triage::Triaged>, String>,
 ) -> Vec<Effect> {
-    // Acting (helper "acting"): done or snoozed items lose their marks.
+    // Done or snoozed items lose their marks.
     let marked = (!state.acting.marks.is_empty())
         .then(|| result.as_ref().ok().cloned())
         .flatten();
@@ -127,35 +127,19 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Action(action) => on_action(state, action),
         Msg::Interrupt => input::interrupt(state),
-        Msg::Paste(text) if state.triage.note.is_some() || state.triage.picker.is_some() => {
-            triage_input::paste(state, &text)
-        }
-        // views: the palette's messages.
-        Msg::Paste(text) if state.palette.is_some() => palette::paste(state, &text),
-        Msg::PaletteInput(key) => palette::input(state, key),
-        Msg::ViewsCounted {
-            request_id,
-            result,
-            took,
-        } => {
-            views::counted(state, request_id, result, took);
-            Vec::new()
-        }
-        Msg::ViewWritten { view, result } => {
-            views::written(state, view, result);
-            Vec::new()
-        }
-        // similar: Top issues' progress and answer.
-        Msg::TopIssuesProgress {
-            request_id,
-            percent,
-        } => top_issues::progress(state, request_id, percent),
-        Msg::TopIssuesLoaded { request_id, result } => {
-            top_issues::loaded(state, request_id, result)
-        }
-        // simtui: the answer to `S`.
-        Msg::SimilarFound { request_id, result } => similar::found(state, request_id, result),
-        Msg::Paste(text) => input::paste(state, &text),
+        Msg::Paste(text) => pasted(state, &text),
+        msg @ (Msg::PaletteInput(_)
+        | Msg::ViewsCounted { .. }
+        | Msg::ViewWritten { .. }
+        | Msg::TopIssuesProgress { .. }
+        | Msg::TopIssuesLoaded { .. }
+        | Msg::SimilarFound { .. }
+        | Msg::MarksResolved { .. }
+        | Msg::Gathered { .. }
+        | Msg::Piped { .. }
+        | Msg::PickerInput(_)
+        | Msg::TypeAhead(_)
+        | Msg::ClickPane { .. }) => feature_msg(state, msg),
         Msg::HelpScroll { lines, max } => input::help_scroll(state, lines, max),
         Msg::FilterInput(key) => input::filter_input(state, key),
         Msg::ClickRow(row) => input::click(state, row),
@@ -194,7 +178,66 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::StoreRevs(result) => triage::rev_read(state, result),
         Msg::TriageInput(key) => triage_input::input(state, key),
         Msg::NoteEdited { ids, result } => triage::note_edited(state, ids, result),
-        // Acting on items (helper "acting").
+        msg @ (Msg::InsightInput(_)
+        | Msg::MetaKeys(_)
+        | Msg::Pivoted { .. }
+        | Msg::Trended { .. }
+        | Msg::Enqueued(_)
+        | Msg::QueueCleared(_)
+        | Msg::QueueCount(_)) => insight::on_msg(state, msg),
+    }
+}
+
+/// A paste goes to what takes typing on top: the note editor or a picker, the palette, the
+/// `/` prompt (`input::paste` says where a paste cannot go).
+fn pasted(state: &mut AppState, text: &str) -> Vec<Effect> {
+    match state.mode() {
+        Mode::NoteEditor | Mode::TriagePicker => triage_input::paste(state, text),
+        Mode::Palette => palette::paste(state, text),
+        Mode::Fatal
+        | Mode::Help
+        | Mode::ActingPicker
+        | Mode::GroupPicker
+        | Mode::FilterPrompt
+        | Mode::TopIssues
+        | Mode::Detail
+        | Mode::Grouped
+        | Mode::Normal => input::paste(state, text),
+    }
+}
+
+/// A feature's keys: `Some` when it took the action.
+type Keys = fn(&mut AppState, Action) -> Option<Vec<Effect>>;
+
+/// An action, routed by the mode. The screens that take every key get their keys as input
+/// messages, not actions; an action reaching them (from the palette, say) acts on the list or
+/// the detail under them.
+/// The messages of the saved views and the palette, Top issues and similar items, acting on
+/// items and the panes' type-ahead.
+fn feature_msg(state: &mut AppState, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::PaletteInput(key) => palette::input(state, key),
+        Msg::ViewsCounted {
+            request_id,
+            result,
+            took,
+        } => {
+            views::counted(state, request_id, result, took);
+            Vec::new()
+        }
+        Msg::ViewWritten { view, result } => {
+            views::written(state, view, result);
+            Vec::new()
+        }
+        Msg::TopIssuesProgress {
+            request_id,
+            percent,
+        } => top_issues::progress(state, request_id, percent),
+        Msg::TopIssuesLoaded { request_id, result } => {
+            top_issues::loaded(state, request_id, result)
+        }
+        // The answer to `S`.
+        Msg::SimilarFound { request_id, result } => similar::found(state, request_id, result),
         Msg::MarksResolved { request_id, result } => marks::resolved(state, request_id, result),
         Msg::Gathered { request_id, result } => acting::gathered(state, request_id, result),
         Msg::Piped {
@@ -206,79 +249,77 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::PickerInput(key) => acting::picker_input(state, key),
-        // reading
         Msg::TypeAhead(key) => reading::typeahead(state, key),
         Msg::ClickPane { pane, entry } => reading::click_pane(state, pane, entry),
-        // insight: grouped view and trends (issue 11).
-        msg @ (Msg::InsightInput(_)
-        | Msg::MetaKeys(_)
-        | Msg::Pivoted { .. }
-        | Msg::Trended { .. }
-        | Msg::Enqueued(_)
-        | Msg::QueueCleared(_)
-        | Msg::QueueCount(_)) => insight::on_msg(state, msg),
+        // The other messages are routed by `apply` and never reach here.
+        _ => Vec::new(),
     }
 }
 
 fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
-    if state.fatal.is_some() {
-        return match action {
+    match state.mode() {
+        Mode::Fatal => match action {
             Action::Quit | Action::Back => quit(state),
             Action::Reload => {
                 state.fatal = None;
                 start(state)
             }
             _ => Vec::new(),
-        };
-    }
-    if state.help {
-        if matches!(action, Action::Help | Action::Back | Action::Quit) {
-            state.help = false;
-            state.help_scroll = 0;
+        },
+        Mode::Help => {
+            if matches!(action, Action::Help | Action::Back | Action::Quit) {
+                state.help = false;
+                state.help_scroll = 0;
+            }
+            Vec::new()
         }
-        return Vec::new();
+        Mode::FilterPrompt => text_filter::on_action(state, action),
+        // The screen takes every action: anything else would act on the list under it.
+        Mode::TopIssues => top_issues::on_action(state, action).unwrap_or_default(),
+        // The grouped view's keys first: J/K must not move the list hidden under it.
+        Mode::Grouped => item_action(state, action, &GROUPED_KEYS),
+        Mode::ActingPicker
+        | Mode::GroupPicker
+        | Mode::NoteEditor
+        | Mode::TriagePicker
+        | Mode::Palette
+        | Mode::Detail
+        | Mode::Normal => item_action(state, action, &LIST_KEYS),
     }
-    if state.text_filter.as_ref().is_some_and(|f| f.editing) {
-        return text_filter::on_action(state, action);
-    }
-    // simtui: a key that changes the view leaves a key set first (and then acts).
+}
+
+/// The features' keys on the list and the detail, in the order they are asked: the reading
+/// keys first (they end a pane's type-ahead before any action).
+const LIST_KEYS: [Keys; 7] = [
+    reading::on_action,
+    top_issues::on_action,
+    insight::on_action,
+    acting::on_action,
+    triage::on_action,
+    views::on_action,
+    similar::on_action,
+];
+
+/// The same on the grouped view, its own keys first.
+const GROUPED_KEYS: [Keys; 7] = [
+    insight::on_action,
+    reading::on_action,
+    top_issues::on_action,
+    acting::on_action,
+    triage::on_action,
+    views::on_action,
+    similar::on_action,
+];
+
+/// An action on the list, the panes or the detail: a key that changes the view leaves a
+/// pinned key set first; each feature is asked once, in `order`; what none takes is the
+/// detail's, a global one, or the focused list's or pane's.
+fn item_action(state: &mut AppState, action: Action, order: &[Keys]) -> Vec<Effect> {
     similar::leave_for(state, action);
-    // fixinsight: an open Top issues screen or grouped view takes the keys before `reading`:
-    // J/K must not move the list hidden under it.
-    if state.top_issues.is_some() || state.insight.grouped.is_some() {
-        if let Some(effects) = top_issues::on_action(state, action) {
+    for keys in order {
+        if let Some(effects) = keys(state, action) {
             return effects;
         }
-        if let Some(effects) = insight::on_action(state, action) {
-            return effects;
-        }
-    }
-    // reading: p, b, J/K and ]/[; first, as it ends a pane's type-ahead before any action.
-    if let Some(effects) = reading::on_action(state, action) {
-        return effects;
-    }
-    // similar: the Top issues screen takes the keys while open; `T` opens it.
-    if let Some(effects) = top_issues::on_action(state, action) {
-        return effects;
-    }
-    // insight: `=`, `t` and the grouped view's keys (before the item actions: no row shows).
-    if let Some(effects) = insight::on_action(state, action) {
-        return effects;
-    }
-    // Acting on items (helper "acting"): marks, copies, pipe, privacy.
-    if let Some(effects) = acting::on_action(state, action) {
-        return effects;
-    }
-    if let Some(effects) = triage::on_action(state, action) {
-        return effects;
-    }
-    // views: 1-9, `;`, X and the `:` palette.
-    if let Some(effects) = views::on_action(state, action) {
-        return effects;
-    }
-    // simtui: `S`, and `Esc` in a key set.
-    if let Some(effects) = similar::on_action(state, action) {
-        return effects;
     }
     if state.detail.is_some() {
         return detail::on_action(state, action);
@@ -314,7 +355,7 @@ fn global(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
             info(state, format!("Mouse {how}"));
             vec![Effect::SetMouseCapture(state.mouse_captured)]
         }
-        // fix10: the items as every action reaches them (marks, focus), via `acting::targets`.
+        // The items as every action reaches them (marks, focus), via `acting::targets`.
         Action::CopyLink | Action::CopyMessage | Action::CopyId | Action::OpenLink => {
             match acting::targets(state).as_deref() {
                 Some([id]) => detail::item_action(state, id, action),
@@ -338,7 +379,7 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
     let minute_changed = now.as_second() / 60 != state.now.as_second() / 60;
     state.now = now;
     let mut visible_change = minute_changed;
-    if state.in_flight > 0 || state.list.querying {
+    if state.in_flight > 0 || state.list.querying() {
         state.spinner = state.spinner.wrapping_add(1);
         visible_change = true;
     }
@@ -363,10 +404,10 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
     effects.extend(sync::auto_refresh(state));
     effects.extend(sync::background(state));
     effects.extend(triage::tick(state));
-    effects.extend(views::tick(state)); // views: the unseen counts, when the store changed
-    effects.extend(insight::tick(state, now)); // insight: groups and trend, when due
-    effects.extend(enrich::tick(state)); // insight: the enrichment's progress
-    // reading: the preview's debounce and the type-ahead's end.
+    effects.extend(views::tick(state)); // The unseen counts, when the store changed
+    effects.extend(insight::tick(state, now)); // Groups and trend, when due
+    effects.extend(enrich::tick(state)); // The enrichment's progress
+    // The preview's debounce and the type-ahead's end.
     let (more, changed) = reading::tick(state, now);
     effects.extend(more);
     visible_change |= changed;

@@ -1,4 +1,4 @@
-//! Reading and moving (issue 10): `p` (preview), `b` (sidebar), `J`/`K` and `]`/`[` (next and
+//! Reading and moving: `p` (preview), `b` (sidebar), `J`/`K` and `]`/`[` (next and
 //! previous item, in the detail too), the preview's reads, and the side panes' type-ahead and
 //! clicks.
 //!
@@ -88,7 +88,7 @@ fn step(state: &mut AppState, delta: isize) -> Vec<Effect> {
         return effects;
     };
     if state.list.selected == before {
-        let text = match (delta > 0, state.list.fetching || state.sync.running > 0) {
+        let text = match (delta > 0, state.list.fetching() || state.sync.running > 0) {
             (true, true) => "Last item so far: fetching more…",
             (true, false) => "Last item",
             (false, _) => "First item",

@@ -1,4 +1,4 @@
-//! The similar list in `update` (issue 11). `S` asks the store (off the UI thread) for the items
+//! The similar list in `update`. `S` asks the store (off the UI thread) for the items
 //! like the selected one; its answer pins their keys in the list, best first, or says there are
 //! none, or shows the store's error (the list untouched). Enter on a Top issues cluster pins the
 //! cluster's keys. The list as it was is kept aside: `Esc` (or `q`) puts it back (and the Top issues
@@ -38,7 +38,7 @@ pub(super) fn leave_for(state: &mut AppState, action: Action) {
         leave(state);
         state.top_issues = None;
         // The list as it was, read again on the next tick (the store may have changed).
-        state.list.querying = false;
+        state.list.in_flight = None;
         state.sync.requery_due = true;
     }
 }

@@ -35,7 +35,7 @@ pub(super) fn head_once(state: &mut AppState) -> Option<Effect> {
 pub(super) fn status_changed(state: &mut AppState) {
     state.sync.as_of = None;
     state.sync.complete = false;
-    state.list.fetching = false;
+    state.list.paging = state.list.paging.answered();
 }
 
 /// Applies a status's freshness, when it is the listed status.
@@ -55,7 +55,7 @@ pub(super) fn started(state: &AppState) -> bool {
 /// A background backfill page, when nothing else syncs, the status is not mirrored to its end
 /// and the budget is not low (the syncer also keeps its floor).
 pub(super) fn background(state: &mut AppState) -> Option<Effect> {
-    let idle = state.sync.running == 0 && state.list.loaded && state.fatal.is_none();
+    let idle = state.sync.running == 0 && state.list.loaded() && state.fatal.is_none();
     if !started(state) {
         return None;
     }
@@ -90,7 +90,7 @@ pub(super) fn synced(
         }
     };
     if matches!(job, SyncJob::Backfill { user: true, .. }) && *status == listed {
-        state.list.fetching = false;
+        state.list.paging = state.list.paging.answered();
     }
     let mut effects = Vec::new();
     match result {
@@ -252,7 +252,7 @@ pub(super) fn reload(state: &mut AppState) -> Vec<Effect> {
     };
     // Another window's triage shows whatever the network does (offline, 429, busy).
     let mut effects = vec![job(state, job_kind), Effect::StoreRevs];
-    if !state.list.loaded {
+    if !state.list.loaded() {
         effects.push(requery(state, Requery::New));
     }
     effects
@@ -331,7 +331,7 @@ pub(super) fn retry(state: &mut AppState) -> Vec<Effect> {
 /// again on the next tick.
 pub(super) fn store_changed(state: &mut AppState) -> Option<Effect> {
     state.sync.panes_due = true;
-    if state.list.querying {
+    if state.list.querying() {
         state.sync.requery_due = true;
         state.sync.requery_counts_new = true;
         return None;
@@ -345,7 +345,7 @@ pub(super) fn store_changed(state: &mut AppState) -> Option<Effect> {
 /// queried again as for [`store_changed`], but the panes' counts stay (triage changes none of
 /// them) and items that come back on top are not counted as new.
 pub(super) fn triage_changed(state: &mut AppState) -> Option<Effect> {
-    if state.list.querying {
+    if state.list.querying() {
         state.sync.requery_due = true;
         return None;
     }
@@ -360,7 +360,7 @@ pub(super) fn triage_changed(state: &mut AppState) -> Option<Effect> {
 /// (each once, and only when no read of it is under way).
 pub(super) fn catch_up(state: &mut AppState) -> Vec<Effect> {
     let mut effects = Vec::new();
-    if state.sync.requery_due && !state.list.querying {
+    if state.sync.requery_due && !state.list.querying() {
         state.sync.requery_due = false;
         let mode = if std::mem::take(&mut state.sync.requery_counts_new) {
             Requery::Same

@@ -12,11 +12,12 @@ use crate::tui::state::Focus;
 use crate::tui::testkit::{Harness, budget, fill, item, now, started_harness};
 
 mod acting;
-// fix10: fetching many details, a few at a time.
+// Fetching many details, a few at a time.
 mod acting_copies;
 mod acting_fetch;
 mod acting_views;
 mod detail;
+mod modes;
 mod order;
 mod paste;
 // reading
@@ -27,7 +28,7 @@ mod similar;
 mod sync;
 mod triage;
 mod triage_more;
-// views: saved views and the command palette.
+// Saved views and the command palette.
 mod palette;
 mod views;
 
@@ -72,7 +73,7 @@ fn offline() -> SyncFailure {
 fn start_shows_the_stored_rows_at_once_then_syncs() {
     let mut h = Harness::start(fill(150), 120, 35);
     // The first query was answered before start-up sent anything to the network.
-    assert!(h.state.list.loaded);
+    assert!(h.state.list.loaded());
     assert_eq!(h.state.visible_len(), 150);
     assert_eq!(h.screen_ids()[..2], ["id00000", "id00001"]);
     assert_eq!(syncs(&h.sent), [SyncJob::Start(Status::New)]);
@@ -120,14 +121,14 @@ fn the_first_frame_reads_the_first_screen_then_the_whole_view_follows() {
             .unwrap()();
     let follow = update(&mut h.state, answer);
     assert_eq!(h.state.visible_len(), 94, "the first screen, and a margin");
-    assert!(h.state.list.partial);
+    assert!(h.state.list.partial());
     assert!(matches!(
         follow.as_slice(),
         [Effect::Query { limit: None, .. }]
     ));
     h.settle(follow);
     assert_eq!(h.state.visible_len(), 500);
-    assert!(!h.state.list.partial);
+    assert!(!h.state.list.partial());
 }
 
 #[test]
@@ -182,7 +183,7 @@ fn nearing_the_end_of_what_is_stored_asks_for_one_backfill_page() {
         .filter(|j| matches!(j, SyncJob::Backfill { user: true, .. }))
         .collect();
     assert_eq!(backfills.len(), 1, "one page at a time: {:?}", h.sent);
-    assert!(h.state.list.fetching);
+    assert!(h.state.list.fetching());
     // The page stored more items: the view is queried again and the selection stays.
     let older: Vec<Feedback> = (100..200).map(item).collect();
     store_items(&h, &older);
@@ -196,7 +197,7 @@ fn nearing_the_end_of_what_is_stored_asks_for_one_backfill_page() {
     });
     assert_eq!(h.state.visible_len(), 200);
     assert_eq!(h.selected_id(), before);
-    assert!(!h.state.list.fetching);
+    assert!(!h.state.list.fetching());
 }
 
 #[test]
@@ -204,7 +205,7 @@ fn a_status_mirrored_to_its_end_asks_for_nothing_more() {
     let mut h = started_harness(120, 35, 100, true);
     act(&mut h, Action::Bottom);
     assert!(syncs(&h.sent).is_empty(), "{:?}", h.sent);
-    assert!(!h.state.list.fetching);
+    assert!(!h.state.list.fetching());
 }
 
 #[test]
@@ -521,7 +522,7 @@ fn the_auto_refresh_syncs_the_head_when_due() {
 #[test]
 fn moving_keeps_the_selection_on_screen_and_resize_refits() {
     let mut h = started_harness(120, 35, 100, false);
-    assert_eq!(h.state.list.viewport_rows, 30); // views: less the view bar
+    assert_eq!(h.state.list.viewport_rows, 30); // Less the view bar
     for _ in 0..40 {
         act(&mut h, Action::MoveDown);
     }

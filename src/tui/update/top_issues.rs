@@ -1,4 +1,4 @@
-//! The Top issues screen's part of `update` (issue 11): `T` opens it for the current view and
+//! The Top issues screen's part of `update`: `T` opens it for the current view and
 //! asks for the clusters (computed off the UI thread); while open it takes the keys: moving
 //! chooses a cluster, `?` shows the help over it, `Esc` (or `q`, or `T` again) goes back to the
 //! list. Progress and answers of an older request are dropped.
@@ -18,7 +18,7 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effe
         Action::Back | Action::Quit | Action::TopIssues => state.top_issues = None,
         // The help overlay opens over the screen; closing it comes back here.
         Action::Help => state.help = true,
-        // simtui: the cluster's items in the list.
+        // The cluster's items in the list.
         Action::Open => return Some(super::similar::open_cluster(state)),
         Action::MoveDown | Action::NextItem => screen.move_by(1),
         Action::MoveUp | Action::PrevItem => screen.move_by(-1),

@@ -1,9 +1,9 @@
 //! Triage keys (`u` seen, `*` star, `d` done, `z` snooze, `N` note, `U` undo) and what their
 //! answers change. A key sends the write (`Effect::Triage`, for a set of item ids: the marked
 //! items, else the selected one, in one transaction); the rows change only when
-//! `Msg::Triaged` says it committed. A done or snooze change (or any change under a search
-//! naming a triage qualifier) reads the view again; seen, star and note are patched into the
-//! rows and the unseen count in place. The
+//! `Msg::Triaged` says it committed, in the triage overlay (`tui::overlay`), which the rows, the
+//! detail and the unseen count read. A done or snooze change (or any change under a search
+//! naming a triage qualifier) reads the view again; seen, star and note need no query. The
 //! selection moves on when configured. `U` makes the inverse of the last action's change, of
 //! that one field per item. An item in sight for `seen_delay` is marked seen (`seen`); the view
 //! is read again when another window's triage moved the store's count (read at each refresh
@@ -75,10 +75,7 @@ fn all_of(state: &AppState, ids: &[String]) -> Triage {
 
 /// An item's state as it will be once the writes in flight commit.
 pub(super) fn current(state: &AppState, id: &str) -> Triage {
-    match state.triage.queued.get(id) {
-        Some(queued) => queued.clone(),
-        None => crate::tui::triage::known(state, id),
-    }
+    state.triage.overlay.next(id)
 }
 
 /// The write of `change` to `ids`.
@@ -91,7 +88,7 @@ pub(super) fn send(
 ) -> Effect {
     for id in &ids {
         let next = change.apply(&current(state, id));
-        state.triage.queued.insert(id.clone(), next);
+        state.triage.overlay.expect(id, next);
     }
     state.triage.writing += 1;
     Effect::Triage {
@@ -117,7 +114,7 @@ fn undo(state: &mut AppState) -> Vec<Effect> {
     };
     for (id, change) in &changes {
         let next = change.apply(&current(state, id));
-        state.triage.queued.insert(id.clone(), next);
+        state.triage.overlay.expect(id, next);
     }
     state.triage.writing += 1;
     vec![Effect::TriageUndo {
@@ -132,7 +129,7 @@ pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>
     let triage = &mut state.triage;
     triage.writing = triage.writing.saturating_sub(1);
     if triage.writing == 0 {
-        triage.queued.clear();
+        triage.overlay.settled();
     }
     let done = match result {
         Ok(done) => done,
@@ -144,16 +141,15 @@ pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>
             return Vec::new();
         }
     };
-    let patched = patch(state, &done);
+    let patched = in_place(state, &done);
     for (id, after) in &done.after {
-        for row in &mut state.list.window.rows {
-            if *row.id == **id {
-                row.triage = after.clone();
-            }
-        }
-        if let Some(detail) = state.detail.as_mut().filter(|d| d.id == *id) {
-            detail.triage = after.clone();
-        }
+        let before = done
+            .before
+            .iter()
+            .find(|(x, _)| x == id)
+            .map(|(_, t)| t.clone())
+            .unwrap_or_default();
+        state.triage.overlay.commit(id, &before, after.clone());
     }
     let mut effects = Vec::new();
     match done.cause {
@@ -177,15 +173,15 @@ pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>
 }
 
 /// A seen, star or note change under a search that names no triage qualifier moves no item
-/// in or out of the view: the unseen count is patched here, with the rows, and the view is not
-/// read again. False (a query is due) for other changes, or items not among the rows.
-fn patch(state: &mut AppState, done: &Triaged) -> bool {
+/// in or out of the view: the overlay shows it and counts it, and the view is not read again.
+/// False (a query is due) for other changes, or items not among the rows.
+fn in_place(state: &mut AppState, done: &Triaged) -> bool {
     // A query in flight may have read the store before this write: its answer is followed.
     // An item that was woken goes back to its place in the view's order.
     let now = state.now;
     if done.hides
         || done.before.iter().any(|(_, t)| t.woke(now).is_some())
-        || state.list.querying
+        || state.list.querying()
         || crate::query::names_triage(&state.view_spec().search)
     {
         return false;
@@ -198,12 +194,7 @@ fn patch(state: &mut AppState, done: &Triaged) -> bool {
     {
         return false;
     }
-    let now_seen = done.after.iter().filter(|(_, t)| t.seen).count();
-    let was_seen = done.before.iter().filter(|(_, t)| t.seen).count();
     let triage = &mut state.triage;
-    triage.unseen = (triage.unseen + was_seen)
-        .saturating_sub(now_seen)
-        .min(state.list.keys.len());
     // Only this window wrote since the count was read: it stays current.
     if done.rev == triage.rev + 1 {
         triage.rev = done.rev;
@@ -252,10 +243,10 @@ fn advance(state: &mut AppState, done: &Triaged) -> Vec<Effect> {
     Vec::new()
 }
 
-/// The figures a view query read: unseen count, triage count, next snooze end.
+/// The figures a view query read: triage count, next snooze end, item write count (its unseen
+/// count goes to the overlay with the rows).
 pub(super) fn figures(state: &mut AppState, figures: TriageFigures) {
     let triage = &mut state.triage;
-    triage.unseen = figures.unseen;
     triage.rev = figures.rev;
     triage.next_wake = figures.next_wake;
     state.sync.items_rev = figures.items_rev;

@@ -15,7 +15,7 @@ use crate::text::output::first_line;
 use crate::text::sanitize_line;
 use crate::timefmt::age;
 use crate::tui::rows::Row;
-use crate::tui::state::{AppState, Focus, TextFilter};
+use crate::tui::state::{AppState, Focus, Paging, TextFilter};
 use crate::width::{fit, width};
 
 /// Cells of the triage marks column (● ★ ✓ ⏾ ✎, the first four that apply).
@@ -150,7 +150,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
             frame.render_widget(Line::styled("  …", theme.dim()), rect);
             continue;
         };
-        let fresh = position < state.list.new_count;
+        let fresh = (state.list.woken..state.list.woken + state.list.new_count).contains(&position);
         draw_row(
             frame.buffer_mut(),
             rect,
@@ -159,7 +159,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
             &columns,
             theme,
         );
-        if !row.triage.seen {
+        if !state.triage.overlay.get(&row.id).is_some_and(|t| t.seen) {
             let bold = Style::new().add_modifier(ratatui::style::Modifier::BOLD);
             frame.buffer_mut().set_style(rect, bold);
         }
@@ -343,7 +343,9 @@ fn draw_row(
         _ => (pad, theme.dim()),
     };
     line.piece(pad, &age, Cut::Whole, " ", style);
-    let marks = crate::tui::triage::glyphs(&row.triage, state.now);
+    let untouched = crate::store::Triage::default();
+    let triage = state.triage.overlay.get(&row.id).unwrap_or(&untouched);
+    let marks = crate::tui::triage::glyphs(triage, state.now);
     line.piece("", &marks, Cut::Fit(MARKS), " ", theme.accent());
     if columns.status > 0 {
         let status = &*row.status;
@@ -402,10 +404,10 @@ fn tail_line(state: &AppState, theme: Theme) -> Line<'static> {
     if let Some(error) = &list.error {
         return Line::styled(format!("⚠ {}", sanitize_line(error)), theme.error());
     }
-    if !list.loaded {
+    if !list.loaded() {
         return Line::styled("loading…", theme.dim());
     }
-    if list.fetching {
+    if list.fetching() {
         return Line::styled("fetching more…", theme.dim());
     }
     if list.keys.is_empty() {
@@ -416,7 +418,7 @@ fn tail_line(state: &AppState, theme: Theme) -> Line<'static> {
         };
         return Line::styled(why, theme.dim());
     }
-    if list.prefetch_paused {
+    if list.paging == Paging::Paused {
         return Line::styled("more pages paused: rate-limit budget low", theme.warn());
     }
     if state.sync.complete {

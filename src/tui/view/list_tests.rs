@@ -22,7 +22,7 @@ fn reference_row_line(
         format!("{:>4} ", age(state.now, row.received_at)),
         theme.dim(),
     )];
-    let marks = crate::tui::triage::glyphs(&row.triage, state.now);
+    let marks = crate::tui::triage::glyphs(&state.triage.overlay.shown(&row.id), state.now);
     spans.push(Span::styled(fit(&marks, MARKS) + " ", theme.accent()));
     if columns.status > 0 {
         let status = &*row.status;

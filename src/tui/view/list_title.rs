@@ -27,7 +27,7 @@ pub(super) fn title(state: &AppState, theme: Theme) -> Line<'static> {
         .is_some_and(|f| !f.applied.is_empty());
     // Counted only when the keys are the whole of the view on screen (not the first screen's
     // at start-up, nor the last view's while the new one's query runs).
-    if list.loaded && !list.partial && list.shown.as_ref() == Some(&state.view_spec()) {
+    if list.loaded() && !list.partial() && list.shown.as_ref() == Some(&state.view_spec()) {
         // Rows, said as such: the view bar's numbers count the unseen ones.
         let rows = list.keys.len();
         if searching {

@@ -19,7 +19,7 @@ use crate::clock::until;
 use crate::text::sanitize_line;
 use crate::tui::action::Action;
 use crate::tui::keymap::Keymap;
-use crate::tui::state::{AppState, budget_low};
+use crate::tui::state::{AppState, Paging, budget_low};
 use crate::width::{truncate, width};
 
 const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
@@ -122,8 +122,9 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
         let text = format!("/{}", sanitize_line(&shown));
         parts.push(Part::new(text, theme.active(), Side::Left, 77).cuttable(CHIP_COMFORT));
     }
-    if state.list.loaded && state.triage.unseen > 0 {
-        let text = format!("● {} unseen", super::list::thousands(state.triage.unseen));
+    let unseen = state.triage.overlay.unseen();
+    if state.list.loaded() && unseen > 0 {
+        let text = format!("● {} unseen", super::list::thousands(unseen));
         parts.push(Part::new(text, theme.accent(), Side::Left, 72));
     }
     // Acting on items (helper "acting"): "3 marked", PRIVATE.
@@ -139,7 +140,7 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
         let live = format!("live: {} arrived", state.arrivals);
         parts.push(Part::new(live, theme.good(), Side::Left, 45));
     }
-    if state.in_flight > 0 || state.list.querying {
+    if state.in_flight > 0 || state.list.querying() {
         let spinner = SPINNER[usize::from(state.spinner) % SPINNER.len()].to_owned();
         parts.push(Part::new(spinner, theme.accent(), Side::Left, 75));
     }
@@ -187,7 +188,7 @@ pub fn as_of(now: jiff::Timestamp, then: jiff::Timestamp, tz: &jiff::tz::TimeZon
 
 fn right_parts(state: &AppState, keymap: &Keymap, theme: Theme) -> Vec<Part> {
     let mut parts = Vec::new();
-    if state.list.prefetch_paused {
+    if state.list.paging == Paging::Paused {
         let paused = "paging paused: budget low".to_owned();
         parts.push(Part::new(paused, theme.warn(), Side::Right, 50));
     }

@@ -1,8 +1,10 @@
-//! The fast Top issues against a plain one (string word sets, every group compared with every
-//! leader, no candidate filtering): on stores of generated feedback (the simulator's topics and
-//! near-duplicate families) and of generated near-duplicates, both give the same `TopIssues`:
-//! same leaders, members, order, apps, days. And the ASCII fast path of [`normalise`] answers
-//! as the Unicode one on any text.
+//! The fast Top issues against a plain one written from the rule alone (string word sets,
+//! weights counted here from the store's newest items, every group compared with every leader,
+//! no candidate filtering, no hashing): on stores of generated feedback (the simulator's topics
+//! and near-duplicate families) and of generated near-duplicates, both give the same
+//! `TopIssues`: same leaders, members, order, apps, days. And the ASCII fast path of
+//! [`normalise`] answers as the Unicode one on any text. Only the rule's parameters (the bars,
+//! the sample's size) come from the code under test.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -10,8 +12,8 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use proptest::prelude::*;
 
-use super::rarity::{Rarity, Word, near, overlap, total};
-use super::{Cluster, TopIssues, normalise};
+use super::rarity::SAMPLE;
+use super::{CONTAINED_JACCARD, CONTAINMENT, Cluster, JACCARD, TopIssues, normalise};
 use crate::store::pivot::{SERIES_DAYS, Window, key_time};
 use crate::store::read::view_condition;
 use crate::store::{Store, ViewQuery};
@@ -47,7 +49,7 @@ fn reference(
     clusters: usize,
 ) -> TopIssues {
     let groups = groups_of(store, view, limit);
-    let rarity = store.word_rarity().unwrap();
+    let rarity = PlainRarity::of(store);
     let items = groups.iter().map(|g| g.items.len()).sum();
     let mut found = cluster(&groups, &rarity);
     let total_clusters = found.len();
@@ -102,25 +104,89 @@ fn groups_of(store: &Store, view: &ViewQuery, limit: usize) -> Vec<Group> {
     groups
 }
 
-/// Every group against every leader so far.
-fn cluster(groups: &[Group], rarity: &Rarity) -> Vec<Vec<usize>> {
-    let mut leaders: Vec<(HashSet<u64>, u64)> = Vec::new();
+/// Word weights by the rule: over the store's newest [`SAMPLE`] items (`n` of them), a word
+/// held by `df` of them weighs `round(1000 · ln(1 + (n + 1) / (df + 1)))`.
+struct PlainRarity {
+    df: HashMap<String, u32>,
+    n: u32,
+}
+
+impl PlainRarity {
+    fn of(store: &Store) -> Self {
+        let mut statement = store
+            .conn()
+            .prepare("SELECT message FROM items ORDER BY k LIMIT ?1")
+            .unwrap();
+        let messages: Vec<String> = statement
+            .query_map([i64::try_from(SAMPLE).unwrap()], |row| row.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let mut df: HashMap<String, u32> = HashMap::new();
+        for message in &messages {
+            for word in words(&old_normalise(message)) {
+                *df.entry(word).or_default() += 1;
+            }
+        }
+        Self {
+            df,
+            n: u32::try_from(messages.len()).unwrap(),
+        }
+    }
+
+    fn weight(&self, word: &str) -> u64 {
+        let df = self.df.get(word).copied().unwrap_or(0);
+        let idf = (1.0 + (f64::from(self.n) + 1.0) / (f64::from(df) + 1.0)).ln();
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let weight = (idf * 1000.0).round() as u64;
+        weight
+    }
+}
+
+/// The distinct words of a normalised text.
+fn words(normalised: &str) -> HashSet<String> {
+    normalised
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Two word sets of weights `a` and `b` sharing `shared` are near when their weighted Jaccard
+/// index reaches [`JACCARD`], or reaches [`CONTAINED_JACCARD`] with the lighter one's weight
+/// [`CONTAINMENT`] shared; the index is 0 when either is empty.
+#[allow(clippy::cast_precision_loss)]
+fn plain_near(shared: u64, a: u64, b: u64) -> (bool, f64) {
+    let union = a + b - shared;
+    let index = if union == 0 || a == 0 || b == 0 {
+        0.0
+    } else {
+        shared as f64 / union as f64
+    };
+    let near = index >= JACCARD
+        || (index >= CONTAINED_JACCARD && shared as f64 >= CONTAINMENT * a.min(b) as f64);
+    (near, index)
+}
+
+/// Every group against every leader so far, biggest group first: a group joins the leader it
+/// overlaps most among those it is near (the first on a tie), else leads a cluster of its own.
+fn cluster(groups: &[Group], rarity: &PlainRarity) -> Vec<Vec<usize>> {
+    let mut leaders: Vec<(HashSet<String>, u64)> = Vec::new();
     let mut members: Vec<Vec<usize>> = Vec::new();
     let mut sizes: Vec<usize> = Vec::new();
     for (g, group) in groups.iter().enumerate() {
-        let mut words: Vec<Word> = Vec::new();
-        rarity.weighed(&group.text, &mut Vec::new(), &mut words);
-        let weight = total(&words);
+        let mine = words(&group.text);
+        let weight: u64 = mine.iter().map(|w| rarity.weight(w)).sum();
         let mut best: Option<(f64, usize)> = None;
-        if !words.is_empty() {
+        if !mine.is_empty() {
             for (leader, (theirs, their_weight)) in leaders.iter().enumerate() {
-                let shared = words
+                let shared = mine
                     .iter()
-                    .filter(|w| theirs.contains(&w.hash))
-                    .map(|w| u64::from(w.weight))
+                    .filter(|w| theirs.contains(*w))
+                    .map(|w| rarity.weight(w))
                     .sum();
-                let found = overlap(shared, weight, *their_weight);
-                if near(shared, weight, *their_weight) && best.is_none_or(|(o, _)| found > o) {
+                let (near, found) = plain_near(shared, weight, *their_weight);
+                if near && best.is_none_or(|(o, _)| found > o) {
                     best = Some((found, leader));
                 }
             }
@@ -129,7 +195,7 @@ fn cluster(groups: &[Group], rarity: &Rarity) -> Vec<Vec<usize>> {
             members[leader].push(g);
             sizes[leader] += group.items.len();
         } else {
-            leaders.push((words.iter().map(|w| w.hash).collect(), weight));
+            leaders.push((mine, weight));
             members.push(vec![g]);
             sizes.push(group.items.len());
         }

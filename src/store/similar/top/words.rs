@@ -126,5 +126,4 @@ impl WordTable {
 }
 
 #[cfg(test)]
-#[path = "tests_words.rs"]
 mod tests;

@@ -9,7 +9,7 @@ use crate::query::QueryError;
 use crate::tui::action::{ViewData, ViewError};
 use crate::tui::effect::Effect;
 use crate::tui::rows::Window;
-use crate::tui::state::{Anchor, AppState, ListView};
+use crate::tui::state::{Anchor, AppState, Held, InFlight, ListView};
 use crate::tui::update::error;
 
 /// What a query keeps of the list it replaces.
@@ -48,7 +48,8 @@ pub(in crate::tui::update) fn requery(state: &mut AppState, mode: Requery) -> Ef
         Requery::Same | Requery::Triage => Anchor {
             selected: key(list.selected).map(|k| (k, list.selected)),
             top: (list.offset > 0).then(|| key(list.offset)).flatten(),
-            first: key(0),
+            // The first row that is not a woken item: new rows land above it.
+            first: key(list.woken),
         },
         Requery::Narrow => Anchor {
             selected: state
@@ -64,11 +65,12 @@ pub(in crate::tui::update) fn requery(state: &mut AppState, mode: Requery) -> Ef
     let request_id = state.request_id();
     let list = &mut state.list;
     list.query_id = request_id;
-    list.querying = true;
+    list.in_flight = Some(InFlight {
+        count_new,
+        arrivals_asked: state.arrivals_stored,
+        moved: false,
+    });
     list.asked = Some(spec.clone());
-    list.count_new = count_new;
-    list.arrivals_asked = state.arrivals_stored;
-    list.moved = false;
     if mode != Requery::Same {
         list.new_count = 0;
     }
@@ -87,26 +89,27 @@ pub(in crate::tui::update) fn view_loaded(
     request_id: u64,
     result: Result<Box<ViewData>, ViewError>,
 ) -> Vec<Effect> {
-    if request_id != state.list.query_id {
-        state.dirty = false;
-        return Vec::new();
-    }
-    state.list.querying = false;
+    let in_flight = match state.list.in_flight {
+        Some(in_flight) if request_id == state.list.query_id => in_flight,
+        _ => {
+            state.dirty = false;
+            return Vec::new();
+        }
+    };
+    state.list.in_flight = None;
     // The answer was read after these arrivals were stored: they show (or are filtered out)
     // from this frame on.
-    state.arrivals = state.arrivals.max(state.list.arrivals_asked);
+    state.arrivals = state.arrivals.max(in_flight.arrivals_asked);
     let mut effects = Vec::new();
     match result {
         Ok(data) if data.partial => {
             // The first screen, at start-up: the whole view follows, the selection kept.
-            apply(state, *data);
-            state.list.partial = true;
+            apply(state, *data, in_flight, Held::FirstScreen);
             effects.push(requery(state, Requery::Same));
             return effects;
         }
         Ok(data) => {
-            state.list.partial = false;
-            apply(state, *data);
+            apply(state, *data, in_flight, Held::Whole);
         }
         Err(ViewError::Query(err)) => return query_failed(state, err),
         Err(ViewError::Store(message)) => {
@@ -124,7 +127,7 @@ pub(in crate::tui::update) fn view_loaded(
     effects
 }
 
-fn apply(state: &mut AppState, data: ViewData) {
+fn apply(state: &mut AppState, data: ViewData, in_flight: InFlight, held: Held) {
     if let Some(freshness) = &data.freshness {
         crate::tui::update::sync::fresh(state, freshness);
     }
@@ -134,19 +137,20 @@ fn apply(state: &mut AppState, data: ViewData) {
     list.shown = list.asked.clone();
     // Enter on a row being read opens that row, not whatever another view has there.
     list.open_when_loaded &= same;
-    list.loaded = true;
+    list.held = held;
     list.error = None;
     list.basis = data.basis;
     if same
-        && list.count_new
+        && in_flight.count_new
         && let Some(first) = data.first
     {
-        list.new_count += first;
+        list.new_count += first.saturating_sub(data.woken);
     }
+    list.woken = data.woken;
     list.new_count = list.new_count.min(data.keys.len());
     // Keys pressed while the query ran moved the selection after its anchor was taken (a late
     // answer must not put it back: Enter would open the item the user left).
-    let moved = (same && list.moved).then(|| Anchor {
+    let moved = (same && in_flight.moved).then(|| Anchor {
         selected: list.keys.get(list.selected).map(|&k| (k, list.selected)),
         top: (list.offset > 0)
             .then(|| list.keys.get(list.offset).copied())
@@ -160,15 +164,13 @@ fn apply(state: &mut AppState, data: ViewData) {
         reanchor(list, anchor);
     }
     list.window = data.window;
-    // Another window's triage of the open detail's item, when the view still holds it (never
-    // over a write of this window in flight: the query may have read the store before it).
-    if let Some(detail) = state.detail.as_mut()
-        && state.triage.writing == 0
-        && !state.sync.requery_due
-        && let Some(row) = state.list.window.rows.iter().find(|r| *r.id == *detail.id)
-    {
-        detail.triage = row.triage.clone();
-    }
+    let rows = std::mem::take(&mut list.window.triage);
+    let len = list.keys.len();
+    let open = state.detail.as_ref().map(|d| d.id.as_str());
+    state
+        .triage
+        .overlay
+        .queried(data.triage.unseen, len, rows, open);
     let list = &mut state.list;
     // A rows read still in flight was asked for the keys just replaced: its rows would land in
     // other items' places.
@@ -206,7 +208,7 @@ fn query_failed(state: &mut AppState, err: QueryError) -> Vec<Effect> {
         return Vec::new();
     }
     filter.set_error(err);
-    if state.list.loaded {
+    if state.list.loaded() {
         return Vec::new();
     }
     filter.applied.clear();
@@ -236,6 +238,9 @@ pub(in crate::tui::update) fn rows_loaded(
                 .take_while(|(i, row)| keys.get(window.start + i) == Some(&row.key))
                 .count();
             window.rows.truncate(matching);
+            let rows = std::mem::take(&mut window.triage);
+            let open = state.detail.as_ref().map(|d| d.id.as_str());
+            state.triage.overlay.rows_read(rows, open);
             state.list.window = window;
             if state.list.open_when_loaded && state.selected_row().is_some() {
                 return crate::tui::update::detail::open(state);

@@ -185,7 +185,7 @@ fn restored(search: &str) -> Harness {
 #[test]
 fn a_remembered_search_that_no_longer_compiles_shows_the_view_and_the_error() {
     let mut h = restored("app:gone tag:crash");
-    assert!(h.state.list.loaded, "not loading for ever");
+    assert!(h.state.list.loaded(), "not loading for ever");
     assert_eq!(h.state.visible_len(), 40, "the view without the search");
     let filter = h.state.text_filter.as_ref().unwrap();
     assert_eq!(

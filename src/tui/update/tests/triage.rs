@@ -19,7 +19,7 @@ pub(super) fn stored(h: &Harness, id: &str) -> Triage {
 
 pub(super) fn row(h: &Harness, id: &str) -> Triage {
     let row = h.state.list.window.rows.iter().find(|r| &*r.id == id);
-    row.unwrap().triage.clone()
+    crate::tui::triage::known(&h.state, &row.unwrap().id)
 }
 
 pub(super) fn key(h: &mut Harness, code: KeyCode) -> Vec<Effect> {
@@ -106,10 +106,14 @@ fn without_advance_the_selection_stays() {
     act(&mut h, Action::ToggleSeen);
     assert!(stored(&h, "id00000").seen);
     assert_eq!(h.selected_id(), "id00000");
-    assert_eq!(h.state.triage.unseen, 49, "the status bar's count");
+    assert_eq!(
+        h.state.triage.overlay.unseen(),
+        49,
+        "the status bar's count"
+    );
     act(&mut h, Action::ToggleSeen);
     assert!(!stored(&h, "id00000").seen);
-    assert_eq!(h.state.triage.unseen, 50);
+    assert_eq!(h.state.triage.overlay.unseen(), 50);
 }
 
 #[test]

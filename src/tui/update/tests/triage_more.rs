@@ -46,18 +46,15 @@ fn in_the_detail_the_items_state_stays_known_after_it_left_the_list() {
         "left the rows"
     );
     let detail = h.state.detail.as_ref().unwrap();
-    assert!(detail.triage.done, "the detail shows it done");
-    assert_eq!(
-        crate::tui::triage::known(&h.state, "id00000"),
-        detail.triage
-    );
+    let shown = crate::tui::triage::known(&h.state, &detail.id);
+    assert!(shown.done, "the detail shows it done");
     // The seen delay passes: it was seen already, nothing is sent.
     let effects = h.apply(Msg::Tick(now() + SignedDuration::from_secs(2)));
     let writes = effects
         .iter()
         .filter(|e| matches!(e, Effect::Triage { .. }));
     assert_eq!(writes.count(), 0, "not marked seen again: {effects:?}");
-    assert!(h.state.detail.as_ref().unwrap().triage.seen);
+    assert!(crate::tui::triage::known(&h.state, "id00000").seen);
     // The note editor opens on the stored note, not an empty one.
     act(&mut h, Action::EditNote);
     assert_eq!(
@@ -165,7 +162,7 @@ fn seen_and_star_patch_the_rows_in_place_and_done_reads_no_pane_counts() {
     act(&mut h, Action::ToggleStar);
     act(&mut h, Action::ToggleSeen);
     assert!(row(&h, "id00000").starred && row(&h, "id00000").seen);
-    assert_eq!(h.state.triage.unseen, 49, "counted in place");
+    assert_eq!(h.state.triage.overlay.unseen(), 49, "counted in place");
     assert_eq!(h.state.list.query_id, query, "no query");
     assert_eq!(
         h.state.triage.rev,
@@ -173,7 +170,7 @@ fn seen_and_star_patch_the_rows_in_place_and_done_reads_no_pane_counts() {
         "this window's writes are known"
     );
     act(&mut h, Action::ToggleSeen);
-    assert_eq!(h.state.triage.unseen, 50);
+    assert_eq!(h.state.triage.overlay.unseen(), 50);
     // Done takes the item out: a query, but the panes' counts are not read again.
     act(&mut h, Action::ToggleDone);
     assert_ne!(h.state.list.query_id, query);
@@ -304,7 +301,8 @@ fn a_woken_item_comes_back_on_top_marked_until_it_is_read() {
     h.send(Msg::Tick(wake + SignedDuration::from_secs(1)));
     assert_eq!(h.screen_ids()[0], "id00020", "woken, on top");
     let top = &h.state.list.window.rows[0];
-    let glyphs = crate::tui::triage::glyphs(&top.triage, h.state.now);
+    let glyphs =
+        crate::tui::triage::glyphs(&crate::tui::triage::known(&h.state, &top.id), h.state.now);
     assert!(glyphs.contains('◷'), "{glyphs}");
     // The selection stayed on its item, now second. Read in the detail for the delay: no
     // longer woken, back in its place at the next read.
@@ -319,4 +317,39 @@ fn a_woken_item_comes_back_on_top_marked_until_it_is_read() {
     act(&mut h, Action::Back);
     h.send(Msg::Action(Action::Reload));
     assert_eq!(h.screen_ids()[0], "id00000");
+}
+
+/// Rows a sync stores while a woken item sits on top land below it, marked and counted new.
+#[test]
+fn new_rows_land_below_a_woken_item_counted_new() {
+    let mut h = started_harness(120, 30, 50, true);
+    let ids = vec!["id00020".to_owned()];
+    let wake = now() + SignedDuration::from_hours(1);
+    h.store
+        .write(|s| s.set_triage(&ids, &TriageChange::Snooze(Some(wake)), now()))
+        .unwrap();
+    h.send(Msg::Action(Action::Reload));
+    h.state.triage.next_wake = Some(wake);
+    h.send(Msg::Tick(wake + SignedDuration::from_secs(1)));
+    assert_eq!(h.screen_ids()[0], "id00020", "woken, on top");
+    assert_eq!(h.state.list.woken, 1);
+    let newer: Vec<_> = (0..2)
+        .map(|n| crate::api::Feedback {
+            received_at: now() + SignedDuration::from_mins(10 - n),
+            ..crate::tui::testkit::item(1000 + usize::try_from(n).unwrap())
+        })
+        .collect();
+    h.store.write(|s| s.put_items(&newer, now())).unwrap();
+    h.send(Msg::Synced {
+        job: SyncJob::Head(Status::New),
+        result: Ok(crate::tui::action::Synced {
+            added: 2,
+            ..crate::tui::action::Synced::default()
+        }),
+    });
+    assert_eq!(
+        h.screen_ids()[..4],
+        ["id00020", "id01000", "id01001", "id00000"]
+    );
+    assert_eq!(h.state.list.new_count, 2);
 }

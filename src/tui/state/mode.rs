@@ -1,0 +1,82 @@
+//! Which screen owns the keyboard: the one on top. Keys, pastes and clicks are routed by this
+//! one answer (`runtime::translate` and `update`), so no two places can disagree about what is
+//! open.
+
+use super::AppState;
+
+/// The screen on top, most covering first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The fatal screen: quit, or try again.
+    Fatal,
+    /// The help overlay: it scrolls, and closes.
+    Help,
+    /// A picker of the acting keys (the pipe's commands, the copy formats): takes every key.
+    ActingPicker,
+    /// The `=` group-by picker: takes every key.
+    GroupPicker,
+    /// The note editor: takes every key.
+    NoteEditor,
+    /// A triage picker (snooze): takes every key.
+    TriagePicker,
+    /// The `:` command palette: takes every key.
+    Palette,
+    /// The `/` prompt while typing.
+    FilterPrompt,
+    /// The Top issues screen.
+    TopIssues,
+    /// An item's detail.
+    Detail,
+    /// The grouped view (`=`).
+    Grouped,
+    /// The list and the side panes.
+    Normal,
+}
+
+impl Mode {
+    /// True when the mode takes every key as typing or choosing (no key map applies).
+    #[must_use]
+    pub fn takes_every_key(self) -> bool {
+        matches!(
+            self,
+            Mode::ActingPicker
+                | Mode::GroupPicker
+                | Mode::NoteEditor
+                | Mode::TriagePicker
+                | Mode::Palette
+                | Mode::FilterPrompt
+        )
+    }
+}
+
+impl AppState {
+    /// The screen that owns the keyboard now.
+    #[must_use]
+    pub fn mode(&self) -> Mode {
+        if self.fatal.is_some() {
+            Mode::Fatal
+        } else if self.help {
+            Mode::Help
+        } else if self.acting.picker.is_some() {
+            Mode::ActingPicker
+        } else if self.insight.picker.is_some() {
+            Mode::GroupPicker
+        } else if self.triage.note.is_some() {
+            Mode::NoteEditor
+        } else if self.triage.picker.is_some() {
+            Mode::TriagePicker
+        } else if self.palette.is_some() {
+            Mode::Palette
+        } else if self.text_filter.as_ref().is_some_and(|f| f.editing) {
+            Mode::FilterPrompt
+        } else if self.top_issues.is_some() {
+            Mode::TopIssues
+        } else if self.detail.is_some() {
+            Mode::Detail
+        } else if self.insight.grouped.is_some() {
+            Mode::Grouped
+        } else {
+            Mode::Normal
+        }
+    }
+}
