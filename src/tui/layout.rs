@@ -47,7 +47,7 @@ pub struct Areas {
     /// The view bar: the first row of `content`, over the list and the preview alike (so
     /// their tops line up), when the list is shown.
     pub bar: Option<Rect>,
-    /// insight: the trends panel under the view bar, over the list and the preview, when on.
+    /// The trends panel under the view bar, over the list and the preview, when on.
     pub trends: Option<Rect>,
     /// The list's part of `content` (under the view bar and the trends panel).
     pub list: Rect,

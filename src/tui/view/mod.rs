@@ -15,7 +15,7 @@ mod triage;
 // views: the view bar and the command palette.
 mod palette;
 mod view_bar;
-// reading: where a click lands, preview pane, hanging indent.
+// Where a click lands, the preview pane, hanging indent.
 pub mod layout;
 mod list_title;
 mod preview;
