@@ -15,6 +15,8 @@ pub mod logging;
 mod mutex;
 pub mod private_files;
 pub mod query;
+pub mod screen;
+pub mod signals;
 pub mod sim;
 pub mod store;
 pub mod sync;

@@ -14,7 +14,6 @@ mod foreground;
 pub mod insight;
 pub mod lanes;
 pub mod reads;
-pub mod signals;
 pub mod similar;
 mod store_thread;
 mod sync_jobs;
@@ -49,9 +48,9 @@ use super::state::AppState;
 use super::update::{start, update};
 use super::view;
 use crate::clipboard::Clipboard;
+use crate::signals::Signals;
 use crate::store::Shared;
 use executor::Executor;
-use signals::Signals;
 
 /// How often the clock ticks (spinner, countdowns, ages).
 pub const TICK_INTERVAL: Duration = Duration::from_millis(250);

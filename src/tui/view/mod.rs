@@ -38,9 +38,7 @@ use super::keymap::Keymap;
 use super::state::{AppState, Focus};
 use theme::Theme;
 
-/// Smallest usable terminal.
-pub const MIN_WIDTH: u16 = 40;
-pub const MIN_HEIGHT: u16 = 12;
+use crate::screen::{MIN_HEIGHT, MIN_WIDTH};
 
 pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     let area = frame.area();
