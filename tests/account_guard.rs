@@ -109,8 +109,10 @@ async fn queued_re_reads_with_another_accounts_key_remove_nothing() {
     // B's last walk found every stored item missing from its range (queued for a re-read).
     let asked = b.clock.now().as_second() + 60;
     store.write(|s| {
-        s.write(|tx| feedback_inbox::sync::state::queue_missing(tx, "new", None, None, asked))
-            .unwrap();
+        s.write(|tx| {
+            feedback_inbox::store::sync_state::queue_missing(tx, "new", None, None, asked)
+        })
+        .unwrap();
     });
     let result = syncer(&a, &store).reconcile_page(Priority::User).await;
     assert!(is_wrong_account(&result), "{result:?}");

@@ -447,7 +447,7 @@ async fn starts_offline_from_a_filled_store_and_searches_and_filters() {
         };
         save_view(s, &view).unwrap();
         // The last run synced `new` a moment ago: the first frame says so, from the store.
-        s.write(|tx| feedback_inbox::sync::state::set_synced(tx, "new", synced.as_second()))
+        s.write(|tx| feedback_inbox::store::sync_state::set_synced(tx, "new", synced.as_second()))
             .unwrap();
     });
     let key = feedback_inbox::api::ApiKey::parse(feedback_inbox::sim::DEMO_KEY).unwrap();

@@ -12,7 +12,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use feedback_inbox::sim::{self, DEMO_KEY, SimConfig};
-use feedback_inbox::store::search::{Context, compile, parse};
+use feedback_inbox::store::search::{Context, parse};
 use feedback_inbox::store::{Store, ViewQuery};
 use tmux::{Tmux, binary, timeout};
 
@@ -23,7 +23,7 @@ fn stored_matches(path: &std::path::Path, query: &str) -> usize {
         now: jiff::Timestamp::now(),
         tz: jiff::tz::TimeZone::UTC,
     };
-    let sql = compile(store.conn(), &parse(query).unwrap(), &cx).unwrap();
+    let sql = store.compile(&parse(query).unwrap(), &cx).unwrap();
     store
         .view_keys(&ViewQuery::default().search(sql), None)
         .unwrap()
@@ -183,7 +183,7 @@ fn stored_messages(path: &std::path::Path, query: &str) -> Vec<String> {
         now: jiff::Timestamp::now(),
         tz: jiff::tz::TimeZone::UTC,
     };
-    let sql = compile(store.conn(), &parse(query).unwrap(), &cx).unwrap();
+    let sql = store.compile(&parse(query).unwrap(), &cx).unwrap();
     let keys = store
         .view_keys(&ViewQuery::default().search(sql), None)
         .unwrap();

@@ -15,7 +15,10 @@ mod enrich;
 mod files;
 mod integrity;
 mod keys;
+mod last_view;
+mod meta_keys;
 pub mod pivot;
+pub mod probe;
 mod read;
 mod refs;
 mod revs;
@@ -23,7 +26,9 @@ pub mod schema;
 pub mod search;
 mod shared;
 pub mod similar;
+pub mod sync_state;
 mod triage;
+mod unseen;
 mod woken;
 mod write;
 
@@ -43,6 +48,8 @@ pub use enrich::{Coverage, Enqueued};
 pub use files::{default_path, store_file_name};
 pub use integrity::check_integrity;
 pub use keys::{TIES_PER_MICROSECOND, at_or_after, before, micros_key, time_key};
+pub use last_view::LAST_VIEW;
+pub use meta_keys::FieldNames;
 pub use read::{Hide, StoredDetail, StoredItem, ViewQuery};
 pub use revs::{ITEMS_REV, Revs, TRIAGE_REV};
 pub use shared::Shared;
@@ -185,6 +192,13 @@ impl Store {
 
     pub fn conn_mut(&mut self) -> &mut Connection {
         &mut self.conn
+    }
+
+    /// Sets this connection's page cache to `kib` KiB (SQLite takes a negative size as KiB).
+    pub fn set_cache_kib(&self, kib: i64) -> Result<(), StoreError> {
+        self.conn
+            .pragma_update(None, "cache_size", -kib)
+            .map_err(|e| self.error(e))
     }
 
     /// The store's name in messages: its path, or "in-memory store".

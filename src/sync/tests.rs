@@ -11,9 +11,9 @@ use super::SyncError;
 use super::gate::floor_wait;
 use super::lock::{SyncLock, lock_path};
 use super::paging::check_page;
-use super::state::Key;
 use crate::api::lenient::CountedPage;
 use crate::api::{Cursor, Page, RateLimit};
+use crate::store::sync_state::Key;
 
 fn rate(limit: u32, remaining: u32, reset: i64) -> RateLimit {
     RateLimit {
@@ -187,7 +187,7 @@ fn queue_missing_reads_a_rowid_range_not_every_stored_item_of_the_status() {
         .conn()
         .prepare(&format!(
             "EXPLAIN QUERY PLAN {}",
-            super::state::QUEUE_MISSING
+            crate::store::sync_state::QUEUE_MISSING
         ))
         .unwrap()
         .query_map(

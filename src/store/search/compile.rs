@@ -54,6 +54,13 @@ pub fn compile(conn: &Connection, query: &Query, cx: &Context) -> Result<Sql, Qu
     })
 }
 
+impl crate::store::Store {
+    /// [`compile`] against this store's names.
+    pub fn compile(&self, query: &Query, cx: &Context) -> Result<Sql, QueryError> {
+        compile(&self.conn, query, cx)
+    }
+}
+
 /// The text match the whole query requires (the query itself when it is all text, or the text
 /// terms of a top-level AND), with the parts left over.
 fn driver(root: &Expr) -> Option<(String, Vec<&Expr>)> {
