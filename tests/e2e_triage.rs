@@ -166,11 +166,21 @@ fn n_hands_the_terminal_to_the_editor_and_takes_it_back() {
         "no key reached the inbox"
     );
     let db = Store::open(&store).unwrap();
-    let noted = db
-        .conn()
-        .query_row("SELECT note FROM triage", [], |r| r.get::<_, String>(0))
-        .unwrap();
-    assert_eq!(noted, "q*dzu call back");
+    let keys = db.view_keys(&ViewQuery::default(), None).unwrap();
+    let ids: Vec<String> = db
+        .items(&keys)
+        .unwrap()
+        .into_iter()
+        .map(|i| i.feedback.id.as_str().to_owned())
+        .collect();
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let noted: Vec<String> = db
+        .triage_of(&ids)
+        .unwrap()
+        .into_values()
+        .filter_map(|t| t.note)
+        .collect();
+    assert_eq!(noted, ["q*dzu call back"]);
     tmux.keys(&["q"]);
     tmux.wait_for("the shell", |_| !tmux.alternate_on());
     runtime.block_on(sim.shutdown());

@@ -101,6 +101,13 @@ fn an_unknown_name_lists_the_known_ones() {
 
 /// A memory store that lists the catalog, and an item of an app no list has any more.
 fn store() -> Store {
+    let mut store = undated();
+    listed_at(&mut store, jiff::Timestamp::now());
+    store
+}
+
+/// [`store`] without the time its catalog was listed.
+fn undated() -> Store {
     let mut store = Store::open_memory().unwrap();
     let c = catalog();
     store.put_projects(&c.projects).unwrap();
@@ -123,19 +130,12 @@ fn store() -> Store {
         },
     };
     store.put_items(&[gone], jiff::Timestamp::now()).unwrap();
-    listed_at(&store, jiff::Timestamp::now());
     store
 }
 
 /// Says sync's discovery listed the store's catalog at `at`.
-fn listed_at(store: &Store, at: jiff::Timestamp) {
-    store
-        .conn()
-        .execute(
-            "INSERT OR REPLACE INTO meta (key, value) VALUES ('catalog_at', ?1)",
-            [at.as_second().to_string()],
-        )
-        .unwrap();
+fn listed_at(store: &mut Store, at: jiff::Timestamp) {
+    store.mark_catalog(at).unwrap();
 }
 
 /// A client whose requests go nowhere (nothing listens on the discard port): a test that
@@ -232,18 +232,12 @@ async fn the_inbox_starts_on_the_flags_view_keeping_the_remembered_status() {
 
 #[tokio::test]
 async fn online_a_stale_or_undated_catalog_is_not_trusted_offline_it_is() {
-    let store = store();
     let client = nowhere();
     let stale = jiff::Timestamp::now() - jiff::SignedDuration::from_hours(2);
     for listed in [Some(stale), None] {
-        match listed {
-            Some(at) => listed_at(&store, at),
-            None => {
-                store
-                    .conn()
-                    .execute("DELETE FROM meta WHERE key = 'catalog_at'", [])
-                    .unwrap();
-            }
+        let mut store = undated();
+        if let Some(at) = listed {
+            listed_at(&mut store, at);
         }
         let mut online = Resolver::new(Some(&store), Some(&client));
         // The service is asked (and here it cannot be reached).

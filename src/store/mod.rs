@@ -184,14 +184,10 @@ impl Store {
         }
     }
 
-    /// The connection, for the sync and search modules' own statements.
+    /// The connection, for the store's own statements.
     #[must_use]
-    pub fn conn(&self) -> &Connection {
+    pub(in crate::store) fn conn(&self) -> &Connection {
         &self.conn
-    }
-
-    pub fn conn_mut(&mut self) -> &mut Connection {
-        &mut self.conn
     }
 
     /// Sets this connection's page cache to `kib` KiB (SQLite takes a negative size as KiB).

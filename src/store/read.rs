@@ -169,6 +169,19 @@ impl Store {
             .map_err(|e| self.error(e))
     }
 
+    /// The server ids of the items stored with `status`, newest first.
+    pub fn ids_with_status(&self, status: &str) -> Result<Vec<String>, StoreError> {
+        let read = || -> rusqlite::Result<Vec<String>> {
+            self.conn
+                .prepare_cached(
+                    "SELECT id FROM items WHERE status = ?1 ORDER BY received DESC, k ASC",
+                )?
+                .query_map([status], |r| r.get(0))?
+                .collect()
+        };
+        read().map_err(|e| self.error(e))
+    }
+
     /// Which of these server ids are stored.
     pub fn contains_ids(&self, ids: &[&str]) -> Result<Vec<bool>, StoreError> {
         let mut stmt = self

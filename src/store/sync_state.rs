@@ -318,7 +318,7 @@ pub fn finish_reconcile(tx: &Transaction<'_>, status: &str, started: i64) -> rus
 }
 
 /// [`queue_missing`]'s statement (its plan is tested: a rowid range, not a status scan).
-pub(crate) const QUEUE_MISSING: &str = "INSERT OR IGNORE INTO sync_recheck (id, found)
+const QUEUE_MISSING: &str = "INSERT OR IGNORE INTO sync_recheck (id, found)
      SELECT id, ?5 FROM items WHERE status = ?1 AND k <= ?7 AND k > ?8 AND seen <= ?5
        AND (received > ?2 OR (received = ?2 AND id >= ?3))
        AND (?4 IS NULL OR received < ?4 OR (received = ?4 AND id < ?6))";
@@ -426,5 +426,33 @@ impl Store {
     /// The head of the scoped walk kept under `meta` ([`raise_scoped_head`]).
     pub fn scoped_head(&self, meta: &str) -> Result<Option<Key>, StoreError> {
         scoped_head(&self.conn, meta).map_err(|e| self.error(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn queue_missing_reads_a_rowid_range_not_every_stored_item_of_the_status() {
+        let store = Store::open_memory().unwrap();
+        let plan: Vec<String> = store
+            .conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {QUEUE_MISSING}"))
+            .unwrap()
+            .query_map(
+                rusqlite::params!["new", 1, "a", 2, 3, "b", 1024, 3072],
+                |r| r.get::<_, String>(3),
+            )
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let plan = plan.join("\n");
+        assert!(
+            plan.contains("k>? AND k<?") || plan.contains("rowid>? AND rowid<?"),
+            "{plan}"
+        );
     }
 }
