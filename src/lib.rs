@@ -11,6 +11,7 @@ pub mod config;
 pub mod json;
 pub mod logging;
 pub mod private_files;
+pub mod signals;
 pub mod sim;
 pub mod store;
 pub mod sync;

@@ -192,14 +192,13 @@ async fn the_store_answers_names_it_knows_without_a_request() {
 
 #[tokio::test]
 async fn the_inbox_starts_on_the_flags_view_keeping_the_remembered_status() {
-    use crate::tui::runtime::reads;
-    use crate::tui::state::{Chosen, ViewSpec};
+    use crate::store::{Chosen, ViewSpec};
     let mut store = store();
     let client = nowhere();
     crate::cli::scope::start_view(&mut store, &client, None, Some("trailhead-ios"))
         .await
         .unwrap();
-    let spec = reads::last_view(&store).unwrap();
+    let spec = store.last_view().unwrap();
     assert_eq!(spec.status, "new");
     assert_eq!(
         spec.app,
@@ -218,11 +217,11 @@ async fn the_inbox_starts_on_the_flags_view_keeping_the_remembered_status() {
         search: "crash".into(),
         ..ViewSpec::default()
     };
-    reads::save_view(&mut store, &remembered).unwrap();
+    store.save_view(&remembered).unwrap();
     crate::cli::scope::start_view(&mut store, &client, Some("ledgerly"), None)
         .await
         .unwrap();
-    let spec = reads::last_view(&store).unwrap();
+    let spec = store.last_view().unwrap();
     assert_eq!(spec.status, "archived");
     let project = spec.project.unwrap();
     assert_eq!(project.value, P2);

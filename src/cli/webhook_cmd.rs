@@ -19,8 +19,8 @@ use tokio::sync::mpsc::unbounded_channel;
 
 use super::CliError;
 use crate::clock;
+use crate::signals::Signals;
 use crate::store::Store;
-use crate::tui::runtime::signals::Signals;
 use crate::webhook::Event;
 use crate::webhook::receiver::{self, Jsonl, Notice, ReceiverConfig, StartError};
 use crate::webhook::seen::{self, Seen};

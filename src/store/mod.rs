@@ -29,6 +29,7 @@ pub mod similar;
 pub mod sync_state;
 mod triage;
 mod unseen;
+mod view_spec;
 mod woken;
 mod write;
 
@@ -54,6 +55,7 @@ pub use read::{Hide, StoredDetail, StoredItem, ViewQuery};
 pub use revs::{ITEMS_REV, Revs, TRIAGE_REV};
 pub use shared::Shared;
 pub use triage::{Triage, TriageChange};
+pub use view_spec::{ANY_STATUS, Chosen, ViewSpec};
 pub use write::Sighting;
 pub use write::Written;
 pub use write::{forget_id, put_in};

@@ -17,7 +17,6 @@ pub mod insight;
 mod reader;
 pub mod reads;
 // simtui: `S` and the pinned key sets.
-pub mod signals;
 pub mod similar;
 mod sync_jobs;
 mod syncer;
@@ -54,9 +53,9 @@ use super::state::AppState;
 use super::update::{start, update};
 use super::view;
 use crate::clipboard::Clipboard;
+use crate::signals::Signals;
 use crate::store::Shared;
 use executor::Executor;
-use signals::Signals;
 
 /// How often the clock ticks (spinner, countdowns, ages).
 pub const TICK_INTERVAL: Duration = Duration::from_millis(250);
@@ -297,7 +296,7 @@ fn first_frame(
     executor: &Executor,
     store: &Shared,
 ) -> Vec<super::effect::Effect> {
-    if let Some(spec) = store.read(reads::last_view) {
+    if let Some(spec) = store.read(crate::store::Store::last_view) {
         super::update::restore_view(state, &spec);
     }
     let query = super::update::first_query(state);

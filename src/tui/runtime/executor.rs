@@ -192,7 +192,7 @@ impl Executor {
             Effect::SaveView(spec) => {
                 let store = self.store.clone();
                 tokio::task::spawn_blocking(move || {
-                    if let Err(error) = store.write(|s| reads::save_view(s, &spec)) {
+                    if let Err(error) = store.write(|s| s.save_view(&spec)) {
                         tracing::warn!(%error, "cannot remember the view");
                     }
                 });

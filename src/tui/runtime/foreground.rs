@@ -36,7 +36,7 @@ impl Foreground {
     /// listeners: each listener hears every signal).
     pub fn watch(&self) {
         let this = self.clone();
-        let mut signals = super::signals::Signals::install();
+        let mut signals = crate::signals::Signals::install();
         tokio::spawn(async move {
             loop {
                 let number = signals.next().await;

@@ -1,6 +1,6 @@
 //! The store reads of the inbox, run on blocking threads (and once before the loop, for the
-//! first frame): a view's keys with the rows around the screen, a window of rows, the panes, a
-//! detail, and the view remembered from the last run (kept by the store as JSON).
+//! first frame): a view's keys with the rows around the screen, a window of rows, the panes and
+//! a detail.
 
 use jiff::tz::TimeZone;
 
@@ -263,20 +263,6 @@ pub fn panes(store: &Store, status: &str, project: Option<&str>) -> Result<Panes
         projects: store.projects()?,
         apps: store.apps(project)?,
     })
-}
-
-/// The view the last run showed, if it remembered one that still reads.
-#[must_use]
-pub fn last_view(store: &Store) -> Option<ViewSpec> {
-    store
-        .last_view()
-        .and_then(|j| serde_json::from_str(&j).ok())
-}
-
-/// Remembers the view for the next start.
-pub fn save_view(store: &mut Store, spec: &ViewSpec) -> Result<(), StoreError> {
-    let json = serde_json::to_string(spec).unwrap_or_default();
-    store.save_view(&json)
 }
 
 /// The view of `spec` before its search: its status and the panes' filters.
