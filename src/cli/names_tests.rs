@@ -199,7 +199,7 @@ async fn the_inbox_starts_on_the_flags_view_keeping_the_remembered_status() {
         .await
         .unwrap();
     let spec = store.last_view().unwrap();
-    assert_eq!(spec.status, "new");
+    assert_eq!(spec.status.as_str(), "new");
     assert_eq!(
         spec.app,
         Some(Chosen {
@@ -222,7 +222,7 @@ async fn the_inbox_starts_on_the_flags_view_keeping_the_remembered_status() {
         .await
         .unwrap();
     let spec = store.last_view().unwrap();
-    assert_eq!(spec.status, "archived");
+    assert_eq!(spec.status.as_str(), "archived");
     let project = spec.project.unwrap();
     assert_eq!(project.value, P2);
     assert_eq!(project.label, "Ledgerly ␛", "sanitized for the screen");

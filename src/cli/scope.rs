@@ -91,12 +91,8 @@ pub async fn start_view(
         label: sanitize_line(&r.name).into_owned(),
         value: r.id,
     };
+    // Without a remembered view, the default one lists `new`.
     let mut spec = store.last_view().unwrap_or_default();
-    if spec.status.is_empty() {
-        crate::api::Status::New
-            .as_str()
-            .clone_into(&mut spec.status);
-    }
     spec.project = project.map(chosen);
     spec.app = app.map(chosen);
     spec.tag = None;

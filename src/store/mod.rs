@@ -55,7 +55,7 @@ pub use read::{Hide, StoredDetail, StoredItem, ViewQuery};
 pub use revs::{ITEMS_REV, Revs, TRIAGE_REV};
 pub use shared::Shared;
 pub use triage::{Triage, TriageChange};
-pub use view_spec::{ANY_STATUS, Chosen, ViewSpec};
+pub use view_spec::{ANY_STATUS, Chosen, ViewSpec, ViewStatus};
 pub use write::Sighting;
 pub use write::Written;
 pub use write::{forget_id, put_in};

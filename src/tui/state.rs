@@ -9,7 +9,7 @@ use ratatui_textarea::TextArea;
 use super::rows::{Row, Window};
 use crate::api::{FeedbackDetail, RateLimit, Status, Wait};
 use crate::store::search::{Highlights, QueryError};
-pub use crate::store::{ANY_STATUS, Chosen, ViewSpec};
+pub use crate::store::{ANY_STATUS, Chosen, ViewSpec, ViewStatus};
 
 // The status bar's state: freshness, messages, a fatal explanation.
 mod status;
@@ -349,9 +349,9 @@ impl AppState {
         let f = &self.filters;
         ViewSpec {
             status: if f.any_status {
-                ANY_STATUS.to_owned()
+                ViewStatus::Any
             } else {
-                f.status.as_str().to_owned()
+                ViewStatus::Only(f.status.clone())
             },
             project: f.project.clone(),
             app: f.app.clone(),
