@@ -37,6 +37,14 @@ pub struct Hide {
 }
 
 impl ViewQuery {
+    /// This view narrowed to the items received before `at`.
+    #[must_use]
+    pub fn received_before(mut self, at: Timestamp) -> Self {
+        let key = super::micros_key(at.as_microsecond());
+        self.condition = Some((super::before("?1"), vec![Value::Integer(key)]));
+        self
+    }
+
     /// This view narrowed by a compiled search.
     #[must_use]
     pub fn search(mut self, sql: super::search::Sql) -> Self {
