@@ -10,7 +10,7 @@ use std::time::Instant;
 use criterion::{Criterion, criterion_group, criterion_main};
 use feedback_inbox::query::parse;
 use feedback_inbox::sim;
-use feedback_inbox::store::search::{Context, compile};
+use feedback_inbox::store::search::Context;
 use feedback_inbox::store::{Sighting, Store, ViewQuery};
 use jiff::Timestamp;
 
@@ -75,12 +75,12 @@ fn searches(c: &mut Criterion) {
     group.sample_size(10);
     for analyzed in [false, true] {
         if analyzed {
-            store.conn().execute_batch("ANALYZE").unwrap();
+            store.analyze().unwrap();
         }
         let phase = if analyzed { "analyzed_" } else { "" };
         for input in QUERIES {
             let query = parse(input).unwrap();
-            let sql = compile(store.conn(), &query, &cx).unwrap();
+            let sql = store.compile(&query, &cx).unwrap();
             let view = ViewQuery {
                 status: std::env::var("SEARCH_BENCH_STATUS").ok(),
                 ..ViewQuery::default()
@@ -93,7 +93,7 @@ fn searches(c: &mut Criterion) {
             );
             let name = name(input);
             group.bench_function(format!("{phase}{name}_compile"), |b| {
-                b.iter(|| compile(store.conn(), &query, &cx).unwrap());
+                b.iter(|| store.compile(&query, &cx).unwrap());
             });
             group.bench_function(format!("{phase}{name}_all_keys"), |b| {
                 b.iter(|| store.view_keys(&view, None).unwrap());

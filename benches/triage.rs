@@ -10,7 +10,7 @@ use std::time::Instant;
 use criterion::{Criterion, criterion_group, criterion_main};
 use feedback_inbox::query::parse;
 use feedback_inbox::sim;
-use feedback_inbox::store::search::{Context, compile};
+use feedback_inbox::store::search::Context;
 use feedback_inbox::store::{Store, TriageChange, ViewQuery};
 use jiff::{SignedDuration, Timestamp};
 
@@ -141,7 +141,7 @@ fn triage(c: &mut Criterion) {
         "is:snoozed",
         "has:note",
     ] {
-        let sql = compile(store.conn(), &parse(input).unwrap(), &cx).unwrap();
+        let sql = store.compile(&parse(input).unwrap(), &cx).unwrap();
         let searched = new_items().search(sql);
         let name = input.replace(':', "_");
         group.bench_function(format!("{name}_first_screen"), |b| {

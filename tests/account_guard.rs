@@ -13,7 +13,7 @@ use std::time::Duration;
 use feedback_inbox::api::{ApiKey, Client, RetryPolicy, Status};
 use feedback_inbox::clock::{Clock, ManualClock};
 use feedback_inbox::sim::{self, DEMO_KEY, Route, SimConfig, SimHandle};
-use feedback_inbox::store::{Shared, Store, StoreError};
+use feedback_inbox::store::{Shared, Store, StoreError, ViewQuery};
 use feedback_inbox::sync::{Priority, SyncError, SyncSettings, Syncer};
 use sync_support::{mirror, sim_ids, stored_ids};
 
@@ -69,11 +69,8 @@ async fn store_of(b: &Account, path: &std::path::Path) -> Shared {
 }
 
 fn item_count(store: &Shared) -> i64 {
-    store.read(|s| {
-        s.conn()
-            .query_row("SELECT count(*) FROM items", [], |r| r.get(0))
-            .unwrap()
-    })
+    let count = store.read(|s| s.view_count(&ViewQuery::default()).unwrap());
+    i64::try_from(count).unwrap()
 }
 
 fn is_wrong_account(result: &Result<impl std::fmt::Debug, SyncError>) -> bool {
@@ -109,8 +106,10 @@ async fn queued_re_reads_with_another_accounts_key_remove_nothing() {
     // B's last walk found every stored item missing from its range (queued for a re-read).
     let asked = b.clock.now().as_second() + 60;
     store.write(|s| {
-        s.write(|tx| feedback_inbox::sync::state::queue_missing(tx, "new", None, None, asked))
-            .unwrap();
+        s.write(|tx| {
+            feedback_inbox::store::sync_state::queue_missing(tx, "new", None, None, asked)
+        })
+        .unwrap();
     });
     let result = syncer(&a, &store).reconcile_page(Priority::User).await;
     assert!(is_wrong_account(&result), "{result:?}");

@@ -418,7 +418,6 @@ async fn an_event_stream_error_cancels_the_requests_in_flight() {
 /// filtering and switching status all work on the store.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn starts_offline_from_a_filled_store_and_searches_and_filters() {
-    use feedback_inbox::tui::runtime::reads::save_view;
     use feedback_inbox::tui::state::ViewSpec;
     use feedback_inbox::tui::testkit::{self, PaneData};
 
@@ -445,9 +444,9 @@ async fn starts_offline_from_a_filled_store_and_searches_and_filters() {
             tag: Some(ui),
             ..ViewSpec::default()
         };
-        save_view(s, &view).unwrap();
+        s.save_view(&view).unwrap();
         // The last run synced `new` a moment ago: the first frame says so, from the store.
-        s.write(|tx| feedback_inbox::sync::state::set_synced(tx, "new", synced.as_second()))
+        s.write(|tx| feedback_inbox::store::sync_state::set_synced(tx, "new", synced.as_second()))
             .unwrap();
     });
     let key = feedback_inbox::api::ApiKey::parse(feedback_inbox::sim::DEMO_KEY).unwrap();

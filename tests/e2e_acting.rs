@@ -10,7 +10,7 @@
 mod tmux;
 
 use feedback_inbox::sim::{self, DEMO_KEY, SimConfig};
-use feedback_inbox::store::Store;
+use feedback_inbox::store::{Store, ViewQuery};
 use feedback_inbox::tui::acting::copies::markdown;
 use tmux::{Tmux, binary};
 
@@ -107,13 +107,12 @@ fn c_copies_the_markdown_block_through_osc52_and_pipe_sends_json_lines() {
         s.contains("PRIVATE") && s.contains("Metadata (custom)")
     });
     let db = Store::open(&store).unwrap();
+    let keys = db.view_keys(&ViewQuery::default(), None).unwrap();
     let emails: Vec<String> = db
-        .conn()
-        .prepare("SELECT email FROM items WHERE email IS NOT NULL")
+        .items(&keys)
         .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(Result::unwrap)
+        .into_iter()
+        .filter_map(|i| i.feedback.reporter_email)
         .collect();
     assert!(!emails.is_empty());
     for email in &emails {

@@ -8,7 +8,7 @@ mod tmux;
 
 use feedback_inbox::query::parse;
 use feedback_inbox::sim::{self, DEMO_KEY, SimConfig};
-use feedback_inbox::store::search::{Context, compile};
+use feedback_inbox::store::search::Context;
 use feedback_inbox::store::{Store, ViewQuery};
 use tmux::{Tmux, binary};
 
@@ -29,7 +29,7 @@ fn stored_matches(path: &std::path::Path, query: &str) -> usize {
         now: jiff::Timestamp::now(),
         tz: jiff::tz::TimeZone::UTC,
     };
-    let sql = compile(store.conn(), &parse(query).unwrap(), &cx).unwrap();
+    let sql = store.compile(&parse(query).unwrap(), &cx).unwrap();
     let view = ViewQuery {
         status: Some("new".into()),
         ..ViewQuery::default()

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use feedback_inbox::query::parse;
 use feedback_inbox::sim::{self, DEMO_KEY, SimConfig};
-use feedback_inbox::store::search::{Context, compile};
+use feedback_inbox::store::search::Context;
 use feedback_inbox::store::{Store, ViewQuery};
 use tmux::{Tmux, binary, timeout};
 
@@ -24,7 +24,7 @@ fn stored_matches(path: &std::path::Path, query: &str) -> usize {
         now: jiff::Timestamp::now(),
         tz: jiff::tz::TimeZone::UTC,
     };
-    let sql = compile(store.conn(), &parse(query).unwrap(), &cx).unwrap();
+    let sql = store.compile(&parse(query).unwrap(), &cx).unwrap();
     store
         .view_keys(&ViewQuery::default().search(sql), None)
         .unwrap()
@@ -167,11 +167,21 @@ fn n_hands_the_terminal_to_the_editor_and_takes_it_back() {
         "no key reached the inbox"
     );
     let db = Store::open(&store).unwrap();
-    let noted = db
-        .conn()
-        .query_row("SELECT note FROM triage", [], |r| r.get::<_, String>(0))
-        .unwrap();
-    assert_eq!(noted, "q*dzu call back");
+    let keys = db.view_keys(&ViewQuery::default(), None).unwrap();
+    let ids: Vec<String> = db
+        .items(&keys)
+        .unwrap()
+        .into_iter()
+        .map(|i| i.feedback.id.as_str().to_owned())
+        .collect();
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let noted: Vec<String> = db
+        .triage_of(&ids)
+        .unwrap()
+        .into_values()
+        .filter_map(|t| t.note)
+        .collect();
+    assert_eq!(noted, ["q*dzu call back"]);
     tmux.keys(&["q"]);
     tmux.wait_for("the shell", |_| !tmux.alternate_on());
     runtime.block_on(sim.shutdown());
@@ -184,7 +194,7 @@ fn stored_messages(path: &std::path::Path, query: &str) -> Vec<String> {
         now: jiff::Timestamp::now(),
         tz: jiff::tz::TimeZone::UTC,
     };
-    let sql = compile(store.conn(), &parse(query).unwrap(), &cx).unwrap();
+    let sql = store.compile(&parse(query).unwrap(), &cx).unwrap();
     let keys = store
         .view_keys(&ViewQuery::default().search(sql), None)
         .unwrap();

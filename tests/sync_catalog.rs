@@ -73,8 +73,12 @@ async fn a_page_naming_an_app_the_store_does_not_know_brings_discovery_first() {
         .unwrap();
     shared
         .write(|s| {
-            s.conn()
-                .execute("DELETE FROM apps WHERE id = ?1", [&app.id])
+            let others: Vec<_> = s
+                .apps(None)?
+                .into_iter()
+                .filter(|a| a.id != app.id)
+                .collect();
+            s.put_apps(&others, None)
         })
         .unwrap();
     let report = syncer.head(&Status::New, Priority::User).await.unwrap();
@@ -99,9 +103,11 @@ async fn another_accounts_items_are_refused_before_any_is_stored_with_a_fresh_ca
     };
     shared
         .write(|s| {
-            s.conn().execute_batch(
-                "DELETE FROM meta WHERE key = 'account_project_ids'; DELETE FROM projects;",
-            )
+            s.write(|tx| {
+                tx.execute_batch(
+                    "DELETE FROM meta WHERE key = 'account_project_ids'; DELETE FROM projects;",
+                )
+            })
         })
         .unwrap();
     shared

@@ -5,7 +5,7 @@
 
 mod insight_support;
 
-use feedback_inbox::sync::state::{Gap, Key, insert_gap, set_head};
+use feedback_inbox::store::sync_state::{Gap, Key, insert_gap, set_head};
 use feedback_inbox::tui::action::{Action, Msg};
 use feedback_inbox::tui::testkit::{Harness, now};
 use insight_support::{act, draw, group_by, harness};

@@ -323,13 +323,7 @@ fn store_catalog(store: &Store) -> Result<Catalog, CliError> {
         projects: store.projects()?,
         apps: store.apps(None)?,
     };
-    let refs = |sql: &str| -> rusqlite::Result<Vec<(String, String, Option<String>)>> {
-        let mut stmt = store.conn().prepare(sql)?;
-        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-            .collect()
-    };
-    let read = |e: rusqlite::Error| CliError::Store(store.error(e));
-    for (id, name, _) in refs("SELECT DISTINCT id, name, NULL FROM project_refs").map_err(read)? {
+    for (id, name) in store.named_projects()? {
         if !catalog.projects.iter().any(|p| p.id == id) {
             catalog.projects.push(Project {
                 id,
@@ -339,9 +333,7 @@ fn store_catalog(store: &Store) -> Result<Catalog, CliError> {
             });
         }
     }
-    let app_refs = "SELECT DISTINCT a.id, a.name, (SELECT p.id FROM items AS i JOIN project_refs \
-                    AS p ON p.k = i.project WHERE i.app = a.k LIMIT 1) FROM app_refs AS a";
-    for (id, name, project_id) in refs(app_refs).map_err(read)? {
+    for (id, name, project_id) in store.named_apps()? {
         if !catalog.apps.iter().any(|a| a.id == id) {
             catalog.apps.push(App {
                 id,

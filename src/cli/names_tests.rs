@@ -101,6 +101,13 @@ fn an_unknown_name_lists_the_known_ones() {
 
 /// A memory store that lists the catalog, and an item of an app no list has any more.
 fn store() -> Store {
+    let mut store = undated();
+    listed_at(&mut store, jiff::Timestamp::now());
+    store
+}
+
+/// [`store`] without the time its catalog was listed.
+fn undated() -> Store {
     let mut store = Store::open_memory().unwrap();
     let c = catalog();
     store.put_projects(&c.projects).unwrap();
@@ -123,19 +130,12 @@ fn store() -> Store {
         },
     };
     store.put_items(&[gone], jiff::Timestamp::now()).unwrap();
-    listed_at(&store, jiff::Timestamp::now());
     store
 }
 
 /// Says sync's discovery listed the store's catalog at `at`.
-fn listed_at(store: &Store, at: jiff::Timestamp) {
-    store
-        .conn()
-        .execute(
-            "INSERT OR REPLACE INTO meta (key, value) VALUES ('catalog_at', ?1)",
-            [at.as_second().to_string()],
-        )
-        .unwrap();
+fn listed_at(store: &mut Store, at: jiff::Timestamp) {
+    store.mark_catalog(at).unwrap();
 }
 
 /// A client whose requests go nowhere (nothing listens on the discard port): a test that
@@ -192,15 +192,14 @@ async fn the_store_answers_names_it_knows_without_a_request() {
 
 #[tokio::test]
 async fn the_inbox_starts_on_the_flags_view_keeping_the_remembered_status() {
-    use crate::tui::runtime::reads;
-    use crate::tui::state::{Chosen, ViewSpec};
+    use crate::store::{Chosen, ViewSpec};
     let mut store = store();
     let client = nowhere();
     crate::cli::scope::start_view(&mut store, &client, None, Some("trailhead-ios"))
         .await
         .unwrap();
-    let spec = reads::last_view(&store).unwrap();
-    assert_eq!(spec.status, "new");
+    let spec = store.last_view().unwrap();
+    assert_eq!(spec.status.as_str(), "new");
     assert_eq!(
         spec.app,
         Some(Chosen {
@@ -218,12 +217,12 @@ async fn the_inbox_starts_on_the_flags_view_keeping_the_remembered_status() {
         search: "crash".into(),
         ..ViewSpec::default()
     };
-    reads::save_view(&mut store, &remembered).unwrap();
+    store.save_view(&remembered).unwrap();
     crate::cli::scope::start_view(&mut store, &client, Some("ledgerly"), None)
         .await
         .unwrap();
-    let spec = reads::last_view(&store).unwrap();
-    assert_eq!(spec.status, "archived");
+    let spec = store.last_view().unwrap();
+    assert_eq!(spec.status.as_str(), "archived");
     let project = spec.project.unwrap();
     assert_eq!(project.value, P2);
     assert_eq!(project.label, "Ledgerly ␛", "sanitized for the screen");
@@ -232,18 +231,12 @@ async fn the_inbox_starts_on_the_flags_view_keeping_the_remembered_status() {
 
 #[tokio::test]
 async fn online_a_stale_or_undated_catalog_is_not_trusted_offline_it_is() {
-    let store = store();
     let client = nowhere();
     let stale = jiff::Timestamp::now() - jiff::SignedDuration::from_hours(2);
     for listed in [Some(stale), None] {
-        match listed {
-            Some(at) => listed_at(&store, at),
-            None => {
-                store
-                    .conn()
-                    .execute("DELETE FROM meta WHERE key = 'catalog_at'", [])
-                    .unwrap();
-            }
+        let mut store = undated();
+        if let Some(at) = listed {
+            listed_at(&mut store, at);
         }
         let mut online = Resolver::new(Some(&store), Some(&client));
         // The service is asked (and here it cannot be reached).

@@ -5,7 +5,7 @@
 use super::names::{Resolved, Resolver};
 use super::{CliError, since};
 use crate::api::Client;
-use crate::store::Store;
+use crate::store::{Chosen, Store};
 use crate::text::sanitize_line;
 
 /// `list`'s flags made ready: names made ids (the store's catalog first), the window made
@@ -84,8 +84,6 @@ pub async fn start_view(
     project: Option<&str>,
     app: Option<&str>,
 ) -> Result<(), CliError> {
-    use crate::tui::runtime::reads;
-    use crate::tui::state::Chosen;
     let (project, app) = Resolver::new(Some(store), Some(client))
         .scope(project, app)
         .await?;
@@ -93,15 +91,11 @@ pub async fn start_view(
         label: sanitize_line(&r.name).into_owned(),
         value: r.id,
     };
-    let mut spec = reads::last_view(store).unwrap_or_default();
-    if spec.status.is_empty() {
-        crate::api::Status::New
-            .as_str()
-            .clone_into(&mut spec.status);
-    }
+    // Without a remembered view, the default one lists `new`.
+    let mut spec = store.last_view().unwrap_or_default();
     spec.project = project.map(chosen);
     spec.app = app.map(chosen);
     spec.tag = None;
     spec.search.clear();
-    Ok(reads::save_view(store, &spec)?)
+    Ok(store.save_view(&spec)?)
 }

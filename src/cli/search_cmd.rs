@@ -241,8 +241,9 @@ pub fn run(
     cx: &Context,
     out: &mut dyn Write,
 ) -> Result<Found, CliError> {
-    let sql =
-        search::compile(store.conn(), query, cx).map_err(|e| query_error(&args.text(), &e))?;
+    let sql = store
+        .compile(query, cx)
+        .map_err(|e| query_error(&args.text(), &e))?;
     let view = narrow.view(sql);
     let keys = store.view_keys(&view, args.limit)?;
     super::export::search::write(store, &keys, args, out)?;
@@ -254,7 +255,8 @@ pub fn run(
     };
     let basis = match query.basis() {
         Some(basis) => {
-            let scope = search::compile(store.conn(), &query.without_details(), cx)
+            let scope = store
+                .compile(&query.without_details(), cx)
                 .map_err(|e| query_error(&args.text(), &e))?;
             Some(store.basis_coverage(&narrow.view(scope), basis)?)
         }

@@ -10,7 +10,6 @@
 //! skips the newer items: the pages holding them must still be read.
 
 use jiff::Timestamp;
-use rusqlite::types::Value;
 
 use super::CliError;
 use crate::api::Feedback;
@@ -90,19 +89,7 @@ impl Window {
     /// `sql` narrowed to the window: ranges of the items' keys (their received times, see
     /// `store::keys`), as `after:` and `before:` compile.
     pub fn narrow(&self, sql: &mut Sql) {
-        for (bound, after) in [(self.since, true), (self.until, false)] {
-            if let Some(at) = bound {
-                let key = crate::store::micros_key(at.as_microsecond());
-                sql.params.push(Value::Integer(key));
-                let p = format!("?{}", sql.params.len());
-                let condition = if after {
-                    crate::store::at_or_after(&p)
-                } else {
-                    crate::store::before(&p)
-                };
-                sql.condition = format!("({}) AND {condition}", sql.condition);
-            }
-        }
+        sql.narrow_received(self.since, self.until);
     }
 }
 
@@ -146,15 +133,14 @@ pub fn older_stored(
     if !state.complete {
         return None;
     }
-    let key = crate::store::micros_key(since.as_microsecond());
     let view = crate::store::ViewQuery {
         status: Some(status.as_str().to_owned()),
         project: query.project.clone(),
         app: query.app.clone(),
         tag: query.tag.clone(),
-        condition: Some((crate::store::before("?1"), vec![Value::Integer(key)])),
         ..crate::store::ViewQuery::default()
-    };
+    }
+    .received_before(since);
     store
         .view_count(&view)
         .inspect_err(|e| tracing::debug!(error = %e, "older items not counted"))

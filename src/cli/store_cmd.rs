@@ -137,10 +137,7 @@ pub fn store_path(args: &Args) -> Result<Option<PathBuf>, CliError> {
 /// The schema version of the store file at `path` (SQLite's `user_version`, 0 for an empty
 /// file), read over a read-only connection: nothing is created, migrated or switched to WAL.
 pub fn schema_version(path: &Path) -> rusqlite::Result<i64> {
-    let flags =
-        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    rusqlite::Connection::open_with_flags(path, flags)
-        .and_then(|conn| conn.pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0)))
+    crate::store::probe::schema_version(path, crate::store::probe::Probe::ReadOnly)
 }
 
 /// Opens (creating if needed) the store of this command line, `None` with `--no-store`, and

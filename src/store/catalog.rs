@@ -180,6 +180,71 @@ impl Store {
         .map_err(|e| self.error(e))
     }
 
+    /// Whether every app id in `apps` is known: listed by the service or named on a stored item.
+    pub fn knows_apps<'a>(
+        &self,
+        apps: impl IntoIterator<Item = &'a String>,
+    ) -> Result<bool, StoreError> {
+        let mut find = self
+            .conn
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM apps WHERE id = ?1)
+                 OR EXISTS (SELECT 1 FROM app_refs WHERE id = ?1)",
+            )
+            .map_err(|e| self.error(e))?;
+        for app in apps {
+            let found: bool = find
+                .query_row([app], |row| row.get(0))
+                .map_err(|e| self.error(e))?;
+            if !found {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The projects stored items name, as `(id, name)`, whether or not a list has them.
+    pub fn named_projects(&self) -> Result<Vec<(String, String)>, StoreError> {
+        let read = || -> rusqlite::Result<Vec<(String, String)>> {
+            let mut stmt = self
+                .conn
+                .prepare("SELECT DISTINCT id, name FROM project_refs")?;
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect()
+        };
+        read().map_err(|e| self.error(e))
+    }
+
+    /// The apps stored items name, as `(id, name, project id)`, whether or not a list has them;
+    /// the project is that of one stored item of the app.
+    pub fn named_apps(&self) -> Result<Vec<(String, String, Option<String>)>, StoreError> {
+        let read = || -> rusqlite::Result<Vec<(String, String, Option<String>)>> {
+            let mut stmt = self.conn.prepare(
+                "SELECT DISTINCT a.id, a.name, (SELECT p.id FROM items AS i JOIN project_refs \
+                 AS p ON p.k = i.project WHERE i.app = a.k LIMIT 1) FROM app_refs AS a",
+            )?;
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                .collect()
+        };
+        read().map_err(|e| self.error(e))
+    }
+
+    /// The app's platform from the stored apps, else from an item of that app seen in a list.
+    pub fn known_platform(&self, app_id: &str) -> Result<Option<Platform>, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT platform FROM apps WHERE id = ?1 AND platform IS NOT NULL
+             UNION ALL
+             SELECT platform FROM app_refs WHERE id = ?1 AND platform <> '?'
+             LIMIT 1",
+                [app_id],
+                |row| row.get::<_, String>(0),
+            )
+            .optional()
+            .map(|found| found.map(|p| Platform::from(p.as_str())))
+            .map_err(|e| self.error(e))
+    }
+
     /// Size and item counts, for `store info`.
     pub fn info(&self) -> Result<Info, StoreError> {
         let conn = &self.conn;

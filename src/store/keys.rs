@@ -13,6 +13,8 @@
 
 use rusqlite::{Transaction, params};
 
+use super::{Store, StoreError};
+
 /// Items received within one microsecond the key can tell apart.
 pub const TIES_PER_MICROSECOND: i64 = 1024;
 
@@ -65,4 +67,21 @@ pub fn at_or_after(p: &str) -> String {
 #[must_use]
 pub fn before(p: &str) -> String {
     format!("items.k > {p}")
+}
+
+impl Store {
+    /// The keys of `keys` still stored, in their order.
+    pub fn keys_still_stored(&self, keys: &[i64]) -> Result<Vec<i64>, StoreError> {
+        let mut statement = self
+            .conn
+            .prepare_cached("SELECT 1 FROM items WHERE k = ?1")
+            .map_err(|e| self.error(e))?;
+        let mut stored = Vec::with_capacity(keys.len());
+        for &key in keys {
+            if statement.exists([key]).map_err(|e| self.error(e))? {
+                stored.push(key);
+            }
+        }
+        Ok(stored)
+    }
 }

@@ -15,7 +15,10 @@ mod enrich;
 mod files;
 mod integrity;
 mod keys;
+mod last_view;
+mod meta_keys;
 pub mod pivot;
+pub mod probe;
 mod read;
 mod refs;
 mod revs;
@@ -23,7 +26,10 @@ pub mod schema;
 pub mod search;
 mod shared;
 pub mod similar;
+pub mod sync_state;
 mod triage;
+mod unseen;
+mod view_spec;
 mod woken;
 mod write;
 
@@ -43,10 +49,13 @@ pub use enrich::{Coverage, Enqueued};
 pub use files::{default_path, store_file_name};
 pub use integrity::check_integrity;
 pub use keys::{TIES_PER_MICROSECOND, at_or_after, before, micros_key, time_key};
+pub use last_view::LAST_VIEW;
+pub use meta_keys::FieldNames;
 pub use read::{Hide, StoredDetail, StoredItem, ViewQuery};
 pub use revs::{ITEMS_REV, Revs, TRIAGE_REV};
 pub use shared::Shared;
 pub use triage::{Triage, TriageChange};
+pub use view_spec::{ANY_STATUS, Chosen, ViewSpec, ViewStatus};
 pub use write::Sighting;
 pub use write::Written;
 pub use write::{forget_id, put_in};
@@ -177,14 +186,25 @@ impl Store {
         }
     }
 
-    /// The connection, for the sync and search modules' own statements.
+    /// The connection, for the store's own statements.
     #[must_use]
-    pub fn conn(&self) -> &Connection {
+    pub(in crate::store) fn conn(&self) -> &Connection {
         &self.conn
     }
 
-    pub fn conn_mut(&mut self) -> &mut Connection {
-        &mut self.conn
+    /// Sets this connection's page cache to `kib` KiB (SQLite takes a negative size as KiB).
+    pub fn set_cache_kib(&self, kib: i64) -> Result<(), StoreError> {
+        self.conn
+            .pragma_update(None, "cache_size", -kib)
+            .map_err(|e| self.error(e))
+    }
+
+    /// Gathers the query planner's statistics of the tables and indexes (`ANALYZE`): the
+    /// benches compare the plans with and without them.
+    pub fn analyze(&self) -> Result<(), StoreError> {
+        self.conn
+            .execute_batch("ANALYZE")
+            .map_err(|e| self.error(e))
     }
 
     /// The store's name in messages: its path, or "in-memory store".

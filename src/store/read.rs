@@ -37,6 +37,14 @@ pub struct Hide {
 }
 
 impl ViewQuery {
+    /// This view narrowed to the items received before `at`.
+    #[must_use]
+    pub fn received_before(mut self, at: Timestamp) -> Self {
+        let key = super::micros_key(at.as_microsecond());
+        self.condition = Some((super::before("?1"), vec![Value::Integer(key)]));
+        self
+    }
+
     /// This view narrowed by a compiled search.
     #[must_use]
     pub fn search(mut self, sql: super::search::Sql) -> Self {
@@ -167,6 +175,19 @@ impl Store {
             .prepare_cached(&sql)
             .and_then(|mut s| s.query_row([id], item_from_row).optional())
             .map_err(|e| self.error(e))
+    }
+
+    /// The server ids of the items stored with `status`, newest first.
+    pub fn ids_with_status(&self, status: &str) -> Result<Vec<String>, StoreError> {
+        let read = || -> rusqlite::Result<Vec<String>> {
+            self.conn
+                .prepare_cached(
+                    "SELECT id FROM items WHERE status = ?1 ORDER BY received DESC, k ASC",
+                )?
+                .query_map([status], |r| r.get(0))?
+                .collect()
+        };
+        read().map_err(|e| self.error(e))
     }
 
     /// Which of these server ids are stored.

@@ -10,8 +10,9 @@
 use std::collections::BTreeSet;
 use std::sync::atomic::Ordering;
 
-use super::{SyncError, Syncer, state};
+use super::{SyncError, Syncer};
 use crate::api::{Client, Feedback};
+use crate::store::sync_state as state;
 use crate::store::{self, Shared, Store};
 
 /// Asks the account's project list and checks it against the store (a mismatch is

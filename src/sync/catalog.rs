@@ -118,20 +118,5 @@ fn all_known(
     if !projects.is_subset(&vouched) {
         return Ok(false);
     }
-    let conn = store.conn();
-    let mut find = conn
-        .prepare_cached(
-            "SELECT EXISTS (SELECT 1 FROM apps WHERE id = ?1)
-                 OR EXISTS (SELECT 1 FROM app_refs WHERE id = ?1)",
-        )
-        .map_err(|e| store.error(e))?;
-    for app in apps {
-        let found: bool = find
-            .query_row([app], |row| row.get(0))
-            .map_err(|e| store.error(e))?;
-        if !found {
-            return Ok(false);
-        }
-    }
-    Ok(true)
+    store.knows_apps(apps)
 }

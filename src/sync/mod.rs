@@ -65,7 +65,6 @@ mod lock;
 mod paging;
 mod reconcile;
 mod scoped;
-pub mod state;
 mod walk;
 
 #[cfg(test)]
@@ -80,10 +79,11 @@ use crate::api::{ApiError, Client, RateLimit, Status};
 use crate::clock::SharedClock;
 use crate::store::{self, Shared, Store, StoreError};
 
+use crate::store::sync_state as state;
+pub use crate::store::sync_state::{StatusState, status_state};
 pub use catalog::CATALOG_FRESH;
 pub use enrich::{PARK as ENRICH_PARK, estimate as enrich_estimate};
 pub use scoped::Scope;
-pub use state::{StatusState, status_state};
 
 /// Who asked: the user (goes first, may use the whole budget) or the background.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

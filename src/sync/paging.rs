@@ -1,10 +1,10 @@
 //! One list request of a walk and the checks that keep it from looping; a background request
 //! that gives way when the user arrives.
 
-use super::state::Key;
 use super::{Priority, Syncer};
 use crate::api::lenient::CountedPage;
 use crate::api::{ApiError, Cursor, FeedbackQuery};
+use crate::store::sync_state::Key;
 
 /// [`fetch`], but a background request gives way to the user: when a user operation arrives
 /// while it waits (the client's pacing or a retry's backoff included) or runs, it is dropped

@@ -5,11 +5,11 @@ use jiff::Timestamp;
 use rusqlite::Transaction;
 
 use super::paging::fetch_as;
-use super::state::{self, Key};
 use super::walk::{next_within, put_page};
 use super::{Priority, Report, SyncError, Syncer};
 use crate::api::lenient::CountedPage;
 use crate::api::{ApiError, Cursor, Status};
+use crate::store::sync_state::{self as state, Key};
 use crate::store::{self, Sighting};
 
 const NEW: &str = "new";
@@ -26,9 +26,7 @@ pub async fn page(sy: &Syncer, priority: Priority) -> Result<Report, SyncError> 
     if !sy.may_send(priority).await {
         return Ok(report);
     }
-    let row = sy
-        .blocking(|s| state::status_row(s.conn(), NEW).map_err(|e| s.error(e)))
-        .await?;
+    let row = sy.blocking(|s| s.sync_status(NEW)).await?;
     let started = row
         .reconcile_started
         .unwrap_or_else(|| sy.now().as_second());
@@ -88,9 +86,7 @@ pub async fn recheck(sy: &Syncer, priority: Priority) -> Result<Option<Report>, 
     if priority == Priority::Background && !sy.settings.background {
         return Err(SyncError::BackgroundOff);
     }
-    let queued = sy
-        .blocking(|s| state::rechecks(s.conn()).map_err(|e| s.error(e)))
-        .await?;
+    let queued = sy.blocking(|s| s.sync_rechecks()).await?;
     if queued.is_empty() {
         return Ok(None);
     }
@@ -190,9 +186,7 @@ fn advance(tx: &Transaction<'_>, counted: &CountedPage, step: &Step<'_>) -> rusq
 
 /// Re-reads the queued items by their detail, while the priority allows.
 async fn drain(sy: &Syncer, priority: Priority, report: &mut Report) -> Result<(), SyncError> {
-    let ids = sy
-        .blocking(|s| state::rechecks(s.conn()).map_err(|e| s.error(e)))
-        .await?;
+    let ids = sy.blocking(|s| s.sync_rechecks()).await?;
     for id in ids {
         if !sy.may_send(priority).await {
             break;

@@ -16,13 +16,11 @@
 //! to its own head, storing what the scoped walk did not cover (other apps' items). The
 //! reconcile walk is a whole-status walk too: a scoped sync does not run it.
 
-use rusqlite::{Connection, OptionalExtension, Transaction};
-
 use super::paging::fetch;
-use super::state::{self, Key};
 use super::walk::{next_within, put_page};
 use super::{Priority, Report, SyncError, Syncer};
 use crate::api::Status;
+use crate::store::sync_state::{self as state, Key};
 
 /// The part of a status a scoped walk reads: an app id, a project id, or both.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -59,19 +57,15 @@ pub async fn head(
     } else {
         let (name, meta) = (name.clone(), meta.clone());
         sy.blocking(move |s| {
-            let conn = s.conn();
-            let read = || -> rusqlite::Result<Option<Key>> {
-                // The status's head is a stop only while nothing below it is missing: an open
-                // gap (the deep end not reached included) leaves holes only the scope's whole
-                // list can fill.
-                let whole = state::gaps(conn, &name)?
-                    .is_empty()
-                    .then(|| state::status_row(conn, &name))
-                    .transpose()?
-                    .and_then(|row| row.head);
-                Ok(whole.max(own_head(conn, &meta)?))
+            // The status's head is a stop only while nothing below it is missing: an open gap
+            // (the deep end not reached included) leaves holes only the scope's whole list can
+            // fill.
+            let whole = if s.sync_gaps(&name)?.is_empty() {
+                s.sync_status(&name)?.head
+            } else {
+                None
             };
-            read().map_err(|e| s.error(e))
+            Ok(whole.max(s.scoped_head(&meta)?))
         })
         .await?
     };
@@ -112,7 +106,7 @@ async fn walk(
                 s.write(|tx| {
                     let written = put_page(tx, &page, &listed, at, cutoff)?;
                     if let Some(head) = &head {
-                        set_own_head(tx, &meta, head)?;
+                        state::raise_scoped_head(tx, &meta, head)?;
                     }
                     Ok(written)
                 })
@@ -129,31 +123,6 @@ async fn walk(
             cursor_key = bottom;
         }
     }
-}
-
-fn own_head(conn: &Connection, meta: &str) -> rusqlite::Result<Option<Key>> {
-    let value: Option<String> = conn
-        .query_row("SELECT value FROM meta WHERE key = ?1", [meta], |r| {
-            r.get(0)
-        })
-        .optional()?;
-    Ok(value.and_then(|v| {
-        let (received, id) = v.split_once(' ')?;
-        Some(Key {
-            received: received.parse().ok()?,
-            id: id.to_owned(),
-        })
-    }))
-}
-
-/// Moves the scope's head up to `head` (never down: a walk with `full` may end below it).
-fn set_own_head(tx: &Transaction<'_>, meta: &str, head: &Key) -> rusqlite::Result<()> {
-    let newer = own_head(tx, meta)?.map_or(head.clone(), |old| old.max(head.clone()));
-    tx.execute(
-        "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
-        (meta, format!("{} {}", newer.received, newer.id)),
-    )?;
-    Ok(())
 }
 
 impl Syncer {

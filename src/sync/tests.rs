@@ -11,9 +11,9 @@ use super::SyncError;
 use super::gate::floor_wait;
 use super::lock::{SyncLock, lock_path};
 use super::paging::check_page;
-use super::state::Key;
 use crate::api::lenient::CountedPage;
 use crate::api::{Cursor, Page, RateLimit};
+use crate::store::sync_state::Key;
 
 fn rate(limit: u32, remaining: u32, reset: i64) -> RateLimit {
     RateLimit {
@@ -178,28 +178,4 @@ fn equal_times_in_another_tie_order_are_not_a_paging_error() {
     // "z" sorts above "m" by id at the same time: a service that breaks ties otherwise.
     let tie = page(&[("z", 50), ("b", 30)], Some("c2"));
     assert!(check_page(Some(&sent), Some(&key), &tie).is_ok());
-}
-
-#[test]
-fn queue_missing_reads_a_rowid_range_not_every_stored_item_of_the_status() {
-    let store = crate::store::Store::open_memory().unwrap();
-    let plan: Vec<String> = store
-        .conn()
-        .prepare(&format!(
-            "EXPLAIN QUERY PLAN {}",
-            super::state::QUEUE_MISSING
-        ))
-        .unwrap()
-        .query_map(
-            rusqlite::params!["new", 1, "a", 2, 3, "b", 1024, 3072],
-            |r| r.get::<_, String>(3),
-        )
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
-    let plan = plan.join("\n");
-    assert!(
-        plan.contains("k>? AND k<?") || plan.contains("rowid>? AND rowid<?"),
-        "{plan}"
-    );
 }

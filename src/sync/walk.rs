@@ -5,10 +5,10 @@ use jiff::Timestamp;
 use rusqlite::Transaction;
 
 use super::paging::fetch_as;
-use super::state::{self, Gap, Key};
 use super::{Priority, Report, SyncError, Syncer};
 use crate::api::lenient::CountedPage;
 use crate::api::{ApiError, Cursor, FeedbackQuery, Status};
+use crate::store::sync_state::{self as state, Gap, Key};
 use crate::store::{self, Sighting, Written};
 
 /// Head sync of `status`: see [`Syncer::head`].
@@ -30,11 +30,7 @@ pub async fn backfill_page(
     let _turn = sy.gate.turn(priority).await;
     let name = status.as_str().to_owned();
     let (row, gaps) = sy
-        .blocking(move |s| {
-            let conn = s.conn();
-            let read = || Ok((state::status_row(conn, &name)?, state::gaps(conn, &name)?));
-            read().map_err(|e| s.error(e))
-        })
+        .blocking(move |s| Ok((s.sync_status(&name)?, s.sync_gaps(&name)?)))
         .await?;
     let Some(gap) = gaps.into_iter().next() else {
         if row.head.is_none() && !row.complete {
@@ -100,10 +96,7 @@ async fn head_walk(
             break;
         }
         let (name, g) = (status.as_str().to_owned(), gap.g);
-        match sy
-            .blocking(move |s| state::gap(s.conn(), &name, g).map_err(|e| s.error(e)))
-            .await?
-        {
+        match sy.blocking(move |s| s.sync_gap(&name, g)).await? {
             Some(next) => gap = next,
             None => {
                 report.reached_end = true;

@@ -295,7 +295,7 @@ fn first_frame(
     executor: &Executor,
     store: &Shared,
 ) -> Vec<super::effect::Effect> {
-    if let Some(spec) = store.read(reads::last_view) {
+    if let Some(spec) = store.read(crate::store::Store::last_view) {
         super::update::restore_view(state, &spec);
     }
     let query = super::update::first_query(state);

@@ -6,11 +6,10 @@ use std::sync::Arc;
 use jiff::Timestamp;
 use ratatui_textarea::TextArea;
 
-use serde::{Deserialize, Serialize};
-
 use super::rows::{Row, Window};
 use crate::api::{FeedbackDetail, RateLimit, Status, Wait};
 use crate::query::{Highlights, QueryError};
+pub use crate::store::{ANY_STATUS, Chosen, ViewSpec, ViewStatus};
 
 // The status bar's state: freshness, messages, a fatal explanation.
 mod status;
@@ -61,17 +60,6 @@ pub struct Pane {
     pub load: Load,
     pub request_id: u64,
 }
-
-/// An applied filter: the raw value for the query and its label for the screen.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Chosen {
-    pub value: String,
-    pub label: String,
-}
-
-/// A view's status that spans both: your own states (starred, snoozed, done) stay yours when
-/// the service archives the item.
-pub const ANY_STATUS: &str = "any";
 
 /// Server-side filters of the list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -224,35 +212,6 @@ impl Paging {
             Paging::Fetching { more: false } => Paging::Idle,
             other => other,
         }
-    }
-}
-
-/// What the store query of the list is: the filters and the search text.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct ViewSpec {
-    pub status: String,
-    pub project: Option<Chosen>,
-    pub app: Option<Chosen>,
-    pub tag: Option<Chosen>,
-    #[serde(default)]
-    pub search: String,
-    /// A fixed set of keys shown instead of the query (`S`'s similar items, a Top
-    /// issues cluster), answered in this order without a query. Never saved.
-    #[serde(skip)]
-    pub pinned: Option<Arc<[i64]>>,
-}
-
-impl ViewSpec {
-    /// The status the store filters on; `None` for a view of both.
-    #[must_use]
-    pub fn status_filter(&self) -> Option<&str> {
-        (self.status != ANY_STATUS).then_some(self.status.as_str())
-    }
-
-    /// The status the sync walks and whose freshness is shown for this view.
-    #[must_use]
-    pub fn listed(&self) -> &str {
-        self.status_filter().unwrap_or(Status::New.as_str())
     }
 }
 
@@ -470,9 +429,9 @@ impl AppState {
         let f = &self.filters;
         ViewSpec {
             status: if f.any_status {
-                ANY_STATUS.to_owned()
+                ViewStatus::Any
             } else {
-                f.status.as_str().to_owned()
+                ViewStatus::Only(f.status.clone())
             },
             project: f.project.clone(),
             app: f.app.clone(),

@@ -179,7 +179,7 @@ pub fn fill(items: usize) -> Shared {
             .unwrap_or_else(|e| unreachable!("{e}"));
         // Both statuses mirrored to their ends: the store holds the whole history.
         for status in ["new", "archived"] {
-            s.write(|tx| crate::sync::state::set_complete(tx, status))
+            s.write(|tx| crate::store::sync_state::set_complete(tx, status))
                 .unwrap_or_else(|e| unreachable!("{e}"));
         }
     });

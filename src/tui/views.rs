@@ -123,7 +123,7 @@ pub fn built_in() -> Vec<View> {
     let view = |name: &str, status: &str, search: &str| View {
         name: name.to_owned(),
         spec: ViewSpec {
-            status: status.to_owned(),
+            status: status.into(),
             search: search.to_owned(),
             ..ViewSpec::default()
         },
@@ -149,7 +149,7 @@ pub fn from_def(def: &ViewDef) -> View {
     View {
         name: def.name.clone(),
         spec: ViewSpec {
-            status: def.status.clone(),
+            status: def.status.as_str().into(),
             project: chosen(&def.project),
             app: chosen(&def.app),
             tag: chosen(&def.tag),

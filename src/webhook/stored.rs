@@ -9,10 +9,7 @@
 //! whose project the store's account does not have is not stored: one store never mixes two
 //! accounts.
 
-use rusqlite::OptionalExtension;
-
 use super::protocol::Submission;
-use crate::api::Platform;
 use crate::store::{Sighting, Store, StoreError, Written};
 
 /// Stores one delivered submission (idempotent: a repeat changes nothing). `Ok(None)`: not
@@ -26,7 +23,7 @@ pub fn store_submission(
     if !known.is_empty() && !known.contains(&submission.project_id) {
         return Ok(None);
     }
-    let platform = known_platform(store, &submission.app_id)?;
+    let platform = store.known_platform(&submission.app_id)?;
     let feedback = submission.to_feedback(platform);
     let metadata = submission.rest_metadata();
     let sighting = Sighting {
@@ -84,29 +81,12 @@ pub fn store_journaled(store: &mut Store, journal: &[u8]) -> Result<CaughtUp, St
     Ok(caught_up)
 }
 
-/// The app's platform from the stored apps, else from an item of that app seen in a list.
-fn known_platform(store: &Store, app_id: &str) -> Result<Option<Platform>, StoreError> {
-    store
-        .conn()
-        .query_row(
-            "SELECT platform FROM apps WHERE id = ?1 AND platform IS NOT NULL
-             UNION ALL
-             SELECT platform FROM app_refs WHERE id = ?1 AND platform <> '?'
-             LIMIT 1",
-            [app_id],
-            |row| row.get::<_, String>(0),
-        )
-        .optional()
-        .map(|found| found.map(|p| Platform::from(p.as_str())))
-        .map_err(|e| store.error(e))
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
-    use crate::api::{App, Status};
+    use crate::api::{App, Platform, Status};
     use crate::webhook::protocol::event::WebhookMetadata;
 
     fn submission(id: &str) -> Submission {

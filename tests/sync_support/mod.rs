@@ -35,16 +35,7 @@ pub fn file_syncer(rig: &Rig, path: &Path, settings: SyncSettings) -> (Syncer, S
 
 /// Stored ids of `status`, newest first.
 pub fn stored_ids(shared: &Shared, status: &str) -> Vec<String> {
-    shared.read(|s| {
-        let mut stmt = s
-            .conn()
-            .prepare("SELECT id FROM items WHERE status = ?1 ORDER BY received DESC, k ASC")
-            .unwrap();
-        stmt.query_map([status], |r| r.get(0))
-            .unwrap()
-            .collect::<Result<Vec<String>, _>>()
-            .unwrap()
-    })
+    shared.read(|s| s.ids_with_status(status).unwrap())
 }
 
 pub fn stored_status(shared: &Shared, id: &str) -> String {

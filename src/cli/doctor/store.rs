@@ -320,8 +320,8 @@ mod tests {
             let mut store = Store::open(&path).unwrap();
             let items: Vec<_> = (0..300).map(crate::tui::testkit::item).collect();
             store.put_items(&items, crate::tui::testkit::now()).unwrap();
-            store
-                .conn()
+            rusqlite::Connection::open(&path)
+                .unwrap()
                 .execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
                 .unwrap();
         }

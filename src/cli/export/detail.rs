@@ -104,35 +104,10 @@ pub fn stored(store: &Store, item: Feedback) -> Result<Record, CliError> {
 /// The metadata keys and delivery channels of the items with these keys, read up front so a
 /// CSV or a table of `--fields all` has its columns before the first row.
 pub fn stored_keys(store: &Store, keys: &[i64]) -> Result<Keys, CliError> {
-    const META: &str = "SELECT DISTINCT custom, key FROM item_meta \
-        WHERE k IN (SELECT value FROM json_each(?1))";
-    const CHANNELS: &str = "SELECT DISTINCT json_extract(d.value, '$.channel') \
-        FROM items, json_each(items.delivery) AS d \
-        WHERE items.delivery IS NOT NULL AND items.k IN (SELECT value FROM json_each(?1))";
-    let mut found = Keys::default();
-    let conn = store.conn();
-    for batch in keys.chunks(500) {
-        let list = serde_json::to_string(batch)?;
-        let mut meta = conn.prepare_cached(META).map_err(|e| store.error(e))?;
-        let rows = meta
-            .query_map([&list], |row| {
-                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
-            })
-            .and_then(Iterator::collect::<rusqlite::Result<Vec<_>>>)
-            .map_err(|e| store.error(e))?;
-        for (custom, key) in rows {
-            if custom == 0 {
-                found.built_in.insert(key);
-            } else {
-                found.custom.insert(key);
-            }
-        }
-        let mut channels = conn.prepare_cached(CHANNELS).map_err(|e| store.error(e))?;
-        let rows = channels
-            .query_map([&list], |row| row.get::<_, Option<String>>(0))
-            .and_then(Iterator::collect::<rusqlite::Result<Vec<_>>>)
-            .map_err(|e| store.error(e))?;
-        found.channels.extend(rows.into_iter().flatten());
-    }
-    Ok(found)
+    let found = store.field_names(keys)?;
+    Ok(Keys {
+        built_in: found.built_in,
+        custom: found.custom,
+        channels: found.channels,
+    })
 }

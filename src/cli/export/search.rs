@@ -13,7 +13,6 @@ use super::fields::{Record, Selection};
 use super::sink::{Options, Sink};
 use super::table_fit::TableMode;
 use crate::query::Query;
-use crate::store::search;
 use crate::store::{Shared, Store};
 
 /// Items read from the store per batch: the output streams, and memory stays small.
@@ -72,7 +71,8 @@ pub async fn with_detail(
         None => (query.clone(), args.limit),
     };
     let keys = shared.read(|store| {
-        let sql = search::compile(store.conn(), &query, &context_now())
+        let sql = store
+            .compile(&query, &context_now())
             .map_err(|e| query_error(&args.text(), &e))?;
         Ok::<_, CliError>(store.view_keys(&narrow.view(sql), limit)?)
     })?;

@@ -8,7 +8,6 @@ use super::*;
 use crate::api::{Feedback, FeedbackId, ProjectRef, Status};
 use crate::query::parse;
 use crate::store::Store;
-use crate::store::search::compile;
 
 fn at(s: &str) -> Timestamp {
     s.parse().unwrap()
@@ -179,7 +178,7 @@ fn a_narrowed_search_finds_what_after_before_and_age_find() {
         })
         .collect();
     store.put_items(&items, cx().now).unwrap();
-    let query = |text: &str| compile(store.conn(), &parse(text).unwrap(), &cx()).unwrap();
+    let query = |text: &str| store.compile(&parse(text).unwrap(), &cx()).unwrap();
     let narrowed = |since: Option<&str>, until: Option<&str>| {
         let mut sql = query("");
         Window::new(since, until, &cx()).unwrap().narrow(&mut sql);

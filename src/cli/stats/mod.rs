@@ -122,11 +122,12 @@ pub fn pivot(
     narrow: &Narrow,
     cx: &Context,
 ) -> Result<Pivot, CliError> {
-    let sql =
-        search::compile(store.conn(), query, cx).map_err(|e| query_error(&args.text(), &e))?;
+    let sql = store
+        .compile(query, cx)
+        .map_err(|e| query_error(&args.text(), &e))?;
     let mut view = narrow.view(sql);
     view.status.clone_from(&args.status);
     // A first mirror's days not reached yet are unknown: the sparklines say so.
-    let held = crate::sync::state::held(store)?;
+    let held = crate::store::sync_state::held(store)?;
     Ok(store.pivot_held(&view, by, cx, held)?)
 }

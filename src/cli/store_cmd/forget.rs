@@ -7,8 +7,6 @@
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, OpenFlags};
-
 use crate::cli::CliError;
 
 /// The suffixes of the files that belong to a store at `path` (`path` itself first).
@@ -69,7 +67,7 @@ pub fn check_store_file(path: &Path, refusal: &str) -> Result<(), CliError> {
     if &header != b"SQLite format 3\0" {
         return Err(not_a_store("is not a SQLite database"));
     }
-    match has_items_table(path) {
+    match crate::store::probe::has_store_tables(path) {
         Some(true) => Ok(()),
         Some(false) => Err(not_a_store(
             "is a SQLite database but not a feedback-inbox store",
@@ -90,24 +88,6 @@ fn unreadable(path: &Path, error: &std::io::Error) -> CliError {
         ));
     }
     CliError::Other(format!("{shown} cannot be read: {error}"))
-}
-
-/// `Some(true)` when the database has the `items` table; `None` when it cannot be read.
-fn has_items_table(path: &Path) -> Option<bool> {
-    let conn = Connection::open_with_flags(
-        path,
-        // Read-write without create: a WAL database cannot be opened read-only when its
-        // `-shm` file is gone, and nothing is written by the one query.
-        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )
-    .ok()?;
-    conn.query_row(
-        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('items', 'meta')",
-        [],
-        |row| row.get::<_, i64>(0),
-    )
-    .ok()
-    .map(|n| n == 2)
 }
 
 fn in_default_folder(path: &Path) -> bool {

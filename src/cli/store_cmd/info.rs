@@ -136,10 +136,7 @@ pub fn read(path: &Path, retention: Option<SignedDuration>) -> Result<Report, Cl
 /// Refuses a store whose schema is not the one this build writes (opening it would migrate
 /// it; a newer one is refused by the store itself with its own message).
 fn check_schema(path: &Path) -> Result<(), CliError> {
-    let flags =
-        rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let version = rusqlite::Connection::open_with_flags(path, flags)
-        .and_then(|conn| conn.pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0)))
+    let version = crate::store::probe::schema_version(path, crate::store::probe::Probe::ReadWrite)
         .map_err(|e| {
             CliError::Other(format!(
                 "cannot read {}: {e}",

@@ -8,7 +8,7 @@ use jiff::{SignedDuration, Timestamp};
 use super::*;
 use crate::api::{Feedback, FeedbackId, ProjectRef, Status};
 use crate::store::search::Context;
-use crate::sync::state::{self, Gap, Key};
+use crate::store::sync_state::{self as state, Gap, Key};
 
 fn now() -> Timestamp {
     "2026-11-20T10:00:00Z".parse().unwrap()

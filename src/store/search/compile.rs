@@ -54,6 +54,38 @@ pub fn compile(conn: &Connection, query: &Query, cx: &Context) -> Result<Sql, Qu
     })
 }
 
+impl Sql {
+    /// This condition narrowed to items received at or after `since` and before `until`: ranges
+    /// of the items' keys (their received times, see `store::keys`), as `after:` and `before:`
+    /// compile.
+    pub fn narrow_received(
+        &mut self,
+        since: Option<jiff::Timestamp>,
+        until: Option<jiff::Timestamp>,
+    ) {
+        for (bound, after) in [(since, true), (until, false)] {
+            if let Some(at) = bound {
+                let key = crate::store::micros_key(at.as_microsecond());
+                self.params.push(Value::Integer(key));
+                let p = format!("?{}", self.params.len());
+                let condition = if after {
+                    crate::store::at_or_after(&p)
+                } else {
+                    crate::store::before(&p)
+                };
+                self.condition = format!("({}) AND {condition}", self.condition);
+            }
+        }
+    }
+}
+
+impl crate::store::Store {
+    /// [`compile`] against this store's names.
+    pub fn compile(&self, query: &Query, cx: &Context) -> Result<Sql, QueryError> {
+        compile(&self.conn, query, cx)
+    }
+}
+
 /// The text match the whole query requires (the query itself when it is all text, or the text
 /// terms of a top-level AND), with the parts left over.
 fn driver(root: &Expr) -> Option<(String, Vec<&Expr>)> {

@@ -51,9 +51,9 @@ const WRITES_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 const LIST_CACHE_KIB: i64 = 16_000;
 const OTHER_CACHE_KIB: i64 = 4_000;
 
-/// Sets a connection's page cache (SQLite takes a negative size as KiB).
+/// Sets a connection's page cache.
 fn cache(store: &crate::store::Store, kib: i64) {
-    if let Err(error) = store.conn().pragma_update(None, "cache_size", -kib) {
+    if let Err(error) = store.set_cache_kib(kib) {
         tracing::warn!(%error, "cannot size the store's page cache");
     }
 }
@@ -177,7 +177,7 @@ impl Executor {
                 if let Effect::SaveView(spec) = effect {
                     let store = self.store.clone();
                     tokio::task::spawn_blocking(move || {
-                        if let Err(error) = store.write(|s| reads::save_view(s, &spec)) {
+                        if let Err(error) = store.write(|s| s.save_view(&spec)) {
                             tracing::warn!(%error, "cannot remember the view");
                         }
                     });

@@ -1,7 +1,7 @@
 //! Insight's work off the UI thread: the store's custom metadata keys (for the `=` picker), the
 //! pivot of a view (the grouped view) and its trend (the trends panel), each on a connection of
 //! its own. A view is the list's own query (`views::view_query`): the groups count exactly what
-//! the list shows. Both are told what the store holds of the history (`sync::state::held`): a
+//! the list shows. Both are told what the store holds of the history (`store::sync_state::held`): a
 //! first mirror's days not yet reached are unknown, not zero.
 
 use jiff::tz::TimeZone;
@@ -71,7 +71,7 @@ pub fn task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
                 store,
                 spec,
                 context(*now, tz),
-                move |s, view, cx| s.pivot_held(view, &by, cx, crate::sync::state::held(s)?),
+                move |s, view, cx| s.pivot_held(view, &by, cx, crate::store::sync_state::held(s)?),
                 move |result| Msg::Pivoted { request_id, result },
             )
         }
@@ -86,7 +86,7 @@ pub fn task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
                 store,
                 spec,
                 context(*now, tz),
-                move |s, view, cx| s.trend_held(view, &by, cx, crate::sync::state::held(s)?),
+                move |s, view, cx| s.trend_held(view, &by, cx, crate::store::sync_state::held(s)?),
                 move |result| Msg::Trended { request_id, result },
             )
         }
@@ -128,17 +128,7 @@ fn enrich_task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
 
 /// The custom metadata keys stored, by name.
 fn custom_keys(store: &Store) -> Result<Vec<String>, StoreError> {
-    let mut stmt = store
-        .conn()
-        .prepare_cached("SELECT DISTINCT key FROM item_meta WHERE custom = 1 ORDER BY key LIMIT ?1")
-        .map_err(|e| store.error(e))?;
-    let rows = stmt
-        .query_map([i64::try_from(MAX_KEYS).unwrap_or(i64::MAX)], |r| {
-            r.get::<_, String>(0)
-        })
-        .map_err(|e| store.error(e))?;
-    rows.collect::<Result<Vec<_>, _>>()
-        .map_err(|e| store.error(e))
+    store.custom_meta_keys(MAX_KEYS)
 }
 
 #[cfg(test)]

@@ -1,9 +1,8 @@
 //! The store reads of the inbox, run on blocking threads (and once before the loop, for the
-//! first frame): a view's keys with the rows around the screen, a window of rows, the panes, a
-//! detail, and the view remembered from the last run (`meta` key `last_view`, JSON).
+//! first frame): a view's keys with the rows around the screen, a window of rows, the panes and
+//! a detail.
 
 use jiff::tz::TimeZone;
-use rusqlite::OptionalExtension;
 
 use crate::store::search::{self, Context};
 use crate::store::{Coverage, Shared, Store, StoreError, ViewQuery};
@@ -12,9 +11,6 @@ use crate::tui::effect::Effect;
 use crate::tui::rows::{Row, Window};
 use crate::tui::state::{Anchor, ViewSpec};
 use crate::tui::update::WINDOW_MARGIN;
-
-/// The `meta` key of the view to show at start.
-pub const LAST_VIEW: &str = "last_view";
 
 /// How fresh a status is; the syncer knows (`None` when it cannot say).
 pub type FreshnessOf = std::sync::Arc<dyn Fn(&Store, &str) -> Option<Freshness> + Send + Sync>;
@@ -174,7 +170,7 @@ fn scope_view(
     let mut view = panes_query(spec);
     let scope = parsed.without_details();
     if !scope.is_empty() {
-        let sql = search::compile(store.conn(), &scope, cx).map_err(ViewError::Query)?;
+        let sql = store.compile(&scope, cx).map_err(ViewError::Query)?;
         view = view.search(sql);
     }
     Ok(if parsed.asks_for_hidden() {
@@ -213,7 +209,7 @@ fn view_keys(
     let mut view = panes_query(spec);
     let parsed = search::parse(&spec.search).map_err(ViewError::Query)?;
     if !parsed.is_empty() {
-        let sql = search::compile(store.conn(), &parsed, cx).map_err(ViewError::Query)?;
+        let sql = store.compile(&parsed, cx).map_err(ViewError::Query)?;
         view = view.search(sql);
     }
     if !parsed.asks_for_hidden() {
@@ -279,34 +275,6 @@ pub fn panes(store: &Store, status: &str, project: Option<&str>) -> Result<Panes
         counts: store.counts(Some(status))?,
         projects: store.projects()?,
         apps: store.apps(project)?,
-    })
-}
-
-/// The view the last run showed, if it remembered one that still reads.
-#[must_use]
-pub fn last_view(store: &Store) -> Option<ViewSpec> {
-    let json: Option<String> = store
-        .conn()
-        .query_row(
-            "SELECT value FROM meta WHERE key = ?1",
-            [LAST_VIEW],
-            |row| row.get(0),
-        )
-        .optional()
-        .ok()
-        .flatten();
-    json.and_then(|j| serde_json::from_str(&j).ok())
-}
-
-/// Remembers the view for the next start.
-pub fn save_view(store: &mut Store, spec: &ViewSpec) -> Result<(), StoreError> {
-    let json = serde_json::to_string(spec).unwrap_or_default();
-    store.write(|tx| {
-        tx.execute(
-            "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
-            [LAST_VIEW, json.as_str()],
-        )
-        .map(|_| ())
     })
 }
 

@@ -31,15 +31,5 @@ pub fn task(store: &Shared, effect: &Effect) -> Option<Task> {
 
 /// The keys of `pinned` still stored, in their order.
 pub(super) fn stored_keys(store: &Store, pinned: &[i64]) -> Result<Vec<i64>, StoreError> {
-    let mut statement = store
-        .conn()
-        .prepare_cached("SELECT 1 FROM items WHERE k = ?1")
-        .map_err(|e| store.error(e))?;
-    let mut keys = Vec::with_capacity(pinned.len());
-    for &key in pinned {
-        if statement.exists([key]).map_err(|e| store.error(e))? {
-            keys.push(key);
-        }
-    }
-    Ok(keys)
+    store.keys_still_stored(pinned)
 }

@@ -50,41 +50,18 @@ pub fn task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
 }
 
 /// Unseen items of each view, in order; `None` for a view whose search does not compile
-/// against the store (an app name no longer known, say). The seen items' keys are collected
-/// once into a temporary table (a user who has seen 300,000 items must not pay for that set once
-/// per view: a search's `is:unseen` would); each view then counts its items, and those of them
-/// in that table, each a walk of the view's index.
+/// against the store (an app name no longer known, say). Each view is the list's query, done
+/// and snoozed items hidden as the list hides them ([`Store::unseen_counts`]).
 pub fn count(
     store: &Store,
     specs: &[ViewSpec],
     cx: &Context,
 ) -> Result<Vec<Option<usize>>, StoreError> {
-    let conn = store.conn();
-    conn.execute_batch(
-        "CREATE TEMP TABLE IF NOT EXISTS views_seen (k INTEGER PRIMARY KEY);
-         DELETE FROM temp.views_seen;
-         INSERT INTO temp.views_seen
-             SELECT i.k FROM triage t JOIN items i ON i.id = t.id WHERE t.seen = 1;",
-    )
-    .map_err(|e| store.error(e))?;
-    let counts = specs
+    let views: Vec<_> = specs
         .iter()
-        .map(|spec| {
-            let Some(all) = view_query(store, spec, cx) else {
-                return Ok(None);
-            };
-            let seen = seen_only(all.clone());
-            let total = store.view_count(&all)?;
-            let seen = store.view_count(&seen)?;
-            Ok(Some(
-                usize::try_from(total.saturating_sub(seen)).unwrap_or(usize::MAX),
-            ))
-        })
+        .map(|spec| view_query(store, spec, cx))
         .collect();
-    // The table is kept empty between counts (its pages go back to the cache).
-    conn.execute_batch("DELETE FROM temp.views_seen;")
-        .map_err(|e| store.error(e))?;
-    counts
+    store.unseen_counts(&views)
 }
 
 /// The list's query of `spec`, as `reads::query` builds it (done and snoozed items hidden
@@ -93,24 +70,11 @@ pub(super) fn view_query(store: &Store, spec: &ViewSpec, cx: &Context) -> Option
     let mut view = super::reads::panes_query(spec);
     let parsed = search::parse(&spec.search).ok()?;
     if !parsed.is_empty() {
-        view = view.search(search::compile(store.conn(), &parsed, cx).ok()?);
+        view = view.search(store.compile(&parsed, cx).ok()?);
     }
     Some(if parsed.asks_for_hidden() {
         view
     } else {
         view.hide_triaged(cx.now)
     })
-}
-
-/// `view` narrowed to the items in `temp.views_seen`.
-fn seen_only(mut view: ViewQuery) -> ViewQuery {
-    const SEEN: &str = "items.k IN (SELECT k FROM temp.views_seen)";
-    let (condition, params) = view.condition.take().unwrap_or_default();
-    let condition = if condition.is_empty() {
-        SEEN.to_owned()
-    } else {
-        format!("({condition}) AND {SEEN}")
-    };
-    view.condition = Some((condition, params));
-    view
 }

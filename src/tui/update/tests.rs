@@ -579,10 +579,8 @@ fn the_last_view_is_restored_before_the_first_query() {
         search: "number".into(),
         ..Default::default()
     };
-    store
-        .write(|s| crate::tui::runtime::reads::save_view(s, &spec))
-        .unwrap();
-    let restored = store.read(crate::tui::runtime::reads::last_view).unwrap();
+    store.write(|s| s.save_view(&spec)).unwrap();
+    let restored = store.read(crate::store::Store::last_view).unwrap();
     assert_eq!(restored, spec);
     let mut state = AppState::new(now(), 120, 35);
     restore_view(&mut state, &restored);

@@ -188,7 +188,7 @@ pub(super) fn save(state: &mut AppState, name: &str) -> Result<Vec<Effect>, Stri
     let view = SavedView {
         name: name.to_owned(),
         query: spec.search.trim().to_owned(),
-        status: spec.status.clone(),
+        status: spec.status.as_str().to_owned(),
         project: labelled(&spec.project),
         app: labelled(&spec.app),
         tag: labelled(&spec.tag),
@@ -214,7 +214,7 @@ pub(super) fn written(state: &mut AppState, view: SavedView, result: Result<(), 
     let n = state.views.put(View {
         name: view.name,
         spec: ViewSpec {
-            status: view.status,
+            status: view.status.as_str().into(),
             project: chosen(view.project),
             app: chosen(view.app),
             tag: chosen(view.tag),

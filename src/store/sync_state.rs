@@ -318,7 +318,7 @@ pub fn finish_reconcile(tx: &Transaction<'_>, status: &str, started: i64) -> rus
 }
 
 /// [`queue_missing`]'s statement (its plan is tested: a rowid range, not a status scan).
-pub(super) const QUEUE_MISSING: &str = "INSERT OR IGNORE INTO sync_recheck (id, found)
+const QUEUE_MISSING: &str = "INSERT OR IGNORE INTO sync_recheck (id, found)
      SELECT id, ?5 FROM items WHERE status = ?1 AND k <= ?7 AND k > ?8 AND seen <= ?5
        AND (received > ?2 OR (received = ?2 AND id >= ?3))
        AND (?4 IS NULL OR received < ?4 OR (received = ?4 AND id < ?6))";
@@ -371,4 +371,88 @@ pub fn restart(tx: &Transaction<'_>, status: &str) -> rusqlite::Result<()> {
     )?
     .execute([status])?;
     Ok(())
+}
+
+/// The head of a scoped walk (`sync --app/--project`), kept in `meta` under `meta`'s key as
+/// "received id".
+fn scoped_head(conn: &Connection, meta: &str) -> rusqlite::Result<Option<Key>> {
+    let value: Option<String> = conn
+        .query_row("SELECT value FROM meta WHERE key = ?1", [meta], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    Ok(value.and_then(|v| {
+        let (received, id) = v.split_once(' ')?;
+        Some(Key {
+            received: received.parse().ok()?,
+            id: id.to_owned(),
+        })
+    }))
+}
+
+/// Moves the scoped walk's head kept under `meta` up to `head` (never down: a walk with `full`
+/// may end below it).
+pub fn raise_scoped_head(tx: &Transaction<'_>, meta: &str, head: &Key) -> rusqlite::Result<()> {
+    let newer = scoped_head(tx, meta)?.map_or(head.clone(), |old| old.max(head.clone()));
+    tx.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+        (meta, format!("{} {}", newer.received, newer.id)),
+    )?;
+    Ok(())
+}
+
+/// Reads of the walk state on the store's own connection, for steps that write nothing.
+impl Store {
+    /// The per-status row of `status` ([`status_row`]).
+    pub fn sync_status(&self, status: &str) -> Result<StatusRow, StoreError> {
+        status_row(&self.conn, status).map_err(|e| self.error(e))
+    }
+
+    /// The open gaps of `status` ([`gaps`]).
+    pub fn sync_gaps(&self, status: &str) -> Result<Vec<Gap>, StoreError> {
+        gaps(&self.conn, status).map_err(|e| self.error(e))
+    }
+
+    /// One open gap of `status` by its key ([`gap`]).
+    pub fn sync_gap(&self, status: &str, g: i64) -> Result<Option<Gap>, StoreError> {
+        gap(&self.conn, status, g).map_err(|e| self.error(e))
+    }
+
+    /// The ids waiting for a re-read ([`rechecks`]).
+    pub fn sync_rechecks(&self) -> Result<Vec<String>, StoreError> {
+        rechecks(&self.conn).map_err(|e| self.error(e))
+    }
+
+    /// The head of the scoped walk kept under `meta` ([`raise_scoped_head`]).
+    pub fn scoped_head(&self, meta: &str) -> Result<Option<Key>, StoreError> {
+        scoped_head(&self.conn, meta).map_err(|e| self.error(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn queue_missing_reads_a_rowid_range_not_every_stored_item_of_the_status() {
+        let store = Store::open_memory().unwrap();
+        let plan: Vec<String> = store
+            .conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {QUEUE_MISSING}"))
+            .unwrap()
+            .query_map(
+                rusqlite::params!["new", 1, "a", 2, 3, "b", 1024, 3072],
+                |r| r.get::<_, String>(3),
+            )
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let plan = plan.join("\n");
+        assert!(
+            plan.contains("k>? AND k<?") || plan.contains("rowid>? AND rowid<?"),
+            "{plan}"
+        );
+    }
 }
