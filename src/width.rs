@@ -84,5 +84,4 @@ pub fn fit(text: &str, cells: usize) -> String {
 }
 
 #[cfg(test)]
-#[path = "width_tests.rs"]
 mod tests;

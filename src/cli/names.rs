@@ -373,5 +373,4 @@ fn open_existing(path: &Path) -> Option<Store> {
 }
 
 #[cfg(test)]
-#[path = "names_tests.rs"]
 mod tests;

@@ -341,5 +341,4 @@ fn sync_dir(dir: &Path) -> std::io::Result<()> {
 }
 
 #[cfg(test)]
-#[path = "views_tests.rs"]
 mod tests;

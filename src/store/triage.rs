@@ -387,5 +387,4 @@ pub fn hidden_per_row(param: usize) -> String {
 }
 
 #[cfg(test)]
-#[path = "triage_tests.rs"]
 mod tests;

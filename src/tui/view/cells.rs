@@ -200,5 +200,4 @@ fn plan(text: &str, cut: Cut) -> Option<Plan<'_>> {
 }
 
 #[cfg(test)]
-#[path = "cells_tests.rs"]
 mod tests;

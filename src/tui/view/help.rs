@@ -219,5 +219,4 @@ pub fn render(frame: &mut Frame, area: Rect, keymap: &Keymap, theme: Theme, scro
 }
 
 #[cfg(test)]
-#[path = "help_tests.rs"]
 mod tests;

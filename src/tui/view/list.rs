@@ -434,5 +434,4 @@ fn tail_line(state: &AppState, theme: Theme) -> Line<'static> {
 }
 
 #[cfg(test)]
-#[path = "list_tests.rs"]
 mod tests;

@@ -350,5 +350,4 @@ fn compose(parts: &[Part], widths: &[usize], cells: usize, theme: Theme) -> Line
 }
 
 #[cfg(test)]
-#[path = "status_bar_tests.rs"]
 mod tests;

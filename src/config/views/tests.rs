@@ -255,7 +255,7 @@ fn a_failed_save_says_why_and_leaves_the_file() {
 
 #[test]
 fn the_example_config_views_parse() {
-    let text = include_str!("../../assets/config.example.toml");
+    let text = include_str!("../../../assets/config.example.toml");
     let views = parse(text, "config.example.toml").unwrap();
     assert_eq!(views.len(), 2);
     assert_eq!(views[1].status, "archived");
