@@ -251,7 +251,7 @@ fn apply_answer(c: &mut Criterion) {
     group.finish();
 }
 
-// insight: a frame with the trends panel open over a million-item view's trend (the draw is
+// A frame with the trends panel open over a million-item view's trend (the draw is
 // what is measured: the trend is computed off the UI thread and cached in state).
 fn trends_frame(c: &mut Criterion) {
     use feedback_inbox::store::pivot::{Growth, Trend};

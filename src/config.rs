@@ -19,11 +19,11 @@ use crate::api::key::{ApiKey, KeyError, redact_keys};
 
 pub mod key_command;
 pub mod looks;
-// reading: the preview pane's setting.
+// The preview pane's setting.
 pub mod preview;
 pub mod sync;
 pub mod triage;
-// views: saved views (`[[views]]`).
+// Saved views (`[[views]]`).
 pub mod views;
 
 pub const ENV_BASE_URL: &str = "FEEDBACK_BASE_URL";
@@ -70,15 +70,15 @@ pub struct ConfigFile {
     /// How the inbox's local triage behaves (`[triage]`).
     #[serde(default)]
     pub triage: Option<triage::TriageConfig>,
-    /// views: saved views (`[[views]]`), checked by `config::views` (which reports lines).
+    /// Saved views (`[[views]]`), checked by `config::views` (which reports lines).
     #[serde(default)]
     pub views: Option<toml::Value>,
-    /// reading: the preview pane beside the list: "auto" (from 160 columns), true or false.
+    /// The preview pane beside the list: "auto" (from 160 columns), true or false.
     #[serde(default)]
     pub preview: Option<preview::PreviewSetting>,
     #[serde(default)]
     pub profiles: std::collections::BTreeMap<String, Account>,
-    // Acting on items, privacy and looks (issue 10, helper "acting"): see `looks`.
+    // Acting on items, privacy and looks: see `looks`.
     /// Start the inbox with emails and custom metadata values masked.
     #[serde(default)]
     pub privacy: Option<bool>,

@@ -1,5 +1,5 @@
 //! Display width and cutting of already-sanitized text, in terminal cells, measured exactly as
-//! ratatui 0.30 draws it (issue 8, point 17).
+//! ratatui 0.30 draws it.
 //!
 //! ratatui draws a `Span` grapheme cluster by grapheme cluster (`unicode-segmentation`),
 //! skipping clusters that hold a control character, each taking `CellWidth::cell_width` cells;

@@ -428,7 +428,7 @@ fn a_key_command_timeout_out_of_range_exits_2_without_a_panic() {
     }
 }
 
-/// views: a bad `[[views]]` entry stops the inbox before it draws, naming the file's line.
+/// A bad `[[views]]` entry stops the inbox before it draws, naming the file's line.
 #[cfg(unix)]
 #[test]
 fn a_bad_view_in_the_config_exits_2_with_its_line() {

@@ -1,5 +1,5 @@
 //! The hostile corpus (`assets/hostile_strings.json`) in every server field, enumerations
-//! included, against every sink a person sees (issue 8, point 16): whole TUI screens (list,
+//! included, against every sink a person sees: whole TUI screens (list,
 //! panes, status bar, detail), the clipboard payloads, the CLI's table, CSV and text output,
 //! error messages as printed on stderr, and the webhook receiver's line per event. One checker
 //! judges them all, independently of the sanitizer's own classification.

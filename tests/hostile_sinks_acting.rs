@@ -1,4 +1,4 @@
-//! The hostile corpus against the sinks issue 10 added: the Markdown block, the JSON copy, the
+//! The hostile corpus against the sinks of acting on items: the Markdown block, the JSON copy, the
 //! pipe's input, the preview pane, the view bar, the palette and the list's title (filters
 //! named there when the sidebar is hidden). Same checker as `hostile_sinks.rs`.
 #![allow(clippy::unwrap_used)]

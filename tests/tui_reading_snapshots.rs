@@ -1,4 +1,4 @@
-//! Snapshots of issue 10's "Reading and moving": the preview pane, the detail's position and
+//! Snapshots of reading and moving: the preview pane, the detail's position and
 //! scroll line, wrapped metadata, the hidden sidebar with the filters in the list's title, a
 //! screen under 100 columns, type-ahead in a pane, and the help scrolled with wrapped rows.
 #![allow(clippy::unwrap_used)]
@@ -163,7 +163,7 @@ fn help_scrolled_with_descriptions_wrapped_under_their_column() {
     assert!(row(&terminal, 19).contains("more"));
 }
 
-/// fix10: privacy mode masks the reporter and custom metadata values in the preview pane too.
+/// Privacy mode masks the reporter and custom metadata values in the preview pane too.
 #[test]
 fn privacy_masks_the_preview_pane() {
     let mut h = started_harness(160, 40, 100, false);

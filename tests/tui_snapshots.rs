@@ -64,7 +64,7 @@ fn failed(kind: FailureKind, text: &str) -> Msg {
 
 #[test]
 fn list_with_sidebar() {
-    // views: the view bar takes the first row above the list; its rows are one lower.
+    // The view bar takes the first row above the list; its rows are one lower.
     let state = started(120, 35, 100, false);
     let terminal = draw(&state);
     insta::assert_snapshot!(terminal.backend());
@@ -281,7 +281,7 @@ fn scrolled_long_list_shows_the_right_window() {
     }
     let terminal = draw(&h.state);
     insta::assert_snapshot!(terminal.backend());
-    assert_eq!(h.selected_id(), "id01500"); // views: 50 pages of 30 rows (the bar takes one)
+    assert_eq!(h.selected_id(), "id01500"); // 50 pages of 30 rows (the bar takes one)
 }
 
 fn hostile_items() -> Vec<Feedback> {

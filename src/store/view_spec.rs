@@ -77,7 +77,7 @@ pub struct ViewSpec {
     pub tag: Option<Chosen>,
     #[serde(default)]
     pub search: String,
-    /// simtui: a fixed set of keys shown instead of the query (`S`'s similar items, a Top
+    /// A fixed set of keys shown instead of the query (`S`'s similar items, a Top
     /// issues cluster), answered in this order without a query. Never saved.
     #[serde(skip)]
     pub pinned: Option<Arc<[i64]>>,

@@ -98,7 +98,7 @@ pub fn query(
     freshness: &dyn Fn(&Store, &str) -> Option<Freshness>,
 ) -> Result<ViewData, ViewError> {
     let (keys, woken) = match &spec.pinned {
-        // simtui: a pinned key set is answered as it is, less what the store no longer holds.
+        // A pinned key set is answered as it is, less what the store no longer holds.
         Some(pinned) => (
             super::similar::stored_keys(store, pinned).map_err(store_error)?,
             0,

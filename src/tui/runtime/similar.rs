@@ -1,4 +1,4 @@
-//! The similar list's store reads (issue 11), on the list's reading thread like every read of
+//! The similar list's store reads, on the list's reading thread like every read of
 //! the inbox: `Store::similar` for `S` (well under 100 ms at a million items), and the keys of a
 //! pinned key set that the store still holds (retention may have dropped one since).
 

@@ -1,4 +1,4 @@
-//! Insight's drawing (issue 11): the grouped view in place of the list (each group's label,
+//! Insight's drawing: the grouped view in place of the list (each group's label,
 //! count, share as a bar and a 30-day sparkline), the `=` picker, and the trends panel above
 //! the list. Everything comes from state: no query runs here.
 

@@ -91,7 +91,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(focused))
-        // simtui: a key set's heading instead.
+        // A key set's heading instead.
         .title(
             super::similar::title(state, area.width, theme)
                 .unwrap_or_else(|| super::list_title::title(state, theme)),
@@ -114,7 +114,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     // A view of both statuses shows each row's (the listed one blank, as in a view of one).
     let status_filter = state.filters.status.as_str();
     let show_status = window.iter().flatten().any(|r| &*r.status != status_filter);
-    // simtui: a key set is not filtered to one app.
+    // A key set is not filtered to one app.
     let one_app = state.similar.shown.is_none()
         && (state.filters.app.is_some() || state.text_filter.as_ref().is_some_and(|f| f.pins_app));
     let app_cells = state
@@ -127,7 +127,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
         .unwrap_or(0);
     let columns = Columns::new(cells, show_status, one_app, app_cells);
     frame.render_widget(header_line(&columns, theme), header);
-    // simtui: a key set marks the words its likeness was measured on.
+    // A key set marks the words its likeness was measured on.
     let highlights = match &state.similar.shown {
         Some(set) => Some(&set.highlights),
         None => state.text_filter.as_ref().map(|f| &f.highlights),
@@ -201,7 +201,7 @@ fn render_prompt(frame: &mut Frame, area: Rect, filter: &TextFilter, privacy: bo
     ])
     .areas(area);
     frame.render_widget(Paragraph::new(Span::styled("/ ", theme.active())), label);
-    // fixinsight: in privacy mode a search not being edited shows its private values masked.
+    // In privacy mode a search not being edited shows its private values masked.
     if privacy && !filter.editing && filter.error.is_none() {
         let text = filter.text();
         let shown = crate::tui::insight::mask_search(&text, true);

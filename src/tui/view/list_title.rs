@@ -1,6 +1,6 @@
 //! The list's title: the status, the count (or the matches of a search), the rows new since
 //! the view was chosen, and, with the sidebar hidden, the active filters, so that they stay in
-//! sight (issue 10).
+//! sight.
 
 use ratatui::text::{Line, Span};
 
@@ -45,7 +45,7 @@ pub(super) fn title(state: &AppState, theme: Theme) -> Line<'static> {
             )));
         }
     }
-    // reading: with the sidebar hidden, the title keeps the active filters in sight.
+    // With the sidebar hidden, the title keeps the active filters in sight.
     if !crate::tui::reading::sidebar_shown(state) {
         let f = &state.filters;
         for (name, chosen) in [("project", &f.project), ("app", &f.app), ("tag", &f.tag)] {

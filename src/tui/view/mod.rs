@@ -1,7 +1,7 @@
 //! `render(frame, state, keymap)`: a pure function of state. Where each part goes comes from
 //! `tui::layout`, which `update` goes by too; `layout` here finds what a click lands on.
 
-// Acting on items (helper "acting").
+// Acting on items.
 mod acting;
 mod cells;
 mod detail;
@@ -12,7 +12,7 @@ mod popup;
 mod status_bar;
 pub mod theme;
 mod triage;
-// views: the view bar and the command palette.
+// The view bar and the command palette.
 mod palette;
 mod view_bar;
 // Where a click lands, the preview pane, hanging indent.
@@ -20,12 +20,12 @@ pub mod layout;
 mod list_title;
 mod preview;
 mod wrap;
-// simtui: the key set's heading.
+// The key set's heading.
 mod similar;
 pub mod top_issues;
 
 pub use help::scroll_range as help_scroll_range;
-// insight: grouped view, picker and trends panel (issue 11).
+// Grouped view, picker and trends panel.
 pub mod insight;
 mod trends;
 
@@ -56,7 +56,7 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
         return;
     }
     let [main, status] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
-    // reading: the sidebar when shown (`b`, and by width), the preview beside the list.
+    // The sidebar when shown (`b`, and by width), the preview beside the list.
     let areas = crate::tui::layout::areas_in(main, state);
     if let Some(side) = areas.side {
         panes::render(frame, side, state, theme);
@@ -66,11 +66,11 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     } else if areas.side.is_none() && state.focus != Focus::List {
         panes::render_one(frame, areas.content, state, state.focus, theme);
     } else {
-        // views: the view bar, one line above the list and the preview (from `layout`).
+        // The view bar, one line above the list and the preview (from `layout`).
         if let Some(bar) = areas.bar {
             view_bar::render(frame, bar, state, theme);
         }
-        // insight: the trends panel under the bar; the groups in the list's place.
+        // The trends panel under the bar; the groups in the list's place.
         if let Some(trends) = areas.trends {
             trends::render_trends(frame, trends, state, theme);
         }
@@ -79,7 +79,7 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
         } else {
             list::render(frame, areas.list, state, theme);
         }
-        // reading: the preview beside the list.
+        // The preview beside the list.
         if let Some(rect) = areas.preview {
             preview::render(frame, rect, state, theme);
         }
@@ -87,12 +87,12 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     status_bar::render(frame, status, state, keymap, theme);
     triage::render_picker(frame, main, state, theme);
     triage::render_note(frame, main, state, theme);
-    palette::render(frame, main, state, keymap, theme); // views: the `:` palette
+    palette::render(frame, main, state, keymap, theme); // The `:` palette
     acting::render_picker(frame, main, state, theme);
-    insight::render_picker(frame, main, state, theme); // insight: the `=` picker
-    // similar: the Top issues screen over the content.
+    insight::render_picker(frame, main, state, theme); // The `=` picker
+    // The Top issues screen over the content.
     if let Some(screen) = &state.top_issues {
-        // fixinsight: the view's size, for "the newest 100,000 of N".
+        // The view's size, for "the newest 100,000 of N".
         let items = state.visible_len();
         top_issues::render(frame, areas.content, screen, state.now, items, theme);
     }

@@ -3,7 +3,7 @@
 //! low), the retry countdown, the last message, key hints.
 //!
 //! The bar is a list of parts, each with a priority, joined by ` · ` so no two messages run
-//! into each other (issue 8, point 14). When the row is too narrow, whole parts are dropped,
+//! into each other. When the row is too narrow, whole parts are dropped,
 //! least important first; only the filter chips and the message are cut (with `…`), and they
 //! share the room that is left fairly, so a chip uses the width a wide screen has. Every piece
 //! of text is sanitized here, at the sink.
@@ -117,7 +117,7 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
         }
     }
     if let Some(f) = state.text_filter.as_ref().filter(|f| !f.applied.is_empty()) {
-        // fixinsight: privacy masks custom values and emails in the search too.
+        // Privacy masks custom values and emails in the search too.
         let shown = crate::tui::insight::mask_search(&f.applied, state.acting.privacy);
         let text = format!("/{}", sanitize_line(&shown));
         parts.push(Part::new(text, theme.active(), Side::Left, 77).cuttable(CHIP_COMFORT));
@@ -127,11 +127,11 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
         let text = format!("● {} unseen", super::list::thousands(unseen));
         parts.push(Part::new(text, theme.accent(), Side::Left, 72));
     }
-    // Acting on items (helper "acting"): "3 marked", PRIVATE.
+    // Acting on items: "3 marked", PRIVATE.
     for (text, style, priority) in super::acting::status_parts(state, theme) {
         parts.push(Part::new(text, style, Side::Left, priority));
     }
-    // insight: the enrichment's progress, "details 120/812 · ~4 min".
+    // The enrichment's progress, "details 120/812 · ~4 min".
     if let Some(text) = super::insight::enrich_status(state) {
         parts.push(Part::new(text, theme.accent(), Side::Left, 74));
     }

@@ -36,7 +36,7 @@ move_up = ["w", "up"]
 
 #[test]
 fn the_help_title_names_the_keys_as_bound() {
-    // views: tall enough for every action's row (the views' keys added twelve; insight two, similar one).
+    // Tall enough for every action's row (the views' keys added twelve; insight two, similar one).
     let row = title_row(&rebound(), 120, 78, 0);
     assert!(row.contains(" Keys (h or backspace to close) "), "{row}");
     let defaults = title_row(&Keymap::default(), 120, 78, 0);
