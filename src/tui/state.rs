@@ -16,7 +16,7 @@ mod status;
 pub use status::{Fatal, Note, SyncView};
 // Which screen owns the keyboard.
 mod mode;
-pub use mode::Mode;
+pub use mode::{Mode, Pointer};
 mod budget;
 pub use budget::{LOW_BUDGET, budget_low};
 

@@ -5,7 +5,7 @@ use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, MouseEve
 
 use crate::tui::action::{Action, Msg};
 use crate::tui::keymap::{Keymap, is_interrupt};
-use crate::tui::state::{AppState, Mode};
+use crate::tui::state::{AppState, Mode, Pointer};
 use crate::tui::view;
 
 /// Turns a terminal event into a message: key presses (releases and repeats are ignored),
@@ -40,22 +40,14 @@ pub fn translate(event: &Event, state: &AppState, keymap: &Keymap) -> Option<Msg
 /// A click selects a list row or a side pane's entry (or a group of the grouped view), and
 /// only when nothing covers them.
 fn click(state: &AppState, column: u16, row: u16) -> Option<Msg> {
-    match state.mode() {
-        Mode::Grouped => {
+    match state.mode().pointer() {
+        Pointer::Groups => {
             let at = view::insight::group_at(state, column, row)?;
             Some(Msg::ClickRow(u16::try_from(at).unwrap_or(u16::MAX)))
         }
         // Where the click lands comes from the layout (sidebar, list, preview).
-        Mode::Normal | Mode::FilterPrompt => view::layout::click_target(state, column, row),
-        Mode::Fatal
-        | Mode::Help
-        | Mode::ActingPicker
-        | Mode::GroupPicker
-        | Mode::NoteEditor
-        | Mode::TriagePicker
-        | Mode::Palette
-        | Mode::TopIssues
-        | Mode::Detail => None,
+        Pointer::List => view::layout::click_target(state, column, row),
+        Pointer::Detail | Pointer::Nothing => None,
     }
 }
 

@@ -33,7 +33,39 @@ pub enum Mode {
     Normal,
 }
 
+/// What a click or the wheel reaches in a mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pointer {
+    /// The grouped view's groups.
+    Groups,
+    /// The list and the side panes (a click selects, the wheel scrolls).
+    List,
+    /// The detail: the wheel scrolls it, a click does nothing.
+    Detail,
+    /// Something covers the list: nothing.
+    Nothing,
+}
+
 impl Mode {
+    /// What a click or the wheel reaches: nothing under an overlay, a picker or an editor.
+    #[must_use]
+    pub fn pointer(self) -> Pointer {
+        match self {
+            Mode::Grouped => Pointer::Groups,
+            // The prompt leaves the list under it in sight and within reach.
+            Mode::Normal | Mode::FilterPrompt => Pointer::List,
+            Mode::Detail => Pointer::Detail,
+            Mode::Fatal
+            | Mode::Help
+            | Mode::ActingPicker
+            | Mode::GroupPicker
+            | Mode::NoteEditor
+            | Mode::TriagePicker
+            | Mode::Palette
+            | Mode::TopIssues => Pointer::Nothing,
+        }
+    }
+
     /// True when the mode takes every key as typing or choosing (no key map applies).
     #[must_use]
     pub fn takes_every_key(self) -> bool {

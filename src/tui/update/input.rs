@@ -7,7 +7,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::{info, list, text_filter};
 use crate::text::sanitize_line;
 use crate::tui::effect::Effect;
-use crate::tui::state::{AppState, Mode};
+use crate::tui::state::{AppState, Pointer};
 
 /// Most bytes the prompt holds. A paste beyond it is cut (at a character boundary) and the
 /// note says so: the prompt filters, it is not an editor, and every byte costs a search of
@@ -118,18 +118,10 @@ pub(super) fn help_scroll(state: &mut AppState, lines: i32, max: u16) -> Vec<Eff
 /// A click selects a list row (on the grouped view, `row` is the group clicked) only when the
 /// list is on top, not under the detail or any overlay.
 pub(super) fn click(state: &mut AppState, row: u16) -> Vec<Effect> {
-    match state.mode() {
-        Mode::Grouped => super::insight::select_group(state, usize::from(row), false),
-        Mode::Normal | Mode::FilterPrompt => list::click(state, row),
-        Mode::Fatal
-        | Mode::Help
-        | Mode::ActingPicker
-        | Mode::GroupPicker
-        | Mode::NoteEditor
-        | Mode::TriagePicker
-        | Mode::Palette
-        | Mode::TopIssues
-        | Mode::Detail => {
+    match state.mode().pointer() {
+        Pointer::Groups => super::insight::select_group(state, usize::from(row), false),
+        Pointer::List => list::click(state, row),
+        Pointer::Detail | Pointer::Nothing => {
             state.dirty = false;
             Vec::new()
         }
@@ -139,21 +131,15 @@ pub(super) fn click(state: &mut AppState, row: u16) -> Vec<Effect> {
 /// The wheel scrolls the list, the detail or the grouped view's selection, never what lies
 /// under an overlay (the help's own wheel scrolling arrives as `Msg::HelpScroll`).
 pub(super) fn scroll(state: &mut AppState, lines: i32) -> Vec<Effect> {
-    match state.mode() {
-        Mode::Grouped => {
+    match state.mode().pointer() {
+        Pointer::Groups => {
             let at = state.insight.grouped.as_ref().map_or(0, |g| g.selected);
             let to = at.saturating_add_signed(isize::try_from(lines).unwrap_or(0));
             super::insight::select_group(state, to, true)
         }
-        Mode::Normal | Mode::FilterPrompt | Mode::Detail => list::scroll(state, lines),
-        Mode::Fatal
-        | Mode::Help
-        | Mode::ActingPicker
-        | Mode::GroupPicker
-        | Mode::NoteEditor
-        | Mode::TriagePicker
-        | Mode::Palette
-        | Mode::TopIssues => {
+        // The list scrolls, or the detail over it.
+        Pointer::List | Pointer::Detail => list::scroll(state, lines),
+        Pointer::Nothing => {
             state.dirty = false;
             Vec::new()
         }
