@@ -51,4 +51,9 @@ impl Store {
         }
         Ok(revs)
     }
+
+    /// How many triage writes the store has seen (0: none): a change means "read again".
+    pub fn triage_rev(&self) -> Result<i64, StoreError> {
+        self.revs().map(|revs| revs.triage)
+    }
 }

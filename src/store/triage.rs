@@ -175,19 +175,6 @@ impl Store {
         Ok(out)
     }
 
-    /// How many triage writes the store has seen (0: none): a change means "read again".
-    pub fn triage_rev(&self) -> Result<i64, StoreError> {
-        self.conn
-            .query_row(
-                "SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?1",
-                [TRIAGE_REV],
-                |row| row.get(0),
-            )
-            .optional()
-            .map(Option::unwrap_or_default)
-            .map_err(|e| self.error(e))
-    }
-
     /// The earliest snooze that ends after `now`: the inbox reads its view again then.
     pub fn next_wake(&self, now: Timestamp) -> Result<Option<Timestamp>, StoreError> {
         let first: Option<i64> = self

@@ -136,6 +136,7 @@ pub enum Cause {
 /// A committed triage write: every item's state after it, and how to undo it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Triaged {
+    /// Each item's state after the write, in the order of `before`.
     pub after: Vec<(String, Triage)>,
     pub before: Vec<(String, Triage)>,
     /// The changes that undo this write, per item (empty for an undo).

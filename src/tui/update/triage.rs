@@ -142,14 +142,9 @@ pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>
         }
     };
     let patched = in_place(state, &done);
-    for (id, after) in &done.after {
-        let before = done
-            .before
-            .iter()
-            .find(|(x, _)| x == id)
-            .map(|(_, t)| t.clone())
-            .unwrap_or_default();
-        state.triage.overlay.commit(id, &before, after.clone());
+    // `after` is made from `before`, item by item, in its order.
+    for ((id, before), (_, after)) in done.before.iter().zip(&done.after) {
+        state.triage.overlay.commit(id, before, after.clone());
     }
     let mut effects = Vec::new();
     match done.cause {
