@@ -110,7 +110,7 @@ fn the_view_bar_the_palette_and_the_list_title_keep_hostile_text_inert() {
                 name: name.clone(),
                 spec: ViewSpec {
                     status: "new".into(),
-                    search: name,
+                    search: name.into(),
                     ..ViewSpec::default()
                 },
             });

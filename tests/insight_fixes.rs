@@ -93,7 +93,7 @@ fn every_groups_enter_lists_exactly_its_count_and_esc_goes_back_to_the_groups() 
     assert!(checked > 20, "{checked}");
     // A tag pane and an `OR` search: a tag group is searched for, the pane's tag stays.
     let mut h = harness(120, 30, 30);
-    h.state.filters.tag = Some(Chosen {
+    h.state.view.tag = Some(Chosen {
         value: "bug".to_owned(),
         label: "bug".to_owned(),
     });
@@ -106,7 +106,7 @@ fn every_groups_enter_lists_exactly_its_count_and_esc_goes_back_to_the_groups() 
         .position(|g| g.0.as_deref() == Some("crash"));
     h.state.insight.grouped.as_mut().unwrap().selected = crash.unwrap();
     act(&mut h, Action::Open);
-    assert_eq!(h.state.filters.tag.as_ref().unwrap().value, "bug");
+    assert_eq!(h.state.view.tag.as_ref().unwrap().value, "bug");
     assert_eq!(
         h.state.view_spec().search,
         "(has:email OR -tag:crash) tag:crash"

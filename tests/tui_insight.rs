@@ -38,7 +38,7 @@ fn the_picker_offers_the_kinds_and_the_stores_custom_keys() {
 #[test]
 fn grouping_by_app_replaces_the_list_with_groups_and_esc_goes_back() {
     let mut h = harness(120, 30, 40);
-    let (selected_before, filters_before) = (h.state.list.selected, h.state.filters.clone());
+    let (selected_before, filters_before) = (h.state.list.selected, h.state.view.clone());
     act(&mut h, Action::MoveDown);
     group_by(&mut h, "app");
     let grouped = h.state.insight.grouped.as_ref().unwrap();
@@ -60,7 +60,7 @@ fn grouping_by_app_replaces_the_list_with_groups_and_esc_goes_back() {
     assert!(effects.is_empty());
     act(&mut h, Action::Back);
     assert!(h.state.insight.grouped.is_none());
-    assert_eq!(h.state.filters, filters_before);
+    assert_eq!(h.state.view, filters_before);
     assert_eq!(h.state.list.selected, selected_before + 1);
     assert_eq!(h.state.visible_len(), 40);
 }
@@ -113,7 +113,7 @@ fn narrow(kind: &str, at: usize) -> (Harness, String) {
         want,
         "{kind}: the list has the group's items"
     );
-    let search = h.state.view_spec().search;
+    let search = h.state.view_spec().search.to_string();
     (h, search)
 }
 
@@ -121,12 +121,12 @@ fn narrow(kind: &str, at: usize) -> (Harness, String) {
 fn enter_narrows_by_app_and_tag_with_the_pane_filters() {
     let (h, search) = narrow("app", 0);
     assert_eq!(search, "");
-    let app = h.state.filters.app.as_ref().unwrap();
+    let app = h.state.view.app.as_ref().unwrap();
     assert_eq!(app.value, "00000000-0000-4000-8000-000000000001");
     assert_eq!(app.label, "Nimbus Notes for iOS");
     let (h, search) = narrow("tag", 0);
     assert_eq!(search, "");
-    assert!(h.state.filters.tag.is_some());
+    assert!(h.state.view.tag.is_some());
 }
 
 #[test]

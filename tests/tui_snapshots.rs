@@ -587,9 +587,9 @@ fn filter_chips_share_the_room_they_have() {
             label: label.into(),
         })
     };
-    state.filters.project = chosen("Nimbus Notes — the note-taking app for teams");
-    state.filters.app = chosen("Nimbus Notes for iOS (TestFlight beta)");
-    state.filters.tag = chosen("feature-request-from-enterprise");
+    state.view.project = chosen("Nimbus Notes — the note-taking app for teams");
+    state.view.app = chosen("Nimbus Notes for iOS (TestFlight beta)");
+    state.view.tag = chosen("feature-request-from-enterprise");
     let wide = status_row(&mut state, 200);
     for label in [
         "project:Nimbus Notes — the note-taking app for teams",

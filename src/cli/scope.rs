@@ -96,6 +96,6 @@ pub async fn start_view(
     spec.project = project.map(chosen);
     spec.app = app.map(chosen);
     spec.tag = None;
-    spec.search.clear();
+    spec.search = crate::query::SearchText::default();
     Ok(store.save_view(&spec)?)
 }

@@ -15,6 +15,7 @@ mod lex;
 mod names;
 mod parse;
 mod qualifier;
+mod search_text;
 mod triage;
 
 #[cfg(test)]
@@ -28,6 +29,7 @@ pub use highlight::Highlights;
 pub use names::{fold_case, known_list, names};
 pub use parse::{MAX_DEPTH, MAX_INPUT_BYTES, MAX_TERMS};
 pub use qualifier::{age_cutoff, date, duration, local_instant};
+pub use search_text::SearchText;
 pub use triage::names_triage;
 
 /// The folded tokens of `text`, exactly as the full-text index stores them (FTS5 `unicode61`,

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::api::Status;
+use crate::query::SearchText;
 
 /// An applied filter: the raw value for the query and its label for the screen.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -76,7 +77,7 @@ pub struct ViewSpec {
     pub app: Option<Chosen>,
     pub tag: Option<Chosen>,
     #[serde(default)]
-    pub search: String,
+    pub search: SearchText,
     /// A fixed set of keys shown instead of the query (`S`'s similar items, a Top
     /// issues cluster), answered in this order without a query. Never saved.
     #[serde(skip)]
@@ -97,6 +98,21 @@ impl ViewSpec {
     #[must_use]
     pub fn listed(&self) -> &str {
         self.status_filter().unwrap_or(Status::New.as_str())
+    }
+
+    /// [`ViewSpec::listed`], as the service's status.
+    #[must_use]
+    pub fn listed_status(&self) -> Status {
+        match &self.status {
+            ViewStatus::Any => Status::New,
+            ViewStatus::Only(status) => status.clone(),
+        }
+    }
+
+    /// The view spans both statuses (the built-in Starred, Snoozed and Done).
+    #[must_use]
+    pub fn any_status(&self) -> bool {
+        self.status == ViewStatus::Any
     }
 }
 

@@ -50,10 +50,16 @@ pub enum Heading {
     Cluster { label: String, count: usize },
 }
 
-/// The key set the list shows.
+/// A key set to show: its keys (pinned in the view, `ViewSpec::pinned`) and what it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeySet {
     pub keys: Arc<[i64]>,
+    pub shown: Shown,
+}
+
+/// What the key set the list shows is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
     pub heading: Heading,
     /// The words the likeness was measured on, marked in the rows (as a search's are): they
     /// show why an item is listed.
@@ -73,17 +79,10 @@ pub struct Saved {
 #[derive(Debug, Clone, Default)]
 pub struct SimilarState {
     pub finding: Option<Finding>,
-    pub shown: Option<KeySet>,
+    /// What the list's pinned keys are, while a key set is shown.
+    pub shown: Option<Shown>,
     /// The list before the first key set (a second `S` from a key set keeps it).
     pub saved: Option<Box<Saved>>,
-}
-
-impl SimilarState {
-    /// The keys the list's query is pinned to, if any.
-    #[must_use]
-    pub fn pinned(&self) -> Option<Arc<[i64]>> {
-        self.shown.as_ref().map(|s| Arc::clone(&s.keys))
-    }
 }
 
 /// An item's message as the heading quotes it: its first line, sanitized.
@@ -100,11 +99,13 @@ pub fn from_similar(quote: String, similar: Similar) -> Option<KeySet> {
     }
     Some(KeySet {
         keys: similar.matches.iter().map(|m| m.key).collect(),
-        highlights: highlights(&similar.terms),
-        heading: Heading::Similar {
-            quote,
-            total: similar.total,
-            apps: similar.apps,
+        shown: Shown {
+            highlights: highlights(&similar.terms),
+            heading: Heading::Similar {
+                quote,
+                total: similar.total,
+                apps: similar.apps,
+            },
         },
     })
 }
@@ -195,12 +196,12 @@ mod tests {
         let set = from_similar("App closes".into(), similar(&[3, 1], 216, &apps)).unwrap();
         assert_eq!(&*set.keys, &[3, 1]);
         assert_eq!(
-            heading_text(&set.heading, 2, 200),
+            heading_text(&set.shown.heading, 2, 200),
             "Similar to \"App closes\" · 216 items (showing 2) · Trailhead 120, Pathfinder 60, \
              Beacon 34, +1 more"
         );
         assert_eq!(
-            heading_text(&set.heading, 216, 200),
+            heading_text(&set.shown.heading, 216, 200),
             "Similar to \"App closes\" · 216 items · Trailhead 120, Pathfinder 60, Beacon 34, \
              +1 more"
         );
@@ -214,14 +215,17 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            heading_text(&set.heading, 1, 80),
+            heading_text(&set.shown.heading, 1, 80),
             "Similar to \"App closes itse…\" · 214 items (showing 1) · Trailhead 120, Beacon 94"
         );
         assert_eq!(
-            heading_text(&set.heading, 214, 70),
+            heading_text(&set.shown.heading, 214, 70),
             "Similar to \"App closes itself…\" · 214 items · Trailhead 120, Beacon 94"
         );
-        assert_eq!(heading_text(&set.heading, 214, 30).chars().count(), 30);
+        assert_eq!(
+            heading_text(&set.shown.heading, 214, 30).chars().count(),
+            30
+        );
     }
 
     #[test]

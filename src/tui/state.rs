@@ -7,7 +7,7 @@ use jiff::Timestamp;
 use ratatui_textarea::TextArea;
 
 use super::rows::{Row, Window};
-use crate::api::{FeedbackDetail, RateLimit, Status, Wait};
+use crate::api::{FeedbackDetail, RateLimit, Wait};
 use crate::query::{Highlights, QueryError};
 pub use crate::store::{ANY_STATUS, Chosen, ViewSpec, ViewStatus};
 
@@ -61,31 +61,6 @@ pub struct Pane {
     pub request_id: u64,
 }
 
-/// Server-side filters of the list.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Filters {
-    /// The status listed and synced (`s` switches it).
-    pub status: Status,
-    /// The view spans both statuses (the built-in Starred, Snoozed and Done); `status` is then
-    /// the one the sync walks for it.
-    pub any_status: bool,
-    pub project: Option<Chosen>,
-    pub app: Option<Chosen>,
-    pub tag: Option<Chosen>,
-}
-
-impl Default for Filters {
-    fn default() -> Self {
-        Self {
-            status: Status::New,
-            any_status: false,
-            project: None,
-            app: None,
-            tag: None,
-        }
-    }
-}
-
 /// The feedback list: the ordered keys of the current view (a query over the store) and the
 /// rows of the window around the screen. Never every item: a view of a million keys costs 8 MB
 /// here, and the rows a few hundred.
@@ -103,8 +78,7 @@ pub struct ListView {
     pub query_id: u64,
     /// That query, while it runs.
     pub in_flight: Option<InFlight>,
-    /// The view the latest query asks for, and the view `keys` are of.
-    pub asked: Option<ViewSpec>,
+    /// The view `keys` are of.
     pub shown: Option<ViewSpec>,
     /// How much of its view `keys` hold.
     pub held: Held,
@@ -165,8 +139,10 @@ pub enum Held {
 }
 
 /// The view query in flight.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct InFlight {
+    /// The view it asks for.
+    pub spec: ViewSpec,
     /// Rows that appear above the old first row count as new (not when only triage changed:
     /// an undone `d` brings its item back, it did not arrive).
     pub count_new: bool,
@@ -230,8 +206,6 @@ pub struct Anchor {
 #[derive(Debug, Clone)]
 pub struct TextFilter {
     pub input: TextArea<'static>,
-    /// The query text the list shows results for (or is querying).
-    pub applied: String,
     /// True while the prompt has the keyboard.
     pub editing: bool,
     /// Why the query cannot run, and where in it: the span is of `error_of`.
@@ -241,8 +215,6 @@ pub struct TextFilter {
     pub error_of: String,
     /// The words to highlight in the list and the detail.
     pub highlights: Highlights,
-    /// The query keeps to one app (`app:`): the list drops its APP column.
-    pub pins_app: bool,
     /// The item selected when the prompt took the keyboard: it stays selected through every
     /// edit while it matches (a half-typed word matching nothing does not lose it).
     pub origin: Option<i64>,
@@ -285,7 +257,9 @@ pub struct AppState {
     pub projects: Pane,
     pub apps: Pane,
     pub tags: Pane,
-    pub filters: Filters,
+    /// The view the list shows (or is querying): status, the panes' filters, the search
+    /// applied, a pinned key set. Every reader of "the current view" reads it here.
+    pub view: ViewSpec,
     pub list: ListView,
     pub sync: SyncView,
     pub text_filter: Option<TextFilter>,
@@ -359,7 +333,7 @@ impl AppState {
             projects: Pane::default(),
             apps: Pane::default(),
             tags: Pane::default(),
-            filters: Filters::default(),
+            view: ViewSpec::default(),
             list: ListView::default(),
             sync: SyncView {
                 background: true,
@@ -426,23 +400,7 @@ impl AppState {
     /// The store query the list shows.
     #[must_use]
     pub fn view_spec(&self) -> ViewSpec {
-        let f = &self.filters;
-        ViewSpec {
-            status: if f.any_status {
-                ViewStatus::Any
-            } else {
-                ViewStatus::Only(f.status.clone())
-            },
-            project: f.project.clone(),
-            app: f.app.clone(),
-            tag: f.tag.clone(),
-            search: self
-                .text_filter
-                .as_ref()
-                .map(|t| t.applied.clone())
-                .unwrap_or_default(),
-            pinned: self.similar.pinned(),
-        }
+        self.view.clone()
     }
 
     /// The pane that `focus` names (None for the list).

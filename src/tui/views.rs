@@ -124,7 +124,7 @@ pub fn built_in() -> Vec<View> {
         name: name.to_owned(),
         spec: ViewSpec {
             status: status.into(),
-            search: search.to_owned(),
+            search: search.into(),
             ..ViewSpec::default()
         },
     };
@@ -153,7 +153,7 @@ pub fn from_def(def: &ViewDef) -> View {
             project: chosen(&def.project),
             app: chosen(&def.app),
             tag: chosen(&def.tag),
-            search: def.query.clone(),
+            search: def.query.as_str().into(),
             pinned: None,
         },
     }

@@ -5,7 +5,6 @@
 
 use std::io::{self, Write};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
@@ -17,7 +16,7 @@ use super::reads::{self, FreshnessOf};
 use super::store_thread::StoreThread;
 use crate::clipboard::Clipboard;
 use crate::store::Shared;
-use crate::tui::action::{CopyOutcome, Msg, ViewError};
+use crate::tui::action::{CopyOutcome, Msg};
 use crate::tui::effect::Effect;
 
 /// Runs effects: store reads on blocking threads, network work in tasks, clipboard and browser
@@ -29,8 +28,6 @@ pub(super) struct Executor {
     clipboard: Box<dyn Clipboard>,
     tz: jiff::tz::TimeZone,
     freshness: FreshnessOf,
-    /// The latest view query asked for: an older one still waiting to run is skipped.
-    latest_query: Arc<AtomicU64>,
     pub(super) sync: super::sync_jobs::SyncJobs,
     /// The reading thread.
     reads: StoreThread,
@@ -105,7 +102,6 @@ impl Executor {
                     port.freshness(store, status)
                 })
             },
-            latest_query: Arc::new(AtomicU64::new(0)),
             sync,
         }
     }
@@ -226,31 +222,9 @@ impl Executor {
     }
 
     /// The blocking read an effect asks for, as a closure that returns its answer (`None` for
-    /// the effects that are not reads). The latest view query asked for is noted: one still
-    /// waiting to run when a newer one is asked for is skipped (its answer would be dropped).
+    /// the effects that are not reads).
     fn read_task(&self, effect: Effect) -> Option<reads::Task> {
-        let request = match &effect {
-            Effect::Query { request_id, .. } => Some(*request_id),
-            _ => None,
-        };
-        if let Some(request_id) = request {
-            self.latest_query.store(request_id, Ordering::SeqCst);
-        }
-        let task = store_task(&self.store, effect, &self.tz, &self.freshness)?;
-        let Some(request_id) = request else {
-            return Some(task);
-        };
-        let latest = Arc::clone(&self.latest_query);
-        Some(Box::new(move || {
-            if latest.load(Ordering::SeqCst) == request_id {
-                task()
-            } else {
-                Msg::ViewLoaded {
-                    request_id,
-                    result: Err(ViewError::Store("superseded".to_owned())),
-                }
-            }
-        }))
+        store_task(&self.store, effect, &self.tz, &self.freshness)
     }
 
     /// Ends the work in flight: reads and syncs are dropped, but every triage write queued

@@ -1,6 +1,6 @@
 //! Insight's work off the UI thread: the store's custom metadata keys (for the `=` picker), the
 //! pivot of a view (the grouped view) and its trend (the trends panel), each on a connection of
-//! its own. A view is the list's own query (`views::view_query`): the groups count exactly what
+//! its own. A view is the list's own query (`Store::view_query`): the groups count exactly what
 //! the list shows. Both are told what the store holds of the history (`store::sync_state::held`): a
 //! first mirror's days not yet reached are unknown, not zero.
 
@@ -33,7 +33,9 @@ fn view_task<T: Send + 'static>(
     let spec = spec.clone();
     Box::new(move || {
         let work = |s: &Store| {
-            let view = super::views::view_query(s, &spec, &cx)
+            let view = s
+                .view_query(&spec, &cx, false)
+                .ok()
                 .ok_or_else(|| "the view's search does not apply".to_owned())?;
             compute(s, &view, &cx).map_err(|e| e.to_string())
         };
@@ -106,7 +108,7 @@ fn enrich_task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
                 tz: tz.clone(),
             };
             Box::new(move || {
-                let view = store.read(|s| super::reads::details_view(s, &spec, &cx));
+                let view = store.read(|s| s.view_detail_scope(&spec, &cx));
                 Msg::Enqueued(match view {
                     Some((view, needs)) => store
                         .write(|s| s.queue_details(&view, needs))

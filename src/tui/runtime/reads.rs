@@ -4,8 +4,8 @@
 
 use jiff::tz::TimeZone;
 
-use crate::store::search::{self, Context};
-use crate::store::{Coverage, Shared, Store, StoreError, ViewQuery};
+use crate::store::search::Context;
+use crate::store::{Shared, Store, StoreError, ViewReadError};
 use crate::tui::action::{Freshness, Msg, Panes, ViewData, ViewError};
 use crate::tui::effect::Effect;
 use crate::tui::rows::{Row, Window};
@@ -103,13 +103,16 @@ pub fn query(
             super::similar::stored_keys(store, pinned).map_err(store_error)?,
             0,
         ),
-        None => view_keys(store, spec, limit, cx)?,
+        None => {
+            let view = store.view_keys_of(spec, limit, cx).map_err(view_error)?;
+            (view.keys, view.woken)
+        }
     };
     let triage = super::triage_writes::figures(store, &keys, cx.now).map_err(store_error)?;
     let partial = spec.pinned.is_none() && limit.is_some_and(|l| keys.len() >= l);
     // Counted with the whole view only: the first screen's answer stays a few rows' reads.
     let basis = match (&spec.pinned, limit) {
-        (None, None) => basis(store, spec, cx)?,
+        (None, None) => store.view_coverage(spec, cx).map_err(view_error)?,
         _ => None,
     };
     let (mut selected, mut top, mut first) = (None, None, None);
@@ -144,103 +147,6 @@ pub fn query(
         triage,
         basis,
     })
-}
-
-/// For a search that reads details (`version:`), how many of the items it is about have them.
-fn basis(store: &Store, spec: &ViewSpec, cx: &Context) -> Result<Option<Coverage>, ViewError> {
-    let parsed = search::parse(&spec.search).map_err(ViewError::Query)?;
-    let Some(basis) = parsed.basis() else {
-        return Ok(None);
-    };
-    let view = scope_view(store, spec, &parsed, cx)?;
-    store
-        .basis_coverage(&view, basis)
-        .map(Some)
-        .map_err(store_error)
-}
-
-/// The items a search that reads details is about: the view of `spec` with its search less
-/// those qualifiers (done and snoozed items hidden as the list hides them).
-fn scope_view(
-    store: &Store,
-    spec: &ViewSpec,
-    parsed: &search::Query,
-    cx: &Context,
-) -> Result<ViewQuery, ViewError> {
-    let mut view = panes_query(spec);
-    let scope = parsed.without_details();
-    if !scope.is_empty() {
-        let sql = store.compile(&scope, cx).map_err(ViewError::Query)?;
-        view = view.search(sql);
-    }
-    Ok(if parsed.asks_for_hidden() {
-        view
-    } else {
-        view.hide_triaged(cx.now)
-    })
-}
-
-/// The items whose details `e` fetches for the view `spec`: its items, or for a search that
-/// reads details, the items it is about (its matches have them already), and what they lack:
-/// their metadata, or their whole detail for delivery links.
-pub(super) fn details_view(
-    store: &Store,
-    spec: &ViewSpec,
-    cx: &Context,
-) -> Option<(ViewQuery, search::Basis)> {
-    let parsed = search::parse(&spec.search).ok()?;
-    if let Some(basis) = parsed.basis() {
-        return Some((scope_view(store, spec, &parsed, cx).ok()?, basis));
-    }
-    Some((
-        super::views::view_query(store, spec, cx)?,
-        search::Basis::Metadata,
-    ))
-}
-
-/// The keys of the view `spec` (its filters and search, the hidden items left out), and how
-/// many of the first are woken items put on top.
-fn view_keys(
-    store: &Store,
-    spec: &ViewSpec,
-    limit: Option<usize>,
-    cx: &Context,
-) -> Result<(Vec<i64>, usize), ViewError> {
-    let mut view = panes_query(spec);
-    let parsed = search::parse(&spec.search).map_err(ViewError::Query)?;
-    if !parsed.is_empty() {
-        let sql = store.compile(&parsed, cx).map_err(ViewError::Query)?;
-        view = view.search(sql);
-    }
-    if !parsed.asks_for_hidden() {
-        // The first screen looks up its rows one by one (microseconds); a whole view collects
-        // the hidden items once (`store::triage` has the figures).
-        view = if limit.is_some() {
-            view.hide_triaged_per_row(cx.now)
-        } else {
-            view.hide_triaged(cx.now)
-        };
-    }
-    let keys = store.view_keys(&view, limit).map_err(store_error)?;
-    // Woken items come first, until they are seen (`store::woken`).
-    let woken = store.woken_keys(&view, cx.now).map_err(store_error)?;
-    Ok(woken_first(keys, woken, limit))
-}
-
-/// `keys` with the `woken` ones (a subset of the view, in its order) moved to the top, and
-/// how many those are; a limited read keeps its limit.
-fn woken_first(keys: Vec<i64>, woken: Vec<i64>, limit: Option<usize>) -> (Vec<i64>, usize) {
-    if woken.is_empty() {
-        return (keys, 0);
-    }
-    let set: std::collections::HashSet<i64> = woken.iter().copied().collect();
-    let mut out = woken;
-    out.extend(keys.into_iter().filter(|k| !set.contains(k)));
-    if let Some(limit) = limit {
-        out.truncate(limit);
-    }
-    let on_top = set.len().min(out.len());
-    (out, on_top)
 }
 
 /// The rows of `keys`, which start at view position `start`. A key no longer stored (dropped
@@ -278,18 +184,14 @@ pub fn panes(store: &Store, status: &str, project: Option<&str>) -> Result<Panes
     })
 }
 
-/// The view of `spec` before its search: its status and the panes' filters.
-pub(super) fn panes_query(spec: &ViewSpec) -> ViewQuery {
-    ViewQuery {
-        status: spec.status_filter().map(str::to_owned),
-        project: spec.project.as_ref().map(|c| c.value.clone()),
-        app: spec.app.as_ref().map(|c| c.value.clone()),
-        tag: spec.tag.as_ref().map(|c| c.value.clone()),
-        ..ViewQuery::default()
-    }
-}
-
 #[allow(clippy::needless_pass_by_value)] // the shape `map_err` hands it
 fn store_error(err: StoreError) -> ViewError {
     ViewError::Store(err.to_string())
+}
+
+fn view_error(err: ViewReadError) -> ViewError {
+    match err {
+        ViewReadError::Query(err) => ViewError::Query(err),
+        ViewReadError::Store(err) => store_error(err),
+    }
 }

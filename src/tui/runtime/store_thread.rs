@@ -3,8 +3,9 @@
 //! takes in one allocator arena instead of leaving megabytes behind in each of a pool's threads.
 //! The view's queries go before the other reads (panes, rows, details), so a status switch never
 //! waits behind a slow pane count; but after a query, one other read waiting goes first, so that
-//! a stream of queries (a mirror's syncs) never starves the rows and the detail. An older query
-//! still waiting is skipped by the executor. The triage writes run on a thread of this kind too:
+//! a stream of queries (a mirror's syncs) never starves the rows and the detail. A query still
+//! waiting when a newer one comes is dropped here, unanswered: `update` waits only for the
+//! latest (and drops the answer of one that had started). The triage writes run on a thread of this kind too:
 //! at shutdown theirs is drained ([`StoreThread::finish`]), so an action pressed just before
 //! quitting is committed, while the reads' are dropped ([`StoreThread::stop`]).
 
@@ -29,7 +30,8 @@ enum Order {
 
 #[derive(Default)]
 struct Queue {
-    first: VecDeque<Task>,
+    /// The latest view query, while it waits.
+    first: Option<Task>,
     rest: VecDeque<Task>,
     /// The last task taken was a query: another read's turn, if one waits.
     after_query: bool,
@@ -103,7 +105,7 @@ fn run(inbox: &Receiver<Order>, tx: &UnboundedSender<Msg>) {
     let mut queue = Queue::default();
     let mut draining = false;
     loop {
-        let waiting = queue.first.len() + queue.rest.len();
+        let waiting = usize::from(queue.first.is_some()) + queue.rest.len();
         if waiting == 0 {
             if draining {
                 return;
@@ -135,7 +137,7 @@ impl Queue {
     /// Takes an order in; false when the thread is to stop now.
     fn apply(&mut self, order: Order, draining: &mut bool) -> bool {
         match order {
-            Order::Run(task, true) => self.first.push_back(task),
+            Order::Run(task, true) => self.first = Some(task),
             Order::Run(task, false) => self.rest.push_back(task),
             Order::Stop => return false,
             Order::Finish => *draining = true,
@@ -149,7 +151,7 @@ impl Queue {
         let task = if rest_first {
             self.rest.pop_front().map(|t| (t, false))
         } else {
-            let query = self.first.pop_front().map(|t| (t, true));
+            let query = self.first.take().map(|t| (t, true));
             query.or_else(|| self.rest.pop_front().map(|t| (t, false)))
         };
         let (task, query) = task?;
@@ -178,13 +180,31 @@ mod tests {
         }
     }
 
+    fn order(queue: &mut Queue, name: &'static str, first: bool) {
+        assert!(queue.apply(Order::Run(task(name), first), &mut false));
+    }
+
     #[test]
     fn queries_go_first_but_leave_one_other_read_a_turn_between_them() {
         let mut queue = Queue::default();
-        queue.rest.extend([task("rows"), task("detail")]);
-        queue.first.extend([task("q1"), task("q2"), task("q3")]);
-        let order: Vec<String> = std::iter::from_fn(|| queue.take()).map(name).collect();
-        assert_eq!(order, ["q1", "rows", "q2", "detail", "q3"]);
+        order(&mut queue, "rows", false);
+        order(&mut queue, "detail", false);
+        order(&mut queue, "q1", true);
+        let mut ran = vec![name(queue.take().unwrap())];
+        order(&mut queue, "q2", true);
+        ran.extend(std::iter::from_fn(|| queue.take()).map(name));
+        assert_eq!(ran, ["q1", "rows", "q2", "detail"]);
+    }
+
+    #[test]
+    fn a_query_still_waiting_is_dropped_for_a_newer_one() {
+        let mut queue = Queue::default();
+        for query in ["q1", "q2", "q3"] {
+            order(&mut queue, query, true);
+        }
+        order(&mut queue, "rows", false);
+        let ran: Vec<String> = std::iter::from_fn(|| queue.take()).map(name).collect();
+        assert_eq!(ran, ["q3", "rows"]);
     }
 
     #[test]

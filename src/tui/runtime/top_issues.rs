@@ -51,7 +51,9 @@ pub fn compute(
     request_id: u64,
     tx: &UnboundedSender<Msg>,
 ) -> Result<TopIssues, String> {
-    let view = super::views::view_query(store, spec, cx)
+    let view = store
+        .view_query(spec, cx, false)
+        .ok()
         .ok_or_else(|| "the view's search cannot be read".to_owned())?;
     let window = Window::ending(cx.now, &cx.tz, SERIES_DAYS);
     let mut last = 0;

@@ -5,8 +5,8 @@
 use jiff::tz::TimeZone;
 
 use super::reads::Task;
-use crate::store::search::{self, Context};
-use crate::store::{Shared, Store, StoreError, ViewQuery};
+use crate::store::search::Context;
+use crate::store::{Shared, Store, StoreError};
 use crate::tui::action::Msg;
 use crate::tui::effect::Effect;
 use crate::tui::state::ViewSpec;
@@ -51,30 +51,11 @@ pub fn task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
 
 /// Unseen items of each view, in order; `None` for a view whose search does not compile
 /// against the store (an app name no longer known, say). Each view is the list's query, done
-/// and snoozed items hidden as the list hides them ([`Store::unseen_counts`]).
+/// and snoozed items hidden as the list hides them ([`Store::views_unseen`]).
 pub fn count(
     store: &Store,
     specs: &[ViewSpec],
     cx: &Context,
 ) -> Result<Vec<Option<usize>>, StoreError> {
-    let views: Vec<_> = specs
-        .iter()
-        .map(|spec| view_query(store, spec, cx))
-        .collect();
-    store.unseen_counts(&views)
-}
-
-/// The list's query of `spec`, as `reads::query` builds it (done and snoozed items hidden
-/// unless its search names them).
-pub(super) fn view_query(store: &Store, spec: &ViewSpec, cx: &Context) -> Option<ViewQuery> {
-    let mut view = super::reads::panes_query(spec);
-    let parsed = search::parse(&spec.search).ok()?;
-    if !parsed.is_empty() {
-        view = view.search(store.compile(&parsed, cx).ok()?);
-    }
-    Some(if parsed.asks_for_hidden() {
-        view
-    } else {
-        view.hide_triaged(cx.now)
-    })
+    store.views_unseen(specs, cx)
 }

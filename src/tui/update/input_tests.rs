@@ -113,9 +113,13 @@ fn a_paste_into_the_prompt_is_text_and_never_runs_keys() {
     );
     assert_eq!(prompt_text(&state), "KINGFISHER sq");
     assert!(!state.quit, "the q was not a key");
-    assert_eq!(state.filters.status, Status::New, "the s was not a key");
+    assert_eq!(
+        state.view.listed_status(),
+        Status::New,
+        "the s was not a key"
+    );
     assert!(state.text_filter.as_ref().unwrap().editing);
-    assert_eq!(state.text_filter.as_ref().unwrap().applied, "KINGFISHER sq");
+    assert_eq!(state.view.search, "KINGFISHER sq");
 }
 
 #[test]
@@ -182,7 +186,7 @@ fn a_paste_outside_the_prompt_is_ignored_with_a_note() {
         assert!(effects.is_empty(), "{name}");
         assert!(!state.quit, "{name}");
         assert_eq!(state.list.selected, selected, "{name}");
-        assert_eq!(state.filters.status, Status::New, "{name}");
+        assert_eq!(state.view.listed_status(), Status::New, "{name}");
         assert!(note(&state).starts_with("Paste ignored"), "{name}");
     }
 }

@@ -8,7 +8,7 @@ use super::info;
 use crate::api::Status;
 use crate::tui::action::{Action, SyncJob};
 use crate::tui::effect::Effect;
-use crate::tui::state::{AppState, Focus, Paging, budget_low};
+use crate::tui::state::{AppState, Focus, Paging, ViewStatus, budget_low};
 
 pub(super) use query::{Requery, requery, rows_loaded, view_loaded};
 
@@ -144,7 +144,7 @@ pub(crate) fn maybe_prefetch(state: &mut AppState) -> Option<Effect> {
     Some(super::sync::job(
         state,
         SyncJob::Backfill {
-            status: state.filters.status.clone(),
+            status: state.view.listed_status(),
             user: true,
         },
     ))
@@ -153,13 +153,13 @@ pub(crate) fn maybe_prefetch(state: &mut AppState) -> Option<Effect> {
 /// `s`: new ⇄ archived.
 pub(super) fn toggle_status(state: &mut AppState) -> Vec<Effect> {
     // A view of both statuses narrows to the other one's: `s` always changes what is listed.
-    state.filters.status = if state.filters.status == Status::New {
+    let status = if state.view.listed_status() == Status::New {
         Status::Archived
     } else {
         Status::New
     };
-    state.filters.any_status = false;
-    info(state, format!("Showing {} feedback", state.filters.status));
+    info(state, format!("Showing {status} feedback"));
+    state.view.status = ViewStatus::Only(status);
     super::sync::status_changed(state);
     let mut effects = vec![requery(state, Requery::New)];
     effects.push(super::panes::load(state));

@@ -26,8 +26,8 @@ pub(super) fn load(state: &mut AppState) -> Effect {
     }
     Effect::LoadPanes {
         request_id,
-        status: state.filters.status.as_str().to_owned(),
-        project: state.filters.project.as_ref().map(|c| c.value.clone()),
+        status: state.view.listed().to_owned(),
+        project: state.view.project.as_ref().map(|c| c.value.clone()),
     }
 }
 
@@ -56,7 +56,7 @@ pub(super) fn loaded(
                     .unwrap_or_default();
                 (a.id, a.name, platform)
             });
-            let narrowed = state.filters.project.is_some();
+            let narrowed = state.view.project.is_some();
             set(
                 &mut state.projects,
                 merge(project_names, &counts.projects, true),
@@ -176,9 +176,9 @@ fn apply(state: &mut AppState, focus: Focus) -> Vec<Effect> {
 /// `x` in a pane: drop its filter.
 fn clear(state: &mut AppState, focus: Focus) -> Vec<Effect> {
     let active = match focus {
-        Focus::Projects => state.filters.project.is_some(),
-        Focus::Apps => state.filters.app.is_some(),
-        Focus::Tags => state.filters.tag.is_some(),
+        Focus::Projects => state.view.project.is_some(),
+        Focus::Apps => state.view.app.is_some(),
+        Focus::Tags => state.view.tag.is_some(),
         Focus::List => false,
     };
     if !active {
@@ -191,16 +191,16 @@ fn clear(state: &mut AppState, focus: Focus) -> Vec<Effect> {
 fn set_filter(state: &mut AppState, focus: Focus, chosen: Option<Chosen>) -> Vec<Effect> {
     match focus {
         Focus::Projects => {
-            state.filters.project = chosen;
+            state.view.project = chosen;
             // An app of another project would leave the list empty; the app list narrows.
-            state.filters.app = None;
-            state.filters.tag = None;
+            state.view.app = None;
+            state.view.tag = None;
         }
         Focus::Apps => {
-            state.filters.app = chosen;
-            state.filters.tag = None;
+            state.view.app = chosen;
+            state.view.tag = None;
         }
-        Focus::Tags => state.filters.tag = chosen,
+        Focus::Tags => state.view.tag = chosen,
         Focus::List => return Vec::new(),
     }
     state.focus = Focus::List;

@@ -10,7 +10,7 @@ use super::{error, info};
 use crate::store::similar::Similar;
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
-use crate::tui::similar::{self, Finding, Heading, KeySet, MAX_SHOWN, Saved};
+use crate::tui::similar::{self, Finding, Heading, KeySet, MAX_SHOWN, Saved, Shown};
 use crate::tui::state::{AppState, Focus};
 use crate::tui::top_issues::TopIssuesScreen;
 
@@ -179,10 +179,12 @@ pub(super) fn open_cluster(state: &mut AppState) -> Vec<Effect> {
     };
     let set = KeySet {
         keys: cluster.keys.iter().copied().collect(),
-        highlights: crate::query::Highlights::default(),
-        heading: Heading::Cluster {
-            label: cluster.label.clone(),
-            count: cluster.keys.len(),
+        shown: Shown {
+            highlights: crate::query::Highlights::default(),
+            heading: Heading::Cluster {
+                label: cluster.label.clone(),
+                count: cluster.keys.len(),
+            },
         },
     };
     let screen = state.top_issues.take();
@@ -200,7 +202,8 @@ fn show(state: &mut AppState, set: KeySet, from: Option<TopIssuesScreen>) -> Vec
             top_issues: from,
         }));
     }
-    state.similar.shown = Some(set);
+    state.view.pinned = Some(set.keys);
+    state.similar.shown = Some(set.shown);
     state.focus = Focus::List;
     state.list.selected = 0;
     state.list.offset = 0;
@@ -212,6 +215,7 @@ fn show(state: &mut AppState, set: KeySet, from: Option<TopIssuesScreen>) -> Vec
 /// Puts the list as it was back (and the detail and Top issues screen it was left from).
 fn leave(state: &mut AppState) {
     state.similar.shown = None;
+    state.view.pinned = None;
     state.similar.finding = None;
     if let Some(saved) = state.similar.saved.take() {
         let Saved {

@@ -18,13 +18,13 @@ pub(super) fn job(state: &mut AppState, job: SyncJob) -> Effect {
 
 /// The start-up sync: discovery, then the head of the listed status.
 pub(super) fn start(state: &mut AppState) -> Effect {
-    let status = state.filters.status.clone();
+    let status = state.view.listed_status();
     job(state, SyncJob::Start(status))
 }
 
 /// The head of the listed status, unless it was synced this session.
 pub(super) fn head_once(state: &mut AppState) -> Option<Effect> {
-    let status = state.filters.status.clone();
+    let status = state.view.listed_status();
     if state.sync.headed.contains(status.as_str()) || state.sync.offline.is_some() {
         return None;
     }
@@ -40,7 +40,7 @@ pub(super) fn status_changed(state: &mut AppState) {
 
 /// Applies a status's freshness, when it is the listed status.
 pub(in crate::tui::update) fn fresh(state: &mut AppState, freshness: &Freshness) {
-    if freshness.status == state.filters.status.as_str() {
+    if freshness.status == state.view.listed() {
         state.sync.as_of = freshness.synced_at;
         state.sync.complete = freshness.complete;
     }
@@ -49,7 +49,7 @@ pub(in crate::tui::update) fn fresh(state: &mut AppState, freshness: &Freshness)
 /// True once the listed status synced (this session or before): until then its head walk is
 /// what fills the store, and a backfill would walk the same pages.
 pub(super) fn started(state: &AppState) -> bool {
-    state.sync.as_of.is_some() || state.sync.headed.contains(state.filters.status.as_str())
+    state.sync.as_of.is_some() || state.sync.headed.contains(state.view.listed())
 }
 
 /// A background backfill page, when nothing else syncs, the status is not mirrored to its end
@@ -62,7 +62,7 @@ pub(super) fn background(state: &mut AppState) -> Option<Effect> {
     if !idle || !state.sync.background || state.sync.offline.is_some() || budget_low(state) {
         return None;
     }
-    let listed = state.filters.status.clone();
+    let listed = state.view.listed_status();
     state.sync.background_busy = true;
     Some(job(state, SyncJob::Background { listed }))
 }
@@ -75,7 +75,7 @@ pub(super) fn synced(
     state.sync.running = state.sync.running.saturating_sub(1);
     state.in_flight = state.in_flight.saturating_sub(1);
     state.wait = None;
-    let listed = state.filters.status.clone();
+    let listed = state.view.listed_status();
     let retry = matches!(
         job,
         SyncJob::Start(_) | SyncJob::Head(_) | SyncJob::Backfill { user: true, .. }
@@ -244,7 +244,7 @@ pub(super) fn reload(state: &mut AppState) -> Vec<Effect> {
     state.note = None;
     state.list.error = None;
     state.sync.background = true;
-    let status = state.filters.status.clone();
+    let status = state.view.listed_status();
     let job_kind = if state.sync.headed.is_empty() {
         SyncJob::Start(status)
     } else {
@@ -275,7 +275,7 @@ pub(super) fn auto_refresh(state: &mut AppState) -> Vec<Effect> {
     state.next_refresh = Some(super::after(state.now, state.refresh_seconds));
     let mut effects = vec![Effect::StoreRevs];
     if !budget_low(state) {
-        let status = state.filters.status.clone();
+        let status = state.view.listed_status();
         effects.push(job(state, SyncJob::Refresh(status)));
     }
     effects
@@ -316,7 +316,7 @@ pub(super) fn retry(state: &mut AppState) -> Vec<Effect> {
     }
     state.sync.retry_at = None;
     state.sync.retrying = true;
-    let status = state.filters.status.clone();
+    let status = state.view.listed_status();
     let kind = if state.sync.headed.is_empty() {
         SyncJob::Start(status)
     } else {

@@ -7,7 +7,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 
 use super::list::{self, Requery};
-use crate::query;
+use crate::query::{self, SearchText};
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
 use crate::tui::state::{AppState, TextFilter, ViewSpec};
@@ -37,28 +37,28 @@ fn new_filter(text: &str) -> TextFilter {
     input.move_cursor(ratatui_textarea::CursorMove::End);
     TextFilter {
         input,
-        applied: String::new(),
         editing: true,
         error: None,
         error_of: String::new(),
         highlights: query::Highlights::default(),
-        pins_app: false,
         origin: None,
     }
 }
 
-/// Puts back the view of the last run (before the first query).
+/// Puts back the view `spec` (the last run's, before the first query; a saved view; the view
+/// before a drill): its filters and search. A key set shown stays pinned (it is left by
+/// `update::similar`).
 pub(super) fn restore(state: &mut AppState, spec: &ViewSpec) {
-    state.filters.status = crate::api::Status::from(spec.listed());
-    state.filters.any_status = spec.status_filter().is_none();
-    state.filters.project.clone_from(&spec.project);
-    state.filters.app.clone_from(&spec.app);
-    state.filters.tag.clone_from(&spec.tag);
+    state.view = ViewSpec {
+        search: SearchText::default(),
+        pinned: state.view.pinned.take(),
+        ..spec.clone()
+    };
     if !spec.search.trim().is_empty() {
         let mut filter = new_filter(&spec.search);
         filter.editing = false;
-        set_query(&mut filter);
         state.text_filter = Some(filter);
+        set_query(state);
         state.list.viewport_rows = list::list_body_rows(state);
     }
 }
@@ -81,9 +81,11 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
 
 /// Removes the search and shows the whole view again, keeping the selected item selected.
 pub(super) fn clear(state: &mut AppState) -> Vec<Effect> {
-    let (searched, typed) = state.text_filter.take().map_or((false, false), |f| {
-        (!f.applied.is_empty(), !f.text().trim().is_empty())
-    });
+    let typed = state
+        .text_filter
+        .take()
+        .is_some_and(|f| !f.text().trim().is_empty());
+    let searched = !std::mem::take(&mut state.view.search).is_empty();
     let mut effects: Vec<Effect> = list::fit_viewport(state).into_iter().collect();
     if searched {
         effects.push(list::requery(state, Requery::Narrow));
@@ -103,7 +105,6 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
     if key.code == KeyCode::Char('u') && key.modifiers.contains(KeyModifiers::CONTROL) {
         // Ctrl-U clears the line, as in a shell (the text area would take it for undo).
         let mut cleared = new_filter("");
-        cleared.applied = std::mem::take(&mut filter.applied);
         cleared.origin = filter.origin;
         *filter = cleared;
     } else {
@@ -114,34 +115,32 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
 
 /// The prompt's text changed (typed or pasted): parsed at once; a query that parses is run.
 pub(super) fn edited(state: &mut AppState) -> Vec<Effect> {
-    let Some(filter) = &mut state.text_filter else {
-        return Vec::new();
-    };
-    if !set_query(filter) {
+    if !set_query(state) {
         return Vec::new();
     }
     vec![list::requery(state, Requery::Narrow)]
 }
 
-/// Parses the prompt's text: on success it becomes the applied query (true when it changed);
-/// on failure the error is kept to be shown where it is and the list stays as it was.
-fn set_query(filter: &mut TextFilter) -> bool {
-    let text = filter.text();
-    let text = text.trim();
-    match query::parse(text) {
+/// Parses the prompt's text, once: on success it becomes the view's search (true when it
+/// changed); on failure the error is kept to be shown where it is and the list stays as it was.
+fn set_query(state: &mut AppState) -> bool {
+    let Some(filter) = &mut state.text_filter else {
+        return false;
+    };
+    let search = SearchText::new(filter.text().trim());
+    match search.parsed() {
         Ok(query) => {
             filter.error = None;
             filter.highlights = query.highlights();
-            filter.pins_app = query.pins_one_app();
-            if filter.applied == text {
+            if state.view.search == search {
                 return false;
             }
-            text.clone_into(&mut filter.applied);
+            state.view.search = search;
             true
         }
         Err(err) => {
-            filter.error = Some(err);
-            text.clone_into(&mut filter.error_of);
+            filter.error = Some(err.clone());
+            search.as_str().clone_into(&mut filter.error_of);
             false
         }
     }
@@ -154,16 +153,16 @@ impl TextFilter {
         self.input.lines().join(" ")
     }
 
-    /// True when the prompt shows the applied query (the list's results are of its text).
+    /// True when the prompt shows the `applied` search (the list's results are of its text).
     #[must_use]
-    pub fn shows_applied(&self) -> bool {
-        self.text().trim() == self.applied
+    pub fn shows(&self, applied: &SearchText) -> bool {
+        self.text().trim() == applied.as_str()
     }
 
-    /// An error found when the applied query was compiled: its span is of that text.
-    pub fn set_error(&mut self, err: query::QueryError) {
+    /// An error found when the `applied` search was compiled: its span is of that text.
+    pub fn set_error(&mut self, err: query::QueryError, applied: &SearchText) {
         self.error = Some(err);
-        self.error_of.clone_from(&self.applied);
+        applied.as_str().clone_into(&mut self.error_of);
     }
 
     /// The error's span in the prompt's own text (its leading blanks counted), while the prompt

@@ -50,8 +50,8 @@ pub(super) fn switch(state: &mut AppState, n: usize) -> Vec<Effect> {
     };
     state.detail = None;
     state.focus = Focus::List;
-    let status_changed = state.filters.status.as_str() != view.spec.listed();
-    let project_changed = state.filters.project.as_ref().map(|c| &c.value)
+    let status_changed = state.view.listed() != view.spec.listed();
+    let project_changed = state.view.project.as_ref().map(|c| &c.value)
         != view.spec.project.as_ref().map(|c| &c.value);
     let spec = ViewSpec {
         project: labelled(&state.projects, view.spec.project.as_ref()),
@@ -218,7 +218,7 @@ pub(super) fn written(state: &mut AppState, view: SavedView, result: Result<(), 
             project: chosen(view.project),
             app: chosen(view.app),
             tag: chosen(view.tag),
-            search: view.query,
+            search: view.query.into(),
             pinned: None,
         },
     });

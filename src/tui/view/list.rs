@@ -112,11 +112,16 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
         .map(|n| state.list.window.get(n))
         .collect();
     // A view of both statuses shows each row's (the listed one blank, as in a view of one).
-    let status_filter = state.filters.status.as_str();
+    let status_filter = state.view.listed();
     let show_status = window.iter().flatten().any(|r| &*r.status != status_filter);
     // A key set is not filtered to one app.
     let one_app = state.similar.shown.is_none()
-        && (state.filters.app.is_some() || state.text_filter.as_ref().is_some_and(|f| f.pins_app));
+        && (state.view.app.is_some()
+            || state
+                .view
+                .search
+                .query()
+                .is_some_and(crate::query::Query::pins_one_app));
     let app_cells = state
         .list
         .window
@@ -349,7 +354,7 @@ fn draw_row(
     line.piece("", &marks, Cut::Fit(MARKS), " ", theme.accent());
     if columns.status > 0 {
         let status = &*row.status;
-        let shown = if status == state.filters.status.as_str() {
+        let shown = if status == state.view.listed() {
             ""
         } else {
             status
@@ -411,8 +416,8 @@ fn tail_line(state: &AppState, theme: Theme) -> Line<'static> {
         return Line::styled("fetching more…", theme.dim());
     }
     if list.keys.is_empty() {
-        let why = match (&state.text_filter, state.sync.running > 0) {
-            (Some(f), _) if !f.applied.is_empty() => "No stored feedback matches this search.",
+        let why = match (state.view.search.is_empty(), state.sync.running > 0) {
+            (false, _) => "No stored feedback matches this search.",
             (_, true) => "Nothing stored for these filters yet: syncing…",
             _ => "No stored feedback matches these filters.",
         };

@@ -14,20 +14,17 @@ use crate::tui::state::AppState;
 const FILTER_CELLS: usize = 24;
 
 pub(super) fn title(state: &AppState, theme: Theme) -> Line<'static> {
-    let status = if state.filters.any_status {
+    let status = if state.view.any_status() {
         "new and archived".to_owned()
     } else {
-        state.filters.status.to_string()
+        state.view.listed().to_owned()
     };
     let mut spans = vec![Span::raw(format!(" Feedback · {status} "))];
     let list = &state.list;
-    let searching = state
-        .text_filter
-        .as_ref()
-        .is_some_and(|f| !f.applied.is_empty());
+    let searching = !state.view.search.is_empty();
     // Counted only when the keys are the whole of the view on screen (not the first screen's
     // at start-up, nor the last view's while the new one's query runs).
-    if list.loaded() && !list.partial() && list.shown.as_ref() == Some(&state.view_spec()) {
+    if list.loaded() && !list.partial() && list.shown.as_ref() == Some(&state.view) {
         // Rows, said as such: the view bar's numbers count the unseen ones.
         let rows = list.keys.len();
         if searching {
@@ -47,7 +44,7 @@ pub(super) fn title(state: &AppState, theme: Theme) -> Line<'static> {
     }
     // With the sidebar hidden, the title keeps the active filters in sight.
     if !crate::tui::reading::sidebar_shown(state) {
-        let f = &state.filters;
+        let f = &state.view;
         for (name, chosen) in [("project", &f.project), ("app", &f.app), ("tag", &f.tag)] {
             if let Some(chosen) = chosen {
                 let label = crate::width::truncate(&sanitize_line(&chosen.label), FILTER_CELLS);

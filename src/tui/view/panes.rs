@@ -71,9 +71,9 @@ pub fn render_one(frame: &mut Frame, area: Rect, state: &AppState, focus: Focus,
         return;
     };
     let (title, active) = match focus {
-        Focus::Projects => ("Projects", state.filters.project.as_ref()),
-        Focus::Apps => ("Apps", state.filters.app.as_ref()),
-        Focus::Tags => ("Tags", state.filters.tag.as_ref()),
+        Focus::Projects => ("Projects", state.view.project.as_ref()),
+        Focus::Apps => ("Apps", state.view.app.as_ref()),
+        Focus::Tags => ("Tags", state.view.tag.as_ref()),
         Focus::List => return,
     };
     let focused = state.focus == focus && state.detail.is_none();
@@ -102,7 +102,7 @@ pub fn render_one(frame: &mut Frame, area: Rect, state: &AppState, focus: Focus,
         .title(Line::from(title_spans));
     if area.height > 2 {
         // The numbers count what is stored, of the listed status: say so.
-        let label = counts_label(state.filters.status.as_str(), inner_width);
+        let label = counts_label(state.view.listed(), inner_width);
         block = block.title_bottom(Line::from(label).right_aligned());
     }
     let body_rows = usize::from(area.height.saturating_sub(2));

@@ -14,10 +14,10 @@ use crate::width::width as width_of;
 pub(super) fn title(state: &AppState, width: u16, theme: Theme) -> Option<Line<'static>> {
     let shown = state.similar.shown.as_ref()?;
     let list = &state.list;
-    let rows = if list.shown.as_ref() == Some(&state.view_spec()) {
+    let rows = if list.shown.as_ref() == Some(&state.view) {
         list.keys.len()
     } else {
-        shown.keys.len()
+        state.view.pinned.as_ref().map_or(0, |keys| keys.len())
     };
     // The position when the whole heading fits beside it: the heading goes first.
     let full = heading_text(&shown.heading, rows, usize::from(u16::MAX));

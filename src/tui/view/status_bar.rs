@@ -99,16 +99,16 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
 }
 
 fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
-    let status = if state.filters.any_status {
+    let status = if state.view.any_status() {
         "new+archived".to_owned()
     } else {
-        sanitize_line(state.filters.status.as_str()).into_owned()
+        sanitize_line(state.view.listed()).into_owned()
     };
     let mut parts = vec![Part::new(status, theme.active(), Side::Left, 100)];
     for (name, chosen, priority) in [
-        ("project", &state.filters.project, 80),
-        ("app", &state.filters.app, 79),
-        ("tag", &state.filters.tag, 78),
+        ("project", &state.view.project, 80),
+        ("app", &state.view.app, 79),
+        ("tag", &state.view.tag, 78),
     ] {
         if let Some(c) = chosen {
             let text = format!("{name}:{}", sanitize_line(&c.label));
@@ -116,9 +116,9 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
                 .push(Part::new(text, theme.active(), Side::Left, priority).cuttable(CHIP_COMFORT));
         }
     }
-    if let Some(f) = state.text_filter.as_ref().filter(|f| !f.applied.is_empty()) {
+    if !state.view.search.is_empty() {
         // Privacy masks custom values and emails in the search too.
-        let shown = crate::tui::insight::mask_search(&f.applied, state.acting.privacy);
+        let shown = crate::tui::insight::mask_search(&state.view.search, state.acting.privacy);
         let text = format!("/{}", sanitize_line(&shown));
         parts.push(Part::new(text, theme.active(), Side::Left, 77).cuttable(CHIP_COMFORT));
     }

@@ -21,7 +21,7 @@ pub(super) fn narrow_to_selected(state: &mut AppState) -> Vec<Effect> {
         return Vec::new();
     };
     let label = crate::text::sanitize_line(group.shown()).into_owned();
-    let how = match narrow(&grouped.by, group, state.filters.tag.is_some()) {
+    let how = match narrow(&grouped.by, group, state.view.tag.is_some()) {
         Ok(how) => how,
         Err(why) => {
             info(state, why);
@@ -31,11 +31,11 @@ pub(super) fn narrow_to_selected(state: &mut AppState) -> Vec<Effect> {
     let before = state.view_spec();
     let grouped = state.insight.grouped.take();
     match how {
-        Narrow::App(value) => state.filters.app = Some(Chosen { value, label }),
-        Narrow::Tag(value) => state.filters.tag = Some(Chosen { value, label }),
+        Narrow::App(value) => state.view.app = Some(Chosen { value, label }),
+        Narrow::Tag(value) => state.view.tag = Some(Chosen { value, label }),
         Narrow::Search(extra) => {
             let mut spec = state.view_spec();
-            spec.search = append_search(&spec.search, &extra);
+            spec.search = append_search(&spec.search, &extra).into();
             state.text_filter = None;
             super::super::restore_view(state, &spec);
         }

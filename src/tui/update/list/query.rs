@@ -66,11 +66,11 @@ pub(in crate::tui::update) fn requery(state: &mut AppState, mode: Requery) -> Ef
     let list = &mut state.list;
     list.query_id = request_id;
     list.in_flight = Some(InFlight {
+        spec: spec.clone(),
         count_new,
         arrivals_asked: state.arrivals_stored,
         moved: false,
     });
-    list.asked = Some(spec.clone());
     if mode != Requery::Same {
         list.new_count = 0;
     }
@@ -89,14 +89,14 @@ pub(in crate::tui::update) fn view_loaded(
     request_id: u64,
     result: Result<Box<ViewData>, ViewError>,
 ) -> Vec<Effect> {
-    let in_flight = match state.list.in_flight {
+    let in_flight = match state.list.in_flight.take() {
         Some(in_flight) if request_id == state.list.query_id => in_flight,
-        _ => {
+        other => {
+            state.list.in_flight = other;
             state.dirty = false;
             return Vec::new();
         }
     };
-    state.list.in_flight = None;
     // The answer was read after these arrivals were stored: they show (or are filtered out)
     // from this frame on.
     state.arrivals = state.arrivals.max(in_flight.arrivals_asked);
@@ -133,8 +133,8 @@ fn apply(state: &mut AppState, data: ViewData, in_flight: InFlight, held: Held) 
     }
     crate::tui::update::triage::figures(state, data.triage);
     let list = &mut state.list;
-    let same = list.shown.is_some() && list.asked == list.shown;
-    list.shown = list.asked.clone();
+    let same = list.shown.as_ref() == Some(&in_flight.spec);
+    list.shown = Some(in_flight.spec);
     // Enter on a row being read opens that row, not whatever another view has there.
     list.open_when_loaded &= same;
     list.held = held;
@@ -179,7 +179,7 @@ fn apply(state: &mut AppState, data: ViewData, in_flight: InFlight, held: Held) 
     // The answer clears an error of the text it answers for only: an error the prompt's text
     // got since (a parse error typed while this query ran) stands.
     if let Some(filter) = &mut state.text_filter
-        && filter.shows_applied()
+        && filter.shows(&state.view.search)
     {
         filter.error = None;
     }
@@ -203,15 +203,15 @@ fn query_failed(state: &mut AppState, err: QueryError) -> Vec<Effect> {
     let Some(filter) = &mut state.text_filter else {
         return Vec::new();
     };
-    if !filter.shows_applied() {
+    if !filter.shows(&state.view.search) {
         state.dirty = false;
         return Vec::new();
     }
-    filter.set_error(err);
+    filter.set_error(err, &state.view.search);
     if state.list.loaded() {
         return Vec::new();
     }
-    filter.applied.clear();
+    state.view.search = crate::query::SearchText::default();
     vec![requery(state, Requery::New)]
 }
 

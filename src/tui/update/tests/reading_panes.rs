@@ -48,9 +48,9 @@ fn type_ahead_jumps_in_a_pane_and_bound_letters_extend_it() {
     assert_eq!(h.state.reading.typeahead.as_ref().unwrap().text, "F");
     // `s` switches the status when no buffer is live; here it extends "F" to "Fs": no match,
     // the selection stays.
-    let status = h.state.filters.status.clone();
+    let status = h.state.view.listed_status();
     type_key(&mut h, 's');
-    assert_eq!(h.state.filters.status, status, "s did not fire");
+    assert_eq!(h.state.view.listed_status(), status, "s did not fire");
     assert_eq!(h.state.tags.selected, feature);
     h.send(Msg::TypeAhead(TypeKey::Backspace));
     h.send(Msg::TypeAhead(TypeKey::Backspace));
@@ -86,12 +86,12 @@ fn a_type_ahead_buffer_ends_a_second_after_its_last_letter() {
 /// Types `word` in the focused pane and checks no bound action fired on the way: no effect
 /// (copy, sync, view read), the status and the view unchanged.
 fn type_word(h: &mut Harness, word: &str) {
-    let (status, view) = (h.state.filters.status.clone(), h.state.views.active);
+    let (status, view) = (h.state.view.listed_status(), h.state.views.active);
     for c in word.chars() {
         let effects = type_key(h, c);
         assert!(effects.is_empty(), "{c:?} fired {effects:?}");
     }
-    assert_eq!(h.state.filters.status, status);
+    assert_eq!(h.state.view.listed_status(), status);
     assert_eq!(h.state.views.active, view);
     assert_eq!(h.state.reading.typeahead.as_ref().unwrap().text, word);
 }
@@ -149,7 +149,7 @@ fn moves_and_enter_end_the_buffer_and_keys_in_the_list_are_never_type_ahead() {
     type_key(&mut h, 'f');
     act(&mut h, Action::Open);
     assert_eq!(h.state.reading.typeahead, None);
-    let tag = h.state.filters.tag.as_ref().unwrap();
+    let tag = h.state.view.tag.as_ref().unwrap();
     assert_eq!(tag.label, "feature-request");
 }
 

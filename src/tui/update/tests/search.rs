@@ -48,7 +48,7 @@ fn typing_searches_the_store_and_keeps_a_matching_selection() {
         "the first match when the old one left"
     );
     let filter = h.state.text_filter.as_ref().unwrap();
-    assert_eq!(filter.applied, "tag:bug 12");
+    assert_eq!(h.state.view.search, "tag:bug 12");
     assert_eq!(
         filter.highlights.ranges("Message number 12: x"),
         vec![15..17]
@@ -76,7 +76,7 @@ fn a_query_error_is_shown_where_it_is_and_the_list_keeps_its_rows() {
     let filter = h.state.text_filter.as_ref().unwrap();
     let error = filter.error.clone().expect("an unknown app is an error");
     assert_eq!(
-        &filter.applied[error.span.clone()],
+        &h.state.view.search[error.span.clone()],
         "nosuchapp",
         "{error:?}"
     );
@@ -112,7 +112,7 @@ fn ctrl_u_clears_the_prompt() {
         KeyCode::Char('u'),
         KeyModifiers::CONTROL,
     )));
-    assert_eq!(h.state.text_filter.as_ref().unwrap().applied, "");
+    assert_eq!(h.state.view.search, "");
     assert_eq!(h.state.visible_len(), 100);
 }
 
@@ -136,7 +136,7 @@ fn a_parse_error_stands_when_the_last_query_is_answered() {
         h.send(msg);
     }
     let filter = h.state.text_filter.as_ref().unwrap();
-    assert_eq!(filter.applied, "number");
+    assert_eq!(h.state.view.search, "number");
     let error = filter
         .error
         .clone()

@@ -108,7 +108,7 @@ fn number_keys_switch_to_each_view_and_query_it() {
         9,
         "items 0, 8, 12 … 36 (4 is snoozed)"
     );
-    assert_eq!(h.state.text_filter.as_ref().unwrap().applied, "sync");
+    assert_eq!(h.state.view.search, "sync");
     assert!(!h.state.text_filter.as_ref().unwrap().editing);
 
     let (spec, _) = switch(&mut h, Action::View(1));
@@ -163,7 +163,7 @@ fn x_clears_one_filter_and_capital_x_clears_every_filter_and_the_search() {
     switch(&mut h, Action::View(6));
     act(&mut h, Action::ClearFilter);
     assert!(h.state.text_filter.is_none(), "x drops the search first");
-    assert!(h.state.filters.tag.is_some(), "the tag filter stays");
+    assert!(h.state.view.tag.is_some(), "the tag filter stays");
     assert_eq!(
         h.state.views.shown(&h.state.view_spec()),
         Shown::Modified(5)
@@ -178,7 +178,7 @@ fn x_clears_one_filter_and_capital_x_clears_every_filter_and_the_search() {
             ..ViewSpec::default()
         }
     );
-    assert!(h.state.text_filter.is_none() && h.state.filters.tag.is_none());
+    assert!(h.state.text_filter.is_none() && h.state.view.tag.is_none());
     assert_eq!(h.state.views.shown(&h.state.view_spec()), Shown::View(0));
     assert!(h.state.note.as_ref().unwrap().text.contains("cleared"));
 }
@@ -391,7 +391,7 @@ fn starred_snoozed_and_done_keep_the_items_the_service_archives() {
     act(&mut h, Action::View(2));
     act(&mut h, Action::ToggleStatus);
     assert_eq!(h.screen_ids(), ["id00001"], "archived only");
-    assert!(!h.state.filters.any_status);
+    assert!(!h.state.view.any_status());
 }
 
 /// An item whose status is a value this version does not know is shown in the list it was

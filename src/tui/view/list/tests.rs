@@ -26,7 +26,7 @@ fn reference_row_line(
     spans.push(Span::styled(fit(&marks, MARKS) + " ", theme.accent()));
     if columns.status > 0 {
         let status = &*row.status;
-        let shown = if status == state.filters.status.as_str() {
+        let shown = if status == state.view.listed() {
             ""
         } else {
             status
