@@ -30,7 +30,6 @@ pub use names::{fold_case, known_list, names};
 pub use parse::{MAX_DEPTH, MAX_INPUT_BYTES, MAX_TERMS};
 pub use qualifier::{age_cutoff, date, duration, local_instant};
 pub use search_text::SearchText;
-pub use triage::names_triage;
 
 /// The folded tokens of `text`, exactly as the full-text index stores them (FTS5 `unicode61`,
 /// `remove_diacritics 2`), in order: what a similarity query looks up.

@@ -3,14 +3,13 @@
 
 use super::ast::{Expr, FilterKind, Has, Is};
 
-/// True when the search `input` names any triage qualifier (`is:…`, `has:note`): a triage
-/// change may then move items in or out of its view. A search that does not parse names none.
-#[must_use]
-pub fn names_triage(input: &str) -> bool {
-    super::parse(input)
-        .ok()
-        .and_then(|q| q.root().map(mentions))
-        .unwrap_or(false)
+impl super::Query {
+    /// True when the query names any triage qualifier (`is:…`, `has:note`): a triage change
+    /// may then move items in or out of its view.
+    #[must_use]
+    pub fn names_triage(&self) -> bool {
+        self.root().is_some_and(mentions)
+    }
 }
 
 fn mentions(expr: &Expr) -> bool {

@@ -177,7 +177,7 @@ fn in_place(state: &mut AppState, done: &Triaged) -> bool {
     if done.hides
         || done.before.iter().any(|(_, t)| t.woke(now).is_some())
         || state.list.querying()
-        || crate::query::names_triage(&state.view_spec().search)
+        || state.view.search.query().is_some_and(crate::query::Query::names_triage)
     {
         return false;
     }
