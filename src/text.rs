@@ -13,7 +13,10 @@
 //! removed. Each function returns `Cow::Borrowed` when nothing changes, so the
 //! common case (ordinary text) never allocates.
 
+mod clean;
 pub mod output;
+
+pub use clean::Clean;
 
 use std::borrow::Cow;
 

@@ -95,7 +95,7 @@ fn every_groups_enter_lists_exactly_its_count_and_esc_goes_back_to_the_groups() 
     let mut h = harness(120, 30, 30);
     h.state.view.tag = Some(Chosen {
         value: "bug".to_owned(),
-        label: "bug".to_owned(),
+        label: "bug".into(),
     });
     search(&mut h, "has:email OR -tag:crash");
     assert!(h.state.visible_len() > 0);

@@ -6,7 +6,6 @@ use super::names::{Resolved, Resolver};
 use super::{CliError, since};
 use crate::api::Client;
 use crate::store::{Chosen, Store};
-use crate::text::sanitize_line;
 
 /// `list`'s flags made ready: names made ids (the store's catalog first), the window made
 /// instants, and what the store knows of the items older than `--since`.
@@ -88,7 +87,7 @@ pub async fn start_view(
         .scope(project, app)
         .await?;
     let chosen = |r: Resolved| Chosen {
-        label: sanitize_line(&r.name).into_owned(),
+        label: crate::text::Clean::line(&r.name),
         value: r.id,
     };
     // Without a remembered view, the default one lists `new`.

@@ -8,12 +8,13 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::api::Status;
 use crate::query::SearchText;
+use crate::text::Clean;
 
 /// An applied filter: the raw value for the query and its label for the screen.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Chosen {
     pub value: String,
-    pub label: String,
+    pub label: Clean,
 }
 
 /// A view's status that spans both: your own states (starred, snoozed, done) stay yours when

@@ -47,7 +47,7 @@ pub enum Effect {
     SaveView(ViewSpec),
     Copy {
         what: &'static str,
-        text: String,
+        text: crate::text::Clean,
     },
     OpenUrl {
         url: String,
@@ -104,7 +104,7 @@ pub enum Effect {
     Pipe {
         name: String,
         argv: Vec<String>,
-        input: String,
+        input: crate::text::Clean,
         items: usize,
         /// After it exits, "exit N — press a key to return" waits for a key.
         wait: bool,

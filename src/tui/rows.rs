@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use jiff::Timestamp;
 
 use crate::store::{StoredItem, Triage};
-use crate::text::{sanitize, sanitize_line};
+use crate::text::Clean;
 
 /// One stored item, ready to display.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,17 +17,17 @@ pub struct Row {
     pub key: i64,
     /// The id exactly as the server sent it (used in requests and the detail).
     pub id: Box<str>,
-    /// Sanitized multi-line message.
-    pub message: Box<str>,
-    pub email: Option<Box<str>>,
+    /// The multi-line message.
+    pub message: Clean,
+    pub email: Option<Clean>,
     pub received_at: Timestamp,
-    /// The raw status, sanitized (an unknown value is shown as is).
-    pub status: Box<str>,
+    /// The raw status (an unknown value is shown as is).
+    pub status: Clean,
     /// The tags as shown in the list (`#bug #crash`).
-    pub tags_label: Box<str>,
+    pub tags_label: Clean,
     /// The app as shown in the list (`Name · platform`).
-    pub app: Option<Box<str>>,
-    pub project: Box<str>,
+    pub app: Option<Clean>,
+    pub project: Clean,
     /// When the item was last seen by a sync: its status and tags are "as of" then.
     pub seen: Timestamp,
 }
@@ -36,28 +36,26 @@ impl Row {
     #[must_use]
     pub fn new(item: &StoredItem) -> Self {
         let f = &item.feedback;
-        let tags: Vec<String> = f
+        // Each tag sanitized on its own: an escape sequence cut off at a tag's end never takes
+        // the next tag into it.
+        let tags: Vec<Clean> = f
             .tags
             .iter()
-            .map(|t| format!("#{}", sanitize_line(t)))
+            .map(|t| Clean::line(&format!("#{t}")))
             .collect();
         Self {
             key: item.key,
             id: f.id.0.clone().into_boxed_str(),
-            message: sanitize(&f.message).into(),
-            email: f.reporter_email.as_deref().map(|e| sanitize_line(e).into()),
+            message: Clean::text(&f.message),
+            email: f.reporter_email.as_deref().map(Clean::line),
             received_at: f.received_at,
-            status: sanitize_line(f.status.as_str()).into(),
-            tags_label: tags.join(" ").into(),
+            status: Clean::line(f.status.as_str()),
+            tags_label: Clean::join(&tags, " "),
             app: f.app.as_ref().map(|a| {
-                format!(
-                    "{} · {}",
-                    sanitize_line(&a.name),
-                    sanitize_line(a.platform.as_str())
-                )
-                .into()
+                let parts = [Clean::line(&a.name), Clean::line(a.platform.as_str())];
+                Clean::join(&parts, " · ")
             }),
-            project: sanitize_line(&f.project.name).into(),
+            project: Clean::line(&f.project.name),
             seen: item.seen,
         }
     }

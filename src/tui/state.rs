@@ -10,6 +10,7 @@ use super::rows::{Row, Window};
 use crate::api::{FeedbackDetail, RateLimit, Wait};
 use crate::query::{Highlights, QueryError};
 pub use crate::store::{ANY_STATUS, Chosen, ViewSpec, ViewStatus};
+use crate::text::Clean;
 
 // The status bar's state: freshness, messages, a fatal explanation.
 mod status;
@@ -43,13 +44,13 @@ pub enum Load {
     Failed(String),
 }
 
-/// One selectable entry of a side pane: the raw value used in queries and sanitized labels.
+/// One selectable entry of a side pane: the raw value used in queries and its labels.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     pub value: String,
-    pub label: String,
+    pub label: Clean,
     /// Platform (apps) or count (tags).
-    pub detail: String,
+    pub detail: Clean,
 }
 
 /// A side pane.

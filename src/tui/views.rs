@@ -143,7 +143,7 @@ pub fn from_def(def: &ViewDef) -> View {
     let chosen = |v: &Option<String>| {
         v.as_ref().map(|v| Chosen {
             value: v.clone(),
-            label: v.clone(),
+            label: v.as_str().into(),
         })
     };
     View {

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use crate::api::FeedbackDetail;
 use crate::text::output::terminal_safe_json;
-use crate::text::{sanitize, sanitize_line};
+use crate::text::{Clean, sanitize, sanitize_line};
 
 /// The Markdown block of one item, ready to paste into an issue: the message quoted, then the
 /// app, platform, version, OS, locale, received time (UTC), reporter (unless `private`), the
@@ -167,7 +167,7 @@ pub fn json_lines(details: &[FeedbackDetail], private: bool) -> String {
 /// had nothing to give (no link).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CopyText {
-    pub text: String,
+    pub text: Clean,
     pub what: &'static str,
     pub missing: usize,
 }
@@ -246,7 +246,9 @@ pub fn copy_text(kind: Kind, details: &[FeedbackDetail], private: bool) -> CopyT
         joined
     };
     CopyText {
-        text,
+        // Every piece is sanitized as it is made (as a line, or keeping its line breaks);
+        // the whole is checked once more as the type the clipboard takes.
+        text: Clean::text(&text),
         what,
         missing,
     }

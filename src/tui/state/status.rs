@@ -62,7 +62,8 @@ pub struct SyncView {
 /// A message in the status bar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Note {
-    pub text: String,
+    /// What the status bar says (errors carry the service's and the system's words).
+    pub text: crate::text::Clean,
     pub error: bool,
     /// When an informational note disappears; errors stay until dismissed.
     pub until: Option<Timestamp>,

@@ -34,10 +34,7 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effe
             Vec::new()
         }
         Action::EditNote if marked => {
-            info(
-                state,
-                "N edits one item's note: Esc clears the marks".to_owned(),
-            );
+            info(state, "N edits one item's note: Esc clears the marks");
             Vec::new()
         }
         Action::ToggleSeen | Action::ToggleStar | Action::ToggleDone | Action::Snooze
@@ -63,7 +60,7 @@ fn toggle_privacy(state: &mut AppState) {
     } else {
         "Privacy mode off"
     };
-    info(state, text.to_owned());
+    info(state, text);
 }
 
 /// The items an action reaches: the open detail's, else the marked ones (in the view's
@@ -73,10 +70,7 @@ pub(super) fn targets(state: &mut AppState) -> Option<Vec<String>> {
         return Some(vec![detail.id.clone()]);
     }
     if state.focus != Focus::List {
-        info(
-            state,
-            "Actions reach the list's items: Tab to it".to_owned(),
-        );
+        info(state, "Actions reach the list's items: Tab to it");
         return None;
     }
     if !state.acting.marks.is_empty() {
@@ -84,7 +78,7 @@ pub(super) fn targets(state: &mut AppState) -> Option<Vec<String>> {
         if ids.is_empty() {
             info(
                 state,
-                "None of the marked items is in this view: Esc clears the marks".to_owned(),
+                "None of the marked items is in this view: Esc clears the marks",
             );
             return None;
         }
@@ -92,7 +86,7 @@ pub(super) fn targets(state: &mut AppState) -> Option<Vec<String>> {
     }
     let id = state.selected_row().map(|r| r.id.to_string());
     if id.is_none() {
-        info(state, "Nothing selected".to_owned());
+        info(state, "Nothing selected");
     }
     id.map(|id| vec![id])
 }
@@ -138,8 +132,7 @@ fn pipe(state: &mut AppState) -> Vec<Effect> {
         0 => {
             info(
                 state,
-                "No command to pipe to: add [[commands]] with a name and an argv to config.toml"
-                    .to_owned(),
+                "No command to pipe to: add [[commands]] with a name and an argv to config.toml",
             );
             Vec::new()
         }
@@ -242,7 +235,7 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
         .map(crate::store::StoredDetail::to_detail)
         .collect();
     if details.is_empty() {
-        info(state, "The items are no longer stored".to_owned());
+        info(state, "The items are no longer stored");
         return Vec::new();
     }
     let private = state.acting.privacy;
@@ -254,7 +247,8 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
         return vec![Effect::Pipe {
             name: command.name,
             argv: command.argv,
-            input: json_lines(&details, private),
+            // Terminal-safe JSON already: checked as the type the pipe takes.
+            input: crate::text::Clean::text(&json_lines(&details, private)),
             items: details.len(),
             wait: command.wait,
         }];
@@ -268,10 +262,7 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
     };
     let copy = copy_text(kind, &details, private);
     if copy.text.is_empty() {
-        info(
-            state,
-            "None of these items has an issue-tracker link".to_owned(),
-        );
+        info(state, "None of these items has an issue-tracker link");
         return Vec::new();
     }
     // The copy's outcome note starts with how many items it took, and what some lacked.

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::{error, info};
 use crate::api::FeedbackDetail;
 use crate::store::StoredDetail;
-use crate::text::{sanitize, sanitize_line};
+use crate::text::{Clean, sanitize, sanitize_line};
 use crate::tui::action::{Action, FailureKind, SyncFailure};
 use crate::tui::effect::Effect;
 use crate::tui::state::{AppState, DetailView, Known, Load};
@@ -95,17 +95,17 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
 /// Copy or open something of item `id`; waits for the detail when the link is needed.
 pub(super) fn item_action(state: &mut AppState, id: &str, action: Action) -> Vec<Effect> {
     match action {
-        Action::CopyId => copy(state, "the id", sanitize_line(id).into_owned()),
+        Action::CopyId => copy(state, "the id", Clean::line(id)),
         Action::CopyMessage => {
             let message = match state.details.get(id) {
-                Some(known) => Some(known.detail.feedback.message.clone()),
+                Some(known) => Some(Clean::text(&known.detail.feedback.message)),
                 None => state
                     .list
                     .window
                     .rows
                     .iter()
                     .find(|r| &*r.id == id)
-                    .map(|r| r.message.to_string()),
+                    .map(|r| r.message.clone()),
             };
             match message {
                 Some(text) => copy(state, "the message", text),
@@ -119,7 +119,7 @@ pub(super) fn item_action(state: &mut AppState, id: &str, action: Action) -> Vec
                 None => {
                     // The stored delivery first; the service when none was ever fetched.
                     state.pending = Some((id.to_owned(), action));
-                    info(state, "Fetching the item's links…".to_owned());
+                    info(state, "Fetching the item's links…");
                     vec![Effect::LoadDetail { id: id.to_owned() }]
                 }
             }
@@ -130,11 +130,11 @@ pub(super) fn item_action(state: &mut AppState, id: &str, action: Action) -> Vec
 
 fn link_action(state: &mut AppState, detail: &FeedbackDetail, action: Action) -> Vec<Effect> {
     let Some(url) = detail.issue_tracker_url().map(str::to_owned) else {
-        info(state, "This item has no issue-tracker link".to_owned());
+        info(state, "This item has no issue-tracker link");
         return Vec::new();
     };
     if action == Action::CopyLink {
-        return copy(state, "the issue-tracker link", url);
+        return copy(state, "the issue-tracker link", Clean::line(&url));
     }
     let web = url::Url::parse(&url)
         .ok()
@@ -152,13 +152,13 @@ fn link_action(state: &mut AppState, detail: &FeedbackDetail, action: Action) ->
         }],
         Some(_) => {
             let reason = state.no_browser_reason;
-            copy_instead(state, format!("Not opened ({reason})"), url)
+            copy_instead(state, format!("Not opened ({reason})"), &url)
         }
     }
 }
 
 /// The browser's answer to `Effect::OpenUrl`; when it failed, the link is copied instead.
-pub(super) fn opened(state: &mut AppState, url: String, result: Result<(), String>) -> Vec<Effect> {
+pub(super) fn opened(state: &mut AppState, url: &str, result: Result<(), String>) -> Vec<Effect> {
     match result {
         Ok(()) => {
             info(state, format!("Opened {url} in the browser"));
@@ -172,16 +172,16 @@ pub(super) fn opened(state: &mut AppState, url: String, result: Result<(), Strin
 }
 
 /// Copies the link that could not be opened; the copy's outcome note starts with `why`.
-fn copy_instead(state: &mut AppState, why: String, url: String) -> Vec<Effect> {
+fn copy_instead(state: &mut AppState, why: String, url: &str) -> Vec<Effect> {
     info(state, format!("{why}; copying the link: {url}"));
     state.copy_instead = Some(why);
     vec![Effect::Copy {
         what: "the issue-tracker link",
-        text: url,
+        text: Clean::line(url),
     }]
 }
 
-fn copy(state: &mut AppState, what: &'static str, text: String) -> Vec<Effect> {
+fn copy(state: &mut AppState, what: &'static str, text: Clean) -> Vec<Effect> {
     state.dirty = false;
     vec![Effect::Copy { what, text }]
 }

@@ -22,7 +22,7 @@ pub(super) fn toggle(state: &mut AppState) -> Vec<Effect> {
         // The syncer refuses background work: a queue would never be fetched.
         info(
             state,
-            "Background sync is off ([sync] background = false): enrichment cannot run".to_owned(),
+            "Background sync is off ([sync] background = false): enrichment cannot run",
         );
         return Vec::new();
     }
@@ -105,7 +105,7 @@ pub(super) fn tick(state: &mut AppState) -> Option<Effect> {
 pub(super) fn on_msg(state: &mut AppState, msg: Msg) {
     match msg {
         Msg::Enqueued(Ok(enqueued)) if enqueued.pending == 0 => {
-            info(state, "Every item of the view has its details".to_owned());
+            info(state, "Every item of the view has its details");
         }
         Msg::Enqueued(Ok(enqueued)) => {
             state.insight.enrich = Some(Enrich {

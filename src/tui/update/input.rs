@@ -35,7 +35,7 @@ pub(super) fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
     if !editing {
         info(
             state,
-            "Paste ignored: open the search prompt first to paste into it".to_owned(),
+            "Paste ignored: open the search prompt first to paste into it",
         );
         return Vec::new();
     }

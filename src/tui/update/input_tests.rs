@@ -39,7 +39,7 @@ fn note(state: &AppState) -> String {
     state
         .note
         .as_ref()
-        .map(|n| n.text.clone())
+        .map(|n| n.text.to_string())
         .unwrap_or_default()
 }
 

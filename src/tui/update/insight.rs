@@ -173,7 +173,7 @@ fn choose(state: &mut AppState) -> Vec<Effect> {
         return Vec::new();
     };
     let Some(choice) = picker.choices().into_iter().nth(picker.selected) else {
-        info(state, "Nothing to group by".to_owned());
+        info(state, "Nothing to group by");
         return Vec::new();
     };
     let by = match By::parse(&choice) {

@@ -104,7 +104,7 @@ pub(super) fn resolve(state: &mut AppState, then: Option<Action>) -> Vec<Effect>
     let waiting = then.or(state.acting.resolving.and_then(|(_, action)| action));
     state.acting.resolving = Some((request_id, waiting));
     if then.is_some() {
-        info(state, "Reading the marked items…".to_owned());
+        info(state, "Reading the marked items…");
     }
     vec![Effect::ResolveMarks { request_id, keys }]
 }

@@ -172,7 +172,7 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
             notes::on_copied(state, outcome);
             Vec::new()
         }
-        Msg::Opened { url, result } => detail::opened(state, url, result),
+        Msg::Opened { url, result } => detail::opened(state, &url, result),
         Msg::Arrived(outcome) => list::arrived(state, outcome),
         Msg::Triaged(result) => triaged(state, result),
         Msg::StoreRevs(result) => triage::rev_read(state, result),
@@ -360,10 +360,7 @@ fn global(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
             match acting::targets(state).as_deref() {
                 Some([id]) => detail::item_action(state, id, action),
                 Some(_) => {
-                    info(
-                        state,
-                        "o opens one item's link: Esc clears the marks".to_owned(),
-                    );
+                    info(state, "o opens one item's link: Esc clears the marks");
                     Vec::new()
                 }
                 None => Vec::new(),

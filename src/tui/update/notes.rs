@@ -2,6 +2,7 @@
 //! dismissed, and what a copy says.
 
 use super::after;
+use crate::text::Clean;
 use crate::tui::action::CopyOutcome;
 use crate::tui::state::{AppState, Note};
 
@@ -28,18 +29,18 @@ pub(super) fn on_copied(state: &mut AppState, outcome: CopyOutcome) {
 }
 
 /// Shows an informational note that clears itself.
-pub(in crate::tui) fn info(state: &mut AppState, text: String) {
+pub(in crate::tui) fn info(state: &mut AppState, text: impl AsRef<str>) {
     state.note = Some(Note {
-        text,
+        text: Clean::line(text.as_ref()),
         error: false,
         until: Some(after(state.now, NOTE_SECONDS.unsigned_abs())),
     });
 }
 
 /// Shows an error until dismissed.
-pub(in crate::tui) fn error(state: &mut AppState, text: String) {
+pub(in crate::tui) fn error(state: &mut AppState, text: impl AsRef<str>) {
     state.note = Some(Note {
-        text,
+        text: Clean::line(text.as_ref()),
         error: true,
         until: None,
     });

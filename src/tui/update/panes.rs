@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use super::list::{self, Requery};
 use crate::store::NameCount;
-use crate::text::sanitize_line;
+use crate::text::Clean;
 use crate::tui::action::{Action, Panes};
 use crate::tui::effect::Effect;
 use crate::tui::state::{AppState, Chosen, Entry, Focus, Load};
@@ -89,14 +89,13 @@ fn merge(
     counts: &[NameCount],
     extra: bool,
 ) -> Vec<Entry> {
-    let line = |s: &str| sanitize_line(s).into_owned();
     let count_of = |id: &str| counts.iter().find(|c| c.id == id).map_or(0, |c| c.count);
     let detail = |platform: &str, count: u64| {
-        let count = crate::text::output::thousands(count);
+        let count = Clean::line(&crate::text::output::thousands(count));
         if platform.is_empty() {
             count
         } else {
-            format!("{} {count}", line(platform))
+            Clean::join(&[Clean::line(platform), count], " ")
         }
     };
     let mut seen = HashSet::new();
@@ -104,7 +103,7 @@ fn merge(
         .map(|(id, name, platform)| {
             seen.insert(id.clone());
             Entry {
-                label: line(&name),
+                label: Clean::line(&name),
                 detail: detail(&platform, count_of(&id)),
                 value: id,
             }
@@ -116,7 +115,7 @@ fn merge(
                 .iter()
                 .filter(|c| !seen.contains(&c.id))
                 .map(|c| Entry {
-                    label: line(&c.name),
+                    label: Clean::line(&c.name),
                     detail: detail(&c.platform, c.count),
                     value: c.id.clone(),
                 }),

@@ -51,14 +51,14 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effe
                 (true, true) => "Preview on",
                 (true, false) => "Preview on: it shows beside the list when the screen is wider",
             };
-            info(state, text.to_owned());
+            info(state, text);
             Vec::new()
         }
         Action::ToggleSidebar => {
             let shown = !sidebar_shown(state);
             state.reading.sidebar = Some(shown);
             if shown && !sidebar_shown(state) {
-                info(state, "Too narrow for the side panes".to_owned());
+                info(state, "Too narrow for the side panes");
             }
             list::fit_viewport(state).into_iter().collect()
         }
@@ -93,7 +93,7 @@ fn step(state: &mut AppState, delta: isize) -> Vec<Effect> {
             (true, false) => "Last item",
             (false, _) => "First item",
         };
-        info(state, text.to_owned());
+        info(state, text);
         return effects;
     }
     if selected_id(state) != Some(shown) {

@@ -74,10 +74,10 @@ fn find(state: &mut AppState) -> Vec<Effect> {
     let (key, quote) = (row.key, similar::quote(&row.message));
     let request_id = state.request_id();
     state.note = Some(crate::tui::state::Note {
-        text: format!(
+        text: crate::text::Clean::line(&format!(
             "{FINDING} \"{}\"…",
             crate::width::truncate(&quote, similar::QUOTE_CELLS)
-        ),
+        )),
         error: false,
         until: None,
     });
@@ -148,7 +148,7 @@ pub(super) fn found(
             Vec::new()
         }
         Ok(None) => {
-            info(state, "That item is no longer stored".to_owned());
+            info(state, "That item is no longer stored");
             Vec::new()
         }
         Ok(Some(found)) => match similar::from_similar(finding.quote, *found) {

@@ -203,7 +203,7 @@ fn busy(state: &mut AppState, job: &SyncJob, user: bool, retry: bool) {
     if user {
         if !retry {
             state.note = Some(Note {
-                text: WAITING_TURN.to_owned(),
+                text: crate::text::Clean::fixed(WAITING_TURN),
                 error: false,
                 until: None,
             });

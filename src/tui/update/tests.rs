@@ -552,13 +552,13 @@ fn help_focus_notes_and_idle_ticks() {
         act(&mut h, Action::FocusNext);
         assert_eq!(h.state.focus, expected);
     }
-    info(&mut h.state, "hello".into());
+    info(&mut h.state, "hello");
     h.send(Msg::Tick(now() + SignedDuration::from_secs(6)));
     assert!(h.state.note.is_none());
     h.state.dirty = false; // drawn
     h.send(Msg::Tick(now() + SignedDuration::from_millis(6250)));
     assert!(!h.state.dirty, "an idle tick draws nothing");
-    error(&mut h.state, "bad".into());
+    error(&mut h.state, "bad");
     h.send(Msg::Tick(now() + SignedDuration::from_secs(600)));
     assert!(h.state.note.is_some(), "errors stay");
     act(&mut h, Action::Back);

@@ -105,11 +105,11 @@ pub(super) fn send(
 fn undo(state: &mut AppState) -> Vec<Effect> {
     if state.triage.writing > 0 {
         state.triage.undo_waiting += 1;
-        info(state, "Undoing once saved…".to_owned());
+        info(state, "Undoing once saved…");
         return Vec::new();
     }
     let Some(changes) = state.triage.undo.pop() else {
-        info(state, "Nothing to undo".to_owned());
+        info(state, "Nothing to undo");
         return Vec::new();
     };
     for (id, change) in &changes {
@@ -157,7 +157,7 @@ pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>
             note(state, &done);
             effects.extend(advance(state, &done));
         }
-        Cause::Undo => info(state, "Undone".to_owned()),
+        Cause::Undo => info(state, "Undone"),
         Cause::Shown => {}
     }
     if !patched {
@@ -177,7 +177,11 @@ fn in_place(state: &mut AppState, done: &Triaged) -> bool {
     if done.hides
         || done.before.iter().any(|(_, t)| t.woke(now).is_some())
         || state.list.querying()
-        || state.view.search.query().is_some_and(crate::query::Query::names_triage)
+        || state
+            .view
+            .search
+            .query()
+            .is_some_and(crate::query::Query::names_triage)
     {
         return false;
     }
@@ -302,7 +306,7 @@ pub(super) fn note_edited(
             vec![send(state, ids, note, Cause::Key, what)]
         }
         Ok(None) => {
-            info(state, "Note unchanged".to_owned());
+            info(state, "Note unchanged");
             Vec::new()
         }
         Err(message) => {

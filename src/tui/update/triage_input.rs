@@ -184,14 +184,14 @@ fn leave_note(state: &mut AppState) {
     if text == editor.stored {
         state.triage.drafts.remove(&editor.ids);
         if editor.draft {
-            super::info(state, "Draft dropped: the note is as stored".to_owned());
+            super::info(state, "Draft dropped: the note is as stored");
         }
         return;
     }
     state.triage.drafts.insert(editor.ids, text);
     super::info(
         state,
-        "Note not saved: the draft is kept (N again to finish it)".to_owned(),
+        "Note not saved: the draft is kept (N again to finish it)",
     );
 }
 

@@ -30,10 +30,7 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effe
         }
         Action::ClearAll => {
             let effects = switch(state, 0);
-            info(
-                state,
-                "Every filter and the search cleared (Inbox)".to_owned(),
-            );
+            info(state, "Every filter and the search cleared (Inbox)");
             effects
         }
         _ => return None,
@@ -182,7 +179,7 @@ pub(super) fn save(state: &mut AppState, name: &str) -> Result<Vec<Effect>, Stri
     let labelled = |c: &Option<Chosen>| {
         c.as_ref().map(|c| Labelled {
             value: c.value.clone(),
-            label: c.label.clone(),
+            label: c.label.to_string(),
         })
     };
     let view = SavedView {
@@ -208,7 +205,7 @@ pub(super) fn written(state: &mut AppState, view: SavedView, result: Result<(), 
     let chosen = |c: Option<Labelled>| {
         c.map(|c| Chosen {
             value: c.value,
-            label: c.label,
+            label: c.label.into(),
         })
     };
     let n = state.views.put(View {

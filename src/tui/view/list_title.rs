@@ -7,7 +7,6 @@ use ratatui::text::{Line, Span};
 use super::list::thousands;
 use super::theme::Theme;
 use crate::store::Coverage;
-use crate::text::sanitize_line;
 use crate::tui::state::AppState;
 
 /// Cells a filter's label keeps in the title.
@@ -47,7 +46,7 @@ pub(super) fn title(state: &AppState, theme: Theme) -> Line<'static> {
         let f = &state.view;
         for (name, chosen) in [("project", &f.project), ("app", &f.app), ("tag", &f.tag)] {
             if let Some(chosen) = chosen {
-                let label = crate::width::truncate(&sanitize_line(&chosen.label), FILTER_CELLS);
+                let label = crate::width::truncate(&chosen.label, FILTER_CELLS);
                 spans.push(Span::styled(format!("· {name}: {label} "), theme.active()));
             }
         }

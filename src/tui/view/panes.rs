@@ -92,7 +92,7 @@ pub fn render_one(frame: &mut Frame, area: Rect, state: &AppState, focus: Focus,
     if let Some(chosen) = active {
         let room = inner_width.saturating_sub(width(title) + 5);
         title_spans.push(Span::styled(
-            format!("● {} ", truncate(&sanitize_line(&chosen.label), room)),
+            format!("● {} ", truncate(&chosen.label, room)),
             theme.active(),
         ));
     }
@@ -158,11 +158,11 @@ fn pane_lines(
             } else {
                 "  "
             };
-            let (label, detail) = (sanitize_line(&entry.label), sanitize_line(&entry.detail));
-            let detail_cells = width(&detail);
+            let (label, detail) = (&entry.label, &entry.detail);
+            let detail_cells = width(detail);
             let label_cells =
                 cells.saturating_sub(2 + detail_cells + usize::from(detail_cells > 0));
-            let text = format!("{marker}{} {}", fit(&label, label_cells), detail);
+            let text = format!("{marker}{} {}", fit(label, label_cells), detail);
             let style = if i == pane.selected && focused {
                 theme.selected(true)
             } else if marker != "  " {

@@ -111,7 +111,7 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
         ("tag", &state.view.tag, 78),
     ] {
         if let Some(c) = chosen {
-            let text = format!("{name}:{}", sanitize_line(&c.label));
+            let text = format!("{name}:{}", c.label);
             parts
                 .push(Part::new(text, theme.active(), Side::Left, priority).cuttable(CHIP_COMFORT));
         }
@@ -150,7 +150,7 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
         } else {
             (theme.good(), 60, INFO_COMFORT)
         };
-        let text = sanitize_line(&note.text).into_owned();
+        let text = note.text.to_string();
         parts.push(Part::new(text, style, Side::Left, priority).cuttable(comfort));
     }
     parts

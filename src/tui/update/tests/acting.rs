@@ -21,7 +21,7 @@ pub(super) fn note(h: &Harness) -> String {
     h.state
         .note
         .as_ref()
-        .map(|n| n.text.clone())
+        .map(|n| n.text.to_string())
         .unwrap_or_default()
 }
 
@@ -29,7 +29,7 @@ pub(super) fn copies(effects: &[Effect]) -> Vec<(&'static str, String)> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Copy { what, text } => Some((*what, text.clone())),
+            Effect::Copy { what, text } => Some((*what, text.to_string())),
             _ => None,
         })
         .collect()

@@ -41,7 +41,7 @@ fn queries(effects: &[Effect]) -> usize {
 
 fn tag_count(h: &Harness, tag: &str) -> String {
     let entry = h.state.tags.entries.iter().find(|e| e.value == tag);
-    entry.map(|e| e.detail.clone()).unwrap_or_default()
+    entry.map(|e| e.detail.to_string()).unwrap_or_default()
 }
 
 #[test]

@@ -60,7 +60,7 @@ fn a_message_is_shown_whole_while_the_key_hints_step_aside() {
     // 60 cells: the hints' room is needed for it, the budget's is not.
     let text = "Not opened (no display); copied the issue-tracker link (OSC)";
     h.state.note = Some(crate::tui::state::Note {
-        text: text.to_owned(),
+        text: text.into(),
         error: false,
         until: Some(now() + jiff::SignedDuration::from_secs(5)),
     });
@@ -78,7 +78,7 @@ fn a_message_is_shown_whole_while_the_key_hints_step_aside() {
 fn a_message_wider_than_the_bar_is_cut_not_the_status() {
     let mut state = started(60, 20, 100, false);
     state.note = Some(crate::tui::state::Note {
-        text: "x".repeat(200),
+        text: "x".repeat(200).into(),
         error: false,
         until: Some(now() + jiff::SignedDuration::from_secs(5)),
     });
