@@ -11,7 +11,7 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
 use crate::api::{AppRef, Delivery, Feedback, FeedbackDetail, Metadata, ProjectRef};
-use crate::text::{sanitize, sanitize_line};
+use crate::text::Clean;
 use crate::timefmt::{age, local};
 
 /// Shown for a field the item does not have.
@@ -21,13 +21,13 @@ pub const NONE: &str = "—";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DetailFields {
     /// The message, multi-line (line breaks kept, everything else made safe).
-    pub message: String,
+    pub message: Clean,
     /// The item's facts in display order: `(label, one-line value)`.
-    pub facts: Vec<(&'static str, String)>,
+    pub facts: Vec<(&'static str, Clean)>,
     /// Metadata the SDK sends, `(key, value)`, one line each.
-    pub built_in: Vec<(String, String)>,
+    pub built_in: Vec<(Clean, Clean)>,
     /// Metadata the app sends, `(key, value)`, one line each.
-    pub custom: Vec<(String, String)>,
+    pub custom: Vec<(Clean, Clean)>,
     /// One entry per delivery channel.
     pub delivery: Vec<DeliveryFields>,
 }
@@ -35,13 +35,13 @@ pub struct DetailFields {
 /// One delivery channel, sanitized.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeliveryFields {
-    pub channel: String,
-    pub status: String,
-    pub link: Option<String>,
+    pub channel: Clean,
+    pub status: Clean,
+    pub link: Option<Clean>,
 }
 
-fn line(text: &str) -> String {
-    sanitize_line(text).into_owned()
+fn line(text: &str) -> Clean {
+    Clean::line(text)
 }
 
 /// The display text of `detail`; `now` and `tz` give the received time's age and zone.
@@ -66,19 +66,21 @@ pub fn detail_fields(detail: &FeedbackDetail, now: Timestamp, tz: &TimeZone) -> 
         id: project_id,
         name: project_name,
     } = project;
+    // Composites are made of parts each sanitized on its own (an escape cut off at a part's
+    // end never takes the next part into it).
     let app = app.as_ref().map_or_else(
-        || NONE.to_owned(),
+        || Clean::fixed(NONE),
         |AppRef { id, name, platform }| {
-            format!(
+            line(&format!(
                 "{} · {} ({})",
                 line(name),
                 line(platform.as_str()),
                 line(id)
-            )
+            ))
         },
     );
     let tags = if tags.is_empty() {
-        NONE.to_owned()
+        Clean::fixed(NONE)
     } else {
         line(&tags.join(", "))
     };
@@ -87,21 +89,25 @@ pub fn detail_fields(detail: &FeedbackDetail, now: Timestamp, tz: &TimeZone) -> 
         ("Status", line(status.as_str())),
         (
             "Reporter",
-            reporter_email.as_deref().map_or(NONE.into(), line),
+            reporter_email.as_deref().map_or(Clean::fixed(NONE), line),
         ),
         (
             "Received",
-            format!("{} ({})", local(*received_at, tz), ago(now, *received_at)),
+            line(&format!(
+                "{} ({})",
+                local(*received_at, tz),
+                ago(now, *received_at)
+            )),
         ),
         (
             "Project",
-            format!("{} ({})", line(project_name), line(project_id)),
+            line(&format!("{} ({})", line(project_name), line(project_id))),
         ),
         ("App", app),
         ("Tags", tags),
     ];
     DetailFields {
-        message: sanitize(message).into_owned(),
+        message: Clean::text(message),
         facts,
         built_in: pairs(built_in),
         custom: pairs(custom),
@@ -109,7 +115,7 @@ pub fn detail_fields(detail: &FeedbackDetail, now: Timestamp, tz: &TimeZone) -> 
     }
 }
 
-fn pairs(map: &std::collections::BTreeMap<String, String>) -> Vec<(String, String)> {
+fn pairs(map: &std::collections::BTreeMap<String, String>) -> Vec<(Clean, Clean)> {
     map.iter().map(|(k, v)| (line(k), line(v))).collect()
 }
 
@@ -163,7 +169,7 @@ mod tests {
     fn enum_values_are_sanitized_like_every_other_field() {
         let fields = detail_fields(&hostile_detail(), Timestamp::UNIX_EPOCH, &TimeZone::UTC);
         let status = &fields.facts[1];
-        assert_eq!(status, &("Status", "new␛␛\u{FFFD}".to_owned()));
+        assert_eq!(status, &("Status", Clean::line("new␛␛\u{FFFD}")));
         assert!(fields.facts[5].1.contains("ios␛␛\u{FFFD}"), "{fields:?}");
         let delivery = &fields.delivery[0];
         assert_eq!(delivery.channel, "pager␛␛\u{FFFD}");
@@ -172,7 +178,11 @@ mod tests {
             .facts
             .iter()
             .map(|(_, v)| v.as_str())
-            .chain([fields.message.as_str(), &delivery.channel, &delivery.status])
+            .chain([
+                fields.message.as_str(),
+                &*delivery.channel,
+                &*delivery.status,
+            ])
             .chain(delivery.link.as_deref());
         for text in all {
             assert!(crate::text::is_clean(text), "{text:?}");

@@ -9,6 +9,7 @@ use super::CliError;
 use super::output::ShowFormat;
 use crate::api::{Client, FeedbackDetail};
 use crate::detail_fields::{DetailFields, detail_fields};
+use crate::text::Clean;
 use crate::width::{fit, width};
 
 #[derive(Debug, Clone, Args)]
@@ -56,7 +57,7 @@ pub fn render_text(detail: &FeedbackDetail, now: jiff::Timestamp, tz: &TimeZone)
     push_pairs(&mut lines, "Metadata (custom)", custom);
     let delivery = delivery.into_iter().map(|d| {
         let link = d.link.map(|u| format!("  {u}")).unwrap_or_default();
-        (d.channel, format!("{}{link}", d.status))
+        (d.channel, Clean::line(&format!("{}{link}", d.status)))
     });
     push_pairs(&mut lines, "Delivery", delivery.collect());
     let mut text = lines.join("\n");
@@ -65,7 +66,7 @@ pub fn render_text(detail: &FeedbackDetail, now: jiff::Timestamp, tz: &TimeZone)
 }
 
 /// A titled, aligned key/value list (skipped when empty).
-fn push_pairs(lines: &mut Vec<String>, title: &str, pairs: Vec<(String, String)>) {
+fn push_pairs(lines: &mut Vec<String>, title: &str, pairs: Vec<(Clean, Clean)>) {
     if pairs.is_empty() {
         return;
     }

@@ -89,6 +89,13 @@ impl From<String> for Clean {
     }
 }
 
+/// What a terminal widget takes (a ratatui `Span`, say).
+impl From<Clean> for std::borrow::Cow<'static, str> {
+    fn from(clean: Clean) -> Self {
+        std::borrow::Cow::Owned(clean.into_string())
+    }
+}
+
 impl From<Clean> for String {
     fn from(clean: Clean) -> Self {
         clean.into_string()

@@ -11,6 +11,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use super::theme::Theme;
 use crate::api::FeedbackDetail;
 use crate::detail_fields::{DetailFields, detail_fields};
+use crate::text::Clean;
 use crate::tui::state::{AppState, DetailView, Load};
 use crate::width::{fit, width};
 
@@ -177,7 +178,7 @@ fn highlighted(text: &str, highlights: &crate::query::Highlights, theme: Theme) 
 fn pairs(
     out: &mut Vec<Line<'static>>,
     title: &str,
-    items: Vec<(String, String)>,
+    items: Vec<(Clean, Clean)>,
     (theme, cells): (Theme, usize),
 ) {
     out.push(Line::raw(""));
