@@ -103,11 +103,7 @@ async fn another_accounts_items_are_refused_before_any_is_stored_with_a_fresh_ca
     };
     shared
         .write(|s| {
-            s.write(|tx| {
-                tx.execute_batch(
-                    "DELETE FROM meta WHERE key = 'account_project_ids'; DELETE FROM projects;",
-                )
-            })
+            s.tamper("DELETE FROM meta WHERE key = 'account_project_ids'; DELETE FROM projects;")
         })
         .unwrap();
     shared

@@ -18,11 +18,9 @@ fn mirrored_back(h: &mut Harness, hours: i64) {
         id: format!("fb_{hours}"),
     };
     h.store.write(|s| {
+        s.tamper("UPDATE sync_status SET complete = 0 WHERE status = 'new'")
+            .unwrap();
         s.write(|tx| {
-            tx.execute(
-                "UPDATE sync_status SET complete = 0 WHERE status = 'new'",
-                [],
-            )?;
             set_head(tx, "new", &key(0), now().as_second())?;
             let deep = Gap {
                 g: 0,

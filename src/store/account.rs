@@ -20,7 +20,7 @@ impl Store {
     pub fn check_account(&mut self, projects: &[Project]) -> Result<(), StoreError> {
         let path = self.describe();
         let fresh: BTreeSet<String> = projects.iter().map(|p| p.id.clone()).collect();
-        let mismatch = self.write(|tx| {
+        let mismatch = self.transact(|tx| {
             let mut known = project_ids(tx)?;
             if known.is_empty() {
                 // Items that came before any project list (a webhook, `--listen`) name theirs.
@@ -48,7 +48,7 @@ impl Store {
     /// Adds project ids to those the account check vouches for: the projects of items fetched
     /// with a key whose account has just passed the check (see `sync::catalog`).
     pub fn vouch_project_ids(&mut self, ids: &BTreeSet<String>) -> Result<(), StoreError> {
-        self.write(|tx| {
+        self.transact(|tx| {
             let mut all = project_ids(tx)?;
             if ids.is_subset(&all) {
                 return Ok(());

@@ -107,7 +107,7 @@ impl Store {
 
     /// Records that discovery stored the catalog at `at` (read back by [`Store::catalog_at`]).
     pub fn mark_catalog(&mut self, at: Timestamp) -> Result<(), StoreError> {
-        self.write(|tx| {
+        self.transact(|tx| {
             tx.execute(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
                 rusqlite::params![CATALOG_AT, at.as_second().to_string()],

@@ -55,7 +55,7 @@ impl Store {
                  ON CONFLICT (k) DO UPDATE SET detail = 1 WHERE NOT detail"
             ),
         };
-        let added = self.write(|tx| {
+        let added = self.transact(|tx| {
             let added = tx.prepare(&sql)?.execute(params_from_iter(params))?;
             Ok(u64::try_from(added).unwrap_or(u64::MAX))
         })?;
@@ -80,7 +80,7 @@ impl Store {
     /// seconds); rows before the first such item (items whose detail or webhook came
     /// meanwhile, or that are gone) leave the queue on the way.
     pub fn next_queued(&mut self, now: i64) -> Result<Option<String>, StoreError> {
-        self.write(|tx| {
+        self.transact(|tx| {
             tx.execute(
                 &format!(
                     "DELETE FROM enrich_queue WHERE k < coalesce((SELECT min(q.k) \
@@ -105,7 +105,7 @@ impl Store {
     /// Takes the item `id` out of the queue (its detail cannot be had: gone, or refused for
     /// good).
     pub fn unqueue(&mut self, id: &str) -> Result<(), StoreError> {
-        self.write(|tx| {
+        self.transact(|tx| {
             tx.execute(
                 "DELETE FROM enrich_queue WHERE k = (SELECT k FROM items WHERE id = ?1)",
                 [id],
@@ -117,7 +117,7 @@ impl Store {
     /// Parks the item `id` in the queue until `until` (Unix seconds): its fetch failed for
     /// reasons of the server's that may pass.
     pub fn park_queued(&mut self, id: &str, until: i64) -> Result<(), StoreError> {
-        self.write(|tx| {
+        self.transact(|tx| {
             tx.execute(
                 "UPDATE enrich_queue SET retry_at = ?2 WHERE k = (SELECT k FROM items WHERE id = ?1)",
                 (id, until),
@@ -129,7 +129,7 @@ impl Store {
     /// Empties the queue (the user cancelled); returns how many were waiting.
     pub fn clear_queue(&mut self) -> Result<u64, StoreError> {
         let pending = self.queued_details()?;
-        self.write(|tx| tx.execute("DELETE FROM enrich_queue", []))?;
+        self.transact(|tx| tx.execute("DELETE FROM enrich_queue", []))?;
         Ok(pending)
     }
 

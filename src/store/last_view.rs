@@ -28,7 +28,7 @@ impl Store {
     /// Keeps `spec` as the view to show at the next start.
     pub fn save_view(&mut self, spec: &ViewSpec) -> Result<(), StoreError> {
         let json = serde_json::to_string(spec).unwrap_or_default();
-        self.write(|tx| {
+        self.transact(|tx| {
             tx.execute(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
                 [LAST_VIEW, json.as_str()],

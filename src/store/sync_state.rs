@@ -6,7 +6,7 @@ use jiff::Timestamp;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use crate::api::{Cursor, Feedback, Status};
-use crate::store::{self, Store, StoreError};
+use crate::store::{self, Store, StoreError, Tx, TxResult};
 
 /// A place in a list: the list's order is `(received, id)` descending.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -102,7 +102,7 @@ pub fn status_state_with(
 ) -> Result<StatusState, StoreError> {
     let conn = store.conn();
     let read = || -> rusqlite::Result<StatusState> {
-        let row = status_row(conn, status.as_str())?;
+        let row = status_row_in(conn, status.as_str())?;
         let gaps = gaps(conn, status.as_str())?;
         let stored: i64 = if count {
             conn.prepare_cached("SELECT count(*) FROM items WHERE status = ?1")?
@@ -149,7 +149,7 @@ pub fn held(store: &Store) -> Result<store::pivot::Held, StoreError> {
 /// The time from which `status` is wholly stored (`None`: all of it).
 fn held_since(store: &Store, status: &str) -> rusqlite::Result<Option<Timestamp>> {
     let conn = store.conn();
-    let row = status_row(conn, status)?;
+    let row = status_row_in(conn, status)?;
     let gaps = gaps(conn, status)?;
     if row.complete && gaps.is_empty() {
         return Ok(None);
@@ -164,7 +164,12 @@ fn held_since(store: &Store, status: &str) -> rusqlite::Result<Option<Timestamp>
     Ok(Some(edge.unwrap_or(Timestamp::MAX)))
 }
 
-pub fn status_row(conn: &Connection, status: &str) -> rusqlite::Result<StatusRow> {
+/// The per-status row of `status`, inside a write's transaction.
+pub fn status_row(tx: &Tx<'_>, status: &str) -> TxResult<StatusRow> {
+    Ok(status_row_in(tx.raw(), status)?)
+}
+
+fn status_row_in(conn: &Connection, status: &str) -> rusqlite::Result<StatusRow> {
     conn.prepare_cached(
         "SELECT head_received, head_id, synced_at, complete, reconcile_cursor, reconcile_received,
                 reconcile_id, reconcile_started, reconciled_at FROM sync_status WHERE status = ?1",
@@ -191,7 +196,8 @@ fn ensure_row(tx: &Transaction<'_>, status: &str) -> rusqlite::Result<()> {
 }
 
 /// Records the head a walk just read (at `at`, Unix seconds).
-pub fn set_head(tx: &Transaction<'_>, status: &str, head: &Key, at: i64) -> rusqlite::Result<()> {
+pub fn set_head(tx: &Tx<'_>, status: &str, head: &Key, at: i64) -> TxResult<()> {
+    let tx = tx.raw();
     ensure_row(tx, status)?;
     tx.prepare_cached(
         "UPDATE sync_status SET head_received = ?2, head_id = ?3, synced_at = ?4 WHERE status = ?1",
@@ -201,7 +207,8 @@ pub fn set_head(tx: &Transaction<'_>, status: &str, head: &Key, at: i64) -> rusq
 }
 
 /// Records that the top of `status` was read at `at` (Unix seconds) without moving its head.
-pub fn set_synced(tx: &Transaction<'_>, status: &str, at: i64) -> rusqlite::Result<()> {
+pub fn set_synced(tx: &Tx<'_>, status: &str, at: i64) -> TxResult<()> {
+    let tx = tx.raw();
     ensure_row(tx, status)?;
     tx.prepare_cached("UPDATE sync_status SET synced_at = ?2 WHERE status = ?1")?
         .execute(params![status, at])?;
@@ -209,7 +216,8 @@ pub fn set_synced(tx: &Transaction<'_>, status: &str, at: i64) -> rusqlite::Resu
 }
 
 /// Marks the deep end of `status` as reached.
-pub fn set_complete(tx: &Transaction<'_>, status: &str) -> rusqlite::Result<()> {
+pub fn set_complete(tx: &Tx<'_>, status: &str) -> TxResult<()> {
+    let tx = tx.raw();
     ensure_row(tx, status)?;
     tx.prepare_cached("UPDATE sync_status SET complete = 1 WHERE status = ?1")?
         .execute([status])?;
@@ -244,7 +252,8 @@ pub fn gap(conn: &Connection, status: &str, g: i64) -> rusqlite::Result<Option<G
 }
 
 /// Opens a gap; returns its key.
-pub fn insert_gap(tx: &Transaction<'_>, status: &str, gap: &Gap) -> rusqlite::Result<i64> {
+pub fn insert_gap(tx: &Tx<'_>, status: &str, gap: &Gap) -> TxResult<i64> {
+    let tx = tx.raw();
     tx.prepare_cached(
         "INSERT INTO sync_gaps (status, cursor, cursor_received, cursor_id, last_received, last_id,
                                 until_received, until_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -263,7 +272,8 @@ pub fn insert_gap(tx: &Transaction<'_>, status: &str, gap: &Gap) -> rusqlite::Re
 }
 
 /// Moves a gap's cursor and last stored item.
-pub fn update_gap(tx: &Transaction<'_>, gap: &Gap) -> rusqlite::Result<()> {
+pub fn update_gap(tx: &Tx<'_>, gap: &Gap) -> TxResult<()> {
+    let tx = tx.raw();
     tx.prepare_cached(
         "UPDATE sync_gaps SET cursor = ?2, cursor_received = ?3, cursor_id = ?4,
                               last_received = ?5, last_id = ?6 WHERE g = ?1",
@@ -279,7 +289,8 @@ pub fn update_gap(tx: &Transaction<'_>, gap: &Gap) -> rusqlite::Result<()> {
     Ok(())
 }
 
-pub fn delete_gap(tx: &Transaction<'_>, g: i64) -> rusqlite::Result<()> {
+pub fn delete_gap(tx: &Tx<'_>, g: i64) -> TxResult<()> {
+    let tx = tx.raw();
     tx.prepare_cached("DELETE FROM sync_gaps WHERE g = ?1")?
         .execute([g])?;
     Ok(())
@@ -288,12 +299,13 @@ pub fn delete_gap(tx: &Transaction<'_>, g: i64) -> rusqlite::Result<()> {
 /// Moves the reconcile walk of `status`: its next cursor and the key it continues after
 /// (`None` and `None`: start from the top), and when the running walk started.
 pub fn set_reconcile(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     status: &str,
     cursor: Option<&Cursor>,
     key: Option<&Key>,
     started: Option<i64>,
-) -> rusqlite::Result<()> {
+) -> TxResult<()> {
+    let tx = tx.raw();
     ensure_row(tx, status)?;
     tx.prepare_cached(
         "UPDATE sync_status SET reconcile_cursor = ?2, reconcile_received = ?3, reconcile_id = ?4,
@@ -310,9 +322,10 @@ pub fn set_reconcile(
 }
 
 /// Ends the reconcile walk of `status`: statuses are right as of `started`.
-pub fn finish_reconcile(tx: &Transaction<'_>, status: &str, started: i64) -> rusqlite::Result<()> {
+pub fn finish_reconcile(tx: &Tx<'_>, status: &str, started: i64) -> TxResult<()> {
     set_reconcile(tx, status, None, None, None)?;
-    tx.prepare_cached("UPDATE sync_status SET reconciled_at = ?2 WHERE status = ?1")?
+    tx.raw()
+        .prepare_cached("UPDATE sync_status SET reconciled_at = ?2 WHERE status = ?1")?
         .execute(params![status, started])?;
     Ok(())
 }
@@ -327,21 +340,22 @@ const QUEUE_MISSING: &str = "INSERT OR IGNORE INTO sync_recheck (id, found)
 /// open end is `None`) last seen at or before `before` (Unix seconds); returns how many were
 /// queued.
 pub fn queue_missing(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     status: &str,
     low: Option<&Key>,
     high: Option<&Key>,
     before: i64,
-) -> rusqlite::Result<usize> {
+) -> TxResult<usize> {
+    let tx = tx.raw();
     let (low_r, low_id) = low.map_or((i64::MIN, ""), |k| (k.received, k.id.as_str()));
     let (high_r, high_id) = high.map_or((None, None), |k| (Some(k.received), Some(k.id.as_str())));
     // `items.k` orders as `received` does, newest first (see `store::micros_key`): the same
     // range on the rowid keeps the scan to the page's stretch instead of every stored `new` item.
     let low_k = store::micros_key(low_r);
     let high_k = high_r.map_or(i64::MIN, |r| store::micros_key(r.saturating_add(1)));
-    tx.prepare_cached(QUEUE_MISSING)?.execute(params![
+    Ok(tx.prepare_cached(QUEUE_MISSING)?.execute(params![
         status, low_r, low_id, high_r, before, high_id, low_k, high_k
-    ])
+    ])?)
 }
 
 /// The ids waiting for a re-read, oldest queued first.
@@ -352,7 +366,8 @@ pub fn rechecks(conn: &Connection) -> rusqlite::Result<Vec<String>> {
 }
 
 /// The item was re-read (or found gone): it leaves the queue.
-pub fn recheck_done(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<()> {
+pub fn recheck_done(tx: &Tx<'_>, id: &str) -> TxResult<()> {
+    let tx = tx.raw();
     tx.prepare_cached("DELETE FROM sync_recheck WHERE id = ?1")?
         .execute([id])?;
     Ok(())
@@ -361,7 +376,8 @@ pub fn recheck_done(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<()> {
 /// Forgets how far `status` is mirrored (not the items): the next head walk is a first mirror
 /// again and re-reads every page (`sync --full`). The reconcile walk is forgotten too and made
 /// due: the walk from the top to the end serves as the next one (`reconcile::share`).
-pub fn restart(tx: &Transaction<'_>, status: &str) -> rusqlite::Result<()> {
+pub fn restart(tx: &Tx<'_>, status: &str) -> TxResult<()> {
+    let tx = tx.raw();
     tx.prepare_cached("DELETE FROM sync_gaps WHERE status = ?1")?
         .execute([status])?;
     tx.prepare_cached(
@@ -392,7 +408,8 @@ fn scoped_head(conn: &Connection, meta: &str) -> rusqlite::Result<Option<Key>> {
 
 /// Moves the scoped walk's head kept under `meta` up to `head` (never down: a walk with `full`
 /// may end below it).
-pub fn raise_scoped_head(tx: &Transaction<'_>, meta: &str, head: &Key) -> rusqlite::Result<()> {
+pub fn raise_scoped_head(tx: &Tx<'_>, meta: &str, head: &Key) -> TxResult<()> {
+    let tx = tx.raw();
     let newer = scoped_head(tx, meta)?.map_or(head.clone(), |old| old.max(head.clone()));
     tx.execute(
         "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
@@ -405,7 +422,7 @@ pub fn raise_scoped_head(tx: &Transaction<'_>, meta: &str, head: &Key) -> rusqli
 impl Store {
     /// The per-status row of `status` ([`status_row`]).
     pub fn sync_status(&self, status: &str) -> Result<StatusRow, StoreError> {
-        status_row(&self.conn, status).map_err(|e| self.error(e))
+        status_row_in(&self.conn, status).map_err(|e| self.error(e))
     }
 
     /// The open gaps of `status` ([`gaps`]).

@@ -178,7 +178,7 @@ fn a_schema_2_store_gets_keys_newest_first_with_its_tags_metadata_and_words() {
     );
     // A second run (another process that read the old version) fails and changes nothing.
     let mut store = store;
-    let again = store.write(|tx| tx.execute_batch(schema::STEPS[2]));
+    let again = store.transact(|tx| tx.execute_batch(schema::STEPS[2]));
     assert!(again.is_err());
     assert_eq!(ids(&store, &view(None)), ["tie", "top", "mid", "old"]);
     assert_eq!(store.item("top").unwrap().unwrap().key, micros_key(3000));

@@ -105,7 +105,7 @@ impl Store {
         change: &TriageChange,
         at: Timestamp,
     ) -> Result<Vec<(String, Triage)>, StoreError> {
-        self.write(|tx| {
+        self.transact(|tx| {
             let mut before = Vec::with_capacity(ids.len());
             let mut deltas = Deltas::default();
             for id in ids {
@@ -126,7 +126,7 @@ impl Store {
         changes: &[(String, TriageChange)],
         at: Timestamp,
     ) -> Result<Vec<(String, Triage)>, StoreError> {
-        self.write(|tx| {
+        self.transact(|tx| {
             let mut before = Vec::with_capacity(changes.len());
             let mut deltas = Deltas::default();
             for (id, change) in changes {
@@ -146,7 +146,7 @@ impl Store {
         states: &[(String, Triage)],
         at: Timestamp,
     ) -> Result<(), StoreError> {
-        self.write(|tx| {
+        self.transact(|tx| {
             let mut deltas = Deltas::default();
             for (id, state) in states {
                 let old = read_one(tx, id)?.unwrap_or_default();

@@ -102,17 +102,17 @@ impl Store {
         sightings: &[Sighting<'_>],
         at: Timestamp,
     ) -> Result<Written, StoreError> {
-        self.write(|tx| put_all(tx, sightings, at))
+        self.transact(|tx| put_all(tx, sightings, at))
     }
 
     /// Replaces the stored projects with the account's list.
     pub fn put_projects(&mut self, projects: &[Project]) -> Result<(), StoreError> {
-        self.write(|tx| replace_projects(tx, projects))
+        self.transact(|tx| replace_projects(tx, projects))
     }
 
     /// Replaces the stored apps: all of them, or (with `project`) those of one project.
     pub fn put_apps(&mut self, apps: &[App], project: Option<&str>) -> Result<(), StoreError> {
-        self.write(|tx| {
+        self.transact(|tx| {
             match project {
                 Some(project) => tx.execute("DELETE FROM apps WHERE project_id = ?1", [project])?,
                 None => tx.execute("DELETE FROM apps", [])?,
@@ -140,7 +140,7 @@ impl Store {
 
     /// Replaces the account-wide tag list (the server's counts).
     pub fn put_server_tags(&mut self, tags: &[Tag]) -> Result<(), StoreError> {
-        self.write(|tx| {
+        self.transact(|tx| {
             tx.execute("DELETE FROM server_tags", [])?;
             let mut insert = tx.prepare_cached(
                 "INSERT OR REPLACE INTO server_tags (tag, count) VALUES (?1, ?2)",
@@ -170,7 +170,7 @@ impl Store {
         }
         loop {
             let batch =
-                self.write(|tx| {
+                self.transact(|tx| {
                     let rows: Vec<(i64, String, String)> = tx
                     .prepare_cached(
                         "SELECT k, status, tags FROM items WHERE k > ?1 ORDER BY k DESC LIMIT 1000",
@@ -196,8 +196,8 @@ impl Store {
     }
 
     /// Runs `f` in one `IMMEDIATE` transaction: committed when it succeeds, rolled back (nothing
-    /// written) when it fails.
-    pub fn write<T>(
+    /// written) when it fails. The store's own writes; callers write through [`Store::write`].
+    pub(in crate::store) fn transact<T>(
         &mut self,
         f: impl FnOnce(&Transaction<'_>) -> rusqlite::Result<T>,
     ) -> Result<T, StoreError> {
@@ -216,16 +216,20 @@ impl Store {
 /// Stores sightings made at `at` inside the caller's transaction (the sync writes a page and the
 /// walk state it advances together).
 pub fn put_in(
-    tx: &Transaction<'_>,
+    tx: &super::Tx<'_>,
     sightings: &[Sighting<'_>],
     at: Timestamp,
-) -> rusqlite::Result<Written> {
-    put_all(tx, sightings, at)
+) -> super::TxResult<Written> {
+    Ok(put_all(tx.raw(), sightings, at)?)
 }
 
 /// Removes the item with this server id, inside the caller's transaction (the service no
 /// longer has it); false when it was not stored.
-pub fn forget_id(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<bool> {
+pub fn forget_id(tx: &super::Tx<'_>, id: &str) -> super::TxResult<bool> {
+    Ok(forget_in(tx.raw(), id)?)
+}
+
+fn forget_in(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<bool> {
     let row: Option<(i64, String, String)> = tx
         .prepare_cached("SELECT k, status, tags FROM items WHERE id = ?1")?
         .query_row([id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))

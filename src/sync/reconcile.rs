@@ -2,7 +2,6 @@
 //! `crate::sync`) and re-reads them by their detail.
 
 use jiff::Timestamp;
-use rusqlite::Transaction;
 
 use super::paging::fetch_as;
 use super::walk::{next_within, put_page};
@@ -104,13 +103,13 @@ pub async fn recheck(sy: &Syncer, priority: Priority) -> Result<Option<Report>, 
 /// after the running walk's position. A first mirror of `new` is therefore also a complete
 /// reconcile walk: every page from the top to the end, each range checked.
 pub(super) fn share(
-    tx: &Transaction<'_>,
+    tx: &crate::store::Tx<'_>,
     sent: Option<&Cursor>,
     counted: &CountedPage,
     asked: Timestamp,
     cutoff: Option<i64>,
     every: std::time::Duration,
-) -> rusqlite::Result<()> {
+) -> crate::store::TxResult<()> {
     let row = state::status_row(tx, NEW)?;
     let every = i64::try_from(every.as_secs()).unwrap_or(i64::MAX);
     let step = match row.reconcile_started {
@@ -152,7 +151,11 @@ struct Step<'a> {
 /// For a page of the walk already stored: queues the stored `new` items its range should have
 /// held but did not, and moves the walk on, or ends it (the list's end, or the first page past
 /// the retention cutoff); true when it ended.
-fn advance(tx: &Transaction<'_>, counted: &CountedPage, step: &Step<'_>) -> rusqlite::Result<bool> {
+fn advance(
+    tx: &crate::store::Tx<'_>,
+    counted: &CountedPage,
+    step: &Step<'_>,
+) -> crate::store::TxResult<bool> {
     let page = &counted.page;
     let next = next_within(counted, step.cutoff);
     let bottom = page.data.iter().map(Key::of).min();

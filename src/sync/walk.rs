@@ -2,7 +2,6 @@
 //! in one transaction (see the module doc of `crate::sync`).
 
 use jiff::Timestamp;
-use rusqlite::Transaction;
 
 use super::paging::fetch_as;
 use super::{Priority, Report, SyncError, Syncer};
@@ -110,11 +109,11 @@ async fn head_walk(
 /// Stores the top page and moves the head; opens a gap when the page did not reach the
 /// stored head (or, on a first mirror, the deep end when there are more pages).
 fn head_page(
-    tx: &Transaction<'_>,
+    tx: &crate::store::Tx<'_>,
     status: &str,
     counted: &CountedPage,
     stamp: &Stamp,
-) -> rusqlite::Result<(Written, Option<Gap>)> {
+) -> crate::store::TxResult<(Written, Option<Gap>)> {
     let (at, cutoff) = (stamp.at, stamp.cutoff);
     let page = &counted.page;
     let written = put_page(tx, counted, &Status::from(status), at, cutoff)?;
@@ -214,12 +213,12 @@ async fn fill(
 /// Stores a page of `gap` and moves the gap below it, or closes it when the page reached the
 /// gap's end key or the list's end.
 fn gap_page(
-    tx: &Transaction<'_>,
+    tx: &crate::store::Tx<'_>,
     status: &str,
     gap: &Gap,
     counted: &CountedPage,
     stamp: &Stamp,
-) -> rusqlite::Result<(Written, bool)> {
+) -> crate::store::TxResult<(Written, bool)> {
     let (at, cutoff) = (stamp.at, stamp.cutoff);
     let written = put_page(tx, counted, &Status::from(status), at, cutoff)?;
     stamp.share(tx, status, gap.cursor.as_ref(), counted)?;
@@ -268,11 +267,11 @@ impl Stamp {
     /// A page of `new` may serve the reconcile walk too (see `reconcile::share`).
     fn share(
         &self,
-        tx: &Transaction<'_>,
+        tx: &crate::store::Tx<'_>,
         status: &str,
         sent: Option<&Cursor>,
         counted: &CountedPage,
-    ) -> rusqlite::Result<()> {
+    ) -> crate::store::TxResult<()> {
         if status != Status::New.as_str() {
             return Ok(());
         }
@@ -290,12 +289,12 @@ impl Stamp {
 /// Stores a page's items, but none received before `cutoff` (the retention setting drops
 /// them; storing them again would undo it).
 pub(super) fn put_page(
-    tx: &Transaction<'_>,
+    tx: &crate::store::Tx<'_>,
     counted: &CountedPage,
     listed: &Status,
     at: Timestamp,
     cutoff: Option<i64>,
-) -> rusqlite::Result<Written> {
+) -> crate::store::TxResult<Written> {
     let kept = counted
         .page
         .data

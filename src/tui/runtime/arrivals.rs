@@ -139,7 +139,7 @@ mod tests {
             .write(|s| {
                 let refuse = "CREATE TRIGGER no_items BEFORE INSERT ON items
                               BEGIN SELECT RAISE(ABORT, 'disk full'); END;";
-                s.write(|tx| tx.execute_batch(refuse))
+                s.tamper(refuse)
             })
             .unwrap();
         let msgs = deliver(&store, vec![submission("fb_1", "prj_1")]).await;
