@@ -20,6 +20,7 @@ pub mod signals;
 pub mod sim;
 pub mod store;
 pub mod sync;
+pub mod team;
 pub mod text;
 pub mod timefmt;
 pub mod tui;

@@ -1,0 +1,51 @@
+//! The team backend: triage state a support team shares (owner, done, snooze, notes, labels)
+//! kept in PostgreSQL, while each member's SQLite store stays the read model. Every change is
+//! an event (an append-only table with a client-made id, so sending one twice stores it once)
+//! and the state per item is written beside it in the same transaction. Who acted is the
+//! database's word: each member connects as their own role; row-level security keeps teams
+//! apart. See `schema` for the tables and their policies.
+//!
+//! All SQL for PostgreSQL lives in this module, as all SQL for SQLite lives in `store`.
+
+mod actions;
+mod admin;
+mod connect;
+mod events;
+pub mod schema;
+
+pub use actions::{Change, Claimed, ItemState, Outcome, Team};
+pub use admin::{AddedMember, add_member, create_team};
+pub use connect::{TeamUrl, connect};
+pub use events::{Event, Position};
+
+/// Why a team operation failed. The database's own message is kept (it never holds the
+/// password: the URL is not part of it).
+#[derive(Debug, thiserror::Error)]
+pub enum TeamError {
+    #[error("the team database: {0}")]
+    Db(#[from] tokio_postgres::Error),
+    #[error("the team URL: {0}")]
+    Url(String),
+    #[error("{0}")]
+    Name(String),
+    #[error("cannot reach the team database securely: {0}")]
+    Tls(String),
+    #[error(
+        "the team database has schema version {found}; this version of feedback-inbox knows \
+         up to {known}: upgrade feedback-inbox"
+    )]
+    NewerSchema { found: i32, known: i32 },
+    #[error("the team database has no team schema: run `feedback-inbox team init NAME` first")]
+    NoSchema,
+    #[error("no team named {0:?} is visible to this role")]
+    NoTeam(String),
+    #[error("this role is in several teams ({0}): name one with [team] team = \"NAME\"")]
+    ManyTeams(String),
+    #[error("this role is in no team: ask your team's lead to run `team add-member`")]
+    NotAMember,
+    #[error(
+        "the team serves another feedback account ({team}); this store mirrors {store}: use a \
+         store of the team's account"
+    )]
+    OtherAccount { team: String, store: String },
+}

@@ -1,0 +1,124 @@
+//! Setting a team up: `team init NAME` (the schema when missing, then the team) and
+//! `team add-member MEMBER` (the member's login role, or the SQL a DBA runs when the role
+//! connected as may not create roles).
+
+use tokio_postgres::Client;
+
+use super::TeamError;
+use super::schema::{MEMBER_ROLE, SCHEMA};
+
+/// Creates the team `name` (the schema first, when missing); its id. A team of that name that
+/// exists already is kept and its id answered.
+pub async fn create_team(client: &mut Client, name: &str) -> Result<i64, TeamError> {
+    check_name(name, "team")?;
+    super::schema::migrate(client).await?;
+    let row = client
+        .query_one(
+            &format!(
+                "INSERT INTO {SCHEMA}.teams (name) VALUES ($1)
+                 ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING team_id"
+            ),
+            &[&name],
+        )
+        .await?;
+    Ok(row.get(0))
+}
+
+/// What `add-member` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AddedMember {
+    /// The login role was created with this password (shown once).
+    Created { password: String },
+    /// The role existed: it was made a member of the team.
+    Existing,
+    /// The role connected as may not create roles: the SQL a DBA runs (the role's password is
+    /// theirs to choose), then `add-member` again.
+    NeedsDba { sql: String },
+}
+
+/// Makes `member` (a database role) a member of the team `team`, creating its login role with a
+/// generated password when it does not exist.
+pub async fn add_member(
+    client: &mut Client,
+    team: &str,
+    member: &str,
+) -> Result<AddedMember, TeamError> {
+    check_name(member, "member")?;
+    let tx = client.transaction().await?;
+    let team_id: i64 = tx
+        .query_opt(
+            &format!("SELECT team_id FROM {SCHEMA}.teams WHERE name = $1"),
+            &[&team],
+        )
+        .await?
+        .ok_or_else(|| TeamError::NoTeam(team.to_owned()))?
+        .get(0);
+    let exists = tx
+        .query_opt("SELECT 1 FROM pg_roles WHERE rolname = $1", &[&member])
+        .await?
+        .is_some();
+    let ident = quote_ident(member);
+    let added = if exists {
+        AddedMember::Existing
+    } else {
+        let may_create: bool = tx
+            .query_one(
+                "SELECT rolcreaterole OR rolsuper FROM pg_roles WHERE rolname = current_user",
+                &[],
+            )
+            .await?
+            .get(0);
+        if !may_create {
+            return Ok(AddedMember::NeedsDba {
+                sql: format!(
+                    "CREATE ROLE {ident} LOGIN PASSWORD 'choose-one';\n\
+                     GRANT {MEMBER_ROLE} TO {ident};"
+                ),
+            });
+        }
+        let password = generated_password()?;
+        // The password is hex: nothing in it needs quoting.
+        tx.batch_execute(&format!("CREATE ROLE {ident} LOGIN PASSWORD '{password}'"))
+            .await?;
+        AddedMember::Created { password }
+    };
+    tx.batch_execute(&format!("GRANT {MEMBER_ROLE} TO {ident}"))
+        .await?;
+    tx.execute(
+        &format!(
+            "INSERT INTO {SCHEMA}.members (team_id, member) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+        ),
+        &[&team_id, &member],
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(added)
+}
+
+/// Team and member names: what a role name may be without surprises (letters, digits, `_`,
+/// `-`, `.`; at most 63 bytes, PostgreSQL's limit).
+fn check_name(name: &str, what: &str) -> Result<(), TeamError> {
+    let fine = !name.is_empty()
+        && name.len() <= 63
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    if fine {
+        Ok(())
+    } else {
+        Err(TeamError::Name(format!(
+            "a {what} name is 1 to 63 letters, digits, '_', '-' or '.'"
+        )))
+    }
+}
+
+/// `name` as a quoted SQL identifier.
+fn quote_ident(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+fn generated_password() -> Result<String, TeamError> {
+    let mut bytes = [0u8; 18];
+    getrandom::fill(&mut bytes).map_err(|error| TeamError::Name(error.to_string()))?;
+    Ok(hex::encode(bytes))
+}

@@ -1,0 +1,185 @@
+//! Reaching the team's database: the URL (`[team] url`, `FEEDBACK_TEAM_URL`), its TLS, and the
+//! role connected as. The password is never printed: `Debug` and every message name the host,
+//! database and role only. TLS is required for any host that is not loopback or a Unix socket
+//! (rustls, the certificate verified by the platform's verifier); `sslmode` in the URL is
+//! honoured where it asks for more.
+
+use std::str::FromStr;
+
+use tokio_postgres::config::{Host, SslMode};
+
+use super::TeamError;
+
+/// A parsed team URL (a `postgres://` URL or a `key=value` string).
+#[derive(Clone)]
+pub struct TeamUrl {
+    config: tokio_postgres::Config,
+}
+
+impl FromStr for TeamUrl {
+    type Err = TeamError;
+
+    fn from_str(text: &str) -> Result<Self, TeamError> {
+        // The parser's message may quote the text, and the text may hold the password.
+        let config = tokio_postgres::Config::from_str(text)
+            .map_err(|_| TeamError::Url("not a PostgreSQL URL or connection string".to_owned()))?;
+        if config.get_hosts().is_empty() {
+            return Err(TeamError::Url("it names no host".to_owned()));
+        }
+        Ok(Self { config })
+    }
+}
+
+impl TeamUrl {
+    /// The role connected as: the member this process acts as.
+    #[must_use]
+    pub fn role(&self) -> Option<&str> {
+        self.config.get_user()
+    }
+
+    /// `role@host/database`, for messages (never the password).
+    #[must_use]
+    pub fn describe(&self) -> String {
+        let host = self
+            .config
+            .get_hosts()
+            .first()
+            .map_or_else(String::new, describe_host);
+        format!(
+            "{}@{host}/{}",
+            self.role().unwrap_or("?"),
+            self.config.get_dbname().unwrap_or("?")
+        )
+    }
+
+    /// The same URL for another database on the same server (tests, `team init` of a new one).
+    #[must_use]
+    pub fn with_database(&self, database: &str) -> Self {
+        let mut config = self.config.clone();
+        config.dbname(database);
+        Self { config }
+    }
+
+    /// The same URL as another role, with its password if it has one.
+    #[must_use]
+    pub fn as_role(&self, role: &str, password: Option<&str>) -> Self {
+        let mut config = self.config.clone();
+        config.user(role);
+        if let Some(password) = password {
+            config.password(password);
+        }
+        Self { config }
+    }
+
+    /// Whether the connection must be encrypted: any host that is not loopback or a Unix
+    /// socket, and any that `sslmode=require` names.
+    #[must_use]
+    pub fn needs_tls(&self) -> bool {
+        self.config.get_ssl_mode() == SslMode::Require
+            || self.config.get_hosts().iter().any(|host| !local(host))
+    }
+}
+
+/// Never the password.
+impl std::fmt::Debug for TeamUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TeamUrl")
+            .field("at", &self.describe())
+            .field(
+                "password",
+                &self.config.get_password().map(|_| "<redacted>"),
+            )
+            .finish()
+    }
+}
+
+fn describe_host(host: &Host) -> String {
+    match host {
+        Host::Tcp(name) => name.clone(),
+        #[cfg(unix)]
+        Host::Unix(path) => path.display().to_string(),
+    }
+}
+
+fn local(host: &Host) -> bool {
+    match host {
+        Host::Tcp(name) => {
+            name == "localhost"
+                || name
+                    .trim_start_matches('[')
+                    .trim_end_matches(']')
+                    .parse::<std::net::IpAddr>()
+                    .is_ok_and(|ip| ip.is_loopback())
+        }
+        #[cfg(unix)]
+        Host::Unix(_) => true,
+    }
+}
+
+/// A connection as the URL's role: its client, and the task that drives it (it ends when the
+/// client is dropped or the connection breaks). Plain TCP for loopback and Unix sockets, TLS for
+/// every other host.
+pub async fn connect(url: &TeamUrl) -> Result<tokio_postgres::Client, TeamError> {
+    if url.needs_tls() {
+        let mut config = url.config.clone();
+        config.ssl_mode(SslMode::Require);
+        let (client, connection) = config.connect(tls()?).await?;
+        tokio::spawn(drive(connection));
+        Ok(client)
+    } else {
+        let (client, connection) = url.config.connect(tokio_postgres::NoTls).await?;
+        tokio::spawn(drive(connection));
+        Ok(client)
+    }
+}
+
+async fn drive<S, T>(connection: tokio_postgres::Connection<S, T>)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+    T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+{
+    if let Err(error) = connection.await {
+        tracing::warn!(%error, "the team database's connection ended");
+    }
+}
+
+/// rustls with the platform's certificate verifier.
+fn tls() -> Result<tokio_postgres_rustls::MakeRustlsConnect, TeamError> {
+    use rustls_platform_verifier::ConfigVerifierExt as _;
+    let _already_installed = rustls::crypto::ring::default_provider().install_default();
+    let config = rustls::ClientConfig::with_platform_verifier()
+        .map_err(|error| TeamError::Tls(error.to_string()))?;
+    Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn the_password_never_shows() {
+        let url: TeamUrl = "postgres://ana:s3cr3t-pw@db.example.com/support"
+            .parse()
+            .unwrap();
+        for shown in [format!("{url:?}"), url.describe()] {
+            assert!(!shown.contains("s3cr3t-pw"), "{shown}");
+            assert!(shown.contains("ana@db.example.com/support"), "{shown}");
+        }
+        let bad = "postgres://ana:s3cr3t-pw@db.example.com:notaport/x".parse::<TeamUrl>();
+        assert!(!bad.unwrap_err().to_string().contains("s3cr3t-pw"));
+    }
+
+    #[test]
+    fn tls_is_required_off_loopback_and_where_asked() {
+        let needs = |text: &str| text.parse::<TeamUrl>().unwrap().needs_tls();
+        assert!(needs("postgres://ana@db.example.com/support"));
+        assert!(needs("postgres://ana@10.0.0.5/support"));
+        assert!(!needs("postgres://ana@127.0.0.1/support"));
+        assert!(!needs("postgres://ana@localhost/support"));
+        assert!(!needs("postgres://ana@[::1]/support"));
+        assert!(!needs("host=/var/run/postgresql user=ana dbname=support"));
+        assert!(needs("postgres://ana@127.0.0.1/support?sslmode=require"));
+    }
+}

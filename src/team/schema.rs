@@ -1,0 +1,209 @@
+//! The team's schema in PostgreSQL: numbered steps, embedded, applied in order under an advisory
+//! lock (two `team init` at once apply each step once). A database whose schema is newer than
+//! this version knows is refused, never written.
+//!
+//! Who acts is the database's word: every member connects as their own role, events and notes
+//! record `current_user`, and row-level security (forced, so the tables' owner is held to it too)
+//! keeps each team's rows to its members. Events are append-only (no member may update or delete
+//! one); the state per item beside them is what the members' inboxes show.
+
+use tokio_postgres::GenericClient;
+
+use super::TeamError;
+
+/// The schema's name in the database.
+pub const SCHEMA: &str = "feedback_team";
+
+/// The role every member's login role is granted: the privileges live on it.
+pub const MEMBER_ROLE: &str = "feedback_team_member";
+
+/// The channel the hints of new events go out on (`NOTIFY`): the payload is `team_id seq`.
+pub const CHANNEL: &str = "feedback_team";
+
+/// The schema's steps; step N brings the schema to version N + 1. Never edit a step that
+/// shipped: append one.
+pub const STEPS: &[&str] = &[r"
+CREATE TABLE feedback_team.teams (
+    team_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    name text NOT NULL UNIQUE,
+    -- The feedback account the team serves: recorded by the first member's store to connect.
+    account text,
+    created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE feedback_team.members (
+    team_id bigint NOT NULL REFERENCES feedback_team.teams,
+    member name NOT NULL,
+    added_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (team_id, member)
+);
+CREATE INDEX members_by_member ON feedback_team.members (member);
+
+-- Every change, in the server's order. `tx` and `seq` are the position a reader resumes from:
+-- rows are read only below the oldest transaction still running, so a commit landing late
+-- is never skipped.
+CREATE TABLE feedback_team.events (
+    team_id bigint NOT NULL REFERENCES feedback_team.teams,
+    seq bigint GENERATED ALWAYS AS IDENTITY,
+    tx xid8 NOT NULL DEFAULT pg_current_xact_id(),
+    event_id text NOT NULL,
+    member name NOT NULL DEFAULT current_user,
+    item_id text NOT NULL,
+    kind text NOT NULL,
+    body jsonb NOT NULL DEFAULT '{}',
+    at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (team_id, seq),
+    UNIQUE (team_id, event_id)
+);
+CREATE INDEX events_by_position ON feedback_team.events (team_id, tx, seq);
+CREATE INDEX events_by_item ON feedback_team.events (team_id, item_id, seq);
+
+-- The shared state of each item, written in the transaction of the event that changed it.
+CREATE TABLE feedback_team.items (
+    team_id bigint NOT NULL REFERENCES feedback_team.teams,
+    item_id text NOT NULL,
+    owner name,
+    owner_since timestamptz,
+    done boolean NOT NULL DEFAULT false,
+    snoozed_until timestamptz,
+    labels text[] NOT NULL DEFAULT '{}',
+    last_seq bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (team_id, item_id)
+);
+CREATE INDEX items_by_owner ON feedback_team.items (team_id, owner);
+
+-- Notes are append-only: an edit is a new version of the same note.
+CREATE TABLE feedback_team.notes (
+    team_id bigint NOT NULL REFERENCES feedback_team.teams,
+    item_id text NOT NULL,
+    note_id text NOT NULL,
+    version integer NOT NULL,
+    author name NOT NULL DEFAULT current_user,
+    body text NOT NULL,
+    at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (team_id, note_id, version)
+);
+CREATE INDEX notes_by_item ON feedback_team.notes (team_id, item_id);
+
+-- The teams of the role that logged in. Runs as the schema's owner, which `members` (not
+-- forced) lets read it, so the policies below can ask it without asking themselves; inside it
+-- `current_user` is the owner, so the member is the session's.
+CREATE FUNCTION feedback_team.my_teams() RETURNS SETOF bigint
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+    AS 'SELECT team_id FROM feedback_team.members WHERE member = session_user';
+
+ALTER TABLE feedback_team.members ENABLE ROW LEVEL SECURITY;
+CREATE POLICY members_read ON feedback_team.members FOR SELECT
+    USING (team_id IN (SELECT feedback_team.my_teams()));
+
+ALTER TABLE feedback_team.teams ENABLE ROW LEVEL SECURITY;
+ALTER TABLE feedback_team.teams FORCE ROW LEVEL SECURITY;
+CREATE POLICY teams_read ON feedback_team.teams FOR SELECT
+    USING (team_id IN (SELECT feedback_team.my_teams()));
+-- The first member's store records the account, once.
+CREATE POLICY teams_account ON feedback_team.teams FOR UPDATE
+    USING (team_id IN (SELECT feedback_team.my_teams()) AND account IS NULL)
+    WITH CHECK (team_id IN (SELECT feedback_team.my_teams()));
+
+ALTER TABLE feedback_team.events ENABLE ROW LEVEL SECURITY;
+ALTER TABLE feedback_team.events FORCE ROW LEVEL SECURITY;
+CREATE POLICY events_read ON feedback_team.events FOR SELECT
+    USING (team_id IN (SELECT feedback_team.my_teams()));
+CREATE POLICY events_write ON feedback_team.events FOR INSERT
+    WITH CHECK (team_id IN (SELECT feedback_team.my_teams()) AND member = current_user);
+
+ALTER TABLE feedback_team.items ENABLE ROW LEVEL SECURITY;
+ALTER TABLE feedback_team.items FORCE ROW LEVEL SECURITY;
+CREATE POLICY items_all ON feedback_team.items FOR ALL
+    USING (team_id IN (SELECT feedback_team.my_teams()))
+    WITH CHECK (team_id IN (SELECT feedback_team.my_teams()));
+
+ALTER TABLE feedback_team.notes ENABLE ROW LEVEL SECURITY;
+ALTER TABLE feedback_team.notes FORCE ROW LEVEL SECURITY;
+CREATE POLICY notes_read ON feedback_team.notes FOR SELECT
+    USING (team_id IN (SELECT feedback_team.my_teams()));
+CREATE POLICY notes_write ON feedback_team.notes FOR INSERT
+    WITH CHECK (team_id IN (SELECT feedback_team.my_teams()) AND author = current_user);
+
+GRANT USAGE ON SCHEMA feedback_team TO feedback_team_member;
+GRANT SELECT ON feedback_team.teams, feedback_team.members TO feedback_team_member;
+GRANT UPDATE (account) ON feedback_team.teams TO feedback_team_member;
+GRANT SELECT, INSERT ON feedback_team.events, feedback_team.notes TO feedback_team_member;
+GRANT SELECT, INSERT, UPDATE ON feedback_team.items TO feedback_team_member;
+GRANT EXECUTE ON FUNCTION feedback_team.my_teams() TO feedback_team_member;
+"];
+
+/// The version the steps bring a schema to.
+#[must_use]
+pub fn latest() -> i32 {
+    i32::try_from(STEPS.len()).unwrap_or(i32::MAX)
+}
+
+/// Brings the schema to the latest version (creating it, and the members' role, when missing);
+/// refuses a schema newer than this version knows. Needs a role that may create schemas and
+/// roles; runs in one transaction.
+pub async fn migrate(client: &mut tokio_postgres::Client) -> Result<i32, TeamError> {
+    let tx = client.transaction().await?;
+    // One migration at a time, whoever runs it.
+    tx.execute(
+        "SELECT pg_advisory_xact_lock(hashtext('feedback_team schema'))",
+        &[],
+    )
+    .await?;
+    let role_exists = tx
+        .query_opt("SELECT 1 FROM pg_roles WHERE rolname = $1", &[&MEMBER_ROLE])
+        .await?
+        .is_some();
+    if !role_exists {
+        tx.batch_execute(&format!("CREATE ROLE {MEMBER_ROLE} NOLOGIN"))
+            .await?;
+    }
+    tx.batch_execute(&format!(
+        "CREATE SCHEMA IF NOT EXISTS {SCHEMA};
+         CREATE TABLE IF NOT EXISTS {SCHEMA}.version (
+             one boolean PRIMARY KEY DEFAULT true CHECK (one),
+             version integer NOT NULL
+         );
+         INSERT INTO {SCHEMA}.version (version) VALUES (0) ON CONFLICT DO NOTHING;
+         GRANT USAGE ON SCHEMA {SCHEMA} TO {MEMBER_ROLE};
+         GRANT SELECT ON {SCHEMA}.version TO {MEMBER_ROLE};"
+    ))
+    .await?;
+    let found: i32 = tx
+        .query_one(&format!("SELECT version FROM {SCHEMA}.version"), &[])
+        .await?
+        .get(0);
+    if found > latest() {
+        return Err(TeamError::NewerSchema {
+            found,
+            known: latest(),
+        });
+    }
+    for step in STEPS.iter().skip(usize::try_from(found).unwrap_or(0)) {
+        tx.batch_execute(step).await?;
+    }
+    tx.execute(
+        &format!("UPDATE {SCHEMA}.version SET version = $1"),
+        &[&latest()],
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(latest())
+}
+
+/// The schema's version as the connected role reads it; `None` when there is no team schema.
+pub async fn version(client: &impl GenericClient) -> Result<Option<i32>, TeamError> {
+    let exists = client
+        .query_opt(
+            "SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'version'",
+            &[&SCHEMA],
+        )
+        .await?
+        .is_some();
+    if !exists {
+        return Ok(None);
+    }
+    let row = client
+        .query_one(&format!("SELECT version FROM {SCHEMA}.version"), &[])
+        .await?;
+    Ok(Some(row.get(0)))
+}

@@ -1,0 +1,86 @@
+//! A real PostgreSQL for the team tests: each test gets a database of its own (and roles named
+//! for it), dropped at the end. The server is the one `FEEDBACK_TEST_PG` names (a URL or
+//! connection string of a role that may create databases and roles), else the local one
+//! (`127.0.0.1:5432` as `postgres`). Without one, a test says so in one line and passes, except
+//! under `CI=true`, where it fails.
+
+use feedback_inbox::team::{self, TeamUrl};
+
+/// The admin connection's URL.
+fn admin_url() -> TeamUrl {
+    let text = std::env::var("FEEDBACK_TEST_PG")
+        .unwrap_or_else(|_| "host=127.0.0.1 port=5432 user=postgres dbname=postgres".to_owned());
+    text.parse().expect("FEEDBACK_TEST_PG is a PostgreSQL URL")
+}
+
+/// A database of the test's own.
+pub struct Db {
+    pub name: String,
+    admin: TeamUrl,
+}
+
+impl Db {
+    /// A fresh database, or `None` (after one line on stderr) when no PostgreSQL answers and
+    /// the run is not CI's.
+    pub async fn new(test: &str) -> Option<Self> {
+        let admin = admin_url();
+        let client = match team::connect(&admin).await {
+            Ok(client) => client,
+            Err(error) => {
+                assert!(
+                    std::env::var("CI").as_deref() != Ok("true"),
+                    "no PostgreSQL for the team tests under CI: {error}"
+                );
+                eprintln!("skipped: no PostgreSQL at {} ({error})", admin.describe());
+                return None;
+            }
+        };
+        let name = format!("fi_{test}_{}", fastrand::u32(..));
+        client
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .await
+            .unwrap();
+        Some(Self { name, admin })
+    }
+
+    /// The URL of this database as the admin.
+    pub fn admin(&self) -> TeamUrl {
+        self.admin.with_database(&self.name)
+    }
+
+    /// A role name of this test's own (roles are the whole server's).
+    pub fn role(&self, member: &str) -> String {
+        format!("{}_{member}", self.name)
+    }
+
+    /// The URL of this database as `role` with its password.
+    pub fn as_member(&self, role: &str, password: Option<&str>) -> TeamUrl {
+        self.admin().as_role(role, password)
+    }
+
+    /// Drops the database and the test's roles.
+    pub async fn drop(self) {
+        let client = team::connect(&self.admin).await.unwrap();
+        client
+            .batch_execute(&format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ))
+            .await
+            .unwrap();
+        let roles = client
+            .query(
+                "SELECT rolname::text FROM pg_roles WHERE starts_with(rolname, $1)",
+                &[&format!("{}_", self.name)],
+            )
+            .await
+            .unwrap();
+        for role in roles {
+            let role: String = role.get(0);
+            client
+                .batch_execute(&format!("DROP ROLE IF EXISTS \"{role}\""))
+                .await
+                .unwrap();
+        }
+    }
+}
