@@ -243,6 +243,7 @@ async fn webhook_arrivals_appear_on_top_without_moving_the_cursor() {
         secret: secret.clone(),
         tolerance: DEFAULT_TOLERANCE,
         seen: Seen::memory(),
+        store: None,
         jsonl: None,
         clock: r.clock.clone(),
     };

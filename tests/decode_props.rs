@@ -18,9 +18,9 @@ fn decode_all(bytes: &[u8]) {
     let _ = serde_json::from_slice::<ErrorBody>(bytes);
     let _ = lenient::feedback_page(bytes);
     let _ = lenient::feedback_detail(bytes);
-    let _ = lenient::list(bytes, "project list", lenient::project);
-    let _ = lenient::list(bytes, "app list", lenient::app);
-    let _ = lenient::list(bytes, "tag list", lenient::tag);
+    let _ = lenient::list::<Project>(bytes, "project list");
+    let _ = lenient::list::<App>(bytes, "app list");
+    let _ = lenient::list::<Tag>(bytes, "tag list");
     for status in [400, 401, 404, 418, 503] {
         let err = ApiError::from_response(status, bytes, Some("id"));
         let shown = err.to_string();

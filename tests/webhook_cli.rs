@@ -179,7 +179,18 @@ fn sim_delivers_new_submissions_to_listen_which_records_each_once() {
         total,
         "every id recorded once despite duplicates"
     );
-    let seen =
-        std::fs::read_to_string(home.path().join("data/feedback-inbox/webhook-seen.txt")).unwrap();
-    assert_eq!(seen.lines().count(), total);
+    // With a store, the seen ids are kept in it, one per delivery recorded.
+    let store = feedback_inbox::store::Store::open(
+        &home
+            .path()
+            .join("data/feedback-inbox/stores/default.sqlite3"),
+    )
+    .unwrap();
+    assert_eq!(store.deliveries_seen().unwrap(), total);
+    assert!(
+        !home
+            .path()
+            .join("data/feedback-inbox/webhook-seen.txt")
+            .exists()
+    );
 }

@@ -44,7 +44,10 @@ fn under_umask_000_every_file_is_0600_in_0700_folders_and_a_loose_data_folder_is
 
     assert_eq!(mode(&jsonl), 0o600, "the journal");
     assert_eq!(mode(&data), 0o700, "the data folder");
-    assert_eq!(mode(&data.join("webhook-seen.txt")), 0o600, "the seen ids");
+    assert!(
+        !data.join("webhook-seen.txt").exists(),
+        "with a store the seen ids are kept in it"
+    );
     assert_eq!(mode(&data.join("stores")), 0o700, "the stores folder");
     assert_eq!(
         mode(&data.join("stores/default.sqlite3")),
@@ -54,6 +57,17 @@ fn under_umask_000_every_file_is_0600_in_0700_folders_and_a_loose_data_folder_is
     let state = home.path().join("state/feedback-inbox");
     assert_eq!(mode(&state), 0o700, "the log's folder");
     assert_eq!(mode(&state.join("feedback-inbox.log")), 0o600, "the log");
+
+    // Without a store, the seen ids have a file of their own.
+    let mut command = under_umask_000(home.path());
+    command
+        .args(LISTEN)
+        .arg("--jsonl")
+        .arg(&jsonl)
+        .arg("--no-store");
+    let (mut listen, _url) = listening(command);
+    terminate(&mut listen.child);
+    assert_eq!(mode(&data.join("webhook-seen.txt")), 0o600, "the seen ids");
 }
 
 #[test]
@@ -69,7 +83,8 @@ fn a_symlinked_seen_file_is_refused_and_its_target_left_alone() {
     command
         .args(LISTEN)
         .arg("--jsonl")
-        .arg(home.path().join("events.jsonl"));
+        .arg(home.path().join("events.jsonl"))
+        .arg("--no-store");
     let mut run = spawn(command);
     let first = next(&run.err, "the refusal");
     if !first.contains("is a symlink; refusing to follow it") {

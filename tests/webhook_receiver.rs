@@ -43,6 +43,7 @@ async fn receiver(dir: &Path, limits: Limits) -> (ReceiverHandle, UnboundedRecei
         secret: secret(),
         tolerance: DEFAULT_TOLERANCE,
         seen: Seen::open(&dir.join("seen.txt")).unwrap(),
+        store: None,
         jsonl: Some(Jsonl::File(dir.join("events.jsonl"))),
         clock,
     };
@@ -155,6 +156,7 @@ async fn nothing_is_acknowledged_when_the_jsonl_cannot_be_written() {
         secret: secret(),
         tolerance: DEFAULT_TOLERANCE,
         seen: Seen::open(&dir.path().join("seen.txt")).unwrap(),
+        store: None,
         jsonl: Some(Jsonl::File("/dev/full".into())),
         clock: ManualClock::new(common::ANCHOR.parse().unwrap()),
     };

@@ -44,6 +44,7 @@ async fn receiver_at(
         secret: secret(),
         tolerance: DEFAULT_TOLERANCE,
         seen: Seen::open(&dir.join("seen.txt")).unwrap(),
+        store: None,
         jsonl: Some(Jsonl::File(dir.join("events.jsonl"))),
         clock,
     };

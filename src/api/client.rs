@@ -267,7 +267,7 @@ impl Client {
     /// `GET /v1/projects`.
     pub async fn list_projects(&self) -> Result<Vec<Project>, ApiError> {
         self.get(&["projects"], &[], "project list", None, |body| {
-            lenient::list(body, "project list", lenient::project).map_err(|e| json_reason(&e))
+            lenient::list::<Project>(body, "project list").map_err(|e| json_reason(&e))
         })
         .await
     }
@@ -280,7 +280,7 @@ impl Client {
         };
         scope.validate()?;
         self.get(&["apps"], &scope.pairs(), "app list", None, |body| {
-            lenient::list(body, "app list", lenient::app).map_err(|e| json_reason(&e))
+            lenient::list::<App>(body, "app list").map_err(|e| json_reason(&e))
         })
         .await
     }
@@ -289,7 +289,7 @@ impl Client {
     pub async fn list_tags(&self, scope: &ScopeQuery) -> Result<Vec<Tag>, ApiError> {
         scope.validate()?;
         self.get(&["tags"], &scope.pairs(), "tag list", None, |body| {
-            lenient::list(body, "tag list", lenient::tag).map_err(|e| json_reason(&e))
+            lenient::list::<Tag>(body, "tag list").map_err(|e| json_reason(&e))
         })
         .await
     }

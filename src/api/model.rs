@@ -2,13 +2,18 @@
 //!
 //! Field names are the API's snake_case names. Enumerations are *open*: a value the spec does not
 //! list decodes into `Other(..)` and is shown as-is, so a new server value is never a decode error.
-//! Unknown extra fields are ignored.
+//! Unknown extra fields are ignored. Each field's serde attribute says how it is read leniently
+//! ([`super::lenient::fields`]): what a missing, `null` or unreadable value becomes, and that
+//! only an item's identity is demanded.
 
 use std::collections::BTreeMap;
 use std::fmt;
 
 use jiff::Timestamp;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_with::{As, Same};
+
+use super::lenient::fields::{Count, Entries, Id, Needed, OrDefault, Text, TextMap, Texts, Time};
 
 /// Declares an open enumeration: known wire values plus `Other(String)` for anything else.
 macro_rules! open_enum {
@@ -38,6 +43,13 @@ macro_rules! open_enum {
             #[must_use]
             pub fn is_known(&self) -> bool {
                 !matches!(self, Self::Other(_))
+            }
+        }
+
+        /// The empty value, `Other("")`: what an unreadable one is read as.
+        impl Default for $name {
+            fn default() -> Self {
+                Self::Other(String::new())
             }
         }
 
@@ -138,57 +150,109 @@ string_id! {
 /// The app a submission came from (list and detail).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AppRef {
+    #[serde(default, deserialize_with = "As::<Needed<Text>>::deserialize")]
     pub id: String,
+    #[serde(default, deserialize_with = "As::<Needed<Text>>::deserialize")]
     pub name: String,
+    #[serde(default, deserialize_with = "As::<Needed<Text>>::deserialize")]
     pub platform: Platform,
 }
 
 /// The project a submission belongs to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProjectRef {
+    #[serde(default, deserialize_with = "As::<Needed<Text>>::deserialize")]
     pub id: String,
+    #[serde(default, deserialize_with = "As::<Needed<Text>>::deserialize")]
     pub name: String,
 }
 
 /// A feedback list item.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Feedback {
+    #[serde(deserialize_with = "As::<Id>::deserialize")]
     pub id: FeedbackId,
+    #[serde(default, deserialize_with = "As::<Needed<Text>>::deserialize")]
     pub message: String,
+    #[serde(
+        default,
+        deserialize_with = "As::<OrDefault<Option<Text>>>::deserialize"
+    )]
     pub reporter_email: Option<String>,
+    #[serde(default, deserialize_with = "As::<Needed<Text>>::deserialize")]
     pub status: Status,
+    #[serde(default, deserialize_with = "As::<Needed<Time>>::deserialize")]
     pub received_at: Timestamp,
+    #[serde(default, deserialize_with = "As::<OrDefault<Texts>>::deserialize")]
     pub tags: Vec<String>,
+    #[serde(default, deserialize_with = "As::<OrDefault<Same>>::deserialize")]
     pub app: Option<AppRef>,
+    #[serde(default, deserialize_with = "As::<Needed<Same>>::deserialize")]
     pub project: ProjectRef,
 }
 
-/// Metadata of a submission: SDK-provided and custom key/values.
+/// Metadata of a submission: SDK-provided and custom key/values, each value as text.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Metadata {
-    #[serde(default, deserialize_with = "string_map")]
+    #[serde(default, deserialize_with = "As::<OrDefault<TextMap>>::deserialize")]
     pub built_in: BTreeMap<String, String>,
-    #[serde(default, deserialize_with = "string_map")]
+    #[serde(default, deserialize_with = "As::<OrDefault<TextMap>>::deserialize")]
     pub custom: BTreeMap<String, String>,
 }
 
 /// One delivery channel of a submission.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Delivery {
+    #[serde(default, deserialize_with = "As::<Needed<Text>>::deserialize")]
     pub channel: Channel,
+    #[serde(default, deserialize_with = "As::<Needed<Text>>::deserialize")]
     pub status: DeliveryStatus,
+    #[serde(
+        default,
+        deserialize_with = "As::<OrDefault<Option<Text>>>::deserialize"
+    )]
     pub external_url: Option<String>,
 }
 
 /// A single feedback item with metadata and delivery.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "DetailParts")]
 pub struct FeedbackDetail {
     #[serde(flatten)]
     pub feedback: Feedback,
-    #[serde(default)]
     pub metadata: Metadata,
-    #[serde(default)]
     pub delivery: Vec<Delivery>,
+}
+
+/// How a detail is read: its list item's fields and the rest, from the same object.
+#[derive(Deserialize)]
+pub(crate) struct DetailParts {
+    #[serde(flatten)]
+    pub feedback: Feedback,
+    #[serde(flatten)]
+    pub rest: DetailRest,
+}
+
+/// What a detail holds beyond its list item.
+#[derive(Deserialize)]
+pub(crate) struct DetailRest {
+    #[serde(default, deserialize_with = "As::<OrDefault<Same>>::deserialize")]
+    pub metadata: Metadata,
+    #[serde(
+        default,
+        deserialize_with = "As::<OrDefault<Entries<Same>>>::deserialize"
+    )]
+    pub delivery: Vec<Delivery>,
+}
+
+impl From<DetailParts> for FeedbackDetail {
+    fn from(DetailParts { feedback, rest }: DetailParts) -> Self {
+        Self {
+            feedback,
+            metadata: rest.metadata,
+            delivery: rest.delivery,
+        }
+    }
 }
 
 impl FeedbackDetail {
@@ -202,39 +266,67 @@ impl FeedbackDetail {
     }
 }
 
-/// A project of the account. Which fields are required is not specified, so only `id` and `name`
-/// are demanded.
+/// A project of the account. Which fields are required is not specified; `id` and `name` are
+/// expected.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Project {
+    #[serde(deserialize_with = "As::<Id>::deserialize")]
     pub id: String,
+    #[serde(default, deserialize_with = "As::<Needed<Text>>::deserialize")]
     pub name: String,
-    #[serde(default)]
+    #[serde(
+        default,
+        deserialize_with = "As::<OrDefault<Option<Text>>>::deserialize"
+    )]
     pub slug: Option<String>,
-    #[serde(default)]
+    #[serde(
+        default,
+        deserialize_with = "As::<OrDefault<Option<Time>>>::deserialize"
+    )]
     pub created_at: Option<Timestamp>,
 }
 
 /// An app of the account.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct App {
+    #[serde(deserialize_with = "As::<Id>::deserialize")]
     pub id: String,
-    #[serde(default)]
+    #[serde(
+        default,
+        deserialize_with = "As::<OrDefault<Option<Text>>>::deserialize"
+    )]
     pub project_id: Option<String>,
+    #[serde(default, deserialize_with = "As::<Needed<Text>>::deserialize")]
     pub name: String,
-    #[serde(default)]
+    #[serde(
+        default,
+        deserialize_with = "As::<OrDefault<Option<Text>>>::deserialize"
+    )]
     pub slug: Option<String>,
-    #[serde(default)]
+    #[serde(
+        default,
+        deserialize_with = "As::<OrDefault<Option<Text>>>::deserialize"
+    )]
     pub platform: Option<Platform>,
-    #[serde(default)]
+    #[serde(
+        default,
+        deserialize_with = "As::<OrDefault<Option<Text>>>::deserialize"
+    )]
     pub app_identifier: Option<String>,
-    #[serde(default)]
+    #[serde(
+        default,
+        deserialize_with = "As::<OrDefault<Option<Text>>>::deserialize"
+    )]
     pub region: Option<Region>,
 }
 
-/// A distinct tag with the number of items carrying it.
+/// A distinct tag with the number of items carrying it; a count that is not a whole number
+/// counts as 0.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tag {
+    #[serde(deserialize_with = "As::<Id>::deserialize")]
     pub tag: String,
+    #[serde(default, deserialize_with = "As::<Needed<Count>>::deserialize")]
     pub count: u64,
 }
 

@@ -105,6 +105,7 @@ async fn listen(
         secret,
         tolerance: DEFAULT_TOLERANCE,
         seen: Seen::memory(),
+        store: None,
         jsonl: journal.map(Jsonl::Own),
         clock: crate::clock::system(),
     };

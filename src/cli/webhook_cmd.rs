@@ -4,10 +4,12 @@
 //! by `--secret-env`, never from an argument.
 //!
 //! `listen` also writes each accepted `feedback.created` item, with its metadata, into the
-//! account's local store (unless `--no-store`): after the journal line that gates the 204, never
-//! in its way. A store that cannot be opened or written is reported on stderr; the delivery is
-//! acknowledged all the same (the journal has it, and the next sync fetches the item). At
-//! start, the items of the journal's tail that the store lacks are stored first.
+//! account's local store (unless `--no-store`), in the transaction that records the delivery's
+//! id there, after the journal line and before the 204: a redelivery is recognised after a
+//! restart, and a delivery the store could not take is answered 500 (the service delivers it
+//! again). Without a store (`--no-store`, or one that cannot be opened, which is reported on
+//! stderr) the ids are remembered in the seen file. At start, the items of the journal's tail
+//! that the store lacks are stored first.
 
 use std::io::{Read, Write};
 use std::net::SocketAddr;
@@ -21,7 +23,6 @@ use super::CliError;
 use crate::clock;
 use crate::signals::Signals;
 use crate::store::Store;
-use crate::webhook::Event;
 use crate::webhook::receiver::{self, Jsonl, Notice, ReceiverConfig, StartError};
 use crate::webhook::seen::{self, Seen};
 use crate::webhook::{Delivery, MAX_BODY, Secret, verify};
@@ -74,7 +75,8 @@ pub struct ListenArgs {
     /// them to stdout, each line flushed before the delivery is acknowledged].
     #[arg(long, value_name = "FILE")]
     pub jsonl: Option<PathBuf>,
-    /// The record of ids already received [default: webhook-seen.txt in the data folder].
+    /// The record of ids already received when there is no store (with a store, the store
+    /// keeps them) [default: webhook-seen.txt in the data folder].
     #[arg(long, value_name = "FILE")]
     pub seen_file: Option<PathBuf>,
 }
@@ -146,25 +148,45 @@ pub fn run_verify(
 /// flight are answered within the record timeout) and ends with [`CliError::Signal`] (exit
 /// status 128 + its number). Nothing it writes can hold up the signal: the records are written
 /// by the receiver within its timeout, the summaries by a thread of their own.
-async fn listen_until_stopped(args: &ListenArgs, mut store: Option<Store>) -> Result<(), CliError> {
+async fn listen_until_stopped(args: &ListenArgs, store: Option<Store>) -> Result<(), CliError> {
     let secret = args.secret.secret()?;
-    let seen_path = args
-        .seen_file
-        .clone()
-        .or_else(seen::default_path)
-        .ok_or_else(|| CliError::Usage("no data folder; pass --seen-file".to_owned()))?;
-    let seen = Seen::open(&seen_path)
-        .map_err(|e| CliError::Other(format!("cannot open {}: {e}", seen_path.display())))?;
-    let skipped = seen.skipped_lines();
     let mut caught_up = None;
+    let mut store = store;
     if let Some(journal) = &args.jsonl {
         (store, caught_up) = catch_up(store, journal.clone()).await;
     }
+    let (seen, store, remembered, torn) = match store {
+        Some(store) => {
+            let (store, name) = prune_seen(store).await?;
+            let remembered = format!("ids remembered and items stored in {name}");
+            (Seen::memory(), Some(store), remembered, None)
+        }
+        None => {
+            let seen_path = args
+                .seen_file
+                .clone()
+                .or_else(seen::default_path)
+                .ok_or_else(|| CliError::Usage("no data folder; pass --seen-file".to_owned()))?;
+            let seen = Seen::open(&seen_path).map_err(|e| {
+                CliError::Other(format!("cannot open {}: {e}", seen_path.display()))
+            })?;
+            let skipped = seen.skipped_lines();
+            let torn = (skipped > 0).then(|| {
+                format!(
+                    "skipped {skipped} unreadable line(s) of {} (torn by a crash or a full disk)",
+                    seen_path.display()
+                )
+            });
+            let remembered = format!("ids remembered in {}", seen_path.display());
+            (seen, None, remembered, torn)
+        }
+    };
     let config = ReceiverConfig {
         addr: args.addr,
         secret,
         tolerance: args.secret.tolerance(),
         seen,
+        store,
         jsonl: Some(args.jsonl.clone().map_or(Jsonl::Stdout, Jsonl::File)),
         clock: clock::system(),
     };
@@ -180,32 +202,21 @@ async fn listen_until_stopped(args: &ListenArgs, mut store: Option<Store>) -> Re
     // Installed before the banner, so a script that saw the banner may send SIGTERM.
     let mut signals = Signals::install();
     let mut summaries = Summaries::start(Box::new(std::io::stdout()));
-    let stored = store
-        .as_ref()
-        .map(|s| format!("; items stored in {}", s.describe()))
-        .unwrap_or_default();
     eprintln!(
-        "receiving webhooks at {} (POST / or /webhook); events written to {records}; ids remembered in {}{stored}; Ctrl-C to stop",
+        "receiving webhooks at {} (POST / or /webhook); events written to {records}; {remembered}; Ctrl-C to stop",
         handle.url(),
-        seen_path.display()
     );
     if let Some(line) = caught_up {
         eprintln!("{line}");
     }
-    if skipped > 0 {
-        eprintln!(
-            "skipped {skipped} unreadable line(s) of {} (torn by a crash or a full disk)",
-            seen_path.display()
-        );
+    if let Some(line) = torn {
+        eprintln!("{line}");
     }
     let number = loop {
         tokio::select! {
             number = signals.next() => break number,
             Some(notice) = notices.recv() => {
                 report(&notice, args.jsonl.is_some(), &mut summaries);
-                if let Notice::Accepted(event) = notice {
-                    store = store_event(store, *event).await;
-                }
             }
         }
     };
@@ -213,6 +224,20 @@ async fn listen_until_stopped(args: &ListenArgs, mut store: Option<Store>) -> Re
     signals.exit_on_next();
     handle.shutdown().await;
     Err(CliError::Signal(number))
+}
+
+/// Forgets the oldest delivery ids the store keeps (as the seen file does), off the async
+/// threads; returns the store and what the banner calls it.
+async fn prune_seen(mut store: Store) -> Result<(Store, String), CliError> {
+    let pruned = tokio::task::spawn_blocking(move || {
+        crate::webhook::stored::prune_seen(&mut store).map(|_| {
+            let name = store.describe();
+            (store, name)
+        })
+    })
+    .await
+    .map_err(|e| CliError::Other(format!("the store task failed: {e}")))?;
+    Ok(pruned?)
 }
 
 /// Summary lines bound for stdout, written by a thread of their own: a stdout nobody reads
@@ -300,41 +325,6 @@ async fn catch_up(store: Option<Store>, path: PathBuf) -> (Option<Store>, Option
     }
 }
 
-/// Writes an accepted `feedback.created` item into the store, off the async threads (it waits
-/// for another process's write and syncs to disk); a failure is one line on stderr. Hands the
-/// store back for the next one.
-async fn store_event(store: Option<Store>, event: Event) -> Option<Store> {
-    let mut store = store?;
-    let Event::FeedbackCreated(submission) = event else {
-        return Some(store);
-    };
-    let written = tokio::task::spawn_blocking(move || {
-        let written = crate::webhook::stored::store_submission(&mut store, &submission);
-        (store, written, submission.id)
-    })
-    .await;
-    match written {
-        Ok((store, Ok(Some(_)), _)) => Some(store),
-        Ok((store, Ok(None), id)) => {
-            let id = crate::excerpt::excerpt(id.as_str(), 40);
-            eprintln!(
-                "{id} is in the journal but not stored: its project is not among those of the account {} mirrors (a webhook of another account? pass --profile or --store; a new project is stored by the next sync)",
-                store.describe()
-            );
-            Some(store)
-        }
-        Ok((store, Err(error), id)) => {
-            let id = crate::excerpt::excerpt(id.as_str(), 40);
-            eprintln!("warning: {id} is in the journal but not in the store: {error}");
-            Some(store)
-        }
-        Err(error) => {
-            eprintln!("warning: the store task failed ({error}); deliveries are no longer stored");
-            None
-        }
-    }
-}
-
 /// Each accepted event's summary line goes to stdout when the records are in `--jsonl`
 /// (`in_file`), to stderr when stdout is the record (its lines were written before the
 /// answer); bodies kept raw, duplicates and refusals go to stderr.
@@ -359,6 +349,12 @@ fn report(notice: &Notice, in_file: bool, summaries: &mut Summaries) {
         Notice::Duplicate(id) => {
             let id = crate::excerpt::excerpt(id, 40);
             eprintln!("duplicate delivery of {id} acknowledged, not recorded again");
+        }
+        Notice::OtherAccount(id) => {
+            let id = crate::excerpt::excerpt(id, 40);
+            eprintln!(
+                "{id} is in the journal but not stored: its project is not among those of the store's account (a webhook of another account? pass --profile or --store; a new project is stored by the next sync)"
+            );
         }
         Notice::Rejected { status, reason } => {
             eprintln!("rejected a delivery ({status}): {reason}");

@@ -11,6 +11,7 @@
 
 mod account;
 mod catalog;
+mod deliveries;
 mod enrich;
 mod files;
 mod integrity;

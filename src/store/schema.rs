@@ -5,7 +5,7 @@
 use rusqlite_migration::{M, Migrations};
 
 /// The SQL of every migration, oldest first.
-pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11];
+pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
 /// where it is shown. `items.k` is the item's place in time (in schema 1 and 2, `received` in
@@ -272,6 +272,15 @@ CREATE INDEX items_by_unknown_status ON items(unknown_status) WHERE unknown_stat
 /// detail is stored, even once a webhook delivery brought its metadata.
 const V11: &str = r"
 ALTER TABLE enrich_queue ADD COLUMN detail INTEGER NOT NULL DEFAULT 0;
+";
+
+/// Schema 12 (webhooks, `store::deliveries`): the idempotency keys of the deliveries a webhook
+/// receiver acknowledged, each with when it was first seen (Unix microseconds), so a redelivery
+/// is recognised after a restart; written in the transaction that stores what the delivery
+/// brought. The oldest are pruned by count (the index walks them oldest first).
+const V12: &str = r"
+CREATE TABLE webhook_seen (key TEXT PRIMARY KEY, seen_at INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX webhook_seen_by_time ON webhook_seen(seen_at);
 ";
 
 /// [`recount_pivot_counts`]: the statements that count `pivot_counts` from the tables.

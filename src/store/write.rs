@@ -14,7 +14,7 @@ pub(super) use items::recounted;
 use items::{forget_item, put_all};
 
 pub mod counts;
-mod items;
+pub(in crate::store) mod items;
 #[cfg(test)]
 pub(super) mod tests_counts;
 

@@ -149,14 +149,16 @@ pub async fn migrate(client: &mut tokio_postgres::Client) -> Result<i32, TeamErr
         &[],
     )
     .await?;
-    let role_exists = tx
-        .query_opt("SELECT 1 FROM pg_roles WHERE rolname = $1", &[&MEMBER_ROLE])
-        .await?
-        .is_some();
-    if !role_exists {
-        tx.batch_execute(&format!("CREATE ROLE {MEMBER_ROLE} NOLOGIN"))
-            .await?;
-    }
+    // Roles are the whole server's: another database's `team init` may create it meanwhile.
+    tx.batch_execute(&format!(
+        "DO $$ BEGIN
+             IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{MEMBER_ROLE}') THEN
+                 CREATE ROLE {MEMBER_ROLE} NOLOGIN;
+             END IF;
+         EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+         END $$"
+    ))
+    .await?;
     tx.batch_execute(&format!(
         "CREATE SCHEMA IF NOT EXISTS {SCHEMA};
          CREATE TABLE IF NOT EXISTS {SCHEMA}.version (

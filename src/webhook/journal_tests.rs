@@ -101,7 +101,14 @@ fn every_line_and_every_seen_id_is_synced_before_it_is_reported_written() {
         )),
     );
     assert_eq!(
-        recorder.record(Some("fb_1"), &line("fb_1")).unwrap(),
+        recorder
+            .record(
+                Some("fb_1"),
+                &line("fb_1"),
+                None,
+                jiff::Timestamp::UNIX_EPOCH
+            )
+            .unwrap(),
         Recorded::New
     );
     assert!(jsonl.all_synced() && seen.all_synced());
@@ -135,12 +142,26 @@ fn a_failed_jsonl_write_records_no_id_so_the_retry_is_kept() {
             AppendLog::new(jsonl.sink(), false),
         )),
     );
-    let error = recorder.record(Some("fb_1"), &line("fb_1")).unwrap_err();
+    let error = recorder
+        .record(
+            Some("fb_1"),
+            &line("fb_1"),
+            None,
+            jiff::Timestamp::UNIX_EPOCH,
+        )
+        .unwrap_err();
     assert!(matches!(error, RecordError::Jsonl { .. }), "{error}");
     assert!(error.to_string().contains("events.jsonl"), "{error}");
     jsonl.set_room(None);
     assert_eq!(
-        recorder.record(Some("fb_1"), &line("fb_1")).unwrap(),
+        recorder
+            .record(
+                Some("fb_1"),
+                &line("fb_1"),
+                None,
+                jiff::Timestamp::UNIX_EPOCH
+            )
+            .unwrap(),
         Recorded::New
     );
     let (ids, torn) = ids(&jsonl.bytes());
@@ -158,16 +179,37 @@ fn a_failed_seen_write_is_an_error_but_the_id_is_remembered_for_the_process() {
             AppendLog::new(jsonl.sink(), false),
         )),
     );
-    let error = recorder.record(Some("fb_1"), &line("fb_1")).unwrap_err();
+    let error = recorder
+        .record(
+            Some("fb_1"),
+            &line("fb_1"),
+            None,
+            jiff::Timestamp::UNIX_EPOCH,
+        )
+        .unwrap_err();
     assert!(matches!(error, RecordError::Seen(_)), "{error}");
     assert_eq!(
-        recorder.record(Some("fb_1"), &line("fb_1")).unwrap(),
+        recorder
+            .record(
+                Some("fb_1"),
+                &line("fb_1"),
+                None,
+                jiff::Timestamp::UNIX_EPOCH
+            )
+            .unwrap(),
         Recorded::Duplicate,
         "the service's retry is not recorded twice"
     );
     assert_eq!(jsonl.bytes(), line("fb_1"));
     seen.set_room(None);
-    recorder.record(Some("fb_2"), &line("fb_2")).unwrap();
+    recorder
+        .record(
+            Some("fb_2"),
+            &line("fb_2"),
+            None,
+            jiff::Timestamp::UNIX_EPOCH,
+        )
+        .unwrap();
     let ids = read_lines::<String>(&seen.bytes());
     assert_eq!(ids.records, ["fb_2"]);
     assert_eq!(ids.torn, [1]);
@@ -237,6 +279,7 @@ async fn a_kept_delivery_whose_seen_write_fails_is_still_reported_and_answered_5
         secret: Secret::new(b"whsec_disk").unwrap(),
         tolerance: DEFAULT_TOLERANCE,
         seen: Seen::with_sink(Disk::with_room(0).sink()),
+        store: None,
         jsonl: None,
         clock: crate::clock::ManualClock::new(jiff::Timestamp::from_second(NOW).unwrap()),
     };

@@ -28,6 +28,7 @@ use super::seen::Seen;
 use super::serve::{self, Handler, Limits};
 use crate::background::Background;
 use crate::clock::SharedClock;
+use crate::store::Store;
 
 /// How to run a receiver.
 #[derive(Debug)]
@@ -35,8 +36,11 @@ pub struct ReceiverConfig {
     pub addr: SocketAddr,
     pub secret: Secret,
     pub tolerance: Duration,
-    /// The idempotency record.
+    /// The idempotency record, when there is no store.
     pub seen: Seen,
+    /// Where the idempotency keys are kept instead of `seen`, in the transaction that also
+    /// stores the item each delivery brings (`webhook listen` with a store).
+    pub store: Option<Store>,
     /// Where kept deliveries are written, one JSON document per line (`None`: nowhere).
     pub jsonl: Option<Jsonl>,
     pub clock: SharedClock,
@@ -64,6 +68,9 @@ pub enum Notice {
     Unparsed { key: String, reason: String },
     /// Verified, but its idempotency key was recorded before: acknowledged, not recorded again.
     Duplicate(String),
+    /// Recorded (and reported as accepted), but with the receiver's store its item is not
+    /// stored: its project is not among those of the store's account (the feedback id).
+    OtherAccount(String),
     /// Refused with this status and reason (500: it could not be written; it will come again).
     Rejected { status: u16, reason: String },
 }
@@ -135,7 +142,10 @@ pub async fn start_with(
         body_timeout: limits.body_timeout,
         record_timeout: limits.record_timeout,
         clock: config.clock,
-        record: Arc::new(tokio::sync::Mutex::new(Recorder::new(config.seen, jsonl))),
+        record: Arc::new(tokio::sync::Mutex::new(match config.store {
+            Some(store) => Recorder::with_store(store, jsonl),
+            None => Recorder::new(config.seen, jsonl),
+        })),
         notices,
     });
     let listener = tokio::net::TcpListener::bind(config.addr)
@@ -312,14 +322,32 @@ async fn keep(shared: &Arc<Shared>, entry: Entry) -> Response {
         return refuse(shared, StatusCode::INTERNAL_SERVER_ERROR, late());
     };
     let writer = Arc::clone(shared);
+    let now = shared.clock.now();
     let task = tokio::task::spawn_blocking(move || {
-        let written = records.record(key.as_deref(), &line);
+        let submission = match &notice {
+            Notice::Accepted(event) => match &**event {
+                Event::FeedbackCreated(submission) => Some(submission),
+                Event::Other { .. } => None,
+            },
+            _ => None,
+        };
+        let written = records.record(key.as_deref(), &line, submission, now);
+        let other_account = submission.map(|s| s.id.0.clone());
         match &written {
-            Ok(Recorded::New) | Err(RecordError::Seen(_)) => report(&writer, notice),
+            Ok(Recorded::New) | Err(RecordError::Seen(_) | RecordError::Store(_)) => {
+                report(&writer, notice);
+            }
+            Ok(Recorded::NewOtherAccount) => {
+                report(&writer, notice);
+                report(
+                    &writer,
+                    Notice::OtherAccount(other_account.unwrap_or_default()),
+                );
+            }
             Ok(Recorded::Duplicate) => {
                 report(&writer, Notice::Duplicate(key.unwrap_or_default()));
             }
-            Err(RecordError::Jsonl { .. }) => {}
+            Err(RecordError::Jsonl { .. } | RecordError::Ask(_)) => {}
         }
         written
     });
@@ -330,7 +358,7 @@ async fn keep(shared: &Arc<Shared>, entry: Entry) -> Response {
         Ok(Ok(_)) => return StatusCode::NO_CONTENT.into_response(),
         // Its line is written (or there is none to write) and its key remembered for this
         // process: it was reported, as the retry will be a duplicate.
-        Ok(Err(error @ RecordError::Seen(_))) => {
+        Ok(Err(error @ (RecordError::Seen(_) | RecordError::Store(_)))) => {
             format!("{error}; the delivery is kept, answered 500 so the service delivers it again")
         }
         Ok(Err(error)) => format!("{error}; answered 500 so the service delivers it again"),

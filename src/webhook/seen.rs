@@ -1,4 +1,5 @@
-//! The idempotency record of a receiver: every accepted key (`feedback.id`, or the hash of a
+//! The idempotency record of a receiver without a store (with one, the store keeps the keys:
+//! [`super::stored::record_delivery`]): every accepted key (`feedback.id`, or the hash of a
 //! body kept raw), one JSON string per line in a small file of the platform data folder, so a
 //! delivery that arrives again (even after a restart) is acknowledged but not recorded twice.
 //! Ids are written as terminal-safe JSON strings, so an id with a newline in it cannot forge a
@@ -18,8 +19,9 @@ use std::path::{Path, PathBuf};
 use super::journal::{self, AppendLog, Sink, SyncDir};
 use crate::private_files;
 
-/// When the file holds more ids than this at start, it is rewritten with the newest half.
-const COMPACT_ABOVE: usize = 200_000;
+/// When the file holds more ids than this at start, it is rewritten with the newest half (the
+/// store's record is pruned the same way, [`super::stored::prune_seen`]).
+pub const COMPACT_ABOVE: usize = 200_000;
 
 /// The ids accepted so far.
 #[derive(Debug, Default)]

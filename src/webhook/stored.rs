@@ -1,15 +1,20 @@
 //! Accepted `feedback.created` deliveries into the local store (`webhook listen`, the inbox's
 //! `--listen`): the item and its metadata, which a delivery carries for free.
 //!
-//! The journal (JSONL or stdout) stays the durable record that gates the 204; the store is
-//! written after it and never refuses a delivery. The sighting is dated at the item's
-//! `receivedAt` (what the payload describes: status `new`, no tags), so it never overwrites
-//! what a later list page or detail said about the item, while its metadata is added all the
-//! same. The payload has no platform: the app's, when the store knows it, is used. A delivery
-//! whose project the store's account does not have is not stored: one store never mixes two
-//! accounts.
+//! `webhook listen` with a store records each delivery's idempotency key and its item in one
+//! transaction before the delivery is answered ([`record_delivery`]), so a redelivery is
+//! recognised after a restart. The inbox's receiver answers once its journal line is synced and
+//! stores the item after ([`store_submission`]), never refusing a delivery for it. The sighting is dated at the item's `receivedAt` (what the
+//! payload describes: status `new`, no tags), so it never overwrites what a later list page or
+//! detail said about the item, while its metadata is added all the same. The payload has no
+//! platform: the app's, when the store knows it, is used. A delivery whose project the store's
+//! account does not have is not stored (its key is recorded all the same): one store never
+//! mixes two accounts.
+
+use jiff::Timestamp;
 
 use super::protocol::Submission;
+use crate::api::{Feedback, Metadata};
 use crate::store::{Sighting, Store, StoreError, Written};
 
 /// Stores one delivered submission (idempotent: a repeat changes nothing). `Ok(None)`: not
@@ -19,20 +24,79 @@ pub fn store_submission(
     store: &mut Store,
     submission: &Submission,
 ) -> Result<Option<Written>, StoreError> {
+    let Some((feedback, metadata)) = prepare(store, submission)? else {
+        return Ok(None);
+    };
+    store
+        .put(&[sighting(&feedback, &metadata)], submission.received_at)
+        .map(Some)
+}
+
+/// What [`record_delivery`] did with a delivery seen for the first time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kept {
+    /// Its key is recorded and its item (if it brought one) stored.
+    Stored,
+    /// Its key is recorded; its item is not stored, as its project is not among those of the
+    /// store's account.
+    OtherAccount,
+}
+
+/// Records the delivery with `key`, first seen at `now`, and stores the submission it brought,
+/// in one transaction. `Ok(None)`: the key was recorded before, and nothing is written.
+pub fn record_delivery(
+    store: &mut Store,
+    key: &str,
+    submission: Option<&Submission>,
+    now: Timestamp,
+) -> Result<Option<Kept>, StoreError> {
+    let prepared = match submission {
+        Some(submission) => Some(prepare(store, submission)?),
+        None => None,
+    };
+    let sightings: Vec<Sighting<'_>> = prepared
+        .iter()
+        .flatten()
+        .map(|(feedback, metadata)| sighting(feedback, metadata))
+        .collect();
+    let sighted = submission.map_or(now, |s| s.received_at);
+    let written = store.put_delivery(key, now, &sightings, sighted)?;
+    Ok(written.map(|_| match prepared {
+        Some(None) => Kept::OtherAccount,
+        _ => Kept::Stored,
+    }))
+}
+
+/// Forgets the oldest delivery ids the store keeps when it holds more than the seen file keeps
+/// ([`super::seen::COMPACT_ABOVE`]), down to half as many; returns how many it forgot.
+pub fn prune_seen(store: &mut Store) -> Result<usize, StoreError> {
+    let above = super::seen::COMPACT_ABOVE;
+    store.prune_deliveries(above, above / 2)
+}
+
+/// The item and metadata a submission brings; `None` when its project is another account's.
+fn prepare(
+    store: &Store,
+    submission: &Submission,
+) -> Result<Option<(Feedback, Metadata)>, StoreError> {
     let known = store.known_project_ids()?;
     if !known.is_empty() && !known.contains(&submission.project_id) {
         return Ok(None);
     }
     let platform = store.known_platform(&submission.app_id)?;
-    let feedback = submission.to_feedback(platform);
-    let metadata = submission.rest_metadata();
-    let sighting = Sighting {
-        feedback: &feedback,
+    Ok(Some((
+        submission.to_feedback(platform),
+        submission.rest_metadata(),
+    )))
+}
+
+fn sighting<'a>(feedback: &'a Feedback, metadata: &'a Metadata) -> Sighting<'a> {
+    Sighting {
+        feedback,
         listed: None,
-        metadata: Some(&metadata),
+        metadata: Some(metadata),
         delivery: None,
-    };
-    store.put(&[sighting], submission.received_at).map(Some)
+    }
 }
 
 /// How many of a journal's items [`store_journaled`] stored, and how many it left out as

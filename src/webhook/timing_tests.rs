@@ -63,6 +63,7 @@ async fn a_delivery_that_cannot_be_recorded_in_time_is_answered_500_and_reported
         secret: Secret::new(b"whsec_disk").unwrap(),
         tolerance: DEFAULT_TOLERANCE,
         seen: Seen::with_sink(Box::new(stuck.clone())),
+        store: None,
         jsonl: None,
         clock: crate::clock::ManualClock::new(jiff::Timestamp::from_second(NOW).unwrap()),
     };

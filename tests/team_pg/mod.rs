@@ -31,7 +31,16 @@ impl Db {
                     std::env::var("CI").as_deref() != Ok("true"),
                     "no PostgreSQL for the team tests under CI: {error}"
                 );
-                eprintln!("skipped: no PostgreSQL at {} ({error})", admin.describe());
+                // Once per run, past the test harness's capture (it holds back `eprintln!`).
+                static SAID: std::sync::Once = std::sync::Once::new();
+                SAID.call_once(|| {
+                    use std::io::Write as _;
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "team tests skipped: no PostgreSQL at {} ({error}); set FEEDBACK_TEST_PG",
+                        admin.describe()
+                    );
+                });
                 return None;
             }
         };

@@ -104,7 +104,11 @@ pub fn listening(command: Command) -> (Running, String) {
     let listen = spawn(command);
     let banner = next(&listen.err, "the listen banner");
     assert!(banner.starts_with("receiving webhooks at"), "{banner}");
-    assert!(banner.contains("webhook-seen.txt"), "{banner}");
+    assert!(
+        banner.contains("ids remembered in") && banner.contains("webhook-seen.txt")
+            || banner.contains("ids remembered and items stored in"),
+        "{banner}"
+    );
     let url = banner
         .split_whitespace()
         .find(|w| w.starts_with("http://"))

@@ -12,7 +12,7 @@ use super::counts::{Deltas, Shape, read_shape};
 use super::{Sighting, Written};
 use crate::api::Feedback;
 
-pub(super) fn put_all(
+pub(in crate::store) fn put_all(
     tx: &Transaction<'_>,
     sightings: &[Sighting<'_>],
     at: Timestamp,
