@@ -13,6 +13,9 @@ fn admin_url() -> TeamUrl {
     text.parse().expect("FEEDBACK_TEST_PG is a PostgreSQL URL")
 }
 
+/// The skip is said once per run.
+static SKIP_SAID: std::sync::Once = std::sync::Once::new();
+
 /// A database of the test's own.
 pub struct Db {
     pub name: String,
@@ -32,8 +35,7 @@ impl Db {
                     "no PostgreSQL for the team tests under CI: {error}"
                 );
                 // Once per run, past the test harness's capture (it holds back `eprintln!`).
-                static SAID: std::sync::Once = std::sync::Once::new();
-                SAID.call_once(|| {
+                SKIP_SAID.call_once(|| {
                     use std::io::Write as _;
                     let _ = writeln!(
                         std::io::stderr(),
