@@ -7,6 +7,7 @@ pub mod completions;
 pub mod discovery;
 pub mod doctor;
 pub mod error;
+pub mod estimate;
 pub mod export;
 pub mod inbox;
 pub mod list;
