@@ -47,12 +47,11 @@ pub async fn inbox(args: &Args) -> Result<(), CliError> {
         Some(store) => store,
         None => Store::open_memory()?,
     };
-    if args.app.is_some() || args.project.is_some() {
+    if args.scope.is_set() {
         let client = Client::builder(resolved.base_url.as_str(), resolved.key.clone())?
             .on_wait(super::wait_reporter(false))
             .build()?;
-        let (project, app) = (args.project.as_deref(), args.app.as_deref());
-        super::scope::start_view(&mut store, &client, project, app).await?;
+        super::scope::start_view(&mut store, &client, &args.scope).await?;
     }
     let builder = Client::builder(resolved.base_url.as_str(), resolved.key)?;
     let live = match (&args.listen, &args.secret_env) {

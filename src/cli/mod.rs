@@ -12,7 +12,9 @@ pub mod export;
 pub mod inbox;
 pub mod list;
 pub mod names;
+pub mod offline;
 pub mod output;
+pub mod query_arg;
 pub mod scope;
 pub mod search_cmd;
 pub mod show;
@@ -37,7 +39,15 @@ use crate::config;
 
 /// Triage end-user feedback from the feedback service, from the terminal.
 #[derive(Debug, Parser)]
-#[command(name = "feedback-inbox", version, about)]
+#[command(
+    name = "feedback-inbox",
+    version,
+    about,
+    mut_args(scope::helps(&[
+        ("app", "Open the inbox on this app (its name, slug or id)"),
+        ("project", "Open the inbox on this project (its name, slug or id)"),
+    ])),
+)]
 pub struct Args {
     /// The service's base URL (overrides FEEDBACK_BASE_URL and the config file).
     #[arg(long, global = true, value_name = "URL")]
@@ -61,12 +71,8 @@ pub struct Args {
     /// Name of the environment variable holding the webhook signing secret (with --listen).
     #[arg(long, value_name = "VAR", requires = "listen")]
     pub secret_env: Option<String>,
-    /// Open the inbox on this app (its name, slug or id).
-    #[arg(long, value_name = "APP")]
-    pub app: Option<String>,
-    /// Open the inbox on this project (its name, slug or id).
-    #[arg(long, value_name = "PROJECT")]
-    pub project: Option<String>,
+    #[command(flatten)]
+    pub scope: scope::ScopeArgs,
     /// Without a command, the interactive inbox opens.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -127,7 +133,7 @@ pub async fn run(args: Args) -> Result<(), CliError> {
                 .to_owned(),
         ));
     }
-    if args.app.is_some() || args.project.is_some() {
+    if args.scope.is_set() {
         return Err(CliError::Usage(
             "--app/--project before the command open the inbox filtered; put them after the command"
                 .to_owned(),

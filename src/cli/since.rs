@@ -181,7 +181,7 @@ impl Stopped {
                 format!(
                     "{head}; about {} saved (the local store holds {} older items of this list)",
                     plural(saved, "request"),
-                    super::store_cmd::info::grouped(older)
+                    crate::text::output::thousands(older)
                 )
             }
             None => format!("{head}; the older pages were not fetched"),
