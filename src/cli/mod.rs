@@ -1,6 +1,8 @@
 //! The command line: argument definitions, account setup, and one module per non-interactive
 //! command. Human-facing output (table, text, csv) goes through the sanitizer; JSON keeps the
 //! server's text (the serializer escapes it). Errors become one line on stderr and an exit code.
+//! The interactive inbox is prepared here and opened through a [`screen::Screen`], given by the
+//! caller.
 
 pub mod account;
 pub mod completions;
@@ -16,6 +18,7 @@ pub mod offline;
 pub mod output;
 pub mod query_arg;
 pub mod scope;
+pub mod screen;
 pub mod search_cmd;
 pub mod show;
 pub mod sim_cmd;
@@ -120,12 +123,13 @@ pub enum Command {
     Stats(stats::StatsArgs),
 }
 
-/// Runs a parsed command line. Batch commands lock stdout for their output; the inbox does not
-/// (the terminal is written from its own code paths).
-pub async fn run(args: Args) -> Result<(), CliError> {
+/// Runs a parsed command line; the inbox (no command, or `demo`) opens on `screen`. Batch
+/// commands lock stdout for their output; the inbox does not (the terminal is written from its
+/// own code paths).
+pub async fn run(args: Args, screen: &impl screen::Screen) -> Result<(), CliError> {
     let out = || std::io::stdout().lock();
     let Some(command) = &args.command else {
-        return inbox::inbox(&args).await;
+        return inbox::inbox(&args, screen).await;
     };
     if args.listen.is_some() {
         return Err(CliError::Usage(
@@ -140,10 +144,13 @@ pub async fn run(args: Args) -> Result<(), CliError> {
         ));
     }
     match command {
-        Command::Demo(demo) => inbox::demo(&args, demo).await,
+        Command::Demo(demo) => inbox::demo(&args, demo, screen).await,
         Command::Sim(sim) => sim_cmd::run(sim, &mut out()).await,
         Command::Account => account::run(&args, &mut out()).await,
-        Command::Doctor => doctor::run(&args, &mut out()).await,
+        Command::Doctor => {
+            let settings = |args: &Args| inbox::check_settings(args, screen);
+            doctor::run(&args, &settings, &mut out()).await
+        }
         Command::Completions(shell) => completions::completions(shell, &mut out()),
         Command::Man(man) => completions::man(man, &mut out()),
         Command::Store(store) => store_cmd::run(&args, store, &mut out()),
