@@ -81,11 +81,9 @@ fn searches(c: &mut Criterion) {
         for input in QUERIES {
             let query = parse(input).unwrap();
             let sql = store.compile(&query, &cx).unwrap();
-            let view = ViewQuery {
-                status: std::env::var("SEARCH_BENCH_STATUS").ok(),
-                ..ViewQuery::default()
-            }
-            .search(sql);
+            let view = ViewQuery::default()
+                .in_status(std::env::var("SEARCH_BENCH_STATUS").ok())
+                .search(sql);
             eprintln!(
                 "{phase}{input}: {} match\n    {}",
                 store.view_keys(&view, None).unwrap().len(),

@@ -188,15 +188,9 @@ fn storing(c: &mut Criterion) {
 /// The queries behind a view at scale: a status's first screen, all its keys, its count.
 fn views(c: &mut Criterion) {
     let store = big_store();
-    let new = ViewQuery {
-        status: Some("new".into()),
-        ..ViewQuery::default()
-    };
+    let new = ViewQuery::listed(Some("new"));
     let project = store.counts(Some("new")).unwrap().projects[1].id.clone();
-    let by_project = ViewQuery {
-        project: Some(project),
-        ..new.clone()
-    };
+    let by_project = new.clone().in_project(Some(project));
     let mut group = c.benchmark_group("view_1m");
     group.sample_size(10);
     group.bench_function("first_screen_new", |b| {
@@ -247,11 +241,7 @@ fn searches(c: &mut Criterion) {
         ("prefix", "notif*"),
     ] {
         let sql = store.compile(&parse(input).unwrap(), &cx).unwrap();
-        let view = ViewQuery {
-            status: Some("new".into()),
-            ..ViewQuery::default()
-        }
-        .search(sql);
+        let view = ViewQuery::listed(Some("new")).search(sql);
         let matched = store.view_keys(&view, None).unwrap().len();
         eprintln!("{input:?}: {matched} matches among new items");
         group.bench_function(format!("{name}_first_screen"), |b| {
@@ -282,14 +272,7 @@ fn pivots(c: &mut Criterion) {
     };
     let views = [
         ("all", ViewQuery::default()),
-        (
-            "new",
-            ViewQuery {
-                status: Some("new".into()),
-                ..ViewQuery::default()
-            }
-            .hide_triaged(anchor()),
-        ),
+        ("new", ViewQuery::listed(Some("new")).hide_triaged(anchor())),
     ];
     let mut group = c.benchmark_group("pivot_1m");
     group.sample_size(10);

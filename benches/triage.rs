@@ -26,10 +26,7 @@ fn env_or(name: &str, default: usize) -> usize {
 }
 
 fn new_items() -> ViewQuery {
-    ViewQuery {
-        status: Some("new".into()),
-        ..ViewQuery::default()
-    }
+    ViewQuery::listed(Some("new"))
 }
 
 /// A store of `count` generated items in `dir`, one item in `every` seen, a third of those

@@ -11,6 +11,7 @@ pub mod config;
 pub mod detail_fields;
 pub mod excerpt;
 pub mod json;
+pub mod launch;
 pub mod logging;
 mod mutex;
 pub mod private_files;

@@ -1,10 +1,11 @@
-//! The `feedback-inbox` binary: parse arguments, start logging, run the command, and turn a
-//! failure into one line on stderr and an exit code.
+//! The `feedback-inbox` binary: parse arguments, start logging, run the command (the inbox on
+//! the terminal, through `launch`), and turn a failure into one line on stderr and an exit code.
 
 use std::process::ExitCode;
 
 use clap::Parser;
 use feedback_inbox::cli::{self, Args};
+use feedback_inbox::launch;
 
 /// Panics go to the log file too (the default hook then prints them to stderr, after the
 /// inbox's hook restored the terminal).
@@ -30,7 +31,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let result = runtime.block_on(cli::run(args));
+    let result = runtime.block_on(launch::run(args));
     // A blocking write that never ends (a stdout nobody reads) must not keep the process
     // alive: whatever has to be durable was awaited by the command.
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));

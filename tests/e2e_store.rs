@@ -30,11 +30,7 @@ fn stored_matches(path: &std::path::Path, query: &str) -> usize {
         tz: jiff::tz::TimeZone::UTC,
     };
     let sql = store.compile(&parse(query).unwrap(), &cx).unwrap();
-    let view = ViewQuery {
-        status: Some("new".into()),
-        ..ViewQuery::default()
-    }
-    .search(sql);
+    let view = ViewQuery::listed(Some("new")).search(sql);
     store.view_keys(&view, None).unwrap().len()
 }
 

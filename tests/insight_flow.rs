@@ -44,12 +44,7 @@ async fn e_fetches_the_views_details_in_the_background_and_the_coverage_follows(
     });
     assert!(!frame.contains("based on 0 "), "{frame}");
     let coverage = store
-        .read(|s| {
-            s.detail_coverage(&ViewQuery {
-                status: Some("new".to_owned()),
-                ..ViewQuery::default()
-            })
-        })
+        .read(|s| s.detail_coverage(&ViewQuery::listed(Some("new"))))
         .unwrap();
     assert_eq!(coverage.with_detail, coverage.total);
     // The groups follow the details that came (throttled): every item with metadata counts.

@@ -31,15 +31,7 @@ async fn s_shows_the_similar_items_with_the_stores_count_and_esc_goes_back() {
     });
     // The first of the first screen's items that has near-duplicates, and their count.
     let keys = store
-        .read(|s| {
-            s.view_keys(
-                &ViewQuery {
-                    status: Some("new".to_owned()),
-                    ..ViewQuery::default()
-                },
-                Some(25),
-            )
-        })
+        .read(|s| s.view_keys(&ViewQuery::listed(Some("new")), Some(25)))
         .unwrap();
     let (position, total) = keys
         .iter()

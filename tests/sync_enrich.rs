@@ -16,10 +16,7 @@ use feedback_inbox::sync::{SyncError, SyncSettings, Syncer};
 use sync_support::{file_syncer, memory_syncer, mirror};
 
 fn new_items() -> ViewQuery {
-    ViewQuery {
-        status: Some("new".into()),
-        ..ViewQuery::default()
-    }
+    ViewQuery::listed(Some("new"))
 }
 
 fn detail_requests(r: &common::Rig) -> u64 {
@@ -104,10 +101,7 @@ async fn enrichment_keeps_the_floor_and_survives_429_and_5xx() {
     let r = rig(120, 10).await;
     let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
     mirror(&syncer, &Status::New).await;
-    let view = ViewQuery {
-        status: Some("new".into()),
-        ..ViewQuery::default()
-    };
+    let view = ViewQuery::listed(Some("new"));
     let queued = shared
         .write(|s| s.queue_details(&view, Basis::Metadata))
         .unwrap()

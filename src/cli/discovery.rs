@@ -12,6 +12,7 @@ use super::CliError;
 use super::export::table_fit::{FittedTable, Spec, TableMode};
 use super::names::{Catalog, Kind, Resolver};
 use super::output::{TableFormat, csv_cell};
+use super::scope::{ScopeArgs, helps};
 use crate::api::{App, Client, Project, ScopeQuery, Tag};
 use crate::text::sanitize_line;
 
@@ -35,13 +36,13 @@ pub struct AppsArgs {
 }
 
 #[derive(Debug, Clone, Args)]
+#[command(mut_args(helps(&[
+    ("project", "Only tags of this project: its name, slug or id"),
+    ("app", "Only tags of this app: its name, slug or id"),
+])))]
 pub struct TagsArgs {
-    /// Only tags of this project: its name, slug or id.
-    #[arg(long, value_name = "PROJECT")]
-    pub project: Option<String>,
-    /// Only tags of this app: its name, slug or id.
-    #[arg(long, value_name = "APP")]
-    pub app: Option<String>,
+    #[command(flatten)]
+    pub scope: ScopeArgs,
     #[command(flatten)]
     pub format: FormatArg,
 }
@@ -128,9 +129,7 @@ pub async fn tags(
     args: &TagsArgs,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let (project, app) = resolver
-        .scope(args.project.as_deref(), args.app.as_deref())
-        .await?;
+    let (project, app) = args.scope.resolve(resolver).await?;
     let scope = ScopeQuery {
         app: app.map(|a| a.id),
         project: project.map(|p| p.id),

@@ -1,6 +1,8 @@
 //! The interactive inbox: `feedback-inbox` (the configured account, over its local store) and
 //! `feedback-inbox demo` (the embedded simulator with its seeded data, no key needed, over a
 //! throwaway store in a temporary folder removed at exit: it never touches the user's store).
+//! This prepares what the inbox runs on (account, store, syncer, webhook receivers, the config
+//! file's settings), opens it through a [`Screen`], and cleans up after it.
 
 use std::io::IsTerminal;
 use std::net::SocketAddr;
@@ -10,19 +12,18 @@ use std::time::Duration;
 
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
+use super::screen::{Inbox, Screen, Settings};
 use super::{Args, CliError};
 use crate::api::{ApiKey, Client, Wait};
-use crate::clipboard::SystemClipboard;
 use crate::sim::submit::{SubmitHandle, Submitter};
 use crate::sim::webhooks::{Plan, Sender, WebhookTarget};
 use crate::sim::{self, DEMO_KEY};
 use crate::store::{Shared, Store};
 use crate::sync::{SyncSettings, Syncer};
-use crate::tui::{self, Arrival, keymap::Keymap};
 use crate::webhook::inbox_journal;
 use crate::webhook::receiver::{self, Jsonl, Notice, ReceiverConfig, ReceiverHandle};
 use crate::webhook::seen::Seen;
-use crate::webhook::{DEFAULT_TOLERANCE, Event, Secret};
+use crate::webhook::{DEFAULT_TOLERANCE, Event, Secret, Submission};
 
 /// `demo` takes the simulator's data flags, and can make new feedback arrive live.
 #[derive(Debug, Clone, clap::Args)]
@@ -35,9 +36,9 @@ pub struct DemoArgs {
 }
 
 /// The inbox for the configured account.
-pub async fn inbox(args: &Args) -> Result<(), CliError> {
+pub async fn inbox(args: &Args, screen: &impl Screen) -> Result<(), CliError> {
     require_terminal()?;
-    let (settings, sync) = account_settings(args)?;
+    let (settings, sync) = account_settings(args, screen)?;
     let resolved = super::resolve_account(args)?;
     for warning in &resolved.warnings {
         eprintln!("warning: {warning}");
@@ -47,12 +48,11 @@ pub async fn inbox(args: &Args) -> Result<(), CliError> {
         Some(store) => store,
         None => Store::open_memory()?,
     };
-    if args.app.is_some() || args.project.is_some() {
+    if args.scope.is_set() {
         let client = Client::builder(resolved.base_url.as_str(), resolved.key.clone())?
             .on_wait(super::wait_reporter(false))
             .build()?;
-        let (project, app) = (args.project.as_deref(), args.app.as_deref());
-        super::scope::start_view(&mut store, &client, project, app).await?;
+        super::scope::start_view(&mut store, &client, &args.scope).await?;
     }
     let builder = Client::builder(resolved.base_url.as_str(), resolved.key)?;
     let live = match (&args.listen, &args.secret_env) {
@@ -67,7 +67,7 @@ pub async fn inbox(args: &Args) -> Result<(), CliError> {
         _ => None,
     };
     let (receiver, arrivals) = live.unzip();
-    let result = run(builder, store, settings, sync, arrivals).await;
+    let result = open(screen, builder, store, settings, sync, arrivals).await;
     if let Some(receiver) = receiver {
         receiver.shutdown().await;
     }
@@ -90,8 +90,8 @@ fn catch_up(store: &mut Store, journal: &std::path::Path) {
     }
 }
 
-/// Starts a webhook receiver whose accepted `feedback.created` events are stored (with the
-/// metadata they carry) and then shown. A delivery is answered once its line is synced to
+/// Starts a webhook receiver whose accepted `feedback.created` events are handed to the inbox,
+/// which stores them (with the metadata they carry) and then shows them. A delivery is answered once its line is synced to
 /// `journal` (the store's own, see `webhook::inbox_journal`; `None` for a store in memory).
 /// Duplicates are dropped by the receiver (in memory) and by the store (by id); rejections
 /// are logged by the receiver, never drawn over the inbox.
@@ -99,7 +99,7 @@ async fn listen(
     addr: SocketAddr,
     secret: Secret,
     journal: Option<PathBuf>,
-) -> Result<(ReceiverHandle, UnboundedReceiver<Arrival>), CliError> {
+) -> Result<(ReceiverHandle, UnboundedReceiver<Submission>), CliError> {
     let config = ReceiverConfig {
         addr,
         secret,
@@ -118,7 +118,7 @@ async fn listen(
         while let Some(notice) = notices.recv().await {
             if let Notice::Accepted(event) = notice
                 && let Event::FeedbackCreated(submission) = *event
-                && tx.send(Arrival { submission }).is_err()
+                && tx.send(submission).is_err()
             {
                 break;
             }
@@ -140,9 +140,9 @@ fn demo_store() -> Result<(tempfile::TempDir, Store), CliError> {
 
 /// The inbox on the embedded simulator; with `--live-every`, the simulator also receives new
 /// submissions and delivers them as signed webhooks to a receiver feeding this inbox.
-pub async fn demo(args: &Args, demo: &DemoArgs) -> Result<(), CliError> {
+pub async fn demo(args: &Args, demo: &DemoArgs, screen: &impl Screen) -> Result<(), CliError> {
     require_terminal()?;
-    let settings = settings(args)?;
+    let settings = settings(args, screen)?;
     let handle = sim::start(demo.data.config())
         .await
         .map_err(|e| CliError::Other(format!("cannot start the demo simulator: {e}")))?;
@@ -158,7 +158,8 @@ pub async fn demo(args: &Args, demo: &DemoArgs) -> Result<(), CliError> {
     };
     let (parts, arrivals) = live.map(|(r, s, a)| ((r, s), a)).unzip();
     // The demo's throwaway store keeps everything the simulator has: the sync's defaults.
-    let result = run(builder, store, settings, SyncSettings::default(), arrivals).await;
+    let sync = SyncSettings::default();
+    let result = open(screen, builder, store, settings, sync, arrivals).await;
     if let Some((receiver, submitter)) = parts {
         submitter.stop().await;
         receiver.shutdown().await;
@@ -175,7 +176,7 @@ async fn live_demo(
     seed: u64,
     every: f64,
     journal: Option<PathBuf>,
-) -> Result<(ReceiverHandle, SubmitHandle, UnboundedReceiver<Arrival>), CliError> {
+) -> Result<(ReceiverHandle, SubmitHandle, UnboundedReceiver<Submission>), CliError> {
     let every = super::sim_cmd::positive_seconds(every, "--live-every")?;
     let secret =
         Secret::new(demo_secret_bytes()?.to_vec()).map_err(|e| CliError::Other(e.to_string()))?;
@@ -228,36 +229,32 @@ fn require_terminal() -> Result<(), CliError> {
     )))
 }
 
-/// Key map and refresh interval from the config file.
-struct Settings {
-    keymap: Keymap,
-    refresh_seconds: u64,
-    triage: crate::config::triage::TriageSettings,
-    /// `[[views]]` and the file `:save-view` writes.
-    views: crate::config::views::ViewsSettings,
-    /// Privacy, theme and `|` commands.
-    looks: crate::config::looks::LooksSettings,
-    preview: crate::config::preview::PreviewSetting,
-}
-
 /// The inbox's settings and its syncer's, which carry the store's `retention_days` (as `sync`
 /// and `search` do): a walk never fetches what the store would drop.
+fn account_settings<S: Screen>(
+    args: &Args,
+    screen: &S,
+) -> Result<(Settings<S::Keys>, SyncSettings), CliError> {
+    Ok((
+        settings(args, screen)?,
+        super::store_cmd::sync_settings(args)?,
+    ))
+}
+
 /// Every setting of the config file the inbox reads at its start, checked as the start checks
 /// them (`doctor` runs this, so a config the inbox refuses never passes there).
-pub(crate) fn check_settings(args: &Args) -> Result<(), CliError> {
-    account_settings(args)?;
+pub(crate) fn check_settings(args: &Args, screen: &impl Screen) -> Result<(), CliError> {
+    account_settings(args, screen)?;
     super::store_cmd::retention(args)?;
     Ok(())
 }
 
-fn account_settings(args: &Args) -> Result<(Settings, SyncSettings), CliError> {
-    Ok((settings(args)?, super::store_cmd::sync_settings(args)?))
-}
-
-fn settings(args: &Args) -> Result<Settings, CliError> {
+/// The config file's settings, the screen's own first (a file without them, or no file, gives
+/// the defaults).
+fn settings<S: Screen>(args: &Args, screen: &S) -> Result<Settings<S::Keys>, CliError> {
     let Some(loaded) = super::load_config(args)? else {
         return Ok(Settings {
-            keymap: Keymap::default(),
+            keys: screen.keys(None)?,
             refresh_seconds: crate::config::DEFAULT_REFRESH_SECONDS,
             triage: crate::config::triage::TriageSettings::default(),
             // None yet; `:save-view` creates the file.
@@ -269,8 +266,7 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
             preview: crate::config::preview::PreviewSetting::default(),
         });
     };
-    let keymap = Keymap::from_config(&loaded.text, &loaded.path.display().to_string())
-        .map_err(|e| CliError::Usage(format!("config: {e}")))?;
+    let keys = screen.keys(Some(&loaded))?;
     let triage = loaded
         .file
         .triage
@@ -283,7 +279,7 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
     let looks = crate::config::looks::LooksSettings::from_file(&loaded.file)
         .map_err(|e| CliError::Usage(format!("config {}: {e}", loaded.path.display())))?;
     Ok(Settings {
-        keymap,
+        keys,
         refresh_seconds: loaded
             .file
             .refresh_seconds
@@ -298,12 +294,15 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
     })
 }
 
-async fn run(
+/// Opens the inbox on `screen`: the client reports its waits to the status bar, and the
+/// syncer shares the store with the list.
+async fn open<S: Screen>(
+    screen: &S,
     builder: crate::api::ClientBuilder,
     store: Store,
-    settings: Settings,
+    settings: Settings<S::Keys>,
     sync: SyncSettings,
-    arrivals: Option<UnboundedReceiver<Arrival>>,
+    arrivals: Option<UnboundedReceiver<Submission>>,
 ) -> Result<(), CliError> {
     let (wait_tx, waits): (_, UnboundedReceiver<Wait>) = unbounded_channel();
     let client = builder
@@ -313,29 +312,35 @@ async fn run(
         .build()?;
     let store = Shared::new(store)?;
     let syncer = Syncer::new(client, store.clone(), crate::clock::system(), sync);
-    let options = tui::Options {
+    let inbox = Inbox {
         store,
         syncer: Arc::new(syncer),
-        keymap: settings.keymap,
-        refresh_seconds: settings.refresh_seconds,
-        triage: settings.triage,
-        views: settings.views,
-        preview: settings.preview,
-        clipboard: Box::new(SystemClipboard::new()),
+        settings,
         arrivals,
-        waits: Some(waits),
-        looks: settings.looks,
+        waits,
     };
     // The callers clean up (receiver, simulator) before the process ends with 128 + the signal.
-    match tui::run(options).await? {
-        tui::Ended::Quit => Ok(()),
-        tui::Ended::Signal(number) => Err(CliError::Signal(number)),
-    }
+    screen.open(inbox).await
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A screen with no settings of its own, never opened.
+    struct Keyless;
+
+    impl Screen for Keyless {
+        type Keys = ();
+
+        fn keys(&self, _: Option<&crate::config::Loaded>) -> Result<(), CliError> {
+            Ok(())
+        }
+
+        async fn open(&self, _: Inbox<()>) -> Result<(), CliError> {
+            unreachable!("the tests never open the inbox")
+        }
+    }
 
     /// The receiver answers a delivery only once its line is in the store's journal, so one
     /// acknowledged and then lost (the process killed before the store took it) is stored at
@@ -435,11 +440,11 @@ mod tests {
         std::fs::write(&config, "retention_days = 30\nrefresh_seconds = 60\n").unwrap();
         let command = ["feedback-inbox", "--config", config.to_str().unwrap()];
         let args = Args::try_parse_from(command).unwrap();
-        let (settings, sync) = account_settings(&args).unwrap();
+        let (settings, sync) = account_settings(&args, &Keyless).unwrap();
         assert_eq!(settings.refresh_seconds, 60);
         assert_eq!(sync.retention, Some(Duration::from_secs(30 * 86_400)));
         std::fs::write(&config, "retention_days = 0\n").unwrap();
-        assert!(account_settings(&args).is_err());
+        assert!(account_settings(&args, &Keyless).is_err());
     }
 
     #[test]
@@ -451,12 +456,12 @@ mod tests {
         let args = Args::try_parse_from(command).unwrap();
         // A file without the setting, the example config: a minute.
         std::fs::write(&config, "retention_days = 30\n").unwrap();
-        assert_eq!(settings(&args).unwrap().refresh_seconds, 60);
+        assert_eq!(settings(&args, &Keyless).unwrap().refresh_seconds, 60);
         std::fs::write(&config, include_str!("../../assets/config.example.toml")).unwrap();
-        assert_eq!(settings(&args).unwrap().refresh_seconds, 60);
+        assert_eq!(settings(&args, &Keyless).unwrap().refresh_seconds, 60);
         // 0 turns it off.
         std::fs::write(&config, "refresh_seconds = 0\n").unwrap();
-        assert_eq!(settings(&args).unwrap().refresh_seconds, 0);
+        assert_eq!(settings(&args, &Keyless).unwrap().refresh_seconds, 0);
     }
 
     #[test]

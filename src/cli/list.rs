@@ -1,15 +1,29 @@
 //! `feedback-inbox list`: one page, or with `--all` every page by cursor, in the API's order.
 //! Every format is written page by page, each record whole (`json` too: one document whose
 //! array grows item by item), so memory stays flat and output already written stays valid if a
-//! later page fails; an interrupted `--all` says how to resume (`super::export`).
+//! later page fails; an interrupted `--all` says how to resume ([`super::export::resume`], with
+//! the command line of [`resume_line`]).
+
+mod resume_line;
 
 use std::io::Write;
 
 use clap::{Args, ValueEnum};
 
-use super::CliError;
+use super::export::detail::Details;
+use super::export::fields::Selection;
+use super::export::progress::{self, ListProgress, Position};
+use super::export::resume::{self, Walk};
+use super::export::sink::{Options, Sink};
+use super::names::Resolver;
 use super::output::ListFormat;
-use crate::api::{Cursor, FeedbackQuery, Status};
+use super::scope::{FilterArgs, helps};
+use super::since::{self, ListWindow};
+use super::{CliError, query_arg};
+use crate::api::{Client, Cursor, FeedbackQuery, Project, Status};
+use crate::store::{Shared, Store};
+
+pub use resume_line::command_line;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum StatusArg {
@@ -18,24 +32,26 @@ pub enum StatusArg {
 }
 
 #[derive(Debug, Clone, Args)]
+#[command(mut_args(helps(&[
+    ("app", "Only this app: its name (\"Trailhead Android\", any case), slug or id"),
+    ("project", "Only this project: its name, slug or id"),
+    (
+        "since",
+        "Only items received at or after WHEN: a date (2026-11-01, local), a date-time \
+         (2026-11-01T09:30) or an age (7d, 36h, 30m, 2w). With --all the walk stops at the \
+         first older item (the list is newest first), saving the requests for older pages",
+    ),
+    (
+        "until",
+        "Only items received before WHEN (same forms as --since). The newer pages are still read",
+    ),
+])))]
 pub struct ListArgs {
     /// Status to list (the service's default is new).
     #[arg(long, value_enum)]
     pub status: Option<StatusArg>,
-    /// Only this app: its name ("Trailhead Android", any case), slug or id.
-    #[arg(long, value_name = "APP")]
-    pub app: Option<String>,
-    /// Only this project: its name, slug or id.
-    #[arg(long, value_name = "PROJECT")]
-    pub project: Option<String>,
-    /// Only items received at or after WHEN: a date (2026-11-01, local), a date-time
-    /// (2026-11-01T09:30) or an age (7d, 36h, 30m, 2w). With --all the walk stops at the first
-    /// older item (the list is newest first), saving the requests for older pages.
-    #[arg(long, value_name = "WHEN")]
-    pub since: Option<String>,
-    /// Only items received before WHEN (same forms as --since). The newer pages are still read.
-    #[arg(long, value_name = "WHEN")]
-    pub until: Option<String>,
+    #[command(flatten)]
+    pub filters: FilterArgs,
     /// Only items with this tag (at most 32 characters).
     #[arg(long)]
     pub tag: Option<String>,
@@ -75,8 +91,8 @@ impl ListArgs {
                 StatusArg::New => Status::New,
                 StatusArg::Archived => Status::Archived,
             }),
-            app: self.app.clone(),
-            project: self.project.clone(),
+            app: self.filters.scope.app.clone(),
+            project: self.filters.scope.project.clone(),
             tag: self.tag.clone(),
             limit: self.limit.or(self.all.then_some(100)),
             cursor: self.cursor.clone().map(Cursor),
@@ -84,11 +100,119 @@ impl ListArgs {
     }
 }
 
-/// Runs `list` (see [`super::export::run_list`]).
+/// Runs `list`: one page, or with `--all` every page, resumable.
 pub async fn run(
     global: &super::Args,
     args: &ListArgs,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    super::export::run_list(global, args, out).await
+    let selection = Selection::parse(args.fields.as_deref())?;
+    let needs_detail = selection.needs_detail();
+    super::export::check_with_detail(args.with_detail, needs_detail)?;
+    // Status, tag and limit are checked before any request (names are resolved below).
+    let unresolved = FeedbackQuery {
+        app: None,
+        project: None,
+        ..args.query()
+    };
+    unresolved.validate()?;
+    let progress =
+        ListProgress::new(args.all && std::io::IsTerminal::is_terminal(&std::io::stderr()));
+    let client = super::client_with(global, progress.observer())?;
+    // One read-only look at the store: names, --since's saving, details, the ETA's projects.
+    let store = super::names::existing_store(global);
+    let (resolved, window) = prepare(&client, args, store.as_ref()).await?;
+    let args = &resolved;
+    let query = args.query();
+    query.validate()?;
+    let projects = store
+        .as_ref()
+        .filter(|_| progress.is_bar())
+        .and_then(|s| s.projects().ok());
+    let store = if needs_detail {
+        store.map(Shared::new).transpose()?
+    } else {
+        None
+    };
+    let fetch = (args.with_detail && needs_detail).then(|| client.clone());
+    let mut details = Details::new(store, fetch);
+    let mut sink = Sink::new(out, Options::new(args.format, args.raw_csv, selection));
+    if args.all && args.cursor.is_some() {
+        // The resumed part is appended to the interrupted one, which has the header.
+        sink = sink.without_header();
+    }
+    if !args.all {
+        let page = client
+            .list_feedback(&query)
+            .await
+            .map_err(|e| resume::cursor_error(e.into()))?;
+        let (records, older) = window.window.cut(page.data);
+        let records = details.records(records).await?;
+        sink.page(&records)?;
+        // Past --since, the next page holds only older items: there is nothing to go on to.
+        let next = if older > 0 { None } else { page.next_cursor };
+        return sink.finish(next.as_ref());
+    }
+    let origin = if progress.is_bar() {
+        progress::far_end(oldest_project(&client, projects).await, window.window.since)
+    } else {
+        None
+    };
+    let bounds = window.window;
+    let walk = Walk {
+        client: &client,
+        sink,
+        details,
+        progress,
+        window,
+        limit: query.limit.unwrap_or(100),
+        position: Position {
+            items: 0,
+            requests: 0,
+            newest: None,
+            reached: None,
+            origin,
+        },
+    };
+    walk.run(query, |cursor| command_line(global, args, &bounds, cursor))
+        .await
+}
+
+/// The flags made ready: names made ids (the store's catalog first), the window made instants,
+/// and what the store knows of the items older than `--since`.
+async fn prepare(
+    client: &Client,
+    args: &ListArgs,
+    store: Option<&Store>,
+) -> Result<(ListArgs, ListWindow), CliError> {
+    let window = args.filters.window(&query_arg::context_now())?;
+    let (project, app) = args
+        .filters
+        .scope
+        .resolve(&mut Resolver::new(store, Some(client)))
+        .await?;
+    let mut args = args.clone();
+    args.filters.scope.project = project.map(|p| p.id);
+    args.filters.scope.app = app.map(|a| a.id);
+    let older_stored = match (store, window.since) {
+        (Some(store), Some(since)) if args.all => since::older_stored(store, &args.query(), since),
+        _ => None,
+    };
+    Ok((
+        args,
+        ListWindow {
+            window,
+            older_stored,
+        },
+    ))
+}
+
+/// When the oldest project was created (no item is older): from the store's projects, else
+/// one request. Only for the ETA: a failure is no error.
+async fn oldest_project(client: &Client, stored: Option<Vec<Project>>) -> Option<jiff::Timestamp> {
+    let projects = match stored.filter(|p| !p.is_empty()) {
+        Some(projects) => projects,
+        None => client.list_projects().await.ok()?,
+    };
+    projects.iter().filter_map(|p| p.created_at).min()
 }

@@ -1,18 +1,24 @@
 //! The command line: argument definitions, account setup, and one module per non-interactive
 //! command. Human-facing output (table, text, csv) goes through the sanitizer; JSON keeps the
 //! server's text (the serializer escapes it). Errors become one line on stderr and an exit code.
+//! The interactive inbox is prepared here and opened through a [`screen::Screen`], given by the
+//! caller.
 
 pub mod account;
 pub mod completions;
 pub mod discovery;
 pub mod doctor;
 pub mod error;
+pub mod estimate;
 pub mod export;
 pub mod inbox;
 pub mod list;
 pub mod names;
+pub mod offline;
 pub mod output;
+pub mod query_arg;
 pub mod scope;
+pub mod screen;
 pub mod search_cmd;
 pub mod show;
 pub mod sim_cmd;
@@ -36,7 +42,15 @@ use crate::config;
 
 /// Triage end-user feedback from the feedback service, from the terminal.
 #[derive(Debug, Parser)]
-#[command(name = "feedback-inbox", version, about)]
+#[command(
+    name = "feedback-inbox",
+    version,
+    about,
+    mut_args(scope::helps(&[
+        ("app", "Open the inbox on this app (its name, slug or id)"),
+        ("project", "Open the inbox on this project (its name, slug or id)"),
+    ])),
+)]
 pub struct Args {
     /// The service's base URL (overrides FEEDBACK_BASE_URL and the config file).
     #[arg(long, global = true, value_name = "URL")]
@@ -60,12 +74,8 @@ pub struct Args {
     /// Name of the environment variable holding the webhook signing secret (with --listen).
     #[arg(long, value_name = "VAR", requires = "listen")]
     pub secret_env: Option<String>,
-    /// Open the inbox on this app (its name, slug or id).
-    #[arg(long, value_name = "APP")]
-    pub app: Option<String>,
-    /// Open the inbox on this project (its name, slug or id).
-    #[arg(long, value_name = "PROJECT")]
-    pub project: Option<String>,
+    #[command(flatten)]
+    pub scope: scope::ScopeArgs,
     /// Without a command, the interactive inbox opens.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -113,12 +123,13 @@ pub enum Command {
     Stats(stats::StatsArgs),
 }
 
-/// Runs a parsed command line. Batch commands lock stdout for their output; the inbox does not
-/// (the terminal is written from its own code paths).
-pub async fn run(args: Args) -> Result<(), CliError> {
+/// Runs a parsed command line; the inbox (no command, or `demo`) opens on `screen`. Batch
+/// commands lock stdout for their output; the inbox does not (the terminal is written from its
+/// own code paths).
+pub async fn run(args: Args, screen: &impl screen::Screen) -> Result<(), CliError> {
     let out = || std::io::stdout().lock();
     let Some(command) = &args.command else {
-        return inbox::inbox(&args).await;
+        return inbox::inbox(&args, screen).await;
     };
     if args.listen.is_some() {
         return Err(CliError::Usage(
@@ -126,17 +137,20 @@ pub async fn run(args: Args) -> Result<(), CliError> {
                 .to_owned(),
         ));
     }
-    if args.app.is_some() || args.project.is_some() {
+    if args.scope.is_set() {
         return Err(CliError::Usage(
             "--app/--project before the command open the inbox filtered; put them after the command"
                 .to_owned(),
         ));
     }
     match command {
-        Command::Demo(demo) => inbox::demo(&args, demo).await,
+        Command::Demo(demo) => inbox::demo(&args, demo, screen).await,
         Command::Sim(sim) => sim_cmd::run(sim, &mut out()).await,
         Command::Account => account::run(&args, &mut out()).await,
-        Command::Doctor => doctor::run(&args, &mut out()).await,
+        Command::Doctor => {
+            let settings = |args: &Args| inbox::check_settings(args, screen);
+            doctor::run(&args, &settings, &mut out()).await
+        }
         Command::Completions(shell) => completions::completions(shell, &mut out()),
         Command::Man(man) => completions::man(man, &mut out()),
         Command::Store(store) => store_cmd::run(&args, store, &mut out()),

@@ -1,60 +1,98 @@
-//! The flags `--app`/`--project` and `--since`/`--until` made ready for each command: `list`
-//! (ids, the window, what the store knows of older items), `search` (ids from the store's
-//! catalog and the window, narrowing its query) and the inbox (the view it starts on).
+//! The flags that choose which items a command reads, declared once: `--app`/`--project`
+//! ([`ScopeArgs`]: the inbox, `sync`, `tags`) and with `--since`/`--until` ([`FilterArgs`]:
+//! `list`, `search`, `stats`). Each command keeps its own help text for them ([`helps`]),
+//! since narrowing means something different to each. Here too is what the
+//! flags become: ids resolved by [`Resolver`], the window, the narrowing of an offline query
+//! ([`Narrow`]) and the view the inbox starts on.
+
+use clap::{Arg, Args};
 
 use super::names::{Resolved, Resolver};
-use super::{CliError, since};
+use super::since::Window;
+use super::{CliError, query_arg};
 use crate::api::Client;
-use crate::store::{Chosen, Store};
+use crate::query::Query;
+use crate::store::search::Context;
+use crate::store::{Chosen, Store, ViewQuery};
 
-/// `list`'s flags made ready: names made ids (the store's catalog first), the window made
-/// instants, and what the store knows of the items older than `--since`.
-pub async fn prepare_list(
-    client: &Client,
-    args: &super::list::ListArgs,
-    store: Option<&Store>,
-) -> Result<(super::list::ListArgs, since::ListWindow), CliError> {
-    let window = since::Window::new(
-        args.since.as_deref(),
-        args.until.as_deref(),
-        &super::search_cmd::context_now(),
-    )?;
-    let (project, app) = Resolver::new(store, Some(client))
-        .scope(args.project.as_deref(), args.app.as_deref())
-        .await?;
-    let mut args = args.clone();
-    args.project = project.map(|p| p.id);
-    args.app = app.map(|a| a.id);
-    let older_stored = match (store, window.since) {
-        (Some(store), Some(since)) if args.all => since::older_stored(store, &args.query(), since),
-        _ => None,
-    };
-    Ok((
-        args,
-        since::ListWindow {
-            window,
-            older_stored,
-        },
-    ))
+/// `--app` and `--project`, by name, slug or id.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ScopeArgs {
+    /// Only this app (its name, slug or id).
+    #[arg(long, value_name = "APP")]
+    pub app: Option<String>,
+    /// Only this project (its name, slug or id).
+    #[arg(long, value_name = "PROJECT")]
+    pub project: Option<String>,
 }
 
-/// What `search`'s flags add to its query: the ids of `--project`/`--app` and the window.
+impl ScopeArgs {
+    /// True when either flag was given.
+    #[must_use]
+    pub fn is_set(&self) -> bool {
+        self.app.is_some() || self.project.is_some()
+    }
+
+    /// `--project` then `--app` resolved by `names` (an app name is looked for in the project
+    /// given).
+    pub async fn resolve(
+        &self,
+        names: &mut Resolver<'_>,
+    ) -> Result<(Option<Resolved>, Option<Resolved>), CliError> {
+        names
+            .scope(self.project.as_deref(), self.app.as_deref())
+            .await
+    }
+}
+
+/// `--app`/`--project` and the window `--since`/`--until`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct FilterArgs {
+    #[command(flatten)]
+    pub scope: ScopeArgs,
+    /// Only items received at or after WHEN: a date (2026-11-01, local), a date-time
+    /// (2026-11-01T09:30) or an age (7d).
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// Only items received before WHEN (same forms).
+    #[arg(long, value_name = "WHEN")]
+    pub until: Option<String>,
+}
+
+impl FilterArgs {
+    /// `--since`/`--until` as instants, read in `cx` (its zone for dates, its now for ages).
+    pub fn window(&self, cx: &Context) -> Result<Window, CliError> {
+        Window::new(self.since.as_deref(), self.until.as_deref(), cx)
+    }
+}
+
+/// A command's own help for the flags it flattens, set where each flag stands:
+/// `#[command(mut_args(helps(&[("app", "…")])))]` (`mut_arg` would move the flag to the end
+/// of the command's list, and shell completions offer flags in that order).
+pub fn helps(texts: &'static [(&'static str, &'static str)]) -> impl FnMut(Arg) -> Arg {
+    move |arg| match texts.iter().find(|(id, _)| arg.get_id() == *id) {
+        Some((_, help)) => arg.help(*help),
+        None => arg,
+    }
+}
+
+/// What an offline query is narrowed to by the flags: the ids of `--project`/`--app` and the
+/// window.
 #[derive(Debug, Clone, Default)]
 pub struct Narrow {
     pub project: Option<String>,
     pub app: Option<String>,
-    pub window: since::Window,
+    pub window: Window,
 }
 
 impl Narrow {
-    /// The flags of `search`, resolved by `catalog` (over the store only: search is offline).
-    pub async fn of_search(
+    /// The flags resolved by `catalog` (over the store only: the command is offline).
+    pub async fn offline(
         mut catalog: Resolver<'_>,
-        project: Option<&str>,
-        app: Option<&str>,
-        window: since::Window,
+        scope: &ScopeArgs,
+        window: Window,
     ) -> Result<Self, CliError> {
-        let (project, app) = catalog.scope(project, app).await?;
+        let (project, app) = scope.resolve(&mut catalog).await?;
         Ok(Self {
             project: project.map(|p| p.id),
             app: app.map(|a| a.id),
@@ -62,14 +100,23 @@ impl Narrow {
         })
     }
 
-    /// The store's view of the compiled query, narrowed by the flags (an AND with it).
-    #[must_use]
-    pub fn view(&self, mut sql: crate::store::search::Sql) -> crate::store::ViewQuery {
+    /// The store's view of `query` compiled in `cx`, narrowed by the flags (an AND with it). A
+    /// query the store cannot compile is a usage error shown under `text`, as typed.
+    pub fn view(
+        &self,
+        store: &Store,
+        query: &Query,
+        cx: &Context,
+        text: &str,
+    ) -> Result<ViewQuery, CliError> {
+        let mut sql = store
+            .compile(query, cx)
+            .map_err(|e| query_arg::query_error(text, &e))?;
         self.window.narrow(&mut sql);
-        let mut view = crate::store::ViewQuery::default().search(sql);
-        view.project.clone_from(&self.project);
-        view.app.clone_from(&self.app);
-        view
+        Ok(ViewQuery::default()
+            .search(sql)
+            .in_project(self.project.clone())
+            .in_app(self.app.clone()))
     }
 }
 
@@ -80,11 +127,10 @@ impl Narrow {
 pub async fn start_view(
     store: &mut Store,
     client: &Client,
-    project: Option<&str>,
-    app: Option<&str>,
+    scope: &ScopeArgs,
 ) -> Result<(), CliError> {
-    let (project, app) = Resolver::new(Some(store), Some(client))
-        .scope(project, app)
+    let (project, app) = scope
+        .resolve(&mut Resolver::new(Some(store), Some(client)))
         .await?;
     let chosen = |r: Resolved| Chosen {
         label: crate::text::Clean::line(&r.name),
@@ -97,4 +143,50 @@ pub async fn start_view(
     spec.tag = None;
     spec.search = crate::query::SearchText::default();
     Ok(store.save_view(&spec)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use crate::cli::Args;
+
+    /// Each command's own help for the flags it shares reaches the flag: an id misspelt in
+    /// [`super::helps`] would leave the shared text in place.
+    #[test]
+    fn each_command_says_what_its_narrowing_flags_mean() {
+        let command = Args::command();
+        let help = |sub: Option<&str>, flag: &str| {
+            let owner = sub.map_or(&command, |name| command.find_subcommand(name).unwrap());
+            let arg = owner.get_arguments().find(|a| a.get_id() == flag).unwrap();
+            arg.get_help().map(ToString::to_string).unwrap_or_default()
+        };
+        let cases = [
+            (None, "app", "Open the inbox on this app"),
+            (None, "project", "Open the inbox on this project"),
+            (Some("list"), "app", "(\"Trailhead Android\", any case)"),
+            (Some("list"), "project", "Only this project: its name"),
+            (Some("list"), "since", "With --all the walk stops"),
+            (Some("list"), "until", "The newer pages are still read"),
+            (
+                Some("search"),
+                "app",
+                "as `app:` takes them), with the query",
+            ),
+            (Some("search"), "project", "), with the query"),
+            (Some("search"), "since", "as age:<=7d"),
+            (Some("search"), "until", "a date as before:"),
+            (Some("sync"), "app", "a head walk of the app's part"),
+            (Some("sync"), "project", "as `--app` does"),
+            (Some("tags"), "app", "Only tags of this app"),
+            (Some("tags"), "project", "Only tags of this project"),
+            (Some("stats"), "app", "Only this app (its name, slug or id)"),
+            (Some("stats"), "since", "or an age (7d)"),
+            (Some("stats"), "until", "(same forms)"),
+        ];
+        for (sub, flag, expected) in cases {
+            let shown = help(sub, flag);
+            assert!(shown.contains(expected), "{sub:?} --{flag}: {shown}");
+        }
+    }
 }

@@ -8,24 +8,40 @@
 use std::io::Write;
 
 use clap::Args;
-use jiff::Timestamp;
-use jiff::tz::TimeZone;
 
 use super::CliError;
+use super::export::fields::Selection;
+use super::export::sink::Options;
+use super::export::{check_with_detail, stored};
 use super::names::Resolver;
+use super::offline::Offline;
 use super::output::ListFormat;
-use super::scope::Narrow;
-use super::since::Window;
-use super::store_cmd::{open_store, store_path};
-use crate::api::Status;
-use crate::query::{QueryError, based_on};
+use super::query_arg::{context_now, query_error};
+use super::scope::{FilterArgs, Narrow, helps};
+use crate::query::based_on;
 use crate::store::search::{self, Context};
 use crate::store::{Coverage, Shared, Store};
-use crate::sync::{Priority, SyncError, Syncer};
-use crate::text::sanitize_line;
-use crate::width::width;
 
 #[derive(Debug, Clone, Args)]
+#[command(mut_args(helps(&[
+    (
+        "app",
+        "Only this app (its name, slug or id, as `app:` takes them), with the query",
+    ),
+    (
+        "project",
+        "Only this project (its name, slug or id), with the query",
+    ),
+    (
+        "since",
+        "Only items received at or after WHEN: a date (2026-11-01, local, as after:), a \
+         date-time (2026-11-01T09:30) or an age (7d, as age:<=7d)",
+    ),
+    (
+        "until",
+        "Only items received before WHEN (same forms; a date as before:)",
+    ),
+])))]
 pub struct SearchArgs {
     /// The query (several arguments are joined with spaces): words, "a phrase", OR, -word,
     /// prefix*, app:, project:, tag:, status:, email:, version:, after:, age:<7d, … Quote it
@@ -43,19 +59,8 @@ pub struct SearchArgs {
     /// First fetch what is new on the service (a head sync of both statuses).
     #[arg(long)]
     pub sync: bool,
-    /// Only this app (its name, slug or id, as `app:` takes them), with the query.
-    #[arg(long, value_name = "APP")]
-    pub app: Option<String>,
-    /// Only this project (its name, slug or id), with the query.
-    #[arg(long, value_name = "PROJECT")]
-    pub project: Option<String>,
-    /// Only items received at or after WHEN: a date (2026-11-01, local, as after:), a
-    /// date-time (2026-11-01T09:30) or an age (7d, as age:<=7d).
-    #[arg(long, value_name = "WHEN")]
-    pub since: Option<String>,
-    /// Only items received before WHEN (same forms; a date as before:).
-    #[arg(long, value_name = "WHEN")]
-    pub until: Option<String>,
+    #[command(flatten)]
+    pub filters: FilterArgs,
     /// Columns, in order (comma list), or `all`: as for `list --fields`.
     #[arg(long, value_name = "LIST")]
     pub fields: Option<String>,
@@ -83,39 +88,21 @@ pub async fn run_command(
 ) -> Result<(), CliError> {
     let text = args.text();
     let query = search::parse(&text).map_err(|e| query_error(&text, &e))?;
-    let selection = super::export::fields::Selection::parse(args.fields.as_deref())?;
+    let selection = Selection::parse(args.fields.as_deref())?;
     // A query that reads details (`version:`, `has:link`) is itself what they are fetched for.
     let needs_detail = selection.needs_detail() || query.basis().is_some();
-    super::export::check_with_detail(args.with_detail, needs_detail)?;
+    check_with_detail(args.with_detail, needs_detail)?;
     let cx = context_now();
-    let window = Window::new(args.since.as_deref(), args.until.as_deref(), &cx)?;
-    let path = store_path(global)?.ok_or_else(|| {
-        CliError::Usage("search reads the local store, and --no-store has none".to_owned())
-    })?;
-    if !path.exists() && !args.sync {
-        return Err(CliError::Other(format!(
-            "no store yet at {}: run `feedback-inbox sync` (or search --sync) first",
-            path.display()
-        )));
+    let window = args.filters.window(&cx)?;
+    let store = Offline::open(global, "search", args.sync, args.with_detail).await?;
+    let catalog = store.read(|store| Resolver::new(Some(store), None));
+    let narrow = Narrow::offline(catalog, &args.filters.scope, window).await?;
+    if args.with_detail
+        && let Some(shared) = store.shared()
+    {
+        with_detail(global, shared, &query, &narrow, args, &cx).await?;
     }
-    let store = open_store(global)?.ok_or_else(|| CliError::Other("no store".to_owned()))?;
-    let (project, app) = (args.project.as_deref(), args.app.as_deref());
-    let found = if args.sync || args.with_detail {
-        let shared = Shared::new(store)?;
-        if args.sync {
-            head_sync(global, &shared).await?;
-        }
-        let catalog = shared.read(|store| Resolver::new(Some(store), None));
-        let narrow = Narrow::of_search(catalog, project, app, window).await?;
-        if args.with_detail {
-            super::export::search::with_detail(global, &shared, &query, &narrow, args).await?;
-        }
-        shared.read(|store| run(store, &query, args, &narrow, &cx, out))?
-    } else {
-        let catalog = Resolver::new(Some(&store), None);
-        let narrow = Narrow::of_search(catalog, project, app, window).await?;
-        run(&store, &query, args, &narrow, &cx, out)?
-    };
+    let found = store.read(|store| run(store, &query, args, &narrow, &cx, out))?;
     if args.format == ListFormat::Table {
         eprintln!("{}", found.summary());
     } else if let Some(basis) = found.basis {
@@ -124,6 +111,34 @@ pub async fn run_command(
     if let Some(hint) = found.hint() {
         eprintln!("{hint}");
     }
+    Ok(())
+}
+
+/// `--with-detail`: fetches (and stores) the details the store lacks for the matches. A query
+/// that reads details (`version:`) can only match items whose details are stored: its details
+/// are fetched for the items it is about (the query less those qualifiers), every one of them.
+async fn with_detail(
+    global: &super::Args,
+    shared: &Shared,
+    query: &search::Query,
+    narrow: &Narrow,
+    args: &SearchArgs,
+    cx: &Context,
+) -> Result<(), CliError> {
+    let (query, limit) = match query.basis() {
+        Some(_) => (query.without_details(), None),
+        None => (query.clone(), args.limit),
+    };
+    let keys = shared.read(|store| {
+        let view = narrow.view(store, &query, cx, &args.text())?;
+        Ok::<_, CliError>(store.view_keys(&view, limit)?)
+    })?;
+    let client = super::client(global, false)?;
+    let fetched = stored::fetch_details(shared, client, &keys).await?;
+    eprintln!(
+        "with-detail: {} details fetched",
+        crate::text::output::thousands(fetched)
+    );
     Ok(())
 }
 
@@ -183,54 +198,6 @@ impl Found {
     }
 }
 
-/// `--sync`: discovery (the account check) and a head sync of `new` then `archived`, with a
-/// line on stderr saying what it brought (every request counted, discovery's too), and a note
-/// for a status not yet mirrored to its end (the results are partial). Another process's sync
-/// (an inbox) is no failure: a warning, and the search runs on what is stored.
-pub(crate) async fn head_sync(global: &super::Args, shared: &Shared) -> Result<(), CliError> {
-    let client = super::client(global, false)?;
-    let syncer = Syncer::new(
-        client,
-        shared.clone(),
-        crate::clock::system(),
-        super::store_cmd::sync_settings(global)?,
-    );
-    match sync_heads(&syncer).await {
-        Ok((added, requests)) => eprintln!(
-            "synced: {} added in {}",
-            crate::text::output::counted(added, "item"),
-            crate::text::output::counted(requests, "request")
-        ),
-        Err(SyncError::Busy) => {
-            eprintln!("warning: another sync is running on this store; searching what is stored");
-        }
-        Err(error) => return Err(error.into()),
-    }
-    for status in [Status::New, Status::Archived] {
-        if !syncer.read_state(&status, false).await?.complete {
-            eprintln!(
-                "note: {}: partly mirrored — run `feedback-inbox sync` for every item",
-                status.as_str()
-            );
-        }
-    }
-    Ok(())
-}
-
-/// Discovery (when the catalog is due) and the head walks under one session; the items added
-/// and requests sent.
-async fn sync_heads(syncer: &Syncer) -> Result<(usize, u32), SyncError> {
-    let _session = syncer.session()?;
-    let mut requests = syncer.discovery_if_due().await?.requests;
-    let mut added = 0;
-    for status in [Status::New, Status::Archived] {
-        let report = syncer.head(&status, Priority::User).await?;
-        added += report.added;
-        requests += report.requests;
-    }
-    Ok((added, requests))
-}
-
 /// Runs `query` (parsed from `args`) over `store` and writes the matches; returns how many
 /// were written and how many match (counted apart only when `--limit` may have cut them).
 pub fn run(
@@ -241,12 +208,12 @@ pub fn run(
     cx: &Context,
     out: &mut dyn Write,
 ) -> Result<Found, CliError> {
-    let sql = store
-        .compile(query, cx)
-        .map_err(|e| query_error(&args.text(), &e))?;
-    let view = narrow.view(sql);
+    let text = args.text();
+    let view = narrow.view(store, query, cx, &text)?;
     let keys = store.view_keys(&view, args.limit)?;
-    super::export::search::write(store, &keys, args, out)?;
+    let fields = Selection::parse(args.fields.as_deref())?;
+    let options = Options::new(args.format, args.raw_csv, fields);
+    stored::write(store, &keys, options, out)?;
     let shown = u64::try_from(keys.len()).unwrap_or(u64::MAX);
     let matches = if args.limit.is_some_and(|limit| keys.len() >= limit) {
         store.view_count(&view)?
@@ -255,10 +222,8 @@ pub fn run(
     };
     let basis = match query.basis() {
         Some(basis) => {
-            let scope = store
-                .compile(&query.without_details(), cx)
-                .map_err(|e| query_error(&args.text(), &e))?;
-            Some(store.basis_coverage(&narrow.view(scope), basis)?)
+            let scope = narrow.view(store, &query.without_details(), cx, &text)?;
+            Some(store.basis_coverage(&scope, basis)?)
         }
         None => None,
     };
@@ -267,76 +232,4 @@ pub fn run(
         matches,
         basis,
     })
-}
-
-/// The context of a search run now, in the system's zone.
-#[must_use]
-pub fn context_now() -> Context {
-    Context {
-        now: Timestamp::now(),
-        tz: TimeZone::system(),
-    }
-}
-
-/// A usage error (exit 2) that shows the query, sanitized, with a caret under the span:
-///
-/// ```text
-/// unknown qualifier "colour:" …
-///   tag:bug colour:red
-///           ^^^^^^^
-/// ```
-#[must_use]
-pub fn query_error(text: &str, error: &QueryError) -> CliError {
-    CliError::Usage(format!(
-        "{}\n{}",
-        sanitize_line(&error.message),
-        caret_lines(text, &error.span)
-    ))
-}
-
-/// The query and a caret line under `span` (an empty span, such as the end of the input, gets
-/// one caret after the last character). Widths are those of the sanitized text, as shown.
-#[must_use]
-pub fn caret_lines(text: &str, span: &std::ops::Range<usize>) -> String {
-    let start = floor_char_boundary(text, span.start);
-    let end = floor_char_boundary(text, span.end.max(start));
-    let before = width(&sanitize_line(&text[..start]));
-    let under = width(&sanitize_line(&text[start..end])).max(1);
-    format!(
-        "  {}\n  {}{}",
-        sanitize_line(text),
-        " ".repeat(before),
-        "^".repeat(under)
-    )
-}
-
-fn floor_char_boundary(text: &str, index: usize) -> usize {
-    let mut index = index.min(text.len());
-    while !text.is_char_boundary(index) {
-        index -= 1;
-    }
-    index
-}
-
-#[cfg(test)]
-mod tests {
-    use super::caret_lines;
-
-    #[test]
-    fn the_caret_sits_under_the_span_in_display_cells() {
-        assert_eq!(
-            caret_lines("tag:bug x:1", &(8..10)),
-            "  tag:bug x:1\n          ^^"
-        );
-        // An empty span at the end: one caret after the last character.
-        assert_eq!(caret_lines("\"open", &(5..5)), "  \"open\n       ^");
-        // Wide characters count two cells; a span inside a character is moved to its start.
-        assert_eq!(
-            caret_lines("同期 app:x", &(7..12)),
-            "  同期 app:x\n       ^^^^^"
-        );
-        assert_eq!(caret_lines("同期", &(1..4)), "  同期\n  ^^");
-        // A span past the end is clamped, never a panic.
-        assert_eq!(caret_lines("ab", &(5..9)), "  ab\n    ^");
-    }
 }

@@ -133,14 +133,11 @@ pub fn older_stored(
     if !state.complete {
         return None;
     }
-    let view = crate::store::ViewQuery {
-        status: Some(status.as_str().to_owned()),
-        project: query.project.clone(),
-        app: query.app.clone(),
-        tag: query.tag.clone(),
-        ..crate::store::ViewQuery::default()
-    }
-    .received_before(since);
+    let view = crate::store::ViewQuery::listed(Some(status.as_str()))
+        .in_project(query.project.clone())
+        .in_app(query.app.clone())
+        .tagged(query.tag.clone())
+        .received_before(since);
     store
         .view_count(&view)
         .inspect_err(|e| tracing::debug!(error = %e, "older items not counted"))
@@ -181,7 +178,7 @@ impl Stopped {
                 format!(
                     "{head}; about {} saved (the local store holds {} older items of this list)",
                     plural(saved, "request"),
-                    super::store_cmd::info::grouped(older)
+                    crate::text::output::thousands(older)
                 )
             }
             None => format!("{head}; the older pages were not fetched"),

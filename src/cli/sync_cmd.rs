@@ -31,6 +31,7 @@ use jiff::Timestamp;
 
 use super::CliError;
 use super::names::Resolver;
+use super::scope::{ScopeArgs, helps};
 use crate::api::{Client, Status};
 use crate::clock::{self, SharedClock};
 use crate::store::{Shared, Store};
@@ -46,6 +47,18 @@ pub enum SyncStatus {
 }
 
 #[derive(Debug, Clone, Args)]
+#[command(mut_args(helps(&[
+    (
+        "app",
+        "Only what is new in this app (its name, slug or id): a head walk of the app's part of \
+         each status, costing that part's pages alone. The rest of the store is left as it is \
+         (no backfill, no reconcile walk); a later `sync` without it still finds everything",
+    ),
+    (
+        "project",
+        "Only what is new in this project (its name, slug or id), as `--app` does",
+    ),
+])))]
 pub struct SyncArgs {
     /// Which status to sync.
     #[arg(long, value_enum, default_value_t = SyncStatus::All)]
@@ -53,14 +66,8 @@ pub struct SyncArgs {
     /// Read every page again, even where the store is up to date (refreshes statuses and tags).
     #[arg(long)]
     pub full: bool,
-    /// Only what is new in this app (its name, slug or id): a head walk of the app's part of
-    /// each status, costing that part's pages alone. The rest of the store is left as it is
-    /// (no backfill, no reconcile walk); a later `sync` without it still finds everything.
-    #[arg(long, value_name = "APP")]
-    pub app: Option<String>,
-    /// Only what is new in this project (its name, slug or id), as `--app` does.
-    #[arg(long, value_name = "PROJECT")]
-    pub project: Option<String>,
+    #[command(flatten)]
+    pub scope: ScopeArgs,
     /// When another sync is running on the store (an inbox window, another `sync`), exit 1 at
     /// once instead of waiting for it to end.
     #[arg(long)]
@@ -118,7 +125,7 @@ pub async fn run(
         SyncStatus::Archived => &[Status::Archived],
         SyncStatus::All => &[Status::New, Status::Archived],
     };
-    if sync.app.is_some() || sync.project.is_some() {
+    if sync.scope.is_set() {
         let scope = scope(args, sync, &shared, &progress).await?;
         for status in statuses {
             walk.scoped(status, &scope, sync.full, out).await?;
@@ -183,10 +190,8 @@ async fn scope(
 ) -> Result<(Scope, String), CliError> {
     // A wait of the name lookup (429, retries) shows as the walks' waits do.
     let client = client(args, progress)?;
-    let (project, app) = shared
-        .read(|store| Resolver::new(Some(store), Some(&client)))
-        .scope(sync.project.as_deref(), sync.app.as_deref())
-        .await?;
+    let mut names = shared.read(|store| Resolver::new(Some(store), Some(&client)));
+    let (project, app) = sync.scope.resolve(&mut names).await?;
     let label = [project.as_ref(), app.as_ref()]
         .into_iter()
         .flatten()

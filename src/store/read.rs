@@ -15,16 +15,16 @@ use crate::api::{
 /// What a view shows: each `Some` narrows it. Values are raw ids (as the API takes them).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ViewQuery {
-    pub status: Option<String>,
-    pub project: Option<String>,
-    pub app: Option<String>,
-    pub tag: Option<String>,
+    pub(in crate::store) status: Option<String>,
+    pub(in crate::store) project: Option<String>,
+    pub(in crate::store) app: Option<String>,
+    pub(in crate::store) tag: Option<String>,
     /// A search, compiled to an SQL condition over `items` with its parameters.
-    pub condition: Option<(String, Vec<Value>)>,
+    pub(in crate::store) condition: Option<(String, Vec<Value>)>,
     /// The full-text match a search requires: the query then walks its matches newest first.
-    pub fts: Option<String>,
+    pub(in crate::store) fts: Option<String>,
     /// Done items and items snoozed past a time left out (`ViewQuery::hide_triaged`).
-    pub hide: Option<Hide>,
+    pub(in crate::store) hide: Option<Hide>,
 }
 
 /// How a view leaves out done and snoozed items (`store::triage`).
@@ -37,6 +37,43 @@ pub struct Hide {
 }
 
 impl ViewQuery {
+    /// The items listed in `status` (every item: `None`).
+    #[must_use]
+    pub fn listed(status: Option<&str>) -> Self {
+        Self {
+            status: status.map(str::to_owned),
+            ..Self::default()
+        }
+    }
+
+    /// This view narrowed to a status, when one is given.
+    #[must_use]
+    pub fn in_status(mut self, status: Option<String>) -> Self {
+        self.status = status;
+        self
+    }
+
+    /// This view narrowed to a project (by id), when one is given.
+    #[must_use]
+    pub fn in_project(mut self, project: Option<String>) -> Self {
+        self.project = project;
+        self
+    }
+
+    /// This view narrowed to an app (by id), when one is given.
+    #[must_use]
+    pub fn in_app(mut self, app: Option<String>) -> Self {
+        self.app = app;
+        self
+    }
+
+    /// This view narrowed to a tag, when one is given.
+    #[must_use]
+    pub fn tagged(mut self, tag: Option<String>) -> Self {
+        self.tag = tag;
+        self
+    }
+
     /// This view narrowed to the items received before `at`.
     #[must_use]
     pub fn received_before(mut self, at: Timestamp) -> Self {

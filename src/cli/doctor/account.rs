@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::Check;
-use crate::cli::Args;
+use crate::cli::{Args, CliError};
 use crate::config::{self, ConfigError, Loaded, Resolved};
 
 /// A well-formed key put in place of the real one to resolve the base URL alone; never sent.
@@ -73,11 +73,11 @@ pub fn checks(
 }
 
 /// The settings the inbox checks at its start (`[keys]`, `[triage]`, views, looks, `[sync]`,
-/// `retention_days`), by the same function: a config the inbox refuses fails here.
+/// `retention_days`), as checked by the same function: a config the inbox refuses fails here.
 #[must_use]
-pub fn settings(args: &Args) -> Check {
+pub fn settings(checked: Result<(), CliError>) -> Check {
     const NAME: &str = "settings";
-    match crate::cli::inbox::check_settings(args) {
+    match checked {
         Ok(()) => Check::ok(NAME, "every setting is one the inbox accepts"),
         Err(error) => Check::fail(
             NAME,

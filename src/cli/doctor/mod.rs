@@ -148,13 +148,18 @@ pub fn report(checks: &[Check], out: &mut dyn Write) -> Result<(), CliError> {
     )))
 }
 
-/// Runs every check on this machine's real inputs and reports them.
-pub async fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+/// Runs every check on this machine's real inputs and reports them. `settings` checks the
+/// config file's settings as the inbox's start checks them.
+pub async fn run(
+    args: &Args,
+    settings: &dyn Fn(&Args) -> Result<(), CliError>,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     let env = |name: &str| std::env::var(name).ok();
     let mut checks = Vec::new();
     let account = account::checks(args, &env, &mut checks);
     if checks.first().is_some_and(|c| c.verdict != Verdict::Fail) {
-        checks.push(account::settings(args));
+        checks.push(account::settings(settings(args)));
     } else {
         checks.push(Check::skip(
             "settings",

@@ -318,8 +318,12 @@ mod tests {
         let (_dir, path) = made();
         {
             let mut store = Store::open(&path).unwrap();
-            let items: Vec<_> = (0..300).map(crate::tui::testkit::item).collect();
-            store.put_items(&items, crate::tui::testkit::now()).unwrap();
+            let anchor: Timestamp = "2026-11-01T12:00:00Z".parse().unwrap();
+            let items: Vec<_> = crate::sim::data::generate(1, 300, anchor)
+                .items()
+                .map(|detail| detail.feedback)
+                .collect();
+            store.put_items(&items, anchor).unwrap();
             rusqlite::Connection::open(&path)
                 .unwrap()
                 .execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")

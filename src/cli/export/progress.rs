@@ -5,9 +5,9 @@
 //! never lands inside the bar's line.
 //!
 //! The API tells no totals, so the share done and the ETA are measured as `sync` measures a
-//! first mirror (and with its functions): the share of the time from the newest item back to the
-//! far end (the oldest project's creation, or `--since` when later) that the walk has covered,
-//! and the requests that took (list requests and `--with-detail`'s detail requests).
+//! first mirror (by [`crate::cli::estimate`]): the share of the time from the newest item back
+//! to the far end (the oldest project's creation, or `--since` when later) that the walk has
+//! covered, and the requests that took (list requests and `--with-detail`'s detail requests).
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use jiff::Timestamp;
 
-use super::super::sync_cmd::progress::{eta, requests_left, share_done};
+use super::super::estimate::{eta, requests_left, share_done};
 use crate::api::retry::WaitObserver;
 use crate::api::{RateLimit, Wait, WaitReason};
 use crate::mutex;

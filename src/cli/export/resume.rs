@@ -1,7 +1,8 @@
 //! `list --all` that can be resumed. Pages are written whole, one after the other; the cursor
 //! after the last page written is the place to resume from. When the walk is interrupted
 //! (Ctrl-C, SIGTERM, or an error after some pages) the output is ended cleanly (`json` closed,
-//! with that cursor as `next_cursor`) and stderr says how to go on:
+//! with that cursor as `next_cursor`) and stderr says how to go on, with the command line the
+//! caller builds from that cursor:
 //!
 //! ```text
 //! resume with: feedback-inbox list --all --status archived --since 2026-11-15T09:30:00Z --format csv --cursor 'c1…'
@@ -13,9 +14,8 @@
 //! everything again. A cursor rejected later in the walk ends it like any failure (exit 1, the
 //! output closed, the resume line).
 
-use super::super::list::ListArgs;
-use super::super::since::{ListWindow, Window};
-use super::super::{Args, CliError};
+use super::super::CliError;
+use super::super::since::ListWindow;
 use super::detail::Details;
 use super::progress::{ListProgress, Position};
 use super::sink::Sink;
@@ -43,7 +43,7 @@ pub struct Walk<'w, 's> {
 
 impl Walk<'_, '_> {
     /// Walks `query` to the end, writing each page; on an interruption ends the output and
-    /// prints how to resume (`hint` builds the command line from a cursor).
+    /// prints how to resume (`hint` builds the command line from a cursor: the command's own).
     pub async fn run(
         mut self,
         query: FeedbackQuery,
@@ -186,81 +186,5 @@ async fn interrupted() -> i32 {
             return std::future::pending().await;
         }
         2
-    }
-}
-
-/// The command line that goes on from `cursor` with the same account, filters and output.
-/// `--since`/`--until` are the instants this run computed (RFC 3339, UTC), not the words typed:
-/// an age like `7d` read again an hour later would move the window.
-#[must_use]
-pub fn command_line(global: &Args, args: &ListArgs, window: &Window, cursor: &Cursor) -> String {
-    let mut words: Vec<String> = ["feedback-inbox", "list", "--all"]
-        .map(String::from)
-        .to_vec();
-    let mut flag = |name: &str, value: Option<String>| {
-        if let Some(value) = value {
-            words.push(format!("--{name}"));
-            words.push(quote(&value));
-        }
-    };
-    flag("base-url", global.base_url.clone());
-    flag("profile", global.profile.clone());
-    flag(
-        "config",
-        global.config.as_ref().map(|p| p.display().to_string()),
-    );
-    flag(
-        "store",
-        global.store.as_ref().map(|p| p.display().to_string()),
-    );
-    let status = args.status.map(|s| match s {
-        super::super::list::StatusArg::New => "new".to_owned(),
-        super::super::list::StatusArg::Archived => "archived".to_owned(),
-    });
-    flag("status", status);
-    flag("app", args.app.clone());
-    flag("project", args.project.clone());
-    flag("tag", args.tag.clone());
-    flag("since", window.since.map(|at| at.to_string()));
-    flag("until", window.until.map(|at| at.to_string()));
-    flag("limit", args.limit.map(|l| l.to_string()));
-    flag("fields", args.fields.clone());
-    let format = clap::ValueEnum::to_possible_value(&args.format).map(|v| v.get_name().to_owned());
-    flag("format", format);
-    flag("cursor", Some(cursor.0.clone()));
-    let switches = [
-        (global.no_store, "--no-store"),
-        (args.raw_csv, "--raw-csv"),
-        (args.with_detail, "--with-detail"),
-    ];
-    for (on, name) in switches {
-        if on {
-            words.push(name.to_owned());
-        }
-    }
-    crate::text::sanitize_line(&words.join(" ")).into_owned()
-}
-
-/// A word as a POSIX shell reads it back: as is when it holds only safe characters, else in
-/// single quotes.
-fn quote(word: &str) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./:=,@%+".contains(c);
-    if !word.is_empty() && word.chars().all(safe) {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn words_are_quoted_for_the_shell() {
-        assert_eq!(quote("abc-1_2.x"), "abc-1_2.x");
-        assert_eq!(quote("a b"), "'a b'");
-        assert_eq!(quote("it's"), r"'it'\''s'");
-        assert_eq!(quote(""), "''");
     }
 }

@@ -35,6 +35,18 @@ pub struct Options {
 }
 
 impl Options {
+    /// A format with the columns asked for, a table fitted to the terminal when there is one.
+    #[must_use]
+    pub fn new(format: ListFormat, raw_csv: bool, fields: Selection) -> Self {
+        Self {
+            format,
+            raw_csv,
+            fields,
+            table: TableMode::detect(),
+            keys: None,
+        }
+    }
+
     /// The usual shape of a format: no `--fields`, tables plain.
     #[must_use]
     pub fn plain(format: ListFormat, raw_csv: bool) -> Self {

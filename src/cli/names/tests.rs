@@ -195,7 +195,11 @@ async fn the_inbox_starts_on_the_flags_view_keeping_the_remembered_status() {
     use crate::store::{Chosen, ViewSpec};
     let mut store = store();
     let client = nowhere();
-    crate::cli::scope::start_view(&mut store, &client, None, Some("trailhead-ios"))
+    let app = crate::cli::scope::ScopeArgs {
+        app: Some("trailhead-ios".into()),
+        project: None,
+    };
+    crate::cli::scope::start_view(&mut store, &client, &app)
         .await
         .unwrap();
     let spec = store.last_view().unwrap();
@@ -218,7 +222,11 @@ async fn the_inbox_starts_on_the_flags_view_keeping_the_remembered_status() {
         ..ViewSpec::default()
     };
     store.save_view(&remembered).unwrap();
-    crate::cli::scope::start_view(&mut store, &client, Some("ledgerly"), None)
+    let project = crate::cli::scope::ScopeArgs {
+        app: None,
+        project: Some("ledgerly".into()),
+    };
+    crate::cli::scope::start_view(&mut store, &client, &project)
         .await
         .unwrap();
     let spec = store.last_view().unwrap();

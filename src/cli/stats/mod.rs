@@ -20,14 +20,13 @@ use clap::Args;
 
 use super::CliError;
 use super::names::Resolver;
+use super::offline::Offline;
 use super::output::TableFormat;
-use super::scope::Narrow;
-use super::search_cmd::{context_now, query_error};
-use super::since::Window;
-use super::store_cmd::{open_store, store_path};
+use super::query_arg::{context_now, query_error};
+use super::scope::{FilterArgs, Narrow};
+use crate::store::Store;
 use crate::store::pivot::{By, Pivot};
 use crate::store::search::{self, Context};
-use crate::store::{Shared, Store};
 
 pub use render::{share_bar, sparkline, summary};
 
@@ -49,19 +48,8 @@ pub struct StatsArgs {
     /// First fetch what is new on the service (a head sync of both statuses).
     #[arg(long)]
     pub sync: bool,
-    /// Only this app (its name, slug or id).
-    #[arg(long, value_name = "APP")]
-    pub app: Option<String>,
-    /// Only this project (its name, slug or id).
-    #[arg(long, value_name = "PROJECT")]
-    pub project: Option<String>,
-    /// Only items received at or after WHEN: a date (2026-11-01, local), a date-time
-    /// (2026-11-01T09:30) or an age (7d).
-    #[arg(long, value_name = "WHEN")]
-    pub since: Option<String>,
-    /// Only items received before WHEN (same forms).
-    #[arg(long, value_name = "WHEN")]
-    pub until: Option<String>,
+    #[command(flatten)]
+    pub filters: FilterArgs,
     /// Only items of this status.
     #[arg(long, value_name = "STATUS", value_parser = ["new", "archived"])]
     pub status: Option<String>,
@@ -85,29 +73,11 @@ pub async fn run_command(
     let text = args.text();
     let query = search::parse(&text).map_err(|e| query_error(&text, &e))?;
     let cx = context_now();
-    let window = Window::new(args.since.as_deref(), args.until.as_deref(), &cx)?;
-    let path = store_path(global)?.ok_or_else(|| {
-        CliError::Usage("stats reads the local store, and --no-store has none".to_owned())
-    })?;
-    if !path.exists() && !args.sync {
-        return Err(CliError::Other(format!(
-            "no store yet at {}: run `feedback-inbox sync` (or stats --sync) first",
-            path.display()
-        )));
-    }
-    let store = open_store(global)?.ok_or_else(|| CliError::Other("no store".to_owned()))?;
-    let (project, app) = (args.project.as_deref(), args.app.as_deref());
-    let pivot = if args.sync {
-        let shared = Shared::new(store)?;
-        super::search_cmd::head_sync(global, &shared).await?;
-        let catalog = shared.read(|store| Resolver::new(Some(store), None));
-        let narrow = Narrow::of_search(catalog, project, app, window).await?;
-        shared.read(|store| pivot(store, &query, args, &by, &narrow, &cx))?
-    } else {
-        let catalog = Resolver::new(Some(&store), None);
-        let narrow = Narrow::of_search(catalog, project, app, window).await?;
-        pivot(&store, &query, args, &by, &narrow, &cx)?
-    };
+    let window = args.filters.window(&cx)?;
+    let store = Offline::open(global, "stats", args.sync, false).await?;
+    let catalog = store.read(|store| Resolver::new(Some(store), None));
+    let narrow = Narrow::offline(catalog, &args.filters.scope, window).await?;
+    let pivot = store.read(|store| pivot(store, &query, args, &by, &narrow, &cx))?;
     render::write(&pivot, args, &cx, out)?;
     eprintln!("{}", summary(&pivot));
     Ok(())
@@ -122,11 +92,9 @@ pub fn pivot(
     narrow: &Narrow,
     cx: &Context,
 ) -> Result<Pivot, CliError> {
-    let sql = store
-        .compile(query, cx)
-        .map_err(|e| query_error(&args.text(), &e))?;
-    let mut view = narrow.view(sql);
-    view.status.clone_from(&args.status);
+    let view = narrow
+        .view(store, query, cx, &args.text())?
+        .in_status(args.status.clone());
     // A first mirror's days not reached yet are unknown: the sparklines say so.
     let held = crate::store::sync_state::held(store)?;
     Ok(store.pivot_held(&view, by, cx, held)?)

@@ -1,0 +1,116 @@
+//! The room above the command line and the inbox: it runs a parsed command line with the inbox's
+//! screen as the one way the command line opens it. `cli` prepares what it owns (account,
+//! store, syncer, webhook receivers, the config file's settings); this adds what only the screen
+//! knows (its key map, the system clipboard) and runs `tui::run`.
+
+use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
+
+use crate::cli::screen::{Inbox, Screen};
+use crate::cli::{self, Args, CliError};
+use crate::clipboard::SystemClipboard;
+use crate::config::Loaded;
+use crate::tui::{self, Arrival, Ended, keymap::Keymap};
+use crate::webhook::Submission;
+
+/// Runs a parsed command line; the inbox, when it asks for it, on the terminal.
+pub async fn run(args: Args) -> Result<(), CliError> {
+    cli::run(args, &Terminal).await
+}
+
+/// The inbox drawn on the terminal by [`crate::tui`].
+pub struct Terminal;
+
+impl Screen for Terminal {
+    type Keys = Keymap;
+
+    /// The defaults with the config file's `[keys]` table applied; a bad key or action name is
+    /// a usage error naming its line.
+    fn keys(&self, config: Option<&Loaded>) -> Result<Keymap, CliError> {
+        let Some(loaded) = config else {
+            return Ok(Keymap::default());
+        };
+        Keymap::from_config(&loaded.text, &loaded.path.display().to_string())
+            .map_err(|e| CliError::Usage(format!("config: {e}")))
+    }
+
+    async fn open(&self, inbox: Inbox<Keymap>) -> Result<(), CliError> {
+        let settings = inbox.settings;
+        let options = tui::Options {
+            store: inbox.store,
+            syncer: inbox.syncer,
+            keymap: settings.keys,
+            refresh_seconds: settings.refresh_seconds,
+            triage: settings.triage,
+            views: settings.views,
+            preview: settings.preview,
+            clipboard: Box::new(SystemClipboard::new()),
+            arrivals: inbox.arrivals.map(arrivals),
+            waits: Some(inbox.waits),
+            looks: settings.looks,
+        };
+        match tui::run(options).await? {
+            Ended::Quit => Ok(()),
+            Ended::Signal(number) => Err(CliError::Signal(number)),
+        }
+    }
+}
+
+/// The receiver's submissions as the inbox takes them, passed on as they come.
+fn arrivals(mut submissions: UnboundedReceiver<Submission>) -> UnboundedReceiver<Arrival> {
+    let (tx, arrivals) = unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(submission) = submissions.recv().await {
+            if tx.send(Arrival { submission }).is_err() {
+                break;
+            }
+        }
+    });
+    arrivals
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn loaded(dir: &tempfile::TempDir, text: &str) -> Loaded {
+        let path = dir.path().join("config.toml");
+        std::fs::write(&path, text).unwrap();
+        crate::config::load(&path, true).unwrap().unwrap()
+    }
+
+    #[test]
+    fn the_example_configs_keys_are_the_screens_and_a_bad_one_is_a_usage_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let example = loaded(&dir, include_str!("../assets/config.example.toml"));
+        assert!(Terminal.keys(Some(&example)).is_ok());
+        assert!(Terminal.keys(None).is_ok());
+        let bad = loaded(&dir, "[keys]\nno_such_action = \"x\"\n");
+        let error = Terminal.keys(Some(&bad)).unwrap_err();
+        assert!(matches!(error, CliError::Usage(_)), "{error}");
+        assert!(error.to_string().starts_with("config: "), "{error}");
+    }
+
+    #[tokio::test]
+    async fn submissions_reach_the_inbox_in_order() {
+        let (tx, submissions) = unbounded_channel();
+        let mut arrivals = arrivals(submissions);
+        for id in ["fb_1", "fb_2"] {
+            let submission = Submission {
+                id: crate::api::FeedbackId(id.to_owned()),
+                app_id: "app_1".into(),
+                app_name: "Acme iOS".into(),
+                project_id: "prj_1".into(),
+                project_name: "Acme".into(),
+                message: "the export crashes".into(),
+                email: None,
+                metadata: crate::webhook::event::WebhookMetadata::default(),
+                received_at: "2026-11-01T11:59:00Z".parse().unwrap(),
+            };
+            tx.send(submission).unwrap();
+        }
+        drop(tx);
+        assert_eq!(arrivals.recv().await.unwrap().submission.id.0, "fb_1");
+        assert_eq!(arrivals.recv().await.unwrap().submission.id.0, "fb_2");
+        assert!(arrivals.recv().await.is_none());
+    }
+}
