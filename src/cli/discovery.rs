@@ -14,7 +14,7 @@ use super::names::{Catalog, Kind, Resolver};
 use super::output::{TableFormat, csv_cell};
 use super::scope::{ScopeArgs, helps};
 use crate::api::{App, Client, Project, ScopeQuery, Tag};
-use crate::text::sanitize_line;
+use crate::text::{Clean, sanitize_line};
 
 #[derive(Debug, Clone, Args)]
 pub struct FormatArg {
@@ -176,16 +176,21 @@ const fn flex(title: &'static str, cells: usize) -> Column {
     }
 }
 
+/// A row's cells, each as one clean line.
+fn clean(cells: &[String]) -> Vec<Clean> {
+    cells.iter().map(|cell| Clean::line(cell)).collect()
+}
+
 /// The table of `columns` over `rows`, each column as wide as its widest cell (at most its
 /// usual width, but for whole columns), fitted to `mode`.
-fn fitted(columns: &[Column], rows: &[Vec<String>], mode: TableMode) -> FittedTable {
+fn fitted(columns: &[Column], rows: &[Vec<Clean>], mode: TableMode) -> FittedTable {
     let specs = columns
         .iter()
         .enumerate()
         .map(|(i, c)| {
             let widest = rows
                 .iter()
-                .map(|r| crate::width::width(&sanitize_line(&r[i])))
+                .map(|r| crate::width::width(&r[i]))
                 .chain([c.title.len()])
                 .max()
                 .unwrap_or(0);
@@ -227,7 +232,8 @@ fn write<T: Serialize>(
             writeln!(out, "{json}")?;
         }
         TableFormat::Table => {
-            let rows: Vec<Vec<String>> = items.iter().map(cells).collect();
+            // Each cell sanitized once, as it is made; the table takes only such cells.
+            let rows: Vec<Vec<Clean>> = items.iter().map(|item| clean(&cells(item))).collect();
             let table = fitted(columns, &rows, TableMode::detect());
             table.header(out)?;
             for row in &rows {
@@ -245,7 +251,7 @@ mod tests {
 
     use super::*;
 
-    fn lines(table: &FittedTable, rows: &[Vec<String>]) -> Vec<String> {
+    fn lines(table: &FittedTable, rows: &[Vec<Clean>]) -> Vec<String> {
         let mut out = Vec::new();
         table.header(&mut out).unwrap();
         for row in rows {
@@ -279,7 +285,7 @@ mod tests {
         ]
         .map(str::to_owned)
         .to_vec();
-        let rows = vec![row];
+        let rows = vec![clean(&row)];
         for total in [120, 80, 60, 50] {
             let shown = lines(&fitted(&columns, &rows, TableMode::Fit(total)), &rows);
             for line in &shown {
@@ -298,10 +304,10 @@ mod tests {
     #[test]
     fn tag_counts_are_never_cut() {
         let columns = [flex("TAG", 32), whole("COUNT")];
-        let rows = vec![vec![
+        let rows = vec![clean(&[
             "a-very-long-tag-name".to_owned(),
             "1234567".to_owned(),
-        ]];
+        ])];
         let shown = lines(&fitted(&columns, &rows, TableMode::Fit(16)), &rows);
         assert!(shown[1].ends_with("1234567"), "{shown:#?}");
         assert!(crate::width::width(&shown[1]) <= 16, "{shown:#?}");

@@ -104,9 +104,9 @@ impl<'a> Sink<'a> {
             ListFormat::Table => {
                 if let Some(table) = &self.table {
                     for record in records {
-                        let cells: Vec<String> = columns
+                        let cells: Vec<crate::text::Clean> = columns
                             .iter()
-                            .map(|f| f.text(record, false, columns))
+                            .map(|f| crate::text::Clean::line(&f.text(record, false, columns)))
                             .collect();
                         table.row(self.out, &cells)?;
                     }

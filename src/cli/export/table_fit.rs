@@ -11,7 +11,7 @@
 use std::io::{self, Write};
 
 use super::fields::Field;
-use crate::text::sanitize_line;
+use crate::text::Clean;
 use crate::width::{fit, truncate, width};
 
 /// How a table is laid out.
@@ -96,7 +96,7 @@ fn spec(field: &Field, ids: usize) -> Spec {
 /// A laid-out table: for each field, its width, or `None` when it did not fit.
 #[derive(Debug, Clone)]
 pub struct FittedTable {
-    titles: Vec<String>,
+    titles: Vec<Clean>,
     widths: Vec<Option<usize>>,
     whole: Vec<bool>,
     plain: bool,
@@ -119,7 +119,7 @@ impl FittedTable {
         };
         Self {
             whole: specs.iter().map(|s| s.whole).collect(),
-            titles: specs.into_iter().map(|s| s.title).collect(),
+            titles: specs.into_iter().map(|s| Clean::line(&s.title)).collect(),
             widths,
             plain: mode == TableMode::Plain,
         }
@@ -129,9 +129,9 @@ impl FittedTable {
         self.row(out, &self.titles.clone())
     }
 
-    /// Writes one row of cells (one per field, raw: sanitized here).
-    pub fn row(&self, out: &mut dyn Write, cells: &[String]) -> io::Result<()> {
-        let shown: Vec<(usize, bool, &String)> = self
+    /// Writes one row of cells (one per field, each sanitized where it was made).
+    pub fn row(&self, out: &mut dyn Write, cells: &[Clean]) -> io::Result<()> {
+        let shown: Vec<(usize, bool, &Clean)> = self
             .widths
             .iter()
             .zip(&self.whole)
@@ -141,17 +141,17 @@ impl FittedTable {
         let last = shown.len().saturating_sub(1);
         let mut line = String::new();
         for (i, (cells_wide, whole, cell)) in shown.into_iter().enumerate() {
-            let clean = sanitize_line(cell);
+            let clean = cell.as_str();
             if self.plain || whole {
-                line.push_str(&clean);
+                line.push_str(clean);
                 if i != last {
-                    let pad = cells_wide.saturating_sub(width(&clean));
+                    let pad = cells_wide.saturating_sub(width(clean));
                     line.push_str(&" ".repeat(pad + 2));
                 }
             } else if i == last {
-                line.push_str(&truncate(&clean, cells_wide));
+                line.push_str(&truncate(clean, cells_wide));
             } else {
-                line.push_str(&fit(&clean, cells_wide));
+                line.push_str(&fit(clean, cells_wide));
                 line.push_str("  ");
             }
         }
@@ -217,7 +217,7 @@ mod tests {
         let table = FittedTable::new(fields, mode, width(cells[0]));
         let mut out = Vec::new();
         table.header(&mut out).unwrap();
-        let cells: Vec<String> = cells.iter().map(|c| (*c).to_owned()).collect();
+        let cells: Vec<Clean> = cells.iter().map(|c| Clean::line(c)).collect();
         table.row(&mut out, &cells).unwrap();
         String::from_utf8(out)
             .unwrap()
@@ -279,8 +279,8 @@ mod tests {
     #[test]
     fn a_longer_id_than_the_first_pages_is_written_whole() {
         let table = FittedTable::new(TABLE_DEFAULT, TableMode::Fit(40), 11);
-        let mut cells: Vec<String> = ROW.iter().map(|c| (*c).to_owned()).collect();
-        cells[0] = "fb_1234567890123".to_owned();
+        let mut cells: Vec<Clean> = ROW.iter().map(|c| Clean::line(c)).collect();
+        cells[0] = Clean::line("fb_1234567890123");
         let mut out = Vec::new();
         table.row(&mut out, &cells).unwrap();
         let line = String::from_utf8(out).unwrap();

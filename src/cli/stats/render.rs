@@ -13,7 +13,7 @@ use crate::cli::output::{TableFormat, csv_cell, terminal_safe_json};
 use crate::store::pivot::{Group, Pivot};
 use crate::store::search::Context;
 use crate::text::output::thousands;
-use crate::text::sanitize_line;
+use crate::text::{Clean, sanitize_line};
 
 /// Cells of the share's bar.
 const BAR_CELLS: usize = 10;
@@ -133,7 +133,7 @@ fn table(
         .chain(["COUNT".len()])
         .max()
         .unwrap_or(0);
-    let rows: Vec<Vec<String>> = pivot
+    let raw: Vec<Vec<String>> = pivot
         .groups
         .iter()
         .map(|g| {
@@ -156,10 +156,15 @@ fn table(
             ]
         })
         .collect();
+    // Each cell sanitized once, as it is made; the table takes only such cells.
+    let rows: Vec<Vec<Clean>> = raw
+        .iter()
+        .map(|row| row.iter().map(|cell| Clean::line(cell)).collect())
+        .collect();
     let title = sanitize_line(&pivot.by.name()).to_uppercase();
     let widest = |i: usize, title: &str| {
         rows.iter()
-            .map(|r| crate::width::width(&sanitize_line(&r[i])))
+            .map(|r| crate::width::width(&r[i]))
             .chain([crate::width::width(title)])
             .max()
             .unwrap_or(0)
