@@ -373,3 +373,34 @@ async fn a_schema_newer_than_this_version_and_another_account_are_refused() {
     drop((members, admin));
     db.drop().await;
 }
+
+#[tokio::test]
+async fn one_event_sent_by_two_connections_at_once_is_stored_once() {
+    let Some(db) = pg::Db::new("resend").await else {
+        return;
+    };
+    let mut members = team_of(&db, "support", &["ana"]).await;
+    // The outbox's resend racing the first send: the same member on a second connection.
+    let url = db.as_member(&db.role("ana"), None);
+    let mut again = Team::open(&url, None).await.unwrap();
+    let ids: Vec<String> = (0..50).map(|_| id()).collect();
+    for (n, event) in ids.iter().enumerate() {
+        let item = format!("fb_{n}");
+        let change = Change::Done(true);
+        let (first, second) = tokio::join!(
+            members[0].apply(event, &item, &change),
+            again.apply(event, &item, &change)
+        );
+        let outcomes = [first.unwrap(), second.unwrap()];
+        let applied = outcomes
+            .iter()
+            .filter(|o| matches!(o, Outcome::Applied { .. }))
+            .count();
+        assert_eq!(applied, 1, "{outcomes:?}");
+        assert!(outcomes.contains(&Outcome::AlreadyApplied), "{outcomes:?}");
+    }
+    let stored = events(&members[0], &Position::start(), 50).await;
+    assert_eq!(stored.len(), 50);
+    drop((members, again));
+    db.drop().await;
+}

@@ -12,6 +12,10 @@ use tokio_postgres::error::SqlState;
 use super::schema::{CHANNEL, SCHEMA};
 use super::{TeamError, TeamUrl};
 
+/// The constraint that keeps an event id once per team (PostgreSQL's name for the schema's
+/// `UNIQUE (team_id, event_id)` on `events`).
+const EVENT_ID_CONSTRAINT: &str = "events_team_id_event_id_key";
+
 /// A member connected to their team.
 pub struct Team {
     client: Client,
@@ -198,8 +202,13 @@ impl Team {
         change: &Change,
     ) -> Result<Outcome, TeamError> {
         match self.try_apply(event_id, item_id, change).await {
-            // The same event committed by another connection meanwhile.
-            Err(TeamError::Db(error)) if error.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
+            // The same event committed by another connection meanwhile (only the event id's
+            // own constraint says so: two edits of one note at once are an error to retry).
+            Err(TeamError::Db(error))
+                if error.code() == Some(&SqlState::UNIQUE_VIOLATION)
+                    && error.as_db_error().and_then(|e| e.constraint())
+                        == Some(EVENT_ID_CONSTRAINT) =>
+            {
                 Ok(Outcome::AlreadyApplied)
             }
             other => other,
