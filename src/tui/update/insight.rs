@@ -326,17 +326,17 @@ pub(super) fn observe(state: &mut AppState, msg: &Msg) {
 
 /// The list's view is not the one the groups or the trend are of.
 fn other_view(state: &AppState) -> bool {
-    let spec = state.view_spec();
+    let spec = &state.view;
     state
         .insight
         .grouped
         .as_ref()
-        .is_some_and(|g| g.spec != spec)
+        .is_some_and(|g| g.spec != *spec)
         || state
             .insight
             .trends
             .as_ref()
-            .is_some_and(|p| p.spec.as_ref() != Some(&spec))
+            .is_some_and(|p| p.spec.as_ref() != Some(spec))
 }
 
 /// Each tick: the due pivot and trend, once no run is under way and the throttle allows.

@@ -22,7 +22,7 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effe
         Action::View(n) => switch(state, usize::from(n).saturating_sub(1)),
         Action::NextView => {
             let len = state.views.views.len().max(1);
-            let next = match state.views.shown(&state.view_spec()) {
+            let next = match state.views.shown(&state.view) {
                 Shown::View(n) | Shown::Modified(n) => (n + 1) % len,
                 Shown::Custom => 0,
             };
@@ -175,7 +175,7 @@ pub(super) fn save(state: &mut AppState, name: &str) -> Result<Vec<Effect>, Stri
     if state.views.saving {
         return Err("a view is being saved; try again in a moment".to_owned());
     }
-    let spec = state.view_spec();
+    let spec = &state.view;
     let labelled = |c: &Option<Chosen>| {
         c.as_ref().map(|c| Labelled {
             value: c.value.clone(),

@@ -23,7 +23,7 @@ struct Part {
 
 fn parts(state: &AppState) -> (Vec<Part>, Option<usize>) {
     let views = &state.views;
-    let shown = views.shown(&state.view_spec());
+    let shown = views.shown(&state.view);
     let (active, modified) = match shown {
         Shown::View(n) => (Some(n), false),
         Shown::Modified(n) => (Some(n), true),

@@ -63,7 +63,7 @@ pub(super) fn back_to_groups(state: &mut AppState) -> Option<Vec<Effect>> {
         return None; // Esc closes the detail, or clears the marks, first.
     }
     let back = state.insight.back.take()?;
-    if state.view_spec() != back.narrowed {
+    if state.view != back.narrowed {
         return None;
     }
     state.text_filter = None;
