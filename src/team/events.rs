@@ -53,8 +53,7 @@ impl Team {
             .client()
             .query(
                 &format!(
-                    "SELECT tx::text, seq, event_id, member::text, item_id, kind, body, at
-                     FROM {SCHEMA}.events
+                    "SELECT {EVENT_COLUMNS} FROM {SCHEMA}.events
                      WHERE team_id = $1 AND (tx, seq) > ($2::text::xid8, $3)
                        AND tx < pg_snapshot_xmin(pg_current_snapshot())
                      ORDER BY tx, seq LIMIT $4"
@@ -71,8 +70,7 @@ impl Team {
             .client()
             .query(
                 &format!(
-                    "SELECT tx::text, seq, event_id, member::text, item_id, kind, body, at
-                     FROM {SCHEMA}.events WHERE team_id = $1 AND item_id = $2 ORDER BY seq"
+                    "SELECT {EVENT_COLUMNS} FROM {SCHEMA}.events WHERE team_id = $1 AND item_id = $2 ORDER BY seq"
                 ),
                 &[&self.team_id(), &item_id],
             )
@@ -81,7 +79,10 @@ impl Team {
     }
 }
 
-/// An event from a row of the columns both reads select, in their order.
+/// The columns an event is read from, in the order [`event`] takes them.
+const EVENT_COLUMNS: &str = "tx::text, seq, event_id, member::text, item_id, kind, body, at";
+
+/// An event from a row of [`EVENT_COLUMNS`].
 fn event(row: &tokio_postgres::Row) -> Event {
     Event {
         position: Position {
