@@ -3,14 +3,11 @@
 //! store, syncer, webhook receivers, the config file's settings); this adds what only the screen
 //! knows (its key map, the system clipboard) and runs `tui::run`.
 
-use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
-
 use crate::cli::screen::{Inbox, Screen};
 use crate::cli::{self, Args, CliError};
 use crate::clipboard::SystemClipboard;
 use crate::config::Loaded;
-use crate::tui::{self, Arrival, Ended, keymap::Keymap};
-use crate::webhook::Submission;
+use crate::tui::{self, Ended, keymap::Keymap};
 
 /// Runs a parsed command line; the inbox, when it asks for it, on the terminal.
 pub async fn run(args: Args) -> Result<(), CliError> {
@@ -44,7 +41,7 @@ impl Screen for Terminal {
             views: settings.views,
             preview: settings.preview,
             clipboard: Box::new(SystemClipboard::new()),
-            arrivals: inbox.arrivals.map(arrivals),
+            arrivals: inbox.arrivals,
             waits: Some(inbox.waits),
             looks: settings.looks,
         };
@@ -53,19 +50,6 @@ impl Screen for Terminal {
             Ended::Signal(number) => Err(CliError::Signal(number)),
         }
     }
-}
-
-/// The receiver's submissions as the inbox takes them, passed on as they come.
-fn arrivals(mut submissions: UnboundedReceiver<Submission>) -> UnboundedReceiver<Arrival> {
-    let (tx, arrivals) = unbounded_channel();
-    tokio::spawn(async move {
-        while let Some(submission) = submissions.recv().await {
-            if tx.send(Arrival { submission }).is_err() {
-                break;
-            }
-        }
-    });
-    arrivals
 }
 
 #[cfg(test)]
@@ -88,29 +72,5 @@ mod tests {
         let error = Terminal.keys(Some(&bad)).unwrap_err();
         assert!(matches!(error, CliError::Usage(_)), "{error}");
         assert!(error.to_string().starts_with("config: "), "{error}");
-    }
-
-    #[tokio::test]
-    async fn submissions_reach_the_inbox_in_order() {
-        let (tx, submissions) = unbounded_channel();
-        let mut arrivals = arrivals(submissions);
-        for id in ["fb_1", "fb_2"] {
-            let submission = Submission {
-                id: crate::api::FeedbackId(id.to_owned()),
-                app_id: "app_1".into(),
-                app_name: "Acme iOS".into(),
-                project_id: "prj_1".into(),
-                project_name: "Acme".into(),
-                message: "the export crashes".into(),
-                email: None,
-                metadata: crate::webhook::event::WebhookMetadata::default(),
-                received_at: "2026-11-01T11:59:00Z".parse().unwrap(),
-            };
-            tx.send(submission).unwrap();
-        }
-        drop(tx);
-        assert_eq!(arrivals.recv().await.unwrap().submission.id.0, "fb_1");
-        assert_eq!(arrivals.recv().await.unwrap().submission.id.0, "fb_2");
-        assert!(arrivals.recv().await.is_none());
     }
 }

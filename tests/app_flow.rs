@@ -250,9 +250,12 @@ async fn webhook_arrivals_appear_on_top_without_moving_the_cursor() {
     let handle = receiver::start(config, notice_tx).await.unwrap();
     let (tx, arrivals) = unbounded_channel();
     tokio::spawn(async move {
-        while let Some(Notice::Accepted(event)) = notices.recv().await {
+        while let Some(Notice::Accepted { event, .. }) = notices.recv().await {
             if let Event::FeedbackCreated(s) = *event {
-                let arrival = feedback_inbox::tui::Arrival { submission: s };
+                let arrival = feedback_inbox::tui::Arrival {
+                    submission: s,
+                    stored: false,
+                };
                 tx.send(arrival).unwrap();
             }
         }

@@ -92,7 +92,7 @@ async fn a_signed_delivery_with_a_lone_surrogate_is_kept_with_a_replacement_char
     let (handle, mut notices) = receiver(dir.path(), Limits::default()).await;
     let body = created("fb_half", r"half an emoji \ud83d here", r#""app_1""#);
     assert_eq!(post(&handle.url(), &body).await, 204);
-    let Some(Notice::Accepted(event)) = notices.recv().await else {
+    let Some(Notice::Accepted { event, .. }) = notices.recv().await else {
         panic!("not accepted")
     };
     let Event::FeedbackCreated(submission) = *event else {
@@ -184,7 +184,10 @@ async fn records_escape_c1_bidi_and_invisible_characters() {
         r#""app_1""#,
     );
     assert_eq!(post(&handle.url(), &body).await, 204);
-    assert!(matches!(notices.recv().await, Some(Notice::Accepted(_))));
+    assert!(matches!(
+        notices.recv().await,
+        Some(Notice::Accepted { .. })
+    ));
     handle.shutdown().await;
     for file in ["events.jsonl", "seen.txt"] {
         let text = std::fs::read_to_string(dir.path().join(file)).unwrap();
@@ -240,7 +243,10 @@ async fn idle_connections_are_timed_out_and_do_not_starve_a_delivery() {
     let body = created("fb_through", "still delivered", r#""app_1""#);
     let status = tokio::time::timeout(PATIENCE, post(&handle.url(), &body)).await;
     assert_eq!(status.ok(), Some(204), "the delivery got through");
-    assert!(matches!(notices.recv().await, Some(Notice::Accepted(_))));
+    assert!(matches!(
+        notices.recv().await,
+        Some(Notice::Accepted { .. })
+    ));
     for stream in &mut idle {
         assert!(closed_by_server(stream).await, "an idle socket stays open");
     }
@@ -259,7 +265,10 @@ async fn open_connections_are_bounded_by_closing_the_oldest_idle_one() {
     let body = created("fb_bounded", "no waiting", r#""app_1""#);
     let status = tokio::time::timeout(PATIENCE, post(&handle.url(), &body)).await;
     assert_eq!(status.ok(), Some(204), "the delivery got through");
-    assert!(matches!(notices.recv().await, Some(Notice::Accepted(_))));
+    assert!(matches!(
+        notices.recv().await,
+        Some(Notice::Accepted { .. })
+    ));
     assert!(started.elapsed() < PATIENCE, "{:?}", started.elapsed());
     // No timeout applies yet: only the bound of 128 can have closed the oldest 172.
     for (n, stream) in idle[..300 - limits.max_connections].iter_mut().enumerate() {

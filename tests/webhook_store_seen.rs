@@ -87,7 +87,10 @@ async fn a_redelivery_to_a_new_receiver_on_the_same_store_is_a_duplicate() {
         deliver(&handle.url(), now, &body("fb_1", "prj_1")).await,
         204
     );
-    assert!(matches!(notices.recv().await, Some(Notice::Accepted(_))));
+    assert!(matches!(
+        notices.recv().await,
+        Some(Notice::Accepted { .. })
+    ));
     // Durable before the answer: the id and the item are in the store once it is answered.
     let stored = store(dir.path());
     assert!(stored.delivery_seen("fb_1").unwrap());
@@ -122,7 +125,10 @@ async fn a_delivery_the_store_cannot_take_is_answered_500_and_neither_its_id_nor
         500
     );
     // Its line is in the journal and it was reported; the retry is a duplicate in this process.
-    assert!(matches!(notices.recv().await, Some(Notice::Accepted(_))));
+    assert!(matches!(
+        notices.recv().await,
+        Some(Notice::Accepted { .. })
+    ));
     assert!(matches!(
         notices.recv().await,
         Some(Notice::Rejected { status: 500, .. })
@@ -147,7 +153,10 @@ async fn a_delivery_the_store_cannot_take_is_answered_500_and_neither_its_id_nor
         deliver(&handle.url(), now + 120, &body("fb_2", "prj_1")).await,
         204
     );
-    assert!(matches!(notices.recv().await, Some(Notice::Accepted(_))));
+    assert!(matches!(
+        notices.recv().await,
+        Some(Notice::Accepted { .. })
+    ));
     let stored = store(dir.path());
     assert!(stored.delivery_seen("fb_2").unwrap());
     assert!(stored.item("fb_2").unwrap().is_some());
@@ -171,7 +180,10 @@ async fn another_accounts_delivery_has_its_id_kept_but_not_its_item() {
         deliver(&handle.url(), now, &body("fb_x", "prj_other")).await,
         204
     );
-    assert!(matches!(notices.recv().await, Some(Notice::Accepted(_))));
+    assert!(matches!(
+        notices.recv().await,
+        Some(Notice::Accepted { .. })
+    ));
     assert_eq!(
         notices.recv().await,
         Some(Notice::OtherAccount("fb_x".into()))

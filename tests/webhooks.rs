@@ -101,7 +101,7 @@ async fn duplicates_are_acknowledged_but_recorded_once_even_across_a_restart() {
         204
     );
     assert!(
-        matches!(notices.recv().await, Some(Notice::Accepted(e)) if e.feedback_id() == Some("fb_dup1"))
+        matches!(notices.recv().await, Some(Notice::Accepted { event: e, .. }) if e.feedback_id() == Some("fb_dup1"))
     );
     let webhook_path = format!("{url}webhook");
     assert_eq!(
@@ -128,7 +128,10 @@ async fn duplicates_are_acknowledged_but_recorded_once_even_across_a_restart() {
         post_raw(&handle.url(), &signed_headers(now, &other), other).await,
         204
     );
-    assert!(matches!(notices.recv().await, Some(Notice::Accepted(_))));
+    assert!(matches!(
+        notices.recv().await,
+        Some(Notice::Accepted { .. })
+    ));
     let lines = jsonl_lines(dir.path());
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert_eq!(lines[0]["feedback"]["id"], "fb_dup1");
@@ -335,7 +338,7 @@ async fn submissions_appear_in_the_list_api_and_reach_the_receiver_once_despite_
     assert_eq!(submission.id, item.feedback.id);
     assert!(outcome.acknowledged);
     assert_eq!(outcome.attempts.len(), 2, "the duplicate is sent too");
-    let Some(Notice::Accepted(event)) = notices.recv().await else {
+    let Some(Notice::Accepted { event, .. }) = notices.recv().await else {
         panic!()
     };
     assert_eq!(event.feedback_id(), Some(item.feedback.id.as_str()));

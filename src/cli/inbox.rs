@@ -6,7 +6,7 @@
 
 use std::io::IsTerminal;
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,9 +21,9 @@ use crate::sim::{self, DEMO_KEY};
 use crate::store::{Shared, Store};
 use crate::sync::{SyncSettings, Syncer};
 use crate::webhook::inbox_journal;
-use crate::webhook::receiver::{self, Jsonl, Notice, ReceiverConfig, ReceiverHandle};
+use crate::webhook::receiver::{self, Arrival, Notice, ReceiverConfig, ReceiverHandle};
 use crate::webhook::seen::Seen;
-use crate::webhook::{DEFAULT_TOLERANCE, Event, Secret, Submission};
+use crate::webhook::{DEFAULT_TOLERANCE, Event, Secret};
 
 /// `demo` takes the simulator's data flags, and can make new feedback arrive live.
 #[derive(Debug, Clone, clap::Args)]
@@ -58,11 +58,10 @@ pub async fn inbox(args: &Args, screen: &impl Screen) -> Result<(), CliError> {
     let live = match (&args.listen, &args.secret_env) {
         (Some(addr), Some(var)) => {
             let secret = Secret::from_env(var)?;
-            let journal = inbox_journal::path(store.path(), *addr);
-            if let Some(journal) = &journal {
-                catch_up(&mut store, journal);
+            if let Some(journal) = inbox_journal::path(store.path(), *addr) {
+                catch_up(&mut store, &journal);
             }
-            Some(listen(*addr, secret, journal).await?)
+            Some(listen(*addr, secret, store.path()).await?)
         }
         _ => None,
     };
@@ -91,22 +90,25 @@ fn catch_up(store: &mut Store, journal: &std::path::Path) {
 }
 
 /// Starts a webhook receiver whose accepted `feedback.created` events are handed to the inbox,
-/// which stores them (with the metadata they carry) and then shows them. A delivery is answered once its line is synced to
-/// `journal` (the store's own, see `webhook::inbox_journal`; `None` for a store in memory).
-/// Duplicates are dropped by the receiver (in memory) and by the store (by id); rejections
-/// are logged by the receiver, never drawn over the inbox.
+/// which shows them. With the store at `store` (`None`: a store in memory), the receiver keeps
+/// the deliveries' ids there and stores each item (with the metadata it carries) in the
+/// transaction that records its delivery, before answering: an acknowledged delivery is never
+/// lost, and a retry after a restart is a duplicate. In memory, the ids are kept in memory and
+/// the inbox stores the items. Rejections are logged by the receiver, never drawn over the
+/// inbox.
 async fn listen(
     addr: SocketAddr,
     secret: Secret,
-    journal: Option<PathBuf>,
-) -> Result<(ReceiverHandle, UnboundedReceiver<Submission>), CliError> {
+    store: Option<&Path>,
+) -> Result<(ReceiverHandle, UnboundedReceiver<Arrival>), CliError> {
+    let store = store.map(Store::open).transpose()?;
     let config = ReceiverConfig {
         addr,
         secret,
         tolerance: DEFAULT_TOLERANCE,
         seen: Seen::memory(),
-        store: None,
-        jsonl: journal.map(Jsonl::Own),
+        store,
+        jsonl: None,
         clock: crate::clock::system(),
     };
     let (notice_tx, mut notices) = unbounded_channel();
@@ -116,9 +118,9 @@ async fn listen(
     let (tx, arrivals) = unbounded_channel();
     tokio::spawn(async move {
         while let Some(notice) = notices.recv().await {
-            if let Notice::Accepted(event) = notice
+            if let Notice::Accepted { event, stored } = notice
                 && let Event::FeedbackCreated(submission) = *event
-                && tx.send(submission).is_err()
+                && tx.send(Arrival { submission, stored }).is_err()
             {
                 break;
             }
@@ -150,10 +152,7 @@ pub async fn demo(args: &Args, demo: &DemoArgs, screen: &impl Screen) -> Result<
     let builder = Client::builder(&handle.base_url(), key)?;
     let (folder, store) = demo_store()?;
     let live = match demo.live_every {
-        Some(every) => {
-            let journal = inbox_journal::path(store.path(), ([127, 0, 0, 1], 0).into());
-            Some(live_demo(&handle, demo.data.seed, every, journal).await?)
-        }
+        Some(every) => Some(live_demo(&handle, demo.data.seed, every, store.path()).await?),
         None => None,
     };
     let (parts, arrivals) = live.map(|(r, s, a)| ((r, s), a)).unzip();
@@ -175,12 +174,12 @@ async fn live_demo(
     sim: &sim::SimHandle,
     seed: u64,
     every: f64,
-    journal: Option<PathBuf>,
-) -> Result<(ReceiverHandle, SubmitHandle, UnboundedReceiver<Submission>), CliError> {
+    store: Option<&Path>,
+) -> Result<(ReceiverHandle, SubmitHandle, UnboundedReceiver<Arrival>), CliError> {
     let every = super::sim_cmd::positive_seconds(every, "--live-every")?;
     let secret =
         Secret::new(demo_secret_bytes()?.to_vec()).map_err(|e| CliError::Other(e.to_string()))?;
-    let (receiver, arrivals) = listen(([127, 0, 0, 1], 0).into(), secret.clone(), journal).await?;
+    let (receiver, arrivals) = listen(([127, 0, 0, 1], 0).into(), secret.clone(), store).await?;
     let sender = sender_to(&receiver, secret)
         .map_err(|e| CliError::Other(format!("cannot set up webhook delivery: {e}")))?;
     let submitter = Submitter::new(Arc::clone(sim.state()), seed, Some(sender)).start(every, None);
@@ -302,7 +301,7 @@ async fn open<S: Screen>(
     store: Store,
     settings: Settings<S::Keys>,
     sync: SyncSettings,
-    arrivals: Option<UnboundedReceiver<Submission>>,
+    arrivals: Option<UnboundedReceiver<Arrival>>,
 ) -> Result<(), CliError> {
     let (wait_tx, waits): (_, UnboundedReceiver<Wait>) = unbounded_channel();
     let client = builder
@@ -342,11 +341,12 @@ mod tests {
         }
     }
 
-    /// The receiver answers a delivery only once its line is in the store's journal, so one
-    /// acknowledged and then lost (the process killed before the store took it) is stored at
-    /// the next start, and the journal starts empty again.
+    /// With a store, the receiver stores a delivery's item in the transaction that records
+    /// its id, before answering: an acknowledged delivery is in the store even when the
+    /// inbox never took it (the process killed after the answer), the inbox is told it need
+    /// not store it, and the service's retry after a restart is acknowledged as a duplicate.
     #[tokio::test]
-    async fn an_acknowledged_delivery_lost_before_the_store_is_stored_at_the_next_start() {
+    async fn an_acknowledged_delivery_is_stored_and_remembered_before_its_answer() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("store.sqlite3");
         let mut store = Store::open(&path).unwrap();
@@ -358,13 +358,7 @@ mod tests {
         };
         store.check_account(&[project]).unwrap();
         let addr: SocketAddr = ([127, 0, 0, 1], 0).into();
-        let journal = inbox_journal::path(store.path(), addr).unwrap();
         let secret = Secret::new(vec![7; 32]).unwrap();
-        // The arrivals are never stored: the process "dies" after the answer.
-        let (receiver, _arrivals) = listen(addr, secret.clone(), Some(journal.clone()))
-            .await
-            .unwrap();
-        let sender = sender_to(&receiver, secret).unwrap();
         let submission = crate::webhook::Submission {
             id: crate::api::FeedbackId("fb_1".to_owned()),
             app_id: "app_1".into(),
@@ -376,30 +370,49 @@ mod tests {
             metadata: crate::webhook::event::WebhookMetadata::default(),
             received_at: "2026-11-01T11:59:00Z".parse().unwrap(),
         };
+        let (receiver, mut arrivals) = listen(addr, secret.clone(), Some(&path)).await.unwrap();
+        let sender = sender_to(&receiver, secret.clone()).unwrap();
+        assert!(sender.deliver(&submission).await.acknowledged);
+        let arrival = arrivals.recv().await.unwrap();
+        assert_eq!(arrival.submission.id.0, "fb_1");
+        assert!(arrival.stored);
+        receiver.shutdown().await;
+        assert!(store.item("fb_1").unwrap().is_some());
+
+        // The next start: the service delivers the same event again.
+        let (receiver, mut arrivals) = listen(addr, secret.clone(), Some(&path)).await.unwrap();
+        let sender = sender_to(&receiver, secret).unwrap();
         assert!(sender.deliver(&submission).await.acknowledged);
         receiver.shutdown().await;
-        assert!(store.item("fb_1").unwrap().is_none());
-        let kept = std::fs::read_to_string(&journal).unwrap();
-        assert!(kept.contains("fb_1"), "{kept}");
-        catch_up(&mut store, &journal);
-        assert!(store.item("fb_1").unwrap().is_some());
-        assert_eq!(std::fs::metadata(&journal).unwrap().len(), 0);
+        assert!(
+            arrivals.recv().await.is_none(),
+            "a duplicate reached the inbox"
+        );
     }
 
-    /// The journal is the program's own record: a symlink in its place is refused, its
-    /// target left alone.
-    #[cfg(unix)]
+    /// Without a store file (`--no-store`), the inbox stores what arrives itself.
     #[tokio::test]
-    async fn a_symlink_in_the_journals_place_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let target = dir.path().join("elsewhere");
-        std::fs::write(&target, "").unwrap();
-        let journal = dir.path().join("store.sqlite3.webhooks-0.jsonl");
-        std::os::unix::fs::symlink(&target, &journal).unwrap();
+    async fn in_memory_the_inbox_is_told_to_store_what_arrives() {
         let secret = Secret::new(vec![7; 32]).unwrap();
-        let started = listen(([127, 0, 0, 1], 0).into(), secret, Some(journal)).await;
-        assert!(started.is_err());
-        assert_eq!(std::fs::read_to_string(&target).unwrap(), "");
+        let (receiver, mut arrivals) = listen(([127, 0, 0, 1], 0).into(), secret.clone(), None)
+            .await
+            .unwrap();
+        let sender = sender_to(&receiver, secret).unwrap();
+        let submission = crate::webhook::Submission {
+            id: crate::api::FeedbackId("fb_2".to_owned()),
+            app_id: "app_1".into(),
+            app_name: "Acme iOS".into(),
+            project_id: "prj_1".into(),
+            project_name: "Acme".into(),
+            message: "dark mode please".into(),
+            email: None,
+            metadata: crate::webhook::event::WebhookMetadata::default(),
+            received_at: "2026-11-01T11:59:00Z".parse().unwrap(),
+        };
+        assert!(sender.deliver(&submission).await.acknowledged);
+        let arrival = arrivals.recv().await.unwrap();
+        assert!(!arrival.stored);
+        receiver.shutdown().await;
     }
 
     #[test]

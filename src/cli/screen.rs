@@ -17,7 +17,7 @@ use crate::config::triage::TriageSettings;
 use crate::config::views::ViewsSettings;
 use crate::store::Shared;
 use crate::sync::Syncer;
-use crate::webhook::Submission;
+use crate::webhook::receiver::Arrival;
 
 /// The interactive inbox, as the command line opens it.
 pub trait Screen {
@@ -55,7 +55,7 @@ pub struct Inbox<K> {
     pub settings: Settings<K>,
     /// Submissions a webhook receiver accepted while the inbox runs (`--listen`, `demo
     /// --live-every`): stored, then shown.
-    pub arrivals: Option<UnboundedReceiver<Submission>>,
+    pub arrivals: Option<UnboundedReceiver<Arrival>>,
     /// Every wait of the client (rate limits, retries), for the status bar.
     pub waits: UnboundedReceiver<Wait>,
 }

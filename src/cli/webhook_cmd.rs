@@ -330,10 +330,10 @@ async fn catch_up(store: Option<Store>, path: PathBuf) -> (Option<Store>, Option
 /// answer); bodies kept raw, duplicates and refusals go to stderr.
 fn report(notice: &Notice, in_file: bool, summaries: &mut Summaries) {
     match notice {
-        Notice::Accepted(event) if in_file => {
+        Notice::Accepted { event, .. } if in_file => {
             summaries.send(event.to_string());
         }
-        Notice::Accepted(event) => eprintln!("{event}"),
+        Notice::Accepted { event, .. } => eprintln!("{event}"),
         Notice::Unparsed { key, reason } => {
             let key = crate::excerpt::excerpt(key, 40);
             let kept = if in_file {

@@ -78,13 +78,8 @@ pub struct Options {
     pub looks: crate::config::looks::LooksSettings,
 }
 
-/// An item delivered from outside: a webhook's submission, with the metadata it carried, its
-/// project (only a project of the store's account is stored) and when it was received (the
-/// sighting's date, so a late delivery never undoes what a newer page said).
-#[derive(Debug, Clone)]
-pub struct Arrival {
-    pub submission: crate::webhook::event::Submission,
-}
+/// An item delivered from outside: a webhook's submission, and whether the receiver stored it.
+pub use crate::webhook::receiver::Arrival;
 
 /// How the inbox ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

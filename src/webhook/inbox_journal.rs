@@ -1,9 +1,8 @@
-//! The journal of the receiver inside the inbox (`--listen`, the live demo). The receiver
-//! answers a delivery only once its line is written and synced here, so a delivery
-//! acknowledged and then lost to a kill before it reached the store is stored at the next
-//! start; the store then holds all of it, and the journal starts empty again. It lives beside
-//! the store, one per port: two windows cannot listen on one port, so no window empties a
-//! journal another one is writing.
+//! The journal an inbox receiver (`--listen`, the live demo) once wrote beside its store, one per
+//! port: deliveries acknowledged once their line was synced there, and stored by the inbox
+//! afterwards. The receiver now stores each item in the transaction that records its delivery,
+//! before answering, so it writes no journal; one left by an earlier version is stored at start
+//! (what it holds that the store lacks), then emptied.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

@@ -288,7 +288,7 @@ async fn a_kept_delivery_whose_seen_write_fails_is_still_reported_and_answered_5
     for body in [&event[..], b"not json"] {
         assert_eq!(post(handle.addr(), body).await, 500, "not durable: retried");
         let key = match notices.recv().await.unwrap() {
-            Notice::Accepted(event) => event.idempotency_key().unwrap(),
+            Notice::Accepted { event, .. } => event.idempotency_key().unwrap(),
             Notice::Unparsed { key, .. } => key,
             other => panic!("the kept delivery is not reported: {other:?}"),
         };

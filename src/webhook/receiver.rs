@@ -61,8 +61,9 @@ pub enum Jsonl {
 /// What happened to one delivery.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Notice {
-    /// Verified and recorded for the first time.
-    Accepted(Box<Event>),
+    /// Verified and recorded for the first time; `stored` when the receiver's store took the
+    /// item it brought in the transaction that recorded it (the consumer need not store it).
+    Accepted { event: Box<Event>, stored: bool },
     /// Verified, but the body is not a usable event (`reason` says why): acknowledged and
     /// kept raw, marked unparsed; `key` is its idempotency key (`unparsed sha256:<hex>`).
     Unparsed { key: String, reason: String },
@@ -73,6 +74,15 @@ pub enum Notice {
     OtherAccount(String),
     /// Refused with this status and reason (500: it could not be written; it will come again).
     Rejected { status: u16, reason: String },
+}
+
+/// A `feedback.created` delivery the receiver accepted, as the inbox takes it: its submission,
+/// and whether the receiver's store already holds its item (stored in the transaction that
+/// recorded the delivery), so the consumer only shows it.
+#[derive(Debug, Clone)]
+pub struct Arrival {
+    pub submission: super::Submission,
+    pub stored: bool,
 }
 
 /// Why a receiver could not start.
@@ -269,7 +279,10 @@ fn entry(shared: &Shared, headers: &HeaderMap, body: &[u8]) -> Result<Entry, Ver
                 return Ok(Entry {
                     key: event.idempotency_key(),
                     line,
-                    notice: Notice::Accepted(Box::new(event)),
+                    notice: Notice::Accepted {
+                        event: Box::new(event),
+                        stored: false,
+                    },
                 });
             }
             None => "the body is not JSON".to_owned(),
@@ -325,7 +338,7 @@ async fn keep(shared: &Arc<Shared>, entry: Entry) -> Response {
     let now = shared.clock.now();
     let task = tokio::task::spawn_blocking(move || {
         let submission = match &notice {
-            Notice::Accepted(event) => match &**event {
+            Notice::Accepted { event, .. } => match &**event {
                 Event::FeedbackCreated(submission) => Some(submission),
                 Event::Other { .. } => None,
             },
@@ -334,6 +347,16 @@ async fn keep(shared: &Arc<Shared>, entry: Entry) -> Response {
         let written = records.record(key.as_deref(), &line, submission, now);
         let other_account = submission.map(|s| s.id.0.clone());
         match &written {
+            Ok(Recorded::Stored) => match notice {
+                Notice::Accepted { event, .. } => report(
+                    &writer,
+                    Notice::Accepted {
+                        event,
+                        stored: true,
+                    },
+                ),
+                notice => report(&writer, notice),
+            },
             Ok(Recorded::New) | Err(RecordError::Seen(_) | RecordError::Store(_)) => {
                 report(&writer, notice);
             }

@@ -30,6 +30,9 @@ pub struct Recorder {
 pub enum Recorded {
     /// Written for the first time.
     New,
+    /// Written for the first time, with its item stored in the receiver's store in the same
+    /// transaction.
+    Stored,
     /// Written for the first time; its item is not stored, as its project is not among those
     /// of the store's account.
     NewOtherAccount,
@@ -116,6 +119,7 @@ impl Recorder {
             return Ok(Recorded::New);
         };
         match record_delivery(store, key, submission, now) {
+            Ok(Some(Kept::Stored)) if submission.is_some() => Ok(Recorded::Stored),
             Ok(Some(Kept::Stored)) => Ok(Recorded::New),
             Ok(Some(Kept::OtherAccount)) => Ok(Recorded::NewOtherAccount),
             // Recorded by another receiver on the same store since it was asked above.

@@ -34,8 +34,12 @@ pub(super) fn store_arrivals(
     });
 }
 
-/// `Ok(true)`: stored, and new to the store.
+/// `Ok(true)`: stored, and new to the store (the receiver's store took it when it recorded
+/// the delivery, or this write did).
 fn store_one(store: &Shared, arrival: &Arrival) -> Result<bool, String> {
+    if arrival.stored {
+        return Ok(true);
+    }
     let written = store
         .write(|s| store_submission(s, &arrival.submission))
         .map_err(|e| e.to_string())?;
@@ -79,7 +83,12 @@ mod tests {
         store_arrivals(Some(source), store.clone(), tx);
         let count = submissions.len();
         for submission in submissions {
-            arrival_tx.send(Arrival { submission }).unwrap();
+            arrival_tx
+                .send(Arrival {
+                    submission,
+                    stored: false,
+                })
+                .unwrap();
         }
         let mut msgs = Vec::new();
         for _ in 0..count {
