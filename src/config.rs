@@ -22,6 +22,8 @@ pub mod looks;
 // The preview pane's setting.
 pub mod preview;
 pub mod sync;
+// The team's database (`[team]`).
+pub mod team;
 pub mod triage;
 // Saved views (`[[views]]`).
 pub mod views;
@@ -88,6 +90,9 @@ pub struct ConfigFile {
     /// What `|` pipes items to.
     #[serde(default)]
     pub commands: Vec<looks::PipeCommand>,
+    /// The team's database (`[team]`), where triage state is shared.
+    #[serde(default)]
+    pub team: Option<team::TeamConfig>,
 }
 
 impl ConfigFile {
@@ -153,6 +158,8 @@ pub enum ConfigError {
         #[source]
         source: BaseUrlError,
     },
+    #[error("[team] url_command failed: {0}")]
+    TeamUrlCommand(String),
     #[error("api_key_command failed: {0}")]
     KeyCommand(String),
     #[error(

@@ -115,7 +115,7 @@ mod tests {
                 .to_version(&mut conn, 11)
                 .unwrap();
         }
-        assert_eq!(crate::store::schema::latest(), 12);
+        assert!(crate::store::schema::latest() >= 12);
         let mut store = Store::open(&path).unwrap();
         assert_eq!(store.deliveries_seen().unwrap(), 0);
         store.put_delivery("fb_1", at(1), &[], at(1)).unwrap();

@@ -28,6 +28,7 @@ pub mod search;
 mod shared;
 pub mod similar;
 pub mod sync_state;
+mod team;
 mod triage;
 mod tx;
 mod unseen;
@@ -57,6 +58,10 @@ pub use meta_keys::FieldNames;
 pub use read::{Hide, StoredDetail, StoredItem, ViewQuery};
 pub use revs::{ITEMS_REV, Revs, TRIAGE_REV};
 pub use shared::Shared;
+pub use team::{
+    LostChange, OutboxEntry, ReplicaPosition, ReplicaStart, TeamBatch, TeamEventRecord,
+    TeamItemRecord, TeamNoteRecord,
+};
 pub use triage::{Triage, TriageChange};
 pub use tx::{Tx, TxError, TxResult};
 pub use view::{ViewKeys, ViewReadError};

@@ -5,7 +5,7 @@
 use rusqlite_migration::{M, Migrations};
 
 /// The SQL of every migration, oldest first.
-pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12];
+pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
 /// where it is shown. `items.k` is the item's place in time (in schema 1 and 2, `received` in
@@ -281,6 +281,67 @@ ALTER TABLE enrich_queue ADD COLUMN detail INTEGER NOT NULL DEFAULT 0;
 const V12: &str = r"
 CREATE TABLE webhook_seen (key TEXT PRIMARY KEY, seen_at INTEGER NOT NULL) WITHOUT ROWID;
 CREATE INDEX webhook_seen_by_time ON webhook_seen(seen_at);
+";
+
+/// Schema 13 (the team, `store::team`): this store's replica of the team's shared state, read
+/// from the team's database after `team_replica`'s position: each item's owner and labels
+/// (`team_items`, the labels also one row each in `team_labels` for `label:`), the events
+/// (`team_events`, an item's history) and the notes (`team_notes`, every version, by event).
+/// `team_outbox` holds the changes made here and not yet sent (in the order made, by `n`);
+/// `team_lost`, those the team refused (a claim someone else won), until they are reported.
+const V13: &str = r"
+CREATE TABLE team_replica (
+  one INTEGER PRIMARY KEY CHECK (one = 1),
+  team TEXT NOT NULL,
+  member TEXT NOT NULL,
+  tx TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  caught_up_at INTEGER
+);
+CREATE TABLE team_items (
+  item_id TEXT PRIMARY KEY,
+  owner TEXT,
+  labels TEXT NOT NULL DEFAULT '[]',
+  last_seq INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE INDEX team_items_by_owner ON team_items(owner, item_id) WHERE owner IS NOT NULL;
+CREATE TABLE team_labels (label TEXT NOT NULL, item_id TEXT NOT NULL, PRIMARY KEY (label, item_id))
+  WITHOUT ROWID;
+CREATE INDEX team_labels_by_item ON team_labels(item_id);
+CREATE TABLE team_events (
+  seq INTEGER PRIMARY KEY,
+  event_id TEXT NOT NULL UNIQUE,
+  member TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  body TEXT NOT NULL,
+  at INTEGER NOT NULL
+);
+CREATE INDEX team_events_by_item ON team_events(item_id, seq);
+CREATE TABLE team_notes (
+  note_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  item_id TEXT NOT NULL,
+  author TEXT NOT NULL,
+  body TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (note_id, seq)
+) WITHOUT ROWID;
+CREATE INDEX team_notes_by_item ON team_notes(item_id, seq);
+CREATE TABLE team_outbox (
+  n INTEGER PRIMARY KEY AUTOINCREMENT,
+  event_id TEXT NOT NULL UNIQUE,
+  item_id TEXT NOT NULL,
+  change TEXT NOT NULL,
+  made_at INTEGER NOT NULL
+);
+CREATE TABLE team_lost (
+  event_id TEXT PRIMARY KEY,
+  item_id TEXT NOT NULL,
+  change TEXT NOT NULL,
+  why TEXT NOT NULL,
+  at INTEGER NOT NULL
+) WITHOUT ROWID;
 ";
 
 /// [`recount_pivot_counts`]: the statements that count `pivot_counts` from the tables.

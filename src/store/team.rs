@@ -1,0 +1,571 @@
+//! This store's replica of the team's shared triage state, and its outbox. The team's database
+//! is the truth; what it said is kept here after a position (`team_replica`), so the inbox and
+//! the commands read owners, labels, notes and history locally, instantly and offline. A
+//! change made here goes to the outbox in the order made, durably, before it is shown; it
+//! leaves the outbox when the team has it (or refused it: then it is kept in `team_lost` until
+//! reported). The store keeps a change as the team's own text (`change`): it does not read it.
+
+use jiff::Timestamp;
+use rusqlite::{OptionalExtension, Transaction, params};
+
+use super::{Store, StoreError};
+
+/// Where this store's replica is in the team's events: the team and member it mirrors, and
+/// the position (the transaction id as text, and the sequence number) read up to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplicaPosition {
+    pub team: String,
+    pub member: String,
+    pub tx: String,
+    pub seq: i64,
+    /// When the replica last read everything there was.
+    pub caught_up_at: Option<Timestamp>,
+}
+
+/// One event as the team recorded it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamEventRecord {
+    pub seq: i64,
+    pub event_id: String,
+    pub member: String,
+    pub item_id: String,
+    pub kind: String,
+    /// The change's JSON, as the team recorded it.
+    pub body: String,
+    pub at: Timestamp,
+}
+
+/// One item's shared state as the team last said it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TeamItemRecord {
+    pub item_id: String,
+    pub owner: Option<String>,
+    pub labels: Vec<String>,
+    pub last_seq: i64,
+}
+
+/// A note's version as the team recorded it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamNoteRecord {
+    pub note_id: String,
+    pub seq: i64,
+    pub author: String,
+    pub body: String,
+    pub at: Timestamp,
+}
+
+/// What one read from the team brings: its events, the state of the items they touched, and
+/// the position after them.
+#[derive(Debug, Clone, Default)]
+pub struct TeamBatch {
+    pub events: Vec<TeamEventRecord>,
+    pub items: Vec<TeamItemRecord>,
+    /// Notes among the events: (event's seq, note id, body).
+    pub notes: Vec<(i64, String, String)>,
+    pub tx: String,
+    pub seq: i64,
+    /// True when nothing was left to read after this batch.
+    pub caught_up: bool,
+}
+
+/// A change made here and not yet sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxEntry {
+    pub event_id: String,
+    pub item_id: String,
+    /// The change, as the team's module wrote it.
+    pub change: String,
+    pub made_at: Timestamp,
+}
+
+/// A change the team refused, kept until it is reported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LostChange {
+    pub event_id: String,
+    pub item_id: String,
+    pub change: String,
+    pub why: String,
+    pub at: Timestamp,
+}
+
+/// Whether the replica could start for a team and member.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReplicaStart {
+    /// The replica is this team's and member's (kept, or started empty).
+    Ready,
+    /// The store holds changes not yet sent to another team or as another member: nothing was
+    /// changed, so they are not lost.
+    OtherTeamPending {
+        team: String,
+        member: String,
+        pending: usize,
+    },
+}
+
+impl Store {
+    /// Where the replica is, when this store has one.
+    pub fn team_replica(&self) -> Result<Option<ReplicaPosition>, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT team, member, tx, seq, caught_up_at FROM team_replica WHERE one = 1",
+                [],
+                |r| {
+                    Ok(ReplicaPosition {
+                        team: r.get(0)?,
+                        member: r.get(1)?,
+                        tx: r.get(2)?,
+                        seq: r.get(3)?,
+                        caught_up_at: r.get::<_, Option<i64>>(4)?.and_then(micros),
+                    })
+                },
+            )
+            .optional()
+            .map_err(|e| self.error(e))
+    }
+
+    /// Makes the replica `team`'s as seen by `member`: kept when it is already theirs, else
+    /// emptied and started from the first event. Refused, changing nothing, while changes made
+    /// for another team or member wait to be sent.
+    pub fn team_start_replica(
+        &mut self,
+        team: &str,
+        member: &str,
+    ) -> Result<ReplicaStart, StoreError> {
+        self.transact(|tx| {
+            let current: Option<(String, String)> = tx
+                .query_row(
+                    "SELECT team, member FROM team_replica WHERE one = 1",
+                    [],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?;
+            match current {
+                Some((t, m)) if t == team && m == member => return Ok(ReplicaStart::Ready),
+                Some((t, m)) => {
+                    let pending = count(tx, "SELECT count(*) FROM team_outbox")?;
+                    if pending > 0 {
+                        return Ok(ReplicaStart::OtherTeamPending {
+                            team: t,
+                            member: m,
+                            pending,
+                        });
+                    }
+                }
+                None => {}
+            }
+            tx.execute_batch(
+                "DELETE FROM team_items; DELETE FROM team_labels; DELETE FROM team_events;
+                 DELETE FROM team_notes; DELETE FROM team_lost; DELETE FROM team_replica;",
+            )?;
+            tx.execute(
+                "INSERT INTO team_replica (one, team, member, tx, seq) VALUES (1, ?1, ?2, '0', 0)",
+                params![team, member],
+            )?;
+            Ok(ReplicaStart::Ready)
+        })
+    }
+
+    /// Stores what one read from the team brought, and its position, in one transaction: an
+    /// event stored before is kept once; an item's state is replaced only by a state at least
+    /// as new (by the team's sequence).
+    pub fn team_apply(&mut self, batch: &TeamBatch, now: Timestamp) -> Result<(), StoreError> {
+        self.transact(|tx| {
+            {
+                let mut event = tx.prepare_cached(
+                    "INSERT INTO team_events (seq, event_id, member, item_id, kind, body, at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING",
+                )?;
+                for e in &batch.events {
+                    event.execute(params![
+                        e.seq,
+                        e.event_id,
+                        e.member,
+                        e.item_id,
+                        e.kind,
+                        e.body,
+                        e.at.as_microsecond()
+                    ])?;
+                }
+                let mut note = tx.prepare_cached(
+                    "INSERT INTO team_notes (note_id, seq, item_id, author, body, at)
+                     SELECT ?2, seq, item_id, member, ?3, at FROM team_events WHERE seq = ?1
+                     ON CONFLICT DO NOTHING",
+                )?;
+                for (seq, note_id, body) in &batch.notes {
+                    note.execute(params![seq, note_id, body])?;
+                }
+            }
+            for item in &batch.items {
+                put_item(tx, item)?;
+            }
+            tx.execute(
+                "UPDATE team_replica SET tx = ?1, seq = ?2,
+                   caught_up_at = CASE WHEN ?3 THEN ?4 ELSE caught_up_at END
+                 WHERE one = 1",
+                params![batch.tx, batch.seq, batch.caught_up, now.as_microsecond()],
+            )?;
+            super::revs::bump(tx, super::revs::TRIAGE_REV)
+        })
+    }
+
+    /// The shared state of these items as the team last said it (items it never changed are
+    /// left out).
+    pub fn team_items(&self, item_ids: &[String]) -> Result<Vec<TeamItemRecord>, StoreError> {
+        let read = || -> rusqlite::Result<Vec<TeamItemRecord>> {
+            let mut select = self.conn.prepare_cached(
+                "SELECT item_id, owner, labels, last_seq FROM team_items WHERE item_id = ?1",
+            )?;
+            let mut found = Vec::new();
+            for id in item_ids {
+                if let Some(item) = select.query_row([id], item_record).optional()? {
+                    found.push(item);
+                }
+            }
+            Ok(found)
+        };
+        read().map_err(|e| self.error(e))
+    }
+
+    /// Every event of one item, oldest first (its history).
+    pub fn team_history(&self, item_id: &str) -> Result<Vec<TeamEventRecord>, StoreError> {
+        self.team_events_where("WHERE item_id = ?1 ORDER BY seq", item_id)
+    }
+
+    /// The `limit` newest events, oldest first.
+    pub fn team_recent(&self, limit: usize) -> Result<Vec<TeamEventRecord>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX).to_string();
+        let mut events = self.team_events_where("ORDER BY seq DESC LIMIT ?1", &limit)?;
+        events.reverse();
+        Ok(events)
+    }
+
+    fn team_events_where(
+        &self,
+        clause: &str,
+        value: &str,
+    ) -> Result<Vec<TeamEventRecord>, StoreError> {
+        let sql = format!(
+            "SELECT seq, event_id, member, item_id, kind, body, at FROM team_events {clause}"
+        );
+        let read = || -> rusqlite::Result<Vec<TeamEventRecord>> {
+            self.conn
+                .prepare_cached(&sql)?
+                .query_map([value], |r| {
+                    Ok(TeamEventRecord {
+                        seq: r.get(0)?,
+                        event_id: r.get(1)?,
+                        member: r.get(2)?,
+                        item_id: r.get(3)?,
+                        kind: r.get(4)?,
+                        body: r.get(5)?,
+                        at: micros(r.get(6)?).unwrap_or_default(),
+                    })
+                })?
+                .collect()
+        };
+        read().map_err(|e| self.error(e))
+    }
+
+    /// Every version of every note of one item, oldest first.
+    pub fn team_notes(&self, item_id: &str) -> Result<Vec<TeamNoteRecord>, StoreError> {
+        let read = || -> rusqlite::Result<Vec<TeamNoteRecord>> {
+            self.conn
+                .prepare_cached(
+                    "SELECT note_id, seq, author, body, at FROM team_notes WHERE item_id = ?1
+                     ORDER BY seq",
+                )?
+                .query_map([item_id], |r| {
+                    Ok(TeamNoteRecord {
+                        note_id: r.get(0)?,
+                        seq: r.get(1)?,
+                        author: r.get(2)?,
+                        body: r.get(3)?,
+                        at: micros(r.get(4)?).unwrap_or_default(),
+                    })
+                })?
+                .collect()
+        };
+        read().map_err(|e| self.error(e))
+    }
+
+    /// Puts changes in the outbox, in this order, in one transaction: each is durable before
+    /// the call returns. An event id already there is kept once.
+    pub fn team_outbox_push(&mut self, entries: &[OutboxEntry]) -> Result<(), StoreError> {
+        self.transact(|tx| {
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO team_outbox (event_id, item_id, change, made_at)
+                 VALUES (?1, ?2, ?3, ?4) ON CONFLICT (event_id) DO NOTHING",
+            )?;
+            for e in entries {
+                insert.execute(params![
+                    e.event_id,
+                    e.item_id,
+                    e.change,
+                    e.made_at.as_microsecond()
+                ])?;
+            }
+            drop(insert);
+            super::revs::bump(tx, super::revs::TRIAGE_REV)
+        })
+    }
+
+    /// The changes waiting to be sent, in the order made.
+    pub fn team_outbox(&self) -> Result<Vec<OutboxEntry>, StoreError> {
+        let read = || -> rusqlite::Result<Vec<OutboxEntry>> {
+            self.conn
+                .prepare_cached(
+                    "SELECT event_id, item_id, change, made_at FROM team_outbox ORDER BY n",
+                )?
+                .query_map([], |r| {
+                    Ok(OutboxEntry {
+                        event_id: r.get(0)?,
+                        item_id: r.get(1)?,
+                        change: r.get(2)?,
+                        made_at: micros(r.get(3)?).unwrap_or_default(),
+                    })
+                })?
+                .collect()
+        };
+        read().map_err(|e| self.error(e))
+    }
+
+    /// Takes a change out of the outbox once the team has it; `lost`: the team refused it (why),
+    /// and it is kept in the lost changes until reported.
+    pub fn team_outbox_settle(
+        &mut self,
+        event_id: &str,
+        lost: Option<&str>,
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        self.transact(|tx| {
+            if let Some(why) = lost {
+                tx.execute(
+                    "INSERT INTO team_lost (event_id, item_id, change, why, at)
+                     SELECT event_id, item_id, change, ?2, ?3 FROM team_outbox WHERE event_id = ?1
+                     ON CONFLICT DO NOTHING",
+                    params![event_id, why, now.as_microsecond()],
+                )?;
+            }
+            tx.execute("DELETE FROM team_outbox WHERE event_id = ?1", [event_id])?;
+            super::revs::bump(tx, super::revs::TRIAGE_REV)
+        })
+    }
+
+    /// The changes the team refused and not yet reported, oldest first.
+    pub fn team_lost(&self) -> Result<Vec<LostChange>, StoreError> {
+        let read = || -> rusqlite::Result<Vec<LostChange>> {
+            self.conn
+                .prepare_cached(
+                    "SELECT event_id, item_id, change, why, at FROM team_lost ORDER BY at, event_id",
+                )?
+                .query_map([], |r| {
+                    Ok(LostChange {
+                        event_id: r.get(0)?,
+                        item_id: r.get(1)?,
+                        change: r.get(2)?,
+                        why: r.get(3)?,
+                        at: micros(r.get(4)?).unwrap_or_default(),
+                    })
+                })?
+                .collect()
+        };
+        read().map_err(|e| self.error(e))
+    }
+
+    /// Forgets lost changes once they were reported.
+    pub fn team_lost_reported(&mut self, event_ids: &[String]) -> Result<(), StoreError> {
+        self.transact(|tx| {
+            let mut delete = tx.prepare_cached("DELETE FROM team_lost WHERE event_id = ?1")?;
+            for id in event_ids {
+                delete.execute([id])?;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Replaces an item's state unless the stored one is newer, with its rows in `team_labels`.
+fn put_item(tx: &Transaction<'_>, item: &TeamItemRecord) -> rusqlite::Result<()> {
+    let labels = serde_json::to_string(&item.labels).unwrap_or_else(|_| "[]".to_owned());
+    let changed = tx
+        .prepare_cached(
+            "INSERT INTO team_items (item_id, owner, labels, last_seq) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (item_id) DO UPDATE SET owner = excluded.owner,
+               labels = excluded.labels, last_seq = excluded.last_seq
+             WHERE excluded.last_seq >= team_items.last_seq",
+        )?
+        .execute(params![item.item_id, item.owner, labels, item.last_seq])?;
+    if changed == 0 {
+        return Ok(());
+    }
+    tx.prepare_cached("DELETE FROM team_labels WHERE item_id = ?1")?
+        .execute([&item.item_id])?;
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO team_labels (label, item_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+    )?;
+    for label in &item.labels {
+        insert.execute(params![label, item.item_id])?;
+    }
+    Ok(())
+}
+
+fn item_record(r: &rusqlite::Row<'_>) -> rusqlite::Result<TeamItemRecord> {
+    let labels: String = r.get(2)?;
+    Ok(TeamItemRecord {
+        item_id: r.get(0)?,
+        owner: r.get(1)?,
+        labels: serde_json::from_str(&labels).unwrap_or_default(),
+        last_seq: r.get(3)?,
+    })
+}
+
+fn count(tx: &Transaction<'_>, sql: &str) -> rusqlite::Result<usize> {
+    tx.query_row(sql, [], |r| r.get::<_, i64>(0))
+        .map(|n| usize::try_from(n).unwrap_or(0))
+}
+
+fn micros(value: i64) -> Option<Timestamp> {
+    Timestamp::from_microsecond(value).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn at(second: i64) -> Timestamp {
+        Timestamp::from_second(second).unwrap()
+    }
+
+    fn event(seq: i64, item: &str, kind: &str) -> TeamEventRecord {
+        TeamEventRecord {
+            seq,
+            event_id: format!("ev{seq}"),
+            member: "ana".to_owned(),
+            item_id: item.to_owned(),
+            kind: kind.to_owned(),
+            body: "{}".to_owned(),
+            at: at(seq),
+        }
+    }
+
+    fn item(id: &str, owner: Option<&str>, labels: &[&str], seq: i64) -> TeamItemRecord {
+        TeamItemRecord {
+            item_id: id.to_owned(),
+            owner: owner.map(str::to_owned),
+            labels: labels.iter().map(|l| (*l).to_owned()).collect(),
+            last_seq: seq,
+        }
+    }
+
+    #[test]
+    fn a_batch_is_stored_with_its_position_and_an_older_state_never_replaces_a_newer() {
+        let mut store = Store::open_memory().unwrap();
+        assert_eq!(store.team_replica().unwrap(), None);
+        assert_eq!(
+            store.team_start_replica("support", "ana").unwrap(),
+            ReplicaStart::Ready
+        );
+        let batch = TeamBatch {
+            events: vec![event(1, "fb_1", "claim"), event(2, "fb_1", "note")],
+            items: vec![item("fb_1", Some("ana"), &["crash", "ios"], 2)],
+            notes: vec![(2, "n1".to_owned(), "first look".to_owned())],
+            tx: "740".to_owned(),
+            seq: 2,
+            caught_up: true,
+        };
+        store.team_apply(&batch, at(100)).unwrap();
+        // The same batch again (a read repeated after a crash) changes nothing.
+        store.team_apply(&batch, at(100)).unwrap();
+        let older = TeamBatch {
+            items: vec![item("fb_1", None, &[], 1)],
+            tx: "741".to_owned(),
+            seq: 3,
+            ..TeamBatch::default()
+        };
+        store.team_apply(&older, at(101)).unwrap();
+        let items = store
+            .team_items(&["fb_1".to_owned(), "fb_2".to_owned()])
+            .unwrap();
+        assert_eq!(items, [item("fb_1", Some("ana"), &["crash", "ios"], 2)]);
+        assert_eq!(store.team_history("fb_1").unwrap().len(), 2);
+        let notes = store.team_notes("fb_1").unwrap();
+        assert_eq!(notes.len(), 1);
+        assert_eq!(notes[0].author, "ana");
+        assert_eq!(notes[0].body, "first look");
+        let position = store.team_replica().unwrap().unwrap();
+        assert_eq!((position.tx.as_str(), position.seq), ("741", 3));
+        assert_eq!(position.caught_up_at, Some(at(100)));
+        assert_eq!(store.team_recent(1).unwrap()[0].seq, 2);
+    }
+
+    #[test]
+    fn the_outbox_keeps_order_and_a_refused_change_until_reported() {
+        let mut store = Store::open_memory().unwrap();
+        let entry = |id: &str, item: &str| OutboxEntry {
+            event_id: id.to_owned(),
+            item_id: item.to_owned(),
+            change: r#"{"claim":null}"#.to_owned(),
+            made_at: at(5),
+        };
+        store
+            .team_outbox_push(&[entry("e2", "fb_9"), entry("e1", "fb_1")])
+            .unwrap();
+        store.team_outbox_push(&[entry("e2", "fb_9")]).unwrap();
+        let ids: Vec<String> = store
+            .team_outbox()
+            .unwrap()
+            .into_iter()
+            .map(|e| e.event_id)
+            .collect();
+        assert_eq!(ids, ["e2", "e1"]);
+        store.team_outbox_settle("e2", None, at(6)).unwrap();
+        store
+            .team_outbox_settle("e1", Some("bo claimed it 3 s ago"), at(7))
+            .unwrap();
+        assert!(store.team_outbox().unwrap().is_empty());
+        let lost = store.team_lost().unwrap();
+        assert_eq!(lost.len(), 1);
+        assert_eq!(lost[0].why, "bo claimed it 3 s ago");
+        store.team_lost_reported(&["e1".to_owned()]).unwrap();
+        assert!(store.team_lost().unwrap().is_empty());
+    }
+
+    #[test]
+    fn another_team_starts_afresh_but_never_over_changes_not_yet_sent() {
+        let mut store = Store::open_memory().unwrap();
+        store.team_start_replica("support", "ana").unwrap();
+        let batch = TeamBatch {
+            items: vec![item("fb_1", Some("ana"), &[], 1)],
+            tx: "1".to_owned(),
+            seq: 1,
+            ..TeamBatch::default()
+        };
+        store.team_apply(&batch, at(1)).unwrap();
+        store
+            .team_outbox_push(&[OutboxEntry {
+                event_id: "e1".to_owned(),
+                item_id: "fb_1".to_owned(),
+                change: "{}".to_owned(),
+                made_at: at(2),
+            }])
+            .unwrap();
+        assert_eq!(
+            store.team_start_replica("billing", "ana").unwrap(),
+            ReplicaStart::OtherTeamPending {
+                team: "support".to_owned(),
+                member: "ana".to_owned(),
+                pending: 1
+            }
+        );
+        assert_eq!(store.team_items(&["fb_1".to_owned()]).unwrap().len(), 1);
+        store.team_outbox_settle("e1", None, at(3)).unwrap();
+        assert_eq!(
+            store.team_start_replica("billing", "ana").unwrap(),
+            ReplicaStart::Ready
+        );
+        assert!(store.team_items(&["fb_1".to_owned()]).unwrap().is_empty());
+        assert_eq!(store.team_replica().unwrap().unwrap().team, "billing");
+    }
+}
