@@ -22,6 +22,7 @@ pub mod sim;
 pub mod store;
 pub mod sync;
 pub mod team;
+pub mod team_sync;
 pub mod text;
 pub mod timefmt;
 pub mod tui;

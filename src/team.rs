@@ -49,3 +49,37 @@ pub enum TeamError {
     )]
     OtherAccount { team: String, store: String },
 }
+
+impl TeamError {
+    /// The database could not be reached, or the connection broke (no server answered what
+    /// was asked): worth asking again later.
+    #[must_use]
+    pub fn is_unreachable(&self) -> bool {
+        match self {
+            Self::Db(error) => error.as_db_error().is_none() || error.is_closed(),
+            Self::Tls(_) => true,
+            _ => false,
+        }
+    }
+
+    /// The server refused for now, not for good: a serialization failure, a deadlock, two edits
+    /// of one note at once, or the server shutting down.
+    #[must_use]
+    pub fn is_retryable(&self) -> bool {
+        use tokio_postgres::error::SqlState;
+        let Self::Db(error) = self else {
+            return false;
+        };
+        error.code().is_some_and(|code| {
+            [
+                SqlState::T_R_SERIALIZATION_FAILURE,
+                SqlState::T_R_DEADLOCK_DETECTED,
+                SqlState::UNIQUE_VIOLATION,
+                SqlState::ADMIN_SHUTDOWN,
+                SqlState::CRASH_SHUTDOWN,
+                SqlState::CANNOT_CONNECT_NOW,
+            ]
+            .contains(code)
+        })
+    }
+}

@@ -347,9 +347,21 @@ async fn a_schema_newer_than_this_version_and_another_account_are_refused() {
         return;
     };
     let members = team_of(&db, "support", &["ana"]).await;
-    members[0].bind_account("acct_1").await.unwrap();
-    members[0].bind_account("acct_1").await.unwrap();
-    let other = members[0].bind_account("acct_2").await.unwrap_err();
+    let projects = |ids: &[&str]| ids.iter().map(|id| (*id).to_owned()).collect();
+    members[0].bind_account(&projects(&[])).await.unwrap();
+    members[0]
+        .bind_account(&projects(&["prj_1", "prj_2"]))
+        .await
+        .unwrap();
+    // A project added to the account since, or one of its projects: the same account.
+    members[0]
+        .bind_account(&projects(&["prj_2", "prj_3"]))
+        .await
+        .unwrap();
+    let other = members[0]
+        .bind_account(&projects(&["prj_9"]))
+        .await
+        .unwrap_err();
     assert!(
         matches!(other, team::TeamError::OtherAccount { .. }),
         "{other}"

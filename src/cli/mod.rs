@@ -27,6 +27,7 @@ pub mod since;
 pub mod stats;
 pub mod store_cmd;
 pub mod sync_cmd;
+pub mod team_cmd;
 pub mod webhook_cmd;
 
 use std::path::PathBuf;
@@ -121,6 +122,17 @@ pub enum Command {
     /// Count the stored items by app, platform, tag, version, os, locale, meta.KEY, day or week
     /// (offline), with each group's share and its last 30 days.
     Stats(stats::StatsArgs),
+    /// Set up and look at the team that shares triage state through PostgreSQL: init,
+    /// add-member, status, log.
+    Team(team_cmd::TeamArgs),
+    /// Claim items for yourself (the team's; a claim someone else won is reported).
+    Claim(team_cmd::ItemsArgs),
+    /// Give up your claim on items.
+    Unclaim(team_cmd::ItemsArgs),
+    /// Assign items to a member of the team.
+    Assign(team_cmd::AssignArgs),
+    /// Add (+name) and remove (-name) the team's labels on items.
+    Label(team_cmd::LabelArgs),
 }
 
 /// Runs a parsed command line; the inbox (no command, or `demo`) opens on `screen`. Batch
@@ -159,6 +171,19 @@ pub async fn run(args: Args, screen: &impl screen::Screen) -> Result<(), CliErro
         Command::Stats(stats) => stats::run_command(&args, stats, &mut out()).await,
         Command::Webhook(webhook) => webhook_cmd::run(&args, webhook, &mut std::io::stdout()).await,
         Command::Sync(sync) => sync_cmd::run(&args, sync, &mut out()).await,
+        Command::Team(team) => team_cmd::run(&args, team, &mut out()).await,
+        Command::Claim(items) => {
+            team_cmd::act(&args, team_cmd::Act::Claim(items), &mut out()).await
+        }
+        Command::Unclaim(items) => {
+            team_cmd::act(&args, team_cmd::Act::Unclaim(items), &mut out()).await
+        }
+        Command::Assign(assign) => {
+            team_cmd::act(&args, team_cmd::Act::Assign(assign), &mut out()).await
+        }
+        Command::Label(label) => {
+            team_cmd::act(&args, team_cmd::Act::Label(label), &mut out()).await
+        }
         Command::List(list) => list::run(&args, list, &mut out()).await,
         Command::Show(show) => show::run(&client(&args, false)?, show, &mut out()).await,
         Command::Projects(format) => {

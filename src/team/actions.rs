@@ -24,8 +24,9 @@ pub struct Team {
     member: String,
 }
 
-/// A change to one item's shared state.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A change to one item's shared state (kept in a store's outbox as its JSON).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Change {
     /// Own the item; lost when someone else owns it.
     Claim,
@@ -151,15 +152,24 @@ impl Team {
         &self.member
     }
 
-    /// Records the feedback account the team serves when none is yet; refuses a store of
-    /// another account.
-    pub async fn bind_account(&self, account: &str) -> Result<(), TeamError> {
+    /// Records the feedback account the team serves when none is yet, by its project ids (the
+    /// API gives an account no id: its projects stand for it, as in the store); refuses a store
+    /// whose projects share none with the team's. A store that knows no project yet proves
+    /// nothing and records nothing.
+    pub async fn bind_account(
+        &self,
+        projects: &std::collections::BTreeSet<String>,
+    ) -> Result<(), TeamError> {
+        if projects.is_empty() {
+            return Ok(());
+        }
+        let mine = serde_json::to_string(projects).unwrap_or_default();
         self.client
             .execute(
                 &format!(
                     "UPDATE {SCHEMA}.teams SET account = $2 WHERE team_id = $1 AND account IS NULL"
                 ),
-                &[&self.id, &account],
+                &[&self.id, &mine],
             )
             .await?;
         let row = self
@@ -169,28 +179,52 @@ impl Team {
                 &[&self.id],
             )
             .await?;
-        let team: Option<String> = row.get(0);
-        match team {
-            Some(team) if team != account => Err(TeamError::OtherAccount {
-                team,
-                store: account.to_owned(),
-            }),
-            _ => Ok(()),
+        let recorded: Option<String> = row.get(0);
+        let Some(recorded) = recorded else {
+            return Ok(());
+        };
+        let team: std::collections::BTreeSet<String> =
+            serde_json::from_str(&recorded).unwrap_or_default();
+        if team.is_empty() || !team.is_disjoint(projects) {
+            return Ok(());
         }
+        let names = |set: &std::collections::BTreeSet<String>| {
+            let mut shown: Vec<&str> = set.iter().map(String::as_str).take(3).collect();
+            if set.len() > 3 {
+                shown.push("…");
+            }
+            format!("projects {}", shown.join(", "))
+        };
+        Err(TeamError::OtherAccount {
+            team: names(&team),
+            store: names(projects),
+        })
     }
 
     /// The team's members.
     pub async fn members(&self) -> Result<Vec<String>, TeamError> {
+        self.members_with_activity()
+            .await
+            .map(|members| members.into_iter().map(|(name, _)| name).collect())
+    }
+
+    /// The team's members, each with the server's time of their last event (`None`: none yet).
+    pub async fn members_with_activity(
+        &self,
+    ) -> Result<Vec<(String, Option<Timestamp>)>, TeamError> {
         let rows = self
             .client
             .query(
                 &format!(
-                    "SELECT member::text FROM {SCHEMA}.members WHERE team_id = $1 ORDER BY member"
+                    "SELECT m.member::text,
+                       (SELECT max(e.at) FROM {SCHEMA}.events e
+                        WHERE e.team_id = m.team_id AND e.member = m.member)
+                     FROM {SCHEMA}.members m WHERE m.team_id = $1 ORDER BY m.member"
                 ),
                 &[&self.id],
             )
             .await?;
-        Ok(rows.iter().map(|r| r.get(0)).collect())
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
     /// Applies `change` to `item_id` as the event `event_id` (made by the client once, so that

@@ -4,13 +4,22 @@
 //! (`127.0.0.1:5432` as `postgres`). Without one, a test says so in one line and passes, except
 //! under `CI=true`, where it fails.
 
+// Each test crate that includes this module uses part of it.
+#![allow(dead_code)]
+
 use feedback_inbox::team::{self, TeamUrl};
+
+/// The admin connection's URL, as text.
+fn admin_text() -> String {
+    std::env::var("FEEDBACK_TEST_PG")
+        .unwrap_or_else(|_| "host=127.0.0.1 port=5432 user=postgres dbname=postgres".to_owned())
+}
 
 /// The admin connection's URL.
 fn admin_url() -> TeamUrl {
-    let text = std::env::var("FEEDBACK_TEST_PG")
-        .unwrap_or_else(|_| "host=127.0.0.1 port=5432 user=postgres dbname=postgres".to_owned());
-    text.parse().expect("FEEDBACK_TEST_PG is a PostgreSQL URL")
+    admin_text()
+        .parse()
+        .expect("FEEDBACK_TEST_PG is a PostgreSQL URL")
 }
 
 /// The skip is said once per run.
@@ -67,6 +76,26 @@ impl Db {
     /// The URL of this database as `role` with its password.
     pub fn as_member(&self, role: &str, password: Option<&str>) -> TeamUrl {
         self.admin().as_role(role, password)
+    }
+
+    /// The URL text (`FEEDBACK_TEAM_URL`) of this database as `role` with its password (`None`:
+    /// the admin): the admin's connection string with the database, role and password laid
+    /// over (a later key wins).
+    pub fn url_text(&self, role: Option<&str>, password: Option<&str>) -> String {
+        let base = admin_text();
+        let mut text = if base.contains("://") {
+            // A URL: turned into its key=value form is more than a test needs; use the admin.
+            panic!("url_text takes a key=value FEEDBACK_TEST_PG, not a URL: {base}")
+        } else {
+            format!("{base} dbname={}", self.name)
+        };
+        if let Some(role) = role {
+            text.push_str(&format!(" user={role}"));
+        }
+        if let Some(password) = password {
+            text.push_str(&format!(" password={password}"));
+        }
+        text
     }
 
     /// Drops the database and the test's roles.

@@ -1,0 +1,638 @@
+//! The team's commands: `team init`, `team add-member`, `team status`, `team log`, and the
+//! triage commands scripts use (`claim`, `unclaim`, `assign`, `label`). A change is recorded in
+//! the store's outbox first, so one made while the team's database is away is kept and sent at
+//! the next connection; a claim someone else won is reported, never silently dropped. Every
+//! name, label and note a teammate wrote is sanitized before it is printed.
+
+use std::io::Write;
+
+use clap::{Args as ClapArgs, Subcommand, ValueEnum};
+use jiff::Timestamp;
+
+use super::{Args, CliError};
+use crate::config::team::{TeamSettings, resolve};
+use crate::store::{Shared, TeamEventRecord};
+use crate::team::{self, AddedMember, Change, Team, TeamUrl};
+use crate::team_sync::{self, Settled, SharedState, TeamSyncError};
+use crate::text::Clean;
+
+/// `text` for people, `json` for scripts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TeamFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, ClapArgs)]
+pub struct TeamArgs {
+    #[command(subcommand)]
+    pub command: TeamCommand,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum TeamCommand {
+    /// Create the team NAME (and the schema, when the database has none), connected as a role
+    /// that may create schemas and roles. Needs no API key or store.
+    Init { name: String },
+    /// Make MEMBER (a database role) a member of the team: creates its login role and prints
+    /// its password once, or prints the SQL a DBA runs when this role may not create roles.
+    AddMember {
+        member: String,
+        #[arg(long, value_name = "NAME")]
+        team: String,
+    },
+    /// The team, its members, what waits to be sent, and the last event.
+    Status {
+        #[arg(long, value_enum, default_value_t = TeamFormat::Text)]
+        format: TeamFormat,
+    },
+    /// The history of one item (who did what, when), or the team's latest events.
+    Log {
+        id: Option<String>,
+        /// How many of the latest events, without an ID.
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+        #[arg(long, value_enum, default_value_t = TeamFormat::Text)]
+        format: TeamFormat,
+    },
+}
+
+/// `claim` and `unclaim`.
+#[derive(Debug, Clone, ClapArgs)]
+pub struct ItemsArgs {
+    #[arg(required = true, value_name = "ID")]
+    pub ids: Vec<String>,
+    #[arg(long, value_enum, default_value_t = TeamFormat::Text)]
+    pub format: TeamFormat,
+}
+
+/// `assign ID… --to MEMBER`.
+#[derive(Debug, Clone, ClapArgs)]
+pub struct AssignArgs {
+    #[arg(required = true, value_name = "ID")]
+    pub ids: Vec<String>,
+    /// The member to give the items to (`me` for yourself).
+    #[arg(long, value_name = "MEMBER")]
+    pub to: String,
+    #[arg(long, value_enum, default_value_t = TeamFormat::Text)]
+    pub format: TeamFormat,
+}
+
+/// `label ID… +x -y`.
+#[derive(Debug, Clone, ClapArgs)]
+pub struct LabelArgs {
+    /// Item ids, then the labels to add (`+name`) and remove (`-name`).
+    #[arg(
+        required = true,
+        value_name = "ID|+LABEL|-LABEL",
+        allow_hyphen_values = true
+    )]
+    pub words: Vec<String>,
+    #[arg(long, value_enum, default_value_t = TeamFormat::Text)]
+    pub format: TeamFormat,
+}
+
+/// Which triage command.
+#[derive(Debug, Clone, Copy)]
+pub enum Act<'a> {
+    Claim(&'a ItemsArgs),
+    Unclaim(&'a ItemsArgs),
+    Assign(&'a AssignArgs),
+    Label(&'a LabelArgs),
+}
+
+/// The team settings of this command line; a usage error when no team is configured.
+pub fn settings(args: &Args) -> Result<(TeamSettings, TeamUrl), CliError> {
+    let loaded = super::load_config(args)?;
+    let hint = super::config_path(args)
+        .0
+        .map_or_else(|| "config.toml".to_owned(), |p| p.display().to_string());
+    let env = |name: &str| std::env::var(name).ok();
+    let config = loaded.as_ref().and_then(|l| l.file.team.as_ref());
+    let settings = resolve(config, &env, &hint)?.ok_or_else(|| {
+        CliError::Usage(format!(
+            "no team configured: set {} or [team] url in {hint}",
+            crate::config::team::ENV_TEAM_URL
+        ))
+    })?;
+    let url: TeamUrl = settings
+        .url
+        .expose()
+        .parse()
+        .map_err(|e: team::TeamError| {
+            CliError::Usage(format!("{} (from {})", e, settings.origin))
+        })?;
+    Ok((settings, url))
+}
+
+impl From<team::TeamError> for CliError {
+    fn from(error: team::TeamError) -> Self {
+        match error {
+            team::TeamError::Url(_)
+            | team::TeamError::Name(_)
+            | team::TeamError::NoTeam(_)
+            | team::TeamError::ManyTeams(_)
+            | team::TeamError::NotAMember
+            | team::TeamError::NoSchema
+            | team::TeamError::NewerSchema { .. }
+            | team::TeamError::OtherAccount { .. } => Self::Usage(error.to_string()),
+            other => Self::Other(other.to_string()),
+        }
+    }
+}
+
+impl From<TeamSyncError> for CliError {
+    fn from(error: TeamSyncError) -> Self {
+        match error {
+            TeamSyncError::Team(team) => team.into(),
+            TeamSyncError::Store(store) => Self::Store(store),
+            other @ TeamSyncError::OtherTeamPending { .. } => Self::Usage(other.to_string()),
+            other => Self::Other(other.to_string()),
+        }
+    }
+}
+
+/// Runs a `team` subcommand.
+pub async fn run(args: &Args, team: &TeamArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    match &team.command {
+        TeamCommand::Init { name } => {
+            let (_, url) = settings(args)?;
+            let mut client = team::connect(&url).await?;
+            team::create_team(&mut client, name).await?;
+            let version = team::schema::version(&client).await?.unwrap_or(0);
+            writeln!(
+                out,
+                "team {} is ready in {} (schema version {version})",
+                Clean::line(name),
+                Clean::line(&url.describe())
+            )?;
+            writeln!(
+                out,
+                "next: feedback-inbox team add-member MEMBER --team {}",
+                Clean::line(name)
+            )?;
+            Ok(())
+        }
+        TeamCommand::AddMember { member, team: name } => {
+            let (_, url) = settings(args)?;
+            let mut client = team::connect(&url).await?;
+            let member_shown = Clean::line(member);
+            match team::add_member(&mut client, name, member).await? {
+                AddedMember::Created { password } => {
+                    writeln!(
+                        out,
+                        "created the login role {member_shown}, a member of team {}",
+                        Clean::line(name)
+                    )?;
+                    writeln!(
+                        out,
+                        "its password (shown once, pass it on privately): {password}"
+                    )?;
+                }
+                AddedMember::Existing => writeln!(
+                    out,
+                    "{member_shown} (an existing role) is a member of team {}",
+                    Clean::line(name)
+                )?,
+                AddedMember::NeedsDba { sql } => {
+                    writeln!(
+                        out,
+                        "this role may not create roles; a DBA runs:\n\n{sql}\n"
+                    )?;
+                    writeln!(out, "then run this command again")?;
+                }
+            }
+            Ok(())
+        }
+        TeamCommand::Status { format } => status(args, *format, out).await,
+        TeamCommand::Log { id, limit, format } => {
+            log(args, id.as_deref(), *limit, *format, out).await
+        }
+    }
+}
+
+/// The store this command line names, shared; a usage error with `--no-store`.
+fn store(args: &Args) -> Result<Shared, CliError> {
+    let store = super::store_cmd::open_store(args)?.ok_or_else(|| {
+        CliError::Usage(
+            "the team's commands keep what they do in the local store: drop --no-store".to_owned(),
+        )
+    })?;
+    Ok(Shared::new(store)?)
+}
+
+/// A connection to the team with the store's replica caught up (the outbox sent first);
+/// `None`, said on stderr, when the database cannot be reached.
+async fn connected(
+    url: &TeamUrl,
+    settings: &TeamSettings,
+    store: &Shared,
+) -> Result<(Option<Team>, team_sync::Sent), CliError> {
+    let mut team = match Team::open(url, settings.team.as_deref()).await {
+        Ok(team) => team,
+        Err(error) if error.is_unreachable() => {
+            eprintln!(
+                "warning: cannot reach the team database {} ({error}); answering from the local store",
+                Clean::line(&url.describe())
+            );
+            return Ok((None, team_sync::Sent::default()));
+        }
+        Err(error) => return Err(error.into()),
+    };
+    team_sync::join(&team, store).await?;
+    let sent = team_sync::send(&mut team, store, Timestamp::now).await?;
+    match team_sync::catch_up(&team, store, Timestamp::now).await {
+        Ok(_) => {}
+        Err(error) if error.is_unreachable() => {
+            eprintln!(
+                "warning: the team database went away ({error}); answering from the local store"
+            );
+            return Ok((None, sent));
+        }
+        Err(error) => return Err(error.into()),
+    }
+    Ok((Some(team), sent))
+}
+
+/// `claim`, `unclaim`, `assign`, `label`: each item's change recorded, sent, and reported.
+pub async fn act(args: &Args, act: Act<'_>, out: &mut dyn Write) -> Result<(), CliError> {
+    let (settings, url) = settings(args)?;
+    let store = store(args)?;
+    let (ids, format) = match act {
+        Act::Claim(a) | Act::Unclaim(a) => (a.ids.clone(), a.format),
+        Act::Assign(a) => (a.ids.clone(), a.format),
+        Act::Label(a) => (label_words(&a.words)?.ids, a.format),
+    };
+    let me = url.role().unwrap_or_default().to_owned();
+    let seen = team_sync::shared_states(&store, ids.clone(), me.clone()).await?;
+    let changes: Vec<(String, Change)> = seen
+        .iter()
+        .map(|state| Ok((state.item_id.clone(), change_for(act, state, &me)?)))
+        .collect::<Result<_, CliError>>()?;
+    let event_ids = team_sync::record(&store, &changes, Timestamp::now()).await?;
+    let (team, sent) = connected(&url, &settings, &store).await?;
+    let me = team.as_ref().map_or(me, |t| t.member().to_owned());
+    let after = team_sync::shared_states(&store, ids.clone(), me).await?;
+    let mut lost = 0;
+    let mut reports = Vec::new();
+    for ((event_id, state), (item_id, _)) in event_ids.iter().zip(&after).zip(&changes) {
+        let outcome = sent
+            .settled
+            .iter()
+            .find(|(id, _, _)| id == event_id)
+            .map(|(_, _, settled)| settled.clone());
+        let (word, why) = match outcome {
+            Some(Settled::Applied) => ("done", None),
+            Some(Settled::Lost(why)) => {
+                lost += 1;
+                ("lost", Some(why))
+            }
+            None => ("pending", None),
+        };
+        reports.push(Report {
+            id: item_id.clone(),
+            outcome: word,
+            why,
+            state: state.clone(),
+        });
+    }
+    write_reports(&reports, format, out)?;
+    if team.is_none() {
+        let pending = store.read(|s| s.team_outbox().map(|o| o.len()))?;
+        eprintln!("{pending} change(s) wait in the outbox: they are sent at the next connection");
+    }
+    if lost > 0 {
+        return Err(CliError::Other(format!(
+            "{lost} of {} change(s) lost: someone changed the item first",
+            reports.len()
+        )));
+    }
+    Ok(())
+}
+
+/// One item's report.
+#[derive(Debug, serde::Serialize)]
+struct Report {
+    id: String,
+    /// `done`, `lost` or `pending`.
+    outcome: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why: Option<String>,
+    #[serde(flatten)]
+    state: SharedState,
+}
+
+fn write_reports(
+    reports: &[Report],
+    format: TeamFormat,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    match format {
+        TeamFormat::Json => {
+            let json = serde_json::to_string_pretty(reports)
+                .map_err(|e| CliError::Other(e.to_string()))?;
+            writeln!(out, "{}", super::output::terminal_safe_json(json))?;
+        }
+        TeamFormat::Text => {
+            for r in reports {
+                let owner = r
+                    .state
+                    .owner
+                    .as_deref()
+                    .map_or_else(|| Clean::fixed("unclaimed"), Clean::line);
+                let labels = Clean::line(&r.state.labels.join(", "));
+                write!(out, "{}  {}  owner: {owner}", Clean::line(&r.id), r.outcome)?;
+                if !labels.is_empty() {
+                    write!(out, "  labels: {labels}")?;
+                }
+                if let Some(why) = &r.why {
+                    write!(out, "  ({})", Clean::line(why))?;
+                }
+                writeln!(out)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The change `act` makes to an item whose state `state` shows.
+fn change_for(act: Act<'_>, state: &SharedState, me: &str) -> Result<Change, CliError> {
+    Ok(match act {
+        Act::Claim(_) => Change::Claim,
+        Act::Unclaim(_) => Change::Unclaim,
+        Act::Assign(a) => Change::Assign {
+            to: if a.to == "me" {
+                me.to_owned()
+            } else {
+                a.to.clone()
+            },
+            from: state.owner.clone(),
+        },
+        Act::Label(a) => {
+            let LabelWords { add, remove, .. } = label_words(&a.words)?;
+            Change::Labels { add, remove }
+        }
+    })
+}
+
+/// `label`'s words: the item ids, the labels to add (`+x`) and to remove (`-x`).
+struct LabelWords {
+    ids: Vec<String>,
+    add: Vec<String>,
+    remove: Vec<String>,
+}
+
+fn label_words(words: &[String]) -> Result<LabelWords, CliError> {
+    let (mut ids, mut add, mut remove) = (Vec::new(), Vec::new(), Vec::new());
+    for word in words {
+        if let Some(label) = word.strip_prefix('+') {
+            add.push(label_name(label)?);
+        } else if let Some(label) = word.strip_prefix('-') {
+            remove.push(label_name(label)?);
+        } else {
+            ids.push(word.clone());
+        }
+    }
+    if ids.is_empty() || (add.is_empty() && remove.is_empty()) {
+        return Err(CliError::Usage(
+            "label takes item ids and at least one +label or -label".to_owned(),
+        ));
+    }
+    Ok(LabelWords { ids, add, remove })
+}
+
+/// A label as the team keeps it: trimmed, one line, not empty, at most 64 characters.
+fn label_name(label: &str) -> Result<String, CliError> {
+    let label = label.trim();
+    if label.is_empty() || label.chars().count() > 64 || label.chars().any(char::is_control) {
+        return Err(CliError::Usage(format!(
+            "a label is 1 to 64 characters on one line: {:?}",
+            Clean::line(label).as_str()
+        )));
+    }
+    Ok(label.to_owned())
+}
+
+/// `team status`.
+async fn status(args: &Args, format: TeamFormat, out: &mut dyn Write) -> Result<(), CliError> {
+    let (settings, url) = settings(args)?;
+    let store = store(args)?;
+    let (team, _) = connected(&url, &settings, &store).await?;
+    let members = match &team {
+        Some(team) => Some(team.members_with_activity().await?),
+        None => None,
+    };
+    let replica = store.read(crate::store::Store::team_replica)?;
+    let pending = store.read(crate::store::Store::team_outbox)?.len();
+    let lost = store.read(crate::store::Store::team_lost)?;
+    let newest = store.read(|s| s.team_recent(1))?.pop();
+    let now = Timestamp::now();
+    match format {
+        TeamFormat::Json => {
+            let json = serde_json::json!({
+                "team": replica.as_ref().map(|r| r.team.clone()),
+                "member": replica.as_ref().map(|r| r.member.clone()),
+                "database": url.describe(),
+                "reachable": team.is_some(),
+                "members": members.as_ref().map(|m| m.iter().map(|(name, at)| serde_json::json!({
+                    "member": name,
+                    "last_active": at.map(|t| t.to_string()),
+                })).collect::<Vec<_>>()),
+                "pending": pending,
+                "lost": lost.iter().map(|l| serde_json::json!({
+                    "id": l.item_id, "why": l.why, "at": l.at.to_string(),
+                })).collect::<Vec<_>>(),
+                "last_event": newest.as_ref().map(event_json),
+                "caught_up_at": replica.as_ref().and_then(|r| r.caught_up_at).map(|t| t.to_string()),
+            });
+            let json =
+                serde_json::to_string_pretty(&json).map_err(|e| CliError::Other(e.to_string()))?;
+            writeln!(out, "{}", super::output::terminal_safe_json(json))?;
+        }
+        TeamFormat::Text => {
+            match &replica {
+                Some(r) => writeln!(
+                    out,
+                    "team {} · you are {} · {}",
+                    Clean::line(&r.team),
+                    Clean::line(&r.member),
+                    Clean::line(&url.describe())
+                )?,
+                None => writeln!(
+                    out,
+                    "no team replica yet · {}",
+                    Clean::line(&url.describe())
+                )?,
+            }
+            match &members {
+                Some(members) => {
+                    let shown: Vec<String> = members
+                        .iter()
+                        .map(|(name, at)| match at {
+                            Some(at) => format!(
+                                "{} (last acted {})",
+                                Clean::line(name),
+                                seconds_ago(now, *at)
+                            ),
+                            None => format!("{} (no action yet)", Clean::line(name)),
+                        })
+                        .collect();
+                    writeln!(out, "members: {}", shown.join(", "))?;
+                }
+                None => writeln!(
+                    out,
+                    "members: unknown (the team database cannot be reached)"
+                )?,
+            }
+            writeln!(out, "outbox: {pending} pending · lost: {}", lost.len())?;
+            for l in &lost {
+                writeln!(
+                    out,
+                    "  lost {}: {}",
+                    Clean::line(&l.item_id),
+                    Clean::line(&l.why)
+                )?;
+            }
+            match &newest {
+                Some(e) => writeln!(out, "last event: {}", event_line(e, now))?,
+                None => writeln!(out, "last event: none yet")?,
+            }
+            if let Some(at) = replica.as_ref().and_then(|r| r.caught_up_at) {
+                writeln!(out, "caught up {}", seconds_ago(now, at))?;
+            }
+        }
+    }
+    // Reported: they need not be again.
+    let reported: Vec<String> = lost.into_iter().map(|l| l.event_id).collect();
+    store.write(|s| s.team_lost_reported(&reported))?;
+    Ok(())
+}
+
+/// `team log [ID]`.
+async fn log(
+    args: &Args,
+    id: Option<&str>,
+    limit: usize,
+    format: TeamFormat,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let (settings, url) = settings(args)?;
+    let store = store(args)?;
+    connected(&url, &settings, &store).await?;
+    let events = match id {
+        Some(id) => store.read(|s| s.team_history(id))?,
+        None => store.read(|s| s.team_recent(limit))?,
+    };
+    let now = Timestamp::now();
+    match format {
+        TeamFormat::Json => {
+            let json: Vec<serde_json::Value> = events.iter().map(event_json).collect();
+            let json =
+                serde_json::to_string_pretty(&json).map_err(|e| CliError::Other(e.to_string()))?;
+            writeln!(out, "{}", super::output::terminal_safe_json(json))?;
+        }
+        TeamFormat::Text => {
+            if events.is_empty() {
+                writeln!(out, "no events")?;
+            }
+            for e in &events {
+                writeln!(out, "{}", event_line(e, now))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn event_json(e: &TeamEventRecord) -> serde_json::Value {
+    serde_json::json!({
+        "seq": e.seq,
+        "event_id": e.event_id,
+        "member": e.member,
+        "id": e.item_id,
+        "kind": e.kind,
+        "change": serde_json::from_str::<serde_json::Value>(&e.body).unwrap_or(serde_json::Value::Null),
+        "at": e.at.to_string(),
+    })
+}
+
+/// `2026-11-27 04:30Z  ana  claimed fb_1`, with what changed.
+fn event_line(e: &TeamEventRecord, now: Timestamp) -> String {
+    let body: serde_json::Value = serde_json::from_str(&e.body).unwrap_or_default();
+    let text = |key: &str| body.get(key).and_then(|v| v.as_str()).map(Clean::line);
+    let list = |key: &str| {
+        body.get(key)
+            .and_then(|v| v.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str())
+                    .map(Clean::line)
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+    };
+    let what = match e.kind.as_str() {
+        "claim" => "claimed".to_owned(),
+        "unclaim" => "unclaimed".to_owned(),
+        "take-over" => format!(
+            "took over from {}",
+            text("from").unwrap_or_else(|| Clean::fixed("?"))
+        ),
+        "assign" => format!(
+            "assigned to {}",
+            text("to").unwrap_or_else(|| Clean::fixed("?"))
+        ),
+        "done" => {
+            if body.get("done").and_then(serde_json::Value::as_bool) == Some(true) {
+                "marked done".to_owned()
+            } else {
+                "reopened".to_owned()
+            }
+        }
+        "snooze" => match text("until") {
+            Some(until) => format!("snoozed until {until}"),
+            None => "woke".to_owned(),
+        },
+        "labels" => {
+            let mut parts: Vec<String> = list("add").into_iter().map(|l| format!("+{l}")).collect();
+            parts.extend(list("remove").into_iter().map(|l| format!("-{l}")));
+            format!("labels {}", parts.join(" "))
+        }
+        "note" => format!(
+            "noted: {}",
+            crate::excerpt::excerpt(text("body").as_deref().unwrap_or(""), 60)
+        ),
+        other => Clean::line(other).to_string(),
+    };
+    format!(
+        "{}  {}  {}  {what}  ({})",
+        super::output::short_time(e.at),
+        Clean::line(&e.member),
+        Clean::line(&e.item_id),
+        seconds_ago(now, e.at)
+    )
+}
+
+fn seconds_ago(now: Timestamp, then: Timestamp) -> String {
+    team_sync::ago(now.as_second() - then.as_second())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn label_words_split_ids_from_changes() {
+        let words: Vec<String> = ["fb_1", "+bug", "fb_2", "-ios"]
+            .iter()
+            .map(|w| (*w).to_owned())
+            .collect();
+        let LabelWords { ids, add, remove } = label_words(&words).unwrap();
+        assert_eq!(ids, ["fb_1", "fb_2"]);
+        assert_eq!(add, ["bug"]);
+        assert_eq!(remove, ["ios"]);
+        assert!(label_words(&["fb_1".to_owned()]).is_err());
+        assert!(label_words(&["+x".to_owned()]).is_err());
+        assert!(label_words(&["fb_1".to_owned(), "+".to_owned()]).is_err());
+    }
+}

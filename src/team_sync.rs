@@ -1,0 +1,393 @@
+//! Keeping a store's replica of the team: what the team's database says is read into the store
+//! after the replica's position ([`catch_up`]), and the changes made here are sent from the
+//! store's outbox in the order made ([`send`]). A change is recorded in the outbox
+//! ([`record`]) durably before anything shows it; the states the inbox and the commands show
+//! are the replica's with the outbox's changes laid over, marked pending ([`shared_states`]).
+//! `NOTIFY` only hints that there is more to read; [`catch_up`] reads the truth.
+
+use std::collections::BTreeMap;
+
+use jiff::Timestamp;
+
+use crate::store::{
+    OutboxEntry, ReplicaStart, Shared, StoreError, TeamBatch, TeamEventRecord, TeamItemRecord,
+};
+use crate::team::{Change, Outcome, Position, Team, TeamError};
+
+/// Events read per round trip while catching up: memory stays flat however far behind.
+pub const BATCH: i64 = 1000;
+
+/// Why keeping the replica failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TeamSyncError {
+    #[error(transparent)]
+    Team(#[from] TeamError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(
+        "this store holds {pending} change(s) not yet sent to team {team} as {member}: connect as \
+         {member} to team {team} to send them first"
+    )]
+    OtherTeamPending {
+        team: String,
+        member: String,
+        pending: usize,
+    },
+    #[error("the store task failed: {0}")]
+    Task(String),
+}
+
+impl TeamSyncError {
+    /// The team's database could not be reached (or the connection broke): what was asked is
+    /// kept for later, and what is stored still answers.
+    #[must_use]
+    pub fn is_unreachable(&self) -> bool {
+        matches!(self, Self::Team(error) if error.is_unreachable())
+    }
+}
+
+/// Makes `store`'s replica `team`'s: the team records the store's account (its projects) when
+/// it has none yet, and refuses a store of another account.
+///
+/// # Errors
+/// The team refused the account, the database failed, or the store holds changes not yet sent
+/// to another team.
+pub async fn join(team: &Team, store: &Shared) -> Result<(), TeamSyncError> {
+    let projects = blocking(store, |s| s.known_project_ids()).await??;
+    team.bind_account(&projects).await?;
+    let (name, member) = (team.name().to_owned(), team.member().to_owned());
+    match blocking(store, move |s| s.team_start_replica(&name, &member)).await?? {
+        ReplicaStart::Ready => Ok(()),
+        ReplicaStart::OtherTeamPending {
+            team,
+            member,
+            pending,
+        } => Err(TeamSyncError::OtherTeamPending {
+            team,
+            member,
+            pending,
+        }),
+    }
+}
+
+/// What a catch-up read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CaughtUp {
+    pub events: usize,
+    /// Events of items assigned to this member by someone else, in the order read.
+    pub assigned_to_me: Vec<TeamEventRecord>,
+}
+
+/// Reads every event after the replica's position, in batches of [`BATCH`], each stored with
+/// the state of the items it touched and the position after it in one transaction.
+///
+/// # Errors
+/// The database or the store failed: what was stored before stays.
+pub async fn catch_up(
+    team: &Team,
+    store: &Shared,
+    now: impl Fn() -> Timestamp,
+) -> Result<CaughtUp, TeamSyncError> {
+    let mut position = match blocking(store, |s| s.team_replica()).await?? {
+        Some(replica) => Position {
+            tx: replica.tx,
+            seq: replica.seq,
+        },
+        None => Position::start(),
+    };
+    let mut caught_up = CaughtUp::default();
+    loop {
+        let events = team.events_after(&position, BATCH).await?;
+        let full = i64::try_from(events.len()).unwrap_or(i64::MAX) >= BATCH;
+        let mut ids: Vec<String> = events.iter().map(|e| e.item_id.clone()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let states = if ids.is_empty() {
+            Vec::new()
+        } else {
+            team.states(&ids).await?
+        };
+        if let Some(last) = events.last() {
+            position = last.position.clone();
+        }
+        let mut batch = TeamBatch {
+            tx: position.tx.clone(),
+            seq: position.seq,
+            caught_up: !full,
+            ..TeamBatch::default()
+        };
+        for event in &events {
+            if event.kind == "note"
+                && let (Some(note_id), Some(body)) = (
+                    event.body.get("note_id").and_then(|v| v.as_str()),
+                    event.body.get("body").and_then(|v| v.as_str()),
+                )
+            {
+                batch
+                    .notes
+                    .push((event.position.seq, note_id.to_owned(), body.to_owned()));
+            }
+            let record = TeamEventRecord {
+                seq: event.position.seq,
+                event_id: event.event_id.clone(),
+                member: event.member.clone(),
+                item_id: event.item_id.clone(),
+                kind: event.kind.clone(),
+                body: event.body.to_string(),
+                at: event.at,
+            };
+            if event.kind == "assign"
+                && event.member != team.member()
+                && event.body.get("to").and_then(|v| v.as_str()) == Some(team.member())
+            {
+                caught_up.assigned_to_me.push(record.clone());
+            }
+            batch.events.push(record);
+        }
+        batch.items = states
+            .into_iter()
+            .map(|s| TeamItemRecord {
+                item_id: s.item_id,
+                owner: s.owner,
+                labels: s.labels,
+                last_seq: s.last_seq,
+            })
+            .collect();
+        caught_up.events += batch.events.len();
+        let at = now();
+        blocking(store, move |s| s.team_apply(&batch, at)).await??;
+        if !full {
+            return Ok(caught_up);
+        }
+    }
+}
+
+/// Records `changes` (an item and its change each) in the outbox, in this order, durably; the
+/// event ids made for them.
+///
+/// # Errors
+/// The store could not write them: none was recorded.
+pub async fn record(
+    store: &Shared,
+    changes: &[(String, Change)],
+    now: Timestamp,
+) -> Result<Vec<String>, TeamSyncError> {
+    let entries: Vec<OutboxEntry> = changes
+        .iter()
+        .map(|(item_id, change)| OutboxEntry {
+            event_id: uuid::Uuid::new_v4().to_string(),
+            item_id: item_id.clone(),
+            change: serde_json::to_string(change).unwrap_or_default(),
+            made_at: now,
+        })
+        .collect();
+    let ids = entries.iter().map(|e| e.event_id.clone()).collect();
+    blocking(store, move |s| s.team_outbox_push(&entries)).await??;
+    Ok(ids)
+}
+
+/// What one change sent became.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Settled {
+    /// The team has it (now, or from an earlier send).
+    Applied,
+    /// The team refused it (someone else owns the item, or the change is not allowed): why.
+    Lost(String),
+}
+
+/// What [`send`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Sent {
+    /// Each change sent, by event id, with its item and what became of it, in the order sent.
+    pub settled: Vec<(String, String, Settled)>,
+    /// Changes still waiting (the database went away meanwhile).
+    pub pending: usize,
+}
+
+/// Sends the outbox in the order the changes were made, each taken out of it once the team
+/// answered. A change the team refuses is kept among the lost changes (reported, never
+/// silently dropped); when the database goes away, the rest waits for the next send.
+///
+/// # Errors
+/// The store failed.
+pub async fn send(
+    team: &mut Team,
+    store: &Shared,
+    now: impl Fn() -> Timestamp,
+) -> Result<Sent, TeamSyncError> {
+    let outbox = blocking(store, |s| s.team_outbox()).await??;
+    let mut sent = Sent::default();
+    for (index, entry) in outbox.iter().enumerate() {
+        let settled = match serde_json::from_str::<Change>(&entry.change) {
+            Err(error) => Settled::Lost(format!("this version cannot read the change: {error}")),
+            Ok(change) => match team.apply(&entry.event_id, &entry.item_id, &change).await {
+                Ok(Outcome::Applied { .. } | Outcome::AlreadyApplied) => Settled::Applied,
+                Ok(Outcome::Claimed(claimed)) => Settled::Lost(match claimed.owner {
+                    Some(owner) => format!("{owner} claimed this {}", ago(claimed.seconds)),
+                    None => "it was unclaimed meanwhile".to_owned(),
+                }),
+                Err(error) if error.is_unreachable() || error.is_retryable() => {
+                    sent.pending = outbox.len() - index;
+                    tracing::info!(%error, pending = sent.pending, "the team's database went away; the outbox waits");
+                    return Ok(sent);
+                }
+                Err(error) => Settled::Lost(error.to_string()),
+            },
+        };
+        let lost = match &settled {
+            Settled::Applied => None,
+            Settled::Lost(why) => Some(why.clone()),
+        };
+        let event_id = entry.event_id.clone();
+        let at = now();
+        blocking(store, move |s| {
+            s.team_outbox_settle(&event_id, lost.as_deref(), at)
+        })
+        .await??;
+        sent.settled
+            .push((entry.event_id.clone(), entry.item_id.clone(), settled));
+    }
+    Ok(sent)
+}
+
+/// "5 s ago", "3 min ago", "2 h ago", "4 d ago".
+#[must_use]
+pub fn ago(seconds: i64) -> String {
+    let seconds = seconds.max(0);
+    match seconds {
+        0..60 => format!("{seconds} s ago"),
+        60..3600 => format!("{} min ago", seconds / 60),
+        3600..86_400 => format!("{} h ago", seconds / 3600),
+        _ => format!("{} d ago", seconds / 86_400),
+    }
+}
+
+/// One item's shared state as this member sees it: the team's, with the changes made here and
+/// not yet sent laid over.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
+pub struct SharedState {
+    pub item_id: String,
+    pub owner: Option<String>,
+    pub labels: Vec<String>,
+    /// Changes made here wait to be sent.
+    pub pending: bool,
+}
+
+/// The shared states of `item_ids` (in that order), as `member` sees them.
+///
+/// # Errors
+/// The store could not be read.
+pub async fn shared_states(
+    store: &Shared,
+    item_ids: Vec<String>,
+    member: String,
+) -> Result<Vec<SharedState>, TeamSyncError> {
+    blocking(store, move |s| -> Result<Vec<SharedState>, StoreError> {
+        let known: BTreeMap<String, TeamItemRecord> = s
+            .team_items(&item_ids)?
+            .into_iter()
+            .map(|item| (item.item_id.clone(), item))
+            .collect();
+        let outbox = s.team_outbox()?;
+        Ok(item_ids
+            .iter()
+            .map(|id| {
+                let mut state = known.get(id).map_or_else(
+                    || SharedState {
+                        item_id: id.clone(),
+                        ..SharedState::default()
+                    },
+                    |item| SharedState {
+                        item_id: id.clone(),
+                        owner: item.owner.clone(),
+                        labels: item.labels.clone(),
+                        pending: false,
+                    },
+                );
+                for entry in outbox.iter().filter(|e| &e.item_id == id) {
+                    if let Ok(change) = serde_json::from_str::<Change>(&entry.change) {
+                        lay_over(&mut state, &change, &member);
+                    }
+                }
+                state
+            })
+            .collect())
+    })
+    .await?
+    .map_err(TeamSyncError::from)
+}
+
+/// What `change`, made by `member` and not yet sent, does to the state shown.
+fn lay_over(state: &mut SharedState, change: &Change, member: &str) {
+    match change {
+        Change::Claim | Change::TakeOver { .. } => state.owner = Some(member.to_owned()),
+        Change::Unclaim => state.owner = None,
+        Change::Assign { to, .. } => state.owner = Some(to.clone()),
+        Change::Labels { add, remove } => {
+            state.labels.extend(add.iter().cloned());
+            state.labels.retain(|l| !remove.contains(l));
+            state.labels.sort_unstable();
+            state.labels.dedup();
+        }
+        Change::Done(_) | Change::Snooze(_) | Change::Note { .. } => {}
+    }
+    state.pending = true;
+}
+
+/// Runs `f` on the store off the async threads.
+async fn blocking<T: Send + 'static>(
+    store: &Shared,
+    f: impl FnOnce(&mut crate::store::Store) -> T + Send + 'static,
+) -> Result<T, TeamSyncError> {
+    let store = store.clone();
+    tokio::task::spawn_blocking(move || store.write(f))
+        .await
+        .map_err(|e| TeamSyncError::Task(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_not_yet_sent_are_laid_over_the_teams_state_and_marked_pending() {
+        let mut state = SharedState {
+            item_id: "fb_1".to_owned(),
+            owner: None,
+            labels: vec!["crash".to_owned()],
+            pending: false,
+        };
+        lay_over(&mut state, &Change::Claim, "ana");
+        assert_eq!(state.owner.as_deref(), Some("ana"));
+        assert!(state.pending);
+        lay_over(
+            &mut state,
+            &Change::Labels {
+                add: vec!["ios".to_owned(), "crash".to_owned()],
+                remove: vec!["crash".to_owned()],
+            },
+            "ana",
+        );
+        assert_eq!(state.labels, ["ios"]);
+        lay_over(
+            &mut state,
+            &Change::Assign {
+                to: "bo".to_owned(),
+                from: Some("ana".to_owned()),
+            },
+            "ana",
+        );
+        assert_eq!(state.owner.as_deref(), Some("bo"));
+        lay_over(&mut state, &Change::Unclaim, "ana");
+        assert_eq!(state.owner, None);
+    }
+
+    #[test]
+    fn ages_read_as_a_person_says_them() {
+        assert_eq!(ago(5), "5 s ago");
+        assert_eq!(ago(-3), "0 s ago");
+        assert_eq!(ago(125), "2 min ago");
+        assert_eq!(ago(7300), "2 h ago");
+        assert_eq!(ago(200_000), "2 d ago");
+    }
+}

@@ -1,0 +1,226 @@
+//! The team's commands, run as the release user runs them (the binary, its environment, a
+//! store file each), against a real PostgreSQL: `team init`, `team add-member`, `claim`,
+//! `unclaim`, `assign`, `label`, `team status`, `team log`, and a claim made while the database
+//! cannot be reached, kept in the outbox and sent at the next connection.
+
+#![allow(clippy::unwrap_used)]
+
+mod team_pg;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use team_pg as pg;
+
+/// Runs the binary as a member (`FEEDBACK_TEAM_URL = url`) on the store at `store`, with no user
+/// config.
+fn run(url: &str, store: &Path, args: &[&str]) -> Output {
+    let home = store.parent().unwrap().join("home");
+    Command::new(env!("CARGO_BIN_EXE_feedback-inbox"))
+        .arg("--store")
+        .arg(store)
+        .args(args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("FEEDBACK_TEAM_URL", url)
+        .output()
+        .unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn json(output: &Output) -> serde_json::Value {
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", stdout(output), stderr(output)))
+}
+
+/// The password `add-member` printed once.
+fn password_of(output: &Output) -> String {
+    let text = stdout(output);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("its password"))
+        .unwrap_or_else(|| panic!("no password in {text}{}", stderr(output)));
+    line.rsplit(' ').next().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn members_claim_label_and_log_through_the_commands_and_an_offline_claim_is_sent_later() {
+    let Some(db) = pg::Db::new("team_cli").await else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let admin_store = dir.path().join("admin.db");
+    let admin = db.url_text(None, None);
+    let init = run(&admin, &admin_store, &["team", "init", "support"]);
+    assert!(init.status.success(), "{}", stderr(&init));
+    assert!(
+        stdout(&init).contains("team support is ready"),
+        "{}",
+        stdout(&init)
+    );
+    // Again: the team is kept.
+    assert!(
+        run(&admin, &admin_store, &["team", "init", "support"])
+            .status
+            .success()
+    );
+
+    let (ana, bo) = (db.role("ana"), db.role("bo"));
+    let added = run(
+        &admin,
+        &admin_store,
+        &["team", "add-member", &ana, "--team", "support"],
+    );
+    assert!(added.status.success(), "{}", stderr(&added));
+    let ana_url = db.url_text(Some(&ana), Some(&password_of(&added)));
+    let added = run(
+        &admin,
+        &admin_store,
+        &["team", "add-member", &bo, "--team", "support"],
+    );
+    let bo_url = db.url_text(Some(&bo), Some(&password_of(&added)));
+    let (ana_store, bo_store) = (dir.path().join("ana.db"), dir.path().join("bo.db"));
+
+    let claimed = run(
+        &ana_url,
+        &ana_store,
+        &["claim", "fb_1", "fb_2", "--format", "json"],
+    );
+    assert!(claimed.status.success(), "{}", stderr(&claimed));
+    let claimed = json(&claimed);
+    for (i, id) in ["fb_1", "fb_2"].iter().enumerate() {
+        assert_eq!(claimed[i]["id"], *id);
+        assert_eq!(claimed[i]["outcome"], "done");
+        assert_eq!(claimed[i]["owner"], ana.as_str());
+    }
+
+    // Bo's claim of Ana's item is lost, and said so; his other change goes through.
+    let lost = run(
+        &bo_url,
+        &bo_store,
+        &["claim", "fb_1", "fb_3", "--format", "json"],
+    );
+    assert_eq!(lost.status.code(), Some(1), "{}", stderr(&lost));
+    let report = json(&lost);
+    assert_eq!(report[0]["outcome"], "lost");
+    assert_eq!(report[0]["owner"], ana.as_str());
+    let why = report[0]["why"].as_str().unwrap();
+    assert!(why.starts_with(&format!("{ana} claimed this")), "{why}");
+    assert_eq!(report[1]["outcome"], "done");
+    assert!(
+        stderr(&lost).contains("1 of 2 change(s) lost"),
+        "{}",
+        stderr(&lost)
+    );
+
+    let labelled = run(
+        &bo_url,
+        &bo_store,
+        &["label", "fb_2", "+crash", "+ios", "-none"],
+    );
+    assert!(labelled.status.success(), "{}", stderr(&labelled));
+    assert!(
+        stdout(&labelled).contains("labels: crash, ios"),
+        "{}",
+        stdout(&labelled)
+    );
+    let assigned = run(&bo_url, &bo_store, &["assign", "fb_3", "--to", &ana]);
+    assert!(assigned.status.success(), "{}", stderr(&assigned));
+
+    // Ana's log of fb_2 holds her claim and Bo's labels, read from the team.
+    let log = run(
+        &ana_url,
+        &ana_store,
+        &["team", "log", "fb_2", "--format", "json"],
+    );
+    assert!(log.status.success(), "{}", stderr(&log));
+    let log = json(&log);
+    let kinds: Vec<(&str, &str)> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["member"].as_str().unwrap(), e["kind"].as_str().unwrap()))
+        .collect();
+    assert_eq!(kinds, [(ana.as_str(), "claim"), (bo.as_str(), "labels")]);
+    let text = stdout(&run(&ana_url, &ana_store, &["team", "log"]));
+    assert!(text.contains(&format!("assigned to {ana}")), "{text}");
+
+    // The database cannot be reached: the claim waits in the outbox, said on stderr, and the
+    // password shows nowhere.
+    let away = format!(
+        "host=127.0.0.1 port=1 dbname={} user={ana} password=hunter2-secret",
+        db.name
+    );
+    let offline = run(&away, &ana_store, &["unclaim", "fb_2", "--format", "json"]);
+    assert!(offline.status.success(), "{}", stderr(&offline));
+    assert_eq!(json(&offline)[0]["outcome"], "pending");
+    assert_eq!(json(&offline)[0]["owner"], serde_json::Value::Null);
+    assert!(
+        stderr(&offline).contains("wait in the outbox"),
+        "{}",
+        stderr(&offline)
+    );
+    assert!(
+        !stderr(&offline).contains("hunter2"),
+        "{}",
+        stderr(&offline)
+    );
+    let status = json(&run(
+        &away,
+        &ana_store,
+        &["team", "status", "--format", "json"],
+    ));
+    assert_eq!(status["pending"], 1);
+    assert_eq!(status["reachable"], false);
+
+    // Back online: sent, and Bo sees it.
+    let status = run(
+        &ana_url,
+        &ana_store,
+        &["team", "status", "--format", "json"],
+    );
+    assert!(status.status.success(), "{}", stderr(&status));
+    let status = json(&status);
+    assert_eq!(status["pending"], 0);
+    assert_eq!(status["team"], "support");
+    assert_eq!(status["members"].as_array().unwrap().len(), 2);
+    let log = json(&run(
+        &bo_url,
+        &bo_store,
+        &["team", "log", "fb_2", "--format", "json"],
+    ));
+    assert_eq!(log.as_array().unwrap().last().unwrap()["kind"], "unclaim");
+    db.drop().await;
+}
+
+#[tokio::test]
+async fn without_a_team_the_commands_say_how_to_set_one_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.db");
+    let output = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"))
+        .arg("--store")
+        .arg(&store)
+        .args(["claim", "fb_1"])
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", dir.path())
+        .env("XDG_CONFIG_HOME", dir.path().join("config"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("no team configured: set FEEDBACK_TEAM_URL"),
+        "{}",
+        stderr(&output)
+    );
+}
