@@ -83,19 +83,15 @@ impl Db {
     /// over (a later key wins).
     pub fn url_text(&self, role: Option<&str>, password: Option<&str>) -> String {
         let base = admin_text();
-        let mut text = if base.contains("://") {
-            // A URL: turned into its key=value form is more than a test needs; use the admin.
-            panic!("url_text takes a key=value FEEDBACK_TEST_PG, not a URL: {base}")
-        } else {
-            format!("{base} dbname={}", self.name)
-        };
-        if let Some(role) = role {
-            text.push_str(&format!(" user={role}"));
-        }
-        if let Some(password) = password {
-            text.push_str(&format!(" password={password}"));
-        }
-        text
+        assert!(
+            !base.contains("://"),
+            "url_text takes a key=value FEEDBACK_TEST_PG, not a URL: {base}"
+        );
+        let role = role.map(|r| format!(" user={r}")).unwrap_or_default();
+        let password = password
+            .map(|p| format!(" password={p}"))
+            .unwrap_or_default();
+        format!("{base} dbname={}{role}{password}", self.name)
     }
 
     /// Drops the database and the test's roles.
