@@ -53,67 +53,90 @@ fn password_of(output: &Output) -> String {
     line.rsplit(' ').next().unwrap().to_owned()
 }
 
+/// A team `support` of two members, Ana and Bo, made with the commands; each member with a
+/// store of their own.
+struct Setup {
+    db: pg::Db,
+    dir: tempfile::TempDir,
+    ana: String,
+    ana_url: String,
+    bo: String,
+    bo_url: String,
+}
+
+impl Setup {
+    async fn new(test: &str) -> Option<Self> {
+        let db = pg::Db::new(test).await?;
+        let dir = tempfile::tempdir().unwrap();
+        let admin_store = dir.path().join("admin.db");
+        let admin = db.url_text(None, None);
+        let init = run(&admin, &admin_store, &["team", "init", "support"]);
+        assert!(init.status.success(), "{}", stderr(&init));
+        assert!(
+            stdout(&init).contains("team support is ready"),
+            "{}",
+            stdout(&init)
+        );
+        // Again: the team is kept.
+        assert!(
+            run(&admin, &admin_store, &["team", "init", "support"])
+                .status
+                .success()
+        );
+        let (ana, bo) = (db.role("ana"), db.role("bo"));
+        let added = run(
+            &admin,
+            &admin_store,
+            &["team", "add-member", &ana, "--team", "support"],
+        );
+        assert!(added.status.success(), "{}", stderr(&added));
+        let ana_url = db.url_text(Some(&ana), Some(&password_of(&added)));
+        let added = run(
+            &admin,
+            &admin_store,
+            &["team", "add-member", &bo, "--team", "support"],
+        );
+        let bo_url = db.url_text(Some(&bo), Some(&password_of(&added)));
+        Some(Self {
+            db,
+            dir,
+            ana,
+            ana_url,
+            bo,
+            bo_url,
+        })
+    }
+
+    fn ana(&self, args: &[&str]) -> Output {
+        run(&self.ana_url, &self.dir.path().join("ana.db"), args)
+    }
+
+    fn bo(&self, args: &[&str]) -> Output {
+        run(&self.bo_url, &self.dir.path().join("bo.db"), args)
+    }
+}
+
 #[tokio::test]
-async fn members_claim_label_and_log_through_the_commands_and_an_offline_claim_is_sent_later() {
-    let Some(db) = pg::Db::new("team_cli").await else {
+async fn members_claim_label_assign_and_read_the_log_through_the_commands() {
+    let Some(team) = Setup::new("team_cli").await else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let admin_store = dir.path().join("admin.db");
-    let admin = db.url_text(None, None);
-    let init = run(&admin, &admin_store, &["team", "init", "support"]);
-    assert!(init.status.success(), "{}", stderr(&init));
-    assert!(
-        stdout(&init).contains("team support is ready"),
-        "{}",
-        stdout(&init)
-    );
-    // Again: the team is kept.
-    assert!(
-        run(&admin, &admin_store, &["team", "init", "support"])
-            .status
-            .success()
-    );
-
-    let (ana, bo) = (db.role("ana"), db.role("bo"));
-    let added = run(
-        &admin,
-        &admin_store,
-        &["team", "add-member", &ana, "--team", "support"],
-    );
-    assert!(added.status.success(), "{}", stderr(&added));
-    let ana_url = db.url_text(Some(&ana), Some(&password_of(&added)));
-    let added = run(
-        &admin,
-        &admin_store,
-        &["team", "add-member", &bo, "--team", "support"],
-    );
-    let bo_url = db.url_text(Some(&bo), Some(&password_of(&added)));
-    let (ana_store, bo_store) = (dir.path().join("ana.db"), dir.path().join("bo.db"));
-
-    let claimed = run(
-        &ana_url,
-        &ana_store,
-        &["claim", "fb_1", "fb_2", "--format", "json"],
-    );
+    let (ana, bo) = (team.ana.as_str(), team.bo.as_str());
+    let claimed = team.ana(&["claim", "fb_1", "fb_2", "--format", "json"]);
     assert!(claimed.status.success(), "{}", stderr(&claimed));
     let claimed = json(&claimed);
     for (i, id) in ["fb_1", "fb_2"].iter().enumerate() {
         assert_eq!(claimed[i]["id"], *id);
         assert_eq!(claimed[i]["outcome"], "done");
-        assert_eq!(claimed[i]["owner"], ana.as_str());
+        assert_eq!(claimed[i]["owner"], ana);
     }
 
     // Bo's claim of Ana's item is lost, and said so; his other change goes through.
-    let lost = run(
-        &bo_url,
-        &bo_store,
-        &["claim", "fb_1", "fb_3", "--format", "json"],
-    );
+    let lost = team.bo(&["claim", "fb_1", "fb_3", "--format", "json"]);
     assert_eq!(lost.status.code(), Some(1), "{}", stderr(&lost));
     let report = json(&lost);
     assert_eq!(report[0]["outcome"], "lost");
-    assert_eq!(report[0]["owner"], ana.as_str());
+    assert_eq!(report[0]["owner"], ana);
     let why = report[0]["why"].as_str().unwrap();
     assert!(why.starts_with(&format!("{ana} claimed this")), "{why}");
     assert_eq!(report[1]["outcome"], "done");
@@ -123,26 +146,18 @@ async fn members_claim_label_and_log_through_the_commands_and_an_offline_claim_i
         stderr(&lost)
     );
 
-    let labelled = run(
-        &bo_url,
-        &bo_store,
-        &["label", "fb_2", "+crash", "+ios", "-none"],
-    );
+    let labelled = team.bo(&["label", "fb_2", "+crash", "+ios", "-none"]);
     assert!(labelled.status.success(), "{}", stderr(&labelled));
     assert!(
         stdout(&labelled).contains("labels: crash, ios"),
         "{}",
         stdout(&labelled)
     );
-    let assigned = run(&bo_url, &bo_store, &["assign", "fb_3", "--to", &ana]);
+    let assigned = team.bo(&["assign", "fb_3", "--to", ana]);
     assert!(assigned.status.success(), "{}", stderr(&assigned));
 
     // Ana's log of fb_2 holds her claim and Bo's labels, read from the team.
-    let log = run(
-        &ana_url,
-        &ana_store,
-        &["team", "log", "fb_2", "--format", "json"],
-    );
+    let log = team.ana(&["team", "log", "fb_2", "--format", "json"]);
     assert!(log.status.success(), "{}", stderr(&log));
     let log = json(&log);
     let kinds: Vec<(&str, &str)> = log
@@ -151,16 +166,26 @@ async fn members_claim_label_and_log_through_the_commands_and_an_offline_claim_i
         .iter()
         .map(|e| (e["member"].as_str().unwrap(), e["kind"].as_str().unwrap()))
         .collect();
-    assert_eq!(kinds, [(ana.as_str(), "claim"), (bo.as_str(), "labels")]);
-    let text = stdout(&run(&ana_url, &ana_store, &["team", "log"]));
+    assert_eq!(kinds, [(ana, "claim"), (bo, "labels")]);
+    let text = stdout(&team.ana(&["team", "log"]));
     assert!(text.contains(&format!("assigned to {ana}")), "{text}");
+    team.db.drop().await;
+}
 
-    // The database cannot be reached: the claim waits in the outbox, said on stderr, and the
+#[tokio::test]
+async fn a_change_made_while_the_database_is_away_waits_in_the_outbox_and_is_sent_later() {
+    let Some(team) = Setup::new("team_cli_offline").await else {
+        return;
+    };
+    let ana = team.ana.as_str();
+    assert!(team.ana(&["claim", "fb_2"]).status.success());
+    // The database cannot be reached: the change waits in the outbox, said on stderr, and the
     // password shows nowhere.
     let away = format!(
         "host=127.0.0.1 port=1 dbname={} user={ana} password=hunter2-secret",
-        db.name
+        team.db.name
     );
+    let ana_store = team.dir.path().join("ana.db");
     let offline = run(&away, &ana_store, &["unclaim", "fb_2", "--format", "json"]);
     assert!(offline.status.success(), "{}", stderr(&offline));
     assert_eq!(json(&offline)[0]["outcome"], "pending");
@@ -184,23 +209,15 @@ async fn members_claim_label_and_log_through_the_commands_and_an_offline_claim_i
     assert_eq!(status["reachable"], false);
 
     // Back online: sent, and Bo sees it.
-    let status = run(
-        &ana_url,
-        &ana_store,
-        &["team", "status", "--format", "json"],
-    );
+    let status = team.ana(&["team", "status", "--format", "json"]);
     assert!(status.status.success(), "{}", stderr(&status));
     let status = json(&status);
     assert_eq!(status["pending"], 0);
     assert_eq!(status["team"], "support");
     assert_eq!(status["members"].as_array().unwrap().len(), 2);
-    let log = json(&run(
-        &bo_url,
-        &bo_store,
-        &["team", "log", "fb_2", "--format", "json"],
-    ));
+    let log = json(&team.bo(&["team", "log", "fb_2", "--format", "json"]));
     assert_eq!(log.as_array().unwrap().last().unwrap()["kind"], "unclaim");
-    db.drop().await;
+    team.db.drop().await;
 }
 
 #[tokio::test]
