@@ -65,6 +65,33 @@ pub enum FilterKind {
         cmp: AgeCmp,
         age: SignedDuration,
     },
+    /// The team's owner of the item (`assignee:me` is the member this store acts as).
+    Assignee(Assignee),
+    /// One of the team's labels, case-insensitively.
+    Label(String),
+    /// A note written by this member of the team (`note-by:me` too).
+    NoteBy(Assignee),
+}
+
+/// A member of the team, as a qualifier names one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Assignee {
+    /// The member this store acts as.
+    Me,
+    /// A member by name, case-insensitively.
+    Named(String),
+}
+
+impl Assignee {
+    /// `me` (any case) or the name.
+    #[must_use]
+    pub fn parse(value: &str) -> Self {
+        if value.eq_ignore_ascii_case("me") {
+            Self::Me
+        } else {
+            Self::Named(value.to_owned())
+        }
+    }
 }
 
 /// Which metadata keys a metadata qualifier looks at.
@@ -97,6 +124,10 @@ pub enum Is {
     Done,
     /// Snoozed until a time still in the future (the query's `Context.now`).
     Snoozed,
+    /// No member of the team owns it.
+    Unclaimed,
+    /// Owned by the member this store acts as.
+    Mine,
 }
 
 /// The comparison of `age:`: `<` younger, `>` older, `=` inclusive of the bound.

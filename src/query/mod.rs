@@ -23,7 +23,7 @@ mod tests;
 
 use std::ops::Range;
 
-pub use ast::{AgeCmp, Expr, Filter, FilterKind, Has, Is, MetaKey, Text};
+pub use ast::{AgeCmp, Assignee, Expr, Filter, FilterKind, Has, Is, MetaKey, Text};
 pub use basis::{Basis, based_on};
 pub use highlight::Highlights;
 pub use names::{fold_case, known_list, names};
@@ -141,6 +141,7 @@ Qualifiers (values may be quoted: app:\"Trailhead iOS\"; case-insensitive)
   version:2.3.1  os:17.2  locale:de-DE  meta.KEY:VALUE (any metadata)
   has:email  has:link  has:tag  has:app  has:note
   is:unseen  is:seen  is:starred  is:done  is:snoozed   (your triage state)
+  is:mine  is:unclaimed  assignee:me  assignee:NAME  label:NAME  note-by:NAME   (the team's)
 Done and snoozed items are left out unless the search names is:done or is:snoozed
   after:2026-11-01  before:2026-11-01   (local time; after includes the day)
   age:<7d  age:>2w        units m h d w";

@@ -7,12 +7,12 @@ use jiff::SignedDuration;
 use jiff::civil::{Date, DateTime};
 
 use super::QueryError;
-use super::ast::{AgeCmp, Filter, FilterKind, Has, Is, MetaKey};
+use super::ast::{AgeCmp, Assignee, Filter, FilterKind, Has, Is, MetaKey};
 use crate::text::sanitize_line;
 
 /// Every qualifier name, for error messages and the help.
 pub const NAMES: &str = "app: project: platform: tag: status: email: from: id: version: os: \
-                         locale: meta.KEY: has: is: after: before: age:";
+                         locale: meta.KEY: has: is: after: before: age: assignee: label: note-by:";
 
 /// Parses `name:value` into a filter.
 pub(super) fn parse(
@@ -42,6 +42,9 @@ pub(super) fn parse(
         "after" => FilterKind::After(date(value, &value_span)?),
         "before" => FilterKind::Before(date(value, &value_span)?),
         "age" => age(value, &value_span)?,
+        "assignee" | "owner" => FilterKind::Assignee(Assignee::parse(value)),
+        "label" => FilterKind::Label(owned),
+        "note-by" => FilterKind::NoteBy(Assignee::parse(value)),
         _ => match lower.strip_prefix("meta.") {
             Some(key) if !key.is_empty() => FilterKind::Meta {
                 key: MetaKey::Any(name["meta.".len()..].to_owned()),
@@ -95,10 +98,13 @@ fn is(value: &str, span: &Range<usize>) -> Result<Is, QueryError> {
         "starred" | "star" => Ok(Is::Starred),
         "done" => Ok(Is::Done),
         "snoozed" => Ok(Is::Snoozed),
+        "unclaimed" => Ok(Is::Unclaimed),
+        "mine" => Ok(Is::Mine),
         _ => Err(QueryError::new(
             span.clone(),
             format!(
-                "unknown `is:{}`; known: is:unseen is:seen is:starred is:done is:snoozed",
+                "unknown `is:{}`; known: is:unseen is:seen is:starred is:done is:snoozed \
+                 is:unclaimed is:mine",
                 sanitize_line(value)
             ),
         )),

@@ -4,7 +4,8 @@
 use super::ast::{Expr, FilterKind, Has, Is};
 
 impl super::Query {
-    /// True when the query names any triage qualifier (`is:…`, `has:note`): a triage change
+    /// True when the query names any triage qualifier (`is:…`, `has:note`, the team's
+    /// `assignee:`, `label:`, `note-by:`): a triage change
     /// may then move items in or out of its view.
     #[must_use]
     pub fn names_triage(&self) -> bool {
@@ -17,7 +18,14 @@ fn mentions(expr: &Expr) -> bool {
         Expr::And(parts) | Expr::Or(parts) => parts.iter().any(mentions),
         Expr::Not(inner) => mentions(inner),
         Expr::Text(_) => false,
-        Expr::Filter(f) => matches!(f.kind, FilterKind::Is(_) | FilterKind::Has(Has::Note)),
+        Expr::Filter(f) => matches!(
+            f.kind,
+            FilterKind::Is(_)
+                | FilterKind::Has(Has::Note)
+                | FilterKind::Assignee(_)
+                | FilterKind::Label(_)
+                | FilterKind::NoteBy(_)
+        ),
     }
 }
 

@@ -9,7 +9,7 @@ use rusqlite::types::Value;
 
 use super::Context;
 use super::resolve::{self, RefKind};
-use crate::query::{Expr, Filter, FilterKind, Has, Query, QueryError, Text};
+use crate::query::{Assignee, Expr, Filter, FilterKind, Has, Query, QueryError, Text};
 
 mod filters;
 
@@ -286,6 +286,26 @@ impl Compiler<'_> {
                 self.received("<", micros)
             }
             FilterKind::Age { cmp, age } => self.age(*cmp, *age, span)?,
+            FilterKind::Assignee(who) => {
+                let name = self.member(who);
+                super::triage::assignee(name.as_deref())
+            }
+            FilterKind::Label(label) => {
+                let label = self.param(Value::Text(label.clone()));
+                super::triage::label(&label)
+            }
+            FilterKind::NoteBy(who) => {
+                let name = self.member(who);
+                super::triage::note_by(name.as_deref())
+            }
         })
+    }
+
+    /// The parameter naming a member; `None` for `me` (the store's own member).
+    fn member(&mut self, who: &Assignee) -> Option<String> {
+        match who {
+            Assignee::Me => None,
+            Assignee::Named(name) => Some(self.param(Value::Text(name.clone()))),
+        }
     }
 }

@@ -2,6 +2,8 @@
 //! `has:note`) as SQL. Triage rows exist only for items someone triaged and are keyed by the
 //! server's id (`store::triage`): each qualifier is a set of item keys, computed once per
 //! query, which a walk of the view's index probes; an untouched item is unseen and nothing else.
+//! The team's qualifiers (`assignee:`, `is:mine`, `is:unclaimed`, `label:`, `note-by:`) read
+//! the store's replica of the team (`store::team`) the same way.
 
 use rusqlite::types::Value;
 
@@ -26,5 +28,42 @@ pub(super) fn is_sql(is: Is, now: i64, param: impl FnOnce(Value) -> String) -> S
         Is::Starred => triaged("t.starred = 1"),
         Is::Done => triaged("t.done = 1"),
         Is::Snoozed => triaged(&format!("t.snoozed_until > {}", param(Value::Integer(now)))),
+        Is::Unclaimed => format!("NOT ({})", team_items("o.owner IS NOT NULL")),
+        Is::Mine => team_items(&format!("o.owner = {ME}")),
     }
+}
+
+/// The member this store acts as in its team (none: no owner is theirs).
+const ME: &str = "(SELECT member FROM team_replica WHERE one = 1)";
+
+/// The keys of items whose team state (`o`, a row of `team_items`) satisfies `condition`.
+fn team_items(condition: &str) -> String {
+    format!(
+        "items.k IN (SELECT i.k FROM team_items o JOIN items i ON i.id = o.item_id WHERE {condition})"
+    )
+}
+
+/// `assignee:me`, `assignee:NAME` (`name`, the parameter naming the member, any case).
+pub(super) fn assignee(name: Option<&str>) -> String {
+    match name {
+        None => team_items(&format!("o.owner = {ME}")),
+        Some(name) => team_items(&format!("o.owner = {name} COLLATE NOCASE")),
+    }
+}
+
+/// `label:NAME` (`label`, the parameter naming it, any case).
+pub(super) fn label(label: &str) -> String {
+    format!(
+        "items.k IN (SELECT i.k FROM team_labels l JOIN items i ON i.id = l.item_id \
+         WHERE l.label = {label} COLLATE NOCASE)"
+    )
+}
+
+/// `note-by:me`, `note-by:NAME`: items with a note (any version) by that member.
+pub(super) fn note_by(name: Option<&str>) -> String {
+    let author = name.map_or_else(|| ME.to_owned(), |name| format!("{name} COLLATE NOCASE"));
+    format!(
+        "items.k IN (SELECT i.k FROM team_notes n JOIN items i ON i.id = n.item_id \
+         WHERE n.author = {author})"
+    )
 }

@@ -24,7 +24,84 @@ pub(super) struct Fixture {
     tokens: HashMap<String, Vec<String>>,
     /// Per item: its triage state (untouched items are absent).
     triage: HashMap<String, Triage>,
+    /// Per item: its team state (items the team never touched are absent).
+    team: HashMap<String, Shared>,
     pub(super) cx: Context,
+}
+
+/// The member the fixture's store acts as in its team.
+const ME: &str = "ana";
+
+/// One item's team state: owner, labels, the authors of its notes.
+#[derive(Debug, Clone, Default)]
+struct Shared {
+    owner: Option<String>,
+    labels: Vec<String>,
+    note_authors: Vec<String>,
+}
+
+/// A team state for the `i`th item: owners (this member, others, in other cases), labels
+/// (in two cases), notes by several members; most items untouched.
+fn team_of(i: usize) -> Option<Shared> {
+    if i % 4 == 3 {
+        return None;
+    }
+    let owner = match i % 6 {
+        0 => Some(ME),
+        1 => Some("Bo"),
+        2 => Some("cy"),
+        _ => None,
+    };
+    let labels = match i % 5 {
+        0 => vec!["urgent"],
+        1 => vec!["Urgent", "ios"],
+        2 => vec!["billing"],
+        _ => vec![],
+    };
+    let note_authors = match i % 7 {
+        0 => vec![ME],
+        1 => vec!["bo", ME],
+        _ => vec![],
+    };
+    Some(Shared {
+        owner: owner.map(str::to_owned),
+        labels: labels.into_iter().map(str::to_owned).collect(),
+        note_authors: note_authors.into_iter().map(str::to_owned).collect(),
+    })
+}
+
+/// Stores the team states in `store`'s replica, as a catch-up would.
+fn put_team(store: &mut Store, team: &HashMap<String, Shared>) {
+    use crate::store::{TeamBatch, TeamEventRecord, TeamItemRecord};
+    store.team_start_replica("support", ME).unwrap();
+    let mut batch = TeamBatch::default();
+    let mut ids: Vec<&String> = team.keys().collect();
+    ids.sort();
+    for id in ids {
+        let shared = &team[id];
+        batch.items.push(TeamItemRecord {
+            item_id: id.clone(),
+            owner: shared.owner.clone(),
+            labels: shared.labels.clone(),
+            last_seq: 1,
+        });
+        for author in &shared.note_authors {
+            let seq = i64::try_from(batch.events.len()).unwrap() + 1;
+            batch.events.push(TeamEventRecord {
+                seq,
+                event_id: format!("e{seq}"),
+                member: author.clone(),
+                item_id: id.clone(),
+                kind: "note".to_owned(),
+                body: "{}".to_owned(),
+                at: anchor(),
+            });
+            batch
+                .notes
+                .push((seq, format!("n{seq}"), "looked".to_owned()));
+        }
+    }
+    store.team_apply(&batch, anchor()).unwrap();
 }
 
 /// A triage state for the `i`th item: a mix of every flag, snoozes ending before and after
@@ -121,6 +198,12 @@ impl Fixture {
         let states: Vec<(String, Triage)> =
             triage.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         store.restore_triage(&states, anchor()).unwrap();
+        let team: HashMap<String, Shared> = items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, d)| Some((d.feedback.id.as_str().to_owned(), team_of(i)?)))
+            .collect();
+        put_team(&mut store, &team);
         let cx = Context {
             now: anchor(),
             tz: TimeZone::fixed(jiff::tz::offset(-5)),
@@ -132,6 +215,7 @@ impl Fixture {
             keys,
             tokens,
             triage,
+            team,
             cx,
         }
     }
@@ -234,8 +318,19 @@ impl Fixture {
                     Is::Starred => t.starred,
                     Is::Done => t.done,
                     Is::Snoozed => t.snoozed_until.is_some_and(|u| u > self.cx.now),
+                    Is::Unclaimed => self.shared(d).owner.is_none(),
+                    Is::Mine => self.shared(d).owner.as_deref() == Some(ME),
                 }
             }
+            FilterKind::Assignee(who) => {
+                self.shared(d).owner.is_some_and(|owner| names(who, &owner))
+            }
+            FilterKind::Label(label) => self
+                .shared(d)
+                .labels
+                .iter()
+                .any(|l| l.eq_ignore_ascii_case(label)),
+            FilterKind::NoteBy(who) => self.shared(d).note_authors.iter().any(|a| names(who, a)),
             FilterKind::After(at) => {
                 received >= at.to_zoned(self.cx.tz.clone()).unwrap().timestamp()
             }
@@ -253,7 +348,22 @@ impl Fixture {
     }
 }
 
+/// Whether `who` names the member `name` (`me`: this store's member; a name in any ASCII case).
+fn names(who: &Assignee, name: &str) -> bool {
+    match who {
+        Assignee::Me => name == ME,
+        Assignee::Named(wanted) => wanted.eq_ignore_ascii_case(name),
+    }
+}
+
 impl Fixture {
+    fn shared(&self, d: &FeedbackDetail) -> Shared {
+        self.team
+            .get(d.feedback.id.as_str())
+            .cloned()
+            .unwrap_or_default()
+    }
+
     fn state(&self, d: &FeedbackDetail) -> Triage {
         self.triage
             .get(d.feedback.id.as_str())

@@ -67,6 +67,16 @@ const QUERIES: &[&str] = &[
     "is:seen",
     "-is:seen crash",
     "is:starred OR is:done",
+    "is:mine",
+    "is:unclaimed crash",
+    "-is:unclaimed -is:mine",
+    "assignee:me OR assignee:BO",
+    "owner:cy -label:urgent",
+    "label:URGENT",
+    "label:ios OR label:billing",
+    "note-by:me -note-by:bo",
+    "note-by:Bo is:unclaimed",
+    "assignee:nobody",
     "is:snoozed",
     "-is:snoozed is:starred",
     "has:note",
@@ -138,6 +148,11 @@ const QUALIFIERS: &[&str] = &[
     "is:done",
     "is:snoozed",
     "has:note",
+    "is:mine",
+    "is:unclaimed",
+    "assignee:bo",
+    "label:urgent",
+    "note-by:me",
 ];
 
 fn generated(rng: &mut fastrand::Rng, depth: u32) -> String {
@@ -178,4 +193,23 @@ fn generated_queries_match_brute_force() {
         selective += usize::from(!got.is_empty() && got.len() < ITEMS);
     }
     assert!(selective > 200, "too few selective queries: {selective}");
+}
+
+/// The team's qualifiers each select some items and not all (so the comparisons above test
+/// something), and one naming nobody selects none.
+#[test]
+fn team_qualifiers_are_selective() {
+    let fixture = Fixture::new(600);
+    for query in [
+        "is:mine",
+        "is:unclaimed",
+        "assignee:BO",
+        "label:urgent",
+        "note-by:me",
+    ] {
+        let got = fixture.search(query).unwrap();
+        assert!(!got.is_empty() && got.len() < 600, "{query}: {}", got.len());
+        assert_eq!(got, fixture.brute(query), "{query}");
+    }
+    assert!(fixture.search("assignee:nobody").unwrap().is_empty());
 }
