@@ -11,12 +11,14 @@ mod actions;
 mod admin;
 mod connect;
 mod events;
+mod presence;
 pub mod schema;
 
-pub use actions::{Change, Claimed, ItemState, Outcome, Team};
+pub use actions::{Change, Claimed, Hint, ItemState, Outcome, Team};
 pub use admin::{AddedMember, add_member, create_team};
 pub use connect::{TeamUrl, connect};
 pub use events::{Event, Position};
+pub use presence::{PRESENCE_EXPIRY_SECONDS, Presence};
 
 /// Why a team operation failed. The database's own message is kept (it never holds the
 /// password: the URL is not part of it).
@@ -24,6 +26,9 @@ pub use events::{Event, Position};
 pub enum TeamError {
     #[error("the team database: {0}")]
     Db(#[from] tokio_postgres::Error),
+    /// The connection ended (the server went away, or the network).
+    #[error("the connection to the team database ended")]
+    Gone,
     #[error("the team URL: {0}")]
     Url(String),
     #[error("{0}")]
@@ -37,6 +42,11 @@ pub enum TeamError {
     NewerSchema { found: i32, known: i32 },
     #[error("the team database has no team schema: run `feedback-inbox team init NAME` first")]
     NoSchema,
+    #[error(
+        "the team database has schema version {found}; this version of feedback-inbox needs \
+         {needed}: its admin runs `feedback-inbox team init NAME` to upgrade it"
+    )]
+    OlderSchema { found: i32, needed: i32 },
     #[error("no team named {0:?} is visible to this role")]
     NoTeam(String),
     #[error("this role is in several teams ({0}): name one with [team] team = \"NAME\"")]
@@ -57,7 +67,7 @@ impl TeamError {
     pub fn is_unreachable(&self) -> bool {
         match self {
             Self::Db(error) => error.as_db_error().is_none() || error.is_closed(),
-            Self::Tls(_) => true,
+            Self::Tls(_) | Self::Gone => true,
             _ => false,
         }
     }

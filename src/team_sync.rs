@@ -7,6 +7,8 @@
 
 use std::collections::BTreeMap;
 
+pub mod live;
+
 use jiff::Timestamp;
 
 use crate::store::{

@@ -135,6 +135,7 @@ impl From<team::TeamError> for CliError {
             | team::TeamError::NotAMember
             | team::TeamError::NoSchema
             | team::TeamError::NewerSchema { .. }
+            | team::TeamError::OlderSchema { .. }
             | team::TeamError::OtherAccount { .. } => Self::Usage(error.to_string()),
             other => Self::Other(other.to_string()),
         }

@@ -55,6 +55,15 @@ pub enum Change {
     },
 }
 
+/// What a notification on the team's channel says (only a hint: the tables are the truth).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hint {
+    /// An event was committed at this sequence number.
+    Event(i64),
+    /// Someone's presence changed.
+    Presence,
+}
+
 /// What became of a change.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
@@ -88,13 +97,43 @@ impl Team {
     /// Connects as the URL's role and finds its team: `team` when named, else the only one the
     /// role is in.
     pub async fn open(url: &TeamUrl, team: Option<&str>) -> Result<Self, TeamError> {
-        let client = super::connect(url).await?;
+        Self::open_with(url, team, None).await
+    }
+
+    /// [`Team::open`], listening on the team's channel: each hint of a new event (its team's
+    /// or another's: the payload says which) is passed to `hints`, which closes when the
+    /// connection ends.
+    pub async fn open_listening(
+        url: &TeamUrl,
+        team: Option<&str>,
+        hints: tokio::sync::mpsc::UnboundedSender<tokio_postgres::Notification>,
+    ) -> Result<Self, TeamError> {
+        let opened = Self::open_with(url, team, Some(hints)).await?;
+        opened
+            .client
+            .batch_execute(&format!("LISTEN {CHANNEL}"))
+            .await?;
+        Ok(opened)
+    }
+
+    async fn open_with(
+        url: &TeamUrl,
+        team: Option<&str>,
+        hints: Option<tokio::sync::mpsc::UnboundedSender<tokio_postgres::Notification>>,
+    ) -> Result<Self, TeamError> {
+        let client = super::connect::connect_with(url, hints).await?;
         match super::schema::version(&client).await? {
             None => return Err(TeamError::NoSchema),
             Some(found) if found > super::schema::latest() => {
                 return Err(TeamError::NewerSchema {
                     found,
                     known: super::schema::latest(),
+                });
+            }
+            Some(found) if found < super::schema::latest() => {
+                return Err(TeamError::OlderSchema {
+                    found,
+                    needed: super::schema::latest(),
                 });
             }
             Some(_) => {}
@@ -138,6 +177,23 @@ impl Team {
 
     pub(super) fn team_id(&self) -> i64 {
         self.id
+    }
+
+    /// What a notification on the team's channel hints for this team (`None`: another
+    /// team's, or not one of ours).
+    #[must_use]
+    pub fn hint(&self, notice: &tokio_postgres::Notification) -> Option<Hint> {
+        if notice.channel() != CHANNEL {
+            return None;
+        }
+        let (team, what) = notice.payload().split_once(' ')?;
+        if team.parse::<i64>().ok()? != self.id {
+            return None;
+        }
+        match what {
+            "presence" => Some(Hint::Presence),
+            seq => seq.parse().ok().map(Hint::Event),
+        }
     }
 
     /// The team's name.

@@ -6,7 +6,9 @@
 
 use std::str::FromStr;
 
+use tokio::sync::mpsc::UnboundedSender;
 use tokio_postgres::config::{Host, SslMode};
+use tokio_postgres::{AsyncMessage, Notification};
 
 use super::TeamError;
 
@@ -120,26 +122,51 @@ fn local(host: &Host) -> bool {
 /// client is dropped or the connection breaks). Plain TCP for loopback and Unix sockets, TLS for
 /// every other host.
 pub async fn connect(url: &TeamUrl) -> Result<tokio_postgres::Client, TeamError> {
+    connect_with(url, None).await
+}
+
+/// [`connect`], with the server's notifications (`NOTIFY`, once the client ran `LISTEN`) passed
+/// to `notices`; the channel closes when the connection ends.
+pub(super) async fn connect_with(
+    url: &TeamUrl,
+    notices: Option<UnboundedSender<Notification>>,
+) -> Result<tokio_postgres::Client, TeamError> {
     if url.needs_tls() {
         let mut config = url.config.clone();
         config.ssl_mode(SslMode::Require);
         let (client, connection) = config.connect(tls()?).await?;
-        tokio::spawn(drive(connection));
+        tokio::spawn(drive(connection, notices));
         Ok(client)
     } else {
         let (client, connection) = url.config.connect(tokio_postgres::NoTls).await?;
-        tokio::spawn(drive(connection));
+        tokio::spawn(drive(connection, notices));
         Ok(client)
     }
 }
 
-async fn drive<S, T>(connection: tokio_postgres::Connection<S, T>)
-where
+/// Drives the connection until it ends, passing its notifications on.
+async fn drive<S, T>(
+    mut connection: tokio_postgres::Connection<S, T>,
+    notices: Option<UnboundedSender<Notification>>,
+) where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
     T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
 {
-    if let Err(error) = connection.await {
-        tracing::warn!(%error, "the team database's connection ended");
+    loop {
+        match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+            Some(Ok(AsyncMessage::Notification(notice))) => {
+                if let Some(notices) = &notices {
+                    // The listener went away: the connection still serves its client.
+                    let _ = notices.send(notice);
+                }
+            }
+            Some(Ok(_)) => {}
+            Some(Err(error)) => {
+                tracing::warn!(%error, "the team database's connection ended");
+                return;
+            }
+            None => return,
+        }
     }
 }
 

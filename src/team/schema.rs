@@ -22,7 +22,8 @@ pub const CHANNEL: &str = "feedback_team";
 
 /// The schema's steps; step N brings the schema to version N + 1. Never edit a step that
 /// shipped: append one.
-pub const STEPS: &[&str] = &[r"
+pub const STEPS: &[&str] = &[
+    r"
 CREATE TABLE feedback_team.teams (
     team_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     name text NOT NULL UNIQUE,
@@ -130,7 +131,30 @@ GRANT UPDATE (account) ON feedback_team.teams TO feedback_team_member;
 GRANT SELECT, INSERT ON feedback_team.events, feedback_team.notes TO feedback_team_member;
 GRANT SELECT, INSERT, UPDATE ON feedback_team.items TO feedback_team_member;
 GRANT EXECUTE ON FUNCTION feedback_team.my_teams() TO feedback_team_member;
-"];
+",
+    r"
+-- Presence: who is connected, and which item each has open, as of their last heartbeat. A row
+-- older than the expiry means nothing (a closed laptop leaves no ghost); each member writes
+-- only their own row.
+CREATE TABLE feedback_team.presence (
+    team_id bigint NOT NULL REFERENCES feedback_team.teams,
+    member name NOT NULL DEFAULT current_user,
+    item_id text,
+    seen_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (team_id, member)
+);
+ALTER TABLE feedback_team.presence ENABLE ROW LEVEL SECURITY;
+ALTER TABLE feedback_team.presence FORCE ROW LEVEL SECURITY;
+CREATE POLICY presence_read ON feedback_team.presence FOR SELECT
+    USING (team_id IN (SELECT feedback_team.my_teams()));
+CREATE POLICY presence_insert ON feedback_team.presence FOR INSERT
+    WITH CHECK (team_id IN (SELECT feedback_team.my_teams()) AND member = current_user);
+CREATE POLICY presence_update ON feedback_team.presence FOR UPDATE
+    USING (team_id IN (SELECT feedback_team.my_teams()) AND member = current_user)
+    WITH CHECK (team_id IN (SELECT feedback_team.my_teams()) AND member = current_user);
+GRANT SELECT, INSERT, UPDATE ON feedback_team.presence TO feedback_team_member;
+",
+];
 
 /// The version the steps bring a schema to.
 #[must_use]

@@ -1,0 +1,231 @@
+//! The inbox's live link to the team against a real PostgreSQL: a change recorded by one member
+//! reaches the other's store through `NOTIFY` (or, without it, the poll); presence shows who
+//! has which item open; a claim lost in a race is reported; a store of another account is
+//! refused.
+
+#![allow(clippy::unwrap_used)]
+
+mod team_pg;
+
+use std::time::Duration;
+
+use feedback_inbox::api::Project;
+use feedback_inbox::store::{Shared, Store};
+use feedback_inbox::team::{self, AddedMember, Change, TeamUrl};
+use feedback_inbox::team_sync::live::{Ask, LiveSettings, News, live};
+use feedback_inbox::team_sync::{self, Settled};
+use team_pg as pg;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+
+/// The team `support` with these members; each member's URL.
+async fn team_of(db: &pg::Db, members: &[&str]) -> Vec<TeamUrl> {
+    let mut admin = team::connect(&db.admin()).await.unwrap();
+    team::create_team(&mut admin, "support").await.unwrap();
+    let mut urls = Vec::new();
+    for member in members {
+        let role = db.role(member);
+        let AddedMember::Created { password } = team::add_member(&mut admin, "support", &role)
+            .await
+            .unwrap()
+        else {
+            panic!("the role existed");
+        };
+        urls.push(db.as_member(&role, Some(&password)));
+    }
+    urls
+}
+
+/// A store of the account with project `project`.
+fn store_of(project: &str) -> Shared {
+    let mut store = Store::open_memory().unwrap();
+    store
+        .check_account(&[Project {
+            id: project.to_owned(),
+            name: "Acme".to_owned(),
+            slug: None,
+            created_at: None,
+        }])
+        .unwrap();
+    Shared::new(store).unwrap()
+}
+
+struct Member {
+    store: Shared,
+    asks: UnboundedSender<Ask>,
+    news: UnboundedReceiver<News>,
+}
+
+/// A member's link running on `store`.
+fn link(url: TeamUrl, store: Shared, poll: Duration, listen: bool) -> Member {
+    let (asks, ask_rx) = unbounded_channel();
+    let (news_tx, news) = unbounded_channel();
+    let settings = LiveSettings {
+        url,
+        team: None,
+        poll,
+        listen,
+        retry: Duration::from_millis(100),
+        clock: feedback_inbox::clock::system(),
+    };
+    tokio::spawn(live(settings, store.clone(), ask_rx, news_tx));
+    Member { store, asks, news }
+}
+
+impl Member {
+    /// The first news `wanted` picks, within 20 s.
+    async fn until<T>(&mut self, mut wanted: impl FnMut(&News) -> Option<T>) -> T {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let news = tokio::time::timeout_at(deadline, self.news.recv())
+                .await
+                .expect("the news came in time")
+                .expect("the link runs");
+            if let Some(found) = wanted(&news) {
+                return found;
+            }
+        }
+    }
+
+    async fn record(&self, item: &str, change: Change) {
+        team_sync::record(
+            &self.store,
+            &[(item.to_owned(), change)],
+            jiff::Timestamp::now(),
+        )
+        .await
+        .unwrap();
+        self.asks.send(Ask::Send).unwrap();
+    }
+
+    fn owner(&self, item: &str) -> Option<String> {
+        self.store
+            .read(|s| s.team_items(&[item.to_owned()]))
+            .unwrap()
+            .pop()
+            .and_then(|i| i.owner)
+    }
+}
+
+#[tokio::test]
+async fn a_claim_reaches_the_other_member_through_notify_and_presence_shows_who_looks() {
+    let Some(db) = pg::Db::new("team_live").await else {
+        return;
+    };
+    let urls = team_of(&db, &["ana", "bo"]).await;
+    // A poll of an hour: only NOTIFY can bring the change in time.
+    let hour = Duration::from_secs(3600);
+    let mut ana = link(urls[0].clone(), store_of("prj_1"), hour, true);
+    let mut bo = link(urls[1].clone(), store_of("prj_1"), hour, true);
+    for member in [&mut ana, &mut bo] {
+        member
+            .until(|n| matches!(n, News::Connected { .. }).then_some(()))
+            .await;
+    }
+    ana.record("fb_1", Change::Claim).await;
+    bo.until(|n| match n {
+        News::Changed(caught_up) => Some(caught_up.events),
+        _ => None,
+    })
+    .await;
+    assert_eq!(bo.owner("fb_1"), Some(db.role("ana")));
+
+    // Bo opens fb_1: Ana sees him there.
+    bo.asks.send(Ask::Looking(Some("fb_1".to_owned()))).unwrap();
+    let bo_role = db.role("bo");
+    ana.until(|n| match n {
+        News::Present(present) => present
+            .iter()
+            .any(|p| p.member == bo_role && p.item_id.as_deref() == Some("fb_1"))
+            .then_some(()),
+        _ => None,
+    })
+    .await;
+
+    // Bo's claim of Ana's item is lost, and reported.
+    bo.record("fb_1", Change::Claim).await;
+    let why = bo
+        .until(|n| match n {
+            News::Sent(sent) => sent.settled.iter().find_map(|(_, _, s)| match s {
+                Settled::Lost(why) => Some(why.clone()),
+                Settled::Applied => None,
+            }),
+            _ => None,
+        })
+        .await;
+    assert!(why.contains("claimed this"), "{why}");
+    assert_eq!(bo.store.read(Store::team_lost).unwrap().len(), 1);
+    db.drop().await;
+}
+
+#[tokio::test]
+async fn without_notify_the_poll_brings_changes() {
+    let Some(db) = pg::Db::new("team_poll").await else {
+        return;
+    };
+    let urls = team_of(&db, &["ana", "bo"]).await;
+    let mut ana = link(
+        urls[0].clone(),
+        store_of("prj_1"),
+        Duration::from_secs(3600),
+        false,
+    );
+    let mut bo = link(
+        urls[1].clone(),
+        store_of("prj_1"),
+        Duration::from_millis(200),
+        false,
+    );
+    ana.until(|n| matches!(n, News::Connected { .. }).then_some(()))
+        .await;
+    ana.record(
+        "fb_7",
+        Change::Labels {
+            add: vec!["billing".to_owned()],
+            remove: vec![],
+        },
+    )
+    .await;
+    ana.until(|n| matches!(n, News::Sent(_)).then_some(()))
+        .await;
+    bo.until(|n| match n {
+        News::Changed(_) => Some(()),
+        _ => None,
+    })
+    .await;
+    let labels = bo
+        .store
+        .read(|s| s.team_items(&["fb_7".to_owned()]))
+        .unwrap();
+    assert_eq!(labels[0].labels, ["billing"]);
+    db.drop().await;
+}
+
+#[tokio::test]
+async fn a_store_of_another_account_is_refused() {
+    let Some(db) = pg::Db::new("team_account").await else {
+        return;
+    };
+    let urls = team_of(&db, &["ana", "bo"]).await;
+    let mut ana = link(
+        urls[0].clone(),
+        store_of("prj_1"),
+        Duration::from_secs(3600),
+        true,
+    );
+    ana.until(|n| matches!(n, News::Connected { .. }).then_some(()))
+        .await;
+    let mut bo = link(
+        urls[1].clone(),
+        store_of("prj_other"),
+        Duration::from_secs(3600),
+        true,
+    );
+    let why = bo
+        .until(|n| match n {
+            News::Refused(why) => Some(why.clone()),
+            _ => None,
+        })
+        .await;
+    assert!(why.contains("another feedback account"), "{why}");
+    db.drop().await;
+}
