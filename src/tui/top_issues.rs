@@ -12,7 +12,7 @@ pub struct TopIssuesScreen {
     /// Percent done while computing.
     pub progress: u8,
     pub result: Option<TopIssues>,
-    pub error: Option<String>,
+    pub error: Option<crate::text::Clean>,
     pub selected: usize,
 }
 
@@ -47,7 +47,7 @@ impl TopIssuesScreen {
                 self.result = Some(top);
                 self.error = None;
             }
-            Err(error) => self.error = Some(error),
+            Err(error) => self.error = Some(crate::text::Clean::line(&error)),
         }
         true
     }

@@ -295,11 +295,10 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
 /// A `|` command ended.
 pub(super) fn piped(
     state: &mut AppState,
-    name: &str,
+    name: &crate::text::Clean,
     items: usize,
-    result: Result<Option<i32>, String>,
+    result: Result<Option<i32>, crate::text::Clean>,
 ) {
-    let name = crate::text::sanitize_line(name).into_owned();
     let what = crate::text::output::counted(items, "item");
     match result {
         Ok(Some(0)) => info(state, format!("Piped {what} to {name}: exit status 0")),

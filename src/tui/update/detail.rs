@@ -36,6 +36,7 @@ pub(super) fn open_stored(state: &mut AppState) -> Vec<Effect> {
     state.list.open_when_loaded = false;
     let known = state.details.get(&id).map(|k| k.fetched);
     state.detail = Some(DetailView {
+        shown_id: Clean::line(&id),
         id: id.clone(),
         load: if known.is_some() {
             Load::Loaded
@@ -236,7 +237,7 @@ pub(super) fn loaded(
         Err(failure) => {
             if failure.kind == FailureKind::WrongAccount {
                 state.pending = None;
-                super::sync::wrong_account(state, failure.text);
+                super::sync::wrong_account(state, &failure.text);
                 return Vec::new();
             }
             if failure.kind == FailureKind::Offline {
@@ -244,7 +245,7 @@ pub(super) fn loaded(
             }
             let shown = state.details.contains_key(id);
             if let Some(view) = state.detail.as_mut().filter(|v| v.id == id && !shown) {
-                view.load = Load::Failed(failure.text.clone());
+                view.load = Load::Failed(Clean::line(&failure.text));
             }
             let waiting = state.pending.take_if(|(pending_id, _)| pending_id == id);
             let text = if waiting.is_some() {

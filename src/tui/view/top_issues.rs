@@ -81,7 +81,7 @@ pub fn render(
     frame.render_widget(Clear, area);
     frame.render_widget(block, area);
     if let Some(error) = &screen.error {
-        let text = format!("Top issues failed: {}", sanitize_line(error));
+        let text = format!("Top issues failed: {error}");
         frame.render_widget(Paragraph::new(Span::styled(text, theme.error())), inner);
         return;
     }
