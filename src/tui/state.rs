@@ -289,7 +289,7 @@ pub struct AppState {
     pub no_browser_reason: &'static str,
     /// Why a link is being copied instead of opened (no browser, or the browser failed); the
     /// copy's outcome note starts with it, so the reason is not overwritten by the outcome.
-    pub copy_instead: Option<String>,
+    pub copy_instead: Option<Clean>,
     /// An item action (copy link, open link) waiting for that item's detail to arrive.
     pub pending: Option<(String, super::action::Action)>,
     /// Seconds between automatic refreshes (0: off), and when the next one is due.

@@ -282,8 +282,11 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
     let items = crate::text::output::counted(count, "item");
     state.copy_instead = match (count, lacks.is_empty()) {
         (1, true) => None,
-        (_, true) => Some(items),
-        (_, false) => Some(format!("{items} ({})", lacks.join(", "))),
+        (_, true) => Some(crate::text::Clean::line(&items)),
+        (_, false) => Some(crate::text::Clean::line(&format!(
+            "{items} ({})",
+            lacks.join(", ")
+        ))),
     };
     state.dirty = false;
     vec![Effect::Copy {

@@ -153,7 +153,7 @@ fn link_action(state: &mut AppState, detail: &FeedbackDetail, action: Action) ->
         }],
         Some(_) => {
             let reason = state.no_browser_reason;
-            copy_instead(state, format!("Not opened ({reason})"), &url)
+            copy_instead(state, Clean::line(&format!("Not opened ({reason})")), &url)
         }
     }
 }
@@ -166,14 +166,19 @@ pub(super) fn opened(state: &mut AppState, url: &str, result: Result<(), String>
             Vec::new()
         }
         Err(reason) => {
-            let reason = sanitize_line(&reason).into_owned();
-            copy_instead(state, format!("Could not open the browser ({reason})"), url)
+            // The system's reason, sanitized on its own: a cut-off escape never takes the ")".
+            let parts = [
+                Clean::fixed("Could not open the browser ("),
+                Clean::line(&reason),
+                Clean::fixed(")"),
+            ];
+            copy_instead(state, Clean::join(&parts, ""), url)
         }
     }
 }
 
 /// Copies the link that could not be opened; the copy's outcome note starts with `why`.
-fn copy_instead(state: &mut AppState, why: String, url: &str) -> Vec<Effect> {
+fn copy_instead(state: &mut AppState, why: Clean, url: &str) -> Vec<Effect> {
     info(state, format!("{why}; copying the link: {url}"));
     state.copy_instead = Some(why);
     vec![Effect::Copy {
