@@ -41,7 +41,7 @@ fn markdown_json_and_pipe_input_keep_hostile_text_inert() {
         }
     });
     h.state.acting.commands = vec![PipeCommand {
-        name: corpus()[0].clone(),
+        name: corpus()[0].as_str().into(),
         argv: vec!["true".into()],
         wait: true,
     }];
@@ -107,7 +107,7 @@ fn the_view_bar_the_palette_and_the_list_title_keep_hostile_text_inert() {
         let mut h = hostile_inbox(width, 30, &items);
         for name in corpus() {
             h.state.views.views.push(View {
-                name: name.clone(),
+                name: name.as_str().into(),
                 spec: ViewSpec {
                     status: "new".into(),
                     search: name.into(),

@@ -146,7 +146,7 @@ fn the_pipe_picker() {
     h.state.acting.commands = ["file a ticket", "save to \u{1b}[31mdisk"]
         .iter()
         .map(|name| PipeCommand {
-            name: (*name).to_owned(),
+            name: (*name).into(),
             argv: vec!["true".into()],
             wait: true,
         })

@@ -258,7 +258,9 @@ fn t_opens_the_screen_progress_shows_and_esc_goes_back() {
     });
     assert_eq!(
         h.state.top_issues.as_ref().unwrap().result.as_ref(),
-        Some(&result)
+        Some(&feedback_inbox::tui::top_issues::Issues::from(
+            result.clone()
+        ))
     );
     h.send(Msg::Action(Action::MoveDown));
     let moved = usize::from(result.clusters.len() > 1);

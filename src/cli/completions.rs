@@ -52,7 +52,7 @@ pub fn man(args: &ManArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 writeln!(
                     out,
                     "{}",
-                    crate::text::sanitize_line(&path.display().to_string())
+                    crate::text::Clean::line(&path.display().to_string())
                 )?;
             }
         }

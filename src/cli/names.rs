@@ -20,7 +20,7 @@ use super::{Args, CliError};
 use crate::api::{App, Client, Project};
 use crate::query::{known_list, names};
 use crate::store::Store;
-use crate::text::sanitize_line;
+use crate::text::{Clean, sanitize_line};
 
 /// Which catalog a flag names into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +42,7 @@ impl Kind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Resolved {
     pub id: String,
+    /// As the service or the store has it (raw: each use shows it as a `Clean`).
     pub name: String,
 }
 
@@ -111,13 +112,16 @@ fn find(
     }
 }
 
-/// One entry a name matched, as the ambiguity error lists it.
+/// One entry a name matched, as the ambiguity error lists it: the id and name as given, every
+/// text listed as shown (server text, sanitized here as the entry is taken from the catalog).
 #[derive(Debug)]
 struct Candidate {
     id: String,
     name: String,
-    slug: Option<String>,
-    project: Option<String>,
+    shown_id: Clean,
+    shown_name: Clean,
+    slug: Option<Clean>,
+    project: Option<Clean>,
 }
 
 impl Candidate {
@@ -125,21 +129,24 @@ impl Candidate {
         Self {
             id: p.id.clone(),
             name: p.name.clone(),
-            slug: p.slug.clone(),
+            shown_id: Clean::line(&p.id),
+            shown_name: Clean::line(&p.name),
+            slug: p.slug.as_deref().map(Clean::line),
             project: None,
         }
     }
 
     fn of_app(a: &App, catalog: &Catalog) -> Self {
-        let project = a.project_id.as_deref().map(|id| {
-            catalog
-                .project_name(id)
-                .map_or_else(|| id.to_owned(), ToOwned::to_owned)
-        });
+        let project = a
+            .project_id
+            .as_deref()
+            .map(|id| Clean::line(catalog.project_name(id).unwrap_or(id)));
         Self {
             id: a.id.clone(),
             name: a.name.clone(),
-            slug: a.slug.clone(),
+            shown_id: Clean::line(&a.id),
+            shown_name: Clean::line(&a.name),
+            slug: a.slug.as_deref().map(Clean::line),
             project,
         }
     }
@@ -157,13 +164,13 @@ fn ambiguous(kind: Kind, value: &str, hits: &[Candidate]) -> CliError {
         let project = hit
             .project
             .as_deref()
-            .map(|p| format!("  project {}", sanitize_line(p)))
+            .map(|p| format!("  project {p}"))
             .unwrap_or_default();
         lines.push(format!(
             "  {}  slug {}  id {}{project}",
-            sanitize_line(&hit.name),
-            hit.slug.as_deref().map_or("-".into(), sanitize_line),
-            sanitize_line(&hit.id)
+            hit.shown_name,
+            hit.slug.as_ref().map_or("-", Clean::as_str),
+            hit.shown_id
         ));
     }
     CliError::Usage(lines.join("\n"))

@@ -62,7 +62,7 @@ pub fn run(args: &Args, store: &StoreArgs, out: &mut dyn Write) -> Result<(), Cl
 
 fn forget_store(path: &Path, yes: bool, out: &mut dyn Write) -> Result<(), CliError> {
     let files = forget::existing_files(path);
-    let shown = crate::text::sanitize_line(&path.display().to_string()).into_owned();
+    let shown = crate::text::Clean::line(&path.display().to_string());
     if files.is_empty() {
         writeln!(out, "No store at {shown}; nothing to delete.")?;
         return Ok(());

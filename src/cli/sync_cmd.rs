@@ -36,7 +36,6 @@ use crate::api::{Client, Status};
 use crate::clock::{self, SharedClock};
 use crate::store::{Shared, Store};
 use crate::sync::{Priority, Report, Scope, Session, SyncError, Syncer};
-use crate::text::sanitize_line;
 use progress::Progress;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -195,7 +194,7 @@ async fn scope(
     let label = [project.as_ref(), app.as_ref()]
         .into_iter()
         .flatten()
-        .map(|r| sanitize_line(&r.name))
+        .map(|r| crate::text::Clean::line(&r.name).into_string())
         .collect::<Vec<_>>()
         .join(" / ");
     Ok((

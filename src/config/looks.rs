@@ -22,8 +22,8 @@ pub enum ThemeName {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PipeCommand {
-    /// Shown in the picker and the status bar.
-    pub name: String,
+    /// Shown in the picker and the status bar: sanitized as the file is read.
+    pub name: crate::text::Clean,
     /// The program and its arguments, as given: no shell, no substitution.
     pub argv: Vec<String>,
     /// After the command exits, show "exit N — press a key to return" and wait for a key

@@ -44,6 +44,13 @@ impl Clean {
         Self::text(&joined)
     }
 
+    /// The first line that is not blank ([`super::output::first_line`]): a line of clean text
+    /// is a clean line, so it is not scanned again.
+    #[must_use]
+    pub fn first_line(&self) -> Self {
+        Self(super::output::first_line(&self.0).into())
+    }
+
     #[must_use]
     pub fn as_str(&self) -> &str {
         &self.0

@@ -337,9 +337,10 @@ pub enum Msg {
     },
     /// A `|` command ended: its exit code (`None`: killed by a signal), or why it did not run.
     Piped {
-        name: String,
+        name: crate::text::Clean,
         items: usize,
-        result: Result<Option<i32>, String>,
+        /// Why it did not run, as shown.
+        result: Result<Option<i32>, crate::text::Clean>,
     },
     /// A key for the `|` command picker.
     PickerInput(ratatui::crossterm::event::KeyEvent),

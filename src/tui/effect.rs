@@ -102,7 +102,7 @@ pub enum Effect {
     /// Run `argv` (no shell) with the terminal handed over and `input` on its stdin; answered
     /// by `Msg::Piped`.
     Pipe {
-        name: String,
+        name: crate::text::Clean,
         argv: Vec<String>,
         input: crate::text::Clean,
         items: usize,

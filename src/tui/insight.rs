@@ -53,7 +53,7 @@ pub struct Grouped {
     pub spec: ViewSpec,
     pub pivot: Option<Pivot>,
     pub selected: usize,
-    pub error: Option<String>,
+    pub error: Option<crate::text::Clean>,
     /// The latest pivot asked for, and whether it runs (answers to older ones are dropped).
     pub request_id: u64,
     pub computing: bool,
@@ -67,7 +67,7 @@ pub struct TrendsPanel {
     /// The pivot the trend ranks its groups by, as asked for (labels and masking follow it,
     /// not a pivot chosen since).
     pub by: Option<By>,
-    pub error: Option<String>,
+    pub error: Option<crate::text::Clean>,
     pub request_id: u64,
     pub computing: bool,
 }

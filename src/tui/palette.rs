@@ -10,7 +10,6 @@ use nucleo_matcher::{Config, Matcher, Utf32Str};
 use ratatui_textarea::TextArea;
 use unicode_segmentation::UnicodeSegmentation;
 
-use crate::text::sanitize_line;
 use crate::tui::action::Action;
 use crate::tui::views::View;
 
@@ -47,7 +46,7 @@ pub struct Palette {
     pub matches: Vec<Match>,
     pub selected: usize,
     /// Why the last Enter did nothing (`save-view` without a name, a bad name).
-    pub error: Option<String>,
+    pub error: Option<crate::text::Clean>,
 }
 
 impl Palette {
@@ -97,7 +96,7 @@ fn entries(views: &[View]) -> Vec<(Target, String, String)> {
         .map(|(n, v)| {
             (
                 Target::View(n),
-                format!("view: {}", sanitize_line(&v.name)),
+                format!("view: {}", v.name),
                 "switch to this view".to_owned(),
             )
         })

@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use crate::query::Highlights;
 use crate::store::similar::Similar;
+use crate::text::Clean;
 use crate::text::output::first_line;
-use crate::text::sanitize_line;
 use crate::tui::state::{DetailView, ListView};
 use crate::tui::top_issues::TopIssuesScreen;
 use crate::width::{truncate, width};
@@ -32,8 +32,8 @@ pub struct Finding {
     pub request_id: u64,
     /// The item asked about: an answer is dropped once it is no longer selected.
     pub key: i64,
-    /// Its message's first line, sanitized, for the heading.
-    pub quote: String,
+    /// Its message's first line, for the heading.
+    pub quote: Clean,
 }
 
 /// What a key set is, for its heading.
@@ -42,12 +42,13 @@ pub enum Heading {
     /// `S`: the items similar to the one quoted, `total` of them (the list may show fewer),
     /// from these apps (raw names, most first).
     Similar {
-        quote: String,
+        quote: Clean,
         total: usize,
-        apps: Vec<(Option<String>, usize)>,
+        /// The apps' names ("no app" for the items without one), most first.
+        apps: Vec<(Clean, usize)>,
     },
-    /// Enter on a Top issues cluster: its label (raw) and size.
-    Cluster { label: String, count: usize },
+    /// Enter on a Top issues cluster: its label's first line and its size.
+    Cluster { quote: Clean, count: usize },
 }
 
 /// A key set to show: its keys (pinned in the view, `ViewSpec::pinned`) and what it is.
@@ -85,15 +86,28 @@ pub struct SimilarState {
     pub saved: Option<Box<Saved>>,
 }
 
-/// An item's message as the heading quotes it: its first line, sanitized.
+/// A message (raw, as the store holds it) as a heading quotes it: its first line, as one line.
 #[must_use]
-pub fn quote(message: &str) -> String {
-    sanitize_line(first_line(message)).into_owned()
+pub fn quote(message: &str) -> Clean {
+    Clean::line(first_line(message))
+}
+
+/// The apps of an answer (raw names; `None`: no app) as shown, with their counts.
+#[must_use]
+pub fn app_names(apps: Vec<(Option<String>, usize)>) -> Vec<(Clean, usize)> {
+    apps.into_iter()
+        .map(|(name, n)| {
+            (
+                name.as_deref().map_or(Clean::fixed("no app"), Clean::line),
+                n,
+            )
+        })
+        .collect()
 }
 
 /// The key set of an `S` answer (the matches' keys, best first); `None` when there are none.
 #[must_use]
-pub fn from_similar(quote: String, similar: Similar) -> Option<KeySet> {
+pub fn from_similar(quote: Clean, similar: Similar) -> Option<KeySet> {
     if similar.matches.is_empty() {
         return None;
     }
@@ -104,7 +118,7 @@ pub fn from_similar(quote: String, similar: Similar) -> Option<KeySet> {
             heading: Heading::Similar {
                 quote,
                 total: similar.total,
-                apps: similar.apps,
+                apps: app_names(similar.apps),
             },
         },
     })
@@ -138,10 +152,7 @@ pub fn heading_text(heading: &Heading, shown: usize, room: usize) -> String {
             let named: Vec<String> = apps
                 .iter()
                 .take(APPS_NAMED)
-                .map(|(name, n)| {
-                    let name = sanitize_line(name.as_deref().unwrap_or("no app"));
-                    format!("{name} {n}")
-                })
+                .map(|(name, n)| format!("{name} {n}"))
                 .collect();
             if !named.is_empty() {
                 rest.push_str(" · ");
@@ -152,9 +163,9 @@ pub fn heading_text(heading: &Heading, shown: usize, room: usize) -> String {
             }
             ("Similar to \"", quote.clone(), rest)
         }
-        Heading::Cluster { label, count } => (
+        Heading::Cluster { quote, count } => (
             "Top issue \"",
-            self::quote(label),
+            quote.clone(),
             format!("\" · {}", items(*count)),
         ),
     };
@@ -248,7 +259,7 @@ mod tests {
         assert!(!quote.contains('\u{1b}') && !quote.contains('\u{202e}'));
         assert!(!quote.contains("second"));
         let heading = Heading::Cluster {
-            label: format!("{}\u{1b}[31m", "long ".repeat(30)),
+            quote: super::quote(&format!("{}\u{1b}[31m", "long ".repeat(30))),
             count: 1,
         };
         let text = heading_text(&heading, 1, 200);
@@ -257,7 +268,7 @@ mod tests {
         let apps = Heading::Similar {
             quote: "q".into(),
             total: 1,
-            apps: vec![(Some("Evil\u{1b}[31m".into()), 1), (None, 1)],
+            apps: app_names(vec![(Some("Evil\u{1b}[31m".into()), 1), (None, 1)]),
         };
         let text = heading_text(&apps, 1, 200);
         assert!(

@@ -41,7 +41,8 @@ pub enum Load {
     Idle,
     Loading,
     Loaded,
-    Failed(String),
+    /// Why, as shown.
+    Failed(Clean),
 }
 
 /// One selectable entry of a side pane: the raw value used in queries and its labels.
@@ -88,7 +89,7 @@ pub struct ListView {
     /// The latest window of rows asked for.
     pub rows_id: u64,
     /// The last failure of a store read, shown in the list until the next success.
-    pub error: Option<String>,
+    pub error: Option<Clean>,
     /// Rows put on top since the view was chosen (by syncs and arrivals): the `new_count` rows
     /// below the woken ones are marked new and the title says "N new".
     pub new_count: usize,
@@ -225,6 +226,8 @@ pub struct TextFilter {
 #[derive(Debug, Clone)]
 pub struct DetailView {
     pub id: String,
+    /// The id as the title shows it.
+    pub shown_id: Clean,
     pub load: Load,
     pub scroll: u16,
     /// When the stored metadata and delivery were fetched (`None`: never).
@@ -286,7 +289,7 @@ pub struct AppState {
     pub no_browser_reason: &'static str,
     /// Why a link is being copied instead of opened (no browser, or the browser failed); the
     /// copy's outcome note starts with it, so the reason is not overwritten by the outcome.
-    pub copy_instead: Option<String>,
+    pub copy_instead: Option<Clean>,
     /// An item action (copy link, open link) waiting for that item's detail to arrive.
     pub pending: Option<(String, super::action::Action)>,
     /// Seconds between automatic refreshes (0: off), and when the next one is due.

@@ -3,7 +3,10 @@
 //! largest first (`view::top_issues` draws them). Plain data and pure transitions; answers
 //! carry the request id they answer and a stale one is dropped.
 
-use crate::store::similar::TopIssues;
+use jiff::Timestamp;
+
+use crate::store::similar::{Cluster, TopIssues};
+use crate::text::Clean;
 
 /// The screen: computing (with progress), failed, or listing clusters.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -11,9 +14,59 @@ pub struct TopIssuesScreen {
     pub request_id: u64,
     /// Percent done while computing.
     pub progress: u8,
-    pub result: Option<TopIssues>,
-    pub error: Option<String>,
+    pub result: Option<Issues>,
+    pub error: Option<crate::text::Clean>,
     pub selected: usize,
+}
+
+/// The clusters as the screen shows them: their text sanitized as they arrive.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Issues {
+    /// Largest first (see [`TopIssues::clusters`]).
+    pub clusters: Vec<Issue>,
+    pub total_clusters: usize,
+    pub items: usize,
+}
+
+/// One cluster as shown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Issue {
+    /// The leader's message as one line (the screen's label).
+    pub label: Clean,
+    /// Its first line (the list's heading once the cluster is entered).
+    pub quote: Clean,
+    /// The items, newest first.
+    pub keys: Vec<i64>,
+    /// The apps' names ("no app" for the items without one) with counts, most first.
+    pub apps: Vec<(Clean, usize)>,
+    pub first_seen: Option<Timestamp>,
+    pub last_seen: Option<Timestamp>,
+    /// Items per local day of the window, oldest first.
+    pub series: Vec<u32>,
+}
+
+impl From<TopIssues> for Issues {
+    fn from(top: TopIssues) -> Self {
+        Self {
+            clusters: top.clusters.into_iter().map(Issue::from).collect(),
+            total_clusters: top.total_clusters,
+            items: top.items,
+        }
+    }
+}
+
+impl From<Cluster> for Issue {
+    fn from(cluster: Cluster) -> Self {
+        Self {
+            label: Clean::line(&cluster.label),
+            quote: crate::tui::similar::quote(&cluster.label),
+            keys: cluster.keys,
+            apps: crate::tui::similar::app_names(cluster.apps),
+            first_seen: cluster.first_seen,
+            last_seen: cluster.last_seen,
+            series: cluster.series,
+        }
+    }
 }
 
 impl TopIssuesScreen {
@@ -44,10 +97,10 @@ impl TopIssuesScreen {
         match result {
             Ok(top) => {
                 self.progress = 100;
-                self.result = Some(top);
+                self.result = Some(Issues::from(top));
                 self.error = None;
             }
-            Err(error) => self.error = Some(error),
+            Err(error) => self.error = Some(crate::text::Clean::line(&error)),
         }
         true
     }

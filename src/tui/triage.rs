@@ -107,7 +107,7 @@ pub struct SnoozePicker {
     pub selected: usize,
     /// A duration being typed (`3d`), which Enter takes over the selection.
     pub input: String,
-    pub error: Option<String>,
+    pub error: Option<crate::text::Clean>,
 }
 
 /// The inline note editor of `N`.

@@ -8,6 +8,7 @@
 use jiff::Timestamp;
 
 use crate::config::views::ViewDef;
+use crate::text::Clean;
 use crate::tui::state::{ANY_STATUS, Chosen, ViewSpec};
 
 /// Wait at least this long between two counts of the views (a sync storing pages changes the
@@ -19,8 +20,8 @@ pub const COUNT_REST_FACTOR: u32 = 10;
 /// One view.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct View {
-    /// As written (sanitized where shown).
-    pub name: String,
+    /// As shown: sanitized as it is read from the config file or typed.
+    pub name: Clean,
     pub spec: ViewSpec,
 }
 
@@ -120,8 +121,8 @@ pub fn same(a: &ViewSpec, b: &ViewSpec) -> bool {
 /// Archived.
 #[must_use]
 pub fn built_in() -> Vec<View> {
-    let view = |name: &str, status: &str, search: &str| View {
-        name: name.to_owned(),
+    let view = |name: &'static str, status: &str, search: &str| View {
+        name: Clean::fixed(name),
         spec: ViewSpec {
             status: status.into(),
             search: search.into(),
@@ -147,7 +148,7 @@ pub fn from_def(def: &ViewDef) -> View {
         })
     };
     View {
-        name: def.name.clone(),
+        name: Clean::line(&def.name),
         spec: ViewSpec {
             status: def.status.as_str().into(),
             project: chosen(&def.project),

@@ -36,7 +36,7 @@ pub fn check_store_file(path: &Path, refusal: &str) -> Result<(), CliError> {
     let not_a_store = |why: &str| {
         CliError::Usage(format!(
             "{} {why}; {refusal}",
-            crate::text::sanitize_line(&path.display().to_string())
+            crate::text::Clean::line(&path.display().to_string())
         ))
     };
     let meta = match path.symlink_metadata() {
@@ -80,8 +80,7 @@ pub fn check_store_file(path: &Path, refusal: &str) -> Result<(), CliError> {
 /// A store file that cannot be read: the reason, and for a permission what to check (the file
 /// is someone else's, or its mode was changed); nothing suggests deleting it.
 fn unreadable(path: &Path, error: &std::io::Error) -> CliError {
-    let shown = path.display().to_string();
-    let shown = crate::text::sanitize_line(&shown);
+    let shown = crate::text::Clean::line(&path.display().to_string());
     if error.kind() == std::io::ErrorKind::PermissionDenied {
         return CliError::Usage(format!(
             "{shown} cannot be read: permission denied; check its owner and mode (`ls -l {shown}`): the store is to be yours, mode 0600 (`chmod 600 {shown}`)"
@@ -113,7 +112,7 @@ pub fn confirm(
     write!(
         prompt,
         "Delete the local store {}{what}? It holds customer emails and messages; the service keeps them all, and a sync fetches them again. Close any inbox window and `webhook listen` using it first. [y/N] ",
-        crate::text::sanitize_line(&path.display().to_string())
+        crate::text::Clean::line(&path.display().to_string())
     )?;
     prompt.flush()?;
     let mut line = String::new();

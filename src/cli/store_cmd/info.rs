@@ -140,14 +140,14 @@ fn check_schema(path: &Path) -> Result<(), CliError> {
         .map_err(|e| {
             CliError::Other(format!(
                 "cannot read {}: {e}",
-                sanitize_line(&path.display().to_string())
+                crate::text::Clean::line(&path.display().to_string())
             ))
         })?;
     let latest = i64::try_from(crate::store::schema::latest()).unwrap_or(i64::MAX);
     if version < latest {
         return Err(CliError::Other(format!(
             "{} is a store of an older version (schema {version}, this build's is {latest}); `store info` does not upgrade it: run `feedback-inbox sync` or the inbox once",
-            sanitize_line(&path.display().to_string())
+            crate::text::Clean::line(&path.display().to_string())
         )));
     }
     Ok(())

@@ -14,6 +14,7 @@ use super::editor::{Outside, reclaim, release};
 use super::foreground::Foreground;
 use super::reads::Task;
 use crate::store::Shared;
+use crate::text::Clean;
 use crate::tui::action::Msg;
 use crate::tui::effect::Effect;
 
@@ -60,7 +61,7 @@ pub fn task(store: &Shared, effect: &Effect) -> Option<Task> {
 /// Runs `argv` with `input` on its stdin and waits for it: its exit code (`None`: a signal
 /// ended it), or why it could not run. A command that stops reading early is not an error
 /// (the rest of the input is dropped).
-pub fn run_command(argv: &[String], input: &str) -> Result<Option<i32>, String> {
+pub fn run_command(argv: &[String], input: &str) -> Result<Option<i32>, Clean> {
     run_command_in(argv, input, &Foreground::default())
 }
 
@@ -69,15 +70,15 @@ fn run_command_in(
     argv: &[String],
     input: &str,
     foreground: &Foreground,
-) -> Result<Option<i32>, String> {
+) -> Result<Option<i32>, Clean> {
     let (program, rest) = argv
         .split_first()
-        .ok_or_else(|| "the command's argv is empty".to_owned())?;
+        .ok_or_else(|| Clean::fixed("the command's argv is empty"))?;
     let mut child = crate::child_env::scrub(&mut Command::new(program))
         .args(rest)
         .stdin(Stdio::piped())
         .spawn()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Clean::line(&e.to_string()))?;
     if let Some(mut stdin) = child.stdin.take() {
         let input = input.to_owned();
         // Written on a thread of its own: a command that writes a lot before it reads cannot
@@ -85,21 +86,25 @@ fn run_command_in(
         let writer = std::thread::spawn(move || {
             let _ = stdin.write_all(input.as_bytes());
         });
-        let status = foreground.wait(&mut child).map_err(|e| e.to_string())?;
+        let status = foreground
+            .wait(&mut child)
+            .map_err(|e| Clean::line(&e.to_string()))?;
         let _ = writer.join();
         return Ok(status.code());
     }
-    let status = foreground.wait(&mut child).map_err(|e| e.to_string())?;
+    let status = foreground
+        .wait(&mut child)
+        .map_err(|e| Clean::line(&e.to_string()))?;
     Ok(status.code())
 }
 
 /// What the terminal shows once a `|` command exited, while it waits for a key.
 #[must_use]
-pub fn exit_line(result: &Result<Option<i32>, String>) -> String {
+pub fn exit_line(result: &Result<Option<i32>, Clean>) -> String {
     let how = match result {
         Ok(Some(code)) => format!("exit {code}"),
         Ok(None) => "killed by a signal".to_owned(),
-        Err(message) => format!("could not run: {}", crate::text::sanitize_line(message)),
+        Err(message) => format!("could not run: {message}"),
     };
     format!("{how} — press a key to return")
 }
@@ -108,7 +113,7 @@ pub fn exit_line(result: &Result<Option<i32>, String>) -> String {
 /// output can be read before the inbox takes the screen back.
 pub fn after_command(
     out: &mut impl Write,
-    result: &Result<Option<i32>, String>,
+    result: &Result<Option<i32>, Clean>,
     key: impl FnOnce() -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     write!(out, "\r\n{}\r\n", exit_line(result))?;

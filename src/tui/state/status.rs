@@ -73,5 +73,5 @@ pub struct Note {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fatal {
     pub title: String,
-    pub body: String,
+    pub body: crate::text::Clean,
 }

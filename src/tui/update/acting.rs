@@ -282,8 +282,11 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
     let items = crate::text::output::counted(count, "item");
     state.copy_instead = match (count, lacks.is_empty()) {
         (1, true) => None,
-        (_, true) => Some(items),
-        (_, false) => Some(format!("{items} ({})", lacks.join(", "))),
+        (_, true) => Some(crate::text::Clean::line(&items)),
+        (_, false) => Some(crate::text::Clean::line(&format!(
+            "{items} ({})",
+            lacks.join(", ")
+        ))),
     };
     state.dirty = false;
     vec![Effect::Copy {
@@ -295,11 +298,10 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
 /// A `|` command ended.
 pub(super) fn piped(
     state: &mut AppState,
-    name: &str,
+    name: &crate::text::Clean,
     items: usize,
-    result: Result<Option<i32>, String>,
+    result: Result<Option<i32>, crate::text::Clean>,
 ) {
-    let name = crate::text::sanitize_line(name).into_owned();
     let what = crate::text::output::counted(items, "item");
     match result {
         Ok(Some(0)) => info(state, format!("Piped {what} to {name}: exit status 0")),

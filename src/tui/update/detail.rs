@@ -36,6 +36,7 @@ pub(super) fn open_stored(state: &mut AppState) -> Vec<Effect> {
     state.list.open_when_loaded = false;
     let known = state.details.get(&id).map(|k| k.fetched);
     state.detail = Some(DetailView {
+        shown_id: Clean::line(&id),
         id: id.clone(),
         load: if known.is_some() {
             Load::Loaded
@@ -152,7 +153,7 @@ fn link_action(state: &mut AppState, detail: &FeedbackDetail, action: Action) ->
         }],
         Some(_) => {
             let reason = state.no_browser_reason;
-            copy_instead(state, format!("Not opened ({reason})"), &url)
+            copy_instead(state, Clean::line(&format!("Not opened ({reason})")), &url)
         }
     }
 }
@@ -165,14 +166,19 @@ pub(super) fn opened(state: &mut AppState, url: &str, result: Result<(), String>
             Vec::new()
         }
         Err(reason) => {
-            let reason = sanitize_line(&reason).into_owned();
-            copy_instead(state, format!("Could not open the browser ({reason})"), url)
+            // The system's reason, sanitized on its own: a cut-off escape never takes the ")".
+            let parts = [
+                Clean::fixed("Could not open the browser ("),
+                Clean::line(&reason),
+                Clean::fixed(")"),
+            ];
+            copy_instead(state, Clean::join(&parts, ""), url)
         }
     }
 }
 
 /// Copies the link that could not be opened; the copy's outcome note starts with `why`.
-fn copy_instead(state: &mut AppState, why: String, url: &str) -> Vec<Effect> {
+fn copy_instead(state: &mut AppState, why: Clean, url: &str) -> Vec<Effect> {
     info(state, format!("{why}; copying the link: {url}"));
     state.copy_instead = Some(why);
     vec![Effect::Copy {
@@ -236,7 +242,7 @@ pub(super) fn loaded(
         Err(failure) => {
             if failure.kind == FailureKind::WrongAccount {
                 state.pending = None;
-                super::sync::wrong_account(state, failure.text);
+                super::sync::wrong_account(state, &failure.text);
                 return Vec::new();
             }
             if failure.kind == FailureKind::Offline {
@@ -244,7 +250,7 @@ pub(super) fn loaded(
             }
             let shown = state.details.contains_key(id);
             if let Some(view) = state.detail.as_mut().filter(|v| v.id == id && !shown) {
-                view.load = Load::Failed(failure.text.clone());
+                view.load = Load::Failed(Clean::line(&failure.text));
             }
             let waiting = state.pending.take_if(|(pending_id, _)| pending_id == id);
             let text = if waiting.is_some() {

@@ -283,7 +283,7 @@ pub(super) fn pivoted(
             grouped.pivot = Some(*pivot);
             grouped.error = None;
         }
-        Err(why) => grouped.error = Some(why),
+        Err(why) => grouped.error = Some(crate::text::Clean::line(&why)),
     }
 }
 
@@ -308,7 +308,7 @@ pub(super) fn trended(
             panel.trend = Some(*trend);
             panel.error = None;
         }
-        Err(why) => panel.error = Some(why),
+        Err(why) => panel.error = Some(crate::text::Clean::line(&why)),
     }
 }
 

@@ -5,6 +5,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use crate::text::Clean;
 use crate::tui::effect::Effect;
 use crate::tui::palette::{Palette, SAVE_VIEW, Target};
 use crate::tui::state::AppState;
@@ -64,7 +65,9 @@ fn run(state: &mut AppState) -> Vec<Effect> {
     };
     if let Some(name) = palette.save_view_name() {
         if name.is_empty() {
-            palette.error = Some(format!("{SAVE_VIEW} needs a name: {SAVE_VIEW} NAME"));
+            palette.error = Some(Clean::line(&format!(
+                "{SAVE_VIEW} needs a name: {SAVE_VIEW} NAME"
+            )));
             return Vec::new();
         }
         return match super::views::save(state, &name) {
@@ -74,14 +77,14 @@ fn run(state: &mut AppState) -> Vec<Effect> {
             }
             Err(message) => {
                 if let Some(palette) = &mut state.palette {
-                    palette.error = Some(message);
+                    palette.error = Some(Clean::line(&message));
                 }
                 Vec::new()
             }
         };
     }
     let Some(target) = palette.matches.get(palette.selected).map(|m| m.target) else {
-        palette.error = Some("nothing matches".to_owned());
+        palette.error = Some(Clean::fixed("nothing matches"));
         return Vec::new();
     };
     match target {

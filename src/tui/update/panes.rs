@@ -69,7 +69,7 @@ pub(super) fn loaded(
         }
         Err(message) => {
             for pane in [&mut state.projects, &mut state.apps, &mut state.tags] {
-                pane.load = Load::Failed(format!("Cannot read the store: {message}"));
+                pane.load = Load::Failed(Clean::line(&format!("Cannot read the store: {message}")));
             }
         }
     }

@@ -71,7 +71,7 @@ fn find(state: &mut AppState) -> Vec<Effect> {
         state.dirty = false;
         return Vec::new();
     };
-    let (key, quote) = (row.key, similar::quote(&row.message));
+    let (key, quote) = (row.key, row.message.first_line());
     let request_id = state.request_id();
     state.note = Some(crate::tui::state::Note {
         text: crate::text::Clean::line(&format!(
@@ -182,7 +182,7 @@ pub(super) fn open_cluster(state: &mut AppState) -> Vec<Effect> {
         shown: Shown {
             highlights: crate::query::Highlights::default(),
             heading: Heading::Cluster {
-                label: cluster.label.clone(),
+                quote: cluster.quote.clone(),
                 count: cluster.keys.len(),
             },
         },

@@ -172,10 +172,10 @@ fn failed(state: &mut AppState, failure: &SyncFailure, user: bool) {
         FailureKind::Refused if state.list.keys.is_empty() => {
             state.fatal = Some(Fatal {
                 title: "The service refused the key".to_owned(),
-                body: text,
+                body: crate::text::Clean::line(&text),
             });
         }
-        FailureKind::WrongAccount => wrong_account(state, text),
+        FailureKind::WrongAccount => wrong_account(state, &text),
         FailureKind::Refused | FailureKind::Other => {
             state.sync.background = false;
             if user {
@@ -232,10 +232,10 @@ pub(super) fn busy_retry(state: &mut AppState) -> Vec<Effect> {
 
 /// The key's account is not the store's (a sync's or a detail's check said so): the inbox
 /// stops on a screen that explains it, and nothing of this account is written.
-pub(super) fn wrong_account(state: &mut AppState, text: String) {
+pub(super) fn wrong_account(state: &mut AppState, text: &str) {
     state.fatal = Some(Fatal {
         title: "This store holds another account's feedback".to_owned(),
-        body: text,
+        body: crate::text::Clean::line(text),
     });
 }
 

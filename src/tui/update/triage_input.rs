@@ -65,7 +65,7 @@ fn choose(state: &mut AppState) -> Vec<Effect> {
         match parse_duration(&picker.input) {
             Ok(length) => state.now.checked_add(length).ok(),
             Err(message) => {
-                picker.error = Some(message);
+                picker.error = Some(crate::text::Clean::line(&message));
                 return Vec::new();
             }
         }

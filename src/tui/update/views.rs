@@ -8,6 +8,7 @@ use jiff::SignedDuration;
 use super::list::{self, Requery};
 use super::{error, info};
 use crate::config::views::{Labelled, SavedView, name_problem};
+use crate::text::Clean;
 use crate::tui::action::{Action, Msg};
 use crate::tui::effect::Effect;
 use crate::tui::state::{AppState, Chosen, Focus, ViewSpec};
@@ -59,10 +60,7 @@ pub(super) fn switch(state: &mut AppState, n: usize) -> Vec<Effect> {
     state.text_filter = None;
     super::restore_view(state, &spec);
     state.views.active = Some(n);
-    info(
-        state,
-        format!("View: {}", crate::text::sanitize_line(&view.name)),
-    );
+    info(state, format!("View: {}", view.name));
     let mut effects: Vec<Effect> = list::fit_viewport(state).into_iter().collect();
     if status_changed {
         super::sync::status_changed(state);
@@ -197,7 +195,7 @@ pub(super) fn save(state: &mut AppState, name: &str) -> Result<Vec<Effect>, Stri
 /// The config file was written (the view is listed and active), or why not.
 pub(super) fn written(state: &mut AppState, view: SavedView, result: Result<(), String>) {
     state.views.saving = false;
-    let shown = crate::text::sanitize_line(&view.name).into_owned();
+    let shown = Clean::line(&view.name);
     if let Err(message) = result {
         error(state, format!("Cannot save view {shown}: {message}"));
         return;
@@ -209,7 +207,7 @@ pub(super) fn written(state: &mut AppState, view: SavedView, result: Result<(), 
         })
     };
     let n = state.views.put(View {
-        name: view.name,
+        name: shown.clone(),
         spec: ViewSpec {
             status: view.status.as_str().into(),
             project: chosen(view.project),
@@ -225,12 +223,7 @@ pub(super) fn written(state: &mut AppState, view: SavedView, result: Result<(), 
         .views
         .config_path
         .as_ref()
-        .map(|p| {
-            format!(
-                " in {}",
-                crate::text::sanitize_line(&p.display().to_string())
-            )
-        })
+        .map(|p| format!(" in {}", Clean::line(&p.display().to_string())))
         .unwrap_or_default();
     info(state, format!("Saved view {} {shown}{place}", n + 1));
 }

@@ -9,7 +9,6 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::theme::Theme;
-use crate::text::sanitize_line;
 use crate::tui::acting::MARK_GLYPH;
 use crate::tui::state::AppState;
 
@@ -57,7 +56,7 @@ pub fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: The
         .iter()
         .enumerate()
         .map(|(n, command)| {
-            let text = format!(" {} {}", n + 1, sanitize_line(&command.name));
+            let text = format!(" {} {}", n + 1, command.name);
             if n == picker.selected {
                 Line::styled(text, theme.selected(true))
             } else {

@@ -17,11 +17,8 @@ use crate::width::{fit, width};
 
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, view: &DetailView, theme: Theme) {
     let title = match position(state, &view.id) {
-        Some(position) => format!(
-            " Feedback {} · {position} ",
-            crate::text::sanitize_line(&view.id)
-        ),
-        None => format!(" Feedback {} ", crate::text::sanitize_line(&view.id)),
+        Some(position) => format!(" Feedback {} · {position} ", view.shown_id),
+        None => format!(" Feedback {} ", view.shown_id),
     };
     let block = Block::default()
         .borders(Borders::ALL)
@@ -31,10 +28,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, view: &DetailView
         block.title_bottom(Line::styled(freshness(state, view), theme.dim()).right_aligned());
     let inner = block.inner(area);
     let lines = match (&view.load, state.details.get(&view.id)) {
-        (Load::Failed(message), _) => vec![Line::styled(
-            format!("⚠ {}", crate::text::sanitize_line(message)),
-            theme.error(),
-        )],
+        (Load::Failed(message), _) => vec![Line::styled(format!("⚠ {message}"), theme.error())],
         (_, Some(known)) => lines(
             &crate::tui::privacy::detail(&known.detail, state.acting.privacy),
             state,

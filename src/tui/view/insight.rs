@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Sparkline};
 use super::list::thousands;
 use super::theme::Theme;
 use crate::store::pivot::{By, Group, SERIES_DAYS};
-use crate::text::sanitize_line;
+use crate::text::{Clean, sanitize_line};
 use crate::tui::insight::Grouped;
 use crate::tui::state::AppState;
 use crate::width::fit;
@@ -100,7 +100,7 @@ pub fn render_grouped(frame: &mut Frame, area: Rect, state: &AppState, theme: Th
     let Some(pivot) = &grouped.pivot else {
         let text = grouped.error.as_ref().map_or_else(
             || Line::styled("computing the groups…", theme.dim()),
-            |e| Line::styled(format!("cannot group: {}", sanitize_line(e)), theme.error()),
+            |e| Line::styled(format!("cannot group: {e}"), theme.error()),
         );
         frame.render_widget(Paragraph::new(text), body);
         return;
@@ -178,14 +178,14 @@ fn title(grouped: &Grouped, state: &AppState) -> String {
     };
     format!(
         "{text}{} ",
-        stale(grouped.pivot.is_some(), grouped.error.as_deref())
+        stale(grouped.pivot.is_some(), grouped.error.as_ref())
     )
 }
 
 /// " · ⚠ not refreshed: why" when a refresh failed while older numbers still show.
-pub(super) fn stale(shown: bool, error: Option<&str>) -> String {
+pub(super) fn stale(shown: bool, error: Option<&Clean>) -> String {
     match error {
-        Some(why) if shown => format!(" · ⚠ not refreshed: {}", sanitize_line(why)),
+        Some(why) if shown => format!(" · ⚠ not refreshed: {why}"),
         _ => String::new(),
     }
 }

@@ -407,7 +407,7 @@ fn draw_row(
 fn tail_line(state: &AppState, theme: Theme) -> Line<'static> {
     let list = &state.list;
     if let Some(error) = &list.error {
-        return Line::styled(format!("⚠ {}", sanitize_line(error)), theme.error());
+        return Line::styled(format!("⚠ {error}"), theme.error());
     }
     if !list.loaded() {
         return Line::styled("loading…", theme.dim());

@@ -115,7 +115,7 @@ fn render_fatal(
     let lines = vec![
         Line::styled(fatal.title.clone(), theme.error()),
         Line::raw(""),
-        Line::raw(crate::text::sanitize_line(&fatal.body)),
+        Line::raw(fatal.body.clone()),
         Line::raw(""),
         Line::raw(
             "The key comes from FEEDBACK_API_KEY, or api_key_command / api_key in config.toml.",

@@ -1,7 +1,7 @@
 //! The `:` palette: a box near the top of the screen with the prompt, then the matching entries
 //! best first, the matched characters highlighted, each action's current key (from the keymap,
 //! so a rebound key shows as bound) and each view's, the selected entry reversed. Labels were
-//! sanitized when the entries were built; the error is sanitized here.
+//! sanitized when the entries were built, and the error when it was made.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -11,7 +11,6 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::theme::Theme;
-use crate::text::sanitize_line;
 use crate::tui::action::Action;
 use crate::tui::keymap::Keymap;
 use crate::tui::palette::{Match, Palette, Target};
@@ -68,10 +67,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
     );
     if let Some(message) = &palette.error {
         frame.render_widget(
-            Paragraph::new(Span::styled(
-                format!("⚠ {}", sanitize_line(message)),
-                theme.error(),
-            )),
+            Paragraph::new(Span::styled(format!("⚠ {message}"), theme.error())),
             error,
         );
     }

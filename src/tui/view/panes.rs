@@ -137,8 +137,7 @@ fn pane_lines(
 ) -> Vec<Line<'static>> {
     match &pane.load {
         Load::Failed(message) => {
-            let message = sanitize_line(message);
-            return vec![Line::styled(truncate(&message, cells), theme.error())];
+            return vec![Line::styled(truncate(message, cells), theme.error())];
         }
         Load::Loading if pane.entries.is_empty() => {
             return vec![Line::styled("loading…", theme.dim())];

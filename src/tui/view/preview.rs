@@ -45,7 +45,8 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
             let mut lines: Vec<Line<'static>> = row
                 .message
                 .lines()
-                .map(|l| Line::raw(crate::text::sanitize_line(l).into_owned()))
+                // A clean text's lines are clean lines.
+                .map(|l| Line::raw(l.to_owned()))
                 .collect();
             lines.push(Line::raw(""));
             lines.push(Line::styled("loading…", theme.dim()));

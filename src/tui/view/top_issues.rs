@@ -8,7 +8,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Sparkline};
 
 use super::theme::Theme;
-use crate::text::sanitize_line;
 use crate::timefmt::age;
 use crate::tui::top_issues::TopIssuesScreen;
 use crate::width::fit;
@@ -81,7 +80,7 @@ pub fn render(
     frame.render_widget(Clear, area);
     frame.render_widget(block, area);
     if let Some(error) = &screen.error {
-        let text = format!("Top issues failed: {}", sanitize_line(error));
+        let text = format!("Top issues failed: {error}");
         frame.render_widget(Paragraph::new(Span::styled(text, theme.error())), inner);
         return;
     }
@@ -143,7 +142,7 @@ fn draw_header(frame: &mut Frame, head: Rect, columns: Columns, theme: Theme) {
 fn draw_row(
     frame: &mut Frame,
     row: Rect,
-    cluster: &crate::store::similar::Cluster,
+    cluster: &crate::tui::top_issues::Issue,
     (columns, selected): (Columns, bool),
     now: Timestamp,
     theme: Theme,
@@ -171,12 +170,12 @@ fn draw_row(
         .apps
         .iter()
         .take(2)
-        .map(|(name, _)| sanitize_line(name.as_deref().unwrap_or("no app")).into_owned())
+        .map(|(name, _)| name.to_string())
         .collect();
     if cluster.apps.len() > 2 {
         apps.push(format!("+{}", cluster.apps.len() - 2));
     }
-    let label = sanitize_line(&cluster.label).replace(['\n', '\t'], " ");
+    let label = &cluster.label;
     let apps = format!("  {}", apps.join(", "));
     // The label keeps `LABEL_MIN` cells first; the apps take at most half the column.
     let cells = usize::from(text.width);
@@ -184,7 +183,7 @@ fn draw_row(
         .min(cells / 2)
         .min(cells.saturating_sub(LABEL_MIN));
     let apps = crate::width::truncate(&apps, apps_room);
-    let label = fit(&label, cells.saturating_sub(apps_room));
+    let label = fit(label, cells.saturating_sub(apps_room));
     let line = Line::from(vec![
         Span::styled(label, style),
         Span::styled(apps, theme.dim()),

@@ -36,12 +36,7 @@ pub fn render_trends(frame: &mut Frame, area: Rect, state: &AppState, theme: The
     let Some(trend) = &panel.trend else {
         let text = panel.error.as_ref().map_or_else(
             || Line::styled("computing the trend…", theme.dim()),
-            |e| {
-                Line::styled(
-                    format!("cannot compute: {}", sanitize_line(e)),
-                    theme.error(),
-                )
-            },
+            |e| Line::styled(format!("cannot compute: {e}"), theme.error()),
         );
         frame.render_widget(Paragraph::new(text), inner);
         return;
@@ -87,7 +82,7 @@ fn trends_title(panel: &TrendsPanel, state: &AppState) -> String {
     format!(
         " Trends · 30 days{history} · today {today} · growing by {}{busy}{} ",
         sanitize_line(&by.name()),
-        stale(panel.trend.is_some(), panel.error.as_deref())
+        stale(panel.trend.is_some(), panel.error.as_ref())
     )
 }
 

@@ -79,10 +79,7 @@ pub fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: The
         Span::styled("  (45m 2h 3d 1w)", theme.dim()),
     ]));
     if let Some(error) = &picker.error {
-        lines.push(Line::styled(
-            format!(" ⚠ {}", crate::text::sanitize_line(error)),
-            theme.error(),
-        ));
+        lines.push(Line::styled(format!(" ⚠ {error}"), theme.error()));
     }
     let rect = super::popup::centred(area, 52, u16::try_from(lines.len()).unwrap_or(10) + 2);
     let block = Block::default()

@@ -10,7 +10,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::theme::Theme;
-use crate::text::sanitize_line;
 use crate::tui::state::AppState;
 use crate::tui::views::Shown;
 use crate::width::{fit, truncate, width};
@@ -39,7 +38,7 @@ fn parts(state: &AppState) -> (Vec<Part>, Option<usize>) {
             } else {
                 String::new()
             };
-            let name = truncate(&sanitize_line(&view.name), 24);
+            let name = truncate(&view.name, 24);
             let star = if modified && active == Some(n) {
                 "*"
             } else {

@@ -113,9 +113,9 @@ pub(in crate::tui::update) fn view_loaded(
         }
         Err(ViewError::Query(err)) => return query_failed(state, err),
         Err(ViewError::Store(message)) => {
-            let text = format!("Cannot read the store: {message}");
-            state.list.error = Some(text.clone());
-            error(state, text);
+            let text = crate::text::Clean::line(&format!("Cannot read the store: {message}"));
+            error(state, &text);
+            state.list.error = Some(text);
         }
     }
     if state.list.open_when_loaded && state.selected_row().is_some() {
@@ -247,9 +247,9 @@ pub(in crate::tui::update) fn rows_loaded(
             }
         }
         Err(message) => {
-            let text = format!("Cannot read the store: {message}");
-            state.list.error = Some(text.clone());
-            error(state, text);
+            let text = crate::text::Clean::line(&format!("Cannot read the store: {message}"));
+            error(state, &text);
+            state.list.error = Some(text);
         }
     }
     Vec::new()

@@ -37,7 +37,7 @@ pub(super) fn copies(effects: &[Effect]) -> Vec<(&'static str, String)> {
 
 pub(super) fn command(name: &str) -> PipeCommand {
     PipeCommand {
-        name: name.to_owned(),
+        name: name.into(),
         argv: vec!["sh".into(), "-c".into(), format!("cat > {name}")],
         wait: true,
     }
