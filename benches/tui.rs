@@ -44,6 +44,7 @@ fn view(items: usize, at: usize) -> ViewData {
             start,
             rows,
             triage: std::collections::HashMap::new(),
+            team: std::collections::HashMap::new(),
         },
         freshness: None,
         partial: false,

@@ -44,6 +44,7 @@ impl Screen for Terminal {
             arrivals: inbox.arrivals,
             waits: Some(inbox.waits),
             looks: settings.looks,
+            team: inbox.team,
         };
         match tui::run(options).await? {
             Ended::Quit => Ok(()),

@@ -11,6 +11,7 @@ mod actions;
 mod admin;
 mod connect;
 mod events;
+pub mod labels;
 mod presence;
 pub mod schema;
 

@@ -174,6 +174,19 @@ pub async fn record(
     changes: &[(String, Change)],
     now: Timestamp,
 ) -> Result<Vec<String>, TeamSyncError> {
+    let changes = changes.to_vec();
+    Ok(blocking(store, move |s| record_in(s, &changes, now)).await??)
+}
+
+/// [`record`] on a store at hand (a thread that may block).
+///
+/// # Errors
+/// The store could not write them: none was recorded.
+pub fn record_in(
+    store: &mut crate::store::Store,
+    changes: &[(String, Change)],
+    now: Timestamp,
+) -> Result<Vec<String>, StoreError> {
     let entries: Vec<OutboxEntry> = changes
         .iter()
         .map(|(item_id, change)| OutboxEntry {
@@ -183,9 +196,8 @@ pub async fn record(
             made_at: now,
         })
         .collect();
-    let ids = entries.iter().map(|e| e.event_id.clone()).collect();
-    blocking(store, move |s| s.team_outbox_push(&entries)).await??;
-    Ok(ids)
+    store.team_outbox_push(&entries)?;
+    Ok(entries.into_iter().map(|e| e.event_id).collect())
 }
 
 /// What one change sent became.
@@ -284,39 +296,55 @@ pub async fn shared_states(
     item_ids: Vec<String>,
     member: String,
 ) -> Result<Vec<SharedState>, TeamSyncError> {
-    blocking(store, move |s| -> Result<Vec<SharedState>, StoreError> {
-        let known: BTreeMap<String, TeamItemRecord> = s
-            .team_items(&item_ids)?
-            .into_iter()
-            .map(|item| (item.item_id.clone(), item))
-            .collect();
-        let outbox = s.team_outbox()?;
-        Ok(item_ids
-            .iter()
-            .map(|id| {
-                let mut state = known.get(id).map_or_else(
-                    || SharedState {
-                        item_id: id.clone(),
-                        ..SharedState::default()
-                    },
-                    |item| SharedState {
-                        item_id: id.clone(),
-                        owner: item.owner.clone(),
-                        labels: item.labels.clone(),
-                        pending: false,
-                    },
-                );
-                for entry in outbox.iter().filter(|e| &e.item_id == id) {
-                    if let Ok(change) = serde_json::from_str::<Change>(&entry.change) {
-                        lay_over(&mut state, &change, &member);
-                    }
+    blocking(store, move |s| states_as(s, &item_ids, &member))
+        .await?
+        .map_err(TeamSyncError::from)
+}
+
+/// The shared states of `item_ids` (in that order) as this store's member sees them: the
+/// replica's, with the outbox laid over. Items the team never touched have no owner and no
+/// label; without a replica, only the outbox says anything.
+///
+/// # Errors
+/// The store could not be read.
+pub fn states_now(
+    store: &crate::store::Store,
+    item_ids: &[String],
+) -> Result<Vec<SharedState>, StoreError> {
+    let member = store.team_replica()?.map(|r| r.member).unwrap_or_default();
+    states_as(store, item_ids, &member)
+}
+
+fn states_as(
+    store: &crate::store::Store,
+    item_ids: &[String],
+    member: &str,
+) -> Result<Vec<SharedState>, StoreError> {
+    let known: BTreeMap<String, TeamItemRecord> = store
+        .team_items(item_ids)?
+        .into_iter()
+        .map(|item| (item.item_id.clone(), item))
+        .collect();
+    let outbox = store.team_outbox()?;
+    Ok(item_ids
+        .iter()
+        .map(|id| {
+            let mut state = SharedState {
+                item_id: id.clone(),
+                ..SharedState::default()
+            };
+            if let Some(item) = known.get(id) {
+                state.owner.clone_from(&item.owner);
+                state.labels.clone_from(&item.labels);
+            }
+            for entry in outbox.iter().filter(|e| &e.item_id == id) {
+                if let Ok(change) = serde_json::from_str::<Change>(&entry.change) {
+                    lay_over(&mut state, &change, member);
                 }
-                state
-            })
-            .collect())
-    })
-    .await?
-    .map_err(TeamSyncError::from)
+            }
+            state
+        })
+        .collect())
 }
 
 /// What `change`, made by `member` and not yet sent, does to the state shown.

@@ -172,6 +172,7 @@ async fn the_inbox_with_another_accounts_key_stops_and_removes_nothing() {
         arrivals: None,
         waits: None,
         looks: feedback_inbox::config::looks::LooksSettings::default(),
+        team: None,
     };
     let task = tokio::spawn(async move {
         let mut terminal = Terminal::new(TestBackend::new(160, 40)).unwrap();

@@ -76,6 +76,7 @@ fn launch_with(
         arrivals,
         waits: None,
         looks: feedback_inbox::config::looks::LooksSettings::default(),
+        team: None,
     };
     let task = tokio::spawn(async move {
         let mut terminal = Terminal::new(TestBackend::new(120, 35)).unwrap();

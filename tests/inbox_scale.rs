@@ -182,6 +182,7 @@ fn launch() -> (Keys, Frames, tokio::task::JoinHandle<std::io::Result<()>>) {
         arrivals: None,
         waits: None,
         looks: feedback_inbox::config::looks::LooksSettings::default(),
+        team: None,
     };
     let task = tokio::spawn(async move {
         let mut terminal = Terminal::new(TestBackend::new(160, 45)).unwrap();

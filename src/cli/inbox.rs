@@ -66,7 +66,8 @@ pub async fn inbox(args: &Args, screen: &impl Screen) -> Result<(), CliError> {
         _ => None,
     };
     let (receiver, arrivals) = live.unzip();
-    let result = open(screen, builder, store, settings, sync, arrivals).await;
+    let team = super::team_cmd::live_settings(args)?;
+    let result = open(screen, builder, store, settings, sync, arrivals, team).await;
     if let Some(receiver) = receiver {
         receiver.shutdown().await;
     }
@@ -158,7 +159,7 @@ pub async fn demo(args: &Args, demo: &DemoArgs, screen: &impl Screen) -> Result<
     let (parts, arrivals) = live.map(|(r, s, a)| ((r, s), a)).unzip();
     // The demo's throwaway store keeps everything the simulator has: the sync's defaults.
     let sync = SyncSettings::default();
-    let result = open(screen, builder, store, settings, sync, arrivals).await;
+    let result = open(screen, builder, store, settings, sync, arrivals, None).await;
     if let Some((receiver, submitter)) = parts {
         submitter.stop().await;
         receiver.shutdown().await;
@@ -302,6 +303,7 @@ async fn open<S: Screen>(
     settings: Settings<S::Keys>,
     sync: SyncSettings,
     arrivals: Option<UnboundedReceiver<Arrival>>,
+    team: Option<crate::team_sync::live::LiveSettings>,
 ) -> Result<(), CliError> {
     let (wait_tx, waits): (_, UnboundedReceiver<Wait>) = unbounded_channel();
     let client = builder
@@ -317,6 +319,7 @@ async fn open<S: Screen>(
         settings,
         arrivals,
         waits,
+        team,
     };
     // The callers clean up (receiver, simulator) before the process ends with 128 + the signal.
     screen.open(inbox).await

@@ -58,4 +58,6 @@ pub struct Inbox<K> {
     pub arrivals: Option<UnboundedReceiver<Arrival>>,
     /// Every wait of the client (rate limits, retries), for the status bar.
     pub waits: UnboundedReceiver<Wait>,
+    /// The team that shares triage state, when one is configured.
+    pub team: Option<crate::team_sync::live::LiveSettings>,
 }

@@ -12,7 +12,9 @@ use jiff::Timestamp;
 use super::{Args, CliError};
 use crate::config::team::{TeamSettings, resolve};
 use crate::store::{Shared, TeamEventRecord};
+use crate::team::labels::LabelChanges;
 use crate::team::{self, AddedMember, Change, Team, TeamUrl};
+use crate::team_sync::live::LiveSettings;
 use crate::team_sync::{self, Settled, SharedState, TeamSyncError};
 use crate::text::Clean;
 
@@ -103,26 +105,49 @@ pub enum Act<'a> {
 
 /// The team settings of this command line; a usage error when no team is configured.
 pub fn settings(args: &Args) -> Result<(TeamSettings, TeamUrl), CliError> {
+    configured(args)?.ok_or_else(|| {
+        let hint = super::config_path(args)
+            .0
+            .map_or_else(|| "config.toml".to_owned(), |p| p.display().to_string());
+        CliError::Usage(format!(
+            "no team configured: set {} or [team] url in {hint}",
+            crate::config::team::ENV_TEAM_URL
+        ))
+    })
+}
+
+/// The team settings of this command line, `None` when no team is configured.
+pub fn configured(args: &Args) -> Result<Option<(TeamSettings, TeamUrl)>, CliError> {
     let loaded = super::load_config(args)?;
     let hint = super::config_path(args)
         .0
         .map_or_else(|| "config.toml".to_owned(), |p| p.display().to_string());
     let env = |name: &str| std::env::var(name).ok();
     let config = loaded.as_ref().and_then(|l| l.file.team.as_ref());
-    let settings = resolve(config, &env, &hint)?.ok_or_else(|| {
-        CliError::Usage(format!(
-            "no team configured: set {} or [team] url in {hint}",
-            crate::config::team::ENV_TEAM_URL
-        ))
-    })?;
+    let Some(settings) = resolve(config, &env, &hint)? else {
+        return Ok(None);
+    };
     let url: TeamUrl = settings
         .url
         .expose()
         .parse()
-        .map_err(|e: team::TeamError| {
-            CliError::Usage(format!("{} (from {})", e, settings.origin))
-        })?;
-    Ok((settings, url))
+        .map_err(|e: team::TeamError| CliError::Usage(format!("{e} (from {})", settings.origin)))?;
+    Ok(Some((settings, url)))
+}
+
+/// How often the inbox reads the team without a hint (`NOTIFY` may not arrive: a pooler).
+pub const POLL: std::time::Duration = std::time::Duration::from_secs(15);
+
+/// The inbox's live link to the team of this command line, `None` without a team.
+pub fn live_settings(args: &Args) -> Result<Option<LiveSettings>, CliError> {
+    Ok(configured(args)?.map(|(settings, url)| LiveSettings {
+        url,
+        team: settings.team,
+        poll: POLL,
+        listen: true,
+        retry: std::time::Duration::from_secs(2),
+        clock: crate::clock::system(),
+    }))
 }
 
 impl From<team::TeamError> for CliError {
@@ -262,7 +287,7 @@ pub async fn act(args: &Args, act: Act<'_>, out: &mut dyn Write) -> Result<(), C
     let (ids, format) = match act {
         Act::Claim(a) | Act::Unclaim(a) => (a.ids.clone(), a.format),
         Act::Assign(a) => (a.ids.clone(), a.format),
-        Act::Label(a) => (label_words(&a.words)?.ids, a.format),
+        Act::Label(a) => (label_words(&a.words)?.other, a.format),
     };
     let me = url.role().unwrap_or_default().to_owned();
     let seen = team_sync::shared_states(&store, ids.clone(), me.clone()).await?;
@@ -370,48 +395,21 @@ fn change_for(act: Act<'_>, state: &SharedState, me: &str) -> Result<Change, Cli
             from: state.owner.clone(),
         },
         Act::Label(a) => {
-            let LabelWords { add, remove, .. } = label_words(&a.words)?;
+            let LabelChanges { add, remove, .. } = label_words(&a.words)?;
             Change::Labels { add, remove }
         }
     })
 }
 
 /// `label`'s words: the item ids, the labels to add (`+x`) and to remove (`-x`).
-struct LabelWords {
-    ids: Vec<String>,
-    add: Vec<String>,
-    remove: Vec<String>,
-}
-
-fn label_words(words: &[String]) -> Result<LabelWords, CliError> {
-    let (mut ids, mut add, mut remove) = (Vec::new(), Vec::new(), Vec::new());
-    for word in words {
-        if let Some(label) = word.strip_prefix('+') {
-            add.push(label_name(label)?);
-        } else if let Some(label) = word.strip_prefix('-') {
-            remove.push(label_name(label)?);
-        } else {
-            ids.push(word.clone());
-        }
-    }
-    if ids.is_empty() || (add.is_empty() && remove.is_empty()) {
+fn label_words(words: &[String]) -> Result<LabelChanges, CliError> {
+    let changes = team::labels::parse(words.iter().map(String::as_str)).map_err(CliError::Usage)?;
+    if changes.other.is_empty() || (changes.add.is_empty() && changes.remove.is_empty()) {
         return Err(CliError::Usage(
             "label takes item ids and at least one +label or -label".to_owned(),
         ));
     }
-    Ok(LabelWords { ids, add, remove })
-}
-
-/// A label as the team keeps it: trimmed, one line, not empty, at most 64 characters.
-fn label_name(label: &str) -> Result<String, CliError> {
-    let label = label.trim();
-    if label.is_empty() || label.chars().count() > 64 || label.chars().any(char::is_control) {
-        return Err(CliError::Usage(format!(
-            "a label is 1 to 64 characters on one line: {:?}",
-            Clean::line(label).as_str()
-        )));
-    }
-    Ok(label.to_owned())
+    Ok(changes)
 }
 
 /// `team status`.
@@ -628,8 +626,8 @@ mod tests {
             .iter()
             .map(|w| (*w).to_owned())
             .collect();
-        let LabelWords { ids, add, remove } = label_words(&words).unwrap();
-        assert_eq!(ids, ["fb_1", "fb_2"]);
+        let LabelChanges { other, add, remove } = label_words(&words).unwrap();
+        assert_eq!(other, ["fb_1", "fb_2"]);
         assert_eq!(add, ["bug"]);
         assert_eq!(remove, ["ios"]);
         assert!(label_words(&["fb_1".to_owned()]).is_err());

@@ -43,8 +43,12 @@ pub enum Ask {
 /// What the link tells the inbox.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum News {
-    /// Connected as `member` of `team`.
-    Connected { team: String, member: String },
+    /// Connected as `member` of `team`, whose members are `members`.
+    Connected {
+        team: String,
+        member: String,
+        members: Vec<String>,
+    },
     /// The database cannot be reached (why); `pending` changes wait in the outbox.
     Offline { why: String, pending: usize },
     /// The team refused this store or member (why): tried again later, slowly.
@@ -152,9 +156,11 @@ impl Link<'_> {
         looking: &mut Option<String>,
     ) -> Result<(), TeamSyncError> {
         super::join(&self.team, self.store).await?;
+        let members = self.team.members().await?;
         self.say(News::Connected {
             team: self.team.name().to_owned(),
             member: self.team.member().to_owned(),
+            members,
         });
         self.beat(looking.as_deref()).await?;
         self.round().await?;

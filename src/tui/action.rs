@@ -69,6 +69,13 @@ pub enum Action {
     TopIssues,
     // The items similar to the selected one.
     Similar,
+    // The team.
+    /// Claim the item (unclaim it when it is yours; take it over, confirmed, when another's).
+    Claim,
+    /// Assign the item to a member (a picker).
+    Assign,
+    /// Add and remove the team's labels.
+    EditLabels,
 }
 
 impl Action {
@@ -307,6 +314,12 @@ pub enum Msg {
     /// store, `Ok(false)` not new (a repeat) or not stored (another account's project),
     /// `Err` the store could not take it.
     Arrived(Result<bool, String>),
+    /// What the team's live link says.
+    Team(crate::team_sync::live::News),
+    /// Changes recorded in the team's outbox (how many), or why not.
+    TeamRecorded(Result<usize, String>),
+    /// A key for the team key's prompt.
+    TeamInput(ratatui::crossterm::event::KeyEvent),
     // Saved views and the command palette.
     /// Unseen items per view (`None`: that view's count failed), answer to
     /// `Effect::CountViews`; `Err` when the store could not be read.

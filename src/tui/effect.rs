@@ -149,4 +149,14 @@ pub enum Effect {
         key: i64,
         limit: usize,
     },
+    // The team.
+    /// Record these changes in the team's outbox, in order; answered by `Msg::TeamRecorded`.
+    TeamRecord {
+        changes: Vec<(String, crate::team::Change)>,
+        at: Timestamp,
+    },
+    /// Ask the live link to send the outbox now.
+    TeamSend,
+    /// Tell the live link which item this member has open (`None`: none).
+    TeamLooking(Option<String>),
 }

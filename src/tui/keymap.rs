@@ -195,6 +195,10 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     // Top issues.
     (Action::TopIssues, &["T"]),
     (Action::Similar, &["S"]),
+    // The team.
+    (Action::Claim, &["a"]),
+    (Action::Assign, &["A"]),
+    (Action::EditLabels, &["L"]),
 ];
 
 /// The key table.

@@ -18,6 +18,7 @@ pub mod rows;
 pub mod runtime;
 pub mod similar;
 pub mod state;
+pub mod team;
 pub mod testkit;
 // The Top issues screen.
 pub mod top_issues;

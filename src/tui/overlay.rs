@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 
 use crate::store::Triage;
+use crate::tui::team::TeamShown;
 
 /// The triage overlay (see the module doc).
 #[derive(Debug, Clone, Default)]
@@ -22,6 +23,9 @@ pub struct Overlay {
     seen_at_query: HashMap<String, bool>,
     /// How many items the view held at that query (the count never passes it).
     view_len: usize,
+    /// The team's state of the items held (owner, labels, changes waiting to be sent), as
+    /// read with them; items the team never touched are absent.
+    team: HashMap<String, TeamShown>,
 }
 
 impl Overlay {
@@ -45,6 +49,22 @@ impl Overlay {
             .get(id)
             .cloned()
             .unwrap_or_else(|| self.shown(id))
+    }
+
+    /// The team's state of `id`, when the team touched it.
+    #[must_use]
+    pub fn team(&self, id: &str) -> Option<&TeamShown> {
+        self.team.get(id)
+    }
+
+    /// The team's states read with a view's rows: they replace what is held (`replace`, a
+    /// new query) or join it (rows read on a scroll).
+    pub fn team_read(&mut self, states: HashMap<String, TeamShown>, replace: bool) {
+        if replace {
+            self.team = states;
+        } else {
+            self.team.extend(states);
+        }
     }
 
     /// A write of `state` to `id` is on its way.

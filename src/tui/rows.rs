@@ -69,6 +69,9 @@ pub struct Window {
     /// The rows' triage states as read with them, by id (raw: the note is sanitized where
     /// shown); the update moves them into the triage overlay (`tui::overlay`).
     pub triage: HashMap<String, Triage>,
+    /// The rows' team states as read with them (only those the team touched or this member
+    /// changed), moved into the overlay with the triage states.
+    pub team: HashMap<String, crate::tui::team::TeamShown>,
 }
 
 impl Window {
@@ -117,6 +120,7 @@ mod tests {
             start: 10,
             rows: (10..15).map(|n| Row::new(&stored(n))).collect(),
             triage: HashMap::new(),
+            team: HashMap::new(),
         };
         assert_eq!(window.get(12).map(|r| r.key), Some(13));
         assert!(window.get(9).is_none() && window.get(15).is_none());

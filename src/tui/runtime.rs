@@ -18,6 +18,7 @@ pub mod similar;
 mod store_thread;
 mod sync_jobs;
 mod syncer;
+pub mod team;
 pub mod top_issues;
 mod translate;
 pub mod triage_writes;
@@ -76,6 +77,8 @@ pub struct Options {
     pub waits: Option<UnboundedReceiver<crate::api::Wait>>,
     /// Privacy mode at start, the theme, the `|` commands.
     pub looks: crate::config::looks::LooksSettings,
+    /// The team that shares triage state (`[team]`), when one is configured.
+    pub team: Option<crate::team_sync::live::LiveSettings>,
 }
 
 /// An item delivered from outside: a webhook's submission, and whether the receiver stored it.
@@ -172,6 +175,9 @@ where
         state.tz.clone(),
     );
     arrivals::store_arrivals(options.arrivals, store.clone(), tx.clone());
+    executor.team = options
+        .team
+        .map(|settings| team::start(settings, store.clone(), tx.clone()));
     forward(options.waits, tx.clone(), Msg::Waiting);
     let mut effects = update(
         &mut state,
@@ -264,6 +270,13 @@ fn configured(size: ratatui::layout::Size, options: &Options) -> AppState {
     state.acting.theme = options.looks.theme;
     state.acting.commands.clone_from(&options.looks.commands);
     state.reading.preview.setting = options.preview;
+    state.team = options
+        .team
+        .as_ref()
+        .map(|settings| super::team::TeamState::new(settings.url.role().unwrap_or_default()));
+    if state.team.is_some() {
+        state.views.add_team_views();
+    }
     state
 }
 

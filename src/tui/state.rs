@@ -323,6 +323,8 @@ pub struct AppState {
     pub top_issues: Option<super::top_issues::TopIssuesScreen>,
     /// `S`'s similar items or a cluster's, pinned in the list.
     pub similar: super::similar::SimilarState,
+    /// The team that shares triage state, when one is configured.
+    pub team: Option<super::team::TeamState>,
 }
 
 impl AppState {
@@ -379,6 +381,7 @@ impl AppState {
             // similar
             top_issues: None,
             similar: super::similar::SimilarState::default(),
+            team: None,
         }
     }
 

@@ -63,6 +63,22 @@ impl ViewsState {
         }
     }
 
+    /// The team's views, after the others: Mine (new items this member owns) and Unclaimed
+    /// (new items nobody owns). A view of the user's with the same name stays instead.
+    pub fn add_team_views(&mut self) {
+        for view in team_views() {
+            let taken = self
+                .views
+                .iter()
+                .any(|v| v.name.eq_ignore_ascii_case(&view.name));
+            if !taken {
+                self.views.push(view);
+                self.counts.push(None);
+            }
+        }
+        self.due = true;
+    }
+
     /// The view whose query `spec` is, if any.
     #[must_use]
     pub fn matching(&self, spec: &ViewSpec) -> Option<usize> {
@@ -136,6 +152,20 @@ pub fn built_in() -> Vec<View> {
         view("Done", ANY_STATUS, "is:done"),
         view("Archived", "archived", ""),
     ]
+}
+
+/// The team's built-in views (see [`ViewsState::add_team_views`]).
+#[must_use]
+pub fn team_views() -> Vec<View> {
+    let view = |name: &'static str, search: &str| View {
+        name: Clean::fixed(name),
+        spec: ViewSpec {
+            status: "new".into(),
+            search: search.into(),
+            ..ViewSpec::default()
+        },
+    };
+    vec![view("Mine", "is:mine"), view("Unclaimed", "is:unclaimed")]
 }
 
 /// A config entry as a view (a pane filter's label is its value until the panes name it).

@@ -56,6 +56,7 @@ pub fn launch_with(client: Client, store: Shared, sync: SyncSettings) -> App {
         arrivals: None,
         waits: None,
         looks: feedback_inbox::config::looks::LooksSettings::default(),
+        team: None,
     };
     let task = tokio::spawn(async move {
         let mut terminal = Terminal::new(TestBackend::new(140, 35)).unwrap();

@@ -146,5 +146,12 @@ impl Action {
             "similar",
             "list the items similar to this one (Esc: back)",
         ),
+        (
+            Action::Claim,
+            "claim",
+            "team: claim / unclaim (take over, confirmed)",
+        ),
+        (Action::Assign, "assign", "team: assign to a member"),
+        (Action::EditLabels, "labels", "team: add / remove labels"),
     ];
 }

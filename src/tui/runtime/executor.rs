@@ -16,6 +16,7 @@ use super::reads::{self, FreshnessOf};
 use super::store_thread::StoreThread;
 use crate::clipboard::Clipboard;
 use crate::store::Shared;
+use crate::team_sync::live::Ask;
 use crate::tui::action::{CopyOutcome, Msg};
 use crate::tui::effect::Effect;
 
@@ -36,6 +37,8 @@ pub(super) struct Executor {
     panes_reads: StoreThread,
     /// The triage writes' thread: in order, one at a time.
     writes: StoreThread,
+    /// The team's live link, when a team is configured.
+    pub(super) team: Option<UnboundedSender<Ask>>,
 }
 
 /// How long quitting waits for the triage writes queued (they take milliseconds; the store's
@@ -92,6 +95,7 @@ impl Executor {
             reads: StoreThread::start("store-reads", tx.clone()),
             panes_reads: StoreThread::start("store-counts", tx.clone()),
             writes: StoreThread::start("triage-writes", tx.clone()),
+            team: None,
             tx,
             root: CancellationToken::new(),
             clipboard,
@@ -217,7 +221,16 @@ impl Executor {
                 };
                 let _ = out.flush();
             }
+            Effect::TeamSend => self.ask_team(Ask::Send),
+            Effect::TeamLooking(item) => self.ask_team(Ask::Looking(item)),
             _ => {}
+        }
+    }
+
+    /// Tells the team's live link (when there is one; it may have ended: nothing to tell).
+    fn ask_team(&self, ask: Ask) {
+        if let Some(team) = &self.team {
+            let _ = team.send(ask);
         }
     }
 

@@ -52,12 +52,19 @@ pub fn lane(effect: &Effect) -> Lane {
         | Effect::QueueDetails { .. }
         | Effect::ClearQueue
         | Effect::QueuedCount => Lane::Count,
-        Effect::Triage { .. } | Effect::TriageUndo { .. } | Effect::StoreRevs => Lane::Write,
+        Effect::Triage { .. }
+        | Effect::TriageUndo { .. }
+        | Effect::StoreRevs
+        | Effect::TeamRecord { .. } => Lane::Write,
         Effect::WriteView { .. } => Lane::Detached,
         Effect::SaveView(_) => Lane::Remember,
         Effect::Sync(_) | Effect::FetchDetail { .. } => Lane::Network,
         Effect::TopIssues { .. } => Lane::Long,
-        Effect::Copy { .. } | Effect::OpenUrl { .. } | Effect::SetMouseCapture(_) => Lane::Local,
+        Effect::Copy { .. }
+        | Effect::OpenUrl { .. }
+        | Effect::SetMouseCapture(_)
+        | Effect::TeamSend
+        | Effect::TeamLooking(_) => Lane::Local,
         Effect::EditNote { .. } | Effect::Pipe { .. } => Lane::Terminal,
     }
 }
@@ -90,6 +97,7 @@ pub fn store_task(
         Effect::Triage { .. } | Effect::TriageUndo { .. } | Effect::StoreRevs => {
             super::triage_writes::task(store, effect)
         }
+        Effect::TeamRecord { .. } => super::team::task(store, effect),
         Effect::SaveView(_)
         | Effect::Sync(_)
         | Effect::FetchDetail { .. }
@@ -98,6 +106,8 @@ pub fn store_task(
         | Effect::OpenUrl { .. }
         | Effect::SetMouseCapture(_)
         | Effect::EditNote { .. }
-        | Effect::Pipe { .. } => None,
+        | Effect::Pipe { .. }
+        | Effect::TeamSend
+        | Effect::TeamLooking(_) => None,
     }
 }

@@ -10,6 +10,7 @@ use crate::tui::action::{Freshness, Msg, Panes, ViewData, ViewError};
 use crate::tui::effect::Effect;
 use crate::tui::rows::{Row, Window};
 use crate::tui::state::{Anchor, ViewSpec};
+use crate::tui::team::TeamShown;
 use crate::tui::update::WINDOW_MARGIN;
 
 /// How fresh a status is; the syncer knows (`None` when it cannot say).
@@ -168,10 +169,17 @@ pub fn window(store: &Store, start: usize, keys: &[i64]) -> Result<Window, Store
             (row.id.to_string(), state)
         })
         .collect();
+    let ids: Vec<String> = rows.iter().map(|row| row.id.to_string()).collect();
+    let team = crate::team_sync::states_now(store, &ids)?
+        .into_iter()
+        .map(|state| (state.item_id.clone(), TeamShown::from(state)))
+        .filter(|(_, shown)| !shown.is_empty())
+        .collect();
     Ok(Window {
         start,
         rows,
         triage,
+        team,
     })
 }
 

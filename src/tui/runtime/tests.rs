@@ -38,6 +38,7 @@ fn options() -> Options {
         arrivals: None,
         waits: None,
         looks: crate::config::looks::LooksSettings::default(),
+        team: None,
     }
 }
 

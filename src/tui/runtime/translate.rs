@@ -65,6 +65,7 @@ fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Ms
         Mode::GroupPicker => Some(Msg::InsightInput(*key)),
         Mode::NoteEditor | Mode::TriagePicker => Some(Msg::TriageInput(*key)),
         Mode::Palette => Some(Msg::PaletteInput(*key)),
+        Mode::TeamPrompt => Some(Msg::TeamInput(*key)),
         Mode::FilterPrompt => Some(match key.code {
             KeyCode::Esc => Msg::Action(Action::Back),
             KeyCode::Enter => Msg::Action(Action::Open),

@@ -19,6 +19,8 @@ pub enum Mode {
     NoteEditor,
     /// A triage picker (snooze): takes every key.
     TriagePicker,
+    /// A team key's prompt (take over, assign, labels): takes every key.
+    TeamPrompt,
     /// The `:` command palette: takes every key.
     Palette,
     /// The `/` prompt while typing.
@@ -61,6 +63,7 @@ impl Mode {
             | Mode::GroupPicker
             | Mode::NoteEditor
             | Mode::TriagePicker
+            | Mode::TeamPrompt
             | Mode::Palette
             | Mode::TopIssues => Pointer::Nothing,
         }
@@ -75,6 +78,7 @@ impl Mode {
                 | Mode::GroupPicker
                 | Mode::NoteEditor
                 | Mode::TriagePicker
+                | Mode::TeamPrompt
                 | Mode::Palette
                 | Mode::FilterPrompt
         )
@@ -97,6 +101,8 @@ impl AppState {
             Mode::NoteEditor
         } else if self.triage.picker.is_some() {
             Mode::TriagePicker
+        } else if self.team.as_ref().is_some_and(|t| t.prompt.is_some()) {
+            Mode::TeamPrompt
         } else if self.palette.is_some() {
             Mode::Palette
         } else if self.text_filter.as_ref().is_some_and(|f| f.editing) {

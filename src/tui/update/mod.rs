@@ -27,6 +27,8 @@ mod insight;
 mod top_issues;
 // `S` and the pinned key sets.
 mod similar;
+// The team's keys and news.
+mod team;
 // The status bar's messages.
 mod notes;
 
@@ -91,6 +93,7 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     let (selected, watched) = (reading::selected_id(state), reading::watched(&msg));
     let mut effects = apply(state, msg);
     effects.extend(reading::after(state, selected.as_deref(), watched));
+    effects.extend(team::looking(state));
     state.dirty |= undrawn;
     // However a detail opened (a key, or a row read that an Enter waited for), it counts as
     // seen once shown for the configured delay.
@@ -174,6 +177,9 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         }
         Msg::Opened { url, result } => detail::opened(state, &url, result),
         Msg::Arrived(outcome) => list::arrived(state, outcome),
+        Msg::Team(news) => team::news(state, news),
+        Msg::TeamRecorded(result) => team::recorded(state, result),
+        Msg::TeamInput(key) => team::input(state, key),
         Msg::Triaged(result) => triaged(state, result),
         Msg::StoreRevs(result) => triage::rev_read(state, result),
         Msg::TriageInput(key) => triage_input::input(state, key),
@@ -193,6 +199,7 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
 fn pasted(state: &mut AppState, text: &str) -> Vec<Effect> {
     match state.mode() {
         Mode::NoteEditor | Mode::TriagePicker => triage_input::paste(state, text),
+        Mode::TeamPrompt => team::paste(state, text),
         Mode::Palette => palette::paste(state, text),
         Mode::Fatal
         | Mode::Help
@@ -282,6 +289,7 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         | Mode::GroupPicker
         | Mode::NoteEditor
         | Mode::TriagePicker
+        | Mode::TeamPrompt
         | Mode::Palette
         | Mode::Detail
         | Mode::Normal => item_action(state, action, &LIST_KEYS),
@@ -290,7 +298,7 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
 
 /// The features' keys on the list and the detail, in the order they are asked: the reading
 /// keys first (they end a pane's type-ahead before any action).
-const LIST_KEYS: [Keys; 7] = [
+const LIST_KEYS: [Keys; 8] = [
     reading::on_action,
     top_issues::on_action,
     insight::on_action,
@@ -298,10 +306,11 @@ const LIST_KEYS: [Keys; 7] = [
     triage::on_action,
     views::on_action,
     similar::on_action,
+    team::on_action,
 ];
 
 /// The same on the grouped view, its own keys first.
-const GROUPED_KEYS: [Keys; 7] = [
+const GROUPED_KEYS: [Keys; 8] = [
     insight::on_action,
     reading::on_action,
     top_issues::on_action,
@@ -309,6 +318,7 @@ const GROUPED_KEYS: [Keys; 7] = [
     triage::on_action,
     views::on_action,
     similar::on_action,
+    team::on_action,
 ];
 
 /// An action on the list, the panes or the detail: a key that changes the view leaves a

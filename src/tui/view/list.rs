@@ -27,8 +27,20 @@ const APP_MAX_CELLS: usize = 40;
 /// On a narrow list: enough for `android` after a cut name (`Ni… · android`).
 const APP_NARROW_CELLS: usize = 14;
 
+/// The OWNER column's cells on wide lists, and from [`OWNER_FROM`] cells (a name's first three
+/// letters and the glyphs); below that the column is the first to go.
+const OWNER_CELLS: usize = 10;
+const OWNER_NARROW_CELLS: usize = 5;
+const OWNER_FROM: usize = 96;
+
+/// Drawn before an owner's name when another member has the item open (also without colour).
+pub const LOOKING_GLYPH: &str = "◎";
+/// Drawn before an owner's name (or alone) while this member's change waits to be sent.
+pub const PENDING_GLYPH: &str = "~";
+
 /// Column widths in cells.
 struct Columns {
+    owner: usize,
     status: usize,
     app: usize,
     tags: usize,
@@ -41,7 +53,7 @@ impl Columns {
     fn message_left(&self) -> usize {
         5 + MARKS
             + 1
-            + [self.status, self.app, self.tags]
+            + [self.owner, self.status, self.app, self.tags]
                 .iter()
                 .filter(|c| **c > 0)
                 .map(|c| c + 1)
@@ -53,8 +65,14 @@ impl Columns {
     /// would say the same on every row; `app_cells`: the widest app cell (`Name · platform`) of
     /// the rows read. The APP column grows with the room, up to what its names need, and keeps
     /// the platform on narrow lists (`Nimb… · ios`) where the tags go first.
-    fn new(cells: usize, show_status: bool, one_app: bool, app_cells: usize) -> Self {
+    fn new(cells: usize, show_status: bool, one_app: bool, app_cells: usize, team: bool) -> Self {
         let status = if show_status { 9 } else { 0 };
+        let owner = match cells {
+            _ if !team => 0,
+            c if c >= 130 => OWNER_CELLS,
+            c if c >= OWNER_FROM => OWNER_NARROW_CELLS,
+            _ => 0,
+        };
         let wide = cells >= 110;
         let app = if one_app {
             0
@@ -71,12 +89,14 @@ impl Columns {
         let fixed = 5
             + MARKS
             + 1
+            + owner
             + status
             + app
             + tags
             + email
-            + [app, tags, email].iter().filter(|c| **c > 0).count();
+            + [owner, app, tags, email].iter().filter(|c| **c > 0).count();
         Self {
+            owner,
             status,
             app,
             tags,
@@ -130,7 +150,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
         .map(|r| width(r.app.as_deref().unwrap_or("—")))
         .max()
         .unwrap_or(0);
-    let columns = Columns::new(cells, show_status, one_app, app_cells);
+    let columns = Columns::new(cells, show_status, one_app, app_cells, state.team.is_some());
     frame.render_widget(header_line(&columns, theme), header);
     // A key set marks the words its likeness was measured on.
     let highlights = match &state.similar.shown {
@@ -311,6 +331,7 @@ fn header_line(columns: &Columns, theme: Theme) -> Line<'static> {
     let mut text = fit("AGE", 5);
     text.push_str(&fit("", MARKS + 1));
     for (title, cells) in [
+        ("OWNER", columns.owner),
         ("STATUS", columns.status),
         ("APP", columns.app),
         ("TAGS", columns.tags),
@@ -352,6 +373,10 @@ fn draw_row(
     let triage = state.triage.overlay.get(&row.id).unwrap_or(&untouched);
     let marks = crate::tui::triage::glyphs(triage, state.now);
     line.piece("", &marks, Cut::Fit(MARKS), " ", theme.accent());
+    if columns.owner > 0 {
+        let (owner, style) = owner_cell(state, &row.id, theme);
+        line.piece("", &owner, Cut::Fit(columns.owner), " ", style);
+    }
     if columns.status > 0 {
         let status = &*row.status;
         let shown = if status == state.view.listed() {
@@ -401,6 +426,32 @@ fn draw_row(
             theme.dim(),
         );
     }
+}
+
+/// The OWNER cell: `◎` when another member has the item open, `~` while this member's change
+/// waits to be sent, then the owner's name (yours in the accent colour).
+fn owner_cell(state: &AppState, id: &str, theme: Theme) -> (String, Style) {
+    let mut text = String::new();
+    if state
+        .team
+        .as_ref()
+        .is_some_and(|team| !team.looking_at(id).is_empty())
+    {
+        text.push_str(LOOKING_GLYPH);
+    }
+    let shown = state.triage.overlay.team(id);
+    if shown.is_some_and(|s| s.pending) {
+        text.push_str(PENDING_GLYPH);
+    }
+    let owner = shown.and_then(|s| s.owner_shown.as_ref());
+    if let Some(owner) = owner {
+        text.push_str(owner);
+    }
+    let mine = shown
+        .and_then(|s| s.owner.as_deref())
+        .zip(state.team.as_ref())
+        .is_some_and(|(owner, team)| owner == team.member);
+    (text, if mine { theme.accent() } else { theme.dim() })
 }
 
 /// What follows the last row: loading, the end, or the error.

@@ -10,6 +10,7 @@ mod list;
 mod panes;
 mod popup;
 mod status_bar;
+mod team;
 pub mod theme;
 mod triage;
 // The view bar and the command palette.
@@ -90,6 +91,7 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     palette::render(frame, main, state, keymap, theme); // The `:` palette
     acting::render_picker(frame, main, state, theme);
     insight::render_picker(frame, main, state, theme); // The `=` picker
+    team::render_prompt(frame, main, state, theme); // `a` take over, `A`, `L`
     // The Top issues screen over the content.
     if let Some(screen) = &state.top_issues {
         // The view's size, for "the newest 100,000 of N".

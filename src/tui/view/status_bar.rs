@@ -136,6 +136,9 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
         parts.push(Part::new(text, theme.accent(), Side::Left, 74));
     }
     parts.push(freshness(state, theme));
+    if let Some(part) = team_part(state, theme) {
+        parts.push(part);
+    }
     if state.live {
         let live = format!("live: {} arrived", state.arrivals);
         parts.push(Part::new(live, theme.good(), Side::Left, 45));
@@ -154,6 +157,26 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
         parts.push(Part::new(text, style, Side::Left, priority).cuttable(comfort));
     }
     parts
+}
+
+/// The team's link: `team: 3 online`, `team offline · 4 pending`, with what waits to be sent.
+fn team_part(state: &AppState, theme: Theme) -> Option<Part> {
+    use crate::tui::team::Link;
+    let team = state.team.as_ref()?;
+    let pending = match team.pending {
+        0 => String::new(),
+        n => format!(" · {n} pending"),
+    };
+    let (text, style) = match &team.link {
+        Link::Connecting => (format!("team: connecting…{pending}"), theme.dim()),
+        Link::Online => (
+            format!("team: {} online{pending}", team.online()),
+            theme.good(),
+        ),
+        Link::Offline(_) => (format!("team offline{pending}"), theme.warn()),
+        Link::Refused(_) => (format!("team refused{pending}"), theme.error()),
+    };
+    Some(Part::new(text, style, Side::Left, 73))
 }
 
 /// How fresh the listed status is: offline (with the last sync), as of when, or never synced.

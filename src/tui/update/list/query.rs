@@ -165,12 +165,14 @@ fn apply(state: &mut AppState, data: ViewData, in_flight: InFlight, held: Held) 
     }
     list.window = data.window;
     let rows = std::mem::take(&mut list.window.triage);
+    let team = std::mem::take(&mut list.window.team);
     let len = list.keys.len();
     let open = state.detail.as_ref().map(|d| d.id.as_str());
     state
         .triage
         .overlay
         .queried(data.triage.unseen, len, rows, open);
+    state.triage.overlay.team_read(team, true);
     let list = &mut state.list;
     // A rows read still in flight was asked for the keys just replaced: its rows would land in
     // other items' places.
@@ -239,8 +241,10 @@ pub(in crate::tui::update) fn rows_loaded(
                 .count();
             window.rows.truncate(matching);
             let rows = std::mem::take(&mut window.triage);
+            let team = std::mem::take(&mut window.team);
             let open = state.detail.as_ref().map(|d| d.id.as_str());
             state.triage.overlay.rows_read(rows, open);
+            state.triage.overlay.team_read(team, false);
             state.list.window = window;
             if state.list.open_when_loaded && state.selected_row().is_some() {
                 return crate::tui::update::detail::open(state);

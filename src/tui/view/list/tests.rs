@@ -24,6 +24,33 @@ fn reference_row_line(
     )];
     let marks = crate::tui::triage::glyphs(&state.triage.overlay.shown(&row.id), state.now);
     spans.push(Span::styled(fit(&marks, MARKS) + " ", theme.accent()));
+    if columns.owner > 0 {
+        // The rule: ◎ when another member looks, ~ while a change waits, then the owner; the
+        // accent for this member's own items.
+        let team = state.team.as_ref().unwrap();
+        let shown = state
+            .triage
+            .overlay
+            .team(&row.id)
+            .cloned()
+            .unwrap_or_default();
+        let looking = team
+            .present
+            .iter()
+            .any(|p| p.member != team.member && p.item.as_deref() == Some(&*row.id));
+        let text = format!(
+            "{}{}{}",
+            if looking { "◎" } else { "" },
+            if shown.pending { "~" } else { "" },
+            crate::text::sanitize_line(shown.owner.as_deref().unwrap_or(""))
+        );
+        let style = if shown.owner.as_deref() == Some(team.member.as_str()) {
+            theme.accent()
+        } else {
+            theme.dim()
+        };
+        spans.push(Span::styled(fit(&text, columns.owner) + " ", style));
+    }
     if columns.status > 0 {
         let status = &*row.status;
         let shown = if status == state.view.listed() {
@@ -136,7 +163,7 @@ fn rows_are_drawn_exactly_as_the_line_of_spans() {
         for cells in [8, 39, 69, 70, 84, 109, 110, 150, 198] {
             let rect = Rect::new(2, 0, cells, 1);
             for show_status in [false, true] {
-                let columns = Columns::new(usize::from(cells), show_status, false, 26);
+                let columns = Columns::new(usize::from(cells), show_status, false, 26, false);
                 for selected in [
                     None,
                     Some(theme.selected(true)),
@@ -173,7 +200,7 @@ fn thousands_are_grouped() {
 #[test]
 fn the_platform_is_never_the_part_cut_and_one_app_drops_the_column() {
     let state = state();
-    let columns = Columns::new(120, false, false, 26);
+    let columns = Columns::new(120, false, false, 26, false);
     let row = &state.list.window.rows[0];
     let rect = Rect::new(0, 0, 120, 1);
     let buf = draw(rect, None, |buf| {
@@ -181,8 +208,8 @@ fn the_platform_is_never_the_part_cut_and_one_app_drops_the_column() {
     });
     let text: String = (0..120).map(|x| buf[(x, 0)].symbol().to_owned()).collect();
     assert!(text.contains("Nimbus Notes fo… · ios "), "{text}");
-    assert_eq!(Columns::new(120, false, true, 26).app, 0);
-    assert!(Columns::new(120, false, true, 26).message > columns.message);
+    assert_eq!(Columns::new(120, false, true, 26, false).app, 0);
+    assert!(Columns::new(120, false, true, 26, false).message > columns.message);
 }
 
 #[test]
@@ -227,17 +254,83 @@ fn the_app_column_keeps_the_platform_when_narrow_and_grows_when_wide() {
             .map(|x| buf[(x, 0)].symbol().to_owned())
             .collect::<String>()
     };
-    let narrow = Columns::new(54, false, false, 26);
+    let narrow = Columns::new(54, false, false, 26, false);
     assert_eq!((narrow.app, narrow.tags), (APP_NARROW_CELLS, 0));
     assert!(
         text_of(54, &narrow).contains("… · ios "),
         "{}",
         text_of(54, &narrow)
     );
-    let wide = Columns::new(198, false, false, 26);
+    let wide = Columns::new(198, false, false, 26, false);
     assert_eq!(wide.app, 26, "as wide as the widest name, no wider");
     assert!(text_of(198, &wide).contains("Nimbus Notes for iOS · ios "));
-    assert_eq!(Columns::new(198, false, false, 70).app, APP_MAX_CELLS);
-    assert_eq!(Columns::new(120, false, false, 70).app, APP_CELLS);
-    assert_eq!(Columns::new(30, false, false, 26).app, 0);
+    assert_eq!(
+        Columns::new(198, false, false, 70, false).app,
+        APP_MAX_CELLS
+    );
+    assert_eq!(Columns::new(120, false, false, 70, false).app, APP_CELLS);
+    assert_eq!(Columns::new(30, false, false, 26, false).app, 0);
+}
+
+/// With a team: the OWNER column (◎ another member looking, ~ a change waiting, the owner,
+/// this member's own in the accent) from 96 cells, drawn as the line of spans would be, and
+/// a teammate's hostile name inert.
+#[test]
+fn the_owner_column_is_drawn_exactly_as_the_line_of_spans() {
+    use crate::team_sync::SharedState;
+    use crate::tui::team::{TeamShown, TeamState};
+    let mut state = state();
+    let mut team = TeamState::new("ana");
+    team.set_present(vec![crate::team::Presence {
+        member: "bo".to_owned(),
+        item_id: Some(state.list.window.rows[3].id.to_string()),
+    }]);
+    state.team = Some(team);
+    let owners = [
+        Some("ana"),
+        Some("bo\u{1b}[2Jx"),
+        None,
+        Some("cyrille-the-long"),
+    ];
+    let shown = state
+        .list
+        .window
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(n, row)| {
+            let shared = SharedState {
+                item_id: row.id.to_string(),
+                owner: owners[n % 4].map(str::to_owned),
+                labels: Vec::new(),
+                pending: n % 3 == 0,
+            };
+            (row.id.to_string(), TeamShown::from(shared))
+        })
+        .collect();
+    state.triage.overlay.team_read(shown, true);
+    assert_eq!(Columns::new(95, false, false, 26, true).owner, 0);
+    for color in [true, false] {
+        let theme = Theme::new(color);
+        for cells in [96, 129, 130, 198] {
+            let rect = Rect::new(2, 0, cells, 1);
+            let columns = Columns::new(usize::from(cells), false, false, 26, true);
+            assert!(columns.owner > 0);
+            for row in &state.list.window.rows[..8] {
+                let ours = draw(rect, None, |buf| {
+                    draw_row(buf, rect, &state, (row, false), &columns, theme);
+                });
+                let reference = draw(rect, None, |buf| {
+                    reference_row_line(&state, row, &columns, theme).render(rect, buf);
+                });
+                assert_eq!(ours, reference, "{:?} in {cells} cells", row.id);
+                let text: String = ours
+                    .content()
+                    .iter()
+                    .map(ratatui::buffer::Cell::symbol)
+                    .collect();
+                assert!(!text.contains('\u{1b}'), "{text}");
+            }
+        }
+    }
 }

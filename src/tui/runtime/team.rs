@@ -1,0 +1,47 @@
+//! The team's work in the inbox: a change recorded in the outbox on the writes' thread (in
+//! order with the triage writes, answered once committed, so nothing shows as made before it
+//! is durable), and the live link started beside the loop, its news passed on as messages.
+
+use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
+
+use super::reads::Task;
+use crate::store::Shared;
+use crate::team_sync::live::{Ask, LiveSettings, live};
+use crate::tui::action::Msg;
+use crate::tui::effect::Effect;
+
+/// The outbox write an effect asks for; `None` for other effects.
+#[must_use]
+pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
+    let Effect::TeamRecord { changes, at } = effect else {
+        return None;
+    };
+    let store = store.clone();
+    Some(Box::new(move || {
+        let result = store
+            .write(|s| crate::team_sync::record_in(s, &changes, at))
+            .map(|ids| ids.len())
+            .map_err(|e| e.to_string());
+        Msg::TeamRecorded(result)
+    }))
+}
+
+/// Starts the live link on `store`; its news arrive on `tx`. The returned sender takes the
+/// inbox's asks; the link ends when it is dropped.
+pub fn start(
+    settings: LiveSettings,
+    store: Shared,
+    tx: UnboundedSender<Msg>,
+) -> UnboundedSender<Ask> {
+    let (asks, ask_rx) = unbounded_channel();
+    let (news_tx, mut news) = unbounded_channel();
+    tokio::spawn(live(settings, store, ask_rx, news_tx));
+    tokio::spawn(async move {
+        while let Some(news) = news.recv().await {
+            if tx.send(Msg::Team(news)).is_err() {
+                break;
+            }
+        }
+    });
+    asks
+}
