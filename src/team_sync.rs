@@ -171,11 +171,12 @@ pub async fn catch_up(
 /// The store could not write them: none was recorded.
 pub async fn record(
     store: &Shared,
+    member: &str,
     changes: &[(String, Change)],
     now: Timestamp,
 ) -> Result<Vec<String>, TeamSyncError> {
-    let changes = changes.to_vec();
-    Ok(blocking(store, move |s| record_in(s, &changes, now)).await??)
+    let (member, changes) = (member.to_owned(), changes.to_vec());
+    Ok(blocking(store, move |s| record_in(s, &member, &changes, now)).await??)
 }
 
 /// [`record`] on a store at hand (a thread that may block).
@@ -184,6 +185,7 @@ pub async fn record(
 /// The store could not write them: none was recorded.
 pub fn record_in(
     store: &mut crate::store::Store,
+    member: &str,
     changes: &[(String, Change)],
     now: Timestamp,
 ) -> Result<Vec<String>, StoreError> {
@@ -193,6 +195,7 @@ pub fn record_in(
             event_id: uuid::Uuid::new_v4().to_string(),
             item_id: item_id.clone(),
             change: serde_json::to_string(change).unwrap_or_default(),
+            member: member.to_owned(),
             made_at: now,
         })
         .collect();
@@ -287,38 +290,28 @@ pub struct SharedState {
     pub pending: bool,
 }
 
-/// The shared states of `item_ids` (in that order), as `member` sees them.
+/// The shared states of `item_ids` (in that order), as this store's member sees them.
 ///
 /// # Errors
 /// The store could not be read.
 pub async fn shared_states(
     store: &Shared,
     item_ids: Vec<String>,
-    member: String,
 ) -> Result<Vec<SharedState>, TeamSyncError> {
-    blocking(store, move |s| states_as(s, &item_ids, &member))
+    blocking(store, move |s| states_now(s, &item_ids))
         .await?
         .map_err(TeamSyncError::from)
 }
 
 /// The shared states of `item_ids` (in that order) as this store's member sees them: the
-/// replica's, with the outbox laid over. Items the team never touched have no owner and no
-/// label; without a replica, only the outbox says anything.
+/// replica's, with the outbox laid over (each change as its member made it). Items the team
+/// never touched have no owner and no label; without a replica, only the outbox says anything.
 ///
 /// # Errors
 /// The store could not be read.
 pub fn states_now(
     store: &crate::store::Store,
     item_ids: &[String],
-) -> Result<Vec<SharedState>, StoreError> {
-    let member = store.team_replica()?.map(|r| r.member).unwrap_or_default();
-    states_as(store, item_ids, &member)
-}
-
-fn states_as(
-    store: &crate::store::Store,
-    item_ids: &[String],
-    member: &str,
 ) -> Result<Vec<SharedState>, StoreError> {
     let known: BTreeMap<String, TeamItemRecord> = store
         .team_items(item_ids)?
@@ -339,7 +332,7 @@ fn states_as(
             }
             for entry in outbox.iter().filter(|e| &e.item_id == id) {
                 if let Ok(change) = serde_json::from_str::<Change>(&entry.change) {
-                    lay_over(&mut state, &change, member);
+                    lay_over(&mut state, &change, &entry.member);
                 }
             }
             state

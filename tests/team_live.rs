@@ -50,6 +50,7 @@ fn store_of(project: &str) -> Shared {
 }
 
 struct Member {
+    role: String,
     store: Shared,
     asks: UnboundedSender<Ask>,
     news: UnboundedReceiver<News>,
@@ -67,8 +68,14 @@ fn link(url: TeamUrl, store: Shared, poll: Duration, listen: bool) -> Member {
         retry: Duration::from_millis(100),
         clock: feedback_inbox::clock::system(),
     };
+    let member = settings.url.role().unwrap_or_default().to_owned();
     tokio::spawn(live(settings, store.clone(), ask_rx, news_tx));
-    Member { store, asks, news }
+    Member {
+        role: member,
+        store,
+        asks,
+        news,
+    }
 }
 
 impl Member {
@@ -89,6 +96,7 @@ impl Member {
     async fn record(&self, item: &str, change: Change) {
         team_sync::record(
             &self.store,
+            &self.role,
             &[(item.to_owned(), change)],
             jiff::Timestamp::now(),
         )

@@ -290,15 +290,14 @@ pub async fn act(args: &Args, act: Act<'_>, out: &mut dyn Write) -> Result<(), C
         Act::Label(a) => (label_words(&a.words)?.other, a.format),
     };
     let me = url.role().unwrap_or_default().to_owned();
-    let seen = team_sync::shared_states(&store, ids.clone(), me.clone()).await?;
+    let seen = team_sync::shared_states(&store, ids.clone()).await?;
     let changes: Vec<(String, Change)> = seen
         .iter()
         .map(|state| Ok((state.item_id.clone(), change_for(act, state, &me)?)))
         .collect::<Result<_, CliError>>()?;
-    let event_ids = team_sync::record(&store, &changes, Timestamp::now()).await?;
+    let event_ids = team_sync::record(&store, &me, &changes, Timestamp::now()).await?;
     let (team, sent) = connected(&url, &settings, &store).await?;
-    let me = team.as_ref().map_or(me, |t| t.member().to_owned());
-    let after = team_sync::shared_states(&store, ids.clone(), me).await?;
+    let after = team_sync::shared_states(&store, ids.clone()).await?;
     let mut lost = 0;
     let mut reports = Vec::new();
     for ((event_id, state), (item_id, _)) in event_ids.iter().zip(&after).zip(&changes) {

@@ -333,6 +333,7 @@ CREATE TABLE team_outbox (
   event_id TEXT NOT NULL UNIQUE,
   item_id TEXT NOT NULL,
   change TEXT NOT NULL,
+  member TEXT NOT NULL,
   made_at INTEGER NOT NULL
 );
 CREATE TABLE team_lost (

@@ -75,6 +75,8 @@ pub struct OutboxEntry {
     pub item_id: String,
     /// The change, as the team's module wrote it.
     pub change: String,
+    /// The member who made it (shown as its owner while it waits, for a claim).
+    pub member: String,
     pub made_at: Timestamp,
 }
 
@@ -293,14 +295,15 @@ impl Store {
     pub fn team_outbox_push(&mut self, entries: &[OutboxEntry]) -> Result<(), StoreError> {
         self.transact(|tx| {
             let mut insert = tx.prepare_cached(
-                "INSERT INTO team_outbox (event_id, item_id, change, made_at)
-                 VALUES (?1, ?2, ?3, ?4) ON CONFLICT (event_id) DO NOTHING",
+                "INSERT INTO team_outbox (event_id, item_id, change, member, made_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (event_id) DO NOTHING",
             )?;
             for e in entries {
                 insert.execute(params![
                     e.event_id,
                     e.item_id,
                     e.change,
+                    e.member,
                     e.made_at.as_microsecond()
                 ])?;
             }
@@ -314,14 +317,15 @@ impl Store {
         let read = || -> rusqlite::Result<Vec<OutboxEntry>> {
             self.conn
                 .prepare_cached(
-                    "SELECT event_id, item_id, change, made_at FROM team_outbox ORDER BY n",
+                    "SELECT event_id, item_id, change, member, made_at FROM team_outbox ORDER BY n",
                 )?
                 .query_map([], |r| {
                     Ok(OutboxEntry {
                         event_id: r.get(0)?,
                         item_id: r.get(1)?,
                         change: r.get(2)?,
-                        made_at: micros(r.get(3)?).unwrap_or_default(),
+                        member: r.get(3)?,
+                        made_at: micros(r.get(4)?).unwrap_or_default(),
                     })
                 })?
                 .collect()
@@ -507,6 +511,7 @@ mod tests {
             event_id: id.to_owned(),
             item_id: item.to_owned(),
             change: r#"{"claim":null}"#.to_owned(),
+            member: "ana".to_owned(),
             made_at: at(5),
         };
         store
@@ -548,6 +553,7 @@ mod tests {
                 event_id: "e1".to_owned(),
                 item_id: "fb_1".to_owned(),
                 change: "{}".to_owned(),
+                member: "ana".to_owned(),
                 made_at: at(2),
             }])
             .unwrap();

@@ -152,6 +152,8 @@ pub enum Effect {
     // The team.
     /// Record these changes in the team's outbox, in order; answered by `Msg::TeamRecorded`.
     TeamRecord {
+        /// The member making them.
+        member: String,
         changes: Vec<(String, crate::team::Change)>,
         at: Timestamp,
     },

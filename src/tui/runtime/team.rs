@@ -13,13 +13,18 @@ use crate::tui::effect::Effect;
 /// The outbox write an effect asks for; `None` for other effects.
 #[must_use]
 pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
-    let Effect::TeamRecord { changes, at } = effect else {
+    let Effect::TeamRecord {
+        member,
+        changes,
+        at,
+    } = effect
+    else {
         return None;
     };
     let store = store.clone();
     Some(Box::new(move || {
         let result = store
-            .write(|s| crate::team_sync::record_in(s, &changes, at))
+            .write(|s| crate::team_sync::record_in(s, &member, &changes, at))
             .map(|ids| ids.len())
             .map_err(|e| e.to_string());
         Msg::TeamRecorded(result)
@@ -28,6 +33,7 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
 
 /// Starts the live link on `store`; its news arrive on `tx`. The returned sender takes the
 /// inbox's asks; the link ends when it is dropped.
+#[must_use]
 pub fn start(
     settings: LiveSettings,
     store: Shared,

@@ -138,6 +138,7 @@ fn record(state: &mut AppState, changes: Vec<(String, Change)>) -> Vec<Effect> {
     let what = describe(&changes);
     info(state, what);
     vec![Effect::TeamRecord {
+        member: member(state),
         changes,
         at: state.now,
     }]

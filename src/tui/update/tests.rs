@@ -26,6 +26,7 @@ mod reading_panes;
 mod search;
 mod similar;
 mod sync;
+mod team;
 mod triage;
 mod triage_more;
 // Saved views and the command palette.

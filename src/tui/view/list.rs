@@ -31,7 +31,8 @@ const APP_NARROW_CELLS: usize = 14;
 /// letters and the glyphs); below that the column is the first to go.
 const OWNER_CELLS: usize = 10;
 const OWNER_NARROW_CELLS: usize = 5;
-const OWNER_FROM: usize = 96;
+const OWNER_FROM: usize = 86;
+const OWNER_WIDE_FROM: usize = 120;
 
 /// Drawn before an owner's name when another member has the item open (also without colour).
 pub const LOOKING_GLYPH: &str = "◎";
@@ -69,7 +70,7 @@ impl Columns {
         let status = if show_status { 9 } else { 0 };
         let owner = match cells {
             _ if !team => 0,
-            c if c >= 130 => OWNER_CELLS,
+            c if c >= OWNER_WIDE_FROM => OWNER_CELLS,
             c if c >= OWNER_FROM => OWNER_NARROW_CELLS,
             _ => 0,
         };

@@ -12,6 +12,7 @@ use super::theme::Theme;
 use crate::text::Clean;
 use crate::tui::state::AppState;
 use crate::tui::team::Prompt;
+use crate::width::fit;
 
 /// The open prompt of a team key, centred over `area`.
 pub fn render_prompt(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
@@ -85,8 +86,8 @@ fn count(items: usize) -> String {
     }
 }
 
-/// The team's lines about item `id`: `Owner: ana · labels: crash, ios`, and who else has it
-/// open; none without a team.
+/// The team's lines about item `id`, under the detail's triage: its owner (and a change of
+/// this member's waiting to be sent), its labels, who else has it open; none without a team.
 #[must_use]
 pub fn item_lines(state: &AppState, id: &str, theme: Theme) -> Vec<Line<'static>> {
     let Some(team) = &state.team else {
@@ -97,29 +98,32 @@ pub fn item_lines(state: &AppState, id: &str, theme: Theme) -> Vec<Line<'static>
         .and_then(|s| s.owner_shown.clone())
         .unwrap_or_else(|| Clean::fixed("nobody"));
     let mut spans = vec![
-        Span::styled("Owner: ", theme.dim()),
+        Span::styled(fit("Owner", 10), theme.header()),
         Span::styled(owner.to_string(), theme.accent()),
     ];
-    if let Some(labels) = shown.map(|s| &s.labels).filter(|l| !l.is_empty()) {
-        spans.push(Span::styled(" · labels: ", theme.dim()));
-        spans.push(Span::raw(labels.to_string()));
-    }
     if shown.is_some_and(|s| s.pending) {
-        spans.push(Span::styled(" · pending (not sent yet)", theme.warn()));
+        spans.push(Span::styled(" · ~ pending (not sent yet)", theme.warn()));
     }
     let mut lines = vec![Line::from(spans)];
+    if let Some(labels) = shown.map(|s| &s.labels).filter(|l| !l.is_empty()) {
+        lines.push(Line::from(vec![
+            Span::styled(fit("Labels", 10), theme.header()),
+            Span::raw(labels.to_string()),
+        ]));
+    }
     let looking = team.looking_at(id);
     if !looking.is_empty() {
         let names: Vec<&str> = looking.iter().map(|c| c.as_str()).collect();
         let verb = if names.len() == 1 { "is" } else { "are" };
-        lines.push(Line::styled(
-            format!(
-                "{} {} {verb} looking at this",
-                super::list::LOOKING_GLYPH,
-                names.join(", ")
-            ),
-            theme.warn(),
-        ));
+        let text = format!(
+            "{} {} {verb} looking at this",
+            super::list::LOOKING_GLYPH,
+            names.join(", ")
+        );
+        lines.push(Line::from(vec![
+            Span::styled(fit("Looking", 10), theme.header()),
+            Span::styled(text, theme.warn()),
+        ]));
     }
     lines
 }

@@ -273,7 +273,7 @@ fn the_app_column_keeps_the_platform_when_narrow_and_grows_when_wide() {
 }
 
 /// With a team: the OWNER column (◎ another member looking, ~ a change waiting, the owner,
-/// this member's own in the accent) from 96 cells, drawn as the line of spans would be, and
+/// this member's own in the accent) from 86 cells, drawn as the line of spans would be, and
 /// a teammate's hostile name inert.
 #[test]
 fn the_owner_column_is_drawn_exactly_as_the_line_of_spans() {
@@ -309,10 +309,10 @@ fn the_owner_column_is_drawn_exactly_as_the_line_of_spans() {
         })
         .collect();
     state.triage.overlay.team_read(shown, true);
-    assert_eq!(Columns::new(95, false, false, 26, true).owner, 0);
+    assert_eq!(Columns::new(85, false, false, 26, true).owner, 0);
     for color in [true, false] {
         let theme = Theme::new(color);
-        for cells in [96, 129, 130, 198] {
+        for cells in [86, 119, 120, 198] {
             let rect = Rect::new(2, 0, cells, 1);
             let columns = Columns::new(usize::from(cells), false, false, 26, true);
             assert!(columns.owner > 0);
