@@ -1,0 +1,344 @@
+//! The team over a real PostgreSQL (`FEEDBACK_TEST_PG`, else 127.0.0.1:5432 as `postgres`; the
+//! bench says so and does nothing without one), in a database of its own, dropped at the end:
+//!
+//! - `notify`: a claim recorded in one member's store until the other member's link has it in
+//!   its store (sent, committed, hinted through `NOTIFY`, read, stored): what a teammate waits
+//!   for before the change is on their screen.
+//! - `catch_up_100k`: a member away for 100,000 events catches up into an empty store.
+//! - `members_20` (printed once, not sampled): 20 members each making `TEAM_BENCH_ACTIONS`
+//!   changes (default 300) as fast as their links send them, a fifth of them claims of items
+//!   every member races for: events per second the database sustained, its CPU time, and
+//!   that nothing was lost or doubled and every raced item has one owner.
+#![allow(clippy::unwrap_used)]
+
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use feedback_inbox::store::{Shared, Store};
+use feedback_inbox::team::{self, AddedMember, Change, TeamUrl};
+use feedback_inbox::team_sync::live::{Ask, LiveSettings, News, live};
+use feedback_inbox::team_sync::{self};
+use tokio::runtime::Runtime;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+
+fn admin_url() -> TeamUrl {
+    std::env::var("FEEDBACK_TEST_PG")
+        .unwrap_or_else(|_| "host=127.0.0.1 port=5432 user=postgres dbname=postgres".to_owned())
+        .parse()
+        .unwrap()
+}
+
+/// A fresh database with the team `bench` of `members` members; their URLs.
+async fn team_db(name: &str, members: usize) -> Option<(TeamUrl, Vec<TeamUrl>)> {
+    let server = admin_url();
+    let Ok(client) = team::connect(&server).await else {
+        eprintln!("team bench skipped: no PostgreSQL at {}", server.describe());
+        return None;
+    };
+    client
+        .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE); CREATE DATABASE {name}"))
+        .await
+        .unwrap();
+    let admin = server.with_database(name);
+    let mut admin_client = team::connect(&admin).await.unwrap();
+    team::create_team(&mut admin_client, "bench").await.unwrap();
+    let mut urls = Vec::new();
+    for n in 0..members {
+        let role = format!("{name}_m{n}");
+        client
+            .batch_execute(&format!("DROP ROLE IF EXISTS {role}"))
+            .await
+            .unwrap();
+        let AddedMember::Created { password } = team::add_member(&mut admin_client, "bench", &role)
+            .await
+            .unwrap()
+        else {
+            panic!("the role existed");
+        };
+        urls.push(admin.as_role(&role, Some(&password)));
+    }
+    Some((admin, urls))
+}
+
+async fn drop_db(name: &str, members: usize) {
+    let client = team::connect(&admin_url()).await.unwrap();
+    client
+        .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        .await
+        .unwrap();
+    for n in 0..members {
+        client
+            .batch_execute(&format!("DROP ROLE IF EXISTS {name}_m{n}"))
+            .await
+            .unwrap();
+    }
+}
+
+struct Link {
+    role: String,
+    store: Shared,
+    asks: UnboundedSender<Ask>,
+    news: UnboundedReceiver<News>,
+}
+
+fn link(url: &TeamUrl, poll: Duration) -> Link {
+    let store = Shared::new(Store::open_memory().unwrap()).unwrap();
+    let (asks, ask_rx) = unbounded_channel();
+    let (news_tx, news) = unbounded_channel();
+    let settings = LiveSettings {
+        url: url.clone(),
+        team: None,
+        poll,
+        listen: true,
+        retry: Duration::from_millis(100),
+        clock: feedback_inbox::clock::system(),
+    };
+    tokio::spawn(live(settings, store.clone(), ask_rx, news_tx));
+    Link {
+        role: url.role().unwrap().to_owned(),
+        store,
+        asks,
+        news,
+    }
+}
+
+impl Link {
+    async fn until(&mut self, mut wanted: impl FnMut(&News) -> bool) {
+        loop {
+            let news = tokio::time::timeout(Duration::from_secs(30), self.news.recv())
+                .await
+                .unwrap()
+                .unwrap();
+            if wanted(&news) {
+                return;
+            }
+        }
+    }
+
+    async fn record(&self, changes: &[(String, Change)]) {
+        team_sync::record(&self.store, &self.role, changes, jiff::Timestamp::now())
+            .await
+            .unwrap();
+        self.asks.send(Ask::Send).unwrap();
+    }
+}
+
+fn notify(c: &mut Criterion, rt: &Runtime) {
+    let Some((_, urls)) = rt.block_on(team_db("fi_bench_notify", 2)) else {
+        return;
+    };
+    let hour = Duration::from_secs(3600);
+    let (mut ana, mut bo) = rt.block_on(async {
+        let mut ana = link(&urls[0], hour);
+        let mut bo = link(&urls[1], hour);
+        ana.until(|n| matches!(n, News::Connected { .. })).await;
+        bo.until(|n| matches!(n, News::Connected { .. })).await;
+        (ana, bo)
+    });
+    let mut n = 0_u64;
+    c.bench_function("team/notify: a claim in one store until it is in the other's", |b| {
+        b.iter_custom(|iters| {
+            rt.block_on(async {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    n += 1;
+                    let started = Instant::now();
+                    ana.record(&[(format!("fb_{n}"), Change::Claim)]).await;
+                    bo.until(|news| matches!(news, News::Changed(_))).await;
+                    total += started.elapsed();
+                    // Ana's own news of the same change, before the next.
+                    while ana.news.try_recv().is_ok() {}
+                }
+                total
+            })
+        });
+    });
+    drop((ana, bo));
+    rt.block_on(drop_db("fi_bench_notify", 2));
+}
+
+fn catch_up(c: &mut Criterion, rt: &Runtime) {
+    const EVENTS: i64 = 100_000;
+    let Some((admin, urls)) = rt.block_on(team_db("fi_bench_catchup", 1)) else {
+        return;
+    };
+    rt.block_on(async {
+        let client = team::connect(&admin).await.unwrap();
+        let member = urls[0].role().unwrap().to_owned();
+        // 100 transactions of 1,000 events, over 10,000 items, each item's state beside them.
+        for chunk in 0..EVENTS / 1000 {
+            client
+                .execute(
+                    "INSERT INTO feedback_team.events (team_id, event_id, member, item_id, kind, body)
+                     SELECT 1, 'e' || g, $1::text::name, 'fb_' || (g % 10000), 'labels',
+                            jsonb_build_object('add', jsonb_build_array('l' || (g % 7)), 'remove', '[]'::jsonb)
+                     FROM generate_series($2::bigint, $2::bigint + 999) AS g",
+                    &[&member, &(chunk * 1000)],
+                )
+                .await
+                .unwrap();
+        }
+        client
+            .batch_execute(
+                "INSERT INTO feedback_team.items (team_id, item_id, labels, last_seq)
+                 SELECT 1, item_id, ARRAY['l1', 'l2'], max(seq) FROM feedback_team.events GROUP BY item_id",
+            )
+            .await
+            .unwrap();
+    });
+    let team = rt.block_on(team::Team::open(&urls[0], None)).unwrap();
+    let mut group = c.benchmark_group("team/catch_up");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(20));
+    group.bench_function("100,000 events into an empty store", |b| {
+        b.iter_custom(|iters| {
+            rt.block_on(async {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    let store = Shared::new(Store::open_memory().unwrap()).unwrap();
+                    team_sync::join(&team, &store).await.unwrap();
+                    let started = Instant::now();
+                    let caught_up = team_sync::catch_up(&team, &store, jiff::Timestamp::now)
+                        .await
+                        .unwrap();
+                    total += started.elapsed();
+                    assert_eq!(caught_up.events, usize::try_from(EVENTS).unwrap());
+                }
+                total
+            })
+        });
+    });
+    group.finish();
+    drop(team);
+    rt.block_on(drop_db("fi_bench_catchup", 1));
+}
+
+/// The database's CPU time so far (user + system of every backend), from `pg_stat_statements`
+/// when it is there, else `None`.
+async fn db_cpu(admin: &TeamUrl) -> Option<Duration> {
+    let client = team::connect(admin).await.ok()?;
+    let row = client
+        .query_one(
+            "SELECT sum(total_exec_time)::float8 FROM pg_stat_statements",
+            &[],
+        )
+        .await
+        .ok()?;
+    let ms: Option<f64> = row.get(0);
+    ms.map(|ms| Duration::from_secs_f64(ms / 1000.0))
+}
+
+fn members(rt: &Runtime) {
+    let actions: usize = std::env::var("TEAM_BENCH_ACTIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    let Some((admin, urls)) = rt.block_on(team_db("fi_bench_members", 20)) else {
+        return;
+    };
+    rt.block_on(async {
+        let cpu_before = db_cpu(&admin).await;
+        let mut links: Vec<Link> = urls.iter().map(|u| link(u, Duration::from_secs(5))).collect();
+        for l in &mut links {
+            l.until(|n| matches!(n, News::Connected { .. })).await;
+        }
+        let started = Instant::now();
+        let mut tasks = Vec::new();
+        for (m, l) in links.into_iter().enumerate() {
+            tasks.push(tokio::spawn(async move {
+                let mut l = l;
+                for a in 0..actions {
+                    let change = if a % 5 == 0 {
+                        // Every member races for the same items.
+                        (format!("race_{a}"), Change::Claim)
+                    } else {
+                        let label = format!("m{m}_{a}");
+                        (
+                            format!("own_{m}_{}", a % 50),
+                            Change::Labels {
+                                add: vec![label],
+                                remove: vec![],
+                            },
+                        )
+                    };
+                    l.record(&[change]).await;
+                }
+                // Until everything recorded has been answered.
+                loop {
+                    let waiting = l.store.read(|s| s.team_outbox().unwrap().len());
+                    if waiting == 0 {
+                        break;
+                    }
+                    l.until(|n| matches!(n, News::Sent(_))).await;
+                }
+                l
+            }));
+        }
+        let mut links = Vec::new();
+        for task in tasks {
+            links.push(task.await.unwrap());
+        }
+        let took = started.elapsed();
+        let client = team::connect(&admin).await.unwrap();
+        let events: i64 = client
+            .query_one("SELECT count(*) FROM feedback_team.events", &[])
+            .await
+            .unwrap()
+            .get(0);
+        let raced: i64 = client
+            .query_one(
+                "SELECT count(*) FROM feedback_team.items WHERE item_id LIKE 'race_%' AND owner IS NOT NULL",
+                &[],
+            )
+            .await
+            .unwrap()
+            .get(0);
+        let claims_won: i64 = client
+            .query_one(
+                "SELECT count(*) FROM feedback_team.events WHERE kind = 'claim'",
+                &[],
+            )
+            .await
+            .unwrap()
+            .get(0);
+        let lost: usize = links
+            .iter()
+            .map(|l| l.store.read(|s| s.team_lost().unwrap().len()))
+            .sum();
+        let races = actions.div_ceil(5);
+        let made = 20 * actions;
+        // Every change is an event, or a claim lost (and kept as lost): nothing vanished.
+        let accounted = usize::try_from(events).unwrap() + lost;
+        println!(
+            "team/members_20: {made} changes by 20 members in {took:.2?}: {:.0} events/s; \
+             {events} events stored, {lost} claims lost (reported), {accounted} accounted for; \
+             {raced} of {races} raced items owned, {claims_won} claims won",
+            events as f64 / took.as_secs_f64(),
+        );
+        assert_eq!(accounted, made, "a change lost or doubled");
+        assert_eq!(usize::try_from(raced).unwrap(), races);
+        assert_eq!(claims_won, raced, "a raced item with two winners");
+        match (cpu_before, db_cpu(&admin).await) {
+            (Some(before), Some(after)) => println!(
+                "team/members_20: the database spent {:.2?} executing statements",
+                after.saturating_sub(before)
+            ),
+            _ => println!("team/members_20: pg_stat_statements is not loaded: no CPU figure"),
+        }
+        drop(links);
+    });
+    rt.block_on(drop_db("fi_bench_members", 20));
+}
+
+fn benches(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    notify(c, &rt);
+    catch_up(c, &rt);
+    members(&rt);
+}
+
+criterion_group!(team_benches, benches);
+criterion_main!(team_benches);
