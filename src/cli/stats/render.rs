@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::StatsArgs;
 use crate::cli::CliError;
 use crate::cli::export::table_fit::{FittedTable, Spec, TableMode};
-use crate::cli::output::{TableFormat, csv_cell, terminal_safe_json};
+use crate::cli::output::{TableFormat, csv_cell, csv_record, terminal_safe_json};
 use crate::store::pivot::{Group, Pivot};
 use crate::store::search::Context;
 use crate::text::output::thousands;
@@ -161,7 +161,7 @@ fn table(
         .iter()
         .map(|row| row.iter().map(|cell| Clean::line(cell)).collect())
         .collect();
-    let title = sanitize_line(&pivot.by.name()).to_uppercase();
+    let title = Clean::line(&sanitize_line(&pivot.by.name()).to_uppercase());
     let widest = |i: usize, title: &str| {
         rows.iter()
             .map(|r| crate::width::width(&r[i]))
@@ -169,20 +169,27 @@ fn table(
             .max()
             .unwrap_or(0)
     };
-    let spec = |title: &str, preferred: usize, min: usize, rank: u8, whole: bool| Spec {
-        title: title.to_owned(),
+    let spec = |title: Clean, preferred: usize, min: usize, rank: u8, whole: bool| Spec {
+        title,
         preferred,
         min,
         rank,
         whole,
     };
     let days = pivot.groups.first().map_or(30, |g| g.daily.len());
+    let first = widest(0, &title).min(40);
     let specs = vec![
-        spec(&title, widest(0, &title).min(40), 8, u8::MAX, false),
-        spec("COUNT", count_cells, count_cells, u8::MAX, true),
-        spec("SHARE", 6, 6, 2, true),
-        spec("", BAR_CELLS, BAR_CELLS, 1, true),
-        spec("LAST 30 DAYS", days, days, 0, true),
+        spec(title, first, 8, u8::MAX, false),
+        spec(
+            Clean::fixed("COUNT"),
+            count_cells,
+            count_cells,
+            u8::MAX,
+            true,
+        ),
+        spec(Clean::fixed("SHARE"), 6, 6, 2, true),
+        spec(Clean::fixed(""), BAR_CELLS, BAR_CELLS, 1, true),
+        spec(Clean::fixed("LAST 30 DAYS"), days, days, 0, true),
     ];
     let table = FittedTable::from_specs(specs, Some(0), mode);
     table.header(out)?;
@@ -265,28 +272,28 @@ impl<'a> Json<'a> {
 fn csv(pivot: &Pivot, raw: bool, out: &mut dyn Write) -> Result<(), CliError> {
     let mut writer = csv::Writer::from_writer(&mut *out);
     let days = pivot.groups.first().map_or(30, |g| g.daily.len());
-    let mut header: Vec<String> = ["key", "label", "count", "share"].map(str::to_owned).into();
+    let mut header: Vec<Clean> = ["key", "label", "count", "share"].map(Clean::fixed).into();
     let mut day = pivot.first_day;
     for _ in 0..days {
-        header.push(day.to_string());
+        header.push(Clean::line(&day.to_string()));
         day = day.tomorrow().unwrap_or(day);
     }
-    writer.write_record(&header)?;
+    csv_record(&mut writer, &header)?;
     for g in &pivot.groups {
-        let cell = |text: &str| csv_cell(sanitize_line(text).into_owned(), raw);
+        let cell = |text: &str| csv_cell(Clean::line(text), raw);
         let mut record = vec![
             cell(g.key.as_deref().unwrap_or("(none)")),
             cell(g.label.as_deref().unwrap_or_default()),
-            g.count.to_string(),
-            format!("{:.4}", share(g, pivot.total)),
+            Clean::line(&g.count.to_string()),
+            Clean::line(&format!("{:.4}", share(g, pivot.total))),
         ];
         // A day not mirrored yet is an empty cell: its count is unknown.
         record.extend(
             held_days(&g.daily, pivot.held_from)
                 .into_iter()
-                .map(|n| n.map(|n| n.to_string()).unwrap_or_default()),
+                .map(|n| Clean::line(&n.map(|n| n.to_string()).unwrap_or_default())),
         );
-        writer.write_record(&record)?;
+        csv_record(&mut writer, &record)?;
     }
     writer.flush()?;
     Ok(())
