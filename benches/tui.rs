@@ -263,20 +263,24 @@ fn apply_answer(c: &mut Criterion) {
 // A frame with the trends panel open over a million-item view's trend (the draw is
 // what is measured: the trend is computed off the UI thread and cached in state).
 fn trends_frame(c: &mut Criterion) {
-    use feedback_inbox::store::pivot::{Growth, Trend};
+    use feedback_inbox::store::pivot::{Growth, Shown, Trend};
     use feedback_inbox::tui::insight::TrendsPanel;
     let items = 1_000_000;
     let mut state = state_with(items);
     // A million items over 30 days: about 33,000 a day, rising.
     let daily: Vec<u32> = (0..30u32).map(|d| 30_000 + d * 200).collect();
     let growing = (0..5u32)
-        .map(|n| Growth {
-            key: Some(format!("app-{n}")),
-            label: Some(format!("App number {n}")),
-            this_week: u64::from(40_000 - n * 5_000),
-            weekly_average: 10_000.0,
-            added: f64::from(30_000 - n * 5_000),
-            percent: Some(f64::from(300 - n * 50)),
+        .map(|n| {
+            let (key, label) = (format!("app-{n}"), format!("App number {n}"));
+            Growth {
+                text: Shown::of(Some(&key), Some(&label)),
+                key: Some(key),
+                label: Some(label),
+                this_week: u64::from(40_000 - n * 5_000),
+                weekly_average: 10_000.0,
+                added: f64::from(30_000 - n * 5_000),
+                percent: Some(f64::from(300 - n * 50)),
+            }
         })
         .collect();
     state.insight.trends = Some(TrendsPanel {

@@ -71,7 +71,7 @@ fn c_copies_the_markdown_block_through_osc52_and_pipe_sends_json_lines() {
     let stored = Store::open(&store).unwrap().detail(&id).unwrap().unwrap();
     assert!(stored.detail_at.is_some(), "fetched before the copy");
     let expected = markdown(&stored.to_detail(), false);
-    assert_eq!(copied, expected, "byte for byte");
+    assert_eq!(copied, expected.as_str(), "byte for byte");
     assert!(copied.starts_with("> ") && copied.contains(&format!("- **Feedback:** {id} (")));
 
     // Two items marked, piped to the configured command.

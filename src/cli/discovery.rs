@@ -11,10 +11,10 @@ use serde::Serialize;
 use super::CliError;
 use super::export::table_fit::{FittedTable, Spec, TableMode};
 use super::names::{Catalog, Kind, Resolver};
-use super::output::{TableFormat, csv_cell};
+use super::output::{TableFormat, csv_cell, csv_record};
 use super::scope::{ScopeArgs, helps};
 use crate::api::{App, Client, Project, ScopeQuery, Tag};
-use crate::text::{Clean, sanitize_line};
+use crate::text::Clean;
 
 #[derive(Debug, Clone, Args)]
 pub struct FormatArg {
@@ -61,12 +61,14 @@ pub async fn projects(
     ];
     write(out, args, &projects, &columns, |p: &Project| {
         vec![
-            p.id.clone(),
-            p.name.clone(),
-            p.slug.clone().unwrap_or_default(),
-            p.created_at
-                .map(super::output::short_time)
-                .unwrap_or_default(),
+            Clean::line(&p.id),
+            Clean::line(&p.name),
+            Clean::line(p.slug.as_deref().unwrap_or_default()),
+            Clean::line(
+                &p.created_at
+                    .map(super::output::short_time)
+                    .unwrap_or_default(),
+            ),
         ]
     })
 }
@@ -106,18 +108,18 @@ pub async fn apps(
         columns.push(whole("PROJECT_ID"));
     }
     write(out, &args.format, &apps, &columns, |a: &App| {
-        let opt = |v: Option<&str>| v.unwrap_or_default().to_owned();
-        let project_id = opt(a.project_id.as_deref());
+        let opt = |v: Option<&str>| Clean::line(v.unwrap_or_default());
+        let project_id = a.project_id.as_deref().unwrap_or_default();
         let mut row = vec![
-            a.id.clone(),
-            a.name.clone(),
+            Clean::line(&a.id),
+            Clean::line(&a.name),
             opt(a.platform.as_ref().map(crate::api::Platform::as_str)),
             opt(a.region.as_ref().map(crate::api::Region::as_str)),
             opt(a.app_identifier.as_deref()),
-            catalog.project_label(&project_id),
+            catalog.project_label(project_id),
         ];
         if csv {
-            row.push(project_id);
+            row.push(Clean::line(project_id));
         }
         row
     })
@@ -137,7 +139,7 @@ pub async fn tags(
     let tags = client.list_tags(&scope).await?;
     let columns = [flex("TAG", 32), whole("COUNT")];
     write(out, &args.format, &tags, &columns, |t: &Tag| {
-        vec![t.tag.clone(), t.count.to_string()]
+        vec![Clean::line(&t.tag), Clean::line(&t.count.to_string())]
     })
 }
 
@@ -176,11 +178,6 @@ const fn flex(title: &'static str, cells: usize) -> Column {
     }
 }
 
-/// A row's cells, each as one clean line.
-fn clean(cells: &[String]) -> Vec<Clean> {
-    cells.iter().map(|cell| Clean::line(cell)).collect()
-}
-
 /// The table of `columns` over `rows`, each column as wide as its widest cell (at most its
 /// usual width, but for whole columns), fitted to `mode`.
 fn fitted(columns: &[Column], rows: &[Vec<Clean>], mode: TableMode) -> FittedTable {
@@ -196,7 +193,7 @@ fn fitted(columns: &[Column], rows: &[Vec<Clean>], mode: TableMode) -> FittedTab
                 .unwrap_or(0);
             let preferred = if c.whole { widest } else { widest.min(c.cells) };
             Spec {
-                title: c.title.to_owned(),
+                title: Clean::fixed(c.title),
                 preferred,
                 min: if c.whole { preferred } else { preferred.min(6) },
                 rank: c.rank,
@@ -212,18 +209,22 @@ fn write<T: Serialize>(
     format: &FormatArg,
     items: &[T],
     columns: &[Column],
-    cells: impl Fn(&T) -> Vec<String>,
+    cells: impl Fn(&T) -> Vec<Clean>,
 ) -> Result<(), CliError> {
     match format.format {
         TableFormat::Csv => {
             let mut writer = csv::Writer::from_writer(&mut *out);
-            let header: Vec<String> = columns.iter().map(|c| c.title.to_lowercase()).collect();
-            writer.write_record(&header)?;
+            let header: Vec<Clean> = columns
+                .iter()
+                .map(|c| Clean::line(&c.title.to_lowercase()))
+                .collect();
+            csv_record(&mut writer, &header)?;
             for item in items {
-                let record = cells(item)
+                let record: Vec<Clean> = cells(item)
                     .into_iter()
-                    .map(|c| csv_cell(sanitize_line(&c).into_owned(), format.raw_csv));
-                writer.write_record(record.collect::<Vec<_>>())?;
+                    .map(|c| csv_cell(c, format.raw_csv))
+                    .collect();
+                csv_record(&mut writer, &record)?;
             }
             writer.flush()?;
         }
@@ -233,7 +234,7 @@ fn write<T: Serialize>(
         }
         TableFormat::Table => {
             // Each cell sanitized once, as it is made; the table takes only such cells.
-            let rows: Vec<Vec<Clean>> = items.iter().map(|item| clean(&cells(item))).collect();
+            let rows: Vec<Vec<Clean>> = items.iter().map(&cells).collect();
             let table = fitted(columns, &rows, TableMode::detect());
             table.header(out)?;
             for row in &rows {
@@ -250,6 +251,11 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+
+    /// A row's cells, each as one clean line.
+    fn clean(cells: &[String]) -> Vec<Clean> {
+        cells.iter().map(|cell| Clean::line(cell)).collect()
+    }
 
     fn lines(table: &FittedTable, rows: &[Vec<Clean>]) -> Vec<String> {
         let mut out = Vec::new();

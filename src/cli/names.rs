@@ -54,10 +54,11 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    /// The name of the project with `id` as the apps table shows it: the id when unlisted.
+    /// The name of the project with `id` as the apps table shows it (the id when unlisted),
+    /// sanitized as one line.
     #[must_use]
-    pub fn project_label(&self, id: &str) -> String {
-        self.project_name(id).unwrap_or(id).to_owned()
+    pub fn project_label(&self, id: &str) -> Clean {
+        Clean::line(self.project_name(id).unwrap_or(id))
     }
 
     /// The project's name, when listed.

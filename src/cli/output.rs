@@ -4,6 +4,7 @@
 use clap::ValueEnum;
 use jiff::Timestamp;
 
+use crate::text::Clean;
 pub use crate::text::output::{first_line, terminal_safe_json};
 
 /// Output format of `list`.
@@ -33,15 +34,30 @@ pub enum TableFormat {
 /// First characters that make a spreadsheet read a cell as a formula (or split it).
 const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
 
+/// Whether a spreadsheet would run a cell starting so as a formula (or split it), unless `raw`
+/// (`--raw-csv`).
+fn runs_as_formula(text: &str, raw: bool) -> bool {
+    !raw && text.starts_with(FORMULA_STARTS)
+}
+
 /// A CSV cell as written: a cell that a spreadsheet would run as a formula (starting with `=`,
-/// `+`, `-`, `@`, tab or carriage return) gets a leading `'`, unless `raw` (`--raw-csv`).
+/// `+`, `-`, `@`, tab or carriage return) gets a leading `'`, unless `raw` (`--raw-csv`). The
+/// cell is clean text and stays so (a leading `'` changes nothing of that).
 #[must_use]
-pub fn csv_cell(text: String, raw: bool) -> String {
-    if !raw && text.starts_with(FORMULA_STARTS) {
-        format!("'{text}")
+pub fn csv_cell(text: Clean, raw: bool) -> Clean {
+    if runs_as_formula(&text, raw) {
+        Clean::join(&[Clean::fixed("'"), text], "")
     } else {
         text
     }
+}
+
+/// Writes one CSV record; the writers take only clean cells.
+pub fn csv_record<W: std::io::Write>(
+    writer: &mut csv::Writer<W>,
+    cells: &[Clean],
+) -> csv::Result<()> {
+    writer.write_record(cells.iter().map(Clean::as_str))
 }
 
 /// `2026-11-01 12:00Z` (UTC, minutes), for tables.
@@ -70,11 +86,18 @@ mod tests {
     #[test]
     fn csv_cells_that_would_run_as_formulas_are_neutralised_unless_raw() {
         for cell in ["=1+1", "+1", "-2", "@SUM(A1)", "\tx", "\rx"] {
-            assert_eq!(csv_cell(cell.to_owned(), false), format!("'{cell}"));
-            assert_eq!(csv_cell(cell.to_owned(), true), cell);
+            assert!(runs_as_formula(cell, false) && !runs_as_formula(cell, true));
+        }
+        for cell in ["=1+1", "+1", "-2", "@SUM(A1)"] {
+            assert_eq!(
+                csv_cell(Clean::line(cell), false),
+                format!("'{cell}").as_str()
+            );
+            assert_eq!(csv_cell(Clean::line(cell), true), cell);
         }
         for cell in ["", "a=1", " =1", "'=1", "1-2"] {
-            assert_eq!(csv_cell(cell.to_owned(), false), cell);
+            assert!(!runs_as_formula(cell, false));
+            assert_eq!(csv_cell(Clean::line(cell), false), cell);
         }
     }
 

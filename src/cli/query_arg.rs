@@ -31,7 +31,7 @@ pub fn context_now() -> Context {
 pub fn query_error(text: &str, error: &QueryError) -> CliError {
     CliError::Usage(format!(
         "{}\n{}",
-        sanitize_line(&error.message),
+        error.message,
         caret_lines(text, &error.span)
     ))
 }

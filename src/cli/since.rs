@@ -31,10 +31,10 @@ pub fn instant(flag: &str, value: &str, cx: &Context) -> Result<Timestamp, CliEr
         return Ok(at);
     }
     if let Some(age) = search::duration(value) {
-        return search::age_cutoff(cx.now, age, &(0..0)).map_err(|e| bad(e.message));
+        return search::age_cutoff(cx.now, age, &(0..0)).map_err(|e| bad(e.message.into()));
     }
     match search::date(value, &(0..0)) {
-        Ok(at) => search::local_instant(at, &cx.tz, &(0..0)).map_err(|e| bad(e.message)),
+        Ok(at) => search::local_instant(at, &cx.tz, &(0..0)).map_err(|e| bad(e.message.into())),
         Err(_) => Err(bad(
             "expected a date (2026-11-01), a date-time (2026-11-01T09:30, local; or \
              2026-11-01T09:30:00Z) or an age (7d, 36h, 30m, 2w)"

@@ -23,6 +23,8 @@ mod tests;
 
 use std::ops::Range;
 
+use crate::text::Clean;
+
 pub use ast::{AgeCmp, Assignee, Expr, Filter, FilterKind, Has, Is, MetaKey, Text};
 pub use basis::{Basis, based_on};
 pub use highlight::Highlights;
@@ -46,11 +48,15 @@ pub fn index_words(text: &str) -> Vec<String> {
 #[error("{message}")]
 pub struct QueryError {
     pub span: Range<usize>,
-    pub message: String,
+    /// One line, sanitized as the error is made: it quotes the user's words and stored names.
+    pub message: Clean,
 }
 
 impl QueryError {
-    pub(crate) fn new(span: Range<usize>, message: impl Into<String>) -> Self {
+    /// An error saying `message`, sanitized as one line if it is not [`Clean`] already (a
+    /// value quoted in it is best made `Clean` on its own first, so an escape cut off at its
+    /// end never takes the message's next characters).
+    pub(crate) fn new(span: Range<usize>, message: impl Into<Clean>) -> Self {
         Self {
             span,
             message: message.into(),

@@ -2,7 +2,7 @@
 //! compared case-insensitively (so "CAFÉ" names "café"); and the list of known names an error
 //! about an unknown one shows.
 
-use crate::text::sanitize_line;
+use crate::text::Clean;
 
 /// Case-insensitive comparison key: Unicode lower case.
 #[must_use]
@@ -37,20 +37,22 @@ pub fn names(value: &str, id: &str, name: &str, slug: Option<&str>) -> bool {
         || slugify(name) == want
 }
 
-/// "known: "a", "b" and 3 more" (sanitized: server text), or `none` when there is nothing.
+/// "known: "a", "b" and 3 more" (each name sanitized on its own: server text), or `none`
+/// when there is nothing.
 #[must_use]
-pub fn known_list<S: AsRef<str> + Ord>(mut known: Vec<S>, none: &str) -> String {
+pub fn known_list<S: AsRef<str> + Ord>(mut known: Vec<S>, none: &str) -> Clean {
     known.sort_unstable();
     known.dedup();
     let shown: Vec<String> = known
         .iter()
         .take(8)
-        .map(|n| format!("\"{}\"", sanitize_line(n.as_ref())))
+        .map(|n| format!("\"{}\"", Clean::line(n.as_ref())))
         .collect();
     let more = known.len().saturating_sub(shown.len());
-    match (shown.is_empty(), more) {
+    // Clean names in the program's words: sanitizing the whole changes nothing.
+    Clean::line(&match (shown.is_empty(), more) {
         (true, _) => none.to_owned(),
         (false, 0) => format!("known: {}", shown.join(", ")),
         (false, more) => format!("known: {} and {more} more", shown.join(", ")),
-    }
+    })
 }

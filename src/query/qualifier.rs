@@ -8,7 +8,7 @@ use jiff::civil::{Date, DateTime};
 
 use super::QueryError;
 use super::ast::{AgeCmp, Assignee, Filter, FilterKind, Has, Is, MetaKey};
-use crate::text::sanitize_line;
+use crate::text::Clean;
 
 /// Every qualifier name, for error messages and the help.
 pub const NAMES: &str = "app: project: platform: tag: status: email: from: id: version: os: \
@@ -85,7 +85,7 @@ fn has(value: &str, span: &Range<usize>) -> Result<Has, QueryError> {
             span.clone(),
             format!(
                 "unknown `has:{}`; known: has:email has:link has:tag has:app has:note",
-                sanitize_line(value)
+                Clean::line(value)
             ),
         )),
     }
@@ -105,7 +105,7 @@ fn is(value: &str, span: &Range<usize>) -> Result<Is, QueryError> {
             format!(
                 "unknown `is:{}`; known: is:unseen is:seen is:starred is:done is:snoozed \
                  is:unclaimed is:mine",
-                sanitize_line(value)
+                Clean::line(value)
             ),
         )),
     }
@@ -126,7 +126,7 @@ pub fn date(value: &str, span: &Range<usize>) -> Result<DateTime, QueryError> {
                 span.clone(),
                 format!(
                     "bad date `{}`: expected a date like 2026-11-01 or 2026-11-01T09:30",
-                    sanitize_line(value)
+                    Clean::line(value)
                 ),
             )
         })
@@ -139,7 +139,7 @@ fn age(value: &str, span: &Range<usize>) -> Result<FilterKind, QueryError> {
             span.clone(),
             format!(
                 "bad age `{}`: expected <7d or >2w (units m h d w)",
-                sanitize_line(value)
+                Clean::line(value)
             ),
         )
     };

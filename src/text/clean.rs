@@ -51,6 +51,13 @@ impl Clean {
         Self(super::output::first_line(&self.0).into())
     }
 
+    /// Without its trailing line breaks: what is left of clean text is clean, so it is not
+    /// scanned again.
+    #[must_use]
+    pub fn trim_end_breaks(&self) -> Self {
+        Self(self.0.trim_end_matches('\n').into())
+    }
+
     #[must_use]
     pub fn as_str(&self) -> &str {
         &self.0
@@ -152,6 +159,7 @@ mod tests {
             joined, "#a␛ #b",
             "a cut-off escape never takes the next part"
         );
+        assert_eq!(Clean::text("a\r\nb\r\n\n").trim_end_breaks(), "a\nb");
     }
 
     #[test]

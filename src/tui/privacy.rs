@@ -33,6 +33,16 @@ pub fn value(raw: &str, on: bool) -> Cow<'_, str> {
     }
 }
 
+/// A custom metadata value already sanitized, as shown: masked when privacy mode is on.
+#[must_use]
+pub fn clean_value(clean: &crate::text::Clean, on: bool) -> crate::text::Clean {
+    if on {
+        crate::text::Clean::fixed(MASK)
+    } else {
+        clean.clone()
+    }
+}
+
 /// The detail with its email and custom metadata values masked (when `on`); built-in metadata
 /// (version, OS, locale) and everything else kept.
 #[must_use]

@@ -1,6 +1,6 @@
 //! `--fields`: which columns an export has and in which order, and what each column holds: a
-//! cell for the text sinks (table, csv; sanitized by the sink) and a value for the JSON ones
-//! (the server's text, escaped by the serializer).
+//! [`Clean`] cell for the text sinks (table, csv; sanitized here, as it is made) and a value
+//! for the JSON ones (the server's text, escaped by the serializer).
 //!
 //! Metadata and delivery links appear only in an item's detail, so a [`Record`] carries them
 //! when known (`None`: not known, shown empty or `null`, never as "no metadata").
@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use super::super::CliError;
 use super::super::output::{first_line, short_time};
 use crate::api::{Channel, Delivery, Feedback, Metadata};
+use crate::text::Clean;
 
 /// One item of an export: the list item, with its detail's parts when they are known.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -143,6 +144,13 @@ impl Field {
         }
     }
 
+    /// The name as CSV headers and table titles show it (a metadata key or a channel is the
+    /// server's text), sanitized as one line.
+    #[must_use]
+    pub fn label(&self) -> Clean {
+        Clean::line(&self.name())
+    }
+
     /// True when the column needs the item's detail (metadata or delivery).
     #[must_use]
     pub fn needs_detail(&self) -> bool {
@@ -157,10 +165,20 @@ impl Field {
         )
     }
 
-    /// The column's cell for a table (`csv` false) or a CSV file: raw text, sanitized by the
-    /// sink. `columns` are the export's columns (for [`Field::Extra`]).
+    /// The column's cell for a table (`csv` false) or a CSV file, sanitized: one line, but for
+    /// a CSV file's message, which keeps its line breaks (CSV quoting keeps them). `columns`
+    /// are the export's columns (for [`Field::Extra`]).
     #[must_use]
-    pub fn text(&self, record: &Record, csv: bool, columns: &[Field]) -> String {
+    pub fn text(&self, record: &Record, csv: bool, columns: &[Field]) -> Clean {
+        let text = self.raw_text(record, csv, columns);
+        if csv && *self == Self::Message {
+            Clean::text(&text)
+        } else {
+            Clean::line(&text)
+        }
+    }
+
+    fn raw_text(&self, record: &Record, csv: bool, columns: &[Field]) -> String {
         let item = &record.feedback;
         let app = item.app.as_ref();
         match self {

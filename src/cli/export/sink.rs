@@ -13,11 +13,11 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
 use super::super::CliError;
-use super::super::output::{ListFormat, csv_cell, terminal_safe_json};
+use super::super::output::{ListFormat, csv_cell, csv_record as write_csv, terminal_safe_json};
 use super::fields::{CSV_DEFAULT, Field, JSON_ALL, Keys, Record, Selection, TABLE_DEFAULT};
 use super::table_fit::{FittedTable, TableMode};
 use crate::api::Cursor;
-use crate::text::{sanitize, sanitize_line};
+use crate::text::Clean;
 
 /// How an export is written.
 #[derive(Debug, Clone)]
@@ -104,9 +104,9 @@ impl<'a> Sink<'a> {
             ListFormat::Table => {
                 if let Some(table) = &self.table {
                     for record in records {
-                        let cells: Vec<crate::text::Clean> = columns
+                        let cells: Vec<Clean> = columns
                             .iter()
-                            .map(|f| crate::text::Clean::line(&f.text(record, false, columns)))
+                            .map(|f| f.text(record, false, columns))
                             .collect();
                         table.row(self.out, &cells)?;
                     }
@@ -115,7 +115,10 @@ impl<'a> Sink<'a> {
             ListFormat::Csv => {
                 let mut writer = csv::Writer::from_writer(&mut *self.out);
                 for record in records {
-                    writer.write_record(csv_record(record, columns, self.options.raw_csv))?;
+                    write_csv(
+                        &mut writer,
+                        &csv_record(record, columns, self.options.raw_csv),
+                    )?;
                 }
                 writer.flush()?;
             }
@@ -183,9 +186,10 @@ impl<'a> Sink<'a> {
         let columns = self.resolve(first);
         match self.options.format {
             ListFormat::Table => {
+                // As wide as the id cells the page will show.
                 let ids = first
                     .iter()
-                    .map(|r| crate::width::width(&sanitize_line(&r.feedback.id.0)))
+                    .map(|r| crate::width::width(&Field::Id.text(r, false, &[])))
                     .max()
                     .unwrap_or(0);
                 let table = FittedTable::new(
@@ -201,13 +205,13 @@ impl<'a> Sink<'a> {
             ListFormat::Csv if !self.header => {}
             ListFormat::Csv => {
                 // Names of metadata keys and channels are server text, as cells are.
-                let names: Vec<String> = columns
+                let names: Vec<Clean> = columns
                     .iter()
                     .flatten()
-                    .map(|f| csv_cell(sanitize_line(&f.name()).into_owned(), self.options.raw_csv))
+                    .map(|f| csv_cell(f.label(), self.options.raw_csv))
                     .collect();
                 let mut writer = csv::Writer::from_writer(&mut *self.out);
-                writer.write_record(&names)?;
+                write_csv(&mut writer, &names)?;
                 writer.flush()?;
             }
             ListFormat::Json => self.out.write_all(b"{\n  \"data\": [")?,
@@ -292,20 +296,12 @@ fn indent(item: &str) -> String {
     out
 }
 
-/// A CSV record: single-line cells sanitized as lines, the message as multi-line text (CSV
-/// quoting keeps its newlines); every cell neutralised against formulas unless `raw`.
-fn csv_record(record: &Record, columns: &[Field], raw: bool) -> Vec<String> {
+/// A CSV record: the columns' clean cells (the message multi-line: CSV quoting keeps its
+/// newlines), every cell neutralised against formulas unless `raw`.
+fn csv_record(record: &Record, columns: &[Field], raw: bool) -> Vec<Clean> {
     columns
         .iter()
-        .map(|field| {
-            let text = field.text(record, true, columns);
-            let clean = if *field == Field::Message {
-                sanitize(&text).into_owned()
-            } else {
-                sanitize_line(&text).into_owned()
-            };
-            csv_cell(clean, raw)
-        })
+        .map(|field| csv_cell(field.text(record, true, columns), raw))
         .collect()
 }
 

@@ -47,7 +47,7 @@ impl TableMode {
 /// A column's title and widths, and when it shrinks (lower ranks shrink and go first).
 #[derive(Debug, Clone)]
 pub struct Spec {
-    pub title: String,
+    pub title: Clean,
     pub preferred: usize,
     pub min: usize,
     pub rank: u8,
@@ -78,11 +78,11 @@ fn spec(field: &Field, ids: usize) -> Spec {
         Field::Message => (60, 20, 12),
     };
     let title = match field {
-        Field::Id => "ID".to_owned(),
-        Field::ReceivedAt => "RECEIVED".to_owned(),
-        Field::ReporterEmail => "EMAIL".to_owned(),
-        Field::BuiltIn(_) | Field::Custom(_) | Field::Link(_) => field.name(),
-        other => other.name().to_uppercase(),
+        Field::Id => Clean::fixed("ID"),
+        Field::ReceivedAt => Clean::fixed("RECEIVED"),
+        Field::ReporterEmail => Clean::fixed("EMAIL"),
+        Field::BuiltIn(_) | Field::Custom(_) | Field::Link(_) => field.label(),
+        other => Clean::line(&other.name().to_uppercase()),
     };
     Spec {
         title,
@@ -119,7 +119,7 @@ impl FittedTable {
         };
         Self {
             whole: specs.iter().map(|s| s.whole).collect(),
-            titles: specs.into_iter().map(|s| Clean::line(&s.title)).collect(),
+            titles: specs.into_iter().map(|s| s.title).collect(),
             widths,
             plain: mode == TableMode::Plain,
         }

@@ -9,11 +9,11 @@ use serde::Serialize;
 use super::StatsArgs;
 use crate::cli::CliError;
 use crate::cli::export::table_fit::{FittedTable, Spec, TableMode};
-use crate::cli::output::{TableFormat, csv_cell, terminal_safe_json};
+use crate::cli::output::{TableFormat, csv_cell, csv_record, terminal_safe_json};
 use crate::store::pivot::{Group, Pivot};
 use crate::store::search::Context;
+use crate::text::Clean;
 use crate::text::output::thousands;
-use crate::text::{Clean, sanitize_line};
 
 /// Cells of the share's bar.
 const BAR_CELLS: usize = 10;
@@ -60,7 +60,7 @@ pub fn summary(pivot: &Pivot) -> String {
         line = format!(
             "{line}; {} based on {} of {} items (metadata comes with a detail: `search QUERY --with-detail --fields all` fetches it)",
             // `meta.KEY` is the user's text, echoed: sanitized as the server's would be.
-            sanitize_line(&pivot.by.name()),
+            pivot.by.label(),
             thousands(covered),
             thousands(pivot.total)
         );
@@ -133,35 +133,34 @@ fn table(
         .chain(["COUNT".len()])
         .max()
         .unwrap_or(0);
-    let raw: Vec<Vec<String>> = pivot
+    // Each cell is Clean as it is made (the group's name by the pivot); the table takes only
+    // such cells.
+    let rows: Vec<Vec<Clean>> = pivot
         .groups
         .iter()
         .map(|g| {
             let share = share(g, pivot.total);
             // A version group says when its version was first seen.
             let shown = match g.first_seen {
-                Some(first) => format!(
-                    "{} · first {}",
-                    g.shown(),
-                    crate::timefmt::day(first, cx.now, &cx.tz)
-                ),
-                None => g.shown().to_owned(),
+                Some(first) => {
+                    let day = crate::timefmt::day(first, cx.now, &cx.tz);
+                    Clean::join(
+                        &[g.text.name.clone(), Clean::line(&format!("first {day}"))],
+                        " · ",
+                    )
+                }
+                None => g.text.name.clone(),
             };
             vec![
                 shown,
-                format!("{:>count_cells$}", thousands(g.count)),
-                format!("{:5.1}%", share * 100.0),
-                share_bar(share, BAR_CELLS),
-                sparkline(&g.daily, pivot.held_from),
+                Clean::line(&format!("{:>count_cells$}", thousands(g.count))),
+                Clean::line(&format!("{:5.1}%", share * 100.0)),
+                Clean::line(&share_bar(share, BAR_CELLS)),
+                Clean::line(&sparkline(&g.daily, pivot.held_from)),
             ]
         })
         .collect();
-    // Each cell sanitized once, as it is made; the table takes only such cells.
-    let rows: Vec<Vec<Clean>> = raw
-        .iter()
-        .map(|row| row.iter().map(|cell| Clean::line(cell)).collect())
-        .collect();
-    let title = sanitize_line(&pivot.by.name()).to_uppercase();
+    let title = Clean::line(&pivot.by.label().to_uppercase());
     let widest = |i: usize, title: &str| {
         rows.iter()
             .map(|r| crate::width::width(&r[i]))
@@ -169,20 +168,27 @@ fn table(
             .max()
             .unwrap_or(0)
     };
-    let spec = |title: &str, preferred: usize, min: usize, rank: u8, whole: bool| Spec {
-        title: title.to_owned(),
+    let spec = |title: Clean, preferred: usize, min: usize, rank: u8, whole: bool| Spec {
+        title,
         preferred,
         min,
         rank,
         whole,
     };
     let days = pivot.groups.first().map_or(30, |g| g.daily.len());
+    let first = widest(0, &title).min(40);
     let specs = vec![
-        spec(&title, widest(0, &title).min(40), 8, u8::MAX, false),
-        spec("COUNT", count_cells, count_cells, u8::MAX, true),
-        spec("SHARE", 6, 6, 2, true),
-        spec("", BAR_CELLS, BAR_CELLS, 1, true),
-        spec("LAST 30 DAYS", days, days, 0, true),
+        spec(title, first, 8, u8::MAX, false),
+        spec(
+            Clean::fixed("COUNT"),
+            count_cells,
+            count_cells,
+            u8::MAX,
+            true,
+        ),
+        spec(Clean::fixed("SHARE"), 6, 6, 2, true),
+        spec(Clean::fixed(""), BAR_CELLS, BAR_CELLS, 1, true),
+        spec(Clean::fixed("LAST 30 DAYS"), days, days, 0, true),
     ];
     let table = FittedTable::from_specs(specs, Some(0), mode);
     table.header(out)?;
@@ -265,28 +271,27 @@ impl<'a> Json<'a> {
 fn csv(pivot: &Pivot, raw: bool, out: &mut dyn Write) -> Result<(), CliError> {
     let mut writer = csv::Writer::from_writer(&mut *out);
     let days = pivot.groups.first().map_or(30, |g| g.daily.len());
-    let mut header: Vec<String> = ["key", "label", "count", "share"].map(str::to_owned).into();
+    let mut header: Vec<Clean> = ["key", "label", "count", "share"].map(Clean::fixed).into();
     let mut day = pivot.first_day;
     for _ in 0..days {
-        header.push(day.to_string());
+        header.push(Clean::line(&day.to_string()));
         day = day.tomorrow().unwrap_or(day);
     }
-    writer.write_record(&header)?;
+    csv_record(&mut writer, &header)?;
     for g in &pivot.groups {
-        let cell = |text: &str| csv_cell(sanitize_line(text).into_owned(), raw);
         let mut record = vec![
-            cell(g.key.as_deref().unwrap_or("(none)")),
-            cell(g.label.as_deref().unwrap_or_default()),
-            g.count.to_string(),
-            format!("{:.4}", share(g, pivot.total)),
+            csv_cell(g.text.key.clone(), raw),
+            csv_cell(g.text.label.clone(), raw),
+            Clean::line(&g.count.to_string()),
+            Clean::line(&format!("{:.4}", share(g, pivot.total))),
         ];
         // A day not mirrored yet is an empty cell: its count is unknown.
         record.extend(
             held_days(&g.daily, pivot.held_from)
                 .into_iter()
-                .map(|n| n.map(|n| n.to_string()).unwrap_or_default()),
+                .map(|n| Clean::line(&n.map(|n| n.to_string()).unwrap_or_default())),
         );
-        writer.write_record(&record)?;
+        csv_record(&mut writer, &record)?;
     }
     writer.flush()?;
     Ok(())

@@ -20,7 +20,9 @@ fn group(key: Option<&str>, label: Option<&str>, count: u64, today: u32) -> Grou
         daily,
         app: None,
         first_seen: None,
+        text: crate::store::pivot::Shown::default(),
     }
+    .labelled()
 }
 
 fn pivot(by: By, covered: Option<u64>) -> Pivot {

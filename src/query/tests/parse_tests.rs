@@ -25,7 +25,7 @@ fn sexpr(expr: &Expr) -> String {
 /// The error's message and the input it points at.
 fn error(input: &str) -> (String, String) {
     let e = parse(input).expect_err(input);
-    (e.message.clone(), input[e.span].to_owned())
+    (e.message.to_string(), input[e.span].to_owned())
 }
 
 #[test]

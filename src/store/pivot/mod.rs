@@ -43,6 +43,7 @@ pub use version::precedence;
 
 use super::search::Context;
 use super::{Store, StoreError, ViewQuery};
+use crate::text::Clean;
 
 /// The built-in metadata key of the app's version.
 pub const VERSION_KEY: &str = "appVersion";
@@ -121,6 +122,12 @@ impl By {
         }
     }
 
+    /// The name as shown (a metadata key is the user's text), sanitized as one line.
+    #[must_use]
+    pub fn label(&self) -> Clean {
+        Clean::line(&self.name())
+    }
+
     /// True for the pivots by metadata (only items with a detail or webhook have it).
     #[must_use]
     pub fn is_metadata(&self) -> bool {
@@ -156,6 +163,33 @@ pub struct Group {
     pub app: Option<String>,
     /// A version group's first sighting: its oldest stored item of that app and version.
     pub first_seen: Option<jiff::Timestamp>,
+    /// What is shown for it, sanitized once its label is final ([`Group::labelled`]).
+    pub text: Shown,
+}
+
+/// What a group shows: its key and label, sanitized once as the pivot is made (the raw ones
+/// stay in [`Group`] for queries).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Shown {
+    /// The label, else the key, else "(none)", as one line: a version group's app name and
+    /// version sanitized together.
+    pub name: Clean,
+    /// The key, "(none)" for none.
+    pub key: Clean,
+    /// The label, empty for none.
+    pub label: Clean,
+}
+
+impl Shown {
+    /// What a group with `key` and `label` shows.
+    #[must_use]
+    pub fn of(key: Option<&str>, label: Option<&str>) -> Self {
+        Self {
+            name: Clean::line(label.or(key).unwrap_or("(none)")),
+            key: Clean::line(key.unwrap_or("(none)")),
+            label: Clean::line(label.unwrap_or_default()),
+        }
+    }
 }
 
 impl Group {
@@ -167,10 +201,19 @@ impl Group {
             daily: vec![0; days],
             app: None,
             first_seen: None,
+            text: Shown::default(),
         }
     }
 
-    /// What to show for it, raw (the caller sanitizes): the label, the key, or "(none)".
+    /// The group with [`Group::text`] made from its key and label: called once they are final.
+    #[must_use]
+    pub fn labelled(mut self) -> Self {
+        self.text = Shown::of(self.key.as_deref(), self.label.as_deref());
+        self
+    }
+
+    /// What to show for it, raw: the label, the key, or "(none)" ([`Shown::name`] is this,
+    /// sanitized).
     #[must_use]
     pub fn shown(&self) -> &str {
         self.label
@@ -266,7 +309,7 @@ impl Store {
             by: by.clone(),
             total,
             covered,
-            groups,
+            groups: groups.into_iter().map(Group::labelled).collect(),
             first_day: window.first_day,
             held_from: window.first_held(held),
         })

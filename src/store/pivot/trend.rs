@@ -4,7 +4,7 @@
 //! thread, and keeps the answer: nothing here runs per frame.
 
 use super::days::{Held, SERIES_DAYS, Window};
-use super::{By, Group};
+use super::{By, Group, Shown};
 use crate::store::search::Context;
 use crate::store::{Store, StoreError, ViewQuery};
 
@@ -39,6 +39,8 @@ pub struct Growth {
     /// The group, as a pivot names it (`Group::key`, `Group::label`).
     pub key: Option<String>,
     pub label: Option<String>,
+    /// What the group shows, sanitized once.
+    pub text: Shown,
     /// Items in the last 7 days.
     pub this_week: u64,
     /// Items per week over the four weeks before.
@@ -120,6 +122,7 @@ fn top_growing(groups: Vec<Group>, held_from: usize) -> Vec<Growth> {
             let this_week: u64 = g.daily[split..].iter().map(|&n| u64::from(n)).sum();
             let (weekly_average, added, percent) = growth_over(this_week, previous, split - from);
             (added > 0.0).then_some(Growth {
+                text: Shown::of(g.key.as_deref(), g.label.as_deref()),
                 key: g.key,
                 label: g.label,
                 this_week,

@@ -8,7 +8,7 @@ use std::ops::Range;
 use rusqlite::{Connection, OptionalExtension};
 
 use crate::query::{QueryError, fold_case, known_list, names};
-use crate::text::sanitize_line;
+use crate::text::Clean;
 
 /// Distinct values read one index seek at a time before giving up on listing them.
 pub(super) const MAX_DISTINCT: usize = 2000;
@@ -96,7 +96,7 @@ fn unknown(word: &str, value: &str, known: Vec<&str>, span: &Range<usize>) -> Qu
         span.clone(),
         format!(
             "no {word} named \"{}\"; {list} (name as shown, slug or id)",
-            sanitize_line(value)
+            Clean::line(value)
         ),
     )
 }
@@ -114,7 +114,7 @@ pub(super) fn unknown_value(
         span.clone(),
         format!(
             "no stored feedback has {what} \"{}\"; {list}",
-            sanitize_line(value)
+            Clean::line(value)
         ),
     )
 }

@@ -1,24 +1,25 @@
 //! The text of copies and pipes of one or many items, built from their details. Everything
-//! that goes to the clipboard (a sink like the screen: OSC 52 especially) is sanitized here;
-//! the Markdown block keeps a message's line breaks as quoted lines. With privacy mode on the
-//! email is left out of the Markdown block and masked in the JSON, and custom metadata
-//! values are masked. Many items: one block per item, a blank line between (JSON: one object
-//! per line, JSON lines, as `|` pipes them).
+//! that goes to the clipboard (a sink like the screen: OSC 52 especially) is [`Clean`]: each
+//! value is sanitized as it is taken from the item, and the copy is assembled from those
+//! values; the Markdown block keeps a message's line breaks as quoted lines. With privacy
+//! mode on the email is left out of the Markdown block and masked in the JSON, and custom
+//! metadata values are masked. Many items: one block per item, a blank line between (JSON:
+//! one object per line, JSON lines, as `|` pipes them).
 
 use std::fmt::Write as _;
 
 use crate::api::FeedbackDetail;
+use crate::text::Clean;
 use crate::text::output::terminal_safe_json;
-use crate::text::{Clean, sanitize, sanitize_line};
 
 /// The Markdown block of one item, ready to paste into an issue: the message quoted, then the
 /// app, platform, version, OS, locale, received time (UTC), reporter (unless `private`), the
 /// delivery links and the item's id.
 #[must_use]
-pub fn markdown(detail: &FeedbackDetail, private: bool) -> String {
+pub fn markdown(detail: &FeedbackDetail, private: bool) -> Clean {
     let f = &detail.feedback;
     let mut out = String::new();
-    for line in sanitize(&f.message).split('\n') {
+    for line in Clean::text(&f.message).split('\n') {
         let line = line.trim_end();
         if line.is_empty() {
             out.push_str(">\n");
@@ -29,45 +30,45 @@ pub fn markdown(detail: &FeedbackDetail, private: bool) -> String {
     out.push('\n');
     let sdk = &detail.metadata.built_in;
     if let Some(app) = &f.app {
-        fact(&mut out, "App", &app.name);
-        fact(&mut out, "Platform", app.platform.as_str());
+        fact(&mut out, "App", &Clean::line(&app.name));
+        fact(&mut out, "Platform", &Clean::line(app.platform.as_str()));
     }
     if let Some(version) = sdk.get("appVersion") {
-        match sdk.get("buildNumber") {
-            Some(number) => fact(&mut out, "Version", &format!("{version} (build {number})")),
-            None => fact(&mut out, "Version", version),
-        }
+        let version = match sdk.get("buildNumber") {
+            Some(number) => Clean::line(&format!("{version} (build {number})")),
+            None => Clean::line(version),
+        };
+        fact(&mut out, "Version", &version);
     }
     if let Some(os) = os(sdk) {
         fact(&mut out, "OS", &os);
     }
     if let Some(locale) = sdk.get("locale") {
-        fact(&mut out, "Locale", locale);
+        fact(&mut out, "Locale", &Clean::line(locale));
     }
     let received = f.received_at.strftime("%Y-%m-%d %H:%M:%S UTC").to_string();
-    fact(&mut out, "Received", &received);
+    fact(&mut out, "Received", &Clean::line(&received));
     if let (Some(email), false) = (&f.reporter_email, private) {
-        fact(&mut out, "Reporter", email);
+        fact(&mut out, "Reporter", &Clean::line(email));
     }
     for delivery in &detail.delivery {
         if let Some(link) = delivery.external_url.as_deref().and_then(web_link) {
             // The link is an autolink (not escaped: `web_link` normalised it); the label is
-            // the service's text, sanitized and escaped like every value.
-            let label = md_escape(&sanitize_line(&channel_label(delivery.channel.as_str())));
+            // escaped like every value.
+            let label = md_escape(&channel_label(delivery.channel.as_str()));
             let _ = writeln!(out, "- **{label}:** <{link}>");
         }
     }
-    fact(
-        &mut out,
-        "Feedback",
-        &format!("{} ({})", f.id.as_str(), f.project.name),
-    );
-    out
+    let id = Clean::line(&format!("{} ({})", f.id.as_str(), f.project.name));
+    fact(&mut out, "Feedback", &id);
+    // Clean values, the block's own labels and Markdown escapes: checked as a whole once
+    // more, which changes nothing.
+    Clean::text(&out)
 }
 
-/// One `- **Label:** value` line, the value sanitized and escaped.
-fn fact(out: &mut String, label: &str, value: &str) {
-    let _ = writeln!(out, "- **{label}:** {}", md_escape(&sanitize_line(value)));
+/// One `- **Label:** value` line, the value escaped.
+fn fact(out: &mut String, label: &'static str, value: &Clean) {
+    let _ = writeln!(out, "- **{label}:** {}", md_escape(value));
 }
 
 /// `line` (one sanitized line) with its Markdown made inert, so a pasted block shows the text
@@ -106,34 +107,35 @@ pub fn md_escape(line: &str) -> String {
 }
 
 /// A delivery channel as a person reads it (`issue_tracker`: "Issue tracker"; an unknown one
-/// as sent: the caller sanitizes and escapes it).
-fn channel_label(channel: &str) -> String {
+/// as sent, sanitized).
+fn channel_label(channel: &str) -> Clean {
     match channel {
-        "issue_tracker" => "Issue tracker".to_owned(),
-        "email" => "Email".to_owned(),
-        "webhook" => "Webhook".to_owned(),
-        other => other.to_owned(),
+        "issue_tracker" => Clean::fixed("Issue tracker"),
+        "email" => Clean::fixed("Email"),
+        "webhook" => Clean::fixed("Webhook"),
+        other => Clean::line(other),
     }
 }
 
 /// The operating system the SDK reported, named.
-fn os(sdk: &std::collections::BTreeMap<String, String>) -> Option<String> {
+fn os(sdk: &std::collections::BTreeMap<String, String>) -> Option<Clean> {
     if let Some(v) = sdk.get("iOSVersion") {
-        return Some(format!("iOS {v}"));
+        return Some(Clean::line(&format!("iOS {v}")));
     }
     if let Some(v) = sdk.get("androidVersion") {
-        return Some(format!("Android {v}"));
+        return Some(Clean::line(&format!("Android {v}")));
     }
-    sdk.get("osVersion").cloned()
+    sdk.get("osVersion").map(|v| Clean::line(v))
 }
 
-/// An http(s) link, normalised (a space or `>` cannot end the `<…>` early); others are left
-/// out of the block.
-fn web_link(raw: &str) -> Option<String> {
+/// An http(s) link, normalised (a space or `>` cannot end the `<…>` early: the URL is
+/// written in printable ASCII, so sanitizing it changes nothing); others are left out of the
+/// block.
+fn web_link(raw: &str) -> Option<Clean> {
     url::Url::parse(raw)
         .ok()
         .filter(|u| matches!(u.scheme(), "http" | "https"))
-        .map(String::from)
+        .map(|u| Clean::line(u.as_str()))
 }
 
 /// The item as JSON, as the service sent it (`show --format json`), with privacy's masks;
@@ -183,15 +185,16 @@ pub enum Kind {
 }
 
 /// The text of a copy of `details`: one piece per item, in order, blank lines between
-/// blocks (ids and links one per line; JSON one object per line when many).
+/// blocks (ids and links one per line; JSON one object per line when many). Each piece is
+/// [`Clean`] as it is made.
 #[must_use]
 pub fn copy_text(kind: Kind, details: &[FeedbackDetail], private: bool) -> CopyText {
     let many = details.len() > 1;
-    let (pieces, what): (Vec<Option<String>>, &'static str) = match kind {
+    let (pieces, what): (Vec<Option<Clean>>, &'static str) = match kind {
         Kind::Link => (
             details
                 .iter()
-                .map(|d| d.issue_tracker_url().map(|u| sanitize_line(u).into_owned()))
+                .map(|d| d.issue_tracker_url().map(Clean::line))
                 .collect(),
             if many {
                 "the issue-tracker links"
@@ -202,14 +205,14 @@ pub fn copy_text(kind: Kind, details: &[FeedbackDetail], private: bool) -> CopyT
         Kind::Id => (
             details
                 .iter()
-                .map(|d| Some(sanitize_line(d.feedback.id.as_str()).into_owned()))
+                .map(|d| Some(Clean::line(d.feedback.id.as_str())))
                 .collect(),
             if many { "the ids" } else { "the id" },
         ),
         Kind::Message => (
             details
                 .iter()
-                .map(|d| Some(sanitize(&d.feedback.message).into_owned()))
+                .map(|d| Some(Clean::text(&d.feedback.message)))
                 .collect(),
             if many { "the messages" } else { "the message" },
         ),
@@ -224,31 +227,28 @@ pub fn copy_text(kind: Kind, details: &[FeedbackDetail], private: bool) -> CopyT
         Kind::Json => (
             details
                 .iter()
-                .map(|d| Some(json(d, private, !many)))
+                // Terminal-safe JSON already: checked as the type the clipboard takes.
+                .map(|d| Some(Clean::text(&json(d, private, !many))))
                 .collect(),
             if many { "the JSON lines" } else { "the JSON" },
         ),
     };
     let missing = pieces.iter().filter(|p| p.is_none()).count();
-    let pieces: Vec<String> = pieces.into_iter().flatten().collect();
-    let separator = match kind {
-        Kind::Link | Kind::Id | Kind::Json => "\n",
-        Kind::Message | Kind::Markdown => "\n\n",
-    };
-    let joined = pieces
-        .iter()
-        .map(|p| p.trim_end_matches('\n'))
-        .collect::<Vec<_>>()
-        .join(separator);
-    let text = if kind == Kind::Markdown && !joined.is_empty() {
-        format!("{joined}\n")
-    } else {
-        joined
+    let text = match kind {
+        // Each block ends in a line break: a blank line between blocks, one at the end.
+        Kind::Markdown => Clean::join(&pieces.into_iter().flatten().collect::<Vec<_>>(), "\n"),
+        Kind::Link | Kind::Id | Kind::Json | Kind::Message => {
+            let pieces: Vec<Clean> = pieces
+                .into_iter()
+                .flatten()
+                .map(|p| p.trim_end_breaks())
+                .collect();
+            let separator = if kind == Kind::Message { "\n\n" } else { "\n" };
+            Clean::join(&pieces, separator)
+        }
     };
     CopyText {
-        // Every piece is sanitized as it is made (as a line, or keeping its line breaks);
-        // the whole is checked once more as the type the clipboard takes.
-        text: Clean::text(&text),
+        text,
         what,
         missing,
     }

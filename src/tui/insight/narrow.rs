@@ -182,7 +182,9 @@ mod tests {
             daily: Vec::new(),
             app: None,
             first_seen: None,
+            text: crate::store::pivot::Shown::default(),
         }
+        .labelled()
     }
 
     fn n(by: &By, key: &str) -> Narrow {

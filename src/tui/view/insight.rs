@@ -15,13 +15,13 @@ use crate::tui::insight::Grouped;
 use crate::tui::state::AppState;
 use crate::width::fit;
 
-/// A group's label as shown: sanitized, a metadata key's values masked in privacy mode.
-pub(super) fn label(by: &By, key: Option<&str>, shown: &str, privacy: bool) -> String {
-    let raw = match (by, key) {
-        (By::Meta(_), Some(_)) => crate::tui::privacy::value(shown, privacy),
-        _ => shown.into(),
-    };
-    sanitize_line(&raw).into_owned()
+/// A group's label as shown (`name`, sanitized by the pivot), a metadata key's values masked
+/// in privacy mode.
+pub(super) fn label(by: &By, key: Option<&str>, name: &Clean, privacy: bool) -> Clean {
+    match (by, key) {
+        (By::Meta(_), Some(_)) => crate::tui::privacy::clean_value(name, privacy),
+        _ => name.clone(),
+    }
 }
 
 /// The newest `width` days of an oldest-first series: ratatui's sparkline draws from the left
@@ -159,7 +159,7 @@ pub fn group_at(state: &AppState, column: u16, row: u16) -> Option<usize> {
 fn title(grouped: &Grouped, state: &AppState) -> String {
     let total = grouped.pivot.as_ref().map(|p| p.total);
     let busy = if grouped.computing { " ⟳" } else { "" };
-    let by = sanitize_line(&grouped.by.name()).into_owned();
+    let by = grouped.by.label();
     // The sparklines' days not mirrored yet are unknown: the title says from when they are whole.
     let history = grouped
         .pivot
@@ -252,7 +252,7 @@ fn draw_group(
     let shown = label(
         &grouped.by,
         group.key.as_deref(),
-        group.shown(),
+        &group.text.name,
         state.acting.privacy,
     );
     let line = Line::from(vec![
@@ -272,23 +272,23 @@ fn draw_group(
 
 /// A group's label in `cells`; a version group's ends with its first day ("Trailhead iOS
 /// 3.10.0 · first 19 Nov"), and when it must be cut, its app's name is, not the version.
-fn version_label(group: &Group, shown: &str, cells: usize, state: &AppState) -> String {
-    let (Some(first), Some(version)) = (group.first_seen, group.key.as_deref()) else {
+fn version_label(group: &Group, shown: &Clean, cells: usize, state: &AppState) -> String {
+    let (Some(first), Some(_)) = (group.first_seen, &group.key) else {
         return fit(shown, cells);
     };
     let day = crate::timefmt::day(first, state.now, &state.tz);
     let first = format!(" · first {day:>6}");
     let room = cells.saturating_sub(crate::width::width(&first));
-    let version = sanitize_line(version);
-    let text = match shown.strip_suffix(version.as_ref()) {
+    let version = &group.text.key;
+    let text = match shown.strip_suffix(version.as_str()) {
         Some(app) if crate::width::width(shown) > room => {
-            let app_cells = room.saturating_sub(crate::width::width(&version) + 1);
+            let app_cells = room.saturating_sub(crate::width::width(version) + 1);
             format!(
                 "{} {version}",
                 crate::width::truncate(app.trim_end(), app_cells)
             )
         }
-        _ => shown.to_owned(),
+        _ => shown.to_string(),
     };
     // The days line up in a column.
     fit(&format!("{}{first}", fit(&text, room)), cells)

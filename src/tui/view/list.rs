@@ -213,10 +213,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
 /// The search prompt: `/ `, the text, and when the query has an error, its span underlined
 /// and its message at the end of the line.
 fn render_prompt(frame: &mut Frame, area: Rect, filter: &TextFilter, privacy: bool, theme: Theme) {
-    let message = filter
-        .error
-        .as_ref()
-        .map(|e| format!(" ⚠ {}", sanitize_line(&e.message)));
+    let message = filter.error.as_ref().map(|e| format!(" ⚠ {}", e.message));
     let message_cells = message
         .as_deref()
         .map_or(0, |m| width(m).min(usize::from(area.width) / 2));

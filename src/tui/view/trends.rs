@@ -11,7 +11,6 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use super::insight::{label, spark, stale};
 use super::theme::Theme;
 use crate::store::pivot::{By, Growth};
-use crate::text::sanitize_line;
 use crate::tui::insight::TrendsPanel;
 use crate::tui::state::AppState;
 
@@ -81,7 +80,7 @@ fn trends_title(panel: &TrendsPanel, state: &AppState) -> String {
         .unwrap_or_default();
     format!(
         " Trends · 30 days{history} · today {today} · growing by {}{busy}{} ",
-        sanitize_line(&by.name()),
+        by.label(),
         stale(panel.trend.is_some(), panel.error.as_ref())
     )
 }
@@ -108,14 +107,13 @@ pub fn history_note(
 
 /// "+240%  Nimbus Notes  (34 this week)", or "new" for a group without a baseline.
 fn growth_line(g: &Growth, by: &By, privacy: bool, theme: Theme) -> Line<'static> {
-    let shown = g.label.as_deref().or(g.key.as_deref()).unwrap_or("(none)");
     let change = match g.percent {
         Some(p) => format!("{p:+.0}%"),
         None => "new".to_owned(),
     };
     Line::from(vec![
         Span::styled(format!(" {change:>6} "), theme.warn()),
-        Span::raw(label(by, g.key.as_deref(), shown, privacy)),
+        Span::raw(label(by, g.key.as_deref(), &g.text.name, privacy)),
         Span::styled(format!("  ({} this week)", g.this_week), theme.dim()),
     ])
 }

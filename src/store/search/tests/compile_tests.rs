@@ -21,7 +21,7 @@ fn sql(store: &Store, input: &str) -> Sql {
 
 fn compile_error(fixture: &Fixture, input: &str) -> (String, String) {
     let e = compile(fixture.store.conn(), &parse(input).unwrap(), &cx()).expect_err(input);
-    (e.message.clone(), input[e.span].to_owned())
+    (e.message.to_string(), input[e.span].to_owned())
 }
 
 #[test]

@@ -20,7 +20,7 @@ pub(super) fn narrow_to_selected(state: &mut AppState) -> Vec<Effect> {
     else {
         return Vec::new();
     };
-    let label = crate::text::Clean::line(group.shown());
+    let label = group.text.name.clone();
     let how = match narrow(&grouped.by, group, state.view.tag.is_some()) {
         Ok(how) => how,
         Err(why) => {
