@@ -36,7 +36,9 @@ async fn team_db(name: &str, members: usize) -> Option<(TeamUrl, Vec<TeamUrl>)> 
         return None;
     };
     client
-        .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE); CREATE DATABASE {name}"))
+        .batch_execute(&format!(
+            "DROP DATABASE IF EXISTS {name} WITH (FORCE); CREATE DATABASE {name}"
+        ))
         .await
         .unwrap();
     let admin = server.with_database(name);
@@ -136,23 +138,26 @@ fn notify(c: &mut Criterion, rt: &Runtime) {
         (ana, bo)
     });
     let mut n = 0_u64;
-    c.bench_function("team/notify: a claim in one store until it is in the other's", |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                let mut total = Duration::ZERO;
-                for _ in 0..iters {
-                    n += 1;
-                    let started = Instant::now();
-                    ana.record(&[(format!("fb_{n}"), Change::Claim)]).await;
-                    bo.until(|news| matches!(news, News::Changed(_))).await;
-                    total += started.elapsed();
-                    // Ana's own news of the same change, before the next.
-                    while ana.news.try_recv().is_ok() {}
-                }
-                total
-            })
-        });
-    });
+    c.bench_function(
+        "team/notify: a claim in one store until it is in the other's",
+        |b| {
+            b.iter_custom(|iters| {
+                rt.block_on(async {
+                    let mut total = Duration::ZERO;
+                    for _ in 0..iters {
+                        n += 1;
+                        let started = Instant::now();
+                        ana.record(&[(format!("fb_{n}"), Change::Claim)]).await;
+                        bo.until(|news| matches!(news, News::Changed(_))).await;
+                        total += started.elapsed();
+                        // Ana's own news of the same change, before the next.
+                        while ana.news.try_recv().is_ok() {}
+                    }
+                    total
+                })
+            });
+        },
+    );
     drop((ana, bo));
     rt.block_on(drop_db("fi_bench_notify", 2));
 }
@@ -305,18 +310,18 @@ fn members(rt: &Runtime) {
             .iter()
             .map(|l| l.store.read(|s| s.team_lost().unwrap().len()))
             .sum();
-        let races = actions.div_ceil(5);
+        let race_items = actions.div_ceil(5);
         let made = 20 * actions;
         // Every change is an event, or a claim lost (and kept as lost): nothing vanished.
         let accounted = usize::try_from(events).unwrap() + lost;
         println!(
             "team/members_20: {made} changes by 20 members in {took:.2?}: {:.0} events/s; \
              {events} events stored, {lost} claims lost (reported), {accounted} accounted for; \
-             {raced} of {races} raced items owned, {claims_won} claims won",
-            events as f64 / took.as_secs_f64(),
+             {raced} of {race_items} raced items owned, {claims_won} claims won",
+            f64::from(u32::try_from(events).unwrap()) / took.as_secs_f64(),
         );
         assert_eq!(accounted, made, "a change lost or doubled");
-        assert_eq!(usize::try_from(raced).unwrap(), races);
+        assert_eq!(usize::try_from(raced).unwrap(), race_items);
         assert_eq!(claims_won, raced, "a raced item with two winners");
         match (cpu_before, db_cpu(&admin).await) {
             (Some(before), Some(after)) => println!(

@@ -147,7 +147,8 @@ Qualifiers (values may be quoted: app:\"Trailhead iOS\"; case-insensitive)
   version:2.3.1  os:17.2  locale:de-DE  meta.KEY:VALUE (any metadata)
   has:email  has:link  has:tag  has:app  has:note
   is:unseen  is:seen  is:starred  is:done  is:snoozed   (your triage state)
-  is:mine  is:unclaimed  assignee:me  assignee:NAME  label:NAME  note-by:NAME   (the team's)
+  is:mine  is:unclaimed  assignee:me  assignee:NAME     (with a team)
+  label:NAME  note-by:NAME  note-by:me                  (with a team)
 Done and snoozed items are left out unless the search names is:done or is:snoozed
   after:2026-11-01  before:2026-11-01   (local time; after includes the day)
   age:<7d  age:>2w        units m h d w";
