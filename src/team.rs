@@ -10,6 +10,7 @@
 mod actions;
 mod admin;
 mod connect;
+mod diagnose;
 mod events;
 pub mod labels;
 mod presence;
@@ -18,6 +19,7 @@ pub mod schema;
 pub use actions::{Change, Claimed, Hint, ItemState, Outcome, Team};
 pub use admin::{AddedMember, add_member, create_team};
 pub use connect::{TeamUrl, connect};
+pub use diagnose::{Diagnosis, NOTIFY_WAIT};
 pub use events::{Event, Position};
 pub use presence::{PRESENCE_EXPIRY_SECONDS, Presence};
 

@@ -91,10 +91,7 @@ pub async fn catch_up(
     now: impl Fn() -> Timestamp,
 ) -> Result<CaughtUp, TeamSyncError> {
     let mut position = match blocking(store, |s| s.team_replica()).await?? {
-        Some(replica) => Position {
-            tx: replica.tx,
-            seq: replica.seq,
-        },
+        Some(replica) => Position { seq: replica.seq },
         None => Position::start(),
     };
     let mut caught_up = CaughtUp::default();
@@ -113,7 +110,6 @@ pub async fn catch_up(
             position = last.position.clone();
         }
         let mut batch = TeamBatch {
-            tx: position.tx.clone(),
             seq: position.seq,
             caught_up: !full,
             ..TeamBatch::default()

@@ -30,18 +30,10 @@ async fn team_of(db: &pg::Db, name: &str, members: &[&str]) -> Vec<Team> {
     out
 }
 
-/// The events after `after`, once `want` of them are readable: a write transaction of another
-/// test's database that started before them holds them back until it ends (transaction ids are
-/// the whole server's), as it would hold back any reader.
+/// The events after `after` (every committed one is readable at once), checked to be `want`.
 async fn events(team: &Team, after: &Position, want: usize) -> Vec<feedback_inbox::team::Event> {
-    let mut seen = Vec::new();
-    for _ in 0..500 {
-        seen = team.events_after(after, 100).await.unwrap();
-        if seen.len() >= want {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    let seen = team.events_after(after, 1000).await.unwrap();
+    assert_eq!(seen.len(), want, "{seen:?}");
     seen
 }
 
@@ -230,8 +222,70 @@ async fn a_reader_never_skips_an_event_whose_transaction_commits_late() {
     )
     .await
     .unwrap();
-    // Ben's event commits after it started, with a higher sequence number.
-    members[1]
+    // Ben's event waits for the team's number until Ana's transaction ends: it cannot commit
+    // with a higher number while hers is still open.
+    let mut ben = members.pop().unwrap();
+    let ben_done = tokio::spawn(async move {
+        ben.apply(&id(), "fb_2", &Change::Done(true)).await.unwrap();
+        ben
+    });
+    let admin = team::connect(&db.admin()).await.unwrap();
+    let ben_role = db.role("ben");
+    for _ in 0..500 {
+        let waiting: i64 = admin
+            .query_one(
+                "SELECT count(*) FROM pg_stat_activity
+                 WHERE usename = $1 AND wait_event_type = 'Lock'",
+                &[&ben_role],
+            )
+            .await
+            .unwrap()
+            .get(0);
+        if waiting == 1 {
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
+    let seen = members[0]
+        .events_after(&Position::start(), 100)
+        .await
+        .unwrap();
+    assert!(seen.is_empty(), "nothing is committed yet: {seen:?}");
+    slow.commit().await.unwrap();
+    members.push(ben_done.await.unwrap());
+    let seen = members[0]
+        .events_after(&Position::start(), 100)
+        .await
+        .unwrap();
+    let ids: Vec<&str> = seen.iter().map(|e| e.item_id.as_str()).collect();
+    assert_eq!(ids, ["fb_1", "fb_2"], "in the order they committed");
+    assert!(seen[0].position.seq < seen[1].position.seq);
+    let after = members[0]
+        .events_after(&seen[0].position, 100)
+        .await
+        .unwrap();
+    assert_eq!(after.len(), 1);
+    drop(members);
+    db.drop().await;
+}
+
+#[tokio::test]
+async fn a_member_cannot_choose_an_events_number() {
+    let Some(db) = pg::Db::new("numbered").await else {
+        return;
+    };
+    let mut members = team_of(&db, "support", &["ana"]).await;
+    let url = db.as_member(&db.role("ana"), None);
+    let raw = team::connect(&url).await.unwrap();
+    // A number far ahead would make readers skip the events numbered below it.
+    raw.execute(
+        "INSERT INTO feedback_team.events (team_id, seq, event_id, item_id, kind)
+         SELECT team_id, 1000000, 'ahead', 'fb_1', 'done' FROM feedback_team.teams",
+        &[],
+    )
+    .await
+    .unwrap();
+    members[0]
         .apply(&id(), "fb_2", &Change::Done(true))
         .await
         .unwrap();
@@ -239,20 +293,8 @@ async fn a_reader_never_skips_an_event_whose_transaction_commits_late() {
         .events_after(&Position::start(), 100)
         .await
         .unwrap();
-    assert!(
-        seen.is_empty(),
-        "nothing past a transaction still running: {seen:?}"
-    );
-    slow.commit().await.unwrap();
-    let seen = events(&members[0], &Position::start(), 2).await;
-    let ids: Vec<&str> = seen.iter().map(|e| e.item_id.as_str()).collect();
-    assert_eq!(
-        ids,
-        ["fb_1", "fb_2"],
-        "both, the one that committed late first"
-    );
-    let after = events(&members[0], &seen[0].position, 1).await;
-    assert_eq!(after.len(), 1);
+    let numbers: Vec<i64> = seen.iter().map(|e| e.position.seq).collect();
+    assert_eq!(numbers, [1, 2], "the team's counter numbered both");
     drop(members);
     db.drop().await;
 }

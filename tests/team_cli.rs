@@ -241,3 +241,40 @@ async fn without_a_team_the_commands_say_how_to_set_one_up() {
         stderr(&output)
     );
 }
+
+#[tokio::test]
+async fn doctor_checks_the_team_and_never_shows_the_password() {
+    let Some(team) = Setup::new("team_doctor").await else {
+        return;
+    };
+    let doctor = team.ana(&["doctor"]);
+    let out = stdout(&doctor);
+    for line in [
+        "ok    team database",
+        "ok    team schema",
+        "ok    team member",
+        "ok    team security",
+        "ok    team notify",
+        "ok    team clock",
+    ] {
+        assert!(
+            out.contains(line),
+            "{line} missing in:\n{out}{}",
+            stderr(&doctor)
+        );
+    }
+    let password = team.ana_url.rsplit("password=").next().unwrap();
+    assert!(!out.contains(password), "{out}");
+    assert!(!stderr(&doctor).contains(password));
+    // No server there (this machine's server trusts every password, so a wrong one would
+    // pass): the database line fails, without the password.
+    let wrong = format!(
+        "{} port=1",
+        team.ana_url.replace(password, "wrong-secret-pw")
+    );
+    let doctor = run(&wrong, &team.dir.path().join("ana.db"), &["doctor"]);
+    let out = stdout(&doctor);
+    assert!(out.contains("FAIL  team database"), "{out}");
+    assert!(!out.contains("wrong-secret-pw") && !stderr(&doctor).contains("wrong-secret-pw"));
+    team.db.drop().await;
+}

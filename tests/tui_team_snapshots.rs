@@ -53,7 +53,6 @@ fn team(width: u16) -> Harness {
             item(2, Some("eve\u{1b}]52;c;x\u{7}"), &[]),
             item(3, None, &["billing", "ios\u{202e}"]),
         ],
-        tx: "1".to_owned(),
         seq: 1,
         ..TeamBatch::default()
     };

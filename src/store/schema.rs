@@ -294,7 +294,6 @@ CREATE TABLE team_replica (
   one INTEGER PRIMARY KEY CHECK (one = 1),
   team TEXT NOT NULL,
   member TEXT NOT NULL,
-  tx TEXT NOT NULL,
   seq INTEGER NOT NULL,
   caught_up_at INTEGER
 );

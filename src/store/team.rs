@@ -11,12 +11,11 @@ use rusqlite::{OptionalExtension, Transaction, params};
 use super::{Store, StoreError};
 
 /// Where this store's replica is in the team's events: the team and member it mirrors, and
-/// the position (the transaction id as text, and the sequence number) read up to.
+/// the number of the last event read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReplicaPosition {
     pub team: String,
     pub member: String,
-    pub tx: String,
     pub seq: i64,
     /// When the replica last read everything there was.
     pub caught_up_at: Option<Timestamp>,
@@ -62,7 +61,7 @@ pub struct TeamBatch {
     pub items: Vec<TeamItemRecord>,
     /// Notes among the events: (event's seq, note id, body).
     pub notes: Vec<(i64, String, String)>,
-    pub tx: String,
+    /// The number of the last event read.
     pub seq: i64,
     /// True when nothing was left to read after this batch.
     pub caught_up: bool,
@@ -109,15 +108,14 @@ impl Store {
     pub fn team_replica(&self) -> Result<Option<ReplicaPosition>, StoreError> {
         self.conn
             .query_row(
-                "SELECT team, member, tx, seq, caught_up_at FROM team_replica WHERE one = 1",
+                "SELECT team, member, seq, caught_up_at FROM team_replica WHERE one = 1",
                 [],
                 |r| {
                     Ok(ReplicaPosition {
                         team: r.get(0)?,
                         member: r.get(1)?,
-                        tx: r.get(2)?,
-                        seq: r.get(3)?,
-                        caught_up_at: r.get::<_, Option<i64>>(4)?.and_then(micros),
+                        seq: r.get(2)?,
+                        caught_up_at: r.get::<_, Option<i64>>(3)?.and_then(micros),
                     })
                 },
             )
@@ -160,7 +158,7 @@ impl Store {
                  DELETE FROM team_notes; DELETE FROM team_lost; DELETE FROM team_replica;",
             )?;
             tx.execute(
-                "INSERT INTO team_replica (one, team, member, tx, seq) VALUES (1, ?1, ?2, '0', 0)",
+                "INSERT INTO team_replica (one, team, member, seq) VALUES (1, ?1, ?2, 0)",
                 params![team, member],
             )?;
             Ok(ReplicaStart::Ready)
@@ -201,10 +199,10 @@ impl Store {
                 put_item(tx, item)?;
             }
             tx.execute(
-                "UPDATE team_replica SET tx = ?1, seq = ?2,
-                   caught_up_at = CASE WHEN ?3 THEN ?4 ELSE caught_up_at END
+                "UPDATE team_replica SET seq = ?1,
+                   caught_up_at = CASE WHEN ?2 THEN ?3 ELSE caught_up_at END
                  WHERE one = 1",
-                params![batch.tx, batch.seq, batch.caught_up, now.as_microsecond()],
+                params![batch.seq, batch.caught_up, now.as_microsecond()],
             )?;
             super::revs::bump(tx, super::revs::TRIAGE_REV)
         })
@@ -475,7 +473,6 @@ mod tests {
             events: vec![event(1, "fb_1", "claim"), event(2, "fb_1", "note")],
             items: vec![item("fb_1", Some("ana"), &["crash", "ios"], 2)],
             notes: vec![(2, "n1".to_owned(), "first look".to_owned())],
-            tx: "740".to_owned(),
             seq: 2,
             caught_up: true,
         };
@@ -484,7 +481,6 @@ mod tests {
         store.team_apply(&batch, at(100)).unwrap();
         let older = TeamBatch {
             items: vec![item("fb_1", None, &[], 1)],
-            tx: "741".to_owned(),
             seq: 3,
             ..TeamBatch::default()
         };
@@ -499,7 +495,7 @@ mod tests {
         assert_eq!(notes[0].author, "ana");
         assert_eq!(notes[0].body, "first look");
         let position = store.team_replica().unwrap().unwrap();
-        assert_eq!((position.tx.as_str(), position.seq), ("741", 3));
+        assert_eq!(position.seq, 3);
         assert_eq!(position.caught_up_at, Some(at(100)));
         assert_eq!(store.team_recent(1).unwrap()[0].seq, 2);
     }
@@ -543,7 +539,6 @@ mod tests {
         store.team_start_replica("support", "ana").unwrap();
         let batch = TeamBatch {
             items: vec![item("fb_1", Some("ana"), &[], 1)],
-            tx: "1".to_owned(),
             seq: 1,
             ..TeamBatch::default()
         };

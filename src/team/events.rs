@@ -1,7 +1,8 @@
-//! Reading the team's events after a position, in the server's order. A position is the pair
-//! (transaction, sequence): events are read only from transactions older than every one still
-//! running, so an event whose transaction commits after a later-numbered one is read in its
-//! turn, never skipped. `NOTIFY` only hints that there is more; this read is the truth.
+//! Reading the team's events after a position, in the server's order. A team's events are
+//! numbered as they commit (the schema's counter, locked by each writing transaction until it
+//! commits), so a reader that has seen number N has seen every committed event before it: none
+//! is skipped, whatever else runs on the server. `NOTIFY` only hints that there is more; this
+//! read is the truth.
 
 use jiff::Timestamp;
 
@@ -9,11 +10,9 @@ use super::TeamError;
 use super::actions::Team;
 use super::schema::SCHEMA;
 
-/// Where a reader is in the team's events.
+/// Where a reader is in the team's events: the number of the last one read.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Position {
-    /// The transaction id (`xid8`, as text).
-    pub tx: String,
     pub seq: i64,
 }
 
@@ -21,10 +20,7 @@ impl Position {
     /// Before every event.
     #[must_use]
     pub fn start() -> Self {
-        Self {
-            tx: "0".to_owned(),
-            seq: 0,
-        }
+        Self { seq: 0 }
     }
 }
 
@@ -54,11 +50,9 @@ impl Team {
             .query(
                 &format!(
                     "SELECT {EVENT_COLUMNS} FROM {SCHEMA}.events
-                     WHERE team_id = $1 AND (tx, seq) > ($2::text::xid8, $3)
-                       AND tx < pg_snapshot_xmin(pg_current_snapshot())
-                     ORDER BY tx, seq LIMIT $4"
+                     WHERE team_id = $1 AND seq > $2 ORDER BY seq LIMIT $3"
                 ),
-                &[&self.team_id(), &after.tx, &after.seq, &limit],
+                &[&self.team_id(), &after.seq, &limit],
             )
             .await?;
         Ok(rows.iter().map(event).collect())
@@ -80,20 +74,17 @@ impl Team {
 }
 
 /// The columns an event is read from, in the order [`event`] takes them.
-const EVENT_COLUMNS: &str = "tx::text, seq, event_id, member::text, item_id, kind, body, at";
+const EVENT_COLUMNS: &str = "seq, event_id, member::text, item_id, kind, body, at";
 
 /// An event from a row of [`EVENT_COLUMNS`].
 fn event(row: &tokio_postgres::Row) -> Event {
     Event {
-        position: Position {
-            tx: row.get(0),
-            seq: row.get(1),
-        },
-        event_id: row.get(2),
-        member: row.get(3),
-        item_id: row.get(4),
-        kind: row.get(5),
-        body: row.get(6),
-        at: row.get(7),
+        position: Position { seq: row.get(0) },
+        event_id: row.get(1),
+        member: row.get(2),
+        item_id: row.get(3),
+        kind: row.get(4),
+        body: row.get(5),
+        at: row.get(6),
     }
 }

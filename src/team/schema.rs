@@ -154,6 +154,35 @@ CREATE POLICY presence_update ON feedback_team.presence FOR UPDATE
     WITH CHECK (team_id IN (SELECT feedback_team.my_teams()) AND member = current_user);
 GRANT SELECT, INSERT, UPDATE ON feedback_team.presence TO feedback_team_member;
 ",
+    r"
+-- Each team's events are numbered as they commit: a trigger takes the team's next number from
+-- its counter, whose row stays locked until the transaction ends, so no event of the team can
+-- commit with a lower number than one already visible (a reader never skips one, whatever else
+-- runs on the server). The trigger sets the number: a member cannot choose it. Members cannot
+-- reach the counters but through it.
+CREATE TABLE feedback_team.counters (
+    team_id bigint PRIMARY KEY REFERENCES feedback_team.teams,
+    last_seq bigint NOT NULL
+);
+INSERT INTO feedback_team.counters (team_id, last_seq)
+    SELECT t.team_id, coalesce(max(e.seq), 0)
+    FROM feedback_team.teams t LEFT JOIN feedback_team.events e ON e.team_id = t.team_id
+    GROUP BY t.team_id;
+ALTER TABLE feedback_team.events ALTER COLUMN seq DROP IDENTITY;
+DROP INDEX feedback_team.events_by_position;
+CREATE FUNCTION feedback_team.number_event() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+    AS $$
+BEGIN
+    INSERT INTO feedback_team.counters AS c (team_id, last_seq) VALUES (NEW.team_id, 1)
+        ON CONFLICT (team_id) DO UPDATE SET last_seq = c.last_seq + 1
+        RETURNING last_seq INTO NEW.seq;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER events_numbered BEFORE INSERT ON feedback_team.events
+    FOR EACH ROW EXECUTE FUNCTION feedback_team.number_event();
+",
 ];
 
 /// The version the steps bring a schema to.

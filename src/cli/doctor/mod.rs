@@ -10,6 +10,7 @@ mod browser;
 mod clipboard;
 mod network;
 mod store;
+mod team;
 mod terminal;
 
 use std::io::Write;
@@ -176,6 +177,7 @@ pub async fn run(
         )),
     }
     checks.extend(store::checks(args, jiff::Timestamp::now()));
+    checks.extend(team::lines(&team::probe(args).await));
     checks.extend(terminal::checks(&env, terminal::Tty::detect()));
     checks.extend(clipboard::checks(
         &env,

@@ -35,7 +35,6 @@ fn team_harness(owners: &[(usize, &str)]) -> Harness {
         .collect();
     let batch = TeamBatch {
         items,
-        tx: "1".to_owned(),
         seq: 1,
         ..TeamBatch::default()
     };
