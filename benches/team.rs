@@ -35,12 +35,12 @@ async fn team_db(name: &str, members: usize) -> Option<(TeamUrl, Vec<TeamUrl>)> 
         eprintln!("team bench skipped: no PostgreSQL at {}", server.describe());
         return None;
     };
-    client
-        .batch_execute(&format!(
-            "DROP DATABASE IF EXISTS {name} WITH (FORCE); CREATE DATABASE {name}"
-        ))
-        .await
-        .unwrap();
+    for sql in [
+        format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+        format!("CREATE DATABASE {name}"),
+    ] {
+        client.batch_execute(&sql).await.unwrap();
+    }
     let admin = server.with_database(name);
     let mut admin_client = team::connect(&admin).await.unwrap();
     team::create_team(&mut admin_client, "bench").await.unwrap();
