@@ -44,6 +44,64 @@ async fn team_of(db: &pg::Db, members: &[&str]) -> Vec<(String, String)> {
     out
 }
 
+/// `claim` of every item from the command line, as the member whose URL is `url`; how many it
+/// won, as it reported.
+fn claim_all(url: &str) -> usize {
+    let store = tempfile::tempdir().unwrap();
+    let ids: Vec<String> = (0..ITEMS).map(|n| format!("id{n:05}")).collect();
+    let cli = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"))
+        .arg("--store")
+        .arg(store.path().join("cli.db"))
+        .arg("claim")
+        .args(&ids)
+        .args(["--format", "json"])
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", store.path())
+        .env("XDG_CONFIG_HOME", store.path().join("config"))
+        .env("FEEDBACK_TEAM_URL", url)
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&cli.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&cli.stderr)));
+    report
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["outcome"] == "done")
+        .count()
+}
+
+/// The truth: every item's owner in the team's database, checked to be one per item, each by
+/// one winning claim.
+async fn owners_in_the_database(db: &pg::Db) -> Vec<Option<String>> {
+    let admin = team::connect(&db.admin()).await.unwrap();
+    let rows = admin
+        .query(
+            "SELECT item_id, owner::text FROM feedback_team.items ORDER BY item_id",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), ITEMS);
+    let truth: Vec<Option<String>> = rows.iter().map(|r| r.get(1)).collect();
+    assert!(truth.iter().all(Option::is_some), "an item with no owner");
+    let claims: i64 = admin
+        .query_one(
+            "SELECT count(*) FROM feedback_team.events WHERE kind = 'claim'",
+            &[],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(
+        claims,
+        i64::try_from(ITEMS).unwrap(),
+        "one winning claim per item"
+    );
+    truth
+}
+
 /// An inbox of the 1,000 items in the team as `role`, with its live link.
 struct Inbox {
     harness: Harness,
@@ -143,48 +201,20 @@ async fn three_inboxes_and_the_command_line_race_for_1000_items_and_agree_on_eac
                     .is_some_and(|t| t.link == feedback_inbox::tui::team::Link::Online)
             })
             .await;
-    }
-    // Each inbox marks every item (the first, then a range to the last) and presses `a`.
-    for inbox in &mut inboxes {
+        // Every item marked: the first, then a range to the last.
         inbox.act(Action::ToggleMark);
         inbox.act(Action::Bottom);
         inbox.act(Action::MarkRange);
         assert_eq!(inbox.harness.state.acting.marks.len(), ITEMS);
     }
-    let store = tempfile::tempdir().unwrap();
     let (dee_role, dee_url) = members[3].clone();
-    let ids: Vec<String> = (0..ITEMS).map(|n| format!("id{n:05}")).collect();
-    let cli = std::thread::spawn(move || {
-        Command::new(env!("CARGO_BIN_EXE_feedback-inbox"))
-            .arg("--store")
-            .arg(store.path().join("dee.db"))
-            .arg("claim")
-            .args(&ids)
-            .args(["--format", "json"])
-            .env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", store.path())
-            .env("XDG_CONFIG_HOME", store.path().join("config"))
-            .env("FEEDBACK_TEAM_URL", dee_url)
-            .output()
-            .unwrap()
-    });
+    let cli = std::thread::spawn(move || claim_all(&dee_url));
     for inbox in &mut inboxes {
         inbox.act(Action::Claim);
     }
-    let cli = tokio::task::spawn_blocking(move || cli.join().unwrap())
+    let cli_won = tokio::task::spawn_blocking(move || cli.join().unwrap())
         .await
         .unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&cli.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&cli.stderr)));
-    let cli_won = report
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["outcome"] == "done")
-        .count();
-
-    // Each inbox until its outbox is empty and nothing is pending on screen.
     for inbox in &mut inboxes {
         inbox
             .until("every claim answered", |h| {
@@ -193,69 +223,49 @@ async fn three_inboxes_and_the_command_line_race_for_1000_items_and_agree_on_eac
             })
             .await;
     }
-    // The truth: one owner per item, among the four.
-    let admin = team::connect(&db.admin()).await.unwrap();
-    let rows = admin
-        .query(
-            "SELECT item_id, owner::text FROM feedback_team.items ORDER BY item_id",
-            &[],
-        )
-        .await
-        .unwrap();
-    assert_eq!(rows.len(), ITEMS);
-    let truth: Vec<Option<String>> = rows.iter().map(|r| r.get(1)).collect();
-    assert!(truth.iter().all(Option::is_some), "an item with no owner");
-    let claims: i64 = admin
-        .query_one(
-            "SELECT count(*) FROM feedback_team.events WHERE kind = 'claim'",
-            &[],
-        )
-        .await
-        .unwrap()
-        .get(0);
-    assert_eq!(
-        claims,
-        i64::try_from(ITEMS).unwrap(),
-        "one winning claim per item"
-    );
+    let truth = owners_in_the_database(&db).await;
     let dee_owns = truth
         .iter()
         .filter(|o| o.as_deref() == Some(dee_role.as_str()))
         .count();
     assert_eq!(dee_owns, cli_won, "the command line reported its wins");
-    // Every inbox's store and screen agree with it, once caught up.
     for inbox in &mut inboxes {
-        let expected = truth.clone();
-        inbox
-            .until("caught up with every owner", move |h| {
-                let ids: Vec<String> = (0..ITEMS).map(|n| format!("id{n:05}")).collect();
-                let shown: Vec<Option<String>> = h
-                    .store
-                    .read(|s| feedback_inbox::team_sync::states_now(s, &ids))
-                    .unwrap()
-                    .into_iter()
-                    .map(|s| s.owner)
-                    .collect();
-                shown == expected
-            })
-            .await;
-        assert_eq!(inbox.owners(), truth);
-        // The rows on screen draw their owners from what the inbox holds of them.
-        let state = &inbox.harness.state;
-        assert!(!state.list.window.rows.is_empty());
-        for row in &state.list.window.rows {
-            let n: usize = row.id[2..].parse().unwrap();
-            let held = state.triage.overlay.team(&row.id).unwrap();
-            assert_eq!(held.owner, truth[n], "{}", row.id);
-            assert!(!held.pending);
-        }
-        let screen = inbox.screen();
-        assert!(screen.contains("OWNER"), "{screen}");
-        assert!(
-            !screen.contains('~'),
-            "nothing pending on screen:\n{screen}"
-        );
+        agrees(inbox, &truth).await;
     }
     drop(inboxes);
     db.drop().await;
+}
+
+/// Once caught up, the inbox's store holds `truth`, and the rows on screen draw it (from what
+/// the inbox holds of them), nothing pending.
+async fn agrees(inbox: &mut Inbox, truth: &[Option<String>]) {
+    let expected = truth.to_vec();
+    inbox
+        .until("caught up with every owner", move |h| {
+            let ids: Vec<String> = (0..ITEMS).map(|n| format!("id{n:05}")).collect();
+            let shown: Vec<Option<String>> = h
+                .store
+                .read(|s| feedback_inbox::team_sync::states_now(s, &ids))
+                .unwrap()
+                .into_iter()
+                .map(|s| s.owner)
+                .collect();
+            shown == expected
+        })
+        .await;
+    assert_eq!(inbox.owners(), truth);
+    let state = &inbox.harness.state;
+    assert!(!state.list.window.rows.is_empty());
+    for row in &state.list.window.rows {
+        let n: usize = row.id[2..].parse().unwrap();
+        let held = state.triage.overlay.team(&row.id).unwrap();
+        assert_eq!(held.owner, truth[n], "{}", row.id);
+        assert!(!held.pending);
+    }
+    let screen = inbox.screen();
+    assert!(screen.contains("OWNER"), "{screen}");
+    assert!(
+        !screen.contains('~'),
+        "nothing pending on screen:\n{screen}"
+    );
 }
