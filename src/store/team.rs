@@ -166,8 +166,8 @@ impl Store {
     }
 
     /// Stores what one read from the team brought, and its position, in one transaction: an
-    /// event stored before is kept once; an item's state is replaced only by a state at least
-    /// as new (by the team's sequence).
+    /// event stored before is kept once; an item's state is replaced only by a newer one (by
+    /// the team's sequence of the event that last changed it).
     pub fn team_apply(&mut self, batch: &TeamBatch, now: Timestamp) -> Result<(), StoreError> {
         self.transact(|tx| {
             {
@@ -386,7 +386,8 @@ impl Store {
     }
 }
 
-/// Replaces an item's state unless the stored one is newer, with its rows in `team_labels`.
+/// Replaces an item's state unless the stored one is as new (the team's sequence of the event
+/// that last changed it names the state), with its rows in `team_labels`.
 fn put_item(tx: &Transaction<'_>, item: &TeamItemRecord) -> rusqlite::Result<()> {
     let labels = serde_json::to_string(&item.labels).unwrap_or_else(|_| "[]".to_owned());
     let changed = tx
@@ -394,7 +395,7 @@ fn put_item(tx: &Transaction<'_>, item: &TeamItemRecord) -> rusqlite::Result<()>
             "INSERT INTO team_items (item_id, owner, labels, last_seq) VALUES (?1, ?2, ?3, ?4)
              ON CONFLICT (item_id) DO UPDATE SET owner = excluded.owner,
                labels = excluded.labels, last_seq = excluded.last_seq
-             WHERE excluded.last_seq >= team_items.last_seq",
+             WHERE excluded.last_seq > team_items.last_seq",
         )?
         .execute(params![item.item_id, item.owner, labels, item.last_seq])?;
     if changed == 0 {
