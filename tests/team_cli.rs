@@ -278,3 +278,67 @@ async fn doctor_checks_the_team_and_never_shows_the_password() {
     assert!(!out.contains("wrong-secret-pw") && !stderr(&doctor).contains("wrong-secret-pw"));
     team.db.drop().await;
 }
+
+/// A store file at `path` holding items `id00000`..`id00005`.
+fn store_with_items(path: &Path) {
+    let mut store = feedback_inbox::store::Store::open(path).unwrap();
+    let items: Vec<_> = (0..6).map(feedback_inbox::tui::testkit::item).collect();
+    store
+        .put_items(&items, feedback_inbox::tui::testkit::now())
+        .unwrap();
+}
+
+fn ids(output: &Output) -> Vec<String> {
+    let found = json(output);
+    found["data"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{found}"))
+        .iter()
+        .map(|item| item["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn search_catches_up_with_the_team_first_and_says_so_when_it_cannot() {
+    let Some(team) = Setup::new("team_search").await else {
+        return;
+    };
+    store_with_items(&team.dir.path().join("ana.db"));
+    store_with_items(&team.dir.path().join("bo.db"));
+    assert!(team.bo(&["claim", "id00001", "id00004"]).status.success());
+    assert!(team.bo(&["label", "id00002", "+billing"]).status.success());
+    // Ana's store never heard of these: `search` catches up before it answers.
+    let mine = team.ana(&["search", "assignee:", "--format", "json"]);
+    assert_eq!(mine.status.code(), Some(2), "a qualifier needs a value");
+    let bo = team.bo.clone();
+    let owned = team.ana(&["search", &format!("assignee:{bo}"), "--format", "json"]);
+    assert!(owned.status.success(), "{}", stderr(&owned));
+    assert_eq!(ids(&owned), ["id00001", "id00004"]);
+    let labelled = team.ana(&["search", "label:BILLING", "--format", "json"]);
+    assert_eq!(ids(&labelled), ["id00002"]);
+    let unclaimed = team.ana(&["search", "is:unclaimed", "--format", "json"]);
+    assert_eq!(
+        ids(&unclaimed),
+        ["id00000", "id00002", "id00003", "id00005"]
+    );
+    // Bo's own view of his items.
+    assert_eq!(
+        ids(&team.bo(&["search", "is:mine", "--format", "json"])),
+        ["id00001", "id00004"]
+    );
+    // The database away: said on stderr, answered from the store.
+    let away = format!("{} port=1", team.ana_url);
+    let offline = run(
+        &away,
+        &team.dir.path().join("ana.db"),
+        &["search", "label:billing", "--format", "json"],
+    );
+    assert!(offline.status.success(), "{}", stderr(&offline));
+    assert_eq!(ids(&offline), ["id00002"]);
+    assert!(
+        stderr(&offline).contains("cannot reach the team database"),
+        "{}",
+        stderr(&offline)
+    );
+    team.db.drop().await;
+}

@@ -1,6 +1,7 @@
 //! The local store as the offline commands (`search`, `stats`) read it: only what it holds,
 //! unless `--sync`, which first runs a head sync of both statuses (what is new since the last
-//! sync; the first one mirrors the newest pages). A store that anything writes to while the
+//! sync; the first one mirrors the newest pages). With a team configured, the team's state is
+//! caught up first (or, the database away, said on stderr). A store that anything writes to while the
 //! command runs (the sync, `--with-detail`'s fetches) is shared: read on its own connection.
 
 use super::store_cmd::{open_store, store_path};
@@ -39,13 +40,16 @@ impl Offline {
             )));
         }
         let store = open_store(global)?.ok_or_else(|| CliError::Other("no store".to_owned()))?;
-        if !(sync || shared) {
+        let team = super::team_cmd::configured(global)?.is_some();
+        if !(sync || shared || team) {
             return Ok(Self::Alone(store));
         }
         let shared = Shared::new(store)?;
         if sync {
             head_sync(global, &shared).await?;
         }
+        // The team's owners and labels as they are now (searched with `assignee:`, `label:`).
+        super::team_cmd::catch_up_before_reading(global, &shared).await?;
         Ok(Self::Shared(shared))
     }
 

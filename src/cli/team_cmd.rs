@@ -247,6 +247,25 @@ fn store(args: &Args) -> Result<Shared, CliError> {
     Ok(Shared::new(store)?)
 }
 
+/// How long a command waits for the team's database before answering from the store.
+const CONNECT_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Before a command reads triage state from the store (`search`, `stats`): with a team
+/// configured, what waits in the outbox is sent and the replica caught up. When the database
+/// cannot be reached (or refuses), it is said on stderr and the command answers from what is
+/// stored.
+pub async fn catch_up_before_reading(args: &Args, store: &Shared) -> Result<(), CliError> {
+    let Some((settings, url)) = configured(args)? else {
+        return Ok(());
+    };
+    if let Err(error) = connected(&url, &settings, store).await {
+        eprintln!(
+            "warning: the team's state could not be brought up to date ({error}); answering from the local store"
+        );
+    }
+    Ok(())
+}
+
 /// A connection to the team with the store's replica caught up (the outbox sent first);
 /// `None`, said on stderr, when the database cannot be reached.
 async fn connected(
@@ -254,7 +273,10 @@ async fn connected(
     settings: &TeamSettings,
     store: &Shared,
 ) -> Result<(Option<Team>, team_sync::Sent), CliError> {
-    let mut team = match Team::open(url, settings.team.as_deref()).await {
+    let opened = tokio::time::timeout(CONNECT_WAIT, Team::open(url, settings.team.as_deref()))
+        .await
+        .unwrap_or(Err(team::TeamError::Gone));
+    let mut team = match opened {
         Ok(team) => team,
         Err(error) if error.is_unreachable() => {
             eprintln!(
