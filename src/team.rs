@@ -17,7 +17,7 @@ mod presence;
 pub mod schema;
 
 pub use actions::{Change, Claimed, Hint, ItemState, Outcome, Team};
-pub use admin::{AddedMember, add_member, create_team};
+pub use admin::{AddedMember, add_member, create_team, reset_password};
 pub use connect::{TeamUrl, connect};
 pub use diagnose::{Diagnosis, NOTIFY_WAIT};
 pub use events::{Event, Position};

@@ -17,7 +17,7 @@ use crate::store::{
 use crate::team::{Change, Outcome, Position, Team, TeamError};
 
 /// Events read per round trip while catching up: memory stays flat however far behind.
-pub const BATCH: i64 = 1000;
+pub const BATCH: i64 = 5000;
 
 /// Why keeping the replica failed.
 #[derive(Debug, thiserror::Error)]
@@ -115,15 +115,20 @@ pub async fn catch_up(
             ..TeamBatch::default()
         };
         for event in &events {
+            // Only notes and assignments are read further: the rest is kept as it came.
+            let body = matches!(event.kind.as_str(), "note" | "assign")
+                .then(|| serde_json::from_str::<serde_json::Value>(&event.body).ok())
+                .flatten()
+                .unwrap_or_default();
             if event.kind == "note"
-                && let (Some(note_id), Some(body)) = (
-                    event.body.get("note_id").and_then(|v| v.as_str()),
-                    event.body.get("body").and_then(|v| v.as_str()),
+                && let (Some(note_id), Some(text)) = (
+                    body.get("note_id").and_then(|v| v.as_str()),
+                    body.get("body").and_then(|v| v.as_str()),
                 )
             {
                 batch
                     .notes
-                    .push((event.position.seq, note_id.to_owned(), body.to_owned()));
+                    .push((event.position.seq, note_id.to_owned(), text.to_owned()));
             }
             let record = TeamEventRecord {
                 seq: event.position.seq,
@@ -131,12 +136,12 @@ pub async fn catch_up(
                 member: event.member.clone(),
                 item_id: event.item_id.clone(),
                 kind: event.kind.clone(),
-                body: event.body.to_string(),
+                body: event.body.clone(),
                 at: event.at,
             };
             if event.kind == "assign"
                 && event.member != team.member()
-                && event.body.get("to").and_then(|v| v.as_str()) == Some(team.member())
+                && body.get("to").and_then(|v| v.as_str()) == Some(team.member())
             {
                 caught_up.assigned_to_me.push(record.clone());
             }

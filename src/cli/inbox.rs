@@ -33,6 +33,10 @@ pub struct DemoArgs {
     /// Receive a new submission every SECONDS, delivered to the inbox as a signed webhook.
     #[arg(long, value_name = "SECONDS")]
     pub live_every: Option<f64>,
+    /// Join the team `demo` in the PostgreSQL database at URL (as its role, which may create
+    /// schemas and roles), with two simulated teammates who claim, label and assign items.
+    #[arg(long, value_name = "URL")]
+    pub team: Option<String>,
 }
 
 /// The inbox for the configured account.
@@ -159,7 +163,24 @@ pub async fn demo(args: &Args, demo: &DemoArgs, screen: &impl Screen) -> Result<
     let (parts, arrivals) = live.map(|(r, s, a)| ((r, s), a)).unzip();
     // The demo's throwaway store keeps everything the simulator has: the sync's defaults.
     let sync = SyncSettings::default();
-    let result = open(screen, builder, store, settings, sync, arrivals, None).await;
+    let (team, teammates) = match &demo.team {
+        Some(url) => {
+            let (settings, teammates) = super::demo_team::set_up(url).await?;
+            let you = settings.url.role().unwrap_or_default().to_owned();
+            let newest: Vec<String> = handle
+                .state()
+                .read()
+                .items()
+                .take(40)
+                .map(|d| d.feedback.id.0)
+                .collect();
+            let running = super::demo_team::start(teammates, newest, you, demo.data.seed);
+            (Some(settings), Some(running))
+        }
+        None => (None, None),
+    };
+    let result = open(screen, builder, store, settings, sync, arrivals, team).await;
+    drop(teammates);
     if let Some((receiver, submitter)) = parts {
         submitter.stop().await;
         receiver.shutdown().await;

@@ -24,6 +24,7 @@ pub mod show;
 pub mod sim_cmd;
 pub mod since;
 // The `stats` command.
+mod demo_team;
 pub mod stats;
 pub mod store_cmd;
 pub mod sync_cmd;

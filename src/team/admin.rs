@@ -95,6 +95,21 @@ pub async fn add_member(
     Ok(added)
 }
 
+/// Sets a new generated password for the login role `member` (one the caller made, such as the
+/// demo's teammates); the password.
+pub async fn reset_password(client: &mut Client, member: &str) -> Result<String, TeamError> {
+    check_name(member, "member")?;
+    let password = generated_password()?;
+    // The password is hex: nothing in it needs quoting.
+    client
+        .batch_execute(&format!(
+            "ALTER ROLE {} LOGIN PASSWORD '{password}'",
+            quote_ident(member)
+        ))
+        .await?;
+    Ok(password)
+}
+
 /// Team and member names: what a role name may be without surprises (letters, digits, `_`,
 /// `-`, `.`; at most 63 bytes, PostgreSQL's limit).
 fn check_name(name: &str, what: &str) -> Result<(), TeamError> {

@@ -33,7 +33,8 @@ pub struct Event {
     pub member: String,
     pub item_id: String,
     pub kind: String,
-    pub body: serde_json::Value,
+    /// The change's JSON, as text (read as JSON only where it is needed).
+    pub body: String,
     /// The server's time of the change.
     pub at: Timestamp,
 }
@@ -74,7 +75,7 @@ impl Team {
 }
 
 /// The columns an event is read from, in the order [`event`] takes them.
-const EVENT_COLUMNS: &str = "seq, event_id, member::text, item_id, kind, body, at";
+const EVENT_COLUMNS: &str = "seq, event_id, member::text, item_id, kind, body::text, at";
 
 /// An event from a row of [`EVENT_COLUMNS`].
 fn event(row: &tokio_postgres::Row) -> Event {
