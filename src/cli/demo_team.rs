@@ -77,13 +77,13 @@ async fn teammates(client: &mut tokio_postgres::Client, url: &TeamUrl, me: &str)
 /// Runs the teammates until the returned handle is dropped: each, every few seconds, claims one
 /// of the newest `items` nobody owns (and labels it), gives one of theirs to `you`, or lets one
 /// go, with the item open as they act.
-pub fn start(teammates: Vec<TeamUrl>, items: Vec<String>, you: String, seed: u64) -> Teammates {
+pub fn start(teammates: Vec<TeamUrl>, items: &[String], you: &str, seed: u64) -> Teammates {
     let tasks = teammates
         .into_iter()
         .enumerate()
         .map(|(n, url)| {
-            let items = items.clone();
-            let you = you.clone();
+            let items = items.to_vec();
+            let you = you.to_owned();
             let n = u64::try_from(n).unwrap_or(0);
             tokio::spawn(async move {
                 if let Err(error) = act(url, items, you, seed.wrapping_add(n)).await {

@@ -174,7 +174,7 @@ pub async fn demo(args: &Args, demo: &DemoArgs, screen: &impl Screen) -> Result<
                 .take(40)
                 .map(|d| d.feedback.id.0)
                 .collect();
-            let running = super::demo_team::start(teammates, newest, you, demo.data.seed);
+            let running = super::demo_team::start(teammates, &newest, &you, demo.data.seed);
             (Some(settings), Some(running))
         }
         None => (None, None),
