@@ -1,7 +1,8 @@
 //! Logs go to a private file (`0600` in a `0700` folder: they name items and accounts) in the
 //! platform's state (or data) folder, never to the screen. The filter
-//! comes from `FEEDBACK_LOG` (default `info`); HTTP internals are kept at `warn` so request
-//! details never reach the log.
+//! comes from `FEEDBACK_LOG` (default `info`); HTTP and PostgreSQL internals are kept at `warn`
+//! so request details and statements (a new member's password is part of one) never reach the
+//! log.
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -27,7 +28,7 @@ pub fn init() -> Option<PathBuf> {
     let (file, _) = crate::private_files::open_append(&path, Follow::Yes).ok()?;
     let wanted = std::env::var("FEEDBACK_LOG").unwrap_or_else(|_| "info".to_owned());
     let filter = EnvFilter::try_new(format!(
-        "{wanted},hyper=warn,hyper_util=warn,reqwest=warn,h2=warn,rustls=warn"
+        "{wanted},hyper=warn,hyper_util=warn,reqwest=warn,h2=warn,rustls=warn,tokio_postgres=warn"
     ))
     .unwrap_or_else(|_| EnvFilter::new("info"));
     tracing_subscriber::fmt()

@@ -13,7 +13,7 @@ use std::process::{Command, Output};
 use team_pg as pg;
 
 /// Runs the binary as a member (`FEEDBACK_TEAM_URL = url`) on the store at `store`, with no user
-/// config.
+/// config, logging everything (`FEEDBACK_LOG=trace`) to `log_of(store)`.
 fn run(url: &str, store: &Path, args: &[&str]) -> Output {
     let home = store.parent().unwrap().join("home");
     Command::new(env!("CARGO_BIN_EXE_feedback-inbox"))
@@ -21,6 +21,7 @@ fn run(url: &str, store: &Path, args: &[&str]) -> Output {
         .arg(store)
         .args(args)
         .env_clear()
+        .env("FEEDBACK_LOG", "trace")
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", &home)
         .env("XDG_CONFIG_HOME", home.join("config"))
@@ -28,6 +29,15 @@ fn run(url: &str, store: &Path, args: &[&str]) -> Output {
         .env("FEEDBACK_TEAM_URL", url)
         .output()
         .unwrap()
+}
+
+/// Everything the runs with stores beside `store` logged.
+fn log_of(store: &Path) -> String {
+    let log = store
+        .parent()
+        .unwrap()
+        .join("home/state/feedback-inbox/feedback-inbox.log");
+    std::fs::read_to_string(log).unwrap_or_default()
 }
 
 fn stdout(output: &Output) -> String {
@@ -266,12 +276,13 @@ async fn doctor_checks_the_team_and_never_shows_the_password() {
     let password = team.ana_url.rsplit("password=").next().unwrap();
     assert!(!out.contains(password), "{out}");
     assert!(!stderr(&doctor).contains(password));
+    // Nor in the log at trace level, where add-member's statement made it.
+    let log = log_of(&team.dir.path().join("ana.db"));
+    assert!(!log.is_empty(), "nothing was logged");
+    assert!(!log.contains(password), "the password in the log");
     // No server there (this machine's server trusts every password, so a wrong one would
     // pass): the database line fails, without the password.
-    let wrong = format!(
-        "{} port=1",
-        team.ana_url.replace(password, "wrong-secret-pw")
-    );
+    let wrong = pg::Db::away(&team.ana_url.replace(password, "wrong-secret-pw"));
     let doctor = run(&wrong, &team.dir.path().join("ana.db"), &["doctor"]);
     let out = stdout(&doctor);
     assert!(out.contains("FAIL  team database"), "{out}");
@@ -327,7 +338,7 @@ async fn search_catches_up_with_the_team_first_and_says_so_when_it_cannot() {
         ["id00001", "id00004"]
     );
     // The database away: said on stderr, answered from the store.
-    let away = format!("{} port=1", team.ana_url);
+    let away = pg::Db::away(&team.ana_url);
     let offline = run(
         &away,
         &team.dir.path().join("ana.db"),

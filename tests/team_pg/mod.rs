@@ -94,6 +94,17 @@ impl Db {
         format!("{base} dbname={}{role}{password}", self.name)
     }
 
+    /// `url` (key=value) pointed at a port where no server listens: the same role, database
+    /// and password, unreachable (its host and port replaced: a second `host=` or `port=` would
+    /// add one to try, not replace the first).
+    pub fn away(url: &str) -> String {
+        let rest: Vec<&str> = url
+            .split_whitespace()
+            .filter(|kv| !kv.starts_with("host=") && !kv.starts_with("port="))
+            .collect();
+        format!("{} host=127.0.0.1 port=1", rest.join(" "))
+    }
+
     /// Drops the database and the test's roles.
     pub async fn drop(self) {
         let client = team::connect(&self.admin).await.unwrap();
