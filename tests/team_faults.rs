@@ -22,6 +22,11 @@ use tokio::net::TcpListener;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
+/// Changes in the burst across the outage.
+const BURST: usize = 60;
+/// Items the killed member claims.
+const ITEMS: usize = 400;
+
 /// Where the test's PostgreSQL listens: a TCP address, or a Unix socket's path.
 enum Upstream {
     Tcp(String),
@@ -227,7 +232,6 @@ async fn a_burst_across_an_outage_is_sent_once_the_database_is_back_nothing_lost
         m.until("connected", |n, _| matches!(n, News::Connected { .. }))
             .await;
     }
-    const BURST: usize = 60;
     for n in 0..BURST {
         if n == 20 {
             // The database goes away in the middle of the burst (mid-answer, for some).
@@ -302,7 +306,6 @@ async fn a_member_killed_mid_burst_loses_nothing_it_recorded() {
     let members = team_of(&db, &["ana"]).await;
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("ana.db");
-    const ITEMS: usize = 400;
     let ids: Vec<String> = (0..ITEMS).map(|n| format!("fb_{n}")).collect();
     let url = members[0].1.clone();
     let cli = |args: &[&str]| {
