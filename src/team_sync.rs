@@ -153,6 +153,8 @@ pub async fn catch_up(
                 item_id: s.item_id,
                 owner: s.owner,
                 labels: s.labels,
+                done: s.done,
+                snoozed_until: s.snoozed_until,
                 last_seq: s.last_seq,
             })
             .collect();
@@ -190,7 +192,20 @@ pub fn record_in(
     changes: &[(String, Change)],
     now: Timestamp,
 ) -> Result<Vec<String>, StoreError> {
-    let entries: Vec<OutboxEntry> = changes
+    let entries = outbox_entries(member, changes, now);
+    store.team_outbox_push(&entries)?;
+    Ok(entries.into_iter().map(|e| e.event_id).collect())
+}
+
+/// The outbox's entries for `changes` made by `member` at `now`, each with an event id of its
+/// own (made once: sending it again is harmless).
+#[must_use]
+pub fn outbox_entries(
+    member: &str,
+    changes: &[(String, Change)],
+    now: Timestamp,
+) -> Vec<OutboxEntry> {
+    changes
         .iter()
         .map(|(item_id, change)| OutboxEntry {
             event_id: uuid::Uuid::new_v4().to_string(),
@@ -199,9 +214,28 @@ pub fn record_in(
             member: member.to_owned(),
             made_at: now,
         })
-        .collect();
-    store.team_outbox_push(&entries)?;
-    Ok(entries.into_iter().map(|e| e.event_id).collect())
+        .collect()
+}
+
+/// What a local triage change of `item` by `member` tells the team: done, snooze and the note
+/// are shared (the member's note is one note of the item's thread, each edit a version); seen
+/// and starred are the member's own.
+#[must_use]
+pub fn shared_change(
+    item: &str,
+    change: &crate::store::TriageChange,
+    member: &str,
+) -> Option<Change> {
+    use crate::store::TriageChange;
+    match change {
+        TriageChange::Done(done) => Some(Change::Done(*done)),
+        TriageChange::Snooze(until) => Some(Change::Snooze(*until)),
+        TriageChange::Note(note) => Some(Change::Note {
+            note_id: format!("{member}/{item}"),
+            body: note.clone().unwrap_or_default(),
+        }),
+        TriageChange::Seen(_) | TriageChange::Starred(_) => None,
+    }
 }
 
 /// What one change sent became.
@@ -287,8 +321,37 @@ pub struct SharedState {
     pub item_id: String,
     pub owner: Option<String>,
     pub labels: Vec<String>,
+    /// The item's notes, each at its latest version (an emptied note is gone), oldest first.
+    pub notes: Vec<SharedNote>,
     /// Changes made here wait to be sent.
     pub pending: bool,
+}
+
+/// One note of an item's thread, at its latest version.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SharedNote {
+    pub author: String,
+    pub body: String,
+    pub at: Timestamp,
+}
+
+/// The notes of `item` at their latest versions, oldest first, emptied ones left out.
+fn notes_of(store: &crate::store::Store, item: &str) -> Result<Vec<SharedNote>, StoreError> {
+    let mut latest: BTreeMap<String, crate::store::TeamNoteRecord> = BTreeMap::new();
+    for note in store.team_notes(item)? {
+        latest.insert(note.note_id.clone(), note);
+    }
+    let mut notes: Vec<SharedNote> = latest
+        .into_values()
+        .filter(|n| !n.body.trim().is_empty())
+        .map(|n| SharedNote {
+            author: n.author,
+            body: n.body,
+            at: n.at,
+        })
+        .collect();
+    notes.sort_by_key(|n| n.at);
+    Ok(notes)
 }
 
 /// The shared states of `item_ids` (in that order), as this store's member sees them.
@@ -320,11 +383,12 @@ pub fn states_now(
         .map(|item| (item.item_id.clone(), item))
         .collect();
     let outbox = store.team_outbox()?;
-    Ok(item_ids
+    item_ids
         .iter()
         .map(|id| {
             let mut state = SharedState {
                 item_id: id.clone(),
+                notes: notes_of(store, id)?,
                 ..SharedState::default()
             };
             if let Some(item) = known.get(id) {
@@ -336,9 +400,9 @@ pub fn states_now(
                     lay_over(&mut state, &change, &entry.member);
                 }
             }
-            state
+            Ok(state)
         })
-        .collect())
+        .collect()
 }
 
 /// What `change`, made by `member` and not yet sent, does to the state shown.
@@ -377,9 +441,8 @@ mod tests {
     fn changes_not_yet_sent_are_laid_over_the_teams_state_and_marked_pending() {
         let mut state = SharedState {
             item_id: "fb_1".to_owned(),
-            owner: None,
             labels: vec!["crash".to_owned()],
-            pending: false,
+            ..SharedState::default()
         };
         lay_over(&mut state, &Change::Claim, "ana");
         assert_eq!(state.owner.as_deref(), Some("ana"));

@@ -137,6 +137,12 @@ async fn a_claim_reaches_the_other_member_through_notify_and_presence_shows_who_
     .await;
     assert_eq!(bo.owner("fb_1"), Some(db.role("ana")));
 
+    // Done is the team's: Ana's reaches Bo's triage state, where his views read it.
+    ana.record("fb_2", Change::Done(true)).await;
+    bo.until(|n| matches!(n, News::Changed(_)).then_some(()))
+        .await;
+    assert!(bo.store.read(|s| s.triage("fb_2")).unwrap().done);
+
     // Bo opens fb_1: Ana sees him there.
     bo.asks.send(Ask::Looking(Some("fb_1".to_owned()))).unwrap();
     let bo_role = db.role("bo");

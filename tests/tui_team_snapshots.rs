@@ -4,7 +4,7 @@
 //! owner, labels and who is looking. Fixed data, a fixed clock, UTC.
 #![allow(clippy::unwrap_used)]
 
-use feedback_inbox::store::{TeamBatch, TeamItemRecord};
+use feedback_inbox::store::{TeamBatch, TeamEventRecord, TeamItemRecord};
 use feedback_inbox::team::Presence;
 use feedback_inbox::team_sync::CaughtUp;
 use feedback_inbox::team_sync::live::News;
@@ -44,6 +44,8 @@ fn team(width: u16) -> Harness {
         item_id: format!("id{n:05}"),
         owner: owner.map(str::to_owned),
         labels: labels.iter().map(|l| (*l).to_owned()).collect(),
+        done: false,
+        snoozed_until: None,
         last_seq: 1,
     };
     let batch = TeamBatch {
@@ -53,6 +55,20 @@ fn team(width: u16) -> Harness {
             item(2, Some("eve\u{1b}]52;c;x\u{7}"), &[]),
             item(3, None, &["billing", "ios\u{202e}"]),
         ],
+        events: vec![TeamEventRecord {
+            seq: 1,
+            event_id: "e1".to_owned(),
+            member: "bo".to_owned(),
+            item_id: "id00001".to_owned(),
+            kind: "note".to_owned(),
+            body: "{}".to_owned(),
+            at: now() - jiff::SignedDuration::from_mins(5),
+        }],
+        notes: vec![(
+            1,
+            "bo/id00001".to_owned(),
+            "Called them back:\nit is the 2.3 sync bug \u{1b}[31m".to_owned(),
+        )],
         seq: 1,
         ..TeamBatch::default()
     };
@@ -117,8 +133,12 @@ fn the_team_prompts() {
 }
 
 #[test]
-fn the_detail_shows_the_owner_the_labels_and_who_is_looking() {
+fn the_detail_shows_the_owner_the_labels_a_teammates_note_and_who_is_looking() {
     let mut h = team(120);
+    h.send(Msg::Resize {
+        width: 120,
+        height: 30,
+    });
     act(&mut h, Action::MoveDown);
     act(&mut h, Action::Open);
     insta::assert_snapshot!(draw(&h.state).backend());

@@ -284,8 +284,9 @@ CREATE INDEX webhook_seen_by_time ON webhook_seen(seen_at);
 ";
 
 /// Schema 13 (the team, `store::team`): this store's replica of the team's shared state, read
-/// from the team's database after `team_replica`'s position: each item's owner and labels
-/// (`team_items`, the labels also one row each in `team_labels` for `label:`), the events
+/// from the team's database after `team_replica`'s position: each item's owner, labels, done and
+/// snooze (`team_items`, the labels also one row each in `team_labels` for `label:`; done and
+/// snooze are laid into `triage`, where the views read them), the events
 /// (`team_events`, an item's history) and the notes (`team_notes`, every version, by event).
 /// `team_outbox` holds the changes made here and not yet sent (in the order made, by `n`);
 /// `team_lost`, those the team refused (a claim someone else won), until they are reported.
@@ -301,6 +302,8 @@ CREATE TABLE team_items (
   item_id TEXT PRIMARY KEY,
   owner TEXT,
   labels TEXT NOT NULL DEFAULT '[]',
+  done INTEGER NOT NULL DEFAULT 0,
+  snoozed_until INTEGER,
   last_seq INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
 CREATE INDEX team_items_by_owner ON team_items(owner, item_id) WHERE owner IS NOT NULL;

@@ -40,6 +40,10 @@ pub struct TeamItemRecord {
     pub item_id: String,
     pub owner: Option<String>,
     pub labels: Vec<String>,
+    /// Done and snoozed are the team's: laid into this store's triage state (`store::triage`),
+    /// where the views read them.
+    pub done: bool,
+    pub snoozed_until: Option<Timestamp>,
     pub last_seq: i64,
 }
 
@@ -195,9 +199,19 @@ impl Store {
                     note.execute(params![seq, note_id, body])?;
                 }
             }
+            let waiting: std::collections::HashSet<String> = tx
+                .prepare_cached("SELECT DISTINCT item_id FROM team_outbox")?
+                .query_map([], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            let mut deltas = super::write::counts::Deltas::default();
             for item in &batch.items {
-                put_item(tx, item)?;
+                // A change of this member's still waiting is what the item shows until sent.
+                if put_item(tx, item)? && !waiting.contains(&item.item_id) {
+                    let shared = (item.done, item.snoozed_until);
+                    super::triage::take_shared(tx, &item.item_id, shared, now, &mut deltas)?;
+                }
             }
+            deltas.apply(tx)?;
             tx.execute(
                 "UPDATE team_replica SET seq = ?1,
                    caught_up_at = CASE WHEN ?2 THEN ?3 ELSE caught_up_at END
@@ -213,7 +227,8 @@ impl Store {
     pub fn team_items(&self, item_ids: &[String]) -> Result<Vec<TeamItemRecord>, StoreError> {
         let read = || -> rusqlite::Result<Vec<TeamItemRecord>> {
             let mut select = self.conn.prepare_cached(
-                "SELECT item_id, owner, labels, last_seq FROM team_items WHERE item_id = ?1",
+                "SELECT item_id, owner, labels, done, snoozed_until, last_seq FROM team_items
+                 WHERE item_id = ?1",
             )?;
             let mut found = Vec::new();
             for id in item_ids {
@@ -292,20 +307,7 @@ impl Store {
     /// the call returns. An event id already there is kept once.
     pub fn team_outbox_push(&mut self, entries: &[OutboxEntry]) -> Result<(), StoreError> {
         self.transact(|tx| {
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO team_outbox (event_id, item_id, change, member, made_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (event_id) DO NOTHING",
-            )?;
-            for e in entries {
-                insert.execute(params![
-                    e.event_id,
-                    e.item_id,
-                    e.change,
-                    e.member,
-                    e.made_at.as_microsecond()
-                ])?;
-            }
-            drop(insert);
+            push_outbox(tx, entries)?;
             super::revs::bump(tx, super::revs::TRIAGE_REV)
         })
     }
@@ -386,20 +388,47 @@ impl Store {
     }
 }
 
+/// Puts `entries` in the outbox, in this order (an event id already there is kept once).
+pub(super) fn push_outbox(tx: &Transaction<'_>, entries: &[OutboxEntry]) -> rusqlite::Result<()> {
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO team_outbox (event_id, item_id, change, member, made_at)
+         VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (event_id) DO NOTHING",
+    )?;
+    for e in entries {
+        insert.execute(params![
+            e.event_id,
+            e.item_id,
+            e.change,
+            e.member,
+            e.made_at.as_microsecond()
+        ])?;
+    }
+    Ok(())
+}
+
 /// Replaces an item's state unless the stored one is as new (the team's sequence of the event
-/// that last changed it names the state), with its rows in `team_labels`.
-fn put_item(tx: &Transaction<'_>, item: &TeamItemRecord) -> rusqlite::Result<()> {
+/// that last changed it names the state), with its rows in `team_labels`; true when replaced.
+fn put_item(tx: &Transaction<'_>, item: &TeamItemRecord) -> rusqlite::Result<bool> {
     let labels = serde_json::to_string(&item.labels).unwrap_or_else(|_| "[]".to_owned());
     let changed = tx
         .prepare_cached(
-            "INSERT INTO team_items (item_id, owner, labels, last_seq) VALUES (?1, ?2, ?3, ?4)
+            "INSERT INTO team_items (item_id, owner, labels, done, snoozed_until, last_seq)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
              ON CONFLICT (item_id) DO UPDATE SET owner = excluded.owner,
-               labels = excluded.labels, last_seq = excluded.last_seq
+               labels = excluded.labels, done = excluded.done,
+               snoozed_until = excluded.snoozed_until, last_seq = excluded.last_seq
              WHERE excluded.last_seq > team_items.last_seq",
         )?
-        .execute(params![item.item_id, item.owner, labels, item.last_seq])?;
+        .execute(params![
+            item.item_id,
+            item.owner,
+            labels,
+            item.done,
+            item.snoozed_until.map(Timestamp::as_second),
+            item.last_seq
+        ])?;
     if changed == 0 {
-        return Ok(());
+        return Ok(false);
     }
     tx.prepare_cached("DELETE FROM team_labels WHERE item_id = ?1")?
         .execute([&item.item_id])?;
@@ -409,7 +438,7 @@ fn put_item(tx: &Transaction<'_>, item: &TeamItemRecord) -> rusqlite::Result<()>
     for label in &item.labels {
         insert.execute(params![label, item.item_id])?;
     }
-    Ok(())
+    Ok(true)
 }
 
 fn item_record(r: &rusqlite::Row<'_>) -> rusqlite::Result<TeamItemRecord> {
@@ -418,7 +447,11 @@ fn item_record(r: &rusqlite::Row<'_>) -> rusqlite::Result<TeamItemRecord> {
         item_id: r.get(0)?,
         owner: r.get(1)?,
         labels: serde_json::from_str(&labels).unwrap_or_default(),
-        last_seq: r.get(3)?,
+        done: r.get(3)?,
+        snoozed_until: r
+            .get::<_, Option<i64>>(4)?
+            .and_then(|s| Timestamp::from_second(s).ok()),
+        last_seq: r.get(5)?,
     })
 }
 
@@ -458,6 +491,8 @@ mod tests {
             item_id: id.to_owned(),
             owner: owner.map(str::to_owned),
             labels: labels.iter().map(|l| (*l).to_owned()).collect(),
+            done: false,
+            snoozed_until: None,
             last_seq: seq,
         }
     }
@@ -569,5 +604,49 @@ mod tests {
         );
         assert!(store.team_items(&["fb_1".to_owned()]).unwrap().is_empty());
         assert_eq!(store.team_replica().unwrap().unwrap().team, "billing");
+    }
+
+    #[test]
+    fn the_teams_done_and_snooze_reach_the_triage_state_but_never_over_a_change_waiting() {
+        let mut store = Store::open_memory().unwrap();
+        store.team_start_replica("support", "ana").unwrap();
+        store
+            .set_triage(
+                &["a".to_owned()],
+                &crate::store::TriageChange::Starred(true),
+                at(1),
+            )
+            .unwrap();
+        store
+            .team_outbox_push(&[OutboxEntry {
+                event_id: "e1".to_owned(),
+                item_id: "b".to_owned(),
+                change: r#"{"done":false}"#.to_owned(),
+                member: "ana".to_owned(),
+                made_at: at(2),
+            }])
+            .unwrap();
+        let until = at(10_000);
+        let shared = |id: &str| TeamItemRecord {
+            item_id: id.to_owned(),
+            done: true,
+            snoozed_until: Some(until),
+            last_seq: 1,
+            ..TeamItemRecord::default()
+        };
+        let batch = TeamBatch {
+            items: vec![shared("a"), shared("b")],
+            seq: 1,
+            ..TeamBatch::default()
+        };
+        store.team_apply(&batch, at(3)).unwrap();
+        let a = store.triage("a").unwrap();
+        assert!(a.done && a.starred, "the team's done, this member's star");
+        assert_eq!(a.snoozed_until, Some(until));
+        assert!(
+            !store.triage("b").unwrap().done,
+            "this member's change waits"
+        );
+        assert!(store.team_items(&["b".to_owned()]).unwrap()[0].done);
     }
 }

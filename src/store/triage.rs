@@ -105,7 +105,20 @@ impl Store {
         change: &TriageChange,
         at: Timestamp,
     ) -> Result<Vec<(String, Triage)>, StoreError> {
+        self.set_triage_shared(ids, change, at, &[])
+    }
+
+    /// [`Store::set_triage`], with `share` (what the team is to be told of it) put in the
+    /// team's outbox in the same transaction: the change and its sending are durable together.
+    pub fn set_triage_shared(
+        &mut self,
+        ids: &[String],
+        change: &TriageChange,
+        at: Timestamp,
+        share: &[super::OutboxEntry],
+    ) -> Result<Vec<(String, Triage)>, StoreError> {
         self.transact(|tx| {
+            super::team::push_outbox(tx, share)?;
             let mut before = Vec::with_capacity(ids.len());
             let mut deltas = Deltas::default();
             for id in ids {
@@ -126,7 +139,19 @@ impl Store {
         changes: &[(String, TriageChange)],
         at: Timestamp,
     ) -> Result<Vec<(String, Triage)>, StoreError> {
+        self.set_triage_each_shared(changes, at, &[])
+    }
+
+    /// [`Store::set_triage_each`], with `share` put in the team's outbox in the same
+    /// transaction.
+    pub fn set_triage_each_shared(
+        &mut self,
+        changes: &[(String, TriageChange)],
+        at: Timestamp,
+        share: &[super::OutboxEntry],
+    ) -> Result<Vec<(String, Triage)>, StoreError> {
         self.transact(|tx| {
+            super::team::push_outbox(tx, share)?;
             let mut before = Vec::with_capacity(changes.len());
             let mut deltas = Deltas::default();
             for (id, change) in changes {
@@ -273,6 +298,28 @@ fn read_one(conn: &rusqlite::Connection, id: &str) -> rusqlite::Result<Option<Tr
         })
     })
     .optional()
+}
+
+/// The team's done and snooze of `id` laid into its triage state (seen, starred and the note stay
+/// this member's own), the pivot counts moved with it; true when anything changed.
+pub(super) fn take_shared(
+    tx: &Transaction<'_>,
+    id: &str,
+    (done, snoozed_until): (bool, Option<Timestamp>),
+    at: Timestamp,
+    deltas: &mut Deltas,
+) -> rusqlite::Result<bool> {
+    let old = read_one(tx, id)?.unwrap_or_default();
+    if old.done == done && old.snoozed_until == snoozed_until {
+        return Ok(false);
+    }
+    let state = Triage {
+        snoozed_until,
+        done,
+        ..old.clone()
+    };
+    put_counted(tx, id, &old, &state, at, deltas)?;
+    Ok(true)
 }
 
 /// [`put_one`], moving the item's pivot counts (`store::write::counts`) between done and not

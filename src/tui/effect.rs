@@ -60,11 +60,15 @@ pub enum Effect {
         at: Timestamp,
         cause: crate::tui::triage::Cause,
         what: String,
+        /// With a team, the member: done, snooze and notes go to the team's outbox in the same
+        /// transaction.
+        team: Option<String>,
     },
     /// Make each item's own change (an undo step); answered by `Msg::Triaged`.
     TriageUndo {
         changes: Vec<(String, crate::store::TriageChange)>,
         at: Timestamp,
+        team: Option<String>,
     },
     /// Read the store's write counts (another process may have stored items or triaged).
     StoreRevs,

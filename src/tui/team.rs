@@ -82,16 +82,32 @@ pub struct TeamShown {
     pub owner_shown: Option<Clean>,
     /// `#`-less, comma-separated.
     pub labels: Clean,
+    /// The item's notes (each at its latest version), oldest first: the author (raw, to
+    /// tell this member's own from the others'), as shown, the text, when.
+    pub notes: Vec<(String, Clean, Clean, jiff::Timestamp)>,
     pub pending: bool,
 }
 
 impl From<SharedState> for TeamShown {
     fn from(state: SharedState) -> Self {
         let labels: Vec<Clean> = state.labels.iter().map(|l| Clean::line(l)).collect();
+        let notes = state
+            .notes
+            .into_iter()
+            .map(|n| {
+                (
+                    n.author.clone(),
+                    Clean::line(&n.author),
+                    Clean::text(&n.body),
+                    n.at,
+                )
+            })
+            .collect();
         Self {
             owner_shown: state.owner.as_deref().map(Clean::line),
             owner: state.owner,
             labels: Clean::join(&labels, ", "),
+            notes,
             pending: state.pending,
         }
     }
@@ -101,7 +117,7 @@ impl TeamShown {
     /// Says nothing: no owner, no label, nothing pending.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.owner.is_none() && self.labels.is_empty() && !self.pending
+        self.owner.is_none() && self.labels.is_empty() && self.notes.is_empty() && !self.pending
     }
 }
 
@@ -166,6 +182,7 @@ mod tests {
             item_id: "fb_1".to_owned(),
             owner: Some("ana\u{1b}]52;c;evil\u{7}".to_owned()),
             labels: vec!["a\u{202e}b".to_owned(), "ios".to_owned()],
+            notes: Vec::new(),
             pending: true,
         });
         assert!(!shown.owner_shown.as_ref().unwrap().contains('\u{1b}'));

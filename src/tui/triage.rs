@@ -148,6 +148,8 @@ pub struct Triaged {
     pub cause: Cause,
     /// What was done, for the note ("starred", "snoozed until Mon 09:00").
     pub what: String,
+    /// How many changes went to the team's outbox with it (to be sent).
+    pub shared: usize,
 }
 
 /// The committed triage state of item `id` as the inbox knows it (untouched when it holds

@@ -5,7 +5,7 @@
 use jiff::Timestamp;
 
 use super::reads::Task;
-use crate::store::{Shared, Store, StoreError};
+use crate::store::{Shared, Store, StoreError, TriageChange};
 use crate::tui::action::{Msg, TriageFigures};
 use crate::tui::effect::Effect;
 use crate::tui::triage::{Cause, Triaged};
@@ -21,6 +21,24 @@ pub fn figures(store: &Store, keys: &[i64], now: Timestamp) -> Result<TriageFigu
     })
 }
 
+/// What the team is told of `changes` by `member` (with a team): done, snooze and notes.
+fn shared(
+    member: Option<&str>,
+    changes: &[(String, TriageChange)],
+    at: Timestamp,
+) -> Vec<crate::store::OutboxEntry> {
+    let Some(member) = member else {
+        return Vec::new();
+    };
+    let team: Vec<(String, crate::team::Change)> = changes
+        .iter()
+        .filter_map(|(id, change)| {
+            crate::team_sync::shared_change(id, change, member).map(|c| (id.clone(), c))
+        })
+        .collect();
+    crate::team_sync::outbox_entries(member, &team, at)
+}
+
 /// The write (or the write count's read) an effect asks for; `None` for other effects.
 #[must_use]
 pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
@@ -32,10 +50,15 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
             at,
             cause,
             what,
+            team,
         } => Box::new(move || {
+            let each: Vec<(String, TriageChange)> =
+                ids.iter().map(|id| (id.clone(), change.clone())).collect();
+            let share = shared(team.as_deref(), &each, at);
+            let shared = share.len();
             let result = store
                 .write(|s| {
-                    let before = s.set_triage(&ids, &change, at)?;
+                    let before = s.set_triage_shared(&ids, &change, at, &share)?;
                     Ok::<_, StoreError>((before, s.triage_rev()?))
                 })
                 .map(|(before, rev)| {
@@ -55,15 +78,18 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
                         rev,
                         cause,
                         what,
+                        shared,
                     })
                 })
                 .map_err(|e| e.to_string());
             Msg::Triaged(result)
         }),
-        Effect::TriageUndo { changes, at } => Box::new(move || {
+        Effect::TriageUndo { changes, at, team } => Box::new(move || {
+            let share = shared(team.as_deref(), &changes, at);
+            let shared = share.len();
             let result = store
                 .write(|s| {
-                    let before = s.set_triage_each(&changes, at)?;
+                    let before = s.set_triage_each_shared(&changes, at, &share)?;
                     Ok::<_, StoreError>((before, s.triage_rev()?))
                 })
                 .map(|(before, rev)| {
@@ -80,6 +106,7 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
                         rev,
                         cause: Cause::Undo,
                         what: "undone".to_owned(),
+                        shared,
                     })
                 })
                 .map_err(|e| e.to_string());

@@ -119,10 +119,13 @@ fn triaged(
     let marked = (!state.acting.marks.is_empty())
         .then(|| result.as_ref().ok().cloned())
         .flatten();
-    let effects = triage::triaged(state, result);
+    let shared = result.as_ref().map_or(0, |t| t.shared);
+    let mut effects = triage::triaged(state, result);
     if let Some(done) = marked {
         marks::after_triage(state, &done);
     }
+    // What went to the team's outbox with it is sent now.
+    effects.extend(team::shared_recorded(state, shared));
     effects
 }
 

@@ -321,6 +321,14 @@ pub(super) fn recorded(state: &mut AppState, result: Result<usize, String>) -> V
     }
 }
 
+/// A triage write put `count` changes in the team's outbox with it (done, snooze, a note): they
+/// are pending, and sent now.
+pub(super) fn shared_recorded(state: &mut AppState, count: usize) -> Option<Effect> {
+    let team = state.team.as_mut().filter(|_| count > 0)?;
+    team.pending += count;
+    Some(Effect::TeamSend)
+}
+
 /// What the live link says.
 pub(super) fn news(state: &mut AppState, news: News) -> Vec<Effect> {
     let Some(team) = state.team.as_mut() else {

@@ -97,6 +97,7 @@ pub(super) fn send(
         at: state.now,
         cause,
         what,
+        team: state.team.as_ref().map(|t| t.member.clone()),
     }
 }
 
@@ -120,6 +121,7 @@ fn undo(state: &mut AppState) -> Vec<Effect> {
     vec![Effect::TriageUndo {
         changes,
         at: state.now,
+        team: state.team.as_ref().map(|t| t.member.clone()),
     }]
 }
 

@@ -111,6 +111,19 @@ pub fn item_lines(state: &AppState, id: &str, theme: Theme) -> Vec<Line<'static>
             Span::raw(labels.to_string()),
         ]));
     }
+    // The other members' notes (this member's own is the triage note above).
+    for (author, shown, body, at) in shown.map(|s| s.notes.as_slice()).unwrap_or_default() {
+        if *author == team.member {
+            continue;
+        }
+        lines.push(Line::styled(
+            format!("✎ {shown} · {}", crate::timefmt::age(state.now, *at)),
+            theme.header(),
+        ));
+        for line in body.lines() {
+            lines.push(Line::raw(format!("  {line}")));
+        }
+    }
     let looking = team.looking_at(id);
     if !looking.is_empty() {
         let names: Vec<&str> = looking.iter().map(|c| c.as_str()).collect();

@@ -83,6 +83,8 @@ fn put_team(store: &mut Store, team: &HashMap<String, Shared>) {
             item_id: id.clone(),
             owner: shared.owner.clone(),
             labels: shared.labels.clone(),
+            done: false,
+            snoozed_until: None,
             last_seq: 1,
         });
         for author in &shared.note_authors {

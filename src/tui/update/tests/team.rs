@@ -30,6 +30,8 @@ fn team_harness(owners: &[(usize, &str)]) -> Harness {
             item_id: format!("id{n:05}"),
             owner: Some((*owner).to_owned()),
             labels: vec!["crash".to_owned()],
+            done: false,
+            snoozed_until: None,
             last_seq: 1,
         })
         .collect();
@@ -226,4 +228,29 @@ fn opening_an_item_tells_the_link_once() {
     assert!(!again.iter().any(|e| matches!(e, Effect::TeamLooking(_))));
     let back = act(&mut h, Action::Back);
     assert!(back.contains(&Effect::TeamLooking(None)), "{back:?}");
+}
+
+#[test]
+fn done_snooze_and_the_note_go_to_the_team_with_the_triage_write() {
+    let mut h = team_harness(&[]);
+    let effects = act(&mut h, Action::ToggleDone);
+    assert!(effects.contains(&Effect::TeamSend), "{effects:?}");
+    assert_eq!(h.state.team.as_ref().unwrap().pending, 1);
+    // Starring is this member's own: nothing more for the team.
+    act(&mut h, Action::ToggleStar);
+    let outbox = h.store.read(crate::store::Store::team_outbox).unwrap();
+    let changes: Vec<Change> = outbox
+        .iter()
+        .map(|e| serde_json::from_str(&e.change).unwrap())
+        .collect();
+    assert_eq!(changes, [Change::Done(true)]);
+    // Undoing the star tells the team nothing; undoing the done tells it.
+    act(&mut h, Action::UndoTriage);
+    act(&mut h, Action::UndoTriage);
+    let outbox = h.store.read(crate::store::Store::team_outbox).unwrap();
+    let changes: Vec<Change> = outbox
+        .iter()
+        .map(|e| serde_json::from_str(&e.change).unwrap())
+        .collect();
+    assert_eq!(changes, [Change::Done(true), Change::Done(false)]);
 }

@@ -330,6 +330,7 @@ fn an_undo_answer_is_not_an_undo_step() {
         rev: 0,
         cause: Cause::Undo,
         what: "undone".into(),
+        shared: 0,
     };
     h.state.triage.writing = 1;
     h.send(Msg::Triaged(Ok(Box::new(done))));

@@ -303,6 +303,7 @@ fn the_owner_column_is_drawn_exactly_as_the_line_of_spans() {
                 item_id: row.id.to_string(),
                 owner: owners[n % 4].map(str::to_owned),
                 labels: Vec::new(),
+                notes: Vec::new(),
                 pending: n % 3 == 0,
             };
             (row.id.to_string(), TeamShown::from(shared))
