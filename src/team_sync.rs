@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+pub mod history;
 pub mod live;
 
 use jiff::Timestamp;

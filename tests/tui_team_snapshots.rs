@@ -55,21 +55,34 @@ fn team(width: u16) -> Harness {
             item(2, Some("eve\u{1b}]52;c;x\u{7}"), &[]),
             item(3, None, &["billing", "ios\u{202e}"]),
         ],
-        events: vec![TeamEventRecord {
-            seq: 1,
-            event_id: "e1".to_owned(),
-            member: "bo".to_owned(),
-            item_id: "id00001".to_owned(),
-            kind: "note".to_owned(),
-            body: "{}".to_owned(),
-            at: now() - jiff::SignedDuration::from_mins(5),
-        }],
+        events: vec![
+            TeamEventRecord {
+                seq: 1,
+                event_id: "e1".to_owned(),
+                member: "bo".to_owned(),
+                item_id: "id00001".to_owned(),
+                kind: "claim".to_owned(),
+                body: "{}".to_owned(),
+                at: now() - jiff::SignedDuration::from_mins(9),
+            },
+            TeamEventRecord {
+                seq: 2,
+                event_id: "e2".to_owned(),
+                member: "bo".to_owned(),
+                item_id: "id00001".to_owned(),
+                kind: "note".to_owned(),
+                body:
+                    r#"{"note_id":"bo/id00001","body":"Called them back: it is the 2.3 sync bug"}"#
+                        .to_owned(),
+                at: now() - jiff::SignedDuration::from_mins(5),
+            },
+        ],
         notes: vec![(
-            1,
+            2,
             "bo/id00001".to_owned(),
             "Called them back:\nit is the 2.3 sync bug \u{1b}[31m".to_owned(),
         )],
-        seq: 1,
+        seq: 2,
         ..TeamBatch::default()
     };
     h.store.write(|s| s.team_apply(&batch, now())).unwrap();
@@ -137,7 +150,7 @@ fn the_detail_shows_the_owner_the_labels_a_teammates_note_and_who_is_looking() {
     let mut h = team(120);
     h.send(Msg::Resize {
         width: 120,
-        height: 30,
+        height: 34,
     });
     act(&mut h, Action::MoveDown);
     act(&mut h, Action::Open);

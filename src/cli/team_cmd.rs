@@ -577,58 +577,12 @@ fn event_json(e: &TeamEventRecord) -> serde_json::Value {
 
 /// `2026-11-27 04:30Z  ana  claimed fb_1`, with what changed.
 fn event_line(e: &TeamEventRecord, now: Timestamp) -> String {
-    let body: serde_json::Value = serde_json::from_str(&e.body).unwrap_or_default();
-    let text = |key: &str| body.get(key).and_then(|v| v.as_str()).map(Clean::line);
-    let list = |key: &str| {
-        body.get(key)
-            .and_then(|v| v.as_array())
-            .map(|a| {
-                a.iter()
-                    .filter_map(|v| v.as_str())
-                    .map(Clean::line)
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default()
-    };
-    let what = match e.kind.as_str() {
-        "claim" => "claimed".to_owned(),
-        "unclaim" => "unclaimed".to_owned(),
-        "take-over" => format!(
-            "took over from {}",
-            text("from").unwrap_or_else(|| Clean::fixed("?"))
-        ),
-        "assign" => format!(
-            "assigned to {}",
-            text("to").unwrap_or_else(|| Clean::fixed("?"))
-        ),
-        "done" => {
-            if body.get("done").and_then(serde_json::Value::as_bool) == Some(true) {
-                "marked done".to_owned()
-            } else {
-                "reopened".to_owned()
-            }
-        }
-        "snooze" => match text("until") {
-            Some(until) => format!("snoozed until {until}"),
-            None => "woke".to_owned(),
-        },
-        "labels" => {
-            let mut parts: Vec<String> = list("add").into_iter().map(|l| format!("+{l}")).collect();
-            parts.extend(list("remove").into_iter().map(|l| format!("-{l}")));
-            format!("labels {}", parts.join(" "))
-        }
-        "note" => format!(
-            "noted: {}",
-            crate::excerpt::excerpt(text("body").as_deref().unwrap_or(""), 60)
-        ),
-        other => Clean::line(other).to_string(),
-    };
     format!(
-        "{}  {}  {}  {what}  ({})",
+        "{}  {}  {}  {}  ({})",
         super::output::short_time(e.at),
         Clean::line(&e.member),
         Clean::line(&e.item_id),
+        team_sync::history::describe(&e.kind, &e.body),
         seconds_ago(now, e.at)
     )
 }

@@ -318,6 +318,11 @@ pub enum Msg {
     Team(crate::team_sync::live::News),
     /// Changes recorded in the team's outbox (how many), or why not.
     TeamRecorded(Result<usize, String>),
+    /// The team's history of item `id`, oldest first: who, what (sanitized), when.
+    TeamHistory {
+        id: String,
+        result: Result<Vec<crate::tui::team::HistoryLine>, String>,
+    },
     /// A key for the team key's prompt.
     TeamInput(ratatui::crossterm::event::KeyEvent),
     // Saved views and the command palette.

@@ -165,4 +165,8 @@ pub enum Effect {
     TeamSend,
     /// Tell the live link which item this member has open (`None`: none).
     TeamLooking(Option<String>),
+    /// The team's history of an item, from the store's replica; answered by `Msg::TeamHistory`.
+    TeamHistory {
+        id: String,
+    },
 }

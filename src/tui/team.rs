@@ -25,6 +25,16 @@ pub struct TeamState {
     pub prompt: Option<Prompt>,
     /// The item this member has open, as last told to the link.
     pub looking: Option<String>,
+    /// The history of the item whose detail is open (its id), as last read.
+    pub history: Option<(String, Vec<HistoryLine>)>,
+}
+
+/// One event of an item's history, as shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryLine {
+    pub member: Clean,
+    pub what: Clean,
+    pub at: jiff::Timestamp,
 }
 
 /// The live link's state.
@@ -134,6 +144,7 @@ impl TeamState {
             members: Vec::new(),
             prompt: None,
             looking: None,
+            history: None,
         }
     }
 

@@ -43,7 +43,8 @@ pub fn lane(effect: &Effect) -> Lane {
         | Effect::LoadDetail { .. }
         | Effect::ResolveMarks { .. }
         | Effect::Gather { .. }
-        | Effect::FindSimilar { .. } => Lane::Read { first: false },
+        | Effect::FindSimilar { .. }
+        | Effect::TeamHistory { .. } => Lane::Read { first: false },
         Effect::LoadPanes { .. }
         | Effect::CountViews { .. }
         | Effect::MetaKeys
@@ -97,7 +98,7 @@ pub fn store_task(
         Effect::Triage { .. } | Effect::TriageUndo { .. } | Effect::StoreRevs => {
             super::triage_writes::task(store, effect)
         }
-        Effect::TeamRecord { .. } => super::team::task(store, effect),
+        Effect::TeamRecord { .. } | Effect::TeamHistory { .. } => super::team::task(store, effect),
         Effect::SaveView(_)
         | Effect::Sync(_)
         | Effect::FetchDetail { .. }

@@ -9,26 +9,42 @@ use crate::store::Shared;
 use crate::team_sync::live::{Ask, LiveSettings, live};
 use crate::tui::action::Msg;
 use crate::tui::effect::Effect;
+use crate::tui::team::HistoryLine;
 
-/// The outbox write an effect asks for; `None` for other effects.
+/// The outbox write, or the history read, an effect asks for; `None` for other effects.
 #[must_use]
 pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
-    let Effect::TeamRecord {
-        member,
-        changes,
-        at,
-    } = effect
-    else {
-        return None;
-    };
     let store = store.clone();
-    Some(Box::new(move || {
-        let result = store
-            .write(|s| crate::team_sync::record_in(s, &member, &changes, at))
-            .map(|ids| ids.len())
-            .map_err(|e| e.to_string());
-        Msg::TeamRecorded(result)
-    }))
+    match effect {
+        Effect::TeamRecord {
+            member,
+            changes,
+            at,
+        } => Some(Box::new(move || {
+            let result = store
+                .write(|s| crate::team_sync::record_in(s, &member, &changes, at))
+                .map(|ids| ids.len())
+                .map_err(|e| e.to_string());
+            Msg::TeamRecorded(result)
+        })),
+        Effect::TeamHistory { id } => Some(Box::new(move || {
+            let result = store
+                .read(|s| s.team_history(&id))
+                .map(|events| {
+                    events
+                        .iter()
+                        .map(|e| HistoryLine {
+                            member: crate::text::Clean::line(&e.member),
+                            what: crate::team_sync::history::describe(&e.kind, &e.body),
+                            at: e.at,
+                        })
+                        .collect()
+                })
+                .map_err(|e| e.to_string());
+            Msg::TeamHistory { id, result }
+        })),
+        _ => None,
+    }
 }
 
 /// Starts the live link on `store`; its news arrive on `tx`. The returned sender takes the

@@ -183,6 +183,7 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::Team(news) => team::news(state, news),
         Msg::TeamRecorded(result) => team::recorded(state, result),
         Msg::TeamInput(key) => team::input(state, key),
+        Msg::TeamHistory { id, result } => team::history_read(state, id, result),
         Msg::Triaged(result) => triaged(state, result),
         Msg::StoreRevs(result) => triage::rev_read(state, result),
         Msg::TriageInput(key) => triage_input::input(state, key),

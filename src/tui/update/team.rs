@@ -375,7 +375,9 @@ pub(super) fn news(state: &mut AppState, news: News) -> Vec<Effect> {
                 };
                 info(state, Clean::line(&note));
             }
-            super::sync::triage_changed(state).into_iter().collect()
+            let mut effects: Vec<Effect> = super::sync::triage_changed(state).into_iter().collect();
+            effects.extend(history_due(state));
+            effects
         }
         News::Sent(sent) => {
             team.pending = team.pending.saturating_sub(sent.settled.len());
@@ -402,9 +404,47 @@ pub(super) fn news(state: &mut AppState, news: News) -> Vec<Effect> {
     }
 }
 
+/// The history of the open detail's item, read.
+pub(super) fn history_read(
+    state: &mut AppState,
+    id: String,
+    result: Result<Vec<crate::tui::team::HistoryLine>, String>,
+) -> Vec<Effect> {
+    let open = state.detail.as_ref().is_some_and(|d| d.id == id);
+    match (state.team.as_mut(), result) {
+        (Some(team), Ok(lines)) if open => team.history = Some((id, lines)),
+        (Some(_), Err(message)) if open => {
+            error(state, format!("Cannot read the item's history: {message}"));
+        }
+        _ => state.dirty = false,
+    }
+    Vec::new()
+}
+
+/// The history of the open detail's item, to read again (it opened, or the team moved).
+fn history_due(state: &AppState) -> Option<Effect> {
+    state.team.as_ref()?;
+    let id = state.detail.as_ref()?.id.clone();
+    Some(Effect::TeamHistory { id })
+}
+
 /// The item this member has open (the detail, or the preview resting on the selection), told
-/// to the link when it changed.
-pub(super) fn looking(state: &mut AppState) -> Option<Effect> {
+/// to the link when it changed; the detail's history read when the detail opened on it.
+pub(super) fn looking(state: &mut AppState) -> Vec<Effect> {
+    let detail = state.detail.as_ref().map(|d| d.id.clone());
+    let mut effects = Vec::new();
+    if let Some(team) = state.team.as_mut()
+        && team.history.as_ref().map(|(id, _)| id) != detail.as_ref()
+    {
+        // Asked once: the answer fills it in.
+        team.history = detail.clone().map(|id| (id, Vec::new()));
+        effects.extend(history_due(state));
+    }
+    effects.extend(looking_at(state));
+    effects
+}
+
+fn looking_at(state: &mut AppState) -> Option<Effect> {
     let open = match &state.detail {
         Some(detail) => Some(detail.id.clone()),
         None if crate::tui::reading::preview_on(state) => {

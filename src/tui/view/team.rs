@@ -14,6 +14,9 @@ use crate::tui::state::AppState;
 use crate::tui::team::Prompt;
 use crate::width::fit;
 
+/// The most history lines the detail shows (the newest; `team log ID` has them all).
+const HISTORY_LINES: usize = 8;
+
 /// The open prompt of a team key, centred over `area`.
 pub fn render_prompt(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let Some(prompt) = state.team.as_ref().and_then(|t| t.prompt.as_ref()) else {
@@ -122,6 +125,31 @@ pub fn item_lines(state: &AppState, id: &str, theme: Theme) -> Vec<Line<'static>
         ));
         for line in body.lines() {
             lines.push(Line::raw(format!("  {line}")));
+        }
+    }
+    if let Some((_, history)) = team.history.as_ref().filter(|(of, _)| of == id)
+        && !history.is_empty()
+    {
+        lines.push(Line::styled("History", theme.header()));
+        let skipped = history.len().saturating_sub(HISTORY_LINES);
+        if skipped > 0 {
+            lines.push(Line::styled(
+                format!(
+                    "  … {skipped} earlier (feedback-inbox team log {})",
+                    Clean::line(id)
+                ),
+                theme.dim(),
+            ));
+        }
+        for line in &history[skipped..] {
+            lines.push(Line::from(vec![
+                Span::styled(
+                    format!("  {:>4} ", crate::timefmt::age(state.now, line.at)),
+                    theme.dim(),
+                ),
+                Span::styled(format!("{} ", line.member), theme.accent()),
+                Span::raw(line.what.to_string()),
+            ]));
         }
     }
     let looking = team.looking_at(id);
