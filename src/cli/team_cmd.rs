@@ -1,8 +1,11 @@
-//! The team's commands: `team init`, `team add-member`, `team status`, `team log`, and the
-//! triage commands scripts use (`claim`, `unclaim`, `assign`, `label`). A change is recorded in
-//! the store's outbox first, so one made while the team's database is away is kept and sent at
-//! the next connection; a claim someone else won is reported, never silently dropped. Every
+//! The team's commands: `team init`, `team add-member`, `team status`, `team log` (and, in
+//! [`act`], the triage commands scripts use: `claim`, `unclaim`, `assign`, `label`); the team
+//! settings of a command line, and the connection every one of them catches up through. Every
 //! name, label and note a teammate wrote is sanitized before it is printed.
+
+mod act;
+
+pub use act::{Act, AssignArgs, ItemsArgs, LabelArgs, act};
 
 use std::io::Write;
 
@@ -12,10 +15,9 @@ use jiff::Timestamp;
 use super::{Args, CliError};
 use crate::config::team::{TeamSettings, resolve};
 use crate::store::{Shared, TeamEventRecord};
-use crate::team::labels::LabelChanges;
-use crate::team::{self, AddedMember, Change, Team, TeamUrl};
+use crate::team::{self, AddedMember, Team, TeamUrl};
 use crate::team_sync::live::LiveSettings;
-use crate::team_sync::{self, Settled, SharedState, TeamSyncError};
+use crate::team_sync::{self, TeamSyncError};
 use crate::text::Clean;
 
 /// `text` for people, `json` for scripts.
@@ -57,50 +59,6 @@ pub enum TeamCommand {
         #[arg(long, value_enum, default_value_t = TeamFormat::Text)]
         format: TeamFormat,
     },
-}
-
-/// `claim` and `unclaim`.
-#[derive(Debug, Clone, ClapArgs)]
-pub struct ItemsArgs {
-    #[arg(required = true, value_name = "ID")]
-    pub ids: Vec<String>,
-    #[arg(long, value_enum, default_value_t = TeamFormat::Text)]
-    pub format: TeamFormat,
-}
-
-/// `assign ID… --to MEMBER`.
-#[derive(Debug, Clone, ClapArgs)]
-pub struct AssignArgs {
-    #[arg(required = true, value_name = "ID")]
-    pub ids: Vec<String>,
-    /// The member to give the items to (`me` for yourself).
-    #[arg(long, value_name = "MEMBER")]
-    pub to: String,
-    #[arg(long, value_enum, default_value_t = TeamFormat::Text)]
-    pub format: TeamFormat,
-}
-
-/// `label ID… +x -y`.
-#[derive(Debug, Clone, ClapArgs)]
-pub struct LabelArgs {
-    /// Item ids, then the labels to add (`+name`) and remove (`-name`).
-    #[arg(
-        required = true,
-        value_name = "ID|+LABEL|-LABEL",
-        allow_hyphen_values = true
-    )]
-    pub words: Vec<String>,
-    #[arg(long, value_enum, default_value_t = TeamFormat::Text)]
-    pub format: TeamFormat,
-}
-
-/// Which triage command.
-#[derive(Debug, Clone, Copy)]
-pub enum Act<'a> {
-    Claim(&'a ItemsArgs),
-    Unclaim(&'a ItemsArgs),
-    Assign(&'a AssignArgs),
-    Label(&'a LabelArgs),
 }
 
 /// The team settings of this command line; a usage error when no team is configured.
@@ -238,7 +196,7 @@ pub async fn run(args: &Args, team: &TeamArgs, out: &mut dyn Write) -> Result<()
 }
 
 /// The store this command line names, shared; a usage error with `--no-store`.
-fn store(args: &Args) -> Result<Shared, CliError> {
+pub(super) fn store(args: &Args) -> Result<Shared, CliError> {
     let store = super::store_cmd::open_store(args)?.ok_or_else(|| {
         CliError::Usage(
             "the team's commands keep what they do in the local store: drop --no-store".to_owned(),
@@ -268,7 +226,7 @@ pub async fn catch_up_before_reading(args: &Args, store: &Shared) -> Result<(), 
 
 /// A connection to the team with the store's replica caught up (the outbox sent first);
 /// `None`, said on stderr, when the database cannot be reached.
-async fn connected(
+pub(super) async fn connected(
     url: &TeamUrl,
     settings: &TeamSettings,
     store: &Shared,
@@ -300,137 +258,6 @@ async fn connected(
         Err(error) => return Err(error.into()),
     }
     Ok((Some(team), sent))
-}
-
-/// `claim`, `unclaim`, `assign`, `label`: each item's change recorded, sent, and reported.
-pub async fn act(args: &Args, act: Act<'_>, out: &mut dyn Write) -> Result<(), CliError> {
-    let (settings, url) = settings(args)?;
-    let store = store(args)?;
-    let (ids, format) = match act {
-        Act::Claim(a) | Act::Unclaim(a) => (a.ids.clone(), a.format),
-        Act::Assign(a) => (a.ids.clone(), a.format),
-        Act::Label(a) => (label_words(&a.words)?.other, a.format),
-    };
-    let me = url.role().unwrap_or_default().to_owned();
-    let seen = team_sync::shared_states(&store, ids.clone()).await?;
-    let changes: Vec<(String, Change)> = seen
-        .iter()
-        .map(|state| Ok((state.item_id.clone(), change_for(act, state, &me)?)))
-        .collect::<Result<_, CliError>>()?;
-    let event_ids = team_sync::record(&store, &me, &changes, Timestamp::now()).await?;
-    let (team, sent) = connected(&url, &settings, &store).await?;
-    let after = team_sync::shared_states(&store, ids.clone()).await?;
-    let mut lost = 0;
-    let mut reports = Vec::new();
-    for ((event_id, state), (item_id, _)) in event_ids.iter().zip(&after).zip(&changes) {
-        let outcome = sent
-            .settled
-            .iter()
-            .find(|(id, _, _)| id == event_id)
-            .map(|(_, _, settled)| settled.clone());
-        let (word, why) = match outcome {
-            Some(Settled::Applied) => ("done", None),
-            Some(Settled::Lost(why)) => {
-                lost += 1;
-                ("lost", Some(why))
-            }
-            None => ("pending", None),
-        };
-        reports.push(Report {
-            id: item_id.clone(),
-            outcome: word,
-            why,
-            state: state.clone(),
-        });
-    }
-    write_reports(&reports, format, out)?;
-    if team.is_none() {
-        let pending = store.read(|s| s.team_outbox().map(|o| o.len()))?;
-        eprintln!("{pending} change(s) wait in the outbox: they are sent at the next connection");
-    }
-    if lost > 0 {
-        return Err(CliError::Other(format!(
-            "{lost} of {} change(s) lost: someone changed the item first",
-            reports.len()
-        )));
-    }
-    Ok(())
-}
-
-/// One item's report.
-#[derive(Debug, serde::Serialize)]
-struct Report {
-    id: String,
-    /// `done`, `lost` or `pending`.
-    outcome: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    why: Option<String>,
-    #[serde(flatten)]
-    state: SharedState,
-}
-
-fn write_reports(
-    reports: &[Report],
-    format: TeamFormat,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
-    match format {
-        TeamFormat::Json => {
-            let json = serde_json::to_string_pretty(reports)
-                .map_err(|e| CliError::Other(e.to_string()))?;
-            writeln!(out, "{}", super::output::terminal_safe_json(json))?;
-        }
-        TeamFormat::Text => {
-            for r in reports {
-                let owner = r
-                    .state
-                    .owner
-                    .as_deref()
-                    .map_or_else(|| Clean::fixed("unclaimed"), Clean::line);
-                let labels = Clean::line(&r.state.labels.join(", "));
-                write!(out, "{}  {}  owner: {owner}", Clean::line(&r.id), r.outcome)?;
-                if !labels.is_empty() {
-                    write!(out, "  labels: {labels}")?;
-                }
-                if let Some(why) = &r.why {
-                    write!(out, "  ({})", Clean::line(why))?;
-                }
-                writeln!(out)?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The change `act` makes to an item whose state `state` shows.
-fn change_for(act: Act<'_>, state: &SharedState, me: &str) -> Result<Change, CliError> {
-    Ok(match act {
-        Act::Claim(_) => Change::Claim,
-        Act::Unclaim(_) => Change::Unclaim,
-        Act::Assign(a) => Change::Assign {
-            to: if a.to == "me" {
-                me.to_owned()
-            } else {
-                a.to.clone()
-            },
-            from: state.owner.clone(),
-        },
-        Act::Label(a) => {
-            let LabelChanges { add, remove, .. } = label_words(&a.words)?;
-            Change::Labels { add, remove }
-        }
-    })
-}
-
-/// `label`'s words: the item ids, the labels to add (`+x`) and to remove (`-x`).
-fn label_words(words: &[String]) -> Result<LabelChanges, CliError> {
-    let changes = team::labels::parse(words.iter().map(String::as_str)).map_err(CliError::Usage)?;
-    if changes.other.is_empty() || (changes.add.is_empty() && changes.remove.is_empty()) {
-        return Err(CliError::Usage(
-            "label takes item ids and at least one +label or -label".to_owned(),
-        ));
-    }
-    Ok(changes)
 }
 
 /// `team status`.
@@ -589,24 +416,4 @@ fn event_line(e: &TeamEventRecord, now: Timestamp) -> String {
 
 fn seconds_ago(now: Timestamp, then: Timestamp) -> String {
     team_sync::ago(now.as_second() - then.as_second())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn label_words_split_ids_from_changes() {
-        let words: Vec<String> = ["fb_1", "+bug", "fb_2", "-ios"]
-            .iter()
-            .map(|w| (*w).to_owned())
-            .collect();
-        let LabelChanges { other, add, remove } = label_words(&words).unwrap();
-        assert_eq!(other, ["fb_1", "fb_2"]);
-        assert_eq!(add, ["bug"]);
-        assert_eq!(remove, ["ios"]);
-        assert!(label_words(&["fb_1".to_owned()]).is_err());
-        assert!(label_words(&["+x".to_owned()]).is_err());
-        assert!(label_words(&["fb_1".to_owned(), "+".to_owned()]).is_err());
-    }
 }
