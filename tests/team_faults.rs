@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use feedback_inbox::clock::{Clock, Sleep};
 use feedback_inbox::store::{Shared, Store};
-use feedback_inbox::team::{self, AddedMember, Change, TeamUrl};
+use feedback_inbox::team::{self, Change, TeamUrl};
 use feedback_inbox::team_sync::live::{Ask, LiveSettings, News, live};
 use feedback_inbox::team_sync::{self};
 use team_pg as pg;
@@ -130,23 +130,6 @@ impl Clock for Skewed {
     }
 }
 
-async fn team_of(db: &pg::Db, members: &[&str]) -> Vec<(String, String)> {
-    let mut admin = team::connect(&db.admin()).await.unwrap();
-    team::create_team(&mut admin, "support").await.unwrap();
-    let mut out = Vec::new();
-    for member in members {
-        let role = db.role(member);
-        let AddedMember::Created { password } = team::add_member(&mut admin, "support", &role)
-            .await
-            .unwrap()
-        else {
-            panic!("the role existed");
-        };
-        out.push((role.clone(), db.url_text(Some(&role), Some(&password))));
-    }
-    out
-}
-
 struct Member {
     role: String,
     store: Shared,
@@ -218,7 +201,7 @@ async fn a_burst_across_an_outage_is_sent_once_the_database_is_back_nothing_lost
     let Some(db) = pg::Db::new("team_outage").await else {
         return;
     };
-    let members = team_of(&db, &["ana", "bo"]).await;
+    let members = db.team(&["ana", "bo"]).await;
     let proxy = Proxy::new().await;
     // Ana reaches the database through the proxy, her clock ten minutes ahead; Bo directly.
     let ahead = Arc::new(Skewed(jiff::SignedDuration::from_mins(10)));
@@ -303,7 +286,7 @@ async fn a_member_killed_mid_burst_loses_nothing_it_recorded() {
     let Some(db) = pg::Db::new("team_kill").await else {
         return;
     };
-    let members = team_of(&db, &["ana"]).await;
+    let members = db.team(&["ana"]).await;
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("ana.db");
     let ids: Vec<String> = (0..ITEMS).map(|n| format!("fb_{n}")).collect();

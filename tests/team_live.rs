@@ -11,28 +11,19 @@ use std::time::Duration;
 
 use feedback_inbox::api::Project;
 use feedback_inbox::store::{Shared, Store};
-use feedback_inbox::team::{self, AddedMember, Change, TeamUrl};
+use feedback_inbox::team::{Change, TeamUrl};
 use feedback_inbox::team_sync::live::{Ask, LiveSettings, News, live};
 use feedback_inbox::team_sync::{self, Settled};
 use team_pg as pg;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 /// The team `support` with these members; each member's URL.
-async fn team_of(db: &pg::Db, members: &[&str]) -> Vec<TeamUrl> {
-    let mut admin = team::connect(&db.admin()).await.unwrap();
-    team::create_team(&mut admin, "support").await.unwrap();
-    let mut urls = Vec::new();
-    for member in members {
-        let role = db.role(member);
-        let AddedMember::Created { password } = team::add_member(&mut admin, "support", &role)
-            .await
-            .unwrap()
-        else {
-            panic!("the role existed");
-        };
-        urls.push(db.as_member(&role, Some(&password)));
-    }
-    urls
+async fn urls_of(db: &pg::Db, members: &[&str]) -> Vec<TeamUrl> {
+    db.team(members)
+        .await
+        .into_iter()
+        .map(|(_, url)| url.parse().unwrap())
+        .collect()
 }
 
 /// A store of the account with project `project`.
@@ -119,7 +110,7 @@ async fn a_claim_reaches_the_other_member_through_notify_and_presence_shows_who_
     let Some(db) = pg::Db::new("team_live").await else {
         return;
     };
-    let urls = team_of(&db, &["ana", "bo"]).await;
+    let urls = urls_of(&db, &["ana", "bo"]).await;
     // A poll of an hour: only NOTIFY can bring the change in time.
     let hour = Duration::from_secs(3600);
     let mut ana = link(urls[0].clone(), store_of("prj_1"), hour, true);
@@ -176,7 +167,7 @@ async fn without_notify_the_poll_brings_changes() {
     let Some(db) = pg::Db::new("team_poll").await else {
         return;
     };
-    let urls = team_of(&db, &["ana", "bo"]).await;
+    let urls = urls_of(&db, &["ana", "bo"]).await;
     let mut ana = link(
         urls[0].clone(),
         store_of("prj_1"),
@@ -219,7 +210,7 @@ async fn a_store_of_another_account_is_refused() {
     let Some(db) = pg::Db::new("team_account").await else {
         return;
     };
-    let urls = team_of(&db, &["ana", "bo"]).await;
+    let urls = urls_of(&db, &["ana", "bo"]).await;
     let mut ana = link(
         urls[0].clone(),
         store_of("prj_1"),

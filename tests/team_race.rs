@@ -10,7 +10,7 @@ mod team_pg;
 use std::process::Command;
 use std::time::Duration;
 
-use feedback_inbox::team::{self, AddedMember, TeamUrl};
+use feedback_inbox::team::{self, TeamUrl};
 use feedback_inbox::team_sync::live::{Ask, LiveSettings, News, live};
 use feedback_inbox::tui::action::{Action, Msg};
 use feedback_inbox::tui::effect::Effect;
@@ -24,25 +24,6 @@ use team_pg as pg;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 const ITEMS: usize = 1000;
-
-/// The team `support` with these members: each one's login role and URL text.
-async fn team_of(db: &pg::Db, members: &[&str]) -> Vec<(String, String)> {
-    let mut admin = team::connect(&db.admin()).await.unwrap();
-    team::create_team(&mut admin, "support").await.unwrap();
-    let mut out = Vec::new();
-    for member in members {
-        let role = db.role(member);
-        let AddedMember::Created { password } = team::add_member(&mut admin, "support", &role)
-            .await
-            .unwrap()
-        else {
-            panic!("the role existed");
-        };
-        let url = db.url_text(Some(&role), Some(&password));
-        out.push((role, url));
-    }
-    out
-}
 
 /// `claim` of every item from the command line, as the member whose URL is `url`; how many it
 /// won, as it reported.
@@ -187,7 +168,7 @@ async fn three_inboxes_and_the_command_line_race_for_1000_items_and_agree_on_eac
     let Some(db) = pg::Db::new("team_race").await else {
         return;
     };
-    let members = team_of(&db, &["ana", "bo", "cy", "dee"]).await;
+    let members = db.team(&["ana", "bo", "cy", "dee"]).await;
     let mut inboxes: Vec<Inbox> = members[..3]
         .iter()
         .map(|(role, url)| Inbox::new(role, url))
@@ -250,7 +231,17 @@ async fn agrees(inbox: &mut Inbox, truth: &[Option<String>]) {
                 .into_iter()
                 .map(|s| s.owner)
                 .collect();
-            shown == expected
+            // The store, and the rows the inbox holds (read again once it heard of the change).
+            let held = h.state.list.window.rows.iter().all(|row| {
+                let n: usize = row.id[2..].parse().unwrap();
+                h.state
+                    .triage
+                    .overlay
+                    .team(&row.id)
+                    .and_then(|t| t.owner.clone())
+                    == expected[n]
+            });
+            shown == expected && held
         })
         .await;
     assert_eq!(inbox.owners(), truth);

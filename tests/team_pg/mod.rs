@@ -105,6 +105,27 @@ impl Db {
         format!("{} host=127.0.0.1 port=1", rest.join(" "))
     }
 
+    /// The team `support` in this database with these members (login roles of this test's
+    /// own): each one's role and URL text (`FEEDBACK_TEAM_URL`).
+    pub async fn team(&self, members: &[&str]) -> Vec<(String, String)> {
+        let mut admin = team::connect(&self.admin()).await.unwrap();
+        team::create_team(&mut admin, "support").await.unwrap();
+        let mut out = Vec::new();
+        for member in members {
+            let role = self.role(member);
+            let team::AddedMember::Created { password } =
+                team::add_member(&mut admin, "support", &role)
+                    .await
+                    .unwrap()
+            else {
+                panic!("the role {role} existed");
+            };
+            let url = self.url_text(Some(&role), Some(&password));
+            out.push((role, url));
+        }
+        out
+    }
+
     /// Drops the database and the test's roles.
     pub async fn drop(self) {
         let client = team::connect(&self.admin).await.unwrap();
