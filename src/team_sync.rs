@@ -378,12 +378,22 @@ pub fn states_now(
     store: &crate::store::Store,
     item_ids: &[String],
 ) -> Result<Vec<SharedState>, StoreError> {
+    let outbox = store.team_outbox()?;
+    // A store in no team (and with nothing waiting) says nothing: no read per item.
+    if outbox.is_empty() && store.team_replica()?.is_none() {
+        return Ok(item_ids
+            .iter()
+            .map(|id| SharedState {
+                item_id: id.clone(),
+                ..SharedState::default()
+            })
+            .collect());
+    }
     let known: BTreeMap<String, TeamItemRecord> = store
         .team_items(item_ids)?
         .into_iter()
         .map(|item| (item.item_id.clone(), item))
         .collect();
-    let outbox = store.team_outbox()?;
     item_ids
         .iter()
         .map(|id| {

@@ -70,8 +70,9 @@ fn team_of(i: usize) -> Option<Shared> {
     })
 }
 
-/// Stores the team states in `store`'s replica, as a catch-up would.
-fn put_team(store: &mut Store, team: &HashMap<String, Shared>) {
+/// Stores the team states in `store`'s replica, as a catch-up would; the team's done and snooze
+/// are the item's triage state's (with a team, those are the team's).
+fn put_team(store: &mut Store, team: &HashMap<String, Shared>, triage: &HashMap<String, Triage>) {
     use crate::store::{TeamBatch, TeamEventRecord, TeamItemRecord};
     store.team_start_replica("support", ME).unwrap();
     let mut batch = TeamBatch::default();
@@ -83,8 +84,8 @@ fn put_team(store: &mut Store, team: &HashMap<String, Shared>) {
             item_id: id.clone(),
             owner: shared.owner.clone(),
             labels: shared.labels.clone(),
-            done: false,
-            snoozed_until: None,
+            done: triage.get(id).is_some_and(|t| t.done),
+            snoozed_until: triage.get(id).and_then(|t| t.snoozed_until),
             last_seq: 1,
         });
         for author in &shared.note_authors {
@@ -205,7 +206,7 @@ impl Fixture {
             .enumerate()
             .filter_map(|(i, d)| Some((d.feedback.id.as_str().to_owned(), team_of(i)?)))
             .collect();
-        put_team(&mut store, &team);
+        put_team(&mut store, &team, &triage);
         let cx = Context {
             now: anchor(),
             tz: TimeZone::fixed(jiff::tz::offset(-5)),
