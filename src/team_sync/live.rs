@@ -81,6 +81,8 @@ pub async fn live(
         };
         let outcome = match opened {
             Ok(team) => {
+                // A link that got connected starts its waits again from the first.
+                wait = settings.retry;
                 let mut link = Link {
                     team,
                     store: &store,
@@ -95,7 +97,10 @@ pub async fn live(
             Ok(()) => return,
             Err(error) => error,
         };
-        let said = if error.is_unreachable() {
+        let refused = !error.is_unreachable();
+        let said = if refused {
+            News::Refused(error.to_string())
+        } else {
             let pending = store
                 .read(|s| s.team_outbox().map(|o| o.len()))
                 .unwrap_or(0);
@@ -103,17 +108,20 @@ pub async fn live(
                 why: error.to_string(),
                 pending,
             }
-        } else {
-            News::Refused(error.to_string())
         };
         tracing::info!(%error, "the team link is down; trying again");
         if news.send(said).is_err() {
             return;
         }
         // Wait before trying again, taking what the inbox asks meanwhile (the outbox keeps
-        // the changes; the item looked at is sent once connected).
-        let deadline = settings.clock.sleep(wait);
-        tokio::pin!(deadline);
+        // the changes; the item looked at is sent once connected). A refusal (another account,
+        // not a member) is not asked again soon.
+        let pause = if refused {
+            REFUSED_WAIT.max(wait)
+        } else {
+            wait
+        };
+        let mut deadline = settings.clock.sleep(pause);
         loop {
             tokio::select! {
                 () = &mut deadline => break,
@@ -124,9 +132,12 @@ pub async fn live(
                 },
             }
         }
-        wait = (wait * 2).min(Duration::from_secs(60));
+        wait = (wait * 2).min(REFUSED_WAIT);
     }
 }
+
+/// The longest wait between tries, and the wait after a refusal.
+const REFUSED_WAIT: Duration = Duration::from_secs(60);
 
 /// The next hint; never, without listening.
 async fn next_hint(
