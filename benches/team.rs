@@ -4,7 +4,8 @@
 //! - `notify`: a claim recorded in one member's store until the other member's link has it in
 //!   its store (sent, committed, hinted through `NOTIFY`, read, stored): what a teammate waits
 //!   for before the change is on their screen.
-//! - `catch_up_100k`: a member away for 100,000 events catches up into an empty store.
+//! - `catch_up_100k`: a member away for 100,000 events catches up into an empty store; and,
+//!   printed once, how far the process's peak memory rose doing so into a store file.
 //! - `members_20` (printed once, not sampled): 20 members each making `TEAM_BENCH_ACTIONS`
 //!   changes (default 300) as fast as their links send them, a fifth of them claims of items
 //!   every member races for: events per second the database sustained, its CPU time, and
@@ -214,8 +215,56 @@ fn catch_up(c: &mut Criterion, rt: &Runtime) {
         });
     });
     group.finish();
+    peak_memory(rt, &team);
     drop(team);
     rt.block_on(drop_db("fi_bench_catchup", 1));
+}
+
+/// This process's peak resident memory (`VmHWM`, KiB), reset first when `reset` (Linux only:
+/// `None` elsewhere).
+fn peak_kib(reset: bool) -> Option<u64> {
+    if reset {
+        std::fs::write("/proc/self/clear_refs", "5").ok()?;
+    }
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Printed once: how far this process's peak memory rose while catching up on every event
+/// into a store file (not memory: the store's pages are the disk's), against the size of the
+/// events read, which a reader holding them all would need at least.
+fn peak_memory(rt: &Runtime, team: &team::Team) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Shared::new(Store::open(&dir.path().join("replica.db")).unwrap()).unwrap();
+    rt.block_on(team_sync::join(team, &store)).unwrap();
+    let Some(before) = peak_kib(true) else {
+        println!("team/catch_up: no /proc/self here: no memory figure");
+        return;
+    };
+    let caught_up = rt
+        .block_on(team_sync::catch_up(team, &store, jiff::Timestamp::now))
+        .unwrap();
+    let after = peak_kib(false).unwrap_or(before);
+    let bytes: usize = store
+        .read(|s| s.team_recent(usize::MAX))
+        .unwrap()
+        .iter()
+        .map(|e| {
+            e.event_id.len() + e.member.len() + e.item_id.len() + e.kind.len() + e.body.len() + 8
+        })
+        .sum();
+    println!(
+        "team/catch_up: {} events into a store file: peak memory rose {} KiB (the events' text alone is {} KiB)",
+        caught_up.events,
+        after.saturating_sub(before),
+        bytes / 1024
+    );
 }
 
 /// The CPU time (user and system) of every `postgres` process on this machine so far, from
