@@ -12,7 +12,7 @@ use jiff::tz::TimeZone;
 
 use crate::api::{AppRef, Delivery, Feedback, FeedbackDetail, Metadata, ProjectRef};
 use crate::text::Clean;
-use crate::timefmt::{age, local};
+use crate::timefmt::{ago, local};
 
 /// Shown for a field the item does not have.
 pub const NONE: &str = "—";
@@ -129,14 +129,6 @@ fn delivery_fields(delivery: &Delivery) -> DeliveryFields {
         channel: line(channel.as_str()),
         status: line(status.as_str()),
         link: external_url.as_deref().map(line),
-    }
-}
-
-/// "3m ago", or "just now" (never "now ago").
-fn ago(now: jiff::Timestamp, then: jiff::Timestamp) -> String {
-    match age(now, then).as_str() {
-        "now" => "just now".to_owned(),
-        compact => format!("{compact} ago"),
     }
 }
 

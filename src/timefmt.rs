@@ -18,6 +18,15 @@ pub fn age(now: Timestamp, then: Timestamp) -> String {
     }
 }
 
+/// [`age`] as a phrase: `3m ago`, or `just now` (never `now ago`).
+#[must_use]
+pub fn ago(now: Timestamp, then: Timestamp) -> String {
+    match age(now, then).as_str() {
+        "now" => "just now".to_owned(),
+        compact => format!("{compact} ago"),
+    }
+}
+
 /// `2026-11-01 13:00:00 CET` in the given zone.
 #[must_use]
 pub fn local(ts: Timestamp, tz: &TimeZone) -> String {

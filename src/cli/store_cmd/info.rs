@@ -240,7 +240,13 @@ pub fn render_text(report: &Report, now: Timestamp, tz: &TimeZone) -> String {
     let when = |t: Option<Timestamp>| {
         t.map_or_else(
             || "—".to_owned(),
-            |t| format!("{} ({})", crate::timefmt::local(t, tz), ago(now, t)),
+            |t| {
+                format!(
+                    "{} ({})",
+                    crate::timefmt::local(t, tz),
+                    crate::timefmt::ago(now, t)
+                )
+            },
         )
     };
     lines.push(format!("Oldest     {}", when(c.oldest)));
@@ -272,17 +278,12 @@ fn sync_text(sync: &SyncReport, now: Timestamp, tz: &TimeZone) -> String {
     };
     let reconciled = sync
         .reconciled_at
-        .map(|t| format!(", reconciled {}", ago(now, t)))
+        .map(|t| format!(", reconciled {}", crate::timefmt::ago(now, t)))
         .unwrap_or_default();
-    format!("{reach}, synced {}{reconciled}", ago(now, synced))
-}
-
-/// "3m ago", or "just now".
-fn ago(now: Timestamp, then: Timestamp) -> String {
-    match crate::timefmt::age(now, then).as_str() {
-        "now" => "just now".to_owned(),
-        age => format!("{age} ago"),
-    }
+    format!(
+        "{reach}, synced {}{reconciled}",
+        crate::timefmt::ago(now, synced)
+    )
 }
 
 fn retention_line(days: Option<i64>) -> String {
