@@ -27,7 +27,7 @@ pub use presence::{PRESENCE_EXPIRY_SECONDS, Presence};
 /// password: the URL is not part of it).
 #[derive(Debug, thiserror::Error)]
 pub enum TeamError {
-    #[error("the team database: {0}")]
+    #[error("the team database: {}", said(.0))]
     Db(#[from] tokio_postgres::Error),
     /// The connection ended (the server went away, or the network).
     #[error("the connection to the team database ended")]
@@ -63,13 +63,39 @@ pub enum TeamError {
     OtherAccount { team: String, store: String },
 }
 
+/// What a database error says: the server's own message ("the database system is shutting
+/// down"), or the client's with its cause ("error connecting to server: Connection refused"),
+/// where the error's own text alone is only "db error".
+fn said(error: &tokio_postgres::Error) -> String {
+    if let Some(db) = error.as_db_error() {
+        return db.message().to_owned();
+    }
+    match std::error::Error::source(error) {
+        Some(cause) => format!("{error}: {cause}"),
+        None => error.to_string(),
+    }
+}
+
 impl TeamError {
-    /// The database could not be reached, or the connection broke (no server answered what
-    /// was asked): worth asking again later.
+    /// The database could not be reached, the connection broke (no server answered what was
+    /// asked), or the server is shutting down, starting up or full: worth asking again later.
     #[must_use]
     pub fn is_unreachable(&self) -> bool {
+        use tokio_postgres::error::SqlState;
         match self {
-            Self::Db(error) => error.as_db_error().is_none() || error.is_closed(),
+            Self::Db(error) => {
+                error.as_db_error().is_none()
+                    || error.is_closed()
+                    || error.code().is_some_and(|code| {
+                        [
+                            SqlState::ADMIN_SHUTDOWN,
+                            SqlState::CRASH_SHUTDOWN,
+                            SqlState::CANNOT_CONNECT_NOW,
+                            SqlState::TOO_MANY_CONNECTIONS,
+                        ]
+                        .contains(code)
+                    })
+            }
             Self::Tls(_) | Self::Gone => true,
             _ => false,
         }

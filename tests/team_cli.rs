@@ -351,5 +351,11 @@ async fn search_catches_up_with_the_team_first_and_says_so_when_it_cannot() {
         "{}",
         stderr(&offline)
     );
+    // With why: the cause, not only "db error".
+    assert!(
+        stderr(&offline).contains("Connection refused"),
+        "{}",
+        stderr(&offline)
+    );
     team.db.drop().await;
 }

@@ -3,8 +3,9 @@
 //! replica up, and says what changed. It reads again on a hint of a new event, when asked (a
 //! change was recorded), and every poll interval besides, so it stays right where `NOTIFY`
 //! never arrives (a transaction-mode pooler, an engine without it). A heartbeat says which item
-//! this member has open. When the database goes away it says so and tries again, backing off;
-//! nothing recorded meanwhile is lost (it waits in the outbox).
+//! this member has open. When the database goes away (or restarts) it says so and tries again,
+//! backing off to 15 s, and at once when a change is recorded; nothing recorded meanwhile is
+//! lost (it waits in the outbox).
 
 use std::time::Duration;
 
@@ -26,7 +27,7 @@ pub struct LiveSettings {
     /// Listen for hints (`NOTIFY`); without, only the poll reads (an engine or pooler that
     /// drops notifications).
     pub listen: bool,
-    /// The first wait before connecting again (doubled up to a minute).
+    /// The first wait before connecting again (doubled up to 15 s).
     pub retry: Duration,
     pub clock: SharedClock,
 }
@@ -114,8 +115,9 @@ pub async fn live(
             return;
         }
         // Wait before trying again, taking what the inbox asks meanwhile (the outbox keeps
-        // the changes; the item looked at is sent once connected). A refusal (another account,
-        // not a member) is not asked again soon.
+        // the changes; the item looked at is sent once connected). A change recorded while the
+        // database is away is a reason to try at once; a refusal (another account, not a
+        // member) is not asked again soon, whatever is recorded.
         let pause = if refused {
             REFUSED_WAIT.max(wait)
         } else {
@@ -128,15 +130,20 @@ pub async fn live(
                 ask = asks.recv() => match ask {
                     None => return,
                     Some(Ask::Looking(item)) => looking = item,
+                    Some(Ask::Send) if !refused => break,
                     Some(Ask::Send) => {}
                 },
             }
         }
-        wait = (wait * 2).min(REFUSED_WAIT);
+        wait = (wait * 2).min(OFFLINE_WAIT);
     }
 }
 
-/// The longest wait between tries, and the wait after a refusal.
+/// The longest wait between tries while the database is away: once it is back, the outbox goes
+/// out within this long even when nobody acts.
+const OFFLINE_WAIT: Duration = Duration::from_secs(15);
+
+/// The wait after a refusal.
 const REFUSED_WAIT: Duration = Duration::from_secs(60);
 
 /// The next hint; never, without listening.
