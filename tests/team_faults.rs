@@ -15,11 +15,11 @@ use std::time::Duration;
 use feedback_inbox::clock::{Clock, Sleep};
 use feedback_inbox::store::{Shared, Store};
 use feedback_inbox::team::{self, Change, TeamUrl};
-use feedback_inbox::team_sync::live::{Ask, LiveSettings, News, live};
+use feedback_inbox::team_sync::live::News;
 use feedback_inbox::team_sync::{self};
 use team_pg as pg;
+use team_pg::member::{How, Member};
 use tokio::net::TcpListener;
-use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
 /// Changes in the burst across the outage.
@@ -130,63 +130,13 @@ impl Clock for Skewed {
     }
 }
 
-struct Member {
-    role: String,
-    store: Shared,
-    asks: UnboundedSender<Ask>,
-    news: UnboundedReceiver<News>,
-}
-
-fn member(role: &str, url: &str, clock: feedback_inbox::clock::SharedClock) -> Member {
+fn member(url: &str, clock: feedback_inbox::clock::SharedClock) -> Member {
     let store = Shared::new(Store::open_memory().unwrap()).unwrap();
-    let (asks, ask_rx) = unbounded_channel();
-    let (news_tx, news) = unbounded_channel();
-    let settings = LiveSettings {
-        url: url.parse::<TeamUrl>().unwrap(),
-        team: None,
-        poll: Duration::from_millis(200),
-        listen: true,
-        retry: Duration::from_millis(50),
+    let how = How {
         clock,
+        ..How::default()
     };
-    tokio::spawn(live(settings, store.clone(), ask_rx, news_tx));
-    Member {
-        role: role.to_owned(),
-        store,
-        asks,
-        news,
-    }
-}
-
-impl Member {
-    async fn until(&mut self, what: &str, mut done: impl FnMut(&News, &Shared) -> bool) {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-        loop {
-            let news = tokio::time::timeout_at(deadline, self.news.recv())
-                .await
-                .unwrap_or_else(|_| panic!("{what}: not in time"))
-                .unwrap();
-            if done(&news, &self.store) {
-                return;
-            }
-        }
-    }
-
-    async fn record(&self, item: &str, change: Change) {
-        team_sync::record(
-            &self.store,
-            &self.role,
-            &[(item.to_owned(), change)],
-            jiff::Timestamp::now(),
-        )
-        .await
-        .unwrap();
-        self.asks.send(Ask::Send).unwrap();
-    }
-
-    fn waiting(&self) -> usize {
-        self.store.read(|s| s.team_outbox().unwrap().len())
-    }
+    Member::link(url.parse::<TeamUrl>().unwrap(), store, how)
 }
 
 fn label(n: usize) -> Change {
@@ -205,12 +155,8 @@ async fn a_burst_across_an_outage_is_sent_once_the_database_is_back_nothing_lost
     let proxy = Proxy::new().await;
     // Ana reaches the database through the proxy, her clock ten minutes ahead; Bo directly.
     let ahead = Arc::new(Skewed(jiff::SignedDuration::from_mins(10)));
-    let mut ana = member(&members[0].0, &proxy.route(&members[0].1), ahead);
-    let mut bo = member(
-        &members[1].0,
-        &members[1].1,
-        feedback_inbox::clock::system(),
-    );
+    let mut ana = member(&proxy.route(&members[0].1), ahead);
+    let mut bo = member(&members[1].1, feedback_inbox::clock::system());
     for m in [&mut ana, &mut bo] {
         m.until("connected", |n, _| matches!(n, News::Connected { .. }))
             .await;

@@ -12,10 +12,10 @@ use std::time::Duration;
 use feedback_inbox::api::Project;
 use feedback_inbox::store::{Shared, Store};
 use feedback_inbox::team::{Change, TeamUrl};
-use feedback_inbox::team_sync::live::{Ask, LiveSettings, News, live};
-use feedback_inbox::team_sync::{self, Settled};
+use feedback_inbox::team_sync::Settled;
+use feedback_inbox::team_sync::live::{Ask, News};
 use team_pg as pg;
-use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use team_pg::member::{How, Member};
 
 /// The team `support` with these members; each member's URL.
 async fn urls_of(db: &pg::Db, members: &[&str]) -> Vec<TeamUrl> {
@@ -40,69 +40,15 @@ fn store_of(project: &str) -> Shared {
     Shared::new(store).unwrap()
 }
 
-struct Member {
-    role: String,
-    store: Shared,
-    asks: UnboundedSender<Ask>,
-    news: UnboundedReceiver<News>,
-}
-
 /// A member's link running on `store`.
 fn link(url: TeamUrl, store: Shared, poll: Duration, listen: bool) -> Member {
-    let (asks, ask_rx) = unbounded_channel();
-    let (news_tx, news) = unbounded_channel();
-    let settings = LiveSettings {
-        url,
-        team: None,
+    let how = How {
         poll,
         listen,
         retry: Duration::from_millis(100),
-        clock: feedback_inbox::clock::system(),
+        ..How::default()
     };
-    let member = settings.url.role().unwrap_or_default().to_owned();
-    tokio::spawn(live(settings, store.clone(), ask_rx, news_tx));
-    Member {
-        role: member,
-        store,
-        asks,
-        news,
-    }
-}
-
-impl Member {
-    /// The first news `wanted` picks, within 20 s.
-    async fn until<T>(&mut self, mut wanted: impl FnMut(&News) -> Option<T>) -> T {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-        loop {
-            let news = tokio::time::timeout_at(deadline, self.news.recv())
-                .await
-                .expect("the news came in time")
-                .expect("the link runs");
-            if let Some(found) = wanted(&news) {
-                return found;
-            }
-        }
-    }
-
-    async fn record(&self, item: &str, change: Change) {
-        team_sync::record(
-            &self.store,
-            &self.role,
-            &[(item.to_owned(), change)],
-            jiff::Timestamp::now(),
-        )
-        .await
-        .unwrap();
-        self.asks.send(Ask::Send).unwrap();
-    }
-
-    fn owner(&self, item: &str) -> Option<String> {
-        self.store
-            .read(|s| s.team_items(&[item.to_owned()]))
-            .unwrap()
-            .pop()
-            .and_then(|i| i.owner)
-    }
+    Member::link(url, store, how)
 }
 
 #[tokio::test]
@@ -117,11 +63,13 @@ async fn a_claim_reaches_the_other_member_through_notify_and_presence_shows_who_
     let mut bo = link(urls[1].clone(), store_of("prj_1"), hour, true);
     for member in [&mut ana, &mut bo] {
         member
-            .until(|n| matches!(n, News::Connected { .. }).then_some(()))
+            .next("news", |n, _| {
+                matches!(n, News::Connected { .. }).then_some(())
+            })
             .await;
     }
     ana.record("fb_1", Change::Claim).await;
-    bo.until(|n| match n {
+    bo.next("news", |n, _| match n {
         News::Changed(caught_up) => Some(caught_up.events),
         _ => None,
     })
@@ -130,14 +78,14 @@ async fn a_claim_reaches_the_other_member_through_notify_and_presence_shows_who_
 
     // Done is the team's: Ana's reaches Bo's triage state, where his views read it.
     ana.record("fb_2", Change::Done(true)).await;
-    bo.until(|n| matches!(n, News::Changed(_)).then_some(()))
+    bo.next("news", |n, _| matches!(n, News::Changed(_)).then_some(()))
         .await;
     assert!(bo.store.read(|s| s.triage("fb_2")).unwrap().done);
 
     // Bo opens fb_1: Ana sees him there.
     bo.asks.send(Ask::Looking(Some("fb_1".to_owned()))).unwrap();
     let bo_role = db.role("bo");
-    ana.until(|n| match n {
+    ana.next("news", |n, _| match n {
         News::Present(present) => present
             .iter()
             .any(|p| p.member == bo_role && p.item_id.as_deref() == Some("fb_1"))
@@ -149,7 +97,7 @@ async fn a_claim_reaches_the_other_member_through_notify_and_presence_shows_who_
     // Bo's claim of Ana's item is lost, and reported.
     bo.record("fb_1", Change::Claim).await;
     let why = bo
-        .until(|n| match n {
+        .next("news", |n, _| match n {
             News::Sent(sent) => sent.settled.iter().find_map(|(_, _, s)| match s {
                 Settled::Lost(why) => Some(why.clone()),
                 Settled::Applied => None,
@@ -180,8 +128,10 @@ async fn without_notify_the_poll_brings_changes() {
         Duration::from_millis(200),
         false,
     );
-    ana.until(|n| matches!(n, News::Connected { .. }).then_some(()))
-        .await;
+    ana.next("news", |n, _| {
+        matches!(n, News::Connected { .. }).then_some(())
+    })
+    .await;
     ana.record(
         "fb_7",
         Change::Labels {
@@ -190,9 +140,9 @@ async fn without_notify_the_poll_brings_changes() {
         },
     )
     .await;
-    ana.until(|n| matches!(n, News::Sent(_)).then_some(()))
+    ana.next("news", |n, _| matches!(n, News::Sent(_)).then_some(()))
         .await;
-    bo.until(|n| match n {
+    bo.next("news", |n, _| match n {
         News::Changed(_) => Some(()),
         _ => None,
     })
@@ -217,8 +167,10 @@ async fn a_store_of_another_account_is_refused() {
         Duration::from_secs(3600),
         true,
     );
-    ana.until(|n| matches!(n, News::Connected { .. }).then_some(()))
-        .await;
+    ana.next("news", |n, _| {
+        matches!(n, News::Connected { .. }).then_some(())
+    })
+    .await;
     let mut bo = link(
         urls[1].clone(),
         store_of("prj_other"),
@@ -226,7 +178,7 @@ async fn a_store_of_another_account_is_refused() {
         true,
     );
     let why = bo
-        .until(|n| match n {
+        .next("news", |n, _| match n {
             News::Refused(why) => Some(why.clone()),
             _ => None,
         })

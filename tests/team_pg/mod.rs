@@ -7,6 +7,9 @@
 // Each test crate that includes this module uses part of it.
 #![allow(dead_code)]
 
+pub mod cluster;
+pub mod member;
+
 use feedback_inbox::team::{self, TeamUrl};
 
 /// The admin connection's URL, as text.
@@ -15,19 +18,14 @@ fn admin_text() -> String {
         .unwrap_or_else(|_| "host=127.0.0.1 port=5432 user=postgres dbname=postgres".to_owned())
 }
 
-/// The admin connection's URL.
-fn admin_url() -> TeamUrl {
-    admin_text()
-        .parse()
-        .expect("FEEDBACK_TEST_PG is a PostgreSQL URL")
-}
-
 /// The skip is said once per run.
 static SKIP_SAID: std::sync::Once = std::sync::Once::new();
 
 /// A database of the test's own.
 pub struct Db {
     pub name: String,
+    /// The server's admin connection string (key=value, or a URL).
+    base: String,
     admin: TeamUrl,
 }
 
@@ -35,7 +33,12 @@ impl Db {
     /// A fresh database, or `None` (after one line on stderr) when no PostgreSQL answers and
     /// the run is not CI's.
     pub async fn new(test: &str) -> Option<Self> {
-        let admin = admin_url();
+        Self::on(admin_text(), test).await
+    }
+
+    /// A fresh database on the server `base` (an admin's connection string) names.
+    pub async fn on(base: String, test: &str) -> Option<Self> {
+        let admin: TeamUrl = base.parse().expect("FEEDBACK_TEST_PG is a PostgreSQL URL");
         let client = match team::connect(&admin).await {
             Ok(client) => client,
             Err(error) => {
@@ -60,7 +63,7 @@ impl Db {
             .batch_execute(&format!("CREATE DATABASE {name}"))
             .await
             .unwrap();
-        Some(Self { name, admin })
+        Some(Self { name, base, admin })
     }
 
     /// The URL of this database as the admin.
@@ -82,7 +85,7 @@ impl Db {
     /// the admin): the admin's connection string with the database, role and password laid
     /// over (a later key wins).
     pub fn url_text(&self, role: Option<&str>, password: Option<&str>) -> String {
-        let base = admin_text();
+        let base = &self.base;
         assert!(
             !base.contains("://"),
             "url_text takes a key=value FEEDBACK_TEST_PG, not a URL: {base}"

@@ -1,0 +1,188 @@
+//! The team's PostgreSQL server itself restarted and stopped under its members (a cluster of the
+//! test's own, so every other test keeps its server): restarted in the middle of a burst of
+//! changes, then stopped for a whole minute while changes go on being made, and started again.
+//! The outbox goes out once the server is back, without anybody acting; nothing is lost or
+//! doubled; the link never takes the restart for a refusal; the other member ends with every
+//! change.
+#![allow(clippy::unwrap_used)]
+
+mod team_pg;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use feedback_inbox::store::{Shared, Store};
+use feedback_inbox::team::{self, Change, TeamUrl};
+use feedback_inbox::team_sync::live::News;
+use feedback_inbox::team_sync::{self};
+use team_pg as pg;
+use team_pg::cluster::Cluster;
+use team_pg::member::{How, Member};
+
+/// Changes Ana makes in the burst.
+const BURST: usize = 60;
+/// Items the burst changes.
+const ITEMS: usize = 10;
+/// How long the server stays stopped.
+const STOPPED: Duration = Duration::from_secs(60);
+
+fn member(url: &str) -> Member {
+    let store = Shared::new(Store::open_memory().unwrap()).unwrap();
+    let how = How {
+        // The poll never comes during the test: only the link's retries and hints bring things.
+        poll: Duration::from_secs(3600),
+        ..How::default()
+    };
+    Member::link(url.parse::<TeamUrl>().unwrap(), store, how)
+}
+
+fn label(n: usize) -> Change {
+    Change::Labels {
+        add: vec![format!("l{n}")],
+        remove: vec![],
+    }
+}
+
+/// Whether Bo changes an item at step `n` of the burst (the server orders his changes and
+/// Ana's).
+fn bos_turn(n: usize) -> bool {
+    n.is_multiple_of(15)
+}
+
+/// Each item's labels once every change is in: Ana's and Bo's.
+fn expected_labels() -> Vec<Vec<String>> {
+    (0..ITEMS)
+        .map(|i| {
+            let mut labels: Vec<String> = (0..BURST)
+                .filter(|n| n % ITEMS == i)
+                .map(|n| format!("l{n}"))
+                .chain(
+                    (0..BURST)
+                        .filter(|n| bos_turn(*n) && n % ITEMS == i)
+                        .map(|n| format!("l{}", 1000 + n)),
+                )
+                .collect();
+            labels.sort();
+            labels
+        })
+        .collect()
+}
+
+/// The minute the server is away: what Ana and Bo say meanwhile, never a refusal; whether each
+/// said it was offline.
+async fn away(ana: &mut Member, bo: &mut Member) -> [bool; 2] {
+    let back_at = tokio::time::Instant::now() + STOPPED;
+    let mut offline = [false, false];
+    loop {
+        let (who, news) = tokio::select! {
+            () = tokio::time::sleep_until(back_at) => return offline,
+            news = ana.news.recv() => (0, news.unwrap()),
+            news = bo.news.recv() => (1, news.unwrap()),
+        };
+        match news {
+            News::Offline { .. } => offline[who] = true,
+            News::Refused(why) => panic!("the stopped server was taken for a refusal: {why}"),
+            _ => {}
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_restarted_mid_burst_then_stopped_a_minute_loses_and_doubles_nothing() {
+    let Some(cluster) = tokio::task::spawn_blocking(Cluster::start).await.unwrap() else {
+        return;
+    };
+    let cluster = Arc::new(cluster);
+    let db = pg::Db::on(cluster.admin_text(), "team_restart")
+        .await
+        .expect("the test's own cluster answers");
+    let members = db.team(&["ana", "bo"]).await;
+    let mut ana = member(&members[0].1);
+    let mut bo = member(&members[1].1);
+    for m in [&mut ana, &mut bo] {
+        m.until("connected", |n, _| matches!(n, News::Connected { .. }))
+            .await;
+    }
+
+    let mut restart = None;
+    for n in 0..BURST {
+        if n == 20 {
+            // The server restarts while the burst goes on.
+            let cluster = Arc::clone(&cluster);
+            restart = Some(tokio::task::spawn_blocking(move || cluster.restart()));
+        }
+        if n == 40 {
+            // Back from the restart, then stopped for maintenance.
+            restart.take().unwrap().await.unwrap();
+            let cluster = Arc::clone(&cluster);
+            tokio::task::spawn_blocking(move || cluster.stop())
+                .await
+                .unwrap();
+        }
+        ana.record(&format!("fb_{}", n % ITEMS), label(n)).await;
+        if bos_turn(n) {
+            bo.record(&format!("fb_{}", n % ITEMS), label(1000 + n))
+                .await;
+        }
+    }
+
+    // The minute the server is away: both keep their changes and keep trying, offline, never
+    // refused.
+    assert_eq!(
+        away(&mut ana, &mut bo).await,
+        [true, true],
+        "both said they were offline"
+    );
+    assert!(
+        ana.waiting() >= BURST - 40,
+        "Ana's changes made while stopped wait"
+    );
+    assert!(bo.waiting() >= 1, "Bo's change made while stopped waits");
+
+    let cluster_again = Arc::clone(&cluster);
+    tokio::task::spawn_blocking(move || cluster_again.start_again())
+        .await
+        .unwrap();
+    // Nobody acts: the links' own retries send what waits.
+    for m in [&mut ana, &mut bo] {
+        m.until("every change sent", |_, store| {
+            store.read(|s| s.team_outbox().unwrap().is_empty())
+        })
+        .await;
+        assert!(m.store.read(|s| s.team_lost().unwrap().is_empty()));
+    }
+
+    // The truth: each change once.
+    let admin = team::connect(&db.admin()).await.unwrap();
+    let row = admin
+        .query_one(
+            "SELECT count(*), count(DISTINCT event_id) FROM feedback_team.events WHERE kind = 'labels'",
+            &[],
+        )
+        .await
+        .unwrap();
+    let (events, distinct): (i64, i64) = (row.get(0), row.get(1));
+    let bos = (0..BURST).filter(|n| bos_turn(*n)).count();
+    assert_eq!(
+        events,
+        i64::try_from(BURST + bos).unwrap(),
+        "nothing lost or doubled"
+    );
+    assert_eq!(events, distinct);
+
+    // Both replicas end with every label on its item.
+    let items: Vec<String> = (0..ITEMS).map(|n| format!("fb_{n}")).collect();
+    let expected = expected_labels();
+    let labels_now = |store: &Shared| {
+        let states = store.read(|s| team_sync::states_now(s, &items)).unwrap();
+        states.iter().map(|s| s.labels.clone()).collect::<Vec<_>>()
+    };
+    for m in [&mut ana, &mut bo] {
+        if labels_now(&m.store) != expected {
+            m.until("caught up", |_, store| labels_now(store) == expected)
+                .await;
+        }
+    }
+    drop(admin);
+    db.drop().await;
+}
