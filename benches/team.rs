@@ -7,9 +7,10 @@
 //! - `catch_up_100k`: a member away for 100,000 events catches up into an empty store; and,
 //!   printed once, how far the process's peak memory rose doing so into a store file.
 //! - `members_20` (printed once, not sampled): 20 members each making `TEAM_BENCH_ACTIONS`
-//!   changes (default 300) as fast as their links send them, a fifth of them claims of items
-//!   every member races for: events per second the database sustained, its CPU time, and
-//!   that nothing was lost or doubled and every raced item has one owner.
+//!   changes (default 300) at `TEAM_BENCH_PACE` a minute each (default 60: five minutes;
+//!   0: as fast as their links send them), a fifth of them claims of items every member races
+//!   for: events per second the database sustained, its CPU time, and that nothing was lost or
+//!   doubled and every raced item has one owner.
 #![allow(clippy::unwrap_used)]
 
 use std::time::{Duration, Instant};
@@ -299,6 +300,12 @@ fn members(rt: &Runtime) {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(300);
+    let pace: u32 = std::env::var("TEAM_BENCH_PACE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(60);
+    // Each member's time between changes, the members' turns spread across it.
+    let every = (pace > 0).then(|| Duration::from_secs(60) / pace);
     let Some((admin, urls)) = rt.block_on(team_db("fi_bench_members", 20)) else {
         return;
     };
@@ -309,36 +316,10 @@ fn members(rt: &Runtime) {
             l.until(|n| matches!(n, News::Connected { .. })).await;
         }
         let started = Instant::now();
+        let start = tokio::time::Instant::now();
         let mut tasks = Vec::new();
         for (m, l) in links.into_iter().enumerate() {
-            tasks.push(tokio::spawn(async move {
-                let mut l = l;
-                for a in 0..actions {
-                    let change = if a % 5 == 0 {
-                        // Every member races for the same items.
-                        (format!("race_{a}"), Change::Claim)
-                    } else {
-                        let label = format!("m{m}_{a}");
-                        (
-                            format!("own_{m}_{}", a % 50),
-                            Change::Labels {
-                                add: vec![label],
-                                remove: vec![],
-                            },
-                        )
-                    };
-                    l.record(&[change]).await;
-                }
-                // Until everything recorded has been answered.
-                loop {
-                    let waiting = l.store.read(|s| s.team_outbox().unwrap().len());
-                    if waiting == 0 {
-                        break;
-                    }
-                    l.until(|n| matches!(n, News::Sent(_))).await;
-                }
-                l
-            }));
+            tasks.push(tokio::spawn(act(l, m, actions, every, start)));
         }
         let mut links = Vec::new();
         for task in tasks {
@@ -376,9 +357,14 @@ fn members(rt: &Runtime) {
         // Every change is an event, or a claim lost (and kept as lost): nothing vanished.
         let accounted = usize::try_from(events).unwrap() + lost;
         println!(
-            "team/members_20: {made} changes by 20 members in {took:.2?}: {:.0} events/s; \
+            "team/members_20: {made} changes by 20 members ({}) in {took:.2?}: {:.0} events/s; \
              {events} events stored, {lost} claims lost (reported), {accounted} accounted for; \
              {raced} of {race_items} raced items owned, {claims_won} claims won",
+            if pace == 0 {
+                "as fast as sent".to_owned()
+            } else {
+                format!("{pace} a minute each")
+            },
             f64::from(u32::try_from(events).unwrap()) / took.as_secs_f64(),
         );
         assert_eq!(accounted, made, "a change lost or doubled");
@@ -397,6 +383,46 @@ fn members(rt: &Runtime) {
         drop(links);
     });
     rt.block_on(drop_db("fi_bench_members", 20));
+}
+
+/// Member `m`'s part: `actions` changes, one each `every` from `start` (its turn spread
+/// across the interval; `None`: as fast as sent), then waits until all are answered.
+async fn act(
+    mut l: Link,
+    m: usize,
+    actions: usize,
+    every: Option<Duration>,
+    start: tokio::time::Instant,
+) -> Link {
+    for a in 0..actions {
+        if let Some(every) = every {
+            let turn = every * u32::try_from(a).unwrap() + every * u32::try_from(m).unwrap() / 20;
+            tokio::time::sleep_until(start + turn).await;
+        }
+        let change = if a % 5 == 0 {
+            // Every member races for the same items.
+            (format!("race_{a}"), Change::Claim)
+        } else {
+            let label = format!("m{m}_{a}");
+            (
+                format!("own_{m}_{}", a % 50),
+                Change::Labels {
+                    add: vec![label],
+                    remove: vec![],
+                },
+            )
+        };
+        l.record(&[change]).await;
+    }
+    // Until everything recorded has been answered.
+    loop {
+        let waiting = l.store.read(|s| s.team_outbox().unwrap().len());
+        if waiting == 0 {
+            break;
+        }
+        l.until(|n| matches!(n, News::Sent(_))).await;
+    }
+    l
 }
 
 fn benches(c: &mut Criterion) {
