@@ -41,6 +41,7 @@ use crate::api::key::redact_keys;
 use crate::api::retry::WaitObserver;
 use crate::api::{Client, WaitReason};
 use crate::config;
+use output::Bulk;
 
 /// Triage end-user feedback from the feedback service, from the terminal.
 #[derive(Debug, Parser)]
@@ -166,10 +167,22 @@ pub async fn run(args: Args, screen: &impl screen::Screen) -> Result<(), CliErro
         }
         Command::Completions(shell) => completions::completions(shell, &mut out()),
         Command::Man(man) => completions::man(man, &mut out()),
-        Command::Store(store) => store_cmd::run(&args, store, &mut out()),
-        Command::Search(search) => search_cmd::run_command(&args, search, &mut out()).await,
+        Command::Store(store) => {
+            let mut out = Bulk::stdout();
+            let done = store_cmd::run(&args, store, &mut out).await;
+            finish(done, out)
+        }
+        Command::Search(search) => {
+            let mut out = Bulk::stdout();
+            let done = search_cmd::run_command(&args, search, &mut out).await;
+            finish(done, out)
+        }
         // The `stats` command.
-        Command::Stats(stats) => stats::run_command(&args, stats, &mut out()).await,
+        Command::Stats(stats) => {
+            let mut out = Bulk::stdout();
+            let done = stats::run_command(&args, stats, &mut out).await;
+            finish(done, out)
+        }
         Command::Webhook(webhook) => webhook_cmd::run(&args, webhook, &mut std::io::stdout()).await,
         Command::Sync(sync) => sync_cmd::run(&args, sync, &mut out()).await,
         Command::Team(team) => team_cmd::run(&args, team, &mut out()).await,
@@ -185,7 +198,11 @@ pub async fn run(args: Args, screen: &impl screen::Screen) -> Result<(), CliErro
         Command::Label(label) => {
             team_cmd::act(&args, team_cmd::Act::Label(label), &mut out()).await
         }
-        Command::List(list) => list::run(&args, list, &mut out()).await,
+        Command::List(list) => {
+            let mut out = Bulk::stdout();
+            let done = list::run(&args, list, &mut out).await;
+            finish(done, out)
+        }
         Command::Show(show) => show::run(&client(&args, false)?, show, &mut out()).await,
         Command::Projects(format) => {
             discovery::projects(&client(&args, false)?, format, &mut out()).await
@@ -203,6 +220,14 @@ pub async fn run(args: Args, screen: &impl screen::Screen) -> Result<(), CliErro
             discovery::tags(&client, &mut resolver, tags, &mut out()).await
         }
     }
+}
+
+/// A bulk command's outcome, with the rest of its output written: a failure to write it is the
+/// command's failure, unless the command failed first.
+fn finish(done: Result<(), CliError>, out: Bulk) -> Result<(), CliError> {
+    let flushed = out.finish();
+    done?;
+    Ok(flushed?)
 }
 
 /// Resolves the account and builds a client. Every wait is reported on stderr: as a plain line,

@@ -31,6 +31,63 @@ pub enum TableFormat {
     Csv,
 }
 
+/// Where a command that may write many lines writes (`list`, `search`, `stats`, `store
+/// export`): stdout, locked; through a 256 KiB buffer when stdout is a pipe or a file (a write
+/// per line would be a system call per item), line by line on a terminal. The command flushes
+/// where output must show (each page); [`Bulk::finish`] writes the rest, and its failure is the
+/// command's.
+pub enum Bulk {
+    Terminal(std::io::StdoutLock<'static>),
+    Piped(std::io::BufWriter<std::io::StdoutLock<'static>>),
+}
+
+/// The buffer of [`Bulk`] output to a pipe or file.
+const BULK_BUFFER: usize = 256 * 1024;
+
+impl Bulk {
+    #[must_use]
+    pub fn stdout() -> Self {
+        use std::io::IsTerminal as _;
+        let stdout = std::io::stdout();
+        if stdout.is_terminal() {
+            Self::Terminal(stdout.lock())
+        } else {
+            Self::Piped(std::io::BufWriter::with_capacity(
+                BULK_BUFFER,
+                stdout.lock(),
+            ))
+        }
+    }
+
+    /// Writes what is still buffered.
+    pub fn finish(mut self) -> std::io::Result<()> {
+        std::io::Write::flush(&mut self)
+    }
+}
+
+impl std::io::Write for Bulk {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Self::Terminal(out) => out.write(buf),
+            Self::Piped(out) => out.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        match self {
+            Self::Terminal(out) => out.write_all(buf),
+            Self::Piped(out) => out.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Self::Terminal(out) => out.flush(),
+            Self::Piped(out) => out.flush(),
+        }
+    }
+}
+
 /// First characters that make a spreadsheet read a cell as a formula (or split it).
 const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
 

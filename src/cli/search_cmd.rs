@@ -114,6 +114,26 @@ pub async fn run_command(
     Ok(())
 }
 
+/// `store export`: every stored item the flags leave, newest first, as `search` writes its
+/// matches (a query that holds for every item).
+pub async fn export(
+    global: &super::Args,
+    args: &super::store_cmd::ExportArgs,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let search = SearchArgs {
+        query: Vec::new(),
+        limit: None,
+        format: args.format,
+        raw_csv: args.raw_csv,
+        sync: false,
+        filters: args.filters.clone(),
+        fields: args.fields.clone(),
+        with_detail: false,
+    };
+    run_command(global, &search, out).await
+}
+
 /// `--with-detail`: fetches (and stores) the details the store lacks for the matches. A query
 /// that reads details (`version:`) can only match items whose details are stored: its details
 /// are fetched for the items it is about (the query less those qualifiers), every one of them.
@@ -210,12 +230,13 @@ pub fn run(
 ) -> Result<Found, CliError> {
     let text = args.text();
     let view = narrow.view(store, query, cx, &text)?;
-    let keys = store.view_keys(&view, args.limit)?;
     let fields = Selection::parse(args.fields.as_deref())?;
     let options = Options::new(args.format, args.raw_csv, fields);
-    stored::write(store, &keys, options, out)?;
-    let shown = u64::try_from(keys.len()).unwrap_or(u64::MAX);
-    let matches = if args.limit.is_some_and(|limit| keys.len() >= limit) {
+    let shown = stored::write(store, &view, args.limit, options, out)?;
+    let matches = if args
+        .limit
+        .is_some_and(|limit| shown >= u64::try_from(limit).unwrap_or(u64::MAX))
+    {
         store.view_count(&view)?
     } else {
         shown

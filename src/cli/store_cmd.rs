@@ -1,6 +1,6 @@
 //! The local store on the command line: which file a command uses (`--store`, `FEEDBACK_STORE`,
 //! or the profile's file in the platform data folder; none with `--no-store`), opening it with
-//! the configured `retention_days` applied, and `feedback-inbox store info|forget`.
+//! the configured `retention_days` applied, and `feedback-inbox store info|forget|export`.
 
 pub mod forget;
 pub mod info;
@@ -13,7 +13,7 @@ use clap::Subcommand;
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 
-use super::output::ShowFormat;
+use super::output::{ListFormat, ShowFormat};
 use super::{Args, CliError};
 use crate::config;
 use crate::store::{self, Store, StoreError};
@@ -39,24 +39,46 @@ pub enum StoreCommand {
         #[arg(long, short)]
         yes: bool,
     },
+    /// Write every stored item, newest first, in the API's shape (JSONL by default): the fast
+    /// path for backups and BI tools. Reads only the store; `--since`/`--until`, `--app` and
+    /// `--project` narrow it.
+    Export(ExportArgs),
 }
 
-/// Runs `store info` or `store forget`.
-pub fn run(args: &Args, store: &StoreArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let path = store_path(args)?.ok_or_else(|| {
-        CliError::Usage("--no-store: there is no store to describe or delete".to_owned())
-    })?;
-    match store.command {
+#[derive(Debug, Clone, clap::Args)]
+pub struct ExportArgs {
+    #[arg(long, value_enum, default_value_t = ListFormat::Jsonl)]
+    pub format: ListFormat,
+    /// Columns, in order (comma list), or `all`: as for `list --fields`.
+    #[arg(long, value_name = "LIST")]
+    pub fields: Option<String>,
+    /// Write CSV cells as they are, even ones a spreadsheet would run as formulas.
+    #[arg(long)]
+    pub raw_csv: bool,
+    #[command(flatten)]
+    pub filters: super::scope::FilterArgs,
+}
+
+/// Runs `store info`, `store forget` or `store export`.
+pub async fn run(args: &Args, store: &StoreArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let path = || {
+        store_path(args)?.ok_or_else(|| {
+            CliError::Usage("--no-store: there is no store to describe or delete".to_owned())
+        })
+    };
+    match &store.command {
         StoreCommand::Info { format } => {
+            let path = path()?;
             let keep = retention(args)?;
             let report = if path.exists() {
                 info::read(&path, keep)?
             } else {
                 info::missing(&path, keep)
             };
-            info::write(&report, format, Timestamp::now(), &TimeZone::system(), out)
+            info::write(&report, *format, Timestamp::now(), &TimeZone::system(), out)
         }
-        StoreCommand::Forget { yes } => forget_store(&path, yes, out),
+        StoreCommand::Forget { yes } => forget_store(&path()?, *yes, out),
+        StoreCommand::Export(export) => super::search_cmd::export(args, export, out).await,
     }
 }
 

@@ -188,6 +188,44 @@ impl Store {
             .map_err(|e| self.error(e))
     }
 
+    /// The items of the view `query`, newest first (at most `limit`), handed to `each` in
+    /// batches of up to `batch` as they are read: one statement walks the view and reads each
+    /// item's row as it goes, so a whole store streams in flat memory, with no lookup per key.
+    pub fn view_items_each<E: From<StoreError>>(
+        &self,
+        query: &ViewQuery,
+        limit: Option<usize>,
+        batch: usize,
+        mut each: impl FnMut(Vec<StoredItem>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let (from, condition, params) =
+            view_condition(&self.conn, query).map_err(|e| self.error(e))?;
+        let limit = limit.map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
+        // The view's own walk stays outermost (CROSS JOIN); the references are key lookups.
+        let sql = format!(
+            "SELECT {ITEM_COLUMNS} {from} CROSS JOIN project_refs p ON p.k = items.project \
+             LEFT JOIN app_refs a ON a.k = items.app \
+             WHERE {condition} ORDER BY {} LIMIT {limit}",
+            order(query)
+        );
+        let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.error(e))?;
+        let mut rows = stmt
+            .query(params_from_iter(params))
+            .map_err(|e| self.error(e))?;
+        let batch = batch.max(1);
+        let mut items = Vec::with_capacity(batch);
+        while let Some(row) = rows.next().map_err(|e| self.error(e))? {
+            items.push(item_from_row(row).map_err(|e| self.error(e))?);
+            if items.len() == batch {
+                each(std::mem::replace(&mut items, Vec::with_capacity(batch)))?;
+            }
+        }
+        if !items.is_empty() {
+            each(items)?;
+        }
+        Ok(())
+    }
+
     /// The items with these keys, in the order given (keys no longer stored are left out).
     pub fn items(&self, keys: &[i64]) -> Result<Vec<StoredItem>, StoreError> {
         let sql = format!("SELECT {ITEM_COLUMNS} {ITEM_JOINS} WHERE items.k = ?1");

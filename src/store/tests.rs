@@ -535,3 +535,61 @@ fn an_older_detail_changes_neither_metadata_nor_delivery() {
     assert_eq!(filled.metadata, late.metadata);
     assert_eq!(filled.delivery, Some(late.delivery));
 }
+
+#[test]
+fn a_view_streamed_in_batches_is_its_keys_items_in_order() {
+    let mut store = Store::open_memory().unwrap();
+    let start = ts(T0);
+    let items: Vec<Feedback> = (0..53)
+        .map(|n| {
+            let at = (start + jiff::SignedDuration::from_mins(n)).to_string();
+            let status = if n % 4 == 0 {
+                Status::Archived
+            } else {
+                Status::New
+            };
+            let tags: &[&str] = if n % 3 == 0 { &["bug"] } else { &[] };
+            let mut it = item(&format!("i{n:02}"), &at, status, tags);
+            if n % 5 == 0 {
+                it.app = None;
+                it.message = format!("refund {n}");
+            }
+            it
+        })
+        .collect();
+    store.put_items(&items, ts(T1)).unwrap();
+    let cx = search::Context {
+        now: ts(T1),
+        tz: jiff::tz::TimeZone::UTC,
+    };
+    let searched = |text: &str| {
+        let query = crate::query::parse(text).unwrap();
+        ViewQuery::default().search(store.compile(&query, &cx).unwrap())
+    };
+    let views = [
+        ViewQuery::default(),
+        view(Some("new")),
+        view(Some("archived")).tagged(Some("bug".into())),
+        searched("refund"),
+        searched("crashed -tag:bug"),
+        searched("nothing-matches-this"),
+    ];
+    for query in &views {
+        for limit in [None, Some(1), Some(10), Some(100)] {
+            let keys = store.view_keys(query, limit).unwrap();
+            let expected = store.items(&keys).unwrap();
+            let mut streamed = Vec::new();
+            let mut batches = 0;
+            store
+                .view_items_each(query, limit, 7, |batch| -> Result<(), StoreError> {
+                    assert!(!batch.is_empty() && batch.len() <= 7);
+                    batches += 1;
+                    streamed.extend(batch);
+                    Ok(())
+                })
+                .unwrap();
+            assert_eq!(streamed, expected, "{query:?} limit {limit:?}");
+            assert_eq!(batches, expected.len().div_ceil(7));
+        }
+    }
+}

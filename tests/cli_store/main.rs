@@ -7,6 +7,7 @@
 mod basis;
 #[path = "../common/mod.rs"]
 mod common;
+mod export;
 mod history;
 mod search;
 mod synced;

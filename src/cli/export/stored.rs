@@ -1,5 +1,5 @@
-//! The store's items by key (a search's matches, newest first), read in batches and written
-//! through the same sink as `list`, with their stored metadata and delivery links (no
+//! The store's items of a view (a search's matches, newest first), streamed from the store
+//! and written through the same sink as `list`, with their stored metadata and delivery links (no
 //! request), the `--fields all` columns known up front; and the details the store lacks for
 //! such keys, fetched and stored.
 
@@ -11,40 +11,59 @@ use super::detail::{Details, stored, stored_keys};
 use super::fields::{Record, Selection};
 use super::sink::{Options, Sink};
 use crate::api::Client;
-use crate::store::{Shared, Store};
+use crate::store::{Shared, Store, StoredItem, ViewQuery};
 
 /// Items read from the store per batch: the output streams, and memory stays small.
 const BATCH: usize = 500;
 
-/// Writes the items with these keys, in their order. For `--fields all` in csv and table, the
-/// columns are every metadata key and channel the items have stored.
+/// Writes the items of the view `view`, newest first (at most `limit`); returns how many. For
+/// `--fields all` in csv and table, the columns are every metadata key and channel the items
+/// have stored (read first, over the view's keys); otherwise the view streams from the store
+/// as it is written.
 pub fn write(
     store: &Store,
-    keys: &[i64],
+    view: &ViewQuery,
+    limit: Option<usize>,
     mut options: Options,
     out: &mut dyn Write,
-) -> Result<(), CliError> {
+) -> Result<u64, CliError> {
     let text = matches!(options.format, ListFormat::Csv | ListFormat::Table);
-    if options.fields == Selection::All && text {
-        options.keys = Some(stored_keys(store, keys)?);
-    }
     let needs_detail = options.fields.needs_detail();
+    let record = |i: StoredItem| {
+        if needs_detail {
+            stored(store, i.feedback)
+        } else {
+            Ok(Record::bare(i.feedback))
+        }
+    };
+    let mut written = 0_u64;
+    if options.fields == Selection::All && text {
+        let keys = store.view_keys(view, limit)?;
+        options.keys = Some(stored_keys(store, &keys)?);
+        let mut sink = Sink::new(out, options);
+        for batch in keys.chunks(BATCH) {
+            let records = store
+                .items(batch)?
+                .into_iter()
+                .map(record)
+                .collect::<Result<Vec<_>, _>>()?;
+            written += u64::try_from(records.len()).unwrap_or(u64::MAX);
+            sink.page(&records)?;
+        }
+        sink.finish(None)?;
+        return Ok(written);
+    }
     let mut sink = Sink::new(out, options);
-    for batch in keys.chunks(BATCH) {
-        let items = store.items(batch)?;
+    store.view_items_each(view, limit, BATCH, |items| -> Result<(), CliError> {
         let records = items
             .into_iter()
-            .map(|i| {
-                if needs_detail {
-                    stored(store, i.feedback)
-                } else {
-                    Ok(Record::bare(i.feedback))
-                }
-            })
+            .map(record)
             .collect::<Result<Vec<_>, _>>()?;
-        sink.page(&records)?;
-    }
-    sink.finish(None)
+        written += u64::try_from(records.len()).unwrap_or(u64::MAX);
+        sink.page(&records)
+    })?;
+    sink.finish(None)?;
+    Ok(written)
 }
 
 /// Fetches with `client`, and stores, the details `shared` lacks for the items with these

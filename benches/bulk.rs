@@ -1,0 +1,237 @@
+//! The bulk paths at the size a year of a busy account reaches: the release binary searching
+//! and exporting a store of `BULK_ITEMS` items (1,000,000 by default; the simulator's data as a
+//! sync stores it, made once and kept in `target/bulk/`), writing JSONL to `/dev/null` as a
+//! script piping into `jq` would read it. Each command runs `BULK_RUNS` times (5) in a fresh
+//! process; printed: the median and p95 wall time, the median user and system time, the peak
+//! resident size, and the lines written. With `rg` on `PATH`, the same words are also searched
+//! with `rg -i -w -c` over the store's JSONL export, the tool a user would reach for instead.
+//!
+//! `cargo bench --bench bulk` (after `cargo build --release`; `FEEDBACK_BULK_BINARY` names
+//! another binary). A figure for people, not a test: nothing is asserted about time.
+#![allow(clippy::unwrap_used, clippy::cast_precision_loss)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use feedback_inbox::sim;
+use feedback_inbox::store::Store;
+
+/// Words of the simulator's messages by how many items hold them: rare, about 1%, about half.
+const WORDS: [(&str, &str); 3] = [
+    ("rare", "reinstalling"),
+    ("one_percent", "dark"),
+    ("common", "the"),
+];
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--one") {
+        one(&args[at + 1..]);
+        return;
+    }
+    if !args.iter().any(|a| a == "--bench") {
+        // Built as a test: nothing to measure at a small size.
+        return;
+    }
+    let items: usize = env_or("BULK_ITEMS", 1_000_000);
+    let runs: usize = env_or("BULK_RUNS", 5);
+    let binary = binary();
+    let store = store(items);
+    println!(
+        "{} on a store of {items} items ({:.0} MB), {runs} runs each",
+        binary.display(),
+        std::fs::metadata(&store).unwrap().len() as f64 / 1e6
+    );
+    let store_arg = store.display().to_string();
+    let mut commands: Vec<(String, Vec<String>)> = Vec::new();
+    for (name, word) in WORDS {
+        commands.push((
+            format!("search {name} ({word}) jsonl"),
+            strings(&["search", word, "--format", "jsonl"]),
+        ));
+    }
+    let common = WORDS[2].1;
+    commands.push((
+        format!("search common ({common}) --fields id"),
+        strings(&["search", common, "--format", "jsonl", "--fields", "id"]),
+    ));
+    commands.push((
+        "store export (all, jsonl)".to_owned(),
+        strings(&["store", "export"]),
+    ));
+    for (name, command) in &commands {
+        let mut args = vec!["--store".to_owned(), store_arg.clone()];
+        args.extend(command.iter().cloned());
+        report(name, &binary, &args, runs);
+    }
+    if let Some(rg) = which("rg") {
+        let export = store.with_extension("jsonl");
+        if !export.exists() {
+            let file = std::fs::File::create(&export).unwrap();
+            let status = Command::new(&binary)
+                .args(["--store", &store_arg, "store", "export"])
+                .stdout(file)
+                .status()
+                .unwrap();
+            assert!(status.success());
+        }
+        for (name, word) in WORDS {
+            let args = strings(&["-i", "-w", "-c", word, &export.display().to_string()]);
+            report(
+                &format!("rg {name} ({word}) over the export"),
+                &rg,
+                &args,
+                runs,
+            );
+        }
+    }
+}
+
+/// Runs `program args` `runs` times, each in a fresh process of this bench (whose children's
+/// usage is then that one run's), and prints the figures.
+fn report(name: &str, program: &Path, args: &[String], runs: usize) {
+    let mut walls = Vec::new();
+    let mut users = Vec::new();
+    let mut systems = Vec::new();
+    let mut peak = 0_u64;
+    let mut lines = 0_u64;
+    for _ in 0..runs {
+        let out = Command::new(std::env::current_exe().unwrap())
+            .arg("--one")
+            .arg(program)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let f: Vec<u64> = text
+            .split_whitespace()
+            .map(|w| w.parse().unwrap())
+            .collect();
+        walls.push(Duration::from_micros(f[0]));
+        users.push(Duration::from_micros(f[1]));
+        systems.push(Duration::from_micros(f[2]));
+        peak = peak.max(f[3]);
+        lines = f[4];
+    }
+    println!(
+        "{name:<42} median {:>9.3?}  p95 {:>9.3?}  user {:>9.3?}  sys {:>9.3?}  peak {:>6.1} MiB  {lines} lines",
+        median(&mut walls),
+        p95(&mut walls),
+        median(&mut users),
+        median(&mut systems),
+        peak as f64 / 1024.0
+    );
+}
+
+/// One run of `program args…`: its wall time, user and system time in seconds, peak resident
+/// size in KiB, and the lines it wrote (counted through a pipe as a consumer would read them).
+fn one(command: &[String]) {
+    use std::io::Read as _;
+
+    let started = Instant::now();
+    let mut child = Command::new(&command[0])
+        .args(&command[1..])
+        .env("HOME", std::env::temp_dir())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut buffer = vec![0_u8; 1 << 16];
+    let mut lines = 0_u64;
+    loop {
+        let n = stdout.read(&mut buffer).unwrap();
+        if n == 0 {
+            break;
+        }
+        // A bench's reader: counting newlines needs no crate of its own.
+        #[allow(clippy::naive_bytecount)]
+        let read = buffer[..n].iter().filter(|&&b| b == b'\n').count();
+        lines += read as u64;
+    }
+    let status = child.wait().unwrap();
+    let wall = started.elapsed();
+    assert!(status.success(), "{command:?}: {status}");
+    let usage =
+        nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN).unwrap();
+    let micros = |t: nix::sys::time::TimeVal| {
+        u64::try_from(t.tv_sec()).unwrap() * 1_000_000 + u64::try_from(t.tv_usec()).unwrap()
+    };
+    println!(
+        "{} {} {} {} {lines}",
+        wall.as_micros(),
+        micros(usage.user_time()),
+        micros(usage.system_time()),
+        usage.max_rss()
+    );
+}
+
+/// The store of `items` generated items, made once in `target/bulk/` as a sync stores them
+/// (list pages: no details), newest last written.
+fn store(items: usize) -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bulk");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("store-{items}.db"));
+    if path.exists() {
+        return path;
+    }
+    let partial = dir.join(format!("store-{items}.db.partial"));
+    let _ = std::fs::remove_file(&partial);
+    let anchor: jiff::Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
+    let started = Instant::now();
+    {
+        let mut store = Store::open(&partial).unwrap();
+        let data = sim::data::generate(7, items, anchor);
+        store.check_account(&data.projects).unwrap();
+        store.put_projects(&data.projects).unwrap();
+        store.put_apps(&data.apps, None).unwrap();
+        // Oldest first, in pages, as a first mirror's backfill reaches them.
+        let all: Vec<_> = data.items().map(|d| d.feedback).collect();
+        for chunk in all.rchunks(5000) {
+            store.put_items(chunk, anchor).unwrap();
+        }
+    }
+    std::fs::rename(&partial, &path).unwrap();
+    eprintln!("made {} in {:.1?}", path.display(), started.elapsed());
+    path
+}
+
+fn binary() -> PathBuf {
+    std::env::var_os("FEEDBACK_BULK_BINARY").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/feedback-inbox"),
+        PathBuf::from,
+    )
+}
+
+fn which(program: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(program))
+        .find(|path| path.is_file())
+}
+
+fn env_or(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn strings(words: &[&str]) -> Vec<String> {
+    words.iter().map(|w| (*w).to_owned()).collect()
+}
+
+fn median(values: &mut [Duration]) -> Duration {
+    values.sort();
+    values[values.len() / 2]
+}
+
+fn p95(values: &mut [Duration]) -> Duration {
+    values.sort();
+    values[(values.len() * 95).div_ceil(100).saturating_sub(1)]
+}
