@@ -96,17 +96,10 @@ pub async fn catch_up(
         None => Position::start(),
     };
     let mut caught_up = CaughtUp::default();
+    let mut read = read_batch(team, &position).await?;
     loop {
-        let events = team.events_after(&position, BATCH).await?;
+        let (events, states) = read;
         let full = i64::try_from(events.len()).unwrap_or(i64::MAX) >= BATCH;
-        let mut ids: Vec<String> = events.iter().map(|e| e.item_id.clone()).collect();
-        ids.sort_unstable();
-        ids.dedup();
-        let states = if ids.is_empty() {
-            Vec::new()
-        } else {
-            team.states(&ids).await?
-        };
         if let Some(last) = events.last() {
             position = last.position.clone();
         }
@@ -161,11 +154,34 @@ pub async fn catch_up(
             .collect();
         caught_up.events += batch.events.len();
         let at = now();
-        blocking(store, move |s| s.team_apply(&batch, at)).await??;
+        let apply = blocking(store, move |s| s.team_apply(&batch, at));
         if !full {
+            apply.await??;
             return Ok(caught_up);
         }
+        // The next batch is read from the database while this one is written to the store.
+        let (applied, next) = tokio::join!(apply, read_batch(team, &position));
+        applied??;
+        read = next?;
     }
+}
+
+/// The events after `position` (at most a batch) and the current state of the items they
+/// are about.
+async fn read_batch(
+    team: &Team,
+    position: &Position,
+) -> Result<(Vec<crate::team::Event>, Vec<crate::team::ItemState>), TeamSyncError> {
+    let events = team.events_after(position, BATCH).await?;
+    let mut ids: Vec<String> = events.iter().map(|e| e.item_id.clone()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let states = if ids.is_empty() {
+        Vec::new()
+    } else {
+        team.states(&ids).await?
+    };
+    Ok((events, states))
 }
 
 /// Records `changes` (an item and its change each) in the outbox, in this order, durably; the

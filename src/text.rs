@@ -83,21 +83,34 @@ fn clean(input: &str, mode: Mode) -> Cow<'_, str> {
     }
 }
 
-/// Byte index of the first character the scanner would change, if any.
+/// Byte index of the first character the scanner would change, if any. Printable ASCII is
+/// always kept, so runs of it are skipped a byte at a time without decoding (most text, and
+/// all of serialized JSON's syntax, is such a run); every other character is judged whole.
 fn first_dirty(input: &str, mode: Mode) -> Option<usize> {
+    let bytes = input.as_bytes();
+    let mut at = 0;
     let mut prev = None;
-    for (i, c) in input.char_indices() {
+    loop {
+        let run = bytes[at..]
+            .iter()
+            .position(|b| !(b' '..=b'~').contains(b))
+            .unwrap_or(bytes.len() - at);
+        if run > 0 {
+            prev = Some(char::from(bytes[at + run - 1]));
+            at += run;
+        }
+        let c = input[at..].chars().next()?;
         let dirty = match c {
             '\n' => mode == Mode::Line,
-            ZWJ => !zwj_joins_emoji(prev, input[i + ZWJ.len_utf8()..].chars().next()),
+            ZWJ => !zwj_joins_emoji(prev, input[at + ZWJ.len_utf8()..].chars().next()),
             _ => is_control(c) || matches!(c, '\u{2028}' | '\u{2029}') || is_invisible(c),
         };
         if dirty {
-            return Some(i);
+            return Some(at);
         }
         prev = Some(c);
+        at += c.len_utf8();
     }
-    None
 }
 
 /// C0 controls (including '\t', '\n', '\r', ESC), DEL and C1 controls.

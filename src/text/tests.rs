@@ -264,3 +264,22 @@ fn hostile_corpus_comes_out_safe() {
         );
     }
 }
+
+#[test]
+fn clean_text_is_judged_as_the_rule_says_across_ascii_runs() {
+    const ALPHABET: &str = "\x1b\u{9B}\x7f\0\u{202E}\u{200B}\u{FEFF}\u{200D}\u{200D}\u{2028}\
+        aZ09 ~{}\":,\n\t😀👩❤中é\u{E0041}";
+    let alphabet: Vec<char> = ALPHABET.chars().collect();
+    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+    for _ in 0..20_000 {
+        let len = rng.below(60);
+        let input: String = (0..len)
+            .map(|_| alphabet[rng.below(alphabet.len())])
+            .collect();
+        assert_eq!(
+            is_clean(&input),
+            forbidden(&input, false).is_none(),
+            "{input:?}"
+        );
+    }
+}
