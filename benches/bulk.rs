@@ -17,10 +17,11 @@ use std::time::{Duration, Instant};
 use feedback_inbox::sim;
 use feedback_inbox::store::Store;
 
-/// Words of the simulator's messages by how many items hold them: rare, about 1%, about half.
+/// Words of the simulator's messages by how many of 1,000,000 items hold them: 3,363 (rare),
+/// 8,102 (about 1%) and 824,458 (most).
 const WORDS: [(&str, &str); 3] = [
-    ("rare", "reinstalling"),
-    ("one_percent", "dark"),
+    ("rare", "upload"),
+    ("one_percent", "login"),
     ("common", "the"),
 ];
 

@@ -218,9 +218,6 @@ impl Found {
     }
 }
 
-/// How much of the store file a search maps for reading (SQLite maps up to the file's size).
-const BULK_MAP_MIB: i64 = 4096;
-
 /// Runs `query` (parsed from `args`) over `store` and writes the matches; returns how many
 /// were written and how many match (counted apart only when `--limit` may have cut them).
 pub fn run(
@@ -233,8 +230,6 @@ pub fn run(
 ) -> Result<Found, CliError> {
     let text = args.text();
     let view = narrow.view(store, query, cx, &text)?;
-    // Matches may be most of the store: read it mapped, not a call per page.
-    store.map_for_reading(BULK_MAP_MIB)?;
     let fields = Selection::parse(args.fields.as_deref())?;
     let options = Options::new(args.format, args.raw_csv, fields);
     let shown = stored::write(store, &view, args.limit, options, out)?;

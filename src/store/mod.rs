@@ -209,16 +209,6 @@ impl Store {
             .map_err(|e| self.error(e))
     }
 
-    /// Reads this connection's pages through a memory map of the store file (up to `mib` MiB)
-    /// rather than a read call per page: a command that reads the whole store (an export, a
-    /// search with half the items as matches) then reads at the speed of the page cache.
-    /// Writes are unchanged (they go to the WAL).
-    pub fn map_for_reading(&self, mib: i64) -> Result<(), StoreError> {
-        self.conn
-            .pragma_update(None, "mmap_size", mib.saturating_mul(1024 * 1024))
-            .map_err(|e| self.error(e))
-    }
-
     /// Gathers the query planner's statistics of the tables and indexes (`ANALYZE`): the
     /// benches compare the plans with and without them.
     pub fn analyze(&self) -> Result<(), StoreError> {
