@@ -13,11 +13,11 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use feedback_inbox::clock::{Clock, Sleep};
-use feedback_inbox::store::{Shared, Store};
-use feedback_inbox::team::{self, Change, TeamUrl};
+use feedback_inbox::team;
 use feedback_inbox::team_sync::live::News;
 use feedback_inbox::team_sync::{self};
 use team_pg as pg;
+use team_pg::burst::{bos_turn, item, label, labels_after};
 use team_pg::member::{How, Member};
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
@@ -131,19 +131,13 @@ impl Clock for Skewed {
 }
 
 fn member(url: &str, clock: feedback_inbox::clock::SharedClock) -> Member {
-    let store = Shared::new(Store::open_memory().unwrap()).unwrap();
-    let how = How {
-        clock,
-        ..How::default()
-    };
-    Member::link(url.parse::<TeamUrl>().unwrap(), store, how)
-}
-
-fn label(n: usize) -> Change {
-    Change::Labels {
-        add: vec![format!("l{n}")],
-        remove: vec![],
-    }
+    Member::in_memory(
+        url,
+        How {
+            clock,
+            ..How::default()
+        },
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -172,10 +166,10 @@ async fn a_burst_across_an_outage_is_sent_once_the_database_is_back_nothing_lost
             assert!(ana.waiting() > 0, "the changes made offline wait");
             proxy.start().await;
         }
-        ana.record(&format!("fb_{}", n % 10), label(n)).await;
+        ana.record(&item(n, 10), label(n)).await;
         // Bo changes the same items between Ana's changes: the server orders them.
-        if n % 15 == 0 {
-            bo.record(&format!("fb_{}", n % 10), label(1000 + n)).await;
+        if bos_turn(n) {
+            bo.record(&item(n, 10), label(1000 + n)).await;
         }
     }
     ana.until("every change sent", |_, store| {
@@ -192,7 +186,7 @@ async fn a_burst_across_an_outage_is_sent_once_the_database_is_back_nothing_lost
         .await
         .unwrap();
     let (events, distinct): (i64, i64) = (row.get(0), row.get(1));
-    let bos = i64::try_from(BURST.div_ceil(15)).unwrap();
+    let bos = i64::try_from((0..BURST).filter(|n| bos_turn(*n)).count()).unwrap();
     assert_eq!(
         events,
         i64::try_from(BURST).unwrap() + bos,
@@ -202,23 +196,7 @@ async fn a_burst_across_an_outage_is_sent_once_the_database_is_back_nothing_lost
     assert!(ana.store.read(|s| s.team_lost().unwrap().is_empty()));
     // Every label is on its item, in Bo's replica too, whatever Ana's clock said.
     let items: Vec<String> = (0..10).map(|n| format!("fb_{n}")).collect();
-    let expected: Vec<Vec<String>> = items
-        .iter()
-        .enumerate()
-        .map(|(i, _)| {
-            let mut labels: Vec<String> = (0..BURST)
-                .filter(|n| n % 10 == i)
-                .map(|n| format!("l{n}"))
-                .chain(
-                    (0..BURST)
-                        .filter(|n| n % 15 == 0 && n % 10 == i)
-                        .map(|n| format!("l{}", 1000 + n)),
-                )
-                .collect();
-            labels.sort();
-            labels
-        })
-        .collect();
+    let expected = labels_after(BURST, 10);
     bo.until("Bo caught up", |_, store| {
         let states = store.read(|s| team_sync::states_now(s, &items)).unwrap();
         states.iter().map(|s| s.labels.clone()).collect::<Vec<_>>() == expected

@@ -11,11 +11,12 @@ mod team_pg;
 use std::sync::Arc;
 use std::time::Duration;
 
-use feedback_inbox::store::{Shared, Store};
-use feedback_inbox::team::{self, Change, TeamUrl};
+use feedback_inbox::store::Shared;
+use feedback_inbox::team;
 use feedback_inbox::team_sync::live::News;
 use feedback_inbox::team_sync::{self};
 use team_pg as pg;
+use team_pg::burst::{bos_turn, item, label, labels_after};
 use team_pg::cluster::Cluster;
 use team_pg::member::{How, Member};
 
@@ -27,45 +28,12 @@ const ITEMS: usize = 10;
 const STOPPED: Duration = Duration::from_secs(60);
 
 fn member(url: &str) -> Member {
-    let store = Shared::new(Store::open_memory().unwrap()).unwrap();
+    // The poll never comes during the test: only the link's retries and hints bring things.
     let how = How {
-        // The poll never comes during the test: only the link's retries and hints bring things.
         poll: Duration::from_secs(3600),
         ..How::default()
     };
-    Member::link(url.parse::<TeamUrl>().unwrap(), store, how)
-}
-
-fn label(n: usize) -> Change {
-    Change::Labels {
-        add: vec![format!("l{n}")],
-        remove: vec![],
-    }
-}
-
-/// Whether Bo changes an item at step `n` of the burst (the server orders his changes and
-/// Ana's).
-fn bos_turn(n: usize) -> bool {
-    n.is_multiple_of(15)
-}
-
-/// Each item's labels once every change is in: Ana's and Bo's.
-fn expected_labels() -> Vec<Vec<String>> {
-    (0..ITEMS)
-        .map(|i| {
-            let mut labels: Vec<String> = (0..BURST)
-                .filter(|n| n % ITEMS == i)
-                .map(|n| format!("l{n}"))
-                .chain(
-                    (0..BURST)
-                        .filter(|n| bos_turn(*n) && n % ITEMS == i)
-                        .map(|n| format!("l{}", 1000 + n)),
-                )
-                .collect();
-            labels.sort();
-            labels
-        })
-        .collect()
+    Member::in_memory(url, how)
 }
 
 /// The minute the server is away: what Ana and Bo say meanwhile, never a refusal; whether each
@@ -119,10 +87,9 @@ async fn the_server_restarted_mid_burst_then_stopped_a_minute_loses_and_doubles_
                 .await
                 .unwrap();
         }
-        ana.record(&format!("fb_{}", n % ITEMS), label(n)).await;
+        ana.record(&item(n, ITEMS), label(n)).await;
         if bos_turn(n) {
-            bo.record(&format!("fb_{}", n % ITEMS), label(1000 + n))
-                .await;
+            bo.record(&item(n, ITEMS), label(1000 + n)).await;
         }
     }
 
@@ -172,7 +139,7 @@ async fn the_server_restarted_mid_burst_then_stopped_a_minute_loses_and_doubles_
 
     // Both replicas end with every label on its item.
     let items: Vec<String> = (0..ITEMS).map(|n| format!("fb_{n}")).collect();
-    let expected = expected_labels();
+    let expected = labels_after(BURST, ITEMS);
     let labels_now = |store: &Shared| {
         let states = store.read(|s| team_sync::states_now(s, &items)).unwrap();
         states.iter().map(|s| s.labels.clone()).collect::<Vec<_>>()

@@ -71,19 +71,7 @@ impl Cluster {
 
     /// Starts the server (again), waiting until it takes connections.
     pub fn start_again(&self) {
-        self.run(
-            "pg_ctl",
-            &[
-                "-D",
-                &self.data(),
-                "-l",
-                &self.log(),
-                "-o",
-                &self.options(),
-                "-w",
-                "start",
-            ],
-        );
+        self.serve("start", &[]);
     }
 
     /// Stops the server as an admin would for maintenance (`-m fast`: every connection is
@@ -94,21 +82,16 @@ impl Cluster {
 
     /// Restarts the server (`pg_ctl restart -m fast`), waiting until it takes connections.
     pub fn restart(&self) {
-        self.run(
-            "pg_ctl",
-            &[
-                "-D",
-                &self.data(),
-                "-l",
-                &self.log(),
-                "-m",
-                "fast",
-                "-o",
-                &self.options(),
-                "-w",
-                "restart",
-            ],
-        );
+        self.serve("restart", &["-m", "fast"]);
+    }
+
+    /// `pg_ctl ACTION` of a server that serves: its options and log, waiting until it does.
+    fn serve(&self, action: &str, extra: &[&str]) {
+        let (data, log, options) = (self.data(), self.log(), self.options());
+        let mut args = vec!["-D", &data, "-l", &log, "-o", &options, "-w"];
+        args.extend_from_slice(extra);
+        args.push(action);
+        self.run("pg_ctl", &args);
     }
 
     /// The server's options: only the socket in the cluster's folder.

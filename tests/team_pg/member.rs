@@ -62,6 +62,12 @@ impl Member {
         }
     }
 
+    /// The link of the member `url` (text) connects as, on a store in memory.
+    pub fn in_memory(url: &str, how: How) -> Self {
+        let store = Shared::new(feedback_inbox::store::Store::open_memory().unwrap()).unwrap();
+        Self::link(url.parse().unwrap(), store, how)
+    }
+
     /// The first news `wanted` picks (seeing the store as it is then), within 30 s.
     pub async fn next<T>(
         &mut self,

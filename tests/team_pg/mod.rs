@@ -7,6 +7,7 @@
 // Each test crate that includes this module uses part of it.
 #![allow(dead_code)]
 
+pub mod burst;
 pub mod cluster;
 pub mod member;
 
