@@ -116,11 +116,13 @@ mod tests {
             while watcher.shared().pid.is_none() {
                 std::thread::yield_now();
             }
-            watcher.deliver(1);
+            // SIGTERM: a hangup or an interrupt may be ignored by whatever runs the tests
+            // (`nohup`, a background job), and the command would inherit that.
+            watcher.deliver(15);
         });
         let mut child = Command::new("sleep").arg("600").spawn().unwrap();
         let status = foreground.wait(&mut child).unwrap();
         sender.join().unwrap();
-        assert_eq!(status.signal(), Some(1));
+        assert_eq!(status.signal(), Some(15));
     }
 }
