@@ -35,7 +35,7 @@ impl Offline {
         })?;
         if !path.exists() && !sync {
             return Err(CliError::Other(format!(
-                "no store yet at {}: run `feedback-inbox sync` (or {command} --sync) first",
+                "no store yet at {}: run `feedback-inbox sync` first",
                 path.display()
             )));
         }

@@ -86,6 +86,16 @@ pub async fn run_command(
     args: &SearchArgs,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
+    run_as("search", global, args, out).await
+}
+
+/// [`run_command`] for `command` (named in its errors: "store export reads the local store").
+async fn run_as(
+    command: &str,
+    global: &super::Args,
+    args: &SearchArgs,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     let text = args.text();
     let query = search::parse(&text).map_err(|e| query_error(&text, &e))?;
     let selection = Selection::parse(args.fields.as_deref())?;
@@ -94,7 +104,7 @@ pub async fn run_command(
     check_with_detail(args.with_detail, needs_detail)?;
     let cx = context_now();
     let window = args.filters.window(&cx)?;
-    let store = Offline::open(global, "search", args.sync, args.with_detail).await?;
+    let store = Offline::open(global, command, args.sync, args.with_detail).await?;
     let catalog = store.read(|store| Resolver::new(Some(store), None));
     let narrow = Narrow::offline(catalog, &args.filters.scope, window).await?;
     if args.with_detail
@@ -131,7 +141,7 @@ pub async fn export(
         fields: args.fields.clone(),
         with_detail: false,
     };
-    run_command(global, &search, out).await
+    run_as("store export", global, &search, out).await
 }
 
 /// `--with-detail`: fetches (and stores) the details the store lacks for the matches. A query

@@ -138,3 +138,27 @@ fn a_reader_that_stops_early_ends_the_export_quietly() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stderr), "");
 }
+
+#[test]
+fn without_a_store_the_export_says_so_and_makes_none() {
+    let home = tempfile::tempdir().unwrap();
+    let path = home.path().join("none.sqlite3");
+    let out = export(home.path(), &path, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("no store yet")
+            && text(&out.stderr).contains("feedback-inbox sync"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(out.stdout.is_empty() && !path.exists());
+    let out = bin(home.path())
+        .args(["--no-store", "store", "export"])
+        .output()
+        .unwrap();
+    assert!(
+        text(&out.stderr).contains("store export reads the local store"),
+        "{}",
+        text(&out.stderr)
+    );
+}
