@@ -15,9 +15,8 @@ use std::time::Duration;
 use feedback_inbox::clock::{Clock, Sleep};
 use feedback_inbox::team;
 use feedback_inbox::team_sync::live::News;
-use feedback_inbox::team_sync::{self};
 use team_pg as pg;
-use team_pg::burst::{bos_turn, item, label, labels_after};
+use team_pg::burst::{self, bos_turn, item, label, labels_after};
 use team_pg::member::{How, Member};
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
@@ -172,34 +171,14 @@ async fn a_burst_across_an_outage_is_sent_once_the_database_is_back_nothing_lost
             bo.record(&item(n, 10), label(1000 + n)).await;
         }
     }
-    ana.until("every change sent", |_, store| {
-        store.read(|s| s.team_outbox().unwrap().is_empty())
-    })
-    .await;
+    ana.until_sent().await;
     // The truth: each change once.
-    let admin = team::connect(&db.admin()).await.unwrap();
-    let row = admin
-        .query_one(
-            "SELECT count(*), count(DISTINCT event_id) FROM feedback_team.events WHERE kind = 'labels'",
-            &[],
-        )
-        .await
-        .unwrap();
-    let (events, distinct): (i64, i64) = (row.get(0), row.get(1));
-    let bos = i64::try_from((0..BURST).filter(|n| bos_turn(*n)).count()).unwrap();
-    assert_eq!(
-        events,
-        i64::try_from(BURST).unwrap() + bos,
-        "nothing lost or doubled"
-    );
-    assert_eq!(events, distinct);
+    burst::assert_each_change_once(&db, BURST).await;
     assert!(ana.store.read(|s| s.team_lost().unwrap().is_empty()));
     // Every label is on its item, in Bo's replica too, whatever Ana's clock said.
-    let items: Vec<String> = (0..10).map(|n| format!("fb_{n}")).collect();
     let expected = labels_after(BURST, 10);
     bo.until("Bo caught up", |_, store| {
-        let states = store.read(|s| team_sync::states_now(s, &items)).unwrap();
-        states.iter().map(|s| s.labels.clone()).collect::<Vec<_>>() == expected
+        burst::labels_now(store, 10) == expected
     })
     .await;
     db.drop().await;

@@ -11,12 +11,9 @@ mod team_pg;
 use std::sync::Arc;
 use std::time::Duration;
 
-use feedback_inbox::store::Shared;
-use feedback_inbox::team;
 use feedback_inbox::team_sync::live::News;
-use feedback_inbox::team_sync::{self};
 use team_pg as pg;
-use team_pg::burst::{bos_turn, item, label, labels_after};
+use team_pg::burst::{self, bos_turn, item, label, labels_after};
 use team_pg::cluster::Cluster;
 use team_pg::member::{How, Member};
 
@@ -112,44 +109,22 @@ async fn the_server_restarted_mid_burst_then_stopped_a_minute_loses_and_doubles_
         .unwrap();
     // Nobody acts: the links' own retries send what waits.
     for m in [&mut ana, &mut bo] {
-        m.until("every change sent", |_, store| {
-            store.read(|s| s.team_outbox().unwrap().is_empty())
-        })
-        .await;
+        m.until_sent().await;
         assert!(m.store.read(|s| s.team_lost().unwrap().is_empty()));
     }
 
     // The truth: each change once.
-    let admin = team::connect(&db.admin()).await.unwrap();
-    let row = admin
-        .query_one(
-            "SELECT count(*), count(DISTINCT event_id) FROM feedback_team.events WHERE kind = 'labels'",
-            &[],
-        )
-        .await
-        .unwrap();
-    let (events, distinct): (i64, i64) = (row.get(0), row.get(1));
-    let bos = (0..BURST).filter(|n| bos_turn(*n)).count();
-    assert_eq!(
-        events,
-        i64::try_from(BURST + bos).unwrap(),
-        "nothing lost or doubled"
-    );
-    assert_eq!(events, distinct);
+    burst::assert_each_change_once(&db, BURST).await;
 
     // Both replicas end with every label on its item.
-    let items: Vec<String> = (0..ITEMS).map(|n| format!("fb_{n}")).collect();
     let expected = labels_after(BURST, ITEMS);
-    let labels_now = |store: &Shared| {
-        let states = store.read(|s| team_sync::states_now(s, &items)).unwrap();
-        states.iter().map(|s| s.labels.clone()).collect::<Vec<_>>()
-    };
     for m in [&mut ana, &mut bo] {
-        if labels_now(&m.store) != expected {
-            m.until("caught up", |_, store| labels_now(store) == expected)
-                .await;
+        if burst::labels_now(&m.store, ITEMS) != expected {
+            m.until("caught up", |_, store| {
+                burst::labels_now(store, ITEMS) == expected
+            })
+            .await;
         }
     }
-    drop(admin);
     db.drop().await;
 }

@@ -1,7 +1,9 @@
 //! A burst of label changes two members make on a few items (the fault tests' workload), and
 //! what every replica must end with.
 
-use feedback_inbox::team::Change;
+use feedback_inbox::store::Shared;
+use feedback_inbox::team::{self, Change};
+use feedback_inbox::team_sync;
 
 /// Ana's `n`-th change: the label `l{n}` on item `fb_{n % items}`.
 pub fn label(n: usize) -> Change {
@@ -39,4 +41,35 @@ pub fn labels_after(burst: usize, items: usize) -> Vec<Vec<String>> {
             labels
         })
         .collect()
+}
+
+/// Each of the burst's items' labels in `store`'s replica, with changes not yet sent laid over.
+pub fn labels_now(store: &Shared, items: usize) -> Vec<Vec<String>> {
+    let ids: Vec<String> = (0..items).map(|n| format!("fb_{n}")).collect();
+    store
+        .read(|s| team_sync::states_now(s, &ids))
+        .unwrap()
+        .into_iter()
+        .map(|s| s.labels)
+        .collect()
+}
+
+/// The database holds each of a burst's `burst` changes (Ana's and Bo's) exactly once.
+pub async fn assert_each_change_once(db: &super::Db, burst: usize) {
+    let admin = team::connect(&db.admin()).await.unwrap();
+    let row = admin
+        .query_one(
+            "SELECT count(*), count(DISTINCT event_id) FROM feedback_team.events WHERE kind = 'labels'",
+            &[],
+        )
+        .await
+        .unwrap();
+    let (events, distinct): (i64, i64) = (row.get(0), row.get(1));
+    let bos = (0..burst).filter(|n| bos_turn(*n)).count();
+    assert_eq!(
+        events,
+        i64::try_from(burst + bos).unwrap(),
+        "nothing lost or doubled"
+    );
+    assert_eq!(events, distinct);
 }

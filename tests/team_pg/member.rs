@@ -92,6 +92,14 @@ impl Member {
             .await;
     }
 
+    /// Waits until every change recorded here has been sent.
+    pub async fn until_sent(&mut self) {
+        self.until("every change sent", |_, store| {
+            store.read(|s| s.team_outbox().unwrap().is_empty())
+        })
+        .await;
+    }
+
     /// Records `change` of `item` as the inbox does, and asks the link to send it.
     pub async fn record(&self, item: &str, change: Change) {
         team_sync::record(
