@@ -192,29 +192,48 @@ async fn a_sync_killed_mid_walk_resumes_with_nothing_lost_or_duplicated() {
         FaultKind::Latency(Duration::from_millis(40)),
         None,
     );
-    let (mut cmd, _home) = command(&r.sim.base_url(), &path, &["sync"]);
-    let mut child = cmd
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while count(&path) < 500 {
-        assert!(Instant::now() < deadline, "the sync stored nothing in time");
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the sync ended before the kill"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
     let (new, archived) = (
         sim_ids(&r.sim, &Status::New),
         sim_ids(&r.sim, &Status::Archived),
     );
+    // Killed three times, each run going on from where the last stopped: in the first
+    // status's walk, in the second's, and near the end. Each time the store is whole, and
+    // what it holds of a status is that status's newest items without a hole.
+    for at in [500, 1500, 2500] {
+        let (mut cmd, _home) = command(&r.sim.base_url(), &path, &["sync"]);
+        let mut child = cmd
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while count(&path) < at {
+            assert!(Instant::now() < deadline, "the sync stored {at} in time");
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "the sync ended before the kill at {at}"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        let kept = count(&path);
+        assert!(kept < new.len() + archived.len(), "killed mid-walk: {kept}");
+        let check: String = rusqlite::Connection::open(&path)
+            .unwrap()
+            .query_row("PRAGMA integrity_check", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(check, "ok", "after the kill at {at}");
+        for (status, ids) in [("new", &new), ("archived", &archived)] {
+            let held = stored(&path, status);
+            assert_eq!(
+                held[..],
+                ids[..held.len()],
+                "{status} after the kill at {at}"
+            );
+        }
+    }
     let kept = count(&path);
-    assert!(kept < new.len() + archived.len(), "killed mid-walk: {kept}");
     r.sim.faults().clear();
     let before = list_requests(&r.sim);
     let out = run(&r.sim.base_url(), &path, &["sync"]);

@@ -11,6 +11,7 @@ use feedback_inbox::api::{ApiError, Status};
 use feedback_inbox::sim::submit::Submitter;
 use feedback_inbox::sim::{FaultKind, Route};
 use feedback_inbox::sync::{Priority, SyncError, SyncSettings};
+use std::time::{Duration, Instant};
 use sync_support::{list_requests, memory_syncer, mirror, pages, sim_ids, stored_ids};
 
 const N: usize = 430;
@@ -316,4 +317,80 @@ async fn the_walk_stops_at_the_retention_cutoff_and_keeps_nothing_older() {
     assert_eq!(stored_ids(&shared, "new"), kept);
     assert_eq!(list_requests(&r.sim), 2);
     assert!(syncer.state(&Status::New).unwrap().complete);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_fetched_while_a_write_waits_are_stored_together_and_the_walk_stays_exact() {
+    let r = rig(2500, 1_000_000).await;
+    let (syncer, shared) = memory_syncer(&r, capped(1));
+    let new = sim_ids(&r.sim, &Status::New);
+    assert!(new.len() > 1200, "{}", new.len());
+    // The top page; the rest of `new` is the deep end.
+    syncer.head(&Status::New, Priority::User).await.unwrap();
+    let requests = list_requests(&r.sim);
+    let rev = shared.read(|s| s.revs().unwrap().items);
+    // Once the walk asked for its first page, another writer takes the store and holds it
+    // until the walk has fetched six more pages.
+    let holder = {
+        let (shared, sim) = (shared.clone(), std::sync::Arc::clone(r.sim.state()));
+        let asked = move |n: u64| {
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while sim.stats().route(Route::FeedbackList) < requests + n {
+                assert!(
+                    Instant::now() < deadline,
+                    "the walk did not ask for page {n}"
+                );
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        };
+        std::thread::spawn(move || {
+            asked(1);
+            shared.write(|_| asked(7));
+        })
+    };
+    let report = syncer
+        .backfill_pages(&Status::New, Priority::User, 100)
+        .await
+        .unwrap()
+        .unwrap();
+    holder.join().unwrap();
+    assert!(report.reached_end, "{report:?}");
+    assert_eq!(report.added, new.len() - 100);
+    assert_eq!(stored_ids(&shared, "new"), new);
+    let state = syncer.state(&Status::New).unwrap();
+    assert!(state.complete && state.pending_walks == 0, "{state:?}");
+    // Every page once, and fewer writes than pages: those that waited went in together.
+    let walked = list_requests(&r.sim) - requests;
+    assert_eq!(walked, pages(new.len()) - 1);
+    assert_eq!(u64::from(report.requests), walked);
+    let writes = shared.read(|s| s.revs().unwrap().items) - rev;
+    assert!(
+        u64::try_from(writes).unwrap() + 4 < walked,
+        "{writes} writes for {walked} pages"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_of_pages_stops_at_its_count_and_the_next_goes_on_from_its_cursor() {
+    let r = rig(1000, 100_000).await;
+    let (syncer, shared) = memory_syncer(&r, capped(1));
+    let new = sim_ids(&r.sim, &Status::New);
+    assert!(new.len() > 400, "{}", new.len());
+    syncer.head(&Status::New, Priority::User).await.unwrap();
+    let first = syncer
+        .backfill_pages(&Status::New, Priority::User, 2)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((first.added, first.requests), (200, 2));
+    assert!(!first.reached_end);
+    assert_eq!(stored_ids(&shared, "new"), new[..300].to_vec());
+    let rest = syncer
+        .backfill_pages(&Status::New, Priority::User, 100)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(rest.reached_end);
+    assert_eq!(stored_ids(&shared, "new"), new);
+    assert_eq!(list_requests(&r.sim), pages(new.len()));
 }

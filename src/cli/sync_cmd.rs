@@ -206,6 +206,13 @@ async fn scope(
     ))
 }
 
+/// Backfill pages walked in one run: the pipeline of fetching and writing restarts at each
+/// run's end, and the progress bar moves at each.
+const PAGES_PER_STEP: u32 = 50;
+
+/// A progress line ("backfill: … added so far") every this many runs (5,000 items).
+const STEPS_PER_LINE: u32 = 2;
+
 /// One run's walks.
 struct Walk<'a> {
     syncer: &'a Syncer,
@@ -237,13 +244,18 @@ impl Walk<'_> {
             ),
         )?;
         let mut deep = Report::default();
-        let mut pages = 0_u32;
-        while let Some(page) = self.syncer.backfill_page(status, Priority::User).await? {
-            self.record(status, &page).await?;
-            deep.added += page.added;
-            deep.requests += page.requests;
-            pages += 1;
-            if pages.is_multiple_of(10) {
+        let mut steps = 0_u32;
+        // Pages in runs (the next asked for while one is written), the bar moved between runs.
+        while let Some(run) = self
+            .syncer
+            .backfill_pages(status, Priority::User, PAGES_PER_STEP)
+            .await?
+        {
+            self.record(status, &run).await?;
+            deep.added += run.added;
+            deep.requests += run.requests;
+            steps += 1;
+            if steps.is_multiple_of(STEPS_PER_LINE) {
                 self.progress.say(
                     out,
                     &format!(

@@ -19,7 +19,6 @@ use super::state::{SimState, Stats};
 use super::{layers, routes};
 use crate::background::Background;
 use crate::clock::{self, SharedClock};
-use crate::mutex::lock;
 
 /// How to run the simulator.
 #[derive(Debug, Clone)]
@@ -122,7 +121,7 @@ impl SimHandle {
     /// Requests seen so far.
     #[must_use]
     pub fn stats(&self) -> Stats {
-        lock(&self.state.stats).clone()
+        self.state.stats()
     }
 
     /// The served data and its state, for tests and the live demo.

@@ -24,6 +24,12 @@ pub struct SimState {
 }
 
 impl SimState {
+    /// Requests seen so far.
+    #[must_use]
+    pub fn stats(&self) -> Stats {
+        lock(&self.stats).clone()
+    }
+
     /// Read access to the dataset.
     pub fn read(&self) -> RwLockReadGuard<'_, Dataset> {
         self.store

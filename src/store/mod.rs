@@ -68,7 +68,7 @@ pub use view::{ViewKeys, ViewReadError};
 pub use view_spec::{ANY_STATUS, Chosen, ViewSpec, ViewStatus};
 pub use write::Sighting;
 pub use write::Written;
-pub use write::{forget_id, put_in};
+pub use write::{forget_id, put_groups_in, put_in};
 
 /// How long a statement waits for another process's write lock before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -236,11 +236,14 @@ impl Store {
         let conn = &self.conn;
         conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| self.error(e))?;
         // WAL: readers never block the writer nor each other; FULL: a commit is on disk before
-        // it returns.
+        // it returns. The WAL is checkpointed into the database every 10,000 pages (40 MB), not
+        // SQLite's 1,000: a sync's pages touch the same index pages again and again, and each
+        // checkpoint writes every page once however often it changed since the last.
         self.use_wal()?;
         let conn = &self.conn;
         conn.execute_batch(
-            "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -32000;",
+            "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -32000; \
+             PRAGMA wal_autocheckpoint = 10000;",
         )
         .map_err(|e| self.error(e))?;
         conn.set_prepared_statement_cache_capacity(64);

@@ -258,6 +258,81 @@ fn the_full_text_index_follows_a_changed_message() {
 }
 
 #[test]
+fn pages_written_together_keep_each_its_own_sighting_time_and_all_their_words() {
+    let mut store = Store::open_memory().unwrap();
+    let newer = [
+        item("d", "2026-10-04T00:00:00Z", Status::New, &[]),
+        item("c", "2026-10-03T00:00:00Z", Status::Archived, &[]),
+    ];
+    // The older page was asked for before the newer one came back, and still says `c` is new.
+    let older = [
+        item("c", "2026-10-03T00:00:00Z", Status::New, &[]),
+        item("b", "2026-10-02T00:00:00Z", Status::New, &["bug"]),
+        item("a", "2026-10-01T00:00:00Z", Status::New, &[]),
+    ];
+    let (newer_seen, older_seen) = (listed(&newer), listed(&older));
+    let written = store
+        .write_refetchable(|tx| put_groups_in(tx, &[(&newer_seen, ts(T1)), (&older_seen, ts(T0))]))
+        .unwrap();
+    assert_eq!(written.added, 4);
+    assert_eq!(written.known, [false, false, true, false, false]);
+    assert_eq!(ids(&store, &view(None)), ["d", "c", "b", "a"]);
+    assert_eq!(store.item("d").unwrap().unwrap().seen, ts(T1));
+    assert_eq!(store.item("a").unwrap().unwrap().seen, ts(T0));
+    // The stale sighting of `c` in the later group changed nothing.
+    assert_eq!(ids(&store, &view(Some("archived"))), ["c"]);
+    let words: i64 = store
+        .conn()
+        .query_row(
+            "SELECT count(*) FROM items_fts WHERE items_fts MATCH 'crashed'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(words, 4);
+    let tags = store.counts(Some("new")).unwrap().tags;
+    assert_eq!(tags.len(), 1);
+    assert_eq!((tags[0].name.as_str(), tags[0].count), ("bug", 1));
+}
+
+#[test]
+fn a_write_of_what_can_be_fetched_again_leaves_the_connection_committing_durably() {
+    let mut store = Store::open_memory().unwrap();
+    let synchronous = |store: &Store| -> i64 {
+        store
+            .conn()
+            .query_row("PRAGMA synchronous", [], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!(synchronous(&store), 2, "FULL");
+    let during = store
+        .write_refetchable(|tx| Ok(synchronous_in(tx)))
+        .unwrap();
+    assert_eq!(during, 1, "NORMAL");
+    assert_eq!(synchronous(&store), 2, "FULL again");
+    // A failed write puts it back too.
+    let failed = store.write_refetchable(|tx| {
+        tx.raw()
+            .execute_batch("INSERT INTO no_such_table VALUES (1)")?;
+        Ok(())
+    });
+    assert!(failed.is_err());
+    assert_eq!(synchronous(&store), 2, "FULL after a failure");
+}
+
+fn listed(page: &[Feedback]) -> Vec<Sighting<'_>> {
+    page.iter()
+        .map(|f| Sighting::listed(f, &f.status))
+        .collect()
+}
+
+fn synchronous_in(tx: &Tx<'_>) -> i64 {
+    tx.raw()
+        .query_row("PRAGMA synchronous", [], |r| r.get(0))
+        .unwrap()
+}
+
+#[test]
 fn a_detail_keeps_metadata_and_delivery() {
     let mut store = Store::open_memory().unwrap();
     let mut metadata = Metadata::default();

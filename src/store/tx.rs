@@ -33,6 +33,30 @@ impl Store {
         self.transact(|tx| f(&Tx { tx }).map_err(|TxError(error)| error))
     }
 
+    /// [`Store::write`] for what the service can give again (a list page and the walk state it
+    /// advances): committed without waiting for the disk (`synchronous=NORMAL`). In WAL mode a
+    /// kill -9 still keeps every commit whole; a power loss may drop the last such commits,
+    /// never tear one, and the walk state then points at the pages lost, which are asked for
+    /// again. The next `synchronous=FULL` commit (any other write: triage, a webhook's
+    /// acknowledgement) makes every commit before it durable too, in order.
+    pub fn write_refetchable<T>(
+        &mut self,
+        f: impl FnOnce(&Tx<'_>) -> TxResult<T>,
+    ) -> Result<T, StoreError> {
+        self.set_synchronous("NORMAL")?;
+        let written = self.write(f);
+        // Back to FULL before anything else commits on this connection; if that fails the
+        // connection must not be used for durable writes, so the failure is the answer.
+        self.set_synchronous("FULL")?;
+        written
+    }
+
+    fn set_synchronous(&self, level: &str) -> Result<(), StoreError> {
+        self.conn()
+            .pragma_update(None, "synchronous", level)
+            .map_err(|e| self.error(e))
+    }
+
     /// Runs `sql` as it is, for a test that damages a store on purpose (a trigger that refuses
     /// writes, a table emptied behind the store's back). Nothing in the program calls it.
     #[doc(hidden)]

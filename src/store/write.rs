@@ -11,7 +11,7 @@ use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 
 use counts::Deltas;
 pub(super) use items::recounted;
-use items::{forget_item, put_all};
+use items::{forget_item, put_all, put_groups};
 
 pub mod counts;
 pub(in crate::store) mod items;
@@ -221,6 +221,16 @@ pub fn put_in(
     at: Timestamp,
 ) -> super::TxResult<Written> {
     Ok(put_all(tx.raw(), sightings, at)?)
+}
+
+/// Stores groups of sightings, each made at its own time, inside the caller's transaction (a
+/// walk's pages written together): as [`put_in`] for each group in turn, with one pass of the
+/// full-text index and the counts for all.
+pub fn put_groups_in(
+    tx: &super::Tx<'_>,
+    groups: &[(&[Sighting<'_>], Timestamp)],
+) -> super::TxResult<Written> {
+    Ok(put_groups(tx.raw(), groups)?)
 }
 
 /// Removes the item with this server id, inside the caller's transaction (the service no

@@ -82,14 +82,20 @@ impl Syncer {
         self.vouch_items(&page.page.data).await
     }
 
-    /// [`Syncer::vouch`] for any items about to be stored (a page's, a detail's). Items whose
+    /// [`Syncer::vouch`] for any items about to be stored (pages', a detail's). Items whose
     /// projects are all vouched for confirm the account (see `account`).
-    pub(super) async fn vouch_items(&self, items: &[Feedback]) -> Result<u32, SyncError> {
-        let projects: BTreeSet<String> = items.iter().map(|i| i.project.id.clone()).collect();
-        let apps: BTreeSet<String> = items
-            .iter()
-            .filter_map(|i| i.app.as_ref().map(|a| a.id.clone()))
-            .collect();
+    pub(super) async fn vouch_items<'a>(
+        &self,
+        items: impl IntoIterator<Item = &'a Feedback>,
+    ) -> Result<u32, SyncError> {
+        let mut projects = BTreeSet::new();
+        let mut apps = BTreeSet::new();
+        for item in items {
+            projects.insert(item.project.id.clone());
+            if let Some(app) = &item.app {
+                apps.insert(app.id.clone());
+            }
+        }
         if projects.is_empty() {
             return Ok(0);
         }

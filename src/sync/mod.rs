@@ -60,6 +60,7 @@
 pub mod account;
 mod catalog;
 mod enrich;
+mod fill;
 mod gate;
 mod lock;
 mod paging;
@@ -254,7 +255,20 @@ impl Syncer {
         status: &Status,
         priority: Priority,
     ) -> Result<Option<Report>, SyncError> {
-        walk::backfill_page(self, status, priority).await
+        walk::backfill_pages(self, status, priority, 1).await
+    }
+
+    /// Up to `max` pages deeper than the store reaches for `status`, along its first gap (the
+    /// deep end when there is none), each next page asked for while the one before is written;
+    /// `Ok(None)` when that status is mirrored to its end. The operation keeps its turn for
+    /// all of them: for a walk nothing else waits on (`sync`), not the inbox's steps.
+    pub async fn backfill_pages(
+        &self,
+        status: &Status,
+        priority: Priority,
+        max: u32,
+    ) -> Result<Option<Report>, SyncError> {
+        walk::backfill_pages(self, status, priority, max).await
     }
 
     /// One page of the reconcile walk of `new`, then the re-reads of the items it found gone

@@ -8,12 +8,13 @@ use std::time::Duration;
 use jiff::Timestamp;
 
 use super::SyncError;
+use super::fill::{Advance, advance};
 use super::gate::floor_wait;
 use super::lock::{SyncLock, lock_path};
 use super::paging::check_page;
 use crate::api::lenient::CountedPage;
 use crate::api::{Cursor, Page, RateLimit};
-use crate::store::sync_state::Key;
+use crate::store::sync_state::{Gap, Key};
 
 fn rate(limit: u32, remaining: u32, reset: i64) -> RateLimit {
     RateLimit {
@@ -178,4 +179,69 @@ fn equal_times_in_another_tie_order_are_not_a_paging_error() {
     // "z" sorts above "m" by id at the same time: a service that breaks ties otherwise.
     let tie = page(&[("z", 50), ("b", 30)], Some("c2"));
     assert!(check_page(Some(&sent), Some(&key), &tie).is_ok());
+}
+
+fn key(id: &str, at: i64) -> Key {
+    Key {
+        received: Timestamp::from_second(at).unwrap().as_microsecond(),
+        id: id.to_owned(),
+    }
+}
+
+#[test]
+fn a_page_moves_its_gap_below_itself_or_closes_it_from_the_page_alone() {
+    let deep = Gap {
+        g: 7,
+        cursor: Some(Cursor("c1".to_owned())),
+        cursor_key: Some(key("z", 90)),
+        last: key("z", 90),
+        until: None,
+    };
+    // Moved: the next cursor, continuing after the page's oldest item.
+    let moved = advance(&deep, &page(&[("b", 80), ("a", 70)], Some("c2")), None);
+    let Advance::Moved(next) = moved else {
+        panic!("{moved:?}")
+    };
+    assert_eq!(next.g, 7);
+    assert_eq!(next.cursor, Some(Cursor("c2".to_owned())));
+    assert_eq!(next.cursor_key, Some(key("a", 70)));
+    assert_eq!(next.last, key("a", 70));
+    assert_eq!(next.until, None);
+    // The list's end closes the deep end: the status is complete.
+    assert_eq!(
+        advance(&deep, &page(&[("a", 70)], None), None),
+        Advance::Closed { complete: true }
+    );
+    // A gap between two stored stretches closes where its page reaches the stretch below,
+    // and completes nothing.
+    let between = Gap {
+        until: Some(key("m", 75)),
+        ..deep.clone()
+    };
+    assert_eq!(
+        advance(&between, &page(&[("b", 80), ("m", 75)], Some("c2")), None),
+        Advance::Closed { complete: false }
+    );
+    assert_eq!(
+        advance(&between, &page(&[("b", 80)], None), None),
+        Advance::Closed { complete: false }
+    );
+    assert!(matches!(
+        advance(&between, &page(&[("b", 80), ("n", 76)], Some("c2")), None),
+        Advance::Moved(_)
+    ));
+    // A page reaching past the retention cutoff ends the walk: nothing older is kept.
+    let cutoff = Some(Timestamp::from_second(75).unwrap().as_microsecond());
+    assert_eq!(
+        advance(&deep, &page(&[("b", 80), ("a", 70)], Some("c2")), cutoff),
+        Advance::Closed { complete: true }
+    );
+    // A page of nothing readable (all skipped) keeps the gap's position, with the new cursor.
+    let mut unreadable = page(&[], Some("c2"));
+    unreadable.received = 3;
+    let Advance::Moved(next) = advance(&deep, &unreadable, None) else {
+        panic!("an unreadable page closed the gap")
+    };
+    assert_eq!(next.cursor, Some(Cursor("c2".to_owned())));
+    assert_eq!((next.cursor_key, next.last), (deep.cursor_key, deep.last));
 }

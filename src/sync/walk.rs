@@ -3,10 +3,11 @@
 
 use jiff::Timestamp;
 
+use super::fill::fill;
 use super::paging::fetch_as;
 use super::{Priority, Report, SyncError, Syncer};
 use crate::api::lenient::CountedPage;
-use crate::api::{ApiError, Cursor, FeedbackQuery, Status};
+use crate::api::{Cursor, FeedbackQuery, Status};
 use crate::store::sync_state::{self as state, Gap, Key};
 use crate::store::{self, Sighting, Written};
 
@@ -18,11 +19,12 @@ pub async fn head(sy: &Syncer, status: &Status, priority: Priority) -> Result<Re
     head_walk(sy, status, priority, sy.settings.head_page_cap.max(1)).await
 }
 
-/// One backfill page of `status`: see [`Syncer::backfill_page`].
-pub async fn backfill_page(
+/// Up to `max` backfill pages of `status`'s first gap: see [`Syncer::backfill_pages`].
+pub async fn backfill_pages(
     sy: &Syncer,
     status: &Status,
     priority: Priority,
+    max: u32,
 ) -> Result<Option<Report>, SyncError> {
     check_background(sy, priority)?;
     let _session = sy.session()?;
@@ -41,7 +43,7 @@ pub async fn backfill_page(
     if !sy.may_send(priority).await {
         return Ok(Some(Report::default()));
     }
-    let (report, closed) = fill(sy, status, gap, priority).await?;
+    let (report, closed) = fill(sy, status, gap, priority, max.max(1)).await?;
     Ok(Some(Report {
         reached_end: closed,
         ..report
@@ -77,31 +79,17 @@ async fn head_walk(
     let stamp = sy.stamp(asked);
     let name = status.as_str().to_owned();
     let (written, opened) = sy
-        .blocking(move |s| s.write(|tx| head_page(tx, &name, &page, &stamp)))
+        .blocking(move |s| s.write_refetchable(|tx| head_page(tx, &name, &page, &stamp)))
         .await?;
     add_written(&mut report, &written);
-    let Some(mut gap) = opened else {
+    let Some(gap) = opened else {
         report.reached_end = true;
         return Ok(report);
     };
-    for _ in 1..cap {
-        if !sy.may_send(priority).await {
-            break;
-        }
-        let (step, closed) = fill(sy, status, gap.clone(), priority).await?;
+    if cap > 1 && sy.may_send(priority).await {
+        let (step, closed) = fill(sy, status, gap, priority, cap - 1).await?;
         report.add(step);
-        if closed {
-            report.reached_end = true;
-            break;
-        }
-        let (name, g) = (status.as_str().to_owned(), gap.g);
-        match sy.blocking(move |s| s.sync_gap(&name, g)).await? {
-            Some(next) => gap = next,
-            None => {
-                report.reached_end = true;
-                break;
-            }
-        }
+        report.reached_end = closed;
     }
     Ok(report)
 }
@@ -168,104 +156,18 @@ fn head_page(
     Ok((written, Some(gap)))
 }
 
-/// Fetches the next page of `gap` and stores it with the gap's new state; true when the gap
-/// closed. A rejected cursor restarts the gap from the head (one more request). A background
-/// fetch the user's arrival cut short stores nothing and leaves the gap open.
-async fn fill(
-    sy: &Syncer,
-    status: &Status,
-    gap: Gap,
-    priority: Priority,
-) -> Result<(Report, bool), SyncError> {
-    let mut report = Report::default();
-    let mut gap = gap;
-    let (asked, page) = loop {
-        let query = sy.query(status, gap.cursor.clone());
-        let asked = sy.now();
-        match fetch_as(sy, priority, &query, gap.cursor_key.as_ref()).await {
-            Ok(None) => return Ok((report, false)),
-            Ok(Some(page)) => {
-                report.requests += 1;
-                break (asked, page);
-            }
-            Err(ApiError::InvalidCursor { .. }) if gap.cursor.is_some() => {
-                report.requests += 1;
-                tracing::warn!("a stored cursor was rejected; that walk restarts from the head");
-                gap.cursor = None;
-                gap.cursor_key = None;
-                let restarted = gap.clone();
-                sy.blocking(move |s| s.write(|tx| state::update_gap(tx, &restarted)))
-                    .await?;
-            }
-            Err(error) => return Err(error.into()),
-        }
-    };
-    report.requests += sy.vouch(&page).await?;
-    let stamp = sy.stamp(asked);
-    let name = status.as_str().to_owned();
-    let (written, closed) = sy
-        .blocking(move |s| s.write(|tx| gap_page(tx, &name, &gap, &page, &stamp)))
-        .await?;
-    add_written(&mut report, &written);
-    Ok((report, closed))
-}
-
-/// Stores a page of `gap` and moves the gap below it, or closes it when the page reached the
-/// gap's end key or the list's end.
-fn gap_page(
-    tx: &crate::store::Tx<'_>,
-    status: &str,
-    gap: &Gap,
-    counted: &CountedPage,
-    stamp: &Stamp,
-) -> crate::store::TxResult<(Written, bool)> {
-    let (at, cutoff) = (stamp.at, stamp.cutoff);
-    let written = put_page(tx, counted, &Status::from(status), at, cutoff)?;
-    stamp.share(tx, status, gap.cursor.as_ref(), counted)?;
-    let bottom = counted.page.data.iter().map(Key::of).min();
-    if let Some(top) = counted.page.data.iter().map(Key::of).max()
-        && state::status_row(tx, status)?.head.is_none()
-    {
-        // The head page had no readable item: the newest one readable stands for it.
-        state::set_head(tx, status, &top, at.as_second())?;
-    }
-    let reached = match (&gap.until, &bottom) {
-        (Some(until), Some(bottom)) => bottom <= until,
-        _ => false,
-    };
-    let Some(next) = next_within(counted, cutoff) else {
-        state::delete_gap(tx, gap.g)?;
-        if gap.until.is_none() {
-            state::set_complete(tx, status)?;
-        }
-        return Ok((written, true));
-    };
-    if reached {
-        state::delete_gap(tx, gap.g)?;
-        return Ok((written, true));
-    }
-    let mut moved = gap.clone();
-    moved.cursor = Some(next);
-    if let Some(bottom) = bottom {
-        moved.last = moved.last.min(bottom.clone());
-        moved.cursor_key = Some(bottom);
-    }
-    state::update_gap(tx, &moved)?;
-    Ok((written, false))
-}
-
 /// When a walk's page was asked for and came back, and what follows from that for it.
-struct Stamp {
+pub(super) struct Stamp {
     asked: Timestamp,
-    at: Timestamp,
+    pub(super) at: Timestamp,
     /// Items received before this (Unix µs) are not kept (the retention setting).
-    cutoff: Option<i64>,
+    pub(super) cutoff: Option<i64>,
     reconcile_every: std::time::Duration,
 }
 
 impl Stamp {
     /// A page of `new` may serve the reconcile walk too (see `reconcile::share`).
-    fn share(
+    pub(super) fn share(
         &self,
         tx: &crate::store::Tx<'_>,
         status: &str,
@@ -295,16 +197,39 @@ pub(super) fn put_page(
     at: Timestamp,
     cutoff: Option<i64>,
 ) -> crate::store::TxResult<Written> {
-    let kept = counted
-        .page
-        .data
+    put_pages(tx, &[(counted, at, cutoff)], listed)
+}
+
+/// [`put_page`] for pages of one list written together, each with the time it came back and
+/// its cutoff.
+pub(super) fn put_pages(
+    tx: &crate::store::Tx<'_>,
+    pages: &[(&CountedPage, Timestamp, Option<i64>)],
+    listed: &Status,
+) -> crate::store::TxResult<Written> {
+    let sightings: Vec<(Vec<Sighting<'_>>, Timestamp)> = pages
         .iter()
-        .filter(|item| cutoff.is_none_or(|c| item.received_at.as_microsecond() >= c));
-    let sightings: Vec<Sighting<'_>> = kept.map(|f| Sighting::listed(f, listed)).collect();
-    let written = store::put_in(tx, &sightings, at)?;
+        .map(|(counted, at, cutoff)| {
+            let kept = counted
+                .page
+                .data
+                .iter()
+                .filter(|item| cutoff.is_none_or(|c| item.received_at.as_microsecond() >= c))
+                .map(|f| Sighting::listed(f, listed))
+                .collect();
+            (kept, *at)
+        })
+        .collect();
+    let groups: Vec<(&[Sighting<'_>], Timestamp)> = sightings
+        .iter()
+        .map(|(s, at)| (s.as_slice(), *at))
+        .collect();
+    let written = store::put_groups_in(tx, &groups)?;
     // Seen on a list just now: its status is known, a queued re-read would tell nothing more.
-    for item in &counted.page.data {
-        state::recheck_done(tx, item.id.as_str())?;
+    for (counted, ..) in pages {
+        for item in &counted.page.data {
+            state::recheck_done(tx, item.id.as_str())?;
+        }
     }
     Ok(written)
 }
@@ -326,14 +251,14 @@ pub(super) fn next_within(counted: &CountedPage, cutoff: Option<i64>) -> Option<
     }
 }
 
-fn add_written(report: &mut Report, written: &Written) {
+pub(super) fn add_written(report: &mut Report, written: &Written) {
     report.added += written.added;
     report.changed += written.changed;
 }
 
 impl Syncer {
     /// The stamp of a page asked for at `asked` that came back now.
-    fn stamp(&self, asked: Timestamp) -> Stamp {
+    pub(super) fn stamp(&self, asked: Timestamp) -> Stamp {
         let at = self.now();
         Stamp {
             asked,

@@ -17,25 +17,39 @@ pub(in crate::store) fn put_all(
     sightings: &[Sighting<'_>],
     at: Timestamp,
 ) -> rusqlite::Result<Written> {
+    put_groups(tx, &[(sightings, at)])
+}
+
+/// Stores groups of sightings, each made at its own time (pages of a walk written in one
+/// transaction), sharing one pass of what a write does once: the full-text index is fed all the
+/// groups' messages in one key order, the pivots' counts change once.
+pub(in crate::store) fn put_groups(
+    tx: &Transaction<'_>,
+    groups: &[(&[Sighting<'_>], Timestamp)],
+) -> rusqlite::Result<Written> {
     let mut refs = Refs::default();
     let mut written = Written::default();
     let mut index = Vec::new();
     let mut deltas = Deltas::default();
-    let seen = at.as_second();
     // Triage states waiting for their item (triaged, then forgotten): usually none, and then
     // a new item has no state to look up.
     let waiting = tx
         .prepare_cached("SELECT EXISTS (SELECT 1 FROM triage WHERE k IS NULL)")?
         .query_row([], |row| row.get(0))?;
-    let batch = Batch { seen, waiting };
-    for sighting in sightings {
-        let outcome = put_one(tx, &mut refs, sighting, batch, &mut index, &mut deltas)?;
-        match outcome {
-            Outcome::Added => written.added += 1,
-            Outcome::Changed => written.changed += 1,
-            Outcome::Same => {}
+    for (sightings, at) in groups {
+        let batch = Batch {
+            seen: at.as_second(),
+            waiting,
+        };
+        for sighting in *sightings {
+            let outcome = put_one(tx, &mut refs, sighting, batch, &mut index, &mut deltas)?;
+            match outcome {
+                Outcome::Added => written.added += 1,
+                Outcome::Changed => written.changed += 1,
+                Outcome::Same => {}
+            }
+            written.known.push(outcome != Outcome::Added);
         }
-        written.known.push(outcome != Outcome::Added);
     }
     index_messages(tx, &mut index)?;
     deltas.apply(tx)?;
