@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use feedback_inbox::sim;
-use feedback_inbox::store::Store;
+#[path = "support/bulk_store.rs"]
+mod bulk_store;
 
 /// Words of the simulator's messages by how many of 1,000,000 items hold them: 3,363 (rare),
 /// 8,102 (about 1%) and 824,458 (most).
@@ -38,7 +38,7 @@ fn main() {
     let items: usize = env_or("BULK_ITEMS", 1_000_000);
     let runs: usize = env_or("BULK_RUNS", 5);
     let binary = binary();
-    let store = store(items);
+    let store = bulk_store::path(items);
     println!(
         "{} on a store of {items} items ({:.0} MB), {runs} runs each",
         binary.display(),
@@ -171,36 +171,6 @@ fn one(command: &[String]) {
         micros(usage.system_time()),
         usage.max_rss()
     );
-}
-
-/// The store of `items` generated items, made once in `target/bulk/` as a sync stores them
-/// (list pages: no details), newest last written.
-fn store(items: usize) -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bulk");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("store-{items}.db"));
-    if path.exists() {
-        return path;
-    }
-    let partial = dir.join(format!("store-{items}.db.partial"));
-    let _ = std::fs::remove_file(&partial);
-    let anchor: jiff::Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
-    let started = Instant::now();
-    {
-        let mut store = Store::open(&partial).unwrap();
-        let data = sim::data::generate(7, items, anchor);
-        store.check_account(&data.projects).unwrap();
-        store.put_projects(&data.projects).unwrap();
-        store.put_apps(&data.apps, None).unwrap();
-        // Oldest first, in pages, as a first mirror's backfill reaches them.
-        let all: Vec<_> = data.items().map(|d| d.feedback).collect();
-        for chunk in all.rchunks(5000) {
-            store.put_items(chunk, anchor).unwrap();
-        }
-    }
-    std::fs::rename(&partial, &path).unwrap();
-    eprintln!("made {} in {:.1?}", path.display(), started.elapsed());
-    path
 }
 
 fn binary() -> PathBuf {

@@ -14,6 +14,7 @@ use feedback_inbox::sim::submit::Submitter;
 use feedback_inbox::sim::{FaultKind, Route};
 use feedback_inbox::store::StoreError;
 use feedback_inbox::sync::{CATALOG_FRESH, Priority, SyncError, SyncSettings, Syncer};
+use std::time::{Duration, Instant};
 use sync_support::{memory_syncer, mirror, sim_ids, stored_ids};
 
 fn catalog_requests(r: &common::Rig) -> u64 {
@@ -155,4 +156,67 @@ async fn items_of_apps_and_projects_the_service_does_not_list_cost_one_discovery
     assert_eq!((again.added, again.requests), (30, 1));
     assert_eq!(catalog_requests(&r), 3);
     assert_eq!(stored_ids(&shared, "new"), sim_ids(&r.sim, &Status::New));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_first_start_asks_the_catalog_and_the_top_page_at_once_and_stores_the_page_after() {
+    let r = rig(430, 100_000).await;
+    let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
+    // Every answer waits 3 s: the four requests are in flight together, none answered yet.
+    r.sim
+        .faults()
+        .add(Route::Any, FaultKind::Latency(Duration::from_secs(3)), None);
+    let start = tokio::spawn({
+        let syncer = syncer.clone();
+        async move { syncer.start(&Status::New).await }
+    });
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while r.sim.stats().arrived < 4 {
+        assert!(
+            Instant::now() < deadline && r.sim.stats().requests == 0,
+            "the start asked one at a time: {:?}",
+            r.sim.stats()
+        );
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    assert_eq!(r.sim.stats().requests, 0, "{:?}", r.sim.stats());
+    let report = start.await.unwrap().unwrap();
+    assert_eq!(report.requests, 4);
+    assert_eq!(report.added, 100);
+    assert_eq!(r.sim.stats().arrived, 4);
+    assert_eq!(catalog_requests(&r), 3);
+    assert_eq!(
+        stored_ids(&shared, "new"),
+        sim_ids(&r.sim, &Status::New)[..100]
+    );
+    // The rest of the status is a gap for backfill; a second start is a head walk only.
+    let again = syncer.start(&Status::New).await.unwrap();
+    assert_eq!((again.requests, again.added), (1, 0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_first_start_with_another_accounts_key_stores_nothing_of_its_page() {
+    let r = rig(120, 100_000).await;
+    let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
+    shared
+        .write(|s| {
+            s.check_account(&[Project {
+                id: "another-account-project".into(),
+                name: "Elsewhere".into(),
+                slug: None,
+                created_at: None,
+            }])
+        })
+        .unwrap();
+    let refused = syncer.start(&Status::New).await.unwrap_err();
+    assert!(
+        matches!(
+            refused,
+            SyncError::Store(StoreError::AccountMismatch { .. })
+        ),
+        "{refused:?}"
+    );
+    // The page was asked for beside the catalog, and then dropped.
+    assert_eq!(r.sim.stats().route(Route::FeedbackList), 1);
+    assert!(stored_ids(&shared, "new").is_empty());
 }

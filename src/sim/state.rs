@@ -44,6 +44,11 @@ impl SimState {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// A request came in (counted again, by its final status, when it is answered).
+    pub(crate) fn arrive(&self) {
+        lock(&self.stats).arrived += 1;
+    }
+
     pub(crate) fn record(&self, route: Route, status: u16) {
         let mut counts = lock(&self.stats);
         counts.requests += 1;
@@ -55,6 +60,8 @@ impl SimState {
 /// Requests seen, by route and by final status.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Stats {
+    /// Requests that came in, answered or not yet (the others count answered ones).
+    pub arrived: u64,
     pub requests: u64,
     pub by_route: BTreeMap<Route, u64>,
     pub by_status: BTreeMap<u16, u64>,

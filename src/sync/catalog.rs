@@ -9,13 +9,20 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use super::{Report, SyncError, Syncer};
-use crate::api::Feedback;
 use crate::api::lenient::CountedPage;
+use crate::api::{ApiError, App, Feedback, Project, Tag};
 use crate::store::Store;
 
 /// How long a stored catalog is trusted before a sync reads it again (names and tag counts
 /// change rarely; a new project or app is noticed on the first page that names it).
 pub const CATALOG_FRESH: Duration = Duration::from_secs(3600);
+
+/// The answers to discovery's three requests, not yet checked nor stored.
+pub(super) struct Asked {
+    projects: Result<Vec<Project>, ApiError>,
+    apps: Result<Vec<App>, ApiError>,
+    tags: Result<Vec<Tag>, ApiError>,
+}
 
 impl Syncer {
     /// Projects (checked against the account the store mirrors: a mismatch is an error and
@@ -30,10 +37,7 @@ impl Syncer {
     /// [`Syncer::discovery`] when the store has no catalog or an older one than
     /// [`CATALOG_FRESH`]; otherwise nothing (no request).
     pub async fn discovery_if_due(&self) -> Result<Report, SyncError> {
-        let now = self.now();
-        let at = self.blocking(|s| s.catalog_at()).await?;
-        let fresh = at.is_some_and(|at| crate::clock::until(at, now) < CATALOG_FRESH);
-        if fresh {
+        if !self.catalog_due().await? {
             return Ok(Report::default());
         }
         self.discovery().await
@@ -47,17 +51,37 @@ impl Syncer {
     /// [`Syncer::discover`], and whether the account listed any project (an empty list vouches
     /// for nothing).
     async fn discover_listing(&self) -> Result<(Report, bool), SyncError> {
-        let projects = self.client.list_projects().await?;
+        let catalog = self.ask_catalog().await;
+        self.keep_catalog(catalog).await
+    }
+
+    /// The three lists of discovery, asked at once (nothing is stored before the project list
+    /// is checked: see [`Syncer::keep_catalog`]).
+    pub(super) async fn ask_catalog(&self) -> Asked {
+        let scope = crate::api::ScopeQuery::default();
+        let (projects, apps, tags) = tokio::join!(
+            self.client.list_projects(),
+            self.client.list_apps(None),
+            self.client.list_tags(&scope),
+        );
+        Asked {
+            projects,
+            apps,
+            tags,
+        }
+    }
+
+    /// Checks the project list against the store's account (another account's is an error and
+    /// nothing of it is written), then stores the apps and tags; the report counts the three
+    /// requests. The first failed answer is the error, in the order projects, apps, tags.
+    pub(super) async fn keep_catalog(&self, asked: Asked) -> Result<(Report, bool), SyncError> {
+        let projects = asked.projects?;
         let listed = !projects.is_empty();
         self.blocking(move |s| s.check_account(&projects)).await?;
         if listed {
             self.confirm();
         }
-        let apps = self.client.list_apps(None).await?;
-        let tags = self
-            .client
-            .list_tags(&crate::api::ScopeQuery::default())
-            .await?;
+        let (apps, tags) = (asked.apps?, asked.tags?);
         let at = self.now();
         self.blocking(move |s| {
             s.put_apps(&apps, None)?;
@@ -70,6 +94,13 @@ impl Syncer {
             ..Report::default()
         };
         Ok((report, listed))
+    }
+
+    /// Whether discovery is due: the store has no catalog, or one older than [`CATALOG_FRESH`].
+    pub(super) async fn catalog_due(&self) -> Result<bool, SyncError> {
+        let now = self.now();
+        let at = self.blocking(|s| s.catalog_at()).await?;
+        Ok(at.is_none_or(|at| crate::clock::until(at, now) >= CATALOG_FRESH))
     }
 
     /// Runs discovery before a page is stored when the page names a project the account check

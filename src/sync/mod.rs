@@ -66,6 +66,7 @@ mod lock;
 mod paging;
 mod reconcile;
 mod scoped;
+mod start;
 mod walk;
 
 #[cfg(test)]

@@ -65,16 +65,31 @@ async fn head_walk(
     priority: Priority,
     cap: u32,
 ) -> Result<Report, SyncError> {
-    let mut report = Report::default();
     if !sy.may_send(priority).await {
-        return Ok(report);
+        return Ok(Report::default());
     }
     let query = sy.query(status, None);
     let asked = sy.now();
     let Some(page) = fetch_as(sy, priority, &query, None).await? else {
-        return Ok(report);
+        return Ok(Report::default());
     };
-    report.requests += 1;
+    head_from(sy, status, priority, cap, asked, page).await
+}
+
+/// The head walk from its top page, asked for at `asked` and come back (its request counted
+/// here): the page stored, then the gap it opened walked for up to `cap` pages in all.
+pub(super) async fn head_from(
+    sy: &Syncer,
+    status: &Status,
+    priority: Priority,
+    cap: u32,
+    asked: Timestamp,
+    page: CountedPage,
+) -> Result<Report, SyncError> {
+    let mut report = Report {
+        requests: 1,
+        ..Report::default()
+    };
     report.requests += sy.vouch(&page).await?;
     let stamp = sy.stamp(asked);
     let name = status.as_str().to_owned();

@@ -54,17 +54,7 @@ fn status_of(job: &SyncJob) -> &Status {
 
 async fn run_job(syncer: &Syncer, job: &SyncJob) -> Result<Synced, SyncError> {
     let report = match job {
-        SyncJob::Start(status) => {
-            syncer.discovery_if_due().await?;
-            if never_synced(syncer, status).await {
-                // An empty store shows rows after one page (a first run, the demo,
-                // `--no-store`): the rest of the head is a gap that backfill walks.
-                let page = syncer.backfill_page(status, Priority::User).await?;
-                page.unwrap_or_default()
-            } else {
-                syncer.head(status, Priority::User).await?
-            }
-        }
+        SyncJob::Start(status) => syncer.start(status).await?,
         SyncJob::Head(status) => syncer.head(status, Priority::User).await?,
         SyncJob::Refresh(status) => {
             let priority = if syncer.settings().background {
@@ -105,17 +95,6 @@ async fn run_job(syncer: &Syncer, job: &SyncJob) -> Result<Synced, SyncError> {
         changed: report.changed,
         ..Synced::default()
     })
-}
-
-/// The status's head was never read into this store (its first page is all a start-up waits
-/// for then).
-async fn never_synced(syncer: &Syncer, status: &Status) -> bool {
-    let (syncer, status) = (syncer.clone(), status.clone());
-    tokio::task::spawn_blocking(move || syncer.state(&status).ok())
-        .await
-        .ok()
-        .flatten()
-        .is_some_and(|state| state.synced_at.is_none() && !state.complete)
 }
 
 async fn fresh(syncer: &Syncer, status: &Status) -> Option<Freshness> {
