@@ -29,6 +29,8 @@ pub use resume_line::command_line;
 pub enum StatusArg {
     New,
     Archived,
+    /// Every status: the newest of both on one page; with --all, `new` then `archived`.
+    All,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -47,7 +49,9 @@ pub enum StatusArg {
     ),
 ])))]
 pub struct ListArgs {
-    /// Status to list (the service's default is new).
+    /// Status to list (the service's default is new). `all`: one page is the newest items of
+    /// both statuses; with --all, every page of `new`, then of `archived` (a --cursor then
+    /// continues `new`).
     #[arg(long, value_enum)]
     pub status: Option<StatusArg>,
     #[command(flatten)]
@@ -84,19 +88,52 @@ pub struct ListArgs {
 }
 
 impl ListArgs {
+    /// The request of the first page (of `new`, with `--status all`).
     #[must_use]
     pub fn query(&self) -> FeedbackQuery {
+        self.queries().swap_remove(0)
+    }
+
+    /// The request of the first page of each list asked for, in order: one, or with `--status
+    /// all` one per status (the cursor continues the first).
+    #[must_use]
+    pub fn queries(&self) -> Vec<FeedbackQuery> {
+        let statuses = match self.status {
+            None => vec![None],
+            Some(StatusArg::New) => vec![Some(Status::New)],
+            Some(StatusArg::Archived) => vec![Some(Status::Archived)],
+            Some(StatusArg::All) => vec![Some(Status::New), Some(Status::Archived)],
+        };
+        statuses
+            .into_iter()
+            .enumerate()
+            .map(|(n, status)| FeedbackQuery {
+                status,
+                cursor: self.cursor.clone().filter(|_| n == 0).map(Cursor),
+                ..self.query_of_one()
+            })
+            .collect()
+    }
+
+    fn query_of_one(&self) -> FeedbackQuery {
         FeedbackQuery {
-            status: self.status.map(|s| match s {
-                StatusArg::New => Status::New,
-                StatusArg::Archived => Status::Archived,
-            }),
+            status: None,
             app: self.filters.scope.app.clone(),
             project: self.filters.scope.project.clone(),
             tag: self.tag.clone(),
             limit: self.limit.or(self.all.then_some(100)),
-            cursor: self.cursor.clone().map(Cursor),
+            cursor: None,
         }
+    }
+
+    /// The arguments that go on with part `part` of [`ListArgs::queries`]: with `--status all`,
+    /// the second part is `archived` alone.
+    fn for_part(&self, part: usize) -> Self {
+        let mut args = self.clone();
+        if self.status == Some(StatusArg::All) && part > 0 {
+            args.status = Some(StatusArg::Archived);
+        }
+        args
     }
 }
 
@@ -116,6 +153,13 @@ pub async fn run(
         ..args.query()
     };
     unresolved.validate()?;
+    if args.status == Some(StatusArg::All) && args.cursor.is_some() && !args.all {
+        return Err(CliError::Usage(
+            "a cursor belongs to one status's list: with --status all it needs --all (it then \
+             continues `new`, and `archived` follows)"
+                .into(),
+        ));
+    }
     let progress =
         ListProgress::new(args.all && std::io::IsTerminal::is_terminal(&std::io::stderr()));
     let client = super::client_with(global, progress.observer())?;
@@ -140,6 +184,16 @@ pub async fn run(
     if args.all && args.cursor.is_some() {
         // The resumed part is appended to the interrupted one, which has the header.
         sink = sink.without_header();
+    }
+    if !args.all && args.status == Some(StatusArg::All) {
+        let (newest, more) = newest_of(&client, &args.queries(), query.limit).await?;
+        let (records, _) = window.window.cut(newest);
+        let records = details.records(records).await?;
+        sink.page(&records)?;
+        if more {
+            eprintln!("more items: --all lists every page of both statuses");
+        }
+        return sink.finish(None);
     }
     if !args.all {
         let page = client
@@ -174,8 +228,32 @@ pub async fn run(
             origin,
         },
     };
-    walk.run(query, |cursor| command_line(global, args, &bounds, cursor))
-        .await
+    walk.run(args.queries(), |part, cursor| {
+        command_line(global, &args.for_part(part), &bounds, cursor)
+    })
+    .await
+}
+
+/// The first page of each list, merged newest first (by received time, then id, as the
+/// lists are ordered) and cut to `limit` (the API's default 25 when none); true when more
+/// items are left than shown.
+async fn newest_of(
+    client: &Client,
+    queries: &[FeedbackQuery],
+    limit: Option<u32>,
+) -> Result<(Vec<crate::api::Feedback>, bool), CliError> {
+    let mut items = Vec::new();
+    let mut more = false;
+    for query in queries {
+        let page = client.list_feedback(query).await?;
+        more |= page.next_cursor.is_some();
+        items.extend(page.data);
+    }
+    items.sort_by(|a, b| (b.received_at, &b.id.0).cmp(&(a.received_at, &a.id.0)));
+    let shown = usize::try_from(limit.unwrap_or(25)).unwrap_or(usize::MAX);
+    more |= items.len() > shown;
+    items.truncate(shown);
+    Ok((items, more))
 }
 
 /// The flags made ready: names made ids (the store's catalog first), the window made instants,
@@ -195,6 +273,8 @@ async fn prepare(
     args.filters.scope.project = project.map(|p| p.id);
     args.filters.scope.app = app.map(|a| a.id);
     let older_stored = match (store, window.since) {
+        // Of one list only: with every status, the note would tell one list's count.
+        (_, _) if args.status == Some(StatusArg::All) => None,
         (Some(store), Some(since)) if args.all => since::older_stored(store, &args.query(), since),
         _ => None,
     };

@@ -268,3 +268,87 @@ async fn a_cursor_rejected_mid_walk_closes_the_output_and_exits_1_with_the_resum
         assert!(err.contains("invalid_cursor"), "{err}");
     }
 }
+
+/// The simulator's items of every status, newest first as the lists order them.
+fn all_ids(sim: &feedback_inbox::sim::SimHandle) -> Vec<String> {
+    crate::common::expected_ids(sim, |_| true)
+}
+
+fn archived_ids(sim: &feedback_inbox::sim::SimHandle) -> Vec<String> {
+    crate::common::expected_ids(sim, |it| {
+        it.feedback.status == feedback_inbox::api::Status::Archived
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn list_status_all_shows_the_newest_of_both_and_walks_new_then_archived() {
+    let r = rig(450, 10_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let url = r.sim.base_url();
+    // One page: the newest of both lists, merged.
+    let out = run(
+        home.path(),
+        &url,
+        &[
+            "list", "--status", "all", "--limit", "30", "--format", "jsonl",
+        ],
+    );
+    assert_eq!(jsonl_ids(&ok(&out)), all_ids(&r.sim)[..30]);
+    assert!(
+        stderr(&out).contains("more items: --all"),
+        "{}",
+        stderr(&out)
+    );
+    // Every page: `new` to its end, then `archived`; one output.
+    let out = run(
+        home.path(),
+        &url,
+        &["list", "--all", "--status", "all", "--format", "jsonl"],
+    );
+    let mut expected = new_ids(&r.sim);
+    expected.extend(archived_ids(&r.sim));
+    assert_eq!(jsonl_ids(&ok(&out)), expected);
+    // A cursor belongs to one list: without --all it is refused before any request.
+    let before = r.sim.stats().requests;
+    let out = run(
+        home.path(),
+        &url,
+        &["list", "--status", "all", "--cursor", "abc"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--all"), "{}", stderr(&out));
+    assert_eq!(r.sim.stats().requests, before);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn list_status_all_interrupted_in_either_list_resumes_with_nothing_lost_or_doubled() {
+    let r = rig(450, 10_000).await;
+    let url = r.sim.base_url();
+    let mut expected = new_ids(&r.sim);
+    expected.extend(archived_ids(&r.sim));
+    let new_pages = new_ids(&r.sim).len().div_ceil(100);
+    // Interrupted on the second page of `new`, then on the second page of `archived`.
+    for (skip, status) in [(1, "all"), (new_pages + 1, "archived")] {
+        let home = tempfile::tempdir().unwrap();
+        r.sim.faults().add_after(
+            Route::FeedbackList,
+            FaultKind::HtmlStatus(418),
+            u32::try_from(skip).unwrap(),
+            Some(1),
+        );
+        let out = run(
+            home.path(),
+            &url,
+            &["list", "--all", "--status", "all", "--format", "jsonl"],
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        let words = resume_words(&stderr(&out));
+        assert_eq!(word_after(&words, "--status"), status, "{words:?}");
+        let resumed = run_hint(home.path(), &url, &stderr(&out));
+        let mut ids = jsonl_ids(&stdout(&out));
+        ids.extend(jsonl_ids(&ok(&resumed)));
+        assert_eq!(ids, expected, "interrupted after {skip} pages");
+        // Every list request of the sim was counted; clear for the next round.
+        r.sim.faults().clear();
+    }
+}

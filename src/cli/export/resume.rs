@@ -42,29 +42,37 @@ pub struct Walk<'w, 's> {
 }
 
 impl Walk<'_, '_> {
-    /// Walks `query` to the end, writing each page; on an interruption ends the output and
-    /// prints how to resume (`hint` builds the command line from a cursor: the command's own).
+    /// Walks each of `parts` to the end in turn (the lists of several statuses: one output),
+    /// writing each page; on an interruption ends the output and prints how to resume (`hint`
+    /// builds the command line from the part and the cursor to go on from: the command's own).
     pub async fn run(
         mut self,
-        query: FeedbackQuery,
-        hint: impl Fn(&Cursor) -> String,
+        parts: Vec<FeedbackQuery>,
+        hint: impl Fn(usize, Option<&Cursor>) -> String,
     ) -> Result<(), CliError> {
-        let started_from = query.cursor.clone();
-        let mut resume = started_from.clone();
-        let mut walker = self.client.walk(query);
+        let started_from = parts.first().and_then(|q| q.cursor.clone());
         let interrupt = interrupted();
         tokio::pin!(interrupt);
-        let stop = loop {
-            let step = tokio::select! {
-                biased;
-                signal = &mut interrupt => Err(Stop::Signal(signal)),
-                more = self.step(&mut walker, &mut resume) => more.map_err(Stop::Failed),
+        let (mut part, mut resume) = (0, started_from.clone());
+        let stop = 'parts: loop {
+            let Some(query) = parts.get(part) else {
+                break Stop::Done;
             };
-            match step {
-                Ok(true) => {}
-                Ok(false) => break Stop::Done,
-                Err(end) => break end,
+            let mut walker = self.client.walk(query.clone());
+            loop {
+                let step = tokio::select! {
+                    biased;
+                    signal = &mut interrupt => Err(Stop::Signal(signal)),
+                    more = self.step(&mut walker, &mut resume) => more.map_err(Stop::Failed),
+                };
+                match step {
+                    Ok(true) => {}
+                    Ok(false) => break,
+                    Err(end) => break 'parts end,
+                }
             }
+            // The next list starts from its top.
+            (part, resume) = (part + 1, None);
         };
         self.progress.finish();
         let detail_note = self.details_note();
@@ -90,12 +98,15 @@ impl Walk<'_, '_> {
                 if let Some(note) = &detail_note {
                     eprintln!("{note}");
                 }
-                match &resume {
-                    Some(cursor) if written => {
-                        eprintln!("resume with: {}", hint(cursor));
-                    }
-                    Some(cursor) => eprintln!("nothing written; retry with: {}", hint(cursor)),
-                    None => eprintln!("nothing written; run the same command again"),
+                if written {
+                    eprintln!("resume with: {}", hint(part, resume.as_ref()));
+                } else if resume.is_some() {
+                    eprintln!(
+                        "nothing written; retry with: {}",
+                        hint(part, resume.as_ref())
+                    );
+                } else {
+                    eprintln!("nothing written; run the same command again");
                 }
                 match stop {
                     Stop::Signal(number) => Err(CliError::Signal(number)),

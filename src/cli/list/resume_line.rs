@@ -6,11 +6,17 @@ use crate::api::Cursor;
 use crate::cli::Args;
 use crate::cli::since::Window;
 
-/// The command line that goes on from `cursor` with the same account, filters and output.
-/// `--since`/`--until` are the instants this run computed (RFC 3339, UTC), not the words typed:
-/// an age like `7d` read again an hour later would move the window.
+/// The command line that goes on from `cursor` (from the top of the list without one) with the
+/// same account, filters and output. `--since`/`--until` are the instants this run computed
+/// (RFC 3339, UTC), not the words typed: an age like `7d` read again an hour later would move
+/// the window.
 #[must_use]
-pub fn command_line(global: &Args, args: &ListArgs, window: &Window, cursor: &Cursor) -> String {
+pub fn command_line(
+    global: &Args,
+    args: &ListArgs,
+    window: &Window,
+    cursor: Option<&Cursor>,
+) -> String {
     let mut words: Vec<String> = ["feedback-inbox", "list", "--all"]
         .map(String::from)
         .to_vec();
@@ -33,6 +39,7 @@ pub fn command_line(global: &Args, args: &ListArgs, window: &Window, cursor: &Cu
     let status = args.status.map(|s| match s {
         StatusArg::New => "new".to_owned(),
         StatusArg::Archived => "archived".to_owned(),
+        StatusArg::All => "all".to_owned(),
     });
     flag("status", status);
     flag("app", args.filters.scope.app.clone());
@@ -44,7 +51,7 @@ pub fn command_line(global: &Args, args: &ListArgs, window: &Window, cursor: &Cu
     flag("fields", args.fields.clone());
     let format = clap::ValueEnum::to_possible_value(&args.format).map(|v| v.get_name().to_owned());
     flag("format", format);
-    flag("cursor", Some(cursor.0.clone()));
+    flag("cursor", cursor.map(|c| c.0.clone()));
     let switches = [
         (global.no_store, "--no-store"),
         (args.raw_csv, "--raw-csv"),
