@@ -91,10 +91,7 @@ fn first_dirty(input: &str, mode: Mode) -> Option<usize> {
     let mut at = 0;
     let mut prev = None;
     loop {
-        let run = bytes[at..]
-            .iter()
-            .position(|b| !(b' '..=b'~').contains(b))
-            .unwrap_or(bytes.len() - at);
+        let run = printable_run(&bytes[at..]);
         if run > 0 {
             prev = Some(char::from(bytes[at + run - 1]));
             at += run;
@@ -111,6 +108,28 @@ fn first_dirty(input: &str, mode: Mode) -> Option<usize> {
         prev = Some(c);
         at += c.len_utf8();
     }
+}
+
+/// Length of the run of printable ASCII (`' '..='~'`) that `bytes` starts with, judged eight
+/// bytes at a time (a bulk export scans every byte it writes).
+fn printable_run(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Some byte of `x` is below `n` (n <= 128); never a false "no".
+    let below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGH;
+    let mut at = 0;
+    for chunk in bytes.chunks_exact(8) {
+        let x = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        // A byte of 0x80 and above, of a control below the space, or DEL (0x7F: its xor is 0).
+        if (x & HIGH) | below(x, 0x20) | below(x ^ (ONES * 0x7F), 1) != 0 {
+            break;
+        }
+        at += 8;
+    }
+    at + bytes[at..]
+        .iter()
+        .position(|b| !(b' '..=b'~').contains(b))
+        .unwrap_or(bytes.len() - at)
 }
 
 /// C0 controls (including '\t', '\n', '\r', ESC), DEL and C1 controls.

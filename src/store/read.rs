@@ -126,7 +126,7 @@ impl StoredDetail {
 
 /// The status shown is the service's own value, also when the item is kept in a list this
 /// version knows (`items.unknown_status`, schema 10).
-const ITEM_COLUMNS: &str = "items.k, items.id, items.message, items.email, \
+pub(super) const ITEM_COLUMNS: &str = "items.k, items.id, items.message, items.email, \
      coalesce(items.unknown_status, items.status), \
      items.received, items.tags, items.seen, p.id, p.name, a.id, a.name, a.platform";
 const ITEM_JOINS: &str = "FROM items JOIN project_refs p ON p.k = items.project \
@@ -198,16 +198,7 @@ impl Store {
         batch: usize,
         mut each: impl FnMut(Vec<StoredItem>) -> Result<(), E>,
     ) -> Result<(), E> {
-        let (from, condition, params) =
-            view_condition(&self.conn, query).map_err(|e| self.error(e))?;
-        let limit = limit.map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
-        // The view's own walk stays outermost (CROSS JOIN); the references are key lookups.
-        let sql = format!(
-            "SELECT {ITEM_COLUMNS} {from} CROSS JOIN project_refs p ON p.k = items.project \
-             LEFT JOIN app_refs a ON a.k = items.app \
-             WHERE {condition} ORDER BY {} LIMIT {limit}",
-            order(query)
-        );
+        let (sql, params) = self.view_rows_sql(query, limit)?;
         let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.error(e))?;
         let mut rows = stmt
             .query(params_from_iter(params))
@@ -224,6 +215,26 @@ impl Store {
             each(items)?;
         }
         Ok(())
+    }
+
+    /// The statement that walks the view `query` reading each item's row ([`ITEM_COLUMNS`]),
+    /// newest first, at most `limit`, and its parameters.
+    pub(super) fn view_rows_sql(
+        &self,
+        query: &ViewQuery,
+        limit: Option<usize>,
+    ) -> Result<(String, Vec<Value>), StoreError> {
+        let (from, condition, params) =
+            view_condition(&self.conn, query).map_err(|e| self.error(e))?;
+        let limit = limit.map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
+        // The view's own walk stays outermost (CROSS JOIN); the references are key lookups.
+        let sql = format!(
+            "SELECT {ITEM_COLUMNS} {from} CROSS JOIN project_refs p ON p.k = items.project \
+             LEFT JOIN app_refs a ON a.k = items.app \
+             WHERE {condition} ORDER BY {} LIMIT {limit}",
+            order(query)
+        );
+        Ok((sql, params))
     }
 
     /// The items with these keys, in the order given (keys no longer stored are left out).

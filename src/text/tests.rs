@@ -283,3 +283,28 @@ fn clean_text_is_judged_as_the_rule_says_across_ascii_runs() {
         );
     }
 }
+
+/// Every byte value at every place of a 24-byte run of printable ASCII (the word-at-a-time
+/// test sees each of the three words and the tail), against the byte-by-byte rule.
+#[test]
+fn the_printable_run_ends_at_the_first_byte_that_is_not_printable_ascii() {
+    let printable = |b: &u8| (b' '..=b'~').contains(b);
+    for len in [0, 1, 7, 8, 9, 16, 24, 27] {
+        let base: Vec<u8> = (0..len)
+            .map(|i| b'a' + u8::try_from(i % 26).unwrap())
+            .collect();
+        assert_eq!(super::printable_run(&base), len);
+        for at in 0..len {
+            for value in 0..=u8::MAX {
+                let mut bytes = base.clone();
+                bytes[at] = value;
+                let expected = bytes.iter().position(|b| !printable(b)).unwrap_or(len);
+                assert_eq!(
+                    super::printable_run(&bytes),
+                    expected,
+                    "{value:#04x} at {at} of {len}"
+                );
+            }
+        }
+    }
+}

@@ -4,6 +4,7 @@
 //! key, and the resumable walk of `list --all` with its progress line. It takes typed inputs
 //! ([`sink::Options`], keys, a query, a window) and knows nothing of the commands' flags.
 
+pub mod api_row;
 pub mod detail;
 pub mod fields;
 pub mod progress;

@@ -14,9 +14,11 @@ use serde_json::Value;
 
 use super::super::CliError;
 use super::super::output::{ListFormat, csv_cell, csv_record as write_csv, terminal_safe_json};
+use super::api_row;
 use super::fields::{CSV_DEFAULT, Field, JSON_ALL, Keys, Record, Selection, TABLE_DEFAULT};
 use super::table_fit::{FittedTable, TableMode};
 use crate::api::Cursor;
+use crate::store::ItemRow;
 use crate::text::Clean;
 
 /// How an export is written.
@@ -124,9 +126,8 @@ impl<'a> Sink<'a> {
             }
             ListFormat::Jsonl => {
                 for record in records {
-                    let mut line = terminal_safe_json(self.json(record, false)?);
-                    line.push('\n');
-                    self.out.write_all(line.as_bytes())?;
+                    let json = self.json(record, false)?;
+                    self.line(json)?;
                 }
             }
             ListFormat::Json => {
@@ -143,6 +144,46 @@ impl<'a> Sink<'a> {
             self.written += u64::try_from(records.len()).unwrap_or(u64::MAX);
         }
         self.out.flush()?;
+        Ok(())
+    }
+
+    /// Whether these options write straight from stored rows ([`Sink::row`]): `jsonl` of the
+    /// API's item shape, or of `--fields` columns that a row holds.
+    #[must_use]
+    pub fn takes_rows(options: &Options) -> bool {
+        options.format == ListFormat::Jsonl
+            && match &options.fields {
+                Selection::Default => true,
+                Selection::Fields(fields) => fields.iter().all(api_row::in_row),
+                Selection::All => false,
+            }
+    }
+
+    /// Writes a stored row as one line (only when [`Sink::takes_rows`]); [`Sink::flush`] ends
+    /// a page.
+    pub fn row(&mut self, row: &ItemRow<'_>) -> Result<(), CliError> {
+        debug_assert!(Self::takes_rows(&self.options));
+        self.start(&[])?;
+        let json = match &self.columns {
+            None => serde_json::to_string(&api_row::ApiItem(row))?,
+            Some(columns) => serde_json::to_string(&api_row::RowFields(row, columns))?,
+        };
+        self.line(json)?;
+        self.written += 1;
+        Ok(())
+    }
+
+    /// Sends what was written on (a page's end).
+    pub fn flush(&mut self) -> Result<(), CliError> {
+        self.out.flush()?;
+        Ok(())
+    }
+
+    /// A line of JSON text, made safe for a terminal.
+    fn line(&mut self, json: String) -> Result<(), CliError> {
+        let mut line = terminal_safe_json(json);
+        line.push('\n');
+        self.out.write_all(line.as_bytes())?;
         Ok(())
     }
 

@@ -53,6 +53,20 @@ pub fn write(
         sink.finish(None)?;
         return Ok(written);
     }
+    if Sink::takes_rows(&options) {
+        // The bulk path (exports, scripts): each row written as it is read.
+        let mut sink = Sink::new(out, options);
+        store.view_rows_each(view, limit, |row| -> Result<(), CliError> {
+            sink.row(row)?;
+            written += 1;
+            if written.is_multiple_of(BATCH as u64) {
+                sink.flush()?;
+            }
+            Ok(())
+        })?;
+        sink.finish(None)?;
+        return Ok(written);
+    }
     let mut sink = Sink::new(out, options);
     store.view_items_each(view, limit, BATCH, |items| -> Result<(), CliError> {
         let records = items

@@ -1,0 +1,243 @@
+//! A stored row written as JSON straight from the store's borrowed columns: in the API's item
+//! shape (the default of `jsonl`), the same JSON as the item itself serializes to (field order,
+//! names, the status and platform as their types write them, the time as RFC 3339); or as the
+//! object of `--fields` columns that a row holds, as [`Field::json`] writes them.
+
+use std::borrow::Cow;
+
+use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
+
+use super::fields::Field;
+use crate::api::{Platform, Status};
+use crate::store::{AppRow, ItemRow, RefRow};
+
+/// Whether a stored row holds the column (no metadata nor delivery: those are a detail's).
+#[must_use]
+pub fn in_row(field: &Field) -> bool {
+    matches!(
+        field,
+        Field::Id
+            | Field::ReceivedAt
+            | Field::Status
+            | Field::App
+            | Field::AppId
+            | Field::AppName
+            | Field::AppPlatform
+            | Field::Project
+            | Field::ProjectId
+            | Field::ProjectName
+            | Field::Tags
+            | Field::ReporterEmail
+            | Field::Message
+    )
+}
+
+/// A row as the object of these columns, each of them one [`in_row`] holds.
+pub struct RowFields<'a, 'r>(pub &'a ItemRow<'r>, pub &'a [Field]);
+
+impl Serialize for RowFields<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (row, columns) = (self.0, self.1);
+        let app = row.app.as_ref();
+        let mut map = serializer.serialize_map(Some(columns.len()))?;
+        for field in columns {
+            let name = field.name();
+            match field {
+                Field::Id => map.serialize_entry(&name, row.id)?,
+                Field::ReceivedAt => map.serialize_entry(&name, &row.received_at)?,
+                Field::Status => map.serialize_entry(&name, &Status::from(row.status))?,
+                Field::App => map.serialize_entry(&name, &app.map(App))?,
+                Field::AppId => map.serialize_entry(&name, &app.map(|a| a.id))?,
+                Field::AppName => map.serialize_entry(&name, &app.map(|a| a.name))?,
+                Field::AppPlatform => map.serialize_entry(
+                    &name,
+                    &app.map(|a| Platform::from(a.platform).as_str().to_owned()),
+                )?,
+                Field::Project => map.serialize_entry(&name, &Project(&row.project))?,
+                Field::ProjectId => map.serialize_entry(&name, row.project.id)?,
+                Field::ProjectName => map.serialize_entry(&name, row.project.name)?,
+                Field::Tags => map.serialize_entry(&name, &tags(row.tags))?,
+                Field::ReporterEmail => map.serialize_entry(&name, &row.email)?,
+                Field::Message => map.serialize_entry(&name, row.message)?,
+                other => {
+                    return Err(serde::ser::Error::custom(format!(
+                        "{} is not in a stored row",
+                        other.name()
+                    )));
+                }
+            }
+        }
+        map.end()
+    }
+}
+
+/// A row as the API's `Feedback`.
+pub struct ApiItem<'a, 'r>(pub &'a ItemRow<'r>);
+
+impl Serialize for ApiItem<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let row = self.0;
+        let mut item = serializer.serialize_struct("Feedback", 8)?;
+        item.serialize_field("id", row.id)?;
+        item.serialize_field("message", row.message)?;
+        item.serialize_field("reporter_email", &row.email)?;
+        item.serialize_field("status", &Status::from(row.status))?;
+        item.serialize_field("received_at", &row.received_at)?;
+        item.serialize_field("tags", &tags(row.tags))?;
+        item.serialize_field("app", &row.app.as_ref().map(App))?;
+        item.serialize_field("project", &Project(&row.project))?;
+        item.end()
+    }
+}
+
+/// The stored tags (a JSON array of strings), borrowed where they need no unescaping; a
+/// damaged value reads as no tags, as the stored item does.
+fn tags(stored: &str) -> Vec<Cow<'_, str>> {
+    #[derive(serde::Deserialize)]
+    struct Tags<'t>(#[serde(borrow)] Vec<Cow<'t, str>>);
+    if stored == "[]" {
+        return Vec::new();
+    }
+    serde_json::from_str::<Tags<'_>>(stored)
+        .map(|t| t.0)
+        .unwrap_or_default()
+}
+
+struct App<'a, 'r>(&'a AppRow<'r>);
+
+impl Serialize for App<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut app = serializer.serialize_struct("AppRef", 3)?;
+        app.serialize_field("id", self.0.id)?;
+        app.serialize_field("name", self.0.name)?;
+        app.serialize_field("platform", &Platform::from(self.0.platform))?;
+        app.end()
+    }
+}
+
+struct Project<'a, 'r>(&'a RefRow<'r>);
+
+impl Serialize for Project<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut project = serializer.serialize_struct("ProjectRef", 2)?;
+        project.serialize_field("id", self.0.id)?;
+        project.serialize_field("name", self.0.name)?;
+        project.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::{ApiItem, RowFields};
+    use crate::api::{Feedback, Status};
+    use crate::cli::export::fields::{Field, Record};
+    use crate::store::{Sighting, Store, StoreError, ViewQuery};
+
+    /// A store of the simulator's data and the odd items below, and its view of everything.
+    fn filled() -> (Store, ViewQuery, usize) {
+        let anchor = "2026-11-20T12:00:00Z".parse().unwrap();
+        let data = crate::sim::data::generate(3, 400, anchor);
+        let mut items: Vec<Feedback> = data.items().map(|d| d.feedback).collect();
+        let mut odd = items[0].clone();
+        odd.id = crate::api::FeedbackId("odd-one".into());
+        odd.status = Status::from("spam");
+        odd.tags = vec!["quote\"d".into(), "tab\there".into(), "ünïcode".into()];
+        odd.app = None;
+        odd.reporter_email = None;
+        items.push(odd);
+        let mut store = Store::open_memory().unwrap();
+        let sightings: Vec<Sighting<'_>> = items
+            .iter()
+            .map(|f| Sighting::listed(f, &Status::New))
+            .collect();
+        store.put(&sightings, anchor).unwrap();
+        (store, ViewQuery::listed(None), items.len())
+    }
+
+    /// The rule: a row is written as its item serializes (the API's `Feedback`), for every
+    /// item of the simulator's data (hostile and international text, an app of a platform
+    /// this version does not know, items without an app or an email), an item of a status
+    /// this version does not know, and tags that need escaping.
+    #[test]
+    fn a_row_is_written_as_its_item_serializes() {
+        let (store, view, count) = filled();
+        let mut expected = Vec::new();
+        store
+            .view_items_each(&view, None, 100, |batch| {
+                expected.extend(
+                    batch
+                        .iter()
+                        .map(|i| serde_json::to_string(&i.feedback).unwrap()),
+                );
+                Ok::<_, StoreError>(())
+            })
+            .unwrap();
+        let mut written = Vec::new();
+        store
+            .view_rows_each(&view, None, |row| {
+                written.push(serde_json::to_string(&ApiItem(row)).unwrap());
+                Ok::<_, StoreError>(())
+            })
+            .unwrap();
+        assert_eq!(written.len(), count);
+        assert_eq!(written, expected);
+        assert!(written.iter().any(|l| l.contains(r#""status":"spam""#)));
+    }
+
+    /// The rule: a row's columns are written as `Field::json` writes them of its item.
+    #[test]
+    fn a_rows_columns_are_written_as_the_fields_of_its_item() {
+        let (store, view, _) = filled();
+        let columns: Vec<Field> = [
+            "message",
+            "id",
+            "received_at",
+            "status",
+            "app",
+            "app_id",
+            "app_name",
+            "app_platform",
+            "project",
+            "project_id",
+            "project_name",
+            "tags",
+            "reporter_email",
+        ]
+        .iter()
+        .map(
+            |name| match crate::cli::export::fields::Selection::parse(Some(name)).unwrap() {
+                crate::cli::export::fields::Selection::Fields(mut f) => f.remove(0),
+                other => panic!("{other:?}"),
+            },
+        )
+        .collect();
+        assert!(columns.iter().all(super::in_row));
+        let mut expected = Vec::new();
+        store
+            .view_items_each(&view, None, 100, |batch| {
+                for item in batch {
+                    let record = Record::bare(item.feedback);
+                    let object: serde_json::Map<String, serde_json::Value> = columns
+                        .iter()
+                        .map(|f| (f.name(), f.json(&record, &columns)))
+                        .collect();
+                    expected.push(serde_json::Value::Object(object));
+                }
+                Ok::<_, StoreError>(())
+            })
+            .unwrap();
+        let mut written = Vec::new();
+        store
+            .view_rows_each(&view, None, |row| {
+                let text = serde_json::to_string(&RowFields(row, &columns)).unwrap();
+                // The keys in the columns' order.
+                assert!(text.starts_with(r#"{"message":"#), "{text}");
+                written.push(serde_json::from_str::<serde_json::Value>(&text).unwrap());
+                Ok::<_, StoreError>(())
+            })
+            .unwrap();
+        assert_eq!(written, expected);
+    }
+}
