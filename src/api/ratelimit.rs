@@ -2,9 +2,10 @@
 //!
 //! Every response, success or error, is fed through [`Budget::record`]; a header that is absent
 //! keeps its last known value, except that a 429 without `X-RateLimit-Remaining` means none is
-//! left. What is shown ([`Budget::reported`]) is always the server's own figure; the requests
-//! sent since that figure are counted apart, only to pace: when the budget is spent the client
-//! waits for the window to reset instead of provoking a 429.
+//! left. What is shown ([`Budget::reported`]) is always the server's own figure. Pacing goes by
+//! the lowest figure of the window (answers to concurrent requests arrive in any order) less the
+//! requests in flight: when the budget is spent the client waits for the window to reset
+//! instead of provoking a 429, however many requests it sends at once.
 
 use std::time::Duration;
 
@@ -51,12 +52,19 @@ impl RateLimit {
     }
 }
 
-/// The server's last figures and the requests sent since, shared by every clone of a client.
+/// The server's last figures and the requests in flight, shared by every clone of a client.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Budget {
     reported: RateLimit,
-    /// Requests sent since `reported.remaining` was last set by the server.
-    sent_since_report: u32,
+    /// What pacing goes by: the lowest `remaining` the server reported in the current window.
+    /// Answers to requests sent together can arrive in any order, and a window only counts
+    /// down, so a higher figure in the same window is an older one. `None`: unknown.
+    left: Option<u32>,
+    /// The window (its reset) that `left` was reported in.
+    window: Option<Timestamp>,
+    /// Requests sent and not answered yet: the server counts them, its figures do not show
+    /// them yet.
+    in_flight: u32,
 }
 
 impl Budget {
@@ -66,46 +74,63 @@ impl Budget {
         self.reported
     }
 
-    /// Takes in the headers of a response with this status.
+    /// Takes in the headers of a response with this status (the answer to one request that
+    /// [`Budget::reserve`] let go).
     pub fn record(&mut self, status: u16, headers: &HeaderMap) {
+        self.in_flight = self.in_flight.saturating_sub(1);
         self.reported.merge_headers(headers);
-        let reported = header_u64(headers, REMAINING_HEADER).is_some();
-        if reported {
-            self.sent_since_report = 0;
-        }
-        if status == 429 && !reported {
+        let remaining = header_u64(headers, REMAINING_HEADER)
+            .map(|r| u32::try_from(r).unwrap_or(u32::MAX))
+            .or((status == 429).then_some(0));
+        if status == 429 && header_u64(headers, REMAINING_HEADER).is_none() {
             self.reported.remaining = Some(0);
-            self.sent_since_report = 0;
+        }
+        if let Some(remaining) = remaining {
+            let same_window = self.window == self.reported.reset;
+            self.left = Some(match self.left {
+                Some(left) if same_window => left.min(remaining),
+                _ => remaining,
+            });
+            self.window = self.reported.reset;
         }
     }
 
-    /// How long to hold a request back so as not to exceed the budget, or `None` to send now.
-    /// Sending counts one request against the budget, so concurrent callers pace too.
+    /// How long to hold a request back so as not to exceed the budget, or `None` to send now
+    /// (it is then counted in flight until its answer is recorded or it is released), so
+    /// concurrent callers pace too.
     pub fn reserve(&mut self, now: Timestamp) -> Option<Duration> {
-        let left = self
-            .reported
-            .remaining
-            .map(|r| r.saturating_sub(self.sent_since_report));
+        let left = self.left.map(|l| l.saturating_sub(self.in_flight));
         match (left, self.reported.reset) {
             (Some(0), Some(reset)) if reset > now => Some(crate::clock::until(now, reset)),
             (Some(0), _) => {
                 // The window has turned over; the next response tells the new budget.
                 self.forget_spent();
+                self.in_flight += 1;
                 None
             }
-            (Some(_), _) => {
-                self.sent_since_report += 1;
+            _ => {
+                self.in_flight += 1;
                 None
             }
-            (None, _) => None,
         }
+    }
+
+    /// Counts a request sent after a wait for the budget (held back by [`Budget::reserve`],
+    /// then let go with [`Budget::forget_spent`]).
+    pub fn sent(&mut self) {
+        self.in_flight += 1;
+    }
+
+    /// A request counted in flight ended without an answer (a failed connection, dropped).
+    pub fn release(&mut self) {
+        self.in_flight = self.in_flight.saturating_sub(1);
     }
 
     /// Forgets that the budget was spent (after waiting for the reset, or as long as allowed),
     /// so the next request is sent and its answer tells the new figure.
     pub fn forget_spent(&mut self) {
         self.reported.remaining = None;
-        self.sent_since_report = 0;
+        self.left = None;
     }
 
     /// Time until the window resets, when known and still ahead.
@@ -196,12 +221,48 @@ mod tests {
         // A 429 without the header means nothing is left, whatever was known before.
         budget.record(429, &headers(&[(RETRY_AFTER_HEADER, "3")]));
         assert_eq!(budget.reported().remaining, Some(0));
-        // A 429 with the header is taken at its word, and so is the next answer.
+        // A 429 with the header is taken at its word; after the wait it asks (the client
+        // forgets the spent budget), the next answer is too.
         budget.record(429, &headers(&[(REMAINING_HEADER, "0")]));
+        budget.forget_spent();
         budget.record(200, &headers(&[(REMAINING_HEADER, "59")]));
         assert_eq!(budget.reported().remaining, Some(59));
         assert_eq!(budget.reserve(now), None);
         assert_eq!(budget.reported().remaining, Some(59));
+    }
+
+    #[test]
+    fn requests_in_flight_and_answers_out_of_order_never_overspend_a_window() {
+        let now = Timestamp::from_second(100).unwrap();
+        let window =
+            |remaining: &str| headers(&[(REMAINING_HEADER, remaining), (RESET_HEADER, "130")]);
+        let mut budget = Budget::default();
+        budget.record(200, &window("3"));
+        // Three sent together take the three left; a fourth waits for the reset.
+        for _ in 0..3 {
+            assert_eq!(budget.reserve(now), None);
+        }
+        assert_eq!(budget.reserve(now), Some(Duration::from_secs(30)));
+        // The answers come back last first: the older, higher figures do not give back what
+        // the newer one spent.
+        budget.record(200, &window("0"));
+        budget.record(200, &window("2"));
+        budget.record(200, &window("1"));
+        assert_eq!(budget.reported().remaining, Some(1));
+        assert_eq!(budget.reserve(now), Some(Duration::from_secs(30)));
+        // A request that got no answer gives its place back.
+        let mut budget = Budget::default();
+        budget.record(200, &window("1"));
+        assert_eq!(budget.reserve(now), None);
+        assert_eq!(budget.reserve(now), Some(Duration::from_secs(30)));
+        budget.release();
+        assert_eq!(budget.reserve(now), None);
+        // A new window is taken at its word.
+        budget.record(
+            200,
+            &headers(&[(REMAINING_HEADER, "60"), (RESET_HEADER, "190")]),
+        );
+        assert_eq!(budget.reserve(now), None);
     }
 
     #[test]

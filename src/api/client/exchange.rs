@@ -27,6 +27,28 @@ enum Attempt<T> {
     RateLimited(Option<Duration>),
 }
 
+/// A request the budget counts in flight: its answer is recorded, or (no answer: a failed
+/// connection, a cancelled or dropped request) its place is given back.
+pub(super) struct InFlight<'c> {
+    budget: &'c std::sync::Mutex<crate::api::ratelimit::Budget>,
+    open: bool,
+}
+
+impl InFlight<'_> {
+    fn answered(&mut self, status: u16, headers: &reqwest::header::HeaderMap) {
+        lock(self.budget).record(status, headers);
+        self.open = false;
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        if self.open {
+            lock(self.budget).release();
+        }
+    }
+}
+
 impl Client {
     /// One logical GET: pacing, attempts, retries and waits.
     pub(super) async fn get<T>(
@@ -41,8 +63,8 @@ impl Client {
         let policy = &self.inner.policy;
         let (mut failures, mut rate_waits) = (0, 0);
         loop {
-            self.pace().await?;
-            match self.attempt(&url, query, what, id, decode).await {
+            let sent = self.pace().await?;
+            match self.attempt(&url, query, what, id, decode, sent).await {
                 Ok(Attempt::Done(value)) => return Ok(value),
                 Ok(Attempt::RateLimited(after)) => {
                     rate_waits += 1;
@@ -77,6 +99,7 @@ impl Client {
         what: &'static str,
         id: Option<&str>,
         decode: Decoder<T>,
+        mut sent: InFlight<'_>,
     ) -> Result<Attempt<T>, ApiError> {
         let request = self
             .inner
@@ -91,7 +114,7 @@ impl Client {
             sent = request.send() => sent.map_err(transport_error)?,
         };
         let status = response.status().as_u16();
-        lock(&self.inner.rate).record(status, response.headers());
+        sent.answered(status, response.headers());
         if let Some(date) = ServerDate::from_headers(response.headers(), self.inner.clock.now()) {
             *lock(&self.inner.server_date) = Some(date);
         }
@@ -185,14 +208,19 @@ impl Client {
     /// Holds the request back while the known budget is spent: until the reset, but never
     /// longer than the longest rate-limit wait; then the request is sent and its answer tells
     /// the new budget.
-    async fn pace(&self) -> Result<(), ApiError> {
+    async fn pace(&self) -> Result<InFlight<'_>, ApiError> {
         let now = self.inner.clock.now();
         let hold = lock(&self.inner.rate).reserve(now);
         if let Some(wait) = hold {
             self.wait(WaitReason::Pacing, wait).await?;
-            lock(&self.inner.rate).forget_spent();
+            let mut rate = lock(&self.inner.rate);
+            rate.forget_spent();
+            rate.sent();
         }
-        Ok(())
+        Ok(InFlight {
+            budget: &self.inner.rate,
+            open: true,
+        })
     }
 
     /// Waits `requested`, reported first; a rate-limit or pacing wait longer than the longest
