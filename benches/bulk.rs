@@ -14,8 +14,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use release::{binary, env_or, median, percentile};
+
 #[path = "support/bulk_store.rs"]
 mod bulk_store;
+#[path = "support/release.rs"]
+mod release;
 
 /// Words of the simulator's messages by how many of 1,000,000 items hold them: 3,363 (rare),
 /// 8,102 (about 1%) and 824,458 (most).
@@ -123,7 +127,7 @@ fn report(name: &str, program: &Path, args: &[String], runs: usize) {
     println!(
         "{name:<42} median {:>9.3?}  p95 {:>9.3?}  user {:>9.3?}  sys {:>9.3?}  peak {:>6.1} MiB  {lines} lines",
         median(&mut walls),
-        p95(&mut walls),
+        percentile(&mut walls, 95),
         median(&mut users),
         median(&mut systems),
         peak as f64 / 1024.0
@@ -173,36 +177,12 @@ fn one(command: &[String]) {
     );
 }
 
-fn binary() -> PathBuf {
-    std::env::var_os("FEEDBACK_BULK_BINARY").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/feedback-inbox"),
-        PathBuf::from,
-    )
-}
-
 fn which(program: &str) -> Option<PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?)
         .map(|dir| dir.join(program))
         .find(|path| path.is_file())
 }
 
-fn env_or(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 fn strings(words: &[&str]) -> Vec<String> {
     words.iter().map(|w| (*w).to_owned()).collect()
-}
-
-fn median(values: &mut [Duration]) -> Duration {
-    values.sort();
-    values[values.len() / 2]
-}
-
-fn p95(values: &mut [Duration]) -> Duration {
-    values.sort();
-    values[(values.len() * 95).div_ceil(100).saturating_sub(1)]
 }

@@ -16,13 +16,17 @@
 
 #[path = "support/bulk_store.rs"]
 mod bulk_store;
+#[path = "support/release.rs"]
+mod release;
 
 use std::fs::File;
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
+
+use release::{binary, env_or, median, percentile};
 
 use feedback_inbox::sim::{self, DEMO_KEY, SimConfig};
 use feedback_inbox::store::Store;
@@ -76,7 +80,7 @@ fn first_run(binary: &Path, runs: usize) {
         "first run, empty store, {} ms a round trip: rows after {} median, {} p95 ({runs} runs)",
         latency.as_millis(),
         ms(median(&mut waits)),
-        ms(p95(&mut waits)),
+        ms(percentile(&mut waits, 95)),
     );
     runtime.block_on(sim.shutdown());
 }
@@ -117,15 +121,13 @@ fn offline(binary: &Path, runs: usize) {
     println!(
         "offline start, {items} items: rows after {} median, {} p95 ({runs} runs)",
         ms(median(&mut waits)),
-        ms(p95(&mut waits)),
+        ms(percentile(&mut waits, 95)),
     );
-    frames.sort();
-    let at = |share: usize| frames[(frames.len() * share).div_ceil(100).saturating_sub(1)];
     println!(
         "j/k to frame, {items} items: {} median, {} p95, {} p99 ({keys} keys)",
-        ms(frames[frames.len() / 2]),
-        ms(at(95)),
-        ms(at(99)),
+        ms(median(&mut frames)),
+        ms(percentile(&mut frames, 95)),
+        ms(percentile(&mut frames, 99)),
     );
 }
 
@@ -243,30 +245,6 @@ fn needle(message: &str) -> Vec<u8> {
     plain
 }
 
-fn binary() -> PathBuf {
-    std::env::var_os("FEEDBACK_BULK_BINARY").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/feedback-inbox"),
-        PathBuf::from,
-    )
-}
-
-fn env_or(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
-}
-
-fn median(values: &mut [Duration]) -> Duration {
-    values.sort();
-    values[values.len() / 2]
-}
-
-fn p95(values: &mut [Duration]) -> Duration {
-    values.sort();
-    values[(values.len() * 95).div_ceil(100).saturating_sub(1)]
 }
