@@ -329,8 +329,14 @@ async fn pages_fetched_while_a_write_waits_are_stored_together_and_the_walk_stay
     syncer.head(&Status::New, Priority::User).await.unwrap();
     let requests = list_requests(&r.sim);
     let rev = shared.read(|s| s.revs().unwrap().items);
-    // Once the walk asked for its first page, another writer takes the store and holds it
-    // until the walk has fetched six more pages.
+    // Once the walk's first page is answered, another writer takes the store and holds it
+    // until the walk has fetched six more pages. Each page takes 20 ms, so the store is taken
+    // before the second page comes back, however busy the machine.
+    r.sim.faults().add(
+        Route::FeedbackList,
+        FaultKind::Latency(Duration::from_millis(20)),
+        None,
+    );
     let holder = {
         let (shared, sim) = (shared.clone(), std::sync::Arc::clone(r.sim.state()));
         let asked = move |n: u64| {
@@ -359,13 +365,14 @@ async fn pages_fetched_while_a_write_waits_are_stored_together_and_the_walk_stay
     assert_eq!(stored_ids(&shared, "new"), new);
     let state = syncer.state(&Status::New).unwrap();
     assert!(state.complete && state.pending_walks == 0, "{state:?}");
-    // Every page once, and fewer writes than pages: those that waited went in together.
+    // Every page once, and fewer writes than pages: the five that waited behind the one in
+    // hand went in together.
     let walked = list_requests(&r.sim) - requests;
     assert_eq!(walked, pages(new.len()) - 1);
     assert_eq!(u64::from(report.requests), walked);
     let writes = shared.read(|s| s.revs().unwrap().items) - rev;
     assert!(
-        u64::try_from(writes).unwrap() + 4 < walked,
+        u64::try_from(writes).unwrap() + 4 <= walked,
         "{writes} writes for {walked} pages"
     );
 }
