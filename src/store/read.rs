@@ -7,6 +7,7 @@ use jiff::Timestamp;
 use rusqlite::types::Value;
 use rusqlite::{OptionalExtension, Row, params_from_iter};
 
+use super::rows::RowNeeds;
 use super::{Store, StoreError};
 use crate::api::{
     AppRef, Delivery, Feedback, FeedbackDetail, FeedbackId, Metadata, Platform, ProjectRef, Status,
@@ -198,7 +199,7 @@ impl Store {
         batch: usize,
         mut each: impl FnMut(Vec<StoredItem>) -> Result<(), E>,
     ) -> Result<(), E> {
-        let (sql, params) = self.view_rows_sql(query, limit)?;
+        let (sql, params) = self.view_rows_sql(query, limit, RowNeeds::ALL)?;
         let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.error(e))?;
         let mut rows = stmt
             .query(params_from_iter(params))
@@ -217,21 +218,46 @@ impl Store {
         Ok(())
     }
 
-    /// The statement that walks the view `query` reading each item's row ([`ITEM_COLUMNS`]),
+    /// The statement that walks the view `query` reading each item's row (the columns of
+    /// [`ITEM_COLUMNS`], those `needs` leaves out as empty values, without their joins),
     /// newest first, at most `limit`, and its parameters.
     pub(super) fn view_rows_sql(
         &self,
         query: &ViewQuery,
         limit: Option<usize>,
+        needs: RowNeeds,
     ) -> Result<(String, Vec<Value>), StoreError> {
         let (from, condition, params) =
             view_condition(&self.conn, query).map_err(|e| self.error(e))?;
         let limit = limit.map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
+        let pick = |needed: bool, column: &'static str, empty: &'static str| {
+            if needed { column } else { empty }
+        };
+        let columns = [
+            "items.k",
+            "items.id",
+            pick(needs.message, "items.message", "NULL"),
+            pick(needs.email, "items.email", "NULL"),
+            "coalesce(items.unknown_status, items.status)",
+            "items.received",
+            pick(needs.tags, "items.tags", "'[]'"),
+            "items.seen",
+            pick(needs.project, "p.id", "NULL"),
+            pick(needs.project, "p.name", "NULL"),
+            pick(needs.app, "a.id", "NULL"),
+            pick(needs.app, "a.name", "NULL"),
+            pick(needs.app, "a.platform", "NULL"),
+        ]
+        .join(", ");
         // The view's own walk stays outermost (CROSS JOIN); the references are key lookups.
+        let project = pick(
+            needs.project,
+            " CROSS JOIN project_refs p ON p.k = items.project",
+            "",
+        );
+        let app = pick(needs.app, " LEFT JOIN app_refs a ON a.k = items.app", "");
         let sql = format!(
-            "SELECT {ITEM_COLUMNS} {from} CROSS JOIN project_refs p ON p.k = items.project \
-             LEFT JOIN app_refs a ON a.k = items.app \
-             WHERE {condition} ORDER BY {} LIMIT {limit}",
+            "SELECT {columns} {from}{project}{app} WHERE {condition} ORDER BY {} LIMIT {limit}",
             order(query)
         );
         Ok((sql, params))

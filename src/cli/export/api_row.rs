@@ -1,7 +1,8 @@
 //! A stored row written as JSON straight from the store's borrowed columns: in the API's item
 //! shape (the default of `jsonl`), the same JSON as the item itself serializes to (field order,
 //! names, the status and platform as their types write them, the time as RFC 3339); or as the
-//! object of `--fields` columns that a row holds, as [`Field::json`] writes them.
+//! object of `--fields` columns that a row holds, as [`Field::json`] writes them, reading only
+//! the columns they need.
 
 use std::borrow::Cow;
 
@@ -9,30 +10,34 @@ use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
 use super::fields::Field;
 use crate::api::{Platform, Status};
-use crate::store::{AppRow, ItemRow, RefRow};
+use crate::store::{AppRow, ItemRow, RefRow, RowNeeds};
 
-/// Whether a stored row holds the column (no metadata nor delivery: those are a detail's).
+/// What of a stored row these columns read, or `None` when one of them is not in a row
+/// (metadata and delivery are a detail's).
 #[must_use]
-pub fn in_row(field: &Field) -> bool {
-    matches!(
-        field,
-        Field::Id
-            | Field::ReceivedAt
-            | Field::Status
-            | Field::App
-            | Field::AppId
-            | Field::AppName
-            | Field::AppPlatform
-            | Field::Project
-            | Field::ProjectId
-            | Field::ProjectName
-            | Field::Tags
-            | Field::ReporterEmail
-            | Field::Message
-    )
+pub fn needs(fields: &[Field]) -> Option<RowNeeds> {
+    let mut needs = RowNeeds {
+        message: false,
+        email: false,
+        tags: false,
+        project: false,
+        app: false,
+    };
+    for field in fields {
+        match field {
+            Field::Id | Field::ReceivedAt | Field::Status => {}
+            Field::Message => needs.message = true,
+            Field::ReporterEmail => needs.email = true,
+            Field::Tags => needs.tags = true,
+            Field::Project | Field::ProjectId | Field::ProjectName => needs.project = true,
+            Field::App | Field::AppId | Field::AppName | Field::AppPlatform => needs.app = true,
+            _ => return None,
+        }
+    }
+    Some(needs)
 }
 
-/// A row as the object of these columns, each of them one [`in_row`] holds.
+/// A row as the object of these columns, each of them one a row holds (see [`needs`]).
 pub struct RowFields<'a, 'r>(pub &'a ItemRow<'r>, pub &'a [Field]);
 
 impl Serialize for RowFields<'_, '_> {
@@ -132,8 +137,8 @@ mod tests {
 
     use super::{ApiItem, RowFields};
     use crate::api::{Feedback, Status};
-    use crate::cli::export::fields::{Field, Record};
-    use crate::store::{Sighting, Store, StoreError, ViewQuery};
+    use crate::cli::export::fields::{Record, Selection};
+    use crate::store::{RowNeeds, Sighting, Store, StoreError, ViewQuery};
 
     /// A store of the simulator's data and the odd items below, and its view of everything.
     fn filled() -> (Store, ViewQuery, usize) {
@@ -176,7 +181,7 @@ mod tests {
             .unwrap();
         let mut written = Vec::new();
         store
-            .view_rows_each(&view, None, |row| {
+            .view_rows_each(&view, None, RowNeeds::ALL, |row| {
                 written.push(serde_json::to_string(&ApiItem(row)).unwrap());
                 Ok::<_, StoreError>(())
             })
@@ -186,58 +191,60 @@ mod tests {
         assert!(written.iter().any(|l| l.contains(r#""status":"spam""#)));
     }
 
-    /// The rule: a row's columns are written as `Field::json` writes them of its item.
+    /// The rule: a row's columns are written as `Field::json` writes them of its item, whether
+    /// the row was read whole or with only the columns they need.
     #[test]
     fn a_rows_columns_are_written_as_the_fields_of_its_item() {
         let (store, view, _) = filled();
-        let columns: Vec<Field> = [
-            "message",
+        let fields = |names: &str| match Selection::parse(Some(names)).unwrap() {
+            Selection::Fields(fields) => fields,
+            other => panic!("{other:?}"),
+        };
+        let every = fields(
+            "message,id,received_at,status,app,app_id,app_name,app_platform,project,project_id,\
+             project_name,tags,reporter_email",
+        );
+        assert_eq!(super::needs(&every), Some(RowNeeds::ALL));
+        assert_eq!(super::needs(&fields("id,metadata")), None);
+        for names in [
+            "message,id,received_at,status,app,app_id,app_name,app_platform,project,project_id,\
+             project_name,tags,reporter_email",
             "id",
-            "received_at",
-            "status",
-            "app",
-            "app_id",
-            "app_name",
-            "app_platform",
-            "project",
-            "project_id",
-            "project_name",
-            "tags",
-            "reporter_email",
-        ]
-        .iter()
-        .map(
-            |name| match crate::cli::export::fields::Selection::parse(Some(name)).unwrap() {
-                crate::cli::export::fields::Selection::Fields(mut f) => f.remove(0),
-                other => panic!("{other:?}"),
-            },
-        )
-        .collect();
-        assert!(columns.iter().all(super::in_row));
-        let mut expected = Vec::new();
-        store
-            .view_items_each(&view, None, 100, |batch| {
-                for item in batch {
-                    let record = Record::bare(item.feedback);
-                    let object: serde_json::Map<String, serde_json::Value> = columns
-                        .iter()
-                        .map(|f| (f.name(), f.json(&record, &columns)))
-                        .collect();
-                    expected.push(serde_json::Value::Object(object));
-                }
-                Ok::<_, StoreError>(())
-            })
-            .unwrap();
-        let mut written = Vec::new();
-        store
-            .view_rows_each(&view, None, |row| {
-                let text = serde_json::to_string(&RowFields(row, &columns)).unwrap();
-                // The keys in the columns' order.
-                assert!(text.starts_with(r#"{"message":"#), "{text}");
-                written.push(serde_json::from_str::<serde_json::Value>(&text).unwrap());
-                Ok::<_, StoreError>(())
-            })
-            .unwrap();
-        assert_eq!(written, expected);
+            "id,received_at,status",
+            "app_name,project_id",
+            "message,tags",
+            "reporter_email,app_platform",
+        ] {
+            let columns = fields(names);
+            let mut expected = Vec::new();
+            store
+                .view_items_each(&view, None, 100, |batch| {
+                    for item in batch {
+                        let record = Record::bare(item.feedback);
+                        let object: serde_json::Map<String, serde_json::Value> = columns
+                            .iter()
+                            .map(|f| (f.name(), f.json(&record, &columns)))
+                            .collect();
+                        expected.push(serde_json::Value::Object(object));
+                    }
+                    Ok::<_, StoreError>(())
+                })
+                .unwrap();
+            let needs = super::needs(&columns).unwrap();
+            for read in [needs, RowNeeds::ALL] {
+                let mut written = Vec::new();
+                store
+                    .view_rows_each(&view, None, read, |row| {
+                        let text = serde_json::to_string(&RowFields(row, &columns)).unwrap();
+                        // The keys in the columns' order.
+                        let first = format!("{{\"{}\":", columns[0].name());
+                        assert!(text.starts_with(&first), "{text}");
+                        written.push(serde_json::from_str::<serde_json::Value>(&text).unwrap());
+                        Ok::<_, StoreError>(())
+                    })
+                    .unwrap();
+                assert_eq!(written, expected, "{names} read with {read:?}");
+            }
+        }
     }
 }

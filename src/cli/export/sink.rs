@@ -18,7 +18,7 @@ use super::api_row;
 use super::fields::{CSV_DEFAULT, Field, JSON_ALL, Keys, Record, Selection, TABLE_DEFAULT};
 use super::table_fit::{FittedTable, TableMode};
 use crate::api::Cursor;
-use crate::store::ItemRow;
+use crate::store::{ItemRow, RowNeeds};
 use crate::text::Clean;
 
 /// How an export is written.
@@ -147,22 +147,25 @@ impl<'a> Sink<'a> {
         Ok(())
     }
 
-    /// Whether these options write straight from stored rows ([`Sink::row`]): `jsonl` of the
-    /// API's item shape, or of `--fields` columns that a row holds.
+    /// What of each stored row these options write, when they write straight from stored
+    /// rows ([`Sink::row`]): `jsonl` of the API's item shape (all of it), or of `--fields`
+    /// columns that a row holds (those); `None` otherwise.
     #[must_use]
-    pub fn takes_rows(options: &Options) -> bool {
-        options.format == ListFormat::Jsonl
-            && match &options.fields {
-                Selection::Default => true,
-                Selection::Fields(fields) => fields.iter().all(api_row::in_row),
-                Selection::All => false,
-            }
+    pub fn row_needs(options: &Options) -> Option<RowNeeds> {
+        if options.format != ListFormat::Jsonl {
+            return None;
+        }
+        match &options.fields {
+            Selection::Default => Some(RowNeeds::ALL),
+            Selection::Fields(fields) => api_row::needs(fields),
+            Selection::All => None,
+        }
     }
 
-    /// Writes a stored row as one line (only when [`Sink::takes_rows`]); [`Sink::flush`] ends
+    /// Writes a stored row, read with [`Sink::row_needs`], as one line; [`Sink::flush`] ends
     /// a page.
     pub fn row(&mut self, row: &ItemRow<'_>) -> Result<(), CliError> {
-        debug_assert!(Self::takes_rows(&self.options));
+        debug_assert!(Self::row_needs(&self.options).is_some());
         self.start(&[])?;
         let json = match &self.columns {
             None => serde_json::to_string(&api_row::ApiItem(row))?,

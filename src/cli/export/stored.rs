@@ -53,10 +53,10 @@ pub fn write(
         sink.finish(None)?;
         return Ok(written);
     }
-    if Sink::takes_rows(&options) {
+    if let Some(needs) = Sink::row_needs(&options) {
         // The bulk path (exports, scripts): each row written as it is read.
         let mut sink = Sink::new(out, options);
-        store.view_rows_each(view, limit, |row| -> Result<(), CliError> {
+        store.view_rows_each(view, limit, needs, |row| -> Result<(), CliError> {
             sink.row(row)?;
             written += 1;
             if written.is_multiple_of(BATCH as u64) {
