@@ -84,7 +84,7 @@ fn clean(input: &str, mode: Mode) -> Cow<'_, str> {
 }
 
 /// Byte index of the first character the scanner would change, if any. Printable ASCII is
-/// always kept, so runs of it are skipped a byte at a time without decoding (most text, and
+/// always kept, so runs of it are skipped without decoding ([`printable_run`]: most text, and
 /// all of serialized JSON's syntax, is such a run); every other character is judged whole.
 fn first_dirty(input: &str, mode: Mode) -> Option<usize> {
     let bytes = input.as_bytes();

@@ -125,13 +125,45 @@ impl StoredDetail {
     }
 }
 
-/// The status shown is the service's own value, also when the item is kept in a list this
-/// version knows (`items.unknown_status`, schema 10).
-pub(super) const ITEM_COLUMNS: &str = "items.k, items.id, items.message, items.email, \
-     coalesce(items.unknown_status, items.status), \
-     items.received, items.tags, items.seen, p.id, p.name, a.id, a.name, a.platform";
-const ITEM_JOINS: &str = "FROM items JOIN project_refs p ON p.k = items.project \
-     LEFT JOIN app_refs a ON a.k = items.app";
+/// The columns of an item's row, in the order `item_from_row` and `Store::view_rows_each` read
+/// them; those `needs` leaves out are empty values. The status shown is the service's own
+/// value, also when the item is kept in a list this version knows (`items.unknown_status`,
+/// schema 10).
+fn item_columns(needs: RowNeeds) -> String {
+    let pick = |needed: bool, column: &'static str, empty: &'static str| {
+        if needed { column } else { empty }
+    };
+    [
+        "items.k",
+        "items.id",
+        pick(needs.message, "items.message", "NULL"),
+        pick(needs.email, "items.email", "NULL"),
+        "coalesce(items.unknown_status, items.status)",
+        "items.received",
+        pick(needs.tags, "items.tags", "'[]'"),
+        "items.seen",
+        pick(needs.project, "p.id", "NULL"),
+        pick(needs.project, "p.name", "NULL"),
+        pick(needs.app, "a.id", "NULL"),
+        pick(needs.app, "a.name", "NULL"),
+        pick(needs.app, "a.platform", "NULL"),
+    ]
+    .join(", ")
+}
+
+/// The joins of the references `needs` reads, after `FROM items` (or the view's own walk, which
+/// stays outermost: CROSS JOIN); the references are key lookups.
+fn item_joins(needs: RowNeeds) -> &'static str {
+    match (needs.project, needs.app) {
+        (true, true) => {
+            " CROSS JOIN project_refs p ON p.k = items.project \
+             LEFT JOIN app_refs a ON a.k = items.app"
+        }
+        (true, false) => " CROSS JOIN project_refs p ON p.k = items.project",
+        (false, true) => " LEFT JOIN app_refs a ON a.k = items.app",
+        (false, false) => "",
+    }
+}
 
 impl Store {
     /// Keys of the items `query` selects, newest first; at most `limit` when given.
@@ -219,8 +251,8 @@ impl Store {
     }
 
     /// The statement that walks the view `query` reading each item's row (the columns of
-    /// [`ITEM_COLUMNS`], those `needs` leaves out as empty values, without their joins),
-    /// newest first, at most `limit`, and its parameters.
+    /// `item_columns`, those `needs` leaves out as empty values, without their joins), newest
+    /// first, at most `limit`, and its parameters.
     pub(super) fn view_rows_sql(
         &self,
         query: &ViewQuery,
@@ -230,34 +262,10 @@ impl Store {
         let (from, condition, params) =
             view_condition(&self.conn, query).map_err(|e| self.error(e))?;
         let limit = limit.map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
-        let pick = |needed: bool, column: &'static str, empty: &'static str| {
-            if needed { column } else { empty }
-        };
-        let columns = [
-            "items.k",
-            "items.id",
-            pick(needs.message, "items.message", "NULL"),
-            pick(needs.email, "items.email", "NULL"),
-            "coalesce(items.unknown_status, items.status)",
-            "items.received",
-            pick(needs.tags, "items.tags", "'[]'"),
-            "items.seen",
-            pick(needs.project, "p.id", "NULL"),
-            pick(needs.project, "p.name", "NULL"),
-            pick(needs.app, "a.id", "NULL"),
-            pick(needs.app, "a.name", "NULL"),
-            pick(needs.app, "a.platform", "NULL"),
-        ]
-        .join(", ");
-        // The view's own walk stays outermost (CROSS JOIN); the references are key lookups.
-        let project = pick(
-            needs.project,
-            " CROSS JOIN project_refs p ON p.k = items.project",
-            "",
-        );
-        let app = pick(needs.app, " LEFT JOIN app_refs a ON a.k = items.app", "");
         let sql = format!(
-            "SELECT {columns} {from}{project}{app} WHERE {condition} ORDER BY {} LIMIT {limit}",
+            "SELECT {} {from}{} WHERE {condition} ORDER BY {} LIMIT {limit}",
+            item_columns(needs),
+            item_joins(needs),
             order(query)
         );
         Ok((sql, params))
@@ -265,7 +273,12 @@ impl Store {
 
     /// The items with these keys, in the order given (keys no longer stored are left out).
     pub fn items(&self, keys: &[i64]) -> Result<Vec<StoredItem>, StoreError> {
-        let sql = format!("SELECT {ITEM_COLUMNS} {ITEM_JOINS} WHERE items.k = ?1");
+        let all = RowNeeds::ALL;
+        let sql = format!(
+            "SELECT {} FROM items{} WHERE items.k = ?1",
+            item_columns(all),
+            item_joins(all)
+        );
         let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.error(e))?;
         let mut out = Vec::with_capacity(keys.len());
         for key in keys {
@@ -282,7 +295,12 @@ impl Store {
 
     /// The stored item with this server id.
     pub fn item(&self, id: &str) -> Result<Option<StoredItem>, StoreError> {
-        let sql = format!("SELECT {ITEM_COLUMNS} {ITEM_JOINS} WHERE items.id = ?1");
+        let all = RowNeeds::ALL;
+        let sql = format!(
+            "SELECT {} FROM items{} WHERE items.id = ?1",
+            item_columns(all),
+            item_joins(all)
+        );
         self.conn
             .prepare_cached(&sql)
             .and_then(|mut s| s.query_row([id], item_from_row).optional())
