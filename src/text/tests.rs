@@ -216,17 +216,23 @@ impl XorShift {
     }
 }
 
+/// 20,000 strings of characters of `alphabet`, each shorter than `longest`, from `seed`.
+fn random_strings(alphabet: &str, seed: u64, longest: usize) -> impl Iterator<Item = String> {
+    let alphabet: Vec<char> = alphabet.chars().collect();
+    let mut rng = XorShift(seed);
+    (0..20_000).map(move |_| {
+        let len = rng.below(longest);
+        (0..len)
+            .map(|_| alphabet[rng.below(alphabet.len())])
+            .collect()
+    })
+}
+
 #[test]
 fn random_strings_are_always_safe_and_idempotent() {
     const ALPHABET: &str = "\x1b\x1b\x1b[]PX^_\\\x07\u{9B}\u{9C}\u{9D}\u{90}\u{85}\x7f\0\u{202E}\u{2066}\
         \u{200F}\u{200B}\u{FEFF}\u{200D}\u{200D}\u{FE0F}\u{2028}aZmc09;? \n\r\t😀👩❤中\u{5D0}\u{E0041}";
-    let alphabet: Vec<char> = ALPHABET.chars().collect();
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
-    for _ in 0..20_000 {
-        let len = rng.below(40);
-        let input: String = (0..len)
-            .map(|_| alphabet[rng.below(alphabet.len())])
-            .collect();
+    for input in random_strings(ALPHABET, 0x9E37_79B9_7F4A_7C15, 40) {
         assert_safe(&input);
     }
 }
@@ -269,13 +275,7 @@ fn hostile_corpus_comes_out_safe() {
 fn clean_text_is_judged_as_the_rule_says_across_ascii_runs() {
     const ALPHABET: &str = "\x1b\u{9B}\x7f\0\u{202E}\u{200B}\u{FEFF}\u{200D}\u{200D}\u{2028}\
         aZ09 ~{}\":,\n\t😀👩❤中é\u{E0041}";
-    let alphabet: Vec<char> = ALPHABET.chars().collect();
-    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
-    for _ in 0..20_000 {
-        let len = rng.below(60);
-        let input: String = (0..len)
-            .map(|_| alphabet[rng.below(alphabet.len())])
-            .collect();
+    for input in random_strings(ALPHABET, 0x2545_F491_4F6C_DD1D, 60) {
         assert_eq!(
             is_clean(&input),
             forbidden(&input, false).is_none(),
