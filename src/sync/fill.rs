@@ -24,11 +24,25 @@ use crate::store::sync_state::{self as state, Gap, Key};
 /// items went from 13.7k to 19.5k items/s between 4 and 16.
 const AHEAD: usize = 16;
 
-/// A page that came back, with when, and the gap as it stood when it was asked for.
+/// A page that came back, with when, the gap as it stood when it was asked for, and where the
+/// page leaves that gap (decided once: the fetcher goes on by it, the writer stores it).
 struct Fetched {
     page: CountedPage,
     stamp: Stamp,
     gap: Gap,
+    next: Advance,
+}
+
+impl Fetched {
+    fn new(page: CountedPage, stamp: Stamp, gap: Gap) -> Self {
+        let next = advance(&gap, &page, stamp.cutoff);
+        Self {
+            page,
+            stamp,
+            gap,
+            next,
+        }
+    }
 }
 
 /// How the fetcher ended: its requests, and the error that stopped it, if any.
@@ -84,8 +98,7 @@ async fn first_page(
             Ok(None) => return Ok(None),
             Ok(Some(page)) => {
                 report.requests += 1;
-                let stamp = sy.stamp(asked);
-                return Ok(Some(Fetched { page, stamp, gap }));
+                return Ok(Some(Fetched::new(page, sy.stamp(asked), gap)));
             }
             Err(ApiError::InvalidCursor { .. }) if gap.cursor.is_some() => {
                 report.requests += 1;
@@ -115,8 +128,8 @@ async fn fetch_ahead(
     let mut pages = 1;
     let mut fetched = first;
     loop {
-        let next = match advance(&fetched.gap, &fetched.page, fetched.stamp.cutoff) {
-            Advance::Moved(next) if pages < max => Some(next),
+        let next = match &fetched.next {
+            Advance::Moved(next) if pages < max => Some(next.clone()),
             _ => None,
         };
         if sender.send(fetched).await.is_err() {
@@ -133,8 +146,7 @@ async fn fetch_ahead(
             Ok(Some(page)) => {
                 end.requests += 1;
                 pages += 1;
-                let stamp = sy.stamp(asked);
-                fetched = Fetched { page, stamp, gap };
+                fetched = Fetched::new(page, sy.stamp(asked), gap);
             }
             // The user arrived: what is written stays, the gap goes on at the next step.
             Ok(None) => return end,
@@ -218,7 +230,13 @@ fn gap_pages(
         .collect();
     let written = put_pages(tx, &pages, &Status::from(status))?;
     let mut closed = false;
-    for Fetched { page, stamp, gap } in batch {
+    for Fetched {
+        page,
+        stamp,
+        gap,
+        next,
+    } in batch
+    {
         stamp.share(tx, status, gap.cursor.as_ref(), page)?;
         if let Some(top) = page.page.data.iter().map(Key::of).max()
             && state::status_row(tx, status)?.head.is_none()
@@ -226,16 +244,16 @@ fn gap_pages(
             // The head page had no readable item: the newest one readable stands for it.
             state::set_head(tx, status, &top, stamp.at.as_second())?;
         }
-        match advance(gap, page, stamp.cutoff) {
+        match next {
             Advance::Closed { complete } => {
                 state::delete_gap(tx, gap.g)?;
-                if complete {
+                if *complete {
                     state::set_complete(tx, status)?;
                 }
                 closed = true;
                 break;
             }
-            Advance::Moved(moved) => state::update_gap(tx, &moved)?,
+            Advance::Moved(moved) => state::update_gap(tx, moved)?,
         }
     }
     Ok((written, closed))
