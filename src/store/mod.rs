@@ -58,7 +58,7 @@ pub use last_view::LAST_VIEW;
 pub use meta_keys::FieldNames;
 pub use read::{Hide, StoredDetail, StoredItem, ViewQuery};
 pub use revs::{ITEMS_REV, Revs, TRIAGE_REV};
-pub use rows::{AppRow, ItemRow, RefRow, RowNeeds};
+pub use rows::{AppRow, ItemRow, RefRow, RowBatch, RowNeeds};
 pub use shared::Shared;
 pub use team::{
     LostChange, OutboxEntry, ReplicaPosition, ReplicaStart, TeamBatch, TeamEventRecord,

@@ -125,14 +125,25 @@ impl StoredDetail {
     }
 }
 
+/// How a row names its project and app: their ids and names joined in (a lookup per row, for
+/// a few items), or the references' keys alone, for a walk that knows every reference
+/// (`store::rows`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum RefColumns {
+    Joined,
+    Keys,
+}
+
 /// The columns of an item's row, in the order `item_from_row` and `Store::view_rows_each` read
 /// them; those `needs` leaves out are empty values. The status shown is the service's own
 /// value, also when the item is kept in a list this version knows (`items.unknown_status`,
-/// schema 10).
-fn item_columns(needs: RowNeeds) -> String {
+/// schema 10). With `RefColumns::Keys` the project's and the app's keys stand where their ids
+/// are, and their other columns are empty.
+fn item_columns(needs: RowNeeds, refs: RefColumns) -> String {
     let pick = |needed: bool, column: &'static str, empty: &'static str| {
         if needed { column } else { empty }
     };
+    let joined = refs == RefColumns::Joined;
     [
         "items.k",
         "items.id",
@@ -142,18 +153,29 @@ fn item_columns(needs: RowNeeds) -> String {
         "items.received",
         pick(needs.tags, "items.tags", "'[]'"),
         "items.seen",
-        pick(needs.project, "p.id", "NULL"),
-        pick(needs.project, "p.name", "NULL"),
-        pick(needs.app, "a.id", "NULL"),
-        pick(needs.app, "a.name", "NULL"),
-        pick(needs.app, "a.platform", "NULL"),
+        match (needs.project, joined) {
+            (false, _) => "NULL",
+            (true, true) => "p.id",
+            (true, false) => "items.project",
+        },
+        pick(needs.project && joined, "p.name", "NULL"),
+        match (needs.app, joined) {
+            (false, _) => "NULL",
+            (true, true) => "a.id",
+            (true, false) => "items.app",
+        },
+        pick(needs.app && joined, "a.name", "NULL"),
+        pick(needs.app && joined, "a.platform", "NULL"),
     ]
     .join(", ")
 }
 
 /// The joins of the references `needs` reads, after `FROM items` (or the view's own walk, which
-/// stays outermost: CROSS JOIN); the references are key lookups.
-fn item_joins(needs: RowNeeds) -> &'static str {
+/// stays outermost: CROSS JOIN); the references are key lookups. None for `RefColumns::Keys`.
+fn item_joins(needs: RowNeeds, refs: RefColumns) -> &'static str {
+    if refs == RefColumns::Keys {
+        return "";
+    }
     match (needs.project, needs.app) {
         (true, true) => {
             " CROSS JOIN project_refs p ON p.k = items.project \
@@ -231,7 +253,7 @@ impl Store {
         batch: usize,
         mut each: impl FnMut(Vec<StoredItem>) -> Result<(), E>,
     ) -> Result<(), E> {
-        let (sql, params) = self.view_rows_sql(query, limit, RowNeeds::ALL)?;
+        let (sql, params) = self.view_rows_sql(query, limit, RowNeeds::ALL, RefColumns::Joined)?;
         let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.error(e))?;
         let mut rows = stmt
             .query(params_from_iter(params))
@@ -258,14 +280,15 @@ impl Store {
         query: &ViewQuery,
         limit: Option<usize>,
         needs: RowNeeds,
+        refs: RefColumns,
     ) -> Result<(String, Vec<Value>), StoreError> {
         let (from, condition, params) =
             view_condition(&self.conn, query).map_err(|e| self.error(e))?;
         let limit = limit.map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
         let sql = format!(
             "SELECT {} {from}{} WHERE {condition} ORDER BY {} LIMIT {limit}",
-            item_columns(needs),
-            item_joins(needs),
+            item_columns(needs, refs),
+            item_joins(needs, refs),
             order(query)
         );
         Ok((sql, params))
@@ -276,8 +299,8 @@ impl Store {
         let all = RowNeeds::ALL;
         let sql = format!(
             "SELECT {} FROM items{} WHERE items.k = ?1",
-            item_columns(all),
-            item_joins(all)
+            item_columns(all, RefColumns::Joined),
+            item_joins(all, RefColumns::Joined)
         );
         let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.error(e))?;
         let mut out = Vec::with_capacity(keys.len());
@@ -298,8 +321,8 @@ impl Store {
         let all = RowNeeds::ALL;
         let sql = format!(
             "SELECT {} FROM items{} WHERE items.id = ?1",
-            item_columns(all),
-            item_joins(all)
+            item_columns(all, RefColumns::Joined),
+            item_joins(all, RefColumns::Joined)
         );
         self.conn
             .prepare_cached(&sql)

@@ -35,6 +35,21 @@ pub fn terminal_safe_json(json: String) -> String {
     out
 }
 
+/// [`terminal_safe_json`] of the serialized JSON at the end of `buf`, from `start`, in place.
+pub fn terminal_safe_json_tail(buf: &mut Vec<u8>, start: usize) {
+    // Printable ASCII (most lines) is clean as it is; anything else is judged as text.
+    let tail = &buf[start..];
+    if super::printable_run(tail) == tail.len()
+        || std::str::from_utf8(tail).is_ok_and(super::is_clean)
+    {
+        return;
+    }
+    // serde_json writes UTF-8 only: the lossy reading changes nothing.
+    let json = String::from_utf8_lossy(&buf[start..]).into_owned();
+    buf.truncate(start);
+    buf.extend_from_slice(terminal_safe_json(json).as_bytes());
+}
+
 /// `1 item`, `1,284 items`: a count people read and its noun, singular for one.
 #[must_use]
 pub fn counted(n: impl TryInto<u64>, noun: &str) -> String {

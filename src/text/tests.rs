@@ -308,3 +308,27 @@ fn the_printable_run_ends_at_the_first_byte_that_is_not_printable_ascii() {
         }
     }
 }
+
+/// The rule: JSON serialized after other lines in a buffer is made safe as it would be alone,
+/// and what comes before it is left as it is.
+#[test]
+fn json_at_the_end_of_a_buffer_is_made_safe_in_place() {
+    for value in [
+        "plain",
+        "bidi \u{202e}evil\u{202c} and zero\u{200b}width",
+        "c1 \u{9b}31m and ünïcode",
+        "\u{1b}[2J",
+    ] {
+        let json = serde_json::to_string(&value).unwrap();
+        let mut buf = b"{\"before\":\"\xc2\x9b kept\"}\n".to_vec();
+        let start = buf.len();
+        buf.extend_from_slice(json.as_bytes());
+        output::terminal_safe_json_tail(&mut buf, start);
+        assert_eq!(&buf[..start], b"{\"before\":\"\xc2\x9b kept\"}\n");
+        assert_eq!(
+            std::str::from_utf8(&buf[start..]).unwrap(),
+            output::terminal_safe_json(json)
+        );
+        assert!(is_clean(std::str::from_utf8(&buf[start..]).unwrap()));
+    }
+}

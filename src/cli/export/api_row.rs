@@ -37,6 +37,28 @@ pub fn needs(fields: &[Field]) -> Option<RowNeeds> {
     Some(needs)
 }
 
+/// How stored rows are written as JSON lines: the API's item shape, or the object of these
+/// columns (each one a row holds). Owned and `Send`, so the lines can be made on another
+/// thread than the one reading the rows.
+#[derive(Debug, Clone)]
+pub struct RowLines {
+    pub columns: Option<Vec<Field>>,
+}
+
+impl RowLines {
+    /// Appends `row` to `out` as one line of JSON, made safe for a terminal.
+    pub fn write(&self, row: &ItemRow<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        let start = out.len();
+        match &self.columns {
+            None => serde_json::to_writer(&mut *out, &ApiItem(row))?,
+            Some(columns) => serde_json::to_writer(&mut *out, &RowFields(row, columns))?,
+        }
+        crate::text::output::terminal_safe_json_tail(out, start);
+        out.push(b'\n');
+        Ok(())
+    }
+}
+
 /// A row as the object of these columns, each of them one a row holds (see [`needs`]).
 pub struct RowFields<'a, 'r>(pub &'a ItemRow<'r>, pub &'a [Field]);
 

@@ -5,6 +5,7 @@
 //! ([`sink::Options`], keys, a query, a window) and knows nothing of the commands' flags.
 
 pub mod api_row;
+pub mod bulk;
 pub mod detail;
 pub mod fields;
 pub mod progress;

@@ -18,7 +18,7 @@ use super::api_row;
 use super::fields::{CSV_DEFAULT, Field, JSON_ALL, Keys, Record, Selection, TABLE_DEFAULT};
 use super::table_fit::{FittedTable, TableMode};
 use crate::api::Cursor;
-use crate::store::{ItemRow, RowNeeds};
+use crate::store::RowNeeds;
 use crate::text::Clean;
 
 /// How an export is written.
@@ -162,23 +162,21 @@ impl<'a> Sink<'a> {
         }
     }
 
-    /// Writes a stored row, read with [`Sink::row_needs`], as one line; [`Sink::flush`] ends
-    /// a page.
-    pub fn row(&mut self, row: &ItemRow<'_>) -> Result<(), CliError> {
+    /// How the stored rows these options write ([`Sink::row_needs`]) are made into lines, for
+    /// [`Sink::lines`]; what comes before the first record is written now.
+    pub fn row_lines(&mut self) -> Result<api_row::RowLines, CliError> {
         debug_assert!(Self::row_needs(&self.options).is_some());
         self.start(&[])?;
-        let json = match &self.columns {
-            None => serde_json::to_string(&api_row::ApiItem(row))?,
-            Some(columns) => serde_json::to_string(&api_row::RowFields(row, columns))?,
-        };
-        self.line(json)?;
-        self.written += 1;
-        Ok(())
+        Ok(api_row::RowLines {
+            columns: self.columns.clone(),
+        })
     }
 
-    /// Sends what was written on (a page's end).
-    pub fn flush(&mut self) -> Result<(), CliError> {
+    /// Writes `rows` lines made by [`Sink::row_lines`] (whole lines), and flushes: a page.
+    pub fn lines(&mut self, lines: &[u8], rows: usize) -> Result<(), CliError> {
+        self.out.write_all(lines)?;
         self.out.flush()?;
+        self.written += u64::try_from(rows).unwrap_or(u64::MAX);
         Ok(())
     }
 

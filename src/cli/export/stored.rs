@@ -54,16 +54,9 @@ pub fn write(
         return Ok(written);
     }
     if let Some(needs) = Sink::row_needs(&options) {
-        // The bulk path (exports, scripts): each row written as it is read.
+        // The bulk path (exports, scripts): rows written as they are read.
         let mut sink = Sink::new(out, options);
-        store.view_rows_each(view, limit, needs, |row| -> Result<(), CliError> {
-            sink.row(row)?;
-            written += 1;
-            if written.is_multiple_of(BATCH as u64) {
-                sink.flush()?;
-            }
-            Ok(())
-        })?;
+        let written = super::bulk::write(store, view, limit, needs, &mut sink)?;
         sink.finish(None)?;
         return Ok(written);
     }
