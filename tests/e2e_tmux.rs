@@ -146,6 +146,38 @@ fn help_overlay_and_resize_redraw() {
     tmux.keys(&["q"]);
 }
 
+#[test]
+fn at_80x24_a_long_hint_is_cut_in_the_bar_and_whole_in_the_message_log() {
+    let Some(tmux) = Tmux::start("messages") else {
+        return;
+    };
+    launch(&tmux);
+    tmux.run(&["resize-window", "-t", "main", "-x", "80", "-y", "24"]);
+    tmux.wait_for("80 columns", |s| s.lines().all(|l| l.chars().count() <= 80));
+    // The demo configures no command to pipe to: `|` says how to add one.
+    tmux.keys(&["|"]);
+    let screen = tmux.wait_for("the hint, cut", |s| s.contains("No command to pipe"));
+    assert!(
+        !screen.contains("argv to config.toml"),
+        "cut at 80 columns:\n{screen}"
+    );
+    tmux.keys(&["M"]);
+    let screen = tmux.wait_for("the message log", |s| s.contains(" Messages ("));
+    let words: Vec<&str> = screen
+        .split(|c: char| c.is_whitespace() || c == '│')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let hint = "No command to pipe to: add [[commands]] with a name and an argv to config.toml";
+    let hint: Vec<&str> = hint.split_whitespace().collect();
+    assert!(
+        words.windows(hint.len()).any(|w| w == hint.as_slice()),
+        "the hint whole in the log:\n{screen}"
+    );
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the log to close", |s| !s.contains(" Messages ("));
+    tmux.keys(&["q"]);
+}
+
 /// The simulator as a separate process, submitting every 300 ms and delivering to `hook`
 /// (retries scaled to a hundredth, in case it is faster than the inbox's receiver).
 struct Sim {

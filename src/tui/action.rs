@@ -76,6 +76,8 @@ pub enum Action {
     Assign,
     /// Add and remove the team's labels.
     EditLabels,
+    /// Open the message log.
+    Messages,
 }
 
 impl Action {
@@ -245,6 +247,11 @@ pub enum Msg {
     Interrupt,
     /// A bracketed paste: text for the `/` prompt, never keys.
     Paste(String),
+    /// Scroll the message log by `lines`, as `HelpScroll` scrolls the help.
+    LogScroll {
+        lines: i32,
+        max: u16,
+    },
     /// Scroll the help overlay by `lines` (`i32::MIN`/`i32::MAX`: to the top/bottom), never
     /// past `max`, which the caller computed from the overlay's layout.
     HelpScroll {

@@ -199,6 +199,7 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::Claim, &["a"]),
     (Action::Assign, &["A"]),
     (Action::EditLabels, &["L"]),
+    (Action::Messages, &["M"]),
 ];
 
 /// The key table.

@@ -15,6 +15,8 @@ use crate::text::Clean;
 // The status bar's state: freshness, messages, a fatal explanation.
 mod status;
 pub use status::{Fatal, Note, SyncView};
+mod log;
+pub use log::{Logged, MessageLog};
 // Which screen owns the keyboard.
 mod mode;
 pub use mode::{Mode, Pointer};
@@ -275,6 +277,11 @@ pub struct AppState {
     /// sends `Msg::HelpScroll`); reset when the overlay closes.
     pub help_scroll: u16,
     pub note: Option<Note>,
+    /// Every note said since the start, whole (`Note` is the one on the status bar now).
+    pub log: MessageLog,
+    /// The message log's overlay when open: its first line on screen (clamped to its layout
+    /// by whoever sends `Msg::LogScroll`).
+    pub log_open: Option<u16>,
     pub rate: RateLimit,
     pub wait: Option<Wait>,
     pub in_flight: u32,
@@ -351,6 +358,8 @@ impl AppState {
             help: false,
             help_scroll: 0,
             note: None,
+            log: MessageLog::default(),
+            log_open: None,
             rate: RateLimit::default(),
             wait: None,
             in_flight: 0,

@@ -153,5 +153,10 @@ impl Action {
         ),
         (Action::Assign, "assign", "team: assign to a member"),
         (Action::EditLabels, "labels", "team: add / remove labels"),
+        (
+            Action::Messages,
+            "messages",
+            "the message log: every message, whole, with its time",
+        ),
     ];
 }

@@ -61,6 +61,7 @@ fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Ms
         Mode::Help => keymap
             .action(key)
             .map(|action| help_key(state, keymap, action)),
+        Mode::Messages => keymap.action(key).map(|action| log_key(state, action)),
         Mode::ActingPicker => Some(Msg::PickerInput(*key)),
         Mode::GroupPicker => Some(Msg::InsightInput(*key)),
         Mode::NoteEditor | Mode::TriagePicker => Some(Msg::TriageInput(*key)),
@@ -96,6 +97,22 @@ fn help_key(state: &AppState, keymap: &Keymap, action: Action) -> Msg {
         Action::Bottom => help_scroll(state, keymap, i32::MAX),
         other => Msg::Action(other),
     }
+}
+
+/// The message log's keys: the moves scroll it, the rest act (close or copy it).
+fn log_key(state: &AppState, action: Action) -> Msg {
+    let (page, max) = view::log_scroll_range(state);
+    let page = i32::from(page.max(1));
+    let lines = match action {
+        Action::MoveDown => 1,
+        Action::MoveUp => -1,
+        Action::PageDown => page,
+        Action::PageUp => -page,
+        Action::Top => i32::MIN,
+        Action::Bottom => i32::MAX,
+        other => return Msg::Action(other),
+    };
+    Msg::LogScroll { lines, max }
 }
 
 /// Scrolls the help by `lines`, within what its layout at the current size allows.

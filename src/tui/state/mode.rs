@@ -11,6 +11,8 @@ pub enum Mode {
     Fatal,
     /// The help overlay: it scrolls, and closes.
     Help,
+    /// The message log's overlay: it scrolls, copies, and closes.
+    Messages,
     /// A picker of the acting keys (the pipe's commands, the copy formats): takes every key.
     ActingPicker,
     /// The `=` group-by picker: takes every key.
@@ -59,6 +61,7 @@ impl Mode {
             Mode::Detail => Pointer::Detail,
             Mode::Fatal
             | Mode::Help
+            | Mode::Messages
             | Mode::ActingPicker
             | Mode::GroupPicker
             | Mode::NoteEditor
@@ -93,6 +96,8 @@ impl AppState {
             Mode::Fatal
         } else if self.help {
             Mode::Help
+        } else if self.log_open.is_some() {
+            Mode::Messages
         } else if self.acting.picker.is_some() {
             Mode::ActingPicker
         } else if self.insight.picker.is_some() {

@@ -115,6 +115,17 @@ pub(super) fn help_scroll(state: &mut AppState, lines: i32, max: u16) -> Vec<Eff
     Vec::new()
 }
 
+/// Scrolls the open message log by `lines` within `max` (from the bottom when it opened).
+pub(super) fn log_scroll(state: &mut AppState, lines: i32, max: u16) -> Vec<Effect> {
+    let Some(scroll) = state.log_open else {
+        state.dirty = false;
+        return Vec::new();
+    };
+    let target = i64::from(scroll.min(max)) + i64::from(lines);
+    state.log_open = Some(u16::try_from(target.clamp(0, i64::from(max))).unwrap_or(max));
+    Vec::new()
+}
+
 /// A click selects a list row (on the grouped view, `row` is the group clicked) only when the
 /// list is on top, not under the detail or any overlay.
 pub(super) fn click(state: &mut AppState, row: u16) -> Vec<Effect> {

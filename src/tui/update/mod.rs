@@ -147,6 +147,7 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         | Msg::TypeAhead(_)
         | Msg::ClickPane { .. }) => feature_msg(state, msg),
         Msg::HelpScroll { lines, max } => input::help_scroll(state, lines, max),
+        Msg::LogScroll { lines, max } => input::log_scroll(state, lines, max),
         Msg::FilterInput(key) => input::filter_input(state, key),
         Msg::ClickRow(row) => input::click(state, row),
         Msg::Scroll(lines) => input::scroll(state, lines),
@@ -207,6 +208,7 @@ fn pasted(state: &mut AppState, text: &str) -> Vec<Effect> {
         Mode::Palette => palette::paste(state, text),
         Mode::Fatal
         | Mode::Help
+        | Mode::Messages
         | Mode::ActingPicker
         | Mode::GroupPicker
         | Mode::FilterPrompt
@@ -268,7 +270,13 @@ fn feature_msg(state: &mut AppState, msg: Msg) -> Vec<Effect> {
 }
 
 fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
-    match state.mode() {
+    let mode = state.mode();
+    // The message log opens over every screen but the fatal one and the help.
+    if action == Action::Messages && !matches!(mode, Mode::Fatal | Mode::Help | Mode::Messages) {
+        state.log_open = Some(u16::MAX);
+        return Vec::new();
+    }
+    match mode {
         Mode::Fatal => match action {
             Action::Quit | Action::Back => quit(state),
             Action::Reload => {
@@ -284,6 +292,7 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
             }
             Vec::new()
         }
+        Mode::Messages => log_action(state, action),
         Mode::FilterPrompt => text_filter::on_action(state, action),
         // The screen takes every action: anything else would act on the list under it.
         Mode::TopIssues => top_issues::on_action(state, action).unwrap_or_default(),
@@ -297,6 +306,33 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         | Mode::Palette
         | Mode::Detail
         | Mode::Normal => item_action(state, action, &LIST_KEYS),
+    }
+}
+
+/// The message log's keys (its moves arrive as `Msg::LogScroll`): it closes, copies itself,
+/// or shows the help; other keys do nothing there.
+fn log_action(state: &mut AppState, action: Action) -> Vec<Effect> {
+    match action {
+        Action::Back | Action::Quit | Action::Messages => {
+            state.log_open = None;
+            Vec::new()
+        }
+        Action::Help => {
+            state.help = true;
+            Vec::new()
+        }
+        Action::CopyMessage
+        | Action::CopyLink
+        | Action::CopyId
+        | Action::CopyJson
+        | Action::CopyMarkdown => vec![Effect::Copy {
+            what: "the message log",
+            text: crate::text::Clean::text(&state.log.plain(&state.tz)),
+        }],
+        _ => {
+            state.dirty = false;
+            Vec::new()
+        }
     }
 }
 

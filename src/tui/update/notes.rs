@@ -30,20 +30,33 @@ pub(super) fn on_copied(state: &mut AppState, outcome: CopyOutcome) {
 
 /// Shows an informational note that clears itself.
 pub(in crate::tui) fn info(state: &mut AppState, text: impl AsRef<str>) {
-    state.note = Some(Note {
-        text: Clean::line(text.as_ref()),
-        error: false,
-        until: Some(after(state.now, NOTE_SECONDS.unsigned_abs())),
-    });
+    let until = Some(after(state.now, NOTE_SECONDS.unsigned_abs()));
+    show(
+        state,
+        Note {
+            text: Clean::line(text.as_ref()),
+            error: false,
+            until,
+        },
+    );
 }
 
 /// Shows an error until dismissed.
 pub(in crate::tui) fn error(state: &mut AppState, text: impl AsRef<str>) {
-    state.note = Some(Note {
-        text: Clean::line(text.as_ref()),
-        error: true,
-        until: None,
-    });
+    show(
+        state,
+        Note {
+            text: Clean::line(text.as_ref()),
+            error: true,
+            until: None,
+        },
+    );
+}
+
+/// Puts `note` on the status bar, and in the message log: every note goes through here.
+pub(in crate::tui) fn show(state: &mut AppState, note: Note) {
+    state.log.push(state.now, &note.text, note.error);
+    state.note = Some(note);
 }
 
 fn capitalise(text: &str) -> String {

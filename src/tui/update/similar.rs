@@ -73,14 +73,17 @@ fn find(state: &mut AppState) -> Vec<Effect> {
     };
     let (key, quote) = (row.key, row.message.first_line());
     let request_id = state.request_id();
-    state.note = Some(crate::tui::state::Note {
-        text: crate::text::Clean::line(&format!(
-            "{FINDING} \"{}\"…",
-            crate::width::truncate(&quote, similar::QUOTE_CELLS)
-        )),
-        error: false,
-        until: None,
-    });
+    super::notes::show(
+        state,
+        crate::tui::state::Note {
+            text: crate::text::Clean::line(&format!(
+                "{FINDING} \"{}\"…",
+                crate::width::truncate(&quote, similar::QUOTE_CELLS)
+            )),
+            error: false,
+            until: None,
+        },
+    );
     state.similar.finding = Some(Finding {
         request_id,
         key,

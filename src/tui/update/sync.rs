@@ -202,11 +202,14 @@ fn busy(state: &mut AppState, job: &SyncJob, user: bool, retry: bool) {
     state.sync.busy_retry_at = Some(after(state.now, BUSY_RETRY_SECONDS));
     if user {
         if !retry {
-            state.note = Some(Note {
-                text: crate::text::Clean::fixed(WAITING_TURN),
-                error: false,
-                until: None,
-            });
+            super::notes::show(
+                state,
+                Note {
+                    text: crate::text::Clean::fixed(WAITING_TURN),
+                    error: false,
+                    until: None,
+                },
+            );
         }
         state.sync.waiting_turn = Some(job.clone());
     }

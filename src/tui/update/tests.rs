@@ -17,6 +17,7 @@ mod acting_copies;
 mod acting_fetch;
 mod acting_views;
 mod detail;
+mod messages;
 mod modes;
 mod order;
 mod paste;

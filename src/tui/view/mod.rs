@@ -7,6 +7,7 @@ mod cells;
 mod detail;
 mod help;
 mod list;
+mod log;
 mod panes;
 mod popup;
 mod status_bar;
@@ -26,6 +27,7 @@ mod similar;
 pub mod top_issues;
 
 pub use help::scroll_range as help_scroll_range;
+pub use log::scroll_range as log_scroll_range;
 // Grouped view, picker and trends panel.
 pub mod insight;
 mod trends;
@@ -98,6 +100,7 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
         let items = state.visible_len();
         top_issues::render(frame, areas.content, screen, state.now, items, theme);
     }
+    log::render(frame, area, state, keymap, theme);
     if state.help {
         help::render(frame, area, keymap, theme, state.help_scroll);
     }
