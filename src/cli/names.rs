@@ -18,7 +18,7 @@ use std::path::Path;
 
 use super::{Args, CliError};
 use crate::api::{App, Client, Project};
-use crate::query::{known_list, names};
+use crate::query::{begins, known_list, names};
 use crate::store::Store;
 use crate::text::{Clean, sanitize_line};
 
@@ -77,28 +77,23 @@ pub fn is_id(value: &str) -> bool {
 }
 
 /// Matches `value` among `kind`'s entries of `catalog` (apps only of `project`, when given):
-/// one entry, none, or the ambiguity error.
+/// one entry, none, or the ambiguity error. A value that is no entry's id, name or slug
+/// matches the entries whose name or slug it begins, as the search language's `app:` does.
 fn find(
     catalog: &Catalog,
     kind: Kind,
     value: &str,
     project: Option<&str>,
 ) -> Result<Option<Resolved>, CliError> {
-    let hits: Vec<Candidate> = match kind {
-        Kind::Project => catalog
-            .projects
-            .iter()
-            .filter(|p| names(value, &p.id, &p.name, p.slug.as_deref()))
-            .map(Candidate::of_project)
-            .collect(),
-        Kind::App => catalog
-            .apps
-            .iter()
-            // An app of no known project is no app of the project given.
-            .filter(|a| project.is_none_or(|p| a.project_id.as_deref() == Some(p)))
-            .filter(|a| names(value, &a.id, &a.name, a.slug.as_deref()))
-            .map(|a| Candidate::of_app(a, catalog))
-            .collect(),
+    let exact = candidates(catalog, kind, project, |id, name, slug| {
+        names(value, id, name, slug)
+    });
+    let hits = if exact.is_empty() {
+        candidates(catalog, kind, project, |_, name, slug| {
+            begins(value, name, slug)
+        })
+    } else {
+        exact
     };
     let mut ids: Vec<&str> = hits.iter().map(|c| c.id.as_str()).collect();
     ids.sort_unstable();
@@ -110,6 +105,32 @@ fn find(
             name: hit.name.clone(),
         })),
         _ => Err(ambiguous(kind, value, &hits)),
+    }
+}
+
+/// `kind`'s entries of `catalog` (apps only of `project`, when given) that `matches` takes by
+/// their id, name and slug.
+fn candidates(
+    catalog: &Catalog,
+    kind: Kind,
+    project: Option<&str>,
+    matches: impl Fn(&str, &str, Option<&str>) -> bool,
+) -> Vec<Candidate> {
+    match kind {
+        Kind::Project => catalog
+            .projects
+            .iter()
+            .filter(|p| matches(&p.id, &p.name, p.slug.as_deref()))
+            .map(Candidate::of_project)
+            .collect(),
+        Kind::App => catalog
+            .apps
+            .iter()
+            // An app of no known project is no app of the project given.
+            .filter(|a| project.is_none_or(|p| a.project_id.as_deref() == Some(p)))
+            .filter(|a| matches(&a.id, &a.name, a.slug.as_deref()))
+            .map(|a| Candidate::of_app(a, catalog))
+            .collect(),
     }
 }
 

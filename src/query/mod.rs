@@ -28,7 +28,7 @@ use crate::text::Clean;
 pub use ast::{AgeCmp, Assignee, Expr, Filter, FilterKind, Has, Is, MetaKey, Text};
 pub use basis::{Basis, based_on};
 pub use highlight::Highlights;
-pub use names::{fold_case, known_list, names};
+pub use names::{begins, fold_case, known_list, names};
 pub use parse::{MAX_DEPTH, MAX_INPUT_BYTES, MAX_TERMS};
 pub use qualifier::{age_cutoff, date, duration, local_instant};
 pub use search_text::SearchText;
@@ -141,7 +141,7 @@ Search (newest first; words are matched case- and accent-insensitively)
   refund OR credit    either; ( ) groups: (refund OR credit) tag:billing
   -spam  NOT spam     without
 Qualifiers (values may be quoted: app:\"Trailhead iOS\"; case-insensitive)
-  app:NAME project:NAME   by name as shown, slug or id
+  app:NAME project:NAME   by name (or its start), slug or id
   platform:ios  tag:bug  status:archived  id:ID
   email:ana@  from:ana    part of the reporter's address
   version:2.3.1  os:17.2  locale:de-DE  meta.KEY:VALUE (any metadata)

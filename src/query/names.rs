@@ -37,6 +37,17 @@ pub fn names(value: &str, id: &str, name: &str, slug: Option<&str>) -> bool {
         || slugify(name) == want
 }
 
+/// True when `value` begins this entity's name or slug (case-insensitive): what an app or
+/// project named by a prefix, unique among them, means.
+#[must_use]
+pub fn begins(value: &str, name: &str, slug: Option<&str>) -> bool {
+    let want = fold_case(value);
+    !want.is_empty()
+        && (fold_case(name).starts_with(&want)
+            || slug.is_some_and(|s| fold_case(s).starts_with(&want))
+            || slugify(name).starts_with(&want))
+}
+
 /// "known: "a", "b" and 3 more" (each name sanitized on its own: server text), or `none`
 /// when there is nothing.
 #[must_use]

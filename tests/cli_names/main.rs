@@ -165,12 +165,15 @@ async fn a_shared_name_lists_the_candidates_and_an_unknown_one_the_known_names()
         let args: Vec<&str> = args.into_iter().filter(|a| !a.is_empty()).collect();
         assert!(ids(&run(&base, None, &args)).is_empty());
     }
-    let out = run(&base, None, &["tags", "--project", "Nimbus"]);
+    let out = run(&base, None, &["tags", "--project", "Zephyr"]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         text(&out.stderr).trim_end(),
-        "error: no project named \"Nimbus\"; known: \"Ledgerly\", \"Nimbus Notes\", \"Trailhead\" (name, slug or id)"
+        "error: no project named \"Zephyr\"; known: \"Ledgerly\", \"Nimbus Notes\", \"Trailhead\" (name, slug or id)"
     );
+    // The beginning of one name is that one.
+    let out = run(&base, None, &["tags", "--project", "Nimbus"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -281,7 +284,15 @@ async fn search_flags_are_an_and_with_the_query_as_its_own_qualifiers() {
     }
     // Offline: names come from the store, and an unknown one is refused.
     assert_eq!(r.sim.stats().requests, before);
+    let out = run(&base, Some(&store), &["search", "--app", "Zephyr", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no app named \"Zephyr\"; known: "));
+    // The beginning of several names lists them.
     let out = run(&base, Some(&store), &["search", "--app", "Nimbus", "x"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("no app named \"Nimbus\"; known: "));
+    assert!(
+        text(&out.stderr).contains("--app \"Nimbus\" matches "),
+        "{}",
+        text(&out.stderr)
+    );
 }

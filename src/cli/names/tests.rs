@@ -58,8 +58,31 @@ fn a_name_in_any_case_a_slug_a_slugified_name_or_an_id_finds_one_entry() {
     }
     assert_eq!(id_of(find(&c, Kind::App, "th-android-2", None)), A2);
     assert_eq!(id_of(find(&c, Kind::Project, "LEDGERLY", None)), P2);
-    assert!(find(&c, Kind::App, "Trailhead", None).unwrap().is_none());
+    assert!(find(&c, Kind::App, "Nimbus", None).unwrap().is_none());
     assert!(is_id(A1) && !is_id("trailhead") && !is_id("aaaaaaaa"));
+}
+
+/// The rule: a value that is no id, name or slug names the one entry whose name or slug it
+/// begins; beginning several is the ambiguity error, listing them.
+#[test]
+fn the_beginning_of_one_name_finds_it_and_of_several_lists_them() {
+    let c = catalog();
+    assert_eq!(id_of(find(&c, Kind::App, "trailhead i", None)), A3);
+    assert_eq!(
+        id_of(find(&c, Kind::App, "th-a", None)),
+        A2,
+        "a slug's beginning"
+    );
+    assert_eq!(id_of(find(&c, Kind::App, "Trail", Some(P2))), A2);
+    assert_eq!(id_of(find(&c, Kind::Project, "ledg", None)), P2);
+    let shown = find(&c, Kind::App, "Trailhead", None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        shown.starts_with("--app \"Trailhead\" matches 3 apps; give a slug or an id:"),
+        "{shown}"
+    );
+    assert_eq!(shown.lines().count(), 4, "{shown}");
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! Turning qualifier values into the stored values they mean: app and project names or slugs
-//! into reference keys (an unknown name is an error that lists the known ones), and tag, status
+//! into reference keys (or the beginning of one name; an unknown name is an error that lists
+//! the known ones, one that begins several names lists those), and tag, status
 //! and metadata values into the exact spellings stored, compared case-insensitively in Rust
 //! ([`fold_case`], so "CAFÉ" finds "café") while the final SQL stays an index-friendly `IN (…)`.
 
@@ -7,7 +8,7 @@ use std::ops::Range;
 
 use rusqlite::{Connection, OptionalExtension};
 
-use crate::query::{QueryError, fold_case, known_list, names};
+use crate::query::{QueryError, begins, fold_case, known_list, names};
 use crate::text::Clean;
 
 /// Distinct values read one index seek at a time before giving up on listing them.
@@ -77,16 +78,54 @@ pub(super) fn refs(
                 .map(|(_, id, _)| id.as_str()),
         )
         .collect();
-    if ids.is_empty() {
-        let mut known: Vec<&str> = listed.iter().map(|(_, n, _)| n.as_str()).collect();
-        known.extend(stored.iter().map(|(_, _, n)| n.as_str()));
-        return Err(unknown(kind.word(), value, known, span));
-    }
+    let ids = if ids.is_empty() {
+        // No name, slug or id is the value: the one whose name it begins, when only one does.
+        let mut begun: Vec<(&str, &str)> = listed
+            .iter()
+            .filter(|(_, name, slug)| begins(value, name, slug.as_deref()))
+            .map(|(id, name, _)| (id.as_str(), name.as_str()))
+            .chain(
+                stored
+                    .iter()
+                    .filter(|(_, _, name)| begins(value, name, None))
+                    .map(|(_, id, name)| (id.as_str(), name.as_str())),
+            )
+            .collect();
+        begun.sort_unstable_by_key(|(id, _)| *id);
+        begun.dedup_by_key(|(id, _)| *id);
+        match begun.as_slice() {
+            [] => {
+                let mut known: Vec<&str> = listed.iter().map(|(_, n, _)| n.as_str()).collect();
+                known.extend(stored.iter().map(|(_, _, n)| n.as_str()));
+                return Err(unknown(kind.word(), value, known, span));
+            }
+            [(id, _)] => vec![*id],
+            several => {
+                let names = several.iter().map(|(_, name)| *name).collect();
+                return Err(ambiguous(kind.word(), value, names, span));
+            }
+        }
+    } else {
+        ids
+    };
     Ok(stored
         .iter()
         .filter(|(_, id, _)| ids.contains(&id.as_str()))
         .map(|(k, _, _)| *k)
         .collect())
+}
+
+/// "app "Tr" could be any of: …" with the names it begins, sanitized (server text).
+fn ambiguous(word: &str, value: &str, names: Vec<&str>, span: &Range<usize>) -> QueryError {
+    let list = known_list(names, "");
+    QueryError::new(
+        span.clone(),
+        format!(
+            "{word} \"{}\" begins more than one name: {} (type more of it)",
+            Clean::line(value),
+            list.as_str().trim_start_matches("known: ")
+        ),
+    )
 }
 
 /// "no app named X; known: …" with the first few known names, sanitized (they are server text).

@@ -80,12 +80,44 @@ fn unknown_app_or_project_is_an_error_at_its_value_naming_the_known_ones() {
         "{message}"
     );
     assert!(message.contains("\"Trailhead iOS\""), "{message}");
-    let (message, at) = compile_error(&fixture, "project:nimbus");
-    assert_eq!(at, "nimbus");
+    let (message, at) = compile_error(&fixture, "project:zephyr");
+    assert_eq!(at, "zephyr");
     assert!(message.contains("\"Nimbus Notes\""), "{message}");
     let empty = Store::open_memory().unwrap();
     let e = compile(empty.conn(), &parse("app:x").unwrap(), &cx()).unwrap_err();
     assert!(e.message.contains("no apps are stored yet"), "{e}");
+}
+
+/// The rule: a value that is no name, slug or id but begins exactly one app's (or project's)
+/// name means that one; beginning several is an error at the value that lists them.
+#[test]
+fn a_unique_beginning_of_a_name_names_it_and_an_ambiguous_one_lists_the_candidates() {
+    let fixture = Fixture::new(30);
+    let store = &fixture.store;
+    let whole = sql(store, "project:\"Nimbus Notes\"");
+    assert_eq!(sql(store, "project:nimbus"), whole);
+    assert_eq!(sql(store, "project:NIMB"), whole, "case-insensitive");
+    let apps: Vec<&str> = fixture.data.apps.iter().map(|a| a.name.as_str()).collect();
+    let web = apps
+        .iter()
+        .find(|n| n.starts_with("Nimbus Notes W"))
+        .unwrap();
+    assert_eq!(
+        sql(store, "app:\"nimbus notes w\""),
+        sql(store, &format!("app:\"{web}\""))
+    );
+    let (message, at) = compile_error(&fixture, "crash app:nimbus");
+    assert_eq!(at, "nimbus");
+    assert!(
+        message.contains("app \"nimbus\" begins more than one name:"),
+        "{message}"
+    );
+    let nimbus: Vec<&&str> = apps.iter().filter(|n| n.starts_with("Nimbus")).collect();
+    assert!(nimbus.len() > 1, "{apps:?}");
+    for name in nimbus.iter().take(8) {
+        assert!(message.contains(&format!("\"{name}\"")), "{message}");
+    }
+    assert!(!message.contains("Trailhead"), "{message}");
 }
 
 #[test]
