@@ -156,7 +156,12 @@ fn type_ahead_in_a_pane() {
 fn help_scrolled_with_descriptions_wrapped_under_their_column() {
     let mut h = started_harness(60, 20, 100, false);
     act(&mut h, Action::Help);
-    let (_, max) = view::help_scroll_range(60, 20, &Keymap::default());
+    let (_, max) = view::help_scroll_range(
+        60,
+        20,
+        &Keymap::default(),
+        feedback_inbox::tui::state::Mode::Normal,
+    );
     h.send(Msg::HelpScroll { lines: 4, max });
     let terminal = draw(&h.state);
     insta::assert_snapshot!(terminal.backend());

@@ -492,7 +492,8 @@ fn help_scrolled_on_a_small_terminal() {
         let msg = translate(&down, &state, &keymap).unwrap();
         update(&mut state, msg);
     }
-    let (_, max) = view::help_scroll_range(40, 12, &keymap);
+    let (_, max) =
+        view::help_scroll_range(40, 12, &keymap, feedback_inbox::tui::state::Mode::Normal);
     assert_eq!(state.help_scroll, 5.min(max));
     let terminal = draw(&state);
     insta::assert_snapshot!(terminal.backend());

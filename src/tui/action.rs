@@ -247,6 +247,12 @@ pub enum Msg {
     Interrupt,
     /// A bracketed paste: text for the `/` prompt, never keys.
     Paste(String),
+    /// A key whose action the screen on top does not take (`crate::tui::mode_keys`): said,
+    /// never passed to the screen under it.
+    NotHere {
+        key: String,
+        mode: super::state::Mode,
+    },
     /// Scroll the message log by `lines`, as `HelpScroll` scrolls the help.
     LogScroll {
         lines: i32,

@@ -318,6 +318,15 @@ impl Keymap {
     /// (keys, action name, description) for every action, in help order.
     #[must_use]
     pub fn help_rows(&self) -> Vec<(String, &'static str, &'static str)> {
+        self.action_rows()
+            .into_iter()
+            .map(|(_, keys, name, text)| (keys, name, text))
+            .collect()
+    }
+
+    /// [`Keymap::help_rows`] with each row's action.
+    #[must_use]
+    pub fn action_rows(&self) -> Vec<(Action, String, &'static str, &'static str)> {
         Action::ALL
             .iter()
             .map(|(action, name, text)| {
@@ -333,7 +342,7 @@ impl Keymap {
                             .join(" ")
                     })
                     .unwrap_or_default();
-                (keys, *name, *text)
+                (*action, keys, *name, *text)
             })
             .collect()
     }

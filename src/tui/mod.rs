@@ -9,6 +9,7 @@ pub mod effect;
 pub mod insight;
 pub mod keymap;
 pub mod layout;
+pub mod mode_keys;
 pub mod overlay;
 // Saved views and the command palette.
 pub mod palette;

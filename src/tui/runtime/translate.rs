@@ -4,7 +4,7 @@
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, MouseEventKind};
 
 use crate::tui::action::{Action, Msg};
-use crate::tui::keymap::{Keymap, is_interrupt};
+use crate::tui::keymap::{Chord, Keymap, is_interrupt};
 use crate::tui::state::{AppState, Mode, Pointer};
 use crate::tui::view;
 
@@ -57,11 +57,14 @@ fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Ms
     if is_interrupt(key) {
         return Some(Msg::Interrupt);
     }
-    match state.mode() {
+    let mode = state.mode();
+    match mode {
         Mode::Help => keymap
             .action(key)
-            .map(|action| help_key(state, keymap, action)),
-        Mode::Messages => keymap.action(key).map(|action| log_key(state, action)),
+            .map(|action| taken(mode, key, help_key(state, keymap, action))),
+        Mode::Messages => keymap
+            .action(key)
+            .map(|action| taken(mode, key, log_key(state, action))),
         Mode::ActingPicker => Some(Msg::PickerInput(*key)),
         Mode::GroupPicker => Some(Msg::InsightInput(*key)),
         Mode::NoteEditor | Mode::TriagePicker => Some(Msg::TriageInput(*key)),
@@ -73,8 +76,26 @@ fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Ms
             _ => Msg::FilterInput(*key),
         }),
         Mode::Normal | Mode::Grouped => crate::tui::reading::typeahead_key(key, state, keymap)
-            .or_else(|| keymap.action(key).map(Msg::Action)),
-        Mode::Fatal | Mode::TopIssues | Mode::Detail => keymap.action(key).map(Msg::Action),
+            .or_else(|| {
+                keymap
+                    .action(key)
+                    .map(|action| taken(mode, key, Msg::Action(action)))
+            }),
+        Mode::Fatal | Mode::TopIssues | Mode::Detail => keymap
+            .action(key)
+            .map(|action| taken(mode, key, Msg::Action(action))),
+    }
+}
+
+/// `msg` when `mode` takes its action (`crate::tui::mode_keys`); otherwise the answer that the
+/// key does nothing there.
+fn taken(mode: Mode, key: &KeyEvent, msg: Msg) -> Msg {
+    match msg {
+        Msg::Action(action) if !mode.takes_action(action) => Msg::NotHere {
+            key: Chord::from_event(key).map_or_else(String::new, |c| c.label()),
+            mode,
+        },
+        other => other,
     }
 }
 
@@ -84,7 +105,8 @@ fn help_key(state: &AppState, keymap: &Keymap, action: Action) -> Msg {
         Action::MoveDown => help_scroll(state, keymap, 1),
         Action::MoveUp => help_scroll(state, keymap, -1),
         Action::PageDown | Action::PageUp => {
-            let (page, _) = view::help_scroll_range(state.width, state.height, keymap);
+            let (page, _) =
+                view::help_scroll_range(state.width, state.height, keymap, state.mode_below_help());
             let page = i32::from(page.max(1));
             let lines = if action == Action::PageUp {
                 -page
@@ -117,6 +139,7 @@ fn log_key(state: &AppState, action: Action) -> Msg {
 
 /// Scrolls the help by `lines`, within what its layout at the current size allows.
 fn help_scroll(state: &AppState, keymap: &Keymap, lines: i32) -> Msg {
-    let (_, max) = view::help_scroll_range(state.width, state.height, keymap);
+    let (_, max) =
+        view::help_scroll_range(state.width, state.height, keymap, state.mode_below_help());
     Msg::HelpScroll { lines, max }
 }

@@ -96,6 +96,17 @@ impl AppState {
             Mode::Fatal
         } else if self.help {
             Mode::Help
+        } else {
+            self.mode_below_help()
+        }
+    }
+
+    /// The screen the help is over (the screen on top when no help is open): its keys are
+    /// the help's first.
+    #[must_use]
+    pub fn mode_below_help(&self) -> Mode {
+        if self.fatal.is_some() {
+            Mode::Fatal
         } else if self.log_open.is_some() {
             Mode::Messages
         } else if self.acting.picker.is_some() {

@@ -77,11 +77,16 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::PageUp => detail.scroll = detail.scroll.saturating_sub(page),
         Action::Top => detail.scroll = 0,
         Action::Bottom => detail.scroll = u16::MAX,
-        Action::Back | Action::Quit | Action::Open => state.detail = None,
+        // Enter opens and chooses, and never closes.
+        Action::Back | Action::Quit => state.detail = None,
         Action::Help => state.help = true,
         Action::Reload => {
             let id = detail.id.clone();
-            return fetch(state, id).into_iter().collect();
+            let fetching = fetch(state, id);
+            if fetching.is_none() {
+                info(state, "Already fetching the item's detail…");
+            }
+            return fetching.into_iter().collect();
         }
         Action::ToggleMouse => return super::global(state, action).unwrap_or_default(),
         Action::CopyLink | Action::CopyMessage | Action::CopyId | Action::OpenLink => {

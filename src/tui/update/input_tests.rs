@@ -195,7 +195,12 @@ fn a_paste_outside_the_prompt_is_ignored_with_a_note() {
 fn small_help() -> (AppState, u16) {
     let mut state = started(40, 12, 100, false);
     send(&mut state, &key('?'));
-    let (_, max) = crate::tui::view::help_scroll_range(40, 12, &Keymap::default());
+    let (_, max) = crate::tui::view::help_scroll_range(
+        40,
+        12,
+        &Keymap::default(),
+        crate::tui::state::Mode::Normal,
+    );
     assert!(max > 5, "the help is taller than a small screen ({max})");
     (state, max)
 }
@@ -218,7 +223,12 @@ fn the_help_scrolls_with_keys_and_the_wheel_within_its_length() {
     assert_eq!(state.help_scroll, 0);
     let page = Event::Key(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE));
     send(&mut state, &page);
-    let (rows, _) = crate::tui::view::help_scroll_range(40, 12, &Keymap::default());
+    let (rows, _) = crate::tui::view::help_scroll_range(
+        40,
+        12,
+        &Keymap::default(),
+        crate::tui::state::Mode::Normal,
+    );
     assert_eq!(state.help_scroll, rows.min(max), "one screen of help");
     for _ in 0..rows {
         send(&mut state, &wheel(MouseEventKind::ScrollUp));

@@ -148,6 +148,10 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         | Msg::ClickPane { .. }) => feature_msg(state, msg),
         Msg::HelpScroll { lines, max } => input::help_scroll(state, lines, max),
         Msg::LogScroll { lines, max } => input::log_scroll(state, lines, max),
+        Msg::NotHere { key, mode } => {
+            info(state, format!("{key} does nothing in {}", mode.name()));
+            Vec::new()
+        }
         Msg::FilterInput(key) => input::filter_input(state, key),
         Msg::ClickRow(row) => input::click(state, row),
         Msg::Scroll(lines) => input::scroll(state, lines),

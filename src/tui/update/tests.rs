@@ -18,6 +18,7 @@ mod acting_fetch;
 mod acting_views;
 mod detail;
 mod messages;
+mod mode_keys;
 mod modes;
 mod order;
 mod paste;

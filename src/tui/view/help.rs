@@ -1,4 +1,6 @@
-//! The help overlay, generated from the key map so it cannot drift from the bindings. It is as
+//! The help overlay, generated from the key map so it cannot drift from the bindings: the keys
+//! of the screen under it first, titled with it, then the other screens' keys, then the search
+//! language (`crate::tui::mode_keys` says which screen takes which key). It is as
 //! wide as its longest row when the screen allows, wraps rather than cuts when it does not, and
 //! scrolls when it is taller than the screen. [`scroll_range`] gives the same layout's numbers
 //! to the key translation, so a scroll is clamped before it reaches `update`.
@@ -11,6 +13,8 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use super::theme::Theme;
 use crate::tui::action::Action;
 use crate::tui::keymap::Keymap;
+use crate::tui::mode_keys::Takes;
+use crate::tui::state::Mode;
 use crate::width::{fit, width};
 
 const FOOTER: &str =
@@ -101,44 +105,88 @@ struct Placement {
     max_scroll: u16,
 }
 
-fn place(area: Rect, keymap: &Keymap, theme: Theme) -> Placement {
-    let rows = keymap.help_rows();
-    let column = |cells: fn(&(String, &str, &str)) -> usize| rows.iter().map(cells).max();
+/// The help's rows: the keys of `mode` (in its table's order), then the other screens' keys;
+/// each row is (keys, action name, description).
+type Row = (String, &'static str, &'static str);
+
+fn sections(keymap: &Keymap, mode: Mode) -> (Vec<Row>, Vec<Row>) {
+    let rows = keymap.action_rows();
+    let row = |(_, keys, name, text): &(Action, String, &'static str, &'static str)| {
+        (keys.clone(), *name, *text)
+    };
+    match mode.takes() {
+        Takes::Only(actions) => {
+            let here = actions
+                .iter()
+                .filter_map(|a| rows.iter().find(|r| r.0 == *a).map(row))
+                .collect();
+            let elsewhere = rows
+                .iter()
+                .filter(|r| !actions.contains(&r.0))
+                .map(row)
+                .collect();
+            (here, elsewhere)
+        }
+        Takes::All | Takes::Typing => (rows.iter().map(row).collect(), Vec::new()),
+    }
+}
+
+fn place(area: Rect, keymap: &Keymap, mode: Mode, theme: Theme) -> Placement {
+    let (here, elsewhere) = sections(keymap, mode);
+    let all = || here.iter().chain(&elsewhere);
+    let column = |cells: fn(&Row) -> usize| all().map(cells).max();
     let key_cells = column(|(k, _, _)| width(k)).unwrap_or(0);
     let text_cells = column(|(_, _, t)| width(t)).unwrap_or(0);
     let name_cells = column(|(_, n, _)| width(n)).unwrap_or(0);
     let natural = (key_cells + 2 + text_cells + 1 + name_cells).max(width(FOOTER)) + 2;
-    let mut lines: Vec<Line<'static>> = if natural <= usize::from(area.width) {
-        rows.iter()
-            .map(|(keys, name, text)| {
-                Line::from(vec![
-                    Span::styled(fit(keys, key_cells + 2), theme.active()),
-                    Span::raw(fit(text, text_cells)),
-                    Span::styled(format!(" {name}"), theme.dim()),
-                ])
-            })
-            .collect()
-    } else if usize::from(area.width) >= key_cells + 2 + 2 + HANGING_MIN {
-        // Too narrow for three columns: each description wraps under its own column, the
-        // action's name after it.
-        let room = usize::from(area.width) - 2 - (key_cells + 2);
-        rows.iter()
-            .flat_map(|(keys, name, text)| hanging_row(keys, name, text, (key_cells, room), theme))
-            .collect()
-    } else {
-        // Too narrow for three columns: keys and action name, then the description below.
-        rows.iter()
-            .flat_map(|(keys, name, text)| {
-                [
+    let rows_lines = |rows: &[Row]| -> Vec<Line<'static>> {
+        if natural <= usize::from(area.width) {
+            rows.iter()
+                .map(|(keys, name, text)| {
                     Line::from(vec![
-                        Span::styled(keys.clone(), theme.active()),
-                        Span::styled(format!("  {name}"), theme.dim()),
-                    ]),
-                    Line::raw(format!("  {text}")),
-                ]
-            })
-            .collect()
+                        Span::styled(fit(keys, key_cells + 2), theme.active()),
+                        Span::raw(fit(text, text_cells)),
+                        Span::styled(format!(" {name}"), theme.dim()),
+                    ])
+                })
+                .collect()
+        } else if usize::from(area.width) >= key_cells + 2 + 2 + HANGING_MIN {
+            // Too narrow for three columns: each description wraps under its own column, the
+            // action's name after it.
+            let room = usize::from(area.width) - 2 - (key_cells + 2);
+            rows.iter()
+                .flat_map(|(keys, name, text)| {
+                    hanging_row(keys, name, text, (key_cells, room), theme)
+                })
+                .collect()
+        } else {
+            // Too narrow for three columns: keys and action name, then the description below.
+            rows.iter()
+                .flat_map(|(keys, name, text)| {
+                    [
+                        Line::from(vec![
+                            Span::styled(keys.clone(), theme.active()),
+                            Span::styled(format!("  {name}"), theme.dim()),
+                        ]),
+                        Line::raw(format!("  {text}")),
+                    ]
+                })
+                .collect()
+        }
     };
+    let mut lines = vec![Line::styled(
+        format!("Keys in {}", mode.name()),
+        theme.header(),
+    )];
+    lines.extend(rows_lines(&here));
+    if !elsewhere.is_empty() {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(
+            format!("Not in {}: other screens' keys", mode.name()),
+            theme.header(),
+        ));
+        lines.extend(rows_lines(&elsewhere));
+    }
     let natural = natural.max(search_cells() + 2);
     let popup_width = u16::try_from(natural).unwrap_or(u16::MAX).min(area.width);
     let inner_width = popup_width.saturating_sub(2);
@@ -168,8 +216,13 @@ fn place(area: Rect, keymap: &Keymap, theme: Theme) -> Placement {
 
 /// (rows of help text on screen, largest scroll) for a `width`×`height` screen.
 #[must_use]
-pub fn scroll_range(width: u16, height: u16, keymap: &Keymap) -> (u16, u16) {
-    let placement = place(Rect::new(0, 0, width, height), keymap, Theme::new(false));
+pub fn scroll_range(width: u16, height: u16, keymap: &Keymap, mode: Mode) -> (u16, u16) {
+    let placement = place(
+        Rect::new(0, 0, width, height),
+        keymap,
+        mode,
+        Theme::new(false),
+    );
     (placement.visible, placement.max_scroll)
 }
 
@@ -191,13 +244,20 @@ fn title(keymap: &Keymap, scroll: u16, max_scroll: u16) -> String {
     }
 }
 
-pub fn render(frame: &mut Frame, area: Rect, keymap: &Keymap, theme: Theme, scroll: u16) {
+pub fn render(
+    frame: &mut Frame,
+    area: Rect,
+    keymap: &Keymap,
+    mode: Mode,
+    theme: Theme,
+    scroll: u16,
+) {
     let Placement {
         lines,
         popup,
         max_scroll,
         ..
-    } = place(area, keymap, theme);
+    } = place(area, keymap, mode, theme);
     let scroll = scroll.min(max_scroll);
     let title = title(keymap, scroll, max_scroll);
     frame.render_widget(Clear, popup);

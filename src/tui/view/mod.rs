@@ -102,7 +102,8 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     }
     log::render(frame, area, state, keymap, theme);
     if state.help {
-        help::render(frame, area, keymap, theme, state.help_scroll);
+        let mode = state.mode_below_help();
+        help::render(frame, area, keymap, mode, theme, state.help_scroll);
     }
 }
 

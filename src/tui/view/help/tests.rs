@@ -8,10 +8,19 @@ use super::*;
 fn title_row(keymap: &Keymap, width: u16, height: u16, scroll: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal
-        .draw(|frame| render(frame, frame.area(), keymap, Theme::new(false), scroll))
+        .draw(|frame| {
+            render(
+                frame,
+                frame.area(),
+                keymap,
+                crate::tui::state::Mode::Normal,
+                Theme::new(false),
+                scroll,
+            );
+        })
         .unwrap();
     let buffer = terminal.backend().buffer();
-    let (_, max) = scroll_range(width, height, keymap);
+    let (_, max) = scroll_range(width, height, keymap, crate::tui::state::Mode::Normal);
     let top = if max == 0 {
         // The overlay is centred: its title is on the first row that has a corner.
         (0..height)

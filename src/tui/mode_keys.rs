@@ -1,0 +1,203 @@
+//! Which actions each screen takes: one table, read by the key translation (a key whose action
+//! the screen on top does not take is answered "`d` does nothing in the help", never passed on
+//! to the screen under it nor swallowed) and by the help (the keys of the screen you are on
+//! first). A screen that takes every key as typing or choosing (the prompt, the palette, the
+//! pickers, the note editor) has its own keys, not actions.
+
+use super::action::Action;
+use super::state::Mode;
+
+/// What a mode takes of the key map's actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Takes {
+    /// Every action.
+    All,
+    /// These, in the order its help lists them.
+    Only(&'static [Action]),
+    /// No action: every key is typing or choosing.
+    Typing,
+}
+
+const HELP: &[Action] = &[
+    Action::MoveDown,
+    Action::MoveUp,
+    Action::PageDown,
+    Action::PageUp,
+    Action::Top,
+    Action::Bottom,
+    Action::Help,
+    Action::Back,
+    Action::Quit,
+];
+
+const MESSAGES: &[Action] = &[
+    Action::MoveDown,
+    Action::MoveUp,
+    Action::PageDown,
+    Action::PageUp,
+    Action::Top,
+    Action::Bottom,
+    Action::CopyMessage,
+    Action::CopyLink,
+    Action::CopyId,
+    Action::CopyJson,
+    Action::CopyMarkdown,
+    Action::Back,
+    Action::Quit,
+    Action::Messages,
+    Action::Help,
+];
+
+const FATAL: &[Action] = &[Action::Reload, Action::Back, Action::Quit];
+
+const TOP_ISSUES: &[Action] = &[
+    Action::MoveDown,
+    Action::MoveUp,
+    Action::PageDown,
+    Action::PageUp,
+    Action::Top,
+    Action::Bottom,
+    Action::NextItem,
+    Action::PrevItem,
+    Action::Open,
+    Action::Back,
+    Action::Quit,
+    Action::TopIssues,
+    Action::Help,
+    Action::Messages,
+];
+
+/// The detail: it scrolls, acts on its item, moves to the next and previous item, and goes
+/// back; Enter does not close it.
+const DETAIL: &[Action] = &[
+    Action::MoveDown,
+    Action::MoveUp,
+    Action::PageDown,
+    Action::PageUp,
+    Action::Top,
+    Action::Bottom,
+    Action::NextItem,
+    Action::PrevItem,
+    Action::Back,
+    Action::Quit,
+    Action::Reload,
+    Action::CopyLink,
+    Action::CopyMessage,
+    Action::CopyId,
+    Action::OpenLink,
+    Action::CopyMarkdown,
+    Action::CopyJson,
+    Action::Pipe,
+    Action::ToggleSeen,
+    Action::ToggleStar,
+    Action::ToggleDone,
+    Action::Snooze,
+    Action::EditNote,
+    Action::UndoTriage,
+    Action::Similar,
+    Action::Claim,
+    Action::Assign,
+    Action::EditLabels,
+    Action::TogglePrivacy,
+    Action::TogglePreview,
+    Action::ToggleSidebar,
+    Action::Enrich,
+    Action::TopIssues,
+    Action::ToggleMouse,
+    Action::Palette,
+    Action::Help,
+    Action::Messages,
+];
+
+/// The grouped view: its groups move and open; the view, the status and the search change
+/// under it; an item's keys need an item, which the groups are not.
+const GROUPED: &[Action] = &[
+    Action::MoveDown,
+    Action::MoveUp,
+    Action::PageDown,
+    Action::PageUp,
+    Action::Top,
+    Action::Bottom,
+    Action::NextItem,
+    Action::PrevItem,
+    Action::Open,
+    Action::Back,
+    Action::Quit,
+    Action::GroupBy,
+    Action::Trends,
+    Action::Enrich,
+    Action::Filter,
+    Action::ToggleStatus,
+    Action::Reload,
+    Action::View(1),
+    Action::View(2),
+    Action::View(3),
+    Action::View(4),
+    Action::View(5),
+    Action::View(6),
+    Action::View(7),
+    Action::View(8),
+    Action::View(9),
+    Action::NextView,
+    Action::ClearAll,
+    Action::FocusNext,
+    Action::FocusPrev,
+    Action::ToggleSidebar,
+    Action::TogglePrivacy,
+    Action::ToggleMouse,
+    Action::Palette,
+    Action::Help,
+    Action::Messages,
+];
+
+impl Mode {
+    /// The actions this mode takes.
+    #[must_use]
+    pub fn takes(self) -> Takes {
+        match self {
+            Mode::Normal => Takes::All,
+            Mode::Detail => Takes::Only(DETAIL),
+            Mode::Grouped => Takes::Only(GROUPED),
+            Mode::TopIssues => Takes::Only(TOP_ISSUES),
+            Mode::Help => Takes::Only(HELP),
+            Mode::Messages => Takes::Only(MESSAGES),
+            Mode::Fatal => Takes::Only(FATAL),
+            Mode::ActingPicker
+            | Mode::GroupPicker
+            | Mode::NoteEditor
+            | Mode::TriagePicker
+            | Mode::TeamPrompt
+            | Mode::Palette
+            | Mode::FilterPrompt => Takes::Typing,
+        }
+    }
+
+    /// True when this mode takes `action` (a typing mode takes none).
+    #[must_use]
+    pub fn takes_action(self, action: Action) -> bool {
+        match self.takes() {
+            Takes::All => true,
+            Takes::Only(actions) => actions.contains(&action),
+            Takes::Typing => false,
+        }
+    }
+
+    /// The screen as a sentence names it: "does nothing in the help".
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Fatal => "the error screen",
+            Mode::Help => "the help",
+            Mode::Messages => "the message log",
+            Mode::ActingPicker | Mode::GroupPicker | Mode::TriagePicker => "the picker",
+            Mode::NoteEditor => "the note editor",
+            Mode::TeamPrompt => "the team's prompt",
+            Mode::Palette => "the palette",
+            Mode::FilterPrompt => "the search prompt",
+            Mode::TopIssues => "Top issues",
+            Mode::Detail => "the detail",
+            Mode::Grouped => "the grouped view",
+            Mode::Normal => "the list",
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! Snapshots of the help over each screen: the keys of the screen under it come first, titled
+//! with it, then the other screens' keys (the list's help, which takes every key, is in
+//! `tui_snapshots`). Fixed data, a fixed clock, UTC.
+#![allow(clippy::unwrap_used)]
+
+use feedback_inbox::tui::action::{Action, Msg};
+use feedback_inbox::tui::keymap::Keymap;
+use feedback_inbox::tui::state::{AppState, Mode};
+use feedback_inbox::tui::testkit::{Harness, started_harness};
+use feedback_inbox::tui::view;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+fn draw(state: &AppState) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
+    terminal
+        .draw(|frame| view::render(frame, state, &Keymap::default()))
+        .unwrap();
+    terminal.backend().to_string()
+}
+
+fn act(h: &mut Harness, action: Action) {
+    h.send(Msg::Action(action));
+}
+
+/// The help over `mode`, reached as a user would.
+fn help_over(mode: Mode) -> Harness {
+    let mut h = started_harness(100, 30, 40, true);
+    match mode {
+        Mode::Detail => act(&mut h, Action::Open),
+        Mode::Grouped => {
+            act(&mut h, Action::GroupBy);
+            for code in [
+                KeyCode::Char('t'),
+                KeyCode::Char('a'),
+                KeyCode::Char('g'),
+                KeyCode::Enter,
+            ] {
+                h.send(Msg::InsightInput(KeyEvent::new(code, KeyModifiers::NONE)));
+            }
+        }
+        Mode::Messages => act(&mut h, Action::Messages),
+        _ => {}
+    }
+    assert_eq!(h.state.mode(), mode);
+    act(&mut h, Action::Help);
+    assert_eq!(h.state.mode(), Mode::Help);
+    assert_eq!(h.state.mode_below_help(), mode);
+    h.state.note = None;
+    h
+}
+
+#[test]
+fn the_help_over_the_detail_starts_with_the_details_keys() {
+    let screen = draw(&help_over(Mode::Detail).state);
+    insta::assert_snapshot!(screen);
+    assert!(screen.contains("Keys in the detail"), "{screen}");
+}
+
+#[test]
+fn the_help_over_the_grouped_view_starts_with_its_keys() {
+    let screen = draw(&help_over(Mode::Grouped).state);
+    insta::assert_snapshot!(screen);
+    assert!(screen.contains("Keys in the grouped view"), "{screen}");
+}
+
+#[test]
+fn the_help_over_the_message_log_starts_with_its_keys() {
+    let h = help_over(Mode::Messages);
+    let screen = draw(&h.state);
+    insta::assert_snapshot!(screen);
+    assert!(screen.contains("Keys in the message log"), "{screen}");
+    // Scrolled to its end, the other screens' keys follow.
+    let (_, max) = view::help_scroll_range(100, 30, &Keymap::default(), Mode::Messages);
+    let mut h = h;
+    h.send(Msg::HelpScroll {
+        lines: i32::MAX,
+        max,
+    });
+    let end = draw(&h.state);
+    assert!(!end.contains("Keys in the message log"), "{end}");
+}
