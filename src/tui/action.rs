@@ -78,6 +78,8 @@ pub enum Action {
     EditLabels,
     /// Open the message log.
     Messages,
+    /// Mark every item of the view seen.
+    MarkAllSeen,
 }
 
 impl Action {
@@ -356,6 +358,11 @@ pub enum Msg {
     /// A key for the open `:` palette.
     PaletteInput(ratatui::crossterm::event::KeyEvent),
     // Acting on items.
+    /// The view's items' ids, in its order (answer to `Effect::ViewIds`).
+    ViewIds {
+        request_id: u64,
+        result: Result<Vec<String>, String>,
+    },
     /// The marked items' ids read from the store (answer to `Effect::ResolveMarks`).
     MarksResolved {
         request_id: u64,

@@ -98,6 +98,12 @@ pub enum Effect {
         request_id: u64,
         keys: Vec<i64>,
     },
+    /// Read the ids of the items with these keys, in their order (a whole view, to mark it
+    /// seen); answered by `Msg::ViewIds`.
+    ViewIds {
+        request_id: u64,
+        keys: std::sync::Arc<[i64]>,
+    },
     /// Read these items' stored details; answered by `Msg::Gathered`.
     Gather {
         request_id: u64,

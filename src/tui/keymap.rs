@@ -200,6 +200,7 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::Assign, &["A"]),
     (Action::EditLabels, &["L"]),
     (Action::Messages, &["M"]),
+    (Action::MarkAllSeen, &["ctrl-a"]),
 ];
 
 /// The key table.

@@ -19,6 +19,15 @@ pub use crate::config::triage::SEEN_DELAY_MS;
 /// Undo steps kept.
 pub const UNDO_DEPTH: usize = 20;
 
+/// Where "mark all in this view seen" is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AllSeen {
+    /// A view of this many items asked to be confirmed: the same key again goes on.
+    Confirming { items: usize },
+    /// The view's ids are being read (`Effect::ViewIds`).
+    Reading { request_id: u64 },
+}
+
 /// The triage part of `AppState`.
 #[derive(Debug, Clone)]
 #[expect(
@@ -48,6 +57,8 @@ pub struct TriageState {
     pub editing_outside: bool,
     pub picker: Option<SnoozePicker>,
     pub note: Option<NoteEditor>,
+    /// "Mark all seen" on its way: asked to confirm, or reading the view's ids.
+    pub all_seen: Option<AllSeen>,
     /// Notes typed and left with Esc unsaved, by the items they were for: `N` there again
     /// brings the text back (saving or emptying it drops the draft).
     pub drafts: HashMap<Vec<String>, String>,
@@ -74,6 +85,7 @@ impl Default for TriageState {
             seen_timer: None,
             editing_outside: false,
             picker: None,
+            all_seen: None,
             note: None,
             drafts: HashMap::new(),
             memory_only: false,
@@ -131,6 +143,8 @@ pub enum Cause {
     Shown,
     /// `U`.
     Undo,
+    /// Every item of the view at once ("mark all seen"): undoable; the selection stays.
+    All,
 }
 
 /// A committed triage write: every item's state after it, and how to undo it.

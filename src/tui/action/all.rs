@@ -158,5 +158,10 @@ impl Action {
             "messages",
             "the message log: every message, whole, with its time",
         ),
+        (
+            Action::MarkAllSeen,
+            "mark_all_seen",
+            "mark every item of this view seen (asks above 100; U undoes)",
+        ),
     ];
 }

@@ -38,6 +38,16 @@ pub fn task(store: &Shared, effect: &Effect) -> Option<Task> {
                     .map_err(|e| e.to_string()),
             })
         }
+        Effect::ViewIds { request_id, keys } => {
+            let (request_id, keys) = (*request_id, keys.clone());
+            Box::new(move || Msg::ViewIds {
+                request_id,
+                result: store
+                    .read(|s| s.items(&keys))
+                    .map(|items| items.into_iter().map(|i| i.feedback.id.0).collect())
+                    .map_err(|e| e.to_string()),
+            })
+        }
         Effect::Gather { request_id, ids } => {
             let (request_id, ids) = (*request_id, ids.clone());
             Box::new(move || Msg::Gathered {

@@ -42,6 +42,7 @@ pub fn lane(effect: &Effect) -> Lane {
         Effect::LoadRows { .. }
         | Effect::LoadDetail { .. }
         | Effect::ResolveMarks { .. }
+        | Effect::ViewIds { .. }
         | Effect::Gather { .. }
         | Effect::FindSimilar { .. }
         | Effect::TeamHistory { .. } => Lane::Read { first: false },
@@ -84,7 +85,9 @@ pub fn store_task(
         | Effect::LoadRows { .. }
         | Effect::LoadPanes { .. }
         | Effect::LoadDetail { .. } => super::reads::task(store, effect, tz, freshness),
-        Effect::ResolveMarks { .. } | Effect::Gather { .. } => super::acting::task(store, &effect),
+        Effect::ResolveMarks { .. } | Effect::ViewIds { .. } | Effect::Gather { .. } => {
+            super::acting::task(store, &effect)
+        }
         Effect::FindSimilar { .. } => super::similar::task(store, &effect),
         Effect::CountViews { .. } | Effect::WriteView { .. } => {
             super::views::task(store, &effect, tz)

@@ -4,6 +4,7 @@
 
 // Acting on items.
 mod acting;
+mod all_seen;
 mod marks;
 
 mod detail;
@@ -148,6 +149,7 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         | Msg::ClickPane { .. }) => feature_msg(state, msg),
         Msg::HelpScroll { lines, max } => input::help_scroll(state, lines, max),
         Msg::LogScroll { lines, max } => input::log_scroll(state, lines, max),
+        Msg::ViewIds { request_id, result } => all_seen::ids_read(state, request_id, result),
         Msg::NotHere { key, mode } => {
             info(state, format!("{key} does nothing in {}", mode.name()));
             Vec::new()
@@ -340,9 +342,11 @@ fn log_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     }
 }
 
-/// The features' keys on the list and the detail, in the order they are asked: the reading
-/// keys first (they end a pane's type-ahead before any action).
-const LIST_KEYS: [Keys; 8] = [
+/// The features' keys on the list and the detail, in the order they are asked: "mark all
+/// seen" first (every other key drops its question, and goes on), then the reading keys (they
+/// end a pane's type-ahead before any action).
+const LIST_KEYS: [Keys; 9] = [
+    all_seen::on_action,
     reading::on_action,
     top_issues::on_action,
     insight::on_action,
@@ -354,7 +358,8 @@ const LIST_KEYS: [Keys; 8] = [
 ];
 
 /// The same on the grouped view, its own keys first.
-const GROUPED_KEYS: [Keys; 8] = [
+const GROUPED_KEYS: [Keys; 9] = [
+    all_seen::on_action,
     insight::on_action,
     reading::on_action,
     top_issues::on_action,

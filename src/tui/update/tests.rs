@@ -12,6 +12,7 @@ use crate::tui::state::Focus;
 use crate::tui::testkit::{Harness, budget, fill, item, now, started_harness};
 
 mod acting;
+mod all_seen;
 // Fetching many details, a few at a time.
 mod acting_copies;
 mod acting_fetch;

@@ -150,14 +150,16 @@ pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>
     }
     let mut effects = Vec::new();
     match done.cause {
-        Cause::Key => {
+        Cause::Key | Cause::All => {
             let triage = &mut state.triage;
             triage.undo.push(done.undo.clone());
             if triage.undo.len() > UNDO_DEPTH {
                 triage.undo.remove(0);
             }
             note(state, &done);
-            effects.extend(advance(state, &done));
+            if done.cause == Cause::Key {
+                effects.extend(advance(state, &done));
+            }
         }
         Cause::Undo => info(state, "Undone"),
         Cause::Shown => {}
