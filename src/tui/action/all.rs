@@ -156,12 +156,12 @@ impl Action {
         (
             Action::Messages,
             "messages",
-            "the message log: every message, whole, with its time",
+            "the message log: every message, whole",
         ),
         (
             Action::MarkAllSeen,
             "mark_all_seen",
-            "mark every item of this view seen (asks above 100; U undoes)",
+            "mark all in this view seen (U undoes)",
         ),
     ];
 }
