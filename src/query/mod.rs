@@ -9,6 +9,7 @@
 mod ast;
 mod basis;
 mod categories;
+pub mod complete;
 mod fold;
 mod highlight;
 mod lex;

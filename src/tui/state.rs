@@ -222,6 +222,20 @@ pub struct TextFilter {
     /// The item selected when the prompt took the keyboard: it stays selected through every
     /// edit while it matches (a half-typed word matching nothing does not lose it).
     pub origin: Option<i64>,
+    /// The completions `Tab` is going through, while the prompt shows one of them.
+    pub completing: Option<Completing>,
+}
+
+/// `Tab`'s completions of one word: the one shown is `candidates[at]`, and the prompt's text
+/// is `shown` while it is there (any edit ends the cycle).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Completing {
+    pub start: usize,
+    pub candidates: Vec<String>,
+    pub at: usize,
+    /// The text after the word (it stays as it was).
+    pub rest: String,
+    pub shown: String,
 }
 
 /// The detail view of one item.

@@ -6,6 +6,7 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 
+use super::info;
 use super::list::{self, Requery};
 use crate::query::{self, SearchText};
 use crate::tui::action::Action;
@@ -42,6 +43,7 @@ fn new_filter(text: &str) -> TextFilter {
         error_of: String::new(),
         highlights: query::Highlights::default(),
         origin: None,
+        completing: None,
     }
 }
 
@@ -102,6 +104,10 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
     let Some(filter) = &mut state.text_filter else {
         return Vec::new();
     };
+    if matches!(key.code, KeyCode::Tab | KeyCode::BackTab) {
+        return complete(state, key.code == KeyCode::BackTab);
+    }
+    filter.completing = None;
     if key.code == KeyCode::Char('u') && key.modifiers.contains(KeyModifiers::CONTROL) {
         // Ctrl-U clears the line, as in a shell (the text area would take it for undo).
         let mut cleared = new_filter("");
@@ -111,6 +117,82 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
         filter.input.input(key);
     }
     edited(state)
+}
+
+/// `Tab` (`back`: Shift-Tab): completes the word before the cursor (`query::complete`), with the
+/// stored apps, projects and tags the panes hold as values; again, the next completion (the
+/// previous one), round. Never a tab character.
+fn complete(state: &mut AppState, back: bool) -> Vec<Effect> {
+    let Some(filter) = &state.text_filter else {
+        return Vec::new();
+    };
+    let text = filter.text();
+    let cycling = filter
+        .completing
+        .clone()
+        .filter(|c| c.shown == text && !c.candidates.is_empty());
+    let (start, candidates, at, rest) = match cycling {
+        Some(c) => {
+            let n = c.candidates.len();
+            let at = if back {
+                (c.at + n - 1) % n
+            } else {
+                (c.at + 1) % n
+            };
+            (c.start, c.candidates, at, c.rest)
+        }
+        None => {
+            let column = filter.input.cursor().1;
+            let cut = text
+                .char_indices()
+                .nth(column)
+                .map_or(text.len(), |(at, _)| at);
+            let (before, rest) = text.split_at(cut);
+            let names = |pane: &crate::tui::state::Pane| -> Vec<String> {
+                pane.entries.iter().map(|e| e.label.to_string()).collect()
+            };
+            let values = |name: &str| match name {
+                "app" => names(&state.apps),
+                "project" => names(&state.projects),
+                "tag" => names(&state.tags),
+                _ => Vec::new(),
+            };
+            let Some(found) = query::complete::complete(before, values) else {
+                info(state, "Nothing completes this word");
+                return Vec::new();
+            };
+            let at = if back { found.candidates.len() - 1 } else { 0 };
+            (found.start, found.candidates, at, rest.to_owned())
+        }
+    };
+    let Some(filter) = &mut state.text_filter else {
+        return Vec::new();
+    };
+    let head = &text[..start.min(text.len())];
+    let chosen = &candidates[at];
+    let shown = format!("{head}{chosen}{rest}");
+    let cursor = head.chars().count() + chosen.chars().count();
+    set_text(filter, &shown, cursor);
+    filter.completing = Some(crate::tui::state::Completing {
+        start,
+        candidates,
+        at,
+        rest,
+        shown,
+    });
+    edited(state)
+}
+
+/// Puts `text` in the prompt, the cursor after its first `cursor` characters.
+fn set_text(filter: &mut TextFilter, text: &str, cursor: usize) {
+    let placeholder = filter.input.placeholder_text().to_owned();
+    let mut input = TextArea::from([text]);
+    input.set_placeholder_text(placeholder);
+    input.move_cursor(ratatui_textarea::CursorMove::Jump(
+        0,
+        u16::try_from(cursor).unwrap_or(u16::MAX),
+    ));
+    filter.input = input;
 }
 
 /// The prompt's text changed (typed or pasted): parsed at once; a query that parses is run.

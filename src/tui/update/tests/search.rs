@@ -226,3 +226,45 @@ fn esc_forgets_a_remembered_search_that_no_longer_compiles() {
     assert_eq!(saved, [""], "the next start does not restore it");
     assert_eq!(h.state.visible_len(), 40);
 }
+
+fn tab(h: &mut Harness, back: bool) {
+    let code = if back { KeyCode::BackTab } else { KeyCode::Tab };
+    h.send(Msg::FilterInput(KeyEvent::new(code, KeyModifiers::NONE)));
+}
+
+fn prompt(h: &Harness) -> String {
+    h.state
+        .text_filter
+        .as_ref()
+        .map(crate::tui::state::TextFilter::text)
+        .unwrap_or_default()
+}
+
+#[test]
+fn tab_completes_a_qualifier_then_its_stored_values_and_cycles() {
+    let mut h = started_harness(120, 35, 100, true);
+    act(&mut h, Action::Filter);
+    type_text(&mut h, "sync ta");
+    tab(&mut h, false);
+    assert_eq!(prompt(&h), "sync tag:", "the qualifier's name");
+    // Its values, from the tags the pane holds: those that begin with what was typed first.
+    type_text(&mut h, "f");
+    tab(&mut h, false);
+    assert_eq!(prompt(&h), "sync tag:feature-request");
+    assert!(h.state.visible_len() > 0, "the completed query runs");
+    type_text(&mut h, " tag:");
+    tab(&mut h, false);
+    let first = prompt(&h);
+    tab(&mut h, false);
+    let second = prompt(&h);
+    assert_ne!(first, second, "a second Tab cycles");
+    tab(&mut h, true);
+    assert_eq!(prompt(&h), first, "Shift-Tab goes back");
+    assert!(!prompt(&h).contains('\t'), "never a tab character");
+    // Typing ends the cycle: Tab then completes the word as it is now.
+    type_text(&mut h, " zz");
+    tab(&mut h, false);
+    assert!(prompt(&h).ends_with(" zz"), "nothing completes it");
+    let note = h.state.note.as_ref().map(|n| n.text.to_string());
+    assert_eq!(note.as_deref(), Some("Nothing completes this word"));
+}
