@@ -84,6 +84,9 @@ pub struct ConfigFile {
     /// Start the inbox with emails and custom metadata values masked.
     #[serde(default)]
     pub privacy: Option<bool>,
+    /// Hints of the screen's keys in the status bar (on unless false).
+    #[serde(default)]
+    pub hints: Option<bool>,
     /// `default`, `light` or `colorblind`.
     #[serde(default)]
     pub theme: Option<looks::ThemeName>,

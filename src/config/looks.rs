@@ -1,7 +1,8 @@
 //! What `config.toml` says about acting on items and how the inbox looks: `privacy = true`
 //! (start with emails and custom metadata values masked), `theme = "default" | "light" |
-//! "colorblind"`, and the `[[commands]]` that `|` pipes items to (a name and an argv, run
-//! without a shell: no item text ever becomes part of a command line).
+//! "colorblind"`, `hints = false` (no hints of the screen's keys in the status bar), and the
+//! `[[commands]]` that `|` pipes items to (a name and an argv, run without a shell: no item
+//! text ever becomes part of a command line).
 
 use serde::Deserialize;
 
@@ -53,11 +54,24 @@ impl PipeCommand {
 }
 
 /// The inbox's acting-and-looks settings.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LooksSettings {
     pub privacy: bool,
     pub theme: ThemeName,
     pub commands: Vec<PipeCommand>,
+    /// The status bar's hints of the screen's keys (`hints = false` leaves `? help` alone).
+    pub hints: bool,
+}
+
+impl Default for LooksSettings {
+    fn default() -> Self {
+        Self {
+            privacy: false,
+            theme: ThemeName::default(),
+            commands: Vec::new(),
+            hints: true,
+        }
+    }
 }
 
 impl LooksSettings {
@@ -68,6 +82,7 @@ impl LooksSettings {
         }
         Ok(Self {
             privacy: file.privacy.unwrap_or(false),
+            hints: file.hints.unwrap_or(true),
             theme: file.theme.unwrap_or_default(),
             commands: file.commands.clone(),
         })
@@ -89,6 +104,9 @@ mod tests {
         .unwrap();
         let settings = LooksSettings::from_file(&file).unwrap();
         assert!(settings.privacy);
+        assert!(settings.hints, "on unless turned off");
+        let off = crate::config::parse("hints = false").unwrap();
+        assert!(!LooksSettings::from_file(&off).unwrap().hints);
         assert_eq!(settings.theme, ThemeName::Colorblind);
         assert_eq!(settings.commands[0].argv, ["sh", "-c", "cat > f"]);
         let none = LooksSettings::from_file(&crate::config::parse("").unwrap()).unwrap();

@@ -200,4 +200,49 @@ impl Mode {
             Mode::Normal => "the list",
         }
     }
+
+    /// What the status bar hints at on this screen, most useful first (the bar drops the
+    /// hints first when short of room).
+    #[must_use]
+    pub fn hints(self) -> Hints {
+        match self {
+            Mode::Normal => Hints::Keys(&[(Action::Help, "help"), (Action::Quit, "quit")]),
+            Mode::Detail => Hints::Keys(&[
+                (Action::Back, "back"),
+                (Action::NextItem, "next"),
+                (Action::CopyLink, "copy link"),
+                (Action::Help, "help"),
+            ]),
+            Mode::Grouped => Hints::Keys(&[
+                (Action::Open, "open group"),
+                (Action::GroupBy, "group by"),
+                (Action::Back, "back"),
+                (Action::Help, "help"),
+            ]),
+            Mode::TopIssues => Hints::Keys(&[
+                (Action::Open, "open"),
+                (Action::Back, "back"),
+                (Action::Help, "help"),
+            ]),
+            Mode::Messages => {
+                Hints::Keys(&[(Action::CopyMessage, "copy"), (Action::Back, "close")])
+            }
+            Mode::Help => Hints::Keys(&[(Action::Back, "close")]),
+            Mode::Fatal => Hints::Keys(&[(Action::Reload, "retry"), (Action::Quit, "quit")]),
+            Mode::FilterPrompt => Hints::Typing("tab complete  enter keep  esc clear"),
+            Mode::Palette => Hints::Typing("enter run  esc cancel"),
+            Mode::NoteEditor => Hints::Typing("enter save  alt-enter new line  esc cancel"),
+            Mode::ActingPicker | Mode::GroupPicker | Mode::TriagePicker | Mode::TeamPrompt => {
+                Hints::Typing("enter choose  esc cancel")
+            }
+        }
+    }
+}
+
+/// A screen's hints: its actions with a word each (the keys as bound), or, for a screen that
+/// takes every key, its own keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hints {
+    Keys(&'static [(Action, &'static str)]),
+    Typing(&'static str),
 }

@@ -267,6 +267,7 @@ fn configured(size: ratatui::layout::Size, options: &Options) -> AppState {
     state.triage.external_editor = editor::chosen().is_some();
     state.live = options.arrivals.is_some();
     state.acting.privacy = options.looks.privacy;
+    state.hints = options.looks.hints;
     state.acting.theme = options.looks.theme;
     state.acting.commands.clone_from(&options.looks.commands);
     state.reading.preview.setting = options.preview;

@@ -302,6 +302,8 @@ pub struct AppState {
     pub spinner: u8,
     pub fatal: Option<Fatal>,
     pub mouse_captured: bool,
+    /// The status bar hints at the keys of the screen on top (`hints = false` in the config).
+    pub hints: bool,
     /// False when `NO_COLOR` is set: styles use only bold/reverse/underline.
     pub color: bool,
     /// False over SSH or without a display: `o` then shows and copies the link instead.
@@ -380,6 +382,7 @@ impl AppState {
             spinner: 0,
             fatal: None,
             mouse_captured: true,
+            hints: true,
             color: true,
             can_open_browser: true,
             no_browser_reason: "no browser",

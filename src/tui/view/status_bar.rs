@@ -19,6 +19,7 @@ use crate::clock::until;
 use crate::text::sanitize_line;
 use crate::tui::action::Action;
 use crate::tui::keymap::Keymap;
+use crate::tui::mode_keys::Hints;
 use crate::tui::state::{AppState, Paging, budget_low};
 use crate::width::{truncate, width};
 
@@ -209,6 +210,22 @@ pub fn as_of(now: jiff::Timestamp, then: jiff::Timestamp, tz: &jiff::tz::TimeZon
     }
 }
 
+/// The keys of the screen on top, as bound (`crate::tui::mode_keys`); only the help's key with
+/// `hints = false`.
+fn hints(state: &AppState, keymap: &Keymap) -> String {
+    if !state.hints {
+        return format!("{} help", keymap.key_for(Action::Help));
+    }
+    match state.mode().hints() {
+        Hints::Keys(keys) => keys
+            .iter()
+            .map(|(action, word)| format!("{} {word}", keymap.key_for(*action)))
+            .collect::<Vec<_>>()
+            .join(" "),
+        Hints::Typing(text) => text.to_owned(),
+    }
+}
+
 fn right_parts(state: &AppState, keymap: &Keymap, theme: Theme) -> Vec<Part> {
     let mut parts = Vec::new();
     if state.list.paging == Paging::Paused {
@@ -246,12 +263,12 @@ fn right_parts(state: &AppState, keymap: &Keymap, theme: Theme) -> Vec<Part> {
         let budget = format!("{remaining}/{limit}{reset}");
         parts.push(Part::new(budget, style, Side::Right, priority));
     }
-    let hints = format!(
-        "{} help {} quit",
-        keymap.key_for(Action::Help),
-        keymap.key_for(Action::Quit)
-    );
-    parts.push(Part::new(hints, theme.dim(), Side::Right, 40));
+    parts.push(Part::new(
+        hints(state, keymap),
+        theme.dim(),
+        Side::Right,
+        40,
+    ));
     parts
 }
 

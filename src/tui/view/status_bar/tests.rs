@@ -86,3 +86,22 @@ fn a_message_wider_than_the_bar_is_cut_not_the_status() {
     assert!(row.starts_with(" new · "), "{row}");
     assert!(row.contains('…'), "{row}");
 }
+
+#[test]
+fn the_hints_are_the_keys_of_the_screen_on_top_as_bound() {
+    let mut h = started_harness(120, 20, 100, false);
+    h.send(Msg::Action(crate::tui::action::Action::Open));
+    let row = bottom_row(&h.state);
+    assert!(row.contains("esc back J next y copy link ? help"), "{row}");
+    let rebound = Keymap::from_config("[keys]\nback = \"backspace\"\n", "config.toml").unwrap();
+    let hints = super::hints(&h.state, &rebound);
+    assert_eq!(hints, "backspace back J next y copy link ? help");
+    h.send(Msg::Action(crate::tui::action::Action::Back));
+    h.send(Msg::Action(crate::tui::action::Action::Filter));
+    assert_eq!(
+        super::hints(&h.state, &Keymap::default()),
+        "tab complete  enter keep  esc clear"
+    );
+    h.state.hints = false;
+    assert_eq!(super::hints(&h.state, &Keymap::default()), "? help");
+}
