@@ -180,6 +180,20 @@ impl Store {
         Ok(store)
     }
 
+    /// A store in memory holding `items`, each as listed under `new`, seen `at` (tests).
+    #[cfg(test)]
+    pub(crate) fn listed_in_memory(
+        items: &[crate::api::Feedback],
+        at: jiff::Timestamp,
+    ) -> Result<Self, StoreError> {
+        let mut store = Self::open_memory()?;
+        let new = crate::api::Status::New;
+        let sightings: Vec<Sighting<'_>> =
+            items.iter().map(|f| Sighting::listed(f, &new)).collect();
+        store.put(&sightings, at)?;
+        Ok(store)
+    }
+
     /// Another connection to the same store file, for another thread or task. `None` for an
     /// in-memory store, which has one connection only.
     pub fn open_again(&self) -> Option<Result<Self, StoreError>> {

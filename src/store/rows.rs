@@ -287,8 +287,8 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::{ItemRow, RowBatch, RowNeeds};
-    use crate::api::{Feedback, Status};
-    use crate::store::{Sighting, Store, StoreError, ViewQuery};
+    use crate::api::Feedback;
+    use crate::store::{Store, StoreError, ViewQuery};
 
     /// The simulator's items (hostile and international text, items without an app or an
     /// email) and one whose project was renamed after some of its items were stored.
@@ -302,13 +302,7 @@ mod tests {
         renamed.reporter_email = None;
         renamed.app = None;
         items.push(renamed);
-        let mut store = Store::open_memory().unwrap();
-        let sightings: Vec<Sighting<'_>> = items
-            .iter()
-            .map(|f| Sighting::listed(f, &Status::New))
-            .collect();
-        store.put(&sightings, anchor).unwrap();
-        store
+        Store::listed_in_memory(&items, anchor).unwrap()
     }
 
     /// Owned copies of a walk's rows, as `view_rows_each` lends them.

@@ -12,31 +12,28 @@ use super::state::Mode;
 pub enum Takes {
     /// Every action.
     All,
-    /// These, in the order its help lists them.
-    Only(&'static [Action]),
+    /// The moves when `moves`, and these, in the order its help lists them.
+    Only {
+        moves: bool,
+        actions: &'static [Action],
+    },
     /// No action: every key is typing or choosing.
     Typing,
 }
 
-const HELP: &[Action] = &[
+/// The moves, which scroll a text or move a selection on every screen that shows one.
+pub const MOVES: [Action; 6] = [
     Action::MoveDown,
     Action::MoveUp,
     Action::PageDown,
     Action::PageUp,
     Action::Top,
     Action::Bottom,
-    Action::Help,
-    Action::Back,
-    Action::Quit,
 ];
 
+const HELP: &[Action] = &[Action::Help, Action::Back, Action::Quit];
+
 const MESSAGES: &[Action] = &[
-    Action::MoveDown,
-    Action::MoveUp,
-    Action::PageDown,
-    Action::PageUp,
-    Action::Top,
-    Action::Bottom,
     Action::CopyMessage,
     Action::CopyLink,
     Action::CopyId,
@@ -51,12 +48,6 @@ const MESSAGES: &[Action] = &[
 const FATAL: &[Action] = &[Action::Reload, Action::Back, Action::Quit];
 
 const TOP_ISSUES: &[Action] = &[
-    Action::MoveDown,
-    Action::MoveUp,
-    Action::PageDown,
-    Action::PageUp,
-    Action::Top,
-    Action::Bottom,
     Action::NextItem,
     Action::PrevItem,
     Action::Open,
@@ -70,12 +61,6 @@ const TOP_ISSUES: &[Action] = &[
 /// The detail: it scrolls, acts on its item, moves to the next and previous item, and goes
 /// back; Enter does not close it.
 const DETAIL: &[Action] = &[
-    Action::MoveDown,
-    Action::MoveUp,
-    Action::PageDown,
-    Action::PageUp,
-    Action::Top,
-    Action::Bottom,
     Action::NextItem,
     Action::PrevItem,
     Action::Back,
@@ -112,12 +97,6 @@ const DETAIL: &[Action] = &[
 /// The grouped view: its groups move and open; the view, the status and the search change
 /// under it; an item's keys need an item, which the groups are not.
 const GROUPED: &[Action] = &[
-    Action::MoveDown,
-    Action::MoveUp,
-    Action::PageDown,
-    Action::PageUp,
-    Action::Top,
-    Action::Bottom,
     Action::NextItem,
     Action::PrevItem,
     Action::Open,
@@ -156,12 +135,30 @@ impl Mode {
     pub fn takes(self) -> Takes {
         match self {
             Mode::Normal => Takes::All,
-            Mode::Detail => Takes::Only(DETAIL),
-            Mode::Grouped => Takes::Only(GROUPED),
-            Mode::TopIssues => Takes::Only(TOP_ISSUES),
-            Mode::Help => Takes::Only(HELP),
-            Mode::Messages => Takes::Only(MESSAGES),
-            Mode::Fatal => Takes::Only(FATAL),
+            Mode::Detail => Takes::Only {
+                moves: true,
+                actions: DETAIL,
+            },
+            Mode::Grouped => Takes::Only {
+                moves: true,
+                actions: GROUPED,
+            },
+            Mode::TopIssues => Takes::Only {
+                moves: true,
+                actions: TOP_ISSUES,
+            },
+            Mode::Help => Takes::Only {
+                moves: true,
+                actions: HELP,
+            },
+            Mode::Messages => Takes::Only {
+                moves: true,
+                actions: MESSAGES,
+            },
+            Mode::Fatal => Takes::Only {
+                moves: false,
+                actions: FATAL,
+            },
             Mode::ActingPicker
             | Mode::GroupPicker
             | Mode::NoteEditor
@@ -177,7 +174,9 @@ impl Mode {
     pub fn takes_action(self, action: Action) -> bool {
         match self.takes() {
             Takes::All => true,
-            Takes::Only(actions) => actions.contains(&action),
+            Takes::Only { moves, actions } => {
+                (moves && MOVES.contains(&action)) || actions.contains(&action)
+            }
             Takes::Typing => false,
         }
     }

@@ -160,7 +160,7 @@ mod tests {
     use super::{ApiItem, RowFields};
     use crate::api::{Feedback, Status};
     use crate::cli::export::fields::{Record, Selection};
-    use crate::store::{RowNeeds, Sighting, Store, StoreError, ViewQuery};
+    use crate::store::{RowNeeds, Store, StoreError, ViewQuery};
 
     /// A store of the simulator's data and the odd items below, and its view of everything.
     fn filled() -> (Store, ViewQuery, usize) {
@@ -174,12 +174,7 @@ mod tests {
         odd.app = None;
         odd.reporter_email = None;
         items.push(odd);
-        let mut store = Store::open_memory().unwrap();
-        let sightings: Vec<Sighting<'_>> = items
-            .iter()
-            .map(|f| Sighting::listed(f, &Status::New))
-            .collect();
-        store.put(&sightings, anchor).unwrap();
+        let store = Store::listed_in_memory(&items, anchor).unwrap();
         (store, ViewQuery::listed(None), items.len())
     }
 

@@ -150,12 +150,12 @@ mod tests {
     use std::io::Write;
 
     use super::{BATCH, IN_FLIGHT, write};
-    use crate::api::{Feedback, Status};
+    use crate::api::Feedback;
     use crate::cli::export::api_row::RowLines;
     use crate::cli::export::fields::Selection;
     use crate::cli::export::sink::{Options, Sink};
     use crate::cli::output::ListFormat;
-    use crate::store::{RowNeeds, Sighting, Store, StoreError, ViewQuery};
+    use crate::store::{RowNeeds, Store, StoreError, ViewQuery};
 
     /// More items than the batches on their way at once hold, and a last batch not full.
     fn store() -> (Store, usize) {
@@ -163,12 +163,7 @@ mod tests {
         let anchor = "2026-11-20T12:00:00Z".parse().unwrap();
         let data = crate::sim::data::generate(9, count, anchor);
         let items: Vec<Feedback> = data.items().map(|d| d.feedback).collect();
-        let mut store = Store::open_memory().unwrap();
-        let sightings: Vec<Sighting<'_>> = items
-            .iter()
-            .map(|f| Sighting::listed(f, &Status::New))
-            .collect();
-        store.put(&sightings, anchor).unwrap();
+        let store = Store::listed_in_memory(&items, anchor).unwrap();
         (store, items.len())
     }
 

@@ -13,7 +13,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use super::theme::Theme;
 use crate::tui::action::Action;
 use crate::tui::keymap::Keymap;
-use crate::tui::mode_keys::Takes;
+use crate::tui::mode_keys::{MOVES, Takes};
 use crate::tui::state::Mode;
 use crate::width::{fit, width};
 
@@ -115,16 +115,15 @@ fn sections(keymap: &Keymap, mode: Mode) -> (Vec<Row>, Vec<Row>) {
         (keys.clone(), *name, *text)
     };
     match mode.takes() {
-        Takes::Only(actions) => {
-            let here = actions
+        Takes::Only { moves, actions } => {
+            let moves: &[Action] = if moves { &MOVES } else { &[] };
+            let taken = |a: &Action| moves.contains(a) || actions.contains(a);
+            let here = moves
                 .iter()
+                .chain(actions)
                 .filter_map(|a| rows.iter().find(|r| r.0 == *a).map(row))
                 .collect();
-            let elsewhere = rows
-                .iter()
-                .filter(|r| !actions.contains(&r.0))
-                .map(row)
-                .collect();
+            let elsewhere = rows.iter().filter(|r| !taken(&r.0)).map(row).collect();
             (here, elsewhere)
         }
         Takes::All | Takes::Typing => (rows.iter().map(row).collect(), Vec::new()),
