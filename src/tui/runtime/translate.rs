@@ -27,10 +27,13 @@ pub fn translate(event: &Event, state: &AppState, keymap: &Keymap) -> Option<Msg
                 MouseEventKind::Down(_) => return click(state, mouse.column, mouse.row),
                 _ => return None,
             };
-            Some(if state.mode() == Mode::Help {
-                help_scroll(state, keymap, lines)
-            } else {
-                Msg::Scroll(lines)
+            Some(match state.mode() {
+                Mode::Help => help_scroll(state, keymap, lines),
+                Mode::Messages => Msg::LogScroll {
+                    lines,
+                    max: view::log_scroll_range(state).1,
+                },
+                _ => Msg::Scroll(lines),
             })
         }
         _ => None,

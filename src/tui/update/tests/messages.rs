@@ -102,3 +102,32 @@ fn the_palette_opens_the_log() {
     h.send(Msg::PaletteInput(key(KeyCode::Enter)));
     assert_eq!(h.state.mode(), Mode::Messages);
 }
+
+#[test]
+fn the_wheel_scrolls_the_log() {
+    use ratatui::crossterm::event::{MouseEvent, MouseEventKind};
+    let mut h = started_harness(80, 24, 30, true);
+    for _ in 0..60 {
+        act(&mut h, Action::ToggleMouse);
+    }
+    act(&mut h, Action::Messages);
+    let wheel = |kind| {
+        Event::Mouse(MouseEvent {
+            kind,
+            column: 10,
+            row: 10,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    let up = translate(
+        &wheel(MouseEventKind::ScrollUp),
+        &h.state,
+        &Keymap::default(),
+    )
+    .unwrap();
+    let Msg::LogScroll { lines: -3, max } = up else {
+        panic!("{up:?}");
+    };
+    h.send(up);
+    assert_eq!(h.state.log_open, Some(max - 3));
+}
