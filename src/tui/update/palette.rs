@@ -5,6 +5,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use super::info;
 use crate::text::Clean;
 use crate::tui::effect::Effect;
 use crate::tui::palette::{Palette, SAVE_VIEW, Target};
@@ -101,6 +102,13 @@ fn run(state: &mut AppState) -> Vec<Effect> {
         }
         Target::Action(action) => {
             state.palette = None;
+            // The screen under the palette takes what its keys take (`tui::mode_keys`).
+            let mode = state.mode();
+            if !mode.takes_action(action) {
+                let name = action.name().replace('_', "-");
+                info(state, format!("{name} does nothing in {}", mode.name()));
+                return Vec::new();
+            }
             super::on_action(state, action)
         }
     }

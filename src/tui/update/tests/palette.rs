@@ -146,3 +146,22 @@ fn save_view_refuses_bad_names_and_says_when_the_write_fails() {
     let error = h.state.palette.as_ref().unwrap().error.clone().unwrap();
     assert!(error.contains("--config"), "{error}");
 }
+
+#[test]
+fn an_action_the_screen_under_the_palette_does_not_take_says_so() {
+    let mut h = harness();
+    act(&mut h, Action::Open);
+    assert!(h.state.detail.is_some());
+    act(&mut h, Action::Palette);
+    type_in(&mut h, "group-by");
+    h.send(Msg::PaletteInput(key(KeyCode::Enter)));
+    assert!(
+        h.state.insight.picker.is_none(),
+        "no picker over the detail"
+    );
+    assert!(h.state.detail.is_some());
+    assert_eq!(
+        h.state.note.as_ref().map(|n| n.text.to_string()).as_deref(),
+        Some("group-by does nothing in the detail")
+    );
+}
