@@ -10,7 +10,6 @@ use feedback_inbox::tui::testkit::{Harness, started_harness};
 use feedback_inbox::tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 fn draw(state: &AppState) -> String {
     let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
@@ -29,17 +28,7 @@ fn help_over(mode: Mode) -> Harness {
     let mut h = started_harness(100, 30, 40, true);
     match mode {
         Mode::Detail => act(&mut h, Action::Open),
-        Mode::Grouped => {
-            act(&mut h, Action::GroupBy);
-            for code in [
-                KeyCode::Char('t'),
-                KeyCode::Char('a'),
-                KeyCode::Char('g'),
-                KeyCode::Enter,
-            ] {
-                h.send(Msg::InsightInput(KeyEvent::new(code, KeyModifiers::NONE)));
-            }
-        }
+        Mode::Grouped => h.group_by("tag"),
         Mode::Messages => act(&mut h, Action::Messages),
         _ => {}
     }

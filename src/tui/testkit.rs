@@ -298,6 +298,23 @@ impl Harness {
             .collect()
     }
 
+    /// Groups the view by `kind` as a user does: `=`, the kind typed in the picker, `Enter`.
+    ///
+    /// # Panics
+    /// When opening the picker leaves a read unanswered, or the picker stays open.
+    pub fn group_by(&mut self, kind: &str) {
+        use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let effects = self.send(Msg::Action(super::action::Action::GroupBy));
+        assert!(
+            effects.is_empty(),
+            "the picker's reads are answered: {effects:?}"
+        );
+        for code in kind.chars().map(KeyCode::Char).chain([KeyCode::Enter]) {
+            self.send(Msg::InsightInput(KeyEvent::new(code, KeyModifiers::NONE)));
+        }
+        assert!(self.state.insight.picker.is_none());
+    }
+
     /// Id of the selected row.
     #[must_use]
     pub fn selected_id(&self) -> String {

@@ -77,14 +77,7 @@ pub fn harness(width: u16, height: u16, details: usize) -> Harness {
 
 /// Opens the picker, types `kind` and groups by the first choice.
 pub fn group_by(h: &mut Harness, kind: &str) {
-    let effects = h.send(Msg::Action(Action::GroupBy));
-    assert!(
-        effects.is_empty(),
-        "the picker's reads are answered: {effects:?}"
-    );
-    typed(h, kind);
-    key(h, KeyCode::Enter);
-    assert!(h.state.insight.picker.is_none());
+    h.group_by(kind);
 }
 
 pub fn groups(h: &Harness) -> Vec<(Option<String>, u64)> {

@@ -57,16 +57,8 @@ fn on(mode: Mode) -> Harness {
             }
         }
         Mode::Grouped => {
-            act(&mut h, Action::GroupBy);
             // By tag: the items' four tags and the untagged ones are five groups.
-            for code in [
-                KeyCode::Char('t'),
-                KeyCode::Char('a'),
-                KeyCode::Char('g'),
-                KeyCode::Enter,
-            ] {
-                h.send(Msg::InsightInput(KeyEvent::new(code, KeyModifiers::NONE)));
-            }
+            h.group_by("tag");
             act(&mut h, Action::MoveDown);
             act(&mut h, Action::MoveDown);
         }
