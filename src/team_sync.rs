@@ -234,6 +234,24 @@ pub fn outbox_entries(
         .collect()
 }
 
+/// The outbox's entries for local triage `changes` by `member` (with a team; none without):
+/// what of them the team is told ([`shared_change`]: done, snooze and notes).
+#[must_use]
+pub fn triage_outbox(
+    member: Option<&str>,
+    changes: &[(String, crate::store::TriageChange)],
+    at: Timestamp,
+) -> Vec<OutboxEntry> {
+    let Some(member) = member else {
+        return Vec::new();
+    };
+    let team: Vec<(String, Change)> = changes
+        .iter()
+        .filter_map(|(id, change)| shared_change(id, change, member).map(|c| (id.clone(), c)))
+        .collect();
+    outbox_entries(member, &team, at)
+}
+
 /// What a local triage change of `item` by `member` tells the team: done, snooze and the note
 /// are shared (the member's note is one note of the item's thread, each edit a version); seen
 /// and starred are the member's own.

@@ -50,6 +50,24 @@ pub fn day(ts: Timestamp, now: Timestamp, tz: &TimeZone) -> String {
     }
 }
 
+/// A snooze's length: `3d`, `2h`, `45m`, `1w` as the search's `age:` reads them (any case),
+/// from a minute up to a year.
+pub fn snooze_length(text: &str) -> Result<jiff::SignedDuration, String> {
+    let text = text.trim();
+    let bad = || {
+        format!(
+            "bad duration `{}`: use 45m, 2h, 3d or 1w",
+            crate::text::sanitize_line(text)
+        )
+    };
+    let length = crate::query::duration(&text.to_ascii_lowercase()).ok_or_else(bad)?;
+    let year = jiff::SignedDuration::from_hours(366 * 24);
+    if length < jiff::SignedDuration::from_mins(1) || length > year {
+        return Err(format!("{}: between 1 minute and a year", bad()));
+    }
+    Ok(length)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,5 +107,27 @@ mod tests {
         let ts: Timestamp = "2026-01-01T12:00:00Z".parse().unwrap();
         let tz = TimeZone::get("Europe/Berlin").unwrap_or(TimeZone::fixed(jiff::tz::offset(1)));
         assert!(local(ts, &tz).starts_with("2026-01-01 13:00:00"));
+    }
+
+    #[test]
+    fn snooze_lengths_parse_and_bad_ones_say_why() {
+        use jiff::SignedDuration;
+        assert_eq!(snooze_length("45m"), Ok(SignedDuration::from_mins(45)));
+        assert_eq!(snooze_length(" 2H "), Ok(SignedDuration::from_hours(2)));
+        assert_eq!(snooze_length("3d"), Ok(SignedDuration::from_hours(72)));
+        assert_eq!(snooze_length("1w"), Ok(SignedDuration::from_hours(168)));
+        for bad in [
+            "",
+            "d",
+            "3",
+            "3y",
+            "-2h",
+            "0m",
+            "53w",
+            "99999999999999999999d",
+        ] {
+            let err = snooze_length(bad).unwrap_err();
+            assert!(err.starts_with("bad duration"), "{bad:?}: {err}");
+        }
     }
 }

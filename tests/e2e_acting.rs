@@ -11,7 +11,7 @@ mod tmux;
 
 use feedback_inbox::sim::{self, DEMO_KEY, SimConfig};
 use feedback_inbox::store::{Store, ViewQuery};
-use feedback_inbox::tui::acting::copies::markdown;
+use feedback_inbox::tui::acting::copies::{Copied, markdown};
 use tmux::{Tmux, binary};
 
 fn buffer(tmux: &Tmux) -> String {
@@ -70,7 +70,12 @@ fn c_copies_the_markdown_block_through_osc52_and_pipe_sends_json_lines() {
     let copied = buffer(&tmux);
     let stored = Store::open(&store).unwrap().detail(&id).unwrap().unwrap();
     assert!(stored.detail_at.is_some(), "fetched before the copy");
-    let expected = markdown(&stored.to_detail(), false);
+    let triage = Store::open(&store).unwrap().triage(&id).unwrap();
+    let copied_item = Copied {
+        detail: stored.to_detail(),
+        triage,
+    };
+    let expected = markdown(&copied_item, false);
     assert_eq!(copied, expected.as_str(), "byte for byte");
     assert!(copied.starts_with("> ") && copied.contains(&format!("- **Feedback:** {id} (")));
 

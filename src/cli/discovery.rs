@@ -20,8 +20,9 @@ use crate::text::Clean;
 pub struct FormatArg {
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
-    /// Write CSV cells as they are, even ones a spreadsheet would run as formulas (by default
-    /// a cell starting with =, +, -, @, tab or carriage return gets a leading ').
+    /// Write CSV cells (and a piped table's tab-separated cells) as they are, even ones a
+    /// spreadsheet would run as formulas (by default a cell starting with =, +, -, @, tab or
+    /// carriage return gets a leading ').
     #[arg(long)]
     pub raw_csv: bool,
 }
@@ -235,7 +236,7 @@ fn write<T: Serialize>(
         TableFormat::Table => {
             // Each cell sanitized once, as it is made; the table takes only such cells.
             let rows: Vec<Vec<Clean>> = items.iter().map(&cells).collect();
-            let table = fitted(columns, &rows, TableMode::detect());
+            let table = fitted(columns, &rows, TableMode::detect()).raw(format.raw_csv);
             table.header(out)?;
             for row in &rows {
                 table.row(out, row)?;
@@ -302,9 +303,12 @@ mod tests {
         }
         let at_60 = lines(&fitted(&columns, &rows, TableMode::Fit(60)), &rows);
         assert!(!at_60[0].contains("IDENTIFIER"), "{at_60:#?}");
-        let plain = lines(&fitted(&columns, &rows, TableMode::Plain), &rows);
-        assert!(plain[1].contains("com.example.trailhead"), "{plain:#?}");
-        assert!(plain[1].contains("␛"), "sanitized: {plain:#?}");
+        let tsv = lines(&fitted(&columns, &rows, TableMode::Tsv), &rows);
+        assert_eq!(tsv[0].split('\t').nth(5), Some("project"), "{tsv:#?}");
+        let cells: Vec<&str> = tsv[1].split('\t').collect();
+        assert_eq!(cells.len(), 6, "{tsv:#?}");
+        assert_eq!(cells[4], "com.example.trailhead", "{tsv:#?}");
+        assert!(cells[1].contains("␛"), "sanitized: {tsv:#?}");
     }
 
     #[test]

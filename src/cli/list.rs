@@ -71,14 +71,16 @@ pub struct ListArgs {
     pub all: bool,
     #[arg(long, value_enum, default_value_t = ListFormat::Table)]
     pub format: ListFormat,
-    /// Write CSV cells as they are, even ones a spreadsheet would run as formulas (by default
-    /// a cell starting with =, +, -, @, tab or carriage return gets a leading ').
+    /// Write CSV cells (and a piped table's tab-separated cells) as they are, even ones a
+    /// spreadsheet would run as formulas (by default a cell starting with =, +, -, @, tab or
+    /// carriage return gets a leading ').
     #[arg(long)]
     pub raw_csv: bool,
     /// Columns, in order (comma list): id, received_at, status, app, app_id, app_name,
     /// app_platform, project, project_id, project_name, tags, reporter_email, message,
-    /// metadata, delivery, meta.KEY, custom.KEY, link.CHANNEL; or `all` (metadata keys and
-    /// delivery links as columns). Metadata comes from the local store, or --with-detail.
+    /// metadata, delivery, meta.KEY, custom.KEY, link.CHANNEL, and the triage state seen,
+    /// starred, done, snoozed_until, note; or `all` (metadata keys and delivery links as
+    /// columns). Metadata and triage come from the local store (metadata also --with-detail).
     #[arg(long, value_name = "LIST")]
     pub fields: Option<String>,
     /// Fetch the details (metadata, delivery) the store lacks, one request per item, paced;
@@ -173,13 +175,17 @@ pub async fn run(
         .as_ref()
         .filter(|_| progress.is_bar())
         .and_then(|s| s.projects().ok());
-    let store = if needs_detail {
+    let needs_triage = selection.needs_triage();
+    let store = if needs_detail || needs_triage {
         store.map(Shared::new).transpose()?
     } else {
         None
     };
     let fetch = (args.with_detail && needs_detail).then(|| client.clone());
     let mut details = Details::new(store, fetch);
+    if needs_triage {
+        details = details.with_triage();
+    }
     let mut sink = Sink::new(out, Options::new(args.format, args.raw_csv, selection));
     if args.all && args.cursor.is_some() {
         // The resumed part is appended to the interrupted one, which has the header.

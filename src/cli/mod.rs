@@ -13,6 +13,7 @@ pub mod estimate;
 pub mod export;
 pub mod inbox;
 pub mod list;
+pub mod mark;
 pub mod names;
 pub mod offline;
 pub mod output;
@@ -135,6 +136,9 @@ pub enum Command {
     Assign(team_cmd::AssignArgs),
     /// Add (+name) and remove (-name) the team's labels on items.
     Label(team_cmd::LabelArgs),
+    /// Triage items from a script, as the inbox's keys do: --seen, --star, --done,
+    /// --snooze 2h, --note TEXT (and --unseen, --unstar, --undone, --wake).
+    Mark(mark::MarkArgs),
 }
 
 /// Runs a parsed command line; the inbox (no command, or `demo`) opens on `screen`. Batch
@@ -198,6 +202,7 @@ pub async fn run(args: Args, screen: &impl screen::Screen) -> Result<(), CliErro
         Command::Label(label) => {
             team_cmd::act(&args, team_cmd::Act::Label(label), &mut out()).await
         }
+        Command::Mark(mark) => mark::run(&args, mark, &mut out()).await,
         Command::List(list) => {
             let mut out = Bulk::stdout();
             let done = list::run(&args, list, &mut out).await;

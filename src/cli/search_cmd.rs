@@ -53,7 +53,8 @@ pub struct SearchArgs {
     pub limit: Option<usize>,
     #[arg(long, value_enum, default_value_t = ListFormat::Table)]
     pub format: ListFormat,
-    /// Write CSV cells as they are, even ones a spreadsheet would run as formulas.
+    /// Write CSV cells (and a piped table's tab-separated cells) as they are, even ones a
+    /// spreadsheet would run as formulas.
     #[arg(long)]
     pub raw_csv: bool,
     /// First fetch what is new on the service (a head sync of both statuses).

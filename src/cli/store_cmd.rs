@@ -52,7 +52,8 @@ pub struct ExportArgs {
     /// Columns, in order (comma list), or `all`: as for `list --fields`.
     #[arg(long, value_name = "LIST")]
     pub fields: Option<String>,
-    /// Write CSV cells as they are, even ones a spreadsheet would run as formulas.
+    /// Write CSV cells (and a piped table's tab-separated cells) as they are, even ones a
+    /// spreadsheet would run as formulas.
     #[arg(long)]
     pub raw_csv: bool,
     #[command(flatten)]

@@ -71,6 +71,8 @@ pub enum FilterKind {
     Label(String),
     /// A note written by this member of the team (`note-by:me` too).
     NoteBy(Assignee),
+    /// The item's note, or one of the team's notes on it, holds this text (any case).
+    Note(String),
 }
 
 /// A member of the team, as a qualifier names one.

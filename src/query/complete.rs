@@ -5,7 +5,7 @@
 //! it. A value with a space is quoted; one with a quote cannot be written and is left out.
 
 /// The qualifier names, as they are typed (`meta.` takes a key after it).
-pub const QUALIFIERS: [&str; 21] = [
+pub const QUALIFIERS: [&str; 22] = [
     "app:",
     "project:",
     "platform:",
@@ -26,6 +26,7 @@ pub const QUALIFIERS: [&str; 21] = [
     "assignee:",
     "label:",
     "note-by:",
+    "note:",
     "owner:",
 ];
 

@@ -146,7 +146,7 @@ Qualifiers (values may be quoted: app:\"Trailhead iOS\"; case-insensitive)
   platform:ios  tag:bug  status:archived  id:ID
   email:ana@  from:ana    part of the reporter's address
   version:2.3.1  os:17.2  locale:de-DE  meta.KEY:VALUE (any metadata)
-  has:email  has:link  has:tag  has:app  has:note
+  has:email  has:link  has:tag  has:app  has:note  note:TEXT (in a note)
   is:unseen  is:seen  is:starred  is:done  is:snoozed   (your triage state)
   is:mine  is:unclaimed  assignee:me  assignee:NAME     (with a team)
   label:NAME  note-by:NAME  note-by:me                  (with a team)

@@ -12,7 +12,8 @@ use crate::text::Clean;
 
 /// Every qualifier name, for error messages and the help.
 pub const NAMES: &str = "app: project: platform: tag: status: email: from: id: version: os: \
-                         locale: meta.KEY: has: is: after: before: age: assignee: label: note-by:";
+                         locale: meta.KEY: has: is: after: before: age: assignee: label: note-by: \
+                         note:";
 
 /// Parses `name:value` into a filter.
 pub(super) fn parse(
@@ -45,6 +46,7 @@ pub(super) fn parse(
         "assignee" | "owner" => FilterKind::Assignee(Assignee::parse(value)),
         "label" => FilterKind::Label(owned),
         "note-by" => FilterKind::NoteBy(Assignee::parse(value)),
+        "note" => FilterKind::Note(owned),
         _ => match lower.strip_prefix("meta.") {
             Some(key) if !key.is_empty() => FilterKind::Meta {
                 key: MetaKey::Any(name["meta.".len()..].to_owned()),

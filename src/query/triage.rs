@@ -4,8 +4,8 @@
 use super::ast::{Expr, FilterKind, Has, Is};
 
 impl super::Query {
-    /// True when the query names any triage qualifier (`is:…`, `has:note`, the team's
-    /// `assignee:`, `label:`, `note-by:`): a triage change
+    /// True when the query names any triage qualifier (`is:…`, `has:note`, `note:`, the
+    /// team's `assignee:`, `label:`, `note-by:`): a triage change
     /// may then move items in or out of its view.
     #[must_use]
     pub fn names_triage(&self) -> bool {
@@ -25,6 +25,7 @@ fn mentions(expr: &Expr) -> bool {
                 | FilterKind::Assignee(_)
                 | FilterKind::Label(_)
                 | FilterKind::NoteBy(_)
+                | FilterKind::Note(_)
         ),
     }
 }

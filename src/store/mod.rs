@@ -64,7 +64,7 @@ pub use team::{
     LostChange, OutboxEntry, ReplicaPosition, ReplicaStart, TeamBatch, TeamEventRecord,
     TeamItemRecord, TeamNoteRecord,
 };
-pub use triage::{Triage, TriageChange};
+pub use triage::{NOTE_MAX_BYTES, Triage, TriageChange, capped_note};
 pub use tx::{Tx, TxError, TxResult};
 pub use view::{ViewKeys, ViewReadError};
 pub use view_spec::{ANY_STATUS, Chosen, ViewSpec, ViewStatus};

@@ -58,6 +58,19 @@ pub enum TriageChange {
     Note(Option<String>),
 }
 
+/// Most bytes a note holds (a paste or a script's text beyond it is cut).
+pub const NOTE_MAX_BYTES: usize = 16 * 1024;
+
+/// `text` cut to [`NOTE_MAX_BYTES`] (on a character's boundary), and whether it was.
+#[must_use]
+pub fn capped_note(text: &str) -> (&str, bool) {
+    let mut cut = text.len().min(NOTE_MAX_BYTES);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    (&text[..cut], cut < text.len())
+}
+
 impl TriageChange {
     /// `state` with this change made.
     #[must_use]

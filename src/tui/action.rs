@@ -80,6 +80,9 @@ pub enum Action {
     Messages,
     /// Mark every item of the view seen.
     MarkAllSeen,
+    /// Back from the detail, a side pane or an overlay, as `Back`; from the list itself
+    /// (where `Back` clears the search) it does nothing.
+    Leave,
 }
 
 impl Action {
@@ -368,10 +371,11 @@ pub enum Msg {
         request_id: u64,
         result: Result<Vec<(i64, String)>, String>,
     },
-    /// The items' stored details (answer to `Effect::Gather`), in the order asked.
+    /// The items' stored details and triage states (answer to `Effect::Gather`), in the
+    /// order asked.
     Gathered {
         request_id: u64,
-        result: Result<Vec<crate::store::StoredDetail>, String>,
+        result: Result<Vec<crate::tui::acting::GatheredItem>, String>,
     },
     /// A `|` command ended: its exit code (`None`: killed by a signal), or why it did not run.
     Piped {

@@ -1,6 +1,7 @@
 //! Keys → actions. Defaults below; `config.toml` may rebind any action under `[keys]`
-//! (`action = "key"` or `action = ["key", "key"]`). An unknown action, an unknown key name or a
-//! key bound to two actions is reported with the file's line. Ctrl-C is not in the table: it
+//! (`action = "key"` or `action = ["key", "key"]`); a key it binds is taken from the action it
+//! was a default of. An unknown action, an unknown key name or a key the file binds to two
+//! actions is reported with the file's line. Ctrl-C is not in the table: it
 //! always quits, from every screen and prompt (see [`is_interrupt`]), so it cannot be bound.
 
 use std::collections::{BTreeMap, HashMap};
@@ -201,6 +202,7 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::EditLabels, &["L"]),
     (Action::Messages, &["M"]),
     (Action::MarkAllSeen, &["ctrl-a"]),
+    (Action::Leave, &["h", "left", "backspace"]),
 ];
 
 /// The key table.
@@ -303,6 +305,18 @@ impl Keymap {
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             table.insert(action, (chords, Some(line)));
+        }
+        // A key the file binds leaves the action it was a default of (`back = "backspace"`
+        // takes Backspace from `leave`); two actions the file binds to one key are an error.
+        let bound: Vec<Chord> = table
+            .values()
+            .filter(|(_, line)| line.is_some())
+            .flat_map(|(chords, _)| chords.iter().copied())
+            .collect();
+        for (chords, line) in table.values_mut() {
+            if line.is_none() {
+                chords.retain(|c| !bound.contains(c));
+            }
         }
         check_duplicates(&table, file)?;
         Ok(Self::from_table(

@@ -13,6 +13,7 @@ pub mod mode_keys;
 pub mod overlay;
 // Saved views and the command palette.
 pub mod palette;
+pub mod picker_keys;
 pub mod privacy;
 pub mod reading;
 pub mod rows;

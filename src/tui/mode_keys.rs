@@ -31,7 +31,7 @@ pub const MOVES: [Action; 6] = [
     Action::Bottom,
 ];
 
-const HELP: &[Action] = &[Action::Help, Action::Back, Action::Quit];
+const HELP: &[Action] = &[Action::Help, Action::Back, Action::Leave, Action::Quit];
 
 const MESSAGES: &[Action] = &[
     Action::CopyMessage,
@@ -40,6 +40,7 @@ const MESSAGES: &[Action] = &[
     Action::CopyJson,
     Action::CopyMarkdown,
     Action::Back,
+    Action::Leave,
     Action::Quit,
     Action::Messages,
     Action::Help,
@@ -52,6 +53,7 @@ const TOP_ISSUES: &[Action] = &[
     Action::PrevItem,
     Action::Open,
     Action::Back,
+    Action::Leave,
     Action::Quit,
     Action::TopIssues,
     Action::Help,
@@ -64,6 +66,7 @@ const DETAIL: &[Action] = &[
     Action::NextItem,
     Action::PrevItem,
     Action::Back,
+    Action::Leave,
     Action::Quit,
     Action::Reload,
     Action::CopyLink,
@@ -101,6 +104,7 @@ const GROUPED: &[Action] = &[
     Action::PrevItem,
     Action::Open,
     Action::Back,
+    Action::Leave,
     Action::Quit,
     Action::GroupBy,
     Action::Trends,

@@ -105,6 +105,7 @@ const PANE_KEYS: &[Action] = &[
     Action::FocusPrev,
     Action::Open,
     Action::Back,
+    Action::Leave,
     Action::Quit,
     Action::Help,
     Action::Palette,
@@ -113,7 +114,7 @@ const PANE_KEYS: &[Action] = &[
 /// The message a key makes for a side pane's type-ahead, if it is one. While a pane has the
 /// keyboard (nothing over it):
 /// - with no buffer live, a printable key starts one unless it is bound to one of
-///   [`PANE_KEYS`] (those keep their meaning: `j` `k` `g` `G` `x` `q` `?` `:`) or is a space;
+///   [`PANE_KEYS`] (those keep their meaning: `j` `k` `g` `G` `h` `x` `q` `?` `:`) or is a space;
 /// - while a buffer is live, every printable key extends it (Backspace shortens it), except
 ///   the palette key (`:`), which ends the buffer and opens the palette (labels hold no `:`).
 #[must_use]

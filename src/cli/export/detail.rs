@@ -15,6 +15,8 @@ use crate::store::{Shared, Store};
 /// The sources of details for one export.
 pub struct Details {
     store: Option<Shared>,
+    /// The records' triage state is read from the store too.
+    triage: bool,
     /// `--with-detail`: the client to fetch missing details with.
     fetch: Option<Client>,
     /// A write failed once: the export goes on without storing.
@@ -27,10 +29,19 @@ impl Details {
     pub fn new(store: Option<Shared>, fetch: Option<Client>) -> Self {
         Self {
             store,
+            triage: false,
             fetch,
             store_failed: false,
             fetched: 0,
         }
+    }
+
+    /// Reads the records' triage state from the store (when there is one: without, it is
+    /// not known).
+    #[must_use]
+    pub fn with_triage(mut self) -> Self {
+        self.triage = true;
+        self
     }
 
     /// The store read from, if any.
@@ -57,6 +68,9 @@ impl Details {
                 self.fill(&mut record).await?;
             }
             out.push(record);
+        }
+        if let (Some(store), true) = (&self.store, self.triage) {
+            store.read(|s| with_triage(s, &mut out, Timestamp::now()))?;
         }
         Ok(out)
     }
@@ -98,7 +112,25 @@ pub fn stored(store: &Store, item: Feedback) -> Result<Record, CliError> {
         feedback: item,
         metadata: known.then_some(detail.metadata),
         delivery: detail.delivery,
+        triage: None,
     })
+}
+
+/// Reads the records' triage state from the store (an item it does not hold has the state of
+/// one never triaged); a snooze over by `now` reads as none.
+pub fn with_triage(store: &Store, records: &mut [Record], now: Timestamp) -> Result<(), CliError> {
+    let ids: Vec<&str> = records.iter().map(|r| r.feedback.id.as_str()).collect();
+    let mut found = store.triage_of(&ids)?;
+    for record in records {
+        let mut triage = found
+            .remove(record.feedback.id.as_str())
+            .unwrap_or_default();
+        if !triage.snoozed(now) {
+            triage.snoozed_until = None;
+        }
+        record.triage = Some(triage);
+    }
+    Ok(())
 }
 
 /// The metadata keys and delivery channels of the items with these keys, read up front so a

@@ -3,7 +3,8 @@
 //! for the JSON ones (the server's text, escaped by the serializer).
 //!
 //! Metadata and delivery links appear only in an item's detail, so a [`Record`] carries them
-//! when known (`None`: not known, shown empty or `null`, never as "no metadata").
+//! when known (`None`: not known, shown empty or `null`, never as "no metadata"); so is the
+//! item's triage state, which only the local store holds.
 
 use std::collections::BTreeSet;
 
@@ -12,6 +13,7 @@ use serde_json::{Value, json};
 use super::super::CliError;
 use super::super::output::{first_line, short_time};
 use crate::api::{Channel, Delivery, Feedback, Metadata};
+use crate::store::Triage;
 use crate::text::Clean;
 
 /// One item of an export: the list item, with its detail's parts when they are known.
@@ -20,6 +22,9 @@ pub struct Record {
     pub feedback: Feedback,
     pub metadata: Option<Metadata>,
     pub delivery: Option<Vec<Delivery>>,
+    /// The item's triage state in the local store, when read (a snooze already over reads as
+    /// none).
+    pub triage: Option<Triage>,
 }
 
 impl Record {
@@ -30,6 +35,7 @@ impl Record {
             feedback,
             metadata: None,
             delivery: None,
+            triage: None,
         }
     }
 
@@ -75,6 +81,12 @@ pub enum Field {
     /// Metadata keys and links outside the columns, as a JSON object (`list --fields all` in
     /// csv and table: keys first seen after the first page).
     Extra,
+    /// The triage state, from the local store.
+    Seen,
+    Starred,
+    Done,
+    SnoozedUntil,
+    Note,
 }
 
 /// The plain field names, in the order `--fields` lists them in errors.
@@ -94,6 +106,11 @@ const NAMES: &[(&str, Field)] = &[
     ("message", Field::Message),
     ("metadata", Field::Metadata),
     ("delivery", Field::Delivery),
+    ("seen", Field::Seen),
+    ("starred", Field::Starred),
+    ("done", Field::Done),
+    ("snoozed_until", Field::SnoozedUntil),
+    ("note", Field::Note),
 ];
 
 /// The built-in metadata keys the spec names: `list --fields all` always has their columns.
@@ -122,7 +139,8 @@ impl Field {
             }
         }
         Err(CliError::Usage(format!(
-            "unknown field `{}` in --fields; valid: {}, meta.KEY, custom.KEY, link.CHANNEL ({}), or all",
+            "unknown field `{}` in --fields; valid: {}, meta.KEY, custom.KEY, link.CHANNEL ({}), \
+             or all",
             crate::text::sanitize_line(name),
             NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "),
             Channel::KNOWN.join(", "),
@@ -165,6 +183,28 @@ impl Field {
         )
     }
 
+    /// True when the column is the item's triage state, which the local store holds.
+    #[must_use]
+    pub fn needs_triage(&self) -> bool {
+        matches!(
+            self,
+            Self::Seen | Self::Starred | Self::Done | Self::SnoozedUntil | Self::Note
+        )
+    }
+
+    /// The column's cell in tab-separated output: whole, on one line, times in RFC 3339.
+    #[must_use]
+    pub fn tsv(&self, record: &Record, columns: &[Field]) -> Clean {
+        match self {
+            Self::Message => Clean::line(&record.feedback.message),
+            Self::ReceivedAt | Self::SnoozedUntil => match self.json(record, columns) {
+                Value::String(text) => Clean::line(&text),
+                _ => Clean::default(),
+            },
+            other => other.text(record, false, columns),
+        }
+    }
+
     /// The column's cell for a table (`csv` false) or a CSV file, sanitized: one line, but for
     /// a CSV file's message, which keeps its line breaks (CSV quoting keeps them). `columns`
     /// are the export's columns (for [`Field::Extra`]).
@@ -188,6 +228,22 @@ impl Field {
             Self::Project => item.project.name.clone(),
             Self::Tags => item.tags.join(if csv { ";" } else { "," }),
             Self::Message if !csv => first_line(&item.message).to_owned(),
+            Self::Note if !csv => match &record.triage {
+                Some(Triage {
+                    note: Some(note), ..
+                }) => first_line(note).to_owned(),
+                _ => String::new(),
+            },
+            Self::SnoozedUntil if !csv => record
+                .triage
+                .as_ref()
+                .and_then(|t| t.snoozed_until)
+                .map_or_else(String::new, short_time),
+            Self::Seen | Self::Starred | Self::Done => match self.json(record, columns) {
+                Value::Bool(true) => "yes".to_owned(),
+                Value::Bool(false) => "no".to_owned(),
+                _ => String::new(),
+            },
             Self::Metadata | Self::Delivery | Self::Extra => match self.json(record, columns) {
                 Value::Null => String::new(),
                 value => value.to_string(),
@@ -225,8 +281,18 @@ impl Field {
             Self::Custom(key) => text(meta(record, true, key)),
             Self::Link(channel) => text(record.link(channel)),
             Self::Extra => extra(record, columns),
+            Self::Seen => triage(record, |t| json!(t.seen)),
+            Self::Starred => triage(record, |t| json!(t.starred)),
+            Self::Done => triage(record, |t| json!(t.done)),
+            Self::SnoozedUntil => triage(record, |t| json!(t.snoozed_until)),
+            Self::Note => triage(record, |t| json!(t.note)),
         }
     }
+}
+
+/// A value of the record's triage state; `null` when it was not read.
+fn triage(record: &Record, value: impl Fn(&Triage) -> Value) -> Value {
+    record.triage.as_ref().map_or(Value::Null, value)
 }
 
 fn meta<'a>(record: &'a Record, custom: bool, key: &str) -> Option<&'a str> {
@@ -359,6 +425,15 @@ impl Selection {
             }
         }
         Ok(Self::Fields(fields))
+    }
+
+    /// True when the export shows the items' triage state.
+    #[must_use]
+    pub fn needs_triage(&self) -> bool {
+        match self {
+            Self::Default | Self::All => false,
+            Self::Fields(fields) => fields.iter().any(Field::needs_triage),
+        }
     }
 
     /// True when the export needs the items' details.

@@ -25,7 +25,7 @@ use crate::text::Clean;
 #[derive(Debug, Clone)]
 pub struct Options {
     pub format: ListFormat,
-    /// `--raw-csv`: no guard against spreadsheet formulas.
+    /// `--raw-csv`: no guard against spreadsheet formulas (in CSV and tab-separated tables).
     pub raw_csv: bool,
     pub fields: Selection,
     pub table: TableMode,
@@ -49,14 +49,14 @@ impl Options {
         }
     }
 
-    /// The usual shape of a format: no `--fields`, tables plain.
+    /// The usual shape of a format: no `--fields`, tables tab-separated.
     #[must_use]
     pub fn plain(format: ListFormat, raw_csv: bool) -> Self {
         Self {
             format,
             raw_csv,
             fields: Selection::Default,
-            table: TableMode::Plain,
+            table: TableMode::Tsv,
             keys: None,
         }
     }
@@ -105,10 +105,17 @@ impl<'a> Sink<'a> {
         match self.options.format {
             ListFormat::Table => {
                 if let Some(table) = &self.table {
+                    let tsv = self.options.table == TableMode::Tsv;
                     for record in records {
                         let cells: Vec<Clean> = columns
                             .iter()
-                            .map(|f| f.text(record, false, columns))
+                            .map(|f| {
+                                if tsv {
+                                    f.tsv(record, columns)
+                                } else {
+                                    f.text(record, false, columns)
+                                }
+                            })
                             .collect();
                         table.row(self.out, &cells)?;
                     }
@@ -238,7 +245,8 @@ impl<'a> Sink<'a> {
                     columns.as_deref().unwrap_or_default(),
                     self.options.table,
                     ids,
-                );
+                )
+                .raw(self.options.raw_csv);
                 if self.header {
                     table.header(self.out)?;
                 }

@@ -7,7 +7,7 @@ use std::io::Write;
 
 use super::super::CliError;
 use super::super::output::ListFormat;
-use super::detail::{Details, stored, stored_keys};
+use super::detail::{Details, stored, stored_keys, with_triage};
 use super::fields::{Record, Selection};
 use super::sink::{Options, Sink};
 use crate::api::Client;
@@ -29,6 +29,14 @@ pub fn write(
 ) -> Result<u64, CliError> {
     let text = matches!(options.format, ListFormat::Csv | ListFormat::Table);
     let needs_detail = options.fields.needs_detail();
+    let needs_triage = options.fields.needs_triage();
+    let now = jiff::Timestamp::now();
+    let triage = |records: &mut [Record]| -> Result<(), CliError> {
+        if needs_triage {
+            with_triage(store, records, now)?;
+        }
+        Ok(())
+    };
     let record = |i: StoredItem| {
         if needs_detail {
             stored(store, i.feedback)
@@ -42,11 +50,12 @@ pub fn write(
         options.keys = Some(stored_keys(store, &keys)?);
         let mut sink = Sink::new(out, options);
         for batch in keys.chunks(BATCH) {
-            let records = store
+            let mut records = store
                 .items(batch)?
                 .into_iter()
                 .map(record)
                 .collect::<Result<Vec<_>, _>>()?;
+            triage(&mut records)?;
             written += u64::try_from(records.len()).unwrap_or(u64::MAX);
             sink.page(&records)?;
         }
@@ -62,10 +71,11 @@ pub fn write(
     }
     let mut sink = Sink::new(out, options);
     store.view_items_each(view, limit, BATCH, |items| -> Result<(), CliError> {
-        let records = items
+        let mut records = items
             .into_iter()
             .map(record)
             .collect::<Result<Vec<_>, _>>()?;
+        triage(&mut records)?;
         written += u64::try_from(records.len()).unwrap_or(u64::MAX);
         sink.page(&records)
     })?;

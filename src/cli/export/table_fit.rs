@@ -1,6 +1,7 @@
 //! Tables of `list` and `search`: on a terminal they fit its width (columns shrink in a fixed
-//! order, then go, the message last: it takes what is left); piped, they are plain (every cell
-//! whole, padded to its column's usual width, nothing cut). Widths are display cells
+//! order, then go, the message last: it takes what is left); piped to a file or a program they
+//! are tab-separated values with a header of the field names (every cell whole, one line, no
+//! padding: `cut -f`, `awk -F'\t'` and spreadsheets read them). Widths are display cells
 //! (`crate::width`), never bytes, and every cell is sanitized to one line here.
 //!
 //! Rows are written as pages arrive, so widths come from the columns, not from the data, but for
@@ -10,6 +11,7 @@
 
 use std::io::{self, Write};
 
+use super::super::output::csv_cell;
 use super::fields::Field;
 use crate::text::Clean;
 use crate::width::{fit, truncate, width};
@@ -19,17 +21,17 @@ use crate::width::{fit, truncate, width};
 pub enum TableMode {
     /// Fit this many cells (a terminal's width).
     Fit(usize),
-    /// No width: cells whole (output piped to a file or a program).
-    Plain,
+    /// Tab-separated values: cells whole (output piped to a file or a program).
+    Tsv,
 }
 
 impl TableMode {
     /// `Fit` the terminal when stdout is one (`COLUMNS` wins over the measured width, as for
-    /// `ls`), `Plain` otherwise.
+    /// `ls`), `Tsv` otherwise.
     #[must_use]
     pub fn detect() -> Self {
         if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-            return Self::Plain;
+            return Self::Tsv;
         }
         let columns = std::env::var("COLUMNS")
             .ok()
@@ -76,11 +78,15 @@ fn spec(field: &Field, ids: usize) -> Spec {
         Field::ReceivedAt => (17, 17, 10),
         Field::Id => (ids.max(ID_CELLS), ids.max(ID_CELLS), 11),
         Field::Message => (60, 20, 12),
+        Field::Note => (30, 10, 5),
+        Field::SnoozedUntil => (17, 17, 6),
+        Field::Seen | Field::Starred | Field::Done => (7, 4, 9),
     };
     let title = match field {
         Field::Id => Clean::fixed("ID"),
         Field::ReceivedAt => Clean::fixed("RECEIVED"),
         Field::ReporterEmail => Clean::fixed("EMAIL"),
+        Field::SnoozedUntil => Clean::fixed("SNOOZED"),
         Field::BuiltIn(_) | Field::Custom(_) | Field::Link(_) => field.label(),
         other => Clean::line(&other.name().to_uppercase()),
     };
@@ -99,30 +105,58 @@ pub struct FittedTable {
     titles: Vec<Clean>,
     widths: Vec<Option<usize>>,
     whole: Vec<bool>,
-    plain: bool,
+    tsv: bool,
+    /// Tab-separated cells written as they are, even ones a spreadsheet would run.
+    raw: bool,
 }
 
 impl FittedTable {
     /// The table of `fields`, its id column `ids` cells wide (the first page's widest id).
+    /// Tab-separated, its header is the fields' names, as `--fields` takes them.
     #[must_use]
     pub fn new(fields: &[Field], mode: TableMode, ids: usize) -> Self {
-        let specs: Vec<Spec> = fields.iter().map(|f| spec(f, ids)).collect();
-        Self::from_specs(specs, flex_index(fields), mode)
+        let mut specs: Vec<Spec> = fields.iter().map(|f| spec(f, ids)).collect();
+        if mode == TableMode::Tsv {
+            for (spec, field) in specs.iter_mut().zip(fields) {
+                spec.title = field.label();
+            }
+        }
+        Self::build(specs, flex_index(fields), mode)
     }
 
-    /// The table of `specs`; `flex` takes the room left on a terminal.
+    /// The table of `specs`; `flex` takes the room left on a terminal. Tab-separated, the
+    /// titles are written as names: lower case, words joined by `_`.
     #[must_use]
-    pub fn from_specs(specs: Vec<Spec>, flex: Option<usize>, mode: TableMode) -> Self {
+    pub fn from_specs(mut specs: Vec<Spec>, flex: Option<usize>, mode: TableMode) -> Self {
+        if mode == TableMode::Tsv {
+            for spec in &mut specs {
+                let name = spec.title.as_str().to_lowercase().replace(' ', "_");
+                spec.title = Clean::line(&name);
+            }
+        }
+        Self::build(specs, flex, mode)
+    }
+
+    fn build(specs: Vec<Spec>, flex: Option<usize>, mode: TableMode) -> Self {
         let widths = match mode {
-            TableMode::Plain => specs.iter().map(|s| Some(s.preferred)).collect(),
+            TableMode::Tsv => specs.iter().map(|s| Some(s.preferred)).collect(),
             TableMode::Fit(total) => layout(&specs, flex, total),
         };
         Self {
             whole: specs.iter().map(|s| s.whole).collect(),
             titles: specs.into_iter().map(|s| s.title).collect(),
             widths,
-            plain: mode == TableMode::Plain,
+            tsv: mode == TableMode::Tsv,
+            raw: false,
         }
+    }
+
+    /// Tab-separated cells are guarded against spreadsheet formulas as CSV cells are, unless
+    /// `raw` (`--raw-csv`).
+    #[must_use]
+    pub fn raw(mut self, raw: bool) -> Self {
+        self.raw = raw;
+        self
     }
 
     pub fn header(&self, out: &mut dyn Write) -> io::Result<()> {
@@ -138,11 +172,21 @@ impl FittedTable {
             .zip(cells)
             .filter_map(|((w, whole), c)| w.map(|w| (w, *whole, c)))
             .collect();
+        if self.tsv {
+            // A clean cell is one line without tabs: the separators are the only ones. The
+            // padding a cell may carry for a terminal's columns is not data.
+            let cells: Vec<Clean> = shown
+                .iter()
+                .map(|(_, _, c)| csv_cell(Clean::line(c.as_str().trim()), self.raw))
+                .collect();
+            let cells: Vec<&str> = cells.iter().map(Clean::as_str).collect();
+            return writeln!(out, "{}", cells.join("\t"));
+        }
         let last = shown.len().saturating_sub(1);
         let mut line = String::new();
         for (i, (cells_wide, whole, cell)) in shown.into_iter().enumerate() {
             let clean = cell.as_str();
-            if self.plain || whole {
+            if whole {
                 line.push_str(clean);
                 if i != last {
                     let pad = cells_wide.saturating_sub(width(clean));
@@ -288,25 +332,31 @@ mod tests {
     }
 
     #[test]
-    fn plain_tables_cut_nothing() {
-        let shown = lines(TableMode::Plain, TABLE_DEFAULT, ROW);
-        assert!(
-            shown[1].starts_with("fb_12345678  2026-11-01 12:00Z"),
-            "{shown:#?}"
+    fn piped_tables_are_tab_separated_with_the_field_names_and_cut_nothing() {
+        let shown = lines(TableMode::Tsv, TABLE_DEFAULT, ROW);
+        assert_eq!(
+            shown[0],
+            "id\treceived_at\tstatus\tapp\ttags\treporter_email\tmessage"
         );
-        assert!(shown[1].ends_with(ROW[6]), "{shown:#?}");
+        let cells: Vec<&str> = shown[1].split('\t').collect();
+        assert_eq!(cells, ROW);
     }
 
     #[test]
     fn cells_are_sanitized_in_both_modes() {
-        for mode in [TableMode::Plain, TableMode::Fit(50)] {
+        for mode in [TableMode::Tsv, TableMode::Fit(50)] {
             let shown = lines(
                 mode,
                 &[Field::Id, Field::Message],
-                &["a\u{1b}[2J", "x\u{202e}y\nz"],
+                &["a\u{1b}[2J\tb", "x\u{202e}y\nz"],
             );
             for line in shown {
-                assert!(!line.chars().any(char::is_control), "{line:?}");
+                // Two cells: the only tab is the separator's.
+                assert!(line.split('\t').count() <= 2, "{line:?}");
+                assert!(
+                    !line.replace('\t', " ").chars().any(char::is_control),
+                    "{line:?}"
+                );
                 assert!(!line.contains('\u{202e}'), "{line:?}");
             }
         }

@@ -42,7 +42,8 @@ pub struct StatsArgs {
     pub query: Vec<String>,
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
-    /// Write CSV cells as they are, even ones a spreadsheet would run as formulas.
+    /// Write CSV cells (and a piped table's tab-separated cells) as they are, even ones a
+    /// spreadsheet would run as formulas.
     #[arg(long)]
     pub raw_csv: bool,
     /// First fetch what is new on the service (a head sync of both statuses).

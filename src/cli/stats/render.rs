@@ -28,7 +28,7 @@ pub fn write(
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     match args.format {
-        TableFormat::Table => table(pivot, TableMode::detect(), cx, out)?,
+        TableFormat::Table => table(pivot, TableMode::detect(), args.raw_csv, cx, out)?,
         TableFormat::Json => {
             let json = serde_json::to_string_pretty(&Json::of(pivot, cx))?;
             writeln!(out, "{}", terminal_safe_json(json))?;
@@ -122,6 +122,7 @@ pub fn sparkline(daily: &[u32], held_from: usize) -> String {
 fn table(
     pivot: &Pivot,
     mode: TableMode,
+    raw: bool,
     cx: &Context,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
@@ -190,7 +191,7 @@ fn table(
         spec(Clean::fixed(""), BAR_CELLS, BAR_CELLS, 1, true),
         spec(Clean::fixed("LAST 30 DAYS"), days, days, 0, true),
     ];
-    let table = FittedTable::from_specs(specs, Some(0), mode);
+    let table = FittedTable::from_specs(specs, Some(0), mode).raw(raw);
     table.header(out)?;
     for row in &rows {
         table.row(out, row)?;
@@ -304,7 +305,7 @@ pub(super) fn table_for_tests(pivot: &Pivot, mode: TableMode) -> String {
         now: jiff::Timestamp::UNIX_EPOCH,
         tz: jiff::tz::TimeZone::UTC,
     };
-    table(pivot, mode, &cx, &mut out).unwrap_or_default();
+    table(pivot, mode, false, &cx, &mut out).unwrap_or_default();
     String::from_utf8(out).unwrap_or_default()
 }
 

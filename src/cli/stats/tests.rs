@@ -65,19 +65,22 @@ fn sparklines_scale_to_the_busiest_day_and_tell_empty_from_few() {
 }
 
 #[test]
-fn the_table_fits_the_terminal_sanitized_and_plain_when_piped() {
+fn the_table_fits_the_terminal_sanitized_and_is_tab_separated_when_piped() {
     let p = pivot(By::App, None);
-    let plain = table_for_tests(&p, TableMode::Plain);
-    let lines: Vec<&str> = plain.lines().collect();
-    assert!(lines[0].starts_with("APP"), "{plain}");
-    assert!(lines[0].contains("COUNT  SHARE") && lines[0].ends_with("LAST 30 DAYS"));
-    assert!(lines[1].contains("150   75.0%  ███████▌"), "{plain}");
+    let tsv = table_for_tests(&p, TableMode::Tsv);
+    let lines: Vec<&str> = tsv.lines().collect();
+    assert!(lines[0].starts_with("app\tcount\tshare"), "{tsv}");
+    assert!(lines[0].ends_with("last_30_days"), "{tsv}");
+    let cells: Vec<&str> = lines[1].split('\t').collect();
+    assert_eq!(cells[1..3], ["150", "75.0%"], "{tsv}");
+    assert!(cells[3].starts_with("███████▌"), "{tsv}");
     assert!(
         lines[1].ends_with("▂▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█"),
-        "{plain}"
+        "{tsv}"
     );
-    assert!(lines[3].starts_with("(none)"), "{plain}");
+    assert!(lines[3].starts_with("(none)\t"), "{tsv}");
     for line in &lines {
+        let line = line.replace('\t', " ");
         assert!(!line.chars().any(char::is_control) && !line.contains('\u{202e}'));
     }
     // Narrow terminals lose the sparkline, then the bar; the group and count stay.

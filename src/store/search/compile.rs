@@ -298,6 +298,10 @@ impl Compiler<'_> {
                 let name = self.member(who);
                 super::triage::note_by(name.as_deref())
             }
+            FilterKind::Note(text) => {
+                let p = self.param(Value::Text(format!("%{}%", escape_like(text))));
+                super::triage::note_holds(&p)
+            }
         })
     }
 

@@ -1,5 +1,5 @@
 //! The triage qualifiers (`is:unseen`, `is:seen`, `is:starred`, `is:done`, `is:snoozed`,
-//! `has:note`) as SQL. Triage rows exist only for items someone triaged and are keyed by the
+//! `has:note`, `note:`) as SQL. Triage rows exist only for items someone triaged and are keyed by the
 //! server's id (`store::triage`): each qualifier is a set of item keys, computed once per
 //! query, which a walk of the view's index probes; an untouched item is unseen and nothing else.
 //! The team's qualifiers (`assignee:`, `is:mine`, `is:unclaimed`, `label:`, `note-by:`) read
@@ -18,6 +18,18 @@ fn triaged(condition: &str) -> String {
 pub(super) fn has_note() -> &'static str {
     "items.k IN (SELECT i.k FROM triage t JOIN items i ON i.id = t.id \
      WHERE t.note IS NOT NULL AND trim(t.note) <> '')"
+}
+
+/// `note:TEXT` (`pattern`, the parameter holding `%TEXT%`, LIKE-escaped with `\`): the item's
+/// note, or the latest version of one of the team's notes on it, holds the text, any case.
+pub(super) fn note_holds(pattern: &str) -> String {
+    format!(
+        "(items.k IN (SELECT i.k FROM triage t JOIN items i ON i.id = t.id \
+         WHERE t.note LIKE {pattern} ESCAPE '\\') \
+         OR items.k IN (SELECT i.k FROM team_notes n JOIN items i ON i.id = n.item_id \
+         WHERE n.body LIKE {pattern} ESCAPE '\\' \
+         AND n.seq = (SELECT max(m.seq) FROM team_notes m WHERE m.note_id = n.note_id)))"
+    )
 }
 
 /// `is:…`; `param` adds a parameter and names it (`?N`): `now` (seconds) for `is:snoozed`.

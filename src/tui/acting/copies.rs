@@ -2,21 +2,44 @@
 //! that goes to the clipboard (a sink like the screen: OSC 52 especially) is [`Clean`]: each
 //! value is sanitized as it is taken from the item, and the copy is assembled from those
 //! values; the Markdown block keeps a message's line breaks as quoted lines. With privacy
-//! mode on the email is left out of the Markdown block and masked in the JSON, and custom
-//! metadata values are masked. Many items: one block per item, a blank line between (JSON:
-//! one object per line, JSON lines, as `|` pipes them).
+//! mode on the email and the note are left out of the Markdown block and masked in the JSON,
+//! and custom metadata values are masked. Many items: one block per item, a rule between
+//! (JSON: one object per line, JSON lines, as `|` pipes them).
 
 use std::fmt::Write as _;
 
+use serde::Serialize;
+
 use crate::api::FeedbackDetail;
+use crate::store::Triage;
 use crate::text::Clean;
 use crate::text::output::terminal_safe_json;
 
+/// An item as it is copied or piped: its detail and the user's triage state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Copied {
+    pub detail: FeedbackDetail,
+    /// As stored (a snooze already over reads as none).
+    pub triage: Triage,
+}
+
+impl Copied {
+    /// An item nobody triaged.
+    #[must_use]
+    pub fn untriaged(detail: FeedbackDetail) -> Self {
+        Self {
+            detail,
+            triage: Triage::default(),
+        }
+    }
+}
+
 /// The Markdown block of one item, ready to paste into an issue: the message quoted, then the
-/// app, platform, version, OS, locale, received time (UTC), reporter (unless `private`), the
-/// delivery links and the item's id.
+/// app, platform, version, OS, locale, tags, received time (UTC), reporter (unless `private`),
+/// the delivery links, the note (unless `private`) and the item's id.
 #[must_use]
-pub fn markdown(detail: &FeedbackDetail, private: bool) -> Clean {
+pub fn markdown(item: &Copied, private: bool) -> Clean {
+    let detail = &item.detail;
     let f = &detail.feedback;
     let mut out = String::new();
     for line in Clean::text(&f.message).split('\n') {
@@ -46,6 +69,9 @@ pub fn markdown(detail: &FeedbackDetail, private: bool) -> Clean {
     if let Some(locale) = sdk.get("locale") {
         fact(&mut out, "Locale", &Clean::line(locale));
     }
+    if !f.tags.is_empty() {
+        fact(&mut out, "Tags", &Clean::line(&f.tags.join(", ")));
+    }
     let received = f.received_at.strftime("%Y-%m-%d %H:%M:%S UTC").to_string();
     fact(&mut out, "Received", &Clean::line(&received));
     if let (Some(email), false) = (&f.reporter_email, private) {
@@ -58,6 +84,10 @@ pub fn markdown(detail: &FeedbackDetail, private: bool) -> Clean {
             let label = md_escape(&channel_label(delivery.channel.as_str()));
             let _ = writeln!(out, "- **{label}:** <{link}>");
         }
+    }
+    if let (Some(note), false) = (&item.triage.note, private) {
+        // The note's lines as one: the block's facts are one line each.
+        fact(&mut out, "Note", &Clean::line(note.trim()));
     }
     let id = Clean::line(&format!("{} ({})", f.id.as_str(), f.project.name));
     fact(&mut out, "Feedback", &id);
@@ -138,28 +168,61 @@ fn web_link(raw: &str) -> Option<Clean> {
         .map(|u| Clean::line(u.as_str()))
 }
 
-/// The item as JSON, as the service sent it (`show --format json`), with privacy's masks;
-/// escapes and control characters written as `\u` escapes. `pretty` for one item copied,
-/// else one line (JSON lines).
+/// The item as JSON, as the service sent it (`show --format json`), with privacy's masks and
+/// the user's triage state under `triage` (its note masked by privacy too); escapes and
+/// control characters written as `\u` escapes. `pretty` for one item copied, else one line
+/// (JSON lines).
 #[must_use]
-pub fn json(detail: &FeedbackDetail, private: bool, pretty: bool) -> String {
-    let shown = crate::tui::privacy::detail(detail, private);
+pub fn json(item: &Copied, private: bool, pretty: bool) -> String {
+    let shown = crate::tui::privacy::detail(&item.detail, private);
+    let t = &item.triage;
+    let note = t
+        .note
+        .as_deref()
+        .map(|n| crate::tui::privacy::value(n, private));
+    let value = WithTriage {
+        detail: &shown,
+        triage: TriageJson {
+            seen: t.seen,
+            starred: t.starred,
+            done: t.done,
+            snoozed_until: t.snoozed_until,
+            note: note.as_deref(),
+        },
+    };
     let text = if pretty {
-        serde_json::to_string_pretty(&*shown)
+        serde_json::to_string_pretty(&value)
     } else {
-        serde_json::to_string(&*shown)
+        serde_json::to_string(&value)
     };
     // Serializing plain data cannot fail; an empty object would say so if it did.
     terminal_safe_json(text.unwrap_or_else(|_| "{}".to_owned()))
 }
 
+/// The item's JSON: the service's shape, and `triage`.
+#[derive(Serialize)]
+struct WithTriage<'a> {
+    #[serde(flatten)]
+    detail: &'a FeedbackDetail,
+    triage: TriageJson<'a>,
+}
+
+#[derive(Serialize)]
+struct TriageJson<'a> {
+    seen: bool,
+    starred: bool,
+    done: bool,
+    snoozed_until: Option<jiff::Timestamp>,
+    note: Option<&'a str>,
+}
+
 /// The JSON lines `|` writes to a command's stdin: one object per item, each line ending in
 /// a newline.
 #[must_use]
-pub fn json_lines(details: &[FeedbackDetail], private: bool) -> String {
+pub fn json_lines(items: &[Copied], private: bool) -> String {
     let mut out = String::new();
-    for detail in details {
-        out.push_str(&json(detail, private, false));
+    for item in items {
+        out.push_str(&json(item, private, false));
         out.push('\n');
     }
     out
@@ -184,16 +247,16 @@ pub enum Kind {
     Json,
 }
 
-/// The text of a copy of `details`: one piece per item, in order, blank lines between
-/// blocks (ids and links one per line; JSON one object per line when many). Each piece is
-/// [`Clean`] as it is made.
+/// The text of a copy of `items`: one piece per item, in order, a rule between Markdown
+/// blocks, blank lines between messages (ids and links one per line; JSON one object per line
+/// when many). Each piece is [`Clean`] as it is made.
 #[must_use]
-pub fn copy_text(kind: Kind, details: &[FeedbackDetail], private: bool) -> CopyText {
-    let many = details.len() > 1;
+pub fn copy_text(kind: Kind, items: &[Copied], private: bool) -> CopyText {
+    let many = items.len() > 1;
+    let details = || items.iter().map(|i| &i.detail);
     let (pieces, what): (Vec<Option<Clean>>, &'static str) = match kind {
         Kind::Link => (
-            details
-                .iter()
+            details()
                 .map(|d| d.issue_tracker_url().map(Clean::line))
                 .collect(),
             if many {
@@ -203,21 +266,19 @@ pub fn copy_text(kind: Kind, details: &[FeedbackDetail], private: bool) -> CopyT
             },
         ),
         Kind::Id => (
-            details
-                .iter()
+            details()
                 .map(|d| Some(Clean::line(d.feedback.id.as_str())))
                 .collect(),
             if many { "the ids" } else { "the id" },
         ),
         Kind::Message => (
-            details
-                .iter()
+            details()
                 .map(|d| Some(Clean::text(&d.feedback.message)))
                 .collect(),
             if many { "the messages" } else { "the message" },
         ),
         Kind::Markdown => (
-            details.iter().map(|d| Some(markdown(d, private))).collect(),
+            items.iter().map(|i| Some(markdown(i, private))).collect(),
             if many {
                 "the Markdown blocks"
             } else {
@@ -225,18 +286,22 @@ pub fn copy_text(kind: Kind, details: &[FeedbackDetail], private: bool) -> CopyT
             },
         ),
         Kind::Json => (
-            details
+            items
                 .iter()
                 // Terminal-safe JSON already: checked as the type the clipboard takes.
-                .map(|d| Some(Clean::text(&json(d, private, !many))))
+                .map(|i| Some(Clean::text(&json(i, private, !many))))
                 .collect(),
             if many { "the JSON lines" } else { "the JSON" },
         ),
     };
     let missing = pieces.iter().filter(|p| p.is_none()).count();
     let text = match kind {
-        // Each block ends in a line break: a blank line between blocks, one at the end.
-        Kind::Markdown => Clean::join(&pieces.into_iter().flatten().collect::<Vec<_>>(), "\n"),
+        // Each block ends in a line break: a rule between blocks, blank lines around it (so
+        // it is never read as a heading's underline), one line break at the end.
+        Kind::Markdown => Clean::join(
+            &pieces.into_iter().flatten().collect::<Vec<_>>(),
+            "\n---\n\n",
+        ),
         Kind::Link | Kind::Id | Kind::Json | Kind::Message => {
             let pieces: Vec<Clean> = pieces
                 .into_iter()

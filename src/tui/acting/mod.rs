@@ -121,7 +121,7 @@ pub struct Gathering {
     pub command: Option<usize>,
     pub request_id: u64,
     pub ids: Vec<String>,
-    pub details: Vec<StoredDetail>,
+    pub details: Vec<GatheredItem>,
     pub fetching: HashSet<String>,
     /// Never-fetched items still to ask for, a few at a time (`fetching` holds those asked).
     pub queue: std::collections::VecDeque<String>,
@@ -144,6 +144,13 @@ pub struct ActingState {
     /// An action waiting for the marked items' ids (a `V` range read from the store).
     pub resolving: Option<(u64, Option<Action>)>,
     pub gathering: Option<Gathering>,
+}
+
+/// An item read for a copy or a pipe: its stored detail and the user's triage state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GatheredItem {
+    pub detail: StoredDetail,
+    pub triage: crate::store::Triage,
 }
 
 #[cfg(test)]

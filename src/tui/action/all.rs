@@ -163,5 +163,10 @@ impl Action {
             "mark_all_seen",
             "mark all in this view seen (U undoes)",
         ),
+        (
+            Action::Leave,
+            "leave",
+            "back from the detail, a pane or an overlay",
+        ),
     ];
 }

@@ -102,11 +102,24 @@ fn config_errors_name_file_and_line() {
         "{err}"
     );
 
-    let duplicate = "[keys]\nreload = \"j\"\n";
+    let duplicate = "[keys]\nreload = \"j\"\nquit = [\"x\", \"j\"]\n";
     let err = Keymap::from_config(duplicate, "c.toml").unwrap_err();
-    assert_eq!(err.line, 2);
+    assert_eq!(err.line, 3);
     assert!(err.message.contains("\"j\" is bound to both"), "{err}");
-    assert_eq!(err.to_string(), format!("c.toml:2: {}", err.message));
+    assert_eq!(err.to_string(), format!("c.toml:3: {}", err.message));
+}
+
+#[test]
+fn a_key_the_file_binds_is_taken_from_the_action_it_was_a_default_of() {
+    let keymap = Keymap::from_config("[keys]\nreload = \"j\"\n", "c.toml").unwrap();
+    let j = KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE);
+    assert_eq!(keymap.action(&j), Some(Action::Reload));
+    assert_eq!(keymap.key_for(Action::MoveDown), "down");
+    // A key added to the defaults later does not break a file that bound it.
+    let keymap = Keymap::from_config("[keys]\nback = \"backspace\"\n", "c.toml").unwrap();
+    let backspace = KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE);
+    assert_eq!(keymap.action(&backspace), Some(Action::Back));
+    assert_eq!(keymap.key_for(Action::Leave), "h");
 }
 
 #[test]

@@ -54,9 +54,16 @@ pub fn task(store: &Shared, effect: &Effect) -> Option<Task> {
                 request_id,
                 result: store
                     .read(|s| {
+                        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+                        let mut triage = s.triage_of(&ids)?;
                         let mut out = Vec::with_capacity(ids.len());
-                        for id in &ids {
-                            out.extend(s.detail(id)?);
+                        for id in ids {
+                            if let Some(detail) = s.detail(id)? {
+                                out.push(crate::tui::acting::GatheredItem {
+                                    detail,
+                                    triage: triage.remove(id).unwrap_or_default(),
+                                });
+                            }
                         }
                         Ok::<_, crate::store::StoreError>(out)
                     })

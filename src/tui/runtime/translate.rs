@@ -80,9 +80,13 @@ fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Ms
         }),
         Mode::Normal | Mode::Grouped => crate::tui::reading::typeahead_key(key, state, keymap)
             .or_else(|| {
-                keymap
-                    .action(key)
-                    .map(|action| taken(mode, key, Msg::Action(action)))
+                keymap.action(key).map(|action| {
+                    // `h` in the list itself has nothing to go back from.
+                    if action == Action::Leave && mode == Mode::Normal && !state.can_leave() {
+                        return not_here(mode, key);
+                    }
+                    taken(mode, key, Msg::Action(action))
+                })
             }),
         Mode::Fatal | Mode::TopIssues | Mode::Detail => keymap
             .action(key)
@@ -94,11 +98,16 @@ fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Ms
 /// key does nothing there.
 fn taken(mode: Mode, key: &KeyEvent, msg: Msg) -> Msg {
     match msg {
-        Msg::Action(action) if !mode.takes_action(action) => Msg::NotHere {
-            key: Chord::from_event(key).map_or_else(String::new, |c| c.label()),
-            mode,
-        },
+        Msg::Action(action) if !mode.takes_action(action) => not_here(mode, key),
         other => other,
+    }
+}
+
+/// The answer that `key` does nothing in `mode`.
+fn not_here(mode: Mode, key: &KeyEvent) -> Msg {
+    Msg::NotHere {
+        key: Chord::from_event(key).map_or_else(String::new, |c| c.label()),
+        mode,
     }
 }
 

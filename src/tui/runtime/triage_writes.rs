@@ -21,24 +21,6 @@ pub fn figures(store: &Store, keys: &[i64], now: Timestamp) -> Result<TriageFigu
     })
 }
 
-/// What the team is told of `changes` by `member` (with a team): done, snooze and notes.
-fn shared(
-    member: Option<&str>,
-    changes: &[(String, TriageChange)],
-    at: Timestamp,
-) -> Vec<crate::store::OutboxEntry> {
-    let Some(member) = member else {
-        return Vec::new();
-    };
-    let team: Vec<(String, crate::team::Change)> = changes
-        .iter()
-        .filter_map(|(id, change)| {
-            crate::team_sync::shared_change(id, change, member).map(|c| (id.clone(), c))
-        })
-        .collect();
-    crate::team_sync::outbox_entries(member, &team, at)
-}
-
 /// The write (or the write count's read) an effect asks for; `None` for other effects.
 #[must_use]
 pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
@@ -54,7 +36,7 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
         } => Box::new(move || {
             let each: Vec<(String, TriageChange)> =
                 ids.iter().map(|id| (id.clone(), change.clone())).collect();
-            let share = shared(team.as_deref(), &each, at);
+            let share = crate::team_sync::triage_outbox(team.as_deref(), &each, at);
             let shared = share.len();
             let result = store
                 .write(|s| {
@@ -85,7 +67,7 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
             Msg::Triaged(result)
         }),
         Effect::TriageUndo { changes, at, team } => Box::new(move || {
-            let share = shared(team.as_deref(), &changes, at);
+            let share = crate::team_sync::triage_outbox(team.as_deref(), &changes, at);
             let shared = share.len();
             let result = store
                 .write(|s| {

@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use super::{error, info, marks};
 
 pub(super) mod fetch;
-use crate::tui::acting::copies::{Kind, copy_text, json_lines};
+use crate::tui::acting::copies::{Copied, Kind, copy_text, json_lines};
 use crate::tui::acting::{Gathering, PipePicker};
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
@@ -150,30 +150,22 @@ pub(super) fn picker_input(
     state: &mut AppState,
     key: ratatui::crossterm::event::KeyEvent,
 ) -> Vec<Effect> {
-    use ratatui::crossterm::event::KeyCode;
+    use crate::tui::picker_keys::{PickerKey, Typing, picker_key};
     let count = state.acting.commands.len();
     let Some(picker) = state.acting.picker.as_mut() else {
         return Vec::new();
     };
-    let chosen = match key.code {
-        KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => {
-            picker.selected = (picker.selected + 1) % count.max(1);
+    let chosen = match picker_key(&key, picker.selected, count, Typing::None) {
+        PickerKey::Select(n) => {
+            picker.selected = n;
             None
         }
-        KeyCode::Up | KeyCode::Char('k') | KeyCode::BackTab => {
-            picker.selected = (picker.selected + count.max(1) - 1) % count.max(1);
-            None
-        }
-        KeyCode::Enter => Some(picker.selected),
-        KeyCode::Char(c @ '1'..='9') => {
-            let n = usize::from(u8::try_from(c).unwrap_or(b'1') - b'1');
-            (n < count).then_some(n)
-        }
-        KeyCode::Esc | KeyCode::Char('q') => {
+        PickerKey::Choose(n) => Some(n),
+        PickerKey::Cancel => {
             state.acting.picker = None;
             return Vec::new();
         }
-        _ => {
+        PickerKey::Other => {
             state.dirty = false;
             None
         }
@@ -190,7 +182,7 @@ pub(super) fn picker_input(
 pub(super) fn gathered(
     state: &mut AppState,
     request_id: u64,
-    result: Result<Vec<crate::store::StoredDetail>, String>,
+    result: Result<Vec<crate::tui::acting::GatheredItem>, String>,
 ) -> Vec<Effect> {
     let Some(gathering) = state
         .acting
@@ -214,8 +206,8 @@ pub(super) fn gathered(
     let first = !gathering.second;
     let missing: Vec<String> = details
         .iter()
-        .filter(|d| d.detail_at.is_none())
-        .map(|d| d.item.feedback.id.as_str().to_owned())
+        .filter(|d| d.detail.detail_at.is_none())
+        .map(|d| d.detail.item.feedback.id.as_str().to_owned())
         .collect();
     gathering.details = details;
     if !(wants_detail && first && !missing.is_empty() && state.sync.offline.is_none()) {
@@ -229,10 +221,20 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
     let Some(gathering) = state.acting.gathering.take() else {
         return Vec::new();
     };
-    let details: Vec<crate::api::FeedbackDetail> = gathering
+    let now = state.now;
+    let details: Vec<Copied> = gathering
         .details
         .iter()
-        .map(crate::store::StoredDetail::to_detail)
+        .map(|g| {
+            let mut triage = g.triage.clone();
+            if !triage.snoozed(now) {
+                triage.snoozed_until = None;
+            }
+            Copied {
+                detail: g.detail.to_detail(),
+                triage,
+            }
+        })
         .collect();
     if details.is_empty() {
         info(state, "The items are no longer stored");
@@ -270,7 +272,7 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
     let unfetched = gathering
         .details
         .iter()
-        .filter(|d| d.detail_at.is_none())
+        .filter(|d| d.detail.detail_at.is_none())
         .count();
     let mut lacks = Vec::new();
     if copy.missing > 0 {

@@ -18,6 +18,7 @@ use crate::store::pivot::By;
 use crate::tui::action::{Action, Msg};
 use crate::tui::effect::Effect;
 use crate::tui::insight::{Grouped, Picker, TrendsPanel};
+use crate::tui::picker_keys::{PickerKey, Typing, picker_key};
 use crate::tui::state::{AppState, Focus};
 
 /// Pivots and trends are computed again at most this often while the store changes.
@@ -132,37 +133,38 @@ fn toggle_trends(state: &mut AppState) -> Vec<Effect> {
     effects
 }
 
-/// A key for the open picker: typing narrows the kinds, arrows move, `Enter` groups, `Esc`
-/// closes.
+/// A key for the open picker: typing narrows the kinds, the pickers' keys move and choose
+/// (`crate::tui::picker_keys`), `Enter` groups, `Esc` closes.
 pub(super) fn picker_input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
     let Some(picker) = state.insight.picker.as_mut() else {
         return Vec::new();
     };
     let count = picker.choices().len();
-    match key.code {
-        KeyCode::Esc => state.insight.picker = None,
-        KeyCode::Enter => return choose(state),
-        KeyCode::Down | KeyCode::Tab => picker.selected = (picker.selected + 1) % count.max(1),
-        KeyCode::Up | KeyCode::BackTab => {
-            picker.selected = (picker.selected + count.max(1) - 1) % count.max(1);
+    match picker_key(
+        &key,
+        picker.selected,
+        count,
+        Typing::Some(!picker.typed.is_empty()),
+    ) {
+        PickerKey::Cancel => state.insight.picker = None,
+        PickerKey::Choose(n) => {
+            picker.selected = n;
+            return choose(state);
         }
-        KeyCode::Char('n') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-            picker.selected = (picker.selected + 1) % count.max(1);
-        }
-        KeyCode::Char('p') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-            picker.selected = (picker.selected + count.max(1) - 1) % count.max(1);
-        }
-        KeyCode::Backspace => {
-            picker.typed.pop();
-            picker.selected = 0;
-        }
-        KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-            if picker.typed.len() < 100 {
-                picker.typed.push(c);
+        PickerKey::Select(n) => picker.selected = n,
+        PickerKey::Other => match key.code {
+            KeyCode::Backspace => {
+                picker.typed.pop();
+                picker.selected = 0;
             }
-            picker.selected = 0;
-        }
-        _ => state.dirty = false,
+            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                if picker.typed.len() < 100 {
+                    picker.typed.push(c);
+                }
+                picker.selected = 0;
+            }
+            _ => state.dirty = false,
+        },
     }
     Vec::new()
 }

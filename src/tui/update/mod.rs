@@ -277,6 +277,12 @@ fn feature_msg(state: &mut AppState, msg: Msg) -> Vec<Effect> {
 
 fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     let mode = state.mode();
+    // `h` goes back as `Esc` does, but never clears the list's search.
+    let action = match action {
+        Action::Leave if mode == Mode::Normal && !state.can_leave() => return Vec::new(),
+        Action::Leave => Action::Back,
+        other => other,
+    };
     // The message log opens over every screen but the fatal one and the help.
     if action == Action::Messages && !matches!(mode, Mode::Fatal | Mode::Help | Mode::Messages) {
         state.log_open = Some(u16::MAX);

@@ -14,6 +14,7 @@ use crate::team_sync::live::News;
 use crate::text::Clean;
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
+use crate::tui::picker_keys::{PickerKey, Typing, picker_key};
 use crate::tui::state::AppState;
 use crate::tui::team::{Link, Prompt};
 
@@ -230,13 +231,11 @@ fn assign_key(
     choices: Vec<(String, Clean, bool)>,
     selected: usize,
 ) -> Step {
-    let count = choices.len().max(1);
-    let selected = match key.code {
-        KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => (selected + 1) % count,
-        KeyCode::Up | KeyCode::Char('k') | KeyCode::BackTab => (selected + count - 1) % count,
-        KeyCode::Esc | KeyCode::Char('q') => return (None, Vec::new()),
-        KeyCode::Enter => {
-            let Some((to, _, _)) = choices.get(selected) else {
+    let selected = match picker_key(&key, selected, choices.len(), Typing::None) {
+        PickerKey::Select(n) => n,
+        PickerKey::Cancel => return (None, Vec::new()),
+        PickerKey::Choose(n) => {
+            let Some((to, _, _)) = choices.get(n) else {
                 return (None, Vec::new());
             };
             let changes = ids
@@ -251,7 +250,7 @@ fn assign_key(
                 .collect();
             return (None, changes);
         }
-        _ => selected,
+        PickerKey::Other => selected,
     };
     let prompt = Prompt::Assign {
         ids,

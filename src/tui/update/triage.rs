@@ -298,7 +298,7 @@ pub(super) fn note_edited(
     state.triage.editing_outside = false;
     match result {
         Ok(Some(note)) => {
-            let (kept, cut) = super::triage_input::capped(&note);
+            let (kept, cut) = crate::store::capped_note(&note);
             let what = if kept.trim().is_empty() {
                 "note removed from".to_owned()
             } else if cut {

@@ -1,23 +1,24 @@
 //! Keys in the snooze picker and the note editor. The picker offers its choices
 //! (`tui::triage::CHOICES`: 1 hour, 4 hours, tomorrow 9:00, next Monday 9:00, waking the item;
-//! ↑↓ or j k, Enter); typing a duration (`3d`, `2h`, `45m`, `1w`) and Enter snoozes for that
-//! long, a bad one is shown in the picker. The editor saves on Enter (Alt-Enter starts a new
+//! the pickers' keys, `crate::tui::picker_keys`, but for a digit: it selects its entry and is
+//! typed, since it may start a duration); typing a duration (`3d`, `2h`, `45m`, `1w`) and Enter
+//! snoozes for that long (a lone digit takes its entry), a bad one is shown in the picker. The editor saves on Enter (Alt-Enter starts a new
 //! line); Esc leaves either without writing, the editor keeping what was typed as a draft that
 //! `N` on the same items brings back.
 
-use jiff::SignedDuration;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::triage::send;
 use crate::store::TriageChange;
 use crate::tui::effect::Effect;
+use crate::tui::picker_keys::{PickerKey, Typing, picker_key};
 use crate::tui::state::AppState;
 use crate::tui::triage::{CHOICES, Cause, choice_time};
 
 /// A key for the open picker or editor.
 pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
     if state.triage.picker.is_some() {
-        picker_key(state, key)
+        snooze_key(state, key)
     } else if state.triage.note.is_some() {
         note_key(state, key)
     } else {
@@ -26,30 +27,47 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
     }
 }
 
-fn picker_key(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
+fn snooze_key(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
     let Some(picker) = &mut state.triage.picker else {
         return Vec::new();
     };
+    let typed = !picker.input.is_empty();
     match key.code {
-        KeyCode::Esc => state.triage.picker = None,
-        KeyCode::Up => picker.selected = picker.selected.saturating_sub(1),
-        KeyCode::Char('k') if picker.input.is_empty() => {
-            picker.selected = picker.selected.saturating_sub(1);
-        }
-        KeyCode::Down => picker.selected = (picker.selected + 1).min(CHOICES.len() - 1),
-        KeyCode::Char('j') if picker.input.is_empty() => {
-            picker.selected = (picker.selected + 1).min(CHOICES.len() - 1);
-        }
-        KeyCode::Backspace => {
-            picker.input.pop();
-            picker.error = None;
-        }
-        KeyCode::Char(c) if !c.is_control() && picker.input.len() < 16 => {
+        // A digit starts a duration (`2h`) as well as naming an entry: it selects the entry
+        // and is typed; Enter on a lone digit takes the entry.
+        KeyCode::Char(c @ '1'..='9') if !typed => {
+            let n = c as usize - '1' as usize;
+            if n < CHOICES.len() {
+                picker.selected = n;
+            }
             picker.input.push(c);
             picker.error = None;
+            return Vec::new();
         }
         KeyCode::Enter => return choose(state),
-        _ => state.dirty = false,
+        _ => {}
+    }
+    match picker_key(&key, picker.selected, CHOICES.len(), Typing::Some(typed)) {
+        PickerKey::Cancel => state.triage.picker = None,
+        PickerKey::Select(n) => {
+            picker.selected = n;
+            // Moving on from a lone digit: the selection is what Enter takes.
+            if picker.input.len() == 1 && picker.input.chars().all(|c| c.is_ascii_digit()) {
+                picker.input.clear();
+            }
+        }
+        PickerKey::Choose(_) => return choose(state),
+        PickerKey::Other => match key.code {
+            KeyCode::Backspace => {
+                picker.input.pop();
+                picker.error = None;
+            }
+            KeyCode::Char(c) if !c.is_control() && picker.input.len() < 16 => {
+                picker.input.push(c);
+                picker.error = None;
+            }
+            _ => state.dirty = false,
+        },
     }
     Vec::new()
 }
@@ -59,10 +77,17 @@ fn choose(state: &mut AppState) -> Vec<Effect> {
     let Some(picker) = &mut state.triage.picker else {
         return Vec::new();
     };
-    let until = if picker.input.trim().is_empty() {
+    let typed = picker.input.trim();
+    let entry = typed
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=CHOICES.len()).contains(n));
+    let until = if typed.is_empty() {
         choice_time(picker.selected, state.now, &state.tz)
+    } else if let Some(n) = entry {
+        choice_time(n - 1, state.now, &state.tz)
     } else {
-        match parse_duration(&picker.input) {
+        match crate::timefmt::snooze_length(&picker.input) {
             Ok(length) => state.now.checked_add(length).ok(),
             Err(message) => {
                 picker.error = Some(crate::text::Clean::line(&message));
@@ -89,43 +114,12 @@ fn choose(state: &mut AppState) -> Vec<Effect> {
     )]
 }
 
-/// `3d`, `2h`, `45m`, `1w` as the search's `age:` reads them (any case), from a minute up to a
-/// year.
-pub fn parse_duration(text: &str) -> Result<SignedDuration, String> {
-    let text = text.trim();
-    let bad = || {
-        format!(
-            "bad duration `{}`: use 45m, 2h, 3d or 1w",
-            crate::text::sanitize_line(text)
-        )
-    };
-    let length = crate::query::duration(&text.to_ascii_lowercase()).ok_or_else(bad)?;
-    let year = SignedDuration::from_hours(366 * 24);
-    if length < SignedDuration::from_mins(1) || length > year {
-        return Err(format!("{}: between 1 minute and a year", bad()));
-    }
-    Ok(length)
-}
-
-/// Notes hold at most this much of a paste.
-pub const NOTE_PASTE_MAX_BYTES: usize = 16 * 1024;
-
-/// `text` cut to [`NOTE_PASTE_MAX_BYTES`] (on a character's boundary), and whether it was.
-#[must_use]
-pub fn capped(text: &str) -> (&str, bool) {
-    let mut cut = text.len().min(NOTE_PASTE_MAX_BYTES);
-    while !text.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    (&text[..cut], cut < text.len())
-}
-
 /// What a note that was cut says.
 pub const CUT_NOTE: &str = "only the first 16 KiB kept";
 
 /// A bracketed paste: text for the note (sanitized, lines kept, capped) or the duration.
 pub(super) fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
-    let (kept, cut) = capped(text);
+    let (kept, cut) = crate::store::capped_note(text);
     if let Some(editor) = &mut state.triage.note {
         editor.area.insert_str(crate::text::sanitize(kept));
         if cut {
@@ -193,32 +187,4 @@ fn leave_note(state: &mut AppState) {
         state,
         "Note not saved: the draft is kept (N again to finish it)",
     );
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-
-    use super::*;
-
-    #[test]
-    fn durations_parse_and_bad_ones_say_why() {
-        assert_eq!(parse_duration("45m"), Ok(SignedDuration::from_mins(45)));
-        assert_eq!(parse_duration(" 2H "), Ok(SignedDuration::from_hours(2)));
-        assert_eq!(parse_duration("3d"), Ok(SignedDuration::from_hours(72)));
-        assert_eq!(parse_duration("1w"), Ok(SignedDuration::from_hours(168)));
-        for bad in [
-            "",
-            "d",
-            "3",
-            "3y",
-            "-2h",
-            "0m",
-            "53w",
-            "99999999999999999999d",
-        ] {
-            let err = parse_duration(bad).unwrap_err();
-            assert!(err.starts_with("bad duration"), "{bad:?}: {err}");
-        }
-    }
 }

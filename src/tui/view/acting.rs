@@ -56,7 +56,11 @@ pub fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: The
         .iter()
         .enumerate()
         .map(|(n, command)| {
-            let text = format!(" {} {}", n + 1, command.name);
+            let text = format!(
+                " {}{}",
+                crate::tui::picker_keys::entry_number(n),
+                command.name
+            );
             if n == picker.selected {
                 Line::styled(text, theme.selected(true))
             } else {

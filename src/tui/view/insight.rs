@@ -322,7 +322,11 @@ pub fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: The
     let room = usize::from(area.height.saturating_sub(6)).max(1);
     let offset = picker.selected.saturating_sub(room - 1);
     for (n, choice) in choices.iter().enumerate().skip(offset).take(room) {
-        let text = format!(" {}", sanitize_line(choice));
+        let text = format!(
+            " {}{}",
+            crate::tui::picker_keys::entry_number(n),
+            sanitize_line(choice)
+        );
         lines.push(if n == picker.selected {
             Line::styled(text, theme.selected(true))
         } else {
@@ -330,7 +334,7 @@ pub fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: The
         });
     }
     lines.push(Line::styled(
-        " type to narrow · ↑↓ choose · enter group · esc cancel",
+        " type to narrow · 1-9 ↑↓ choose · enter group · esc cancel",
         theme.dim(),
     ));
     super::popup::render(frame, area, lines, " Group by ", theme);

@@ -45,7 +45,11 @@ pub fn render_prompt(frame: &mut Frame, area: Rect, state: &AppState, theme: The
             )];
             for (n, (_, shown, online)) in choices.iter().enumerate() {
                 let dot = if *online { "● " } else { "  " };
-                let text = format!(" {dot}{shown}{}", if *online { "  online" } else { "" });
+                let text = format!(
+                    " {}{dot}{shown}{}",
+                    crate::tui::picker_keys::entry_number(n),
+                    if *online { "  online" } else { "" }
+                );
                 let style = if n == *selected {
                     theme.selected(true)
                 } else {

@@ -60,7 +60,7 @@ pub fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: The
                     .strftime("  %a %-d %H:%M")
                     .to_string()
             });
-            let text = format!(" {label}{when}");
+            let text = format!(" {}{label}{when}", crate::tui::picker_keys::entry_number(n));
             let style = if n == picker.selected {
                 theme.selected(true)
             } else {
@@ -86,7 +86,10 @@ pub fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: The
         .borders(Borders::ALL)
         .border_style(theme.border(true))
         .title(" Snooze until ")
-        .title_bottom(Line::styled(" ↑↓ Enter choose · Esc cancel ", theme.dim()));
+        .title_bottom(Line::styled(
+            format!(" 1-{} ↑↓ Enter choose · Esc cancel ", CHOICES.len()),
+            theme.dim(),
+        ));
     frame.render_widget(Clear, rect);
     frame.render_widget(Paragraph::new(lines).block(block), rect);
 }

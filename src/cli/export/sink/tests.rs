@@ -44,6 +44,7 @@ fn record(n: u32, custom: &[(&str, &str)]) -> Record {
             status: DeliveryStatus::Delivered,
             external_url: Some(format!("https://issues.example/{n}")),
         }]),
+        triage: None,
     }
 }
 
@@ -102,11 +103,14 @@ fn fields_give_the_named_columns_in_order_in_every_format() {
         csv,
         "message,id,custom.plan,link.issue_tracker\n\"'=SUM(A1)\nsecond line\",fb_1,pro,https://issues.example/1\n"
     );
+    // Piped, the table is tab-separated: the field names, every cell whole on one line,
+    // guarded against formulas as CSV is.
     let table = export(options(ListFormat::Table, fields), &pages, None);
-    let lines: Vec<&str> = table.lines().collect();
-    assert!(lines[0].starts_with("MESSAGE"), "{table}");
-    assert!(lines[1].starts_with("=SUM(A1)"), "{table}");
-    assert!(lines[1].contains("fb_1") && lines[1].ends_with("https://issues.example/1"));
+    assert_eq!(
+        table,
+        "message\tid\tcustom.plan\tlink.issue_tracker\n\
+         '=SUM(A1) second line\tfb_1\tpro\thttps://issues.example/1\n"
+    );
 }
 
 #[test]
@@ -198,6 +202,14 @@ fn header_names_from_the_server_are_sanitized_and_guarded_in_csv_and_tables() {
     assert!(header.contains("custom.=cmd␛,custom.ok�"), "{header:?}");
     let table = export(options(ListFormat::Table, Selection::All), &pages, None);
     let header = table.lines().next().unwrap();
-    assert!(!header.chars().any(char::is_control), "{header:?}");
-    assert!(header.contains("custom.=cmd␛"), "{header:?}");
+    let cells: Vec<&str> = header.split('\t').collect();
+    assert!(
+        cells.iter().all(|c| !c.chars().any(char::is_control)),
+        "{header:?}"
+    );
+    assert!(cells.contains(&"custom.=cmd␛"), "{header:?}");
+    assert!(
+        cells.contains(&"meta.androidVersion"),
+        "as sent: {header:?}"
+    );
 }

@@ -70,6 +70,15 @@ fn team_of(i: usize) -> Option<Shared> {
     })
 }
 
+/// The text of a team note by `author`.
+fn note_body(author: &str) -> String {
+    if author == ME {
+        "looked".to_owned()
+    } else {
+        "Refund 100% sent".to_owned()
+    }
+}
+
 /// Stores the team states in `store`'s replica, as a catch-up would; the team's done and snooze
 /// are the item's triage state's (with a team, those are the team's).
 fn put_team(store: &mut Store, team: &HashMap<String, Shared>, triage: &HashMap<String, Triage>) {
@@ -101,7 +110,7 @@ fn put_team(store: &mut Store, team: &HashMap<String, Shared>, triage: &HashMap<
             });
             batch
                 .notes
-                .push((seq, format!("n{seq}"), "looked".to_owned()));
+                .push((seq, format!("n{seq}"), note_body(author)));
         }
     }
     store.team_apply(&batch, anchor()).unwrap();
@@ -334,6 +343,7 @@ impl Fixture {
                 .iter()
                 .any(|l| l.eq_ignore_ascii_case(label)),
             FilterKind::NoteBy(who) => self.shared(d).note_authors.iter().any(|a| names(who, a)),
+            FilterKind::Note(text) => self.note_holds(d, text),
             FilterKind::After(at) => {
                 received >= at.to_zoned(self.cx.tz.clone()).unwrap().timestamp()
             }
@@ -365,6 +375,21 @@ impl Fixture {
             .get(d.feedback.id.as_str())
             .cloned()
             .unwrap_or_default()
+    }
+
+    /// `note:TEXT`: the item's note or a team note on it holds the text, ASCII letters in
+    /// any case and everything else exactly (as LIKE compares).
+    fn note_holds(&self, d: &FeedbackDetail, text: &str) -> bool {
+        let holds = |note: &str| {
+            note.to_ascii_lowercase()
+                .contains(&text.to_ascii_lowercase())
+        };
+        self.state(d).note.as_deref().is_some_and(holds)
+            || self
+                .shared(d)
+                .note_authors
+                .iter()
+                .any(|a| holds(&note_body(a)))
     }
 
     fn state(&self, d: &FeedbackDetail) -> Triage {

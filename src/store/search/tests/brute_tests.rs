@@ -76,6 +76,10 @@ const QUERIES: &[&str] = &[
     "label:ios OR label:billing",
     "note-by:me -note-by:bo",
     "note-by:Bo is:unclaimed",
+    "note:CALL",
+    "note:refund -note:back",
+    "note:looked OR note:\"100%\"",
+    "note:_",
     "assignee:nobody",
     "is:snoozed",
     "-is:snoozed is:starred",
@@ -153,6 +157,8 @@ const QUALIFIERS: &[&str] = &[
     "assignee:bo",
     "label:urgent",
     "note-by:me",
+    "note:back",
+    "note:refund",
 ];
 
 fn generated(rng: &mut fastrand::Rng, depth: u32) -> String {
@@ -206,6 +212,8 @@ fn team_qualifiers_are_selective() {
         "assignee:BO",
         "label:urgent",
         "note-by:me",
+        "note:back",
+        "note:REFUND",
     ] {
         let got = fixture.search(query).unwrap();
         assert!(!got.is_empty() && got.len() < 600, "{query}: {}", got.len());

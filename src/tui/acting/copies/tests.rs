@@ -2,7 +2,11 @@
 
 use super::*;
 
-fn item(id: &str, message: &str, email: Option<&str>, link: Option<&str>) -> FeedbackDetail {
+fn item(id: &str, message: &str, email: Option<&str>, link: Option<&str>) -> Copied {
+    Copied::untriaged(detail(id, message, email, link))
+}
+
+fn detail(id: &str, message: &str, email: Option<&str>, link: Option<&str>) -> FeedbackDetail {
     let delivery: Vec<serde_json::Value> = link
         .map(|l| {
             vec![
@@ -34,6 +38,7 @@ const BLOCK: &str = "> The app crashes on \\*save\\* \\@dev.\n\
 - **Version:** 2.3.1 (build 4411)\n\
 - **OS:** iOS 18.1\n\
 - **Locale:** de-DE\n\
+- **Tags:** bug\n\
 - **Received:** 2026-11-01 10:02:03 UTC\n\
 - **Reporter:** jane@example.com\n\
 - **Issue tracker:** <https://tracker.example/ACME-12>\n\
@@ -84,7 +89,7 @@ fn many_items_make_one_block_each() {
     let blocks = copy_text(Kind::Markdown, &both, false);
     assert_eq!(blocks.text.matches("- **Feedback:**").count(), 2);
     assert!(
-        blocks.text.contains("(Acme)\n\n> two\n> lines\n"),
+        blocks.text.contains("(Acme)\n\n---\n\n> two\n> lines\n"),
         "{}",
         blocks.text
     );
@@ -104,7 +109,7 @@ fn one_items_json_is_the_service_shape_pretty_and_escape_free() {
     assert!(text.starts_with("{\n  \"id\": \"fb_1\""), "{text}");
     assert!(crate::text::is_clean(&text), "{text:?}");
     let back: FeedbackDetail = serde_json::from_str(&text).unwrap();
-    assert_eq!(back, d, "the JSON reads back as the item");
+    assert_eq!(back, d.detail, "the JSON reads back as the item");
 }
 
 #[test]
@@ -140,7 +145,7 @@ fn markdown_in_untrusted_text_is_made_inert_and_stays_readable() {
 
 #[test]
 fn the_block_escapes_the_message_the_values_and_an_unknown_channel() {
-    let mut d = item(
+    let mut d = detail(
         "fb_1",
         "# Hi @team\n- **urgent** see [here](javascript:x)",
         Some("jane@example.com"),
@@ -149,7 +154,7 @@ fn the_block_escapes_the_message_the_values_and_an_unknown_channel() {
     d.delivery[1].channel =
         serde_json::from_value(serde_json::json!("ticket\u{1b}[31m **red** @all")).unwrap();
     d.feedback.project.name = "Acme #1 @ops".into();
-    let block = markdown(&d, false);
+    let block = markdown(&Copied::untriaged(d), false);
     assert!(
         block.starts_with(
             "> \\# Hi \\@team\n> \\- \\*\\*urgent\\*\\* see \\[here\\](javascript:x)\n\n"
@@ -165,4 +170,43 @@ fn the_block_escapes_the_message_the_values_and_an_unknown_channel() {
         "{block}"
     );
     assert!(crate::text::is_clean(&block), "{block:?}");
+}
+
+#[test]
+fn the_block_has_the_note_unless_private_and_the_json_the_triage_state() {
+    let mut d = item("fb_1", "hi", Some("jane@example.com"), None);
+    d.detail.feedback.tags = vec!["bug".into(), "**hot**".into()];
+    d.triage = Triage {
+        seen: true,
+        starred: true,
+        note: Some("call @ana back\nafter 5\u{1b}[2J".into()),
+        ..Triage::default()
+    };
+    let block = markdown(&d, false);
+    assert!(
+        block.contains("- **Tags:** bug, \\*\\*hot\\*\\*\n"),
+        "{block}"
+    );
+    assert!(
+        block.contains("- **Note:** call \\@ana back after 5␛\n- **Feedback:**"),
+        "{block}"
+    );
+    let private = markdown(&d, true);
+    assert!(
+        !private.contains("**Note:**") && !private.contains("@ana"),
+        "{private}"
+    );
+
+    let line: serde_json::Value = serde_json::from_str(&json(&d, false, false)).unwrap();
+    assert_eq!(
+        line["triage"],
+        serde_json::json!({
+            "seen": true, "starred": true, "done": false, "snoozed_until": null,
+            "note": "call @ana back\nafter 5\u{1b}[2J"
+        })
+    );
+    let masked: serde_json::Value = serde_json::from_str(&json(&d, true, false)).unwrap();
+    assert_eq!(masked["triage"]["note"], crate::tui::privacy::MASK);
+    // Written terminal-safe: the escape is a `\u` escape in the text.
+    assert!(crate::text::is_clean(&json(&d, false, false)));
 }

@@ -24,6 +24,8 @@ fn event(label: &str) -> KeyEvent {
         "tab" => KeyCode::Tab,
         "backtab" => KeyCode::BackTab,
         "up" => KeyCode::Up,
+        "left" => KeyCode::Left,
+        "backspace" => KeyCode::Backspace,
         "down" => KeyCode::Down,
         "pageup" => KeyCode::PageUp,
         "pagedown" => KeyCode::PageDown,
@@ -137,7 +139,9 @@ fn every_screen_takes_what_its_table_says_and_says_so_of_every_other_key() {
             let before = seen(&h);
             let msg = translate(&Event::Key(event(label)), &h.state, &keymap)
                 .unwrap_or_else(|| panic!("{label} ({name}) in {mode:?}: no message"));
-            if mode.takes_action(action) {
+            // The list with the focus on it has nothing for `h` to go back from.
+            let nothing_to_leave = mode == Mode::Normal && action == Action::Leave;
+            if mode.takes_action(action) && !nothing_to_leave {
                 assert!(
                     !matches!(msg, Msg::NotHere { .. }),
                     "{label} ({name}) is in {mode:?}'s table"
@@ -178,4 +182,43 @@ fn enter_opens_the_detail_and_does_not_close_it() {
         h.state.note.as_ref().map(|n| n.text.to_string()).as_deref(),
         Some("enter does nothing in the detail")
     );
+}
+
+#[test]
+fn h_left_and_backspace_go_back_from_the_detail_and_a_pane_and_not_from_the_list() {
+    let keymap = Keymap::default();
+    for label in ["h", "left", "backspace"] {
+        let mut h = on(Mode::Detail);
+        let msg = translate(&Event::Key(event(label)), &h.state, &keymap).unwrap();
+        h.send(msg);
+        assert_eq!(h.state.mode(), Mode::Normal, "{label}");
+        assert!(h.state.detail.is_none(), "{label}");
+
+        let mut h = on(Mode::Normal);
+        h.send(Msg::Action(Action::FocusPrev));
+        assert_ne!(h.state.focus, crate::tui::state::Focus::List);
+        let msg = translate(&Event::Key(event(label)), &h.state, &keymap).unwrap();
+        h.send(msg);
+        assert_eq!(h.state.focus, crate::tui::state::Focus::List, "{label}");
+
+        // In the list itself it says so and keeps the search.
+        let mut h = on(Mode::Normal);
+        h.send(Msg::Action(Action::Filter));
+        for c in "crash".chars() {
+            h.send(Msg::FilterInput(KeyEvent::new(
+                KeyCode::Char(c),
+                KeyModifiers::NONE,
+            )));
+        }
+        h.send(Msg::Action(Action::Open));
+        let search = h.state.view.search.clone();
+        assert!(!search.as_str().is_empty());
+        let msg = translate(&Event::Key(event(label)), &h.state, &keymap).unwrap();
+        h.send(msg);
+        assert_eq!(h.state.view.search, search, "{label}");
+        assert_eq!(
+            h.state.note.as_ref().map(|n| n.text.to_string()),
+            Some(format!("{label} does nothing in the list"))
+        );
+    }
 }
