@@ -18,6 +18,8 @@ fn log_panics() {
 }
 
 fn main() -> ExitCode {
+    // A shell asking for completions is answered before anything else runs.
+    cli::completions::answer_shell();
     let args = Args::parse();
     let _log_path = feedback_inbox::logging::init();
     log_panics();

@@ -347,3 +347,85 @@ fn the_man_page_names_every_command_and_renders() {
     let text = String::from_utf8_lossy(&rendered.stdout);
     assert!(text.contains("feedback-inbox-doctor"), "{text}");
 }
+
+/// What the program answers a bash completion request for the word at `index` of `words`.
+fn bash_completes(store: &Path, words: &[&str], index: usize) -> Vec<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"))
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", store.parent().unwrap())
+        .env("FEEDBACK_STORE", store)
+        .env("COMPLETE", "bash")
+        .env("_CLAP_COMPLETE_INDEX", index.to_string())
+        .env("_CLAP_IFS", "\n")
+        .arg("--")
+        .args(words)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_shell_completes_app_project_and_tag_names_from_the_store() {
+    use feedback_inbox::api::{App, Platform, Project, Tag};
+    let home = tempfile::tempdir().unwrap();
+    let path = home.path().join("s.sqlite3");
+    let mut store = feedback_inbox::store::Store::open(&path).unwrap();
+    let project = |id: &str, name: &str| Project {
+        id: id.into(),
+        name: name.into(),
+        slug: None,
+        created_at: None,
+    };
+    store
+        .put_projects(&[project("p1", "Trailhead"), project("p2", "Nimbus")])
+        .unwrap();
+    let app = |id: &str, name: &str| App {
+        id: id.into(),
+        project_id: Some("p1".into()),
+        name: name.into(),
+        slug: None,
+        platform: Some(Platform::Ios),
+        app_identifier: None,
+        region: None,
+    };
+    store
+        .put_apps(
+            &[
+                app("a1", "Trailhead iOS"),
+                app("a2", "Evil\u{1b}[2J"),
+                app("a3", "Nimbus"),
+            ],
+            None,
+        )
+        .unwrap();
+    let tag = |name: &str| Tag {
+        tag: name.into(),
+        count: 3,
+    };
+    store
+        .put_server_tags(&[tag("billing"), tag("bug"), tag("crash")])
+        .unwrap();
+    drop(store);
+    let apps = bash_completes(&path, &["feedback-inbox", "list", "--app", "tr"], 3);
+    assert_eq!(apps, ["Trailhead iOS"]);
+    let all = bash_completes(&path, &["feedback-inbox", "search", "--app", ""], 3);
+    assert!(all.contains(&"Nimbus".to_owned()), "{all:?}");
+    assert!(all.iter().all(|a| !a.contains('\u{1b}')), "{all:?}");
+    let projects = bash_completes(&path, &["feedback-inbox", "sync", "--project", "N"], 3);
+    assert_eq!(projects, ["Nimbus"]);
+    let tags = bash_completes(&path, &["feedback-inbox", "list", "--tag", "b"], 3);
+    assert_eq!(tags, ["billing", "bug"]);
+    // Subcommands complete as before.
+    let commands = bash_completes(&path, &["feedback-inbox", "do"], 1);
+    assert!(commands.contains(&"doctor".to_owned()), "{commands:?}");
+}

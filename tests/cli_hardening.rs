@@ -241,7 +241,7 @@ async fn no_table_header_is_printed_before_a_failure() {
     let out = Run::new(&r.sim.base_url(), DEMO_KEY).output(&["list", "--tag", "no-such-tag"]);
     assert!(out.status.success());
     assert!(
-        stdout(&out).starts_with("ID "),
+        stdout(&out).starts_with("id\treceived_at\t"),
         "an empty list still has its header"
     );
 }

@@ -19,8 +19,8 @@ use feedback_inbox::tui::testkit::now;
 use feedback_inbox::tui::view;
 use feedback_inbox::webhook::protocol::event::{Event, Submission};
 use hostile::{
-    Corpus, assert_inert, assert_screen_inert, corpus, hostile_detail, hostile_inbox, hostile_item,
-    hostile_items, stored,
+    Corpus, assert_inert, assert_inert_tsv, assert_screen_inert, corpus, hostile_detail,
+    hostile_inbox, hostile_item, hostile_items, stored,
 };
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -193,7 +193,7 @@ async fn cli_table_csv_and_show_keep_hostile_text_inert() {
     };
     let table = run(&["list", "--all"]);
     assert!(table.lines().count() > 30, "{table}");
-    assert_inert("list table", &table, true);
+    assert_inert_tsv("list table", &table);
     let csv = run(&["list", "--all", "--format", "csv"]);
     assert_inert("list csv", &csv.replace("\r\n", "\n"), true);
     for id in ["h001", "h003", "h051", "h055"] {
@@ -314,7 +314,7 @@ async fn stats_table_csv_and_json_keep_hostile_text_inert() {
     pivots.extend(typed.iter().map(String::as_str));
     for by in pivots {
         let table = run(&["stats", "--by", by]);
-        assert_inert(&format!("stats table by {by}"), &table, true);
+        assert_inert_tsv(&format!("stats table by {by}"), &table);
         let csv = run(&["stats", "--by", by, "--format", "csv"]);
         assert_inert(
             &format!("stats csv by {by}"),

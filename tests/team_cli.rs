@@ -359,3 +359,47 @@ async fn search_catches_up_with_the_team_first_and_says_so_when_it_cannot() {
     );
     team.db.drop().await;
 }
+
+#[tokio::test]
+async fn mark_shares_done_snooze_and_the_note_and_keeps_seen_and_the_star_its_own() {
+    let Some(team) = Setup::new("team_mark").await else {
+        return;
+    };
+    store_with_items(&team.dir.path().join("ana.db"));
+    store_with_items(&team.dir.path().join("bo.db"));
+    let marked = team.bo(&[
+        "mark",
+        "id00003",
+        "--done",
+        "--star",
+        "--seen",
+        "--note",
+        "refund sent",
+    ]);
+    assert!(marked.status.success(), "{}", stderr(&marked));
+    assert!(
+        !stderr(&marked).contains("outbox"),
+        "sent at once: {}",
+        stderr(&marked)
+    );
+    // Ana's search catches up first: the done and the note are the team's.
+    let found = team.ana(&["search", "is:done note:REFUND", "--format", "json"]);
+    assert!(found.status.success(), "{}", stderr(&found));
+    assert_eq!(ids(&found), ["id00003"]);
+    let starred = team.ana(&["search", "is:starred OR is:seen", "--format", "json"]);
+    assert_eq!(
+        ids(&starred),
+        Vec::<String>::new(),
+        "Bo's star and seen are his"
+    );
+    let log = json(&team.ana(&["team", "log", "id00003", "--format", "json"]));
+    let kinds: Vec<(&str, &str)> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["member"].as_str().unwrap(), e["kind"].as_str().unwrap()))
+        .collect();
+    let bo = team.bo.as_str();
+    assert_eq!(kinds, [(bo, "done"), (bo, "note")]);
+    team.db.drop().await;
+}

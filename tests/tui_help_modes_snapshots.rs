@@ -70,3 +70,43 @@ fn the_help_over_the_message_log_starts_with_its_keys() {
     let end = draw(&h.state);
     assert!(!end.contains("Keys in the message log"), "{end}");
 }
+
+/// The status bar's row (the screen's last) of each screen at `width` columns.
+fn bars(width: u16) -> String {
+    let mut rows = Vec::new();
+    let mut h = started_harness(width, 30, 40, true);
+    let mut take = |h: &Harness, name: &str| {
+        let screen = draw(&h.state);
+        let last = screen.lines().last().unwrap_or_default().to_owned();
+        rows.push(format!("{name:>9}: {last}"));
+    };
+    take(&h, "list");
+    act(&mut h, Action::Open);
+    take(&h, "detail");
+    act(&mut h, Action::Back);
+    act(&mut h, Action::Filter);
+    take(&h, "prompt");
+    act(&mut h, Action::Back);
+    h.group_by("tag");
+    take(&h, "grouped");
+    act(&mut h, Action::Back);
+    act(&mut h, Action::Messages);
+    take(&h, "messages");
+    rows.join("\n")
+}
+
+#[test]
+fn the_status_bar_hints_at_each_screens_keys_at_80_and_200_columns() {
+    let narrow = bars(80);
+    insta::assert_snapshot!(narrow);
+    let wide = bars(200);
+    insta::assert_snapshot!(wide);
+    assert!(
+        wide.contains("esc back J next y copy link ? help"),
+        "{wide}"
+    );
+    assert!(
+        wide.contains("tab complete  ↑ history  enter keep  esc clear"),
+        "{wide}"
+    );
+}

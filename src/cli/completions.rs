@@ -1,6 +1,11 @@
-//! `feedback-inbox completions SHELL` and `feedback-inbox man`: shell completion scripts
-//! (clap_complete) and roff man pages (clap_mangen), generated from the same clap definitions
-//! as the parser, so they never drift from the real flags.
+//! `feedback-inbox completions SHELL` and `feedback-inbox man`: shell completion (clap_complete)
+//! and roff man pages (clap_mangen), generated from the same clap definitions as the parser, so
+//! they never drift from the real flags. The script a shell loads calls the program back to
+//! complete (`COMPLETE=SHELL feedback-inbox -- WORDS…`, answered in `main` before anything
+//! else runs), so the values of `--app`, `--project` and `--tag` come from the local store
+//! ([`names`]).
+
+pub mod names;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -33,10 +38,35 @@ pub struct ManArgs {
 /// The program's name as the shell sees it.
 const BIN: &str = "feedback-inbox";
 
-/// Writes the completion script for `args.shell`.
+/// The variable that asks the program to complete instead of run.
+pub const COMPLETE_VAR: &str = "COMPLETE";
+
+/// Answers a shell's completion request (the program was run with [`COMPLETE_VAR`] set) and
+/// exits; returns at once otherwise. Called first in `main`: nothing may be written before.
+pub fn answer_shell() {
+    clap_complete::CompleteEnv::with_factory(Args::command)
+        .var(COMPLETE_VAR)
+        .bin(BIN)
+        .complete();
+}
+
+/// Writes the script that makes `args.shell` complete the program's words by asking it.
 pub fn completions(args: &CompletionsArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let mut command = Args::command();
-    clap_complete::generate(args.shell, &mut command, BIN, out);
+    let name = args.shell.to_string();
+    let shells = clap_complete::env::Shells::builtins();
+    let shell = shells.completer(&name).ok_or_else(|| {
+        CliError::Usage(format!(
+            "no completion for {}",
+            crate::text::sanitize_line(&name)
+        ))
+    })?;
+    // The program as it was run (an absolute path when the system says), so the script works
+    // whether or not it is on PATH.
+    let program = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.to_str().map(str::to_owned))
+        .unwrap_or_else(|| BIN.to_owned());
+    shell.write_registration(COMPLETE_VAR, BIN, BIN, &program, out)?;
     out.flush()?;
     Ok(())
 }
@@ -101,8 +131,8 @@ mod tests {
             let script = String::from_utf8(out).unwrap();
             assert!(script.contains(BIN), "{shell}");
             assert!(
-                script.contains("doctor"),
-                "{shell}: subcommands are completed"
+                script.contains(COMPLETE_VAR),
+                "{shell}: the program is asked to complete"
             );
         }
     }

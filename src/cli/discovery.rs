@@ -30,7 +30,7 @@ pub struct FormatArg {
 #[derive(Debug, Clone, Args)]
 pub struct AppsArgs {
     /// Only apps of this project: its name, slug or id.
-    #[arg(long, value_name = "PROJECT")]
+    #[arg(long, value_name = "PROJECT", add = super::completions::names::projects())]
     pub project: Option<String>,
     #[command(flatten)]
     pub format: FormatArg,

@@ -57,7 +57,7 @@ pub struct ListArgs {
     #[command(flatten)]
     pub filters: FilterArgs,
     /// Only items with this tag (at most 32 characters).
-    #[arg(long)]
+    #[arg(long, add = super::completions::names::tags())]
     pub tag: Option<String>,
     /// Page size, 1 to 100 (default 25, or 100 with --all).
     #[arg(long, value_name = "N")]

@@ -386,7 +386,8 @@ pub fn existing_store(global: &Args) -> Option<Store> {
     open_existing(&path)
 }
 
-fn open_existing(path: &Path) -> Option<Store> {
+/// The store at `path` when it exists and is this version's (nothing is created or migrated).
+pub(crate) fn open_existing(path: &Path) -> Option<Store> {
     if !std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0) {
         return None;
     }

@@ -19,10 +19,10 @@ use crate::store::{Chosen, Store, ViewQuery};
 #[derive(Debug, Clone, Default, Args)]
 pub struct ScopeArgs {
     /// Only this app (its name, slug or id).
-    #[arg(long, value_name = "APP")]
+    #[arg(long, value_name = "APP", add = super::completions::names::apps())]
     pub app: Option<String>,
     /// Only this project (its name, slug or id).
-    #[arg(long, value_name = "PROJECT")]
+    #[arg(long, value_name = "PROJECT", add = super::completions::names::projects())]
     pub project: Option<String>,
 }
 

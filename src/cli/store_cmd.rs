@@ -16,6 +16,7 @@ use jiff::{SignedDuration, Timestamp};
 use super::output::{ListFormat, ShowFormat};
 use super::{Args, CliError};
 use crate::config;
+use crate::config::triage::FirstRun;
 use crate::store::{self, Store, StoreError};
 
 #[derive(Debug, clap::Args)]
@@ -175,6 +176,9 @@ pub fn open_store(args: &Args) -> Result<Option<Store>, CliError> {
     // (Store::open would chmod it, switch it to WAL and add the store's tables).
     forget::check_store_file(&path, "not opening it as the local store")?;
     let mut store = Store::open(&path)?;
+    if first_run(args)? == FirstRun::FromNow && store.start_from_now(Timestamp::now())? {
+        tracing::info!("first_run = from-now: items received before now start as seen");
+    }
     if let Some(keep) = keep {
         let dropped = apply_retention(&mut store, keep, Timestamp::now())?;
         if dropped > 0 {
@@ -182,6 +186,16 @@ pub fn open_store(args: &Args) -> Result<Option<Store>, CliError> {
         }
     }
     Ok(Some(store))
+}
+
+/// `first_run` of `[triage]`: what a new store's items start as.
+fn first_run(args: &Args) -> Result<FirstRun, CliError> {
+    let loaded = super::load_config(args)?;
+    Ok(loaded
+        .as_ref()
+        .and_then(|l| l.file.triage.as_ref())
+        .and_then(|t| t.first_run)
+        .unwrap_or_default())
 }
 
 /// `retention_days` of the selected profile (or the top level), as a duration; `None` keeps all.

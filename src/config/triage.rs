@@ -1,7 +1,8 @@
 //! `[triage]` in `config.toml`: how the inbox's local triage behaves. `seen_delay_ms` is how
 //! long an opened detail must be shown before its item counts as seen (a glance through items
 //! does not mark them), `advance_after_action` moves the selection to the next item after a
-//! triage key, as mail readers do.
+//! triage key, as mail readers do, and `first_run = "from-now"` starts a new store with the
+//! items received before its first sync seen (a new account's history is not a to-do list).
 
 use serde::Deserialize;
 
@@ -15,6 +16,19 @@ pub struct TriageConfig {
     pub seen_delay_ms: Option<u64>,
     /// Move to the next item after a triage action (default true).
     pub advance_after_action: Option<bool>,
+    /// What a new store's items start as (default: unseen).
+    pub first_run: Option<FirstRun>,
+}
+
+/// What the items received before a new store's first sync start as.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum FirstRun {
+    /// Unseen, every one.
+    #[default]
+    AllUnseen,
+    /// Seen: only what arrives from the first sync on is unseen.
+    FromNow,
 }
 
 /// How long an opened detail must be shown before its item counts as seen, by default.
@@ -28,6 +42,7 @@ pub const MAX_SEEN_DELAY_MS: u64 = 60_000;
 pub struct TriageSettings {
     pub seen_delay_ms: u64,
     pub advance_after_action: bool,
+    pub first_run: FirstRun,
 }
 
 impl Default for TriageSettings {
@@ -35,6 +50,7 @@ impl Default for TriageSettings {
         Self {
             seen_delay_ms: SEEN_DELAY_MS,
             advance_after_action: true,
+            first_run: FirstRun::AllUnseen,
         }
     }
 }
@@ -54,6 +70,7 @@ impl TriageConfig {
             advance_after_action: self
                 .advance_after_action
                 .unwrap_or(default.advance_after_action),
+            first_run: self.first_run.unwrap_or(default.first_run),
         })
     }
 }
@@ -86,5 +103,10 @@ mod tests {
             "{err}"
         );
         assert!(toml::from_str::<TriageConfig>("advance = true").is_err());
+        let from_now: TriageConfig = toml::from_str("first_run = \"from-now\"").unwrap();
+        let from_now = from_now.settings("c.toml").unwrap();
+        assert_eq!(from_now.first_run, FirstRun::FromNow);
+        assert_eq!(none.first_run, FirstRun::AllUnseen);
+        assert!(toml::from_str::<TriageConfig>("first_run = \"later\"").is_err());
     }
 }

@@ -1,7 +1,7 @@
 //! Completing the word before the cursor in the search prompt (`Tab`): a qualifier's name
 //! (`ver` → `version:`), or after a qualifier, one of its values: the ones this module knows
 //! (`has:`, `is:`, `status:`, `platform:`) and the ones the caller knows (stored apps,
-//! projects, tags), best first: those that begin with what was typed, then those that contain
+//! projects, tags, versions, OS versions, locales, `meta.KEY:` values), best first: those that begin with what was typed, then those that contain
 //! it. A value with a space is quoted; one with a quote cannot be written and is left out.
 
 /// The qualifier names, as they are typed (`meta.` takes a key after it).
@@ -59,7 +59,8 @@ pub fn known_values(name: &str) -> &'static [&'static str] {
 }
 
 /// The completions of the word that ends `before` (the prompt's text up to the cursor);
-/// `values(name)` gives the stored values of a qualifier (`app`, `project`, `tag`), best first.
+/// `values(name)` gives the stored values of a qualifier (`app`, `project`, `tag`, `version`,
+/// `meta.plan`: lower case), best first.
 /// `None` when nothing completes it.
 #[must_use]
 pub fn complete(before: &str, values: impl Fn(&str) -> Vec<String>) -> Option<Completions> {

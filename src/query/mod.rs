@@ -31,7 +31,7 @@ pub use basis::{Basis, based_on};
 pub use highlight::Highlights;
 pub use names::{begins, fold_case, known_list, names};
 pub use parse::{MAX_DEPTH, MAX_INPUT_BYTES, MAX_TERMS};
-pub use qualifier::{age_cutoff, date, duration, local_instant};
+pub use qualifier::{age_cutoff, date, duration, local_instant, metadata_keys};
 pub use search_text::SearchText;
 
 /// The folded tokens of `text`, exactly as the full-text index stores them (FTS5 `unicode61`,

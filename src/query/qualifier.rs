@@ -35,9 +35,10 @@ pub(super) fn parse(
         "status" => FilterKind::Status(owned),
         "email" | "from" => FilterKind::Email(owned),
         "id" => FilterKind::Id(owned),
-        "version" => meta(&["appVersion"], owned),
-        "os" => meta(&["iOSVersion", "androidVersion"], owned),
-        "locale" => meta(&["locale"], owned),
+        "version" | "os" | "locale" => FilterKind::Meta {
+            key: metadata_keys(&lower).unwrap_or(MetaKey::BuiltIn(&[])),
+            value: owned,
+        },
         "has" => FilterKind::Has(has(value, &value_span)?),
         "is" => FilterKind::Is(is(value, &value_span)?),
         "after" => FilterKind::After(date(value, &value_span)?),
@@ -47,11 +48,8 @@ pub(super) fn parse(
         "label" => FilterKind::Label(owned),
         "note-by" => FilterKind::NoteBy(Assignee::parse(value)),
         "note" => FilterKind::Note(owned),
-        _ => match lower.strip_prefix("meta.") {
-            Some(key) if !key.is_empty() => FilterKind::Meta {
-                key: MetaKey::Any(name["meta.".len()..].to_owned()),
-                value: owned,
-            },
+        _ => match metadata_keys(name) {
+            Some(key) => FilterKind::Meta { key, value: owned },
             _ => {
                 return Err(QueryError::new(
                     span.start..span.start + name.len() + 1,
@@ -69,10 +67,19 @@ pub(super) fn parse(
     })
 }
 
-fn meta(keys: &'static [&'static str], value: String) -> FilterKind {
-    FilterKind::Meta {
-        key: MetaKey::BuiltIn(keys),
-        value,
+/// The metadata keys qualifier `name` reads: `version:` appVersion, `os:` iOSVersion and
+/// androidVersion, `locale:`, `meta.KEY:` that key (as typed); `None` for the other
+/// qualifiers. Also what the prompt completes their values from.
+#[must_use]
+pub fn metadata_keys(name: &str) -> Option<MetaKey> {
+    match name.to_ascii_lowercase().as_str() {
+        "version" => Some(MetaKey::BuiltIn(&["appVersion"])),
+        "os" => Some(MetaKey::BuiltIn(&["iOSVersion", "androidVersion"])),
+        "locale" => Some(MetaKey::BuiltIn(&["locale"])),
+        lower => lower
+            .strip_prefix("meta.")
+            .filter(|key| !key.is_empty())
+            .map(|_| MetaKey::Any(name["meta.".len()..].to_owned())),
     }
 }
 

@@ -31,6 +31,35 @@ impl Store {
             .map_err(|e| self.error(e))
     }
 
+    /// The values stored under these metadata keys (any case when `any_case`, built-in or
+    /// custom), the most items' first, at most `limit`: what the prompt completes `version:`,
+    /// `os:`, `locale:` and `meta.KEY:` with. Read from the pivots' counts, not the items.
+    pub fn meta_values(
+        &self,
+        keys: &[&str],
+        any_case: bool,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let matches = if any_case {
+            "lower(key) IN (SELECT lower(value) FROM json_each(?1))"
+        } else {
+            "key IN (SELECT value FROM json_each(?1))"
+        };
+        let sql = format!(
+            "SELECT value FROM pivot_counts WHERE dim IN (4, 5) AND {matches} AND value <> '' \
+             GROUP BY value ORDER BY sum(n) DESC, value LIMIT ?2"
+        );
+        // A list of strings always serializes.
+        let keys = serde_json::to_string(keys).unwrap_or_else(|_| "[]".to_owned());
+        let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.error(e))?;
+        stmt.query_map(
+            rusqlite::params![keys, i64::try_from(limit).unwrap_or(i64::MAX)],
+            |r| r.get::<_, String>(0),
+        )
+        .and_then(Iterator::collect::<rusqlite::Result<Vec<_>>>)
+        .map_err(|e| self.error(e))
+    }
+
     /// The metadata keys and delivery channels of the items with these keys, read in batches
     /// of 500 keys.
     pub fn field_names(&self, keys: &[i64]) -> Result<FieldNames, StoreError> {

@@ -5,7 +5,7 @@
 use rusqlite_migration::{M, Migrations};
 
 /// The SQL of every migration, oldest first.
-pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13];
+pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
 /// where it is shown. `items.k` is the item's place in time (in schema 1 and 2, `received` in
@@ -345,6 +345,16 @@ CREATE TABLE team_lost (
   why TEXT NOT NULL,
   at INTEGER NOT NULL
 ) WITHOUT ROWID;
+";
+
+/// Schema 14: the inbox's search history (`store::searches`), newest last by `n`; a text is
+/// kept once.
+const V14: &str = r"
+CREATE TABLE search_history (
+  n INTEGER PRIMARY KEY AUTOINCREMENT,
+  text TEXT NOT NULL UNIQUE,
+  at INTEGER NOT NULL
+);
 ";
 
 /// [`recount_pivot_counts`]: the statements that count `pivot_counts` from the tables.

@@ -290,6 +290,14 @@ pub enum Msg {
         request_id: u64,
         result: Result<Window, String>,
     },
+    /// The search history, newest first (answer to `Effect::LoadSearches`).
+    SearchesLoaded(Result<Vec<String>, String>),
+    /// A metadata qualifier's stored values, most items first (answer to
+    /// `Effect::CompletionValues`).
+    CompletionValues {
+        name: String,
+        result: Result<Vec<String>, String>,
+    },
     /// Answer to `Effect::LoadPanes`.
     PanesLoaded {
         request_id: u64,

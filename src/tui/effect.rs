@@ -45,6 +45,19 @@ pub enum Effect {
     Sync(SyncJob),
     /// Remember the view for the next start (the store's `meta`, key `last_view`).
     SaveView(ViewSpec),
+    /// Read the search history (answered by `Msg::SearchesLoaded`).
+    LoadSearches,
+    /// Read the values stored under a metadata qualifier's keys (`name`, as the prompt
+    /// completes it: `version`, `meta.plan`); answered by `Msg::CompletionValues`.
+    CompletionValues {
+        name: String,
+        key: crate::query::MetaKey,
+    },
+    /// Keep `text` as the newest search of the history.
+    RememberSearch {
+        text: String,
+        at: Timestamp,
+    },
     Copy {
         what: &'static str,
         text: crate::text::Clean,

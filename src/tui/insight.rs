@@ -10,9 +10,7 @@ use crate::store::pivot::{By, Pivot, Trend};
 use crate::tui::state::ViewSpec;
 
 /// The pivot kinds the picker offers before the store's custom keys.
-pub const KINDS: [&str; 8] = [
-    "app", "platform", "tag", "version", "os", "locale", "day", "week",
-];
+pub use crate::store::pivot::KINDS;
 
 /// The `=` picker: the kinds, then `meta.KEY` for each custom key the store has; typing
 /// narrows them and offers `meta.TYPED` for a key not listed.

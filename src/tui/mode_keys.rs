@@ -232,7 +232,7 @@ impl Mode {
             }
             Mode::Help => Hints::Keys(&[(Action::Back, "close")]),
             Mode::Fatal => Hints::Keys(&[(Action::Reload, "retry"), (Action::Quit, "quit")]),
-            Mode::FilterPrompt => Hints::Typing("tab complete  enter keep  esc clear"),
+            Mode::FilterPrompt => Hints::Typing("tab complete  ↑ history  enter keep  esc clear"),
             Mode::Palette => Hints::Typing("enter run  esc cancel"),
             Mode::NoteEditor => Hints::Typing("enter save  alt-enter new line  esc cancel"),
             Mode::ActingPicker | Mode::GroupPicker | Mode::TriagePicker | Mode::TeamPrompt => {

@@ -61,14 +61,14 @@ pub fn picker_key(key: &KeyEvent, selected: usize, count: usize, typing: Typing)
     }
 }
 
-/// The number a picker shows before its entry `n` (counted from 0): `1`–`9` for the first
-/// nine, blank after.
+/// The number a picker shows before its entry `n` (counted from 0): `1.`–`9.` for the first
+/// nine, blank after (an entry may itself start with a figure: "1. 1 hour").
 #[must_use]
 pub fn entry_number(n: usize) -> String {
     if n < 9 {
-        format!("{} ", n + 1)
+        format!("{}. ", n + 1)
     } else {
-        "  ".to_owned()
+        "   ".to_owned()
     }
 }
 
@@ -165,8 +165,8 @@ mod tests {
 
     #[test]
     fn the_first_nine_entries_are_numbered() {
-        assert_eq!(entry_number(0), "1 ");
-        assert_eq!(entry_number(8), "9 ");
-        assert_eq!(entry_number(9), "  ");
+        assert_eq!(entry_number(0), "1. ");
+        assert_eq!(entry_number(8), "9. ");
+        assert_eq!(entry_number(9), "   ");
     }
 }

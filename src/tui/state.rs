@@ -17,6 +17,8 @@ mod status;
 pub use status::{Fatal, Note, SyncView};
 mod log;
 pub use log::{Logged, MessageLog};
+mod searches;
+pub use searches::{Browsing, SearchHistory};
 // Which screen owns the keyboard.
 mod mode;
 pub use mode::{Mode, Pointer};
@@ -224,6 +226,15 @@ pub struct TextFilter {
     pub origin: Option<i64>,
     /// The completions `Tab` is going through, while the prompt shows one of them.
     pub completing: Option<Completing>,
+    /// Where `Up`/`Down`/`Ctrl-R` are in the search history, while the prompt shows a search
+    /// from it (any other key ends it, the text staying).
+    pub browsing: Option<Browsing>,
+    /// The stored values of the metadata qualifiers `Tab` asked for (`version`, `meta.plan`),
+    /// read once per prompt.
+    pub values: std::collections::HashMap<String, Vec<String>>,
+    /// The prompt's text when `Tab` asked for values: it completes when they arrive, if the
+    /// text is still this.
+    pub awaiting: Option<String>,
 }
 
 /// `Tab`'s completions of one word: the one shown is `candidates[at]`, and the prompt's text
@@ -293,6 +304,8 @@ pub struct AppState {
     pub note: Option<Note>,
     /// Every note said since the start, whole (`Note` is the one on the status bar now).
     pub log: MessageLog,
+    /// The searches kept with Enter in the `/` prompt.
+    pub searches: SearchHistory,
     /// The message log's overlay when open: its first line on screen (clamped to its layout
     /// by whoever sends `Msg::LogScroll`).
     pub log_open: Option<u16>,
@@ -375,6 +388,7 @@ impl AppState {
             help_scroll: 0,
             note: None,
             log: MessageLog::default(),
+            searches: SearchHistory::default(),
             log_open: None,
             rate: RateLimit::default(),
             wait: None,

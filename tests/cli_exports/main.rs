@@ -150,10 +150,10 @@ async fn every_format_with_fields_all_and_with_detail_has_metadata_and_links() {
     let lines: Vec<&str> = table.lines().collect();
     assert_eq!(lines.len(), 6, "{table}");
     assert!(
-        lines[0].starts_with("ID") && lines[0].contains("meta.locale"),
+        lines[0].starts_with("id\t") && lines[0].contains("\tmeta.locale\t"),
         "{table}"
     );
-    // Piped: plain, nothing cut (the whole first line of every message is there).
+    // Piped: tab-separated, nothing cut (the whole first line of every message is there).
     let message = r
         .sim
         .state()

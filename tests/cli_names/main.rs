@@ -183,7 +183,7 @@ async fn apps_name_their_projects_and_a_synced_store_answers_names_without_reque
     let projects = r.sim.state().read().projects.clone();
     let table = ok(&run(&base, None, &["apps"]));
     let header = table.lines().next().unwrap();
-    assert!(header.ends_with("PROJECT"), "{header}");
+    assert!(header.ends_with("\tproject"), "{header}");
     let android = table
         .lines()
         .find(|l| l.contains("Trailhead Android"))

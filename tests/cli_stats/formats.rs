@@ -45,14 +45,14 @@ async fn json_counts_every_group_and_its_last_thirty_days() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn the_table_is_plain_when_piped_and_the_summary_goes_to_stderr() {
+async fn the_table_is_tab_separated_when_piped_and_the_summary_goes_to_stderr() {
     let f = Fixture::new().await;
     let items = f.items();
     let out = f.run(&["stats", "--by", "app"]);
     let table = ok(&out);
     let lines: Vec<&str> = table.lines().collect();
     assert!(
-        lines[0].starts_with("APP") && lines[0].ends_with("LAST 30 DAYS"),
+        lines[0].starts_with("app\t") && lines[0].ends_with("\tlast_30_days"),
         "{table}"
     );
     // One line per app (names shown, not ids), counts as the simulator has them.
@@ -66,10 +66,13 @@ async fn the_table_is_plain_when_piped_and_the_summary_goes_to_stderr() {
     });
     assert_eq!(lines.len(), 1 + by_app.len(), "{table}");
     for (name, count) in &by_app {
-        let line = lines.iter().find(|l| l.starts_with(name.as_str())).unwrap();
-        let cells: Vec<&str> = line[name.len()..].split_whitespace().collect();
-        assert_eq!(cells[0], count.to_string(), "{line}");
-        assert!(cells[1].ends_with('%'), "{line}");
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with(&format!("{name}\t")))
+            .unwrap();
+        let cells: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cells[1], count.to_string(), "{line}");
+        assert!(cells[2].ends_with('%'), "{line}");
         assert!(
             line.chars()
                 .rev()
@@ -137,11 +140,31 @@ async fn days_and_weeks_are_newest_first_and_add_up() {
 #[test]
 fn completions_and_the_man_page_know_stats() {
     let out = run("http://127.0.0.1:9", None, &["completions", "bash"]);
-    let script = ok(&out);
+    assert!(ok(&out).contains("COMPLETE"), "the script asks the program");
+    // Asked as the script asks: the words so far, the index of the one to complete.
+    let asked = |words: &[&str], index: usize| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_feedback-inbox"))
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("COMPLETE", "bash")
+            .env("_CLAP_COMPLETE_INDEX", index.to_string())
+            .env("_CLAP_IFS", "\n")
+            .arg("--")
+            .args(words)
+            .output()
+            .unwrap();
+        ok(&out)
+    };
     assert!(
-        script.contains("stats") && script.contains("--by"),
-        "{script}"
+        asked(&["feedback-inbox", "st"], 1)
+            .lines()
+            .any(|l| l == "stats"),
+        "the command"
     );
+    let flags = asked(&["feedback-inbox", "stats", "--b"], 2);
+    assert!(flags.lines().any(|l| l == "--by"), "{flags}");
+    let values = asked(&["feedback-inbox", "stats", "--by", ""], 3);
+    assert!(values.lines().any(|l| l == "version"), "{values}");
     let dir = tempfile::tempdir().unwrap();
     ok(&run(
         "http://127.0.0.1:9",

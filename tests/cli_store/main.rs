@@ -9,6 +9,7 @@ mod basis;
 mod common;
 mod export;
 mod history;
+mod mark;
 mod search;
 mod synced;
 mod versions;

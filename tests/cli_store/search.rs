@@ -80,10 +80,10 @@ fn table_is_newest_first_sanitized_and_followed_by_the_count() {
     let out = search(home.path(), &store, &["refund"]);
     let table = ok(&out);
     let lines: Vec<&str> = table.lines().collect();
-    assert!(lines[0].starts_with("ID  "), "{table}");
+    assert!(lines[0].starts_with("id\t"), "{table}");
     let ids: Vec<&str> = lines[1..]
         .iter()
-        .map(|l| l.split(' ').next().unwrap())
+        .map(|l| l.split('\t').next().unwrap())
         .collect();
     assert_eq!(ids, ["fb_3", "fb_2", "fb_1"]);
     assert!(!table.contains('\u{1b}'), "{table:?}");
@@ -99,7 +99,7 @@ fn table_is_newest_first_sanitized_and_followed_by_the_count() {
     let table = ok(&out);
     assert_eq!(table.lines().count(), 2, "{table}");
     assert!(
-        table.lines().nth(1).unwrap().starts_with("fb_1 "),
+        table.lines().nth(1).unwrap().starts_with("fb_1\t"),
         "{table}"
     );
     assert_eq!(text(&out.stderr), "1 match\n");

@@ -84,6 +84,16 @@ pub fn assert_inert(sink: &str, text: &str, newlines: bool) {
     }
 }
 
+/// A piped table (tab-separated): every line has the header's number of cells (no tab came
+/// from the data), and no cell holds what [`assert_inert`] refuses.
+pub fn assert_inert_tsv(sink: &str, text: &str) {
+    let width = text.lines().next().map_or(0, |h| h.split('\t').count());
+    for line in text.lines() {
+        assert_eq!(line.split('\t').count(), width, "{sink}: {line:?}");
+    }
+    assert_inert(sink, &text.replace('\t', " "), true);
+}
+
 /// An item whose every string field, enumerations included, is `s`.
 pub fn hostile_item(n: usize, id: String, s: &str) -> Feedback {
     let mut item = testkit::item(n);

@@ -34,7 +34,7 @@ pub use render::{share_bar, sparkline, summary};
 pub struct StatsArgs {
     /// Group by: app, platform, tag, version, os, locale, meta.KEY (a custom metadata key),
     /// day or week.
-    #[arg(long, value_name = "PIVOT")]
+    #[arg(long, value_name = "PIVOT", add = super::completions::names::pivots())]
     pub by: String,
     /// Count only the items this search finds (several arguments are joined with spaces); all
     /// items when left out. Put `--` before a query that starts with `-`.

@@ -165,6 +165,39 @@ fn open_store_applies_retention_days_and_sync_settings_carry_them() {
 }
 
 #[test]
+fn first_run_from_now_starts_only_a_new_store_with_its_history_seen() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "[triage]\nfirst_run = \"from-now\"\n").unwrap();
+    let path = dir.path().join("new.sqlite3");
+    let before = Timestamp::now();
+    let mut store = super::open_store(&args(&config, &path, &[]))
+        .unwrap()
+        .unwrap();
+    let cutoff = store.seen_before().unwrap().unwrap();
+    assert!(cutoff >= before && cutoff <= Timestamp::now());
+    let later = (Timestamp::now() + SignedDuration::from_hours(1)).to_string();
+    store
+        .put_items(
+            &[item("old", "2020-01-01T00:00:00Z"), item("new", &later)],
+            Timestamp::now(),
+        )
+        .unwrap();
+    assert!(store.triage("old").unwrap().seen);
+    assert!(!store.triage("new").unwrap().seen);
+    // A store that had items before the setting is left as it is.
+    let path = dir.path().join("old.sqlite3");
+    let mut old = Store::open(&path).unwrap();
+    old.put_items(&[item("a", "2020-01-01T00:00:00Z")], Timestamp::now())
+        .unwrap();
+    drop(old);
+    let old = super::open_store(&args(&config, &path, &[]))
+        .unwrap()
+        .unwrap();
+    assert_eq!(old.seen_before().unwrap(), None);
+}
+
+#[test]
 fn no_store_opens_nothing_and_a_bad_retention_creates_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("config.toml");

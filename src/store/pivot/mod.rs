@@ -71,6 +71,12 @@ pub enum By {
     Week,
 }
 
+/// The pivots by name, as `By::parse` reads them, but for `meta.KEY`: what the `=` picker and
+/// `--by`'s completion offer before the stored custom keys.
+pub const KINDS: [&str; 8] = [
+    "app", "platform", "tag", "version", "os", "locale", "day", "week",
+];
+
 /// The names `--by` takes, for messages.
 pub const BY_NAMES: &str = "app, platform, tag, version, os, locale, meta.KEY, day, week";
 

@@ -150,3 +150,30 @@ fn versions_are_grouped_per_app_in_version_order_with_their_first_sighting() {
         assert_eq!(pivot.covered, Some(7));
     }
 }
+
+#[test]
+fn the_prompt_completes_from_the_values_stored_under_a_key_most_items_first() {
+    let store = store();
+    let versions = store.meta_values(&["appVersion"], false, 10).unwrap();
+    assert_eq!(versions, ["3.10.0", "3.2.0", "1.0.0", "5.10.0"]);
+    assert_eq!(
+        store.meta_values(&["appVersion"], false, 1).unwrap(),
+        ["3.10.0"]
+    );
+    assert!(
+        store
+            .meta_values(&["APPVERSION"], false, 10)
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        store.meta_values(&["APPVERSION"], true, 10).unwrap().len(),
+        4
+    );
+    assert!(
+        store
+            .meta_values(&["locale"], false, 10)
+            .unwrap()
+            .is_empty()
+    );
+}

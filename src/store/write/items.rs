@@ -31,6 +31,7 @@ pub(in crate::store) fn put_groups(
     let mut written = Written::default();
     let mut index = Vec::new();
     let mut deltas = Deltas::default();
+    let mut added = Vec::new();
     // Triage states waiting for their item (triaged, then forgotten): usually none, and then
     // a new item has no state to look up.
     let waiting = tx
@@ -44,15 +45,21 @@ pub(in crate::store) fn put_groups(
         for sighting in *sightings {
             let outcome = put_one(tx, &mut refs, sighting, batch, &mut index, &mut deltas)?;
             match outcome {
-                Outcome::Added => written.added += 1,
+                Outcome::Added(k) => {
+                    written.added += 1;
+                    added.push(k);
+                }
                 Outcome::Changed => written.changed += 1,
                 Outcome::Same => {}
             }
-            written.known.push(outcome != Outcome::Added);
+            written.known.push(!matches!(outcome, Outcome::Added(_)));
         }
     }
     index_messages(tx, &mut index)?;
     deltas.apply(tx)?;
+    if let Some((_, at)) = groups.last() {
+        super::super::first_run::mark_added(tx, &added, *at)?;
+    }
     if written.added + written.changed > 0 {
         super::super::revs::bump(tx, super::super::revs::ITEMS_REV)?;
     }
@@ -79,7 +86,8 @@ fn index_messages(tx: &Transaction<'_>, index: &mut Vec<(i64, &str)>) -> rusqlit
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Outcome {
-    Added,
+    /// Stored for the first time, with this key.
+    Added(i64),
     Changed,
     Same,
 }
@@ -143,7 +151,7 @@ fn put_one<'a>(
                 done,
             };
             deltas.add(&shape, 1);
-            Ok(Outcome::Added)
+            Ok(Outcome::Added(k))
         }
         Some(old) if seen >= old.seen => {
             let counted = old.status != place.status

@@ -174,13 +174,23 @@ impl Executor {
                 }
             }
             Lane::Remember => {
-                if let Effect::SaveView(spec) = effect {
-                    let store = self.store.clone();
-                    tokio::task::spawn_blocking(move || {
-                        if let Err(error) = store.write(|s| s.save_view(&spec)) {
-                            tracing::warn!(%error, "cannot remember the view");
-                        }
-                    });
+                let store = self.store.clone();
+                match effect {
+                    Effect::SaveView(spec) => {
+                        tokio::task::spawn_blocking(move || {
+                            if let Err(error) = store.write(|s| s.save_view(&spec)) {
+                                tracing::warn!(%error, "cannot remember the view");
+                            }
+                        });
+                    }
+                    Effect::RememberSearch { text, at } => {
+                        tokio::task::spawn_blocking(move || {
+                            if let Err(error) = store.write(|s| s.remember_search(&text, at)) {
+                                tracing::warn!(%error, "cannot remember the search");
+                            }
+                        });
+                    }
+                    _ => {}
                 }
             }
             Lane::Network => match effect {

@@ -45,8 +45,10 @@ pub fn lane(effect: &Effect) -> Lane {
         | Effect::ViewIds { .. }
         | Effect::Gather { .. }
         | Effect::FindSimilar { .. }
+        | Effect::LoadSearches
         | Effect::TeamHistory { .. } => Lane::Read { first: false },
         Effect::LoadPanes { .. }
+        | Effect::CompletionValues { .. }
         | Effect::CountViews { .. }
         | Effect::MetaKeys
         | Effect::Pivot { .. }
@@ -59,7 +61,7 @@ pub fn lane(effect: &Effect) -> Lane {
         | Effect::StoreRevs
         | Effect::TeamRecord { .. } => Lane::Write,
         Effect::WriteView { .. } => Lane::Detached,
-        Effect::SaveView(_) => Lane::Remember,
+        Effect::SaveView(_) | Effect::RememberSearch { .. } => Lane::Remember,
         Effect::Sync(_) | Effect::FetchDetail { .. } => Lane::Network,
         Effect::TopIssues { .. } => Lane::Long,
         Effect::Copy { .. }
@@ -84,6 +86,8 @@ pub fn store_task(
         Effect::Query { .. }
         | Effect::LoadRows { .. }
         | Effect::LoadPanes { .. }
+        | Effect::LoadSearches
+        | Effect::CompletionValues { .. }
         | Effect::LoadDetail { .. } => super::reads::task(store, effect, tz, freshness),
         Effect::ResolveMarks { .. } | Effect::ViewIds { .. } | Effect::Gather { .. } => {
             super::acting::task(store, &effect)
@@ -103,6 +107,7 @@ pub fn store_task(
         }
         Effect::TeamRecord { .. } | Effect::TeamHistory { .. } => super::team::task(store, effect),
         Effect::SaveView(_)
+        | Effect::RememberSearch { .. }
         | Effect::Sync(_)
         | Effect::FetchDetail { .. }
         | Effect::TopIssues { .. }

@@ -70,6 +70,26 @@ pub fn task(
                 .map(Box::new)
                 .map_err(|e| e.to_string()),
         }),
+        Effect::CompletionValues { name, key } => Box::new(move || {
+            let result = store
+                .read(|s| match &key {
+                    crate::query::MetaKey::BuiltIn(keys) => {
+                        s.meta_values(keys, false, COMPLETION_VALUES)
+                    }
+                    crate::query::MetaKey::Any(key) => {
+                        s.meta_values(&[key.as_str()], true, COMPLETION_VALUES)
+                    }
+                })
+                .map_err(|e| e.to_string());
+            Msg::CompletionValues { name, result }
+        }),
+        Effect::LoadSearches => Box::new(move || {
+            Msg::SearchesLoaded(
+                store
+                    .read(crate::store::Store::searches)
+                    .map_err(|e| e.to_string()),
+            )
+        }),
         Effect::LoadDetail { id } => Box::new(move || {
             let result = store
                 .read(|s| s.detail(&id))
@@ -81,6 +101,9 @@ pub fn task(
     };
     Some(task)
 }
+
+/// Most values the prompt offers for a metadata qualifier.
+const COMPLETION_VALUES: usize = 200;
 
 /// The screen a query reads for: its rows, and at most how many keys.
 #[derive(Debug, Clone, Copy)]

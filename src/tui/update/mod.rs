@@ -72,6 +72,7 @@ pub fn start(state: &mut AppState) -> Vec<Effect> {
         effects.push(list::requery(state, list::Requery::New));
     }
     effects.push(panes::load(state));
+    effects.push(Effect::LoadSearches);
     effects.push(sync::start(state));
     effects.push(enrich::start(state)); // A queue left by the last run
     if state.refresh_seconds > 0 {
@@ -166,6 +167,8 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         }
         Msg::RowsLoaded { request_id, result } => list::rows_loaded(state, request_id, result),
         Msg::PanesLoaded { request_id, result } => panes::loaded(state, request_id, result),
+        Msg::SearchesLoaded(result) => text_filter::history_loaded(state, result),
+        Msg::CompletionValues { name, result } => text_filter::values_loaded(state, name, result),
         Msg::DetailStored { id, result } => detail::stored(state, &id, result),
         Msg::DetailLoaded { id, result } => {
             let mut effects = detail::loaded(state, &id, result);

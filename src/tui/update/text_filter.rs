@@ -2,6 +2,10 @@
 //! never waits for one); the text is parsed here, at once, so an error shows where it is while
 //! the list keeps its last results; the query itself is compiled and run off the UI thread. The
 //! selected item stays selected while it matches; otherwise the first match is selected.
+//!
+//! Enter keeps the search in the history (the store's, the last 100); `Up` and `Down` in an
+//! empty prompt go through it, newest first, and `Ctrl-R` shows the newest search holding what
+//! the prompt holds (again: the next older one), each shown search run as it is shown.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
@@ -44,6 +48,9 @@ fn new_filter(text: &str) -> TextFilter {
         highlights: query::Highlights::default(),
         origin: None,
         completing: None,
+        browsing: None,
+        values: std::collections::HashMap::new(),
+        awaiting: None,
     }
 }
 
@@ -69,10 +76,21 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     match action {
         Action::Back => clear(state),
         Action::Open => {
+            let mut effects = vec![Effect::SaveView(state.view_spec())];
             if let Some(filter) = &mut state.text_filter {
                 filter.editing = false;
+                filter.browsing = None;
+                let text = filter.text();
+                // Only a search that runs is kept.
+                if filter.error.is_none() && !text.trim().is_empty() {
+                    state.searches.remember(&text);
+                    effects.push(Effect::RememberSearch {
+                        text: text.trim().to_owned(),
+                        at: state.now,
+                    });
+                }
             }
-            vec![Effect::SaveView(state.view_spec())]
+            effects
         }
         _ => {
             state.dirty = false;
@@ -108,6 +126,14 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
         return complete(state, key.code == KeyCode::BackTab);
     }
     filter.completing = None;
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let browsing = filter.browsing.is_some() || filter.text().trim().is_empty();
+    match key.code {
+        KeyCode::Up if browsing => return history_step(state, true),
+        KeyCode::Down if browsing => return history_step(state, false),
+        KeyCode::Char('r') if ctrl => return history_find(state),
+        _ => filter.browsing = None,
+    }
     if key.code == KeyCode::Char('u') && key.modifiers.contains(KeyModifiers::CONTROL) {
         // Ctrl-U clears the line, as in a shell (the text area would take it for undo).
         let mut cleared = new_filter("");
@@ -120,17 +146,20 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
 }
 
 /// `Tab` (`back`: Shift-Tab): completes the word before the cursor (`query::complete`), with the
-/// stored apps, projects and tags the panes hold as values; again, the next completion (the
-/// previous one), round. Never a tab character.
+/// stored apps, projects and tags the panes hold as values, and the stored values of a
+/// metadata qualifier (read from the store first: the completion follows their arrival); again,
+/// the next completion (the previous one), round. Never a tab character.
 fn complete(state: &mut AppState, back: bool) -> Vec<Effect> {
     let Some(filter) = &state.text_filter else {
         return Vec::new();
     };
     let text = filter.text();
+    // Tab again goes through the completions shown; after the only one (a qualifier's name,
+    // say), it completes anew: the qualifier's values.
     let cycling = filter
         .completing
         .clone()
-        .filter(|c| c.shown == text && !c.candidates.is_empty());
+        .filter(|c| c.shown == text && c.candidates.len() > 1);
     let (start, candidates, at, rest) = match cycling {
         Some(c) => {
             let n = c.candidates.len();
@@ -151,13 +180,30 @@ fn complete(state: &mut AppState, back: bool) -> Vec<Effect> {
             let names = |pane: &crate::tui::state::Pane| -> Vec<String> {
                 pane.entries.iter().map(|e| e.label.to_string()).collect()
             };
+            // A metadata qualifier's values are the store's: asked for once, then completed.
+            let unread = std::cell::RefCell::new(None);
             let values = |name: &str| match name {
                 "app" => names(&state.apps),
                 "project" => names(&state.projects),
                 "tag" => names(&state.tags),
-                _ => Vec::new(),
+                other => match (query::metadata_keys(other), filter.values.get(other)) {
+                    (Some(_), Some(values)) => values.clone(),
+                    (Some(key), None) => {
+                        *unread.borrow_mut() = Some((other.to_owned(), key));
+                        Vec::new()
+                    }
+                    (None, _) => Vec::new(),
+                },
             };
-            let Some(found) = query::complete::complete(before, values) else {
+            let found = query::complete::complete(before, values);
+            if let Some((name, key)) = unread.into_inner() {
+                if let Some(filter) = &mut state.text_filter {
+                    filter.awaiting = Some(text);
+                }
+                state.dirty = false;
+                return vec![Effect::CompletionValues { name, key }];
+            }
+            let Some(found) = found else {
                 info(state, "Nothing completes this word");
                 return Vec::new();
             };
@@ -180,6 +226,123 @@ fn complete(state: &mut AppState, back: bool) -> Vec<Effect> {
         rest,
         shown,
     });
+    edited(state)
+}
+
+/// A metadata qualifier's stored values arrived: kept for the prompt, and the `Tab` that
+/// asked for them completes now if the prompt still holds what it held.
+pub(super) fn values_loaded(
+    state: &mut AppState,
+    name: String,
+    result: Result<Vec<String>, String>,
+) -> Vec<Effect> {
+    let Some(filter) = &mut state.text_filter else {
+        state.dirty = false;
+        return Vec::new();
+    };
+    let values = match result {
+        Ok(values) => values,
+        Err(error) => {
+            filter.awaiting = None;
+            info(state, format!("Cannot read the stored values: {error}"));
+            return Vec::new();
+        }
+    };
+    filter.values.insert(name, values);
+    filter.completing = None;
+    let waited = filter.awaiting.take();
+    if waited.is_some_and(|text| text == filter.text()) {
+        return complete(state, false);
+    }
+    state.dirty = false;
+    Vec::new()
+}
+
+/// The stored search history arrived.
+pub(super) fn history_loaded(
+    state: &mut AppState,
+    result: Result<Vec<String>, String>,
+) -> Vec<Effect> {
+    match result {
+        Ok(stored) => {
+            state.searches.loaded(stored);
+            state.dirty = false;
+        }
+        Err(error) => {
+            tracing::warn!(%error, "cannot read the search history");
+            info(state, format!("The search history cannot be read: {error}"));
+        }
+    }
+    Vec::new()
+}
+
+/// `Up` (`older`) or `Down` in an empty prompt, or while it shows a search of the history:
+/// the next older (newer) search; past the newest, what the prompt held before.
+fn history_step(state: &mut AppState, older: bool) -> Vec<Effect> {
+    let Some(filter) = &mut state.text_filter else {
+        return Vec::new();
+    };
+    let (at, typed) = match (&filter.browsing, older) {
+        (None, false) => {
+            state.dirty = false;
+            return Vec::new();
+        }
+        (None, true) => (0, filter.text()),
+        (Some(b), true) => (b.at + 1, b.typed.clone()),
+        (Some(b), false) if b.at == 0 => {
+            let typed = b.typed.clone();
+            filter.browsing = None;
+            let cursor = typed.chars().count();
+            set_text(filter, &typed, cursor);
+            return edited(state);
+        }
+        (Some(b), false) => (b.at - 1, b.typed.clone()),
+    };
+    let Some(shown) = state.searches.get(at).map(str::to_owned) else {
+        let said = if state.searches.is_empty() {
+            "No search kept yet: Enter keeps one"
+        } else {
+            "The oldest search kept"
+        };
+        info(state, said);
+        return Vec::new();
+    };
+    show_kept(state, at, typed, &shown)
+}
+
+/// `Ctrl-R`: the newest search (older than the one shown, when one is) holding what the
+/// prompt held before.
+fn history_find(state: &mut AppState) -> Vec<Effect> {
+    let Some(filter) = &mut state.text_filter else {
+        return Vec::new();
+    };
+    let (from, needle) = match &filter.browsing {
+        Some(b) => (b.at + 1, b.typed.clone()),
+        None => (0, filter.text()),
+    };
+    let Some(at) = state.searches.find(from, &needle) else {
+        let said = if needle.trim().is_empty() {
+            "No older search kept".to_owned()
+        } else {
+            format!(
+                "No older search holds \"{}\"",
+                crate::text::sanitize_line(needle.trim())
+            )
+        };
+        info(state, said);
+        return Vec::new();
+    };
+    let shown = state.searches.get(at).unwrap_or_default().to_owned();
+    show_kept(state, at, needle, &shown)
+}
+
+/// Shows the `at`th search of the history in the prompt and runs it.
+fn show_kept(state: &mut AppState, at: usize, typed: String, shown: &str) -> Vec<Effect> {
+    let Some(filter) = &mut state.text_filter else {
+        return Vec::new();
+    };
+    set_text(filter, shown, shown.chars().count());
+    filter.browsing = Some(crate::tui::state::Browsing { at, typed });
     edited(state)
 }
 

@@ -268,3 +268,118 @@ fn tab_completes_a_qualifier_then_its_stored_values_and_cycles() {
     let note = h.state.note.as_ref().map(|n| n.text.to_string());
     assert_eq!(note.as_deref(), Some("Nothing completes this word"));
 }
+
+fn key(h: &mut Harness, code: KeyCode, modifiers: KeyModifiers) {
+    h.send(Msg::FilterInput(KeyEvent::new(code, modifiers)));
+}
+
+/// `/`, the prompt emptied, `text` typed, Enter.
+fn keep(h: &mut Harness, text: &str) {
+    act(h, Action::Filter);
+    key(h, KeyCode::Char('u'), KeyModifiers::CONTROL);
+    type_text(h, text);
+    act(h, Action::Open);
+}
+
+#[test]
+fn enter_keeps_a_search_that_runs_and_up_down_and_ctrl_r_go_through_them() {
+    let mut h = started_harness(120, 35, 40, true);
+    keep(&mut h, "tag:crash");
+    keep(&mut h, "sync");
+    keep(&mut h, "tag:");
+    assert!(h.state.text_filter.as_ref().unwrap().error.is_some());
+    let kept: Vec<String> = h
+        .sent
+        .iter()
+        .filter_map(|e| match e {
+            Effect::RememberSearch { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        kept,
+        ["tag:crash", "sync"],
+        "a search that does not parse is not kept"
+    );
+
+    act(&mut h, Action::Filter);
+    key(&mut h, KeyCode::Char('u'), KeyModifiers::CONTROL);
+    key(&mut h, KeyCode::Up, KeyModifiers::NONE);
+    assert_eq!(prompt(&h), "sync", "the newest first");
+    key(&mut h, KeyCode::Up, KeyModifiers::NONE);
+    assert_eq!(prompt(&h), "tag:crash");
+    assert_eq!(h.state.visible_len(), 10, "the search shown runs");
+    key(&mut h, KeyCode::Up, KeyModifiers::NONE);
+    assert_eq!(prompt(&h), "tag:crash");
+    let note = |h: &Harness| h.state.note.as_ref().map(|n| n.text.to_string());
+    assert_eq!(note(&h).as_deref(), Some("The oldest search kept"));
+    key(&mut h, KeyCode::Down, KeyModifiers::NONE);
+    assert_eq!(prompt(&h), "sync");
+    key(&mut h, KeyCode::Down, KeyModifiers::NONE);
+    assert_eq!(prompt(&h), "", "past the newest, what was typed");
+    assert_eq!(h.state.visible_len(), 40);
+
+    // Up in a prompt that holds text is the text area's; Ctrl-R finds what it holds.
+    type_text(&mut h, "CRA");
+    key(&mut h, KeyCode::Up, KeyModifiers::NONE);
+    assert_eq!(prompt(&h), "CRA");
+    key(&mut h, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    assert_eq!(prompt(&h), "tag:crash");
+    key(&mut h, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    assert_eq!(prompt(&h), "tag:crash");
+    assert_eq!(note(&h).as_deref(), Some("No older search holds \"CRA\""));
+    // Typing on from a shown search edits it.
+    type_text(&mut h, " ios");
+    assert_eq!(prompt(&h), "tag:crash ios");
+    assert!(h.state.text_filter.as_ref().unwrap().browsing.is_none());
+
+    // Kept in the store: the next start has them, newest first.
+    let effects: Vec<Effect> = std::mem::take(&mut h.sent);
+    for effect in effects {
+        if let Effect::RememberSearch { text, at } = effect {
+            h.store.write(|s| s.remember_search(&text, at)).unwrap();
+        }
+    }
+    let next = Harness::start(h.store.clone(), 120, 35);
+    assert_eq!(next.state.searches.get(0), Some("sync"));
+    assert_eq!(next.state.searches.get(1), Some("tag:crash"));
+}
+
+#[test]
+fn tab_completes_a_metadata_qualifier_with_its_stored_values_once_read() {
+    use crate::tui::testkit::{detail, now};
+    let mut h = started_harness(120, 35, 40, true);
+    h.store.write(|s| {
+        for (n, version, plan) in [
+            (0, "2.14.1", "pro"),
+            (1, "2.14.1", "pro"),
+            (2, "3.0.0", "team plan"),
+        ] {
+            let mut d = detail(n);
+            d.metadata
+                .built_in
+                .insert("appVersion".into(), version.into());
+            d.metadata.custom.insert("plan".into(), plan.into());
+            s.put_detail(&d, now()).unwrap();
+        }
+    });
+    act(&mut h, Action::Filter);
+    type_text(&mut h, "ver");
+    tab(&mut h, false);
+    assert_eq!(prompt(&h), "version:");
+    // The values are read first; the completion follows their arrival.
+    tab(&mut h, false);
+    assert_eq!(prompt(&h), "version:2.14.1", "the most items' first");
+    tab(&mut h, false);
+    assert_eq!(prompt(&h), "version:3.0.0");
+    key(&mut h, KeyCode::Char('u'), KeyModifiers::CONTROL);
+    type_text(&mut h, "meta.PLAN:te");
+    tab(&mut h, false);
+    assert_eq!(prompt(&h), "meta.PLAN:\"team plan\"", "any case, quoted");
+    key(&mut h, KeyCode::Char('u'), KeyModifiers::CONTROL);
+    type_text(&mut h, "locale:zz");
+    tab(&mut h, false);
+    assert_eq!(prompt(&h), "locale:zz");
+    let note = h.state.note.as_ref().map(|n| n.text.to_string());
+    assert_eq!(note.as_deref(), Some("Nothing completes this word"));
+}

@@ -100,7 +100,7 @@ fn the_hints_are_the_keys_of_the_screen_on_top_as_bound() {
     h.send(Msg::Action(crate::tui::action::Action::Filter));
     assert_eq!(
         super::hints(&h.state, &Keymap::default()),
-        "tab complete  enter keep  esc clear"
+        "tab complete  ↑ history  enter keep  esc clear"
     );
     h.state.hints = false;
     assert_eq!(super::hints(&h.state, &Keymap::default()), "? help");

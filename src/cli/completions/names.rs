@@ -1,0 +1,179 @@
+//! The values the shell completes from the local store: app, project and tag names for
+//! `--app`, `--project` and `--tag`, and `stats --by`'s pivots with the stored custom keys. The shell runs the program to complete
+//! (`COMPLETE=bash feedback-inbox -- …`, see `clap_complete::env`), which reads the store the
+//! command line names (`--store`, `--profile`, `--no-store`, else `FEEDBACK_STORE` or the
+//! default), read-only and only when it is already this version's: completing never creates,
+//! migrates or locks a store. Names are the server's text: one that would not be one clean
+//! word of the shell's line is left out.
+
+use std::ffi::{OsStr, OsString};
+use std::path::PathBuf;
+
+use clap_complete::engine::{ArgValueCompleter, CompletionCandidate};
+
+use crate::store::Store;
+
+/// Which names a flag takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    App,
+    Project,
+    Tag,
+    /// `--by`: the pivots, then `meta.KEY` for each stored custom key.
+    Pivot,
+}
+
+/// Most custom keys `--by` offers.
+const CUSTOM_KEYS: usize = 100;
+
+/// `--app`'s completer.
+#[must_use]
+pub fn apps() -> ArgValueCompleter {
+    ArgValueCompleter::new(|current: &OsStr| candidates(Kind::App, current))
+}
+
+/// `--project`'s completer.
+#[must_use]
+pub fn projects() -> ArgValueCompleter {
+    ArgValueCompleter::new(|current: &OsStr| candidates(Kind::Project, current))
+}
+
+/// `--tag`'s completer.
+#[must_use]
+pub fn tags() -> ArgValueCompleter {
+    ArgValueCompleter::new(|current: &OsStr| candidates(Kind::Tag, current))
+}
+
+/// `stats --by`'s completer.
+#[must_use]
+pub fn pivots() -> ArgValueCompleter {
+    ArgValueCompleter::new(|current: &OsStr| candidates(Kind::Pivot, current))
+}
+
+fn candidates(kind: Kind, current: &OsStr) -> Vec<CompletionCandidate> {
+    let store = store_of(std::env::args_os());
+    let typed = current.to_string_lossy().to_lowercase();
+    let names = match (kind, &store) {
+        (Kind::Pivot, store) => {
+            let mut names: Vec<String> = crate::store::pivot::KINDS
+                .iter()
+                .map(|k| (*k).to_owned())
+                .collect();
+            let keys = store
+                .as_ref()
+                .and_then(|s| s.custom_meta_keys(CUSTOM_KEYS).ok());
+            names.extend(
+                keys.unwrap_or_default()
+                    .into_iter()
+                    .map(|k| format!("meta.{k}")),
+            );
+            names
+        }
+        (_, Some(store)) => names(store, kind),
+        (_, None) => return Vec::new(),
+    };
+    let (begins, contains): (Vec<String>, Vec<String>) = names
+        .into_iter()
+        .filter(|n| is_word(n) && n.to_lowercase().contains(&typed))
+        .partition(|n| n.to_lowercase().starts_with(&typed));
+    begins
+        .into_iter()
+        .chain(contains)
+        .map(CompletionCandidate::new)
+        .collect()
+}
+
+/// The names of `kind` the store holds, each once, in its order.
+fn names(store: &Store, kind: Kind) -> Vec<String> {
+    let mut names: Vec<String> = match kind {
+        Kind::App => store
+            .apps(None)
+            .map(|a| a.into_iter().map(|a| a.name).collect())
+            .unwrap_or_default(),
+        Kind::Project => store
+            .projects()
+            .map(|p| p.into_iter().map(|p| p.name).collect())
+            .unwrap_or_default(),
+        Kind::Tag => store
+            .server_tags()
+            .map(|t| t.into_iter().map(|t| t.tag).collect())
+            .unwrap_or_default(),
+        Kind::Pivot => Vec::new(),
+    };
+    let mut seen = std::collections::HashSet::new();
+    names.retain(|n| seen.insert(n.clone()));
+    names
+}
+
+/// A name the shell can take as it is: printable, with no control or bidirectional
+/// characters (the shell shows candidates raw).
+fn is_word(name: &str) -> bool {
+    !name.is_empty() && crate::text::sanitize_line(name) == name
+}
+
+/// The store the command line being completed names (its words follow `--`), if it exists and
+/// is this version's.
+fn store_of(args: impl Iterator<Item = OsString>) -> Option<Store> {
+    let words: Vec<OsString> = args.skip_while(|a| a != "--").skip(1).collect();
+    let value = |flag: &str| {
+        let eq = format!("{flag}=");
+        words.iter().enumerate().find_map(|(i, w)| {
+            let w = w.to_str()?;
+            if w == flag {
+                words.get(i + 1).map(PathBuf::from)
+            } else {
+                w.strip_prefix(&eq).map(PathBuf::from)
+            }
+        })
+    };
+    if words.iter().any(|w| w == "--no-store") {
+        return None;
+    }
+    let path = value("--store")
+        .or_else(|| {
+            std::env::var_os(crate::cli::store_cmd::ENV_STORE)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        })
+        .or_else(|| {
+            let profile = value("--profile").map(|p| p.to_string_lossy().into_owned());
+            crate::store::default_path(profile.as_deref())
+        })?;
+    crate::cli::names::open_existing(&path)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn the_store_is_the_one_the_line_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.sqlite3");
+        drop(Store::open(&path).unwrap());
+        let line = |words: &[&str]| {
+            let mut all: Vec<OsString> = vec!["feedback-inbox".into(), "--".into()];
+            all.extend(words.iter().map(OsString::from));
+            all.into_iter()
+        };
+        let given = path.to_str().unwrap();
+        assert!(store_of(line(&["feedback-inbox", "--store", given, "list"])).is_some());
+        let eq = format!("--store={given}");
+        assert!(store_of(line(&["feedback-inbox", &eq, "list"])).is_some());
+        assert!(store_of(line(&["feedback-inbox", "--no-store", "list"])).is_none());
+        let missing = dir.path().join("none.sqlite3");
+        let missing = missing.to_str().unwrap();
+        assert!(store_of(line(&["feedback-inbox", "--store", missing])).is_none());
+        assert!(!dir.path().join("none.sqlite3").exists(), "nothing created");
+    }
+
+    #[test]
+    fn a_name_the_shell_would_show_raw_is_left_out() {
+        assert!(is_word("Trailhead iOS"));
+        assert!(!is_word("evil\u{1b}[2J"));
+        assert!(!is_word("a\u{202e}b"));
+        assert!(!is_word(""));
+    }
+}
