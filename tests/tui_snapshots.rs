@@ -555,7 +555,7 @@ fn status_bar_parts_never_run_into_each_other() {
         "paging paused: budget low",
         "budget spent; next request in 24s",
         "3/120 ↻24s",
-        "? help q quit",
+        "q quit ? help",
         "as of 12:00",
     ];
     let mut rows = Vec::new();

@@ -274,6 +274,16 @@ fn t_opens_the_screen_progress_shows_and_esc_goes_back() {
         .draw(|frame| feedback_inbox::tui::view::render(frame, &h.state, &Keymap::default()))
         .unwrap();
     insta::assert_snapshot!("inbox_with_top_issues", terminal.backend());
+    // The wheel moves the selection as the move keys do; the list under it stays.
+    let last = result.clusters.len() - 1;
+    h.send(Msg::Scroll(3));
+    assert_eq!(
+        h.state.top_issues.as_ref().unwrap().selected,
+        (moved + 3).min(last)
+    );
+    h.send(Msg::Scroll(-30));
+    assert_eq!(h.state.top_issues.as_ref().unwrap().selected, 0);
+    assert_eq!(h.state.list.selected, selected);
     h.send(Msg::Action(Action::Back));
     assert!(h.state.top_issues.is_none());
     // `T` is bound by default and listed for the palette.

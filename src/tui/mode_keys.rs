@@ -209,7 +209,7 @@ impl Mode {
     #[must_use]
     pub fn hints(self) -> Hints {
         match self {
-            Mode::Normal => Hints::Keys(&[(Action::Help, "help"), (Action::Quit, "quit")]),
+            Mode::Normal => Hints::Keys(&[(Action::Quit, "quit"), (Action::Help, "help")]),
             Mode::Detail => Hints::Keys(&[
                 (Action::Back, "back"),
                 (Action::NextItem, "next"),

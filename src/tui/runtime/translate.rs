@@ -50,7 +50,7 @@ fn click(state: &AppState, column: u16, row: u16) -> Option<Msg> {
         }
         // Where the click lands comes from the layout (sidebar, list, preview).
         Pointer::List => view::layout::click_target(state, column, row),
-        Pointer::Detail | Pointer::Nothing => None,
+        Pointer::Detail | Pointer::TopIssues | Pointer::Nothing => None,
     }
 }
 

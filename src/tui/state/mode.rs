@@ -46,6 +46,8 @@ pub enum Pointer {
     List,
     /// The detail: the wheel scrolls it, a click does nothing.
     Detail,
+    /// Top issues: the wheel moves its selection, a click does nothing.
+    TopIssues,
     /// Something covers the list: nothing.
     Nothing,
 }
@@ -59,6 +61,7 @@ impl Mode {
             // The prompt leaves the list under it in sight and within reach.
             Mode::Normal | Mode::FilterPrompt => Pointer::List,
             Mode::Detail => Pointer::Detail,
+            Mode::TopIssues => Pointer::TopIssues,
             Mode::Fatal
             | Mode::Help
             | Mode::Messages
@@ -67,8 +70,7 @@ impl Mode {
             | Mode::NoteEditor
             | Mode::TriagePicker
             | Mode::TeamPrompt
-            | Mode::Palette
-            | Mode::TopIssues => Pointer::Nothing,
+            | Mode::Palette => Pointer::Nothing,
         }
     }
 

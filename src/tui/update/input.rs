@@ -132,7 +132,7 @@ pub(super) fn click(state: &mut AppState, row: u16) -> Vec<Effect> {
     match state.mode().pointer() {
         Pointer::Groups => super::insight::select_group(state, usize::from(row), false),
         Pointer::List => list::click(state, row),
-        Pointer::Detail | Pointer::Nothing => {
+        Pointer::Detail | Pointer::TopIssues | Pointer::Nothing => {
             state.dirty = false;
             Vec::new()
         }
@@ -150,6 +150,13 @@ pub(super) fn scroll(state: &mut AppState, lines: i32) -> Vec<Effect> {
         }
         // The list scrolls, or the detail over it.
         Pointer::List | Pointer::Detail => list::scroll(state, lines),
+        // As its move keys do.
+        Pointer::TopIssues => {
+            if let Some(screen) = state.top_issues.as_mut() {
+                screen.move_by(isize::try_from(lines).unwrap_or(0));
+            }
+            Vec::new()
+        }
         Pointer::Nothing => {
             state.dirty = false;
             Vec::new()

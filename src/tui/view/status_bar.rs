@@ -91,11 +91,26 @@ impl Part {
     }
 }
 
+/// The bar, with as many of the screen's key hints as fit in the room the rest leaves: they
+/// never cost another part a cell (the last hint, the help or the way out, is the last to go).
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, theme: Theme) {
-    let mut parts = left_parts(state, theme);
-    parts.extend(right_parts(state, keymap, theme));
     let cells = usize::from(area.width).saturating_sub(2);
-    let widths = fit_parts(&mut parts, cells);
+    let laid = |hints: Option<&str>| {
+        let mut parts = left_parts(state, theme);
+        parts.extend(right_parts(state, theme));
+        if let Some(hints) = hints {
+            parts.push(Part::new(hints.to_owned(), theme.dim(), Side::Right, 40));
+        }
+        let widths = fit_parts(&mut parts, cells);
+        (parts, widths)
+    };
+    let (bare, bare_widths) = laid(None);
+    let with_hints = hint_variants(state, keymap).iter().find_map(|hints| {
+        let (parts, widths) = laid(Some(hints));
+        let (hint, others) = widths.split_last()?;
+        (*hint > 0 && others == bare_widths.as_slice()).then_some((parts, widths))
+    });
+    let (parts, widths) = with_hints.unwrap_or((bare, bare_widths));
     frame.render_widget(compose(&parts, &widths, cells, theme), area);
 }
 
@@ -210,23 +225,37 @@ pub fn as_of(now: jiff::Timestamp, then: jiff::Timestamp, tz: &jiff::tz::TimeZon
     }
 }
 
-/// The keys of the screen on top, as bound (`crate::tui::mode_keys`); only the help's key with
-/// `hints = false`.
-fn hints(state: &AppState, keymap: &Keymap) -> String {
-    if !state.hints {
-        return format!("{} help", keymap.key_for(Action::Help));
-    }
-    match state.mode().hints() {
-        Hints::Keys(keys) => keys
-            .iter()
-            .map(|(action, word)| format!("{} {word}", keymap.key_for(*action)))
-            .collect::<Vec<_>>()
-            .join(" "),
-        Hints::Typing(text) => text.to_owned(),
-    }
+/// The keys of the screen on top, as bound (`crate::tui::mode_keys`; only the help's key with
+/// `hints = false`), whole, then shorter and shorter: the next to last dropped each time, so
+/// the last (the help, or the way out of a typing screen) stays to the end.
+fn hint_variants(state: &AppState, keymap: &Keymap) -> Vec<String> {
+    let (pieces, joint): (Vec<String>, &str) = if state.hints {
+        match state.mode().hints() {
+            Hints::Keys(keys) => (
+                keys.iter()
+                    .map(|(action, word)| format!("{} {word}", keymap.key_for(*action)))
+                    .collect(),
+                " ",
+            ),
+            Hints::Typing(text) => (text.split("  ").map(str::to_owned).collect(), "  "),
+        }
+    } else {
+        (vec![format!("{} help", keymap.key_for(Action::Help))], " ")
+    };
+    let Some((last, rest)) = pieces.split_last() else {
+        return Vec::new();
+    };
+    (0..=rest.len())
+        .rev()
+        .map(|kept| {
+            let mut shown: Vec<&str> = rest[..kept].iter().map(String::as_str).collect();
+            shown.push(last);
+            shown.join(joint)
+        })
+        .collect()
 }
 
-fn right_parts(state: &AppState, keymap: &Keymap, theme: Theme) -> Vec<Part> {
+fn right_parts(state: &AppState, theme: Theme) -> Vec<Part> {
     let mut parts = Vec::new();
     if state.list.paging == Paging::Paused {
         let paused = "paging paused: budget low".to_owned();
@@ -263,12 +292,6 @@ fn right_parts(state: &AppState, keymap: &Keymap, theme: Theme) -> Vec<Part> {
         let budget = format!("{remaining}/{limit}{reset}");
         parts.push(Part::new(budget, style, Side::Right, priority));
     }
-    parts.push(Part::new(
-        hints(state, keymap),
-        theme.dim(),
-        Side::Right,
-        40,
-    ));
     parts
 }
 
