@@ -13,6 +13,7 @@ mod connect;
 mod diagnose;
 mod events;
 pub mod labels;
+mod mirror;
 mod presence;
 pub mod schema;
 
@@ -21,6 +22,7 @@ pub use admin::{AddedMember, add_member, create_team, reset_password};
 pub use connect::{TeamUrl, connect};
 pub use diagnose::{Diagnosis, NOTIFY_WAIT};
 pub use events::{Event, Position};
+pub use mirror::{LEASE_SECONDS, Lease, MirrorItem, MirrorWrite, Syncer};
 pub use presence::{PRESENCE_EXPIRY_SECONDS, Presence};
 
 /// Why a team operation failed. The database's own message is kept (it never holds the

@@ -175,6 +175,10 @@ impl Team {
         &self.client
     }
 
+    pub(super) fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
     pub(super) fn team_id(&self) -> i64 {
         self.id
     }

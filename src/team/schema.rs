@@ -183,6 +183,68 @@ $$;
 CREATE TRIGGER events_numbered BEFORE INSERT ON feedback_team.events
     FOR EACH ROW EXECUTE FUNCTION feedback_team.number_event();
 ",
+    r"
+-- The shared mirror. One member's process at a time is the team's syncer: it holds the lease
+-- (`syncer`), renewing it before it expires (by the server's clock); another takes it over
+-- only once it has expired, raising the generation. Every write of the mirror checks, in its
+-- own transaction and under a lock the takeover waits for, that its generation still holds
+-- the lease: a syncer that lost it (a laptop waking after its lease ran out) cannot write.
+CREATE TABLE feedback_team.syncer (
+    team_id bigint PRIMARY KEY REFERENCES feedback_team.teams,
+    member name NOT NULL DEFAULT session_user,
+    generation bigint NOT NULL,
+    since timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL
+);
+ALTER TABLE feedback_team.syncer ENABLE ROW LEVEL SECURITY;
+ALTER TABLE feedback_team.syncer FORCE ROW LEVEL SECURITY;
+CREATE POLICY syncer_read ON feedback_team.syncer FOR SELECT
+    USING (team_id IN (SELECT feedback_team.my_teams()));
+CREATE POLICY syncer_take ON feedback_team.syncer FOR INSERT
+    WITH CHECK (team_id IN (SELECT feedback_team.my_teams()) AND member = session_user);
+CREATE POLICY syncer_hold ON feedback_team.syncer FOR UPDATE
+    USING (team_id IN (SELECT feedback_team.my_teams()))
+    WITH CHECK (team_id IN (SELECT feedback_team.my_teams()) AND member = session_user);
+GRANT SELECT, INSERT, UPDATE ON feedback_team.syncer TO feedback_team_member;
+
+-- The service's items as the syncer read them, each with the number of its last write: a
+-- member's store follows the mirror from the number it has (the numbers come from the team's
+-- counter row, locked until the writing transaction ends, so none is skipped).
+CREATE TABLE feedback_team.mirror_items (
+    team_id bigint NOT NULL REFERENCES feedback_team.teams,
+    item_id text NOT NULL,
+    seq bigint NOT NULL,
+    item jsonb NOT NULL,
+    PRIMARY KEY (team_id, item_id)
+);
+CREATE INDEX mirror_items_by_seq ON feedback_team.mirror_items (team_id, seq);
+CREATE TABLE feedback_team.mirror_counters (
+    team_id bigint PRIMARY KEY REFERENCES feedback_team.teams,
+    last_seq bigint NOT NULL
+);
+CREATE FUNCTION feedback_team.number_mirror_item() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+    AS $$
+BEGIN
+    INSERT INTO feedback_team.mirror_counters AS c (team_id, last_seq) VALUES (NEW.team_id, 1)
+        ON CONFLICT (team_id) DO UPDATE SET last_seq = c.last_seq + 1
+        RETURNING last_seq INTO NEW.seq;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER mirror_items_numbered BEFORE INSERT OR UPDATE ON feedback_team.mirror_items
+    FOR EACH ROW EXECUTE FUNCTION feedback_team.number_mirror_item();
+ALTER TABLE feedback_team.mirror_items ENABLE ROW LEVEL SECURITY;
+ALTER TABLE feedback_team.mirror_items FORCE ROW LEVEL SECURITY;
+CREATE POLICY mirror_read ON feedback_team.mirror_items FOR SELECT
+    USING (team_id IN (SELECT feedback_team.my_teams()));
+CREATE POLICY mirror_write ON feedback_team.mirror_items FOR INSERT
+    WITH CHECK (team_id IN (SELECT feedback_team.my_teams()));
+CREATE POLICY mirror_rewrite ON feedback_team.mirror_items FOR UPDATE
+    USING (team_id IN (SELECT feedback_team.my_teams()))
+    WITH CHECK (team_id IN (SELECT feedback_team.my_teams()));
+GRANT SELECT, INSERT, UPDATE ON feedback_team.mirror_items TO feedback_team_member;
+",
 ];
 
 /// The version the steps bring a schema to.

@@ -1,0 +1,222 @@
+//! The shared mirror's footing in the team's database: the syncer's lease and the fenced
+//! writes of the service's items. One process at a time holds the lease ([`Team::take_syncer`]),
+//! renews it well before it expires ([`Team::renew_syncer`]) and gives it up when it stops
+//! ([`Team::release_syncer`]); another takes it over once it has expired, with the next
+//! generation. Expiry is the server's clock, never a member's. Each page of the mirror is
+//! written in one transaction that first locks the lease's row and checks the generation
+//! still holds it ([`Team::mirror_page`]): a takeover waits for that transaction, and a syncer
+//! that lost the lease has its write refused ([`MirrorWrite::Fenced`]), nothing written.
+//! Members read the mirror from the number of the last write they have ([`Team::mirror_after`]).
+
+use jiff::Timestamp;
+use tokio_postgres::types::Json;
+
+use super::TeamError;
+use super::actions::Team;
+use super::schema::SCHEMA;
+use crate::api::Feedback;
+
+/// How long a lease lasts unless renewed, in seconds: a syncer that crashed or lost its
+/// connection is taken over within this (and a renewal every third of it keeps a live one).
+pub const LEASE_SECONDS: i64 = 15;
+
+/// A hold on the team's syncer lease.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lease {
+    /// Raised by every takeover: the fence each write checks.
+    pub generation: i64,
+    pub expires_at: Timestamp,
+}
+
+/// Who holds the lease, as the database says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Syncer {
+    pub member: String,
+    pub generation: i64,
+    pub since: Timestamp,
+    pub expires_at: Timestamp,
+    /// Not expired, by the server's clock now.
+    pub alive: bool,
+}
+
+/// What became of a page written to the mirror.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MirrorWrite {
+    /// Written: how many items changed (an item as it was already is not written again).
+    Written { changed: u64 },
+    /// The lease is no longer this generation's: nothing was written.
+    Fenced,
+}
+
+/// One item of the mirror, with the number of its last write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MirrorItem {
+    pub seq: i64,
+    pub item: Feedback,
+}
+
+fn lease_of(row: &tokio_postgres::Row) -> Lease {
+    Lease {
+        generation: row.get(0),
+        expires_at: row.get(1),
+    }
+}
+
+/// Seconds as the statements take them.
+fn secs(seconds: i64) -> i32 {
+    i32::try_from(seconds).unwrap_or(i32::MAX)
+}
+
+impl Team {
+    /// Takes the syncer's lease for `seconds` when nobody holds it (never taken, expired or
+    /// released); `None` while another holds it.
+    pub async fn take_syncer(&self, seconds: i64) -> Result<Option<Lease>, TeamError> {
+        let row = self
+            .client()
+            .query_opt(
+                &format!(
+                    "INSERT INTO {SCHEMA}.syncer AS s (team_id, generation, since, expires_at)
+                     VALUES ($1, 1, clock_timestamp(),
+                             clock_timestamp() + $2::int4 * interval '1 second')
+                     ON CONFLICT (team_id) DO UPDATE
+                         SET member = session_user, generation = s.generation + 1,
+                             since = clock_timestamp(),
+                             expires_at = clock_timestamp() + $2::int4 * interval '1 second'
+                         WHERE s.expires_at <= clock_timestamp()
+                     RETURNING generation, expires_at"
+                ),
+                &[&self.team_id(), &secs(seconds)],
+            )
+            .await?;
+        Ok(row.as_ref().map(lease_of))
+    }
+
+    /// Renews `lease` for `seconds` from now; `None` when it is no longer held (it expired, and
+    /// may have been taken over): the syncer must stop writing.
+    pub async fn renew_syncer(
+        &self,
+        lease: &Lease,
+        seconds: i64,
+    ) -> Result<Option<Lease>, TeamError> {
+        let row = self
+            .client()
+            .query_opt(
+                &format!(
+                    "UPDATE {SCHEMA}.syncer
+                     SET expires_at = clock_timestamp() + $3::int4 * interval '1 second'
+                     WHERE team_id = $1 AND generation = $2 AND expires_at > clock_timestamp()
+                     RETURNING generation, expires_at"
+                ),
+                &[&self.team_id(), &lease.generation, &secs(seconds)],
+            )
+            .await?;
+        Ok(row.as_ref().map(lease_of))
+    }
+
+    /// Gives the lease up at once (a syncer that stops): another process may take it now.
+    pub async fn release_syncer(&self, lease: &Lease) -> Result<(), TeamError> {
+        self.client()
+            .execute(
+                &format!(
+                    "UPDATE {SCHEMA}.syncer SET expires_at = clock_timestamp()
+                     WHERE team_id = $1 AND generation = $2 AND expires_at > clock_timestamp()"
+                ),
+                &[&self.team_id(), &lease.generation],
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Who holds (or last held) the lease; `None` when nobody ever took it.
+    pub async fn syncer(&self) -> Result<Option<Syncer>, TeamError> {
+        let row = self
+            .client()
+            .query_opt(
+                &format!(
+                    "SELECT member::text, generation, since, expires_at,
+                            expires_at > clock_timestamp()
+                     FROM {SCHEMA}.syncer WHERE team_id = $1"
+                ),
+                &[&self.team_id()],
+            )
+            .await?;
+        Ok(row.map(|r| Syncer {
+            member: r.get(0),
+            generation: r.get(1),
+            since: r.get(2),
+            expires_at: r.get(3),
+            alive: r.get(4),
+        }))
+    }
+
+    /// Writes `items` (a page as the service listed them) into the mirror in one transaction,
+    /// fenced by `lease`: when its generation no longer holds the lease, nothing is written.
+    pub async fn mirror_page(
+        &mut self,
+        lease: &Lease,
+        items: &[Feedback],
+    ) -> Result<MirrorWrite, TeamError> {
+        let team_id = self.team_id();
+        let tx = self.client_mut().transaction().await?;
+        // The lock a takeover's update waits for, until this page is committed or not.
+        let held = tx
+            .query_opt(
+                &format!(
+                    "SELECT 1 FROM {SCHEMA}.syncer
+                     WHERE team_id = $1 AND generation = $2 AND expires_at > clock_timestamp()
+                     FOR SHARE"
+                ),
+                &[&team_id, &lease.generation],
+            )
+            .await?;
+        if held.is_none() {
+            tx.rollback().await?;
+            return Ok(MirrorWrite::Fenced);
+        }
+        let upsert = tx
+            .prepare(&format!(
+                "INSERT INTO {SCHEMA}.mirror_items AS m (team_id, item_id, seq, item)
+                 VALUES ($1, $2, 0, $3)
+                 ON CONFLICT (team_id, item_id) DO UPDATE SET item = excluded.item
+                     WHERE m.item IS DISTINCT FROM excluded.item"
+            ))
+            .await?;
+        let mut changed = 0;
+        for item in items {
+            changed += tx
+                .execute(&upsert, &[&team_id, &item.id.as_str(), &Json(item)])
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(MirrorWrite::Written { changed })
+    }
+
+    /// The mirror's items written after number `after`, in the order written, at most `limit`.
+    pub async fn mirror_after(&self, after: i64, limit: i64) -> Result<Vec<MirrorItem>, TeamError> {
+        let rows = self
+            .client()
+            .query(
+                &format!(
+                    "SELECT seq, item FROM {SCHEMA}.mirror_items
+                     WHERE team_id = $1 AND seq > $2 ORDER BY seq LIMIT $3"
+                ),
+                &[&self.team_id(), &after, &limit],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                let seq: i64 = r.get(0);
+                match r.try_get::<_, Json<Feedback>>(1) {
+                    Ok(Json(item)) => Some(MirrorItem { seq, item }),
+                    // Written from a decoded item, so it decodes; one that does not is said,
+                    // and the others still come.
+                    Err(error) => {
+                        tracing::warn!(seq, %error, "a mirror item that does not read");
+                        None
+                    }
+                }
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,136 @@
+//! The shared mirror's footing against a real PostgreSQL: one process at a time holds the
+//! syncer's lease, decided by the database; a takeover happens only once the lease expired (by
+//! the server's clock) or was given up, and raises the generation; a syncer that lost the lease
+//! has its pages refused, nothing written; members read the mirror in the order written; teams
+//! are kept apart.
+
+#![allow(clippy::unwrap_used)]
+
+mod team_pg;
+
+use team_pg as pg;
+
+use feedback_inbox::api::Feedback;
+use feedback_inbox::team::{self, AddedMember, MirrorWrite, Team};
+
+/// A database with the team `name` and members `members` (their login roles), connected.
+async fn team_of(db: &pg::Db, name: &str, members: &[&str]) -> Vec<Team> {
+    let mut admin = team::connect(&db.admin()).await.unwrap();
+    team::create_team(&mut admin, name).await.unwrap();
+    let mut out = Vec::new();
+    for member in members {
+        let role = db.role(member);
+        let added = team::add_member(&mut admin, name, &role).await.unwrap();
+        let AddedMember::Created { password } = added else {
+            panic!("{added:?}");
+        };
+        let url = db.as_member(&role, Some(&password));
+        out.push(Team::open(&url, None).await.unwrap());
+    }
+    out
+}
+
+fn page(from: usize, count: usize) -> Vec<Feedback> {
+    (from..from + count)
+        .map(feedback_inbox::tui::testkit::item)
+        .collect()
+}
+
+#[tokio::test]
+async fn the_lease_is_one_holders_until_it_expires_or_is_given_up_and_then_fenced() {
+    let Some(db) = pg::Db::new("mirror_lease").await else {
+        return;
+    };
+    let mut members = team_of(&db, "support", &["ana", "ben"]).await;
+    let mut ben = members.pop().unwrap();
+    let mut ana = members.pop().unwrap();
+    assert_eq!(ana.syncer().await.unwrap(), None, "never taken");
+
+    let first = ana.take_syncer(team::LEASE_SECONDS).await.unwrap().unwrap();
+    assert_eq!(first.generation, 1);
+    assert_eq!(ben.take_syncer(team::LEASE_SECONDS).await.unwrap(), None);
+    let held = ben.syncer().await.unwrap().unwrap();
+    assert_eq!((held.member.as_str(), held.generation), (ana.member(), 1));
+    assert!(held.alive && held.expires_at > held.since);
+    let first = ana
+        .renew_syncer(&first, team::LEASE_SECONDS)
+        .await
+        .unwrap()
+        .unwrap();
+
+    // The holder writes; a page as it was is not written again.
+    let written = ana.mirror_page(&first, &page(0, 30)).await.unwrap();
+    assert_eq!(written, MirrorWrite::Written { changed: 30 });
+    let again = ana.mirror_page(&first, &page(0, 30)).await.unwrap();
+    assert_eq!(again, MirrorWrite::Written { changed: 0 });
+    let read = ben.mirror_after(0, 1000).await.unwrap();
+    assert_eq!(read.len(), 30);
+    assert!(read.windows(2).all(|w| w[0].seq < w[1].seq));
+    assert_eq!(read[0].item, page(0, 1)[0], "the item as written");
+    let position = read.last().unwrap().seq;
+
+    // Given up: the next process takes it with the next generation; the old one is fenced.
+    ana.release_syncer(&first).await.unwrap();
+    let second = ben.take_syncer(team::LEASE_SECONDS).await.unwrap().unwrap();
+    assert_eq!(second.generation, 2);
+    assert_eq!(
+        ana.mirror_page(&first, &page(30, 5)).await.unwrap(),
+        MirrorWrite::Fenced
+    );
+    assert_eq!(ana.renew_syncer(&first, 15).await.unwrap(), None);
+    assert!(
+        ben.mirror_after(position, 1000).await.unwrap().is_empty(),
+        "nothing written"
+    );
+
+    // Expired (a renewal of no time, as a paused laptop's lease runs out): taken over, and
+    // the sleeper's write that comes after is refused.
+    let second = ben.renew_syncer(&second, 0).await.unwrap().unwrap();
+    let third = ana.take_syncer(team::LEASE_SECONDS).await.unwrap().unwrap();
+    assert_eq!(third.generation, 3);
+    assert_eq!(
+        ben.mirror_page(&second, &page(30, 5)).await.unwrap(),
+        MirrorWrite::Fenced
+    );
+    let changed = ana.mirror_page(&third, &page(25, 10)).await.unwrap();
+    assert_eq!(changed, MirrorWrite::Written { changed: 5 });
+    let after = ben.mirror_after(position, 1000).await.unwrap();
+    let ids: Vec<String> = after.iter().map(|m| m.item.id.0.clone()).collect();
+    let want: Vec<String> = page(30, 5).into_iter().map(|f| f.id.0).collect();
+    assert_eq!(ids, want);
+    db.drop().await;
+}
+
+#[tokio::test]
+async fn of_processes_racing_for_the_lease_exactly_one_wins_and_teams_stay_apart() {
+    let Some(db) = pg::Db::new("mirror_race").await else {
+        return;
+    };
+    let members = team_of(&db, "support", &["ana", "ben", "cleo"]).await;
+    let mut tasks = Vec::new();
+    for member in members {
+        tasks.push(tokio::spawn(async move {
+            let lease = member.take_syncer(team::LEASE_SECONDS).await.unwrap();
+            (member, lease)
+        }));
+    }
+    let mut won = Vec::new();
+    for task in tasks {
+        let (member, lease) = task.await.unwrap();
+        if let Some(lease) = lease {
+            won.push((member, lease));
+        }
+    }
+    assert_eq!(won.len(), 1, "exactly one holder");
+    let (mut holder, lease) = won.pop().unwrap();
+    holder.mirror_page(&lease, &page(0, 3)).await.unwrap();
+
+    // Another team sees neither the lease nor the mirror, and takes its own.
+    let mut billing = team_of(&db, "billing", &["zed"]).await;
+    let zed = billing.pop().unwrap();
+    assert_eq!(zed.syncer().await.unwrap(), None);
+    assert!(zed.mirror_after(0, 100).await.unwrap().is_empty());
+    let own = zed.take_syncer(team::LEASE_SECONDS).await.unwrap().unwrap();
+    assert_eq!(own.generation, 1);
+    db.drop().await;
+}
