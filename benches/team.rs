@@ -7,6 +7,10 @@
 //! - `catch_up_100k`: a member away for 100,000 events catches up into an empty store; and,
 //!   printed once each for 100,000 and 300,000 events, how far the process's peak memory rose
 //!   doing so into a store file (flat: bounded by the store's page cache, not the events).
+//! - `mirror_follow_100k`: a new member's store follows a shared mirror of 100,000 items from
+//!   the team's database into an empty store; printed once: the same walk of the service's API
+//!   at the simulator's default budget (1,000 list pages at 120 requests a minute), and how far
+//!   the process's peak memory rose following the mirror into a store file.
 //! - `members_20` (printed once, not sampled): 20 members each making `TEAM_BENCH_ACTIONS`
 //!   changes (default 300) at `TEAM_BENCH_PACE` a minute each (default 60: five minutes;
 //!   0: as fast as their links send them), a fifth of them claims of items every member races
@@ -222,6 +226,77 @@ fn catch_up(c: &mut Criterion, rt: &Runtime) {
     peak_memory(rt, &team);
     drop(team);
     rt.block_on(drop_db("fi_bench_catchup", 1));
+}
+
+fn mirror_follow(c: &mut Criterion, rt: &Runtime) {
+    const ITEMS: usize = 100_000;
+    let Some((_, urls)) = rt.block_on(team_db("fi_bench_mirror", 1)) else {
+        return;
+    };
+    let mut syncer = rt.block_on(team::Team::open(&urls[0], None)).unwrap();
+    rt.block_on(async {
+        let lease = syncer
+            .take_syncer(team::LEASE_SECONDS)
+            .await
+            .unwrap()
+            .unwrap();
+        for start in (0..ITEMS).step_by(1000) {
+            let page: Vec<_> = (start..start + 1000)
+                .map(feedback_inbox::tui::testkit::item)
+                .collect();
+            syncer.mirror_page(&lease, &page).await.unwrap();
+        }
+    });
+    let mut group = c.benchmark_group("team/mirror_follow");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(30));
+    group.bench_function("100,000 items into an empty store", |b| {
+        b.iter_custom(|iters| {
+            rt.block_on(async {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    let store = Shared::new(Store::open_memory().unwrap()).unwrap();
+                    team_sync::join(&syncer, &store).await.unwrap();
+                    let started = Instant::now();
+                    let followed = team_sync::mirror::follow(&syncer, &store, jiff::Timestamp::now)
+                        .await
+                        .unwrap();
+                    total += started.elapsed();
+                    assert_eq!(followed.added, ITEMS);
+                }
+                total
+            })
+        });
+    });
+    group.finish();
+    // The API walk it replaces: a list page of 100 items a request, paced by the budget.
+    let requests = ITEMS.div_ceil(100);
+    let per_minute = feedback_inbox::sim::SimConfig::default().rate_per_minute;
+    println!(
+        "team/mirror_follow: the same {ITEMS} items walked from the API take {requests} list \
+         requests: {:.0} s at the simulator's default budget of {per_minute} a minute",
+        f64::from(u32::try_from(requests).unwrap()) * 60.0 / f64::from(per_minute)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let store = Shared::new(Store::open(&dir.path().join("mirror.db")).unwrap()).unwrap();
+    rt.block_on(team_sync::join(&syncer, &store)).unwrap();
+    if let Some(before) = peak_kib(true) {
+        let followed = rt
+            .block_on(team_sync::mirror::follow(
+                &syncer,
+                &store,
+                jiff::Timestamp::now,
+            ))
+            .unwrap();
+        let after = peak_kib(false).unwrap_or(before);
+        println!(
+            "team/mirror_follow: {} items into a store file: peak memory rose {} KiB",
+            followed.added,
+            after.saturating_sub(before)
+        );
+    }
+    drop(syncer);
+    rt.block_on(drop_db("fi_bench_mirror", 1));
 }
 
 /// Events numbered `range` by `member`, in transactions of 1,000, over 10,000 items.
@@ -451,6 +526,7 @@ fn benches(c: &mut Criterion) {
         .unwrap();
     notify(c, &rt);
     catch_up(c, &rt);
+    mirror_follow(c, &rt);
     members(&rt);
 }
 

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 pub mod history;
 pub mod live;
+pub mod mirror;
 
 use jiff::Timestamp;
 
@@ -38,6 +39,9 @@ pub enum TeamSyncError {
     },
     #[error("the store task failed: {0}")]
     Task(String),
+    /// The store follows no team yet: it joins first (`join`).
+    #[error("this store has not joined the team yet")]
+    NotJoined,
 }
 
 impl TeamSyncError {

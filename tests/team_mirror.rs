@@ -134,3 +134,63 @@ async fn of_processes_racing_for_the_lease_exactly_one_wins_and_teams_stay_apart
     assert_eq!(own.generation, 1);
     db.drop().await;
 }
+
+#[tokio::test]
+async fn a_members_store_follows_the_mirror_from_where_it_is() {
+    use feedback_inbox::store::{Shared, Store};
+    use feedback_inbox::team_sync;
+    let Some(db) = pg::Db::new("mirror_follow").await else {
+        return;
+    };
+    let mut members = team_of(&db, "support", &["ana", "ben"]).await;
+    let ben = members.pop().unwrap();
+    let mut ana = members.pop().unwrap();
+    let lease = ana.take_syncer(team::LEASE_SECONDS).await.unwrap().unwrap();
+    for start in (0..2_500).step_by(100) {
+        ana.mirror_page(&lease, &page(start, 100)).await.unwrap();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let store = Shared::new(Store::open(&dir.path().join("ben.db")).unwrap()).unwrap();
+    let now = feedback_inbox::tui::testkit::now;
+    // Not joined yet: nothing is read into a store that is not the team's.
+    assert!(matches!(
+        team_sync::mirror::follow(&ben, &store, now).await,
+        Err(team_sync::TeamSyncError::NotJoined)
+    ));
+    team_sync::join(&ben, &store).await.unwrap();
+    let followed = team_sync::mirror::follow(&ben, &store, now).await.unwrap();
+    assert_eq!((followed.items, followed.added), (2_500, 2_500));
+    let stored = |store: &Shared| {
+        let keys = store
+            .read(|s| s.view_keys(&feedback_inbox::store::ViewQuery::default(), None))
+            .unwrap();
+        let mut ids: Vec<String> = store
+            .read(|s| s.items(&keys))
+            .unwrap()
+            .into_iter()
+            .map(|i| i.feedback.id.0)
+            .collect();
+        ids.sort();
+        ids
+    };
+    let mut want: Vec<String> = page(0, 2_500).into_iter().map(|f| f.id.0).collect();
+    want.sort();
+    assert_eq!(stored(&store), want, "exactly the mirror's items");
+    // Nothing new: nothing read. Then a page with changed and new items: those alone.
+    let again = team_sync::mirror::follow(&ben, &store, now).await.unwrap();
+    assert_eq!((again.items, again.position), (0, followed.position));
+    let mut changed = page(2_490, 20);
+    for item in &mut changed[..10] {
+        item.tags = vec!["reopened".to_owned()];
+    }
+    ana.mirror_page(&lease, &changed).await.unwrap();
+    let more = team_sync::mirror::follow(&ben, &store, now).await.unwrap();
+    assert_eq!((more.items, more.added, more.changed), (20, 10, 10));
+    assert_eq!(stored(&store).len(), 2_510);
+    // Reopened by another process from scratch: it resumes from the position kept.
+    drop(store);
+    let store = Shared::new(Store::open(&dir.path().join("ben.db")).unwrap()).unwrap();
+    let resumed = team_sync::mirror::follow(&ben, &store, now).await.unwrap();
+    assert_eq!((resumed.items, resumed.position), (0, more.position));
+    db.drop().await;
+}

@@ -32,6 +32,7 @@ mod shared;
 pub mod similar;
 pub mod sync_state;
 mod team;
+mod team_mirror;
 mod triage;
 mod tx;
 mod unseen;

@@ -5,7 +5,9 @@
 use rusqlite_migration::{M, Migrations};
 
 /// The SQL of every migration, oldest first.
-pub const STEPS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14];
+pub const STEPS: &[&str] = &[
+    V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15,
+];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
 /// where it is shown. `items.k` is the item's place in time (in schema 1 and 2, `received` in
@@ -355,6 +357,12 @@ CREATE TABLE search_history (
   text TEXT NOT NULL UNIQUE,
   at INTEGER NOT NULL
 );
+";
+
+/// Schema 15: how far the store has followed the team's shared mirror (`store::team_mirror`),
+/// kept with the replica, so a replica started anew follows the mirror from its start.
+const V15: &str = r"
+ALTER TABLE team_replica ADD COLUMN mirror_seq INTEGER NOT NULL DEFAULT 0;
 ";
 
 /// [`recount_pivot_counts`]: the statements that count `pivot_counts` from the tables.

@@ -1,0 +1,101 @@
+//! The team's shared mirror as this store follows it: the service's items the team's syncer
+//! stored in the team's database, applied here in the order they were written there, each batch
+//! with the position after it in one commit (`team_replica.mirror_seq`), so a follow that stops
+//! at any moment resumes where the store is, never from zero and never with a hole. The items
+//! are the service's as the list gives them: stored as a list page is.
+
+use jiff::Timestamp;
+use rusqlite::params;
+
+use super::write::{Sighting, put_in};
+use super::{Store, StoreError, Written};
+use crate::api::{Feedback, Status};
+
+impl Store {
+    /// The number of the mirror's last write this store holds; `None` without a replica.
+    pub fn team_mirror_position(&self) -> Result<Option<i64>, StoreError> {
+        use rusqlite::OptionalExtension;
+        self.conn
+            .query_row(
+                "SELECT mirror_seq FROM team_replica WHERE one = 1",
+                [],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.error(e))
+    }
+
+    /// Stores `items` read from the mirror, up to its write number `seq`, and that position, in
+    /// one commit (which need not wait for the disk: the mirror can give them again). A
+    /// position behind the stored one is not gone back to.
+    pub fn team_mirror_apply(
+        &mut self,
+        items: &[Feedback],
+        seq: i64,
+        at: Timestamp,
+    ) -> Result<Written, StoreError> {
+        let sightings: Vec<Sighting<'_>> = items
+            .iter()
+            .map(|f| {
+                let listed = if f.status.is_known() {
+                    &f.status
+                } else {
+                    &Status::New
+                };
+                Sighting::listed(f, listed)
+            })
+            .collect();
+        self.write_refetchable(|tx| {
+            let written = put_in(tx, &sightings, at)?;
+            tx.raw().execute(
+                "UPDATE team_replica SET mirror_seq = ?1 WHERE one = 1 AND mirror_seq < ?1",
+                params![seq],
+            )?;
+            Ok(written)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn item(n: usize) -> Feedback {
+        Feedback {
+            id: crate::api::FeedbackId(format!("fb_{n}")),
+            message: format!("message {n}"),
+            reporter_email: None,
+            status: Status::New,
+            received_at: Timestamp::from_second(1_790_000_000 + i64::try_from(n).unwrap()).unwrap(),
+            tags: Vec::new(),
+            app: None,
+            project: crate::api::ProjectRef {
+                id: "prj_1".into(),
+                name: "Acme".into(),
+            },
+        }
+    }
+
+    #[test]
+    fn items_and_their_position_are_stored_together_and_never_go_back() {
+        let mut store = Store::open_memory().unwrap();
+        let at = Timestamp::UNIX_EPOCH;
+        assert_eq!(store.team_mirror_position().unwrap(), None, "no replica");
+        store.team_start_replica("support", "ana").unwrap();
+        assert_eq!(store.team_mirror_position().unwrap(), Some(0));
+        let items: Vec<Feedback> = (0..5).map(item).collect();
+        let written = store.team_mirror_apply(&items, 5, at).unwrap();
+        assert_eq!(written.added, 5);
+        assert_eq!(store.team_mirror_position().unwrap(), Some(5));
+        // Read again (a follow that stopped before its position was kept): nothing changes.
+        let again = store.team_mirror_apply(&items[3..], 5, at).unwrap();
+        assert_eq!((again.added, again.changed), (0, 0));
+        store.team_mirror_apply(&items[..1], 2, at).unwrap();
+        assert_eq!(store.team_mirror_position().unwrap(), Some(5));
+        // A replica started anew follows the mirror from its start.
+        store.team_start_replica("billing", "ana").unwrap();
+        assert_eq!(store.team_mirror_position().unwrap(), Some(0));
+    }
+}
