@@ -10,24 +10,11 @@ use team_pg as pg;
 
 use std::collections::HashMap;
 
-use feedback_inbox::team::{self, AddedMember, Change, Claimed, Outcome, Position, Team};
+use feedback_inbox::team::{self, Change, Claimed, Outcome, Position, Team};
 
 /// A database with the team `name` and members `members` (their login roles), connected.
 async fn team_of(db: &pg::Db, name: &str, members: &[&str]) -> Vec<Team> {
-    let mut admin = team::connect(&db.admin()).await.unwrap();
-    team::create_team(&mut admin, name).await.unwrap();
-    let mut out = Vec::new();
-    for member in members {
-        let role = db.role(member);
-        let added = team::add_member(&mut admin, name, &role).await.unwrap();
-        let password = match added {
-            AddedMember::Created { password } => password,
-            other => panic!("{other:?}"),
-        };
-        let url = db.as_member(&role, Some(&password));
-        out.push(Team::open(&url, None).await.unwrap());
-    }
-    out
+    db.connected(name, members).await
 }
 
 /// The events after `after` (every committed one is readable at once), checked to be `want`.

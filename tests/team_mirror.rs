@@ -11,24 +11,7 @@ mod team_pg;
 use team_pg as pg;
 
 use feedback_inbox::api::Feedback;
-use feedback_inbox::team::{self, AddedMember, MirrorWrite, Team};
-
-/// A database with the team `name` and members `members` (their login roles), connected.
-async fn team_of(db: &pg::Db, name: &str, members: &[&str]) -> Vec<Team> {
-    let mut admin = team::connect(&db.admin()).await.unwrap();
-    team::create_team(&mut admin, name).await.unwrap();
-    let mut out = Vec::new();
-    for member in members {
-        let role = db.role(member);
-        let added = team::add_member(&mut admin, name, &role).await.unwrap();
-        let AddedMember::Created { password } = added else {
-            panic!("{added:?}");
-        };
-        let url = db.as_member(&role, Some(&password));
-        out.push(Team::open(&url, None).await.unwrap());
-    }
-    out
-}
+use feedback_inbox::team::{self, MirrorWrite};
 
 fn page(from: usize, count: usize) -> Vec<Feedback> {
     (from..from + count)
@@ -41,7 +24,7 @@ async fn the_lease_is_one_holders_until_it_expires_or_is_given_up_and_then_fence
     let Some(db) = pg::Db::new("mirror_lease").await else {
         return;
     };
-    let mut members = team_of(&db, "support", &["ana", "ben"]).await;
+    let mut members = db.connected("support", &["ana", "ben"]).await;
     let mut ben = members.pop().unwrap();
     let mut ana = members.pop().unwrap();
     assert_eq!(ana.syncer().await.unwrap(), None, "never taken");
@@ -106,7 +89,7 @@ async fn of_processes_racing_for_the_lease_exactly_one_wins_and_teams_stay_apart
     let Some(db) = pg::Db::new("mirror_race").await else {
         return;
     };
-    let members = team_of(&db, "support", &["ana", "ben", "cleo"]).await;
+    let members = db.connected("support", &["ana", "ben", "cleo"]).await;
     let mut tasks = Vec::new();
     for member in members {
         tasks.push(tokio::spawn(async move {
@@ -126,7 +109,7 @@ async fn of_processes_racing_for_the_lease_exactly_one_wins_and_teams_stay_apart
     holder.mirror_page(&lease, &page(0, 3)).await.unwrap();
 
     // Another team sees neither the lease nor the mirror, and takes its own.
-    let mut billing = team_of(&db, "billing", &["zed"]).await;
+    let mut billing = db.connected("billing", &["zed"]).await;
     let zed = billing.pop().unwrap();
     assert_eq!(zed.syncer().await.unwrap(), None);
     assert!(zed.mirror_after(0, 100).await.unwrap().is_empty());
@@ -142,7 +125,7 @@ async fn a_members_store_follows_the_mirror_from_where_it_is() {
     let Some(db) = pg::Db::new("mirror_follow").await else {
         return;
     };
-    let mut members = team_of(&db, "support", &["ana", "ben"]).await;
+    let mut members = db.connected("support", &["ana", "ben"]).await;
     let ben = members.pop().unwrap();
     let mut ana = members.pop().unwrap();
     let lease = ana.take_syncer(team::LEASE_SECONDS).await.unwrap().unwrap();

@@ -9,7 +9,7 @@ use rusqlite::params;
 
 use super::write::{Sighting, put_in};
 use super::{Store, StoreError, Written};
-use crate::api::{Feedback, Status};
+use crate::api::Feedback;
 
 impl Store {
     /// The number of the mirror's last write this store holds; `None` without a replica.
@@ -34,17 +34,7 @@ impl Store {
         seq: i64,
         at: Timestamp,
     ) -> Result<Written, StoreError> {
-        let sightings: Vec<Sighting<'_>> = items
-            .iter()
-            .map(|f| {
-                let listed = if f.status.is_known() {
-                    &f.status
-                } else {
-                    &Status::New
-                };
-                Sighting::listed(f, listed)
-            })
-            .collect();
+        let sightings = Sighting::listed_all(items);
         self.write_refetchable(|tx| {
             let written = put_in(tx, &sightings, at)?;
             tx.raw().execute(
@@ -61,6 +51,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+    use crate::api::Status;
 
     fn item(n: usize) -> Feedback {
         Feedback {

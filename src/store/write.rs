@@ -36,6 +36,23 @@ pub struct Sighting<'a> {
 }
 
 impl<'a> Sighting<'a> {
+    /// Items as a list page gives them, each listed under its status (an unknown status, as
+    /// the service's list of `new` would list it: under `new`, the status kept).
+    #[must_use]
+    pub fn listed_all(items: &'a [Feedback]) -> Vec<Self> {
+        items
+            .iter()
+            .map(|f| {
+                let listed = if f.status.is_known() {
+                    &f.status
+                } else {
+                    &Status::New
+                };
+                Sighting::listed(f, listed)
+            })
+            .collect()
+    }
+
     /// An item on a page of the list of `status`.
     #[must_use]
     pub fn listed(feedback: &'a Feedback, status: &'a Status) -> Self {
@@ -73,18 +90,7 @@ impl Store {
     /// Stores items seen at `at`, each on the list of its own status (`new` for a status this
     /// version does not know).
     pub fn put_items(&mut self, items: &[Feedback], at: Timestamp) -> Result<Written, StoreError> {
-        let sightings: Vec<Sighting<'_>> = items
-            .iter()
-            .map(|f| {
-                let listed = if f.status.is_known() {
-                    &f.status
-                } else {
-                    &Status::New
-                };
-                Sighting::listed(f, listed)
-            })
-            .collect();
-        self.put(&sightings, at)
+        self.put(&Sighting::listed_all(items), at)
     }
 
     /// Stores a detail: the item, its metadata and its delivery.

@@ -112,20 +112,33 @@ impl Db {
     /// The team `support` in this database with these members (login roles of this test's
     /// own): each one's role and URL text (`FEEDBACK_TEAM_URL`).
     pub async fn team(&self, members: &[&str]) -> Vec<(String, String)> {
+        self.team_named("support", members).await
+    }
+
+    /// [`Db::team`] of the team `name`.
+    pub async fn team_named(&self, name: &str, members: &[&str]) -> Vec<(String, String)> {
         let mut admin = team::connect(&self.admin()).await.unwrap();
-        team::create_team(&mut admin, "support").await.unwrap();
+        team::create_team(&mut admin, name).await.unwrap();
         let mut out = Vec::new();
         for member in members {
             let role = self.role(member);
             let team::AddedMember::Created { password } =
-                team::add_member(&mut admin, "support", &role)
-                    .await
-                    .unwrap()
+                team::add_member(&mut admin, name, &role).await.unwrap()
             else {
                 panic!("the role {role} existed");
             };
             let url = self.url_text(Some(&role), Some(&password));
             out.push((role, url));
+        }
+        out
+    }
+
+    /// The team `name` with these members, each connected.
+    pub async fn connected(&self, name: &str, members: &[&str]) -> Vec<team::Team> {
+        let mut out = Vec::new();
+        for (_, url) in self.team_named(name, members).await {
+            let url: TeamUrl = url.parse().unwrap();
+            out.push(team::Team::open(&url, None).await.unwrap());
         }
         out
     }
