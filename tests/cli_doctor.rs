@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod common;
+mod shell_completion;
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -350,28 +351,11 @@ fn the_man_page_names_every_command_and_renders() {
 
 /// What the program answers a bash completion request for the word at `index` of `words`.
 fn bash_completes(store: &Path, words: &[&str], index: usize) -> Vec<String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"))
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", store.parent().unwrap())
-        .env("FEEDBACK_STORE", store)
-        .env("COMPLETE", "bash")
-        .env("_CLAP_COMPLETE_INDEX", index.to_string())
-        .env("_CLAP_IFS", "\n")
-        .arg("--")
-        .args(words)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect()
+    let env = [
+        ("HOME", store.parent().unwrap().as_os_str()),
+        ("FEEDBACK_STORE", store.as_os_str()),
+    ];
+    shell_completion::complete(&env, words, index)
 }
 
 #[test]

@@ -9,6 +9,8 @@
 
 mod flags;
 mod formats;
+#[path = "../shell_completion/mod.rs"]
+mod shell_completion;
 
 use std::collections::BTreeMap;
 use std::path::Path;
