@@ -235,7 +235,7 @@ fn mirror_follow(c: &mut Criterion, rt: &Runtime) {
     };
     let mut syncer = rt.block_on(team::Team::open(&urls[0], None)).unwrap();
     rt.block_on(async {
-        let lease = syncer
+        let mut lease = syncer
             .take_syncer(team::LEASE_SECONDS)
             .await
             .unwrap()
@@ -244,7 +244,14 @@ fn mirror_follow(c: &mut Criterion, rt: &Runtime) {
             let page: Vec<_> = (start..start + 1000)
                 .map(feedback_inbox::tui::testkit::item)
                 .collect();
-            syncer.mirror_page(&lease, &page).await.unwrap();
+            // Renewed as a syncer does, well before it runs out.
+            lease = syncer
+                .renew_syncer(&lease, team::LEASE_SECONDS)
+                .await
+                .unwrap()
+                .unwrap();
+            let written = syncer.mirror_page(&lease, &page).await.unwrap();
+            assert_eq!(written, team::MirrorWrite::Written { changed: 1000 });
         }
     });
     let mut group = c.benchmark_group("team/mirror_follow");

@@ -106,7 +106,8 @@ async fn of_processes_racing_for_the_lease_exactly_one_wins_and_teams_stay_apart
     }
     assert_eq!(won.len(), 1, "exactly one holder");
     let (mut holder, lease) = won.pop().unwrap();
-    holder.mirror_page(&lease, &page(0, 3)).await.unwrap();
+    let written = holder.mirror_page(&lease, &page(0, 3)).await.unwrap();
+    assert_eq!(written, MirrorWrite::Written { changed: 3 });
 
     // Another team sees neither the lease nor the mirror, and takes its own.
     let mut billing = db.connected("billing", &["zed"]).await;
@@ -130,7 +131,8 @@ async fn a_members_store_follows_the_mirror_from_where_it_is() {
     let mut ana = members.pop().unwrap();
     let lease = ana.take_syncer(team::LEASE_SECONDS).await.unwrap().unwrap();
     for start in (0..2_500).step_by(100) {
-        ana.mirror_page(&lease, &page(start, 100)).await.unwrap();
+        let written = ana.mirror_page(&lease, &page(start, 100)).await.unwrap();
+        assert_eq!(written, MirrorWrite::Written { changed: 100 });
     }
     let dir = tempfile::tempdir().unwrap();
     let store = Shared::new(Store::open(&dir.path().join("ben.db")).unwrap()).unwrap();
@@ -166,7 +168,13 @@ async fn a_members_store_follows_the_mirror_from_where_it_is() {
     for item in &mut changed[..10] {
         item.tags = vec!["reopened".to_owned()];
     }
-    ana.mirror_page(&lease, &changed).await.unwrap();
+    let lease = ana
+        .renew_syncer(&lease, team::LEASE_SECONDS)
+        .await
+        .unwrap()
+        .unwrap();
+    let written = ana.mirror_page(&lease, &changed).await.unwrap();
+    assert_eq!(written, MirrorWrite::Written { changed: 20 });
     let more = team_sync::mirror::follow(&ben, &store, now).await.unwrap();
     assert_eq!((more.items, more.added, more.changed), (20, 10, 10));
     assert_eq!(stored(&store).len(), 2_510);

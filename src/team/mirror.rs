@@ -39,7 +39,9 @@ pub struct Syncer {
     pub alive: bool,
 }
 
-/// What became of a page written to the mirror.
+/// What became of a page written to the mirror: a fenced page is not written, which its
+/// writer must not take for done.
+#[must_use]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MirrorWrite {
     /// Written: how many items changed (an item as it was already is not written again).
