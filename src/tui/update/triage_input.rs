@@ -100,7 +100,7 @@ fn choose(state: &mut AppState) -> Vec<Effect> {
     };
     let what = match until {
         Some(at) => format!(
-            "snoozed until {}",
+            "snoozed until {}:",
             at.to_zoned(state.tz.clone()).strftime("%a %b %-d %H:%M")
         ),
         None => "woken".to_owned(),

@@ -371,3 +371,33 @@ fn with_an_editor_set_n_hands_the_note_to_it_and_writes_what_comes_back() {
     assert!(h.state.note.as_ref().unwrap().error);
     assert_eq!(stored(&h, "id00000").note.as_deref(), Some("from vim"));
 }
+
+#[test]
+fn a_digit_in_the_snooze_picker_names_its_entry_and_may_start_a_duration() {
+    let mut h = started_harness(120, 30, 50, true);
+    h.state.triage.advance = false;
+    act(&mut h, Action::Snooze);
+    key(&mut h, KeyCode::Char('2'));
+    assert_eq!(h.state.triage.picker.as_ref().unwrap().selected, 1);
+    key(&mut h, KeyCode::Enter);
+    let four = now() + SignedDuration::from_hours(4);
+    assert_eq!(stored(&h, "id00000").snoozed_until, Some(four));
+    let said = h.state.note.as_ref().unwrap().text.to_string();
+    assert!(
+        said.starts_with("Snoozed until ") && said.ends_with(": 1 item; U undoes"),
+        "{said}"
+    );
+    // A digit, then a move: the selection is what Enter takes.
+    act(&mut h, Action::Snooze);
+    key(&mut h, KeyCode::Char('1'));
+    key(&mut h, KeyCode::Down);
+    assert_eq!(h.state.triage.picker.as_ref().unwrap().input, "");
+    key(&mut h, KeyCode::Enter);
+    assert_eq!(stored(&h, "id00001").snoozed_until, Some(four));
+    // A digit that starts a duration.
+    act(&mut h, Action::Snooze);
+    typed(&mut h, "2d");
+    key(&mut h, KeyCode::Enter);
+    let two_days = now() + SignedDuration::from_hours(48);
+    assert_eq!(stored(&h, "id00002").snoozed_until, Some(two_days));
+}
