@@ -73,21 +73,6 @@ impl Mode {
             | Mode::Palette => Pointer::Nothing,
         }
     }
-
-    /// True when the mode takes every key as typing or choosing (no key map applies).
-    #[must_use]
-    pub fn takes_every_key(self) -> bool {
-        matches!(
-            self,
-            Mode::ActingPicker
-                | Mode::GroupPicker
-                | Mode::NoteEditor
-                | Mode::TriagePicker
-                | Mode::TeamPrompt
-                | Mode::Palette
-                | Mode::FilterPrompt
-        )
-    }
 }
 
 impl AppState {

@@ -127,10 +127,11 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
     }
     filter.completing = None;
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    let browsing = filter.browsing.is_some() || filter.text().trim().is_empty();
+    // Read only for the arrows: typing does not copy the prompt's text for it.
+    let browsing = |f: &TextFilter| f.browsing.is_some() || f.text().trim().is_empty();
     match key.code {
-        KeyCode::Up if browsing => return history_step(state, true),
-        KeyCode::Down if browsing => return history_step(state, false),
+        KeyCode::Up if browsing(filter) => return history_step(state, true),
+        KeyCode::Down if browsing(filter) => return history_step(state, false),
         KeyCode::Char('r') if ctrl => return history_find(state),
         _ => filter.browsing = None,
     }
