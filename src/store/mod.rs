@@ -18,6 +18,7 @@ mod first_run;
 mod integrity;
 mod keys;
 mod last_view;
+mod match_walk;
 mod meta_keys;
 pub mod pivot;
 pub mod probe;

@@ -294,6 +294,32 @@ impl Store {
         Ok((sql, params))
     }
 
+    /// The statement that reads, in key order (newest first), the rows of `query` without its
+    /// full-text match whose keys lie in `keys`, and its parameters: the scan a match is
+    /// merged with (`store::match_walk`).
+    pub(super) fn view_rows_scan_sql(
+        &self,
+        query: &ViewQuery,
+        keys: std::ops::RangeInclusive<i64>,
+        needs: RowNeeds,
+        refs: RefColumns,
+    ) -> Result<(String, Vec<Value>), StoreError> {
+        let scan = ViewQuery {
+            fts: None,
+            ..query.clone()
+        };
+        let (from, condition, params) =
+            view_condition(&self.conn, &scan).map_err(|e| self.error(e))?;
+        let sql = format!(
+            "SELECT {} {from}{} WHERE {condition} AND items.k BETWEEN {} AND {} ORDER BY items.k",
+            item_columns(needs, refs),
+            item_joins(needs, refs),
+            keys.start(),
+            keys.end(),
+        );
+        Ok((sql, params))
+    }
+
     /// The items with these keys, in the order given (keys no longer stored are left out).
     pub fn items(&self, keys: &[i64]) -> Result<Vec<StoredItem>, StoreError> {
         let all = RowNeeds::ALL;

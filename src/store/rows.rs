@@ -7,6 +7,7 @@ use rusqlite::params_from_iter;
 
 use std::collections::HashMap;
 
+use super::match_walk::{Choice, Walk};
 use super::read::{RefColumns, micros};
 use super::{Store, StoreError, ViewQuery};
 
@@ -112,13 +113,26 @@ impl Refs {
 impl Store {
     /// The rows of the view `query`, newest first (at most `limit`), each lent to `each` as it
     /// is read, with the columns `needs` asks for: the same walk as
-    /// [`Store::view_items_each`], in flat memory. The walk and the references it reads are
-    /// one read transaction, so they agree.
+    /// [`Store::view_items_each`], in flat memory (a match holding much of the store is read
+    /// by one pass, `store::match_walk`). The walk and the references it reads are one read
+    /// transaction, so they agree.
     pub fn view_rows_each<E: From<StoreError>>(
         &self,
         query: &ViewQuery,
         limit: Option<usize>,
         needs: RowNeeds,
+        each: impl FnMut(&ItemRow<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.view_rows_walk(query, limit, needs, Choice::Cheaper, each)
+    }
+
+    /// [`Store::view_rows_each`] with the walk `choice` asks for.
+    pub(super) fn view_rows_walk<E: From<StoreError>>(
+        &self,
+        query: &ViewQuery,
+        limit: Option<usize>,
+        needs: RowNeeds,
+        choice: Choice,
         mut each: impl FnMut(&ItemRow<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         let conn = self.conn();
@@ -130,12 +144,40 @@ impl Store {
             None
         };
         let refs = Refs::read(conn, needs).map_err(|e| self.error(e))?;
-        let (sql, params) = self.view_rows_sql(query, limit, needs, RefColumns::Keys)?;
+        let walk = self.match_walk(query, limit, choice)?;
+        let (sql, params, merged) = match walk {
+            Walk::Lookup => {
+                let (sql, params) = self.view_rows_sql(query, limit, needs, RefColumns::Keys)?;
+                (sql, params, None)
+            }
+            Walk::Merge(keys) => {
+                let (Some(&first), Some(&last)) = (keys.first(), keys.last()) else {
+                    return Ok(());
+                };
+                let (sql, params) =
+                    self.view_rows_scan_sql(query, first..=last, needs, RefColumns::Keys)?;
+                (sql, params, Some(keys))
+            }
+        };
         let mut stmt = conn.prepare_cached(&sql).map_err(|e| self.error(e))?;
         let mut rows = stmt
             .query(params_from_iter(params))
             .map_err(|e| self.error(e))?;
+        let mut matched = merged.as_deref().map(|keys| keys.iter().peekable());
+        let mut lent = 0_usize;
         while let Some(row) = rows.next().map_err(|e| self.error(e))? {
+            if let Some(keys) = &mut matched {
+                let key: i64 = row.get(0).map_err(|e| self.error(e))?;
+                while keys.next_if(|&&k| k < key).is_some() {}
+                match keys.peek() {
+                    None => break,
+                    Some(&&k) if k != key => continue,
+                    Some(_) => {}
+                }
+                if limit.is_some_and(|l| lent >= l) {
+                    break;
+                }
+            }
             let text = |i: usize| row.get_ref(i).and_then(|v| Ok(v.as_str()?));
             let optional = |i: usize| row.get_ref(i).and_then(|v| Ok(v.as_str_or_null()?));
             let read = || -> rusqlite::Result<ItemRow<'_>> {
@@ -161,6 +203,7 @@ impl Store {
             };
             let item = read().map_err(|e| self.error(e))?;
             each(&item)?;
+            lent += 1;
         }
         drop(rows);
         drop(stmt);

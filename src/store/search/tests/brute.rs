@@ -11,7 +11,8 @@ use super::super::{Context, compile};
 use crate::api::{FeedbackDetail, Status};
 use crate::query::*;
 use crate::sim::data::{Dataset, generate};
-use crate::store::{Sighting, Store, Triage, ViewQuery};
+use crate::store::match_walk::Choice;
+use crate::store::{RowNeeds, Sighting, Store, StoreError, Triage, ViewQuery};
 
 pub(super) struct Fixture {
     pub(super) store: Store,
@@ -238,6 +239,21 @@ impl Fixture {
         let sql = compile(self.store.conn(), &query, &self.cx)?;
         let view = ViewQuery::default().search(sql);
         Ok(self.store.view_keys(&view, None).unwrap())
+    }
+
+    /// Keys of the rows a bulk walk lends for `input`, walked as `choice` says, at most `limit`.
+    pub(super) fn walked(&self, input: &str, choice: Choice, limit: Option<usize>) -> Vec<i64> {
+        let query = parse(input).unwrap();
+        let sql = compile(self.store.conn(), &query, &self.cx).unwrap();
+        let view = ViewQuery::default().search(sql);
+        let mut keys = Vec::new();
+        self.store
+            .view_rows_walk(&view, limit, RowNeeds::ALL, choice, |row| {
+                keys.push(row.key);
+                Ok::<_, StoreError>(())
+            })
+            .unwrap();
+        keys
     }
 
     /// Keys of the items brute force selects for `input`, newest first (ties: the store's key

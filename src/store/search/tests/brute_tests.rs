@@ -2,6 +2,7 @@
 //! hand-written and generated queries over a few thousand generated items.
 
 use super::brute::Fixture;
+use crate::store::match_walk::Choice;
 
 const ITEMS: usize = 3000;
 
@@ -199,6 +200,28 @@ fn generated_queries_match_brute_force() {
         selective += usize::from(!got.is_empty() && got.len() < ITEMS);
     }
     assert!(selective > 200, "too few selective queries: {selective}");
+}
+
+/// A bulk walk lends the rows a search selects, in order, whether it looks each match up or
+/// merges the match's keys with one pass over the other conditions, also when it stops early.
+#[test]
+fn both_bulk_walks_lend_what_brute_force_selects() {
+    let fixture = Fixture::new(ITEMS);
+    let mut rng = fastrand::Rng::with_seed(5);
+    let generated: Vec<String> = (0..150).map(|_| generated(&mut rng, 2)).collect();
+    let mut merged = 0;
+    for query in QUERIES.iter().map(|q| (*q).to_owned()).chain(generated) {
+        let want = fixture.brute(&query);
+        for choice in [Choice::Lookup, Choice::Merge, Choice::Cheaper] {
+            let got = fixture.walked(&query, choice, None);
+            assert_eq!(got, want, "{query:?} {choice:?}");
+            let limit = want.len() / 2;
+            let got = fixture.walked(&query, choice, Some(limit));
+            assert_eq!(got, want[..limit], "{query:?} {choice:?} limit {limit}");
+        }
+        merged += usize::from(want.len() > 1 && want.len() < ITEMS && !query.contains(':'));
+    }
+    assert!(merged > 30, "too few text searches: {merged}");
 }
 
 /// The team's qualifiers each select some items and not all (so the comparisons above test
