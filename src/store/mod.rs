@@ -20,6 +20,7 @@ mod keys;
 mod last_view;
 mod match_walk;
 mod meta_keys;
+mod mirror_outbox;
 pub mod pivot;
 pub mod probe;
 mod read;
@@ -39,6 +40,7 @@ mod tx;
 mod unseen;
 mod view;
 mod view_spec;
+mod walk_handoff;
 mod woken;
 mod write;
 
@@ -61,6 +63,7 @@ pub use integrity::check_integrity;
 pub use keys::{TIES_PER_MICROSECOND, at_or_after, before, micros_key, time_key};
 pub use last_view::LAST_VIEW;
 pub use meta_keys::FieldNames;
+pub use mirror_outbox::Publication;
 pub use read::{Hide, StoredDetail, StoredItem, ViewQuery};
 pub use revs::{ITEMS_REV, Revs, TRIAGE_REV};
 pub use rows::{AppRow, ItemRow, RefRow, RowBatch, RowNeeds};
@@ -70,10 +73,12 @@ pub use team::{
     LostChange, OutboxEntry, ReplicaPosition, ReplicaStart, TeamBatch, TeamEventRecord,
     TeamItemRecord, TeamNoteRecord,
 };
+pub use team_mirror::Applied;
 pub use triage::{NOTE_MAX_BYTES, Triage, TriageChange, capped_note};
 pub use tx::{Tx, TxError, TxResult};
 pub use view::{ViewKeys, ViewReadError};
 pub use view_spec::{ANY_STATUS, Chosen, ViewSpec, ViewStatus};
+pub use walk_handoff::WalkState;
 pub use write::Sighting;
 pub use write::Written;
 pub use write::{forget_id, put_groups_in, put_in};

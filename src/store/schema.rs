@@ -6,7 +6,7 @@ use rusqlite_migration::{M, Migrations};
 
 /// The SQL of every migration, oldest first.
 pub const STEPS: &[&str] = &[
-    V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15,
+    V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16,
 ];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
@@ -363,6 +363,14 @@ CREATE TABLE search_history (
 /// kept with the replica, so a replica started anew follows the mirror from its start.
 const V15: &str = r"
 ALTER TABLE team_replica ADD COLUMN mirror_seq INTEGER NOT NULL DEFAULT 0;
+";
+
+/// Schema 16: the items this store wrote while its process was the team's syncer and has not
+/// yet published to the team's mirror (`store::mirror_outbox`): each item's id and the write
+/// count (`items_rev`) of its last write here; an item no longer stored is published as
+/// removed. Filled only while the meta key `mirror_publishing` is set.
+const V16: &str = r"
+CREATE TABLE mirror_outbox (id TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
 ";
 
 /// [`recount_pivot_counts`]: the statements that count `pivot_counts` from the tables.

@@ -252,6 +252,9 @@ fn forget_in(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<bool> {
         .optional()?;
     match row {
         Some((k, status, tags)) => {
+            if let Some(n) = super::mirror_outbox::note_count(tx)? {
+                super::mirror_outbox::note(tx, id, n)?;
+            }
             let mut deltas = Deltas::default();
             forget_item(tx, k, &status, &tags, &mut deltas)?;
             deltas.apply(tx)?;

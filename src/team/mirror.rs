@@ -54,7 +54,9 @@ pub enum MirrorWrite {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MirrorItem {
     pub seq: i64,
-    pub item: Feedback,
+    pub id: String,
+    /// The item as the syncer stored it; `None`: the service no longer has it.
+    pub item: Option<Feedback>,
 }
 
 fn lease_of(row: &tokio_postgres::Row) -> Lease {
@@ -158,6 +160,20 @@ impl Team {
         lease: &Lease,
         items: &[Feedback],
     ) -> Result<MirrorWrite, TeamError> {
+        self.mirror_write(lease, items, &[], None).await
+    }
+
+    /// Writes into the mirror, in one transaction fenced by `lease` (nothing is written when
+    /// its generation no longer holds the lease): `items` as the syncer stored them, the items
+    /// the service no longer has (`removed`), and the walk state that describes them, when
+    /// given (JSON as the syncer's store gives it).
+    pub async fn mirror_write(
+        &mut self,
+        lease: &Lease,
+        items: &[Feedback],
+        removed: &[String],
+        walk: Option<&serde_json::Value>,
+    ) -> Result<MirrorWrite, TeamError> {
         let team_id = self.team_id();
         let tx = self.client_mut().transaction().await?;
         // The lock a takeover's update waits for, until this page is committed or not.
@@ -179,8 +195,8 @@ impl Team {
             .prepare(&format!(
                 "INSERT INTO {SCHEMA}.mirror_items AS m (team_id, item_id, seq, item)
                  VALUES ($1, $2, 0, $3)
-                 ON CONFLICT (team_id, item_id) DO UPDATE SET item = excluded.item
-                     WHERE m.item IS DISTINCT FROM excluded.item"
+                 ON CONFLICT (team_id, item_id) DO UPDATE SET item = excluded.item, removed = false
+                     WHERE m.item IS DISTINCT FROM excluded.item OR m.removed"
             ))
             .await?;
         let mut changed = 0;
@@ -189,8 +205,46 @@ impl Team {
                 .execute(&upsert, &[&team_id, &item.id.as_str(), &Json(item)])
                 .await?;
         }
+        if !removed.is_empty() {
+            let remove = tx
+                .prepare(&format!(
+                    "INSERT INTO {SCHEMA}.mirror_items AS m (team_id, item_id, seq, item, removed)
+                     VALUES ($1, $2, 0, 'null', true)
+                     ON CONFLICT (team_id, item_id) DO UPDATE SET removed = true
+                         WHERE NOT m.removed"
+                ))
+                .await?;
+            for id in removed {
+                changed += tx.execute(&remove, &[&team_id, id]).await?;
+            }
+        }
+        if let Some(walk) = walk {
+            tx.execute(
+                &format!(
+                    "INSERT INTO {SCHEMA}.mirror_walk AS w (team_id, walk, generation)
+                     VALUES ($1, $2, $3)
+                     ON CONFLICT (team_id) DO UPDATE
+                         SET walk = excluded.walk, generation = excluded.generation,
+                             written_at = clock_timestamp()"
+                ),
+                &[&team_id, &Json(walk), &lease.generation],
+            )
+            .await?;
+        }
         tx.commit().await?;
         Ok(MirrorWrite::Written { changed })
+    }
+
+    /// The walk state the last syncer wrote with its items; `None` before any.
+    pub async fn mirror_walk(&self) -> Result<Option<serde_json::Value>, TeamError> {
+        let row = self
+            .client()
+            .query_opt(
+                &format!("SELECT walk FROM {SCHEMA}.mirror_walk WHERE team_id = $1"),
+                &[&self.team_id()],
+            )
+            .await?;
+        Ok(row.map(|r| r.get::<_, Json<serde_json::Value>>(0).0))
     }
 
     /// The mirror's items written after number `after`, in the order written, at most `limit`.
@@ -199,7 +253,7 @@ impl Team {
             .client()
             .query(
                 &format!(
-                    "SELECT seq, item FROM {SCHEMA}.mirror_items
+                    "SELECT seq, item_id, removed, item FROM {SCHEMA}.mirror_items
                      WHERE team_id = $1 AND seq > $2 ORDER BY seq LIMIT $3"
                 ),
                 &[&self.team_id(), &after, &limit],
@@ -209,8 +263,20 @@ impl Team {
             .iter()
             .filter_map(|r| {
                 let seq: i64 = r.get(0);
-                match r.try_get::<_, Json<Feedback>>(1) {
-                    Ok(Json(item)) => Some(MirrorItem { seq, item }),
+                let id: String = r.get(1);
+                if r.get::<_, bool>(2) {
+                    return Some(MirrorItem {
+                        seq,
+                        id,
+                        item: None,
+                    });
+                }
+                match r.try_get::<_, Json<Feedback>>(3) {
+                    Ok(Json(item)) => Some(MirrorItem {
+                        seq,
+                        id,
+                        item: Some(item),
+                    }),
                     // Written from a decoded item, so it decodes; one that does not is said,
                     // and the others still come.
                     Err(error) => {

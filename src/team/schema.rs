@@ -245,6 +245,29 @@ CREATE POLICY mirror_rewrite ON feedback_team.mirror_items FOR UPDATE
     WITH CHECK (team_id IN (SELECT feedback_team.my_teams()));
 GRANT SELECT, INSERT, UPDATE ON feedback_team.mirror_items TO feedback_team_member;
 ",
+    r"
+-- An item the service no longer has stays in the mirror, marked removed (its last write
+-- numbered like any other), so the members' stores remove it too.
+ALTER TABLE feedback_team.mirror_items ADD COLUMN removed boolean NOT NULL DEFAULT false;
+-- The syncer's walk state (`crate::sync`'s), written in the transaction of the items it
+-- describes: whoever takes the lease over walks on from it.
+CREATE TABLE feedback_team.mirror_walk (
+    team_id bigint PRIMARY KEY REFERENCES feedback_team.teams,
+    walk jsonb NOT NULL,
+    generation bigint NOT NULL,
+    written_at timestamptz NOT NULL DEFAULT clock_timestamp()
+);
+ALTER TABLE feedback_team.mirror_walk ENABLE ROW LEVEL SECURITY;
+ALTER TABLE feedback_team.mirror_walk FORCE ROW LEVEL SECURITY;
+CREATE POLICY mirror_walk_read ON feedback_team.mirror_walk FOR SELECT
+    USING (team_id IN (SELECT feedback_team.my_teams()));
+CREATE POLICY mirror_walk_write ON feedback_team.mirror_walk FOR INSERT
+    WITH CHECK (team_id IN (SELECT feedback_team.my_teams()));
+CREATE POLICY mirror_walk_rewrite ON feedback_team.mirror_walk FOR UPDATE
+    USING (team_id IN (SELECT feedback_team.my_teams()))
+    WITH CHECK (team_id IN (SELECT feedback_team.my_teams()));
+GRANT SELECT, INSERT, UPDATE ON feedback_team.mirror_walk TO feedback_team_member;
+",
 ];
 
 /// The version the steps bring a schema to.

@@ -1,16 +1,23 @@
-//! A member's store following the team's shared mirror: the items written there after the
-//! store's position, read in batches of [`BATCH`] and stored each with the position after it
-//! in one commit (`store::team_mirror`). A member that was away for a day catches up from the
-//! team's database, not the service's API, and at the database's speed.
+//! A member's store and the team's shared mirror. Following ([`follow`]): the items written
+//! there after the store's position, read in batches of [`BATCH`] and stored each with the
+//! position after it in one commit (`store::team_mirror`); a member that was away for a day
+//! catches up from the team's database, not the service's API, and at the database's speed.
+//! Syncing for the team: the process that holds the lease takes the walk over ([`take_over`]:
+//! the mirror followed to its end, its walk state laid into the store), walks the API as the
+//! local sync does, and publishes what that stored ([`publish`]), fenced by its lease.
 
 use jiff::Timestamp;
 
 use super::{TeamSyncError, blocking};
-use crate::store::Shared;
-use crate::team::Team;
+use crate::store::{Shared, WalkState};
+use crate::team::{Lease, MirrorWrite, Team};
 
 /// Items read from the mirror per batch (memory stays flat whatever the mirror's size).
 pub const BATCH: i64 = 1000;
+
+/// Notes published per transaction: a publication of a whole store (the first syncer's) goes
+/// in parts, in flat memory.
+pub const PUBLISH_BATCH: usize = 2000;
 
 /// What a follow read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -20,6 +27,8 @@ pub struct Followed {
     /// Of those, items the store did not hold, and items whose stored copy changed.
     pub added: usize,
     pub changed: usize,
+    /// Items removed: the service no longer has them.
+    pub removed: usize,
     /// The position reached.
     pub position: i64,
 }
@@ -46,14 +55,108 @@ pub async fn follow(
         let Some(last) = batch.last().map(|m| m.seq) else {
             return Ok(followed);
         };
-        let items: Vec<_> = batch.into_iter().map(|m| m.item).collect();
-        let count = items.len();
+        let count = batch.len();
+        let (items, removed): (Vec<_>, Vec<_>) = batch.into_iter().partition(|m| m.item.is_some());
+        let items: Vec<_> = items.into_iter().filter_map(|m| m.item).collect();
+        let removed: Vec<String> = removed.into_iter().map(|m| m.id).collect();
         let at = now();
-        let written = blocking(store, move |s| s.team_mirror_apply(&items, last, at)).await??;
+        let written = blocking(store, move |s| {
+            s.team_mirror_apply(&items, &removed, last, at)
+        })
+        .await??;
         position = last;
         followed.items += count;
         followed.added += written.added;
         followed.changed += written.changed;
+        followed.removed += written.removed;
         followed.position = position;
+    }
+}
+
+/// Makes `store` ready to walk for the team, once `lease` is this process's: follows the
+/// mirror to its end, then lays the walk state the last syncer published into the store (its
+/// items are all in the mirror, so now in the store) and notes what the store writes from now
+/// on. A team whose mirror was never walked starts from this store: what it holds and its own
+/// walk state are published first, so the account is not walked again.
+///
+/// # Errors
+/// The store has not joined the team, the walk state the team holds does not read, or the
+/// database or the store failed.
+pub async fn take_over(
+    team: &Team,
+    store: &Shared,
+    now: impl Fn() -> Timestamp,
+) -> Result<Followed, TeamSyncError> {
+    let followed = follow(team, store, now).await?;
+    match team.mirror_walk().await? {
+        Some(json) => {
+            let walk: WalkState = serde_json::from_value(json).map_err(|e| {
+                TeamSyncError::Task(format!("the team's walk state does not read: {e}"))
+            })?;
+            blocking(store, move |s| {
+                s.restore_walk_state(&walk)?;
+                s.set_mirror_publishing(true)
+            })
+            .await??;
+        }
+        None => {
+            blocking(store, |s| {
+                s.set_mirror_publishing(true)?;
+                s.seed_mirror_outbox()
+            })
+            .await??;
+        }
+    }
+    Ok(followed)
+}
+
+/// What a publication did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Published {
+    /// Written: items and removals sent (in parts of [`PUBLISH_BATCH`]), and the walk state.
+    Written { items: usize, removed: usize },
+    /// The lease is no longer this process's: nothing more was written; the process must stop
+    /// walking for the team (what it noted is published by nobody: the next syncer walks
+    /// those pages again from the walk state the mirror holds).
+    Fenced,
+}
+
+/// Publishes what the store noted since the last publication, with the walk state that goes
+/// with it, fenced by `lease`; the notes are taken out once the team's database has them.
+///
+/// # Errors
+/// The database or the store failed: the notes stay, for the next publication.
+pub async fn publish(
+    team: &mut Team,
+    store: &Shared,
+    lease: &Lease,
+) -> Result<Published, TeamSyncError> {
+    let (mut items, mut removed) = (0, 0);
+    loop {
+        let publication = blocking(store, |s| s.mirror_publication(PUBLISH_BATCH)).await??;
+        let walk = match &publication.walk {
+            Some(walk) => {
+                Some(serde_json::to_value(walk).map_err(|e| TeamSyncError::Task(e.to_string()))?)
+            }
+            None => None,
+        };
+        let written = team
+            .mirror_write(
+                lease,
+                &publication.items,
+                &publication.removed,
+                walk.as_ref(),
+            )
+            .await?;
+        if written == MirrorWrite::Fenced {
+            return Ok(Published::Fenced);
+        }
+        items += publication.items.len();
+        removed += publication.removed.len();
+        let whole = publication.walk.is_some();
+        blocking(store, move |s| s.mirror_published(&publication)).await??;
+        if whole {
+            return Ok(Published::Written { items, removed });
+        }
     }
 }

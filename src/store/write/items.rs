@@ -37,6 +37,8 @@ pub(in crate::store) fn put_groups(
     let waiting = tx
         .prepare_cached("SELECT EXISTS (SELECT 1 FROM triage WHERE k IS NULL)")?
         .query_row([], |row| row.get(0))?;
+    // While this store publishes to the team's mirror, what the write adds or changes is noted.
+    let noted = super::super::mirror_outbox::note_count(tx)?;
     for (sightings, at) in groups {
         let batch = Batch {
             seen: at.as_second(),
@@ -51,6 +53,9 @@ pub(in crate::store) fn put_groups(
                 }
                 Outcome::Changed => written.changed += 1,
                 Outcome::Same => {}
+            }
+            if let Some(n) = noted.filter(|_| outcome != Outcome::Same) {
+                super::super::mirror_outbox::note(tx, sighting.feedback.id.as_str(), n)?;
             }
             written.known.push(!matches!(outcome, Outcome::Added(_)));
         }

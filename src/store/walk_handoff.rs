@@ -1,0 +1,215 @@
+//! The sync's walk state whole (`store::sync_state`'s tables, row by row), to hand from one
+//! store to another: the team's syncer publishes it with the items it describes, and the member
+//! that takes over from it lays it into its own store and walks on from there, never from zero.
+//! Keys in the walk state are the list's `(received, id)`, the same in every store, so the state
+//! means the same there.
+
+use std::collections::BTreeMap;
+
+use rusqlite::types::{Value, ValueRef};
+use rusqlite::{Connection, params_from_iter};
+use serde::{Deserialize, Serialize};
+
+use super::{Store, StoreError};
+
+/// The walk's tables and their columns, in the order a row lists them.
+const TABLES: [(&str, &[&str]); 3] = [
+    (
+        "sync_status",
+        &[
+            "status",
+            "head_received",
+            "head_id",
+            "synced_at",
+            "complete",
+            "reconcile_cursor",
+            "reconcile_received",
+            "reconcile_id",
+            "reconcile_started",
+            "reconciled_at",
+        ],
+    ),
+    (
+        "sync_gaps",
+        &[
+            "g",
+            "status",
+            "cursor",
+            "cursor_received",
+            "cursor_id",
+            "last_received",
+            "last_id",
+            "until_received",
+            "until_id",
+        ],
+    ),
+    ("sync_recheck", &["id", "found"]),
+];
+
+/// A store's walk state: each table's rows, each row its columns' values (integers, text or
+/// null) in the order of [`TABLES`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct WalkState {
+    tables: BTreeMap<String, Vec<Vec<serde_json::Value>>>,
+}
+
+impl WalkState {
+    /// No walk has started: nothing is stored of any status.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.tables.values().all(Vec::is_empty)
+    }
+}
+
+/// The walk state as `conn` sees it (the caller's read transaction, when it needs it to agree
+/// with other reads).
+pub(super) fn walk_state_in(conn: &Connection) -> rusqlite::Result<WalkState> {
+    let mut tables = BTreeMap::new();
+    for (table, columns) in TABLES {
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {} FROM {table} ORDER BY 1",
+            columns.join(", ")
+        ))?;
+        let rows = stmt
+            .query_map([], |row| {
+                (0..columns.len())
+                    .map(|i| {
+                        Ok(match row.get_ref(i)? {
+                            ValueRef::Integer(n) => serde_json::Value::from(n),
+                            ValueRef::Text(t) => {
+                                serde_json::Value::from(String::from_utf8_lossy(t).into_owned())
+                            }
+                            ValueRef::Real(f) => serde_json::Value::from(f),
+                            ValueRef::Null | ValueRef::Blob(_) => serde_json::Value::Null,
+                        })
+                    })
+                    .collect::<rusqlite::Result<Vec<_>>>()
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        tables.insert(table.to_owned(), rows);
+    }
+    Ok(WalkState { tables })
+}
+
+/// Why a walk state cannot be laid into a store.
+#[derive(Debug, thiserror::Error)]
+#[error("the walk state's {table} has a row of {found} values where {expected} are expected")]
+pub struct WalkStateError {
+    table: String,
+    found: usize,
+    expected: usize,
+}
+
+impl Store {
+    /// This store's walk state.
+    pub fn walk_state(&self) -> Result<WalkState, StoreError> {
+        walk_state_in(&self.conn).map_err(|e| self.error(e))
+    }
+
+    /// Replaces this store's walk state with `walk`, in one commit: a state with a row of the
+    /// wrong shape is refused whole, and this store's own stays.
+    pub fn restore_walk_state(&mut self, walk: &WalkState) -> Result<(), StoreError> {
+        for (table, columns) in TABLES {
+            for row in walk.tables.get(table).into_iter().flatten() {
+                if row.len() != columns.len() {
+                    let error = WalkStateError {
+                        table: table.to_owned(),
+                        found: row.len(),
+                        expected: columns.len(),
+                    };
+                    return Err(
+                        self.error(rusqlite::Error::ToSqlConversionFailure(Box::new(error)))
+                    );
+                }
+            }
+        }
+        self.transact(|tx| {
+            for (table, columns) in TABLES {
+                tx.execute(&format!("DELETE FROM {table}"), [])?;
+                let marks: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
+                let mut insert = tx.prepare_cached(&format!(
+                    "INSERT INTO {table} ({}) VALUES ({})",
+                    columns.join(", "),
+                    marks.join(", ")
+                ))?;
+                for row in walk.tables.get(table).into_iter().flatten() {
+                    insert.execute(params_from_iter(row.iter().map(value)))?;
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+/// A JSON value of a walk state as SQLite takes it.
+fn value(json: &serde_json::Value) -> Value {
+    match json {
+        serde_json::Value::Number(n) => n
+            .as_i64()
+            .map(Value::Integer)
+            .or_else(|| n.as_f64().map(Value::Real))
+            .unwrap_or(Value::Null),
+        serde_json::Value::String(s) => Value::Text(s.clone()),
+        serde_json::Value::Bool(b) => Value::Integer(i64::from(*b)),
+        _ => Value::Null,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::api::Cursor;
+    use crate::store::sync_state::{self, Gap, Key};
+
+    fn key(n: i64) -> Key {
+        Key {
+            received: 1_790_000_000_000_000 + n,
+            id: format!("fb_{n}"),
+        }
+    }
+
+    #[test]
+    fn a_walk_state_laid_into_another_store_reads_the_same_there() {
+        let mut from = Store::open_memory().unwrap();
+        from.write(|tx| {
+            sync_state::set_head(tx, "new", &key(9), 100)?;
+            sync_state::set_complete(tx, "archived")?;
+            sync_state::insert_gap(
+                tx,
+                "new",
+                &Gap {
+                    g: 0,
+                    cursor: Some(Cursor("c_7".into())),
+                    cursor_key: Some(key(7)),
+                    last: key(7),
+                    until: None,
+                },
+            )?;
+            Ok(())
+        })
+        .unwrap();
+        let walk = from.walk_state().unwrap();
+        assert!(!walk.is_empty());
+        // Through JSON, as the team's database keeps it.
+        let walk: WalkState = serde_json::from_str(&serde_json::to_string(&walk).unwrap()).unwrap();
+        let mut to = Store::open_memory().unwrap();
+        to.write(|tx| sync_state::set_head(tx, "new", &key(1), 5))
+            .unwrap();
+        to.restore_walk_state(&walk).unwrap();
+        assert_eq!(to.walk_state().unwrap(), from.walk_state().unwrap());
+        let gaps = sync_state::gaps(to.conn(), "new").unwrap();
+        assert_eq!(gaps.len(), 1);
+        assert_eq!(gaps[0].cursor, Some(Cursor("c_7".into())));
+        assert_eq!(gaps[0].last, key(7));
+        // A damaged state is refused, and the store's own stays.
+        let mut bad = walk.clone();
+        bad.tables.get_mut("sync_gaps").unwrap()[0].pop();
+        assert!(to.restore_walk_state(&bad).is_err());
+        assert_eq!(to.walk_state().unwrap(), walk);
+        // An empty state empties the walk (a team whose mirror has not started).
+        to.restore_walk_state(&WalkState::default()).unwrap();
+        assert!(to.walk_state().unwrap().is_empty());
+    }
+}
