@@ -14,15 +14,17 @@ mod diagnose;
 mod events;
 pub mod labels;
 mod mirror;
+mod mirror_status;
 mod presence;
 pub mod schema;
 
 pub use actions::{Change, Claimed, Hint, ItemState, Outcome, Team};
-pub use admin::{AddedMember, add_member, create_team, reset_password};
+pub use admin::{AddedMember, add_member, create_team, reset_password, set_shared_mirror};
 pub use connect::{TeamUrl, connect};
 pub use diagnose::{Diagnosis, NOTIFY_WAIT};
 pub use events::{Event, Position};
 pub use mirror::{LEASE_SECONDS, Lease, MirrorItem, MirrorWrite, Syncer};
+pub use mirror_status::{MirrorPosition, MirrorStatus};
 pub use presence::{PRESENCE_EXPIRY_SECONDS, Presence};
 
 /// Why a team operation failed. The database's own message is kept (it never holds the

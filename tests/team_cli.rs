@@ -253,6 +253,61 @@ async fn without_a_team_the_commands_say_how_to_set_one_up() {
 }
 
 #[tokio::test]
+async fn a_team_made_with_a_shared_mirror_says_so_to_its_members() {
+    let Some(db) = pg::Db::new("team_cli_shared_mirror").await else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let admin = db.url_text(None, None);
+    let admin_store = dir.path().join("admin.db");
+    let init = run(
+        &admin,
+        &admin_store,
+        &["team", "init", "billing", "--shared-mirror"],
+    );
+    assert!(init.status.success(), "{}", stderr(&init));
+    assert!(
+        stdout(&init).contains("one mirror of the account for the team"),
+        "{}",
+        stdout(&init)
+    );
+    let zed = db.role("zed");
+    let added = run(
+        &admin,
+        &admin_store,
+        &["team", "add-member", &zed, "--team", "billing"],
+    );
+    let zed_url = db.url_text(Some(&zed), Some(&password_of(&added)));
+    let store = dir.path().join("zed.db");
+    let status = run(&zed_url, &store, &["team", "status"]);
+    assert!(status.status.success(), "{}", stderr(&status));
+    assert!(
+        stdout(&status).contains("shared mirror: on"),
+        "{}",
+        stdout(&status)
+    );
+    assert!(
+        stdout(&status).contains("syncer: none yet"),
+        "{}",
+        stdout(&status)
+    );
+    // Turned off by a member: each member syncs alone.
+    let off = run(&zed_url, &store, &["team", "set", "shared-mirror", "off"]);
+    assert!(
+        stdout(&off).contains("each member syncs on their own"),
+        "{}",
+        stdout(&off)
+    );
+    let status = run(&zed_url, &store, &["team", "status"]);
+    assert!(
+        !stdout(&status).contains("shared mirror"),
+        "{}",
+        stdout(&status)
+    );
+    db.drop().await;
+}
+
+#[tokio::test]
 async fn doctor_checks_the_team_and_never_shows_the_password() {
     let Some(team) = Setup::new("team_doctor").await else {
         return;

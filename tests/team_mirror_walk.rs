@@ -48,7 +48,7 @@ async fn step(syncer: &Syncer, team: &mut Team, store: &Shared, lease: &team::Le
             break;
         }
     }
-    let published = team_sync::mirror::publish(team, store, lease)
+    let published = team_sync::mirror::publish(team, store, lease, None)
         .await
         .unwrap();
     assert!(
@@ -79,7 +79,7 @@ async fn a_takeover_walks_on_from_the_mirror_and_every_store_ends_with_the_servi
         .await
         .unwrap();
     // The first syncer publishes what its store holds with its walk state: no page again.
-    let seeded = team_sync::mirror::publish(&mut ana, &ana_store, &lease)
+    let seeded = team_sync::mirror::publish(&mut ana, &ana_store, &lease, None)
         .await
         .unwrap();
     assert_eq!(
@@ -122,7 +122,7 @@ async fn a_takeover_walks_on_from_the_mirror_and_every_store_ends_with_the_servi
 
     // Ana wakes up and publishes what she noted: refused, nothing written.
     assert_eq!(
-        team_sync::mirror::publish(&mut ana, &ana_store, &lease)
+        team_sync::mirror::publish(&mut ana, &ana_store, &lease, None)
             .await
             .unwrap(),
         Published::Fenced
@@ -176,7 +176,7 @@ async fn removal_reaches_every_store(
     syncer_store
         .write(move |s| s.write(|tx| feedback_inbox::store::forget_id(tx, &id)))
         .unwrap();
-    let published = team_sync::mirror::publish(syncer, syncer_store, lease)
+    let published = team_sync::mirror::publish(syncer, syncer_store, lease, None)
         .await
         .unwrap();
     assert_eq!(

@@ -18,7 +18,7 @@ pub const RESET_HEADER: &str = "x-ratelimit-reset";
 pub const RETRY_AFTER_HEADER: &str = "retry-after";
 
 /// Last known per-minute budget.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RateLimit {
     /// Requests allowed per minute.
     pub limit: Option<u32>,

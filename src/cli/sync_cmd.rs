@@ -22,6 +22,7 @@
 //! The store: `--store`, `FEEDBACK_STORE`, or the profile's (see `store_cmd::store_path`).
 
 pub(crate) mod progress;
+mod shared;
 
 use std::io::Write;
 use std::sync::Arc;
@@ -113,19 +114,45 @@ pub async fn run(
         .iter()
         .filter_map(|p| p.created_at)
         .min();
+    let mode = shared::begin(args, &shared, &progress, out).await?;
+    let turn = match mode {
+        shared::Mode::Alone => None,
+        shared::Mode::Walking(turn) => Some(turn),
+        shared::Mode::Followed => {
+            progress.finish();
+            return Ok(());
+        }
+    };
     let walk = Walk {
         syncer: &syncer,
         progress: &progress,
         origin,
         clock: &clock,
+        turn: turn.as_deref(),
     };
+    let walked = walks(args, sync, &shared, &walk, out).await;
+    if let Some(turn) = turn {
+        shared::end(*turn, &syncer.rate_limit()).await?;
+    }
+    walked
+}
+
+/// The walks of one run, as `sync` asks: scoped, or each status's then the reconcile walk.
+async fn walks(
+    args: &super::Args,
+    sync: &SyncArgs,
+    shared: &Shared,
+    walk: &Walk<'_>,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    let syncer = walk.syncer;
     let statuses: &[Status] = match sync.status {
         SyncStatus::New => &[Status::New],
         SyncStatus::Archived => &[Status::Archived],
         SyncStatus::All => &[Status::New, Status::Archived],
     };
     if sync.scope.is_set() {
-        let scope = scope(args, sync, &shared, &progress).await?;
+        let scope = scope(args, sync, shared, walk.progress).await?;
         for status in statuses {
             walk.scoped(status, &scope, sync.full, out).await?;
         }
@@ -219,6 +246,8 @@ struct Walk<'a> {
     progress: &'a Progress,
     origin: Option<Timestamp>,
     clock: &'a SharedClock,
+    /// This process walks for its team: every step is published to the team's mirror.
+    turn: Option<&'a shared::Turn>,
 }
 
 impl Walk<'_> {
@@ -334,6 +363,9 @@ impl Walk<'_> {
     /// Counts a step and moves the bar; the state is read without its item count, off the
     /// async threads, so a page costs no scan of the store.
     async fn record(&self, status: &Status, step: &Report) -> Result<(), CliError> {
+        if let Some(turn) = self.turn {
+            shared::publish(turn, &self.syncer.rate_limit()).await?;
+        }
         let state = self.syncer.read_state(status, false).await?;
         self.progress.record(
             step,

@@ -4,6 +4,7 @@
 //! name, label and note a teammate wrote is sanitized before it is printed.
 
 mod act;
+mod mirror_status;
 
 pub use act::{Act, AssignArgs, ItemsArgs, LabelArgs, act};
 
@@ -27,6 +28,19 @@ pub enum TeamFormat {
     Json,
 }
 
+/// A setting the whole team shares (`team set`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TeamSetting {
+    SharedMirror,
+}
+
+/// `on` or `off`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Switch {
+    On,
+    Off,
+}
+
 #[derive(Debug, Clone, ClapArgs)]
 pub struct TeamArgs {
     #[command(subcommand)]
@@ -37,7 +51,22 @@ pub struct TeamArgs {
 pub enum TeamCommand {
     /// Create the team NAME (and the schema, when the database has none), connected as a role
     /// that may create schemas and roles. Needs no API key or store.
-    Init { name: String },
+    Init {
+        name: String,
+        /// The team shares one mirror of the account: one member's process walks the service's
+        /// API for everyone and every member's store follows the team's database.
+        #[arg(long)]
+        shared_mirror: bool,
+    },
+    /// Change a setting the whole team shares: `shared-mirror on` (one member's process walks
+    /// the service's API for the team, every member's store follows the team's database) or
+    /// `off` (each member syncs on their own).
+    Set {
+        #[arg(value_enum)]
+        setting: TeamSetting,
+        #[arg(value_enum)]
+        value: Switch,
+    },
     /// Make MEMBER (a database role) a member of the team: creates its login role and prints
     /// its password once, or prints the SQL a DBA runs when this role may not create roles.
     AddMember {
@@ -139,16 +168,27 @@ impl From<TeamSyncError> for CliError {
 /// Runs a `team` subcommand.
 pub async fn run(args: &Args, team: &TeamArgs, out: &mut dyn Write) -> Result<(), CliError> {
     match &team.command {
-        TeamCommand::Init { name } => {
+        TeamCommand::Init {
+            name,
+            shared_mirror,
+        } => {
             let (_, url) = settings(args)?;
             let mut client = team::connect(&url).await?;
-            team::create_team(&mut client, name).await?;
+            let team_id = team::create_team(&mut client, name).await?;
+            if *shared_mirror {
+                team::set_shared_mirror(&client, team_id, true).await?;
+            }
             let version = team::schema::version(&client).await?.unwrap_or(0);
             writeln!(
                 out,
-                "team {} is ready in {} (schema version {version})",
+                "team {} is ready in {} (schema version {version}{})",
                 Clean::line(name),
-                Clean::line(&url.describe())
+                Clean::line(&url.describe()),
+                if *shared_mirror {
+                    "; one mirror of the account for the team"
+                } else {
+                    ""
+                }
             )?;
             writeln!(
                 out,
@@ -186,6 +226,28 @@ pub async fn run(args: &Args, team: &TeamArgs, out: &mut dyn Write) -> Result<()
                     writeln!(out, "then run this command again")?;
                 }
             }
+            Ok(())
+        }
+        TeamCommand::Set {
+            setting: TeamSetting::SharedMirror,
+            value,
+        } => {
+            let (settings, url) = settings(args)?;
+            let team = Team::open(&url, settings.team.as_deref()).await?;
+            let shared = *value == Switch::On;
+            team.set_shared_mirror(shared).await?;
+            let said = if shared {
+                "one member's process walks the service's API for the team; every member's \
+                 store follows the team's database"
+            } else {
+                "each member syncs on their own"
+            };
+            writeln!(
+                out,
+                "team {}: shared mirror {}: {said}",
+                Clean::line(team.name()),
+                if shared { "on" } else { "off" }
+            )?;
             Ok(())
         }
         TeamCommand::Status { format } => status(args, *format, out).await,
@@ -269,6 +331,10 @@ async fn status(args: &Args, format: TeamFormat, out: &mut dyn Write) -> Result<
         Some(team) => Some(team.members_with_activity().await?),
         None => None,
     };
+    let mirror = match &team {
+        Some(team) => Some(team.mirror_status().await?),
+        None => None,
+    };
     let replica = store.read(crate::store::Store::team_replica)?;
     let pending = store.read(crate::store::Store::team_outbox)?.len();
     let lost = store.read(crate::store::Store::team_lost)?;
@@ -291,6 +357,7 @@ async fn status(args: &Args, format: TeamFormat, out: &mut dyn Write) -> Result<
                 })).collect::<Vec<_>>(),
                 "last_event": newest.as_ref().map(event_json),
                 "caught_up_at": replica.as_ref().and_then(|r| r.caught_up_at).map(|t| t.to_string()),
+                "mirror": mirror.as_ref().map(mirror_status::json),
             });
             let json =
                 serde_json::to_string_pretty(&json).map_err(|e| CliError::Other(e.to_string()))?;
@@ -346,6 +413,9 @@ async fn status(args: &Args, format: TeamFormat, out: &mut dyn Write) -> Result<
             }
             if let Some(at) = replica.as_ref().and_then(|r| r.caught_up_at) {
                 writeln!(out, "caught up {}", seconds_ago(now, at))?;
+            }
+            for line in mirror.iter().flat_map(|m| mirror_status::lines(m, now)) {
+                writeln!(out, "{line}")?;
             }
         }
     }

@@ -78,7 +78,7 @@ pub use triage::{NOTE_MAX_BYTES, Triage, TriageChange, capped_note};
 pub use tx::{Tx, TxError, TxResult};
 pub use view::{ViewKeys, ViewReadError};
 pub use view_spec::{ANY_STATUS, Chosen, ViewSpec, ViewStatus};
-pub use walk_handoff::WalkState;
+pub use walk_handoff::{Reach, WalkState};
 pub use write::Sighting;
 pub use write::Written;
 pub use write::{forget_id, put_groups_in, put_in};

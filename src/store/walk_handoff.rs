@@ -61,6 +61,58 @@ impl WalkState {
     }
 }
 
+/// How far one status is mirrored, as a walk state says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reach {
+    pub status: String,
+    /// When the newest item mirrored from the top was received.
+    pub newest: Option<jiff::Timestamp>,
+    /// Mirrored to its end (no gap open).
+    pub complete: bool,
+    /// How far back the walk towards the deep end has come, while it goes on.
+    pub deep: Option<jiff::Timestamp>,
+}
+
+impl WalkState {
+    /// How far each status is mirrored, by status.
+    #[must_use]
+    pub fn reach(&self) -> Vec<Reach> {
+        let micros = |v: Option<&serde_json::Value>| {
+            v.and_then(serde_json::Value::as_i64)
+                .and_then(|us| jiff::Timestamp::from_microsecond(us).ok())
+        };
+        let text = |v: Option<&serde_json::Value>| {
+            v.and_then(serde_json::Value::as_str).map(str::to_owned)
+        };
+        let gaps = self.tables.get("sync_gaps").map_or(&[][..], Vec::as_slice);
+        let mut reach: Vec<Reach> = self
+            .tables
+            .get("sync_status")
+            .into_iter()
+            .flatten()
+            .filter_map(|row| {
+                let status = text(row.first())?;
+                let open = |gap: &&Vec<serde_json::Value>| {
+                    text(gap.get(1)).as_deref() == Some(status.as_str())
+                };
+                Some(Reach {
+                    newest: micros(row.get(1)),
+                    complete: row.get(4).and_then(serde_json::Value::as_i64) == Some(1)
+                        && !gaps.iter().any(|g| open(&g)),
+                    // The deep end's gap: the one that ends nowhere.
+                    deep: gaps
+                        .iter()
+                        .filter(|g| open(g) && g.get(7).is_none_or(serde_json::Value::is_null))
+                        .find_map(|g| micros(g.get(5))),
+                    status,
+                })
+            })
+            .collect();
+        reach.sort_by(|a, b| a.status.cmp(&b.status));
+        reach
+    }
+}
+
 /// The walk state as `conn` sees it (the caller's read transaction, when it needs it to agree
 /// with other reads).
 pub(super) fn walk_state_in(conn: &Connection) -> rusqlite::Result<WalkState> {
@@ -192,6 +244,14 @@ mod tests {
         .unwrap();
         let walk = from.walk_state().unwrap();
         assert!(!walk.is_empty());
+        let reach = walk.reach();
+        assert_eq!(reach.len(), 2, "{reach:?}");
+        assert_eq!(reach[0].status, "archived");
+        assert!(reach[0].complete);
+        assert_eq!(reach[1].status, "new");
+        assert!(!reach[1].complete);
+        assert_eq!(reach[1].newest, key(9).timestamp());
+        assert_eq!(reach[1].deep, key(7).timestamp());
         // Through JSON, as the team's database keeps it.
         let walk: WalkState = serde_json::from_str(&serde_json::to_string(&walk).unwrap()).unwrap();
         let mut to = Store::open_memory().unwrap();

@@ -24,6 +24,27 @@ pub async fn create_team(client: &mut Client, name: &str) -> Result<i64, TeamErr
     Ok(row.get(0))
 }
 
+/// Sets whether the team `team_id` shares one mirror of the account, as the role that created
+/// it (`team init --shared-mirror`).
+pub async fn set_shared_mirror(
+    client: &Client,
+    team_id: i64,
+    shared: bool,
+) -> Result<(), TeamError> {
+    client
+        .execute(
+            &format!(
+                "INSERT INTO {SCHEMA}.mirror_setting AS m (team_id, shared) VALUES ($1, $2)
+                 ON CONFLICT (team_id) DO UPDATE
+                     SET shared = excluded.shared, set_by = session_user,
+                         set_at = clock_timestamp()"
+            ),
+            &[&team_id, &shared],
+        )
+        .await?;
+    Ok(())
+}
+
 /// What `add-member` did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AddedMember {

@@ -160,19 +160,21 @@ impl Team {
         lease: &Lease,
         items: &[Feedback],
     ) -> Result<MirrorWrite, TeamError> {
-        self.mirror_write(lease, items, &[], None).await
+        self.mirror_write(lease, items, &[], None, None).await
     }
 
     /// Writes into the mirror, in one transaction fenced by `lease` (nothing is written when
     /// its generation no longer holds the lease): `items` as the syncer stored them, the items
     /// the service no longer has (`removed`), and the walk state that describes them, when
-    /// given (JSON as the syncer's store gives it).
+    /// given (JSON as the syncer's store gives it), with the service's rate limit as the
+    /// syncer last read it (`budget`).
     pub async fn mirror_write(
         &mut self,
         lease: &Lease,
         items: &[Feedback],
         removed: &[String],
         walk: Option<&serde_json::Value>,
+        budget: Option<&serde_json::Value>,
     ) -> Result<MirrorWrite, TeamError> {
         let team_id = self.team_id();
         let tx = self.client_mut().transaction().await?;
@@ -221,18 +223,36 @@ impl Team {
         if let Some(walk) = walk {
             tx.execute(
                 &format!(
-                    "INSERT INTO {SCHEMA}.mirror_walk AS w (team_id, walk, generation)
-                     VALUES ($1, $2, $3)
+                    "INSERT INTO {SCHEMA}.mirror_walk AS w (team_id, walk, generation, budget)
+                     VALUES ($1, $2, $3, $4)
                      ON CONFLICT (team_id) DO UPDATE
                          SET walk = excluded.walk, generation = excluded.generation,
+                             budget = coalesce(excluded.budget, w.budget),
                              written_at = clock_timestamp()"
                 ),
-                &[&team_id, &Json(walk), &lease.generation],
+                &[&team_id, &Json(walk), &lease.generation, &budget.map(Json)],
             )
             .await?;
         }
         tx.commit().await?;
         Ok(MirrorWrite::Written { changed })
+    }
+
+    /// Whether the team shares one mirror of the account (off until a member turns it on).
+    pub async fn shared_mirror(&self) -> Result<bool, TeamError> {
+        let row = self
+            .client()
+            .query_opt(
+                &format!("SELECT shared FROM {SCHEMA}.mirror_setting WHERE team_id = $1"),
+                &[&self.team_id()],
+            )
+            .await?;
+        Ok(row.is_some_and(|r| r.get(0)))
+    }
+
+    /// Turns the team's shared mirror on or off, for every member.
+    pub async fn set_shared_mirror(&self, shared: bool) -> Result<(), TeamError> {
+        super::admin::set_shared_mirror(self.client(), self.team_id(), shared).await
     }
 
     /// The walk state the last syncer wrote with its items; `None` before any.

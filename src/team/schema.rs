@@ -255,6 +255,8 @@ CREATE TABLE feedback_team.mirror_walk (
     team_id bigint PRIMARY KEY REFERENCES feedback_team.teams,
     walk jsonb NOT NULL,
     generation bigint NOT NULL,
+    -- The service's rate limit as the syncer last read it (the team's budget).
+    budget jsonb,
     written_at timestamptz NOT NULL DEFAULT clock_timestamp()
 );
 ALTER TABLE feedback_team.mirror_walk ENABLE ROW LEVEL SECURITY;
@@ -267,6 +269,41 @@ CREATE POLICY mirror_walk_rewrite ON feedback_team.mirror_walk FOR UPDATE
     USING (team_id IN (SELECT feedback_team.my_teams()))
     WITH CHECK (team_id IN (SELECT feedback_team.my_teams()));
 GRANT SELECT, INSERT, UPDATE ON feedback_team.mirror_walk TO feedback_team_member;
+-- Whether the team shares one mirror of the account (agreed per team): set by a member, or by
+-- the role that created the team (the tables' owner, who is not held to these policies here).
+CREATE TABLE feedback_team.mirror_setting (
+    team_id bigint PRIMARY KEY REFERENCES feedback_team.teams,
+    shared boolean NOT NULL,
+    set_by name NOT NULL DEFAULT session_user,
+    set_at timestamptz NOT NULL DEFAULT clock_timestamp()
+);
+ALTER TABLE feedback_team.mirror_setting ENABLE ROW LEVEL SECURITY;
+CREATE POLICY mirror_setting_read ON feedback_team.mirror_setting FOR SELECT
+    USING (team_id IN (SELECT feedback_team.my_teams()));
+CREATE POLICY mirror_setting_write ON feedback_team.mirror_setting FOR INSERT
+    WITH CHECK (team_id IN (SELECT feedback_team.my_teams()) AND set_by = session_user);
+CREATE POLICY mirror_setting_rewrite ON feedback_team.mirror_setting FOR UPDATE
+    USING (team_id IN (SELECT feedback_team.my_teams()))
+    WITH CHECK (team_id IN (SELECT feedback_team.my_teams()) AND set_by = session_user);
+GRANT SELECT, INSERT, UPDATE ON feedback_team.mirror_setting TO feedback_team_member;
+-- How far each member's store has followed the mirror (`team status`).
+CREATE TABLE feedback_team.mirror_positions (
+    team_id bigint NOT NULL REFERENCES feedback_team.teams,
+    member name NOT NULL DEFAULT session_user,
+    seq bigint NOT NULL,
+    at timestamptz NOT NULL DEFAULT clock_timestamp(),
+    PRIMARY KEY (team_id, member)
+);
+ALTER TABLE feedback_team.mirror_positions ENABLE ROW LEVEL SECURITY;
+ALTER TABLE feedback_team.mirror_positions FORCE ROW LEVEL SECURITY;
+CREATE POLICY mirror_positions_read ON feedback_team.mirror_positions FOR SELECT
+    USING (team_id IN (SELECT feedback_team.my_teams()));
+CREATE POLICY mirror_positions_write ON feedback_team.mirror_positions FOR INSERT
+    WITH CHECK (team_id IN (SELECT feedback_team.my_teams()) AND member = session_user);
+CREATE POLICY mirror_positions_rewrite ON feedback_team.mirror_positions FOR UPDATE
+    USING (team_id IN (SELECT feedback_team.my_teams()) AND member = session_user)
+    WITH CHECK (team_id IN (SELECT feedback_team.my_teams()) AND member = session_user);
+GRANT SELECT, INSERT, UPDATE ON feedback_team.mirror_positions TO feedback_team_member;
 ",
 ];
 

@@ -9,6 +9,7 @@
 use jiff::Timestamp;
 
 use super::{TeamSyncError, blocking};
+use crate::api::RateLimit;
 use crate::store::{Shared, WalkState};
 use crate::team::{Lease, MirrorWrite, Team};
 
@@ -53,6 +54,10 @@ pub async fn follow(
     loop {
         let batch = team.mirror_after(position, BATCH).await?;
         let Some(last) = batch.last().map(|m| m.seq) else {
+            // Said to the team, for `team status`; a follow that could not say it still read.
+            if let Err(error) = team.record_mirror_position(position).await {
+                tracing::warn!(%error, "the mirror position could not be recorded");
+            }
             return Ok(followed);
         };
         let count = batch.len();
@@ -130,7 +135,9 @@ pub async fn publish(
     team: &mut Team,
     store: &Shared,
     lease: &Lease,
+    budget: Option<&RateLimit>,
 ) -> Result<Published, TeamSyncError> {
+    let budget = budget.and_then(|b| serde_json::to_value(b).ok());
     let (mut items, mut removed) = (0, 0);
     loop {
         let publication = blocking(store, |s| s.mirror_publication(PUBLISH_BATCH)).await??;
@@ -146,6 +153,7 @@ pub async fn publish(
                 &publication.items,
                 &publication.removed,
                 walk.as_ref(),
+                budget.as_ref(),
             )
             .await?;
         if written == MirrorWrite::Fenced {
@@ -156,6 +164,14 @@ pub async fn publish(
         let whole = publication.walk.is_some();
         blocking(store, move |s| s.mirror_published(&publication)).await??;
         if whole {
+            // Only the lease's holder writes the mirror, and its store followed it before its
+            // turn: the store holds the mirror up to its last write.
+            let seq = team.mirror_last_seq().await?;
+            blocking(store, move |s| {
+                s.team_mirror_apply(&[], &[], seq, Timestamp::now())
+            })
+            .await??;
+            team.record_mirror_position(seq).await?;
             return Ok(Published::Written { items, removed });
         }
     }

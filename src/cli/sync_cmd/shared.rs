@@ -1,0 +1,115 @@
+//! `sync` on a team that shares one mirror of the account (`team set shared-mirror on`): the
+//! store follows the team's database first; then, when no other member's process walks the
+//! service's API for the team, this one does (its turn: every step of the walk published with
+//! the walk state, the lease given up at the end); while another does, the store is as current
+//! as the team's mirror and the run asks the service for no page.
+
+use std::io::Write;
+
+use jiff::Timestamp;
+
+use super::super::{Args, CliError};
+use super::progress::Progress;
+use crate::api::RateLimit;
+use crate::store::Shared;
+use crate::team::Team;
+use crate::team_sync::syncer::Began;
+pub(super) use crate::team_sync::syncer::Turn;
+use crate::team_sync::{self, mirror::Published};
+use crate::text::Clean;
+
+/// How this run syncs.
+pub(super) enum Mode {
+    /// No team, or one whose members sync on their own.
+    Alone,
+    /// This process walks for the team.
+    Walking(Box<Turn>),
+    /// Another member's process walks for the team: the store followed the mirror.
+    Followed,
+}
+
+/// With a team configured that shares its mirror, follows it and takes the walk when nobody
+/// walks for the team. A team that cannot be reached is said, and the run syncs alone.
+pub(super) async fn begin(
+    args: &Args,
+    store: &Shared,
+    progress: &Progress,
+    out: &mut impl Write,
+) -> Result<Mode, CliError> {
+    let Some((settings, url)) = super::super::team_cmd::configured(args)? else {
+        return Ok(Mode::Alone);
+    };
+    let team = match Team::open(&url, settings.team.as_deref()).await {
+        Ok(team) => team,
+        Err(error) if error.is_unreachable() => {
+            progress.say(
+                out,
+                &format!(
+                    "cannot reach the team database {} ({error}): syncing alone",
+                    Clean::line(&url.describe())
+                ),
+            )?;
+            return Ok(Mode::Alone);
+        }
+        Err(error) => return Err(error.into()),
+    };
+    if !team.shared_mirror().await? {
+        return Ok(Mode::Alone);
+    }
+    team_sync::join(&team, store).await?;
+    let name = Clean::line(team.name()).into_string();
+    match Turn::begin(team, &url, store, Timestamp::now).await? {
+        Began::Walking(turn) => {
+            progress.say(
+                out,
+                &format!(
+                    "team {name}: this process walks the service for the team ({} items from \
+                     the team's mirror first)",
+                    turn.followed.items
+                ),
+            )?;
+            Ok(Mode::Walking(turn))
+        }
+        Began::Following(holder) => {
+            let team = Team::open(&url, settings.team.as_deref()).await?;
+            let followed = team_sync::mirror::follow(&team, store, Timestamp::now).await?;
+            let since = team_sync::ago(Timestamp::now().duration_since(holder.since).as_secs());
+            progress.say(
+                out,
+                &format!(
+                    "team {name}: {}'s process walks the service for the team (since {since}); \
+                     from the team's mirror: {} added, {} changed, {} removed",
+                    Clean::line(&holder.member),
+                    followed.added,
+                    followed.changed,
+                    followed.removed
+                ),
+            )?;
+            Ok(Mode::Followed)
+        }
+    }
+}
+
+/// Publishes the walk's last step (a turn's) to the team's mirror.
+pub(super) async fn publish(turn: &Turn, budget: &RateLimit) -> Result<(), CliError> {
+    match turn.publish(Some(budget)).await? {
+        Published::Written { .. } => Ok(()),
+        Published::Fenced => Err(fenced()),
+    }
+}
+
+/// Ends a turn: the rest published, the lease given up.
+pub(super) async fn end(turn: Turn, budget: &RateLimit) -> Result<(), CliError> {
+    match turn.end(Some(budget)).await? {
+        Published::Written { .. } => Ok(()),
+        Published::Fenced => Err(fenced()),
+    }
+}
+
+fn fenced() -> CliError {
+    CliError::Other(
+        "another member's process walks for the team now (this one's lease lapsed): what this \
+         run stored stays here, and the team's walk goes on from its mirror"
+            .to_owned(),
+    )
+}

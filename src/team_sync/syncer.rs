@@ -1,0 +1,130 @@
+//! A process's turn as the team's syncer, on a team that shares one mirror: it takes the lease
+//! when nobody holds it, takes the walk over (`mirror::take_over`), and publishes what its
+//! store wrote after every step of the walk (`mirror::publish`). A heartbeat on a connection of
+//! its own renews the lease every third of its length, so a long step (pages paced by the
+//! budget) never lets it lapse; when a renewal finds the lease gone (a laptop that slept
+//! through it), the turn is over: the next publication is fenced and says so.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use jiff::Timestamp;
+
+use super::TeamSyncError;
+use super::mirror::{self, Followed, Published};
+use crate::api::RateLimit;
+use crate::store::Shared;
+use crate::team::{LEASE_SECONDS, Lease, Syncer, Team, TeamUrl};
+
+/// A turn as the team's syncer, until [`Turn::end`] (or the process ends: the lease then
+/// lapses within [`LEASE_SECONDS`] and another member's process takes over).
+pub struct Turn {
+    team: tokio::sync::Mutex<Team>,
+    store: Shared,
+    lease: Lease,
+    lost: Arc<AtomicBool>,
+    heartbeat: tokio::task::JoinHandle<()>,
+    /// What taking the walk over read from the mirror.
+    pub followed: Followed,
+}
+
+/// Whether this process walks for the team.
+pub enum Began {
+    /// It does: its turn.
+    Walking(Box<Turn>),
+    /// Another member's process holds the lease.
+    Following(Syncer),
+}
+
+impl Turn {
+    /// Takes the team's syncer lease when nobody holds it, then the walk (the mirror followed
+    /// into `store`, its walk state laid in). `team` is this process's connection to the team;
+    /// the heartbeat opens one more with `url`.
+    ///
+    /// # Errors
+    /// The database or the store failed; the lease, when taken, is given up again.
+    pub async fn begin(
+        team: Team,
+        url: &TeamUrl,
+        store: &Shared,
+        now: impl Fn() -> Timestamp,
+    ) -> Result<Began, TeamSyncError> {
+        let Some(lease) = team.take_syncer(LEASE_SECONDS).await? else {
+            let holder = team.syncer().await?;
+            return match holder {
+                Some(holder) => Ok(Began::Following(holder)),
+                // Released between the two reads: the next run takes it.
+                None => Err(TeamSyncError::Team(crate::team::TeamError::Gone)),
+            };
+        };
+        let followed = match mirror::take_over(&team, store, now).await {
+            Ok(followed) => followed,
+            Err(error) => {
+                // Given up at once, so another process need not wait for it to lapse.
+                let _ = team.release_syncer(&lease).await;
+                return Err(error);
+            }
+        };
+        let beat = Team::open(url, Some(team.name())).await?;
+        let lost = Arc::new(AtomicBool::new(false));
+        let heartbeat = tokio::spawn(heartbeat(beat, lease, Arc::clone(&lost)));
+        Ok(Began::Walking(Box::new(Self {
+            team: tokio::sync::Mutex::new(team),
+            store: store.clone(),
+            lease,
+            lost,
+            heartbeat,
+            followed,
+        })))
+    }
+
+    /// Publishes what the store wrote since the last publication; `Fenced` once the lease is
+    /// no longer this turn's (nothing is written then).
+    ///
+    /// # Errors
+    /// The database or the store failed: what is noted stays for the next publication.
+    /// `budget` is the service's rate limit as this process last read it (the team's budget).
+    pub async fn publish(&self, budget: Option<&RateLimit>) -> Result<Published, TeamSyncError> {
+        if self.lost.load(Ordering::Acquire) {
+            return Ok(Published::Fenced);
+        }
+        let mut team = self.team.lock().await;
+        mirror::publish(&mut team, &self.store, &self.lease, budget).await
+    }
+
+    /// Publishes what is left, stops noting writes and gives the lease up, so another member's
+    /// process may take over at once.
+    ///
+    /// # Errors
+    /// The database or the store failed (the lease then lapses by itself).
+    pub async fn end(self, budget: Option<&RateLimit>) -> Result<Published, TeamSyncError> {
+        let published = self.publish(budget).await;
+        self.heartbeat.abort();
+        let team = self.team.into_inner();
+        team.release_syncer(&self.lease).await?;
+        let store = self.store.clone();
+        super::blocking(&store, |s| s.set_mirror_publishing(false)).await??;
+        published
+    }
+}
+
+/// Renews `lease` every third of its length on its own connection, until a renewal finds it
+/// gone (then `lost` is set) or the connection fails (the lease then lapses by itself, and a
+/// publication after that is fenced by the database).
+async fn heartbeat(team: Team, lease: Lease, lost: Arc<AtomicBool>) {
+    let every = std::time::Duration::from_secs(u64::try_from(LEASE_SECONDS / 3).unwrap_or(5));
+    loop {
+        tokio::time::sleep(every).await;
+        match team.renew_syncer(&lease, LEASE_SECONDS).await {
+            Ok(Some(_)) => {}
+            Ok(None) => {
+                lost.store(true, Ordering::Release);
+                return;
+            }
+            Err(error) => {
+                tracing::warn!(%error, "the syncer's lease could not be renewed");
+                return;
+            }
+        }
+    }
+}
