@@ -87,14 +87,63 @@ pub async fn run(
         .ok_or_else(|| CliError::Usage("sync fills the local store; --no-store has none".into()))?;
     let shared = Shared::new(store)?;
     let clock = clock::system();
-    let syncer = Syncer::new(
-        client,
-        shared.clone(),
-        clock.clone(),
-        super::store_cmd::sync_settings(args)?,
-    );
+    let mode = shared::begin(args, &shared, &progress, out).await?;
+    let mut settings = super::store_cmd::sync_settings(args)?;
+    if let shared::Mode::Walking(_) = mode {
+        // Walking for the team, every page is published as it is stored, the head walk's too:
+        // a syncer killed loses at most the page in hand.
+        settings.head_page_cap = 1;
+    }
+    let syncer = Syncer::new(client, shared.clone(), clock.clone(), settings);
+    let followed = matches!(mode, shared::Mode::Followed);
+    let turn = match mode {
+        shared::Mode::Walking(turn) => Some(turn),
+        shared::Mode::Alone | shared::Mode::Followed => {
+            // Not this process's turn: what its store writes is nobody's to publish.
+            shared.write(|s| s.set_mirror_publishing(false))?;
+            None
+        }
+    };
+    if followed {
+        // The items came from the team's mirror; the catalog (names of projects, apps, tags)
+        // is this store's own, read when due.
+        let _session = syncer.session_waiting().await?;
+        progress.count(&syncer.discovery_if_due().await?);
+        progress.finish();
+        return Ok(());
+    }
+    let walked = run_walks(
+        args,
+        sync,
+        &shared,
+        &syncer,
+        &progress,
+        turn.as_deref(),
+        out,
+    )
+    .await;
+    if let Some(turn) = turn {
+        // Ended also after a failure: what was stored is published, the lease given up.
+        let ended = shared::end(*turn, &syncer.rate_limit()).await;
+        walked?;
+        return ended;
+    }
+    walked
+}
+
+/// This run's turn at the store, the catalog when due, then the walks.
+async fn run_walks(
+    args: &super::Args,
+    sync: &SyncArgs,
+    shared: &Shared,
+    syncer: &Syncer,
+    progress: &Progress,
+    turn: Option<&shared::Turn>,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    let clock = clock::system();
     let _session = match syncer.session() {
-        Err(SyncError::Busy) if !sync.no_wait => wait_turn(&syncer, &progress, &clock, out).await?,
+        Err(SyncError::Busy) if !sync.no_wait => wait_turn(syncer, progress, &clock, out).await?,
         session => session?,
     };
     // The catalog is read again when it is due (or with --full); a page naming a project or
@@ -114,27 +163,14 @@ pub async fn run(
         .iter()
         .filter_map(|p| p.created_at)
         .min();
-    let mode = shared::begin(args, &shared, &progress, out).await?;
-    let turn = match mode {
-        shared::Mode::Alone => None,
-        shared::Mode::Walking(turn) => Some(turn),
-        shared::Mode::Followed => {
-            progress.finish();
-            return Ok(());
-        }
-    };
     let walk = Walk {
-        syncer: &syncer,
-        progress: &progress,
+        syncer,
+        progress,
         origin,
         clock: &clock,
-        turn: turn.as_deref(),
+        turn,
     };
-    let walked = walks(args, sync, &shared, &walk, out).await;
-    if let Some(turn) = turn {
-        shared::end(*turn, &syncer.rate_limit()).await?;
-    }
-    walked
+    walks(args, sync, shared, &walk, out).await
 }
 
 /// The walks of one run, as `sync` asks: scoped, or each status's then the reconcile walk.
@@ -160,7 +196,19 @@ async fn walks(
     }
     // `--full` makes the reconcile walk due (it starts again with the walk of every page).
     let due = sync.full || syncer.reconcile_due().await?;
-    for status in statuses {
+    let mut statuses = statuses.to_vec();
+    if walk.turn.is_some() {
+        // A walk taken over goes on first; the statuses mirrored to their end are read at
+        // their tops after it.
+        let mut complete = Vec::new();
+        for status in &statuses {
+            complete.push(syncer.read_state(status, false).await?.complete);
+        }
+        let mut order: Vec<(bool, Status)> = complete.into_iter().zip(statuses).collect();
+        order.sort_by_key(|(complete, _)| *complete);
+        statuses = order.into_iter().map(|(_, s)| s).collect();
+    }
+    for status in &statuses {
         walk.status(status, sync.full, out).await?;
     }
     if sync.status != SyncStatus::Archived {
@@ -263,6 +311,22 @@ impl Walk<'_> {
         if full {
             self.syncer.restart(status).await?;
         }
+        let mut deep = Report::default();
+        let mut steps = 0_u32;
+        // Walking for the team, each page is published as it is stored (a syncer killed loses
+        // at most the page in hand), and a walk taken over mid-way goes on first: the top of
+        // the list is read once, at the end, not again after every takeover.
+        let (per_step, resume) = match self.turn {
+            Some(_) => {
+                let state = self.syncer.read_state(status, false).await?;
+                (1, !full && state.synced_at.is_some() && !state.complete)
+            }
+            None => (PAGES_PER_STEP, false),
+        };
+        if resume {
+            self.backfill(status, per_step, (&mut deep, &mut steps), out)
+                .await?;
+        }
         let head = self.syncer.head(status, Priority::User).await?;
         self.record(status, &head).await?;
         self.progress.say(
@@ -272,28 +336,8 @@ impl Walk<'_> {
                 head.added, head.changed, head.requests
             ),
         )?;
-        let mut deep = Report::default();
-        let mut steps = 0_u32;
-        // Pages in runs (the next asked for while one is written), the bar moved between runs.
-        while let Some(run) = self
-            .syncer
-            .backfill_pages(status, Priority::User, PAGES_PER_STEP)
-            .await?
-        {
-            self.record(status, &run).await?;
-            deep.added += run.added;
-            deep.requests += run.requests;
-            steps += 1;
-            if steps.is_multiple_of(STEPS_PER_LINE) {
-                self.progress.say(
-                    out,
-                    &format!(
-                        "{name}: backfill: {} added so far, {} requests",
-                        deep.added, deep.requests
-                    ),
-                )?;
-            }
-        }
+        self.backfill(status, per_step, (&mut deep, &mut steps), out)
+            .await?;
         // Counted once per status, at its end (a count of a large status is not cheap).
         let state = self.syncer.read_state(status, true).await?;
         let reach = if state.complete {
@@ -303,6 +347,38 @@ impl Walk<'_> {
         };
         self.progress
             .say(out, &format!("{name}: {} stored, {reach}", state.stored))
+    }
+
+    /// Backfill of one status to its end, `per_step` pages a run (the next asked for while one
+    /// is written), the bar moved and a line said between runs.
+    async fn backfill(
+        &self,
+        status: &Status,
+        per_step: u32,
+        (deep, steps): (&mut Report, &mut u32),
+        out: &mut impl Write,
+    ) -> Result<(), CliError> {
+        let name = status.as_str();
+        while let Some(run) = self
+            .syncer
+            .backfill_pages(status, Priority::User, per_step)
+            .await?
+        {
+            self.record(status, &run).await?;
+            deep.added += run.added;
+            deep.requests += run.requests;
+            *steps += 1;
+            if steps.is_multiple_of(STEPS_PER_LINE * (PAGES_PER_STEP / per_step.max(1))) {
+                self.progress.say(
+                    out,
+                    &format!(
+                        "{name}: backfill: {} added so far, {} requests",
+                        deep.added, deep.requests
+                    ),
+                )?;
+            }
+        }
+        Ok(())
     }
 
     /// The scoped head walk of one status (`--app`/`--project`).

@@ -63,10 +63,19 @@ impl Store {
     /// Starts or stops noting writes for the mirror. Starting forgets notes left from before:
     /// what this store wrote while it was not the syncer, or in an earlier turn as the syncer
     /// whose pages the walk state it takes over will walk again, is not this turn's to publish.
+    /// Stopping forgets the notes left (nothing is written when the store does not publish).
     pub fn set_mirror_publishing(&mut self, on: bool) -> Result<(), StoreError> {
+        let publishing = self
+            .conn()
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM meta WHERE key = ?1)")
+            .and_then(|mut s| s.query_row([PUBLISHING], |row| row.get::<_, bool>(0)))
+            .map_err(|e| self.error(e))?;
+        if !on && !publishing {
+            return Ok(());
+        }
         self.transact(|tx| {
+            tx.execute("DELETE FROM mirror_outbox", [])?;
             if on {
-                tx.execute("DELETE FROM mirror_outbox", [])?;
                 tx.execute(
                     "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, '1')",
                     [PUBLISHING],

@@ -1,0 +1,176 @@
+//! The team's syncer killed (kill -9) at random moments of a first mirror, the built binary
+//! against the simulator over loopback and a real PostgreSQL: each time another member's `sync`
+//! takes the walk over from the team's mirror once the killed one's lease has lapsed; at the
+//! end every member's store holds exactly the service's items, and the list pages asked for are
+//! within 5% of one walk's.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+mod sync_support;
+mod team_pg;
+
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+
+use feedback_inbox::api::Status;
+use feedback_inbox::sim::DEMO_KEY;
+use feedback_inbox::team::{Lease, Team};
+use sync_support::{list_requests, pages, sim_ids};
+use team_pg as pg;
+
+const N: usize = 50_000;
+const KILLS: usize = 20;
+
+/// The binary as a member of the team at `team_url`, on the store at `store`.
+fn command(base_url: &str, team_url: &str, store: &Path, args: &[&str]) -> Command {
+    let home = store.with_extension("home");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"));
+    command
+        .args(args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("FEEDBACK_BASE_URL", base_url)
+        .env("FEEDBACK_API_KEY", DEMO_KEY)
+        .env("FEEDBACK_STORE", store)
+        .env("FEEDBACK_TEAM_URL", team_url);
+    command
+}
+
+fn said(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// Stored ids of `status`, newest first, read with a plain connection.
+fn stored(path: &Path, status: &str) -> Vec<String> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut stmt = conn
+        .prepare("SELECT id FROM items WHERE status = ?1 ORDER BY received DESC, k ASC")
+        .unwrap();
+    stmt.query_map([status], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<Vec<String>, _>>()
+        .unwrap()
+}
+
+/// Kills `child` (SIGKILL) `then` after the team's mirror holds `writes` more writes than
+/// `from` (anywhere in the cycle of asking for a page, storing and publishing it), or lets it
+/// end; whether it was killed.
+async fn kill_after(
+    child: &mut Child,
+    team: &Team,
+    from: i64,
+    (writes, then): (i64, std::time::Duration),
+) -> bool {
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        if team.mirror_last_seq().await.unwrap() >= from + writes {
+            tokio::time::sleep(then).await;
+            if child.try_wait().unwrap().is_some() {
+                return false;
+            }
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return true;
+        }
+        // Watching the mirror grow; the moment of the kill is the random number of writes.
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_syncer_killed_twenty_times_loses_nothing_and_costs_about_one_walk() {
+    let Some(db) = pg::Db::new("mirror_faults").await else {
+        return;
+    };
+    let rig = common::rig(N, 1_000_000).await;
+    let base = rig.sim.base_url();
+    let members = db.team(&["ana", "bo", "cy"]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let store = |i: usize| dir.path().join(format!("member{i}.db"));
+    let url = |i: usize| members[i].1.as_str();
+    let set = command(
+        &base,
+        url(0),
+        &store(0),
+        &["team", "set", "shared-mirror", "on"],
+    )
+    .output()
+    .unwrap();
+    assert!(set.status.success(), "{}", said(&set));
+    let teams: Vec<Team> = {
+        let mut teams = Vec::new();
+        for i in 0..3 {
+            teams.push(Team::open(&url(i).parse().unwrap(), None).await.unwrap());
+        }
+        teams
+    };
+    let one_walk: u64 = [Status::New, Status::Archived]
+        .iter()
+        .map(|s| pages(sim_ids(&rig.sim, s).len()))
+        .sum();
+
+    let mut rng = fastrand::Rng::with_seed(24);
+    let mut kills = 0;
+    let mut turn = 0;
+    let walked = loop {
+        let who = turn % 3;
+        turn += 1;
+        let mut child = command(&base, url(who), &store(who), &["sync"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let from = teams[who].mirror_last_seq().await.unwrap();
+        // A random moment: between 0 and 20 ms after between 1 and 4,000 more items reached
+        // the mirror.
+        let moment = (
+            rng.i64(1..4_000),
+            std::time::Duration::from_micros(rng.u64(0..20_000)),
+        );
+        let killed = kills < KILLS && kill_after(&mut child, &teams[who], from, moment).await;
+        if !killed {
+            let status = child.wait().unwrap();
+            assert!(status.success(), "member {who}'s sync failed");
+            break list_requests(&rig.sim);
+        }
+        kills += 1;
+        // Its lease lapses (the time a killed syncer's lease takes, injected).
+        let held = teams[who].syncer().await.unwrap().unwrap();
+        let lease = Lease {
+            generation: held.generation,
+            expires_at: held.expires_at,
+        };
+        teams[who].renew_syncer(&lease, 0).await.unwrap();
+    };
+    assert_eq!(kills, KILLS, "the walk ended before every kill");
+    assert!(
+        walked <= one_walk + one_walk / 20,
+        "{walked} list requests for one walk of {one_walk}"
+    );
+
+    // Every member syncs once more: each store holds exactly the service's items.
+    for who in 0..3 {
+        let output = command(&base, url(who), &store(who), &["sync"])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", said(&output));
+        for status in [Status::New, Status::Archived] {
+            let want = sim_ids(&rig.sim, &status);
+            let got = stored(&store(who), status.as_str());
+            assert_eq!(got.len(), want.len(), "member {who} {status:?}");
+            assert_eq!(got, want, "member {who} {status:?}");
+        }
+    }
+    db.drop().await;
+}
