@@ -11,7 +11,7 @@ mod sync_support;
 mod team_pg;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 use feedback_inbox::api::Status;
 use feedback_inbox::sim::DEMO_KEY;
@@ -21,8 +21,13 @@ use team_pg as pg;
 
 /// The binary as a member of the team at `team_url`, on the store at `store`.
 fn run(base_url: &str, team_url: &str, store: &Path, args: &[&str]) -> Output {
+    command(base_url, team_url, store, args).output().unwrap()
+}
+
+fn command(base_url: &str, team_url: &str, store: &Path, args: &[&str]) -> Command {
     let home = store.with_extension("home");
-    Command::new(env!("CARGO_BIN_EXE_feedback-inbox"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"));
+    command
         .args(args)
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
@@ -33,9 +38,8 @@ fn run(base_url: &str, team_url: &str, store: &Path, args: &[&str]) -> Output {
         .env("FEEDBACK_BASE_URL", base_url)
         .env("FEEDBACK_API_KEY", DEMO_KEY)
         .env("FEEDBACK_STORE", store)
-        .env("FEEDBACK_TEAM_URL", team_url)
-        .output()
-        .unwrap()
+        .env("FEEDBACK_TEAM_URL", team_url);
+    command
 }
 
 fn said(output: &Output) -> String {
@@ -132,7 +136,7 @@ async fn members_walk_the_account_once_and_every_store_holds_the_services_items(
         .unwrap()
         .unwrap();
     let before = list_requests(&rig.sim);
-    let third = run(&base, cy_url, &store("cy"), &["sync"]);
+    let third = run(&base, cy_url, &store("cy"), &["sync", "--no-wait"]);
     assert!(third.status.success(), "{}", said(&third));
     assert!(
         said(&third).contains(&format!("{ana}'s process walks the service for the team")),
@@ -142,22 +146,16 @@ async fn members_walk_the_account_once_and_every_store_holds_the_services_items(
     assert!(said(&third).contains("1250 added"), "{}", said(&third));
     assert_eq!(list_requests(&rig.sim), before, "no page asked for");
     holds_the_services_items("cy");
+    an_ask_is_followed_until_a_walk_serves_it(
+        &holder,
+        command(&base, cy_url, &store("cy"), &["sync"]),
+    )
+    .await;
+    assert_eq!(list_requests(&rig.sim), before, "no page asked for");
 
     // `team status` says who walks, how far each status is mirrored, the team's budget and how
     // far behind each store is.
-    let status = run(&base, bo_url, &store("bo"), &["team", "status"]);
-    assert!(status.status.success(), "{}", said(&status));
-    let text = said(&status);
-    assert!(text.contains("shared mirror: on"), "{text}");
-    assert!(
-        text.contains(&format!("syncer: {ana}'s process (since")),
-        "{text}"
-    );
-    assert!(
-        text.contains("archived: newest") && text.contains("to the end"),
-        "{text}"
-    );
-    assert!(text.contains("budget "), "{text}");
+    the_text_status_says_who_walks(&run(&base, bo_url, &store("bo"), &["team", "status"]), ana);
     let status = run(
         &base,
         cy_url,
@@ -183,4 +181,46 @@ fn the_json_status_says_the_same(status: &Output, syncer: &str) {
     assert_eq!(stores.len(), 3, "{mirror}");
     assert!(stores.iter().all(|s| s["behind"] == 0), "{mirror}");
     assert!(mirror["budget"]["limit"].as_u64().is_some(), "{mirror}");
+}
+
+/// Without --no-wait, a member's run asks the walk for the lists' tops and follows it until a
+/// walk started after the ask is published whole (the test holds the lease and says so).
+async fn an_ask_is_followed_until_a_walk_serves_it(holder: &Team, mut sync: Command) {
+    let mut fourth = sync.stdout(Stdio::piped()).spawn().unwrap();
+    let asked = loop {
+        if let (Some(asked), _) = holder.mirror_asks().await.unwrap() {
+            break asked;
+        }
+        assert!(
+            fourth.try_wait().unwrap().is_none(),
+            "it ended without asking"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    };
+    let started = holder.server_now().await.unwrap();
+    assert!(started >= asked);
+    holder.mirror_served(started).await.unwrap();
+    let fourth = fourth.wait_with_output().unwrap();
+    assert!(fourth.status.success(), "{}", said(&fourth));
+    assert!(
+        said(&fourth).contains("asked it for the lists' tops, following its walk"),
+        "{}",
+        said(&fourth)
+    );
+}
+
+/// `team status`: who walks, how far the statuses are mirrored, the team's budget.
+fn the_text_status_says_who_walks(status: &Output, syncer: &str) {
+    assert!(status.status.success(), "{}", said(status));
+    let text = said(status);
+    assert!(text.contains("shared mirror: on"), "{text}");
+    assert!(
+        text.contains(&format!("syncer: {syncer}'s process (since")),
+        "{text}"
+    );
+    assert!(
+        text.contains("archived: newest") && text.contains("to the end"),
+        "{text}"
+    );
+    assert!(text.contains("budget "), "{text}");
 }

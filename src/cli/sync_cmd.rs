@@ -69,7 +69,9 @@ pub struct SyncArgs {
     #[command(flatten)]
     pub scope: ScopeArgs,
     /// When another sync is running on the store (an inbox window, another `sync`), exit 1 at
-    /// once instead of waiting for it to end.
+    /// once instead of waiting for it to end; on a team that shares one mirror while another
+    /// member's process walks for it, read the team's mirror as it is and end, instead of
+    /// asking that walk for the lists' tops and following it.
     #[arg(long)]
     pub no_wait: bool,
 }
@@ -87,7 +89,7 @@ pub async fn run(
         .ok_or_else(|| CliError::Usage("sync fills the local store; --no-store has none".into()))?;
     let shared = Shared::new(store)?;
     let clock = clock::system();
-    let mode = shared::begin(args, &shared, &progress, out).await?;
+    let mode = shared::begin(args, &shared, sync.no_wait, &progress, out).await?;
     let mut settings = super::store_cmd::sync_settings(args)?;
     if let shared::Mode::Walking(_) = mode {
         // Walking for the team, every page is published as it is stored, the head walk's too:
@@ -170,7 +172,23 @@ async fn run_walks(
         clock: &clock,
         turn,
     };
-    walks(args, sync, shared, &walk, out).await
+    let Some(turn) = turn else {
+        return walks(args, sync, shared, &walk, out).await;
+    };
+    // Walking for the team: a member that asked for the tops after this walk started gets
+    // one more walk (a few at most: members asking all the time do not keep it forever).
+    for again in 0..3 {
+        let started = turn.server_now().await?;
+        walks(args, sync, shared, &walk, out).await?;
+        if !turn.served(started).await? || again == 2 {
+            break;
+        }
+        progress.say(
+            out,
+            "a member asked for the lists' tops meanwhile: reading them again",
+        )?;
+    }
+    Ok(())
 }
 
 /// The walks of one run, as `sync` asks: scoped, or each status's then the reconcile walk.

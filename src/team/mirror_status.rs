@@ -97,6 +97,61 @@ impl Team {
         Ok(row.get::<_, Option<i64>>(0).unwrap_or(0))
     }
 
+    /// The database's clock now: when a walk starts, to say later which asks it served.
+    pub async fn server_now(&self) -> Result<Timestamp, TeamError> {
+        Ok(self
+            .client()
+            .query_one("SELECT clock_timestamp()", &[])
+            .await?
+            .get(0))
+    }
+
+    /// Asks the team's syncer for a walk of the lists' tops; when it was asked (the server's
+    /// clock): a walk started after that serves it.
+    pub async fn ask_mirror_walk(&self) -> Result<Timestamp, TeamError> {
+        Ok(self
+            .client()
+            .query_one(
+                &format!(
+                    "INSERT INTO {SCHEMA}.mirror_asks AS a (team_id, asked_at)
+                     VALUES ($1, clock_timestamp())
+                     ON CONFLICT (team_id) DO UPDATE SET asked_at = excluded.asked_at
+                     RETURNING asked_at"
+                ),
+                &[&self.team_id()],
+            )
+            .await?
+            .get(0))
+    }
+
+    /// The latest ask, and the start of the latest walk the syncer published whole.
+    pub async fn mirror_asks(&self) -> Result<(Option<Timestamp>, Option<Timestamp>), TeamError> {
+        let row = self
+            .client()
+            .query_opt(
+                &format!("SELECT asked_at, served_at FROM {SCHEMA}.mirror_asks WHERE team_id = $1"),
+                &[&self.team_id()],
+            )
+            .await?;
+        Ok(row.map_or((None, None), |r| (r.get(0), r.get(1))))
+    }
+
+    /// Says that the walk started at `started` is published whole: the asks before it are
+    /// served.
+    pub async fn mirror_served(&self, started: Timestamp) -> Result<(), TeamError> {
+        self.client()
+            .execute(
+                &format!(
+                    "INSERT INTO {SCHEMA}.mirror_asks AS a (team_id, served_at) VALUES ($1, $2)
+                     ON CONFLICT (team_id) DO UPDATE
+                         SET served_at = greatest(a.served_at, excluded.served_at)"
+                ),
+                &[&self.team_id(), &started],
+            )
+            .await?;
+        Ok(())
+    }
+
     /// Records how far this member's store has followed the mirror.
     pub async fn record_mirror_position(&self, seq: i64) -> Result<(), TeamError> {
         self.client()

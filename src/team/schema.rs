@@ -304,6 +304,24 @@ CREATE POLICY mirror_positions_rewrite ON feedback_team.mirror_positions FOR UPD
     USING (team_id IN (SELECT feedback_team.my_teams()) AND member = session_user)
     WITH CHECK (team_id IN (SELECT feedback_team.my_teams()) AND member = session_user);
 GRANT SELECT, INSERT, UPDATE ON feedback_team.mirror_positions TO feedback_team_member;
+-- A member's `sync` asks the syncer for a walk of the lists' tops (`asked_at`); the syncer
+-- says which of its walks, by when it started, it has published (`served_at`): an ask is
+-- served by a walk that started after it. Both by the server's clock.
+CREATE TABLE feedback_team.mirror_asks (
+    team_id bigint PRIMARY KEY REFERENCES feedback_team.teams,
+    asked_at timestamptz,
+    served_at timestamptz
+);
+ALTER TABLE feedback_team.mirror_asks ENABLE ROW LEVEL SECURITY;
+ALTER TABLE feedback_team.mirror_asks FORCE ROW LEVEL SECURITY;
+CREATE POLICY mirror_asks_read ON feedback_team.mirror_asks FOR SELECT
+    USING (team_id IN (SELECT feedback_team.my_teams()));
+CREATE POLICY mirror_asks_write ON feedback_team.mirror_asks FOR INSERT
+    WITH CHECK (team_id IN (SELECT feedback_team.my_teams()));
+CREATE POLICY mirror_asks_rewrite ON feedback_team.mirror_asks FOR UPDATE
+    USING (team_id IN (SELECT feedback_team.my_teams()))
+    WITH CHECK (team_id IN (SELECT feedback_team.my_teams()));
+GRANT SELECT, INSERT, UPDATE ON feedback_team.mirror_asks TO feedback_team_member;
 ",
 ];
 

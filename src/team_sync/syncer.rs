@@ -92,6 +92,27 @@ impl Turn {
         mirror::publish(&mut team, &self.store, &self.lease, budget).await
     }
 
+    /// The database's clock now: a walk's start, to say later which asks it served.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn server_now(&self) -> Result<Timestamp, TeamSyncError> {
+        Ok(self.team.lock().await.server_now().await?)
+    }
+
+    /// Says the walk started at `started` is published whole (the members' asks before it are
+    /// served); whether a member asked again after it started (another walk of the tops is
+    /// wanted).
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn served(&self, started: Timestamp) -> Result<bool, TeamSyncError> {
+        let team = self.team.lock().await;
+        team.mirror_served(started).await?;
+        let (asked, _) = team.mirror_asks().await?;
+        Ok(asked.is_some_and(|asked| asked > started))
+    }
+
     /// Publishes what is left, stops noting writes and gives the lease up, so another member's
     /// process may take over at once.
     ///

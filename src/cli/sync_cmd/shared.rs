@@ -33,6 +33,7 @@ pub(super) enum Mode {
 pub(super) async fn begin(
     args: &Args,
     store: &Shared,
+    no_wait: bool,
     progress: &Progress,
     out: &mut impl Write,
 ) -> Result<Mode, CliError> {
@@ -58,36 +59,94 @@ pub(super) async fn begin(
     }
     team_sync::join(&team, store).await?;
     let name = Clean::line(team.name()).into_string();
-    match Turn::begin(team, &url, store, Timestamp::now).await? {
-        Began::Walking(turn) => {
-            progress.say(
-                out,
-                &format!(
-                    "team {name}: this process walks the service for the team ({} items from \
-                     the team's mirror first)",
-                    turn.followed.items
-                ),
-            )?;
-            Ok(Mode::Walking(turn))
+    let began = Turn::begin(team, &url, store, Timestamp::now).await?;
+    let holder = match began {
+        Began::Walking(turn) => return walking(turn, &name, progress, out),
+        Began::Following(holder) => holder,
+    };
+    let team = Team::open(&url, settings.team.as_deref()).await?;
+    let since = team_sync::ago(Timestamp::now().duration_since(holder.since).as_secs());
+    progress.say(
+        out,
+        &format!(
+            "team {name}: {}'s process walks the service for the team (since {since}){}",
+            Clean::line(&holder.member),
+            if no_wait {
+                ""
+            } else {
+                "; asked it for the lists' tops, following its walk"
+            }
+        ),
+    )?;
+    let asked = if no_wait {
+        None
+    } else {
+        Some(team.ask_mirror_walk().await?)
+    };
+    let mut total = team_sync::mirror::Followed::default();
+    loop {
+        let followed = team_sync::mirror::follow(&team, store, Timestamp::now).await?;
+        total.added += followed.added;
+        total.changed += followed.changed;
+        total.removed += followed.removed;
+        let Some(asked) = asked else { break };
+        if team
+            .mirror_asks()
+            .await?
+            .1
+            .is_some_and(|served| served >= asked)
+        {
+            // Published whole before it was said: one more follow reads the end of it.
+            let last = team_sync::mirror::follow(&team, store, Timestamp::now).await?;
+            total.added += last.added;
+            total.changed += last.changed;
+            total.removed += last.removed;
+            break;
         }
-        Began::Following(holder) => {
-            let team = Team::open(&url, settings.team.as_deref()).await?;
-            let followed = team_sync::mirror::follow(&team, store, Timestamp::now).await?;
-            let since = team_sync::ago(Timestamp::now().duration_since(holder.since).as_secs());
-            progress.say(
-                out,
-                &format!(
-                    "team {name}: {}'s process walks the service for the team (since {since}); \
-                     from the team's mirror: {} added, {} changed, {} removed",
-                    Clean::line(&holder.member),
-                    followed.added,
-                    followed.changed,
-                    followed.removed
-                ),
-            )?;
-            Ok(Mode::Followed)
+        if !team.syncer().await?.is_some_and(|s| s.alive) {
+            // The syncer stopped before serving the ask: this process takes the walk over.
+            match Turn::begin(team, &url, store, Timestamp::now).await? {
+                Began::Walking(turn) => return walking(turn, &name, progress, out),
+                Began::Following(_) => {
+                    return Box::pin(begin(args, store, no_wait, progress, out)).await;
+                }
+            }
         }
+        progress.waiting(&format!(
+            "following the team's walk: {} added so far",
+            total.added
+        ));
+        tokio::time::sleep(FOLLOW_EVERY).await;
     }
+    progress.say(
+        out,
+        &format!(
+            "from the team's mirror: {} added, {} changed, {} removed",
+            total.added, total.changed, total.removed
+        ),
+    )?;
+    Ok(Mode::Followed)
+}
+
+/// How often a member waiting for the team's walk reads the mirror.
+const FOLLOW_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// This process walks for the team: said, with what it read from the mirror first.
+fn walking(
+    turn: Box<Turn>,
+    name: &str,
+    progress: &Progress,
+    out: &mut impl Write,
+) -> Result<Mode, CliError> {
+    progress.say(
+        out,
+        &format!(
+            "team {name}: this process walks the service for the team ({} items from the \
+             team's mirror first)",
+            turn.followed.items
+        ),
+    )?;
+    Ok(Mode::Walking(turn))
 }
 
 /// Publishes the walk's last step (a turn's) to the team's mirror.
