@@ -2,7 +2,8 @@
 //! against the simulator over loopback and a real PostgreSQL: each time another member's `sync`
 //! takes the walk over from the team's mirror once the killed one's lease has lapsed; at the
 //! end every member's store holds exactly the service's items, and the list pages asked for are
-//! within 5% of one walk's.
+//! within 5% of one walk's. Five members starting `sync` at once spend one walk's pages too:
+//! one walks, the others ask it for the lists' tops and follow.
 
 #![allow(clippy::unwrap_used)]
 
@@ -170,6 +171,64 @@ async fn the_syncer_killed_twenty_times_loses_nothing_and_costs_about_one_walk()
             let got = stored(&store(who), status.as_str());
             assert_eq!(got.len(), want.len(), "member {who} {status:?}");
             assert_eq!(got, want, "member {who} {status:?}");
+        }
+    }
+    db.drop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn five_members_starting_at_once_spend_one_walks_pages() {
+    let Some(db) = pg::Db::new("mirror_budget").await else {
+        return;
+    };
+    let rig = common::rig(10_000, 1_000_000).await;
+    let base = rig.sim.base_url();
+    let members = db.team(&["ana", "bo", "cy", "dee", "eli"]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let store = |i: usize| dir.path().join(format!("member{i}.db"));
+    let set = command(
+        &base,
+        &members[0].1,
+        &store(0),
+        &["team", "set", "shared-mirror", "on"],
+    )
+    .output()
+    .unwrap();
+    assert!(set.status.success(), "{}", said(&set));
+    let one_walk: u64 = [Status::New, Status::Archived]
+        .iter()
+        .map(|s| pages(sim_ids(&rig.sim, s).len()))
+        .sum();
+    let runs: Vec<Child> = (0..5)
+        .map(|i| {
+            command(&base, &members[i].1, &store(i), &["sync"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut walked = 0;
+    for run in runs {
+        let output = run.wait_with_output().unwrap();
+        assert!(output.status.success(), "{}", said(&output));
+        walked += usize::from(said(&output).contains("this process walks the service"));
+    }
+    // One walked the account; one that asked just as it ended may have read the tops after it.
+    assert!(walked >= 1, "no member's process walked");
+    let requests = list_requests(&rig.sim);
+    assert!(
+        requests <= one_walk + one_walk / 20,
+        "{requests} list requests for one walk of {one_walk}"
+    );
+    for who in 0..5 {
+        for status in [Status::New, Status::Archived] {
+            let want = sim_ids(&rig.sim, &status);
+            assert_eq!(
+                stored(&store(who), status.as_str()),
+                want,
+                "member {who} {status:?}"
+            );
         }
     }
     db.drop().await;
