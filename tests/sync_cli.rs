@@ -15,7 +15,7 @@ use feedback_inbox::api::Status;
 use feedback_inbox::sim::{DEMO_KEY, FaultKind, Route};
 use feedback_inbox::store::{Shared, Store};
 use feedback_inbox::sync::{SyncSettings, Syncer};
-use sync_support::{list_requests, pages, sim_ids};
+use sync_support::{list_requests, pages, sim_ids, stored_in as stored};
 
 /// The binary with a clean environment, the simulator's account and `store` as its store.
 fn command(base_url: &str, store: &Path, args: &[&str]) -> (Command, tempfile::TempDir) {
@@ -41,18 +41,6 @@ fn run(base_url: &str, store: &Path, args: &[&str]) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).unwrap()
-}
-
-/// Stored ids of `status`, newest first, read with a plain connection.
-fn stored(path: &Path, status: &str) -> Vec<String> {
-    let conn = rusqlite::Connection::open(path).unwrap();
-    let mut stmt = conn
-        .prepare("SELECT id FROM items WHERE status = ?1 ORDER BY received DESC, k ASC")
-        .unwrap();
-    stmt.query_map([status], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<Vec<String>, _>>()
-        .unwrap()
 }
 
 /// Items stored so far; 0 while the store is not made yet.

@@ -8,59 +8,20 @@
 #![allow(clippy::unwrap_used)]
 
 mod common;
+mod mirror_cli;
 mod sync_support;
 mod team_pg;
 
-use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Stdio};
 
 use feedback_inbox::api::Status;
-use feedback_inbox::sim::DEMO_KEY;
 use feedback_inbox::team::{Lease, Team};
-use sync_support::{list_requests, pages, sim_ids};
+use mirror_cli::{command, said};
+use sync_support::{list_requests, pages, sim_ids, stored_in as stored};
 use team_pg as pg;
 
 const N: usize = 50_000;
 const KILLS: usize = 20;
-
-/// The binary as a member of the team at `team_url`, on the store at `store`.
-fn command(base_url: &str, team_url: &str, store: &Path, args: &[&str]) -> Command {
-    let home = store.with_extension("home");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"));
-    command
-        .args(args)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", &home)
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("FEEDBACK_BASE_URL", base_url)
-        .env("FEEDBACK_API_KEY", DEMO_KEY)
-        .env("FEEDBACK_STORE", store)
-        .env("FEEDBACK_TEAM_URL", team_url);
-    command
-}
-
-fn said(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
-
-/// Stored ids of `status`, newest first, read with a plain connection.
-fn stored(path: &Path, status: &str) -> Vec<String> {
-    let conn = rusqlite::Connection::open(path).unwrap();
-    let mut stmt = conn
-        .prepare("SELECT id FROM items WHERE status = ?1 ORDER BY received DESC, k ASC")
-        .unwrap();
-    stmt.query_map([status], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<Vec<String>, _>>()
-        .unwrap()
-}
 
 /// Kills `child` (SIGKILL) `then` after the team's mirror holds `writes` more writes than
 /// `from` (anywhere in the cycle of asking for a page, storing and publishing it), or lets it

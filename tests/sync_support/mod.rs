@@ -33,6 +33,19 @@ pub fn file_syncer(rig: &Rig, path: &Path, settings: SyncSettings) -> (Syncer, S
     (syncer, shared)
 }
 
+/// Stored ids of `status` in the store file at `path`, newest first, read with a plain
+/// connection (another process may be writing it).
+pub fn stored_in(path: &Path, status: &str) -> Vec<String> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut stmt = conn
+        .prepare("SELECT id FROM items WHERE status = ?1 ORDER BY received DESC, k ASC")
+        .unwrap();
+    stmt.query_map([status], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<Vec<String>, _>>()
+        .unwrap()
+}
+
 /// Stored ids of `status`, newest first.
 pub fn stored_ids(shared: &Shared, status: &str) -> Vec<String> {
     shared.read(|s| s.ids_with_status(status).unwrap())
