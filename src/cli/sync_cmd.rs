@@ -19,6 +19,10 @@
 //! With `--app`/`--project`, only the head of that part of each status is walked
 //! (`crate::sync::Scope`): what is new there, at the cost of its own pages.
 //!
+//! On a team that shares one mirror (`team set shared-mirror on`), the run follows the team's
+//! mirror and either walks for the team (every page published as it is stored) or asks the
+//! walk under way for the lists' tops and follows it (`shared`).
+//!
 //! The store: `--store`, `FEEDBACK_STORE`, or the profile's (see `store_cmd::store_path`).
 
 pub(crate) mod progress;

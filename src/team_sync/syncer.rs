@@ -65,7 +65,15 @@ impl Turn {
                 return Err(error);
             }
         };
-        let beat = Team::open(url, Some(team.name())).await?;
+        let beat = match Team::open(url, Some(team.name())).await {
+            Ok(beat) => beat,
+            Err(error) => {
+                // No heartbeat, no turn: the lease given up and the store's notes stopped.
+                let _ = team.release_syncer(&lease).await;
+                super::blocking(store, |s| s.set_mirror_publishing(false)).await??;
+                return Err(error.into());
+            }
+        };
         let lost = Arc::new(AtomicBool::new(false));
         let heartbeat = tokio::spawn(heartbeat(beat, lease, Arc::clone(&lost)));
         Ok(Began::Walking(Box::new(Self {
