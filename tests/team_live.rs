@@ -186,3 +186,36 @@ async fn a_store_of_another_account_is_refused() {
     assert!(why.contains("another feedback account"), "{why}");
     db.drop().await;
 }
+
+#[tokio::test]
+async fn a_members_live_link_follows_the_shared_mirror_through_notify() {
+    use feedback_inbox::team::{LEASE_SECONDS, MirrorWrite, Team};
+    let Some(db) = pg::Db::new("team_live_mirror").await else {
+        return;
+    };
+    let urls = urls_of(&db, &["ana", "bo"]).await;
+    let mut syncer = Team::open(&urls[0], None).await.unwrap();
+    syncer.set_shared_mirror(true).await.unwrap();
+    // A poll of an hour: only NOTIFY can bring the items in time.
+    let mut bo = link(
+        urls[1].clone(),
+        store_of("prj_1"),
+        Duration::from_secs(3600),
+        true,
+    );
+    bo.until("connected", |news, _| {
+        matches!(news, News::Connected { .. })
+    })
+    .await;
+    let lease = syncer.take_syncer(LEASE_SECONDS).await.unwrap().unwrap();
+    let items: Vec<_> = (0..3).map(feedback_inbox::tui::testkit::item).collect();
+    let written = syncer.mirror_page(&lease, &items).await.unwrap();
+    assert_eq!(written, MirrorWrite::Written { changed: 3 });
+    let first = items[0].id.as_str().to_owned();
+    bo.until("the mirror's items", |news, store| {
+        matches!(news, News::Mirrored(followed) if followed.added == 3)
+            && store.read(|s| s.item(&first)).unwrap().is_some()
+    })
+    .await;
+    db.drop().await;
+}

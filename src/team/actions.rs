@@ -62,6 +62,8 @@ pub enum Hint {
     Event(i64),
     /// Someone's presence changed.
     Presence,
+    /// The syncer published to the team's shared mirror.
+    Mirror,
 }
 
 /// What became of a change.
@@ -196,6 +198,7 @@ impl Team {
         }
         match what {
             "presence" => Some(Hint::Presence),
+            "mirror" => Some(Hint::Mirror),
             seq => seq.parse().ok().map(Hint::Event),
         }
     }

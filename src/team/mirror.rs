@@ -13,7 +13,7 @@ use tokio_postgres::types::Json;
 
 use super::TeamError;
 use super::actions::Team;
-use super::schema::SCHEMA;
+use super::schema::{CHANNEL, SCHEMA};
 use crate::api::Feedback;
 
 /// How long a lease lasts unless renewed, in seconds: a syncer that crashed or lost its
@@ -231,6 +231,14 @@ impl Team {
                              written_at = clock_timestamp()"
                 ),
                 &[&team_id, &Json(walk), &lease.generation, &budget.map(Json)],
+            )
+            .await?;
+        }
+        if changed > 0 {
+            // A hint to the members' live links, sent when this commits.
+            tx.execute(
+                "SELECT pg_notify($1, $2)",
+                &[&CHANNEL, &format!("{team_id} mirror")],
             )
             .await?;
         }

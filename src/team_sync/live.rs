@@ -60,6 +60,8 @@ pub enum News {
     Sent(Sent),
     /// Who is connected, and what each has open.
     Present(Vec<Presence>),
+    /// The store followed the team's shared mirror: items were added, changed or removed.
+    Mirrored(super::mirror::Followed),
 }
 
 /// Runs the link until `asks` closes (the inbox ended).
@@ -182,6 +184,7 @@ impl Link<'_> {
         });
         self.beat(looking.as_deref()).await?;
         self.round().await?;
+        self.follow().await?;
         let beat_every =
             Duration::from_secs(u64::try_from(PRESENCE_EXPIRY_SECONDS / 3).unwrap_or(15));
         let mut beat = self.clock.sleep(beat_every);
@@ -193,6 +196,7 @@ impl Link<'_> {
                     Some(notice) => match self.team.hint(&notice) {
                         Some(Hint::Event(_)) => self.round().await?,
                         Some(Hint::Presence) => self.present().await?,
+                        Some(Hint::Mirror) => self.follow().await?,
                         None => {}
                     },
                 },
@@ -210,6 +214,7 @@ impl Link<'_> {
                 }
                 () = &mut poll => {
                     self.round().await?;
+                    self.follow().await?;
                     poll = self.clock.sleep(settings.poll);
                 }
             }
@@ -227,6 +232,20 @@ impl Link<'_> {
         let caught_up = super::catch_up(&self.team, self.store, || clock.now()).await?;
         if caught_up.events > 0 {
             self.say(News::Changed(caught_up));
+        }
+        Ok(())
+    }
+
+    /// On a team that shares one mirror, reads what its syncer published since the store's
+    /// position; says so when items changed.
+    async fn follow(&mut self) -> Result<(), TeamSyncError> {
+        if !self.team.shared_mirror().await? {
+            return Ok(());
+        }
+        let clock = self.clock.clone();
+        let followed = super::mirror::follow(&self.team, self.store, || clock.now()).await?;
+        if followed.added + followed.changed + followed.removed > 0 {
+            self.say(News::Mirrored(followed));
         }
         Ok(())
     }

@@ -361,6 +361,8 @@ pub(super) fn news(state: &mut AppState, news: News) -> Vec<Effect> {
             team.set_present(present);
             Vec::new()
         }
+        // The team's syncer's items reached the store: the view is read again.
+        News::Mirrored(_) => super::sync::store_changed(state).into_iter().collect(),
         News::Changed(caught_up) => {
             let me = team.member.clone();
             if let Some(event) = caught_up.assigned_to_me.last() {
