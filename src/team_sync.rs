@@ -43,6 +43,9 @@ pub enum TeamSyncError {
     /// The store follows no team yet: it joins first (`join`).
     #[error("this store has not joined the team yet")]
     NotJoined,
+    /// The walk state the team's mirror holds does not read (a newer version wrote it?).
+    #[error("the team's walk state does not read: {0}")]
+    WalkState(String),
 }
 
 impl TeamSyncError {

@@ -95,9 +95,8 @@ pub async fn take_over(
     let followed = follow(team, store, now).await?;
     match team.mirror_walk().await? {
         Some(json) => {
-            let walk: WalkState = serde_json::from_value(json).map_err(|e| {
-                TeamSyncError::Task(format!("the team's walk state does not read: {e}"))
-            })?;
+            let walk: WalkState = serde_json::from_value(json)
+                .map_err(|e| TeamSyncError::WalkState(e.to_string()))?;
             blocking(store, move |s| {
                 s.restore_walk_state(&walk)?;
                 s.set_mirror_publishing(true)
@@ -142,9 +141,9 @@ pub async fn publish(
     loop {
         let publication = blocking(store, |s| s.mirror_publication(PUBLISH_BATCH)).await??;
         let walk = match &publication.walk {
-            Some(walk) => {
-                Some(serde_json::to_value(walk).map_err(|e| TeamSyncError::Task(e.to_string()))?)
-            }
+            Some(walk) => Some(
+                serde_json::to_value(walk).map_err(|e| TeamSyncError::WalkState(e.to_string()))?,
+            ),
             None => None,
         };
         let written = team
