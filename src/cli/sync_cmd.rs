@@ -40,7 +40,7 @@ use super::scope::{ScopeArgs, helps};
 use crate::api::{Client, Status};
 use crate::clock::{self, SharedClock};
 use crate::store::{Shared, Store};
-use crate::sync::{Priority, Report, Scope, Session, SyncError, Syncer};
+use crate::sync::{Priority, Report, Scope, Session, SyncError, SyncSettings, Syncer};
 use progress::Progress;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -93,27 +93,39 @@ pub async fn run(
         .ok_or_else(|| CliError::Usage("sync fills the local store; --no-store has none".into()))?;
     let shared = Shared::new(store)?;
     let clock = clock::system();
+    let syncer = Syncer::new(
+        client,
+        shared.clone(),
+        clock.clone(),
+        super::store_cmd::sync_settings(args)?,
+    );
+    // The store's turn first: whether its writes are noted for the team's mirror is settled
+    // under it, so no other sync on this store changes that while this one walks.
+    let _session = match syncer.session() {
+        Err(SyncError::Busy) if !sync.no_wait => wait_turn(&syncer, &progress, &clock, out).await?,
+        session => session?,
+    };
     let mode = shared::begin(args, &shared, sync.no_wait, &progress, out).await?;
-    let mut settings = super::store_cmd::sync_settings(args)?;
-    if let shared::Mode::Walking(_) = mode {
-        // Walking for the team, every page is published as it is stored, the head walk's too:
-        // a syncer killed loses at most the page in hand.
-        settings.head_page_cap = 1;
-    }
-    let syncer = Syncer::new(client, shared.clone(), clock.clone(), settings);
     let followed = matches!(mode, shared::Mode::Followed);
-    let turn = match mode {
-        shared::Mode::Walking(turn) => Some(turn),
+    let (syncer, turn) = match mode {
+        shared::Mode::Walking(turn) => {
+            // Walking for the team, every page is published as it is stored, the head walk's
+            // too: a syncer killed loses at most the page in hand.
+            let settings = SyncSettings {
+                head_page_cap: 1,
+                ..syncer.settings()
+            };
+            (syncer.with_settings(settings), Some(turn))
+        }
         shared::Mode::Alone | shared::Mode::Followed => {
             // Not this process's turn: what its store writes is nobody's to publish.
             shared.write(|s| s.set_mirror_publishing(false))?;
-            None
+            (syncer, None)
         }
     };
     if followed {
         // The items came from the team's mirror; the catalog (names of projects, apps, tags)
         // is this store's own, read when due.
-        let _session = syncer.session_waiting().await?;
         progress.count(&syncer.discovery_if_due().await?);
         progress.finish();
         return Ok(());
@@ -137,7 +149,7 @@ pub async fn run(
     walked
 }
 
-/// This run's turn at the store, the catalog when due, then the walks.
+/// The catalog when due, then the walks (the store's turn is held).
 async fn run_walks(
     args: &super::Args,
     sync: &SyncArgs,
@@ -148,10 +160,6 @@ async fn run_walks(
     out: &mut impl Write,
 ) -> Result<(), CliError> {
     let clock = clock::system();
-    let _session = match syncer.session() {
-        Err(SyncError::Busy) if !sync.no_wait => wait_turn(syncer, progress, &clock, out).await?,
-        session => session?,
-    };
     // The catalog is read again when it is due (or with --full); a page naming a project or
     // app the store does not know brings discovery on the way.
     let found = if sync.full {

@@ -228,6 +228,16 @@ impl Syncer {
         self.settings
     }
 
+    /// This syncer with other settings, sharing its turn-taking and its lock (a session held
+    /// by one is held by both).
+    #[must_use]
+    pub fn with_settings(&self, settings: SyncSettings) -> Self {
+        Self {
+            settings,
+            ..self.clone()
+        }
+    }
+
     /// Takes the store's sync lock for as long as the guard lives, so a run of operations (the
     /// `sync` command) is not interleaved with another process's. Fails at once with
     /// [`SyncError::Busy`] when another process holds it.
