@@ -57,25 +57,28 @@ impl Turn {
                 None => Err(TeamSyncError::Team(crate::team::TeamError::Gone)),
             };
         };
-        let followed = match mirror::take_over(&team, store, now).await {
-            Ok(followed) => followed,
-            Err(error) => {
-                // Given up at once, so another process need not wait for it to lapse.
-                let _ = team.release_syncer(&lease).await;
-                return Err(error);
-            }
-        };
+        // The heartbeat first: following a large mirror may take longer than a lease lasts.
         let beat = match Team::open(url, Some(team.name())).await {
             Ok(beat) => beat,
             Err(error) => {
-                // No heartbeat, no turn: the lease given up and the store's notes stopped.
+                // No heartbeat, no turn: the lease given up at once, so another process need
+                // not wait for it to lapse.
                 let _ = team.release_syncer(&lease).await;
-                super::blocking(store, |s| s.set_mirror_publishing(false)).await??;
                 return Err(error.into());
             }
         };
         let lost = Arc::new(AtomicBool::new(false));
         let heartbeat = tokio::spawn(heartbeat(beat, lease, Arc::clone(&lost)));
+        let followed = match mirror::take_over(&team, store, now).await {
+            Ok(followed) => followed,
+            Err(error) => {
+                heartbeat.abort();
+                let _ = team.release_syncer(&lease).await;
+                // The store may have started noting its writes: they are nobody's to publish.
+                super::blocking(store, |s| s.set_mirror_publishing(false)).await??;
+                return Err(error);
+            }
+        };
         Ok(Began::Walking(Box::new(Self {
             team: tokio::sync::Mutex::new(team),
             store: store.clone(),
