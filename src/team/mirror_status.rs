@@ -36,7 +36,8 @@ pub struct MirrorPosition {
 }
 
 impl Team {
-    /// The shared mirror's state, read in one snapshot.
+    /// The shared mirror's state, a query for each part (not one snapshot: the parts are read
+    /// a moment apart, which figures for people allow).
     pub async fn mirror_status(&self) -> Result<MirrorStatus, TeamError> {
         let team_id = self.team_id();
         let shared = self.shared_mirror().await?;

@@ -34,6 +34,17 @@ pub struct Followed {
     pub position: i64,
 }
 
+impl Followed {
+    /// This follow and a `later` one together: their counts summed, the later position.
+    pub fn then(&mut self, later: Followed) {
+        self.items += later.items;
+        self.added += later.added;
+        self.changed += later.changed;
+        self.removed += later.removed;
+        self.position = later.position;
+    }
+}
+
 /// Reads every item of the mirror after the store's position into the store.
 ///
 /// # Errors

@@ -85,10 +85,7 @@ pub(super) async fn begin(
     };
     let mut total = team_sync::mirror::Followed::default();
     loop {
-        let followed = team_sync::mirror::follow(&team, store, Timestamp::now).await?;
-        total.added += followed.added;
-        total.changed += followed.changed;
-        total.removed += followed.removed;
+        total.then(team_sync::mirror::follow(&team, store, Timestamp::now).await?);
         let Some(asked) = asked else { break };
         if team
             .mirror_asks()
@@ -97,10 +94,7 @@ pub(super) async fn begin(
             .is_some_and(|served| served >= asked)
         {
             // Published whole before it was said: one more follow reads the end of it.
-            let last = team_sync::mirror::follow(&team, store, Timestamp::now).await?;
-            total.added += last.added;
-            total.changed += last.changed;
-            total.removed += last.removed;
+            total.then(team_sync::mirror::follow(&team, store, Timestamp::now).await?);
             break;
         }
         if !team.syncer().await?.is_some_and(|s| s.alive) {
