@@ -3,6 +3,8 @@
 //! store, syncer, webhook receivers, the config file's settings); this adds what only the screen
 //! knows (its key map, the system clipboard) and runs `tui::run`.
 
+use std::sync::Arc;
+
 use crate::cli::screen::{Inbox, Screen};
 use crate::cli::{self, Args, CliError};
 use crate::clipboard::SystemClipboard;
@@ -34,7 +36,10 @@ impl Screen for Terminal {
         let settings = inbox.settings;
         let options = tui::Options {
             store: inbox.store,
-            syncer: inbox.syncer,
+            syncer: match inbox.walk {
+                Some(walk) => Arc::new(tui::TeamSyncer::new((*inbox.syncer).clone(), walk)),
+                None => inbox.syncer,
+            },
             keymap: settings.keys,
             refresh_seconds: settings.refresh_seconds,
             triage: settings.triage,

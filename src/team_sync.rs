@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 pub mod history;
 pub mod live;
 pub mod mirror;
+pub mod part;
 pub mod syncer;
 
 use jiff::Timestamp;

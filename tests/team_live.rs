@@ -217,5 +217,10 @@ async fn a_members_live_link_follows_the_shared_mirror_through_notify() {
             && store.read(|s| s.item(&first)).unwrap().is_some()
     })
     .await;
+    // A member's ask for the lists' tops reaches every live link (the syncer's serves it).
+    let asker = Team::open(&urls[0], None).await.unwrap();
+    asker.ask_mirror_walk().await.unwrap();
+    bo.until("the ask", |news, _| matches!(news, News::Asked))
+        .await;
     db.drop().await;
 }

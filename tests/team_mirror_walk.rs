@@ -75,7 +75,7 @@ async fn a_takeover_walks_on_from_the_mirror_and_every_store_ends_with_the_servi
     ana_sync.head(&Status::New, Priority::User).await.unwrap();
     team_sync::join(&ana, &ana_store).await.unwrap();
     let lease = ana.take_syncer(team::LEASE_SECONDS).await.unwrap().unwrap();
-    team_sync::mirror::take_over(&ana, &ana_store, now)
+    team_sync::mirror::take_over(&ana, &ana_store, lease.generation, now)
         .await
         .unwrap();
     // The first syncer publishes what its store holds with its walk state: no page again.
@@ -108,7 +108,7 @@ async fn a_takeover_walks_on_from_the_mirror_and_every_store_ends_with_the_servi
     assert_eq!(ben_lease.generation, lease.generation + 1);
     let (ben_sync, ben_store) = file_syncer(&rig, &dir.path().join("ben.db"), settings());
     team_sync::join(&ben, &ben_store).await.unwrap();
-    let followed = team_sync::mirror::take_over(&ben, &ben_store, now)
+    let followed = team_sync::mirror::take_over(&ben, &ben_store, ben_lease.generation, now)
         .await
         .unwrap();
     assert_eq!(followed.items, 700, "the seed and five pages");

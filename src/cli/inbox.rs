@@ -333,17 +333,37 @@ async fn open<S: Screen>(
         }))
         .build()?;
     let store = Shared::new(store)?;
-    let syncer = Syncer::new(client, store.clone(), crate::clock::system(), sync);
+    let syncer = Arc::new(Syncer::new(
+        client,
+        store.clone(),
+        crate::clock::system(),
+        sync,
+    ));
+    let walk = team.as_ref().map(|live| {
+        Arc::new(crate::team_sync::part::TeamWalk::new(
+            live.url.clone(),
+            live.team.clone(),
+            store.clone(),
+            live.clock.clone(),
+        ))
+    });
     let inbox = Inbox {
         store,
-        syncer: Arc::new(syncer),
+        syncer: Arc::clone(&syncer),
         settings,
         arrivals,
         waits,
         team,
+        walk: walk.clone(),
     };
     // The callers clean up (receiver, simulator) before the process ends with 128 + the signal.
-    screen.open(inbox).await
+    let opened = screen.open(inbox).await;
+    if let Some(walk) = walk {
+        // Walking for the team, the rest is published and the lease given up, so another
+        // member's process takes the walk over at once.
+        walk.end(&syncer.rate_limit()).await;
+    }
+    opened
 }
 
 #[cfg(test)]

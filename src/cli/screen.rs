@@ -60,4 +60,7 @@ pub struct Inbox<K> {
     pub waits: UnboundedReceiver<Wait>,
     /// The team that shares triage state, when one is configured.
     pub team: Option<crate::team_sync::live::LiveSettings>,
+    /// The process's part in the team's walk, when the team is configured: whether its sync
+    /// jobs walk for the team, follow its mirror, or run alone is settled job by job.
+    pub walk: Option<Arc<crate::team_sync::part::TeamWalk>>,
 }

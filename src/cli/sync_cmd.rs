@@ -117,11 +117,7 @@ pub async fn run(
             };
             (syncer.with_settings(settings), Some(turn))
         }
-        shared::Mode::Alone | shared::Mode::Followed => {
-            // Not this process's turn: what its store writes is nobody's to publish.
-            shared.write(|s| s.set_mirror_publishing(false))?;
-            (syncer, None)
-        }
+        shared::Mode::Alone | shared::Mode::Followed => (syncer, None),
     };
     if followed {
         // The items came from the team's mirror; the catalog (names of projects, apps, tags)
@@ -142,7 +138,7 @@ pub async fn run(
     .await;
     if let Some(turn) = turn {
         // Ended also after a failure: what was stored is published, the lease given up.
-        let ended = shared::end(*turn, &syncer.rate_limit()).await;
+        let ended = shared::end(&turn, &syncer.rate_limit()).await;
         walked?;
         return ended;
     }

@@ -26,6 +26,13 @@ pub(super) fn note_count(tx: &Transaction<'_>) -> rusqlite::Result<Option<i64>> 
     .optional()
 }
 
+/// The lease generation the store's writes are noted for, if they are.
+fn publishing_for(conn: &rusqlite::Connection) -> rusqlite::Result<Option<i64>> {
+    conn.prepare_cached("SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?1")?
+        .query_row([PUBLISHING], |row| row.get(0))
+        .optional()
+}
+
 /// Notes the item `id` as written (or removed) by the write counted `n`.
 pub(super) fn note(tx: &Transaction<'_>, id: &str, n: i64) -> rusqlite::Result<()> {
     tx.prepare_cached(
@@ -60,27 +67,47 @@ impl Publication {
 }
 
 impl Store {
-    /// Starts or stops noting writes for the mirror. Starting forgets notes left from before:
-    /// what this store wrote while it was not the syncer, or in an earlier turn as the syncer
-    /// whose pages the walk state it takes over will walk again, is not this turn's to publish.
-    /// Stopping forgets the notes left (nothing is written when the store does not publish).
-    pub fn set_mirror_publishing(&mut self, on: bool) -> Result<(), StoreError> {
-        let publishing = self
-            .conn()
-            .prepare_cached("SELECT EXISTS (SELECT 1 FROM meta WHERE key = ?1)")
-            .and_then(|mut s| s.query_row([PUBLISHING], |row| row.get::<_, bool>(0)))
-            .map_err(|e| self.error(e))?;
-        if !on && !publishing {
-            return Ok(());
-        }
+    /// Starts noting writes for the mirror, for the syncer's lease of `generation`. Starting
+    /// forgets notes left from before: what this store wrote while it was not the syncer, or
+    /// in an earlier turn as the syncer whose pages the walk state it takes over will walk
+    /// again, is not this turn's to publish.
+    pub fn start_mirror_publishing(&mut self, generation: i64) -> Result<(), StoreError> {
         self.transact(|tx| {
             tx.execute("DELETE FROM mirror_outbox", [])?;
-            if on {
-                tx.execute(
-                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, '1')",
-                    [PUBLISHING],
-                )?;
-            } else {
+            tx.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+                params![PUBLISHING, generation.to_string()],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// The lease generation this store notes its writes for, if it does.
+    pub fn mirror_publishing(&self) -> Result<Option<i64>, StoreError> {
+        publishing_for(self.conn()).map_err(|e| self.error(e))
+    }
+
+    /// A turn's end: stops noting writes (forgetting the notes left) when they are noted for
+    /// the lease of `generation`; a later turn's (another process of this store's) goes on.
+    pub fn end_mirror_publishing(&mut self, generation: i64) -> Result<(), StoreError> {
+        self.stop_publishing_if(|publishing| publishing == generation)
+    }
+
+    /// Stops noting writes unless they are noted for `alive`, the generation of the team's
+    /// lease held now (`None`: nobody's, or not this store's to know): a turn killed before
+    /// its end leaves the store noting, and the notes are nobody's to publish once its lease
+    /// is gone; a turn of another process of this store, alive, goes on.
+    pub fn settle_mirror_publishing(&mut self, alive: Option<i64>) -> Result<(), StoreError> {
+        self.stop_publishing_if(|publishing| Some(publishing) != alive)
+    }
+
+    fn stop_publishing_if(&mut self, stop: impl FnOnce(i64) -> bool) -> Result<(), StoreError> {
+        self.transact(|tx| {
+            let Some(publishing) = publishing_for(tx)? else {
+                return Ok(());
+            };
+            if stop(publishing) {
+                tx.execute("DELETE FROM mirror_outbox", [])?;
                 tx.execute("DELETE FROM meta WHERE key = ?1", [PUBLISHING])?;
             }
             Ok(())
@@ -185,7 +212,8 @@ mod tests {
         store
             .put_items(&[item(1, "before"), item(2, "before")], at)
             .unwrap();
-        store.set_mirror_publishing(true).unwrap();
+        store.start_mirror_publishing(3).unwrap();
+        assert_eq!(store.mirror_publishing().unwrap(), Some(3));
         assert!(
             store.mirror_publication(100).unwrap().is_empty(),
             "{:?}",
@@ -225,12 +253,17 @@ mod tests {
         assert_eq!(second.removed, ["fb_1"]);
         store.mirror_published(&second).unwrap();
         assert!(store.mirror_publication(100).unwrap().is_empty());
+        // Another turn's end, or a settling with this turn's lease alive, leaves it noting.
+        store.end_mirror_publishing(2).unwrap();
+        store.settle_mirror_publishing(Some(3)).unwrap();
+        assert_eq!(store.mirror_publishing().unwrap(), Some(3));
         // Stopped: writes are not noted; started again: old notes are forgotten.
-        store.set_mirror_publishing(false).unwrap();
+        store.end_mirror_publishing(3).unwrap();
+        assert_eq!(store.mirror_publishing().unwrap(), None);
         store.put_items(&[item(4, "off")], at).unwrap();
         assert!(store.mirror_publication(100).unwrap().is_empty());
         let sightings = [item(5, "on")];
-        store.set_mirror_publishing(true).unwrap();
+        store.start_mirror_publishing(4).unwrap();
         store.put(&Sighting::listed_all(&sightings), at).unwrap();
         assert_eq!(ids(&store.mirror_publication(100).unwrap().items), ["fb_5"]);
         // Seeded: every stored item is noted (removed ones are not stored).
@@ -239,5 +272,12 @@ mod tests {
         let mut seeded = ids(&seeded.items);
         seeded.sort_unstable();
         assert_eq!(seeded, ["fb_2", "fb_3", "fb_4", "fb_5"]);
+        // A later lease is alive (this turn was killed before its end): its notes are nobody's.
+        store.settle_mirror_publishing(Some(5)).unwrap();
+        assert_eq!(store.mirror_publishing().unwrap(), None);
+        assert!(store.mirror_publication(100).unwrap().is_empty());
+        store.start_mirror_publishing(6).unwrap();
+        store.settle_mirror_publishing(None).unwrap();
+        assert_eq!(store.mirror_publishing().unwrap(), None);
     }
 }

@@ -5,7 +5,7 @@
 //! are the service's as the list gives them: stored as a list page is.
 
 use jiff::Timestamp;
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 
 use super::write::{Sighting, forget_id, put_in};
 use super::{Store, StoreError};
@@ -14,7 +14,6 @@ use crate::api::Feedback;
 impl Store {
     /// The number of the mirror's last write this store holds; `None` without a replica.
     pub fn team_mirror_position(&self) -> Result<Option<i64>, StoreError> {
-        use rusqlite::OptionalExtension;
         self.conn
             .query_row(
                 "SELECT mirror_seq FROM team_replica WHERE one = 1",
@@ -25,19 +24,32 @@ impl Store {
             .map_err(|e| self.error(e))
     }
 
-    /// Stores `items` read from the mirror and removes the items it marks `removed` (the
-    /// service no longer has them), up to its write number `seq`, with that position, in one
-    /// commit (which need not wait for the disk: the mirror can give them again). A position
-    /// behind the stored one is not gone back to.
+    /// Stores `items` read from the mirror after its write number `after` and removes the
+    /// items it marks `removed` (the service no longer has them), up to its write number
+    /// `seq`, with that position, in one commit (which need not wait for the disk: the mirror
+    /// can give them again). `None`, with nothing written, when the store's position is no
+    /// longer `after`: another follow of this store moved it meanwhile, and a batch read
+    /// before that may hold older copies than the store has now (or an item since removed).
     pub fn team_mirror_apply(
         &mut self,
         items: &[Feedback],
         removed: &[String],
-        seq: i64,
+        (after, seq): (i64, i64),
         at: Timestamp,
-    ) -> Result<Applied, StoreError> {
+    ) -> Result<Option<Applied>, StoreError> {
         let sightings = Sighting::listed_all(items);
         self.write_refetchable(|tx| {
+            let position: Option<i64> = tx
+                .raw()
+                .query_row(
+                    "SELECT mirror_seq FROM team_replica WHERE one = 1",
+                    [],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if position != Some(after) {
+                return Ok(None);
+            }
             let written = put_in(tx, &sightings, at)?;
             let mut applied = Applied {
                 added: written.added,
@@ -51,7 +63,19 @@ impl Store {
                 "UPDATE team_replica SET mirror_seq = ?1 WHERE one = 1 AND mirror_seq < ?1",
                 params![seq],
             )?;
-            Ok(applied)
+            Ok(Some(applied))
+        })
+    }
+
+    /// Moves the store's position in the mirror to `seq` (never back): the syncer's store,
+    /// which holds what it published itself.
+    pub fn team_mirror_reached(&mut self, seq: i64) -> Result<(), StoreError> {
+        self.write_refetchable(|tx| {
+            tx.raw().execute(
+                "UPDATE team_replica SET mirror_seq = ?1 WHERE one = 1 AND mirror_seq < ?1",
+                params![seq],
+            )?;
+            Ok(())
         })
     }
 }
@@ -98,21 +122,38 @@ mod tests {
         store.team_start_replica("support", "ana").unwrap();
         assert_eq!(store.team_mirror_position().unwrap(), Some(0));
         let items: Vec<Feedback> = (0..5).map(item).collect();
-        let written = store.team_mirror_apply(&items, &[], 5, at).unwrap();
-        assert_eq!(written.added, 5);
+        let written = store.team_mirror_apply(&items, &[], (0, 5), at).unwrap();
+        assert_eq!(written.unwrap().added, 5);
         assert_eq!(store.team_mirror_position().unwrap(), Some(5));
-        // Read again (a follow that stopped before its position was kept): nothing changes.
-        let again = store.team_mirror_apply(&items[3..], &[], 5, at).unwrap();
-        assert_eq!((again.added, again.changed), (0, 0));
-        store.team_mirror_apply(&items[..1], &[], 2, at).unwrap();
+        // A batch read from before the store's position (another follow of this store went
+        // further meanwhile) is not applied, so its older copies never replace newer ones.
+        assert_eq!(
+            store
+                .team_mirror_apply(&items[3..], &[], (2, 5), at)
+                .unwrap(),
+            None
+        );
         assert_eq!(store.team_mirror_position().unwrap(), Some(5));
         // The service no longer has two of them (one never stored here).
         let gone = store
-            .team_mirror_apply(&[], &["fb_1".to_owned(), "fb_99".to_owned()], 6, at)
+            .team_mirror_apply(&[], &["fb_1".to_owned(), "fb_99".to_owned()], (5, 6), at)
+            .unwrap()
             .unwrap();
         assert_eq!(gone.removed, 1);
         assert!(store.item("fb_1").unwrap().is_none());
         assert_eq!(store.team_mirror_position().unwrap(), Some(6));
+        // A stale batch that still held the removed item does not bring it back.
+        assert_eq!(
+            store
+                .team_mirror_apply(&items[..2], &[], (4, 5), at)
+                .unwrap(),
+            None
+        );
+        assert!(store.item("fb_1").unwrap().is_none());
+        // The syncer's store moves its position to what it published, never back.
+        store.team_mirror_reached(9).unwrap();
+        store.team_mirror_reached(7).unwrap();
+        assert_eq!(store.team_mirror_position().unwrap(), Some(9));
         // A replica started anew follows the mirror from its start.
         store.team_start_replica("billing", "ana").unwrap();
         assert_eq!(store.team_mirror_position().unwrap(), Some(0));

@@ -161,6 +161,22 @@ impl Store {
     /// Replaces this store's walk state with `walk`, in one commit: a state with a row of the
     /// wrong shape is refused whole, and this store's own stays.
     pub fn restore_walk_state(&mut self, walk: &WalkState) -> Result<(), StoreError> {
+        self.lay_walk_state(walk, false).map(|_| ())
+    }
+
+    /// A follower's store takes the walk state of the mirror it follows (so it says how far
+    /// each status is mirrored, and walks on from there should the team stop sharing), unless
+    /// it publishes: its own walk state is then the one the team's mirror follows. Checked in
+    /// the commit that lays it; whether it was laid.
+    pub fn follow_walk_state(&mut self, walk: &WalkState) -> Result<bool, StoreError> {
+        self.lay_walk_state(walk, true)
+    }
+
+    fn lay_walk_state(
+        &mut self,
+        walk: &WalkState,
+        unless_publishing: bool,
+    ) -> Result<bool, StoreError> {
         for (table, columns) in TABLES {
             for row in walk.tables.get(table).into_iter().flatten() {
                 if row.len() != columns.len() {
@@ -176,6 +192,9 @@ impl Store {
             }
         }
         self.transact(|tx| {
+            if unless_publishing && super::mirror_outbox::note_count(tx)?.is_some() {
+                return Ok(false);
+            }
             for (table, columns) in TABLES {
                 tx.execute(&format!("DELETE FROM {table}"), [])?;
                 let marks: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
@@ -188,7 +207,7 @@ impl Store {
                     insert.execute(params_from_iter(row.iter().map(value)))?;
                 }
             }
-            Ok(())
+            Ok(true)
         })
     }
 }
@@ -271,5 +290,26 @@ mod tests {
         // An empty state empties the walk (a team whose mirror has not started).
         to.restore_walk_state(&WalkState::default()).unwrap();
         assert!(to.walk_state().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_follower_takes_the_mirrors_walk_state_but_a_publishing_store_keeps_its_own() {
+        let mut from = Store::open_memory().unwrap();
+        from.write(|tx| sync_state::set_head(tx, "new", &key(9), 100))
+            .unwrap();
+        let walk = from.walk_state().unwrap();
+        let mut to = Store::open_memory().unwrap();
+        assert!(to.follow_walk_state(&walk).unwrap());
+        assert_eq!(to.walk_state().unwrap(), walk);
+        to.write(|tx| sync_state::set_head(tx, "new", &key(12), 120))
+            .unwrap();
+        let own = to.walk_state().unwrap();
+        to.start_mirror_publishing(1).unwrap();
+        assert!(!to.follow_walk_state(&walk).unwrap());
+        assert_eq!(
+            to.walk_state().unwrap(),
+            own,
+            "the syncer's walk state was replaced"
+        );
     }
 }

@@ -64,6 +64,8 @@ pub enum Hint {
     Presence,
     /// The syncer published to the team's shared mirror.
     Mirror,
+    /// A member asked the team's syncer for a walk of the lists' tops.
+    Ask,
 }
 
 /// What became of a change.
@@ -199,6 +201,7 @@ impl Team {
         match what {
             "presence" => Some(Hint::Presence),
             "mirror" => Some(Hint::Mirror),
+            "ask" => Some(Hint::Ask),
             seq => seq.parse().ok().map(Hint::Event),
         }
     }

@@ -8,7 +8,7 @@ use tokio_postgres::types::Json;
 use super::TeamError;
 use super::actions::Team;
 use super::mirror::Syncer;
-use super::schema::SCHEMA;
+use super::schema::{CHANNEL, SCHEMA};
 
 /// The team's shared mirror as its database holds it.
 #[derive(Debug, Clone, PartialEq)]
@@ -108,18 +108,22 @@ impl Team {
     }
 
     /// Asks the team's syncer for a walk of the lists' tops; when it was asked (the server's
-    /// clock): a walk started after that serves it.
+    /// clock): a walk started after that serves it. The syncer's live link is hinted
+    /// (`NOTIFY … 'TEAM ask'`) so an idle syncer serves it at once.
     pub async fn ask_mirror_walk(&self) -> Result<Timestamp, TeamError> {
+        let hint = format!("{} ask", self.team_id());
         Ok(self
             .client()
             .query_one(
                 &format!(
-                    "INSERT INTO {SCHEMA}.mirror_asks AS a (team_id, asked_at)
-                     VALUES ($1, clock_timestamp())
-                     ON CONFLICT (team_id) DO UPDATE SET asked_at = excluded.asked_at
-                     RETURNING asked_at"
+                    "WITH asked AS (
+                         INSERT INTO {SCHEMA}.mirror_asks AS a (team_id, asked_at)
+                         VALUES ($1, clock_timestamp())
+                         ON CONFLICT (team_id) DO UPDATE SET asked_at = excluded.asked_at
+                         RETURNING asked_at)
+                     SELECT asked_at FROM asked, LATERAL (SELECT pg_notify($2, $3)) AS hinted"
                 ),
-                &[&self.team_id()],
+                &[&self.team_id(), &CHANNEL, &hint],
             )
             .await?
             .get(0))

@@ -62,6 +62,9 @@ pub enum News {
     Present(Vec<Presence>),
     /// The store followed the team's shared mirror: items were added, changed or removed.
     Mirrored(super::mirror::Followed),
+    /// A member asked the team's syncer for the lists' tops (served where this process walks
+    /// for the team).
+    Asked,
 }
 
 /// Runs the link until `asks` closes (the inbox ended).
@@ -197,6 +200,7 @@ impl Link<'_> {
                         Some(Hint::Event(_)) => self.round().await?,
                         Some(Hint::Presence) => self.present().await?,
                         Some(Hint::Mirror) => self.follow().await?,
+                        Some(Hint::Ask) => self.say(News::Asked),
                         None => {}
                     },
                 },

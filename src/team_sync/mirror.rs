@@ -65,6 +65,7 @@ pub async fn follow(
     loop {
         let batch = team.mirror_after(position, BATCH).await?;
         let Some(last) = batch.last().map(|m| m.seq) else {
+            lay_walk(team, store).await?;
             // Said to the team, for `team status`; a follow that could not say it still read.
             if let Err(error) = team.record_mirror_position(position).await {
                 tracing::warn!(%error, "the mirror position could not be recorded");
@@ -76,10 +77,20 @@ pub async fn follow(
         let items: Vec<_> = items.into_iter().filter_map(|m| m.item).collect();
         let removed: Vec<String> = removed.into_iter().map(|m| m.id).collect();
         let at = now();
+        let after = position;
         let written = blocking(store, move |s| {
-            s.team_mirror_apply(&items, &removed, last, at)
+            s.team_mirror_apply(&items, &removed, (after, last), at)
         })
         .await??;
+        let Some(written) = written else {
+            // Another follow of this store went further meanwhile: on from where it is.
+            match blocking(store, |s| s.team_mirror_position()).await?? {
+                Some(now_at) => position = now_at,
+                None => return Err(TeamSyncError::NotJoined),
+            }
+            followed.position = position;
+            continue;
+        };
         position = last;
         followed.items += count;
         followed.added += written.added;
@@ -89,7 +100,23 @@ pub async fn follow(
     }
 }
 
-/// Makes `store` ready to walk for the team, once `lease` is this process's: follows the
+/// Lays the walk state the mirror holds into a follower's store (a publishing store keeps its
+/// own): how far each status is mirrored, as the syncer last published it. A state that does
+/// not read is logged and left: the items followed are what matters to the follower.
+async fn lay_walk(team: &Team, store: &Shared) -> Result<(), TeamSyncError> {
+    let Some(json) = team.mirror_walk().await? else {
+        return Ok(());
+    };
+    match serde_json::from_value::<WalkState>(json) {
+        Ok(walk) => {
+            blocking(store, move |s| s.follow_walk_state(&walk)).await??;
+        }
+        Err(error) => tracing::warn!(%error, "the mirror's walk state does not read"),
+    }
+    Ok(())
+}
+
+/// Makes `store` ready to walk for the team, once the lease of `generation` is this process's: follows the
 /// mirror to its end, then lays the walk state the last syncer published into the store (its
 /// items are all in the mirror, so now in the store) and notes what the store writes from now
 /// on. A team whose mirror was never walked starts from this store: what it holds and its own
@@ -101,6 +128,7 @@ pub async fn follow(
 pub async fn take_over(
     team: &Team,
     store: &Shared,
+    generation: i64,
     now: impl Fn() -> Timestamp,
 ) -> Result<Followed, TeamSyncError> {
     let followed = follow(team, store, now).await?;
@@ -110,13 +138,13 @@ pub async fn take_over(
                 .map_err(|e| TeamSyncError::WalkState(e.to_string()))?;
             blocking(store, move |s| {
                 s.restore_walk_state(&walk)?;
-                s.set_mirror_publishing(true)
+                s.start_mirror_publishing(generation)
             })
             .await??;
         }
         None => {
-            blocking(store, |s| {
-                s.set_mirror_publishing(true)?;
+            blocking(store, move |s| {
+                s.start_mirror_publishing(generation)?;
                 s.seed_mirror_outbox()
             })
             .await??;
@@ -177,10 +205,7 @@ pub async fn publish(
             // Only the lease's holder writes the mirror, and its store followed it before its
             // turn: the store holds the mirror up to its last write.
             let seq = team.mirror_last_seq().await?;
-            blocking(store, move |s| {
-                s.team_mirror_apply(&[], &[], seq, Timestamp::now())
-            })
-            .await??;
+            blocking(store, move |s| s.team_mirror_reached(seq)).await??;
             team.record_mirror_position(seq).await?;
             return Ok(Published::Written { items, removed });
         }

@@ -31,9 +31,9 @@ pub struct Turn {
 /// Whether this process walks for the team.
 pub enum Began {
     /// It does: its turn.
-    Walking(Box<Turn>),
-    /// Another member's process holds the lease.
-    Following(Syncer),
+    Walking(Arc<Turn>),
+    /// Another member's process holds the lease (`holder`); the connection given back.
+    Following { holder: Syncer, team: Box<Team> },
 }
 
 impl Turn {
@@ -52,7 +52,10 @@ impl Turn {
         let Some(lease) = team.take_syncer(LEASE_SECONDS).await? else {
             let holder = team.syncer().await?;
             return match holder {
-                Some(holder) => Ok(Began::Following(holder)),
+                Some(holder) => Ok(Began::Following {
+                    holder,
+                    team: Box::new(team),
+                }),
                 // Released between the two reads: the next run takes it.
                 None => Err(TeamSyncError::Team(crate::team::TeamError::Gone)),
             };
@@ -69,17 +72,18 @@ impl Turn {
         };
         let lost = Arc::new(AtomicBool::new(false));
         let heartbeat = tokio::spawn(heartbeat(beat, lease, Arc::clone(&lost)));
-        let followed = match mirror::take_over(&team, store, now).await {
+        let followed = match mirror::take_over(&team, store, lease.generation, now).await {
             Ok(followed) => followed,
             Err(error) => {
                 heartbeat.abort();
                 let _ = team.release_syncer(&lease).await;
                 // The store may have started noting its writes: they are nobody's to publish.
-                super::blocking(store, |s| s.set_mirror_publishing(false)).await??;
+                let generation = lease.generation;
+                super::blocking(store, move |s| s.end_mirror_publishing(generation)).await??;
                 return Err(error);
             }
         };
-        Ok(Began::Walking(Box::new(Self {
+        Ok(Began::Walking(Arc::new(Self {
             team: tokio::sync::Mutex::new(team),
             store: store.clone(),
             lease,
@@ -100,7 +104,22 @@ impl Turn {
             return Ok(Published::Fenced);
         }
         let mut team = self.team.lock().await;
-        mirror::publish(&mut team, &self.store, &self.lease, budget).await
+        let published = mirror::publish(&mut team, &self.store, &self.lease, budget).await?;
+        if published == Published::Fenced {
+            // Another process took the lease over: this turn is over.
+            self.lost.store(true, Ordering::Release);
+        }
+        Ok(published)
+    }
+
+    /// Whether a member asked for the lists' tops after the last walk published whole began
+    /// (or before any was): a walk of the tops is wanted.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn asked(&self) -> Result<bool, TeamSyncError> {
+        let (asked, served) = self.team.lock().await.mirror_asks().await?;
+        Ok(asked.is_some_and(|asked| served.is_none_or(|served| asked > served)))
     }
 
     /// The database's clock now: a walk's start, to say later which asks it served.
@@ -124,18 +143,24 @@ impl Turn {
         Ok(asked.is_some_and(|asked| asked > started))
     }
 
+    /// Whether the turn is over: its lease found gone (a laptop that slept through it).
+    #[must_use]
+    pub fn lost(&self) -> bool {
+        self.lost.load(Ordering::Acquire)
+    }
+
     /// Publishes what is left, stops noting writes and gives the lease up, so another member's
     /// process may take over at once.
     ///
     /// # Errors
     /// The database or the store failed (the lease then lapses by itself).
-    pub async fn end(self, budget: Option<&RateLimit>) -> Result<Published, TeamSyncError> {
+    pub async fn end(&self, budget: Option<&RateLimit>) -> Result<Published, TeamSyncError> {
         let published = self.publish(budget).await;
         self.heartbeat.abort();
-        let team = self.team.into_inner();
-        team.release_syncer(&self.lease).await?;
-        let store = self.store.clone();
-        super::blocking(&store, |s| s.set_mirror_publishing(false)).await??;
+        self.lost.store(true, Ordering::Release);
+        self.team.lock().await.release_syncer(&self.lease).await?;
+        let generation = self.lease.generation;
+        super::blocking(&self.store, move |s| s.end_mirror_publishing(generation)).await??;
         published
     }
 }

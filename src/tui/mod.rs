@@ -30,4 +30,4 @@ pub mod view;
 // Saved views and the command palette.
 pub mod views;
 
-pub use runtime::{Arrival, Ended, Job, Options, SyncPort, drive, run};
+pub use runtime::{Arrival, Ended, Job, Options, SyncPort, TeamSyncer, drive, run};

@@ -19,12 +19,14 @@ mod store_thread;
 mod sync_jobs;
 mod syncer;
 pub mod team;
+mod team_syncer;
 pub mod top_issues;
 mod translate;
 pub mod triage_writes;
 pub mod views;
 
 pub use sync_jobs::{Job, SyncPort};
+pub use team_syncer::TeamSyncer;
 pub use translate::translate;
 #[cfg(test)]
 mod tests;

@@ -23,7 +23,7 @@ pub(super) enum Mode {
     /// No team, or one whose members sync on their own.
     Alone,
     /// This process walks for the team.
-    Walking(Box<Turn>),
+    Walking(std::sync::Arc<Turn>),
     /// Another member's process walks for the team: the store followed the mirror.
     Followed,
 }
@@ -55,16 +55,21 @@ pub(super) async fn begin(
         Err(error) => return Err(error.into()),
     };
     if !team.shared_mirror().await? {
+        // Nobody walks for the team: notes a killed turn left are nobody's to publish.
+        store.write(|s| s.settle_mirror_publishing(None))?;
         return Ok(Mode::Alone);
     }
     team_sync::join(&team, store).await?;
     let name = Clean::line(team.name()).into_string();
     let began = Turn::begin(team, &url, store, Timestamp::now).await?;
-    let holder = match began {
+    let (holder, team) = match began {
         Began::Walking(turn) => return walking(turn, &name, progress, out),
-        Began::Following(holder) => holder,
+        Began::Following { holder, team } => (holder, team),
     };
-    let team = Team::open(&url, settings.team.as_deref()).await?;
+    // Not this process's turn: notes a killed turn of this store left are nobody's to publish,
+    // unless the turn alive now is this store's (its inbox walking for the team).
+    let alive = holder.alive.then_some(holder.generation);
+    store.write(|s| s.settle_mirror_publishing(alive))?;
     let since = team_sync::ago(Timestamp::now().duration_since(holder.since).as_secs());
     progress.say(
         out,
@@ -99,9 +104,9 @@ pub(super) async fn begin(
         }
         if !team.syncer().await?.is_some_and(|s| s.alive) {
             // The syncer stopped before serving the ask: this process takes the walk over.
-            match Turn::begin(team, &url, store, Timestamp::now).await? {
+            match Turn::begin(*team, &url, store, Timestamp::now).await? {
                 Began::Walking(turn) => return walking(turn, &name, progress, out),
-                Began::Following(_) => {
+                Began::Following { .. } => {
                     return Box::pin(begin(args, store, no_wait, progress, out)).await;
                 }
             }
@@ -127,7 +132,7 @@ const FOLLOW_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// This process walks for the team: said, with what it read from the mirror first.
 fn walking(
-    turn: Box<Turn>,
+    turn: std::sync::Arc<Turn>,
     name: &str,
     progress: &Progress,
     out: &mut impl Write,
@@ -152,7 +157,7 @@ pub(super) async fn publish(turn: &Turn, budget: &RateLimit) -> Result<(), CliEr
 }
 
 /// Ends a turn: the rest published, the lease given up.
-pub(super) async fn end(turn: Turn, budget: &RateLimit) -> Result<(), CliError> {
+pub(super) async fn end(turn: &Turn, budget: &RateLimit) -> Result<(), CliError> {
     match turn.end(Some(budget)).await? {
         Published::Written { .. } => Ok(()),
         Published::Fenced => Err(fenced()),

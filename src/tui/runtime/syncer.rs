@@ -42,7 +42,7 @@ impl SyncPort for Syncer {
     }
 }
 
-fn status_of(job: &SyncJob) -> &Status {
+pub(super) fn status_of(job: &SyncJob) -> &Status {
     match job {
         SyncJob::Start(status)
         | SyncJob::Head(status)
@@ -52,7 +52,7 @@ fn status_of(job: &SyncJob) -> &Status {
     }
 }
 
-async fn run_job(syncer: &Syncer, job: &SyncJob) -> Result<Synced, SyncError> {
+pub(super) async fn run_job(syncer: &Syncer, job: &SyncJob) -> Result<Synced, SyncError> {
     let report = match job {
         SyncJob::Start(status) => syncer.start(status).await?,
         SyncJob::Head(status) => syncer.head(status, Priority::User).await?,
@@ -97,7 +97,7 @@ async fn run_job(syncer: &Syncer, job: &SyncJob) -> Result<Synced, SyncError> {
     })
 }
 
-async fn fresh(syncer: &Syncer, status: &Status) -> Option<Freshness> {
+pub(super) async fn fresh(syncer: &Syncer, status: &Status) -> Option<Freshness> {
     let (syncer, status) = (syncer.clone(), status.clone());
     tokio::task::spawn_blocking(move || {
         let state = syncer.state(&status).ok()?;
@@ -113,7 +113,7 @@ async fn fresh(syncer: &Syncer, status: &Status) -> Option<Freshness> {
 }
 
 /// What the inbox does about a failed job.
-fn failure(error: &SyncError) -> SyncFailure {
+pub(super) fn failure(error: &SyncError) -> SyncFailure {
     let kind = match error {
         SyncError::Api(api) => match api.as_ref() {
             ApiError::Unauthorized | ApiError::IndiePlanRequired => FailureKind::Refused,
@@ -131,7 +131,7 @@ fn failure(error: &SyncError) -> SyncFailure {
     }
 }
 
-fn capitalise(text: &str) -> String {
+pub(super) fn capitalise(text: &str) -> String {
     let mut chars = text.chars();
     chars
         .next()

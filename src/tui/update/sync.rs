@@ -284,6 +284,21 @@ pub(super) fn auto_refresh(state: &mut AppState) -> Vec<Effect> {
     effects
 }
 
+/// A member asked the team's syncer for the lists' tops: the listed status's head is read now,
+/// unless a job the user waits for runs (it serves the ask itself). Where this process walks
+/// for the team the job serves the ask; where it follows, it reads the mirror.
+pub(super) fn asked(state: &mut AppState) -> Vec<Effect> {
+    let user_jobs = state
+        .sync
+        .running
+        .saturating_sub(u32::from(state.sync.background_busy));
+    if user_jobs > 0 || state.fatal.is_some() || budget_low(state) {
+        return Vec::new();
+    }
+    let status = state.view.listed_status();
+    vec![job(state, SyncJob::Refresh(status))]
+}
+
 /// The first wait before an offline inbox tries the service again by itself.
 pub const RETRY_FIRST_SECONDS: u64 = 30;
 /// The longest such wait (each failed retry doubles it up to this).

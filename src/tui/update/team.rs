@@ -363,6 +363,7 @@ pub(super) fn news(state: &mut AppState, news: News) -> Vec<Effect> {
         }
         // The team's syncer's items reached the store: the view is read again.
         News::Mirrored(_) => super::sync::store_changed(state).into_iter().collect(),
+        News::Asked => super::sync::asked(state),
         News::Changed(caught_up) => {
             let me = team.member.clone();
             if let Some(event) = caught_up.assigned_to_me.last() {

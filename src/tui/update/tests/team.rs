@@ -7,11 +7,12 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use super::act;
 use super::acting::note;
+use crate::api::Status;
 use crate::store::{TeamBatch, TeamItemRecord};
 use crate::team::{Change, Presence};
 use crate::team_sync::live::News;
 use crate::team_sync::{CaughtUp, Sent, Settled};
-use crate::tui::action::{Action, Msg};
+use crate::tui::action::{Action, Msg, SyncJob};
 use crate::tui::effect::Effect;
 use crate::tui::team::{Link, Prompt, TeamState};
 use crate::tui::testkit::{Harness, now, started_harness};
@@ -253,4 +254,21 @@ fn done_snooze_and_the_note_go_to_the_team_with_the_triage_write() {
         .map(|e| serde_json::from_str(&e.change).unwrap())
         .collect();
     assert_eq!(changes, [Change::Done(true), Change::Done(false)]);
+}
+
+#[test]
+fn a_members_ask_for_the_tops_reads_the_head_now_unless_a_job_the_user_waits_for_runs() {
+    let mut h = team_harness(&[]);
+    let asked = h.send(Msg::Team(News::Asked));
+    let syncs: Vec<_> = asked
+        .iter()
+        .filter(|e| matches!(e, Effect::Sync(SyncJob::Refresh(s)) if *s == Status::New))
+        .collect();
+    assert_eq!(syncs.len(), 1, "{asked:?}");
+    // That refresh runs: another ask waits for it (it serves the ask itself).
+    let again = h.send(Msg::Team(News::Asked));
+    assert!(
+        !again.iter().any(|e| matches!(e, Effect::Sync(_))),
+        "{again:?}"
+    );
 }

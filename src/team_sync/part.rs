@@ -1,0 +1,158 @@
+//! A long-lived process's part in the walk of a team that shares one mirror (the inbox's).
+//! Before each sync job it is settled again: the process walks for the team (it holds the
+//! syncer's lease, taken when nobody held it: a turn, kept from job to job), follows the
+//! team's walk (another member's process holds the lease: the store reads the mirror, the
+//! service is asked for no list page), or syncs alone (the team shares no mirror, or its
+//! database cannot be reached). A turn lasts until [`TeamWalk::end`] (the process ends), until
+//! its lease is found gone (then the next job settles again), or until the team stops sharing.
+
+use std::sync::Arc;
+
+use super::mirror::{self, Followed};
+use super::syncer::{Began, Turn};
+use super::{TeamSyncError, blocking};
+use crate::api::RateLimit;
+use crate::clock::SharedClock;
+use crate::store::Shared;
+use crate::team::{Team, TeamUrl};
+
+/// The process's part in its team's walk, settled job by job.
+pub struct TeamWalk {
+    url: TeamUrl,
+    /// The team, when the role is in several.
+    team: Option<String>,
+    store: Shared,
+    clock: SharedClock,
+    place: tokio::sync::Mutex<Place>,
+}
+
+/// What is held between jobs: the turn, or a connection to follow and ask on.
+#[derive(Default)]
+struct Place {
+    turn: Option<Arc<Turn>>,
+    team: Option<Team>,
+}
+
+/// What this process does for the next job.
+pub enum Part {
+    /// Syncs alone, as without a team.
+    Alone,
+    /// Walks for the team: what the job stores is published by `Turn::publish`.
+    Walking(Arc<Turn>),
+    /// Another member's process walks for the team: the store follows the mirror.
+    Following,
+}
+
+impl TeamWalk {
+    /// The part of the process whose store is `store`, on the team at `url`.
+    #[must_use]
+    pub fn new(url: TeamUrl, team: Option<String>, store: Shared, clock: SharedClock) -> Self {
+        Self {
+            url,
+            team,
+            store,
+            clock,
+            place: tokio::sync::Mutex::new(Place::default()),
+        }
+    }
+
+    /// Settles this process's part for the next job: its turn goes on while its lease holds;
+    /// otherwise it takes the lease when nobody holds it (following the mirror to its end and
+    /// taking the walk over first), or follows. A team that cannot be reached, or that
+    /// refuses, leaves the process syncing alone for this job (said in the log).
+    pub async fn part(&self) -> Part {
+        let mut place = self.place.lock().await;
+        if let Some(turn) = &place.turn {
+            if !turn.lost() {
+                return Part::Walking(Arc::clone(turn));
+            }
+            // The lease was found gone: the turn is over (nothing more can be published).
+            if let Some(turn) = place.turn.take()
+                && let Err(error) = turn.end(None).await
+            {
+                tracing::warn!(%error, "a lost turn as the team's syncer did not end cleanly");
+            }
+        }
+        match self.settle(&mut place).await {
+            Ok(part) => part,
+            Err(error) => {
+                tracing::warn!(%error, "the team's walk cannot be settled: syncing alone");
+                place.team = None;
+                Part::Alone
+            }
+        }
+    }
+
+    async fn settle(&self, place: &mut Place) -> Result<Part, TeamSyncError> {
+        let team = match place.team.take() {
+            Some(team) => team,
+            None => Team::open(&self.url, self.team.as_deref()).await?,
+        };
+        if !team.shared_mirror().await? {
+            // Nobody walks for the team: notes a killed turn left are nobody's to publish.
+            blocking(&self.store, |s| s.settle_mirror_publishing(None)).await??;
+            place.team = Some(team);
+            return Ok(Part::Alone);
+        }
+        super::join(&team, &self.store).await?;
+        let clock = self.clock.clone();
+        match Turn::begin(team, &self.url, &self.store, move || clock.now()).await? {
+            Began::Walking(turn) => {
+                place.turn = Some(Arc::clone(&turn));
+                Ok(Part::Walking(turn))
+            }
+            Began::Following { holder, team } => {
+                // Notes a killed turn of this store left are nobody's to publish, unless the
+                // turn alive now is this store's (its `sync` walking for the team).
+                let alive = holder.alive.then_some(holder.generation);
+                blocking(&self.store, move |s| s.settle_mirror_publishing(alive)).await??;
+                place.team = Some(*team);
+                Ok(Part::Following)
+            }
+        }
+    }
+
+    /// Follows the team's mirror into the store (a follower's job).
+    ///
+    /// # Errors
+    /// The database or the store failed; the connection is opened again for the next job.
+    pub async fn follow(&self) -> Result<Followed, TeamSyncError> {
+        let mut place = self.place.lock().await;
+        let team = match place.team.take() {
+            Some(team) => team,
+            None => Team::open(&self.url, self.team.as_deref()).await?,
+        };
+        let clock = self.clock.clone();
+        let followed = mirror::follow(&team, &self.store, move || clock.now()).await?;
+        place.team = Some(team);
+        Ok(followed)
+    }
+
+    /// Asks the team's syncer for the lists' tops (a follower's `r`): its walk then arrives
+    /// as the mirror's hints say.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn ask(&self) -> Result<(), TeamSyncError> {
+        let mut place = self.place.lock().await;
+        let team = match place.team.take() {
+            Some(team) => team,
+            None => Team::open(&self.url, self.team.as_deref()).await?,
+        };
+        team.ask_mirror_walk().await?;
+        place.team = Some(team);
+        Ok(())
+    }
+
+    /// Ends the turn, if this process walks for the team: the rest published, the lease given
+    /// up so another member's process takes over at once. Errors are logged: the lease then
+    /// lapses by itself.
+    pub async fn end(&self, budget: &RateLimit) {
+        let turn = self.place.lock().await.turn.take();
+        if let Some(turn) = turn
+            && let Err(error) = turn.end(Some(budget)).await
+        {
+            tracing::warn!(%error, "the turn as the team's syncer did not end cleanly");
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! The inbox's [`SyncPort`] on a team that shares one mirror of the account: before each job
+//! its part in the team's walk is settled (`team_sync::part`). Walking for the team, the job
+//! runs as alone, each page published as it is stored (the head walk's too), and a member's
+//! ask for the lists' tops is served after it; following another member's walk, a job reads
+//! the team's mirror instead of the service (the catalog of names excepted, which is the
+//! store's own), and `r` asks the syncer for the tops, which arrive as it publishes them;
+//! alone (no shared mirror, the database away), the job runs as without a team. Opening a
+//! detail always asks the service directly.
+
+use std::sync::Arc;
+
+use super::sync_jobs::{Job, SyncPort};
+use super::syncer::{failure, fresh, run_job, status_of};
+use crate::api::{RateLimit, Status};
+use crate::store::{Store, StoredDetail};
+use crate::sync::{Priority, SyncSettings, Syncer};
+use crate::team_sync::mirror::Published;
+use crate::team_sync::part::{Part, TeamWalk};
+use crate::team_sync::syncer::Turn;
+use crate::tui::action::{FailureKind, Freshness, SyncFailure, SyncJob, Synced};
+
+/// The syncer of an inbox whose team shares one mirror.
+pub struct TeamSyncer {
+    /// Alone, or following (the catalog).
+    alone: Syncer,
+    /// Walking for the team: every page of a head walk stored (and published) on its own.
+    walking: Syncer,
+    walk: Arc<TeamWalk>,
+}
+
+impl TeamSyncer {
+    /// `syncer` keeps the store fresh from the service; `walk` settles, job by job, whether it
+    /// does that for the team, follows the team's walk, or syncs alone.
+    #[must_use]
+    pub fn new(syncer: Syncer, walk: Arc<TeamWalk>) -> Self {
+        let walking = syncer.with_settings(SyncSettings {
+            head_page_cap: 1,
+            ..syncer.settings()
+        });
+        Self {
+            alone: syncer,
+            walking,
+            walk,
+        }
+    }
+}
+
+impl SyncPort for TeamSyncer {
+    fn settings(&self) -> SyncSettings {
+        self.alone.settings()
+    }
+
+    fn run(&self, job: SyncJob) -> Job<Result<Synced, SyncFailure>> {
+        let (alone, walking, walk) = (
+            self.alone.clone(),
+            self.walking.clone(),
+            Arc::clone(&self.walk),
+        );
+        Box::pin(async move {
+            let mut done = match walk.part().await {
+                Part::Alone => run_job(&alone, &job).await.map_err(|e| failure(&e))?,
+                Part::Walking(turn) => walk_for_team(&walking, &turn, &job).await?,
+                Part::Following => follow_team(&alone, &walk, &job).await?,
+            };
+            if done.freshness.is_none() {
+                done.freshness = fresh(&alone, status_of(&job)).await;
+            }
+            Ok(done)
+        })
+    }
+
+    fn detail(&self, id: String) -> Job<Result<StoredDetail, SyncFailure>> {
+        SyncPort::detail(&self.alone, id)
+    }
+
+    fn freshness(&self, store: &Store, status: &str) -> Option<Freshness> {
+        SyncPort::freshness(&self.alone, store, status)
+    }
+
+    fn rate_limit(&self) -> RateLimit {
+        self.alone.rate_limit()
+    }
+}
+
+/// This process walks for the team: the job, then what it stored published; then, when a
+/// member asked for the lists' tops since the last walk of them, a walk of them published.
+async fn walk_for_team(syncer: &Syncer, turn: &Turn, job: &SyncJob) -> Result<Synced, SyncFailure> {
+    let ask = match job {
+        SyncJob::Backfill { .. } | SyncJob::Start(_) => false,
+        SyncJob::Head(_) | SyncJob::Refresh(_) | SyncJob::Background { .. } => {
+            turn.asked().await.unwrap_or_else(|error| {
+                tracing::warn!(%error, "the team's asks could not be read");
+                false
+            })
+        }
+    };
+    let done = run_job(syncer, job).await;
+    publish(syncer, turn).await;
+    if ask && done.is_ok() {
+        serve(syncer, turn).await;
+    }
+    done.map_err(|e| failure(&e))
+}
+
+/// Walks the tops of every status for the members who asked, each page published as stored;
+/// says the ask served once all is published.
+async fn serve(syncer: &Syncer, turn: &Turn) {
+    let started = match turn.server_now().await {
+        Ok(started) => started,
+        Err(error) => {
+            tracing::warn!(%error, "the team's database did not say its time");
+            return;
+        }
+    };
+    for status in [Status::New, Status::Archived] {
+        if let Err(error) = syncer.head(&status, Priority::User).await {
+            tracing::warn!(%error, "the tops a member asked for could not be read");
+            return;
+        }
+        if !publish(syncer, turn).await {
+            return;
+        }
+    }
+    if let Err(error) = turn.served(started).await {
+        tracing::warn!(%error, "the ask served could not be said");
+    }
+}
+
+/// Publishes what the store wrote; whether it was (a failure is logged: the notes wait for
+/// the next publication; a fenced one ends the turn at the next job).
+async fn publish(syncer: &Syncer, turn: &Turn) -> bool {
+    match turn.publish(Some(&syncer.rate_limit())).await {
+        Ok(Published::Written { .. }) => true,
+        Ok(Published::Fenced) => {
+            tracing::info!("another member's process walks for the team now");
+            false
+        }
+        Err(error) => {
+            tracing::warn!(%error, "the team's mirror could not be published to");
+            false
+        }
+    }
+}
+
+/// Another member's process walks for the team: the store follows the mirror. `r` asks for
+/// the tops; a first visit reads the catalog when due (its names are the store's own); the
+/// background has nothing to do.
+async fn follow_team(
+    syncer: &Syncer,
+    walk: &TeamWalk,
+    job: &SyncJob,
+) -> Result<Synced, SyncFailure> {
+    let team_failure = |error: crate::team_sync::TeamSyncError| SyncFailure {
+        text: super::syncer::capitalise(&format!("the team's mirror: {error}")),
+        kind: FailureKind::Other,
+    };
+    if matches!(job, SyncJob::Head(_)) {
+        walk.ask().await.map_err(team_failure)?;
+    }
+    if matches!(job, SyncJob::Start(_)) {
+        syncer.discovery_if_due().await.map_err(|e| failure(&e))?;
+    }
+    let followed = walk.follow().await.map_err(team_failure)?;
+    let freshness = fresh(syncer, status_of(job)).await;
+    Ok(Synced {
+        added: followed.added,
+        changed: followed.changed + followed.removed,
+        reached_end: matches!(job, SyncJob::Backfill { .. })
+            && freshness.as_ref().is_some_and(|f| f.complete),
+        idle: matches!(job, SyncJob::Background { .. }),
+        freshness,
+    })
+}

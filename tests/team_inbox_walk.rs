@@ -1,0 +1,150 @@
+//! The inbox's sync on a team that shares one mirror, against a real PostgreSQL and the
+//! simulator over loopback, through the port the inbox's jobs go to: the first member's inbox
+//! walks for the team (every page published as stored); the second's follows the mirror and
+//! asks the service for no list page; its `r` asks the syncer for the tops, which the syncer's
+//! next job serves; when the first inbox quits, the second takes the walk over from the mirror.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+mod sync_support;
+mod team_pg;
+
+use std::sync::Arc;
+
+use feedback_inbox::api::Status;
+use feedback_inbox::sim::submit::Submitter;
+use feedback_inbox::store::Shared;
+use feedback_inbox::sync::{SyncSettings, Syncer};
+use feedback_inbox::team::{Team, TeamUrl};
+use feedback_inbox::team_sync::part::TeamWalk;
+use feedback_inbox::tui::action::{SyncJob, Synced};
+use feedback_inbox::tui::{SyncPort, TeamSyncer};
+use sync_support::{file_syncer, list_requests, pages, sim_ids, stored_ids};
+use team_pg as pg;
+
+const N: usize = 3_000;
+
+/// A member's inbox: its store and the port its sync jobs go to.
+struct Inbox {
+    store: Shared,
+    syncer: Syncer,
+    walk: Arc<TeamWalk>,
+    port: TeamSyncer,
+}
+
+fn inbox(rig: &common::Rig, path: &std::path::Path, url: &str) -> Inbox {
+    let (syncer, store) = file_syncer(rig, path, SyncSettings::default());
+    let url: TeamUrl = url.parse().unwrap();
+    let walk = Arc::new(TeamWalk::new(url, None, store.clone(), rig.clock.clone()));
+    let port = TeamSyncer::new(syncer.clone(), Arc::clone(&walk));
+    Inbox {
+        store,
+        syncer,
+        walk,
+        port,
+    }
+}
+
+impl Inbox {
+    async fn run(&self, job: SyncJob) -> Synced {
+        self.port.run(job).await.unwrap()
+    }
+
+    /// Background jobs until the inbox would stop sending them (nothing left to do).
+    async fn background(&self) {
+        for _ in 0..1_000 {
+            let done = self
+                .run(SyncJob::Background {
+                    listed: Status::New,
+                })
+                .await;
+            if done.idle {
+                return;
+            }
+        }
+        panic!("the background never went idle");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_inbox_walks_for_the_team_and_the_others_follow_it_ask_it_and_take_over() {
+    let Some(db) = pg::Db::new("inbox_walk").await else {
+        return;
+    };
+    let rig = common::rig(N, 1_000_000).await;
+    let urls = db.team(&["ana", "bo"]).await;
+    let admin = Team::open(&urls[0].1.parse().unwrap(), None).await.unwrap();
+    admin.set_shared_mirror(true).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+
+    // Ana's inbox starts first: it walks for the team, the whole account in the background.
+    let ana = inbox(&rig, &dir.path().join("ana.db"), &urls[0].1);
+    let started = ana.run(SyncJob::Start(Status::New)).await;
+    assert!(started.added > 0);
+    ana.background().await;
+    let walk = list_requests(&rig.sim);
+    let new = sim_ids(&rig.sim, &Status::New);
+    let archived = sim_ids(&rig.sim, &Status::Archived);
+    assert_eq!(stored_ids(&ana.store, "new"), new);
+    assert_eq!(stored_ids(&ana.store, "archived"), archived);
+    let status = admin.mirror_status().await.unwrap();
+    assert_eq!(
+        status.syncer.as_ref().map(|s| s.member.ends_with("_ana")),
+        Some(true),
+        "{status:?}"
+    );
+
+    // Bo's inbox follows: every item from the team's database, no list page asked for, and
+    // how far each status is mirrored as the syncer published it.
+    let bo = inbox(&rig, &dir.path().join("bo.db"), &urls[1].1);
+    let followed = bo.run(SyncJob::Start(Status::New)).await;
+    assert_eq!(followed.added, new.len() + archived.len());
+    assert!(followed.freshness.unwrap().complete);
+    bo.background().await;
+    assert_eq!(list_requests(&rig.sim), walk, "a follower asked for a page");
+    assert_eq!(stored_ids(&bo.store, "new"), new);
+    assert_eq!(stored_ids(&bo.store, "archived"), archived);
+
+    // New feedback; Bo presses `r`: the syncer is asked for the tops, and its next job (the
+    // hint makes it one at once) reads them for the team.
+    let mut submitter = Submitter::new(rig.sim.state().clone(), 7, None);
+    rig.clock.advance(std::time::Duration::from_secs(1));
+    let fresh = submitter.submit().feedback.id.0;
+    bo.run(SyncJob::Head(Status::New)).await;
+    assert_eq!(list_requests(&rig.sim), walk);
+    ana.run(SyncJob::Refresh(Status::New)).await;
+    let (asked, served) = admin.mirror_asks().await.unwrap();
+    assert!(served.unwrap() >= asked.unwrap(), "the ask was not served");
+    let refreshed = bo.run(SyncJob::Refresh(Status::New)).await;
+    assert_eq!(refreshed.added, 1);
+    assert_eq!(stored_ids(&bo.store, "new")[0], fresh);
+
+    // Ana quits: her turn ends (the lease given up), and Bo's next job walks for the team
+    // from the mirror's walk state: the tops only, not the account again.
+    let before = list_requests(&rig.sim);
+    ana.walk.end(&ana.syncer.rate_limit()).await;
+    rig.clock.advance(std::time::Duration::from_secs(1));
+    let second = submitter.submit().feedback.id.0;
+    bo.run(SyncJob::Refresh(Status::New)).await;
+    let status = admin.mirror_status().await.unwrap();
+    assert_eq!(
+        status.syncer.as_ref().map(|s| s.member.ends_with("_bo")),
+        Some(true),
+        "{status:?}"
+    );
+    bo.background().await;
+    assert_eq!(stored_ids(&bo.store, "new")[0], second);
+    let took_over = list_requests(&rig.sim) - before;
+    assert!(
+        took_over <= 3,
+        "{took_over} list requests after the takeover"
+    );
+    // Ana's inbox now follows Bo's walk.
+    let followed = ana.run(SyncJob::Refresh(Status::New)).await;
+    assert_eq!(followed.added, 1);
+    assert!(stored_ids(&ana.store, "new") == sim_ids(&rig.sim, &Status::New));
+    assert!(walk <= pages(N) + 2, "{walk} list requests for one walk");
+    drop((admin, ana, bo));
+    db.drop().await;
+}
