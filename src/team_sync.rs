@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+pub mod deliveries;
 pub mod history;
 pub mod live;
 pub mod mirror;

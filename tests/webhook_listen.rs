@@ -9,15 +9,11 @@ use std::io::Write;
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::mpsc;
-use std::time::Duration;
 
-use feedback_inbox::webhook::{Secret, sign};
 use webhook_support::{
-    BIN, LISTEN, SECRET, bin, in_clean_env, lines, listening, next, start_listen, terminate, text,
+    BIN, LISTEN, PATIENCE, bin, delivery, in_clean_env, lines, listening, next, post, start_listen,
+    terminate, text,
 };
-
-/// Long enough for anything that should happen at once, even on a loaded machine.
-const PATIENCE: Duration = Duration::from_secs(10);
 
 #[test]
 fn an_unwritable_jsonl_is_reported_as_such_not_as_an_address_problem() {
@@ -36,30 +32,6 @@ fn an_unwritable_jsonl_is_reported_as_such_not_as_an_address_problem() {
         "{err}"
     );
     assert!(!err.contains("cannot listen"), "{err}");
-}
-
-/// POSTs `body`, signed now, over a fresh connection; the status, or `None` when the receiver
-/// is gone.
-fn post(addr: &str, body: &[u8]) -> Option<u16> {
-    use std::io::Read;
-    let ts = jiff::Timestamp::now().as_second();
-    let sig = sign(&Secret::new(SECRET.as_bytes()).unwrap(), ts, body);
-    let addr = addr.parse().ok()?;
-    let mut stream = std::net::TcpStream::connect_timeout(&addr, PATIENCE).ok()?;
-    stream.set_read_timeout(Some(PATIENCE)).ok()?;
-    let head = format!(
-        "POST / HTTP/1.1\r\nHost: {addr}\r\nX-Service-Timestamp: {ts}\r\nX-Service-Signature: {sig}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).ok()?;
-    stream.write_all(body).ok()?;
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).ok()?;
-    answer.split_whitespace().nth(1)?.parse().ok()
-}
-
-fn delivery(id: &str) -> Vec<u8> {
-    format!(r#"{{"event":"feedback.created","feedback":{{"id":"{id}","appId":"app_1","appName":"Acme iOS","projectId":"prj_1","projectName":"Acme","message":"burst","email":null,"metadata":{{"custom":{{}}}},"receivedAt":"2026-11-01T11:59:00Z"}}}}"#).into_bytes()
 }
 
 /// Ids of the readable lines of the JSONL, and the numbers of the torn ones.

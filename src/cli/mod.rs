@@ -31,6 +31,7 @@ pub mod store_cmd;
 pub mod sync_cmd;
 pub mod team_cmd;
 pub mod webhook_cmd;
+pub mod webhook_team;
 
 use std::path::PathBuf;
 

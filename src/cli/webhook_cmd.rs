@@ -9,7 +9,8 @@
 //! restart, and a delivery the store could not take is answered 500 (the service delivers it
 //! again). Without a store (`--no-store`, or one that cannot be opened, which is reported on
 //! stderr) the ids are remembered in the seen file. At start, the items of the journal's tail
-//! that the store lacks are stored first.
+//! that the store lacks are stored first. With `--team`, each stored item is also added to the
+//! team's shared mirror (`cli::webhook_team`).
 
 use std::io::{Read, Write};
 use std::net::SocketAddr;
@@ -20,9 +21,11 @@ use clap::{Args, Subcommand};
 use tokio::sync::mpsc::unbounded_channel;
 
 use super::CliError;
+use super::webhook_team::TeamSharing;
 use crate::clock;
 use crate::signals::Signals;
-use crate::store::Store;
+use crate::store::{Shared, Store};
+use crate::team_sync::deliveries::Sharing;
 use crate::webhook::receiver::{self, Jsonl, Notice, ReceiverConfig, StartError};
 use crate::webhook::seen::{self, Seen};
 use crate::webhook::{Delivery, MAX_BODY, Secret, verify};
@@ -79,6 +82,11 @@ pub struct ListenArgs {
     /// keeps them) [default: webhook-seen.txt in the data folder].
     #[arg(long, value_name = "FILE")]
     pub seen_file: Option<PathBuf>,
+    /// Share each delivered item with the team's shared mirror (the team of [team] in
+    /// config.toml or FEEDBACK_TEAM_URL, sharing one mirror): one receiver serves every member;
+    /// an item several members' receivers delivered is shared once.
+    #[arg(long)]
+    pub team: bool,
 }
 
 impl SecretArgs {
@@ -101,8 +109,18 @@ pub async fn run(
     match &args.command {
         WebhookCommand::Verify(verify) => run_verify(verify, &mut std::io::stdin().lock(), out),
         WebhookCommand::Listen(listen) => {
-            let store = open_listen_store(global);
-            listen_until_stopped(listen, store).await
+            let mut store = open_listen_store(global);
+            let team = if listen.team {
+                // A connection of its own reads what waits to be shared.
+                let reader = open_listen_store(global).map(Shared::new).transpose()?;
+                if let Some(store) = &mut store {
+                    store.share_deliveries(true);
+                }
+                Some(TeamSharing::start(global, reader).await?)
+            } else {
+                None
+            };
+            listen_until_stopped(listen, store, team).await
         }
     }
 }
@@ -148,7 +166,11 @@ pub fn run_verify(
 /// flight are answered within the record timeout) and ends with [`CliError::Signal`] (exit
 /// status 128 + its number). Nothing it writes can hold up the signal: the records are written
 /// by the receiver within its timeout, the summaries by a thread of their own.
-async fn listen_until_stopped(args: &ListenArgs, store: Option<Store>) -> Result<(), CliError> {
+async fn listen_until_stopped(
+    args: &ListenArgs,
+    store: Option<Store>,
+    mut team: Option<TeamSharing>,
+) -> Result<(), CliError> {
     let secret = args.secret.secret()?;
     let mut caught_up = None;
     let mut store = store;
@@ -212,18 +234,36 @@ async fn listen_until_stopped(args: &ListenArgs, store: Option<Store>) -> Result
     if let Some(line) = torn {
         eprintln!("{line}");
     }
+    if let Some(team) = &team {
+        eprintln!(
+            "sharing each delivered item with the team {}'s mirror",
+            team.name
+        );
+    }
     let number = loop {
         tokio::select! {
             number = signals.next() => break number,
             Some(notice) = notices.recv() => {
+                if let (Some(team), Notice::Accepted { stored: true, .. }) = (&team, &notice) {
+                    team.wake();
+                }
                 report(&notice, args.jsonl.is_some(), &mut summaries);
             }
+            Some(said) = next_said(&mut team) => eprintln!("{}", TeamSharing::line(&said)),
         }
     };
     // A second signal ends the process at once.
     signals.exit_on_next();
     handle.shutdown().await;
     Err(CliError::Signal(number))
+}
+
+/// What the team's sharing task said next; never, without `--team`.
+async fn next_said(team: &mut Option<TeamSharing>) -> Option<Sharing> {
+    match team {
+        Some(team) => team.said.recv().await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Forgets the oldest delivery ids the store keeps (as the seen file does), off the async

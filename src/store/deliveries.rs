@@ -27,6 +27,7 @@ impl Store {
         sightings: &[Sighting<'_>],
         sighted: Timestamp,
     ) -> Result<Option<Written>, StoreError> {
+        let sharing = self.sharing_deliveries;
         self.transact(|tx| {
             let added = tx
                 .prepare_cached(
@@ -37,7 +38,11 @@ impl Store {
             if added == 0 {
                 return Ok(None);
             }
-            super::write::items::put_all(tx, sightings, sighted).map(Some)
+            let written = super::write::items::put_all(tx, sightings, sighted)?;
+            if sharing {
+                super::team_deliveries::note(tx, sightings)?;
+            }
+            Ok(Some(written))
         })
     }
 

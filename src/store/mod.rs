@@ -34,6 +34,7 @@ mod shared;
 pub mod similar;
 pub mod sync_state;
 mod team;
+mod team_deliveries;
 mod team_mirror;
 mod triage;
 mod tx;
@@ -73,6 +74,7 @@ pub use team::{
     LostChange, OutboxEntry, ReplicaPosition, ReplicaStart, TeamBatch, TeamEventRecord,
     TeamItemRecord, TeamNoteRecord,
 };
+pub use team_deliveries::DeliveriesToShare;
 pub use team_mirror::Applied;
 pub use triage::{NOTE_MAX_BYTES, Triage, TriageChange, capped_note};
 pub use tx::{Tx, TxError, TxResult};
@@ -156,6 +158,9 @@ pub struct Store {
     conn: Connection,
     /// Where it lives, for messages and `open_again` (a `file:` URI for an in-memory store).
     location: Location,
+    /// The deliveries this connection records are noted for the team's mirror
+    /// (`webhook listen --team`: `store::team_deliveries`).
+    sharing_deliveries: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -173,6 +178,7 @@ impl Store {
         let mut store = Self {
             conn,
             location: Location::File(path.to_owned()),
+            sharing_deliveries: false,
         };
         store.configure()?;
         store.migrate()?;
@@ -185,6 +191,7 @@ impl Store {
         let mut store = Self {
             conn,
             location: Location::Memory,
+            sharing_deliveries: false,
         };
         store.configure()?;
         store.migrate()?;

@@ -6,7 +6,7 @@ use rusqlite_migration::{M, Migrations};
 
 /// The SQL of every migration, oldest first.
 pub const STEPS: &[&str] = &[
-    V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16,
+    V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17,
 ];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
@@ -371,6 +371,12 @@ ALTER TABLE team_replica ADD COLUMN mirror_seq INTEGER NOT NULL DEFAULT 0;
 /// removed. Filled only while the meta key `mirror_publishing` is set.
 const V16: &str = r"
 CREATE TABLE mirror_outbox (id TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+";
+
+/// Schema 17: the items a webhook receiver stored that wait to be shared with the team's mirror
+/// (`webhook listen --team`, `store::team_deliveries`), written in the delivery's transaction.
+const V17: &str = r"
+CREATE TABLE team_deliveries (id TEXT PRIMARY KEY) WITHOUT ROWID;
 ";
 
 /// [`recount_pivot_counts`]: the statements that count `pivot_counts` from the tables.

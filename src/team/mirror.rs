@@ -246,6 +246,37 @@ impl Team {
         Ok(MirrorWrite::Written { changed })
     }
 
+    /// Adds items a member's webhook receiver stored to the mirror, in one transaction: only
+    /// those it does not hold, so an item several receivers delivered is there once, and the
+    /// syncer's copy (newer: listed after, maybe archived) or its removal is never undone by a
+    /// delivery. Not fenced: a receiver is not the syncer, and it only adds. How many were new.
+    pub async fn mirror_deliver(&mut self, items: &[Feedback]) -> Result<u64, TeamError> {
+        let team_id = self.team_id();
+        let tx = self.client_mut().transaction().await?;
+        let insert = tx
+            .prepare(&format!(
+                "INSERT INTO {SCHEMA}.mirror_items (team_id, item_id, seq, item)
+                 VALUES ($1, $2, 0, $3)
+                 ON CONFLICT (team_id, item_id) DO NOTHING"
+            ))
+            .await?;
+        let mut added = 0;
+        for item in items {
+            added += tx
+                .execute(&insert, &[&team_id, &item.id.as_str(), &Json(item)])
+                .await?;
+        }
+        if added > 0 {
+            tx.execute(
+                "SELECT pg_notify($1, $2)",
+                &[&CHANNEL, &format!("{team_id} mirror")],
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(added)
+    }
+
     /// Whether the team shares one mirror of the account (off until a member turns it on).
     pub async fn shared_mirror(&self) -> Result<bool, TeamError> {
         let row = self

@@ -8,6 +8,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use feedback_inbox::webhook::{Secret, sign};
+
 pub const SECRET: &str = "whsec_cli_secret";
 
 /// The built binary.
@@ -115,4 +117,31 @@ pub fn listening(command: Command) -> (Running, String) {
         .unwrap()
         .to_owned();
     (listen, url)
+}
+
+/// Long enough for anything that should happen at once, even on a loaded machine.
+pub const PATIENCE: Duration = Duration::from_secs(10);
+
+/// POSTs `body`, signed now, over a fresh connection; the status, or `None` when the receiver
+/// is gone.
+pub fn post(addr: &str, body: &[u8]) -> Option<u16> {
+    use std::io::{Read, Write};
+    let ts = jiff::Timestamp::now().as_second();
+    let sig = sign(&Secret::new(SECRET.as_bytes()).unwrap(), ts, body);
+    let addr = addr.parse().ok()?;
+    let mut stream = std::net::TcpStream::connect_timeout(&addr, PATIENCE).ok()?;
+    stream.set_read_timeout(Some(PATIENCE)).ok()?;
+    let head = format!(
+        "POST / HTTP/1.1\r\nHost: {addr}\r\nX-Service-Timestamp: {ts}\r\nX-Service-Signature: {sig}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).ok()?;
+    stream.write_all(body).ok()?;
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).ok()?;
+    answer.split_whitespace().nth(1)?.parse().ok()
+}
+
+pub fn delivery(id: &str) -> Vec<u8> {
+    format!(r#"{{"event":"feedback.created","feedback":{{"id":"{id}","appId":"app_1","appName":"Acme iOS","projectId":"prj_1","projectName":"Acme","message":"burst","email":null,"metadata":{{"custom":{{}}}},"receivedAt":"2026-11-01T11:59:00Z"}}}}"#).into_bytes()
 }
