@@ -8,64 +8,18 @@
 
 mod common;
 mod sync_support;
+mod team_inbox;
 mod team_pg;
-
-use std::sync::Arc;
 
 use feedback_inbox::api::Status;
 use feedback_inbox::sim::submit::Submitter;
-use feedback_inbox::store::Shared;
-use feedback_inbox::sync::{SyncSettings, Syncer};
-use feedback_inbox::team::{Team, TeamUrl};
-use feedback_inbox::team_sync::part::TeamWalk;
-use feedback_inbox::tui::action::{SyncJob, Synced};
-use feedback_inbox::tui::{SyncPort, TeamSyncer};
-use sync_support::{file_syncer, list_requests, pages, sim_ids, stored_ids};
+use feedback_inbox::team::Team;
+use feedback_inbox::tui::action::SyncJob;
+use sync_support::{list_requests, pages, sim_ids, stored_ids};
+use team_inbox::inbox;
 use team_pg as pg;
 
 const N: usize = 3_000;
-
-/// A member's inbox: its store and the port its sync jobs go to.
-struct Inbox {
-    store: Shared,
-    syncer: Syncer,
-    walk: Arc<TeamWalk>,
-    port: TeamSyncer,
-}
-
-fn inbox(rig: &common::Rig, path: &std::path::Path, url: &str) -> Inbox {
-    let (syncer, store) = file_syncer(rig, path, SyncSettings::default());
-    let url: TeamUrl = url.parse().unwrap();
-    let walk = Arc::new(TeamWalk::new(url, None, store.clone(), rig.clock.clone()));
-    let port = TeamSyncer::new(syncer.clone(), Arc::clone(&walk));
-    Inbox {
-        store,
-        syncer,
-        walk,
-        port,
-    }
-}
-
-impl Inbox {
-    async fn run(&self, job: SyncJob) -> Synced {
-        self.port.run(job).await.unwrap()
-    }
-
-    /// Background jobs until the inbox would stop sending them (nothing left to do).
-    async fn background(&self) {
-        for _ in 0..1_000 {
-            let done = self
-                .run(SyncJob::Background {
-                    listed: Status::New,
-                })
-                .await;
-            if done.idle {
-                return;
-            }
-        }
-        panic!("the background never went idle");
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_inbox_walks_for_the_team_and_the_others_follow_it_ask_it_and_take_over() {

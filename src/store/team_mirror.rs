@@ -7,7 +7,7 @@
 use jiff::Timestamp;
 use rusqlite::{OptionalExtension, params};
 
-use super::write::{Sighting, forget_id, put_in};
+use super::write::{Sighting, forget_id};
 use super::{Store, StoreError};
 use crate::api::Feedback;
 
@@ -50,7 +50,7 @@ impl Store {
             if position != Some(after) {
                 return Ok(None);
             }
-            let written = put_in(tx, &sightings, at)?;
+            let written = super::write::items::put_followed(tx.raw(), &sightings, at)?;
             let mut applied = Applied {
                 added: written.added,
                 changed: written.changed,
@@ -150,6 +150,14 @@ mod tests {
             None
         );
         assert!(store.item("fb_1").unwrap().is_none());
+        // Items read from the mirror are never noted for it, even while this store publishes.
+        store.start_mirror_publishing(1).unwrap();
+        let more: Vec<Feedback> = (10..12).map(item).collect();
+        store
+            .team_mirror_apply(&more, &[], (6, 8), at)
+            .unwrap()
+            .unwrap();
+        assert!(store.mirror_publication(10).unwrap().is_empty());
         // The syncer's store moves its position to what it published, never back.
         store.team_mirror_reached(9).unwrap();
         store.team_mirror_reached(7).unwrap();

@@ -14,7 +14,7 @@ use super::{TeamSyncError, blocking};
 use crate::api::RateLimit;
 use crate::clock::SharedClock;
 use crate::store::Shared;
-use crate::team::{Team, TeamUrl};
+use crate::team::{Lease, Team, TeamUrl};
 
 /// The process's part in its team's walk, settled job by job.
 pub struct TeamWalk {
@@ -31,6 +31,9 @@ pub struct TeamWalk {
 struct Place {
     turn: Option<Arc<Turn>>,
     team: Option<Team>,
+    /// The lease of a turn lost with its connection: given up on the next connection, so the
+    /// next turn need not wait for it to lapse.
+    stale: Option<Lease>,
 }
 
 /// What this process does for the next job.
@@ -66,11 +69,13 @@ impl TeamWalk {
             if !turn.lost() {
                 return Part::Walking(Arc::clone(turn));
             }
-            // The lease was found gone: the turn is over (nothing more can be published).
-            if let Some(turn) = place.turn.take()
-                && let Err(error) = turn.end(None).await
-            {
-                tracing::warn!(%error, "a lost turn as the team's syncer did not end cleanly");
+            // The lease or the connection was found gone: the turn is over (nothing more can
+            // be published).
+            if let Some(turn) = place.turn.take() {
+                place.stale = Some(turn.lease());
+                if let Err(error) = turn.end(None).await {
+                    tracing::info!(%error, "a lost turn as the team's syncer ended uncleanly");
+                }
             }
         }
         match self.settle(&mut place).await {
@@ -88,6 +93,10 @@ impl TeamWalk {
             Some(team) => team,
             None => Team::open(&self.url, self.team.as_deref()).await?,
         };
+        if let Some(stale) = place.stale.take() {
+            // Only that generation's: a turn another process took since is left alone.
+            team.release_syncer(&stale).await?;
+        }
         if !team.shared_mirror().await? {
             // Nobody walks for the team: notes a killed turn left are nobody's to publish.
             blocking(&self.store, |s| s.settle_mirror_publishing(None)).await??;

@@ -104,7 +104,15 @@ impl Turn {
             return Ok(Published::Fenced);
         }
         let mut team = self.team.lock().await;
-        let published = mirror::publish(&mut team, &self.store, &self.lease, budget).await?;
+        let published = mirror::publish(&mut team, &self.store, &self.lease, budget)
+            .await
+            .inspect_err(|error| {
+                if error.is_unreachable() {
+                    // The connection is gone (the database restarted): this turn can publish
+                    // no more; the next one starts on a new connection from the mirror.
+                    self.lost.store(true, Ordering::Release);
+                }
+            })?;
         if published == Published::Fenced {
             // Another process took the lease over: this turn is over.
             self.lost.store(true, Ordering::Release);
@@ -143,10 +151,17 @@ impl Turn {
         Ok(asked.is_some_and(|asked| asked > started))
     }
 
-    /// Whether the turn is over: its lease found gone (a laptop that slept through it).
+    /// Whether the turn is over: its lease found gone (a laptop that slept through it), or
+    /// its connections to the database (the database restarted).
     #[must_use]
     pub fn lost(&self) -> bool {
         self.lost.load(Ordering::Acquire)
+    }
+
+    /// The lease this turn holds (or held).
+    #[must_use]
+    pub fn lease(&self) -> Lease {
+        self.lease
     }
 
     /// Publishes what is left, stops noting writes and gives the lease up, so another member's
@@ -166,8 +181,8 @@ impl Turn {
 }
 
 /// Renews `lease` every third of its length on its own connection, until a renewal finds it
-/// gone (then `lost` is set) or the connection fails (the lease then lapses by itself, and a
-/// publication after that is fenced by the database).
+/// gone or the connection fails (the lease then lapses by itself, and a publication after that
+/// is fenced by the database); either way `lost` is set: the turn is over.
 async fn heartbeat(team: Team, lease: Lease, lost: Arc<AtomicBool>) {
     let every = std::time::Duration::from_secs(u64::try_from(LEASE_SECONDS / 3).unwrap_or(5));
     loop {
@@ -180,6 +195,7 @@ async fn heartbeat(team: Team, lease: Lease, lost: Arc<AtomicBool>) {
             }
             Err(error) => {
                 tracing::warn!(%error, "the syncer's lease could not be renewed");
+                lost.store(true, Ordering::Release);
                 return;
             }
         }

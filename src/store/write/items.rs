@@ -20,12 +20,34 @@ pub(in crate::store) fn put_all(
     put_groups(tx, &[(sightings, at)])
 }
 
+/// Items read from the team's shared mirror, stored as a list page's are but never noted for
+/// the mirror: it has them.
+pub(in crate::store) fn put_followed(
+    tx: &Transaction<'_>,
+    sightings: &[Sighting<'_>],
+    at: Timestamp,
+) -> rusqlite::Result<Written> {
+    put_noting(tx, &[(sightings, at)], false)
+}
+
 /// Stores groups of sightings, each made at its own time (pages of a walk written in one
 /// transaction), sharing one pass of what a write does once: the full-text index is fed all the
 /// groups' messages in one key order, the pivots' counts change once.
 pub(in crate::store) fn put_groups(
     tx: &Transaction<'_>,
     groups: &[(&[Sighting<'_>], Timestamp)],
+) -> rusqlite::Result<Written> {
+    put_noting(tx, groups, true)
+}
+
+/// [`put_groups`]; with `noting`, while this store publishes to the team's mirror, every item
+/// the write saw is noted, changed or not: an item this store held before its turn (walked
+/// alone, or in a turn whose publication was lost with its connection) is confirmed by the
+/// walk and must reach the mirror all the same (the mirror writes only what differs).
+fn put_noting(
+    tx: &Transaction<'_>,
+    groups: &[(&[Sighting<'_>], Timestamp)],
+    noting: bool,
 ) -> rusqlite::Result<Written> {
     let mut refs = Refs::default();
     let mut written = Written::default();
@@ -37,8 +59,11 @@ pub(in crate::store) fn put_groups(
     let waiting = tx
         .prepare_cached("SELECT EXISTS (SELECT 1 FROM triage WHERE k IS NULL)")?
         .query_row([], |row| row.get(0))?;
-    // While this store publishes to the team's mirror, what the write adds or changes is noted.
-    let noted = super::super::mirror_outbox::note_count(tx)?;
+    let noted = if noting {
+        super::super::mirror_outbox::note_count(tx)?
+    } else {
+        None
+    };
     for (sightings, at) in groups {
         let batch = Batch {
             seen: at.as_second(),
@@ -54,7 +79,7 @@ pub(in crate::store) fn put_groups(
                 Outcome::Changed => written.changed += 1,
                 Outcome::Same => {}
             }
-            if let Some(n) = noted.filter(|_| outcome != Outcome::Same) {
+            if let Some(n) = noted {
                 super::super::mirror_outbox::note(tx, sighting.feedback.id.as_str(), n)?;
             }
             written.known.push(!matches!(outcome, Outcome::Added(_)));
