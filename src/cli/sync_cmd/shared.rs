@@ -83,6 +83,7 @@ pub(super) async fn begin(
             }
         ),
     )?;
+    let mut wake = Wake::open(&url, settings.team.as_deref(), !no_wait).await;
     let asked = if no_wait {
         None
     } else {
@@ -115,7 +116,7 @@ pub(super) async fn begin(
             "following the team's walk: {} added so far",
             total.added
         ));
-        tokio::time::sleep(FOLLOW_EVERY).await;
+        wake.next().await;
     }
     progress.say(
         out,
@@ -127,8 +128,48 @@ pub(super) async fn begin(
     Ok(Mode::Followed)
 }
 
-/// How often a member waiting for the team's walk reads the mirror.
+/// How often a member waiting for the team's walk reads the mirror without hints.
 const FOLLOW_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// How often it reads the mirror with hints, besides each hint: whether the syncer still
+/// lives is read then too.
+const FOLLOW_FALLBACK: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Wakes a member waiting for the team's walk: on each hint on the team's channel (the
+/// syncer's publications), and on a fallback beat (a database that sends no hints, behind a
+/// pooler, is read every [`FOLLOW_EVERY`]).
+struct Wake {
+    hints: tokio::sync::mpsc::UnboundedReceiver<tokio_postgres::Notification>,
+    /// The connection that listens, kept open while waiting.
+    listening: Option<Team>,
+}
+
+impl Wake {
+    async fn open(url: &crate::team::TeamUrl, team: Option<&str>, listen: bool) -> Self {
+        let (hint_tx, hints) = tokio::sync::mpsc::unbounded_channel();
+        let listening = if listen {
+            Team::open_listening(url, team, hint_tx).await.ok()
+        } else {
+            None
+        };
+        Self { hints, listening }
+    }
+
+    async fn next(&mut self) {
+        let fallback = if self.listening.is_some() {
+            FOLLOW_FALLBACK
+        } else {
+            FOLLOW_EVERY
+        };
+        tokio::select! {
+            Some(_) = self.hints.recv() => {
+                // Hints that came together are read as one.
+                while self.hints.try_recv().is_ok() {}
+            }
+            () = tokio::time::sleep(fallback) => {}
+        }
+    }
+}
 
 /// This process walks for the team: said, with what it read from the mirror first.
 fn walking(
