@@ -58,7 +58,13 @@ async fn each_delivered_item_reaches_the_mirror_once_and_never_undoes_the_syncer
     let mut archived = item(0);
     archived.status = Status::Archived;
     let written = syncer
-        .mirror_write(&lease, &[archived.clone()], &[item(9).id.0], None, None)
+        .mirror_write(
+            &lease,
+            (&[archived.clone()], &[]),
+            &[item(9).id.0],
+            None,
+            None,
+        )
         .await
         .unwrap();
     assert_eq!(written, team::MirrorWrite::Written { changed: 2 });

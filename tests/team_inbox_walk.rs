@@ -1,7 +1,7 @@
 //! The inbox's sync on a team that shares one mirror, against a real PostgreSQL and the
 //! simulator over loopback, through the port the inbox's jobs go to: the first member's inbox
 //! walks for the team (every page published as stored); the second's follows the mirror and
-//! asks the service for no list page; its `r` asks the syncer for the tops, which the syncer's
+//! asks the service for no list page, and a detail it opens is shared with the mirror; its `r` asks the syncer for the tops, which the syncer's
 //! next job serves; when the first inbox quits, the second takes the walk over from the mirror.
 
 #![allow(clippy::unwrap_used)]
@@ -11,10 +11,14 @@ mod sync_support;
 mod team_inbox;
 mod team_pg;
 
-use feedback_inbox::api::Status;
+use feedback_inbox::api::{Extras, Status};
 use feedback_inbox::sim::submit::Submitter;
+use feedback_inbox::store::{Shared, Store};
 use feedback_inbox::team::Team;
+use feedback_inbox::team_sync;
+use feedback_inbox::tui::SyncPort;
 use feedback_inbox::tui::action::SyncJob;
+use feedback_inbox::tui::testkit::now;
 use sync_support::{list_requests, pages, sim_ids, stored_ids};
 use team_inbox::inbox;
 use team_pg as pg;
@@ -60,6 +64,31 @@ async fn one_inbox_walks_for_the_team_and_the_others_follow_it_ask_it_and_take_o
     assert_eq!(stored_ids(&bo.store, "new"), new);
     assert_eq!(stored_ids(&bo.store, "archived"), archived);
 
+    // Bo opens a detail: read from the service, and what it says beyond the list (metadata,
+    // delivery links) shared with the mirror's copy, so a member following has it too.
+    let opened = SyncPort::detail(&bo.port, new[0].clone()).await.unwrap();
+    let extras = Extras {
+        metadata: opened.metadata.clone(),
+        delivery: opened.delivery.clone(),
+    };
+    assert!(extras.delivery.is_some());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::time::Instant::now() < deadline {
+        let mirrored = admin.mirror_after(0, 100_000).await.unwrap();
+        if mirrored
+            .iter()
+            .any(|m| m.id == new[0] && m.extras.is_some())
+        {
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
+    let cy = Shared::new(Store::open_memory().unwrap()).unwrap();
+    team_sync::join(&admin, &cy).await.unwrap();
+    team_sync::mirror::follow(&admin, &cy, now).await.unwrap();
+    let (_, described) = cy.read(|s| s.item_with_extras(&new[0])).unwrap().unwrap();
+    assert_eq!(described, Some(extras));
+
     // New feedback; Bo presses `r`: the syncer is asked for the tops, and its next job (the
     // hint makes it one at once) reads them for the team.
     let mut submitter = Submitter::new(rig.sim.state().clone(), 7, None);
@@ -73,6 +102,19 @@ async fn one_inbox_walks_for_the_team_and_the_others_follow_it_ask_it_and_take_o
     let refreshed = bo.run(SyncJob::Refresh(Status::New)).await;
     assert_eq!(refreshed.added, 1);
     assert_eq!(stored_ids(&bo.store, "new")[0], fresh);
+
+    // Ana, the syncer, opens a detail: her next publication carries what it said.
+    let opened = SyncPort::detail(&ana.port, new[1].clone()).await.unwrap();
+    ana.run(SyncJob::Refresh(Status::New)).await;
+    let mirrored = admin.mirror_after(0, 100_000).await.unwrap();
+    let row = mirrored.iter().find(|m| m.id == new[1]).unwrap();
+    assert_eq!(
+        row.extras,
+        Some(Extras {
+            metadata: opened.metadata,
+            delivery: opened.delivery,
+        })
+    );
 
     // Ana quits: her turn ends (the lease given up), and Bo's next job walks for the team
     // from the mirror's walk state: the tops only, not the account again.

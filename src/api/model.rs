@@ -200,6 +200,15 @@ pub struct Metadata {
     pub custom: BTreeMap<String, String>,
 }
 
+/// What is known of an item beyond its list fields: its metadata (a webhook's, or a detail's),
+/// and its delivery links once a detail was read (`None` until then). Shared through the
+/// team's mirror with the item.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Extras {
+    pub metadata: Metadata,
+    pub delivery: Option<Vec<Delivery>>,
+}
+
 /// One delivery channel of a submission.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Delivery {

@@ -10,7 +10,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::walk_handoff::{WalkState, walk_state_in};
 use super::{Store, StoreError};
-use crate::api::Feedback;
+use crate::api::{Extras, Feedback};
 
 /// The meta key that is set while this store publishes.
 const PUBLISHING: &str = "mirror_publishing";
@@ -48,6 +48,8 @@ pub(super) fn note(tx: &Transaction<'_>, id: &str, n: i64) -> rusqlite::Result<(
 pub struct Publication {
     /// The noted items as stored now, in the order noted.
     pub items: Vec<Feedback>,
+    /// What the store knows of each of `items` beyond its list fields (by position).
+    pub extras: Vec<Option<Extras>>,
     /// The noted items no longer stored: the service no longer has them.
     pub removed: Vec<String>,
     /// The walk state as of the same snapshot, when this publication takes every note: it
@@ -148,8 +150,11 @@ impl Store {
         covered.truncate(limit);
         let mut publication = Publication::default();
         for (id, _) in &covered {
-            match self.item(id)? {
-                Some(stored) => publication.items.push(stored.feedback),
+            match self.item_with_extras(id)? {
+                Some((item, extras)) => {
+                    publication.items.push(item);
+                    publication.extras.push(extras);
+                }
                 None => publication.removed.push(id.clone()),
             }
         }

@@ -381,6 +381,23 @@ impl Store {
     }
 
     /// The item with its metadata and delivery, as far as they are known.
+    /// The item `id` as stored, with what the store knows of it beyond its list fields, when
+    /// it knows anything (a webhook's metadata, a detail read): what the team's mirror shares.
+    pub fn item_with_extras(
+        &self,
+        id: &str,
+    ) -> Result<Option<(crate::api::Feedback, Option<crate::api::Extras>)>, StoreError> {
+        let Some(detail) = self.detail(id)? else {
+            return Ok(None);
+        };
+        let known = detail.delivery.is_some() || detail.metadata != crate::api::Metadata::default();
+        let extras = known.then_some(crate::api::Extras {
+            metadata: detail.metadata,
+            delivery: detail.delivery,
+        });
+        Ok(Some((detail.item.feedback, extras)))
+    }
+
     pub fn detail(&self, id: &str) -> Result<Option<StoredDetail>, StoreError> {
         let Some(item) = self.item(id)? else {
             return Ok(None);

@@ -6,7 +6,7 @@
 use rusqlite::{Transaction, params};
 
 use super::{Sighting, Store, StoreError};
-use crate::api::Feedback;
+use crate::api::{Extras, Feedback};
 
 /// Notes the items of `sightings` to be shared.
 pub(super) fn note(tx: &Transaction<'_>, sightings: &[Sighting<'_>]) -> rusqlite::Result<()> {
@@ -32,13 +32,19 @@ impl Store {
             .prepare_cached("SELECT id FROM team_deliveries ORDER BY id LIMIT ?1")
             .and_then(|mut s| s.query_map([limit], |row| row.get(0))?.collect())
             .map_err(|e| self.error(e))?;
-        let mut items = Vec::with_capacity(ids.len());
+        let mut shared = DeliveriesToShare {
+            ids: Vec::new(),
+            items: Vec::with_capacity(ids.len()),
+            extras: Vec::with_capacity(ids.len()),
+        };
         for id in &ids {
-            if let Some(stored) = self.item(id)? {
-                items.push(stored.feedback);
+            if let Some((item, extras)) = self.item_with_extras(id)? {
+                shared.items.push(item);
+                shared.extras.push(extras);
             }
         }
-        Ok(DeliveriesToShare { ids, items })
+        shared.ids = ids;
+        Ok(shared)
     }
 
     /// Takes out the notes of `shared`, once the team's database has its items.
@@ -60,6 +66,9 @@ pub struct DeliveriesToShare {
     pub ids: Vec<String>,
     /// The items the store holds of them.
     pub items: Vec<Feedback>,
+    /// What the store knows of each of `items` beyond its list fields (by position): the
+    /// delivery's metadata.
+    pub extras: Vec<Option<Extras>>,
 }
 
 impl DeliveriesToShare {

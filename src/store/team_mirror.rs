@@ -9,7 +9,7 @@ use rusqlite::{OptionalExtension, params};
 
 use super::write::{Sighting, forget_id};
 use super::{Store, StoreError};
-use crate::api::Feedback;
+use crate::api::{Extras, Feedback};
 
 impl Store {
     /// The number of the mirror's last write this store holds; `None` without a replica.
@@ -32,12 +32,19 @@ impl Store {
     /// before that may hold older copies than the store has now (or an item since removed).
     pub fn team_mirror_apply(
         &mut self,
-        items: &[Feedback],
+        (items, extras): (&[Feedback], &[Option<Extras>]),
         removed: &[String],
         (after, seq): (i64, i64),
         at: Timestamp,
     ) -> Result<Option<Applied>, StoreError> {
-        let sightings = Sighting::listed_all(items);
+        // Each item as a list page gives it, with what a member's store knew beyond that.
+        let mut sightings = Sighting::listed_all(items);
+        for (sighting, extras) in sightings.iter_mut().zip(extras) {
+            if let Some(extras) = extras {
+                sighting.metadata = Some(&extras.metadata);
+                sighting.delivery = extras.delivery.as_deref();
+            }
+        }
         self.write_refetchable(|tx| {
             let position: Option<i64> = tx
                 .raw()
@@ -122,21 +129,28 @@ mod tests {
         store.team_start_replica("support", "ana").unwrap();
         assert_eq!(store.team_mirror_position().unwrap(), Some(0));
         let items: Vec<Feedback> = (0..5).map(item).collect();
-        let written = store.team_mirror_apply(&items, &[], (0, 5), at).unwrap();
+        let written = store
+            .team_mirror_apply((&items, &[]), &[], (0, 5), at)
+            .unwrap();
         assert_eq!(written.unwrap().added, 5);
         assert_eq!(store.team_mirror_position().unwrap(), Some(5));
         // A batch read from before the store's position (another follow of this store went
         // further meanwhile) is not applied, so its older copies never replace newer ones.
         assert_eq!(
             store
-                .team_mirror_apply(&items[3..], &[], (2, 5), at)
+                .team_mirror_apply((&items[3..], &[]), &[], (2, 5), at)
                 .unwrap(),
             None
         );
         assert_eq!(store.team_mirror_position().unwrap(), Some(5));
         // The service no longer has two of them (one never stored here).
         let gone = store
-            .team_mirror_apply(&[], &["fb_1".to_owned(), "fb_99".to_owned()], (5, 6), at)
+            .team_mirror_apply(
+                (&[], &[]),
+                &["fb_1".to_owned(), "fb_99".to_owned()],
+                (5, 6),
+                at,
+            )
             .unwrap()
             .unwrap();
         assert_eq!(gone.removed, 1);
@@ -145,7 +159,7 @@ mod tests {
         // A stale batch that still held the removed item does not bring it back.
         assert_eq!(
             store
-                .team_mirror_apply(&items[..2], &[], (4, 5), at)
+                .team_mirror_apply((&items[..2], &[]), &[], (4, 5), at)
                 .unwrap(),
             None
         );
@@ -154,14 +168,28 @@ mod tests {
         store.start_mirror_publishing(1).unwrap();
         let more: Vec<Feedback> = (10..12).map(item).collect();
         store
-            .team_mirror_apply(&more, &[], (6, 8), at)
+            .team_mirror_apply((&more, &[]), &[], (6, 8), at)
             .unwrap()
             .unwrap();
         assert!(store.mirror_publication(10).unwrap().is_empty());
+        // An item with what a member's store knew beyond its list fields lands with it.
+        let extras = crate::api::Extras {
+            metadata: crate::api::Metadata {
+                built_in: [("os".to_owned(), "iOS 18".to_owned())].into(),
+                ..crate::api::Metadata::default()
+            },
+            delivery: Some(Vec::new()),
+        };
+        store
+            .team_mirror_apply((&more[..1], &[Some(extras.clone())]), &[], (8, 9), at)
+            .unwrap()
+            .unwrap();
+        let (_, stored) = store.item_with_extras("fb_10").unwrap().unwrap();
+        assert_eq!(stored, Some(extras));
         // The syncer's store moves its position to what it published, never back.
-        store.team_mirror_reached(9).unwrap();
+        store.team_mirror_reached(12).unwrap();
         store.team_mirror_reached(7).unwrap();
-        assert_eq!(store.team_mirror_position().unwrap(), Some(9));
+        assert_eq!(store.team_mirror_position().unwrap(), Some(12));
         // A replica started anew follows the mirror from its start.
         store.team_start_replica("billing", "ana").unwrap();
         assert_eq!(store.team_mirror_position().unwrap(), Some(0));

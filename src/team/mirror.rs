@@ -14,7 +14,7 @@ use tokio_postgres::types::Json;
 use super::TeamError;
 use super::actions::Team;
 use super::schema::{CHANNEL, SCHEMA};
-use crate::api::Feedback;
+use crate::api::{Extras, Feedback};
 
 /// How long a lease lasts unless renewed, in seconds: a syncer that crashed or lost its
 /// connection is taken over within this (and a renewal every third of it keeps a live one).
@@ -57,6 +57,8 @@ pub struct MirrorItem {
     pub id: String,
     /// The item as the syncer stored it; `None`: the service no longer has it.
     pub item: Option<Feedback>,
+    /// What a member's store knew of it beyond its list fields, when one shared it.
+    pub extras: Option<Extras>,
 }
 
 fn lease_of(row: &tokio_postgres::Row) -> Lease {
@@ -160,18 +162,20 @@ impl Team {
         lease: &Lease,
         items: &[Feedback],
     ) -> Result<MirrorWrite, TeamError> {
-        self.mirror_write(lease, items, &[], None, None).await
+        self.mirror_write(lease, (items, &[]), &[], None, None)
+            .await
     }
 
     /// Writes into the mirror, in one transaction fenced by `lease` (nothing is written when
-    /// its generation no longer holds the lease): `items` as the syncer stored them, the items
-    /// the service no longer has (`removed`), and the walk state that describes them, when
-    /// given (JSON as the syncer's store gives it), with the service's rate limit as the
-    /// syncer last read it (`budget`).
+    /// its generation no longer holds the lease): `items` as the syncer stored them, each with
+    /// what its store knew beyond the list fields (`extras`, by position; missing: nothing,
+    /// and what the mirror held is kept), the items the service no longer has (`removed`), and
+    /// the walk state that describes them, when given (JSON as the syncer's store gives it),
+    /// with the service's rate limit as the syncer last read it (`budget`).
     pub async fn mirror_write(
         &mut self,
         lease: &Lease,
-        items: &[Feedback],
+        (items, extras): (&[Feedback], &[Option<Extras>]),
         removed: &[String],
         walk: Option<&serde_json::Value>,
         budget: Option<&serde_json::Value>,
@@ -195,16 +199,20 @@ impl Team {
         }
         let upsert = tx
             .prepare(&format!(
-                "INSERT INTO {SCHEMA}.mirror_items AS m (team_id, item_id, seq, item)
-                 VALUES ($1, $2, 0, $3)
-                 ON CONFLICT (team_id, item_id) DO UPDATE SET item = excluded.item, removed = false
-                     WHERE m.item IS DISTINCT FROM excluded.item OR m.removed"
+                "INSERT INTO {SCHEMA}.mirror_items AS m (team_id, item_id, seq, item, extras)
+                 VALUES ($1, $2, 0, $3, $4)
+                 ON CONFLICT (team_id, item_id) DO UPDATE
+                     SET item = excluded.item, removed = false,
+                         extras = coalesce(excluded.extras, m.extras)
+                     WHERE m.item IS DISTINCT FROM excluded.item OR m.removed
+                         OR m.extras IS DISTINCT FROM coalesce(excluded.extras, m.extras)"
             ))
             .await?;
         let mut changed = 0;
-        for item in items {
+        for (n, item) in items.iter().enumerate() {
+            let more = extras.get(n).and_then(Option::as_ref).map(Json);
             changed += tx
-                .execute(&upsert, &[&team_id, &item.id.as_str(), &Json(item)])
+                .execute(&upsert, &[&team_id, &item.id.as_str(), &Json(item), &more])
                 .await?;
         }
         if !removed.is_empty() {
@@ -249,21 +257,29 @@ impl Team {
     /// Adds items a member's webhook receiver stored to the mirror, in one transaction: only
     /// those it does not hold, so an item several receivers delivered is there once, and the
     /// syncer's copy (newer: listed after, maybe archived) or its removal is never undone by a
-    /// delivery. Not fenced: a receiver is not the syncer, and it only adds. How many were new.
-    pub async fn mirror_deliver(&mut self, items: &[Feedback]) -> Result<u64, TeamError> {
+    /// delivery; the delivery's metadata (`extras`, by position) is added to an item that has
+    /// none. Not fenced: a receiver is not the syncer, and it only adds. How many items were
+    /// added or described.
+    pub async fn mirror_deliver(
+        &mut self,
+        items: &[Feedback],
+        extras: &[Option<Extras>],
+    ) -> Result<u64, TeamError> {
         let team_id = self.team_id();
         let tx = self.client_mut().transaction().await?;
         let insert = tx
             .prepare(&format!(
-                "INSERT INTO {SCHEMA}.mirror_items (team_id, item_id, seq, item)
-                 VALUES ($1, $2, 0, $3)
-                 ON CONFLICT (team_id, item_id) DO NOTHING"
+                "INSERT INTO {SCHEMA}.mirror_items AS m (team_id, item_id, seq, item, extras)
+                 VALUES ($1, $2, 0, $3, $4)
+                 ON CONFLICT (team_id, item_id) DO UPDATE SET extras = excluded.extras
+                     WHERE m.extras IS NULL AND excluded.extras IS NOT NULL AND NOT m.removed"
             ))
             .await?;
         let mut added = 0;
-        for item in items {
+        for (n, item) in items.iter().enumerate() {
+            let more = extras.get(n).and_then(Option::as_ref).map(Json);
             added += tx
-                .execute(&insert, &[&team_id, &item.id.as_str(), &Json(item)])
+                .execute(&insert, &[&team_id, &item.id.as_str(), &Json(item), &more])
                 .await?;
         }
         if added > 0 {
@@ -275,6 +291,34 @@ impl Team {
         }
         tx.commit().await?;
         Ok(added)
+    }
+
+    /// Shares what a member's store knows of the item `id` beyond its list fields (a detail it
+    /// read from the service) with the mirror's copy, when the mirror holds the item and did
+    /// not know it so; whether it was written. Not fenced: it never touches the item itself.
+    pub async fn mirror_share_extras(&self, id: &str, extras: &Extras) -> Result<bool, TeamError> {
+        let team_id = self.team_id();
+        let written = self
+            .client()
+            .execute(
+                &format!(
+                    "WITH shared AS (
+                         UPDATE {SCHEMA}.mirror_items SET extras = $3
+                         WHERE team_id = $1 AND item_id = $2 AND NOT removed
+                             AND extras IS DISTINCT FROM $3
+                         RETURNING 1)
+                     SELECT pg_notify($4, $5) FROM shared"
+                ),
+                &[
+                    &team_id,
+                    &id,
+                    &Json(extras),
+                    &CHANNEL,
+                    &format!("{team_id} mirror"),
+                ],
+            )
+            .await?;
+        Ok(written > 0)
     }
 
     /// Whether the team shares one mirror of the account (off until a member turns it on).
@@ -312,7 +356,7 @@ impl Team {
             .client()
             .query(
                 &format!(
-                    "SELECT seq, item_id, removed, item FROM {SCHEMA}.mirror_items
+                    "SELECT seq, item_id, removed, item, extras FROM {SCHEMA}.mirror_items
                      WHERE team_id = $1 AND seq > $2 ORDER BY seq LIMIT $3"
                 ),
                 &[&self.team_id(), &after, &limit],
@@ -328,13 +372,23 @@ impl Team {
                         seq,
                         id,
                         item: None,
+                        extras: None,
                     });
                 }
+                // Extras that do not read cost only themselves: the item still comes.
+                let extras = match r.try_get::<_, Option<Json<Extras>>>(4) {
+                    Ok(extras) => extras.map(|Json(e)| e),
+                    Err(error) => {
+                        tracing::warn!(seq, %error, "a mirror item's extras that do not read");
+                        None
+                    }
+                };
                 match r.try_get::<_, Json<Feedback>>(3) {
                     Ok(Json(item)) => Some(MirrorItem {
                         seq,
                         id,
                         item: Some(item),
+                        extras,
                     }),
                     // Written from a decoded item, so it decodes; one that does not is said,
                     // and the others still come.

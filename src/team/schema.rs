@@ -323,6 +323,12 @@ CREATE POLICY mirror_asks_rewrite ON feedback_team.mirror_asks FOR UPDATE
     WITH CHECK (team_id IN (SELECT feedback_team.my_teams()));
 GRANT SELECT, INSERT, UPDATE ON feedback_team.mirror_asks TO feedback_team_member;
 ",
+    r"
+-- What a member's store knows of an item beyond its list fields (metadata, the delivery
+-- links once a detail was read: `api::Extras`), shared with the item so no other member asks
+-- the service for its detail again.
+ALTER TABLE feedback_team.mirror_items ADD COLUMN extras jsonb;
+",
 ];
 
 /// The version the steps bring a schema to.

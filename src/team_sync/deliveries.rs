@@ -31,7 +31,7 @@ pub async fn share(team: &mut Team, store: &Shared) -> Result<u64, TeamSyncError
         if batch.is_empty() {
             return Ok(added);
         }
-        added += team.mirror_deliver(&batch.items).await?;
+        added += team.mirror_deliver(&batch.items, &batch.extras).await?;
         blocking(store, move |s| s.deliveries_shared(&batch)).await??;
     }
 }

@@ -73,13 +73,20 @@ pub async fn follow(
             return Ok(followed);
         };
         let count = batch.len();
-        let (items, removed): (Vec<_>, Vec<_>) = batch.into_iter().partition(|m| m.item.is_some());
-        let items: Vec<_> = items.into_iter().filter_map(|m| m.item).collect();
-        let removed: Vec<String> = removed.into_iter().map(|m| m.id).collect();
+        let (mut items, mut extras, mut removed) = (Vec::new(), Vec::new(), Vec::new());
+        for entry in batch {
+            match entry.item {
+                Some(item) => {
+                    items.push(item);
+                    extras.push(entry.extras);
+                }
+                None => removed.push(entry.id),
+            }
+        }
         let at = now();
         let after = position;
         let written = blocking(store, move |s| {
-            s.team_mirror_apply(&items, &removed, (after, last), at)
+            s.team_mirror_apply((&items, &extras), &removed, (after, last), at)
         })
         .await??;
         let Some(written) = written else {
@@ -188,7 +195,7 @@ pub async fn publish(
         let written = team
             .mirror_write(
                 lease,
-                &publication.items,
+                (&publication.items, &publication.extras),
                 &publication.removed,
                 walk.as_ref(),
                 budget.as_ref(),

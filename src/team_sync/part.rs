@@ -11,7 +11,7 @@ use std::sync::Arc;
 use super::mirror::{self, Followed};
 use super::syncer::{Began, Turn};
 use super::{TeamSyncError, blocking};
-use crate::api::RateLimit;
+use crate::api::{Extras, RateLimit};
 use crate::clock::SharedClock;
 use crate::store::Shared;
 use crate::team::{Lease, Team, TeamUrl};
@@ -151,6 +151,21 @@ impl TeamWalk {
         team.ask_mirror_walk().await?;
         place.team = Some(team);
         Ok(())
+    }
+
+    /// Shares what a detail read from the service said of the item `id` beyond its list fields
+    /// with the mirror's copy, where this process follows (walking for the team, its
+    /// publication carries them). Errors are logged: the item itself is stored either way.
+    pub async fn share_extras(&self, id: &str, extras: &Extras) {
+        let place = self.place.lock().await;
+        if place.turn.is_some() {
+            return;
+        }
+        if let Some(team) = &place.team
+            && let Err(error) = team.mirror_share_extras(id, extras).await
+        {
+            tracing::warn!(%error, "a detail could not be shared with the team's mirror");
+        }
     }
 
     /// Ends the turn, if this process walks for the team: the rest published, the lease given

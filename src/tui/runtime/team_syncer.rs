@@ -5,13 +5,14 @@
 //! the team's mirror instead of the service (the catalog of names excepted, which is the
 //! store's own), and `r` asks the syncer for the tops, which arrive as it publishes them;
 //! alone (no shared mirror, the database away), the job runs as without a team. Opening a
-//! detail always asks the service directly.
+//! detail always asks the service directly; a follower shares what it said (metadata, delivery
+//! links) with the mirror's copy of the item.
 
 use std::sync::Arc;
 
 use super::sync_jobs::{Job, SyncPort};
 use super::syncer::{failure, fresh, run_job, status_of};
-use crate::api::{RateLimit, Status};
+use crate::api::{Extras, RateLimit, Status};
 use crate::store::{Store, StoredDetail};
 use crate::sync::{Priority, SyncSettings, Syncer};
 use crate::team_sync::mirror::Published;
@@ -70,7 +71,18 @@ impl SyncPort for TeamSyncer {
     }
 
     fn detail(&self, id: String) -> Job<Result<StoredDetail, SyncFailure>> {
-        SyncPort::detail(&self.alone, id)
+        let (alone, walk) = (self.alone.clone(), Arc::clone(&self.walk));
+        Box::pin(async move {
+            let stored = alone.detail(&id).await.map_err(|e| failure(&e))?;
+            // Shared with the team's copy of the item, so nobody asks the service again; the
+            // detail is shown without waiting for the database.
+            let extras = Extras {
+                metadata: stored.metadata.clone(),
+                delivery: stored.delivery.clone(),
+            };
+            tokio::spawn(async move { walk.share_extras(&id, &extras).await });
+            Ok(stored)
+        })
     }
 
     fn freshness(&self, store: &Store, status: &str) -> Option<Freshness> {
