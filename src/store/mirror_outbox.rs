@@ -104,6 +104,10 @@ impl Store {
     }
 
     fn stop_publishing_if(&mut self, stop: impl FnOnce(i64) -> bool) -> Result<(), StoreError> {
+        // Read first: a store that does not publish (nearly always) takes no write lock.
+        if self.mirror_publishing()?.is_none() {
+            return Ok(());
+        }
         self.transact(|tx| {
             let Some(publishing) = publishing_for(tx)? else {
                 return Ok(());
