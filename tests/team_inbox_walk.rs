@@ -1,8 +1,10 @@
 //! The inbox's sync on a team that shares one mirror, against a real PostgreSQL and the
 //! simulator over loopback, through the port the inbox's jobs go to: the first member's inbox
 //! walks for the team (every page published as stored); the second's follows the mirror and
-//! asks the service for no list page, and a detail it opens is shared with the mirror; its `r` asks the syncer for the tops, which the syncer's
-//! next job serves; when the first inbox quits, the second takes the walk over from the mirror.
+//! asks the service for no list page of its own accord, while what its user asks for (a
+//! detail, `r`) is read from the service and shared with the mirror; a member's ask for the
+//! tops is served by the syncer's inbox; when the first inbox quits, the second takes the walk
+//! over from the mirror.
 
 #![allow(clippy::unwrap_used)]
 
@@ -24,6 +26,26 @@ use team_inbox::inbox;
 use team_pg as pg;
 
 const N: usize = 3_000;
+
+/// `inbox` opens the detail of `id`: read from the service, and what it says beyond the list
+/// shared with the mirror's copy (by a task of its own: waited for here, with a deadline).
+async fn opens_a_detail(inbox: &team_inbox::Inbox, team: &Team, id: &str) -> Extras {
+    let opened = SyncPort::detail(&inbox.port, id.to_owned()).await.unwrap();
+    let extras = Extras {
+        metadata: opened.metadata,
+        delivery: opened.delivery,
+    };
+    assert!(extras.delivery.is_some());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::time::Instant::now() < deadline {
+        let mirrored = team.mirror_after(0, 100_000).await.unwrap();
+        if mirrored.iter().any(|m| m.id == id && m.extras.is_some()) {
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
+    extras
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_inbox_walks_for_the_team_and_the_others_follow_it_ask_it_and_take_over() {
@@ -66,42 +88,32 @@ async fn one_inbox_walks_for_the_team_and_the_others_follow_it_ask_it_and_take_o
 
     // Bo opens a detail: read from the service, and what it says beyond the list (metadata,
     // delivery links) shared with the mirror's copy, so a member following has it too.
-    let opened = SyncPort::detail(&bo.port, new[0].clone()).await.unwrap();
-    let extras = Extras {
-        metadata: opened.metadata.clone(),
-        delivery: opened.delivery.clone(),
-    };
-    assert!(extras.delivery.is_some());
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while std::time::Instant::now() < deadline {
-        let mirrored = admin.mirror_after(0, 100_000).await.unwrap();
-        if mirrored
-            .iter()
-            .any(|m| m.id == new[0] && m.extras.is_some())
-        {
-            break;
-        }
-        tokio::task::yield_now().await;
-    }
+    let extras = opens_a_detail(&bo, &admin, &new[0]).await;
     let cy = Shared::new(Store::open_memory().unwrap()).unwrap();
     team_sync::join(&admin, &cy).await.unwrap();
     team_sync::mirror::follow(&admin, &cy, now).await.unwrap();
     let (_, described) = cy.read(|s| s.item_with_extras(&new[0])).unwrap().unwrap();
     assert_eq!(described, Some(extras));
 
-    // New feedback; Bo presses `r`: the syncer is asked for the tops, and its next job (the
-    // hint makes it one at once) reads them for the team.
+    // New feedback; Bo presses `r`: his inbox reads the head from the service at once (the
+    // user asked) and adds what the mirror lacks to it, so it reaches Ana's store by the mirror.
     let mut submitter = Submitter::new(rig.sim.state().clone(), 7, None);
     rig.clock.advance(std::time::Duration::from_secs(1));
     let fresh = submitter.submit().feedback.id.0;
-    bo.run(SyncJob::Head(Status::New)).await;
-    assert_eq!(list_requests(&rig.sim), walk);
+    let headed = bo.run(SyncJob::Head(Status::New)).await;
+    assert_eq!(headed.added, 1);
+    assert_eq!(stored_ids(&bo.store, "new")[0], fresh);
+    assert_eq!(list_requests(&rig.sim), walk + 1, "one page: the head");
+    let cy_followed = team_sync::mirror::follow(&admin, &cy, now).await.unwrap();
+    assert_eq!(cy_followed.added, 1);
+    assert_eq!(stored_ids(&cy, "new")[0], fresh);
+
+    // A member's `sync` asks the syncer for the tops: the hint makes Ana's inbox refresh,
+    // which reads them for the team and says the ask served.
+    admin.ask_mirror_walk().await.unwrap();
     ana.run(SyncJob::Refresh(Status::New)).await;
     let (asked, served) = admin.mirror_asks().await.unwrap();
     assert!(served.unwrap() >= asked.unwrap(), "the ask was not served");
-    let refreshed = bo.run(SyncJob::Refresh(Status::New)).await;
-    assert_eq!(refreshed.added, 1);
-    assert_eq!(stored_ids(&bo.store, "new")[0], fresh);
 
     // Ana, the syncer, opens a detail: her next publication carries what it said.
     let opened = SyncPort::detail(&ana.port, new[1].clone()).await.unwrap();

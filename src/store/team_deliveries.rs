@@ -59,6 +59,34 @@ impl Store {
     }
 }
 
+impl Store {
+    /// The newest `limit` items listed under `status`, with what the store knows of each beyond
+    /// its list fields: what a member's own head walk read, to share with the team's mirror.
+    pub fn newest_to_share(
+        &self,
+        status: &str,
+        limit: usize,
+    ) -> Result<DeliveriesToShare, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let ids: Vec<String> = self
+            .conn()
+            .prepare_cached("SELECT id FROM items WHERE status = ?1 ORDER BY k LIMIT ?2")
+            .and_then(|mut s| {
+                s.query_map(params![status, limit], |row| row.get(0))?
+                    .collect()
+            })
+            .map_err(|e| self.error(e))?;
+        let mut shared = DeliveriesToShare::default();
+        for id in &ids {
+            if let Some((item, extras)) = self.item_with_extras(id)? {
+                shared.items.push(item);
+                shared.extras.push(extras);
+            }
+        }
+        Ok(shared)
+    }
+}
+
 /// Items waiting to be shared, and the notes they cover.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DeliveriesToShare {
@@ -112,6 +140,31 @@ mod tests {
         };
         let at = feedback.received_at;
         store.put_delivery(key, at, &[sighting], at).unwrap();
+    }
+
+    #[test]
+    fn the_newest_items_of_a_status_are_read_to_share() {
+        let mut store = Store::open_memory().unwrap();
+        let items: Vec<Feedback> = (0..4)
+            .map(|n| {
+                let mut item = item(n);
+                item.received_at =
+                    Timestamp::from_second(1_790_000_000 + i64::try_from(n).unwrap()).unwrap();
+                item
+            })
+            .collect();
+        store.put_items(&items, Timestamp::UNIX_EPOCH).unwrap();
+        let newest = store.newest_to_share("new", 2).unwrap();
+        let ids: Vec<&str> = newest.items.iter().map(|i| i.id.as_str()).collect();
+        assert_eq!(ids, ["fb_3", "fb_2"]);
+        assert_eq!(newest.extras, [None, None]);
+        assert!(
+            store
+                .newest_to_share("archived", 2)
+                .unwrap()
+                .items
+                .is_empty()
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use super::mirror::{self, Followed};
 use super::syncer::{Began, Turn};
 use super::{TeamSyncError, blocking};
-use crate::api::{Extras, RateLimit};
+use crate::api::{Extras, RateLimit, Status};
 use crate::clock::SharedClock;
 use crate::store::Shared;
 use crate::team::{Lease, Team, TeamUrl};
@@ -137,20 +137,33 @@ impl TeamWalk {
         Ok(followed)
     }
 
-    /// Asks the team's syncer for the lists' tops (a follower's `r`): its walk then arrives
-    /// as the mirror's hints say.
-    ///
-    /// # Errors
-    /// The database failed.
-    pub async fn ask(&self) -> Result<(), TeamSyncError> {
-        let mut place = self.place.lock().await;
-        let team = match place.team.take() {
-            Some(team) => team,
-            None => Team::open(&self.url, self.team.as_deref()).await?,
+    /// Adds the newest `count` items of `status` in the store, which this process read from
+    /// the service itself (a follower's `r`), to the team's mirror: those it lacks, as a webhook
+    /// receiver's are (never over the syncer's copy); how many. Errors are logged: the items
+    /// are stored here either way, and the syncer's walk brings them to the mirror later.
+    pub async fn share_newest(&self, status: &Status, count: usize) -> u64 {
+        let listed = status.as_str().to_owned();
+        let newest = blocking(&self.store, move |s| s.newest_to_share(&listed, count))
+            .await
+            .and_then(|read| read.map_err(TeamSyncError::from));
+        let newest = match newest {
+            Ok(newest) => newest,
+            Err(error) => {
+                tracing::warn!(%error, "what this member read could not be shared");
+                return 0;
+            }
         };
-        team.ask_mirror_walk().await?;
-        place.team = Some(team);
-        Ok(())
+        let mut place = self.place.lock().await;
+        let Some(team) = place.team.as_mut() else {
+            return 0;
+        };
+        match team.mirror_deliver(&newest.items, &newest.extras).await {
+            Ok(shared) => shared,
+            Err(error) => {
+                tracing::warn!(%error, "what this member read could not be shared with the team");
+                0
+            }
+        }
     }
 
     /// Shares what a detail read from the service said of the item `id` beyond its list fields

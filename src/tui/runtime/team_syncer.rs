@@ -3,10 +3,10 @@
 //! runs as alone, each page published as it is stored (the head walk's too), and a member's
 //! ask for the lists' tops is served after it; following another member's walk, a job reads
 //! the team's mirror instead of the service (the catalog of names excepted, which is the
-//! store's own), and `r` asks the syncer for the tops, which arrive as it publishes them;
-//! alone (no shared mirror, the database away), the job runs as without a team. Opening a
-//! detail always asks the service directly; a follower shares what it said (metadata, delivery
-//! links) with the mirror's copy of the item.
+//! store's own), except what the user asks for: `r` reads the head from the service at once
+//! and adds what the mirror lacks to it; alone (no shared mirror, the database away), the job
+//! runs as without a team. Opening a detail always asks the service directly; a follower shares
+//! what it said (metadata, delivery links) with the mirror's copy of the item.
 
 use std::sync::Arc;
 
@@ -154,9 +154,10 @@ async fn publish(syncer: &Syncer, turn: &Turn) -> bool {
     }
 }
 
-/// Another member's process walks for the team: the store follows the mirror. `r` asks for
-/// the tops; a first visit reads the catalog when due (its names are the store's own); the
-/// background has nothing to do.
+/// Another member's process walks for the team: the store follows the mirror. `r` (the user
+/// asking) reads the head from the service itself, at once, and shares the items it read that
+/// the mirror lacks; a first visit reads the catalog when due (its names are the store's own);
+/// the background has nothing to do.
 async fn follow_team(
     syncer: &Syncer,
     walk: &TeamWalk,
@@ -166,8 +167,19 @@ async fn follow_team(
         text: super::syncer::capitalise(&format!("the team's mirror: {error}")),
         kind: FailureKind::Other,
     };
-    if matches!(job, SyncJob::Head(_)) {
-        walk.ask().await.map_err(team_failure)?;
+    let mut read = Synced::default();
+    if let SyncJob::Head(status) = job {
+        let head = syncer
+            .head(status, Priority::User)
+            .await
+            .map_err(|e| failure(&e))?;
+        (read.added, read.changed) = (head.added, head.changed);
+        // The pages it read: their items, newest first.
+        let per_page = usize::try_from(syncer.settings().page_size.clamp(1, 100)).unwrap_or(100);
+        let read_items = usize::try_from(head.requests)
+            .unwrap_or(usize::MAX)
+            .saturating_mul(per_page);
+        walk.share_newest(status, read_items).await;
     }
     if matches!(job, SyncJob::Start(_)) {
         syncer.discovery_if_due().await.map_err(|e| failure(&e))?;
@@ -175,8 +187,8 @@ async fn follow_team(
     let followed = walk.follow().await.map_err(team_failure)?;
     let freshness = fresh(syncer, status_of(job)).await;
     Ok(Synced {
-        added: followed.added,
-        changed: followed.changed + followed.removed,
+        added: read.added + followed.added,
+        changed: read.changed + followed.changed + followed.removed,
         reached_end: matches!(job, SyncJob::Backfill { .. })
             && freshness.as_ref().is_some_and(|f| f.complete),
         idle: matches!(job, SyncJob::Background { .. }),
