@@ -65,6 +65,8 @@ pub enum TeamError {
          store of the team's account"
     )]
     OtherAccount { team: String, store: String },
+    #[error("the team's mirror: {0}")]
+    Json(#[from] serde_json::Error),
 }
 
 /// What a database error says: the server's own message ("the database system is shutting

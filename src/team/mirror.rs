@@ -61,6 +61,31 @@ pub struct MirrorItem {
     pub extras: Option<Extras>,
 }
 
+/// An item as the mirror keeps it, as bytes (the service's text may hold NUL, which
+/// PostgreSQL's text and jsonb refuse).
+struct Stored<'a> {
+    id: &'a [u8],
+    /// The item's JSON.
+    item: Vec<u8>,
+    /// Its extras' JSON, when given.
+    extras: Option<Vec<u8>>,
+}
+
+fn as_stored<'a>(
+    item: &'a Feedback,
+    extras: Option<&Option<Extras>>,
+) -> Result<Stored<'a>, TeamError> {
+    let extras = match extras.and_then(Option::as_ref) {
+        Some(extras) => Some(serde_json::to_vec(extras)?),
+        None => None,
+    };
+    Ok(Stored {
+        id: item.id.as_str().as_bytes(),
+        item: serde_json::to_vec(item)?,
+        extras,
+    })
+}
+
 fn lease_of(row: &tokio_postgres::Row) -> Lease {
     Lease {
         generation: row.get(0),
@@ -210,22 +235,22 @@ impl Team {
             .await?;
         let mut changed = 0;
         for (n, item) in items.iter().enumerate() {
-            let more = extras.get(n).and_then(Option::as_ref).map(Json);
-            changed += tx
-                .execute(&upsert, &[&team_id, &item.id.as_str(), &Json(item), &more])
-                .await?;
+            let stored = as_stored(item, extras.get(n))?;
+            let row: [&(dyn tokio_postgres::types::ToSql + Sync); 4] =
+                [&team_id, &stored.id, &stored.item, &stored.extras];
+            changed += tx.execute(&upsert, &row).await?;
         }
         if !removed.is_empty() {
             let remove = tx
                 .prepare(&format!(
                     "INSERT INTO {SCHEMA}.mirror_items AS m (team_id, item_id, seq, item, removed)
-                     VALUES ($1, $2, 0, 'null', true)
+                     VALUES ($1, $2, 0, 'null'::bytea, true)
                      ON CONFLICT (team_id, item_id) DO UPDATE SET removed = true
                          WHERE NOT m.removed"
                 ))
                 .await?;
             for id in removed {
-                changed += tx.execute(&remove, &[&team_id, id]).await?;
+                changed += tx.execute(&remove, &[&team_id, &id.as_bytes()]).await?;
             }
         }
         if let Some(walk) = walk {
@@ -238,7 +263,12 @@ impl Team {
                              budget = coalesce(excluded.budget, w.budget),
                              written_at = clock_timestamp()"
                 ),
-                &[&team_id, &Json(walk), &lease.generation, &budget.map(Json)],
+                &[
+                    &team_id,
+                    &serde_json::to_vec(walk)?,
+                    &lease.generation,
+                    &budget.map(Json),
+                ],
             )
             .await?;
         }
@@ -277,10 +307,10 @@ impl Team {
             .await?;
         let mut added = 0;
         for (n, item) in items.iter().enumerate() {
-            let more = extras.get(n).and_then(Option::as_ref).map(Json);
-            added += tx
-                .execute(&insert, &[&team_id, &item.id.as_str(), &Json(item), &more])
-                .await?;
+            let stored = as_stored(item, extras.get(n))?;
+            let row: [&(dyn tokio_postgres::types::ToSql + Sync); 4] =
+                [&team_id, &stored.id, &stored.item, &stored.extras];
+            added += tx.execute(&insert, &row).await?;
         }
         if added > 0 {
             tx.execute(
@@ -311,8 +341,8 @@ impl Team {
                 ),
                 &[
                     &team_id,
-                    &id,
-                    &Json(extras),
+                    &id.as_bytes(),
+                    &serde_json::to_vec(extras)?,
                     &CHANNEL,
                     &format!("{team_id} mirror"),
                 ],
@@ -347,7 +377,9 @@ impl Team {
                 &[&self.team_id()],
             )
             .await?;
-        Ok(row.map(|r| r.get::<_, Json<serde_json::Value>>(0).0))
+        row.map(|r| serde_json::from_slice(r.get::<_, &[u8]>(0)))
+            .transpose()
+            .map_err(TeamError::from)
     }
 
     /// The mirror's items written after number `after`, in the order written, at most `limit`.
@@ -366,7 +398,11 @@ impl Team {
             .iter()
             .filter_map(|r| {
                 let seq: i64 = r.get(0);
-                let id: String = r.get(1);
+                // Written from a Rust string, so UTF-8; one that is not is said, and skipped.
+                let Ok(id) = String::from_utf8(r.get::<_, Vec<u8>>(1)) else {
+                    tracing::warn!(seq, "a mirror item whose id is not UTF-8");
+                    return None;
+                };
                 if r.get::<_, bool>(2) {
                     return Some(MirrorItem {
                         seq,
@@ -376,15 +412,19 @@ impl Team {
                     });
                 }
                 // Extras that do not read cost only themselves: the item still comes.
-                let extras = match r.try_get::<_, Option<Json<Extras>>>(4) {
-                    Ok(extras) => extras.map(|Json(e)| e),
+                let extras = match r
+                    .get::<_, Option<&[u8]>>(4)
+                    .map(serde_json::from_slice::<Extras>)
+                    .transpose()
+                {
+                    Ok(extras) => extras,
                     Err(error) => {
                         tracing::warn!(seq, %error, "a mirror item's extras that do not read");
                         None
                     }
                 };
-                match r.try_get::<_, Json<Feedback>>(3) {
-                    Ok(Json(item)) => Some(MirrorItem {
+                match serde_json::from_slice::<Feedback>(r.get::<_, &[u8]>(3)) {
+                    Ok(item) => Some(MirrorItem {
                         seq,
                         id,
                         item: Some(item),

@@ -54,7 +54,7 @@ impl Team {
             .await?;
         let (walk, budget) = match walk_row {
             Some(r) => (
-                Some((r.get::<_, Json<serde_json::Value>>(0).0, r.get(1))),
+                Some((serde_json::from_slice(r.get::<_, &[u8]>(0))?, r.get(1))),
                 r.get::<_, Option<Json<serde_json::Value>>>(2).map(|j| j.0),
             ),
             None => (None, None),

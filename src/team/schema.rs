@@ -329,6 +329,17 @@ GRANT SELECT, INSERT, UPDATE ON feedback_team.mirror_asks TO feedback_team_membe
 -- the service for its detail again.
 ALTER TABLE feedback_team.mirror_items ADD COLUMN extras jsonb;
 ",
+    r"
+-- The service's text may hold any character, NUL included, which PostgreSQL's text and jsonb
+-- refuse: the mirror keeps item ids, items, their extras and the walk state as their UTF-8
+-- bytes (the JSON the members' program writes), so no odd item stops the team's mirror.
+ALTER TABLE feedback_team.mirror_items
+    ALTER COLUMN item_id TYPE bytea USING convert_to(item_id, 'UTF8'),
+    ALTER COLUMN item TYPE bytea USING convert_to(item::text, 'UTF8'),
+    ALTER COLUMN extras TYPE bytea USING convert_to(extras::text, 'UTF8');
+ALTER TABLE feedback_team.mirror_walk
+    ALTER COLUMN walk TYPE bytea USING convert_to(walk::text, 'UTF8');
+",
 ];
 
 /// The version the steps bring a schema to.
