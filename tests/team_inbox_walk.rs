@@ -153,6 +153,16 @@ async fn one_inbox_walks_for_the_team_and_the_others_follow_it_ask_it_and_take_o
     assert_eq!(followed.added, 1);
     assert!(stored_ids(&ana.store, "new") == sim_ids(&rig.sim, &Status::New));
     assert!(walk <= pages(N) + 2, "{walk} list requests for one walk");
+    stops_sharing(&admin, &bo).await;
     drop((admin, ana, bo));
     db.drop().await;
+}
+
+/// The team stops sharing its mirror: the next job of the inbox walking for it (`syncer`)
+/// ends its turn (the lease given up, its writes no longer noted) and syncs alone.
+async fn stops_sharing(team: &Team, syncer: &team_inbox::Inbox) {
+    team.set_shared_mirror(false).await.unwrap();
+    syncer.run(SyncJob::Refresh(Status::New)).await;
+    assert!(!team.syncer().await.unwrap().unwrap().alive);
+    assert_eq!(syncer.store.read(Store::mirror_publishing).unwrap(), None);
 }

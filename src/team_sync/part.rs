@@ -3,8 +3,9 @@
 //! syncer's lease, taken when nobody held it: a turn, kept from job to job), follows the
 //! team's walk (another member's process holds the lease: the store reads the mirror, the
 //! service is asked for no list page), or syncs alone (the team shares no mirror, or its
-//! database cannot be reached). A turn lasts until [`TeamWalk::end`] (the process ends), until
-//! its lease is found gone (then the next job settles again), or until the team stops sharing.
+//! database cannot be reached: tried again after a while). A turn lasts until
+//! [`TeamWalk::end`] (the process ends), until its lease or its connection is found gone (then
+//! the next job settles again), or until the team stops sharing.
 
 use std::sync::Arc;
 
@@ -26,7 +27,7 @@ pub struct TeamWalk {
     place: tokio::sync::Mutex<Place>,
 }
 
-/// What is held between jobs: the turn, or a connection to follow and ask on.
+/// What is held between jobs: the turn, or a connection to follow and share on.
 #[derive(Default)]
 struct Place {
     turn: Option<Arc<Turn>>,
@@ -34,7 +35,13 @@ struct Place {
     /// The lease of a turn lost with its connection: given up on the next connection, so the
     /// next turn need not wait for it to lapse.
     stale: Option<Lease>,
+    /// The database could not be reached: until then, jobs run alone without trying again (a
+    /// host that does not answer would hold every job for the connection's timeout).
+    away_until: Option<tokio::time::Instant>,
 }
+
+/// How long jobs run alone after the team's database could not be reached.
+const AWAY: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// What this process does for the next job.
 pub enum Part {
@@ -65,23 +72,37 @@ impl TeamWalk {
     /// refuses, leaves the process syncing alone for this job (said in the log).
     pub async fn part(&self) -> Part {
         let mut place = self.place.lock().await;
-        if let Some(turn) = &place.turn {
-            if !turn.lost() {
-                return Part::Walking(Arc::clone(turn));
+        if let Some(turn) = place.turn.clone() {
+            if !turn.lost() && still_shared(&turn).await {
+                return Part::Walking(turn);
             }
-            // The lease or the connection was found gone: the turn is over (nothing more can
-            // be published).
+            // The lease or the connection was found gone (nothing more can be published), or
+            // the team stopped sharing its mirror: the turn is over.
             if let Some(turn) = place.turn.take() {
-                place.stale = Some(turn.lease());
+                if turn.lost() {
+                    place.stale = Some(turn.lease());
+                }
                 if let Err(error) = turn.end(None).await {
                     tracing::info!(%error, "a lost turn as the team's syncer ended uncleanly");
                 }
             }
         }
+        if place
+            .away_until
+            .is_some_and(|until| tokio::time::Instant::now() < until)
+        {
+            return Part::Alone;
+        }
         match self.settle(&mut place).await {
-            Ok(part) => part,
+            Ok(part) => {
+                place.away_until = None;
+                part
+            }
             Err(error) => {
                 tracing::warn!(%error, "the team's walk cannot be settled: syncing alone");
+                if error.is_unreachable() {
+                    place.away_until = Some(tokio::time::Instant::now() + AWAY);
+                }
                 place.team = None;
                 Part::Alone
             }
@@ -190,6 +211,18 @@ impl TeamWalk {
             && let Err(error) = turn.end(Some(budget)).await
         {
             tracing::warn!(%error, "the turn as the team's syncer did not end cleanly");
+        }
+    }
+}
+
+/// Whether the team still shares its mirror, read before each job of a turn (taken to be so
+/// when the read fails: the turn's publications then say what is wrong).
+async fn still_shared(turn: &Turn) -> bool {
+    match turn.shared().await {
+        Ok(shared) => shared,
+        Err(error) => {
+            tracing::warn!(%error, "whether the team still shares its mirror is unknown");
+            true
         }
     }
 }

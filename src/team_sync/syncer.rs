@@ -120,6 +120,14 @@ impl Turn {
         Ok(published)
     }
 
+    /// Whether the team still shares one mirror (a member may have turned it off).
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn shared(&self) -> Result<bool, TeamSyncError> {
+        Ok(self.team.lock().await.shared_mirror().await?)
+    }
+
     /// Whether a member asked for the lists' tops after the last walk published whole began
     /// (or before any was): a walk of the tops is wanted.
     ///
