@@ -166,3 +166,22 @@ async fn stops_sharing(team: &Team, syncer: &team_inbox::Inbox) {
     assert!(!team.syncer().await.unwrap().unwrap().alive);
     assert_eq!(syncer.store.read(Store::mirror_publishing).unwrap(), None);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_the_team_database_away_the_inbox_syncs_alone() {
+    let Some(db) = pg::Db::new("inbox_walk_away").await else {
+        return;
+    };
+    let rig = common::rig(300, 1_000_000).await;
+    let urls = db.team(&["ana"]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let away = pg::Db::away(&urls[0].1);
+    let ana = inbox(&rig, &dir.path().join("ana.db"), &away);
+    // Each job runs as without a team: the store is mirrored from the service all the same.
+    ana.run(SyncJob::Start(Status::New)).await;
+    ana.background().await;
+    assert!(stored_ids(&ana.store, "new") == sim_ids(&rig.sim, &Status::New));
+    assert_eq!(ana.store.read(Store::mirror_publishing).unwrap(), None);
+    drop(ana);
+    db.drop().await;
+}
