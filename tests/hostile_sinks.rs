@@ -20,7 +20,7 @@ use feedback_inbox::tui::view;
 use feedback_inbox::webhook::protocol::event::{Event, Submission};
 use hostile::{
     Corpus, assert_inert, assert_inert_tsv, assert_screen_inert, corpus, hostile_detail,
-    hostile_inbox, hostile_item, hostile_items, stored,
+    hostile_inbox, hostile_item, hostile_items, hostile_new_items, stored,
 };
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -28,14 +28,7 @@ use ratatui::backend::TestBackend;
 #[test]
 fn list_panes_and_status_bar_keep_hostile_text_inert() {
     for (width, height) in [(200, 50), (100, 30), (60, 20)] {
-        // Listed under `new` (a view is of one status); the detail test shows hostile statuses.
-        let items: Vec<Feedback> = hostile_items()
-            .into_iter()
-            .map(|mut item| {
-                item.status = Status::New;
-                item
-            })
-            .collect();
+        let items = hostile_new_items();
         let mut h = hostile_inbox(width, height, &items);
         assert!(h.state.visible_len() > 0);
         let what = format!("list {width}x{height}");

@@ -8,12 +8,12 @@
 mod hostile;
 mod team_pg;
 
-use feedback_inbox::api::{Extras, Feedback, Status};
+use feedback_inbox::api::Extras;
 use feedback_inbox::team::{self, MirrorWrite};
 use feedback_inbox::team_sync;
 use feedback_inbox::tui::action::{Action, Msg};
 use feedback_inbox::tui::testkit::{self, Harness, now};
-use hostile::{assert_screen_inert, hostile_detail, hostile_items};
+use hostile::{assert_screen_inert, hostile_detail, hostile_new_items};
 use team_pg as pg;
 
 #[tokio::test]
@@ -26,13 +26,7 @@ async fn hostile_items_followed_from_the_mirror_stay_inert_on_screen() {
     let mut ana = members.pop().unwrap();
     ana.set_shared_mirror(true).await.unwrap();
     let lease = ana.take_syncer(team::LEASE_SECONDS).await.unwrap().unwrap();
-    let items: Vec<Feedback> = hostile_items()
-        .into_iter()
-        .map(|mut item| {
-            item.status = Status::New;
-            item
-        })
-        .collect();
+    let items = hostile_new_items();
     let extras: Vec<Option<Extras>> = items
         .iter()
         .map(|item| {

@@ -86,6 +86,35 @@ fn as_stored<'a>(
     })
 }
 
+/// Writes `items` (with their `extras`, by position) by `statement`, which takes the team, the
+/// item's id, its JSON and its extras' JSON; how many rows it wrote.
+async fn write_items(
+    tx: &tokio_postgres::Transaction<'_>,
+    statement: &tokio_postgres::Statement,
+    team_id: i64,
+    items: &[Feedback],
+    extras: &[Option<Extras>],
+) -> Result<u64, TeamError> {
+    let mut written = 0;
+    for (n, item) in items.iter().enumerate() {
+        let stored = as_stored(item, extras.get(n))?;
+        let row: [&(dyn tokio_postgres::types::ToSql + Sync); 4] =
+            [&team_id, &stored.id, &stored.item, &stored.extras];
+        written += tx.execute(statement, &row).await?;
+    }
+    Ok(written)
+}
+
+/// A hint to the members' live links that the mirror moved, sent when `tx` commits.
+async fn hint_mirror(tx: &tokio_postgres::Transaction<'_>, team_id: i64) -> Result<(), TeamError> {
+    tx.execute(
+        "SELECT pg_notify($1, $2)",
+        &[&CHANNEL, &format!("{team_id} mirror")],
+    )
+    .await?;
+    Ok(())
+}
+
 fn lease_of(row: &tokio_postgres::Row) -> Lease {
     Lease {
         generation: row.get(0),
@@ -233,13 +262,7 @@ impl Team {
                          OR m.extras IS DISTINCT FROM coalesce(excluded.extras, m.extras)"
             ))
             .await?;
-        let mut changed = 0;
-        for (n, item) in items.iter().enumerate() {
-            let stored = as_stored(item, extras.get(n))?;
-            let row: [&(dyn tokio_postgres::types::ToSql + Sync); 4] =
-                [&team_id, &stored.id, &stored.item, &stored.extras];
-            changed += tx.execute(&upsert, &row).await?;
-        }
+        let mut changed = write_items(&tx, &upsert, team_id, items, extras).await?;
         if !removed.is_empty() {
             let remove = tx
                 .prepare(&format!(
@@ -273,12 +296,7 @@ impl Team {
             .await?;
         }
         if changed > 0 {
-            // A hint to the members' live links, sent when this commits.
-            tx.execute(
-                "SELECT pg_notify($1, $2)",
-                &[&CHANNEL, &format!("{team_id} mirror")],
-            )
-            .await?;
+            hint_mirror(&tx, team_id).await?;
         }
         tx.commit().await?;
         Ok(MirrorWrite::Written { changed })
@@ -305,19 +323,9 @@ impl Team {
                      WHERE m.extras IS NULL AND excluded.extras IS NOT NULL AND NOT m.removed"
             ))
             .await?;
-        let mut added = 0;
-        for (n, item) in items.iter().enumerate() {
-            let stored = as_stored(item, extras.get(n))?;
-            let row: [&(dyn tokio_postgres::types::ToSql + Sync); 4] =
-                [&team_id, &stored.id, &stored.item, &stored.extras];
-            added += tx.execute(&insert, &row).await?;
-        }
+        let added = write_items(&tx, &insert, team_id, items, extras).await?;
         if added > 0 {
-            tx.execute(
-                "SELECT pg_notify($1, $2)",
-                &[&CHANNEL, &format!("{team_id} mirror")],
-            )
-            .await?;
+            hint_mirror(&tx, team_id).await?;
         }
         tx.commit().await?;
         Ok(added)

@@ -147,6 +147,18 @@ pub fn hostile_items() -> Vec<Feedback> {
         .collect()
 }
 
+/// [`hostile_items`] listed under `new` (a view is of one status; the detail tests show
+/// hostile statuses).
+pub fn hostile_new_items() -> Vec<Feedback> {
+    hostile_items()
+        .into_iter()
+        .map(|mut item| {
+            item.status = feedback_inbox::api::Status::New;
+            item
+        })
+        .collect()
+}
+
 #[track_caller]
 pub fn assert_screen_inert(what: &str, state: &AppState) {
     let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
