@@ -187,5 +187,27 @@ async fn a_members_store_follows_the_mirror_from_where_it_is() {
     let store = Shared::new(Store::open(&dir.path().join("ben.db")).unwrap()).unwrap();
     let resumed = team_sync::mirror::follow(&ben, &store, now).await.unwrap();
     assert_eq!((resumed.items, resumed.position), (0, more.position));
+    // A walk state that does not read (damaged in the database) costs only itself: the items
+    // are still followed, and the store keeps the walk state it had.
+    let walk = serde_json::json!({ "tables": {} });
+    let written = ana
+        .mirror_write(&lease, (&[], &[]), &[], Some(&walk), None)
+        .await
+        .unwrap();
+    assert_eq!(written, MirrorWrite::Written { changed: 0 });
+    let admin = team::connect(&db.admin()).await.unwrap();
+    admin
+        .execute(
+            "UPDATE feedback_team.mirror_walk SET walk = 'not json'::bytea",
+            &[],
+        )
+        .await
+        .unwrap();
+    let walk = ana.mirror_walk().await;
+    assert!(walk.is_err(), "{walk:?}");
+    let written = ana.mirror_page(&lease, &page(3_000, 5)).await.unwrap();
+    assert_eq!(written, MirrorWrite::Written { changed: 5 });
+    let last = team_sync::mirror::follow(&ben, &store, now).await.unwrap();
+    assert_eq!(last.added, 5);
     db.drop().await;
 }

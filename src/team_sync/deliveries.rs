@@ -46,7 +46,8 @@ pub enum Sharing {
 }
 
 /// Shares at once and then on every `wake` (a delivery stored), until `stop`; while the
-/// database is away, tries again every few seconds. What happened is sent on `said`.
+/// database is away, tries again every few seconds. What happened is sent on `said` (a failure
+/// once, until sharing works again).
 pub async fn share_until(
     url: TeamUrl,
     team_name: Option<String>,
@@ -56,6 +57,7 @@ pub async fn share_until(
     stop: CancellationToken,
 ) {
     let mut connected: Option<Team> = None;
+    let mut failing = false;
     loop {
         let opened = match connected.take() {
             Some(team) => Ok(team),
@@ -74,13 +76,18 @@ pub async fn share_until(
             Err(error) => Err(error),
         };
         let retry = match outcome {
-            Ok(0) => false,
             Ok(added) => {
-                let _ = said.send(Sharing::Added(added));
+                if added > 0 {
+                    let _ = said.send(Sharing::Added(added));
+                }
+                failing = false;
                 false
             }
             Err(error) => {
-                let _ = said.send(Sharing::Failed(error.to_string()));
+                if !failing {
+                    let _ = said.send(Sharing::Failed(error.to_string()));
+                }
+                failing = true;
                 true
             }
         };

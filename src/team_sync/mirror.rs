@@ -111,8 +111,14 @@ pub async fn follow(
 /// own): how far each status is mirrored, as the syncer last published it. A state that does
 /// not read is logged and left: the items followed are what matters to the follower.
 async fn lay_walk(team: &Team, store: &Shared) -> Result<(), TeamSyncError> {
-    let Some(json) = team.mirror_walk().await? else {
-        return Ok(());
+    let json = match team.mirror_walk().await {
+        Ok(Some(json)) => json,
+        Ok(None) => return Ok(()),
+        Err(crate::team::TeamError::Json(error)) => {
+            tracing::warn!(%error, "the mirror's walk state does not read");
+            return Ok(());
+        }
+        Err(error) => return Err(error.into()),
     };
     match serde_json::from_value::<WalkState>(json) {
         Ok(walk) => {

@@ -136,8 +136,8 @@ const FOLLOW_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
 const FOLLOW_FALLBACK: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Wakes a member waiting for the team's walk: on each hint on the team's channel (the
-/// syncer's publications), and on a fallback beat (a database that sends no hints, behind a
-/// pooler, is read every [`FOLLOW_EVERY`]).
+/// syncer's publications), and on a fallback beat: every [`FOLLOW_FALLBACK`] while listening (a
+/// pooler may drop the hints), every [`FOLLOW_EVERY`] when no connection could listen.
 struct Wake {
     hints: tokio::sync::mpsc::UnboundedReceiver<tokio_postgres::Notification>,
     /// The connection that listens, kept open while waiting.
