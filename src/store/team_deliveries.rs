@@ -23,6 +23,24 @@ impl Store {
         self.sharing_deliveries = on;
     }
 
+    /// Stores what a delivery brought that was journaled but not recorded with its key (a
+    /// receiver's catch-up), noted for the team's mirror in the same commit when this
+    /// connection shares its deliveries.
+    pub fn put_delivered(
+        &mut self,
+        sightings: &[Sighting<'_>],
+        at: jiff::Timestamp,
+    ) -> Result<super::Written, StoreError> {
+        let sharing = self.sharing_deliveries;
+        self.transact(|tx| {
+            let written = super::write::items::put_all(tx, sightings, at)?;
+            if sharing {
+                note(tx, sightings)?;
+            }
+            Ok(written)
+        })
+    }
+
     /// Up to `limit` items waiting to be shared, as the store holds them now (an item the
     /// store no longer holds is not shared, and its note is taken out with the rest).
     pub fn deliveries_to_share(&self, limit: usize) -> Result<DeliveriesToShare, StoreError> {
@@ -188,5 +206,15 @@ mod tests {
         assert_eq!(rest.ids, ["fb_2"]);
         store.deliveries_shared(&rest).unwrap();
         assert!(store.deliveries_to_share(10).unwrap().is_empty());
+        // A journaled delivery stored at a receiver's catch-up is noted as well.
+        let caught_up = item(3);
+        let sighting = Sighting {
+            feedback: &caught_up,
+            listed: None,
+            metadata: None,
+            delivery: None,
+        };
+        store.put_delivered(&[sighting], caught_up.received_at).unwrap();
+        assert_eq!(store.deliveries_to_share(10).unwrap().ids, ["fb_3"]);
     }
 }

@@ -28,7 +28,7 @@ pub fn store_submission(
         return Ok(None);
     };
     store
-        .put(&[sighting(&feedback, &metadata)], submission.received_at)
+        .put_delivered(&[sighting(&feedback, &metadata)], submission.received_at)
         .map(Some)
 }
 
