@@ -214,7 +214,9 @@ mod tests {
             metadata: None,
             delivery: None,
         };
-        store.put_delivered(&[sighting], caught_up.received_at).unwrap();
+        store
+            .put_delivered(&[sighting], caught_up.received_at)
+            .unwrap();
         assert_eq!(store.deliveries_to_share(10).unwrap().ids, ["fb_3"]);
     }
 }
