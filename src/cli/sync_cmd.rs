@@ -40,7 +40,7 @@ use super::scope::{ScopeArgs, helps};
 use crate::api::{Client, Status};
 use crate::clock::{self, SharedClock};
 use crate::store::{Shared, Store};
-use crate::sync::{Priority, Report, Scope, Session, SyncError, SyncSettings, Syncer};
+use crate::sync::{Priority, Report, Scope, Session, SyncError, Syncer};
 use progress::Progress;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -109,12 +109,7 @@ pub async fn run(
     let followed = matches!(mode, shared::Mode::Followed);
     let (syncer, turn) = match mode {
         shared::Mode::Walking(turn) => {
-            // Walking for the team, every page is published as it is stored, the head walk's
-            // too: a syncer killed loses at most the page in hand.
-            let settings = SyncSettings {
-                head_page_cap: 1,
-                ..syncer.settings()
-            };
+            let settings = syncer.settings().walking_for_team();
             (syncer.with_settings(settings), Some(turn))
         }
         shared::Mode::Alone | shared::Mode::Followed => (syncer, None),

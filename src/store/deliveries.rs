@@ -38,11 +38,7 @@ impl Store {
             if added == 0 {
                 return Ok(None);
             }
-            let written = super::write::items::put_all(tx, sightings, sighted)?;
-            if sharing {
-                super::team_deliveries::note(tx, sightings)?;
-            }
-            Ok(Some(written))
+            super::team_deliveries::put_and_note(tx, sightings, sighted, sharing).map(Some)
         })
     }
 

@@ -9,12 +9,26 @@ use super::{Sighting, Store, StoreError};
 use crate::api::{Extras, Feedback};
 
 /// Notes the items of `sightings` to be shared.
-pub(super) fn note(tx: &Transaction<'_>, sightings: &[Sighting<'_>]) -> rusqlite::Result<()> {
+fn note(tx: &Transaction<'_>, sightings: &[Sighting<'_>]) -> rusqlite::Result<()> {
     let mut insert = tx.prepare_cached("INSERT OR IGNORE INTO team_deliveries (id) VALUES (?1)")?;
     for sighting in sightings {
         insert.execute([sighting.feedback.id.as_str()])?;
     }
     Ok(())
+}
+
+/// Stores `sightings` (made at `at`), noting them to be shared when `sharing`.
+pub(super) fn put_and_note(
+    tx: &Transaction<'_>,
+    sightings: &[Sighting<'_>],
+    at: jiff::Timestamp,
+    sharing: bool,
+) -> rusqlite::Result<super::Written> {
+    let written = super::write::items::put_all(tx, sightings, at)?;
+    if sharing {
+        note(tx, sightings)?;
+    }
+    Ok(written)
 }
 
 impl Store {
@@ -32,13 +46,7 @@ impl Store {
         at: jiff::Timestamp,
     ) -> Result<super::Written, StoreError> {
         let sharing = self.sharing_deliveries;
-        self.transact(|tx| {
-            let written = super::write::items::put_all(tx, sightings, at)?;
-            if sharing {
-                note(tx, sightings)?;
-            }
-            Ok(written)
-        })
+        self.transact(|tx| put_and_note(tx, sightings, at, sharing))
     }
 
     /// Up to `limit` items waiting to be shared, as the store holds them now (an item the
@@ -50,17 +58,7 @@ impl Store {
             .prepare_cached("SELECT id FROM team_deliveries ORDER BY id LIMIT ?1")
             .and_then(|mut s| s.query_map([limit], |row| row.get(0))?.collect())
             .map_err(|e| self.error(e))?;
-        let mut shared = DeliveriesToShare {
-            ids: Vec::new(),
-            items: Vec::with_capacity(ids.len()),
-            extras: Vec::with_capacity(ids.len()),
-        };
-        for id in &ids {
-            if let Some((item, extras)) = self.item_with_extras(id)? {
-                shared.items.push(item);
-                shared.extras.push(extras);
-            }
-        }
+        let mut shared = self.described(&ids)?;
         shared.ids = ids;
         Ok(shared)
     }
@@ -75,9 +73,7 @@ impl Store {
             Ok(())
         })
     }
-}
 
-impl Store {
     /// The newest `limit` items listed under `status`, with what the store knows of each beyond
     /// its list fields: what a member's own head walk read, to share with the team's mirror.
     pub fn newest_to_share(
@@ -94,8 +90,18 @@ impl Store {
                     .collect()
             })
             .map_err(|e| self.error(e))?;
-        let mut shared = DeliveriesToShare::default();
-        for id in &ids {
+        self.described(&ids)
+    }
+
+    /// The items of `ids` the store holds, each with what it knows of it beyond its list
+    /// fields (covering no notes).
+    fn described(&self, ids: &[String]) -> Result<DeliveriesToShare, StoreError> {
+        let mut shared = DeliveriesToShare {
+            ids: Vec::new(),
+            items: Vec::with_capacity(ids.len()),
+            extras: Vec::with_capacity(ids.len()),
+        };
+        for id in ids {
             if let Some((item, extras)) = self.item_with_extras(id)? {
                 shared.items.push(item);
                 shared.extras.push(extras);

@@ -127,6 +127,19 @@ impl Default for SyncSettings {
     }
 }
 
+impl SyncSettings {
+    /// These settings for a process walking for its team: every page of a head walk stored on
+    /// its own, so each is published to the team's mirror as it is stored (a syncer killed
+    /// loses at most the page in hand).
+    #[must_use]
+    pub fn walking_for_team(self) -> Self {
+        Self {
+            head_page_cap: 1,
+            ..self
+        }
+    }
+}
+
 /// What one operation did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Report {

@@ -9,13 +9,15 @@
 
 use std::sync::Arc;
 
+use jiff::Timestamp;
+
 use super::mirror::{self, Followed};
 use super::syncer::{Began, Turn};
 use super::{TeamSyncError, blocking};
 use crate::api::{Extras, RateLimit, Status};
 use crate::clock::SharedClock;
 use crate::store::Shared;
-use crate::team::{Lease, Team, TeamUrl};
+use crate::team::{Lease, Syncer, Team, TeamUrl};
 
 /// The process's part in its team's walk, settled job by job.
 pub struct TeamWalk {
@@ -118,28 +120,23 @@ impl TeamWalk {
             // Only that generation's: a turn another process took since is left alone.
             team.release_syncer(&stale).await?;
         }
-        if !team.shared_mirror().await? {
-            // Nobody walks for the team: notes a killed turn left are nobody's to publish.
-            blocking(&self.store, |s| s.settle_mirror_publishing(None)).await??;
-            place.team = Some(team);
-            return Ok(Part::Alone);
-        }
-        super::join(&team, &self.store).await?;
         let clock = self.clock.clone();
-        match Turn::begin(team, &self.url, &self.store, move || clock.now()).await? {
-            Began::Walking(turn) => {
-                place.turn = Some(Arc::clone(&turn));
-                Ok(Part::Walking(turn))
-            }
-            Began::Following { holder, team } => {
-                // Notes a killed turn of this store left are nobody's to publish, unless the
-                // turn alive now is this store's (its `sync` walking for the team).
-                let alive = holder.alive.then_some(holder.generation);
-                blocking(&self.store, move |s| s.settle_mirror_publishing(alive)).await??;
-                place.team = Some(*team);
-                Ok(Part::Following)
-            }
-        }
+        Ok(
+            match settle(team, &self.url, &self.store, move || clock.now()).await? {
+                Settled::NotShared(team) => {
+                    place.team = Some(team);
+                    Part::Alone
+                }
+                Settled::Walking(turn) => {
+                    place.turn = Some(Arc::clone(&turn));
+                    Part::Walking(turn)
+                }
+                Settled::Following { team, .. } => {
+                    place.team = Some(*team);
+                    Part::Following
+                }
+            },
+        )
     }
 
     /// Follows the team's mirror into the store (a follower's job).
@@ -223,6 +220,45 @@ async fn still_shared(turn: &Turn) -> bool {
         Err(error) => {
             tracing::warn!(%error, "whether the team still shares its mirror is unknown");
             true
+        }
+    }
+}
+
+/// What a process's part in its team's walk is, settled on its connection `team`.
+pub enum Settled {
+    /// The team shares no mirror: each member syncs alone (the connection given back).
+    NotShared(Team),
+    /// This process walks for the team: its turn.
+    Walking(Arc<Turn>),
+    /// Another member's process walks for the team (`holder`); the connection given back.
+    Following { holder: Syncer, team: Box<Team> },
+}
+
+/// Settles what the process whose store is `store` does on `team`: nothing shared; or, on a
+/// team that shares its mirror (the store joined first), its turn when nobody holds the lease
+/// (`Turn::begin`), else following. Whether the store's writes are noted for the mirror is
+/// settled with it: notes a killed turn of this store left are nobody's to publish, unless the
+/// turn alive now is this store's (its other process walking for the team).
+///
+/// # Errors
+/// The database or the store failed, or the team refused the store.
+pub async fn settle(
+    team: Team,
+    url: &TeamUrl,
+    store: &Shared,
+    now: impl Fn() -> Timestamp,
+) -> Result<Settled, TeamSyncError> {
+    if !team.shared_mirror().await? {
+        blocking(store, |s| s.settle_mirror_publishing(None)).await??;
+        return Ok(Settled::NotShared(team));
+    }
+    super::join(&team, store).await?;
+    match Turn::begin(team, url, store, now).await? {
+        Began::Walking(turn) => Ok(Settled::Walking(turn)),
+        Began::Following { holder, team } => {
+            let alive = holder.alive.then_some(holder.generation);
+            blocking(store, move |s| s.settle_mirror_publishing(alive)).await??;
+            Ok(Settled::Following { holder, team })
         }
     }
 }

@@ -13,6 +13,7 @@ use super::progress::Progress;
 use crate::api::RateLimit;
 use crate::store::Shared;
 use crate::team::Team;
+use crate::team_sync::part::{Settled, settle};
 use crate::team_sync::syncer::Began;
 pub(super) use crate::team_sync::syncer::Turn;
 use crate::team_sync::{self, mirror::Published};
@@ -54,22 +55,12 @@ pub(super) async fn begin(
         }
         Err(error) => return Err(error.into()),
     };
-    if !team.shared_mirror().await? {
-        // Nobody walks for the team: notes a killed turn left are nobody's to publish.
-        store.write(|s| s.settle_mirror_publishing(None))?;
-        return Ok(Mode::Alone);
-    }
-    team_sync::join(&team, store).await?;
     let name = Clean::line(team.name()).into_string();
-    let began = Turn::begin(team, &url, store, Timestamp::now).await?;
-    let (holder, team) = match began {
-        Began::Walking(turn) => return walking(turn, &name, progress, out),
-        Began::Following { holder, team } => (holder, team),
+    let (holder, team) = match settle(team, &url, store, Timestamp::now).await? {
+        Settled::NotShared(_) => return Ok(Mode::Alone),
+        Settled::Walking(turn) => return walking(turn, &name, progress, out),
+        Settled::Following { holder, team } => (holder, team),
     };
-    // Not this process's turn: notes a killed turn of this store left are nobody's to publish,
-    // unless the turn alive now is this store's (its inbox walking for the team).
-    let alive = holder.alive.then_some(holder.generation);
-    store.write(|s| s.settle_mirror_publishing(alive))?;
     let since = team_sync::ago(Timestamp::now().duration_since(holder.since).as_secs());
     progress.say(
         out,

@@ -38,7 +38,7 @@ pub(super) fn lines(status: &MirrorStatus, now: Timestamp) -> Vec<String> {
             )
         });
     } else {
-        lines.push("  syncer: none yet (the first member's `sync` walks)".to_owned());
+        lines.push("  syncer: none yet (the first member's `sync` or inbox walks)".to_owned());
     }
     if let Some((walk, written)) = &status.walk {
         let reached: Vec<String> = reach(walk)

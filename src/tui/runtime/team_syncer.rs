@@ -34,10 +34,7 @@ impl TeamSyncer {
     /// does that for the team, follows the team's walk, or syncs alone.
     #[must_use]
     pub fn new(syncer: Syncer, walk: Arc<TeamWalk>) -> Self {
-        let walking = syncer.with_settings(SyncSettings {
-            head_page_cap: 1,
-            ..syncer.settings()
-        });
+        let walking = syncer.with_settings(syncer.settings().walking_for_team());
         Self {
             alone: syncer,
             walking,
