@@ -70,6 +70,7 @@ fn searches(c: &mut Criterion) {
     let cx = Context {
         now: anchor(),
         tz: jiff::tz::TimeZone::UTC,
+        views: std::sync::Arc::default(),
     };
     let mut group = c.benchmark_group("search");
     group.sample_size(10);

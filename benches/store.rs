@@ -231,6 +231,7 @@ fn searches(c: &mut Criterion) {
     let cx = Context {
         now: anchor(),
         tz: jiff::tz::TimeZone::UTC,
+        views: std::sync::Arc::default(),
     };
     let mut group = c.benchmark_group("search_1m");
     group.sample_size(10);
@@ -269,6 +270,7 @@ fn pivots(c: &mut Criterion) {
     let cx = Context {
         now: anchor(),
         tz: jiff::tz::TimeZone::UTC,
+        views: std::sync::Arc::default(),
     };
     let views = [
         ("all", ViewQuery::default()),

@@ -130,6 +130,7 @@ fn triage(c: &mut Criterion) {
     let cx = Context {
         now: at(),
         tz: jiff::tz::TimeZone::UTC,
+        views: std::sync::Arc::default(),
     };
     for input in [
         "is:starred",

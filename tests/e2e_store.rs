@@ -28,6 +28,7 @@ fn stored_matches(path: &std::path::Path, query: &str) -> usize {
     let cx = Context {
         now: jiff::Timestamp::now(),
         tz: jiff::tz::TimeZone::UTC,
+        views: std::sync::Arc::default(),
     };
     let sql = store.compile(&parse(query).unwrap(), &cx).unwrap();
     let view = ViewQuery::listed(Some("new")).search(sql);

@@ -23,6 +23,7 @@ fn stored_matches(path: &std::path::Path, query: &str) -> usize {
     let cx = Context {
         now: jiff::Timestamp::now(),
         tz: jiff::tz::TimeZone::UTC,
+        views: std::sync::Arc::default(),
     };
     let sql = store.compile(&parse(query).unwrap(), &cx).unwrap();
     store
@@ -193,6 +194,7 @@ fn stored_messages(path: &std::path::Path, query: &str) -> Vec<String> {
     let cx = Context {
         now: jiff::Timestamp::now(),
         tz: jiff::tz::TimeZone::UTC,
+        views: std::sync::Arc::default(),
     };
     let sql = store.compile(&parse(query).unwrap(), &cx).unwrap();
     let keys = store

@@ -99,6 +99,7 @@ fn reads_over_a_big_store() {
     let cx = feedback_inbox::store::search::Context {
         now: Timestamp::now(),
         tz: jiff::tz::TimeZone::UTC,
+        views: std::sync::Arc::default(),
     };
     let fresh = |s: &Store, status: &str| {
         let state = feedback_inbox::sync::status_state(s, &status.into()).ok()?;

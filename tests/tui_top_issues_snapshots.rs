@@ -229,6 +229,7 @@ fn t_opens_the_screen_progress_shows_and_esc_goes_back() {
     let cx = Context {
         now: *now,
         tz: jiff::tz::TimeZone::UTC,
+        views: std::sync::Arc::default(),
     };
     let result = h
         .store

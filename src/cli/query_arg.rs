@@ -6,18 +6,44 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
 use super::CliError;
-use crate::query::QueryError;
+use crate::query::{Query, QueryError};
+use crate::store::NamedView;
 use crate::store::search::Context;
 use crate::text::sanitize_line;
 use crate::width::width;
 
-/// The context of a search run now, in the system's zone.
+/// The context of a search run now, in the system's zone, without views.
 #[must_use]
 pub fn context_now() -> Context {
     Context {
         now: Timestamp::now(),
         tz: TimeZone::system(),
+        views: std::sync::Arc::default(),
     }
+}
+
+/// The context `query` is run in now: in the system's zone, and when it names a view
+/// (`view:NAME`), with the views the inbox has (built in, the config file's `[[views]]`, the
+/// team's when a team is configured). The config file is read only for such a query.
+pub fn context_for(global: &super::Args, query: &Query) -> Result<Context, CliError> {
+    let mut cx = context_now();
+    if query.names_view() {
+        cx.views = views(global)?.into();
+    }
+    Ok(cx)
+}
+
+/// The views of this command line's config file, as the inbox lists them.
+pub fn views(global: &super::Args) -> Result<Vec<NamedView>, CliError> {
+    let defs = match super::load_config(global)? {
+        Some(loaded) => {
+            crate::config::views::parse(&loaded.text, &loaded.path.display().to_string())
+                .map_err(|e| CliError::Usage(format!("config: {e}")))?
+        }
+        None => Vec::new(),
+    };
+    let team = super::team_cmd::configured(global)?.is_some();
+    Ok(crate::store::saved_views::every(&defs, team))
 }
 
 /// A usage error (exit 2) that shows the query, sanitized, with a caret under the span:

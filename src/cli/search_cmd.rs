@@ -16,7 +16,7 @@ use super::export::{check_with_detail, stored};
 use super::names::Resolver;
 use super::offline::Offline;
 use super::output::ListFormat;
-use super::query_arg::{context_now, query_error};
+use super::query_arg::{context_for, query_error};
 use super::scope::{FilterArgs, Narrow, helps};
 use crate::query::based_on;
 use crate::store::search::{self, Context};
@@ -44,9 +44,9 @@ use crate::store::{Coverage, Shared, Store};
 ])))]
 pub struct SearchArgs {
     /// The query (several arguments are joined with spaces): words, "a phrase", OR, -word,
-    /// prefix*, app:, project:, tag:, status:, email:, version:, after:, age:<7d, … Quote it
-    /// for the shell; put `--` before a query that starts with `-`.
-    #[arg(required = true, value_name = "QUERY")]
+    /// prefix*, app:, project:, tag:, status:, email:, version:, after:, age:<7d, view:NAME, …
+    /// Quote it for the shell; put `--` before a query that starts with `-`.
+    #[arg(required = true, value_name = "QUERY", add = super::completions::names::query_words())]
     pub query: Vec<String>,
     /// Show at most this many items (the newest).
     #[arg(long, value_name = "N")]
@@ -103,7 +103,7 @@ async fn run_as(
     // A query that reads details (`version:`, `has:link`) is itself what they are fetched for.
     let needs_detail = selection.needs_detail() || query.basis().is_some();
     check_with_detail(args.with_detail, needs_detail)?;
-    let cx = context_now();
+    let cx = context_for(global, &query)?;
     let window = args.filters.window(&cx)?;
     let store = Offline::open(global, command, args.sync, args.with_detail).await?;
     let catalog = store.read(|store| Resolver::new(Some(store), None));

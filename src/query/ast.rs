@@ -73,6 +73,9 @@ pub enum FilterKind {
     NoteBy(Assignee),
     /// The item's note, or one of the team's notes on it, holds this text (any case).
     Note(String),
+    /// The items a view lists (by its name, or the only name beginning with this): its status,
+    /// pane filters and search, and what it hides. Views are known where the query is compiled.
+    View(String),
 }
 
 /// A member of the team, as a qualifier names one.

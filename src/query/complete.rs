@@ -1,11 +1,11 @@
 //! Completing the word before the cursor in the search prompt (`Tab`): a qualifier's name
 //! (`ver` → `version:`), or after a qualifier, one of its values: the ones this module knows
 //! (`has:`, `is:`, `status:`, `platform:`) and the ones the caller knows (stored apps,
-//! projects, tags, versions, OS versions, locales, `meta.KEY:` values), best first: those that begin with what was typed, then those that contain
+//! projects, tags, versions, OS versions, locales, `meta.KEY:` values, views' names), best first: those that begin with what was typed, then those that contain
 //! it. A value with a space is quoted; one with a quote cannot be written and is left out.
 
 /// The qualifier names, as they are typed (`meta.` takes a key after it).
-pub const QUALIFIERS: [&str; 22] = [
+pub const QUALIFIERS: [&str; 23] = [
     "app:",
     "project:",
     "platform:",
@@ -28,6 +28,7 @@ pub const QUALIFIERS: [&str; 22] = [
     "note-by:",
     "note:",
     "owner:",
+    "view:",
 ];
 
 /// What can complete the word before the cursor: it starts at byte `start` of the text, and

@@ -90,10 +90,17 @@ impl Query {
     }
 
     /// True when the query names `is:done` or `is:snoozed` (either way): it then sees done and
-    /// snoozed items, which the default view leaves out.
+    /// snoozed items, which the default view leaves out. A query naming a view (`view:Inbox`)
+    /// is answered as well: the view leaves out what it leaves out, in its own condition.
     #[must_use]
     pub fn asks_for_hidden(&self) -> bool {
         self.root.as_ref().is_some_and(triage::names_hidden)
+    }
+
+    /// True when the query names a view (`view:NAME`) anywhere.
+    #[must_use]
+    pub fn names_view(&self) -> bool {
+        self.root.as_ref().is_some_and(triage::names_view)
     }
 
     /// True when every match must be of one app: the query is an `app:` qualifier, or an AND
@@ -150,6 +157,7 @@ Qualifiers (values may be quoted: app:\"Trailhead iOS\"; case-insensitive)
   is:unseen  is:seen  is:starred  is:done  is:snoozed   (your triage state)
   is:mine  is:unclaimed  assignee:me  assignee:NAME     (with a team)
   label:NAME  note-by:NAME  note-by:me                  (with a team)
+  view:Starred  view:\"My view\"  the items a view lists, as it lists them
 Done and snoozed items are left out unless the search names is:done or is:snoozed
   after:2026-11-01  before:2026-11-01   (local time; after includes the day)
   age:<7d  age:>2w        units m h d w";

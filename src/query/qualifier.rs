@@ -13,7 +13,7 @@ use crate::text::Clean;
 /// Every qualifier name, for error messages and the help.
 pub const NAMES: &str = "app: project: platform: tag: status: email: from: id: version: os: \
                          locale: meta.KEY: has: is: after: before: age: assignee: label: note-by: \
-                         note:";
+                         note: view:";
 
 /// Parses `name:value` into a filter.
 pub(super) fn parse(
@@ -48,6 +48,7 @@ pub(super) fn parse(
         "label" => FilterKind::Label(owned),
         "note-by" => FilterKind::NoteBy(Assignee::parse(value)),
         "note" => FilterKind::Note(owned),
+        "view" => FilterKind::View(owned),
         _ => match metadata_keys(name) {
             Some(key) => FilterKind::Meta { key, value: owned },
             _ => {

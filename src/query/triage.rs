@@ -26,16 +26,32 @@ fn mentions(expr: &Expr) -> bool {
                 | FilterKind::Label(_)
                 | FilterKind::NoteBy(_)
                 | FilterKind::Note(_)
+                // A view hides done and snoozed items, and may name triage itself.
+                | FilterKind::View(_)
         ),
     }
 }
 
-/// True when `expr` names `is:done` or `is:snoozed` anywhere.
+/// True when `expr` names `is:done` or `is:snoozed` anywhere, or a view (which hides what it
+/// hides itself).
 pub(super) fn names_hidden(expr: &Expr) -> bool {
     match expr {
         Expr::And(parts) | Expr::Or(parts) => parts.iter().any(names_hidden),
         Expr::Not(inner) => names_hidden(inner),
         Expr::Text(_) => false,
-        Expr::Filter(f) => matches!(f.kind, FilterKind::Is(Is::Done | Is::Snoozed)),
+        Expr::Filter(f) => matches!(
+            f.kind,
+            FilterKind::Is(Is::Done | Is::Snoozed) | FilterKind::View(_)
+        ),
+    }
+}
+
+/// True when `expr` names a view anywhere.
+pub(super) fn names_view(expr: &Expr) -> bool {
+    match expr {
+        Expr::And(parts) | Expr::Or(parts) => parts.iter().any(names_view),
+        Expr::Not(inner) => names_view(inner),
+        Expr::Text(_) => false,
+        Expr::Filter(f) => matches!(f.kind, FilterKind::View(_)),
     }
 }

@@ -27,6 +27,7 @@ mod read;
 mod refs;
 mod revs;
 mod rows;
+pub mod saved_views;
 pub mod schema;
 pub mod search;
 mod searches;
@@ -68,6 +69,7 @@ pub use mirror_outbox::Publication;
 pub use read::{Hide, StoredDetail, StoredItem, ViewQuery};
 pub use revs::{ITEMS_REV, Revs, TRIAGE_REV};
 pub use rows::{AppRow, ItemRow, RefRow, RowBatch, RowNeeds};
+pub use saved_views::NamedView;
 pub use searches::SEARCHES_KEPT;
 pub use shared::Shared;
 pub use team::{

@@ -532,7 +532,7 @@ pub(super) fn key_list(column: &str, keys: &[i64]) -> String {
 
 /// Shifts every `?N` placeholder of `sql` by `offset` (placeholders inside string literals are
 /// not expected: the search compiler passes every value as a parameter).
-fn renumber(sql: &str, offset: usize) -> String {
+pub(super) fn renumber(sql: &str, offset: usize) -> String {
     if offset == 0 {
         return sql.to_owned();
     }

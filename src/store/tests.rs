@@ -143,6 +143,7 @@ fn an_unknown_status_is_shown_raw_and_kept_in_the_list_it_was_listed_in() {
         let cx = search::Context {
             now: ts(T1),
             tz: jiff::tz::TimeZone::UTC,
+            views: std::sync::Arc::default(),
         };
         let sql = search::compile(store.conn(), &crate::query::parse(text).unwrap(), &cx).unwrap();
         let query = ViewQuery {
@@ -184,6 +185,7 @@ fn an_unknown_status_is_shown_raw_and_kept_in_the_list_it_was_listed_in() {
         &search::Context {
             now: ts(T1),
             tz: jiff::tz::TimeZone::UTC,
+            views: std::sync::Arc::default(),
         },
     )
     .unwrap_err();
@@ -636,6 +638,7 @@ fn a_view_streamed_in_batches_is_its_keys_items_in_order() {
     let cx = search::Context {
         now: ts(T1),
         tz: jiff::tz::TimeZone::UTC,
+        views: std::sync::Arc::default(),
     };
     let searched = |text: &str| {
         let query = crate::query::parse(text).unwrap();

@@ -162,6 +162,7 @@ fn a_schema_2_store_gets_keys_newest_first_with_its_tags_metadata_and_words() {
         let context = search::Context {
             now: ts(T1),
             tz: jiff::tz::TimeZone::UTC,
+            views: std::sync::Arc::default(),
         };
         let query = crate::query::parse(text).unwrap();
         let sql = search::compile(store.conn(), &query, &context).unwrap();

@@ -35,15 +35,7 @@ impl Store {
         cx: &Context,
         per_row: bool,
     ) -> Result<ViewQuery, QueryError> {
-        let parsed = spec.search.parsed().map_err(Clone::clone)?;
-        let view = self.searched(panes_query(spec), parsed, cx)?;
-        Ok(if parsed.asks_for_hidden() {
-            view
-        } else if per_row {
-            view.hide_triaged_per_row(cx.now)
-        } else {
-            view.hide_triaged(cx.now)
-        })
+        query_of(&self.conn, spec, cx, per_row)
     }
 
     /// The keys of the view `spec` (at most `limit`), woken items first.
@@ -117,26 +109,44 @@ impl Store {
         parsed: &Query,
         cx: &Context,
     ) -> Result<ViewQuery, QueryError> {
-        let view = self.searched(panes_query(spec), &parsed.without_details(), cx)?;
+        let view = searched(&self.conn, panes_query(spec), &parsed.without_details(), cx)?;
         Ok(if parsed.asks_for_hidden() {
             view
         } else {
             view.hide_triaged(cx.now)
         })
     }
+}
 
-    /// `view` narrowed by `query` (unchanged by the empty query).
-    fn searched(
-        &self,
-        view: ViewQuery,
-        query: &Query,
-        cx: &Context,
-    ) -> Result<ViewQuery, QueryError> {
-        if query.is_empty() {
-            return Ok(view);
-        }
-        Ok(view.search(self.compile(query, cx)?))
+/// [`Store::view_query`] over `conn` (`view:NAME` in a search compiles its view with it).
+pub(super) fn query_of(
+    conn: &rusqlite::Connection,
+    spec: &ViewSpec,
+    cx: &Context,
+    per_row: bool,
+) -> Result<ViewQuery, QueryError> {
+    let parsed = spec.search.parsed().map_err(Clone::clone)?;
+    let view = searched(conn, panes_query(spec), parsed, cx)?;
+    Ok(if parsed.asks_for_hidden() {
+        view
+    } else if per_row {
+        view.hide_triaged_per_row(cx.now)
+    } else {
+        view.hide_triaged(cx.now)
+    })
+}
+
+/// `view` narrowed by `query` (unchanged by the empty query).
+fn searched(
+    conn: &rusqlite::Connection,
+    view: ViewQuery,
+    query: &Query,
+    cx: &Context,
+) -> Result<ViewQuery, QueryError> {
+    if query.is_empty() {
+        return Ok(view);
     }
+    Ok(view.search(super::search::compile(conn, query, cx)?))
 }
 
 /// The view of `spec` before its search: its status and the panes' filters.

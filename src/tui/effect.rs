@@ -184,6 +184,9 @@ pub enum Effect {
     TeamSend,
     /// Tell the live link which item this member has open (`None`: none).
     TeamLooking(Option<String>),
+    /// The views changed (one was saved): the searches the executor runs name them by
+    /// `view:` from now on.
+    ViewsChanged(std::sync::Arc<[crate::tui::views::View]>),
     /// The team's history of an item, from the store's replica; answered by `Msg::TeamHistory`.
     TeamHistory {
         id: String,

@@ -166,7 +166,7 @@ mod tests {
     use super::*;
 
     fn views() -> Vec<View> {
-        crate::tui::views::built_in()
+        crate::store::saved_views::built_in()
     }
 
     #[test]

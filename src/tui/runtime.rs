@@ -174,7 +174,10 @@ where
         jobs,
         tx.clone(),
         options.clipboard,
-        state.tz.clone(),
+        crate::store::search::Reading {
+            tz: state.tz.clone(),
+            views: state.views.shared(),
+        },
     );
     arrivals::store_arrivals(options.arrivals, store.clone(), tx.clone());
     executor.team = options

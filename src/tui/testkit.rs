@@ -247,7 +247,13 @@ impl Harness {
     fn store_task(&self, effect: Effect) -> Option<reads::Task> {
         match lane(&effect) {
             Lane::Read { .. } | Lane::Count | Lane::Write | Lane::Detached => {
-                store_task(&self.store, effect, &TimeZone::UTC, &no_freshness())
+                // The views as the state holds them now (the executor follows them by
+                // `Effect::ViewsChanged`).
+                let reading = crate::store::search::Reading {
+                    tz: TimeZone::UTC,
+                    views: self.state.views.shared(),
+                };
+                store_task(&self.store, effect, &reading, &no_freshness())
             }
             Lane::Remember | Lane::Network | Lane::Long | Lane::Local | Lane::Terminal => None,
         }

@@ -8,8 +8,7 @@
 use jiff::Timestamp;
 
 use crate::config::views::ViewDef;
-use crate::text::Clean;
-use crate::tui::state::{ANY_STATUS, Chosen, ViewSpec};
+use crate::tui::state::{Chosen, ViewSpec};
 
 /// Wait at least this long between two counts of the views (a sync storing pages changes the
 /// store many times a second), and at least ten times as long as the last count took.
@@ -17,13 +16,8 @@ pub const COUNT_EVERY_SECONDS: i64 = 2;
 /// The rest after a count, as a multiple of the time it took.
 pub const COUNT_REST_FACTOR: u32 = 10;
 
-/// One view.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct View {
-    /// As shown: sanitized as it is read from the config file or typed.
-    pub name: Clean,
-    pub spec: ViewSpec,
-}
+/// One view: a name and its query (`store::saved_views`, which `view:NAME` reads too).
+pub use crate::store::saved_views::NamedView as View;
 
 /// The views part of `AppState`.
 #[derive(Debug, Clone, Default)]
@@ -51,8 +45,7 @@ impl ViewsState {
     /// The built-in views followed by `user`'s.
     #[must_use]
     pub fn new(user: &[ViewDef], config_path: Option<std::path::PathBuf>) -> Self {
-        let mut views = built_in();
-        views.extend(user.iter().map(from_def));
+        let views = crate::store::saved_views::every(user, false);
         Self {
             counts: vec![None; views.len()],
             views,
@@ -66,17 +59,15 @@ impl ViewsState {
     /// The team's views, after the others: Mine (new items this member owns) and Unclaimed
     /// (new items nobody owns). A view of the user's with the same name stays instead.
     pub fn add_team_views(&mut self) {
-        for view in team_views() {
-            let taken = self
-                .views
-                .iter()
-                .any(|v| v.name.eq_ignore_ascii_case(&view.name));
-            if !taken {
-                self.views.push(view);
-                self.counts.push(None);
-            }
-        }
+        let added = crate::store::saved_views::add_team_views(&mut self.views);
+        self.counts.extend(std::iter::repeat_n(None, added));
         self.due = true;
+    }
+
+    /// The views as the searches that name them by `view:` read them.
+    #[must_use]
+    pub fn shared(&self) -> std::sync::Arc<[View]> {
+        self.views.clone().into()
     }
 
     /// The view whose query `spec` is, if any.
@@ -130,64 +121,6 @@ pub fn same(a: &ViewSpec, b: &ViewSpec) -> bool {
         && value(&a.app) == value(&b.app)
         && value(&a.tag) == value(&b.tag)
         && a.search.trim() == b.search.trim()
-}
-
-/// Inbox (new, not done, not snoozed: done and snoozed items are hidden unless a search asks for
-/// them), Starred, Snoozed, Done (your own states, of new and archived items alike) and
-/// Archived.
-#[must_use]
-pub fn built_in() -> Vec<View> {
-    let view = |name: &'static str, status: &str, search: &str| View {
-        name: Clean::fixed(name),
-        spec: ViewSpec {
-            status: status.into(),
-            search: search.into(),
-            ..ViewSpec::default()
-        },
-    };
-    vec![
-        view("Inbox", "new", ""),
-        view("Starred", ANY_STATUS, "is:starred"),
-        view("Snoozed", ANY_STATUS, "is:snoozed"),
-        view("Done", ANY_STATUS, "is:done"),
-        view("Archived", "archived", ""),
-    ]
-}
-
-/// The team's built-in views (see [`ViewsState::add_team_views`]).
-#[must_use]
-pub fn team_views() -> Vec<View> {
-    let view = |name: &'static str, search: &str| View {
-        name: Clean::fixed(name),
-        spec: ViewSpec {
-            status: "new".into(),
-            search: search.into(),
-            ..ViewSpec::default()
-        },
-    };
-    vec![view("Mine", "is:mine"), view("Unclaimed", "is:unclaimed")]
-}
-
-/// A config entry as a view (a pane filter's label is its value until the panes name it).
-#[must_use]
-pub fn from_def(def: &ViewDef) -> View {
-    let chosen = |v: &Option<String>| {
-        v.as_ref().map(|v| Chosen {
-            value: v.clone(),
-            label: v.as_str().into(),
-        })
-    };
-    View {
-        name: Clean::line(&def.name),
-        spec: ViewSpec {
-            status: def.status.as_str().into(),
-            project: chosen(&def.project),
-            app: chosen(&def.app),
-            tag: chosen(&def.tag),
-            search: def.query.as_str().into(),
-            pinned: None,
-        },
-    }
 }
 
 #[cfg(test)]

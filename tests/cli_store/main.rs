@@ -11,8 +11,11 @@ mod export;
 mod history;
 mod mark;
 mod search;
+#[path = "../shell_completion/mod.rs"]
+mod shell_completion;
 mod synced;
 mod versions;
+mod views;
 mod webhook;
 #[path = "../webhook_support/mod.rs"]
 mod webhook_support;

@@ -32,7 +32,7 @@ fn item(id: &str, at: &str, message: &str, tags: &[&str]) -> Feedback {
 
 /// A store with three items that mention a refund (one with an escape sequence in its
 /// message, one archived) and one that does not.
-fn filled(dir: &Path) -> std::path::PathBuf {
+pub(super) fn filled(dir: &Path) -> std::path::PathBuf {
     let path = dir.join("s.sqlite3");
     let mut store = Store::open(&path).unwrap();
     let mut archived = item("fb_3", "2026-11-03T09:00:00Z", "Refund please", &[]);
@@ -57,7 +57,7 @@ fn filled(dir: &Path) -> std::path::PathBuf {
     path
 }
 
-fn search(home: &Path, store: &Path, args: &[&str]) -> Output {
+pub(super) fn search(home: &Path, store: &Path, args: &[&str]) -> Output {
     bin(home)
         .env("TZ", "UTC")
         .arg("search")
@@ -68,7 +68,7 @@ fn search(home: &Path, store: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
-fn ok(output: &Output) -> String {
+pub(super) fn ok(output: &Output) -> String {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     text(&output.stdout)
 }

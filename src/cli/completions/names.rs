@@ -1,5 +1,8 @@
 //! The values the shell completes from the local store: app, project and tag names for
-//! `--app`, `--project` and `--tag`, and `stats --by`'s pivots with the stored custom keys. The shell runs the program to complete
+//! `--app`, `--project` and `--tag`, `stats --by`'s pivots with the stored custom keys, and in
+//! a search's query the word being typed as the inbox's `Tab` completes it (a qualifier's name,
+//! then its value: app, project and tag names, and the views' names of the config file the line
+//! names, `--config` or the default). The shell runs the program to complete
 //! (`COMPLETE=bash feedback-inbox -- …`, see `clap_complete::env`), which reads the store the
 //! command line names (`--store`, `--profile`, `--no-store`, else `FEEDBACK_STORE` or the
 //! default), read-only and only when it is already this version's: completing never creates,
@@ -48,6 +51,68 @@ pub fn tags() -> ArgValueCompleter {
 #[must_use]
 pub fn pivots() -> ArgValueCompleter {
     ArgValueCompleter::new(|current: &OsStr| candidates(Kind::Pivot, current))
+}
+
+/// The completer of a search's query words (`search`, `stats`).
+#[must_use]
+pub fn query_words() -> ArgValueCompleter {
+    ArgValueCompleter::new(|current: &OsStr| {
+        query_candidates(
+            &current.to_string_lossy(),
+            &std::env::args_os().collect::<Vec<_>>(),
+        )
+    })
+}
+
+/// The completions of the query word `current` on the command line `line` (the program's
+/// arguments: the line being completed follows `--`). A completion must be one word of the
+/// shell's line: a value with a space, which the query would need quoted, is left out.
+fn query_candidates(current: &str, line: &[OsString]) -> Vec<CompletionCandidate> {
+    let store = std::cell::OnceCell::new();
+    let values = |name: &str| -> Vec<String> {
+        let kind = match name {
+            "app" => Kind::App,
+            "project" => Kind::Project,
+            "tag" => Kind::Tag,
+            "view" => return view_names(line),
+            _ => return Vec::new(),
+        };
+        store
+            .get_or_init(|| store_of(line.iter().cloned()))
+            .as_ref()
+            .map(|s| names(s, kind))
+            .unwrap_or_default()
+    };
+    let Some(found) = crate::query::complete::complete(current, values) else {
+        return Vec::new();
+    };
+    // The word completed is the shell's whole word: what comes before it stays as typed.
+    let head = &current[..found.start];
+    found
+        .candidates
+        .into_iter()
+        .filter(|c| is_word(c) && !c.contains('"'))
+        .map(|c| CompletionCandidate::new(format!("{head}{c}")))
+        .collect()
+}
+
+/// The names of the views of the config file `line` names (`--config`, else the default), as
+/// the inbox lists them: built in, the file's, the team's when a team is configured. A file that
+/// does not read gives the built-in ones.
+fn view_names(line: &[OsString]) -> Vec<String> {
+    let words = words_of(line.iter().cloned());
+    let path = flag_value(&words, "--config").or_else(crate::config::default_path);
+    let loaded = path.and_then(|p| crate::config::load(&p, false).ok().flatten());
+    let defs = loaded
+        .as_ref()
+        .and_then(|l| crate::config::views::parse(&l.text, "").ok())
+        .unwrap_or_default();
+    let team = std::env::var_os(crate::config::team::ENV_TEAM_URL).is_some_and(|v| !v.is_empty())
+        || loaded.as_ref().is_some_and(|l| l.file.team.is_some());
+    crate::store::saved_views::every(&defs, team)
+        .into_iter()
+        .map(|v| v.name.to_string())
+        .collect()
 }
 
 fn candidates(kind: Kind, current: &OsStr) -> Vec<CompletionCandidate> {
@@ -114,18 +179,8 @@ fn is_word(name: &str) -> bool {
 /// The store the command line being completed names (its words follow `--`), if it exists and
 /// is this version's.
 fn store_of(args: impl Iterator<Item = OsString>) -> Option<Store> {
-    let words: Vec<OsString> = args.skip_while(|a| a != "--").skip(1).collect();
-    let value = |flag: &str| {
-        let eq = format!("{flag}=");
-        words.iter().enumerate().find_map(|(i, w)| {
-            let w = w.to_str()?;
-            if w == flag {
-                words.get(i + 1).map(PathBuf::from)
-            } else {
-                w.strip_prefix(&eq).map(PathBuf::from)
-            }
-        })
-    };
+    let words = words_of(args);
+    let value = |flag: &str| flag_value(&words, flag);
     if words.iter().any(|w| w == "--no-store") {
         return None;
     }
@@ -140,6 +195,24 @@ fn store_of(args: impl Iterator<Item = OsString>) -> Option<Store> {
             crate::store::default_path(profile.as_deref())
         })?;
     crate::cli::names::open_existing(&path)
+}
+
+/// The words of the line being completed: those after `--` in the program's arguments.
+fn words_of(args: impl Iterator<Item = OsString>) -> Vec<OsString> {
+    args.skip_while(|a| a != "--").skip(1).collect()
+}
+
+/// The value of `flag` among `words` (`--flag VALUE` or `--flag=VALUE`).
+fn flag_value(words: &[OsString], flag: &str) -> Option<PathBuf> {
+    let eq = format!("{flag}=");
+    words.iter().enumerate().find_map(|(i, w)| {
+        let w = w.to_str()?;
+        if w == flag {
+            words.get(i + 1).map(PathBuf::from)
+        } else {
+            w.strip_prefix(&eq).map(PathBuf::from)
+        }
+    })
 }
 
 #[cfg(test)]

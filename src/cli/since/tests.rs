@@ -18,6 +18,7 @@ fn cx() -> Context {
     Context {
         now: at("2026-11-10T12:00:00Z"),
         tz: TimeZone::fixed(offset(-5)),
+        views: std::sync::Arc::default(),
     }
 }
 

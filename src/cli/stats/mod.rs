@@ -22,7 +22,7 @@ use super::CliError;
 use super::names::Resolver;
 use super::offline::Offline;
 use super::output::TableFormat;
-use super::query_arg::{context_now, query_error};
+use super::query_arg::{context_for, query_error};
 use super::scope::{FilterArgs, Narrow};
 use crate::store::Store;
 use crate::store::pivot::{By, Pivot};
@@ -38,7 +38,7 @@ pub struct StatsArgs {
     pub by: String,
     /// Count only the items this search finds (several arguments are joined with spaces); all
     /// items when left out. Put `--` before a query that starts with `-`.
-    #[arg(value_name = "QUERY")]
+    #[arg(value_name = "QUERY", add = super::completions::names::query_words())]
     pub query: Vec<String>,
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
@@ -73,7 +73,7 @@ pub async fn run_command(
     let by = By::parse(&args.by).map_err(|e| CliError::Usage(format!("--by: {e}")))?;
     let text = args.text();
     let query = search::parse(&text).map_err(|e| query_error(&text, &e))?;
-    let cx = context_now();
+    let cx = context_for(global, &query)?;
     let window = args.filters.window(&cx)?;
     let store = Offline::open(global, "stats", args.sync, false).await?;
     let catalog = store.read(|store| Resolver::new(Some(store), None));

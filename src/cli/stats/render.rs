@@ -304,6 +304,7 @@ pub(super) fn table_for_tests(pivot: &Pivot, mode: TableMode) -> String {
     let cx = Context {
         now: jiff::Timestamp::UNIX_EPOCH,
         tz: jiff::tz::TimeZone::UTC,
+        views: std::sync::Arc::default(),
     };
     table(pivot, mode, false, &cx, &mut out).unwrap_or_default();
     String::from_utf8(out).unwrap_or_default()

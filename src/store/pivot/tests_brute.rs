@@ -139,6 +139,7 @@ impl Fixture {
         let cx = Context {
             now: now(),
             tz: zone(),
+            views: std::sync::Arc::default(),
         };
         Self {
             store,

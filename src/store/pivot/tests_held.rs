@@ -55,6 +55,7 @@ fn cx() -> Context {
     Context {
         now: now(),
         tz: TimeZone::UTC,
+        views: std::sync::Arc::default(),
     }
 }
 

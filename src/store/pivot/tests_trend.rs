@@ -95,7 +95,11 @@ fn a_store_trend_counts_days_and_this_week_in_the_zone() {
     ));
     let mut store = Store::open_memory().unwrap();
     store.put_items(&items, now).unwrap();
-    let cx = Context { now, tz };
+    let cx = Context {
+        now,
+        tz,
+        views: std::sync::Arc::default(),
+    };
     let trend = store.trend(&ViewQuery::default(), &By::Tag, &cx).unwrap();
     assert_eq!(trend.daily.len(), SERIES_DAYS);
     assert_eq!(trend.today, 1 + 2 + 1);

@@ -99,6 +99,7 @@ fn versions_are_grouped_per_app_in_version_order_with_their_first_sighting() {
     let cx = Context {
         now: at("2026-11-20T15:00:00Z"),
         tz: jiff::tz::TimeZone::UTC,
+        views: std::sync::Arc::default(),
     };
     let first = |day: u32| Some(format!("2026-11-{day:02}T12:00:00Z"));
     let want = vec![

@@ -4,6 +4,8 @@
 //! Every leaf is 0 or 1, never NULL, so `NOT` and `-` mean "every item the term does not match".
 //! Parameters are numbered `?1…` (the store renumbers them when it adds its own).
 
+use std::ops::Range;
+
 use rusqlite::Connection;
 use rusqlite::types::Value;
 
@@ -302,7 +304,36 @@ impl Compiler<'_> {
                 let p = self.param(Value::Text(format!("%{}%", escape_like(text))));
                 super::triage::note_holds(&p)
             }
+            FilterKind::View(name) => self.view(name, &filter.span)?,
         })
+    }
+
+    /// `view:NAME`: the keys of the items the view lists, read as the list reads them (its
+    /// status, panes and search; done and snoozed items left out unless its search names them).
+    /// A view's search naming a view is refused, so views cannot loop. Errors point at the
+    /// whole qualifier, naming the view.
+    fn view(&mut self, name: &str, span: &Range<usize>) -> Result<String, QueryError> {
+        use crate::store::saved_views::{find, quoted};
+        let view = find(&self.cx.views, name).map_err(|m| QueryError::new(span.clone(), m))?;
+        let inner = |message: &str| {
+            QueryError::new(
+                span.clone(),
+                format!("view {}: {message}", quoted(&view.name)),
+            )
+        };
+        let parsed = view.spec.search.parsed().map_err(|e| inner(&e.message))?;
+        if parsed.names_view() {
+            return Err(inner("its search names a view, and views do not nest"));
+        }
+        let query = crate::store::view::query_of(self.conn, &view.spec, self.cx, false)
+            .map_err(|e| inner(&e.message))?;
+        let (from, condition, params) = crate::store::read::view_condition(self.conn, &query)
+            .map_err(|e| inner(&format!("cannot read the store: {e}")))?;
+        let condition = crate::store::read::renumber(&condition, self.params.len());
+        self.params.extend(params);
+        Ok(format!(
+            "items.k IN (SELECT items.k {from} WHERE {condition})"
+        ))
     }
 
     /// The parameter naming a member; `None` for `me` (the store's own member).

@@ -14,9 +14,31 @@ pub use compile::{Sql, compile, fts_string};
 // `age:`/`after:`/`before:`, for the callers that name them beside `compile`.
 pub use crate::query::{Basis, Query, age_cutoff, date, duration, local_instant, parse};
 
-/// What the compiler needs besides the store: "now" for `age:` and the user's zone for dates.
+/// What the compiler needs besides the store: "now" for `age:` and for what a view hides, the
+/// user's zone for dates, and the views `view:NAME` can name (`store::saved_views`).
 #[derive(Debug, Clone)]
 pub struct Context {
     pub now: jiff::Timestamp,
     pub tz: jiff::tz::TimeZone,
+    pub views: std::sync::Arc<[super::NamedView]>,
+}
+
+/// What every search of one process shares, whenever it runs: the user's zone and the views
+/// `view:NAME` names. [`Reading::at`] makes the context of one read.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    pub tz: jiff::tz::TimeZone,
+    pub views: std::sync::Arc<[super::NamedView]>,
+}
+
+impl Reading {
+    /// The context of a read at `now`.
+    #[must_use]
+    pub fn at(&self, now: jiff::Timestamp) -> Context {
+        Context {
+            now,
+            tz: self.tz.clone(),
+            views: std::sync::Arc::clone(&self.views),
+        }
+    }
 }

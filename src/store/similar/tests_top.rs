@@ -241,6 +241,7 @@ fn only_the_views_items_are_grouped_and_the_limit_keeps_the_newest() {
     let cx = crate::store::search::Context {
         now: at(100),
         tz: TimeZone::UTC,
+        views: std::sync::Arc::default(),
     };
     let parsed = crate::query::parse("google").unwrap();
     let view = ViewQuery::default()

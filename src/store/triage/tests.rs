@@ -136,6 +136,7 @@ fn done_and_snoozed_items_leave_the_default_view_and_a_snooze_ends_by_itself() {
     let cx = crate::store::search::Context {
         now,
         tz: jiff::tz::TimeZone::UTC,
+        views: std::sync::Arc::default(),
     };
     let query = crate::query::parse("crashed -email:zzz").unwrap();
     let sql = crate::store::search::compile(store.conn(), &query, &cx).unwrap();

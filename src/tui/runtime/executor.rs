@@ -27,7 +27,7 @@ pub(super) struct Executor {
     pub(super) tx: UnboundedSender<Msg>,
     pub(super) root: CancellationToken,
     clipboard: Box<dyn Clipboard>,
-    tz: jiff::tz::TimeZone,
+    reading: crate::store::search::Reading,
     freshness: FreshnessOf,
     pub(super) sync: super::sync_jobs::SyncJobs,
     /// The reading thread.
@@ -86,7 +86,7 @@ impl Executor {
         sync: super::sync_jobs::SyncJobs,
         tx: UnboundedSender<Msg>,
         clipboard: Box<dyn Clipboard>,
-        tz: jiff::tz::TimeZone,
+        reading: crate::store::search::Reading,
     ) -> Self {
         size_caches(&store);
         Self {
@@ -99,7 +99,7 @@ impl Executor {
             tx,
             root: CancellationToken::new(),
             clipboard,
-            tz,
+            reading,
             freshness: {
                 let port = std::sync::Arc::clone(&sync.port);
                 Arc::new(move |store: &crate::store::Store, status: &str| {
@@ -152,7 +152,7 @@ impl Executor {
             // On the counts' connection and thread when there is one (a file store).
             Lane::Count => {
                 let store = self.panes.as_ref().unwrap_or(&self.store);
-                if let Some(task) = store_task(store, effect, &self.tz, &self.freshness) {
+                if let Some(task) = store_task(store, effect, &self.reading, &self.freshness) {
                     match self.panes {
                         Some(_) => self.panes_reads.push(task, false),
                         None => self.reads.push(task, false),
@@ -160,13 +160,14 @@ impl Executor {
                 }
             }
             Lane::Write => {
-                if let Some(task) = store_task(&self.store, effect, &self.tz, &self.freshness) {
+                if let Some(task) = store_task(&self.store, effect, &self.reading, &self.freshness)
+                {
                     self.writes.push(task, false);
                 }
             }
             Lane::Detached => {
                 let store = self.panes.as_ref().unwrap_or(&self.store);
-                if let Some(task) = store_task(store, effect, &self.tz, &self.freshness) {
+                if let Some(task) = store_task(store, effect, &self.reading, &self.freshness) {
                     let tx = self.tx.clone();
                     tokio::task::spawn_blocking(move || {
                         let _ = tx.send(task());
@@ -205,7 +206,14 @@ impl Executor {
                     now,
                 } = effect
                 {
-                    super::top_issues::run(&self.store, &self.tx, request_id, spec, now, &self.tz);
+                    super::top_issues::run(
+                        &self.store,
+                        &self.tx,
+                        request_id,
+                        spec,
+                        now,
+                        &self.reading,
+                    );
                 }
             }
             Lane::Local => self.local(effect),
@@ -233,6 +241,7 @@ impl Executor {
             }
             Effect::TeamSend => self.ask_team(Ask::Send),
             Effect::TeamLooking(item) => self.ask_team(Ask::Looking(item)),
+            Effect::ViewsChanged(views) => self.reading.views = views,
             _ => {}
         }
     }
@@ -247,7 +256,7 @@ impl Executor {
     /// The blocking read an effect asks for, as a closure that returns its answer (`None` for
     /// the effects that are not reads).
     fn read_task(&self, effect: Effect) -> Option<reads::Task> {
-        store_task(&self.store, effect, &self.tz, &self.freshness)
+        store_task(&self.store, effect, &self.reading, &self.freshness)
     }
 
     /// Ends the work in flight: reads and syncs are dropped, but every triage write queued

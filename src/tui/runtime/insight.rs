@@ -4,20 +4,13 @@
 //! the list shows. Both are told what the store holds of the history (`store::sync_state::held`): a
 //! first mirror's days not yet reached are unknown, not zero.
 
-use jiff::tz::TimeZone;
+use crate::store::search::Reading;
 
 use super::reads::Task;
 use crate::store::search::Context;
 use crate::store::{Shared, Store, StoreError};
 use crate::tui::action::Msg;
 use crate::tui::effect::Effect;
-
-fn context(now: jiff::Timestamp, tz: &TimeZone) -> Context {
-    Context {
-        now,
-        tz: tz.clone(),
-    }
-}
 
 /// `compute` over the list's view `spec` (its query as the list runs it), its answer (or why
 /// there is none: a search that does not apply) given to `wrap`.
@@ -56,7 +49,7 @@ const MAX_KEYS: usize = 200;
 
 /// The work an effect asks for (`None` for the effects that are not insight's).
 #[must_use]
-pub fn task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
+pub fn task(store: &Shared, effect: &Effect, reading: &Reading) -> Option<Task> {
     let store = store.clone();
     let task: Task = match effect {
         Effect::MetaKeys => {
@@ -72,7 +65,7 @@ pub fn task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
             view_task(
                 store,
                 spec,
-                context(*now, tz),
+                reading.at(*now),
                 move |s, view, cx| s.pivot_held(view, &by, cx, crate::store::sync_state::held(s)?),
                 move |result| Msg::Pivoted { request_id, result },
             )
@@ -87,26 +80,23 @@ pub fn task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
             view_task(
                 store,
                 spec,
-                context(*now, tz),
+                reading.at(*now),
                 move |s, view, cx| s.trend_held(view, &by, cx, crate::store::sync_state::held(s)?),
                 move |result| Msg::Trended { request_id, result },
             )
         }
-        _ => return enrich_task(&store, effect, tz),
+        _ => return enrich_task(&store, effect, reading),
     };
     Some(task)
 }
 
 /// The enrichment queue's work: queue a view's missing details, empty the queue, count it.
-fn enrich_task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
+fn enrich_task(store: &Shared, effect: &Effect, reading: &Reading) -> Option<Task> {
     let store = store.clone();
     let task: Task = match effect {
         Effect::QueueDetails { spec, now } => {
             let spec = spec.clone();
-            let cx = Context {
-                now: *now,
-                tz: tz.clone(),
-            };
+            let cx = reading.at(*now);
             Box::new(move || {
                 let view = store.read(|s| s.view_detail_scope(&spec, &cx));
                 Msg::Enqueued(match view {
@@ -181,7 +171,15 @@ mod tests {
             by: crate::store::pivot::By::App,
             now: now(),
         };
-        let task = super::task(&shared, &effect, &jiff::tz::TimeZone::UTC).unwrap();
+        let task = super::task(
+            &shared,
+            &effect,
+            &crate::store::search::Reading {
+                tz: jiff::tz::TimeZone::UTC,
+                views: std::sync::Arc::default(),
+            },
+        )
+        .unwrap();
         let (tx, rx) = std::sync::mpsc::channel();
         // The list's reader is taken for the whole run: the pivot must not need it.
         shared.read(|_| {

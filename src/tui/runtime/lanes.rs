@@ -1,7 +1,7 @@
 //! Where each effect runs: one exhaustive map from effect to lane, used by the executor and by
 //! the test harness alike, so a test runs the effects through the routing the inbox uses.
 
-use jiff::tz::TimeZone;
+use crate::store::search::Reading;
 
 use super::reads::{FreshnessOf, Task};
 use crate::store::Shared;
@@ -68,7 +68,8 @@ pub fn lane(effect: &Effect) -> Lane {
         | Effect::OpenUrl { .. }
         | Effect::SetMouseCapture(_)
         | Effect::TeamSend
-        | Effect::TeamLooking(_) => Lane::Local,
+        | Effect::TeamLooking(_)
+        | Effect::ViewsChanged(_) => Lane::Local,
         Effect::EditNote { .. } | Effect::Pipe { .. } => Lane::Terminal,
     }
 }
@@ -79,7 +80,7 @@ pub fn lane(effect: &Effect) -> Lane {
 pub fn store_task(
     store: &Shared,
     effect: Effect,
-    tz: &TimeZone,
+    reading: &Reading,
     freshness: &FreshnessOf,
 ) -> Option<Task> {
     match &effect {
@@ -88,20 +89,20 @@ pub fn store_task(
         | Effect::LoadPanes { .. }
         | Effect::LoadSearches
         | Effect::CompletionValues { .. }
-        | Effect::LoadDetail { .. } => super::reads::task(store, effect, tz, freshness),
+        | Effect::LoadDetail { .. } => super::reads::task(store, effect, reading, freshness),
         Effect::ResolveMarks { .. } | Effect::ViewIds { .. } | Effect::Gather { .. } => {
             super::acting::task(store, &effect)
         }
         Effect::FindSimilar { .. } => super::similar::task(store, &effect),
         Effect::CountViews { .. } | Effect::WriteView { .. } => {
-            super::views::task(store, &effect, tz)
+            super::views::task(store, &effect, reading)
         }
         Effect::MetaKeys
         | Effect::Pivot { .. }
         | Effect::Trend { .. }
         | Effect::QueueDetails { .. }
         | Effect::ClearQueue
-        | Effect::QueuedCount => super::insight::task(store, &effect, tz),
+        | Effect::QueuedCount => super::insight::task(store, &effect, reading),
         Effect::Triage { .. } | Effect::TriageUndo { .. } | Effect::StoreRevs => {
             super::triage_writes::task(store, effect)
         }
@@ -117,6 +118,7 @@ pub fn store_task(
         | Effect::EditNote { .. }
         | Effect::Pipe { .. }
         | Effect::TeamSend
-        | Effect::TeamLooking(_) => None,
+        | Effect::TeamLooking(_)
+        | Effect::ViewsChanged(_) => None,
     }
 }

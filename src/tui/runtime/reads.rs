@@ -2,7 +2,7 @@
 //! first frame): a view's keys with the rows around the screen, a window of rows, the panes and
 //! a detail.
 
-use jiff::tz::TimeZone;
+use crate::store::search::Reading;
 
 use crate::store::search::Context;
 use crate::store::{Shared, Store, StoreError, ViewReadError};
@@ -23,7 +23,7 @@ pub type Task = Box<dyn FnOnce() -> Msg + Send>;
 pub fn task(
     store: &Shared,
     effect: Effect,
-    tz: &TimeZone,
+    reading: &Reading,
     freshness: &FreshnessOf,
 ) -> Option<Task> {
     let store = store.clone();
@@ -37,10 +37,7 @@ pub fn task(
             now,
             limit,
         } => {
-            let cx = Context {
-                now,
-                tz: tz.clone(),
-            };
+            let cx = reading.at(now);
             let shape = Shape { rows, limit };
             Box::new(move || Msg::ViewLoaded {
                 request_id,

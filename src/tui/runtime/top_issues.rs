@@ -2,8 +2,8 @@
 //! (seconds of work must not hold the list's reads back; an in-memory store has one connection
 //! and shares it), reporting progress over the channel as it goes.
 
+use crate::store::search::Reading;
 use jiff::Timestamp;
-use jiff::tz::TimeZone;
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::store::pivot::{SERIES_DAYS, Window};
@@ -25,11 +25,10 @@ pub(super) fn run(
     request_id: u64,
     spec: ViewSpec,
     now: Timestamp,
-    tz: &TimeZone,
+    reading: &Reading,
 ) {
-    let (store, tx, tz) = (store.clone(), tx.clone(), tz.clone());
+    let (store, tx, cx) = (store.clone(), tx.clone(), reading.at(now));
     tokio::task::spawn_blocking(move || {
-        let cx = Context { now, tz };
         let work = |s: &Store| compute(s, &spec, &cx, request_id, &tx);
         let result = match store.read(Store::open_again) {
             Some(Ok(own)) => work(&own),

@@ -2,7 +2,7 @@
 //! view's own query, with done and snoozed items hidden as the list hides them, less its seen
 //! items), and writing a `:save-view` into the config file.
 
-use jiff::tz::TimeZone;
+use crate::store::search::Reading;
 
 use super::reads::Task;
 use crate::store::search::Context;
@@ -13,7 +13,7 @@ use crate::tui::state::ViewSpec;
 
 /// The work an effect asks for (`None` for the effects that are not the views').
 #[must_use]
-pub fn task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
+pub fn task(store: &Shared, effect: &Effect, reading: &Reading) -> Option<Task> {
     let task: Task = match effect {
         Effect::CountViews {
             request_id,
@@ -21,10 +21,7 @@ pub fn task(store: &Shared, effect: &Effect, tz: &TimeZone) -> Option<Task> {
             now,
         } => {
             let (store, specs, request_id) = (store.clone(), specs.clone(), *request_id);
-            let cx = Context {
-                now: *now,
-                tz: tz.clone(),
-            };
+            let cx = reading.at(*now);
             Box::new(move || {
                 let started = std::time::Instant::now();
                 let result = store

@@ -247,10 +247,7 @@ fn feature_msg(state: &mut AppState, msg: Msg) -> Vec<Effect> {
             views::counted(state, request_id, result, took);
             Vec::new()
         }
-        Msg::ViewWritten { view, result } => {
-            views::written(state, view, result);
-            Vec::new()
-        }
+        Msg::ViewWritten { view, result } => views::written(state, view, result),
         Msg::TopIssuesProgress {
             request_id,
             percent,

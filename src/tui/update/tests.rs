@@ -120,9 +120,16 @@ fn the_first_frame_reads_the_first_screen_then_the_whole_view_follows() {
     };
     let freshness: crate::tui::runtime::reads::FreshnessOf =
         std::sync::Arc::new(|_: &crate::store::Store, _: &str| None);
-    let answer =
-        crate::tui::runtime::reads::task(&h.store, first, &jiff::tz::TimeZone::UTC, &freshness)
-            .unwrap()();
+    let answer = crate::tui::runtime::reads::task(
+        &h.store,
+        first,
+        &crate::store::search::Reading {
+            tz: jiff::tz::TimeZone::UTC,
+            views: h.state.views.shared(),
+        },
+        &freshness,
+    )
+    .unwrap()();
     let follow = update(&mut h.state, answer);
     assert_eq!(h.state.visible_len(), 94, "the first screen, and a margin");
     assert!(h.state.list.partial());

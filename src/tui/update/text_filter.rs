@@ -147,7 +147,7 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
 }
 
 /// `Tab` (`back`: Shift-Tab): completes the word before the cursor (`query::complete`), with the
-/// stored apps, projects and tags the panes hold as values, and the stored values of a
+/// stored apps, projects and tags the panes hold and the views' names as values, and the stored values of a
 /// metadata qualifier (read from the store first: the completion follows their arrival); again,
 /// the next completion (the previous one), round. Never a tab character.
 fn complete(state: &mut AppState, back: bool) -> Vec<Effect> {
@@ -187,6 +187,12 @@ fn complete(state: &mut AppState, back: bool) -> Vec<Effect> {
                 "app" => names(&state.apps),
                 "project" => names(&state.projects),
                 "tag" => names(&state.tags),
+                "view" => state
+                    .views
+                    .views
+                    .iter()
+                    .map(|v| v.name.to_string())
+                    .collect(),
                 other => match (query::metadata_keys(other), filter.values.get(other)) {
                     (Some(_), Some(values)) => values.clone(),
                     (Some(key), None) => {

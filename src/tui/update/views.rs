@@ -192,13 +192,18 @@ pub(super) fn save(state: &mut AppState, name: &str) -> Result<Vec<Effect>, Stri
     Ok(vec![Effect::WriteView { path, view }])
 }
 
-/// The config file was written (the view is listed and active), or why not.
-pub(super) fn written(state: &mut AppState, view: SavedView, result: Result<(), String>) {
+/// The config file was written (the view is listed and active, and `view:` names it), or why
+/// not.
+pub(super) fn written(
+    state: &mut AppState,
+    view: SavedView,
+    result: Result<(), String>,
+) -> Vec<Effect> {
     state.views.saving = false;
     let shown = Clean::line(&view.name);
     if let Err(message) = result {
         error(state, format!("Cannot save view {shown}: {message}"));
-        return;
+        return Vec::new();
     }
     let chosen = |c: Option<Labelled>| {
         c.map(|c| Chosen {
@@ -226,4 +231,5 @@ pub(super) fn written(state: &mut AppState, view: SavedView, result: Result<(), 
         .map(|p| format!(" in {}", Clean::line(&p.display().to_string())))
         .unwrap_or_default();
     info(state, format!("Saved view {} {shown}{place}", n + 1));
+    vec![Effect::ViewsChanged(state.views.shared())]
 }

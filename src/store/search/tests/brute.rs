@@ -9,10 +9,11 @@ use jiff::{SignedDuration, Timestamp};
 
 use super::super::{Context, compile};
 use crate::api::{FeedbackDetail, Status};
+use crate::config::views::ViewDef;
 use crate::query::*;
 use crate::sim::data::{Dataset, generate};
 use crate::store::match_walk::Choice;
-use crate::store::{RowNeeds, Sighting, Store, StoreError, Triage, ViewQuery};
+use crate::store::{NamedView, RowNeeds, Sighting, Store, StoreError, Triage, ViewQuery};
 
 pub(super) struct Fixture {
     pub(super) store: Store,
@@ -28,6 +29,33 @@ pub(super) struct Fixture {
     /// Per item: its team state (items the team never touched are absent).
     team: HashMap<String, Shared>,
     pub(super) cx: Context,
+}
+
+/// The views `view:` names: the built-in and the team's, and some of a user's (a status, the
+/// panes' filters, a search; one whose search asks for done items).
+fn views(data: &Dataset) -> Vec<NamedView> {
+    let def = |name: &str, status: &str, query: &str| ViewDef {
+        name: name.into(),
+        status: status.into(),
+        query: query.into(),
+        ..ViewDef::default()
+    };
+    let defs = [
+        ViewDef {
+            tag: Some("bug".into()),
+            ..def("Bugs", "new", "crash* OR sync")
+        },
+        ViewDef {
+            app: Some(data.apps[1].id.clone()),
+            ..def("Web without email", "any", "-has:email")
+        },
+        ViewDef {
+            project: Some(data.projects[0].id.clone()),
+            ..def("Old first project", "archived", "")
+        },
+        def("Done or sync", "new", "is:done OR sync"),
+    ];
+    crate::store::saved_views::every(&defs, true)
 }
 
 /// The member the fixture's store acts as in its team.
@@ -220,6 +248,7 @@ impl Fixture {
         let cx = Context {
             now: anchor(),
             tz: TimeZone::fixed(jiff::tz::offset(-5)),
+            views: views(&data).into(),
         };
         Self {
             store,
@@ -360,6 +389,7 @@ impl Fixture {
                 .any(|l| l.eq_ignore_ascii_case(label)),
             FilterKind::NoteBy(who) => self.shared(d).note_authors.iter().any(|a| names(who, a)),
             FilterKind::Note(text) => self.note_holds(d, text),
+            FilterKind::View(name) => self.view_lists(name, d),
             FilterKind::After(at) => {
                 received >= at.to_zoned(self.cx.tz.clone()).unwrap().timestamp()
             }
@@ -406,6 +436,48 @@ impl Fixture {
                 .note_authors
                 .iter()
                 .any(|a| holds(&note_body(a)))
+    }
+
+    /// `view:NAME`: the view named so (case aside), else the only one whose name begins so;
+    /// it lists an item of its status (both for `any`), its panes' project, app (by id) and
+    /// tag, that its search selects, and that is neither done nor snoozed unless its search
+    /// names `is:done` or `is:snoozed`.
+    fn view_lists(&self, name: &str, d: &FeedbackDetail) -> bool {
+        let lower = name.to_lowercase();
+        let views = &self.cx.views;
+        let view = views
+            .iter()
+            .find(|v| v.name.to_lowercase() == lower)
+            .unwrap_or_else(|| {
+                let begins: Vec<_> = views
+                    .iter()
+                    .filter(|v| v.name.to_lowercase().starts_with(&lower))
+                    .collect();
+                assert_eq!(begins.len(), 1, "view:{name} names one view");
+                begins[0]
+            });
+        let spec = &view.spec;
+        let f = &d.feedback;
+        let status = spec
+            .status_filter()
+            .is_none_or(|s| self.filter(&FilterKind::Status(s.to_owned()), d));
+        let project = spec
+            .project
+            .as_ref()
+            .is_none_or(|c| f.project.id == c.value);
+        let app = spec
+            .app
+            .as_ref()
+            .is_none_or(|c| f.app.as_ref().is_some_and(|a| a.id == c.value));
+        let tag = spec.tag.as_ref().is_none_or(|c| f.tags.contains(&c.value));
+        let search = parse(&spec.search).unwrap();
+        let selected = search.root().is_none_or(|e| self.eval(e, d));
+        let t = self.state(d);
+        let hidden = t.done || t.snoozed_until.is_some_and(|u| u > self.cx.now);
+        let shows_hidden = ["is:done", "is:snoozed"]
+            .iter()
+            .any(|q| spec.search.to_lowercase().contains(q));
+        status && project && app && tag && selected && (shows_hidden || !hidden)
     }
 
     fn state(&self, d: &FeedbackDetail) -> Triage {

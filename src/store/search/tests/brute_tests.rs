@@ -88,6 +88,18 @@ const QUERIES: &[&str] = &[
     "-has:note is:seen",
     "(is:unseen OR has:note) tag:bug",
     "sync is:starred -is:done",
+    "view:Inbox",
+    "view:inbox crash",
+    "-view:Inbox",
+    "view:Starred tag:bug",
+    "view:Done OR view:Snoozed",
+    "view:Archived -has:email",
+    "view:bugs",
+    "view:\"Web without email\" crash*",
+    "view:old",
+    "view:Done -view:\"Done or sync\"",
+    "view:mine OR view:Unclaimed",
+    "(view:Bugs OR tag:praise) age:<30w",
 ];
 
 #[test]
@@ -160,6 +172,11 @@ const QUALIFIERS: &[&str] = &[
     "note-by:me",
     "note:back",
     "note:refund",
+    "view:Inbox",
+    "view:Starred",
+    "view:Bugs",
+    "view:\"Done or sync\"",
+    "view:web",
 ];
 
 fn generated(rng: &mut fastrand::Rng, depth: u32) -> String {

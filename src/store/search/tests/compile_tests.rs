@@ -12,6 +12,7 @@ fn cx() -> Context {
     Context {
         now: anchor(),
         tz: jiff::tz::TimeZone::fixed(jiff::tz::offset(-5)),
+        views: std::sync::Arc::default(),
     }
 }
 
@@ -295,4 +296,66 @@ fn a_text_search_walks_its_matches_newest_first_without_sorting_them() {
         assert!(plan.contains("items_fts VIRTUAL TABLE"), "{input}: {plan}");
         assert!(!plan.contains("TEMP B-TREE"), "{input}: {plan}");
     }
+}
+
+#[test]
+fn a_view_named_by_view_is_found_once_and_its_faults_are_told_at_the_qualifier() {
+    use crate::config::views::ViewDef;
+    let fixture = Fixture::new(200);
+    let def = |name: &str, query: &str| {
+        crate::store::saved_views::from_def(&ViewDef {
+            name: name.into(),
+            query: query.into(),
+            status: "new".into(),
+            ..ViewDef::default()
+        })
+    };
+    let mut views = fixture.cx.views.to_vec();
+    views.push(def("Nested", "crash view:Inbox"));
+    views.push(def("Gone app", "app:\"Nowhere App\""));
+    views.push(def("Broken", "tag:"));
+    let cx = Context {
+        views: views.into(),
+        ..fixture.cx.clone()
+    };
+    let error = |input: &str| {
+        let e = compile(fixture.store.conn(), &parse(input).unwrap(), &cx).expect_err(input);
+        (e.message.to_string(), input[e.span].to_owned())
+    };
+    let (message, at) = error("crash view:zzz");
+    assert_eq!(at, "view:zzz");
+    assert!(
+        message.starts_with("no view named \"zzz\"; known: Inbox, Starred"),
+        "{message}"
+    );
+    let (message, at) = error("view:do");
+    assert_eq!(at, "view:do");
+    assert_eq!(
+        message,
+        "\"do\" begins several views: Done, \"Done or sync\""
+    );
+    let (message, _) = error("view:nested");
+    assert_eq!(
+        message,
+        "view Nested: its search names a view, and views do not nest"
+    );
+    let (message, at) = error("-view:\"gone app\"");
+    assert_eq!(at, "view:\"gone app\"");
+    assert!(
+        message.starts_with("view \"Gone app\": no app named \"Nowhere App\"; known:"),
+        "{message}"
+    );
+    let (message, _) = error("view:broken");
+    assert_eq!(message, "view Broken: `tag:` needs a value");
+    // Without views (a caller that knows none), every name is unknown.
+    let e = compile(
+        fixture.store.conn(),
+        &parse("view:Inbox").unwrap(),
+        &self::cx(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.message.to_string(),
+        "no view named \"Inbox\": no views are known here"
+    );
 }

@@ -98,6 +98,7 @@ fn searched(store: &Store, search: &str) -> ViewQuery {
     let cx = crate::store::search::Context {
         now: anchor(),
         tz: TimeZone::UTC,
+        views: std::sync::Arc::default(),
     };
     let parsed = crate::query::parse(search).unwrap();
     ViewQuery::default().search(crate::store::search::compile(store.conn(), &parsed, &cx).unwrap())

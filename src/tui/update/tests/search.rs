@@ -383,3 +383,58 @@ fn tab_completes_a_metadata_qualifier_with_its_stored_values_once_read() {
     let note = h.state.note.as_ref().map(|n| n.text.to_string());
     assert_eq!(note.as_deref(), Some("Nothing completes this word"));
 }
+
+#[test]
+fn view_names_a_view_tab_completes_its_name_and_a_saved_view_is_named_at_once() {
+    let mut h = started_harness(120, 35, 100, true);
+    let first = h.selected_id().clone();
+    for _ in 0..3 {
+        act(&mut h, Action::ToggleStar);
+        act(&mut h, Action::MoveDown);
+    }
+    act(&mut h, Action::Filter);
+    type_text(&mut h, "view:sta");
+    tab(&mut h, false);
+    assert_eq!(prompt(&h), "view:Starred", "the view's name");
+    assert_eq!(h.state.visible_len(), 3, "the starred items");
+    type_text(&mut h, &format!(" -id:{first}"));
+    assert_eq!(h.state.visible_len(), 2);
+    // An unknown view is the prompt's error; the list keeps its rows.
+    key(&mut h, KeyCode::Char('u'), KeyModifiers::CONTROL);
+    type_text(&mut h, "-view");
+    let shown = h.state.visible_len();
+    assert!(shown > 90, "items without the word: {shown}");
+    type_text(&mut h, ":nothing");
+    let error = h.state.text_filter.as_ref().unwrap().error.clone();
+    let error = error.map(|e| e.message.to_string()).unwrap_or_default();
+    assert!(error.starts_with("no view named \"nothing\""), "{error}");
+    assert_eq!(
+        h.state.visible_len(),
+        shown,
+        "the rows stay while the query is wrong"
+    );
+
+    // A view saved now is named at once: the searches read the views as they are.
+    let effects = h.send(Msg::ViewWritten {
+        view: crate::config::views::SavedView {
+            name: "Twelves".into(),
+            query: "12".into(),
+            status: "new".into(),
+            project: None,
+            app: None,
+            tag: None,
+        },
+        result: Ok(()),
+    });
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::ViewsChanged(views) if views.iter().any(|v| v.name.as_str() == "Twelves"))),
+        "the executor is told: {effects:?}"
+    );
+    act(&mut h, Action::Filter);
+    key(&mut h, KeyCode::Char('u'), KeyModifiers::CONTROL);
+    type_text(&mut h, "view:twe");
+    assert_eq!(h.state.visible_len(), 1, "item 12 alone");
+    assert_eq!(h.selected_id(), "id00012");
+}
