@@ -308,10 +308,11 @@ impl Compiler<'_> {
         })
     }
 
-    /// `view:NAME`: the keys of the items the view lists, read as the list reads them (its
-    /// status, panes and search; done and snoozed items left out unless its search names them).
-    /// A view's search naming a view is refused, so views cannot loop. Errors point at the
-    /// whole qualifier, naming the view.
+    /// `view:NAME`: the items the view lists, as the list reads them (its status, panes and
+    /// search; done and snoozed items left out unless its search names them), as a condition on
+    /// the same row (no set of the view's keys is collected, so a walk that stops after a screen
+    /// stays cheap). A view's search naming a view is refused, so views cannot loop. Errors
+    /// point at the whole qualifier, naming the view.
     fn view(&mut self, name: &str, span: &Range<usize>) -> Result<String, QueryError> {
         use crate::store::saved_views::{find, quoted};
         let view = find(&self.cx.views, name).map_err(|m| QueryError::new(span.clone(), m))?;
@@ -325,15 +326,21 @@ impl Compiler<'_> {
         if parsed.names_view() {
             return Err(inner("its search names a view, and views do not nest"));
         }
-        let query = crate::store::view::query_of(self.conn, &view.spec, self.cx, false)
+        let mut query = crate::store::view::query_of(self.conn, &view.spec, self.cx, false)
             .map_err(|e| inner(&e.message))?;
-        let (from, condition, params) = crate::store::read::view_condition(self.conn, &query)
+        // Its text match, which would drive a walk of its own, is a condition here like any
+        // text that does not lead the query.
+        let fts = query.fts.take();
+        let (_, condition, params) = crate::store::read::view_condition(self.conn, &query)
             .map_err(|e| inner(&format!("cannot read the store: {e}")))?;
-        let condition = crate::store::read::renumber(&condition, self.params.len());
+        let mut condition = crate::store::read::renumber(&condition, self.params.len());
         self.params.extend(params);
-        Ok(format!(
-            "items.k IN (SELECT items.k {from} WHERE {condition})"
-        ))
+        if let Some(m) = fts {
+            condition = format!("{condition} AND {}", self.fts_in(m, true));
+        }
+        // The view's own filters may be NULL on a row (an item without an app); a leaf here is
+        // 0 or 1, so that `-view:` is every item the view does not list.
+        Ok(format!("({condition}) IS 1"))
     }
 
     /// The parameter naming a member; `None` for `me` (the store's own member).
