@@ -138,7 +138,9 @@ pub(super) enum RefColumns {
 /// them; those `needs` leaves out are empty values. The status shown is the service's own
 /// value, also when the item is kept in a list this version knows (`items.unknown_status`,
 /// schema 10). With `RefColumns::Keys` the project's and the app's keys stand where their ids
-/// are, and their other columns are empty.
+/// are, and their other columns are empty; a stored item's last sighting is read only with
+/// `RefColumns::Joined` (a walk's rows do not carry it), so a walk of ids alone reads only the
+/// index of keys and ids.
 fn item_columns(needs: RowNeeds, refs: RefColumns) -> String {
     let pick = |needed: bool, column: &'static str, empty: &'static str| {
         if needed { column } else { empty }
@@ -149,10 +151,15 @@ fn item_columns(needs: RowNeeds, refs: RefColumns) -> String {
         "items.id",
         pick(needs.message, "items.message", "NULL"),
         pick(needs.email, "items.email", "NULL"),
-        "coalesce(items.unknown_status, items.status)",
-        "items.received",
+        pick(
+            needs.status,
+            "coalesce(items.unknown_status, items.status)",
+            "''",
+        ),
+        pick(needs.received, "items.received", "0"),
         pick(needs.tags, "items.tags", "'[]'"),
-        "items.seen",
+        // Read for a stored item (its last sighting); a walk's rows do not carry it.
+        pick(refs == RefColumns::Joined, "items.seen", "0"),
         match (needs.project, joined) {
             (false, _) => "NULL",
             (true, true) => "p.id",

@@ -12,7 +12,9 @@ use super::read::{RefColumns, micros};
 use super::{Store, StoreError, ViewQuery};
 
 /// Which of a row's columns a writer reads. Those it leaves out are not read from the store
-/// (nor their joins) and are empty in the rows it is lent: `""`, no email, no tags, no app.
+/// (nor their joins) and are empty in the rows it is lent: `""`, no email, no tags, no app, the
+/// epoch. A walk that needs none of them reads the ids alone, from an index of the keys and
+/// ids (`items_by_key_id`), not the items' rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[allow(clippy::struct_excessive_bools)] // a set of column groups, each in or out
 pub struct RowNeeds {
@@ -21,6 +23,8 @@ pub struct RowNeeds {
     pub tags: bool,
     pub project: bool,
     pub app: bool,
+    pub status: bool,
+    pub received: bool,
 }
 
 impl RowNeeds {
@@ -31,6 +35,19 @@ impl RowNeeds {
         tags: true,
         project: true,
         app: true,
+        status: true,
+        received: true,
+    };
+
+    /// The id alone.
+    pub const ID: Self = Self {
+        message: false,
+        email: false,
+        tags: false,
+        project: false,
+        app: false,
+        status: false,
+        received: false,
     };
 }
 
@@ -180,19 +197,25 @@ impl Store {
             }
             let text = |i: usize| row.get_ref(i).and_then(|v| Ok(v.as_str()?));
             let optional = |i: usize| row.get_ref(i).and_then(|v| Ok(v.as_str_or_null()?));
+            // Only the columns asked for are looked at: the others are empty values.
             let read = || -> rusqlite::Result<ItemRow<'_>> {
-                let app = match row.get::<_, Option<i64>>(10)?.filter(|_| needs.app) {
-                    Some(key) => refs.app(key),
-                    None => None,
+                let app = if needs.app {
+                    row.get::<_, Option<i64>>(10)?.and_then(|key| refs.app(key))
+                } else {
+                    None
                 };
                 Ok(ItemRow {
                     key: row.get(0)?,
                     id: text(1)?,
                     message: if needs.message { text(2)? } else { "" },
-                    email: optional(3)?,
-                    status: text(4)?,
-                    received_at: micros(row.get(5)?).unwrap_or(Timestamp::UNIX_EPOCH),
-                    tags: text(6)?,
+                    email: if needs.email { optional(3)? } else { None },
+                    status: if needs.status { text(4)? } else { "" },
+                    received_at: if needs.received {
+                        micros(row.get(5)?).unwrap_or(Timestamp::UNIX_EPOCH)
+                    } else {
+                        Timestamp::UNIX_EPOCH
+                    },
+                    tags: if needs.tags { text(6)? } else { "[]" },
                     project: if needs.project {
                         refs.project(row.get(8)?)
                     } else {
@@ -274,6 +297,12 @@ impl RowBatch {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
+    }
+
+    /// The bytes of text the batch holds.
+    #[must_use]
+    pub fn text_bytes(&self) -> usize {
+        self.text.len()
     }
 
     /// Empties the batch, keeping its memory for the next.
@@ -408,11 +437,10 @@ mod tests {
         for needs in [
             RowNeeds::ALL,
             RowNeeds {
-                message: false,
                 email: true,
-                tags: false,
-                project: false,
                 app: true,
+                received: true,
+                ..RowNeeds::ID
             },
         ] {
             let expected = walk(&store, needs);
@@ -437,6 +465,48 @@ mod tests {
             copied.extend(batch.rows().map(|r| format!("{r:?}")));
             assert_eq!(copied, expected);
             assert!(expected.iter().any(|r| r.contains("email: None")));
+        }
+    }
+
+    /// A walk of ids alone, the pass a large match is merged with and the lookup alike, reads
+    /// the index of keys and ids, never the items' rows; one that needs a row's other columns
+    /// reads the rows.
+    #[test]
+    fn a_walk_of_ids_alone_reads_the_index_of_keys_and_ids() {
+        let store = store();
+        let plan = |sql: &str, params: Vec<rusqlite::types::Value>| -> String {
+            let mut stmt = store
+                .conn()
+                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+                .unwrap();
+            let rows = stmt
+                .query_map(rusqlite::params_from_iter(params), |row| {
+                    row.get::<_, String>(3)
+                })
+                .unwrap();
+            rows.map(Result::unwrap).collect::<Vec<_>>().join("; ")
+        };
+        let view = ViewQuery::default();
+        for needs in [RowNeeds::ID, RowNeeds::ALL] {
+            let (scan, params) = store
+                .view_rows_scan_sql(&view, 0..=i64::MAX, needs, super::RefColumns::Keys)
+                .unwrap();
+            let scanned = plan(&scan, params);
+            let (lookup, params) = store
+                .view_rows_sql(&view, None, needs, super::RefColumns::Keys)
+                .unwrap();
+            let looked = plan(&lookup, params);
+            let covered = |plan: &str| plan.contains("COVERING INDEX items_by_key_id");
+            assert_eq!(
+                covered(&scanned),
+                needs == RowNeeds::ID,
+                "{needs:?}: {scanned}"
+            );
+            assert_eq!(
+                covered(&looked),
+                needs == RowNeeds::ID,
+                "{needs:?}: {looked}"
+            );
         }
     }
 }

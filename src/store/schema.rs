@@ -6,7 +6,7 @@ use rusqlite_migration::{M, Migrations};
 
 /// The SQL of every migration, oldest first.
 pub const STEPS: &[&str] = &[
-    V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17,
+    V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18,
 ];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
@@ -377,6 +377,13 @@ CREATE TABLE mirror_outbox (id TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROW
 /// (`webhook listen --team`, `store::team_deliveries`), written in the delivery's transaction.
 const V17: &str = r"
 CREATE TABLE team_deliveries (id TEXT PRIMARY KEY) WITHOUT ROWID;
+";
+
+/// Schema 18 (bulk reads, `store::rows`): the items' keys and ids in key order, so a walk that
+/// writes ids alone (`search … --fields id`) reads this narrow index, not the items' rows. New
+/// items take keys at its ends (keys follow received times), so a sync's writes append to it.
+const V18: &str = r"
+CREATE INDEX items_by_key_id ON items(k, id);
 ";
 
 /// [`recount_pivot_counts`]: the statements that count `pivot_counts` from the tables.

@@ -16,16 +16,12 @@ use crate::store::{AppRow, ItemRow, RefRow, RowNeeds};
 /// (metadata and delivery are a detail's).
 #[must_use]
 pub fn needs(fields: &[Field]) -> Option<RowNeeds> {
-    let mut needs = RowNeeds {
-        message: false,
-        email: false,
-        tags: false,
-        project: false,
-        app: false,
-    };
+    let mut needs = RowNeeds::ID;
     for field in fields {
         match field {
-            Field::Id | Field::ReceivedAt | Field::Status => {}
+            Field::Id => {}
+            Field::ReceivedAt => needs.received = true,
+            Field::Status => needs.status = true,
             Field::Message => needs.message = true,
             Field::ReporterEmail => needs.email = true,
             Field::Tags => needs.tags = true,

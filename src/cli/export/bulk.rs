@@ -10,8 +10,21 @@ use super::api_row::RowLines;
 use super::sink::Sink;
 use crate::store::{RowBatch, RowNeeds, Store, ViewQuery};
 
-/// Rows a batch holds: each batch is written and flushed whole (a page of output).
-const BATCH: usize = 500;
+/// When a batch is handed over: at `rows` rows, or sooner at `bytes` of text. Each batch is
+/// written and flushed whole (a page of output), and narrow rows (ids alone) make batches of
+/// many rows rather than many hand-overs.
+#[derive(Debug, Clone, Copy)]
+struct Batching {
+    rows: usize,
+    bytes: usize,
+}
+
+impl Batching {
+    const DEFAULT: Self = Self {
+        rows: 8192,
+        bytes: 256 * 1024,
+    };
+}
 /// Batches handed over and not yet written back, at most.
 const IN_FLIGHT: usize = 4;
 
@@ -30,6 +43,18 @@ pub fn write(
     needs: RowNeeds,
     sink: &mut Sink<'_>,
 ) -> Result<u64, CliError> {
+    write_batched(store, view, limit, needs, sink, Batching::DEFAULT)
+}
+
+/// [`write`] with batches of `batching`.
+fn write_batched(
+    store: &Store,
+    view: &ViewQuery,
+    limit: Option<usize>,
+    needs: RowNeeds,
+    sink: &mut Sink<'_>,
+    batching: Batching,
+) -> Result<u64, CliError> {
     let lines = sink.row_lines()?;
     std::thread::scope(|scope| {
         let (hand, batches) = mpsc::sync_channel::<RowBatch>(IN_FLIGHT);
@@ -43,6 +68,7 @@ pub fn write(
             filling: RowBatch::default(),
             spare: Vec::new(),
             written: 0,
+            batching,
         };
         let walked = store.view_rows_each(view, limit, needs, |row| pipe.push(row));
         let ended = walked.and_then(|()| pipe.finish());
@@ -85,6 +111,7 @@ struct Pipe<'s, 'o> {
     filling: RowBatch,
     spare: Vec<RowBatch>,
     written: u64,
+    batching: Batching,
 }
 
 /// The maker stopped early: its own error says why (see [`write`]).
@@ -95,7 +122,9 @@ fn maker_gone() -> CliError {
 impl Pipe<'_, '_> {
     fn push(&mut self, row: &crate::store::ItemRow<'_>) -> Result<(), CliError> {
         self.filling.push(row);
-        if self.filling.len() >= BATCH {
+        if self.filling.len() >= self.batching.rows
+            || self.filling.text_bytes() >= self.batching.bytes
+        {
             self.hand_over()?;
         }
         Ok(())
@@ -149,7 +178,7 @@ mod tests {
 
     use std::io::Write;
 
-    use super::{BATCH, IN_FLIGHT, write};
+    use super::{Batching, IN_FLIGHT, write_batched};
     use crate::api::Feedback;
     use crate::cli::export::api_row::RowLines;
     use crate::cli::export::fields::Selection;
@@ -157,9 +186,16 @@ mod tests {
     use crate::cli::output::ListFormat;
     use crate::store::{RowNeeds, Store, StoreError, ViewQuery};
 
-    /// More items than the batches on their way at once hold, and a last batch not full.
+    /// Small batches, so that a few thousand rows, whole or narrow, make more batches than
+    /// are on their way at once.
+    const SMALL: Batching = Batching {
+        rows: 100,
+        bytes: 16 * 1024,
+    };
+
+    /// More items than the small batches on their way at once hold, and a last batch not full.
     fn store() -> (Store, usize) {
-        let count = BATCH * (IN_FLIGHT + 2) + 17;
+        let count = SMALL.rows * (IN_FLIGHT + 2) * 5 + 17;
         let anchor = "2026-11-20T12:00:00Z".parse().unwrap();
         let data = crate::sim::data::generate(9, count, anchor);
         let items: Vec<Feedback> = data.items().map(|d| d.feedback).collect();
@@ -173,17 +209,21 @@ mod tests {
     fn lines_come_out_in_the_order_read() {
         let (store, count) = store();
         let view = ViewQuery::listed(None);
+        let columns = |list: &str| {
+            let fields = Selection::parse(Some(list)).unwrap();
+            let lines = RowLines {
+                columns: match &fields {
+                    Selection::Fields(f) => Some(f.clone()),
+                    _ => unreachable!(),
+                },
+            };
+            (fields, lines)
+        };
         for (fields, lines) in [
             (Selection::Default, RowLines { columns: None }),
-            (
-                Selection::parse(Some("id,app_name")).unwrap(),
-                RowLines {
-                    columns: match Selection::parse(Some("id,app_name")).unwrap() {
-                        Selection::Fields(f) => Some(f),
-                        _ => unreachable!(),
-                    },
-                },
-            ),
+            columns("id,app_name"),
+            columns("id"),
+            columns("received_at,status,id"),
         ] {
             let options = Options::plain(ListFormat::Jsonl, false);
             let options = Options { fields, ..options };
@@ -197,7 +237,7 @@ mod tests {
                 .unwrap();
             let mut out = Vec::new();
             let mut sink = Sink::new(&mut out, options);
-            let written = write(&store, &view, None, needs, &mut sink).unwrap();
+            let written = write_batched(&store, &view, None, needs, &mut sink, SMALL).unwrap();
             assert_eq!(written, count as u64);
             assert_eq!(
                 String::from_utf8(out).unwrap(),
@@ -226,12 +266,13 @@ mod tests {
         let options = Options::plain(ListFormat::Jsonl, false);
         let mut out = Closes(2);
         let mut sink = Sink::new(&mut out, options);
-        let error = write(
+        let error = write_batched(
             &store,
             &ViewQuery::listed(None),
             None,
             RowNeeds::ALL,
             &mut sink,
+            SMALL,
         )
         .unwrap_err();
         assert!(error.is_broken_pipe(), "{error:?}");
