@@ -34,7 +34,7 @@ pub fn context_for(global: &super::Args, query: &Query) -> Result<Context, CliEr
 }
 
 /// The views of this command line's config file, as the inbox lists them.
-pub fn views(global: &super::Args) -> Result<Vec<NamedView>, CliError> {
+fn views(global: &super::Args) -> Result<Vec<NamedView>, CliError> {
     let defs = match super::load_config(global)? {
         Some(loaded) => {
             crate::config::views::parse(&loaded.text, &loaded.path.display().to_string())
