@@ -90,8 +90,8 @@ impl Query {
     }
 
     /// True when the query names `is:done` or `is:snoozed` (either way): it then sees done and
-    /// snoozed items, which the default view leaves out. A query naming a view (`view:Inbox`)
-    /// is answered as well: the view leaves out what it leaves out, in its own condition.
+    /// snoozed items, which the default view leaves out. A query that names a view
+    /// (`view:Inbox`) counts too: each view leaves out what it leaves out, in its own condition.
     #[must_use]
     pub fn asks_for_hidden(&self) -> bool {
         self.root.as_ref().is_some_and(triage::names_hidden)

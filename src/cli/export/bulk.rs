@@ -90,7 +90,8 @@ fn make_lines(
     made: &mpsc::Sender<Made>,
 ) -> serde_json::Result<()> {
     for batch in batches {
-        let mut out = Vec::with_capacity(batch.len() * 512);
+        // The rows' text and, per line, about what the API's keys and punctuation add.
+        let mut out = Vec::with_capacity(batch.text_bytes() + batch.len() * 160);
         for row in batch.rows() {
             lines.write(&row, &mut out)?;
         }
