@@ -94,13 +94,17 @@ impl Query {
     /// (`view:Inbox`) counts too: each view leaves out what it leaves out, in its own condition.
     #[must_use]
     pub fn asks_for_hidden(&self) -> bool {
-        self.root.as_ref().is_some_and(triage::names_hidden)
+        self.root
+            .as_ref()
+            .is_some_and(|e| triage::names(e, triage::is_hidden))
     }
 
     /// True when the query names a view (`view:NAME`) anywhere.
     #[must_use]
     pub fn names_view(&self) -> bool {
-        self.root.as_ref().is_some_and(triage::names_view)
+        self.root
+            .as_ref()
+            .is_some_and(|e| triage::names(e, triage::is_view))
     }
 
     /// True when every match must be of one app: the query is an `app:` qualifier, or an AND

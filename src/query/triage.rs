@@ -9,49 +9,44 @@ impl super::Query {
     /// may then move items in or out of its view.
     #[must_use]
     pub fn names_triage(&self) -> bool {
-        self.root().is_some_and(mentions)
+        self.root().is_some_and(|e| names(e, is_triage))
     }
 }
 
-fn mentions(expr: &Expr) -> bool {
+/// True when a filter anywhere in `expr` is one `wanted` holds for.
+pub(super) fn names(expr: &Expr, wanted: fn(&FilterKind) -> bool) -> bool {
     match expr {
-        Expr::And(parts) | Expr::Or(parts) => parts.iter().any(mentions),
-        Expr::Not(inner) => mentions(inner),
+        Expr::And(parts) | Expr::Or(parts) => parts.iter().any(|p| names(p, wanted)),
+        Expr::Not(inner) => names(inner, wanted),
         Expr::Text(_) => false,
-        Expr::Filter(f) => matches!(
-            f.kind,
-            FilterKind::Is(_)
-                | FilterKind::Has(Has::Note)
-                | FilterKind::Assignee(_)
-                | FilterKind::Label(_)
-                | FilterKind::NoteBy(_)
-                | FilterKind::Note(_)
-                // A view hides done and snoozed items, and may name triage itself.
-                | FilterKind::View(_)
-        ),
+        Expr::Filter(f) => wanted(&f.kind),
     }
 }
 
-/// True when `expr` names `is:done` or `is:snoozed` anywhere, or a view (which hides what it
-/// hides itself).
-pub(super) fn names_hidden(expr: &Expr) -> bool {
-    match expr {
-        Expr::And(parts) | Expr::Or(parts) => parts.iter().any(names_hidden),
-        Expr::Not(inner) => names_hidden(inner),
-        Expr::Text(_) => false,
-        Expr::Filter(f) => matches!(
-            f.kind,
-            FilterKind::Is(Is::Done | Is::Snoozed) | FilterKind::View(_)
-        ),
-    }
+/// A qualifier that reads the triage state.
+fn is_triage(kind: &FilterKind) -> bool {
+    matches!(
+        kind,
+        FilterKind::Is(_)
+            | FilterKind::Has(Has::Note)
+            | FilterKind::Assignee(_)
+            | FilterKind::Label(_)
+            | FilterKind::NoteBy(_)
+            | FilterKind::Note(_)
+            // A view hides done and snoozed items, and may name triage itself.
+            | FilterKind::View(_)
+    )
 }
 
-/// True when `expr` names a view anywhere.
-pub(super) fn names_view(expr: &Expr) -> bool {
-    match expr {
-        Expr::And(parts) | Expr::Or(parts) => parts.iter().any(names_view),
-        Expr::Not(inner) => names_view(inner),
-        Expr::Text(_) => false,
-        Expr::Filter(f) => matches!(f.kind, FilterKind::View(_)),
-    }
+/// `is:done` or `is:snoozed`, or a view (which hides what it hides itself).
+pub(super) fn is_hidden(kind: &FilterKind) -> bool {
+    matches!(
+        kind,
+        FilterKind::Is(Is::Done | Is::Snoozed) | FilterKind::View(_)
+    )
+}
+
+/// A view (`view:NAME`).
+pub(super) fn is_view(kind: &FilterKind) -> bool {
+    matches!(kind, FilterKind::View(_))
 }

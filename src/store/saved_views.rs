@@ -101,24 +101,26 @@ pub fn find<'a>(views: &'a [NamedView], name: &str) -> Result<&'a NamedView, Str
         .iter()
         .filter(|v| v.name.to_lowercase().starts_with(&wanted))
         .collect();
-    let names = |views: &mut dyn Iterator<Item = &NamedView>| {
-        views
-            .map(|v| quoted(&v.name))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     match begins.as_slice() {
         [one] => Ok(one),
         [] if views.is_empty() => Err(format!("no view named \"{name}\": no views are known here")),
         [] => Err(format!(
             "no view named \"{name}\"; known: {}",
-            names(&mut views.iter())
+            listed(views.iter())
         )),
         several => Err(format!(
             "\"{name}\" begins several views: {}",
-            names(&mut several.iter().copied())
+            listed(several.iter().copied())
         )),
     }
+}
+
+/// The views' names, as `view:` takes them, one after the other.
+fn listed<'a>(views: impl Iterator<Item = &'a NamedView>) -> String {
+    views
+        .map(|v| quoted(&v.name))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A view's name as `view:` takes it: quoted when it holds a space.
