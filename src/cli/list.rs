@@ -143,7 +143,7 @@ impl ListArgs {
 pub async fn run(
     global: &super::Args,
     args: &ListArgs,
-    out: &mut dyn Write,
+    out: &mut (dyn Write + Send),
 ) -> Result<(), CliError> {
     let selection = Selection::parse(args.fields.as_deref())?;
     let needs_detail = selection.needs_detail();

@@ -143,8 +143,9 @@ pub enum Command {
 }
 
 /// Runs a parsed command line; the inbox (no command, or `demo`) opens on `screen`. Batch
-/// commands lock stdout for their output; the inbox does not (the terminal is written from its
-/// own code paths).
+/// commands lock stdout for their output, except those that may write many lines, which write
+/// through [`Bulk`] (a bulk export writes from a second thread); the inbox does neither (the
+/// terminal is written from its own code paths).
 pub async fn run(args: Args, screen: &impl screen::Screen) -> Result<(), CliError> {
     let out = || std::io::stdout().lock();
     let Some(command) = &args.command else {

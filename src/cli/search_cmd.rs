@@ -85,7 +85,7 @@ impl SearchArgs {
 pub async fn run_command(
     global: &super::Args,
     args: &SearchArgs,
-    out: &mut dyn Write,
+    out: &mut (dyn Write + Send),
 ) -> Result<(), CliError> {
     run_as("search", global, args, out).await
 }
@@ -95,7 +95,7 @@ async fn run_as(
     command: &str,
     global: &super::Args,
     args: &SearchArgs,
-    out: &mut dyn Write,
+    out: &mut (dyn Write + Send),
 ) -> Result<(), CliError> {
     let text = args.text();
     let query = search::parse(&text).map_err(|e| query_error(&text, &e))?;
@@ -130,7 +130,7 @@ async fn run_as(
 pub async fn export(
     global: &super::Args,
     args: &super::store_cmd::ExportArgs,
-    out: &mut dyn Write,
+    out: &mut (dyn Write + Send),
 ) -> Result<(), CliError> {
     let search = SearchArgs {
         query: Vec::new(),
@@ -237,7 +237,7 @@ pub fn run(
     args: &SearchArgs,
     narrow: &Narrow,
     cx: &Context,
-    out: &mut dyn Write,
+    out: &mut (dyn Write + Send),
 ) -> Result<Found, CliError> {
     let text = args.text();
     let view = narrow.view(store, query, cx, &text)?;

@@ -62,7 +62,11 @@ pub struct ExportArgs {
 }
 
 /// Runs `store info`, `store forget` or `store export`.
-pub async fn run(args: &Args, store: &StoreArgs, out: &mut dyn Write) -> Result<(), CliError> {
+pub async fn run(
+    args: &Args,
+    store: &StoreArgs,
+    out: &mut (dyn Write + Send),
+) -> Result<(), CliError> {
     let path = || {
         store_path(args)?.ok_or_else(|| {
             CliError::Usage("--no-store: there is no store to describe or delete".to_owned())

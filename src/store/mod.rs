@@ -68,7 +68,7 @@ pub use meta_keys::FieldNames;
 pub use mirror_outbox::Publication;
 pub use read::{Hide, StoredDetail, StoredItem, ViewQuery};
 pub use revs::{ITEMS_REV, Revs, TRIAGE_REV};
-pub use rows::{AppRow, ItemRow, RefRow, RowBatch, RowNeeds};
+pub use rows::{AppRow, ItemRow, RefRow, RowBatch, RowBytes, RowNeeds};
 pub use saved_views::NamedView;
 pub use searches::SEARCHES_KEPT;
 pub use shared::Shared;

@@ -52,21 +52,52 @@ impl RowNeeds {
 }
 
 /// One row of a view, borrowed (see [`Store::view_rows_each`]). Text is the store's: the
-/// service's bytes, not sanitized.
+/// service's bytes, not sanitized. The item's own texts are `str`, or as read, bytes not yet
+/// checked to be UTF-8 ([`RowBytes`], which a bulk walk copies and checks on another thread).
 #[derive(Debug, Clone, Copy)]
-pub struct ItemRow<'r> {
+pub struct ItemRow<'r, T: ?Sized = str> {
     pub key: i64,
-    pub id: &'r str,
-    pub message: &'r str,
-    pub email: Option<&'r str>,
+    pub id: &'r T,
+    pub message: &'r T,
+    pub email: Option<&'r T>,
     /// The status the item was listed under, or the one this version does not know that it
     /// carried.
-    pub status: &'r str,
+    pub status: &'r T,
     pub received_at: Timestamp,
     /// The tags as stored: a JSON array of strings.
-    pub tags: &'r str,
+    pub tags: &'r T,
     pub project: RefRow<'r>,
     pub app: Option<AppRow<'r>>,
+}
+
+/// The statement's columns of an item's texts (`read::item_columns`), named in the error of one
+/// that is not UTF-8.
+const ID: usize = 1;
+const MESSAGE: usize = 2;
+const EMAIL: usize = 3;
+const STATUS: usize = 4;
+const TAGS: usize = 6;
+
+/// A row as the walk reads it, its item's texts not yet checked to be UTF-8.
+pub type RowBytes<'r> = ItemRow<'r, [u8]>;
+
+impl<'r> RowBytes<'r> {
+    /// The row with its texts checked to be UTF-8, or the statement's column of the first that
+    /// is not, and why.
+    pub fn checked(&self) -> Result<ItemRow<'r>, (usize, std::str::Utf8Error)> {
+        let text = |column: usize, bytes| std::str::from_utf8(bytes).map_err(|e| (column, e));
+        Ok(ItemRow {
+            key: self.key,
+            id: text(ID, self.id)?,
+            message: text(MESSAGE, self.message)?,
+            email: self.email.map(|e| text(EMAIL, e)).transpose()?,
+            status: text(STATUS, self.status)?,
+            received_at: self.received_at,
+            tags: text(TAGS, self.tags)?,
+            project: self.project,
+            app: self.app,
+        })
+    }
 }
 
 /// A project as an item names it.
@@ -143,6 +174,18 @@ impl Store {
         self.view_rows_walk(query, limit, needs, Choice::Cheaper, each)
     }
 
+    /// [`Store::view_rows_each`] lending the rows as read, their texts not yet checked to be
+    /// UTF-8: a bulk export checks them where it writes them, off the reading thread.
+    pub fn view_row_bytes_each<E: From<StoreError>>(
+        &self,
+        query: &ViewQuery,
+        limit: Option<usize>,
+        needs: RowNeeds,
+        each: impl FnMut(&RowBytes<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.view_rows_read(query, limit, needs, Choice::Cheaper, each)
+    }
+
     /// [`Store::view_rows_each`] with the walk `choice` asks for.
     pub(super) fn view_rows_walk<E: From<StoreError>>(
         &self,
@@ -151,6 +194,23 @@ impl Store {
         needs: RowNeeds,
         choice: Choice,
         mut each: impl FnMut(&ItemRow<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.view_rows_read(query, limit, needs, choice, |row| {
+            let row = row
+                .checked()
+                .map_err(|(column, e)| self.error(rusqlite::Error::Utf8Error(column, e)))?;
+            each(&row)
+        })
+    }
+
+    /// The walk of [`Store::view_rows_walk`], lending the rows as read.
+    fn view_rows_read<E: From<StoreError>>(
+        &self,
+        query: &ViewQuery,
+        limit: Option<usize>,
+        needs: RowNeeds,
+        choice: Choice,
+        mut each: impl FnMut(&RowBytes<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         let conn = self.conn();
         // A read transaction (unless one is open already): SQLite fixes what it sees at its
@@ -195,10 +255,10 @@ impl Store {
                     break;
                 }
             }
-            let text = |i: usize| row.get_ref(i).and_then(|v| Ok(v.as_str()?));
-            let optional = |i: usize| row.get_ref(i).and_then(|v| Ok(v.as_str_or_null()?));
+            let text = |i: usize| row.get_ref(i).and_then(|v| Ok(v.as_bytes()?));
+            let optional = |i: usize| row.get_ref(i).and_then(|v| Ok(v.as_bytes_or_null()?));
             // Only the columns asked for are looked at: the others are empty values.
-            let read = || -> rusqlite::Result<ItemRow<'_>> {
+            let read = || -> rusqlite::Result<RowBytes<'_>> {
                 let app = if needs.app {
                     row.get::<_, Option<i64>>(10)?.and_then(|key| refs.app(key))
                 } else {
@@ -207,15 +267,15 @@ impl Store {
                 Ok(ItemRow {
                     key: row.get(0)?,
                     id: text(1)?,
-                    message: if needs.message { text(2)? } else { "" },
+                    message: if needs.message { text(2)? } else { b"" },
                     email: if needs.email { optional(3)? } else { None },
-                    status: if needs.status { text(4)? } else { "" },
+                    status: if needs.status { text(4)? } else { b"" },
                     received_at: if needs.received {
                         micros(row.get(5)?).unwrap_or(Timestamp::UNIX_EPOCH)
                     } else {
                         Timestamp::UNIX_EPOCH
                     },
-                    tags: if needs.tags { text(6)? } else { "[]" },
+                    tags: if needs.tags { text(6)? } else { b"[]" },
                     project: if needs.project {
                         refs.project(row.get(8)?)
                     } else {
@@ -237,12 +297,19 @@ impl Store {
 }
 
 /// Rows copied out of a walk into one buffer, so that another thread can write them while the
-/// walk goes on. The text is the store's (the service's bytes, not sanitized), as in the rows.
+/// walk goes on. The text is the store's (the service's bytes, not sanitized), as in the rows,
+/// checked to be UTF-8 as each row is read back.
 #[derive(Debug, Default)]
 pub struct RowBatch {
-    text: String,
+    text: Vec<u8>,
     rows: Vec<Spans>,
+    /// The store's name, for the error of a text that is not UTF-8.
+    store: std::sync::Arc<str>,
 }
+
+/// The statement's column each of a copied row's texts was read from (a reference's is the
+/// item's key of it), named in the error of one that is not UTF-8.
+const COPIED_FROM: [usize; 10] = [ID, MESSAGE, EMAIL, STATUS, TAGS, 8, 8, 10, 10, 10];
 
 /// Where a copied row's texts end in its batch's buffer: id, message, email, status, tags,
 /// project id and name, app id, name and platform, each starting where the one before ends.
@@ -255,29 +322,49 @@ struct Spans {
     app: bool,
 }
 
+impl Store {
+    /// An empty batch of this store's rows.
+    #[must_use]
+    pub fn row_batch(&self) -> RowBatch {
+        RowBatch {
+            store: self.describe().into(),
+            ..RowBatch::default()
+        }
+    }
+}
+
 impl RowBatch {
+    /// An empty batch of the same store's rows, holding no memory yet.
+    #[must_use]
+    pub fn empty_like(&self) -> Self {
+        Self {
+            store: self.store.clone(),
+            ..Self::default()
+        }
+    }
+
     /// Copies `row` in.
-    pub fn push(&mut self, row: &ItemRow<'_>) {
+    pub fn push(&mut self, row: &RowBytes<'_>) {
         let app = row.app.unwrap_or(AppRow {
             id: "",
             name: "",
             platform: "",
         });
-        let parts = [
+        let parts: [&[u8]; 10] = [
             row.id,
             row.message,
             row.email.unwrap_or_default(),
             row.status,
             row.tags,
-            row.project.id,
-            row.project.name,
-            app.id,
-            app.name,
-            app.platform,
+            row.project.id.as_bytes(),
+            row.project.name.as_bytes(),
+            app.id.as_bytes(),
+            app.name.as_bytes(),
+            app.platform.as_bytes(),
         ];
         let mut ends = [0; 10];
         for (end, part) in ends.iter_mut().zip(parts) {
-            self.text.push_str(part);
+            self.text.extend_from_slice(part);
             *end = self.text.len();
         }
         self.rows.push(Spans {
@@ -311,15 +398,39 @@ impl RowBatch {
         self.rows.clear();
     }
 
-    /// The rows, in the order they were pushed.
-    pub fn rows(&self) -> impl Iterator<Item = ItemRow<'_>> {
+    /// A copied row's texts, which end at `ends` in its `bytes`: the row's bytes are checked
+    /// once, and each text is UTF-8 exactly when they are and it begins and ends on a
+    /// character's boundary. Otherwise each alone is checked, and the first that is not UTF-8
+    /// is the store's error.
+    fn texts<'b>(
+        &'b self,
+        bytes: &'b [u8],
+        ends: [usize; 10],
+    ) -> Result<[&'b str; 10], StoreError> {
+        let whole = std::str::from_utf8(bytes).ok();
+        let mut parts = [""; 10];
+        let mut start = 0;
+        for (at, (part, end)) in parts.iter_mut().zip(ends).enumerate() {
+            let span = start..end;
+            *part = match whole.and_then(|w| w.get(span.clone())) {
+                Some(text) => text,
+                None => std::str::from_utf8(&bytes[span]).map_err(|e| {
+                    let error = rusqlite::Error::Utf8Error(COPIED_FROM[at], e);
+                    StoreError::sqlite(self.store.to_string(), error)
+                })?,
+            };
+            start = end;
+        }
+        Ok(parts)
+    }
+
+    /// The rows, in the order they were pushed; a row whose texts are not UTF-8 is the store's
+    /// error.
+    pub fn rows(&self) -> impl Iterator<Item = Result<ItemRow<'_>, StoreError>> {
         self.rows.iter().enumerate().map(|(i, spans)| {
-            let mut start = if i == 0 { 0 } else { self.rows[i - 1].ends[9] };
-            let mut parts = [""; 10];
-            for (part, &end) in parts.iter_mut().zip(&spans.ends) {
-                *part = &self.text[start..end];
-                start = end;
-            }
+            let first = if i == 0 { 0 } else { self.rows[i - 1].ends[9] };
+            let bytes = &self.text[first..spans.ends[9]];
+            let parts = self.texts(bytes, spans.ends.map(|end| end - first))?;
             let [
                 id,
                 message,
@@ -332,7 +443,7 @@ impl RowBatch {
                 app_name,
                 platform,
             ] = parts;
-            ItemRow {
+            Ok(ItemRow {
                 key: spans.key,
                 id,
                 message,
@@ -349,7 +460,7 @@ impl RowBatch {
                     name: app_name,
                     platform,
                 }),
-            }
+            })
         })
     }
 }
@@ -358,7 +469,7 @@ impl RowBatch {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use super::{ItemRow, RowBatch, RowNeeds};
+    use super::{RowBatch, RowNeeds};
     use crate::api::Feedback;
     use crate::store::{Store, StoreError, ViewQuery};
 
@@ -444,27 +555,71 @@ mod tests {
             },
         ] {
             let expected = walk(&store, needs);
-            let mut batch = RowBatch::default();
+            let mut batch = store.row_batch();
             let mut copied = Vec::new();
+            let lent = |batch: &RowBatch| -> Vec<String> {
+                batch.rows().map(|r| format!("{:?}", r.unwrap())).collect()
+            };
             store
-                .view_rows_each(
-                    &ViewQuery::listed(None),
-                    None,
-                    needs,
-                    |row: &ItemRow<'_>| {
-                        batch.push(row);
-                        if batch.len() == 7 {
-                            copied.extend(batch.rows().map(|r| format!("{r:?}")));
-                            batch.clear();
-                            assert!(batch.is_empty());
-                        }
-                        Ok::<_, StoreError>(())
-                    },
-                )
+                .view_row_bytes_each(&ViewQuery::listed(None), None, needs, |row| {
+                    batch.push(row);
+                    if batch.len() == 7 {
+                        copied.extend(lent(&batch));
+                        batch.clear();
+                        assert!(batch.is_empty());
+                    }
+                    Ok::<_, StoreError>(())
+                })
                 .unwrap();
-            copied.extend(batch.rows().map(|r| format!("{r:?}")));
+            copied.extend(lent(&batch));
             assert_eq!(copied, expected);
             assert!(expected.iter().any(|r| r.contains("email: None")));
+        }
+    }
+
+    /// A stored text that is not UTF-8 (a damaged store, or one written by another program) is
+    /// the store's error naming its column, whether the row is lent by a walk or read back
+    /// from a batch, also where the texts copied side by side would join into UTF-8.
+    #[test]
+    fn a_text_that_is_not_utf8_is_an_error_naming_its_column() {
+        for (message, email) in [
+            (&b"caf\xC3"[..], &b"\xA9@example.com"[..]),
+            (&b"ok"[..], &b"\xFF@example.com"[..]),
+        ] {
+            let store = store();
+            let key: i64 = store
+                .conn()
+                .query_row("SELECT min(k) FROM items", [], |r| r.get(0))
+                .unwrap();
+            store
+                .conn()
+                .execute(
+                    "UPDATE items SET message = CAST(?1 AS TEXT), email = CAST(?2 AS TEXT) \
+                     WHERE k = ?3",
+                    rusqlite::params![message, email, key],
+                )
+                .unwrap();
+            let column = if message == b"ok" { 3 } else { 2 };
+            let view = ViewQuery::listed(None);
+            let walked = store
+                .view_rows_each(&view, None, RowNeeds::ALL, |_| Ok::<_, StoreError>(()))
+                .unwrap_err();
+            let mut batch = store.row_batch();
+            store
+                .view_row_bytes_each(&view, None, RowNeeds::ALL, |row| {
+                    batch.push(row);
+                    Ok::<_, StoreError>(())
+                })
+                .unwrap();
+            let copied = batch.rows().find_map(Result::err).unwrap();
+            for error in [walked, copied] {
+                let text = error.to_string();
+                assert!(text.contains("damaged: in-memory store"), "{text}");
+                // rusqlite names the statement's column as "at index".
+                assert!(text.contains(&format!("at index {column})")), "{text}");
+            }
+            // The other rows are read back whole.
+            assert_eq!(batch.rows().flatten().count(), batch.len() - 1);
         }
     }
 

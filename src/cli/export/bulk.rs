@@ -1,14 +1,15 @@
 //! The bulk path of `search` and `store export` (JSONL straight from stored rows): the rows
-//! are read on the calling thread and made into lines on a second one, since reading and
-//! serializing take about as long each; the lines are written here, in the order read, a
-//! batch at a time. Memory stays flat: a few batches are on their way at once.
+//! are read on the calling thread and copied into batches; a second thread makes each batch
+//! into lines and writes them, in the order read. Reading takes about as long as making and
+//! writing the lines, so the two halves keep both cores busy. Memory stays flat: a few batches
+//! exist at once, refilled as they come back.
 
 use std::sync::mpsc;
 
 use super::super::CliError;
 use super::api_row::RowLines;
 use super::sink::Sink;
-use crate::store::{RowBatch, RowNeeds, Store, ViewQuery};
+use crate::store::{RowBatch, RowBytes, RowNeeds, Store, ViewQuery};
 
 /// When a batch is handed over: at `rows` rows, or sooner at `bytes` of text. Each batch is
 /// written and flushed whole (a page of output), and narrow rows (ids alone) make batches of
@@ -25,14 +26,8 @@ impl Batching {
         bytes: 256 * 1024,
     };
 }
-/// Batches handed over and not yet written back, at most.
+/// Batches handed over and not yet taken by the writer, at most.
 const IN_FLIGHT: usize = 4;
-
-/// A batch made into lines: the lines, and the batch to fill again.
-struct Made {
-    batch: RowBatch,
-    lines: Vec<u8>,
-}
 
 /// Writes the rows of `view` (at most `limit`, read with the columns `needs` asks for) to
 /// `sink`; returns how many.
@@ -58,70 +53,70 @@ fn write_batched(
     let lines = sink.row_lines()?;
     std::thread::scope(|scope| {
         let (hand, batches) = mpsc::sync_channel::<RowBatch>(IN_FLIGHT);
-        let (made_tx, made) = mpsc::channel::<Made>();
-        let maker = scope.spawn(move || make_lines(&lines, &batches, &made_tx));
+        let (give_back, returned) = mpsc::channel::<RowBatch>();
+        let writer = scope.spawn(move || write_lines(&lines, &batches, &give_back, sink));
         let mut pipe = Pipe {
-            sink,
-            hand: Some(hand),
-            made,
-            in_flight: 0,
-            filling: RowBatch::default(),
-            spare: Vec::new(),
-            written: 0,
+            hand,
+            returned,
+            filling: store.row_batch(),
             batching,
         };
-        let walked = store.view_rows_each(view, limit, needs, |row| pipe.push(row));
+        let walked = store.view_row_bytes_each(view, limit, needs, |row| pipe.push(row));
         let ended = walked.and_then(|()| pipe.finish());
-        // The maker's own failure explains a hand-over that failed.
-        pipe.hand = None;
-        let made = maker
-            .join()
-            .unwrap_or_else(|_| Err(serde::ser::Error::custom("the line writer panicked")));
-        made?;
+        // The writer ends when the batches do (here, or after a failed walk).
+        drop(pipe);
+        // The writer's own failure explains a hand-over that failed.
+        let written = writer.join().unwrap_or_else(|_| {
+            Err(CliError::Io(std::io::Error::other(
+                "the line writer panicked",
+            )))
+        })?;
         ended?;
-        Ok(pipe.written)
+        Ok(written)
     })
 }
 
-/// Makes each batch into lines, in order, until the batches end or the writer is gone.
-fn make_lines(
+/// Makes each batch into lines and writes them, in order, until the batches end; gives each
+/// batch back to be filled again. Returns how many rows it wrote.
+fn write_lines(
     lines: &RowLines,
     batches: &mpsc::Receiver<RowBatch>,
-    made: &mpsc::Sender<Made>,
-) -> serde_json::Result<()> {
-    for batch in batches {
+    give_back: &mpsc::Sender<RowBatch>,
+    sink: &mut Sink<'_>,
+) -> Result<u64, CliError> {
+    let mut out = Vec::new();
+    let mut written = 0_u64;
+    for mut batch in batches {
+        out.clear();
         // The rows' text and, per line, about what the API's keys and punctuation add.
-        let mut out = Vec::with_capacity(batch.text_bytes() + batch.len() * 160);
+        out.reserve(batch.text_bytes() + batch.len() * 160);
         for row in batch.rows() {
-            lines.write(&row, &mut out)?;
+            lines.write(&row?, &mut out)?;
         }
-        if made.send(Made { batch, lines: out }).is_err() {
-            break;
-        }
+        sink.lines(&out, batch.len())?;
+        written += u64::try_from(batch.len()).unwrap_or(u64::MAX);
+        batch.clear();
+        // The walk may be over already: the batch is then not needed.
+        let _ = give_back.send(batch);
     }
-    Ok(())
+    Ok(written)
 }
 
-/// The reading side: fills batches, hands them over, writes what comes back.
-struct Pipe<'s, 'o> {
-    sink: &'s mut Sink<'o>,
-    /// `None` once the maker is told there is no more.
-    hand: Option<mpsc::SyncSender<RowBatch>>,
-    made: mpsc::Receiver<Made>,
-    in_flight: usize,
+/// The reading side: fills batches and hands them over, refilling those given back.
+struct Pipe {
+    hand: mpsc::SyncSender<RowBatch>,
+    returned: mpsc::Receiver<RowBatch>,
     filling: RowBatch,
-    spare: Vec<RowBatch>,
-    written: u64,
     batching: Batching,
 }
 
-/// The maker stopped early: its own error says why (see [`write`]).
-fn maker_gone() -> CliError {
+/// The writer stopped early: its own error says why (see [`write`]).
+fn writer_gone() -> CliError {
     CliError::Io(std::io::Error::other("the line writer stopped"))
 }
 
-impl Pipe<'_, '_> {
-    fn push(&mut self, row: &crate::store::ItemRow<'_>) -> Result<(), CliError> {
+impl Pipe {
+    fn push(&mut self, row: &RowBytes<'_>) -> Result<(), CliError> {
         self.filling.push(row);
         if self.filling.len() >= self.batching.rows
             || self.filling.text_bytes() >= self.batching.bytes
@@ -131,45 +126,25 @@ impl Pipe<'_, '_> {
         Ok(())
     }
 
-    /// Hands the batch being filled to the maker, first writing what it made while the
-    /// most batches are out.
+    /// Hands the batch being filled to the writer (waiting while [`IN_FLIGHT`] are queued) and
+    /// goes on with one given back, or a new one when none is: at most `IN_FLIGHT` + 2 batches
+    /// exist (queued, being written, being filled).
     fn hand_over(&mut self) -> Result<(), CliError> {
-        while self.in_flight >= IN_FLIGHT {
-            let made = self.made.recv().map_err(|_| maker_gone())?;
-            self.put(made)?;
-        }
-        let next = self.spare.pop().unwrap_or_default();
+        let next = self.filling.empty_like();
         let full = std::mem::replace(&mut self.filling, next);
-        let hand = self.hand.as_ref().ok_or_else(maker_gone)?;
-        hand.send(full).map_err(|_| maker_gone())?;
-        self.in_flight += 1;
-        while let Ok(made) = self.made.try_recv() {
-            self.put(made)?;
+        self.hand.send(full).map_err(|_| writer_gone())?;
+        if let Ok(given_back) = self.returned.try_recv() {
+            self.filling = given_back;
         }
         Ok(())
     }
 
-    /// Hands over the last batch and writes every line still coming.
+    /// Hands over the last batch.
     fn finish(&mut self) -> Result<(), CliError> {
-        if !self.filling.is_empty() {
-            self.hand_over()?;
+        if self.filling.is_empty() {
+            return Ok(());
         }
-        self.hand = None;
-        while self.in_flight > 0 {
-            let made = self.made.recv().map_err(|_| maker_gone())?;
-            self.put(made)?;
-        }
-        Ok(())
-    }
-
-    fn put(&mut self, made: Made) -> Result<(), CliError> {
-        self.in_flight -= 1;
-        self.sink.lines(&made.lines, made.batch.len())?;
-        self.written += u64::try_from(made.batch.len()).unwrap_or(u64::MAX);
-        let mut batch = made.batch;
-        batch.clear();
-        self.spare.push(batch);
-        Ok(())
+        self.hand_over()
     }
 }
 

@@ -64,7 +64,7 @@ impl Options {
 
 /// Writes pages as they come.
 pub struct Sink<'a> {
-    out: &'a mut dyn Write,
+    out: &'a mut (dyn Write + Send),
     options: Options,
     /// The columns, fixed by the first page; `None` for JSON without `--fields` (the API's
     /// item shape).
@@ -79,7 +79,7 @@ pub struct Sink<'a> {
 
 impl<'a> Sink<'a> {
     #[must_use]
-    pub fn new(out: &'a mut dyn Write, options: Options) -> Self {
+    pub fn new(out: &'a mut (dyn Write + Send), options: Options) -> Self {
         Self {
             out,
             options,

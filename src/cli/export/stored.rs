@@ -25,7 +25,7 @@ pub fn write(
     view: &ViewQuery,
     limit: Option<usize>,
     mut options: Options,
-    out: &mut dyn Write,
+    out: &mut (dyn Write + Send),
 ) -> Result<u64, CliError> {
     let text = matches!(options.format, ListFormat::Csv | ListFormat::Table);
     let needs_detail = options.fields.needs_detail();
