@@ -68,23 +68,26 @@ impl Bulk {
     }
 }
 
-/// Asks a pipe on stdout to hold [`PIPE_CAPACITY`], so that a bulk writer and its reader take
-/// turns a sixteenth as often. Nothing changes when stdout is not a pipe or the system says no
-/// (a user's pipe quota): the output is the same, only the turns are more.
-fn widen_pipe(stdout: &std::io::Stdout) {
+/// Asks a pipe (stdout's) to hold [`PIPE_CAPACITY`], so that a bulk writer and its reader
+/// take turns a sixteenth as often. Nothing changes when it is not a pipe or the system says
+/// no (a user's pipe quota): the output is the same, only the turns are more.
+#[cfg(unix)]
+fn widen_pipe(out: impl std::os::fd::AsFd) {
     #[cfg(target_os = "linux")]
     {
         use nix::fcntl::{FcntlArg, fcntl};
-        use std::os::fd::AsFd as _;
         // A file or a terminal has no pipe size: asking fails, and nothing is changed.
-        let fd = stdout.as_fd();
+        let fd = out.as_fd();
         if fcntl(fd, FcntlArg::F_GETPIPE_SZ).is_ok_and(|size| size < PIPE_CAPACITY) {
             let _ = fcntl(fd, FcntlArg::F_SETPIPE_SZ(PIPE_CAPACITY));
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = stdout;
+    let _ = out;
 }
+
+#[cfg(not(unix))]
+fn widen_pipe<T>(_: T) {}
 
 impl std::io::Write for Bulk {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -177,6 +180,26 @@ mod tests {
             assert!(!runs_as_formula(cell, false));
             assert_eq!(csv_cell(Clean::line(cell), false), cell);
         }
+    }
+
+    /// A pipe is asked to hold 1 MiB (unless the system's limit is lower); a file is left as
+    /// it is, with no error.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_pipe_is_widened_and_a_file_is_left_alone() {
+        use nix::fcntl::{FcntlArg, fcntl};
+        let limit: i32 = std::fs::read_to_string("/proc/sys/fs/pipe-max-size")
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(super::PIPE_CAPACITY);
+        let (read, write) = nix::unistd::pipe().unwrap();
+        assert!(fcntl(&read, FcntlArg::F_GETPIPE_SZ).unwrap() < super::PIPE_CAPACITY);
+        super::widen_pipe(&write);
+        // Root may pass the limit; others get it at most.
+        assert!(fcntl(&read, FcntlArg::F_GETPIPE_SZ).unwrap() >= super::PIPE_CAPACITY.min(limit));
+        let file = tempfile::tempfile().unwrap();
+        super::widen_pipe(&file);
+        assert!(fcntl(&file, FcntlArg::F_GETPIPE_SZ).is_err());
     }
 
     #[test]
