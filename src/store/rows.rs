@@ -5,8 +5,6 @@
 use jiff::Timestamp;
 use rusqlite::params_from_iter;
 
-use std::collections::HashMap;
-
 use super::match_walk::{Choice, Walk};
 use super::read::{RefColumns, micros};
 use super::{Store, StoreError, ViewQuery};
@@ -117,11 +115,12 @@ pub struct AppRow<'r> {
 
 /// The projects and apps items name, by their keys: a few rows, read once before a walk, so
 /// the walk reads each row's references from memory instead of joining them row by row (two
-/// lookups a row were a quarter of a bulk read).
+/// lookups a row were a quarter of a bulk read). Kept sorted by key and searched: a few dozen
+/// keys are found sooner than each row's key is hashed.
 #[derive(Debug, Default)]
 struct Refs {
-    projects: HashMap<i64, (String, String)>,
-    apps: HashMap<i64, (String, String, String)>,
+    projects: Vec<(i64, String, String)>,
+    apps: Vec<(i64, String, String, String)>,
 }
 
 impl Refs {
@@ -129,32 +128,33 @@ impl Refs {
         let mut refs = Self::default();
         if needs.project {
             refs.projects = conn
-                .prepare_cached("SELECT k, id, name FROM project_refs")?
-                .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?
+                .prepare_cached("SELECT k, id, name FROM project_refs ORDER BY k")?
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
                 .collect::<rusqlite::Result<_>>()?;
         }
         if needs.app {
             refs.apps = conn
-                .prepare_cached("SELECT k, id, name, platform FROM app_refs")?
-                .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))))?
+                .prepare_cached("SELECT k, id, name, platform FROM app_refs ORDER BY k")?
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
                 .collect::<rusqlite::Result<_>>()?;
         }
         Ok(refs)
     }
 
     fn project(&self, key: i64) -> RefRow<'_> {
-        self.projects
-            .get(&key)
-            .map_or(RefRow { id: "", name: "" }, |(id, name)| RefRow {
-                id,
-                name,
-            })
+        match self.projects.binary_search_by_key(&key, |p| p.0) {
+            Ok(at) => {
+                let (_, id, name) = &self.projects[at];
+                RefRow { id, name }
+            }
+            Err(_) => RefRow { id: "", name: "" },
+        }
     }
 
     fn app(&self, key: i64) -> Option<AppRow<'_>> {
-        self.apps
-            .get(&key)
-            .map(|(id, name, platform)| AppRow { id, name, platform })
+        let at = self.apps.binary_search_by_key(&key, |a| a.0).ok()?;
+        let (_, id, name, platform) = &self.apps[at];
+        Some(AppRow { id, name, platform })
     }
 }
 
