@@ -243,8 +243,8 @@ impl Store {
         let mut matched = merged.as_deref().map(|keys| keys.iter().peekable());
         let mut lent = 0_usize;
         while let Some(row) = rows.next().map_err(|e| self.error(e))? {
+            let key: i64 = row.get(0).map_err(|e| self.error(e))?;
             if let Some(keys) = &mut matched {
-                let key: i64 = row.get(0).map_err(|e| self.error(e))?;
                 while keys.next_if(|&&k| k < key).is_some() {}
                 match keys.peek() {
                     None => break,
@@ -265,7 +265,7 @@ impl Store {
                     None
                 };
                 Ok(ItemRow {
-                    key: row.get(0)?,
+                    key,
                     id: text(1)?,
                     message: if needs.message { text(2)? } else { b"" },
                     email: if needs.email { optional(3)? } else { None },
