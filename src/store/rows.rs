@@ -68,13 +68,17 @@ pub struct ItemRow<'r, T: ?Sized = str> {
     pub app: Option<AppRow<'r>>,
 }
 
-/// The statement's columns of an item's texts (`read::item_columns`), named in the error of one
-/// that is not UTF-8.
+/// The walk statement's columns (`read::item_columns`, the references as keys), also named in
+/// the error of a text that is not UTF-8.
+const KEY: usize = 0;
 const ID: usize = 1;
 const MESSAGE: usize = 2;
 const EMAIL: usize = 3;
 const STATUS: usize = 4;
+const RECEIVED: usize = 5;
 const TAGS: usize = 6;
+const PROJECT: usize = 8;
+const APP: usize = 10;
 
 /// A row as the walk reads it, its item's texts not yet checked to be UTF-8.
 pub type RowBytes<'r> = ItemRow<'r, [u8]>;
@@ -243,7 +247,7 @@ impl Store {
         let mut matched = merged.as_deref().map(|keys| keys.iter().peekable());
         let mut lent = 0_usize;
         while let Some(row) = rows.next().map_err(|e| self.error(e))? {
-            let key: i64 = row.get(0).map_err(|e| self.error(e))?;
+            let key: i64 = row.get(KEY).map_err(|e| self.error(e))?;
             if let Some(keys) = &mut matched {
                 while keys.next_if(|&&k| k < key).is_some() {}
                 match keys.peek() {
@@ -260,24 +264,25 @@ impl Store {
             // Only the columns asked for are looked at: the others are empty values.
             let read = || -> rusqlite::Result<RowBytes<'_>> {
                 let app = if needs.app {
-                    row.get::<_, Option<i64>>(10)?.and_then(|key| refs.app(key))
+                    row.get::<_, Option<i64>>(APP)?
+                        .and_then(|key| refs.app(key))
                 } else {
                     None
                 };
                 Ok(ItemRow {
                     key,
-                    id: text(1)?,
-                    message: if needs.message { text(2)? } else { b"" },
-                    email: if needs.email { optional(3)? } else { None },
-                    status: if needs.status { text(4)? } else { b"" },
+                    id: text(ID)?,
+                    message: if needs.message { text(MESSAGE)? } else { b"" },
+                    email: if needs.email { optional(EMAIL)? } else { None },
+                    status: if needs.status { text(STATUS)? } else { b"" },
                     received_at: if needs.received {
-                        micros(row.get(5)?).unwrap_or(Timestamp::UNIX_EPOCH)
+                        micros(row.get(RECEIVED)?).unwrap_or(Timestamp::UNIX_EPOCH)
                     } else {
                         Timestamp::UNIX_EPOCH
                     },
-                    tags: if needs.tags { text(6)? } else { b"[]" },
+                    tags: if needs.tags { text(TAGS)? } else { b"[]" },
                     project: if needs.project {
-                        refs.project(row.get(8)?)
+                        refs.project(row.get(PROJECT)?)
                     } else {
                         RefRow { id: "", name: "" }
                     },
@@ -309,7 +314,9 @@ pub struct RowBatch {
 
 /// The statement's column each of a copied row's texts was read from (a reference's is the
 /// item's key of it), named in the error of one that is not UTF-8.
-const COPIED_FROM: [usize; 10] = [ID, MESSAGE, EMAIL, STATUS, TAGS, 8, 8, 10, 10, 10];
+const COPIED_FROM: [usize; 10] = [
+    ID, MESSAGE, EMAIL, STATUS, TAGS, PROJECT, PROJECT, APP, APP, APP,
+];
 
 /// Where a copied row's texts end in its batch's buffer: id, message, email, status, tags,
 /// project id and name, app id, name and platform, each starting where the one before ends.
