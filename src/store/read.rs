@@ -134,6 +134,25 @@ pub(super) enum RefColumns {
     Keys,
 }
 
+/// Where each of [`item_columns`]' columns stands in a row, for the rows' readers.
+pub(super) mod column {
+    pub const KEY: usize = 0;
+    pub const ID: usize = 1;
+    pub const MESSAGE: usize = 2;
+    pub const EMAIL: usize = 3;
+    pub const STATUS: usize = 4;
+    pub const RECEIVED: usize = 5;
+    pub const TAGS: usize = 6;
+    pub const SEEN: usize = 7;
+    /// The project's id, or with `RefColumns::Keys` its key.
+    pub const PROJECT: usize = 8;
+    pub const PROJECT_NAME: usize = 9;
+    /// The app's id, or with `RefColumns::Keys` its key.
+    pub const APP: usize = 10;
+    pub const APP_NAME: usize = 11;
+    pub const APP_PLATFORM: usize = 12;
+}
+
 /// The columns of an item's row, in the order `item_from_row` and `Store::view_rows_each` read
 /// them; those `needs` leaves out are empty values. The status shown is the service's own
 /// value, also when the item is kept in a list this version knows (`items.unknown_status`,
@@ -568,31 +587,31 @@ pub(super) fn micros(us: i64) -> Option<Timestamp> {
 }
 
 fn item_from_row(row: &Row<'_>) -> rusqlite::Result<StoredItem> {
-    let tags: String = row.get(6)?;
-    let app_id: Option<String> = row.get(10)?;
+    let tags: String = row.get(column::TAGS)?;
+    let app_id: Option<String> = row.get(column::APP)?;
     let app = match app_id {
         Some(id) => Some(AppRef {
             id,
-            name: row.get(11)?,
-            platform: Platform::from(row.get::<_, String>(12)?.as_str()),
+            name: row.get(column::APP_NAME)?,
+            platform: Platform::from(row.get::<_, String>(column::APP_PLATFORM)?.as_str()),
         }),
         None => None,
     };
     Ok(StoredItem {
-        key: row.get(0)?,
+        key: row.get(column::KEY)?,
         feedback: Feedback {
-            id: FeedbackId(row.get(1)?),
-            message: row.get(2)?,
-            reporter_email: row.get(3)?,
-            status: Status::from(row.get::<_, String>(4)?.as_str()),
-            received_at: micros(row.get(5)?).unwrap_or(Timestamp::UNIX_EPOCH),
+            id: FeedbackId(row.get(column::ID)?),
+            message: row.get(column::MESSAGE)?,
+            reporter_email: row.get(column::EMAIL)?,
+            status: Status::from(row.get::<_, String>(column::STATUS)?.as_str()),
+            received_at: micros(row.get(column::RECEIVED)?).unwrap_or(Timestamp::UNIX_EPOCH),
             tags: serde_json::from_str(&tags).unwrap_or_default(),
             app,
             project: ProjectRef {
-                id: row.get(8)?,
-                name: row.get(9)?,
+                id: row.get(column::PROJECT)?,
+                name: row.get(column::PROJECT_NAME)?,
             },
         },
-        seen: Timestamp::from_second(row.get(7)?).unwrap_or(Timestamp::UNIX_EPOCH),
+        seen: Timestamp::from_second(row.get(column::SEEN)?).unwrap_or(Timestamp::UNIX_EPOCH),
     })
 }

@@ -6,6 +6,7 @@ use jiff::Timestamp;
 use rusqlite::params_from_iter;
 
 use super::match_walk::{Choice, Walk};
+use super::read::column::{APP, EMAIL, ID, KEY, MESSAGE, PROJECT, RECEIVED, STATUS, TAGS};
 use super::read::{RefColumns, micros};
 use super::{Store, StoreError, ViewQuery};
 
@@ -67,18 +68,6 @@ pub struct ItemRow<'r, T: ?Sized = str> {
     pub project: RefRow<'r>,
     pub app: Option<AppRow<'r>>,
 }
-
-/// The walk statement's columns (`read::item_columns`, the references as keys), also named in
-/// the error of a text that is not UTF-8.
-const KEY: usize = 0;
-const ID: usize = 1;
-const MESSAGE: usize = 2;
-const EMAIL: usize = 3;
-const STATUS: usize = 4;
-const RECEIVED: usize = 5;
-const TAGS: usize = 6;
-const PROJECT: usize = 8;
-const APP: usize = 10;
 
 /// A row as the walk reads it, its item's texts not yet checked to be UTF-8.
 pub type RowBytes<'r> = ItemRow<'r, [u8]>;
