@@ -95,9 +95,19 @@ async fn an_unreadable_store_is_called_unreadable_and_forget_does_not_offer_to_d
     } else {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
     }
+    // nobody may not reach the binary where it was built (a clone under /root, or in a folder
+    // only its owner enters): as root, a copy of it runs from a folder anyone may enter.
+    let bin = tempfile::tempdir().unwrap();
+    let binary = bin.path().join("feedback-inbox");
+    if root {
+        std::fs::set_permissions(bin.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::copy(env!("CARGO_BIN_EXE_feedback-inbox"), &binary).unwrap();
+        std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
     for args in [&["sync"][..], &["store", "forget", "--yes"][..]] {
         let mut cmd = command(home.path(), &url, &path, args);
         if root {
+            cmd = common::with_program(cmd, &binary);
             cmd.uid(NOBODY).gid(NOBODY);
         }
         let out = cmd.output().unwrap();

@@ -102,3 +102,21 @@ pub fn command_on(
         .env("FEEDBACK_STORE", store);
     cmd
 }
+
+/// `cmd` with its arguments and environment, running `program` instead.
+pub fn with_program(
+    cmd: std::process::Command,
+    program: &std::path::Path,
+) -> std::process::Command {
+    let mut moved = std::process::Command::new(program);
+    moved.args(cmd.get_args()).env_clear();
+    for (key, value) in cmd.get_envs() {
+        if let Some(value) = value {
+            moved.env(key, value);
+        }
+    }
+    if let Some(dir) = cmd.get_current_dir() {
+        moved.current_dir(dir);
+    }
+    moved
+}
