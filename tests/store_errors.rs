@@ -107,7 +107,7 @@ async fn an_unreadable_store_is_called_unreadable_and_forget_does_not_offer_to_d
     for args in [&["sync"][..], &["store", "forget", "--yes"][..]] {
         let mut cmd = command(home.path(), &url, &path, args);
         if root {
-            cmd = common::with_program(cmd, &binary);
+            cmd = common::with_program(&cmd, &binary);
             cmd.uid(NOBODY).gid(NOBODY);
         }
         let out = cmd.output().unwrap();

@@ -103,9 +103,10 @@ pub fn command_on(
     cmd
 }
 
-/// `cmd` with its arguments and environment, running `program` instead.
+/// `cmd`, made with a cleared environment (as [`command_on`]'s), with its arguments and
+/// environment, running `program` instead.
 pub fn with_program(
-    cmd: std::process::Command,
+    cmd: &std::process::Command,
     program: &std::path::Path,
 ) -> std::process::Command {
     let mut moved = std::process::Command::new(program);
