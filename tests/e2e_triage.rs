@@ -238,11 +238,11 @@ fn a_star_and_a_done_item_are_as_left_after_a_restart() {
     tmux.wait_for("the first page", |s| {
         s.contains("as of") && s.contains("unseen")
     });
-    // `*` stars the first row and moves to the second (advance_after_action); `d` marks it
-    // done.
+    // `*` stars the first row (the cursor stays on it); `j` moves to the second and `d` marks
+    // it done.
     tmux.keys(&["*"]);
     tmux.wait_for("the star", |s| stars(s) == 1);
-    tmux.keys(&["d"]);
+    tmux.keys(&["j", "d"]);
     let deadline = Instant::now() + timeout();
     while stored_matches(&store, "is:done") != 1 {
         assert!(Instant::now() < deadline, "the done item was not stored");

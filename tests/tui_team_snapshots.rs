@@ -1,6 +1,7 @@
 //! Snapshots of the team on screen: the OWNER column (yours, a teammate's, one pending, one a
 //! teammate has open, a hostile name made inert), the status bar's team part online and
-//! offline, the take-over confirmation, the member picker, the labels prompt, and the detail's
+//! offline, the take-over confirmation, the member picker, the labels prompt, the question
+//! before an undo over a teammate's change, and the detail's
 //! owner, labels and who is looking. Fixed data, a fixed clock, UTC.
 #![allow(clippy::unwrap_used)]
 
@@ -155,4 +156,42 @@ fn the_detail_shows_the_owner_the_labels_a_teammates_note_and_who_is_looking() {
     act(&mut h, Action::MoveDown);
     act(&mut h, Action::Open);
     insta::assert_snapshot!(draw(&h.state).backend());
+}
+
+#[test]
+fn an_undo_over_a_teammates_claim_asks_first() {
+    let mut h = team(120);
+    for _ in 0..4 {
+        act(&mut h, Action::MoveDown);
+    }
+    act(&mut h, Action::Claim);
+    // Sent; then bo took id00004 over.
+    for entry in h
+        .store
+        .read(feedback_inbox::store::Store::team_outbox)
+        .unwrap()
+    {
+        h.store
+            .write(|s| s.team_outbox_settle(&entry.event_id, None, now()))
+            .unwrap();
+    }
+    let batch = TeamBatch {
+        items: vec![TeamItemRecord {
+            item_id: "id00004".to_owned(),
+            owner: Some("bo".to_owned()),
+            labels: Vec::new(),
+            done: false,
+            snoozed_until: None,
+            last_seq: 3,
+        }],
+        seq: 3,
+        ..TeamBatch::default()
+    };
+    h.store.write(|s| s.team_apply(&batch, now())).unwrap();
+    h.send(Msg::Team(News::Changed(CaughtUp {
+        events: 1,
+        assigned_to_me: Vec::new(),
+    })));
+    act(&mut h, Action::UndoTriage);
+    insta::assert_snapshot!("undo", draw(&h.state).backend());
 }

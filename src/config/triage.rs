@@ -1,7 +1,7 @@
 //! `[triage]` in `config.toml`: how the inbox's local triage behaves. `seen_delay_ms` is how
 //! long an opened detail must be shown before its item counts as seen (a glance through items
 //! does not mark them), `advance_after_action` moves the selection to the next item after a
-//! triage key, as mail readers do, and `first_run = "from-now"` starts a new store with the
+//! triage key that takes the item out of the view (done, snooze), as mail readers do, and `first_run = "from-now"` starts a new store with the
 //! items received before its first sync seen (a new account's history is not a to-do list).
 
 use serde::Deserialize;

@@ -351,6 +351,13 @@ pub enum Msg {
     },
     /// A key for the team key's prompt.
     TeamInput(ratatui::crossterm::event::KeyEvent),
+    /// The states of an undo step's items now (`Effect::UndoStates`), or why they could not be
+    /// read.
+    UndoStates {
+        step: crate::tui::triage::UndoStep,
+        confirmed: bool,
+        result: Result<crate::tui::triage::UndoStates, String>,
+    },
     // Saved views and the command palette.
     /// Unseen items per view (`None`: that view's count failed), answer to
     /// `Effect::CountViews`; `Err` when the store could not be read.

@@ -21,6 +21,9 @@ pub enum Effect {
         /// At most this many keys: the first frame's query reads only the first screen's, and
         /// the whole view follows off the UI thread.
         limit: Option<usize>,
+        /// The open detail's item: its states are read with the rows, whether the view still
+        /// holds it or not (a teammate's done takes it out of the Inbox; its detail shows so).
+        open: Option<String>,
     },
     /// The rows of `keys`, which start at view position `start`.
     LoadRows {
@@ -82,6 +85,8 @@ pub enum Effect {
         changes: Vec<(String, crate::store::TriageChange)>,
         at: Timestamp,
         team: Option<String>,
+        /// What was undone, said once committed ("Undone: done of 2qgddabg").
+        what: String,
     },
     /// Read the store's write counts (another process may have stored items or triaged).
     StoreRevs,
@@ -190,5 +195,12 @@ pub enum Effect {
     /// The team's history of an item, from the store's replica; answered by `Msg::TeamHistory`.
     TeamHistory {
         id: String,
+    },
+    /// Read the states of an undo step's items as they are now (after the writes queued before
+    /// it), to undo it; answered by `Msg::UndoStates`. `confirmed`: the user said to undo it
+    /// even if they changed since.
+    UndoStates {
+        step: crate::tui::triage::UndoStep,
+        confirmed: bool,
     },
 }

@@ -81,6 +81,13 @@ pub enum Prompt {
         input: String,
         error: Option<Clean>,
     },
+    /// `U` on an action whose items changed since (a teammate claimed one after you): undo it
+    /// anyway (`y`), or keep the step and change nothing.
+    Undo {
+        step: crate::tui::triage::UndoStep,
+        /// What changed since, as shown ("2qgddabg is bo's now").
+        since: Clean,
+    },
 }
 
 /// An item's team state as drawn: its owner and labels sanitized once, and whether changes
@@ -92,6 +99,8 @@ pub struct TeamShown {
     pub owner_shown: Option<Clean>,
     /// `#`-less, comma-separated.
     pub labels: Clean,
+    /// The labels as the team keeps them (compared with a change's, for its undo).
+    pub label_names: Vec<String>,
     /// The item's notes (each at its latest version), oldest first: the author (raw, to
     /// tell this member's own from the others'), as shown, the text, when.
     pub notes: Vec<(String, Clean, Clean, jiff::Timestamp)>,
@@ -117,6 +126,7 @@ impl From<SharedState> for TeamShown {
             owner_shown: state.owner.as_deref().map(Clean::line),
             owner: state.owner,
             labels: Clean::join(&labels, ", "),
+            label_names: state.labels,
             notes,
             pending: state.pending,
         }

@@ -11,6 +11,7 @@ use ratatui_textarea::TextArea;
 use crate::store::{Triage, TriageChange};
 use crate::tui::overlay::Overlay;
 use crate::tui::state::AppState;
+use crate::tui::team::TeamShown;
 
 mod snooze;
 pub use snooze::{CHOICES, choice_time};
@@ -41,12 +42,17 @@ pub struct TriageState {
     pub rev: i64,
     /// When the earliest snooze ends: the view is read again then.
     pub next_wake: Option<Timestamp>,
-    /// Each step: the changes that undo one action, per item, newest last.
-    pub undo: Vec<Vec<(String, TriageChange)>>,
+    /// Each step undoes one action (a triage key's or a team key's), newest last.
+    pub undo: Vec<UndoStep>,
     /// `U` pressed while writes were in flight: undone once they committed (the step of the
     /// action just sent is not kept before its answer).
     pub undo_waiting: usize,
     pub writing: u32,
+    /// The team changes sent to the outbox and not answered yet, in the order they were sent
+    /// (the writes' lane answers in that order): what each answer does.
+    pub recording: std::collections::VecDeque<Recording>,
+    /// A `U`'s items are being read (`Effect::UndoStates`): another `U` waits for it.
+    pub undo_reading: bool,
     /// Opening a detail marks its item seen after this long.
     pub seen_delay: SignedDuration,
     /// After an action the selection moves to the next item.
@@ -78,6 +84,8 @@ impl Default for TriageState {
             undo: Vec::new(),
             undo_waiting: 0,
             writing: 0,
+            recording: std::collections::VecDeque::new(),
+            undo_reading: false,
             seen_delay: SignedDuration::from_millis(
                 i64::try_from(SEEN_DELAY_MS).unwrap_or(i64::MAX),
             ),
@@ -145,6 +153,89 @@ pub enum Cause {
     Undo,
     /// Every item of the view at once ("mark all seen"): undoable; the selection stays.
     All,
+}
+
+/// How to undo one action, and what it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UndoStep {
+    /// The action as a noun ("claim", "done", "labels"), for `Undone: claim of 2qgddabg`.
+    pub what: String,
+    pub undo: Undo,
+}
+
+/// The part of an item's state an action changed, per item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Undo {
+    /// Each item's inverse change (`TriageChange::inverse`), and its state as the action left
+    /// it (a change since, on the same field, is told before undoing over it).
+    Triage {
+        changes: Vec<(String, TriageChange)>,
+        left: Vec<(String, Triage)>,
+    },
+    /// Each item's team state before and after a team key's change.
+    Team(Vec<(String, TeamUndo)>),
+}
+
+impl UndoStep {
+    /// The items the step changes.
+    #[must_use]
+    pub fn ids(&self) -> Vec<String> {
+        match &self.undo {
+            Undo::Triage { changes, .. } => changes.iter().map(|(id, _)| id.clone()).collect(),
+            Undo::Team(items) => items.iter().map(|(id, _)| id.clone()).collect(),
+        }
+    }
+}
+
+/// The states of an undo step's items as the store holds them now (the team's with this
+/// member's unsent changes laid over): an item out of the view is known here too.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UndoStates {
+    pub triage: HashMap<String, Triage>,
+    pub team: HashMap<String, TeamShown>,
+}
+
+impl UndoStates {
+    /// Reads `ids`' states from `store`.
+    ///
+    /// # Errors
+    /// The store's.
+    pub fn read(
+        store: &crate::store::Store,
+        ids: &[String],
+    ) -> Result<Self, crate::store::StoreError> {
+        let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let triage = store.triage_of(&refs)?;
+        let team = crate::team_sync::states_now(store, ids)?
+            .into_iter()
+            .map(|state| (state.item_id.clone(), TeamShown::from(state)))
+            .collect();
+        Ok(Self { triage, team })
+    }
+}
+
+/// What a team change did to one item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TeamUndo {
+    /// The owner went from `before` to `after`.
+    Owner {
+        before: Option<String>,
+        after: Option<String>,
+    },
+    /// These labels were added (they were not there) and removed (they were).
+    Labels {
+        added: Vec<String>,
+        removed: Vec<String>,
+    },
+}
+
+/// What the answer to a team change in the outbox does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Recording {
+    /// A key's change: said ("Claimed fb_1"), then kept for `U`.
+    Action { said: String, step: UndoStep },
+    /// An undo's changes: "Undone: …" said.
+    Undoing { said: String },
 }
 
 /// A committed triage write: every item's state after it, and how to undo it.

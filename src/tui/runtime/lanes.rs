@@ -59,7 +59,8 @@ pub fn lane(effect: &Effect) -> Lane {
         Effect::Triage { .. }
         | Effect::TriageUndo { .. }
         | Effect::StoreRevs
-        | Effect::TeamRecord { .. } => Lane::Write,
+        | Effect::TeamRecord { .. }
+        | Effect::UndoStates { .. } => Lane::Write,
         Effect::WriteView { .. } => Lane::Detached,
         Effect::SaveView(_) | Effect::RememberSearch { .. } => Lane::Remember,
         Effect::Sync(_) | Effect::FetchDetail { .. } => Lane::Network,
@@ -106,7 +107,9 @@ pub fn store_task(
         Effect::Triage { .. } | Effect::TriageUndo { .. } | Effect::StoreRevs => {
             super::triage_writes::task(store, effect)
         }
-        Effect::TeamRecord { .. } | Effect::TeamHistory { .. } => super::team::task(store, effect),
+        Effect::TeamRecord { .. } | Effect::TeamHistory { .. } | Effect::UndoStates { .. } => {
+            super::team::task(store, effect)
+        }
         Effect::SaveView(_)
         | Effect::RememberSearch { .. }
         | Effect::Sync(_)

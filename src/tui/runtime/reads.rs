@@ -36,13 +36,20 @@ pub fn task(
             rows,
             now,
             limit,
+            open,
         } => {
             let cx = reading.at(now);
             let shape = Shape { rows, limit };
             Box::new(move || Msg::ViewLoaded {
                 request_id,
                 result: store
-                    .read(|s| query(s, &spec, &anchor, shape, &cx, &*freshness))
+                    .read(|s| {
+                        let mut data = query(s, &spec, &anchor, shape, &cx, &*freshness)?;
+                        if let Some(id) = &open {
+                            read_also(s, &mut data.window, id).map_err(store_error)?;
+                        }
+                        Ok(data)
+                    })
                     .map(Box::new),
             })
         }
@@ -201,6 +208,23 @@ pub fn window(store: &Store, start: usize, keys: &[i64]) -> Result<Window, Store
         triage,
         team,
     })
+}
+
+/// The states of item `id` beside the window's rows' (the open detail's item, which may have
+/// left the view), so that its detail shows what the store holds now.
+pub fn read_also(store: &Store, window: &mut Window, id: &str) -> Result<(), StoreError> {
+    if window.triage.contains_key(id) {
+        return Ok(());
+    }
+    let state = store.triage_of(&[id])?.remove(id).unwrap_or_default();
+    window.triage.insert(id.to_owned(), state);
+    for state in crate::team_sync::states_now(store, &[id.to_owned()])? {
+        let shown = TeamShown::from(state);
+        if !shown.is_empty() {
+            window.team.insert(id.to_owned(), shown);
+        }
+    }
+    Ok(())
 }
 
 /// The panes' data for a status (apps of `project` when given).

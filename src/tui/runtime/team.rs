@@ -43,6 +43,17 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
                 .map_err(|e| e.to_string());
             Msg::TeamHistory { id, result }
         })),
+        Effect::UndoStates { step, confirmed } => Some(Box::new(move || {
+            let ids = step.ids();
+            let result = store
+                .read(|s| crate::tui::triage::UndoStates::read(s, &ids))
+                .map_err(|e| e.to_string());
+            Msg::UndoStates {
+                step,
+                confirmed,
+                result,
+            }
+        })),
         _ => None,
     }
 }

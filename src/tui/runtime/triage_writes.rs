@@ -66,7 +66,12 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
                 .map_err(|e| e.to_string());
             Msg::Triaged(result)
         }),
-        Effect::TriageUndo { changes, at, team } => Box::new(move || {
+        Effect::TriageUndo {
+            changes,
+            at,
+            team,
+            what,
+        } => Box::new(move || {
             let share = crate::team_sync::triage_outbox(team.as_deref(), &changes, at);
             let shared = share.len();
             let result = store
@@ -87,7 +92,7 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
                         hides: changes.iter().any(|(_, c)| c.hides()),
                         rev,
                         cause: Cause::Undo,
-                        what: "undone".to_owned(),
+                        what,
                         shared,
                     })
                 })

@@ -18,6 +18,7 @@ mod sync;
 mod text_filter;
 mod triage;
 pub mod triage_input;
+mod undo;
 // Saved views and the command palette.
 mod palette;
 mod views;
@@ -194,6 +195,11 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::TeamRecorded(result) => team::recorded(state, result),
         Msg::TeamInput(key) => team::input(state, key),
         Msg::TeamHistory { id, result } => team::history_read(state, id, result),
+        Msg::UndoStates {
+            step,
+            confirmed,
+            result,
+        } => undo::states_read(state, step, confirmed, result),
         Msg::Triaged(result) => triaged(state, result),
         Msg::StoreRevs(result) => triage::rev_read(state, result),
         Msg::TriageInput(key) => triage_input::input(state, key),

@@ -17,6 +17,7 @@ use crate::tui::effect::Effect;
 use crate::tui::picker_keys::{PickerKey, Typing, picker_key};
 use crate::tui::state::AppState;
 use crate::tui::team::{Link, Prompt};
+use crate::tui::triage::Recording;
 
 /// The most a labels prompt takes.
 const LABELS_MAX_BYTES: usize = 512;
@@ -131,13 +132,19 @@ fn labels(state: &mut AppState) -> Vec<Effect> {
     Vec::new()
 }
 
-/// Records `changes` in the outbox (one write), said on the status bar.
+/// Records `changes` in the outbox (one write), said on the status bar and kept for `U` once
+/// the write committed.
 fn record(state: &mut AppState, changes: Vec<(String, Change)>) -> Vec<Effect> {
     if changes.is_empty() {
         return Vec::new();
     }
-    let what = describe(&changes);
-    info(state, what);
+    let said = describe(&changes);
+    if let Some(step) = super::undo::team_step(state, &changes) {
+        state
+            .triage
+            .recording
+            .push_back(Recording::Action { said, step });
+    }
     vec![Effect::TeamRecord {
         member: member(state),
         changes,
@@ -145,13 +152,15 @@ fn record(state: &mut AppState, changes: Vec<(String, Change)>) -> Vec<Effect> {
     }]
 }
 
-/// "Claimed fb_1", "Assigned 3 items to bo", …
+/// "Claimed fb_1; U undoes", "Assigned 3 items to bo; U undoes", …
 fn describe(changes: &[(String, Change)]) -> String {
-    let items = match changes {
-        [(id, _)] => Clean::line(id).to_string(),
-        many => format!("{} items", many.len()),
-    };
-    match &changes[0].1 {
+    let items = super::undo::items_named(changes);
+    let what = describe_change(&items, &changes[0].1);
+    format!("{what}; U undoes")
+}
+
+fn describe_change(items: &str, change: &Change) -> String {
+    match change {
         Change::Claim => format!("Claimed {items}"),
         Change::TakeOver { .. } => format!("Took over {items}"),
         Change::Unclaim => format!("Unclaimed {items}"),
@@ -197,6 +206,15 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
             selected,
         } => assign_key(state, key, ids, choices, selected),
         Prompt::Labels { ids, input, error } => labels_key(key, ids, input, error),
+        Prompt::Undo { step, since } => match key.code {
+            KeyCode::Char('y' | 'Y') | KeyCode::Enter => {
+                return super::undo::confirmed(state, step, true);
+            }
+            KeyCode::Esc | KeyCode::Char('n' | 'N' | 'q') => {
+                return super::undo::confirmed(state, step, false);
+            }
+            _ => (Some(Prompt::Undo { step, since }), Vec::new()),
+        },
     };
     if let Some(team) = state.team.as_mut() {
         team.prompt = prompt;
@@ -306,11 +324,13 @@ pub(super) fn recorded(state: &mut AppState, result: Result<usize, String>) -> V
             if let Some(team) = state.team.as_mut() {
                 team.pending += count;
             }
-            let mut effects: Vec<Effect> = super::sync::triage_changed(state).into_iter().collect();
+            let mut effects = super::undo::recorded(state, true);
+            effects.extend(super::sync::triage_changed(state));
             effects.push(Effect::TeamSend);
             effects
         }
         Err(message) => {
+            super::undo::recorded(state, false);
             error(
                 state,
                 format!("Cannot record the team change (nothing was changed): {message}"),

@@ -32,6 +32,7 @@ mod sync;
 mod team;
 mod triage;
 mod triage_more;
+mod undo;
 // Saved views and the command palette.
 mod palette;
 mod views;

@@ -4,8 +4,9 @@
 //! `Msg::Triaged` says it committed, in the triage overlay (`tui::overlay`), which the rows, the
 //! detail and the unseen count read. A done or snooze change (or any change under a search
 //! naming a triage qualifier) reads the view again; seen, star and note need no query. The
-//! selection moves on when configured. `U` makes the inverse of the last action's change, of
-//! that one field per item. An item in sight for `seen_delay` is marked seen (`seen`); the view
+//! selection moves on after a change that takes the item out of the view, when configured.
+//! `U` (`update::undo`) makes the inverse of the last action's change, of that one field per
+//! item. An item in sight for `seen_delay` is marked seen (`seen`); the view
 //! is read again when another window's triage moved the store's count (read at each refresh
 //! attempt and `r`), and when the earliest snooze ends.
 
@@ -16,7 +17,7 @@ use crate::store::{Revs, Triage, TriageChange};
 use crate::tui::action::{Action, TriageFigures};
 use crate::tui::effect::Effect;
 use crate::tui::state::AppState;
-use crate::tui::triage::{Cause, NoteEditor, SnoozePicker, Triaged, UNDO_DEPTH};
+use crate::tui::triage::{Cause, NoteEditor, SnoozePicker, Triaged};
 
 /// The triage actions; `None` for the other actions.
 pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
@@ -44,7 +45,7 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effe
         },
         Action::Snooze => return Some(open_picker(state)),
         Action::EditNote => return Some(open_note(state)),
-        Action::UndoTriage => return Some(undo(state)),
+        Action::UndoTriage => return Some(super::undo::undo(state)),
         _ => return None,
     };
     let Some(ids) = targets(state) else {
@@ -101,30 +102,6 @@ pub(super) fn send(
     }
 }
 
-/// `U`: the last action's inverse changes. While writes are in flight, the step of the one
-/// just sent is not known yet: the undo waits for them.
-fn undo(state: &mut AppState) -> Vec<Effect> {
-    if state.triage.writing > 0 {
-        state.triage.undo_waiting += 1;
-        info(state, "Undoing once saved…");
-        return Vec::new();
-    }
-    let Some(changes) = state.triage.undo.pop() else {
-        info(state, "Nothing to undo");
-        return Vec::new();
-    };
-    for (id, change) in &changes {
-        let next = change.apply(&current(state, id));
-        state.triage.overlay.expect(id, next);
-    }
-    state.triage.writing += 1;
-    vec![Effect::TriageUndo {
-        changes,
-        at: state.now,
-        team: state.team.as_ref().map(|t| t.member.clone()),
-    }]
-}
-
 /// A triage write's answer: the rows show the new states, the step is kept for `U`, the
 /// selection moves on, and the view is read again.
 pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>) -> Vec<Effect> {
@@ -138,7 +115,7 @@ pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>
         Err(message) => {
             // A `U` waiting was meant for this action, which did not happen: not for the one
             // before it.
-            state.triage.undo_waiting = 0;
+            super::undo::forget_waiting(state);
             error(state, format!("Triage not saved: {message}"));
             return Vec::new();
         }
@@ -151,23 +128,21 @@ pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>
     let mut effects = Vec::new();
     match done.cause {
         Cause::Key | Cause::All => {
-            let triage = &mut state.triage;
-            triage.undo.push(done.undo.clone());
-            if triage.undo.len() > UNDO_DEPTH {
-                triage.undo.remove(0);
+            if let Some(step) = super::undo::triage_step(&done) {
+                super::undo::keep(state, step);
             }
             note(state, &done);
             if done.cause == Cause::Key {
                 effects.extend(advance(state, &done));
             }
         }
-        Cause::Undo => info(state, "Undone"),
+        Cause::Undo => info(state, done.what.clone()),
         Cause::Shown => {}
     }
     if !patched {
         effects.extend(triage_changed(state));
     }
-    effects.extend(undo_waiting(state));
+    effects.extend(super::undo::waiting(state));
     effects
 }
 
@@ -205,15 +180,6 @@ fn in_place(state: &mut AppState, done: &Triaged) -> bool {
     true
 }
 
-/// A `U` that waited for the writes in flight, once they all answered.
-fn undo_waiting(state: &mut AppState) -> Vec<Effect> {
-    if state.triage.writing > 0 || state.triage.undo_waiting == 0 {
-        return Vec::new();
-    }
-    state.triage.undo_waiting -= 1;
-    undo(state)
-}
-
 fn note(state: &mut AppState, done: &Triaged) {
     let count = done.after.len();
     let items = crate::text::output::counted(count, "item");
@@ -232,11 +198,17 @@ fn capital(text: &str) -> String {
         .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
-/// The selection moves to the next item after an action on the selected one, when configured
-/// (not in the detail: it stays on its item).
+/// The selection moves to the next item after an action that takes the selected one out of
+/// the view (done, snooze), when configured; after the others (seen, star, a note) it stays, so
+/// that a sequence of keys meant for one item lands on it (not in the detail: it stays on its
+/// item).
 fn advance(state: &mut AppState, done: &Triaged) -> Vec<Effect> {
     // Not after an action on marked items: the selection is not what was acted on.
-    if !state.triage.advance || state.detail.is_some() || !state.acting.marks.is_empty() {
+    if !state.triage.advance
+        || !done.hides
+        || state.detail.is_some()
+        || !state.acting.marks.is_empty()
+    {
         return Vec::new();
     }
     let selected = state.selected_row().map(|r| r.id.to_string());

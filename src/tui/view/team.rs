@@ -75,6 +75,13 @@ pub fn render_prompt(frame: &mut Frame, area: Rect, state: &AppState, theme: The
             }
             (" Labels ", lines, " Enter apply · Esc cancel ")
         }
+        Prompt::Undo { step, since } => {
+            let lines = vec![
+                Line::raw(format!(" Since your {}, {since}.", Clean::line(&step.what))),
+                Line::raw(" Undo it anyway? The change is recorded in its history."),
+            ];
+            (" Undo ", lines, " y undo · n / Esc keep it ")
+        }
     };
     let rect = super::popup::centred(area, 60, u16::try_from(lines.len()).unwrap_or(10) + 2);
     let block = Block::default()

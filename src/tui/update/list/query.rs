@@ -81,6 +81,7 @@ pub(in crate::tui::update) fn requery(state: &mut AppState, mode: Requery) -> Ef
         rows: list.viewport_rows.max(1),
         now: state.now,
         limit: None,
+        open: state.detail.as_ref().map(|d| d.id.clone()),
     }
 }
 

@@ -160,7 +160,7 @@ fn triage_of_marked_items_is_one_write_undone_as_one() {
     assert!(!stored(&h, "id00002").starred, "all starred: unstars");
     assert!(note(&h).starts_with("Unstarred 3 items"), "{}", note(&h));
     act(&mut h, Action::UndoTriage);
-    assert_eq!(note(&h), "Undone");
+    assert_eq!(note(&h), "Undone: unstar of 3 items");
     for id in ["id00001", "id00002", "id00003"] {
         assert!(stored(&h, id).starred, "the whole batch undone: {id}");
     }

@@ -1,7 +1,7 @@
 //! The team's keys and news: `a` claims (unclaims your own; takes another's over only once
 //! confirmed), `A` assigns to a member picked (online first), `L` edits labels; each change
 //! recorded in the outbox shows at once, pending, and is sent; the link's news set the status
-//! and say what was lost or assigned to you.
+//! and say what was lost or assigned to you; the rows and the open detail follow them.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
@@ -19,7 +19,7 @@ use crate::tui::testkit::{Harness, now, started_harness};
 
 /// A started inbox in the team `support` as `ana`, with items owned as `owners` says (by
 /// position in the list), as the replica caught up.
-fn team_harness(owners: &[(usize, &str)]) -> Harness {
+pub(super) fn team_harness(owners: &[(usize, &str)]) -> Harness {
     let mut h = started_harness(140, 30, 20, true);
     h.state.team = Some(TeamState::new("ana"));
     h.store
@@ -55,7 +55,7 @@ fn team_harness(owners: &[(usize, &str)]) -> Harness {
     h
 }
 
-fn owner(h: &Harness, id: &str) -> Option<String> {
+pub(super) fn owner(h: &Harness, id: &str) -> Option<String> {
     h.state
         .triage
         .overlay
@@ -67,7 +67,7 @@ fn pending(h: &Harness, id: &str) -> bool {
     h.state.triage.overlay.team(id).is_some_and(|t| t.pending)
 }
 
-fn key(h: &mut Harness, code: KeyCode) -> Vec<Effect> {
+pub(super) fn key(h: &mut Harness, code: KeyCode) -> Vec<Effect> {
     h.send(Msg::TeamInput(KeyEvent::from(code)))
 }
 
@@ -79,7 +79,7 @@ fn a_claims_an_unowned_item_shown_pending_at_once_and_sent() {
     assert!(pending(&h, "id00000"));
     assert!(effects.contains(&Effect::TeamSend), "{effects:?}");
     assert_eq!(h.state.team.as_ref().unwrap().pending, 1);
-    assert_eq!(note(&h), "Claimed id00000");
+    assert_eq!(note(&h), "Claimed id00000; U undoes");
     // Again: it is yours, so `a` unclaims it.
     act(&mut h, Action::Claim);
     assert_eq!(owner(&h, "id00000"), None);
@@ -271,4 +271,39 @@ fn a_members_ask_for_the_tops_reads_the_head_now_unless_a_job_the_user_waits_for
         !again.iter().any(|e| matches!(e, Effect::Sync(_))),
         "{again:?}"
     );
+}
+
+#[test]
+fn an_open_detail_follows_a_teammates_done_and_claim_after_the_item_left_the_view() {
+    let mut h = team_harness(&[]);
+    act(&mut h, Action::Open);
+    assert_eq!(
+        h.state.detail.as_ref().map(|d| d.id.as_str()),
+        Some("id00000")
+    );
+    assert!(h.state.triage.overlay.team("id00000").is_none());
+    // cy marks it done and claims it: it leaves the Inbox, and its open detail says so.
+    let batch = TeamBatch {
+        items: vec![TeamItemRecord {
+            item_id: "id00000".to_owned(),
+            owner: Some("cy".to_owned()),
+            labels: Vec::new(),
+            done: true,
+            snoozed_until: None,
+            last_seq: 1,
+        }],
+        seq: 1,
+        ..TeamBatch::default()
+    };
+    h.store.write(|s| s.team_apply(&batch, now())).unwrap();
+    h.send(Msg::Team(News::Changed(CaughtUp {
+        events: 1,
+        assigned_to_me: Vec::new(),
+    })));
+    assert!(
+        !h.state.list.window.rows.iter().any(|r| &*r.id == "id00000"),
+        "a done item leaves the Inbox"
+    );
+    assert_eq!(owner(&h, "id00000").as_deref(), Some("cy"));
+    assert!(h.state.triage.overlay.shown("id00000").done);
 }

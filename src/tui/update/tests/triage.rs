@@ -33,7 +33,7 @@ pub(super) fn typed(h: &mut Harness, text: &str) {
 }
 
 #[test]
-fn a_star_shows_only_once_committed_then_the_selection_moves_on_and_u_undoes_it() {
+fn a_star_shows_only_once_committed_the_selection_stays_and_u_undoes_it() {
     let mut h = started_harness(120, 30, 50, true);
     let effects = h.apply(Msg::Action(Action::ToggleStar));
     assert!(
@@ -44,7 +44,11 @@ fn a_star_shows_only_once_committed_then_the_selection_moves_on_and_u_undoes_it(
     h.settle(effects);
     assert!(stored(&h, "id00000").starred);
     assert!(row(&h, "id00000").starred);
-    assert_eq!(h.selected_id(), "id00001", "advanced");
+    assert_eq!(
+        h.selected_id(),
+        "id00000",
+        "a star keeps the item in the view"
+    );
     assert!(
         h.state
             .note
@@ -329,13 +333,16 @@ fn an_undo_answer_is_not_an_undo_step() {
         hides: false,
         rev: 0,
         cause: Cause::Undo,
-        what: "undone".into(),
+        what: "Undone: star of id00000".into(),
         shared: 0,
     };
     h.state.triage.writing = 1;
     h.send(Msg::Triaged(Ok(Box::new(done))));
     assert!(h.state.triage.undo.is_empty());
-    assert_eq!(h.state.note.as_ref().unwrap().text, "Undone");
+    assert_eq!(
+        h.state.note.as_ref().unwrap().text,
+        "Undone: star of id00000"
+    );
 }
 
 #[test]
