@@ -20,7 +20,7 @@ fn log_panics() {
 fn main() -> ExitCode {
     // A shell asking for completions is answered before anything else runs.
     cli::completions::answer_shell();
-    let args = Args::parse();
+    let args = Args::parse_from(cli::team_cmd::label_removals(std::env::args_os()));
     let _log_path = feedback_inbox::logging::init();
     log_panics();
     let runtime = match tokio::runtime::Builder::new_multi_thread()

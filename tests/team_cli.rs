@@ -107,6 +107,8 @@ impl Setup {
             &["team", "add-member", &bo, "--team", "support"],
         );
         let bo_url = db.url_text(Some(&bo), Some(&password_of(&added)));
+        store_with_items(&dir.path().join("ana.db"));
+        store_with_items(&dir.path().join("bo.db"));
         Some(Self {
             db,
             dir,
@@ -132,17 +134,17 @@ async fn members_claim_label_assign_and_read_the_log_through_the_commands() {
         return;
     };
     let (ana, bo) = (team.ana.as_str(), team.bo.as_str());
-    let claimed = team.ana(&["claim", "fb_1", "fb_2", "--format", "json"]);
+    let claimed = team.ana(&["claim", "id00001", "id00002", "--format", "json"]);
     assert!(claimed.status.success(), "{}", stderr(&claimed));
     let claimed = json(&claimed);
-    for (i, id) in ["fb_1", "fb_2"].iter().enumerate() {
+    for (i, id) in ["id00001", "id00002"].iter().enumerate() {
         assert_eq!(claimed[i]["id"], *id);
         assert_eq!(claimed[i]["outcome"], "done");
         assert_eq!(claimed[i]["owner"], ana);
     }
 
     // Bo's claim of Ana's item is lost, and said so; his other change goes through.
-    let lost = team.bo(&["claim", "fb_1", "fb_3", "--format", "json"]);
+    let lost = team.bo(&["claim", "id00001", "id00003", "--format", "json"]);
     assert_eq!(lost.status.code(), Some(1), "{}", stderr(&lost));
     let report = json(&lost);
     assert_eq!(report[0]["outcome"], "lost");
@@ -156,18 +158,18 @@ async fn members_claim_label_assign_and_read_the_log_through_the_commands() {
         stderr(&lost)
     );
 
-    let labelled = team.bo(&["label", "fb_2", "+crash", "+ios", "-none"]);
+    let labelled = team.bo(&["label", "id00002", "+crash", "+ios", "-none"]);
     assert!(labelled.status.success(), "{}", stderr(&labelled));
     assert!(
         stdout(&labelled).contains("labels: crash, ios"),
         "{}",
         stdout(&labelled)
     );
-    let assigned = team.bo(&["assign", "fb_3", "--to", ana]);
+    let assigned = team.bo(&["assign", "id00003", "--to", ana]);
     assert!(assigned.status.success(), "{}", stderr(&assigned));
 
-    // Ana's log of fb_2 holds her claim and Bo's labels, read from the team.
-    let log = team.ana(&["team", "log", "fb_2", "--format", "json"]);
+    // Ana's log of id00002 holds her claim and Bo's labels, read from the team.
+    let log = team.ana(&["team", "log", "id00002", "--format", "json"]);
     assert!(log.status.success(), "{}", stderr(&log));
     let log = json(&log);
     let kinds: Vec<(&str, &str)> = log
@@ -188,7 +190,7 @@ async fn a_change_made_while_the_database_is_away_waits_in_the_outbox_and_is_sen
         return;
     };
     let ana = team.ana.as_str();
-    assert!(team.ana(&["claim", "fb_2"]).status.success());
+    assert!(team.ana(&["claim", "id00002"]).status.success());
     // The database cannot be reached: the change waits in the outbox, said on stderr, and the
     // password shows nowhere.
     let away = format!(
@@ -196,7 +198,11 @@ async fn a_change_made_while_the_database_is_away_waits_in_the_outbox_and_is_sen
         team.db.name
     );
     let ana_store = team.dir.path().join("ana.db");
-    let offline = run(&away, &ana_store, &["unclaim", "fb_2", "--format", "json"]);
+    let offline = run(
+        &away,
+        &ana_store,
+        &["unclaim", "id00002", "--format", "json"],
+    );
     assert!(offline.status.success(), "{}", stderr(&offline));
     assert_eq!(json(&offline)[0]["outcome"], "pending");
     assert_eq!(json(&offline)[0]["owner"], serde_json::Value::Null);
@@ -225,7 +231,7 @@ async fn a_change_made_while_the_database_is_away_waits_in_the_outbox_and_is_sen
     assert_eq!(status["pending"], 0);
     assert_eq!(status["team"], "support");
     assert_eq!(status["members"].as_array().unwrap().len(), 2);
-    let log = json(&team.bo(&["team", "log", "fb_2", "--format", "json"]));
+    let log = json(&team.bo(&["team", "log", "id00002", "--format", "json"]));
     assert_eq!(log.as_array().unwrap().last().unwrap()["kind"], "unclaim");
     team.db.drop().await;
 }
@@ -237,7 +243,7 @@ async fn without_a_team_the_commands_say_how_to_set_one_up() {
     let output = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"))
         .arg("--store")
         .arg(&store)
-        .args(["claim", "fb_1"])
+        .args(["claim", "id00001"])
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", dir.path())
@@ -347,11 +353,7 @@ async fn doctor_checks_the_team_and_never_shows_the_password() {
 
 /// A store file at `path` holding items `id00000`..`id00005`.
 fn store_with_items(path: &Path) {
-    let mut store = feedback_inbox::store::Store::open(path).unwrap();
-    let items: Vec<_> = (0..6).map(feedback_inbox::tui::testkit::item).collect();
-    store
-        .put_items(&items, feedback_inbox::tui::testkit::now())
-        .unwrap();
+    pg::store_with_items(path, 6);
 }
 
 fn ids(output: &Output) -> Vec<String> {
@@ -369,8 +371,6 @@ async fn search_catches_up_with_the_team_first_and_says_so_when_it_cannot() {
     let Some(team) = Setup::new("team_search").await else {
         return;
     };
-    store_with_items(&team.dir.path().join("ana.db"));
-    store_with_items(&team.dir.path().join("bo.db"));
     assert!(team.bo(&["claim", "id00001", "id00004"]).status.success());
     assert!(team.bo(&["label", "id00002", "+billing"]).status.success());
     // Ana's store never heard of these: `search` catches up before it answers.
@@ -420,8 +420,6 @@ async fn mark_shares_done_snooze_and_the_note_and_keeps_seen_and_the_star_its_ow
     let Some(team) = Setup::new("team_mark").await else {
         return;
     };
-    store_with_items(&team.dir.path().join("ana.db"));
-    store_with_items(&team.dir.path().join("bo.db"));
     let marked = team.bo(&[
         "mark",
         "id00003",
@@ -457,4 +455,123 @@ async fn mark_shares_done_snooze_and_the_note_and_keeps_seen_and_the_star_its_ow
     let bo = team.bo.as_str();
     assert_eq!(kinds, [(bo, "done"), (bo, "note")]);
     team.db.drop().await;
+}
+
+#[tokio::test]
+async fn every_team_command_takes_its_flags_anywhere_and_refuses_ids_the_store_lacks() {
+    let Some(team) = Setup::new("team_cli_flags").await else {
+        return;
+    };
+    let (ana, bo) = (team.ana.as_str(), team.bo.as_str());
+    let ok = |output: Output| {
+        assert!(output.status.success(), "{}", stderr(&output));
+        let report = json(&output);
+        assert_eq!(report.as_array().unwrap().len(), 1, "{report}");
+        assert_eq!(report[0]["outcome"], "done", "{report}");
+        report[0].clone()
+    };
+    let claimed = ok(team.ana(&["claim", "id00000", "--format", "json"]));
+    assert_eq!(
+        (&claimed["id"], &claimed["owner"]),
+        (&"id00000".into(), &ana.into())
+    );
+    let unclaimed = ok(team.ana(&["unclaim", "--format", "json", "id00000"]));
+    assert_eq!(unclaimed["owner"], serde_json::Value::Null);
+    let assigned = ok(team.ana(&["assign", "id00001", "--format", "json", "--to", bo]));
+    assert_eq!(assigned["owner"], bo);
+    let labelled = ok(team.ana(&["label", "id00002", "+wontfix", "--format", "json"]));
+    assert_eq!(labelled["labels"], serde_json::json!(["wontfix"]));
+    let labelled = ok(team.ana(&["label", "--format", "json", "id00002", "--", "+x"]));
+    assert_eq!(labelled["labels"], serde_json::json!(["wontfix", "x"]));
+    let labelled = ok(team.ana(&["label", "id00002", "-wontfix", "--format=json"]));
+    assert_eq!(labelled["labels"], serde_json::json!(["x"]));
+
+    // Ids the store does not hold, a word that is neither an id nor a label, and an unknown
+    // flag: refused with exit 2 before anything is recorded or sent.
+    for refused in [
+        &["claim", "doesnotexist", "--format", "json"][..],
+        &["unclaim", "id00000", "doesnotexist"],
+        &["assign", "nothere", "--to", bo],
+        &["label", "id00002", "+y", "json", "--format", "json"],
+        &["label", "id00002", "+y", "--formt", "json"],
+        &["label", "id00002", "wontfix"],
+    ] {
+        let output = team.ana(refused);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{refused:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stdout(&output).is_empty(),
+            "{refused:?}: {}",
+            stdout(&output)
+        );
+    }
+    let missing = team.ana(&["claim", "id00003", "doesnotexist"]);
+    assert!(
+        stderr(&missing).contains("not in the local store: doesnotexist"),
+        "{}",
+        stderr(&missing)
+    );
+
+    // An assignment to someone not in the team is lost for that one reason, said once.
+    let nobody = team.ana(&["assign", "id00004", "--to", "nobody"]);
+    assert_eq!(nobody.status.code(), Some(1), "{}", stderr(&nobody));
+    assert!(
+        stdout(&nobody)
+            .contains("id00004  lost  owner: unclaimed  (nobody is not a member of the team)"),
+        "{}",
+        stdout(&nobody)
+    );
+    assert_eq!(
+        stderr(&nobody).trim_end(),
+        "error: 1 of 1 change(s) lost: nobody is not a member of the team"
+    );
+
+    // The team's history holds exactly the six changes, oldest first, each on the item it
+    // names, and no flag or `--` in a label.
+    let events = log_events(&team.bo(&["team", "log", "--format", "json"]));
+    let kinds: Vec<(&str, &str)> = events
+        .iter()
+        .map(|(id, kind, _)| (id.as_str(), kind.as_str()))
+        .collect();
+    let expected = [
+        ("id00000", "claim"),
+        ("id00000", "unclaim"),
+        ("id00001", "assign"),
+        ("id00002", "labels"),
+        ("id00002", "labels"),
+        ("id00002", "labels"),
+    ];
+    assert_eq!(kinds, expected, "{events:?}");
+    let labels: Vec<&str> = events
+        .iter()
+        .filter(|(_, kind, _)| kind == "labels")
+        .map(|(_, _, change)| change.as_str())
+        .collect();
+    for change in &labels {
+        assert!(
+            !change.contains("format") && !change.contains("--") && !change.contains("json"),
+            "{change}"
+        );
+    }
+    team.db.drop().await;
+}
+
+/// `team log --format json`'s events: each one's item id, kind and change (as JSON text).
+fn log_events(output: &Output) -> Vec<(String, String, String)> {
+    json(output)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["id"].as_str().unwrap().to_owned(),
+                e["kind"].as_str().unwrap().to_owned(),
+                e["change"].to_string(),
+            )
+        })
+        .collect()
 }

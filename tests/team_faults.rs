@@ -192,7 +192,8 @@ async fn a_member_killed_mid_burst_loses_nothing_it_recorded() {
     let members = db.team(&["ana"]).await;
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("ana.db");
-    let ids: Vec<String> = (0..ITEMS).map(|n| format!("fb_{n}")).collect();
+    pg::store_with_items(&store, ITEMS);
+    let ids: Vec<String> = (0..ITEMS).map(|n| format!("id{n:05}")).collect();
     let url = members[0].1.clone();
     let cli = |args: &[&str]| {
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_feedback-inbox"));

@@ -29,6 +29,7 @@ const ITEMS: usize = 1000;
 /// won, as it reported.
 fn claim_all(url: &str) -> usize {
     let store = tempfile::tempdir().unwrap();
+    pg::store_with_items(&store.path().join("cli.db"), ITEMS);
     let ids: Vec<String> = (0..ITEMS).map(|n| format!("id{n:05}")).collect();
     let cli = Command::new(env!("CARGO_BIN_EXE_feedback-inbox"))
         .arg("--store")

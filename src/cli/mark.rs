@@ -118,19 +118,7 @@ pub async fn run(args: &Args, mark: &MarkArgs, out: &mut dyn Write) -> Result<()
     })?;
     let store = crate::store::Shared::new(store)?;
     let ids: Vec<&str> = mark.ids.iter().map(String::as_str).collect();
-    let stored = store.read(|s| s.contains_ids(&ids))?;
-    let missing: Vec<Clean> = ids
-        .iter()
-        .zip(&stored)
-        .filter(|(_, stored)| !**stored)
-        .map(|(id, _)| Clean::line(id))
-        .collect();
-    if !missing.is_empty() {
-        return Err(CliError::Usage(format!(
-            "not in the local store: {} (nothing was changed; `sync` brings new items)",
-            Clean::join(&missing, ", ")
-        )));
-    }
+    super::store_cmd::require_stored(&store, &ids)?;
     let team = super::team_cmd::configured(args)?;
     let member = team
         .as_ref()

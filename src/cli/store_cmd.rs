@@ -18,6 +18,7 @@ use super::{Args, CliError};
 use crate::config;
 use crate::config::triage::FirstRun;
 use crate::store::{self, Store, StoreError};
+use crate::text::Clean;
 
 #[derive(Debug, clap::Args)]
 pub struct StoreArgs {
@@ -190,6 +191,25 @@ pub fn open_store(args: &Args) -> Result<Option<Store>, CliError> {
         }
     }
     Ok(Some(store))
+}
+
+/// Refuses, as a usage error (exit 2), a command naming items the store does not hold: what it
+/// would do to them could not be shown or checked, so nothing is changed or sent.
+pub fn require_stored(store: &store::Shared, ids: &[&str]) -> Result<(), CliError> {
+    let stored = store.read(|s| s.contains_ids(ids))?;
+    let missing: Vec<Clean> = ids
+        .iter()
+        .zip(&stored)
+        .filter(|(_, stored)| !**stored)
+        .map(|(id, _)| Clean::line(id))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(CliError::Usage(format!(
+        "not in the local store: {} (nothing was changed; `sync` brings new items)",
+        Clean::join(&missing, ", ")
+    )))
 }
 
 /// `first_run` of `[triage]`: what a new store's items start as.

@@ -6,7 +6,7 @@
 mod act;
 mod mirror_status;
 
-pub use act::{Act, AssignArgs, ItemsArgs, LabelArgs, act};
+pub use act::{Act, AssignArgs, ItemsArgs, LabelArgs, act, label_removals};
 
 use std::io::Write;
 

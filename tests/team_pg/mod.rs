@@ -13,6 +13,16 @@ pub mod member;
 
 use feedback_inbox::team::{self, TeamUrl};
 
+/// A store file at `path` holding the test items `id00000`.. (`count` of them): the team's
+/// commands act only on items the store holds.
+pub fn store_with_items(path: &std::path::Path, count: usize) {
+    let mut store = feedback_inbox::store::Store::open(path).unwrap();
+    let items: Vec<_> = (0..count).map(feedback_inbox::tui::testkit::item).collect();
+    store
+        .put_items(&items, feedback_inbox::tui::testkit::now())
+        .unwrap();
+}
+
 /// The admin connection's URL, as text.
 fn admin_text() -> String {
     std::env::var("FEEDBACK_TEST_PG")

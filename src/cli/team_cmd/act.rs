@@ -3,6 +3,7 @@
 //! team's database is away is kept and sent at the next connection; each item is reported
 //! (`done`, `lost` with why, or `pending`), and a claim someone else won makes the command fail.
 
+use std::ffi::OsString;
 use std::io::Write;
 
 use clap::Args as ClapArgs;
@@ -39,15 +40,91 @@ pub struct AssignArgs {
 /// `label ID… +x -y`.
 #[derive(Debug, Clone, ClapArgs)]
 pub struct LabelArgs {
-    /// Item ids, then the labels to add (`+name`) and remove (`-name`).
-    #[arg(
-        required = true,
-        value_name = "ID|+LABEL|-LABEL",
-        allow_hyphen_values = true
-    )]
+    /// Item ids and the labels to add (`+name`) and remove (`-name`; `--` first for one named
+    /// like a flag, such as `-h`).
+    #[arg(required = true, value_name = "ID|+LABEL|-LABEL")]
     pub words: Vec<String>,
+    /// The labels to remove: `-name` words, spelled as this option by [`label_removals`] before
+    /// the command line is parsed.
+    #[arg(long = REMOVE, hide = true, value_name = "LABEL")]
+    pub remove: Vec<String>,
     #[arg(long, value_enum, default_value_t = TeamFormat::Text)]
     pub format: TeamFormat,
+}
+
+/// The hidden option `label`'s `-name` words become.
+const REMOVE: &str = "remove-label";
+
+/// The command line with each `-name` word of `label` written as `--remove-label=name`, so that
+/// flags parse as flags wherever they stand: a word that starts with `-` cannot otherwise be both
+/// a value and followed by options (clap reads every word after such a value as another value).
+/// Values of options that take one, `-h`, and every word after `--` stay as they are.
+pub fn label_removals(argv: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let argv: Vec<OsString> = argv.into_iter().collect();
+    let top = <Args as clap::CommandFactory>::command();
+    let Some(at) = subcommand_at(&top, &argv) else {
+        return argv;
+    };
+    let Some(label) = top
+        .get_subcommands()
+        .find(|c| c.get_name() == "label" && argv[at] == *c.get_name())
+    else {
+        return argv;
+    };
+    let takes_value = |word: &str| {
+        let Some(name) = word.strip_prefix("--").filter(|n| !n.contains('=')) else {
+            return false;
+        };
+        [&top, label]
+            .iter()
+            .flat_map(|c| c.get_arguments())
+            .any(|a| a.get_long() == Some(name) && a.get_action().takes_values())
+    };
+    let mut out = argv[..=at].to_vec();
+    let mut rest = argv[at + 1..].iter();
+    while let Some(word) = rest.next() {
+        let text = word.to_str().unwrap_or_default();
+        if text == "--" {
+            out.push(word.clone());
+            out.extend(rest.cloned());
+            break;
+        }
+        if takes_value(text) {
+            out.push(word.clone());
+            out.extend(rest.next().cloned());
+        } else if let Some(name) = text
+            .strip_prefix('-')
+            .filter(|n| !n.is_empty() && !n.starts_with('-') && *n != "h")
+        {
+            out.push(format!("--{REMOVE}={name}").into());
+        } else {
+            out.push(word.clone());
+        }
+    }
+    out
+}
+
+/// Where the subcommand's name stands in `argv`: the first word that is neither an option nor
+/// the value of one (`--store PATH label …`).
+fn subcommand_at(top: &clap::Command, argv: &[OsString]) -> Option<usize> {
+    let mut at = 1;
+    while let Some(word) = argv.get(at).and_then(|w| w.to_str()) {
+        if word == "--" {
+            return None;
+        }
+        if let Some(name) = word.strip_prefix("--") {
+            let takes_value = !name.contains('=')
+                && top
+                    .get_arguments()
+                    .any(|a| a.get_long() == Some(name) && a.get_action().takes_values());
+            at += if takes_value { 2 } else { 1 };
+        } else if word.starts_with('-') {
+            at += 1;
+        } else {
+            return Some(at);
+        }
+    }
+    None
 }
 
 /// Which triage command.
@@ -66,8 +143,10 @@ pub async fn act(args: &Args, act: Act<'_>, out: &mut dyn Write) -> Result<(), C
     let (ids, format) = match act {
         Act::Claim(a) | Act::Unclaim(a) => (a.ids.clone(), a.format),
         Act::Assign(a) => (a.ids.clone(), a.format),
-        Act::Label(a) => (label_words(&a.words)?.other, a.format),
+        Act::Label(a) => (label_words(a)?.other, a.format),
     };
+    let named: Vec<&str> = ids.iter().map(String::as_str).collect();
+    super::super::store_cmd::require_stored(&store, &named)?;
     let me = url.role().unwrap_or_default().to_owned();
     let seen = team_sync::shared_states(&store, ids.clone()).await?;
     let changes: Vec<(String, Change)> = seen
@@ -77,7 +156,6 @@ pub async fn act(args: &Args, act: Act<'_>, out: &mut dyn Write) -> Result<(), C
     let event_ids = team_sync::record(&store, &me, &changes, Timestamp::now()).await?;
     let (team, sent) = connected(&url, &settings, &store).await?;
     let after = team_sync::shared_states(&store, ids.clone()).await?;
-    let mut lost = 0;
     let mut reports = Vec::new();
     for ((event_id, state), (item_id, _)) in event_ids.iter().zip(&after).zip(&changes) {
         let outcome = sent
@@ -87,10 +165,7 @@ pub async fn act(args: &Args, act: Act<'_>, out: &mut dyn Write) -> Result<(), C
             .map(|(_, _, settled)| settled.clone());
         let (word, why) = match outcome {
             Some(Settled::Applied) => ("done", None),
-            Some(Settled::Lost(why)) => {
-                lost += 1;
-                ("lost", Some(why))
-            }
+            Some(Settled::Lost(why)) => ("lost", Some(why)),
             None => ("pending", None),
         };
         reports.push(Report {
@@ -105,13 +180,23 @@ pub async fn act(args: &Args, act: Act<'_>, out: &mut dyn Write) -> Result<(), C
         let pending = store.read(|s| s.team_outbox().map(|o| o.len()))?;
         eprintln!("{pending} change(s) wait in the outbox: they are sent at the next connection");
     }
-    if lost > 0 {
-        return Err(CliError::Other(format!(
-            "{lost} of {} change(s) lost: someone changed the item first",
-            reports.len()
-        )));
+    if reports.iter().any(|r| r.why.is_some()) {
+        return Err(CliError::Other(lost_summary(&reports)));
     }
     Ok(())
+}
+
+/// The line a command with lost changes ends with: how many, and why when one reason holds for
+/// all of them (each item's own reason is in its report).
+fn lost_summary(reports: &[Report]) -> String {
+    let whys: Vec<&str> = reports.iter().filter_map(|r| r.why.as_deref()).collect();
+    let count = format!("{} of {} change(s) lost", whys.len(), reports.len());
+    match whys.split_first() {
+        Some((first, rest)) if rest.iter().all(|why| why == first) => {
+            format!("{count}: {}", Clean::line(first))
+        }
+        _ => format!("{count}, each for the reason its line gives"),
+    }
 }
 
 /// One item's report.
@@ -173,14 +258,16 @@ fn change_for(act: Act<'_>, state: &SharedState, me: &str) -> Result<Change, Cli
             from: state.owner.clone(),
         },
         Act::Label(a) => {
-            let LabelChanges { add, remove, .. } = label_words(&a.words)?;
+            let LabelChanges { add, remove, .. } = label_words(a)?;
             Change::Labels { add, remove }
         }
     })
 }
 
 /// `label`'s words: the item ids, the labels to add (`+x`) and to remove (`-x`).
-fn label_words(words: &[String]) -> Result<LabelChanges, CliError> {
+fn label_words(args: &LabelArgs) -> Result<LabelChanges, CliError> {
+    let removals = args.remove.iter().map(|name| format!("-{name}"));
+    let words: Vec<String> = args.words.iter().cloned().chain(removals).collect();
     let changes =
         crate::team::labels::parse(words.iter().map(String::as_str)).map_err(CliError::Usage)?;
     if changes.other.is_empty() || (changes.add.is_empty() && changes.remove.is_empty()) {
@@ -193,20 +280,65 @@ fn label_words(words: &[String]) -> Result<LabelChanges, CliError> {
 
 #[cfg(test)]
 mod tests {
+    use clap::Parser;
+
     use super::*;
+    use crate::cli::Command;
+
+    fn label(words: &[&str]) -> Result<LabelArgs, clap::Error> {
+        let argv = std::iter::once("feedback-inbox")
+            .chain(words.iter().copied())
+            .map(OsString::from);
+        let parsed = Args::try_parse_from(label_removals(argv))?;
+        match parsed.command {
+            Some(Command::Label(label)) => Ok(label),
+            other => panic!("not label: {other:?}"),
+        }
+    }
+
+    fn words(argv: &[&str]) -> LabelChanges {
+        label_words(&label(argv).unwrap()).unwrap()
+    }
 
     #[test]
     fn label_words_split_ids_from_changes() {
-        let words: Vec<String> = ["fb_1", "+bug", "fb_2", "-ios"]
-            .iter()
-            .map(|w| (*w).to_owned())
-            .collect();
-        let LabelChanges { other, add, remove } = label_words(&words).unwrap();
+        let LabelChanges { other, add, remove } = words(&["label", "fb_1", "+bug", "fb_2", "-ios"]);
         assert_eq!(other, ["fb_1", "fb_2"]);
         assert_eq!(add, ["bug"]);
         assert_eq!(remove, ["ios"]);
-        assert!(label_words(&["fb_1".to_owned()]).is_err());
-        assert!(label_words(&["+x".to_owned()]).is_err());
-        assert!(label_words(&["fb_1".to_owned(), "+".to_owned()]).is_err());
+        assert!(label_words(&label(&["label", "fb_1"]).unwrap()).is_err());
+        assert!(label_words(&label(&["label", "+x"]).unwrap()).is_err());
+        assert!(label_words(&label(&["label", "fb_1", "+"]).unwrap()).is_err());
+    }
+
+    #[test]
+    fn flags_parse_as_flags_wherever_they_stand() {
+        let args = label(&["label", "id1", "+wontfix", "--format", "json"]).unwrap();
+        assert_eq!(args.format, TeamFormat::Json);
+        assert_eq!(args.words, ["id1", "+wontfix"]);
+        let args = label(&["label", "--format", "json", "id1", "--", "+x"]).unwrap();
+        assert_eq!(args.format, TeamFormat::Json);
+        assert_eq!(args.words, ["id1", "+x"]);
+        let args = label(&["--store", "s.db", "label", "id1", "-old", "--format=json"]).unwrap();
+        assert_eq!(args.format, TeamFormat::Json);
+        let changes = label_words(&args).unwrap();
+        assert_eq!(
+            (changes.other, changes.remove),
+            (vec!["id1".to_owned()], vec!["old".to_owned()])
+        );
+        // After `--` a word named like a flag is a label, and is removed as `-name` says.
+        let changes = words(&["label", "id1", "--", "-h", "--format"]);
+        assert_eq!(changes.remove, ["h", "-format"]);
+        // An unknown flag is an error, never a label.
+        assert!(label(&["label", "id1", "+x", "--formt", "json"]).is_err());
+    }
+
+    #[test]
+    fn other_commands_are_left_alone() {
+        let argv: Vec<OsString> = ["feedback-inbox", "search", "-x", "label", "-y"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        assert_eq!(label_removals(argv.clone()), argv);
     }
 }
