@@ -87,6 +87,20 @@ fn view_bar_marks_the_active_view_with_unseen_counts() {
 }
 
 #[test]
+fn the_active_views_count_is_the_lists_while_the_views_counts_lag() {
+    let mut h = harness(120, 16);
+    // Items arrived since the views were counted: the active view says what the list says.
+    h.state.views.counts[0] = Some(900);
+    h.state.views.counts[1] = Some(5);
+    let terminal = draw(&h.state);
+    let bar = row(&terminal, 0);
+    assert!(bar.contains("[1 Inbox 29 unseen]"), "{bar}");
+    assert!(bar.contains(" 2 Starred 5 "), "{bar}");
+    let status = row(&terminal, 15);
+    assert!(status.contains("● 29 unseen"), "{status}");
+}
+
+#[test]
 fn view_bar_says_when_the_filters_left_the_view() {
     let mut h = harness(120, 16);
     act(&mut h, Action::View(6));

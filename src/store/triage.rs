@@ -79,7 +79,11 @@ impl TriageChange {
         match self {
             Self::Seen(on) => out.seen = *on,
             Self::Starred(on) => out.starred = *on,
-            Self::Done(on) => out.done = *on,
+            // Done marks seen (what is dealt with was seen); not done leaves seen as it is.
+            Self::Done(on) => {
+                out.done = *on;
+                out.seen |= *on;
+            }
             Self::Snooze(until) => out.snoozed_until = *until,
             Self::Note(note) => {
                 out.note = note.clone().filter(|n| !n.trim().is_empty());

@@ -248,3 +248,24 @@ fn the_default_view_still_walks_the_status_index_newest_first() {
     let plan = store.view_plan(&per_row, Some(50)).unwrap().join("\n");
     assert!(plan.contains("PRIMARY KEY"), "one lookup per row: {plan}");
 }
+
+#[test]
+fn done_marks_seen_and_not_done_leaves_seen_alone() {
+    let mut store = three();
+    let keys = store.view_keys(&view(Some("new")), None).unwrap();
+    store
+        .set_triage(&ids_of(&["a"]), &TriageChange::Done(true), ts(T1))
+        .unwrap();
+    let a = store.triage("a").unwrap();
+    assert!(a.done && a.seen, "{a:?}");
+    assert_eq!(
+        store.unseen_among(&keys).unwrap(),
+        2,
+        "a done item is not unseen"
+    );
+    store
+        .set_triage(&ids_of(&["a"]), &TriageChange::Done(false), ts(T1))
+        .unwrap();
+    let a = store.triage("a").unwrap();
+    assert!(!a.done && a.seen, "taken back, it stays seen: {a:?}");
+}

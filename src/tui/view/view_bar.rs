@@ -1,5 +1,5 @@
 //! The view bar, one line above the list: every view's number, name and unseen count (as last
-//! counted in the store), the active one marked (reversed, and in brackets so it shows without
+//! counted in the store; the active view's is the list's), the active one marked (reversed, and in brackets so it shows without
 //! colour), with a `*` when the filters were changed since it was chosen. When the views do not
 //! fit, the bar scrolls so the active one shows, with `‹`/`›` where views are left out.
 
@@ -44,8 +44,16 @@ fn parts(state: &AppState) -> (Vec<Part>, Option<usize>) {
             } else {
                 ""
             };
+            // The active view's count is the list's own, the one the status bar shows: the
+            // views' counts are read apart from the list (and lag it while items arrive). A
+            // modified view's count stays the saved view's (its `*` says the list is not it).
+            let counted = if active == Some(n) && !modified && state.list.loaded() {
+                Some(state.triage.overlay.unseen())
+            } else {
+                views.counts.get(n).copied().flatten()
+            };
             // The active view's count says what it counts (the list's title counts rows).
-            let count = match views.counts.get(n).copied().flatten() {
+            let count = match counted {
                 Some(c) if c > 0 && active == Some(n) => {
                     format!(" {} unseen", super::list::thousands(c))
                 }
