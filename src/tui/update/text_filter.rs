@@ -391,11 +391,39 @@ fn set_query(state: &mut AppState) -> bool {
             true
         }
         Err(err) => {
+            let rest = without_qualifier_at(search.as_str(), err.span.clone());
             filter.error = Some(err.clone());
             search.as_str().clone_into(&mut filter.error_of);
-            false
+            // A qualifier being typed (`age:<7`) leaves the results of the rest, not of the
+            // word its name was a moment ago (`age`, which matched nothing).
+            match rest.filter(|rest| rest.parsed().is_ok() && state.view.search != *rest) {
+                Some(rest) => {
+                    state.view.search = rest;
+                    true
+                }
+                None => false,
+            }
         }
     }
+}
+
+/// `text` without the qualifier term (`age:<7x`, `-tag:`) in which the error at `span` lies;
+/// `None` when the error is not inside one such term.
+fn without_qualifier_at(text: &str, span: std::ops::Range<usize>) -> Option<SearchText> {
+    let start = text
+        .get(..span.start)?
+        .rfind(char::is_whitespace)
+        .map_or(0, |at| at + 1);
+    let end = text
+        .get(span.end..)?
+        .find(char::is_whitespace)
+        .map_or(text.len(), |at| span.end + at);
+    let term = text.get(start..end)?;
+    if term.contains(char::is_whitespace) || !term.contains(':') || term.contains('"') {
+        return None;
+    }
+    let rest = format!("{} {}", text[..start].trim_end(), text[end..].trim_start());
+    Some(SearchText::new(rest.trim()))
 }
 
 impl TextFilter {

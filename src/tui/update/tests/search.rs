@@ -438,3 +438,36 @@ fn view_names_a_view_tab_completes_its_name_and_a_saved_view_is_named_at_once() 
     assert_eq!(h.state.visible_len(), 1, "item 12 alone");
     assert_eq!(h.selected_id(), "id00012");
 }
+
+#[test]
+fn a_half_typed_qualifier_keeps_the_results_of_the_rest_with_the_error_shown() {
+    let mut h = started_harness(120, 35, 100, true);
+    act(&mut h, Action::Filter);
+    type_text(&mut h, "tag:bug");
+    assert_eq!(h.state.visible_len(), 25);
+    // On the way, "tag:bug age" is a word search that matches nothing; once the text is a
+    // qualifier that does not parse, the results are those of the rest, "tag:bug".
+    for (typed, error) in [
+        (" age:", "`age:` needs a value"),
+        ("<7", "bad age `<7`"),
+        ("x", "bad age `<7x`"),
+    ] {
+        type_text(&mut h, typed);
+        let filter = h.state.text_filter.as_ref().unwrap();
+        let shown = filter.error.as_ref().map(|e| e.message.to_string());
+        assert!(
+            shown.as_deref().is_some_and(|m| m.contains(error)),
+            "{shown:?}"
+        );
+        assert_eq!(h.state.view.search, "tag:bug", "after {typed:?}");
+        assert_eq!(h.state.visible_len(), 25, "after {typed:?}");
+    }
+    // Set right, the whole query runs and the error goes.
+    h.send(Msg::FilterInput(KeyEvent::new(
+        KeyCode::Backspace,
+        KeyModifiers::NONE,
+    )));
+    type_text(&mut h, "d");
+    assert_eq!(h.state.view.search, "tag:bug age:<7d");
+    assert!(h.state.text_filter.as_ref().unwrap().error.is_none());
+}
