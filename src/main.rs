@@ -3,8 +3,7 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-use feedback_inbox::cli::{self, Args};
+use feedback_inbox::cli;
 use feedback_inbox::launch;
 
 /// Panics go to the log file too (the default hook then prints them to stderr, after the
@@ -20,7 +19,7 @@ fn log_panics() {
 fn main() -> ExitCode {
     // A shell asking for completions is answered before anything else runs.
     cli::completions::answer_shell();
-    let args = Args::parse_from(cli::team_cmd::label_removals(std::env::args_os()));
+    let args = cli::parse(std::env::args_os());
     let _log_path = feedback_inbox::logging::init();
     log_panics();
     let runtime = match tokio::runtime::Builder::new_multi_thread()

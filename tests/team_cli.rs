@@ -560,13 +560,20 @@ async fn every_team_command_takes_its_flags_anywhere_and_refuses_ids_the_store_l
     team.db.drop().await;
 }
 
-/// `team log --format json`'s events: each one's item id, kind and change (as JSON text).
+/// `team log --format json`'s events: each one's item id, kind and change (as JSON text);
+/// each one's time is checked to be RFC 3339 to the second.
 fn log_events(output: &Output) -> Vec<(String, String, String)> {
     json(output)
         .as_array()
         .unwrap()
         .iter()
         .map(|e| {
+            let at = e["at"].as_str().unwrap();
+            assert!(
+                at.len() == "2026-12-01T23:20:01Z".len() && at.ends_with('Z'),
+                "{at}"
+            );
+            assert!(at.parse::<jiff::Timestamp>().is_ok(), "{at}");
             (
                 e["id"].as_str().unwrap().to_owned(),
                 e["kind"].as_str().unwrap().to_owned(),

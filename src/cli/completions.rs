@@ -44,7 +44,7 @@ pub const COMPLETE_VAR: &str = "COMPLETE";
 /// Answers a shell's completion request (the program was run with [`COMPLETE_VAR`] set) and
 /// exits; returns at once otherwise. Called first in `main`: nothing may be written before.
 pub fn answer_shell() {
-    clap_complete::CompleteEnv::with_factory(Args::command)
+    clap_complete::CompleteEnv::with_factory(super::command)
         .var(COMPLETE_VAR)
         .bin(BIN)
         .complete();
@@ -75,7 +75,7 @@ pub fn completions(args: &CompletionsArgs, out: &mut dyn Write) -> Result<(), Cl
 pub fn man(args: &ManArgs, out: &mut dyn Write) -> Result<(), CliError> {
     match &args.dir {
         None => {
-            clap_mangen::Man::new(Args::command()).render(out)?;
+            clap_mangen::Man::new(super::command()).render(out)?;
         }
         Some(dir) => {
             for path in man_pages(dir)? {
@@ -94,7 +94,7 @@ pub fn man(args: &ManArgs, out: &mut dyn Write) -> Result<(), CliError> {
 /// Writes `feedback-inbox.1` and one page per (nested) subcommand into `dir`, creating it.
 pub fn man_pages(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
     std::fs::create_dir_all(dir)?;
-    let mut command = Args::command().disable_help_subcommand(true);
+    let mut command = super::adjusted(Args::command().disable_help_subcommand(true));
     command.build();
     let mut written = Vec::new();
     write_pages(&command, dir, &mut written)?;

@@ -145,7 +145,8 @@ pub async fn run(args: &Args, mark: &MarkArgs, out: &mut dyn Write) -> Result<()
         if connected.is_none() {
             let pending = store.read(|s| s.team_outbox().map(|o| o.len()))?;
             eprintln!(
-                "{pending} change(s) wait in the outbox: they are sent at the next connection"
+                "{} change(s) wait in the outbox: they are sent at the next connection",
+                crate::text::output::thousands(pending)
             );
         }
     }

@@ -10,6 +10,7 @@ pub mod discovery;
 pub mod doctor;
 pub mod error;
 pub mod estimate;
+mod examples;
 pub mod export;
 pub mod inbox;
 pub mod list;
@@ -45,12 +46,57 @@ use crate::api::{Client, WaitReason};
 use crate::config;
 use output::Bulk;
 
+/// The heading the options every command takes are listed under, apart from its own.
+const GLOBAL: &str = "Global options";
+
+/// The commands that refuse `--no-store` (they read the store, or keep what they do in it) or
+/// have no use for it (`sim`): their help does not offer it.
+const NO_USE_FOR_NO_STORE: &[&str] = &[
+    "search", "stats", "store", "sync", "mark", "claim", "unclaim", "assign", "label", "team",
+    "sim",
+];
+
+/// The command line as it is parsed, completed and documented: [`Args`]' definition, with
+/// `--no-store` (a global option, so taken by every command) left out of the help of the
+/// commands that have no use for it.
+#[must_use]
+pub fn command() -> clap::Command {
+    adjusted(<Args as clap::CommandFactory>::command())
+}
+
+/// [`command`] from a definition adjusted first (the man pages', without a `help` command).
+#[must_use]
+pub fn adjusted(mut command: clap::Command) -> clap::Command {
+    let no_store = command
+        .get_arguments()
+        .find(|a| a.get_id() == "no_store")
+        .cloned();
+    if let Some(no_store) = no_store {
+        for name in NO_USE_FOR_NO_STORE {
+            // The same global option, hidden: a command's own copy of a global option is not
+            // replaced by the propagated one, and its value still reaches `Args::no_store`.
+            let hidden = no_store.clone().hide(true);
+            command = command.mut_subcommand(name, |sub| sub.arg(hidden));
+        }
+    }
+    command
+}
+
+/// The arguments of the command line `argv` (the program's name first); on an error or a
+/// `--help`, said and the process exits, as clap's `parse` does.
+#[must_use]
+pub fn parse(argv: impl IntoIterator<Item = std::ffi::OsString>) -> Args {
+    let matches = command().get_matches_from(team_cmd::label_removals(argv));
+    <Args as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
 /// Triage end-user feedback from the feedback service, from the terminal.
 #[derive(Debug, Parser)]
 #[command(
     name = "feedback-inbox",
     version,
     about,
+    after_help = examples::TOP,
     mut_args(scope::helps(&[
         ("app", "Open the inbox on this app (its name, slug or id)"),
         ("project", "Open the inbox on this project (its name, slug or id)"),
@@ -58,20 +104,20 @@ use output::Bulk;
 )]
 pub struct Args {
     /// The service's base URL (overrides FEEDBACK_BASE_URL and the config file).
-    #[arg(long, global = true, value_name = "URL")]
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "URL")]
     pub base_url: Option<String>,
     /// Use the [profiles.NAME] table of the config file.
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "NAME")]
     pub profile: Option<String>,
     /// Config file to read instead of the platform default.
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "PATH")]
     pub config: Option<PathBuf>,
     /// The local store file to use (default: FEEDBACK_STORE, else the profile's file in the
     /// platform data folder).
-    #[arg(long, global = true, value_name = "PATH", conflicts_with = "no_store")]
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "PATH", conflicts_with = "no_store")]
     pub store: Option<PathBuf>,
     /// Keep nothing on disk: the inbox runs in memory and `webhook listen` only journals.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub no_store: bool,
     /// Receive webhooks at this address while the inbox runs: new feedback appears at the top.
     #[arg(long, value_name = "ADDR", requires = "secret_env")]
@@ -91,6 +137,7 @@ pub enum Command {
     /// Open the inbox on the embedded simulator's demo data (no key needed).
     Demo(inbox::DemoArgs),
     /// List feedback, newest first.
+    #[command(after_help = examples::LIST)]
     List(list::ListArgs),
     /// Show one feedback item with metadata and delivery links.
     Show(show::ShowArgs),
@@ -105,10 +152,12 @@ pub enum Command {
     /// Verify or receive the service's signed webhook deliveries.
     Webhook(webhook_cmd::WebhookArgs),
     /// Search the local store with the inbox's query language (offline), newest first.
+    #[command(after_help = examples::SEARCH)]
     Search(search_cmd::SearchArgs),
     /// Describe or delete the local store (the account's mirror on this machine).
     Store(store_cmd::StoreArgs),
     /// Bring the local store up to date (head, backfill; --full reads everything again).
+    #[command(after_help = examples::SYNC)]
     Sync(sync_cmd::SyncArgs),
     /// Show where the account settings come from (never the key) and check them with one request.
     Account,
@@ -125,20 +174,26 @@ pub enum Command {
     // The `stats` command.
     /// Count the stored items by app, platform, tag, version, os, locale, meta.KEY, day or week
     /// (offline), with each group's share and its last 30 days.
+    #[command(after_help = examples::STATS)]
     Stats(stats::StatsArgs),
     /// Set up and look at the team that shares triage state through PostgreSQL: init,
     /// add-member, status, log.
+    #[command(after_help = examples::TEAM)]
     Team(team_cmd::TeamArgs),
     /// Claim items for yourself (the team's; a claim someone else won is reported).
+    #[command(after_help = examples::CLAIM)]
     Claim(team_cmd::ItemsArgs),
     /// Give up your claim on items.
     Unclaim(team_cmd::ItemsArgs),
     /// Assign items to a member of the team.
+    #[command(after_help = examples::ASSIGN)]
     Assign(team_cmd::AssignArgs),
     /// Add (+name) and remove (-name) the team's labels on items.
+    #[command(after_help = examples::LABEL)]
     Label(team_cmd::LabelArgs),
     /// Triage items from a script, as the inbox's keys do: --seen, --star, --done,
     /// --snooze 2h, --note TEXT (and --unseen, --unstar, --undone, --wake).
+    #[command(after_help = examples::MARK)]
     Mark(mark::MarkArgs),
 }
 
@@ -350,6 +405,8 @@ pub fn resolve_account(args: &Args) -> Result<config::Resolved, CliError> {
 mod tests {
     use std::time::Duration;
 
+    use clap::FromArgMatches;
+
     use super::*;
     use crate::api::Wait;
 
@@ -360,6 +417,52 @@ mod tests {
             until: jiff::Timestamp::UNIX_EPOCH,
             capped_from,
         }
+    }
+
+    fn help_of(path: &[&str]) -> String {
+        let mut command = command();
+        command.build();
+        let mut sub = command;
+        for name in path {
+            sub = sub.find_subcommand(name).unwrap().clone();
+        }
+        sub.render_long_help().to_string()
+    }
+
+    #[test]
+    fn each_commands_help_lists_the_global_options_apart_and_no_store_where_it_has_a_use() {
+        for path in [
+            &["sim"][..],
+            &["search"],
+            &["mark"],
+            &["team", "log"],
+            &["label"],
+        ] {
+            let help = help_of(path);
+            assert!(!help.contains("--no-store"), "{path:?}:\n{help}");
+            assert!(help.contains("Global options:"), "{path:?}:\n{help}");
+        }
+        for path in [&["list"][..], &["webhook", "listen"]] {
+            let help = help_of(path);
+            let global = help.split("Global options:").nth(1).unwrap_or_default();
+            assert!(global.contains("--no-store"), "{path:?}:\n{help}");
+        }
+        for path in [
+            &[][..],
+            &["search"],
+            &["mark"],
+            &["claim"],
+            &["label"],
+            &["team"],
+        ] {
+            let help = help_of(path);
+            let examples = help.split("Examples:").nth(1).unwrap_or_default();
+            assert!(examples.contains("feedback-inbox "), "{path:?}:\n{help}");
+        }
+        // Hidden, it still parses where it is refused, and is refused with a clear error.
+        let argv = ["feedback-inbox", "search", "--no-store", "x"].map(std::ffi::OsString::from);
+        let matches = command().try_get_matches_from(argv).unwrap();
+        assert!(Args::from_arg_matches(&matches).unwrap().no_store);
     }
 
     #[test]

@@ -366,8 +366,13 @@ impl Walk<'_> {
         } else {
             format!("{} walks pending", state.pending_walks)
         };
-        self.progress
-            .say(out, &format!("{name}: {} stored, {reach}", state.stored))
+        self.progress.say(
+            out,
+            &format!(
+                "{name}: {} stored, {reach}",
+                crate::text::output::thousands(state.stored)
+            ),
+        )
     }
 
     /// Backfill of one status to its end, `per_step` pages a run (the next asked for while one

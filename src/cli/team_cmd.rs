@@ -468,7 +468,8 @@ fn event_json(e: &TeamEventRecord) -> serde_json::Value {
         "id": e.item_id,
         "kind": e.kind,
         "change": serde_json::from_str::<serde_json::Value>(&e.body).unwrap_or(serde_json::Value::Null),
-        "at": e.at.to_string(),
+        // To the second, as the service's own times are.
+        "at": e.at.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
     })
 }
 

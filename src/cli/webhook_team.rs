@@ -90,7 +90,10 @@ impl TeamSharing {
     #[must_use]
     pub fn line(said: &Sharing) -> String {
         match said {
-            Sharing::Added(added) => format!("shared {added} item(s) with the team's mirror"),
+            Sharing::Added(added) => format!(
+                "shared {} item(s) with the team's mirror",
+                crate::text::output::thousands(added)
+            ),
             Sharing::Failed(why) => format!(
                 "warning: the team's database: {}; the items wait in the store, trying again",
                 Clean::line(why)

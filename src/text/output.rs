@@ -61,11 +61,14 @@ pub fn counted(n: impl TryInto<u64>, noun: &str) -> String {
     }
 }
 
-/// `1284` as `1,284`: counts people read, in the inbox and on the command line alike.
+/// `1284` as `1,284`: counts people read, in the inbox and on the command line alike (any
+/// integer: `usize`, `u64`, `i64`; a minus sign stays in front).
 #[must_use]
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+pub fn thousands(n: impl std::fmt::Display) -> String {
+    let text = n.to_string();
+    let (sign, digits) = text.split_at(usize::from(text.starts_with('-')));
+    let mut out = String::with_capacity(text.len() + digits.len() / 3);
+    out.push_str(sign);
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');

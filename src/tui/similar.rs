@@ -147,7 +147,7 @@ pub fn heading_text(heading: &Heading, shown: usize, room: usize) -> String {
         Heading::Similar { quote, total, apps } => {
             let mut rest = format!("\" · {}", items(*total));
             if shown < *total {
-                let _ = write!(rest, " (showing {shown})");
+                let _ = write!(rest, " (showing {})", crate::text::output::thousands(shown));
             }
             let named: Vec<String> = apps
                 .iter()

@@ -178,7 +178,10 @@ pub async fn act(args: &Args, act: Act<'_>, out: &mut dyn Write) -> Result<(), C
     write_reports(&reports, format, out)?;
     if team.is_none() {
         let pending = store.read(|s| s.team_outbox().map(|o| o.len()))?;
-        eprintln!("{pending} change(s) wait in the outbox: they are sent at the next connection");
+        eprintln!(
+            "{} change(s) wait in the outbox: they are sent at the next connection",
+            crate::text::output::thousands(pending)
+        );
     }
     if reports.iter().any(|r| r.why.is_some()) {
         return Err(CliError::Other(lost_summary(&reports)));
@@ -190,7 +193,11 @@ pub async fn act(args: &Args, act: Act<'_>, out: &mut dyn Write) -> Result<(), C
 /// all of them (each item's own reason is in its report).
 fn lost_summary(reports: &[Report]) -> String {
     let whys: Vec<&str> = reports.iter().filter_map(|r| r.why.as_deref()).collect();
-    let count = format!("{} of {} change(s) lost", whys.len(), reports.len());
+    let count = format!(
+        "{} of {} change(s) lost",
+        crate::text::output::thousands(whys.len()),
+        crate::text::output::thousands(reports.len())
+    );
     match whys.split_first() {
         Some((first, rest)) if rest.iter().all(|why| why == first) => {
             format!("{count}: {}", Clean::line(first))

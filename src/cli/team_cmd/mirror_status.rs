@@ -81,7 +81,7 @@ pub(super) fn lines(status: &MirrorStatus, now: Timestamp) -> Vec<String> {
             let place = if behind <= 0 {
                 "up to date".to_owned()
             } else {
-                format!("{behind} writes behind")
+                format!("{} writes behind", crate::text::output::thousands(behind))
             };
             format!(
                 "{} {place} ({})",

@@ -118,7 +118,7 @@ pub(super) fn on_msg(state: &mut AppState, msg: Msg) {
                 state,
                 format!(
                     "Fetching {} details in the background; e cancels",
-                    enqueued.pending
+                    crate::text::output::thousands(enqueued.pending)
                 ),
             );
         }
@@ -126,7 +126,10 @@ pub(super) fn on_msg(state: &mut AppState, msg: Msg) {
             state.insight.enrich = None;
             info(
                 state,
-                format!("Enrichment cancelled: {left} details not fetched"),
+                format!(
+                    "Enrichment cancelled: {} details not fetched",
+                    crate::text::output::thousands(left)
+                ),
             );
         }
         Msg::QueueCount(result) => {
@@ -154,7 +157,10 @@ fn counted(state: &mut AppState, result: Result<u64, String>) {
         (Some(enrich), 0) => {
             let total = enrich.total;
             state.insight.enrich = None;
-            info(state, format!("Details fetched: {total}"));
+            info(
+                state,
+                format!("Details fetched: {}", crate::text::output::thousands(total)),
+            );
         }
         (Some(enrich), pending) => {
             enrich.pending = pending;

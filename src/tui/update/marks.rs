@@ -77,9 +77,23 @@ pub(super) fn range(state: &mut AppState) -> Vec<Effect> {
     state.acting.marks.anchor = Some(selected_key);
     let total = state.acting.marks.len();
     if capped {
-        info(state, format!("Marked {total} items: at most {MAX_MARKS}"));
+        info(
+            state,
+            format!(
+                "Marked {} items: at most {}",
+                crate::text::output::thousands(total),
+                crate::text::output::thousands(MAX_MARKS)
+            ),
+        );
     } else {
-        info(state, format!("Marked {added} more; {total} marked"));
+        info(
+            state,
+            format!(
+                "Marked {} more; {} marked",
+                crate::text::output::thousands(added),
+                crate::text::output::thousands(total)
+            ),
+        );
     }
     resolve(state, None)
 }
@@ -89,7 +103,10 @@ pub(super) fn clear(state: &mut AppState) {
     let count = state.acting.marks.len();
     state.acting.marks = crate::tui::acting::Marks::default();
     state.acting.resolving = None;
-    info(state, format!("Cleared {count} marks"));
+    info(
+        state,
+        format!("Cleared {} marks", crate::text::output::thousands(count)),
+    );
 }
 
 /// Asks the store for the ids of marked items that have none yet; `then` runs once they are

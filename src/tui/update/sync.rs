@@ -117,9 +117,7 @@ pub(super) fn synced(
                 state.sync.headed.insert(s.as_str().to_owned());
                 state.sync.background = true;
                 if done.added > 0 && *s == listed {
-                    let added = crate::text::output::thousands(
-                        u64::try_from(done.added).unwrap_or(u64::MAX),
-                    );
+                    let added = crate::text::output::thousands(done.added);
                     let text = if first_walk {
                         format!("Mirroring: the newest {added} stored, older ones follow")
                     } else {

@@ -414,7 +414,7 @@ pub(super) fn news(state: &mut AppState, news: News) -> Vec<Effect> {
             if let Some((item, why)) = lost.last() {
                 let more = match lost.len() - 1 {
                     0 => String::new(),
-                    n => format!(" (and {n} more lost)"),
+                    n => format!(" (and {} more lost)", crate::text::output::thousands(n)),
                 };
                 error(
                     state,

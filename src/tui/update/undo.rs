@@ -164,7 +164,7 @@ fn said<T>(what: &str, items: &[(String, T)]) -> String {
 pub(super) fn items_named<T>(items: &[(String, T)]) -> String {
     match items {
         [(id, _)] => Clean::line(id).to_string(),
-        many => format!("{} items", many.len()),
+        many => format!("{} items", crate::text::output::thousands(many.len())),
     }
 }
 

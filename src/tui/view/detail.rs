@@ -70,7 +70,12 @@ fn scroll_position(scroll: u16, rows: u16, total: u16) -> String {
     } else {
         ""
     };
-    format!(" lines {}–{last} of {total}{more} ", scroll + 1)
+    format!(
+        " lines {}–{} of {}{more} ",
+        crate::text::output::thousands(scroll + 1),
+        crate::text::output::thousands(last),
+        crate::text::output::thousands(total)
+    )
 }
 
 /// The detail's lines for a body `cells` wide, built only from [`detail_fields`], so every

@@ -319,11 +319,7 @@ fn highlight_message(
     }
 }
 
-/// `1284` as `1,284`.
-#[must_use]
-pub fn thousands(n: usize) -> String {
-    crate::text::output::thousands(u64::try_from(n).unwrap_or(u64::MAX))
-}
+pub use crate::text::output::thousands;
 
 fn header_line(columns: &Columns, theme: Theme) -> Line<'static> {
     let mut text = fit("AGE", 5);

@@ -181,7 +181,7 @@ fn team_part(state: &AppState, theme: Theme) -> Option<Part> {
     let team = state.team.as_ref()?;
     let pending = match team.pending {
         0 => String::new(),
-        n => format!(" · {n} pending"),
+        n => format!(" · {} pending", crate::text::output::thousands(n)),
     };
     let (text, style) = match &team.link {
         Link::Connecting => (format!("team: connecting…{pending}"), theme.dim()),

@@ -26,7 +26,7 @@ pub fn render_prompt(frame: &mut Frame, area: Rect, state: &AppState, theme: The
         Prompt::TakeOver { items, owners, .. } => {
             let what = match items.len() {
                 1 => "this item".to_owned(),
-                n => format!("{n} items"),
+                n => format!("{} items", crate::text::output::thousands(n)),
             };
             let lines = vec![
                 Line::raw(format!(" {owners} owns {what}.")),
@@ -96,7 +96,7 @@ pub fn render_prompt(frame: &mut Frame, area: Rect, state: &AppState, theme: The
 fn count(items: usize) -> String {
     match items {
         1 => "this item".to_owned(),
-        n => format!("{n} items"),
+        n => format!("{} items", crate::text::output::thousands(n)),
     }
 }
 

@@ -83,7 +83,11 @@ fn progress(state: &mut AppState, beyond: usize) {
     let text = if planned == 1 {
         "Fetching the details of 1 item…".to_owned()
     } else {
-        format!("Fetching details: {done} / {planned}…")
+        format!(
+            "Fetching details: {} / {}…",
+            crate::text::output::thousands(done),
+            crate::text::output::thousands(planned)
+        )
     };
     let text = if beyond > 0 {
         format!(

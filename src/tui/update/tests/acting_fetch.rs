@@ -131,3 +131,18 @@ fn a_commands_wait_setting_goes_with_its_pipe() {
         "{effects:?}"
     );
 }
+
+#[test]
+fn counts_in_notes_are_grouped_by_thousands() {
+    let mut h = started_harness(120, 35, 10, true);
+    h.send(Msg::Enqueued(Ok(crate::store::Enqueued {
+        added: 1145,
+        pending: 1145,
+    })));
+    assert_eq!(
+        note(&h),
+        "Fetching 1,145 details in the background; e cancels"
+    );
+    h.send(Msg::QueueCleared(Ok(4947)));
+    assert_eq!(note(&h), "Enrichment cancelled: 4,947 details not fetched");
+}

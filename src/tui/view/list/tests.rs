@@ -195,6 +195,9 @@ fn thousands_are_grouped() {
     ] {
         assert_eq!(thousands(n), text);
     }
+    assert_eq!(thousands(-1_234_567_i64), "-1,234,567");
+    assert_eq!(thousands(-12_i64), "-12");
+    assert_eq!(thousands(u64::MAX), "18,446,744,073,709,551,615");
 }
 
 #[test]
