@@ -54,7 +54,12 @@ struct Part {
     /// Cells a part that may be cut (chips and the message) should keep before parts of lower
     /// priority are dropped to make room; `None`: shown whole or not at all.
     comfort: Option<usize>,
+    /// What a cut part ends with after its `…`: the message's says `M` shows it whole.
+    cut_hint: &'static str,
 }
+
+/// The end of a message cut to fit: `M` lists the messages whole.
+const MESSAGE_CUT_HINT: &str = "(M)";
 
 impl Part {
     fn new(text: String, style: Style, side: Side, priority: u8) -> Self {
@@ -64,11 +69,17 @@ impl Part {
             side,
             priority,
             comfort: None,
+            cut_hint: "",
         }
     }
 
     fn cuttable(mut self, comfort: usize) -> Self {
         self.comfort = Some(comfort);
+        self
+    }
+
+    fn with_cut_hint(mut self, hint: &'static str) -> Self {
+        self.cut_hint = hint;
         self
     }
 
@@ -156,7 +167,7 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
         parts.push(part);
     }
     if state.live {
-        let live = format!("live: {} arrived", state.arrivals);
+        let live = format!("live: {} arrived", super::list::thousands(state.arrivals));
         parts.push(Part::new(live, theme.good(), Side::Left, 45));
     }
     if state.in_flight > 0 || state.list.querying() {
@@ -170,7 +181,11 @@ fn left_parts(state: &AppState, theme: Theme) -> Vec<Part> {
             (theme.good(), 60, INFO_COMFORT)
         };
         let text = note.text.to_string();
-        parts.push(Part::new(text, style, Side::Left, priority).cuttable(comfort));
+        parts.push(
+            Part::new(text, style, Side::Left, priority)
+                .cuttable(comfort)
+                .with_cut_hint(MESSAGE_CUT_HINT),
+        );
     }
     parts
 }
@@ -335,7 +350,12 @@ fn fit_parts(parts: &mut [Part], cells: usize) -> Vec<usize> {
     }
     for (part, &cells) in parts.iter_mut().zip(&widths) {
         if cells < part.full() {
-            part.text = truncate(&part.text, cells);
+            let hint = width(part.cut_hint);
+            part.text = if hint > 0 && cells > hint + MIN_CUT_CELLS / 2 {
+                format!("{}{}", truncate(&part.text, cells - hint), part.cut_hint)
+            } else {
+                truncate(&part.text, cells)
+            };
         }
     }
     widths
