@@ -70,12 +70,9 @@ fn c_copies_the_markdown_block_through_osc52_and_pipe_sends_json_lines() {
     let copied = buffer(&tmux);
     let stored = Store::open(&store).unwrap().detail(&id).unwrap().unwrap();
     assert!(stored.detail_at.is_some(), "fetched before the copy");
-    let triage = Store::open(&store).unwrap().triage(&id).unwrap();
-    let copied_item = Copied {
-        detail: stored.to_detail(),
-        triage,
-    };
-    let expected = markdown(&copied_item, false);
+    let mut expected = Copied::untriaged(stored.to_detail());
+    expected.triage = Store::open(&store).unwrap().triage(&id).unwrap();
+    let expected = markdown(&expected, false);
     assert_eq!(copied, expected.as_str(), "byte for byte");
     assert!(copied.starts_with("> ") && copied.contains(&format!("- **Feedback:** {id} (")));
 

@@ -15,12 +15,14 @@ use crate::store::Triage;
 use crate::text::Clean;
 use crate::text::output::terminal_safe_json;
 
-/// An item as it is copied or piped: its detail and the user's triage state.
+/// An item as it is copied or piped: its detail, the user's triage state, and the team's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Copied {
     pub detail: FeedbackDetail,
     /// As stored (a snooze already over reads as none).
     pub triage: Triage,
+    /// With a team, when the team touched the item.
+    pub team: Option<TeamCopy>,
 }
 
 impl Copied {
@@ -30,13 +32,42 @@ impl Copied {
         Self {
             detail,
             triage: Triage::default(),
+            team: None,
+        }
+    }
+}
+
+/// The team's state of a copied item: its owner, labels, and the other members' notes (this
+/// member's own is the triage note).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TeamCopy {
+    pub owner: Option<Clean>,
+    pub labels: Clean,
+    /// Author and text, oldest first.
+    pub notes: Vec<(Clean, Clean)>,
+}
+
+impl TeamCopy {
+    /// The copy of `shown`, as member `me` sees it.
+    #[must_use]
+    pub fn of(shown: &crate::tui::team::TeamShown, me: Option<&str>) -> Self {
+        Self {
+            owner: shown.owner_shown.clone(),
+            labels: shown.labels.clone(),
+            notes: shown
+                .notes
+                .iter()
+                .filter(|(author, ..)| Some(author.as_str()) != me)
+                .map(|(_, author, body, _)| (author.clone(), body.clone()))
+                .collect(),
         }
     }
 }
 
 /// The Markdown block of one item, ready to paste into an issue: the message quoted, then the
 /// app, platform, version, OS, locale, tags, received time (UTC), reporter (unless `private`),
-/// the delivery links, the note (unless `private`) and the item's id.
+/// with a team its owner and labels, the delivery links, the notes, yours and teammates'
+/// (unless `private`), and the item's id.
 #[must_use]
 pub fn markdown(item: &Copied, private: bool) -> Clean {
     let detail = &item.detail;
@@ -77,6 +108,13 @@ pub fn markdown(item: &Copied, private: bool) -> Clean {
     if let (Some(email), false) = (&f.reporter_email, private) {
         fact(&mut out, "Reporter", &Clean::line(email));
     }
+    if let Some(team) = &item.team {
+        let owner = team.owner.clone().unwrap_or_else(|| Clean::fixed("nobody"));
+        fact(&mut out, "Owner", &owner);
+        if !team.labels.is_empty() {
+            fact(&mut out, "Labels", &team.labels);
+        }
+    }
     for delivery in &detail.delivery {
         if let Some(link) = delivery.external_url.as_deref().and_then(web_link) {
             // The link is an autolink (not escaped: `web_link` normalised it); the label is
@@ -88,6 +126,10 @@ pub fn markdown(item: &Copied, private: bool) -> Clean {
     if let (Some(note), false) = (&item.triage.note, private) {
         // The note's lines as one: the block's facts are one line each.
         fact(&mut out, "Note", &Clean::line(note.trim()));
+    }
+    for (author, body) in item.team.iter().flat_map(|t| &t.notes).filter(|_| !private) {
+        let line = Clean::line(&format!("{author}: {}", body.trim()));
+        fact(&mut out, "Teammate's note", &line);
     }
     let id = Clean::line(&format!("{} ({})", f.id.as_str(), f.project.name));
     fact(&mut out, "Feedback", &id);

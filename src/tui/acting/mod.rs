@@ -146,11 +146,13 @@ pub struct ActingState {
     pub gathering: Option<Gathering>,
 }
 
-/// An item read for a copy or a pipe: its stored detail and the user's triage state.
+/// An item read for a copy or a pipe: its stored detail, the user's triage state and the
+/// team's (when the team touched it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct GatheredItem {
     pub detail: StoredDetail,
     pub triage: crate::store::Triage,
+    pub team: Option<crate::tui::team::TeamShown>,
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use crate::store::Shared;
 use crate::text::Clean;
 use crate::tui::action::Msg;
 use crate::tui::effect::Effect;
+use crate::tui::team::TeamShown;
 
 /// The read an effect asks for; `None` for other effects.
 #[must_use]
@@ -56,12 +57,20 @@ pub fn task(store: &Shared, effect: &Effect) -> Option<Task> {
                     .read(|s| {
                         let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
                         let mut triage = s.triage_of(&ids)?;
+                        let owned: Vec<String> = ids.iter().map(|id| (*id).to_owned()).collect();
+                        let mut team: std::collections::HashMap<String, TeamShown> =
+                            crate::team_sync::states_now(s, &owned)?
+                                .into_iter()
+                                .map(|state| (state.item_id.clone(), TeamShown::from(state)))
+                                .filter(|(_, shown)| !shown.is_empty())
+                                .collect();
                         let mut out = Vec::with_capacity(ids.len());
                         for id in ids {
                             if let Some(detail) = s.detail(id)? {
                                 out.push(crate::tui::acting::GatheredItem {
                                     detail,
                                     triage: triage.remove(id).unwrap_or_default(),
+                                    team: team.remove(id),
                                 });
                             }
                         }

@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use super::{error, info, marks};
 
 pub(super) mod fetch;
-use crate::tui::acting::copies::{Copied, Kind, copy_text, json_lines};
+use crate::tui::acting::copies::{Copied, Kind, TeamCopy, copy_text, json_lines};
 use crate::tui::acting::{Gathering, PipePicker};
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
@@ -230,9 +230,11 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
             if !triage.snoozed(now) {
                 triage.snoozed_until = None;
             }
+            let me = state.team.as_ref().map(|t| t.member.as_str());
             Copied {
                 detail: g.detail.to_detail(),
                 triage,
+                team: g.team.as_ref().map(|shown| TeamCopy::of(shown, me)),
             }
         })
         .collect();

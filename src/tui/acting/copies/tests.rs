@@ -210,3 +210,34 @@ fn the_block_has_the_note_unless_private_and_the_json_the_triage_state() {
     // Written terminal-safe: the escape is a `\u` escape in the text.
     assert!(crate::text::is_clean(&json(&d, false, false)));
 }
+
+#[test]
+fn with_a_team_the_block_names_the_owner_the_labels_and_teammates_notes() {
+    let mut copied = item("fb_1", "It crashes", Some("jane@example.com"), None);
+    copied.triage.note = Some("mine: asked for logs".into());
+    copied.team = Some(TeamCopy {
+        owner: Some(Clean::line("bo")),
+        labels: Clean::line("billing, *urgent*"),
+        notes: vec![(Clean::line("cy"), Clean::text("refund sent\n@all see #12"))],
+    });
+    let block = markdown(&copied, false);
+    for line in [
+        "- **Owner:** bo\n",
+        "- **Labels:** billing, \\*urgent\\*\n",
+        "- **Note:** mine: asked for logs\n",
+        "- **Teammate's note:** cy: refund sent \\@all see \\#12\n",
+    ] {
+        assert!(block.contains(line), "{line:?} not in:\n{block}");
+    }
+    // Privacy mode leaves every note out, the owner and labels stay.
+    let private = markdown(&copied, true);
+    assert!(private.contains("- **Owner:** bo\n"), "{private}");
+    assert!(
+        !private.contains("refund") && !private.contains("mine:"),
+        "{private}"
+    );
+    // Nobody owns it: said so.
+    copied.team = Some(TeamCopy::default());
+    assert!(markdown(&copied, false).contains("- **Owner:** nobody\n"));
+    assert!(!markdown(&copied, false).contains("Labels"));
+}
