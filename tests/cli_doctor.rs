@@ -382,12 +382,17 @@ fn the_shell_completes_app_project_and_tag_names_from_the_store() {
         app_identifier: None,
         region: None,
     };
+    let slugged = App {
+        slug: Some("nimbus-notes-ios".into()),
+        ..app("a4", "Nimbus Notes for iOS")
+    };
     store
         .put_apps(
             &[
                 app("a1", "Trailhead iOS"),
                 app("a2", "Evil\u{1b}[2J"),
                 app("a3", "Nimbus"),
+                slugged,
             ],
             None,
         )
@@ -400,11 +405,29 @@ fn the_shell_completes_app_project_and_tag_names_from_the_store() {
         .put_server_tags(&[tag("billing"), tag("bug"), tag("crash")])
         .unwrap();
     drop(store);
-    let apps = bash_completes(&path, &["feedback-inbox", "list", "--app", "tr"], 3);
-    assert_eq!(apps, ["Trailhead iOS"]);
-    let all = bash_completes(&path, &["feedback-inbox", "search", "--app", ""], 3);
-    assert!(all.contains(&"Nimbus".to_owned()), "{all:?}");
-    assert!(all.iter().all(|a| !a.contains('\u{1b}')), "{all:?}");
+    // One word each, which the shell inserts whole: the slug, else a one-word name, else the
+    // id (of a name with a space and no slug); matched against the name too, as typed with the
+    // shell's escapes.
+    let apps = bash_completes(&path, &["feedback-inbox", "list", "--app", "nimbus n"], 3);
+    assert_eq!(apps, ["nimbus-notes-ios"]);
+    let apps = bash_completes(
+        &path,
+        &["feedback-inbox", "list", "--app", "Nimbus\\ Notes"],
+        3,
+    );
+    assert_eq!(apps, ["nimbus-notes-ios"]);
+    let apps = bash_completes(
+        &path,
+        &["feedback-inbox", "list", "--app", "Trailhead\\ i"],
+        3,
+    );
+    assert_eq!(apps, ["a1"]);
+    let mut all = bash_completes(&path, &["feedback-inbox", "search", "--app", ""], 3);
+    all.sort();
+    // The app whose name the shell would show raw completes to its id.
+    assert_eq!(all, ["Nimbus", "a1", "a2", "nimbus-notes-ios"]);
+    let query = bash_completes(&path, &["feedback-inbox", "search", "app:nimbus-n"], 2);
+    assert_eq!(query, ["app:nimbus-notes-ios"]);
     let projects = bash_completes(&path, &["feedback-inbox", "sync", "--project", "N"], 3);
     assert_eq!(projects, ["Nimbus"]);
     let tags = bash_completes(&path, &["feedback-inbox", "list", "--tag", "b"], 3);

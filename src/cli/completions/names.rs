@@ -6,8 +6,10 @@
 //! (`COMPLETE=bash feedback-inbox -- …`, see `clap_complete::env`), which reads the store the
 //! command line names (`--store`, `--profile`, `--no-store`, else `FEEDBACK_STORE` or the
 //! default), read-only and only when it is already this version's: completing never creates,
-//! migrates or locks a store. Names are the server's text: one that would not be one clean
-//! word of the shell's line is left out.
+//! migrates or locks a store. Apps and projects complete to their slugs (one word, which the
+//! shell inserts whole), their names shown beside where the shell shows help, and match what is
+//! typed of either. Names are the server's text: one that would not be one clean word of the
+//! shell's line is left out.
 
 use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
@@ -117,8 +119,8 @@ fn view_names(line: &[OsString]) -> Vec<String> {
 
 fn candidates(kind: Kind, current: &OsStr) -> Vec<CompletionCandidate> {
     let store = store_of(std::env::args_os());
-    let typed = current.to_string_lossy().to_lowercase();
-    let names = match (kind, &store) {
+    let typed = typed_word(&current.to_string_lossy());
+    let named = match (kind, &store) {
         (Kind::Pivot, store) => {
             let mut names: Vec<String> = crate::store::pivot::KINDS
                 .iter()
@@ -132,42 +134,125 @@ fn candidates(kind: Kind, current: &OsStr) -> Vec<CompletionCandidate> {
                     .into_iter()
                     .map(|k| format!("meta.{k}")),
             );
-            names
+            names.into_iter().map(Named::plain).collect()
         }
-        (_, Some(store)) => names(store, kind),
+        (_, Some(store)) => named(store, kind),
         (_, None) => return Vec::new(),
     };
-    let (begins, contains): (Vec<String>, Vec<String>) = names
+    let matches = |n: &Named| {
+        n.value.to_lowercase().contains(&typed)
+            || n.name
+                .as_ref()
+                .is_some_and(|name| name.to_lowercase().contains(&typed))
+    };
+    let begins = |n: &Named| {
+        n.value.to_lowercase().starts_with(&typed)
+            || n.name
+                .as_ref()
+                .is_some_and(|name| name.to_lowercase().starts_with(&typed))
+    };
+    let (first, then): (Vec<Named>, Vec<Named>) = named
         .into_iter()
-        .filter(|n| is_word(n) && n.to_lowercase().contains(&typed))
-        .partition(|n| n.to_lowercase().starts_with(&typed));
-    begins
+        .filter(|n| matches(n))
+        .partition(|n| begins(n));
+    first
         .into_iter()
-        .chain(contains)
-        .map(CompletionCandidate::new)
+        .chain(then)
+        .map(|n| {
+            let help = n.name.filter(|name| *name != n.value && is_word(name));
+            CompletionCandidate::new(n.value).help(help.map(Into::into))
+        })
         .collect()
 }
 
-/// The names of `kind` the store holds, each once, in its order.
-fn names(store: &Store, kind: Kind) -> Vec<String> {
-    let mut names: Vec<String> = match kind {
+/// What the shell passed for the word being typed, as a name is matched against it: lower
+/// case, without the backslashes and quotes the shell's own escaping left (`Trailhead\ A`).
+fn typed_word(current: &str) -> String {
+    current
+        .chars()
+        .filter(|c| !matches!(c, '\\' | '\'' | '"'))
+        .collect::<String>()
+        .to_lowercase()
+}
+
+/// A value the shell completes, and the name it stands for when that differs (an app's slug
+/// and its name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Named {
+    value: String,
+    name: Option<String>,
+}
+
+impl Named {
+    fn plain(value: String) -> Self {
+        Self { value, name: None }
+    }
+}
+
+/// The values of `kind` the store holds, each once, in its order: one word each, so that the
+/// shell inserts them whole. An app or a project completes to what `--app`, `--project` and the
+/// query's `app:` take for it alone and in one word: its slug, else its name, else its id, the
+/// name shown beside where the shell shows help.
+fn named(store: &Store, kind: Kind) -> Vec<Named> {
+    let catalog: Vec<(String, Option<String>, String)> = match kind {
         Kind::App => store
             .apps(None)
-            .map(|a| a.into_iter().map(|a| a.name).collect())
+            .map(|a| a.into_iter().map(|a| (a.id, a.slug, a.name)).collect())
             .unwrap_or_default(),
         Kind::Project => store
             .projects()
-            .map(|p| p.into_iter().map(|p| p.name).collect())
+            .map(|p| p.into_iter().map(|p| (p.id, p.slug, p.name)).collect())
             .unwrap_or_default(),
-        Kind::Tag => store
-            .server_tags()
-            .map(|t| t.into_iter().map(|t| t.tag).collect())
-            .unwrap_or_default(),
+        Kind::Tag => {
+            let tags = store.server_tags().unwrap_or_default();
+            return one_word_each(tags.into_iter().map(|t| Named::plain(t.tag)).collect());
+        }
         Kind::Pivot => Vec::new(),
     };
+    let slugs = counts(catalog.iter().filter_map(|(_, slug, _)| slug.as_deref()));
+    let names = counts(catalog.iter().map(|(_, _, name)| name.as_str()));
+    let alone = |value: &str, counts: &std::collections::HashMap<String, usize>| {
+        is_word(value)
+            && !value.contains(char::is_whitespace)
+            && counts.get(&value.to_lowercase()) == Some(&1)
+    };
+    let values = catalog
+        .into_iter()
+        .map(|(id, slug, name)| {
+            let value = match slug {
+                Some(slug) if alone(&slug, &slugs) => slug,
+                _ if alone(&name, &names) => name.clone(),
+                _ => id,
+            };
+            Named {
+                value,
+                name: Some(name),
+            }
+        })
+        .collect();
+    one_word_each(values)
+}
+
+/// How many times each value occurs, case aside (as the names are matched).
+fn counts<'a>(values: impl Iterator<Item = &'a str>) -> std::collections::HashMap<String, usize> {
+    let mut counts = std::collections::HashMap::new();
+    for value in values {
+        *counts.entry(value.to_lowercase()).or_default() += 1;
+    }
+    counts
+}
+
+/// `named` less what the shell could not take as one clean word, each value once.
+fn one_word_each(mut named: Vec<Named>) -> Vec<Named> {
+    named.retain(|n| is_word(&n.value) && !n.value.contains(char::is_whitespace));
     let mut seen = std::collections::HashSet::new();
-    names.retain(|n| seen.insert(n.clone()));
-    names
+    named.retain(|n| seen.insert(n.value.clone()));
+    named
+}
+
+/// The values of `kind` the store holds, as [`named`] gives them.
+fn names(store: &Store, kind: Kind) -> Vec<String> {
+    named(store, kind).into_iter().map(|n| n.value).collect()
 }
 
 /// A name the shell can take as it is: printable, with no control or bidirectional
