@@ -153,14 +153,15 @@ fn filter_prompt() {
 fn a_query_error_is_marked_where_it_is() {
     let mut h = started_harness(120, 35, 100, false);
     act(&mut h, Action::Filter);
-    h.send(Msg::Paste("crash age:<7x".into()));
+    // The rest of the text runs ("number", every item) while the half-typed qualifier is wrong.
+    h.send(Msg::Paste("number age:<7x".into()));
     let terminal = draw(&h.state);
     insta::assert_snapshot!(terminal.backend());
     let buffer = terminal.backend().buffer();
     let prompt: String = (0..120).map(|x| buffer[(x, 32)].symbol()).collect();
     let at = column(buffer, 32, "age");
     let marked = |x: u16| buffer[(x, 32)].modifier.contains(Modifier::UNDERLINED);
-    assert!(!marked(at - 3), "crash is fine: {prompt}");
+    assert!(!marked(at - 3), "number is fine: {prompt}");
     assert!(
         (at..at + 7).any(marked),
         "the error's span is underlined: {prompt}"
@@ -568,7 +569,7 @@ fn status_bar_parts_never_run_into_each_other() {
             let known = whole.contains(&part)
                 || part.starts_with("● ") && part.ends_with(" unseen")
                 || part == "new"
-                || note.starts_with(part.trim_end_matches('…'));
+                || note.starts_with(part.trim_end_matches("…(M)").trim_end_matches('…'));
             assert!(known, "{part:?} is not one whole part in {row:?}");
         }
         if width >= 60 {
