@@ -1,6 +1,6 @@
 //! The environment of the commands the inbox runs for the user (`|` commands, `$EDITOR`): the
-//! inbox's own, minus the variables that hold its secrets. The API key's variable is always
-//! withheld; a variable a secret was read from (the webhook's `--secret-env`) is added to the
+//! inbox's own, minus the variables that hold its secrets. The API key's variable and the
+//! team's URL (which may hold the database password) are always withheld; a variable a secret was read from (the webhook's `--secret-env`) is added to the
 //! list when it is read, so the list covers whatever this process holds.
 
 use std::process::Command;
@@ -25,9 +25,14 @@ pub fn withheld() -> Vec<String> {
     let names = WITHHELD
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    std::iter::once(crate::config::ENV_API_KEY.to_owned())
-        .chain(names.iter().cloned())
-        .collect()
+    [
+        crate::config::ENV_API_KEY,
+        crate::config::team::ENV_TEAM_URL,
+    ]
+    .into_iter()
+    .map(str::to_owned)
+    .chain(names.iter().cloned())
+    .collect()
 }
 
 /// Removes the secret variables from the environment `command` will run with.
@@ -54,7 +59,8 @@ pub fn removed(command: &Command) -> Vec<String> {
 pub const TEST_SECRET_VAR: &str = "FEEDBACK_TEST_WEBHOOK_SECRET";
 
 /// For a test of what a command inherits: `true` in a re-run of the test `name` (its full
-/// path) in a child process whose environment holds the API key and [`TEST_SECRET_VAR`]; in
+/// path) in a child process whose environment holds the API key, the team's URL and
+/// [`TEST_SECRET_VAR`]; in
 /// the test itself, runs that child, asserts that it passed and returns `false`.
 #[cfg(test)]
 #[must_use]
@@ -68,6 +74,10 @@ pub fn rerun_with_secrets(name: &str) -> bool {
     let output = Command::new(exe)
         .args([name, "--exact", "--nocapture", "--test-threads=1"])
         .env(crate::config::ENV_API_KEY, "us_sk_not_for_children")
+        .env(
+            crate::config::team::ENV_TEAM_URL,
+            "postgres://ana:pw-not-for-children@db/support",
+        )
         .env(TEST_SECRET_VAR, "not-for-children-either")
         .output();
     let Ok(output) = output else {
@@ -102,6 +112,10 @@ mod tests {
         );
         assert!(
             removed.contains(&"FEEDBACK_TEST_HOOK_SECRET".to_owned()),
+            "{removed:?}"
+        );
+        assert!(
+            removed.contains(&"FEEDBACK_TEAM_URL".to_owned()),
             "{removed:?}"
         );
     }

@@ -1,6 +1,6 @@
-//! Setting a team up: `team init NAME` (the schema when missing, then the team) and
+//! Setting a team up: `team init NAME` (the schema when missing, then the team),
 //! `team add-member MEMBER` (the member's login role, or the SQL a DBA runs when the role
-//! connected as may not create roles).
+//! connected as may not create roles) and `team remove-member MEMBER`.
 
 use tokio_postgres::Client;
 
@@ -98,9 +98,11 @@ pub async fn add_member(
             });
         }
         let password = generated_password()?;
-        // The password is hex: nothing in it needs quoting.
-        tx.batch_execute(&format!("CREATE ROLE {ident} LOGIN PASSWORD '{password}'"))
-            .await?;
+        tx.batch_execute(&format!(
+            "CREATE ROLE {ident} LOGIN PASSWORD {}",
+            verifier_literal(&password)
+        ))
+        .await?;
         AddedMember::Created { password }
     };
     tx.batch_execute(&format!("GRANT {MEMBER_ROLE} TO {ident}"))
@@ -116,19 +118,89 @@ pub async fn add_member(
     Ok(added)
 }
 
+/// What `remove-member` did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RemovedMember {
+    /// No longer a member; `revoked`: the role is in no other team, so its grant of the
+    /// members' role went too (it can read no team table).
+    Removed { revoked: bool },
+    /// The role was not a member of the team.
+    NotAMember,
+}
+
+/// Takes `member` out of the team `team`: the team's rows are no longer theirs to read or
+/// change (row-level security follows the members table), and when they are in no other team
+/// the members' role is revoked from them. Their events, notes and claims stay in the history;
+/// the login role stays (it may be the DBA's, and other databases may use it).
+pub async fn remove_member(
+    client: &mut Client,
+    team: &str,
+    member: &str,
+) -> Result<RemovedMember, TeamError> {
+    check_name(member, "member")?;
+    let tx = client.transaction().await?;
+    let team_id: i64 = tx
+        .query_opt(
+            &format!("SELECT team_id FROM {SCHEMA}.teams WHERE name = $1"),
+            &[&team],
+        )
+        .await?
+        .ok_or_else(|| TeamError::NoTeam(team.to_owned()))?
+        .get(0);
+    let removed = tx
+        .execute(
+            &format!("DELETE FROM {SCHEMA}.members WHERE team_id = $1 AND member = $2"),
+            &[&team_id, &member],
+        )
+        .await?;
+    if removed == 0 {
+        return Ok(RemovedMember::NotAMember);
+    }
+    let elsewhere = tx
+        .query_opt(
+            &format!("SELECT 1 FROM {SCHEMA}.members WHERE member = $1 LIMIT 1"),
+            &[&member],
+        )
+        .await?
+        .is_some();
+    let role_exists = tx
+        .query_opt("SELECT 1 FROM pg_roles WHERE rolname = $1", &[&member])
+        .await?
+        .is_some();
+    let revoked = !elsewhere && role_exists;
+    if revoked {
+        tx.batch_execute(&format!(
+            "REVOKE {MEMBER_ROLE} FROM {}",
+            quote_ident(member)
+        ))
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(RemovedMember::Removed { revoked })
+}
+
 /// Sets a new generated password for the login role `member` (one the caller made, such as the
 /// demo's teammates); the password.
 pub async fn reset_password(client: &mut Client, member: &str) -> Result<String, TeamError> {
     check_name(member, "member")?;
     let password = generated_password()?;
-    // The password is hex: nothing in it needs quoting.
     client
         .batch_execute(&format!(
-            "ALTER ROLE {} LOGIN PASSWORD '{password}'",
-            quote_ident(member)
+            "ALTER ROLE {} LOGIN PASSWORD {}",
+            quote_ident(member),
+            verifier_literal(&password)
         ))
         .await?;
     Ok(password)
+}
+
+/// The SQL literal that sets a role's password to `password` without it reaching the server:
+/// its SCRAM-SHA-256 verifier, computed here with a fresh salt, as `psql`'s `\password` sends
+/// it (a server that logs statements logs the verifier, from which the password cannot be had).
+fn verifier_literal(password: &str) -> String {
+    let verifier = postgres_protocol::password::scram_sha_256(password.as_bytes());
+    // Base64 and `$:`: nothing in it needs quoting.
+    format!("'{verifier}'")
 }
 
 /// Team and member names: what a role name may be without surprises (letters, digits, `_`,
@@ -157,4 +229,21 @@ fn generated_password() -> Result<String, TeamError> {
     let mut bytes = [0u8; 18];
     getrandom::fill(&mut bytes).map_err(|error| TeamError::Name(error.to_string()))?;
     Ok(hex::encode(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn a_password_is_sent_only_as_its_scram_verifier_salted_afresh_each_time() {
+        let password = "0123456789abcdef0123456789abcdef";
+        let sent = verifier_literal(password);
+        assert!(sent.starts_with("'SCRAM-SHA-256$4096:"), "{sent}");
+        assert!(sent.ends_with('\'') && !sent[1..sent.len() - 1].contains('\''));
+        assert!(!sent.contains(password), "{sent}");
+        assert_ne!(sent, verifier_literal(password), "a fresh salt each time");
+    }
 }

@@ -267,15 +267,16 @@ mod tests {
     }
 
     #[test]
-    fn a_piped_command_gets_neither_the_api_key_nor_the_webhook_secret() {
-        let name = "tui::runtime::acting::tests::a_piped_command_gets_neither_the_api_key_nor_the_webhook_secret";
+    fn a_piped_command_gets_no_secret_of_the_inbox() {
+        let name = "tui::runtime::acting::tests::a_piped_command_gets_no_secret_of_the_inbox";
         if !crate::child_env::rerun_with_secrets(name) {
             return;
         }
         let var = crate::child_env::TEST_SECRET_VAR;
         crate::webhook::Secret::from_env(var).unwrap();
         let check = format!(
-            "test -z \"${{FEEDBACK_API_KEY+set}}\" || exit 10; test -z \"${{{var}+set}}\" || exit 11"
+            "test -z \"${{FEEDBACK_API_KEY+set}}\" || exit 10; test -z \"${{{var}+set}}\" || exit 11; \
+             test -z \"${{FEEDBACK_TEAM_URL+set}}\" || exit 12"
         );
         assert_eq!(
             run_command(&argv(&["sh", "-c", &check]), "").unwrap(),

@@ -232,8 +232,8 @@ mod tests {
     }
 
     #[test]
-    fn the_editor_gets_neither_the_api_key_nor_the_webhook_secret() {
-        let name = "tui::runtime::editor::tests::the_editor_gets_neither_the_api_key_nor_the_webhook_secret";
+    fn the_editor_gets_no_secret_of_the_inbox() {
+        let name = "tui::runtime::editor::tests::the_editor_gets_no_secret_of_the_inbox";
         if !crate::child_env::rerun_with_secrets(name) {
             return;
         }
@@ -243,11 +243,12 @@ mod tests {
         let editor = script(
             &dir,
             &format!(
-                "printf 'key:%s secret:%s' \"${{FEEDBACK_API_KEY-none}}\" \"${{{var}-none}}\" > \"$1\""
+                "printf 'key:%s secret:%s team:%s' \"${{FEEDBACK_API_KEY-none}}\" \"${{{var}-none}}\" \
+                 \"${{FEEDBACK_TEAM_URL-none}}\" > \"$1\""
             ),
         );
         let edited = edit(&editor, "note").unwrap();
-        assert_eq!(edited.as_deref(), Some("key:none secret:none"));
+        assert_eq!(edited.as_deref(), Some("key:none secret:none team:none"));
     }
 
     #[test]
