@@ -19,7 +19,10 @@ mod presence;
 pub mod schema;
 
 pub use actions::{Change, Claimed, Hint, ItemState, Outcome, Team};
-pub use admin::{AddedMember, add_member, create_team, reset_password, set_shared_mirror};
+pub use admin::{
+    AddedMember, RemovedMember, add_member, create_team, remove_member, reset_password,
+    set_shared_mirror,
+};
 pub use connect::{TeamUrl, connect};
 pub use diagnose::{Diagnosis, NOTIFY_WAIT};
 pub use events::{Event, Position};

@@ -582,3 +582,89 @@ fn log_events(output: &Output) -> Vec<(String, String, String)> {
         })
         .collect()
 }
+
+#[tokio::test]
+async fn a_members_password_reaches_the_server_only_as_a_scram_verifier() {
+    let Some(team) = Setup::new("team_cli_scram").await else {
+        return;
+    };
+    let admin = feedback_inbox::team::connect(&team.db.admin())
+        .await
+        .unwrap();
+    let stored: String = admin
+        .query_one(
+            "SELECT rolpassword FROM pg_authid WHERE rolname = $1",
+            &[&team.ana],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    let password = team.ana_url.rsplit("password=").next().unwrap();
+    assert!(stored.starts_with("SCRAM-SHA-256$4096:"), "{stored}");
+    assert!(!stored.contains(password));
+    // And the password printed is the one the verifier was made from: Ana works with it.
+    let status = team.ana(&["team", "status", "--format", "json"]);
+    assert!(status.status.success(), "{}", stderr(&status));
+    team.db.drop().await;
+}
+
+#[tokio::test]
+async fn add_member_prints_the_line_to_hand_over_and_remove_member_ends_access_keeping_history() {
+    let Some(team) = Setup::new("team_cli_remove").await else {
+        return;
+    };
+    let admin = team.db.url_text(None, None);
+    let admin_store = team.dir.path().join("admin.db");
+    let cy = team.db.role("cy");
+    let added = run(
+        &admin,
+        &admin_store,
+        &["team", "add-member", &cy, "--team", "support"],
+    );
+    assert!(added.status.success(), "{}", stderr(&added));
+    let text = stdout(&added);
+    let export = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("export FEEDBACK_TEAM_URL="))
+        .unwrap_or_else(|| panic!("no line to hand over in {text}"));
+    let cy_url = shell_words::split(export).unwrap().remove(0);
+    assert!(cy_url.contains(&format!("user={cy}")), "{cy_url}");
+    assert!(cy_url.contains(&format!("password={}", password_of(&added))));
+    assert!(text.contains("[team]\n  url = \""), "{text}");
+    // The line works as it is.
+    let cy_store = team.dir.path().join("cy.db");
+    store_with_items(&cy_store);
+    let claimed = run(&cy_url, &cy_store, &["claim", "id00000"]);
+    assert!(claimed.status.success(), "{}", stderr(&claimed));
+
+    let removed = run(
+        &admin,
+        &admin_store,
+        &["team", "remove-member", &cy, "--team", "support"],
+    );
+    assert!(removed.status.success(), "{}", stderr(&removed));
+    assert!(
+        stdout(&removed).contains("their history stays"),
+        "{}",
+        stdout(&removed)
+    );
+    // Cy reaches the team no more; the claim stays in everyone's history.
+    let refused = run(&cy_url, &cy_store, &["team", "status"]);
+    assert!(!refused.status.success(), "{}", stdout(&refused));
+    assert!(
+        stderr(&refused).contains("this role is in no team"),
+        "{}",
+        stderr(&refused)
+    );
+    let log = log_events(&team.ana(&["team", "log", "id00000", "--format", "json"]));
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0].1, "claim");
+    let again = run(
+        &admin,
+        &admin_store,
+        &["team", "remove-member", &cy, "--team", "support"],
+    );
+    assert_eq!(again.status.code(), Some(2), "{}", stderr(&again));
+    assert!(stderr(&again).contains("is not a member of team support"));
+    team.db.drop().await;
+}

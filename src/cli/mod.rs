@@ -177,7 +177,7 @@ pub enum Command {
     #[command(after_help = examples::STATS)]
     Stats(stats::StatsArgs),
     /// Set up and look at the team that shares triage state through PostgreSQL: init,
-    /// add-member, status, log.
+    /// add-member, remove-member, set, status, log.
     #[command(after_help = examples::TEAM)]
     Team(team_cmd::TeamArgs),
     /// Claim items for yourself (the team's; a claim someone else won is reported).

@@ -74,6 +74,13 @@ pub enum TeamCommand {
         #[arg(long, value_name = "NAME")]
         team: String,
     },
+    /// Take MEMBER out of the team: the team's items are no longer theirs to read or change
+    /// (their history stays); the members' role is revoked when they are in no other team.
+    RemoveMember {
+        member: String,
+        #[arg(long, value_name = "NAME")]
+        team: String,
+    },
     /// The team, its members, what waits to be sent, and the last event.
     Status {
         #[arg(long, value_enum, default_value_t = TeamFormat::Text)]
@@ -197,36 +204,9 @@ pub async fn run(args: &Args, team: &TeamArgs, out: &mut dyn Write) -> Result<()
             )?;
             Ok(())
         }
-        TeamCommand::AddMember { member, team: name } => {
-            let (_, url) = settings(args)?;
-            let mut client = team::connect(&url).await?;
-            let member_shown = Clean::line(member);
-            match team::add_member(&mut client, name, member).await? {
-                AddedMember::Created { password } => {
-                    writeln!(
-                        out,
-                        "created the login role {member_shown}, a member of team {}",
-                        Clean::line(name)
-                    )?;
-                    writeln!(
-                        out,
-                        "its password (shown once, pass it on privately): {password}"
-                    )?;
-                }
-                AddedMember::Existing => writeln!(
-                    out,
-                    "{member_shown} (an existing role) is a member of team {}",
-                    Clean::line(name)
-                )?,
-                AddedMember::NeedsDba { sql } => {
-                    writeln!(
-                        out,
-                        "this role may not create roles; a DBA runs:\n\n{sql}\n"
-                    )?;
-                    writeln!(out, "then run this command again")?;
-                }
-            }
-            Ok(())
+        TeamCommand::AddMember { member, team: name } => add_member(args, member, name, out).await,
+        TeamCommand::RemoveMember { member, team: name } => {
+            remove_member(args, member, name, out).await
         }
         TeamCommand::Set {
             setting: TeamSetting::SharedMirror,
@@ -254,6 +234,86 @@ pub async fn run(args: &Args, team: &TeamArgs, out: &mut dyn Write) -> Result<()
         TeamCommand::Log { id, limit, format } => {
             log(args, id.as_deref(), *limit, *format, out).await
         }
+    }
+}
+
+/// `team add-member MEMBER --team NAME`: the member's login role made (its password and the
+/// connection string to hand over, shown once) or joined, or the SQL a DBA runs.
+async fn add_member(
+    args: &Args,
+    member: &str,
+    name: &str,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let (_, url) = settings(args)?;
+    let mut client = team::connect(&url).await?;
+    let member_shown = Clean::line(member);
+    match team::add_member(&mut client, name, member).await? {
+        AddedMember::Created { password } => {
+            writeln!(
+                out,
+                "created the login role {member_shown}, a member of team {}",
+                Clean::line(name)
+            )?;
+            writeln!(
+                out,
+                "its password (shown once, pass it on privately): {password}"
+            )?;
+            let line = url.for_member(member, &password);
+            writeln!(
+                out,
+                "{member_shown} connects with this (it holds the password):\n\n  \
+                 export {}={}\n\nor in their config.toml:\n\n  [team]\n  url = {}\n",
+                crate::config::team::ENV_TEAM_URL,
+                Clean::line(&shell_words::quote(&line)),
+                Clean::line(&toml::Value::String(line.clone()).to_string()),
+            )?;
+        }
+        AddedMember::Existing => writeln!(
+            out,
+            "{member_shown} (an existing role) is a member of team {}",
+            Clean::line(name)
+        )?,
+        AddedMember::NeedsDba { sql } => {
+            writeln!(
+                out,
+                "this role may not create roles; a DBA runs:\n\n{sql}\n"
+            )?;
+            writeln!(out, "then run this command again")?;
+        }
+    }
+    Ok(())
+}
+
+/// `team remove-member MEMBER --team NAME`.
+async fn remove_member(
+    args: &Args,
+    member: &str,
+    name: &str,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let (_, url) = settings(args)?;
+    let mut client = team::connect(&url).await?;
+    let (member_shown, name_shown) = (Clean::line(member), Clean::line(name));
+    match team::remove_member(&mut client, name, member).await? {
+        team::RemovedMember::Removed { revoked } => {
+            writeln!(
+                out,
+                "{member_shown} is no longer a member of team {name_shown}; their \
+                 history stays"
+            )?;
+            if revoked {
+                writeln!(
+                    out,
+                    "in no other team, the role lost the members' access to the team \
+                     tables (the login role itself is kept)"
+                )?;
+            }
+            Ok(())
+        }
+        team::RemovedMember::NotAMember => Err(CliError::Usage(format!(
+            "{member_shown} is not a member of team {name_shown}"
+        ))),
     }
 }
 

@@ -127,6 +127,8 @@ impl Team {
     ) -> Result<Self, TeamError> {
         let client = super::connect::connect_with(url, hints).await?;
         match super::schema::version(&client).await? {
+            // The schema is there but not to this role: it is in no team (or was removed).
+            None if super::schema::exists(&client).await? => return Err(TeamError::NotAMember),
             None => return Err(TeamError::NoSchema),
             Some(found) if found > super::schema::latest() => {
                 return Err(TeamError::NewerSchema {

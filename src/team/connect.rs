@@ -73,6 +73,40 @@ impl TeamUrl {
         Self { config }
     }
 
+    /// The connection string a new member pastes (`key=value` form): this URL's server and
+    /// database as `role` with `password`, and `sslmode=require` where the connection must be
+    /// encrypted. It holds the password: shown once, to the admin who hands it over.
+    #[must_use]
+    pub fn for_member(&self, role: &str, password: &str) -> String {
+        let quoted = |value: &str| {
+            if !value.is_empty()
+                && value
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "._-/:".contains(c))
+            {
+                value.to_owned()
+            } else {
+                format!("'{}'", value.replace('\\', "\\\\").replace('\'', "\\'"))
+            }
+        };
+        let mut parts = Vec::new();
+        if let Some(host) = self.config.get_hosts().first() {
+            parts.push(format!("host={}", quoted(&describe_host(host))));
+        }
+        if let Some(port) = self.config.get_ports().first() {
+            parts.push(format!("port={port}"));
+        }
+        if let Some(database) = self.config.get_dbname() {
+            parts.push(format!("dbname={}", quoted(database)));
+        }
+        parts.push(format!("user={}", quoted(role)));
+        parts.push(format!("password={}", quoted(password)));
+        if self.needs_tls() {
+            parts.push("sslmode=require".to_owned());
+        }
+        parts.join(" ")
+    }
+
     /// Whether the connection must be encrypted: any host that is not loopback or a Unix
     /// socket, and any that `sslmode=require` names.
     #[must_use]
@@ -184,6 +218,29 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+
+    #[test]
+    fn a_new_members_connection_string_reads_back_as_their_role_on_the_same_database() {
+        let admin: TeamUrl = "postgres://admin:root-pw@db.example.com:6432/support"
+            .parse()
+            .unwrap();
+        let line = admin.for_member("ana", "0a1b2c");
+        assert_eq!(
+            line,
+            "host=db.example.com port=6432 dbname=support user=ana password=0a1b2c sslmode=require"
+        );
+        assert!(!line.contains("root-pw"));
+        let back: TeamUrl = line.parse().unwrap();
+        assert_eq!(back.describe(), "ana@db.example.com/support");
+        // A socket folder with a space, a database with a quote: quoted, and read back.
+        let local: TeamUrl = "host='/run/pg sock' dbname='it''s' user=postgres"
+            .parse()
+            .unwrap();
+        let line = local.for_member("bo", "pw");
+        assert!(!line.contains("sslmode"), "{line}");
+        let back: TeamUrl = line.parse().unwrap();
+        assert_eq!(back.describe(), "bo@/run/pg sock/it's");
+    }
 
     #[test]
     fn the_password_never_shows() {

@@ -402,7 +402,17 @@ pub async fn migrate(client: &mut tokio_postgres::Client) -> Result<i32, TeamErr
     Ok(latest())
 }
 
-/// The schema's version as the connected role reads it; `None` when there is no team schema.
+/// Whether the team's schema exists, whether or not the role connected may read it (the
+/// catalog shows every schema's name).
+pub async fn exists(client: &impl GenericClient) -> Result<bool, TeamError> {
+    Ok(client
+        .query_opt("SELECT 1 FROM pg_namespace WHERE nspname = $1", &[&SCHEMA])
+        .await?
+        .is_some())
+}
+
+/// The schema's version as the connected role reads it; `None` when there is no team schema
+/// (or none this role may read).
 pub async fn version(client: &impl GenericClient) -> Result<Option<i32>, TeamError> {
     let exists = client
         .query_opt(
