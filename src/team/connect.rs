@@ -233,7 +233,7 @@ mod tests {
         let back: TeamUrl = line.parse().unwrap();
         assert_eq!(back.describe(), "ana@db.example.com/support");
         // A socket folder with a space, a database with a quote: quoted, and read back.
-        let local: TeamUrl = "host='/run/pg sock' dbname='it''s' user=postgres"
+        let local: TeamUrl = r"host='/run/pg sock' dbname='it\'s' user=postgres"
             .parse()
             .unwrap();
         let line = local.for_member("bo", "pw");
