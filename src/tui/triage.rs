@@ -234,8 +234,9 @@ pub enum TeamUndo {
 pub enum Recording {
     /// A key's change: said ("Claimed fb_1"), then kept for `U`.
     Action { said: String, step: UndoStep },
-    /// An undo's changes: "Undone: …" said.
-    Undoing { said: String },
+    /// An undo's changes: "Undone: …" said; the step goes back on the stack when they could
+    /// not be recorded (nothing was undone).
+    Undoing { said: String, step: UndoStep },
 }
 
 /// A committed triage write: every item's state after it, and how to undo it.

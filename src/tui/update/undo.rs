@@ -111,6 +111,7 @@ pub(super) fn confirmed(state: &mut AppState, step: UndoStep, yes: bool) -> Vec<
 /// The effects that undo `step` (no question asked).
 fn apply(state: &mut AppState, step: UndoStep, states: &UndoStates) -> Vec<Effect> {
     let member = state.team.as_ref().map(|t| t.member.clone());
+    let kept = step.clone();
     match step.undo {
         Undo::Triage { changes, left } => {
             let said = said(&step.what, &left);
@@ -145,7 +146,7 @@ fn apply(state: &mut AppState, step: UndoStep, states: &UndoStates) -> Vec<Effec
             state
                 .triage
                 .recording
-                .push_back(Recording::Undoing { said });
+                .push_back(Recording::Undoing { said, step: kept });
             vec![Effect::TeamRecord {
                 member: me,
                 changes,
@@ -253,7 +254,10 @@ fn changed_since(state: &AppState, step: &UndoStep, states: &UndoStates) -> Opti
     let first = changed.first()?;
     Some(Clean::line(&match changed.len() {
         1 => first.clone(),
-        n => format!("{first} (and {} more items changed)", n - 1),
+        n => format!(
+            "{first} (and {} more items changed)",
+            crate::text::output::thousands(n - 1)
+        ),
     }))
 }
 
@@ -344,6 +348,10 @@ pub(super) fn team_step(state: &AppState, changes: &[(String, Change)]) -> Optio
 pub(super) fn recorded(state: &mut AppState, ok: bool) -> Vec<Effect> {
     let recording = state.triage.recording.pop_front();
     if !ok {
+        // Nothing was recorded: an undo stays to be done again.
+        if let Some(Recording::Undoing { step, .. }) = recording {
+            state.triage.undo.push(step);
+        }
         forget_waiting(state);
         return Vec::new();
     }
@@ -352,7 +360,7 @@ pub(super) fn recorded(state: &mut AppState, ok: bool) -> Vec<Effect> {
             info(state, said);
             keep(state, step);
         }
-        Some(Recording::Undoing { said }) => info(state, said),
+        Some(Recording::Undoing { said, .. }) => info(state, said),
         None => {}
     }
     waiting(state)

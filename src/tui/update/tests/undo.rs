@@ -244,3 +244,32 @@ fn a_sequence_of_keys_for_one_item_stays_on_it_and_done_moves_on() {
     act(&mut h, Action::UndoTriage);
     assert_eq!(note(&h), "Undone: done of id00000");
 }
+
+#[test]
+fn an_undo_the_outbox_could_not_record_stays_to_be_done_again() {
+    let mut h = team_harness(&[]);
+    act(&mut h, Action::Claim);
+    assert_eq!(owner(&h, "id00000").as_deref(), Some("ana"));
+    // U reads the item's state, then records the unclaim; the write fails.
+    let effects = h.apply(Msg::Action(Action::UndoTriage));
+    let mut record = None;
+    for answer in h.hold(effects) {
+        for effect in h.apply(answer) {
+            if matches!(effect, crate::tui::effect::Effect::TeamRecord { .. }) {
+                record = Some(effect);
+            }
+        }
+    }
+    assert!(record.is_some(), "the undo records an unclaim");
+    h.send(Msg::TeamRecorded(Err("disk full".to_owned())));
+    assert!(
+        note(&h).starts_with("Cannot record the team change"),
+        "{}",
+        note(&h)
+    );
+    assert_eq!(owner(&h, "id00000").as_deref(), Some("ana"));
+    // The claim's step is still there: U undoes it now.
+    act(&mut h, Action::UndoTriage);
+    assert_eq!(note(&h), "Undone: claim of id00000");
+    assert_eq!(owner(&h, "id00000"), None);
+}
