@@ -12,10 +12,10 @@ Examples:
 
 pub const SEARCH: &str = "\
 Examples:
-  feedback-inbox search crash                       The items that say crash
-  feedback-inbox search 'app:ledgerly-ios is:unseen' The unseen items of one app
+  feedback-inbox search crash                          The items that say crash
+  feedback-inbox search 'app:ledgerly-ios is:unseen'   The unseen items of one app
   feedback-inbox search 'tag:bug age:<7d' --format json
-  feedback-inbox search --sync -- -tag:spam refund  Sync first; a query starting with - after --";
+  feedback-inbox search --sync -- -tag:spam refund     Sync first; `--` before a query starting with -";
 
 pub const LIST: &str = "\
 Examples:
