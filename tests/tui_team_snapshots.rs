@@ -166,32 +166,15 @@ fn an_undo_over_a_teammates_claim_asks_first() {
     }
     act(&mut h, Action::Claim);
     // Sent; then bo took id00004 over.
-    for entry in h
-        .store
-        .read(feedback_inbox::store::Store::team_outbox)
-        .unwrap()
-    {
-        h.store
-            .write(|s| s.team_outbox_settle(&entry.event_id, None, now()))
-            .unwrap();
-    }
-    let batch = TeamBatch {
-        items: vec![TeamItemRecord {
-            item_id: "id00004".to_owned(),
-            owner: Some("bo".to_owned()),
-            labels: Vec::new(),
-            done: false,
-            snoozed_until: None,
-            last_seq: 3,
-        }],
-        seq: 3,
-        ..TeamBatch::default()
-    };
-    h.store.write(|s| s.team_apply(&batch, now())).unwrap();
-    h.send(Msg::Team(News::Changed(CaughtUp {
-        events: 1,
-        assigned_to_me: Vec::new(),
-    })));
+    h.outbox_sent();
+    h.team_changed(TeamItemRecord {
+        item_id: "id00004".to_owned(),
+        owner: Some("bo".to_owned()),
+        labels: Vec::new(),
+        done: false,
+        snoozed_until: None,
+        last_seq: 3,
+    });
     act(&mut h, Action::UndoTriage);
     insta::assert_snapshot!("undo", draw(&h.state).backend());
 }

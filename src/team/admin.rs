@@ -66,14 +66,7 @@ pub async fn add_member(
 ) -> Result<AddedMember, TeamError> {
     check_name(member, "member")?;
     let tx = client.transaction().await?;
-    let team_id: i64 = tx
-        .query_opt(
-            &format!("SELECT team_id FROM {SCHEMA}.teams WHERE name = $1"),
-            &[&team],
-        )
-        .await?
-        .ok_or_else(|| TeamError::NoTeam(team.to_owned()))?
-        .get(0);
+    let team_id = team_id_named(&tx, team).await?;
     let exists = tx
         .query_opt("SELECT 1 FROM pg_roles WHERE rolname = $1", &[&member])
         .await?
@@ -118,6 +111,18 @@ pub async fn add_member(
     Ok(added)
 }
 
+/// The id of the team named `team`; `NoTeam` when there is none.
+async fn team_id_named(tx: &tokio_postgres::Transaction<'_>, team: &str) -> Result<i64, TeamError> {
+    Ok(tx
+        .query_opt(
+            &format!("SELECT team_id FROM {SCHEMA}.teams WHERE name = $1"),
+            &[&team],
+        )
+        .await?
+        .ok_or_else(|| TeamError::NoTeam(team.to_owned()))?
+        .get(0))
+}
+
 /// What `remove-member` did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RemovedMember {
@@ -139,14 +144,7 @@ pub async fn remove_member(
 ) -> Result<RemovedMember, TeamError> {
     check_name(member, "member")?;
     let tx = client.transaction().await?;
-    let team_id: i64 = tx
-        .query_opt(
-            &format!("SELECT team_id FROM {SCHEMA}.teams WHERE name = $1"),
-            &[&team],
-        )
-        .await?
-        .ok_or_else(|| TeamError::NoTeam(team.to_owned()))?
-        .get(0);
+    let team_id = team_id_named(&tx, team).await?;
     let removed = tx
         .execute(
             &format!("DELETE FROM {SCHEMA}.members WHERE team_id = $1 AND member = $2"),

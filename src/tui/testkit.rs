@@ -329,6 +329,35 @@ impl Harness {
             .map(|r| r.id.to_string())
             .unwrap_or_default()
     }
+
+    /// The outbox's changes were sent and the team applied them.
+    pub fn outbox_sent(&self) {
+        let outbox = self.store.read(Store::team_outbox);
+        for entry in outbox.unwrap_or_else(|e| panic!("the outbox does not read: {e}")) {
+            self.store
+                .write(|s| s.team_outbox_settle(&entry.event_id, None, now()))
+                .unwrap_or_else(|e| panic!("the outbox does not settle: {e}"));
+        }
+    }
+
+    /// The team's state of one item, `record` (at its `last_seq`), reached the replica, as the
+    /// live link catches up: the inbox is told, as it is of one event.
+    pub fn team_changed(&mut self, record: crate::store::TeamItemRecord) {
+        let batch = crate::store::TeamBatch {
+            seq: record.last_seq,
+            items: vec![record],
+            ..crate::store::TeamBatch::default()
+        };
+        self.store
+            .write(|s| s.team_apply(&batch, now()))
+            .unwrap_or_else(|e| panic!("the batch does not apply: {e}"));
+        self.send(Msg::Team(crate::team_sync::live::News::Changed(
+            crate::team_sync::CaughtUp {
+                events: 1,
+                assigned_to_me: Vec::new(),
+            },
+        )));
+    }
 }
 
 /// How fresh a status is, as the harness answers: never synced (the tests send `Synced`).

@@ -283,23 +283,14 @@ fn an_open_detail_follows_a_teammates_done_and_claim_after_the_item_left_the_vie
     );
     assert!(h.state.triage.overlay.team("id00000").is_none());
     // cy marks it done and claims it: it leaves the Inbox, and its open detail says so.
-    let batch = TeamBatch {
-        items: vec![TeamItemRecord {
-            item_id: "id00000".to_owned(),
-            owner: Some("cy".to_owned()),
-            labels: Vec::new(),
-            done: true,
-            snoozed_until: None,
-            last_seq: 1,
-        }],
-        seq: 1,
-        ..TeamBatch::default()
-    };
-    h.store.write(|s| s.team_apply(&batch, now())).unwrap();
-    h.send(Msg::Team(News::Changed(CaughtUp {
-        events: 1,
-        assigned_to_me: Vec::new(),
-    })));
+    h.team_changed(TeamItemRecord {
+        item_id: "id00000".to_owned(),
+        owner: Some("cy".to_owned()),
+        labels: Vec::new(),
+        done: true,
+        snoozed_until: None,
+        last_seq: 1,
+    });
     assert!(
         !h.state.list.window.rows.iter().any(|r| &*r.id == "id00000"),
         "a done item leaves the Inbox"

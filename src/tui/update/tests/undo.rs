@@ -8,13 +8,11 @@ use super::act;
 use super::acting::note;
 use super::team::{key, owner, team_harness};
 use super::triage::stored;
-use crate::store::{Store, TeamBatch, TeamItemRecord};
+use crate::store::{Store, TeamItemRecord};
 use crate::team::Change;
-use crate::team_sync::CaughtUp;
-use crate::team_sync::live::News;
 use crate::tui::action::{Action, Msg};
 use crate::tui::team::Prompt;
-use crate::tui::testkit::{Harness, now, started_harness};
+use crate::tui::testkit::{Harness, started_harness};
 
 fn outbox(h: &Harness) -> Vec<(String, Change)> {
     h.store
@@ -25,36 +23,18 @@ fn outbox(h: &Harness) -> Vec<(String, Change)> {
         .collect()
 }
 
-/// The outbox's changes were sent and the team applied them.
-fn sent(h: &Harness) {
-    for entry in h.store.read(Store::team_outbox).unwrap() {
-        h.store
-            .write(|s| s.team_outbox_settle(&entry.event_id, None, now()))
-            .unwrap();
-    }
-}
-
 /// After this member's changes were sent, a teammate's change to `id` reached the replica (as
 /// the live link catches up).
 fn teammate_owns(h: &mut Harness, id: &str, owner: &str, seq: i64) {
-    sent(h);
-    let batch = TeamBatch {
-        items: vec![TeamItemRecord {
-            item_id: id.to_owned(),
-            owner: Some(owner.to_owned()),
-            labels: vec!["crash".to_owned()],
-            done: false,
-            snoozed_until: None,
-            last_seq: seq,
-        }],
-        seq,
-        ..TeamBatch::default()
-    };
-    h.store.write(|s| s.team_apply(&batch, now())).unwrap();
-    h.send(Msg::Team(News::Changed(CaughtUp {
-        events: 1,
-        assigned_to_me: Vec::new(),
-    })));
+    h.outbox_sent();
+    h.team_changed(TeamItemRecord {
+        item_id: id.to_owned(),
+        owner: Some(owner.to_owned()),
+        labels: vec!["crash".to_owned()],
+        done: false,
+        snoozed_until: None,
+        last_seq: seq,
+    });
 }
 
 fn prompt(h: &Harness) -> Option<&Prompt> {
@@ -201,24 +181,15 @@ fn an_undo_of_done_a_teammate_reverted_asks_first_but_not_alone() {
     act(&mut h, Action::ToggleDone);
     assert!(stored(&h, "id00000").done);
     // The done was sent; then a teammate marked it not done again.
-    sent(&h);
-    let batch = TeamBatch {
-        items: vec![TeamItemRecord {
-            item_id: "id00000".to_owned(),
-            owner: None,
-            labels: Vec::new(),
-            done: false,
-            snoozed_until: None,
-            last_seq: 2,
-        }],
-        seq: 2,
-        ..TeamBatch::default()
-    };
-    h.store.write(|s| s.team_apply(&batch, now())).unwrap();
-    h.send(Msg::Team(News::Changed(CaughtUp {
-        events: 1,
-        assigned_to_me: Vec::new(),
-    })));
+    h.outbox_sent();
+    h.team_changed(TeamItemRecord {
+        item_id: "id00000".to_owned(),
+        owner: None,
+        labels: Vec::new(),
+        done: false,
+        snoozed_until: None,
+        last_seq: 2,
+    });
     act(&mut h, Action::UndoTriage);
     let Some(Prompt::Undo { since, .. }) = prompt(&h) else {
         panic!("no question: {:?}", prompt(&h));
