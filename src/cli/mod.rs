@@ -86,7 +86,9 @@ pub fn adjusted(mut command: clap::Command) -> clap::Command {
 /// `--help`, said and the process exits, as clap's `parse` does.
 #[must_use]
 pub fn parse(argv: impl IntoIterator<Item = std::ffi::OsString>) -> Args {
-    let matches = command().get_matches_from(team_cmd::label_removals(argv));
+    let command = command();
+    let argv = team_cmd::label_removals(&command, argv);
+    let matches = command.get_matches_from(argv);
     <Args as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }
 

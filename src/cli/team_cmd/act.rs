@@ -59,10 +59,13 @@ const REMOVE: &str = "remove-label";
 /// flags parse as flags wherever they stand: a word that starts with `-` cannot otherwise be both
 /// a value and followed by options (clap reads every word after such a value as another value).
 /// Values of options that take one, `-h`, and every word after `--` stay as they are.
-pub fn label_removals(argv: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+/// `top` is the program's command line definition.
+pub fn label_removals(
+    top: &clap::Command,
+    argv: impl IntoIterator<Item = OsString>,
+) -> Vec<OsString> {
     let argv: Vec<OsString> = argv.into_iter().collect();
-    let top = <Args as clap::CommandFactory>::command();
-    let Some(at) = subcommand_at(&top, &argv) else {
+    let Some(at) = subcommand_at(top, &argv) else {
         return argv;
     };
     let Some(label) = top
@@ -75,7 +78,7 @@ pub fn label_removals(argv: impl IntoIterator<Item = OsString>) -> Vec<OsString>
         let Some(name) = word.strip_prefix("--").filter(|n| !n.contains('=')) else {
             return false;
         };
-        [&top, label]
+        [top, label]
             .iter()
             .flat_map(|c| c.get_arguments())
             .any(|a| a.get_long() == Some(name) && a.get_action().takes_values())
@@ -296,7 +299,7 @@ mod tests {
         let argv = std::iter::once("feedback-inbox")
             .chain(words.iter().copied())
             .map(OsString::from);
-        let parsed = Args::try_parse_from(label_removals(argv))?;
+        let parsed = Args::try_parse_from(label_removals(&crate::cli::command(), argv))?;
         match parsed.command {
             Some(Command::Label(label)) => Ok(label),
             other => panic!("not label: {other:?}"),
@@ -346,6 +349,6 @@ mod tests {
             .iter()
             .map(OsString::from)
             .collect();
-        assert_eq!(label_removals(argv.clone()), argv);
+        assert_eq!(label_removals(&crate::cli::command(), argv.clone()), argv);
     }
 }
