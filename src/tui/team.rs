@@ -139,6 +139,22 @@ impl TeamShown {
     pub fn is_empty(&self) -> bool {
         self.owner.is_none() && self.labels.is_empty() && self.notes.is_empty() && !self.pending
     }
+
+    /// The team's states of those of `ids` the team touched (or this member changed), as the
+    /// store holds them now (with this member's unsent changes laid over), by id.
+    ///
+    /// # Errors
+    /// The store's.
+    pub fn read_touched(
+        store: &crate::store::Store,
+        ids: &[String],
+    ) -> Result<std::collections::HashMap<String, Self>, crate::store::StoreError> {
+        Ok(crate::team_sync::states_now(store, ids)?
+            .into_iter()
+            .map(|state| (state.item_id.clone(), Self::from(state)))
+            .filter(|(_, shown)| !shown.is_empty())
+            .collect())
+    }
 }
 
 impl TeamState {

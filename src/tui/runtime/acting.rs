@@ -58,12 +58,7 @@ pub fn task(store: &Shared, effect: &Effect) -> Option<Task> {
                         let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
                         let mut triage = s.triage_of(&ids)?;
                         let owned: Vec<String> = ids.iter().map(|id| (*id).to_owned()).collect();
-                        let mut team: std::collections::HashMap<String, TeamShown> =
-                            crate::team_sync::states_now(s, &owned)?
-                                .into_iter()
-                                .map(|state| (state.item_id.clone(), TeamShown::from(state)))
-                                .filter(|(_, shown)| !shown.is_empty())
-                                .collect();
+                        let mut team = TeamShown::read_touched(s, &owned)?;
                         let mut out = Vec::with_capacity(ids.len());
                         for id in ids {
                             if let Some(detail) = s.detail(id)? {

@@ -197,11 +197,7 @@ pub fn window(store: &Store, start: usize, keys: &[i64]) -> Result<Window, Store
         })
         .collect();
     let ids: Vec<String> = rows.iter().map(|row| row.id.to_string()).collect();
-    let team = crate::team_sync::states_now(store, &ids)?
-        .into_iter()
-        .map(|state| (state.item_id.clone(), TeamShown::from(state)))
-        .filter(|(_, shown)| !shown.is_empty())
-        .collect();
+    let team = TeamShown::read_touched(store, &ids)?;
     Ok(Window {
         start,
         rows,
@@ -218,12 +214,9 @@ pub fn read_also(store: &Store, window: &mut Window, id: &str) -> Result<(), Sto
     }
     let state = store.triage_of(&[id])?.remove(id).unwrap_or_default();
     window.triage.insert(id.to_owned(), state);
-    for state in crate::team_sync::states_now(store, &[id.to_owned()])? {
-        let shown = TeamShown::from(state);
-        if !shown.is_empty() {
-            window.team.insert(id.to_owned(), shown);
-        }
-    }
+    window
+        .team
+        .extend(TeamShown::read_touched(store, &[id.to_owned()])?);
     Ok(())
 }
 
