@@ -73,6 +73,43 @@ fn push_truncated(out: &mut String, text: &str, max: usize) {
     out.push_str(text);
 }
 
+/// Cuts `text` to at most `max` cells by taking clusters out of its middle: the first `head`
+/// cells (at most), `…`, then as many of its last cells as fit. Text that fits is kept whole.
+#[must_use]
+pub fn elide(text: &str, max: usize, head: usize) -> String {
+    if width(text) <= max {
+        return text.to_owned();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let head = head.min(max - 1);
+    let mut out = String::with_capacity(text.len().min(max * 4));
+    let mut used = 0;
+    for cluster in text.graphemes(true) {
+        let cells = cluster_cells(cluster);
+        if used + cells > head {
+            break;
+        }
+        used += cells;
+        out.push_str(cluster);
+    }
+    out.push('…');
+    let room = max - 1 - used;
+    let mut tail_used = 0;
+    let tail_start = text
+        .grapheme_indices(true)
+        .rev()
+        .take_while(|(_, cluster)| {
+            tail_used += cluster_cells(cluster);
+            tail_used <= room
+        })
+        .last()
+        .map_or(text.len(), |(i, _)| i);
+    out.push_str(&text[tail_start..]);
+    out
+}
+
 /// Cuts `text` to `cells` and pads it with spaces to an advance of exactly `cells`.
 #[must_use]
 pub fn fit(text: &str, cells: usize) -> String {

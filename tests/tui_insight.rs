@@ -133,12 +133,8 @@ fn enter_narrows_by_app_and_tag_with_the_pane_filters() {
 fn enter_narrows_by_the_other_kinds_with_a_search_qualifier() {
     for (kind, at, want) in [
         ("platform", 0, "platform:ios"),
-        // A version is one app's.
-        (
-            "version",
-            0,
-            "app:00000000-0000-4000-8000-000000000001 version:2.13.0",
-        ),
+        // A version is one app's, named as the query names it (no slug here: its name).
+        ("version", 0, "app:\"Nimbus Notes for iOS\" version:2.13.0"),
         ("os", 0, "meta.iOSVersion:18.2"),
         ("locale", 0, "locale:de-DE"),
         ("meta.plan", 2, "meta.plan:\"team plan\""),
@@ -170,7 +166,7 @@ fn a_group_qualifier_is_appended_to_the_search() {
     // The search is parenthesised: an `OR` in it would bind more loosely than the group.
     assert_eq!(
         h.state.view_spec().search,
-        "(tag:bug) app:00000000-0000-4000-8000-000000000001 version:2.14.1"
+        "(tag:bug) app:\"Nimbus Notes for iOS\" version:2.14.1"
     );
     assert_eq!(h.state.visible_len() as u64, shown[0].1);
 }

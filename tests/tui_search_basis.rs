@@ -48,9 +48,30 @@ fn a_version_search_says_what_it_is_based_on_and_e_fetches_the_rest() {
     assert_eq!(queued(&h), 28);
     let title = self::title(&h);
     assert!(
-        title.contains("based on 12 of 40 with details · fetching details ("),
+        title.contains("12 of 40 with details · fetching details (e cancels)"),
         "{title}"
     );
+}
+
+/// On a narrow list the basis gives up its first words, then its key hint, rather than be cut
+/// by the border mid-word.
+#[test]
+fn a_narrow_list_shortens_the_basis_instead_of_cutting_it() {
+    for (width, says) in [
+        (
+            120,
+            "· based on 12 of 40 with details · e fetches the rest ",
+        ),
+        (76, "· 12 of 40 with details · e fetches the rest "),
+        (70, "· based on 12 of 40 with details "),
+        (58, "· 12 of 40 with details "),
+    ] {
+        let mut h = harness(width, 30, 12);
+        search(&mut h, "version:2.14.1");
+        let title = title(&h);
+        assert!(title.contains(says), "{width}: {title}");
+        assert!(!title.contains('…'), "{width}: {title}");
+    }
 }
 
 #[test]

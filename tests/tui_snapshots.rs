@@ -167,6 +167,8 @@ fn a_query_error_is_marked_where_it_is() {
         "the error's span is underlined: {prompt}"
     );
     assert!(prompt.contains('⚠'), "{prompt}");
+    // The error takes the room the text leaves: it is read whole.
+    assert!(!prompt.contains('…'), "the error is cut: {prompt}");
 }
 
 #[test]

@@ -138,3 +138,38 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// An elided text stays within its cells, is the text itself when it fits, and is else a
+    /// cluster prefix of at most `head` cells, `…`, and a cluster suffix.
+    #[test]
+    fn elided_text_keeps_its_ends(text in tricky(), cells in 0usize..16, head in 0usize..16) {
+        let cut = elide(&text, cells, head);
+        prop_assert!(width(&cut) <= cells, "{:?} → {:?}", text, cut);
+        if width(&text) <= cells {
+            prop_assert_eq!(&cut, &text);
+        } else if cells > 0 {
+            // Some cluster prefix of at most `head` cells, `…`, then a cluster suffix.
+            let ends: Vec<usize> = text.grapheme_indices(true).map(|(i, _)| i)
+                .chain([text.len()]).collect();
+            let shaped = ends.iter().any(|&h| {
+                width(&text[..h]) <= head
+                    && cut.strip_prefix(&text[..h]).and_then(|r| r.strip_prefix('…'))
+                        .is_some_and(|tail| ends.iter().any(|&t| t >= h && &text[t..] == tail))
+            });
+            prop_assert!(shaped, "{:?} → {:?}", text, cut);
+        }
+    }
+}
+
+#[test]
+fn elide_keeps_both_ends_of_a_long_name() {
+    assert_eq!(elide("alexandra.smith", 10, 5), "alexa…mith");
+    assert_eq!(elide("alexandra.stone", 10, 5), "alexa…tone");
+    assert_eq!(elide("demo_bo", 10, 5), "demo_bo");
+    assert_eq!(elide("demo_ana", 5, 0), "…_ana");
+    assert_eq!(elide("demo_ana", 1, 3), "…");
+    assert_eq!(elide("demo_ana", 0, 3), "");
+}

@@ -19,6 +19,7 @@ fn group(key: Option<&str>, label: Option<&str>, count: u64, today: u32) -> Grou
         count,
         daily,
         app: None,
+        app_word: None,
         first_seen: None,
         text: crate::store::pivot::Shown::default(),
     }

@@ -167,6 +167,9 @@ pub struct Group {
     pub daily: Vec<u32>,
     /// A version group's app id (`None` for other pivots, and for items without an app).
     pub app: Option<String>,
+    /// The word the query's `app:` takes for that app alone (its slug, else its name, else
+    /// its id): what a drill-down writes into the search.
+    pub app_word: Option<String>,
     /// A version group's first sighting: its oldest stored item of that app and version.
     pub first_seen: Option<jiff::Timestamp>,
     /// What is shown for it, sanitized once its label is final ([`Group::labelled`]).
@@ -206,6 +209,7 @@ impl Group {
             count: 0,
             daily: vec![0; days],
             app: None,
+            app_word: None,
             first_seen: None,
             text: Shown::default(),
         }

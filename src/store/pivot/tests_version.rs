@@ -178,3 +178,84 @@ fn the_prompt_completes_from_the_values_stored_under_a_key_most_items_first() {
             .is_empty()
     );
 }
+
+/// A version group names its app as the query does, and that word with the version lists
+/// exactly the group's items: the slug where the catalog has one, the name where no other
+/// app has it, else the id.
+#[test]
+fn a_version_group_names_its_app_in_a_word_the_query_resolves_to_it_alone() {
+    let mut store = store();
+    let app = |id: &str, name: &str, slug: Option<&str>| crate::api::App {
+        id: id.into(),
+        project_id: Some("prj_1".into()),
+        name: name.into(),
+        slug: slug.map(str::to_owned),
+        platform: Some(Platform::Ios),
+        app_identifier: None,
+        region: None,
+    };
+    store
+        .put_apps(
+            &[app("app_t", "Trailhead iOS", Some("trailhead-ios"))],
+            None,
+        )
+        .unwrap();
+    let cx = Context {
+        now: at("2026-11-20T15:00:00Z"),
+        tz: jiff::tz::TimeZone::UTC,
+        views: std::sync::Arc::default(),
+    };
+    let words = |store: &Store| -> Vec<(Option<String>, Option<String>)> {
+        let pivot = store
+            .pivot(&ViewQuery::default(), &By::Version, &cx)
+            .unwrap();
+        for group in &pivot.groups {
+            let (Some(word), Some(version)) = (&group.app_word, &group.key) else {
+                continue;
+            };
+            let query = format!("app:\"{word}\" version:{version}");
+            let sql = crate::store::search::compile(
+                store.conn(),
+                &crate::query::parse(&query).unwrap(),
+                &cx,
+            )
+            .unwrap();
+            let listed: i64 = store
+                .conn()
+                .query_row(
+                    &format!("SELECT count(*) FROM items WHERE {}", sql.condition),
+                    rusqlite::params_from_iter(&sql.params),
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert_eq!(u64::try_from(listed).unwrap(), group.count, "{query}");
+        }
+        pivot
+            .groups
+            .iter()
+            .map(|g| (g.app.clone(), g.app_word.clone()))
+            .collect()
+    };
+    let owned = |a: &str, w: &str| (Some(a.to_owned()), Some(w.to_owned()));
+    let before = words(&store);
+    assert!(
+        before.contains(&owned("app_t", "trailhead-ios")),
+        "{before:?}"
+    );
+    assert!(
+        before.contains(&owned("app_n", "Nimbus Notes")),
+        "{before:?}"
+    );
+    // Another app of the same name: the name no longer names app_n alone.
+    store
+        .put_apps(
+            &[
+                app("app_t", "Trailhead iOS", Some("trailhead-ios")),
+                app("app_other", "Nimbus Notes", None),
+            ],
+            None,
+        )
+        .unwrap();
+    let after = words(&store);
+    assert!(after.contains(&owned("app_n", "app_n")), "{after:?}");
+}

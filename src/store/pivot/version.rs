@@ -26,6 +26,7 @@ impl Store {
     /// version of one app, with their apps' ids, names and first-seen times.
     pub(super) fn version_groups(&self, groups: Vec<Group>) -> Result<Vec<Group>, StoreError> {
         let apps = self.version_apps()?;
+        let words = self.app_words()?;
         let first_seen = self.first_seen(&apps)?;
         let mut merged: Vec<Group> = Vec::with_capacity(groups.len());
         let mut index: HashMap<VersionOfApp, usize> = HashMap::new();
@@ -36,6 +37,10 @@ impl Store {
                 .and_then(|k| k.parse::<i64>().ok())
                 .and_then(|k| apps.get(&k));
             group.app = app.map(|(id, _)| id.clone());
+            group.app_word = group
+                .app
+                .as_ref()
+                .map(|id| words.get(id).cloned().unwrap_or_else(|| id.clone()));
             if let (Some((_, name)), Some(version)) = (app, &group.key) {
                 group.label = Some(format!("{name} {version}"));
             }

@@ -14,6 +14,16 @@ pub use compile::{Sql, compile, fts_string};
 // `age:`/`after:`/`before:`, for the callers that name them beside `compile`.
 pub use crate::query::{Basis, Query, age_cutoff, date, duration, local_instant, parse};
 
+impl super::Store {
+    /// The word the query's `app:` takes for each app id alone: its slug, else its name,
+    /// when that names no other app; else its id.
+    pub(in crate::store) fn app_words(
+        &self,
+    ) -> Result<std::collections::HashMap<String, String>, super::StoreError> {
+        resolve::words(self.conn(), resolve::RefKind::App).map_err(|e| self.error(e))
+    }
+}
+
 /// What the compiler needs besides the store: "now" for `age:` and for what a view hides, the
 /// user's zone for dates, and the views `view:NAME` can name (`store::saved_views`).
 #[derive(Debug, Clone)]

@@ -16,7 +16,7 @@ pub(super) const MAX_DISTINCT: usize = 2000;
 
 /// Which kind of reference a name resolves against.
 #[derive(Clone, Copy)]
-pub(super) enum RefKind {
+pub(in crate::store) enum RefKind {
     App,
     Project,
 }
@@ -113,6 +113,55 @@ pub(super) fn refs(
         .filter(|(_, id, _)| ids.contains(&id.as_str()))
         .map(|(k, _, _)| *k)
         .collect())
+}
+
+/// For each app or project id the store knows, the word the query's `app:` / `project:` takes
+/// for it alone: its slug, else its name, when that names no other (as [`refs`] matches
+/// them); else its id. What a drill-down writes into the search, so the query reads as the
+/// user would type it.
+pub(in crate::store) fn words(
+    conn: &Connection,
+    kind: RefKind,
+) -> rusqlite::Result<std::collections::HashMap<String, String>> {
+    let listed: Vec<(String, String, Option<String>)> = conn
+        .prepare_cached(kind.listed_sql())?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let stored: Vec<(String, String)> = conn
+        .prepare_cached(kind.refs_sql())?
+        .query_map([], |r| Ok((r.get(1)?, r.get(2)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    // Who each candidate word names, as `refs` would read it.
+    let named_alone = |word: &str, id: &str| {
+        listed
+            .iter()
+            .filter(|(i, name, slug)| names(word, i, name, slug.as_deref()))
+            .map(|(i, _, _)| i)
+            .chain(
+                stored
+                    .iter()
+                    .filter(|(i, name)| names(word, i, name, None))
+                    .map(|(i, _)| i),
+            )
+            .all(|i| i == id)
+    };
+    let catalog = listed
+        .iter()
+        .map(|(id, name, slug)| (id, name, slug.as_deref()))
+        .chain(stored.iter().map(|(id, name)| (id, name, None)));
+    let mut words = std::collections::HashMap::new();
+    for (id, name, slug) in catalog {
+        if words.contains_key(id) {
+            continue; // The catalog's entry (with its slug) comes first.
+        }
+        let word = [slug, Some(name.as_str())]
+            .into_iter()
+            .flatten()
+            .find(|w| !w.is_empty() && named_alone(w, id))
+            .unwrap_or(id);
+        words.insert(id.clone(), word.to_owned());
+    }
+    Ok(words)
 }
 
 /// "app "Tr" could be any of: …" with the names it begins, sanitized (server text).

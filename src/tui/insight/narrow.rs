@@ -38,7 +38,7 @@ pub fn narrow(by: &By, group: &Group, pane_tag: bool) -> Result<Narrow, String> 
         By::Platform => Narrow::Search(qualifier("platform", key)),
         // A version group is one app's (or of the items without an app): its items are that
         // app's with that version.
-        By::Version => Narrow::Search(match &group.app {
+        By::Version => Narrow::Search(match group.app_word.as_ref().or(group.app.as_ref()) {
             Some(app) => format!("{} {}", qualifier("app", app), qualifier("version", key)),
             None => format!("-has:app {}", qualifier("version", key)),
         }),
@@ -181,6 +181,7 @@ mod tests {
             count: 1,
             daily: Vec::new(),
             app: None,
+            app_word: None,
             first_seen: None,
             text: crate::store::pivot::Shown::default(),
         }
@@ -209,6 +210,19 @@ mod tests {
         assert_eq!(
             narrow(&By::Version, &of_app, false),
             Ok(Narrow::Search("app:app_t version:3.10.0".into()))
+        );
+        // Written as the query names the app: its slug or name, quoted when it has a space.
+        of_app.app_word = Some("trailhead-ios".into());
+        assert_eq!(
+            narrow(&By::Version, &of_app, false),
+            Ok(Narrow::Search("app:trailhead-ios version:3.10.0".into()))
+        );
+        of_app.app_word = Some("Trailhead iOS".into());
+        assert_eq!(
+            narrow(&By::Version, &of_app, false),
+            Ok(Narrow::Search(
+                "app:\"Trailhead iOS\" version:3.10.0".into()
+            ))
         );
         assert_eq!(n(&By::Os, "17.2"), Narrow::Search("os:17.2".into()));
         assert_eq!(

@@ -9,6 +9,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
+use self::owners::OwnerNames;
 use super::cells::{Cut, RowWriter};
 use super::theme::Theme;
 use crate::text::output::first_line;
@@ -27,21 +28,34 @@ const APP_MAX_CELLS: usize = 40;
 /// On a narrow list: enough for `android` after a cut name (`Ni… · android`).
 const APP_NARROW_CELLS: usize = 14;
 
-/// The OWNER column's cells on wide lists, and from [`OWNER_FROM`] cells (a name's first three
-/// letters and the glyphs); below that the column is the first to go.
-const OWNER_CELLS: usize = 10;
-const OWNER_NARROW_CELLS: usize = 5;
-const OWNER_FROM: usize = 86;
-const OWNER_WIDE_FROM: usize = 120;
+/// The OWNER column's widest: what its names need (glyphs included) up to these cells, wider
+/// as the list is (at least `OWNER` wide, absent below [`OWNER_FROM`] cells).
+const OWNER_CAPS: [(usize, usize); 3] = [(120, 16), (86, 12), (OWNER_FROM, 8)];
+const OWNER_FROM: usize = 60;
+/// The LABELS column (a team's labels, `+`-prefixed) from this many cells of list, as wide as
+/// the labels on screen need up to [`LABELS_MAX_CELLS`]; absent when no row on screen has one.
+const LABELS_FROM: usize = 100;
+const LABELS_MAX_CELLS: usize = 24;
 
 /// Drawn before an owner's name when another member has the item open (also without colour).
 pub const LOOKING_GLYPH: &str = "◎";
 /// Drawn before an owner's name (or alone) while this member's change waits to be sent.
 pub const PENDING_GLYPH: &str = "~";
 
-/// Column widths in cells.
-struct Columns {
+/// What the rows on screen need of the columns that size to their content, in cells: the
+/// widest app cell (`Name · platform`), owner cell (glyphs and name) and labels cell.
+#[derive(Debug, Clone, Copy, Default)]
+struct Needs {
+    app: usize,
     owner: usize,
+    labels: usize,
+}
+
+/// Column widths in cells, and how the OWNER column cuts names.
+struct Columns {
+    owners: OwnerNames,
+    owner: usize,
+    labels: usize,
     status: usize,
     app: usize,
     tags: usize,
@@ -54,7 +68,7 @@ impl Columns {
     fn message_left(&self) -> usize {
         5 + MARKS
             + 1
-            + [self.owner, self.status, self.app, self.tags]
+            + [self.owner, self.labels, self.status, self.app, self.tags]
                 .iter()
                 .filter(|c| **c > 0)
                 .map(|c| c + 1)
@@ -63,17 +77,22 @@ impl Columns {
     }
 
     /// Columns for `cells` cells; `one_app`: the list is filtered to one app, whose column
-    /// would say the same on every row; `app_cells`: the widest app cell (`Name · platform`) of
-    /// the rows read. The APP column grows with the room, up to what its names need, and keeps
-    /// the platform on narrow lists (`Nimb… · ios`) where the tags go first.
-    fn new(cells: usize, show_status: bool, one_app: bool, app_cells: usize, team: bool) -> Self {
+    /// would say the same on every row; `needs`: what the rows read need. The APP column grows
+    /// with the room, up to what its names need, and keeps the platform on narrow lists
+    /// (`Nimb… · ios`) where the tags go first. With a team, the OWNER column takes what its
+    /// names need up to a cap that grows with the list, and LABELS shows where there is room.
+    fn new(cells: usize, show_status: bool, one_app: bool, needs: Needs, team: bool) -> Self {
         let status = if show_status { 9 } else { 0 };
-        let owner = match cells {
-            _ if !team => 0,
-            c if c >= OWNER_WIDE_FROM => OWNER_CELLS,
-            c if c >= OWNER_FROM => OWNER_NARROW_CELLS,
-            _ => 0,
+        let owner = OWNER_CAPS
+            .iter()
+            .find(|(from, _)| team && cells >= *from)
+            .map_or(0, |(_, cap)| needs.owner.max("OWNER".len()).min(*cap));
+        let labels = if team && cells >= LABELS_FROM && needs.labels > 0 {
+            needs.labels.max("LABELS".len()).min(LABELS_MAX_CELLS)
+        } else {
+            0
         };
+        let app_cells = needs.app;
         let wide = cells >= 110;
         let app = if one_app {
             0
@@ -91,13 +110,19 @@ impl Columns {
             + MARKS
             + 1
             + owner
+            + labels
             + status
             + app
             + tags
             + email
-            + [owner, app, tags, email].iter().filter(|c| **c > 0).count();
+            + [owner, labels, app, tags, email]
+                .iter()
+                .filter(|c| **c > 0)
+                .count();
         Self {
+            owners: OwnerNames::new([]),
             owner,
+            labels,
             status,
             app,
             tags,
@@ -115,7 +140,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
         // A key set's heading instead.
         .title(
             super::similar::title(state, area.width, theme)
-                .unwrap_or_else(|| super::list_title::title(state, theme)),
+                .unwrap_or_else(|| super::list_title::title(state, area.width, theme)),
         );
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -132,26 +157,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let window: Vec<Option<&Row>> = (state.list.offset..state.list.offset + shown)
         .map(|n| state.list.window.get(n))
         .collect();
-    // A view of both statuses shows each row's (the listed one blank, as in a view of one).
-    let status_filter = state.view.listed();
-    let show_status = window.iter().flatten().any(|r| &*r.status != status_filter);
-    // A key set is not filtered to one app.
-    let one_app = state.similar.shown.is_none()
-        && (state.view.app.is_some()
-            || state
-                .view
-                .search
-                .query()
-                .is_some_and(crate::query::Query::pins_one_app));
-    let app_cells = state
-        .list
-        .window
-        .rows
-        .iter()
-        .map(|r| width(r.app.as_deref().unwrap_or("—")))
-        .max()
-        .unwrap_or(0);
-    let columns = Columns::new(cells, show_status, one_app, app_cells, state.team.is_some());
+    let columns = columns_for(state, cells, &window);
     frame.render_widget(header_line(&columns, theme), header);
     // A key set marks the words its likeness was measured on.
     let highlights = match &state.similar.shown {
@@ -210,13 +216,70 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     }
 }
 
+/// The columns of a list `cells` wide showing the rows of `window`.
+fn columns_for(state: &AppState, cells: usize, window: &[Option<&Row>]) -> Columns {
+    // A view of both statuses shows each row's (the listed one blank, as in a view of one).
+    let status_filter = state.view.listed();
+    let show_status = window.iter().flatten().any(|r| &*r.status != status_filter);
+    // A key set is not filtered to one app.
+    let one_app = state.similar.shown.is_none()
+        && (state.view.app.is_some()
+            || state
+                .view
+                .search
+                .query()
+                .is_some_and(crate::query::Query::pins_one_app));
+    let rows_read = &state.list.window.rows;
+    let team_shown = |row: &Row| state.triage.overlay.team(&row.id);
+    let needs = Needs {
+        app: rows_read
+            .iter()
+            .map(|r| width(r.app.as_deref().unwrap_or("—")))
+            .max()
+            .unwrap_or(0),
+        owner: window
+            .iter()
+            .flatten()
+            .map(|row| {
+                let (glyphs, name, _) = owner_parts(state, &row.id);
+                width(&glyphs) + name.map_or(0, width)
+            })
+            .max()
+            .unwrap_or(0),
+        labels: window
+            .iter()
+            .flatten()
+            .filter_map(|row| team_shown(row).map(|s| width(&s.labels)))
+            .max()
+            .unwrap_or(0),
+    };
+    let mut columns = Columns::new(cells, show_status, one_app, needs, state.team.is_some());
+    if let Some(team) = &state.team {
+        // Every name the column may show: the members, and owners the roster lacks.
+        let members: Vec<crate::text::Clean> = team
+            .members
+            .iter()
+            .map(|m| crate::text::Clean::line(m))
+            .collect();
+        let owners = window
+            .iter()
+            .flatten()
+            .filter_map(|row| team_shown(row).and_then(|s| s.owner_shown.as_deref()));
+        columns.owners = OwnerNames::new(members.iter().map(|m| &**m).chain(owners));
+    }
+    columns
+}
+
 /// The search prompt: `/ `, the text, and when the query has an error, its span underlined
 /// and its message at the end of the line.
 fn render_prompt(frame: &mut Frame, area: Rect, filter: &TextFilter, privacy: bool, theme: Theme) {
     let message = filter.error.as_ref().map(|e| format!(" ⚠ {}", e.message));
-    let message_cells = message
-        .as_deref()
-        .map_or(0, |m| width(m).min(usize::from(area.width) / 2));
+    // The error takes the room the text and its cursor leave, at least half the line.
+    let cells = usize::from(area.width);
+    let text_cells = 2 + width(&filter.text()) + 1;
+    let message_cells = message.as_deref().map_or(0, |m| {
+        width(m).min(cells.saturating_sub(text_cells).max(cells / 2))
+    });
     let [label, input, note] = Layout::horizontal([
         Constraint::Length(2),
         Constraint::Min(1),
@@ -326,6 +389,7 @@ fn header_line(columns: &Columns, theme: Theme) -> Line<'static> {
     text.push_str(&fit("", MARKS + 1));
     for (title, cells) in [
         ("OWNER", columns.owner),
+        ("LABELS", columns.labels),
         ("STATUS", columns.status),
         ("APP", columns.app),
         ("TAGS", columns.tags),
@@ -368,8 +432,22 @@ fn draw_row(
     let marks = crate::tui::triage::glyphs(triage, state.now);
     line.piece("", &marks, Cut::Fit(MARKS), " ", theme.accent());
     if columns.owner > 0 {
-        let (owner, style) = owner_cell(state, &row.id, theme);
-        line.piece("", &owner, Cut::Fit(columns.owner), " ", style);
+        let (glyphs, name, mine) = owner_parts(state, &row.id);
+        let budget = columns.owner.saturating_sub(width(&glyphs));
+        let name = name
+            .map(|n| columns.owners.show(n, budget))
+            .unwrap_or_default();
+        let style = if mine { theme.accent() } else { theme.dim() };
+        line.piece("", &(glyphs + &name), Cut::Fit(columns.owner), " ", style);
+    }
+    if columns.labels > 0 {
+        let labels = state
+            .triage
+            .overlay
+            .team(&row.id)
+            .map(|s| &*s.labels)
+            .unwrap_or_default();
+        line.piece("", labels, Cut::Fit(columns.labels), " ", theme.accent());
     }
     if columns.status > 0 {
         let status = &*row.status;
@@ -422,30 +500,27 @@ fn draw_row(
     }
 }
 
-/// The OWNER cell: `◎` when another member has the item open, `~` while this member's change
-/// waits to be sent, then the owner's name (yours in the accent colour).
-fn owner_cell(state: &AppState, id: &str, theme: Theme) -> (String, Style) {
-    let mut text = String::new();
+/// The OWNER cell's parts: its glyphs (`◎` when another member has the item open, `~` while
+/// this member's change waits to be sent), the owner's name, and whether it is this member's.
+fn owner_parts<'a>(state: &'a AppState, id: &str) -> (String, Option<&'a str>, bool) {
+    let mut glyphs = String::new();
     if state
         .team
         .as_ref()
         .is_some_and(|team| !team.looking_at(id).is_empty())
     {
-        text.push_str(LOOKING_GLYPH);
+        glyphs.push_str(LOOKING_GLYPH);
     }
     let shown = state.triage.overlay.team(id);
     if shown.is_some_and(|s| s.pending) {
-        text.push_str(PENDING_GLYPH);
+        glyphs.push_str(PENDING_GLYPH);
     }
-    let owner = shown.and_then(|s| s.owner_shown.as_ref());
-    if let Some(owner) = owner {
-        text.push_str(owner);
-    }
+    let name = shown.and_then(|s| s.owner_shown.as_deref());
     let mine = shown
         .and_then(|s| s.owner.as_deref())
         .zip(state.team.as_ref())
         .is_some_and(|(owner, team)| owner == team.member);
-    (text, if mine { theme.accent() } else { theme.dim() })
+    (glyphs, name, mine)
 }
 
 /// What follows the last row: loading, the end, or the error.
@@ -483,5 +558,6 @@ fn tail_line(state: &AppState, theme: Theme) -> Line<'static> {
     Line::raw("")
 }
 
+mod owners;
 #[cfg(test)]
 mod tests;

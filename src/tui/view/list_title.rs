@@ -12,7 +12,32 @@ use crate::tui::state::AppState;
 /// Cells a filter's label keeps in the title.
 const FILTER_CELLS: usize = 24;
 
-pub(super) fn title(state: &AppState, theme: Theme) -> Line<'static> {
+/// The title for a list `cells` wide (its borders included): a search's basis drops its key
+/// hint, then its words, where the whole would be cut by the border.
+pub(super) fn title(state: &AppState, cells: u16, theme: Theme) -> Line<'static> {
+    let room = usize::from(cells.saturating_sub(2));
+    let mut fitted = None;
+    // The hint matters more than the words "based on": it says what `e` does (or is doing).
+    let ladder = [(true, true), (false, true), (true, false), (false, false)];
+    for (based, hinted) in ladder {
+        let line = title_with(state, Basis { based, hinted }, theme);
+        if line.width() <= room {
+            return line;
+        }
+        fitted = Some(line);
+    }
+    fitted.unwrap_or_default()
+}
+
+/// How much a search's basis says: "· based on 3 of 300 with details · e fetches the rest"
+/// in full, without "based on", without the key hint.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Basis {
+    based: bool,
+    hinted: bool,
+}
+
+fn title_with(state: &AppState, says: Basis, theme: Theme) -> Line<'static> {
     let status = if state.view.any_status() {
         "new and archived".to_owned()
     } else {
@@ -33,7 +58,7 @@ pub(super) fn title(state: &AppState, theme: Theme) -> Line<'static> {
                 format!("{} matches", thousands(rows))
             };
             spans.push(Span::styled(format!("· {count} "), theme.active()));
-            spans.extend(list.basis.map(|b| basis(b, state, theme)));
+            spans.extend(list.basis.map(|b| basis(b, state, says, theme)));
         } else {
             spans.push(Span::raw(format!(
                 "· {} ",
@@ -64,18 +89,19 @@ pub(super) fn title(state: &AppState, theme: Theme) -> Line<'static> {
 
 /// "· based on 3 of 300 with details · e fetches the rest": a search that reads details
 /// (`version:`) matches only among the items whose details are stored, and says how many.
-fn basis(coverage: Coverage, state: &AppState, theme: Theme) -> Span<'static> {
+fn basis(coverage: Coverage, state: &AppState, says: Basis, theme: Theme) -> Span<'static> {
     let n = |v: u64| thousands(usize::try_from(v).unwrap_or(usize::MAX));
     let complete = coverage.with_detail >= coverage.total;
-    let hint = if complete {
+    let hint = if complete || !says.hinted {
         ""
     } else if state.insight.enrich.is_some() {
         " · fetching details (e cancels)"
     } else {
         " · e fetches the rest"
     };
+    let based = if says.based { "based on " } else { "" };
     let text = format!(
-        "· based on {} of {} with details{hint} ",
+        "· {based}{} of {} with details{hint} ",
         n(coverage.with_detail),
         n(coverage.total)
     );

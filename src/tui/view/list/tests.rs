@@ -11,6 +11,13 @@ use crate::api::{Feedback, FeedbackId, Platform, Status};
 use crate::tui::testkit::{item, now};
 use crate::width::truncate;
 
+fn app_needs(app: usize) -> Needs {
+    Needs {
+        app,
+        ..Needs::default()
+    }
+}
+
 /// The row as the list drew it before rows were written cell by cell.
 fn reference_row_line(
     state: &AppState,
@@ -38,12 +45,14 @@ fn reference_row_line(
             .present
             .iter()
             .any(|p| p.member != team.member && p.item.as_deref() == Some(&*row.id));
-        let text = format!(
-            "{}{}{}",
+        let glyphs = format!(
+            "{}{}",
             if looking { "◎" } else { "" },
             if shown.pending { "~" } else { "" },
-            crate::text::sanitize_line(shown.owner.as_deref().unwrap_or(""))
         );
+        let name = crate::text::sanitize_line(shown.owner.as_deref().unwrap_or(""));
+        let budget = columns.owner - width(&glyphs);
+        let text = glyphs + &columns.owners.show(&name, budget);
         let style = if shown.owner.as_deref() == Some(team.member.as_str()) {
             theme.accent()
         } else {
@@ -163,7 +172,8 @@ fn rows_are_drawn_exactly_as_the_line_of_spans() {
         for cells in [8, 39, 69, 70, 84, 109, 110, 150, 198] {
             let rect = Rect::new(2, 0, cells, 1);
             for show_status in [false, true] {
-                let columns = Columns::new(usize::from(cells), show_status, false, 26, false);
+                let columns =
+                    Columns::new(usize::from(cells), show_status, false, app_needs(26), false);
                 for selected in [
                     None,
                     Some(theme.selected(true)),
@@ -203,7 +213,7 @@ fn thousands_are_grouped() {
 #[test]
 fn the_platform_is_never_the_part_cut_and_one_app_drops_the_column() {
     let state = state();
-    let columns = Columns::new(120, false, false, 26, false);
+    let columns = Columns::new(120, false, false, app_needs(26), false);
     let row = &state.list.window.rows[0];
     let rect = Rect::new(0, 0, 120, 1);
     let buf = draw(rect, None, |buf| {
@@ -211,8 +221,8 @@ fn the_platform_is_never_the_part_cut_and_one_app_drops_the_column() {
     });
     let text: String = (0..120).map(|x| buf[(x, 0)].symbol().to_owned()).collect();
     assert!(text.contains("Nimbus Notes fo… · ios "), "{text}");
-    assert_eq!(Columns::new(120, false, true, 26, false).app, 0);
-    assert!(Columns::new(120, false, true, 26, false).message > columns.message);
+    assert_eq!(Columns::new(120, false, true, app_needs(26), false).app, 0);
+    assert!(Columns::new(120, false, true, app_needs(26), false).message > columns.message);
 }
 
 #[test]
@@ -257,22 +267,25 @@ fn the_app_column_keeps_the_platform_when_narrow_and_grows_when_wide() {
             .map(|x| buf[(x, 0)].symbol().to_owned())
             .collect::<String>()
     };
-    let narrow = Columns::new(54, false, false, 26, false);
+    let narrow = Columns::new(54, false, false, app_needs(26), false);
     assert_eq!((narrow.app, narrow.tags), (APP_NARROW_CELLS, 0));
     assert!(
         text_of(54, &narrow).contains("… · ios "),
         "{}",
         text_of(54, &narrow)
     );
-    let wide = Columns::new(198, false, false, 26, false);
+    let wide = Columns::new(198, false, false, app_needs(26), false);
     assert_eq!(wide.app, 26, "as wide as the widest name, no wider");
     assert!(text_of(198, &wide).contains("Nimbus Notes for iOS · ios "));
     assert_eq!(
-        Columns::new(198, false, false, 70, false).app,
+        Columns::new(198, false, false, app_needs(70), false).app,
         APP_MAX_CELLS
     );
-    assert_eq!(Columns::new(120, false, false, 70, false).app, APP_CELLS);
-    assert_eq!(Columns::new(30, false, false, 26, false).app, 0);
+    assert_eq!(
+        Columns::new(120, false, false, app_needs(70), false).app,
+        APP_CELLS
+    );
+    assert_eq!(Columns::new(30, false, false, app_needs(26), false).app, 0);
 }
 
 /// With a team: the OWNER column (◎ another member looking, ~ a change waiting, the owner,
@@ -292,8 +305,9 @@ fn the_owner_column_is_drawn_exactly_as_the_line_of_spans() {
     let owners = [
         Some("ana"),
         Some("bo\u{1b}[2Jx"),
-        None,
+        Some("cyrille-the-last"),
         Some("cyrille-the-long"),
+        None,
     ];
     let shown = state
         .list
@@ -304,7 +318,7 @@ fn the_owner_column_is_drawn_exactly_as_the_line_of_spans() {
         .map(|(n, row)| {
             let shared = SharedState {
                 item_id: row.id.to_string(),
-                owner: owners[n % 4].map(str::to_owned),
+                owner: owners[n % 5].map(str::to_owned),
                 labels: Vec::new(),
                 notes: Vec::new(),
                 pending: n % 3 == 0,
@@ -313,12 +327,19 @@ fn the_owner_column_is_drawn_exactly_as_the_line_of_spans() {
         })
         .collect();
     state.triage.overlay.team_read(shown, true);
-    assert_eq!(Columns::new(85, false, false, 26, true).owner, 0);
+    let needs = Needs {
+        app: 26,
+        owner: 20,
+        labels: 0,
+    };
+    assert_eq!(Columns::new(59, false, false, needs, true).owner, 0);
     for color in [true, false] {
         let theme = Theme::new(color);
-        for cells in [86, 119, 120, 198] {
+        for cells in [60, 86, 119, 120, 198] {
             let rect = Rect::new(2, 0, cells, 1);
-            let columns = Columns::new(usize::from(cells), false, false, 26, true);
+            let mut columns = Columns::new(usize::from(cells), false, false, needs, true);
+            let names = owners.map(|o| crate::text::sanitize_line(o.unwrap_or("")));
+            columns.owners = OwnerNames::new(names.iter().map(|n| &**n));
             assert!(columns.owner > 0);
             for row in &state.list.window.rows[..8] {
                 let ours = draw(rect, None, |buf| {
