@@ -20,8 +20,8 @@ pub mod schema;
 
 pub use actions::{Change, Claimed, Hint, ItemState, Outcome, Team};
 pub use admin::{
-    AddedMember, RemovedMember, add_member, create_team, remove_member, reset_password,
-    set_shared_mirror,
+    AddedMember, RemovedMember, add_member, create_team, drop_member_role, remove_member,
+    reset_password, set_shared_mirror,
 };
 pub use connect::{TeamUrl, connect};
 pub use diagnose::{Diagnosis, NOTIFY_WAIT};
@@ -76,8 +76,29 @@ pub enum TeamError {
 /// down"), or the client's with its cause ("error connecting to server: Connection refused"),
 /// where the error's own text alone is only "db error".
 fn said(error: &tokio_postgres::Error) -> String {
+    use tokio_postgres::error::SqlState;
     if let Some(db) = error.as_db_error() {
-        return db.message().to_owned();
+        // A timeout says what it waited for, and that waiting again may do.
+        let code = db.code();
+        return if *code == SqlState::LOCK_NOT_AVAILABLE {
+            format!(
+                "waited {} s for a lock another session holds (a teammate's open transaction, \
+                 or a stuck process); nothing was changed, try again",
+                connect::LOCK_TIMEOUT_SECONDS
+            )
+        } else if *code == SqlState::QUERY_CANCELED {
+            format!(
+                "the statement ran longer than {} s and was stopped; nothing was changed, try again",
+                connect::STATEMENT_TIMEOUT_SECONDS
+            )
+        } else if *code == SqlState::IDLE_IN_TRANSACTION_SESSION_TIMEOUT {
+            format!(
+                "the server ended a transaction left idle over {} s (the process was stopped)",
+                connect::IDLE_IN_TRANSACTION_SECONDS
+            )
+        } else {
+            db.message().to_owned()
+        };
     }
     match std::error::Error::source(error) {
         Some(cause) => format!("{error}: {cause}"),
@@ -111,7 +132,7 @@ impl TeamError {
     }
 
     /// The server refused for now, not for good: a serialization failure, a deadlock, two edits
-    /// of one note at once, or the server shutting down.
+    /// of one note at once, a lock or statement timeout, or the server shutting down.
     #[must_use]
     pub fn is_retryable(&self) -> bool {
         use tokio_postgres::error::SqlState;
@@ -123,6 +144,8 @@ impl TeamError {
                 SqlState::T_R_SERIALIZATION_FAILURE,
                 SqlState::T_R_DEADLOCK_DETECTED,
                 SqlState::UNIQUE_VIOLATION,
+                SqlState::LOCK_NOT_AVAILABLE,
+                SqlState::QUERY_CANCELED,
                 SqlState::ADMIN_SHUTDOWN,
                 SqlState::CRASH_SHUTDOWN,
                 SqlState::CANNOT_CONNECT_NOW,

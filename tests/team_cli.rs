@@ -668,3 +668,50 @@ async fn add_member_prints_the_line_to_hand_over_and_remove_member_ends_access_k
     assert!(stderr(&again).contains("is not a member of team support"));
     team.db.drop().await;
 }
+
+/// Rows written by hand (a DBA's, or a version that wrote them so) that a timestamp cannot say
+/// or that are no walk state: every member's `team log`, `team status`, `claim` and `search`
+/// still work, and the bad time reads as the nearest one a timestamp can say.
+#[tokio::test]
+async fn rows_written_by_hand_that_do_not_read_stop_no_command() {
+    let Some(team) = Setup::new("team_bad_rows").await else {
+        return;
+    };
+    let claimed = team.ana(&["claim", "id00001"]);
+    assert!(claimed.status.success(), "{}", stderr(&claimed));
+    let admin = feedback_inbox::team::connect(&team.db.admin())
+        .await
+        .unwrap();
+    admin
+        .batch_execute(
+            "UPDATE feedback_team.events SET at = 'infinity';
+             UPDATE feedback_team.items SET snoozed_until = 'infinity';
+             INSERT INTO feedback_team.syncer (team_id, member, generation, since, expires_at)
+                 SELECT team_id, 'nobody', 1, '-infinity', 'infinity' FROM feedback_team.teams;
+             INSERT INTO feedback_team.mirror_walk (team_id, walk, generation)
+                 SELECT team_id, '{\"not\":\"a walk\"}'::bytea, 1 FROM feedback_team.teams;
+             INSERT INTO feedback_team.mirror_positions (team_id, member, seq, at)
+                 SELECT team_id, 'nobody', 0, 'infinity' FROM feedback_team.teams;",
+        )
+        .await
+        .unwrap();
+    for args in [
+        &["team", "log"][..],
+        &["team", "status"],
+        &["claim", "id00002"],
+        &["search", "is:mine"],
+        &["sync"],
+    ] {
+        let out = team.bo(args);
+        let said = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(!said.contains("panicked"), "{args:?}: {said}");
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {said}");
+        if args[0] != "sync" {
+            assert!(out.status.success(), "{args:?}: {said}");
+        }
+    }
+    let log = team.bo(&["team", "log"]);
+    assert!(stdout(&log).contains("9999-12-30"), "{}", stdout(&log));
+    drop(admin);
+    team.db.drop().await;
+}

@@ -177,6 +177,21 @@ pub async fn remove_member(
     Ok(RemovedMember::Removed { revoked })
 }
 
+/// Takes `member` out of the team `team` and drops its login role: for roles the caller made
+/// itself and no one else uses (the demo's simulated teammates), which would otherwise outlive
+/// the database, roles being the whole server's. Their events stay in the history.
+pub async fn drop_member_role(
+    client: &mut Client,
+    team: &str,
+    member: &str,
+) -> Result<(), TeamError> {
+    remove_member(client, team, member).await?;
+    client
+        .batch_execute(&format!("DROP ROLE IF EXISTS {}", quote_ident(member)))
+        .await?;
+    Ok(())
+}
+
 /// Sets a new generated password for the login role `member` (one the caller made, such as the
 /// demo's teammates); the password.
 pub async fn reset_password(client: &mut Client, member: &str) -> Result<String, TeamError> {

@@ -12,6 +12,28 @@ use tokio_postgres::{AsyncMessage, Notification};
 
 use super::TeamError;
 
+/// How long a team statement waits for a lock another session holds (a teammate's open
+/// transaction, a stuck process) before it gives up, saying so.
+pub const LOCK_TIMEOUT_SECONDS: u32 = 5;
+/// How long one team statement may run.
+pub const STATEMENT_TIMEOUT_SECONDS: u32 = 30;
+/// How long the server keeps a transaction its client left idle (a process stopped inside one)
+/// before it ends the session, and with it every lock the transaction held.
+pub const IDLE_IN_TRANSACTION_SECONDS: u32 = 20;
+
+/// The session settings every team connection starts with, after the URL's own options: no
+/// member's stuck session stalls the others for long, and none of ours is stuck for long.
+fn session_options(url_options: Option<&str>) -> String {
+    let ours = format!(
+        "-c lock_timeout={LOCK_TIMEOUT_SECONDS}s -c statement_timeout={STATEMENT_TIMEOUT_SECONDS}s \
+         -c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_SECONDS}s"
+    );
+    match url_options.map(str::trim).filter(|o| !o.is_empty()) {
+        Some(theirs) => format!("{theirs} {ours}"),
+        None => ours,
+    }
+}
+
 /// A parsed team URL (a `postgres://` URL or a `key=value` string).
 #[derive(Clone)]
 pub struct TeamUrl {
@@ -165,14 +187,15 @@ pub(super) async fn connect_with(
     url: &TeamUrl,
     notices: Option<UnboundedSender<Notification>>,
 ) -> Result<tokio_postgres::Client, TeamError> {
+    let mut config = url.config.clone();
+    config.options(session_options(url.config.get_options()));
     if url.needs_tls() {
-        let mut config = url.config.clone();
         config.ssl_mode(SslMode::Require);
         let (client, connection) = config.connect(tls()?).await?;
         tokio::spawn(drive(connection, notices));
         Ok(client)
     } else {
-        let (client, connection) = url.config.connect(tokio_postgres::NoTls).await?;
+        let (client, connection) = config.connect(tokio_postgres::NoTls).await?;
         tokio::spawn(drive(connection, notices));
         Ok(client)
     }

@@ -10,7 +10,7 @@ use tokio_postgres::Notification;
 
 use super::TeamError;
 use super::actions::Team;
-use super::schema::{CHANNEL, SCHEMA};
+use super::schema::SCHEMA;
 
 /// The tables whose rows are a team's.
 const TEAM_TABLES: &[&str] = &["teams", "events", "items", "notes", "presence"];
@@ -56,7 +56,7 @@ impl Team {
         let payload = format!("{} doctor", self.team_id());
         let sent = std::time::Instant::now();
         self.client()
-            .execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])
+            .execute("SELECT pg_notify($1, $2)", &[&self.channel(), &payload])
             .await?;
         let notify = tokio::time::timeout(NOTIFY_WAIT, async {
             while let Some(notice) = hints.recv().await {

@@ -8,7 +8,7 @@ use jiff::Timestamp;
 
 use super::TeamError;
 use super::actions::Team;
-use super::schema::SCHEMA;
+use super::schema::{SCHEMA, readable_time};
 
 /// Where a reader is in the team's events: the number of the last one read.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -50,13 +50,14 @@ impl Team {
             .client()
             .query(
                 &format!(
-                    "SELECT {EVENT_COLUMNS} FROM {SCHEMA}.events
-                     WHERE team_id = $1 AND seq > $2 ORDER BY seq LIMIT $3"
+                    "SELECT {} FROM {SCHEMA}.events
+                     WHERE team_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+                    event_columns()
                 ),
                 &[&self.team_id(), &after.seq, &limit],
             )
             .await?;
-        Ok(rows.iter().map(event).collect())
+        Ok(rows.iter().filter_map(event).collect())
     }
 
     /// The events of one item, oldest first (its history).
@@ -65,27 +66,47 @@ impl Team {
             .client()
             .query(
                 &format!(
-                    "SELECT {EVENT_COLUMNS} FROM {SCHEMA}.events WHERE team_id = $1 AND item_id = $2 ORDER BY seq"
+                    "SELECT {} FROM {SCHEMA}.events WHERE team_id = $1 AND item_id = $2 ORDER BY seq",
+                    event_columns()
                 ),
                 &[&self.team_id(), &item_id],
             )
             .await?;
-        Ok(rows.iter().map(event).collect())
+        Ok(rows.iter().filter_map(event).collect())
     }
 }
 
-/// The columns an event is read from, in the order [`event`] takes them.
-const EVENT_COLUMNS: &str = "seq, event_id, member::text, item_id, kind, body::text, at";
+/// The columns an event is read from, in the order [`event`] takes them (its time as
+/// [`readable_time`] reads it).
+fn event_columns() -> String {
+    format!(
+        "seq, event_id, member::text, item_id, kind, body::text, {}",
+        readable_time("at")
+    )
+}
 
-/// An event from a row of [`EVENT_COLUMNS`].
-fn event(row: &tokio_postgres::Row) -> Event {
-    Event {
-        position: Position { seq: row.get(0) },
-        event_id: row.get(1),
-        member: row.get(2),
-        item_id: row.get(3),
-        kind: row.get(4),
-        body: row.get(5),
-        at: row.get(6),
+/// An event from a row of [`event_columns`]; `None` (said in the log, with its number) for a
+/// row that does not read, which the others do not wait for.
+fn event(row: &tokio_postgres::Row) -> Option<Event> {
+    let read = || -> Result<Event, tokio_postgres::Error> {
+        Ok(Event {
+            position: Position {
+                seq: row.try_get(0)?,
+            },
+            event_id: row.try_get(1)?,
+            member: row.try_get(2)?,
+            item_id: row.try_get(3)?,
+            kind: row.try_get(4)?,
+            body: row.try_get(5)?,
+            at: row.try_get(6)?,
+        })
+    };
+    match read() {
+        Ok(event) => Some(event),
+        Err(error) => {
+            let seq = row.try_get::<_, i64>(0).ok();
+            tracing::warn!(?seq, %error, "a team event that does not read: skipped");
+            None
+        }
     }
 }

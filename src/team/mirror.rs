@@ -13,7 +13,7 @@ use tokio_postgres::types::Json;
 
 use super::TeamError;
 use super::actions::Team;
-use super::schema::{CHANNEL, SCHEMA};
+use super::schema::{SCHEMA, readable_time};
 use crate::api::{Extras, Feedback};
 
 /// How long a lease lasts unless renewed, in seconds: a syncer that crashed or lost its
@@ -86,40 +86,26 @@ fn as_stored<'a>(
     })
 }
 
-/// Writes `items` (with their `extras`, by position) by `statement`, which takes the team, the
-/// item's id, its JSON and its extras' JSON; how many rows it wrote.
-async fn write_items(
-    tx: &tokio_postgres::Transaction<'_>,
-    statement: &tokio_postgres::Statement,
-    team_id: i64,
-    items: &[Feedback],
-    extras: &[Option<Extras>],
-) -> Result<u64, TeamError> {
-    let mut written = 0;
+/// `items` (with their `extras`, by position) as the mirror's functions take them: the ids,
+/// the items' JSON and the extras' JSON (`None`: none given), each by position.
+type Columns = (Vec<Vec<u8>>, Vec<Vec<u8>>, Vec<Option<Vec<u8>>>);
+
+fn as_columns(items: &[Feedback], extras: &[Option<Extras>]) -> Result<Columns, TeamError> {
+    let mut columns: Columns = (Vec::new(), Vec::new(), Vec::new());
     for (n, item) in items.iter().enumerate() {
         let stored = as_stored(item, extras.get(n))?;
-        let row: [&(dyn tokio_postgres::types::ToSql + Sync); 4] =
-            [&team_id, &stored.id, &stored.item, &stored.extras];
-        written += tx.execute(statement, &row).await?;
+        columns.0.push(stored.id.to_vec());
+        columns.1.push(stored.item);
+        columns.2.push(stored.extras);
     }
-    Ok(written)
+    Ok(columns)
 }
 
-/// A hint to the members' live links that the mirror moved, sent when `tx` commits.
-async fn hint_mirror(tx: &tokio_postgres::Transaction<'_>, team_id: i64) -> Result<(), TeamError> {
-    tx.execute(
-        "SELECT pg_notify($1, $2)",
-        &[&CHANNEL, &format!("{team_id} mirror")],
-    )
-    .await?;
-    Ok(())
-}
-
-fn lease_of(row: &tokio_postgres::Row) -> Lease {
-    Lease {
-        generation: row.get(0),
-        expires_at: row.get(1),
-    }
+fn lease_of(row: &tokio_postgres::Row) -> Result<Lease, TeamError> {
+    Ok(Lease {
+        generation: row.try_get(0)?,
+        expires_at: row.try_get(1)?,
+    })
 }
 
 /// Seconds as the statements take them.
@@ -134,21 +120,11 @@ impl Team {
         let row = self
             .client()
             .query_opt(
-                &format!(
-                    "INSERT INTO {SCHEMA}.syncer AS s (team_id, generation, since, expires_at)
-                     VALUES ($1, 1, clock_timestamp(),
-                             clock_timestamp() + $2::int4 * interval '1 second')
-                     ON CONFLICT (team_id) DO UPDATE
-                         SET member = session_user, generation = s.generation + 1,
-                             since = clock_timestamp(),
-                             expires_at = clock_timestamp() + $2::int4 * interval '1 second'
-                         WHERE s.expires_at <= clock_timestamp()
-                     RETURNING generation, expires_at"
-                ),
+                &format!("SELECT generation, expires_at FROM {SCHEMA}.take_syncer($1, $2)"),
                 &[&self.team_id(), &secs(seconds)],
             )
             .await?;
-        Ok(row.as_ref().map(lease_of))
+        row.as_ref().map(lease_of).transpose()
     }
 
     /// Renews `lease` for `seconds` from now; `None` when it is no longer held (it expired, and
@@ -161,26 +137,18 @@ impl Team {
         let row = self
             .client()
             .query_opt(
-                &format!(
-                    "UPDATE {SCHEMA}.syncer
-                     SET expires_at = clock_timestamp() + $3::int4 * interval '1 second'
-                     WHERE team_id = $1 AND generation = $2 AND expires_at > clock_timestamp()
-                     RETURNING generation, expires_at"
-                ),
+                &format!("SELECT generation, expires_at FROM {SCHEMA}.renew_syncer($1, $2, $3)"),
                 &[&self.team_id(), &lease.generation, &secs(seconds)],
             )
             .await?;
-        Ok(row.as_ref().map(lease_of))
+        row.as_ref().map(lease_of).transpose()
     }
 
     /// Gives the lease up at once (a syncer that stops): another process may take it now.
     pub async fn release_syncer(&self, lease: &Lease) -> Result<(), TeamError> {
         self.client()
             .execute(
-                &format!(
-                    "UPDATE {SCHEMA}.syncer SET expires_at = clock_timestamp()
-                     WHERE team_id = $1 AND generation = $2 AND expires_at > clock_timestamp()"
-                ),
+                &format!("SELECT {SCHEMA}.release_syncer($1, $2)"),
                 &[&self.team_id(), &lease.generation],
             )
             .await?;
@@ -193,20 +161,25 @@ impl Team {
             .client()
             .query_opt(
                 &format!(
-                    "SELECT member::text, generation, since, expires_at,
+                    "SELECT member::text, generation, {}, {},
                             expires_at > clock_timestamp()
-                     FROM {SCHEMA}.syncer WHERE team_id = $1"
+                     FROM {SCHEMA}.syncer WHERE team_id = $1",
+                    readable_time("since"),
+                    readable_time("expires_at")
                 ),
                 &[&self.team_id()],
             )
             .await?;
-        Ok(row.map(|r| Syncer {
-            member: r.get(0),
-            generation: r.get(1),
-            since: r.get(2),
-            expires_at: r.get(3),
-            alive: r.get(4),
-        }))
+        row.map(|r| {
+            Ok(Syncer {
+                member: r.try_get(0)?,
+                generation: r.try_get(1)?,
+                since: r.try_get(2)?,
+                expires_at: r.try_get(3)?,
+                alive: r.try_get(4)?,
+            })
+        })
+        .transpose()
     }
 
     /// Writes `items` (a page as the service listed them) into the mirror in one transaction,
@@ -234,72 +207,33 @@ impl Team {
         walk: Option<&serde_json::Value>,
         budget: Option<&serde_json::Value>,
     ) -> Result<MirrorWrite, TeamError> {
-        let team_id = self.team_id();
-        let tx = self.client_mut().transaction().await?;
-        // The lock a takeover's update waits for, until this page is committed or not.
-        let held = tx
-            .query_opt(
-                &format!(
-                    "SELECT 1 FROM {SCHEMA}.syncer
-                     WHERE team_id = $1 AND generation = $2 AND expires_at > clock_timestamp()
-                     FOR SHARE"
-                ),
-                &[&team_id, &lease.generation],
-            )
-            .await?;
-        if held.is_none() {
-            tx.rollback().await?;
-            return Ok(MirrorWrite::Fenced);
-        }
-        let upsert = tx
-            .prepare(&format!(
-                "INSERT INTO {SCHEMA}.mirror_items AS m (team_id, item_id, seq, item, extras)
-                 VALUES ($1, $2, 0, $3, $4)
-                 ON CONFLICT (team_id, item_id) DO UPDATE
-                     SET item = excluded.item, removed = false,
-                         extras = coalesce(excluded.extras, m.extras)
-                     WHERE m.item IS DISTINCT FROM excluded.item OR m.removed
-                         OR m.extras IS DISTINCT FROM coalesce(excluded.extras, m.extras)"
-            ))
-            .await?;
-        let mut changed = write_items(&tx, &upsert, team_id, items, extras).await?;
-        if !removed.is_empty() {
-            let remove = tx
-                .prepare(&format!(
-                    "INSERT INTO {SCHEMA}.mirror_items AS m (team_id, item_id, seq, item, removed)
-                     VALUES ($1, $2, 0, 'null'::bytea, true)
-                     ON CONFLICT (team_id, item_id) DO UPDATE SET removed = true
-                         WHERE NOT m.removed"
-                ))
-                .await?;
-            for id in removed {
-                changed += tx.execute(&remove, &[&team_id, &id.as_bytes()]).await?;
-            }
-        }
-        if let Some(walk) = walk {
-            tx.execute(
-                &format!(
-                    "INSERT INTO {SCHEMA}.mirror_walk AS w (team_id, walk, generation, budget)
-                     VALUES ($1, $2, $3, $4)
-                     ON CONFLICT (team_id) DO UPDATE
-                         SET walk = excluded.walk, generation = excluded.generation,
-                             budget = coalesce(excluded.budget, w.budget),
-                             written_at = clock_timestamp()"
-                ),
+        let (ids, items, extras) = as_columns(items, extras)?;
+        let removed: Vec<&[u8]> = removed.iter().map(String::as_bytes).collect();
+        let walk = walk.map(serde_json::to_vec).transpose()?;
+        // One statement, so one transaction: the function checks the lease (and keeps its row
+        // locked until the end, which a takeover waits for) before it writes.
+        let row = self
+            .client()
+            .query_one(
+                &format!("SELECT {SCHEMA}.mirror_write($1, $2, $3, $4, $5, $6, $7, $8)"),
                 &[
-                    &team_id,
-                    &serde_json::to_vec(walk)?,
+                    &self.team_id(),
                     &lease.generation,
+                    &ids,
+                    &items,
+                    &extras,
+                    &removed,
+                    &walk,
                     &budget.map(Json),
                 ],
             )
             .await?;
-        }
-        if changed > 0 {
-            hint_mirror(&tx, team_id).await?;
-        }
-        tx.commit().await?;
-        Ok(MirrorWrite::Written { changed })
+        Ok(match row.try_get::<_, Option<i64>>(0)? {
+            Some(changed) => MirrorWrite::Written {
+                changed: u64::try_from(changed).unwrap_or(0),
+            },
+            None => MirrorWrite::Fenced,
+        })
     }
 
     /// Adds items a member's webhook receiver stored to the mirror, in one transaction: only
@@ -313,50 +247,33 @@ impl Team {
         items: &[Feedback],
         extras: &[Option<Extras>],
     ) -> Result<u64, TeamError> {
-        let team_id = self.team_id();
-        let tx = self.client_mut().transaction().await?;
-        let insert = tx
-            .prepare(&format!(
-                "INSERT INTO {SCHEMA}.mirror_items AS m (team_id, item_id, seq, item, extras)
-                 VALUES ($1, $2, 0, $3, $4)
-                 ON CONFLICT (team_id, item_id) DO UPDATE SET extras = excluded.extras
-                     WHERE m.extras IS NULL AND excluded.extras IS NOT NULL AND NOT m.removed"
-            ))
+        let (ids, items, extras) = as_columns(items, extras)?;
+        let row = self
+            .client()
+            .query_one(
+                &format!("SELECT {SCHEMA}.mirror_deliver($1, $2, $3, $4)"),
+                &[&self.team_id(), &ids, &items, &extras],
+            )
             .await?;
-        let added = write_items(&tx, &insert, team_id, items, extras).await?;
-        if added > 0 {
-            hint_mirror(&tx, team_id).await?;
-        }
-        tx.commit().await?;
-        Ok(added)
+        Ok(u64::try_from(row.try_get::<_, i64>(0)?).unwrap_or(0))
     }
 
     /// Shares what a member's store knows of the item `id` beyond its list fields (a detail it
     /// read from the service) with the mirror's copy, when the mirror holds the item and did
     /// not know it so; whether it was written. Not fenced: it never touches the item itself.
     pub async fn mirror_share_extras(&self, id: &str, extras: &Extras) -> Result<bool, TeamError> {
-        let team_id = self.team_id();
-        let written = self
+        let row = self
             .client()
-            .execute(
-                &format!(
-                    "WITH shared AS (
-                         UPDATE {SCHEMA}.mirror_items SET extras = $3
-                         WHERE team_id = $1 AND item_id = $2 AND NOT removed
-                             AND extras IS DISTINCT FROM $3
-                         RETURNING 1)
-                     SELECT pg_notify($4, $5) FROM shared"
-                ),
+            .query_one(
+                &format!("SELECT {SCHEMA}.mirror_share_extras($1, $2, $3)"),
                 &[
-                    &team_id,
+                    &self.team_id(),
                     &id.as_bytes(),
                     &serde_json::to_vec(extras)?,
-                    &CHANNEL,
-                    &format!("{team_id} mirror"),
                 ],
             )
             .await?;
-        Ok(written > 0)
+        Ok(row.try_get(0)?)
     }
 
     /// Whether the team shares one mirror of the account (off until a member turns it on).
@@ -368,12 +285,18 @@ impl Team {
                 &[&self.team_id()],
             )
             .await?;
-        Ok(row.is_some_and(|r| r.get(0)))
+        Ok(row.is_some_and(|r| r.try_get(0).unwrap_or(false)))
     }
 
     /// Turns the team's shared mirror on or off, for every member.
     pub async fn set_shared_mirror(&self, shared: bool) -> Result<(), TeamError> {
-        super::admin::set_shared_mirror(self.client(), self.team_id(), shared).await
+        self.client()
+            .execute(
+                &format!("SELECT {SCHEMA}.set_shared_mirror($1, $2)"),
+                &[&self.team_id(), &shared],
+            )
+            .await?;
+        Ok(())
     }
 
     /// The walk state the last syncer wrote with its items; `None` before any.
@@ -385,9 +308,8 @@ impl Team {
                 &[&self.team_id()],
             )
             .await?;
-        row.map(|r| serde_json::from_slice(r.get::<_, &[u8]>(0)))
+        row.map(|r| serde_json::from_slice(r.try_get::<_, &[u8]>(0)?).map_err(TeamError::from))
             .transpose()
-            .map_err(TeamError::from)
     }
 
     /// The mirror's items written after number `after`, in the order written, at most `limit`.

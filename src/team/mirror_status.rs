@@ -8,7 +8,7 @@ use tokio_postgres::types::Json;
 use super::TeamError;
 use super::actions::Team;
 use super::mirror::Syncer;
-use super::schema::{CHANNEL, SCHEMA};
+use super::schema::{SCHEMA, readable_time};
 
 /// The team's shared mirror as its database holds it.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,33 +47,53 @@ impl Team {
             .client()
             .query_opt(
                 &format!(
-                    "SELECT walk, written_at, budget FROM {SCHEMA}.mirror_walk WHERE team_id = $1"
+                    "SELECT walk, {}, budget FROM {SCHEMA}.mirror_walk WHERE team_id = $1",
+                    readable_time("written_at")
                 ),
                 &[&team_id],
             )
             .await?;
+        // A walk state or budget that does not read is said and left out: the rest is shown.
         let (walk, budget) = match walk_row {
-            Some(r) => (
-                Some((serde_json::from_slice(r.get::<_, &[u8]>(0))?, r.get(1))),
-                r.get::<_, Option<Json<serde_json::Value>>>(2).map(|j| j.0),
-            ),
+            Some(r) => {
+                let walk = r
+                    .try_get::<_, &[u8]>(0)
+                    .ok()
+                    .and_then(|bytes| {
+                        serde_json::from_slice(bytes)
+                            .inspect_err(|error| {
+                                tracing::warn!(%error, "the team's walk state does not read");
+                            })
+                            .ok()
+                    })
+                    .zip(r.try_get(1).ok());
+                let budget = r
+                    .try_get::<_, Option<Json<serde_json::Value>>>(2)
+                    .ok()
+                    .flatten()
+                    .map(|j| j.0);
+                (walk, budget)
+            }
             None => (None, None),
         };
         let positions = self
             .client()
             .query(
                 &format!(
-                    "SELECT member::text, seq, at FROM {SCHEMA}.mirror_positions
-                     WHERE team_id = $1 ORDER BY seq, member"
+                    "SELECT member::text, seq, {} FROM {SCHEMA}.mirror_positions
+                     WHERE team_id = $1 ORDER BY seq, member",
+                    readable_time("at")
                 ),
                 &[&team_id],
             )
             .await?
             .iter()
-            .map(|r| MirrorPosition {
-                member: r.get(0),
-                seq: r.get(1),
-                at: r.get(2),
+            .filter_map(|r| {
+                Some(MirrorPosition {
+                    member: r.try_get(0).ok()?,
+                    seq: r.try_get(1).ok()?,
+                    at: r.try_get(2).ok()?,
+                })
             })
             .collect();
         Ok(MirrorStatus {
@@ -111,22 +131,14 @@ impl Team {
     /// clock): a walk started after that serves it. The syncer's live link is hinted
     /// (`NOTIFY … 'TEAM ask'`) so an idle syncer serves it at once.
     pub async fn ask_mirror_walk(&self) -> Result<Timestamp, TeamError> {
-        let hint = format!("{} ask", self.team_id());
         Ok(self
             .client()
             .query_one(
-                &format!(
-                    "WITH asked AS (
-                         INSERT INTO {SCHEMA}.mirror_asks AS a (team_id, asked_at)
-                         VALUES ($1, clock_timestamp())
-                         ON CONFLICT (team_id) DO UPDATE SET asked_at = excluded.asked_at
-                         RETURNING asked_at)
-                     SELECT asked_at FROM asked, LATERAL (SELECT pg_notify($2, $3)) AS hinted"
-                ),
-                &[&self.team_id(), &CHANNEL, &hint],
+                &format!("SELECT {SCHEMA}.ask_mirror_walk($1)"),
+                &[&self.team_id()],
             )
             .await?
-            .get(0))
+            .try_get(0)?)
     }
 
     /// The latest ask, and the start of the latest walk the syncer published whole.
@@ -134,11 +146,17 @@ impl Team {
         let row = self
             .client()
             .query_opt(
-                &format!("SELECT asked_at, served_at FROM {SCHEMA}.mirror_asks WHERE team_id = $1"),
+                &format!(
+                    "SELECT {}, {} FROM {SCHEMA}.mirror_asks WHERE team_id = $1",
+                    readable_time("asked_at"),
+                    readable_time("served_at")
+                ),
                 &[&self.team_id()],
             )
             .await?;
-        Ok(row.map_or((None, None), |r| (r.get(0), r.get(1))))
+        Ok(row.map_or((None, None), |r| {
+            (r.try_get(0).ok().flatten(), r.try_get(1).ok().flatten())
+        }))
     }
 
     /// Says that the walk started at `started` is published whole: the asks before it are
@@ -146,11 +164,7 @@ impl Team {
     pub async fn mirror_served(&self, started: Timestamp) -> Result<(), TeamError> {
         self.client()
             .execute(
-                &format!(
-                    "INSERT INTO {SCHEMA}.mirror_asks AS a (team_id, served_at) VALUES ($1, $2)
-                     ON CONFLICT (team_id) DO UPDATE
-                         SET served_at = greatest(a.served_at, excluded.served_at)"
-                ),
+                &format!("SELECT {SCHEMA}.mirror_served($1, $2)"),
                 &[&self.team_id(), &started],
             )
             .await?;
@@ -161,11 +175,7 @@ impl Team {
     pub async fn record_mirror_position(&self, seq: i64) -> Result<(), TeamError> {
         self.client()
             .execute(
-                &format!(
-                    "INSERT INTO {SCHEMA}.mirror_positions AS p (team_id, seq) VALUES ($1, $2)
-                     ON CONFLICT (team_id, member) DO UPDATE
-                         SET seq = excluded.seq, at = clock_timestamp()"
-                ),
+                &format!("SELECT {SCHEMA}.record_mirror_position($1, $2)"),
                 &[&self.team_id(), &seq],
             )
             .await?;

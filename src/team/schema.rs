@@ -3,9 +3,13 @@
 //! this version knows is refused, never written.
 //!
 //! Who acts is the database's word: every member connects as their own role, events and notes
-//! record `current_user`, and row-level security (forced, so the tables' owner is held to it too)
-//! keeps each team's rows to its members. Events are append-only (no member may update or delete
-//! one); the state per item beside them is what the members' inboxes show.
+//! record the session's role, and row-level security (forced, so the tables' owner is held to
+//! it too) keeps each team's rows to its members. Members only read the tables: every change
+//! goes through the schema's functions, which check the member, bound the values and append the
+//! event in the change's transaction (`schema/guarded_writes.sql`). Events are append-only; the
+//! state per item beside them is what the members' inboxes show. Each team's hints of new
+//! events go out on a channel of its own (`teams.channel`, `NOTIFY`): the payload is
+//! `team_id seq`.
 
 use tokio_postgres::GenericClient;
 
@@ -16,9 +20,6 @@ pub const SCHEMA: &str = "feedback_team";
 
 /// The role every member's login role is granted: the privileges live on it.
 pub const MEMBER_ROLE: &str = "feedback_team_member";
-
-/// The channel the hints of new events go out on (`NOTIFY`): the payload is `team_id seq`.
-pub const CHANNEL: &str = "feedback_team";
 
 /// The schema's steps; step N brings the schema to version N + 1. Never edit a step that
 /// shipped: append one.
@@ -340,7 +341,19 @@ ALTER TABLE feedback_team.mirror_items
 ALTER TABLE feedback_team.mirror_walk
     ALTER COLUMN walk TYPE bytea USING convert_to(walk::text, 'UTF8');
 ",
+    include_str!("schema/guarded_writes.sql"),
 ];
+
+/// `expression` (a timestamptz) as SQL that reads into a timestamp whatever a row holds: a
+/// time out of the range a timestamp can say (`infinity`, the year 10000: a row written by
+/// hand) becomes the nearest one it can; NULL stays NULL.
+#[must_use]
+pub(super) fn readable_time(expression: &str) -> String {
+    format!(
+        "(CASE WHEN {expression} IS NULL THEN NULL ELSE least(greatest({expression}, \
+         '0001-01-02'::timestamptz), '9999-12-30'::timestamptz) END)"
+    )
+}
 
 /// The version the steps bring a schema to.
 #[must_use]

@@ -136,8 +136,7 @@ async fn lay_walk(team: &Team, store: &Shared) -> Result<(), TeamSyncError> {
 /// walk state are published first, so the account is not walked again.
 ///
 /// # Errors
-/// The store has not joined the team, the walk state the team holds does not read, or the
-/// database or the store failed.
+/// The store has not joined the team, or the database or the store failed.
 pub async fn take_over(
     team: &Team,
     store: &Shared,
@@ -145,15 +144,24 @@ pub async fn take_over(
     now: impl Fn() -> Timestamp,
 ) -> Result<Followed, TeamSyncError> {
     let followed = follow(team, store, now).await?;
-    match team.mirror_walk().await? {
-        Some(json) => {
-            let walk: WalkState = serde_json::from_value(json)
-                .map_err(|e| TeamSyncError::WalkState(e.to_string()))?;
+    let walk = match team.mirror_walk().await {
+        Ok(walk) => walk.map(serde_json::from_value::<WalkState>),
+        Err(crate::team::TeamError::Json(error)) => Some(Err(error)),
+        Err(error) => return Err(error.into()),
+    };
+    match walk {
+        Some(Ok(walk)) => {
             blocking(store, move |s| {
                 s.restore_walk_state(&walk)?;
                 s.start_mirror_publishing(generation)
             })
             .await??;
+        }
+        // A walk state that does not read (written by hand, or by a newer version) stops no
+        // one: the mirror's items are in this store, which walks on from its own state.
+        Some(Err(error)) => {
+            tracing::warn!(%error, "the team's walk state does not read: walking on from this store's");
+            blocking(store, move |s| s.start_mirror_publishing(generation)).await??;
         }
         None => {
             blocking(store, move |s| {
