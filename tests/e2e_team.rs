@@ -104,3 +104,51 @@ fn db_server() -> team::TeamUrl {
         .parse()
         .unwrap()
 }
+
+/// `demo --team` as a role that may create roles makes its simulated teammates' login roles,
+/// and drops them when it ends: roles are the whole server's and would outlive the database.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_drops_the_teammates_roles_it_made_when_it_ends() {
+    let Some(tmux) = Tmux::start("team-demo") else {
+        return;
+    };
+    let Some(db) = pg::Db::new("e2e_demo").await else {
+        return;
+    };
+    let server = team::connect(&db_server()).await.unwrap();
+    let teammates = || async {
+        server
+            .query(
+                "SELECT rolname::text FROM pg_roles WHERE rolname IN ('demo_ana', 'demo_bo')",
+                &[],
+            )
+            .await
+            .unwrap()
+            .len()
+    };
+    // Roles an earlier demo left (before it dropped them) would be kept as not its own.
+    server
+        .batch_execute("DROP ROLE IF EXISTS demo_ana; DROP ROLE IF EXISTS demo_bo")
+        .await
+        .unwrap();
+    let url = db.url_text(None, None);
+    tmux.keys(&[
+        &format!(
+            "{} demo --items 50 --team '{url}' 2>/dev/null; echo demo-$((6*7))-ended",
+            binary().display()
+        ),
+        "Enter",
+    ]);
+    tmux.wait_for("the demo in its team", |s| s.contains("OWNER"));
+    assert_eq!(teammates().await, 2, "the demo made its teammates");
+    tmux.keys(&["q"]);
+    // The shell says so once the process ended, its teardown included.
+    tmux.wait_for("the demo's end", |s| s.contains("demo-42-ended"));
+    assert_eq!(
+        teammates().await,
+        0,
+        "the teammates' roles outlived the demo"
+    );
+    drop(server);
+    db.drop().await;
+}

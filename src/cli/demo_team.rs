@@ -3,7 +3,9 @@
 //! them, give some to you and let some go, and have items open as they do; so a newcomer sees
 //! the team live. The URL's role must be allowed to create schemas and roles (a local
 //! PostgreSQL's `postgres`): the demo makes the team `demo` and its members. Two demos with the
-//! same seed on one database are two members of one team over the same items.
+//! same seed on one database are two members of one team over the same items. The teammates'
+//! roles the demo made it drops when it ends ([`tear_down`]): roles are the whole server's and
+//! would outlive the database.
 
 use std::time::Duration;
 
@@ -22,7 +24,7 @@ const TEAMMATES: [&str; 2] = ["demo_ana", "demo_bo"];
 /// teammates are made as login roles when the role may create roles (else the demo goes on
 /// without them, said on stderr). The live link's settings for the inbox, and the teammates'
 /// URLs.
-pub async fn set_up(text: &str) -> Result<(LiveSettings, Vec<TeamUrl>), super::CliError> {
+pub async fn set_up(text: &str) -> Result<(LiveSettings, Vec<TeamUrl>, Made), super::CliError> {
     let url: TeamUrl = text
         .parse()
         .map_err(|e: team::TeamError| super::CliError::Usage(format!("--team: {e}")))?;
@@ -35,25 +37,60 @@ pub async fn set_up(text: &str) -> Result<(LiveSettings, Vec<TeamUrl>), super::C
         team::create_team(&mut client, TEAM).await?;
         team::add_member(&mut client, TEAM, &me).await?;
     }
-    let teammates = teammates(&mut client, &url, &me).await;
+    let (teammates, roles) = teammates(&mut client, &url, &me).await;
     let settings = LiveSettings {
-        url,
+        url: url.clone(),
         team: Some(TEAM.to_owned()),
         poll: super::team_cmd::POLL,
         listen: true,
         retry: Duration::from_secs(2),
         clock: crate::clock::system(),
     };
-    Ok((settings, teammates))
+    Ok((settings, teammates, Made { url, roles }))
 }
 
-/// The teammates' URLs, their roles made (or given a new password) as members of the team;
-/// none, said on stderr, when `me` may not create roles.
-async fn teammates(client: &mut tokio_postgres::Client, url: &TeamUrl, me: &str) -> Vec<TeamUrl> {
-    let mut urls = Vec::new();
+/// What the demo made on the server that outlives its database: the teammates' login roles
+/// it created (not those an earlier demo left, which another may be using).
+pub struct Made {
+    url: TeamUrl,
+    roles: Vec<String>,
+}
+
+/// Drops the teammates' roles the demo made, once their tasks are stopped; a failure is said
+/// on stderr (the demo is over either way).
+pub async fn tear_down(made: Made) {
+    if made.roles.is_empty() {
+        return;
+    }
+    let dropped = async {
+        let mut client = team::connect(&made.url).await?;
+        for role in &made.roles {
+            team::drop_member_role(&mut client, TEAM, role).await?;
+        }
+        Ok::<_, team::TeamError>(())
+    };
+    if let Err(error) = dropped.await {
+        eprintln!(
+            "note: the demo's teammates' roles ({}) were not dropped: {error}",
+            made.roles.join(", ")
+        );
+    }
+}
+
+/// The teammates' URLs, their roles made (or given a new password) as members of the team,
+/// and the roles made now; none, said on stderr, when `me` may not create roles.
+async fn teammates(
+    client: &mut tokio_postgres::Client,
+    url: &TeamUrl,
+    me: &str,
+) -> (Vec<TeamUrl>, Vec<String>) {
+    let (mut urls, mut made) = (Vec::new(), Vec::new());
     for name in TEAMMATES {
         let password = match team::add_member(client, TEAM, name).await {
-            Ok(AddedMember::Created { password }) => Ok(password),
+            Ok(AddedMember::Created { password }) => {
+                made.push(name.to_owned());
+                Ok(password)
+            }
             // A role of an earlier demo: its password was shown then and is not known now.
             Ok(AddedMember::Existing) => team::reset_password(client, name).await,
             Ok(AddedMember::NeedsDba { .. }) => {
@@ -67,11 +104,11 @@ async fn teammates(client: &mut tokio_postgres::Client, url: &TeamUrl, me: &str)
                 eprintln!(
                     "note: the demo runs in team {TEAM} without simulated teammates ({error})"
                 );
-                return Vec::new();
+                return (Vec::new(), made);
             }
         }
     }
-    urls
+    (urls, made)
 }
 
 /// Runs the teammates until the returned handle is dropped: each, every few seconds, claims one

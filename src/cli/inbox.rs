@@ -163,9 +163,9 @@ pub async fn demo(args: &Args, demo: &DemoArgs, screen: &impl Screen) -> Result<
     let (parts, arrivals) = live.map(|(r, s, a)| ((r, s), a)).unzip();
     // The demo's throwaway store keeps everything the simulator has: the sync's defaults.
     let sync = SyncSettings::default();
-    let (team, teammates) = match &demo.team {
+    let (team, teammates, made) = match &demo.team {
         Some(url) => {
-            let (settings, teammates) = super::demo_team::set_up(url).await?;
+            let (settings, teammates, made) = super::demo_team::set_up(url).await?;
             let you = settings.url.role().unwrap_or_default().to_owned();
             let newest: Vec<String> = handle
                 .state()
@@ -175,12 +175,15 @@ pub async fn demo(args: &Args, demo: &DemoArgs, screen: &impl Screen) -> Result<
                 .map(|d| d.feedback.id.0)
                 .collect();
             let running = super::demo_team::start(teammates, &newest, &you, demo.data.seed);
-            (Some(settings), Some(running))
+            (Some(settings), Some(running), Some(made))
         }
-        None => (None, None),
+        None => (None, None, None),
     };
     let result = open(screen, builder, store, settings, sync, arrivals, team).await;
     drop(teammates);
+    if let Some(made) = made {
+        super::demo_team::tear_down(made).await;
+    }
     if let Some((receiver, submitter)) = parts {
         submitter.stop().await;
         receiver.shutdown().await;
