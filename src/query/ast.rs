@@ -17,13 +17,25 @@ pub enum Expr {
     Filter(Filter),
 }
 
-/// A word (`crash`), phrase (`"a phrase"`) or prefix (`crash*`), as the user wrote it.
+/// A word (`crash`), phrase (`"a phrase"`), exact word or phrase (`=crash`) or prefix
+/// (`crash*`), as the user wrote it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Text {
-    /// The raw text without quotes or the trailing `*`.
+    /// The raw text without `=`, quotes or the trailing `*`.
     pub text: String,
-    pub prefix: bool,
+    pub form: Form,
     pub span: Range<usize>,
+}
+
+/// How a text term matches a message's words (all case- and accent-insensitively).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// Words with the same stem: `crash` finds "crashes" and "crashed".
+    Stem,
+    /// The words as written: `=crash` finds "crash" and not "crashes".
+    Exact,
+    /// The last word is the start of a word (the others as written): `crash*`.
+    Prefix,
 }
 
 /// A qualifier such as `app:"Trailhead iOS"`.

@@ -1,11 +1,14 @@
 //! Which parts of a message the query's words matched, found the way the full-text index found
-//! them: the same tokenizer rules (FTS5 `unicode61`, `remove_diacritics 2`), so "Café" lights up
-//! for `cafe`, `crash*` lights "Crashed", and a phrase lights only where its words are adjacent.
+//! them: the same tokenizer rules (FTS5 `unicode61`, `remove_diacritics 2`) and the same stems,
+//! so "Café" lights up for `cafe`, `crash` and `crash*` light "Crashed" where `=crash` does
+//! not, and a phrase lights only where its words are adjacent.
 
 use std::ops::Range;
 
+use super::ast::Form;
 use super::categories::is_token_char;
 use super::fold::{fold, is_diacritic};
+use super::stem::{stem, stem_tokens};
 
 /// The positive words, phrases and prefixes of a query (those not under a NOT).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -13,11 +16,12 @@ pub struct Highlights {
     terms: Vec<Term>,
 }
 
-/// One word or phrase: its folded tokens, the last one a prefix when `prefix`.
+/// One word or phrase: its tokens, stemmed for [`Form::Stem`] and folded otherwise, the last
+/// one a prefix for [`Form::Prefix`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Term {
     tokens: Vec<String>,
-    prefix: bool,
+    form: Form,
 }
 
 /// A token of some text: where it is (bytes) and its folded form.
@@ -29,10 +33,13 @@ pub(super) struct Token {
 
 impl Highlights {
     /// Adds a word or phrase (raw user text); text without a token adds nothing.
-    pub(super) fn push(&mut self, text: &str, prefix: bool) {
-        let tokens: Vec<String> = tokenize(text).into_iter().map(|t| t.folded).collect();
+    pub(super) fn push(&mut self, text: &str, form: Form) {
+        let tokens: Vec<String> = match form {
+            Form::Stem => stem_tokens(text),
+            Form::Exact | Form::Prefix => tokenize(text).into_iter().map(|t| t.folded).collect(),
+        };
         if !tokens.is_empty() {
-            self.terms.push(Term { tokens, prefix });
+            self.terms.push(Term { tokens, form });
         }
     }
 
@@ -52,10 +59,18 @@ impl Highlights {
             return Vec::new();
         }
         let tokens = tokenize(text);
+        let stems: Vec<String> = if self.terms.iter().any(|t| t.form == Form::Stem) {
+            tokens
+                .iter()
+                .map(|t| stem(&t.folded).into_owned())
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut found: Vec<Range<usize>> = Vec::new();
         for term in &self.terms {
             for start in 0..tokens.len() {
-                if let Some(range) = term.match_at(&tokens, start) {
+                if let Some(range) = term.match_at(&tokens, &stems, start) {
                     found.push(range);
                 }
             }
@@ -65,22 +80,34 @@ impl Highlights {
 }
 
 impl Term {
-    /// The byte range of `tokens[start..]` when the term matches there.
-    fn match_at(&self, tokens: &[Token], start: usize) -> Option<Range<usize>> {
-        let window = tokens.get(start..start + self.tokens.len())?;
+    /// The byte range of `tokens[start..]` when the term matches there; `stems` are the
+    /// tokens' stems (when any term is [`Form::Stem`]).
+    fn match_at(&self, tokens: &[Token], stems: &[String], start: usize) -> Option<Range<usize>> {
+        let end = start + self.tokens.len();
+        let window = tokens.get(start..end)?;
         let last = self.tokens.len() - 1;
-        let all = self
-            .tokens
-            .iter()
-            .zip(window)
-            .enumerate()
-            .all(|(i, (want, got))| {
-                if self.prefix && i == last {
-                    got.folded.starts_with(want.as_str())
-                } else {
-                    got.folded == *want
-                }
-            });
+        let all = match self.form {
+            Form::Stem => {
+                let stemmed = stems.get(start..end)?;
+                self.tokens
+                    .iter()
+                    .zip(stemmed)
+                    .all(|(want, got)| got == want)
+            }
+            Form::Exact => self.tokens.iter().zip(window).all(|(w, g)| g.folded == *w),
+            Form::Prefix => self
+                .tokens
+                .iter()
+                .zip(window)
+                .enumerate()
+                .all(|(i, (w, g))| {
+                    if i == last {
+                        g.folded.starts_with(w.as_str())
+                    } else {
+                        g.folded == *w
+                    }
+                }),
+        };
         let (first, end) = (window.first()?, window.last()?);
         all.then_some(first.span.start..end.span.end)
     }

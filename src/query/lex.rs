@@ -14,10 +14,12 @@ pub(super) enum Tok<'a> {
     And,
     /// `NOT` or a leading `-`.
     Not,
-    /// A bare word or quoted phrase; `prefix` when it ends in `*`.
+    /// A bare word or quoted phrase; `prefix` when it ends in `*`, `exact` when it starts
+    /// with `=`.
     Text {
         text: &'a str,
         prefix: bool,
+        exact: bool,
     },
     /// `name:value`; `value_span` is the value's bytes (inside the quotes when quoted).
     Qualifier {
@@ -72,7 +74,8 @@ impl<'a> Lexer<'a> {
                 self.at += 1;
                 if c == '(' { Tok::Open } else { Tok::Close }
             }
-            '"' => self.phrase()?,
+            '"' => self.phrase(false)?,
+            '=' => self.exact(start)?,
             '-' => {
                 self.at += 1;
                 if self.peek().is_none_or(|c| c.is_whitespace() || c == ')') {
@@ -106,13 +109,40 @@ impl<'a> Lexer<'a> {
         Ok((&rest[..len], inner..inner + len))
     }
 
-    fn phrase(&mut self) -> Result<Tok<'a>, QueryError> {
+    fn phrase(&mut self, exact: bool) -> Result<Tok<'a>, QueryError> {
         let (text, _) = self.quoted()?;
         let prefix = self.peek() == Some('*');
         if prefix {
             self.at += 1;
         }
-        Ok(Tok::Text { text, prefix })
+        Ok(Tok::Text {
+            text,
+            prefix,
+            exact,
+        })
+    }
+
+    /// `=word` or `="a phrase"`; `self.at` is on the `=`.
+    fn exact(&mut self, start: usize) -> Result<Tok<'a>, QueryError> {
+        self.at += 1;
+        let tok = match self.peek() {
+            Some('"') => Some(self.phrase(true)?),
+            Some(c) if !ends_word(c) => match self.word()? {
+                Tok::Text { text, prefix, .. } => Some(Tok::Text {
+                    text,
+                    prefix,
+                    exact: true,
+                }),
+                _ => None,
+            },
+            _ => None,
+        };
+        tok.ok_or_else(|| {
+            QueryError::new(
+                start..self.at,
+                "`=` matches words as written: write =crash or =\"two words\"",
+            )
+        })
     }
 
     fn word(&mut self) -> Result<Tok<'a>, QueryError> {
@@ -142,10 +172,15 @@ impl<'a> Lexer<'a> {
             "AND" => Tok::And,
             "NOT" => Tok::Not,
             _ => match word.strip_suffix('*') {
-                Some(text) => Tok::Text { text, prefix: true },
+                Some(text) => Tok::Text {
+                    text,
+                    prefix: true,
+                    exact: false,
+                },
                 None => Tok::Text {
                     text: word,
                     prefix: false,
+                    exact: false,
                 },
             },
         })

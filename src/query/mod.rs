@@ -17,6 +17,7 @@ mod names;
 mod parse;
 mod qualifier;
 mod search_text;
+mod stem;
 mod triage;
 
 #[cfg(test)]
@@ -26,13 +27,14 @@ use std::ops::Range;
 
 use crate::text::Clean;
 
-pub use ast::{AgeCmp, Assignee, Expr, Filter, FilterKind, Has, Is, MetaKey, Text};
+pub use ast::{AgeCmp, Assignee, Expr, Filter, FilterKind, Form, Has, Is, MetaKey, Text};
 pub use basis::{Basis, based_on};
 pub use highlight::Highlights;
 pub use names::{begins, fold_case, known_list, names};
 pub use parse::{MAX_DEPTH, MAX_INPUT_BYTES, MAX_TERMS};
 pub use qualifier::{age_cutoff, date, duration, local_instant, metadata_keys};
 pub use search_text::SearchText;
+pub use stem::{stem, stems};
 
 /// The folded tokens of `text`, exactly as the full-text index stores them (FTS5 `unicode61`,
 /// `remove_diacritics 2`), in order: what a similarity query looks up.
@@ -99,6 +101,14 @@ impl Query {
             .is_some_and(|e| triage::names(e, triage::is_hidden))
     }
 
+    /// True when the query names a status (`status:new`) anywhere: without one it spans both.
+    #[must_use]
+    pub fn names_status(&self) -> bool {
+        self.root
+            .as_ref()
+            .is_some_and(|e| triage::names(e, |k| matches!(k, FilterKind::Status(_))))
+    }
+
     /// True when the query names a view (`view:NAME`) anywhere.
     #[must_use]
     pub fn names_view(&self) -> bool {
@@ -139,7 +149,7 @@ fn collect_positive(expr: &Expr, negated: bool, out: &mut Highlights) {
             }
         }
         Expr::Not(inner) => collect_positive(inner, !negated, out),
-        Expr::Text(text) if !negated => out.push(&text.text, text.prefix),
+        Expr::Text(text) if !negated => out.push(&text.text, text.form),
         Expr::Text(_) | Expr::Filter(_) => {}
     }
 }
@@ -147,6 +157,8 @@ fn collect_positive(expr: &Expr, negated: bool, out: &mut Highlights) {
 /// The language in brief, for the help overlay and the README.
 pub const HELP: &str = "\
 Search (newest first; words are matched case- and accent-insensitively)
+  crash               crash, crashes, crashed: words with the same English stem
+  =crash              the word as written only (=\"app crashes\" for a phrase)
   refund crash        both words (AND is implied)
   \"app crashes\"       the words next to each other
   crash*              words starting with crash (2 letters at least)

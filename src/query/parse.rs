@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use super::ast::{Expr, Text};
+use super::ast::{Expr, Form, Text};
 use super::highlight::tokenize;
 use super::lex::{Tok, Token, lex};
 use super::{QueryError, qualifier};
@@ -150,10 +150,19 @@ impl<'a> Parser<'a> {
                 token.span,
                 "OR and AND go between two terms (quote \"or\" to search the word)",
             )),
-            Tok::Text { text, prefix } => {
+            Tok::Text {
+                text,
+                prefix,
+                exact,
+            } => {
                 self.at += 1;
                 self.count_term(&token.span)?;
-                text_term(text, prefix, token.span).map(Expr::Text)
+                let form = match (prefix, exact) {
+                    (true, _) => Form::Prefix,
+                    (false, true) => Form::Exact,
+                    (false, false) => Form::Stem,
+                };
+                text_term(text, form, token.span).map(Expr::Text)
             }
             Tok::Qualifier {
                 name,
@@ -204,7 +213,7 @@ pub const PREFIX_MIN_CHARS: usize = 2;
 
 /// A text term, refused when it has nothing the index could match (`!!!`, a lone `*`), or is a
 /// prefix too short to search quickly.
-fn text_term(text: &str, prefix: bool, span: Range<usize>) -> Result<Text, QueryError> {
+fn text_term(text: &str, form: Form, span: Range<usize>) -> Result<Text, QueryError> {
     let tokens = tokenize(text);
     let Some(last) = tokens.last() else {
         return Err(QueryError::new(
@@ -212,7 +221,7 @@ fn text_term(text: &str, prefix: bool, span: Range<usize>) -> Result<Text, Query
             "nothing to search for here: words need a letter or digit",
         ));
     };
-    if prefix && last.folded.chars().count() < PREFIX_MIN_CHARS {
+    if form == Form::Prefix && last.folded.chars().count() < PREFIX_MIN_CHARS {
         return Err(QueryError::new(
             span,
             format!("a prefix needs at least {PREFIX_MIN_CHARS} letters (crash*)"),
@@ -220,7 +229,7 @@ fn text_term(text: &str, prefix: bool, span: Range<usize>) -> Result<Text, Query
     }
     Ok(Text {
         text: text.to_owned(),
-        prefix,
+        form,
         span,
     })
 }

@@ -2,11 +2,11 @@
 //! when it is opened; one written by a newer version is refused (its tables may mean something
 //! this version does not know). Migrations only ever get appended.
 
-use rusqlite_migration::{M, Migrations};
+use rusqlite_migration::{HookResult, M, Migrations};
 
 /// The SQL of every migration, oldest first.
 pub const STEPS: &[&str] = &[
-    V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18,
+    V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19,
 ];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
@@ -386,13 +386,45 @@ const V18: &str = r"
 CREATE INDEX items_by_key_id ON items(k, id);
 ";
 
+/// Schema 19 (stemmed search, `query::stems`): the full-text index keeps each message twice, its
+/// words as written (`message`, for exact words and prefixes) and their English stems (`stems`,
+/// for plain words and phrases), one stem per word so phrases stay adjacent. The stems are made
+/// in Rust, so the index is filled by [`fill_stems`] after this step.
+const V19: &str = r"
+DROP TABLE items_fts;
+CREATE VIRTUAL TABLE items_fts USING fts5(message, stems, content='', contentless_delete=1,
+                                          tokenize='unicode61 remove_diacritics 2');
+";
+
+/// Fills the full-text index after [`V19`], in key order (one segment, as a sync writes it).
+fn fill_stems(tx: &rusqlite::Transaction<'_>) -> HookResult {
+    let mut read = tx.prepare("SELECT k, message FROM items ORDER BY k")?;
+    let mut insert =
+        tx.prepare("INSERT INTO items_fts (rowid, message, stems) VALUES (?1, ?2, ?3)")?;
+    let mut rows = read.query([])?;
+    while let Some(row) = rows.next()? {
+        let (k, message): (i64, String) = (row.get(0)?, row.get(1)?);
+        insert.execute(rusqlite::params![k, message, crate::query::stems(&message)])?;
+    }
+    Ok(())
+}
+
 /// [`recount_pivot_counts`]: the statements that count `pivot_counts` from the tables.
 pub const RECOUNT_PIVOT_COUNTS: &str = recount_pivot_counts!();
 
 /// Every migration, oldest first.
 #[must_use]
 pub fn migrations() -> Migrations<'static> {
-    Migrations::new(STEPS.iter().map(|sql| M::up(sql)).collect())
+    Migrations::new(
+        STEPS
+            .iter()
+            .enumerate()
+            .map(|(at, sql)| match at + 1 {
+                19 => M::up_with_hook(sql, fill_stems),
+                _ => M::up(sql),
+            })
+            .collect(),
+    )
 }
 
 /// The schema version this build writes.

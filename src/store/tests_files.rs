@@ -170,6 +170,11 @@ fn a_schema_2_store_gets_keys_newest_first_with_its_tags_metadata_and_words() {
     };
     assert_eq!(words("export"), ["top", "old"]);
     assert_eq!(words("export -crashed"), ["top"]);
+    // The index was filled again with the messages' stems: a word finds its inflections.
+    assert_eq!(words("crash"), ["old"]);
+    assert_eq!(words("=crash"), Vec::<String>::new());
+    assert_eq!(words("=crashed slow*"), Vec::<String>::new());
+    assert_eq!(words("\"export crashes\""), ["old"]);
     let top = store.detail("top").unwrap().unwrap();
     assert_eq!(top.metadata.built_in["appVersion"], "2.1");
     assert_eq!(top.item.key, micros_key(3000));

@@ -1,5 +1,5 @@
-//! Highlights match what FTS5's unicode61 tokenizer (remove_diacritics 2) matches (the store's
-//! tests check the tokenizer against SQLite itself).
+//! Highlights match what FTS5's unicode61 tokenizer (remove_diacritics 2) matches, plain words
+//! by their stems (the store's tests check the tokenizer against SQLite itself).
 
 use super::super::*;
 
@@ -12,7 +12,7 @@ fn lit(query: &str, text: &str) -> Vec<String> {
 #[test]
 fn words_match_whole_tokens_ignoring_case_and_accents() {
     assert_eq!(
-        lit("crash", "Crash! It crashed; CRASH."),
+        lit("=crash", "Crash! It crashed; CRASH."),
         ["Crash", "CRASH"]
     );
     assert_eq!(lit("cafe", "Café au lait at the CAFÉ"), ["Café", "CAFÉ"]);
@@ -27,6 +27,28 @@ fn words_match_whole_tokens_ignoring_case_and_accents() {
 }
 
 #[test]
+fn plain_words_and_phrases_match_their_stems_and_exact_ones_as_written() {
+    assert_eq!(
+        lit(
+            "crash",
+            "Crash! It crashed; CRASHES, crashing. Crashy acrash"
+        ),
+        ["Crash", "crashed", "CRASHES", "crashing"]
+    );
+    assert_eq!(lit("crashes", "it crashed"), ["crashed"]);
+    assert_eq!(lit("=crashes", "it crashed, crashes"), ["crashes"]);
+    assert_eq!(
+        lit("\"app crashes\"", "the app crashed; apps crash; app closes"),
+        ["app crashed", "apps crash"]
+    );
+    assert_eq!(
+        lit("=\"app crashes\"", "the app crashed; the app crashes"),
+        ["app crashes"]
+    );
+    assert_eq!(lit("=sync*", "Syncing"), ["Syncing"], "=word* is a prefix");
+}
+
+#[test]
 fn prefixes_and_phrases() {
     assert_eq!(
         lit("crash*", "Crashed then crash, not acrash"),
@@ -34,7 +56,7 @@ fn prefixes_and_phrases() {
     );
     assert_eq!(
         lit(
-            "\"app crashes\"",
+            "=\"app crashes\"",
             "the app crashes; app, then crashes; app  --  crashes"
         ),
         ["app crashes", "app  --  crashes"]

@@ -17,7 +17,11 @@ fn sexpr(expr: &Expr) -> String {
         Expr::And(parts) => list("and", parts),
         Expr::Or(parts) => list("or", parts),
         Expr::Not(inner) => format!("(not {})", sexpr(inner)),
-        Expr::Text(t) => format!("{:?}{}", t.text, if t.prefix { "*" } else { "" }),
+        Expr::Text(t) => match t.form {
+            Form::Stem => format!("{:?}", t.text),
+            Form::Exact => format!("={:?}", t.text),
+            Form::Prefix => format!("{:?}*", t.text),
+        },
         Expr::Filter(f) => format!("{:?}", f.kind),
     }
 }
@@ -48,6 +52,18 @@ fn words_are_anded_phrases_and_prefixes_kept() {
     assert_eq!(show(r#""app cra"*"#), r#""app cra"*"#);
     assert_eq!(show("e-mail"), r#""e-mail""#);
     assert_eq!(show("10:30"), r#""10:30""#);
+    // `=` in front: the words as written, not their other forms.
+    assert_eq!(show("=crash"), r#"="crash""#);
+    assert_eq!(
+        show(r#"="app crashes" -=Crashed"#),
+        r#"(and ="app crashes" (not ="Crashed"))"#
+    );
+    assert_eq!(show("=crash*"), r#""crash"*"#, "a prefix is a prefix");
+    assert_eq!(
+        show("a=b x="),
+        r#"(and "a=b" "x=")"#,
+        "only a leading = counts"
+    );
 }
 
 #[test]
@@ -163,6 +179,10 @@ fn errors_point_at_what_is_wrong() {
         ("a )", "unmatched `)`", ")"),
         ("()", "empty parentheses", "()"),
         ("a -", "`-` excludes", "-"),
+        ("a =", "`=` matches words as written", "="),
+        ("= a", "`=` matches words as written", "="),
+        ("=tag:bug", "`=` matches words as written", "=tag:bug"),
+        ("=OR a", "`=` matches words as written", "=OR"),
         ("a - b", "`-` excludes", "-"),
         ("a NOT", "NOT needs", "NOT"),
         ("OR a", "OR and AND go between", "OR"),
@@ -223,7 +243,7 @@ fn help_names_every_qualifier() {
     for name in super::super::qualifier::NAMES.split_whitespace() {
         assert!(HELP.contains(name), "HELP lacks {name}");
     }
-    for construct in ["OR", "NOT", "-", "*", "\"", "("] {
+    for construct in ["OR", "NOT", "-", "*", "\"", "(", "="] {
         assert!(HELP.contains(construct), "HELP lacks {construct}");
     }
 }

@@ -11,7 +11,7 @@ use rusqlite::types::Value;
 
 use super::Context;
 use super::resolve::{self, RefKind};
-use crate::query::{Assignee, Expr, Filter, FilterKind, Has, Query, QueryError, Text};
+use crate::query::{self, Assignee, Expr, Filter, FilterKind, Form, Has, Query, QueryError, Text};
 
 mod filters;
 
@@ -148,14 +148,21 @@ fn and_match(positive: &[String], negative: &[String]) -> String {
     out
 }
 
-/// A word or phrase as an FTS5 string: quoted (quotes doubled), `*` outside for a prefix.
+/// A word or phrase as an FTS5 expression on the column its form searches: stems for a plain
+/// word or phrase (the user's words stemmed the way the messages were), the words as written
+/// for an exact one and for a prefix (`*` outside the quotes).
 fn phrase(text: &Text) -> String {
-    let quoted = fts_string(&text.text);
-    if text.prefix {
-        format!("{quoted} *")
-    } else {
-        quoted
+    match text.form {
+        Form::Stem => format!("stems : {}", fts_string(&query::stems(&text.text))),
+        Form::Exact => format!("message : {}", fts_string(&text.text)),
+        Form::Prefix => format!("message : {} *", fts_string(&text.text)),
     }
+}
+
+/// One folded word matched as written (not by its stem), for lookups of a message's own words.
+#[must_use]
+pub fn exact_word(word: &str) -> String {
+    format!("message : {}", fts_string(word))
 }
 
 /// Text as one FTS5 string, matched as written, never as syntax: quoted, quotes doubled.

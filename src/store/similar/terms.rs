@@ -19,7 +19,7 @@ use rusqlite::OptionalExtension;
 
 use super::{MAX_TERMS, POSTING_BUDGET};
 use crate::query::index_words;
-use crate::store::search::fts_string;
+use crate::store::search::exact_word;
 use crate::store::{Store, StoreError};
 
 /// FTS5 indexes at most this many bytes of a token (`FTS5_MAX_TOKEN_SIZE`): a longer word is
@@ -189,7 +189,7 @@ impl Store {
                     "SELECT count(*) FROM items_fts WHERE items_fts MATCH ?1 AND rowid >= ?2",
                 )
                 .and_then(|mut s| {
-                    s.query_row(rusqlite::params![fts_string(word), from], |row| row.get(0))
+                    s.query_row(rusqlite::params![exact_word(word), from], |row| row.get(0))
                 })
         } else {
             let cap = i64::try_from(cap).unwrap_or(i64::MAX);
@@ -199,7 +199,7 @@ impl Store {
                      WHERE items_fts MATCH ?1 AND rowid >= ?2 LIMIT ?3)",
                 )
                 .and_then(|mut s| {
-                    s.query_row(rusqlite::params![fts_string(word), from, cap], |row| {
+                    s.query_row(rusqlite::params![exact_word(word), from, cap], |row| {
                         row.get(0)
                     })
                 })
@@ -218,7 +218,7 @@ impl Store {
             .map_err(|e| self.error(e))?;
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let mut rows = statement
-            .query(rusqlite::params![fts_string(word), limit])
+            .query(rusqlite::params![exact_word(word), limit])
             .map_err(|e| self.error(e))?;
         let mut keys = Vec::new();
         while let Some(row) = rows.next().map_err(|e| self.error(e))? {

@@ -72,7 +72,7 @@ fn plain_posting(store: &Store, word: &str) -> Vec<i64> {
         .conn()
         .prepare("SELECT rowid FROM items_fts WHERE items_fts MATCH ?1 ORDER BY rowid")
         .unwrap()
-        .query_map([crate::store::search::fts_string(word)], |r| r.get(0))
+        .query_map([crate::store::search::exact_word(word)], |r| r.get(0))
         .unwrap()
         .map(Result::unwrap)
         .collect()

@@ -107,9 +107,10 @@ fn index_messages(tx: &Transaction<'_>, index: &mut Vec<(i64, &str)>) -> rusqlit
     index.reverse();
     index.dedup_by_key(|(k, _)| *k);
     index.reverse();
-    let mut insert = tx.prepare_cached("INSERT INTO items_fts (rowid, message) VALUES (?1, ?2)")?;
+    let mut insert =
+        tx.prepare_cached("INSERT INTO items_fts (rowid, message, stems) VALUES (?1, ?2, ?3)")?;
     for (k, message) in index.iter() {
-        insert.execute(params![k, message])?;
+        insert.execute(params![k, message, crate::query::stems(message)])?;
     }
     Ok(())
 }

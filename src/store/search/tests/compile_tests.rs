@@ -36,18 +36,24 @@ fn empty_query_compiles_to_true() {
 fn text_groups_share_one_match_and_lone_negatives_use_not_in() {
     let store = Store::open_memory().unwrap();
     // Text at the top drives the query: it is the `fts` match, not part of the condition.
-    let s = sql(&store, "crash sync* -\"dark mode\"");
+    // Plain words and phrases look up their stems, exact words and prefixes the words.
+    let s = sql(&store, "crashes sync* -\"dark modes\" =Crashed");
     assert_eq!((s.condition.as_str(), s.params.len()), ("1", 0));
     assert_eq!(
         s.fts.as_deref(),
-        Some(r#"(("crash" AND "sync" *) NOT "dark mode")"#)
+        Some(
+            r#"((stems : "crash" AND message : "sync" * AND message : "Crashed") NOT stems : "dark mode")"#
+        )
     );
     let s = sql(&store, "crash has:email");
-    assert_eq!(s.fts.as_deref(), Some(r#"("crash")"#));
+    assert_eq!(s.fts.as_deref(), Some(r#"(stems : "crash")"#));
     assert!(!s.condition.contains("MATCH"), "{}", s.condition);
     let s = sql(&store, "-crash -sync");
     assert!(s.condition.starts_with("items.k NOT IN"), "{}", s.condition);
-    assert_eq!(s.params, [Value::Text(r#"("crash" OR "sync")"#.into())]);
+    assert_eq!(
+        s.params,
+        [Value::Text(r#"(stems : "crash" OR stems : "sync")"#.into())]
+    );
     let s = sql(&store, "crash OR sync OR has:email");
     assert_eq!(s.condition.matches("MATCH").count(), 1, "{}", s.condition);
     assert!(s.condition.contains(" OR ((items.email"), "{}", s.condition);
