@@ -280,6 +280,8 @@ fn trends_frame(c: &mut Criterion) {
                 weekly_average: 10_000.0,
                 added: f64::from(30_000 - n * 5_000),
                 percent: Some(f64::from(300 - n * 50)),
+                previous: 40_000,
+                baseline_days: 28,
             }
         })
         .collect();
@@ -291,6 +293,7 @@ fn trends_frame(c: &mut Criterion) {
             growing,
             held_from: 0,
             no_baseline: false,
+            based_on: None,
         }),
         ..TrendsPanel::default()
     });

@@ -270,8 +270,10 @@ fn the_trends_panel_keeps_today_and_lists_only_real_growth() {
     let trend = panel.trend.as_ref().unwrap();
     let area = layout::areas(&h.state).trends.unwrap();
     let inner = Rect::new(area.x + 1, area.y + 1, area.width - 2, area.height - 2);
+    // The sparkline takes 45% of the panel, at most its 30 days and a gap.
+    let spark_cells = (inner.width * 45 / 100).min(31);
     let [spark, _] =
-        Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(inner);
+        Layout::horizontal([Constraint::Length(spark_cells), Constraint::Fill(1)]).areas(inner);
     assert!(spark.width < 30);
     let max = *trend.daily.iter().max().unwrap();
     assert_eq!(drawn(&h.state, spark), newest(&trend.daily, spark, max));
@@ -280,7 +282,7 @@ fn the_trends_panel_keeps_today_and_lists_only_real_growth() {
     insta::assert_snapshot!("trends_narrow", screen);
     // A growing group is listed only with 5 or more items this week.
     let [_, growing] =
-        Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(inner);
+        Layout::horizontal([Constraint::Length(spark_cells), Constraint::Fill(1)]).areas(inner);
     let lines = drawn(&h.state, growing);
     let used = (0..usize::from(growing.height))
         .filter(|&y| lines.iter().any(|column| column[y] != " "))
@@ -385,4 +387,43 @@ fn e_with_background_sync_off_says_so_and_queues_nothing() {
         "{}",
         note.text
     );
+}
+
+#[test]
+fn trends_by_version_say_what_they_rest_on_and_quote_no_percentage_from_a_sliver() {
+    // 12 of the 40 items have details: the version trend rests on those.
+    let mut h = harness(120, 30, 12);
+    act(&mut h, Action::Trends);
+    group_by(&mut h, "version");
+    let panel = h.state.insight.trends.as_ref().unwrap();
+    assert_eq!(panel.by, Some(feedback_inbox::store::pivot::By::Version));
+    let trend = panel.trend.as_ref().unwrap();
+    assert_eq!(trend.based_on, Some((12, 40)));
+    // One item in the four weeks before is no base for a percentage.
+    let rising = &trend.growing[0];
+    assert_eq!((rising.this_week, rising.previous), (4, 1), "{trend:?}");
+    assert!(
+        trend.growing.iter().all(|g| g.percent.is_none()),
+        "{trend:?}"
+    );
+    let mut shown = h.state.clone();
+    let growing = &mut shown
+        .insight
+        .trends
+        .as_mut()
+        .unwrap()
+        .trend
+        .as_mut()
+        .unwrap()
+        .growing;
+    growing[0].this_week = 6;
+    let screen = draw(&shown).backend().to_string();
+    assert!(
+        screen.contains("based on 12 of 40 items with details"),
+        "{screen}"
+    );
+    assert!(screen.contains("(6 vs 1 in 4 weeks)"), "{screen}");
+    let growth: Vec<&str> = screen.lines().filter(|l| l.contains(" vs ")).collect();
+    assert!(growth.len() == 1 && !growth[0].contains('%'), "{screen}");
+    insta::assert_snapshot!("trends_by_version_partial_details", screen);
 }

@@ -38,7 +38,7 @@ mod tests_version;
 use std::collections::HashMap;
 
 pub use days::{Held, Period, SERIES_DAYS, Window, day_start, key_time};
-pub use trend::{Growth, Trend, growth, growth_over};
+pub use trend::{Growth, PERCENT_BASE, Trend, growth, growth_over};
 pub use version::precedence;
 
 use super::search::Context;

@@ -17,8 +17,14 @@ fn growth_is_against_the_weekly_average_of_four_weeks() {
     // New this week: no percentage (nothing to compare with).
     assert_eq!(growth(3, 0), (0.0, 3.0, None));
     assert_eq!(growth(0, 0), (0.0, 0.0, None));
-    // Averages need not be whole: 3 in four weeks is 0.75 a week.
-    assert_eq!(growth(3, 3), (0.75, 2.25, Some(300.0)));
+    // Averages need not be whole: 3 in four weeks is 0.75 a week; but 3 items are too few
+    // for a percentage ("+300%" from three items says less than the counts).
+    assert_eq!(growth(3, 3), (0.75, 2.25, None));
+    assert_eq!(growth(6, 1).2, None);
+    // From ten items in the baseline a percentage means something: 12 in four weeks is 3 a
+    // week, 9 this week is +6, +200%.
+    assert_eq!(growth(9, 12), (3.0, 6.0, Some(200.0)));
+    assert_eq!(growth(9, PERCENT_BASE - 1).2, None);
 }
 
 fn group(key: &str, previous_weeks: [u32; 4], this_week: u32) -> Group {

@@ -13,6 +13,9 @@ const WEEK: usize = 7;
 const BASELINE_WEEKS: usize = 4;
 /// How many growing groups a trend lists.
 pub const TOP: usize = 5;
+/// Growth is told in percent only against a baseline of at least this many items: "+2300%"
+/// from one item in four weeks says nothing a count would not say better.
+pub const PERCENT_BASE: u64 = 10;
 
 /// A view's trend.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,6 +34,9 @@ pub struct Trend {
     /// No day of the four weeks before this one is held: growth cannot be told (`growing` is
     /// empty for that reason, not because nothing grew).
     pub no_baseline: bool,
+    /// For a metadata pivot, what its growth rests on: the view's items with metadata (a
+    /// detail or a delivery brought it) and all of them.
+    pub based_on: Option<(u64, u64)>,
 }
 
 /// How much a group grew this week.
@@ -47,8 +53,12 @@ pub struct Growth {
     pub weekly_average: f64,
     /// `this_week - weekly_average`: what the groups are ranked by.
     pub added: f64,
-    /// The change in percent of the average; `None` when the group is new (an average of 0).
+    /// The change in percent of the average; `None` when the baseline is under
+    /// [`PERCENT_BASE`] items (0 for a new group).
     pub percent: Option<f64>,
+    /// Items in the baseline, the days before this week the store holds (`baseline_days`).
+    pub previous: u64,
+    pub baseline_days: usize,
 }
 
 /// The growth of a group with `this_week` items this week and `previous` in the four weeks
@@ -66,7 +76,7 @@ pub fn growth(this_week: u64, previous: u64) -> (f64, f64, Option<f64>) {
 pub fn growth_over(this_week: u64, previous: u64, days: usize) -> (f64, f64, Option<f64>) {
     let average = previous as f64 * WEEK as f64 / days.max(1) as f64;
     let added = this_week as f64 - average;
-    let percent = (previous > 0).then(|| added / average * 100.0);
+    let percent = (previous >= PERCENT_BASE).then(|| added / average * 100.0);
     (average, added, percent)
 }
 
@@ -99,6 +109,12 @@ impl Store {
         } else {
             top_growing(self.value_groups(view, by, &weeks, false)?, baseline_from)
         };
+        let based_on = if by.is_metadata() && !no_baseline {
+            let (total, covered) = self.covered(view)?;
+            Some((covered, total))
+        } else {
+            None
+        };
         Ok(Trend {
             daily,
             first_day: series.first_day,
@@ -106,6 +122,7 @@ impl Store {
             growing,
             held_from: series.first_held(held),
             no_baseline,
+            based_on,
         })
     }
 }
@@ -129,6 +146,8 @@ fn top_growing(groups: Vec<Group>, held_from: usize) -> Vec<Growth> {
                 weekly_average,
                 added,
                 percent,
+                previous,
+                baseline_days: split - from,
             })
         })
         .collect();

@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::insight::{label, spark, stale};
+use super::list::thousands;
 use super::theme::Theme;
 use crate::store::pivot::{By, Growth};
 use crate::tui::insight::TrendsPanel;
@@ -40,8 +41,11 @@ pub fn render_trends(frame: &mut Frame, area: Rect, state: &AppState, theme: The
         frame.render_widget(Paragraph::new(text), inner);
         return;
     };
-    let [spark_area, growing] =
-        Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(inner);
+    let [spark_area, growing] = Layout::horizontal([
+        Constraint::Length(spark_width(inner.width)),
+        Constraint::Fill(1),
+    ])
+    .areas(inner);
     spark(
         frame,
         spark_area,
@@ -51,14 +55,18 @@ pub fn render_trends(frame: &mut Frame, area: Rect, state: &AppState, theme: The
         theme,
     );
     let by = panel.by.as_ref().unwrap_or(&state.insight.by);
-    let mut lines: Vec<Line> = trend
-        .growing
-        .iter()
-        .filter(|g| g.this_week >= GROWTH_FLOOR)
-        .take(GROWING_SHOWN)
-        .map(|g| growth_line(g, by, state.acting.privacy, theme))
-        .collect();
-    if lines.is_empty() {
+    let mut lines: Vec<Line> = Vec::new();
+    lines.extend(trend.based_on.map(|b| based_on(b, theme)));
+    let room = GROWING_SHOWN - lines.len();
+    lines.extend(
+        trend
+            .growing
+            .iter()
+            .filter(|g| g.this_week >= GROWTH_FLOOR)
+            .take(room)
+            .map(|g| growth_line(g, by, state.acting.privacy, growing.width, theme)),
+    );
+    if lines.len() == usize::from(trend.based_on.is_some()) {
         let why = if trend.no_baseline {
             " no growth: earlier weeks not mirrored yet"
         } else {
@@ -67,6 +75,13 @@ pub fn render_trends(frame: &mut Frame, area: Rect, state: &AppState, theme: The
         lines.push(Line::styled(why, theme.dim()));
     }
     frame.render_widget(Paragraph::new(lines), growing);
+}
+
+/// The sparkline's width in a panel `inner` cells wide: 45% of it, at most its 30 days and a
+/// gap; the growing groups take the rest.
+#[must_use]
+pub fn spark_width(inner: u16) -> u16 {
+    (inner * 45 / 100).min(31)
 }
 
 fn trends_title(panel: &TrendsPanel, state: &AppState) -> String {
@@ -105,15 +120,75 @@ pub fn history_note(
     ))
 }
 
-/// "+240%  Nimbus Notes  (34 this week)", or "new" for a group without a baseline.
-fn growth_line(g: &Growth, by: &By, privacy: bool, theme: Theme) -> Line<'static> {
+/// " based on 1,145 of 64,945 items with details": what a metadata pivot's growth rests on
+/// (only the items whose details are stored have versions, systems, locales).
+fn based_on((covered, total): (u64, u64), theme: Theme) -> Line<'static> {
+    let n = |v: u64| thousands(usize::try_from(v).unwrap_or(usize::MAX));
+    let style = if covered < total {
+        theme.warn()
+    } else {
+        theme.dim()
+    };
+    Line::styled(
+        format!(
+            " based on {} of {} items with details",
+            n(covered),
+            n(total)
+        ),
+        style,
+    )
+}
+
+/// "+240%  Nimbus Notes  (34 this week, 10/week before)"; on a baseline too small for a
+/// percentage, "new" (none before) or "more", with the counts: "(6 this week, 1 in 4 weeks
+/// before)". In `width` cells the counts shorten ("(6 vs 1 in 4 weeks)", then "(6 this
+/// week)") before the label is cut, and the label is cut in its middle (a version's number is
+/// at its end) before it has under [`LABEL_MIN`] cells.
+fn growth_line(g: &Growth, by: &By, privacy: bool, width: u16, theme: Theme) -> Line<'static> {
     let change = match g.percent {
         Some(p) => format!("{p:+.0}%"),
-        None => "new".to_owned(),
+        None if g.previous == 0 => "new".to_owned(),
+        None => "more".to_owned(),
     };
+    let change = format!(" {change:>6} ");
+    let before = match g.percent {
+        Some(_) => format!("{:.0}/week", g.weekly_average),
+        None => format!("{} in {}", g.previous, span(g.baseline_days)),
+    };
+    let counts = [
+        format!("  ({} this week, {before} before)", g.this_week),
+        format!("  ({} vs {before})", g.this_week),
+        format!("  ({} this week)", g.this_week),
+    ];
+    let name = label(by, g.key.as_deref(), &g.text.name, privacy);
+    let room = |counts: &str| {
+        usize::from(width)
+            .saturating_sub(crate::width::width(&change) + crate::width::width(counts))
+    };
+    let whole = crate::width::width(&name);
+    let counts = counts
+        .iter()
+        .find(|c| room(c) >= whole)
+        .or_else(|| counts.iter().find(|c| room(c) >= LABEL_MIN))
+        .unwrap_or(&counts[2])
+        .clone();
+    let room = room(&counts);
     Line::from(vec![
-        Span::styled(format!(" {change:>6} "), theme.warn()),
-        Span::raw(label(by, g.key.as_deref(), &g.text.name, privacy)),
-        Span::styled(format!("  ({} this week)", g.this_week), theme.dim()),
+        Span::styled(change, theme.warn()),
+        Span::raw(crate::width::elide(&name, room, room / 2)),
+        Span::styled(counts, theme.dim()),
     ])
+}
+
+/// The fewest cells a growing group's label keeps before its counts shorten.
+const LABEL_MIN: usize = 16;
+
+/// "4 weeks", "9 days", "1 day": the baseline's length.
+fn span(days: usize) -> String {
+    match days {
+        1 => "day".to_owned(),
+        d if d % 7 == 0 && d > 7 => format!("{} weeks", d / 7),
+        7 => "week".to_owned(),
+        d => format!("{d} days"),
+    }
 }
