@@ -20,7 +20,7 @@ use super::query_arg::{context_for, query_error};
 use super::scope::{FilterArgs, Narrow, helps};
 use crate::query::based_on;
 use crate::store::search::{self, Context};
-use crate::store::{Coverage, Shared, Store};
+use crate::store::{Coverage, Shared, Store, ViewQuery};
 
 #[derive(Debug, Clone, Args)]
 #[command(mut_args(helps(&[
@@ -43,9 +43,12 @@ use crate::store::{Coverage, Shared, Store};
     ),
 ])))]
 pub struct SearchArgs {
-    /// The query (several arguments are joined with spaces): words, "a phrase", OR, -word,
-    /// prefix*, app:, project:, tag:, status:, email:, version:, after:, age:<7d, view:NAME, …
-    /// Quote it for the shell; put `--` before a query that starts with `-`.
+    /// The query (several arguments are joined with spaces): words (crash finds crashed too;
+    /// =crash only crash), "a phrase", OR, -word, prefix*, app:, project:, tag:, status:,
+    /// email:, version:, after:, age:<7d, view:NAME, … It means what it means after the
+    /// inbox's `/`, over new and archived items (status:new for one), done and snoozed ones
+    /// left out (is:done, is:snoozed show them). Quote it for the shell; put `--` before a
+    /// query that starts with `-`.
     #[arg(required = true, value_name = "QUERY", add = super::completions::names::query_words())]
     pub query: Vec<String>,
     /// Show at most this many items (the newest).
@@ -87,12 +90,21 @@ pub async fn run_command(
     args: &SearchArgs,
     out: &mut (dyn Write + Send),
 ) -> Result<(), CliError> {
-    run_as("search", global, args, out).await
+    run_as("search", Hidden::Left, global, args, out).await
+}
+
+/// Whether a run leaves out done and snoozed items as the inbox's lists do (`search`, unless
+/// its query names `is:done`, `is:snoozed` or a view), or keeps every item (`store export`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Hidden {
+    Left,
+    Kept,
 }
 
 /// [`run_command`] for `command` (named in its errors: "store export reads the local store").
 async fn run_as(
     command: &str,
+    hidden: Hidden,
     global: &super::Args,
     args: &SearchArgs,
     out: &mut (dyn Write + Send),
@@ -113,7 +125,8 @@ async fn run_as(
     {
         with_detail(global, shared, &query, &narrow, args, &cx).await?;
     }
-    let found = store.read(|store| run(store, &query, args, &narrow, &cx, out))?;
+    let hide = hidden == Hidden::Left && !query.asks_for_hidden();
+    let found = store.read(|store| run(store, &query, args, &narrow, hide, &cx, out))?;
     if args.format == ListFormat::Table {
         eprintln!("{}", found.summary());
     } else if let Some(basis) = found.basis {
@@ -142,7 +155,7 @@ pub async fn export(
         fields: args.fields.clone(),
         with_detail: false,
     };
-    run_as("store export", global, &search, out).await
+    run_as("store export", Hidden::Kept, global, &search, out).await
 }
 
 /// `--with-detail`: fetches (and stores) the details the store lacks for the matches. A query
@@ -180,14 +193,26 @@ pub struct Found {
     pub shown: u64,
     pub matches: u64,
     pub basis: Option<Coverage>,
+    /// The query names no status: it spans new and archived (the inbox's `/`, the listed one).
+    pub statuses: bool,
+    /// Done and snoozed items were left out.
+    pub hidden: bool,
 }
 
 impl Found {
-    /// "3 matches", "1 match", or with `--limit` cutting it short, "first 2 of 3 matches";
-    /// then, for a query that reads details, " · based on 3 of 300 items with details".
+    /// "3 matches", "1 match", or with `--limit` cutting it short, "first 2 of 3 matches",
+    /// with the scope where it differs from the inbox's `/` (" in new and archived") and what
+    /// was left out as the inbox leaves it out (", done and snoozed left out"); then, for a query that reads details, " · based on 3 of 300 items with
+    /// details".
     #[must_use]
     pub fn summary(&self) -> String {
-        let counted = self.counted();
+        let mut counted = self.counted();
+        if self.statuses {
+            counted.push_str(" in new and archived");
+        }
+        if self.hidden {
+            counted.push_str(", done and snoozed left out");
+        }
         match self.basis {
             Some(b) => format!("{counted} · {}", based_on(b.with_detail, b.total)),
             None => counted,
@@ -229,18 +254,27 @@ impl Found {
     }
 }
 
-/// Runs `query` (parsed from `args`) over `store` and writes the matches; returns how many
-/// were written and how many match (counted apart only when `--limit` may have cut them).
-pub fn run(
+/// Runs `query` (parsed from `args`) over `store` and writes the matches, done and snoozed
+/// items left out when `hide`; returns how many were written and how many match (counted apart
+/// only when `--limit` may have cut them).
+fn run(
     store: &Store,
     query: &search::Query,
     args: &SearchArgs,
     narrow: &Narrow,
+    hide: bool,
     cx: &Context,
     out: &mut (dyn Write + Send),
 ) -> Result<Found, CliError> {
     let text = args.text();
-    let view = narrow.view(store, query, cx, &text)?;
+    let hidden = |view: ViewQuery| {
+        if hide {
+            view.hide_triaged(cx.now)
+        } else {
+            view
+        }
+    };
+    let view = hidden(narrow.view(store, query, cx, &text)?);
     let fields = Selection::parse(args.fields.as_deref())?;
     let options = Options::new(args.format, args.raw_csv, fields);
     let shown = stored::write(store, &view, args.limit, options, out)?;
@@ -254,7 +288,7 @@ pub fn run(
     };
     let basis = match query.basis() {
         Some(basis) => {
-            let scope = narrow.view(store, &query.without_details(), cx, &text)?;
+            let scope = hidden(narrow.view(store, &query.without_details(), cx, &text)?);
             Some(store.basis_coverage(&scope, basis)?)
         }
         None => None,
@@ -263,5 +297,7 @@ pub fn run(
         shown,
         matches,
         basis,
+        statuses: !query.names_status() && !query.names_view(),
+        hidden: hide,
     })
 }

@@ -167,7 +167,7 @@ async fn search_with_detail_fetches_the_details_a_metadata_query_reads_for_every
     };
     assert!(
         stderr(&out).contains(&format!(
-            "{with_version} {plural} · based on 6 of 6 items with details"
+            "{with_version} {plural} in new and archived, done and snoozed left out · based on 6 of 6 items with details"
         )),
         "{}",
         stderr(&out)

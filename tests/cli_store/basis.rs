@@ -66,7 +66,8 @@ fn a_metadata_search_names_how_many_items_have_details_and_offers_with_detail() 
     let err = text(&out.stderr);
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(
-        lines[0], "2 matches · based on 3 of 300 items with details",
+        lines[0],
+        "2 matches in new and archived, done and snoozed left out · based on 3 of 300 items with details",
         "{err}"
     );
     assert!(
@@ -77,7 +78,9 @@ fn a_metadata_search_names_how_many_items_have_details_and_offers_with_detail() 
     let out = search(home.path(), &store, &["tag:bug -os:17"]);
     let err = text(&out.stderr);
     assert!(
-        err.starts_with("100 matches · based on 3 of 100 items with details\n"),
+        err.starts_with(
+            "100 matches in new and archived, done and snoozed left out · based on 3 of 100 items with details\n"
+        ),
         "{err}"
     );
     // Other formats keep stdout for the data and say it on stderr.
@@ -90,7 +93,10 @@ fn a_metadata_search_names_how_many_items_have_details_and_offers_with_detail() 
     );
     // A query the list's rows answer alone says nothing of details.
     let out = search(home.path(), &store, &["tag:bug"]);
-    assert_eq!(text(&out.stderr), "100 matches\n");
+    assert_eq!(
+        text(&out.stderr),
+        "100 matches in new and archived, done and snoozed left out\n"
+    );
 }
 
 #[test]
@@ -100,7 +106,7 @@ fn with_every_detail_stored_the_answer_says_so_without_a_hint() {
     let out = search(home.path(), &store, &["version:3.2.0", "message"]);
     let err = text(&out.stderr);
     assert!(
-        err.starts_with("1 match · based on 3 of 300 items with details\nhint:"),
+        err.starts_with("1 match in new and archived, done and snoozed left out · based on 3 of 300 items with details\nhint:"),
         "{err}"
     );
     let out = search(
@@ -110,6 +116,6 @@ fn with_every_detail_stored_the_answer_says_so_without_a_hint() {
     );
     assert_eq!(
         text(&out.stderr),
-        "1 match · based on 3 of 3 items with details\n"
+        "1 match in new and archived, done and snoozed left out · based on 3 of 3 items with details\n"
     );
 }

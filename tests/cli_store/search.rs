@@ -88,13 +88,22 @@ fn table_is_newest_first_sanitized_and_followed_by_the_count() {
     assert_eq!(ids, ["fb_3", "fb_2", "fb_1"]);
     assert!(!table.contains('\u{1b}'), "{table:?}");
     assert!(lines[2].contains("refund ␛cleared?"), "{table}");
-    assert_eq!(text(&out.stderr), "3 matches\n");
+    assert_eq!(
+        text(&out.stderr),
+        "3 matches in new and archived, done and snoozed left out\n"
+    );
     // --limit shows the newest; the count is still of every match.
     let out = search(home.path(), &store, &["--limit", "2", "refund"]);
     assert_eq!(ok(&out).lines().count(), 3, "a header and two rows");
-    assert_eq!(text(&out.stderr), "first 2 of 3 matches\n");
+    assert_eq!(
+        text(&out.stderr),
+        "first 2 of 3 matches in new and archived, done and snoozed left out\n"
+    );
     let out = search(home.path(), &store, &["--limit", "3", "refund"]);
-    assert_eq!(text(&out.stderr), "3 matches\n");
+    assert_eq!(
+        text(&out.stderr),
+        "3 matches in new and archived, done and snoozed left out\n"
+    );
     let out = search(home.path(), &store, &["refund -tag:bug", "status:new"]);
     let table = ok(&out);
     assert_eq!(table.lines().count(), 2, "{table}");
@@ -102,7 +111,7 @@ fn table_is_newest_first_sanitized_and_followed_by_the_count() {
         table.lines().nth(1).unwrap().starts_with("fb_1\t"),
         "{table}"
     );
-    assert_eq!(text(&out.stderr), "1 match\n");
+    assert_eq!(text(&out.stderr), "1 match, done and snoozed left out\n");
     // A query that starts with "-" comes after "--".
     let out = search(home.path(), &store, &["--format", "jsonl", "--", "-refund"]);
     let ids: Vec<String> = ok(&out)
@@ -224,19 +233,22 @@ fn search_needs_a_store_and_applies_retention_when_it_opens_one() {
         .unwrap();
     assert_eq!(
         text(&search(home.path(), &store, &["old"]).stderr),
-        "1 match\n"
+        "1 match in new and archived, done and snoozed left out\n"
     );
     let config = home.path().join("config/feedback-inbox/config.toml");
     std::fs::create_dir_all(config.parent().unwrap()).unwrap();
     std::fs::write(&config, "retention_days = 3650\n").unwrap();
     assert_eq!(
         text(&search(home.path(), &store, &["refund"]).stderr),
-        "4 matches\n"
+        "4 matches in new and archived, done and snoozed left out\n"
     );
     std::fs::write(&config, "retention_days = 365\n").unwrap();
     let out = search(home.path(), &store, &["old"]);
     assert_eq!(ok(&out).lines().count(), 1, "only the header");
-    assert_eq!(text(&out.stderr), "0 matches\n");
+    assert_eq!(
+        text(&out.stderr),
+        "0 matches in new and archived, done and snoozed left out\n"
+    );
     assert!(
         Store::open(&store)
             .unwrap()
@@ -244,4 +256,52 @@ fn search_needs_a_store_and_applies_retention_when_it_opens_one() {
             .unwrap()
             .is_none()
     );
+}
+
+#[test]
+fn search_leaves_out_done_and_snoozed_items_as_the_inbox_does_and_store_export_keeps_them() {
+    use feedback_inbox::store::TriageChange;
+    let home = tempfile::tempdir().unwrap();
+    let store = filled(home.path());
+    {
+        let mut s = Store::open(&store).unwrap();
+        s.set_triage(
+            &["fb_2".to_owned()],
+            &TriageChange::Done(true),
+            Timestamp::now(),
+        )
+        .unwrap();
+        let later = Timestamp::now() + jiff::SignedDuration::from_hours(24);
+        s.set_triage(
+            &["fb_1".to_owned()],
+            &TriageChange::Snooze(Some(later)),
+            Timestamp::now(),
+        )
+        .unwrap();
+    }
+    let ids = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["--format", "jsonl", "--fields", "id"];
+        all.extend(args);
+        ok(&search(home.path(), &store, &all))
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["id"].to_string())
+            .collect()
+    };
+    assert_eq!(ids(&["refund"]), ["\"fb_3\""]);
+    assert_eq!(ids(&["refund", "is:done"]), ["\"fb_2\""]);
+    assert_eq!(ids(&["refund", "is:snoozed"]), ["\"fb_1\""]);
+    assert_eq!(ids(&["--", "refund", "(is:done OR -is:done)"]).len(), 3);
+    let out = search(home.path(), &store, &["refund"]);
+    assert_eq!(
+        text(&out.stderr),
+        "1 match in new and archived, done and snoozed left out\n"
+    );
+    // `store export` writes every stored item.
+    let out = bin(home.path())
+        .arg("--store")
+        .arg(&store)
+        .args(["store", "export", "--format", "jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(ok(&out).lines().count(), 4);
 }

@@ -61,12 +61,93 @@ fn views(data: &Dataset) -> Vec<NamedView> {
 /// The member the fixture's store acts as in its team.
 const ME: &str = "ana";
 
-/// One item's team state: owner, labels, the authors of its notes.
+/// One item's team state: owner, labels, the authors of its notes, the bodies of this
+/// member's notes still in the outbox.
 #[derive(Debug, Clone, Default)]
 struct Shared {
     owner: Option<String>,
     labels: Vec<String>,
     note_authors: Vec<String>,
+    pending_notes: Vec<String>,
+}
+
+/// The changes this member made to the `i`th item and has not sent yet (as JSON, the outbox's
+/// form), in the order made; most items have none.
+fn pending_of(i: usize) -> Vec<serde_json::Value> {
+    use serde_json::json;
+    match i % 17 {
+        0 => vec![json!("claim")],
+        1 => vec![json!("unclaim")],
+        2 => vec![json!({"assign": {"to": "bo", "from": null}})],
+        3 => vec![
+            json!({"take-over": {"from": "cy"}}),
+            json!("unclaim"),
+            json!("claim"),
+        ],
+        4 => vec![json!({"labels": {"add": ["urgent"], "remove": ["ios", "billing"]}})],
+        5 => vec![
+            json!({"labels": {"add": ["fresh", "label"], "remove": []}}),
+            json!({"labels": {"add": [], "remove": ["FRESH"]}}),
+        ],
+        6 => vec![json!({"labels": {"add": ["urgent"], "remove": ["urgent"]}})],
+        7 => vec![json!({"note": {"note_id": format!("p{i}"), "body": "sent it back"}})],
+        8 => vec![json!({"done": true}), json!({"snooze": null})],
+        _ => vec![],
+    }
+}
+
+/// `shared` with a pending change (by [`ME`]) laid over, by the rule the inbox shows: a claim
+/// or take-over makes the item this member's, an unclaim nobody's, an assignment the
+/// assignee's; labels are added then removed, by their exact names; a note is this member's.
+fn lay_over(shared: &mut Shared, change: &serde_json::Value) {
+    let strings = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.as_str().map(str::to_owned))
+            .collect()
+    };
+    match change {
+        serde_json::Value::String(s) if s == "claim" => shared.owner = Some(ME.to_owned()),
+        serde_json::Value::String(s) if s == "unclaim" => shared.owner = None,
+        v if v.get("take-over").is_some() => shared.owner = Some(ME.to_owned()),
+        v if v.get("assign").is_some() => {
+            shared.owner = v["assign"]["to"].as_str().map(str::to_owned);
+        }
+        v if v.get("labels").is_some() => {
+            let (add, remove) = (
+                strings(&v["labels"]["add"]),
+                strings(&v["labels"]["remove"]),
+            );
+            shared.labels.extend(add);
+            shared.labels.retain(|l| !remove.contains(l));
+        }
+        v if v.get("note").is_some() => {
+            shared
+                .pending_notes
+                .push(v["note"]["body"].as_str().unwrap().to_owned());
+        }
+        _ => {}
+    }
+}
+
+/// Puts the pending changes of `items` in `store`'s outbox and lays them over `team`.
+fn put_outbox(store: &mut Store, items: &[FeedbackDetail], team: &mut HashMap<String, Shared>) {
+    let mut entries = Vec::new();
+    for (i, d) in items.iter().enumerate() {
+        let id = d.feedback.id.as_str().to_owned();
+        for change in pending_of(i) {
+            lay_over(team.entry(id.clone()).or_default(), &change);
+            entries.push(crate::store::OutboxEntry {
+                event_id: format!("pending-{}", entries.len()),
+                item_id: id.clone(),
+                change: change.to_string(),
+                member: ME.to_owned(),
+                made_at: anchor(),
+            });
+        }
+    }
+    store.team_outbox_push(&entries).unwrap();
 }
 
 /// A team state for the `i`th item: owners (this member, others, in other cases), labels
@@ -96,6 +177,7 @@ fn team_of(i: usize) -> Option<Shared> {
         owner: owner.map(str::to_owned),
         labels: labels.into_iter().map(str::to_owned).collect(),
         note_authors: note_authors.into_iter().map(str::to_owned).collect(),
+        pending_notes: Vec::new(),
     })
 }
 
@@ -239,12 +321,13 @@ impl Fixture {
         let states: Vec<(String, Triage)> =
             triage.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         store.restore_triage(&states, anchor()).unwrap();
-        let team: HashMap<String, Shared> = items
+        let mut team: HashMap<String, Shared> = items
             .iter()
             .enumerate()
             .filter_map(|(i, d)| Some((d.feedback.id.as_str().to_owned(), team_of(i)?)))
             .collect();
         put_team(&mut store, &team, &triage);
+        put_outbox(&mut store, &items, &mut team);
         let cx = Context {
             now: anchor(),
             tz: TimeZone::fixed(jiff::tz::offset(-5)),
@@ -304,7 +387,7 @@ impl Fixture {
             Expr::And(parts) => parts.iter().all(|p| self.eval(p, d)),
             Expr::Or(parts) => parts.iter().any(|p| self.eval(p, d)),
             Expr::Not(inner) => !self.eval(inner, d),
-            Expr::Text(t) => text_matches(&t.text, t.prefix, &self.tokens[d.feedback.id.as_str()]),
+            Expr::Text(t) => text_matches(&t.text, t.form, &self.tokens[d.feedback.id.as_str()]),
             Expr::Filter(f) => self.filter(&f.kind, d),
         }
     }
@@ -387,7 +470,11 @@ impl Fixture {
                 .labels
                 .iter()
                 .any(|l| l.eq_ignore_ascii_case(label)),
-            FilterKind::NoteBy(who) => self.shared(d).note_authors.iter().any(|a| names(who, a)),
+            FilterKind::NoteBy(who) => {
+                let shared = self.shared(d);
+                shared.note_authors.iter().any(|a| names(who, a))
+                    || (!shared.pending_notes.is_empty() && names(who, ME))
+            }
             FilterKind::Note(text) => self.note_holds(d, text),
             FilterKind::View(name) => self.view_lists(name, d),
             FilterKind::After(at) => {
@@ -430,12 +517,10 @@ impl Fixture {
             note.to_ascii_lowercase()
                 .contains(&text.to_ascii_lowercase())
         };
+        let shared = self.shared(d);
         self.state(d).note.as_deref().is_some_and(holds)
-            || self
-                .shared(d)
-                .note_authors
-                .iter()
-                .any(|a| holds(&note_body(a)))
+            || shared.note_authors.iter().any(|a| holds(&note_body(a)))
+            || shared.pending_notes.iter().any(|b| holds(b))
     }
 
     /// `view:NAME`: the view named so (case aside), else the only one whose name begins so;
@@ -503,17 +588,20 @@ fn meta_matches(d: &FeedbackDetail, key: &MetaKey, value: &str) -> bool {
     }
 }
 
-/// Whether the message contains the term's tokens, adjacent, the last a prefix when `prefix`.
-fn text_matches(term: &str, prefix: bool, have: &[String]) -> bool {
+/// Whether the message contains the term's tokens, adjacent: compared by their stems for a
+/// plain term, as written for an exact one, the last a prefix for a prefix.
+fn text_matches(term: &str, form: Form, have: &[String]) -> bool {
     let want = index_words(term);
     let last = want.len() - 1;
     have.windows(want.len()).any(|w| {
-        w.iter().zip(&want).enumerate().all(|(i, (h, x))| {
-            if prefix && i == last {
-                h.starts_with(x.as_str())
-            } else {
-                h == x
-            }
-        })
+        w.iter()
+            .zip(&want)
+            .enumerate()
+            .all(|(i, (h, x))| match form {
+                Form::Stem => stem(h) == stem(x),
+                Form::Exact => h == x,
+                Form::Prefix if i == last => h.starts_with(x.as_str()),
+                Form::Prefix => h == x,
+            })
     })
 }
