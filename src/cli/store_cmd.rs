@@ -193,6 +193,31 @@ pub fn open_store(args: &Args) -> Result<Option<Store>, CliError> {
     Ok(Some(store))
 }
 
+/// What to do with a damaged store: it is built again from the service, but what was only
+/// ever in it goes with it.
+pub const REBUILD_DAMAGED: &str = "keep a copy of the file (notes, stars and snoozes live only \
+    there), then `feedback-inbox store forget` and `feedback-inbox sync` build it again from the \
+    service";
+
+/// Refuses (exit 1) to write into a store that `quick_check` finds damaged: SQLite reads past
+/// much damage without a word, and new rows written over it would bury what went wrong. A
+/// store not made yet has nothing to check.
+pub fn refuse_damaged(args: &Args) -> Result<(), CliError> {
+    let Some(path) = store_path(args)?.filter(|p| p.exists()) else {
+        return Ok(());
+    };
+    forget::check_store_file(&path, "not opening it as the local store")?;
+    let problems = store::check_pages(&path)?;
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(CliError::Other(format!(
+        "the store {} is damaged, so nothing was synced into it ({}); {REBUILD_DAMAGED}",
+        path.display(),
+        problems.join("; ")
+    )))
+}
+
 /// Refuses, as a usage error (exit 2), a command naming items the store does not hold: what it
 /// would do to them could not be shown or checked, so nothing is changed or sent.
 pub fn require_stored(store: &store::Shared, ids: &[&str]) -> Result<(), CliError> {

@@ -88,6 +88,7 @@ pub async fn run(
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let progress = Progress::new(terminal);
     let client = client(args, &progress)?;
+    super::store_cmd::refuse_damaged(args)?;
     // --store / FEEDBACK_STORE / the profile's store, with retention_days applied.
     let store = super::store_cmd::open_store(args)?
         .ok_or_else(|| CliError::Usage("sync fills the local store; --no-store has none".into()))?;

@@ -1,4 +1,5 @@
-//! A read-only look at whether a store file is sound, for `doctor`: SQLite's `quick_check`
+//! A read-only look at whether a store file is sound, for `doctor` (and, its pages only, for
+//! `sync`): SQLite's `quick_check`
 //! (pages, indexes, constraints), then every text value of every table read as the UTF-8 it was
 //! written as, since `quick_check` does not look inside values and a sync stops at the first
 //! one that is not. Nothing is written: the connection is query-only.
@@ -17,6 +18,24 @@ const SHOWN: usize = 3;
 /// cannot even be opened or its tables listed (which is damage too, reported by the caller).
 pub fn check_integrity(path: &Path) -> Result<Vec<String>, StoreError> {
     let at = |e| StoreError::sqlite(path.display().to_string(), e);
+    let conn = open_query_only(path)?;
+    let mut problems = quick_check(&conn).map_err(at)?;
+    if problems.is_empty() {
+        problems.extend(text_problems(&conn).map_err(at)?);
+    }
+    Ok(problems)
+}
+
+/// `quick_check`'s findings alone (pages, indexes, constraints), empty when it finds none: the
+/// look a sync takes before it writes into a store, since SQLite reads past much damage
+/// without a word and a sync would bury it under new rows.
+pub fn check_pages(path: &Path) -> Result<Vec<String>, StoreError> {
+    let conn = open_query_only(path)?;
+    quick_check(&conn).map_err(|e| StoreError::sqlite(path.display().to_string(), e))
+}
+
+fn open_query_only(path: &Path) -> Result<Connection, StoreError> {
+    let at = |e| StoreError::sqlite(path.display().to_string(), e);
     // Read-write without create: a WAL database cannot be opened read-only when its `-shm`
     // file is gone; `query_only` keeps the connection from writing anything.
     let conn = Connection::open_with_flags(
@@ -26,11 +45,7 @@ pub fn check_integrity(path: &Path) -> Result<Vec<String>, StoreError> {
     .map_err(at)?;
     conn.execute_batch("PRAGMA query_only = ON").map_err(at)?;
     conn.busy_timeout(super::BUSY_TIMEOUT).map_err(at)?;
-    let mut problems = quick_check(&conn).map_err(at)?;
-    if problems.is_empty() {
-        problems.extend(text_problems(&conn).map_err(at)?);
-    }
-    Ok(problems)
+    Ok(conn)
 }
 
 fn quick_check(conn: &Connection) -> rusqlite::Result<Vec<String>> {

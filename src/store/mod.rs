@@ -61,7 +61,7 @@ pub use catalog::{Counts, Info, NameCount};
 pub use enrich::{Coverage, Enqueued};
 pub use files::{default_path, store_file_name};
 pub use first_run::SEEN_BEFORE;
-pub use integrity::check_integrity;
+pub use integrity::{check_integrity, check_pages};
 pub use keys::{TIES_PER_MICROSECOND, at_or_after, before, micros_key, time_key};
 pub use last_view::LAST_VIEW;
 pub use meta_keys::FieldNames;

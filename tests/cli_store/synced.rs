@@ -175,7 +175,10 @@ async fn search_sync_while_another_sync_runs_warns_and_searches_what_is_stored()
         err.contains("note: new: partly mirrored — run `feedback-inbox sync`"),
         "{err}"
     );
-    assert!(err.ends_with("0 matches\n"), "{err}");
+    assert!(
+        err.ends_with("0 matches, done and snoozed left out\n"),
+        "{err}"
+    );
     assert_eq!(r.sim.stats().requests, 0);
     drop(session);
 }
@@ -224,4 +227,41 @@ async fn info_of_a_partial_mirror_says_how_far_back_it_reaches() {
         feedback_inbox::timefmt::local(back, &utc)
     );
     assert!(shown.contains(&span), "{span} in {shown}");
+}
+
+/// A store `quick_check` finds damaged (here its header page) is not synced into: SQLite reads
+/// and writes past the damage, and the rows a sync wrote over it would bury it. The file is left as it was for a copy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sync_refuses_a_store_with_a_damaged_header_page_and_says_what_to_do() {
+    let r = rig(400, 100_000).await;
+    let home = tempfile::tempdir().unwrap();
+    let store = home.path().join("s.sqlite3");
+    let base = r.sim.base_url();
+    let out = against(&base, home.path(), &store, &["sync", "--status", "new"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    {
+        // Everything in the main file, so the damage below is not covered by the log.
+        let conn = rusqlite::Connection::open(&store).unwrap();
+        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+            .unwrap();
+    }
+    let mut bytes = std::fs::read(&store).unwrap();
+    // The header's count of free pages (bytes 36..40 of page 1) no longer matches the free
+    // list: every read and write still works, only `quick_check` sees it.
+    bytes[36..40].copy_from_slice(&5u32.to_be_bytes());
+    std::fs::write(&store, &bytes).unwrap();
+
+    let out = against(&base, home.path(), &store, &["sync", "--status", "new"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("is damaged, so nothing was synced into it (quick_check: "),
+        "{err}"
+    );
+    assert!(err.contains("`feedback-inbox store forget`"), "{err}");
+    assert_eq!(
+        std::fs::read(&store).unwrap(),
+        bytes,
+        "the damaged store is left as it was"
+    );
 }

@@ -85,8 +85,7 @@ pub fn at(path: &Path, retention: Option<SignedDuration>, now: Timestamp) -> Vec
 #[must_use]
 pub fn integrity(path: &Path) -> Check {
     const NAME: &str = "store integrity";
-    const FIX: &str = "keep a copy of the file (notes, stars and snoozes live only there), then \
-        `feedback-inbox store forget` and `feedback-inbox sync` build it again from the service";
+    const FIX: &str = crate::cli::store_cmd::REBUILD_DAMAGED;
     match crate::store::check_integrity(path) {
         Ok(problems) if problems.is_empty() => {
             Check::ok(NAME, "quick_check ok, every stored text readable")
