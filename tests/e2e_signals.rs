@@ -33,30 +33,46 @@ fn every_terminating_signal_restores_the_terminal_while_the_inbox_runs() {
 }
 
 #[test]
-fn a_signal_while_the_editor_has_the_terminal_ends_it_and_restores_the_terminal() {
+fn a_signal_while_the_editor_has_the_terminal_reaches_the_editor_and_ends_the_inbox() {
     let Some(tmux) = Tmux::start("signal-editor") else {
         return;
     };
-    let editor = tempfile::tempdir().unwrap();
-    let script = editor.path().join("editor.sh");
-    // An editor that never ends by itself.
-    std::fs::write(&script, "#!/bin/sh\nexec sleep 600\n").unwrap();
-    let watched = Watched::start_with(&tmux, &format!("EDITOR=\"sh {}\"", script.display()));
-    tmux.wait_for("the first page", |s| {
-        s.contains("as of") && s.contains("Projects")
-    });
-    tmux.keys(&["N"]);
-    let deadline = Instant::now() + timeout();
-    while tmux.alternate_on() {
-        assert!(
-            Instant::now() < deadline,
-            "the editor did not get the terminal"
+    for (signal, number) in [("INT", 2), ("TERM", 15)] {
+        let editor = tempfile::tempdir().unwrap();
+        let script = editor.path().join("editor.sh");
+        let heard = editor.path().join("heard");
+        // An editor that never ends by itself, and says which signal reached it: the signal
+        // must reach the editor itself, not only a shell that started it.
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\ntrap 'echo {signal} > \"{}\"; kill $!; exit 1' {signal}\nsleep 600 &\nwait\n",
+                heard.display()
+            ),
+        )
+        .unwrap();
+        let watched = Watched::start_with(&tmux, &format!("EDITOR=\"sh {}\"", script.display()));
+        tmux.wait_for("the first page", |s| {
+            s.contains("as of") && s.contains("Projects")
+        });
+        tmux.keys(&["N"]);
+        let deadline = Instant::now() + timeout();
+        while tmux.alternate_on() {
+            assert!(
+                Instant::now() < deadline,
+                "the editor did not get the terminal"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        watched.kill(signal);
+        watched.assert_restored(&tmux, &format!("SIG{signal} while the editor runs"));
+        assert_eq!(
+            std::fs::read_to_string(&heard).ok().as_deref(),
+            Some(format!("{signal}\n").as_str()),
+            "SIG{signal} was passed on to the editor"
         );
-        std::thread::sleep(Duration::from_millis(20));
+        assert_eq!(watched.exit_status(), Some(128 + number), "SIG{signal}");
     }
-    watched.kill("TERM");
-    watched.assert_restored(&tmux, "SIGTERM while the editor runs");
-    assert_eq!(watched.exit_status(), Some(143));
 }
 
 #[test]

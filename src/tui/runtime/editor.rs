@@ -91,9 +91,11 @@ pub(super) fn edit_in(
     file.write_all(text.as_bytes())
         .and_then(|()| file.flush())
         .map_err(|e| format!("cannot write the note's file: {e}"))?;
+    // The shell splits `$EDITOR` into words (`code --wait`) and then becomes the editor, so
+    // a signal passed on to the child reaches the editor itself, not a shell waiting for it.
     let mut child = crate::child_env::scrub(&mut Command::new("sh"))
         .arg("-c")
-        .arg("$FEEDBACK_INBOX_EDITOR \"$1\"")
+        .arg("exec $FEEDBACK_INBOX_EDITOR \"$1\"")
         .arg("sh")
         .arg(file.path())
         .env("FEEDBACK_INBOX_EDITOR", editor)
