@@ -16,6 +16,11 @@
 //!   0: as fast as their links send them), a fifth of them claims of items every member races
 //!   for: events per second the database sustained, its CPU time, and that nothing was lost or
 //!   doubled and every raced item has one owner.
+//! - `outbox` (printed once, not sampled): `TEAM_BENCH_OUTBOX` changes (default 100,000: a long
+//!   offline day, a bulk script) waiting in a store file: how fast they are sent and how far the
+//!   process's peak memory rose; with as many waiting again, how long a command's own claim
+//!   takes to be sent; and, for comparison, the rate of sending one change per round trip with
+//!   one store commit each, the whole outbox read at once.
 #![allow(clippy::unwrap_used)]
 
 use std::time::{Duration, Instant};
@@ -526,6 +531,104 @@ async fn act(
     l
 }
 
+/// `count` label changes, one item each (a bulk script's), recorded in `store`.
+async fn queue(store: &Shared, member: &str, from: usize, count: usize) {
+    let changes: Vec<(String, Change)> = (from..from + count)
+        .map(|n| {
+            (
+                format!("fb_{n}"),
+                Change::Labels {
+                    add: vec!["bulk".to_owned()],
+                    remove: Vec::new(),
+                },
+            )
+        })
+        .collect();
+    for chunk in changes.chunks(10_000) {
+        team_sync::record(store, member, chunk, jiff::Timestamp::now())
+            .await
+            .unwrap();
+    }
+}
+
+fn outbox(rt: &Runtime) {
+    let count: usize = std::env::var("TEAM_BENCH_OUTBOX")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
+    let Some((_, urls)) = rt.block_on(team_db("fi_bench_outbox", 1)) else {
+        return;
+    };
+    let member = urls[0].role().unwrap().to_owned();
+    let team = rt.block_on(team::Team::open(&urls[0], None)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let store = Shared::new(Store::open(&dir.path().join("outbox.db")).unwrap()).unwrap();
+    rt.block_on(async {
+        team_sync::join(&team, &store).await.unwrap();
+        queue(&store, &member, 0, count).await;
+    });
+    let before = peak_kib(true);
+    let started = Instant::now();
+    let sent = rt
+        .block_on(team_sync::send(&team, &store, jiff::Timestamp::now))
+        .unwrap();
+    let took = started.elapsed();
+    assert_eq!((sent.settled.len(), sent.pending), (count, 0));
+    let rose = before.and_then(|b| Some(peak_kib(false)?.saturating_sub(b)));
+    println!(
+        "team/outbox: {count} changes sent in {:.1} s ({:.0} a second); peak memory rose {}",
+        took.as_secs_f64(),
+        f64::from(u32::try_from(count).unwrap()) / took.as_secs_f64(),
+        rose.map_or_else(|| "(no /proc here)".to_owned(), |k| format!("{k} KiB"))
+    );
+    // As many waiting again: a command's own claim, sent first.
+    rt.block_on(queue(&store, &member, count, count));
+    let own = vec!["fb_own".to_owned()];
+    rt.block_on(team_sync::record(
+        &store,
+        &member,
+        &[(own[0].clone(), Change::Claim)],
+        jiff::Timestamp::now(),
+    ))
+    .unwrap();
+    let started = Instant::now();
+    let sending = team_sync::Sending::Own(&own, tokio::time::Instant::now());
+    let sent = rt
+        .block_on(team_sync::send_some(&team, &store, sending, jiff::Timestamp::now))
+        .unwrap();
+    assert_eq!(sent.settled.len(), 1);
+    println!(
+        "team/outbox: a command's own claim with {} others waiting: sent in {} ms",
+        sent.pending,
+        started.elapsed().as_millis()
+    );
+    // For comparison: the whole outbox read at once, one change per round trip and one store
+    // commit per change, over the first few thousand.
+    let baseline = count.min(5_000);
+    let started = Instant::now();
+    rt.block_on(async {
+        let waiting = store.read(Store::team_outbox).unwrap();
+        for entry in waiting.iter().take(baseline) {
+            let change: Change = serde_json::from_str(&entry.change).unwrap();
+            team.apply(&entry.event_id, &entry.item_id, &change)
+                .await
+                .unwrap();
+            let id = entry.event_id.clone();
+            store
+                .write(|s| s.team_outbox_settle(&id, None, jiff::Timestamp::now()))
+                .unwrap();
+        }
+    });
+    let took = started.elapsed();
+    println!(
+        "team/outbox: one change per round trip and per commit: {baseline} in {:.1} s ({:.0} a second)",
+        took.as_secs_f64(),
+        f64::from(u32::try_from(baseline).unwrap()) / took.as_secs_f64()
+    );
+    drop(team);
+    rt.block_on(drop_db("fi_bench_outbox", 1));
+}
+
 fn benches(c: &mut Criterion) {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -535,6 +638,7 @@ fn benches(c: &mut Criterion) {
     catch_up(c, &rt);
     mirror_follow(c, &rt);
     members(&rt);
+    outbox(&rt);
 }
 
 criterion_group!(team_benches, benches);

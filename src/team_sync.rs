@@ -17,7 +17,8 @@ pub mod syncer;
 use jiff::Timestamp;
 
 use crate::store::{
-    OutboxEntry, ReplicaStart, Shared, StoreError, TeamBatch, TeamEventRecord, TeamItemRecord,
+    OutboxEntry, Rebuilt, ReplicaStart, Shared, StoreError, TeamBatch, TeamEventRecord,
+    TeamItemRecord,
 };
 use crate::team::{Change, Outcome, Position, Team, TeamError};
 
@@ -62,31 +63,94 @@ impl TeamSyncError {
 /// Makes `store`'s replica `team`'s: the team records the store's account (its projects) when
 /// it has none yet, and refuses a store of another account.
 ///
+/// The team's id is checked against the one the replica followed: another team of the name
+/// (dropped and made again) starts the replica again, said in the answer.
+///
 /// # Errors
 /// The team refused the account, the database failed, or the store holds changes not yet sent
 /// to another team.
-pub async fn join(team: &Team, store: &Shared) -> Result<(), TeamSyncError> {
+pub async fn join(team: &Team, store: &Shared) -> Result<Option<Rebuilt>, TeamSyncError> {
     let projects = blocking(store, |s| s.known_project_ids()).await??;
     team.bind_account(&projects).await?;
     let (name, member) = (team.name().to_owned(), team.member().to_owned());
     match blocking(store, move |s| s.team_start_replica(&name, &member)).await?? {
-        ReplicaStart::Ready => Ok(()),
+        ReplicaStart::Ready => {}
         ReplicaStart::OtherTeamPending {
             team,
             member,
             pending,
-        } => Err(TeamSyncError::OtherTeamPending {
-            team,
-            member,
-            pending,
-        }),
+        } => {
+            return Err(TeamSyncError::OtherTeamPending {
+                team,
+                member,
+                pending,
+            });
+        }
     }
+    let instance = team.instance().to_owned();
+    let followed = blocking(store, |s| s.team_replica())
+        .await??
+        .and_then(|r| r.instance);
+    match followed {
+        Some(followed) if followed != instance => {
+            rebuild(store, instance, Rebuilt::OtherTeam).await.map(Some)
+        }
+        Some(_) => Ok(None),
+        None => {
+            blocking(store, move |s| s.team_record_instance(&instance)).await??;
+            Ok(None)
+        }
+    }
+}
+
+/// Starts the replica again from the team's first event, for `why`; said by the caller.
+async fn rebuild(store: &Shared, instance: String, why: Rebuilt) -> Result<Rebuilt, TeamSyncError> {
+    let kept = blocking(store, move |s| {
+        s.team_rebuild_replica(&instance, Timestamp::now())
+    })
+    .await??;
+    tracing::warn!(why = %why.describe(), kept, "the team's state is read again from the start");
+    Ok(why)
+}
+
+/// The replica's position, after checking that the event it is after is the one the store
+/// read: where the team's database went back (restored from an earlier copy), the replica is
+/// started again from the first event, and that is said in `rebuilt`.
+async fn checked_position(
+    team: &Team,
+    store: &Shared,
+    rebuilt: &mut Option<Rebuilt>,
+) -> Result<Position, TeamSyncError> {
+    let Some(replica) = blocking(store, |s| s.team_replica()).await?? else {
+        return Ok(Position::start());
+    };
+    if replica.seq == 0 {
+        return Ok(Position { seq: 0 });
+    }
+    let seq = replica.seq;
+    let read = blocking(store, move |s| s.team_event_id_at(seq)).await??;
+    let there = team.event_id_at(seq).await?;
+    // A position whose event the store does not hold (never the case for one it read) is
+    // checked by its presence alone.
+    let same = match (&read, &there) {
+        (Some(read), Some(there)) => read == there,
+        (None, there) => there.is_some(),
+        (Some(_), None) => false,
+    };
+    if same {
+        return Ok(Position { seq });
+    }
+    let instance = team.instance().to_owned();
+    *rebuilt = Some(rebuild(store, instance, Rebuilt::WentBack { seq }).await?);
+    Ok(Position { seq: 0 })
 }
 
 /// What a catch-up read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CaughtUp {
     pub events: usize,
+    /// The replica was started again first, and why (the team's database went back).
+    pub rebuilt: Option<Rebuilt>,
     /// Events of items assigned to this member by someone else, in the order read.
     pub assigned_to_me: Vec<TeamEventRecord>,
 }
@@ -101,11 +165,8 @@ pub async fn catch_up(
     store: &Shared,
     now: impl Fn() -> Timestamp,
 ) -> Result<CaughtUp, TeamSyncError> {
-    let mut position = match blocking(store, |s| s.team_replica()).await?? {
-        Some(replica) => Position { seq: replica.seq },
-        None => Position::start(),
-    };
     let mut caught_up = CaughtUp::default();
+    let mut position = checked_position(team, store, &mut caught_up.rebuilt).await?;
     let mut read = read_batch(team, &position).await?;
     loop {
         let (events, states) = read;
@@ -297,8 +358,25 @@ pub enum Settled {
 pub struct Sent {
     /// Each change sent, by event id, with its item and what became of it, in the order sent.
     pub settled: Vec<(String, String, Settled)>,
-    /// Changes still waiting (the database went away meanwhile).
+    /// Changes still in the outbox once the send ended (the database went away meanwhile, the
+    /// send's time ran out, or changes were made meanwhile).
     pub pending: usize,
+}
+
+/// Changes sent in one go at most: read from the store, sent pipelined, and settled in one
+/// store write, so memory stays flat however many wait and the store is never held while the
+/// team answers.
+pub const SEND_CHUNK: usize = 250;
+
+/// Which of the outbox's changes a send takes.
+#[derive(Debug, Clone, Copy)]
+pub enum Sending<'a> {
+    /// Every change, until none waits (or the database goes away).
+    All,
+    /// First the changes of these items (a command's own, however many others wait before
+    /// them: changes of other items need no order between them), then the others until the
+    /// moment given, after which they wait for the next send.
+    Own(&'a [String], tokio::time::Instant),
 }
 
 /// Sends the outbox in the order the changes were made, each taken out of it once the team
@@ -308,43 +386,149 @@ pub struct Sent {
 /// # Errors
 /// The store failed.
 pub async fn send(
-    team: &mut Team,
+    team: &Team,
     store: &Shared,
     now: impl Fn() -> Timestamp,
 ) -> Result<Sent, TeamSyncError> {
-    let outbox = blocking(store, |s| s.team_outbox()).await??;
+    send_some(team, store, Sending::All, now).await
+}
+
+/// [`send`] of the changes `sending` takes.
+///
+/// # Errors
+/// The store failed.
+pub async fn send_some(
+    team: &Team,
+    store: &Shared,
+    sending: Sending<'_>,
+    now: impl Fn() -> Timestamp,
+) -> Result<Sent, TeamSyncError> {
     let mut sent = Sent::default();
-    for (index, entry) in outbox.iter().enumerate() {
-        let settled = match serde_json::from_str::<Change>(&entry.change) {
-            Err(error) => Settled::Lost(format!("this version cannot read the change: {error}")),
-            Ok(change) => match team.apply(&entry.event_id, &entry.item_id, &change).await {
-                Ok(Outcome::Applied { .. } | Outcome::AlreadyApplied) => Settled::Applied,
-                Ok(Outcome::Claimed(claimed)) => Settled::Lost(match claimed.owner {
-                    Some(owner) => format!("{owner} claimed this {}", ago(claimed.seconds)),
-                    None => "it was unclaimed meanwhile".to_owned(),
-                }),
-                Err(error) if error.is_unreachable() || error.is_retryable() => {
-                    sent.pending = outbox.len() - index;
-                    tracing::info!(%error, pending = sent.pending, "the team's database went away; the outbox waits");
-                    return Ok(sent);
-                }
-                Err(error) => Settled::Lost(error.to_string()),
-            },
-        };
-        let lost = match &settled {
-            Settled::Applied => None,
-            Settled::Lost(why) => Some(why.clone()),
-        };
-        let event_id = entry.event_id.clone();
-        let at = now();
-        blocking(store, move |s| {
-            s.team_outbox_settle(&event_id, lost.as_deref(), at)
-        })
-        .await??;
-        sent.settled
-            .push((entry.event_id.clone(), entry.item_id.clone(), settled));
+    let reachable = match sending {
+        Sending::All => send_chunks(team, store, None, None, &now, &mut sent).await?,
+        Sending::Own(items, until) => {
+            send_chunks(team, store, Some(items), None, &now, &mut sent).await?
+                && send_chunks(team, store, None, Some(until), &now, &mut sent).await?
+        }
+    };
+    sent.pending = blocking(store, |s| s.team_outbox_len()).await??;
+    if !reachable {
+        tracing::info!(
+            pending = sent.pending,
+            "the team's database went away; the outbox waits"
+        );
     }
     Ok(sent)
+}
+
+/// Sends the changes of `items` (all when `None`), oldest first, a chunk at a time, until
+/// none is left or `until` has passed; false when the database went away (the rest waits).
+async fn send_chunks(
+    team: &Team,
+    store: &Shared,
+    items: Option<&[String]>,
+    until: Option<tokio::time::Instant>,
+    now: &impl Fn() -> Timestamp,
+    sent: &mut Sent,
+) -> Result<bool, TeamSyncError> {
+    loop {
+        if until.is_some_and(|until| tokio::time::Instant::now() >= until) {
+            return Ok(true);
+        }
+        let of = items.map(<[String]>::to_vec);
+        let waiting = blocking(store, move |s| {
+            s.team_outbox_first(SEND_CHUNK, of.as_deref())
+        })
+        .await??;
+        if waiting.is_empty() {
+            return Ok(true);
+        }
+        let chunk = one_per_item(waiting);
+        let changes: Vec<Result<Change, String>> = chunk
+            .iter()
+            .map(|e| serde_json::from_str::<Change>(&e.change).map_err(|e| e.to_string()))
+            .collect();
+        let readable: Vec<(&str, &str, &Change)> = chunk
+            .iter()
+            .zip(&changes)
+            .filter_map(|(e, c)| Some((e.event_id.as_str(), e.item_id.as_str(), c.as_ref().ok()?)))
+            .collect();
+        let mut answers = match team.apply_all(&readable).await {
+            Ok(answers) => answers.into_iter(),
+            Err(error) if error.is_unreachable() => return Ok(false),
+            Err(error) => return Err(error.into()),
+        };
+        let mut settled = Vec::new();
+        let mut reachable = true;
+        for (entry, change) in chunk.iter().zip(&changes) {
+            let answer = match change {
+                Err(error) => {
+                    Settled::Lost(format!("this version cannot read the change: {error}"))
+                }
+                Ok(_) => match answers.next() {
+                    Some(answer) => match settled_by(answer) {
+                        Some(settled) => settled,
+                        None => {
+                            reachable = false;
+                            break;
+                        }
+                    },
+                    None => break,
+                },
+            };
+            settled.push((entry, answer));
+        }
+        if !settled.is_empty() {
+            let rows: Vec<(String, Option<String>)> = settled
+                .iter()
+                .map(|(entry, answer)| {
+                    let lost = match answer {
+                        Settled::Applied => None,
+                        Settled::Lost(why) => Some(why.clone()),
+                    };
+                    (entry.event_id.clone(), lost)
+                })
+                .collect();
+            let at = now();
+            blocking(store, move |s| s.team_outbox_settle_all(&rows, at)).await??;
+        }
+        sent.settled.extend(
+            settled
+                .into_iter()
+                .map(|(entry, answer)| (entry.event_id.clone(), entry.item_id.clone(), answer)),
+        );
+        if !reachable {
+            return Ok(false);
+        }
+    }
+}
+
+/// The oldest changes of `waiting` up to the first whose item came before in it: sent
+/// together, no two of one item, so one sent again after a failure is never applied after a
+/// later change of its item.
+fn one_per_item(waiting: Vec<OutboxEntry>) -> Vec<OutboxEntry> {
+    let mut seen = std::collections::HashSet::new();
+    waiting
+        .into_iter()
+        .take_while(|e| seen.insert(e.item_id.clone()))
+        .collect()
+}
+
+/// What the team's answer makes of a change; `None` when it is to be sent again later (the
+/// database went away, or asked for the change to be tried again).
+fn settled_by(answer: Result<Outcome, TeamError>) -> Option<Settled> {
+    match answer {
+        Ok(Outcome::Applied { .. } | Outcome::AlreadyApplied) => Some(Settled::Applied),
+        Ok(Outcome::Claimed(claimed)) => Some(Settled::Lost(match claimed.owner {
+            Some(owner) => format!("{owner} claimed this {}", ago(claimed.seconds)),
+            None => "it was unclaimed meanwhile".to_owned(),
+        })),
+        Err(error) if error.is_unreachable() || error.is_retryable() => {
+            tracing::info!(%error, "a change waits for the next send");
+            None
+        }
+        Err(error) => Some(Settled::Lost(error.to_string())),
+    }
 }
 
 /// "5 s ago", "3 min ago", "2 h ago", "4 d ago".
@@ -422,7 +606,7 @@ pub fn states_now(
     store: &crate::store::Store,
     item_ids: &[String],
 ) -> Result<Vec<SharedState>, StoreError> {
-    let outbox = store.team_outbox()?;
+    let outbox = store.team_outbox_first(usize::MAX, Some(item_ids))?;
     // A store in no team (and with nothing waiting) says nothing: no read per item.
     if outbox.is_empty() && store.team_replica()?.is_none() {
         return Ok(item_ids

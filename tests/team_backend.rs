@@ -36,7 +36,7 @@ async fn members_racing_for_the_same_items_leave_each_with_exactly_one_owner() {
     let members = team_of(&db, "support", &["ana", "ben", "cleo"]).await;
     let items: Vec<String> = (0..200).map(|n| format!("fb_{n}")).collect();
     let mut tasks = Vec::new();
-    for mut member in members {
+    for member in members {
         let items = items.clone();
         tasks.push(tokio::spawn(async move {
             let mut won = Vec::new();
@@ -80,7 +80,7 @@ async fn a_lost_claim_names_the_owner_and_a_take_over_is_explicit() {
     let Some(db) = pg::Db::new("claims").await else {
         return;
     };
-    let mut members = team_of(&db, "support", &["ana", "ben"]).await;
+    let members = team_of(&db, "support", &["ana", "ben"]).await;
     let (ana, ben) = (
         members[0].member().to_owned(),
         members[1].member().to_owned(),
@@ -137,7 +137,7 @@ async fn the_same_event_sent_twice_is_stored_once_and_last_writes_win_in_server_
     let Some(db) = pg::Db::new("twice").await else {
         return;
     };
-    let mut members = team_of(&db, "support", &["ana", "ben"]).await;
+    let members = team_of(&db, "support", &["ana", "ben"]).await;
     let event = id();
     let labels = Change::Labels {
         add: vec!["crash".into(), "ios".into()],
@@ -211,7 +211,7 @@ async fn a_reader_never_skips_an_event_whose_transaction_commits_late() {
     .unwrap();
     // Ben's event waits for the team's number until Ana's transaction ends: it cannot commit
     // with a higher number while hers is still open.
-    let mut ben = members.pop().unwrap();
+    let ben = members.pop().unwrap();
     let ben_done = tokio::spawn(async move {
         ben.apply(&id(), "fb_2", &Change::Done(true)).await.unwrap();
         ben
@@ -261,7 +261,7 @@ async fn a_member_cannot_choose_an_events_number() {
     let Some(db) = pg::Db::new("numbered").await else {
         return;
     };
-    let mut members = team_of(&db, "support", &["ana"]).await;
+    let members = team_of(&db, "support", &["ana"]).await;
     let url = db.as_member(&db.role("ana"), None);
     let raw = team::connect(&url).await.unwrap();
     // A number far ahead would make readers skip the events numbered below it: a member
@@ -297,8 +297,8 @@ async fn teams_are_kept_apart_and_no_member_writes_as_another() {
     let Some(db) = pg::Db::new("apart").await else {
         return;
     };
-    let mut support = team_of(&db, "support", &["ana"]).await;
-    let mut billing = team_of(&db, "billing", &["bo"]).await;
+    let support = team_of(&db, "support", &["ana"]).await;
+    let billing = team_of(&db, "billing", &["bo"]).await;
     support[0]
         .apply(&id(), "fb_1", &Change::Claim)
         .await
@@ -428,10 +428,10 @@ async fn one_event_sent_by_two_connections_at_once_is_stored_once() {
     let Some(db) = pg::Db::new("resend").await else {
         return;
     };
-    let mut members = team_of(&db, "support", &["ana"]).await;
+    let members = team_of(&db, "support", &["ana"]).await;
     // The outbox's resend racing the first send: the same member on a second connection.
     let url = db.as_member(&db.role("ana"), None);
-    let mut again = Team::open(&url, None).await.unwrap();
+    let again = Team::open(&url, None).await.unwrap();
     let ids: Vec<String> = (0..50).map(|_| id()).collect();
     for (n, event) in ids.iter().enumerate() {
         let item = format!("fb_{n}");

@@ -715,3 +715,329 @@ async fn rows_written_by_hand_that_do_not_read_stop_no_command() {
     drop(admin);
     team.db.drop().await;
 }
+
+/// Whether this machine lets a test mount a file system of its own (`unshare --mount`, as root):
+/// under CI it must; elsewhere the test is skipped with a note.
+fn can_mount() -> bool {
+    let ok = Command::new("unshare")
+        .args([
+            "--mount",
+            "sh",
+            "-c",
+            "mount -t tmpfs -o size=64k tmpfs /mnt",
+        ])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok || std::env::var("CI").as_deref() != Ok("true"),
+        "CI runs the full-disk test: `unshare --mount` with a tmpfs must work here"
+    );
+    if !ok {
+        eprintln!("skipped: cannot mount a tmpfs here (`unshare --mount` as root)");
+    }
+    ok
+}
+
+/// What one command run on a full disk did.
+struct OnFullDisk {
+    claim: Output,
+    /// `team status` run once space was freed again, on the same store.
+    after: Output,
+}
+
+/// Runs `claim ID --format json` as Ana on her store moved onto a tmpfs that is full but for
+/// `margin` bytes, then frees the space and runs `team status` (which sends what waits), and
+/// moves the store back.
+fn claim_on_full_disk(team: &Setup, id: &str, margin: usize) -> OnFullDisk {
+    let work = tempfile::tempdir().unwrap();
+    let script = r#"
+set -u
+mnt=$1 store=$2 out=$3 id=$4 margin=$5
+mount -t tmpfs -o size=4m tmpfs "$mnt" || exit 90
+cp "$store" "$mnt/ana.db" || exit 91
+[ -f "$store-wal" ] && { cp "$store-wal" "$mnt/ana.db-wal" || exit 91; }
+dd if=/dev/zero of="$mnt/fill" bs=4096 2>/dev/null
+truncate -s "-$margin" "$mnt/fill" || exit 92
+"$BIN" --store "$mnt/ana.db" claim "$id" --format json >"$out/claim.out" 2>"$out/claim.err"
+echo $? >"$out/claim.code"
+rm "$mnt/fill"
+"$BIN" --store "$mnt/ana.db" team status >"$out/after.out" 2>"$out/after.err"
+echo $? >"$out/after.code"
+rm -f "$store-wal" "$store-shm"
+cp "$mnt/ana.db" "$store" || exit 93
+[ -f "$mnt/ana.db-wal" ] && { cp "$mnt/ana.db-wal" "$store-wal" || exit 93; }
+exit 0
+"#;
+    let store = team.dir.path().join("ana.db");
+    let home = store.parent().unwrap().join("home");
+    std::fs::create_dir_all(work.path().join("mnt")).unwrap();
+    let ran = Command::new("unshare")
+        .args(["--mount", "sh", "-c", script, "sh"])
+        .arg(work.path().join("mnt"))
+        .arg(&store)
+        .arg(work.path())
+        .arg(id)
+        .arg(margin.to_string())
+        .env_clear()
+        .env("BIN", env!("CARGO_BIN_EXE_feedback-inbox"))
+        .env("FEEDBACK_LOG", "trace")
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("FEEDBACK_TEAM_URL", &team.ana_url)
+        .current_dir(work.path())
+        .output()
+        .unwrap();
+    assert!(
+        ran.status.success(),
+        "the full-disk script: {}",
+        stderr(&ran)
+    );
+    let read = |name: &str| {
+        let path = work.path().join(name);
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    let output = |name: &str| {
+        let code = String::from_utf8(read(&format!("{name}.code"))).unwrap();
+        Output {
+            status: <std::process::ExitStatus as std::os::unix::process::ExitStatusExt>::from_raw(
+                code.trim().parse::<i32>().unwrap() << 8,
+            ),
+            stdout: read(&format!("{name}.out")),
+            stderr: read(&format!("{name}.err")),
+        }
+    };
+    OnFullDisk {
+        claim: output("claim"),
+        after: output("after"),
+    }
+}
+
+/// On a disk that fills while a claim runs, what the command says matches what was kept: a
+/// claim that failed before it was kept is not sent later, and one kept (in the outbox, or sent
+/// while the team's answer could not be stored) is said to be kept, exits 1 for the full disk,
+/// and reaches the team exactly once once there is room again.
+#[tokio::test]
+async fn a_claim_on_a_full_disk_says_what_was_kept_and_is_applied_once() {
+    let Some(team) = Setup::new("team_cli_full_disk").await else {
+        return;
+    };
+    if !can_mount() {
+        team.db.drop().await;
+        return;
+    }
+    let ana_store = team.dir.path().join("ana.db");
+    pg::store_with_items(&ana_store, 60);
+    pg::store_with_items(&team.dir.path().join("bo.db"), 60);
+    let all: Vec<String> = (0..60).map(|i| format!("id{i:05}")).collect();
+    let mut kept_cases = 0;
+    for (round, margin) in (0..96 * 1024).step_by(4096).enumerate() {
+        // A backlog of Bo's changes that Ana's claim must store as it catches up.
+        // (Added, removed and added again: an item keeps at most 64 labels.)
+        for sign in ["+", "-", "+"] {
+            let mut words: Vec<&str> = all.iter().map(String::as_str).collect();
+            let label = format!("{sign}r{round}");
+            words.push(&label);
+            let mut args = vec!["label"];
+            args.extend(words);
+            let labelled = team.bo(&args);
+            assert!(labelled.status.success(), "{}", stderr(&labelled));
+        }
+        let id = &all[round];
+        let ran = claim_on_full_disk(&team, id, margin);
+        let (code, err) = (ran.claim.status.code(), stderr(&ran.claim));
+        assert!(ran.after.status.success(), "{}", stderr(&ran.after));
+        let log = team.bo(&["team", "log", id, "--format", "json"]);
+        let claims = json(&log)
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["kind"] == "claim" && e["member"] == team.ana.as_str())
+            .count();
+        let case = format!("margin {margin}: exit {code:?}, {err}");
+        match code {
+            Some(0) => {
+                assert_eq!(json(&ran.claim)[0]["outcome"], "done", "{case}");
+                assert_eq!(claims, 1, "{case}");
+            }
+            Some(1) if err.contains("the changes were kept in the local store") => {
+                kept_cases += 1;
+                assert!(
+                    err.contains("full") || err.contains("disk"),
+                    "the error names the full disk: {case}"
+                );
+                assert_eq!(claims, 1, "a kept claim reaches the team once: {case}");
+            }
+            _ => assert_eq!(claims, 0, "a claim said not kept reached the team: {case}"),
+        }
+    }
+    assert!(
+        kept_cases > 0,
+        "no margin left room for the claim but not for the team's answer"
+    );
+    team.db.drop().await;
+}
+
+/// Each of items `id00000`..`id00005`: its owner, whether it is done, and its labels (sorted).
+type Shared = Vec<(String, Option<String>, bool, Vec<String>)>;
+
+/// The items' shared state as the team's database holds it.
+async fn in_database(db: &pg::Db) -> Shared {
+    let client = feedback_inbox::team::connect(&db.admin()).await.unwrap();
+    let rows = client
+        .query(
+            "SELECT item_id, owner::text, done, labels FROM feedback_team.items",
+            &[],
+        )
+        .await
+        .unwrap();
+    (0..6)
+        .map(|i| {
+            let id = format!("id{i:05}");
+            let row = rows.iter().find(|r| r.get::<_, String>(0) == id);
+            let (owner, done, mut labels) = row.map_or((None, false, Vec::new()), |r| {
+                (r.get(1), r.get(2), r.get::<_, Vec<String>>(3))
+            });
+            labels.sort();
+            (id, owner, done, labels)
+        })
+        .collect()
+}
+
+/// The items' shared state as the store at `path` shows it.
+fn in_store(path: &Path) -> Shared {
+    let store = feedback_inbox::store::Store::open(path).unwrap();
+    (0..6)
+        .map(|i| {
+            let id = format!("id{i:05}");
+            let team = store.team_items(std::slice::from_ref(&id)).unwrap();
+            let (owner, mut labels) = team
+                .first()
+                .map_or((None, Vec::new()), |t| (t.owner.clone(), t.labels.clone()));
+            labels.sort();
+            let done = store
+                .triage_of(&[id.as_str()])
+                .unwrap()
+                .get(&id)
+                .is_some_and(|t| t.done);
+            (id, owner, done, labels)
+        })
+        .collect()
+}
+
+/// `pg_dump`, `psql` or `pg_restore` on the test's database, as the admin.
+fn pg_tool(db: &pg::Db, tool: &str, args: &[&str]) {
+    let ran = Command::new(tool)
+        .args(args)
+        .arg("-d")
+        .arg(db.url_text(None, None))
+        .output()
+        .unwrap_or_else(|e| panic!("{tool}: {e}"));
+    assert!(ran.status.success(), "{tool}: {}", stderr(&ran));
+}
+
+/// A team database restored from an earlier dump, with new events since at the positions the
+/// store had read: the store notices, says so, and reads the team's state again, keeping its
+/// own change that waited; afterwards it shows what the database holds, item by item.
+#[tokio::test]
+async fn a_team_database_restored_from_an_earlier_dump_is_noticed_and_read_again() {
+    let Some(team) = Setup::new("team_cli_restored").await else {
+        return;
+    };
+    let ana_store = team.dir.path().join("ana.db");
+    assert!(team.ana(&["claim", "id00001"]).status.success());
+    assert!(team.bo(&["label", "id00002", "+crash"]).status.success());
+    let dump = team.dir.path().join("team.dump");
+    pg_tool(
+        &team.db,
+        "pg_dump",
+        &["--format=custom", "--file", dump.to_str().unwrap()],
+    );
+    // After the dump: Bo claims one item and marks another done; Ana reads both.
+    assert!(team.bo(&["claim", "id00003"]).status.success());
+    assert!(team.bo(&["mark", "id00004", "--done"]).status.success());
+    let status = team.ana(&["team", "status"]);
+    assert!(status.status.success(), "{}", stderr(&status));
+    assert_eq!(in_store(&ana_store), in_database(&team.db).await);
+    assert!(in_store(&ana_store)[4].2, "Ana's store shows id00004 done");
+    // Ana's change made while the database is away waits in her outbox.
+    let away = pg::Db::away(&team.ana_url);
+    let offline = run(&away, &ana_store, &["label", "id00005", "+mine"]);
+    assert!(offline.status.success(), "{}", stderr(&offline));
+
+    // The database is restored from the dump, and two new events take the positions Ana's
+    // store had read (3 and 4) with other changes.
+    pg_tool(
+        &team.db,
+        "psql",
+        &["-c", "DROP SCHEMA feedback_team CASCADE"],
+    );
+    pg_tool(&team.db, "pg_restore", &[dump.to_str().unwrap()]);
+    assert!(team.bo(&["label", "id00000", "+after"]).status.success());
+    assert!(team.bo(&["label", "id00001", "+after"]).status.success());
+
+    let status = team.ana(&["team", "status", "--format", "json"]);
+    assert!(status.status.success(), "{}", stderr(&status));
+    let said = stderr(&status);
+    assert!(said.contains("the team's database went back"), "{said}");
+    assert!(said.contains("read again"), "{said}");
+    assert_eq!(json(&status)["pending"], 0, "Ana's waiting change was sent");
+    let truth = in_database(&team.db).await;
+    assert_eq!(in_store(&ana_store), truth);
+    assert_eq!(truth[3].1, None, "Bo's claim after the dump is gone");
+    assert!(!truth[4].2, "so is his done");
+    assert_eq!(
+        truth[5].3,
+        ["mine"],
+        "Ana's waiting label was kept and sent"
+    );
+    // Said once: the next connection finds the store at one with the database.
+    let again = team.ana(&["team", "status"]);
+    assert!(!stderr(&again).contains("went back"), "{}", stderr(&again));
+    team.db.drop().await;
+}
+
+/// A team dropped and made again under its name: the store sees another team, says so, and
+/// forgets what the old one said.
+#[tokio::test]
+async fn a_team_made_again_under_its_name_is_noticed_and_its_old_state_forgotten() {
+    let Some(team) = Setup::new("team_cli_made_again").await else {
+        return;
+    };
+    let ana_store = team.dir.path().join("ana.db");
+    assert!(team.bo(&["claim", "id00001"]).status.success());
+    assert!(team.bo(&["mark", "id00002", "--done"]).status.success());
+    assert!(team.ana(&["team", "status"]).status.success());
+    assert_eq!(in_store(&ana_store)[1].1.as_deref(), Some(team.bo.as_str()));
+
+    pg_tool(
+        &team.db,
+        "psql",
+        &["-c", "DROP SCHEMA feedback_team CASCADE"],
+    );
+    let admin = team.db.url_text(None, None);
+    let admin_store = team.dir.path().join("admin.db");
+    let init = run(&admin, &admin_store, &["team", "init", "support"]);
+    assert!(init.status.success(), "{}", stderr(&init));
+    // Ana's login role is the server's: she is added again with the password she has.
+    let added = run(
+        &admin,
+        &admin_store,
+        &["team", "add-member", &team.ana, "--team", "support"],
+    );
+    assert!(added.status.success(), "{}", stderr(&added));
+
+    let status = team.ana(&["team", "status"]);
+    assert!(status.status.success(), "{}", stderr(&status));
+    let said = stderr(&status);
+    assert!(said.contains("another team of this name"), "{said}");
+    assert_eq!(in_store(&ana_store), in_database(&team.db).await);
+    assert_eq!(
+        in_store(&ana_store)[1].1,
+        None,
+        "the old team's claim is forgotten"
+    );
+    assert!(!in_store(&ana_store)[2].2, "and its done");
+    team.db.drop().await;
+}

@@ -231,7 +231,7 @@ async fn teams_hear_only_their_own_channel_and_a_flood_of_asks_is_one_ask() {
     raw.execute("SELECT pg_notify($1, $2)", &[&channels[0], &"1 ask"])
         .await
         .unwrap();
-    let mut other = support;
+    let other = support;
     other[0]
         .apply(&id(), "fb_1", &Change::Done(true))
         .await
@@ -325,7 +325,7 @@ async fn a_held_lock_stalls_a_member_for_seconds_and_the_wait_says_why() {
     let Some(db) = pg::Db::new("stuck").await else {
         return;
     };
-    let mut members = db.connected("support", &["ana"]).await;
+    let members = db.connected("support", &["ana"]).await;
     let mut holder = team::connect(&db.admin()).await.unwrap();
     let held = holder.transaction().await.unwrap();
     held.batch_execute("LOCK TABLE feedback_team.items IN ACCESS EXCLUSIVE MODE")

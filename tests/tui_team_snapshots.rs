@@ -105,6 +105,7 @@ fn team(width: u16) -> Harness {
     h.send(Msg::Team(News::Changed(CaughtUp {
         events: 1,
         assigned_to_me: Vec::new(),
+        rebuilt: None,
     })));
     h
 }

@@ -151,7 +151,7 @@ async fn act(
     you: String,
     seed: u64,
 ) -> Result<(), team::TeamError> {
-    let mut team = Team::open(&url, Some(TEAM)).await?;
+    let team = Team::open(&url, Some(TEAM)).await?;
     let me = team.member().to_owned();
     let mut rng = fastrand::Rng::with_seed(seed);
     let labels = ["crash", "billing", "ios", "needs-repro", "sync"];

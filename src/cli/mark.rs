@@ -141,13 +141,11 @@ pub async fn run(args: &Args, mark: &MarkArgs, out: &mut dyn Write) -> Result<()
         .collect();
     write(&marked, mark.format, out)?;
     if let (Some((settings, url)), false) = (&team, share.is_empty()) {
-        let (connected, _) = super::team_cmd::connected(url, settings, &store).await?;
-        if connected.is_none() {
-            let pending = store.read(|s| s.team_outbox().map(|o| o.len()))?;
-            eprintln!(
-                "{} change(s) wait in the outbox: they are sent at the next connection",
-                crate::text::output::thousands(pending)
-            );
+        // The marks are kept whatever happens now: a failure to share them says so.
+        match super::team_cmd::connected_for(url, settings, &store, &mark.ids).await {
+            Ok((Some(_), _)) => {}
+            Ok((None, _)) => eprintln!("{}", super::team_cmd::waiting(&store)?),
+            Err(error) => return Err(super::team_cmd::kept_after(&error, &store)),
         }
     }
     Ok(())

@@ -15,7 +15,7 @@ use jiff::Timestamp;
 
 use super::{Args, CliError};
 use crate::config::team::{TeamSettings, resolve};
-use crate::store::{Shared, TeamEventRecord};
+use crate::store::{self, Shared, Store, TeamEventRecord};
 use crate::team::{self, AddedMember, Team, TeamUrl};
 use crate::team_sync::live::LiveSettings;
 use crate::team_sync::{self, TeamSyncError};
@@ -346,6 +346,10 @@ pub async fn catch_up_before_reading(args: &Args, store: &Shared) -> Result<(), 
     Ok(())
 }
 
+/// How long a command sends changes other than its own before it answers: the rest waits
+/// for the inbox or the next command, so a long outbox never holds a command up.
+const SEND_BUDGET: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// A connection to the team with the store's replica caught up (the outbox sent first);
 /// `None`, said on stderr, when the database cannot be reached.
 pub(super) async fn connected(
@@ -353,10 +357,21 @@ pub(super) async fn connected(
     settings: &TeamSettings,
     store: &Shared,
 ) -> Result<(Option<Team>, team_sync::Sent), CliError> {
+    connected_for(url, settings, store, &[]).await
+}
+
+/// [`connected`] by a command that changed `own` items: their changes are sent first, then
+/// the others for up to [`SEND_BUDGET`].
+pub(super) async fn connected_for(
+    url: &TeamUrl,
+    settings: &TeamSettings,
+    store: &Shared,
+    own: &[String],
+) -> Result<(Option<Team>, team_sync::Sent), CliError> {
     let opened = tokio::time::timeout(CONNECT_WAIT, Team::open(url, settings.team.as_deref()))
         .await
         .unwrap_or(Err(team::TeamError::Gone));
-    let mut team = match opened {
+    let team = match opened {
         Ok(team) => team,
         Err(error) if error.is_unreachable() => {
             eprintln!(
@@ -367,10 +382,24 @@ pub(super) async fn connected(
         }
         Err(error) => return Err(error.into()),
     };
-    team_sync::join(&team, store).await?;
-    let sent = team_sync::send(&mut team, store, Timestamp::now).await?;
+    if let Some(rebuilt) = team_sync::join(&team, store).await? {
+        eprintln!("{}", read_again(&rebuilt, store)?);
+    }
+    let until = tokio::time::Instant::now() + SEND_BUDGET;
+    let sending = team_sync::Sending::Own(own, until);
+    let sent = team_sync::send_some(&team, store, sending, Timestamp::now).await?;
+    if sent.pending > 0 {
+        eprintln!(
+            "note: {} older change(s) still wait in the outbox: the inbox or the next command sends them",
+            crate::text::output::thousands(sent.pending)
+        );
+    }
     match team_sync::catch_up(&team, store, Timestamp::now).await {
-        Ok(_) => {}
+        Ok(caught_up) => {
+            if let Some(rebuilt) = &caught_up.rebuilt {
+                eprintln!("{}", read_again(rebuilt, store)?);
+            }
+        }
         Err(error) if error.is_unreachable() => {
             eprintln!(
                 "warning: the team database went away ({error}); answering from the local store"
@@ -380,6 +409,44 @@ pub(super) async fn connected(
         Err(error) => return Err(error.into()),
     }
     Ok((Some(team), sent))
+}
+
+/// The warning for a replica read again from the team's database.
+fn read_again(rebuilt: &store::Rebuilt, store: &Shared) -> Result<String, CliError> {
+    let pending = store.read(Store::team_outbox_len)?;
+    Ok(format!(
+        "warning: {}: this store's copy of the team's state was read again from it; its own {} \
+         change(s) waiting to be sent are kept",
+        rebuilt.describe(),
+        crate::text::output::thousands(pending)
+    ))
+}
+
+/// "N change(s) wait in the outbox: …", said when the team could not be reached.
+pub(super) fn waiting(store: &Shared) -> Result<String, CliError> {
+    let pending = store.read(Store::team_outbox_len)?;
+    Ok(format!(
+        "{} change(s) wait in the outbox: they are sent at the next connection",
+        crate::text::output::thousands(pending)
+    ))
+}
+
+/// The error of a command whose changes were kept in the store before `error` stopped it from
+/// sending them or from storing the team's answer (a full disk): what failed, and what was
+/// kept and waits to be sent (each change is applied once however often it is sent).
+pub(super) fn kept_after(error: &CliError, store: &Shared) -> CliError {
+    let kept = match store.read(Store::team_outbox_len) {
+        Ok(0) => "the changes were kept in the local store and sent".to_owned(),
+        Ok(pending) => format!(
+            "the changes were kept in the local store: {} wait in its outbox and are sent at \
+             the next connection",
+            crate::text::output::thousands(pending)
+        ),
+        Err(_) => "the changes were kept in the local store's outbox and are sent at the next \
+             connection"
+            .to_owned(),
+    };
+    CliError::Other(format!("{error}; {kept}"))
 }
 
 /// `team status`.

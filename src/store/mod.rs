@@ -37,6 +37,7 @@ pub mod sync_state;
 mod team;
 mod team_deliveries;
 mod team_mirror;
+mod team_rebuild;
 mod triage;
 mod tx;
 mod unseen;
@@ -78,6 +79,7 @@ pub use team::{
 };
 pub use team_deliveries::DeliveriesToShare;
 pub use team_mirror::Applied;
+pub use team_rebuild::Rebuilt;
 pub use triage::{NOTE_MAX_BYTES, Triage, TriageChange, capped_note};
 pub use tx::{Tx, TxError, TxResult};
 pub use view::{ViewKeys, ViewReadError};
@@ -283,7 +285,8 @@ impl Store {
         )
         .map_err(|e| self.error(e))?;
         conn.set_prepared_statement_cache_capacity(64);
-        // `rarray(?)`: a list of keys bound as one value (similar items' apps).
+        // `rarray(?)`: a list of keys bound as one value (similar items' apps, the outbox's
+        // changes of some items).
         rusqlite::vtab::array::load_module(conn).map_err(|e| self.error(e))?;
         Ok(())
     }

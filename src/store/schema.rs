@@ -6,7 +6,7 @@ use rusqlite_migration::{HookResult, M, Migrations};
 
 /// The SQL of every migration, oldest first.
 pub const STEPS: &[&str] = &[
-    V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19,
+    V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
 ];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
@@ -394,6 +394,15 @@ const V19: &str = r"
 DROP TABLE items_fts;
 CREATE VIRTUAL TABLE items_fts USING fts5(message, stems, content='', contentless_delete=1,
                                           tokenize='unicode61 remove_diacritics 2');
+";
+
+/// Schema 20 (`store::team_rebuild`): the id of the team the replica follows, made with the team
+/// (`team init`), so a team dropped and made again under the same name is told from the one
+/// followed. Unknown (NULL) for a replica made before: the next connection records it. The
+/// outbox's changes of an item are found by an index, however many wait.
+const V20: &str = r"
+ALTER TABLE team_replica ADD COLUMN instance TEXT;
+CREATE INDEX team_outbox_by_item ON team_outbox(item_id, n);
 ";
 
 /// Fills the full-text index after [`V19`], in key order (one segment, as a sync writes it).

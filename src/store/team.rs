@@ -19,6 +19,8 @@ pub struct ReplicaPosition {
     pub seq: i64,
     /// When the replica last read everything there was.
     pub caught_up_at: Option<Timestamp>,
+    /// The id made with the team it follows (`None` until a connection recorded it).
+    pub instance: Option<String>,
 }
 
 /// One event as the team recorded it.
@@ -112,7 +114,7 @@ impl Store {
     pub fn team_replica(&self) -> Result<Option<ReplicaPosition>, StoreError> {
         self.conn
             .query_row(
-                "SELECT team, member, seq, caught_up_at FROM team_replica WHERE one = 1",
+                "SELECT team, member, seq, caught_up_at, instance FROM team_replica WHERE one = 1",
                 [],
                 |r| {
                     Ok(ReplicaPosition {
@@ -120,6 +122,7 @@ impl Store {
                         member: r.get(1)?,
                         seq: r.get(2)?,
                         caught_up_at: r.get::<_, Option<i64>>(3)?.and_then(micros),
+                        instance: r.get(4)?,
                     })
                 },
             )
@@ -319,18 +322,73 @@ impl Store {
                 .prepare_cached(
                     "SELECT event_id, item_id, change, member, made_at FROM team_outbox ORDER BY n",
                 )?
-                .query_map([], |r| {
-                    Ok(OutboxEntry {
-                        event_id: r.get(0)?,
-                        item_id: r.get(1)?,
-                        change: r.get(2)?,
-                        member: r.get(3)?,
-                        made_at: micros(r.get(4)?).unwrap_or_default(),
-                    })
-                })?
+                .query_map([], outbox_entry)?
                 .collect()
         };
         read().map_err(|e| self.error(e))
+    }
+
+    /// How many changes wait to be sent (counted, not read).
+    pub fn team_outbox_len(&self) -> Result<usize, StoreError> {
+        self.conn
+            .query_row("SELECT count(*) FROM team_outbox", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|n| usize::try_from(n).unwrap_or(0))
+            .map_err(|e| self.error(e))
+    }
+
+    /// The oldest changes waiting, at most `limit`, in the order made; only those of
+    /// `items` when given.
+    pub fn team_outbox_first(
+        &self,
+        limit: usize,
+        items: Option<&[String]>,
+    ) -> Result<Vec<OutboxEntry>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let read = || -> rusqlite::Result<Vec<OutboxEntry>> {
+            match items {
+                None => self
+                    .conn
+                    .prepare_cached(
+                        "SELECT event_id, item_id, change, member, made_at FROM team_outbox
+                         ORDER BY n LIMIT ?1",
+                    )?
+                    .query_map([limit], outbox_entry)?
+                    .collect(),
+                Some(items) => {
+                    let items = std::rc::Rc::new(
+                        items
+                            .iter()
+                            .map(|id| rusqlite::types::Value::from(id.clone()))
+                            .collect::<Vec<_>>(),
+                    );
+                    self.conn
+                        .prepare_cached(
+                            "SELECT event_id, item_id, change, member, made_at FROM team_outbox
+                             WHERE item_id IN rarray(?1) ORDER BY n LIMIT ?2",
+                        )?
+                        .query_map(params![items, limit], outbox_entry)?
+                        .collect()
+                }
+            }
+        };
+        read().map_err(|e| self.error(e))
+    }
+
+    /// [`Store::team_outbox_settle`] of many changes, in one transaction: each event id with
+    /// why the team refused it, if it did.
+    pub fn team_outbox_settle_all(
+        &mut self,
+        settled: &[(String, Option<String>)],
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        self.transact(|tx| {
+            for (event_id, lost) in settled {
+                settle_one(tx, event_id, lost.as_deref(), now)?;
+            }
+            super::revs::bump(tx, super::revs::TRIAGE_REV)
+        })
     }
 
     /// Takes a change out of the outbox once the team has it; `lost`: the team refused it (why),
@@ -342,15 +400,7 @@ impl Store {
         now: Timestamp,
     ) -> Result<(), StoreError> {
         self.transact(|tx| {
-            if let Some(why) = lost {
-                tx.execute(
-                    "INSERT INTO team_lost (event_id, item_id, change, why, at)
-                     SELECT event_id, item_id, change, ?2, ?3 FROM team_outbox WHERE event_id = ?1
-                     ON CONFLICT DO NOTHING",
-                    params![event_id, why, now.as_microsecond()],
-                )?;
-            }
-            tx.execute("DELETE FROM team_outbox WHERE event_id = ?1", [event_id])?;
+            settle_one(tx, event_id, lost, now)?;
             super::revs::bump(tx, super::revs::TRIAGE_REV)
         })
     }
@@ -389,6 +439,36 @@ impl Store {
 }
 
 /// Puts `entries` in the outbox, in this order (an event id already there is kept once).
+/// One change out of the outbox; kept among the lost changes when `lost` says why.
+fn settle_one(
+    tx: &Transaction<'_>,
+    event_id: &str,
+    lost: Option<&str>,
+    now: Timestamp,
+) -> rusqlite::Result<()> {
+    if let Some(why) = lost {
+        tx.prepare_cached(
+            "INSERT INTO team_lost (event_id, item_id, change, why, at)
+             SELECT event_id, item_id, change, ?2, ?3 FROM team_outbox WHERE event_id = ?1
+             ON CONFLICT DO NOTHING",
+        )?
+        .execute(params![event_id, why, now.as_microsecond()])?;
+    }
+    tx.prepare_cached("DELETE FROM team_outbox WHERE event_id = ?1")?
+        .execute([event_id])?;
+    Ok(())
+}
+
+fn outbox_entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<OutboxEntry> {
+    Ok(OutboxEntry {
+        event_id: r.get(0)?,
+        item_id: r.get(1)?,
+        change: r.get(2)?,
+        member: r.get(3)?,
+        made_at: micros(r.get(4)?).unwrap_or_default(),
+    })
+}
+
 pub(super) fn push_outbox(tx: &Transaction<'_>, entries: &[OutboxEntry]) -> rusqlite::Result<()> {
     let mut insert = tx.prepare_cached(
         "INSERT INTO team_outbox (event_id, item_id, change, member, made_at)
@@ -495,6 +575,55 @@ mod tests {
             snoozed_until: None,
             last_seq: seq,
         }
+    }
+
+    fn waiting(n: usize, item: &str) -> OutboxEntry {
+        OutboxEntry {
+            event_id: format!("e{n}"),
+            item_id: item.to_owned(),
+            change: "\"claim\"".to_owned(),
+            member: "ana".to_owned(),
+            made_at: at(i64::try_from(n).unwrap()),
+        }
+    }
+
+    #[test]
+    fn the_outbox_is_read_a_chunk_at_a_time_of_all_or_some_items_and_settled_at_once() {
+        let mut store = Store::open_memory().unwrap();
+        let entries: Vec<OutboxEntry> = (0..10)
+            .map(|n| waiting(n, ["fb_1", "fb_2", "fb_3"][n % 3]))
+            .collect();
+        store.team_outbox_push(&entries).unwrap();
+        assert_eq!(store.team_outbox_len().unwrap(), 10);
+        let ids = |entries: Vec<OutboxEntry>| -> Vec<String> {
+            entries.into_iter().map(|e| e.event_id).collect()
+        };
+        assert_eq!(
+            ids(store.team_outbox_first(4, None).unwrap()),
+            ["e0", "e1", "e2", "e3"]
+        );
+        let some = ["fb_2".to_owned(), "fb_3".to_owned()];
+        assert_eq!(
+            ids(store.team_outbox_first(5, Some(&some)).unwrap()),
+            ["e1", "e2", "e4", "e5", "e7"]
+        );
+        store
+            .team_outbox_settle_all(
+                &[
+                    ("e0".to_owned(), None),
+                    ("e1".to_owned(), Some("bo claimed this".to_owned())),
+                ],
+                at(50),
+            )
+            .unwrap();
+        assert_eq!(store.team_outbox_len().unwrap(), 8);
+        assert_eq!(ids(store.team_outbox_first(1, None).unwrap()), ["e2"]);
+        let lost = store.team_lost().unwrap();
+        assert_eq!(lost.len(), 1);
+        assert_eq!(
+            (lost[0].event_id.as_str(), lost[0].why.as_str()),
+            ("e1", "bo claimed this")
+        );
     }
 
     #[test]

@@ -24,6 +24,8 @@ pub struct Team {
     member: String,
     /// The team's own hint channel (named by a secret only its members can read).
     channel: String,
+    /// The id made with the team (`team init`): another one is another team.
+    instance: String,
 }
 
 /// A change to one item's shared state (kept in a store's outbox as its JSON).
@@ -150,24 +152,33 @@ impl Team {
         // Row-level security shows only the role's own teams.
         let rows = client
             .query(
-                &format!("SELECT team_id, name, channel FROM {SCHEMA}.teams ORDER BY name"),
+                &format!(
+                    "SELECT team_id, name, channel, instance::text FROM {SCHEMA}.teams ORDER BY name"
+                ),
                 &[],
             )
             .await?;
-        let teams: Vec<(i64, String, String)> = rows
+        let teams: Vec<(i64, String, String, String)> = rows
             .iter()
-            .filter_map(|r| Some((r.try_get(0).ok()?, r.try_get(1).ok()?, r.try_get(2).ok()?)))
+            .filter_map(|r| {
+                Some((
+                    r.try_get(0).ok()?,
+                    r.try_get(1).ok()?,
+                    r.try_get(2).ok()?,
+                    r.try_get(3).ok()?,
+                ))
+            })
             .collect();
-        let (team_id, name, channel) = match (team, teams.as_slice()) {
+        let (team_id, name, channel, instance) = match (team, teams.as_slice()) {
             (Some(wanted), _) => teams
                 .iter()
-                .find(|(_, name, _)| name == wanted)
+                .find(|(_, name, _, _)| name == wanted)
                 .cloned()
                 .ok_or_else(|| TeamError::NoTeam(wanted.to_owned()))?,
             (None, [one]) => one.clone(),
             (None, []) => return Err(TeamError::NotAMember),
             (None, many) => {
-                let names: Vec<&str> = many.iter().map(|(_, n, _)| n.as_str()).collect();
+                let names: Vec<&str> = many.iter().map(|(_, n, _, _)| n.as_str()).collect();
                 return Err(TeamError::ManyTeams(names.join(", ")));
             }
         };
@@ -181,6 +192,7 @@ impl Team {
             name,
             member,
             channel,
+            instance,
         })
     }
 
@@ -190,6 +202,12 @@ impl Team {
 
     pub(super) fn team_id(&self) -> i64 {
         self.id
+    }
+
+    /// The id made with the team: a team dropped and made again under its name has another.
+    #[must_use]
+    pub fn instance(&self) -> &str {
+        &self.instance
     }
 
     /// The team's hint channel.
@@ -303,43 +321,58 @@ impl Team {
     /// Applies `change` to `item_id` as the event `event_id` (made by the client once, so that
     /// sending it again is harmless).
     pub async fn apply(
-        &mut self,
+        &self,
         event_id: &str,
         item_id: &str,
         change: &Change,
     ) -> Result<Outcome, TeamError> {
-        match self.try_apply(event_id, item_id, change).await {
-            // The same event committed by another connection meanwhile (only the event id's
-            // own constraint says so: two edits of one note at once are an error to retry).
-            Err(TeamError::Db(error))
-                if error.code() == Some(&SqlState::UNIQUE_VIOLATION)
-                    && error.as_db_error().and_then(|e| e.constraint())
-                        == Some(EVENT_ID_CONSTRAINT) =>
-            {
-                Ok(Outcome::AlreadyApplied)
-            }
-            other => other,
-        }
+        let statement = self.apply_statement().await?;
+        already_applied(self.try_apply(&statement, event_id, item_id, change).await)
+    }
+
+    /// [`Team::apply`] of each change (event id, item id, change), the requests pipelined on
+    /// the one connection: the server runs them in this order, each in its own transaction,
+    /// and the answers come back in it. A change whose item comes again later in `changes`
+    /// should not be sent with it: were the first to fail and be sent again, the two would be
+    /// applied out of order.
+    pub async fn apply_all(
+        &self,
+        changes: &[(&str, &str, &Change)],
+    ) -> Result<Vec<Result<Outcome, TeamError>>, TeamError> {
+        let statement = self.apply_statement().await?;
+        let statement = &statement;
+        let answers = futures_util::future::join_all(changes.iter().map(
+            |(event_id, item_id, change)| async move {
+                already_applied(self.try_apply(statement, event_id, item_id, change).await)
+            },
+        ))
+        .await;
+        Ok(answers)
+    }
+
+    async fn apply_statement(&self) -> Result<tokio_postgres::Statement, TeamError> {
+        // The function checks the member and the values, changes the state (a claim by
+        // compare-and-set), appends the event and hints the team, in one transaction.
+        Ok(self
+            .client
+            .prepare(&format!(
+                "SELECT outcome, seq, owner, seconds
+                 FROM {SCHEMA}.apply_change($1, $2, $3, $4, $5)"
+            ))
+            .await?)
     }
 
     async fn try_apply(
-        &mut self,
+        &self,
+        statement: &tokio_postgres::Statement,
         event_id: &str,
         item_id: &str,
         change: &Change,
     ) -> Result<Outcome, TeamError> {
         let (kind, body) = describe(change);
-        // The function checks the member and the values, changes the state (a claim by
-        // compare-and-set), appends the event and hints the team, in one transaction.
         let row = self
             .client
-            .query_one(
-                &format!(
-                    "SELECT outcome, seq, owner, seconds
-                     FROM {SCHEMA}.apply_change($1, $2, $3, $4, $5)"
-                ),
-                &[&self.id, &event_id, &item_id, &kind, &body],
-            )
+            .query_one(statement, &[&self.id, &event_id, &item_id, &kind, &body])
             .await
             .map_err(refused)?;
         let outcome: String = row.try_get(0)?;
@@ -410,6 +443,21 @@ fn describe(change: &Change) -> (&'static str, serde_json::Value) {
 /// A change the team's function refused for what it is (a value out of bounds, a member
 /// that is not one, a note that is not this member's), said in the function's words; other
 /// errors as they are.
+/// The same event committed by another connection meanwhile is applied already (only the
+/// event id's own constraint says so: two edits of one note at once are an error to retry).
+fn already_applied(answer: Result<Outcome, TeamError>) -> Result<Outcome, TeamError> {
+    match answer {
+        Err(TeamError::Db(error))
+            if error.code() == Some(&SqlState::UNIQUE_VIOLATION)
+                && error.as_db_error().and_then(|e| e.constraint())
+                    == Some(EVENT_ID_CONSTRAINT) =>
+        {
+            Ok(Outcome::AlreadyApplied)
+        }
+        other => other,
+    }
+}
+
 fn refused(error: tokio_postgres::Error) -> TeamError {
     let refusal = error.code().is_some_and(|code| {
         [

@@ -60,6 +60,20 @@ impl Team {
         Ok(rows.iter().filter_map(event).collect())
     }
 
+    /// The id of the event at `seq`, if the team has one there: a store checks that the event
+    /// its position is after is still the one it read (a database restored from an earlier
+    /// copy has another, or none).
+    pub async fn event_id_at(&self, seq: i64) -> Result<Option<String>, TeamError> {
+        let row = self
+            .client()
+            .query_opt(
+                &format!("SELECT event_id FROM {SCHEMA}.events WHERE team_id = $1 AND seq = $2"),
+                &[&self.team_id(), &seq],
+            )
+            .await?;
+        Ok(row.and_then(|r| r.try_get(0).ok()))
+    }
+
     /// The events of one item, oldest first (its history).
     pub async fn history(&self, item_id: &str) -> Result<Vec<Event>, TeamError> {
         let rows = self

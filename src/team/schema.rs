@@ -342,6 +342,11 @@ ALTER TABLE feedback_team.mirror_walk
     ALTER COLUMN walk TYPE bytea USING convert_to(walk::text, 'UTF8');
 ",
     include_str!("schema/guarded_writes.sql"),
+    r"
+-- Which team this is, made with it: a store that followed a team dropped and made again under
+-- its name, or another database's, sees another id and reads the team's state again.
+ALTER TABLE feedback_team.teams ADD COLUMN instance uuid NOT NULL DEFAULT gen_random_uuid();
+",
 ];
 
 /// `expression` (a timestamptz) as SQL that reads into a timestamp whatever a row holds: a

@@ -56,7 +56,11 @@ pub enum News {
     Refused(String),
     /// The replica moved (the view may need reading again).
     Changed(CaughtUp),
-    /// The outbox was sent (lost changes among them are reported here).
+    /// The team's database is not the one the replica followed (why): the replica is read
+    /// again from it, the outbox kept.
+    Rebuilt(crate::store::Rebuilt),
+    /// The outbox was sent (lost changes among them are reported here), or its length changed
+    /// (`Sent::pending`: what waits now).
     Sent(Sent),
     /// Who is connected, and what each has open.
     Present(Vec<Presence>),
@@ -94,6 +98,7 @@ pub async fn live(
                     store: &store,
                     news: &news,
                     clock: &settings.clock,
+                    pending_said: None,
                 };
                 link.run(&settings, hints, &mut asks, &mut looking).await
             }
@@ -108,7 +113,7 @@ pub async fn live(
             News::Refused(error.to_string())
         } else {
             let pending = store
-                .read(|s| s.team_outbox().map(|o| o.len()))
+                .read(crate::store::Store::team_outbox_len)
                 .unwrap_or(0);
             News::Offline {
                 why: error.to_string(),
@@ -167,6 +172,9 @@ struct Link<'a> {
     store: &'a Shared,
     news: &'a UnboundedSender<News>,
     clock: &'a SharedClock,
+    /// The outbox's length last said: said again when it changes, whoever sent the changes
+    /// (a command may have sent them meanwhile).
+    pending_said: Option<usize>,
 }
 
 impl Link<'_> {
@@ -178,7 +186,9 @@ impl Link<'_> {
         asks: &mut UnboundedReceiver<Ask>,
         looking: &mut Option<String>,
     ) -> Result<(), TeamSyncError> {
-        super::join(&self.team, self.store).await?;
+        if let Some(rebuilt) = super::join(&self.team, self.store).await? {
+            self.say(News::Rebuilt(rebuilt));
+        }
         let members = self.team.members().await?;
         self.say(News::Connected {
             team: self.team.name().to_owned(),
@@ -228,12 +238,16 @@ impl Link<'_> {
     /// Sends the outbox, then reads what is new; says what happened.
     async fn round(&mut self) -> Result<(), TeamSyncError> {
         let clock = self.clock.clone();
-        let sent = super::send(&mut self.team, self.store, || clock.now()).await?;
-        if !sent.settled.is_empty() {
+        let sent = super::send(&self.team, self.store, || clock.now()).await?;
+        if !sent.settled.is_empty() || self.pending_said != Some(sent.pending) {
+            self.pending_said = Some(sent.pending);
             self.say(News::Sent(sent));
         }
         let clock = self.clock.clone();
-        let caught_up = super::catch_up(&self.team, self.store, || clock.now()).await?;
+        let mut caught_up = super::catch_up(&self.team, self.store, || clock.now()).await?;
+        if let Some(rebuilt) = caught_up.rebuilt.take() {
+            self.say(News::Rebuilt(rebuilt));
+        }
         if caught_up.events > 0 {
             self.say(News::Changed(caught_up));
         }

@@ -252,7 +252,8 @@ pub async fn settle(
         blocking(store, |s| s.settle_mirror_publishing(None)).await??;
         return Ok(Settled::NotShared(team));
     }
-    super::join(&team, store).await?;
+    // A replica read again is logged where it happens; the walk goes on either way.
+    let _rebuilt = super::join(&team, store).await?;
     match Turn::begin(team, url, store, now).await? {
         Began::Walking(turn) => Ok(Settled::Walking(turn)),
         Began::Following { holder, team } => {

@@ -355,6 +355,7 @@ impl Harness {
             crate::team_sync::CaughtUp {
                 events: 1,
                 assigned_to_me: Vec::new(),
+                rebuilt: None,
             },
         )));
     }

@@ -9,7 +9,7 @@ use std::io::Write;
 use clap::Args as ClapArgs;
 use jiff::Timestamp;
 
-use super::{TeamFormat, connected, settings, store};
+use super::{TeamFormat, connected_for, settings, store};
 use crate::cli::{Args, CliError};
 use crate::team::Change;
 use crate::team::labels::LabelChanges;
@@ -157,7 +157,12 @@ pub async fn act(args: &Args, act: Act<'_>, out: &mut dyn Write) -> Result<(), C
         .map(|state| Ok((state.item_id.clone(), change_for(act, state, &me)?)))
         .collect::<Result<_, CliError>>()?;
     let event_ids = team_sync::record(&store, &me, &changes, Timestamp::now()).await?;
-    let (team, sent) = connected(&url, &settings, &store).await?;
+    // From here on the changes are kept: a failure to send them or to store the team's answer
+    // (a full disk) is said with what was kept, never as though nothing had happened.
+    let (team, sent, failed) = match connected_for(&url, &settings, &store, &ids).await {
+        Ok((team, sent)) => (team, sent, None),
+        Err(error) => (None, team_sync::Sent::default(), Some(error)),
+    };
     let after = team_sync::shared_states(&store, ids.clone()).await?;
     let mut reports = Vec::new();
     for ((event_id, state), (item_id, _)) in event_ids.iter().zip(&after).zip(&changes) {
@@ -179,12 +184,11 @@ pub async fn act(args: &Args, act: Act<'_>, out: &mut dyn Write) -> Result<(), C
         });
     }
     write_reports(&reports, format, out)?;
+    if let Some(error) = failed {
+        return Err(super::kept_after(&error, &store));
+    }
     if team.is_none() {
-        let pending = store.read(|s| s.team_outbox().map(|o| o.len()))?;
-        eprintln!(
-            "{} change(s) wait in the outbox: they are sent at the next connection",
-            crate::text::output::thousands(pending)
-        );
+        eprintln!("{}", super::waiting(&store)?);
     }
     if reports.iter().any(|r| r.why.is_some()) {
         return Err(CliError::Other(lost_summary(&reports)));

@@ -384,6 +384,16 @@ pub(super) fn news(state: &mut AppState, news: News) -> Vec<Effect> {
         // The team's syncer's items reached the store: the view is read again.
         News::Mirrored(_) => super::sync::store_changed(state).into_iter().collect(),
         News::Asked => super::sync::asked(state),
+        News::Rebuilt(rebuilt) => {
+            error(
+                state,
+                format!(
+                    "Team: {}: the team's state was read again from it (your waiting changes are kept)",
+                    rebuilt.describe()
+                ),
+            );
+            super::sync::triage_changed(state).into_iter().collect()
+        }
         News::Changed(caught_up) => {
             let me = team.member.clone();
             if let Some(event) = caught_up.assigned_to_me.last() {
@@ -402,7 +412,8 @@ pub(super) fn news(state: &mut AppState, news: News) -> Vec<Effect> {
             effects
         }
         News::Sent(sent) => {
-            team.pending = team.pending.saturating_sub(sent.settled.len());
+            // The store's outbox is the count: changes a command sent meanwhile are gone from it.
+            team.pending = sent.pending;
             let lost: Vec<(String, String)> = sent
                 .settled
                 .iter()
@@ -420,6 +431,9 @@ pub(super) fn news(state: &mut AppState, news: News) -> Vec<Effect> {
                     state,
                     Clean::line(&format!("Not changed, {item}: {why}{more}")),
                 );
+            }
+            if sent.settled.is_empty() {
+                return Vec::new();
             }
             super::sync::triage_changed(state).into_iter().collect()
         }

@@ -599,9 +599,8 @@ fn text_matches(term: &str, form: Form, have: &[String]) -> bool {
             .enumerate()
             .all(|(i, (h, x))| match form {
                 Form::Stem => stem(h) == stem(x),
-                Form::Exact => h == x,
                 Form::Prefix if i == last => h.starts_with(x.as_str()),
-                Form::Prefix => h == x,
+                Form::Exact | Form::Prefix => h == x,
             })
     })
 }

@@ -51,6 +51,7 @@ pub(super) fn team_harness(owners: &[(usize, &str)]) -> Harness {
     h.send(Msg::Team(News::Changed(CaughtUp {
         events: 1,
         assigned_to_me: Vec::new(),
+        rebuilt: None,
     })));
     h
 }
@@ -184,11 +185,17 @@ fn the_links_news_set_the_status_and_say_what_was_lost_or_given_to_you() {
             "id00003".to_owned(),
             Settled::Lost("bo claimed this 5 s ago".to_owned()),
         )],
-        pending: 0,
+        pending: 3,
     })));
     assert_eq!(note(&h), "Not changed, id00003: bo claimed this 5 s ago");
     assert!(h.state.note.as_ref().unwrap().error);
     assert_eq!(h.state.team.as_ref().unwrap().pending, 3);
+    // A command sent the rest meanwhile: the count follows the store's outbox.
+    h.send(Msg::Team(News::Sent(Sent {
+        settled: Vec::new(),
+        pending: 0,
+    })));
+    assert_eq!(h.state.team.as_ref().unwrap().pending, 0);
     let event = crate::store::TeamEventRecord {
         seq: 9,
         event_id: "e9".to_owned(),
@@ -201,6 +208,7 @@ fn the_links_news_set_the_status_and_say_what_was_lost_or_given_to_you() {
     h.send(Msg::Team(News::Changed(CaughtUp {
         events: 1,
         assigned_to_me: vec![event],
+        rebuilt: None,
     })));
     assert_eq!(note(&h), "bo assigned id00002 to you (ana)");
 }
@@ -297,4 +305,24 @@ fn an_open_detail_follows_a_teammates_done_and_claim_after_the_item_left_the_vie
     );
     assert_eq!(owner(&h, "id00000").as_deref(), Some("cy"));
     assert!(h.state.triage.overlay.shown("id00000").done);
+}
+
+#[test]
+fn a_replica_read_again_is_said_and_the_rows_follow_it() {
+    let mut h = team_harness(&[(0, "bo")]);
+    assert_eq!(owner(&h, "id00000").as_deref(), Some("bo"));
+    // The team's database went back: the store forgot what it said, and the link says why.
+    h.store
+        .write(|s| s.team_rebuild_replica("another", now()))
+        .unwrap();
+    h.send(Msg::Team(News::Rebuilt(crate::store::Rebuilt::WentBack {
+        seq: 7,
+    })));
+    assert_eq!(owner(&h, "id00000"), None);
+    let said = note(&h);
+    assert!(
+        said.starts_with("Team: the team's database went back: event 7")
+            && said.ends_with("read again from it (your waiting changes are kept)"),
+        "{said}"
+    );
 }
