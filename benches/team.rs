@@ -594,7 +594,12 @@ fn outbox(rt: &Runtime) {
     let started = Instant::now();
     let sending = team_sync::Sending::Own(&own, tokio::time::Instant::now());
     let sent = rt
-        .block_on(team_sync::send_some(&team, &store, sending, jiff::Timestamp::now))
+        .block_on(team_sync::send_some(
+            &team,
+            &store,
+            sending,
+            jiff::Timestamp::now,
+        ))
         .unwrap();
     assert_eq!(sent.settled.len(), 1);
     println!(

@@ -384,9 +384,11 @@ impl Store {
         now: Timestamp,
     ) -> Result<(), StoreError> {
         self.transact(|tx| {
+            let mut deltas = super::write::counts::Deltas::default();
             for (event_id, lost) in settled {
-                settle_one(tx, event_id, lost.as_deref(), now)?;
+                settle_one(tx, event_id, lost.as_deref(), now, &mut deltas)?;
             }
+            deltas.apply(tx)?;
             super::revs::bump(tx, super::revs::TRIAGE_REV)
         })
     }
@@ -400,7 +402,9 @@ impl Store {
         now: Timestamp,
     ) -> Result<(), StoreError> {
         self.transact(|tx| {
-            settle_one(tx, event_id, lost, now)?;
+            let mut deltas = super::write::counts::Deltas::default();
+            settle_one(tx, event_id, lost, now, &mut deltas)?;
+            deltas.apply(tx)?;
             super::revs::bump(tx, super::revs::TRIAGE_REV)
         })
     }
@@ -445,7 +449,12 @@ fn settle_one(
     event_id: &str,
     lost: Option<&str>,
     now: Timestamp,
+    deltas: &mut super::write::counts::Deltas,
 ) -> rusqlite::Result<()> {
+    let item: Option<String> = tx
+        .prepare_cached("SELECT item_id FROM team_outbox WHERE event_id = ?1")?
+        .query_row([event_id], |r| r.get(0))
+        .optional()?;
     if let Some(why) = lost {
         tx.prepare_cached(
             "INSERT INTO team_lost (event_id, item_id, change, why, at)
@@ -456,6 +465,52 @@ fn settle_one(
     }
     tx.prepare_cached("DELETE FROM team_outbox WHERE event_id = ?1")?
         .execute([event_id])?;
+    match item {
+        Some(item) => show_team_state(tx, &item, event_id, lost.is_some(), now, deltas),
+        None => Ok(()),
+    }
+}
+
+/// Once an item's last waiting change has left the outbox, the item shows the team's done and
+/// snooze, where the replica holds the team's state from after the change: a refused change
+/// changed nothing, and a change whose event the replica has read is in the state it holds.
+/// (A catch-up that read the item while the change waited left the item as the change made
+/// it; without this, a teammate's done read meanwhile would never show.) Otherwise the
+/// catch-up that reads the change's event lays the state.
+fn show_team_state(
+    tx: &Transaction<'_>,
+    item: &str,
+    event_id: &str,
+    refused: bool,
+    now: Timestamp,
+    deltas: &mut super::write::counts::Deltas,
+) -> rusqlite::Result<()> {
+    let waiting: bool = tx
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM team_outbox WHERE item_id = ?1)")?
+        .query_row([item], |r| r.get(0))?;
+    if waiting {
+        return Ok(());
+    }
+    let read = refused
+        || tx
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM team_events WHERE event_id = ?1)")?
+            .query_row([event_id], |r| r.get::<_, bool>(0))?;
+    if !read {
+        return Ok(());
+    }
+    let state: Option<(bool, Option<i64>)> = tx
+        .prepare_cached("SELECT done, snoozed_until FROM team_items WHERE item_id = ?1")?
+        .query_row([item], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    if let Some((done, snoozed_until)) = state {
+        super::triage::take_shared(
+            tx,
+            item,
+            (done, snoozed_until.and_then(micros)),
+            now,
+            deltas,
+        )?;
+    }
     Ok(())
 }
 
@@ -585,6 +640,83 @@ mod tests {
             member: "ana".to_owned(),
             made_at: at(i64::try_from(n).unwrap()),
         }
+    }
+
+    fn done_here(store: &Store, id: &str) -> bool {
+        store
+            .triage_of(&[id])
+            .unwrap()
+            .get(id)
+            .is_some_and(|t| t.done)
+    }
+
+    /// A teammate's done read while this member's claim of the item waited: the item shows
+    /// it once the claim leaves the outbox, refused or applied, whatever order the send and
+    /// the catch-up ran in.
+    #[test]
+    fn a_done_read_while_a_change_waited_shows_once_the_change_is_settled() {
+        for refused in [true, false] {
+            let mut store = Store::open_memory().unwrap();
+            store.team_start_replica("support", "ana").unwrap();
+            store.team_outbox_push(&[waiting(1, "fb_1")]).unwrap();
+            // Read meanwhile: Bo's done, and (when it was applied) the claim's own event.
+            let mut events = vec![event(1, "fb_1", "done")];
+            if !refused {
+                events.push(TeamEventRecord {
+                    event_id: "e1".to_owned(),
+                    ..event(2, "fb_1", "claim")
+                });
+            }
+            let done = TeamItemRecord {
+                done: true,
+                ..item("fb_1", Some("bo"), &[], 2)
+            };
+            let batch = TeamBatch {
+                events,
+                items: vec![done],
+                seq: 2,
+                caught_up: true,
+                ..TeamBatch::default()
+            };
+            store.team_apply(&batch, at(10)).unwrap();
+            assert!(!done_here(&store, "fb_1"), "the waiting change shows first");
+            let lost = refused.then(|| "bo claimed this".to_owned());
+            store
+                .team_outbox_settle_all(&[("e1".to_owned(), lost)], at(11))
+                .unwrap();
+            assert!(done_here(&store, "fb_1"), "refused: {refused}");
+        }
+    }
+
+    /// An applied change whose event the replica has not read yet leaves the item as the
+    /// change made it: the catch-up that reads the event brings the state after it.
+    #[test]
+    fn an_applied_change_not_yet_read_leaves_the_item_as_it_shows() {
+        let mut store = Store::open_memory().unwrap();
+        store.team_start_replica("support", "ana").unwrap();
+        let older = TeamBatch {
+            items: vec![TeamItemRecord {
+                done: true,
+                ..item("fb_1", None, &[], 1)
+            }],
+            seq: 1,
+            ..TeamBatch::default()
+        };
+        store.team_apply(&older, at(5)).unwrap();
+        assert!(done_here(&store, "fb_1"));
+        // This member reopens it: shown at once, sent, applied, not yet read back.
+        store
+            .set_triage(
+                &["fb_1".to_owned()],
+                &crate::store::TriageChange::Done(false),
+                at(6),
+            )
+            .unwrap();
+        store.team_outbox_push(&[waiting(1, "fb_1")]).unwrap();
+        store
+            .team_outbox_settle_all(&[("e1".to_owned(), None)], at(7))
+            .unwrap();
+        assert!(!done_here(&store, "fb_1"), "not the replica's older done");
     }
 
     #[test]

@@ -1,0 +1,122 @@
+//! The window between a catch-up and a send, against a real PostgreSQL: a teammate's done read
+//! while this member's own change of the item waits in the outbox shows once the change is
+//! settled, whether the team refused it or had applied it already (a send whose answer a
+//! dropped connection or a killed database lost). Afterwards the store equals the database
+//! item by item.
+
+#![allow(clippy::unwrap_used)]
+
+mod team_pg;
+
+use feedback_inbox::store::{Shared, Store};
+use feedback_inbox::team::{self, Change};
+use feedback_inbox::team_sync::{self, Settled};
+use jiff::Timestamp;
+
+use team_pg as pg;
+
+/// Each item's owner and done as the team's database holds them.
+async fn in_database(db: &pg::Db, items: &[&str]) -> Vec<(Option<String>, bool)> {
+    let client = team::connect(&db.admin()).await.unwrap();
+    let mut out = Vec::new();
+    for item in items {
+        let row = client
+            .query_opt(
+                "SELECT owner::text, done FROM feedback_team.items WHERE item_id = $1",
+                &[item],
+            )
+            .await
+            .unwrap();
+        out.push(row.map_or((None, false), |r| (r.get(0), r.get(1))));
+    }
+    out
+}
+
+/// The same, as the store shows them.
+fn in_store(store: &Shared, items: &[&str]) -> Vec<(Option<String>, bool)> {
+    store.read(|s| {
+        items
+            .iter()
+            .map(|item| {
+                let owner = s
+                    .team_items(&[(*item).to_owned()])
+                    .unwrap()
+                    .first()
+                    .and_then(|t| t.owner.clone());
+                let done = s
+                    .triage_of(&[*item])
+                    .unwrap()
+                    .get(*item)
+                    .is_some_and(|t| t.done);
+                (owner, done)
+            })
+            .collect()
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_teammates_done_read_while_a_change_waited_shows_once_it_is_settled() {
+    let Some(db) = pg::Db::new("team_windows").await else {
+        return;
+    };
+    let mut members = db.connected("support", &["ana", "bo"]).await;
+    let (bo, ana) = (members.pop().unwrap(), members.pop().unwrap());
+    let store = Shared::new(Store::open_memory().unwrap()).unwrap();
+    team_sync::join(&ana, &store).await.unwrap();
+    let id = || uuid::Uuid::new_v4().to_string();
+
+    // fb_1: Ana's claim waits; Bo claims the item and marks it done first: hers is refused.
+    // fb_2: Ana's claim was applied but the answer never came back (the connection dropped);
+    // Bo marks the item done after it.
+    let recorded = team_sync::record(
+        &store,
+        ana.member(),
+        &[
+            ("fb_1".to_owned(), Change::Claim),
+            ("fb_2".to_owned(), Change::Claim),
+        ],
+        Timestamp::now(),
+    )
+    .await
+    .unwrap();
+    bo.apply(&id(), "fb_1", &Change::Claim).await.unwrap();
+    bo.apply(&id(), "fb_1", &Change::Done(true)).await.unwrap();
+    ana.apply(&recorded[1], "fb_2", &Change::Claim)
+        .await
+        .unwrap();
+    bo.apply(&id(), "fb_2", &Change::Done(true)).await.unwrap();
+
+    // The catch-up runs while both changes wait (a round whose send the dropped connection
+    // cut short), then the send.
+    team_sync::catch_up(&ana, &store, Timestamp::now)
+        .await
+        .unwrap();
+    let sent = team_sync::send(&ana, &store, Timestamp::now).await.unwrap();
+    let outcomes: Vec<bool> = sent
+        .settled
+        .iter()
+        .map(|(_, _, settled)| *settled == Settled::Applied)
+        .collect();
+    assert_eq!(
+        outcomes,
+        [false, true],
+        "fb_1 refused, fb_2 applied already"
+    );
+
+    let items = ["fb_1", "fb_2"];
+    let truth = in_database(&db, &items).await;
+    assert_eq!(
+        truth,
+        [
+            (Some(bo.member().to_owned()), true),
+            (Some(ana.member().to_owned()), true)
+        ]
+    );
+    assert_eq!(in_store(&store, &items), truth, "before any further read");
+    // A later catch-up changes nothing.
+    team_sync::catch_up(&ana, &store, Timestamp::now)
+        .await
+        .unwrap();
+    assert_eq!(in_store(&store, &items), truth);
+    db.drop().await;
+}
