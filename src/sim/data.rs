@@ -252,6 +252,18 @@ impl Dataset {
         self.entries.is_empty()
     }
 
+    /// Every item's id and the story its message was written from (`item::told`), newest
+    /// first: the ground truth a measurement of Top issues compares its clusters with.
+    pub fn stories(&self) -> impl Iterator<Item = (String, String)> + '_ {
+        self.entries.iter().rev().map(|e| {
+            let story = match &e.body {
+                Body::Seed(seed) => item::told(*seed, &self.place(e.at)),
+                Body::Full(item) => format!("handed in {}", item.feedback.message),
+            };
+            (e.id().to_owned(), story)
+        })
+    }
+
     /// Every item, newest first, built one by one (a test's view of what is served).
     pub fn items(&self) -> impl Iterator<Item = FeedbackDetail> + '_ {
         self.entries.iter().rev().map(|e| self.materialize(e))

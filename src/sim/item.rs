@@ -164,15 +164,9 @@ fn draw_feedback(
     let skeleton = draw_skeleton(rng, place.apps.len());
     let app = &place.apps[skeleton.app];
     let project = project_of(app, place.projects);
-    let mut message = message(rng, skeleton.kind);
-    if let Kind::Topic(topic) = skeleton.kind {
-        let bad = skeleton.with_app
-            && skeleton.app == story::BAD_APP
-            && place.at >= place.story.bad_release();
-        let mut told = fastrand::Rng::with_seed(seed ^ STORY_MESSAGE);
-        if let Some(family) = story::family_message(&mut told, topic, bad) {
-            message = family;
-        }
+    let (mut message, _) = message(rng, skeleton.kind);
+    if let Some((family, _)) = family_of(seed, &skeleton, place) {
+        message = family;
     }
     let at = place.at;
     let feedback = Feedback {
@@ -208,16 +202,54 @@ pub fn project_of<'a>(app: &App, projects: &'a [Project]) -> &'a Project {
         .unwrap_or(&projects[0])
 }
 
-fn message(rng: &mut fastrand::Rng, kind: Kind) -> String {
+/// The message, and the story it was written from (see [`told`]).
+fn message(rng: &mut fastrand::Rng, kind: Kind) -> (String, String) {
     match kind {
-        Kind::Hostile(i) => catalog::HOSTILE[i].to_owned(),
-        Kind::International(i) => catalog::INTERNATIONAL[i].to_owned(),
-        Kind::Topic(i) => compose(rng, &catalog::TOPICS[i]),
+        Kind::Hostile(i) => (catalog::HOSTILE[i].to_owned(), format!("hostile {i}")),
+        Kind::International(i) => (
+            catalog::INTERNATIONAL[i].to_owned(),
+            format!("international {i}"),
+        ),
+        Kind::Topic(i) => {
+            let opener = rng.usize(..catalog::TOPICS[i].openers.len());
+            (
+                compose(rng, &catalog::TOPICS[i], opener),
+                format!("topic {i} opener {opener}"),
+            )
+        }
     }
 }
 
-fn compose(rng: &mut fastrand::Rng, topic: &Topic) -> String {
-    let mut text = topic.openers[rng.usize(..topic.openers.len())].to_owned();
+/// The story the message of `seed`'s item (received at `place.at`) was written from: what it
+/// tells, in whatever words and with whatever details: a topic's opening complaint ("topic 0
+/// opener 1"), a family of near-duplicates, which tells a topic's opener again in other words
+/// or a complaint of its own ("family 5"), or a fixed hostile or international text. The
+/// ground truth for measuring how Top issues groups the items.
+#[must_use]
+pub fn told(seed: u64, place: &Place<'_>) -> String {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let skeleton = draw_skeleton(&mut rng, place.apps.len());
+    let (_, story) = message(&mut rng, skeleton.kind);
+    match family_of(seed, &skeleton, place) {
+        Some((_, family)) => family,
+        None => story,
+    }
+}
+
+/// The family message that replaces a topic report, and its story, if the report is one.
+fn family_of(seed: u64, skeleton: &Skeleton, place: &Place<'_>) -> Option<(String, String)> {
+    let Kind::Topic(topic) = skeleton.kind else {
+        return None;
+    };
+    let bad = skeleton.with_app
+        && skeleton.app == story::BAD_APP
+        && place.at >= place.story.bad_release();
+    let mut told = fastrand::Rng::with_seed(seed ^ STORY_MESSAGE);
+    story::family_message(&mut told, topic, bad)
+}
+
+fn compose(rng: &mut fastrand::Rng, topic: &Topic, opener: usize) -> String {
+    let mut text = topic.openers[opener].to_owned();
     let extra = match rng.u8(..10) {
         0..=3 => 0,
         4..=7 => 1,

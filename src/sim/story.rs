@@ -208,6 +208,9 @@ fn weighted<'a>(rng: &mut fastrand::Rng, choices: &[(&'a str, u32)]) -> &'a str 
 struct Family {
     /// The topic whose reports it replaces.
     topic: usize,
+    /// The opener of that topic it tells again in other words, if one (its story is then
+    /// that opener's; else the family is a story of its own).
+    tells: Option<usize>,
     /// Per mille of that topic's reports that are of this family.
     per_mille: u16,
     cores: &'static [&'static str],
@@ -216,6 +219,8 @@ struct Family {
 const FAMILIES: &[Family] = &[
     Family {
         topic: CRASH_TOPIC,
+        // "App closes itself right after the splash screen since the last update."
+        tells: Some(2),
         per_mille: 350,
         cores: &[
             "App closes itself right after the splash screen",
@@ -227,6 +232,7 @@ const FAMILIES: &[Family] = &[
     },
     Family {
         topic: 5,
+        tells: None,
         per_mille: 300,
         cores: &[
             "Can't log in with Google since the update",
@@ -237,6 +243,7 @@ const FAMILIES: &[Family] = &[
     },
     Family {
         topic: 3,
+        tells: None,
         per_mille: 300,
         cores: &[
             "Dark mode switches back to light after a restart",
@@ -267,14 +274,15 @@ const ENDINGS: &[&str] = &[
     "",
 ];
 
-/// A near-duplicate of its family for a report of `topic`, or `None` (the report keeps its own
-/// words). Crash reports of the bad app after the bad release are mostly of the family.
+/// A near-duplicate of its family for a report of `topic`, with the story it tells (see
+/// `item::told`), or `None` (the report keeps its own words). Crash reports of the bad app
+/// after the bad release are mostly of the family.
 #[must_use]
 pub fn family_message(
     rng: &mut fastrand::Rng,
     topic: usize,
     bad_app_after_release: bool,
-) -> Option<String> {
+) -> Option<(String, String)> {
     let family = FAMILIES.iter().find(|f| f.topic == topic)?;
     let per_mille = if bad_app_after_release && topic == CRASH_TOPIC {
         800
@@ -299,7 +307,11 @@ pub fn family_message(
         text.push(' ');
         text.push_str(super::vocab::SIGN_OFFS[rng.usize(..super::vocab::SIGN_OFFS.len())]);
     }
-    Some(text)
+    let told = match family.tells {
+        Some(opener) => format!("topic {topic} opener {opener}"),
+        None => format!("family {topic}"),
+    };
+    Some((text, told))
 }
 
 #[cfg(test)]

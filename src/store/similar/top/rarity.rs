@@ -88,11 +88,12 @@ impl Rarity {
         words
     }
 
-    /// The rule, item by item: two messages are near-duplicates when their normalised texts
-    /// are equal and not empty, or (both without a letter or digit) their raw texts are equal,
-    /// or their words are near ([`near`]).
+    /// The rule, item by item: two messages are near-duplicates when the normalised texts of
+    /// their leads ([`super::lead`]) are equal and not empty, or (both without a letter or
+    /// digit) their raw texts are equal, or their leads' words are near ([`near`]).
     #[must_use]
     pub fn near_duplicates(&self, a: &str, b: &str) -> bool {
+        let (a, b) = (super::lead(a), super::lead(b));
         let (na, nb) = (super::normalise(a), super::normalise(b));
         if na.is_empty() || nb.is_empty() {
             return na.is_empty() && nb.is_empty() && a == b;

@@ -13,7 +13,7 @@ use jiff::tz::TimeZone;
 use proptest::prelude::*;
 
 use super::rarity::SAMPLE;
-use super::{CONTAINED_JACCARD, CONTAINMENT, Cluster, JACCARD, TopIssues, normalise};
+use super::{CONTAINED_JACCARD, CONTAINMENT, Cluster, JACCARD, LEAD_WORDS, TopIssues, normalise};
 use crate::store::pivot::{SERIES_DAYS, Window, key_time};
 use crate::store::read::view_condition;
 use crate::store::{Store, ViewQuery};
@@ -84,7 +84,7 @@ fn groups_of(store: &Store, view: &ViewQuery, limit: usize) -> Vec<Group> {
         let key: i64 = row.get(0).unwrap();
         let raw: String = row.get(1).unwrap();
         let app: Option<String> = row.get(2).unwrap();
-        let text = old_normalise(&raw);
+        let text = old_normalise(plain_lead(&raw));
         let same = if text.is_empty() {
             format!("raw {raw}")
         } else {
@@ -143,13 +143,86 @@ impl PlainRarity {
     }
 }
 
-/// The distinct words of a normalised text.
+/// Whether `c` may end a sentence: `.`, `!`, `?`, `…` or a pictograph.
+fn ends(c: char) -> bool {
+    matches!(c, '.' | '!' | '?' | '…' | '\u{1F000}'..='\u{1FAFF}' | '\u{2600}'..='\u{27BF}')
+}
+
+/// The message's lead by the rule: sentences end after a run of ending characters followed
+/// by whitespace or the end, or at a line break; the first sentence of at least `LEAD_WORDS`
+/// words (runs of letters and digits), trimmed and past an opening clause of fewer words
+/// (up to its first comma or colon) when the rest has that many, else the whole text.
+fn plain_lead(text: &str) -> &str {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut sentences = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < chars.len() {
+        let (at, c) = chars[i];
+        if c == '\n' {
+            sentences.push(&text[start..at]);
+            start = at;
+        } else if ends(c) {
+            let mut last = i;
+            while chars.get(last + 1).is_some_and(|&(_, c)| ends(c)) {
+                last += 1;
+            }
+            if chars.get(last + 1).is_none_or(|&(_, c)| c.is_whitespace()) {
+                let after = chars.get(last + 1).map_or(text.len(), |&(at, _)| at);
+                sentences.push(&text[start..after]);
+                start = after;
+            }
+            i = last;
+        }
+        i += 1;
+    }
+    sentences.push(&text[start..]);
+    let count = |s: &str| {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .count()
+    };
+    let Some(sentence) = sentences.into_iter().find(|s| count(s) >= LEAD_WORDS) else {
+        return text;
+    };
+    let sentence = sentence.trim();
+    // A short opening clause (up to the first comma or colon) is a greeting.
+    match sentence.split_once([',', ':']) {
+        Some((clause, rest)) if count(clause) < LEAD_WORDS && count(rest) >= LEAD_WORDS => {
+            rest.trim()
+        }
+        _ => sentence,
+    }
+}
+
+/// The distinct words of a normalised text by the rule: "log in", "sign in", "log on", "sign
+/// on", "login", "signin", "logon" and "signon" are the word "login", "cannot" is "can" and
+/// "t", every number (ASCII digits only) is one word, and every other word counts as its
+/// English stem (Snowball).
 fn words(normalised: &str) -> HashSet<String> {
-    normalised
-        .split(' ')
-        .filter(|w| !w.is_empty())
-        .map(str::to_owned)
-        .collect()
+    let stemmer = rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English);
+    let tokens: Vec<&str> = normalised.split(' ').filter(|w| !w.is_empty()).collect();
+    let mut out = HashSet::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let pair = ["log", "sign"].contains(&tokens[i])
+            && tokens.get(i + 1).is_some_and(|n| ["in", "on"].contains(n));
+        let spelled: Vec<&str> = if pair {
+            i += 1;
+            vec!["login"]
+        } else if ["login", "signin", "logon", "signon"].contains(&tokens[i]) {
+            vec!["login"]
+        } else if tokens[i] == "cannot" {
+            vec!["can", "t"]
+        } else if tokens[i].bytes().all(|b| b.is_ascii_digit()) {
+            vec!["0"]
+        } else {
+            vec![tokens[i]]
+        };
+        out.extend(spelled.into_iter().map(|w| stemmer.stem(w).into_owned()));
+        i += 1;
+    }
+    out
 }
 
 /// Two word sets of weights `a` and `b` sharing `shared` are near when their weighted Jaccard

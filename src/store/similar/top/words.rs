@@ -9,24 +9,55 @@ use std::hash::{Hash, Hasher};
 
 use super::rarity::Word;
 
-/// The distinct words of a normalised text as sorted hashes, into `out`.
+/// The distinct words of a normalised text as sorted hashes, into `out`, the ways of writing
+/// one thing that support requests use most written one way ([`said_alike`]).
 pub(super) fn word_hashes(normalised: &str, out: &mut Vec<u64>) {
     out.clear();
-    out.extend(
-        normalised
-            .split(' ')
-            .filter(|w| !w.is_empty())
-            .map(word_hash),
-    );
+    let mut words = normalised.split(' ').filter(|w| !w.is_empty()).peekable();
+    while let Some(word) = words.next() {
+        let next = words.peek().copied();
+        match said_alike(word, next) {
+            Alike::Word(word) => out.push(word_hash(word)),
+            Alike::Pair(word) => {
+                words.next();
+                out.push(word_hash(word));
+            }
+            Alike::Words(these) => out.extend(these.iter().map(|w| word_hash(w))),
+        }
+    }
     out.sort_unstable();
     out.dedup();
 }
 
-/// A word's hash, the same in every run (SipHash with fixed keys).
+/// What a word (with the one after it) counts as.
+enum Alike<'a> {
+    Word(&'a str),
+    /// The word and the next one, as one.
+    Pair(&'a str),
+    /// The word, as these.
+    Words(&'static [&'static str]),
+}
+
+/// The spellings of one thing that stemming cannot join: signing in ("log in", "sign in",
+/// "login", "signin", "log on") is "login"; "cannot" is "can't" (normalised "can t"); and
+/// every number is one word ("0"), a value rather than what is said: "crashes on 3.10" is
+/// "crashes on 2.1" of another version, and an order number makes no complaint of its own.
+fn said_alike<'a>(word: &'a str, next: Option<&str>) -> Alike<'a> {
+    match (word, next) {
+        ("log" | "sign", Some("in" | "on")) => Alike::Pair("login"),
+        ("login" | "signin" | "logon" | "signon", _) => Alike::Word("login"),
+        ("cannot", _) => Alike::Words(&["can", "t"]),
+        _ if word.bytes().all(|b| b.is_ascii_digit()) => Alike::Word("0"),
+        _ => Alike::Word(word),
+    }
+}
+
+/// A word's hash, by its English stem (`query::stem`: "restarting" is "restart", "crashes"
+/// "crash"), the same in every run (SipHash with fixed keys).
 fn word_hash(word: &str) -> u64 {
     #[allow(deprecated)] // SipHasher: fixed keys, stable within a run and across runs
     let mut hasher = std::hash::SipHasher::new();
-    word.hash(&mut hasher);
+    crate::query::stem(word).hash(&mut hasher);
     hasher.finish()
 }
 
