@@ -181,6 +181,19 @@ async fn a_burst_across_an_outage_is_sent_once_the_database_is_back_nothing_lost
         burst::labels_now(store, 10) == expected
     })
     .await;
+    // Each store equals the database, item by item.
+    let ids: Vec<String> = (0..10).map(|n| format!("fb_{n}")).collect();
+    burst::assert_store_is_database(&db, &bo.store, &ids, "Bo").await;
+    let events = i64::try_from(BURST + (0..BURST).filter(|n| bos_turn(*n)).count()).unwrap();
+    let caught_up = |store: &feedback_inbox::store::Shared| {
+        burst::labels_now(store, 10) == expected
+            && store.read(|s| s.team_replica().unwrap().unwrap().seq) >= events
+    };
+    if !caught_up(&ana.store) {
+        ana.until("Ana caught up", |_, store| caught_up(store))
+            .await;
+    }
+    burst::assert_store_is_database(&db, &ana.store, &ids, "Ana").await;
     db.drop().await;
 }
 
@@ -241,5 +254,10 @@ async fn a_member_killed_mid_burst_loses_nothing_it_recorded() {
     let (claims, items): (i64, i64) = (row.get(0), row.get(1));
     let all = i64::try_from(ITEMS).unwrap();
     assert_eq!((claims, items), (all, all), "every claim once");
+    // The store equals the database, item by item.
+    let shared =
+        feedback_inbox::store::Shared::new(feedback_inbox::store::Store::open(&store).unwrap())
+            .unwrap();
+    burst::assert_store_is_database(&db, &shared, &ids, "Ana").await;
     db.drop().await;
 }

@@ -73,3 +73,47 @@ pub async fn assert_each_change_once(db: &super::Db, burst: usize) {
     );
     assert_eq!(events, distinct);
 }
+
+/// `store` shows each of `ids` as the team's database holds it: its owner, whether it is done,
+/// its labels (and nothing waits to be sent).
+pub async fn assert_store_is_database(db: &super::Db, store: &Shared, ids: &[String], who: &str) {
+    let admin = team::connect(&db.admin()).await.unwrap();
+    let mut truth = Vec::new();
+    for id in ids {
+        let row = admin
+            .query_opt(
+                "SELECT owner::text, done, labels FROM feedback_team.items WHERE item_id = $1",
+                &[id],
+            )
+            .await
+            .unwrap();
+        let (owner, done, mut labels): (Option<String>, bool, Vec<String>) = row
+            .map_or((None, false, Vec::new()), |r| {
+                (r.get(0), r.get(1), r.get(2))
+            });
+        labels.sort();
+        truth.push((id.clone(), owner, done, labels));
+    }
+    let shown: Vec<(String, Option<String>, bool, Vec<String>)> = store.read(|s| {
+        assert_eq!(s.team_outbox_len().unwrap(), 0, "{who}: nothing waits");
+        ids.iter()
+            .map(|id| {
+                let team = s.team_items(std::slice::from_ref(id)).unwrap();
+                let (owner, mut labels) = team
+                    .first()
+                    .map_or((None, Vec::new()), |t| (t.owner.clone(), t.labels.clone()));
+                labels.sort();
+                let done = s
+                    .triage_of(&[id.as_str()])
+                    .unwrap()
+                    .get(id)
+                    .is_some_and(|t| t.done);
+                (id.clone(), owner, done, labels)
+            })
+            .collect()
+    });
+    assert_eq!(
+        shown, truth,
+        "{who}'s store against the database, item by item"
+    );
+}
