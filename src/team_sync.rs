@@ -356,7 +356,11 @@ pub enum Settled {
 /// What [`send`] did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Sent {
-    /// Each change sent, by event id, with its item and what became of it, in the order sent.
+    /// How many changes the send took out of the outbox (applied or lost).
+    pub count: usize,
+    /// The changes reported one by one, by event id, with their item and what became of
+    /// them, in the order sent: a command's own changes, and every change the team refused
+    /// (the others are only counted, so a long outbox is sent with memory flat).
     pub settled: Vec<(String, String, Settled)>,
     /// Changes still in the outbox once the send ended (the database went away meanwhile, the
     /// send's time ran out, or changes were made meanwhile).
@@ -492,9 +496,12 @@ async fn send_chunks(
             let at = now();
             blocking(store, move |s| s.team_outbox_settle_all(&rows, at)).await??;
         }
+        sent.count += settled.len();
+        let own = items.is_some();
         sent.settled.extend(
             settled
                 .into_iter()
+                .filter(|(_, answer)| own || matches!(answer, Settled::Lost(_)))
                 .map(|(entry, answer)| (entry.event_id.clone(), entry.item_id.clone(), answer)),
         );
         if !reachable {

@@ -91,7 +91,12 @@ async fn a_teammates_done_read_while_a_change_waited_shows_once_it_is_settled() 
     team_sync::catch_up(&ana, &store, Timestamp::now)
         .await
         .unwrap();
-    let sent = team_sync::send(&ana, &store, Timestamp::now).await.unwrap();
+    let items = ["fb_1", "fb_2"];
+    let own: Vec<String> = items.iter().map(|i| (*i).to_owned()).collect();
+    let sending = team_sync::Sending::Own(&own, tokio::time::Instant::now());
+    let sent = team_sync::send_some(&ana, &store, sending, Timestamp::now)
+        .await
+        .unwrap();
     let outcomes: Vec<bool> = sent
         .settled
         .iter()
@@ -103,7 +108,6 @@ async fn a_teammates_done_read_while_a_change_waited_shows_once_it_is_settled() 
         "fb_1 refused, fb_2 applied already"
     );
 
-    let items = ["fb_1", "fb_2"];
     let truth = in_database(&db, &items).await;
     assert_eq!(
         truth,

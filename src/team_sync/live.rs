@@ -239,7 +239,7 @@ impl Link<'_> {
     async fn round(&mut self) -> Result<(), TeamSyncError> {
         let clock = self.clock.clone();
         let sent = super::send(&self.team, self.store, || clock.now()).await?;
-        if !sent.settled.is_empty() || self.pending_said != Some(sent.pending) {
+        if sent.count > 0 || self.pending_said != Some(sent.pending) {
             self.pending_said = Some(sent.pending);
             self.say(News::Sent(sent));
         }

@@ -432,7 +432,7 @@ pub(super) fn news(state: &mut AppState, news: News) -> Vec<Effect> {
                     Clean::line(&format!("Not changed, {item}: {why}{more}")),
                 );
             }
-            if sent.settled.is_empty() {
+            if sent.count == 0 {
                 return Vec::new();
             }
             super::sync::triage_changed(state).into_iter().collect()

@@ -180,6 +180,7 @@ fn the_links_news_set_the_status_and_say_what_was_lost_or_given_to_you() {
     assert!(matches!(team.link, Link::Offline(_)));
     assert_eq!(team.pending, 4);
     h.send(Msg::Team(News::Sent(Sent {
+        count: 1,
         settled: vec![(
             "e1".to_owned(),
             "id00003".to_owned(),
@@ -192,6 +193,7 @@ fn the_links_news_set_the_status_and_say_what_was_lost_or_given_to_you() {
     assert_eq!(h.state.team.as_ref().unwrap().pending, 3);
     // A command sent the rest meanwhile: the count follows the store's outbox.
     h.send(Msg::Team(News::Sent(Sent {
+        count: 0,
         settled: Vec::new(),
         pending: 0,
     })));
