@@ -879,51 +879,19 @@ async fn a_claim_on_a_full_disk_says_what_was_kept_and_is_applied_once() {
     team.db.drop().await;
 }
 
-/// Each of items `id00000`..`id00005`: its owner, whether it is done, and its labels (sorted).
-type Shared = Vec<(String, Option<String>, bool, Vec<String>)>;
-
-/// The items' shared state as the team's database holds it.
-async fn in_database(db: &pg::Db) -> Shared {
-    let client = feedback_inbox::team::connect(&db.admin()).await.unwrap();
-    let rows = client
-        .query(
-            "SELECT item_id, owner::text, done, labels FROM feedback_team.items",
-            &[],
-        )
-        .await
-        .unwrap();
-    (0..6)
-        .map(|i| {
-            let id = format!("id{i:05}");
-            let row = rows.iter().find(|r| r.get::<_, String>(0) == id);
-            let (owner, done, mut labels) = row.map_or((None, false, Vec::new()), |r| {
-                (r.get(1), r.get(2), r.get::<_, Vec<String>>(3))
-            });
-            labels.sort();
-            (id, owner, done, labels)
-        })
-        .collect()
+/// Items `id00000`..`id00005`.
+fn six() -> Vec<String> {
+    (0..6).map(|i| format!("id{i:05}")).collect()
 }
 
-/// The items' shared state as the store at `path` shows it.
-fn in_store(path: &Path) -> Shared {
-    let store = feedback_inbox::store::Store::open(path).unwrap();
-    (0..6)
-        .map(|i| {
-            let id = format!("id{i:05}");
-            let team = store.team_items(std::slice::from_ref(&id)).unwrap();
-            let (owner, mut labels) = team
-                .first()
-                .map_or((None, Vec::new()), |t| (t.owner.clone(), t.labels.clone()));
-            labels.sort();
-            let done = store
-                .triage_of(&[id.as_str()])
-                .unwrap()
-                .get(&id)
-                .is_some_and(|t| t.done);
-            (id, owner, done, labels)
-        })
-        .collect()
+/// The six items' shared state as the team's database holds it.
+async fn in_database(db: &pg::Db) -> Vec<pg::shared_state::ItemState> {
+    pg::shared_state::in_database(db, &six()).await
+}
+
+/// The six items' shared state as the store at `path` shows it.
+fn in_store(path: &Path) -> Vec<pg::shared_state::ItemState> {
+    pg::shared_state::in_store_file(path, &six())
 }
 
 /// `pg_dump`, `psql` or `pg_restore` on the test's database, as the admin.

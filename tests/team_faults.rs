@@ -18,6 +18,7 @@ use feedback_inbox::team_sync::live::News;
 use team_pg as pg;
 use team_pg::burst::{self, bos_turn, item, label, labels_after};
 use team_pg::member::{How, Member};
+use team_pg::shared_state;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
@@ -183,7 +184,7 @@ async fn a_burst_across_an_outage_is_sent_once_the_database_is_back_nothing_lost
     .await;
     // Each store equals the database, item by item.
     let ids: Vec<String> = (0..10).map(|n| format!("fb_{n}")).collect();
-    burst::assert_store_is_database(&db, &bo.store, &ids, "Bo").await;
+    shared_state::assert_store_is_database(&db, &bo.store, &ids, "Bo").await;
     let events = i64::try_from(BURST + (0..BURST).filter(|n| bos_turn(*n)).count()).unwrap();
     let caught_up = |store: &feedback_inbox::store::Shared| {
         burst::labels_now(store, 10) == expected
@@ -193,7 +194,7 @@ async fn a_burst_across_an_outage_is_sent_once_the_database_is_back_nothing_lost
         ana.until("Ana caught up", |_, store| caught_up(store))
             .await;
     }
-    burst::assert_store_is_database(&db, &ana.store, &ids, "Ana").await;
+    shared_state::assert_store_is_database(&db, &ana.store, &ids, "Ana").await;
     db.drop().await;
 }
 
@@ -258,6 +259,6 @@ async fn a_member_killed_mid_burst_loses_nothing_it_recorded() {
     let shared =
         feedback_inbox::store::Shared::new(feedback_inbox::store::Store::open(&store).unwrap())
             .unwrap();
-    burst::assert_store_is_database(&db, &shared, &ids, "Ana").await;
+    shared_state::assert_store_is_database(&db, &shared, &ids, "Ana").await;
     db.drop().await;
 }

@@ -9,50 +9,11 @@
 mod team_pg;
 
 use feedback_inbox::store::{Shared, Store};
-use feedback_inbox::team::{self, Change};
+use feedback_inbox::team::Change;
 use feedback_inbox::team_sync::{self, Settled};
 use jiff::Timestamp;
 
 use team_pg as pg;
-
-/// Each item's owner and done as the team's database holds them.
-async fn in_database(db: &pg::Db, items: &[&str]) -> Vec<(Option<String>, bool)> {
-    let client = team::connect(&db.admin()).await.unwrap();
-    let mut out = Vec::new();
-    for item in items {
-        let row = client
-            .query_opt(
-                "SELECT owner::text, done FROM feedback_team.items WHERE item_id = $1",
-                &[item],
-            )
-            .await
-            .unwrap();
-        out.push(row.map_or((None, false), |r| (r.get(0), r.get(1))));
-    }
-    out
-}
-
-/// The same, as the store shows them.
-fn in_store(store: &Shared, items: &[&str]) -> Vec<(Option<String>, bool)> {
-    store.read(|s| {
-        items
-            .iter()
-            .map(|item| {
-                let owner = s
-                    .team_items(&[(*item).to_owned()])
-                    .unwrap()
-                    .first()
-                    .and_then(|t| t.owner.clone());
-                let done = s
-                    .triage_of(&[*item])
-                    .unwrap()
-                    .get(*item)
-                    .is_some_and(|t| t.done);
-                (owner, done)
-            })
-            .collect()
-    })
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_teammates_done_read_while_a_change_waited_shows_once_it_is_settled() {
@@ -108,19 +69,21 @@ async fn a_teammates_done_read_while_a_change_waited_shows_once_it_is_settled() 
         "fb_1 refused, fb_2 applied already"
     );
 
-    let truth = in_database(&db, &items).await;
+    let truth = pg::shared_state::in_database(&db, &own).await;
+    let (bo_role, ana_role) = (bo.member().to_owned(), ana.member().to_owned());
     assert_eq!(
         truth,
         [
-            (Some(bo.member().to_owned()), true),
-            (Some(ana.member().to_owned()), true)
+            ("fb_1".to_owned(), Some(bo_role), true, Vec::new()),
+            ("fb_2".to_owned(), Some(ana_role), true, Vec::new()),
         ]
     );
-    assert_eq!(in_store(&store, &items), truth, "before any further read");
+    // Before any further read.
+    pg::shared_state::assert_store_is_database(&db, &store, &own, "Ana").await;
     // A later catch-up changes nothing.
     team_sync::catch_up(&ana, &store, Timestamp::now)
         .await
         .unwrap();
-    assert_eq!(in_store(&store, &items), truth);
+    pg::shared_state::assert_store_is_database(&db, &store, &own, "Ana").await;
     db.drop().await;
 }

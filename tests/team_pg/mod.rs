@@ -10,6 +10,7 @@
 pub mod burst;
 pub mod cluster;
 pub mod member;
+pub mod shared_state;
 
 use feedback_inbox::team::{self, TeamUrl};
 

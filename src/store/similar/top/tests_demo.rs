@@ -70,7 +70,7 @@ fn family_messages() -> HashMap<String, usize> {
     all
 }
 
-fn anchor() -> Timestamp {
+pub(super) fn anchor() -> Timestamp {
     "2026-11-22T12:00:00Z".parse().unwrap()
 }
 
@@ -94,7 +94,8 @@ fn top(store: &Store, view: &ViewQuery) -> TopIssues {
         .unwrap()
 }
 
-fn searched(store: &Store, search: &str) -> ViewQuery {
+/// The view of a search, as the inbox makes it.
+pub(super) fn searched(store: &Store, search: &str) -> ViewQuery {
     let cx = crate::store::search::Context {
         now: anchor(),
         tz: TimeZone::UTC,

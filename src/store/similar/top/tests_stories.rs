@@ -7,9 +7,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
-use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
+use super::tests_demo::{anchor, searched};
 use crate::store::pivot::{SERIES_DAYS, Window};
 use crate::store::{Store, ViewQuery};
 
@@ -17,10 +17,6 @@ use crate::store::{Store, ViewQuery};
 const LEAST_SHARE: f64 = 0.9;
 /// Stories with fewer items are too small to say anything (one odd wording is 20% of five).
 const LEAST_ITEMS: usize = 10;
-
-fn anchor() -> Timestamp {
-    "2026-11-22T12:00:00Z".parse().unwrap()
-}
 
 /// A store of the simulator's account `seed` with `count` items, and each item's story by key.
 fn account(seed: u64, count: usize) -> (Store, HashMap<i64, String>) {
@@ -142,17 +138,6 @@ fn on_the_demos_data_each_story_is_one_cluster_and_no_cluster_mixes_two() {
     let all = measure(&store, &ViewQuery::default(), &stories);
     assert!(all.below().is_empty(), "{}", all.report());
     assert!(all.mixed.is_empty(), "{}", all.report());
-}
-
-/// The view of a search, as the inbox makes it.
-fn searched(store: &Store, search: &str) -> ViewQuery {
-    let cx = crate::store::search::Context {
-        now: anchor(),
-        tz: TimeZone::UTC,
-        views: std::sync::Arc::default(),
-    };
-    let parsed = crate::query::parse(search).unwrap();
-    ViewQuery::default().search(crate::store::search::compile(store.conn(), &parsed, &cx).unwrap())
 }
 
 #[test]
