@@ -3,8 +3,10 @@
 //! position after it in one commit (`store::team_mirror`); a member that was away for a day
 //! catches up from the team's database, not the service's API, and at the database's speed.
 //! Syncing for the team: the process that holds the lease takes the walk over ([`take_over`]:
-//! the mirror followed to its end, its walk state laid into the store), walks the API as the
-//! local sync does, and publishes what that stored ([`publish`]), fenced by its lease.
+//! the mirror followed to its end, its walk state laid into the store; [`take_over_held`]
+//! first publishes what this store's own killed turn stored and never published), walks the
+//! API as the local sync does, and publishes what that stored ([`publish`]), fenced by its
+//! lease.
 
 use jiff::Timestamp;
 
@@ -171,6 +173,37 @@ pub async fn take_over(
             .await??;
         }
     }
+    Ok(followed)
+}
+
+/// [`take_over`] by the process that holds `lease`, which first publishes what the turn before
+/// it left in this store. A turn killed between storing a page and publishing it leaves the
+/// page noted in its store (for that turn's generation) and the store's walk state that page
+/// ahead of the mirror's. When that turn was this store's and came just before `lease` (no
+/// turn between, so the mirror holds no walk state newer than the one this store went on
+/// from), its notes are published with this store's walk state under `lease`, and the walk
+/// goes on from where this store left it: no page the store holds is asked for again. Another
+/// member's store cannot hand such a page over; it is walked again from the mirror's state.
+///
+/// # Errors
+/// The store has not joined the team, or the database or the store failed.
+pub async fn take_over_held(
+    team: &mut Team,
+    store: &Shared,
+    lease: &Lease,
+    now: impl Fn() -> Timestamp,
+) -> Result<Followed, TeamSyncError> {
+    let noted = blocking(store, |s| s.mirror_publishing()).await??;
+    let mut followed = Followed::default();
+    if noted.is_some_and(|generation| generation.checked_add(1) == Some(lease.generation)) {
+        // Followed first, so what members added to the mirror since is in the store before
+        // the publication moves the store's position to the mirror's end.
+        followed = follow(team, store, &now).await?;
+        // Fenced: the lease lapsed already; nothing was written, and the turn's next
+        // publication ends it.
+        publish(team, store, lease, None).await?;
+    }
+    followed.then(take_over(team, store, lease.generation, now).await?);
     Ok(followed)
 }
 

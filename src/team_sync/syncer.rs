@@ -1,5 +1,5 @@
 //! A process's turn as the team's syncer, on a team that shares one mirror: it takes the lease
-//! when nobody holds it, takes the walk over (`mirror::take_over`), and publishes what its
+//! when nobody holds it, takes the walk over (`mirror::take_over_held`), and publishes what its
 //! store wrote after every step of the walk (`mirror::publish`). A heartbeat on a connection of
 //! its own renews the lease every third of its length, so a long step (pages paced by the
 //! budget) never lets it lapse; when a renewal finds the lease gone (a laptop that slept
@@ -38,13 +38,14 @@ pub enum Began {
 
 impl Turn {
     /// Takes the team's syncer lease when nobody holds it, then the walk (the mirror followed
-    /// into `store`, its walk state laid in). `team` is this process's connection to the team;
+    /// into `store`, its walk state laid in; what this store's own turn just before stored and
+    /// never published is published first). `team` is this process's connection to the team;
     /// the heartbeat opens one more with `url`.
     ///
     /// # Errors
     /// The database or the store failed; the lease, when taken, is given up again.
     pub async fn begin(
-        team: Team,
+        mut team: Team,
         url: &TeamUrl,
         store: &Shared,
         now: impl Fn() -> Timestamp,
@@ -72,7 +73,7 @@ impl Turn {
         };
         let lost = Arc::new(AtomicBool::new(false));
         let heartbeat = tokio::spawn(heartbeat(beat, lease, Arc::clone(&lost)));
-        let followed = match mirror::take_over(&team, store, lease.generation, now).await {
+        let followed = match mirror::take_over_held(&mut team, store, &lease, now).await {
             Ok(followed) => followed,
             Err(error) => {
                 heartbeat.abort();

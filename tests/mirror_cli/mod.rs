@@ -1,7 +1,10 @@
 //! Shared set-up of the tests that run the built binary as members of a team sharing one
 //! mirror: the command with a clean environment (the simulator's account, the team's URL, a
-//! store and a home of its own), and what it said.
+//! store and a home of its own), what it said, and a proxy that notes what a run asked the
+//! service for (`proxy`).
 #![allow(dead_code, clippy::unwrap_used, clippy::missing_panics_doc)]
+
+pub mod proxy;
 
 use std::path::Path;
 use std::process::{Command, Output};
