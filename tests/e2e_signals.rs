@@ -72,6 +72,8 @@ fn a_signal_while_the_editor_has_the_terminal_reaches_the_editor_and_ends_the_in
             "SIG{signal} was passed on to the editor"
         );
         assert_eq!(watched.exit_status(), Some(128 + number), "SIG{signal}");
+        // The next run's "STTY-DONE" is the only one on the screen.
+        tmux.keys(&["clear", "Enter"]);
     }
 }
 
