@@ -6,9 +6,9 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use feedback_inbox::api::{ApiKey, Client, Feedback, FeedbackQuery, Page};
-use feedback_inbox::clock::ManualClock;
-use feedback_inbox::sim::{self, DEMO_KEY, Route, SimConfig};
+use feedback_api::{ApiKey, Client, Feedback, FeedbackQuery, Page};
+use feedback_core::clock::ManualClock;
+use feedback_sim::{self as sim, DEMO_KEY, Route, SimConfig};
 use jiff::Timestamp;
 
 fn page_json(items: usize) -> Vec<u8> {
@@ -16,7 +16,7 @@ fn page_json(items: usize) -> Vec<u8> {
     let data = sim::data::generate(3, items, anchor);
     let page = Page {
         data: data.items().map(|d| d.feedback).collect::<Vec<_>>(),
-        next_cursor: Some(feedback_inbox::api::Cursor(
+        next_cursor: Some(feedback_api::Cursor(
             "MS4xNzYxOTk5MjAwMDAwMDAwMDAwLmFiY2QuMTIzNA".into(),
         )),
     };

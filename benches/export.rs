@@ -128,7 +128,7 @@ fn bin(home: &std::path::Path) -> Command {
         .env("XDG_CONFIG_HOME", home.join("config"))
         .env("XDG_STATE_HOME", home.join("state"))
         .env("XDG_DATA_HOME", home.join("data"))
-        .env("FEEDBACK_API_KEY", feedback_inbox::sim::DEMO_KEY);
+        .env("FEEDBACK_API_KEY", feedback_sim::DEMO_KEY);
     command
 }
 

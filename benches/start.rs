@@ -28,8 +28,8 @@ use std::time::{Duration, Instant};
 
 use release::{binary, env_or, median, percentile};
 
-use feedback_inbox::sim::{self, DEMO_KEY, SimConfig};
-use feedback_inbox::store::Store;
+use feedback_sim::{self as sim, DEMO_KEY, SimConfig};
+use feedback_store::Store;
 
 fn main() {
     if !std::env::args().any(|a| a == "--bench") {

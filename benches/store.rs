@@ -10,9 +10,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use feedback_inbox::api::Feedback;
-use feedback_inbox::sim;
-use feedback_inbox::store::{Sighting, Store, TIES_PER_MICROSECOND, ViewQuery, schema};
+use feedback_api::Feedback;
+use feedback_sim as sim;
+use feedback_store::{Sighting, Store, TIES_PER_MICROSECOND, ViewQuery, schema};
 use jiff::Timestamp;
 
 const SEED: u64 = 11;
@@ -114,7 +114,7 @@ fn big_store() -> Store {
 /// Marks every `DONE_EVERY`th item done and every `SNOOZED_EVERY`th snoozed for a week after
 /// the anchor.
 fn triage(store: &mut Store, data: &sim::data::Dataset) {
-    use feedback_inbox::store::Triage;
+    use feedback_store::Triage;
     let states: Vec<(String, Triage)> = data
         .items()
         .enumerate()
@@ -139,7 +139,7 @@ fn triage(store: &mut Store, data: &sim::data::Dataset) {
 }
 
 /// One page: every `DETAIL_EVERY`th item (counted over the whole store) with its detail.
-fn put_page(store: &mut Store, page: &[feedback_inbox::api::FeedbackDetail], before: usize) {
+fn put_page(store: &mut Store, page: &[feedback_api::FeedbackDetail], before: usize) {
     let sightings: Vec<Sighting<'_>> = page
         .iter()
         .enumerate()
@@ -225,8 +225,8 @@ fn views(c: &mut Criterion) {
 /// of all items, a qualifier with a word, and a prefix. Each is timed for the first screen
 /// (what appears first) and for every key in order (the count and the scroll range).
 fn searches(c: &mut Criterion) {
-    use feedback_inbox::query::parse;
-    use feedback_inbox::store::search::Context;
+    use feedback_core::query::parse;
+    use feedback_store::search::Context;
     let store = big_store();
     let cx = Context {
         now: anchor(),
@@ -264,8 +264,8 @@ fn searches(c: &mut Criterion) {
 /// OS), day and week; and the trends panel's one query per view change. Each builds the groups
 /// with their 30-day series.
 fn pivots(c: &mut Criterion) {
-    use feedback_inbox::store::pivot::By;
-    use feedback_inbox::store::search::Context;
+    use feedback_store::pivot::By;
+    use feedback_store::search::Context;
     let store = big_store();
     let cx = Context {
         now: anchor(),
@@ -310,7 +310,7 @@ fn pivots(c: &mut Criterion) {
 
 /// Similar items for one item, and Top issues over the newest 100,000 items.
 fn similar(c: &mut Criterion) {
-    use feedback_inbox::store::pivot::{SERIES_DAYS, Window};
+    use feedback_store::pivot::{SERIES_DAYS, Window};
     let store = big_store();
     let keys = store.view_keys(&ViewQuery::default(), Some(2000)).unwrap();
     let sample: Vec<i64> = keys.iter().step_by(40).copied().collect();

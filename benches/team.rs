@@ -26,10 +26,10 @@
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use feedback_inbox::store::{Shared, Store};
-use feedback_inbox::team::{self, AddedMember, Change, TeamUrl};
-use feedback_inbox::team_sync::live::{Ask, LiveSettings, News, live};
-use feedback_inbox::team_sync::{self};
+use feedback_store::{Shared, Store};
+use feedback_team::{self as team, AddedMember, Change, TeamUrl};
+use feedback_team_sync::live::{Ask, LiveSettings, News, live};
+use feedback_team_sync::{self as team_sync};
 use tokio::runtime::Runtime;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
@@ -105,7 +105,7 @@ fn link(url: &TeamUrl, poll: Duration) -> Link {
         poll,
         listen: true,
         retry: Duration::from_millis(100),
-        clock: feedback_inbox::clock::system(),
+        clock: feedback_core::clock::system(),
     };
     tokio::spawn(live(settings, store.clone(), ask_rx, news_tx));
     Link {
@@ -247,7 +247,7 @@ fn mirror_follow(c: &mut Criterion, rt: &Runtime) {
             .unwrap();
         for start in (0..ITEMS).step_by(1000) {
             let page: Vec<_> = (start..start + 1000)
-                .map(feedback_inbox::tui::testkit::item)
+                .map(feedback_tui::testkit::item)
                 .collect();
             // Renewed as a syncer does, well before it runs out.
             lease = syncer
@@ -283,7 +283,7 @@ fn mirror_follow(c: &mut Criterion, rt: &Runtime) {
     group.finish();
     // The API walk it replaces: a list page of 100 items a request, paced by the budget.
     let requests = ITEMS.div_ceil(100);
-    let per_minute = feedback_inbox::sim::SimConfig::default().rate_per_minute;
+    let per_minute = feedback_sim::SimConfig::default().rate_per_minute;
     println!(
         "team/mirror_follow: the same {ITEMS} items walked from the API take {requests} list \
          requests: {:.0} s at the simulator's default budget of {per_minute} a minute",

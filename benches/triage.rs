@@ -8,10 +8,10 @@
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use feedback_inbox::query::parse;
-use feedback_inbox::sim;
-use feedback_inbox::store::search::Context;
-use feedback_inbox::store::{Store, TriageChange, ViewQuery};
+use feedback_core::query::parse;
+use feedback_sim as sim;
+use feedback_store::search::Context;
+use feedback_store::{Store, TriageChange, ViewQuery};
 use jiff::{SignedDuration, Timestamp};
 
 fn at() -> Timestamp {

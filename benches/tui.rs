@@ -12,16 +12,16 @@ use std::time::{Duration, Instant};
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
-use feedback_inbox::tui::action::{Action, Msg};
-use feedback_inbox::tui::keymap::Keymap;
-use feedback_inbox::tui::state::{AppState, InFlight};
+use feedback_tui::action::{Action, Msg};
+use feedback_tui::keymap::Keymap;
+use feedback_tui::state::{AppState, InFlight};
 use std::sync::Arc;
 
-use feedback_inbox::tui::action::ViewData;
-use feedback_inbox::tui::rows::{Row, Window};
-use feedback_inbox::tui::testkit::{started, stored};
-use feedback_inbox::tui::update::update;
-use feedback_inbox::tui::view;
+use feedback_tui::action::ViewData;
+use feedback_tui::rows::{Row, Window};
+use feedback_tui::testkit::{started, stored};
+use feedback_tui::update::update;
+use feedback_tui::view;
 use ratatui::backend::{CrosstermBackend, TestBackend};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
@@ -48,7 +48,7 @@ fn view(items: usize, at: usize) -> ViewData {
         },
         freshness: None,
         partial: false,
-        triage: feedback_inbox::tui::action::TriageFigures::default(),
+        triage: feedback_tui::action::TriageFigures::default(),
         basis: None,
     }
 }
@@ -263,8 +263,8 @@ fn apply_answer(c: &mut Criterion) {
 // A frame with the trends panel open over a million-item view's trend (the draw is
 // what is measured: the trend is computed off the UI thread and cached in state).
 fn trends_frame(c: &mut Criterion) {
-    use feedback_inbox::store::pivot::{Growth, Shown, Trend};
-    use feedback_inbox::tui::insight::TrendsPanel;
+    use feedback_store::pivot::{Growth, Shown, Trend};
+    use feedback_tui::insight::TrendsPanel;
     let items = 1_000_000;
     let mut state = state_with(items);
     // A million items over 30 days: about 33,000 a day, rising.

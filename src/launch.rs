@@ -5,18 +5,18 @@
 
 use std::sync::Arc;
 
-use crate::cli::screen::{Inbox, Screen};
-use crate::cli::{self, Args, CliError};
-use crate::clipboard::SystemClipboard;
-use crate::config::Loaded;
-use crate::tui::{self, Ended, keymap::Keymap};
+use feedback_cli::screen::{Inbox, Screen};
+use feedback_cli::{self as cli, Args, CliError};
+use feedback_clipboard::SystemClipboard;
+use feedback_config::Loaded;
+use feedback_tui::{self as tui, Ended, keymap::Keymap};
 
 /// Runs a parsed command line; the inbox, when it asks for it, on the terminal.
 pub async fn run(args: Args) -> Result<(), CliError> {
     cli::run(args, &Terminal).await
 }
 
-/// The inbox drawn on the terminal by [`crate::tui`].
+/// The inbox drawn on the terminal by [`feedback_tui`].
 pub struct Terminal;
 
 impl Screen for Terminal {
@@ -65,7 +65,7 @@ mod tests {
     fn loaded(dir: &tempfile::TempDir, text: &str) -> Loaded {
         let path = dir.path().join("config.toml");
         std::fs::write(&path, text).unwrap();
-        crate::config::load(&path, true).unwrap().unwrap()
+        feedback_config::load(&path, true).unwrap().unwrap()
     }
 
     #[test]

@@ -9,12 +9,12 @@ use std::sync::Mutex;
 
 use tracing_subscriber::EnvFilter;
 
-use crate::private_files::Follow;
+use feedback_config::private_files::Follow;
 
 /// The log file's path.
 #[must_use]
 pub fn log_path() -> Option<PathBuf> {
-    let dirs = crate::config::project_dirs()?;
+    let dirs = feedback_config::project_dirs()?;
     let dir = dirs.state_dir().unwrap_or_else(|| dirs.data_local_dir());
     Some(dir.join("feedback-inbox.log"))
 }
@@ -24,8 +24,8 @@ pub fn log_path() -> Option<PathBuf> {
 #[must_use = "the path tells the user where logs go"]
 pub fn init() -> Option<PathBuf> {
     let path = log_path()?;
-    crate::private_files::create_dir(path.parent()?).ok()?;
-    let (file, _) = crate::private_files::open_append(&path, Follow::Yes).ok()?;
+    feedback_config::private_files::create_dir(path.parent()?).ok()?;
+    let (file, _) = feedback_config::private_files::open_append(&path, Follow::Yes).ok()?;
     let wanted = std::env::var("FEEDBACK_LOG").unwrap_or_else(|_| "info".to_owned());
     let filter = EnvFilter::try_new(format!(
         "{wanted},hyper=warn,hyper_util=warn,reqwest=warn,h2=warn,rustls=warn,tokio_postgres=warn"

@@ -3,8 +3,10 @@
 
 use std::process::ExitCode;
 
-use feedback_inbox::cli;
-use feedback_inbox::launch;
+use feedback_cli as cli;
+
+mod launch;
+mod logging;
 
 /// Panics go to the log file too (the default hook then prints them to stderr, after the
 /// inbox's hook restored the terminal).
@@ -20,7 +22,7 @@ fn main() -> ExitCode {
     // A shell asking for completions is answered before anything else runs.
     cli::completions::answer_shell();
     let args = cli::parse(std::env::args_os());
-    let _log_path = feedback_inbox::logging::init();
+    let _log_path = logging::init();
     log_panics();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -10,11 +10,11 @@ use std::process::Output;
 use std::sync::Arc;
 use std::time::Duration;
 
-use feedback_inbox::api::{ApiKey, Client, RetryPolicy, Status};
-use feedback_inbox::clock::{Clock, ManualClock};
-use feedback_inbox::sim::{self, DEMO_KEY, Route, SimConfig, SimHandle};
-use feedback_inbox::store::{Shared, Store, StoreError, ViewQuery};
-use feedback_inbox::sync::{Priority, SyncError, SyncSettings, Syncer};
+use feedback_api::{ApiKey, Client, RetryPolicy, Status};
+use feedback_core::clock::{Clock, ManualClock};
+use feedback_sim::{self as sim, DEMO_KEY, Route, SimConfig, SimHandle};
+use feedback_store::{Shared, Store, StoreError, ViewQuery};
+use feedback_sync::{Priority, SyncError, SyncSettings, Syncer};
 use sync_support::{mirror, sim_ids, stored_ids};
 
 /// One account: a simulator of `items` items whose projects come from `seed`, and a client.
@@ -106,10 +106,8 @@ async fn queued_re_reads_with_another_accounts_key_remove_nothing() {
     // B's last walk found every stored item missing from its range (queued for a re-read).
     let asked = b.clock.now().as_second() + 60;
     store.write(|s| {
-        s.write(|tx| {
-            feedback_inbox::store::sync_state::queue_missing(tx, "new", None, None, asked)
-        })
-        .unwrap();
+        s.write(|tx| feedback_store::sync_state::queue_missing(tx, "new", None, None, asked))
+            .unwrap();
     });
     let result = syncer(&a, &store).reconcile_page(Priority::User).await;
     assert!(is_wrong_account(&result), "{result:?}");
@@ -134,7 +132,7 @@ async fn a_404_from_the_stores_own_account_removes_the_item() {
     b.sim.state().write().replace_items(kept);
     let result = syncer(&b, &store).detail(&before[0]).await;
     assert!(
-        matches!(&result, Err(SyncError::Api(e)) if matches!(**e, feedback_inbox::api::ApiError::NotFound { .. })),
+        matches!(&result, Err(SyncError::Api(e)) if matches!(**e, feedback_api::ApiError::NotFound { .. })),
         "{result:?}"
     );
     assert_eq!(stored_ids(&store, "new"), before[1..].to_vec());
@@ -147,8 +145,8 @@ async fn a_404_from_the_stores_own_account_removes_the_item() {
 /// is up to the scheduler; the syncer's tests above pin that handling down.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_inbox_with_another_accounts_key_stops_and_removes_nothing() {
-    use feedback_inbox::clipboard::MemoryClipboard;
-    use feedback_inbox::tui::{self, keymap::Keymap};
+    use feedback_clipboard::MemoryClipboard;
+    use feedback_tui::{self as tui, keymap::Keymap};
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
     use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
@@ -165,13 +163,13 @@ async fn the_inbox_with_another_accounts_key_stops_and_removes_nothing() {
         syncer: Arc::new(syncer(&a, &store)),
         keymap: Keymap::default(),
         refresh_seconds: 0,
-        triage: feedback_inbox::config::triage::TriageSettings::default(),
-        views: feedback_inbox::config::views::ViewsSettings::default(),
-        preview: feedback_inbox::config::preview::PreviewSetting::default(),
+        triage: feedback_config::triage::TriageSettings::default(),
+        views: feedback_config::views::ViewsSettings::default(),
+        preview: feedback_config::preview::PreviewSetting::default(),
         clipboard: Box::new(MemoryClipboard::default()),
         arrivals: None,
         waits: None,
-        looks: feedback_inbox::config::looks::LooksSettings::default(),
+        looks: feedback_config::looks::LooksSettings::default(),
         team: None,
     };
     let task = tokio::spawn(async move {

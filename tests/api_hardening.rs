@@ -7,10 +7,8 @@ mod common;
 use std::time::Duration;
 
 use common::{expected_ids, rig};
-use feedback_inbox::api::{
-    ApiError, ApiKey, Client, FeedbackQuery, ScopeQuery, Status, WaitReason,
-};
-use feedback_inbox::sim::{DEMO_KEY, FaultKind, Route};
+use feedback_api::{ApiError, ApiKey, Client, FeedbackQuery, ScopeQuery, Status, WaitReason};
+use feedback_sim::{DEMO_KEY, FaultKind, Route};
 
 fn rewrite(find: &str, replace: &str) -> FaultKind {
     FaultKind::Rewrite {
@@ -216,10 +214,7 @@ async fn a_declared_length_over_the_cap_is_refused_unread() {
 
 #[tokio::test]
 async fn default_cap_is_32_mib() {
-    assert_eq!(
-        feedback_inbox::api::client::MAX_BODY_BYTES,
-        32 * 1024 * 1024
-    );
+    assert_eq!(feedback_api::client::MAX_BODY_BYTES, 32 * 1024 * 1024);
 }
 
 #[tokio::test]

@@ -8,8 +8,8 @@ mod common;
 use std::time::Duration;
 
 use common::{expected_ids, rig};
-use feedback_inbox::api::{ApiError, FeedbackQuery, Status};
-use feedback_inbox::sim::{FaultKind, Route};
+use feedback_api::{ApiError, FeedbackQuery, Status};
+use feedback_sim::{FaultKind, Route};
 
 fn all_new() -> FeedbackQuery {
     FeedbackQuery {
@@ -70,7 +70,7 @@ async fn an_empty_page_with_a_cursor_stops_the_walk() {
 
 /// Walks to the end or the first error (bounded, so an endless walk fails the test); the sizes
 /// of the batches, and the error if one ended the walk.
-async fn walk(walker: &mut feedback_inbox::api::FeedbackWalker) -> (Vec<String>, Option<ApiError>) {
+async fn walk(walker: &mut feedback_api::FeedbackWalker) -> (Vec<String>, Option<ApiError>) {
     let mut ids = Vec::new();
     let run = async {
         while let Some(batch) = walker.next_page().await {
@@ -125,7 +125,7 @@ async fn new_cursors_over_items_already_listed_stop_the_walk() {
     let expected = expected_ids(&r.sim, |it| it.feedback.status == Status::New);
     assert_eq!(ids, expected[..100]);
     // One page with new items, then 1 + STALE_SLACK pages without are tolerated; the next stops.
-    let tolerated = 1 + feedback_inbox::api::walker::STALE_SLACK;
+    let tolerated = 1 + feedback_api::walker::STALE_SLACK;
     assert_eq!(walker.requests(), 1 + tolerated + 1);
     assert_eq!(
         r.sim.stats().route(Route::FeedbackList),

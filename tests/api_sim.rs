@@ -8,15 +8,15 @@ use std::collections::{BTreeMap, HashSet};
 use std::time::Duration;
 
 use common::{expected_ids, raw_http, rig, rig_with};
-use feedback_inbox::api::{
+use feedback_api::{
     ApiError, Channel, Cursor, DeliveryStatus, FeedbackQuery, Platform, ScopeQuery, Status,
     Timeouts, WaitReason,
 };
-use feedback_inbox::sim::{DEMO_KEY, FaultKind, Route, STARTER_KEY};
+use feedback_sim::{DEMO_KEY, FaultKind, Route, STARTER_KEY};
 
-type Keep = Box<dyn Fn(&feedback_inbox::api::FeedbackDetail) -> bool>;
+type Keep = Box<dyn Fn(&feedback_api::FeedbackDetail) -> bool>;
 
-async fn walk_ids(client: &feedback_inbox::api::Client, query: FeedbackQuery) -> Vec<String> {
+async fn walk_ids(client: &feedback_api::Client, query: FeedbackQuery) -> Vec<String> {
     let mut walker = client.walk(query);
     let mut ids = Vec::new();
     while let Some(batch) = walker.next_page().await {

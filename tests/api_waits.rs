@@ -8,9 +8,9 @@ mod common;
 use std::time::Duration;
 
 use common::rig;
-use feedback_inbox::api::{ApiError, ScopeQuery, WaitReason};
-use feedback_inbox::clock::Clock;
-use feedback_inbox::sim::{FaultKind, Route};
+use feedback_api::{ApiError, ScopeQuery, WaitReason};
+use feedback_core::clock::Clock;
+use feedback_sim::{FaultKind, Route};
 
 const TEN_HOURS: Duration = Duration::from_secs(10 * 3600);
 

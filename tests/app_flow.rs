@@ -9,12 +9,12 @@ use std::time::{Duration, Instant};
 
 use std::sync::Arc;
 
-use feedback_inbox::api::{Client, Status};
-use feedback_inbox::clipboard::MemoryClipboard;
-use feedback_inbox::sim::{FaultKind, Route};
-use feedback_inbox::store::{Shared, Store};
-use feedback_inbox::sync::{SyncSettings, Syncer};
-use feedback_inbox::tui::{self, keymap::Keymap};
+use feedback_api::{Client, Status};
+use feedback_clipboard::MemoryClipboard;
+use feedback_sim::{FaultKind, Route};
+use feedback_store::{Shared, Store};
+use feedback_sync::{SyncSettings, Syncer};
+use feedback_tui::{self as tui, keymap::Keymap};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -51,7 +51,7 @@ fn launch(client: Client) -> App {
 fn launch_with(
     client: Client,
     store: Shared,
-    arrivals: Option<UnboundedReceiver<feedback_inbox::tui::Arrival>>,
+    arrivals: Option<UnboundedReceiver<feedback_tui::Arrival>>,
 ) -> App {
     let (keys, rx) = unbounded_channel();
     let mut rx = rx;
@@ -61,7 +61,7 @@ fn launch_with(
     let syncer = Syncer::new(
         client,
         store.clone(),
-        feedback_inbox::clock::system(),
+        feedback_core::clock::system(),
         SyncSettings::default(),
     );
     let options = tui::Options {
@@ -69,13 +69,13 @@ fn launch_with(
         syncer: Arc::new(syncer),
         keymap: Keymap::default(),
         refresh_seconds: 0,
-        triage: feedback_inbox::config::triage::TriageSettings::default(),
-        views: feedback_inbox::config::views::ViewsSettings::default(),
-        preview: feedback_inbox::config::preview::PreviewSetting::default(),
+        triage: feedback_config::triage::TriageSettings::default(),
+        views: feedback_config::views::ViewsSettings::default(),
+        preview: feedback_config::preview::PreviewSetting::default(),
         clipboard: Box::new(clipboard.clone()),
         arrivals,
         waits: None,
-        looks: feedback_inbox::config::looks::LooksSettings::default(),
+        looks: feedback_config::looks::LooksSettings::default(),
         team: None,
     };
     let task = tokio::spawn(async move {
@@ -94,7 +94,7 @@ fn launch_with(
 }
 
 /// How many items of `status` the simulator holds.
-fn count(sim: &feedback_inbox::sim::SimHandle, status: &Status) -> usize {
+fn count(sim: &feedback_sim::SimHandle, status: &Status) -> usize {
     common::expected_ids(sim, |it| it.feedback.status == *status).len()
 }
 
@@ -185,7 +185,7 @@ async fn loads_pages_opens_detail_and_copies_the_link() {
         let data = r.sim.state().read();
         let first = data
             .items()
-            .find(|it| it.feedback.status == feedback_inbox::api::Status::New)
+            .find(|it| it.feedback.status == feedback_api::Status::New)
             .unwrap();
         (
             first.feedback.id.0.clone(),
@@ -222,19 +222,17 @@ async fn loads_pages_opens_detail_and_copies_the_link() {
 }
 
 /// Top new item of the simulator.
-fn newest_new_id(sim: &feedback_inbox::sim::SimHandle) -> String {
-    common::expected_ids(sim, |it| {
-        it.feedback.status == feedback_inbox::api::Status::New
-    })
-    .remove(0)
+fn newest_new_id(sim: &feedback_sim::SimHandle) -> String {
+    common::expected_ids(sim, |it| it.feedback.status == feedback_api::Status::New).remove(0)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn webhook_arrivals_appear_on_top_without_moving_the_cursor() {
-    use feedback_inbox::sim::submit::Submitter;
-    use feedback_inbox::sim::webhooks::{Plan, Sender, WebhookTarget};
-    use feedback_inbox::webhook::receiver::{self, Notice, ReceiverConfig};
-    use feedback_inbox::webhook::{DEFAULT_TOLERANCE, Event, Secret, seen::Seen};
+    use feedback_api::webhook::{DEFAULT_TOLERANCE, Event, Secret};
+    use feedback_sim::submit::Submitter;
+    use feedback_sim::webhooks::{Plan, Sender, WebhookTarget};
+    use feedback_webhook::receiver::{self, Notice, ReceiverConfig};
+    use feedback_webhook::seen::Seen;
 
     let r = common::rig(300, 10_000).await;
     let secret = Secret::new(b"live-secret".to_vec()).unwrap();
@@ -253,7 +251,7 @@ async fn webhook_arrivals_appear_on_top_without_moving_the_cursor() {
     tokio::spawn(async move {
         while let Some(Notice::Accepted { event, .. }) = notices.recv().await {
             if let Event::FeedbackCreated(s) = *event {
-                let arrival = feedback_inbox::tui::Arrival {
+                let arrival = feedback_tui::Arrival {
                     submission: s,
                     stored: false,
                 };
@@ -351,7 +349,7 @@ async fn ctrl_c_quits_from_the_detail() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn r_after_more_than_a_page_of_new_items_shows_them_all_on_top() {
-    use feedback_inbox::sim::submit::Submitter;
+    use feedback_sim::submit::Submitter;
 
     let r = common::rig(300, 10_000).await;
     let app = launch(r.client.clone());
@@ -395,8 +393,8 @@ async fn an_event_stream_error_cancels_the_requests_in_flight() {
             });
         }
     });
-    let key = feedback_inbox::api::ApiKey::parse(feedback_inbox::sim::DEMO_KEY).unwrap();
-    let client = feedback_inbox::api::Client::builder(&url, key)
+    let key = feedback_api::ApiKey::parse(feedback_sim::DEMO_KEY).unwrap();
+    let client = feedback_api::Client::builder(&url, key)
         .unwrap()
         .build()
         .unwrap();
@@ -423,8 +421,8 @@ async fn an_event_stream_error_cancels_the_requests_in_flight() {
 /// filtering and switching status all work on the store.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn starts_offline_from_a_filled_store_and_searches_and_filters() {
-    use feedback_inbox::tui::state::ViewSpec;
-    use feedback_inbox::tui::testkit::{self, PaneData};
+    use feedback_tui::state::ViewSpec;
+    use feedback_tui::testkit::{self, PaneData};
 
     let dir = tempfile::tempdir().unwrap();
     let store = Shared::new(Store::open(&dir.path().join("store.db")).unwrap()).unwrap();
@@ -440,7 +438,7 @@ async fn starts_offline_from_a_filled_store_and_searches_and_filters() {
             s.put_apps(&apps, None).unwrap();
         }
         // The last run showed the `ui` tag.
-        let ui = feedback_inbox::tui::state::Chosen {
+        let ui = feedback_tui::state::Chosen {
             value: "ui".into(),
             label: "ui".into(),
         };
@@ -451,16 +449,16 @@ async fn starts_offline_from_a_filled_store_and_searches_and_filters() {
         };
         s.save_view(&view).unwrap();
         // The last run synced `new` a moment ago: the first frame says so, from the store.
-        s.write(|tx| feedback_inbox::store::sync_state::set_synced(tx, "new", synced.as_second()))
+        s.write(|tx| feedback_store::sync_state::set_synced(tx, "new", synced.as_second()))
             .unwrap();
     });
-    let key = feedback_inbox::api::ApiKey::parse(feedback_inbox::sim::DEMO_KEY).unwrap();
+    let key = feedback_api::ApiKey::parse(feedback_sim::DEMO_KEY).unwrap();
     let client = Client::builder("http://127.0.0.1:9", key)
         .unwrap()
-        .retry_policy(feedback_inbox::api::RetryPolicy {
+        .retry_policy(feedback_api::RetryPolicy {
             base_delay: Duration::from_millis(1),
             max_delay: Duration::from_millis(4),
-            ..feedback_inbox::api::RetryPolicy::default()
+            ..feedback_api::RetryPolicy::default()
         })
         .build()
         .unwrap();
@@ -515,8 +513,8 @@ async fn starts_offline_from_a_filled_store_and_searches_and_filters() {
 /// the rest of the head is a gap that backfill walks. A store synced before walks the head.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_start_up_sync_of_an_empty_store_waits_for_one_page_only() {
-    use feedback_inbox::tui::SyncPort;
-    use feedback_inbox::tui::action::SyncJob;
+    use feedback_tui::SyncPort;
+    use feedback_tui::action::SyncJob;
 
     let r = common::rig(300, 10_000).await;
     let settings = SyncSettings {
@@ -546,7 +544,7 @@ async fn the_start_up_sync_of_an_empty_store_waits_for_one_page_only() {
 fn title(status: &str, rows: usize) -> String {
     format!(
         "Feedback · {status} · {}",
-        feedback_inbox::text::output::counted(rows, "item")
+        feedback_core::text::output::counted(rows, "item")
     )
 }
 

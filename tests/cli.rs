@@ -6,8 +6,8 @@ mod common;
 use std::process::{Command, Output};
 
 use common::{expected_ids, rig};
-use feedback_inbox::api::{Feedback, Status};
-use feedback_inbox::sim::{DEMO_KEY, FaultKind, Route};
+use feedback_api::{Feedback, Status};
+use feedback_sim::{DEMO_KEY, FaultKind, Route};
 
 /// Runs the binary with a clean environment: no user config, logs in a temp folder.
 fn run(base_url: &str, key: &str, args: &[&str]) -> Output {
@@ -114,7 +114,7 @@ async fn error_exits_are_one_clear_line_with_distinct_codes() {
     let cases: [(&str, &[&str], i32, &str); 5] = [
         ("service_eu_sk_wrong", &["projects"], 3, "unauthorized"),
         (
-            feedback_inbox::sim::STARTER_KEY,
+            feedback_sim::STARTER_KEY,
             &["tags"],
             3,
             "api_access_requires_indie",

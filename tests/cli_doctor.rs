@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 
 use clap::CommandFactory;
 use common::rig;
-use feedback_inbox::sim::{DEMO_KEY, FaultKind, Route, STARTER_KEY};
+use feedback_sim::{DEMO_KEY, FaultKind, Route, STARTER_KEY};
 
 /// What every key used here ends with: must never be printed.
 const SECRETS: [&str; 3] = [
@@ -217,7 +217,7 @@ async fn a_store_other_users_can_read_fails_with_the_chmod() {
     let r = rig(10, 10_000).await;
     let home = tempfile::tempdir().unwrap();
     let store = home.path().join("store.sqlite3");
-    drop(feedback_inbox::store::Store::open(&store).unwrap());
+    drop(feedback_store::Store::open(&store).unwrap());
     std::fs::set_permissions(&store, std::fs::Permissions::from_mode(0o644)).unwrap();
     let (out, stdout, stderr) = doctor(home.path(), &r.sim.base_url(), Some(DEMO_KEY));
     assert_eq!(out.status.code(), Some(1), "{stdout}");
@@ -316,7 +316,7 @@ fn the_man_page_names_every_command_and_renders() {
                 .map(str::to_owned)
         })
         .collect();
-    let command = feedback_inbox::cli::Args::command();
+    let command = feedback_cli::Args::command();
     let expected: std::collections::BTreeSet<String> = command
         .get_subcommands()
         .filter(|s| !s.is_hide_set())
@@ -360,10 +360,10 @@ fn bash_completes(store: &Path, words: &[&str], index: usize) -> Vec<String> {
 
 #[test]
 fn the_shell_completes_app_project_and_tag_names_from_the_store() {
-    use feedback_inbox::api::{App, Platform, Project, Tag};
+    use feedback_api::{App, Platform, Project, Tag};
     let home = tempfile::tempdir().unwrap();
     let path = home.path().join("s.sqlite3");
-    let mut store = feedback_inbox::store::Store::open(&path).unwrap();
+    let mut store = feedback_store::Store::open(&path).unwrap();
     let project = |id: &str, name: &str| Project {
         id: id.into(),
         name: name.into(),

@@ -12,8 +12,8 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{expected_ids, rig};
-use feedback_inbox::api::Status;
-use feedback_inbox::sim::{DEMO_KEY, FaultKind, Route};
+use feedback_api::Status;
+use feedback_sim::{DEMO_KEY, FaultKind, Route};
 
 /// A run of the binary with a clean environment (no user config, logs in a temp folder).
 struct Run {

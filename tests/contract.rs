@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use feedback_inbox::api::{App, Data, FeedbackDetail, Project, Tag};
+use feedback_api::{App, Data, FeedbackDetail, Project, Tag};
 use serde_json::Value;
 
 fn openapi() -> Value {
@@ -66,7 +66,7 @@ async fn simulator_answers_have_exactly_the_documented_fields() {
     let http = common::raw_http();
     let get = |path: &str| {
         let url = format!("{}{path}", r.sim.base_url());
-        let request = http.get(url).bearer_auth(feedback_inbox::sim::DEMO_KEY);
+        let request = http.get(url).bearer_auth(feedback_sim::DEMO_KEY);
         async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
     };
     let page = get("/v1/feedback?limit=1").await;

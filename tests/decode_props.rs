@@ -3,7 +3,7 @@
 //! units, with any units cut out (lone surrogates), always decodes.
 #![allow(clippy::unwrap_used)]
 
-use feedback_inbox::api::{
+use feedback_api::{
     ApiError, App, Data, ErrorBody, Feedback, FeedbackDetail, Page, Project, Tag, lenient,
 };
 use proptest::prelude::*;
@@ -114,14 +114,14 @@ proptest! {
         cut in prop::collection::vec(any::<bool>(), 0..64),
     ) {
         let body = page_with_message(&escaped_units(&text, &cut));
-        let page = feedback_inbox::api::lenient::feedback_page(&body).unwrap();
+        let page = feedback_api::lenient::feedback_page(&body).unwrap();
         prop_assert_eq!(page.data.len(), 1);
         let message = &page.data[0].message;
         prop_assert_eq!(&page.data[0].project.name, message);
         if !cut.iter().any(|c| *c) {
             prop_assert_eq!(message, &text);
         }
-        let strict: Page<Feedback> = feedback_inbox::json::from_slice(&body).unwrap();
+        let strict: Page<Feedback> = feedback_core::json::from_slice(&body).unwrap();
         prop_assert_eq!(&strict.data[0].message, message);
     }
 }

@@ -9,9 +9,9 @@
 
 mod tmux;
 
-use feedback_inbox::sim::{self, DEMO_KEY, SimConfig};
-use feedback_inbox::store::{Store, ViewQuery};
-use feedback_inbox::tui::acting::copies::{Copied, markdown};
+use feedback_sim::{self as sim, DEMO_KEY, SimConfig};
+use feedback_store::{Store, ViewQuery};
+use feedback_tui::acting::copies::{Copied, markdown};
 use tmux::{Tmux, binary};
 
 fn buffer(tmux: &Tmux) -> String {

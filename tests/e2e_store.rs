@@ -6,10 +6,10 @@
 
 mod tmux;
 
-use feedback_inbox::query::parse;
-use feedback_inbox::sim::{self, DEMO_KEY, SimConfig};
-use feedback_inbox::store::search::Context;
-use feedback_inbox::store::{Store, ViewQuery};
+use feedback_core::query::parse;
+use feedback_sim::{self as sim, DEMO_KEY, SimConfig};
+use feedback_store::search::Context;
+use feedback_store::{Store, ViewQuery};
 use tmux::{Tmux, binary};
 
 /// The count in the list's title (`Feedback · new · 1,234 items`, or `… 12 matches` while

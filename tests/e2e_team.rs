@@ -7,7 +7,7 @@
 mod team_pg;
 mod tmux;
 
-use feedback_inbox::team::{self, AddedMember};
+use feedback_team::{self as team, AddedMember};
 use team_pg as pg;
 use tmux::{Tmux, binary};
 

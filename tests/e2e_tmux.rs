@@ -236,7 +236,7 @@ fn the_inbox_listening_for_webhooks_shows_arrivals_live() {
     let command = format!(
         "FEEDBACK_BASE_URL={} FEEDBACK_API_KEY={} HOOK_SECRET=e2e-secret {} --listen 127.0.0.1:{port} --secret-env HOOK_SECRET",
         sim.base_url,
-        feedback_inbox::sim::DEMO_KEY,
+        feedback_sim::DEMO_KEY,
         binary().display()
     );
     tmux.keys(&[&command, "Enter"]);

@@ -11,10 +11,10 @@ mod tmux;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use feedback_inbox::query::parse;
-use feedback_inbox::sim::{self, DEMO_KEY, SimConfig};
-use feedback_inbox::store::search::Context;
-use feedback_inbox::store::{Store, ViewQuery};
+use feedback_core::query::parse;
+use feedback_sim::{self as sim, DEMO_KEY, SimConfig};
+use feedback_store::search::Context;
+use feedback_store::{Store, ViewQuery};
 use tmux::{Tmux, binary, timeout};
 
 /// Stored items matching `query`, counted by the store itself.

@@ -11,13 +11,13 @@ mod hostile;
 use std::process::Command;
 use std::sync::Arc;
 
-use feedback_inbox::api::{ApiError, Feedback, FeedbackDetail, FeedbackId, Status};
-use feedback_inbox::tui::action::{Action, FailureKind, Msg, SyncFailure, SyncJob};
-use feedback_inbox::tui::effect::Effect;
-use feedback_inbox::tui::keymap::Keymap;
-use feedback_inbox::tui::testkit::now;
-use feedback_inbox::tui::view;
-use feedback_inbox::webhook::protocol::event::{Event, Submission};
+use feedback_api::webhook::event::{Event, Submission};
+use feedback_api::{ApiError, Feedback, FeedbackDetail, FeedbackId, Status};
+use feedback_tui::action::{Action, FailureKind, Msg, SyncFailure, SyncJob};
+use feedback_tui::effect::Effect;
+use feedback_tui::keymap::Keymap;
+use feedback_tui::testkit::now;
+use feedback_tui::view;
 use hostile::{
     Corpus, assert_inert, assert_inert_tsv, assert_screen_inert, corpus, hostile_detail,
     hostile_inbox, hostile_item, hostile_items, hostile_new_items, stored,
@@ -68,7 +68,7 @@ fn status_notes_echoing_server_text_stay_inert() {
             });
             h.send(Msg::Synced {
                 job: SyncJob::Head(Status::New),
-                result: failure.map(|()| feedback_inbox::tui::action::Synced::default()),
+                result: failure.map(|()| feedback_tui::action::Synced::default()),
             });
             assert_screen_inert("an error note", &h.state);
         }
@@ -121,7 +121,7 @@ fn detail_and_clipboard_keep_hostile_text_inert() {
 fn show_text_keeps_hostile_text_inert() {
     let tz = jiff::tz::TimeZone::UTC;
     for item in hostile_items() {
-        let text = feedback_inbox::cli::show::render_text(&hostile_detail(item), now(), &tz);
+        let text = feedback_cli::show::render_text(&hostile_detail(item), now(), &tz);
         assert_inert("show --format text", &text, true);
     }
 }
@@ -137,7 +137,7 @@ fn webhook_event_lines_keep_hostile_text_inert() {
             project_name: s.clone(),
             message: s.clone(),
             email: Some(s.clone()),
-            metadata: feedback_inbox::webhook::protocol::event::WebhookMetadata::default(),
+            metadata: feedback_api::webhook::event::WebhookMetadata::default(),
             received_at: now(),
         };
         let created = Event::FeedbackCreated(submission);
@@ -176,7 +176,7 @@ async fn cli_table_csv_and_show_keep_hostile_text_inert() {
             .env("XDG_CONFIG_HOME", home.path().join("config"))
             .env("XDG_STATE_HOME", home.path().join("state"))
             .env("FEEDBACK_BASE_URL", r.sim.base_url())
-            .env("FEEDBACK_API_KEY", feedback_inbox::sim::DEMO_KEY)
+            .env("FEEDBACK_API_KEY", feedback_sim::DEMO_KEY)
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -277,7 +277,7 @@ async fn stats_table_csv_and_json_keep_hostile_text_inert() {
             .env("XDG_CONFIG_HOME", home.path().join("config"))
             .env("XDG_STATE_HOME", home.path().join("state"))
             .env("FEEDBACK_BASE_URL", r.sim.base_url())
-            .env("FEEDBACK_API_KEY", feedback_inbox::sim::DEMO_KEY)
+            .env("FEEDBACK_API_KEY", feedback_sim::DEMO_KEY)
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();

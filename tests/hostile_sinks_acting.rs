@@ -5,20 +5,20 @@
 
 mod hostile;
 
-use feedback_inbox::api::{Feedback, Status};
-use feedback_inbox::config::looks::PipeCommand;
-use feedback_inbox::tui::action::{Action, Msg};
-use feedback_inbox::tui::effect::Effect;
-use feedback_inbox::tui::state::ViewSpec;
-use feedback_inbox::tui::testkit::now;
-use feedback_inbox::tui::views::View;
+use feedback_api::{Feedback, Status};
+use feedback_config::looks::PipeCommand;
+use feedback_tui::action::{Action, Msg};
+use feedback_tui::effect::Effect;
+use feedback_tui::state::ViewSpec;
+use feedback_tui::testkit::now;
+use feedback_tui::views::View;
 use hostile::{
     assert_inert, assert_screen_inert, corpus, hostile_detail, hostile_inbox, hostile_items,
 };
 use jiff::SignedDuration;
 
 /// The corpus listed under `new`, every item's hostile detail stored.
-fn listed() -> (Vec<Feedback>, Vec<feedback_inbox::api::FeedbackDetail>) {
+fn listed() -> (Vec<Feedback>, Vec<feedback_api::FeedbackDetail>) {
     let details: Vec<_> = hostile_items().into_iter().map(hostile_detail).collect();
     let items = details
         .iter()

@@ -11,12 +11,12 @@ use std::sync::Arc;
 use std::sync::mpsc as std_mpsc;
 use std::time::{Duration, Instant};
 
-use feedback_inbox::api::{ApiKey, Client, Feedback, RetryPolicy};
-use feedback_inbox::clipboard::MemoryClipboard;
-use feedback_inbox::sim;
-use feedback_inbox::store::{Shared, Store};
-use feedback_inbox::sync::{SyncSettings, Syncer};
-use feedback_inbox::tui::{self, keymap::Keymap};
+use feedback_api::{ApiKey, Client, Feedback, RetryPolicy};
+use feedback_clipboard::MemoryClipboard;
+use feedback_sim as sim;
+use feedback_store::{Shared, Store};
+use feedback_sync::{SyncSettings, Syncer};
+use feedback_tui::{self as tui, keymap::Keymap};
 use jiff::Timestamp;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -83,8 +83,8 @@ fn resident_mib() -> usize {
 #[test]
 #[ignore = "needs build_big_store first; prints figures"]
 fn reads_over_a_big_store() {
-    use feedback_inbox::tui::runtime::reads::{self, Shape};
-    use feedback_inbox::tui::state::{Anchor, ViewSpec};
+    use feedback_tui::runtime::reads::{self, Shape};
+    use feedback_tui::state::{Anchor, ViewSpec};
 
     let timed = |what: &str, run: &mut dyn FnMut()| {
         let started = Instant::now();
@@ -96,14 +96,14 @@ fn reads_over_a_big_store() {
         store = Some(Store::open(&path()).unwrap());
     });
     let store = store.unwrap();
-    let cx = feedback_inbox::store::search::Context {
+    let cx = feedback_store::search::Context {
         now: Timestamp::now(),
         tz: jiff::tz::TimeZone::UTC,
         views: std::sync::Arc::default(),
     };
     let fresh = |s: &Store, status: &str| {
-        let state = feedback_inbox::sync::status_state(s, &status.into()).ok()?;
-        Some(feedback_inbox::tui::action::Freshness {
+        let state = feedback_sync::status_state(s, &status.into()).ok()?;
+        Some(feedback_tui::action::Freshness {
             status: status.to_owned(),
             synced_at: state.synced_at,
             complete: state.complete,
@@ -165,7 +165,7 @@ fn launch() -> (Keys, Frames, tokio::task::JoinHandle<std::io::Result<()>>) {
     let syncer = Syncer::new(
         client,
         store.clone(),
-        feedback_inbox::clock::system(),
+        feedback_core::clock::system(),
         SyncSettings::default(),
     );
     let (keys, mut rx) = unbounded_channel();
@@ -176,13 +176,13 @@ fn launch() -> (Keys, Frames, tokio::task::JoinHandle<std::io::Result<()>>) {
         syncer: Arc::new(syncer),
         keymap: Keymap::default(),
         refresh_seconds: 0,
-        triage: feedback_inbox::config::triage::TriageSettings::default(),
-        views: feedback_inbox::config::views::ViewsSettings::default(),
-        preview: feedback_inbox::config::preview::PreviewSetting::default(),
+        triage: feedback_config::triage::TriageSettings::default(),
+        views: feedback_config::views::ViewsSettings::default(),
+        preview: feedback_config::preview::PreviewSetting::default(),
         clipboard: Box::new(MemoryClipboard::default()),
         arrivals: None,
         waits: None,
-        looks: feedback_inbox::config::looks::LooksSettings::default(),
+        looks: feedback_config::looks::LooksSettings::default(),
         team: None,
     };
     let task = tokio::spawn(async move {

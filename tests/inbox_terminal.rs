@@ -18,7 +18,7 @@ fn run_piped(args: &[&str]) -> (Option<i32>, String, String) {
         .env("XDG_CONFIG_HOME", home.path().join("config"))
         .env("XDG_STATE_HOME", home.path().join("state"))
         .env("FEEDBACK_BASE_URL", "http://127.0.0.1:9")
-        .env("FEEDBACK_API_KEY", feedback_inbox::sim::DEMO_KEY)
+        .env("FEEDBACK_API_KEY", feedback_sim::DEMO_KEY)
         .env("TERM", "xterm-256color")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -7,11 +7,11 @@
 
 mod insight_support;
 
-use feedback_inbox::tui::action::{Action, Msg};
-use feedback_inbox::tui::effect::Effect;
-use feedback_inbox::tui::layout;
-use feedback_inbox::tui::state::{AppState, Chosen};
-use feedback_inbox::tui::testkit::{Harness, now};
+use feedback_tui::action::{Action, Msg};
+use feedback_tui::effect::Effect;
+use feedback_tui::layout;
+use feedback_tui::state::{AppState, Chosen};
+use feedback_tui::testkit::{Harness, now};
 use insight_support::{act, draw, group_by, groups, harness, status_row};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -176,9 +176,7 @@ fn j_k_move_the_groups_and_the_preview_hides_while_the_groups_show() {
     act(&mut h, Action::Back);
     assert!(layout::areas(&h.state).preview.is_some());
     // Top issues too: J moves its clusters, not the list under it.
-    h.state.top_issues = Some(feedback_inbox::tui::top_issues::TopIssuesScreen::computing(
-        9,
-    ));
+    h.state.top_issues = Some(feedback_tui::top_issues::TopIssuesScreen::computing(9));
     act(&mut h, Action::NextItem);
     assert_eq!(h.state.list.selected, selected);
 }
@@ -266,7 +264,7 @@ fn the_trends_panel_keeps_today_and_lists_only_real_growth() {
     let mut h = harness(60, 24, 40);
     act(&mut h, Action::Trends);
     let panel = h.state.insight.trends.as_ref().unwrap();
-    assert_eq!(panel.by, Some(feedback_inbox::store::pivot::By::App));
+    assert_eq!(panel.by, Some(feedback_store::pivot::By::App));
     let trend = panel.trend.as_ref().unwrap();
     let area = layout::areas(&h.state).trends.unwrap();
     let inner = Rect::new(area.x + 1, area.y + 1, area.width - 2, area.height - 2);
@@ -348,7 +346,7 @@ fn the_groups_are_computed_again_only_when_something_changed() {
     group_by(&mut h, "app");
     assert!(!h.state.insight.due);
     // The list queried again for the same view (a scroll, a resize): nothing to recompute.
-    let query = feedback_inbox::tui::update::first_query(&mut h.state);
+    let query = feedback_tui::update::first_query(&mut h.state);
     let answers = h.hold(vec![query]);
     assert!(matches!(answers[0], Msg::ViewLoaded { result: Ok(_), .. }));
     for answer in answers {
@@ -362,10 +360,10 @@ fn the_groups_are_computed_again_only_when_something_changed() {
     );
     // A sync that stored something: due.
     h.send(Msg::Synced {
-        job: feedback_inbox::tui::action::SyncJob::Background {
-            listed: feedback_inbox::api::Status::New,
+        job: feedback_tui::action::SyncJob::Background {
+            listed: feedback_api::Status::New,
         },
-        result: Ok(feedback_inbox::tui::action::Synced {
+        result: Ok(feedback_tui::action::Synced {
             changed: 1,
             ..Default::default()
         }),
@@ -396,7 +394,7 @@ fn trends_by_version_say_what_they_rest_on_and_quote_no_percentage_from_a_sliver
     act(&mut h, Action::Trends);
     group_by(&mut h, "version");
     let panel = h.state.insight.trends.as_ref().unwrap();
-    assert_eq!(panel.by, Some(feedback_inbox::store::pivot::By::Version));
+    assert_eq!(panel.by, Some(feedback_store::pivot::By::Version));
     let trend = panel.trend.as_ref().unwrap();
     assert_eq!(trend.based_on, Some((12, 40)));
     // One item in the four weeks before is no base for a percentage.

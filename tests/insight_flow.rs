@@ -9,8 +9,8 @@ mod common;
 use std::time::Duration;
 
 use common::inbox::{launch, launch_with};
-use feedback_inbox::store::{Shared, Store, ViewQuery};
-use feedback_inbox::sync::SyncSettings;
+use feedback_store::{Shared, Store, ViewQuery};
+use feedback_sync::SyncSettings;
 use ratatui::crossterm::event::KeyCode;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -18,14 +18,12 @@ async fn e_fetches_the_views_details_in_the_background_and_the_coverage_follows(
     let r = common::rig(40, 10_000).await;
     let store = Shared::new(Store::open_memory().unwrap()).unwrap();
     let app = launch(r.client.clone(), store.clone());
-    let new = common::expected_ids(&r.sim, |it| {
-        it.feedback.status == feedback_inbox::api::Status::New
-    })
-    .len();
+    let new =
+        common::expected_ids(&r.sim, |it| it.feedback.status == feedback_api::Status::New).len();
     app.wait_frame("the head synced", |f| {
         f.contains(&format!(
             "Feedback · new · {} ",
-            feedback_inbox::text::output::counted(new, "item")
+            feedback_core::text::output::counted(new, "item")
         )) && f.contains("as of")
     });
     app.press(KeyCode::Char('='));
@@ -49,7 +47,7 @@ async fn e_fetches_the_views_details_in_the_background_and_the_coverage_follows(
     assert_eq!(coverage.with_detail, coverage.total);
     // The groups follow the details that came (throttled): every item with metadata counts.
     let with_metadata = common::expected_ids(&r.sim, |it| {
-        it.feedback.status == feedback_inbox::api::Status::New
+        it.feedback.status == feedback_api::Status::New
             && !(it.metadata.built_in.is_empty() && it.metadata.custom.is_empty())
     })
     .len();

@@ -6,7 +6,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use feedback_inbox::api::lenient::feedback_page;
+use feedback_api::lenient::feedback_page;
 
 #[derive(Clone, Default)]
 struct Buffer(Arc<Mutex<Vec<u8>>>);

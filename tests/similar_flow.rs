@@ -9,8 +9,8 @@ mod common;
 use std::time::Duration;
 
 use common::inbox::launch;
-use feedback_inbox::store::{Shared, Store, ViewQuery};
-use feedback_inbox::tui::similar::MAX_SHOWN;
+use feedback_store::{Shared, Store, ViewQuery};
+use feedback_tui::similar::MAX_SHOWN;
 use ratatui::crossterm::event::KeyCode;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -18,13 +18,11 @@ async fn s_shows_the_similar_items_with_the_stores_count_and_esc_goes_back() {
     let r = common::rig(300, 10_000).await;
     let store = Shared::new(Store::open_memory().unwrap()).unwrap();
     let app = launch(r.client.clone(), store.clone());
-    let new = common::expected_ids(&r.sim, |it| {
-        it.feedback.status == feedback_inbox::api::Status::New
-    })
-    .len();
+    let new =
+        common::expected_ids(&r.sim, |it| it.feedback.status == feedback_api::Status::New).len();
     let listed = format!(
         "Feedback · new · {} ",
-        feedback_inbox::text::output::counted(new, "item")
+        feedback_core::text::output::counted(new, "item")
     );
     app.wait_frame("the head synced", |f| {
         f.contains(&listed) && f.contains("as of")

@@ -9,11 +9,11 @@ mod common;
 mod sync_support;
 
 use common::rig;
-use feedback_inbox::api::{Project, Status};
-use feedback_inbox::sim::submit::Submitter;
-use feedback_inbox::sim::{FaultKind, Route};
-use feedback_inbox::store::StoreError;
-use feedback_inbox::sync::{CATALOG_FRESH, Priority, SyncError, SyncSettings, Syncer};
+use feedback_api::{Project, Status};
+use feedback_sim::submit::Submitter;
+use feedback_sim::{FaultKind, Route};
+use feedback_store::StoreError;
+use feedback_sync::{CATALOG_FRESH, Priority, SyncError, SyncSettings, Syncer};
 use std::time::{Duration, Instant};
 use sync_support::{memory_syncer, mirror, sim_ids, stored_ids};
 

@@ -11,10 +11,10 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::rig;
-use feedback_inbox::api::Status;
-use feedback_inbox::sim::{DEMO_KEY, FaultKind, Route};
-use feedback_inbox::store::{Shared, Store};
-use feedback_inbox::sync::{SyncSettings, Syncer};
+use feedback_api::Status;
+use feedback_sim::{DEMO_KEY, FaultKind, Route};
+use feedback_store::{Shared, Store};
+use feedback_sync::{SyncSettings, Syncer};
 use sync_support::{list_requests, pages, sim_ids, stored_in as stored};
 
 /// The binary with a clean environment, the simulator's account and `store` as its store.
@@ -315,7 +315,7 @@ async fn a_store_of_another_account_exits_2_before_any_item_is_written() {
     let r = rig(120, 100_000).await;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("store.sqlite3");
-    let other = feedback_inbox::api::Project {
+    let other = feedback_api::Project {
         id: "00000000-0000-4000-8000-00000000dead".to_owned(),
         name: "Someone else's".to_owned(),
         slug: None,
@@ -374,7 +374,7 @@ async fn a_resync_right_after_a_first_mirror_reads_only_the_new_pages() {
         list_requests(&r.sim),
         pages(new.len()) + pages(archived.len())
     );
-    let mut submitter = feedback_inbox::sim::submit::Submitter::new(r.sim.state().clone(), 5, None);
+    let mut submitter = feedback_sim::submit::Submitter::new(r.sim.state().clone(), 5, None);
     for _ in 0..150 {
         r.clock.advance(Duration::from_secs(1));
         submitter.submit();

@@ -7,12 +7,12 @@ mod common;
 mod sync_support;
 
 use common::rig;
-use feedback_inbox::api::Status;
-use feedback_inbox::clock::Clock;
-use feedback_inbox::query::Basis;
-use feedback_inbox::sim::{FaultKind, Route};
-use feedback_inbox::store::{Shared, Store, ViewQuery};
-use feedback_inbox::sync::{SyncError, SyncSettings, Syncer};
+use feedback_api::Status;
+use feedback_core::clock::Clock;
+use feedback_core::query::Basis;
+use feedback_sim::{FaultKind, Route};
+use feedback_store::{Shared, Store, ViewQuery};
+use feedback_sync::{SyncError, SyncSettings, Syncer};
 use sync_support::{file_syncer, memory_syncer, mirror};
 
 fn new_items() -> ViewQuery {
@@ -211,7 +211,7 @@ async fn a_server_error_parks_its_item_while_the_others_go_on_then_it_is_tried_a
         .pending;
     let newest = shared.read(|s| s.view_keys(&view, Some(1))).unwrap();
     // Every try of the first detail fails (the client's own retries included).
-    let tries = feedback_inbox::api::RetryPolicy::default().max_tries;
+    let tries = feedback_api::RetryPolicy::default().max_tries;
     r.sim
         .faults()
         .add(Route::FeedbackItem, FaultKind::Status(500), Some(tries));
@@ -222,7 +222,7 @@ async fn a_server_error_parks_its_item_while_the_others_go_on_then_it_is_tried_a
     assert_eq!(keys_with_detail(&shared, &view).len() as u64, queued - 1);
     assert!(!keys_with_detail(&shared, &view).contains(&newest[0]));
     // After the park, it is fetched.
-    r.clock.advance(feedback_inbox::sync::ENRICH_PARK);
+    r.clock.advance(feedback_sync::ENRICH_PARK);
     assert_eq!(drain(&syncer).await, (1, 0));
     assert_eq!(keys_with_detail(&shared, &view).len() as u64, queued);
 }
@@ -239,7 +239,7 @@ async fn items_queued_for_their_links_are_fetched_even_with_their_metadata_known
     // Metadata known for every item (as a webhook delivery brings it), no delivery links.
     let items: Vec<_> = r.sim.state().read().items().collect();
     for d in &items {
-        let sighting = feedback_inbox::store::Sighting {
+        let sighting = feedback_store::Sighting {
             feedback: &d.feedback,
             listed: None,
             metadata: Some(&d.metadata),

@@ -10,9 +10,9 @@ mod sync_support;
 use std::time::Duration;
 
 use common::rig;
-use feedback_inbox::api::{ApiError, Project, Status};
-use feedback_inbox::store::StoreError;
-use feedback_inbox::sync::{Priority, SyncError, SyncSettings};
+use feedback_api::{ApiError, Project, Status};
+use feedback_store::StoreError;
+use feedback_sync::{Priority, SyncError, SyncSettings};
 use sync_support::{
     file_syncer, list_requests, memory_syncer, mirror, pages, set_status, sim_ids, stored_ids,
     stored_status,
@@ -39,10 +39,7 @@ async fn the_reconcile_walk_finds_items_archived_and_unarchived_on_the_service()
     syncer.head(&Status::New, Priority::User).await.unwrap();
     assert_eq!(stored_status(&shared, &archived[0]), "new");
     let before = list_requests(&r.sim);
-    let before_details = r
-        .sim
-        .stats()
-        .route(feedback_inbox::sim::Route::FeedbackItem);
+    let before_details = r.sim.stats().route(feedback_sim::Route::FeedbackItem);
     let mut requests = 0;
     loop {
         let report = syncer.reconcile_page(Priority::User).await.unwrap();
@@ -55,10 +52,7 @@ async fn the_reconcile_walk_finds_items_archived_and_unarchived_on_the_service()
     assert_eq!(list_requests(&r.sim) - before, walked);
     // One detail per item that left `new`, none for the others.
     assert_eq!(
-        r.sim
-            .stats()
-            .route(feedback_inbox::sim::Route::FeedbackItem)
-            - before_details,
+        r.sim.stats().route(feedback_sim::Route::FeedbackItem) - before_details,
         4
     );
     assert_eq!(u64::from(requests), walked + 4);
@@ -86,8 +80,8 @@ async fn a_reconcile_walk_resumes_from_its_stored_cursor_after_an_error() {
     let first = syncer.reconcile_page(Priority::User).await.unwrap();
     assert!(!first.reached_end);
     r.sim.faults().add(
-        feedback_inbox::sim::Route::FeedbackList,
-        feedback_inbox::sim::FaultKind::Status(500),
+        feedback_sim::Route::FeedbackList,
+        feedback_sim::FaultKind::Status(500),
         None,
     );
     assert!(syncer.reconcile_page(Priority::User).await.is_err());
@@ -271,7 +265,7 @@ async fn background_steps_fill_both_statuses_whose_first_walk_is_the_reconcile_t
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reconcile_walk_whose_cursor_is_rejected_starts_again_at_the_top() {
-    use feedback_inbox::sim::{FaultKind, Route};
+    use feedback_sim::{FaultKind, Route};
 
     let r = rig(430, 100_000).await;
     let (syncer, shared) = memory_syncer(&r, SyncSettings::default());
@@ -311,7 +305,7 @@ async fn a_reconcile_walk_whose_cursor_is_rejected_starts_again_at_the_top() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_reconcile_walk_stops_at_the_retention_cutoff_and_stores_nothing_older() {
     let r = rig(430, 100_000).await;
-    let now = feedback_inbox::clock::Clock::now(&*r.clock);
+    let now = feedback_core::clock::Clock::now(&*r.clock);
     let new = sim_ids(&r.sim, &Status::New);
     let received = |id: &str| {
         let data = r.sim.state().read();
@@ -362,7 +356,7 @@ async fn an_item_with_a_status_this_version_does_not_know_stays_in_the_list_it_i
         let mut data = r.sim.state().write();
         let newest = data.items().next().unwrap();
         let mut odd = newest.clone();
-        odd.feedback.id = feedback_inbox::api::FeedbackId("fb_escalated".into());
+        odd.feedback.id = feedback_api::FeedbackId("fb_escalated".into());
         odd.feedback.received_at = newest.feedback.received_at + Duration::from_secs(1);
         odd.feedback.status = Status::Other("escalated".into());
         data.insert_listed(odd, &Status::New);
@@ -375,10 +369,7 @@ async fn an_item_with_a_status_this_version_does_not_know_stays_in_the_list_it_i
     assert_eq!(stored_new.first(), Some(&id));
     assert_eq!(stored_status(&shared, &id), "escalated");
     // A reconcile walk finds it where it was listed: nothing moves, nothing is asked again.
-    let before = r
-        .sim
-        .stats()
-        .route(feedback_inbox::sim::Route::FeedbackItem);
+    let before = r.sim.stats().route(feedback_sim::Route::FeedbackItem);
     loop {
         let report = syncer.reconcile_page(Priority::User).await.unwrap();
         assert_eq!(report.changed, 0);
@@ -387,9 +378,7 @@ async fn an_item_with_a_status_this_version_does_not_know_stays_in_the_list_it_i
         }
     }
     assert_eq!(
-        r.sim
-            .stats()
-            .route(feedback_inbox::sim::Route::FeedbackItem),
+        r.sim.stats().route(feedback_sim::Route::FeedbackItem),
         before
     );
     assert_eq!(stored_ids(&shared, "new"), stored_new);

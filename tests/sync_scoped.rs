@@ -14,9 +14,9 @@ mod sync_support;
 use std::collections::BTreeMap;
 
 use common::{Rig, expected_ids, rig};
-use feedback_inbox::api::{FeedbackDetail, Status};
-use feedback_inbox::sim::submit::Submitter;
-use feedback_inbox::sync::{Scope, SyncSettings, Syncer};
+use feedback_api::{FeedbackDetail, Status};
+use feedback_sim::submit::Submitter;
+use feedback_sync::{Scope, SyncSettings, Syncer};
 use sync_support::{list_requests, memory_syncer, mirror, sim_ids, stored_ids};
 
 /// The app with the most items of `new`.
@@ -138,7 +138,7 @@ async fn a_scoped_sync_stops_at_the_status_head_and_the_next_head_walk_still_fin
 
     // The whole-status head walk is not misled by the app's items above its head.
     let head = syncer
-        .head(&Status::New, feedback_inbox::sync::Priority::User)
+        .head(&Status::New, feedback_sync::Priority::User)
         .await
         .unwrap();
     assert_eq!(head.added as usize, 180 - k);
@@ -193,7 +193,7 @@ async fn the_sync_command_takes_an_app_by_name() {
             .env("HOME", dir.path())
             .env("XDG_CONFIG_HOME", dir.path().join("config"))
             .env("FEEDBACK_BASE_URL", r.sim.base_url())
-            .env("FEEDBACK_API_KEY", feedback_inbox::sim::DEMO_KEY)
+            .env("FEEDBACK_API_KEY", feedback_sim::DEMO_KEY)
             .env("FEEDBACK_STORE", &path)
             .output()
             .unwrap()
@@ -237,7 +237,7 @@ async fn with_a_gap_left_below_the_head_a_scoped_sync_reads_the_scopes_whole_lis
     );
     syncer.discovery().await.unwrap();
     syncer
-        .head(&Status::New, feedback_inbox::sync::Priority::User)
+        .head(&Status::New, feedback_sync::Priority::User)
         .await
         .unwrap();
     let app = busiest_app(&r);

@@ -8,8 +8,8 @@ mod sync_support;
 use std::time::Duration;
 
 use common::rig;
-use feedback_inbox::api::Status;
-use feedback_inbox::sync::{Priority, SyncSettings};
+use feedback_api::Status;
+use feedback_sync::{Priority, SyncSettings};
 use sync_support::{mirror, set_status, sim_ids, stored_ids, stored_status};
 
 /// A syncer whose client runs on the real clock with a minute's retry backoff (a 503 makes it
@@ -18,17 +18,17 @@ fn slow_retry_syncer(
     r: &common::Rig,
     settings: SyncSettings,
 ) -> (
-    feedback_inbox::sync::Syncer,
-    feedback_inbox::store::Shared,
+    feedback_sync::Syncer,
+    feedback_store::Shared,
     std::sync::Arc<std::sync::Mutex<usize>>,
 ) {
-    use feedback_inbox::api::{ApiKey, Client, RetryPolicy, Wait};
+    use feedback_api::{ApiKey, Client, RetryPolicy, Wait};
     use std::sync::{Arc, Mutex};
     let waits = Arc::new(Mutex::new(0_usize));
     let seen = Arc::clone(&waits);
     let client = Client::builder(
         &r.sim.base_url(),
-        ApiKey::parse(feedback_inbox::sim::DEMO_KEY).unwrap(),
+        ApiKey::parse(feedback_sim::DEMO_KEY).unwrap(),
     )
     .unwrap()
     .retry_policy(RetryPolicy {
@@ -40,10 +40,8 @@ fn slow_retry_syncer(
     .build()
     .unwrap();
     let shared =
-        feedback_inbox::store::Shared::new(feedback_inbox::store::Store::open_memory().unwrap())
-            .unwrap();
-    let syncer =
-        feedback_inbox::sync::Syncer::new(client, shared.clone(), r.clock.clone(), settings);
+        feedback_store::Shared::new(feedback_store::Store::open_memory().unwrap()).unwrap();
+    let syncer = feedback_sync::Syncer::new(client, shared.clone(), r.clock.clone(), settings);
     (syncer, shared, waits)
 }
 
@@ -60,7 +58,7 @@ async fn wait_for_a_wait(waits: &std::sync::Mutex<usize>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_background_re_read_in_a_retry_wait_gives_way_to_the_user_at_once() {
-    use feedback_inbox::sim::{FaultKind, Route};
+    use feedback_sim::{FaultKind, Route};
     let r = rig(300, 100_000).await;
     let (syncer, shared, waits) = slow_retry_syncer(&r, SyncSettings::default());
     mirror(&syncer, &Status::New).await;
@@ -93,7 +91,7 @@ async fn a_background_re_read_in_a_retry_wait_gives_way_to_the_user_at_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_background_page_in_a_retry_wait_gives_way_to_the_user_at_once() {
-    use feedback_inbox::sim::{FaultKind, Route};
+    use feedback_sim::{FaultKind, Route};
     let r = rig(300, 100_000).await;
     let settings = SyncSettings {
         head_page_cap: 1,
@@ -133,8 +131,8 @@ async fn a_background_page_in_a_retry_wait_gives_way_to_the_user_at_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_automatic_refresh_keeps_the_budget_floor() {
-    use feedback_inbox::tui::action::SyncJob;
-    use feedback_inbox::tui::runtime::SyncPort;
+    use feedback_tui::action::SyncJob;
+    use feedback_tui::runtime::SyncPort;
 
     // Ten requests a minute: 20% of it, two, always stay for what the user asks.
     let r = rig(300, 10).await;

@@ -7,10 +7,10 @@ mod common;
 mod sync_support;
 
 use common::rig;
-use feedback_inbox::api::{ApiError, Status};
-use feedback_inbox::sim::submit::Submitter;
-use feedback_inbox::sim::{FaultKind, Route};
-use feedback_inbox::sync::{Priority, SyncError, SyncSettings};
+use feedback_api::{ApiError, Status};
+use feedback_sim::submit::Submitter;
+use feedback_sim::{FaultKind, Route};
+use feedback_sync::{Priority, SyncError, SyncSettings};
 use std::time::{Duration, Instant};
 use sync_support::{list_requests, memory_syncer, mirror, pages, sim_ids, stored_ids};
 
@@ -292,7 +292,7 @@ async fn a_top_page_with_no_readable_item_still_leaves_a_gap_not_a_hole() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_walk_stops_at_the_retention_cutoff_and_keeps_nothing_older() {
     let r = rig(N, 100_000).await;
-    let now = feedback_inbox::clock::Clock::now(&*r.clock);
+    let now = feedback_core::clock::Clock::now(&*r.clock);
     let all = {
         let data = r.sim.state().read();
         data.items()

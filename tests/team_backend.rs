@@ -10,7 +10,7 @@ use team_pg as pg;
 
 use std::collections::HashMap;
 
-use feedback_inbox::team::{self, Change, Claimed, Outcome, Position, Team};
+use feedback_team::{self as team, Change, Claimed, Outcome, Position, Team};
 
 /// A database with the team `name` and members `members` (their login roles), connected.
 async fn team_of(db: &pg::Db, name: &str, members: &[&str]) -> Vec<Team> {
@@ -18,7 +18,7 @@ async fn team_of(db: &pg::Db, name: &str, members: &[&str]) -> Vec<Team> {
 }
 
 /// The events after `after` (every committed one is readable at once), checked to be `want`.
-async fn events(team: &Team, after: &Position, want: usize) -> Vec<feedback_inbox::team::Event> {
+async fn events(team: &Team, after: &Position, want: usize) -> Vec<feedback_team::Event> {
     let seen = team.events_after(after, 1000).await.unwrap();
     assert_eq!(seen.len(), want, "{seen:?}");
     seen

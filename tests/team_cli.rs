@@ -588,9 +588,7 @@ async fn a_members_password_reaches_the_server_only_as_a_scram_verifier() {
     let Some(team) = Setup::new("team_cli_scram").await else {
         return;
     };
-    let admin = feedback_inbox::team::connect(&team.db.admin())
-        .await
-        .unwrap();
+    let admin = feedback_team::connect(&team.db.admin()).await.unwrap();
     let stored: String = admin
         .query_one(
             "SELECT rolpassword FROM pg_authid WHERE rolname = $1",
@@ -679,9 +677,7 @@ async fn rows_written_by_hand_that_do_not_read_stop_no_command() {
     };
     let claimed = team.ana(&["claim", "id00001"]);
     assert!(claimed.status.success(), "{}", stderr(&claimed));
-    let admin = feedback_inbox::team::connect(&team.db.admin())
-        .await
-        .unwrap();
+    let admin = feedback_team::connect(&team.db.admin()).await.unwrap();
     admin
         .batch_execute(
             "UPDATE feedback_team.events SET at = 'infinity';

@@ -8,11 +8,11 @@
 
 mod team_pg;
 
-use feedback_inbox::api::{Feedback, Status};
-use feedback_inbox::store::{Shared, Sighting, Store};
-use feedback_inbox::team::{self, Team};
-use feedback_inbox::team_sync::{self, deliveries::share};
-use feedback_inbox::tui::testkit::{item, now};
+use feedback_api::{Feedback, Status};
+use feedback_store::{Shared, Sighting, Store};
+use feedback_team::{self as team, Team};
+use feedback_team_sync::{self as team_sync, deliveries::share};
+use feedback_tui::testkit::{item, now};
 use team_pg as pg;
 
 /// A receiver's store that notes its deliveries for the team.

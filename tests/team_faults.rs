@@ -12,9 +12,9 @@ use std::sync::Arc;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use feedback_inbox::clock::{Clock, Sleep};
-use feedback_inbox::team;
-use feedback_inbox::team_sync::live::News;
+use feedback_core::clock::{Clock, Sleep};
+use feedback_team as team;
+use feedback_team_sync::live::News;
 use team_pg as pg;
 use team_pg::burst::{self, bos_turn, item, label, labels_after};
 use team_pg::member::{How, Member};
@@ -130,7 +130,7 @@ impl Clock for Skewed {
     }
 }
 
-fn member(url: &str, clock: feedback_inbox::clock::SharedClock) -> Member {
+fn member(url: &str, clock: feedback_core::clock::SharedClock) -> Member {
     Member::in_memory(
         url,
         How {
@@ -150,7 +150,7 @@ async fn a_burst_across_an_outage_is_sent_once_the_database_is_back_nothing_lost
     // Ana reaches the database through the proxy, her clock ten minutes ahead; Bo directly.
     let ahead = Arc::new(Skewed(jiff::SignedDuration::from_mins(10)));
     let mut ana = member(&proxy.route(&members[0].1), ahead);
-    let mut bo = member(&members[1].1, feedback_inbox::clock::system());
+    let mut bo = member(&members[1].1, feedback_core::clock::system());
     for m in [&mut ana, &mut bo] {
         m.until("connected", |n, _| matches!(n, News::Connected { .. }))
             .await;
@@ -186,7 +186,7 @@ async fn a_burst_across_an_outage_is_sent_once_the_database_is_back_nothing_lost
     let ids: Vec<String> = (0..10).map(|n| format!("fb_{n}")).collect();
     shared_state::assert_store_is_database(&db, &bo.store, &ids, "Bo").await;
     let events = i64::try_from(BURST + (0..BURST).filter(|n| bos_turn(*n)).count()).unwrap();
-    let caught_up = |store: &feedback_inbox::store::Shared| {
+    let caught_up = |store: &feedback_store::Shared| {
         burst::labels_now(store, 10) == expected
             && store.read(|s| s.team_replica().unwrap().unwrap().seq) >= events
     };
@@ -256,9 +256,7 @@ async fn a_member_killed_mid_burst_loses_nothing_it_recorded() {
     let all = i64::try_from(ITEMS).unwrap();
     assert_eq!((claims, items), (all, all), "every claim once");
     // The store equals the database, item by item.
-    let shared =
-        feedback_inbox::store::Shared::new(feedback_inbox::store::Store::open(&store).unwrap())
-            .unwrap();
+    let shared = feedback_store::Shared::new(feedback_store::Store::open(&store).unwrap()).unwrap();
     shared_state::assert_store_is_database(&db, &shared, &ids, "Ana").await;
     db.drop().await;
 }

@@ -9,7 +9,7 @@ mod team_pg;
 
 use team_pg as pg;
 
-use feedback_inbox::team::{self, Change, Outcome, Position, Team, TeamError};
+use feedback_team::{self as team, Change, Outcome, Position, Team, TeamError};
 use tokio_postgres::Client;
 
 fn id() -> String {
@@ -71,15 +71,15 @@ async fn ana_sets_the_scene(ana: &mut Team) -> (team::Lease, Change, Vec<team::E
     ana.apply(&id(), "fb_1", &note).await.unwrap();
     ana.heartbeat(Some("fb_1")).await.unwrap();
     let lease = ana.take_syncer(15).await.unwrap().unwrap();
-    let item = |n: u32| feedback_inbox::api::Feedback {
-        id: feedback_inbox::api::FeedbackId(format!("fb_{n}")),
+    let item = |n: u32| feedback_api::Feedback {
+        id: feedback_api::FeedbackId(format!("fb_{n}")),
         message: format!("item {n}"),
         reporter_email: None,
-        status: feedback_inbox::api::Status::New,
+        status: feedback_api::Status::New,
         received_at: "2026-12-01T10:00:00Z".parse().unwrap(),
         tags: Vec::new(),
         app: None,
-        project: feedback_inbox::api::ProjectRef {
+        project: feedback_api::ProjectRef {
             id: "prj_1".into(),
             name: "Acme".into(),
         },
@@ -387,15 +387,13 @@ async fn a_walk_state_that_does_not_read_does_not_stop_the_shared_mirror() {
         .await
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let store = feedback_inbox::store::Shared::new(
-        feedback_inbox::store::Store::open(&dir.path().join("ana.db")).unwrap(),
+    let store = feedback_store::Shared::new(
+        feedback_store::Store::open(&dir.path().join("ana.db")).unwrap(),
     )
     .unwrap();
-    feedback_inbox::team_sync::join(&members[0], &store)
-        .await
-        .unwrap();
+    feedback_team_sync::join(&members[0], &store).await.unwrap();
     let lease = members[0].take_syncer(15).await.unwrap().unwrap();
-    feedback_inbox::team_sync::mirror::take_over(&members[0], &store, lease.generation, || {
+    feedback_team_sync::mirror::take_over(&members[0], &store, lease.generation, || {
         jiff::Timestamp::now()
     })
     .await

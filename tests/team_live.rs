@@ -9,11 +9,11 @@ mod team_pg;
 
 use std::time::Duration;
 
-use feedback_inbox::api::Project;
-use feedback_inbox::store::{Shared, Store};
-use feedback_inbox::team::{Change, TeamUrl};
-use feedback_inbox::team_sync::Settled;
-use feedback_inbox::team_sync::live::{Ask, News};
+use feedback_api::Project;
+use feedback_store::{Shared, Store};
+use feedback_team::{Change, TeamUrl};
+use feedback_team_sync::Settled;
+use feedback_team_sync::live::{Ask, News};
 use team_pg as pg;
 use team_pg::member::{How, Member};
 
@@ -189,7 +189,7 @@ async fn a_store_of_another_account_is_refused() {
 
 #[tokio::test]
 async fn a_members_live_link_follows_the_shared_mirror_through_notify() {
-    use feedback_inbox::team::{LEASE_SECONDS, MirrorWrite, Team};
+    use feedback_team::{LEASE_SECONDS, MirrorWrite, Team};
     let Some(db) = pg::Db::new("team_live_mirror").await else {
         return;
     };
@@ -208,7 +208,7 @@ async fn a_members_live_link_follows_the_shared_mirror_through_notify() {
     })
     .await;
     let lease = syncer.take_syncer(LEASE_SECONDS).await.unwrap().unwrap();
-    let items: Vec<_> = (0..3).map(feedback_inbox::tui::testkit::item).collect();
+    let items: Vec<_> = (0..3).map(feedback_tui::testkit::item).collect();
     let written = syncer.mirror_page(&lease, &items).await.unwrap();
     assert_eq!(written, MirrorWrite::Written { changed: 3 });
     let first = items[0].id.as_str().to_owned();

@@ -10,12 +10,12 @@ mod team_pg;
 
 use team_pg as pg;
 
-use feedback_inbox::api::Feedback;
-use feedback_inbox::team::{self, MirrorWrite};
+use feedback_api::Feedback;
+use feedback_team::{self as team, MirrorWrite};
 
 fn page(from: usize, count: usize) -> Vec<Feedback> {
     (from..from + count)
-        .map(feedback_inbox::tui::testkit::item)
+        .map(feedback_tui::testkit::item)
         .collect()
 }
 
@@ -125,8 +125,8 @@ async fn of_processes_racing_for_the_lease_exactly_one_wins_and_teams_stay_apart
 
 #[tokio::test]
 async fn a_members_store_follows_the_mirror_from_where_it_is() {
-    use feedback_inbox::store::{Shared, Store};
-    use feedback_inbox::team_sync;
+    use feedback_store::{Shared, Store};
+    use feedback_team_sync as team_sync;
     let Some(db) = pg::Db::new("mirror_follow").await else {
         return;
     };
@@ -140,7 +140,7 @@ async fn a_members_store_follows_the_mirror_from_where_it_is() {
     }
     let dir = tempfile::tempdir().unwrap();
     let store = Shared::new(Store::open(&dir.path().join("ben.db")).unwrap()).unwrap();
-    let now = feedback_inbox::tui::testkit::now;
+    let now = feedback_tui::testkit::now;
     // Not joined yet: nothing is read into a store that is not the team's.
     assert!(matches!(
         team_sync::mirror::follow(&ben, &store, now).await,
@@ -151,7 +151,7 @@ async fn a_members_store_follows_the_mirror_from_where_it_is() {
     assert_eq!((followed.items, followed.added), (2_500, 2_500));
     let stored = |store: &Shared| {
         let keys = store
-            .read(|s| s.view_keys(&feedback_inbox::store::ViewQuery::default(), None))
+            .read(|s| s.view_keys(&feedback_store::ViewQuery::default(), None))
             .unwrap();
         let mut ids: Vec<String> = store
             .read(|s| s.items(&keys))

@@ -8,11 +8,11 @@
 mod hostile;
 mod team_pg;
 
-use feedback_inbox::api::Extras;
-use feedback_inbox::team::{self, MirrorWrite};
-use feedback_inbox::team_sync;
-use feedback_inbox::tui::action::{Action, Msg};
-use feedback_inbox::tui::testkit::{self, Harness, now};
+use feedback_api::Extras;
+use feedback_team::{self as team, MirrorWrite};
+use feedback_team_sync as team_sync;
+use feedback_tui::action::{Action, Msg};
+use feedback_tui::testkit::{self, Harness, now};
 use hostile::{assert_screen_inert, hostile_detail, hostile_new_items};
 use team_pg as pg;
 

@@ -14,9 +14,9 @@ mod team_pg;
 
 use std::sync::Arc;
 
-use feedback_inbox::api::Status;
-use feedback_inbox::team::Team;
-use feedback_inbox::tui::action::SyncJob;
+use feedback_api::Status;
+use feedback_team::Team;
+use feedback_tui::action::SyncJob;
 use sync_support::{list_requests, pages, sim_ids, stored_ids};
 use team_inbox::inbox;
 use team_pg as pg;

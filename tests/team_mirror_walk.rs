@@ -10,12 +10,12 @@ mod common;
 mod sync_support;
 mod team_pg;
 
-use feedback_inbox::api::Status;
-use feedback_inbox::store::{Shared, Store};
-use feedback_inbox::sync::{Priority, SyncSettings, Syncer};
-use feedback_inbox::team::{self, Team};
-use feedback_inbox::team_sync::{self, mirror::Published};
-use feedback_inbox::tui::testkit::now;
+use feedback_api::Status;
+use feedback_store::{Shared, Store};
+use feedback_sync::{Priority, SyncSettings, Syncer};
+use feedback_team::{self as team, Team};
+use feedback_team_sync::{self as team_sync, mirror::Published};
+use feedback_tui::testkit::now;
 use sync_support::{file_syncer, list_requests, pages, sim_ids, stored_ids};
 use team_pg as pg;
 
@@ -174,7 +174,7 @@ async fn removal_reaches_every_store(
     let gone = sim_ids(&rig.sim, &Status::New)[3].clone();
     let id = gone.clone();
     syncer_store
-        .write(move |s| s.write(|tx| feedback_inbox::store::forget_id(tx, &id)))
+        .write(move |s| s.write(|tx| feedback_store::forget_id(tx, &id)))
         .unwrap();
     let published = team_sync::mirror::publish(syncer, syncer_store, lease, None)
         .await

@@ -8,9 +8,9 @@ mod team_pg;
 
 use std::collections::BTreeMap;
 
-use feedback_inbox::store::{Shared, Store};
-use feedback_inbox::team::{self, Change, Team};
-use feedback_inbox::team_sync::{self, Sending};
+use feedback_store::{Shared, Store};
+use feedback_team::{self as team, Change, Team};
+use feedback_team_sync::{self as team_sync, Sending};
 use jiff::Timestamp;
 
 use team_pg as pg;

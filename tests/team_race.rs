@@ -10,14 +10,14 @@ mod team_pg;
 use std::process::Command;
 use std::time::Duration;
 
-use feedback_inbox::team::{self, TeamUrl};
-use feedback_inbox::team_sync::live::{Ask, LiveSettings, News, live};
-use feedback_inbox::tui::action::{Action, Msg};
-use feedback_inbox::tui::effect::Effect;
-use feedback_inbox::tui::keymap::Keymap;
-use feedback_inbox::tui::team::TeamState;
-use feedback_inbox::tui::testkit::{Harness, started_harness};
-use feedback_inbox::tui::view;
+use feedback_team::{self as team, TeamUrl};
+use feedback_team_sync::live::{Ask, LiveSettings, News, live};
+use feedback_tui::action::{Action, Msg};
+use feedback_tui::effect::Effect;
+use feedback_tui::keymap::Keymap;
+use feedback_tui::team::TeamState;
+use feedback_tui::testkit::{Harness, started_harness};
+use feedback_tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use team_pg as pg;
@@ -103,7 +103,7 @@ impl Inbox {
             poll: Duration::from_millis(500),
             listen: true,
             retry: Duration::from_millis(100),
-            clock: feedback_inbox::clock::system(),
+            clock: feedback_core::clock::system(),
         };
         tokio::spawn(live(settings, harness.store.clone(), ask_rx, news_tx));
         Self {
@@ -148,7 +148,7 @@ impl Inbox {
         let states = self
             .harness
             .store
-            .read(|s| feedback_inbox::team_sync::states_now(s, &ids))
+            .read(|s| feedback_team_sync::states_now(s, &ids))
             .unwrap();
         states.into_iter().map(|s| s.owner).collect()
     }
@@ -180,7 +180,7 @@ async fn three_inboxes_and_the_command_line_race_for_1000_items_and_agree_on_eac
                 h.state
                     .team
                     .as_ref()
-                    .is_some_and(|t| t.link == feedback_inbox::tui::team::Link::Online)
+                    .is_some_and(|t| t.link == feedback_tui::team::Link::Online)
             })
             .await;
         // Every item marked: the first, then a range to the last.
@@ -227,7 +227,7 @@ async fn agrees(inbox: &mut Inbox, truth: &[Option<String>]) {
             let ids: Vec<String> = (0..ITEMS).map(|n| format!("id{n:05}")).collect();
             let shown: Vec<Option<String>> = h
                 .store
-                .read(|s| feedback_inbox::team_sync::states_now(s, &ids))
+                .read(|s| feedback_team_sync::states_now(s, &ids))
                 .unwrap()
                 .into_iter()
                 .map(|s| s.owner)

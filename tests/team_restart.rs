@@ -11,7 +11,7 @@ mod team_pg;
 use std::sync::Arc;
 use std::time::Duration;
 
-use feedback_inbox::team_sync::live::News;
+use feedback_team_sync::live::News;
 use team_pg as pg;
 use team_pg::burst::{self, bos_turn, item, label, labels_after};
 use team_pg::cluster::Cluster;

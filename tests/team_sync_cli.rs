@@ -13,8 +13,8 @@ mod team_pg;
 
 use std::process::{Command, Output, Stdio};
 
-use feedback_inbox::api::Status;
-use feedback_inbox::team::{self, Team};
+use feedback_api::Status;
+use feedback_team::{self as team, Team};
 use mirror_cli::{command, run, said};
 use sync_support::{list_requests, pages, sim_ids, stored_in as stored};
 use team_pg as pg;

@@ -8,9 +8,9 @@
 
 mod team_pg;
 
-use feedback_inbox::store::{Shared, Store};
-use feedback_inbox::team::Change;
-use feedback_inbox::team_sync::{self, Settled};
+use feedback_store::{Shared, Store};
+use feedback_team::Change;
+use feedback_team_sync::{self as team_sync, Settled};
 use jiff::Timestamp;
 
 use team_pg as pg;

@@ -6,12 +6,12 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use feedback_inbox::config::looks::{PipeCommand, ThemeName};
-use feedback_inbox::tui::action::{Action, Msg};
-use feedback_inbox::tui::keymap::Keymap;
-use feedback_inbox::tui::state::AppState;
-use feedback_inbox::tui::testkit::{Harness, started_harness, stored_detail};
-use feedback_inbox::tui::{layout, view};
+use feedback_config::looks::{PipeCommand, ThemeName};
+use feedback_tui::action::{Action, Msg};
+use feedback_tui::keymap::Keymap;
+use feedback_tui::state::AppState;
+use feedback_tui::testkit::{Harness, started_harness, stored_detail};
+use feedback_tui::{layout, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -165,7 +165,7 @@ fn each_theme_paints_the_same_screen() {
         let mut h = marked(120);
         h.state.acting.theme = theme;
         h.state.acting.privacy = true;
-        h.state.note = Some(feedback_inbox::tui::state::Note {
+        h.state.note = Some(feedback_tui::state::Note {
             text: "Cannot read the store: disk full".into(),
             error: true,
             until: None,

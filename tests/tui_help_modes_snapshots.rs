@@ -3,11 +3,11 @@
 //! `tui_snapshots`). Fixed data, a fixed clock, UTC.
 #![allow(clippy::unwrap_used)]
 
-use feedback_inbox::tui::action::{Action, Msg};
-use feedback_inbox::tui::keymap::Keymap;
-use feedback_inbox::tui::state::{AppState, Mode};
-use feedback_inbox::tui::testkit::{Harness, started_harness};
-use feedback_inbox::tui::view;
+use feedback_tui::action::{Action, Msg};
+use feedback_tui::keymap::Keymap;
+use feedback_tui::state::{AppState, Mode};
+use feedback_tui::testkit::{Harness, started_harness};
+use feedback_tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 

@@ -5,9 +5,9 @@
 
 mod insight_support;
 
-use feedback_inbox::store::sync_state::{Gap, Key, insert_gap, set_head};
-use feedback_inbox::tui::action::{Action, Msg};
-use feedback_inbox::tui::testkit::{Harness, now};
+use feedback_store::sync_state::{Gap, Key, insert_gap, set_head};
+use feedback_tui::action::{Action, Msg};
+use feedback_tui::testkit::{Harness, now};
 use insight_support::{act, draw, group_by, harness};
 
 /// `new` mirrored back to `hours` before now (its walk towards the deep end under way);

@@ -6,11 +6,11 @@
 
 mod insight_support;
 
-use feedback_inbox::query::Basis;
-use feedback_inbox::store::pivot::By;
-use feedback_inbox::tui::action::{Action, Msg};
-use feedback_inbox::tui::effect::Effect;
-use feedback_inbox::tui::testkit::{Harness, item, now};
+use feedback_core::query::Basis;
+use feedback_store::pivot::By;
+use feedback_tui::action::{Action, Msg};
+use feedback_tui::effect::Effect;
+use feedback_tui::testkit::{Harness, item, now};
 use insight_support::{
     act, draw, group_by, groups, harness, key, queued, spread_detail, status_row, typed,
 };
@@ -188,7 +188,7 @@ fn a_metadata_pivot_says_what_it_is_based_on_and_masks_custom_values_in_privacy(
         !screen.contains("team plan") && !screen.contains("free"),
         "{screen}"
     );
-    assert!(screen.contains(feedback_inbox::tui::privacy::MASK));
+    assert!(screen.contains(feedback_tui::privacy::MASK));
     insta::assert_snapshot!("grouped_meta_privacy", screen);
 }
 
@@ -338,7 +338,7 @@ fn e_queues_the_views_missing_details_shows_progress_and_e_again_cancels() {
     assert_eq!((enrich.done(), enrich.total), (0, 28));
     assert!(h.state.sync.background, "the background has work");
     // The budget is known: an estimate shows (28 details, 40 of 60 left, floor 12).
-    h.send(feedback_inbox::tui::testkit::budget(
+    h.send(feedback_tui::testkit::budget(
         60,
         40,
         now() + jiff::SignedDuration::from_secs(30),
@@ -356,10 +356,10 @@ fn e_queues_the_views_missing_details_shows_progress_and_e_again_cancels() {
         }
     });
     h.send(Msg::Synced {
-        job: feedback_inbox::tui::action::SyncJob::Background {
-            listed: feedback_inbox::api::Status::New,
+        job: feedback_tui::action::SyncJob::Background {
+            listed: feedback_api::Status::New,
         },
-        result: Ok(feedback_inbox::tui::action::Synced {
+        result: Ok(feedback_tui::action::Synced {
             changed: 3,
             ..Default::default()
         }),
@@ -390,7 +390,7 @@ fn e_queues_the_views_missing_details_shows_progress_and_e_again_cancels() {
 #[test]
 fn a_queue_left_by_the_last_run_shows_at_start_and_ends_when_fetched() {
     let h = harness(120, 30, 0);
-    let all = feedback_inbox::store::ViewQuery::default();
+    let all = feedback_store::ViewQuery::default();
     h.store
         .write(|s| s.queue_details(&all, Basis::Metadata))
         .unwrap();
@@ -404,10 +404,10 @@ fn a_queue_left_by_the_last_run_shows_at_start_and_ends_when_fetched() {
         }
     });
     h.send(Msg::Synced {
-        job: feedback_inbox::tui::action::SyncJob::Background {
-            listed: feedback_inbox::api::Status::New,
+        job: feedback_tui::action::SyncJob::Background {
+            listed: feedback_api::Status::New,
         },
-        result: Ok(feedback_inbox::tui::action::Synced::default()),
+        result: Ok(feedback_tui::action::Synced::default()),
     });
     h.send(Msg::Tick(now()));
     assert!(h.state.insight.enrich.is_none());
@@ -445,7 +445,7 @@ fn another_view_regroups_and_slash_goes_back_to_the_lists_search() {
         .write(|s| {
             s.set_triage(
                 &["id00000".to_owned(), "id00001".to_owned()],
-                &feedback_inbox::store::TriageChange::Starred(true),
+                &feedback_store::TriageChange::Starred(true),
                 now(),
             )
         })

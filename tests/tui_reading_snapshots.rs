@@ -3,12 +3,12 @@
 //! screen under 100 columns, type-ahead in a pane, and the help scrolled with wrapped rows.
 #![allow(clippy::unwrap_used)]
 
-use feedback_inbox::tui::action::{Action, Msg};
-use feedback_inbox::tui::keymap::Keymap;
-use feedback_inbox::tui::reading::TypeKey;
-use feedback_inbox::tui::state::AppState;
-use feedback_inbox::tui::testkit::{self, Harness, now, started_harness, stored_detail};
-use feedback_inbox::tui::view;
+use feedback_tui::action::{Action, Msg};
+use feedback_tui::keymap::Keymap;
+use feedback_tui::reading::TypeKey;
+use feedback_tui::state::AppState;
+use feedback_tui::testkit::{self, Harness, now, started_harness, stored_detail};
+use feedback_tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -25,7 +25,7 @@ fn act(h: &mut Harness, action: Action) {
 }
 
 /// The service's detail of item `n` (or `detail`), stored and delivered.
-fn fetched(h: &mut Harness, n: usize, detail: Option<feedback_inbox::api::FeedbackDetail>) {
+fn fetched(h: &mut Harness, n: usize, detail: Option<feedback_api::FeedbackDetail>) {
     let detail = detail.unwrap_or_else(|| testkit::detail(n));
     h.store.write(|s| s.put_detail(&detail, now())).unwrap();
     let mut stored = stored_detail(n);
@@ -160,7 +160,7 @@ fn help_scrolled_with_descriptions_wrapped_under_their_column() {
         60,
         20,
         &Keymap::default(),
-        feedback_inbox::tui::state::Mode::Normal,
+        feedback_tui::state::Mode::Normal,
     );
     h.send(Msg::HelpScroll { lines: 4, max });
     let terminal = draw(&h.state);
@@ -207,7 +207,7 @@ fn privacy_masks_the_preview_pane() {
         "masked in the preview:\n{private}"
     );
     assert!(
-        private.contains(feedback_inbox::tui::privacy::MASKED_EMAIL),
+        private.contains(feedback_tui::privacy::MASKED_EMAIL),
         "{private}"
     );
 }

@@ -6,8 +6,8 @@
 
 mod insight_support;
 
-use feedback_inbox::tui::action::{Action, Msg};
-use feedback_inbox::tui::testkit::Harness;
+use feedback_tui::action::{Action, Msg};
+use feedback_tui::testkit::Harness;
 use insight_support::{act, draw, harness, queued};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 

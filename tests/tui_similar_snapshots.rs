@@ -6,13 +6,13 @@
 
 mod hostile;
 
-use feedback_inbox::api::{AppRef, Feedback, FeedbackId, Platform};
-use feedback_inbox::tui::action::{Action, Msg};
-use feedback_inbox::tui::keymap::Keymap;
-use feedback_inbox::tui::reading::preview_on;
-use feedback_inbox::tui::state::AppState;
-use feedback_inbox::tui::testkit::{Harness, item, now, started_harness};
-use feedback_inbox::tui::view;
+use feedback_api::{AppRef, Feedback, FeedbackId, Platform};
+use feedback_tui::action::{Action, Msg};
+use feedback_tui::keymap::Keymap;
+use feedback_tui::reading::preview_on;
+use feedback_tui::state::AppState;
+use feedback_tui::testkit::{Harness, item, now, started_harness};
+use feedback_tui::view;
 use jiff::SignedDuration;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

@@ -4,16 +4,16 @@
 
 use std::time::Duration;
 
-use feedback_inbox::api::{Feedback, Status, Wait, WaitReason};
-use feedback_inbox::store::Shared;
-use feedback_inbox::tui::action::{Action, FailureKind, Msg, SyncFailure, SyncJob, ViewError};
-use feedback_inbox::tui::keymap::Keymap;
-use feedback_inbox::tui::state::AppState;
-use feedback_inbox::tui::testkit::{
+use feedback_api::{Feedback, Status, Wait, WaitReason};
+use feedback_store::Shared;
+use feedback_tui::action::{Action, FailureKind, Msg, SyncFailure, SyncJob, ViewError};
+use feedback_tui::keymap::Keymap;
+use feedback_tui::state::AppState;
+use feedback_tui::testkit::{
     self, Harness, budget, fill, now, started, started_harness, stored_detail,
 };
-use feedback_inbox::tui::update::{start, update};
-use feedback_inbox::tui::{layout, view};
+use feedback_tui::update::{start, update};
+use feedback_tui::{layout, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -217,7 +217,7 @@ fn rate_limited_status() {
 fn error_panel() {
     let mut h = started_harness(120, 35, 60, false);
     // Another process stored items: the view is read again, and that read fails.
-    let revs = feedback_inbox::store::Revs {
+    let revs = feedback_store::Revs {
         items: h.state.sync.items_rev + 1,
         triage: h.state.triage.rev,
     };
@@ -291,7 +291,7 @@ fn hostile_items() -> Vec<Feedback> {
     let base = testkit::item(0);
     let with = |id: &str, message: String, f: &dyn Fn(&mut Feedback)| {
         let mut item = base.clone();
-        item.id = feedback_inbox::api::FeedbackId(id.into());
+        item.id = feedback_api::FeedbackId(id.into());
         item.message = message;
         f(&mut item);
         item
@@ -318,9 +318,9 @@ fn hostile_items() -> Vec<Feedback> {
         // A status this version does not know: kept in the list it was stored in (`new`), its
         // own value shown in the STATUS column.
         with("enum", "unknown status and platform".into(), &|i| {
-            i.status = feedback_inbox::api::Status::Other("spam".into());
+            i.status = feedback_api::Status::Other("spam".into());
             if let Some(app) = &mut i.app {
-                app.platform = feedback_inbox::api::Platform::Other("visionos".into());
+                app.platform = feedback_api::Platform::Other("visionos".into());
             }
         }),
         with("nulls", "no app, no email".into(), &|i| {
@@ -344,7 +344,7 @@ fn hostile_text_is_inert_and_columns_hold() {
     let buffer = terminal.backend().buffer();
     for cell in buffer.content() {
         assert!(
-            feedback_inbox::text::is_clean(cell.symbol()),
+            feedback_core::text::is_clean(cell.symbol()),
             "{:?}",
             cell.symbol()
         );
@@ -357,7 +357,7 @@ fn hostile_text_is_inert_and_columns_hold() {
     }
     act(&mut h, Action::Open);
     let mut long = stored_detail(0);
-    long.item.feedback.id = feedback_inbox::api::FeedbackId("long".into());
+    long.item.feedback.id = feedback_api::FeedbackId("long".into());
     long.item.feedback.message = "A".repeat(10_000);
     h.send(Msg::DetailLoaded {
         id: "long".into(),
@@ -438,7 +438,7 @@ fn a_full_screen_error_is_drawn_inert() {
     );
     for cell in terminal.backend().buffer().content() {
         assert!(
-            feedback_inbox::text::is_clean(cell.symbol()),
+            feedback_core::text::is_clean(cell.symbol()),
             "{:?}",
             cell.symbol()
         );
@@ -484,7 +484,7 @@ fn live_arrivals_are_marked_new_and_counted() {
 /// wraps rather than cuts, and the title shows how far it is scrolled.
 #[test]
 fn help_scrolled_on_a_small_terminal() {
-    use feedback_inbox::tui::runtime::translate;
+    use feedback_tui::runtime::translate;
     use ratatui::crossterm::event::Event;
 
     let keymap = Keymap::default();
@@ -495,8 +495,7 @@ fn help_scrolled_on_a_small_terminal() {
         let msg = translate(&down, &state, &keymap).unwrap();
         update(&mut state, msg);
     }
-    let (_, max) =
-        view::help_scroll_range(40, 12, &keymap, feedback_inbox::tui::state::Mode::Normal);
+    let (_, max) = view::help_scroll_range(40, 12, &keymap, feedback_tui::state::Mode::Normal);
     assert_eq!(state.help_scroll, 5.min(max));
     let terminal = draw(&state);
     insta::assert_snapshot!(terminal.backend());
@@ -530,11 +529,8 @@ fn busy_status() -> AppState {
     // At the end of what is stored with the budget low: paging pauses.
     act(&mut h, Action::Bottom);
     let mut state = h.state;
-    assert_eq!(
-        state.list.paging,
-        feedback_inbox::tui::state::Paging::Paused
-    );
-    state.note = Some(feedback_inbox::tui::state::Note {
+    assert_eq!(state.list.paging, feedback_tui::state::Paging::Paused);
+    state.note = Some(feedback_tui::state::Note {
         text: "Could not reach the service: connection reset by peer — r to retry".into(),
         error: true,
         until: None,
@@ -586,7 +582,7 @@ fn status_bar_parts_never_run_into_each_other() {
 fn filter_chips_share_the_room_they_have() {
     let mut state = started(120, 20, 100, false);
     let chosen = |label: &str| {
-        Some(feedback_inbox::tui::state::Chosen {
+        Some(feedback_tui::state::Chosen {
             value: "v".into(),
             label: label.into(),
         })

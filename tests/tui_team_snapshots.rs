@@ -5,16 +5,16 @@
 //! owner, labels and who is looking. Fixed data, a fixed clock, UTC.
 #![allow(clippy::unwrap_used)]
 
-use feedback_inbox::store::{TeamBatch, TeamEventRecord, TeamItemRecord};
-use feedback_inbox::team::Presence;
-use feedback_inbox::team_sync::CaughtUp;
-use feedback_inbox::team_sync::live::News;
-use feedback_inbox::tui::action::{Action, Msg};
-use feedback_inbox::tui::keymap::Keymap;
-use feedback_inbox::tui::state::AppState;
-use feedback_inbox::tui::team::TeamState;
-use feedback_inbox::tui::testkit::{Harness, now, started_harness};
-use feedback_inbox::tui::view;
+use feedback_store::{TeamBatch, TeamEventRecord, TeamItemRecord};
+use feedback_team::Presence;
+use feedback_team_sync::CaughtUp;
+use feedback_team_sync::live::News;
+use feedback_tui::action::{Action, Msg};
+use feedback_tui::keymap::Keymap;
+use feedback_tui::state::AppState;
+use feedback_tui::team::TeamState;
+use feedback_tui::testkit::{Harness, now, started_harness};
+use feedback_tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};

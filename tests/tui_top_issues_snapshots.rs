@@ -7,10 +7,10 @@ use jiff::{SignedDuration, Timestamp};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use feedback_inbox::store::similar::{Cluster, TopIssues};
-use feedback_inbox::tui::top_issues::TopIssuesScreen;
-use feedback_inbox::tui::view::theme::Theme;
-use feedback_inbox::tui::view::top_issues::render;
+use feedback_store::similar::{Cluster, TopIssues};
+use feedback_tui::top_issues::TopIssuesScreen;
+use feedback_tui::view::theme::Theme;
+use feedback_tui::view::top_issues::render;
 
 fn now() -> Timestamp {
     "2026-11-20T15:00:00Z".parse().unwrap()
@@ -204,12 +204,12 @@ fn a_failure_says_so_and_stale_answers_are_dropped() {
 /// not move; `Esc` goes back to the list; a stale answer is dropped.
 #[test]
 fn t_opens_the_screen_progress_shows_and_esc_goes_back() {
-    use feedback_inbox::store::search::Context;
-    use feedback_inbox::tui::action::{Action, Msg};
-    use feedback_inbox::tui::effect::Effect;
-    use feedback_inbox::tui::keymap::Keymap;
-    use feedback_inbox::tui::runtime::top_issues::compute;
-    use feedback_inbox::tui::testkit::started_harness;
+    use feedback_store::search::Context;
+    use feedback_tui::action::{Action, Msg};
+    use feedback_tui::effect::Effect;
+    use feedback_tui::keymap::Keymap;
+    use feedback_tui::runtime::top_issues::compute;
+    use feedback_tui::testkit::started_harness;
 
     let mut h = started_harness(100, 16, 30, true);
     let selected = h.state.list.selected;
@@ -259,9 +259,7 @@ fn t_opens_the_screen_progress_shows_and_esc_goes_back() {
     });
     assert_eq!(
         h.state.top_issues.as_ref().unwrap().result.as_ref(),
-        Some(&feedback_inbox::tui::top_issues::Issues::from(
-            result.clone()
-        ))
+        Some(&feedback_tui::top_issues::Issues::from(result.clone()))
     );
     h.send(Msg::Action(Action::MoveDown));
     let moved = usize::from(result.clusters.len() > 1);
@@ -272,7 +270,7 @@ fn t_opens_the_screen_progress_shows_and_esc_goes_back() {
     );
     let mut terminal = Terminal::new(TestBackend::new(100, 16)).unwrap();
     terminal
-        .draw(|frame| feedback_inbox::tui::view::render(frame, &h.state, &Keymap::default()))
+        .draw(|frame| feedback_tui::view::render(frame, &h.state, &Keymap::default()))
         .unwrap();
     insta::assert_snapshot!("inbox_with_top_issues", terminal.backend());
     // The wheel moves the selection as the move keys do; the list under it stays.

@@ -3,12 +3,12 @@
 //! lines; the same without colour. Fixed data, a fixed clock, UTC.
 #![allow(clippy::unwrap_used)]
 
-use feedback_inbox::store::TriageChange;
-use feedback_inbox::tui::action::{Action, Msg};
-use feedback_inbox::tui::keymap::Keymap;
-use feedback_inbox::tui::state::AppState;
-use feedback_inbox::tui::testkit::{Harness, now, started_harness};
-use feedback_inbox::tui::{layout, view};
+use feedback_store::TriageChange;
+use feedback_tui::action::{Action, Msg};
+use feedback_tui::keymap::Keymap;
+use feedback_tui::state::AppState;
+use feedback_tui::testkit::{Harness, now, started_harness};
+use feedback_tui::{layout, view};
 use jiff::SignedDuration;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -59,7 +59,7 @@ fn triaged() -> Harness {
     set(&h, &["id00005"], &TriageChange::Done(true));
     // A refresh that found nothing new reads the triage count, then the view.
     h.synced(
-        feedback_inbox::tui::action::SyncJob::Head(feedback_inbox::api::Status::New),
+        feedback_tui::action::SyncJob::Head(feedback_api::Status::New),
         true,
     );
     h.state.note = None;
@@ -122,7 +122,7 @@ fn detail_shows_the_state_and_the_sanitized_note() {
         &TriageChange::Note(Some("ticket \u{1b}[31m#42\u{7}\nsecond line".into())),
     );
     h.synced(
-        feedback_inbox::tui::action::SyncJob::Head(feedback_inbox::api::Status::New),
+        feedback_tui::action::SyncJob::Head(feedback_api::Status::New),
         true,
     );
     act(&mut h, Action::MoveDown);

@@ -3,14 +3,14 @@
 //! data, a fixed clock, UTC.
 #![allow(clippy::unwrap_used)]
 
-use feedback_inbox::config::views::ViewDef;
-use feedback_inbox::store::TriageChange;
-use feedback_inbox::tui::action::{Action, Msg};
-use feedback_inbox::tui::keymap::Keymap;
-use feedback_inbox::tui::state::AppState;
-use feedback_inbox::tui::testkit::{Harness, now, started_harness};
-use feedback_inbox::tui::views::ViewsState;
-use feedback_inbox::tui::{layout, view};
+use feedback_config::views::ViewDef;
+use feedback_store::TriageChange;
+use feedback_tui::action::{Action, Msg};
+use feedback_tui::keymap::Keymap;
+use feedback_tui::state::AppState;
+use feedback_tui::testkit::{Harness, now, started_harness};
+use feedback_tui::views::ViewsState;
+use feedback_tui::{layout, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -55,7 +55,7 @@ fn harness(width: u16, height: u16) -> Harness {
     ];
     h.state.views = ViewsState::new(&views, None);
     // A refresh reads the triage count: the view (and its unseen count) is read again.
-    let revs = h.store.read(feedback_inbox::store::Store::revs).unwrap();
+    let revs = h.store.read(feedback_store::Store::revs).unwrap();
     h.send(Msg::StoreRevs(Ok(revs)));
     h.send(Msg::Tick(now()));
     h.state.note = None;

@@ -5,7 +5,7 @@
 
 mod webhook_support;
 
-use feedback_inbox::store::Store;
+use feedback_store::Store;
 use webhook_support::{LISTEN, bin, listening, terminate};
 
 fn line(id: &str) -> String {
@@ -28,11 +28,11 @@ fn items_only_in_the_journal_are_stored_at_start() {
         .join("data/feedback-inbox/stores/default.sqlite3");
     {
         let mut store = Store::open(&store_path).unwrap();
-        let submission = feedback_inbox::webhook::Event::parse(line("fb_a").as_bytes()).unwrap();
-        let feedback_inbox::webhook::Event::FeedbackCreated(submission) = submission else {
+        let submission = feedback_api::webhook::Event::parse(line("fb_a").as_bytes()).unwrap();
+        let feedback_api::webhook::Event::FeedbackCreated(submission) = submission else {
             panic!("not a submission");
         };
-        feedback_inbox::webhook::stored::store_submission(&mut store, &submission).unwrap();
+        feedback_webhook::stored::store_submission(&mut store, &submission).unwrap();
     }
 
     let mut command = bin(home.path());

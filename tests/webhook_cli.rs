@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Output, Stdio};
 
-use feedback_inbox::webhook::{Secret, sign};
+use feedback_api::webhook::{Secret, sign};
 use webhook_support::{Running, SECRET, bin, next, spawn, start_listen, terminate, text};
 
 fn verify(home: &Path, timestamp: &str, signature: &str, body: &[u8], extra: &[&str]) -> Output {
@@ -180,7 +180,7 @@ fn sim_delivers_new_submissions_to_listen_which_records_each_once() {
         "every id recorded once despite duplicates"
     );
     // With a store, the seen ids are kept in it, one per delivery recorded.
-    let store = feedback_inbox::store::Store::open(
+    let store = feedback_store::Store::open(
         &home
             .path()
             .join("data/feedback-inbox/stores/default.sqlite3"),

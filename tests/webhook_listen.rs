@@ -36,9 +36,8 @@ fn an_unwritable_jsonl_is_reported_as_such_not_as_an_address_problem() {
 
 /// Ids of the readable lines of the JSONL, and the numbers of the torn ones.
 fn recorded(jsonl: &Path) -> (Vec<String>, Vec<usize>) {
-    let lines = feedback_inbox::webhook::journal::read_lines::<serde_json::Value>(
-        &std::fs::read(jsonl).unwrap(),
-    );
+    let lines =
+        feedback_webhook::journal::read_lines::<serde_json::Value>(&std::fs::read(jsonl).unwrap());
     let ids = lines
         .records
         .iter()
@@ -148,7 +147,7 @@ fn kill_9_mid_burst_loses_no_acknowledged_delivery_and_tears_no_readable_line() 
     assert_eq!(torn_after, torn, "no new torn line");
     assert_eq!(after.iter().filter(|id| **id == acked[0]).count(), 1);
     // Every acknowledged item is in the store, those the kill kept out of it included.
-    let store = feedback_inbox::store::Store::open(
+    let store = feedback_store::Store::open(
         &home
             .path()
             .join("data/feedback-inbox/stores/default.sqlite3"),

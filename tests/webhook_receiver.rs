@@ -9,12 +9,12 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
-use feedback_inbox::clock::ManualClock;
-use feedback_inbox::webhook::journal::read_lines;
-use feedback_inbox::webhook::receiver::{self, Jsonl, Notice, ReceiverConfig, ReceiverHandle};
-use feedback_inbox::webhook::seen::Seen;
-use feedback_inbox::webhook::serve::Limits;
-use feedback_inbox::webhook::{DEFAULT_TOLERANCE, Event, Secret, sign};
+use feedback_api::webhook::{DEFAULT_TOLERANCE, Event, Secret, sign};
+use feedback_core::clock::ManualClock;
+use feedback_webhook::journal::read_lines;
+use feedback_webhook::receiver::{self, Jsonl, Notice, ReceiverConfig, ReceiverHandle};
+use feedback_webhook::seen::Seen;
+use feedback_webhook::serve::Limits;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};

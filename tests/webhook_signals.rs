@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use feedback_inbox::webhook::{Secret, sign};
+use feedback_api::webhook::{Secret, sign};
 use webhook_support::{BIN, LISTEN, SECRET, in_clean_env, lines, next};
 
 /// Long enough for anything that should happen at once, even on a loaded machine.

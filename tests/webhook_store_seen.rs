@@ -9,11 +9,11 @@ mod common;
 use std::path::Path;
 use std::sync::Arc;
 
-use feedback_inbox::clock::{ManualClock, SharedClock};
-use feedback_inbox::store::Store;
-use feedback_inbox::webhook::receiver::{self, Jsonl, Notice, ReceiverConfig, ReceiverHandle};
-use feedback_inbox::webhook::seen::Seen;
-use feedback_inbox::webhook::{DEFAULT_TOLERANCE, Secret, sign};
+use feedback_api::webhook::{DEFAULT_TOLERANCE, Secret, sign};
+use feedback_core::clock::{ManualClock, SharedClock};
+use feedback_store::Store;
+use feedback_webhook::receiver::{self, Jsonl, Notice, ReceiverConfig, ReceiverHandle};
+use feedback_webhook::seen::Seen;
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
 const SECRET: &str = "whsec_store_seen";
@@ -81,7 +81,7 @@ fn store(dir: &Path) -> Store {
 async fn a_redelivery_to_a_new_receiver_on_the_same_store_is_a_duplicate() {
     let dir = tempfile::tempdir().unwrap();
     let clock = clock();
-    let now = feedback_inbox::clock::Clock::now(&*clock).as_second();
+    let now = feedback_core::clock::Clock::now(&*clock).as_second();
     let (handle, mut notices) = receiver_on(dir.path(), clock.clone()).await;
     assert_eq!(
         deliver(&handle.url(), now, &body("fb_1", "prj_1")).await,
@@ -112,7 +112,7 @@ async fn a_redelivery_to_a_new_receiver_on_the_same_store_is_a_duplicate() {
 async fn a_delivery_the_store_cannot_take_is_answered_500_and_neither_its_id_nor_item_kept() {
     let dir = tempfile::tempdir().unwrap();
     let clock = clock();
-    let now = feedback_inbox::clock::Clock::now(&*clock).as_second();
+    let now = feedback_core::clock::Clock::now(&*clock).as_second();
     // The store refuses every id, as a full disk would.
     drop(store(dir.path()));
     raw_sql(
@@ -167,8 +167,8 @@ async fn a_delivery_the_store_cannot_take_is_answered_500_and_neither_its_id_nor
 async fn another_accounts_delivery_has_its_id_kept_but_not_its_item() {
     let dir = tempfile::tempdir().unwrap();
     let clock = clock();
-    let now = feedback_inbox::clock::Clock::now(&*clock).as_second();
-    let project = feedback_inbox::api::Project {
+    let now = feedback_core::clock::Clock::now(&*clock).as_second();
+    let project = feedback_api::Project {
         id: "prj_1".into(),
         name: "Acme".into(),
         slug: None,

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use feedback_inbox::team::{Team, TeamUrl};
+use feedback_team::{Team, TeamUrl};
 use team_pg as pg;
 use webhook_support::{LISTEN, Running, bin, delivery, listening, next, post, terminate, text};
 

@@ -13,14 +13,14 @@ use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
-use feedback_inbox::clock::{ManualClock, SharedClock};
-use feedback_inbox::sim::submit::Submitter;
-use feedback_inbox::sim::webhooks::{AttemptResult, Plan, Sender, WebhookTarget};
-use feedback_inbox::webhook::receiver::{self, Jsonl, Notice, ReceiverConfig, ReceiverHandle};
-use feedback_inbox::webhook::seen::Seen;
-use feedback_inbox::webhook::{
+use feedback_api::webhook::{
     DEFAULT_TOLERANCE, Delivery, Event, MAX_BODY, Secret, Submission, sign, verify,
 };
+use feedback_core::clock::{ManualClock, SharedClock};
+use feedback_sim::submit::Submitter;
+use feedback_sim::webhooks::{AttemptResult, Plan, Sender, WebhookTarget};
+use feedback_webhook::receiver::{self, Jsonl, Notice, ReceiverConfig, ReceiverHandle};
+use feedback_webhook::seen::Seen;
 use jiff::Timestamp;
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
@@ -349,7 +349,7 @@ async fn submissions_appear_in_the_list_api_and_reach_the_receiver_once_despite_
     assert_eq!(jsonl_lines(dir.path()).len(), 1);
     let page = r
         .client
-        .list_feedback(&feedback_inbox::api::FeedbackQuery::default())
+        .list_feedback(&feedback_api::FeedbackQuery::default())
         .await
         .unwrap();
     assert_eq!(
@@ -374,6 +374,6 @@ trait NowSeconds {
 
 impl NowSeconds for ManualClock {
     fn now_seconds(&self) -> i64 {
-        feedback_inbox::clock::Clock::now(self).as_second()
+        feedback_core::clock::Clock::now(self).as_second()
     }
 }

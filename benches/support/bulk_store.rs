@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use feedback_inbox::sim;
-use feedback_inbox::store::Store;
+use feedback_sim as sim;
+use feedback_store::Store;
 
 /// The store of `items` items, made when it is not there yet.
 pub fn path(items: usize) -> PathBuf {

@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use common::{expected_ids, rig};
-use feedback_inbox::api::Status;
-use feedback_inbox::sim::{DEMO_KEY, Route};
-use feedback_inbox::store::Store;
+use feedback_api::Status;
+use feedback_sim::{DEMO_KEY, Route};
+use feedback_store::Store;
 
 /// The binary in a clean environment under `home`, pointed at `base_url`.
 pub(crate) fn bin(home: &Path, base_url: &str) -> Command {
@@ -60,7 +60,7 @@ pub(crate) fn jsonl_ids(text: &str) -> Vec<String> {
         .collect()
 }
 
-pub(crate) fn new_ids(sim: &feedback_inbox::sim::SimHandle) -> Vec<String> {
+pub(crate) fn new_ids(sim: &feedback_sim::SimHandle) -> Vec<String> {
     expected_ids(sim, |it| it.feedback.status == Status::New)
 }
 
@@ -164,9 +164,9 @@ async fn every_format_with_fields_all_and_with_detail_has_metadata_and_links() {
         .feedback
         .message
         .clone();
-    let first_line = feedback_inbox::cli::output::first_line(&message);
+    let first_line = feedback_cli::output::first_line(&message);
     assert!(
-        lines[1].contains(&*feedback_inbox::text::sanitize_line(first_line)),
+        lines[1].contains(&*feedback_core::text::sanitize_line(first_line)),
         "{table}"
     );
 }

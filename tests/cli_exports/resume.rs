@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use feedback_inbox::sim::{FaultKind, Route};
+use feedback_sim::{FaultKind, Route};
 
 use crate::common::rig;
 use crate::{bin, jsonl_ids, new_ids, ok, run, stderr, stdout};
@@ -201,7 +201,7 @@ async fn the_resume_line_carries_the_instants_this_run_computed_for_since_and_un
     ids.extend(jsonl_ids(&ok(&run_hint(home.path(), &url, &err))));
     let until: jiff::Timestamp = until.parse().unwrap();
     let expected = crate::common::expected_ids(&r.sim, |it| {
-        it.feedback.status == feedback_inbox::api::Status::New
+        it.feedback.status == feedback_api::Status::New
             && it.feedback.received_at >= since
             && it.feedback.received_at < until
     });
@@ -270,13 +270,13 @@ async fn a_cursor_rejected_mid_walk_closes_the_output_and_exits_1_with_the_resum
 }
 
 /// The simulator's items of every status, newest first as the lists order them.
-fn all_ids(sim: &feedback_inbox::sim::SimHandle) -> Vec<String> {
+fn all_ids(sim: &feedback_sim::SimHandle) -> Vec<String> {
     crate::common::expected_ids(sim, |_| true)
 }
 
-fn archived_ids(sim: &feedback_inbox::sim::SimHandle) -> Vec<String> {
+fn archived_ids(sim: &feedback_sim::SimHandle) -> Vec<String> {
     crate::common::expected_ids(sim, |it| {
-        it.feedback.status == feedback_inbox::api::Status::Archived
+        it.feedback.status == feedback_api::Status::Archived
     })
 }
 

@@ -1,8 +1,8 @@
 //! `search` exports: `--fields all` takes every stored key as a column, `--with-detail` fetches
 //! what the store lacks once and keeps it.
 
-use feedback_inbox::sim::Route;
-use feedback_inbox::store::Store;
+use feedback_sim::Route;
+use feedback_store::Store;
 
 use crate::common::rig;
 use crate::{ok, run, stderr};

@@ -36,7 +36,7 @@ async fn one_page_that_reached_past_since_has_no_next_cursor() {
         .state()
         .read()
         .items()
-        .filter(|it| it.feedback.status == feedback_inbox::api::Status::New)
+        .filter(|it| it.feedback.status == feedback_api::Status::New)
         .map(|it| it.feedback.received_at)
         .collect();
     // Inside the first page of 100: the page reaches past it.

@@ -12,8 +12,8 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use common::{expected_ids, rig};
-use feedback_inbox::api::{App, Feedback, FeedbackDetail, Status};
-use feedback_inbox::sim::{DEMO_KEY, Route, SimHandle};
+use feedback_api::{App, Feedback, FeedbackDetail, Status};
+use feedback_sim::{DEMO_KEY, Route, SimHandle};
 
 /// The binary with a clean environment against `base_url`; `store` as its store, or none.
 pub(crate) fn run(base_url: &str, store: Option<&Path>, args: &[&str]) -> Output {

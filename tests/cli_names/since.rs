@@ -1,8 +1,8 @@
 //! `--since`/`--until` on `list`: the walk stops at the first older item and says what it
 //! saved; `--until` reads every newer page; an age counts back from now.
 
-use feedback_inbox::api::{Feedback, Status};
-use feedback_inbox::sim::{self, Route, SimConfig, SimHandle};
+use feedback_api::{Feedback, Status};
+use feedback_sim::{self as sim, Route, SimConfig, SimHandle};
 use jiff::Timestamp;
 
 use crate::common::rig;

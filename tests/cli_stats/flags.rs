@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use feedback_inbox::api::{FeedbackDetail, Status};
-use feedback_inbox::sim::{self, SimConfig};
+use feedback_api::{FeedbackDetail, Status};
+use feedback_sim::{self as sim, SimConfig};
 use jiff::Timestamp;
 use serde_json::Value;
 

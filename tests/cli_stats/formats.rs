@@ -1,7 +1,7 @@
 //! `stats` outputs: JSON with each group's last 30 days, the plain table and its stderr
 //! summary, CSV (a column per day, no formula run), days and weeks, completions and man page.
 
-use feedback_inbox::api::FeedbackDetail;
+use feedback_api::FeedbackDetail;
 use jiff::Timestamp;
 
 use super::{Fixture, counts, ok, run, tags, tally, text};

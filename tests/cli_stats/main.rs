@@ -16,8 +16,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use feedback_inbox::api::{FeedbackDetail, FeedbackId};
-use feedback_inbox::sim::{self, DEMO_KEY, SimConfig, SimHandle};
+use feedback_api::{FeedbackDetail, FeedbackId};
+use feedback_sim::{self as sim, DEMO_KEY, SimConfig, SimHandle};
 use jiff::Timestamp;
 use serde_json::Value;
 

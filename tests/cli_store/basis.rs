@@ -6,8 +6,8 @@ use std::path::Path;
 
 use super::item;
 use super::webhook_support::{bin, text};
-use feedback_inbox::api::{FeedbackDetail, Metadata, Status};
-use feedback_inbox::store::Store;
+use feedback_api::{FeedbackDetail, Metadata, Status};
+use feedback_store::Store;
 use jiff::Timestamp;
 
 /// 300 items, the newest 3 with details: two of version 3.10.0, one of 3.2.0. The 100 newest

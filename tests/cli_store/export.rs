@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 
 use super::webhook_support::{bin, text};
-use feedback_inbox::api::{Feedback, FeedbackId, ProjectRef, Status};
-use feedback_inbox::store::Store;
+use feedback_api::{Feedback, FeedbackId, ProjectRef, Status};
+use feedback_store::Store;
 use jiff::Timestamp;
 
 /// `count` items an hour apart from 2026-10-01, every fifth archived, some messages holding

@@ -6,9 +6,9 @@ use std::path::Path;
 
 use super::webhook_support::text;
 use super::{item, json, run};
-use feedback_inbox::api::Status;
-use feedback_inbox::store::Store;
-use feedback_inbox::store::sync_state::{Gap, Key, insert_gap, set_complete, set_head};
+use feedback_api::Status;
+use feedback_store::Store;
+use feedback_store::sync_state::{Gap, Key, insert_gap, set_complete, set_head};
 use jiff::{SignedDuration, Timestamp};
 
 /// Two items a day for the last five days, `new` walked back to four and a half days ago,

@@ -25,8 +25,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use feedback_inbox::api::{Feedback, FeedbackDetail, FeedbackId, Metadata, ProjectRef, Status};
-use feedback_inbox::store::Store;
+use feedback_api::{Feedback, FeedbackDetail, FeedbackId, Metadata, ProjectRef, Status};
+use feedback_store::Store;
 use jiff::Timestamp;
 use webhook_support::{BIN, bin, in_clean_env, text};
 
@@ -319,7 +319,7 @@ fn info_neither_opens_another_programs_file_nor_upgrades_an_older_store() {
     let old = home.path().join("old.sqlite3");
     {
         let conn = rusqlite::Connection::open(&old).unwrap();
-        conn.execute_batch(feedback_inbox::store::schema::STEPS[0])
+        conn.execute_batch(feedback_store::schema::STEPS[0])
             .unwrap();
         conn.pragma_update(None, "user_version", 1).unwrap();
     }

@@ -7,8 +7,8 @@ use std::process::Output;
 
 use super::item;
 use super::webhook_support::{bin, text};
-use feedback_inbox::api::Status;
-use feedback_inbox::store::Store;
+use feedback_api::Status;
+use feedback_store::Store;
 use jiff::Timestamp;
 
 fn filled(dir: &Path) -> PathBuf {

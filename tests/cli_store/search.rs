@@ -6,8 +6,8 @@ use std::path::Path;
 use std::process::Output;
 
 use super::webhook_support::{bin, text};
-use feedback_inbox::api::{AppRef, Feedback, FeedbackId, Platform, ProjectRef, Status};
-use feedback_inbox::store::Store;
+use feedback_api::{AppRef, Feedback, FeedbackId, Platform, ProjectRef, Status};
+use feedback_store::Store;
 use jiff::Timestamp;
 
 fn item(id: &str, at: &str, message: &str, tags: &[&str]) -> Feedback {
@@ -260,7 +260,7 @@ fn search_needs_a_store_and_applies_retention_when_it_opens_one() {
 
 #[test]
 fn search_leaves_out_done_and_snoozed_items_as_the_inbox_does_and_store_export_keeps_them() {
-    use feedback_inbox::store::TriageChange;
+    use feedback_store::TriageChange;
     let home = tempfile::tempdir().unwrap();
     let store = filled(home.path());
     {

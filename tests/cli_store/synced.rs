@@ -4,9 +4,9 @@
 use std::path::Path;
 use std::process::Output;
 
-use feedback_inbox::sim::DEMO_KEY;
-use feedback_inbox::store::{Shared, Store};
-use feedback_inbox::sync::{SyncSettings, Syncer};
+use feedback_sim::DEMO_KEY;
+use feedback_store::{Shared, Store};
+use feedback_sync::{SyncSettings, Syncer};
 
 use super::common::rig;
 use super::webhook_support::{bin, text};
@@ -195,13 +195,10 @@ async fn info_of_a_partial_mirror_says_how_far_back_it_reaches() {
     let shared = Shared::new(Store::open(&store).unwrap()).unwrap();
     let syncer = Syncer::new(r.client.clone(), shared.clone(), r.clock.clone(), settings);
     syncer
-        .head(
-            &feedback_inbox::api::Status::New,
-            feedback_inbox::sync::Priority::User,
-        )
+        .head(&feedback_api::Status::New, feedback_sync::Priority::User)
         .await
         .unwrap();
-    let state = syncer.state(&feedback_inbox::api::Status::New).unwrap();
+    let state = syncer.state(&feedback_api::Status::New).unwrap();
     let (newest, back) = (state.head_at.unwrap(), state.deep_at.unwrap());
     drop(syncer);
     drop(shared);
@@ -223,8 +220,8 @@ async fn info_of_a_partial_mirror_says_how_far_back_it_reaches() {
     let utc = jiff::tz::TimeZone::UTC;
     let span = format!(
         "partly mirrored (1 walk to go: newest {}, back to {})",
-        feedback_inbox::timefmt::local(newest, &utc),
-        feedback_inbox::timefmt::local(back, &utc)
+        feedback_core::timefmt::local(newest, &utc),
+        feedback_core::timefmt::local(back, &utc)
     );
     assert!(shown.contains(&span), "{span} in {shown}");
 }

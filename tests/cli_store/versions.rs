@@ -5,8 +5,8 @@ use std::path::Path;
 
 use super::webhook_support::text;
 use super::{json, run};
-use feedback_inbox::api::{AppRef, FeedbackDetail, Metadata, Platform, Status};
-use feedback_inbox::store::Store;
+use feedback_api::{AppRef, FeedbackDetail, Metadata, Platform, Status};
+use feedback_store::Store;
 use jiff::Timestamp;
 
 fn fill(path: &Path) {

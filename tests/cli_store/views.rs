@@ -7,9 +7,9 @@ use std::path::Path;
 use super::search::{filled, ok, search};
 use super::shell_completion::complete;
 use super::webhook_support::text;
-use feedback_inbox::api::Tag;
-use feedback_inbox::store::Store;
-use feedback_inbox::store::TriageChange;
+use feedback_api::Tag;
+use feedback_store::Store;
+use feedback_store::TriageChange;
 use jiff::Timestamp;
 
 const CONFIG: &str = r#"

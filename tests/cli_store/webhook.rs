@@ -6,9 +6,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use feedback_inbox::api::Status;
-use feedback_inbox::store::Store;
-use feedback_inbox::webhook::{Secret, sign};
+use feedback_api::Status;
+use feedback_api::webhook::{Secret, sign};
+use feedback_store::Store;
 use jiff::Timestamp;
 
 use super::webhook_support::{self, LISTEN, SECRET, bin, listening, next, terminate, text};
@@ -159,7 +159,7 @@ fn a_store_is_created_0600_in_a_0700_folder_and_retention_days_drops_old_items()
 fn a_delivery_of_another_account_is_journaled_but_not_stored() {
     let home = tempfile::tempdir().unwrap();
     let path = default_store(home.path());
-    let other = feedback_inbox::api::Project {
+    let other = feedback_api::Project {
         id: "prj_of_another_account".into(),
         name: "Other".into(),
         slug: None,

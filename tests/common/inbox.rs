@@ -6,11 +6,11 @@ use std::sync::Arc;
 use std::sync::mpsc as std_mpsc;
 use std::time::{Duration, Instant};
 
-use feedback_inbox::api::Client;
-use feedback_inbox::clipboard::MemoryClipboard;
-use feedback_inbox::store::Shared;
-use feedback_inbox::sync::{SyncSettings, Syncer};
-use feedback_inbox::tui::{self, keymap::Keymap};
+use feedback_api::Client;
+use feedback_clipboard::MemoryClipboard;
+use feedback_store::Shared;
+use feedback_sync::{SyncSettings, Syncer};
+use feedback_tui::{self as tui, keymap::Keymap};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -43,19 +43,19 @@ pub fn launch_with(client: Client, store: Shared, sync: SyncSettings) -> App {
     let (keys, mut rx) = unbounded_channel();
     let events = Box::pin(futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)));
     let (frame_tx, frames) = std_mpsc::channel();
-    let syncer = Syncer::new(client, store.clone(), feedback_inbox::clock::system(), sync);
+    let syncer = Syncer::new(client, store.clone(), feedback_core::clock::system(), sync);
     let options = tui::Options {
         store,
         syncer: Arc::new(syncer),
         keymap: Keymap::default(),
         refresh_seconds: 0,
-        triage: feedback_inbox::config::triage::TriageSettings::default(),
-        views: feedback_inbox::config::views::ViewsSettings::default(),
-        preview: feedback_inbox::config::preview::PreviewSetting::default(),
+        triage: feedback_config::triage::TriageSettings::default(),
+        views: feedback_config::views::ViewsSettings::default(),
+        preview: feedback_config::preview::PreviewSetting::default(),
         clipboard: Box::new(MemoryClipboard::default()),
         arrivals: None,
         waits: None,
-        looks: feedback_inbox::config::looks::LooksSettings::default(),
+        looks: feedback_config::looks::LooksSettings::default(),
         team: None,
     };
     let task = tokio::spawn(async move {

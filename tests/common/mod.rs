@@ -5,9 +5,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use feedback_inbox::api::{ApiKey, Client, RetryPolicy, Timeouts, Wait};
-use feedback_inbox::clock::ManualClock;
-use feedback_inbox::sim::{self, DEMO_KEY, SimConfig, SimHandle};
+use feedback_api::{ApiKey, Client, RetryPolicy, Timeouts, Wait};
+use feedback_core::clock::ManualClock;
+use feedback_sim::{self as sim, DEMO_KEY, SimConfig, SimHandle};
 use jiff::Timestamp;
 
 pub mod inbox;
@@ -65,7 +65,7 @@ pub async fn rig_with(items: usize, rate_per_minute: u32, key: &str, timeouts: T
 /// Ids the simulator holds that match `keep`, in its (newest-first) order.
 pub fn expected_ids(
     sim: &SimHandle,
-    keep: impl Fn(&feedback_inbox::api::FeedbackDetail) -> bool,
+    keep: impl Fn(&feedback_api::FeedbackDetail) -> bool,
 ) -> Vec<String> {
     sim.state()
         .read()
@@ -98,7 +98,7 @@ pub fn command_on(
         .env("XDG_STATE_HOME", home.join("state"))
         .env("XDG_DATA_HOME", home.join("data"))
         .env("FEEDBACK_BASE_URL", base_url)
-        .env("FEEDBACK_API_KEY", feedback_inbox::sim::DEMO_KEY)
+        .env("FEEDBACK_API_KEY", feedback_sim::DEMO_KEY)
         .env("FEEDBACK_STORE", store);
     cmd
 }

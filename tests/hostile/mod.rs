@@ -4,15 +4,15 @@
 
 use std::collections::BTreeMap;
 
-use feedback_inbox::api::{
+use feedback_api::{
     AppRef, Channel, Delivery, DeliveryStatus, Feedback, FeedbackDetail, FeedbackId, Metadata,
     Platform, ProjectRef, Status,
 };
-use feedback_inbox::store::StoredDetail;
-use feedback_inbox::tui::keymap::Keymap;
-use feedback_inbox::tui::state::AppState;
-use feedback_inbox::tui::testkit::{self, Harness, PaneData, now};
-use feedback_inbox::tui::view;
+use feedback_store::StoredDetail;
+use feedback_tui::keymap::Keymap;
+use feedback_tui::state::AppState;
+use feedback_tui::testkit::{self, Harness, PaneData, now};
+use feedback_tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -153,7 +153,7 @@ pub fn hostile_new_items() -> Vec<Feedback> {
     hostile_items()
         .into_iter()
         .map(|mut item| {
-            item.status = feedback_inbox::api::Status::New;
+            item.status = feedback_api::Status::New;
             item
         })
         .collect()
@@ -182,7 +182,7 @@ pub fn hostile_inbox(width: u16, height: u16, items: &[Feedback]) -> Harness {
     projects[0].name.clone_from(&names[0]);
     apps[0].name.clone_from(&names[1]);
     apps[0].platform = Some(Platform::from(names[2].as_str()));
-    projects.extend(names.iter().skip(3).map(|s| feedback_inbox::api::Project {
+    projects.extend(names.iter().skip(3).map(|s| feedback_api::Project {
         id: s.clone(),
         name: s.clone(),
         slug: None,
@@ -199,7 +199,7 @@ pub fn hostile_inbox(width: u16, height: u16, items: &[Feedback]) -> Harness {
 
 pub fn stored(detail: FeedbackDetail) -> StoredDetail {
     StoredDetail {
-        item: feedback_inbox::store::StoredItem {
+        item: feedback_store::StoredItem {
             key: 1,
             feedback: detail.feedback,
             seen: now(),

@@ -2,12 +2,12 @@
 //! details), the picker driven by keys, and the screen drawn as text.
 #![allow(clippy::unwrap_used, dead_code)]
 
-use feedback_inbox::api::FeedbackDetail;
-use feedback_inbox::tui::action::{Action, Msg};
-use feedback_inbox::tui::keymap::Keymap;
-use feedback_inbox::tui::state::AppState;
-use feedback_inbox::tui::testkit::{Harness, item, now, started_harness};
-use feedback_inbox::tui::view;
+use feedback_api::FeedbackDetail;
+use feedback_tui::action::{Action, Msg};
+use feedback_tui::keymap::Keymap;
+use feedback_tui::state::AppState;
+use feedback_tui::testkit::{Harness, item, now, started_harness};
+use feedback_tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -91,9 +91,7 @@ pub fn groups(h: &Harness) -> Vec<(Option<String>, u64)> {
 }
 
 pub fn queued(h: &Harness) -> u64 {
-    h.store
-        .read(feedback_inbox::store::Store::queued_details)
-        .unwrap()
+    h.store.read(feedback_store::Store::queued_details).unwrap()
 }
 
 /// The status bar's row.

@@ -9,7 +9,7 @@ pub mod proxy;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use feedback_inbox::sim::DEMO_KEY;
+use feedback_sim::DEMO_KEY;
 
 /// The binary as a member of the team at `team_url`, on the store at `store`.
 pub fn command(base_url: &str, team_url: &str, store: &Path, args: &[&str]) -> Command {

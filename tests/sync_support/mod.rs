@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
-use feedback_inbox::api::Status;
-use feedback_inbox::sim::{Route, SimHandle};
-use feedback_inbox::store::{Shared, Store};
-use feedback_inbox::sync::{Priority, Report, SyncSettings, Syncer};
+use feedback_api::Status;
+use feedback_sim::{Route, SimHandle};
+use feedback_store::{Shared, Store};
+use feedback_sync::{Priority, Report, SyncSettings, Syncer};
 
 use super::common::Rig;
 

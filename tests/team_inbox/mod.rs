@@ -4,13 +4,13 @@
 
 use std::sync::Arc;
 
-use feedback_inbox::api::Status;
-use feedback_inbox::store::Shared;
-use feedback_inbox::sync::{SyncSettings, Syncer};
-use feedback_inbox::team::TeamUrl;
-use feedback_inbox::team_sync::part::TeamWalk;
-use feedback_inbox::tui::action::{SyncJob, Synced};
-use feedback_inbox::tui::{SyncPort, TeamSyncer};
+use feedback_api::Status;
+use feedback_store::Shared;
+use feedback_sync::{SyncSettings, Syncer};
+use feedback_team::TeamUrl;
+use feedback_team_sync::part::TeamWalk;
+use feedback_tui::action::{SyncJob, Synced};
+use feedback_tui::{SyncPort, TeamSyncer};
 
 use super::common::Rig;
 use super::sync_support::file_syncer;

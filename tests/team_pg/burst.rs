@@ -1,9 +1,9 @@
 //! A burst of label changes two members make on a few items (the fault tests' workload), and
 //! what every replica must end with.
 
-use feedback_inbox::store::Shared;
-use feedback_inbox::team::{self, Change};
-use feedback_inbox::team_sync;
+use feedback_store::Shared;
+use feedback_team::{self as team, Change};
+use feedback_team_sync as team_sync;
 
 /// Ana's `n`-th change: the label `l{n}` on item `fb_{n % items}`.
 pub fn label(n: usize) -> Change {

@@ -3,11 +3,11 @@
 
 use std::time::Duration;
 
-use feedback_inbox::clock::SharedClock;
-use feedback_inbox::store::Shared;
-use feedback_inbox::team::{Change, TeamUrl};
-use feedback_inbox::team_sync::live::{Ask, LiveSettings, News, live};
-use feedback_inbox::team_sync::{self};
+use feedback_core::clock::SharedClock;
+use feedback_store::Shared;
+use feedback_team::{Change, TeamUrl};
+use feedback_team_sync::live::{Ask, LiveSettings, News, live};
+use feedback_team_sync::{self as team_sync};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 /// How a member's link runs.
@@ -27,7 +27,7 @@ impl Default for How {
             poll: Duration::from_millis(200),
             listen: true,
             retry: Duration::from_millis(50),
-            clock: feedback_inbox::clock::system(),
+            clock: feedback_core::clock::system(),
         }
     }
 }
@@ -64,7 +64,7 @@ impl Member {
 
     /// The link of the member `url` (text) connects as, on a store in memory.
     pub fn in_memory(url: &str, how: How) -> Self {
-        let store = Shared::new(feedback_inbox::store::Store::open_memory().unwrap()).unwrap();
+        let store = Shared::new(feedback_store::Store::open_memory().unwrap()).unwrap();
         Self::link(url.parse().unwrap(), store, how)
     }
 

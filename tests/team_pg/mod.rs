@@ -12,15 +12,15 @@ pub mod cluster;
 pub mod member;
 pub mod shared_state;
 
-use feedback_inbox::team::{self, TeamUrl};
+use feedback_team::{self as team, TeamUrl};
 
 /// A store file at `path` holding the test items `id00000`.. (`count` of them): the team's
 /// commands act only on items the store holds.
 pub fn store_with_items(path: &std::path::Path, count: usize) {
-    let mut store = feedback_inbox::store::Store::open(path).unwrap();
-    let items: Vec<_> = (0..count).map(feedback_inbox::tui::testkit::item).collect();
+    let mut store = feedback_store::Store::open(path).unwrap();
+    let items: Vec<_> = (0..count).map(feedback_tui::testkit::item).collect();
     store
-        .put_items(&items, feedback_inbox::tui::testkit::now())
+        .put_items(&items, feedback_tui::testkit::now())
         .unwrap();
 }
 

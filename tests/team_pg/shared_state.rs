@@ -1,8 +1,8 @@
 //! Items' shared state as the team's database holds it and as a member's store shows it, to
 //! compare them item by item: each item's owner, whether it is done, its labels (sorted).
 
-use feedback_inbox::store::Shared;
-use feedback_inbox::team;
+use feedback_store::Shared;
+use feedback_team as team;
 
 /// One item: its id, owner, done, labels (sorted).
 pub type ItemState = (String, Option<String>, bool, Vec<String>);
@@ -54,7 +54,7 @@ pub fn in_store(store: &Shared, ids: &[String]) -> Vec<ItemState> {
 
 /// [`in_store`] of the store file at `path`.
 pub fn in_store_file(path: &std::path::Path, ids: &[String]) -> Vec<ItemState> {
-    let store = Shared::new(feedback_inbox::store::Store::open(path).unwrap()).unwrap();
+    let store = Shared::new(feedback_store::Store::open(path).unwrap()).unwrap();
     in_store(&store, ids)
 }
 

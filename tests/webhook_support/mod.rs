@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use feedback_inbox::webhook::{Secret, sign};
+use feedback_api::webhook::{Secret, sign};
 
 pub const SECRET: &str = "whsec_cli_secret";
 

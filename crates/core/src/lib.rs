@@ -1,0 +1,20 @@
+//! The pure core every room shares: untrusted text made inert (`text`, `Clean`) and its
+//! display width (`width`), the search language (`query`: lexer, parser, qualifiers,
+//! highlights, completion), injectable time (`clock`) and its wording (`timefmt`), JSON reading
+//! (`json`), a body's excerpt for errors, a poison-proof lock, background threads, the signals
+//! a long-lived process stops on, the smallest terminal the inbox draws in, and the environment
+//! of the commands run for the user without the secrets' variables (`child_env`). It never
+//! imports another crate of the workspace, a database driver or a terminal library.
+
+pub mod background;
+pub mod child_env;
+pub mod clock;
+pub mod excerpt;
+pub mod json;
+pub mod mutex;
+pub mod query;
+pub mod screen;
+pub mod signals;
+pub mod text;
+pub mod timefmt;
+pub mod width;

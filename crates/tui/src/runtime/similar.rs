@@ -1,0 +1,35 @@
+//! The similar list's store reads, on the list's reading thread like every read of
+//! the inbox: `Store::similar` for `S` (well under 100 ms at a million items), and the keys of a
+//! pinned key set that the store still holds (retention may have dropped one since).
+
+use crate::action::Msg;
+use crate::effect::Effect;
+use feedback_store::{Shared, Store, StoreError};
+
+use super::reads::Task;
+
+/// The read an effect of the similar list asks for (`None` for other effects).
+#[must_use]
+pub fn task(store: &Shared, effect: &Effect) -> Option<Task> {
+    let &Effect::FindSimilar {
+        request_id,
+        key,
+        limit,
+    } = effect
+    else {
+        return None;
+    };
+    let store = store.clone();
+    Some(Box::new(move || Msg::SimilarFound {
+        request_id,
+        result: store
+            .read(|s| s.similar(key, limit))
+            .map(|found| found.map(Box::new))
+            .map_err(|e| e.to_string()),
+    }))
+}
+
+/// The keys of `pinned` still stored, in their order.
+pub(super) fn stored_keys(store: &Store, pinned: &[i64]) -> Result<Vec<i64>, StoreError> {
+    store.keys_still_stored(pinned)
+}

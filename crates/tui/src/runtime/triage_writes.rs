@@ -1,0 +1,108 @@
+//! The inbox's triage writes, run in order on a thread of their own (a toggle pressed twice must
+//! commit twice, in order), and the triage figures read with a view. A write's answer goes back
+//! only after its transaction committed: what the screen shows as done survives kill -9.
+
+use jiff::Timestamp;
+
+use super::reads::Task;
+use crate::action::{Msg, TriageFigures};
+use crate::effect::Effect;
+use crate::triage::{Cause, Triaged};
+use feedback_store::{Shared, Store, StoreError, TriageChange};
+
+/// The view's unseen count, the store's write counts, the next snooze's end.
+pub fn figures(store: &Store, keys: &[i64], now: Timestamp) -> Result<TriageFigures, StoreError> {
+    let revs = store.revs()?;
+    Ok(TriageFigures {
+        unseen: store.unseen_among(keys)?,
+        rev: revs.triage,
+        items_rev: revs.items,
+        next_wake: store.next_wake(now)?,
+    })
+}
+
+/// The write (or the write count's read) an effect asks for; `None` for other effects.
+#[must_use]
+pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
+    let store = store.clone();
+    let task: Task = match effect {
+        Effect::Triage {
+            ids,
+            change,
+            at,
+            cause,
+            what,
+            team,
+        } => Box::new(move || {
+            let each: Vec<(String, TriageChange)> =
+                ids.iter().map(|id| (id.clone(), change.clone())).collect();
+            let share = feedback_team_sync::triage_outbox(team.as_deref(), &each, at);
+            let shared = share.len();
+            let result = store
+                .write(|s| {
+                    let before = s.set_triage_shared(&ids, &change, at, &share)?;
+                    Ok::<_, StoreError>((before, s.triage_rev()?))
+                })
+                .map(|(before, rev)| {
+                    let after = before
+                        .iter()
+                        .map(|(id, old)| (id.clone(), change.apply(old)))
+                        .collect();
+                    let undo = before
+                        .iter()
+                        .map(|(id, old)| (id.clone(), change.inverse(old)))
+                        .collect();
+                    Box::new(Triaged {
+                        after,
+                        before,
+                        undo,
+                        hides: change.hides(),
+                        rev,
+                        cause,
+                        what,
+                        shared,
+                    })
+                })
+                .map_err(|e| e.to_string());
+            Msg::Triaged(result)
+        }),
+        Effect::TriageUndo {
+            changes,
+            at,
+            team,
+            what,
+        } => Box::new(move || {
+            let share = feedback_team_sync::triage_outbox(team.as_deref(), &changes, at);
+            let shared = share.len();
+            let result = store
+                .write(|s| {
+                    let before = s.set_triage_each_shared(&changes, at, &share)?;
+                    Ok::<_, StoreError>((before, s.triage_rev()?))
+                })
+                .map(|(before, rev)| {
+                    let after = before
+                        .iter()
+                        .zip(&changes)
+                        .map(|((id, old), (_, change))| (id.clone(), change.apply(old)))
+                        .collect();
+                    Box::new(Triaged {
+                        after,
+                        before,
+                        undo: Vec::new(),
+                        hides: changes.iter().any(|(_, c)| c.hides()),
+                        rev,
+                        cause: Cause::Undo,
+                        what,
+                        shared,
+                    })
+                })
+                .map_err(|e| e.to_string());
+            Msg::Triaged(result)
+        }),
+        Effect::StoreRevs => {
+            Box::new(move || Msg::StoreRevs(store.read(Store::revs).map_err(|e| e.to_string())))
+        }
+        _ => return None,
+    };
+    Some(task)
+}
