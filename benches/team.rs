@@ -51,7 +51,7 @@ async fn team_db(name: &str, members: usize) -> Option<(TeamUrl, Vec<TeamUrl>)> 
         format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
         format!("CREATE DATABASE {name}"),
     ] {
-        client.batch_execute(&sql).await.unwrap();
+        client.raw().batch_execute(&sql).await.unwrap();
     }
     let admin = server.with_database(name);
     let mut admin_client = team::connect(&admin).await.unwrap();
@@ -60,6 +60,7 @@ async fn team_db(name: &str, members: usize) -> Option<(TeamUrl, Vec<TeamUrl>)> 
     for n in 0..members {
         let role = format!("{name}_m{n}");
         client
+            .raw()
             .batch_execute(&format!("DROP ROLE IF EXISTS {role}"))
             .await
             .unwrap();
@@ -77,11 +78,13 @@ async fn team_db(name: &str, members: usize) -> Option<(TeamUrl, Vec<TeamUrl>)> 
 async fn drop_db(name: &str, members: usize) {
     let client = team::connect(&admin_url()).await.unwrap();
     client
+        .raw()
         .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
         .await
         .unwrap();
     for n in 0..members {
         client
+            .raw()
             .batch_execute(&format!("DROP ROLE IF EXISTS {name}_m{n}"))
             .await
             .unwrap();
@@ -182,9 +185,9 @@ fn catch_up(c: &mut Criterion, rt: &Runtime) {
     let member = urls[0].role().unwrap().to_owned();
     rt.block_on(async {
         let client = team::connect(&admin).await.unwrap();
-        add_events(&client, &member, 0..EVENTS).await;
+        add_events(client.raw(), &member, 0..EVENTS).await;
         client
-            .batch_execute(
+            .raw().batch_execute(
                 "INSERT INTO feedback_team.items (team_id, item_id, labels, last_seq)
                  SELECT 1, item_id, ARRAY['l1', 'l2'], max(seq) FROM feedback_team.events GROUP BY item_id",
             )
@@ -194,7 +197,7 @@ fn catch_up(c: &mut Criterion, rt: &Runtime) {
         // gathered the tables' statistics; without them the planner takes the 100,000 rows for
         // a few dozen and sorts every event after the position for each batch.
         client
-            .batch_execute("ANALYZE feedback_team.events, feedback_team.items")
+            .raw().batch_execute("ANALYZE feedback_team.events, feedback_team.items")
             .await
             .unwrap();
     });
@@ -226,7 +229,7 @@ fn catch_up(c: &mut Criterion, rt: &Runtime) {
     // Three times the events: the peak rises no further (the store's page cache is bounded).
     rt.block_on(async {
         let client = team::connect(&admin).await.unwrap();
-        add_events(&client, &member, EVENTS..3 * EVENTS).await;
+        add_events(client.raw(), &member, EVENTS..3 * EVENTS).await;
     });
     peak_memory(rt, &team);
     drop(team);
@@ -434,12 +437,12 @@ fn members(rt: &Runtime) {
         let took = started.elapsed();
         let client = team::connect(&admin).await.unwrap();
         let events: i64 = client
-            .query_one("SELECT count(*) FROM feedback_team.events", &[])
+            .raw().query_one("SELECT count(*) FROM feedback_team.events", &[])
             .await
             .unwrap()
             .get(0);
         let raced: i64 = client
-            .query_one(
+            .raw().query_one(
                 "SELECT count(*) FROM feedback_team.items WHERE item_id LIKE 'race_%' AND owner IS NOT NULL",
                 &[],
             )
@@ -447,7 +450,7 @@ fn members(rt: &Runtime) {
             .unwrap()
             .get(0);
         let claims_won: i64 = client
-            .query_one(
+            .raw().query_one(
                 "SELECT count(*) FROM feedback_team.events WHERE kind = 'claim'",
                 &[],
             )

@@ -91,6 +91,7 @@ async fn a_claim_in_one_inbox_shows_in_the_other() {
     for role in [&ana, &bo] {
         let server = team::connect(&db_server()).await.unwrap();
         server
+            .raw()
             .batch_execute(&format!("DROP ROLE IF EXISTS {role}"))
             .await
             .unwrap();
@@ -118,6 +119,7 @@ async fn the_demo_drops_the_teammates_roles_it_made_when_it_ends() {
     let server = team::connect(&db_server()).await.unwrap();
     let teammates = || async {
         server
+            .raw()
             .query(
                 "SELECT rolname::text FROM pg_roles WHERE rolname IN ('demo_ana', 'demo_bo')",
                 &[],
@@ -128,6 +130,7 @@ async fn the_demo_drops_the_teammates_roles_it_made_when_it_ends() {
     };
     // Roles an earlier demo left (before it dropped them) would be kept as not its own.
     server
+        .raw()
         .batch_execute("DROP ROLE IF EXISTS demo_ana; DROP ROLE IF EXISTS demo_bo")
         .await
         .unwrap();

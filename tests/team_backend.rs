@@ -201,7 +201,7 @@ async fn a_reader_never_skips_an_event_whose_transaction_commits_late() {
     let role = db.role("ana");
     let url = db.as_member(&role, None);
     let mut raw = team::connect(&url).await.unwrap();
-    let slow = raw.transaction().await.unwrap();
+    let slow = raw.raw_mut().transaction().await.unwrap();
     slow.execute(
         "SELECT feedback_team.apply_change(
              (SELECT team_id FROM feedback_team.teams), 'slow', 'fb_1', 'done', '{\"done\": true}')",
@@ -220,6 +220,7 @@ async fn a_reader_never_skips_an_event_whose_transaction_commits_late() {
     let ben_role = db.role("ben");
     for _ in 0..500 {
         let waiting: i64 = admin
+            .raw()
             .query_one(
                 "SELECT count(*) FROM pg_stat_activity
                  WHERE usename = $1 AND wait_event_type = 'Lock'",
@@ -267,6 +268,7 @@ async fn a_member_cannot_choose_an_events_number() {
     // A number far ahead would make readers skip the events numbered below it: a member
     // writes no event but through the team's function, which takes no number.
     let ahead = raw
+        .raw()
         .execute(
             "INSERT INTO feedback_team.events (team_id, seq, event_id, item_id, kind)
              SELECT team_id, 1000000, 'ahead', 'fb_1', 'done' FROM feedback_team.teams",
@@ -326,6 +328,7 @@ async fn teams_are_kept_apart_and_no_member_writes_as_another() {
         .await
         .unwrap();
     let rows = bo
+        .raw()
         .query(
             "SELECT count(*) FROM feedback_team.events WHERE kind = 'claim'",
             &[],
@@ -334,6 +337,7 @@ async fn teams_are_kept_apart_and_no_member_writes_as_another() {
         .unwrap();
     assert_eq!(rows[0].get::<_, i64>(0), 0);
     let visible = bo
+        .raw()
         .query("SELECT name FROM feedback_team.teams", &[])
         .await
         .unwrap();
@@ -341,6 +345,7 @@ async fn teams_are_kept_apart_and_no_member_writes_as_another() {
     let support_id: i64 = team::connect(&db.admin())
         .await
         .unwrap()
+        .raw()
         .query_one(
             "SELECT team_id FROM feedback_team.teams WHERE name = 'support'",
             &[],
@@ -349,13 +354,14 @@ async fn teams_are_kept_apart_and_no_member_writes_as_another() {
         .unwrap()
         .get(0);
     let foreign = bo
-        .execute(
+        .raw().execute(
             "INSERT INTO feedback_team.events (team_id, event_id, item_id, kind) VALUES ($1, 'x', 'fb_1', 'done')",
             &[&support_id],
         )
         .await;
     assert!(foreign.is_err(), "another team's events refused");
     let forged = bo
+        .raw()
         .execute(
             "INSERT INTO feedback_team.events (team_id, event_id, item_id, kind, member)
              SELECT team_id, 'y', 'fb_1', 'done', $1::text::name FROM feedback_team.teams",
@@ -364,10 +370,12 @@ async fn teams_are_kept_apart_and_no_member_writes_as_another() {
         .await;
     assert!(forged.is_err(), "an event signed as another member refused");
     let rewrite = bo
+        .raw()
         .execute("UPDATE feedback_team.events SET kind = 'claim'", &[])
         .await;
     assert!(rewrite.is_err(), "events are append-only");
     let crossed = bo
+        .raw()
         .execute("UPDATE feedback_team.items SET owner = current_user", &[])
         .await;
     assert!(
@@ -405,6 +413,7 @@ async fn a_schema_newer_than_this_version_and_another_account_are_refused() {
     );
     let mut admin = team::connect(&db.admin()).await.unwrap();
     admin
+        .raw()
         .batch_execute("UPDATE feedback_team.version SET version = 99")
         .await
         .unwrap();

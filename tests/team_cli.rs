@@ -590,6 +590,7 @@ async fn a_members_password_reaches_the_server_only_as_a_scram_verifier() {
     };
     let admin = feedback_team::connect(&team.db.admin()).await.unwrap();
     let stored: String = admin
+        .raw()
         .query_one(
             "SELECT rolpassword FROM pg_authid WHERE rolname = $1",
             &[&team.ana],
@@ -679,6 +680,7 @@ async fn rows_written_by_hand_that_do_not_read_stop_no_command() {
     assert!(claimed.status.success(), "{}", stderr(&claimed));
     let admin = feedback_team::connect(&team.db.admin()).await.unwrap();
     admin
+        .raw()
         .batch_execute(
             "UPDATE feedback_team.events SET at = 'infinity';
              UPDATE feedback_team.items SET snoozed_until = 'infinity';

@@ -231,6 +231,7 @@ async fn a_member_killed_mid_burst_loses_nothing_it_recorded() {
     let admin = team::connect(&db.admin()).await.unwrap();
     loop {
         let sent: i64 = admin
+            .raw()
             .query_one("SELECT count(*) FROM feedback_team.events", &[])
             .await
             .unwrap()
@@ -246,7 +247,7 @@ async fn a_member_killed_mid_burst_loses_nothing_it_recorded() {
     let status = cli(&["team", "status"]).status().unwrap();
     assert!(status.success());
     let row = admin
-        .query_one(
+        .raw().query_one(
             "SELECT count(*), count(DISTINCT item_id) FROM feedback_team.events WHERE kind = 'claim'",
             &[],
         )

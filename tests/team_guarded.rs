@@ -102,7 +102,7 @@ async fn a_member_in_plain_sql_changes_nothing_but_through_the_teams_functions()
     // Bo, with psql as their own role.
     let raw = team::connect(&db.as_member(&bo, None)).await.unwrap();
     for sql in WRITES {
-        let why = refused(&raw, sql).await;
+        let why = refused(raw.raw(), sql).await;
         assert!(
             why.as_deref()
                 .is_some_and(|w| w.contains("permission denied")),
@@ -110,10 +110,12 @@ async fn a_member_in_plain_sql_changes_nothing_but_through_the_teams_functions()
         );
     }
     // Nor through the shared role: acting as it, Bo is still Bo.
-    raw.batch_execute("SET ROLE feedback_team_member")
+    raw.raw()
+        .batch_execute("SET ROLE feedback_team_member")
         .await
         .unwrap();
     let claim = raw
+        .raw()
         .query_one(
             "SELECT outcome FROM feedback_team.apply_change(
                  (SELECT team_id FROM feedback_team.teams), 'anon', 'fb_2', 'claim', '{}')",
@@ -122,8 +124,9 @@ async fn a_member_in_plain_sql_changes_nothing_but_through_the_teams_functions()
         .await
         .unwrap();
     assert_eq!(claim.get::<_, String>(0), "applied");
-    raw.batch_execute("RESET ROLE").await.unwrap();
+    raw.raw().batch_execute("RESET ROLE").await.unwrap();
     let signed: String = raw
+        .raw()
         .query_one(
             "SELECT member::text FROM feedback_team.events WHERE event_id = 'anon'",
             &[],
@@ -143,11 +146,12 @@ async fn a_member_in_plain_sql_changes_nothing_but_through_the_teams_functions()
         "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
              'odd', 'fb_2', 'own-everything', '{}')",
     ] {
-        let why = refused(&raw, sql).await;
+        let why = refused(raw.raw(), sql).await;
         assert!(why.is_some(), "{sql}");
     }
     // Without the lease, Bo's write of the mirror is fenced: nothing written.
     let fenced: Option<i64> = raw
+        .raw()
         .query_one(
             "SELECT feedback_team.mirror_write((SELECT team_id FROM feedback_team.teams), $1,
                  ARRAY['phish'::bytea], ARRAY['{}'::bytea], ARRAY[NULL::bytea],
@@ -205,6 +209,7 @@ async fn teams_hear_only_their_own_channel_and_a_flood_of_asks_is_one_ask() {
         .await
         .unwrap();
     let channels: Vec<String> = raw
+        .raw()
         .query("SELECT channel FROM feedback_team.teams", &[])
         .await
         .unwrap()
@@ -214,6 +219,7 @@ async fn teams_hear_only_their_own_channel_and_a_flood_of_asks_is_one_ask() {
     assert_eq!(channels.len(), 1);
     let admin = team::connect(&db.admin()).await.unwrap();
     let all: Vec<String> = admin
+        .raw()
         .query("SELECT channel FROM feedback_team.teams ORDER BY name", &[])
         .await
         .unwrap()
@@ -228,7 +234,8 @@ async fn teams_hear_only_their_own_channel_and_a_flood_of_asks_is_one_ask() {
     let (hints, mut heard) = tokio::sync::mpsc::unbounded_channel();
     let url = db.as_member(&db.role("ana"), None);
     let listening = Team::open_listening(&url, None, hints).await.unwrap();
-    raw.execute("SELECT pg_notify($1, $2)", &[&channels[0], &"1 ask"])
+    raw.raw()
+        .execute("SELECT pg_notify($1, $2)", &[&channels[0], &"1 ask"])
         .await
         .unwrap();
     let other = support;
@@ -265,6 +272,7 @@ async fn a_lead_who_is_no_superuser_sets_the_team_up_and_members_write_through_i
     let lead = db.role("lead");
     let admin = team::connect(&db.admin()).await.unwrap();
     admin
+        .raw()
         .batch_execute(&format!(
             "CREATE ROLE {lead} LOGIN CREATEROLE NOSUPERUSER;
              GRANT CREATE ON DATABASE {} TO {lead};",
@@ -327,7 +335,7 @@ async fn a_held_lock_stalls_a_member_for_seconds_and_the_wait_says_why() {
     };
     let members = db.connected("support", &["ana"]).await;
     let mut holder = team::connect(&db.admin()).await.unwrap();
-    let held = holder.transaction().await.unwrap();
+    let held = holder.raw_mut().transaction().await.unwrap();
     held.batch_execute("LOCK TABLE feedback_team.items IN ACCESS EXCLUSIVE MODE")
         .await
         .unwrap();
@@ -360,6 +368,7 @@ async fn a_held_lock_stalls_a_member_for_seconds_and_the_wait_says_why() {
         ("idle_in_transaction_session_timeout", "20s"),
     ] {
         let shown: String = own
+            .raw()
             .query_one(&format!("SHOW {setting}"), &[])
             .await
             .unwrap()
@@ -380,6 +389,7 @@ async fn a_walk_state_that_does_not_read_does_not_stop_the_shared_mirror() {
     let members = db.connected("support", &["ana"]).await;
     let admin = team::connect(&db.admin()).await.unwrap();
     admin
+        .raw()
         .batch_execute(
             "INSERT INTO feedback_team.mirror_walk (team_id, walk, generation)
                  SELECT team_id, '{\"not\":\"a walk\"}'::bytea, 1 FROM feedback_team.teams",

@@ -197,6 +197,7 @@ async fn a_members_store_follows_the_mirror_from_where_it_is() {
     assert_eq!(written, MirrorWrite::Written { changed: 0 });
     let admin = team::connect(&db.admin()).await.unwrap();
     admin
+        .raw()
         .execute(
             "UPDATE feedback_team.mirror_walk SET walk = 'not json'::bytea",
             &[],

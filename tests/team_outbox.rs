@@ -68,6 +68,7 @@ async fn in_database(db: &pg::Db) -> (BTreeMap<String, Vec<String>>, i64) {
     let client = team::connect(&db.admin()).await.unwrap();
     let mut labels = BTreeMap::new();
     for row in client
+        .raw()
         .query("SELECT item_id, labels FROM feedback_team.items", &[])
         .await
         .unwrap()
@@ -77,6 +78,7 @@ async fn in_database(db: &pg::Db) -> (BTreeMap<String, Vec<String>>, i64) {
         labels.insert(row.get::<_, String>(0), on);
     }
     let events: i64 = client
+        .raw()
         .query_one("SELECT count(*) FROM feedback_team.events", &[])
         .await
         .unwrap()

@@ -59,6 +59,7 @@ fn claim_all(url: &str) -> usize {
 async fn owners_in_the_database(db: &pg::Db) -> Vec<Option<String>> {
     let admin = team::connect(&db.admin()).await.unwrap();
     let rows = admin
+        .raw()
         .query(
             "SELECT item_id, owner::text FROM feedback_team.items ORDER BY item_id",
             &[],
@@ -69,6 +70,7 @@ async fn owners_in_the_database(db: &pg::Db) -> Vec<Option<String>> {
     let truth: Vec<Option<String>> = rows.iter().map(|r| r.get(1)).collect();
     assert!(truth.iter().all(Option::is_some), "an item with no owner");
     let claims: i64 = admin
+        .raw()
         .query_one(
             "SELECT count(*) FROM feedback_team.events WHERE kind = 'claim'",
             &[],

@@ -58,7 +58,7 @@ pub fn labels_now(store: &Shared, items: usize) -> Vec<Vec<String>> {
 pub async fn assert_each_change_once(db: &super::Db, burst: usize) {
     let admin = team::connect(&db.admin()).await.unwrap();
     let row = admin
-        .query_one(
+        .raw().query_one(
             "SELECT count(*), count(DISTINCT event_id) FROM feedback_team.events WHERE kind = 'labels'",
             &[],
         )

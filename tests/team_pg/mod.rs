@@ -72,6 +72,7 @@ impl Db {
         };
         let name = format!("fi_{test}_{}", fastrand::u32(..));
         client
+            .raw()
             .batch_execute(&format!("CREATE DATABASE {name}"))
             .await
             .unwrap();
@@ -158,6 +159,7 @@ impl Db {
     pub async fn drop(self) {
         let client = team::connect(&self.admin).await.unwrap();
         client
+            .raw()
             .batch_execute(&format!(
                 "DROP DATABASE IF EXISTS {} WITH (FORCE)",
                 self.name
@@ -165,6 +167,7 @@ impl Db {
             .await
             .unwrap();
         let roles = client
+            .raw()
             .query(
                 "SELECT rolname::text FROM pg_roles WHERE starts_with(rolname, $1)",
                 &[&format!("{}_", self.name)],
@@ -174,6 +177,7 @@ impl Db {
         for role in roles {
             let role: String = role.get(0);
             client
+                .raw()
                 .batch_execute(&format!("DROP ROLE IF EXISTS \"{role}\""))
                 .await
                 .unwrap();

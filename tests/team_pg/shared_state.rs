@@ -14,6 +14,7 @@ pub async fn in_database(db: &super::Db, ids: &[String]) -> Vec<ItemState> {
     let mut out = Vec::new();
     for id in ids {
         let row = admin
+            .raw()
             .query_opt(
                 "SELECT owner::text, done, labels FROM feedback_team.items WHERE item_id = $1",
                 &[id],

@@ -80,7 +80,7 @@ pub async fn tear_down(made: Made) {
 /// The teammates' URLs, their roles made (or given a new password) as members of the team,
 /// and the roles made now; none, said on stderr, when `me` may not create roles.
 async fn teammates(
-    client: &mut tokio_postgres::Client,
+    client: &mut team::Admin,
     url: &TeamUrl,
     me: &str,
 ) -> (Vec<TeamUrl>, Vec<String>) {

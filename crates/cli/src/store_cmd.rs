@@ -165,7 +165,7 @@ pub fn store_path(args: &Args) -> Result<Option<PathBuf>, CliError> {
 
 /// The schema version of the store file at `path` (SQLite's `user_version`, 0 for an empty
 /// file), read over a read-only connection: nothing is created, migrated or switched to WAL.
-pub fn schema_version(path: &Path) -> rusqlite::Result<i64> {
+pub fn schema_version(path: &Path) -> Result<i64, feedback_store::probe::ProbeError> {
     feedback_store::probe::schema_version(path, feedback_store::probe::Probe::ReadOnly)
 }
 

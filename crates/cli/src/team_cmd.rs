@@ -185,7 +185,7 @@ pub async fn run(args: &Args, team: &TeamArgs, out: &mut dyn Write) -> Result<()
             if *shared_mirror {
                 team::set_shared_mirror(&client, team_id, true).await?;
             }
-            let version = team::schema::version(&client).await?.unwrap_or(0);
+            let version = client.schema_version().await?.unwrap_or(0);
             writeln!(
                 out,
                 "team {} is ready in {} (schema version {version}{})",

@@ -293,6 +293,14 @@ impl Clipboard for SystemClipboard {
     }
 }
 
+/// Whether the system clipboard answers now (what `doctor` asks): `Err` with the reason when
+/// it does not.
+pub fn system_probe() -> Result<(), String> {
+    arboard::Clipboard::new()
+        .map(drop)
+        .map_err(|e| e.to_string())
+}
+
 /// True inside an SSH session.
 #[must_use]
 pub fn over_ssh() -> bool {

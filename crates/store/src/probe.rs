@@ -24,11 +24,18 @@ impl Probe {
     }
 }
 
+/// Why a probe could not read a file: SQLite's own words (a file that is not a database, one
+/// the user may not read).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{0}")]
+pub struct ProbeError(String);
+
 /// The schema version of the database file at `path` (SQLite's `user_version`, 0 for an empty
 /// file).
-pub fn schema_version(path: &Path, probe: Probe) -> rusqlite::Result<i64> {
+pub fn schema_version(path: &Path, probe: Probe) -> Result<i64, ProbeError> {
     Connection::open_with_flags(path, probe.flags())
         .and_then(|conn| conn.pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0)))
+        .map_err(|e| ProbeError(e.to_string()))
 }
 
 /// `Some(true)` when the database at `path` has the `items` and `meta` tables; `None` when it

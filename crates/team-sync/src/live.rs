@@ -158,8 +158,8 @@ const REFUSED_WAIT: Duration = Duration::from_secs(60);
 
 /// The next hint; never, without listening.
 async fn next_hint(
-    hints: &mut Option<UnboundedReceiver<tokio_postgres::Notification>>,
-) -> Option<tokio_postgres::Notification> {
+    hints: &mut Option<UnboundedReceiver<feedback_team::Notice>>,
+) -> Option<feedback_team::Notice> {
     match hints {
         Some(hints) => hints.recv().await,
         None => std::future::pending().await,
@@ -182,7 +182,7 @@ impl Link<'_> {
     async fn run(
         &mut self,
         settings: &LiveSettings,
-        mut hints: Option<UnboundedReceiver<tokio_postgres::Notification>>,
+        mut hints: Option<UnboundedReceiver<feedback_team::Notice>>,
         asks: &mut UnboundedReceiver<Ask>,
         looking: &mut Option<String>,
     ) -> Result<(), TeamSyncError> {

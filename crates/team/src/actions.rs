@@ -114,7 +114,7 @@ impl Team {
     pub async fn open_listening(
         url: &TeamUrl,
         team: Option<&str>,
-        hints: tokio::sync::mpsc::UnboundedSender<tokio_postgres::Notification>,
+        hints: tokio::sync::mpsc::UnboundedSender<crate::Notice>,
     ) -> Result<Self, TeamError> {
         let opened = Self::open_with(url, team, Some(hints)).await?;
         // The channel is a secret of lower-case letters, digits and `_`: an identifier as it is.
@@ -128,7 +128,7 @@ impl Team {
     async fn open_with(
         url: &TeamUrl,
         team: Option<&str>,
-        hints: Option<tokio::sync::mpsc::UnboundedSender<tokio_postgres::Notification>>,
+        hints: Option<tokio::sync::mpsc::UnboundedSender<crate::Notice>>,
     ) -> Result<Self, TeamError> {
         let client = super::connect::connect_with(url, hints).await?;
         match super::schema::version(&client).await? {
@@ -218,11 +218,11 @@ impl Team {
     /// What a notification on the team's channel hints for this team (`None`: another
     /// team's, or not one of ours).
     #[must_use]
-    pub fn hint(&self, notice: &tokio_postgres::Notification) -> Option<Hint> {
-        if notice.channel() != self.channel {
+    pub fn hint(&self, notice: &crate::Notice) -> Option<Hint> {
+        if notice.0.channel() != self.channel {
             return None;
         }
-        let (team, what) = notice.payload().split_once(' ')?;
+        let (team, what) = notice.0.payload().split_once(' ')?;
         if team.parse::<i64>().ok()? != self.id {
             return None;
         }

@@ -2,17 +2,17 @@
 //! `team add-member MEMBER` (the member's login role, or the SQL a DBA runs when the role
 //! connected as may not create roles) and `team remove-member MEMBER`.
 
-use tokio_postgres::Client;
-
 use super::TeamError;
+use super::connect::Admin;
 use super::schema::{MEMBER_ROLE, SCHEMA};
 
 /// Creates the team `name` (the schema first, when missing); its id. A team of that name that
 /// exists already is kept and its id answered.
-pub async fn create_team(client: &mut Client, name: &str) -> Result<i64, TeamError> {
+pub async fn create_team(admin: &mut Admin, name: &str) -> Result<i64, TeamError> {
     check_name(name, "team")?;
-    super::schema::migrate(client).await?;
-    let row = client
+    super::schema::migrate(admin).await?;
+    let row = admin
+        .0
         .query_one(
             &format!(
                 "INSERT INTO {SCHEMA}.teams (name) VALUES ($1)
@@ -26,11 +26,8 @@ pub async fn create_team(client: &mut Client, name: &str) -> Result<i64, TeamErr
 
 /// Sets whether the team `team_id` shares one mirror of the account, as the role that created
 /// it (`team init --shared-mirror`).
-pub async fn set_shared_mirror(
-    client: &Client,
-    team_id: i64,
-    shared: bool,
-) -> Result<(), TeamError> {
+pub async fn set_shared_mirror(admin: &Admin, team_id: i64, shared: bool) -> Result<(), TeamError> {
+    let client = &admin.0;
     client
         .execute(
             &format!(
@@ -60,10 +57,11 @@ pub enum AddedMember {
 /// Makes `member` (a database role) a member of the team `team`, creating its login role with a
 /// generated password when it does not exist.
 pub async fn add_member(
-    client: &mut Client,
+    admin: &mut Admin,
     team: &str,
     member: &str,
 ) -> Result<AddedMember, TeamError> {
+    let client = &mut admin.0;
     check_name(member, "member")?;
     let tx = client.transaction().await?;
     let team_id = team_id_named(&tx, team).await?;
@@ -138,10 +136,11 @@ pub enum RemovedMember {
 /// the members' role is revoked from them. Their events, notes and claims stay in the history;
 /// the login role stays (it may be the DBA's, and other databases may use it).
 pub async fn remove_member(
-    client: &mut Client,
+    admin: &mut Admin,
     team: &str,
     member: &str,
 ) -> Result<RemovedMember, TeamError> {
+    let client = &mut admin.0;
     check_name(member, "member")?;
     let tx = client.transaction().await?;
     let team_id = team_id_named(&tx, team).await?;
@@ -181,12 +180,13 @@ pub async fn remove_member(
 /// itself and no one else uses (the demo's simulated teammates), which would otherwise outlive
 /// the database, roles being the whole server's. Their events stay in the history.
 pub async fn drop_member_role(
-    client: &mut Client,
+    admin: &mut Admin,
     team: &str,
     member: &str,
 ) -> Result<(), TeamError> {
-    remove_member(client, team, member).await?;
-    client
+    remove_member(admin, team, member).await?;
+    admin
+        .0
         .batch_execute(&format!("DROP ROLE IF EXISTS {}", quote_ident(member)))
         .await?;
     Ok(())
@@ -194,7 +194,8 @@ pub async fn drop_member_role(
 
 /// Sets a new generated password for the login role `member` (one the caller made, such as the
 /// demo's teammates); the password.
-pub async fn reset_password(client: &mut Client, member: &str) -> Result<String, TeamError> {
+pub async fn reset_password(admin: &mut Admin, member: &str) -> Result<String, TeamError> {
+    let client = &mut admin.0;
     check_name(member, "member")?;
     let password = generated_password()?;
     client

@@ -177,15 +177,61 @@ fn local(host: &Host) -> bool {
 /// A connection as the URL's role: its client, and the task that drives it (it ends when the
 /// client is dropped or the connection breaks). Plain TCP for loopback and Unix sockets, TLS for
 /// every other host.
-pub async fn connect(url: &TeamUrl) -> Result<tokio_postgres::Client, TeamError> {
-    connect_with(url, None).await
+pub async fn connect(url: &TeamUrl) -> Result<Admin, TeamError> {
+    connect_with(url, None).await.map(Admin)
+}
+
+/// A connection for setting teams up (`team init`, `add-member`, `remove-member`): the
+/// [`crate::create_team`] and member calls take it. Its driver's client never leaves the crate,
+/// but for the tests of the crates above (the `testing` feature).
+pub struct Admin(pub(crate) tokio_postgres::Client);
+
+impl Admin {
+    /// The team schema's version in this database; `None` before `team init`.
+    pub async fn schema_version(&self) -> Result<Option<i32>, TeamError> {
+        crate::schema::version(&self.0).await
+    }
+
+    /// The driver's client, for a test that reads or damages the database behind the team's
+    /// back.
+    #[cfg(feature = "testing")]
+    #[must_use]
+    pub fn raw(&self) -> &tokio_postgres::Client {
+        &self.0
+    }
+
+    /// [`Admin::raw`], mutable (a test's transaction).
+    #[cfg(feature = "testing")]
+    pub fn raw_mut(&mut self) -> &mut tokio_postgres::Client {
+        &mut self.0
+    }
+}
+
+/// A message on a channel the connection listens on (PostgreSQL's `NOTIFY`), as the team
+/// backend hands it on: [`crate::Team::hint`] reads what it hints.
+#[derive(Debug)]
+pub struct Notice(pub(crate) Notification);
+
+#[cfg(feature = "testing")]
+impl Notice {
+    /// The channel it came on.
+    #[must_use]
+    pub fn channel(&self) -> &str {
+        self.0.channel()
+    }
+
+    /// What it says.
+    #[must_use]
+    pub fn payload(&self) -> &str {
+        self.0.payload()
+    }
 }
 
 /// [`connect`], with the server's notifications (`NOTIFY`, once the client ran `LISTEN`) passed
 /// to `notices`; the channel closes when the connection ends.
 pub(super) async fn connect_with(
     url: &TeamUrl,
-    notices: Option<UnboundedSender<Notification>>,
+    notices: Option<UnboundedSender<crate::Notice>>,
 ) -> Result<tokio_postgres::Client, TeamError> {
     let mut config = url.config.clone();
     config.options(session_options(url.config.get_options()));
@@ -204,7 +250,7 @@ pub(super) async fn connect_with(
 /// Drives the connection until it ends, passing its notifications on.
 async fn drive<S, T>(
     mut connection: tokio_postgres::Connection<S, T>,
-    notices: Option<UnboundedSender<Notification>>,
+    notices: Option<UnboundedSender<crate::Notice>>,
 ) where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
     T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
@@ -214,7 +260,7 @@ async fn drive<S, T>(
             Some(Ok(AsyncMessage::Notification(notice))) => {
                 if let Some(notices) = &notices {
                     // The listener went away: the connection still serves its client.
-                    let _ = notices.send(notice);
+                    let _ = notices.send(Notice(notice));
                 }
             }
             Some(Ok(_)) => {}

@@ -6,7 +6,6 @@ use std::time::Duration;
 
 use jiff::{SignedDuration, Timestamp};
 use tokio::sync::mpsc::UnboundedReceiver;
-use tokio_postgres::Notification;
 
 use super::TeamError;
 use super::actions::Team;
@@ -34,7 +33,7 @@ impl Team {
     /// ([`Team::open_listening`]).
     pub async fn diagnose(
         &self,
-        hints: &mut UnboundedReceiver<Notification>,
+        hints: &mut UnboundedReceiver<crate::Notice>,
     ) -> Result<Diagnosis, TeamError> {
         let rls_forced: Option<bool> = self
             .client()
@@ -60,7 +59,7 @@ impl Team {
             .await?;
         let notify = tokio::time::timeout(NOTIFY_WAIT, async {
             while let Some(notice) = hints.recv().await {
-                if notice.payload() == payload {
+                if notice.0.payload() == payload {
                     return Some(sent.elapsed());
                 }
             }

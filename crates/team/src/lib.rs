@@ -23,7 +23,7 @@ pub use admin::{
     AddedMember, RemovedMember, add_member, create_team, drop_member_role, remove_member,
     reset_password, set_shared_mirror,
 };
-pub use connect::{TeamUrl, connect};
+pub use connect::{Admin, Notice, TeamUrl, connect};
 pub use diagnose::{Diagnosis, NOTIFY_WAIT};
 pub use events::{Event, Position};
 pub use mirror::{LEASE_SECONDS, Lease, MirrorItem, MirrorWrite, Syncer};

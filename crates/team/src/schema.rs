@@ -369,8 +369,8 @@ pub fn latest() -> i32 {
 /// Brings the schema to the latest version (creating it, and the members' role, when missing);
 /// refuses a schema newer than this version knows. Needs a role that may create schemas and
 /// roles; runs in one transaction.
-pub async fn migrate(client: &mut tokio_postgres::Client) -> Result<i32, TeamError> {
-    let tx = client.transaction().await?;
+pub async fn migrate(admin: &mut crate::Admin) -> Result<i32, TeamError> {
+    let tx = admin.0.transaction().await?;
     // One migration at a time, whoever runs it.
     tx.execute(
         "SELECT pg_advisory_xact_lock(hashtext('feedback_team schema'))",

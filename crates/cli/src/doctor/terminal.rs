@@ -22,7 +22,10 @@ impl Tty {
         let stdout = std::io::stdout().is_terminal();
         Self {
             stdout,
-            size: stdout.then(|| crossterm::terminal::size().ok()).flatten(),
+            size: stdout
+                .then(terminal_size::terminal_size)
+                .flatten()
+                .map(|(w, h)| (w.0, h.0)),
         }
     }
 }

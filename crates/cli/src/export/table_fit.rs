@@ -37,9 +37,7 @@ impl TableMode {
             .ok()
             .and_then(|c| c.trim().parse::<usize>().ok())
             .filter(|c| *c > 0);
-        let measured = crossterm::terminal::size()
-            .ok()
-            .map(|(w, _)| usize::from(w));
+        let measured = terminal_size::terminal_size().map(|(w, _)| usize::from(w.0));
         columns
             .or(measured)
             .map_or(Self::Fit(80), |w| Self::Fit(w.max(1)))

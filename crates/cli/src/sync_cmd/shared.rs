@@ -130,7 +130,7 @@ const FOLLOW_FALLBACK: std::time::Duration = std::time::Duration::from_secs(2);
 /// syncer's publications), and on a fallback beat: every [`FOLLOW_FALLBACK`] while listening (a
 /// pooler may drop the hints), every [`FOLLOW_EVERY`] when no connection could listen.
 struct Wake {
-    hints: tokio::sync::mpsc::UnboundedReceiver<tokio_postgres::Notification>,
+    hints: tokio::sync::mpsc::UnboundedReceiver<feedback_team::Notice>,
     /// The connection that listens, kept open while waiting.
     listening: Option<Team>,
 }
