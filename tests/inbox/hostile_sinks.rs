@@ -200,7 +200,8 @@ async fn cli_table_csv_and_show_keep_hostile_text_inert() {
 /// move the columns after them.
 #[test]
 fn list_columns_hold_after_emoji_clusters() {
-    let c: Corpus = serde_json::from_str(include_str!("../../assets/hostile_strings.json")).unwrap();
+    let c: Corpus =
+        serde_json::from_str(include_str!("../../assets/hostile_strings.json")).unwrap();
     let items: Vec<Feedback> = c
         .kept
         .iter()

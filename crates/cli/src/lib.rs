@@ -3,6 +3,9 @@
 //! server's text (the serializer escapes it). Errors become one line on stderr and an exit code.
 //! The interactive inbox is prepared here and opened through a [`screen::Screen`], given by the
 //! caller.
+//!
+//! It uses every room below it and never imports the inbox, a database driver or a terminal
+//! library: the binary hands it the inbox as a `Screen`.
 
 pub mod account;
 pub mod completions;

@@ -4,7 +4,8 @@
 //! tmux forwards it to the outer terminal when `set-clipboard` allows); otherwise, or when that
 //! fails, an OSC 52 write to the terminal, which the terminal may or may not honour. The result
 //! says which of these happened, so the status bar never claims more than was done. The text
-//! handed in is already sanitized.
+//! handed in is already sanitized. It is the only crate that depends on arboard and builds on
+//! `feedback-core` alone.
 
 use std::io::Write;
 use std::process::{Command, Stdio};

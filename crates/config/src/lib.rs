@@ -6,6 +6,11 @@
 //! `FEEDBACK_API_KEY`, else `api_key_command` (its stdout), else `api_key`. Values in the selected
 //! profile override the top-level ones. The key's form is checked here; the key itself never
 //! appears in an error.
+//!
+//! The crate owns the config file (its sections: views, keys, looks, preview, sync, triage, the
+//! team's URL, the key command) and its validation, and the private files every room writes
+//! (`private_files`). It builds on `feedback-core` and `feedback-api` and never imports the store,
+//! the team backend, the sync or the inbox.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

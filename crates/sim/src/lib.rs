@@ -1,7 +1,9 @@
 //! A faithful in-process simulator of the service's read API (axum on 127.0.0.1), used by
 //! `demo`, by the tests and by `feedback-inbox sim`. It serves a seeded dataset with keyset
 //! cursors, every validation rule and error code, a per-minute rate limit, gzip, the OpenAPI
-//! document and llms.txt, and it has fault knobs for tests.
+//! document and llms.txt, and it has fault knobs for tests. It signs its webhook deliveries
+//! with the API crate's protocol, keeps the fixed items of tests (`fixtures`), and never imports
+//! the receiver, the store or anything above them.
 //!
 //! It serves up to a million items (`sim --items 1000000` starts after 0.7 s of CPU and peaks at
 //! about 120 MB resident): items are kept compact and built from a per-item seed when an answer needs

@@ -1,13 +1,17 @@
 //! The local store: a SQLite database per account that mirrors what the service said (list pages
 //! of both statuses, details, projects, apps, tags, webhook deliveries), so the inbox starts at
 //! once, works offline, and searches everything ever fetched. The network keeps it fresh
-//! (`feedback_sync`); this module only reads and writes it.
+//! (`feedback-sync`); this crate only reads and writes it.
 //!
 //! One file per profile in the platform data folder, created `0600` in a `0700` folder: it holds
 //! customer emails and messages. WAL mode and a busy timeout let several processes share it (two
 //! inbox windows, a `sync`, a `webhook listen`). Every write is one transaction, committed with
 //! `synchronous=FULL`: what a call reports written survives kill -9 and power loss, and a failed
 //! write leaves nothing half done. Text is stored raw and sanitized where it is shown.
+//!
+//! It is the only crate that depends on rusqlite, and no rusqlite type crosses its public API.
+//! It builds on `feedback-core`, `feedback-api` and `feedback-config` and never imports the
+//! sync, the team backend, the webhook receiver, the inbox or the command line.
 
 mod account;
 mod catalog;

@@ -56,6 +56,9 @@
 //!   answers 404 for every item of this store.
 //! - **Retention**: with `retention` set, walks stop at the first page reaching past the
 //!   cutoff and store nothing older, so the sync never undoes the store's `retention_days`.
+//!
+//! It builds on the API client and the store and never imports the team backend, the inbox or
+//! the command line; the team's part in a walk is `feedback-team-sync`'s.
 
 pub mod account;
 mod catalog;

@@ -4,6 +4,10 @@
 //! ([`record`]) durably before anything shows it; the states the inbox and the commands show
 //! are the replica's with the outbox's changes laid over, marked pending ([`shared_states`]).
 //! `NOTIFY` only hints that there is more to read; [`catch_up`] reads the truth.
+//!
+//! It joins the store and the team backend (neither knows the other) and also owns the team's
+//! shared mirror of the account (`mirror`, `syncer`, `deliveries`, `part`). It never imports
+//! either driver, the inbox or the command line.
 
 use std::collections::BTreeMap;
 

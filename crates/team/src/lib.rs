@@ -5,7 +5,11 @@
 //! database's word: each member connects as their own role; row-level security keeps teams
 //! apart. See `schema` for the tables and their policies.
 //!
-//! All SQL for PostgreSQL lives in this module, as all SQL for SQLite lives in `store`.
+//! It is the only crate that depends on tokio-postgres, and no driver type crosses its public
+//! API (an administrator's connection is an [`Admin`], a hint on the team's channel a
+//! [`Notice`]): all SQL for PostgreSQL lives here, as all SQL for SQLite lives in
+//! `feedback-store`. It builds on `feedback-core` and `feedback-api` and never imports the store
+//! or anything above it.
 
 mod actions;
 mod admin;

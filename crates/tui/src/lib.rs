@@ -1,6 +1,10 @@
 //! The interactive inbox. Data flows one way: terminal events and network results become `Msg`s,
 //! `update` changes `AppState` and returns `Effect`s, the executor runs those as tokio tasks
 //! whose results come back over a channel, and `view::render` draws the state when it changed.
+//!
+//! It is the only crate that depends on ratatui and crossterm. It uses every room below it (the
+//! store, the sync, the team's link, the webhook receiver's arrivals, the clipboard) and never
+//! imports the command line, which opens it only through the binary (`launch`).
 
 pub mod acting;
 pub mod action;

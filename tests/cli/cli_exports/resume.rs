@@ -7,8 +7,8 @@ use std::process::{Command, Output};
 
 use feedback_sim::{FaultKind, Route};
 
-use crate::common::rig;
 use super::{bin, jsonl_ids, new_ids, ok, run, stderr, stdout};
+use crate::common::rig;
 
 /// The words of the "resume with: …" line on stderr, as a POSIX shell splits them.
 pub(crate) fn resume_words(stderr: &str) -> Vec<String> {

@@ -4,8 +4,8 @@
 use feedback_sim::Route;
 use feedback_store::Store;
 
-use crate::common::rig;
 use super::{ok, run, stderr};
+use crate::common::rig;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn search_fields_all_has_every_stored_key_as_a_column_in_every_format() {

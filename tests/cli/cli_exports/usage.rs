@@ -1,8 +1,8 @@
 //! What `list` checks before any request (status, limit, tag before names are looked up;
 //! `--with-detail` with nothing to show), and the one page's `next_cursor` after `--since`.
 
-use crate::common::rig;
 use super::{ok, run, stderr};
+use crate::common::rig;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_limit_tag_or_a_pointless_with_detail_fail_before_any_request() {

@@ -5,8 +5,8 @@ use feedback_api::{Feedback, Status};
 use feedback_sim::{self as sim, Route, SimConfig, SimHandle};
 use jiff::Timestamp;
 
-use crate::common::rig;
 use super::{ids, ok, requests, run, text};
+use crate::common::rig;
 
 fn new_items(sim: &SimHandle) -> Vec<Feedback> {
     sim.state()
