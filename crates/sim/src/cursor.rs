@@ -4,7 +4,7 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use hmac::{Hmac, Mac};
+use hmac::{Hmac, KeyInit, Mac};
 use jiff::Timestamp;
 use sha2::{Digest, Sha256};
 
@@ -80,7 +80,7 @@ impl CursorCodec {
 
     fn keyed(&self) -> HmacSha256 {
         // HMAC accepts keys of any length; this cannot fail for a 32-byte key.
-        <HmacSha256 as Mac>::new_from_slice(&self.secret).unwrap_or_else(|_| unreachable!())
+        <HmacSha256 as KeyInit>::new_from_slice(&self.secret).unwrap_or_else(|_| unreachable!())
     }
 
     fn mac(&self, payload: &[u8]) -> Vec<u8> {

@@ -6,7 +6,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use hmac::{Hmac, Mac};
+use hmac::{Hmac, KeyInit, Mac};
 use jiff::Timestamp;
 use sha2::Sha256;
 
