@@ -153,7 +153,7 @@ impl ServerDate {
     /// The `Date` header of `headers` (an HTTP date), read at `local`; `None` when absent or
     /// unreadable.
     #[must_use]
-    pub fn from_headers(
+    pub(crate) fn from_headers(
         headers: &reqwest::header::HeaderMap,
         local: jiff::Timestamp,
     ) -> Option<Self> {

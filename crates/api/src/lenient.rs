@@ -51,7 +51,7 @@ pub struct CountedPage {
 }
 
 /// [`feedback_page`], with the number of items the body held.
-pub fn feedback_page_counted(body: &[u8]) -> serde_json::Result<CountedPage> {
+pub(crate) fn feedback_page_counted(body: &[u8]) -> serde_json::Result<CountedPage> {
     let raw: RawList = feedback_core::json::from_slice(body)?;
     Ok(CountedPage {
         page: Page {

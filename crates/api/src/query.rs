@@ -6,11 +6,11 @@ use super::error::ApiError;
 use super::model::{Cursor, Status};
 
 /// Smallest and largest page size.
-pub const LIMIT_RANGE: std::ops::RangeInclusive<u32> = 1..=100;
+pub(crate) const LIMIT_RANGE: std::ops::RangeInclusive<u32> = 1..=100;
 /// Page size when none is given.
 pub const DEFAULT_LIMIT: u32 = 25;
 /// Longest tag filter, in characters.
-pub const MAX_TAG_CHARS: usize = 32;
+pub(crate) const MAX_TAG_CHARS: usize = 32;
 
 /// Filters and paging of `GET /v1/feedback`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

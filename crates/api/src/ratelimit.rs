@@ -12,10 +12,10 @@ use std::time::Duration;
 use jiff::Timestamp;
 use reqwest::header::HeaderMap;
 
-pub const LIMIT_HEADER: &str = "x-ratelimit-limit";
-pub const REMAINING_HEADER: &str = "x-ratelimit-remaining";
-pub const RESET_HEADER: &str = "x-ratelimit-reset";
-pub const RETRY_AFTER_HEADER: &str = "retry-after";
+pub(crate) const LIMIT_HEADER: &str = "x-ratelimit-limit";
+pub(crate) const REMAINING_HEADER: &str = "x-ratelimit-remaining";
+pub(crate) const RESET_HEADER: &str = "x-ratelimit-reset";
+pub(crate) const RETRY_AFTER_HEADER: &str = "retry-after";
 
 /// Last known per-minute budget.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -30,7 +30,7 @@ pub struct RateLimit {
 
 impl RateLimit {
     /// Updates from response headers; absent or unparsable headers keep the last value.
-    pub fn merge_headers(&mut self, headers: &HeaderMap) {
+    pub(crate) fn merge_headers(&mut self, headers: &HeaderMap) {
         if let Some(limit) = header_u64(headers, LIMIT_HEADER) {
             self.limit = u32::try_from(limit).ok();
         }
@@ -128,7 +128,7 @@ impl Budget {
 
     /// Forgets that the budget was spent (after waiting for the reset, or as long as allowed),
     /// so the next request is sent and its answer tells the new figure.
-    pub fn forget_spent(&mut self) {
+    pub(crate) fn forget_spent(&mut self) {
         self.reported.remaining = None;
         self.left = None;
     }

@@ -39,7 +39,7 @@ pub struct ManArgs {
 const BIN: &str = "feedback-inbox";
 
 /// The variable that asks the program to complete instead of run.
-pub const COMPLETE_VAR: &str = "COMPLETE";
+pub(crate) const COMPLETE_VAR: &str = "COMPLETE";
 
 /// Answers a shell's completion request (the program was run with [`COMPLETE_VAR`] set) and
 /// exits; returns at once otherwise. Called first in `main`: nothing may be written before.
@@ -92,7 +92,7 @@ pub fn man(args: &ManArgs, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 /// Writes `feedback-inbox.1` and one page per (nested) subcommand into `dir`, creating it.
-pub fn man_pages(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
+pub(crate) fn man_pages(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
     std::fs::create_dir_all(dir)?;
     let mut command = super::adjusted(Args::command().disable_help_subcommand(true));
     command.build();

@@ -24,7 +24,9 @@ const TEAMMATES: [&str; 2] = ["demo_ana", "demo_bo"];
 /// teammates are made as login roles when the role may create roles (else the demo goes on
 /// without them, said on stderr). The live link's settings for the inbox, and the teammates'
 /// URLs.
-pub async fn set_up(text: &str) -> Result<(LiveSettings, Vec<TeamUrl>, Made), super::CliError> {
+pub(crate) async fn set_up(
+    text: &str,
+) -> Result<(LiveSettings, Vec<TeamUrl>, Made), super::CliError> {
     let url: TeamUrl = text
         .parse()
         .map_err(|e: team::TeamError| super::CliError::Usage(format!("--team: {e}")))?;
@@ -51,14 +53,14 @@ pub async fn set_up(text: &str) -> Result<(LiveSettings, Vec<TeamUrl>, Made), su
 
 /// What the demo made on the server that outlives its database: the teammates' login roles
 /// it created (not those an earlier demo left, which another may be using).
-pub struct Made {
+pub(crate) struct Made {
     url: TeamUrl,
     roles: Vec<String>,
 }
 
 /// Drops the teammates' roles the demo made, once their tasks are stopped; a failure is said
 /// on stderr (the demo is over either way).
-pub async fn tear_down(made: Made) {
+pub(crate) async fn tear_down(made: Made) {
     if made.roles.is_empty() {
         return;
     }
@@ -133,7 +135,7 @@ pub fn start(teammates: Vec<TeamUrl>, items: &[String], you: &str, seed: u64) ->
 }
 
 /// The running teammates; dropping it stops them.
-pub struct Teammates {
+pub(crate) struct Teammates {
     tasks: Vec<tokio::task::JoinHandle<()>>,
 }
 

@@ -17,7 +17,7 @@ use feedback_sync::StatusState;
 /// The share of a status's walk done: all of it when complete; for a first mirror, the share
 /// of the time from the head back to `origin` the deep walk has covered.
 #[must_use]
-pub fn share_done(state: &StatusState, origin: Option<Timestamp>) -> Option<f64> {
+pub(crate) fn share_done(state: &StatusState, origin: Option<Timestamp>) -> Option<f64> {
     if state.complete {
         return Some(1.0);
     }
@@ -31,7 +31,7 @@ pub fn share_done(state: &StatusState, origin: Option<Timestamp>) -> Option<f64>
 
 /// Requests still to come when `done` (a share) took `spent` requests.
 #[must_use]
-pub fn requests_left(spent: u32, done: f64) -> Option<u64> {
+pub(crate) fn requests_left(spent: u32, done: f64) -> Option<u64> {
     if done <= 0.0 || spent == 0 {
         return None;
     }

@@ -10,40 +10,40 @@ Examples:
   feedback-inbox search 'tag:crash age:<7d'    Search the store offline
   feedback-inbox doctor                        Check the setup, with a fix for what fails";
 
-pub const SEARCH: &str = "\
+pub(crate) const SEARCH: &str = "\
 Examples:
   feedback-inbox search crash                          The items that say crash
   feedback-inbox search 'app:ledgerly-ios is:unseen'   The unseen items of one app
   feedback-inbox search 'tag:bug age:<7d' --format json
   feedback-inbox search --sync -- -tag:spam refund     Sync first; `--` before a query starting with -";
 
-pub const LIST: &str = "\
+pub(crate) const LIST: &str = "\
 Examples:
   feedback-inbox list --limit 20                    The 20 newest items, from the service
   feedback-inbox list --app 'Nimbus Notes' --since 7d --format json";
 
-pub const SYNC: &str = "\
+pub(crate) const SYNC: &str = "\
 Examples:
   feedback-inbox sync                  What is new in both statuses, then the rest of the backfill
   feedback-inbox sync --app ledgerly-ios
   feedback-inbox sync --full           Read every page again";
 
-pub const STATS: &str = "\
+pub(crate) const STATS: &str = "\
 Examples:
   feedback-inbox stats --by app
   feedback-inbox stats --by version --app ledgerly-ios --since 30d --format csv";
 
-pub const MARK: &str = "\
+pub(crate) const MARK: &str = "\
 Examples:
   feedback-inbox mark 2qgddabg --done
   feedback-inbox mark 2qgddabg 79bajusq --snooze 2d --note 'waiting for the fix in 5.12'";
 
-pub const CLAIM: &str = "\
+pub(crate) const CLAIM: &str = "\
 Examples:
   feedback-inbox claim 2qgddabg 79bajusq
   feedback-inbox claim 2qgddabg --format json     Each item's outcome: done, lost (with why) or pending";
 
-pub const ASSIGN: &str = "\
+pub(crate) const ASSIGN: &str = "\
 Examples:
   feedback-inbox assign 2qgddabg --to bo
   feedback-inbox assign 2qgddabg 79bajusq --to me";

@@ -69,7 +69,7 @@ pub fn command() -> clap::Command {
 
 /// [`command`] from a definition adjusted first (the man pages', without a `help` command).
 #[must_use]
-pub fn adjusted(mut command: clap::Command) -> clap::Command {
+pub(crate) fn adjusted(mut command: clap::Command) -> clap::Command {
     let no_store = command
         .get_arguments()
         .find(|a| a.get_id() == "no_store")
@@ -305,7 +305,7 @@ pub fn client(args: &Args, progress_line: bool) -> Result<Client, CliError> {
 
 /// Resolves the account (its warnings said on stderr, the key never) and builds a client whose
 /// waits go to `observer` (a progress bar's countdown, a sync's line).
-pub fn client_with(args: &Args, observer: WaitObserver) -> Result<Client, CliError> {
+pub(crate) fn client_with(args: &Args, observer: WaitObserver) -> Result<Client, CliError> {
     let resolved = resolve_account(args)?;
     for warning in &resolved.warnings {
         eprintln!("warning: {}", redact_keys(warning));
@@ -330,7 +330,7 @@ fn wait_reporter(progress_line: bool) -> WaitObserver {
 /// "rate limited; waiting 7s", or for a wait cut to the cap, "request budget spent; the
 /// server's reset is 10h away (clock skew?); waiting at most 120s".
 #[must_use]
-pub fn describe_wait(wait: &feedback_api::Wait) -> String {
+pub(crate) fn describe_wait(wait: &feedback_api::Wait) -> String {
     let seconds = wait.duration.as_secs_f32().ceil();
     if let Some(asked) = wait.capped_from {
         let (why, what) = match &wait.reason {
@@ -356,7 +356,7 @@ pub fn describe_wait(wait: &feedback_api::Wait) -> String {
 
 /// "10h", "2h 5m", "3m 20s", "45s" (whole seconds, the two largest units).
 #[must_use]
-pub fn rough_duration(duration: std::time::Duration) -> String {
+pub(crate) fn rough_duration(duration: std::time::Duration) -> String {
     let total = duration.as_secs();
     let (hours, minutes, seconds) = (total / 3600, total / 60 % 60, total % 60);
     match (hours, minutes, seconds) {
@@ -378,7 +378,7 @@ pub fn config_path(args: &Args) -> (Option<PathBuf>, bool) {
 }
 
 /// The config file `config_path` names, read; `None` when there is none and none was asked for.
-pub fn load_config(args: &Args) -> Result<Option<config::Loaded>, CliError> {
+pub(crate) fn load_config(args: &Args) -> Result<Option<config::Loaded>, CliError> {
     match config_path(args) {
         (Some(path), required) => Ok(config::load(&path, required)?),
         (None, _) => Ok(None),
@@ -386,7 +386,7 @@ pub fn load_config(args: &Args) -> Result<Option<config::Loaded>, CliError> {
 }
 
 /// The account from flags, environment and config file.
-pub fn resolve_account(args: &Args) -> Result<config::Resolved, CliError> {
+pub(crate) fn resolve_account(args: &Args) -> Result<config::Resolved, CliError> {
     let loaded = load_config(args)?;
     let hint = config_path(args)
         .0

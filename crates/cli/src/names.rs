@@ -57,7 +57,7 @@ impl Catalog {
     /// The name of the project with `id` as the apps table shows it (the id when unlisted),
     /// sanitized as one line.
     #[must_use]
-    pub fn project_label(&self, id: &str) -> Clean {
+    pub(crate) fn project_label(&self, id: &str) -> Clean {
         Clean::line(self.project_name(id).unwrap_or(id))
     }
 
@@ -72,7 +72,7 @@ impl Catalog {
 
 /// True for a value the service takes as an id (a hyphenated UUID): it is used as given.
 #[must_use]
-pub fn is_id(value: &str) -> bool {
+pub(crate) fn is_id(value: &str) -> bool {
     feedback_api::query::check_uuid(value).is_ok()
 }
 
@@ -381,7 +381,7 @@ fn store_catalog(store: &Store) -> Result<Catalog, CliError> {
 /// The store of this command line when it exists and is of this build's schema, opened without
 /// creating or upgrading anything; `None` otherwise (names are then asked of the service).
 #[must_use]
-pub fn existing_store(global: &Args) -> Option<Store> {
+pub(crate) fn existing_store(global: &Args) -> Option<Store> {
     let path = super::store_cmd::store_path(global).ok().flatten()?;
     open_existing(&path)
 }

@@ -36,7 +36,7 @@ pub enum TableFormat {
 /// would be a system call per item), line by line on a terminal. The command flushes where
 /// output must show (each page); [`Bulk::finish`] writes the rest, and its failure is the
 /// command's. It is `Send`: a bulk export writes from the thread that makes its lines.
-pub enum Bulk {
+pub(crate) enum Bulk {
     Terminal(std::io::Stdout),
     Piped(std::io::BufWriter<std::io::Stdout>),
 }
@@ -125,7 +125,7 @@ fn runs_as_formula(text: &str, raw: bool) -> bool {
 /// `+`, `-`, `@`, tab or carriage return) gets a leading `'`, unless `raw` (`--raw-csv`). The
 /// cell is clean text and stays so (a leading `'` changes nothing of that).
 #[must_use]
-pub fn csv_cell(text: Clean, raw: bool) -> Clean {
+pub(crate) fn csv_cell(text: Clean, raw: bool) -> Clean {
     if runs_as_formula(&text, raw) {
         Clean::join(&[Clean::fixed("'"), text], "")
     } else {
@@ -134,7 +134,7 @@ pub fn csv_cell(text: Clean, raw: bool) -> Clean {
 }
 
 /// Writes one CSV record; the writers take only clean cells.
-pub fn csv_record<W: std::io::Write>(
+pub(crate) fn csv_record<W: std::io::Write>(
     writer: &mut csv::Writer<W>,
     cells: &[Clean],
 ) -> csv::Result<()> {
@@ -143,7 +143,7 @@ pub fn csv_record<W: std::io::Write>(
 
 /// `2026-11-01 12:00Z` (UTC, minutes), for tables.
 #[must_use]
-pub fn short_time(ts: Timestamp) -> String {
+pub(crate) fn short_time(ts: Timestamp) -> String {
     ts.strftime("%Y-%m-%d %H:%MZ").to_string()
 }
 

@@ -14,7 +14,7 @@ use feedback_store::search::Context;
 
 /// The context of a search run now, in the system's zone, without views.
 #[must_use]
-pub fn context_now() -> Context {
+pub(crate) fn context_now() -> Context {
     Context {
         now: Timestamp::now(),
         tz: TimeZone::system(),
@@ -25,7 +25,7 @@ pub fn context_now() -> Context {
 /// The context `query` is run in now: in the system's zone, and when it names a view
 /// (`view:NAME`), with the views the inbox has (built in, the config file's `[[views]]`, the
 /// team's when a team is configured). The config file is read only for such a query.
-pub fn context_for(global: &super::Args, query: &Query) -> Result<Context, CliError> {
+pub(crate) fn context_for(global: &super::Args, query: &Query) -> Result<Context, CliError> {
     let mut cx = context_now();
     if query.names_view() {
         cx.views = views(global)?.into();
@@ -54,7 +54,7 @@ fn views(global: &super::Args) -> Result<Vec<NamedView>, CliError> {
 ///           ^^^^^^^
 /// ```
 #[must_use]
-pub fn query_error(text: &str, error: &QueryError) -> CliError {
+pub(crate) fn query_error(text: &str, error: &QueryError) -> CliError {
     CliError::Usage(format!(
         "{}\n{}",
         error.message,
@@ -65,7 +65,7 @@ pub fn query_error(text: &str, error: &QueryError) -> CliError {
 /// The query and a caret line under `span` (an empty span, such as the end of the input, gets
 /// one caret after the last character). Widths are those of the sanitized text, as shown.
 #[must_use]
-pub fn caret_lines(text: &str, span: &std::ops::Range<usize>) -> String {
+pub(crate) fn caret_lines(text: &str, span: &std::ops::Range<usize>) -> String {
     let start = floor_char_boundary(text, span.start);
     let end = floor_char_boundary(text, span.end.max(start));
     let before = width(&sanitize_line(&text[..start]));

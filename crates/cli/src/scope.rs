@@ -29,7 +29,7 @@ pub struct ScopeArgs {
 impl ScopeArgs {
     /// True when either flag was given.
     #[must_use]
-    pub fn is_set(&self) -> bool {
+    pub(crate) fn is_set(&self) -> bool {
         self.app.is_some() || self.project.is_some()
     }
 
@@ -124,7 +124,7 @@ impl Narrow {
 /// view the inbox starts on, the one it would restore: the remembered status stays, the tag
 /// and the search go (they would narrow the list the flags ask for). The inbox then remembers
 /// this view as it remembers any other.
-pub async fn start_view(
+pub(crate) async fn start_view(
     store: &mut Store,
     client: &Client,
     scope: &ScopeArgs,

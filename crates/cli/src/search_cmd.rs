@@ -189,7 +189,7 @@ async fn with_detail(
 /// What a search found: the items written and all the matches, and for a query that reads
 /// details (`version:`, `has:link`), how many of the items it is about have them stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Found {
+pub(crate) struct Found {
     pub shown: u64,
     pub matches: u64,
     pub basis: Option<Coverage>,

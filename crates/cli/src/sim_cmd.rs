@@ -222,7 +222,7 @@ fn describe(submission: &Submission, outcome: &Outcome) -> String {
 }
 
 /// A flag's positive number of seconds (fractions allowed) as a duration.
-pub fn positive_seconds(value: f64, flag: &str) -> Result<Duration, CliError> {
+pub(crate) fn positive_seconds(value: f64, flag: &str) -> Result<Duration, CliError> {
     Duration::try_from_secs_f64(value)
         .ok()
         .filter(|d| !d.is_zero())
@@ -230,7 +230,7 @@ pub fn positive_seconds(value: f64, flag: &str) -> Result<Duration, CliError> {
 }
 
 /// Resolves on Ctrl-C or (on Unix) SIGTERM.
-pub async fn shutdown_signal() {
+pub(crate) async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {

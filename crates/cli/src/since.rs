@@ -62,7 +62,8 @@ impl Window {
 
     /// True when neither flag was given.
     #[must_use]
-    pub fn is_open(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_open(&self) -> bool {
         self.since.is_none() && self.until.is_none()
     }
 
@@ -123,7 +124,7 @@ impl ListWindow {
 /// The stored items of `query`'s list (status, project, app, tag) received before `since`,
 /// when the store mirrors that status to its end; `None` when it cannot say.
 #[must_use]
-pub fn older_stored(
+pub(crate) fn older_stored(
     store: &feedback_store::Store,
     query: &feedback_api::FeedbackQuery,
     since: Timestamp,

@@ -131,14 +131,14 @@ fn forget_store(path: &Path, yes: bool, out: &mut dyn Write) -> Result<(), CliEr
 
 /// `path` with `suffix` appended to its file name (`store.sqlite3-wal`).
 #[must_use]
-pub fn sidecar(path: &Path, suffix: &str) -> PathBuf {
+pub(crate) fn sidecar(path: &Path, suffix: &str) -> PathBuf {
     let mut name: OsString = path.as_os_str().to_owned();
     name.push(suffix);
     PathBuf::from(name)
 }
 
 /// The environment variable naming the store file (what `--store` overrides).
-pub const ENV_STORE: &str = "FEEDBACK_STORE";
+pub(crate) const ENV_STORE: &str = "FEEDBACK_STORE";
 
 /// The store file this command line uses: `None` with `--no-store`; else `--store`, else
 /// `FEEDBACK_STORE` (when set and not empty), else the profile's default. `--no-store` beats the
@@ -172,7 +172,7 @@ pub fn schema_version(path: &Path) -> Result<i64, feedback_store::probe::ProbeEr
 /// Opens (creating if needed) the store of this command line, `None` with `--no-store`, and
 /// drops the items older than `retention_days`. The setting is checked before the file is
 /// touched, so a bad value creates nothing.
-pub fn open_store(args: &Args) -> Result<Option<Store>, CliError> {
+pub(crate) fn open_store(args: &Args) -> Result<Option<Store>, CliError> {
     let Some(path) = store_path(args)? else {
         return Ok(None);
     };
@@ -195,14 +195,14 @@ pub fn open_store(args: &Args) -> Result<Option<Store>, CliError> {
 
 /// What to do with a damaged store: it is built again from the service, but what was only
 /// ever in it goes with it.
-pub const REBUILD_DAMAGED: &str = "keep a copy of the file (notes, stars and snoozes live only \
+pub(crate) const REBUILD_DAMAGED: &str = "keep a copy of the file (notes, stars and snoozes live only \
     there), then `feedback-inbox store forget` and `feedback-inbox sync` build it again from the \
     service";
 
 /// Refuses (exit 1) to write into a store that `quick_check` finds damaged: SQLite reads past
 /// much damage without a word, and new rows written over it would bury what went wrong. A
 /// store not made yet has nothing to check.
-pub fn refuse_damaged(args: &Args) -> Result<(), CliError> {
+pub(crate) fn refuse_damaged(args: &Args) -> Result<(), CliError> {
     let Some(path) = store_path(args)?.filter(|p| p.exists()) else {
         return Ok(());
     };
@@ -220,7 +220,7 @@ pub fn refuse_damaged(args: &Args) -> Result<(), CliError> {
 
 /// Refuses, as a usage error (exit 2), a command naming items the store does not hold: what it
 /// would do to them could not be shown or checked, so nothing is changed or sent.
-pub fn require_stored(store: &store::Shared, ids: &[&str]) -> Result<(), CliError> {
+pub(crate) fn require_stored(store: &store::Shared, ids: &[&str]) -> Result<(), CliError> {
     let stored = store.read(|s| s.contains_ids(ids))?;
     let missing: Vec<Clean> = ids
         .iter()
@@ -255,7 +255,7 @@ pub fn retention(args: &Args) -> Result<Option<SignedDuration>, CliError> {
 
 /// The sync's settings for this command line: the defaults, with `retention_days` so a walk
 /// never fetches what the store would drop, and the background's share from `[sync]`.
-pub fn sync_settings(args: &Args) -> Result<feedback_sync::SyncSettings, CliError> {
+pub(crate) fn sync_settings(args: &Args) -> Result<feedback_sync::SyncSettings, CliError> {
     let loaded = super::load_config(args)?;
     let retention = config::retention(loaded.as_ref(), args.profile.as_deref())?
         .and_then(|keep| std::time::Duration::try_from(keep).ok());
@@ -277,7 +277,7 @@ pub fn sync_settings(args: &Args) -> Result<feedback_sync::SyncSettings, CliErro
 }
 
 /// Drops the items received more than `keep` before `now`; returns how many.
-pub fn apply_retention(
+pub(crate) fn apply_retention(
     store: &mut Store,
     keep: SignedDuration,
     now: Timestamp,

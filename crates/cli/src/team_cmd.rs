@@ -133,7 +133,7 @@ pub fn configured(args: &Args) -> Result<Option<(TeamSettings, TeamUrl)>, CliErr
 pub const POLL: std::time::Duration = std::time::Duration::from_secs(15);
 
 /// The inbox's live link to the team of this command line, `None` without a team.
-pub fn live_settings(args: &Args) -> Result<Option<LiveSettings>, CliError> {
+pub(crate) fn live_settings(args: &Args) -> Result<Option<LiveSettings>, CliError> {
     Ok(configured(args)?.map(|(settings, url)| LiveSettings {
         url,
         team: settings.team,
@@ -334,7 +334,7 @@ const CONNECT_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 /// configured, what waits in the outbox is sent and the replica caught up. When the database
 /// cannot be reached (or refuses), it is said on stderr and the command answers from what is
 /// stored.
-pub async fn catch_up_before_reading(args: &Args, store: &Shared) -> Result<(), CliError> {
+pub(crate) async fn catch_up_before_reading(args: &Args, store: &Shared) -> Result<(), CliError> {
     let Some((settings, url)) = configured(args)? else {
         return Ok(());
     };

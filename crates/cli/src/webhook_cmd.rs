@@ -140,7 +140,7 @@ fn open_listen_store(global: &super::Args) -> Option<Store> {
 }
 
 /// Verifies the delivery whose body is read from `body`; prints the event's summary line.
-pub fn run_verify(
+pub(crate) fn run_verify(
     args: &VerifyArgs,
     body: &mut dyn Read,
     out: &mut dyn Write,

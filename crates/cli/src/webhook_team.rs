@@ -14,7 +14,7 @@ use feedback_team::Team;
 use feedback_team_sync::deliveries::{Sharing, share_until};
 
 /// The sharing task of a receiver: woken on each delivery stored, saying what it did.
-pub struct TeamSharing {
+pub(crate) struct TeamSharing {
     wake: UnboundedSender<()>,
     pub said: UnboundedReceiver<Sharing>,
     stop: CancellationToken,

@@ -16,7 +16,7 @@ use base64::Engine;
 use thiserror::Error;
 
 /// Largest OSC 52 payload (base64 characters) we send; many terminals drop longer ones.
-pub const OSC52_MAX_ENCODED: usize = 4096;
+pub(crate) const OSC52_MAX_ENCODED: usize = 4096;
 
 /// How long `tmux load-buffer` may take before the copy falls back to OSC 52 (the copy runs on
 /// the UI loop, so it must not hang it).
@@ -75,7 +75,7 @@ pub trait Clipboard: Send {
 /// sequence is sent twice: plainly (tmux with `set-clipboard on` stores it in a paste buffer and
 /// forwards it) and wrapped in tmux's DCS passthrough (reaches the outer terminal when
 /// `allow-passthrough` is on).
-pub fn osc52_sequence(text: &str, in_tmux: bool) -> Result<Vec<u8>, ClipboardError> {
+pub(crate) fn osc52_sequence(text: &str, in_tmux: bool) -> Result<Vec<u8>, ClipboardError> {
     let encoded = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
     if encoded.len() > OSC52_MAX_ENCODED {
         return Err(ClipboardError::TooLarge(encoded.len()));
@@ -121,7 +121,7 @@ pub trait TmuxBuffer: Send {
 
 /// The real one: `tmux load-buffer -w -` with the text on stdin.
 #[derive(Debug, Clone, Copy)]
-pub struct TmuxCommand;
+pub(crate) struct TmuxCommand;
 
 impl TmuxBuffer for TmuxCommand {
     fn load(&mut self, text: &str) -> Result<(), String> {
@@ -225,7 +225,7 @@ fn wait_or_kill(
 
 /// The terminal's clipboard: tmux's paste buffer when inside tmux, else (or when that fails)
 /// OSC 52.
-pub struct TerminalClipboard<T: TmuxBuffer, W: Write + Send> {
+pub(crate) struct TerminalClipboard<T: TmuxBuffer, W: Write + Send> {
     tmux: Option<T>,
     osc52: Osc52<W>,
 }

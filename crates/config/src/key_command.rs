@@ -20,11 +20,11 @@ use std::time::{Duration, Instant};
 use super::ConfigError;
 
 /// How long the command may run when the config does not say.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 /// The timeouts the config may give, in seconds.
-pub const TIMEOUT_SECONDS: std::ops::RangeInclusive<u64> = 1..=3600;
+pub(crate) const TIMEOUT_SECONDS: std::ops::RangeInclusive<u64> = 1..=3600;
 /// The most output read from each of stdout and stderr.
-pub const OUTPUT_CAP: usize = 64 * 1024;
+pub(crate) const OUTPUT_CAP: usize = 64 * 1024;
 /// How long to keep reading after the command exited, for output still in the pipe.
 const AFTER_EXIT: Duration = Duration::from_millis(200);
 /// How often to look whether the command exited while no output arrives.

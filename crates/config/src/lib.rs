@@ -403,7 +403,7 @@ fn key_command_timeout(account: &Account, file_hint: &str) -> Result<Duration, C
 }
 
 /// The days `retention_days` allows: one day to a hundred years.
-pub const RETENTION_DAYS: std::ops::RangeInclusive<u64> = 1..=36_500;
+pub(crate) const RETENTION_DAYS: std::ops::RangeInclusive<u64> = 1..=36_500;
 
 /// How long the local store keeps items (`retention_days`, the profile's over the top level's):
 /// `None` keeps everything. A value out of [`RETENTION_DAYS`] is a configuration error, so a

@@ -24,7 +24,7 @@ pub enum Follow {
 /// True for a folder only this program uses: its data and state folders, and a `stores`
 /// folder (where stores live).
 #[must_use]
-pub fn is_own_folder(dir: &Path) -> bool {
+pub(crate) fn is_own_folder(dir: &Path) -> bool {
     if dir.file_name().is_some_and(|n| n == "stores") {
         return true;
     }
@@ -47,7 +47,7 @@ pub fn create_dir(dir: &Path) -> io::Result<()> {
 }
 
 /// [`create_dir`], with `own` telling which folders are this program's.
-pub fn create_dir_with(dir: &Path, own: impl Fn(&Path) -> bool) -> io::Result<()> {
+pub(crate) fn create_dir_with(dir: &Path, own: impl Fn(&Path) -> bool) -> io::Result<()> {
     if dir.as_os_str().is_empty() {
         return Ok(());
     }

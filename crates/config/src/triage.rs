@@ -35,7 +35,7 @@ pub enum FirstRun {
 pub const SEEN_DELAY_MS: u64 = 1000;
 
 /// The longest delay allowed (a minute): longer would never mark anything.
-pub const MAX_SEEN_DELAY_MS: u64 = 60_000;
+pub(crate) const MAX_SEEN_DELAY_MS: u64 = 60_000;
 
 /// The inbox's triage settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -16,7 +16,7 @@ use toml::Spanned;
 pub const BUILT_IN: [&str; 5] = ["Inbox", "Starred", "Snoozed", "Done", "Archived"];
 
 /// The longest view name (the view bar has one line for all of them).
-pub const MAX_NAME_CHARS: usize = 40;
+pub(crate) const MAX_NAME_CHARS: usize = 40;
 
 /// One `[[views]]` entry as checked: a name and what it selects. `project`, `app` and `tag` are
 /// the raw values the panes filter by (project and app ids, tag names); `query` is a search in

@@ -26,7 +26,7 @@ pub fn withhold(name: &str) {
 
 /// Every variable a command run for the user must not get.
 #[must_use]
-pub fn withheld() -> Vec<String> {
+pub(crate) fn withheld() -> Vec<String> {
     let names = WITHHELD
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);

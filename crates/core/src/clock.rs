@@ -29,7 +29,7 @@ pub type SharedClock = Arc<dyn Clock>;
 
 /// The real clock: system time and tokio timers.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct SystemClock;
+pub(crate) struct SystemClock;
 
 impl Clock for SystemClock {
     fn now(&self) -> Timestamp {

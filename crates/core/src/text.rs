@@ -23,14 +23,14 @@ use std::borrow::Cow;
 /// Marker shown in place of a removed escape sequence (the whole sequence becomes one marker).
 ///
 /// U+241B SYMBOL FOR ESCAPE is printable everywhere and says what was there.
-pub const ESCAPE_MARKER: char = '␛';
+pub(crate) const ESCAPE_MARKER: char = '␛';
 
 /// Marker shown in place of any other removed invisible/control character.
 ///
 /// U+FFFD REPLACEMENT CHARACTER: the conventional "something unusable was
 /// here" glyph. It is printable, has width 1, and is itself left unchanged by
 /// the sanitizer, which keeps sanitizing idempotent.
-pub const CONTROL_MARKER: char = '\u{FFFD}';
+pub(crate) const CONTROL_MARKER: char = '\u{FFFD}';
 
 const ESC: char = '\u{1B}';
 const ZWJ: char = '\u{200D}';

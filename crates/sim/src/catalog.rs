@@ -2,14 +2,14 @@
 //! Kept apart from the generator so the generator stays about *how* data is combined.
 
 /// (name, slug, days before the anchor it was created)
-pub const PROJECTS: &[(&str, &str, i64)] = &[
+pub(crate) const PROJECTS: &[(&str, &str, i64)] = &[
     ("Nimbus Notes", "nimbus-notes", 720),
     ("Trailhead", "trailhead", 410),
     ("Ledgerly", "ledgerly", 260),
 ];
 
 /// (project index, name, slug, platform, app identifier, region)
-pub const APPS: &[(usize, &str, &str, &str, &str, &str)] = &[
+pub(crate) const APPS: &[(usize, &str, &str, &str, &str, &str)] = &[
     (
         0,
         "Nimbus Notes for iOS",
@@ -94,13 +94,13 @@ pub const TAGS: &[&str] = &[
 ];
 
 /// A topic: tags it implies, and message parts to combine.
-pub struct Topic {
+pub(crate) struct Topic {
     pub tags: &'static [&'static str],
     pub openers: &'static [&'static str],
     pub details: &'static [&'static str],
 }
 
-pub const TOPICS: &[Topic] = &[
+pub(crate) const TOPICS: &[Topic] = &[
     Topic {
         tags: &["bug", "crash"],
         openers: &[
@@ -263,7 +263,7 @@ pub const TOPICS: &[Topic] = &[
 ];
 
 /// Messages in other scripts, so wide characters and right-to-left text appear in real data.
-pub const INTERNATIONAL: &[&str] = &[
+pub(crate) const INTERNATIONAL: &[&str] = &[
     "Die App stürzt beim Öffnen der Karte ab. Bitte beheben!",
     "同期が遅いです。メモが反映されるまで数分かかります。",
     "التطبيق لا يحفظ الملاحظات بعد التحديث الأخير",
@@ -283,18 +283,18 @@ pub const HOSTILE: &[&str] = &[
     "zero\u{200b}width\u{feff}chars and \u{9b}31m C1 CSI",
 ];
 
-pub const FIRST_NAMES: &[&str] = &[
+pub(crate) const FIRST_NAMES: &[&str] = &[
     "alex", "sam", "jordan", "maria", "li.wei", "fatima", "noah", "emma", "yuki", "omar", "ines",
     "lukas",
 ];
 
-pub const MAIL_DOMAINS: &[&str] = &[
+pub(crate) const MAIL_DOMAINS: &[&str] = &[
     "example.com",
     "example.org",
     "mail.example.net",
     "example.de",
 ];
 
-pub const LOCALES: &[&str] = &[
+pub(crate) const LOCALES: &[&str] = &[
     "en-US", "en-GB", "de-DE", "fr-FR", "ja-JP", "ar-EG", "he-IL", "ko-KR",
 ];

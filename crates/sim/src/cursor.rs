@@ -22,7 +22,7 @@ pub struct Position {
 
 /// Seals and opens cursors.
 #[derive(Clone)]
-pub struct CursorCodec {
+pub(crate) struct CursorCodec {
     secret: [u8; 32],
 }
 
@@ -43,7 +43,7 @@ impl CursorCodec {
 
     /// Encodes `position` for the filter set `filters`.
     #[must_use]
-    pub fn seal(&self, position: &Position, filters: &str) -> String {
+    pub(crate) fn seal(&self, position: &Position, filters: &str) -> String {
         let payload = format!(
             "1.{}.{}.{}",
             position.received_at.as_nanosecond(),

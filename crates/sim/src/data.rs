@@ -119,7 +119,7 @@ pub fn uuid(rng: &mut fastrand::Rng) -> String {
 
 /// An 8-character short id from an alphabet without look-alikes, drawn again while `taken`
 /// says it is in use.
-pub fn unique_id(rng: &mut fastrand::Rng, mut taken: impl FnMut(&str) -> bool) -> String {
+pub(crate) fn unique_id(rng: &mut fastrand::Rng, mut taken: impl FnMut(&str) -> bool) -> String {
     loop {
         let id = String::from_utf8_lossy(&draw_id(rng)).into_owned();
         if !taken(&id) {
@@ -304,7 +304,7 @@ impl Dataset {
     }
 
     /// Adds the generated item of `seed` with `id`, received at `at`, with `status`; returns it.
-    pub fn insert_seeded(
+    pub(crate) fn insert_seeded(
         &mut self,
         seed: u64,
         id: &str,

@@ -30,7 +30,7 @@ pub async fn rewrite(response: Response, find: &str, replace: &str) -> Response 
 }
 
 /// `response` with `headers` set; names or values that HTTP cannot carry are skipped.
-pub fn with_headers(mut response: Response, headers: &[(String, String)]) -> Response {
+pub(crate) fn with_headers(mut response: Response, headers: &[(String, String)]) -> Response {
     for (name, value) in headers {
         if let (Ok(name), Ok(value)) = (
             HeaderName::from_bytes(name.as_bytes()),
@@ -44,7 +44,7 @@ pub fn with_headers(mut response: Response, headers: &[(String, String)]) -> Res
 
 /// The real page with `next_cursor` set to `cursor` (e.g. the one the request sent); without
 /// one, the real page.
-pub async fn set_next_cursor(response: Response, cursor: Option<String>) -> Response {
+pub(crate) async fn set_next_cursor(response: Response, cursor: Option<String>) -> Response {
     let Some(cursor) = cursor else {
         return response;
     };
@@ -60,7 +60,7 @@ pub async fn set_next_cursor(response: Response, cursor: Option<String>) -> Resp
 
 /// The `cursor` query parameter of a request.
 #[must_use]
-pub fn request_cursor(query: Option<&str>) -> Option<String> {
+pub(crate) fn request_cursor(query: Option<&str>) -> Option<String> {
     url::form_urlencoded::parse(query.unwrap_or_default().as_bytes())
         .find(|(name, _)| name == "cursor")
         .map(|(_, value)| value.into_owned())
@@ -68,7 +68,7 @@ pub fn request_cursor(query: Option<&str>) -> Option<String> {
 
 /// `request` without its `cursor` query parameter, so it asks for the first page.
 #[must_use]
-pub fn without_cursor(mut request: Request) -> Request {
+pub(crate) fn without_cursor(mut request: Request) -> Request {
     let uri = request.uri();
     let pairs = url::form_urlencoded::parse(uri.query().unwrap_or_default().as_bytes())
         .filter(|(name, _)| name != "cursor");
@@ -93,7 +93,7 @@ pub fn endless() -> Response {
 }
 
 /// `status` (with `Retry-After` when given) whose Error-shaped body never ends.
-pub fn endless_error(status: StatusCode, retry_after: Option<u64>) -> Response {
+pub(crate) fn endless_error(status: StatusCode, retry_after: Option<u64>) -> Response {
     let start: &'static [u8] = if status == StatusCode::TOO_MANY_REQUESTS {
         b"{\"error\":\"rate_limited\",\"message\":\"rate limit exceeded "
     } else {
@@ -153,7 +153,7 @@ fn identity(mut response: Response) -> Response {
 }
 
 /// 429 with `Retry-After` set verbatim.
-pub fn rate_limited_raw(retry_after: &str) -> Response {
+pub(crate) fn rate_limited_raw(retry_after: &str) -> Response {
     let mut response = super::routes::error(
         StatusCode::TOO_MANY_REQUESTS,
         "rate_limited",

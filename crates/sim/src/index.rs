@@ -74,7 +74,7 @@ impl Entry {
 
 /// The entry code of a status.
 #[must_use]
-pub fn status_code(status: &Status) -> u8 {
+pub(crate) fn status_code(status: &Status) -> u8 {
     match status {
         Status::New => NEW,
         Status::Archived => ARCHIVED,
@@ -154,7 +154,7 @@ impl Index {
     }
 
     /// Moves `position` from the list of status `from` to that of `to`.
-    pub fn move_status(&mut self, position: usize, from: u8, to: u8) {
+    pub(crate) fn move_status(&mut self, position: usize, from: u8, to: u8) {
         let position = u32::try_from(position).unwrap_or(u32::MAX);
         if let Some(list) = self.status.get_mut(usize::from(from))
             && let Ok(at) = list.binary_search(&position)

@@ -25,7 +25,7 @@ enum Kind {
 
 /// The part of an item drawn first: enough to filter it without building it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Skeleton {
+pub(crate) struct Skeleton {
     /// Index into the apps; its project is the item's project even without an app.
     pub app: usize,
     pub with_app: bool,
@@ -37,7 +37,7 @@ pub struct Skeleton {
 
 /// The skeleton of the item of `seed`, over `apps` apps.
 #[must_use]
-pub fn skeleton(seed: u64, apps: usize) -> Skeleton {
+pub(crate) fn skeleton(seed: u64, apps: usize) -> Skeleton {
     draw_skeleton(&mut fastrand::Rng::with_seed(seed), apps)
 }
 
@@ -144,14 +144,14 @@ pub fn build(seed: u64, id: FeedbackId, place: &Place<'_>) -> FeedbackDetail {
 
 /// Whether `seed`'s item is a crash report of the story's bad app (with its app).
 #[must_use]
-pub fn is_bad_app_crash(seed: u64, apps: usize) -> bool {
+pub(crate) fn is_bad_app_crash(seed: u64, apps: usize) -> bool {
     let s = skeleton(seed, apps);
     s.with_app && s.app == story::BAD_APP && s.kind == Kind::Topic(story::CRASH_TOPIC)
 }
 
 /// The list part of the item of `seed` (what a page shows), without building the rest.
 #[must_use]
-pub fn build_feedback(seed: u64, id: FeedbackId, place: &Place<'_>) -> Feedback {
+pub(crate) fn build_feedback(seed: u64, id: FeedbackId, place: &Place<'_>) -> Feedback {
     draw_feedback(&mut fastrand::Rng::with_seed(seed), seed, id, place).0
 }
 
@@ -195,7 +195,7 @@ fn draw_feedback(
 
 /// The project an app belongs to (the first project for an app without one).
 #[must_use]
-pub fn project_of<'a>(app: &App, projects: &'a [Project]) -> &'a Project {
+pub(crate) fn project_of<'a>(app: &App, projects: &'a [Project]) -> &'a Project {
     projects
         .iter()
         .find(|p| Some(&p.id) == app.project_id.as_ref())

@@ -138,7 +138,11 @@ fn broken_body(status: StatusCode, prefix: Bytes) -> Response {
 }
 
 /// Checks the bearer key and the per-minute budget; adds the rate-limit headers.
-pub async fn auth(State(state): State<Arc<SimState>>, request: Request, next: Next) -> Response {
+pub(crate) async fn auth(
+    State(state): State<Arc<SimState>>,
+    request: Request,
+    next: Next,
+) -> Response {
     let key = bearer(request.headers()).unwrap_or_default().to_owned();
     if key == STARTER_KEY {
         return error(

@@ -12,7 +12,7 @@ const WINDOW_SECONDS: i64 = 60;
 
 /// The budget after one request was counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Decision {
+pub(crate) struct Decision {
     pub allowed: bool,
     pub limit: u32,
     pub remaining: u32,
@@ -24,7 +24,7 @@ pub struct Decision {
 
 /// Counts requests per key and window.
 #[derive(Debug)]
-pub struct Limiter {
+pub(crate) struct Limiter {
     per_minute: u32,
     windows: Mutex<HashMap<String, (i64, u32)>>,
 }

@@ -96,7 +96,11 @@ fn item_matches(entry: &Entry, item: &FeedbackDetail, q: &ListQuery<'_>, status:
 
 /// True when a whole item is in scope of an app id and a project id.
 #[must_use]
-pub fn scope_matches(item: &FeedbackDetail, app: Option<&str>, project: Option<&str>) -> bool {
+pub(crate) fn scope_matches(
+    item: &FeedbackDetail,
+    app: Option<&str>,
+    project: Option<&str>,
+) -> bool {
     let f = &item.feedback;
     app.is_none_or(|a| f.app.as_ref().is_some_and(|x| x.id == a))
         && project.is_none_or(|p| f.project.id == p)

@@ -234,7 +234,7 @@ pub async fn llms() -> Response {
 }
 
 /// Any other path.
-pub async fn unknown_route() -> Response {
+pub(crate) async fn unknown_route() -> Response {
     error(
         StatusCode::NOT_FOUND,
         "not_found",

@@ -19,7 +19,7 @@
 use jiff::{SignedDuration, Timestamp};
 
 /// The app whose latest release goes wrong (index into `catalog::APPS`: Trailhead Android).
-pub const BAD_APP: usize = 4;
+pub(crate) const BAD_APP: usize = 4;
 /// Days before the anchor of each app's latest release (the bad app's is the bad release).
 const LATEST_RELEASE_DAYS: [i64; 8] = [3, 10, 17, 6, 18, 12, 1, 8];
 /// Every app's release cadence.
@@ -38,14 +38,14 @@ const BASE_VERSION: [(u32, u32); 8] = [
 /// Releases before the latest one that the data's six months span.
 const RELEASES_BACK: i64 = 10;
 /// The topic of crash reports (`catalog::TOPICS[0]`).
-pub const CRASH_TOPIC: usize = 0;
+pub(crate) const CRASH_TOPIC: usize = 0;
 /// Topics that are not complaints: feature requests, praise, data export wishes.
 const NOT_COMPLAINTS: [usize; 3] = [2, 6, 8];
 
 /// Per generated slot after the bad release: the chance that the slot is (also) a crash report
 /// of the bad app. Its usual share of slots is about 1% (1/8 apps × 94% with an app × 94%
 /// topics × 1/11 topics), so 2% more triples it.
-pub const EXTRA_CRASH_PER_MILLE: u16 = 20;
+pub(crate) const EXTRA_CRASH_PER_MILLE: u16 = 20;
 
 /// The story's time line, fixed by the dataset's anchor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +56,7 @@ pub struct Story {
 impl Story {
     /// When the bad release shipped.
     #[must_use]
-    pub fn bad_release(&self) -> Timestamp {
+    pub(crate) fn bad_release(&self) -> Timestamp {
         self.release_at(BAD_APP, RELEASES_BACK)
     }
 
@@ -118,7 +118,7 @@ impl Story {
     /// Whether a slot at `at` carries an extra crash report of the bad app (drawn from the
     /// generator's own story stream).
     #[must_use]
-    pub fn extra_crash(&self, rng: &mut fastrand::Rng, at: Timestamp) -> bool {
+    pub(crate) fn extra_crash(&self, rng: &mut fastrand::Rng, at: Timestamp) -> bool {
         at >= self.bad_release() && rng.u16(..1000) < EXTRA_CRASH_PER_MILLE
     }
 }
@@ -129,7 +129,7 @@ fn latest_days(app: usize) -> i64 {
 
 /// Whether a topic's reports are complaints (the locale/screen cluster is made of those).
 #[must_use]
-pub fn is_complaint(topic: usize) -> bool {
+pub(crate) fn is_complaint(topic: usize) -> bool {
     !NOT_COMPLAINTS.contains(&topic)
 }
 
@@ -163,7 +163,7 @@ pub fn screen(rng: &mut fastrand::Rng, locale: &str, complaint: bool) -> &'stati
 
 /// An iOS version: most users on the newest major, a tail on the two before.
 #[must_use]
-pub fn ios_version(rng: &mut fastrand::Rng) -> String {
+pub(crate) fn ios_version(rng: &mut fastrand::Rng) -> String {
     let major = weighted(rng, &[("18", 58), ("17", 32), ("16", 10)]);
     let minor = match major {
         "18" => weighted(
@@ -185,7 +185,7 @@ pub fn ios_version(rng: &mut fastrand::Rng) -> String {
 
 /// An Android version (the platform's major number).
 #[must_use]
-pub fn android_version(rng: &mut fastrand::Rng) -> &'static str {
+pub(crate) fn android_version(rng: &mut fastrand::Rng) -> &'static str {
     weighted(
         rng,
         &[("15", 24), ("14", 36), ("13", 21), ("12", 12), ("11", 7)],
@@ -278,7 +278,7 @@ const ENDINGS: &[&str] = &[
 /// `item::told`), or `None` (the report keeps its own words). Crash reports of the bad app
 /// after the bad release are mostly of the family.
 #[must_use]
-pub fn family_message(
+pub(crate) fn family_message(
     rng: &mut fastrand::Rng,
     topic: usize,
     bad_app_after_release: bool,

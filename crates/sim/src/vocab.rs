@@ -14,7 +14,7 @@ pub const SIGN_OFFS: &[&str] = &[
 ];
 
 /// Devices, most common first (picked with a Zipf-like skew).
-pub const DEVICES: &[&str] = &[
+pub(crate) const DEVICES: &[&str] = &[
     "iPhone 15",
     "Pixel 8",
     "iPhone 13 mini",
@@ -42,7 +42,7 @@ pub const DEVICES: &[&str] = &[
 ];
 
 /// Sentence shapes that mention a device (`{}`).
-pub const DEVICE_SENTENCES: &[&str] = &[
+pub(crate) const DEVICE_SENTENCES: &[&str] = &[
     "I'm on an {}.",
     "This is on my {}.",
     "Using a {} with the latest system update.",
@@ -51,7 +51,7 @@ pub const DEVICE_SENTENCES: &[&str] = &[
 
 /// Product features and screens, most mentioned first (Zipf-like skew: the first few are in a few
 /// percent of messages, the last ones in a few per ten thousand).
-pub const FEATURES: &[&str] = &[
+pub(crate) const FEATURES: &[&str] = &[
     "calendar",
     "search",
     "reminders",
@@ -145,7 +145,7 @@ pub const FEATURES: &[&str] = &[
 ];
 
 /// Sentence shapes that mention a feature (`{}`).
-pub const FEATURE_SENTENCES: &[&str] = &[
+pub(crate) const FEATURE_SENTENCES: &[&str] = &[
     "It also happens in the {} view.",
     "The {} screen is affected too.",
     "Same problem with the {}.",
@@ -154,13 +154,13 @@ pub const FEATURE_SENTENCES: &[&str] = &[
 ];
 
 /// Family names for reporter emails (with `catalog::FIRST_NAMES`).
-pub const LAST_NAMES: &[&str] = &[
+pub(crate) const LAST_NAMES: &[&str] = &[
     "garcia", "smith", "tanaka", "muller", "haddad", "cohen", "kim", "rossi", "novak", "silva",
     "okafor", "larsen", "dubois", "nguyen", "kowalski", "ivanova",
 ];
 
 /// An index below `len`, skewed like Zipf's law (s = 1): index k is picked with weight 1/(k+1).
-pub fn zipf(rng: &mut fastrand::Rng, len: usize) -> usize {
+pub(crate) fn zipf(rng: &mut fastrand::Rng, len: usize) -> usize {
     // Inverse transform over the continuous approximation: weight 1/x on [1, len + 1).
     let span = f64::from(u32::try_from(len).unwrap_or(u32::MAX)).ln_1p();
     let x = (rng.f64() * span).exp();

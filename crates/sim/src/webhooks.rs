@@ -13,7 +13,7 @@ use feedback_api::webhook::{FEEDBACK_CREATED, Secret, Submission, sign};
 use feedback_core::clock::SharedClock;
 
 /// The wait before each attempt on the Indie plan.
-pub const INDIE_SCHEDULE: [Duration; 5] = [
+pub(crate) const INDIE_SCHEDULE: [Duration; 5] = [
     Duration::ZERO,
     Duration::from_secs(60),
     Duration::from_secs(5 * 60),

@@ -94,7 +94,7 @@ pub use write::Written;
 pub use write::{forget_id, put_groups_in, put_in};
 
 /// How long a statement waits for another process's write lock before giving up.
-pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What can go wrong with the store.
 #[derive(Debug, Error)]

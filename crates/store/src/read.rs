@@ -146,11 +146,11 @@ pub(super) mod column {
     pub const SEEN: usize = 7;
     /// The project's id, or with `RefColumns::Keys` its key.
     pub const PROJECT: usize = 8;
-    pub const PROJECT_NAME: usize = 9;
+    pub(crate) const PROJECT_NAME: usize = 9;
     /// The app's id, or with `RefColumns::Keys` its key.
     pub const APP: usize = 10;
-    pub const APP_NAME: usize = 11;
-    pub const APP_PLATFORM: usize = 12;
+    pub(crate) const APP_NAME: usize = 11;
+    pub(crate) const APP_PLATFORM: usize = 12;
 }
 
 /// The columns of an item's row, in the order `item_from_row` and `Store::view_rows_each` read

@@ -33,7 +33,7 @@ pub fn built_in() -> Vec<NamedView> {
 
 /// The team's views: Mine (new items this member owns) and Unclaimed (new items nobody owns).
 #[must_use]
-pub fn team_views() -> Vec<NamedView> {
+pub(crate) fn team_views() -> Vec<NamedView> {
     vec![
         view("Mine", "new", "is:mine"),
         view("Unclaimed", "new", "is:unclaimed"),
@@ -69,7 +69,7 @@ pub fn add_team_views(views: &mut Vec<NamedView>) -> usize {
 
 /// A config entry as a view (a pane filter's label is its value until the panes name it).
 #[must_use]
-pub fn from_def(def: &ViewDef) -> NamedView {
+pub(crate) fn from_def(def: &ViewDef) -> NamedView {
     let chosen = |v: &Option<String>| {
         v.as_ref().map(|v| Chosen {
             value: v.clone(),

@@ -423,11 +423,12 @@ fn fill_stems(tx: &rusqlite::Transaction<'_>) -> HookResult {
 }
 
 /// [`recount_pivot_counts`]: the statements that count `pivot_counts` from the tables.
-pub const RECOUNT_PIVOT_COUNTS: &str = recount_pivot_counts!();
+#[cfg(test)]
+pub(crate) const RECOUNT_PIVOT_COUNTS: &str = recount_pivot_counts!();
 
 /// Every migration, oldest first.
 #[must_use]
-pub fn migrations() -> Migrations<'static> {
+pub(crate) fn migrations() -> Migrations<'static> {
     Migrations::new(
         STEPS
             .iter()

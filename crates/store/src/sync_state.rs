@@ -359,7 +359,7 @@ pub fn queue_missing(
 }
 
 /// The ids waiting for a re-read, oldest queued first.
-pub fn rechecks(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+pub(crate) fn rechecks(conn: &Connection) -> rusqlite::Result<Vec<String>> {
     conn.prepare_cached("SELECT id FROM sync_recheck ORDER BY found, id")?
         .query_map([], |r| r.get(0))?
         .collect()
@@ -428,11 +428,6 @@ impl Store {
     /// The open gaps of `status` ([`gaps`]).
     pub fn sync_gaps(&self, status: &str) -> Result<Vec<Gap>, StoreError> {
         gaps(&self.conn, status).map_err(|e| self.error(e))
-    }
-
-    /// One open gap of `status` by its key ([`gap`]).
-    pub fn sync_gap(&self, status: &str, g: i64) -> Result<Option<Gap>, StoreError> {
-        gap(&self.conn, status, g).map_err(|e| self.error(e))
     }
 
     /// The ids waiting for a re-read ([`rechecks`]).

@@ -151,7 +151,8 @@ impl Store {
 
     /// Makes each item's own change (an undo: the inverses of one action's changes) in one
     /// transaction, at `at`; returns each item's state before.
-    pub fn set_triage_each(
+    #[cfg(test)]
+    pub(crate) fn set_triage_each(
         &mut self,
         changes: &[(String, TriageChange)],
         at: Timestamp,
@@ -412,7 +413,7 @@ pub(super) fn hide_condition(hide: super::read::Hide, param: usize) -> String {
 /// out of a view: a set computed once per query (a scan of the triage table, which holds each
 /// triaged item's key), so the walk of the view's index is unchanged.
 #[must_use]
-pub fn hidden_condition(param: usize) -> String {
+pub(crate) fn hidden_condition(param: usize) -> String {
     format!(
         "items.k NOT IN (SELECT t.k FROM triage t WHERE t.k IS NOT NULL \
          AND (t.done = 1 OR t.snoozed_until > ?{param}))"
@@ -421,7 +422,7 @@ pub fn hidden_condition(param: usize) -> String {
 
 /// The items snoozed past `?N` and not done (the items a view hides beyond the done ones).
 #[must_use]
-pub fn snoozed_only(param: usize) -> String {
+pub(crate) fn snoozed_only(param: usize) -> String {
     format!(
         "items.k IN (SELECT t.k FROM triage t WHERE t.k IS NOT NULL \
          AND t.snoozed_until > ?{param} AND t.done = 0)"
@@ -430,7 +431,7 @@ pub fn snoozed_only(param: usize) -> String {
 
 /// [`hidden_condition`], looked up row by row.
 #[must_use]
-pub fn hidden_per_row(param: usize) -> String {
+pub(crate) fn hidden_per_row(param: usize) -> String {
     format!(
         "NOT EXISTS (SELECT 1 FROM triage t WHERE t.id = items.id \
          AND (t.done = 1 OR t.snoozed_until > ?{param}))"

@@ -8,7 +8,7 @@ impl Store {
     /// table (a user who has seen 300,000 items must not pay for that set once per view: a
     /// search's `is:unseen` would); each view then counts its items, and those of them in that
     /// table, each a walk of the view's index.
-    pub fn unseen_counts(
+    pub(crate) fn unseen_counts(
         &self,
         views: &[Option<ViewQuery>],
     ) -> Result<Vec<Option<usize>>, StoreError> {

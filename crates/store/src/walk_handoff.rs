@@ -146,7 +146,7 @@ pub(super) fn walk_state_in(conn: &Connection) -> rusqlite::Result<WalkState> {
 /// Why a walk state cannot be laid into a store.
 #[derive(Debug, thiserror::Error)]
 #[error("the walk state's {table} has a row of {found} values where {expected} are expected")]
-pub struct WalkStateError {
+pub(crate) struct WalkStateError {
     table: String,
     found: usize,
     expected: usize,

@@ -25,7 +25,11 @@ impl Store {
     ///
     /// # Errors
     /// The store cannot be read.
-    pub fn woken_keys(&self, query: &ViewQuery, now: Timestamp) -> Result<Vec<i64>, StoreError> {
+    pub(crate) fn woken_keys(
+        &self,
+        query: &ViewQuery,
+        now: Timestamp,
+    ) -> Result<Vec<i64>, StoreError> {
         // Usually none: a look at the snoozes' own index answers that without reading the view.
         let any: bool = self
             .conn

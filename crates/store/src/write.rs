@@ -39,7 +39,7 @@ impl<'a> Sighting<'a> {
     /// Items as a list page gives them, each listed under its status (an unknown status, as
     /// the service's list of `new` would list it: under `new`, the status kept).
     #[must_use]
-    pub fn listed_all(items: &'a [Feedback]) -> Vec<Self> {
+    pub(crate) fn listed_all(items: &'a [Feedback]) -> Vec<Self> {
         items
             .iter()
             .map(|f| {

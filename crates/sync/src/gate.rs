@@ -13,7 +13,7 @@ use feedback_api::RateLimit;
 
 /// The turn of one operation.
 #[derive(Debug, Default)]
-pub struct Gate {
+pub(crate) struct Gate {
     turn: Mutex<()>,
     /// User operations waiting or running.
     users: AtomicUsize,
@@ -68,7 +68,7 @@ impl Gate {
     }
 
     /// True while a user operation waits or runs: a background walk stops between pages.
-    pub fn user_waiting(&self) -> bool {
+    pub(crate) fn user_waiting(&self) -> bool {
         self.users.load(Ordering::SeqCst) > 0
     }
 
@@ -92,7 +92,11 @@ impl Gate {
 /// `floor_percent` of the limit after it: until the window resets when sending now would go
 /// under. `None`: send now (also when the budget is unknown).
 #[must_use]
-pub fn floor_wait(rate: RateLimit, now: jiff::Timestamp, floor_percent: u8) -> Option<Duration> {
+pub(crate) fn floor_wait(
+    rate: RateLimit,
+    now: jiff::Timestamp,
+    floor_percent: u8,
+) -> Option<Duration> {
     let (limit, remaining, reset) = (rate.limit?, rate.remaining?, rate.reset?);
     let floor = (u64::from(limit) * u64::from(floor_percent)).div_ceil(100);
     if u64::from(remaining) > floor || reset <= now {

@@ -15,7 +15,7 @@ use feedback_core::mutex::lock;
 
 /// The lock file next to a store file.
 #[must_use]
-pub fn lock_path(store: &Path) -> PathBuf {
+pub(crate) fn lock_path(store: &Path) -> PathBuf {
     let mut name = store.as_os_str().to_owned();
     name.push(".lock");
     PathBuf::from(name)
@@ -23,7 +23,7 @@ pub fn lock_path(store: &Path) -> PathBuf {
 
 /// The store's sync lock as this process holds it.
 #[derive(Debug)]
-pub struct SyncLock {
+pub(crate) struct SyncLock {
     path: Option<PathBuf>,
     held: Mutex<Held>,
 }
@@ -53,7 +53,7 @@ impl SyncLock {
     }
 
     /// Takes the lock (or another hold on it, when this process has it already).
-    pub fn acquire(this: &Arc<Self>) -> Result<LockGuard, SyncError> {
+    pub(crate) fn acquire(this: &Arc<Self>) -> Result<LockGuard, SyncError> {
         let mut held = lock(&this.held);
         if held.count == 0
             && let Some(path) = &this.path
@@ -72,7 +72,7 @@ impl SyncLock {
     /// go (run it off the async threads). Once the kernel grants it, no other open file of this
     /// process holds it (flock locks of two open files conflict), so it is this process's one
     /// hold.
-    pub fn acquire_waiting(this: &Arc<Self>) -> Result<LockGuard, SyncError> {
+    pub(crate) fn acquire_waiting(this: &Arc<Self>) -> Result<LockGuard, SyncError> {
         match Self::acquire(this) {
             Err(SyncError::Busy) => {}
             other => return other,

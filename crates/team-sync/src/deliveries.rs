@@ -15,7 +15,7 @@ use feedback_store::Shared;
 use feedback_team::{Team, TeamUrl};
 
 /// Items shared per transaction.
-pub const SHARE_BATCH: usize = 500;
+pub(crate) const SHARE_BATCH: usize = 500;
 
 /// How long to wait before trying again while the team's database is away.
 const RETRY: Duration = Duration::from_secs(5);

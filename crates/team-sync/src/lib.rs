@@ -292,7 +292,7 @@ pub fn record_in(
 /// The outbox's entries for `changes` made by `member` at `now`, each with an event id of its
 /// own (made once: sending it again is harmless).
 #[must_use]
-pub fn outbox_entries(
+pub(crate) fn outbox_entries(
     member: &str,
     changes: &[(String, Change)],
     now: Timestamp,
@@ -331,7 +331,7 @@ pub fn triage_outbox(
 /// are shared (the member's note is one note of the item's thread, each edit a version); seen
 /// and starred are the member's own.
 #[must_use]
-pub fn shared_change(
+pub(crate) fn shared_change(
     item: &str,
     change: &feedback_store::TriageChange,
     member: &str,

@@ -20,7 +20,7 @@ pub const BATCH: i64 = 1000;
 
 /// Notes published per transaction: a publication of a whole store (the first syncer's) goes
 /// in parts, in flat memory.
-pub const PUBLISH_BATCH: usize = 2000;
+pub(crate) const PUBLISH_BATCH: usize = 2000;
 
 /// What a follow read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -187,7 +187,7 @@ pub async fn take_over(
 ///
 /// # Errors
 /// The store has not joined the team, or the database or the store failed.
-pub async fn take_over_held(
+pub(crate) async fn take_over_held(
     team: &mut Team,
     store: &Shared,
     lease: &Lease,

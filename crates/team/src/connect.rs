@@ -14,12 +14,12 @@ use super::TeamError;
 
 /// How long a team statement waits for a lock another session holds (a teammate's open
 /// transaction, a stuck process) before it gives up, saying so.
-pub const LOCK_TIMEOUT_SECONDS: u32 = 5;
+pub(crate) const LOCK_TIMEOUT_SECONDS: u32 = 5;
 /// How long one team statement may run.
-pub const STATEMENT_TIMEOUT_SECONDS: u32 = 30;
+pub(crate) const STATEMENT_TIMEOUT_SECONDS: u32 = 30;
 /// How long the server keeps a transaction its client left idle (a process stopped inside one)
 /// before it ends the session, and with it every lock the transaction held.
-pub const IDLE_IN_TRANSACTION_SECONDS: u32 = 20;
+pub(crate) const IDLE_IN_TRANSACTION_SECONDS: u32 = 20;
 
 /// The session settings every team connection starts with, after the URL's own options: no
 /// member's stuck session stalls the others for long, and none of ours is stuck for long.

@@ -19,7 +19,7 @@ use super::TeamError;
 pub const SCHEMA: &str = "feedback_team";
 
 /// The role every member's login role is granted: the privileges live on it.
-pub const MEMBER_ROLE: &str = "feedback_team_member";
+pub(crate) const MEMBER_ROLE: &str = "feedback_team_member";
 
 /// The schema's steps; step N brings the schema to version N + 1. Never edit a step that
 /// shipped: append one.

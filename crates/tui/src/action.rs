@@ -97,7 +97,7 @@ impl Action {
 
     /// The action with config name `name`.
     #[must_use]
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
         Self::ALL
             .iter()
             .find(|(_, n, _)| *n == name)

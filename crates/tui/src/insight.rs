@@ -141,15 +141,18 @@ impl Enrich {
 pub const FLOOR_PERCENT: u8 = 20;
 /// Above this many items `e` asks for a second `e` (one write queues them all, and the fetch
 /// can take hours).
-pub const CONFIRM_ABOVE: usize = 10_000;
+pub(crate) const CONFIRM_ABOVE: usize = 10_000;
 /// What one detail request takes, for estimates.
-pub const PER_REQUEST: std::time::Duration = std::time::Duration::from_millis(250);
+pub(crate) const PER_REQUEST: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// How long `pending` details take in the background: the budget above the sync's floor, at
 /// `PER_REQUEST` each. While the listed status is not mirrored to its end a backfill runs, and
 /// the background gives it every other turn (`Syncer::background_step`): twice as long.
 #[must_use]
-pub fn enrich_eta(state: &crate::state::AppState, pending: u64) -> Option<std::time::Duration> {
+pub(crate) fn enrich_eta(
+    state: &crate::state::AppState,
+    pending: u64,
+) -> Option<std::time::Duration> {
     let turns = if state.sync.complete { 1 } else { 2 };
     feedback_sync::enrich_estimate(
         pending.saturating_mul(turns),
@@ -162,7 +165,7 @@ pub fn enrich_eta(state: &crate::state::AppState, pending: u64) -> Option<std::t
 
 /// "~45 s", "~4 min", "~2 h": the estimate's rough size.
 #[must_use]
-pub fn rough(duration: std::time::Duration) -> String {
+pub(crate) fn rough(duration: std::time::Duration) -> String {
     let secs = duration.as_secs();
     if secs < 60 {
         format!("~{} s", secs.max(1))

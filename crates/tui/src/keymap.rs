@@ -15,14 +15,14 @@ use feedback_config::views::line_of;
 
 /// A key with the modifiers that matter (Shift is folded into the character).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Chord {
+pub(crate) struct Chord {
     pub code: ChordCode,
     pub ctrl: bool,
     pub alt: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ChordCode {
+pub(crate) enum ChordCode {
     Char(char),
     Named(&'static str),
     F(u8),
@@ -101,7 +101,7 @@ impl Chord {
 
     /// The chord of a terminal key event.
     #[must_use]
-    pub fn from_event(key: &KeyEvent) -> Option<Self> {
+    pub(crate) fn from_event(key: &KeyEvent) -> Option<Self> {
         let code = match key.code {
             KeyCode::Char(c) => ChordCode::Char(c),
             KeyCode::F(n) => ChordCode::F(n),
@@ -332,7 +332,8 @@ impl Keymap {
 
     /// (keys, action name, description) for every action, in help order.
     #[must_use]
-    pub fn help_rows(&self) -> Vec<(String, &'static str, &'static str)> {
+    #[cfg(test)]
+    pub(crate) fn help_rows(&self) -> Vec<(String, &'static str, &'static str)> {
         self.action_rows()
             .into_iter()
             .map(|(_, keys, name, text)| (keys, name, text))
@@ -341,7 +342,7 @@ impl Keymap {
 
     /// [`Keymap::help_rows`] with each row's action.
     #[must_use]
-    pub fn action_rows(&self) -> Vec<(Action, String, &'static str, &'static str)> {
+    pub(crate) fn action_rows(&self) -> Vec<(Action, String, &'static str, &'static str)> {
         Action::ALL
             .iter()
             .map(|(action, name, text)| {
@@ -389,7 +390,7 @@ impl Ord for Action {
 /// True for Ctrl-C, which quits at once wherever it is pressed (`q` goes back in the detail and
 /// is text in the prompt, so it cannot be the same action).
 #[must_use]
-pub fn is_interrupt(key: &KeyEvent) -> bool {
+pub(crate) fn is_interrupt(key: &KeyEvent) -> bool {
     matches!(key.code, KeyCode::Char('c' | 'C')) && key.modifiers.contains(KeyModifiers::CONTROL)
 }
 

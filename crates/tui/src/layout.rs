@@ -9,13 +9,13 @@ use crate::reading::{preview_on, sidebar_shown};
 use crate::state::AppState;
 
 /// Narrower than this, the side panes give way to the list.
-pub const SIDEBAR_MIN_WIDTH: u16 = 80;
+pub(crate) const SIDEBAR_MIN_WIDTH: u16 = 80;
 /// The preview needs this many columns of content (list and preview) to be shown.
 const PREVIEW_MIN_CONTENT: u16 = 90;
 /// The trends panel's height: borders and five lines (the sparkline, or the five groups).
-pub const TRENDS_HEIGHT: u16 = 7;
+pub(crate) const TRENDS_HEIGHT: u16 = 7;
 /// Below this terminal height the panel does not show (the list keeps its rows).
-pub const TRENDS_MIN_TERMINAL: u16 = 20;
+pub(crate) const TRENDS_MIN_TERMINAL: u16 = 20;
 
 /// The first column of the list area for a terminal `width` wide.
 #[must_use]
@@ -29,7 +29,7 @@ pub fn list_left(width: u16) -> u16 {
 
 /// Rows the trends panel takes above the list (0 when it is hidden or the terminal is short).
 #[must_use]
-pub fn trends_rows(state: &AppState) -> u16 {
+pub(crate) fn trends_rows(state: &AppState) -> u16 {
     if state.insight.trends.is_some() && state.height >= TRENDS_MIN_TERMINAL {
         TRENDS_HEIGHT
     } else {
@@ -66,7 +66,7 @@ pub fn areas(state: &AppState) -> Areas {
 
 /// The areas for `state` in `main`, the screen above the status bar.
 #[must_use]
-pub fn areas_in(main: Rect, state: &AppState) -> Areas {
+pub(crate) fn areas_in(main: Rect, state: &AppState) -> Areas {
     let (side, content) = if sidebar_shown(state) {
         let side_width = list_left(state.width);
         let [side, content] =
@@ -120,7 +120,7 @@ fn split_content(content: Rect, state: &AppState) -> (Rect, Rect, Rect, Option<R
 /// prompt) as it is drawn when the list is shown, whatever covers it now: the list's viewport
 /// and its clicks both come from here.
 #[must_use]
-pub fn list_body(state: &AppState) -> Rect {
+pub(crate) fn list_body(state: &AppState) -> Rect {
     let main = Rect::new(0, 0, state.width, state.height.saturating_sub(1));
     let content = if sidebar_shown(state) {
         let side_width = list_left(state.width);

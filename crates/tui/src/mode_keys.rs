@@ -22,7 +22,7 @@ pub enum Takes {
 }
 
 /// The moves, which scroll a text or move a selection on every screen that shows one.
-pub const MOVES: [Action; 6] = [
+pub(crate) const MOVES: [Action; 6] = [
     Action::MoveDown,
     Action::MoveUp,
     Action::PageDown,
@@ -175,7 +175,7 @@ impl Mode {
 
     /// True when this mode takes `action` (a typing mode takes none).
     #[must_use]
-    pub fn takes_action(self, action: Action) -> bool {
+    pub(crate) fn takes_action(self, action: Action) -> bool {
         match self.takes() {
             Takes::All => true,
             Takes::Only { moves, actions } => {

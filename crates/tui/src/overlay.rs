@@ -59,7 +59,7 @@ impl Overlay {
 
     /// The team's states read with a view's rows: they replace what is held (`replace`, a
     /// new query) or join it (rows read on a scroll).
-    pub fn team_read(&mut self, states: HashMap<String, TeamShown>, replace: bool) {
+    pub(crate) fn team_read(&mut self, states: HashMap<String, TeamShown>, replace: bool) {
         if replace {
             self.team = states;
         } else {
@@ -102,7 +102,7 @@ impl Overlay {
 
     /// Rows read after the query (a scroll): their states replace what is held, but the
     /// states this window committed since the query stay (a read may have started before).
-    pub fn rows_read(&mut self, rows: HashMap<String, Triage>, keep: Option<&str>) {
+    pub(crate) fn rows_read(&mut self, rows: HashMap<String, Triage>, keep: Option<&str>) {
         let own: Vec<(String, Triage)> = self
             .seen_at_query
             .keys()
@@ -110,13 +110,6 @@ impl Overlay {
             .collect();
         self.replace(rows, keep);
         self.committed.extend(own);
-    }
-
-    /// The states of an item read on its own (its detail opened).
-    pub fn item_read(&mut self, id: &str, state: Triage) {
-        if !self.seen_at_query.contains_key(id) {
-            self.committed.insert(id.to_owned(), state);
-        }
     }
 
     fn replace(&mut self, rows: HashMap<String, Triage>, keep: Option<&str>) {

@@ -14,7 +14,7 @@ use crate::action::Action;
 use crate::views::View;
 
 /// The typed command that saves the current filters as a view.
-pub const SAVE_VIEW: &str = "save-view";
+pub(crate) const SAVE_VIEW: &str = "save-view";
 
 /// What an entry of the palette does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,7 +80,7 @@ impl Palette {
 
     /// The argument of a typed `save-view NAME`, if that is what the prompt holds.
     #[must_use]
-    pub fn save_view_name(&self) -> Option<String> {
+    pub(crate) fn save_view_name(&self) -> Option<String> {
         let text = self.text();
         let rest = text.trim_start().strip_prefix(SAVE_VIEW)?;
         (rest.is_empty() || rest.starts_with(char::is_whitespace)).then(|| rest.trim().to_owned())

@@ -8,7 +8,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// What a key does in a picker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PickerKey {
+pub(crate) enum PickerKey {
     /// The selection moves to this entry.
     Select(usize),
     /// This entry is chosen.
@@ -21,7 +21,7 @@ pub enum PickerKey {
 
 /// How a picker takes typing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Typing {
+pub(crate) enum Typing {
     /// It takes none: every letter is free for the picker's keys.
     None,
     /// It narrows or reads as you type; this is true once something is typed, and from then
@@ -31,7 +31,12 @@ pub enum Typing {
 
 /// What `key` does in a picker of `count` entries with `selected` selected.
 #[must_use]
-pub fn picker_key(key: &KeyEvent, selected: usize, count: usize, typing: Typing) -> PickerKey {
+pub(crate) fn picker_key(
+    key: &KeyEvent,
+    selected: usize,
+    count: usize,
+    typing: Typing,
+) -> PickerKey {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     let free = match typing {
         Typing::None => true,
@@ -64,7 +69,7 @@ pub fn picker_key(key: &KeyEvent, selected: usize, count: usize, typing: Typing)
 /// The number a picker shows before its entry `n` (counted from 0): `1.`–`9.` for the first
 /// nine, blank after (an entry may itself start with a figure: "1. 1 hour").
 #[must_use]
-pub fn entry_number(n: usize) -> String {
+pub(crate) fn entry_number(n: usize) -> String {
     if n < 9 {
         format!("{}. ", n + 1)
     } else {

@@ -35,7 +35,10 @@ pub fn value(raw: &str, on: bool) -> Cow<'_, str> {
 
 /// A custom metadata value already sanitized, as shown: masked when privacy mode is on.
 #[must_use]
-pub fn clean_value(clean: &feedback_core::text::Clean, on: bool) -> feedback_core::text::Clean {
+pub(crate) fn clean_value(
+    clean: &feedback_core::text::Clean,
+    on: bool,
+) -> feedback_core::text::Clean {
     if on {
         feedback_core::text::Clean::fixed(MASK)
     } else {

@@ -13,12 +13,12 @@ use super::state::{AppState, Focus, Mode};
 /// The preview is on by itself from this many columns.
 pub const PREVIEW_AUTO_WIDTH: u16 = 160;
 /// The sidebar hides itself below this many columns (`b` can still show it down to 80).
-pub const SIDEBAR_AUTO_WIDTH: u16 = 100;
+pub(crate) const SIDEBAR_AUTO_WIDTH: u16 = 100;
 /// The preview asks for an item once the selection rested this long (a held `j` asks for
 /// nothing until it is let go).
-pub const PREVIEW_DEBOUNCE: SignedDuration = SignedDuration::from_millis(150);
+pub(crate) const PREVIEW_DEBOUNCE: SignedDuration = SignedDuration::from_millis(150);
 /// A type-ahead buffer ends this long after its last letter.
-pub const TYPEAHEAD_LIFE: SignedDuration = SignedDuration::from_secs(1);
+pub(crate) const TYPEAHEAD_LIFE: SignedDuration = SignedDuration::from_secs(1);
 
 /// Whether the preview is shown, as chosen in `config.toml` (`preview = "auto" | true | false`).
 pub use feedback_config::preview::PreviewSetting;
@@ -81,7 +81,7 @@ pub fn preview_on(state: &AppState) -> bool {
 
 /// True when the sidebar is shown at the state's width.
 #[must_use]
-pub fn sidebar_shown(state: &AppState) -> bool {
+pub(crate) fn sidebar_shown(state: &AppState) -> bool {
     state.width >= crate::layout::SIDEBAR_MIN_WIDTH
         && state
             .reading
@@ -118,7 +118,7 @@ const PANE_KEYS: &[Action] = &[
 /// - while a buffer is live, every printable key extends it (Backspace shortens it), except
 ///   the palette key (`:`), which ends the buffer and opens the palette (labels hold no `:`).
 #[must_use]
-pub fn typeahead_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Msg> {
+pub(crate) fn typeahead_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Msg> {
     let open = matches!(state.mode(), Mode::Normal | Mode::Grouped);
     if !open || state.focus == Focus::List {
         return None;
@@ -148,6 +148,6 @@ pub fn typeahead_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Optio
 
 /// Actions that end a type-ahead buffer before they do what they do.
 #[must_use]
-pub fn ends_typeahead(action: Action) -> bool {
+pub(crate) fn ends_typeahead(action: Action) -> bool {
     !matches!(action, Action::Help | Action::ToggleMouse)
 }

@@ -56,7 +56,7 @@ use feedback_core::signals::Signals;
 use feedback_store::Shared;
 
 /// How often the clock ticks (spinner, countdowns, ages).
-pub const TICK_INTERVAL: Duration = Duration::from_millis(250);
+pub(crate) const TICK_INTERVAL: Duration = Duration::from_millis(250);
 
 /// Everything the inbox needs.
 pub struct Options {

@@ -21,10 +21,10 @@ use feedback_store::similar::Similar;
 /// the list's count the heading's, so `V` and an export take every duplicate.
 pub const MAX_SHOWN: usize = 10_000;
 /// Cells the quoted message keeps in the heading, at most and at least.
-pub const QUOTE_CELLS: usize = 40;
-pub const QUOTE_MIN: usize = 12;
+pub(crate) const QUOTE_CELLS: usize = 40;
+pub(crate) const QUOTE_MIN: usize = 12;
 /// Apps named in the heading; the rest are counted as "+N more".
-pub const APPS_NAMED: usize = 3;
+pub(crate) const APPS_NAMED: usize = 3;
 
 /// The `S` request in flight.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,7 +53,7 @@ pub enum Heading {
 
 /// A key set to show: its keys (pinned in the view, `ViewSpec::pinned`) and what it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeySet {
+pub(crate) struct KeySet {
     pub keys: Arc<[i64]>,
     pub shown: Shown,
 }
@@ -94,7 +94,7 @@ pub fn quote(message: &str) -> Clean {
 
 /// The apps of an answer (raw names; `None`: no app) as shown, with their counts.
 #[must_use]
-pub fn app_names(apps: Vec<(Option<String>, usize)>) -> Vec<(Clean, usize)> {
+pub(crate) fn app_names(apps: Vec<(Option<String>, usize)>) -> Vec<(Clean, usize)> {
     apps.into_iter()
         .map(|(name, n)| {
             (
@@ -107,7 +107,7 @@ pub fn app_names(apps: Vec<(Option<String>, usize)>) -> Vec<(Clean, usize)> {
 
 /// The key set of an `S` answer (the matches' keys, best first); `None` when there are none.
 #[must_use]
-pub fn from_similar(quote: Clean, similar: Similar) -> Option<KeySet> {
+pub(crate) fn from_similar(quote: Clean, similar: Similar) -> Option<KeySet> {
     if similar.matches.is_empty() {
         return None;
     }
@@ -142,7 +142,7 @@ pub fn highlights(terms: &[String]) -> Highlights {
 /// list has. The quote gives way first (down to [`QUOTE_MIN`] cells), so that the count and the
 /// apps stay in sight; then the end is cut.
 #[must_use]
-pub fn heading_text(heading: &Heading, shown: usize, room: usize) -> String {
+pub(crate) fn heading_text(heading: &Heading, shown: usize, room: usize) -> String {
     let (lead, quote, rest) = match heading {
         Heading::Similar { quote, total, apps } => {
             let mut rest = format!("\" · {}", items(*total));

@@ -440,7 +440,7 @@ impl AppState {
 
     /// The selected row, when its row is loaded.
     #[must_use]
-    pub fn selected_row(&self) -> Option<&Row> {
+    pub(crate) fn selected_row(&self) -> Option<&Row> {
         self.list.window.get(self.list.selected)
     }
 
@@ -461,7 +461,7 @@ impl AppState {
         }
     }
 
-    pub fn pane_mut(&mut self, focus: Focus) -> Option<&mut Pane> {
+    pub(crate) fn pane_mut(&mut self, focus: Focus) -> Option<&mut Pane> {
         match focus {
             Focus::Projects => Some(&mut self.projects),
             Focus::Apps => Some(&mut self.apps),

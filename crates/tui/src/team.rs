@@ -145,7 +145,7 @@ impl TeamShown {
     ///
     /// # Errors
     /// The store's.
-    pub fn read_touched(
+    pub(crate) fn read_touched(
         store: &feedback_store::Store,
         ids: &[String],
     ) -> Result<std::collections::HashMap<String, Self>, feedback_store::StoreError> {
@@ -175,7 +175,7 @@ impl TeamState {
     }
 
     /// The present members as the link reported them.
-    pub fn set_present(&mut self, present: Vec<Presence>) {
+    pub(crate) fn set_present(&mut self, present: Vec<Presence>) {
         self.present = present
             .into_iter()
             .map(|p| Present {
@@ -194,13 +194,13 @@ impl TeamState {
 
     /// Whether `member` is connected now.
     #[must_use]
-    pub fn is_online(&self, member: &str) -> bool {
+    pub(crate) fn is_online(&self, member: &str) -> bool {
         self.present.iter().any(|p| p.member == member)
     }
 
     /// The other members who have `item` open now, as shown.
     #[must_use]
-    pub fn looking_at(&self, item: &str) -> Vec<&Clean> {
+    pub(crate) fn looking_at(&self, item: &str) -> Vec<&Clean> {
         self.present
             .iter()
             .filter(|p| p.member != self.member && p.item.as_deref() == Some(item))

@@ -236,7 +236,8 @@ impl Harness {
 
     /// Ids of the rows on screen, top to bottom.
     #[must_use]
-    pub fn screen_ids(&self) -> Vec<String> {
+    #[cfg(test)]
+    pub(crate) fn screen_ids(&self) -> Vec<String> {
         let list = &self.state.list;
         (list.offset..list.offset + list.viewport_rows)
             .filter_map(|n| list.window.get(n).map(|r| r.id.to_string()))

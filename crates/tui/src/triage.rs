@@ -18,7 +18,7 @@ pub use snooze::{CHOICES, choice_time};
 
 pub use feedback_config::triage::SEEN_DELAY_MS;
 /// Undo steps kept.
-pub const UNDO_DEPTH: usize = 20;
+pub(crate) const UNDO_DEPTH: usize = 20;
 
 /// Where "mark all in this view seen" is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,7 +118,7 @@ pub struct SeenTimer {
 
 /// At most this much counts between two ticks: after the loop was held up (a blocked
 /// terminal), the gap was not time in sight.
-pub const MAX_SEEN_STEP: SignedDuration = SignedDuration::from_millis(500);
+pub(crate) const MAX_SEEN_STEP: SignedDuration = SignedDuration::from_millis(500);
 
 /// The `z` picker: a few times, or a typed duration.
 #[derive(Debug, Clone, Default)]
@@ -269,7 +269,7 @@ pub fn known(state: &AppState, id: &str) -> Triage {
 /// ✎ note), so
 /// the state shows without colour.
 #[must_use]
-pub fn glyphs(state: &Triage, now: Timestamp) -> String {
+pub(crate) fn glyphs(state: &Triage, now: Timestamp) -> String {
     let mut out = String::new();
     for (on, glyph) in [
         (!state.seen, '●'),

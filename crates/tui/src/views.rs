@@ -12,9 +12,9 @@ use feedback_config::views::ViewDef;
 
 /// Wait at least this long between two counts of the views (a sync storing pages changes the
 /// store many times a second), and at least ten times as long as the last count took.
-pub const COUNT_EVERY_SECONDS: i64 = 2;
+pub(crate) const COUNT_EVERY_SECONDS: i64 = 2;
 /// The rest after a count, as a multiple of the time it took.
-pub const COUNT_REST_FACTOR: u32 = 10;
+pub(crate) const COUNT_REST_FACTOR: u32 = 10;
 
 /// One view: a name and its query (`store::saved_views`, which `view:NAME` reads too).
 pub use feedback_store::saved_views::NamedView as View;

@@ -105,7 +105,7 @@ fn stdout_file() -> Option<File> {
 
 /// An append-only file of whole lines, each durable before `append_line` returns.
 #[derive(Debug)]
-pub struct AppendLog {
+pub(crate) struct AppendLog {
     sink: Box<dyn Sink>,
     /// The last write may have stopped mid-line: the next one starts with `'\n'`.
     torn: bool,
@@ -167,7 +167,7 @@ impl AppendLog {
 
     /// Appends `line` (which ends with `'\n'`) whole and syncs it. On failure the log
     /// remembers that the file may end mid-line.
-    pub fn append_line(&mut self, line: &[u8]) -> io::Result<()> {
+    pub(crate) fn append_line(&mut self, line: &[u8]) -> io::Result<()> {
         if self.torn {
             self.sink.append(b"\n")?;
         }
@@ -203,7 +203,7 @@ pub fn sync_dir(dir: &Path) -> io::Result<()> {
 
 /// The folder that holds `path` (`.` for a bare file name).
 #[must_use]
-pub fn parent_dir(path: &Path) -> &Path {
+pub(crate) fn parent_dir(path: &Path) -> &Path {
     match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -222,7 +222,7 @@ fn ends_mid_line(file: &mut File) -> io::Result<bool> {
 }
 
 /// `value` as one terminal-safe JSON line, ending with `'\n'`.
-pub fn json_line(value: &impl serde::Serialize) -> serde_json::Result<Vec<u8>> {
+pub(crate) fn json_line(value: &impl serde::Serialize) -> serde_json::Result<Vec<u8>> {
     let mut line = terminal_safe_json(serde_json::to_string(value)?).into_bytes();
     line.push(b'\n');
     Ok(line)
@@ -238,13 +238,13 @@ pub fn event_line(body: &[u8]) -> Option<Vec<u8>> {
 
 /// The hex SHA-256 of a body: the idempotency key of a body that is not a usable event.
 #[must_use]
-pub fn body_hash(body: &[u8]) -> String {
+pub(crate) fn body_hash(body: &[u8]) -> String {
     hex::encode(Sha256::digest(body))
 }
 
 /// The JSONL line of a signed body kept raw (see the module documentation).
 #[must_use]
-pub fn unparsed_line(body: &[u8], reason: &str, received_at: Timestamp) -> Vec<u8> {
+pub(crate) fn unparsed_line(body: &[u8], reason: &str, received_at: Timestamp) -> Vec<u8> {
     let mut record = serde_json::json!({
         "unparsed": true,
         "reason": reason,

@@ -18,7 +18,7 @@ use feedback_store::{Store, StoreError};
 /// The receiver's records: the seen keys (in `seen`, or in the store when there is one) and
 /// the optional JSONL file.
 #[derive(Debug)]
-pub struct Recorder {
+pub(crate) struct Recorder {
     /// With a store: the keys whose store write failed, remembered for this process.
     seen: Seen,
     store: Option<Store>,
@@ -42,7 +42,7 @@ pub enum Recorded {
 
 /// Why a delivery could not be kept.
 #[derive(Debug, thiserror::Error)]
-pub enum RecordError {
+pub(crate) enum RecordError {
     #[error("cannot write {}: {source}", path.display())]
     Jsonl {
         path: PathBuf,
@@ -76,7 +76,7 @@ impl Recorder {
     /// Records the keys, with the items their deliveries bring, in `store`; when given, each
     /// line in the JSONL log at `path` first.
     #[must_use]
-    pub fn with_store(store: Store, jsonl: Option<(PathBuf, AppendLog)>) -> Self {
+    pub(crate) fn with_store(store: Store, jsonl: Option<(PathBuf, AppendLog)>) -> Self {
         Self {
             seen: Seen::memory(),
             store: Some(store),

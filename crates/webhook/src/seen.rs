@@ -16,12 +16,12 @@ use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::journal::{self, AppendLog, Sink, SyncDir};
+use super::journal::{self, AppendLog, SyncDir};
 use feedback_config::private_files;
 
 /// When the file holds more ids than this at start, it is rewritten with the newest half (the
 /// store's record is pruned the same way, [`super::stored::prune_seen`]).
-pub const COMPACT_ABOVE: usize = 200_000;
+pub(crate) const COMPACT_ABOVE: usize = 200_000;
 
 /// The ids accepted so far.
 #[derive(Debug, Default)]
@@ -46,7 +46,8 @@ impl Seen {
 
     /// An empty record written to `sink` (another store, or a test's failing writer).
     #[must_use]
-    pub fn with_sink(sink: Box<dyn Sink>) -> Self {
+    #[cfg(test)]
+    pub(crate) fn with_sink(sink: Box<dyn journal::Sink>) -> Self {
         Self {
             log: Some(AppendLog::new(sink, false)),
             ..Self::default()

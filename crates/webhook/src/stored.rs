@@ -44,7 +44,7 @@ pub enum Kept {
 
 /// Records the delivery with `key`, first seen at `now`, and stores the submission it brought,
 /// in one transaction. `Ok(None)`: the key was recorded before, and nothing is written.
-pub fn record_delivery(
+pub(crate) fn record_delivery(
     store: &mut Store,
     key: &str,
     submission: Option<&Submission>,
@@ -108,7 +108,7 @@ pub struct CaughtUp {
 }
 
 /// How many of a journal's last `feedback.created` lines are checked against the store.
-pub const CATCH_UP_LINES: usize = 1000;
+pub(crate) const CATCH_UP_LINES: usize = 1000;
 
 /// Stores the items of the last [`CATCH_UP_LINES`] `feedback.created` lines of a journal
 /// (`--jsonl` bytes) that the store lacks. The store is written after the journal line that

@@ -24,11 +24,11 @@ use super::tracked::Tracked;
 
 /// `X`; absent or `null` is noted as missing and gives the default, and so does a value `X`
 /// refuses, noted with its reason.
-pub struct Needed<X>(PhantomData<X>);
+pub(crate) struct Needed<X>(PhantomData<X>);
 
 /// `X`; absent or `null` gives the default without a note, a value `X` refuses gives the
 /// default noted with its reason.
-pub struct OrDefault<X>(PhantomData<X>);
+pub(crate) struct OrDefault<X>(PhantomData<X>);
 
 /// `X`, read through [`Tracked`]: for a list's entries, which serde_with's `VecSkipError` hands
 /// on without the names of their fields.
@@ -139,7 +139,7 @@ impl<'de> DeserializeAs<'de, u64> for Count {
 
 /// An object's values as text: a string, number or boolean as its text, anything else as its
 /// JSON.
-pub struct TextMap;
+pub(crate) struct TextMap;
 
 impl<'de> DeserializeAs<'de, BTreeMap<String, String>> for TextMap {
     fn deserialize_as<D: Deserializer<'de>>(
@@ -159,13 +159,13 @@ impl<'de> DeserializeAs<'de, BTreeMap<String, String>> for TextMap {
 }
 
 /// A list of texts; an entry that is not text is left out, and noted.
-pub type Texts = VecSkipError<Text, EntryNotText>;
+pub(crate) type Texts = VecSkipError<Text, EntryNotText>;
 
 /// A list of objects read as `X`; an entry that is not one is left out, and noted.
 pub type Entries<X> = VecSkipError<Named<X>, EntryNotObject>;
 
 /// Notes an entry of [`Texts`] left out.
-pub struct EntryNotText;
+pub(crate) struct EntryNotText;
 
 impl InspectError for EntryNotText {
     fn inspect_error(_error: impl serde::de::Error) {
@@ -174,7 +174,7 @@ impl InspectError for EntryNotText {
 }
 
 /// Notes an entry of [`Entries`] left out.
-pub struct EntryNotObject;
+pub(crate) struct EntryNotObject;
 
 impl InspectError for EntryNotObject {
     fn inspect_error(_error: impl serde::de::Error) {

@@ -57,7 +57,7 @@ pub fn pivots() -> ArgValueCompleter {
 
 /// The completer of a search's query words (`search`, `stats`).
 #[must_use]
-pub fn query_words() -> ArgValueCompleter {
+pub(crate) fn query_words() -> ArgValueCompleter {
     ArgValueCompleter::new(|current: &OsStr| {
         query_candidates(
             &current.to_string_lossy(),

@@ -9,7 +9,7 @@ use super::Check;
 
 /// The launcher programs `o` tries, in order.
 #[must_use]
-pub fn launchers() -> Vec<String> {
+pub(crate) fn launchers() -> Vec<String> {
     open::commands("https://example.invalid/")
         .iter()
         .map(|c| c.get_program().to_string_lossy().into_owned())

@@ -10,7 +10,7 @@ use std::time::Duration;
 use super::Check;
 
 /// Runs `tmux` with these arguments; its trimmed stdout, or why it failed.
-pub type TmuxRunner = dyn Fn(&[&str]) -> Result<String, String>;
+pub(crate) type TmuxRunner = dyn Fn(&[&str]) -> Result<String, String>;
 
 /// The clipboard line, and inside tmux a line on what tmux passes on.
 #[must_use]
@@ -108,7 +108,7 @@ const TMUX_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The real runner: `tmux ARGS` through the clipboard's runner, so a hung tmux costs at most
 /// [`TMUX_TIMEOUT`] and is then killed and reaped (it never outlives `doctor`).
-pub fn run_tmux(args: &[&str]) -> Result<String, String> {
+pub(crate) fn run_tmux(args: &[&str]) -> Result<String, String> {
     let mut command = Command::new("tmux");
     command.args(args);
     feedback_clipboard::run(command, TMUX_TIMEOUT)

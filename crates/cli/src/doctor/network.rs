@@ -124,7 +124,7 @@ pub fn reachable(probe: &Probe) -> Check {
 
 /// Names a transport failure from its root cause: DNS, TLS, refused, unreachable, reset.
 #[must_use]
-pub fn network_failure(reason: &str) -> (&'static str, &'static str) {
+pub(crate) fn network_failure(reason: &str) -> (&'static str, &'static str) {
     let lower = reason.to_ascii_lowercase();
     let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
     if has(&[
@@ -171,7 +171,7 @@ pub fn network_failure(reason: &str) -> (&'static str, &'static str) {
 
 /// The key accepted, or the spec's reason it was not.
 #[must_use]
-pub fn key_accepted(outcome: &Result<usize, ApiError>) -> Check {
+pub(crate) fn key_accepted(outcome: &Result<usize, ApiError>) -> Check {
     const NAME: &str = "key accepted";
     const KEYS: &str = "Account settings → API keys (/account/api-keys)";
     match outcome {

@@ -9,7 +9,7 @@ use feedback_core::screen::{MIN_HEIGHT, MIN_WIDTH};
 
 /// What the terminal is, as detected (injected in tests).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Tty {
+pub(crate) struct Tty {
     /// Stdout is a terminal.
     pub stdout: bool,
     /// Columns and rows, when known.
@@ -18,7 +18,7 @@ pub struct Tty {
 
 impl Tty {
     #[must_use]
-    pub fn detect() -> Self {
+    pub(crate) fn detect() -> Self {
         let stdout = std::io::stdout().is_terminal();
         Self {
             stdout,

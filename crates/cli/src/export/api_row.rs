@@ -37,7 +37,7 @@ pub fn needs(fields: &[Field]) -> Option<RowNeeds> {
 /// columns (each one a row holds). Owned and `Send`, so the lines can be made on another
 /// thread than the one reading the rows.
 #[derive(Debug, Clone)]
-pub struct RowLines {
+pub(crate) struct RowLines {
     pub columns: Option<Vec<Field>>,
 }
 
@@ -56,7 +56,7 @@ impl RowLines {
 }
 
 /// A row as the object of these columns, each of them one a row holds (see [`needs`]).
-pub struct RowFields<'a, 'r>(pub &'a ItemRow<'r>, pub &'a [Field]);
+pub(crate) struct RowFields<'a, 'r>(pub &'a ItemRow<'r>, pub &'a [Field]);
 
 impl Serialize for RowFields<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -39,7 +39,7 @@ impl Details {
     /// Reads the records' triage state from the store (when there is one: without, it is
     /// not known).
     #[must_use]
-    pub fn with_triage(mut self) -> Self {
+    pub(crate) fn with_triage(mut self) -> Self {
         self.triage = true;
         self
     }
@@ -118,7 +118,11 @@ pub fn stored(store: &Store, item: Feedback) -> Result<Record, CliError> {
 
 /// Reads the records' triage state from the store (an item it does not hold has the state of
 /// one never triaged); a snooze over by `now` reads as none.
-pub fn with_triage(store: &Store, records: &mut [Record], now: Timestamp) -> Result<(), CliError> {
+pub(crate) fn with_triage(
+    store: &Store,
+    records: &mut [Record],
+    now: Timestamp,
+) -> Result<(), CliError> {
     let ids: Vec<&str> = records.iter().map(|r| r.feedback.id.as_str()).collect();
     let mut found = store.triage_of(&ids)?;
     for record in records {

@@ -114,7 +114,7 @@ const NAMES: &[(&str, Field)] = &[
 ];
 
 /// The built-in metadata keys the spec names: `list --fields all` always has their columns.
-pub const KNOWN_BUILT_INS: &[&str] = &[
+pub(crate) const KNOWN_BUILT_INS: &[&str] = &[
     "appVersion",
     "buildNumber",
     "iOSVersion",
@@ -171,7 +171,7 @@ impl Field {
 
     /// True when the column needs the item's detail (metadata or delivery).
     #[must_use]
-    pub fn needs_detail(&self) -> bool {
+    pub(crate) fn needs_detail(&self) -> bool {
         matches!(
             self,
             Self::Metadata
@@ -185,7 +185,7 @@ impl Field {
 
     /// True when the column is the item's triage state, which the local store holds.
     #[must_use]
-    pub fn needs_triage(&self) -> bool {
+    pub(crate) fn needs_triage(&self) -> bool {
         matches!(
             self,
             Self::Seen | Self::Starred | Self::Done | Self::SnoozedUntil | Self::Note
@@ -194,7 +194,7 @@ impl Field {
 
     /// The column's cell in tab-separated output: whole, on one line, times in RFC 3339.
     #[must_use]
-    pub fn tsv(&self, record: &Record, columns: &[Field]) -> Clean {
+    pub(crate) fn tsv(&self, record: &Record, columns: &[Field]) -> Clean {
         match self {
             Self::Message => Clean::line(&record.feedback.message),
             Self::ReceivedAt | Self::SnoozedUntil => match self.json(record, columns) {
@@ -429,7 +429,7 @@ impl Selection {
 
     /// True when the export shows the items' triage state.
     #[must_use]
-    pub fn needs_triage(&self) -> bool {
+    pub(crate) fn needs_triage(&self) -> bool {
         match self {
             Self::Default | Self::All => false,
             Self::Fields(fields) => fields.iter().any(Field::needs_triage),
@@ -438,7 +438,7 @@ impl Selection {
 
     /// True when the export needs the items' details.
     #[must_use]
-    pub fn needs_detail(&self) -> bool {
+    pub(crate) fn needs_detail(&self) -> bool {
         match self {
             Self::Default => false,
             Self::All => true,
@@ -448,7 +448,7 @@ impl Selection {
 }
 
 /// The columns of the CSV export without `--fields` (and the first of `--fields all`).
-pub const CSV_DEFAULT: &[Field] = &[
+pub(crate) const CSV_DEFAULT: &[Field] = &[
     Field::Id,
     Field::ReceivedAt,
     Field::Status,
@@ -463,7 +463,7 @@ pub const CSV_DEFAULT: &[Field] = &[
 ];
 
 /// The columns of the table without `--fields`.
-pub const TABLE_DEFAULT: &[Field] = &[
+pub(crate) const TABLE_DEFAULT: &[Field] = &[
     Field::Id,
     Field::ReceivedAt,
     Field::Status,
@@ -475,7 +475,7 @@ pub const TABLE_DEFAULT: &[Field] = &[
 
 /// The keys of a JSON object with `--fields all`: the detail's shape (the list item's fields,
 /// `metadata`, `delivery`).
-pub const JSON_ALL: &[Field] = &[
+pub(crate) const JSON_ALL: &[Field] = &[
     Field::Id,
     Field::Message,
     Field::ReporterEmail,

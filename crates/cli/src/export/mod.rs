@@ -20,7 +20,7 @@ pub use fields::{Field, Keys, Record};
 
 /// `--with-detail` fetches metadata and delivery links: without a column that shows them it
 /// would spend a request per item for nothing, so it is refused.
-pub fn check_with_detail(with_detail: bool, needs_detail: bool) -> Result<(), CliError> {
+pub(crate) fn check_with_detail(with_detail: bool, needs_detail: bool) -> Result<(), CliError> {
     if with_detail && !needs_detail {
         return Err(CliError::Usage(
             "--with-detail fetches metadata and delivery links, and no column shows them: add \

@@ -76,7 +76,7 @@ impl Position {
 
 /// The far end of a walk: the later of the oldest project's creation and `--since`.
 #[must_use]
-pub fn far_end(oldest: Option<Timestamp>, since: Option<Timestamp>) -> Option<Timestamp> {
+pub(crate) fn far_end(oldest: Option<Timestamp>, since: Option<Timestamp>) -> Option<Timestamp> {
     match (oldest, since) {
         (Some(oldest), Some(since)) => Some(oldest.max(since)),
         (oldest, since) => oldest.or(since),
@@ -123,7 +123,7 @@ impl ListProgress {
 
     /// True when a bar is shown (on a terminal).
     #[must_use]
-    pub fn is_bar(&self) -> bool {
+    pub(crate) fn is_bar(&self) -> bool {
         self.bar.is_some()
     }
 
@@ -162,7 +162,7 @@ impl ListProgress {
 
     /// Runs `write` with the bar cleared from the terminal and drawn again after, so what it
     /// writes (a table's rows on the same terminal) is never mixed into the bar's line.
-    pub fn suspend<R>(&self, write: impl FnOnce() -> R) -> R {
+    pub(crate) fn suspend<R>(&self, write: impl FnOnce() -> R) -> R {
         match &self.bar {
             Some(bar) => bar.suspend(write),
             None => write(),

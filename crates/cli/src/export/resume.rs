@@ -165,7 +165,7 @@ fn is_invalid_cursor(error: &CliError) -> bool {
 /// A cursor the server rejected is a usage error (exit 2) that says what to do; any other
 /// error is passed on.
 #[must_use]
-pub fn cursor_error(error: CliError) -> CliError {
+pub(crate) fn cursor_error(error: CliError) -> CliError {
     if is_invalid_cursor(&error) {
         CliError::Usage(format!(
             "{error}; a cursor works only with the filters it was made with and expires: run the command again without --cursor"

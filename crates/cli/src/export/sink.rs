@@ -93,7 +93,7 @@ impl<'a> Sink<'a> {
 
     /// A sink whose csv or table output continues an earlier one: no header line.
     #[must_use]
-    pub fn without_header(mut self) -> Self {
+    pub(crate) fn without_header(mut self) -> Self {
         self.header = false;
         self
     }
@@ -158,7 +158,7 @@ impl<'a> Sink<'a> {
     /// rows ([`Sink::row`]): `jsonl` of the API's item shape (all of it), or of `--fields`
     /// columns that a row holds (those); `None` otherwise.
     #[must_use]
-    pub fn row_needs(options: &Options) -> Option<RowNeeds> {
+    pub(crate) fn row_needs(options: &Options) -> Option<RowNeeds> {
         if options.format != ListFormat::Jsonl {
             return None;
         }
@@ -171,7 +171,7 @@ impl<'a> Sink<'a> {
 
     /// How the stored rows these options write ([`Sink::row_needs`]) are made into lines, for
     /// [`Sink::lines`]; what comes before the first record is written now.
-    pub fn row_lines(&mut self) -> Result<api_row::RowLines, CliError> {
+    pub(crate) fn row_lines(&mut self) -> Result<api_row::RowLines, CliError> {
         debug_assert!(Self::row_needs(&self.options).is_some());
         self.start(&[])?;
         Ok(api_row::RowLines {

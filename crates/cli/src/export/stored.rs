@@ -85,7 +85,11 @@ pub fn write(
 
 /// Fetches with `client`, and stores, the details `shared` lacks for the items with these
 /// keys; returns how many were fetched (one request each).
-pub async fn fetch_details(shared: &Shared, client: Client, keys: &[i64]) -> Result<u64, CliError> {
+pub(crate) async fn fetch_details(
+    shared: &Shared,
+    client: Client,
+    keys: &[i64],
+) -> Result<u64, CliError> {
     let mut details = Details::new(Some(shared.clone()), Some(client));
     for batch in keys.chunks(BATCH) {
         let items = shared.read(|store| store.items(batch))?;

@@ -29,7 +29,7 @@ impl TableMode {
     /// `Fit` the terminal when stdout is one (`COLUMNS` wins over the measured width, as for
     /// `ls`), `Tsv` otherwise.
     #[must_use]
-    pub fn detect() -> Self {
+    pub(crate) fn detect() -> Self {
         if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
             return Self::Tsv;
         }
@@ -46,7 +46,7 @@ impl TableMode {
 
 /// A column's title and widths, and when it shrinks (lower ranks shrink and go first).
 #[derive(Debug, Clone)]
-pub struct Spec {
+pub(crate) struct Spec {
     pub title: Clean,
     pub preferred: usize,
     pub min: usize,
@@ -99,7 +99,7 @@ fn spec(field: &Field, ids: usize) -> Spec {
 
 /// A laid-out table: for each field, its width, or `None` when it did not fit.
 #[derive(Debug, Clone)]
-pub struct FittedTable {
+pub(crate) struct FittedTable {
     titles: Vec<Clean>,
     widths: Vec<Option<usize>>,
     whole: Vec<bool>,
@@ -125,7 +125,7 @@ impl FittedTable {
     /// The table of `specs`; `flex` takes the room left on a terminal. Tab-separated, the
     /// titles are written as names: lower case, words joined by `_`.
     #[must_use]
-    pub fn from_specs(mut specs: Vec<Spec>, flex: Option<usize>, mode: TableMode) -> Self {
+    pub(crate) fn from_specs(mut specs: Vec<Spec>, flex: Option<usize>, mode: TableMode) -> Self {
         if mode == TableMode::Tsv {
             for spec in &mut specs {
                 let name = spec.title.as_str().to_lowercase().replace(' ', "_");

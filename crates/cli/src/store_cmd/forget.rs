@@ -14,7 +14,7 @@ const SIDECARS: [&str; 5] = ["", "-wal", "-shm", "-journal", ".lock"];
 
 /// The store's files that exist.
 #[must_use]
-pub fn existing_files(path: &Path) -> Vec<PathBuf> {
+pub(crate) fn existing_files(path: &Path) -> Vec<PathBuf> {
     SIDECARS
         .iter()
         .map(|suffix| super::sidecar(path, suffix))
@@ -23,7 +23,7 @@ pub fn existing_files(path: &Path) -> Vec<PathBuf> {
 }
 
 /// Refuses a `path` that is not a store, before `forget` deletes it: see [`check_store_file`].
-pub fn check_is_store(path: &Path) -> Result<(), CliError> {
+pub(crate) fn check_is_store(path: &Path) -> Result<(), CliError> {
     check_store_file(path, "not deleting it (delete it yourself if you are sure)")
 }
 
@@ -32,7 +32,7 @@ pub fn check_is_store(path: &Path) -> Result<(), CliError> {
 /// store's `items` table; a missing file passes. A database whose tables cannot be read
 /// (damaged) passes only in the default stores folder, where nothing else lives. Nothing is
 /// written to the file.
-pub fn check_store_file(path: &Path, refusal: &str) -> Result<(), CliError> {
+pub(crate) fn check_store_file(path: &Path, refusal: &str) -> Result<(), CliError> {
     let not_a_store = |why: &str| {
         CliError::Usage(format!(
             "{} {why}; {refusal}",
@@ -142,7 +142,9 @@ pub fn delete(files: &[PathBuf]) -> Result<(), CliError> {
 /// starts meanwhile. It does not see inbox windows that only read the store: the prompt asks
 /// to close them first.
 #[cfg(unix)]
-pub fn hold_sync_lock(path: &Path) -> Result<Option<nix::fcntl::Flock<std::fs::File>>, CliError> {
+pub(crate) fn hold_sync_lock(
+    path: &Path,
+) -> Result<Option<nix::fcntl::Flock<std::fs::File>>, CliError> {
     use nix::errno::Errno;
     use nix::fcntl::{Flock, FlockArg};
     use std::os::unix::fs::OpenOptionsExt;
@@ -178,6 +180,6 @@ pub fn hold_sync_lock(path: &Path) -> Result<Option<nix::fcntl::Flock<std::fs::F
 
 /// No file lock elsewhere than Unix.
 #[cfg(not(unix))]
-pub fn hold_sync_lock(_path: &Path) -> Result<Option<()>, CliError> {
+pub(crate) fn hold_sync_lock(_path: &Path) -> Result<Option<()>, CliError> {
     Ok(None)
 }

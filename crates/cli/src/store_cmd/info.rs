@@ -302,7 +302,7 @@ pub fn grouped(n: u64) -> String {
 
 /// `512 B`, `1.5 KiB`, `12.3 MiB`, `2.0 GiB`.
 #[must_use]
-pub fn human_bytes(bytes: u64) -> String {
+pub(crate) fn human_bytes(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
     if bytes < 1024 {
         return format!("{bytes} B");

@@ -163,7 +163,7 @@ fn add(total: &mut Report, step: &Report) {
 
 /// "budget 812/1000, resets in 42s".
 #[must_use]
-pub fn budget_text(rate: RateLimit, now: Timestamp) -> Option<String> {
+pub(crate) fn budget_text(rate: RateLimit, now: Timestamp) -> Option<String> {
     let (remaining, limit) = (rate.remaining?, rate.limit?);
     let reset = rate
         .seconds_to_reset(now)

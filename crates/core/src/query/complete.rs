@@ -41,7 +41,7 @@ pub struct Completions {
 
 /// The values this module knows of qualifier `name` (lower case).
 #[must_use]
-pub fn known_values(name: &str) -> &'static [&'static str] {
+pub(crate) fn known_values(name: &str) -> &'static [&'static str] {
     match name {
         "has" => &["email", "link", "tag", "app", "note"],
         "is" => &[

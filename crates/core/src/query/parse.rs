@@ -209,7 +209,7 @@ impl<'a> Parser<'a> {
 
 /// Letters a prefix needs: the index merges the matches of every word that starts with it
 /// before the first row, and for one letter that is most of the vocabulary (0.4–0.6 s at 1M).
-pub const PREFIX_MIN_CHARS: usize = 2;
+pub(crate) const PREFIX_MIN_CHARS: usize = 2;
 
 /// A text term, refused when it has nothing the index could match (`!!!`, a lone `*`), or is a
 /// prefix too short to search quickly.

@@ -47,7 +47,7 @@ impl Window {
 
     /// The keys the window holds: `(low, high]`, newest end first.
     #[must_use]
-    pub fn key_range(&self) -> (i64, i64) {
+    pub(crate) fn key_range(&self) -> (i64, i64) {
         (self.starts[self.days()], self.starts[0])
     }
 
@@ -66,7 +66,7 @@ impl Window {
     /// The first slot whose whole day the store holds, given what it holds (0: every day;
     /// `days()`: none).
     #[must_use]
-    pub fn first_held(&self, held: Held) -> usize {
+    pub(crate) fn first_held(&self, held: Held) -> usize {
         match held.since {
             None => 0,
             // A day is held when it starts at or after `since`: its start's key is at or
@@ -157,7 +157,7 @@ impl Period {
 /// Walks keys newest first (ascending) and names each one's period, computing a period's key
 /// range once: a whole view costs one zone conversion per period, not per item.
 #[derive(Debug)]
-pub struct PeriodCursor {
+pub(crate) struct PeriodCursor {
     period: Period,
     tz: TimeZone,
     /// The current period: its name and its keys `(low, high]`.

@@ -46,11 +46,11 @@ use super::{Store, StoreError, ViewQuery};
 use feedback_core::text::Clean;
 
 /// The built-in metadata key of the app's version.
-pub const VERSION_KEY: &str = "appVersion";
+pub(crate) const VERSION_KEY: &str = "appVersion";
 /// The built-in metadata keys of the OS version, one per platform.
-pub const OS_KEYS: [&str; 2] = ["iOSVersion", "androidVersion"];
+pub(crate) const OS_KEYS: [&str; 2] = ["iOSVersion", "androidVersion"];
 /// The built-in metadata key of the locale.
-pub const LOCALE_KEY: &str = "locale";
+pub(crate) const LOCALE_KEY: &str = "locale";
 
 /// What to group by.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,7 +78,7 @@ pub const KINDS: [&str; 8] = [
 ];
 
 /// The names `--by` takes, for messages.
-pub const BY_NAMES: &str = "app, platform, tag, version, os, locale, meta.KEY, day, week";
+pub(crate) const BY_NAMES: &str = "app, platform, tag, version, os, locale, meta.KEY, day, week";
 
 impl By {
     /// Reads a pivot's name: `app`, `platform`, `tag`, `version`, `os`, `locale`, `meta.KEY`,
@@ -136,7 +136,7 @@ impl By {
 
     /// True for the pivots by metadata (only items with a detail or webhook have it).
     #[must_use]
-    pub fn is_metadata(&self) -> bool {
+    pub(crate) fn is_metadata(&self) -> bool {
         matches!(
             self,
             Self::Version | Self::Os | Self::Locale | Self::Meta(_)
@@ -145,7 +145,7 @@ impl By {
 
     /// The period of a time pivot.
     #[must_use]
-    pub fn period(&self) -> Option<Period> {
+    pub(crate) fn period(&self) -> Option<Period> {
         match self {
             Self::Day => Some(Period::Day),
             Self::Week => Some(Period::Week),
@@ -326,7 +326,11 @@ impl Store {
     }
 
     /// Items of `view` per local day over `window`, oldest first.
-    pub fn view_daily(&self, view: &ViewQuery, window: &Window) -> Result<Vec<u32>, StoreError> {
+    pub(crate) fn view_daily(
+        &self,
+        view: &ViewQuery,
+        window: &Window,
+    ) -> Result<Vec<u32>, StoreError> {
         let mut daily = vec![0; window.days()];
         self.window_keys(view, window, |k| {
             if let Some(slot) = window.slot(k) {

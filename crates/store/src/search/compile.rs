@@ -169,7 +169,7 @@ pub fn exact_word(word: &str) -> String {
 
 /// Text as one FTS5 string, matched as written, never as syntax: quoted, quotes doubled.
 #[must_use]
-pub fn fts_string(text: &str) -> String {
+pub(crate) fn fts_string(text: &str) -> String {
     // NUL would end the string inside SQLite's FTS5 parser; to the tokenizer it only
     // separates words, as a space does.
     format!("\"{}\"", text.replace('"', "\"\"").replace('\0', " "))

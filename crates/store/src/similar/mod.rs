@@ -32,11 +32,11 @@ pub use top::{Cluster, JACCARD, Rarity, TopIssues, normalise};
 use super::{Store, StoreError};
 
 /// The share of the distinctive words' weight an item must hold to count as similar.
-pub const THRESHOLD: f64 = 0.5;
+pub(crate) const THRESHOLD: f64 = 0.5;
 /// At most this many distinctive words are looked up.
 pub const MAX_TERMS: usize = 12;
 /// The kept words' posting lists hold at most this many entries together (time bound).
-pub const POSTING_BUDGET: u64 = 150_000;
+pub(crate) const POSTING_BUDGET: u64 = 150_000;
 
 /// One similar item: its key and its score (0 to 1, 1 the most alike).
 #[derive(Debug, Clone, PartialEq)]

@@ -61,9 +61,9 @@ use crate::{Store, StoreError, ViewQuery};
 pub const JACCARD: f64 = 0.5;
 /// The share of the lighter message's word weight that the other must hold to be its
 /// near-duplicate at the lower bar [`CONTAINED_JACCARD`].
-pub const CONTAINMENT: f64 = 0.65;
+pub(crate) const CONTAINMENT: f64 = 0.65;
 /// The least weighted word overlap of a message and one holding nearly all of its words.
-pub const CONTAINED_JACCARD: f64 = 0.25;
+pub(crate) const CONTAINED_JACCARD: f64 = 0.25;
 /// One cluster of near-duplicates.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cluster {
@@ -91,7 +91,7 @@ pub struct TopIssues {
 }
 
 /// The fewest words a sentence needs to lead a message (see [`lead`]).
-pub const LEAD_WORDS: usize = 3;
+pub(crate) const LEAD_WORDS: usize = 3;
 
 /// The sentence a message leads with: its first sentence of at least [`LEAD_WORDS`] words, a
 /// greeting before it ("Hey!", "Hello team.") or opening it ("Hi, ") passed over; the whole

@@ -21,7 +21,7 @@ use feedback_api::Metadata;
 
 /// What a count counts (the `dim` column).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Dim {
+pub(crate) enum Dim {
     /// Items (`key` and `value` empty).
     Items = 0,
     /// Items without tags.
@@ -61,7 +61,7 @@ pub struct Shape<'a> {
 impl<'a> Shape<'a> {
     /// Metadata as `put_extras` stores it: built-in rows then custom ones.
     #[must_use]
-    pub fn meta_rows(metadata: &'a Metadata) -> Vec<(i64, Cow<'a, str>, Cow<'a, str>)> {
+    pub(crate) fn meta_rows(metadata: &'a Metadata) -> Vec<(i64, Cow<'a, str>, Cow<'a, str>)> {
         let built_in = metadata.built_in.iter().map(|(k, v)| (0, k, v));
         let custom = metadata.custom.iter().map(|(k, v)| (1, k, v));
         built_in
@@ -106,7 +106,7 @@ impl<'a> Shape<'a> {
 }
 
 /// The stored shape of the item with key `k` (`None`: not stored).
-pub fn read_shape(tx: &Transaction<'_>, k: i64) -> rusqlite::Result<Option<Shape<'static>>> {
+pub(crate) fn read_shape(tx: &Transaction<'_>, k: i64) -> rusqlite::Result<Option<Shape<'static>>> {
     let Some(mut shape) = tx
         .prepare_cached(
             "SELECT status, project, app, tags, meta_at,
@@ -145,7 +145,7 @@ pub fn read_shape(tx: &Transaction<'_>, k: i64) -> rusqlite::Result<Option<Shape
 /// Changes to the counts, applied together. A count met again is found by its encoded
 /// identity without allocating (most items of a page share their status, project and app).
 #[derive(Debug, Default)]
-pub struct Deltas {
+pub(crate) struct Deltas {
     index: HashMap<String, usize>,
     changes: Vec<(CountKey, i64)>,
     scratch: String,

@@ -149,7 +149,7 @@ fn fact(out: &mut String, label: &'static str, value: &Clean) {
 /// start (mentions, issue references, headings), and a leading `-` `+` `=` or `1. ` (lists,
 /// setext headings).
 #[must_use]
-pub fn md_escape(line: &str) -> String {
+pub(crate) fn md_escape(line: &str) -> String {
     let chars: Vec<char> = line.chars().collect();
     let mut out = String::with_capacity(line.len() + 8);
     let lead = chars.iter().take_while(|c| **c == ' ').count();
@@ -258,7 +258,7 @@ struct TriageJson<'a> {
 /// The JSON lines `|` writes to a command's stdin: one object per item, each line ending in
 /// a newline.
 #[must_use]
-pub fn json_lines(items: &[Copied], private: bool) -> String {
+pub(crate) fn json_lines(items: &[Copied], private: bool) -> String {
     let mut out = String::new();
     for item in items {
         out.push_str(&json(item, private, false));
@@ -270,7 +270,7 @@ pub fn json_lines(items: &[Copied], private: bool) -> String {
 /// What a copy of `details` is: its text, what the status bar calls it, and how many items
 /// had nothing to give (no link).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CopyText {
+pub(crate) struct CopyText {
     pub text: Clean,
     pub what: &'static str,
     pub missing: usize,
@@ -290,7 +290,7 @@ pub enum Kind {
 /// blocks, blank lines between messages (ids and links one per line; JSON one object per line
 /// when many). Each piece is [`Clean`] as it is made.
 #[must_use]
-pub fn copy_text(kind: Kind, items: &[Copied], private: bool) -> CopyText {
+pub(crate) fn copy_text(kind: Kind, items: &[Copied], private: bool) -> CopyText {
     let many = items.len() > 1;
     let details = || items.iter().map(|i| &i.detail);
     let (pieces, what): (Vec<Option<Clean>>, &'static str) = match kind {

@@ -11,7 +11,7 @@ use feedback_config::looks::{PipeCommand, ThemeName};
 use feedback_store::StoredDetail;
 
 /// The glyph of a marked row (drawn whether or not there is colour).
-pub const MARK_GLYPH: char = '◆';
+pub(crate) const MARK_GLYPH: char = '◆';
 
 /// The marked items, by store key (so a mark stays on its item through re-queries and
 /// scrolling), with the item's id once known (a `V` range reaches past the rows read; their
@@ -55,7 +55,7 @@ impl Marks {
     /// The ids of the marked items in `keys` (the view), in its order: an action never
     /// reaches an item out of sight. Items whose id is unknown are left out.
     #[must_use]
-    pub fn ids_in(&self, keys: &[i64]) -> Vec<String> {
+    pub(crate) fn ids_in(&self, keys: &[i64]) -> Vec<String> {
         let marked = self.sorted_keys();
         let mut found = 0;
         let mut out = Vec::with_capacity(self.items.len());
@@ -79,7 +79,7 @@ impl Marks {
     }
 
     /// Counts the marked items among `keys` (the view just read).
-    pub fn count_in(&mut self, keys: &[i64]) {
+    pub(crate) fn count_in(&mut self, keys: &[i64]) {
         let marked = self.sorted_keys();
         let mut found = 0;
         for key in keys {
@@ -94,7 +94,7 @@ impl Marks {
     }
 
     /// Unmarks the items with these ids (done or snoozed: they left the view for good).
-    pub fn drop_ids(&mut self, ids: &HashSet<&str>) {
+    pub(crate) fn drop_ids(&mut self, ids: &HashSet<&str>) {
         let before = self.items.len();
         self.items
             .retain(|_, id| id.as_deref().is_none_or(|id| !ids.contains(id)));

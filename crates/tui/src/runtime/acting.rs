@@ -121,7 +121,7 @@ fn run_command_in(
 
 /// What the terminal shows once a `|` command exited, while it waits for a key.
 #[must_use]
-pub fn exit_line(result: &Result<Option<i32>, Clean>) -> String {
+pub(crate) fn exit_line(result: &Result<Option<i32>, Clean>) -> String {
     let how = match result {
         Ok(Some(code)) => format!("exit {code}"),
         Ok(None) => "killed by a signal".to_owned(),
@@ -132,7 +132,7 @@ pub fn exit_line(result: &Result<Option<i32>, Clean>) -> String {
 
 /// Shows [`exit_line`] under the command's output and waits for `key` (one key press), so the
 /// output can be read before the inbox takes the screen back.
-pub fn after_command(
+pub(crate) fn after_command(
     out: &mut impl Write,
     result: &Result<Option<i32>, Clean>,
     key: impl FnOnce() -> std::io::Result<()>,

@@ -55,7 +55,7 @@ fn release_to(out: &mut impl Write) -> io::Result<()> {
 }
 
 /// Takes the terminal back as the inbox had it.
-pub fn reclaim(mouse: bool) {
+pub(crate) fn reclaim(mouse: bool) {
     let mut out = io::stdout();
     let _ = enable_raw_mode();
     let _ = execute!(

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 /// The command in the foreground, and the last signal that arrived.
 #[derive(Debug, Clone, Default)]
-pub struct Foreground(Arc<Mutex<Shared>>);
+pub(crate) struct Foreground(Arc<Mutex<Shared>>);
 
 #[derive(Debug, Default)]
 struct Shared {
@@ -24,7 +24,7 @@ impl Foreground {
 
     /// A new one, watching the signals when `watch` (there is a real terminal to hand over).
     #[must_use]
-    pub fn watching(watch: bool) -> Self {
+    pub(crate) fn watching(watch: bool) -> Self {
         let this = Self::default();
         if watch {
             this.watch();

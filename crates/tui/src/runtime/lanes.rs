@@ -9,7 +9,7 @@ use feedback_store::Shared;
 
 /// The lane an effect runs in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lane {
+pub(crate) enum Lane {
     /// A read on the list's connection, on the reading thread; `first`: a view query, which
     /// goes before the other reads waiting.
     Read { first: bool },
@@ -36,7 +36,7 @@ pub enum Lane {
 
 /// The lane of `effect`.
 #[must_use]
-pub fn lane(effect: &Effect) -> Lane {
+pub(crate) fn lane(effect: &Effect) -> Lane {
     match effect {
         Effect::Query { .. } => Lane::Read { first: true },
         Effect::LoadRows { .. }
@@ -78,7 +78,7 @@ pub fn lane(effect: &Effect) -> Lane {
 /// The store work of an effect in a store lane with an answer (read, count, write, detached),
 /// as a closure that returns the answer; `None` for the other lanes.
 #[must_use]
-pub fn store_task(
+pub(crate) fn store_task(
     store: &Shared,
     effect: Effect,
     reading: &Reading,

@@ -14,7 +14,8 @@ use feedback_store::search::Context;
 use feedback_store::{Shared, Store, StoreError, ViewReadError};
 
 /// How fresh a status is; the syncer knows (`None` when it cannot say).
-pub type FreshnessOf = std::sync::Arc<dyn Fn(&Store, &str) -> Option<Freshness> + Send + Sync>;
+pub(crate) type FreshnessOf =
+    std::sync::Arc<dyn Fn(&Store, &str) -> Option<Freshness> + Send + Sync>;
 
 /// A read to run on a blocking thread, and the message it answers with.
 pub type Task = Box<dyn FnOnce() -> Msg + Send>;
@@ -208,7 +209,7 @@ pub fn window(store: &Store, start: usize, keys: &[i64]) -> Result<Window, Store
 
 /// The states of item `id` beside the window's rows' (the open detail's item, which may have
 /// left the view), so that its detail shows what the store holds now.
-pub fn read_also(store: &Store, window: &mut Window, id: &str) -> Result<(), StoreError> {
+pub(crate) fn read_also(store: &Store, window: &mut Window, id: &str) -> Result<(), StoreError> {
     if window.triage.contains_key(id) {
         return Ok(());
     }

@@ -16,7 +16,7 @@ use feedback_store::{Shared, Store};
 /// At most this many of the view's newest items are grouped.
 pub const MAX_ITEMS: usize = 100_000;
 /// At most this many clusters are listed.
-pub const MAX_CLUSTERS: usize = 500;
+pub(crate) const MAX_CLUSTERS: usize = 500;
 
 /// Starts the computation; its progress and answer come back as messages.
 pub(super) fn run(

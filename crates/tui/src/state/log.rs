@@ -9,7 +9,7 @@ use jiff::Timestamp;
 use feedback_core::text::Clean;
 
 /// Messages kept: the oldest go first beyond this.
-pub const KEPT: usize = 500;
+pub(crate) const KEPT: usize = 500;
 
 /// The messages said, oldest first.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -79,7 +79,7 @@ impl AppState {
     /// True when the list has something `h` goes back from: a focused side pane, or a similar
     /// list shown in it (on the other screens it closes the screen on top).
     #[must_use]
-    pub fn can_leave(&self) -> bool {
+    pub(crate) fn can_leave(&self) -> bool {
         self.focus != super::Focus::List || self.similar.shown.is_some()
     }
 

@@ -21,7 +21,7 @@ impl SearchHistory {
     }
 
     /// `text` is the newest search (blank text is not kept).
-    pub fn remember(&mut self, text: &str) {
+    pub(crate) fn remember(&mut self, text: &str) {
         let text = text.trim();
         if text.is_empty() {
             return;

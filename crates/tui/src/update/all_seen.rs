@@ -14,7 +14,7 @@ use feedback_core::text::output::thousands;
 use feedback_store::TriageChange;
 
 /// Views larger than this ask before every item is marked.
-pub const CONFIRM_ABOVE: usize = 100;
+pub(crate) const CONFIRM_ABOVE: usize = 100;
 
 /// `ctrl-a`; any other action drops a question asked. `None` for the other actions.
 pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {

@@ -22,7 +22,7 @@ use crate::state::{AppState, Focus};
 use feedback_store::pivot::By;
 
 /// Pivots and trends are computed again at most this often while the store changes.
-pub const THROTTLE: SignedDuration = SignedDuration::from_secs(2);
+pub(crate) const THROTTLE: SignedDuration = SignedDuration::from_secs(2);
 
 /// The actions insight takes; `None` for the others.
 pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {

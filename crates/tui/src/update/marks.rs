@@ -13,7 +13,7 @@ use crate::effect::Effect;
 use crate::state::AppState;
 
 /// At most this many items are marked (a `V` over a huge view stops here and says so).
-pub const MAX_MARKS: usize = 10_000;
+pub(crate) const MAX_MARKS: usize = 10_000;
 
 /// `Space`: marks or unmarks the selected row, then moves down.
 pub(super) fn toggle(state: &mut AppState) -> Vec<Effect> {

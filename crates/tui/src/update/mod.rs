@@ -61,7 +61,7 @@ pub fn first_query(state: &mut AppState) -> Effect {
 }
 
 /// Restores the view the last run showed (filters and search).
-pub fn restore_view(state: &mut AppState, spec: &super::state::ViewSpec) {
+pub(crate) fn restore_view(state: &mut AppState, spec: &super::state::ViewSpec) {
     text_filter::restore(state, spec);
 }
 

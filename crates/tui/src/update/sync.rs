@@ -184,11 +184,11 @@ fn failed(state: &mut AppState, failure: &SyncFailure, user: bool) {
 }
 
 /// How often a window checks whether another process's sync ended.
-pub const BUSY_RETRY_SECONDS: u64 = 2;
+pub(crate) const BUSY_RETRY_SECONDS: u64 = 2;
 
 /// What the status bar says while a job the user asked for waits for another process's sync
 /// (until it runs: a note that lasts as long as the wait).
-pub const WAITING_TURN: &str =
+pub(crate) const WAITING_TURN: &str =
     "Another sync is running on this store (a window or `sync`): yours runs when it ends";
 
 /// Another process (a window, `sync`) holds the store's sync lock: the background rests, and
@@ -298,9 +298,9 @@ pub(super) fn asked(state: &mut AppState) -> Vec<Effect> {
 }
 
 /// The first wait before an offline inbox tries the service again by itself.
-pub const RETRY_FIRST_SECONDS: u64 = 30;
+pub(crate) const RETRY_FIRST_SECONDS: u64 = 30;
 /// The longest such wait (each failed retry doubles it up to this).
-pub const RETRY_MAX_SECONDS: u64 = 300;
+pub(crate) const RETRY_MAX_SECONDS: u64 = 300;
 
 /// The service could not be reached: the inbox runs on the store and tries the head again by
 /// itself after a wait that doubles with each failure (30 s up to 5 min), `r` at any time.

@@ -440,7 +440,7 @@ impl TextFilter {
     }
 
     /// An error found when the `applied` search was compiled: its span is of that text.
-    pub fn set_error(&mut self, err: query::QueryError, applied: &SearchText) {
+    pub(crate) fn set_error(&mut self, err: query::QueryError, applied: &SearchText) {
         self.error = Some(err);
         applied.as_str().clone_into(&mut self.error_of);
     }
@@ -448,7 +448,7 @@ impl TextFilter {
     /// The error's span in the prompt's own text (its leading blanks counted), while the prompt
     /// shows the text the error was found in.
     #[must_use]
-    pub fn error_span(&self) -> Option<std::ops::Range<usize>> {
+    pub(crate) fn error_span(&self) -> Option<std::ops::Range<usize>> {
         let error = self.error.as_ref()?;
         let text = self.text();
         let trimmed = text.trim_start();

@@ -115,7 +115,7 @@ fn choose(state: &mut AppState) -> Vec<Effect> {
 }
 
 /// What a note that was cut says.
-pub const CUT_NOTE: &str = "only the first 16 KiB kept";
+pub(crate) const CUT_NOTE: &str = "only the first 16 KiB kept";
 
 /// A bracketed paste: text for the note (sanitized, lines kept, capped) or the duration.
 pub(super) fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {

@@ -13,7 +13,7 @@ use crate::acting::MARK_GLYPH;
 use crate::state::AppState;
 
 /// Marks a drawn list row when its item is marked.
-pub fn mark_row(buf: &mut Buffer, rect: Rect, state: &AppState, key: i64, theme: Theme) {
+pub(crate) fn mark_row(buf: &mut Buffer, rect: Rect, state: &AppState, key: i64, theme: Theme) {
     if rect.width == 0 || !state.acting.marks.contains(key) {
         return;
     }
@@ -26,7 +26,7 @@ pub fn mark_row(buf: &mut Buffer, rect: Rect, state: &AppState, key: i64, theme:
 
 /// The status bar's parts of acting: how many items are marked, and the privacy marker.
 #[must_use]
-pub fn status_parts(state: &AppState, theme: Theme) -> Vec<(String, Style, u8)> {
+pub(crate) fn status_parts(state: &AppState, theme: Theme) -> Vec<(String, Style, u8)> {
     let mut parts = Vec::new();
     if state.acting.privacy {
         let style = theme.warn().add_modifier(Modifier::REVERSED);
@@ -47,7 +47,7 @@ pub fn status_parts(state: &AppState, theme: Theme) -> Vec<(String, Style, u8)> 
 }
 
 /// The `|` picker: the configured commands, numbered, the chosen one highlighted.
-pub fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
+pub(crate) fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let Some(picker) = &state.acting.picker else {
         return;
     };

@@ -19,7 +19,7 @@ use feedback_core::width::{advance, fit, truncate};
 
 /// How a piece's text is cut to its column.
 #[derive(Debug, Clone, Copy)]
-pub enum Cut {
+pub(crate) enum Cut {
     /// As is.
     Whole,
     /// To at most this many cells, ending with `…` when cut (`width::truncate`).
@@ -31,7 +31,7 @@ pub enum Cut {
 /// True when ratatui draws `c` as a grapheme of its own, one cell wide, whatever other such
 /// characters surround it: those can be written one per cell.
 #[must_use]
-pub fn is_simple(c: char) -> bool {
+pub(crate) fn is_simple(c: char) -> bool {
     if c.is_ascii() {
         return matches!(c, ' '..='~');
     }
@@ -52,7 +52,7 @@ pub fn is_simple(c: char) -> bool {
 }
 
 /// One buffer row written left to right, as the spans of a left-aligned `Line` would be.
-pub struct RowWriter<'a> {
+pub(crate) struct RowWriter<'a> {
     buf: &'a mut Buffer,
     /// Index in `buf.content` of the cell at `left`.
     start: usize,

@@ -81,7 +81,7 @@ pub fn bar(share: f64, width: usize) -> String {
 }
 
 /// The grouped view, in the list's place.
-pub fn render_grouped(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
+pub(crate) fn render_grouped(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let Some(grouped) = &state.insight.grouped else {
         return;
     };
@@ -141,7 +141,7 @@ fn split(inner: Rect, grouped: &Grouped) -> [Rect; 2] {
 
 /// The group a click at `column`, `row` of the screen lands on (its index in the pivot).
 #[must_use]
-pub fn group_at(state: &AppState, column: u16, row: u16) -> Option<usize> {
+pub(crate) fn group_at(state: &AppState, column: u16, row: u16) -> Option<usize> {
     let grouped = state.insight.grouped.as_ref()?;
     let pivot = grouped.pivot.as_ref()?;
     let area = crate::layout::areas(state).list;
@@ -297,7 +297,7 @@ fn version_label(group: &Group, shown: &Clean, cells: usize, state: &AppState) -
 /// The status bar's enrichment part: "details 120/812 · ~4 min" (no estimate while the
 /// budget is unknown).
 #[must_use]
-pub fn enrich_status(state: &AppState) -> Option<String> {
+pub(crate) fn enrich_status(state: &AppState) -> Option<String> {
     let enrich = state.insight.enrich?;
     let n = |v: u64| thousands(usize::try_from(v).unwrap_or(usize::MAX));
     let progress = format!("details {}/{}", n(enrich.done()), n(enrich.total));
@@ -309,7 +309,7 @@ pub fn enrich_status(state: &AppState) -> Option<String> {
 }
 
 /// The `=` picker, over the main area.
-pub fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
+pub(crate) fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let Some(picker) = &state.insight.picker else {
         return;
     };

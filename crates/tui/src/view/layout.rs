@@ -8,7 +8,7 @@ use crate::state::AppState;
 /// from the list body's first row); nothing on the preview, the borders, the header or the
 /// status bar.
 #[must_use]
-pub fn click_target(state: &AppState, column: u16, row: u16) -> Option<crate::action::Msg> {
+pub(crate) fn click_target(state: &AppState, column: u16, row: u16) -> Option<crate::action::Msg> {
     use crate::action::Msg;
     use crate::state::Focus;
     let areas = areas(state);

@@ -38,9 +38,9 @@ const LABELS_FROM: usize = 100;
 const LABELS_MAX_CELLS: usize = 24;
 
 /// Drawn before an owner's name when another member has the item open (also without colour).
-pub const LOOKING_GLYPH: &str = "◎";
+pub(crate) const LOOKING_GLYPH: &str = "◎";
 /// Drawn before an owner's name (or alone) while this member's change waits to be sent.
-pub const PENDING_GLYPH: &str = "~";
+pub(crate) const PENDING_GLYPH: &str = "~";
 
 /// What the rows on screen need of the columns that size to their content, in cells: the
 /// widest app cell (`Name · platform`), owner cell (glyphs and name) and labels cell.

@@ -14,7 +14,7 @@ use feedback_core::width::{fit, truncate, width};
 
 /// What the numbers in the panes count, for a status: stored items of it.
 #[must_use]
-pub fn counts_label(status: &str, cells: usize) -> String {
+pub(crate) fn counts_label(status: &str, cells: usize) -> String {
     let long = format!(" stored, {} ", sanitize_line(status));
     if width(&long) <= cells {
         long
@@ -53,7 +53,7 @@ pub fn areas(area: Rect, state: &AppState) -> [(Focus, Rect); 3] {
 /// The entry of pane `focus` drawn on screen row `row` of its `area`, if any (the same scroll
 /// as [`pane_lines`]).
 #[must_use]
-pub fn entry_at(state: &AppState, focus: Focus, area: Rect, row: u16) -> Option<usize> {
+pub(crate) fn entry_at(state: &AppState, focus: Focus, area: Rect, row: u16) -> Option<usize> {
     let pane = state.pane(focus)?;
     let rows = usize::from(area.height.saturating_sub(2));
     let rel = usize::from(row.checked_sub(area.y + 1)?);
@@ -66,7 +66,13 @@ pub fn entry_at(state: &AppState, focus: Focus, area: Rect, row: u16) -> Option<
 }
 
 /// One pane in `area`.
-pub fn render_one(frame: &mut Frame, area: Rect, state: &AppState, focus: Focus, theme: Theme) {
+pub(crate) fn render_one(
+    frame: &mut Frame,
+    area: Rect,
+    state: &AppState,
+    focus: Focus,
+    theme: Theme,
+) {
     let Some(pane) = state.pane(focus) else {
         return;
     };

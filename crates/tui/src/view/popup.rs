@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use super::theme::Theme;
 
 /// A box of `width`×`height` cells centred in `area` (as large as fits).
-pub fn centred(area: Rect, width: u16, height: u16) -> Rect {
+pub(crate) fn centred(area: Rect, width: u16, height: u16) -> Rect {
     let [_, row, _] = Layout::vertical([
         Constraint::Fill(1),
         Constraint::Length(height.min(area.height)),

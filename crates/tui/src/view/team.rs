@@ -18,7 +18,7 @@ use feedback_core::width::fit;
 const HISTORY_LINES: usize = 8;
 
 /// The open prompt of a team key, centred over `area`.
-pub fn render_prompt(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
+pub(crate) fn render_prompt(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let Some(prompt) = state.team.as_ref().and_then(|t| t.prompt.as_ref()) else {
         return;
     };
@@ -103,7 +103,7 @@ fn count(items: usize) -> String {
 /// The team's lines about item `id`, under the detail's triage: its owner (and a change of
 /// this member's waiting to be sent), its labels, who else has it open; none without a team.
 #[must_use]
-pub fn item_lines(state: &AppState, id: &str, theme: Theme) -> Vec<Line<'static>> {
+pub(crate) fn item_lines(state: &AppState, id: &str, theme: Theme) -> Vec<Line<'static>> {
     let Some(team) = &state.team else {
         return Vec::new();
     };

@@ -50,7 +50,7 @@ impl Palette {
     };
 
     /// For light backgrounds: no yellow or cyan (unreadable on white), a pale mark.
-    pub const LIGHT: Self = Self {
+    pub(crate) const LIGHT: Self = Self {
         border: Color::Blue,
         dim: Color::Indexed(244),
         active: Color::Indexed(130),
@@ -64,7 +64,7 @@ impl Palette {
     };
 
     /// Okabe–Ito: sky blue, orange, yellow, vermillion, blue, reddish purple.
-    pub const COLORBLIND: Self = Self {
+    pub(crate) const COLORBLIND: Self = Self {
         border: Color::Rgb(0x56, 0xB4, 0xE9),
         dim: Color::Indexed(245),
         active: Color::Rgb(0xF0, 0xE4, 0x42),
@@ -195,7 +195,7 @@ impl Theme {
 
     /// The part of a search query that is wrong.
     #[must_use]
-    pub fn mark_error(self) -> Style {
+    pub(crate) fn mark_error(self) -> Style {
         self.fg(self.palette.error)
             .add_modifier(Modifier::UNDERLINED | Modifier::BOLD)
     }

@@ -17,13 +17,13 @@ use feedback_store::pivot::{By, Growth};
 
 /// A group is listed as growing only with at least this many items this week: "+300% (2 this
 /// week)" is noise, not a move.
-pub const GROWTH_FLOOR: u64 = 5;
+pub(crate) const GROWTH_FLOOR: u64 = 5;
 /// The growing groups the panel has lines for.
 const GROWING_SHOWN: usize = 5;
 
 /// The trends panel: the view's 30-day volume and today's count, and the five groups that grew
 /// most this week.
-pub fn render_trends(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
+pub(crate) fn render_trends(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let Some(panel) = &state.insight.trends else {
         return;
     };
@@ -80,7 +80,7 @@ pub fn render_trends(frame: &mut Frame, area: Rect, state: &AppState, theme: The
 /// The sparkline's width in a panel `inner` cells wide: 45% of it, at most its 30 days and a
 /// gap; the growing groups take the rest.
 #[must_use]
-pub fn spark_width(inner: u16) -> u16 {
+pub(crate) fn spark_width(inner: u16) -> u16 {
     (inner * 45 / 100).min(31)
 }
 
@@ -103,7 +103,7 @@ fn trends_title(panel: &TrendsPanel, state: &AppState) -> String {
 /// " · history from 19 Nov" for a series from `first_day` held from slot `held_from` of `days`
 /// (" · no history yet" when none is held; `None` when all are).
 #[must_use]
-pub fn history_note(
+pub(crate) fn history_note(
     first_day: jiff::civil::Date,
     held_from: usize,
     days: usize,

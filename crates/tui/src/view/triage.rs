@@ -13,7 +13,7 @@ use crate::triage::{CHOICES, choice_time};
 
 /// The detail's triage lines: every state in words with its glyph, then the note.
 #[must_use]
-pub fn detail_lines(state: &AppState, id: &str, theme: Theme) -> Vec<Line<'static>> {
+pub(crate) fn detail_lines(state: &AppState, id: &str, theme: Theme) -> Vec<Line<'static>> {
     let t = crate::triage::known(state, id);
     let mut words = vec![if t.seen { "seen" } else { "● unseen" }.to_owned()];
     if t.starred {
@@ -47,7 +47,7 @@ pub fn detail_lines(state: &AppState, id: &str, theme: Theme) -> Vec<Line<'stati
 }
 
 /// The `z` picker: the choices with the times they mean, the duration being typed, its error.
-pub fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
+pub(crate) fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let Some(picker) = &state.triage.picker else {
         return;
     };
@@ -95,7 +95,7 @@ pub fn render_picker(frame: &mut Frame, area: Rect, state: &AppState, theme: The
 }
 
 /// The inline note editor.
-pub fn render_note(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
+pub(crate) fn render_note(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let Some(editor) = &state.triage.note else {
         return;
     };

@@ -15,7 +15,7 @@ pub fn wrap(text: &str, room: usize) -> Vec<String> {
 
 /// [`wrap`], the first piece in `first` cells and the others in `room`.
 #[must_use]
-pub fn wrap_first(text: &str, first: usize, room: usize) -> Vec<String> {
+pub(crate) fn wrap_first(text: &str, first: usize, room: usize) -> Vec<String> {
     let (first, rest) = (first.max(1), room.max(1));
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();

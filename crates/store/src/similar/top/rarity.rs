@@ -30,7 +30,8 @@ pub struct Rarity {
 
 impl Rarity {
     /// Counts the words of these messages (each message's distinct words once).
-    pub fn of_messages<'a>(messages: impl IntoIterator<Item = &'a str>) -> Self {
+    #[cfg(test)]
+    pub(crate) fn of_messages<'a>(messages: impl IntoIterator<Item = &'a str>) -> Self {
         let mut rarity = Self::default();
         let (mut text, mut words) = (String::new(), Vec::new());
         for message in messages {
@@ -92,7 +93,8 @@ impl Rarity {
     /// their leads ([`super::lead`]) are equal and not empty, or (both without a letter or
     /// digit) their raw texts are equal, or their leads' words are near ([`near`]).
     #[must_use]
-    pub fn near_duplicates(&self, a: &str, b: &str) -> bool {
+    #[cfg(test)]
+    pub(crate) fn near_duplicates(&self, a: &str, b: &str) -> bool {
         let (a, b) = (super::lead(a), super::lead(b));
         let (na, nb) = (super::normalise(a), super::normalise(b));
         if na.is_empty() || nb.is_empty() {
@@ -149,7 +151,8 @@ pub(super) fn overlap(shared: u64, a: u64, b: u64) -> f64 {
 impl Store {
     /// The word weights Top issues uses: document frequencies over the store's newest
     /// [`SAMPLE`] items.
-    pub fn word_rarity(&self) -> Result<Rarity, StoreError> {
+    #[cfg(test)]
+    pub(crate) fn word_rarity(&self) -> Result<Rarity, StoreError> {
         self.word_rarity_with(&mut |_| {})
     }
 

@@ -14,7 +14,7 @@ use feedback_core::query::QueryError;
 
 /// What a query keeps of the list it replaces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Requery {
+pub(crate) enum Requery {
     /// The store changed under the same view: selection, screen and "new" marks stay.
     Same,
     /// The search text changed: the selected item stays selected while it matches, else the
