@@ -22,13 +22,14 @@ use filters::{escape_like, has_sql, key_list};
 /// An SQL condition over `items` with its parameters (numbered from `?1`), and the full-text
 /// match every result must have, when the query has one at its top: the store then walks that
 /// match's index newest first (its rowids are the items' keys, in time order) and stops after a
-/// screen, instead of collecting every match before ordering them.
+/// screen, instead of collecting every match before ordering them. Opaque outside the store: a
+/// caller compiles a query into one, narrows it by time, and hands it back to run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sql {
-    pub condition: String,
-    pub params: Vec<Value>,
+    pub(crate) condition: String,
+    pub(crate) params: Vec<Value>,
     /// An FTS5 expression for `items_fts MATCH`, in addition to `condition`.
-    pub fts: Option<String>,
+    pub(crate) fts: Option<String>,
 }
 
 /// Compiles `query` for the store behind `conn`: app and project names are looked up there
