@@ -12,12 +12,12 @@ use feedback_config::Loaded;
 use feedback_tui::{self as tui, Ended, keymap::Keymap};
 
 /// Runs a parsed command line; the inbox, when it asks for it, on the terminal.
-pub async fn run(args: Args) -> Result<(), CliError> {
+pub(crate) async fn run(args: Args) -> Result<(), CliError> {
     cli::run(args, &Terminal).await
 }
 
 /// The inbox drawn on the terminal by [`feedback_tui`].
-pub struct Terminal;
+pub(crate) struct Terminal;
 
 impl Screen for Terminal {
     type Keys = Keymap;

@@ -13,7 +13,7 @@ use feedback_config::private_files::Follow;
 
 /// The log file's path.
 #[must_use]
-pub fn log_path() -> Option<PathBuf> {
+pub(crate) fn log_path() -> Option<PathBuf> {
     let dirs = feedback_config::project_dirs()?;
     let dir = dirs.state_dir().unwrap_or_else(|| dirs.data_local_dir());
     Some(dir.join("feedback-inbox.log"))
@@ -22,7 +22,7 @@ pub fn log_path() -> Option<PathBuf> {
 /// Starts file logging; without a writable log file the program runs without logs. Returns the
 /// log file's path when logging started.
 #[must_use = "the path tells the user where logs go"]
-pub fn init() -> Option<PathBuf> {
+pub(crate) fn init() -> Option<PathBuf> {
     let path = log_path()?;
     feedback_config::private_files::create_dir(path.parent()?).ok()?;
     let (file, _) = feedback_config::private_files::open_append(&path, Follow::Yes).ok()?;

@@ -1,6 +1,7 @@
 //! The bulk benches' store: `items` generated items (the simulator's data, seed 7), made once in
 //! `target/bulk/` as a sync stores them (list pages: no details), oldest first as a first
 //! mirror's backfill reaches them.
+#![allow(unreachable_pub)] // shared by the benches that include it
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

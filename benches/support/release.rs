@@ -1,5 +1,6 @@
 //! What the benches that time the release binary share: which binary, their settings from the
 //! environment, and the figures they print.
+#![allow(unreachable_pub)] // shared by the benches that include it
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -2,6 +2,7 @@
 //!
 //! One test binary for the lot, so the workspace is linked once for them.
 #![allow(clippy::unwrap_used)] // a test states what it expects by unwrapping
+#![allow(unreachable_pub)] // the shared helpers are pub for the modules that use them
 
 #[path = "../common/mod.rs"]
 mod common;

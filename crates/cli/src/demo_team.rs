@@ -13,7 +13,7 @@ use feedback_team::{self as team, AddedMember, Change, Team, TeamUrl};
 use feedback_team_sync::live::LiveSettings;
 
 /// The demo's team.
-pub const TEAM: &str = "demo";
+pub(crate) const TEAM: &str = "demo";
 
 /// The simulated teammates.
 const TEAMMATES: [&str; 2] = ["demo_ana", "demo_bo"];
@@ -116,7 +116,7 @@ async fn teammates(
 /// Runs the teammates until the returned handle is dropped: each, every few seconds, claims one
 /// of the newest `items` nobody owns (and labels it), gives one of theirs to `you`, or lets one
 /// go, with the item open as they act.
-pub fn start(teammates: Vec<TeamUrl>, items: &[String], you: &str, seed: u64) -> Teammates {
+pub(crate) fn start(teammates: Vec<TeamUrl>, items: &[String], you: &str, seed: u64) -> Teammates {
     let tasks = teammates
         .into_iter()
         .enumerate()

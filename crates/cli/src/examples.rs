@@ -2,7 +2,7 @@
 //! each with what it does.
 
 /// The program's own.
-pub const TOP: &str = "\
+pub(crate) const TOP: &str = "\
 Examples:
   feedback-inbox demo                          Open the inbox on the simulator's demo data
   feedback-inbox                               Open the inbox on your account (FEEDBACK_API_KEY)
@@ -48,13 +48,13 @@ Examples:
   feedback-inbox assign 2qgddabg --to bo
   feedback-inbox assign 2qgddabg 79bajusq --to me";
 
-pub const LABEL: &str = "\
+pub(crate) const LABEL: &str = "\
 Examples:
   feedback-inbox label 2qgddabg +billing -triage
   feedback-inbox label 2qgddabg +wontfix --format json
   feedback-inbox label 2qgddabg -- -h               A label named like a flag, after --";
 
-pub const TEAM: &str = "\
+pub(crate) const TEAM: &str = "\
 Examples:
   feedback-inbox team init support          Make the team (as the database's admin)
   feedback-inbox team add-member ana        Add a member; prints their password once

@@ -51,7 +51,7 @@ const PIPE_CAPACITY: i32 = 1 << 20;
 
 impl Bulk {
     #[must_use]
-    pub fn stdout() -> Self {
+    pub(crate) fn stdout() -> Self {
         use std::io::IsTerminal as _;
         let stdout = std::io::stdout();
         if stdout.is_terminal() {
@@ -63,7 +63,7 @@ impl Bulk {
     }
 
     /// Writes what is still buffered.
-    pub fn finish(mut self) -> std::io::Result<()> {
+    pub(crate) fn finish(mut self) -> std::io::Result<()> {
         std::io::Write::flush(&mut self)
     }
 }

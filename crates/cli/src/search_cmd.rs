@@ -205,7 +205,7 @@ impl Found {
     /// was left out as the inbox leaves it out (", done and snoozed left out"); then, for a query that reads details, " · based on 3 of 300 items with
     /// details".
     #[must_use]
-    pub fn summary(&self) -> String {
+    pub(crate) fn summary(&self) -> String {
         let mut counted = self.counted();
         if self.statuses {
             counted.push_str(" in new and archived");
@@ -221,7 +221,7 @@ impl Found {
 
     /// What fetches the details the answer lacks, when some items lack them.
     #[must_use]
-    pub fn hint(&self) -> Option<String> {
+    pub(crate) fn hint(&self) -> Option<String> {
         let basis = self.basis?;
         let missing = basis
             .total

@@ -30,7 +30,7 @@ impl TeamSharing {
     /// # Errors
     /// No team configured, no store (`--no-store`: the items could not wait anywhere), or the
     /// team does not share one mirror.
-    pub async fn start(args: &Args, store: Option<Shared>) -> Result<Self, CliError> {
+    pub(crate) async fn start(args: &Args, store: Option<Shared>) -> Result<Self, CliError> {
         let Some((settings, url)) = super::team_cmd::configured(args)? else {
             return Err(CliError::Usage(
                 "--team needs a team: [team] in config.toml, or FEEDBACK_TEAM_URL".to_owned(),
@@ -82,13 +82,13 @@ impl TeamSharing {
     }
 
     /// A delivery's item was stored: share it now.
-    pub fn wake(&self) {
+    pub(crate) fn wake(&self) {
         let _ = self.wake.send(());
     }
 
     /// What to say on stderr of what the task did.
     #[must_use]
-    pub fn line(said: &Sharing) -> String {
+    pub(crate) fn line(said: &Sharing) -> String {
         match said {
             Sharing::Added(added) => format!(
                 "shared {} item(s) with the team's mirror",

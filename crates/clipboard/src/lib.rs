@@ -232,7 +232,7 @@ pub(crate) struct TerminalClipboard<T: TmuxBuffer, W: Write + Send> {
 
 impl<T: TmuxBuffer, W: Write + Send> TerminalClipboard<T, W> {
     /// `tmux` is `Some` inside tmux.
-    pub fn new(tmux: Option<T>, out: W) -> Self {
+    pub(crate) fn new(tmux: Option<T>, out: W) -> Self {
         let in_tmux = tmux.is_some();
         Self {
             tmux,

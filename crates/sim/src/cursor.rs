@@ -34,7 +34,7 @@ impl std::fmt::Debug for CursorCodec {
 
 impl CursorCodec {
     #[must_use]
-    pub fn new(seed: u64) -> Self {
+    pub(crate) fn new(seed: u64) -> Self {
         let digest = Sha256::digest(format!("feedback-inbox-sim-cursor:{seed}"));
         Self {
             secret: digest.into(),
@@ -58,7 +58,7 @@ impl CursorCodec {
 
     /// Decodes a cursor; `None` when it is malformed, altered or issued for other filters.
     #[must_use]
-    pub fn open(&self, cursor: &str, filters: &str) -> Option<Position> {
+    pub(crate) fn open(&self, cursor: &str, filters: &str) -> Option<Position> {
         let bytes = URL_SAFE_NO_PAD.decode(cursor).ok()?;
         let split = bytes.len().checked_sub(MAC_LEN)?;
         let (payload, tag) = bytes.split_at(split);

@@ -21,7 +21,7 @@ async fn body_bytes(body: Body) -> Bytes {
 }
 
 /// `response` with the first `find` in its body replaced by `replace`.
-pub async fn rewrite(response: Response, find: &str, replace: &str) -> Response {
+pub(crate) async fn rewrite(response: Response, find: &str, replace: &str) -> Response {
     let (mut parts, body) = response.into_parts();
     let text = String::from_utf8_lossy(&body_bytes(body).await).into_owned();
     let edited = text.replacen(find, replace, 1);
@@ -88,7 +88,7 @@ pub(crate) fn without_cursor(mut request: Request) -> Request {
 
 /// 200 whose JSON-looking body never ends. `Content-Encoding: identity` keeps the compression
 /// layer from touching it.
-pub fn endless() -> Response {
+pub(crate) fn endless() -> Response {
     identity(Response::new(endless_body(b"{\"data\":[")))
 }
 
@@ -126,7 +126,7 @@ fn endless_body(start: &'static [u8]) -> Body {
 
 /// 200 declaring `length` bytes, sending a few and then stalling (the client must refuse it from
 /// the header alone).
-pub fn declared_length(length: u64) -> Response {
+pub(crate) fn declared_length(length: u64) -> Response {
     let start =
         futures_util::stream::iter([Ok::<_, io::Error>(Bytes::from_static(b"{\"data\":["))]);
     let stall = futures_util::stream::pending::<Result<Bytes, io::Error>>();

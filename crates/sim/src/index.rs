@@ -15,7 +15,7 @@ use jiff::Timestamp;
 use feedback_api::model::{FeedbackDetail, Status};
 
 /// No app or project (an app-less item, or one handed in with an unknown one).
-pub const NONE: u8 = u8::MAX;
+pub(crate) const NONE: u8 = u8::MAX;
 
 /// Status codes kept in an entry.
 const NEW: u8 = 0;
@@ -24,7 +24,7 @@ const OTHER: u8 = 2;
 
 /// What an entry builds its item from.
 #[derive(Debug, Clone)]
-pub enum Body {
+pub(crate) enum Body {
     /// A generated item: built again from its seed when an answer needs it.
     Seed(u64),
     /// An item handed in whole (tests, hostile corpora).
@@ -33,7 +33,7 @@ pub enum Body {
 
 /// One served item, compact.
 #[derive(Debug, Clone)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub at: Timestamp,
     /// The id of a seeded item (ids of whole items live in them).
     pub short_id: [u8; 8],
@@ -48,7 +48,7 @@ pub struct Entry {
 impl Entry {
     /// The item's id.
     #[must_use]
-    pub fn id(&self) -> &str {
+    pub(crate) fn id(&self) -> &str {
         match &self.body {
             Body::Seed(_) => std::str::from_utf8(&self.short_id).unwrap_or_default(),
             Body::Full(item) => item.feedback.id.as_str(),
@@ -57,13 +57,13 @@ impl Entry {
 
     /// The keyset ordering key.
     #[must_use]
-    pub fn key(&self) -> (Timestamp, &str) {
+    pub(crate) fn key(&self) -> (Timestamp, &str) {
         (self.at, self.id())
     }
 
     /// The served status.
     #[must_use]
-    pub fn status(&self) -> Status {
+    pub(crate) fn status(&self) -> Status {
         match (&self.body, self.status) {
             (Body::Full(item), _) => item.feedback.status.clone(),
             (_, ARCHIVED) => Status::Archived,
@@ -90,7 +90,7 @@ fn packed(id: &str) -> Option<u64> {
 
 /// Positions of entries by id and by filter value.
 #[derive(Debug, Clone, Default)]
-pub struct Index {
+pub(crate) struct Index {
     short_ids: HashMap<u64, u32>,
     other_ids: HashMap<String, u32>,
     pub status: [Vec<u32>; 2],
@@ -104,7 +104,7 @@ pub struct Index {
 impl Index {
     /// The index of `entries` (oldest first), with room for the given table sizes.
     #[must_use]
-    pub fn build(entries: &[Entry], apps: usize, projects: usize, tags: usize) -> Self {
+    pub(crate) fn build(entries: &[Entry], apps: usize, projects: usize, tags: usize) -> Self {
         let mut index = Self {
             short_ids: HashMap::with_capacity(entries.len()),
             apps: vec![Vec::new(); apps],
@@ -119,7 +119,7 @@ impl Index {
     }
 
     /// Adds `entry`, at `position` after every entry indexed so far.
-    pub fn push(&mut self, position: u32, entry: &Entry) {
+    pub(crate) fn push(&mut self, position: u32, entry: &Entry) {
         match packed(entry.id()) {
             Some(id) => self.short_ids.insert(id, position),
             None => self.other_ids.insert(entry.id().to_owned(), position),
@@ -145,7 +145,7 @@ impl Index {
 
     /// The position of the entry with `id`.
     #[must_use]
-    pub fn position(&self, id: &str) -> Option<usize> {
+    pub(crate) fn position(&self, id: &str) -> Option<usize> {
         let found = match packed(id) {
             Some(short) => self.short_ids.get(&short),
             None => self.other_ids.get(id),

@@ -18,7 +18,11 @@ use super::state::SimState;
 use super::{DEMO_KEY, STARTER_KEY};
 
 /// Applies armed faults and counts every request with its final status.
-pub async fn faults(State(state): State<Arc<SimState>>, request: Request, next: Next) -> Response {
+pub(crate) async fn faults(
+    State(state): State<Arc<SimState>>,
+    request: Request,
+    next: Next,
+) -> Response {
     let route = Route::of(request.uri().path());
     state.arrive();
     let kinds = state.faults.take(route);

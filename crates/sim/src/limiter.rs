@@ -31,7 +31,7 @@ pub(crate) struct Limiter {
 
 impl Limiter {
     #[must_use]
-    pub fn new(per_minute: u32) -> Self {
+    pub(crate) fn new(per_minute: u32) -> Self {
         Self {
             per_minute,
             windows: Mutex::new(HashMap::new()),
@@ -39,7 +39,7 @@ impl Limiter {
     }
 
     /// Counts one request by `key` at `now`.
-    pub fn check(&self, key: &str, now: Timestamp) -> Decision {
+    pub(crate) fn check(&self, key: &str, now: Timestamp) -> Decision {
         let window = now.as_second().div_euclid(WINDOW_SECONDS);
         let reset = (window + 1) * WINDOW_SECONDS;
         let mut windows = lock(&self.windows);

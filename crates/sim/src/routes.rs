@@ -14,7 +14,7 @@ use feedback_api::model::{Data, ErrorBody, Page, Status, Tag};
 use feedback_api::query::{DEFAULT_LIMIT, check_limit, check_status, check_tag, check_uuid};
 
 /// An Error-shaped JSON response.
-pub fn error(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
+pub(crate) fn error(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
     let body = ErrorBody {
         error: code.to_owned(),
         message: Some(message.into()),
@@ -107,7 +107,7 @@ fn scope(params: &HashMap<String, String>) -> Result<(Option<String>, Option<Str
 }
 
 /// `GET /v1/feedback`: newest first, keyset paging.
-pub async fn list_feedback(
+pub(crate) async fn list_feedback(
     State(state): State<Arc<SimState>>,
     RawQuery(raw): RawQuery,
 ) -> Response {
@@ -152,7 +152,10 @@ pub async fn list_feedback(
 }
 
 /// `GET /v1/feedback/{id}`.
-pub async fn get_feedback(State(state): State<Arc<SimState>>, Path(id): Path<String>) -> Response {
+pub(crate) async fn get_feedback(
+    State(state): State<Arc<SimState>>,
+    Path(id): Path<String>,
+) -> Response {
     let item = state.read().get(&id);
     match item {
         Some(item) => Json(Data { data: item }).into_response(),
@@ -168,7 +171,7 @@ pub async fn get_feedback(State(state): State<Arc<SimState>>, Path(id): Path<Str
 }
 
 /// `GET /v1/projects`.
-pub async fn list_projects(State(state): State<Arc<SimState>>) -> Response {
+pub(crate) async fn list_projects(State(state): State<Arc<SimState>>) -> Response {
     Json(Data {
         data: &state.read().projects,
     })
@@ -177,7 +180,10 @@ pub async fn list_projects(State(state): State<Arc<SimState>>) -> Response {
 
 /// `GET /v1/apps`. A malformed project id is rejected with invalid_query (a stricter choice
 /// than the spec's silence; a well-formed unknown id gives an empty list).
-pub async fn list_apps(State(state): State<Arc<SimState>>, RawQuery(raw): RawQuery) -> Response {
+pub(crate) async fn list_apps(
+    State(state): State<Arc<SimState>>,
+    RawQuery(raw): RawQuery,
+) -> Response {
     let params = params(raw.as_deref());
     let project = match scope(&params) {
         Ok((_, project)) => project,
@@ -197,7 +203,10 @@ pub async fn list_apps(State(state): State<Arc<SimState>>, RawQuery(raw): RawQue
 }
 
 /// `GET /v1/tags`: distinct tags with counts over both statuses, most used first.
-pub async fn list_tags(State(state): State<Arc<SimState>>, RawQuery(raw): RawQuery) -> Response {
+pub(crate) async fn list_tags(
+    State(state): State<Arc<SimState>>,
+    RawQuery(raw): RawQuery,
+) -> Response {
     let params = params(raw.as_deref());
     let (app, project) = match scope(&params) {
         Ok(scope) => scope,
@@ -213,7 +222,7 @@ pub async fn list_tags(State(state): State<Arc<SimState>>, RawQuery(raw): RawQue
 }
 
 /// `GET /v1/openapi.json` (public).
-pub async fn openapi() -> Response {
+pub(crate) async fn openapi() -> Response {
     (
         [(axum::http::header::CONTENT_TYPE, "application/json")],
         include_str!("../../../assets/openapi.json"),
@@ -222,7 +231,7 @@ pub async fn openapi() -> Response {
 }
 
 /// `GET /llms.txt` (public).
-pub async fn llms() -> Response {
+pub(crate) async fn llms() -> Response {
     (
         [(
             axum::http::header::CONTENT_TYPE,

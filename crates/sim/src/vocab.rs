@@ -4,7 +4,7 @@
 //! on this spread; the module doc of `sim` names the words to query.
 
 /// Sign-offs; each holds the word "thanks", appended to about half of the topic messages.
-pub const SIGN_OFFS: &[&str] = &[
+pub(crate) const SIGN_OFFS: &[&str] = &[
     "Thanks.",
     "Thanks!",
     "Thanks in advance.",

@@ -137,7 +137,7 @@ impl StoreError {
     /// A SQLite error of the store at `path`: [`StoreError::Damaged`] when it says the file's
     /// contents are damaged, else [`StoreError::Sqlite`].
     #[must_use]
-    pub fn sqlite(path: String, source: rusqlite::Error) -> Self {
+    pub(crate) fn sqlite(path: String, source: rusqlite::Error) -> Self {
         if is_damage(&source) {
             Self::Damaged { path, source }
         } else {
@@ -270,7 +270,7 @@ impl Store {
 
     /// Wraps a SQLite error with the store's name.
     #[must_use]
-    pub fn error(&self, source: rusqlite::Error) -> StoreError {
+    pub(crate) fn error(&self, source: rusqlite::Error) -> StoreError {
         StoreError::sqlite(self.describe(), source)
     }
 

@@ -136,19 +136,19 @@ pub(super) enum RefColumns {
 
 /// Where each of [`item_columns`]' columns stands in a row, for the rows' readers.
 pub(super) mod column {
-    pub const KEY: usize = 0;
-    pub const ID: usize = 1;
-    pub const MESSAGE: usize = 2;
-    pub const EMAIL: usize = 3;
-    pub const STATUS: usize = 4;
-    pub const RECEIVED: usize = 5;
-    pub const TAGS: usize = 6;
-    pub const SEEN: usize = 7;
+    pub(crate) const KEY: usize = 0;
+    pub(crate) const ID: usize = 1;
+    pub(crate) const MESSAGE: usize = 2;
+    pub(crate) const EMAIL: usize = 3;
+    pub(crate) const STATUS: usize = 4;
+    pub(crate) const RECEIVED: usize = 5;
+    pub(crate) const TAGS: usize = 6;
+    pub(crate) const SEEN: usize = 7;
     /// The project's id, or with `RefColumns::Keys` its key.
-    pub const PROJECT: usize = 8;
+    pub(crate) const PROJECT: usize = 8;
     pub(crate) const PROJECT_NAME: usize = 9;
     /// The app's id, or with `RefColumns::Keys` its key.
-    pub const APP: usize = 10;
+    pub(crate) const APP: usize = 10;
     pub(crate) const APP_NAME: usize = 11;
     pub(crate) const APP_PLATFORM: usize = 12;
 }

@@ -225,7 +225,7 @@ pub fn set_complete(tx: &Tx<'_>, status: &str) -> TxResult<()> {
 }
 
 /// Open gaps of `status`: bounded ones newest first, then the deep end.
-pub fn gaps(conn: &Connection, status: &str) -> rusqlite::Result<Vec<Gap>> {
+pub(crate) fn gaps(conn: &Connection, status: &str) -> rusqlite::Result<Vec<Gap>> {
     let mut stmt = conn.prepare_cached(
         "SELECT g, cursor, cursor_received, cursor_id, last_received, last_id, until_received,
                 until_id FROM sync_gaps WHERE status = ?1
@@ -244,11 +244,6 @@ pub fn gaps(conn: &Connection, status: &str) -> rusqlite::Result<Vec<Gap>> {
         })
     })?
     .collect()
-}
-
-/// One gap by its key, if still open.
-pub fn gap(conn: &Connection, status: &str, g: i64) -> rusqlite::Result<Option<Gap>> {
-    Ok(gaps(conn, status)?.into_iter().find(|gap| gap.g == g))
 }
 
 /// Opens a gap; returns its key.

@@ -13,7 +13,7 @@ use counts::Deltas;
 pub(super) use items::recounted;
 use items::{forget_item, put_all, put_groups};
 
-pub mod counts;
+pub(crate) mod counts;
 pub(crate) mod items;
 #[cfg(test)]
 pub(super) mod tests_counts;

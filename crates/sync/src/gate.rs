@@ -24,7 +24,7 @@ pub(crate) struct Gate {
 }
 
 /// Held while an operation runs; ends the user's claim when dropped.
-pub struct Turn<'a> {
+pub(crate) struct Turn<'a> {
     _claim: Option<Claim<'a>>,
     _guard: MutexGuard<'a, ()>,
 }
@@ -44,7 +44,7 @@ impl Drop for Claim<'_> {
 
 impl Gate {
     /// Waits for this operation's turn.
-    pub async fn turn(&self, priority: Priority) -> Turn<'_> {
+    pub(crate) async fn turn(&self, priority: Priority) -> Turn<'_> {
         if priority == Priority::User {
             self.users.fetch_add(1, Ordering::SeqCst);
             let claim = Claim { gate: self };
@@ -73,7 +73,7 @@ impl Gate {
     }
 
     /// Completes when a user operation arrives after this was called.
-    pub fn arrived(&self) -> Notified<'_> {
+    pub(crate) fn arrived(&self) -> Notified<'_> {
         self.arrived.notified()
     }
 

@@ -45,7 +45,7 @@ pub struct LockGuard {
 
 impl SyncLock {
     #[must_use]
-    pub fn new(path: Option<PathBuf>) -> Self {
+    pub(crate) fn new(path: Option<PathBuf>) -> Self {
         Self {
             path,
             held: Mutex::new(Held::default()),

@@ -14,7 +14,7 @@ use feedback_store::{self as store, Sighting};
 const NEW: &str = "new";
 
 /// One page of the walk, then the re-reads: see [`Syncer::reconcile_page`].
-pub async fn page(sy: &Syncer, priority: Priority) -> Result<Report, SyncError> {
+pub(crate) async fn page(sy: &Syncer, priority: Priority) -> Result<Report, SyncError> {
     if priority == Priority::Background && !sy.settings.background {
         return Err(SyncError::BackgroundOff);
     }
@@ -81,7 +81,7 @@ pub async fn page(sy: &Syncer, priority: Priority) -> Result<Report, SyncError> 
 /// Stored items whose status is to be checked again, re-read by their detail (as the reconcile
 /// walk does after each page); `Ok(None)` when none waits. The pages of `new` a head walk or
 /// backfill shares with the reconcile walk (see [`share`]) queue them too.
-pub async fn recheck(sy: &Syncer, priority: Priority) -> Result<Option<Report>, SyncError> {
+pub(crate) async fn recheck(sy: &Syncer, priority: Priority) -> Result<Option<Report>, SyncError> {
     if priority == Priority::Background && !sy.settings.background {
         return Err(SyncError::BackgroundOff);
     }

@@ -42,7 +42,7 @@ impl Scope {
 
 /// The scoped head walk of `status`: see the module doc. `full` ignores both heads and reads
 /// the scope's whole list.
-pub async fn head(
+pub(crate) async fn head(
     sy: &Syncer,
     status: &Status,
     scope: &Scope,

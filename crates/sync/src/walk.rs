@@ -12,7 +12,11 @@ use feedback_store::sync_state::{self as state, Gap, Key};
 use feedback_store::{self as store, Sighting, Written};
 
 /// Head sync of `status`: see [`Syncer::head`].
-pub async fn head(sy: &Syncer, status: &Status, priority: Priority) -> Result<Report, SyncError> {
+pub(crate) async fn head(
+    sy: &Syncer,
+    status: &Status,
+    priority: Priority,
+) -> Result<Report, SyncError> {
     check_background(sy, priority)?;
     let _session = sy.session()?;
     let _turn = sy.gate.turn(priority).await;
@@ -20,7 +24,7 @@ pub async fn head(sy: &Syncer, status: &Status, priority: Priority) -> Result<Re
 }
 
 /// Up to `max` backfill pages of `status`'s first gap: see [`Syncer::backfill_pages`].
-pub async fn backfill_pages(
+pub(crate) async fn backfill_pages(
     sy: &Syncer,
     status: &Status,
     priority: Priority,

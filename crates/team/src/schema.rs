@@ -422,7 +422,7 @@ pub async fn migrate(admin: &mut crate::Admin) -> Result<i32, TeamError> {
 
 /// Whether the team's schema exists, whether or not the role connected may read it (the
 /// catalog shows every schema's name).
-pub async fn exists(client: &impl GenericClient) -> Result<bool, TeamError> {
+pub(crate) async fn exists(client: &impl GenericClient) -> Result<bool, TeamError> {
     Ok(client
         .query_opt("SELECT 1 FROM pg_namespace WHERE nspname = $1", &[&SCHEMA])
         .await?
@@ -431,7 +431,7 @@ pub async fn exists(client: &impl GenericClient) -> Result<bool, TeamError> {
 
 /// The schema's version as the connected role reads it; `None` when there is no team schema
 /// (or none this role may read).
-pub async fn version(client: &impl GenericClient) -> Result<Option<i32>, TeamError> {
+pub(crate) async fn version(client: &impl GenericClient) -> Result<Option<i32>, TeamError> {
     let exists = client
         .query_opt(
             "SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'version'",

@@ -49,7 +49,7 @@ const NAMED: &[(&str, KeyCode)] = &[
 impl Chord {
     /// Parses `j`, `G`, `?`, `space`, `enter`, `ctrl-d`, `alt-x`, `shift-tab`, `f5`, ...
     #[must_use]
-    pub fn parse(text: &str) -> Option<Self> {
+    pub(crate) fn parse(text: &str) -> Option<Self> {
         let mut ctrl = false;
         let mut alt = false;
         let mut rest = text.trim();
@@ -121,7 +121,7 @@ impl Chord {
 
     /// How the chord is written in help and config.
     #[must_use]
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         let key = match self.code {
             ChordCode::Char(' ') => "space".to_owned(),
             ChordCode::Char(c) => c.to_string(),

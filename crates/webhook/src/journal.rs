@@ -114,7 +114,7 @@ pub(crate) struct AppendLog {
 impl AppendLog {
     /// A log over `sink`; `mid_line` when what is already there does not end with `'\n'`.
     #[must_use]
-    pub fn new(sink: Box<dyn Sink>, mid_line: bool) -> Self {
+    pub(crate) fn new(sink: Box<dyn Sink>, mid_line: bool) -> Self {
         Self {
             sink,
             torn: mid_line,
@@ -124,7 +124,7 @@ impl AppendLog {
     /// Opens (or creates) the file at `path` for appending, noticing a torn last line. A file
     /// it creates is made durable in its folder ([`sync_dir`]) before this returns, so the
     /// lines synced into it later cannot vanish with it on a power loss.
-    pub fn open(path: &Path) -> io::Result<Self> {
+    pub(crate) fn open(path: &Path) -> io::Result<Self> {
         Self::open_with(path, &mut sync_dir)
     }
 
@@ -156,7 +156,7 @@ impl AppendLog {
     /// A log written to the process's stdout, flushed (and synced when it is a file) line
     /// by line.
     #[must_use]
-    pub fn stdout() -> Self {
+    pub(crate) fn stdout() -> Self {
         Self::new(
             Box::new(Stdout {
                 file: stdout_file(),

@@ -65,7 +65,7 @@ pub(crate) enum RecordError {
 impl Recorder {
     /// Records into `seen` and, when given, the JSONL log at `path`.
     #[must_use]
-    pub fn new(seen: Seen, jsonl: Option<(PathBuf, AppendLog)>) -> Self {
+    pub(crate) fn new(seen: Seen, jsonl: Option<(PathBuf, AppendLog)>) -> Self {
         Self {
             seen,
             store: None,
@@ -88,7 +88,7 @@ impl Recorder {
     /// `submission` it brought in the transaction that records the key, seen at `now`. When the
     /// key's write fails after the line was written, the key is still remembered for this
     /// process, so the service's retry is acknowledged as a duplicate rather than written twice.
-    pub fn record(
+    pub(crate) fn record(
         &mut self,
         key: Option<&str>,
         line: &[u8],

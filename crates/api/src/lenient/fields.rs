@@ -32,7 +32,7 @@ pub(crate) struct OrDefault<X>(PhantomData<X>);
 
 /// `X`, read through [`Tracked`]: for a list's entries, which serde_with's `VecSkipError` hands
 /// on without the names of their fields.
-pub struct Named<X>(PhantomData<X>);
+pub(crate) struct Named<X>(PhantomData<X>);
 
 impl<'de, T, X> DeserializeAs<'de, T> for Needed<X>
 where
@@ -81,7 +81,7 @@ fn read_or_default<T: Default, X: for<'a> DeserializeAs<'a, T>>(value: &Value) -
 }
 
 /// A string, number or boolean as text; an open enumeration from that text.
-pub struct Text;
+pub(crate) struct Text;
 
 impl<'de, T: for<'s> From<&'s str>> DeserializeAs<'de, T> for Text {
     fn deserialize_as<D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
@@ -94,7 +94,7 @@ impl<'de, T: for<'s> From<&'s str>> DeserializeAs<'de, T> for Text {
 
 /// An item's identity: a string with more than blanks in it, or an integer. Anything else is
 /// refused, and the item with it.
-pub struct Id;
+pub(crate) struct Id;
 
 impl<'de, T: for<'s> From<&'s str>> DeserializeAs<'de, T> for Id {
     fn deserialize_as<D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
@@ -110,7 +110,7 @@ impl<'de, T: for<'s> From<&'s str>> DeserializeAs<'de, T> for Id {
 }
 
 /// RFC 3339 (without an offset, the civil time is read as UTC), or Unix seconds.
-pub struct Time;
+pub(crate) struct Time;
 
 impl<'de> DeserializeAs<'de, Timestamp> for Time {
     fn deserialize_as<D: Deserializer<'de>>(deserializer: D) -> Result<Timestamp, D::Error> {
@@ -124,7 +124,7 @@ impl<'de> DeserializeAs<'de, Timestamp> for Time {
 }
 
 /// A whole number, also written as a string.
-pub struct Count;
+pub(crate) struct Count;
 
 impl<'de> DeserializeAs<'de, u64> for Count {
     fn deserialize_as<D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
@@ -162,7 +162,7 @@ impl<'de> DeserializeAs<'de, BTreeMap<String, String>> for TextMap {
 pub(crate) type Texts = VecSkipError<Text, EntryNotText>;
 
 /// A list of objects read as `X`; an entry that is not one is left out, and noted.
-pub type Entries<X> = VecSkipError<Named<X>, EntryNotObject>;
+pub(crate) type Entries<X> = VecSkipError<Named<X>, EntryNotObject>;
 
 /// Notes an entry of [`Texts`] left out.
 pub(crate) struct EntryNotText;

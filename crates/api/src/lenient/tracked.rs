@@ -18,7 +18,7 @@ use super::notes;
 static ABSENT: Value = Value::Null;
 
 /// `value`, read with its fields' names remembered.
-pub struct Tracked<'a>(pub &'a Value);
+pub(super) struct Tracked<'a>(pub &'a Value);
 
 impl<'de> de::Deserializer<'de> for Tracked<'de> {
     type Error = Error;

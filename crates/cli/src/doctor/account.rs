@@ -17,7 +17,7 @@ const STAND_IN_URL: &str = "http://127.0.0.1/";
 const KEYS_PAGE: &str = "Account settings → API keys (/account/api-keys)";
 
 /// Pushes the config, base URL and key lines; the usable account when all three pass.
-pub fn checks(
+pub(super) fn checks(
     args: &Args,
     env: &dyn Fn(&str) -> Option<String>,
     out: &mut Vec<Check>,
@@ -75,7 +75,7 @@ pub fn checks(
 /// The settings the inbox checks at its start (`[keys]`, `[triage]`, views, looks, `[sync]`,
 /// `retention_days`), as checked by the same function: a config the inbox refuses fails here.
 #[must_use]
-pub fn settings(checked: Result<(), CliError>) -> Check {
+pub(super) fn settings(checked: Result<(), CliError>) -> Check {
     const NAME: &str = "settings";
     match checked {
         Ok(()) => Check::ok(NAME, "every setting is one the inbox accepts"),
@@ -89,7 +89,10 @@ pub fn settings(checked: Result<(), CliError>) -> Check {
 
 /// The config file: where, and whether it parsed.
 #[must_use]
-pub fn config_file(path: Option<&Path>, loaded: &Result<Option<Loaded>, ConfigError>) -> Check {
+pub(super) fn config_file(
+    path: Option<&Path>,
+    loaded: &Result<Option<Loaded>, ConfigError>,
+) -> Check {
     const NAME: &str = "config file";
     match (path, loaded) {
         (None, _) => Check::warn(
@@ -122,7 +125,7 @@ pub fn config_file(path: Option<&Path>, loaded: &Result<Option<Loaded>, ConfigEr
 
 /// The base URL, resolved with a stand-in key.
 #[must_use]
-pub fn base_url(resolved: &Result<Resolved, ConfigError>) -> Check {
+pub(super) fn base_url(resolved: &Result<Resolved, ConfigError>) -> Check {
     const NAME: &str = "base URL";
     match resolved {
         Ok(resolved) => Check::ok(NAME, resolved.base_url.as_str().to_owned()),
@@ -153,7 +156,7 @@ pub fn base_url(resolved: &Result<Resolved, ConfigError>) -> Check {
 /// The key: present, well-formed, its region and origin; a warning for a key in a file others
 /// may read.
 #[must_use]
-pub fn api_key(resolved: &Result<Resolved, ConfigError>) -> Check {
+pub(super) fn api_key(resolved: &Result<Resolved, ConfigError>) -> Check {
     const NAME: &str = "API key";
     match resolved {
         Ok(resolved) => {

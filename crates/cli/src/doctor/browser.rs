@@ -18,7 +18,7 @@ pub(crate) fn launchers() -> Vec<String> {
 
 /// Where `program` is found on `PATH` (or itself, when given with a path).
 #[must_use]
-pub fn which(program: &str) -> Option<PathBuf> {
+pub(super) fn which(program: &str) -> Option<PathBuf> {
     let path = Path::new(program);
     if path.components().count() > 1 {
         return path.is_file().then(|| path.to_owned());
@@ -30,7 +30,7 @@ pub fn which(program: &str) -> Option<PathBuf> {
 
 /// The browser line.
 #[must_use]
-pub fn check(
+pub(super) fn check(
     env: &dyn Fn(&str) -> Option<String>,
     launchers: &[String],
     which: &dyn Fn(&str) -> Option<PathBuf>,

@@ -14,7 +14,7 @@ pub(crate) type TmuxRunner = dyn Fn(&[&str]) -> Result<String, String>;
 
 /// The clipboard line, and inside tmux a line on what tmux passes on.
 #[must_use]
-pub fn checks(
+pub(super) fn checks(
     env: &dyn Fn(&str) -> Option<String>,
     system: &dyn Fn() -> Result<(), String>,
     tmux: &TmuxRunner,
@@ -115,7 +115,7 @@ pub(crate) fn run_tmux(args: &[&str]) -> Result<String, String> {
 }
 
 /// The real system clipboard, reached the way `y` reaches it.
-pub fn system_probe() -> Result<(), String> {
+pub(super) fn system_probe() -> Result<(), String> {
     feedback_clipboard::system_probe()
 }
 

@@ -18,7 +18,7 @@ const SKEW_NOTICE: Duration = Duration::from_secs(30);
 
 /// What the one request found.
 #[derive(Debug)]
-pub struct Probe {
+pub(super) struct Probe {
     /// The base URL is `https://` (else plain HTTP on loopback).
     pub https: bool,
     /// Projects readable, or why not.
@@ -29,7 +29,7 @@ pub struct Probe {
 
 /// Sends the one request: no retry and no rate-limit wait, short timeouts, so a broken setup
 /// answers in seconds.
-pub async fn probe(resolved: &Resolved) -> Probe {
+pub(super) async fn probe(resolved: &Resolved) -> Probe {
     let https = resolved.base_url.scheme() == "https";
     let client = Client::builder(resolved.base_url.as_str(), resolved.key.clone()).and_then(|b| {
         b.retry_policy(RetryPolicy {
@@ -66,7 +66,7 @@ pub async fn probe(resolved: &Resolved) -> Probe {
 
 /// The four lines, skipped with a reason when no request could be made.
 #[must_use]
-pub fn skipped(why: &str) -> Vec<Check> {
+pub(super) fn skipped(why: &str) -> Vec<Check> {
     ["service", "key accepted", "rate budget", "clock"]
         .into_iter()
         .map(|name| Check::skip(name, why))
@@ -75,7 +75,7 @@ pub fn skipped(why: &str) -> Vec<Check> {
 
 /// The four lines from the request's outcome, `now` being this side's clock.
 #[must_use]
-pub fn checks(probe: &Probe, now: Timestamp) -> Vec<Check> {
+pub(super) fn checks(probe: &Probe, now: Timestamp) -> Vec<Check> {
     let reach = reachable(probe);
     if let Err(error) = &probe.outcome
         && no_answer(error)
@@ -102,7 +102,7 @@ fn no_answer(error: &ApiError) -> bool {
 
 /// Reachable, and over valid TLS; a failure says whether DNS, connect or TLS broke.
 #[must_use]
-pub fn reachable(probe: &Probe) -> Check {
+pub(super) fn reachable(probe: &Probe) -> Check {
     const NAME: &str = "service";
     match &probe.outcome {
         Err(ApiError::Network { reason }) => {
@@ -201,7 +201,7 @@ pub(crate) fn key_accepted(outcome: &Result<usize, ApiError>) -> Check {
 
 /// The budget the answer reported: remaining of the limit, and when the window resets.
 #[must_use]
-pub fn budget(rate: &RateLimit, now: Timestamp) -> Check {
+pub(super) fn budget(rate: &RateLimit, now: Timestamp) -> Check {
     const NAME: &str = "rate budget";
     let (Some(remaining), Some(limit)) = (rate.remaining, rate.limit) else {
         return Check::warn(NAME, "the answer carried no X-RateLimit headers", None);
@@ -231,7 +231,7 @@ pub fn budget(rate: &RateLimit, now: Timestamp) -> Check {
 /// This side's clock against the server's `Date`: webhook timestamps are judged by the local
 /// clock, within the reference verifier's tolerance (the spec's 5 minutes).
 #[must_use]
-pub fn clock(date: Option<&ServerDate>) -> Check {
+pub(super) fn clock(date: Option<&ServerDate>) -> Check {
     const NAME: &str = "clock";
     let Some(date) = date else {
         return Check::warn(

@@ -13,7 +13,7 @@ use crate::store_cmd::{self, info};
 
 /// The store lines of this command line's store (`--store`, `FEEDBACK_STORE` or the default).
 #[must_use]
-pub fn checks(args: &Args, now: Timestamp) -> Vec<Check> {
+pub(super) fn checks(args: &Args, now: Timestamp) -> Vec<Check> {
     let path = match store_cmd::store_path(args) {
         Ok(Some(path)) => path,
         Ok(None) => return vec![Check::ok("store", "--no-store: nothing is kept on disk")],
@@ -28,7 +28,7 @@ pub fn checks(args: &Args, now: Timestamp) -> Vec<Check> {
 
 /// The store lines of the store file at `path`.
 #[must_use]
-pub fn at(path: &Path, retention: Option<SignedDuration>, now: Timestamp) -> Vec<Check> {
+pub(super) fn at(path: &Path, retention: Option<SignedDuration>, now: Timestamp) -> Vec<Check> {
     let shown = path.display();
     if !path.exists() {
         return vec![Check::ok(
@@ -83,7 +83,7 @@ pub fn at(path: &Path, retention: Option<SignedDuration>, now: Timestamp) -> Vec
 /// SQLite's `quick_check` and every stored text readable (see `store::check_integrity`): a
 /// damaged store fails here rather than in the middle of a sync.
 #[must_use]
-pub fn integrity(path: &Path) -> Check {
+pub(super) fn integrity(path: &Path) -> Check {
     const NAME: &str = "store integrity";
     const FIX: &str = crate::store_cmd::REBUILD_DAMAGED;
     match feedback_store::check_integrity(path) {
@@ -126,7 +126,7 @@ fn size_line(report: &info::Report) -> Check {
 /// File 0600 and folder 0700; a file others can read fails, a folder others can list warns.
 #[cfg(unix)]
 #[must_use]
-pub fn permissions(path: &Path) -> Check {
+pub(super) fn permissions(path: &Path) -> Check {
     use std::os::unix::fs::PermissionsExt;
     const NAME: &str = "store access";
     let mode = |p: &Path| std::fs::metadata(p).map(|m| m.permissions().mode() & 0o7777);
@@ -178,7 +178,7 @@ pub fn permissions(_path: &Path) -> Check {
 /// The schema version against this build's, read without opening the store (which would
 /// migrate it).
 #[must_use]
-pub fn schema(path: &Path) -> Check {
+pub(super) fn schema(path: &Path) -> Check {
     const NAME: &str = "store schema";
     let version = super::super::store_cmd::schema_version(path);
     let latest = i64::try_from(feedback_store::schema::latest()).unwrap_or(i64::MAX);

@@ -16,7 +16,7 @@ const SKEW_WARN: SignedDuration = SignedDuration::from_secs(5);
 
 /// What connecting found, for [`lines`].
 #[derive(Debug)]
-pub enum Probe {
+pub(super) enum Probe {
     /// No team is configured.
     None,
     /// The settings could not be read (why).
@@ -38,7 +38,7 @@ pub enum Probe {
 }
 
 /// Connects as this command line's team settings say and runs the checks.
-pub async fn probe(args: &Args) -> Probe {
+pub(super) async fn probe(args: &Args) -> Probe {
     let (settings, url) = match crate::team_cmd::configured(args) {
         Ok(Some(found)) => found,
         Ok(None) => return Probe::None,
@@ -69,7 +69,7 @@ async fn connected(url: &TeamUrl, team: Option<&str>) -> Probe {
 
 /// The team's lines for what [`probe`] found.
 #[must_use]
-pub fn lines(probe: &Probe) -> Vec<Check> {
+pub(super) fn lines(probe: &Probe) -> Vec<Check> {
     match probe {
         Probe::None => vec![Check::ok(
             "team",

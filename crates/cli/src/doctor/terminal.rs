@@ -32,7 +32,7 @@ impl Tty {
 
 /// The terminal line and the colours line.
 #[must_use]
-pub fn checks(env: &dyn Fn(&str) -> Option<String>, tty: Tty) -> Vec<Check> {
+pub(super) fn checks(env: &dyn Fn(&str) -> Option<String>, tty: Tty) -> Vec<Check> {
     vec![terminal(tty), colours(env, tty.stdout)]
 }
 

@@ -43,7 +43,7 @@ pub(crate) struct RowLines {
 
 impl RowLines {
     /// Appends `row` to `out` as one line of JSON, made safe for a terminal.
-    pub fn write(&self, row: &ItemRow<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    pub(crate) fn write(&self, row: &ItemRow<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
         let start = out.len();
         match &self.columns {
             None => api_item(row, out)?,

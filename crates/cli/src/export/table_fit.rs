@@ -112,7 +112,7 @@ impl FittedTable {
     /// The table of `fields`, its id column `ids` cells wide (the first page's widest id).
     /// Tab-separated, its header is the fields' names, as `--fields` takes them.
     #[must_use]
-    pub fn new(fields: &[Field], mode: TableMode, ids: usize) -> Self {
+    pub(crate) fn new(fields: &[Field], mode: TableMode, ids: usize) -> Self {
         let mut specs: Vec<Spec> = fields.iter().map(|f| spec(f, ids)).collect();
         if mode == TableMode::Tsv {
             for (spec, field) in specs.iter_mut().zip(fields) {
@@ -152,17 +152,17 @@ impl FittedTable {
     /// Tab-separated cells are guarded against spreadsheet formulas as CSV cells are, unless
     /// `raw` (`--raw-csv`).
     #[must_use]
-    pub fn raw(mut self, raw: bool) -> Self {
+    pub(crate) fn raw(mut self, raw: bool) -> Self {
         self.raw = raw;
         self
     }
 
-    pub fn header(&self, out: &mut dyn Write) -> io::Result<()> {
+    pub(crate) fn header(&self, out: &mut dyn Write) -> io::Result<()> {
         self.row(out, &self.titles.clone())
     }
 
     /// Writes one row of cells (one per field, each sanitized where it was made).
-    pub fn row(&self, out: &mut dyn Write, cells: &[Clean]) -> io::Result<()> {
+    pub(crate) fn row(&self, out: &mut dyn Write, cells: &[Clean]) -> io::Result<()> {
         let shown: Vec<(usize, bool, &Clean)> = self
             .widths
             .iter()

@@ -21,7 +21,7 @@ const LEVELS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█
 const EIGHTHS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 
 /// Writes the pivot in the format asked for.
-pub fn write(
+pub(super) fn write(
     pivot: &Pivot,
     args: &StatsArgs,
     cx: &Context,

@@ -22,7 +22,7 @@ const SCALE: u32 = 1000;
 
 /// A progress bar on a terminal, plain lines otherwise; counts what was done.
 #[derive(Clone)]
-pub struct Progress {
+pub(crate) struct Progress {
     bar: Option<ProgressBar>,
     totals: Arc<Mutex<Totals>>,
 }
@@ -37,7 +37,7 @@ struct Totals {
 
 impl Progress {
     #[must_use]
-    pub fn new(terminal: bool) -> Self {
+    pub(crate) fn new(terminal: bool) -> Self {
         let bar = terminal.then(|| {
             let bar = ProgressBar::new(u64::from(SCALE));
             if let Ok(style) = ProgressStyle::with_template(
@@ -59,7 +59,7 @@ impl Progress {
     }
 
     /// A new status is walked: its bar starts over.
-    pub fn start(&self, status: &str) {
+    pub(crate) fn start(&self, status: &str) {
         mutex::lock(&self.totals).status_requests = 0;
         if let Some(bar) = &self.bar {
             bar.set_prefix(status.to_owned());
@@ -69,7 +69,7 @@ impl Progress {
 
     /// One step done; `state` is the status's state after it (its `stored` is not read),
     /// `origin` the oldest possible item's time, `now` the injected clock's time.
-    pub fn record(
+    pub(crate) fn record(
         &self,
         step: &Report,
         state: &StatusState,
@@ -114,12 +114,12 @@ impl Progress {
     }
 
     /// Counts requests made outside the walks (discovery) in the totals.
-    pub fn count(&self, step: &Report) {
+    pub(crate) fn count(&self, step: &Report) {
         add(&mut mutex::lock(&self.totals).report, step);
     }
 
     /// A line: above the bar on a terminal, on `out` otherwise.
-    pub fn say(&self, out: &mut impl Write, line: &str) -> Result<(), CliError> {
+    pub(crate) fn say(&self, out: &mut impl Write, line: &str) -> Result<(), CliError> {
         match &self.bar {
             Some(bar) => bar.println(feedback_core::text::sanitize_line(line)),
             None => writeln!(out, "{line}")?,
@@ -128,7 +128,7 @@ impl Progress {
     }
 
     /// A wait of the client (pacing, retry): in the bar, or a line on stderr.
-    pub fn wait(&self, line: &str) {
+    pub(crate) fn wait(&self, line: &str) {
         match &self.bar {
             Some(bar) => bar.set_message(line.to_owned()),
             None => eprintln!("{line}"),
@@ -137,20 +137,20 @@ impl Progress {
 
     /// A wait that changes every second (another sync's): in the bar only, off a terminal the
     /// line said when it began is enough.
-    pub fn waiting(&self, line: &str) {
+    pub(crate) fn waiting(&self, line: &str) {
         if let Some(bar) = &self.bar {
             bar.set_message(line.to_owned());
         }
     }
 
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
     }
 
     #[must_use]
-    pub fn totals(&self) -> Report {
+    pub(crate) fn totals(&self) -> Report {
         mutex::lock(&self.totals).report
     }
 }

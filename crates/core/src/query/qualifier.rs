@@ -11,7 +11,7 @@ use super::ast::{AgeCmp, Assignee, Filter, FilterKind, Has, Is, MetaKey};
 use crate::text::Clean;
 
 /// Every qualifier name, for error messages and the help.
-pub const NAMES: &str = "app: project: platform: tag: status: email: from: id: version: os: \
+pub(super) const NAMES: &str = "app: project: platform: tag: status: email: from: id: version: os: \
                          locale: meta.KEY: has: is: after: before: age: assignee: label: note-by: \
                          note: view:";
 

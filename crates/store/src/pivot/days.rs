@@ -166,7 +166,7 @@ pub(crate) struct PeriodCursor {
 
 impl PeriodCursor {
     #[must_use]
-    pub fn new(period: Period, tz: TimeZone) -> Self {
+    pub(super) fn new(period: Period, tz: TimeZone) -> Self {
         Self {
             period,
             tz,
@@ -175,7 +175,7 @@ impl PeriodCursor {
     }
 
     /// The name of the period holding key `k` (`None` for a key no time gives).
-    pub fn name(&mut self, k: i64) -> Option<&str> {
+    pub(super) fn name(&mut self, k: i64) -> Option<&str> {
         let inside = self
             .current
             .as_ref()

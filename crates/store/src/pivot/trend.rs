@@ -12,7 +12,7 @@ use crate::{Store, StoreError, ViewQuery};
 const WEEK: usize = 7;
 const BASELINE_WEEKS: usize = 4;
 /// How many growing groups a trend lists.
-pub const TOP: usize = 5;
+pub(super) const TOP: usize = 5;
 /// Growth is told in percent only against a baseline of at least this many items: "+2300%"
 /// from one item in four weeks says nothing a count would not say better.
 pub const PERCENT_BASE: u64 = 10;

@@ -35,7 +35,7 @@ pub struct Sql {
 /// Compiles `query` for the store behind `conn`: app and project names are looked up there
 /// (an unknown one is an error at its value), `after:`/`before:` are read in `cx.tz`, and
 /// `age:` is counted back from `cx.now`. The empty query compiles to `1`.
-pub fn compile(conn: &Connection, query: &Query, cx: &Context) -> Result<Sql, QueryError> {
+pub(crate) fn compile(conn: &Connection, query: &Query, cx: &Context) -> Result<Sql, QueryError> {
     let Some(root) = query.root() else {
         return Ok(Sql {
             condition: "1".to_owned(),

@@ -9,7 +9,8 @@ mod triage;
 #[cfg(test)]
 mod tests;
 
-pub use compile::{Sql, compile, exact_word};
+pub(crate) use compile::compile;
+pub use compile::{Sql, exact_word};
 // The parsing that comes before compiling, and the values `--since`/`--until` share with
 // `age:`/`after:`/`before:`, for the callers that name them beside `compile`.
 pub use feedback_core::query::{Basis, Query, age_cutoff, date, duration, local_instant, parse};

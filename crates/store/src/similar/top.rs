@@ -103,7 +103,7 @@ pub(crate) const LEAD_WORDS: usize = 3;
 /// with, one complaint stays together however its details vary, and two complaints stay apart
 /// however alike their details.
 #[must_use]
-pub fn lead(text: &str) -> &str {
+pub(super) fn lead(text: &str) -> &str {
     let mut start = 0;
     let mut chars = text.char_indices().peekable();
     while let Some((at, c)) = chars.next() {

@@ -44,7 +44,7 @@ type CountKey = (i64, String, String, i64, i64, bool, String);
 
 /// What an item adds to the counts; borrowed from the sighting being written, or read back.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Shape<'a> {
+pub(crate) struct Shape<'a> {
     pub status: Cow<'a, str>,
     pub project: i64,
     pub app: Option<i64>,
@@ -153,7 +153,7 @@ pub(crate) struct Deltas {
 
 impl Deltas {
     /// Counts `shape` in (`sign` 1) or out (`sign` -1).
-    pub fn add(&mut self, shape: &Shape<'_>, sign: i64) {
+    pub(crate) fn add(&mut self, shape: &Shape<'_>, sign: i64) {
         shape.each_count(|dim, key, value| self.bump(shape, dim, key, value, sign));
     }
 
@@ -189,7 +189,7 @@ impl Deltas {
     }
 
     /// Writes the changes (those that cancel out are skipped) and forgets them.
-    pub fn apply(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    pub(crate) fn apply(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
         let mut upsert = tx.prepare_cached(
             "INSERT INTO pivot_counts (dim, key, status, project, app, done, value, n)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
@@ -206,7 +206,7 @@ impl Deltas {
 }
 
 /// The stored item with server id `id`: its key, if stored.
-pub fn key_of(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<Option<i64>> {
+pub(crate) fn key_of(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<Option<i64>> {
     tx.prepare_cached("SELECT k FROM items WHERE id = ?1")?
         .query_row([id], |row| row.get(0))
         .optional()

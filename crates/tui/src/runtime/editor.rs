@@ -27,7 +27,7 @@ use crate::effect::Effect;
 
 /// The editor the user chose: `$EDITOR`, else `$VISUAL` (set and not blank).
 #[must_use]
-pub fn chosen() -> Option<String> {
+pub(super) fn chosen() -> Option<String> {
     ["EDITOR", "VISUAL"]
         .iter()
         .filter_map(|name| std::env::var(name).ok())
@@ -36,7 +36,7 @@ pub fn chosen() -> Option<String> {
 
 /// Gives the terminal to another program, with the cursor shown (the inbox hides it; an
 /// editor that does not show it itself would be typed into blind).
-pub fn release() {
+pub(super) fn release() {
     let mut out = io::stdout();
     let _ = release_to(&mut out);
     let _ = disable_raw_mode();
@@ -73,7 +73,7 @@ pub(crate) fn reclaim(mouse: bool) {
 /// Edits `text` in `editor`; `Ok(None)` when it came back unchanged. The terminal must be
 /// released around this call.
 #[cfg(test)]
-pub fn edit(editor: &str, text: &str) -> Result<Option<String>, String> {
+pub(super) fn edit(editor: &str, text: &str) -> Result<Option<String>, String> {
     edit_in(editor, text, &Foreground::default())
 }
 

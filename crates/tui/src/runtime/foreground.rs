@@ -34,7 +34,7 @@ impl Foreground {
 
     /// Watches the terminating signals for the life of the process (the loop keeps its own
     /// listeners: each listener hears every signal).
-    pub fn watch(&self) {
+    pub(super) fn watch(&self) {
         let this = self.clone();
         let mut signals = feedback_core::signals::Signals::install();
         tokio::spawn(async move {
@@ -46,7 +46,7 @@ impl Foreground {
     }
 
     /// A terminating signal arrived: pass it on to the command in the foreground, if any.
-    pub fn deliver(&self, number: i32) {
+    pub(super) fn deliver(&self, number: i32) {
         let mut shared = self.shared();
         shared.signalled = Some(number);
         if let Some(pid) = shared.pid {
@@ -56,13 +56,13 @@ impl Foreground {
 
     /// The signal that arrived, if one did.
     #[must_use]
-    pub fn signalled(&self) -> Option<i32> {
+    pub(super) fn signalled(&self) -> Option<i32> {
         self.shared().signalled
     }
 
     /// Waits for `child`, passing it any terminating signal that arrives meanwhile (or that
     /// arrived already).
-    pub fn wait(&self, child: &mut Child) -> std::io::Result<ExitStatus> {
+    pub(super) fn wait(&self, child: &mut Child) -> std::io::Result<ExitStatus> {
         {
             let mut shared = self.shared();
             shared.pid = Some(child.id());

@@ -320,7 +320,7 @@ fn pending(state: &mut AppState, id: &str, final_word: bool) -> Vec<Effect> {
 
 /// The detail with every server string sanitized (multi-line for the message).
 #[must_use]
-pub fn clean(mut detail: FeedbackDetail) -> FeedbackDetail {
+pub(super) fn clean(mut detail: FeedbackDetail) -> FeedbackDetail {
     let line = |s: &mut String| {
         if let std::borrow::Cow::Owned(clean) = sanitize_line(s) {
             *s = clean;

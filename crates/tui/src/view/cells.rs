@@ -65,7 +65,7 @@ pub(crate) struct RowWriter<'a> {
 
 impl<'a> RowWriter<'a> {
     /// A writer for the first row of `area` (clipped to the buffer).
-    pub fn new(buf: &'a mut Buffer, area: Rect) -> Self {
+    pub(super) fn new(buf: &'a mut Buffer, area: Rect) -> Self {
         let area = area.intersection(buf.area);
         let (start, right) = if area.is_empty() {
             (0, area.x)
@@ -84,7 +84,7 @@ impl<'a> RowWriter<'a> {
 
     /// Writes `lead`, then `text` cut as `cut` says, then `tail`, in `style`: the same cells
     /// as rendering `Span::styled(lead + cut(text) + tail, style)` at the current position.
-    pub fn piece(&mut self, lead: &str, text: &str, cut: Cut, tail: &str, style: Style) {
+    pub(super) fn piece(&mut self, lead: &str, text: &str, cut: Cut, tail: &str, style: Style) {
         let plan = plan(text, cut);
         match plan {
             Some(plan) if lead.chars().all(is_simple) && tail.chars().all(is_simple) => {

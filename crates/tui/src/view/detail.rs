@@ -15,7 +15,13 @@ use feedback_api::detail_fields::{DetailFields, detail_fields};
 use feedback_core::text::Clean;
 use feedback_core::width::{fit, width};
 
-pub fn render(frame: &mut Frame, area: Rect, state: &AppState, view: &DetailView, theme: Theme) {
+pub(super) fn render(
+    frame: &mut Frame,
+    area: Rect,
+    state: &AppState,
+    view: &DetailView,
+    theme: Theme,
+) {
     let title = match position(state, &view.id) {
         Some(position) => format!(" Feedback {} · {position} ", view.shown_id),
         None => format!(" Feedback {} ", view.shown_id),
@@ -49,7 +55,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, view: &DetailView
 
 /// Where item `id` is in the list, "3 / 1,284", when it is the list's selected item.
 #[must_use]
-pub fn position(state: &AppState, id: &str) -> Option<String> {
+pub(super) fn position(state: &AppState, id: &str) -> Option<String> {
     state.selected_row().filter(|r| &*r.id == id)?;
     let thousands = super::list::thousands;
     Some(format!(

@@ -247,7 +247,7 @@ fn title(keymap: &Keymap, scroll: u16, max_scroll: u16) -> String {
     }
 }
 
-pub fn render(
+pub(super) fn render(
     frame: &mut Frame,
     area: Rect,
     keymap: &Keymap,

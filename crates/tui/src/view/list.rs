@@ -132,7 +132,7 @@ impl Columns {
     }
 }
 
-pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
+pub(super) fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let focused = state.focus == Focus::List;
     let block = Block::default()
         .borders(Borders::ALL)
@@ -382,7 +382,7 @@ fn highlight_message(
     }
 }
 
-pub use feedback_core::text::output::thousands;
+pub(super) use feedback_core::text::output::thousands;
 
 fn header_line(columns: &Columns, theme: Theme) -> Line<'static> {
     let mut text = fit("AGE", 5);

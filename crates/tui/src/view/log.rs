@@ -81,7 +81,13 @@ pub fn scroll_range(state: &AppState) -> (u16, u16) {
     (visible, total.saturating_sub(visible))
 }
 
-pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, theme: Theme) {
+pub(super) fn render(
+    frame: &mut Frame,
+    area: Rect,
+    state: &AppState,
+    keymap: &Keymap,
+    theme: Theme,
+) {
     let Some(scroll) = state.log_open else {
         return;
     };

@@ -22,7 +22,13 @@ const MAX_WIDTH: u16 = 76;
 /// Most entries listed at once.
 const MAX_ROWS: usize = 12;
 
-pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, theme: Theme) {
+pub(super) fn render(
+    frame: &mut Frame,
+    area: Rect,
+    state: &AppState,
+    keymap: &Keymap,
+    theme: Theme,
+) {
     let Some(palette) = &state.palette else {
         return;
     };

@@ -23,7 +23,7 @@ pub(crate) fn counts_label(status: &str, cells: usize) -> String {
     }
 }
 
-pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
+pub(super) fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     for (focus, rect) in areas(area, state) {
         render_one(frame, rect, state, focus, theme);
     }
@@ -31,7 +31,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
 
 /// Where each pane goes in the sidebar `area` (for drawing and for clicks).
 #[must_use]
-pub fn areas(area: Rect, state: &AppState) -> [(Focus, Rect); 3] {
+pub(super) fn areas(area: Rect, state: &AppState) -> [(Focus, Rect); 3] {
     let rows = |pane: &Pane| {
         u16::try_from(pane.entries.len().max(1))
             .unwrap_or(u16::MAX)

@@ -19,7 +19,7 @@ pub(crate) fn centred(area: Rect, width: u16, height: u16) -> Rect {
 }
 
 /// The middle `width` cells of `row` (all of it when narrower).
-pub fn across(row: Rect, width: u16) -> Rect {
+pub(super) fn across(row: Rect, width: u16) -> Rect {
     let [_, middle, _] = Layout::horizontal([
         Constraint::Fill(1),
         Constraint::Length(width.min(row.width)),
@@ -31,7 +31,13 @@ pub fn across(row: Rect, width: u16) -> Rect {
 
 /// `lines` in a bordered box titled `title`, as wide as its widest line (at least 30 cells)
 /// and centred in `area`, over whatever was drawn there.
-pub fn render(frame: &mut Frame, area: Rect, lines: Vec<Line<'_>>, title: &str, theme: Theme) {
+pub(super) fn render(
+    frame: &mut Frame,
+    area: Rect,
+    lines: Vec<Line<'_>>,
+    title: &str,
+    theme: Theme,
+) {
     let width = lines
         .iter()
         .map(|l| u16::try_from(l.width()).unwrap_or(u16::MAX))

@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use super::theme::Theme;
 use crate::state::AppState;
 
-pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
+pub(super) fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let mut block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(false))

@@ -104,7 +104,13 @@ impl Part {
 
 /// The bar, with as many of the screen's key hints as fit in the room the rest leaves: they
 /// never cost another part a cell (the last hint, the help or the way out, is the last to go).
-pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, theme: Theme) {
+pub(super) fn render(
+    frame: &mut Frame,
+    area: Rect,
+    state: &AppState,
+    keymap: &Keymap,
+    theme: Theme,
+) {
     let cells = usize::from(area.width).saturating_sub(2);
     let laid = |hints: Option<&str>| {
         let mut parts = left_parts(state, theme);
@@ -231,7 +237,11 @@ fn freshness(state: &AppState, theme: Theme) -> Part {
 
 /// `14:03` today, `2026-10-30 14:03` before (local time).
 #[must_use]
-pub fn as_of(now: jiff::Timestamp, then: jiff::Timestamp, tz: &jiff::tz::TimeZone) -> String {
+pub(super) fn as_of(
+    now: jiff::Timestamp,
+    then: jiff::Timestamp,
+    tz: &jiff::tz::TimeZone,
+) -> String {
     let (now, then) = (now.to_zoned(tz.clone()), then.to_zoned(tz.clone()));
     if now.date() == then.date() {
         then.strftime("%H:%M").to_string()

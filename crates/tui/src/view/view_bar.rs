@@ -93,7 +93,7 @@ fn first_shown(parts: &[Part], active: Option<usize>, cells: usize) -> usize {
     first
 }
 
-pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
+pub(super) fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: Theme) {
     let cells = usize::from(area.width);
     let (parts, active) = parts(state);
     let custom = active.is_none();

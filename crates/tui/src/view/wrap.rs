@@ -9,7 +9,7 @@ use feedback_core::width::width;
 /// `text` (one sanitized line) in pieces of at most `room` cells (at least one piece; `room` 0
 /// counts as 1, so a cluster is never lost).
 #[must_use]
-pub fn wrap(text: &str, room: usize) -> Vec<String> {
+pub(super) fn wrap(text: &str, room: usize) -> Vec<String> {
     wrap_first(text, room, room)
 }
 

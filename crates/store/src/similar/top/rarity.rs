@@ -16,7 +16,7 @@ use super::{CONTAINED_JACCARD, CONTAINMENT, JACCARD, normalise_into, percent};
 use crate::{Store, StoreError};
 
 /// How many of the store's newest items the document frequencies are counted over.
-pub const SAMPLE: usize = 20_000;
+pub(super) const SAMPLE: usize = 20_000;
 
 /// Word weights: inverse document frequency over a sample of the store, in thousandths (whole
 /// numbers, so that a sum of weights is the same in any order and the rule is exact).
