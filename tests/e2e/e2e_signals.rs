@@ -41,13 +41,15 @@ fn a_signal_while_the_editor_has_the_terminal_reaches_the_editor_and_ends_the_in
         let editor = tempfile::tempdir().unwrap();
         let script = editor.path().join("editor.sh");
         let heard = editor.path().join("heard");
-        // An editor that never ends by itself, and says which signal reached it: the signal
-        // must reach the editor itself, not only a shell that started it.
+        let ready = editor.path().join("ready");
+        // An editor that never ends by itself, says when it listens, and says which signal
+        // reached it: the signal must reach the editor itself, not only a shell that started it.
         std::fs::write(
             &script,
             format!(
-                "#!/bin/sh\ntrap 'echo {signal} > \"{}\"; kill $!; exit 1' {signal}\nsleep 600 &\nwait\n",
-                heard.display()
+                "#!/bin/sh\ntrap 'echo {signal} > \"{}\"; kill $!; exit 1' {signal}\n: > \"{}\"\nsleep 600 &\nwait\n",
+                heard.display(),
+                ready.display()
             ),
         )
         .unwrap();
@@ -62,6 +64,11 @@ fn a_signal_while_the_editor_has_the_terminal_reaches_the_editor_and_ends_the_in
                 Instant::now() < deadline,
                 "the editor did not get the terminal"
             );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // A signal sent before the editor set its trap would end it unheard.
+        while !ready.exists() {
+            assert!(Instant::now() < deadline, "the editor did not start");
             std::thread::sleep(Duration::from_millis(20));
         }
         watched.kill(signal);

@@ -5,7 +5,7 @@
 use std::io::IsTerminal;
 
 use super::Check;
-use feedback_core::screen::{MIN_HEIGHT, MIN_WIDTH};
+use feedback_core::min_size::{MIN_HEIGHT, MIN_WIDTH};
 
 /// What the terminal is, as detected (injected in tests).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

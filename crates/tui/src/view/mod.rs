@@ -41,7 +41,7 @@ use super::keymap::Keymap;
 use super::state::{AppState, Focus};
 use theme::Theme;
 
-use feedback_core::screen::{MIN_HEIGHT, MIN_WIDTH};
+use feedback_core::min_size::{MIN_HEIGHT, MIN_WIDTH};
 
 pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     let area = frame.area();
