@@ -114,11 +114,6 @@ pub(crate) fn run_tmux(args: &[&str]) -> Result<String, String> {
     feedback_clipboard::run(command, TMUX_TIMEOUT)
 }
 
-/// The real system clipboard, reached the way `y` reaches it.
-pub(super) fn system_probe() -> Result<(), String> {
-    feedback_clipboard::system_probe()
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::Verdict;

@@ -181,7 +181,7 @@ pub async fn run(
     checks.extend(terminal::checks(&env, terminal::Tty::detect()));
     checks.extend(clipboard::checks(
         &env,
-        &clipboard::system_probe,
+        &feedback_clipboard::system_probe,
         &clipboard::run_tmux,
     ));
     checks.push(browser::check(&env, &browser::launchers(), &browser::which));
