@@ -366,7 +366,12 @@ fn peak_memory(rt: &Runtime, team: &team::Team) {
         .unwrap()
         .iter()
         .map(|e| {
-            e.event_id.len() + e.member.len() + e.item_id.len() + e.kind.len() + e.body.len() + 8
+            e.event_id.len()
+                + e.member.len()
+                + e.item_id.len()
+                + e.change.kind().len()
+                + e.change.body_text().len()
+                + 8
         })
         .sum();
     println!(
@@ -617,8 +622,8 @@ fn outbox(rt: &Runtime) {
     rt.block_on(async {
         let waiting = store.read(Store::team_outbox).unwrap();
         for entry in waiting.iter().take(baseline) {
-            let change: Change = serde_json::from_str(&entry.change).unwrap();
-            team.apply(&entry.event_id, &entry.item_id, &change)
+            let change: &Change = entry.change.as_ref().unwrap();
+            team.apply(&entry.event_id, &entry.item_id, change)
                 .await
                 .unwrap();
             let id = entry.event_id.clone();

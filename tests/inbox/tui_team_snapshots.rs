@@ -5,7 +5,8 @@
 //! owner, labels and who is looking. Fixed data, a fixed clock, UTC.
 #![allow(clippy::unwrap_used)]
 
-use feedback_store::{TeamBatch, TeamEventRecord, TeamItemRecord};
+use feedback_core::team_event::{Change, EventChange, TeamEvent};
+use feedback_store::{TeamBatch, TeamItemRecord};
 use feedback_team::Presence;
 use feedback_team_sync::CaughtUp;
 use feedback_team_sync::live::News;
@@ -57,32 +58,26 @@ fn team(width: u16) -> Harness {
             item(3, None, &["billing", "ios\u{202e}"]),
         ],
         events: vec![
-            TeamEventRecord {
+            TeamEvent {
                 seq: 1,
                 event_id: "e1".to_owned(),
                 member: "bo".to_owned(),
                 item_id: "id00001".to_owned(),
-                kind: "claim".to_owned(),
-                body: "{}".to_owned(),
+                change: EventChange::Known(Change::Claim),
                 at: now() - jiff::SignedDuration::from_mins(9),
             },
-            TeamEventRecord {
+            TeamEvent {
                 seq: 2,
                 event_id: "e2".to_owned(),
                 member: "bo".to_owned(),
                 item_id: "id00001".to_owned(),
-                kind: "note".to_owned(),
-                body:
-                    r#"{"note_id":"bo/id00001","body":"Called them back: it is the 2.3 sync bug"}"#
-                        .to_owned(),
+                change: EventChange::Known(Change::Note {
+                    note_id: "bo/id00001".to_owned(),
+                    body: "Called them back:\nit is the 2.3 sync bug \u{1b}[31m".to_owned(),
+                }),
                 at: now() - jiff::SignedDuration::from_mins(5),
             },
         ],
-        notes: vec![(
-            2,
-            "bo/id00001".to_owned(),
-            "Called them back:\nit is the 2.3 sync bug \u{1b}[31m".to_owned(),
-        )],
         seq: 2,
         ..TeamBatch::default()
     };

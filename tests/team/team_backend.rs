@@ -18,7 +18,7 @@ async fn team_of(db: &pg::Db, name: &str, members: &[&str]) -> Vec<Team> {
 }
 
 /// The events after `after` (every committed one is readable at once), checked to be `want`.
-async fn events(team: &Team, after: &Position, want: usize) -> Vec<feedback_team::Event> {
+async fn events(team: &Team, after: &Position, want: usize) -> Vec<feedback_team::TeamEvent> {
     let seen = team.events_after(after, 1000).await.unwrap();
     assert_eq!(seen.len(), want, "{seen:?}");
     seen
@@ -122,7 +122,7 @@ async fn a_lost_claim_names_the_owner_and_a_take_over_is_explicit() {
     let history = members[0].history("fb_1").await.unwrap();
     let kinds: Vec<(&str, &str)> = history
         .iter()
-        .map(|e| (e.kind.as_str(), e.member.as_str()))
+        .map(|e| (e.change.kind(), e.member.as_str()))
         .collect();
     assert_eq!(
         kinds,
@@ -182,9 +182,7 @@ async fn the_same_event_sent_twice_is_stored_once_and_last_writes_win_in_server_
     let events = events(&members[1], &Position::start(), 6).await;
     assert_eq!(events.len(), 6, "{events:?}");
     assert!(
-        events
-            .windows(2)
-            .all(|w| w[0].position.seq < w[1].position.seq),
+        events.windows(2).all(|w| w[0].seq < w[1].seq),
         "one connection's events come in their order"
     );
     drop(members);
@@ -247,9 +245,9 @@ async fn a_reader_never_skips_an_event_whose_transaction_commits_late() {
         .unwrap();
     let ids: Vec<&str> = seen.iter().map(|e| e.item_id.as_str()).collect();
     assert_eq!(ids, ["fb_1", "fb_2"], "in the order they committed");
-    assert!(seen[0].position.seq < seen[1].position.seq);
+    assert!(seen[0].seq < seen[1].seq);
     let after = members[0]
-        .events_after(&seen[0].position, 100)
+        .events_after(&Position { seq: seen[0].seq }, 100)
         .await
         .unwrap();
     assert_eq!(after.len(), 1);
@@ -288,7 +286,7 @@ async fn a_member_cannot_choose_an_events_number() {
         .events_after(&Position::start(), 100)
         .await
         .unwrap();
-    let numbers: Vec<i64> = seen.iter().map(|e| e.position.seq).collect();
+    let numbers: Vec<i64> = seen.iter().map(|e| e.seq).collect();
     assert_eq!(numbers, [1, 2], "the team's counter numbered both");
     drop(members);
     db.drop().await;
@@ -322,7 +320,7 @@ async fn teams_are_kept_apart_and_no_member_writes_as_another() {
     assert_eq!(mine[0].owner.as_deref(), Some(support[0].member()));
     let theirs = events(&billing[0], &Position::start(), 1).await;
     assert_eq!(theirs.len(), 1);
-    assert_eq!(theirs[0].kind, "labels");
+    assert_eq!(theirs[0].change.kind(), "labels");
     // Through a raw connection, Bo can neither read nor write support's rows, nor sign as Ana.
     let bo = team::connect(&db.as_member(&db.role("bo"), None))
         .await

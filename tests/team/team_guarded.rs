@@ -62,7 +62,7 @@ const WRITES: &[&str] = &[
 
 /// Ana claims fb_1, writes a note on it, has it open, and holds the syncer's lease; the mirror
 /// has one item. The lease, the note, and the events so far.
-async fn ana_sets_the_scene(ana: &mut Team) -> (team::Lease, Change, Vec<team::Event>) {
+async fn ana_sets_the_scene(ana: &mut Team) -> (team::Lease, Change, Vec<team::TeamEvent>) {
     ana.apply(&id(), "fb_1", &Change::Claim).await.unwrap();
     let note = Change::Note {
         note_id: "n1".into(),
@@ -181,7 +181,7 @@ async fn a_member_in_plain_sql_changes_nothing_but_through_the_teams_functions()
         .await
         .unwrap();
     assert_eq!(states[0].owner.as_deref(), Some(ana.as_str()));
-    assert_eq!(states[0].last_seq, before.last().unwrap().position.seq);
+    assert_eq!(states[0].last_seq, before.last().unwrap().seq);
     assert_eq!(states[1].owner.as_deref(), Some(bo.as_str()));
     let syncer = members[0].syncer().await.unwrap().unwrap();
     assert_eq!(

@@ -15,8 +15,9 @@ use jiff::Timestamp;
 
 use super::{Args, CliError};
 use feedback_config::team::{TeamSettings, resolve};
+use feedback_core::team_event::TeamEvent;
 use feedback_core::text::Clean;
-use feedback_store::{self as store, Shared, Store, TeamEventRecord};
+use feedback_store::{self as store, Shared, Store};
 use feedback_team::{self as team, AddedMember, Team, TeamUrl};
 use feedback_team_sync::live::LiveSettings;
 use feedback_team_sync::{self as team_sync, TeamSyncError};
@@ -587,27 +588,27 @@ async fn log(
     Ok(())
 }
 
-fn event_json(e: &TeamEventRecord) -> serde_json::Value {
+fn event_json(e: &TeamEvent) -> serde_json::Value {
     serde_json::json!({
         "seq": e.seq,
         "event_id": e.event_id,
         "member": e.member,
         "id": e.item_id,
-        "kind": e.kind,
-        "change": serde_json::from_str::<serde_json::Value>(&e.body).unwrap_or(serde_json::Value::Null),
+        "kind": e.change.kind(),
+        "change": e.change.body_json(),
         // To the second, as the service's own times are.
         "at": e.at.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
     })
 }
 
 /// `2026-11-27 04:30Z  ana  claimed fb_1`, with what changed.
-fn event_line(e: &TeamEventRecord, now: Timestamp) -> String {
+fn event_line(e: &TeamEvent, now: Timestamp) -> String {
     format!(
         "{}  {}  {}  {}  ({})",
         super::output::short_time(e.at),
         Clean::line(&e.member),
         Clean::line(&e.item_id),
-        team_sync::history::describe(&e.kind, &e.body),
+        team_sync::history::describe(&e.change),
         seconds_ago(now, e.at)
     )
 }

@@ -78,8 +78,8 @@ pub use saved_views::NamedView;
 pub use searches::SEARCHES_KEPT;
 pub use shared::Shared;
 pub use team::{
-    LostChange, OutboxEntry, ReplicaPosition, ReplicaStart, TeamBatch, TeamEventRecord,
-    TeamItemRecord, TeamNoteRecord,
+    LostChange, OutboxEntry, ReplicaPosition, ReplicaStart, TeamBatch, TeamItemRecord,
+    TeamNoteRecord, UnreadableChange,
 };
 pub use team_deliveries::DeliveriesToShare;
 pub use team_mirror::Applied;

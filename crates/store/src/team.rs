@@ -5,6 +5,7 @@
 //! leaves the outbox when the team has it (or refused it: then it is kept in `team_lost` until
 //! reported). The store keeps a change as the team's own text (`change`): it does not read it.
 
+use feedback_core::team_event::{Change, EventChange, TeamEvent};
 use jiff::Timestamp;
 use rusqlite::{OptionalExtension, Transaction, params};
 
@@ -21,19 +22,6 @@ pub struct ReplicaPosition {
     pub caught_up_at: Option<Timestamp>,
     /// The id made with the team it follows (`None` until a connection recorded it).
     pub instance: Option<String>,
-}
-
-/// One event as the team recorded it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TeamEventRecord {
-    pub seq: i64,
-    pub event_id: String,
-    pub member: String,
-    pub item_id: String,
-    pub kind: String,
-    /// The change's JSON, as the team recorded it.
-    pub body: String,
-    pub at: Timestamp,
 }
 
 /// One item's shared state as the team last said it.
@@ -63,10 +51,9 @@ pub struct TeamNoteRecord {
 /// the position after them.
 #[derive(Debug, Clone, Default)]
 pub struct TeamBatch {
-    pub events: Vec<TeamEventRecord>,
+    /// The events, each kept once; a note among them is kept as a version of its note too.
+    pub events: Vec<TeamEvent>,
     pub items: Vec<TeamItemRecord>,
-    /// Notes among the events: (event's seq, note id, body).
-    pub notes: Vec<(i64, String, String)>,
     /// The number of the last event read.
     pub seq: i64,
     /// True when nothing was left to read after this batch.
@@ -78,11 +65,36 @@ pub struct TeamBatch {
 pub struct OutboxEntry {
     pub event_id: String,
     pub item_id: String,
-    /// The change, as the team's module wrote it.
-    pub change: String,
+    /// The change, or the text of one this version cannot read (a newer version wrote it: it
+    /// is reported lost, never sent as something else or dropped unsaid).
+    pub change: Result<Change, UnreadableChange>,
     /// The member who made it (shown as its owner while it waits, for a claim).
     pub member: String,
     pub made_at: Timestamp,
+}
+
+/// An outbox's change this version cannot read: its text as kept, and why it does not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnreadableChange {
+    pub text: String,
+    pub why: String,
+}
+
+/// The outbox's text of `change`, its serde JSON (the store's searches read it: `$.note.body`,
+/// `$.assign.to`).
+fn change_text(change: &Result<Change, UnreadableChange>) -> String {
+    match change {
+        Ok(change) => serde_json::to_string(change).unwrap_or_default(),
+        Err(unreadable) => unreadable.text.clone(),
+    }
+}
+
+/// The outbox's change kept as `text`.
+fn change_of(text: String) -> Result<Change, UnreadableChange> {
+    serde_json::from_str(&text).map_err(|error| UnreadableChange {
+        why: error.to_string(),
+        text,
+    })
 }
 
 /// A change the team refused, kept until it is reported.
@@ -182,24 +194,24 @@ impl Store {
                     "INSERT INTO team_events (seq, event_id, member, item_id, kind, body, at)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING",
                 )?;
+                let mut note = tx.prepare_cached(
+                    "INSERT INTO team_notes (note_id, seq, item_id, author, body, at)
+                     SELECT ?2, seq, item_id, member, ?3, at FROM team_events WHERE seq = ?1
+                     ON CONFLICT DO NOTHING",
+                )?;
                 for e in &batch.events {
                     event.execute(params![
                         e.seq,
                         e.event_id,
                         e.member,
                         e.item_id,
-                        e.kind,
-                        e.body,
+                        e.change.kind(),
+                        e.change.body_text(),
                         e.at.as_microsecond()
                     ])?;
-                }
-                let mut note = tx.prepare_cached(
-                    "INSERT INTO team_notes (note_id, seq, item_id, author, body, at)
-                     SELECT ?2, seq, item_id, member, ?3, at FROM team_events WHERE seq = ?1
-                     ON CONFLICT DO NOTHING",
-                )?;
-                for (seq, note_id, body) in &batch.notes {
-                    note.execute(params![seq, note_id, body])?;
+                    if let Some(Change::Note { note_id, body }) = e.change.known() {
+                        note.execute(params![e.seq, note_id, body])?;
+                    }
                 }
             }
             let waiting: std::collections::HashSet<String> = tx
@@ -245,37 +257,33 @@ impl Store {
     }
 
     /// Every event of one item, oldest first (its history).
-    pub fn team_history(&self, item_id: &str) -> Result<Vec<TeamEventRecord>, StoreError> {
+    pub fn team_history(&self, item_id: &str) -> Result<Vec<TeamEvent>, StoreError> {
         self.team_events_where("WHERE item_id = ?1 ORDER BY seq", item_id)
     }
 
     /// The `limit` newest events, oldest first.
-    pub fn team_recent(&self, limit: usize) -> Result<Vec<TeamEventRecord>, StoreError> {
+    pub fn team_recent(&self, limit: usize) -> Result<Vec<TeamEvent>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX).to_string();
         let mut events = self.team_events_where("ORDER BY seq DESC LIMIT ?1", &limit)?;
         events.reverse();
         Ok(events)
     }
 
-    fn team_events_where(
-        &self,
-        clause: &str,
-        value: &str,
-    ) -> Result<Vec<TeamEventRecord>, StoreError> {
+    fn team_events_where(&self, clause: &str, value: &str) -> Result<Vec<TeamEvent>, StoreError> {
         let sql = format!(
             "SELECT seq, event_id, member, item_id, kind, body, at FROM team_events {clause}"
         );
-        let read = || -> rusqlite::Result<Vec<TeamEventRecord>> {
+        let read = || -> rusqlite::Result<Vec<TeamEvent>> {
             self.conn
                 .prepare_cached(&sql)?
                 .query_map([value], |r| {
-                    Ok(TeamEventRecord {
+                    let (kind, body): (String, String) = (r.get(4)?, r.get(5)?);
+                    Ok(TeamEvent {
                         seq: r.get(0)?,
                         event_id: r.get(1)?,
                         member: r.get(2)?,
                         item_id: r.get(3)?,
-                        kind: r.get(4)?,
-                        body: r.get(5)?,
+                        change: EventChange::decode(&kind, &body),
                         at: micros(r.get(6)?).unwrap_or_default(),
                     })
                 })?
@@ -518,7 +526,7 @@ fn outbox_entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<OutboxEntry> {
     Ok(OutboxEntry {
         event_id: r.get(0)?,
         item_id: r.get(1)?,
-        change: r.get(2)?,
+        change: change_of(r.get(2)?),
         member: r.get(3)?,
         made_at: micros(r.get(4)?).unwrap_or_default(),
     })
@@ -533,7 +541,7 @@ pub(super) fn push_outbox(tx: &Transaction<'_>, entries: &[OutboxEntry]) -> rusq
         insert.execute(params![
             e.event_id,
             e.item_id,
-            e.change,
+            change_text(&e.change),
             e.member,
             e.made_at.as_microsecond()
         ])?;
@@ -609,14 +617,13 @@ mod tests {
         Timestamp::from_second(second).unwrap()
     }
 
-    fn event(seq: i64, item: &str, kind: &str) -> TeamEventRecord {
-        TeamEventRecord {
+    fn event(seq: i64, item: &str, change: Change) -> TeamEvent {
+        TeamEvent {
             seq,
             event_id: format!("ev{seq}"),
             member: "ana".to_owned(),
             item_id: item.to_owned(),
-            kind: kind.to_owned(),
-            body: "{}".to_owned(),
+            change: EventChange::Known(change),
             at: at(seq),
         }
     }
@@ -636,7 +643,7 @@ mod tests {
         OutboxEntry {
             event_id: format!("e{n}"),
             item_id: item.to_owned(),
-            change: "\"claim\"".to_owned(),
+            change: Ok(Change::Claim),
             member: "ana".to_owned(),
             made_at: at(i64::try_from(n).unwrap()),
         }
@@ -660,11 +667,11 @@ mod tests {
             store.team_start_replica("support", "ana").unwrap();
             store.team_outbox_push(&[waiting(1, "fb_1")]).unwrap();
             // Read meanwhile: Bo's done, and (when it was applied) the claim's own event.
-            let mut events = vec![event(1, "fb_1", "done")];
+            let mut events = vec![event(1, "fb_1", Change::Done(true))];
             if !refused {
-                events.push(TeamEventRecord {
+                events.push(TeamEvent {
                     event_id: "e1".to_owned(),
-                    ..event(2, "fb_1", "claim")
+                    ..event(2, "fb_1", Change::Claim)
                 });
             }
             let done = TeamItemRecord {
@@ -676,7 +683,6 @@ mod tests {
                 items: vec![done],
                 seq: 2,
                 caught_up: true,
-                ..TeamBatch::default()
             };
             store.team_apply(&batch, at(10)).unwrap();
             assert!(!done_here(&store, "fb_1"), "the waiting change shows first");
@@ -767,9 +773,18 @@ mod tests {
             ReplicaStart::Ready
         );
         let batch = TeamBatch {
-            events: vec![event(1, "fb_1", "claim"), event(2, "fb_1", "note")],
+            events: vec![
+                event(1, "fb_1", Change::Claim),
+                event(
+                    2,
+                    "fb_1",
+                    Change::Note {
+                        note_id: "n1".to_owned(),
+                        body: "first look".to_owned(),
+                    },
+                ),
+            ],
             items: vec![item("fb_1", Some("ana"), &["crash", "ios"], 2)],
-            notes: vec![(2, "n1".to_owned(), "first look".to_owned())],
             seq: 2,
             caught_up: true,
         };
@@ -803,7 +818,7 @@ mod tests {
         let entry = |id: &str, item: &str| OutboxEntry {
             event_id: id.to_owned(),
             item_id: item.to_owned(),
-            change: r#"{"claim":null}"#.to_owned(),
+            change: Ok(Change::Claim),
             member: "ana".to_owned(),
             made_at: at(5),
         };
@@ -844,7 +859,7 @@ mod tests {
             .team_outbox_push(&[OutboxEntry {
                 event_id: "e1".to_owned(),
                 item_id: "fb_1".to_owned(),
-                change: "{}".to_owned(),
+                change: Ok(Change::Unclaim),
                 member: "ana".to_owned(),
                 made_at: at(2),
             }])
@@ -882,7 +897,7 @@ mod tests {
             .team_outbox_push(&[OutboxEntry {
                 event_id: "e1".to_owned(),
                 item_id: "b".to_owned(),
-                change: r#"{"done":false}"#.to_owned(),
+                change: Ok(Change::Done(false)),
                 member: "ana".to_owned(),
                 made_at: at(2),
             }])

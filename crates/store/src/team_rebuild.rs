@@ -110,20 +110,20 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
-    use crate::{OutboxEntry, TeamBatch, TeamEventRecord, TeamItemRecord, TriageChange};
+    use crate::{OutboxEntry, TeamBatch, TeamItemRecord, TriageChange};
+    use feedback_core::team_event::{Change, EventChange, TeamEvent};
 
     fn at(seconds: i64) -> Timestamp {
         Timestamp::from_second(1_700_000_000 + seconds).unwrap()
     }
 
-    fn event(seq: i64, item: &str) -> TeamEventRecord {
-        TeamEventRecord {
+    fn event(seq: i64, item: &str) -> TeamEvent {
+        TeamEvent {
             seq,
             event_id: format!("e{seq}"),
             member: "bo".to_owned(),
             item_id: item.to_owned(),
-            kind: "done".to_owned(),
-            body: "{}".to_owned(),
+            change: EventChange::Known(Change::Done(true)),
             at: at(seq),
         }
     }
@@ -153,7 +153,6 @@ mod tests {
         let batch = TeamBatch {
             events: vec![event(1, "id00001"), event(2, "id00002")],
             items: vec![done("id00001", 1), done("id00002", 2)],
-            notes: Vec::new(),
             seq: 2,
             caught_up: true,
         };
@@ -162,7 +161,7 @@ mod tests {
             .team_outbox_push(&[OutboxEntry {
                 event_id: "mine".to_owned(),
                 item_id: "id00002".to_owned(),
-                change: "\"claim\"".to_owned(),
+                change: Ok(Change::Claim),
                 member: "ana".to_owned(),
                 made_at: at(11),
             }])

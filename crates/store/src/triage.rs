@@ -134,19 +134,9 @@ impl Store {
         at: Timestamp,
         share: &[super::OutboxEntry],
     ) -> Result<Vec<(String, Triage)>, StoreError> {
-        self.transact(|tx| {
-            super::team::push_outbox(tx, share)?;
-            let mut before = Vec::with_capacity(ids.len());
-            let mut deltas = Deltas::default();
-            for id in ids {
-                let old = read_one(tx, id)?.unwrap_or_default();
-                put_counted(tx, id, &old, &change.apply(&old), at, &mut deltas)?;
-                before.push((id.clone(), old));
-            }
-            deltas.apply(tx)?;
-            super::revs::bump(tx, TRIAGE_REV)?;
-            Ok(before)
-        })
+        let each: Vec<(String, TriageChange)> =
+            ids.iter().map(|id| (id.clone(), change.clone())).collect();
+        self.set_triage_each_shared(&each, at, share)
     }
 
     /// Makes each item's own change (an undo: the inverses of one action's changes) in one
@@ -161,7 +151,7 @@ impl Store {
     }
 
     /// [`Store::set_triage_each`], with `share` put in the team's outbox in the same
-    /// transaction.
+    /// transaction. Every triage write goes through here.
     pub fn set_triage_each_shared(
         &mut self,
         changes: &[(String, TriageChange)],

@@ -21,10 +21,9 @@ pub mod syncer;
 use jiff::Timestamp;
 
 use feedback_store::{
-    OutboxEntry, Rebuilt, ReplicaStart, Shared, StoreError, TeamBatch, TeamEventRecord,
-    TeamItemRecord,
+    OutboxEntry, Rebuilt, ReplicaStart, Shared, StoreError, TeamBatch, TeamItemRecord,
 };
-use feedback_team::{Change, Outcome, Position, Team, TeamError};
+use feedback_team::{Change, Outcome, Position, Team, TeamError, TeamEvent};
 
 /// Events read per round trip while catching up: memory stays flat however far behind.
 pub const BATCH: i64 = 5000;
@@ -156,7 +155,7 @@ pub struct CaughtUp {
     /// The replica was started again first, and why (the team's database went back).
     pub rebuilt: Option<Rebuilt>,
     /// Events of items assigned to this member by someone else, in the order read.
-    pub assigned_to_me: Vec<TeamEventRecord>,
+    pub assigned_to_me: Vec<TeamEvent>,
 }
 
 /// Reads every event after the replica's position, in batches of [`BATCH`], each stored with
@@ -176,45 +175,21 @@ pub async fn catch_up(
         let (events, states) = read;
         let full = i64::try_from(events.len()).unwrap_or(i64::MAX) >= BATCH;
         if let Some(last) = events.last() {
-            position = last.position.clone();
+            position = Position { seq: last.seq };
         }
         let mut batch = TeamBatch {
             seq: position.seq,
             caught_up: !full,
             ..TeamBatch::default()
         };
-        for event in &events {
-            // Only notes and assignments are read further: the rest is kept as it came.
-            let body = matches!(event.kind.as_str(), "note" | "assign")
-                .then(|| serde_json::from_str::<serde_json::Value>(&event.body).ok())
-                .flatten()
-                .unwrap_or_default();
-            if event.kind == "note"
-                && let (Some(note_id), Some(text)) = (
-                    body.get("note_id").and_then(|v| v.as_str()),
-                    body.get("body").and_then(|v| v.as_str()),
-                )
-            {
-                batch
-                    .notes
-                    .push((event.position.seq, note_id.to_owned(), text.to_owned()));
-            }
-            let record = TeamEventRecord {
-                seq: event.position.seq,
-                event_id: event.event_id.clone(),
-                member: event.member.clone(),
-                item_id: event.item_id.clone(),
-                kind: event.kind.clone(),
-                body: event.body.clone(),
-                at: event.at,
-            };
-            if event.kind == "assign"
+        for event in events {
+            if let Some(Change::Assign { to, .. }) = event.change.known()
                 && event.member != team.member()
-                && body.get("to").and_then(|v| v.as_str()) == Some(team.member())
+                && to == team.member()
             {
-                caught_up.assigned_to_me.push(record.clone());
+                caught_up.assigned_to_me.push(event.clone());
             }
-            batch.events.push(record);
+            batch.events.push(event);
         }
         batch.items = states
             .into_iter()
@@ -246,7 +221,7 @@ pub async fn catch_up(
 async fn read_batch(
     team: &Team,
     position: &Position,
-) -> Result<(Vec<feedback_team::Event>, Vec<feedback_team::ItemState>), TeamSyncError> {
+) -> Result<(Vec<TeamEvent>, Vec<feedback_team::ItemState>), TeamSyncError> {
     let events = team.events_after(position, BATCH).await?;
     let mut ids: Vec<String> = events.iter().map(|e| e.item_id.clone()).collect();
     ids.sort_unstable();
@@ -302,7 +277,7 @@ pub(crate) fn outbox_entries(
         .map(|(item_id, change)| OutboxEntry {
             event_id: uuid::Uuid::new_v4().to_string(),
             item_id: item_id.clone(),
-            change: serde_json::to_string(change).unwrap_or_default(),
+            change: Ok(change.clone()),
             member: member.to_owned(),
             made_at: now,
         })
@@ -452,14 +427,15 @@ async fn send_chunks(
             return Ok(true);
         }
         let chunk = one_per_item(waiting);
-        let changes: Vec<Result<Change, String>> = chunk
-            .iter()
-            .map(|e| serde_json::from_str::<Change>(&e.change).map_err(|e| e.to_string()))
-            .collect();
         let readable: Vec<(&str, &str, &Change)> = chunk
             .iter()
-            .zip(&changes)
-            .filter_map(|(e, c)| Some((e.event_id.as_str(), e.item_id.as_str(), c.as_ref().ok()?)))
+            .filter_map(|e| {
+                Some((
+                    e.event_id.as_str(),
+                    e.item_id.as_str(),
+                    e.change.as_ref().ok()?,
+                ))
+            })
             .collect();
         let mut answers = match team.apply_all(&readable).await {
             Ok(answers) => answers.into_iter(),
@@ -468,11 +444,12 @@ async fn send_chunks(
         };
         let mut settled = Vec::new();
         let mut reachable = true;
-        for (entry, change) in chunk.iter().zip(&changes) {
-            let answer = match change {
-                Err(error) => {
-                    Settled::Lost(format!("this version cannot read the change: {error}"))
-                }
+        for entry in &chunk {
+            let answer = match &entry.change {
+                Err(unreadable) => Settled::Lost(format!(
+                    "this version cannot read the change: {}",
+                    unreadable.why
+                )),
                 Ok(_) => match answers.next() {
                     Some(answer) => match settled_by(answer) {
                         Some(settled) => settled,
@@ -646,8 +623,8 @@ pub fn states_now(
                 state.labels.clone_from(&item.labels);
             }
             for entry in outbox.iter().filter(|e| &e.item_id == id) {
-                if let Ok(change) = serde_json::from_str::<Change>(&entry.change) {
-                    lay_over(&mut state, &change, &entry.member);
+                if let Ok(change) = &entry.change {
+                    lay_over(&mut state, change, &entry.member);
                 }
             }
             Ok(state)

@@ -5,12 +5,12 @@
 //! orders them, never by members' clocks; notes are append-only.
 
 use jiff::Timestamp;
-use serde_json::json;
 use tokio_postgres::Client;
 use tokio_postgres::error::SqlState;
 
 use super::schema::{SCHEMA, readable_time};
 use super::{TeamError, TeamUrl};
+pub use feedback_core::team_event::Change;
 
 /// The constraint that keeps an event id once per team (PostgreSQL's name for the schema's
 /// `UNIQUE (team_id, event_id)` on `events`).
@@ -26,37 +26,6 @@ pub struct Team {
     channel: String,
     /// The id made with the team (`team init`): another one is another team.
     instance: String,
-}
-
-/// A change to one item's shared state (kept in a store's outbox as its JSON).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Change {
-    /// Own the item; lost when someone else owns it.
-    Claim,
-    /// Take the item over from `from`, who owns it now (confirmed by the user, recorded).
-    TakeOver {
-        from: String,
-    },
-    /// Give up your own item.
-    Unclaim,
-    /// Give the item to a member; `from`, the owner as the user saw it (the change is lost when
-    /// the owner changed since).
-    Assign {
-        to: String,
-        from: Option<String>,
-    },
-    Done(bool),
-    Snooze(Option<Timestamp>),
-    Labels {
-        add: Vec<String>,
-        remove: Vec<String>,
-    },
-    /// A note, or a new version of one (`note_id` again).
-    Note {
-        note_id: String,
-        body: String,
-    },
 }
 
 /// What a notification on the team's channel says (only a hint: the tables are the truth).
@@ -369,7 +338,7 @@ impl Team {
         item_id: &str,
         change: &Change,
     ) -> Result<Outcome, TeamError> {
-        let (kind, body) = describe(change);
+        let (kind, body) = (change.kind(), change.body());
         let row = self
             .client
             .query_one(statement, &[&self.id, &event_id, &item_id, &kind, &body])
@@ -426,23 +395,6 @@ impl Team {
     }
 }
 
-/// The event's kind and body for `change`.
-fn describe(change: &Change) -> (&'static str, serde_json::Value) {
-    match change {
-        Change::Claim => ("claim", json!({})),
-        Change::TakeOver { from } => ("take-over", json!({ "from": from })),
-        Change::Unclaim => ("unclaim", json!({})),
-        Change::Assign { to, from } => ("assign", json!({ "to": to, "from": from })),
-        Change::Done(done) => ("done", json!({ "done": done })),
-        Change::Snooze(until) => ("snooze", json!({ "until": until.map(|t| t.to_string()) })),
-        Change::Labels { add, remove } => ("labels", json!({ "add": add, "remove": remove })),
-        Change::Note { note_id, body } => ("note", json!({ "note_id": note_id, "body": body })),
-    }
-}
-
-/// A change the team's function refused for what it is (a value out of bounds, a member
-/// that is not one, a note that is not this member's), said in the function's words; other
-/// errors as they are.
 /// The same event committed by another connection meanwhile is applied already (only the
 /// event id's own constraint says so: two edits of one note at once are an error to retry).
 fn already_applied(answer: Result<Outcome, TeamError>) -> Result<Outcome, TeamError> {
@@ -458,6 +410,9 @@ fn already_applied(answer: Result<Outcome, TeamError>) -> Result<Outcome, TeamEr
     }
 }
 
+/// A change the team's function refused for what it is (a value out of bounds, a member
+/// that is not one, a note that is not this member's), said in the function's words; other
+/// errors as they are.
 fn refused(error: tokio_postgres::Error) -> TeamError {
     let refusal = error.code().is_some_and(|code| {
         [

@@ -4,7 +4,7 @@
 //! is skipped, whatever else runs on the server. `NOTIFY` only hints that there is more; this
 //! read is the truth.
 
-use jiff::Timestamp;
+use feedback_core::team_event::{EventChange, TeamEvent};
 
 use super::TeamError;
 use super::actions::Team;
@@ -24,28 +24,13 @@ impl Position {
     }
 }
 
-/// One change, as the server recorded it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Event {
-    pub position: Position,
-    pub event_id: String,
-    /// The member who acted (the role that wrote it: the database's word).
-    pub member: String,
-    pub item_id: String,
-    pub kind: String,
-    /// The change's JSON, as text (read as JSON only where it is needed).
-    pub body: String,
-    /// The server's time of the change.
-    pub at: Timestamp,
-}
-
 impl Team {
     /// At most `limit` events after `after`, oldest first.
     pub async fn events_after(
         &self,
         after: &Position,
         limit: i64,
-    ) -> Result<Vec<Event>, TeamError> {
+    ) -> Result<Vec<TeamEvent>, TeamError> {
         let rows = self
             .client()
             .query(
@@ -75,7 +60,7 @@ impl Team {
     }
 
     /// The events of one item, oldest first (its history).
-    pub async fn history(&self, item_id: &str) -> Result<Vec<Event>, TeamError> {
+    pub async fn history(&self, item_id: &str) -> Result<Vec<TeamEvent>, TeamError> {
         let rows = self
             .client()
             .query(
@@ -101,17 +86,16 @@ fn event_columns() -> String {
 
 /// An event from a row of [`event_columns`]; `None` (said in the log, with its number) for a
 /// row that does not read, which the others do not wait for.
-fn event(row: &tokio_postgres::Row) -> Option<Event> {
-    let read = || -> Result<Event, tokio_postgres::Error> {
-        Ok(Event {
-            position: Position {
-                seq: row.try_get(0)?,
-            },
+fn event(row: &tokio_postgres::Row) -> Option<TeamEvent> {
+    let read = || -> Result<TeamEvent, tokio_postgres::Error> {
+        let kind: String = row.try_get(4)?;
+        let body: String = row.try_get(5)?;
+        Ok(TeamEvent {
+            seq: row.try_get(0)?,
             event_id: row.try_get(1)?,
             member: row.try_get(2)?,
             item_id: row.try_get(3)?,
-            kind: row.try_get(4)?,
-            body: row.try_get(5)?,
+            change: EventChange::decode(&kind, &body),
             at: row.try_get(6)?,
         })
     };

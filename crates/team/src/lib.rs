@@ -29,7 +29,8 @@ pub use admin::{
 };
 pub use connect::{Admin, Notice, TeamUrl, connect};
 pub use diagnose::{Diagnosis, NOTIFY_WAIT};
-pub use events::{Event, Position};
+pub use events::Position;
+pub use feedback_core::team_event::{EventChange, TeamEvent};
 pub use mirror::{LEASE_SECONDS, Lease, MirrorItem, MirrorWrite, Syncer};
 pub use mirror_status::{MirrorPosition, MirrorStatus};
 pub use presence::{PRESENCE_EXPIRY_SECONDS, Presence};

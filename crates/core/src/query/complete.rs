@@ -4,59 +4,12 @@
 //! projects, tags, versions, OS versions, locales, `meta.KEY:` values, views' names), best first: those that begin with what was typed, then those that contain
 //! it. A value with a space is quoted; one with a quote cannot be written and is left out.
 
-/// The qualifier names, as they are typed (`meta.` takes a key after it).
-pub const QUALIFIERS: [&str; 23] = [
-    "app:",
-    "project:",
-    "platform:",
-    "tag:",
-    "status:",
-    "email:",
-    "from:",
-    "id:",
-    "version:",
-    "os:",
-    "locale:",
-    "meta.",
-    "has:",
-    "is:",
-    "after:",
-    "before:",
-    "age:",
-    "assignee:",
-    "label:",
-    "note-by:",
-    "note:",
-    "owner:",
-    "view:",
-];
-
 /// What can complete the word before the cursor: it starts at byte `start` of the text, and
 /// each candidate replaces it whole.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Completions {
     pub start: usize,
     pub candidates: Vec<String>,
-}
-
-/// The values this module knows of qualifier `name` (lower case).
-#[must_use]
-pub(crate) fn known_values(name: &str) -> &'static [&'static str] {
-    match name {
-        "has" => &["email", "link", "tag", "app", "note"],
-        "is" => &[
-            "unseen",
-            "seen",
-            "starred",
-            "done",
-            "snoozed",
-            "unclaimed",
-            "mine",
-        ],
-        "status" => &["new", "archived"],
-        "platform" => &["ios", "android", "web"],
-        _ => &[],
-    }
 }
 
 /// The completions of the word that ends `before` (the prompt's text up to the cursor);
@@ -75,7 +28,7 @@ pub fn complete(before: &str, values: impl Fn(&str) -> Vec<String>) -> Option<Co
                 Some(rest) => ("-", rest.to_owned()),
                 None => ("", typed),
             };
-            QUALIFIERS
+            super::qualifier::QUALIFIERS
                 .iter()
                 .filter(|q| q.starts_with(&typed) && **q != typed)
                 .map(|q| format!("{sign}{q}"))
@@ -84,7 +37,7 @@ pub fn complete(before: &str, values: impl Fn(&str) -> Vec<String>) -> Option<Co
         Some((name, typed)) => {
             let bare = name.trim_start_matches('-').to_lowercase();
             let typed = typed.trim_start_matches('"').to_lowercase();
-            let mut all: Vec<String> = known_values(&bare)
+            let mut all: Vec<String> = super::qualifier::known_values(&bare)
                 .iter()
                 .map(|v| (*v).to_owned())
                 .collect();

@@ -172,7 +172,7 @@ Qualifiers (values may be quoted: app:\"Trailhead iOS\"; case-insensitive)
   has:email  has:link  has:tag  has:app  has:note  note:TEXT (in a note)
   is:unseen  is:seen  is:starred  is:done  is:snoozed   (your triage state)
   is:mine  is:unclaimed  assignee:me  assignee:NAME     (with a team)
-  label:NAME  note-by:NAME  note-by:me                  (with a team)
+  label:NAME  note-by:NAME  note-by:me  owner:NAME      (with a team)
   view:Starred  view:\"My view\"  the items a view lists, as it lists them
 Done and snoozed items are left out unless the search names is:done or is:snoozed
   after:2026-11-01  before:2026-11-01   (local time; after includes the day)

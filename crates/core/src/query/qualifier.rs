@@ -10,10 +10,112 @@ use super::QueryError;
 use super::ast::{AgeCmp, Assignee, Filter, FilterKind, Has, Is, MetaKey};
 use crate::text::Clean;
 
-/// Every qualifier name, for error messages and the help.
-pub(super) const NAMES: &str = "app: project: platform: tag: status: email: from: id: version: os: \
-                         locale: meta.KEY: has: is: after: before: age: assignee: label: note-by: \
-                         note: view:";
+/// Every qualifier, as it is typed (`meta.` takes a key after it): what the prompt completes,
+/// the errors list and the help names. Each parses (the match in [`parse`]; a test holds the two
+/// together).
+pub(crate) const QUALIFIERS: [&str; 23] = [
+    "app:",
+    "project:",
+    "platform:",
+    "tag:",
+    "status:",
+    "email:",
+    "from:",
+    "id:",
+    "version:",
+    "os:",
+    "locale:",
+    "meta.",
+    "has:",
+    "is:",
+    "after:",
+    "before:",
+    "age:",
+    "assignee:",
+    "owner:",
+    "label:",
+    "note-by:",
+    "note:",
+    "view:",
+];
+
+/// `has:` values, each as completed and listed; then the other spellings it reads.
+const HAS: [(&str, Has); 5] = [
+    ("email", Has::Email),
+    ("link", Has::Link),
+    ("tag", Has::Tag),
+    ("app", Has::App),
+    ("note", Has::Note),
+];
+const HAS_ALSO: [(&str, Has); 2] = [("tags", Has::Tag), ("notes", Has::Note)];
+
+/// `is:` values, each as completed and listed; then the other spellings it reads.
+const IS: [(&str, Is); 7] = [
+    ("unseen", Is::Unseen),
+    ("seen", Is::Seen),
+    ("starred", Is::Starred),
+    ("done", Is::Done),
+    ("snoozed", Is::Snoozed),
+    ("unclaimed", Is::Unclaimed),
+    ("mine", Is::Mine),
+];
+const IS_ALSO: [(&str, Is); 3] = [
+    ("unread", Is::Unseen),
+    ("read", Is::Seen),
+    ("star", Is::Starred),
+];
+
+/// The values this module knows of qualifier `name` (lower case), for completion.
+#[must_use]
+pub(crate) fn known_values(name: &str) -> Vec<&'static str> {
+    match name {
+        "has" => HAS.iter().map(|(v, _)| *v).collect(),
+        "is" => IS.iter().map(|(v, _)| *v).collect(),
+        "status" => vec!["new", "archived"],
+        "platform" => vec!["ios", "android", "web"],
+        _ => Vec::new(),
+    }
+}
+
+/// The qualifiers as an error lists them: `app: project: … meta.KEY: …`.
+fn listed() -> String {
+    QUALIFIERS
+        .iter()
+        .map(|q| if *q == "meta." { "meta.KEY:" } else { q })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The flag `value` (any case) names in `table`, then in `also`; else an error listing
+/// `qualifier:VALUE` for each of `table`.
+fn flag<T: Copy>(
+    qualifier: &str,
+    table: &[(&str, T)],
+    also: &[(&str, T)],
+    value: &str,
+    span: &Range<usize>,
+) -> Result<T, QueryError> {
+    let lower = value.to_ascii_lowercase();
+    table
+        .iter()
+        .chain(also)
+        .find(|(name, _)| *name == lower)
+        .map(|(_, flag)| *flag)
+        .ok_or_else(|| {
+            let known: Vec<String> = table
+                .iter()
+                .map(|(name, _)| format!("{qualifier}:{name}"))
+                .collect();
+            QueryError::new(
+                span.clone(),
+                format!(
+                    "unknown `{qualifier}:{}`; known: {}",
+                    Clean::line(value),
+                    known.join(" ")
+                ),
+            )
+        })
+}
 
 /// Parses `name:value` into a filter.
 pub(super) fn parse(
@@ -55,7 +157,8 @@ pub(super) fn parse(
                 return Err(QueryError::new(
                     span.start..span.start + name.len() + 1,
                     format!(
-                        "unknown qualifier `{name}:`; known: {NAMES} (quote text that has a colon)"
+                        "unknown qualifier `{name}:`; known: {} (quote text that has a colon)",
+                        listed()
                     ),
                 ));
             }
@@ -85,40 +188,11 @@ pub fn metadata_keys(name: &str) -> Option<MetaKey> {
 }
 
 fn has(value: &str, span: &Range<usize>) -> Result<Has, QueryError> {
-    match value.to_ascii_lowercase().as_str() {
-        "email" => Ok(Has::Email),
-        "link" => Ok(Has::Link),
-        "tag" | "tags" => Ok(Has::Tag),
-        "app" => Ok(Has::App),
-        "note" | "notes" => Ok(Has::Note),
-        _ => Err(QueryError::new(
-            span.clone(),
-            format!(
-                "unknown `has:{}`; known: has:email has:link has:tag has:app has:note",
-                Clean::line(value)
-            ),
-        )),
-    }
+    flag("has", &HAS, &HAS_ALSO, value, span)
 }
 
 fn is(value: &str, span: &Range<usize>) -> Result<Is, QueryError> {
-    match value.to_ascii_lowercase().as_str() {
-        "unseen" | "unread" => Ok(Is::Unseen),
-        "seen" | "read" => Ok(Is::Seen),
-        "starred" | "star" => Ok(Is::Starred),
-        "done" => Ok(Is::Done),
-        "snoozed" => Ok(Is::Snoozed),
-        "unclaimed" => Ok(Is::Unclaimed),
-        "mine" => Ok(Is::Mine),
-        _ => Err(QueryError::new(
-            span.clone(),
-            format!(
-                "unknown `is:{}`; known: is:unseen is:seen is:starred is:done is:snoozed \
-                 is:unclaimed is:mine",
-                Clean::line(value)
-            ),
-        )),
-    }
+    flag("is", &IS, &IS_ALSO, value, span)
 }
 
 /// A local date (`2026-11-01`, midnight) or date and time (`2026-11-01T09:30`). Also read by

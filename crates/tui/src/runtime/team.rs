@@ -35,7 +35,7 @@ pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
                         .iter()
                         .map(|e| HistoryLine {
                             member: feedback_core::text::Clean::line(&e.member),
-                            what: feedback_team_sync::history::describe(&e.kind, &e.body),
+                            what: feedback_team_sync::history::describe(&e.change),
                             at: e.at,
                         })
                         .collect()

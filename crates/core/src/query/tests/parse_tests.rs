@@ -240,7 +240,7 @@ fn limits_turn_into_errors_not_stack_overflows() {
 
 #[test]
 fn help_names_every_qualifier() {
-    for name in super::super::qualifier::NAMES.split_whitespace() {
+    for name in super::super::qualifier::QUALIFIERS {
         assert!(HELP.contains(name), "HELP lacks {name}");
     }
     for construct in ["OR", "NOT", "-", "*", "\"", "(", "="] {
@@ -264,4 +264,44 @@ fn a_one_letter_prefix_is_refused_where_it_is_and_two_letters_are_enough() {
     assert!(parse("crash sy*").is_ok());
     assert!(parse("\"dark m\"*").is_err());
     assert!(parse("\"dark mo\"*").is_ok());
+}
+
+#[test]
+fn every_qualifier_listed_parses_and_an_unknown_one_lists_them_all() {
+    for name in super::super::qualifier::QUALIFIERS {
+        let typed = if name == "meta." {
+            "meta.plan:x".to_owned()
+        } else {
+            format!("{name}x")
+        };
+        if let Err(e) = parse(&typed) {
+            assert!(!e.message.contains("unknown qualifier"), "{typed}: {e}");
+        }
+    }
+    let e = parse("colour:red").expect_err("unknown");
+    for name in super::super::qualifier::QUALIFIERS {
+        let listed = if name == "meta." { "meta.KEY:" } else { name };
+        assert!(e.message.contains(listed), "{listed} missing from {e}");
+    }
+    let e = parse("is:wat").expect_err("unknown is");
+    assert!(
+        e.message.ends_with(
+            "known: is:unseen is:seen is:starred is:done is:snoozed is:unclaimed is:mine"
+        ),
+        "{e}"
+    );
+    assert!(matches!(
+        parse("is:READ").unwrap().root(),
+        Some(Expr::Filter(Filter {
+            kind: FilterKind::Is(Is::Seen),
+            ..
+        }))
+    ));
+    assert!(matches!(
+        parse("has:Notes").unwrap().root(),
+        Some(Expr::Filter(Filter {
+            kind: FilterKind::Has(Has::Note),
+            ..
+        }))
+    ));
 }

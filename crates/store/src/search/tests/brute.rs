@@ -141,7 +141,7 @@ fn put_outbox(store: &mut Store, items: &[FeedbackDetail], team: &mut HashMap<St
             entries.push(crate::OutboxEntry {
                 event_id: format!("pending-{}", entries.len()),
                 item_id: id.clone(),
-                change: change.to_string(),
+                change: Ok(serde_json::from_value(change.clone()).unwrap()),
                 member: ME.to_owned(),
                 made_at: anchor(),
             });
@@ -193,7 +193,8 @@ fn note_body(author: &str) -> String {
 /// Stores the team states in `store`'s replica, as a catch-up would; the team's done and snooze
 /// are the item's triage state's (with a team, those are the team's).
 fn put_team(store: &mut Store, team: &HashMap<String, Shared>, triage: &HashMap<String, Triage>) {
-    use crate::{TeamBatch, TeamEventRecord, TeamItemRecord};
+    use crate::{TeamBatch, TeamItemRecord};
+    use feedback_core::team_event::{Change, EventChange, TeamEvent};
     store.team_start_replica("support", ME).unwrap();
     let mut batch = TeamBatch::default();
     let mut ids: Vec<&String> = team.keys().collect();
@@ -210,18 +211,17 @@ fn put_team(store: &mut Store, team: &HashMap<String, Shared>, triage: &HashMap<
         });
         for author in &shared.note_authors {
             let seq = i64::try_from(batch.events.len()).unwrap() + 1;
-            batch.events.push(TeamEventRecord {
+            batch.events.push(TeamEvent {
                 seq,
                 event_id: format!("e{seq}"),
                 member: author.clone(),
                 item_id: id.clone(),
-                kind: "note".to_owned(),
-                body: "{}".to_owned(),
+                change: EventChange::Known(Change::Note {
+                    note_id: format!("n{seq}"),
+                    body: note_body(author),
+                }),
                 at: anchor(),
             });
-            batch
-                .notes
-                .push((seq, format!("n{seq}"), note_body(author)));
         }
     }
     store.team_apply(&batch, anchor()).unwrap();

@@ -85,10 +85,7 @@ fn a_claims_an_unowned_item_shown_pending_at_once_and_sent() {
     act(&mut h, Action::Claim);
     assert_eq!(owner(&h, "id00000"), None);
     let outbox = h.store.read(feedback_store::Store::team_outbox).unwrap();
-    let changes: Vec<Change> = outbox
-        .iter()
-        .map(|e| serde_json::from_str(&e.change).unwrap())
-        .collect();
+    let changes: Vec<Change> = outbox.iter().map(|e| e.change.clone().unwrap()).collect();
     assert_eq!(changes, [Change::Claim, Change::Unclaim]);
     assert!(outbox.iter().all(|e| e.member == "ana"));
 }
@@ -116,7 +113,7 @@ fn taking_another_members_item_over_asks_first_naming_the_owner() {
     act(&mut h, Action::Claim);
     key(&mut h, KeyCode::Char('y'));
     let outbox = h.store.read(feedback_store::Store::team_outbox).unwrap();
-    let change: Change = serde_json::from_str(&outbox[0].change).unwrap();
+    let change: Change = outbox[0].change.clone().unwrap();
     assert_eq!(
         change,
         Change::TakeOver {
@@ -141,7 +138,7 @@ fn assign_picks_a_member_online_first_and_labels_take_plus_and_minus() {
     assert_eq!(names, ["cy", "ana", "bo"], "who is online first");
     key(&mut h, KeyCode::Enter);
     let outbox = h.store.read(feedback_store::Store::team_outbox).unwrap();
-    let change: Change = serde_json::from_str(&outbox[0].change).unwrap();
+    let change: Change = outbox[0].change.clone().unwrap();
     assert_eq!(
         change,
         Change::Assign {
@@ -198,13 +195,15 @@ fn the_links_news_set_the_status_and_say_what_was_lost_or_given_to_you() {
         pending: 0,
     })));
     assert_eq!(h.state.team.as_ref().unwrap().pending, 0);
-    let event = feedback_store::TeamEventRecord {
+    let event = feedback_team::TeamEvent {
         seq: 9,
         event_id: "e9".to_owned(),
         member: "bo".to_owned(),
         item_id: "id00002".to_owned(),
-        kind: "assign".to_owned(),
-        body: r#"{"to":"ana"}"#.to_owned(),
+        change: feedback_team::EventChange::Known(Change::Assign {
+            to: "ana".to_owned(),
+            from: None,
+        }),
         at: now(),
     };
     h.send(Msg::Team(News::Changed(CaughtUp {
@@ -250,19 +249,13 @@ fn done_snooze_and_the_note_go_to_the_team_with_the_triage_write() {
     // Starring is this member's own: nothing more for the team.
     act(&mut h, Action::ToggleStar);
     let outbox = h.store.read(feedback_store::Store::team_outbox).unwrap();
-    let changes: Vec<Change> = outbox
-        .iter()
-        .map(|e| serde_json::from_str(&e.change).unwrap())
-        .collect();
+    let changes: Vec<Change> = outbox.iter().map(|e| e.change.clone().unwrap()).collect();
     assert_eq!(changes, [Change::Done(true)]);
     // Undoing the star tells the team nothing; undoing the done tells it.
     act(&mut h, Action::UndoTriage);
     act(&mut h, Action::UndoTriage);
     let outbox = h.store.read(feedback_store::Store::team_outbox).unwrap();
-    let changes: Vec<Change> = outbox
-        .iter()
-        .map(|e| serde_json::from_str(&e.change).unwrap())
-        .collect();
+    let changes: Vec<Change> = outbox.iter().map(|e| e.change.clone().unwrap()).collect();
     assert_eq!(changes, [Change::Done(true), Change::Done(false)]);
 }
 

@@ -19,7 +19,7 @@ fn outbox(h: &Harness) -> Vec<(String, Change)> {
         .read(Store::team_outbox)
         .unwrap()
         .iter()
-        .map(|e| (e.item_id.clone(), serde_json::from_str(&e.change).unwrap()))
+        .map(|e| (e.item_id.clone(), e.change.clone().unwrap()))
         .collect()
 }
 
