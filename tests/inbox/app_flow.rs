@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use feedback_api::{Client, Status};
 use feedback_clipboard::MemoryClipboard;
+use feedback_core::text::Clean;
 use feedback_sim::{FaultKind, Route};
 use feedback_store::{Shared, Store};
 use feedback_sync::{SyncSettings, Syncer};
@@ -440,7 +441,7 @@ async fn starts_offline_from_a_filled_store_and_searches_and_filters() {
         // The last run showed the `ui` tag.
         let ui = feedback_tui::state::Chosen {
             value: "ui".into(),
-            label: "ui".into(),
+            label: Clean::fixed("ui"),
         };
         let view = ViewSpec {
             status: "new".into(),

@@ -7,6 +7,7 @@ use crate::hostile;
 
 use feedback_api::{Feedback, Status};
 use feedback_config::looks::PipeCommand;
+use feedback_core::text::Clean;
 use feedback_tui::action::{Action, Msg};
 use feedback_tui::effect::Effect;
 use feedback_tui::state::ViewSpec;
@@ -41,7 +42,7 @@ fn markdown_json_and_pipe_input_keep_hostile_text_inert() {
         }
     });
     h.state.acting.commands = vec![PipeCommand {
-        name: corpus()[0].as_str().into(),
+        name: Clean::line(&corpus()[0]),
         argv: vec!["true".into()],
         wait: true,
     }];
@@ -107,7 +108,7 @@ fn the_view_bar_the_palette_and_the_list_title_keep_hostile_text_inert() {
         let mut h = hostile_inbox(width, 30, &items);
         for name in corpus() {
             h.state.views.views.push(View {
-                name: name.as_str().into(),
+                name: Clean::line(&name),
                 spec: ViewSpec {
                     status: "new".into(),
                     search: name.into(),

@@ -7,6 +7,7 @@
 
 use crate::insight_support;
 
+use feedback_core::text::Clean;
 use feedback_tui::action::{Action, Msg};
 use feedback_tui::effect::Effect;
 use feedback_tui::layout;
@@ -95,7 +96,7 @@ fn every_groups_enter_lists_exactly_its_count_and_esc_goes_back_to_the_groups() 
     let mut h = harness(120, 30, 30);
     h.state.view.tag = Some(Chosen {
         value: "bug".to_owned(),
-        label: "bug".into(),
+        label: Clean::fixed("bug"),
     });
     search(&mut h, "has:email OR -tag:crash");
     assert!(h.state.visible_len() > 0);

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use feedback_config::looks::{PipeCommand, ThemeName};
+use feedback_core::text::Clean;
 use feedback_tui::action::{Action, Msg};
 use feedback_tui::keymap::Keymap;
 use feedback_tui::state::AppState;
@@ -146,7 +147,7 @@ fn the_pipe_picker() {
     h.state.acting.commands = ["file a ticket", "save to \u{1b}[31mdisk"]
         .iter()
         .map(|name| PipeCommand {
-            name: (*name).into(),
+            name: Clean::line(name),
             argv: vec!["true".into()],
             wait: true,
         })
@@ -166,7 +167,7 @@ fn each_theme_paints_the_same_screen() {
         h.state.acting.theme = theme;
         h.state.acting.privacy = true;
         h.state.note = Some(feedback_tui::state::Note {
-            text: "Cannot read the store: disk full".into(),
+            text: Clean::fixed("Cannot read the store: disk full"),
             error: true,
             until: None,
         });

@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use feedback_api::{Feedback, Status, Wait, WaitReason};
+use feedback_core::text::Clean;
 use feedback_store::Shared;
 use feedback_tui::action::{Action, FailureKind, Msg, SyncFailure, SyncJob, ViewError};
 use feedback_tui::keymap::Keymap;
@@ -531,7 +532,7 @@ fn busy_status() -> AppState {
     let mut state = h.state;
     assert_eq!(state.list.paging, feedback_tui::state::Paging::Paused);
     state.note = Some(feedback_tui::state::Note {
-        text: "Could not reach the service: connection reset by peer — r to retry".into(),
+        text: Clean::fixed("Could not reach the service: connection reset by peer — r to retry"),
         error: true,
         until: None,
     });
@@ -584,7 +585,7 @@ fn filter_chips_share_the_room_they_have() {
     let chosen = |label: &str| {
         Some(feedback_tui::state::Chosen {
             value: "v".into(),
-            label: label.into(),
+            label: Clean::line(label),
         })
     };
     state.view.project = chosen("Nimbus Notes — the note-taking app for teams");

@@ -73,7 +73,7 @@ pub(crate) fn from_def(def: &ViewDef) -> NamedView {
     let chosen = |v: &Option<String>| {
         v.as_ref().map(|v| Chosen {
             value: v.clone(),
-            label: v.as_str().into(),
+            label: Clean::line(v),
         })
     };
     NamedView {

@@ -164,6 +164,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+    use feedback_core::text::Clean;
 
     fn views() -> Vec<View> {
         feedback_store::saved_views::built_in()
@@ -224,7 +225,7 @@ mod tests {
     fn view_names_are_sanitized() {
         let mut list = views();
         list.push(View {
-            name: "evil\u{1b}[2Jname".into(),
+            name: Clean::fixed("evil\u{1b}[2Jname"),
             spec: crate::state::ViewSpec::default(),
         });
         let all = matches("", &list);

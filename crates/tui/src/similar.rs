@@ -208,7 +208,7 @@ mod tests {
             ("Beacon", 34),
             ("Summit", 2),
         ];
-        let set = from_similar("App closes".into(), similar(&[3, 1], 216, &apps)).unwrap();
+        let set = from_similar(Clean::fixed("App closes"), similar(&[3, 1], 216, &apps)).unwrap();
         assert_eq!(&*set.keys, &[3, 1]);
         assert_eq!(
             heading_text(&set.shown.heading, 2, 200),
@@ -225,7 +225,7 @@ mod tests {
     #[test]
     fn a_narrow_heading_cuts_the_quote_first() {
         let set = from_similar(
-            "App closes itself right after the splash screen".into(),
+            Clean::fixed("App closes itself right after the splash screen"),
             similar(&[1], 214, &[("Trailhead", 120), ("Beacon", 94)]),
         )
         .unwrap();
@@ -254,7 +254,7 @@ mod tests {
 
     #[test]
     fn no_match_is_no_key_set() {
-        assert_eq!(from_similar("x".into(), similar(&[], 0, &[])), None);
+        assert_eq!(from_similar(Clean::fixed("x"), similar(&[], 0, &[])), None);
     }
 
     #[test]
@@ -270,7 +270,7 @@ mod tests {
         assert!(!text.contains('\u{1b}'));
         assert!(text.ends_with("…\" · 1 item"), "{text}");
         let apps = Heading::Similar {
-            quote: "q".into(),
+            quote: Clean::fixed("q"),
             total: 1,
             apps: app_names(vec![(Some("Evil\u{1b}[31m".into()), 1), (None, 1)]),
         };

@@ -128,11 +128,12 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+    use feedback_core::text::Clean;
 
     fn chosen(v: &str, label: &str) -> Chosen {
         Chosen {
             value: v.into(),
-            label: label.into(),
+            label: Clean::line(label),
         }
     }
 
@@ -174,7 +175,7 @@ mod tests {
     fn put_replaces_a_view_of_the_same_name() {
         let mut views = ViewsState::new(&[], None);
         let view = |name: &str, search: &str| View {
-            name: name.into(),
+            name: Clean::line(name),
             spec: ViewSpec {
                 status: "new".into(),
                 search: search.into(),

@@ -3,6 +3,7 @@
 
 use super::*;
 use feedback_api::{ApiKey, Feedback, FeedbackId, ProjectRef, Status};
+use feedback_core::text::Clean;
 
 const P1: &str = "11111111-1111-4111-8111-111111111111";
 const P2: &str = "22222222-2222-4222-8222-222222222222";
@@ -231,7 +232,7 @@ async fn the_inbox_starts_on_the_flags_view_keeping_the_remembered_status() {
         spec.app,
         Some(Chosen {
             value: A3.into(),
-            label: "Trailhead iOS".into()
+            label: Clean::fixed("Trailhead iOS")
         })
     );
     assert_eq!(spec.project, None);
@@ -239,7 +240,7 @@ async fn the_inbox_starts_on_the_flags_view_keeping_the_remembered_status() {
         status: "archived".into(),
         tag: Some(Chosen {
             value: "bug".into(),
-            label: "bug".into(),
+            label: Clean::fixed("bug"),
         }),
         search: "crash".into(),
         ..ViewSpec::default()

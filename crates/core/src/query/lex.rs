@@ -4,6 +4,7 @@
 use std::ops::Range;
 
 use super::QueryError;
+use crate::text::Clean;
 
 /// One lexical token.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,7 +82,7 @@ impl<'a> Lexer<'a> {
                 if self.peek().is_none_or(|c| c.is_whitespace() || c == ')') {
                     return Err(QueryError::new(
                         start..self.at,
-                        "`-` excludes what follows it: write -word or -tag:spam",
+                        Clean::fixed("`-` excludes what follows it: write -word or -tag:spam"),
                     ));
                 }
                 Tok::Not
@@ -102,7 +103,7 @@ impl<'a> Lexer<'a> {
         let Some(len) = rest.find('"') else {
             return Err(QueryError::new(
                 open..self.input.len(),
-                "unclosed quote: end the phrase with \"",
+                Clean::fixed("unclosed quote: end the phrase with \""),
             ));
         };
         self.at = inner + len + 1;
@@ -140,7 +141,7 @@ impl<'a> Lexer<'a> {
         tok.ok_or_else(|| {
             QueryError::new(
                 start..self.at,
-                "`=` matches words as written: write =crash or =\"two words\"",
+                Clean::fixed("`=` matches words as written: write =crash or =\"two words\""),
             )
         })
     }

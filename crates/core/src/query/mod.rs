@@ -56,14 +56,11 @@ pub struct QueryError {
 }
 
 impl QueryError {
-    /// An error saying `message`, sanitized as one line if it is not [`Clean`] already (a
-    /// value quoted in it is best made `Clean` on its own first, so an escape cut off at its
-    /// end never takes the message's next characters).
-    pub fn new(span: Range<usize>, message: impl Into<Clean>) -> Self {
-        Self {
-            span,
-            message: message.into(),
-        }
+    /// An error saying `message` (a value quoted in it is made `Clean` on its own first, so an
+    /// escape cut off at its end never takes the message's next characters).
+    #[must_use]
+    pub fn new(span: Range<usize>, message: Clean) -> Self {
+        Self { span, message }
     }
 }
 

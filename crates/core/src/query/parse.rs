@@ -8,6 +8,7 @@ use super::ast::{Expr, Form, Text};
 use super::highlight::tokenize;
 use super::lex::{Tok, Token, lex};
 use super::{QueryError, qualifier};
+use crate::text::Clean;
 
 /// Longest query accepted, in bytes.
 pub const MAX_INPUT_BYTES: usize = 4096;
@@ -22,7 +23,7 @@ pub(super) fn parse_expr(input: &str) -> Result<Option<Expr>, QueryError> {
         let start = floor_char_boundary(input, MAX_INPUT_BYTES);
         return Err(QueryError::new(
             start..input.len(),
-            format!("query too long: at most {MAX_INPUT_BYTES} bytes"),
+            Clean::line(&format!("query too long: at most {MAX_INPUT_BYTES} bytes")),
         ));
     }
     let tokens = lex(input)?;
@@ -38,7 +39,10 @@ pub(super) fn parse_expr(input: &str) -> Result<Option<Expr>, QueryError> {
     };
     let expr = parser.or()?;
     if let Some(token) = parser.tokens.get(parser.at) {
-        return Err(QueryError::new(token.span.clone(), "unmatched `)`"));
+        return Err(QueryError::new(
+            token.span.clone(),
+            Clean::fixed("unmatched `)`"),
+        ));
     }
     Ok(Some(expr))
 }
@@ -83,7 +87,10 @@ impl<'a> Parser<'a> {
                 .peek()
                 .is_none_or(|t| matches!(t.tok, Tok::Close | Tok::Or | Tok::And))
             {
-                return Err(QueryError::new(span, "OR needs a term after it"));
+                return Err(QueryError::new(
+                    span,
+                    Clean::fixed("OR needs a term after it"),
+                ));
             }
             parts.push(self.and()?);
         }
@@ -102,7 +109,10 @@ impl<'a> Parser<'a> {
                         .peek()
                         .is_none_or(|t| matches!(t.tok, Tok::Close | Tok::Or | Tok::And))
                     {
-                        return Err(QueryError::new(span, "AND needs a term after it"));
+                        return Err(QueryError::new(
+                            span,
+                            Clean::fixed("AND needs a term after it"),
+                        ));
                     }
                 }
                 Some(_) => {}
@@ -117,7 +127,9 @@ impl<'a> Parser<'a> {
         if self.depth > MAX_DEPTH {
             return Err(QueryError::new(
                 span.clone(),
-                format!("nested too deeply: at most {MAX_DEPTH} levels of ( ) and NOT"),
+                Clean::line(&format!(
+                    "nested too deeply: at most {MAX_DEPTH} levels of ( ) and NOT"
+                )),
             ));
         }
         Ok(())
@@ -127,7 +139,7 @@ impl<'a> Parser<'a> {
         let Some(token) = self.peek().cloned() else {
             return Err(QueryError::new(
                 self.end_span(),
-                "expected a word or qualifier",
+                Clean::fixed("expected a word or qualifier"),
             ));
         };
         match token.tok {
@@ -137,7 +149,10 @@ impl<'a> Parser<'a> {
                     .peek()
                     .is_none_or(|t| matches!(t.tok, Tok::Close | Tok::Or | Tok::And))
                 {
-                    return Err(QueryError::new(token.span, "NOT needs a term after it"));
+                    return Err(QueryError::new(
+                        token.span,
+                        Clean::fixed("NOT needs a term after it"),
+                    ));
                 }
                 self.deeper(&token.span)?;
                 let inner = self.unary()?;
@@ -145,10 +160,10 @@ impl<'a> Parser<'a> {
                 Ok(Expr::Not(Box::new(inner)))
             }
             Tok::Open => self.group(token.span),
-            Tok::Close => Err(QueryError::new(token.span, "unmatched `)`")),
+            Tok::Close => Err(QueryError::new(token.span, Clean::fixed("unmatched `)`"))),
             Tok::Or | Tok::And => Err(QueryError::new(
                 token.span,
-                "OR and AND go between two terms (quote \"or\" to search the word)",
+                Clean::fixed("OR and AND go between two terms (quote \"or\" to search the word)"),
             )),
             Tok::Text {
                 text,
@@ -181,14 +196,17 @@ impl<'a> Parser<'a> {
         self.deeper(&open)?;
         if self.next_is(&Tok::Close) {
             let close = self.tokens[self.at].span.end;
-            return Err(QueryError::new(open.start..close, "empty parentheses"));
+            return Err(QueryError::new(
+                open.start..close,
+                Clean::fixed("empty parentheses"),
+            ));
         }
         if self.peek().is_none() {
-            return Err(QueryError::new(open, "unclosed `(`"));
+            return Err(QueryError::new(open, Clean::fixed("unclosed `(`")));
         }
         let inner = self.or()?;
         if !self.next_is(&Tok::Close) {
-            return Err(QueryError::new(open, "unclosed `(`"));
+            return Err(QueryError::new(open, Clean::fixed("unclosed `(`")));
         }
         self.at += 1;
         self.depth -= 1;
@@ -200,7 +218,7 @@ impl<'a> Parser<'a> {
         if self.terms > MAX_TERMS {
             return Err(QueryError::new(
                 span.clone(),
-                format!("too many terms: at most {MAX_TERMS}"),
+                Clean::line(&format!("too many terms: at most {MAX_TERMS}")),
             ));
         }
         Ok(())
@@ -218,13 +236,15 @@ fn text_term(text: &str, form: Form, span: Range<usize>) -> Result<Text, QueryEr
     let Some(last) = tokens.last() else {
         return Err(QueryError::new(
             span,
-            "nothing to search for here: words need a letter or digit",
+            Clean::fixed("nothing to search for here: words need a letter or digit"),
         ));
     };
     if form == Form::Prefix && last.folded.chars().count() < PREFIX_MIN_CHARS {
         return Err(QueryError::new(
             span,
-            format!("a prefix needs at least {PREFIX_MIN_CHARS} letters (crash*)"),
+            Clean::line(&format!(
+                "a prefix needs at least {PREFIX_MIN_CHARS} letters (crash*)"
+            )),
         ));
     }
     Ok(Text {

@@ -108,11 +108,11 @@ fn flag<T: Copy>(
                 .collect();
             QueryError::new(
                 span.clone(),
-                format!(
+                Clean::line(&format!(
                     "unknown `{qualifier}:{}`; known: {}",
                     Clean::line(value),
                     known.join(" ")
-                ),
+                )),
             )
         })
 }
@@ -126,7 +126,10 @@ pub(super) fn parse(
 ) -> Result<Filter, QueryError> {
     let lower = name.to_ascii_lowercase();
     if value.trim().is_empty() {
-        return Err(QueryError::new(span, format!("`{name}:` needs a value")));
+        return Err(QueryError::new(
+            span,
+            Clean::line(&format!("`{name}:` needs a value")),
+        ));
     }
     let owned = value.to_owned();
     let kind = match lower.as_str() {
@@ -156,10 +159,10 @@ pub(super) fn parse(
             _ => {
                 return Err(QueryError::new(
                     span.start..span.start + name.len() + 1,
-                    format!(
+                    Clean::line(&format!(
                         "unknown qualifier `{name}:`; known: {} (quote text that has a colon)",
                         listed()
-                    ),
+                    )),
                 ));
             }
         },
@@ -208,10 +211,10 @@ pub fn date(value: &str, span: &Range<usize>) -> Result<DateTime, QueryError> {
         .map_err(|_| {
             QueryError::new(
                 span.clone(),
-                format!(
+                Clean::line(&format!(
                     "bad date `{}`: expected a date like 2026-11-01 or 2026-11-01T09:30",
                     Clean::line(value)
-                ),
+                )),
             )
         })
 }
@@ -221,10 +224,10 @@ fn age(value: &str, span: &Range<usize>) -> Result<FilterKind, QueryError> {
     let bad = || {
         QueryError::new(
             span.clone(),
-            format!(
+            Clean::line(&format!(
                 "bad age `{}`: expected <7d or >2w (units m h d w)",
                 Clean::line(value)
-            ),
+            )),
         )
     };
     let (cmp, rest) = if let Some(rest) = value.strip_prefix("<=") {
@@ -268,9 +271,12 @@ pub fn local_instant(
     tz: &jiff::tz::TimeZone,
     span: &Range<usize>,
 ) -> Result<jiff::Timestamp, QueryError> {
-    at.to_zoned(tz.clone())
-        .map(|z| z.timestamp())
-        .map_err(|e| QueryError::new(span.clone(), format!("date out of range: {e}")))
+    at.to_zoned(tz.clone()).map(|z| z.timestamp()).map_err(|e| {
+        QueryError::new(
+            span.clone(),
+            Clean::line(&format!("date out of range: {e}")),
+        )
+    })
 }
 
 /// `now` less `age`, for `age:` and `--since 7d` alike.
@@ -280,5 +286,5 @@ pub fn age_cutoff(
     span: &Range<usize>,
 ) -> Result<jiff::Timestamp, QueryError> {
     now.checked_sub(age)
-        .map_err(|e| QueryError::new(span.clone(), format!("age out of range: {e}")))
+        .map_err(|e| QueryError::new(span.clone(), Clean::line(&format!("age out of range: {e}"))))
 }

@@ -89,20 +89,6 @@ impl fmt::Display for Clean {
     }
 }
 
-/// Sanitized as one line.
-impl From<&str> for Clean {
-    fn from(raw: &str) -> Self {
-        Self::line(raw)
-    }
-}
-
-/// Sanitized as one line.
-impl From<String> for Clean {
-    fn from(raw: String) -> Self {
-        Self::line(&raw)
-    }
-}
-
 /// What a terminal widget takes (a ratatui `Span`, say).
 impl From<Clean> for std::borrow::Cow<'static, str> {
     fn from(clean: Clean) -> Self {
@@ -153,7 +139,7 @@ mod tests {
     fn clean_text_is_made_only_by_sanitizing() {
         assert_eq!(Clean::line("a\u{1b}[2Jb\nc"), "a␛b c");
         assert_eq!(Clean::text("a\u{1b}]52;c;eA==\u{7}b\nc"), "a␛b\nc");
-        assert_eq!(Clean::from("x\u{202E}y"), "x\u{FFFD}y");
+        assert_eq!(Clean::line("x\u{202E}y"), "x\u{FFFD}y");
         let joined = Clean::join(&[Clean::line("#a\u{1b}"), Clean::line("#b")], " ");
         assert_eq!(
             joined, "#a␛ #b",

@@ -17,6 +17,7 @@ use feedback_core::query::{
 
 mod filters;
 
+use feedback_core::text::Clean;
 use filters::{escape_like, has_sql, key_list};
 
 /// An SQL condition over `items` with its parameters (numbered from `?1`), and the full-text
@@ -325,11 +326,12 @@ impl Compiler<'_> {
     /// point at the whole qualifier, naming the view.
     fn view(&mut self, name: &str, span: &Range<usize>) -> Result<String, QueryError> {
         use crate::saved_views::{find, quoted};
-        let view = find(&self.cx.views, name).map_err(|m| QueryError::new(span.clone(), m))?;
+        let view = find(&self.cx.views, name)
+            .map_err(|m| QueryError::new(span.clone(), Clean::line(&m)))?;
         let inner = |message: &str| {
             QueryError::new(
                 span.clone(),
-                format!("view {}: {message}", quoted(&view.name)),
+                Clean::line(&format!("view {}: {message}", quoted(&view.name))),
             )
         };
         let parsed = view.spec.search.parsed().map_err(|e| inner(&e.message))?;

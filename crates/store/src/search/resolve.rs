@@ -169,11 +169,11 @@ fn ambiguous(word: &str, value: &str, names: Vec<&str>, span: &Range<usize>) -> 
     let list = known_list(names, "");
     QueryError::new(
         span.clone(),
-        format!(
+        Clean::line(&format!(
             "{word} \"{}\" begins more than one name: {} (type more of it)",
             Clean::line(value),
             list.as_str().trim_start_matches("known: ")
-        ),
+        )),
     )
 }
 
@@ -182,10 +182,10 @@ fn unknown(word: &str, value: &str, known: Vec<&str>, span: &Range<usize>) -> Qu
     let list = known_list(known, &format!("no {word}s are stored yet"));
     QueryError::new(
         span.clone(),
-        format!(
+        Clean::line(&format!(
             "no {word} named \"{}\"; {list} (name as shown, slug or id)",
             Clean::line(value)
-        ),
+        )),
     )
 }
 
@@ -200,10 +200,10 @@ pub(super) fn unknown_value(
     let list = known_list(known, "none is stored yet");
     QueryError::new(
         span.clone(),
-        format!(
+        Clean::line(&format!(
             "no stored feedback has {what} \"{}\"; {list}",
             Clean::line(value)
-        ),
+        )),
     )
 }
 
@@ -278,5 +278,5 @@ pub(super) fn spellings(
 
 /// A database failure while compiling, blamed on the term being compiled.
 pub(super) fn db_error(span: &Range<usize>, e: &rusqlite::Error) -> QueryError {
-    QueryError::new(span.clone(), format!("store error: {e}"))
+    QueryError::new(span.clone(), Clean::line(&format!("store error: {e}")))
 }

@@ -256,7 +256,7 @@ mod tests {
             "killed by a signal — press a key to return"
         );
         assert_eq!(
-            exit_line(&Err("no \u{1b}[31mfile".into())),
+            exit_line(&Err(Clean::fixed("no \u{1b}[31mfile"))),
             "could not run: no ␛file — press a key to return"
         );
     }

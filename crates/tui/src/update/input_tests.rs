@@ -16,6 +16,7 @@ use crate::runtime::translate;
 use crate::state::{Fatal, Focus};
 use crate::testkit::{budget, now, started};
 use feedback_api::{Status, Wait, WaitReason};
+use feedback_core::text::Clean;
 
 /// Translates `event` as the running inbox would and applies the result.
 fn send(state: &mut AppState, event: &Event) -> Option<Vec<Effect>> {
@@ -69,7 +70,7 @@ fn screens() -> Vec<(&'static str, AppState)> {
     let mut fatal = list.clone();
     fatal.fatal = Some(Fatal {
         title: "Key rejected".into(),
-        body: "401".into(),
+        body: Clean::fixed("401"),
     });
     vec![
         ("list", list),
@@ -374,7 +375,7 @@ fn o_without_a_browser_says_why_and_that_the_link_was_copied() {
         effects,
         [Effect::Copy {
             what: "the issue-tracker link",
-            text: url.into()
+            text: Clean::line(url)
         }]
     );
     assert!(note(&state).contains("over SSH"), "{}", note(&state));
@@ -406,7 +407,7 @@ fn a_browser_that_fails_to_open_says_why_and_the_link_is_copied_instead() {
         effects,
         [Effect::Copy {
             what: "the issue-tracker link",
-            text: url.into()
+            text: Clean::line(url)
         }]
     );
     update(

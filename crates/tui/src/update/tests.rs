@@ -10,6 +10,7 @@ use crate::effect::Effect;
 use crate::state::Focus;
 use crate::testkit::{Harness, budget, fill, item, now, started_harness};
 use feedback_api::{Feedback, Status};
+use feedback_core::text::Clean;
 
 mod acting;
 mod all_seen;
@@ -586,7 +587,7 @@ fn the_last_view_is_restored_before_the_first_query() {
         status: "new".into(),
         tag: Some(crate::state::Chosen {
             value: "ui".into(),
-            label: "ui".into(),
+            label: Clean::fixed("ui"),
         }),
         search: "number".into(),
         ..Default::default()

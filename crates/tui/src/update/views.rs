@@ -208,7 +208,7 @@ pub(super) fn written(
     let chosen = |c: Option<Labelled>| {
         c.map(|c| Chosen {
             value: c.value,
-            label: c.label.into(),
+            label: Clean::line(&c.label),
         })
     };
     let n = state.views.put(View {

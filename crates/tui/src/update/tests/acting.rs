@@ -10,6 +10,7 @@ use crate::action::{Action, Msg};
 use crate::effect::Effect;
 use crate::testkit::{Harness, now, started_harness};
 use feedback_config::looks::PipeCommand;
+use feedback_core::text::Clean;
 use feedback_store::TriageChange;
 
 pub(super) fn marked(h: &Harness) -> Vec<String> {
@@ -37,7 +38,7 @@ pub(super) fn copies(effects: &[Effect]) -> Vec<(&'static str, String)> {
 
 pub(super) fn command(name: &str) -> PipeCommand {
     PipeCommand {
-        name: name.into(),
+        name: Clean::line(name),
         argv: vec!["sh".into(), "-c".into(), format!("cat > {name}")],
         wait: true,
     }

@@ -9,6 +9,7 @@ use super::acting::{command, copies, note};
 use crate::action::{Action, Msg};
 use crate::effect::Effect;
 use crate::testkit::{detail, now, started_harness, stored_detail};
+use feedback_core::text::Clean;
 
 #[test]
 fn copies_of_marked_items_are_one_block_each() {
@@ -149,13 +150,13 @@ fn pipe_runs_the_one_command_or_asks_which() {
     let item: feedback_api::FeedbackDetail = serde_json::from_str(input.trim_end()).unwrap();
     assert_eq!(item, detail(0));
     h.send(Msg::Piped {
-        name: "one".into(),
+        name: Clean::fixed("one"),
         items: 1,
         result: Ok(Some(0)),
     });
     assert_eq!(note(&h), "Piped 1 item to one: exit status 0");
     h.send(Msg::Piped {
-        name: "one".into(),
+        name: Clean::fixed("one"),
         items: 2,
         result: Ok(Some(4)),
     });

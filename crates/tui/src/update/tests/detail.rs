@@ -6,6 +6,7 @@ use crate::action::{Action, CopyOutcome, Msg};
 use crate::effect::Effect;
 use crate::state::Load;
 use crate::testkit::{Harness, detail, now, started_harness, stored_detail};
+use feedback_core::text::Clean;
 
 fn fetches(effects: &[Effect]) -> usize {
     effects
@@ -76,7 +77,7 @@ fn y_copies_the_stored_link_without_the_network() {
         effects,
         vec![Effect::Copy {
             what: "the issue-tracker link",
-            text: "https://issues.example.com/nimbus/issues/1000".into()
+            text: Clean::fixed("https://issues.example.com/nimbus/issues/1000")
         }]
     );
 }
@@ -93,7 +94,7 @@ fn y_fetches_the_links_when_none_were_ever_stored() {
     });
     assert!(effects.contains(&Effect::Copy {
         what: "the issue-tracker link",
-        text: "https://issues.example.com/nimbus/issues/1000".into()
+        text: Clean::fixed("https://issues.example.com/nimbus/issues/1000")
     }));
     // Offline, with no stored links: it says why.
     act(&mut h, Action::MoveDown);
@@ -140,7 +141,7 @@ fn shift_y_and_i_copy_message_and_id() {
         act(&mut h, Action::CopyId),
         vec![Effect::Copy {
             what: "the id",
-            text: "id00000".into()
+            text: Clean::fixed("id00000")
         }]
     );
     h.send(Msg::Copied(CopyOutcome::Failed {
@@ -164,7 +165,7 @@ fn o_opens_web_links_only_and_copies_instead_without_a_browser() {
         act(&mut h, Action::OpenLink),
         vec![Effect::Copy {
             what: "the issue-tracker link",
-            text: url.into()
+            text: Clean::line(url)
         }]
     );
     let mut evil = detail(1);

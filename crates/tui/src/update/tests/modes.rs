@@ -9,6 +9,7 @@ use crate::keymap::Keymap;
 use crate::runtime::translate;
 use crate::state::Mode;
 use crate::testkit::{Harness, started_harness};
+use feedback_core::text::Clean;
 
 fn key(h: &Harness, c: char) -> Option<Msg> {
     let event = Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
@@ -59,7 +60,7 @@ fn the_fatal_screen_is_on_top_of_everything() {
     act(&mut h, Action::Help);
     h.state.fatal = Some(crate::state::Fatal {
         title: "Wrong key".into(),
-        body: "…".into(),
+        body: Clean::fixed("…"),
     });
     assert_eq!(h.state.mode(), Mode::Fatal);
     // Only quitting and trying again act there.

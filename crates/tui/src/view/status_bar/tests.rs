@@ -7,6 +7,7 @@ use ratatui::backend::TestBackend;
 use super::*;
 use crate::action::Msg;
 use crate::testkit::{budget, now, started, started_harness};
+use feedback_core::text::Clean;
 
 /// The budget part of the bar: its text, style and priority.
 fn budget_part(state: &AppState) -> (String, Style, u8) {
@@ -60,7 +61,7 @@ fn a_message_is_shown_whole_while_the_key_hints_step_aside() {
     // 60 cells: the hints' room is needed for it, the budget's is not.
     let text = "Not opened (no display); copied the issue-tracker link (OSC)";
     h.state.note = Some(crate::state::Note {
-        text: text.into(),
+        text: Clean::line(text),
         error: false,
         until: Some(now() + jiff::SignedDuration::from_secs(5)),
     });
@@ -80,7 +81,7 @@ fn a_message_is_shown_whole_while_the_key_hints_step_aside() {
 fn a_message_wider_than_the_bar_is_cut_not_the_status() {
     let mut state = started(60, 20, 100, false);
     state.note = Some(crate::state::Note {
-        text: "x".repeat(200).into(),
+        text: Clean::line(&"x".repeat(200)),
         error: false,
         until: Some(now() + jiff::SignedDuration::from_secs(5)),
     });
