@@ -18,10 +18,10 @@ use feedback_tui::state::{AppState, InFlight};
 use std::sync::Arc;
 
 use feedback_tui::action::ViewData;
+use feedback_tui::render;
 use feedback_tui::rows::{Row, Window};
 use feedback_tui::testkit::{started, stored};
 use feedback_tui::update::update;
-use feedback_tui::view;
 use ratatui::backend::{CrosstermBackend, TestBackend};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
@@ -135,7 +135,9 @@ fn still_frames(c: &mut BenchmarkGroup<'_, WallTime>, state: &AppState, items: u
     let mut terminal = Terminal::new(TestBackend::new(200, 50)).unwrap();
     let mut draw = || {
         let start = Instant::now();
-        terminal.draw(|f| view::render(f, state, &keymap)).unwrap();
+        terminal
+            .draw(|f| render::render(f, state, &keymap))
+            .unwrap();
         start.elapsed()
     };
     let median = report("drawn (TestBackend)", items, timed(1000, &mut draw));
@@ -147,7 +149,7 @@ fn still_frames(c: &mut BenchmarkGroup<'_, WallTime>, state: &AppState, items: u
     let mut render = || {
         let start = Instant::now();
         let mut frame = terminal.get_frame();
-        view::render(&mut frame, state, &keymap);
+        render::render(&mut frame, state, &keymap);
         black_box(frame.area());
         start.elapsed()
     };
@@ -158,7 +160,9 @@ fn still_frames(c: &mut BenchmarkGroup<'_, WallTime>, state: &AppState, items: u
     let mut terminal = sink_terminal();
     let mut draw = || {
         let start = Instant::now();
-        terminal.draw(|f| view::render(f, state, &keymap)).unwrap();
+        terminal
+            .draw(|f| render::render(f, state, &keymap))
+            .unwrap();
         start.elapsed()
     };
     report("drawn (crossterm to sink)", items, timed(1000, &mut draw));
@@ -177,9 +181,9 @@ fn moving_frames(c: &mut BenchmarkGroup<'_, WallTime>, state: &mut AppState, ite
         move_selection(state);
         let start = Instant::now();
         if sink_backend {
-            sink.draw(|f| view::render(f, state, &keymap)).unwrap();
+            sink.draw(|f| render::render(f, state, &keymap)).unwrap();
         } else {
-            test.draw(|f| view::render(f, state, &keymap)).unwrap();
+            test.draw(|f| render::render(f, state, &keymap)).unwrap();
         }
         start.elapsed()
     };
@@ -308,7 +312,9 @@ fn trends_frame(c: &mut Criterion) {
     let mut terminal = Terminal::new(TestBackend::new(200, 50)).unwrap();
     let mut draw = || {
         let start = Instant::now();
-        terminal.draw(|f| view::render(f, &state, &keymap)).unwrap();
+        terminal
+            .draw(|f| render::render(f, &state, &keymap))
+            .unwrap();
         start.elapsed()
     };
     let median = report(
@@ -324,7 +330,7 @@ fn trends_frame(c: &mut Criterion) {
     group.bench_function("frame", |b| {
         b.iter(|| {
             terminal
-                .draw(|f| view::render(f, black_box(&state), &keymap))
+                .draw(|f| render::render(f, black_box(&state), &keymap))
                 .unwrap();
         });
     });

@@ -10,9 +10,9 @@ use feedback_api::{
 };
 use feedback_store::StoredDetail;
 use feedback_tui::keymap::Keymap;
+use feedback_tui::render;
 use feedback_tui::state::AppState;
 use feedback_tui::testkit::{self, Harness, PaneData, now};
-use feedback_tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -163,7 +163,7 @@ pub fn hostile_new_items() -> Vec<Feedback> {
 pub fn assert_screen_inert(what: &str, state: &AppState) {
     let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
     terminal
-        .draw(|frame| view::render(frame, state, &Keymap::default()))
+        .draw(|frame| render::render(frame, state, &Keymap::default()))
         .unwrap();
     let buffer = terminal.backend().buffer();
     for y in 0..state.height {

@@ -14,10 +14,10 @@ use std::sync::Arc;
 use feedback_api::webhook::event::{Event, Submission};
 use feedback_api::{ApiError, Feedback, FeedbackDetail, FeedbackId, Status};
 use feedback_tui::action::{Action, FailureKind, Msg, SyncFailure, SyncJob};
-use feedback_tui::effect::Effect;
+use feedback_tui::effect::{Effect, Local};
 use feedback_tui::keymap::Keymap;
+use feedback_tui::render;
 use feedback_tui::testkit::now;
-use feedback_tui::view;
 use hostile::{
     Corpus, assert_inert, assert_inert_tsv, assert_screen_inert, corpus, hostile_detail,
     hostile_inbox, hostile_item, hostile_items, hostile_new_items, stored,
@@ -107,8 +107,10 @@ fn detail_and_clipboard_keep_hostile_text_inert() {
         ] {
             for effect in h.send(Msg::Action(action)) {
                 match effect {
-                    Effect::Copy { text, .. } => assert_inert("clipboard", &text, true),
-                    Effect::OpenUrl { url } => assert_inert("browser", &url, false),
+                    Effect::Local(Local::Copy { text, .. }) => {
+                        assert_inert("clipboard", &text, true);
+                    }
+                    Effect::Local(Local::OpenUrl { url }) => assert_inert("browser", &url, false),
                     _ => {}
                 }
             }
@@ -221,7 +223,7 @@ fn list_columns_hold_after_emoji_clusters() {
     let state = h.state;
     let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
     terminal
-        .draw(|frame| view::render(frame, &state, &Keymap::default()))
+        .draw(|frame| render::render(frame, &state, &Keymap::default()))
         .unwrap();
     let buffer = terminal.backend().buffer();
     let marks: Vec<(u16, Option<u16>)> = (0..state.height)

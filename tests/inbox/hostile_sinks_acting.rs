@@ -9,10 +9,10 @@ use feedback_api::{Feedback, Status};
 use feedback_config::looks::PipeCommand;
 use feedback_core::text::Clean;
 use feedback_tui::action::{Action, Msg};
-use feedback_tui::effect::Effect;
+use feedback_tui::effect::{Effect, Handover, Local};
+use feedback_tui::saved_views::View;
 use feedback_tui::state::ViewSpec;
 use feedback_tui::testkit::now;
-use feedback_tui::views::View;
 use hostile::{
     assert_inert, assert_screen_inert, corpus, hostile_detail, hostile_inbox, hostile_items,
 };
@@ -51,12 +51,12 @@ fn markdown_json_and_pipe_input_keep_hostile_text_inert() {
         for action in [Action::CopyMarkdown, Action::CopyJson, Action::Pipe] {
             for effect in h.send(Msg::Action(action)) {
                 match effect {
-                    Effect::Copy { text, what } => {
+                    Effect::Local(Local::Copy { text, what }) => {
                         assert_inert(what, &text, true);
                         checked += 1;
                     }
                     // (Its name is config text, sanitized where the note shows it.)
-                    Effect::Pipe { input, .. } => {
+                    Effect::Terminal(Handover::Pipe { input, .. }) => {
                         assert_inert("pipe input", &input, true);
                         checked += 1;
                     }
@@ -74,7 +74,9 @@ fn markdown_json_and_pipe_input_keep_hostile_text_inert() {
     // All marked: one block per item, one JSON line each.
     for action in [Action::CopyMarkdown, Action::CopyJson, Action::Pipe] {
         for effect in h.send(Msg::Action(action)) {
-            if let Effect::Copy { text, .. } | Effect::Pipe { input: text, .. } = effect {
+            if let Effect::Local(Local::Copy { text, .. })
+            | Effect::Terminal(Handover::Pipe { input: text, .. }) = effect
+            {
                 assert_inert("many items", &text, true);
             }
         }

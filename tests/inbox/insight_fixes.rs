@@ -9,7 +9,7 @@ use crate::insight_support;
 
 use feedback_core::text::Clean;
 use feedback_tui::action::{Action, Msg};
-use feedback_tui::effect::Effect;
+use feedback_tui::effect::{Count, Effect};
 use feedback_tui::layout;
 use feedback_tui::state::{AppState, Chosen};
 use feedback_tui::testkit::{Harness, now};
@@ -348,7 +348,7 @@ fn the_groups_are_computed_again_only_when_something_changed() {
     assert!(!h.state.insight.due);
     // The list queried again for the same view (a scroll, a resize): nothing to recompute.
     let query = feedback_tui::update::first_query(&mut h.state);
-    let answers = h.hold(vec![query]);
+    let answers = h.hold(vec![feedback_tui::effect::Effect::Read(query)]);
     assert!(matches!(answers[0], Msg::ViewLoaded { result: Ok(_), .. }));
     for answer in answers {
         h.apply(answer);
@@ -357,7 +357,7 @@ fn the_groups_are_computed_again_only_when_something_changed() {
     assert!(
         !h.apply(Msg::Tick(now() + jiff::SignedDuration::from_secs(10)))
             .iter()
-            .any(|e| matches!(e, Effect::Pivot { .. } | Effect::Trend { .. }))
+            .any(|e| matches!(e, Effect::Count(Count::Pivot { .. } | Count::Trend { .. })))
     );
     // A sync that stored something: due.
     h.send(Msg::Synced {

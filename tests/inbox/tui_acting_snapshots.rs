@@ -12,7 +12,7 @@ use feedback_tui::action::{Action, Msg};
 use feedback_tui::keymap::Keymap;
 use feedback_tui::state::AppState;
 use feedback_tui::testkit::{Harness, started_harness, stored_detail};
-use feedback_tui::{layout, view};
+use feedback_tui::{layout, render};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -21,7 +21,7 @@ use ratatui::style::{Color, Modifier};
 fn draw(state: &AppState) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
     terminal
-        .draw(|frame| view::render(frame, state, &Keymap::default()))
+        .draw(|frame| render::render(frame, state, &Keymap::default()))
         .unwrap();
     terminal
 }

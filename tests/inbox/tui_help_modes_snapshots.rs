@@ -5,16 +5,16 @@
 
 use feedback_tui::action::{Action, Msg};
 use feedback_tui::keymap::Keymap;
+use feedback_tui::render;
 use feedback_tui::state::{AppState, Mode};
 use feedback_tui::testkit::{Harness, started_harness};
-use feedback_tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 fn draw(state: &AppState) -> String {
     let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
     terminal
-        .draw(|frame| view::render(frame, state, &Keymap::default()))
+        .draw(|frame| render::render(frame, state, &Keymap::default()))
         .unwrap();
     terminal.backend().to_string()
 }
@@ -61,7 +61,7 @@ fn the_help_over_the_message_log_starts_with_its_keys() {
     insta::assert_snapshot!(screen);
     assert!(screen.contains("Keys in the message log"), "{screen}");
     // Scrolled to its end, the other screens' keys follow.
-    let (_, max) = view::help_scroll_range(100, 30, &Keymap::default(), Mode::Messages);
+    let (_, max) = render::help_scroll_range(100, 30, &Keymap::default(), Mode::Messages);
     let mut h = h;
     h.send(Msg::HelpScroll {
         lines: i32::MAX,

@@ -9,7 +9,7 @@ use crate::insight_support;
 use feedback_core::query::Basis;
 use feedback_store::pivot::By;
 use feedback_tui::action::{Action, Msg};
-use feedback_tui::effect::Effect;
+use feedback_tui::effect::{Count, Effect, Remember};
 use feedback_tui::testkit::{Harness, item, now};
 use insight_support::{
     act, draw, group_by, groups, harness, key, queued, spread_detail, status_row, typed,
@@ -104,7 +104,9 @@ fn narrow(kind: &str, at: usize) -> (Harness, String) {
     }
     let effects = h.send(Msg::Action(Action::Open));
     assert!(
-        effects.iter().any(|e| matches!(e, Effect::SaveView(_))),
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Remember(Remember::View(_)))),
         "{effects:?}"
     );
     assert!(h.state.insight.grouped.is_none(), "the list shows");
@@ -212,7 +214,7 @@ fn groups_are_recomputed_when_the_store_changes_throttled_and_without_flicker() 
     let effects = h.apply(Msg::Tick(now()));
     let asked: Vec<&Effect> = effects
         .iter()
-        .filter(|e| matches!(e, Effect::Pivot { .. }))
+        .filter(|e| matches!(e, Effect::Count(Count::Pivot { .. })))
         .collect();
     assert_eq!(asked.len(), 1);
     assert!(h.state.insight.grouped.as_ref().unwrap().pivot.is_some());
@@ -224,13 +226,13 @@ fn groups_are_recomputed_when_the_store_changes_throttled_and_without_flicker() 
     assert!(
         !h.apply(Msg::Tick(soon))
             .iter()
-            .any(|e| matches!(e, Effect::Pivot { .. }))
+            .any(|e| matches!(e, Effect::Count(Count::Pivot { .. })))
     );
     let later = now() + jiff::SignedDuration::from_secs(3);
     assert!(
         h.apply(Msg::Tick(later))
             .iter()
-            .any(|e| matches!(e, Effect::Pivot { .. }))
+            .any(|e| matches!(e, Effect::Count(Count::Pivot { .. })))
     );
 }
 
@@ -270,7 +272,7 @@ fn t_toggles_the_trends_panel_computed_once_and_cached() {
     assert!(
         !h.apply(Msg::Tick(now()))
             .iter()
-            .any(|e| matches!(e, Effect::Trend { .. }))
+            .any(|e| matches!(e, Effect::Count(Count::Trend { .. })))
     );
     // The panel ranks the last chosen pivot's groups.
     group_by(&mut h, "tag");

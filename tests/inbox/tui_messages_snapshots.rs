@@ -5,9 +5,9 @@
 
 use feedback_tui::action::{Action, Msg};
 use feedback_tui::keymap::Keymap;
+use feedback_tui::render;
 use feedback_tui::state::{AppState, Mode};
 use feedback_tui::testkit::started_harness;
-use feedback_tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -17,7 +17,7 @@ const PIPE_HINT: &str =
 fn draw(state: &AppState) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
     terminal
-        .draw(|frame| view::render(frame, state, &Keymap::default()))
+        .draw(|frame| render::render(frame, state, &Keymap::default()))
         .unwrap();
     terminal
 }

@@ -6,16 +6,16 @@
 use feedback_tui::action::{Action, Msg};
 use feedback_tui::keymap::Keymap;
 use feedback_tui::reading::TypeKey;
+use feedback_tui::render;
 use feedback_tui::state::AppState;
 use feedback_tui::testkit::{self, Harness, now, started_harness, stored_detail};
-use feedback_tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 fn draw(state: &AppState) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
     terminal
-        .draw(|frame| view::render(frame, state, &Keymap::default()))
+        .draw(|frame| render::render(frame, state, &Keymap::default()))
         .unwrap();
     terminal
 }
@@ -156,7 +156,7 @@ fn type_ahead_in_a_pane() {
 fn help_scrolled_with_descriptions_wrapped_under_their_column() {
     let mut h = started_harness(60, 20, 100, false);
     act(&mut h, Action::Help);
-    let (_, max) = view::help_scroll_range(
+    let (_, max) = render::help_scroll_range(
         60,
         20,
         &Keymap::default(),

@@ -10,9 +10,9 @@ use feedback_api::{AppRef, Feedback, FeedbackId, Platform};
 use feedback_tui::action::{Action, Msg};
 use feedback_tui::keymap::Keymap;
 use feedback_tui::reading::preview_on;
+use feedback_tui::render;
 use feedback_tui::state::AppState;
 use feedback_tui::testkit::{Harness, item, now, started_harness};
-use feedback_tui::view;
 use jiff::SignedDuration;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -71,7 +71,7 @@ fn similar_list(width: u16) -> Harness {
 fn draw(state: &AppState) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
     terminal
-        .draw(|frame| view::render(frame, state, &Keymap::default()))
+        .draw(|frame| render::render(frame, state, &Keymap::default()))
         .unwrap();
     terminal
 }

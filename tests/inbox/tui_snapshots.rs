@@ -14,7 +14,7 @@ use feedback_tui::testkit::{
     self, Harness, budget, fill, now, started, started_harness, stored_detail,
 };
 use feedback_tui::update::{start, update};
-use feedback_tui::{layout, view};
+use feedback_tui::{layout, render};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -23,7 +23,7 @@ use ratatui::style::{Color, Modifier};
 fn draw(state: &AppState) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
     terminal
-        .draw(|frame| view::render(frame, state, &Keymap::default()))
+        .draw(|frame| render::render(frame, state, &Keymap::default()))
         .unwrap();
     terminal
 }
@@ -496,7 +496,7 @@ fn help_scrolled_on_a_small_terminal() {
         let msg = translate(&down, &state, &keymap).unwrap();
         update(&mut state, msg);
     }
-    let (_, max) = view::help_scroll_range(40, 12, &keymap, feedback_tui::state::Mode::Normal);
+    let (_, max) = render::help_scroll_range(40, 12, &keymap, feedback_tui::state::Mode::Normal);
     assert_eq!(state.help_scroll, 5.min(max));
     let terminal = draw(&state);
     insta::assert_snapshot!(terminal.backend());

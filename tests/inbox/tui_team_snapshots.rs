@@ -12,10 +12,10 @@ use feedback_team_sync::CaughtUp;
 use feedback_team_sync::live::News;
 use feedback_tui::action::{Action, Msg};
 use feedback_tui::keymap::Keymap;
+use feedback_tui::render;
 use feedback_tui::state::AppState;
 use feedback_tui::team::TeamState;
 use feedback_tui::testkit::{Harness, now, started_harness};
-use feedback_tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
@@ -23,7 +23,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 fn draw(state: &AppState) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
     terminal
-        .draw(|frame| view::render(frame, state, &Keymap::default()))
+        .draw(|frame| render::render(frame, state, &Keymap::default()))
         .unwrap();
     terminal
 }

@@ -8,9 +8,9 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use feedback_store::similar::{Cluster, TopIssues};
+use feedback_tui::render::theme::Theme;
+use feedback_tui::render::top_issues::render;
 use feedback_tui::top_issues::TopIssuesScreen;
-use feedback_tui::view::theme::Theme;
-use feedback_tui::view::top_issues::render;
 
 fn now() -> Timestamp {
     "2026-11-20T15:00:00Z".parse().unwrap()
@@ -270,7 +270,7 @@ fn t_opens_the_screen_progress_shows_and_esc_goes_back() {
     );
     let mut terminal = Terminal::new(TestBackend::new(100, 16)).unwrap();
     terminal
-        .draw(|frame| feedback_tui::view::render(frame, &h.state, &Keymap::default()))
+        .draw(|frame| feedback_tui::render::render(frame, &h.state, &Keymap::default()))
         .unwrap();
     insta::assert_snapshot!("inbox_with_top_issues", terminal.backend());
     // The wheel moves the selection as the move keys do; the list under it stays.

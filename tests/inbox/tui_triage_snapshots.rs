@@ -8,7 +8,7 @@ use feedback_tui::action::{Action, Msg};
 use feedback_tui::keymap::Keymap;
 use feedback_tui::state::AppState;
 use feedback_tui::testkit::{Harness, now, started_harness};
-use feedback_tui::{layout, view};
+use feedback_tui::{layout, render};
 use jiff::SignedDuration;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -18,7 +18,7 @@ use ratatui::style::Modifier;
 fn draw(state: &AppState) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
     terminal
-        .draw(|frame| view::render(frame, state, &Keymap::default()))
+        .draw(|frame| render::render(frame, state, &Keymap::default()))
         .unwrap();
     terminal
 }

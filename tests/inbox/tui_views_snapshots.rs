@@ -7,10 +7,10 @@ use feedback_config::views::ViewDef;
 use feedback_store::TriageChange;
 use feedback_tui::action::{Action, Msg};
 use feedback_tui::keymap::Keymap;
+use feedback_tui::saved_views::ViewsState;
 use feedback_tui::state::AppState;
 use feedback_tui::testkit::{Harness, now, started_harness};
-use feedback_tui::views::ViewsState;
-use feedback_tui::{layout, view};
+use feedback_tui::{layout, render};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -19,7 +19,7 @@ use ratatui::style::Modifier;
 fn draw(state: &AppState) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
     terminal
-        .draw(|frame| view::render(frame, state, &Keymap::default()))
+        .draw(|frame| render::render(frame, state, &Keymap::default()))
         .unwrap();
     terminal
 }

@@ -279,7 +279,7 @@ async fn list_with_detail_keeps_the_details_of_the_stores_own_account() {
             "{id}"
         );
     }
-    // The store's projects vouched for the items: no project list asked for.
+    // The store's projects confirmed the items: no project list asked for.
     assert_eq!(
         b.sim.stats().route(Route::Projects),
         1,

@@ -259,7 +259,7 @@ async fn an_empty_account_is_mirrored_with_one_request_per_status() {
     let mut submitter = Submitter::new(r.sim.state().clone(), 7, None);
     submit(&r, &mut submitter, 1);
     let report = syncer.head(&Status::New, Priority::User).await.unwrap();
-    // Its project is one the store has never seen: discovery vouches for it first.
+    // Its project is one the store has never seen: discovery confirms it first.
     assert_eq!((report.added, report.requests), (1, 3 + 1));
     assert_eq!(stored_ids(&shared, "new"), sim_ids(&r.sim, &Status::New));
 }

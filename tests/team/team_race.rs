@@ -13,11 +13,11 @@ use std::time::Duration;
 use feedback_team::{self as team, TeamUrl};
 use feedback_team_sync::live::{Ask, LiveSettings, News, live};
 use feedback_tui::action::{Action, Msg};
-use feedback_tui::effect::Effect;
+use feedback_tui::effect::{Effect, Local};
 use feedback_tui::keymap::Keymap;
+use feedback_tui::render;
 use feedback_tui::team::TeamState;
 use feedback_tui::testkit::{Harness, started_harness};
-use feedback_tui::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use team_pg as pg;
@@ -124,8 +124,10 @@ impl Inbox {
     fn forward(&self, effects: Vec<Effect>) {
         for effect in effects {
             match effect {
-                Effect::TeamSend => self.asks.send(Ask::Send).unwrap(),
-                Effect::TeamLooking(item) => self.asks.send(Ask::Looking(item)).unwrap(),
+                Effect::Local(Local::TeamSend) => self.asks.send(Ask::Send).unwrap(),
+                Effect::Local(Local::TeamLooking(item)) => {
+                    self.asks.send(Ask::Looking(item)).unwrap();
+                }
                 _ => {}
             }
         }
@@ -160,7 +162,7 @@ impl Inbox {
         let state = &self.harness.state;
         let mut terminal = Terminal::new(TestBackend::new(state.width, state.height)).unwrap();
         terminal
-            .draw(|frame| view::render(frame, state, &Keymap::default()))
+            .draw(|frame| render::render(frame, state, &Keymap::default()))
             .unwrap();
         format!("{}", terminal.backend())
     }

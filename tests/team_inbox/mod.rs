@@ -8,7 +8,7 @@ use feedback_api::Status;
 use feedback_store::Shared;
 use feedback_sync::{SyncSettings, Syncer};
 use feedback_team::TeamUrl;
-use feedback_team_sync::part::TeamWalk;
+use feedback_team_sync::team_walk::TeamWalk;
 use feedback_tui::action::{SyncJob, Synced};
 use feedback_tui::{SyncPort, TeamSyncer};
 

@@ -3,11 +3,12 @@
 
 use std::io::Write;
 
-use super::{Args, CliError};
+use super::CliError;
+use crate::context::Context;
 use feedback_api::key::redact_keys;
 use feedback_api::{Client, RateLimit};
 
-pub async fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub async fn run(args: &Context, out: &mut dyn Write) -> Result<(), CliError> {
     let (path, required) = super::config_path(args);
     let file_state = match &path {
         Some(p) if p.exists() => p.display().to_string(),

@@ -43,7 +43,7 @@ pub(crate) async fn set_up(
     let settings = LiveSettings {
         url: url.clone(),
         team: Some(TEAM.to_owned()),
-        poll: super::team_cmd::POLL,
+        poll: crate::context::team::POLL,
         listen: true,
         retry: Duration::from_secs(2),
         clock: feedback_core::clock::system(),

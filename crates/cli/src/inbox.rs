@@ -12,8 +12,9 @@ use std::time::Duration;
 
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
+use super::CliError;
 use super::screen::{Inbox, Screen, Settings};
-use super::{Args, CliError};
+use crate::context::Context;
 use feedback_api::webhook::{DEFAULT_TOLERANCE, Event, Secret};
 use feedback_api::{ApiKey, Client, Wait};
 use feedback_sim::submit::{SubmitHandle, Submitter};
@@ -40,7 +41,7 @@ pub struct DemoArgs {
 }
 
 /// The inbox for the configured account.
-pub async fn inbox(args: &Args, screen: &impl Screen) -> Result<(), CliError> {
+pub async fn inbox(args: &Context, screen: &impl Screen) -> Result<(), CliError> {
     require_terminal()?;
     let (settings, sync) = account_settings(args, screen)?;
     let resolved = super::resolve_account(args)?;
@@ -48,7 +49,7 @@ pub async fn inbox(args: &Args, screen: &impl Screen) -> Result<(), CliError> {
         eprintln!("warning: {warning}");
     }
     // `--no-store`: in memory, gone at exit.
-    let mut store = match super::store_cmd::open_store(args)? {
+    let mut store = match crate::context::store::open_store(args)? {
         Some(store) => store,
         None => Store::open_memory()?,
     };
@@ -70,7 +71,7 @@ pub async fn inbox(args: &Args, screen: &impl Screen) -> Result<(), CliError> {
         _ => None,
     };
     let (receiver, arrivals) = live.unzip();
-    let team = super::team_cmd::live_settings(args)?;
+    let team = crate::context::team::live_settings(args)?;
     let result = open(screen, builder, store, settings, sync, arrivals, team).await;
     if let Some(receiver) = receiver {
         receiver.shutdown().await;
@@ -147,7 +148,7 @@ fn demo_store() -> Result<(tempfile::TempDir, Store), CliError> {
 
 /// The inbox on the embedded simulator; with `--live-every`, the simulator also receives new
 /// submissions and delivers them as signed webhooks to a receiver feeding this inbox.
-pub async fn demo(args: &Args, demo: &DemoArgs, screen: &impl Screen) -> Result<(), CliError> {
+pub async fn demo(args: &Context, demo: &DemoArgs, screen: &impl Screen) -> Result<(), CliError> {
     require_terminal()?;
     let settings = settings(args, screen)?;
     let handle = sim::start(demo.data.config())
@@ -256,27 +257,27 @@ fn require_terminal() -> Result<(), CliError> {
 /// The inbox's settings and its syncer's, which carry the store's `retention_days` (as `sync`
 /// and `search` do): a walk never fetches what the store would drop.
 fn account_settings<S: Screen>(
-    args: &Args,
+    args: &Context,
     screen: &S,
 ) -> Result<(Settings<S::Keys>, SyncSettings), CliError> {
     Ok((
         settings(args, screen)?,
-        super::store_cmd::sync_settings(args)?,
+        crate::context::store::sync_settings(args)?,
     ))
 }
 
 /// Every setting of the config file the inbox reads at its start, checked as the start checks
 /// them (`doctor` runs this, so a config the inbox refuses never passes there).
-pub(crate) fn check_settings(args: &Args, screen: &impl Screen) -> Result<(), CliError> {
+pub(crate) fn check_settings(args: &Context, screen: &impl Screen) -> Result<(), CliError> {
     account_settings(args, screen)?;
-    super::store_cmd::retention(args)?;
+    crate::context::store::retention(args)?;
     Ok(())
 }
 
 /// The config file's settings, the screen's own first (a file without them, or no file, gives
 /// the defaults).
-fn settings<S: Screen>(args: &Args, screen: &S) -> Result<Settings<S::Keys>, CliError> {
-    let Some(loaded) = super::load_config(args)? else {
+fn settings<S: Screen>(args: &Context, screen: &S) -> Result<Settings<S::Keys>, CliError> {
+    let Some(loaded) = args.config()? else {
         return Ok(Settings {
             keys: screen.keys(None)?,
             refresh_seconds: feedback_config::DEFAULT_REFRESH_SECONDS,
@@ -290,7 +291,7 @@ fn settings<S: Screen>(args: &Args, screen: &S) -> Result<Settings<S::Keys>, Cli
             preview: feedback_config::preview::PreviewSetting::default(),
         });
     };
-    let keys = screen.keys(Some(&loaded))?;
+    let keys = screen.keys(Some(loaded))?;
     let triage = loaded
         .file
         .triage
@@ -343,7 +344,7 @@ async fn open<S: Screen>(
         sync,
     ));
     let walk = team.as_ref().map(|live| {
-        Arc::new(feedback_team_sync::part::TeamWalk::new(
+        Arc::new(feedback_team_sync::team_walk::TeamWalk::new(
             live.url.clone(),
             live.team.clone(),
             store.clone(),
@@ -499,12 +500,13 @@ mod tests {
         let config = dir.path().join("config.toml");
         std::fs::write(&config, "retention_days = 30\nrefresh_seconds = 60\n").unwrap();
         let command = ["feedback-inbox", "--config", config.to_str().unwrap()];
-        let args = Args::try_parse_from(command).unwrap();
-        let (settings, sync) = account_settings(&args, &Keyless).unwrap();
+        // A run reads its config once: each reading below is a run of its own.
+        let run = || Context::new(crate::Args::try_parse_from(command).unwrap());
+        let (settings, sync) = account_settings(&run(), &Keyless).unwrap();
         assert_eq!(settings.refresh_seconds, 60);
         assert_eq!(sync.retention, Some(Duration::from_secs(30 * 86_400)));
         std::fs::write(&config, "retention_days = 0\n").unwrap();
-        assert!(account_settings(&args, &Keyless).is_err());
+        assert!(account_settings(&run(), &Keyless).is_err());
     }
 
     #[test]
@@ -513,15 +515,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let config = dir.path().join("config.toml");
         let command = ["feedback-inbox", "--config", config.to_str().unwrap()];
-        let args = Args::try_parse_from(command).unwrap();
+        // A run reads its config once: each reading below is a run of its own.
+        let run = || Context::new(crate::Args::try_parse_from(command).unwrap());
         // A file without the setting, the example config: a minute.
         std::fs::write(&config, "retention_days = 30\n").unwrap();
-        assert_eq!(settings(&args, &Keyless).unwrap().refresh_seconds, 60);
+        assert_eq!(settings(&run(), &Keyless).unwrap().refresh_seconds, 60);
         std::fs::write(&config, include_str!("../../../assets/config.example.toml")).unwrap();
-        assert_eq!(settings(&args, &Keyless).unwrap().refresh_seconds, 60);
+        assert_eq!(settings(&run(), &Keyless).unwrap().refresh_seconds, 60);
         // 0 turns it off.
         std::fs::write(&config, "refresh_seconds = 0\n").unwrap();
-        assert_eq!(settings(&args, &Keyless).unwrap().refresh_seconds, 0);
+        assert_eq!(settings(&run(), &Keyless).unwrap().refresh_seconds, 0);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 pub mod account;
 pub mod completions;
+pub mod context;
 pub mod discovery;
 pub mod doctor;
 pub mod error;
@@ -43,6 +44,7 @@ use clap::{Parser, Subcommand};
 
 pub use error::CliError;
 
+use context::Context;
 use feedback_api::key::redact_keys;
 use feedback_api::retry::WaitObserver;
 use feedback_api::{Client, WaitReason};
@@ -207,6 +209,8 @@ pub enum Command {
 /// through [`Bulk`] (a bulk export writes from a second thread); the inbox does neither (the
 /// terminal is written from its own code paths).
 pub async fn run(args: Args, screen: &impl screen::Screen) -> Result<(), CliError> {
+    // The one context of this run: every command takes it.
+    let args = Context::new(args);
     let out = || std::io::stdout().lock();
     let Some(command) = &args.command else {
         return inbox::inbox(&args, screen).await;
@@ -228,16 +232,20 @@ pub async fn run(args: Args, screen: &impl screen::Screen) -> Result<(), CliErro
         Command::Sim(sim) => sim_cmd::run(sim, &mut out()).await,
         Command::Account => account::run(&args, &mut out()).await,
         Command::Doctor => {
-            let settings = |args: &Args| inbox::check_settings(args, screen);
+            let settings = |args: &Context| inbox::check_settings(args, screen);
             doctor::run(&args, &settings, &mut out()).await
         }
         Command::Completions(shell) => completions::completions(shell, &mut out()),
         Command::Man(man) => completions::man(man, &mut out()),
-        Command::Store(store) => {
-            let mut out = Bulk::stdout();
-            let done = store_cmd::run(&args, store, &mut out).await;
-            finish(done, out)
-        }
+        Command::Store(store) => match &store.command {
+            store_cmd::StoreCommand::Info { format } => store_cmd::info(&args, *format, &mut out()),
+            store_cmd::StoreCommand::Forget { yes } => store_cmd::forget(&args, *yes, &mut out()),
+            store_cmd::StoreCommand::Export(export) => {
+                let mut out = Bulk::stdout();
+                let done = search_cmd::export(&args, export, &mut out).await;
+                finish(done, out)
+            }
+        },
         Command::Search(search) => {
             let mut out = Bulk::stdout();
             let done = search_cmd::run_command(&args, search, &mut out).await;
@@ -299,13 +307,13 @@ fn finish(done: Result<(), CliError>, out: Bulk) -> Result<(), CliError> {
 
 /// Resolves the account and builds a client. Every wait is reported on stderr: as a plain line,
 /// or, when `progress_line` (a progress line on a terminal), in place on that line.
-pub fn client(args: &Args, progress_line: bool) -> Result<Client, CliError> {
+pub fn client(args: &Context, progress_line: bool) -> Result<Client, CliError> {
     client_with(args, wait_reporter(progress_line))
 }
 
 /// Resolves the account (its warnings said on stderr, the key never) and builds a client whose
 /// waits go to `observer` (a progress bar's countdown, a sync's line).
-pub(crate) fn client_with(args: &Args, observer: WaitObserver) -> Result<Client, CliError> {
+pub(crate) fn client_with(args: &Context, observer: WaitObserver) -> Result<Client, CliError> {
     let resolved = resolve_account(args)?;
     for warning in &resolved.warnings {
         eprintln!("warning: {}", redact_keys(warning));
@@ -377,17 +385,9 @@ pub fn config_path(args: &Args) -> (Option<PathBuf>, bool) {
     }
 }
 
-/// The config file `config_path` names, read; `None` when there is none and none was asked for.
-pub(crate) fn load_config(args: &Args) -> Result<Option<config::Loaded>, CliError> {
-    match config_path(args) {
-        (Some(path), required) => Ok(config::load(&path, required)?),
-        (None, _) => Ok(None),
-    }
-}
-
 /// The account from flags, environment and config file.
-pub(crate) fn resolve_account(args: &Args) -> Result<config::Resolved, CliError> {
-    let loaded = load_config(args)?;
+pub(crate) fn resolve_account(args: &Context) -> Result<config::Resolved, CliError> {
+    let loaded = args.config()?;
     let hint = config_path(args)
         .0
         .map_or_else(|| "config.toml".to_owned(), |p| p.display().to_string());
@@ -400,7 +400,7 @@ pub(crate) fn resolve_account(args: &Args) -> Result<config::Resolved, CliError>
     Ok(config::resolve(&config::Sources {
         base_url_flag: args.base_url.as_deref(),
         profile: args.profile.as_deref(),
-        file: loaded.as_ref(),
+        file: loaded,
         env: &env,
         file_hint: hint,
     })?)

@@ -20,6 +20,7 @@ use super::output::ListFormat;
 use super::scope::{FilterArgs, helps};
 use super::since::{self, ListWindow};
 use super::{CliError, query_arg};
+use crate::context::Context;
 use feedback_api::{Client, Cursor, FeedbackQuery, Project, Status};
 use feedback_store::{Shared, Store};
 
@@ -141,7 +142,7 @@ impl ListArgs {
 
 /// Runs `list`: one page, or with `--all` every page, resumable.
 pub async fn run(
-    global: &super::Args,
+    global: &Context,
     args: &ListArgs,
     out: &mut (dyn Write + Send),
 ) -> Result<(), CliError> {

@@ -12,8 +12,9 @@ use clap::Args as ClapArgs;
 use jiff::Timestamp;
 use serde::Serialize;
 
-use super::team_cmd::TeamFormat;
-use super::{Args, CliError};
+use super::CliError;
+use super::output::TeamFormat;
+use crate::context::Context;
 use feedback_core::text::Clean;
 use feedback_store::{Triage, TriageChange};
 
@@ -110,16 +111,16 @@ struct Marked {
 }
 
 /// Runs `mark`.
-pub async fn run(args: &Args, mark: &MarkArgs, out: &mut dyn Write) -> Result<(), CliError> {
+pub async fn run(args: &Context, mark: &MarkArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let now = Timestamp::now();
     let changes = mark.changes(now)?;
-    let store = super::store_cmd::open_store(args)?.ok_or_else(|| {
+    let store = crate::context::store::open_store(args)?.ok_or_else(|| {
         CliError::Usage("mark keeps what it does in the local store: drop --no-store".to_owned())
     })?;
     let store = feedback_store::Shared::new(store)?;
     let ids: Vec<&str> = mark.ids.iter().map(String::as_str).collect();
-    super::store_cmd::require_stored(&store, &ids)?;
-    let team = super::team_cmd::configured(args)?;
+    crate::context::store::require_stored(&store, &ids)?;
+    let team = crate::context::team::configured(args)?;
     let member = team
         .as_ref()
         .and_then(|(_, url)| url.role())
@@ -142,10 +143,10 @@ pub async fn run(args: &Args, mark: &MarkArgs, out: &mut dyn Write) -> Result<()
     write(&marked, mark.format, out)?;
     if let (Some((settings, url)), false) = (&team, share.is_empty()) {
         // The marks are kept whatever happens now: a failure to share them says so.
-        match super::team_cmd::connected_for(url, settings, &store, &mark.ids).await {
+        match crate::context::team::connected_for(url, settings, &store, &mark.ids).await {
             Ok((Some(_), _)) => {}
-            Ok((None, _)) => eprintln!("{}", super::team_cmd::waiting(&store)?),
-            Err(error) => return Err(super::team_cmd::kept_after(&error, &store)),
+            Ok((None, _)) => eprintln!("{}", crate::context::team::waiting(&store)?),
+            Err(error) => return Err(crate::context::team::kept_after(&error, &store)),
         }
     }
     Ok(())

@@ -16,7 +16,8 @@
 
 use std::path::Path;
 
-use super::{Args, CliError};
+use super::CliError;
+use crate::context::Context;
 use feedback_api::{App, Client, Project};
 use feedback_core::query::{begins, known_list, names};
 use feedback_core::text::{Clean, sanitize_line};
@@ -381,8 +382,8 @@ fn store_catalog(store: &Store) -> Result<Catalog, CliError> {
 /// The store of this command line when it exists and is of this build's schema, opened without
 /// creating or upgrading anything; `None` otherwise (names are then asked of the service).
 #[must_use]
-pub(crate) fn existing_store(global: &Args) -> Option<Store> {
-    let path = super::store_cmd::store_path(global).ok().flatten()?;
+pub(crate) fn existing_store(global: &Context) -> Option<Store> {
+    let path = crate::context::store::store_path(global).ok().flatten()?;
     open_existing(&path)
 }
 
@@ -391,8 +392,8 @@ pub(crate) fn open_existing(path: &Path) -> Option<Store> {
     if !std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0) {
         return None;
     }
-    super::store_cmd::forget::check_store_file(path, "").ok()?;
-    let version = super::store_cmd::schema_version(path).ok()?;
+    crate::context::store::check_store_file(path, "").ok()?;
+    let version = crate::context::store::schema_version(path).ok()?;
     let latest = i64::try_from(feedback_store::schema::latest()).ok()?;
     if version != latest {
         return None;

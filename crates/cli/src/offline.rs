@@ -4,8 +4,9 @@
 //! caught up first (or, the database away, said on stderr). A store that anything writes to while the
 //! command runs (the sync, `--with-detail`'s fetches) is shared: read on its own connection.
 
-use super::store_cmd::{open_store, store_path};
-use super::{Args, CliError};
+use super::CliError;
+use crate::context::Context;
+use crate::context::store::{open_store, store_path};
 use feedback_api::Status;
 use feedback_store::{Shared, Store};
 use feedback_sync::{Priority, SyncError, Syncer};
@@ -23,7 +24,7 @@ impl Offline {
     /// one, unless `sync` makes it. `shared` when something will write to it; with `sync`, the
     /// head sync has run when this returns.
     pub async fn open(
-        global: &Args,
+        global: &Context,
         command: &str,
         sync: bool,
         shared: bool,
@@ -40,7 +41,7 @@ impl Offline {
             )));
         }
         let store = open_store(global)?.ok_or_else(|| CliError::Other("no store".to_owned()))?;
-        let team = super::team_cmd::configured(global)?.is_some();
+        let team = crate::context::team::configured(global)?.is_some();
         if !(sync || shared || team) {
             return Ok(Self::Alone(store));
         }
@@ -49,7 +50,7 @@ impl Offline {
             head_sync(global, &shared).await?;
         }
         // The team's owners and labels as they are now (searched with `assignee:`, `label:`).
-        super::team_cmd::catch_up_before_reading(global, &shared).await?;
+        crate::context::team::catch_up_before_reading(global, &shared).await?;
         Ok(Self::Shared(shared))
     }
 
@@ -75,13 +76,13 @@ impl Offline {
 /// line on stderr saying what it brought (every request counted, discovery's too), and a note
 /// for a status not yet mirrored to its end (the results are partial). Another process's sync
 /// (an inbox) is no failure: a warning, and the command runs on what is stored.
-async fn head_sync(global: &Args, shared: &Shared) -> Result<(), CliError> {
+async fn head_sync(global: &Context, shared: &Shared) -> Result<(), CliError> {
     let client = super::client(global, false)?;
     let syncer = Syncer::new(
         client,
         shared.clone(),
         feedback_core::clock::system(),
-        super::store_cmd::sync_settings(global)?,
+        crate::context::store::sync_settings(global)?,
     );
     match sync_heads(&syncer).await {
         Ok((added, requests)) => eprintln!(

@@ -24,6 +24,13 @@ pub enum ShowFormat {
 }
 
 /// Output format of the discovery commands.
+/// The team commands' output: `text` for people, `json` for scripts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TeamFormat {
+    Text,
+    Json,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TableFormat {
     Table,
@@ -147,6 +154,17 @@ pub(crate) fn short_time(ts: Timestamp) -> String {
     ts.strftime("%Y-%m-%d %H:%MZ").to_string()
 }
 
+/// "budget 812/1000, resets in 42s".
+#[must_use]
+pub(crate) fn budget_text(rate: feedback_api::RateLimit, now: Timestamp) -> Option<String> {
+    let (remaining, limit) = (rate.remaining?, rate.limit?);
+    let reset = rate
+        .seconds_to_reset(now)
+        .map(|s| format!(", resets in {s}s"))
+        .unwrap_or_default();
+    Some(format!("budget {remaining}/{limit}{reset}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,5 +224,18 @@ mod tests {
     fn first_line_skips_blank_lines() {
         assert_eq!(first_line("\n\n  \nHello\nworld"), "Hello");
         assert_eq!(first_line(""), "");
+    }
+
+    #[test]
+    fn the_budget_says_what_is_left_and_when_it_resets() {
+        let rate = feedback_api::RateLimit {
+            limit: Some(60),
+            remaining: Some(10),
+            reset: Some(Timestamp::from_second(130).unwrap()),
+        };
+        assert_eq!(
+            budget_text(rate, Timestamp::from_second(100).unwrap()).unwrap(),
+            "budget 10/60, resets in 30s"
+        );
     }
 }

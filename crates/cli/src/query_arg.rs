@@ -25,7 +25,10 @@ pub(crate) fn context_now() -> Context {
 /// The context `query` is run in now: in the system's zone, and when it names a view
 /// (`view:NAME`), with the views the inbox has (built in, the config file's `[[views]]`, the
 /// team's when a team is configured). The config file is read only for such a query.
-pub(crate) fn context_for(global: &super::Args, query: &Query) -> Result<Context, CliError> {
+pub(crate) fn context_for(
+    global: &crate::context::Context,
+    query: &Query,
+) -> Result<Context, CliError> {
     let mut cx = context_now();
     if query.names_view() {
         cx.views = views(global)?.into();
@@ -34,15 +37,15 @@ pub(crate) fn context_for(global: &super::Args, query: &Query) -> Result<Context
 }
 
 /// The views of this command line's config file, as the inbox lists them.
-fn views(global: &super::Args) -> Result<Vec<NamedView>, CliError> {
-    let defs = match super::load_config(global)? {
+fn views(global: &crate::context::Context) -> Result<Vec<NamedView>, CliError> {
+    let defs = match global.config()? {
         Some(loaded) => {
             feedback_config::views::parse(&loaded.text, &loaded.path.display().to_string())
                 .map_err(|e| CliError::Usage(format!("config: {e}")))?
         }
         None => Vec::new(),
     };
-    let team = super::team_cmd::configured(global)?.is_some();
+    let team = crate::context::team::configured(global)?.is_some();
     Ok(feedback_store::saved_views::every(&defs, team))
 }
 

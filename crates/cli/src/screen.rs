@@ -62,5 +62,5 @@ pub struct Inbox<K> {
     pub team: Option<feedback_team_sync::live::LiveSettings>,
     /// The process's part in the team's walk, when the team is configured: whether its sync
     /// jobs walk for the team, follow its mirror, or run alone is settled job by job.
-    pub walk: Option<Arc<feedback_team_sync::part::TeamWalk>>,
+    pub walk: Option<Arc<feedback_team_sync::team_walk::TeamWalk>>,
 }

@@ -86,7 +86,7 @@ impl SearchArgs {
 /// Runs `search`: the query is checked before the store is looked at, and a table is followed
 /// by the count of matches on stderr ("first N of M" when `--limit` cut them).
 pub async fn run_command(
-    global: &super::Args,
+    global: &crate::context::Context,
     args: &SearchArgs,
     out: &mut (dyn Write + Send),
 ) -> Result<(), CliError> {
@@ -105,7 +105,7 @@ enum Hidden {
 async fn run_as(
     command: &str,
     hidden: Hidden,
-    global: &super::Args,
+    global: &crate::context::Context,
     args: &SearchArgs,
     out: &mut (dyn Write + Send),
 ) -> Result<(), CliError> {
@@ -141,7 +141,7 @@ async fn run_as(
 /// `store export`: every stored item the flags leave, newest first, as `search` writes its
 /// matches (a query that holds for every item).
 pub async fn export(
-    global: &super::Args,
+    global: &crate::context::Context,
     args: &super::store_cmd::ExportArgs,
     out: &mut (dyn Write + Send),
 ) -> Result<(), CliError> {
@@ -162,7 +162,7 @@ pub async fn export(
 /// that reads details (`version:`) can only match items whose details are stored: its details
 /// are fetched for the items it is about (the query less those qualifiers), every one of them.
 async fn with_detail(
-    global: &super::Args,
+    global: &crate::context::Context,
     shared: &Shared,
     query: &search::Query,
     narrow: &Narrow,
@@ -232,7 +232,7 @@ impl Found {
             "hint: version:, os:, locale:, meta.KEY: and has:link read an item's detail, which \
              the list does not bring: --with-detail fetches the {} missing detail{plural} first \
              (one request each)",
-            super::store_cmd::info::grouped(missing)
+            feedback_core::text::output::thousands(missing)
         ))
     }
 
@@ -242,11 +242,11 @@ impl Found {
         } else {
             "matches"
         };
-        let total = super::store_cmd::info::grouped(self.matches);
+        let total = feedback_core::text::output::thousands(self.matches);
         if self.shown < self.matches {
             format!(
                 "first {} of {total} {noun}",
-                super::store_cmd::info::grouped(self.shown)
+                feedback_core::text::output::thousands(self.shown)
             )
         } else {
             format!("{total} {noun}")

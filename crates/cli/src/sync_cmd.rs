@@ -23,7 +23,7 @@
 //! mirror and either walks for the team (every page published as it is stored) or asks the
 //! walk under way for the lists' tops and follows it (`shared`).
 //!
-//! The store: `--store`, `FEEDBACK_STORE`, or the profile's (see `store_cmd::store_path`).
+//! The store: `--store`, `FEEDBACK_STORE`, or the profile's (see `context::store::store_path`).
 
 pub(crate) mod progress;
 mod shared;
@@ -37,6 +37,7 @@ use jiff::Timestamp;
 use super::CliError;
 use super::names::Resolver;
 use super::scope::{ScopeArgs, helps};
+use crate::context::Context;
 use feedback_api::{Client, Status};
 use feedback_core::clock::{self, SharedClock};
 use feedback_store::{Shared, Store};
@@ -80,17 +81,13 @@ pub struct SyncArgs {
     pub no_wait: bool,
 }
 
-pub async fn run(
-    args: &super::Args,
-    sync: &SyncArgs,
-    out: &mut impl Write,
-) -> Result<(), CliError> {
+pub async fn run(args: &Context, sync: &SyncArgs, out: &mut impl Write) -> Result<(), CliError> {
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let progress = Progress::new(terminal);
     let client = client(args, &progress)?;
-    super::store_cmd::refuse_damaged(args)?;
+    crate::context::store::refuse_damaged(args)?;
     // --store / FEEDBACK_STORE / the profile's store, with retention_days applied.
-    let store = super::store_cmd::open_store(args)?
+    let store = crate::context::store::open_store(args)?
         .ok_or_else(|| CliError::Usage("sync fills the local store; --no-store has none".into()))?;
     let shared = Shared::new(store)?;
     let clock = clock::system();
@@ -98,7 +95,7 @@ pub async fn run(
         client,
         shared.clone(),
         clock.clone(),
-        super::store_cmd::sync_settings(args)?,
+        crate::context::store::sync_settings(args)?,
     );
     // The store's turn first: whether its writes are noted for the team's mirror is settled
     // under it, so no other sync on this store changes that while this one walks.
@@ -143,7 +140,7 @@ pub async fn run(
 
 /// The catalog when due, then the walks (the store's turn is held).
 async fn run_walks(
-    args: &super::Args,
+    args: &Context,
     sync: &SyncArgs,
     shared: &Shared,
     syncer: &Syncer,
@@ -197,7 +194,7 @@ async fn run_walks(
 
 /// The walks of one run, as `sync` asks: scoped, or each status's then the reconcile walk.
 async fn walks(
-    args: &super::Args,
+    args: &Context,
     sync: &SyncArgs,
     shared: &Shared,
     walk: &Walk<'_>,
@@ -279,7 +276,7 @@ async fn wait_turn(
 /// `--project`/`--app` made ids (the store's catalog when fresh, else the service's lists) and
 /// named for the progress lines.
 async fn scope(
-    args: &super::Args,
+    args: &Context,
     sync: &SyncArgs,
     shared: &Shared,
     progress: &Progress,
@@ -433,7 +430,7 @@ impl Walk<'_> {
     fn finish(&self, out: &mut impl Write) -> Result<(), CliError> {
         self.progress.finish();
         let totals = self.progress.totals();
-        let budget = progress::budget_text(self.syncer.rate_limit(), self.clock.now())
+        let budget = super::output::budget_text(self.syncer.rate_limit(), self.clock.now())
             .map(|b| format!("; {b}"))
             .unwrap_or_default();
         writeln!(
@@ -481,7 +478,7 @@ impl Walk<'_> {
     }
 }
 
-fn client(args: &super::Args, progress: &Progress) -> Result<Client, CliError> {
+fn client(args: &Context, progress: &Progress) -> Result<Client, CliError> {
     let shown = progress.clone();
     super::client_with(
         args,

@@ -1,7 +1,8 @@
 //! The team's commands: `team init`, `team add-member`, `team status`, `team log` (and, in
-//! [`act`], the triage commands scripts use: `claim`, `unclaim`, `assign`, `label`); the team
-//! settings of a command line, and the connection every one of them catches up through. Every
-//! name, label and note a teammate wrote is sanitized before it is printed.
+//! [`act`], the triage commands scripts use: `claim`, `unclaim`, `assign`, `label`). The team's
+//! settings and the connection every one of them catches up through are the run's context's
+//! (`context::team`). Every name, label and note a teammate wrote is sanitized before it is
+//! printed.
 
 mod act;
 mod mirror_status;
@@ -13,21 +14,14 @@ use std::io::Write;
 use clap::{Args as ClapArgs, Subcommand, ValueEnum};
 use jiff::Timestamp;
 
-use super::{Args, CliError};
-use feedback_config::team::{TeamSettings, resolve};
+use super::CliError;
+use crate::context::Context;
+use crate::context::team::{connected, settings, store};
+use crate::output::TeamFormat;
 use feedback_core::team_event::TeamEvent;
 use feedback_core::text::Clean;
-use feedback_store::{self as store, Shared, Store};
-use feedback_team::{self as team, AddedMember, Team, TeamUrl};
-use feedback_team_sync::live::LiveSettings;
+use feedback_team::{self as team, AddedMember, Team};
 use feedback_team_sync::{self as team_sync, TeamSyncError};
-
-/// `text` for people, `json` for scripts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TeamFormat {
-    Text,
-    Json,
-}
 
 /// A setting the whole team shares (`team set`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -98,53 +92,6 @@ pub enum TeamCommand {
     },
 }
 
-/// The team settings of this command line; a usage error when no team is configured.
-pub fn settings(args: &Args) -> Result<(TeamSettings, TeamUrl), CliError> {
-    configured(args)?.ok_or_else(|| {
-        let hint = super::config_path(args)
-            .0
-            .map_or_else(|| "config.toml".to_owned(), |p| p.display().to_string());
-        CliError::Usage(format!(
-            "no team configured: set {} or [team] url in {hint}",
-            feedback_config::team::ENV_TEAM_URL
-        ))
-    })
-}
-
-/// The team settings of this command line, `None` when no team is configured.
-pub fn configured(args: &Args) -> Result<Option<(TeamSettings, TeamUrl)>, CliError> {
-    let loaded = super::load_config(args)?;
-    let hint = super::config_path(args)
-        .0
-        .map_or_else(|| "config.toml".to_owned(), |p| p.display().to_string());
-    let env = |name: &str| std::env::var(name).ok();
-    let config = loaded.as_ref().and_then(|l| l.file.team.as_ref());
-    let Some(settings) = resolve(config, &env, &hint)? else {
-        return Ok(None);
-    };
-    let url: TeamUrl = settings
-        .url
-        .expose()
-        .parse()
-        .map_err(|e: team::TeamError| CliError::Usage(format!("{e} (from {})", settings.origin)))?;
-    Ok(Some((settings, url)))
-}
-
-/// How often the inbox reads the team without a hint (`NOTIFY` may not arrive: a pooler).
-pub const POLL: std::time::Duration = std::time::Duration::from_secs(15);
-
-/// The inbox's live link to the team of this command line, `None` without a team.
-pub(crate) fn live_settings(args: &Args) -> Result<Option<LiveSettings>, CliError> {
-    Ok(configured(args)?.map(|(settings, url)| LiveSettings {
-        url,
-        team: settings.team,
-        poll: POLL,
-        listen: true,
-        retry: std::time::Duration::from_secs(2),
-        clock: feedback_core::clock::system(),
-    }))
-}
-
 impl From<team::TeamError> for CliError {
     fn from(error: team::TeamError) -> Self {
         match error {
@@ -174,7 +121,7 @@ impl From<TeamSyncError> for CliError {
 }
 
 /// Runs a `team` subcommand.
-pub async fn run(args: &Args, team: &TeamArgs, out: &mut dyn Write) -> Result<(), CliError> {
+pub async fn run(args: &Context, team: &TeamArgs, out: &mut dyn Write) -> Result<(), CliError> {
     match &team.command {
         TeamCommand::Init {
             name,
@@ -241,7 +188,7 @@ pub async fn run(args: &Args, team: &TeamArgs, out: &mut dyn Write) -> Result<()
 /// `team add-member MEMBER --team NAME`: the member's login role made (its password and the
 /// connection string to hand over, shown once) or joined, or the SQL a DBA runs.
 async fn add_member(
-    args: &Args,
+    args: &Context,
     member: &str,
     name: &str,
     out: &mut dyn Write,
@@ -288,7 +235,7 @@ async fn add_member(
 
 /// `team remove-member MEMBER --team NAME`.
 async fn remove_member(
-    args: &Args,
+    args: &Context,
     member: &str,
     name: &str,
     out: &mut dyn Write,
@@ -318,140 +265,8 @@ async fn remove_member(
     }
 }
 
-/// The store this command line names, shared; a usage error with `--no-store`.
-pub(super) fn store(args: &Args) -> Result<Shared, CliError> {
-    let store = super::store_cmd::open_store(args)?.ok_or_else(|| {
-        CliError::Usage(
-            "the team's commands keep what they do in the local store: drop --no-store".to_owned(),
-        )
-    })?;
-    Ok(Shared::new(store)?)
-}
-
-/// How long a command waits for the team's database before answering from the store.
-const CONNECT_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
-
-/// Before a command reads triage state from the store (`search`, `stats`): with a team
-/// configured, what waits in the outbox is sent and the replica caught up. When the database
-/// cannot be reached (or refuses), it is said on stderr and the command answers from what is
-/// stored.
-pub(crate) async fn catch_up_before_reading(args: &Args, store: &Shared) -> Result<(), CliError> {
-    let Some((settings, url)) = configured(args)? else {
-        return Ok(());
-    };
-    if let Err(error) = connected(&url, &settings, store).await {
-        eprintln!(
-            "warning: the team's state could not be brought up to date ({error}); answering from the local store"
-        );
-    }
-    Ok(())
-}
-
-/// How long a command sends changes other than its own before it answers: the rest waits
-/// for the inbox or the next command, so a long outbox never holds a command up.
-const SEND_BUDGET: std::time::Duration = std::time::Duration::from_secs(3);
-
-/// A connection to the team with the store's replica caught up (the outbox sent first);
-/// `None`, said on stderr, when the database cannot be reached.
-pub(super) async fn connected(
-    url: &TeamUrl,
-    settings: &TeamSettings,
-    store: &Shared,
-) -> Result<(Option<Team>, team_sync::Sent), CliError> {
-    connected_for(url, settings, store, &[]).await
-}
-
-/// [`connected`] by a command that changed `own` items: their changes are sent first, then
-/// the others for up to [`SEND_BUDGET`].
-pub(super) async fn connected_for(
-    url: &TeamUrl,
-    settings: &TeamSettings,
-    store: &Shared,
-    own: &[String],
-) -> Result<(Option<Team>, team_sync::Sent), CliError> {
-    let opened = tokio::time::timeout(CONNECT_WAIT, Team::open(url, settings.team.as_deref()))
-        .await
-        .unwrap_or(Err(team::TeamError::Gone));
-    let team = match opened {
-        Ok(team) => team,
-        Err(error) if error.is_unreachable() => {
-            eprintln!(
-                "warning: cannot reach the team database {} ({error}); answering from the local store",
-                Clean::line(&url.describe())
-            );
-            return Ok((None, team_sync::Sent::default()));
-        }
-        Err(error) => return Err(error.into()),
-    };
-    if let Some(rebuilt) = team_sync::join(&team, store).await? {
-        eprintln!("{}", read_again(&rebuilt, store)?);
-    }
-    let until = tokio::time::Instant::now() + SEND_BUDGET;
-    let sending = team_sync::Sending::Own(own, until);
-    let sent = team_sync::send_some(&team, store, sending, Timestamp::now).await?;
-    if sent.pending > 0 {
-        eprintln!(
-            "note: {} older change(s) still wait in the outbox: the inbox or the next command sends them",
-            feedback_core::text::output::thousands(sent.pending)
-        );
-    }
-    match team_sync::catch_up(&team, store, Timestamp::now).await {
-        Ok(caught_up) => {
-            if let Some(rebuilt) = &caught_up.rebuilt {
-                eprintln!("{}", read_again(rebuilt, store)?);
-            }
-        }
-        Err(error) if error.is_unreachable() => {
-            eprintln!(
-                "warning: the team database went away ({error}); answering from the local store"
-            );
-            return Ok((None, sent));
-        }
-        Err(error) => return Err(error.into()),
-    }
-    Ok((Some(team), sent))
-}
-
-/// The warning for a replica read again from the team's database.
-fn read_again(rebuilt: &store::Rebuilt, store: &Shared) -> Result<String, CliError> {
-    let pending = store.read(Store::team_outbox_len)?;
-    Ok(format!(
-        "warning: {}: this store's copy of the team's state was read again from it; its own {} \
-         change(s) waiting to be sent are kept",
-        rebuilt.describe(),
-        feedback_core::text::output::thousands(pending)
-    ))
-}
-
-/// "N change(s) wait in the outbox: …", said when the team could not be reached.
-pub(super) fn waiting(store: &Shared) -> Result<String, CliError> {
-    let pending = store.read(Store::team_outbox_len)?;
-    Ok(format!(
-        "{} change(s) wait in the outbox: they are sent at the next connection",
-        feedback_core::text::output::thousands(pending)
-    ))
-}
-
-/// The error of a command whose changes were kept in the store before `error` stopped it from
-/// sending them or from storing the team's answer (a full disk): what failed, and what was
-/// kept and waits to be sent (each change is applied once however often it is sent).
-pub(super) fn kept_after(error: &CliError, store: &Shared) -> CliError {
-    let kept = match store.read(Store::team_outbox_len) {
-        Ok(0) => "the changes were kept in the local store and sent".to_owned(),
-        Ok(pending) => format!(
-            "the changes were kept in the local store: {} wait in its outbox and are sent at \
-             the next connection",
-            feedback_core::text::output::thousands(pending)
-        ),
-        Err(_) => "the changes were kept in the local store's outbox and are sent at the next \
-             connection"
-            .to_owned(),
-    };
-    CliError::Other(format!("{error}; {kept}"))
-}
-
 /// `team status`.
-async fn status(args: &Args, format: TeamFormat, out: &mut dyn Write) -> Result<(), CliError> {
+async fn status(args: &Context, format: TeamFormat, out: &mut dyn Write) -> Result<(), CliError> {
     let (settings, url) = settings(args)?;
     let store = store(args)?;
     let (team, _) = connected(&url, &settings, &store).await?;
@@ -555,7 +370,7 @@ async fn status(args: &Args, format: TeamFormat, out: &mut dyn Write) -> Result<
 
 /// `team log [ID]`.
 async fn log(
-    args: &Args,
+    args: &Context,
     id: Option<&str>,
     limit: usize,
     format: TeamFormat,

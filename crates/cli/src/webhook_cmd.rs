@@ -22,6 +22,7 @@ use tokio::sync::mpsc::unbounded_channel;
 
 use super::CliError;
 use super::webhook_team::TeamSharing;
+use crate::context::Context;
 use feedback_api::webhook::{Delivery, MAX_BODY, Secret, verify};
 use feedback_core::clock;
 use feedback_core::signals::Signals;
@@ -102,7 +103,7 @@ impl SecretArgs {
 }
 
 pub async fn run(
-    global: &super::Args,
+    global: &Context,
     args: &WebhookArgs,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
@@ -127,8 +128,8 @@ pub async fn run(
 
 /// The store `listen` writes into: `None` with `--no-store`, or (reported) when it cannot be
 /// opened, so receiving goes on with the journal alone.
-fn open_listen_store(global: &super::Args) -> Option<Store> {
-    match super::store_cmd::open_store(global) {
+fn open_listen_store(global: &Context) -> Option<Store> {
+    match crate::context::store::open_store(global) {
         Ok(store) => store,
         Err(error) => {
             eprintln!(

@@ -7,7 +7,8 @@
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio_util::sync::CancellationToken;
 
-use super::{Args, CliError};
+use super::CliError;
+use crate::context::Context;
 use feedback_core::text::Clean;
 use feedback_store::Shared;
 use feedback_team::Team;
@@ -30,8 +31,8 @@ impl TeamSharing {
     /// # Errors
     /// No team configured, no store (`--no-store`: the items could not wait anywhere), or the
     /// team does not share one mirror.
-    pub(crate) async fn start(args: &Args, store: Option<Shared>) -> Result<Self, CliError> {
-        let Some((settings, url)) = super::team_cmd::configured(args)? else {
+    pub(crate) async fn start(args: &Context, store: Option<Shared>) -> Result<Self, CliError> {
+        let Some((settings, url)) = crate::context::team::configured(args)? else {
             return Err(CliError::Usage(
                 "--team needs a team: [team] in config.toml, or FEEDBACK_TEAM_URL".to_owned(),
             ));

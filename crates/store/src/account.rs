@@ -30,7 +30,7 @@ impl Store {
                 return Ok(true);
             }
             if fresh.is_empty() {
-                // An empty answer cannot vouch for the account: keep what the store knows.
+                // An empty answer cannot confirm the account: keep what the store knows.
                 return Ok(false);
             }
             let all: BTreeSet<String> = known.union(&fresh).cloned().collect();
@@ -45,9 +45,9 @@ impl Store {
         }
     }
 
-    /// Adds project ids to those the account check vouches for: the projects of items fetched
+    /// Adds project ids to those the account check confirms: the projects of items fetched
     /// with a key whose account has just passed the check (see `sync::catalog`).
-    pub fn vouch_project_ids(&mut self, ids: &BTreeSet<String>) -> Result<(), StoreError> {
+    pub fn confirm_project_ids(&mut self, ids: &BTreeSet<String>) -> Result<(), StoreError> {
         self.transact(|tx| {
             let mut all = project_ids(tx)?;
             if ids.is_subset(&all) {

@@ -20,6 +20,7 @@ mod enrich;
 mod files;
 mod first_run;
 mod integrity;
+mod interned;
 mod keys;
 mod last_view;
 mod match_walk;
@@ -28,8 +29,6 @@ mod mirror_outbox;
 pub mod pivot;
 pub mod probe;
 mod read;
-mod refs;
-mod revs;
 mod rows;
 pub mod saved_views;
 pub mod schema;
@@ -50,6 +49,7 @@ mod view_spec;
 mod walk_handoff;
 mod woken;
 mod write;
+mod write_counts;
 
 #[cfg(test)]
 mod tests;
@@ -72,7 +72,6 @@ pub use last_view::LAST_VIEW;
 pub use meta_keys::FieldNames;
 pub use mirror_outbox::Publication;
 pub use read::{Hide, StoredDetail, StoredItem, ViewQuery};
-pub use revs::{ITEMS_REV, Revs, TRIAGE_REV};
 pub use rows::{AppRow, ItemRow, RefRow, RowBatch, RowBytes, RowNeeds};
 pub use saved_views::NamedView;
 pub use searches::SEARCHES_KEPT;
@@ -92,6 +91,7 @@ pub use walk_handoff::{Reach, WalkState};
 pub use write::Sighting;
 pub use write::Written;
 pub use write::{forget_id, put_groups_in, put_in};
+pub use write_counts::{ITEMS_REV, Revs, TRIAGE_REV};
 
 /// How long a statement waits for another process's write lock before giving up.
 pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(10);

@@ -22,7 +22,9 @@ pub(super) fn note_count(tx: &Transaction<'_>) -> rusqlite::Result<Option<i64>> 
         "SELECT (SELECT coalesce(max(CAST(value AS INTEGER)), 0) + 1 FROM meta WHERE key = ?2)
          FROM meta WHERE key = ?1",
     )?
-    .query_row([PUBLISHING, super::revs::ITEMS_REV], |row| row.get(0))
+    .query_row([PUBLISHING, super::write_counts::ITEMS_REV], |row| {
+        row.get(0)
+    })
     .optional()
 }
 

@@ -233,7 +233,7 @@ impl Store {
                  WHERE one = 1",
                 params![batch.seq, batch.caught_up, now.as_microsecond()],
             )?;
-            super::revs::bump(tx, super::revs::TRIAGE_REV)
+            super::write_counts::bump(tx, super::write_counts::TRIAGE_REV)
         })
     }
 
@@ -319,7 +319,7 @@ impl Store {
     pub fn team_outbox_push(&mut self, entries: &[OutboxEntry]) -> Result<(), StoreError> {
         self.transact(|tx| {
             push_outbox(tx, entries)?;
-            super::revs::bump(tx, super::revs::TRIAGE_REV)
+            super::write_counts::bump(tx, super::write_counts::TRIAGE_REV)
         })
     }
 
@@ -397,7 +397,7 @@ impl Store {
                 settle_one(tx, event_id, lost.as_deref(), now, &mut deltas)?;
             }
             deltas.apply(tx)?;
-            super::revs::bump(tx, super::revs::TRIAGE_REV)
+            super::write_counts::bump(tx, super::write_counts::TRIAGE_REV)
         })
     }
 
@@ -413,7 +413,7 @@ impl Store {
             let mut deltas = super::write::counts::Deltas::default();
             settle_one(tx, event_id, lost, now, &mut deltas)?;
             deltas.apply(tx)?;
-            super::revs::bump(tx, super::revs::TRIAGE_REV)
+            super::write_counts::bump(tx, super::write_counts::TRIAGE_REV)
         })
     }
 

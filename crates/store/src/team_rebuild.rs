@@ -98,7 +98,7 @@ impl Store {
                  WHERE one = 1",
                 params![instance],
             )?;
-            super::revs::bump(tx, super::revs::TRIAGE_REV)?;
+            super::write_counts::bump(tx, super::write_counts::TRIAGE_REV)?;
             let kept: i64 = tx.query_row("SELECT count(*) FROM team_outbox", [], |r| r.get(0))?;
             Ok(usize::try_from(kept).unwrap_or(0))
         })

@@ -9,9 +9,9 @@ use std::collections::HashMap;
 use jiff::Timestamp;
 use rusqlite::{OptionalExtension, Transaction, params};
 
-use super::revs::TRIAGE_REV;
 use super::write::counts::{Deltas, key_of};
 use super::write::recounted;
+use super::write_counts::TRIAGE_REV;
 use super::{Store, StoreError};
 
 /// Up to this many keys, [`Store::unseen_among`] looks each up without counting the seen
@@ -168,7 +168,7 @@ impl Store {
                 before.push((id.clone(), old));
             }
             deltas.apply(tx)?;
-            super::revs::bump(tx, TRIAGE_REV)?;
+            super::write_counts::bump(tx, TRIAGE_REV)?;
             Ok(before)
         })
     }
@@ -186,7 +186,7 @@ impl Store {
                 put_counted(tx, id, &old, state, at, &mut deltas)?;
             }
             deltas.apply(tx)?;
-            super::revs::bump(tx, TRIAGE_REV)
+            super::write_counts::bump(tx, TRIAGE_REV)
         })
     }
 

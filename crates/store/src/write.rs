@@ -189,7 +189,7 @@ impl Store {
                     }
                     deltas.apply(tx)?;
                     if !rows.is_empty() {
-                        super::revs::bump(tx, super::revs::ITEMS_REV)?;
+                        super::write_counts::bump(tx, super::write_counts::ITEMS_REV)?;
                     }
                     Ok(rows.len())
                 })?;
@@ -258,7 +258,7 @@ fn forget_in(tx: &Transaction<'_>, id: &str) -> rusqlite::Result<bool> {
             let mut deltas = Deltas::default();
             forget_item(tx, k, &status, &tags, &mut deltas)?;
             deltas.apply(tx)?;
-            super::revs::bump(tx, super::revs::ITEMS_REV)?;
+            super::write_counts::bump(tx, super::write_counts::ITEMS_REV)?;
             Ok(true)
         }
         None => Ok(false),

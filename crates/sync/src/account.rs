@@ -1,11 +1,11 @@
 //! The account gate: nothing the service says is written to the store, and nothing is removed
 //! from it, before the key's account is confirmed to be the one the store mirrors (the rule is
 //! the store's: see `Store::check_account`). A list page or a detail whose projects the store
-//! has vouched for confirms it at no cost; otherwise the account's project list is asked for
+//! confirmed before confirms it at no cost; otherwise the account's project list is asked for
 //! (one request) and checked. A 404 is proof that an item is gone only from a confirmed
 //! account: another account's key answers 404 for every item of this store.
 //!
-//! Writers that are not a [`Syncer`] (`list --with-detail`) use [`vouch_for`].
+//! Writers that are not a [`Syncer`] (`list --with-detail`) use [`confirm_account_for`].
 
 use std::collections::BTreeSet;
 use std::sync::atomic::Ordering;
@@ -17,7 +17,7 @@ use feedback_store::{self as store, Shared, Store};
 
 /// Asks the account's project list and checks it against the store (a mismatch is
 /// [`feedback_store::StoreError::AccountMismatch`], nothing written). `Ok(true)` when it
-/// confirms the account; `Ok(false)` when the list was empty, which vouches for nothing.
+/// confirms the account; `Ok(false)` when the list was empty, which confirms nothing.
 pub async fn check(client: &Client, store: &Shared) -> Result<bool, SyncError> {
     let projects = client.list_projects().await?;
     let listed = !projects.is_empty();
@@ -29,30 +29,30 @@ pub async fn check(client: &Client, store: &Shared) -> Result<bool, SyncError> {
 }
 
 /// Before `item` (fetched with `client`'s key) is written to `store`: `Ok(true)` when its
-/// project is one the store vouches for, or the account's project list confirms the account
-/// (the project is then vouched for too); `Ok(false)` when nothing proves the account (an empty
+/// project is one the store confirms, or the account's project list confirms the account
+/// (the project is then confirmed too); `Ok(false)` when nothing proves the account (an empty
 /// project list): the item is not to be written. Another account is an error.
-pub async fn vouch_for(
+pub async fn confirm_account_for(
     client: &Client,
     store: &Shared,
     item: &Feedback,
 ) -> Result<bool, SyncError> {
     let project = BTreeSet::from([item.project.id.clone()]);
-    if vouched(store, &project).await? {
+    if all_confirmed(store, &project).await? {
         return Ok(true);
     }
     if !check(client, store).await? {
         return Ok(false);
     }
     let store = store.clone();
-    tokio::task::spawn_blocking(move || store.write(|s| s.vouch_project_ids(&project)))
+    tokio::task::spawn_blocking(move || store.write(|s| s.confirm_project_ids(&project)))
         .await
         .map_err(|e| SyncError::Task(e.to_string()))??;
     Ok(true)
 }
 
-/// Whether the store vouches for every one of `projects`.
-async fn vouched(store: &Shared, projects: &BTreeSet<String>) -> Result<bool, SyncError> {
+/// Whether the store confirms every one of `projects`.
+async fn all_confirmed(store: &Shared, projects: &BTreeSet<String>) -> Result<bool, SyncError> {
     let (store, projects) = (store.clone(), projects.clone());
     let known = tokio::task::spawn_blocking(move || store.read(Store::known_project_ids))
         .await
@@ -75,7 +75,7 @@ impl Syncer {
         Ok(listed)
     }
 
-    /// Marks the account confirmed (a check passed, or a page's projects were all vouched for).
+    /// Marks the account confirmed (a check passed, or a page's projects were all confirmed).
     pub(super) fn confirm(&self) {
         self.confirmed.store(true, Ordering::Release);
     }
@@ -98,9 +98,9 @@ impl Syncer {
         Ok(true)
     }
 
-    /// Before a detail is written: its project (and app) vouched for, as a list page's are
-    /// (see `Syncer::vouch`); requests sent.
-    pub(super) async fn vouch_detail(&self, item: &Feedback) -> Result<u32, SyncError> {
-        self.vouch_items(std::slice::from_ref(item)).await
+    /// Before a detail is written: its project (and app) confirmed, as a list page's are
+    /// (see `Syncer::confirm_page`); requests sent.
+    pub(super) async fn confirm_detail(&self, item: &Feedback) -> Result<u32, SyncError> {
+        self.confirm_items(std::slice::from_ref(item)).await
     }
 }

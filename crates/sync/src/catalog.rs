@@ -48,7 +48,7 @@ impl Syncer {
         self.discover_listing().await.map(|(report, _)| report)
     }
 
-    /// [`Syncer::discover`], and whether the account listed any project (an empty list vouches
+    /// [`Syncer::discover`], and whether the account listed any project (an empty list confirms
     /// for nothing).
     async fn discover_listing(&self) -> Result<(Report, bool), SyncError> {
         let catalog = self.ask_catalog().await;
@@ -104,18 +104,18 @@ impl Syncer {
     }
 
     /// Runs discovery before a page is stored when the page names a project the account check
-    /// has not vouched for, or an app neither the catalog nor any stored item knows; its
+    /// has not confirmed, or an app neither the catalog nor any stored item knows; its
     /// requests are returned. The account just passed its check: the page's projects the
     /// list lacks (the service need not list every project an item names) are this account's
-    /// and vouched for from now on, and its apps are known once the page is stored, so one
+    /// and confirmed from now on, and its apps are known once the page is stored, so one
     /// such item costs one discovery, not one per page.
-    pub(super) async fn vouch(&self, page: &CountedPage) -> Result<u32, SyncError> {
-        self.vouch_items(&page.page.data).await
+    pub(super) async fn confirm_page(&self, page: &CountedPage) -> Result<u32, SyncError> {
+        self.confirm_items(&page.page.data).await
     }
 
-    /// [`Syncer::vouch`] for any items about to be stored (pages', a detail's). Items whose
-    /// projects are all vouched for confirm the account (see `account`).
-    pub(super) async fn vouch_items<'a>(
+    /// [`Syncer::confirm_page`] for any items about to be stored (pages', a detail's). Items whose
+    /// projects are all confirmed confirm the account (see `account`).
+    pub(super) async fn confirm_items<'a>(
         &self,
         items: impl IntoIterator<Item = &'a Feedback>,
     ) -> Result<u32, SyncError> {
@@ -140,7 +140,8 @@ impl Syncer {
         }
         let (report, listed) = self.discover_listing().await?;
         if listed {
-            self.blocking(move |s| s.vouch_project_ids(&named)).await?;
+            self.blocking(move |s| s.confirm_project_ids(&named))
+                .await?;
         }
         Ok(report.requests)
     }
@@ -151,8 +152,8 @@ fn all_known(
     projects: &BTreeSet<String>,
     apps: &BTreeSet<String>,
 ) -> Result<bool, feedback_store::StoreError> {
-    let vouched = store.known_project_ids()?;
-    if !projects.is_subset(&vouched) {
+    let all_confirmed = store.known_project_ids()?;
+    if !projects.is_subset(&all_confirmed) {
         return Ok(false);
     }
     store.knows_apps(apps)

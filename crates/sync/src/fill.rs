@@ -172,7 +172,7 @@ async fn write_behind(
             batch.push(more);
         }
         report.requests += sy
-            .vouch_items(batch.iter().flat_map(|f| &f.page.page.data))
+            .confirm_items(batch.iter().flat_map(|f| &f.page.page.data))
             .await?;
         let name = status.as_str().to_owned();
         let (written, closed) = sy

@@ -392,7 +392,7 @@ impl Syncer {
             }
             Err(error) => return Err(error.into()),
         };
-        self.vouch_detail(&detail.feedback).await?;
+        self.confirm_detail(&detail.feedback).await?;
         let at = self.clock.now();
         let id = detail.feedback.id.as_str().to_owned();
         self.blocking(move |s| {

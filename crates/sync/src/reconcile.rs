@@ -53,7 +53,7 @@ pub(crate) async fn page(sy: &Syncer, priority: Priority) -> Result<Report, Sync
         }
     };
     let (asked, counted) = asked;
-    report.requests += sy.vouch(&counted).await?;
+    report.requests += sy.confirm_page(&counted).await?;
     let at = sy.now();
     let cutoff = sy.cutoff(at);
     let (written, end) = sy
@@ -229,7 +229,7 @@ impl Syncer {
         }
         match self.client.get_feedback(id).await {
             Ok(detail) => {
-                self.vouch_detail(&detail.feedback).await?;
+                self.confirm_detail(&detail.feedback).await?;
                 let at = self.now();
                 let written = self
                     .blocking(move |s| {

@@ -88,7 +88,7 @@ async fn walk(
         query.project.clone_from(&scope.project);
         let page = fetch(sy, &query, cursor_key.as_ref()).await?;
         report.requests += 1;
-        report.requests += sy.vouch(&page).await?;
+        report.requests += sy.confirm_page(&page).await?;
         let at = sy.now();
         let cutoff = sy.cutoff(at);
         let bottom = page.page.data.iter().map(Key::of).min();

@@ -94,7 +94,7 @@ pub(super) async fn head_from(
         requests: 1,
         ..Report::default()
     };
-    report.requests += sy.vouch(&page).await?;
+    report.requests += sy.confirm_page(&page).await?;
     let stamp = sy.stamp(asked);
     let name = status.as_str().to_owned();
     let (written, opened) = sy

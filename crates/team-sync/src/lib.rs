@@ -6,7 +6,7 @@
 //! `NOTIFY` only hints that there is more to read; [`catch_up`] reads the truth.
 //!
 //! It joins the store and the team backend (neither knows the other) and also owns the team's
-//! shared mirror of the account (`mirror`, `syncer`, `deliveries`, `part`). It never imports
+//! shared mirror of the account (`mirror`, `syncer`, `deliveries`, `team_walk`). It never imports
 //! either driver, the inbox or the command line.
 
 use std::collections::BTreeMap;
@@ -15,8 +15,8 @@ pub mod deliveries;
 pub mod history;
 pub mod live;
 pub mod mirror;
-pub mod part;
 pub mod syncer;
+pub mod team_walk;
 
 use jiff::Timestamp;
 

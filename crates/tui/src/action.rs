@@ -280,35 +280,35 @@ pub enum Msg {
         width: u16,
         height: u16,
     },
-    /// Answer to `Effect::Query`.
+    /// Answer to `Read::Query`.
     ViewLoaded {
         request_id: u64,
         result: Result<Box<ViewData>, ViewError>,
     },
-    /// Answer to `Effect::LoadRows`.
+    /// Answer to `Read::LoadRows`.
     RowsLoaded {
         request_id: u64,
         result: Result<Window, String>,
     },
-    /// The search history, newest first (answer to `Effect::LoadSearches`).
+    /// The search history, newest first (answer to `Read::LoadSearches`).
     SearchesLoaded(Result<Vec<String>, String>),
     /// A metadata qualifier's stored values, most items first (answer to
-    /// `Effect::CompletionValues`).
+    /// `Count::CompletionValues`).
     CompletionValues {
         name: String,
         result: Result<Vec<String>, String>,
     },
-    /// Answer to `Effect::LoadPanes`.
+    /// Answer to `Count::LoadPanes`.
     PanesLoaded {
         request_id: u64,
         result: Result<Box<Panes>, String>,
     },
-    /// The stored detail (`None`: not stored), answer to `Effect::LoadDetail`.
+    /// The stored detail (`None`: not stored), answer to `Read::LoadDetail`.
     DetailStored {
         id: String,
         result: Result<Option<Box<StoredDetail>>, String>,
     },
-    /// The detail the service sent, now stored; answer to `Effect::FetchDetail`.
+    /// The detail the service sent, now stored; answer to `Network::FetchDetail`.
     DetailLoaded {
         id: String,
         result: Result<Box<StoredDetail>, SyncFailure>,
@@ -327,7 +327,7 @@ pub enum Msg {
     },
     /// A triage write committed (or failed; nothing of it was written).
     Triaged(Result<Box<crate::triage::Triaged>, String>),
-    /// The store's write counts, answer to `Effect::StoreRevs`.
+    /// The store's write counts, answer to `Write::StoreRevs`.
     StoreRevs(Result<feedback_store::Revs, String>),
     /// The external editor ended: the note's new text (`None`: unchanged), or why not.
     NoteEdited {
@@ -351,7 +351,7 @@ pub enum Msg {
     },
     /// A key for the team key's prompt.
     TeamInput(ratatui::crossterm::event::KeyEvent),
-    /// The states of an undo step's items now (`Effect::UndoStates`), or why they could not be
+    /// The states of an undo step's items now (`Write::UndoStates`), or why they could not be
     /// read.
     UndoStates {
         step: crate::triage::UndoStep,
@@ -360,7 +360,7 @@ pub enum Msg {
     },
     // Saved views and the command palette.
     /// Unseen items per view (`None`: that view's count failed), answer to
-    /// `Effect::CountViews`; `Err` when the store could not be read.
+    /// `Count::CountViews`; `Err` when the store could not be read.
     ViewsCounted {
         request_id: u64,
         result: Result<Vec<Option<usize>>, String>,
@@ -376,17 +376,17 @@ pub enum Msg {
     /// A key for the open `:` palette.
     PaletteInput(ratatui::crossterm::event::KeyEvent),
     // Acting on items.
-    /// The view's items' ids, in its order (answer to `Effect::ViewIds`).
+    /// The view's items' ids, in its order (answer to `Read::ViewIds`).
     ViewIds {
         request_id: u64,
         result: Result<Vec<String>, String>,
     },
-    /// The marked items' ids read from the store (answer to `Effect::ResolveMarks`).
+    /// The marked items' ids read from the store (answer to `Read::ResolveMarks`).
     MarksResolved {
         request_id: u64,
         result: Result<Vec<(i64, String)>, String>,
     },
-    /// The items' stored details and triage states (answer to `Effect::Gather`), in the
+    /// The items' stored details and triage states (answer to `Read::Gather`), in the
     /// order asked.
     Gathered {
         request_id: u64,
@@ -414,21 +414,21 @@ pub enum Msg {
     InsightInput(ratatui::crossterm::event::KeyEvent),
     /// The store's custom metadata keys, for the `=` picker.
     MetaKeys(Result<Vec<String>, String>),
-    /// Answer to `Effect::Pivot`.
+    /// Answer to `Count::Pivot`.
     Pivoted {
         request_id: u64,
         result: Result<Box<feedback_store::pivot::Pivot>, String>,
     },
-    /// Answer to `Effect::Trend`.
+    /// Answer to `Count::Trend`.
     Trended {
         request_id: u64,
         result: Result<Box<feedback_store::pivot::Trend>, String>,
     },
-    /// Answer to `Effect::QueueDetails`.
+    /// Answer to `Count::QueueDetails`.
     Enqueued(Result<feedback_store::Enqueued, String>),
-    /// Answer to `Effect::ClearQueue`: how many details were still waiting.
+    /// Answer to `Count::ClearQueue`: how many details were still waiting.
     QueueCleared(Result<u64, String>),
-    /// Answer to `Effect::QueuedCount`: details queued and not fetched yet.
+    /// Answer to `Count::QueuedCount`: details queued and not fetched yet.
     QueueCount(Result<u64, String>),
     // Top issues.
     /// Top issues' computation got this far (percent).
@@ -442,7 +442,7 @@ pub enum Msg {
         result: Result<Box<feedback_store::similar::TopIssues>, String>,
     },
     // The items similar to the selected one.
-    /// Answer to `Effect::FindSimilar` (`None`: the item is no longer stored).
+    /// Answer to `Read::FindSimilar` (`None`: the item is no longer stored).
     SimilarFound {
         request_id: u64,
         result: Result<Option<Box<feedback_store::similar::Similar>>, String>,

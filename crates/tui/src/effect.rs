@@ -1,19 +1,59 @@
-//! What `update` asks the outside world to do. The executor in `tui::runtime` runs store reads
-//! on blocking threads and sync jobs as tokio tasks, or makes a quick local call (clipboard,
-//! browser, mouse capture); results come back as `Msg`s carrying the request id they answer.
+//! What `update` asks the outside world to do, typed by the lane it runs in: the executor in
+//! `tui::runtime` runs each lane's effects where that lane says (store reads and writes on
+//! their threads, network work in tokio tasks, quick local calls in place, the terminal handed
+//! over), and each lane's enum is matched once, whole. Results come back as `Msg`s carrying
+//! the request id they answer.
 
 use jiff::Timestamp;
 
 use super::action::SyncJob;
 use super::state::{Anchor, ViewSpec};
 
+/// An effect, by the lane it runs in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
+    /// A read on the list's connection, on the reading thread (a view query goes before the
+    /// other reads waiting).
+    Read(Read),
+    /// A read that walks many rows, on the counts' connection and thread: it never holds a view
+    /// back.
+    Count(Count),
+    /// A triage or team write, or a read that must come after the writes queued: on the writes'
+    /// thread, one at a time and in order (drained at quit).
+    Write(Write),
+    /// `:save-view`: write the view into the config file, on a blocking thread of its own;
+    /// answered by `Msg::ViewWritten`.
+    WriteView {
+        path: std::path::PathBuf,
+        view: feedback_config::views::SavedView,
+    },
+    /// A store write nothing waits for (a failure is logged), on a blocking thread of its own.
+    Remember(Remember),
+    /// Network work (a sync job, a detail fetch), in a tokio task.
+    Network(Network),
+    /// Cluster the view's items: seconds of work on a thread and connection of their own, with
+    /// progress.
+    TopIssues {
+        request_id: u64,
+        spec: ViewSpec,
+        now: Timestamp,
+    },
+    /// The clipboard, the browser, the mouse capture, the team's live link: in place, in order
+    /// with the frames.
+    Local(Local),
+    /// Needs the terminal handed over (`$EDITOR`, a pipe to a command): the loop runs it.
+    Terminal(Handover),
+}
+
+/// Reads on the list's connection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Read {
     /// The ordered keys of a view and the rows around where `anchor` puts the screen, which is
     /// `rows` high. A newer query makes an older one's answer moot (latest wins).
     Query {
         request_id: u64,
-        spec: ViewSpec,
+        /// Boxed: a view's spec is most of a query's size.
+        spec: Box<ViewSpec>,
         anchor: Anchor,
         rows: usize,
         /// "Now" for the search's `age:`.
@@ -31,44 +71,80 @@ pub enum Effect {
         start: usize,
         keys: Vec<i64>,
     },
+    /// The stored detail of an item.
+    LoadDetail { id: String },
+    /// Read the ids of these marked items (a `V` range past the rows read); answered by
+    /// `Msg::MarksResolved`.
+    ResolveMarks { request_id: u64, keys: Vec<i64> },
+    /// Read the ids of the items with these keys, in their order (a whole view, to mark it
+    /// seen); answered by `Msg::ViewIds`.
+    ViewIds {
+        request_id: u64,
+        keys: std::sync::Arc<[i64]>,
+    },
+    /// Read these items' stored details; answered by `Msg::Gathered`.
+    Gather { request_id: u64, ids: Vec<String> },
+    /// `Store::similar` for the item with key `key`; answered by `Msg::SimilarFound`.
+    FindSimilar {
+        request_id: u64,
+        key: i64,
+        limit: usize,
+    },
+    /// Read the search history (answered by `Msg::SearchesLoaded`).
+    LoadSearches,
+    /// The team's history of an item, from the store's replica; answered by `Msg::TeamHistory`.
+    TeamHistory { id: String },
+}
+
+/// Reads that walk many rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Count {
     /// Pane entries with stored counts for a status (apps of one project when given).
     LoadPanes {
         request_id: u64,
         status: String,
         project: Option<String>,
     },
-    /// The stored detail of an item.
-    LoadDetail {
-        id: String,
-    },
-    /// The item's detail from the service, stored, then shown.
-    FetchDetail {
-        id: String,
-    },
-    Sync(SyncJob),
-    /// Remember the view for the next start (the store's `meta`, key `last_view`).
-    SaveView(ViewSpec),
-    /// Read the search history (answered by `Msg::SearchesLoaded`).
-    LoadSearches,
     /// Read the values stored under a metadata qualifier's keys (`name`, as the prompt
     /// completes it: `version`, `meta.plan`); answered by `Msg::CompletionValues`.
     CompletionValues {
         name: String,
         key: feedback_core::query::MetaKey,
     },
-    /// Keep `text` as the newest search of the history.
-    RememberSearch {
-        text: String,
-        at: Timestamp,
+    /// Count the unseen items of each view (in order); answered by `Msg::ViewsCounted`.
+    CountViews {
+        request_id: u64,
+        specs: Vec<ViewSpec>,
+        /// "Now" for snoozes and `age:`.
+        now: Timestamp,
     },
-    Copy {
-        what: &'static str,
-        text: feedback_core::text::Clean,
+    /// The custom metadata keys stored; answered by `Msg::MetaKeys`.
+    MetaKeys,
+    /// The pivot of a view; answered by `Msg::Pivoted`.
+    Pivot {
+        request_id: u64,
+        spec: ViewSpec,
+        by: feedback_store::pivot::By,
+        now: Timestamp,
     },
-    OpenUrl {
-        url: String,
+    /// The trend of a view; answered by `Msg::Trended`.
+    Trend {
+        request_id: u64,
+        spec: ViewSpec,
+        by: feedback_store::pivot::By,
+        now: Timestamp,
     },
-    SetMouseCapture(bool),
+    /// Queue the view's items without a detail for the background; answered by `Msg::Enqueued`.
+    QueueDetails { spec: ViewSpec, now: Timestamp },
+    /// Empty the enrichment queue; answered by `Msg::QueueCleared`.
+    ClearQueue,
+    /// Count the details queued; answered by `Msg::QueueCount`.
+    QueuedCount,
+}
+
+/// Writes (and the reads that must follow them), in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Write {
     /// Make a triage change to these items, in one transaction; answered by `Msg::Triaged`.
     Triage {
         ids: Vec<String>,
@@ -90,43 +166,67 @@ pub enum Effect {
     },
     /// Read the store's write counts (another process may have stored items or triaged).
     StoreRevs,
+    /// Record these changes in the team's outbox, in order; answered by `Msg::TeamRecorded`.
+    TeamRecord {
+        /// The member making them.
+        member: String,
+        changes: Vec<(String, feedback_team::Change)>,
+        at: Timestamp,
+    },
+    /// Read the states of an undo step's items as they are now (after the writes queued before
+    /// it), to undo it; answered by `Msg::UndoStates`. `confirmed`: the user said to undo it
+    /// even if they changed since.
+    UndoStates {
+        step: crate::triage::UndoStep,
+        confirmed: bool,
+    },
+}
+
+/// What the next start remembers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Remember {
+    /// Remember the view for the next start (the store's `meta`, key `last_view`).
+    View(ViewSpec),
+    /// Keep `text` as the newest search of the history.
+    Search { text: String, at: Timestamp },
+}
+
+/// Network work.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Network {
+    Sync(SyncJob),
+    /// The item's detail from the service, stored, then shown.
+    FetchDetail {
+        id: String,
+    },
+}
+
+/// Quick calls in place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Local {
+    Copy {
+        what: &'static str,
+        text: feedback_core::text::Clean,
+    },
+    OpenUrl {
+        url: String,
+    },
+    SetMouseCapture(bool),
+    /// Ask the live link to send the outbox now.
+    TeamSend,
+    /// Tell the live link which item this member has open (`None`: none).
+    TeamLooking(Option<String>),
+    /// The views changed (one was saved): the searches the executor runs name them by
+    /// `view:` from now on.
+    ViewsChanged(std::sync::Arc<[crate::saved_views::View]>),
+}
+
+/// Work that takes the terminal over.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Handover {
     /// Edit `text` in `$EDITOR` (then `$VISUAL`) with the terminal handed over; answered by
     /// `Msg::NoteEdited`.
-    EditNote {
-        ids: Vec<String>,
-        text: String,
-    },
-    // Saved views and the command palette.
-    /// Count the unseen items of each view (in order); answered by `Msg::ViewsCounted`.
-    CountViews {
-        request_id: u64,
-        specs: Vec<ViewSpec>,
-        /// "Now" for snoozes and `age:`.
-        now: Timestamp,
-    },
-    /// `:save-view`: write the view into the config file; answered by `Msg::ViewWritten`.
-    WriteView {
-        path: std::path::PathBuf,
-        view: feedback_config::views::SavedView,
-    },
-    // Acting on items.
-    /// Read the ids of these marked items (a `V` range past the rows read); answered by
-    /// `Msg::MarksResolved`.
-    ResolveMarks {
-        request_id: u64,
-        keys: Vec<i64>,
-    },
-    /// Read the ids of the items with these keys, in their order (a whole view, to mark it
-    /// seen); answered by `Msg::ViewIds`.
-    ViewIds {
-        request_id: u64,
-        keys: std::sync::Arc<[i64]>,
-    },
-    /// Read these items' stored details; answered by `Msg::Gathered`.
-    Gather {
-        request_id: u64,
-        ids: Vec<String>,
-    },
+    EditNote { ids: Vec<String>, text: String },
     /// Run `argv` (no shell) with the terminal handed over and `input` on its stdin; answered
     /// by `Msg::Piped`.
     Pipe {
@@ -136,71 +236,5 @@ pub enum Effect {
         items: usize,
         /// After it exits, "exit N — press a key to return" waits for a key.
         wait: bool,
-    },
-    // Grouped view and trends.
-    /// The custom metadata keys stored; answered by `Msg::MetaKeys`.
-    MetaKeys,
-    /// The pivot of a view; answered by `Msg::Pivoted`.
-    Pivot {
-        request_id: u64,
-        spec: ViewSpec,
-        by: feedback_store::pivot::By,
-        now: Timestamp,
-    },
-    /// The trend of a view; answered by `Msg::Trended`.
-    Trend {
-        request_id: u64,
-        spec: ViewSpec,
-        by: feedback_store::pivot::By,
-        now: Timestamp,
-    },
-    /// Queue the view's items without a detail for the background; answered by `Msg::Enqueued`.
-    QueueDetails {
-        spec: ViewSpec,
-        now: Timestamp,
-    },
-    /// Empty the enrichment queue; answered by `Msg::QueueCleared`.
-    ClearQueue,
-    /// Count the details queued; answered by `Msg::QueueCount`.
-    QueuedCount,
-    // Top issues.
-    /// Cluster the view's items (off the UI thread, progress reported).
-    TopIssues {
-        request_id: u64,
-        spec: ViewSpec,
-        now: Timestamp,
-    },
-    // The items similar to one item.
-    /// `Store::similar` for the item with key `key`; answered by `Msg::SimilarFound`.
-    FindSimilar {
-        request_id: u64,
-        key: i64,
-        limit: usize,
-    },
-    // The team.
-    /// Record these changes in the team's outbox, in order; answered by `Msg::TeamRecorded`.
-    TeamRecord {
-        /// The member making them.
-        member: String,
-        changes: Vec<(String, feedback_team::Change)>,
-        at: Timestamp,
-    },
-    /// Ask the live link to send the outbox now.
-    TeamSend,
-    /// Tell the live link which item this member has open (`None`: none).
-    TeamLooking(Option<String>),
-    /// The views changed (one was saved): the searches the executor runs name them by
-    /// `view:` from now on.
-    ViewsChanged(std::sync::Arc<[crate::views::View]>),
-    /// The team's history of an item, from the store's replica; answered by `Msg::TeamHistory`.
-    TeamHistory {
-        id: String,
-    },
-    /// Read the states of an undo step's items as they are now (after the writes queued before
-    /// it), to undo it; answered by `Msg::UndoStates`. `confirmed`: the user said to undo it
-    /// even if they changed since.
-    UndoStates {
-        step: crate::triage::UndoStep,
-        confirmed: bool,
     },
 }

@@ -1,6 +1,6 @@
 //! The interactive inbox. Data flows one way: terminal events and network results become `Msg`s,
 //! `update` changes `AppState` and returns `Effect`s, the executor runs those as tokio tasks
-//! whose results come back over a channel, and `view::render` draws the state when it changed.
+//! whose results come back over a channel, and `render::render` draws the state when it changed.
 //!
 //! It is the only crate that depends on ratatui and crossterm. It uses every room below it (the
 //! store, the sync, the team's link, the webhook receiver's arrivals, the clipboard) and never
@@ -29,14 +29,14 @@ pub mod team;
 #[cfg(any(test, feature = "testing"))]
 pub mod testkit;
 // The Top issues screen.
+pub mod render;
 pub mod top_issues;
 pub mod triage;
 pub mod update;
-pub mod view;
 // The core's display width held to what ratatui draws.
 #[cfg(test)]
 mod width_drawn;
 // Saved views and the command palette.
-pub mod views;
+pub mod saved_views;
 
 pub use runtime::{Arrival, Ended, Job, Options, SyncPort, TeamSyncer, drive, run};

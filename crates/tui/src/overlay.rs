@@ -68,7 +68,7 @@ impl Overlay {
     }
 
     /// A write of `state` to `id` is on its way.
-    pub fn expect(&mut self, id: &str, state: Triage) {
+    pub fn writing(&mut self, id: &str, state: Triage) {
         self.pending.insert(id.to_owned(), state);
     }
 
@@ -175,7 +175,7 @@ mod tests {
     fn a_write_in_flight_is_what_a_key_toggles_from_but_not_what_shows() {
         let mut overlay = Overlay::default();
         overlay.queried(1, 1, [("a".to_owned(), seen(false))].into(), None);
-        overlay.expect("a", seen(true));
+        overlay.writing("a", seen(true));
         assert!(overlay.next("a").seen);
         assert!(!overlay.shown("a").seen, "shown once committed");
         overlay.settled();

@@ -11,7 +11,7 @@ use ratatui_textarea::TextArea;
 use unicode_segmentation::UnicodeSegmentation;
 
 use crate::action::Action;
-use crate::views::View;
+use crate::saved_views::View;
 
 /// The typed command that saves the current filters as a view.
 pub(crate) const SAVE_VIEW: &str = "save-view";

@@ -14,6 +14,7 @@ mod foreground;
 pub mod insight;
 pub mod lanes;
 pub mod reads;
+pub mod saved_views;
 pub mod similar;
 mod store_thread;
 mod sync_jobs;
@@ -23,7 +24,6 @@ mod team_syncer;
 pub mod top_issues;
 mod translate;
 pub mod triage_writes;
-pub mod views;
 
 pub use sync_jobs::{Job, SyncPort};
 pub use team_syncer::TeamSyncer;
@@ -47,9 +47,9 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use super::action::Msg;
 use super::keymap::Keymap;
+use super::render;
 use super::state::AppState;
 use super::update::{start, update};
-use super::view;
 use executor::Executor;
 use feedback_clipboard::Clipboard;
 use feedback_core::signals::Signals;
@@ -206,7 +206,7 @@ where
     let mut ended = Ended::Quit;
     while !state.quit {
         if state.dirty {
-            match terminal.draw(|frame| view::render(frame, &state, &keymap)) {
+            match terminal.draw(|frame| render::render(frame, &state, &keymap)) {
                 Ok(frame) => on_frame(frame.buffer),
                 Err(error) => {
                     outcome = Err(backend_error(error));
@@ -264,7 +264,8 @@ fn configured(size: ratatui::layout::Size, options: &Options) -> AppState {
     state.refresh_seconds = options.refresh_seconds;
     state.triage.advance = options.triage.advance_after_action;
     // The user's views after the built-in ones.
-    state.views = super::views::ViewsState::new(&options.views.views, options.views.path.clone());
+    state.views =
+        super::saved_views::ViewsState::new(&options.views.views, options.views.path.clone());
     state.triage.seen_delay = jiff::SignedDuration::from_millis(
         i64::try_from(options.triage.seen_delay_ms).unwrap_or(i64::MAX),
     );
@@ -313,10 +314,8 @@ fn first_frame(
         super::update::restore_view(state, &spec);
     }
     let query = super::update::first_query(state);
-    match executor.run_now(query) {
-        Some(msg) => update(state, msg),
-        None => Vec::new(),
-    }
+    let msg = executor.run_now(query);
+    update(state, msg)
 }
 
 /// Turns each value from an outside channel into a message.

@@ -348,7 +348,7 @@ pub struct AppState {
     /// Set by `update` when the screen must be redrawn.
     pub dirty: bool,
     // Saved views and the command palette.
-    pub views: super::views::ViewsState,
+    pub views: super::saved_views::ViewsState,
     /// The `:` palette, while open.
     pub palette: Option<super::palette::Palette>,
     /// Marks, privacy mode, theme, `|` commands.
@@ -414,7 +414,7 @@ impl AppState {
             reading: super::reading::Reading::default(),
             dirty: true,
             // Saved views and the command palette.
-            views: super::views::ViewsState::new(&[], None),
+            views: super::saved_views::ViewsState::new(&[], None),
             palette: None,
             acting: super::acting::ActingState::default(),
             insight: super::insight::InsightState::default(),

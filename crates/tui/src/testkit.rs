@@ -7,8 +7,8 @@ use jiff::tz::TimeZone;
 
 use super::action::{Freshness, Msg, SyncJob, Synced};
 use super::effect::Effect;
-use super::runtime::lanes::{Lane, lane, store_task};
-use super::runtime::reads::{self, FreshnessOf};
+use super::runtime::lanes::{Work, work};
+use super::runtime::reads::FreshnessOf;
 use super::state::AppState;
 use super::update::{first_query, start, update};
 use feedback_api::{App, Feedback, Project, RateLimit, Tag};
@@ -147,7 +147,7 @@ impl Harness {
         };
         harness.send(Msg::Resize { width, height });
         let first = first_query(&mut harness.state);
-        harness.settle(vec![first]);
+        harness.settle(vec![Effect::Read(first)]);
         let effects = start(&mut harness.state);
         harness.settle(effects);
         harness
@@ -173,29 +173,24 @@ impl Harness {
     pub fn hold(&mut self, effects: Vec<Effect>) -> Vec<Msg> {
         let mut answers = Vec::new();
         for effect in effects {
-            match self.store_task(effect.clone()) {
-                Some(task) => answers.push(task()),
-                None => self.sent.push(effect),
+            match self.store_task(effect) {
+                Work::Store(task) => answers.push(task()),
+                Work::Elsewhere(effect) => self.sent.push(*effect),
             }
         }
         answers
     }
 
     /// The store work of an effect in one of the store's lanes, as the executor runs it (the
-    /// same routing: `runtime::lanes`); `None` for the effects of the other lanes.
-    fn store_task(&self, effect: Effect) -> Option<reads::Task> {
-        match lane(&effect) {
-            Lane::Read { .. } | Lane::Count | Lane::Write | Lane::Detached => {
-                // The views as the state holds them now (the executor follows them by
-                // `Effect::ViewsChanged`).
-                let reading = feedback_store::search::Reading {
-                    tz: TimeZone::UTC,
-                    views: self.state.views.shared(),
-                };
-                store_task(&self.store, effect, &reading, &no_freshness())
-            }
-            Lane::Remember | Lane::Network | Lane::Long | Lane::Local | Lane::Terminal => None,
-        }
+    /// same routing: `runtime::lanes`), or the effect back when it is another lane's.
+    fn store_task(&self, effect: Effect) -> Work {
+        // The views as the state holds them now (the executor follows them by
+        // `Local::ViewsChanged`).
+        let reading = feedback_store::search::Reading {
+            tz: TimeZone::UTC,
+            views: self.state.views.shared(),
+        };
+        work(&self.store, effect, &reading, &no_freshness())
     }
 
     /// Answers reads (and the reads their answers ask for), keeping the other effects.
@@ -203,9 +198,9 @@ impl Harness {
         let mut queue: std::collections::VecDeque<Effect> = effects.into();
         let mut others = Vec::new();
         while let Some(effect) = queue.pop_front() {
-            match self.store_task(effect.clone()) {
-                Some(task) => queue.extend(update(&mut self.state, task())),
-                None => others.push(effect),
+            match self.store_task(effect) {
+                Work::Store(task) => queue.extend(update(&mut self.state, task())),
+                Work::Elsewhere(effect) => others.push(*effect),
             }
         }
         self.sent.extend(others.iter().cloned());

@@ -1,6 +1,6 @@
 //! The Top issues screen's state: the current view's clusters of near-duplicates
 //! (`Store::top_issues`), computed off the UI thread with its progress shown, then listed
-//! largest first (`view::top_issues` draws them). Plain data and pure transitions; answers
+//! largest first (`render::top_issues` draws them). Plain data and pure transitions; answers
 //! carry the request id they answer and a stale one is dropped.
 
 use jiff::Timestamp;

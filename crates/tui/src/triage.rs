@@ -1,7 +1,7 @@
 //! The inbox's side of local triage (`store::triage`): what `update` keeps (the triage overlay
 //! with the view's unseen count, the undo steps, writes in flight, the snooze picker and the
 //! note editor) and what a write reports back. Nothing is shown as done before the store committed it: a key sends
-//! `Effect::Triage`, the writer commits, `Msg::Triaged` updates the rows.
+//! `Write::Triage`, the writer commits, `Msg::Triaged` updates the rows.
 
 use std::collections::HashMap;
 
@@ -25,7 +25,7 @@ pub(crate) const UNDO_DEPTH: usize = 20;
 pub enum AllSeen {
     /// A view of this many items asked to be confirmed: the same key again goes on.
     Confirming { items: usize },
-    /// The view's ids are being read (`Effect::ViewIds`).
+    /// The view's ids are being read (`Read::ViewIds`).
     Reading { request_id: u64 },
 }
 
@@ -51,7 +51,7 @@ pub struct TriageState {
     /// The team changes sent to the outbox and not answered yet, in the order they were sent
     /// (the writes' lane answers in that order): what each answer does.
     pub recording: std::collections::VecDeque<Recording>,
-    /// A `U`'s items are being read (`Effect::UndoStates`): another `U` waits for it.
+    /// A `U`'s items are being read (`Write::UndoStates`): another `U` waits for it.
     pub undo_reading: bool,
     /// Opening a detail marks its item seen after this long.
     pub seen_delay: SignedDuration,

@@ -271,7 +271,7 @@ fn store_of(args: impl Iterator<Item = OsString>) -> Option<Store> {
     }
     let path = value("--store")
         .or_else(|| {
-            std::env::var_os(crate::store_cmd::ENV_STORE)
+            std::env::var_os(crate::context::store::ENV_STORE)
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from)
         })

@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use super::Check;
-use crate::{Args, CliError};
+use crate::CliError;
+use crate::context::Context;
 use feedback_config::{self as config, ConfigError, Loaded, Resolved};
 
 /// A well-formed key put in place of the real one to resolve the base URL alone; never sent.
@@ -18,7 +19,7 @@ const KEYS_PAGE: &str = "Account settings → API keys (/account/api-keys)";
 
 /// Pushes the config, base URL and key lines; the usable account when all three pass.
 pub(super) fn checks(
-    args: &Args,
+    args: &Context,
     env: &dyn Fn(&str) -> Option<String>,
     out: &mut Vec<Check>,
 ) -> Option<Resolved> {
@@ -200,14 +201,14 @@ mod tests {
 
     const KEY: &str = "service_us_sk_hunter2hunter2";
 
-    fn args(config: &Path, extra: &[&str]) -> Args {
+    fn args(config: &Path, extra: &[&str]) -> Context {
         let mut argv = vec!["feedback-inbox", "--config", config.to_str().unwrap()];
         argv.extend_from_slice(extra);
         argv.push("doctor");
-        Args::parse_from(argv)
+        Context::new(crate::Args::parse_from(argv))
     }
 
-    fn run(args: &Args, vars: &[(&str, &str)]) -> (Vec<Check>, Option<Resolved>) {
+    fn run(args: &Context, vars: &[(&str, &str)]) -> (Vec<Check>, Option<Resolved>) {
         let vars: Vec<(String, String)> = vars
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))

@@ -15,7 +15,8 @@ mod terminal;
 
 use std::io::Write;
 
-use super::{Args, CliError};
+use super::CliError;
+use crate::context::Context;
 use feedback_api::key::redact_keys;
 
 /// How a check came out. Only `Fail` makes `doctor` exit non-zero.
@@ -152,8 +153,8 @@ pub fn report(checks: &[Check], out: &mut dyn Write) -> Result<(), CliError> {
 /// Runs every check on this machine's real inputs and reports them. `settings` checks the
 /// config file's settings as the inbox's start checks them.
 pub async fn run(
-    args: &Args,
-    settings: &dyn Fn(&Args) -> Result<(), CliError>,
+    args: &Context,
+    settings: &dyn Fn(&Context) -> Result<(), CliError>,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let env = |name: &str| std::env::var(name).ok();

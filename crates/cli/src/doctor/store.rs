@@ -8,18 +8,19 @@ use std::path::Path;
 use jiff::{SignedDuration, Timestamp};
 
 use super::Check;
-use crate::Args;
-use crate::store_cmd::{self, info};
+use crate::context::Context;
+use crate::context::store::{check_store_file, retention, store_path};
+use crate::store_cmd::info;
 
 /// The store lines of this command line's store (`--store`, `FEEDBACK_STORE` or the default).
 #[must_use]
-pub(super) fn checks(args: &Args, now: Timestamp) -> Vec<Check> {
-    let path = match store_cmd::store_path(args) {
+pub(super) fn checks(args: &Context, now: Timestamp) -> Vec<Check> {
+    let path = match store_path(args) {
         Ok(Some(path)) => path,
         Ok(None) => return vec![Check::ok("store", "--no-store: nothing is kept on disk")],
         Err(error) => return vec![Check::fail("store", error.to_string(), "pass --store PATH")],
     };
-    match store_cmd::retention(args) {
+    match retention(args) {
         Ok(retention) => at(&path, retention, now),
         // The config line has already said what is wrong with the file.
         Err(error) => vec![Check::skip("store", format!("not read: {error}"))],
@@ -36,7 +37,7 @@ pub(super) fn at(path: &Path, retention: Option<SignedDuration>, now: Timestamp)
             format!("none yet at {shown}: the inbox or `feedback-inbox sync` creates it"),
         )];
     }
-    if let Err(error) = store_cmd::forget::check_store_file(path, "it is not the local store") {
+    if let Err(error) = check_store_file(path, "it is not the local store") {
         return vec![Check::fail(
             "store",
             error.to_string(),
@@ -85,7 +86,7 @@ pub(super) fn at(path: &Path, retention: Option<SignedDuration>, now: Timestamp)
 #[must_use]
 pub(super) fn integrity(path: &Path) -> Check {
     const NAME: &str = "store integrity";
-    const FIX: &str = crate::store_cmd::REBUILD_DAMAGED;
+    const FIX: &str = crate::context::store::REBUILD_DAMAGED;
     match feedback_store::check_integrity(path) {
         Ok(problems) if problems.is_empty() => {
             Check::ok(NAME, "quick_check ok, every stored text readable")
@@ -180,7 +181,7 @@ pub fn permissions(_path: &Path) -> Check {
 #[must_use]
 pub(super) fn schema(path: &Path) -> Check {
     const NAME: &str = "store schema";
-    let version = super::super::store_cmd::schema_version(path);
+    let version = crate::context::store::schema_version(path);
     let latest = i64::try_from(feedback_store::schema::latest()).unwrap_or(i64::MAX);
     match version {
         Err(error) => Check::fail(

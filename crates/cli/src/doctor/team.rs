@@ -8,7 +8,7 @@ use std::time::Duration;
 use jiff::SignedDuration;
 
 use super::Check;
-use crate::Args;
+use crate::context::Context;
 use feedback_team::{self as team, Diagnosis, Team, TeamError, TeamUrl};
 
 /// A clock further off the database's than this gets a warning.
@@ -38,8 +38,8 @@ pub(super) enum Probe {
 }
 
 /// Connects as this command line's team settings say and runs the checks.
-pub(super) async fn probe(args: &Args) -> Probe {
-    let (settings, url) = match crate::team_cmd::configured(args) {
+pub(super) async fn probe(args: &Context) -> Probe {
+    let (settings, url) = match crate::context::team::configured(args) {
         Ok(Some(found)) => found,
         Ok(None) => return Probe::None,
         Err(error) => return Probe::Settings(error.to_string()),

@@ -88,7 +88,7 @@ impl Details {
             Err(error) => return Err(error.into()),
         };
         if let (Some(store), false) = (&self.store, self.store_failed)
-            && feedback_sync::account::vouch_for(client, store, &detail.feedback).await?
+            && feedback_sync::account::confirm_account_for(client, store, &detail.feedback).await?
             && let Err(error) = store.write(|s| s.put_detail(&detail, Timestamp::now()))
         {
             eprintln!("warning: details are not kept in the store: {error}");

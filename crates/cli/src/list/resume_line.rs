@@ -2,7 +2,7 @@
 //! output, from the cursor after the last page written.
 
 use super::{ListArgs, StatusArg};
-use crate::Args;
+use crate::context::Context;
 use crate::since::Window;
 use feedback_api::Cursor;
 
@@ -12,7 +12,7 @@ use feedback_api::Cursor;
 /// the window.
 #[must_use]
 pub fn command_line(
-    global: &Args,
+    global: &Context,
     args: &ListArgs,
     window: &Window,
     cursor: Option<&Cursor>,

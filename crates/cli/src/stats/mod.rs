@@ -66,7 +66,7 @@ impl StatsArgs {
 
 /// Runs `stats`: the pivot and the query are checked before the store is looked at.
 pub async fn run_command(
-    global: &super::Args,
+    global: &crate::context::Context,
     args: &StatsArgs,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {

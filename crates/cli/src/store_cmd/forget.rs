@@ -24,79 +24,10 @@ pub(crate) fn existing_files(path: &Path) -> Vec<PathBuf> {
 
 /// Refuses a `path` that is not a store, before `forget` deletes it: see [`check_store_file`].
 pub(crate) fn check_is_store(path: &Path) -> Result<(), CliError> {
-    check_store_file(path, "not deleting it (delete it yourself if you are sure)")
-}
-
-/// Refuses a `path` that is not a store (`refusal` says what is not done): it must be a
-/// regular file that is empty (created but never written) or a SQLite database with the
-/// store's `items` table; a missing file passes. A database whose tables cannot be read
-/// (damaged) passes only in the default stores folder, where nothing else lives. Nothing is
-/// written to the file.
-pub(crate) fn check_store_file(path: &Path, refusal: &str) -> Result<(), CliError> {
-    let not_a_store = |why: &str| {
-        CliError::Usage(format!(
-            "{} {why}; {refusal}",
-            feedback_core::text::Clean::line(&path.display().to_string())
-        ))
-    };
-    let meta = match path.symlink_metadata() {
-        Ok(meta) => meta,
-        // Only leftovers (-wal, -shm, .lock) of a store whose database is gone.
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(e.into()),
-    };
-    if !meta.is_file() {
-        return Err(not_a_store("is not a regular file"));
-    }
-    if meta.len() == 0 {
-        return Ok(());
-    }
-    let mut header = [0u8; 16];
-    let read =
-        std::fs::File::open(path).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut header));
-    match read {
-        Ok(()) => {}
-        // Too short for a header: not a database.
-        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-            return Err(not_a_store("is not a SQLite database"));
-        }
-        // What it holds is unknown: saying "not a store" would invite deleting a store whose
-        // permissions or disk are all that is wrong.
-        Err(e) => return Err(unreadable(path, &e)),
-    }
-    if &header != b"SQLite format 3\0" {
-        return Err(not_a_store("is not a SQLite database"));
-    }
-    match feedback_store::probe::has_store_tables(path) {
-        Some(true) => Ok(()),
-        Some(false) => Err(not_a_store(
-            "is a SQLite database but not a feedback-inbox store",
-        )),
-        None if in_default_folder(path) => Ok(()),
-        None => Err(not_a_store("cannot be read as a feedback-inbox store")),
-    }
-}
-
-/// A store file that cannot be read: the reason, and for a permission what to check (the file
-/// is someone else's, or its mode was changed); nothing suggests deleting it.
-fn unreadable(path: &Path, error: &std::io::Error) -> CliError {
-    let shown = feedback_core::text::Clean::line(&path.display().to_string());
-    if error.kind() == std::io::ErrorKind::PermissionDenied {
-        return CliError::Usage(format!(
-            "{shown} cannot be read: permission denied; check its owner and mode (`ls -l {shown}`): the store is to be yours, mode 0600 (`chmod 600 {shown}`)"
-        ));
-    }
-    CliError::Other(format!("{shown} cannot be read: {error}"))
-}
-
-fn in_default_folder(path: &Path) -> bool {
-    let folder = feedback_store::default_path(None).and_then(|p| p.parent().map(Path::to_owned));
-    match (folder, path.parent()) {
-        (Some(folder), Some(parent)) => {
-            std::fs::canonicalize(folder).ok() == std::fs::canonicalize(parent).ok()
-        }
-        _ => false,
-    }
+    crate::context::store::check_store_file(
+        path,
+        "not deleting it (delete it yourself if you are sure)",
+    )
 }
 
 /// Asks on `prompt` and reads one line from `answer`: true only for `y` or `yes`.

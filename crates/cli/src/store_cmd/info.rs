@@ -13,6 +13,7 @@ use serde::Serialize;
 use crate::CliError;
 use crate::output::{ShowFormat, terminal_safe_json};
 use feedback_api::Status;
+use feedback_core::text::output::thousands;
 use feedback_core::text::sanitize_line;
 use feedback_store::Store;
 
@@ -90,7 +91,7 @@ impl From<feedback_sync::StatusState> for SyncReport {
 /// migrates: another program's file is refused, an empty file is reported as holding nothing,
 /// and a store of an older schema is left for the inbox or `sync` to upgrade.
 pub fn read(path: &Path, retention: Option<SignedDuration>) -> Result<Report, CliError> {
-    super::forget::check_store_file(path, "not reading it as the local store")?;
+    crate::context::store::check_store_file(path, "not reading it as the local store")?;
     if std::fs::metadata(path).is_ok_and(|m| m.len() == 0) {
         return Ok(Report {
             exists: true,
@@ -224,7 +225,7 @@ pub fn render_text(report: &Report, now: Timestamp, tz: &TimeZone) -> String {
         String::new()
     };
     lines.push(format!("Size       {}{wal}", human_bytes(c.bytes)));
-    lines.push(format!("Items      {}", grouped(c.items)));
+    lines.push(format!("Items      {}", thousands(c.items)));
     for s in &c.statuses {
         let status = feedback_core::width::fit(&sanitize_line(&s.status), 10);
         let sync = s
@@ -232,11 +233,11 @@ pub fn render_text(report: &Report, now: Timestamp, tz: &TimeZone) -> String {
             .as_ref()
             .map(|sync| format!("; {}", sync_text(sync, now, tz)))
             .unwrap_or_default();
-        lines.push(format!("  {status} {} stored{sync}", grouped(s.stored)));
+        lines.push(format!("  {status} {} stored{sync}", thousands(s.stored)));
     }
     lines.push(format!(
         "Details    {} with metadata and delivery",
-        grouped(c.with_detail)
+        thousands(c.with_detail)
     ));
     let when = |t: Option<Timestamp>| {
         t.map_or_else(
@@ -292,12 +293,6 @@ fn retention_line(days: Option<i64>) -> String {
         Some(days) => format!("Retention  {days} days (retention_days): older items are dropped"),
         None => "Retention  everything is kept (no retention_days)".to_owned(),
     }
-}
-
-/// `1,234,567`.
-#[must_use]
-pub fn grouped(n: u64) -> String {
-    feedback_core::text::output::thousands(n)
 }
 
 /// `512 B`, `1.5 KiB`, `12.3 MiB`, `2.0 GiB`.

@@ -160,38 +160,3 @@ fn add(total: &mut Report, step: &Report) {
     total.changed += step.changed;
     total.requests += step.requests;
 }
-
-/// "budget 812/1000, resets in 42s".
-#[must_use]
-pub(crate) fn budget_text(rate: RateLimit, now: Timestamp) -> Option<String> {
-    let (remaining, limit) = (rate.remaining?, rate.limit?);
-    let reset = rate
-        .seconds_to_reset(now)
-        .map(|s| format!(", resets in {s}s"))
-        .unwrap_or_default();
-    Some(format!("budget {remaining}/{limit}{reset}"))
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-
-    use super::*;
-
-    fn at(s: i64) -> Timestamp {
-        Timestamp::from_second(s).unwrap()
-    }
-
-    #[test]
-    fn the_budget_says_what_is_left_and_when_it_resets() {
-        let rate = RateLimit {
-            limit: Some(60),
-            remaining: Some(10),
-            reset: Some(at(130)),
-        };
-        assert_eq!(
-            budget_text(rate, at(100)).unwrap(),
-            "budget 10/60, resets in 30s"
-        );
-    }
-}

@@ -8,15 +8,16 @@ use std::io::Write;
 
 use jiff::Timestamp;
 
-use super::super::{Args, CliError};
+use super::super::CliError;
 use super::progress::Progress;
+use crate::context::Context;
 use feedback_api::RateLimit;
 use feedback_core::text::Clean;
 use feedback_store::Shared;
 use feedback_team::Team;
-use feedback_team_sync::part::{Settled, settle};
 use feedback_team_sync::syncer::Began;
 pub(super) use feedback_team_sync::syncer::Turn;
+use feedback_team_sync::team_walk::{Settled, settle};
 use feedback_team_sync::{self as team_sync, mirror::Published};
 
 /// How this run syncs.
@@ -32,13 +33,13 @@ pub(super) enum Mode {
 /// With a team configured that shares its mirror, follows it and takes the walk when nobody
 /// walks for the team. A team that cannot be reached is said, and the run syncs alone.
 pub(super) async fn begin(
-    args: &Args,
+    args: &Context,
     store: &Shared,
     no_wait: bool,
     progress: &Progress,
     out: &mut impl Write,
 ) -> Result<Mode, CliError> {
-    let Some((settings, url)) = super::super::team_cmd::configured(args)? else {
+    let Some((settings, url)) = crate::context::team::configured(args)? else {
         return Ok(Mode::Alone);
     };
     let team = match Team::open(&url, settings.team.as_deref()).await {

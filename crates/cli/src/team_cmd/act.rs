@@ -9,8 +9,10 @@ use std::io::Write;
 use clap::Args as ClapArgs;
 use jiff::Timestamp;
 
-use super::{TeamFormat, connected_for, settings, store};
-use crate::{Args, CliError};
+use crate::CliError;
+use crate::context::Context;
+use crate::context::team::{connected_for, settings, store};
+use crate::output::TeamFormat;
 use feedback_core::text::Clean;
 use feedback_team::Change;
 use feedback_team::labels::LabelChanges;
@@ -140,7 +142,7 @@ pub enum Act<'a> {
 }
 
 /// `claim`, `unclaim`, `assign`, `label`: each item's change recorded, sent, and reported.
-pub async fn act(args: &Args, act: Act<'_>, out: &mut dyn Write) -> Result<(), CliError> {
+pub async fn act(args: &Context, act: Act<'_>, out: &mut dyn Write) -> Result<(), CliError> {
     let (settings, url) = settings(args)?;
     let store = store(args)?;
     let (ids, format) = match act {
@@ -149,7 +151,7 @@ pub async fn act(args: &Args, act: Act<'_>, out: &mut dyn Write) -> Result<(), C
         Act::Label(a) => (label_words(a)?.other, a.format),
     };
     let named: Vec<&str> = ids.iter().map(String::as_str).collect();
-    super::super::store_cmd::require_stored(&store, &named)?;
+    crate::context::store::require_stored(&store, &named)?;
     let me = url.role().unwrap_or_default().to_owned();
     let seen = team_sync::shared_states(&store, ids.clone()).await?;
     let changes: Vec<(String, Change)> = seen
@@ -185,10 +187,10 @@ pub async fn act(args: &Args, act: Act<'_>, out: &mut dyn Write) -> Result<(), C
     }
     write_reports(&reports, format, out)?;
     if let Some(error) = failed {
-        return Err(super::kept_after(&error, &store));
+        return Err(crate::context::team::kept_after(&error, &store));
     }
     if team.is_none() {
-        eprintln!("{}", super::waiting(&store)?);
+        eprintln!("{}", crate::context::team::waiting(&store)?);
     }
     if reports.iter().any(|r| r.why.is_some()) {
         return Err(CliError::Other(lost_summary(&reports)));
@@ -303,7 +305,7 @@ mod tests {
         let argv = std::iter::once("feedback-inbox")
             .chain(words.iter().copied())
             .map(OsString::from);
-        let parsed = Args::try_parse_from(label_removals(&crate::command(), argv))?;
+        let parsed = crate::Args::try_parse_from(label_removals(&crate::command(), argv))?;
         match parsed.command {
             Some(Command::Label(label)) => Ok(label),
             other => panic!("not label: {other:?}"),

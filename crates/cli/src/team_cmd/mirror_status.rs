@@ -66,9 +66,7 @@ pub(super) fn lines(status: &MirrorStatus, now: Timestamp) -> Vec<String> {
             super::seconds_ago(now, *written)
         ));
     }
-    if let Some(budget) =
-        budget(status).and_then(|b| super::super::sync_cmd::progress::budget_text(b, now))
-    {
+    if let Some(budget) = budget(status).and_then(|b| crate::output::budget_text(b, now)) {
         lines.push(format!(
             "  {budget} (the team's, as the syncer last read it)"
         ));

@@ -6,8 +6,8 @@ use std::borrow::Cow;
 use jiff::Timestamp;
 use rusqlite::{OptionalExtension, Transaction, params};
 
+use super::super::interned::{Refs, app_ref, project_ref};
 use super::super::keys::free_key;
-use super::super::refs::{Refs, app_ref, project_ref};
 use super::counts::{Deltas, Shape, read_shape};
 use super::{Sighting, Written};
 use feedback_api::Feedback;
@@ -91,7 +91,7 @@ fn put_noting(
         super::super::first_run::mark_added(tx, &added, *at)?;
     }
     if written.added + written.changed > 0 {
-        super::super::revs::bump(tx, super::super::revs::ITEMS_REV)?;
+        super::super::write_counts::bump(tx, super::super::write_counts::ITEMS_REV)?;
     }
     Ok(written)
 }

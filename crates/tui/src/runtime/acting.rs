@@ -14,69 +14,65 @@ use super::editor::{Outside, reclaim, release};
 use super::foreground::Foreground;
 use super::reads::Task;
 use crate::action::Msg;
-use crate::effect::Effect;
+use crate::effect::{Effect, Handover};
 use crate::team::TeamShown;
 use feedback_core::text::Clean;
 use feedback_store::Shared;
 
-/// The read an effect asks for; `None` for other effects.
-#[must_use]
-pub fn task(store: &Shared, effect: &Effect) -> Option<Task> {
+/// `Read::ResolveMarks`: the ids of these marked items.
+pub(super) fn resolve_marks(store: &Shared, request_id: u64, keys: Vec<i64>) -> Task {
     let store = store.clone();
-    let task: Task = match effect {
-        Effect::ResolveMarks { request_id, keys } => {
-            let (request_id, keys) = (*request_id, keys.clone());
-            Box::new(move || Msg::MarksResolved {
-                request_id,
-                result: store
-                    .read(|s| s.items(&keys))
-                    .map(|items| {
-                        items
-                            .into_iter()
-                            .map(|i| (i.key, i.feedback.id.as_str().to_owned()))
-                            .collect()
-                    })
-                    .map_err(|e| e.to_string()),
+    Box::new(move || Msg::MarksResolved {
+        request_id,
+        result: store
+            .read(|s| s.items(&keys))
+            .map(|items| {
+                items
+                    .into_iter()
+                    .map(|i| (i.key, i.feedback.id.as_str().to_owned()))
+                    .collect()
             })
-        }
-        Effect::ViewIds { request_id, keys } => {
-            let (request_id, keys) = (*request_id, keys.clone());
-            Box::new(move || Msg::ViewIds {
-                request_id,
-                result: store
-                    .read(|s| s.items(&keys))
-                    .map(|items| items.into_iter().map(|i| i.feedback.id.0).collect())
-                    .map_err(|e| e.to_string()),
+            .map_err(|e| e.to_string()),
+    })
+}
+
+/// `Read::ViewIds`: the ids of the items with these keys, in their order.
+pub(super) fn view_ids(store: &Shared, request_id: u64, keys: std::sync::Arc<[i64]>) -> Task {
+    let store = store.clone();
+    Box::new(move || Msg::ViewIds {
+        request_id,
+        result: store
+            .read(|s| s.items(&keys))
+            .map(|items| items.into_iter().map(|i| i.feedback.id.0).collect())
+            .map_err(|e| e.to_string()),
+    })
+}
+
+/// `Read::Gather`: these items' stored details with their triage and team states.
+pub(super) fn gather(store: &Shared, request_id: u64, ids: Vec<String>) -> Task {
+    let store = store.clone();
+    Box::new(move || Msg::Gathered {
+        request_id,
+        result: store
+            .read(|s| {
+                let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+                let mut triage = s.triage_of(&ids)?;
+                let owned: Vec<String> = ids.iter().map(|id| (*id).to_owned()).collect();
+                let mut team = TeamShown::read_touched(s, &owned)?;
+                let mut out = Vec::with_capacity(ids.len());
+                for id in ids {
+                    if let Some(detail) = s.detail(id)? {
+                        out.push(crate::acting::GatheredItem {
+                            detail,
+                            triage: triage.remove(id).unwrap_or_default(),
+                            team: team.remove(id),
+                        });
+                    }
+                }
+                Ok::<_, feedback_store::StoreError>(out)
             })
-        }
-        Effect::Gather { request_id, ids } => {
-            let (request_id, ids) = (*request_id, ids.clone());
-            Box::new(move || Msg::Gathered {
-                request_id,
-                result: store
-                    .read(|s| {
-                        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-                        let mut triage = s.triage_of(&ids)?;
-                        let owned: Vec<String> = ids.iter().map(|id| (*id).to_owned()).collect();
-                        let mut team = TeamShown::read_touched(s, &owned)?;
-                        let mut out = Vec::with_capacity(ids.len());
-                        for id in ids {
-                            if let Some(detail) = s.detail(id)? {
-                                out.push(crate::acting::GatheredItem {
-                                    detail,
-                                    triage: triage.remove(id).unwrap_or_default(),
-                                    team: team.remove(id),
-                                });
-                            }
-                        }
-                        Ok::<_, feedback_store::StoreError>(out)
-                    })
-                    .map_err(|e| e.to_string()),
-            })
-        }
-        _ => return None,
-    };
-    Some(task)
+            .map_err(|e| e.to_string()),
+    })
 }
 
 /// Runs `argv` with `input` on its stdin and waits for it: its exit code (`None`: a signal
@@ -176,15 +172,15 @@ impl<E> Outside<'_, E> {
     ) -> Vec<Effect> {
         let (pipes, rest): (Vec<_>, Vec<_>) = effects
             .into_iter()
-            .partition(|e| matches!(e, Effect::Pipe { .. }));
+            .partition(|e| matches!(e, Effect::Terminal(Handover::Pipe { .. })));
         for effect in pipes {
-            let Effect::Pipe {
+            let Effect::Terminal(Handover::Pipe {
                 name,
                 argv,
                 input,
                 items,
                 wait,
-            } = effect
+            }) = effect
             else {
                 continue;
             };

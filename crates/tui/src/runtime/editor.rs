@@ -23,7 +23,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::foreground::Foreground;
 use crate::action::Msg;
-use crate::effect::Effect;
+use crate::effect::{Effect, Handover};
 
 /// The editor the user chose: `$EDITOR`, else `$VISUAL` (set and not blank).
 #[must_use]
@@ -155,9 +155,9 @@ impl<E> Outside<'_, E> {
     ) -> Vec<Effect> {
         let (edits, rest): (Vec<_>, Vec<_>) = effects
             .into_iter()
-            .partition(|e| matches!(e, Effect::EditNote { .. }));
+            .partition(|e| matches!(e, Effect::Terminal(Handover::EditNote { .. })));
         for effect in edits {
-            let Effect::EditNote { ids, text } = effect else {
+            let Effect::Terminal(Handover::EditNote { ids, text }) = effect else {
                 continue;
             };
             let result = match (self.reopen, chosen()) {

@@ -11,11 +11,11 @@ use ratatui::crossterm::execute;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
-use super::lanes::{Lane, lane, store_task};
-use super::reads::{self, FreshnessOf};
+use super::lanes;
+use super::reads::FreshnessOf;
 use super::store_thread::StoreThread;
 use crate::action::{CopyOutcome, Msg};
-use crate::effect::Effect;
+use crate::effect::{Effect, Local, Network, Read, Remember};
 use feedback_clipboard::Clipboard;
 use feedback_store::Shared;
 use feedback_team_sync::live::Ask;
@@ -116,10 +116,10 @@ impl Executor {
         }
     }
 
-    /// Runs a store read here and now and returns its answer: for the first frame only, which
-    /// is start-up (everything after runs off the UI thread).
-    pub(super) fn run_now(&self, effect: Effect) -> Option<Msg> {
-        self.read_task(effect).map(|task| task())
+    /// Runs a read here and now and returns its answer: for the first frame only, which is
+    /// start-up (everything after runs off the UI thread).
+    pub(super) fn run_now(&self, read: Read) -> Msg {
+        lanes::read(&self.store, read, &self.reading, &self.freshness)()
     }
 
     /// Copies `text` and says how it went.
@@ -141,96 +141,73 @@ impl Executor {
         let _ = self.tx.send(Msg::Copied(outcome));
     }
 
-    /// Runs `effect` in its lane (`lanes::lane`).
+    /// Runs `effect` in its lane.
     fn run(&mut self, effect: Effect) {
-        match lane(&effect) {
-            Lane::Read { first } => {
-                if let Some(task) = self.read_task(effect) {
-                    self.reads.push(task, first);
-                }
+        match effect {
+            Effect::Read(read) => {
+                // A view query goes before the other reads waiting.
+                let first = matches!(read, Read::Query { .. });
+                let task = lanes::read(&self.store, read, &self.reading, &self.freshness);
+                self.reads.push(task, first);
             }
             // On the counts' connection and thread when there is one (a file store).
-            Lane::Count => {
-                let store = self.panes.as_ref().unwrap_or(&self.store);
-                if let Some(task) = store_task(store, effect, &self.reading, &self.freshness) {
-                    match self.panes {
-                        Some(_) => self.panes_reads.push(task, false),
-                        None => self.reads.push(task, false),
-                    }
+            Effect::Count(count) => match &self.panes {
+                Some(panes) => {
+                    let task = lanes::count(panes, count, &self.reading);
+                    self.panes_reads.push(task, false);
                 }
-            }
-            Lane::Write => {
-                if let Some(task) = store_task(&self.store, effect, &self.reading, &self.freshness)
-                {
-                    self.writes.push(task, false);
+                None => {
+                    let task = lanes::count(&self.store, count, &self.reading);
+                    self.reads.push(task, false);
                 }
-            }
-            Lane::Detached => {
-                let store = self.panes.as_ref().unwrap_or(&self.store);
-                if let Some(task) = store_task(store, effect, &self.reading, &self.freshness) {
-                    let tx = self.tx.clone();
-                    tokio::task::spawn_blocking(move || {
-                        let _ = tx.send(task());
-                    });
-                }
-            }
-            Lane::Remember => {
-                let store = self.store.clone();
-                match effect {
-                    Effect::SaveView(spec) => {
-                        tokio::task::spawn_blocking(move || {
-                            if let Err(error) = store.write(|s| s.save_view(&spec)) {
-                                tracing::warn!(%error, "cannot remember the view");
-                            }
-                        });
-                    }
-                    Effect::RememberSearch { text, at } => {
-                        tokio::task::spawn_blocking(move || {
-                            if let Err(error) = store.write(|s| s.remember_search(&text, at)) {
-                                tracing::warn!(%error, "cannot remember the search");
-                            }
-                        });
-                    }
-                    _ => {}
-                }
-            }
-            Lane::Network => match effect {
-                Effect::Sync(job) => self.sync.run(job, &self.tx, &self.root),
-                Effect::FetchDetail { id } => self.sync.detail(id, &self.tx, &self.root),
-                _ => {}
             },
-            Lane::Long => {
-                if let Effect::TopIssues {
-                    request_id,
-                    spec,
-                    now,
-                } = effect
-                {
-                    super::top_issues::run(
-                        &self.store,
-                        &self.tx,
-                        request_id,
-                        spec,
-                        now,
-                        &self.reading,
-                    );
-                }
+            Effect::Write(write) => self.writes.push(lanes::write(&self.store, write), false),
+            Effect::WriteView { path, view } => {
+                let (task, tx) = (super::saved_views::write(path, view), self.tx.clone());
+                tokio::task::spawn_blocking(move || {
+                    let _ = tx.send(task());
+                });
             }
-            Lane::Local => self.local(effect),
+            Effect::Remember(remember) => {
+                let store = self.store.clone();
+                tokio::task::spawn_blocking(move || {
+                    let (what, written) = match remember {
+                        Remember::View(spec) => ("view", store.write(|s| s.save_view(&spec))),
+                        Remember::Search { text, at } => {
+                            ("search", store.write(|s| s.remember_search(&text, at)))
+                        }
+                    };
+                    if let Err(error) = written {
+                        tracing::warn!(%error, what, "cannot remember it for the next start");
+                    }
+                });
+            }
+            Effect::Network(Network::Sync(job)) => self.sync.run(job, &self.tx, &self.root),
+            Effect::Network(Network::FetchDetail { id }) => {
+                self.sync.detail(id, &self.tx, &self.root);
+            }
+            Effect::TopIssues {
+                request_id,
+                spec,
+                now,
+            } => {
+                super::top_issues::run(&self.store, &self.tx, request_id, spec, now, &self.reading);
+            }
+            Effect::Local(local) => self.local(local),
             // The loop hands the terminal over for these before the rest reach here.
-            Lane::Terminal => {}
+            Effect::Terminal(_) => {}
         }
     }
 
-    /// Clipboard, browser and mouse capture, in place.
-    fn local(&mut self, effect: Effect) {
-        match effect {
-            Effect::Copy { what, text } => self.copy(what, &text),
-            Effect::OpenUrl { url } => {
+    /// Clipboard, browser, mouse capture and the team's live link, in place.
+    fn local(&mut self, local: Local) {
+        match local {
+            Local::Copy { what, text } => self.copy(what, &text),
+            Local::OpenUrl { url } => {
                 let result = open::that_detached(&url).map_err(|e| e.to_string());
                 let _ = self.tx.send(Msg::Opened { url, result });
             }
-            Effect::SetMouseCapture(on) => {
+            Local::SetMouseCapture(on) => {
                 let mut out = io::stdout();
                 let _ = if on {
                     execute!(out, EnableMouseCapture)
@@ -239,10 +216,9 @@ impl Executor {
                 };
                 let _ = out.flush();
             }
-            Effect::TeamSend => self.ask_team(Ask::Send),
-            Effect::TeamLooking(item) => self.ask_team(Ask::Looking(item)),
-            Effect::ViewsChanged(views) => self.reading.views = views,
-            _ => {}
+            Local::TeamSend => self.ask_team(Ask::Send),
+            Local::TeamLooking(item) => self.ask_team(Ask::Looking(item)),
+            Local::ViewsChanged(views) => self.reading.views = views,
         }
     }
 
@@ -251,12 +227,6 @@ impl Executor {
         if let Some(team) = &self.team {
             let _ = team.send(ask);
         }
-    }
-
-    /// The blocking read an effect asks for, as a closure that returns its answer (`None` for
-    /// the effects that are not reads).
-    fn read_task(&self, effect: Effect) -> Option<reads::Task> {
-        store_task(&self.store, effect, &self.reading, &self.freshness)
     }
 
     /// Ends the work in flight: reads and syncs are dropped, but every triage write queued

@@ -4,11 +4,9 @@
 //! the list shows. Both are told what the store holds of the history (`store::sync_state::held`): a
 //! first mirror's days not yet reached are unknown, not zero.
 
-use feedback_store::search::Reading;
-
 use super::reads::Task;
 use crate::action::Msg;
-use crate::effect::Effect;
+use crate::state::ViewSpec;
 use feedback_store::search::Context;
 use feedback_store::{Shared, Store, StoreError};
 
@@ -16,7 +14,7 @@ use feedback_store::{Shared, Store, StoreError};
 /// there is none: a search that does not apply) given to `wrap`.
 fn view_task<T: Send + 'static>(
     store: Shared,
-    spec: &crate::state::ViewSpec,
+    spec: &ViewSpec,
     cx: Context,
     compute: impl FnOnce(&Store, &feedback_store::ViewQuery, &Context) -> Result<T, StoreError>
     + Send
@@ -47,79 +45,70 @@ fn view_task<T: Send + 'static>(
 /// At most this many custom keys are offered (a store with thousands would fill the picker).
 const MAX_KEYS: usize = 200;
 
-/// The work an effect asks for (`None` for the effects that are not insight's).
-#[must_use]
-pub fn task(store: &Shared, effect: &Effect, reading: &Reading) -> Option<Task> {
+/// `Count::MetaKeys`: the custom metadata keys stored.
+pub(super) fn meta_keys(store: &Shared) -> Task {
     let store = store.clone();
-    let task: Task = match effect {
-        Effect::MetaKeys => {
-            Box::new(move || Msg::MetaKeys(store.read(custom_keys).map_err(|e| e.to_string())))
-        }
-        Effect::Pivot {
-            request_id,
-            spec,
-            by,
-            now,
-        } => {
-            let (request_id, by) = (*request_id, by.clone());
-            view_task(
-                store,
-                spec,
-                reading.at(*now),
-                move |s, view, cx| {
-                    s.pivot_held(view, &by, cx, feedback_store::sync_state::held(s)?)
-                },
-                move |result| Msg::Pivoted { request_id, result },
-            )
-        }
-        Effect::Trend {
-            request_id,
-            spec,
-            by,
-            now,
-        } => {
-            let (request_id, by) = (*request_id, by.clone());
-            view_task(
-                store,
-                spec,
-                reading.at(*now),
-                move |s, view, cx| {
-                    s.trend_held(view, &by, cx, feedback_store::sync_state::held(s)?)
-                },
-                move |result| Msg::Trended { request_id, result },
-            )
-        }
-        _ => return enrich_task(&store, effect, reading),
-    };
-    Some(task)
+    Box::new(move || Msg::MetaKeys(store.read(custom_keys).map_err(|e| e.to_string())))
 }
 
-/// The enrichment queue's work: queue a view's missing details, empty the queue, count it.
-fn enrich_task(store: &Shared, effect: &Effect, reading: &Reading) -> Option<Task> {
+/// `Count::Pivot`: the grouped view of `spec`.
+pub(super) fn pivot(
+    store: &Shared,
+    request_id: u64,
+    spec: &ViewSpec,
+    by: feedback_store::pivot::By,
+    cx: Context,
+) -> Task {
+    view_task(
+        store.clone(),
+        spec,
+        cx,
+        move |s, view, cx| s.pivot_held(view, &by, cx, feedback_store::sync_state::held(s)?),
+        move |result| Msg::Pivoted { request_id, result },
+    )
+}
+
+/// `Count::Trend`: the trends of `spec`.
+pub(super) fn trend(
+    store: &Shared,
+    request_id: u64,
+    spec: &ViewSpec,
+    by: feedback_store::pivot::By,
+    cx: Context,
+) -> Task {
+    view_task(
+        store.clone(),
+        spec,
+        cx,
+        move |s, view, cx| s.trend_held(view, &by, cx, feedback_store::sync_state::held(s)?),
+        move |result| Msg::Trended { request_id, result },
+    )
+}
+
+/// `Count::QueueDetails`: the view's items without a detail, queued for the background.
+pub(super) fn queue_details(store: &Shared, spec: ViewSpec, cx: Context) -> Task {
     let store = store.clone();
-    let task: Task = match effect {
-        Effect::QueueDetails { spec, now } => {
-            let spec = spec.clone();
-            let cx = reading.at(*now);
-            Box::new(move || {
-                let view = store.read(|s| s.view_detail_scope(&spec, &cx));
-                Msg::Enqueued(match view {
-                    Some((view, needs)) => store
-                        .write(|s| s.queue_details(&view, needs))
-                        .map_err(|e| e.to_string()),
-                    None => Err("the view's search does not apply".to_owned()),
-                })
-            })
-        }
-        Effect::ClearQueue => Box::new(move || {
-            Msg::QueueCleared(store.write(Store::clear_queue).map_err(|e| e.to_string()))
-        }),
-        Effect::QueuedCount => Box::new(move || {
-            Msg::QueueCount(store.read(Store::queued_details).map_err(|e| e.to_string()))
-        }),
-        _ => return None,
-    };
-    Some(task)
+    Box::new(move || {
+        let view = store.read(|s| s.view_detail_scope(&spec, &cx));
+        Msg::Enqueued(match view {
+            Some((view, needs)) => store
+                .write(|s| s.queue_details(&view, needs))
+                .map_err(|e| e.to_string()),
+            None => Err("the view's search does not apply".to_owned()),
+        })
+    })
+}
+
+/// `Count::ClearQueue`: the enrichment queue emptied.
+pub(super) fn clear_queue(store: &Shared) -> Task {
+    let store = store.clone();
+    Box::new(move || Msg::QueueCleared(store.write(Store::clear_queue).map_err(|e| e.to_string())))
+}
+
+/// `Count::QueuedCount`: the details queued.
+pub(super) fn queued_count(store: &Shared) -> Task {
+    let store = store.clone();
+    Box::new(move || Msg::QueueCount(store.read(Store::queued_details).map_err(|e| e.to_string())))
 }
 
 /// The custom metadata keys stored, by name.
@@ -169,21 +158,17 @@ mod tests {
         let store = feedback_store::Store::open(&dir.path().join("store.db")).unwrap();
         let shared = feedback_store::Shared::new(store).unwrap();
         shared.write(|s| s.put_items(&[item(0), item(1), item(4)], now()).unwrap());
-        let effect = crate::effect::Effect::Pivot {
-            request_id: 7,
-            spec: AppState::new(now(), 120, 30).view_spec(),
-            by: feedback_store::pivot::By::App,
-            now: now(),
-        };
-        let task = super::task(
+        let task = super::pivot(
             &shared,
-            &effect,
-            &feedback_store::search::Reading {
+            7,
+            &AppState::new(now(), 120, 30).view_spec(),
+            feedback_store::pivot::By::App,
+            feedback_store::search::Reading {
                 tz: jiff::tz::TimeZone::UTC,
                 views: std::sync::Arc::default(),
-            },
-        )
-        .unwrap();
+            }
+            .at(now()),
+        );
         let (tx, rx) = std::sync::mpsc::channel();
         // The list's reader is taken for the whole run: the pivot must not need it.
         shared.read(|_| {
@@ -219,7 +204,7 @@ mod tests {
         let mut terminal =
             ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 30)).unwrap();
         terminal
-            .draw(|f| crate::view::render(f, &h.state, &Keymap::default()))
+            .draw(|f| crate::render::render(f, &h.state, &Keymap::default()))
             .unwrap();
         let buffer = terminal.backend().buffer().clone();
         let line = |y: u16| -> String { (0..120).map(|x| buffer[(x, y)].symbol()).collect() };

@@ -2,10 +2,7 @@
 //! first frame): a view's keys with the rows around the screen, a window of rows, the panes and
 //! a detail.
 
-use feedback_store::search::Reading;
-
 use crate::action::{Freshness, Msg, Panes, ViewData, ViewError};
-use crate::effect::Effect;
 use crate::rows::{Row, Window};
 use crate::state::{Anchor, ViewSpec};
 use crate::team::TeamShown;
@@ -20,91 +17,105 @@ pub(crate) type FreshnessOf =
 /// A read to run on a blocking thread, and the message it answers with.
 pub type Task = Box<dyn FnOnce() -> Msg + Send>;
 
-/// The read an effect asks for (`None` for the effects that are not reads).
-pub fn task(
+/// `Read::Query`'s answer: the view's keys and the rows around the screen, with the open
+/// detail's item read too.
+pub(super) fn view_loaded(
     store: &Shared,
-    effect: Effect,
-    reading: &Reading,
+    request_id: u64,
+    (spec, anchor): (ViewSpec, Anchor),
+    shape: Shape,
+    open: Option<String>,
+    cx: Context,
     freshness: &FreshnessOf,
-) -> Option<Task> {
+) -> Task {
     let store = store.clone();
     let freshness = std::sync::Arc::clone(freshness);
-    let task: Task = match effect {
-        Effect::Query {
-            request_id,
-            spec,
-            anchor,
-            rows,
-            now,
-            limit,
-            open,
-        } => {
-            let cx = reading.at(now);
-            let shape = Shape { rows, limit };
-            Box::new(move || Msg::ViewLoaded {
-                request_id,
-                result: store
-                    .read(|s| {
-                        let mut data = query(s, &spec, &anchor, shape, &cx, &*freshness)?;
-                        if let Some(id) = &open {
-                            read_also(s, &mut data.window, id).map_err(store_error)?;
-                        }
-                        Ok(data)
-                    })
-                    .map(Box::new),
+    Box::new(move || Msg::ViewLoaded {
+        request_id,
+        result: store
+            .read(|s| {
+                let mut data = query(s, &spec, &anchor, shape, &cx, &*freshness)?;
+                if let Some(id) = &open {
+                    read_also(s, &mut data.window, id).map_err(store_error)?;
+                }
+                Ok(data)
             })
-        }
-        Effect::LoadRows {
-            request_id,
-            start,
-            keys,
-        } => Box::new(move || Msg::RowsLoaded {
-            request_id,
-            result: store
-                .read(|s| window(s, start, &keys))
+            .map(Box::new),
+    })
+}
+
+/// `Read::LoadRows`: the rows of `keys`, which start at view position `start`.
+pub(super) fn rows(store: &Shared, request_id: u64, start: usize, keys: Vec<i64>) -> Task {
+    let store = store.clone();
+    Box::new(move || Msg::RowsLoaded {
+        request_id,
+        result: store
+            .read(|s| window(s, start, &keys))
+            .map_err(|e| e.to_string()),
+    })
+}
+
+/// `Count::LoadPanes`: the pane entries with stored counts for a status.
+pub(super) fn load_panes(
+    store: &Shared,
+    request_id: u64,
+    status: String,
+    project: Option<String>,
+) -> Task {
+    let store = store.clone();
+    Box::new(move || Msg::PanesLoaded {
+        request_id,
+        result: store
+            .read(|s| panes(s, &status, project.as_deref()))
+            .map(Box::new)
+            .map_err(|e| e.to_string()),
+    })
+}
+
+/// `Count::CompletionValues`: the values stored under a metadata qualifier's keys.
+pub(super) fn completion_values(
+    store: &Shared,
+    name: String,
+    key: feedback_core::query::MetaKey,
+) -> Task {
+    let store = store.clone();
+    Box::new(move || {
+        let result = store
+            .read(|s| match &key {
+                feedback_core::query::MetaKey::BuiltIn(keys) => {
+                    s.meta_values(keys, false, COMPLETION_VALUES)
+                }
+                feedback_core::query::MetaKey::Any(key) => {
+                    s.meta_values(&[key.as_str()], true, COMPLETION_VALUES)
+                }
+            })
+            .map_err(|e| e.to_string());
+        Msg::CompletionValues { name, result }
+    })
+}
+
+/// `Read::LoadSearches`: the search history.
+pub(super) fn searches(store: &Shared) -> Task {
+    let store = store.clone();
+    Box::new(move || {
+        Msg::SearchesLoaded(
+            store
+                .read(feedback_store::Store::searches)
                 .map_err(|e| e.to_string()),
-        }),
-        Effect::LoadPanes {
-            request_id,
-            status,
-            project,
-        } => Box::new(move || Msg::PanesLoaded {
-            request_id,
-            result: store
-                .read(|s| panes(s, &status, project.as_deref()))
-                .map(Box::new)
-                .map_err(|e| e.to_string()),
-        }),
-        Effect::CompletionValues { name, key } => Box::new(move || {
-            let result = store
-                .read(|s| match &key {
-                    feedback_core::query::MetaKey::BuiltIn(keys) => {
-                        s.meta_values(keys, false, COMPLETION_VALUES)
-                    }
-                    feedback_core::query::MetaKey::Any(key) => {
-                        s.meta_values(&[key.as_str()], true, COMPLETION_VALUES)
-                    }
-                })
-                .map_err(|e| e.to_string());
-            Msg::CompletionValues { name, result }
-        }),
-        Effect::LoadSearches => Box::new(move || {
-            Msg::SearchesLoaded(
-                store
-                    .read(feedback_store::Store::searches)
-                    .map_err(|e| e.to_string()),
-            )
-        }),
-        Effect::LoadDetail { id } => Box::new(move || {
-            let result = store
-                .read(|s| s.detail(&id))
-                .map(|d| d.map(Box::new))
-                .map_err(|e| e.to_string());
-            Msg::DetailStored { id, result }
-        }),
-        _ => return None,
-    };
-    Some(task)
+        )
+    })
+}
+
+/// `Read::LoadDetail`: the stored detail of an item.
+pub(super) fn detail(store: &Shared, id: String) -> Task {
+    let store = store.clone();
+    Box::new(move || {
+        let result = store
+            .read(|s| s.detail(&id))
+            .map(|d| d.map(Box::new))
+            .map_err(|e| e.to_string());
+        Msg::DetailStored { id, result }
+    })
 }
 
 /// Most values the prompt offers for a metadata qualifier.

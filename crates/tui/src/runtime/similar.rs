@@ -3,30 +3,20 @@
 //! pinned key set that the store still holds (retention may have dropped one since).
 
 use crate::action::Msg;
-use crate::effect::Effect;
 use feedback_store::{Shared, Store, StoreError};
 
 use super::reads::Task;
 
-/// The read an effect of the similar list asks for (`None` for other effects).
-#[must_use]
-pub fn task(store: &Shared, effect: &Effect) -> Option<Task> {
-    let &Effect::FindSimilar {
-        request_id,
-        key,
-        limit,
-    } = effect
-    else {
-        return None;
-    };
+/// `Read::FindSimilar`: `Store::similar` for the item with key `key`.
+pub(super) fn find(store: &Shared, request_id: u64, key: i64, limit: usize) -> Task {
     let store = store.clone();
-    Some(Box::new(move || Msg::SimilarFound {
+    Box::new(move || Msg::SimilarFound {
         request_id,
         result: store
             .read(|s| s.similar(key, limit))
             .map(|found| found.map(Box::new))
             .map_err(|e| e.to_string()),
-    }))
+    })
 }
 
 /// The keys of `pinned` still stored, in their order.

@@ -6,56 +6,65 @@ use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
 use super::reads::Task;
 use crate::action::Msg;
-use crate::effect::Effect;
 use crate::team::HistoryLine;
+use crate::triage::UndoStep;
 use feedback_store::Shared;
+use feedback_team::Change;
 use feedback_team_sync::live::{Ask, LiveSettings, live};
+use jiff::Timestamp;
 
-/// The outbox write, or the history read, an effect asks for; `None` for other effects.
-#[must_use]
-pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
+/// `Write::TeamRecord`: these changes into the team's outbox, in order.
+pub(super) fn record(
+    store: &Shared,
+    member: String,
+    changes: Vec<(String, Change)>,
+    at: Timestamp,
+) -> Task {
     let store = store.clone();
-    match effect {
-        Effect::TeamRecord {
-            member,
-            changes,
-            at,
-        } => Some(Box::new(move || {
-            let result = store
-                .write(|s| feedback_team_sync::record_in(s, &member, &changes, at))
-                .map(|ids| ids.len())
-                .map_err(|e| e.to_string());
-            Msg::TeamRecorded(result)
-        })),
-        Effect::TeamHistory { id } => Some(Box::new(move || {
-            let result = store
-                .read(|s| s.team_history(&id))
-                .map(|events| {
-                    events
-                        .iter()
-                        .map(|e| HistoryLine {
-                            member: feedback_core::text::Clean::line(&e.member),
-                            what: feedback_team_sync::history::describe(&e.change),
-                            at: e.at,
-                        })
-                        .collect()
-                })
-                .map_err(|e| e.to_string());
-            Msg::TeamHistory { id, result }
-        })),
-        Effect::UndoStates { step, confirmed } => Some(Box::new(move || {
-            let ids = step.ids();
-            let result = store
-                .read(|s| crate::triage::UndoStates::read(s, &ids))
-                .map_err(|e| e.to_string());
-            Msg::UndoStates {
-                step,
-                confirmed,
-                result,
-            }
-        })),
-        _ => None,
-    }
+    Box::new(move || {
+        let result = store
+            .write(|s| feedback_team_sync::record_in(s, &member, &changes, at))
+            .map(|ids| ids.len())
+            .map_err(|e| e.to_string());
+        Msg::TeamRecorded(result)
+    })
+}
+
+/// `Read::TeamHistory`: the item's events from the store's replica, as words.
+pub(super) fn history(store: &Shared, id: String) -> Task {
+    let store = store.clone();
+    Box::new(move || {
+        let result = store
+            .read(|s| s.team_history(&id))
+            .map(|events| {
+                events
+                    .iter()
+                    .map(|e| HistoryLine {
+                        member: feedback_core::text::Clean::line(&e.member),
+                        what: feedback_team_sync::history::describe(&e.change),
+                        at: e.at,
+                    })
+                    .collect()
+            })
+            .map_err(|e| e.to_string());
+        Msg::TeamHistory { id, result }
+    })
+}
+
+/// `Write::UndoStates`: the states of an undo step's items as they are now.
+pub(super) fn undo_states(store: &Shared, step: UndoStep, confirmed: bool) -> Task {
+    let store = store.clone();
+    Box::new(move || {
+        let ids = step.ids();
+        let result = store
+            .read(|s| crate::triage::UndoStates::read(s, &ids))
+            .map_err(|e| e.to_string());
+        Msg::UndoStates {
+            step,
+            confirmed,
+            result,
+        }
+    })
 }
 
 /// Starts the live link on `store`; its news arrive on `tx`. The returned sender takes the

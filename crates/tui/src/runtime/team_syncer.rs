@@ -17,8 +17,8 @@ use feedback_api::{Extras, RateLimit, Status};
 use feedback_store::{Store, StoredDetail};
 use feedback_sync::{Priority, SyncSettings, Syncer};
 use feedback_team_sync::mirror::Published;
-use feedback_team_sync::part::{Part, TeamWalk};
 use feedback_team_sync::syncer::Turn;
+use feedback_team_sync::team_walk::{Part, TeamWalk};
 
 /// The syncer of an inbox whose team shares one mirror.
 pub struct TeamSyncer {

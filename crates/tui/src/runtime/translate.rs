@@ -5,8 +5,8 @@ use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, MouseEve
 
 use crate::action::{Action, Msg};
 use crate::keymap::{Chord, Keymap, is_interrupt};
+use crate::render;
 use crate::state::{AppState, Mode, Pointer};
-use crate::view;
 
 /// Turns a terminal event into a message: key presses (releases and repeats are ignored),
 /// pastes, resizes and the mouse. Over the help, the detail or the fatal screen a click never
@@ -31,7 +31,7 @@ pub fn translate(event: &Event, state: &AppState, keymap: &Keymap) -> Option<Msg
                 Mode::Help => help_scroll(state, keymap, lines),
                 Mode::Messages => Msg::LogScroll {
                     lines,
-                    max: view::log_scroll_range(state).1,
+                    max: render::log_scroll_range(state).1,
                 },
                 _ => Msg::Scroll(lines),
             })
@@ -45,11 +45,11 @@ pub fn translate(event: &Event, state: &AppState, keymap: &Keymap) -> Option<Msg
 fn click(state: &AppState, column: u16, row: u16) -> Option<Msg> {
     match state.mode().pointer() {
         Pointer::Groups => {
-            let at = view::insight::group_at(state, column, row)?;
+            let at = render::insight::group_at(state, column, row)?;
             Some(Msg::ClickRow(u16::try_from(at).unwrap_or(u16::MAX)))
         }
         // Where the click lands comes from the layout (sidebar, list, preview).
-        Pointer::List => view::layout::click_target(state, column, row),
+        Pointer::List => render::layout::click_target(state, column, row),
         Pointer::Detail | Pointer::TopIssues | Pointer::Nothing => None,
     }
 }
@@ -118,8 +118,12 @@ fn help_key(state: &AppState, keymap: &Keymap, action: Action) -> Msg {
         Action::MoveDown => help_scroll(state, keymap, 1),
         Action::MoveUp => help_scroll(state, keymap, -1),
         Action::PageDown | Action::PageUp => {
-            let (page, _) =
-                view::help_scroll_range(state.width, state.height, keymap, state.mode_below_help());
+            let (page, _) = render::help_scroll_range(
+                state.width,
+                state.height,
+                keymap,
+                state.mode_below_help(),
+            );
             let page = i32::from(page.max(1));
             let lines = if action == Action::PageUp {
                 -page
@@ -136,7 +140,7 @@ fn help_key(state: &AppState, keymap: &Keymap, action: Action) -> Msg {
 
 /// The message log's keys: the moves scroll it, the rest act (close or copy it).
 fn log_key(state: &AppState, action: Action) -> Msg {
-    let (page, max) = view::log_scroll_range(state);
+    let (page, max) = render::log_scroll_range(state);
     let page = i32::from(page.max(1));
     let lines = match action {
         Action::MoveDown => 1,
@@ -153,6 +157,6 @@ fn log_key(state: &AppState, action: Action) -> Msg {
 /// Scrolls the help by `lines`, within what its layout at the current size allows.
 fn help_scroll(state: &AppState, keymap: &Keymap, lines: i32) -> Msg {
     let (_, max) =
-        view::help_scroll_range(state.width, state.height, keymap, state.mode_below_help());
+        render::help_scroll_range(state.width, state.height, keymap, state.mode_below_help());
     Msg::HelpScroll { lines, max }
 }

@@ -6,7 +6,6 @@ use jiff::Timestamp;
 
 use super::reads::Task;
 use crate::action::{Msg, TriageFigures};
-use crate::effect::Effect;
 use crate::triage::{Cause, Triaged};
 use feedback_store::{Shared, Store, StoreError, TriageChange};
 
@@ -21,88 +20,94 @@ pub fn figures(store: &Store, keys: &[i64], now: Timestamp) -> Result<TriageFigu
     })
 }
 
-/// The write (or the write count's read) an effect asks for; `None` for other effects.
-#[must_use]
-pub fn task(store: &Shared, effect: Effect) -> Option<Task> {
+/// `Write::Triage`: one change to these items, in one transaction, and what the team is told
+/// of it in the same one.
+pub(super) fn triage(
+    store: &Shared,
+    ids: Vec<String>,
+    change: TriageChange,
+    at: Timestamp,
+    cause: Cause,
+    what: String,
+    team: Option<String>,
+) -> Task {
     let store = store.clone();
-    let task: Task = match effect {
-        Effect::Triage {
-            ids,
-            change,
-            at,
-            cause,
-            what,
-            team,
-        } => Box::new(move || {
-            let each: Vec<(String, TriageChange)> =
-                ids.iter().map(|id| (id.clone(), change.clone())).collect();
-            let share = feedback_team_sync::triage_outbox(team.as_deref(), &each, at);
-            let shared = share.len();
-            let result = store
-                .write(|s| {
-                    let before = s.set_triage_shared(&ids, &change, at, &share)?;
-                    Ok::<_, StoreError>((before, s.triage_rev()?))
+    Box::new(move || {
+        let each: Vec<(String, TriageChange)> =
+            ids.iter().map(|id| (id.clone(), change.clone())).collect();
+        let share = feedback_team_sync::triage_outbox(team.as_deref(), &each, at);
+        let shared = share.len();
+        let result = store
+            .write(|s| {
+                let before = s.set_triage_shared(&ids, &change, at, &share)?;
+                Ok::<_, StoreError>((before, s.triage_rev()?))
+            })
+            .map(|(before, rev)| {
+                let after = before
+                    .iter()
+                    .map(|(id, old)| (id.clone(), change.apply(old)))
+                    .collect();
+                let undo = before
+                    .iter()
+                    .map(|(id, old)| (id.clone(), change.inverse(old)))
+                    .collect();
+                Box::new(Triaged {
+                    after,
+                    before,
+                    undo,
+                    hides: change.hides(),
+                    rev,
+                    cause,
+                    what,
+                    shared,
                 })
-                .map(|(before, rev)| {
-                    let after = before
-                        .iter()
-                        .map(|(id, old)| (id.clone(), change.apply(old)))
-                        .collect();
-                    let undo = before
-                        .iter()
-                        .map(|(id, old)| (id.clone(), change.inverse(old)))
-                        .collect();
-                    Box::new(Triaged {
-                        after,
-                        before,
-                        undo,
-                        hides: change.hides(),
-                        rev,
-                        cause,
-                        what,
-                        shared,
-                    })
+            })
+            .map_err(|e| e.to_string());
+        Msg::Triaged(result)
+    })
+}
+
+/// `Write::TriageUndo`: each item's own change (an undo step), in one transaction.
+pub(super) fn undo(
+    store: &Shared,
+    changes: Vec<(String, TriageChange)>,
+    at: Timestamp,
+    team: Option<String>,
+    what: String,
+) -> Task {
+    let store = store.clone();
+    Box::new(move || {
+        let share = feedback_team_sync::triage_outbox(team.as_deref(), &changes, at);
+        let shared = share.len();
+        let result = store
+            .write(|s| {
+                let before = s.set_triage_each_shared(&changes, at, &share)?;
+                Ok::<_, StoreError>((before, s.triage_rev()?))
+            })
+            .map(|(before, rev)| {
+                let after = before
+                    .iter()
+                    .zip(&changes)
+                    .map(|((id, old), (_, change))| (id.clone(), change.apply(old)))
+                    .collect();
+                Box::new(Triaged {
+                    after,
+                    before,
+                    undo: Vec::new(),
+                    hides: changes.iter().any(|(_, c)| c.hides()),
+                    rev,
+                    cause: Cause::Undo,
+                    what,
+                    shared,
                 })
-                .map_err(|e| e.to_string());
-            Msg::Triaged(result)
-        }),
-        Effect::TriageUndo {
-            changes,
-            at,
-            team,
-            what,
-        } => Box::new(move || {
-            let share = feedback_team_sync::triage_outbox(team.as_deref(), &changes, at);
-            let shared = share.len();
-            let result = store
-                .write(|s| {
-                    let before = s.set_triage_each_shared(&changes, at, &share)?;
-                    Ok::<_, StoreError>((before, s.triage_rev()?))
-                })
-                .map(|(before, rev)| {
-                    let after = before
-                        .iter()
-                        .zip(&changes)
-                        .map(|((id, old), (_, change))| (id.clone(), change.apply(old)))
-                        .collect();
-                    Box::new(Triaged {
-                        after,
-                        before,
-                        undo: Vec::new(),
-                        hides: changes.iter().any(|(_, c)| c.hides()),
-                        rev,
-                        cause: Cause::Undo,
-                        what,
-                        shared,
-                    })
-                })
-                .map_err(|e| e.to_string());
-            Msg::Triaged(result)
-        }),
-        Effect::StoreRevs => {
-            Box::new(move || Msg::StoreRevs(store.read(Store::revs).map_err(|e| e.to_string())))
-        }
-        _ => return None,
-    };
-    Some(task)
+            })
+            .map_err(|e| e.to_string());
+        Msg::Triaged(result)
+    })
+}
+
+/// `Write::StoreRevs`: the store's write counts, read after the writes queued.
+pub(super) fn store_revs(store: &Shared) -> Task {
+    let store = store.clone();
+    Box::new(move || Msg::StoreRevs(store.read(Store::revs).map_err(|e| e.to_string())))
 }

@@ -1,7 +1,7 @@
 //! Acting on items: which items an action reaches (the open detail's, else the marked ones,
 //! else the selected one), the copies `y Y i c C` and the pipe `|` of one or many items,
 //! privacy mode (`P`). A copy or pipe of many items, and every Markdown or JSON copy, reads
-//! the items' details from the store first (`Effect::Gather`); a link, the Markdown block,
+//! the items' details from the store first (`Read::Gather`); a link, the Markdown block,
 //! the JSON and the pipe want the fetched detail, so items never fetched are asked of the
 //! service (unless offline) and the store read again once they are in.
 
@@ -13,7 +13,7 @@ pub(super) mod fetch;
 use crate::acting::copies::{Copied, Kind, TeamCopy, copy_text, json_lines};
 use crate::acting::{Gathering, PipePicker};
 use crate::action::Action;
-use crate::effect::Effect;
+use crate::effect::{Effect, Handover, Local, Read};
 use crate::state::{AppState, Focus};
 pub(super) use fetch::detail_arrived;
 
@@ -123,7 +123,7 @@ fn gather_targets(state: &mut AppState, action: Action, command: Option<usize>) 
         second: false,
     });
     state.dirty = false;
-    vec![Effect::Gather { request_id, ids }]
+    vec![Effect::Read(Read::Gather { request_id, ids })]
 }
 
 /// `|`: with one command it runs at once; with several, the picker asks which.
@@ -248,14 +248,14 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
         let Some(command) = command.cloned() else {
             return Vec::new();
         };
-        return vec![Effect::Pipe {
+        return vec![Effect::Terminal(Handover::Pipe {
             name: command.name,
             argv: command.argv,
             // Terminal-safe JSON already: checked as the type the pipe takes.
             input: feedback_core::text::Clean::text(&json_lines(&details, private)),
             items: details.len(),
             wait: command.wait,
-        }];
+        })];
     }
     let kind = match gathering.action {
         Action::CopyLink => Kind::Link,
@@ -293,10 +293,10 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
         ))),
     };
     state.dirty = false;
-    vec![Effect::Copy {
+    vec![Effect::Local(Local::Copy {
         what: copy.what,
         text: copy.text,
-    }]
+    })]
 }
 
 /// A `|` command ended.

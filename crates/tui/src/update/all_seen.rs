@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::{error, info};
 use crate::action::Action;
-use crate::effect::Effect;
+use crate::effect::{Effect, Read};
 use crate::state::AppState;
 use crate::triage::{AllSeen, Cause};
 use feedback_core::text::output::thousands;
@@ -55,10 +55,10 @@ fn mark(state: &mut AppState) -> Vec<Effect> {
     }
     let request_id = state.request_id();
     state.triage.all_seen = Some(AllSeen::Reading { request_id });
-    vec![Effect::ViewIds {
+    vec![Effect::Read(Read::ViewIds {
         request_id,
         keys: Arc::clone(&state.list.keys),
-    }]
+    })]
 }
 
 /// The view's ids: marked seen in one write.

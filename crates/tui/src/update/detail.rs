@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::{error, info};
 use crate::action::{Action, FailureKind, SyncFailure};
-use crate::effect::Effect;
+use crate::effect::{Effect, Local, Network, Read};
 use crate::state::{AppState, DetailView, Known, Load};
 use feedback_api::FeedbackDetail;
 use feedback_core::text::{Clean, sanitize, sanitize_line};
@@ -47,7 +47,7 @@ pub(super) fn open_stored(state: &mut AppState) -> Vec<Effect> {
         detail_at: known.flatten(),
         refreshing: false,
     });
-    vec![Effect::LoadDetail { id }]
+    vec![Effect::Read(Read::LoadDetail { id })]
 }
 
 /// Asks the service for the detail, unless that is already under way or the inbox is offline
@@ -60,7 +60,7 @@ fn fetch(state: &mut AppState, id: String) -> Option<Effect> {
         view.refreshing = true;
     }
     state.in_flight += 1;
-    Some(Effect::FetchDetail { id })
+    Some(Effect::Network(Network::FetchDetail { id }))
 }
 
 pub(super) fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
@@ -126,7 +126,7 @@ pub(super) fn item_action(state: &mut AppState, id: &str, action: Action) -> Vec
                     // The stored delivery first; the service when none was ever fetched.
                     state.pending = Some((id.to_owned(), action));
                     info(state, "Fetching the item's links…");
-                    vec![Effect::LoadDetail { id: id.to_owned() }]
+                    vec![Effect::Read(Read::LoadDetail { id: id.to_owned() })]
                 }
             }
         }
@@ -153,9 +153,9 @@ fn link_action(state: &mut AppState, detail: &FeedbackDetail, action: Action) ->
             );
             Vec::new()
         }
-        Some(parsed) if state.can_open_browser => vec![Effect::OpenUrl {
+        Some(parsed) if state.can_open_browser => vec![Effect::Local(Local::OpenUrl {
             url: parsed.to_string(),
-        }],
+        })],
         Some(_) => {
             let reason = state.no_browser_reason;
             copy_instead(state, Clean::line(&format!("Not opened ({reason})")), &url)
@@ -163,7 +163,7 @@ fn link_action(state: &mut AppState, detail: &FeedbackDetail, action: Action) ->
     }
 }
 
-/// The browser's answer to `Effect::OpenUrl`; when it failed, the link is copied instead.
+/// The browser's answer to `Local::OpenUrl`; when it failed, the link is copied instead.
 pub(super) fn opened(state: &mut AppState, url: &str, result: Result<(), String>) -> Vec<Effect> {
     match result {
         Ok(()) => {
@@ -186,15 +186,15 @@ pub(super) fn opened(state: &mut AppState, url: &str, result: Result<(), String>
 fn copy_instead(state: &mut AppState, why: Clean, url: &str) -> Vec<Effect> {
     info(state, format!("{why}; copying the link: {url}"));
     state.copy_instead = Some(why);
-    vec![Effect::Copy {
+    vec![Effect::Local(Local::Copy {
         what: "the issue-tracker link",
         text: Clean::line(url),
-    }]
+    })]
 }
 
 fn copy(state: &mut AppState, what: &'static str, text: Clean) -> Vec<Effect> {
     state.dirty = false;
-    vec![Effect::Copy { what, text }]
+    vec![Effect::Local(Local::Copy { what, text })]
 }
 
 /// The stored detail: shown at once (a fresher one from the service may follow).
@@ -283,7 +283,7 @@ fn links_from_service(state: &mut AppState, id: &str) -> Vec<Effect> {
         return Vec::new();
     }
     state.in_flight += 1;
-    vec![Effect::FetchDetail { id: id.to_owned() }]
+    vec![Effect::Network(Network::FetchDetail { id: id.to_owned() })]
 }
 
 fn remember(state: &mut AppState, id: &str, stored: &StoredDetail) {

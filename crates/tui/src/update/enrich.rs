@@ -6,7 +6,7 @@
 
 use super::info;
 use crate::action::{Msg, SyncJob};
-use crate::effect::Effect;
+use crate::effect::{Count, Effect};
 use crate::insight::{CONFIRM_ABOVE, Enrich};
 
 /// How long the confirmation of a big enrichment waits for its second `e`.
@@ -16,7 +16,7 @@ use crate::state::AppState;
 /// `e`: queue the view's missing details, or cancel the enrichment under way.
 pub(super) fn toggle(state: &mut AppState) -> Vec<Effect> {
     if state.insight.enrich.is_some() {
-        return vec![Effect::ClearQueue];
+        return vec![Effect::Count(Count::ClearQueue)];
     }
     if !state.insight.background_allowed {
         // The syncer refuses background work: a queue would never be fetched.
@@ -29,10 +29,10 @@ pub(super) fn toggle(state: &mut AppState) -> Vec<Effect> {
     if !confirmed(state) {
         return Vec::new();
     }
-    vec![Effect::QueueDetails {
+    vec![Effect::Count(Count::QueueDetails {
         spec: state.view_spec(),
         now: state.now,
-    }]
+    })]
 }
 
 /// A view of more than `CONFIRM_ABOVE` items is queued on a second `e` within
@@ -74,7 +74,7 @@ fn confirmed(state: &mut AppState) -> bool {
 /// At start: is a queue left from the last run?
 pub(super) fn start(state: &mut AppState) -> Effect {
     state.insight.counting = true;
-    Effect::QueuedCount
+    Effect::Count(Count::QueuedCount)
 }
 
 /// Before a message is applied: a background step ended, the queue is counted again.
@@ -99,7 +99,7 @@ pub(super) fn tick(state: &mut AppState) -> Option<Effect> {
     }
     state.insight.enrich_due = false;
     state.insight.counting = true;
-    Some(Effect::QueuedCount)
+    Some(Effect::Count(Count::QueuedCount))
 }
 
 pub(super) fn on_msg(state: &mut AppState, msg: Msg) {
@@ -184,7 +184,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use crate::action::{Action, Msg};
-    use crate::effect::Effect;
+    use crate::effect::{Count, Effect};
     use crate::state::AppState;
 
     fn enrich(state: &mut AppState) -> Vec<Effect> {
@@ -203,7 +203,7 @@ mod tests {
         );
         let effects = enrich(&mut state);
         assert!(
-            matches!(effects[..], [Effect::QueueDetails { .. }]),
+            matches!(effects[..], [Effect::Count(Count::QueueDetails { .. })]),
             "{effects:?}"
         );
         // A second e long after the first asks again.
@@ -215,7 +215,7 @@ mod tests {
         state.insight.confirm_until = None;
         assert!(matches!(
             enrich(&mut state)[..],
-            [Effect::QueueDetails { .. }]
+            [Effect::Count(Count::QueueDetails { .. })]
         ));
     }
 }

@@ -10,7 +10,7 @@ use ratatui::crossterm::event::{
 
 use super::*;
 use crate::action::{Action, CopyOutcome, Msg};
-use crate::effect::Effect;
+use crate::effect::{Effect, Local, Read};
 use crate::keymap::Keymap;
 use crate::runtime::translate;
 use crate::state::{Fatal, Focus};
@@ -110,7 +110,7 @@ fn a_paste_into_the_prompt_is_text_and_never_runs_keys() {
     let effects = send(&mut state, &Event::Paste("KINGFISHER\nsq".into())).unwrap();
     // The only effect is the search over the store, of the pasted text.
     assert!(
-        matches!(effects.as_slice(), [Effect::Query { spec, .. }] if spec.search == "KINGFISHER sq")
+        matches!(effects.as_slice(), [Effect::Read(Read::Query { spec, .. })] if spec.search == "KINGFISHER sq")
     );
     assert_eq!(prompt_text(&state), "KINGFISHER sq");
     assert!(!state.quit, "the q was not a key");
@@ -197,7 +197,7 @@ fn small_help() -> (AppState, u16) {
     let mut state = started(40, 12, 100, false);
     send(&mut state, &key('?'));
     let (_, max) =
-        crate::view::help_scroll_range(40, 12, &Keymap::default(), crate::state::Mode::Normal);
+        crate::render::help_scroll_range(40, 12, &Keymap::default(), crate::state::Mode::Normal);
     assert!(max > 5, "the help is taller than a small screen ({max})");
     (state, max)
 }
@@ -221,7 +221,7 @@ fn the_help_scrolls_with_keys_and_the_wheel_within_its_length() {
     let page = Event::Key(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE));
     send(&mut state, &page);
     let (rows, _) =
-        crate::view::help_scroll_range(40, 12, &Keymap::default(), crate::state::Mode::Normal);
+        crate::render::help_scroll_range(40, 12, &Keymap::default(), crate::state::Mode::Normal);
     assert_eq!(state.help_scroll, rows.min(max), "one screen of help");
     for _ in 0..rows {
         send(&mut state, &wheel(MouseEventKind::ScrollUp));
@@ -373,10 +373,10 @@ fn o_without_a_browser_says_why_and_that_the_link_was_copied() {
     let effects = send(&mut state, &key('o')).unwrap();
     assert_eq!(
         effects,
-        [Effect::Copy {
+        [Effect::Local(Local::Copy {
             what: "the issue-tracker link",
             text: Clean::line(url)
-        }]
+        })]
     );
     assert!(note(&state).contains("over SSH"), "{}", note(&state));
     update(
@@ -405,10 +405,10 @@ fn a_browser_that_fails_to_open_says_why_and_the_link_is_copied_instead() {
     );
     assert_eq!(
         effects,
-        [Effect::Copy {
+        [Effect::Local(Local::Copy {
             what: "the issue-tracker link",
             text: Clean::line(url)
-        }]
+        })]
     );
     update(
         &mut state,

@@ -15,7 +15,7 @@ use drill::{back_to_groups, narrow_to_selected};
 use super::info;
 use super::list;
 use crate::action::{Action, Msg};
-use crate::effect::Effect;
+use crate::effect::{Count, Effect};
 use crate::insight::{Grouped, Picker, TrendsPanel};
 use crate::picker_keys::{PickerKey, Typing, picker_key};
 use crate::state::{AppState, Focus};
@@ -29,7 +29,7 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effe
     match action {
         Action::GroupBy if state.detail.is_none() => {
             state.insight.picker = Some(Picker::default());
-            return Some(vec![Effect::MetaKeys]);
+            return Some(vec![Effect::Count(Count::MetaKeys)]);
         }
         Action::Trends if state.detail.is_none() => return Some(toggle_trends(state)),
         Action::Enrich => return Some(super::enrich::toggle(state)),
@@ -210,12 +210,12 @@ fn ask_pivot(state: &mut AppState) -> Option<Effect> {
     grouped.request_id = request_id;
     grouped.computing = true;
     grouped.spec = spec.clone();
-    Some(Effect::Pivot {
+    Some(Effect::Count(Count::Pivot {
         request_id,
         spec,
         by: grouped.by.clone(),
         now,
-    })
+    }))
 }
 
 /// Asks for the trends panel's trend of the current view.
@@ -227,12 +227,12 @@ fn ask_trend(state: &mut AppState) -> Option<Effect> {
     panel.computing = true;
     panel.spec = Some(spec.clone());
     panel.by = Some(by.clone());
-    Some(Effect::Trend {
+    Some(Effect::Count(Count::Trend {
         request_id,
         spec,
         by,
         now,
-    })
+    }))
 }
 
 /// Insight's messages: the picker's keys and the answers of its reads.
@@ -321,7 +321,7 @@ pub(super) fn observe(state: &mut AppState, msg: &Msg) {
     if state.insight.grouped.is_none() && state.insight.trends.is_none() {
         return;
     }
-    let changed = super::views::store_changed(state, msg)
+    let changed = super::saved_views::store_changed(state, msg)
         || matches!(msg, Msg::ViewLoaded { result: Ok(_), .. }) && other_view(state);
     state.insight.due |= changed;
 }

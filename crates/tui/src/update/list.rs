@@ -6,16 +6,16 @@ mod query;
 
 use super::info;
 use crate::action::{Action, SyncJob};
-use crate::effect::Effect;
+use crate::effect::{Effect, Read, Remember};
 use crate::state::{AppState, Focus, Paging, ViewStatus, budget_low};
 use feedback_api::Status;
 
-pub(super) use query::{Requery, requery, rows_loaded, view_loaded};
+pub(super) use query::{Requery, requery, rows_loaded, view_loaded, view_query};
 
 /// Rows read around the screen, above and below it, so that scrolling rarely waits.
 pub const WINDOW_MARGIN: usize = 64;
 
-/// Rows of list body for a terminal of the state's size, as `view::layout` draws it (status
+/// Rows of list body for a terminal of the state's size, as `render::layout` draws it (status
 /// bar, view bar, the list's borders and header, the search prompt when shown).
 #[must_use]
 pub fn list_body_rows(state: &AppState) -> usize {
@@ -105,11 +105,11 @@ pub(super) fn ensure_rows(state: &mut AppState) -> Option<Effect> {
     let keys = list.keys.get(start..end).unwrap_or_default().to_vec();
     let request_id = state.request_id();
     state.list.rows_id = request_id;
-    Some(Effect::LoadRows {
+    Some(Effect::Read(Read::LoadRows {
         request_id,
         start,
         keys,
-    })
+    }))
 }
 
 /// A backfill page at the user's priority, once per movement of the user's that ended within
@@ -163,7 +163,7 @@ pub(super) fn toggle_status(state: &mut AppState) -> Vec<Effect> {
     super::sync::status_changed(state);
     let mut effects = vec![requery(state, Requery::New)];
     effects.push(super::panes::load(state));
-    effects.push(Effect::SaveView(state.view_spec()));
+    effects.push(Effect::Remember(Remember::View(state.view_spec())));
     effects.extend(super::sync::head_once(state));
     effects
 }
@@ -188,7 +188,7 @@ pub(super) fn arrived(state: &mut AppState, outcome: Result<bool, String>) -> Ve
     }
 }
 
-/// Mouse click on the list body's `body_row`th row (`view::layout::click_target` counts it):
+/// Mouse click on the list body's `body_row`th row (`render::layout::click_target` counts it):
 /// select the list row drawn there.
 pub(super) fn click(state: &mut AppState, body_row: u16) -> Vec<Effect> {
     let rel = usize::from(body_row);

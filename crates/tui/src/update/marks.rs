@@ -4,12 +4,12 @@
 //! re-queries, scrolling and view switches; an item out of the view (done, snoozed, out of
 //! the search or the view) keeps its mark but no action reaches it (`marks.in_view` counts
 //! the ones that are shown, and the actions take only those). A range's items whose rows
-//! are not read yet get their ids from the store (`Effect::ResolveMarks`); an action on marks
+//! are not read yet get their ids from the store (`Read::ResolveMarks`); an action on marks
 //! pressed before that answer waits for it.
 
 use super::info;
 use crate::action::Action;
-use crate::effect::Effect;
+use crate::effect::{Effect, Read};
 use crate::state::AppState;
 
 /// At most this many items are marked (a `V` over a huge view stops here and says so).
@@ -126,7 +126,7 @@ pub(super) fn resolve(state: &mut AppState, then: Option<Action>) -> Vec<Effect>
     if then.is_some() {
         info(state, "Reading the marked items…");
     }
-    vec![Effect::ResolveMarks { request_id, keys }]
+    vec![Effect::Read(Read::ResolveMarks { request_id, keys })]
 }
 
 /// The store's answer: the ids fill in; an action that waited runs now.

@@ -21,7 +21,7 @@ pub mod triage_input;
 mod undo;
 // Saved views and the command palette.
 mod palette;
-mod views;
+mod saved_views;
 // Grouped view and trends.
 mod enrich;
 mod insight;
@@ -42,7 +42,7 @@ mod tests;
 use jiff::{SignedDuration, Timestamp};
 
 use super::action::{Action, Msg};
-use super::effect::Effect;
+use super::effect::{Effect, Local, Read};
 use super::state::{AppState, Focus, Mode};
 
 pub use input::PROMPT_MAX_BYTES;
@@ -52,12 +52,12 @@ pub(super) use notes::{error, info};
 /// The query of the first frame (the runtime runs it before the loop starts: it is start-up):
 /// the first screen's keys only, so that the first frame does not wait for a big view; the
 /// whole view is asked for when it is answered.
-pub fn first_query(state: &mut AppState) -> Effect {
-    let mut effect = list::requery(state, list::Requery::New);
-    if let Effect::Query { limit, rows, .. } = &mut effect {
+pub fn first_query(state: &mut AppState) -> Read {
+    let mut query = list::view_query(state, list::Requery::New);
+    if let Read::Query { limit, rows, .. } = &mut query {
         *limit = Some(*rows + WINDOW_MARGIN);
     }
-    effect
+    query
 }
 
 /// Restores the view the last run showed (filters and search).
@@ -73,7 +73,7 @@ pub fn start(state: &mut AppState) -> Vec<Effect> {
         effects.push(list::requery(state, list::Requery::New));
     }
     effects.push(panes::load(state));
-    effects.push(Effect::LoadSearches);
+    effects.push(Effect::Read(Read::LoadSearches));
     effects.push(sync::start(state));
     effects.push(enrich::start(state)); // A queue left by the last run
     if state.refresh_seconds > 0 {
@@ -89,7 +89,7 @@ pub fn update(state: &mut AppState, msg: Msg) -> Vec<Effect> {
     let undrawn = state.dirty;
     state.dirty = true;
     let shown = state.detail.as_ref().map(|d| d.id.clone());
-    views::observe(state, &msg); // Does it change the views' unseen counts?
+    saved_views::observe(state, &msg); // Does it change the views' unseen counts?
     insight::observe(state, &msg); // The groups and trend are due again
     enrich::observe(state, &msg); // A background step: count the queue again
     // The selection and the detail a message brought, for the preview.
@@ -250,10 +250,10 @@ fn feature_msg(state: &mut AppState, msg: Msg) -> Vec<Effect> {
             result,
             took,
         } => {
-            views::counted(state, request_id, result, took);
+            saved_views::counted(state, request_id, result, took);
             Vec::new()
         }
-        Msg::ViewWritten { view, result } => views::written(state, view, result),
+        Msg::ViewWritten { view, result } => saved_views::written(state, view, result),
         Msg::TopIssuesProgress {
             request_id,
             percent,
@@ -343,10 +343,10 @@ fn log_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         | Action::CopyLink
         | Action::CopyId
         | Action::CopyJson
-        | Action::CopyMarkdown => vec![Effect::Copy {
+        | Action::CopyMarkdown => vec![Effect::Local(Local::Copy {
             what: "the message log",
             text: feedback_core::text::Clean::text(&state.log.plain(&state.tz)),
-        }],
+        })],
         _ => {
             state.dirty = false;
             Vec::new()
@@ -364,7 +364,7 @@ const LIST_KEYS: [Keys; 9] = [
     insight::on_action,
     acting::on_action,
     triage::on_action,
-    views::on_action,
+    saved_views::on_action,
     similar::on_action,
     team::on_action,
 ];
@@ -377,7 +377,7 @@ const GROUPED_KEYS: [Keys; 9] = [
     top_issues::on_action,
     acting::on_action,
     triage::on_action,
-    views::on_action,
+    saved_views::on_action,
     similar::on_action,
     team::on_action,
 ];
@@ -424,7 +424,7 @@ fn global(state: &mut AppState, action: Action) -> Option<Vec<Effect>> {
                 "released: select text with the mouse; m to capture again"
             };
             info(state, format!("Mouse {how}"));
-            vec![Effect::SetMouseCapture(state.mouse_captured)]
+            vec![Effect::Local(Local::SetMouseCapture(state.mouse_captured))]
         }
         // The items as every action reaches them (marks, focus), via `acting::targets`.
         Action::CopyLink | Action::CopyMessage | Action::CopyId | Action::OpenLink => {
@@ -472,7 +472,7 @@ fn on_tick(state: &mut AppState, now: Timestamp) -> Vec<Effect> {
     effects.extend(sync::auto_refresh(state));
     effects.extend(sync::background(state));
     effects.extend(triage::tick(state));
-    effects.extend(views::tick(state)); // The unseen counts, when the store changed
+    effects.extend(saved_views::tick(state)); // The unseen counts, when the store changed
     effects.extend(insight::tick(state, now)); // Groups and trend, when due
     effects.extend(enrich::tick(state)); // The enrichment's progress
     // The preview's debounce and the type-ahead's end.

@@ -71,7 +71,7 @@ fn run(state: &mut AppState) -> Vec<Effect> {
             )));
             return Vec::new();
         }
-        return match super::views::save(state, &name) {
+        return match super::saved_views::save(state, &name) {
             Ok(effects) => {
                 state.palette = None;
                 effects
@@ -98,7 +98,7 @@ fn run(state: &mut AppState) -> Vec<Effect> {
         }
         Target::View(n) => {
             state.palette = None;
-            super::views::switch(state, n)
+            super::saved_views::switch(state, n)
         }
         Target::Action(action) => {
             state.palette = None;

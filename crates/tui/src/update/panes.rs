@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use super::list::{self, Requery};
 use crate::action::{Action, Panes};
-use crate::effect::Effect;
+use crate::effect::{Count, Effect, Remember};
 use crate::state::{AppState, Chosen, Entry, Focus, Load};
 use feedback_core::text::Clean;
 use feedback_store::NameCount;
@@ -24,11 +24,11 @@ pub(super) fn load(state: &mut AppState) -> Effect {
             pane.load = Load::Loading;
         }
     }
-    Effect::LoadPanes {
+    Effect::Count(Count::LoadPanes {
         request_id,
         status: state.view.listed().to_owned(),
         project: state.view.project.as_ref().map(|c| c.value.clone()),
-    }
+    })
 }
 
 pub(super) fn loaded(
@@ -207,6 +207,6 @@ fn set_filter(state: &mut AppState, focus: Focus, chosen: Option<Chosen>) -> Vec
     if focus == Focus::Projects {
         effects.push(load(state));
     }
-    effects.push(Effect::SaveView(state.view_spec()));
+    effects.push(Effect::Remember(Remember::View(state.view_spec())));
     effects
 }

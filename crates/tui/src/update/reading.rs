@@ -11,7 +11,7 @@ use jiff::Timestamp;
 
 use super::{detail, info, list, panes};
 use crate::action::{Action, Msg};
-use crate::effect::Effect;
+use crate::effect::{Effect, Network, Read};
 use crate::reading::{
     PREVIEW_DEBOUNCE, TYPEAHEAD_LIFE, TypeAhead, TypeKey, ends_typeahead, preview_on, sidebar_shown,
 };
@@ -182,7 +182,7 @@ fn request(state: &mut AppState) -> Vec<Effect> {
         Some(_) => fetch(state, &id).into_iter().collect(),
         // The detail view's own read is on its way (`detail_arrived` follows it).
         None if in_detail => Vec::new(),
-        None => vec![Effect::LoadDetail { id }],
+        None => vec![Effect::Read(Read::LoadDetail { id })],
     }
 }
 
@@ -232,7 +232,7 @@ fn fetch(state: &mut AppState, id: &str) -> Option<Effect> {
     }
     state.reading.preview.fetching = Some(id.to_owned());
     state.in_flight += 1;
-    Some(Effect::FetchDetail { id: id.to_owned() })
+    Some(Effect::Network(Network::FetchDetail { id: id.to_owned() }))
 }
 
 /// A key for the focused pane's type-ahead buffer: it moves to the first entry whose label

@@ -8,7 +8,7 @@
 use super::list::{self, Requery};
 use super::{error, info};
 use crate::action::Action;
-use crate::effect::Effect;
+use crate::effect::{Effect, Read};
 use crate::similar::{self, Finding, Heading, KeySet, MAX_SHOWN, Saved, Shown};
 use crate::state::{AppState, Focus};
 use crate::top_issues::TopIssuesScreen;
@@ -89,11 +89,11 @@ fn find(state: &mut AppState) -> Vec<Effect> {
         key,
         quote,
     });
-    vec![Effect::FindSimilar {
+    vec![Effect::Read(Read::FindSimilar {
         request_id,
         key,
         limit: MAX_SHOWN,
-    }]
+    })]
 }
 
 /// The status bar's note while `S` runs (it stays until the answer).

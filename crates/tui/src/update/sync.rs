@@ -6,14 +6,14 @@
 use super::list::{Requery, maybe_prefetch, requery};
 use super::{after, error, info};
 use crate::action::{FailureKind, Freshness, SyncFailure, SyncJob, Synced};
-use crate::effect::Effect;
+use crate::effect::{Effect, Network, Read, Write};
 use crate::state::{AppState, Fatal, Note, budget_low};
 
 /// Sends a sync job, counting it in flight.
 pub(super) fn job(state: &mut AppState, job: SyncJob) -> Effect {
     state.sync.running += 1;
     state.in_flight += 1;
-    Effect::Sync(job)
+    Effect::Network(Network::Sync(job))
 }
 
 /// The start-up sync: discovery, then the head of the listed status.
@@ -134,7 +134,7 @@ pub(super) fn synced(
                 effects.extend(store_changed(state));
             } else if matches!(job, SyncJob::Head(_) | SyncJob::Refresh(_)) {
                 // A refresh with nothing new: another window may have triaged meanwhile.
-                effects.push(Effect::StoreRevs);
+                effects.push(Effect::Write(Write::StoreRevs));
             }
         }
         Err(failure) if failure.kind == FailureKind::Busy => busy(state, job, user, retry),
@@ -147,7 +147,10 @@ pub(super) fn synced(
         state.note = None;
     }
     // After a requery, its answer decides whether more is wanted (the keys here are old).
-    if !effects.iter().any(|e| matches!(e, Effect::Query { .. })) {
+    if !effects
+        .iter()
+        .any(|e| matches!(e, Effect::Read(Read::Query { .. })))
+    {
         effects.extend(maybe_prefetch(state));
     }
     effects
@@ -252,7 +255,7 @@ pub(super) fn reload(state: &mut AppState) -> Vec<Effect> {
         SyncJob::Head(status)
     };
     // Another window's triage shows whatever the network does (offline, 429, busy).
-    let mut effects = vec![job(state, job_kind), Effect::StoreRevs];
+    let mut effects = vec![job(state, job_kind), Effect::Write(Write::StoreRevs)];
     if !state.list.loaded() {
         effects.push(requery(state, Requery::New));
     }
@@ -274,7 +277,7 @@ pub(super) fn auto_refresh(state: &mut AppState) -> Vec<Effect> {
         return Vec::new();
     }
     state.next_refresh = Some(super::after(state.now, state.refresh_seconds));
-    let mut effects = vec![Effect::StoreRevs];
+    let mut effects = vec![Effect::Write(Write::StoreRevs)];
     if !budget_low(state) {
         let status = state.view.listed_status();
         effects.push(job(state, SyncJob::Refresh(status)));
@@ -338,7 +341,7 @@ pub(super) fn retry(state: &mut AppState) -> Vec<Effect> {
     } else {
         SyncJob::Head(status)
     };
-    vec![job(state, kind), Effect::StoreRevs]
+    vec![job(state, kind), Effect::Write(Write::StoreRevs)]
 }
 
 /// The store changed under the view (a sync stored items, an arrival, a refreshed detail): the

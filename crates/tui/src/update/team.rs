@@ -9,7 +9,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use super::{acting, error, info};
 use crate::action::Action;
-use crate::effect::Effect;
+use crate::effect::{Effect, Local, Read, Write};
 use crate::picker_keys::{PickerKey, Typing, picker_key};
 use crate::state::AppState;
 use crate::team::{Link, Prompt};
@@ -145,11 +145,11 @@ fn record(state: &mut AppState, changes: Vec<(String, Change)>) -> Vec<Effect> {
             .recording
             .push_back(Recording::Action { said, step });
     }
-    vec![Effect::TeamRecord {
+    vec![Effect::Write(Write::TeamRecord {
         member: member(state),
         changes,
         at: state.now,
-    }]
+    })]
 }
 
 /// "Claimed fb_1; U undoes", "Assigned 3 items to bo; U undoes", …
@@ -326,7 +326,7 @@ pub(super) fn recorded(state: &mut AppState, result: Result<usize, String>) -> V
             }
             let mut effects = super::undo::recorded(state, true);
             effects.extend(super::sync::triage_changed(state));
-            effects.push(Effect::TeamSend);
+            effects.push(Effect::Local(Local::TeamSend));
             effects
         }
         Err(message) => {
@@ -345,7 +345,7 @@ pub(super) fn recorded(state: &mut AppState, result: Result<usize, String>) -> V
 pub(super) fn shared_recorded(state: &mut AppState, count: usize) -> Option<Effect> {
     let team = state.team.as_mut().filter(|_| count > 0)?;
     team.pending += count;
-    Some(Effect::TeamSend)
+    Some(Effect::Local(Local::TeamSend))
 }
 
 /// What the live link says.
@@ -464,7 +464,7 @@ pub(super) fn history_read(
 fn history_due(state: &AppState) -> Option<Effect> {
     state.team.as_ref()?;
     let id = state.detail.as_ref()?.id.clone();
-    Some(Effect::TeamHistory { id })
+    Some(Effect::Read(Read::TeamHistory { id }))
 }
 
 /// The item this member has open (the detail, or the preview resting on the selection), told
@@ -494,5 +494,5 @@ fn looking_at(state: &mut AppState) -> Option<Effect> {
         return None;
     }
     team.looking.clone_from(&open);
-    Some(Effect::TeamLooking(open))
+    Some(Effect::Local(Local::TeamLooking(open)))
 }

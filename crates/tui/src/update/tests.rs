@@ -6,7 +6,7 @@ use jiff::SignedDuration;
 
 use super::*;
 use crate::action::{Action, FailureKind, Msg, SyncFailure, SyncJob, Synced};
-use crate::effect::Effect;
+use crate::effect::{Effect, Network, Read, Remember};
 use crate::state::Focus;
 use crate::testkit::{Harness, budget, fill, item, now, started_harness};
 use feedback_api::{Feedback, Status};
@@ -36,7 +36,7 @@ mod triage_more;
 mod undo;
 // Saved views and the command palette.
 mod palette;
-mod views;
+mod saved_views;
 
 fn act(h: &mut Harness, action: Action) -> Vec<Effect> {
     h.send(Msg::Action(action))
@@ -46,7 +46,7 @@ fn syncs(effects: &[Effect]) -> Vec<SyncJob> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Sync(job) => Some(job.clone()),
+            Effect::Network(Network::Sync(job)) => Some(job.clone()),
             _ => None,
         })
         .collect()
@@ -108,7 +108,7 @@ fn the_first_frame_reads_the_first_screen_then_the_whole_view_follows() {
     assert!(
         matches!(
             first,
-            Effect::Query {
+            Read::Query {
                 limit: Some(94), // 30 rows (views: the view bar takes one) and a margin
                 ..
             }
@@ -122,7 +122,7 @@ fn the_first_frame_reads_the_first_screen_then_the_whole_view_follows() {
     };
     let freshness: crate::runtime::reads::FreshnessOf =
         std::sync::Arc::new(|_: &feedback_store::Store, _: &str| None);
-    let answer = crate::runtime::reads::task(
+    let answer = crate::runtime::lanes::read(
         &h.store,
         first,
         &feedback_store::search::Reading {
@@ -130,14 +130,13 @@ fn the_first_frame_reads_the_first_screen_then_the_whole_view_follows() {
             views: h.state.views.shared(),
         },
         &freshness,
-    )
-    .unwrap()();
+    )();
     let follow = update(&mut h.state, answer);
     assert_eq!(h.state.visible_len(), 94, "the first screen, and a margin");
     assert!(h.state.list.partial());
     assert!(matches!(
         follow.as_slice(),
-        [Effect::Query { limit: None, .. }]
+        [Effect::Read(Read::Query { limit: None, .. })]
     ));
     h.settle(follow);
     assert_eq!(h.state.visible_len(), 500);
@@ -166,7 +165,7 @@ fn enter_on_a_row_still_being_read_opens_it_when_it_arrives() {
     let mut h = started_harness(120, 35, 1000, true);
     let reads = update(&mut h.state, Msg::Action(Action::Bottom));
     assert!(
-        matches!(reads.as_slice(), [Effect::LoadRows { .. }]),
+        matches!(reads.as_slice(), [Effect::Read(Read::LoadRows { .. })]),
         "{reads:?}"
     );
     assert!(update(&mut h.state, Msg::Action(Action::Open)).is_empty());
@@ -297,7 +296,9 @@ fn items_another_process_stored_show_at_a_refresh_that_found_nothing_new() {
     h.sent.clear();
     h.synced(SyncJob::Refresh(Status::New), false);
     assert!(
-        !h.sent.iter().any(|e| matches!(e, Effect::Query { .. })),
+        !h.sent
+            .iter()
+            .any(|e| matches!(e, Effect::Read(Read::Query { .. }))),
         "{:?}",
         h.sent
     );
@@ -360,7 +361,7 @@ fn an_arrival_not_stored_is_not_counted_and_a_failed_one_is_said() {
 fn the_latest_query_wins() {
     let mut h = started_harness(120, 35, 100, false);
     let stale = update(&mut h.state, Msg::Action(Action::ToggleStatus));
-    let Some(Effect::Query { request_id, .. }) = stale.first().cloned() else {
+    let Some(Effect::Read(Read::Query { request_id, .. })) = stale.first().cloned() else {
         panic!("{stale:?}")
     };
     // Back to `new` before the archived answer came.
@@ -386,7 +387,7 @@ fn switching_status_queries_the_store_and_syncs_that_status_once() {
     let effects = act(&mut h, Action::ToggleStatus);
     assert_eq!(h.state.visible_len(), 1);
     assert_eq!(h.selected_id(), "id00500");
-    assert!(effects.contains(&Effect::SaveView(h.state.view_spec())));
+    assert!(effects.contains(&Effect::Remember(Remember::View(h.state.view_spec()))));
     assert_eq!(syncs(&effects)[0], SyncJob::Head(Status::Archived));
     assert_eq!(
         h.state.tags.entries.len(),
@@ -497,7 +498,7 @@ fn panes_count_stored_items_of_the_status_and_filter_the_view() {
     let effects = act(&mut h, Action::Open);
     assert_eq!(h.state.focus, Focus::List);
     assert_eq!(h.state.visible_len(), 25);
-    assert!(effects.contains(&Effect::SaveView(h.state.view_spec())));
+    assert!(effects.contains(&Effect::Remember(Remember::View(h.state.view_spec()))));
     act(&mut h, Action::FocusPrev);
     act(&mut h, Action::ClearFilter);
     assert_eq!(h.state.visible_len(), 100);
@@ -607,7 +608,7 @@ fn the_last_view_is_restored_before_the_first_query() {
         height: 35,
     });
     let first = first_query(&mut h.state);
-    h.settle(vec![first]);
+    h.settle(vec![Effect::Read(first)]);
     assert_eq!(h.state.view_spec(), spec);
     assert_eq!(h.state.visible_len(), 25, "tag ui, all match `number`");
     assert!(!h.state.text_filter.as_ref().unwrap().editing);

@@ -13,7 +13,7 @@ use ratatui_textarea::TextArea;
 use super::info;
 use super::list::{self, Requery};
 use crate::action::Action;
-use crate::effect::Effect;
+use crate::effect::{Count, Effect, Remember};
 use crate::state::{AppState, TextFilter, ViewSpec};
 use feedback_core::query::{self, SearchText};
 
@@ -76,7 +76,7 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
     match action {
         Action::Back => clear(state),
         Action::Open => {
-            let mut effects = vec![Effect::SaveView(state.view_spec())];
+            let mut effects = vec![Effect::Remember(Remember::View(state.view_spec()))];
             if let Some(filter) = &mut state.text_filter {
                 filter.editing = false;
                 filter.browsing = None;
@@ -84,10 +84,10 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
                 // Only a search that runs is kept.
                 if filter.error.is_none() && !text.trim().is_empty() {
                     state.searches.remember(&text);
-                    effects.push(Effect::RememberSearch {
+                    effects.push(Effect::Remember(Remember::Search {
                         text: text.trim().to_owned(),
                         at: state.now,
-                    });
+                    }));
                 }
             }
             effects
@@ -113,7 +113,7 @@ pub(super) fn clear(state: &mut AppState) -> Vec<Effect> {
     // A text that never applied (a remembered search that no longer compiles) is forgotten
     // too, so the next start does not restore it.
     if searched || typed {
-        effects.push(Effect::SaveView(state.view_spec()));
+        effects.push(Effect::Remember(Remember::View(state.view_spec())));
     }
     effects
 }
@@ -208,7 +208,7 @@ fn complete(state: &mut AppState, back: bool) -> Vec<Effect> {
                     filter.awaiting = Some(text);
                 }
                 state.dirty = false;
-                return vec![Effect::CompletionValues { name, key }];
+                return vec![Effect::Count(Count::CompletionValues { name, key })];
             }
             let Some(found) = found else {
                 info(state, "Nothing completes this word");

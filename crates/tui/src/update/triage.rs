@@ -1,5 +1,5 @@
 //! Triage keys (`u` seen, `*` star, `d` done, `z` snooze, `N` note, `U` undo) and what their
-//! answers change. A key sends the write (`Effect::Triage`, for a set of item ids: the marked
+//! answers change. A key sends the write (`Write::Triage`, for a set of item ids: the marked
 //! items, else the selected one, in one transaction); the rows change only when
 //! `Msg::Triaged` says it committed, in the triage overlay (`tui::overlay`), which the rows, the
 //! detail and the unseen count read. A done or snooze change (or any change under a search
@@ -14,7 +14,7 @@ use super::sync::triage_changed;
 
 use super::{error, info};
 use crate::action::{Action, TriageFigures};
-use crate::effect::Effect;
+use crate::effect::{Effect, Handover, Write};
 use crate::state::AppState;
 use crate::triage::{Cause, NoteEditor, SnoozePicker, Triaged};
 use feedback_store::{Revs, Triage, TriageChange};
@@ -89,17 +89,17 @@ pub(super) fn send(
 ) -> Effect {
     for id in &ids {
         let next = change.apply(&current(state, id));
-        state.triage.overlay.expect(id, next);
+        state.triage.overlay.writing(id, next);
     }
     state.triage.writing += 1;
-    Effect::Triage {
+    Effect::Write(Write::Triage {
         ids,
         change,
         at: state.now,
         cause,
         what,
         team: state.team.as_ref().map(|t| t.member.clone()),
-    }
+    })
 }
 
 /// A triage write's answer: the rows show the new states, the step is kept for `U`, the
@@ -309,7 +309,7 @@ fn open_note(state: &mut AppState) -> Vec<Effect> {
     if state.triage.external_editor {
         state.triage.editing_outside = true;
         let text = current(state, &ids[0]).note.unwrap_or_default();
-        return vec![Effect::EditNote { ids, text }];
+        return vec![Effect::Terminal(Handover::EditNote { ids, text })];
     }
     // The editor draws what it holds: a stored note's control characters come in as their
     // visible stand-ins (saving keeps those).

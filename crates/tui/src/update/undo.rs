@@ -5,7 +5,7 @@
 //! changed since (a teammate claimed the item after you, or marked it not done) asks first.
 
 use super::{error, info};
-use crate::effect::Effect;
+use crate::effect::{Effect, Write};
 use crate::state::AppState;
 use crate::team::Prompt;
 use crate::triage::{Recording, TeamUndo, UNDO_DEPTH, Undo, UndoStates, UndoStep};
@@ -30,10 +30,10 @@ pub(super) fn undo(state: &mut AppState) -> Vec<Effect> {
         return apply(state, step, &UndoStates::default());
     }
     state.triage.undo_reading = true;
-    vec![Effect::UndoStates {
+    vec![Effect::Write(Write::UndoStates {
         step,
         confirmed: false,
-    }]
+    })]
 }
 
 /// The states of the items of the step being undone: undone, or asked about first when they
@@ -98,10 +98,10 @@ pub(super) fn keep(state: &mut AppState, step: UndoStep) {
 pub(super) fn confirmed(state: &mut AppState, step: UndoStep, yes: bool) -> Vec<Effect> {
     if yes {
         state.triage.undo_reading = true;
-        return vec![Effect::UndoStates {
+        return vec![Effect::Write(Write::UndoStates {
             step,
             confirmed: true,
-        }];
+        })];
     }
     state.triage.undo.push(step);
     info(state, "Not undone");
@@ -117,15 +117,15 @@ fn apply(state: &mut AppState, step: UndoStep, states: &UndoStates) -> Vec<Effec
             let said = said(&step.what, &left);
             for (id, change) in &changes {
                 let next = change.apply(&state.triage.overlay.next(id));
-                state.triage.overlay.expect(id, next);
+                state.triage.overlay.writing(id, next);
             }
             state.triage.writing += 1;
-            vec![Effect::TriageUndo {
+            vec![Effect::Write(Write::TriageUndo {
                 changes,
                 at: state.now,
                 team: member,
                 what: said,
-            }]
+            })]
         }
         Undo::Team(items) => {
             let said = said(&step.what, &items);
@@ -147,11 +147,11 @@ fn apply(state: &mut AppState, step: UndoStep, states: &UndoStates) -> Vec<Effec
                 .triage
                 .recording
                 .push_back(Recording::Undoing { said, step: kept });
-            vec![Effect::TeamRecord {
+            vec![Effect::Write(Write::TeamRecord {
                 member: me,
                 changes,
                 at: state.now,
-            }]
+            })]
         }
     }
 }

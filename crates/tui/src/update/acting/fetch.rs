@@ -3,7 +3,7 @@
 //! [`FETCH_CAP`] per action (the rest go with what is stored, and the copy's note counts them),
 //! with the progress in the status bar.
 
-use crate::effect::Effect;
+use crate::effect::{Effect, Network, Read};
 use crate::state::AppState;
 use crate::update::info;
 
@@ -53,7 +53,7 @@ pub(in crate::update) fn detail_arrived(state: &mut AppState, id: &str) -> Vec<E
     gathering.request_id = request_id;
     gathering.second = true;
     let ids = gathering.ids.clone();
-    effects.push(Effect::Gather { request_id, ids });
+    effects.push(Effect::Read(Read::Gather { request_id, ids }));
     effects
 }
 
@@ -68,7 +68,7 @@ fn ask_more(state: &mut AppState) -> Vec<Effect> {
             break;
         };
         gathering.fetching.insert(id.clone());
-        effects.push(Effect::FetchDetail { id });
+        effects.push(Effect::Network(Network::FetchDetail { id }));
     }
     state.in_flight += u32::try_from(effects.len()).unwrap_or(u32::MAX);
     effects

@@ -4,7 +4,7 @@
 
 use super::super::info;
 use super::super::list::{self, Requery};
-use crate::effect::Effect;
+use crate::effect::{Effect, Remember};
 use crate::insight::{Back, Narrow, append_search, narrow};
 use crate::state::{AppState, Chosen};
 
@@ -52,7 +52,7 @@ pub(super) fn narrow_to_selected(state: &mut AppState) -> Vec<Effect> {
 fn show_view(state: &mut AppState) -> Vec<Effect> {
     let mut effects: Vec<Effect> = list::fit_viewport(state).into_iter().collect();
     effects.push(list::requery(state, Requery::New));
-    effects.push(Effect::SaveView(state.view_spec()));
+    effects.push(Effect::Remember(Remember::View(state.view_spec())));
     effects
 }
 

@@ -6,7 +6,7 @@
 
 use super::{ensure_rows, keep_visible, maybe_prefetch};
 use crate::action::{ViewData, ViewError};
-use crate::effect::Effect;
+use crate::effect::{Effect, Read};
 use crate::rows::Window;
 use crate::state::{Anchor, AppState, Held, InFlight, ListView};
 use crate::update::error;
@@ -29,6 +29,11 @@ pub(crate) enum Requery {
 
 /// Asks for the current view's keys.
 pub(in crate::update) fn requery(state: &mut AppState, mode: Requery) -> Effect {
+    Effect::Read(view_query(state, mode))
+}
+
+/// The query [`requery`] sends, as the read it is.
+pub(in crate::update) fn view_query(state: &mut AppState, mode: Requery) -> Read {
     let spec = state.view_spec();
     let count_new = mode != Requery::Triage;
     let mode = if mode == Requery::Triage {
@@ -74,9 +79,9 @@ pub(in crate::update) fn requery(state: &mut AppState, mode: Requery) -> Effect 
     if mode != Requery::Same {
         list.new_count = 0;
     }
-    Effect::Query {
+    Read::Query {
         request_id,
-        spec,
+        spec: Box::new(spec),
         anchor,
         rows: list.viewport_rows.max(1),
         now: state.now,

@@ -7,7 +7,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::act;
 use super::triage::stored;
 use crate::action::{Action, Msg};
-use crate::effect::Effect;
+use crate::effect::{Effect, Local, Read, Write};
 use crate::testkit::{Harness, now, started_harness};
 use feedback_config::looks::PipeCommand;
 use feedback_core::text::Clean;
@@ -30,7 +30,7 @@ pub(super) fn copies(effects: &[Effect]) -> Vec<(&'static str, String)> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Copy { what, text } => Some((*what, text.to_string())),
+            Effect::Local(Local::Copy { what, text }) => Some((*what, text.to_string())),
             _ => None,
         })
         .collect()
@@ -110,11 +110,15 @@ fn a_range_past_the_rows_read_gets_its_ids_from_the_store_before_an_action() {
     act(&mut h, Action::Bottom);
     // The range's ids are read; the action pressed before the answer waits for it.
     let effects = h.apply(Msg::Action(Action::MarkRange));
-    assert!(matches!(&effects[..], [Effect::ResolveMarks { keys, .. }] if keys.len() > 1000));
+    assert!(
+        matches!(&effects[..], [Effect::Read(Read::ResolveMarks { keys, .. })] if keys.len() > 1000)
+    );
     let answers = h.hold(effects);
     let waiting = h.apply(Msg::Action(Action::ToggleStar));
     assert!(
-        waiting.iter().all(|e| !matches!(e, Effect::Triage { .. })),
+        waiting
+            .iter()
+            .all(|e| !matches!(e, Effect::Write(Write::Triage { .. }))),
         "nothing written before every id is known"
     );
     assert_eq!(note(&h), "Reading the marked items…");
@@ -149,7 +153,7 @@ fn triage_of_marked_items_is_one_write_undone_as_one() {
     let selected = h.selected_id();
     let effects = h.apply(Msg::Action(Action::ToggleStar));
     assert!(
-        matches!(&effects[..], [Effect::Triage { ids, change: TriageChange::Starred(true), .. }]
+        matches!(&effects[..], [Effect::Write(Write::Triage { ids, change: TriageChange::Starred(true), .. })]
             if ids == &["id00001", "id00002", "id00003"]),
         "{effects:?}"
     );
@@ -209,7 +213,7 @@ fn marks_hidden_by_a_search_stay_and_are_not_acted_on() {
     assert_eq!(h.state.acting.marks.in_view, 1);
     let effects = h.apply(Msg::Action(Action::ToggleStar));
     assert!(
-        matches!(&effects[..], [Effect::Triage { ids, .. }] if ids == &["id00001"]),
+        matches!(&effects[..], [Effect::Write(Write::Triage { ids, .. })] if ids == &["id00001"]),
         "{effects:?}"
     );
     h.settle(effects);

@@ -7,7 +7,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::act;
 use super::acting::{command, copies, note};
 use crate::action::{Action, Msg};
-use crate::effect::Effect;
+use crate::effect::{Effect, Handover, Network};
 use crate::testkit::{detail, now, started_harness, stored_detail};
 use feedback_core::text::Clean;
 
@@ -40,7 +40,7 @@ fn a_markdown_copy_fetches_a_detail_never_fetched_then_reads_the_store_again() {
     let mut h = started_harness(120, 30, 50, true);
     let effects = act(&mut h, Action::CopyMarkdown);
     assert!(
-        matches!(&effects[..], [Effect::FetchDetail { id }] if id == "id00000"),
+        matches!(&effects[..], [Effect::Network(Network::FetchDetail { id })] if id == "id00000"),
         "{effects:?}"
     );
     // The syncer stores the detail, then answers.
@@ -93,7 +93,7 @@ fn a_fetch_that_fails_still_copies_what_is_stored() {
     assert_eq!(
         effects
             .iter()
-            .filter(|e| matches!(e, Effect::FetchDetail { .. }))
+            .filter(|e| matches!(e, Effect::Network(Network::FetchDetail { .. })))
             .count(),
         2
     );
@@ -131,13 +131,13 @@ fn pipe_runs_the_one_command_or_asks_which() {
     h.store.write(|s| s.put_detail(&detail(0), now())).unwrap();
     let effects = act(&mut h, Action::Pipe);
     let [
-        Effect::Pipe {
+        Effect::Terminal(Handover::Pipe {
             name,
             argv,
             input,
             items,
             wait,
-        },
+        }),
     ] = &effects[..]
     else {
         panic!("{effects:?}");
@@ -169,7 +169,7 @@ fn pipe_runs_the_one_command_or_asks_which() {
     let key = KeyEvent::new(KeyCode::Char('2'), KeyModifiers::NONE);
     let effects = h.send(Msg::PickerInput(key));
     assert!(
-        matches!(&effects[..], [Effect::Pipe { name, .. }] if name == "two"),
+        matches!(&effects[..], [Effect::Terminal(Handover::Pipe { name, .. })] if name == "two"),
         "{effects:?}"
     );
     assert!(h.state.acting.picker.is_none());

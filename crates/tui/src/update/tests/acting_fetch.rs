@@ -4,7 +4,7 @@
 use super::act;
 use super::acting::{copies, note};
 use crate::action::{Action, Msg};
-use crate::effect::Effect;
+use crate::effect::{Effect, Handover, Network};
 use crate::testkit::{Harness, now, started_harness, stored_detail};
 use crate::update::acting::fetch::{FETCH_AT_ONCE, FETCH_CAP};
 
@@ -12,7 +12,7 @@ fn fetches(effects: &[Effect]) -> Vec<String> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::FetchDetail { id } => Some(id.clone()),
+            Effect::Network(Network::FetchDetail { id }) => Some(id.clone()),
             _ => None,
         })
         .collect()
@@ -127,7 +127,10 @@ fn a_commands_wait_setting_goes_with_its_pipe() {
     h.state.acting.commands = vec![quiet];
     let effects = act(&mut h, Action::Pipe);
     assert!(
-        matches!(&effects[..], [Effect::Pipe { wait: false, .. }]),
+        matches!(
+            &effects[..],
+            [Effect::Terminal(Handover::Pipe { wait: false, .. })]
+        ),
         "{effects:?}"
     );
 }

@@ -5,7 +5,7 @@ use super::act;
 use super::acting::{command, copies};
 use super::triage::stored;
 use crate::action::{Action, Msg};
-use crate::effect::Effect;
+use crate::effect::{Effect, Handover, Write};
 use crate::testkit::{detail, now, started_harness};
 
 #[test]
@@ -41,7 +41,7 @@ fn a_marked_item_hidden_by_a_view_switch_is_skipped_by_every_action() {
     assert!(text.ends_with("/1001"), "{text}");
     h.state.acting.commands = vec![command("one")];
     let effects = act(&mut h, Action::Pipe);
-    let [Effect::Pipe { input, items, .. }] = &effects[..] else {
+    let [Effect::Terminal(Handover::Pipe { input, items, .. })] = &effects[..] else {
         panic!("{effects:?}");
     };
     assert_eq!(*items, 1);
@@ -50,7 +50,7 @@ fn a_marked_item_hidden_by_a_view_switch_is_skipped_by_every_action() {
     for action in [Action::ToggleSeen, Action::ToggleDone] {
         let effects = h.apply(Msg::Action(action));
         assert!(
-            matches!(&effects[..], [Effect::Triage { ids, .. }] if ids == &["id00001"]),
+            matches!(&effects[..], [Effect::Write(Write::Triage { ids, .. })] if ids == &["id00001"]),
             "{action:?}: {effects:?}"
         );
         h.settle(effects);

@@ -3,7 +3,7 @@
 
 use super::{act, offline};
 use crate::action::{Action, CopyOutcome, Msg};
-use crate::effect::Effect;
+use crate::effect::{Effect, Local, Network};
 use crate::state::Load;
 use crate::testkit::{Harness, detail, now, started_harness, stored_detail};
 use feedback_core::text::Clean;
@@ -11,7 +11,7 @@ use feedback_core::text::Clean;
 fn fetches(effects: &[Effect]) -> usize {
     effects
         .iter()
-        .filter(|e| matches!(e, Effect::FetchDetail { .. }))
+        .filter(|e| matches!(e, Effect::Network(Network::FetchDetail { .. })))
         .count()
 }
 
@@ -75,10 +75,10 @@ fn y_copies_the_stored_link_without_the_network() {
     let effects = act(&mut h, Action::CopyLink);
     assert_eq!(
         effects,
-        vec![Effect::Copy {
+        vec![Effect::Local(Local::Copy {
             what: "the issue-tracker link",
             text: Clean::fixed("https://issues.example.com/nimbus/issues/1000")
-        }]
+        })]
     );
 }
 
@@ -92,10 +92,10 @@ fn y_fetches_the_links_when_none_were_ever_stored() {
         id: "id00000".into(),
         result: Ok(Box::new(stored_detail(0))),
     });
-    assert!(effects.contains(&Effect::Copy {
+    assert!(effects.contains(&Effect::Local(Local::Copy {
         what: "the issue-tracker link",
         text: Clean::fixed("https://issues.example.com/nimbus/issues/1000")
-    }));
+    })));
     // Offline, with no stored links: it says why.
     act(&mut h, Action::MoveDown);
     act(&mut h, Action::CopyLink);
@@ -123,7 +123,11 @@ fn an_item_without_issue_link_says_so() {
         id: "id00000".into(),
         result: Ok(Box::new(bare)),
     });
-    assert!(!effects.iter().any(|e| matches!(e, Effect::Copy { .. })));
+    assert!(
+        !effects
+            .iter()
+            .any(|e| matches!(e, Effect::Local(Local::Copy { .. })))
+    );
     assert_eq!(
         h.state.note.as_ref().unwrap().text,
         "This item has no issue-tracker link"
@@ -135,14 +139,14 @@ fn shift_y_and_i_copy_message_and_id() {
     let mut h = started_harness(120, 35, 100, false);
     let effects = act(&mut h, Action::CopyMessage);
     assert!(
-        matches!(&effects[..], [Effect::Copy { what: "the message", text }] if text.starts_with("Message number 0"))
+        matches!(&effects[..], [Effect::Local(Local::Copy { what: "the message", text })] if text.starts_with("Message number 0"))
     );
     assert_eq!(
         act(&mut h, Action::CopyId),
-        vec![Effect::Copy {
+        vec![Effect::Local(Local::Copy {
             what: "the id",
             text: Clean::fixed("id00000")
-        }]
+        })]
     );
     h.send(Msg::Copied(CopyOutcome::Failed {
         what: "the message",
@@ -158,15 +162,15 @@ fn o_opens_web_links_only_and_copies_instead_without_a_browser() {
     let url = "https://issues.example.com/nimbus/issues/1000";
     assert_eq!(
         act(&mut h, Action::OpenLink),
-        vec![Effect::OpenUrl { url: url.into() }]
+        vec![Effect::Local(Local::OpenUrl { url: url.into() })]
     );
     h.state.can_open_browser = false;
     assert_eq!(
         act(&mut h, Action::OpenLink),
-        vec![Effect::Copy {
+        vec![Effect::Local(Local::Copy {
             what: "the issue-tracker link",
             text: Clean::line(url)
-        }]
+        })]
     );
     let mut evil = detail(1);
     evil.delivery[1].external_url = Some("file:///etc/passwd".into());
@@ -174,7 +178,11 @@ fn o_opens_web_links_only_and_copies_instead_without_a_browser() {
     h.state.can_open_browser = true;
     act(&mut h, Action::MoveDown);
     let effects = act(&mut h, Action::OpenLink);
-    assert!(!effects.iter().any(|e| matches!(e, Effect::OpenUrl { .. })));
+    assert!(
+        !effects
+            .iter()
+            .any(|e| matches!(e, Effect::Local(Local::OpenUrl { .. })))
+    );
     assert!(h.state.note.as_ref().unwrap().error);
 }
 

@@ -5,9 +5,9 @@
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
 use super::act;
-use super::views::{harness, key, type_in};
+use super::saved_views::{harness, key, type_in};
 use crate::action::{Action, Msg};
-use crate::effect::Effect;
+use crate::effect::{Effect, Local};
 use crate::keymap::Keymap;
 use crate::runtime::translate;
 use crate::state::Mode;
@@ -81,7 +81,7 @@ fn the_log_scrolls_within_its_layout_and_copies_whole() {
     assert_eq!(h.state.log_open, Some(max));
 
     let effects = h.send(Msg::Action(Action::CopyMessage));
-    let [Effect::Copy { what, text }] = effects.as_slice() else {
+    let [Effect::Local(Local::Copy { what, text })] = effects.as_slice() else {
         panic!("{effects:?}");
     };
     assert_eq!(*what, "the message log");

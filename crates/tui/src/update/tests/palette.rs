@@ -5,10 +5,10 @@
 use ratatui::crossterm::event::KeyCode;
 
 use super::act;
-use super::views::{harness, key, query, switch, type_in};
+use super::saved_views::{harness, key, query, switch, type_in};
 use crate::action::{Action, Msg};
 use crate::palette::Target;
-use crate::views::Shown;
+use crate::saved_views::Shown;
 
 #[test]
 fn the_palette_matches_as_typed_and_enter_switches_to_a_view() {

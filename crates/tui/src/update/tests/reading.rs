@@ -6,7 +6,7 @@ use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
 use super::act;
 use crate::action::{Action, Msg, SyncJob};
-use crate::effect::Effect;
+use crate::effect::{Effect, Network};
 use crate::keymap::Keymap;
 use crate::reading::preview_on;
 use crate::runtime::translate;
@@ -17,7 +17,7 @@ fn fetched(effects: &[Effect]) -> Vec<String> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::FetchDetail { id } => Some(id.clone()),
+            Effect::Network(Network::FetchDetail { id }) => Some(id.clone()),
             _ => None,
         })
         .collect()
@@ -43,7 +43,7 @@ pub(super) fn type_key(h: &mut Harness, c: char) -> Vec<Effect> {
     }
 }
 
-/// The service's detail of item `n`, stored by the syncer, as `Effect::FetchDetail`'s answer.
+/// The service's detail of item `n`, stored by the syncer, as `Network::FetchDetail`'s answer.
 fn fetch_answer(h: &mut Harness, n: usize) -> Vec<Effect> {
     let detail = crate::testkit::detail(n);
     h.store.write(|s| s.put_detail(&detail, now())).unwrap();
@@ -296,7 +296,12 @@ fn j_in_the_detail_near_the_end_of_the_loaded_keys_asks_for_more() {
         let effects = act(&mut h, Action::NextItem);
         backfills += effects
             .iter()
-            .filter(|e| matches!(e, Effect::Sync(SyncJob::Backfill { user: true, .. })))
+            .filter(|e| {
+                matches!(
+                    e,
+                    Effect::Network(Network::Sync(SyncJob::Backfill { user: true, .. }))
+                )
+            })
             .count();
     }
     assert_eq!(backfills, 1, "one page, as the list asks");

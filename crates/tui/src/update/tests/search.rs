@@ -5,7 +5,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::act;
 use crate::action::{Action, Msg};
-use crate::effect::Effect;
+use crate::effect::{Effect, Local, Remember};
 use crate::testkit::{Harness, started_harness};
 
 fn type_text(h: &mut Harness, text: &str) -> Vec<Effect> {
@@ -94,7 +94,7 @@ fn esc_clears_the_search_keeping_the_item_and_enter_keeps_it() {
     type_text(&mut h, "50");
     assert_eq!(h.selected_id(), "id00050");
     let effects = act(&mut h, Action::Open);
-    assert!(effects.contains(&Effect::SaveView(h.state.view_spec())));
+    assert!(effects.contains(&Effect::Remember(Remember::View(h.state.view_spec()))));
     assert!(!h.state.text_filter.as_ref().unwrap().editing);
     act(&mut h, Action::Back);
     assert!(h.state.text_filter.is_none());
@@ -176,7 +176,7 @@ fn restored(search: &str) -> Harness {
     };
     restore_view(&mut h.state, &spec);
     let first = first_query(&mut h.state);
-    h.settle(vec![first]);
+    h.settle(vec![Effect::Read(first)]);
     let effects = start(&mut h.state);
     h.settle(effects);
     h
@@ -219,7 +219,7 @@ fn esc_forgets_a_remembered_search_that_no_longer_compiles() {
     let saved: Vec<_> = effects
         .iter()
         .filter_map(|e| match e {
-            Effect::SaveView(spec) => Some(spec.search.as_str()),
+            Effect::Remember(Remember::View(spec)) => Some(spec.search.as_str()),
             _ => None,
         })
         .collect();
@@ -292,7 +292,7 @@ fn enter_keeps_a_search_that_runs_and_up_down_and_ctrl_r_go_through_them() {
         .sent
         .iter()
         .filter_map(|e| match e {
-            Effect::RememberSearch { text, .. } => Some(text.clone()),
+            Effect::Remember(Remember::Search { text, .. }) => Some(text.clone()),
             _ => None,
         })
         .collect();
@@ -336,7 +336,7 @@ fn enter_keeps_a_search_that_runs_and_up_down_and_ctrl_r_go_through_them() {
     // Kept in the store: the next start has them, newest first.
     let effects: Vec<Effect> = std::mem::take(&mut h.sent);
     for effect in effects {
-        if let Effect::RememberSearch { text, at } = effect {
+        if let Effect::Remember(Remember::Search { text, at }) = effect {
             h.store.write(|s| s.remember_search(&text, at)).unwrap();
         }
     }
@@ -429,7 +429,7 @@ fn view_names_a_view_tab_completes_its_name_and_a_saved_view_is_named_at_once() 
     assert!(
         effects
             .iter()
-            .any(|e| matches!(e, Effect::ViewsChanged(views) if views.iter().any(|v| v.name.as_str() == "Twelves"))),
+            .any(|e| matches!(e, Effect::Local(Local::ViewsChanged(views)) if views.iter().any(|v| v.name.as_str() == "Twelves"))),
         "the executor is told: {effects:?}"
     );
     act(&mut h, Action::Filter);

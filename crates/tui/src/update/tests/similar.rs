@@ -5,7 +5,7 @@
 
 use super::{act, newer, store_items};
 use crate::action::{Action, Msg};
-use crate::effect::Effect;
+use crate::effect::{Effect, Read};
 use crate::similar::Heading;
 use crate::testkit::{Harness, started_harness};
 use feedback_store::similar::{Cluster, TopIssues};
@@ -22,7 +22,7 @@ fn request_id(effects: &[Effect]) -> u64 {
     effects
         .iter()
         .find_map(|e| match e {
-            Effect::FindSimilar { request_id, .. } => Some(*request_id),
+            Effect::Read(Read::FindSimilar { request_id, .. }) => Some(*request_id),
             _ => None,
         })
         .unwrap_or_else(|| panic!("no FindSimilar in {effects:?}"))
@@ -42,7 +42,7 @@ fn s_lists_the_similar_items_and_esc_puts_the_list_back() {
     let asked = h.apply(Msg::Action(Action::Similar));
     assert!(matches!(
         asked.as_slice(),
-        [Effect::FindSimilar { key, .. }] if *key == before.2[before.0]
+        [Effect::Read(Read::FindSimilar { key, .. })] if *key == before.2[before.0]
     ));
     let note = h.state.note.clone().unwrap();
     assert!(
@@ -81,7 +81,7 @@ fn s_lists_the_similar_items_and_esc_puts_the_list_back() {
     assert!(
         effects
             .iter()
-            .all(|e| !matches!(e, Effect::FindSimilar { .. }))
+            .all(|e| !matches!(e, Effect::Read(Read::FindSimilar { .. })))
     );
     assert_eq!(list_place(&h), before);
     assert_eq!(h.state.view_spec().pinned, None);
@@ -194,7 +194,7 @@ fn a_view_key_leaves_the_key_set_for_that_view() {
     assert!(h.state.similar.shown.is_some());
     let effects = h.apply(Msg::Action(Action::View(2)));
     assert!(h.state.similar.shown.is_none() && h.state.similar.saved.is_none());
-    let spec = super::views::query(&effects);
+    let spec = super::saved_views::query(&effects);
     assert_eq!((spec.search.as_str(), spec.pinned), ("is:starred", None));
 }
 

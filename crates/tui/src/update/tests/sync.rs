@@ -6,7 +6,7 @@ use jiff::SignedDuration;
 
 use super::{act, newer, offline, store_items, syncs};
 use crate::action::{Action, FailureKind, Msg, SyncFailure, SyncJob, Synced};
-use crate::effect::Effect;
+use crate::effect::{Effect, Network, Read};
 use crate::testkit::{Harness, now, started_harness};
 use crate::update::update;
 use feedback_api::Status;
@@ -35,7 +35,7 @@ fn user_backfills(effects: &[Effect]) -> usize {
 fn queries(effects: &[Effect]) -> usize {
     effects
         .iter()
-        .filter(|e| matches!(e, Effect::Query { .. }))
+        .filter(|e| matches!(e, Effect::Read(Read::Query { .. })))
         .count()
 }
 
@@ -166,7 +166,7 @@ fn offline_a_detail_opens_from_the_store_without_asking_the_service() {
     assert!(
         !effects
             .iter()
-            .any(|e| matches!(e, Effect::FetchDetail { .. })),
+            .any(|e| matches!(e, Effect::Network(Network::FetchDetail { .. }))),
         "{effects:?}"
     );
     let view = h.state.detail.as_ref().unwrap();
@@ -174,7 +174,10 @@ fn offline_a_detail_opens_from_the_store_without_asking_the_service() {
     assert!(h.state.note.is_none());
     // `r` asks anyway; the service's answer ends the offline mark.
     let effects = act(&mut h, Action::Reload);
-    assert!(matches!(effects.as_slice(), [Effect::FetchDetail { .. }]));
+    assert!(matches!(
+        effects.as_slice(),
+        [Effect::Network(Network::FetchDetail { .. })]
+    ));
     h.send(Msg::DetailLoaded {
         id: "id00000".into(),
         result: Ok(Box::new(crate::testkit::stored_detail(0))),

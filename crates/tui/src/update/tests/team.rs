@@ -8,7 +8,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use super::act;
 use super::acting::note;
 use crate::action::{Action, Msg, SyncJob};
-use crate::effect::Effect;
+use crate::effect::{Effect, Local, Network};
 use crate::team::{Link, Prompt, TeamState};
 use crate::testkit::{Harness, now, started_harness};
 use feedback_api::Status;
@@ -78,7 +78,10 @@ fn a_claims_an_unowned_item_shown_pending_at_once_and_sent() {
     let effects = act(&mut h, Action::Claim);
     assert_eq!(owner(&h, "id00000").as_deref(), Some("ana"));
     assert!(pending(&h, "id00000"));
-    assert!(effects.contains(&Effect::TeamSend), "{effects:?}");
+    assert!(
+        effects.contains(&Effect::Local(Local::TeamSend)),
+        "{effects:?}"
+    );
     assert_eq!(h.state.team.as_ref().unwrap().pending, 1);
     assert_eq!(note(&h), "Claimed id00000; U undoes");
     // Again: it is yours, so `a` unclaims it.
@@ -231,20 +234,32 @@ fn opening_an_item_tells_the_link_once() {
     let mut h = team_harness(&[]);
     let effects = act(&mut h, Action::Open);
     assert!(
-        effects.contains(&Effect::TeamLooking(Some("id00000".to_owned()))),
+        effects.contains(&Effect::Local(Local::TeamLooking(Some(
+            "id00000".to_owned()
+        )))),
         "{effects:?}"
     );
     let again = h.send(Msg::Tick(now()));
-    assert!(!again.iter().any(|e| matches!(e, Effect::TeamLooking(_))));
+    assert!(
+        !again
+            .iter()
+            .any(|e| matches!(e, Effect::Local(Local::TeamLooking(_))))
+    );
     let back = act(&mut h, Action::Back);
-    assert!(back.contains(&Effect::TeamLooking(None)), "{back:?}");
+    assert!(
+        back.contains(&Effect::Local(Local::TeamLooking(None))),
+        "{back:?}"
+    );
 }
 
 #[test]
 fn done_snooze_and_the_note_go_to_the_team_with_the_triage_write() {
     let mut h = team_harness(&[]);
     let effects = act(&mut h, Action::ToggleDone);
-    assert!(effects.contains(&Effect::TeamSend), "{effects:?}");
+    assert!(
+        effects.contains(&Effect::Local(Local::TeamSend)),
+        "{effects:?}"
+    );
     assert_eq!(h.state.team.as_ref().unwrap().pending, 1);
     // Starring is this member's own: nothing more for the team.
     act(&mut h, Action::ToggleStar);
@@ -265,13 +280,15 @@ fn a_members_ask_for_the_tops_reads_the_head_now_unless_a_job_the_user_waits_for
     let asked = h.send(Msg::Team(News::Asked));
     let syncs: Vec<_> = asked
         .iter()
-        .filter(|e| matches!(e, Effect::Sync(SyncJob::Refresh(s)) if *s == Status::New))
+        .filter(|e| matches!(e, Effect::Network(Network::Sync(SyncJob::Refresh(s))) if *s == Status::New))
         .collect();
     assert_eq!(syncs.len(), 1, "{asked:?}");
     // That refresh runs: another ask waits for it (it serves the ask itself).
     let again = h.send(Msg::Team(News::Asked));
     assert!(
-        !again.iter().any(|e| matches!(e, Effect::Sync(_))),
+        !again
+            .iter()
+            .any(|e| matches!(e, Effect::Network(Network::Sync(_)))),
         "{again:?}"
     );
 }

@@ -7,7 +7,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::act;
 use crate::action::{Action, Msg, SyncJob};
-use crate::effect::Effect;
+use crate::effect::{Effect, Handover, Write};
 use crate::testkit::{Harness, now, started_harness};
 use crate::triage::{Cause, Triaged};
 use feedback_api::Status;
@@ -37,7 +37,7 @@ fn a_star_shows_only_once_committed_the_selection_stays_and_u_undoes_it() {
     let mut h = started_harness(120, 30, 50, true);
     let effects = h.apply(Msg::Action(Action::ToggleStar));
     assert!(
-        matches!(&effects[..], [Effect::Triage { ids, change: TriageChange::Starred(true), .. }] if ids == &["id00000"])
+        matches!(&effects[..], [Effect::Write(Write::Triage { ids, change: TriageChange::Starred(true), .. })] if ids == &["id00000"])
     );
     assert!(!row(&h, "id00000").starred, "not shown before the commit");
     assert!(!stored(&h, "id00000").starred);
@@ -73,10 +73,10 @@ fn a_second_press_before_the_answer_toggles_from_what_the_first_will_leave() {
     let second = h.apply(Msg::Action(Action::ToggleStar));
     assert!(matches!(
         &second[..],
-        [Effect::Triage {
+        [Effect::Write(Write::Triage {
             change: TriageChange::Starred(false),
             ..
-        }]
+        })]
     ));
     h.settle(first);
     h.settle(second);
@@ -352,7 +352,7 @@ fn with_an_editor_set_n_hands_the_note_to_it_and_writes_what_comes_back() {
     h.state.triage.advance = false;
     let effects = act(&mut h, Action::EditNote);
     assert!(h.state.triage.note.is_none(), "no inline editor");
-    let [Effect::EditNote { ids, text }] = &effects[..] else {
+    let [Effect::Terminal(Handover::EditNote { ids, text })] = &effects[..] else {
         panic!("{effects:?}");
     };
     assert_eq!(

@@ -8,7 +8,7 @@ use ratatui::crossterm::event::KeyCode;
 use super::act;
 use super::triage::{key, row, stored, ticks};
 use crate::action::{Action, Msg, SyncJob};
-use crate::effect::Effect;
+use crate::effect::{Effect, Write};
 use crate::testkit::{Harness, now, started_harness};
 use feedback_api::Status;
 use feedback_store::TriageChange;
@@ -52,7 +52,7 @@ fn in_the_detail_the_items_state_stays_known_after_it_left_the_list() {
     let effects = h.apply(Msg::Tick(now() + SignedDuration::from_secs(2)));
     let writes = effects
         .iter()
-        .filter(|e| matches!(e, Effect::Triage { .. }));
+        .filter(|e| matches!(e, Effect::Write(Write::Triage { .. })));
     assert_eq!(writes.count(), 0, "not marked seen again: {effects:?}");
     assert!(crate::triage::known(&h.state, "id00000").seen);
     // The note editor opens on the stored note, not an empty one.
@@ -67,10 +67,10 @@ fn in_the_detail_the_items_state_stays_known_after_it_left_the_list() {
     assert!(
         matches!(
             &effects[..],
-            [Effect::Triage {
+            [Effect::Write(Write::Triage {
                 change: TriageChange::Done(false),
                 ..
-            }]
+            })]
         ),
         "{effects:?}"
     );

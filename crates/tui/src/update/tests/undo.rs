@@ -226,7 +226,10 @@ fn an_undo_the_outbox_could_not_record_stays_to_be_done_again() {
     let mut record = None;
     for answer in h.hold(effects) {
         for effect in h.apply(answer) {
-            if matches!(effect, crate::effect::Effect::TeamRecord { .. }) {
+            if matches!(
+                effect,
+                crate::effect::Effect::Write(crate::effect::Write::TeamRecord { .. })
+            ) {
                 record = Some(effect);
             }
         }

@@ -10,8 +10,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::theme::Theme;
+use crate::saved_views::Shown;
 use crate::state::AppState;
-use crate::views::Shown;
 use feedback_core::width::{fit, truncate, width};
 
 /// One view's part of the bar.

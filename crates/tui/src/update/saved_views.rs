@@ -8,9 +8,9 @@ use jiff::SignedDuration;
 use super::list::{self, Requery};
 use super::{error, info};
 use crate::action::{Action, Msg};
-use crate::effect::Effect;
+use crate::effect::{Count, Effect, Local, Remember};
+use crate::saved_views::{COUNT_EVERY_SECONDS, COUNT_REST_FACTOR, Shown, View};
 use crate::state::{AppState, Chosen, Focus, ViewSpec};
-use crate::views::{COUNT_EVERY_SECONDS, COUNT_REST_FACTOR, Shown, View};
 use feedback_config::views::{Labelled, SavedView, name_problem};
 use feedback_core::text::Clean;
 
@@ -69,7 +69,7 @@ pub(super) fn switch(state: &mut AppState, n: usize) -> Vec<Effect> {
     if status_changed || project_changed {
         effects.push(super::panes::load(state));
     }
-    effects.push(Effect::SaveView(state.view_spec()));
+    effects.push(Effect::Remember(Remember::View(state.view_spec())));
     if status_changed {
         effects.extend(super::sync::head_once(state));
     }
@@ -133,11 +133,11 @@ pub(super) fn tick(state: &mut AppState) -> Option<Effect> {
     views.due = false;
     views.counting = Some(request_id);
     views.counted_at = Some(state.now);
-    Some(Effect::CountViews {
+    Some(Effect::Count(Count::CountViews {
         request_id,
         specs: views.views.iter().map(|v| v.spec.clone()).collect(),
         now: state.now,
-    })
+    }))
 }
 
 /// The counts arrived (a stale answer, for a list of views since changed, is dropped).
@@ -231,5 +231,5 @@ pub(super) fn written(
         .map(|p| format!(" in {}", Clean::line(&p.display().to_string())))
         .unwrap_or_default();
     info(state, format!("Saved view {} {shown}{place}", n + 1));
-    vec![Effect::ViewsChanged(state.views.shared())]
+    vec![Effect::Local(Local::ViewsChanged(state.views.shared()))]
 }

@@ -23,7 +23,7 @@ fn bottom_row(state: &AppState) -> String {
     let backend = TestBackend::new(state.width, state.height);
     let mut terminal = Terminal::new(backend).unwrap();
     terminal
-        .draw(|frame| crate::view::render(frame, state, &Keymap::default()))
+        .draw(|frame| crate::render::render(frame, state, &Keymap::default()))
         .unwrap();
     let buffer = terminal.backend().buffer();
     (0..state.width)

@@ -8,11 +8,11 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::act;
 use crate::action::{Action, Msg, SyncJob};
-use crate::effect::Effect;
+use crate::effect::{Count, Effect, Network, Read, Remember};
 use crate::keymap::Keymap;
+use crate::saved_views::{Shown, ViewsState};
 use crate::state::{Focus, ViewSpec};
 use crate::testkit::{Harness, now, started_harness};
-use crate::views::{Shown, ViewsState};
 use feedback_config::views::ViewDef;
 use feedback_store::TriageChange;
 
@@ -50,7 +50,7 @@ pub(super) fn query(effects: &[Effect]) -> ViewSpec {
     effects
         .iter()
         .find_map(|e| match e {
-            Effect::Query { spec, .. } => Some(spec.clone()),
+            Effect::Read(Read::Query { spec, .. }) => Some((**spec).clone()),
             _ => None,
         })
         .unwrap_or_else(|| panic!("no query in {effects:?}"))
@@ -77,7 +77,7 @@ fn number_keys_switch_to_each_view_and_query_it() {
     assert!(
         h.sent
             .iter()
-            .any(|e| matches!(e, Effect::SaveView(s) if *s == spec))
+            .any(|e| matches!(e, Effect::Remember(Remember::View(s)) if *s == spec))
     );
 
     let (spec, _) = switch(&mut h, Action::View(3));
@@ -95,7 +95,7 @@ fn number_keys_switch_to_each_view_and_query_it() {
     assert!(
         others
             .iter()
-            .any(|e| matches!(e, Effect::Sync(SyncJob::Head(s)) if s.as_str() == "archived")),
+            .any(|e| matches!(e, Effect::Network(Network::Sync(SyncJob::Head(s))) if s.as_str() == "archived")),
         "a status not synced this session is synced: {others:?}"
     );
     assert!(h.state.text_filter.is_none());
@@ -260,7 +260,7 @@ fn the_counts_are_read_when_the_store_changed_and_not_per_tick() {
 fn counts_asked(effects: &[Effect]) -> usize {
     effects
         .iter()
-        .filter(|e| matches!(e, Effect::CountViews { .. }))
+        .filter(|e| matches!(e, Effect::Count(Count::CountViews { .. })))
         .count()
 }
 
@@ -273,7 +273,7 @@ fn a_slow_count_makes_the_next_one_wait_ten_times_as_long() {
     let request_id = effects
         .iter()
         .find_map(|e| match e {
-            Effect::CountViews { request_id, .. } => Some(*request_id),
+            Effect::Count(Count::CountViews { request_id, .. }) => Some(*request_id),
             _ => None,
         })
         .unwrap();
