@@ -319,19 +319,19 @@ fn a_failed_refresh_shows_in_the_title_while_the_old_numbers_stay() {
     );
     h.send(Msg::Pivoted {
         request_id: pivot_id,
-        result: Err("no such tag: gone".to_owned()),
+        result: Err(feedback_tui::failure::Failure::store("no such tag: gone")),
     });
     h.send(Msg::Trended {
         request_id: trend_id,
-        result: Err("database is locked".to_owned()),
+        result: Err(feedback_tui::failure::Failure::store("database is locked")),
     });
     let screen = draw(&h.state).backend().to_string();
     assert!(
-        screen.contains("⚠ not refreshed: no such tag: gone"),
+        screen.contains("⚠ not refreshed: store store.db: no such tag: gone"),
         "{screen}"
     );
     assert!(
-        screen.contains("⚠ not refreshed: database is locked"),
+        screen.contains("⚠ not refreshed: store store.db: database"),
         "{screen}"
     );
     assert!(

@@ -195,7 +195,10 @@ fn a_failure_says_so_and_stale_answers_are_dropped() {
     let mut screen = TopIssuesScreen::computing(3);
     assert!(!screen.on_loaded(2, Ok(top())));
     assert!(screen.result.is_none());
-    assert!(screen.on_loaded(3, Err("database is locked".to_owned())));
+    assert!(screen.on_loaded(
+        3,
+        Err(feedback_tui::failure::Failure::store("database is locked"))
+    ));
     insta::assert_snapshot!(draw(&screen, true).backend());
 }
 

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use jiff::Timestamp;
 
+use crate::failure::Failure;
 use crate::rows::Window;
 use feedback_api::{App, Project, RateLimit, Status, Wait};
 use feedback_core::query::QueryError;
@@ -288,25 +289,25 @@ pub enum Msg {
     /// Answer to `Read::LoadRows`.
     RowsLoaded {
         request_id: u64,
-        result: Result<Window, String>,
+        result: Result<Window, Failure>,
     },
     /// The search history, newest first (answer to `Read::LoadSearches`).
-    SearchesLoaded(Result<Vec<String>, String>),
+    SearchesLoaded(Result<Vec<String>, Failure>),
     /// A metadata qualifier's stored values, most items first (answer to
     /// `Count::CompletionValues`).
     CompletionValues {
         name: String,
-        result: Result<Vec<String>, String>,
+        result: Result<Vec<String>, Failure>,
     },
     /// Answer to `Count::LoadPanes`.
     PanesLoaded {
         request_id: u64,
-        result: Result<Box<Panes>, String>,
+        result: Result<Box<Panes>, Failure>,
     },
     /// The stored detail (`None`: not stored), answer to `Read::LoadDetail`.
     DetailStored {
         id: String,
-        result: Result<Option<Box<StoredDetail>>, String>,
+        result: Result<Option<Box<StoredDetail>>, Failure>,
     },
     /// The detail the service sent, now stored; answer to `Network::FetchDetail`.
     DetailLoaded {
@@ -326,9 +327,9 @@ pub enum Msg {
         result: Result<(), String>,
     },
     /// A triage write committed (or failed; nothing of it was written).
-    Triaged(Result<Box<crate::triage::Triaged>, String>),
+    Triaged(Result<Box<crate::triage::Triaged>, Failure>),
     /// The store's write counts, answer to `Write::StoreRevs`.
-    StoreRevs(Result<feedback_store::Revs, String>),
+    StoreRevs(Result<feedback_store::Revs, Failure>),
     /// The external editor ended: the note's new text (`None`: unchanged), or why not.
     NoteEdited {
         ids: Vec<String>,
@@ -339,15 +340,15 @@ pub enum Msg {
     /// An item arrived from outside (webhook receiver): `Ok(true)` stored and new to the
     /// store, `Ok(false)` not new (a repeat) or not stored (another account's project),
     /// `Err` the store could not take it.
-    Arrived(Result<bool, String>),
+    Arrived(Result<bool, Failure>),
     /// What the team's live link says.
     Team(feedback_team_sync::live::News),
     /// Changes recorded in the team's outbox (how many), or why not.
-    TeamRecorded(Result<usize, String>),
+    TeamRecorded(Result<usize, Failure>),
     /// The team's history of item `id`, oldest first: who, what (sanitized), when.
     TeamHistory {
         id: String,
-        result: Result<Vec<crate::team::HistoryLine>, String>,
+        result: Result<Vec<crate::team::HistoryLine>, Failure>,
     },
     /// A key for the team key's prompt.
     TeamInput(ratatui::crossterm::event::KeyEvent),
@@ -356,14 +357,14 @@ pub enum Msg {
     UndoStates {
         step: crate::triage::UndoStep,
         confirmed: bool,
-        result: Result<crate::triage::UndoStates, String>,
+        result: Result<crate::triage::UndoStates, Failure>,
     },
     // Saved views and the command palette.
     /// Unseen items per view (`None`: that view's count failed), answer to
     /// `Count::CountViews`; `Err` when the store could not be read.
     ViewsCounted {
         request_id: u64,
-        result: Result<Vec<Option<usize>>, String>,
+        result: Result<Vec<Option<usize>>, Failure>,
         /// How long the count took: the next waits ten times as long (a big store's counts
         /// take a second; they must not keep a thread busy through a mirror).
         took: std::time::Duration,
@@ -379,18 +380,18 @@ pub enum Msg {
     /// The view's items' ids, in its order (answer to `Read::ViewIds`).
     ViewIds {
         request_id: u64,
-        result: Result<Vec<String>, String>,
+        result: Result<Vec<String>, Failure>,
     },
     /// The marked items' ids read from the store (answer to `Read::ResolveMarks`).
     MarksResolved {
         request_id: u64,
-        result: Result<Vec<(i64, String)>, String>,
+        result: Result<Vec<(i64, String)>, Failure>,
     },
     /// The items' stored details and triage states (answer to `Read::Gather`), in the
     /// order asked.
     Gathered {
         request_id: u64,
-        result: Result<Vec<crate::acting::GatheredItem>, String>,
+        result: Result<Vec<crate::acting::GatheredItem>, Failure>,
     },
     /// A `|` command ended: its exit code (`None`: killed by a signal), or why it did not run.
     Piped {
@@ -413,23 +414,23 @@ pub enum Msg {
     /// A key for the open `=` picker.
     InsightInput(ratatui::crossterm::event::KeyEvent),
     /// The store's custom metadata keys, for the `=` picker.
-    MetaKeys(Result<Vec<String>, String>),
+    MetaKeys(Result<Vec<String>, Failure>),
     /// Answer to `Count::Pivot`.
     Pivoted {
         request_id: u64,
-        result: Result<Box<feedback_store::pivot::Pivot>, String>,
+        result: Result<Box<feedback_store::pivot::Pivot>, Failure>,
     },
     /// Answer to `Count::Trend`.
     Trended {
         request_id: u64,
-        result: Result<Box<feedback_store::pivot::Trend>, String>,
+        result: Result<Box<feedback_store::pivot::Trend>, Failure>,
     },
     /// Answer to `Count::QueueDetails`.
-    Enqueued(Result<feedback_store::Enqueued, String>),
+    Enqueued(Result<feedback_store::Enqueued, Failure>),
     /// Answer to `Count::ClearQueue`: how many details were still waiting.
-    QueueCleared(Result<u64, String>),
+    QueueCleared(Result<u64, Failure>),
     /// Answer to `Count::QueuedCount`: details queued and not fetched yet.
-    QueueCount(Result<u64, String>),
+    QueueCount(Result<u64, Failure>),
     // Top issues.
     /// Top issues' computation got this far (percent).
     TopIssuesProgress {
@@ -439,12 +440,12 @@ pub enum Msg {
     /// Top issues computed (or failed).
     TopIssuesLoaded {
         request_id: u64,
-        result: Result<Box<feedback_store::similar::TopIssues>, String>,
+        result: Result<Box<feedback_store::similar::TopIssues>, Failure>,
     },
     // The items similar to the selected one.
     /// Answer to `Read::FindSimilar` (`None`: the item is no longer stored).
     SimilarFound {
         request_id: u64,
-        result: Result<Option<Box<feedback_store::similar::Similar>>, String>,
+        result: Result<Option<Box<feedback_store::similar::Similar>>, Failure>,
     },
 }

@@ -9,6 +9,7 @@
 pub mod acting;
 pub mod action;
 pub mod effect;
+pub mod failure;
 // Grouped view and trends.
 pub mod insight;
 pub mod keymap;

@@ -5,6 +5,7 @@
 
 use jiff::Timestamp;
 
+use crate::failure::Failure;
 use feedback_core::text::Clean;
 use feedback_store::similar::{Cluster, TopIssues};
 
@@ -89,7 +90,7 @@ impl TopIssuesScreen {
     }
 
     /// The answer to request `request_id`; false for a stale one.
-    pub fn on_loaded(&mut self, request_id: u64, result: Result<TopIssues, String>) -> bool {
+    pub fn on_loaded(&mut self, request_id: u64, result: Result<TopIssues, Failure>) -> bool {
         if request_id != self.request_id {
             return false;
         }
@@ -100,7 +101,7 @@ impl TopIssuesScreen {
                 self.result = Some(Issues::from(top));
                 self.error = None;
             }
-            Err(error) => self.error = Some(feedback_core::text::Clean::line(&error)),
+            Err(error) => self.error = Some(Clean::line(&error.to_string())),
         }
         true
     }

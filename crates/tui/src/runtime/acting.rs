@@ -15,6 +15,7 @@ use super::foreground::Foreground;
 use super::reads::Task;
 use crate::action::Msg;
 use crate::effect::{Effect, Handover};
+use crate::failure::Failure;
 use crate::team::TeamShown;
 use feedback_core::text::Clean;
 use feedback_store::Shared;
@@ -32,7 +33,7 @@ pub(super) fn resolve_marks(store: &Shared, request_id: u64, keys: Vec<i64>) -> 
                     .map(|i| (i.key, i.feedback.id.as_str().to_owned()))
                     .collect()
             })
-            .map_err(|e| e.to_string()),
+            .map_err(Failure::from),
     })
 }
 
@@ -44,7 +45,7 @@ pub(super) fn view_ids(store: &Shared, request_id: u64, keys: std::sync::Arc<[i6
         result: store
             .read(|s| s.items(&keys))
             .map(|items| items.into_iter().map(|i| i.feedback.id.0).collect())
-            .map_err(|e| e.to_string()),
+            .map_err(Failure::from),
     })
 }
 
@@ -71,7 +72,7 @@ pub(super) fn gather(store: &Shared, request_id: u64, ids: Vec<String>) -> Task 
                 }
                 Ok::<_, feedback_store::StoreError>(out)
             })
-            .map_err(|e| e.to_string()),
+            .map_err(Failure::from),
     })
 }
 

@@ -7,6 +7,7 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 
 use super::Arrival;
 use crate::action::Msg;
+use crate::failure::Failure;
 use feedback_store::Shared;
 use feedback_webhook::stored::store_submission;
 
@@ -23,7 +24,7 @@ pub(super) fn store_arrivals(
             let store = store.clone();
             let outcome = tokio::task::spawn_blocking(move || store_one(&store, &arrival))
                 .await
-                .unwrap_or_else(|error| Err(error.to_string()));
+                .unwrap_or_else(|error| Err(Failure::Stopped(std::sync::Arc::new(error))));
             if let Err(error) = &outcome {
                 tracing::warn!(%error, "cannot store an arrival");
             }
@@ -36,13 +37,13 @@ pub(super) fn store_arrivals(
 
 /// `Ok(true)`: stored, and new to the store (the receiver's store took it when it recorded
 /// the delivery, or this write did).
-fn store_one(store: &Shared, arrival: &Arrival) -> Result<bool, String> {
+fn store_one(store: &Shared, arrival: &Arrival) -> Result<bool, Failure> {
     if arrival.stored {
         return Ok(true);
     }
     let written = store
         .write(|s| store_submission(s, &arrival.submission))
-        .map_err(|e| e.to_string())?;
+        .map_err(Failure::from)?;
     Ok(written.is_some_and(|w| w.added > 0))
 }
 
@@ -100,7 +101,7 @@ mod tests {
 
     fn outcome(msg: &Msg) -> Result<bool, String> {
         match msg {
-            Msg::Arrived(outcome) => outcome.clone(),
+            Msg::Arrived(outcome) => outcome.clone().map_err(|e| e.to_string()),
             other => panic!("{other:?}"),
         }
     }

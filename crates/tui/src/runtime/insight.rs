@@ -6,6 +6,7 @@
 
 use super::reads::Task;
 use crate::action::Msg;
+use crate::failure::Failure;
 use crate::state::ViewSpec;
 use feedback_store::search::Context;
 use feedback_store::{Shared, Store, StoreError};
@@ -19,7 +20,7 @@ fn view_task<T: Send + 'static>(
     compute: impl FnOnce(&Store, &feedback_store::ViewQuery, &Context) -> Result<T, StoreError>
     + Send
     + 'static,
-    wrap: impl FnOnce(Result<Box<T>, String>) -> Msg + Send + 'static,
+    wrap: impl FnOnce(Result<Box<T>, Failure>) -> Msg + Send + 'static,
 ) -> Task {
     let spec = spec.clone();
     Box::new(move || {
@@ -27,15 +28,15 @@ fn view_task<T: Send + 'static>(
             let view = s
                 .view_query(&spec, &cx, false)
                 .ok()
-                .ok_or_else(|| "the view's search does not apply".to_owned())?;
-            compute(s, &view, &cx).map_err(|e| e.to_string())
+                .ok_or(Failure::ViewDoesNotApply)?;
+            compute(s, &view, &cx).map_err(Failure::from)
         };
         // A connection of its own (as Top issues): a pivot over a big view takes the time of
         // many row loads, and the list's reader must not wait behind it (nor this behind the
         // list: the file's path is asked of the writer). An in-memory store has only the one.
         let result = match store.write(|s| s.open_again()) {
             Some(Ok(own)) => work(&own),
-            Some(Err(error)) => Err(error.to_string()),
+            Some(Err(error)) => Err(Failure::from(error)),
             None => store.read(work),
         };
         wrap(result.map(Box::new))
@@ -48,7 +49,7 @@ const MAX_KEYS: usize = 200;
 /// `Count::MetaKeys`: the custom metadata keys stored.
 pub(super) fn meta_keys(store: &Shared) -> Task {
     let store = store.clone();
-    Box::new(move || Msg::MetaKeys(store.read(custom_keys).map_err(|e| e.to_string())))
+    Box::new(move || Msg::MetaKeys(store.read(custom_keys).map_err(Failure::from)))
 }
 
 /// `Count::Pivot`: the grouped view of `spec`.
@@ -93,8 +94,8 @@ pub(super) fn queue_details(store: &Shared, spec: ViewSpec, cx: Context) -> Task
         Msg::Enqueued(match view {
             Some((view, needs)) => store
                 .write(|s| s.queue_details(&view, needs))
-                .map_err(|e| e.to_string()),
-            None => Err("the view's search does not apply".to_owned()),
+                .map_err(Failure::from),
+            None => Err(Failure::ViewDoesNotApply),
         })
     })
 }
@@ -102,13 +103,13 @@ pub(super) fn queue_details(store: &Shared, spec: ViewSpec, cx: Context) -> Task
 /// `Count::ClearQueue`: the enrichment queue emptied.
 pub(super) fn clear_queue(store: &Shared) -> Task {
     let store = store.clone();
-    Box::new(move || Msg::QueueCleared(store.write(Store::clear_queue).map_err(|e| e.to_string())))
+    Box::new(move || Msg::QueueCleared(store.write(Store::clear_queue).map_err(Failure::from)))
 }
 
 /// `Count::QueuedCount`: the details queued.
 pub(super) fn queued_count(store: &Shared) -> Task {
     let store = store.clone();
-    Box::new(move || Msg::QueueCount(store.read(Store::queued_details).map_err(|e| e.to_string())))
+    Box::new(move || Msg::QueueCount(store.read(Store::queued_details).map_err(Failure::from)))
 }
 
 /// The custom metadata keys stored, by name.

@@ -3,6 +3,7 @@
 //! a detail.
 
 use crate::action::{Freshness, Msg, Panes, ViewData, ViewError};
+use crate::failure::Failure;
 use crate::rows::{Row, Window};
 use crate::state::{Anchor, ViewSpec};
 use crate::team::TeamShown;
@@ -51,7 +52,7 @@ pub(super) fn rows(store: &Shared, request_id: u64, start: usize, keys: Vec<i64>
         request_id,
         result: store
             .read(|s| window(s, start, &keys))
-            .map_err(|e| e.to_string()),
+            .map_err(Failure::from),
     })
 }
 
@@ -68,7 +69,7 @@ pub(super) fn load_panes(
         result: store
             .read(|s| panes(s, &status, project.as_deref()))
             .map(Box::new)
-            .map_err(|e| e.to_string()),
+            .map_err(Failure::from),
     })
 }
 
@@ -89,7 +90,7 @@ pub(super) fn completion_values(
                     s.meta_values(&[key.as_str()], true, COMPLETION_VALUES)
                 }
             })
-            .map_err(|e| e.to_string());
+            .map_err(Failure::from);
         Msg::CompletionValues { name, result }
     })
 }
@@ -101,7 +102,7 @@ pub(super) fn searches(store: &Shared) -> Task {
         Msg::SearchesLoaded(
             store
                 .read(feedback_store::Store::searches)
-                .map_err(|e| e.to_string()),
+                .map_err(Failure::from),
         )
     })
 }
@@ -113,7 +114,7 @@ pub(super) fn detail(store: &Shared, id: String) -> Task {
         let result = store
             .read(|s| s.detail(&id))
             .map(|d| d.map(Box::new))
-            .map_err(|e| e.to_string());
+            .map_err(Failure::from);
         Msg::DetailStored { id, result }
     })
 }

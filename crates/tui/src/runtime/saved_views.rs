@@ -4,6 +4,7 @@
 
 use super::reads::Task;
 use crate::action::Msg;
+use crate::failure::Failure;
 use crate::state::ViewSpec;
 use feedback_store::search::Context;
 use feedback_store::{Shared, Store, StoreError};
@@ -18,9 +19,7 @@ pub(super) fn count_task(
     let store = store.clone();
     Box::new(move || {
         let started = std::time::Instant::now();
-        let result = store
-            .read(|s| count(s, &specs, &cx))
-            .map_err(|e| e.to_string());
+        let result = store.read(|s| count(s, &specs, &cx)).map_err(Failure::from);
         Msg::ViewsCounted {
             request_id,
             result,

@@ -6,6 +6,7 @@ use crate::action::Msg;
 use feedback_store::{Shared, Store, StoreError};
 
 use super::reads::Task;
+use crate::failure::Failure;
 
 /// `Read::FindSimilar`: `Store::similar` for the item with key `key`.
 pub(super) fn find(store: &Shared, request_id: u64, key: i64, limit: usize) -> Task {
@@ -15,7 +16,7 @@ pub(super) fn find(store: &Shared, request_id: u64, key: i64, limit: usize) -> T
         result: store
             .read(|s| s.similar(key, limit))
             .map(|found| found.map(Box::new))
-            .map_err(|e| e.to_string()),
+            .map_err(Failure::from),
     })
 }
 

@@ -6,6 +6,7 @@ use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
 use super::reads::Task;
 use crate::action::Msg;
+use crate::failure::Failure;
 use crate::team::HistoryLine;
 use crate::triage::UndoStep;
 use feedback_store::Shared;
@@ -25,7 +26,7 @@ pub(super) fn record(
         let result = store
             .write(|s| feedback_team_sync::record_in(s, &member, &changes, at))
             .map(|ids| ids.len())
-            .map_err(|e| e.to_string());
+            .map_err(Failure::from);
         Msg::TeamRecorded(result)
     })
 }
@@ -46,7 +47,7 @@ pub(super) fn history(store: &Shared, id: String) -> Task {
                     })
                     .collect()
             })
-            .map_err(|e| e.to_string());
+            .map_err(Failure::from);
         Msg::TeamHistory { id, result }
     })
 }
@@ -58,7 +59,7 @@ pub(super) fn undo_states(store: &Shared, step: UndoStep, confirmed: bool) -> Ta
         let ids = step.ids();
         let result = store
             .read(|s| crate::triage::UndoStates::read(s, &ids))
-            .map_err(|e| e.to_string());
+            .map_err(Failure::from);
         Msg::UndoStates {
             step,
             confirmed,

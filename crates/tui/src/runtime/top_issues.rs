@@ -7,6 +7,7 @@ use jiff::Timestamp;
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::action::Msg;
+use crate::failure::Failure;
 use crate::state::ViewSpec;
 use feedback_store::pivot::{SERIES_DAYS, Window};
 use feedback_store::search::Context;
@@ -32,7 +33,7 @@ pub(super) fn run(
         let work = |s: &Store| compute(s, &spec, &cx, request_id, &tx);
         let result = match store.read(Store::open_again) {
             Some(Ok(own)) => work(&own),
-            Some(Err(error)) => Err(error.to_string()),
+            Some(Err(error)) => Err(Failure::from(error)),
             None => store.read(work),
         };
         let _ = tx.send(Msg::TopIssuesLoaded {
@@ -49,11 +50,11 @@ pub fn compute(
     cx: &Context,
     request_id: u64,
     tx: &UnboundedSender<Msg>,
-) -> Result<TopIssues, String> {
+) -> Result<TopIssues, Failure> {
     let view = store
         .view_query(spec, cx, false)
         .ok()
-        .ok_or_else(|| "the view's search cannot be read".to_owned())?;
+        .ok_or(Failure::ViewDoesNotApply)?;
     let window = Window::ending(cx.now, &cx.tz, SERIES_DAYS);
     let mut last = 0;
     let mut progress = |percent: u8| {
@@ -67,5 +68,5 @@ pub fn compute(
     };
     store
         .top_issues(&view, &window, MAX_ITEMS, MAX_CLUSTERS, &mut progress)
-        .map_err(|e| e.to_string())
+        .map_err(Failure::from)
 }

@@ -6,6 +6,7 @@ use jiff::Timestamp;
 
 use super::reads::Task;
 use crate::action::{Msg, TriageFigures};
+use crate::failure::Failure;
 use crate::triage::{Cause, Triaged};
 use feedback_store::{Shared, Store, StoreError, TriageChange};
 
@@ -62,7 +63,7 @@ pub(super) fn triage(
                     shared,
                 })
             })
-            .map_err(|e| e.to_string());
+            .map_err(Failure::from);
         Msg::Triaged(result)
     })
 }
@@ -101,7 +102,7 @@ pub(super) fn undo(
                     shared,
                 })
             })
-            .map_err(|e| e.to_string());
+            .map_err(Failure::from);
         Msg::Triaged(result)
     })
 }
@@ -109,5 +110,5 @@ pub(super) fn undo(
 /// `Write::StoreRevs`: the store's write counts, read after the writes queued.
 pub(super) fn store_revs(store: &Shared) -> Task {
     let store = store.clone();
-    Box::new(move || Msg::StoreRevs(store.read(Store::revs).map_err(|e| e.to_string())))
+    Box::new(move || Msg::StoreRevs(store.read(Store::revs).map_err(Failure::from)))
 }

@@ -14,6 +14,7 @@ use crate::acting::copies::{Copied, Kind, TeamCopy, copy_text, json_lines};
 use crate::acting::{Gathering, PipePicker};
 use crate::action::Action;
 use crate::effect::{Effect, Handover, Local, Read};
+use crate::failure::Failure;
 use crate::state::{AppState, Focus};
 pub(super) use fetch::detail_arrived;
 
@@ -182,7 +183,7 @@ pub(super) fn picker_input(
 pub(super) fn gathered(
     state: &mut AppState,
     request_id: u64,
-    result: Result<Vec<crate::acting::GatheredItem>, String>,
+    result: Result<Vec<crate::acting::GatheredItem>, Failure>,
 ) -> Vec<Effect> {
     let Some(gathering) = state
         .acting

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::{error, info};
 use crate::action::Action;
 use crate::effect::{Effect, Read};
+use crate::failure::Failure;
 use crate::state::AppState;
 use crate::triage::{AllSeen, Cause};
 use feedback_core::text::output::thousands;
@@ -65,7 +66,7 @@ fn mark(state: &mut AppState) -> Vec<Effect> {
 pub(super) fn ids_read(
     state: &mut AppState,
     request_id: u64,
-    result: Result<Vec<String>, String>,
+    result: Result<Vec<String>, Failure>,
 ) -> Vec<Effect> {
     if state.triage.all_seen != Some(AllSeen::Reading { request_id }) {
         state.dirty = false;

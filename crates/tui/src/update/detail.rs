@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::{error, info};
 use crate::action::{Action, FailureKind, SyncFailure};
 use crate::effect::{Effect, Local, Network, Read};
+use crate::failure::Failure;
 use crate::state::{AppState, DetailView, Known, Load};
 use feedback_api::FeedbackDetail;
 use feedback_core::text::{Clean, sanitize, sanitize_line};
@@ -201,7 +202,7 @@ fn copy(state: &mut AppState, what: &'static str, text: Clean) -> Vec<Effect> {
 pub(super) fn stored(
     state: &mut AppState,
     id: &str,
-    result: Result<Option<Box<StoredDetail>>, String>,
+    result: Result<Option<Box<StoredDetail>>, Failure>,
 ) -> Vec<Effect> {
     match result {
         Ok(Some(stored)) => {

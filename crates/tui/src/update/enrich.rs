@@ -11,6 +11,7 @@ use crate::insight::{CONFIRM_ABOVE, Enrich};
 
 /// How long the confirmation of a big enrichment waits for its second `e`.
 const CONFIRM_SECONDS: i64 = 10;
+use crate::failure::Failure;
 use crate::state::AppState;
 
 /// `e`: queue the view's missing details, or cancel the enrichment under way.
@@ -143,7 +144,7 @@ pub(super) fn on_msg(state: &mut AppState, msg: Msg) {
     }
 }
 
-fn counted(state: &mut AppState, result: Result<u64, String>) {
+fn counted(state: &mut AppState, result: Result<u64, Failure>) {
     let pending = match result {
         Ok(pending) => pending,
         Err(why) => {

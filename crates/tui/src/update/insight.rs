@@ -16,6 +16,7 @@ use super::info;
 use super::list;
 use crate::action::{Action, Msg};
 use crate::effect::{Count, Effect};
+use crate::failure::Failure;
 use crate::insight::{Grouped, Picker, TrendsPanel};
 use crate::picker_keys::{PickerKey, Typing, picker_key};
 use crate::state::{AppState, Focus};
@@ -248,7 +249,7 @@ pub(super) fn on_msg(state: &mut AppState, msg: Msg) -> Vec<Effect> {
 }
 
 /// The custom keys arrived: the picker offers them.
-pub(super) fn meta_keys(state: &mut AppState, result: Result<Vec<String>, String>) {
+pub(super) fn meta_keys(state: &mut AppState, result: Result<Vec<String>, Failure>) {
     match (state.insight.picker.as_mut(), result) {
         (Some(picker), Ok(keys)) => picker.keys = keys,
         (Some(_), Err(why)) => super::error(state, format!("cannot read the metadata keys: {why}")),
@@ -260,7 +261,7 @@ pub(super) fn meta_keys(state: &mut AppState, result: Result<Vec<String>, String
 pub(super) fn pivoted(
     state: &mut AppState,
     request_id: u64,
-    result: Result<Box<feedback_store::pivot::Pivot>, String>,
+    result: Result<Box<feedback_store::pivot::Pivot>, Failure>,
 ) {
     let Some(grouped) = state
         .insight
@@ -285,7 +286,7 @@ pub(super) fn pivoted(
             grouped.pivot = Some(*pivot);
             grouped.error = None;
         }
-        Err(why) => grouped.error = Some(feedback_core::text::Clean::line(&why)),
+        Err(why) => grouped.error = Some(feedback_core::text::Clean::line(&why.to_string())),
     }
 }
 
@@ -293,7 +294,7 @@ pub(super) fn pivoted(
 pub(super) fn trended(
     state: &mut AppState,
     request_id: u64,
-    result: Result<Box<feedback_store::pivot::Trend>, String>,
+    result: Result<Box<feedback_store::pivot::Trend>, Failure>,
 ) {
     let Some(panel) = state
         .insight
@@ -310,7 +311,7 @@ pub(super) fn trended(
             panel.trend = Some(*trend);
             panel.error = None;
         }
-        Err(why) => panel.error = Some(feedback_core::text::Clean::line(&why)),
+        Err(why) => panel.error = Some(feedback_core::text::Clean::line(&why.to_string())),
     }
 }
 

@@ -7,6 +7,7 @@ mod query;
 use super::info;
 use crate::action::{Action, SyncJob};
 use crate::effect::{Effect, Read, Remember};
+use crate::failure::Failure;
 use crate::state::{AppState, Focus, Paging, ViewStatus, budget_low};
 use feedback_api::Status;
 
@@ -171,7 +172,7 @@ pub(super) fn toggle_status(state: &mut AppState) -> Vec<Effect> {
 /// An item from outside (webhook): when stored and new, counted, and the view queried again
 /// (when it matches, it shows on top, marked new, without moving the selection); when the
 /// store could not take it, said (and not counted).
-pub(super) fn arrived(state: &mut AppState, outcome: Result<bool, String>) -> Vec<Effect> {
+pub(super) fn arrived(state: &mut AppState, outcome: Result<bool, Failure>) -> Vec<Effect> {
     match outcome {
         Ok(true) => {
             state.arrivals_stored += 1;

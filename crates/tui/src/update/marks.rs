@@ -10,6 +10,7 @@
 use super::info;
 use crate::action::Action;
 use crate::effect::{Effect, Read};
+use crate::failure::Failure;
 use crate::state::AppState;
 
 /// At most this many items are marked (a `V` over a huge view stops here and says so).
@@ -133,7 +134,7 @@ pub(super) fn resolve(state: &mut AppState, then: Option<Action>) -> Vec<Effect>
 pub(super) fn resolved(
     state: &mut AppState,
     request_id: u64,
-    result: Result<Vec<(i64, String)>, String>,
+    result: Result<Vec<(i64, String)>, Failure>,
 ) -> Vec<Effect> {
     let Some((asked, action)) = state.acting.resolving else {
         state.dirty = false;

@@ -44,6 +44,7 @@ use jiff::{SignedDuration, Timestamp};
 use super::action::{Action, Msg};
 use super::effect::{Effect, Local, Read};
 use super::state::{AppState, Focus, Mode};
+use crate::failure::Failure;
 
 pub use input::PROMPT_MAX_BYTES;
 pub use list::{WINDOW_MARGIN, list_body_rows};
@@ -116,7 +117,7 @@ fn resized(state: &mut AppState, width: u16, height: u16) -> Vec<Effect> {
 
 fn triaged(
     state: &mut AppState,
-    result: Result<Box<crate::triage::Triaged>, String>,
+    result: Result<Box<crate::triage::Triaged>, Failure>,
 ) -> Vec<Effect> {
     // Done or snoozed items lose their marks.
     let marked = (!state.acting.marks.is_empty())

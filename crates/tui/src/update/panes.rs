@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use super::list::{self, Requery};
 use crate::action::{Action, Panes};
 use crate::effect::{Count, Effect, Remember};
+use crate::failure::Failure;
 use crate::state::{AppState, Chosen, Entry, Focus, Load};
 use feedback_core::text::Clean;
 use feedback_store::NameCount;
@@ -34,7 +35,7 @@ pub(super) fn load(state: &mut AppState) -> Effect {
 pub(super) fn loaded(
     state: &mut AppState,
     request_id: u64,
-    result: Result<Box<Panes>, String>,
+    result: Result<Box<Panes>, Failure>,
 ) -> Vec<Effect> {
     if state.projects.request_id != request_id {
         state.dirty = false;

@@ -9,6 +9,7 @@ use super::list::{self, Requery};
 use super::{error, info};
 use crate::action::{Action, Msg};
 use crate::effect::{Count, Effect, Local, Remember};
+use crate::failure::Failure;
 use crate::saved_views::{COUNT_EVERY_SECONDS, COUNT_REST_FACTOR, Shown, View};
 use crate::state::{AppState, Chosen, Focus, ViewSpec};
 use feedback_config::views::{Labelled, SavedView, name_problem};
@@ -144,7 +145,7 @@ pub(super) fn tick(state: &mut AppState) -> Option<Effect> {
 pub(super) fn counted(
     state: &mut AppState,
     request_id: u64,
-    result: Result<Vec<Option<usize>>, String>,
+    result: Result<Vec<Option<usize>>, Failure>,
     took: std::time::Duration,
 ) {
     if state.views.counting != Some(request_id) {

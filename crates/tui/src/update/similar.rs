@@ -9,6 +9,7 @@ use super::list::{self, Requery};
 use super::{error, info};
 use crate::action::Action;
 use crate::effect::{Effect, Read};
+use crate::failure::Failure;
 use crate::similar::{self, Finding, Heading, KeySet, MAX_SHOWN, Saved, Shown};
 use crate::state::{AppState, Focus};
 use crate::top_issues::TopIssuesScreen;
@@ -129,7 +130,7 @@ fn asked_key(state: &AppState) -> Option<i64> {
 pub(super) fn found(
     state: &mut AppState,
     request_id: u64,
-    result: Result<Option<Box<Similar>>, String>,
+    result: Result<Option<Box<Similar>>, Failure>,
 ) -> Vec<Effect> {
     let current = state
         .similar

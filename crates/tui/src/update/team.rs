@@ -10,6 +10,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use super::{acting, error, info};
 use crate::action::Action;
 use crate::effect::{Effect, Local, Read, Write};
+use crate::failure::Failure;
 use crate::picker_keys::{PickerKey, Typing, picker_key};
 use crate::state::AppState;
 use crate::team::{Link, Prompt};
@@ -318,7 +319,7 @@ fn parse_labels(input: &str) -> Result<Change, String> {
 }
 
 /// Changes were recorded in the outbox: shown (pending), and sent.
-pub(super) fn recorded(state: &mut AppState, result: Result<usize, String>) -> Vec<Effect> {
+pub(super) fn recorded(state: &mut AppState, result: Result<usize, Failure>) -> Vec<Effect> {
     match result {
         Ok(count) => {
             if let Some(team) = state.team.as_mut() {
@@ -447,7 +448,7 @@ pub(super) fn news(state: &mut AppState, news: News) -> Vec<Effect> {
 pub(super) fn history_read(
     state: &mut AppState,
     id: String,
-    result: Result<Vec<crate::team::HistoryLine>, String>,
+    result: Result<Vec<crate::team::HistoryLine>, Failure>,
 ) -> Vec<Effect> {
     let open = state.detail.as_ref().is_some_and(|d| d.id == id);
     match (state.team.as_mut(), result) {

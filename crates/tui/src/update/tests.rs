@@ -7,6 +7,7 @@ use jiff::SignedDuration;
 use super::*;
 use crate::action::{Action, FailureKind, Msg, SyncFailure, SyncJob, Synced};
 use crate::effect::{Effect, Network, Read, Remember};
+use crate::failure::Failure;
 use crate::state::Focus;
 use crate::testkit::{Harness, budget, fill, item, now, started_harness};
 use feedback_api::{Feedback, Status};
@@ -347,7 +348,7 @@ fn an_arrival_not_stored_is_not_counted_and_a_failed_one_is_said() {
     let mut h = started_harness(120, 35, 100, false);
     let effects = h.send(Msg::Arrived(Ok(false)));
     assert!(effects.is_empty() && h.state.note.is_none());
-    h.send(Msg::Arrived(Err("disk full".into())));
+    h.send(Msg::Arrived(Err(Failure::store("disk full"))));
     assert_eq!(h.state.arrivals, 0);
     let note = h.state.note.as_ref().unwrap();
     assert!(

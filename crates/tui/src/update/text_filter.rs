@@ -14,6 +14,7 @@ use super::info;
 use super::list::{self, Requery};
 use crate::action::Action;
 use crate::effect::{Count, Effect, Remember};
+use crate::failure::Failure;
 use crate::state::{AppState, TextFilter, ViewSpec};
 use feedback_core::query::{self, SearchText};
 
@@ -241,7 +242,7 @@ fn complete(state: &mut AppState, back: bool) -> Vec<Effect> {
 pub(super) fn values_loaded(
     state: &mut AppState,
     name: String,
-    result: Result<Vec<String>, String>,
+    result: Result<Vec<String>, Failure>,
 ) -> Vec<Effect> {
     let Some(filter) = &mut state.text_filter else {
         state.dirty = false;
@@ -268,7 +269,7 @@ pub(super) fn values_loaded(
 /// The stored search history arrived.
 pub(super) fn history_loaded(
     state: &mut AppState,
-    result: Result<Vec<String>, String>,
+    result: Result<Vec<String>, Failure>,
 ) -> Vec<Effect> {
     match result {
         Ok(stored) => {

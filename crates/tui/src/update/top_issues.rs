@@ -5,6 +5,7 @@
 
 use crate::action::Action;
 use crate::effect::Effect;
+use crate::failure::Failure;
 use crate::state::AppState;
 use crate::top_issues::TopIssuesScreen;
 use feedback_store::similar::TopIssues;
@@ -54,7 +55,7 @@ pub(super) fn progress(state: &mut AppState, request_id: u64, percent: u8) -> Ve
 pub(super) fn loaded(
     state: &mut AppState,
     request_id: u64,
-    result: Result<Box<TopIssues>, String>,
+    result: Result<Box<TopIssues>, Failure>,
 ) -> Vec<Effect> {
     let changed = state
         .top_issues

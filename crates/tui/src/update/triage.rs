@@ -15,6 +15,7 @@ use super::sync::triage_changed;
 use super::{error, info};
 use crate::action::{Action, TriageFigures};
 use crate::effect::{Effect, Handover, Write};
+use crate::failure::Failure;
 use crate::state::AppState;
 use crate::triage::{Cause, NoteEditor, SnoozePicker, Triaged};
 use feedback_store::{Revs, Triage, TriageChange};
@@ -104,7 +105,7 @@ pub(super) fn send(
 
 /// A triage write's answer: the rows show the new states, the step is kept for `U`, the
 /// selection moves on, and the view is read again.
-pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, String>) -> Vec<Effect> {
+pub(super) fn triaged(state: &mut AppState, result: Result<Box<Triaged>, Failure>) -> Vec<Effect> {
     let triage = &mut state.triage;
     triage.writing = triage.writing.saturating_sub(1);
     if triage.writing == 0 {
@@ -229,7 +230,7 @@ pub(super) fn figures(state: &mut AppState, figures: TriageFigures) {
 
 /// The store's write counts after a refresh: when another process stored items, read the view
 /// again as after a sync (what it stored counts as new); when it only triaged, as after triage.
-pub(super) fn rev_read(state: &mut AppState, result: Result<Revs, String>) -> Vec<Effect> {
+pub(super) fn rev_read(state: &mut AppState, result: Result<Revs, Failure>) -> Vec<Effect> {
     match result {
         Ok(revs) if revs.items != state.sync.items_rev => {
             state.sync.items_rev = revs.items;

@@ -6,6 +6,7 @@
 
 use super::{error, info};
 use crate::effect::{Effect, Write};
+use crate::failure::Failure;
 use crate::state::AppState;
 use crate::team::Prompt;
 use crate::triage::{Recording, TeamUndo, UNDO_DEPTH, Undo, UndoStates, UndoStep};
@@ -42,7 +43,7 @@ pub(super) fn states_read(
     state: &mut AppState,
     step: UndoStep,
     confirmed: bool,
-    result: Result<UndoStates, String>,
+    result: Result<UndoStates, Failure>,
 ) -> Vec<Effect> {
     state.triage.undo_reading = false;
     let states = match result {

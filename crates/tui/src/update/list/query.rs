@@ -7,6 +7,7 @@
 use super::{ensure_rows, keep_visible, maybe_prefetch};
 use crate::action::{ViewData, ViewError};
 use crate::effect::{Effect, Read};
+use crate::failure::Failure;
 use crate::rows::Window;
 use crate::state::{Anchor, AppState, Held, InFlight, ListView};
 use crate::update::error;
@@ -227,7 +228,7 @@ fn query_failed(state: &mut AppState, err: QueryError) -> Vec<Effect> {
 pub(in crate::update) fn rows_loaded(
     state: &mut AppState,
     request_id: u64,
-    result: Result<Window, String>,
+    result: Result<Window, Failure>,
 ) -> Vec<Effect> {
     if request_id != state.list.rows_id {
         state.dirty = false;

@@ -6,6 +6,7 @@
 use super::{act, newer, store_items};
 use crate::action::{Action, Msg};
 use crate::effect::{Effect, Read};
+use crate::failure::Failure;
 use crate::similar::Heading;
 use crate::testkit::{Harness, started_harness};
 use feedback_store::similar::{Cluster, TopIssues};
@@ -168,10 +169,10 @@ fn a_store_error_shows_and_loses_nothing() {
     let asked = h.apply(Msg::Action(Action::Similar));
     h.send(Msg::SimilarFound {
         request_id: request_id(&asked),
-        result: Err("disk I/O error".into()),
+        result: Err(Failure::store("disk I/O error")),
     });
     let note = h.state.note.clone().unwrap();
-    assert!(note.error && note.text == "Cannot find similar items: disk I/O error");
+    assert!(note.error && note.text == "Cannot find similar items: store store.db: disk I/O error");
     assert!(h.state.similar.shown.is_none());
     assert_eq!(list_place(&h), before);
 }

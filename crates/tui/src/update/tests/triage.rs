@@ -8,6 +8,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::act;
 use crate::action::{Action, Msg, SyncJob};
 use crate::effect::{Effect, Handover, Write};
+use crate::failure::Failure;
 use crate::testkit::{Harness, now, started_harness};
 use crate::triage::{Cause, Triaged};
 use feedback_api::Status;
@@ -125,7 +126,7 @@ fn a_failed_write_changes_nothing_on_screen() {
     let mut h = started_harness(120, 30, 50, true);
     let effects = h.apply(Msg::Action(Action::ToggleStar));
     assert_eq!(effects.len(), 1);
-    h.send(Msg::Triaged(Err("disk full".into())));
+    h.send(Msg::Triaged(Err(Failure::store("disk full"))));
     assert!(!row(&h, "id00000").starred);
     let note = h.state.note.clone().unwrap();
     assert!(note.error && note.text.contains("disk full"), "{note:?}");

@@ -9,6 +9,7 @@ use super::act;
 use super::triage::{key, row, stored, ticks};
 use crate::action::{Action, Msg, SyncJob};
 use crate::effect::{Effect, Write};
+use crate::failure::Failure;
 use crate::testkit::{Harness, now, started_harness};
 use feedback_api::Status;
 use feedback_store::TriageChange;
@@ -149,7 +150,7 @@ fn u_right_after_an_action_waits_for_it_and_undoes_that_one() {
     act(&mut h, Action::ToggleDone);
     let _held = h.apply(Msg::Action(Action::ToggleDone));
     assert!(h.apply(Msg::Action(Action::UndoTriage)).is_empty());
-    let effects = h.send(Msg::Triaged(Err("disk full".into())));
+    let effects = h.send(Msg::Triaged(Err(Failure::store("disk full"))));
     assert!(effects.is_empty(), "{effects:?}");
     assert!(stored(&h, &id).done, "the done before stays");
 }

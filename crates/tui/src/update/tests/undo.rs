@@ -9,6 +9,7 @@ use super::acting::note;
 use super::team::{key, owner, team_harness};
 use super::triage::stored;
 use crate::action::{Action, Msg};
+use crate::failure::Failure;
 use crate::team::Prompt;
 use crate::testkit::{Harness, started_harness};
 use feedback_store::{Store, TeamItemRecord};
@@ -235,7 +236,7 @@ fn an_undo_the_outbox_could_not_record_stays_to_be_done_again() {
         }
     }
     assert!(record.is_some(), "the undo records an unclaim");
-    h.send(Msg::TeamRecorded(Err("disk full".to_owned())));
+    h.send(Msg::TeamRecorded(Err(Failure::store("disk full"))));
     assert!(
         note(&h).starts_with("Cannot record the team change"),
         "{}",
