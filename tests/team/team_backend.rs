@@ -293,6 +293,55 @@ async fn a_member_cannot_choose_an_events_number() {
 }
 
 #[tokio::test]
+async fn links_are_the_teams_with_their_author_and_an_unlink_removes_one() {
+    let Some(db) = pg::Db::new("links").await else {
+        return;
+    };
+    let members = team_of(&db, "support", &["ana", "ben"]).await;
+    let ticket =
+        feedback_core::link::Link::new("https://t.example/TICKET-26944", Some("Crash")).unwrap();
+    let doc = feedback_core::link::Link::new("https://docs.example/crash", None).unwrap();
+    for (member, link) in [(0, &ticket), (1, &doc)] {
+        let outcome = members[member]
+            .apply(&id(), "fb_1", &Change::Link(link.clone()))
+            .await
+            .unwrap();
+        assert!(matches!(outcome, Outcome::Applied { .. }), "{outcome:?}");
+    }
+    members[1]
+        .apply(
+            &id(),
+            "fb_1",
+            &Change::Unlink {
+                url: doc.url().to_owned(),
+            },
+        )
+        .await
+        .unwrap();
+    let seen = events(&members[1], &Position::start(), 3).await;
+    let changes: Vec<(&str, Option<&Change>)> = seen
+        .iter()
+        .map(|e| (e.member.as_str(), e.change.known()))
+        .collect();
+    let (ana, ben) = (db.role("ana"), db.role("ben"));
+    assert_eq!(
+        changes,
+        [
+            (ana.as_str(), Some(&Change::Link(ticket.clone()))),
+            (ben.as_str(), Some(&Change::Link(doc.clone()))),
+            (
+                ben.as_str(),
+                Some(&Change::Unlink {
+                    url: doc.url().to_owned()
+                })
+            ),
+        ]
+    );
+    drop(members);
+    db.drop().await;
+}
+
+#[tokio::test]
 async fn teams_are_kept_apart_and_no_member_writes_as_another() {
     let Some(db) = pg::Db::new("apart").await else {
         return;

@@ -58,6 +58,11 @@ const WRITES: &[&str] = &[
     "BEGIN; LOCK TABLE feedback_team.events IN EXCLUSIVE MODE; ROLLBACK",
     "SELECT * FROM feedback_team.items FOR UPDATE",
     "SELECT * FROM feedback_team.syncer FOR SHARE",
+    "INSERT INTO feedback_team.links (team_id, item_id, url, added_by)
+         SELECT team_id, 'fb_1', 'javascript:alert(1)', session_user FROM feedback_team.teams",
+    "DELETE FROM feedback_team.links",
+    "SELECT * FROM feedback_team.apply_state_change((SELECT team_id FROM feedback_team.teams),
+         'inner', 'fb_2', 'claim', '{}')",
 ];
 
 /// Ana claims fb_1, writes a note on it, has it open, and holds the syncer's lease; the mirror
@@ -145,6 +150,18 @@ async fn a_member_in_plain_sql_changes_nothing_but_through_the_teams_functions()
              'long', 'fb_2', 'labels', jsonb_build_object('add', jsonb_build_array(repeat('x', 65)), 'remove', '[]'::jsonb))",
         "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
              'odd', 'fb_2', 'own-everything', '{}')",
+        "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
+             'js', 'fb_2', 'link', '{\"url\": \"javascript:alert(1)\"}')",
+        "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
+             'nohost', 'fb_2', 'link', '{\"url\": \"https:///x\"}')",
+        "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
+             'spaced', 'fb_2', 'link', '{\"url\": \"https://x.example/a b\"}')",
+        "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
+             'huge', 'fb_2', 'link', jsonb_build_object('url', 'https://x.example/' || repeat('a', 2048)))",
+        "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
+             'title', 'fb_2', 'link', jsonb_build_object('url', 'https://x.example/', 'title', repeat('t', 201)))",
+        "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
+             'lines', 'fb_2', 'link', jsonb_build_object('url', 'https://x.example/', 'title', E'a\\nb'))",
     ] {
         let why = refused(raw.raw(), sql).await;
         assert!(why.is_some(), "{sql}");

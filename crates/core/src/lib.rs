@@ -12,6 +12,7 @@ pub mod child_env;
 pub mod clock;
 pub mod excerpt;
 pub mod json;
+pub mod link;
 pub mod min_size;
 pub mod mutex;
 pub mod query;

@@ -8,6 +8,8 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::link::Link;
+
 /// A change to one item's shared state (kept in a store's outbox as its JSON).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -37,6 +39,13 @@ pub enum Change {
         note_id: String,
         body: String,
     },
+    /// A link to what was made from the item outside (a ticket); linked again, its title is
+    /// the new one.
+    Link(Link),
+    /// The link to this URL (in its normal form) removed.
+    Unlink {
+        url: String,
+    },
 }
 
 impl Change {
@@ -52,6 +61,8 @@ impl Change {
             Self::Snooze(_) => "snooze",
             Self::Labels { .. } => "labels",
             Self::Note { .. } => "note",
+            Self::Link(_) => "link",
+            Self::Unlink { .. } => "unlink",
         }
     }
 
@@ -66,6 +77,8 @@ impl Change {
             Self::Snooze(until) => json!({ "until": until.map(|t| t.to_string()) }),
             Self::Labels { add, remove } => json!({ "add": add, "remove": remove }),
             Self::Note { note_id, body } => json!({ "note_id": note_id, "body": body }),
+            Self::Link(link) => json!({ "url": link.url(), "title": link.title() }),
+            Self::Unlink { url } => json!({ "url": url }),
         }
     }
 
@@ -104,6 +117,16 @@ impl Change {
             note_id: String,
             body: String,
         }
+        #[derive(Deserialize)]
+        struct Linked {
+            url: String,
+            #[serde(default)]
+            title: Option<String>,
+        }
+        #[derive(Deserialize)]
+        struct Unlinked {
+            url: String,
+        }
         fn read<T: for<'de> Deserialize<'de>>(body: &str) -> Option<T> {
             serde_json::from_str(body).ok()
         }
@@ -130,6 +153,13 @@ impl Change {
                 let Note { note_id, body } = read(body)?;
                 Self::Note { note_id, body }
             }
+            "link" => {
+                let Linked { url, title } = read(body)?;
+                Self::Link(Link::new(&url, title.as_deref()).ok()?)
+            }
+            "unlink" => Self::Unlink {
+                url: read::<Unlinked>(body)?.url,
+            },
             _ => return None,
         })
     }
@@ -239,6 +269,11 @@ mod tests {
                 note_id: "n1".into(),
                 body: "first look".into(),
             },
+            Change::Link(Link::new("https://tracker.example/T-1", Some("Crash")).unwrap()),
+            Change::Link(Link::new("https://tracker.example/T-2", None).unwrap()),
+            Change::Unlink {
+                url: "https://tracker.example/T-1".into(),
+            },
         ]
     }
 
@@ -279,6 +314,24 @@ mod tests {
             }),
             r#"{"body":"b","note_id":"n"}"#
         );
+        assert_eq!(
+            json(Change::Link(
+                Link::new("https://t.example/T-1", Some("Crash")).unwrap()
+            )),
+            r#"{"title":"Crash","url":"https://t.example/T-1"}"#
+        );
+        assert_eq!(
+            json(Change::Link(
+                Link::new("https://t.example/T-1", None).unwrap()
+            )),
+            r#"{"title":null,"url":"https://t.example/T-1"}"#
+        );
+        assert_eq!(
+            json(Change::Unlink {
+                url: "https://t.example/T-1".into()
+            }),
+            r#"{"url":"https://t.example/T-1"}"#
+        );
     }
 
     #[test]
@@ -306,6 +359,8 @@ mod tests {
             ("done", r#"{"done":"yes"}"#),
             ("snooze", r#"{"until":"next week"}"#),
             ("note", "not json"),
+            ("link", r#"{"url":"javascript:alert(1)"}"#),
+            ("link", r#"{"title":"no address"}"#),
         ] {
             let change = EventChange::decode(kind, body);
             assert_eq!(

@@ -6,7 +6,7 @@ use rusqlite_migration::{HookResult, M, Migrations};
 
 /// The SQL of every migration, oldest first.
 pub const STEPS: &[&str] = &[
-    V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
+    V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20, V21,
 ];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
@@ -403,6 +403,30 @@ CREATE VIRTUAL TABLE items_fts USING fts5(message, stems, content='', contentles
 const V20: &str = r"
 ALTER TABLE team_replica ADD COLUMN instance TEXT;
 CREATE INDEX team_outbox_by_item ON team_outbox(item_id, n);
+";
+
+/// Schema 21 (`store::links`): links on items to what was made from them outside (a ticket):
+/// this store's own (`links`, kept here when the store is in no team) and the team's, read from
+/// its `link` and `unlink` events (`team_links`, forgotten with the rest of the replica). One row
+/// per item and URL (in its normal form); `at` in Unix microseconds.
+const V21: &str = r"
+CREATE TABLE links (
+  item_id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  title TEXT,
+  author TEXT,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (item_id, url)
+) WITHOUT ROWID;
+CREATE TABLE team_links (
+  item_id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  title TEXT,
+  author TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  PRIMARY KEY (item_id, url)
+) WITHOUT ROWID;
 ";
 
 /// Fills the full-text index after [`V19`], in key order (one segment, as a sync writes it).

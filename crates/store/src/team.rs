@@ -174,7 +174,8 @@ impl Store {
             }
             tx.execute_batch(
                 "DELETE FROM team_items; DELETE FROM team_labels; DELETE FROM team_events;
-                 DELETE FROM team_notes; DELETE FROM team_lost; DELETE FROM team_replica;",
+                 DELETE FROM team_notes; DELETE FROM team_links; DELETE FROM team_lost;
+                 DELETE FROM team_replica;",
             )?;
             tx.execute(
                 "INSERT INTO team_replica (one, team, member, seq) VALUES (1, ?1, ?2, 0)",
@@ -200,7 +201,7 @@ impl Store {
                      ON CONFLICT DO NOTHING",
                 )?;
                 for e in &batch.events {
-                    event.execute(params![
+                    let new = event.execute(params![
                         e.seq,
                         e.event_id,
                         e.member,
@@ -208,9 +209,21 @@ impl Store {
                         e.change.kind(),
                         e.change.body_text(),
                         e.at.as_microsecond()
-                    ])?;
-                    if let Some(Change::Note { note_id, body }) = e.change.known() {
-                        note.execute(params![e.seq, note_id, body])?;
+                    ])? > 0;
+                    // An event stored before was laid in when it was first read.
+                    match e.change.known() {
+                        Some(Change::Note { note_id, body }) => {
+                            note.execute(params![e.seq, note_id, body])?;
+                        }
+                        Some(Change::Link(link)) if new => {
+                            super::links::team_linked(
+                                tx, &e.item_id, link, &e.member, e.at, e.seq,
+                            )?;
+                        }
+                        Some(Change::Unlink { url }) if new => {
+                            super::links::team_unlinked(tx, &e.item_id, url, e.seq)?;
+                        }
+                        _ => {}
                     }
                 }
             }

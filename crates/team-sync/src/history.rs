@@ -33,6 +33,14 @@ pub fn describe(change: &EventChange) -> Clean {
         Change::Note { body, .. } => {
             format!("noted: {}", feedback_core::excerpt::excerpt(body, 60))
         }
+        Change::Link(link) => match link.title() {
+            Some(title) => format!("linked {} ({})", link.short_name(), Clean::line(title)),
+            None => format!("linked {}", link.short_name()),
+        },
+        Change::Unlink { url } => match feedback_core::link::Link::new(url, None) {
+            Ok(link) => format!("unlinked {}", link.short_name()),
+            Err(_) => format!("unlinked {}", Clean::line(url)),
+        },
     };
     Clean::line(&words)
 }
@@ -65,6 +73,21 @@ mod tests {
             "snoozed until 2026-12-04T09:00:00Z"
         );
         assert_eq!(described("done", r#"{"done":false}"#), "reopened");
+        let titled = described("link", r#"{"url":"https://t.example/T-1","title":"Crash \u202enow"}"#);
+        assert!(titled.starts_with("linked T-1 (Crash "), "{titled}");
+        assert!(!titled.contains('\u{202e}'), "{titled}");
+        // A title on two lines is no link this version takes: shown by its kind.
+        assert_eq!(
+            described("link", r#"{"url":"https://t.example/T-1","title":"a\u001b[2J"}"#),
+            "link"
+        );
+        assert_eq!(
+            described(
+                "unlink",
+                r#"{"url":"https://github.com/acme/app/issues/7"}"#
+            ),
+            "unlinked app#7"
+        );
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod mirror;
 pub mod syncer;
 pub mod team_walk;
 
+use feedback_core::link::Link;
 use jiff::Timestamp;
 
 use feedback_store::{
@@ -540,7 +541,21 @@ pub struct SharedState {
     pub labels: Vec<String>,
     /// The item's notes, each at its latest version (an emptied note is gone), oldest first.
     pub notes: Vec<SharedNote>,
+    /// The item's links (this store's own and the team's), oldest first.
+    pub links: Vec<SharedLink>,
     /// Changes made here wait to be sent.
+    pub pending: bool,
+}
+
+/// One link on an item, as this member sees it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SharedLink {
+    #[serde(flatten)]
+    pub link: Link,
+    /// The member who linked it (none: this store's own, in no team).
+    pub by: Option<String>,
+    pub at: Timestamp,
+    /// Made here and not yet sent to the team.
     pub pending: bool,
 }
 
@@ -595,12 +610,22 @@ pub fn states_now(
     item_ids: &[String],
 ) -> Result<Vec<SharedState>, StoreError> {
     let outbox = store.team_outbox_first(usize::MAX, Some(item_ids))?;
-    // A store in no team (and with nothing waiting) says nothing: no read per item.
+    let mut links: BTreeMap<String, Vec<SharedLink>> = BTreeMap::new();
+    for record in store.links(item_ids)? {
+        links.entry(record.item_id).or_default().push(SharedLink {
+            link: record.link,
+            by: record.author,
+            at: record.at,
+            pending: false,
+        });
+    }
+    // A store in no team (and with nothing waiting) says nothing more: no read per item.
     if outbox.is_empty() && store.team_replica()?.is_none() {
         return Ok(item_ids
             .iter()
             .map(|id| SharedState {
                 item_id: id.clone(),
+                links: links.remove(id).unwrap_or_default(),
                 ..SharedState::default()
             })
             .collect());
@@ -616,6 +641,7 @@ pub fn states_now(
             let mut state = SharedState {
                 item_id: id.clone(),
                 notes: notes_of(store, id)?,
+                links: links.remove(id).unwrap_or_default(),
                 ..SharedState::default()
             };
             if let Some(item) = known.get(id) {
@@ -624,7 +650,7 @@ pub fn states_now(
             }
             for entry in outbox.iter().filter(|e| &e.item_id == id) {
                 if let Ok(change) = &entry.change {
-                    lay_over(&mut state, change, &entry.member);
+                    lay_over(&mut state, change, &entry.member, entry.made_at);
                 }
             }
             Ok(state)
@@ -633,7 +659,7 @@ pub fn states_now(
 }
 
 /// What `change`, made by `member` and not yet sent, does to the state shown.
-fn lay_over(state: &mut SharedState, change: &Change, member: &str) {
+fn lay_over(state: &mut SharedState, change: &Change, member: &str, made_at: Timestamp) {
     match change {
         Change::Claim | Change::TakeOver { .. } => state.owner = Some(member.to_owned()),
         Change::Unclaim => state.owner = None,
@@ -644,6 +670,16 @@ fn lay_over(state: &mut SharedState, change: &Change, member: &str) {
             state.labels.sort_unstable();
             state.labels.dedup();
         }
+        Change::Link(link) => {
+            state.links.retain(|l| l.link.url() != link.url());
+            state.links.push(SharedLink {
+                link: link.clone(),
+                by: Some(member.to_owned()),
+                at: made_at,
+                pending: true,
+            });
+        }
+        Change::Unlink { url } => state.links.retain(|l| l.link.url() != url),
         Change::Done(_) | Change::Snooze(_) | Change::Note { .. } => {}
     }
     state.pending = true;
@@ -671,7 +707,7 @@ mod tests {
             labels: vec!["crash".to_owned()],
             ..SharedState::default()
         };
-        lay_over(&mut state, &Change::Claim, "ana");
+        lay_over(&mut state, &Change::Claim, "ana", Timestamp::UNIX_EPOCH);
         assert_eq!(state.owner.as_deref(), Some("ana"));
         assert!(state.pending);
         lay_over(
@@ -681,6 +717,7 @@ mod tests {
                 remove: vec!["crash".to_owned()],
             },
             "ana",
+            Timestamp::UNIX_EPOCH,
         );
         assert_eq!(state.labels, ["ios"]);
         lay_over(
@@ -690,9 +727,35 @@ mod tests {
                 from: Some("ana".to_owned()),
             },
             "ana",
+            Timestamp::UNIX_EPOCH,
         );
         assert_eq!(state.owner.as_deref(), Some("bo"));
-        lay_over(&mut state, &Change::Unclaim, "ana");
+        lay_over(&mut state, &Change::Unclaim, "ana", Timestamp::UNIX_EPOCH);
+        let t1 = Link::new("https://t.example/T-1", None).unwrap();
+        lay_over(
+            &mut state,
+            &Change::Link(t1.clone()),
+            "ana",
+            Timestamp::UNIX_EPOCH,
+        );
+        lay_over(
+            &mut state,
+            &Change::Link(t1.clone()),
+            "ana",
+            Timestamp::UNIX_EPOCH,
+        );
+        assert_eq!(state.links.len(), 1);
+        assert!(state.links[0].pending);
+        assert_eq!(state.links[0].by.as_deref(), Some("ana"));
+        lay_over(
+            &mut state,
+            &Change::Unlink {
+                url: t1.url().to_owned(),
+            },
+            "ana",
+            Timestamp::UNIX_EPOCH,
+        );
+        assert!(state.links.is_empty());
         assert_eq!(state.owner, None);
     }
 

@@ -347,6 +347,7 @@ ALTER TABLE feedback_team.mirror_walk
 -- its name, or another database's, sees another id and reads the team's state again.
 ALTER TABLE feedback_team.teams ADD COLUMN instance uuid NOT NULL DEFAULT gen_random_uuid();
 ",
+    include_str!("schema/links.sql"),
 ];
 
 /// `expression` (a timestamptz) as SQL that reads into a timestamp whatever a row holds: a

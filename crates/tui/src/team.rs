@@ -3,6 +3,7 @@
 //! (`a` take-over confirmation, `A` member picker, `L` labels), and how an item's team state
 //! is shown. Every name and label a teammate wrote is sanitized once, here, as it arrives.
 
+use feedback_core::link::Link as ItemLink;
 use feedback_core::text::Clean;
 use feedback_team::Presence;
 use feedback_team_sync::SharedState;
@@ -104,7 +105,39 @@ pub struct TeamShown {
     /// The item's notes (each at its latest version), oldest first: the author (raw, to
     /// tell this member's own from the others'), as shown, the text, when.
     pub notes: Vec<(String, Clean, Clean, jiff::Timestamp)>,
+    /// The item's links (this store's own and the team's), oldest first.
+    pub links: Vec<ShownLink>,
     pub pending: bool,
+}
+
+/// A link on an item as drawn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownLink {
+    /// The link as kept (compared with a change's, opened, copied as its URL).
+    pub link: ItemLink,
+    pub url: Clean,
+    pub title: Option<Clean>,
+    /// The ticket's short name (`TICKET-26944`), for the list.
+    pub short: Clean,
+    /// Who linked it (none: this store's own).
+    pub by: Option<Clean>,
+    pub at: jiff::Timestamp,
+    /// Made here and not yet sent to the team.
+    pub pending: bool,
+}
+
+impl TeamShown {
+    /// The link to `url` shown on the item, when it has one.
+    #[must_use]
+    pub fn link(&self, url: &str) -> Option<&ItemLink> {
+        self.links.iter().map(|l| &l.link).find(|l| l.url() == url)
+    }
+
+    /// The newest link (the ticket a reply names).
+    #[must_use]
+    pub fn newest_link(&self) -> Option<&ShownLink> {
+        self.links.iter().max_by_key(|l| l.at)
+    }
 }
 
 impl From<SharedState> for TeamShown {
@@ -122,12 +155,26 @@ impl From<SharedState> for TeamShown {
                 )
             })
             .collect();
+        let links = state
+            .links
+            .into_iter()
+            .map(|l| ShownLink {
+                url: Clean::line(l.link.url()),
+                title: l.link.title().map(Clean::line),
+                short: l.link.short_name(),
+                by: l.by.as_deref().map(Clean::line),
+                at: l.at,
+                pending: l.pending,
+                link: l.link,
+            })
+            .collect();
         Self {
             owner_shown: state.owner.as_deref().map(Clean::line),
             owner: state.owner,
             labels: Clean::join(&labels, ", "),
             label_names: state.labels,
             notes,
+            links,
             pending: state.pending,
         }
     }
@@ -137,7 +184,11 @@ impl TeamShown {
     /// Says nothing: no owner, no label, nothing pending.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.owner.is_none() && self.labels.is_empty() && self.notes.is_empty() && !self.pending
+        self.owner.is_none()
+            && self.labels.is_empty()
+            && self.notes.is_empty()
+            && self.links.is_empty()
+            && !self.pending
     }
 
     /// The team's states of those of `ids` the team touched (or this member changed), as the
@@ -220,8 +271,16 @@ mod tests {
             owner: Some("ana\u{1b}]52;c;evil\u{7}".to_owned()),
             labels: vec!["a\u{202e}b".to_owned(), "ios".to_owned()],
             notes: Vec::new(),
+            links: vec![feedback_team_sync::SharedLink {
+                link: ItemLink::new("https://t.example/T-1", None).unwrap(),
+                by: Some("bo\u{1b}[2J".to_owned()),
+                at: jiff::Timestamp::UNIX_EPOCH,
+                pending: false,
+            }],
             pending: true,
         });
+        assert!(!shown.links[0].by.as_ref().unwrap().contains('\u{1b}'));
+        assert_eq!(shown.links[0].short, "T-1");
         assert!(!shown.owner_shown.as_ref().unwrap().contains('\u{1b}'));
         assert!(!shown.labels.contains('\u{202e}'));
         assert!(shown.labels.ends_with(", ios"));

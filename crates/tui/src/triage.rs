@@ -227,6 +227,12 @@ pub enum TeamUndo {
         added: Vec<String>,
         removed: Vec<String>,
     },
+    /// The link to `url` was `before` (none: not linked) and the change made it `after`.
+    Link {
+        url: String,
+        before: Option<feedback_core::link::Link>,
+        after: Option<feedback_core::link::Link>,
+    },
 }
 
 /// What the answer to a team change in the outbox does.

@@ -167,6 +167,10 @@ fn describe_change(items: &str, change: &Change) -> String {
         Change::Unclaim => format!("Unclaimed {items}"),
         Change::Assign { to, .. } => format!("Assigned {items} to {}", Clean::line(to)),
         Change::Labels { .. } => format!("Labelled {items}"),
+        Change::Link(link) => format!("Linked {items} to {}", link.short_name()),
+        Change::Unlink { url } => {
+            format!("Unlinked {} from {items}", super::undo::short_name(url))
+        }
         Change::Done(_) | Change::Snooze(_) | Change::Note { .. } => format!("Changed {items}"),
     }
 }

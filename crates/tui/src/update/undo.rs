@@ -210,7 +210,21 @@ fn inverse(states: &UndoStates, me: &str, id: &str, undo: &TeamUndo) -> Vec<Chan
                 vec![Change::Labels { add, remove }]
             }
         }
+        TeamUndo::Link { url, before, .. } => {
+            if shown.and_then(|s| s.link(url)) == before.as_ref() {
+                return Vec::new();
+            }
+            match before {
+                Some(link) => vec![Change::Link(link.clone())],
+                None => vec![Change::Unlink { url: url.clone() }],
+            }
+        }
     }
+}
+
+/// A URL's short name for a sentence (`TICKET-26944`), or the URL when it is no link.
+pub(super) fn short_name(url: &str) -> Clean {
+    feedback_core::link::Link::new(url, None).map_or_else(|_| Clean::line(url), |l| l.short_name())
 }
 
 /// With a team, what changed since the action on the items its undo would change, as shown;
@@ -251,6 +265,9 @@ fn changed_since(state: &AppState, step: &UndoStep, states: &UndoStates) -> Opti
                             || removed.iter().any(|l| now.contains(l));
                         moved.then(|| format!("{}'s labels changed", Clean::line(id)))
                     }
+                    TeamUndo::Link { url, after, .. } => (shown.and_then(|s| s.link(url))
+                        != after.as_ref())
+                    .then(|| format!("{}'s link to {} changed", Clean::line(id), short_name(url))),
                 }
             })
             .collect(),
@@ -308,6 +325,8 @@ pub(super) fn team_step(state: &AppState, changes: &[(String, Change)]) -> Optio
         Change::Unclaim => "unclaim".to_owned(),
         Change::Assign { to, .. } => format!("assignment to {}", Clean::line(to)),
         Change::Labels { .. } => "labels".to_owned(),
+        Change::Link(link) => format!("link to {}", link.short_name()),
+        Change::Unlink { url } => format!("unlink of {}", short_name(url)),
         Change::Done(_) | Change::Snooze(_) | Change::Note { .. } => "change".to_owned(),
     };
     let items = changes
@@ -335,6 +354,16 @@ pub(super) fn team_step(state: &AppState, changes: &[(String, Change)]) -> Optio
                         removed: remove.iter().filter(|l| now.contains(l)).cloned().collect(),
                     }
                 }
+                Change::Link(link) => TeamUndo::Link {
+                    url: link.url().to_owned(),
+                    before: shown.and_then(|s| s.link(link.url())).cloned(),
+                    after: Some(link.clone()),
+                },
+                Change::Unlink { url } => TeamUndo::Link {
+                    url: url.clone(),
+                    before: shown.and_then(|s| s.link(url)).cloned(),
+                    after: None,
+                },
                 // Sent with the triage write that made them, and undone with it.
                 Change::Done(_) | Change::Snooze(_) | Change::Note { .. } => return None,
             };

@@ -315,6 +315,7 @@ fn the_owner_column_is_drawn_exactly_as_the_line_of_spans() {
                 owner: owners[n % 5].map(str::to_owned),
                 labels: Vec::new(),
                 notes: Vec::new(),
+                links: Vec::new(),
                 pending: n % 3 == 0,
             };
             (row.id.to_string(), TeamShown::from(shared))
