@@ -485,6 +485,8 @@ async fn every_team_command_takes_its_flags_anywhere_and_refuses_ids_the_store_l
     assert_eq!(labelled["labels"], serde_json::json!(["wontfix", "x"]));
     let labelled = ok(team.ana(&["label", "id00002", "-wontfix", "--format=json"]));
     assert_eq!(labelled["labels"], serde_json::json!(["x"]));
+    links_through_the_commands(&team, ana, &ok);
+    let ticket = "https://tracker.example/TICKET-26944";
 
     // Ids the store does not hold, a word that is neither an id nor a label, and an unknown
     // flag: refused with exit 2 before anything is recorded or sent.
@@ -495,6 +497,9 @@ async fn every_team_command_takes_its_flags_anywhere_and_refuses_ids_the_store_l
         &["label", "id00002", "+y", "json", "--format", "json"],
         &["label", "id00002", "+y", "--formt", "json"],
         &["label", "id00002", "wontfix"],
+        &["link", "id00003", "doesnotexist", ticket],
+        &["link", "id00003", "javascript:alert(1)", "--format", "json"],
+        &["unlink", "id00003"],
     ] {
         let output = team.ana(refused);
         assert_eq!(
@@ -530,7 +535,7 @@ async fn every_team_command_takes_its_flags_anywhere_and_refuses_ids_the_store_l
         "error: 1 of 1 change(s) lost: nobody is not a member of the team"
     );
 
-    // The team's history holds exactly the six changes, oldest first, each on the item it
+    // The team's history holds exactly the nine changes, oldest first, each on the item it
     // names, and no flag or `--` in a label.
     let events = log_events(&team.bo(&["team", "log", "--format", "json"]));
     let kinds: Vec<(&str, &str)> = events
@@ -544,6 +549,9 @@ async fn every_team_command_takes_its_flags_anywhere_and_refuses_ids_the_store_l
         ("id00002", "labels"),
         ("id00002", "labels"),
         ("id00002", "labels"),
+        ("id00003", "link"),
+        ("id00003", "unlink"),
+        ("id00005", "link"),
     ];
     assert_eq!(kinds, expected, "{events:?}");
     let labels: Vec<&str> = events
@@ -558,6 +566,41 @@ async fn every_team_command_takes_its_flags_anywhere_and_refuses_ids_the_store_l
         );
     }
     team.db.drop().await;
+}
+
+/// Ana links id00003 and unlinks it, and links id00005: each reported with its links, Bo's
+/// search finds the team's link, and the log says who linked what.
+fn links_through_the_commands(team: &Setup, ana: &str, ok: &dyn Fn(Output) -> serde_json::Value) {
+    let ticket = "https://tracker.example/TICKET-26944";
+    let linked = ok(team.ana(&[
+        "link", "id00003", ticket, "--format", "json", "--title", "Crash",
+    ]));
+    assert_eq!(linked["links"][0]["url"], ticket, "{linked}");
+    assert_eq!(linked["links"][0]["title"], "Crash", "{linked}");
+    assert_eq!(linked["links"][0]["by"], ana, "{linked}");
+    assert_eq!(linked["links"][0]["pending"], false, "{linked}");
+    let unlinked = ok(team.ana(&["unlink", "--format", "json", "id00003", ticket]));
+    assert_eq!(unlinked["links"], serde_json::json!([]), "{unlinked}");
+    ok(team.ana(&["link", "--format=json", "id00005", ticket]));
+    // A teammate's search finds the team's link, and the log says who linked what.
+    let found = team.bo(&[
+        "search",
+        "has:ticket",
+        "--fields",
+        "id,links",
+        "--format",
+        "jsonl",
+    ]);
+    let found = stdout(&found);
+    assert!(
+        found.contains("\"id00005\"") && !found.contains("id00003"),
+        "{found}"
+    );
+    let log = stdout(&team.bo(&["team", "log", "id00003"]));
+    assert!(
+        log.contains("linked TICKET-26944 (Crash)") && log.contains("unlinked TICKET-26944"),
+        "{log}"
+    );
 }
 
 /// `team log --format json`'s events: each one's item id, kind and change (as JSON text);

@@ -65,6 +65,31 @@ const WRITES: &[&str] = &[
          'inner', 'fb_2', 'claim', '{}')",
 ];
 
+/// Calls of the team's functions with values out of their bounds, each refused: a lease until
+/// the end of time, a snooze past 20 years, a label of a page's length, a change of an unknown
+/// kind, a link that is no http(s) address or too long, a title too long or on two lines.
+const OUT_OF_BOUNDS: &[&str] = &[
+    "SELECT feedback_team.take_syncer((SELECT team_id FROM feedback_team.teams), 2147483647)",
+    "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
+         'far', 'fb_2', 'snooze', '{\"until\": \"infinity\"}')",
+    "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
+         'long', 'fb_2', 'labels', jsonb_build_object('add', jsonb_build_array(repeat('x', 65)), 'remove', '[]'::jsonb))",
+    "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
+         'odd', 'fb_2', 'own-everything', '{}')",
+    "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
+         'js', 'fb_2', 'link', '{\"url\": \"javascript:alert(1)\"}')",
+    "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
+         'nohost', 'fb_2', 'link', '{\"url\": \"https:///x\"}')",
+    "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
+         'spaced', 'fb_2', 'link', '{\"url\": \"https://x.example/a b\"}')",
+    "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
+         'huge', 'fb_2', 'link', jsonb_build_object('url', 'https://x.example/' || repeat('a', 2048)))",
+    "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
+         'title', 'fb_2', 'link', jsonb_build_object('url', 'https://x.example/', 'title', repeat('t', 201)))",
+    "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
+         'lines', 'fb_2', 'link', jsonb_build_object('url', 'https://x.example/', 'title', E'a\\nb'))",
+];
+
 /// Ana claims fb_1, writes a note on it, has it open, and holds the syncer's lease; the mirror
 /// has one item. The lease, the note, and the events so far.
 async fn ana_sets_the_scene(ana: &mut Team) -> (team::Lease, Change, Vec<team::TeamEvent>) {
@@ -140,29 +165,8 @@ async fn a_member_in_plain_sql_changes_nothing_but_through_the_teams_functions()
         .unwrap()
         .get(0);
     assert_eq!(signed, bo, "the event is the session's role's");
-    // The functions bound what they take: no lease until the end of time, no snooze past 20
-    // years, no label of a page's length, no change of an unknown kind.
-    for sql in [
-        "SELECT feedback_team.take_syncer((SELECT team_id FROM feedback_team.teams), 2147483647)",
-        "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
-             'far', 'fb_2', 'snooze', '{\"until\": \"infinity\"}')",
-        "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
-             'long', 'fb_2', 'labels', jsonb_build_object('add', jsonb_build_array(repeat('x', 65)), 'remove', '[]'::jsonb))",
-        "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
-             'odd', 'fb_2', 'own-everything', '{}')",
-        "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
-             'js', 'fb_2', 'link', '{\"url\": \"javascript:alert(1)\"}')",
-        "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
-             'nohost', 'fb_2', 'link', '{\"url\": \"https:///x\"}')",
-        "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
-             'spaced', 'fb_2', 'link', '{\"url\": \"https://x.example/a b\"}')",
-        "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
-             'huge', 'fb_2', 'link', jsonb_build_object('url', 'https://x.example/' || repeat('a', 2048)))",
-        "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
-             'title', 'fb_2', 'link', jsonb_build_object('url', 'https://x.example/', 'title', repeat('t', 201)))",
-        "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
-             'lines', 'fb_2', 'link', jsonb_build_object('url', 'https://x.example/', 'title', E'a\\nb'))",
-    ] {
+    // The functions bound what they take.
+    for sql in OUT_OF_BOUNDS {
         let why = refused(raw.raw(), sql).await;
         assert!(why.is_some(), "{sql}");
     }

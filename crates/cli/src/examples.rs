@@ -54,6 +54,12 @@ Examples:
   feedback-inbox label 2qgddabg +wontfix --format json
   feedback-inbox label 2qgddabg -- -h               A label named like a flag, after --";
 
+pub(crate) const LINK: &str = "\
+Examples:
+  feedback-inbox link 2qgddabg 79bajusq https://tracker.example/TICKET-26944 --title 'Crash on start'
+  feedback-inbox unlink 2qgddabg https://tracker.example/TICKET-26944
+  feedback-inbox link 2qgddabg https://tracker.example/TICKET-26944 --format json";
+
 pub(crate) const TEAM: &str = "\
 Examples:
   feedback-inbox team init support          Make the team (as the database's admin)

@@ -198,6 +198,12 @@ pub enum Command {
     /// Add (+name) and remove (-name) the team's labels on items.
     #[command(after_help = examples::LABEL)]
     Label(team_cmd::LabelArgs),
+    /// Link items to what was made from them outside (a ticket, an issue, a doc): the team's
+    /// with a team, else kept in the local store.
+    #[command(after_help = examples::LINK)]
+    Link(team_cmd::LinkArgs),
+    /// Remove a link from items, by its address.
+    Unlink(team_cmd::UnlinkArgs),
     /// Triage items from a script, as the inbox's keys do: --seen, --star, --done,
     /// --snooze 2h, --note TEXT (and --unseen, --unstar, --undone, --wake).
     #[command(after_help = examples::MARK)]
@@ -272,13 +278,20 @@ pub async fn run(args: Args, screen: &impl screen::Screen) -> Result<(), CliErro
         Command::Label(label) => {
             team_cmd::act(&args, team_cmd::Act::Label(label), &mut out()).await
         }
+        Command::Link(link) => team_cmd::act(&args, team_cmd::Act::Link(link), &mut out()).await,
+        Command::Unlink(unlink) => {
+            team_cmd::act(&args, team_cmd::Act::Unlink(unlink), &mut out()).await
+        }
         Command::Mark(mark) => mark::run(&args, mark, &mut out()).await,
         Command::List(list) => {
             let mut out = Bulk::stdout();
             let done = list::run(&args, list, &mut out).await;
             finish(done, out)
         }
-        Command::Show(show) => show::run(&client(&args, false)?, show, &mut out()).await,
+        Command::Show(show) => {
+            let store = names::existing_store(&args);
+            show::run(&client(&args, false)?, store, show, &mut out()).await
+        }
         Command::Projects(format) => {
             discovery::projects(&client(&args, false)?, format, &mut out()).await
         }

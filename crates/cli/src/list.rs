@@ -185,7 +185,7 @@ pub async fn run(
     let fetch = (args.with_detail && needs_detail).then(|| client.clone());
     let mut details = Details::new(store, fetch);
     if needs_triage {
-        details = details.with_triage();
+        details = details.with_triage(selection.needs_links());
     }
     let mut sink = Sink::new(out, Options::new(args.format, args.raw_csv, selection));
     if args.all && args.cursor.is_some() {

@@ -1,5 +1,7 @@
-//! `feedback-inbox show ID`: one item as readable text (sanitized) or as JSON (original text).
+//! `feedback-inbox show ID`: one item as readable text (sanitized) or as JSON (original text),
+//! with the links the local store holds on it (tickets: `links`).
 
+use std::fmt::Write as _;
 use std::io::Write;
 
 use clap::Args;
@@ -11,6 +13,7 @@ use feedback_api::detail_fields::{DetailFields, detail_fields};
 use feedback_api::{Client, FeedbackDetail};
 use feedback_core::text::Clean;
 use feedback_core::width::{fit, width};
+use feedback_team_sync::SharedLink;
 
 #[derive(Debug, Clone, Args)]
 pub struct ShowArgs {
@@ -20,20 +23,65 @@ pub struct ShowArgs {
     pub format: ShowFormat,
 }
 
-pub async fn run(client: &Client, args: &ShowArgs, out: &mut dyn Write) -> Result<(), CliError> {
+pub async fn run(
+    client: &Client,
+    store: Option<feedback_store::Store>,
+    args: &ShowArgs,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     let detail = client.get_feedback(&args.id).await?;
+    let links = match &store {
+        Some(store) => feedback_team_sync::links_now(store, &[detail.feedback.id.to_string()])?
+            .into_values()
+            .next()
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
     match args.format {
         ShowFormat::Json => {
-            let json = super::output::terminal_safe_json(serde_json::to_string_pretty(&detail)?);
+            let mut json = serde_json::to_value(&detail)?;
+            if let Some(object) = json.as_object_mut() {
+                object.insert("links".to_owned(), serde_json::to_value(&links)?);
+            }
+            let json = super::output::terminal_safe_json(serde_json::to_string_pretty(&json)?);
             writeln!(out, "{json}")?;
         }
         ShowFormat::Text => {
-            let text = render_text(&detail, jiff::Timestamp::now(), &TimeZone::system());
+            let mut text = render_text(&detail, jiff::Timestamp::now(), &TimeZone::system());
+            text.push_str(&links_text(&links));
             out.write_all(text.as_bytes())?;
         }
     }
     out.flush()?;
     Ok(())
+}
+
+/// The Links section of the text form (empty without links): each ticket's short name, its
+/// address and title, and who linked it.
+fn links_text(links: &[SharedLink]) -> String {
+    if links.is_empty() {
+        return String::new();
+    }
+    let mut text = "\nLinks\n".to_owned();
+    for l in links {
+        let title = l
+            .link
+            .title()
+            .map(|t| format!("  {}", Clean::line(t)))
+            .unwrap_or_default();
+        let by =
+            l.by.as_deref()
+                .map(|b| format!("  by {}", Clean::line(b)))
+                .unwrap_or_default();
+        let pending = if l.pending { "  (not yet sent)" } else { "" };
+        let _ = writeln!(
+            text,
+            "  {}  {}{title}{by}{pending}",
+            l.link.short_name(),
+            Clean::line(l.link.url())
+        );
+    }
+    text
 }
 
 /// The text form, built only from [`detail_fields`], so every value printed is sanitized.
@@ -109,5 +157,45 @@ mod tests {
         assert!(text.contains("pager          queued"), "{text}");
         assert!(!text.contains("Metadata (custom)"));
         assert!(!text.chars().any(|c| c.is_control() && c != '\n'));
+    }
+
+    #[test]
+    fn the_links_section_names_each_ticket_inertly() {
+        let link =
+            |url: &str, title: Option<&str>| feedback_core::link::Link::new(url, title).unwrap();
+        let links = [
+            SharedLink {
+                link: link(
+                    "https://t.example/TICKET-26944",
+                    Some("Crash \u{202e}on start"),
+                ),
+                by: Some("bo\u{1b}[2J".to_owned()),
+                at: jiff::Timestamp::UNIX_EPOCH,
+                pending: false,
+            },
+            SharedLink {
+                link: link("https://docs.example/crash", None),
+                by: None,
+                at: jiff::Timestamp::UNIX_EPOCH,
+                pending: true,
+            },
+        ];
+        let text = links_text(&links);
+        assert!(
+            text.starts_with("\nLinks\n  TICKET-26944  https://t.example/TICKET-26944  Crash "),
+            "{text}"
+        );
+        assert!(text.contains("  by bo␛"), "{text}");
+        assert!(
+            text.contains("  crash  https://docs.example/crash  (not yet sent)\n"),
+            "{text}"
+        );
+        assert!(
+            !text
+                .chars()
+                .any(|c| (c.is_control() && c != '\n') || c == '\u{202e}'),
+            "{text}"
+        );
+        assert_eq!(links_text(&[]), "");
     }
 }

@@ -7,7 +7,7 @@
 mod act;
 mod mirror_status;
 
-pub use act::{Act, AssignArgs, ItemsArgs, LabelArgs, act, label_removals};
+pub use act::{Act, AssignArgs, ItemsArgs, LabelArgs, LinkArgs, UnlinkArgs, act, label_removals};
 
 use std::io::Write;
 

@@ -130,8 +130,7 @@ pub fn first_in(text: &str) -> Option<Link> {
     finder.kinds(&[linkify::LinkKind::Url]);
     finder
         .links(text)
-        .filter_map(|found| Link::new(found.as_str(), None).ok())
-        .next()
+        .find_map(|found| Link::new(found.as_str(), None).ok())
 }
 
 /// A path part that names a ticket by its key: letters and digits, a dash, digits.

@@ -5,6 +5,7 @@
 //! Every change bumps the triage counter, so another window reads its view (`has:ticket`) again.
 
 use feedback_core::link::Link;
+use feedback_core::team_event::Change;
 use jiff::Timestamp;
 use rusqlite::{Transaction, params};
 
@@ -24,39 +25,34 @@ pub struct LinkRecord {
 }
 
 impl Store {
-    /// Links `link` on each of `item_ids` (a URL linked again takes the new title and time);
-    /// how many items now hold it. One transaction.
-    pub fn link_items(
+    /// Keeps `changes` as this store's own links, in order, in one transaction: a link (a URL
+    /// linked again takes the new title and time) or an unlink of an item. The other changes
+    /// are the team's and are not kept here. How many items each change reached (an unlink of
+    /// a URL an item did not hold reaches none).
+    pub fn change_links(
         &mut self,
-        item_ids: &[String],
-        link: &Link,
+        changes: &[(String, Change)],
         now: Timestamp,
-    ) -> Result<usize, StoreError> {
+    ) -> Result<Vec<usize>, StoreError> {
         self.transact(|tx| {
             let mut put = tx.prepare_cached(
                 "INSERT INTO links (item_id, url, title, author, at) VALUES (?1, ?2, ?3, NULL, ?4)
                  ON CONFLICT (item_id, url) DO UPDATE SET title = excluded.title, at = excluded.at",
             )?;
-            for id in item_ids {
-                put.execute(params![id, link.url(), link.title(), now.as_microsecond()])?;
-            }
-            bump(tx, TRIAGE_REV)?;
-            Ok(item_ids.len())
-        })
-    }
-
-    /// Removes the link to `url` (in its normal form) from each of `item_ids`; how many held it.
-    /// One transaction.
-    pub fn unlink_items(&mut self, item_ids: &[String], url: &str) -> Result<usize, StoreError> {
-        self.transact(|tx| {
             let mut delete =
                 tx.prepare_cached("DELETE FROM links WHERE item_id = ?1 AND url = ?2")?;
-            let mut removed = 0;
-            for id in item_ids {
-                removed += delete.execute(params![id, url])?;
+            let mut reached = Vec::with_capacity(changes.len());
+            for (id, change) in changes {
+                reached.push(match change {
+                    Change::Link(link) => {
+                        put.execute(params![id, link.url(), link.title(), now.as_microsecond()])?
+                    }
+                    Change::Unlink { url } => delete.execute(params![id, url])?,
+                    _ => 0,
+                });
             }
             bump(tx, TRIAGE_REV)?;
-            Ok(removed)
+            Ok(reached)
         })
     }
 
@@ -147,7 +143,7 @@ pub(super) fn team_unlinked(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use feedback_core::team_event::{Change, EventChange, TeamEvent};
+    use feedback_core::team_event::{EventChange, TeamEvent};
 
     use crate::TeamBatch;
 
@@ -185,22 +181,41 @@ mod tests {
         }
     }
 
+    fn linked(ids: &[&str], link: &Link) -> Vec<(String, Change)> {
+        ids.iter()
+            .map(|id| ((*id).to_owned(), Change::Link(link.clone())))
+            .collect()
+    }
+
+    fn unlinked(ids: &[&str], url: &str) -> Vec<(String, Change)> {
+        ids.iter()
+            .map(|id| {
+                (
+                    (*id).to_owned(),
+                    Change::Unlink {
+                        url: url.to_owned(),
+                    },
+                )
+            })
+            .collect()
+    }
+
     #[test]
     fn a_link_is_kept_once_per_item_and_url_and_unlinked_by_its_url() {
         let mut store = Store::open_memory().unwrap();
-        let ids = ["fb_1".to_owned(), "fb_2".to_owned()];
         let t1 = link("https://t.example/T-1", Some("Crash"));
-        assert_eq!(store.link_items(&ids, &t1, at(1)).unwrap(), 2);
+        assert_eq!(
+            store
+                .change_links(&linked(&["fb_1", "fb_2"], &t1), at(1))
+                .unwrap(),
+            [1, 1]
+        );
+        let retitled = link("https://t.example/T-1", Some("Crash on start"));
         store
-            .link_items(
-                &ids[..1],
-                &link("https://t.example/T-1", Some("Crash on start")),
-                at(2),
-            )
+            .change_links(&linked(&["fb_1"], &retitled), at(2))
             .unwrap();
-        store
-            .link_items(&ids[..1], &link("https://t.example/T-2", None), at(3))
-            .unwrap();
+        let t2 = link("https://t.example/T-2", None);
+        store.change_links(&linked(&["fb_1"], &t2), at(3)).unwrap();
         assert_eq!(
             urls(&store, "fb_1"),
             [
@@ -212,16 +227,18 @@ mod tests {
                 ("https://t.example/T-2".to_owned(), None, false),
             ]
         );
-        assert_eq!(
-            store.unlink_items(&ids, "https://t.example/T-1").unwrap(),
-            2
-        );
-        assert_eq!(
-            store.unlink_items(&ids, "https://t.example/T-1").unwrap(),
-            0
-        );
+        let both = unlinked(&["fb_1", "fb_2"], "https://t.example/T-1");
+        assert_eq!(store.change_links(&both, at(4)).unwrap(), [1, 1]);
+        assert_eq!(store.change_links(&both, at(5)).unwrap(), [0, 0]);
         assert_eq!(urls(&store, "fb_1").len(), 1);
         assert!(urls(&store, "fb_2").is_empty());
+        // The team's other changes are not this store's to keep.
+        assert_eq!(
+            store
+                .change_links(&[("fb_1".to_owned(), Change::Claim)], at(6))
+                .unwrap(),
+            [0]
+        );
     }
 
     #[test]
@@ -254,7 +271,7 @@ mod tests {
         assert_eq!(found[0].author.as_deref(), Some("ana"));
         assert!(found[0].team);
         // A URL this store linked itself and the team linked too shows once, as the team's.
-        store.link_items(&["fb_1".to_owned()], &t1, at(12)).unwrap();
+        store.change_links(&linked(&["fb_1"], &t1), at(12)).unwrap();
         assert_eq!(urls(&store, "fb_1").len(), 1);
         store.team_start_replica("other", "ana").unwrap();
         assert_eq!(

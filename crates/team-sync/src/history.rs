@@ -73,12 +73,18 @@ mod tests {
             "snoozed until 2026-12-04T09:00:00Z"
         );
         assert_eq!(described("done", r#"{"done":false}"#), "reopened");
-        let titled = described("link", r#"{"url":"https://t.example/T-1","title":"Crash \u202enow"}"#);
+        let titled = described(
+            "link",
+            r#"{"url":"https://t.example/T-1","title":"Crash \u202enow"}"#,
+        );
         assert!(titled.starts_with("linked T-1 (Crash "), "{titled}");
         assert!(!titled.contains('\u{202e}'), "{titled}");
         // A title on two lines is no link this version takes: shown by its kind.
         assert_eq!(
-            described("link", r#"{"url":"https://t.example/T-1","title":"a\u001b[2J"}"#),
+            described(
+                "link",
+                r#"{"url":"https://t.example/T-1","title":"a\u001b[2J"}"#
+            ),
             "link"
         );
         assert_eq!(

@@ -610,15 +610,7 @@ pub fn states_now(
     item_ids: &[String],
 ) -> Result<Vec<SharedState>, StoreError> {
     let outbox = store.team_outbox_first(usize::MAX, Some(item_ids))?;
-    let mut links: BTreeMap<String, Vec<SharedLink>> = BTreeMap::new();
-    for record in store.links(item_ids)? {
-        links.entry(record.item_id).or_default().push(SharedLink {
-            link: record.link,
-            by: record.author,
-            at: record.at,
-            pending: false,
-        });
-    }
+    let mut links = stored_links(store, item_ids)?;
     // A store in no team (and with nothing waiting) says nothing more: no read per item.
     if outbox.is_empty() && store.team_replica()?.is_none() {
         return Ok(item_ids
@@ -656,6 +648,49 @@ pub fn states_now(
             Ok(state)
         })
         .collect()
+}
+
+/// The links of `item_ids` as the store holds them (the outbox not laid over), by item.
+fn stored_links(
+    store: &feedback_store::Store,
+    item_ids: &[String],
+) -> Result<BTreeMap<String, Vec<SharedLink>>, StoreError> {
+    let mut links: BTreeMap<String, Vec<SharedLink>> = BTreeMap::new();
+    for record in store.links(item_ids)? {
+        links.entry(record.item_id).or_default().push(SharedLink {
+            link: record.link,
+            by: record.author,
+            at: record.at,
+            pending: false,
+        });
+    }
+    Ok(links)
+}
+
+/// The links of `item_ids` as this member sees them (the store's own and the team's, with the
+/// outbox's links and unlinks laid over), by item; an item without a link is left out. Reads
+/// only links, for exports of many items.
+///
+/// # Errors
+/// The store could not be read.
+pub fn links_now(
+    store: &feedback_store::Store,
+    item_ids: &[String],
+) -> Result<BTreeMap<String, Vec<SharedLink>>, StoreError> {
+    let mut links = stored_links(store, item_ids)?;
+    for entry in store.team_outbox_first(usize::MAX, Some(item_ids))? {
+        if let Ok(change @ (Change::Link(_) | Change::Unlink { .. })) = &entry.change {
+            let mut state = SharedState {
+                links: links.remove(&entry.item_id).unwrap_or_default(),
+                ..SharedState::default()
+            };
+            lay_over(&mut state, change, &entry.member, entry.made_at);
+            if !state.links.is_empty() {
+                links.insert(entry.item_id.clone(), state.links);
+            }
+        }
+    }
+    Ok(links)
 }
 
 /// What `change`, made by `member` and not yet sent, does to the state shown.

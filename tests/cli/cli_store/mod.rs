@@ -8,6 +8,7 @@ mod basis;
 use crate::common;
 mod export;
 mod history;
+mod links;
 mod mark;
 mod search;
 use crate::shell_completion;

@@ -17,6 +17,8 @@ pub struct Details {
     store: Option<Shared>,
     /// The records' triage state is read from the store too.
     triage: bool,
+    /// And their links.
+    links: bool,
     /// `--with-detail`: the client to fetch missing details with.
     fetch: Option<Client>,
     /// A write failed once: the export goes on without storing.
@@ -30,6 +32,7 @@ impl Details {
         Self {
             store,
             triage: false,
+            links: false,
             fetch,
             store_failed: false,
             fetched: 0,
@@ -39,8 +42,9 @@ impl Details {
     /// Reads the records' triage state from the store (when there is one: without, it is
     /// not known).
     #[must_use]
-    pub(crate) fn with_triage(mut self) -> Self {
+    pub(crate) fn with_triage(mut self, links: bool) -> Self {
         self.triage = true;
+        self.links = links;
         self
     }
 
@@ -70,7 +74,7 @@ impl Details {
             out.push(record);
         }
         if let (Some(store), true) = (&self.store, self.triage) {
-            store.read(|s| with_triage(s, &mut out, Timestamp::now()))?;
+            store.read(|s| with_triage(s, &mut out, Timestamp::now(), self.links))?;
         }
         Ok(out)
     }
@@ -113,6 +117,7 @@ pub fn stored(store: &Store, item: Feedback) -> Result<Record, CliError> {
         metadata: known.then_some(detail.metadata),
         delivery: detail.delivery,
         triage: None,
+        links: None,
     })
 }
 
@@ -122,9 +127,16 @@ pub(crate) fn with_triage(
     store: &Store,
     records: &mut [Record],
     now: Timestamp,
+    links: bool,
 ) -> Result<(), CliError> {
     let ids: Vec<&str> = records.iter().map(|r| r.feedback.id.as_str()).collect();
     let mut found = store.triage_of(&ids)?;
+    let mut linked = if links {
+        let ids: Vec<String> = ids.iter().map(|id| (*id).to_owned()).collect();
+        feedback_team_sync::links_now(store, &ids)?
+    } else {
+        std::collections::BTreeMap::new()
+    };
     for record in records {
         let mut triage = found
             .remove(record.feedback.id.as_str())
@@ -133,6 +145,13 @@ pub(crate) fn with_triage(
             triage.snoozed_until = None;
         }
         record.triage = Some(triage);
+        if links {
+            record.links = Some(
+                linked
+                    .remove(record.feedback.id.as_str())
+                    .unwrap_or_default(),
+            );
+        }
     }
     Ok(())
 }

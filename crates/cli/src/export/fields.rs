@@ -15,6 +15,7 @@ use super::super::output::{first_line, short_time};
 use feedback_api::{Channel, Delivery, Feedback, Metadata};
 use feedback_core::text::Clean;
 use feedback_store::Triage;
+use feedback_team_sync::SharedLink;
 
 /// One item of an export: the list item, with its detail's parts when they are known.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +26,8 @@ pub struct Record {
     /// The item's triage state in the local store, when read (a snooze already over reads as
     /// none).
     pub triage: Option<Triage>,
+    /// The item's links (this store's and the team's, with unsent changes laid over), when read.
+    pub links: Option<Vec<SharedLink>>,
 }
 
 impl Record {
@@ -36,6 +39,7 @@ impl Record {
             metadata: None,
             delivery: None,
             triage: None,
+            links: None,
         }
     }
 
@@ -87,6 +91,8 @@ pub enum Field {
     Done,
     SnoozedUntil,
     Note,
+    /// The links on the item (tickets), from the local store.
+    Links,
 }
 
 /// The plain field names, in the order `--fields` lists them in errors.
@@ -111,6 +117,7 @@ const NAMES: &[(&str, Field)] = &[
     ("done", Field::Done),
     ("snoozed_until", Field::SnoozedUntil),
     ("note", Field::Note),
+    ("links", Field::Links),
 ];
 
 /// The built-in metadata keys the spec names: `list --fields all` always has their columns.
@@ -188,7 +195,7 @@ impl Field {
     pub(crate) fn needs_triage(&self) -> bool {
         matches!(
             self,
-            Self::Seen | Self::Starred | Self::Done | Self::SnoozedUntil | Self::Note
+            Self::Seen | Self::Starred | Self::Done | Self::SnoozedUntil | Self::Note | Self::Links
         )
     }
 
@@ -239,6 +246,17 @@ impl Field {
                 .as_ref()
                 .and_then(|t| t.snoozed_until)
                 .map_or_else(String::new, short_time),
+            // A table names each ticket by its short name, a CSV file by its address.
+            Self::Links => record.links.as_deref().map_or_else(String::new, |links| {
+                let each = links.iter().map(|l| {
+                    if csv {
+                        l.link.url().to_owned()
+                    } else {
+                        l.link.short_name().to_string()
+                    }
+                });
+                each.collect::<Vec<_>>().join(if csv { " " } else { ", " })
+            }),
             Self::Seen | Self::Starred | Self::Done => match self.json(record, columns) {
                 Value::Bool(true) => "yes".to_owned(),
                 Value::Bool(false) => "no".to_owned(),
@@ -286,6 +304,7 @@ impl Field {
             Self::Done => triage(record, |t| json!(t.done)),
             Self::SnoozedUntil => triage(record, |t| json!(t.snoozed_until)),
             Self::Note => triage(record, |t| json!(t.note)),
+            Self::Links => record.links.as_ref().map_or(Value::Null, |l| json!(l)),
         }
     }
 }
@@ -425,6 +444,12 @@ impl Selection {
             }
         }
         Ok(Self::Fields(fields))
+    }
+
+    /// True when the export shows the items' links.
+    #[must_use]
+    pub(crate) fn needs_links(&self) -> bool {
+        matches!(self, Self::Fields(fields) if fields.contains(&Field::Links))
     }
 
     /// True when the export shows the items' triage state.

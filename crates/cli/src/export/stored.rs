@@ -30,10 +30,11 @@ pub fn write(
     let text = matches!(options.format, ListFormat::Csv | ListFormat::Table);
     let needs_detail = options.fields.needs_detail();
     let needs_triage = options.fields.needs_triage();
+    let needs_links = options.fields.needs_links();
     let now = jiff::Timestamp::now();
     let triage = |records: &mut [Record]| -> Result<(), CliError> {
         if needs_triage {
-            with_triage(store, records, now)?;
+            with_triage(store, records, now, needs_links)?;
         }
         Ok(())
     };

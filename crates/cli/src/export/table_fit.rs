@@ -68,7 +68,7 @@ fn spec(field: &Field, ids: usize) -> Spec {
         Field::Link(_) => (30, 12, 2),
         Field::AppId | Field::ProjectId => (36, 8, 3),
         Field::Project | Field::ProjectName => (20, 10, 4),
-        Field::Tags => (20, 8, 5),
+        Field::Tags | Field::Links => (20, 8, 5),
         Field::ReporterEmail => (26, 12, 6),
         Field::AppPlatform => (8, 7, 7),
         Field::App | Field::AppName => (24, 12, 8),

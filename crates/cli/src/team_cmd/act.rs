@@ -1,7 +1,9 @@
 //! The triage commands scripts use: `claim`, `unclaim`, `assign ID… --to MEMBER`, `label ID…
-//! +x -y`. Each item's change is recorded in the store's outbox first, so one made while the
-//! team's database is away is kept and sent at the next connection; each item is reported
-//! (`done`, `lost` with why, or `pending`), and a claim someone else won makes the command fail.
+//! +x -y`, `link ID… URL [--title TEXT]`, `unlink ID… URL`. Each item's change is recorded in
+//! the store's outbox first, so one made while the team's database is away is kept and sent at
+//! the next connection; each item is reported (`done`, `lost` with why, or `pending`), and a
+//! claim someone else won makes the command fail. Links are kept in the store itself when no
+//! team is configured (each item reported `done`).
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -13,6 +15,7 @@ use crate::CliError;
 use crate::context::Context;
 use crate::context::team::{connected_for, settings, store};
 use crate::output::TeamFormat;
+use feedback_core::link::Link;
 use feedback_core::text::Clean;
 use feedback_team::Change;
 use feedback_team::labels::LabelChanges;
@@ -50,6 +53,29 @@ pub struct LabelArgs {
     /// the command line is parsed.
     #[arg(long = REMOVE, hide = true, value_name = "LABEL")]
     pub remove: Vec<String>,
+    #[arg(long, value_enum, default_value_t = TeamFormat::Text)]
+    pub format: TeamFormat,
+}
+
+/// `link ID… URL [--title TEXT]`.
+#[derive(Debug, Clone, ClapArgs)]
+pub struct LinkArgs {
+    /// The items' ids, then the address (http or https) of what was made from them.
+    #[arg(required = true, num_args = 2.., value_name = "ID… URL")]
+    pub words: Vec<String>,
+    /// The link's title (one line, at most 200 characters).
+    #[arg(long, value_name = "TEXT")]
+    pub title: Option<String>,
+    #[arg(long, value_enum, default_value_t = TeamFormat::Text)]
+    pub format: TeamFormat,
+}
+
+/// `unlink ID… URL`.
+#[derive(Debug, Clone, ClapArgs)]
+pub struct UnlinkArgs {
+    /// The items' ids, then the address of the link to remove.
+    #[arg(required = true, num_args = 2.., value_name = "ID… URL")]
+    pub words: Vec<String>,
     #[arg(long, value_enum, default_value_t = TeamFormat::Text)]
     pub format: TeamFormat,
 }
@@ -139,19 +165,31 @@ pub enum Act<'a> {
     Unclaim(&'a ItemsArgs),
     Assign(&'a AssignArgs),
     Label(&'a LabelArgs),
+    Link(&'a LinkArgs),
+    Unlink(&'a UnlinkArgs),
 }
 
 /// `claim`, `unclaim`, `assign`, `label`: each item's change recorded, sent, and reported.
 pub async fn act(args: &Context, act: Act<'_>, out: &mut dyn Write) -> Result<(), CliError> {
-    let (settings, url) = settings(args)?;
-    let store = store(args)?;
     let (ids, format) = match act {
         Act::Claim(a) | Act::Unclaim(a) => (a.ids.clone(), a.format),
         Act::Assign(a) => (a.ids.clone(), a.format),
         Act::Label(a) => (label_words(a)?.other, a.format),
+        Act::Link(a) => (link_words(&a.words, a.title.as_deref())?.0, a.format),
+        Act::Unlink(a) => (link_words(&a.words, None)?.0, a.format),
     };
+    let links = matches!(act, Act::Link(_) | Act::Unlink(_));
+    let team = if links {
+        crate::context::team::configured(args)?
+    } else {
+        Some(settings(args)?)
+    };
+    let store = store(args)?;
     let named: Vec<&str> = ids.iter().map(String::as_str).collect();
     crate::context::store::require_stored(&store, &named)?;
+    let Some((settings, url)) = team else {
+        return keep_here(&store, act, &ids, format, out).await;
+    };
     let me = url.role().unwrap_or_default().to_owned();
     let seen = team_sync::shared_states(&store, ids.clone()).await?;
     let changes: Vec<(String, Change)> = seen
@@ -185,7 +223,7 @@ pub async fn act(args: &Context, act: Act<'_>, out: &mut dyn Write) -> Result<()
             state: state.clone(),
         });
     }
-    write_reports(&reports, format, out)?;
+    write_reports(&reports, format, true, out)?;
     if let Some(error) = failed {
         return Err(crate::context::team::kept_after(&error, &store));
     }
@@ -196,6 +234,51 @@ pub async fn act(args: &Context, act: Act<'_>, out: &mut dyn Write) -> Result<()
         return Err(CliError::Other(lost_summary(&reports)));
     }
     Ok(())
+}
+
+/// `link` and `unlink` in a store in no team: kept in the store itself, each item `done`.
+async fn keep_here(
+    store: &feedback_store::Shared,
+    act: Act<'_>,
+    ids: &[String],
+    format: TeamFormat,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let seen = team_sync::shared_states(store, ids.to_vec()).await?;
+    let changes: Vec<(String, Change)> = seen
+        .iter()
+        .map(|state| Ok((state.item_id.clone(), change_for(act, state, "")?)))
+        .collect::<Result<_, CliError>>()?;
+    let now = Timestamp::now();
+    store.write(|s| s.change_links(&changes, now))?;
+    let after = team_sync::shared_states(store, ids.to_vec()).await?;
+    let reports: Vec<Report> = after
+        .into_iter()
+        .map(|state| Report {
+            id: state.item_id.clone(),
+            outcome: "done",
+            why: None,
+            state,
+        })
+        .collect();
+    write_reports(&reports, format, false, out)
+}
+
+/// `link`'s and `unlink`'s words: the item ids and the link (its URL the last word).
+fn link_words(words: &[String], title: Option<&str>) -> Result<(Vec<String>, Link), CliError> {
+    let Some((url, ids)) = words.split_last().filter(|(_, ids)| !ids.is_empty()) else {
+        return Err(CliError::Usage(
+            "link and unlink take item ids, then the link's address".to_owned(),
+        ));
+    };
+    if let Some(other) = ids.iter().find(|id| Link::new(id, None).is_ok()) {
+        return Err(CliError::Usage(format!(
+            "one address per command, after the item ids: {}",
+            Clean::line(other)
+        )));
+    }
+    let link = Link::new(url, title).map_err(|e| CliError::Usage(e.to_string()))?;
+    Ok((ids.to_vec(), link))
 }
 
 /// The line a command with lost changes ends with: how many, and why when one reason holds for
@@ -227,9 +310,12 @@ struct Report {
     state: SharedState,
 }
 
+/// Writes each item's report; `team`: the items' owners and labels are said too (a store in no
+/// team has neither).
 fn write_reports(
     reports: &[Report],
     format: TeamFormat,
+    team: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     match format {
@@ -246,9 +332,16 @@ fn write_reports(
                     .as_deref()
                     .map_or_else(|| Clean::fixed("unclaimed"), Clean::line);
                 let labels = Clean::line(&r.state.labels.join(", "));
-                write!(out, "{}  {}  owner: {owner}", Clean::line(&r.id), r.outcome)?;
+                write!(out, "{}  {}", Clean::line(&r.id), r.outcome)?;
+                if team {
+                    write!(out, "  owner: {owner}")?;
+                }
                 if !labels.is_empty() {
                     write!(out, "  labels: {labels}")?;
+                }
+                let links: Vec<Clean> = r.state.links.iter().map(|l| l.link.short_name()).collect();
+                if !links.is_empty() {
+                    write!(out, "  links: {}", Clean::join(&links, ", "))?;
                 }
                 if let Some(why) = &r.why {
                     write!(out, "  ({})", Clean::line(why))?;
@@ -277,6 +370,10 @@ fn change_for(act: Act<'_>, state: &SharedState, me: &str) -> Result<Change, Cli
             let LabelChanges { add, remove, .. } = label_words(a)?;
             Change::Labels { add, remove }
         }
+        Act::Link(a) => Change::Link(link_words(&a.words, a.title.as_deref())?.1),
+        Act::Unlink(a) => Change::Unlink {
+            url: link_words(&a.words, None)?.1.url().to_owned(),
+        },
     })
 }
 

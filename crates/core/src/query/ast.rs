@@ -85,6 +85,8 @@ pub enum FilterKind {
     NoteBy(Assignee),
     /// The item's note, or one of the team's notes on it, holds this text (any case).
     Note(String),
+    /// A link on the item whose address or title holds this text (any case).
+    Ticket(String),
     /// The items a view lists (by its name, or the only name beginning with this): its status,
     /// pane filters and search, and what it hides. Views are known where the query is compiled.
     View(String),
@@ -130,6 +132,8 @@ pub enum Has {
     App,
     /// A triage note with text in it.
     Note,
+    /// A link of the user's or the team's on the item (a ticket).
+    Ticket,
 }
 
 /// `is:` flags: the local triage state (`store::triage`).

@@ -167,6 +167,8 @@ Qualifiers (values may be quoted: app:\"Trailhead iOS\"; case-insensitive)
   email:ana@  from:ana    part of the reporter's address
   version:2.3.1  os:17.2  locale:de-DE  meta.KEY:VALUE (any metadata)
   has:email  has:link  has:tag  has:app  has:note  note:TEXT (in a note)
+  has:ticket  ticket:TEXT   your links (tickets), by address or title; has:link: the
+                            service's issue-tracker delivery
   is:unseen  is:seen  is:starred  is:done  is:snoozed   (your triage state)
   is:mine  is:unclaimed  assignee:me  assignee:NAME     (with a team)
   label:NAME  note-by:NAME  note-by:me  owner:NAME      (with a team)

@@ -13,7 +13,7 @@ use crate::text::Clean;
 /// Every qualifier, as it is typed (`meta.` takes a key after it): what the prompt completes,
 /// the errors list and the help names. Each parses (the match in [`parse`]; a test holds the two
 /// together).
-pub(crate) const QUALIFIERS: [&str; 23] = [
+pub(crate) const QUALIFIERS: [&str; 24] = [
     "app:",
     "project:",
     "platform:",
@@ -36,18 +36,24 @@ pub(crate) const QUALIFIERS: [&str; 23] = [
     "label:",
     "note-by:",
     "note:",
+    "ticket:",
     "view:",
 ];
 
 /// `has:` values, each as completed and listed; then the other spellings it reads.
-const HAS: [(&str, Has); 5] = [
+const HAS: [(&str, Has); 6] = [
     ("email", Has::Email),
     ("link", Has::Link),
     ("tag", Has::Tag),
     ("app", Has::App),
     ("note", Has::Note),
+    ("ticket", Has::Ticket),
 ];
-const HAS_ALSO: [(&str, Has); 2] = [("tags", Has::Tag), ("notes", Has::Note)];
+const HAS_ALSO: [(&str, Has); 3] = [
+    ("tags", Has::Tag),
+    ("notes", Has::Note),
+    ("tickets", Has::Ticket),
+];
 
 /// `is:` values, each as completed and listed; then the other spellings it reads.
 const IS: [(&str, Is); 7] = [
@@ -153,6 +159,7 @@ pub(super) fn parse(
         "label" => FilterKind::Label(owned),
         "note-by" => FilterKind::NoteBy(Assignee::parse(value)),
         "note" => FilterKind::Note(owned),
+        "ticket" => FilterKind::Ticket(owned),
         "view" => FilterKind::View(owned),
         _ => match metadata_keys(name) {
             Some(key) => FilterKind::Meta { key, value: owned },

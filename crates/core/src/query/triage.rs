@@ -5,7 +5,8 @@ use super::ast::{Expr, FilterKind, Has, Is};
 
 impl super::Query {
     /// True when the query names any triage qualifier (`is:…`, `has:note`, `note:`, the
-    /// team's `assignee:`, `label:`, `note-by:`): a triage change
+    /// links' `has:ticket` and `ticket:`, the team's `assignee:`, `label:`, `note-by:`): a
+    /// triage change or a link
     /// may then move items in or out of its view.
     #[must_use]
     pub fn names_triage(&self) -> bool {
@@ -28,7 +29,8 @@ fn is_triage(kind: &FilterKind) -> bool {
     matches!(
         kind,
         FilterKind::Is(_)
-            | FilterKind::Has(Has::Note)
+            | FilterKind::Has(Has::Note | Has::Ticket)
+            | FilterKind::Ticket(_)
             | FilterKind::Assignee(_)
             | FilterKind::Label(_)
             | FilterKind::NoteBy(_)

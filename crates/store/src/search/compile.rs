@@ -12,7 +12,7 @@ use rusqlite::types::Value;
 use super::Context;
 use super::resolve::{self, RefKind};
 use feedback_core::query::{
-    self, Assignee, Expr, Filter, FilterKind, Form, Has, Query, QueryError, Text,
+    self, Assignee, Expr, Filter, FilterKind, Form, Query, QueryError, Text,
 };
 
 mod filters;
@@ -284,8 +284,7 @@ impl Compiler<'_> {
             }
             FilterKind::Id(v) => format!("items.id = {}", self.param(Value::Text(v.clone()))),
             FilterKind::Meta { key, value } => self.meta(key, value, span)?,
-            FilterKind::Has(Has::Note) => super::triage::has_note().to_owned(),
-            FilterKind::Has(has) => has_sql(*has).to_owned(),
+            FilterKind::Has(has) => has_sql(*has),
             FilterKind::Is(is) => {
                 let now = self.cx.now.as_second();
                 super::triage::is_sql(*is, now, |v| self.param(v))
@@ -314,6 +313,10 @@ impl Compiler<'_> {
             FilterKind::Note(text) => {
                 let p = self.param(Value::Text(format!("%{}%", escape_like(text))));
                 super::triage::note_holds(&p)
+            }
+            FilterKind::Ticket(text) => {
+                let p = self.param(Value::Text(format!("%{}%", escape_like(text))));
+                super::triage::ticket(&p)
             }
             FilterKind::View(name) => self.view(name, &filter.span)?,
         })

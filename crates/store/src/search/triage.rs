@@ -6,7 +6,8 @@
 //! `note:`) read the store's replica of the team (`store::team`) the same way, with this
 //! member's changes still in the outbox laid over it as the inbox shows them
 //! (`team_sync::states_now`): a claim not yet sent is already the member's, a label added
-//! offline is found by `label:`.
+//! offline is found by `label:`. The links' qualifiers (`has:ticket`, `ticket:`) read the
+//! store's own links and the team's, with the outbox's links and unlinks laid over the same way.
 
 use rusqlite::types::Value;
 
@@ -139,4 +140,50 @@ pub(super) fn note_by(name: Option<&str>) -> String {
          OR items.k IN (SELECT i.k FROM ({PENDING_NOTES}) p JOIN items i ON i.id = p.item_id \
          WHERE p.author = {author}))"
     )
+}
+
+/// The links the store holds (its own, and the team's, which take a URL both hold): `item_id`,
+/// `url`, `title`.
+const STORED_LINKS: &str = "SELECT item_id, url, title FROM team_links \
+    UNION ALL SELECT l.item_id, l.url, l.title FROM links l WHERE NOT EXISTS \
+    (SELECT 1 FROM team_links t WHERE t.item_id = l.item_id AND t.url = l.url)";
+
+/// The outbox's links and unlinks, each a mention of an item's URL: `item_id`, `url`, `title`,
+/// `at` (the outbox's order), `present` (1: linked, 0: unlinked).
+fn link_mentions() -> String {
+    format!(
+        "SELECT x.item_id, json_extract({CHANGE}, '$.link.url') AS url, \
+         json_extract({CHANGE}, '$.link.title') AS title, x.n AS at, 1 AS present \
+         FROM team_outbox x WHERE json_type({CHANGE}, '$.link') = 'object' \
+         UNION ALL SELECT x.item_id, json_extract({CHANGE}, '$.unlink.url'), NULL, x.n, 0 \
+         FROM team_outbox x WHERE json_type({CHANGE}, '$.unlink') = 'object'"
+    )
+}
+
+/// The keys of items with a link (`l`: `url`, `title`) satisfying `condition`: each link as the
+/// store holds it unless the outbox mentions its URL on the item, else as its last mention
+/// leaves it (an unlink removes it).
+fn links_where(condition: &str) -> String {
+    let mentions = link_mentions();
+    format!(
+        "(items.k IN (SELECT i.k FROM ({STORED_LINKS}) l JOIN items i ON i.id = l.item_id \
+         WHERE {condition} AND NOT EXISTS (SELECT 1 FROM ({mentions}) m \
+         WHERE m.item_id = l.item_id AND m.url = l.url)) \
+         OR items.k IN (SELECT i.k FROM (SELECT item_id, url, title, present, max(at) \
+         FROM ({mentions}) GROUP BY item_id, url) l JOIN items i ON i.id = l.item_id \
+         WHERE l.present = 1 AND {condition}))"
+    )
+}
+
+/// `has:ticket`: an item with a link.
+pub(super) fn has_ticket() -> String {
+    links_where("1")
+}
+
+/// `ticket:TEXT` (`pattern`, the parameter holding `%TEXT%`, LIKE-escaped with `\`): an item
+/// with a link whose address or title holds the text, any case.
+pub(super) fn ticket(pattern: &str) -> String {
+    links_where(&format!(
+        "(l.url LIKE {pattern} ESCAPE '\\' OR l.title LIKE {pattern} ESCAPE '\\')"
+    ))
 }

@@ -45,6 +45,7 @@ fn record(n: u32, custom: &[(&str, &str)]) -> Record {
             external_url: Some(format!("https://issues.example/{n}")),
         }]),
         triage: None,
+        links: None,
     }
 }
 

@@ -214,16 +214,18 @@ pub(super) fn key_list(column: &str, keys: &[i64]) -> String {
     )
 }
 
-pub(super) fn has_sql(has: Has) -> &'static str {
+pub(super) fn has_sql(has: Has) -> String {
     match has {
-        Has::Email => "(items.email IS NOT NULL AND items.email <> '')",
+        Has::Email => "(items.email IS NOT NULL AND items.email <> '')".to_owned(),
         Has::Link => {
             "(CASE WHEN json_valid(items.delivery) THEN EXISTS (SELECT 1 FROM json_each(items.delivery) \
              WHERE coalesce(json_extract(json_each.value, '$.external_url'), '') <> '') ELSE 0 END)"
+                .to_owned()
         }
-        Has::Tag => "(items.tags <> '[]')",
-        Has::App => "(items.app IS NOT NULL)",
-        Has::Note => super::super::triage::has_note(),
+        Has::Tag => "(items.tags <> '[]')".to_owned(),
+        Has::App => "(items.app IS NOT NULL)".to_owned(),
+        Has::Note => super::super::triage::has_note().to_owned(),
+        Has::Ticket => super::super::triage::has_ticket(),
     }
 }
 

@@ -62,13 +62,27 @@ fn views(data: &Dataset) -> Vec<NamedView> {
 const ME: &str = "ana";
 
 /// One item's team state: owner, labels, the authors of its notes, the bodies of this
-/// member's notes still in the outbox.
+/// member's notes still in the outbox, its links (address, title) as shown.
 #[derive(Debug, Clone, Default)]
 struct Shared {
     owner: Option<String>,
     labels: Vec<String>,
     note_authors: Vec<String>,
     pending_notes: Vec<String>,
+    links: Vec<(String, Option<String>)>,
+}
+
+/// The links the store itself keeps on the `i`th item (made before it was in a team); one
+/// shares its address with a link of the team's ([`team_of`]).
+fn own_links_of(i: usize) -> Vec<(String, Option<String>)> {
+    match i % 10 {
+        2 => vec![(
+            format!("https://tracker.example/T-{i}"),
+            Some("mine".into()),
+        )],
+        3 => vec![("https://docs.example/guide".into(), Some("Guide".into()))],
+        _ => vec![],
+    }
 }
 
 /// The changes this member made to the `i`th item and has not sent yet (as JSON, the outbox's
@@ -92,6 +106,18 @@ fn pending_of(i: usize) -> Vec<serde_json::Value> {
         6 => vec![json!({"labels": {"add": ["urgent"], "remove": ["urgent"]}})],
         7 => vec![json!({"note": {"note_id": format!("p{i}"), "body": "sent it back"}})],
         8 => vec![json!({"done": true}), json!({"snooze": null})],
+        9 => vec![
+            json!({"link": {"url": "https://tracker.example/NEW-1", "title": "Refund_100% asked"}}),
+        ],
+        10 => vec![json!({"unlink": {"url": "https://docs.example/guide"}})],
+        11 => vec![
+            json!({"link": {"url": "https://tracker.example/GONE-1"}}),
+            json!({"unlink": {"url": "https://tracker.example/GONE-1"}}),
+        ],
+        12 => vec![
+            json!({"unlink": {"url": format!("https://tracker.example/T-{i}")}}),
+            json!({"link": {"url": format!("https://tracker.example/T-{i}"), "title": "relinked"}}),
+        ],
         _ => vec![],
     }
 }
@@ -126,6 +152,18 @@ fn lay_over(shared: &mut Shared, change: &serde_json::Value) {
             shared
                 .pending_notes
                 .push(v["note"]["body"].as_str().unwrap().to_owned());
+        }
+        // A link replaces the item's link to its address (with its title); an unlink removes it.
+        v if v.get("link").is_some() => {
+            let url = v["link"]["url"].as_str().unwrap().to_owned();
+            shared.links.retain(|(u, _)| *u != url);
+            shared
+                .links
+                .push((url, v["link"]["title"].as_str().map(str::to_owned)));
+        }
+        v if v.get("unlink").is_some() => {
+            let url = v["unlink"]["url"].as_str().unwrap();
+            shared.links.retain(|(u, _)| u != url);
         }
         _ => {}
     }
@@ -173,11 +211,20 @@ fn team_of(i: usize) -> Option<Shared> {
         1 => vec!["bo", ME],
         _ => vec![],
     };
+    let links = match i % 9 {
+        0 | 4 => vec![(
+            format!("https://tracker.example/T-{i}"),
+            Some("Crash report".into()),
+        )],
+        1 | 3 => vec![("https://docs.example/guide".into(), None)],
+        _ => vec![],
+    };
     Some(Shared {
         owner: owner.map(str::to_owned),
         labels: labels.into_iter().map(str::to_owned).collect(),
         note_authors: note_authors.into_iter().map(str::to_owned).collect(),
         pending_notes: Vec::new(),
+        links,
     })
 }
 
@@ -223,8 +270,40 @@ fn put_team(store: &mut Store, team: &HashMap<String, Shared>, triage: &HashMap<
                 at: anchor(),
             });
         }
+        for (url, title) in &shared.links {
+            let seq = i64::try_from(batch.events.len()).unwrap() + 1;
+            batch.events.push(TeamEvent {
+                seq,
+                event_id: format!("e{seq}"),
+                member: "bo".to_owned(),
+                item_id: id.clone(),
+                change: EventChange::Known(Change::Link(
+                    feedback_core::link::Link::new(url, title.as_deref()).unwrap(),
+                )),
+                at: anchor(),
+            });
+        }
     }
     store.team_apply(&batch, anchor()).unwrap();
+}
+
+/// Keeps the store's own links of `items` and adds them to what `team` shows, where the team
+/// holds no link to the same address (the team's is shown).
+fn put_own_links(store: &mut Store, items: &[FeedbackDetail], team: &mut HashMap<String, Shared>) {
+    use feedback_core::team_event::Change;
+    let mut changes = Vec::new();
+    for (i, d) in items.iter().enumerate() {
+        let id = d.feedback.id.as_str().to_owned();
+        for (url, title) in own_links_of(i) {
+            let link = feedback_core::link::Link::new(&url, title.as_deref()).unwrap();
+            changes.push((id.clone(), Change::Link(link)));
+            let shown = team.entry(id.clone()).or_default();
+            if !shown.links.iter().any(|(u, _)| *u == url) {
+                shown.links.push((url, title));
+            }
+        }
+    }
+    store.change_links(&changes, anchor()).unwrap();
 }
 
 /// A triage state for the `i`th item: a mix of every flag, snoozes ending before and after
@@ -327,6 +406,7 @@ impl Fixture {
             .filter_map(|(i, d)| Some((d.feedback.id.as_str().to_owned(), team_of(i)?)))
             .collect();
         put_team(&mut store, &team, &triage);
+        put_own_links(&mut store, &items, &mut team);
         put_outbox(&mut store, &items, &mut team);
         let cx = Context {
             now: anchor(),
@@ -450,6 +530,8 @@ impl Fixture {
             FilterKind::Has(Has::Tag) => !f.tags.is_empty(),
             FilterKind::Has(Has::App) => f.app.is_some(),
             FilterKind::Has(Has::Note) => self.state(d).note.is_some_and(|n| !n.trim().is_empty()),
+            FilterKind::Has(Has::Ticket) => !self.shared(d).links.is_empty(),
+            FilterKind::Ticket(text) => self.ticket_holds(d, text),
             FilterKind::Is(is) => {
                 let t = self.state(d);
                 match is {
@@ -521,6 +603,17 @@ impl Fixture {
         self.state(d).note.as_deref().is_some_and(holds)
             || shared.note_authors.iter().any(|a| holds(&note_body(a)))
             || shared.pending_notes.iter().any(|b| holds(b))
+    }
+
+    /// `ticket:TEXT`: a link's address or title holds the text, ASCII letters in any case and
+    /// everything else exactly (as LIKE compares).
+    fn ticket_holds(&self, d: &FeedbackDetail, text: &str) -> bool {
+        let text = text.to_ascii_lowercase();
+        let holds = |s: &str| s.to_ascii_lowercase().contains(&text);
+        self.shared(d)
+            .links
+            .iter()
+            .any(|(url, title)| holds(url) || title.as_deref().is_some_and(holds))
     }
 
     /// `view:NAME`: the view named so (case aside), else the only one whose name begins so;
