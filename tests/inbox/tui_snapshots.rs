@@ -613,3 +613,57 @@ fn filter_chips_share_the_room_they_have() {
     assert!(most - least <= 1, "the room is not shared fairly: {narrow}");
     insta::assert_snapshot!(format!("{wide}\n{narrow}"));
 }
+
+/// `ctrl-k`, `line` pasted, `Enter`.
+fn link(h: &mut Harness, line: &str) {
+    act(h, Action::EditLinks);
+    h.send(Msg::Paste(line.to_owned()));
+    h.send(Msg::LinkInput(KeyEvent::from(KeyCode::Enter)));
+}
+
+/// Links on the list (the TICKET column: the newest link's short name, how many more) and in
+/// the detail (the Links section), and the link prompt over the detail listing its links; a
+/// title's bidi override is inert.
+#[test]
+fn links_on_the_list_in_the_detail_and_in_the_prompt() {
+    let mut h = started_harness(120, 35, 100, false);
+    link(
+        &mut h,
+        "https://tracker.example/TICKET-26944 Crash on start \u{202e}evil",
+    );
+    link(&mut h, "https://github.com/acme/app/issues/42");
+    act(&mut h, Action::MoveDown);
+    act(&mut h, Action::MoveDown);
+    link(&mut h, "https://docs.example/guides/sync");
+    insta::assert_snapshot!(draw(&h.state).backend());
+    h.send(Msg::Resize {
+        width: 200,
+        height: 12,
+    });
+    insta::assert_snapshot!("links_on_a_wide_list", draw(&h.state).backend());
+    h.send(Msg::Resize {
+        width: 120,
+        height: 35,
+    });
+    act(&mut h, Action::Top);
+    act(&mut h, Action::Open);
+    h.send(Msg::DetailLoaded {
+        id: "id00000".into(),
+        result: Ok(Box::new(stored_detail(0))),
+    });
+    act(&mut h, Action::Bottom);
+    insta::assert_snapshot!("links_in_the_detail", draw(&h.state).backend());
+    act(&mut h, Action::EditLinks);
+    h.send(Msg::Paste(
+        "-https://github.com/acme/app/issues/42".to_owned(),
+    ));
+    let terminal = draw(&h.state);
+    insta::assert_snapshot!("the_link_prompt", terminal.backend());
+    for cell in terminal.backend().buffer().content() {
+        assert!(
+            feedback_core::text::is_clean(cell.symbol()),
+            "{:?}",
+            cell.symbol()
+        );
+    }
+}

@@ -77,6 +77,8 @@ pub enum Action {
     Assign,
     /// Add and remove the team's labels.
     EditLabels,
+    /// Link the items to a ticket (or remove a link).
+    EditLinks,
     /// Open the message log.
     Messages,
     /// Mark every item of the view seen.
@@ -345,6 +347,8 @@ pub enum Msg {
     Team(feedback_team_sync::live::News),
     /// Changes recorded in the team's outbox (how many), or why not.
     TeamRecorded(Result<usize, Failure>),
+    /// A key in the link prompt.
+    LinkInput(ratatui::crossterm::event::KeyEvent),
     /// The team's history of item `id`, oldest first: who, what (sanitized), when.
     TeamHistory {
         id: String,

@@ -166,10 +166,11 @@ pub enum Write {
     },
     /// Read the store's write counts (another process may have stored items or triaged).
     StoreRevs,
-    /// Record these changes in the team's outbox, in order; answered by `Msg::TeamRecorded`.
+    /// Record these changes in the team's outbox, in order, or (no member: the store is in no
+    /// team) keep the links among them in the store itself; answered by `Msg::TeamRecorded`.
     TeamRecord {
         /// The member making them.
-        member: String,
+        member: Option<String>,
         changes: Vec<(String, feedback_team::Change)>,
         at: Timestamp,
     },

@@ -200,6 +200,8 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::Claim, &["a"]),
     (Action::Assign, &["A"]),
     (Action::EditLabels, &["L"]),
+    // An editor's key for a link (`l` stays free to mean forward, as `h` means back).
+    (Action::EditLinks, &["ctrl-k"]),
     (Action::Messages, &["M"]),
     (Action::MarkAllSeen, &["ctrl-a"]),
     (Action::Leave, &["h", "left", "backspace"]),

@@ -14,6 +14,7 @@ pub mod failure;
 pub mod insight;
 pub mod keymap;
 pub mod layout;
+pub mod linking;
 pub mod mode_keys;
 pub mod overlay;
 // Saved views and the command palette.

@@ -86,6 +86,7 @@ const DETAIL: &[Action] = &[
     Action::Claim,
     Action::Assign,
     Action::EditLabels,
+    Action::EditLinks,
     Action::TogglePrivacy,
     Action::TogglePreview,
     Action::ToggleSidebar,
@@ -168,6 +169,7 @@ impl Mode {
             | Mode::NoteEditor
             | Mode::TriagePicker
             | Mode::TeamPrompt
+            | Mode::LinkPrompt
             | Mode::Palette
             | Mode::FilterPrompt => Takes::Typing,
         }
@@ -195,6 +197,7 @@ impl Mode {
             Mode::ActingPicker | Mode::GroupPicker | Mode::TriagePicker => "the picker",
             Mode::NoteEditor => "the note editor",
             Mode::TeamPrompt => "the team's prompt",
+            Mode::LinkPrompt => "the link prompt",
             Mode::Palette => "the palette",
             Mode::FilterPrompt => "the search prompt",
             Mode::TopIssues => "Top issues",
@@ -235,9 +238,11 @@ impl Mode {
             Mode::FilterPrompt => Hints::Typing("tab complete  ↑ history  enter keep  esc clear"),
             Mode::Palette => Hints::Typing("enter run  esc cancel"),
             Mode::NoteEditor => Hints::Typing("enter save  alt-enter new line  esc cancel"),
-            Mode::ActingPicker | Mode::GroupPicker | Mode::TriagePicker | Mode::TeamPrompt => {
-                Hints::Typing("enter choose  esc cancel")
-            }
+            Mode::ActingPicker
+            | Mode::GroupPicker
+            | Mode::TriagePicker
+            | Mode::TeamPrompt
+            | Mode::LinkPrompt => Hints::Typing("enter choose  esc cancel"),
         }
     }
 }

@@ -361,6 +361,8 @@ pub struct AppState {
     pub similar: super::similar::SimilarState,
     /// The team that shares triage state, when one is configured.
     pub team: Option<super::team::TeamState>,
+    /// The link prompt (`ctrl-k`), while open.
+    pub link_prompt: Option<super::linking::LinkPrompt>,
 }
 
 impl AppState {
@@ -422,6 +424,7 @@ impl AppState {
             top_issues: None,
             similar: super::similar::SimilarState::default(),
             team: None,
+            link_prompt: None,
         }
     }
 

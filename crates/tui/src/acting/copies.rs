@@ -23,6 +23,8 @@ pub struct Copied {
     pub triage: Triage,
     /// With a team, when the team touched the item.
     pub team: Option<TeamCopy>,
+    /// The item's links (tickets), oldest first.
+    pub links: Vec<crate::team::ShownLink>,
 }
 
 impl Copied {
@@ -33,6 +35,7 @@ impl Copied {
             detail,
             triage: Triage::default(),
             team: None,
+            links: Vec::new(),
         }
     }
 }
@@ -66,8 +69,8 @@ impl TeamCopy {
 
 /// The Markdown block of one item, ready to paste into an issue: the message quoted, then the
 /// app, platform, version, OS, locale, tags, received time (UTC), reporter (unless `private`),
-/// with a team its owner and labels, the delivery links, the notes, yours and teammates'
-/// (unless `private`), and the item's id.
+/// with a team its owner and labels, the delivery links, the item's links (tickets), the notes,
+/// yours and teammates' (unless `private`), and the item's id.
 #[must_use]
 pub fn markdown(item: &Copied, private: bool) -> Clean {
     let detail = &item.detail;
@@ -121,6 +124,18 @@ pub fn markdown(item: &Copied, private: bool) -> Clean {
             // escaped like every value.
             let label = md_escape(&channel_label(delivery.channel.as_str()));
             let _ = writeln!(out, "- **{label}:** <{link}>");
+        }
+    }
+    for link in &item.links {
+        // The address is in its normal form, printable ASCII with `<`, `>` and spaces escaped:
+        // an autolink as it is. The title is escaped like every value.
+        match &link.title {
+            Some(title) => {
+                let _ = writeln!(out, "- **Ticket:** <{}> {}", link.url, md_escape(title));
+            }
+            None => {
+                let _ = writeln!(out, "- **Ticket:** <{}>", link.url);
+            }
         }
     }
     if let (Some(note), false) = (&item.triage.note, private) {
@@ -211,7 +226,8 @@ fn web_link(raw: &str) -> Option<Clean> {
 }
 
 /// The item as JSON, as the service sent it (`show --format json`), with privacy's masks and
-/// the user's triage state under `triage` (its note masked by privacy too); escapes and
+/// the user's triage state under `triage` (its note masked by privacy too) and its links under
+/// `links`; escapes and
 /// control characters written as `\u` escapes. `pretty` for one item copied, else one line
 /// (JSON lines).
 #[must_use]
@@ -219,6 +235,17 @@ pub fn json(item: &Copied, private: bool, pretty: bool) -> String {
     let shown = crate::privacy::detail(&item.detail, private);
     let t = &item.triage;
     let note = t.note.as_deref().map(|n| crate::privacy::value(n, private));
+    let links = item
+        .links
+        .iter()
+        .map(|l| LinkJson {
+            url: l.link.url(),
+            title: l.link.title(),
+            by: l.by.as_deref(),
+            at: l.at,
+            pending: l.pending,
+        })
+        .collect();
     let value = WithTriage {
         detail: &shown,
         triage: TriageJson {
@@ -228,6 +255,7 @@ pub fn json(item: &Copied, private: bool, pretty: bool) -> String {
             snoozed_until: t.snoozed_until,
             note: note.as_deref(),
         },
+        links,
     };
     let text = if pretty {
         serde_json::to_string_pretty(&value)
@@ -238,12 +266,24 @@ pub fn json(item: &Copied, private: bool, pretty: bool) -> String {
     terminal_safe_json(text.unwrap_or_else(|_| "{}".to_owned()))
 }
 
-/// The item's JSON: the service's shape, and `triage`.
+/// The item's JSON: the service's shape, `triage`, and `links`.
 #[derive(Serialize)]
 struct WithTriage<'a> {
     #[serde(flatten)]
     detail: &'a FeedbackDetail,
     triage: TriageJson<'a>,
+    links: Vec<LinkJson<'a>>,
+}
+
+/// A link in the item's JSON, as `show --format json` writes it.
+#[derive(Serialize)]
+struct LinkJson<'a> {
+    url: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'a str>,
+    by: Option<&'a str>,
+    at: jiff::Timestamp,
+    pending: bool,
 }
 
 #[derive(Serialize)]

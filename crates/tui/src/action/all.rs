@@ -154,6 +154,11 @@ impl Action {
         (Action::Assign, "assign", "team: assign to a member"),
         (Action::EditLabels, "labels", "team: add / remove labels"),
         (
+            Action::EditLinks,
+            "link",
+            "link to a ticket: URL [title], -URL unlinks",
+        ),
+        (
             Action::Messages,
             "messages",
             "the message log: every message, whole",

@@ -129,6 +129,11 @@ pub(super) fn lines(
         detail.feedback.id.as_str(),
         theme,
     ));
+    out.extend(super::links::detail_lines(
+        state,
+        detail.feedback.id.as_str(),
+        theme,
+    ));
     pairs(&mut out, "Metadata (built-in)", built_in, (theme, cells));
     pairs(&mut out, "Metadata (custom)", custom, (theme, cells));
     out.push(Line::raw(""));

@@ -37,18 +37,28 @@ const OWNER_FROM: usize = 60;
 const LABELS_FROM: usize = 100;
 const LABELS_MAX_CELLS: usize = 24;
 
+/// The TICKET column (the newest link's short name after [`LINK_GLYPH`]) from this many cells
+/// of list, as wide as the rows on screen need up to [`TICKET_MAX_CELLS`]; narrower, the glyph
+/// alone; absent when no row on screen has a link.
+const TICKET_FROM: usize = 90;
+const TICKET_MAX_CELLS: usize = 18;
+/// Drawn before a ticket's short name: the item has a link.
+pub(crate) const LINK_GLYPH: &str = "⧉";
+
 /// Drawn before an owner's name when another member has the item open (also without colour).
 pub(crate) const LOOKING_GLYPH: &str = "◎";
 /// Drawn before an owner's name (or alone) while this member's change waits to be sent.
 pub(crate) const PENDING_GLYPH: &str = "~";
 
 /// What the rows on screen need of the columns that size to their content, in cells: the
-/// widest app cell (`Name · platform`), owner cell (glyphs and name) and labels cell.
+/// widest app cell (`Name · platform`), owner cell (glyphs and name), labels cell and ticket
+/// cell (glyph and short name).
 #[derive(Debug, Clone, Copy, Default)]
 struct Needs {
     app: usize,
     owner: usize,
     labels: usize,
+    ticket: usize,
 }
 
 /// Column widths in cells, and how the OWNER column cuts names.
@@ -56,6 +66,7 @@ struct Columns {
     owners: OwnerNames,
     owner: usize,
     labels: usize,
+    ticket: usize,
     status: usize,
     app: usize,
     tags: usize,
@@ -68,11 +79,18 @@ impl Columns {
     fn message_left(&self) -> usize {
         5 + MARKS
             + 1
-            + [self.owner, self.labels, self.status, self.app, self.tags]
-                .iter()
-                .filter(|c| **c > 0)
-                .map(|c| c + 1)
-                .sum::<usize>()
+            + [
+                self.owner,
+                self.labels,
+                self.ticket,
+                self.status,
+                self.app,
+                self.tags,
+            ]
+            .iter()
+            .filter(|c| **c > 0)
+            .map(|c| c + 1)
+            .sum::<usize>()
             - usize::from(self.status > 0)
     }
 
@@ -91,6 +109,11 @@ impl Columns {
             needs.labels.max("LABELS".len()).min(LABELS_MAX_CELLS)
         } else {
             0
+        };
+        let ticket = match needs.ticket {
+            0 => 0,
+            _ if cells >= TICKET_FROM => needs.ticket.max("TICKET".len()).min(TICKET_MAX_CELLS),
+            _ => width(LINK_GLYPH),
         };
         let app_cells = needs.app;
         let wide = cells >= 110;
@@ -111,11 +134,12 @@ impl Columns {
             + 1
             + owner
             + labels
+            + ticket
             + status
             + app
             + tags
             + email
-            + [owner, labels, app, tags, email]
+            + [owner, labels, ticket, app, tags, email]
                 .iter()
                 .filter(|c| **c > 0)
                 .count();
@@ -123,6 +147,7 @@ impl Columns {
             owners: OwnerNames::new([]),
             owner,
             labels,
+            ticket,
             status,
             app,
             tags,
@@ -250,6 +275,12 @@ fn columns_for(state: &AppState, cells: usize, window: &[Option<&Row>]) -> Colum
             .iter()
             .flatten()
             .filter_map(|row| team_shown(row).map(|s| width(&s.labels)))
+            .max()
+            .unwrap_or(0),
+        ticket: window
+            .iter()
+            .flatten()
+            .filter_map(|row| ticket_cell(state, &row.id).map(|t| width(&t)))
             .max()
             .unwrap_or(0),
     };
@@ -390,6 +421,14 @@ fn header_line(columns: &Columns, theme: Theme) -> Line<'static> {
     for (title, cells) in [
         ("OWNER", columns.owner),
         ("LABELS", columns.labels),
+        (
+            if columns.ticket >= "TICKET".len() {
+                "TICKET"
+            } else {
+                LINK_GLYPH
+            },
+            columns.ticket,
+        ),
         ("STATUS", columns.status),
         ("APP", columns.app),
         ("TAGS", columns.tags),
@@ -449,6 +488,16 @@ fn draw_row(
             .unwrap_or_default();
         line.piece("", labels, Cut::Fit(columns.labels), " ", theme.accent());
     }
+    if columns.ticket > 0 {
+        let ticket = ticket_cell(state, &row.id).unwrap_or_default();
+        // A column too narrow for a name shows the glyph alone.
+        let ticket = if columns.ticket < "TICKET".len() && !ticket.is_empty() {
+            LINK_GLYPH.to_owned()
+        } else {
+            ticket
+        };
+        line.piece("", &ticket, Cut::Fit(columns.ticket), " ", theme.link());
+    }
     if columns.status > 0 {
         let status = &*row.status;
         let shown = if status == state.view.listed() {
@@ -498,6 +547,18 @@ fn draw_row(
             theme.dim(),
         );
     }
+}
+
+/// The TICKET cell of item `id`: the glyph and its newest link's short name (`⧉TICKET-26944`),
+/// with how many more it has (`⧉APP-42 +2`); `None` without a link.
+fn ticket_cell(state: &AppState, id: &str) -> Option<String> {
+    let shown = state.triage.overlay.team(id)?;
+    let newest = shown.newest_link()?;
+    let more = match shown.links.len() - 1 {
+        0 => String::new(),
+        n => format!(" +{n}"),
+    };
+    Some(format!("{LINK_GLYPH}{}{more}", newest.short))
 }
 
 /// The OWNER cell's parts: its glyphs (`◎` when another member has the item open, `~` while

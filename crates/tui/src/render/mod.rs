@@ -6,6 +6,7 @@ mod acting;
 mod cells;
 mod detail;
 mod help;
+mod links;
 mod list;
 mod log;
 mod panes;
@@ -94,6 +95,7 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     acting::render_picker(frame, main, state, theme);
     insight::render_picker(frame, main, state, theme); // The `=` picker
     team::render_prompt(frame, main, state, theme); // `a` take over, `A`, `L`
+    links::render_prompt(frame, main, state, theme); // `ctrl-k`
     // The Top issues screen over the content.
     if let Some(screen) = &state.top_issues {
         // The view's size, for "the newest 100,000 of N".

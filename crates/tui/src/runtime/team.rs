@@ -14,20 +14,25 @@ use feedback_team::Change;
 use feedback_team_sync::live::{Ask, LiveSettings, live};
 use jiff::Timestamp;
 
-/// `Write::TeamRecord`: these changes into the team's outbox, in order.
+/// `Write::TeamRecord`: these changes into the team's outbox, in order; in no team (no
+/// member), the links among them kept in the store itself.
 pub(super) fn record(
     store: &Shared,
-    member: String,
+    member: Option<String>,
     changes: Vec<(String, Change)>,
     at: Timestamp,
 ) -> Task {
     let store = store.clone();
     Box::new(move || {
-        let result = store
-            .write(|s| feedback_team_sync::record_in(s, &member, &changes, at))
-            .map(|ids| ids.len())
-            .map_err(Failure::from);
-        Msg::TeamRecorded(result)
+        let result = match &member {
+            Some(member) => store
+                .write(|s| feedback_team_sync::record_in(s, member, &changes, at))
+                .map(|ids| ids.len()),
+            None => store
+                .write(|s| s.change_links(&changes, at))
+                .map(|reached| reached.len()),
+        };
+        Msg::TeamRecorded(result.map_err(Failure::from))
     })
 }
 

@@ -73,6 +73,7 @@ fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Ms
         Mode::NoteEditor | Mode::TriagePicker => Some(Msg::TriageInput(*key)),
         Mode::Palette => Some(Msg::PaletteInput(*key)),
         Mode::TeamPrompt => Some(Msg::TeamInput(*key)),
+        Mode::LinkPrompt => Some(Msg::LinkInput(*key)),
         Mode::FilterPrompt => Some(match key.code {
             KeyCode::Esc => Msg::Action(Action::Back),
             KeyCode::Enter => Msg::Action(Action::Open),

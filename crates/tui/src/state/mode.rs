@@ -23,6 +23,8 @@ pub enum Mode {
     TriagePicker,
     /// A team key's prompt (take over, assign, labels): takes every key.
     TeamPrompt,
+    /// The link prompt (`ctrl-k`): takes every key.
+    LinkPrompt,
     /// The `:` command palette: takes every key.
     Palette,
     /// The `/` prompt while typing.
@@ -70,6 +72,7 @@ impl Mode {
             | Mode::NoteEditor
             | Mode::TriagePicker
             | Mode::TeamPrompt
+            | Mode::LinkPrompt
             | Mode::Palette => Pointer::Nothing,
         }
     }
@@ -113,6 +116,8 @@ impl AppState {
             Mode::TriagePicker
         } else if self.team.as_ref().is_some_and(|t| t.prompt.is_some()) {
             Mode::TeamPrompt
+        } else if self.link_prompt.is_some() {
+            Mode::LinkPrompt
         } else if self.palette.is_some() {
             Mode::Palette
         } else if self.text_filter.as_ref().is_some_and(|f| f.editing) {

@@ -235,7 +235,12 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
             Copied {
                 detail: g.detail.to_detail(),
                 triage,
-                team: g.team.as_ref().map(|shown| TeamCopy::of(shown, me)),
+                team: g
+                    .team
+                    .as_ref()
+                    .filter(|_| me.is_some())
+                    .map(|shown| TeamCopy::of(shown, me)),
+                links: g.team.as_ref().map(|s| s.links.clone()).unwrap_or_default(),
             }
         })
         .collect();

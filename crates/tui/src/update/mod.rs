@@ -30,6 +30,7 @@ mod top_issues;
 // `S` and the pinned key sets.
 mod similar;
 // The team's keys and news.
+mod links;
 mod team;
 // The status bar's messages.
 mod notes;
@@ -194,6 +195,7 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::Arrived(outcome) => list::arrived(state, outcome),
         Msg::Team(news) => team::news(state, news),
         Msg::TeamRecorded(result) => team::recorded(state, result),
+        Msg::LinkInput(key) => links::input(state, key),
         Msg::TeamInput(key) => team::input(state, key),
         Msg::TeamHistory { id, result } => team::history_read(state, id, result),
         Msg::UndoStates {
@@ -221,6 +223,7 @@ fn pasted(state: &mut AppState, text: &str) -> Vec<Effect> {
     match state.mode() {
         Mode::NoteEditor | Mode::TriagePicker => triage_input::paste(state, text),
         Mode::TeamPrompt => team::paste(state, text),
+        Mode::LinkPrompt => links::paste(state, text),
         Mode::Palette => palette::paste(state, text),
         Mode::Fatal
         | Mode::Help
@@ -322,6 +325,7 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         | Mode::NoteEditor
         | Mode::TriagePicker
         | Mode::TeamPrompt
+        | Mode::LinkPrompt
         | Mode::Palette
         | Mode::Detail
         | Mode::Normal => item_action(state, action, &LIST_KEYS),
@@ -358,7 +362,7 @@ fn log_action(state: &mut AppState, action: Action) -> Vec<Effect> {
 /// The features' keys on the list and the detail, in the order they are asked: "mark all
 /// seen" first (every other key drops its question, and goes on), then the reading keys (they
 /// end a pane's type-ahead before any action).
-const LIST_KEYS: [Keys; 9] = [
+const LIST_KEYS: [Keys; 10] = [
     all_seen::on_action,
     reading::on_action,
     top_issues::on_action,
@@ -368,10 +372,11 @@ const LIST_KEYS: [Keys; 9] = [
     saved_views::on_action,
     similar::on_action,
     team::on_action,
+    links::on_action,
 ];
 
 /// The same on the grouped view, its own keys first.
-const GROUPED_KEYS: [Keys; 9] = [
+const GROUPED_KEYS: [Keys; 10] = [
     all_seen::on_action,
     insight::on_action,
     reading::on_action,
@@ -381,6 +386,7 @@ const GROUPED_KEYS: [Keys; 9] = [
     saved_views::on_action,
     similar::on_action,
     team::on_action,
+    links::on_action,
 ];
 
 /// An action on the list, the panes or the detail: a key that changes the view leaves a

@@ -133,9 +133,9 @@ fn labels(state: &mut AppState) -> Vec<Effect> {
     Vec::new()
 }
 
-/// Records `changes` in the outbox (one write), said on the status bar and kept for `U` once
-/// the write committed.
-fn record(state: &mut AppState, changes: Vec<(String, Change)>) -> Vec<Effect> {
+/// Records `changes` (one write: in the team's outbox, or, in no team, the links among them in
+/// the store itself), said on the status bar and kept for `U` once the write committed.
+pub(super) fn record(state: &mut AppState, changes: Vec<(String, Change)>) -> Vec<Effect> {
     if changes.is_empty() {
         return Vec::new();
     }
@@ -147,7 +147,7 @@ fn record(state: &mut AppState, changes: Vec<(String, Change)>) -> Vec<Effect> {
             .push_back(Recording::Action { said, step });
     }
     vec![Effect::Write(Write::TeamRecord {
-        member: member(state),
+        member: state.team.as_ref().map(|t| t.member.clone()),
         changes,
         at: state.now,
     })]
@@ -326,19 +326,28 @@ fn parse_labels(input: &str) -> Result<Change, String> {
 pub(super) fn recorded(state: &mut AppState, result: Result<usize, Failure>) -> Vec<Effect> {
     match result {
         Ok(count) => {
-            if let Some(team) = state.team.as_mut() {
-                team.pending += count;
-            }
+            let team = state
+                .team
+                .as_mut()
+                .map(|team| team.pending += count)
+                .is_some();
             let mut effects = super::undo::recorded(state, true);
             effects.extend(super::sync::triage_changed(state));
-            effects.push(Effect::Local(Local::TeamSend));
+            if team {
+                effects.push(Effect::Local(Local::TeamSend));
+            }
             effects
         }
         Err(message) => {
             super::undo::recorded(state, false);
+            let what = if state.team.is_some() {
+                "the team change"
+            } else {
+                "the change"
+            };
             error(
                 state,
-                format!("Cannot record the team change (nothing was changed): {message}"),
+                format!("Cannot record {what} (nothing was changed): {message}"),
             );
             Vec::new()
         }

@@ -27,7 +27,8 @@ pub(super) fn undo(state: &mut AppState) -> Vec<Effect> {
         info(state, "Nothing to undo");
         return Vec::new();
     };
-    if state.team.is_none() {
+    // A link's undo reads the item's links as they are now, with a team or without.
+    if state.team.is_none() && matches!(step.undo, Undo::Triage { .. }) {
         return apply(state, step, &UndoStates::default());
     }
     state.triage.undo_reading = true;
@@ -130,7 +131,7 @@ fn apply(state: &mut AppState, step: UndoStep, states: &UndoStates) -> Vec<Effec
         }
         Undo::Team(items) => {
             let said = said(&step.what, &items);
-            let me = member.unwrap_or_default();
+            let me = member.clone().unwrap_or_default();
             let changes: Vec<(String, Change)> = items
                 .iter()
                 .flat_map(|(id, undo)| {
@@ -149,7 +150,7 @@ fn apply(state: &mut AppState, step: UndoStep, states: &UndoStates) -> Vec<Effec
                 .recording
                 .push_back(Recording::Undoing { said, step: kept });
             vec![Effect::Write(Write::TeamRecord {
-                member: me,
+                member,
                 changes,
                 at: state.now,
             })]
@@ -318,7 +319,12 @@ pub(super) fn triage_step(done: &crate::triage::Triaged) -> Option<UndoStep> {
 
 /// The step that undoes a team key's `changes`, from each item's team state before them.
 pub(super) fn team_step(state: &AppState, changes: &[(String, Change)]) -> Option<UndoStep> {
-    let me = state.team.as_ref()?.member.clone();
+    // In no team only links are recorded: no change names the member.
+    let me = state
+        .team
+        .as_ref()
+        .map(|t| t.member.clone())
+        .unwrap_or_default();
     let what = match &changes.first()?.1 {
         Change::Claim => "claim".to_owned(),
         Change::TakeOver { .. } => "take-over".to_owned(),

@@ -60,6 +60,26 @@ fn reference_row_line(
         };
         spans.push(Span::styled(fit(&text, columns.owner) + " ", style));
     }
+    if columns.ticket > 0 {
+        // The rule: ⧉ and the newest link's short name, then how many more links there are.
+        let shown = state
+            .triage
+            .overlay
+            .team(&row.id)
+            .cloned()
+            .unwrap_or_default();
+        let text = shown
+            .links
+            .iter()
+            .max_by_key(|l| l.at)
+            .map(|newest| match shown.links.len() {
+                _ if columns.ticket == 1 => "⧉".to_owned(),
+                1 => format!("⧉{}", newest.short),
+                n => format!("⧉{} +{}", newest.short, n - 1),
+            })
+            .unwrap_or_default();
+        spans.push(Span::styled(fit(&text, columns.ticket) + " ", theme.link()));
+    }
     if columns.status > 0 {
         let status = &*row.status;
         let shown = if status == state.view.listed() {
@@ -282,9 +302,29 @@ fn the_app_column_keeps_the_platform_when_narrow_and_grows_when_wide() {
     assert_eq!(Columns::new(30, false, false, app_needs(26), false).app, 0);
 }
 
+/// The `n`th row's links: none, one, or three (the newest a GitHub issue), in turn.
+fn links(n: usize) -> Vec<feedback_team_sync::SharedLink> {
+    let link = |url: &str, second: i64| feedback_team_sync::SharedLink {
+        link: feedback_core::link::Link::new(url, None).unwrap(),
+        by: None,
+        at: jiff::Timestamp::from_second(second).unwrap(),
+        pending: false,
+    };
+    match n % 3 {
+        0 => Vec::new(),
+        1 => vec![link("https://tracker.example/TICKET-26944", 5)],
+        _ => vec![
+            link("https://tracker.example/APP-1", 1),
+            link("https://github.com/acme/app/issues/4242", 9),
+            link("https://docs.example/a-very-long-guide-name", 3),
+        ],
+    }
+}
+
 /// With a team: the OWNER column (◎ another member looking, ~ a change waiting, the owner,
-/// this member's own in the accent) from 86 cells, drawn as the line of spans would be, and
-/// a teammate's hostile name inert.
+/// this member's own in the accent) from 86 cells, and the TICKET column (the newest link's
+/// short name; the glyph alone below 90 cells), drawn as the line of spans would be, and a
+/// teammate's hostile name inert.
 #[test]
 fn the_owner_column_is_drawn_exactly_as_the_line_of_spans() {
     use crate::team::{TeamShown, TeamState};
@@ -315,7 +355,7 @@ fn the_owner_column_is_drawn_exactly_as_the_line_of_spans() {
                 owner: owners[n % 5].map(str::to_owned),
                 labels: Vec::new(),
                 notes: Vec::new(),
-                links: Vec::new(),
+                links: links(n),
                 pending: n % 3 == 0,
             };
             (row.id.to_string(), TeamShown::from(shared))
@@ -326,8 +366,11 @@ fn the_owner_column_is_drawn_exactly_as_the_line_of_spans() {
         app: 26,
         owner: 20,
         labels: 0,
+        ticket: 16,
     };
     assert_eq!(Columns::new(59, false, false, needs, true).owner, 0);
+    assert_eq!(Columns::new(89, false, false, needs, true).ticket, 1);
+    assert_eq!(Columns::new(90, false, false, needs, true).ticket, 16);
     for color in [true, false] {
         let theme = Theme::new(color);
         for cells in [60, 86, 119, 120, 198] {
