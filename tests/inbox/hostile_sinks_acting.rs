@@ -45,6 +45,7 @@ fn markdown_json_and_pipe_input_keep_hostile_text_inert() {
         name: Clean::line(&corpus()[0]),
         argv: vec!["true".into()],
         wait: true,
+        capture: None,
     }];
     let mut checked = 0;
     for _ in 0..items.len() {

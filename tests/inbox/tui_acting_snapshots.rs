@@ -150,6 +150,7 @@ fn the_pipe_picker() {
             name: Clean::line(name),
             argv: vec!["true".into()],
             wait: true,
+            capture: None,
         })
         .collect();
     act(&mut h, Action::Pipe);

@@ -2,7 +2,8 @@
 //! (start with emails and custom metadata values masked), `theme = "default" | "light" |
 //! "colorblind"`, `hints = false` (no hints of the screen's keys in the status bar), and the
 //! `[[commands]]` that `|` pipes items to (a name and an argv, run without a shell: no item
-//! text ever becomes part of a command line).
+//! text ever becomes part of a command line), and what is kept of what each prints
+//! (`capture`).
 
 use serde::Deserialize;
 
@@ -32,6 +33,19 @@ pub struct PipeCommand {
     /// true; false for commands that print nothing).
     #[serde(default = "wait_default")]
     pub wait: bool,
+    /// What the inbox keeps of what the command prints (its output is shown all the same):
+    /// `"link"`, the first http(s) address, linked on every item given; `"note"`, the output,
+    /// appended to each item's note.
+    #[serde(default)]
+    pub capture: Option<Capture>,
+}
+
+/// What a `[[commands]]` entry's output is kept as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Capture {
+    Link,
+    Note,
 }
 
 fn wait_default() -> bool {
@@ -109,6 +123,23 @@ mod tests {
         assert!(!LooksSettings::from_file(&off).unwrap().hints);
         assert_eq!(settings.theme, ThemeName::Colorblind);
         assert_eq!(settings.commands[0].argv, ["sh", "-c", "cat > f"]);
+        assert_eq!(settings.commands[0].capture, None);
+        let file = crate::parse(
+            "[[commands]]\nname = \"file\"\nargv = [\"gh\"]\ncapture = \"link\"\n\
+             [[commands]]\nname = \"ask\"\nargv = [\"ask\"]\ncapture = \"note\"\n",
+        )
+        .unwrap();
+        let captures: Vec<_> = LooksSettings::from_file(&file)
+            .unwrap()
+            .commands
+            .iter()
+            .map(|c| c.capture)
+            .collect();
+        assert_eq!(captures, [Some(Capture::Link), Some(Capture::Note)]);
+        assert!(
+            crate::parse("[[commands]]\nname = \"x\"\nargv = [\"x\"]\ncapture = \"file\"\n")
+                .is_err()
+        );
         let none = LooksSettings::from_file(&crate::parse("").unwrap()).unwrap();
         assert_eq!(none, LooksSettings::default());
     }

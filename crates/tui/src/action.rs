@@ -400,9 +400,13 @@ pub enum Msg {
     /// A `|` command ended: its exit code (`None`: killed by a signal), or why it did not run.
     Piped {
         name: feedback_core::text::Clean,
-        items: usize,
+        /// The items' ids.
+        items: Vec<String>,
         /// Why it did not run, as shown.
         result: Result<Option<i32>, feedback_core::text::Clean>,
+        capture: Option<feedback_config::looks::Capture>,
+        /// What it printed, as read for `capture` (at most `acting::CAPTURE_MAX_BYTES`).
+        output: String,
     },
     /// A key for the `|` command picker.
     PickerInput(ratatui::crossterm::event::KeyEvent),

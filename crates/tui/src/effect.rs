@@ -156,6 +156,16 @@ pub enum Write {
         /// transaction.
         team: Option<String>,
     },
+    /// Append `text` to each item's note (a `|` command's output, `capture = "note"`), each
+    /// note read and written in one transaction, undoable; answered by `Msg::Triaged`.
+    AppendNote {
+        ids: Vec<String>,
+        text: String,
+        at: Timestamp,
+        what: String,
+        /// With a team, the member: the notes go to the team's outbox in the same transaction.
+        team: Option<String>,
+    },
     /// Make each item's own change (an undo step); answered by `Msg::Triaged`.
     TriageUndo {
         changes: Vec<(String, feedback_store::TriageChange)>,
@@ -234,8 +244,11 @@ pub enum Handover {
         name: feedback_core::text::Clean,
         argv: Vec<String>,
         input: feedback_core::text::Clean,
-        items: usize,
+        /// The items' ids, in the order piped.
+        items: Vec<String>,
         /// After it exits, "exit N — press a key to return" waits for a key.
         wait: bool,
+        /// What is kept of what it prints (then its output is read as well as shown).
+        capture: Option<feedback_config::looks::Capture>,
     },
 }

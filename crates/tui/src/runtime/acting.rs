@@ -3,7 +3,7 @@
 //! the configured argv; no item text is ever on its command line, no secret variable in its
 //! environment: [`feedback_core::child_env`]), the terminal handed over
 //! as for `$EDITOR`, the items as JSON lines on its stdin; its exit status comes back as
-//! `Msg::Piped`.
+//! `Msg::Piped`, with what it printed when its entry captures it (shown all the same).
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -80,40 +80,81 @@ pub(super) fn gather(store: &Shared, request_id: u64, ids: Vec<String>) -> Task 
 /// ended it), or why it could not run. A command that stops reading early is not an error
 /// (the rest of the input is dropped).
 pub fn run_command(argv: &[String], input: &str) -> Result<Option<i32>, Clean> {
-    run_command_in(argv, input, &Foreground::default())
+    run_command_in(argv, input, &Foreground::default(), None).map(|(code, _)| code)
 }
 
-/// [`run_command`], passing the command any terminating signal `foreground` hears meanwhile.
+/// The most of a command's output kept for `capture` (what it prints past that is still shown).
+pub const CAPTURE_MAX_BYTES: usize = 64 * 1024;
+
+/// How a command's output is read for `capture`: passed on to `show` as it comes (the
+/// terminal, so the user sees it as without capture), the first [`CAPTURE_MAX_BYTES`] kept.
+pub struct Captured<'a> {
+    pub show: Option<&'a mut (dyn Write + Send)>,
+}
+
+/// [`run_command`], passing the command any terminating signal `foreground` hears meanwhile;
+/// with `capture`, its output is read (and shown through it) and comes back with its status.
 fn run_command_in(
     argv: &[String],
     input: &str,
     foreground: &Foreground,
-) -> Result<Option<i32>, Clean> {
+    capture: Option<Captured<'_>>,
+) -> Result<(Option<i32>, String), Clean> {
     let (program, rest) = argv
         .split_first()
         .ok_or_else(|| Clean::fixed("the command's argv is empty"))?;
-    let mut child = feedback_core::child_env::scrub(&mut Command::new(program))
+    let mut command = Command::new(program);
+    feedback_core::child_env::scrub(&mut command)
         .args(rest)
-        .stdin(Stdio::piped())
-        .spawn()
-        .map_err(|e| Clean::line(&e.to_string()))?;
-    if let Some(mut stdin) = child.stdin.take() {
-        let input = input.to_owned();
+        .stdin(Stdio::piped());
+    if capture.is_some() {
+        command.stdout(Stdio::piped());
+    }
+    let mut child = command.spawn().map_err(|e| Clean::line(&e.to_string()))?;
+    let stdin = child.stdin.take();
+    let stdout = child.stdout.take();
+    std::thread::scope(|scope| {
         // Written on a thread of its own: a command that writes a lot before it reads cannot
         // block us both.
-        let writer = std::thread::spawn(move || {
-            let _ = stdin.write_all(input.as_bytes());
+        let writer = stdin.map(|mut stdin| {
+            let input = input.as_bytes();
+            scope.spawn(move || {
+                let _ = stdin.write_all(input);
+            })
         });
+        let reader = stdout
+            .zip(capture)
+            .map(|(out, capture)| scope.spawn(move || read_output(out, capture)));
         let status = foreground
             .wait(&mut child)
-            .map_err(|e| Clean::line(&e.to_string()))?;
-        let _ = writer.join();
-        return Ok(status.code());
+            .map_err(|e| Clean::line(&e.to_string()));
+        if let Some(writer) = writer {
+            let _ = writer.join();
+        }
+        let output = reader.and_then(|r| r.join().ok()).unwrap_or_default();
+        status.map(|status| (status.code(), output))
+    })
+}
+
+/// Reads a command's output to its end: shown as it comes, the first [`CAPTURE_MAX_BYTES`]
+/// kept (as text: bytes that are no UTF-8 become U+FFFD).
+fn read_output(mut out: impl std::io::Read, capture: Captured<'_>) -> String {
+    let Captured { mut show } = capture;
+    let mut kept = Vec::new();
+    let mut chunk = [0_u8; 8192];
+    loop {
+        match out.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                if let Some(show) = show.as_mut() {
+                    let _ = show.write_all(&chunk[..n]).and_then(|()| show.flush());
+                }
+                let room = CAPTURE_MAX_BYTES.saturating_sub(kept.len());
+                kept.extend_from_slice(&chunk[..n.min(room)]);
+            }
+        }
     }
-    let status = foreground
-        .wait(&mut child)
-        .map_err(|e| Clean::line(&e.to_string()))?;
-    Ok(status.code())
+    String::from_utf8_lossy(&kept).into_owned()
 }
 
 /// What the terminal shows once a `|` command exited, while it waits for a key.
@@ -181,33 +222,49 @@ impl<E> Outside<'_, E> {
                 input,
                 items,
                 wait,
+                capture,
             }) = effect
             else {
                 continue;
             };
-            let result = match self.reopen {
+            let ran = match self.reopen {
                 Some(reopen) => {
                     *self.events = None;
                     release();
-                    let result = run_command_in(&argv, &input, self.foreground);
+                    // What the command prints reaches the terminal as it would uncaptured.
+                    let mut shown = std::io::stdout();
+                    let captured = capture.map(|_| Captured {
+                        show: Some(&mut shown),
+                    });
+                    let ran = run_command_in(&argv, &input, self.foreground, captured);
                     if wait && self.foreground.signalled().is_none() {
                         let foreground = self.foreground;
+                        let status = ran.as_ref().map(|(code, _)| *code).map_err(Clone::clone);
                         let _ =
-                            after_command(&mut std::io::stdout(), &result, || any_key(foreground));
+                            after_command(&mut std::io::stdout(), &status, || any_key(foreground));
                     }
                     reclaim(mouse);
                     let _ = terminal.draw(|frame| {
                         frame.render_widget(ratatui::widgets::Clear, frame.area());
                     });
                     *self.events = Some(reopen());
-                    result
+                    ran
                 }
-                None => run_command_in(&argv, &input, self.foreground),
+                None => {
+                    let captured = capture.map(|_| Captured { show: None });
+                    run_command_in(&argv, &input, self.foreground, captured)
+                }
+            };
+            let (result, output) = match ran {
+                Ok((code, output)) => (Ok(code), output),
+                Err(why) => (Err(why), String::new()),
             };
             let _ = self.tx.send(Msg::Piped {
                 name,
                 items,
                 result,
+                capture,
+                output,
             });
         }
         rest
@@ -232,6 +289,33 @@ mod tests {
         let code = run_command(&argv(&["sh", "-c", &script]), "{\"a\":1}\n").unwrap();
         assert_eq!(code, Some(3));
         assert_eq!(std::fs::read_to_string(&out).unwrap(), "{\"a\":1}\n");
+    }
+
+    #[test]
+    fn a_captured_commands_output_is_shown_as_it_comes_and_kept_up_to_a_cap() {
+        let mut shown = Vec::new();
+        let script = "cat > /dev/null; echo Filed https://t.example/T-1; head -c 70000 /dev/zero | tr '\\0' x";
+        let (code, kept) = run_command_in(
+            &argv(&["sh", "-c", script]),
+            "{}\n",
+            &Foreground::default(),
+            Some(Captured {
+                show: Some(&mut shown),
+            }),
+        )
+        .unwrap();
+        assert_eq!(code, Some(0));
+        assert!(
+            kept.starts_with("Filed https://t.example/T-1\n"),
+            "{}",
+            &kept[..40]
+        );
+        assert_eq!(kept.len(), CAPTURE_MAX_BYTES);
+        assert_eq!(
+            shown.len(),
+            "Filed https://t.example/T-1\n".len() + 70_000,
+            "all of it shown"
+        );
     }
 
     #[test]

@@ -106,6 +106,13 @@ pub(crate) fn write(store: &Shared, write: Write) -> Task {
             team,
             what,
         } => super::triage_writes::undo(store, changes, at, team, what),
+        Write::AppendNote {
+            ids,
+            text,
+            at,
+            what,
+            team,
+        } => super::triage_writes::append_note(store, ids, text, at, what, team),
         Write::StoreRevs => super::triage_writes::store_revs(store),
         Write::TeamRecord {
             member,

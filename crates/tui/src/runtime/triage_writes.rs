@@ -107,6 +107,69 @@ pub(super) fn undo(
     })
 }
 
+/// `Write::AppendNote`: `text` after each item's note as it is when the write runs (a blank
+/// line between), cut to the most a note holds; one transaction, with what the team is told.
+pub(super) fn append_note(
+    store: &Shared,
+    ids: Vec<String>,
+    text: String,
+    at: Timestamp,
+    what: String,
+    team: Option<String>,
+) -> Task {
+    let store = store.clone();
+    Box::new(move || {
+        let result = store
+            .write(|s| {
+                let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+                let notes = s.triage_of(&refs)?;
+                let changes: Vec<(String, TriageChange)> = ids
+                    .iter()
+                    .map(|id| {
+                        let note = notes.get(id.as_str()).and_then(|t| t.note.as_deref());
+                        (id.clone(), TriageChange::Note(Some(appended(note, &text))))
+                    })
+                    .collect();
+                let share = feedback_team_sync::triage_outbox(team.as_deref(), &changes, at);
+                let before = s.set_triage_each_shared(&changes, at, &share)?;
+                Ok::<_, StoreError>((before, changes, share.len(), s.triage_rev()?))
+            })
+            .map(|(before, changes, shared, rev)| {
+                let after = before
+                    .iter()
+                    .zip(&changes)
+                    .map(|((id, old), (_, change))| (id.clone(), change.apply(old)))
+                    .collect();
+                let undo = before
+                    .iter()
+                    .zip(&changes)
+                    .map(|((id, old), (_, change))| (id.clone(), change.inverse(old)))
+                    .collect();
+                Box::new(Triaged {
+                    after,
+                    before,
+                    undo,
+                    hides: false,
+                    rev,
+                    cause: Cause::Key,
+                    what,
+                    shared,
+                })
+            })
+            .map_err(Failure::from);
+        Msg::Triaged(result)
+    })
+}
+
+/// `text` after `note` (a blank line between), cut to the most a note holds.
+fn appended(note: Option<&str>, text: &str) -> String {
+    let joined = match note.map(str::trim_end).filter(|n| !n.is_empty()) {
+        Some(note) => format!("{note}\n\n{text}"),
+        None => text.to_owned(),
+    };
+    feedback_store::capped_note(&joined).0.to_owned()
+}
+
 /// `Write::StoreRevs`: the store's write counts, read after the writes queued.
 pub(super) fn store_revs(store: &Shared) -> Task {
     let store = store.clone();

@@ -13,9 +13,10 @@ pub(super) mod fetch;
 use crate::acting::copies::{Copied, Kind, TeamCopy, copy_text, json_lines};
 use crate::acting::{Gathering, PipePicker};
 use crate::action::Action;
-use crate::effect::{Effect, Handover, Local, Read};
+use crate::effect::{Effect, Handover, Local, Read, Write};
 use crate::failure::Failure;
 use crate::state::{AppState, Focus};
+use feedback_config::looks::Capture;
 pub(super) use fetch::detail_arrived;
 
 /// The acting keys, and the triage keys while marked items' ids are being read; `None` for
@@ -259,8 +260,12 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
             argv: command.argv,
             // Terminal-safe JSON already: checked as the type the pipe takes.
             input: feedback_core::text::Clean::text(&json_lines(&details, private)),
-            items: details.len(),
+            items: details
+                .iter()
+                .map(|d| d.detail.feedback.id.as_str().to_owned())
+                .collect(),
             wait: command.wait,
+            capture: command.capture,
         })];
     }
     let kind = match gathering.action {
@@ -305,18 +310,81 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
     })]
 }
 
-/// A `|` command ended.
+/// A `|` command ended: said, and what its entry captures kept (only of a command that
+/// exited 0): the first http(s) link it printed, linked on every item it was given, or what it
+/// printed, appended to each item's note (sanitized, capped).
 pub(super) fn piped(
     state: &mut AppState,
     name: &feedback_core::text::Clean,
-    items: usize,
+    items: Vec<String>,
     result: Result<Option<i32>, feedback_core::text::Clean>,
-) {
-    let what = feedback_core::text::output::counted(items, "item");
+    captured: Option<(Capture, String)>,
+) -> Vec<Effect> {
+    let what = feedback_core::text::output::counted(items.len(), "item");
     match result {
-        Ok(Some(0)) => info(state, format!("Piped {what} to {name}: exit status 0")),
-        Ok(Some(code)) => error(state, format!("Piped {what} to {name}: exit status {code}")),
-        Ok(None) => error(state, format!("Piped {what} to {name}: killed by a signal")),
-        Err(message) => error(state, format!("Cannot run {name}: {message}")),
+        Ok(Some(0)) => {}
+        Ok(Some(code)) => {
+            let kept = if captured.is_some() {
+                "; nothing kept"
+            } else {
+                ""
+            };
+            error(
+                state,
+                format!("Piped {what} to {name}: exit status {code}{kept}"),
+            );
+            return Vec::new();
+        }
+        Ok(None) => {
+            error(state, format!("Piped {what} to {name}: killed by a signal"));
+            return Vec::new();
+        }
+        Err(message) => {
+            error(state, format!("Cannot run {name}: {message}"));
+            return Vec::new();
+        }
+    }
+    match captured {
+        None => {
+            info(state, format!("Piped {what} to {name}: exit status 0"));
+            Vec::new()
+        }
+        Some((Capture::Link, output)) => match feedback_core::link::first_in(&output) {
+            Some(link) => {
+                let changes = items
+                    .into_iter()
+                    .map(|id| (id, feedback_team::Change::Link(link.clone())))
+                    .collect();
+                super::team::record(state, changes)
+            }
+            None => {
+                error(
+                    state,
+                    format!(
+                        "Piped {what} to {name}: exit status 0, but it printed no http(s) link to keep"
+                    ),
+                );
+                Vec::new()
+            }
+        },
+        Some((Capture::Note, output)) => {
+            let text = feedback_core::text::Clean::text(output.trim());
+            if text.trim().is_empty() {
+                info(
+                    state,
+                    format!("Piped {what} to {name}: exit status 0, nothing printed to note"),
+                );
+                return Vec::new();
+            }
+            let member = state.team.as_ref().map(|t| t.member.clone());
+            state.triage.writing += 1;
+            vec![Effect::Write(Write::AppendNote {
+                ids: items,
+                text: text.to_string(),
+                at: state.now,
+                what: format!("noted what {name} printed on"),
+                team: member,
+            })]
+        }
     }
 }

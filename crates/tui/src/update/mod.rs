@@ -273,10 +273,9 @@ fn feature_msg(state: &mut AppState, msg: Msg) -> Vec<Effect> {
             name,
             items,
             result,
-        } => {
-            acting::piped(state, &name, items, result);
-            Vec::new()
-        }
+            capture,
+            output,
+        } => acting::piped(state, &name, items, result, capture.map(|c| (c, output))),
         Msg::PickerInput(key) => acting::picker_input(state, key),
         Msg::TypeAhead(key) => reading::typeahead(state, key),
         Msg::ClickPane { pane, entry } => reading::click_pane(state, pane, entry),

@@ -26,6 +26,7 @@ mod modes;
 mod order;
 mod paste;
 // reading
+mod capture;
 mod links;
 mod reading;
 mod reading_panes;

@@ -41,6 +41,7 @@ pub(super) fn command(name: &str) -> PipeCommand {
         name: Clean::line(name),
         argv: vec!["sh".into(), "-c".into(), format!("cat > {name}")],
         wait: true,
+        capture: None,
     }
 }
 

@@ -137,12 +137,13 @@ fn pipe_runs_the_one_command_or_asks_which() {
             input,
             items,
             wait,
+            capture: None,
         }),
     ] = &effects[..]
     else {
         panic!("{effects:?}");
     };
-    assert_eq!((name.as_str(), *items, *wait), ("one", 1, true));
+    assert_eq!((name.as_str(), items.len(), *wait), ("one", 1, true));
     assert_eq!(
         argv[2], "cat > one",
         "the configured argv, nothing of the item"
@@ -151,14 +152,18 @@ fn pipe_runs_the_one_command_or_asks_which() {
     assert_eq!(item, detail(0));
     h.send(Msg::Piped {
         name: Clean::fixed("one"),
-        items: 1,
+        items: vec!["id00000".to_owned()],
         result: Ok(Some(0)),
+        capture: None,
+        output: String::new(),
     });
     assert_eq!(note(&h), "Piped 1 item to one: exit status 0");
     h.send(Msg::Piped {
         name: Clean::fixed("one"),
-        items: 2,
+        items: vec!["id00000".to_owned(), "id00001".to_owned()],
         result: Ok(Some(4)),
+        capture: None,
+        output: String::new(),
     });
     assert!(h.state.note.as_ref().unwrap().error);
     assert_eq!(note(&h), "Piped 2 items to one: exit status 4");
