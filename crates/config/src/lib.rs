@@ -24,6 +24,7 @@ use feedback_api::key::{ApiKey, KeyError, redact_keys};
 
 pub mod key_command;
 pub mod looks;
+pub mod mail;
 // The preview pane's setting.
 pub mod preview;
 pub mod private_files;
@@ -102,6 +103,12 @@ pub struct ConfigFile {
     /// The team's database (`[team]`), where triage state is shared.
     #[serde(default)]
     pub team: Option<team::TeamConfig>,
+    /// How replies to reporters leave (`[mail]`).
+    #[serde(default)]
+    pub mail: Option<mail::MailConfig>,
+    /// Replies to start from (`[[templates]]`).
+    #[serde(default)]
+    pub templates: Vec<mail::Template>,
 }
 
 impl ConfigFile {
@@ -169,6 +176,8 @@ pub enum ConfigError {
     },
     #[error("[team] url_command failed: {0}")]
     TeamUrlCommand(String),
+    #[error("{0}")]
+    Mail(String),
     #[error("api_key_command failed: {0}")]
     KeyCommand(String),
     #[error(

@@ -7,6 +7,7 @@ use rusqlite_migration::{HookResult, M, Migrations};
 /// The SQL of every migration, oldest first.
 pub const STEPS: &[&str] = &[
     V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20, V21,
+    V22,
 ];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
@@ -427,6 +428,30 @@ CREATE TABLE team_links (
   seq INTEGER NOT NULL,
   PRIMARY KEY (item_id, url)
 ) WITHOUT ROWID;
+";
+
+/// Schema 22 (`store::replies`): the replies to reporters, kept before they are sent and after
+/// (`state`: waiting, sending, sent, unknown, failed), in the order kept (`n`); one per address
+/// in a send (`batch`); `item_ids` a JSON array; times in Unix microseconds.
+const V22: &str = r"
+CREATE TABLE replies (
+  n INTEGER PRIMARY KEY AUTOINCREMENT,
+  reply_id TEXT NOT NULL UNIQUE,
+  batch TEXT NOT NULL,
+  item_ids TEXT NOT NULL,
+  to_addr TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  body TEXT NOT NULL,
+  by TEXT,
+  state TEXT NOT NULL,
+  made_at INTEGER NOT NULL,
+  tried_at INTEGER,
+  sent_at INTEGER,
+  tries INTEGER NOT NULL DEFAULT 0,
+  why TEXT
+);
+CREATE INDEX replies_by_state ON replies(state, n);
+CREATE INDEX replies_by_batch ON replies(batch, to_addr COLLATE NOCASE);
 ";
 
 /// Fills the full-text index after [`V19`], in key order (one segment, as a sync writes it).
