@@ -60,6 +60,13 @@ Examples:
   feedback-inbox unlink 2qgddabg https://tracker.example/TICKET-26944
   feedback-inbox link 2qgddabg https://tracker.example/TICKET-26944 --format json";
 
+pub(crate) const REPLY: &str = "\
+Examples:
+  feedback-inbox reply 2qgddabg 79bajusq --template fixed --dry-run
+  feedback-inbox search 'ticket:TICKET-26944' --fields id --format jsonl | jq -r .id | feedback-inbox reply - --template fixed --yes
+  feedback-inbox reply 2qgddabg --body-file answer.txt --subject 'About your crash report'
+  feedback-inbox reply --send-waiting --yes           Send what earlier sends left waiting";
+
 pub(crate) const TEAM: &str = "\
 Examples:
   feedback-inbox team init support          Make the team (as the database's admin)

@@ -23,6 +23,7 @@ pub mod names;
 pub mod offline;
 pub mod output;
 pub mod query_arg;
+pub mod reply_cmd;
 pub mod scope;
 pub mod screen;
 pub mod search_cmd;
@@ -204,6 +205,10 @@ pub enum Command {
     Link(team_cmd::LinkArgs),
     /// Remove a link from items, by its address.
     Unlink(team_cmd::UnlinkArgs),
+    /// Reply to the items' reporters by mail ([mail] in config.toml): one reply per reporter,
+    /// from a template or a file, kept before it is sent and never sent twice.
+    #[command(after_help = examples::REPLY)]
+    Reply(reply_cmd::ReplyArgs),
     /// Triage items from a script, as the inbox's keys do: --seen, --star, --done,
     /// --snooze 2h, --note TEXT (and --unseen, --unstar, --undone, --wake).
     #[command(after_help = examples::MARK)]
@@ -282,6 +287,7 @@ pub async fn run(args: Args, screen: &impl screen::Screen) -> Result<(), CliErro
         Command::Unlink(unlink) => {
             team_cmd::act(&args, team_cmd::Act::Unlink(unlink), &mut out()).await
         }
+        Command::Reply(reply) => reply_cmd::run(&args, reply, &mut out()).await,
         Command::Mark(mark) => mark::run(&args, mark, &mut out()).await,
         Command::List(list) => {
             let mut out = Bulk::stdout();

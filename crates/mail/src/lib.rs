@@ -8,4 +8,6 @@
 pub mod compose;
 pub mod sender;
 pub mod template;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod transport;

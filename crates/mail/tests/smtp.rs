@@ -5,92 +5,15 @@
 //! against the `ca_file`'s root (and refused without it).
 #![allow(clippy::unwrap_used)]
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 use feedback_config::mail::{MailSettings, Via};
 use feedback_mail::sender::{Sending, send_waiting};
+use feedback_mail::testing::SmtpServer as Server;
 use feedback_mail::transport::Mailer;
 use feedback_store::{NewReply, ReplyState, Shared, Store};
 use jiff::Timestamp;
-
-/// A running `smtp_server.py`, stopped when dropped.
-struct Server {
-    child: Child,
-    port: u16,
-    dir: tempfile::TempDir,
-}
-
-impl Server {
-    /// Starts the server; `None` (a skip) when Python's aiosmtpd is not here, which under
-    /// `CI=true` is a failure.
-    fn start(args: &[&str]) -> Option<Self> {
-        let dir = tempfile::tempdir().unwrap();
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/smtp_server.py");
-        let spawned = Command::new("python3")
-            .arg(&script)
-            .arg("--dir")
-            .arg(dir.path())
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn();
-        let mut child = match spawned {
-            Ok(child) => child,
-            Err(e) => return skip(&format!("python3: {e}")),
-        };
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let Some(port) = line.trim().strip_prefix("PORT ") else {
-            let _ = child.kill();
-            return skip("smtp_server.py did not start (pip install aiosmtpd)");
-        };
-        Some(Self {
-            port: port.parse().unwrap(),
-            child,
-            dir,
-        })
-    }
-
-    /// The messages the server accepted, in the order accepted.
-    fn messages(&self) -> Vec<String> {
-        let mut found: Vec<(u32, String)> = std::fs::read_dir(self.dir.path())
-            .unwrap()
-            .filter_map(|e| {
-                let name = e.ok()?.file_name().into_string().ok()?;
-                let n = name
-                    .strip_prefix("msg-")?
-                    .strip_suffix(".eml")?
-                    .parse()
-                    .ok()?;
-                let text = std::fs::read_to_string(self.dir.path().join(&name)).ok()?;
-                Some((n, text))
-            })
-            .collect();
-        found.sort();
-        found.into_iter().map(|(_, text)| text).collect()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn skip<T>(why: &str) -> Option<T> {
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "no SMTP server for the mail tests under CI=true: {why}"
-    );
-    eprintln!("skipped: {why}");
-    None
-}
 
 fn settings(port: u16, host: &str, ca_file: Option<PathBuf>) -> MailSettings {
     MailSettings {

@@ -10,6 +10,7 @@ mod export;
 mod history;
 mod links;
 mod mark;
+mod reply;
 mod search;
 use crate::shell_completion;
 mod synced;
