@@ -86,7 +86,7 @@ pub async fn run(args: &Context, reply: &ReplyArgs, out: &mut dyn Write) -> Resu
         )));
     }
     if reply.send_waiting || reply.resend.is_some() {
-        let outcomes = send(&settings, &store).await?;
+        let outcomes = send(args, &settings, &store).await?;
         report(&outcomes, &[], 0, reply.format, out)?;
         return unknown_said(&store);
     }
@@ -115,7 +115,8 @@ pub async fn run(args: &Context, reply: &ReplyArgs, out: &mut dyn Write) -> Resu
         confirm(&drafts, &settings, reply.ids.iter().any(|i| i == "-"))?;
     }
     let batch = uuid::Uuid::new_v4().to_string();
-    let member = None;
+    let member =
+        crate::context::team::configured(args)?.and_then(|(_, url)| url.role().map(str::to_owned));
     let replies: Vec<NewReply> = drafts
         .iter()
         .map(|d| NewReply {
@@ -129,7 +130,7 @@ pub async fn run(args: &Context, reply: &ReplyArgs, out: &mut dyn Write) -> Resu
         })
         .collect();
     store.write(|s| s.queue_replies(&replies, Timestamp::now()))?;
-    let outcomes = send(&settings, &store).await?;
+    let outcomes = send(args, &settings, &store).await?;
     let kept = store.read(|s| s.replies_of_batch(&batch))?;
     let not_sent: Vec<&feedback_store::Reply> = kept
         .iter()
@@ -400,17 +401,48 @@ fn unknown_said(store: &Shared) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Sends what waits in the outbox.
-async fn send(settings: &MailSettings, store: &Shared) -> Result<Vec<Outcome>, CliError> {
+/// Sends what waits in the outbox; with a team, each sent reply is recorded for it (in the
+/// transaction that marks it sent) and the team is told at once (or at the next connection).
+async fn send(
+    args: &Context,
+    settings: &MailSettings,
+    store: &Shared,
+) -> Result<Vec<Outcome>, CliError> {
+    let team = crate::context::team::configured(args)?;
+    let member = team
+        .as_ref()
+        .and_then(|(_, url)| url.role().map(str::to_owned));
+    let share: Option<feedback_mail::sender::Sharing> = member.map(|member| {
+        Box::new(move |reply: &feedback_store::Reply| {
+            feedback_team_sync::reply_outbox(&member, reply, Timestamp::now())
+        }) as feedback_mail::sender::Sharing
+    });
     let sending = Sending {
         mailer: Mailer::new(settings).map_err(|e| CliError::Usage(e.to_string()))?,
         from: feedback_mail::compose::from(&settings.from)
             .map_err(|e| CliError::Usage(e.to_string()))?,
         per_minute: settings.per_minute,
+        share,
     };
-    send_waiting(store, &sending, &Timestamp::now)
+    let outcomes = send_waiting(store, &sending, &Timestamp::now)
         .await
-        .map_err(|e| CliError::Other(e.to_string()))
+        .map_err(|e| CliError::Other(e.to_string()))?;
+    if let Some((settings, url)) = team {
+        let items: Vec<String> = outcomes
+            .iter()
+            .filter(|o| o.state == ReplyState::Sent)
+            .flat_map(|o| o.reply.item_ids.clone())
+            .collect();
+        if !items.is_empty()
+            && let Err(error) =
+                crate::context::team::connected_for(&url, &settings, store, &items).await
+        {
+            eprintln!(
+                "warning: the team will hear of the replies at the next connection ({error})"
+            );
+        }
+    }
+    Ok(outcomes)
 }
 
 /// Each reply tried (sent, failed, waiting), those of this send not tried, and what was

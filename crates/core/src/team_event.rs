@@ -46,6 +46,14 @@ pub enum Change {
     Unlink {
         url: String,
     },
+    /// A reply to the item's reporter left (the mail server took it): its id, the address,
+    /// the subject and the text, for the team's history.
+    Reply {
+        reply_id: String,
+        to: String,
+        subject: String,
+        body: String,
+    },
 }
 
 impl Change {
@@ -63,6 +71,7 @@ impl Change {
             Self::Note { .. } => "note",
             Self::Link(_) => "link",
             Self::Unlink { .. } => "unlink",
+            Self::Reply { .. } => "reply",
         }
     }
 
@@ -79,6 +88,12 @@ impl Change {
             Self::Note { note_id, body } => json!({ "note_id": note_id, "body": body }),
             Self::Link(link) => json!({ "url": link.url(), "title": link.title() }),
             Self::Unlink { url } => json!({ "url": url }),
+            Self::Reply {
+                reply_id,
+                to,
+                subject,
+                body,
+            } => json!({ "reply_id": reply_id, "to": to, "subject": subject, "body": body }),
         }
     }
 
@@ -127,6 +142,13 @@ impl Change {
         struct Unlinked {
             url: String,
         }
+        #[derive(Deserialize)]
+        struct Replied {
+            reply_id: String,
+            to: String,
+            subject: String,
+            body: String,
+        }
         fn read<T: for<'de> Deserialize<'de>>(body: &str) -> Option<T> {
             serde_json::from_str(body).ok()
         }
@@ -160,6 +182,20 @@ impl Change {
             "unlink" => Self::Unlink {
                 url: read::<Unlinked>(body)?.url,
             },
+            "reply" => {
+                let Replied {
+                    reply_id,
+                    to,
+                    subject,
+                    body,
+                } = read(body)?;
+                Self::Reply {
+                    reply_id,
+                    to,
+                    subject,
+                    body,
+                }
+            }
             _ => return None,
         })
     }
@@ -273,6 +309,12 @@ mod tests {
             Change::Link(Link::new("https://tracker.example/T-2", None).unwrap()),
             Change::Unlink {
                 url: "https://tracker.example/T-1".into(),
+            },
+            Change::Reply {
+                reply_id: "r1".into(),
+                to: "ana@example.org".into(),
+                subject: "Fixed".into(),
+                body: "It is fixed.\n> it crashed".into(),
             },
         ]
     }

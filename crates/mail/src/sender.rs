@@ -37,12 +37,27 @@ pub struct Outcome {
     pub why: Option<String>,
 }
 
-/// How replies leave: the mailer, the From, and the pace.
-#[derive(Debug)]
+/// What the team is told of a reply that left (its outbox's entries), made by the caller.
+pub type Sharing = Box<dyn Fn(&Reply) -> Vec<feedback_store::OutboxEntry> + Send + Sync>;
+
+/// How replies leave: the mailer, the From, the pace, and with a team what it is told.
 pub struct Sending {
     pub mailer: Mailer,
     pub from: Mailbox,
     pub per_minute: u32,
+    /// With a team: the entries recorded with a sent reply, in the same transaction.
+    pub share: Option<Sharing>,
+}
+
+impl std::fmt::Debug for Sending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sending")
+            .field("mailer", &self.mailer)
+            .field("from", &self.from)
+            .field("per_minute", &self.per_minute)
+            .field("shared", &self.share.is_some())
+            .finish()
+    }
 }
 
 impl Sending {
@@ -142,9 +157,13 @@ pub async fn send_waiting(
             Err(SendError::Later(why)) => (ReplyState::Waiting, Some(why)),
             Err(SendError::Refused(why)) => (ReplyState::Failed, Some(why)),
         };
+        let share = match (&sending.share, state) {
+            (Some(share), ReplyState::Sent) => share(&reply),
+            _ => Vec::new(),
+        };
         let (id, told, at) = (reply.reply_id.clone(), why.clone(), now());
         blocking(store, move |s| {
-            s.reply_settled(&id, state, told.as_deref(), at)
+            s.reply_settled(&id, state, told.as_deref(), at, &share)
         })
         .await?;
         tracing::info!(reply = %reply.reply_id, ?state, "reply");

@@ -33,6 +33,7 @@ fn sending(settings: &MailSettings) -> Sending {
         mailer: Mailer::new(settings).unwrap(),
         from: feedback_mail::compose::from(&settings.from).unwrap(),
         per_minute: settings.per_minute,
+        share: None,
     }
 }
 

@@ -218,21 +218,29 @@ impl Store {
     }
 
     /// Records what became of a reply being sent: `Sent` (at `now`), `Waiting` again (with
-    /// `why`: to be tried later) or `Failed` (with `why`). Only a reply `sending` changes.
+    /// `why`: to be tried later) or `Failed` (with `why`). Only a reply `sending` changes; a
+    /// sent one puts `share` (what the team is told of it) in the team's outbox in the same
+    /// transaction, so a reply that left is never left out of the team's history.
     pub fn reply_settled(
         &mut self,
         reply_id: &str,
         state: ReplyState,
         why: Option<&str>,
         now: Timestamp,
+        share: &[super::OutboxEntry],
     ) -> Result<bool, StoreError> {
         self.transact(|tx| {
             let sent = (state == ReplyState::Sent).then(|| now.as_microsecond());
-            Ok(tx.execute(
+            let changed = tx.execute(
                 "UPDATE replies SET state = ?2, why = ?3, sent_at = coalesce(?4, sent_at)
                  WHERE reply_id = ?1 AND state = 'sending'",
                 params![reply_id, state.as_str(), why, sent],
-            )? > 0)
+            )? > 0;
+            if changed && state == ReplyState::Sent && !share.is_empty() {
+                super::team::push_outbox(tx, share)?;
+                super::write_counts::bump(tx, super::write_counts::TRIAGE_REV)?;
+            }
+            Ok(changed)
         })
     }
 
@@ -329,22 +337,28 @@ mod tests {
         assert!(store.reply_to_send(at(4)).unwrap().is_none());
         assert!(
             store
-                .reply_settled("r1", ReplyState::Sent, None, at(5))
+                .reply_settled("r1", ReplyState::Sent, None, at(5), &[])
                 .unwrap()
         );
         assert!(
             !store
-                .reply_settled("r1", ReplyState::Waiting, Some("x"), at(6))
+                .reply_settled("r1", ReplyState::Waiting, Some("x"), at(6), &[])
                 .unwrap()
         );
         store
-            .reply_settled("r3", ReplyState::Waiting, Some("421 try later"), at(6))
+            .reply_settled("r3", ReplyState::Waiting, Some("421 try later"), at(6), &[])
             .unwrap();
         let again = store.reply_to_send(at(7)).unwrap().unwrap();
         assert_eq!((again.reply_id.as_str(), again.tries), ("r3", 2));
         assert_eq!(again.why.as_deref(), Some("421 try later"));
         store
-            .reply_settled("r3", ReplyState::Failed, Some("550 no such user"), at(8))
+            .reply_settled(
+                "r3",
+                ReplyState::Failed,
+                Some("550 no such user"),
+                at(8),
+                &[],
+            )
             .unwrap();
         let sent = store.replies_in(ReplyState::Sent).unwrap();
         assert_eq!(sent[0].sent_at, Some(at(5)));

@@ -37,6 +37,7 @@ pub fn describe(change: &EventChange) -> Clean {
             Some(title) => format!("linked {} ({})", link.short_name(), Clean::line(title)),
             None => format!("linked {}", link.short_name()),
         },
+        Change::Reply { subject, .. } => format!("replied: {}", Clean::line(subject)),
         Change::Unlink { url } => match feedback_core::link::Link::new(url, None) {
             Ok(link) => format!("unlinked {}", link.short_name()),
             Err(_) => format!("unlinked {}", Clean::line(url)),
@@ -93,6 +94,13 @@ mod tests {
                 r#"{"url":"https://github.com/acme/app/issues/7"}"#
             ),
             "unlinked app#7"
+        );
+        assert_eq!(
+            described(
+                "reply",
+                r#"{"reply_id":"r","to":"a@example.org","subject":"Fixed \u001b[2J","body":"b"}"#
+            ),
+            "replied: Fixed ␛"
         );
     }
 

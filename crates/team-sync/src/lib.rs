@@ -303,6 +303,30 @@ pub fn triage_outbox(
     outbox_entries(member, &team, at)
 }
 
+/// What the team is told of `reply`, sent by `member` at `at`: a `reply` event on each item it
+/// answered.
+#[must_use]
+pub fn reply_outbox(
+    member: &str,
+    reply: &feedback_store::Reply,
+    at: Timestamp,
+) -> Vec<OutboxEntry> {
+    let changes: Vec<(String, Change)> = reply
+        .item_ids
+        .iter()
+        .map(|id| {
+            let change = Change::Reply {
+                reply_id: reply.reply_id.clone(),
+                to: reply.to.clone(),
+                subject: reply.subject.clone(),
+                body: reply.body.clone(),
+            };
+            (id.clone(), change)
+        })
+        .collect();
+    outbox_entries(member, &changes, at)
+}
+
 /// What a local triage change of `item` by `member` tells the team: done, snooze and the note
 /// are shared (the member's note is one note of the item's thread, each edit a version); seen
 /// and starred are the member's own.
@@ -715,7 +739,7 @@ fn lay_over(state: &mut SharedState, change: &Change, member: &str, made_at: Tim
             });
         }
         Change::Unlink { url } => state.links.retain(|l| l.link.url() != url),
-        Change::Done(_) | Change::Snooze(_) | Change::Note { .. } => {}
+        Change::Done(_) | Change::Snooze(_) | Change::Note { .. } | Change::Reply { .. } => {}
     }
     state.pending = true;
 }

@@ -348,6 +348,7 @@ ALTER TABLE feedback_team.mirror_walk
 ALTER TABLE feedback_team.teams ADD COLUMN instance uuid NOT NULL DEFAULT gen_random_uuid();
 ",
     include_str!("schema/links.sql"),
+    include_str!("schema/replies.sql"),
 ];
 
 /// `expression` (a timestamptz) as SQL that reads into a timestamp whatever a row holds: a

@@ -334,3 +334,33 @@ fn a_sender_killed_at_any_moment_sends_each_reply_at_most_once_and_the_rest_late
         "a message arrived twice"
     );
 }
+
+#[test]
+fn doctor_checks_the_mail_server_answers_and_sends_nothing() {
+    let Some(server) = SmtpServer::start(&[]) else {
+        return;
+    };
+    let home = tempfile::tempdir().unwrap();
+    let store = filled(home.path(), &[Some("ana@example.org")]);
+    config(home.path(), server.port, 600);
+    let said = text(&run(home.path(), &store, &["doctor"]).stdout);
+    let line = said
+        .lines()
+        .find(|l| l.contains("mail"))
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(
+        line.contains(&format!(
+            "127.0.0.1:{} answers; nothing was sent",
+            server.port
+        )),
+        "{line}"
+    );
+    assert!(server.messages().is_empty());
+    drop(server);
+    let said = text(&run(home.path(), &store, &["doctor"]).stdout);
+    let line = said
+        .lines()
+        .find(|l| l.contains(" mail"))
+        .unwrap_or_default();
+    assert!(line.contains("FAIL") || line.contains("fail"), "{said}");
+}

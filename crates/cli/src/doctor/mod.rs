@@ -8,6 +8,7 @@
 mod account;
 mod browser;
 mod clipboard;
+mod mail;
 mod network;
 mod store;
 mod team;
@@ -179,6 +180,7 @@ pub async fn run(
     }
     checks.extend(store::checks(args, jiff::Timestamp::now()));
     checks.extend(team::lines(&team::probe(args).await));
+    checks.push(mail::check(args).await);
     checks.extend(terminal::checks(&env, terminal::Tty::detect()));
     checks.extend(clipboard::checks(
         &env,

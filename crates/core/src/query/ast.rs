@@ -87,6 +87,14 @@ pub enum FilterKind {
     Note(String),
     /// A link on the item whose address or title holds this text (any case).
     Ticket(String),
+    /// A reply to the item's reporter sent by this member (`replied-by:me` too).
+    RepliedBy(Assignee),
+    /// The newest reply to the item's reporter was sent less (`Younger`) or more (`Older`)
+    /// than this long ago.
+    Replied {
+        cmp: AgeCmp,
+        age: SignedDuration,
+    },
     /// The items a view lists (by its name, or the only name beginning with this): its status,
     /// pane filters and search, and what it hides. Views are known where the query is compiled.
     View(String),
@@ -149,6 +157,8 @@ pub enum Is {
     Unclaimed,
     /// Owned by the member this store acts as.
     Mine,
+    /// A reply to its reporter was sent (by anyone of the team, or from this store).
+    Replied,
 }
 
 /// The comparison of `age:`: `<` younger, `>` older, `=` inclusive of the bound.

@@ -169,6 +169,7 @@ Qualifiers (values may be quoted: app:\"Trailhead iOS\"; case-insensitive)
   has:email  has:link  has:tag  has:app  has:note  note:TEXT (in a note)
   has:ticket  ticket:TEXT   your links (tickets), by address or title; has:link: the
                             service's issue-tracker delivery
+  is:replied  replied-by:NAME  replied-by:me  replied:<2d   replies to the reporter
   is:unseen  is:seen  is:starred  is:done  is:snoozed   (your triage state)
   is:mine  is:unclaimed  assignee:me  assignee:NAME     (with a team)
   label:NAME  note-by:NAME  note-by:me  owner:NAME      (with a team)

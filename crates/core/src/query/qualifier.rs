@@ -13,7 +13,7 @@ use crate::text::Clean;
 /// Every qualifier, as it is typed (`meta.` takes a key after it): what the prompt completes,
 /// the errors list and the help names. Each parses (the match in [`parse`]; a test holds the two
 /// together).
-pub(crate) const QUALIFIERS: [&str; 24] = [
+pub(crate) const QUALIFIERS: [&str; 26] = [
     "app:",
     "project:",
     "platform:",
@@ -37,6 +37,8 @@ pub(crate) const QUALIFIERS: [&str; 24] = [
     "note-by:",
     "note:",
     "ticket:",
+    "replied-by:",
+    "replied:",
     "view:",
 ];
 
@@ -56,7 +58,7 @@ const HAS_ALSO: [(&str, Has); 3] = [
 ];
 
 /// `is:` values, each as completed and listed; then the other spellings it reads.
-const IS: [(&str, Is); 7] = [
+const IS: [(&str, Is); 8] = [
     ("unseen", Is::Unseen),
     ("seen", Is::Seen),
     ("starred", Is::Starred),
@@ -64,6 +66,7 @@ const IS: [(&str, Is); 7] = [
     ("snoozed", Is::Snoozed),
     ("unclaimed", Is::Unclaimed),
     ("mine", Is::Mine),
+    ("replied", Is::Replied),
 ];
 const IS_ALSO: [(&str, Is); 3] = [
     ("unread", Is::Unseen),
@@ -160,6 +163,11 @@ pub(super) fn parse(
         "note-by" => FilterKind::NoteBy(Assignee::parse(value)),
         "note" => FilterKind::Note(owned),
         "ticket" => FilterKind::Ticket(owned),
+        "replied-by" => FilterKind::RepliedBy(Assignee::parse(value)),
+        "replied" => match age(value, &value_span)? {
+            FilterKind::Age { cmp, age } => FilterKind::Replied { cmp, age },
+            other => other,
+        },
         "view" => FilterKind::View(owned),
         _ => match metadata_keys(name) {
             Some(key) => FilterKind::Meta { key, value: owned },

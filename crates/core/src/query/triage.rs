@@ -31,6 +31,8 @@ fn is_triage(kind: &FilterKind) -> bool {
         FilterKind::Is(_)
             | FilterKind::Has(Has::Note | Has::Ticket)
             | FilterKind::Ticket(_)
+            | FilterKind::RepliedBy(_)
+            | FilterKind::Replied { .. }
             | FilterKind::Assignee(_)
             | FilterKind::Label(_)
             | FilterKind::NoteBy(_)

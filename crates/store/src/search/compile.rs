@@ -314,6 +314,11 @@ impl Compiler<'_> {
                 let p = self.param(Value::Text(format!("%{}%", escape_like(text))));
                 super::triage::note_holds(&p)
             }
+            FilterKind::RepliedBy(who) => {
+                let name = self.member(who);
+                super::triage::replied_by(name.as_deref())
+            }
+            FilterKind::Replied { cmp, age } => self.replied(*cmp, *age, &filter.value_span)?,
             FilterKind::Ticket(text) => {
                 let p = self.param(Value::Text(format!("%{}%", escape_like(text))));
                 super::triage::ticket(&p)

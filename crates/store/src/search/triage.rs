@@ -63,6 +63,9 @@ pub(super) fn is_sql(is: Is, now: i64, param: impl FnOnce(Value) -> String) -> S
         Is::Snoozed => triaged(&format!("t.snoozed_until > {}", param(Value::Integer(now)))),
         Is::Unclaimed => format!("NOT ({})", team_items("o.owner IS NOT NULL")),
         Is::Mine => team_items(&format!("o.owner = {ME}")),
+        Is::Replied => {
+            format!("items.k IN (SELECT i.k FROM ({REPLIES}) r JOIN items i ON i.id = r.item_id)")
+        }
     }
 }
 
@@ -186,4 +189,33 @@ pub(super) fn ticket(pattern: &str) -> String {
     links_where(&format!(
         "(l.url LIKE {pattern} ESCAPE '\\' OR l.title LIKE {pattern} ESCAPE '\\')"
     ))
+}
+
+/// Every reply sent to an item's reporter: `item_id`, `author` (the member; NULL for this
+/// store's own in no team), `at` (Unix microseconds): this store's sent replies (a reply
+/// answers each of its items) and the team's `reply` events.
+const REPLIES: &str = "SELECT j.value AS item_id, r.by AS author, r.sent_at AS at \
+    FROM replies r, json_each(r.item_ids) j WHERE r.state = 'sent' \
+    UNION ALL SELECT e.item_id, e.member, e.at FROM team_events e WHERE e.kind = 'reply'";
+
+/// `replied-by:me`, `replied-by:NAME` (`name`, the parameter naming the member, any case): a
+/// reply sent by that member; `me` is this store's member, and this store's own replies in no
+/// team.
+pub(super) fn replied_by(name: Option<&str>) -> String {
+    let author = match name {
+        None => format!("(r.author = {ME} OR (r.author IS NULL AND {ME} IS NULL))"),
+        Some(name) => format!("r.author = {name} COLLATE NOCASE"),
+    };
+    format!(
+        "items.k IN (SELECT i.k FROM ({REPLIES}) r JOIN items i ON i.id = r.item_id WHERE {author})"
+    )
+}
+
+/// `replied:<2d` and the like: the item's newest reply was sent at `op` `cutoff` (a parameter
+/// holding Unix microseconds; `>` for younger than the age).
+pub(super) fn replied(op: &str, cutoff: &str) -> String {
+    format!(
+        "items.k IN (SELECT i.k FROM (SELECT item_id, max(at) AS at FROM ({REPLIES}) \
+         GROUP BY item_id) r JOIN items i ON i.id = r.item_id WHERE r.at {op} {cutoff})"
+    )
 }

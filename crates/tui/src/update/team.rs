@@ -171,6 +171,7 @@ fn describe_change(items: &str, change: &Change) -> String {
         Change::Unlink { url } => {
             format!("Unlinked {} from {items}", super::undo::short_name(url))
         }
+        Change::Reply { .. } => format!("Replied to the reporter of {items}"),
         Change::Done(_) | Change::Snooze(_) | Change::Note { .. } => format!("Changed {items}"),
     }
 }

@@ -333,7 +333,9 @@ pub(super) fn team_step(state: &AppState, changes: &[(String, Change)]) -> Optio
         Change::Labels { .. } => "labels".to_owned(),
         Change::Link(link) => format!("link to {}", link.short_name()),
         Change::Unlink { url } => format!("unlink of {}", short_name(url)),
-        Change::Done(_) | Change::Snooze(_) | Change::Note { .. } => "change".to_owned(),
+        Change::Done(_) | Change::Snooze(_) | Change::Note { .. } | Change::Reply { .. } => {
+            "change".to_owned()
+        }
     };
     let items = changes
         .iter()
@@ -370,8 +372,14 @@ pub(super) fn team_step(state: &AppState, changes: &[(String, Change)]) -> Optio
                     before: shown.and_then(|s| s.link(url)).cloned(),
                     after: None,
                 },
-                // Sent with the triage write that made them, and undone with it.
-                Change::Done(_) | Change::Snooze(_) | Change::Note { .. } => return None,
+                // Sent with the triage write that made them, and undone with it; a mail that
+                // left cannot be taken back.
+                Change::Done(_)
+                | Change::Snooze(_)
+                | Change::Note { .. }
+                | Change::Reply { .. } => {
+                    return None;
+                }
             };
             Some((id.clone(), undo))
         })

@@ -286,7 +286,7 @@ fn every_qualifier_listed_parses_and_an_unknown_one_lists_them_all() {
     let e = parse("is:wat").expect_err("unknown is");
     assert!(
         e.message.ends_with(
-            "known: is:unseen is:seen is:starred is:done is:snoozed is:unclaimed is:mine"
+            "known: is:unseen is:seen is:starred is:done is:snoozed is:unclaimed is:mine is:replied"
         ),
         "{e}"
     );

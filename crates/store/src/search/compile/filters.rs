@@ -183,6 +183,24 @@ impl Compiler<'_> {
         Ok(self.received(op, cutoff.as_microsecond()))
     }
 
+    /// `replied:<2d`: the newest reply's time against now less the age.
+    pub(super) fn replied(
+        &mut self,
+        cmp: AgeCmp,
+        age: jiff::SignedDuration,
+        span: &Range<usize>,
+    ) -> Result<String, QueryError> {
+        let cutoff = age_cutoff(self.cx.now, age, span)?;
+        let op = match cmp {
+            AgeCmp::Younger { inclusive: false } => ">",
+            AgeCmp::Younger { inclusive: true } => ">=",
+            AgeCmp::Older { inclusive: false } => "<",
+            AgeCmp::Older { inclusive: true } => "<=",
+        };
+        let p = self.param(Value::Integer(cutoff.as_microsecond()));
+        Ok(super::super::triage::replied(op, &p))
+    }
+
     /// `received {op} micros`, said of the item's key (its received time, newest first, see
     /// `store::keys`), so the condition is a range of the table's own order: "at or after m" is
     /// `k <= key(m)`, "before m" is `k > key(m)`.

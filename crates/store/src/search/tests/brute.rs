@@ -70,6 +70,30 @@ struct Shared {
     note_authors: Vec<String>,
     pending_notes: Vec<String>,
     links: Vec<(String, Option<String>)>,
+    /// The replies sent to the reporter: who sent them (none: this store's own in no team) and
+    /// when.
+    replies: Vec<(Option<String>, Timestamp)>,
+}
+
+/// The replies the store itself sent on the `i`th item (by, hours before `anchor()`), and
+/// whether one more waits unsent (never a reply sent).
+fn own_replies_of(i: usize) -> (Vec<(Option<&'static str>, i64)>, bool) {
+    match i % 11 {
+        3 => (vec![(None, 1)], false),
+        7 => (vec![(Some(ME), 72)], false),
+        9 => (vec![], true),
+        10 => (vec![(Some("Bo"), 400), (Some(ME), 20)], false),
+        _ => (vec![], false),
+    }
+}
+
+/// The team's `reply` events on the `i`th item (by, hours before `anchor()`).
+fn team_replies_of(i: usize) -> Vec<(&'static str, i64)> {
+    match i % 13 {
+        5 => vec![("bo", 0)],
+        8 => vec![(ME, 240)],
+        _ => vec![],
+    }
 }
 
 /// The links the store itself keeps on the `i`th item (made before it was in a team); one
@@ -211,6 +235,15 @@ fn team_of(i: usize) -> Option<Shared> {
         1 => vec!["bo", ME],
         _ => vec![],
     };
+    let replies = team_replies_of(i)
+        .into_iter()
+        .map(|(by, hours)| {
+            (
+                Some(by.to_owned()),
+                anchor() - SignedDuration::from_hours(hours),
+            )
+        })
+        .collect();
     let links = match i % 9 {
         0 | 4 => vec![(
             format!("https://tracker.example/T-{i}"),
@@ -225,6 +258,7 @@ fn team_of(i: usize) -> Option<Shared> {
         note_authors: note_authors.into_iter().map(str::to_owned).collect(),
         pending_notes: Vec::new(),
         links,
+        replies,
     })
 }
 
@@ -270,6 +304,22 @@ fn put_team(store: &mut Store, team: &HashMap<String, Shared>, triage: &HashMap<
                 at: anchor(),
             });
         }
+        for (by, at) in &shared.replies {
+            let seq = i64::try_from(batch.events.len()).unwrap() + 1;
+            batch.events.push(TeamEvent {
+                seq,
+                event_id: format!("e{seq}"),
+                member: by.clone().unwrap(),
+                item_id: id.clone(),
+                change: EventChange::Known(Change::Reply {
+                    reply_id: format!("t{seq}"),
+                    to: "someone@example.org".to_owned(),
+                    subject: "Fixed".to_owned(),
+                    body: "It is fixed".to_owned(),
+                }),
+                at: *at,
+            });
+        }
         for (url, title) in &shared.links {
             let seq = i64::try_from(batch.events.len()).unwrap() + 1;
             batch.events.push(TeamEvent {
@@ -285,6 +335,48 @@ fn put_team(store: &mut Store, team: &HashMap<String, Shared>, triage: &HashMap<
         }
     }
     store.team_apply(&batch, anchor()).unwrap();
+}
+
+/// Sends (as the store records it) the store's own replies of `items` at their times, leaves
+/// one more waiting where [`own_replies_of`] says, and adds the sent ones to what `team` shows.
+fn put_own_replies(
+    store: &mut Store,
+    items: &[FeedbackDetail],
+    team: &mut HashMap<String, Shared>,
+) {
+    // Each sent in turn (the sender takes the oldest waiting), then those left waiting.
+    let mut waiting = Vec::new();
+    for (i, d) in items.iter().enumerate() {
+        let id = d.feedback.id.as_str().to_owned();
+        let (sent, left) = own_replies_of(i);
+        let reply = |n: usize| crate::NewReply {
+            reply_id: format!("own-{i}-{n}"),
+            batch: format!("batch-{i}-{n}"),
+            item_ids: vec![id.clone()],
+            to: "reporter@example.org".to_owned(),
+            subject: "Re: your feedback".to_owned(),
+            body: "Thanks".to_owned(),
+            by: None,
+        };
+        for (n, (by, hours)) in sent.iter().enumerate() {
+            let at = anchor() - SignedDuration::from_hours(*hours);
+            let mut new = reply(n);
+            new.by = by.map(str::to_owned);
+            store.queue_replies(&[new], at).unwrap();
+            let sending = store.reply_to_send(at).unwrap().unwrap();
+            store
+                .reply_settled(&sending.reply_id, crate::ReplyState::Sent, None, at, &[])
+                .unwrap();
+            team.entry(id.clone())
+                .or_default()
+                .replies
+                .push((by.map(str::to_owned), at));
+        }
+        if left {
+            waiting.push(reply(9));
+        }
+    }
+    store.queue_replies(&waiting, anchor()).unwrap();
 }
 
 /// Keeps the store's own links of `items` and adds them to what `team` shows, where the team
@@ -407,6 +499,7 @@ impl Fixture {
             .collect();
         put_team(&mut store, &team, &triage);
         put_own_links(&mut store, &items, &mut team);
+        put_own_replies(&mut store, &items, &mut team);
         put_outbox(&mut store, &items, &mut team);
         let cx = Context {
             now: anchor(),
@@ -532,18 +625,13 @@ impl Fixture {
             FilterKind::Has(Has::Note) => self.state(d).note.is_some_and(|n| !n.trim().is_empty()),
             FilterKind::Has(Has::Ticket) => !self.shared(d).links.is_empty(),
             FilterKind::Ticket(text) => self.ticket_holds(d, text),
-            FilterKind::Is(is) => {
-                let t = self.state(d);
-                match is {
-                    Is::Unseen => !t.seen,
-                    Is::Seen => t.seen,
-                    Is::Starred => t.starred,
-                    Is::Done => t.done,
-                    Is::Snoozed => t.snoozed_until.is_some_and(|u| u > self.cx.now),
-                    Is::Unclaimed => self.shared(d).owner.is_none(),
-                    Is::Mine => self.shared(d).owner.as_deref() == Some(ME),
-                }
-            }
+            FilterKind::RepliedBy(who) => self
+                .shared(d)
+                .replies
+                .iter()
+                .any(|(by, _)| by.as_deref().is_some_and(|by| names(who, by))),
+            FilterKind::Replied { cmp, age } => self.replied_within(d, *cmp, *age),
+            FilterKind::Is(is) => self.is_flag(d, *is),
             FilterKind::Assignee(who) => {
                 self.shared(d).owner.is_some_and(|owner| names(who, &owner))
             }
@@ -603,6 +691,33 @@ impl Fixture {
         self.state(d).note.as_deref().is_some_and(holds)
             || shared.note_authors.iter().any(|a| holds(&note_body(a)))
             || shared.pending_notes.iter().any(|b| holds(b))
+    }
+
+    /// `is:…`: the item's triage state and the team's, as the inbox shows them.
+    fn is_flag(&self, d: &FeedbackDetail, is: Is) -> bool {
+        let t = self.state(d);
+        match is {
+            Is::Unseen => !t.seen,
+            Is::Seen => t.seen,
+            Is::Starred => t.starred,
+            Is::Done => t.done,
+            Is::Snoozed => t.snoozed_until.is_some_and(|u| u > self.cx.now),
+            Is::Unclaimed => self.shared(d).owner.is_none(),
+            Is::Mine => self.shared(d).owner.as_deref() == Some(ME),
+            Is::Replied => !self.shared(d).replies.is_empty(),
+        }
+    }
+
+    /// `replied:<2d`: the newest reply was sent less (more) than the age ago.
+    fn replied_within(&self, d: &FeedbackDetail, cmp: AgeCmp, age: SignedDuration) -> bool {
+        let Some(newest) = self.shared(d).replies.iter().map(|(_, at)| *at).max() else {
+            return false;
+        };
+        let ago: SignedDuration = self.cx.now.duration_since(newest);
+        match cmp {
+            AgeCmp::Younger { inclusive } => ago < age || (inclusive && ago == age),
+            AgeCmp::Older { inclusive } => ago > age || (inclusive && ago == age),
+        }
     }
 
     /// `ticket:TEXT`: a link's address or title holds the text, ASCII letters in any case and
