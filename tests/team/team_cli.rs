@@ -1050,3 +1050,68 @@ async fn a_team_made_again_under_its_name_is_noticed_and_its_old_state_forgotten
     assert!(!in_store(&ana_store)[2].2, "and its done");
     team.db.drop().await;
 }
+
+#[tokio::test]
+async fn a_reply_a_member_sent_is_in_the_teams_history_and_found_by_a_teammates_search() {
+    let Some(server) = feedback_mail::testing::SmtpServer::start(&[]) else {
+        return;
+    };
+    let Some(team) = Setup::new("team_cli_reply").await else {
+        return;
+    };
+    let config = team.dir.path().join("home/config/feedback-inbox");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("config.toml"),
+        format!(
+            "[mail]\nfrom = \"Support <support@acme.example>\"\n\
+             smtp_url = \"smtp://127.0.0.1:{}\"\nper_minute = 600\n\n\
+             [[templates]]\nname = \"fixed\"\nsubject = \"Fixed in 3.10.1\"\nbody = \"Hi, {{agent}} here.\"\n",
+            server.port
+        ),
+    )
+    .unwrap();
+    let sent = team.ana(&[
+        "reply",
+        "id00001",
+        "id00002",
+        "id00003",
+        "--template",
+        "fixed",
+        "--yes",
+    ]);
+    assert!(sent.status.success(), "{}", stderr(&sent));
+    assert_eq!(server.messages().len(), 2, "{}", stdout(&sent));
+    assert!(server.messages()[0].contains(&format!("Hi, {} here.", team.ana)));
+    let mut found = ids(&team.bo(&[
+        "search",
+        "is:replied replied:<1h",
+        "--fields",
+        "id",
+        "--format",
+        "json",
+    ]));
+    found.sort();
+    assert_eq!(found, ["id00001", "id00002"]);
+    let by_ana = ids(&team.bo(&[
+        "search",
+        &format!("replied-by:{}", team.ana),
+        "--fields",
+        "id",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(by_ana.len(), 2);
+    let by_bo = ids(&team.bo(&[
+        "search",
+        "replied-by:me",
+        "--fields",
+        "id",
+        "--format",
+        "json",
+    ]));
+    assert!(by_bo.is_empty(), "{by_bo:?}");
+    let log = stdout(&team.bo(&["team", "log", "id00002"]));
+    assert!(log.contains("replied: Fixed in 3.10.1"), "{log}");
+    team.db.drop().await;
+}

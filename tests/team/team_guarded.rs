@@ -67,8 +67,18 @@ const WRITES: &[&str] = &[
 
 /// Calls of the team's functions with values out of their bounds, each refused: a lease until
 /// the end of time, a snooze past 20 years, a label of a page's length, a change of an unknown
-/// kind, a link that is no http(s) address or too long, a title too long or on two lines.
+/// kind, a link that is no http(s) address or too long, a title too long or on two lines, a
+/// reply's subject on two lines, a reply without an id or of a book's length.
 const OUT_OF_BOUNDS: &[&str] = &[
+    "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
+         'r-lines', 'fb_2', 'reply', jsonb_build_object('reply_id', 'r', 'to', 'a@example.org',
+         'subject', E'Hi\\r\\nBcc: x@example.org', 'body', 'b'))",
+    "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
+         'r-noid', 'fb_2', 'reply', jsonb_build_object('to', 'a@example.org', 'subject', 's',
+         'body', 'b'))",
+    "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
+         'r-long', 'fb_2', 'reply', jsonb_build_object('reply_id', 'r', 'to', 'a@example.org',
+         'subject', 's', 'body', repeat('b', 65537)))",
     "SELECT feedback_team.take_syncer((SELECT team_id FROM feedback_team.teams), 2147483647)",
     "SELECT feedback_team.apply_change((SELECT team_id FROM feedback_team.teams),
          'far', 'fb_2', 'snooze', '{\"until\": \"infinity\"}')",
