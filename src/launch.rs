@@ -11,9 +11,10 @@ use feedback_clipboard::SystemClipboard;
 use feedback_config::Loaded;
 use feedback_tui::{self as tui, Ended, keymap::Keymap};
 
-/// Runs a parsed command line; the inbox, when it asks for it, on the terminal.
+/// Runs a parsed command line; the inbox, when it asks for it, on the terminal. The run's
+/// future (every command's state machine) is large: it lives on the heap.
 pub(crate) async fn run(args: Args) -> Result<(), CliError> {
-    cli::run(args, &Terminal).await
+    Box::pin(cli::run(args, &Terminal)).await
 }
 
 /// The inbox drawn on the terminal by [`feedback_tui`].
@@ -50,6 +51,8 @@ impl Screen for Terminal {
             waits: Some(inbox.waits),
             looks: settings.looks,
             team: inbox.team,
+            mail: settings.mail,
+            templates: settings.templates,
         };
         match tui::run(options).await? {
             Ended::Quit => Ok(()),

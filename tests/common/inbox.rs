@@ -57,6 +57,8 @@ pub fn launch_with(client: Client, store: Shared, sync: SyncSettings) -> App {
         waits: None,
         looks: feedback_config::looks::LooksSettings::default(),
         team: None,
+        mail: None,
+        templates: Vec::new(),
     };
     let task = tokio::spawn(async move {
         let mut terminal = Terminal::new(TestBackend::new(140, 35)).unwrap();

@@ -78,6 +78,8 @@ fn launch_with(
         waits: None,
         looks: feedback_config::looks::LooksSettings::default(),
         team: None,
+        mail: None,
+        templates: Vec::new(),
     };
     let task = tokio::spawn(async move {
         let mut terminal = Terminal::new(TestBackend::new(120, 35)).unwrap();

@@ -184,6 +184,8 @@ fn launch() -> (Keys, Frames, tokio::task::JoinHandle<std::io::Result<()>>) {
         waits: None,
         looks: feedback_config::looks::LooksSettings::default(),
         team: None,
+        mail: None,
+        templates: Vec::new(),
     };
     let task = tokio::spawn(async move {
         let mut terminal = Terminal::new(TestBackend::new(160, 45)).unwrap();

@@ -667,3 +667,46 @@ fn links_on_the_list_in_the_detail_and_in_the_prompt() {
         );
     }
 }
+
+/// `R` on two marked items: the template picker, then the confirm screen (From, To masked in
+/// privacy mode, the subject, the first lines with the reporter's message quoted, inert).
+#[test]
+fn the_reply_composer_and_its_confirm_screen() {
+    let mut h = started_harness(120, 35, 10, true);
+    for n in 0..3 {
+        let mut detail = testkit::detail(n);
+        detail.feedback.message = format!("It crashed \u{1b}[2J({n})\nsecond line");
+        h.store.write(|s| s.put_detail(&detail, now())).unwrap();
+    }
+    h.state.mail.settings = Some(feedback_config::mail::MailSettings {
+        from: "Ana at Support <support@acme.example>".to_owned(),
+        via: feedback_config::mail::Via::Sendmail {
+            program: "/usr/sbin/sendmail".to_owned(),
+        },
+        per_minute: 30,
+    });
+    h.state.mail.templates = vec![feedback_config::mail::Template {
+        name: "fixed".to_owned(),
+        subject: Some("Fixed in {version}".to_owned()),
+        body: "Hi, it is fixed in the next release.\nThanks for telling us.".to_owned(),
+    }];
+    for _ in 0..3 {
+        act(&mut h, Action::ToggleMark);
+    }
+    act(&mut h, Action::Reply);
+    insta::assert_snapshot!("reply_template_picker", draw(&h.state).backend());
+    let key = |h: &mut Harness, code: KeyCode| h.send(Msg::ReplyInput(KeyEvent::from(code)));
+    key(&mut h, KeyCode::Down);
+    key(&mut h, KeyCode::Enter);
+    key(&mut h, KeyCode::Enter);
+    act(&mut h, Action::TogglePrivacy);
+    let terminal = draw(&h.state);
+    insta::assert_snapshot!("reply_confirm_private", terminal.backend());
+    for cell in terminal.backend().buffer().content() {
+        assert!(
+            feedback_core::text::is_clean(cell.symbol()),
+            "{:?}",
+            cell.symbol()
+        );
+    }
+}

@@ -171,6 +171,8 @@ async fn the_inbox_with_another_accounts_key_stops_and_removes_nothing() {
         waits: None,
         looks: feedback_config::looks::LooksSettings::default(),
         team: None,
+        mail: None,
+        templates: Vec::new(),
     };
     let task = tokio::spawn(async move {
         let mut terminal = Terminal::new(TestBackend::new(160, 40)).unwrap();

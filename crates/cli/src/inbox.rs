@@ -289,6 +289,8 @@ fn settings<S: Screen>(args: &Context, screen: &S) -> Result<Settings<S::Keys>, 
             },
             looks: feedback_config::looks::LooksSettings::default(),
             preview: feedback_config::preview::PreviewSetting::default(),
+            mail: None,
+            templates: Vec::new(),
         });
     };
     let keys = screen.keys(Some(loaded))?;
@@ -316,6 +318,8 @@ fn settings<S: Screen>(args: &Context, screen: &S) -> Result<Settings<S::Keys>, 
         },
         looks,
         preview: loaded.file.preview.unwrap_or_default(),
+        mail: feedback_config::mail::MailSettings::from_config(loaded.file.mail.as_ref())?,
+        templates: feedback_config::mail::templates(&loaded.file.templates)?,
     })
 }
 

@@ -44,6 +44,9 @@ pub struct Settings<K> {
     /// Privacy, theme and `|` commands.
     pub looks: LooksSettings,
     pub preview: PreviewSetting,
+    /// `[mail]` (how `R` sends; none without it) and `[[templates]]`.
+    pub mail: Option<feedback_config::mail::MailSettings>,
+    pub templates: Vec<feedback_config::mail::Template>,
 }
 
 /// What the inbox runs on.

@@ -79,6 +79,8 @@ pub enum Action {
     EditLabels,
     /// Link the items to a ticket (or remove a link).
     EditLinks,
+    /// Reply to the items' reporters by mail.
+    Reply,
     /// Open the message log.
     Messages,
     /// Mark every item of the view seen.
@@ -349,6 +351,12 @@ pub enum Msg {
     TeamRecorded(Result<usize, Failure>),
     /// A key in the link prompt.
     LinkInput(ratatui::crossterm::event::KeyEvent),
+    /// A key in the reply composer.
+    ReplyInput(ratatui::crossterm::event::KeyEvent),
+    /// The composed replies were written to the store's outbox (how many), or why not.
+    RepliesQueued(Result<usize, Failure>),
+    /// The outbox's replies were sent: what became of each, or why none could be.
+    RepliesSent(Result<Vec<crate::replying::SentReply>, String>),
     /// The team's history of item `id`, oldest first: who, what (sanitized), when.
     TeamHistory {
         id: String,

@@ -156,6 +156,12 @@ pub enum Write {
         /// transaction.
         team: Option<String>,
     },
+    /// Keep these replies in the store's outbox (durable before the answer);
+    /// answered by `Msg::RepliesQueued`.
+    QueueReplies {
+        replies: Vec<feedback_store::NewReply>,
+        at: Timestamp,
+    },
     /// Append `text` to each item's note (a `|` command's output, `capture = "note"`), each
     /// note read and written in one transaction, undoable; answered by `Msg::Triaged`.
     AppendNote {
@@ -206,6 +212,12 @@ pub enum Remember {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Network {
     Sync(SyncJob),
+    /// Send what waits in the store's replies outbox by `[mail]` (with a team, each sent reply
+    /// told to it as `member`); answered by `Msg::RepliesSent`.
+    SendReplies {
+        settings: feedback_config::mail::MailSettings,
+        member: Option<String>,
+    },
     /// The item's detail from the service, stored, then shown.
     FetchDetail {
         id: String,

@@ -202,6 +202,8 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::EditLabels, &["L"]),
     // An editor's key for a link (`l` stays free to mean forward, as `h` means back).
     (Action::EditLinks, &["ctrl-k"]),
+    // As aerc and neomutt reply.
+    (Action::Reply, &["R"]),
     (Action::Messages, &["M"]),
     (Action::MarkAllSeen, &["ctrl-a"]),
     (Action::Leave, &["h", "left", "backspace"]),

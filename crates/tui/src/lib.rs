@@ -22,6 +22,7 @@ pub mod palette;
 pub mod picker_keys;
 pub mod privacy;
 pub mod reading;
+pub mod replying;
 pub mod rows;
 pub mod runtime;
 pub mod similar;

@@ -87,6 +87,7 @@ const DETAIL: &[Action] = &[
     Action::Assign,
     Action::EditLabels,
     Action::EditLinks,
+    Action::Reply,
     Action::TogglePrivacy,
     Action::TogglePreview,
     Action::ToggleSidebar,
@@ -170,6 +171,7 @@ impl Mode {
             | Mode::TriagePicker
             | Mode::TeamPrompt
             | Mode::LinkPrompt
+            | Mode::ReplyComposer
             | Mode::Palette
             | Mode::FilterPrompt => Takes::Typing,
         }
@@ -198,6 +200,7 @@ impl Mode {
             Mode::NoteEditor => "the note editor",
             Mode::TeamPrompt => "the team's prompt",
             Mode::LinkPrompt => "the link prompt",
+            Mode::ReplyComposer => "the reply",
             Mode::Palette => "the palette",
             Mode::FilterPrompt => "the search prompt",
             Mode::TopIssues => "Top issues",
@@ -243,6 +246,7 @@ impl Mode {
             | Mode::TriagePicker
             | Mode::TeamPrompt
             | Mode::LinkPrompt => Hints::Typing("enter choose  esc cancel"),
+            Mode::ReplyComposer => Hints::Typing("enter go on  tab subject  esc cancel"),
         }
     }
 }

@@ -14,6 +14,7 @@ mod foreground;
 pub mod insight;
 pub mod lanes;
 pub mod reads;
+mod replies;
 pub mod saved_views;
 pub mod similar;
 mod store_thread;
@@ -81,6 +82,10 @@ pub struct Options {
     pub looks: feedback_config::looks::LooksSettings,
     /// The team that shares triage state (`[team]`), when one is configured.
     pub team: Option<feedback_team_sync::live::LiveSettings>,
+    /// `[mail]`: how `R` sends replies (none: `R` says how to set it up).
+    pub mail: Option<feedback_config::mail::MailSettings>,
+    /// `[[templates]]`: replies `R` starts from.
+    pub templates: Vec<feedback_config::mail::Template>,
 }
 
 /// An item delivered from outside: a webhook's submission, and whether the receiver stored it.
@@ -276,6 +281,8 @@ fn configured(size: ratatui::layout::Size, options: &Options) -> AppState {
     state.hints = options.looks.hints;
     state.acting.theme = options.looks.theme;
     state.acting.commands.clone_from(&options.looks.commands);
+    state.mail.settings.clone_from(&options.mail);
+    state.mail.templates.clone_from(&options.templates);
     state.reading.preview.setting = options.preview;
     state.team = options
         .team

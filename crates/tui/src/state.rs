@@ -363,6 +363,8 @@ pub struct AppState {
     pub team: Option<super::team::TeamState>,
     /// The link prompt (`ctrl-k`), while open.
     pub link_prompt: Option<super::linking::LinkPrompt>,
+    /// `[mail]`, the templates, and the reply being composed (`R`).
+    pub mail: super::replying::MailState,
 }
 
 impl AppState {
@@ -425,6 +427,7 @@ impl AppState {
             similar: super::similar::SimilarState::default(),
             team: None,
             link_prompt: None,
+            mail: super::replying::MailState::default(),
         }
     }
 

@@ -154,6 +154,11 @@ impl Action {
         (Action::Assign, "assign", "team: assign to a member"),
         (Action::EditLabels, "labels", "team: add / remove labels"),
         (
+            Action::Reply,
+            "reply",
+            "reply to the reporter by mail (marked: one each)",
+        ),
+        (
             Action::EditLinks,
             "link",
             "link to a ticket: URL [title], -URL unlinks",

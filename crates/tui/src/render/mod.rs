@@ -11,6 +11,7 @@ mod list;
 mod log;
 mod panes;
 mod popup;
+mod replies;
 mod status_bar;
 mod team;
 pub mod theme;
@@ -96,6 +97,7 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap) {
     insight::render_picker(frame, main, state, theme); // The `=` picker
     team::render_prompt(frame, main, state, theme); // `a` take over, `A`, `L`
     links::render_prompt(frame, main, state, theme); // `ctrl-k`
+    replies::render(frame, main, state, theme); // `R`
     // The Top issues screen over the content.
     if let Some(screen) = &state.top_issues {
         // The view's size, for "the newest 100,000 of N".

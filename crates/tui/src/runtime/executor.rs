@@ -183,6 +183,9 @@ impl Executor {
                 });
             }
             Effect::Network(Network::Sync(job)) => self.sync.run(job, &self.tx, &self.root),
+            Effect::Network(Network::SendReplies { settings, member }) => {
+                super::replies::send(&self.store, settings, member, &self.tx);
+            }
             Effect::Network(Network::FetchDetail { id }) => {
                 self.sync.detail(id, &self.tx, &self.root);
             }

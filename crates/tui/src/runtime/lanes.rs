@@ -113,6 +113,7 @@ pub(crate) fn write(store: &Shared, write: Write) -> Task {
             what,
             team,
         } => super::triage_writes::append_note(store, ids, text, at, what, team),
+        Write::QueueReplies { replies, at } => super::replies::queue(store, replies, at),
         Write::StoreRevs => super::triage_writes::store_revs(store),
         Write::TeamRecord {
             member,

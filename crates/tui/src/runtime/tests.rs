@@ -38,6 +38,8 @@ fn options() -> Options {
         arrivals: None,
         waits: None,
         looks: feedback_config::looks::LooksSettings::default(),
+        mail: None,
+        templates: Vec::new(),
         team: None,
     }
 }

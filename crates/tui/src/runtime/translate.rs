@@ -74,6 +74,7 @@ fn translate_key(key: &KeyEvent, state: &AppState, keymap: &Keymap) -> Option<Ms
         Mode::Palette => Some(Msg::PaletteInput(*key)),
         Mode::TeamPrompt => Some(Msg::TeamInput(*key)),
         Mode::LinkPrompt => Some(Msg::LinkInput(*key)),
+        Mode::ReplyComposer => Some(Msg::ReplyInput(*key)),
         Mode::FilterPrompt => Some(match key.code {
             KeyCode::Esc => Msg::Action(Action::Back),
             KeyCode::Enter => Msg::Action(Action::Open),

@@ -25,6 +25,8 @@ pub enum Mode {
     TeamPrompt,
     /// The link prompt (`ctrl-k`): takes every key.
     LinkPrompt,
+    /// The reply composer (`R`): takes every key.
+    ReplyComposer,
     /// The `:` command palette: takes every key.
     Palette,
     /// The `/` prompt while typing.
@@ -73,6 +75,7 @@ impl Mode {
             | Mode::TriagePicker
             | Mode::TeamPrompt
             | Mode::LinkPrompt
+            | Mode::ReplyComposer
             | Mode::Palette => Pointer::Nothing,
         }
     }
@@ -118,6 +121,8 @@ impl AppState {
             Mode::TeamPrompt
         } else if self.link_prompt.is_some() {
             Mode::LinkPrompt
+        } else if self.mail.composer.is_some() {
+            Mode::ReplyComposer
         } else if self.palette.is_some() {
             Mode::Palette
         } else if self.text_filter.as_ref().is_some_and(|f| f.editing) {

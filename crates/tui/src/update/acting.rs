@@ -49,6 +49,8 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effe
         }
         Action::CopyMarkdown | Action::CopyJson => gather_targets(state, action, None),
         Action::Pipe => pipe(state),
+        Action::Reply if super::replies::ready(state) => gather_targets(state, action, None),
+        Action::Reply => Vec::new(),
         _ => return None,
     };
     Some(effects)
@@ -223,6 +225,9 @@ fn finish(state: &mut AppState) -> Vec<Effect> {
     let Some(gathering) = state.acting.gathering.take() else {
         return Vec::new();
     };
+    if gathering.action == Action::Reply {
+        return super::replies::compose(state, &gathering.details);
+    }
     let now = state.now;
     let details: Vec<Copied> = gathering
         .details

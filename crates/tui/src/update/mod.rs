@@ -31,6 +31,7 @@ mod top_issues;
 mod similar;
 // The team's keys and news.
 mod links;
+mod replies;
 mod team;
 // The status bar's messages.
 mod notes;
@@ -196,6 +197,9 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::Team(news) => team::news(state, news),
         Msg::TeamRecorded(result) => team::recorded(state, result),
         Msg::LinkInput(key) => links::input(state, key),
+        Msg::ReplyInput(key) => replies::input(state, key),
+        Msg::RepliesQueued(result) => replies::queued(state, result),
+        Msg::RepliesSent(result) => replies::sent(state, result),
         Msg::TeamInput(key) => team::input(state, key),
         Msg::TeamHistory { id, result } => team::history_read(state, id, result),
         Msg::UndoStates {
@@ -224,6 +228,7 @@ fn pasted(state: &mut AppState, text: &str) -> Vec<Effect> {
         Mode::NoteEditor | Mode::TriagePicker => triage_input::paste(state, text),
         Mode::TeamPrompt => team::paste(state, text),
         Mode::LinkPrompt => links::paste(state, text),
+        Mode::ReplyComposer => replies::paste(state, text),
         Mode::Palette => palette::paste(state, text),
         Mode::Fatal
         | Mode::Help
@@ -325,6 +330,7 @@ fn on_action(state: &mut AppState, action: Action) -> Vec<Effect> {
         | Mode::TriagePicker
         | Mode::TeamPrompt
         | Mode::LinkPrompt
+        | Mode::ReplyComposer
         | Mode::Palette
         | Mode::Detail
         | Mode::Normal => item_action(state, action, &LIST_KEYS),

@@ -30,6 +30,7 @@ mod capture;
 mod links;
 mod reading;
 mod reading_panes;
+mod replies;
 mod search;
 mod similar;
 mod sync;

@@ -46,9 +46,9 @@ move_up = ["w", "up"]
 #[test]
 fn the_help_title_names_the_keys_as_bound() {
     // Tall enough for every action's row and the search's help below them.
-    let row = title_row(&rebound(), 120, 90, 0);
+    let row = title_row(&rebound(), 120, 100, 0);
     assert!(row.contains(" Keys (h or backspace to close) "), "{row}");
-    let defaults = title_row(&Keymap::default(), 120, 90, 0);
+    let defaults = title_row(&Keymap::default(), 120, 100, 0);
     assert!(
         defaults.contains(" Keys (? or esc to close) "),
         "{defaults}"

@@ -1,0 +1,173 @@
+//! `R`: one reply per distinct reporter of the marked items (or the selected one), from a
+//! template, edited, and confirmed: nothing is kept before `y`, and then the replies are in
+//! the store's outbox before the sender is asked; any other key on the confirm screen goes
+//! back to the text, kept; the sender's answer is said.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::act;
+use super::acting::note;
+use crate::action::{Action, Msg};
+use crate::effect::{Effect, Network};
+use crate::replying::{SentReply, Step};
+use crate::testkit::{Harness, detail, now, started_harness};
+use feedback_config::mail::{MailSettings, Template, Via};
+use feedback_store::ReplyState;
+
+fn settings() -> MailSettings {
+    MailSettings {
+        from: "Ana at Support <support@acme.example>".to_owned(),
+        via: Via::Smtp {
+            url: "smtp://127.0.0.1:2525".to_owned(),
+            username: None,
+            password_command: None,
+            ca_file: None,
+        },
+        per_minute: 30,
+    }
+}
+
+/// A harness whose items 0..8 have their details stored, with `[mail]` and a template.
+fn harness() -> Harness {
+    let mut h = started_harness(140, 35, 20, true);
+    for n in 0..8 {
+        h.store.write(|s| s.put_detail(&detail(n), now())).unwrap();
+    }
+    h.state.mail.settings = Some(settings());
+    h.state.mail.templates = vec![Template {
+        name: "fixed".to_owned(),
+        subject: Some("Fixed in {version}: {id}".to_owned()),
+        body: "Hi, {agent} here: it is fixed.".to_owned(),
+    }];
+    h
+}
+
+fn key(h: &mut Harness, code: KeyCode) -> Vec<Effect> {
+    h.send(Msg::ReplyInput(KeyEvent::new(code, KeyModifiers::NONE)))
+}
+
+fn step(h: &Harness) -> Option<Step> {
+    h.state.mail.composer.as_ref().map(|c| c.step.clone())
+}
+
+fn waiting(h: &Harness) -> Vec<feedback_store::Reply> {
+    h.store.read(|s| s.replies_in(ReplyState::Waiting)).unwrap()
+}
+
+#[test]
+fn without_mail_set_up_r_says_how() {
+    let mut h = started_harness(140, 35, 20, true);
+    act(&mut h, Action::Reply);
+    assert!(
+        note(&h).contains("No [mail] in config.toml"),
+        "{}",
+        note(&h)
+    );
+    assert!(h.state.mail.composer.is_none());
+}
+
+#[test]
+fn a_reply_is_composed_from_a_template_confirmed_and_kept_before_it_is_sent() {
+    let mut h = harness();
+    act(&mut h, Action::MoveDown);
+    act(&mut h, Action::Reply);
+    assert_eq!(step(&h), Some(Step::Template { selected: 0 }));
+    key(&mut h, KeyCode::Down);
+    key(&mut h, KeyCode::Enter);
+    assert!(matches!(step(&h), Some(Step::Edit { .. })));
+    key(&mut h, KeyCode::Enter);
+    assert_eq!(step(&h), Some(Step::Confirm));
+    // Any other key goes back to the text, kept; nothing was kept in the store.
+    key(&mut h, KeyCode::Char('n'));
+    assert!(matches!(step(&h), Some(Step::Edit { .. })));
+    assert_eq!(
+        h.state.mail.composer.as_ref().unwrap().text(),
+        "Hi, {agent} here: it is fixed."
+    );
+    assert!(waiting(&h).is_empty());
+    key(&mut h, KeyCode::Enter);
+    let effects = key(&mut h, KeyCode::Char('y'));
+    assert!(
+        matches!(
+            &effects[..],
+            [Effect::Network(Network::SendReplies { member: None, .. })]
+        ),
+        "{effects:?}"
+    );
+    let kept = waiting(&h);
+    assert_eq!(kept.len(), 1, "in the outbox before the sender is asked");
+    assert_eq!(kept[0].to, "user1@example.com");
+    assert_eq!(kept[0].item_ids, ["id00001"]);
+    assert_eq!(kept[0].subject, "Fixed in 2.14.1: id00001");
+    assert!(
+        kept[0]
+            .body
+            .starts_with("Hi, Ana at Support here: it is fixed.\n\nOn "),
+        "{}",
+        kept[0].body
+    );
+    assert!(
+        kept[0]
+            .body
+            .contains("> Message number 1: the sync button does nothing")
+    );
+    assert!(h.state.mail.composer.is_none());
+    h.send(Msg::RepliesSent(Ok(vec![SentReply {
+        to: "user1@example.com".to_owned(),
+        sent: true,
+        why: None,
+        waits: false,
+    }])));
+    assert_eq!(note(&h), "Sent 1 reply");
+}
+
+#[test]
+fn marked_items_get_one_reply_per_reporter_and_those_without_an_address_are_counted() {
+    let mut h = harness();
+    // id00000 has no address; id00001 and id00002 have; id00003 has none.
+    for _ in 0..4 {
+        act(&mut h, Action::ToggleMark);
+    }
+    act(&mut h, Action::Reply);
+    let composer = h.state.mail.composer.as_ref().unwrap();
+    let to: Vec<&str> = composer.recipients.iter().map(|r| r.to.as_str()).collect();
+    assert_eq!(to, ["user1@example.com", "user2@example.com"]);
+    assert_eq!(composer.skipped, 2);
+    key(&mut h, KeyCode::Esc);
+    assert!(h.state.mail.composer.is_none());
+    assert_eq!(note(&h), "Reply not sent");
+}
+
+#[test]
+fn a_reply_with_an_unknown_variable_or_no_text_does_not_go_on() {
+    let mut h = harness();
+    act(&mut h, Action::MoveDown);
+    act(&mut h, Action::Reply);
+    key(&mut h, KeyCode::Enter);
+    key(&mut h, KeyCode::Enter);
+    let composer = h.state.mail.composer.as_ref().unwrap();
+    assert!(matches!(composer.step, Step::Edit { .. }), "an empty reply");
+    assert!(composer.error.is_some());
+    h.send(Msg::Paste("Hi {name}".to_owned()));
+    key(&mut h, KeyCode::Enter);
+    let composer = h.state.mail.composer.as_ref().unwrap();
+    assert!(
+        composer
+            .error
+            .as_ref()
+            .unwrap()
+            .contains("unknown variable {name}")
+    );
+    // The subject is refused on two lines: a pasted line break is a space.
+    key(&mut h, KeyCode::Tab);
+    h.send(Msg::Paste("\r\nBcc: all@example.org".to_owned()));
+    assert!(
+        !h.state
+            .mail
+            .composer
+            .as_ref()
+            .unwrap()
+            .subject
+            .contains('\n')
+    );
+}
