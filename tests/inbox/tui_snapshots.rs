@@ -710,3 +710,67 @@ fn the_reply_composer_and_its_confirm_screen() {
         );
     }
 }
+
+/// The detail's Replies section: a reply sent (by a teammate's name or this store), one that
+/// failed with the server's words, one whose fate is unknown with what to check; the list's
+/// TICKET column marks the replied item `↩`.
+#[test]
+fn replies_in_the_detail_and_on_the_list() {
+    use feedback_store::{NewReply, ReplyState};
+    let mut h = started_harness(120, 40, 10, true);
+    let new = |id: &str, to: &str, subject: &str| NewReply {
+        reply_id: id.to_owned(),
+        batch: id.to_owned(),
+        item_ids: vec!["id00001".to_owned()],
+        to: to.to_owned(),
+        subject: subject.to_owned(),
+        body: "Thanks".to_owned(),
+        by: None,
+    };
+    h.store
+        .write(|s| {
+            s.queue_replies(
+                &[
+                    new("r-sent", "user1@example.com", "Fixed in 2.14.2"),
+                    new("r-failed", "user1@example.com", "About \u{1b}[2Jyour crash"),
+                    new("r-unknown", "user1@example.com", "Did it help?"),
+                ],
+                now(),
+            )?;
+            let at = now();
+            s.reply_to_send(at)?;
+            s.reply_settled("r-sent", ReplyState::Sent, None, at, &[])?;
+            s.reply_to_send(at)?;
+            s.reply_settled(
+                "r-failed",
+                ReplyState::Failed,
+                Some("550 5.1.1 no such user"),
+                at,
+                &[],
+            )?;
+            s.reply_to_send(at)?;
+            s.replies_recover()
+        })
+        .unwrap();
+    h.store
+        .write(|s| s.put_detail(&testkit::detail(1), now()))
+        .unwrap();
+    act(&mut h, Action::Reload);
+    act(&mut h, Action::MoveDown);
+    insta::assert_snapshot!("replied_on_the_list", draw(&h.state).backend());
+    act(&mut h, Action::Open);
+    h.send(Msg::DetailLoaded {
+        id: "id00001".into(),
+        result: Ok(Box::new(stored_detail(1))),
+    });
+    act(&mut h, Action::Bottom);
+    let terminal = draw(&h.state);
+    insta::assert_snapshot!("replies_in_the_detail", terminal.backend());
+    for cell in terminal.backend().buffer().content() {
+        assert!(
+            feedback_core::text::is_clean(cell.symbol()),
+            "{:?}",
+            cell.symbol()
+        );
+    }
+}

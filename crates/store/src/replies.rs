@@ -171,6 +171,8 @@ impl Store {
                     ],
                 )?;
             }
+            // `has:`-like searches (`is:replied`) and the inbox's rows read replies.
+            super::write_counts::bump(tx, super::write_counts::TRIAGE_REV)?;
             Ok(queued)
         })
     }
@@ -179,13 +181,17 @@ impl Store {
     /// server's answer) become `unknown`; how many. Call it only holding the sender's lock.
     pub fn replies_recover(&mut self) -> Result<usize, StoreError> {
         self.transact(|tx| {
-            tx.execute(
+            let found = tx.execute(
                 "UPDATE replies SET state = 'unknown',
                    why = 'the program sending it ended before it recorded whether the mail \
                           server took it'
                  WHERE state = 'sending'",
                 [],
-            )
+            )?;
+            if found > 0 {
+                super::write_counts::bump(tx, super::write_counts::TRIAGE_REV)?;
+            }
+            Ok(found)
         })
     }
 
@@ -238,6 +244,8 @@ impl Store {
             )? > 0;
             if changed && state == ReplyState::Sent && !share.is_empty() {
                 super::team::push_outbox(tx, share)?;
+            }
+            if changed {
                 super::write_counts::bump(tx, super::write_counts::TRIAGE_REV)?;
             }
             Ok(changed)

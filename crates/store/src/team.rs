@@ -274,6 +274,14 @@ impl Store {
         self.team_events_where("WHERE item_id = ?1 ORDER BY seq", item_id)
     }
 
+    /// The `reply` events of one item, oldest first (the replies teammates sent).
+    pub fn team_replies(&self, item_id: &str) -> Result<Vec<TeamEvent>, StoreError> {
+        self.team_events_where(
+            "WHERE item_id = ?1 AND kind = 'reply' ORDER BY seq",
+            item_id,
+        )
+    }
+
     /// The `limit` newest events, oldest first.
     pub fn team_recent(&self, limit: usize) -> Result<Vec<TeamEvent>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX).to_string();

@@ -567,8 +567,27 @@ pub struct SharedState {
     pub notes: Vec<SharedNote>,
     /// The item's links (this store's own and the team's), oldest first.
     pub links: Vec<SharedLink>,
+    /// The replies to its reporter: this store's (whatever became of them) and the ones
+    /// teammates sent, oldest first.
+    pub replies: Vec<SharedReply>,
     /// Changes made here wait to be sent.
     pub pending: bool,
+}
+
+/// One reply to an item's reporter, as this member sees it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SharedReply {
+    pub reply_id: String,
+    pub to: String,
+    pub subject: String,
+    /// Who sent it (none: this store, in no team).
+    pub by: Option<String>,
+    /// When it left (or, not sent, when it was written).
+    pub at: Timestamp,
+    /// `sent`, `waiting`, `sending`, `unknown` or `failed`.
+    pub state: &'static str,
+    /// Why it did not leave (yet).
+    pub why: Option<String>,
 }
 
 /// One link on an item, as this member sees it.
@@ -637,14 +656,17 @@ pub fn states_now(
     let mut links = stored_links(store, item_ids)?;
     // A store in no team (and with nothing waiting) says nothing more: no read per item.
     if outbox.is_empty() && store.team_replica()?.is_none() {
-        return Ok(item_ids
+        return item_ids
             .iter()
-            .map(|id| SharedState {
-                item_id: id.clone(),
-                links: links.remove(id).unwrap_or_default(),
-                ..SharedState::default()
+            .map(|id| {
+                Ok(SharedState {
+                    item_id: id.clone(),
+                    links: links.remove(id).unwrap_or_default(),
+                    replies: replies_of(store, id)?,
+                    ..SharedState::default()
+                })
             })
-            .collect());
+            .collect();
     }
     let known: BTreeMap<String, TeamItemRecord> = store
         .team_items(item_ids)?
@@ -658,6 +680,7 @@ pub fn states_now(
                 item_id: id.clone(),
                 notes: notes_of(store, id)?,
                 links: links.remove(id).unwrap_or_default(),
+                replies: replies_of(store, id)?,
                 ..SharedState::default()
             };
             if let Some(item) = known.get(id) {
@@ -672,6 +695,53 @@ pub fn states_now(
             Ok(state)
         })
         .collect()
+}
+
+/// The replies about `item`: this store's and its team's (one sent here and told to the team
+/// once), oldest first.
+fn replies_of(store: &feedback_store::Store, item: &str) -> Result<Vec<SharedReply>, StoreError> {
+    use feedback_store::ReplyState;
+    let mut replies: Vec<SharedReply> = store
+        .replies_about(item)?
+        .into_iter()
+        .map(|r| SharedReply {
+            state: match r.state {
+                ReplyState::Sent => "sent",
+                ReplyState::Waiting => "waiting",
+                ReplyState::Sending => "sending",
+                ReplyState::Unknown => "unknown",
+                ReplyState::Failed => "failed",
+            },
+            at: r.sent_at.unwrap_or(r.made_at),
+            reply_id: r.reply_id,
+            to: r.to,
+            subject: r.subject,
+            by: r.by,
+            why: r.why,
+        })
+        .collect();
+    for event in store.team_replies(item)? {
+        if let Some(Change::Reply {
+            reply_id,
+            to,
+            subject,
+            ..
+        }) = event.change.known()
+            && !replies.iter().any(|r| r.reply_id == *reply_id)
+        {
+            replies.push(SharedReply {
+                reply_id: reply_id.clone(),
+                to: to.clone(),
+                subject: subject.clone(),
+                by: Some(event.member.clone()),
+                at: event.at,
+                state: "sent",
+                why: None,
+            });
+        }
+    }
+    replies.sort_by_key(|r| r.at);
+    Ok(replies)
 }
 
 /// The links of `item_ids` as the store holds them (the outbox not laid over), by item.

@@ -141,4 +141,6 @@ pub struct SentReply {
     /// Why it was not sent, and whether it waits to be tried again.
     pub why: Option<String>,
     pub waits: bool,
+    /// Its fate is unknown (its sender was killed mid-send): never sent again on its own.
+    pub unknown: bool,
 }

@@ -107,7 +107,32 @@ pub struct TeamShown {
     pub notes: Vec<(String, Clean, Clean, jiff::Timestamp)>,
     /// The item's links (this store's own and the team's), oldest first.
     pub links: Vec<ShownLink>,
+    /// The replies to its reporter (this store's, whatever became of them, and teammates'),
+    /// oldest first.
+    pub replies: Vec<ShownReply>,
     pub pending: bool,
+}
+
+/// A reply to an item's reporter as drawn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownReply {
+    pub reply_id: Clean,
+    /// The address as kept (masked where privacy mode is on, when drawn).
+    pub to: String,
+    pub subject: Clean,
+    pub by: Option<Clean>,
+    pub at: jiff::Timestamp,
+    /// `sent`, `waiting`, `sending`, `unknown` or `failed`.
+    pub state: &'static str,
+    pub why: Option<Clean>,
+}
+
+impl ShownReply {
+    /// It left (the mail server took it).
+    #[must_use]
+    pub fn sent(&self) -> bool {
+        self.state == "sent"
+    }
 }
 
 /// A link on an item as drawn.
@@ -168,6 +193,19 @@ impl From<SharedState> for TeamShown {
                 link: l.link,
             })
             .collect();
+        let replies = state
+            .replies
+            .into_iter()
+            .map(|r| ShownReply {
+                reply_id: Clean::line(&r.reply_id),
+                subject: Clean::line(&r.subject),
+                by: r.by.as_deref().map(Clean::line),
+                at: r.at,
+                state: r.state,
+                why: r.why.as_deref().map(Clean::line),
+                to: r.to,
+            })
+            .collect();
         Self {
             owner_shown: state.owner.as_deref().map(Clean::line),
             owner: state.owner,
@@ -175,6 +213,7 @@ impl From<SharedState> for TeamShown {
             label_names: state.labels,
             notes,
             links,
+            replies,
             pending: state.pending,
         }
     }
@@ -188,6 +227,7 @@ impl TeamShown {
             && self.labels.is_empty()
             && self.notes.is_empty()
             && self.links.is_empty()
+            && self.replies.is_empty()
             && !self.pending
     }
 
@@ -277,6 +317,7 @@ mod tests {
                 at: jiff::Timestamp::UNIX_EPOCH,
                 pending: false,
             }],
+            replies: Vec::new(),
             pending: true,
         });
         assert!(!shown.links[0].by.as_ref().unwrap().contains('\u{1b}'));

@@ -134,6 +134,11 @@ pub(super) fn lines(
         detail.feedback.id.as_str(),
         theme,
     ));
+    out.extend(super::links::reply_lines(
+        state,
+        detail.feedback.id.as_str(),
+        theme,
+    ));
     pairs(&mut out, "Metadata (built-in)", built_in, (theme, cells));
     pairs(&mut out, "Metadata (custom)", custom, (theme, cells));
     out.push(Line::raw(""));

@@ -58,6 +58,57 @@ pub(crate) fn render_prompt(frame: &mut Frame, area: Rect, state: &AppState, the
     frame.render_widget(Paragraph::new(lines).block(block), rect);
 }
 
+/// The detail's Replies section for item `id` (none without a reply): each reply, whom it
+/// went to (masked in privacy mode), its subject, who sent it and when; one that did not
+/// leave says why and what to do.
+#[must_use]
+pub(crate) fn reply_lines(state: &AppState, id: &str, theme: Theme) -> Vec<Line<'static>> {
+    let Some(shown) = state
+        .triage
+        .overlay
+        .team(id)
+        .filter(|s| !s.replies.is_empty())
+    else {
+        return Vec::new();
+    };
+    let mut lines = vec![Line::raw(""), Line::styled("Replies", theme.header())];
+    for reply in &shown.replies {
+        let to = Clean::line(&crate::privacy::email(&reply.to, state.acting.privacy));
+        let when = match feedback_core::timefmt::age(state.now, reply.at) {
+            now if now == "now" => "just now".to_owned(),
+            age => format!("{age} ago"),
+        };
+        let by = reply
+            .by
+            .as_ref()
+            .map(|b| format!(" by {b}"))
+            .unwrap_or_default();
+        let (glyph, style) = match reply.state {
+            "sent" => ("↩ sent", theme.good()),
+            "waiting" | "sending" => ("⧗ waiting", theme.warn()),
+            "failed" => ("✗ failed", theme.error()),
+            _ => ("? unknown", theme.error()),
+        };
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {glyph} "), style),
+            Span::raw(format!("{when}{by} to {to}: {}", reply.subject)),
+        ]));
+        let why = reply.why.as_ref().map(ToString::to_string);
+        let hint = match reply.state {
+            "unknown" => Some(format!(
+                "its sender ended before it recorded whether the mail server took it: check the server's log or ask the reporter; `feedback-inbox reply --resend {}` sends it again",
+                reply.reply_id
+            )),
+            "failed" | "waiting" => why,
+            _ => None,
+        };
+        if let Some(hint) = hint {
+            lines.push(Line::styled(format!("    {hint}"), theme.dim()));
+        }
+    }
+    lines
+}
+
 /// The detail's Links section for item `id` (none without a link): each link's short name and
 /// address, then its title, who linked it and how long ago, and whether it waits to be sent.
 #[must_use]

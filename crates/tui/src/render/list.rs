@@ -44,6 +44,8 @@ const TICKET_FROM: usize = 90;
 const TICKET_MAX_CELLS: usize = 18;
 /// Drawn before a ticket's short name: the item has a link.
 pub(crate) const LINK_GLYPH: &str = "⧉";
+/// Drawn first in the TICKET column: a reply to the item's reporter left.
+pub(crate) const REPLIED_GLYPH: &str = "↩";
 
 /// Drawn before an owner's name when another member has the item open (also without colour).
 pub(crate) const LOOKING_GLYPH: &str = "◎";
@@ -490,9 +492,9 @@ fn draw_row(
     }
     if columns.ticket > 0 {
         let ticket = ticket_cell(state, &row.id).unwrap_or_default();
-        // A column too narrow for a name shows the glyph alone.
+        // A column too narrow for a name shows a glyph alone.
         let ticket = if columns.ticket < "TICKET".len() && !ticket.is_empty() {
-            LINK_GLYPH.to_owned()
+            ticket.chars().next().map(String::from).unwrap_or_default()
         } else {
             ticket
         };
@@ -549,16 +551,24 @@ fn draw_row(
     }
 }
 
-/// The TICKET cell of item `id`: the glyph and its newest link's short name (`⧉TICKET-26944`),
-/// with how many more it has (`⧉APP-42 +2`); `None` without a link.
+/// The TICKET cell of item `id`: `↩` when a reply to its reporter left, then the link glyph
+/// and its newest link's short name (`⧉TICKET-26944`), with how many more it has (`⧉APP-42
+/// +2`); `None` with neither.
 fn ticket_cell(state: &AppState, id: &str) -> Option<String> {
     let shown = state.triage.overlay.team(id)?;
-    let newest = shown.newest_link()?;
+    let replied = if shown.replies.iter().any(crate::team::ShownReply::sent) {
+        REPLIED_GLYPH
+    } else {
+        ""
+    };
+    let Some(newest) = shown.newest_link() else {
+        return (!replied.is_empty()).then(|| replied.to_owned());
+    };
     let more = match shown.links.len() - 1 {
         0 => String::new(),
         n => format!(" +{n}"),
     };
-    Some(format!("{LINK_GLYPH}{}{more}", newest.short))
+    Some(format!("{replied}{LINK_GLYPH}{}{more}", newest.short))
 }
 
 /// The OWNER cell's parts: its glyphs (`◎` when another member has the item open, `~` while

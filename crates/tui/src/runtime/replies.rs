@@ -68,13 +68,28 @@ async fn sent(
     let outcomes = send_waiting(store, &sending, &Timestamp::now)
         .await
         .map_err(|e| e.to_string())?;
-    Ok(outcomes
+    let mut said: Vec<SentReply> = outcomes
         .into_iter()
         .map(|o| SentReply {
             to: o.reply.to,
             sent: o.state == ReplyState::Sent,
             waits: o.state == ReplyState::Waiting,
             why: o.why,
+            unknown: false,
         })
-        .collect())
+        .collect();
+    let store = store.clone();
+    let unknown =
+        tokio::task::spawn_blocking(move || store.read(|s| s.replies_in(ReplyState::Unknown)))
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())?;
+    said.extend(unknown.into_iter().map(|r| SentReply {
+        to: r.to,
+        sent: false,
+        waits: false,
+        why: r.why,
+        unknown: true,
+    }));
+    Ok(said)
 }

@@ -283,9 +283,17 @@ pub(super) fn sent(state: &mut AppState, result: Result<Vec<SentReply>, String>)
         }
     };
     let sent = outcomes.iter().filter(|o| o.sent).count();
-    let not: Vec<&SentReply> = outcomes.iter().filter(|o| !o.sent).collect();
+    let unknown = outcomes.iter().filter(|o| o.unknown).count();
+    let not: Vec<&SentReply> = outcomes.iter().filter(|o| !o.sent && !o.unknown).collect();
     let counted = feedback_core::text::output::counted(sent, "reply");
     match not.first() {
+        None if unknown > 0 => error(
+            state,
+            format!(
+                "Sent {counted}; {} may or may not have left (a sender was stopped mid-send): the item's Replies say what to check",
+                feedback_core::text::output::counted(unknown, "reply")
+            ),
+        ),
         None => info(state, format!("Sent {counted}")),
         Some(first) => {
             let to = crate::privacy::email(&first.to, state.acting.privacy).into_owned();

@@ -356,6 +356,7 @@ fn the_owner_column_is_drawn_exactly_as_the_line_of_spans() {
                 labels: Vec::new(),
                 notes: Vec::new(),
                 links: links(n),
+                replies: Vec::new(),
                 pending: n % 3 == 0,
             };
             (row.id.to_string(), TeamShown::from(shared))

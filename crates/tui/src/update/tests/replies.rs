@@ -117,6 +117,7 @@ fn a_reply_is_composed_from_a_template_confirmed_and_kept_before_it_is_sent() {
         sent: true,
         why: None,
         waits: false,
+        unknown: false,
     }])));
     assert_eq!(note(&h), "Sent 1 reply");
 }
