@@ -50,6 +50,8 @@ pub struct Composer {
     pub body: TextArea<'static>,
     /// Why the last `Enter` did not go on (an unknown variable, an empty subject).
     pub error: Option<Clean>,
+    /// A teammate answered one of these reporters in the last day: said before `y`.
+    pub answered: Option<Clean>,
 }
 
 impl Composer {
@@ -72,6 +74,7 @@ impl Composer {
             subject: template::DEFAULT_SUBJECT.to_owned(),
             body: TextArea::default(),
             error: None,
+            answered: None,
         }
     }
 

@@ -140,7 +140,15 @@ fn confirm(frame: &mut Frame, area: Rect, state: &AppState, composer: &Composer,
             Span::raw(value),
         ])
     };
-    let mut lines = vec![field("From", from.to_string()), field("To", to.join(", "))];
+    let mut lines = Vec::new();
+    if let Some(answered) = &composer.answered {
+        lines.push(Line::styled(
+            format!("⚠ {answered}: send another?"),
+            theme.warn(),
+        ));
+    }
+    lines.push(field("From", from.to_string()));
+    lines.push(field("To", to.join(", ")));
     if composer.skipped > 0 {
         lines.push(field(
             "Skipped",

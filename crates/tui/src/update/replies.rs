@@ -48,9 +48,29 @@ pub(super) fn compose(state: &mut AppState, items: &[GatheredItem]) -> Vec<Effec
             .and_then(|s| feedback_mail::compose::from(&s.from).ok())
             .and_then(|m| m.name)
     });
+    let me = state.team.as_ref().map(|t| t.member.clone());
+    let day_ago = state.now - jiff::SignedDuration::from_hours(24);
+    let mut answered: Vec<String> = Vec::new();
     let mut recipients: Vec<Recipient> = Vec::new();
     let mut skipped = 0;
     for item in items {
+        // A teammate's reply of the last day to this item's reporter is said before `y`.
+        for reply in item.team.iter().flat_map(|t| &t.replies) {
+            let theirs = reply
+                .by
+                .as_ref()
+                .is_some_and(|by| me.as_deref() != Some(by.as_str()));
+            if theirs && reply.sent() && reply.at > day_ago {
+                let to = crate::privacy::email(&reply.to, state.acting.privacy).into_owned();
+                let by = reply
+                    .by
+                    .as_ref()
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
+                let when = feedback_core::timefmt::age(state.now, reply.at);
+                answered.push(format!("{by} replied to {to} {when} ago"));
+            }
+        }
         let f = &item.detail.item.feedback;
         let to = f
             .reporter_email
@@ -96,7 +116,14 @@ pub(super) fn compose(state: &mut AppState, items: &[GatheredItem]) -> Vec<Effec
         return Vec::new();
     }
     let templates = state.mail.templates.clone();
-    state.mail.composer = Some(Composer::new(recipients, skipped, templates));
+    let mut composer = Composer::new(recipients, skipped, templates);
+    composer.answered = answered.first().map(|first| {
+        Clean::line(&match answered.len() {
+            1 => first.clone(),
+            n => format!("{first} (and {} more replies in the last day)", n - 1),
+        })
+    });
+    state.mail.composer = Some(composer);
     Vec::new()
 }
 

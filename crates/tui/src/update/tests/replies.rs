@@ -172,3 +172,46 @@ fn a_reply_with_an_unknown_variable_or_no_text_does_not_go_on() {
             .contains('\n')
     );
 }
+
+#[test]
+fn a_teammates_reply_of_the_last_day_is_said_before_sending_another() {
+    use feedback_core::team_event::{Change, EventChange, TeamEvent};
+    let mut h = super::team::team_harness(&[]);
+    h.state.mail.settings = Some(settings());
+    h.store.write(|s| s.put_detail(&detail(1), now())).unwrap();
+    let replied = |seq: i64, member: &str, hours: i64| TeamEvent {
+        seq,
+        event_id: format!("e{seq}"),
+        member: member.to_owned(),
+        item_id: "id00001".to_owned(),
+        change: EventChange::Known(Change::Reply {
+            reply_id: format!("r{seq}"),
+            to: "user1@example.com".to_owned(),
+            subject: "Fixed".to_owned(),
+            body: "It is fixed".to_owned(),
+        }),
+        at: now() - jiff::SignedDuration::from_hours(hours),
+    };
+    let batch = feedback_store::TeamBatch {
+        // Bo's of two hours ago counts; one of two days ago and this member's own do not.
+        events: vec![
+            replied(2, "bo", 2),
+            replied(3, "cy", 48),
+            replied(4, "ana", 1),
+        ],
+        seq: 4,
+        ..feedback_store::TeamBatch::default()
+    };
+    h.store.write(|s| s.team_apply(&batch, now())).unwrap();
+    act(&mut h, Action::MoveDown);
+    act(&mut h, Action::Reply);
+    let composer = h.state.mail.composer.as_ref().unwrap();
+    assert_eq!(
+        composer
+            .answered
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
+        Some("bo replied to user1@example.com 2h ago")
+    );
+}
