@@ -353,6 +353,8 @@ pub enum Msg {
     LinkInput(ratatui::crossterm::event::KeyEvent),
     /// A key in the reply composer.
     ReplyInput(ratatui::crossterm::event::KeyEvent),
+    /// The external editor ended on the reply: its new text (`None`: unchanged), or why not.
+    ReplyEdited(Result<Option<String>, String>),
     /// The composed replies were written to the store's outbox (how many), or why not.
     RepliesQueued(Result<usize, Failure>),
     /// The outbox's replies were sent: what became of each, or why none could be.

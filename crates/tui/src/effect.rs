@@ -250,6 +250,8 @@ pub enum Handover {
     /// Edit `text` in `$EDITOR` (then `$VISUAL`) with the terminal handed over; answered by
     /// `Msg::NoteEdited`.
     EditNote { ids: Vec<String>, text: String },
+    /// Edit a reply's `text` in the same editor; answered by `Msg::ReplyEdited`.
+    EditReply { text: String },
     /// Run `argv` (no shell) with the terminal handed over and `input` on its stdin; answered
     /// by `Msg::Piped`.
     Pipe {

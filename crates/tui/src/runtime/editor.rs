@@ -144,21 +144,26 @@ pub(super) struct Outside<'a, E> {
 }
 
 impl<E> Outside<'_, E> {
-    /// Runs the note edits among `effects` (the terminal handed over, the event reader closed
-    /// so it takes none of the editor's input), answering each with `Msg::NoteEdited`; returns
-    /// the other effects.
+    /// Runs the note and reply edits among `effects` (the terminal handed over, the event
+    /// reader closed so it takes none of the editor's input), answering each with
+    /// `Msg::NoteEdited` or `Msg::ReplyEdited`; returns the other effects.
     pub(super) fn edit_notes<B: Backend>(
         &mut self,
         terminal: &mut Terminal<B>,
         effects: Vec<Effect>,
         mouse: bool,
     ) -> Vec<Effect> {
-        let (edits, rest): (Vec<_>, Vec<_>) = effects
-            .into_iter()
-            .partition(|e| matches!(e, Effect::Terminal(Handover::EditNote { .. })));
+        let (edits, rest): (Vec<_>, Vec<_>) = effects.into_iter().partition(|e| {
+            matches!(
+                e,
+                Effect::Terminal(Handover::EditNote { .. } | Handover::EditReply { .. })
+            )
+        });
         for effect in edits {
-            let Effect::Terminal(Handover::EditNote { ids, text }) = effect else {
-                continue;
+            let (ids, text) = match effect {
+                Effect::Terminal(Handover::EditNote { ids, text }) => (Some(ids), text),
+                Effect::Terminal(Handover::EditReply { text }) => (None, text),
+                _ => continue,
             };
             let result = match (self.reopen, chosen()) {
                 (Some(reopen), Some(chosen)) => {
@@ -177,7 +182,10 @@ impl<E> Outside<'_, E> {
                 }
                 _ => Err("no terminal to hand to the editor".to_owned()),
             };
-            let _ = self.tx.send(Msg::NoteEdited { ids, result });
+            let _ = self.tx.send(match ids {
+                Some(ids) => Msg::NoteEdited { ids, result },
+                None => Msg::ReplyEdited(result),
+            });
         }
         rest
     }

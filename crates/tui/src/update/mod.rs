@@ -198,6 +198,7 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::TeamRecorded(result) => team::recorded(state, result),
         Msg::LinkInput(key) => links::input(state, key),
         Msg::ReplyInput(key) => replies::input(state, key),
+        Msg::ReplyEdited(result) => replies::edited(state, result),
         Msg::RepliesQueued(result) => replies::queued(state, result),
         Msg::RepliesSent(result) => replies::sent(state, result),
         Msg::TeamInput(key) => team::input(state, key),

@@ -123,7 +123,11 @@ pub(super) fn compose(state: &mut AppState, items: &[GatheredItem]) -> Vec<Effec
             n => format!("{first} (and {} more replies in the last day)", n - 1),
         })
     });
+    let editing = matches!(composer.step, Step::Edit { .. });
     state.mail.composer = Some(composer);
+    if editing {
+        return outside(state);
+    }
     Vec::new()
 }
 
@@ -137,7 +141,10 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
             let count = composer.templates.len() + 1;
             match picker_key(&key, selected, count, Typing::None) {
                 PickerKey::Select(n) => composer.step = Step::Template { selected: n },
-                PickerKey::Choose(n) => composer.take_template(n.checked_sub(1)),
+                PickerKey::Choose(n) => {
+                    composer.take_template(n.checked_sub(1));
+                    return outside(state);
+                }
                 PickerKey::Cancel => closed(state),
                 PickerKey::Other => state.dirty = false,
             }
@@ -159,6 +166,44 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
             Vec::new()
         }
     }
+}
+
+/// With `$EDITOR` (or `$VISUAL`) set, the text goes to it; else it is edited here.
+fn outside(state: &mut AppState) -> Vec<Effect> {
+    let Some(composer) = state.mail.composer.as_ref() else {
+        return Vec::new();
+    };
+    if !state.triage.external_editor {
+        return Vec::new();
+    }
+    vec![Effect::Terminal(crate::effect::Handover::EditReply {
+        text: composer.text(),
+    })]
+}
+
+/// The editor ended: its text is the reply's, shown on the confirm screen (the subject and
+/// the text stay editable here: any key but `y` goes back to them).
+pub(super) fn edited(state: &mut AppState, result: Result<Option<String>, String>) -> Vec<Effect> {
+    let Some(composer) = state.mail.composer.as_mut() else {
+        return Vec::new();
+    };
+    match result {
+        Ok(text) => {
+            if let Some(text) = text {
+                let clean = feedback_core::text::sanitize(feedback_store::capped_note(&text).0);
+                composer.body =
+                    ratatui_textarea::TextArea::new(clean.lines().map(str::to_owned).collect());
+            }
+            match composer.filled() {
+                Ok(_) => composer.step = Step::Confirm,
+                Err(why) => composer.error = Some(Clean::line(&why)),
+            }
+        }
+        Err(why) => {
+            composer.error = Some(Clean::line(&format!("the editor failed: {why}")));
+        }
+    }
+    Vec::new()
 }
 
 fn edit_key(state: &mut AppState, key: KeyEvent, subject_focus: bool) -> Vec<Effect> {

@@ -215,3 +215,40 @@ fn a_teammates_reply_of_the_last_day_is_said_before_sending_another() {
         Some("bo replied to user1@example.com 2h ago")
     );
 }
+
+#[test]
+fn with_an_editor_set_the_text_is_written_there_and_comes_back_to_the_confirm_screen() {
+    let mut h = harness();
+    h.state.triage.external_editor = true;
+    act(&mut h, Action::MoveDown);
+    act(&mut h, Action::Reply);
+    key(&mut h, KeyCode::Down);
+    let effects = key(&mut h, KeyCode::Enter);
+    let [Effect::Terminal(crate::effect::Handover::EditReply { text })] = &effects[..] else {
+        panic!("{effects:?}");
+    };
+    assert_eq!(text, "Hi, {agent} here: it is fixed.");
+    h.send(Msg::ReplyEdited(Ok(Some(
+        "Hi, {agent} here: fixed \u{1b}[31min 2.14.2.\n".to_owned(),
+    ))));
+    assert_eq!(step(&h), Some(Step::Confirm));
+    let text = h.state.mail.composer.as_ref().unwrap().text();
+    assert!(
+        text.starts_with("Hi, {agent} here: fixed ") && !text.contains('\u{1b}'),
+        "{text:?}"
+    );
+    // An editor that failed leaves the text as it was, said.
+    key(&mut h, KeyCode::Char('n'));
+    h.send(Msg::ReplyEdited(Err("exit 1".to_owned())));
+    assert!(
+        h.state
+            .mail
+            .composer
+            .as_ref()
+            .unwrap()
+            .error
+            .as_ref()
+            .unwrap()
+            .contains("exit 1")
+    );
+}
