@@ -177,6 +177,40 @@ impl Store {
         })
     }
 
+    /// Records `replies` as sent at `now` by another program (the desktop's mail client, once
+    /// the user said they went), with what the team is told of them, in one transaction.
+    pub fn replies_sent_elsewhere(
+        &mut self,
+        replies: &[NewReply],
+        now: Timestamp,
+        share: &[super::OutboxEntry],
+    ) -> Result<usize, StoreError> {
+        self.transact(|tx| {
+            let mut kept = 0;
+            for r in replies {
+                kept += tx.execute(
+                    "INSERT INTO replies (reply_id, batch, item_ids, to_addr, subject, body, by,
+                                          state, made_at, sent_at, tries)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'sent', ?8, ?8, 1)
+                     ON CONFLICT (reply_id) DO NOTHING",
+                    params![
+                        r.reply_id,
+                        r.batch,
+                        serde_json::to_string(&r.item_ids).unwrap_or_default(),
+                        r.to,
+                        r.subject,
+                        r.body,
+                        r.by,
+                        now.as_microsecond()
+                    ],
+                )?;
+            }
+            super::team::push_outbox(tx, share)?;
+            super::write_counts::bump(tx, super::write_counts::TRIAGE_REV)?;
+            Ok(kept)
+        })
+    }
+
     /// Replies found `sending` when nobody sends (their sender ended before it recorded the
     /// server's answer) become `unknown`; how many. Call it only holding the sender's lock.
     pub fn replies_recover(&mut self) -> Result<usize, StoreError> {

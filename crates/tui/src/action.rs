@@ -355,6 +355,8 @@ pub enum Msg {
     ReplyInput(ratatui::crossterm::event::KeyEvent),
     /// The external editor ended on the reply: its new text (`None`: unchanged), or why not.
     ReplyEdited(Result<Option<String>, String>),
+    /// The replies the mail client sent were recorded (how many), or why not.
+    RepliesRecorded(Result<usize, Failure>),
     /// The composed replies were written to the store's outbox (how many), or why not.
     RepliesQueued(Result<usize, Failure>),
     /// The outbox's replies were sent: what became of each, or why none could be.

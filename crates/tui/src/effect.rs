@@ -156,6 +156,13 @@ pub enum Write {
         /// transaction.
         team: Option<String>,
     },
+    /// Record these replies as sent by the desktop's mail client (with a team, told to it as
+    /// `member`); answered by `Msg::RepliesRecorded`.
+    RecordReplies {
+        replies: Vec<feedback_store::NewReply>,
+        member: Option<String>,
+        at: Timestamp,
+    },
     /// Keep these replies in the store's outbox (durable before the answer);
     /// answered by `Msg::RepliesQueued`.
     QueueReplies {

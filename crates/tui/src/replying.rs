@@ -36,6 +36,11 @@ pub enum Step {
     Confirm,
     /// Written to the outbox, being sent.
     Sending,
+    /// Handed to the desktop's mail client (`mailto`): recorded as sent once the user says
+    /// they went.
+    AskSent {
+        replies: Vec<feedback_store::NewReply>,
+    },
 }
 
 /// The reply being composed.
@@ -123,6 +128,23 @@ impl Composer {
             })
             .collect()
     }
+}
+
+/// The most replies handed to the mail client at once (each opens a window of its own).
+pub const MAILTO_MAX: usize = 10;
+
+/// The `mailto:` address of a reply to `to` (RFC 6068: every reserved character of the
+/// subject and the text percent-encoded, line breaks as CRLF).
+#[must_use]
+pub fn mailto(to: &str, subject: &str, body: &str) -> String {
+    use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
+    let body = body.replace("\r\n", "\n").replace('\n', "\r\n");
+    format!(
+        "mailto:{}?subject={}&body={}",
+        utf8_percent_encode(to, NON_ALPHANUMERIC),
+        utf8_percent_encode(subject, NON_ALPHANUMERIC),
+        utf8_percent_encode(&body, NON_ALPHANUMERIC)
+    )
 }
 
 /// The inbox's mail settings: how replies leave (none without `[mail]`) and the templates.

@@ -54,6 +54,24 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: The
         }
         Step::Edit { subject_focus } => edit(frame, area, composer, *subject_focus, &who, theme),
         Step::Confirm | Step::Sending => confirm(frame, area, state, composer, theme),
+        Step::AskSent { replies } => {
+            let lines = vec![
+                Line::raw(format!(
+                    " {} opened in your mail client.",
+                    feedback_core::text::output::counted(replies.len(), "reply")
+                )),
+                Line::raw(" Did they go? They are recorded on the items only if you say so."),
+            ];
+            popup(
+                frame,
+                area,
+                " Sent? ",
+                lines,
+                " y yes, record them · any other key: no ",
+                theme,
+                72,
+            );
+        }
     }
 }
 

@@ -114,6 +114,11 @@ pub(crate) fn write(store: &Shared, write: Write) -> Task {
             team,
         } => super::triage_writes::append_note(store, ids, text, at, what, team),
         Write::QueueReplies { replies, at } => super::replies::queue(store, replies, at),
+        Write::RecordReplies {
+            replies,
+            member,
+            at,
+        } => super::replies::record(store, replies, member, at),
         Write::StoreRevs => super::triage_writes::store_revs(store),
         Write::TeamRecord {
             member,

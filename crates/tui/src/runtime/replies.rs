@@ -26,6 +26,46 @@ pub(super) fn queue(store: &Shared, replies: Vec<NewReply>, at: Timestamp) -> Ta
     })
 }
 
+/// `Write::RecordReplies`: replies the mail client sent, recorded (and told to the team).
+pub(super) fn record(
+    store: &Shared,
+    replies: Vec<NewReply>,
+    member: Option<String>,
+    at: Timestamp,
+) -> Task {
+    let store = store.clone();
+    Box::new(move || {
+        let share: Vec<feedback_store::OutboxEntry> = match &member {
+            Some(member) => replies
+                .iter()
+                .flat_map(|r| {
+                    let kept = feedback_store::Reply {
+                        reply_id: r.reply_id.clone(),
+                        batch: r.batch.clone(),
+                        item_ids: r.item_ids.clone(),
+                        to: r.to.clone(),
+                        subject: r.subject.clone(),
+                        body: r.body.clone(),
+                        by: r.by.clone(),
+                        state: ReplyState::Sent,
+                        made_at: at,
+                        tried_at: Some(at),
+                        sent_at: Some(at),
+                        tries: 1,
+                        why: None,
+                    };
+                    feedback_team_sync::reply_outbox(member, &kept, at)
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let result = store
+            .write(|s| s.replies_sent_elsewhere(&replies, at, &share))
+            .map_err(Failure::from);
+        Msg::RepliesRecorded(result)
+    })
+}
+
 /// `Network::SendReplies`: what waits in the outbox, sent by `settings`; with a team, each sent
 /// reply recorded for it as `member`.
 pub(super) fn send(

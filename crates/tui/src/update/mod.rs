@@ -200,6 +200,7 @@ fn apply(state: &mut AppState, msg: Msg) -> Vec<Effect> {
         Msg::ReplyInput(key) => replies::input(state, key),
         Msg::ReplyEdited(result) => replies::edited(state, result),
         Msg::RepliesQueued(result) => replies::queued(state, result),
+        Msg::RepliesRecorded(result) => replies::recorded(state, result),
         Msg::RepliesSent(result) => replies::sent(state, result),
         Msg::TeamInput(key) => team::input(state, key),
         Msg::TeamHistory { id, result } => team::history_read(state, id, result),

@@ -27,13 +27,6 @@ pub(super) fn ready(state: &mut AppState) -> bool {
             );
             false
         }
-        Some(settings) if settings.via == feedback_config::mail::Via::Mailto => {
-            info(
-                state,
-                "[mail] mailto: the inbox sends by smtp_url or sendmail; `reply` on the command line needs them too",
-            );
-            false
-        }
         Some(_) => true,
     }
 }
@@ -165,6 +158,24 @@ pub(super) fn input(state: &mut AppState, key: KeyEvent) -> Vec<Effect> {
             state.dirty = false;
             Vec::new()
         }
+        Step::AskSent { replies } => match key.code {
+            KeyCode::Char('y' | 'Y') => {
+                composer.step = Step::Sending;
+                vec![Effect::Write(Write::RecordReplies {
+                    replies,
+                    member: state.team.as_ref().map(|t| t.member.clone()),
+                    at: state.now,
+                })]
+            }
+            _ => {
+                state.mail.composer = None;
+                info(
+                    state,
+                    "Not recorded: the replies did not go (R writes them again)",
+                );
+                Vec::new()
+            }
+        },
     }
 }
 
@@ -290,9 +301,8 @@ fn send(state: &mut AppState) -> Vec<Effect> {
             return Vec::new();
         }
     };
-    composer.step = Step::Sending;
     let batch = uuid::Uuid::new_v4().to_string();
-    let replies = filled
+    let replies: Vec<feedback_store::NewReply> = filled
         .into_iter()
         .map(|(recipient, subject, body)| feedback_store::NewReply {
             reply_id: uuid::Uuid::new_v4().to_string(),
@@ -304,10 +314,79 @@ fn send(state: &mut AppState) -> Vec<Effect> {
             by: by.clone(),
         })
         .collect();
+    let mailto = state
+        .mail
+        .settings
+        .as_ref()
+        .is_some_and(|s| s.via == feedback_config::mail::Via::Mailto);
+    if mailto {
+        return hand_to_mail_client(state, replies);
+    }
+    if let Some(composer) = state.mail.composer.as_mut() {
+        composer.step = Step::Sending;
+    }
     vec![Effect::Write(Write::QueueReplies {
         replies,
         at: state.now,
     })]
+}
+
+/// `mailto`: each reply opened in the desktop's mail client; then the user is asked whether
+/// they went, and only then are they recorded.
+fn hand_to_mail_client(
+    state: &mut AppState,
+    replies: Vec<feedback_store::NewReply>,
+) -> Vec<Effect> {
+    if replies.len() > crate::replying::MAILTO_MAX {
+        error(
+            state,
+            format!(
+                "The mail client takes at most {} replies at once (one window each): mark fewer, or set smtp_url in [mail]",
+                crate::replying::MAILTO_MAX
+            ),
+        );
+        return Vec::new();
+    }
+    let effects = replies
+        .iter()
+        .map(|r| {
+            Effect::Local(Local::OpenUrl {
+                url: crate::replying::mailto(&r.to, &r.subject, &r.body),
+            })
+        })
+        .collect();
+    if let Some(composer) = state.mail.composer.as_mut() {
+        composer.step = Step::AskSent { replies };
+    }
+    effects
+}
+
+/// The replies the mail client sent are recorded.
+pub(super) fn recorded(state: &mut AppState, result: Result<usize, Failure>) -> Vec<Effect> {
+    match result {
+        Ok(count) => {
+            state.mail.composer = None;
+            info(
+                state,
+                format!(
+                    "Recorded {} as sent",
+                    feedback_core::text::output::counted(count, "reply")
+                ),
+            );
+            let mut effects: Vec<Effect> = super::sync::triage_changed(state).into_iter().collect();
+            if state.team.is_some() {
+                effects.push(Effect::Local(Local::TeamSend));
+            }
+            effects
+        }
+        Err(why) => {
+            if let Some(composer) = state.mail.composer.as_mut() {
+                composer.step = Step::Confirm;
+            }
+            error(state, format!("Replies not recorded: {why}"));
+            Vec::new()
+        }
+    }
 }
 
 /// The replies are in the outbox: the composer closes and they are sent.

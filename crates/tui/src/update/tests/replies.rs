@@ -252,3 +252,48 @@ fn with_an_editor_set_the_text_is_written_there_and_comes_back_to_the_confirm_sc
             .contains("exit 1")
     );
 }
+
+#[test]
+fn with_mailto_the_mail_client_gets_the_reply_and_it_is_recorded_only_once_said_sent() {
+    let mut h = harness();
+    h.state.mail.settings = Some(MailSettings {
+        from: String::new(),
+        via: Via::Mailto,
+        per_minute: 30,
+    });
+    act(&mut h, Action::MoveDown);
+    act(&mut h, Action::Reply);
+    key(&mut h, KeyCode::Down);
+    key(&mut h, KeyCode::Enter);
+    key(&mut h, KeyCode::Enter);
+    let effects = key(&mut h, KeyCode::Char('y'));
+    let [Effect::Local(crate::effect::Local::OpenUrl { url })] = &effects[..] else {
+        panic!("{effects:?}");
+    };
+    assert!(url.starts_with("mailto:user1%40example%2Ecom?subject=Fixed%20in%202%2E14%2E1%3A%20id00001&body=Hi%2C%20"), "{url}");
+    assert!(url.contains("%0D%0A"), "line breaks as CRLF: {url}");
+    assert!(matches!(step(&h), Some(Step::AskSent { .. })));
+    assert!(
+        h.store
+            .read(|s| s.replies_about("id00001"))
+            .unwrap()
+            .is_empty()
+    );
+    key(&mut h, KeyCode::Char('y'));
+    let kept = h.store.read(|s| s.replies_about("id00001")).unwrap();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(kept[0].state, ReplyState::Sent);
+    assert_eq!(note(&h), "Recorded 1 reply as sent");
+    // Said not sent: nothing is recorded.
+    act(&mut h, Action::Reply);
+    key(&mut h, KeyCode::Enter);
+    h.send(Msg::Paste("Another".to_owned()));
+    key(&mut h, KeyCode::Enter);
+    key(&mut h, KeyCode::Char('y'));
+    key(&mut h, KeyCode::Char('n'));
+    assert_eq!(
+        h.store.read(|s| s.replies_about("id00001")).unwrap().len(),
+        1
+    );
+    assert!(h.state.mail.composer.is_none());
+}
