@@ -86,6 +86,25 @@ async fn sent(
     settings: MailSettings,
     member: Option<String>,
 ) -> Result<Vec<SentReply>, String> {
+    // Nothing waits and no sender was stopped mid-send (the start's look, most often): no
+    // password is asked, nothing is locked.
+    let idle = {
+        let store = store.clone();
+        tokio::task::spawn_blocking(move || {
+            store.read(|s| {
+                Ok::<_, feedback_store::StoreError>(
+                    s.replies_in(ReplyState::Waiting)?.is_empty()
+                        && s.replies_in(ReplyState::Sending)?.is_empty(),
+                )
+            })
+        })
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())?
+    };
+    if idle {
+        return Ok(Vec::new());
+    }
     let mailer = {
         let settings = settings.clone();
         // The password command may take a while: not on the async threads.
@@ -132,4 +151,58 @@ async fn sent(
         unknown: true,
     }));
     Ok(said)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use feedback_config::mail::Via;
+
+    fn settings(port: u16) -> MailSettings {
+        MailSettings {
+            from: "Support <support@acme.example>".to_owned(),
+            via: Via::Smtp {
+                url: format!("smtp://127.0.0.1:{port}"),
+                username: None,
+                // Asked only when something is to be sent.
+                password_command: None,
+                ca_file: None,
+            },
+            per_minute: 600,
+        }
+    }
+
+    #[tokio::test]
+    async fn what_waits_leaves_once_and_nothing_waiting_asks_nothing_of_the_server() {
+        let store = Shared::new(feedback_store::Store::open_memory().unwrap()).unwrap();
+        // No server on port 9 (discard): with nothing waiting it is never reached.
+        assert_eq!(sent(&store, settings(9), None).await, Ok(Vec::new()));
+        let Some(server) = feedback_mail::testing::SmtpServer::start(&[]) else {
+            return;
+        };
+        let reply = NewReply {
+            reply_id: "r1".to_owned(),
+            batch: "b".to_owned(),
+            item_ids: vec!["id00001".to_owned()],
+            to: "user1@example.com".to_owned(),
+            subject: "Fixed".to_owned(),
+            body: "It is fixed.".to_owned(),
+            by: None,
+        };
+        store
+            .write(|s| s.queue_replies(&[reply], Timestamp::now()))
+            .unwrap();
+        let said = sent(&store, settings(server.port), None).await.unwrap();
+        assert_eq!(said.len(), 1);
+        assert!(said[0].sent, "{said:?}");
+        assert!(
+            sent(&store, settings(server.port), None)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(server.messages().len(), 1);
+    }
 }

@@ -79,6 +79,7 @@ pub fn start(state: &mut AppState) -> Vec<Effect> {
     effects.push(Effect::Read(Read::LoadSearches));
     effects.push(sync::start(state));
     effects.push(enrich::start(state)); // A queue left by the last run
+    effects.extend(replies::left_waiting(state)); // Replies an earlier run could not send
     if state.refresh_seconds > 0 {
         state.next_refresh = Some(after(state.now, state.refresh_seconds));
     }

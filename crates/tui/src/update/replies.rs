@@ -31,6 +31,17 @@ pub(super) fn ready(state: &mut AppState) -> bool {
     }
 }
 
+/// Sends the replies an earlier run left waiting (the server was away), when `[mail]` sends
+/// by itself.
+pub(super) fn left_waiting(state: &AppState) -> Option<Effect> {
+    let settings = state.mail.settings.clone()?;
+    if settings.via == feedback_config::mail::Via::Mailto {
+        return None;
+    }
+    let member = state.team.as_ref().map(|t| t.member.clone());
+    Some(Effect::Network(Network::SendReplies { settings, member }))
+}
+
 /// The gathered items' reporters, one recipient per distinct address: the composer opens.
 pub(super) fn compose(state: &mut AppState, items: &[GatheredItem]) -> Vec<Effect> {
     let agent = state.team.as_ref().map(|t| t.member.clone()).or_else(|| {
@@ -433,6 +444,11 @@ pub(super) fn sent(state: &mut AppState, result: Result<Vec<SentReply>, String>)
             return Vec::new();
         }
     };
+    if outcomes.is_empty() {
+        // Nothing waited.
+        state.dirty = false;
+        return Vec::new();
+    }
     let sent = outcomes.iter().filter(|o| o.sent).count();
     let unknown = outcomes.iter().filter(|o| o.unknown).count();
     let not: Vec<&SentReply> = outcomes.iter().filter(|o| !o.sent && !o.unknown).collect();
