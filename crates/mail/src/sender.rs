@@ -132,10 +132,16 @@ pub async fn send_waiting(
     let _lock = SenderLock::take(store)?;
     blocking(store, feedback_store::Store::replies_recover).await?;
     let mut outcomes = Vec::new();
+    // The pace is from one send's start to the next's; nothing waits after the last.
+    let mut last: Option<tokio::time::Instant> = None;
     loop {
-        if !outcomes.is_empty() {
-            tokio::time::sleep(sending.pause()).await;
+        if let Some(last) = last {
+            if blocking(store, |s| s.replies_waiting()).await? == 0 {
+                break;
+            }
+            tokio::time::sleep_until(last + sending.pause()).await;
         }
+        last = Some(tokio::time::Instant::now());
         let at = now();
         let Some(reply) = blocking(store, move |s| s.reply_to_send(at)).await? else {
             break;

@@ -298,6 +298,18 @@ impl Store {
         })
     }
 
+    /// How many replies wait to be sent.
+    pub fn replies_waiting(&self) -> Result<usize, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT count(*) FROM replies WHERE state = 'waiting'",
+                [],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| usize::try_from(n).unwrap_or(0))
+            .map_err(|e| self.error(e))
+    }
+
     /// The replies of one send, in the order kept.
     pub fn replies_of_batch(&self, batch: &str) -> Result<Vec<Reply>, StoreError> {
         self.replies_where("WHERE batch = ?1 ORDER BY n", batch)
