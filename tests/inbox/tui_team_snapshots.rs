@@ -91,10 +91,12 @@ fn team(width: u16) -> Harness {
         Presence {
             member: "ana".to_owned(),
             item_id: None,
+            replying: false,
         },
         Presence {
             member: "cy".to_owned(),
             item_id: Some("id00001".to_owned()),
+            replying: false,
         },
     ])));
     h.send(Msg::Team(News::Changed(CaughtUp {

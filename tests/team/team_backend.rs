@@ -342,6 +342,33 @@ async fn links_are_the_teams_with_their_author_and_an_unlink_removes_one() {
 }
 
 #[tokio::test]
+async fn a_member_composing_a_reply_shows_as_replying_to_that_item_and_stops() {
+    let Some(db) = pg::Db::new("replying").await else {
+        return;
+    };
+    let members = team_of(&db, "support", &["ana", "ben"]).await;
+    let ana = db.role("ana");
+    let of_ana = |present: &[team::Presence]| {
+        present
+            .iter()
+            .find(|p| p.member == ana)
+            .map(|p| (p.item_id.clone(), p.replying))
+    };
+    members[0].heartbeat(Some("fb_1"), true).await.unwrap();
+    let present = members[1].presence().await.unwrap();
+    assert_eq!(of_ana(&present), Some((Some("fb_1".to_owned()), true)));
+    members[0].heartbeat(Some("fb_1"), false).await.unwrap();
+    let present = members[1].presence().await.unwrap();
+    assert_eq!(of_ana(&present), Some((Some("fb_1".to_owned()), false)));
+    // Replying to no item is not replying.
+    members[0].heartbeat(None, true).await.unwrap();
+    let present = members[1].presence().await.unwrap();
+    assert_eq!(of_ana(&present), Some((None, false)));
+    drop(members);
+    db.drop().await;
+}
+
+#[tokio::test]
 async fn teams_are_kept_apart_and_no_member_writes_as_another() {
     let Some(db) = pg::Db::new("apart").await else {
         return;

@@ -109,7 +109,7 @@ async fn ana_sets_the_scene(ana: &mut Team) -> (team::Lease, Change, Vec<team::T
         body: "called the customer".into(),
     };
     ana.apply(&id(), "fb_1", &note).await.unwrap();
-    ana.heartbeat(Some("fb_1")).await.unwrap();
+    ana.heartbeat(Some("fb_1"), false).await.unwrap();
     let lease = ana.take_syncer(15).await.unwrap().unwrap();
     let item = |n: u32| feedback_api::Feedback {
         id: feedback_api::FeedbackId(format!("fb_{n}")),
@@ -332,7 +332,7 @@ async fn a_lead_who_is_no_superuser_sets_the_team_up_and_members_write_through_i
         body: "first".into(),
     };
     member.apply(&id(), "fb_1", &note).await.unwrap();
-    member.heartbeat(Some("fb_1")).await.unwrap();
+    member.heartbeat(Some("fb_1"), false).await.unwrap();
     assert_eq!(member.presence().await.unwrap().len(), 1);
     let lease = member.take_syncer(15).await.unwrap().unwrap();
     let written = member

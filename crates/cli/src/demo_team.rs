@@ -162,7 +162,7 @@ async fn act(
         let Some(item) = items.get(rng.usize(..items.len().max(1))).cloned() else {
             continue;
         };
-        team.heartbeat(Some(&item)).await?;
+        team.heartbeat(Some(&item), false).await?;
         let owner = team
             .states(std::slice::from_ref(&item))
             .await?

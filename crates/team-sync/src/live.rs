@@ -32,6 +32,14 @@ pub struct LiveSettings {
     pub clock: SharedClock,
 }
 
+/// What this member has open, as the heartbeat says it: the item, and whether a reply to its
+/// reporter is being composed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Looking {
+    item: Option<String>,
+    replying: bool,
+}
+
 /// What the inbox asks of the link.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ask {
@@ -39,6 +47,8 @@ pub enum Ask {
     Send,
     /// This member has this item open now (`None`: none).
     Looking(Option<String>),
+    /// This member is composing a reply to the item they have open (or no longer).
+    Replying(bool),
 }
 
 /// What the link tells the inbox.
@@ -78,7 +88,7 @@ pub async fn live(
     mut asks: UnboundedReceiver<Ask>,
     news: UnboundedSender<News>,
 ) {
-    let mut looking: Option<String> = None;
+    let mut looking = Looking::default();
     let mut wait = settings.retry;
     loop {
         let team = settings.team.as_deref();
@@ -139,7 +149,8 @@ pub async fn live(
                 () = &mut deadline => break,
                 ask = asks.recv() => match ask {
                     None => return,
-                    Some(Ask::Looking(item)) => looking = item,
+                    Some(Ask::Looking(item)) => looking.item = item,
+                    Some(Ask::Replying(replying)) => looking.replying = replying,
                     Some(Ask::Send) if !refused => break,
                     Some(Ask::Send) => {}
                 },
@@ -184,7 +195,7 @@ impl Link<'_> {
         settings: &LiveSettings,
         mut hints: Option<UnboundedReceiver<feedback_team::Notice>>,
         asks: &mut UnboundedReceiver<Ask>,
-        looking: &mut Option<String>,
+        looking: &mut Looking,
     ) -> Result<(), TeamSyncError> {
         if let Some(rebuilt) = super::join(&self.team, self.store).await? {
             self.say(News::Rebuilt(rebuilt));
@@ -195,7 +206,7 @@ impl Link<'_> {
             member: self.team.member().to_owned(),
             members,
         });
-        self.beat(looking.as_deref()).await?;
+        self.beat(looking).await?;
         self.round().await?;
         self.follow().await?;
         let beat_every =
@@ -218,12 +229,16 @@ impl Link<'_> {
                     None => return Ok(()),
                     Some(Ask::Send) => self.round().await?,
                     Some(Ask::Looking(item)) => {
-                        *looking = item;
-                        self.beat(looking.as_deref()).await?;
+                        looking.item = item;
+                        self.beat(looking).await?;
+                    }
+                    Some(Ask::Replying(replying)) => {
+                        looking.replying = replying;
+                        self.beat(looking).await?;
                     }
                 },
                 () = &mut beat => {
-                    self.beat(looking.as_deref()).await?;
+                    self.beat(looking).await?;
                     beat = self.clock.sleep(beat_every);
                 }
                 () = &mut poll => {
@@ -269,8 +284,10 @@ impl Link<'_> {
     }
 
     /// This member's heartbeat, then who is present.
-    async fn beat(&mut self, looking: Option<&str>) -> Result<(), TeamSyncError> {
-        self.team.heartbeat(looking).await?;
+    async fn beat(&mut self, looking: &Looking) -> Result<(), TeamSyncError> {
+        self.team
+            .heartbeat(looking.item.as_deref(), looking.replying)
+            .await?;
         self.present().await
     }
 

@@ -12,23 +12,26 @@ use super::schema::SCHEMA;
 pub const PRESENCE_EXPIRY_SECONDS: i64 = 45;
 
 /// A member connected now, and the item they have open (if any).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Presence {
     pub member: String,
     pub item_id: Option<String>,
+    /// Composing a reply to that item's reporter.
+    pub replying: bool,
 }
 
 impl Team {
-    /// Says this member is connected and has `item` open (`None`: none); hints the others when
-    /// the item changed.
-    pub async fn heartbeat(&self, item: Option<&str>) -> Result<(), TeamError> {
+    /// Says this member is connected and has `item` open (`None`: none), composing a reply to
+    /// its reporter when `replying`; hints the others when either changed.
+    pub async fn heartbeat(&self, item: Option<&str>, replying: bool) -> Result<(), TeamError> {
         self.client()
             .execute(
-                &format!("SELECT {SCHEMA}.heartbeat($1, $2, $3)"),
+                &format!("SELECT {SCHEMA}.heartbeat($1, $2, $3, $4)"),
                 &[
                     &self.team_id(),
                     &item,
                     &i32::try_from(PRESENCE_EXPIRY_SECONDS).unwrap_or(i32::MAX),
+                    &replying,
                 ],
             )
             .await?;
@@ -41,7 +44,7 @@ impl Team {
             .client()
             .query(
                 &format!(
-                    "SELECT member::text, item_id FROM {SCHEMA}.presence
+                    "SELECT member::text, item_id, replying FROM {SCHEMA}.presence
                      WHERE team_id = $1 AND seen_at > now() - interval '{PRESENCE_EXPIRY_SECONDS} seconds'
                      ORDER BY member"
                 ),
@@ -54,6 +57,7 @@ impl Team {
                 Some(Presence {
                     member: r.try_get(0).ok()?,
                     item_id: r.try_get(1).ok()?,
+                    replying: r.try_get(2).unwrap_or(false),
                 })
             })
             .collect())

@@ -246,6 +246,8 @@ pub enum Local {
     TeamSend,
     /// Tell the live link which item this member has open (`None`: none).
     TeamLooking(Option<String>),
+    /// Tell the live link whether this member is composing a reply to that item.
+    TeamReplying(bool),
     /// The views changed (one was saved): the searches the executor runs name them by
     /// `view:` from now on.
     ViewsChanged(std::sync::Arc<[crate::saved_views::View]>),

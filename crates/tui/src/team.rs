@@ -26,6 +26,8 @@ pub struct TeamState {
     pub prompt: Option<Prompt>,
     /// The item this member has open, as last told to the link.
     pub looking: Option<String>,
+    /// Whether this member is composing a reply to it, as last told to the link.
+    pub replying: bool,
     /// The history of the item whose detail is open (its id), as last read.
     pub history: Option<(String, Vec<HistoryLine>)>,
 }
@@ -55,6 +57,8 @@ pub struct Present {
     pub member: String,
     pub shown: Clean,
     pub item: Option<String>,
+    /// Composing a reply to that item's reporter.
+    pub replying: bool,
 }
 
 /// The prompt of a team key; each acts on `ids` (the marked items, or the one selected).
@@ -261,6 +265,7 @@ impl TeamState {
             members: Vec::new(),
             prompt: None,
             looking: None,
+            replying: false,
             history: None,
         }
     }
@@ -273,6 +278,7 @@ impl TeamState {
                 shown: Clean::line(&p.member),
                 member: p.member,
                 item: p.item_id,
+                replying: p.replying,
             })
             .collect();
     }
@@ -287,6 +293,16 @@ impl TeamState {
     #[must_use]
     pub(crate) fn is_online(&self, member: &str) -> bool {
         self.present.iter().any(|p| p.member == member)
+    }
+
+    /// The other members composing a reply to `item`'s reporter now, as shown.
+    #[must_use]
+    pub(crate) fn replying_to(&self, item: &str) -> Vec<&Clean> {
+        self.present
+            .iter()
+            .filter(|p| p.member != self.member && p.replying && p.item.as_deref() == Some(item))
+            .map(|p| &p.shown)
+            .collect()
     }
 
     /// The other members who have `item` open now, as shown.
@@ -330,10 +346,12 @@ mod tests {
             Presence {
                 member: "ana".to_owned(),
                 item_id: Some("fb_1".to_owned()),
+                replying: false,
             },
             Presence {
                 member: "bo\u{1b}[2J".to_owned(),
                 item_id: Some("fb_1".to_owned()),
+                replying: false,
             },
         ]);
         let looking = team.looking_at("fb_1");

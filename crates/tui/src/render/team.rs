@@ -166,15 +166,26 @@ pub(crate) fn item_lines(state: &AppState, id: &str, theme: Theme) -> Vec<Line<'
             ]));
         }
     }
-    let looking = team.looking_at(id);
-    if !looking.is_empty() {
-        let names: Vec<&str> = looking.iter().map(|c| c.as_str()).collect();
-        let verb = if names.len() == 1 { "is" } else { "are" };
-        let text = format!(
-            "{} {} {verb} looking at this",
-            super::list::LOOKING_GLYPH,
-            names.join(", ")
-        );
+    let replying = team.replying_to(id);
+    let looking: Vec<&Clean> = team
+        .looking_at(id)
+        .into_iter()
+        .filter(|who| !replying.contains(who))
+        .collect();
+    if !looking.is_empty() || !replying.is_empty() {
+        let said = |who: &[&Clean], what: &str| {
+            let names: Vec<&str> = who.iter().map(|c| c.as_str()).collect();
+            let verb = if names.len() == 1 { "is" } else { "are" };
+            format!("{} {verb} {what}", names.join(", "))
+        };
+        let mut parts = Vec::new();
+        if !replying.is_empty() {
+            parts.push(said(&replying, "replying"));
+        }
+        if !looking.is_empty() {
+            parts.push(said(&looking, "looking at this"));
+        }
+        let text = format!("{} {}", super::list::LOOKING_GLYPH, parts.join("; "));
         lines.push(Line::from(vec![
             Span::styled(fit("Looking", 10), theme.header()),
             Span::styled(text, theme.warn()),

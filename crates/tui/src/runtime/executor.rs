@@ -221,6 +221,7 @@ impl Executor {
             }
             Local::TeamSend => self.ask_team(Ask::Send),
             Local::TeamLooking(item) => self.ask_team(Ask::Looking(item)),
+            Local::TeamReplying(replying) => self.ask_team(Ask::Replying(replying)),
             Local::ViewsChanged(views) => self.reading.views = views,
         }
     }

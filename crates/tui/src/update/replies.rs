@@ -120,6 +120,16 @@ pub(super) fn compose(state: &mut AppState, items: &[GatheredItem]) -> Vec<Effec
         return Vec::new();
     }
     let templates = state.mail.templates.clone();
+    // A teammate composing a reply to one of these items now is said too.
+    if let Some(team) = &state.team {
+        for item in items {
+            let id = item.detail.item.feedback.id.as_str();
+            if let Some(who) = team.replying_to(id).first() {
+                answered.insert(0, format!("{who} is replying to {} now", Clean::line(id)));
+                break;
+            }
+        }
+    }
     let mut composer = Composer::new(recipients, skipped, templates);
     composer.answered = answered.first().map(|first| {
         Clean::line(&match answered.len() {

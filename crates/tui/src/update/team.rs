@@ -498,16 +498,33 @@ pub(super) fn looking(state: &mut AppState) -> Vec<Effect> {
     effects
 }
 
-fn looking_at(state: &mut AppState) -> Option<Effect> {
-    let open = match &state.detail {
-        Some(detail) => Some(detail.id.clone()),
-        None if crate::reading::preview_on(state) => state.selected_row().map(|r| r.id.to_string()),
-        None => None,
+fn looking_at(state: &mut AppState) -> Vec<Effect> {
+    // A reply being composed is about its first item, which the teammates see it on.
+    let replying = state
+        .mail
+        .composer
+        .as_ref()
+        .and_then(|c| c.recipients.first())
+        .and_then(|r| r.item_ids.first().cloned());
+    let open = match (&replying, &state.detail) {
+        (Some(item), _) => Some(item.clone()),
+        (None, Some(detail)) => Some(detail.id.clone()),
+        (None, None) if crate::reading::preview_on(state) => {
+            state.selected_row().map(|r| r.id.to_string())
+        }
+        (None, None) => None,
     };
-    let team = state.team.as_mut()?;
-    if team.looking == open {
-        return None;
+    let Some(team) = state.team.as_mut() else {
+        return Vec::new();
+    };
+    let mut effects = Vec::new();
+    if team.looking != open {
+        team.looking.clone_from(&open);
+        effects.push(Effect::Local(Local::TeamLooking(open)));
     }
-    team.looking.clone_from(&open);
-    Some(Effect::Local(Local::TeamLooking(open)))
+    if team.replying != replying.is_some() {
+        team.replying = replying.is_some();
+        effects.push(Effect::Local(Local::TeamReplying(team.replying)));
+    }
+    effects
 }

@@ -334,6 +334,7 @@ fn the_owner_column_is_drawn_exactly_as_the_line_of_spans() {
     team.set_present(vec![feedback_team::Presence {
         member: "bo".to_owned(),
         item_id: Some(state.list.window.rows[3].id.to_string()),
+        replying: false,
     }]);
     state.team = Some(team);
     let owners = [

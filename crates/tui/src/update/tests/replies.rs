@@ -297,3 +297,41 @@ fn with_mailto_the_mail_client_gets_the_reply_and_it_is_recorded_only_once_said_
     );
     assert!(h.state.mail.composer.is_none());
 }
+
+#[test]
+fn a_teammate_replying_now_is_said_and_this_member_replying_is_told_to_the_team() {
+    use crate::effect::Local;
+    let mut h = super::team::team_harness(&[]);
+    h.state.mail.settings = Some(settings());
+    h.store.write(|s| s.put_detail(&detail(1), now())).unwrap();
+    h.send(Msg::Team(feedback_team_sync::live::News::Present(vec![
+        feedback_team::Presence {
+            member: "bo".to_owned(),
+            item_id: Some("id00001".to_owned()),
+            replying: true,
+        },
+    ])));
+    act(&mut h, Action::MoveDown);
+    let effects = act(&mut h, Action::Reply);
+    let composer = h.state.mail.composer.as_ref().unwrap();
+    assert_eq!(
+        composer
+            .answered
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
+        Some("bo is replying to id00001 now")
+    );
+    assert!(
+        effects.contains(&Effect::Local(Local::TeamReplying(true)))
+            && effects.contains(&Effect::Local(Local::TeamLooking(Some(
+                "id00001".to_owned()
+            )))),
+        "{effects:?}"
+    );
+    let effects = key(&mut h, KeyCode::Esc);
+    assert!(
+        effects.contains(&Effect::Local(Local::TeamReplying(false))),
+        "{effects:?}"
+    );
+}

@@ -132,6 +132,7 @@ fn assign_picks_a_member_online_first_and_labels_take_plus_and_minus() {
     h.send(Msg::Team(News::Present(vec![Presence {
         member: "cy".to_owned(),
         item_id: None,
+        replying: false,
     }])));
     act(&mut h, Action::Assign);
     let Some(Prompt::Assign { choices, .. }) = &h.state.team.as_ref().unwrap().prompt else {
