@@ -118,6 +118,36 @@ fn reply(r: &rusqlite::Row<'_>) -> rusqlite::Result<Reply> {
     })
 }
 
+/// Keeps `r` in `state` (`Waiting`, or `Sent` by another program) made at `now`; a reply id
+/// kept before is kept once. How many rows it added.
+fn insert(
+    tx: &rusqlite::Transaction<'_>,
+    r: &NewReply,
+    state: ReplyState,
+    now: Timestamp,
+) -> rusqlite::Result<usize> {
+    let sent = (state == ReplyState::Sent).then(|| now.as_microsecond());
+    tx.execute(
+        "INSERT INTO replies (reply_id, batch, item_ids, to_addr, subject, body, by, state,
+                              made_at, sent_at, tries)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+         ON CONFLICT (reply_id) DO NOTHING",
+        params![
+            r.reply_id,
+            r.batch,
+            serde_json::to_string(&r.item_ids).unwrap_or_default(),
+            r.to,
+            r.subject,
+            r.body,
+            r.by,
+            state.as_str(),
+            now.as_microsecond(),
+            sent,
+            i64::from(sent.is_some())
+        ],
+    )
+}
+
 impl Store {
     /// Keeps `replies` waiting to be sent, in one transaction: durable before the call returns.
     /// A reply to an address the send already has (any case) is not kept twice: its items join
@@ -154,22 +184,7 @@ impl Store {
                     }
                     continue;
                 }
-                queued.kept += tx.execute(
-                    "INSERT INTO replies (reply_id, batch, item_ids, to_addr, subject, body, by,
-                                          state, made_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'waiting', ?8)
-                     ON CONFLICT (reply_id) DO NOTHING",
-                    params![
-                        r.reply_id,
-                        r.batch,
-                        serde_json::to_string(&r.item_ids).unwrap_or_default(),
-                        r.to,
-                        r.subject,
-                        r.body,
-                        r.by,
-                        now.as_microsecond()
-                    ],
-                )?;
+                queued.kept += insert(tx, r, ReplyState::Waiting, now)?;
             }
             // `has:`-like searches (`is:replied`) and the inbox's rows read replies.
             super::write_counts::bump(tx, super::write_counts::TRIAGE_REV)?;
@@ -188,22 +203,7 @@ impl Store {
         self.transact(|tx| {
             let mut kept = 0;
             for r in replies {
-                kept += tx.execute(
-                    "INSERT INTO replies (reply_id, batch, item_ids, to_addr, subject, body, by,
-                                          state, made_at, sent_at, tries)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'sent', ?8, ?8, 1)
-                     ON CONFLICT (reply_id) DO NOTHING",
-                    params![
-                        r.reply_id,
-                        r.batch,
-                        serde_json::to_string(&r.item_ids).unwrap_or_default(),
-                        r.to,
-                        r.subject,
-                        r.body,
-                        r.by,
-                        now.as_microsecond()
-                    ],
-                )?;
+                kept += insert(tx, r, ReplyState::Sent, now)?;
             }
             super::team::push_outbox(tx, share)?;
             super::write_counts::bump(tx, super::write_counts::TRIAGE_REV)?;

@@ -174,13 +174,7 @@ impl Compiler<'_> {
         span: &Range<usize>,
     ) -> Result<String, QueryError> {
         let cutoff = age_cutoff(self.cx.now, age, span)?;
-        let op = match cmp {
-            AgeCmp::Younger { inclusive: false } => ">",
-            AgeCmp::Younger { inclusive: true } => ">=",
-            AgeCmp::Older { inclusive: false } => "<",
-            AgeCmp::Older { inclusive: true } => "<=",
-        };
-        Ok(self.received(op, cutoff.as_microsecond()))
+        Ok(self.received(after_cutoff(cmp), cutoff.as_microsecond()))
     }
 
     /// `replied:<2d`: the newest reply's time against now less the age.
@@ -191,14 +185,8 @@ impl Compiler<'_> {
         span: &Range<usize>,
     ) -> Result<String, QueryError> {
         let cutoff = age_cutoff(self.cx.now, age, span)?;
-        let op = match cmp {
-            AgeCmp::Younger { inclusive: false } => ">",
-            AgeCmp::Younger { inclusive: true } => ">=",
-            AgeCmp::Older { inclusive: false } => "<",
-            AgeCmp::Older { inclusive: true } => "<=",
-        };
         let p = self.param(Value::Integer(cutoff.as_microsecond()));
-        Ok(super::super::triage::replied(op, &p))
+        Ok(super::super::triage::replied(after_cutoff(cmp), &p))
     }
 
     /// `received {op} micros`, said of the item's key (its received time, newest first, see
@@ -217,6 +205,17 @@ impl Compiler<'_> {
         } else {
             crate::before(&p)
         }
+    }
+}
+
+/// How a time compares with an age's cutoff (now less the age): younger than the age is after
+/// the cutoff.
+fn after_cutoff(cmp: AgeCmp) -> &'static str {
+    match cmp {
+        AgeCmp::Younger { inclusive: false } => ">",
+        AgeCmp::Younger { inclusive: true } => ">=",
+        AgeCmp::Older { inclusive: false } => "<",
+        AgeCmp::Older { inclusive: true } => "<=",
     }
 }
 
