@@ -57,6 +57,18 @@ impl Overlay {
         self.team.get(id)
     }
 
+    /// The short names of the links on the rows read (`ticket:` completes them), each once,
+    /// sorted.
+    #[must_use]
+    pub fn ticket_names(&self) -> Vec<String> {
+        let names: std::collections::BTreeSet<String> = self
+            .team
+            .values()
+            .flat_map(|shown| shown.links.iter().map(|l| l.short.to_string()))
+            .collect();
+        names.into_iter().collect()
+    }
+
     /// The team's states read with a view's rows: they replace what is held (`replace`, a
     /// new query) or join it (rows read on a scroll).
     pub(crate) fn team_read(&mut self, states: HashMap<String, TeamShown>, replace: bool) {

@@ -188,6 +188,8 @@ fn complete(state: &mut AppState, back: bool) -> Vec<Effect> {
                 "app" => names(&state.apps),
                 "project" => names(&state.projects),
                 "tag" => names(&state.tags),
+                // The tickets linked on the rows read.
+                "ticket" => state.triage.overlay.ticket_names(),
                 "view" => state
                     .views
                     .views

@@ -166,3 +166,46 @@ fn with_a_team_a_link_is_the_teams_pending_until_sent_and_undone_by_an_unlink() 
     );
     assert!(shown(&h, "id00000").is_empty());
 }
+
+#[test]
+fn tab_completes_the_ticket_qualifiers_and_the_tickets_on_the_rows() {
+    use ratatui::crossterm::event::KeyModifiers;
+    let mut h = started_harness(140, 30, 20, true);
+    link(&mut h, TICKET);
+    act(&mut h, Action::Filter);
+    for c in "has:tic".chars() {
+        h.send(Msg::FilterInput(KeyEvent::new(
+            KeyCode::Char(c),
+            KeyModifiers::NONE,
+        )));
+    }
+    h.send(Msg::FilterInput(KeyEvent::new(
+        KeyCode::Tab,
+        KeyModifiers::NONE,
+    )));
+    let text = || {
+        h.state
+            .text_filter
+            .as_ref()
+            .map(crate::state::TextFilter::text)
+    };
+    assert_eq!(text().as_deref(), Some("has:ticket"));
+    for c in " ticket:TI".chars() {
+        h.send(Msg::FilterInput(KeyEvent::new(
+            KeyCode::Char(c),
+            KeyModifiers::NONE,
+        )));
+    }
+    h.send(Msg::FilterInput(KeyEvent::new(
+        KeyCode::Tab,
+        KeyModifiers::NONE,
+    )));
+    assert_eq!(
+        h.state
+            .text_filter
+            .as_ref()
+            .map(crate::state::TextFilter::text)
+            .as_deref(),
+        Some("has:ticket ticket:TICKET-26944")
+    );
+}
