@@ -18,11 +18,13 @@ use crate::CliError;
 use crate::context::Context;
 use crate::output::TeamFormat;
 use feedback_config::mail::{MailSettings, Template};
+use feedback_config::team::TeamSettings;
 use feedback_core::text::Clean;
 use feedback_mail::sender::{Outcome, Sending, send_waiting};
 use feedback_mail::template::{self, Values};
 use feedback_mail::transport::Mailer;
 use feedback_store::{NewReply, ReplyState, Shared};
+use feedback_team::TeamUrl;
 
 /// The most of a body file read.
 const BODY_MAX_BYTES: usize = 64 * 1024;
@@ -77,6 +79,8 @@ struct Draft {
 pub async fn run(args: &Context, reply: &ReplyArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let settings = mail_settings(args)?;
     let store = crate::context::team::store(args)?;
+    // Read once (its URL may come from a command): the member who replies, and whom to tell.
+    let team = crate::context::team::configured(args)?;
     if let Some(reply_id) = &reply.resend
         && !store.write(|s| s.reply_retry(reply_id))?
     {
@@ -86,7 +90,7 @@ pub async fn run(args: &Context, reply: &ReplyArgs, out: &mut dyn Write) -> Resu
         )));
     }
     if reply.send_waiting || reply.resend.is_some() {
-        let outcomes = send(args, &settings, &store).await?;
+        let outcomes = send(team.as_ref(), &settings, &store).await?;
         report(&outcomes, &[], 0, reply.format, out)?;
         return unknown_said(&store);
     }
@@ -94,7 +98,14 @@ pub async fn run(args: &Context, reply: &ReplyArgs, out: &mut dyn Write) -> Resu
     let named: Vec<&str> = ids.iter().map(String::as_str).collect();
     crate::context::store::require_stored(&store, &named)?;
     let text = reply_text(args, reply)?;
-    let agent = agent(args, &settings);
+    let member = team
+        .as_ref()
+        .and_then(|(_, url)| url.role().map(str::to_owned));
+    let agent = member.clone().or_else(|| {
+        feedback_mail::compose::from(&settings.from)
+            .ok()
+            .and_then(|m| m.name)
+    });
     let (drafts, skipped) = drafts(
         &store,
         &ids,
@@ -115,8 +126,6 @@ pub async fn run(args: &Context, reply: &ReplyArgs, out: &mut dyn Write) -> Resu
         confirm(&drafts, &settings, reply.ids.iter().any(|i| i == "-"))?;
     }
     let batch = uuid::Uuid::new_v4().to_string();
-    let member =
-        crate::context::team::configured(args)?.and_then(|(_, url)| url.role().map(str::to_owned));
     let replies: Vec<NewReply> = drafts
         .iter()
         .map(|d| NewReply {
@@ -130,7 +139,7 @@ pub async fn run(args: &Context, reply: &ReplyArgs, out: &mut dyn Write) -> Resu
         })
         .collect();
     store.write(|s| s.queue_replies(&replies, Timestamp::now()))?;
-    let outcomes = send(args, &settings, &store).await?;
+    let outcomes = send(team.as_ref(), &settings, &store).await?;
     let kept = store.read(|s| s.replies_of_batch(&batch))?;
     let not_sent: Vec<&feedback_store::Reply> = kept
         .iter()
@@ -234,18 +243,6 @@ fn reply_text(args: &Context, reply: &ReplyArgs) -> Result<Template, CliError> {
                 }
             ))
         })
-}
-
-/// Who replies, for `{agent}`: the team's member, else the name in `[mail] from`.
-fn agent(args: &Context, settings: &MailSettings) -> Option<String> {
-    if let Ok(Some((_, url))) = crate::context::team::configured(args)
-        && let Some(role) = url.role()
-    {
-        return Some(role.to_owned());
-    }
-    feedback_mail::compose::from(&settings.from)
-        .ok()
-        .and_then(|m| m.name)
 }
 
 /// One draft per distinct reporter (their first item the one it is about), and the items
@@ -404,11 +401,10 @@ fn unknown_said(store: &Shared) -> Result<(), CliError> {
 /// Sends what waits in the outbox; with a team, each sent reply is recorded for it (in the
 /// transaction that marks it sent) and the team is told at once (or at the next connection).
 async fn send(
-    args: &Context,
+    team: Option<&(TeamSettings, TeamUrl)>,
     settings: &MailSettings,
     store: &Shared,
 ) -> Result<Vec<Outcome>, CliError> {
-    let team = crate::context::team::configured(args)?;
     let member = team
         .as_ref()
         .and_then(|(_, url)| url.role().map(str::to_owned));
@@ -435,7 +431,7 @@ async fn send(
             .collect();
         if !items.is_empty()
             && let Err(error) =
-                crate::context::team::connected_for(&url, &settings, store, &items).await
+                crate::context::team::connected_for(url, settings, store, &items).await
         {
             eprintln!(
                 "warning: the team will hear of the replies at the next connection ({error})"
