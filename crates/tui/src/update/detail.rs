@@ -166,6 +166,19 @@ fn link_action(state: &mut AppState, detail: &FeedbackDetail, action: Action) ->
 
 /// The browser's answer to `Local::OpenUrl`; when it failed, the link is copied instead.
 pub(super) fn opened(state: &mut AppState, url: &str, result: Result<(), String>) -> Vec<Effect> {
+    // A reply handed to the mail client: its address and text are not said (privacy mode).
+    if url.starts_with("mailto:") {
+        match result {
+            Ok(()) => info(state, "Opened the reply in your mail client"),
+            Err(reason) => error(
+                state,
+                Clean::line(&format!(
+                    "Could not open the mail client ({reason}): answer n, nothing is recorded"
+                )),
+            ),
+        }
+        return Vec::new();
+    }
     match result {
         Ok(()) => {
             info(state, format!("Opened {url} in the browser"));

@@ -335,3 +335,23 @@ fn a_teammate_replying_now_is_said_and_this_member_replying_is_told_to_the_team(
         "{effects:?}"
     );
 }
+
+#[test]
+fn a_reply_opened_in_the_mail_client_is_not_said_with_its_address_or_text() {
+    let mut h = harness();
+    h.send(Msg::Opened {
+        url: crate::replying::mailto("user1@example.com", "Fixed", "It is fixed"),
+        result: Ok(()),
+    });
+    assert_eq!(note(&h), "Opened the reply in your mail client");
+    h.send(Msg::Opened {
+        url: crate::replying::mailto("user1@example.com", "Fixed", "It is fixed"),
+        result: Err("no handler".to_owned()),
+    });
+    assert!(
+        note(&h).starts_with("Could not open the mail client (no handler)"),
+        "{}",
+        note(&h)
+    );
+    assert!(!note(&h).contains("example"), "{}", note(&h));
+}
