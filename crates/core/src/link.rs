@@ -123,13 +123,16 @@ pub fn normal_url(url: &str) -> Result<String, LinkError> {
 }
 
 /// The first http(s) link in `text` (a command's output), as a [`Link`] without a title;
-/// `None` when it holds none that [`Link::new`] takes.
+/// `None` when it holds none that [`Link::new`] takes. The text is made inert first, and the
+/// markers of what it held (a terminal's colours around an address) end an address.
 #[must_use]
 pub fn first_in(text: &str) -> Option<Link> {
     let mut finder = linkify::LinkFinder::new();
     finder.kinds(&[linkify::LinkKind::Url]);
-    finder
-        .links(text)
+    let clean = crate::text::sanitize(text);
+    clean
+        .split([crate::text::ESCAPE_MARKER, crate::text::CONTROL_MARKER])
+        .flat_map(|part| finder.links(part).collect::<Vec<_>>())
         .find_map(|found| Link::new(found.as_str(), None).ok())
 }
 
@@ -281,5 +284,12 @@ mod tests {
             "https://y.example/b"
         );
         assert_eq!(first_in("no link here; mailto:a@b.example"), None);
+        // A terminal's colours around the address are not part of it.
+        assert_eq!(
+            first_in("\u{1b}[4mhttps://t.example/T-1\u{1b}[0m\n")
+                .unwrap()
+                .url(),
+            "https://t.example/T-1"
+        );
     }
 }
