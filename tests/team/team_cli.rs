@@ -1113,5 +1113,17 @@ async fn a_reply_a_member_sent_is_in_the_teams_history_and_found_by_a_teammates_
     assert!(by_bo.is_empty(), "{by_bo:?}");
     let log = stdout(&team.bo(&["team", "log", "id00002"]));
     assert!(log.contains("replied: Fixed in 3.10.1"), "{log}");
+    // Bo about to answer the same reporter is told, before anything is sent.
+    let again = team.bo(&["reply", "id00001", "--template", "fixed", "--dry-run"]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains(&format!(
+            "warning: {} replied to user1@example.com",
+            team.ana
+        )),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(server.messages().len(), 2, "a dry run sends nothing");
     team.db.drop().await;
 }

@@ -119,6 +119,7 @@ pub async fn run(args: &Context, reply: &ReplyArgs, out: &mut dyn Write) -> Resu
             ids.len()
         )));
     }
+    answered_said(&store, &drafts, member.as_deref(), Timestamp::now())?;
     if reply.dry_run {
         return dry_run(&drafts, &skipped, &settings, out);
     }
@@ -313,6 +314,32 @@ fn drafts(
         });
     }
     Ok((drafts, skipped))
+}
+
+/// Says on stderr, before anything is sent, which of these reporters a teammate (anyone but
+/// `member`) answered in the last day, as the inbox's `R` does.
+fn answered_said(
+    store: &Shared,
+    drafts: &[Draft],
+    member: Option<&str>,
+    now: Timestamp,
+) -> Result<(), CliError> {
+    let ids: Vec<String> = drafts.iter().flat_map(|d| d.item_ids.clone()).collect();
+    let states = store.read(|s| feedback_team_sync::states_now(s, &ids))?;
+    let day_ago = now - jiff::SignedDuration::from_hours(24);
+    for reply in states.iter().flat_map(|s| &s.replies) {
+        let theirs = reply.by.as_deref().is_some_and(|by| Some(by) != member);
+        if theirs && reply.state == "sent" && reply.at > day_ago {
+            eprintln!(
+                "warning: {} replied to {} {} ago: {}",
+                Clean::line(reply.by.as_deref().unwrap_or_default()),
+                Clean::line(&reply.to),
+                feedback_core::timefmt::age(now, reply.at),
+                Clean::line(&reply.subject)
+            );
+        }
+    }
+    Ok(())
 }
 
 /// `--dry-run`: what would be sent, to whom; nothing kept.
