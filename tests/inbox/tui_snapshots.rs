@@ -689,6 +689,14 @@ fn the_reply_composer_and_its_confirm_screen() {
         name: "fixed".to_owned(),
         subject: Some("Fixed in {version}".to_owned()),
         body: "Hi, it is fixed in the next release.\nThanks for telling us.".to_owned(),
+        shared_by: None,
+    }];
+    // A teammate's shared template, its name hostile: offered after this config's own.
+    h.state.mail.team_templates = vec![feedback_config::mail::Template {
+        name: "logs\u{1b}[31m please".to_owned(),
+        subject: None,
+        body: "Could you send us the logs?".to_owned(),
+        shared_by: Some("bo".to_owned()),
     }];
     for _ in 0..3 {
         act(&mut h, Action::ToggleMark);

@@ -1127,3 +1127,154 @@ async fn a_reply_a_member_sent_is_in_the_teams_history_and_found_by_a_teammates_
     assert_eq!(server.messages().len(), 2, "a dry run sends nothing");
     team.db.drop().await;
 }
+
+#[tokio::test]
+async fn a_template_one_member_shares_is_offered_to_the_others_and_checked_before_it_is_kept() {
+    let Some(team) = Setup::new("team_cli_templates").await else {
+        return;
+    };
+    let home = team.dir.path().join("home");
+    let config = home.join("config/feedback-inbox");
+    std::fs::create_dir_all(&config).unwrap();
+    // Mail that would go nowhere: only dry runs are made.
+    std::fs::write(
+        config.join("config.toml"),
+        "[mail]\nfrom = \"Support <support@acme.example>\"\nsmtp_url = \"smtp://127.0.0.1:9\"\n\n\
+         [[templates]]\nname = \"thanks\"\nbody = \"Thanks, {agent}.\"\n",
+    )
+    .unwrap();
+    let body = team.dir.path().join("logs.txt");
+    std::fs::write(&body, "Could you send the logs of {app} {version}?\n").unwrap();
+    let body = body.to_str().unwrap();
+    let share = |args: &[&str]| {
+        let mut all = vec!["team", "template", "share"];
+        all.extend_from_slice(args);
+        team.ana(&all)
+    };
+    let shared = share(&["logs", "--body-file", body, "--subject", "Logs for {id}"]);
+    assert!(shared.status.success(), "{}", stderr(&shared));
+    assert!(stdout(&shared).contains("shared the template logs with team support"));
+    // Bo's list reads it from the team, and so does Bo's reply by name.
+    let listed = json(&team.bo(&["team", "template", "list", "--format", "json"]));
+    assert_eq!(listed[0]["name"], "logs", "{listed}");
+    assert_eq!(listed[0]["subject"], "Logs for {id}");
+    assert_eq!(listed[0]["shared_by"], team.ana.as_str());
+    let dry = team.bo(&["reply", "id00001", "--template", "logs", "--dry-run"]);
+    assert!(dry.status.success(), "{}", stderr(&dry));
+    assert!(
+        stdout(&dry).contains("Logs for id00001")
+            && stdout(&dry).contains("Could you send the logs of"),
+        "{}",
+        stdout(&dry)
+    );
+    // A config's own entry is shared as it is, and sharing under a name again replaces it.
+    let from_config = share(&["Thanks", "--from-config"]);
+    assert!(from_config.status.success(), "{}", stderr(&from_config));
+    std::fs::write(team.dir.path().join("logs2.txt"), "Logs, please.").unwrap();
+    let again = share(&[
+        "LOGS",
+        "--body-file",
+        team.dir.path().join("logs2.txt").to_str().unwrap(),
+    ]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    let listed = json(&team.bo(&["team", "template", "list", "--format", "json"]));
+    let names: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["LOGS", "Thanks"], "{listed}");
+    assert_eq!(listed[0]["body"], "Logs, please.");
+    assert_eq!(listed[0]["subject"], serde_json::Value::Null);
+    assert_eq!(listed[1]["body"], "Thanks, {agent}.");
+    templates_refused(&team, &share, body).await;
+    // Removed, it is no longer offered; removing it again says there is none.
+    let removed = team.bo(&["team", "template", "remove", "logs"]);
+    assert!(removed.status.success(), "{}", stderr(&removed));
+    let gone = team.ana(&["reply", "id00001", "--template", "logs", "--dry-run"]);
+    assert_eq!(gone.status.code(), Some(2), "{}", stdout(&gone));
+    assert!(
+        stderr(&gone).contains("no template named \"logs\""),
+        "{}",
+        stderr(&gone)
+    );
+    let twice = team.bo(&["team", "template", "remove", "logs"]);
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(
+        stderr(&twice).contains("shares no template named"),
+        "{}",
+        stderr(&twice)
+    );
+    team.db.drop().await;
+}
+
+/// What would fail a reply later is refused when shared, by the command and by the database
+/// itself (a hand-written call), and members cannot write the table but through its functions.
+async fn templates_refused(team: &Setup, share: &dyn Fn(&[&str]) -> Output, body: &str) {
+    // What would fail a reply later is refused now, and nothing is kept.
+    for (args, says) in [
+        (
+            vec!["bad\u{1b}name", "--from-config"],
+            "no [[templates]] entry",
+        ),
+        (
+            vec!["bad\u{7}name", "--body-file", body],
+            "one line of 1 to 64",
+        ),
+        (
+            vec!["x", "--body-file", body, "--subject", "a\nb"],
+            "the subject",
+        ),
+    ] {
+        let refused = share(&args);
+        assert_eq!(
+            refused.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&refused)
+        );
+        assert!(
+            stderr(&refused).contains(says),
+            "{args:?}: {}",
+            stderr(&refused)
+        );
+    }
+    std::fs::write(team.dir.path().join("bad.txt"), "Hi {reporter}").unwrap();
+    let unknown = share(&[
+        "bad",
+        "--body-file",
+        team.dir.path().join("bad.txt").to_str().unwrap(),
+    ]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        stderr(&unknown).contains("unknown variable {reporter}"),
+        "{}",
+        stderr(&unknown)
+    );
+    // The database itself refuses what a hand-written call would store.
+    let url: feedback_team::TeamUrl = team.ana_url.parse().unwrap();
+    let member = feedback_team::connect(&url).await.unwrap();
+    let client = member.raw();
+    let team_id: i64 = client
+        .query_one("SELECT team_id FROM feedback_team.teams", &[])
+        .await
+        .unwrap()
+        .get(0);
+    for (name, subject) in [("a\nb", None), ("ok", Some("a\rb")), (" padded", None)] {
+        let refused = client
+            .execute(
+                "SELECT feedback_team.put_template($1, $2, $3, 'body')",
+                &[&team_id, &name, &subject],
+            )
+            .await;
+        assert!(refused.is_err(), "{name:?} {subject:?}");
+    }
+    let written = client
+        .execute("DELETE FROM feedback_team.templates", &[])
+        .await;
+    assert!(
+        written.is_err(),
+        "members change templates only through the functions"
+    );
+}

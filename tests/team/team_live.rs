@@ -224,3 +224,42 @@ async fn a_members_live_link_follows_the_shared_mirror_through_notify() {
         .await;
     db.drop().await;
 }
+
+#[tokio::test]
+async fn a_template_a_member_shares_reaches_the_others_inbox_through_notify_and_stays_offline() {
+    let Some(db) = pg::Db::new("team_live_templates").await else {
+        return;
+    };
+    let urls = urls_of(&db, &["ana", "bo"]).await;
+    let hour = Duration::from_secs(3600);
+    let mut bo = link(urls[1].clone(), store_of("prj_1"), hour, true);
+    bo.next("news", |n, _| {
+        matches!(n, News::Connected { .. }).then_some(())
+    })
+    .await;
+    let ana = feedback_team::Team::open(&urls[0], None).await.unwrap();
+    ana.put_template("logs", Some("Logs for {id}"), "Send us the logs.")
+        .await
+        .unwrap();
+    let got = bo
+        .next("news", |n, _| match n {
+            News::Templates(templates) => Some(templates.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(got.len(), 1);
+    assert_eq!(
+        (got[0].name.as_str(), got[0].shared_by.clone()),
+        ("logs", db.role("ana"))
+    );
+    // Kept in Bo's store, for an inbox started offline.
+    assert_eq!(bo.store.read(Store::team_templates).unwrap(), got);
+    assert!(ana.remove_template("LOGS").await.unwrap());
+    bo.next("news", |n, _| match n {
+        News::Templates(templates) => templates.is_empty().then_some(()),
+        _ => None,
+    })
+    .await;
+    assert!(bo.store.read(Store::team_templates).unwrap().is_empty());
+    db.drop().await;
+}

@@ -97,7 +97,9 @@ pub async fn run(args: &Context, reply: &ReplyArgs, out: &mut dyn Write) -> Resu
     let ids = ids(&reply.ids)?;
     let named: Vec<&str> = ids.iter().map(String::as_str).collect();
     crate::context::store::require_stored(&store, &named)?;
-    let text = reply_text(args, reply)?;
+    // The team's state (who answered whom) and shared templates, as they are now.
+    crate::context::team::catch_up_before_reading(args, &store).await?;
+    let text = reply_text(args, reply, &store)?;
     let member = team
         .as_ref()
         .and_then(|(_, url)| url.role().map(str::to_owned));
@@ -200,32 +202,53 @@ fn ids(given: &[String]) -> Result<Vec<String>, CliError> {
     Ok(ids)
 }
 
+/// A reply's text from `path`: UTF-8, at most [`BODY_MAX_BYTES`].
+///
+/// # Errors
+/// The file cannot be read, is too long, or is not UTF-8 text.
+pub(crate) fn body_file(path: &std::path::Path) -> Result<String, CliError> {
+    let bytes =
+        std::fs::read(path).map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+    if bytes.len() > BODY_MAX_BYTES {
+        return Err(CliError::Usage(format!(
+            "{}: a reply is at most 64 KiB",
+            path.display()
+        )));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| CliError::Usage(format!("{}: not UTF-8 text", path.display())))
+}
+
 /// The template (or the body file's text, as a template without a subject).
-fn reply_text(args: &Context, reply: &ReplyArgs) -> Result<Template, CliError> {
+fn reply_text(args: &Context, reply: &ReplyArgs, store: &Shared) -> Result<Template, CliError> {
     if let Some(path) = &reply.body_file {
-        let bytes =
-            std::fs::read(path).map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
-        if bytes.len() > BODY_MAX_BYTES {
-            return Err(CliError::Usage(format!(
-                "{}: a reply is at most 64 KiB",
-                path.display()
-            )));
-        }
-        let body = String::from_utf8(bytes)
-            .map_err(|_| CliError::Usage(format!("{}: not UTF-8 text", path.display())))?;
+        let body = body_file(path)?;
         return Ok(Template {
             name: String::new(),
             subject: None,
             body,
+            shared_by: None,
         });
     }
     let name = reply.template.as_deref().unwrap_or_default();
     let loaded = args.config()?;
-    let all = feedback_config::mail::templates(
+    let mut all = feedback_config::mail::templates(
         loaded
             .map(|l| l.file.templates.as_slice())
             .unwrap_or_default(),
     )?;
+    // The team's shared ones after this config's own (whose name wins).
+    all.extend(
+        store
+            .read(feedback_store::Store::team_templates)?
+            .into_iter()
+            .map(|t| Template {
+                name: t.name,
+                subject: t.subject,
+                body: t.body,
+                shared_by: Some(t.shared_by),
+            }),
+    );
     all.iter()
         .find(|t| t.name.trim().eq_ignore_ascii_case(name.trim()))
         .cloned()
@@ -235,7 +258,7 @@ fn reply_text(args: &Context, reply: &ReplyArgs) -> Result<Template, CliError> {
                 .map(|t| Clean::line(&t.name).to_string())
                 .collect();
             CliError::Usage(format!(
-                "no template named \"{}\" (in config.toml: {})",
+                "no template named \"{}\" (in config.toml and the team's: {})",
                 Clean::line(name),
                 if names.is_empty() {
                     "none".to_owned()

@@ -1,4 +1,5 @@
-//! The team's commands: `team init`, `team add-member`, `team status`, `team log` (and, in
+//! The team's commands: `team init`, `team add-member`, `team status`, `team log`, `team
+//! template` (and, in
 //! [`act`], the triage commands scripts use: `claim`, `unclaim`, `assign`, `label`). The team's
 //! settings and the connection every one of them catches up through are the run's context's
 //! (`context::team`). Every name, label and note a teammate wrote is sanitized before it is
@@ -6,8 +7,10 @@
 
 mod act;
 mod mirror_status;
+mod templates;
 
 pub use act::{Act, AssignArgs, ItemsArgs, LabelArgs, LinkArgs, UnlinkArgs, act, label_removals};
+pub use templates::TemplateCommand;
 
 use std::io::Write;
 
@@ -89,6 +92,12 @@ pub enum TeamCommand {
         limit: usize,
         #[arg(long, value_enum, default_value_t = TeamFormat::Text)]
         format: TeamFormat,
+    },
+    /// The reply templates the team shares (offered by every member's `R` and `reply
+    /// --template`): list, share or remove them.
+    Template {
+        #[command(subcommand)]
+        command: TemplateCommand,
     },
 }
 
@@ -182,6 +191,7 @@ pub async fn run(args: &Context, team: &TeamArgs, out: &mut dyn Write) -> Result
         TeamCommand::Log { id, limit, format } => {
             log(args, id.as_deref(), *limit, *format, out).await
         }
+        TeamCommand::Template { command } => templates::run(args, command, out).await,
     }
 }
 

@@ -46,6 +46,10 @@ pub struct Template {
     /// The subject (default: `Re: your feedback on {app}`).
     pub subject: Option<String>,
     pub body: String,
+    /// The member who shared it with the team (a team's template, never read from the file);
+    /// `None`: this config's own.
+    #[serde(skip)]
+    pub shared_by: Option<String>,
 }
 
 /// How replies leave.

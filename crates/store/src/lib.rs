@@ -43,6 +43,7 @@ mod team;
 mod team_deliveries;
 mod team_mirror;
 mod team_rebuild;
+mod team_templates;
 mod triage;
 mod tx;
 mod unseen;
@@ -87,6 +88,7 @@ pub use team::{
 pub use team_deliveries::DeliveriesToShare;
 pub use team_mirror::Applied;
 pub use team_rebuild::Rebuilt;
+pub use team_templates::TeamTemplate;
 pub use triage::{NOTE_MAX_BYTES, Triage, TriageChange, capped_note};
 pub use tx::{Tx, TxError, TxResult};
 pub use view::{ViewKeys, ViewReadError};

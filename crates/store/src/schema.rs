@@ -7,7 +7,7 @@ use rusqlite_migration::{HookResult, M, Migrations};
 /// The SQL of every migration, oldest first.
 pub const STEPS: &[&str] = &[
     V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20, V21,
-    V22,
+    V22, V23,
 ];
 
 /// Schema 1: the mirror of the account. Text is kept raw, as the server sent it, and sanitized
@@ -452,6 +452,18 @@ CREATE TABLE replies (
 );
 CREATE INDEX replies_by_state ON replies(state, n);
 CREATE INDEX replies_by_batch ON replies(batch, to_addr COLLATE NOCASE);
+";
+
+/// Schema 23 (`store::team_templates`): the team's shared reply templates as last read from it,
+/// so `R` offers them offline; forgotten with the rest of the replica. `at` in Unix microseconds.
+const V23: &str = r"
+CREATE TABLE team_templates (
+  name TEXT NOT NULL PRIMARY KEY,
+  subject TEXT,
+  body TEXT NOT NULL,
+  shared_by TEXT NOT NULL,
+  at INTEGER NOT NULL
+);
 ";
 
 /// Fills the full-text index after [`V19`], in key order (one segment, as a sync writes it).

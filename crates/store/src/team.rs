@@ -174,7 +174,7 @@ impl Store {
             }
             tx.execute_batch(
                 "DELETE FROM team_items; DELETE FROM team_labels; DELETE FROM team_events;
-                 DELETE FROM team_notes; DELETE FROM team_links; DELETE FROM team_lost;
+                 DELETE FROM team_notes; DELETE FROM team_links; DELETE FROM team_templates; DELETE FROM team_lost;
                  DELETE FROM team_replica;",
             )?;
             tx.execute(

@@ -90,7 +90,7 @@ impl Store {
             deltas.apply(tx)?;
             tx.execute_batch(
                 "DELETE FROM team_items; DELETE FROM team_labels; DELETE FROM team_events;
-                 DELETE FROM team_notes; DELETE FROM team_links;",
+                 DELETE FROM team_notes; DELETE FROM team_links; DELETE FROM team_templates;",
             )?;
             tx.execute(
                 "UPDATE team_replica SET seq = 0, caught_up_at = NULL, mirror_seq = 0,

@@ -17,6 +17,7 @@ pub mod live;
 pub mod mirror;
 pub mod syncer;
 pub mod team_walk;
+pub mod templates;
 
 use feedback_core::link::Link;
 use jiff::Timestamp;

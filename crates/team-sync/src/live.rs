@@ -79,6 +79,8 @@ pub enum News {
     /// A member asked the team's syncer for the lists' tops (served where this process walks
     /// for the team).
     Asked,
+    /// The team's shared reply templates changed (as they are now).
+    Templates(Vec<feedback_store::TeamTemplate>),
 }
 
 /// Runs the link until `asks` closes (the inbox ended).
@@ -209,6 +211,7 @@ impl Link<'_> {
         self.beat(looking).await?;
         self.round().await?;
         self.follow().await?;
+        self.templates().await?;
         let beat_every =
             Duration::from_secs(u64::try_from(PRESENCE_EXPIRY_SECONDS / 3).unwrap_or(15));
         let mut beat = self.clock.sleep(beat_every);
@@ -222,6 +225,7 @@ impl Link<'_> {
                         Some(Hint::Presence) => self.present().await?,
                         Some(Hint::Mirror) => self.follow().await?,
                         Some(Hint::Ask) => self.say(News::Asked),
+                        Some(Hint::Templates) => self.templates().await?,
                         None => {}
                     },
                 },
@@ -244,6 +248,7 @@ impl Link<'_> {
                 () = &mut poll => {
                     self.round().await?;
                     self.follow().await?;
+                    self.templates().await?;
                     poll = self.clock.sleep(settings.poll);
                 }
             }
@@ -279,6 +284,14 @@ impl Link<'_> {
         let followed = super::mirror::follow(&self.team, self.store, || clock.now()).await?;
         if followed.added + followed.changed + followed.removed > 0 {
             self.say(News::Mirrored(followed));
+        }
+        Ok(())
+    }
+
+    /// Reads the team's templates; says so when they changed.
+    async fn templates(&mut self) -> Result<(), TeamSyncError> {
+        if let Some(templates) = super::templates::refresh(&self.team, self.store).await? {
+            self.say(News::Templates(templates));
         }
         Ok(())
     }

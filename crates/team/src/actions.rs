@@ -39,6 +39,8 @@ pub enum Hint {
     Mirror,
     /// A member asked the team's syncer for a walk of the lists' tops.
     Ask,
+    /// A member shared or removed a reply template.
+    Templates,
 }
 
 /// What became of a change.
@@ -199,6 +201,7 @@ impl Team {
             "presence" => Some(Hint::Presence),
             "mirror" => Some(Hint::Mirror),
             "ask" => Some(Hint::Ask),
+            "templates" => Some(Hint::Templates),
             seq => seq.parse().ok().map(Hint::Event),
         }
     }

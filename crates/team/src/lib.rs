@@ -21,6 +21,7 @@ mod mirror;
 mod mirror_status;
 mod presence;
 pub mod schema;
+mod templates;
 
 pub use actions::{Change, Claimed, Hint, ItemState, Outcome, Team};
 pub use admin::{
@@ -34,6 +35,7 @@ pub use feedback_core::team_event::{EventChange, TeamEvent};
 pub use mirror::{LEASE_SECONDS, Lease, MirrorItem, MirrorWrite, Syncer};
 pub use mirror_status::{MirrorPosition, MirrorStatus};
 pub use presence::{PRESENCE_EXPIRY_SECONDS, Presence};
+pub use templates::SharedTemplate;
 
 /// Why a team operation failed. The database's own message is kept (it never holds the
 /// password: the URL is not part of it).

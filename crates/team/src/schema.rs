@@ -350,6 +350,7 @@ ALTER TABLE feedback_team.teams ADD COLUMN instance uuid NOT NULL DEFAULT gen_ra
     include_str!("schema/links.sql"),
     include_str!("schema/replies.sql"),
     include_str!("schema/presence_replying.sql"),
+    include_str!("schema/templates.sql"),
 ];
 
 /// `expression` (a timestamptz) as SQL that reads into a timestamp whatever a row holds: a

@@ -1,6 +1,6 @@
 //! `R`: a reply to the reporters of the marked items (or the selected one), as the inbox holds
 //! it while it is composed: one recipient per distinct address (their first item the one it is
-//! about), a template chosen (when `[[templates]]` has any), the subject and the text edited,
+//! about), a template chosen (when `[[templates]]` or the team has any), the subject and the text edited,
 //! then a confirm screen (From, To, Subject, the first lines) where `y` sends and any other key
 //! goes back to the text, kept. The replies are written to the store's outbox before anything
 //! leaves; the runtime sends them (`feedback_mail`), once.
@@ -147,15 +147,43 @@ pub fn mailto(to: &str, subject: &str, body: &str) -> String {
     )
 }
 
+/// The team's shared templates as the composer offers them.
+#[must_use]
+pub fn team_templates(shared: &[feedback_store::TeamTemplate]) -> Vec<Template> {
+    shared
+        .iter()
+        .map(|t| Template {
+            name: t.name.clone(),
+            subject: t.subject.clone(),
+            body: t.body.clone(),
+            shared_by: Some(t.shared_by.clone()),
+        })
+        .collect()
+}
+
 /// The inbox's mail settings: how replies leave (none without `[mail]`) and the templates.
 #[derive(Debug, Clone, Default)]
 pub struct MailState {
     pub settings: Option<MailSettings>,
     pub templates: Vec<Template>,
+    /// The team's shared templates, offered after `templates`.
+    pub team_templates: Vec<Template>,
     /// The reply being composed.
     pub composer: Option<Composer>,
     /// Replies written to the outbox and being sent (the status bar says so).
     pub sending: usize,
+}
+
+impl MailState {
+    /// The templates `R` offers: this config's own, then the team's.
+    #[must_use]
+    pub fn offered(&self) -> Vec<Template> {
+        self.templates
+            .iter()
+            .chain(&self.team_templates)
+            .cloned()
+            .collect()
+    }
 }
 
 /// What became of one reply the runtime sent.

@@ -290,6 +290,11 @@ fn configured(size: ratatui::layout::Size, options: &Options) -> AppState {
         .map(|settings| super::team::TeamState::new(settings.url.role().unwrap_or_default()));
     if state.team.is_some() {
         state.views.add_team_views();
+        // The team's templates as last read, until the link reads them again.
+        match options.store.read(feedback_store::Store::team_templates) {
+            Ok(shared) => state.mail.team_templates = super::replying::team_templates(&shared),
+            Err(error) => tracing::warn!(%error, "the team's templates could not be read"),
+        }
     }
     state
 }

@@ -154,6 +154,10 @@ pub(crate) async fn connected_for(
         }
         Err(error) => return Err(error.into()),
     }
+    // The team's shared templates, for `reply --template` and the inbox offline.
+    if let Err(error) = team_sync::templates::refresh(&team, store).await {
+        eprintln!("warning: the team's templates could not be read ({error})");
+    }
     Ok((Some(team), sent))
 }
 

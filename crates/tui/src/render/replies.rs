@@ -31,8 +31,12 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: The
     match &composer.step {
         Step::Template { selected } => {
             let mut lines = vec![Line::styled(format!(" Reply to {who} from:"), theme.dim())];
-            let names = std::iter::once(Clean::fixed("a blank reply"))
-                .chain(composer.templates.iter().map(|t| Clean::line(&t.name)));
+            let names = std::iter::once(Clean::fixed("a blank reply")).chain(
+                composer.templates.iter().map(|t| match &t.shared_by {
+                    Some(by) => Clean::line(&format!("{}  · team ({by})", t.name)),
+                    None => Clean::line(&t.name),
+                }),
+            );
             for (n, name) in names.enumerate() {
                 let style = if n == *selected {
                     theme.selected(true)

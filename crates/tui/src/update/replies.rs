@@ -119,7 +119,7 @@ pub(super) fn compose(state: &mut AppState, items: &[GatheredItem]) -> Vec<Effec
         );
         return Vec::new();
     }
-    let templates = state.mail.templates.clone();
+    let templates = state.mail.offered();
     // A teammate composing a reply to one of these items now is said too.
     if let Some(team) = &state.team {
         for item in items {

@@ -399,6 +399,10 @@ pub(super) fn news(state: &mut AppState, news: News) -> Vec<Effect> {
         // The team's syncer's items reached the store: the view is read again.
         News::Mirrored(_) => super::sync::store_changed(state).into_iter().collect(),
         News::Asked => super::sync::asked(state),
+        News::Templates(templates) => {
+            state.mail.team_templates = crate::replying::team_templates(&templates);
+            Vec::new()
+        }
         News::Rebuilt(rebuilt) => {
             error(
                 state,

@@ -38,6 +38,7 @@ fn harness() -> Harness {
         name: "fixed".to_owned(),
         subject: Some("Fixed in {version}: {id}".to_owned()),
         body: "Hi, {agent} here: it is fixed.".to_owned(),
+        shared_by: None,
     }];
     h
 }
@@ -354,4 +355,56 @@ fn a_reply_opened_in_the_mail_client_is_not_said_with_its_address_or_text() {
         note(&h)
     );
     assert!(!note(&h).contains("example"), "{}", note(&h));
+}
+
+#[test]
+fn the_teams_shared_templates_are_offered_after_ones_own_and_follow_the_team() {
+    let mut h = super::team::team_harness(&[]);
+    h.state.mail.settings = Some(settings());
+    h.store.write(|s| s.put_detail(&detail(1), now())).unwrap();
+    h.state.mail.templates = vec![Template {
+        name: "fixed".to_owned(),
+        subject: None,
+        body: "Fixed.".to_owned(),
+        shared_by: None,
+    }];
+    let shared = |body: &str| feedback_store::TeamTemplate {
+        name: "logs".to_owned(),
+        subject: Some("Logs for {id}".to_owned()),
+        body: body.to_owned(),
+        shared_by: "bo".to_owned(),
+        at: now(),
+    };
+    h.send(Msg::Team(feedback_team_sync::live::News::Templates(vec![
+        shared("Send us the logs."),
+    ])));
+    // A teammate changed it: the next `R` offers the new text.
+    h.send(Msg::Team(feedback_team_sync::live::News::Templates(vec![
+        shared("Send us the logs, please."),
+    ])));
+    act(&mut h, Action::MoveDown);
+    act(&mut h, Action::Reply);
+    let names: Vec<(&str, Option<&str>)> = h
+        .state
+        .mail
+        .composer
+        .as_ref()
+        .unwrap()
+        .templates
+        .iter()
+        .map(|t| (t.name.as_str(), t.shared_by.as_deref()))
+        .collect();
+    assert_eq!(names, [("fixed", None), ("logs", Some("bo"))]);
+    key(&mut h, KeyCode::Down);
+    key(&mut h, KeyCode::Down);
+    key(&mut h, KeyCode::Enter);
+    let composer = h.state.mail.composer.as_ref().unwrap();
+    assert_eq!(composer.text(), "Send us the logs, please.");
+    assert_eq!(composer.subject, "Logs for {id}");
+    // The team stopped sharing it: it is no longer offered.
+    key(&mut h, KeyCode::Esc);
+    h.send(Msg::Team(feedback_team_sync::live::News::Templates(
+        Vec::new(),
+    )));
+    assert!(h.state.mail.team_templates.is_empty());
 }
