@@ -4,6 +4,8 @@
 //! - `notify`: a claim recorded in one member's store until the other member's link has it in
 //!   its store (sent, committed, hinted through `NOTIFY`, read, stored): what a teammate waits
 //!   for before the change is on their screen.
+//! - `notify_link`: the same for a link a command printed (`capture = "link"`): found in its
+//!   output, recorded, and in the other member's store, as a claim travels.
 //! - `catch_up_100k`: a member away for 100,000 events catches up into an empty store; and,
 //!   printed once each for 100,000 and 300,000 events, how far the process's peak memory rose
 //!   doing so into a store file (flat: bounded by the store's page cache, not the events).
@@ -166,6 +168,29 @@ fn notify(c: &mut Criterion, rt: &Runtime) {
                         bo.until(|news| matches!(news, News::Changed(_))).await;
                         total += started.elapsed();
                         // Ana's own news of the same change, before the next.
+                        while ana.news.try_recv().is_ok() {}
+                    }
+                    total
+                })
+            });
+        },
+    );
+    c.bench_function(
+        "team/notify_link: a link captured from a command's output in one store until it is in the other's",
+        |b| {
+            b.iter_custom(|iters| {
+                rt.block_on(async {
+                    let mut total = Duration::ZERO;
+                    for _ in 0..iters {
+                        n += 1;
+                        let output = format!(
+                            "\u{1b}[32mcreated\u{1b}[0m https://tracker.example/TICKET-{n}\n"
+                        );
+                        let started = Instant::now();
+                        let link = feedback_core::link::first_in(&output).unwrap();
+                        ana.record(&[(format!("fb_{n}"), Change::Link(link))]).await;
+                        bo.until(|news| matches!(news, News::Changed(_))).await;
+                        total += started.elapsed();
                         while ana.news.try_recv().is_ok() {}
                     }
                     total

@@ -21,6 +21,13 @@ fn log_panics() {
 fn main() -> ExitCode {
     // A shell asking for completions is answered before anything else runs.
     cli::completions::answer_shell();
+    cli::version::set(cli::version::Build {
+        commit: option_env!("FEEDBACK_BUILD_COMMIT"),
+        date: option_env!("FEEDBACK_BUILD_DATE"),
+        target: env!("FEEDBACK_BUILD_TARGET"),
+        profile: env!("FEEDBACK_BUILD_PROFILE"),
+        features: env!("FEEDBACK_BUILD_FEATURES"),
+    });
     let args = cli::parse(std::env::args_os());
     let _log_path = logging::init();
     log_panics();

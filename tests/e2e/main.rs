@@ -15,3 +15,4 @@ mod e2e_store;
 mod e2e_team;
 mod e2e_tmux;
 mod e2e_triage;
+mod e2e_version;

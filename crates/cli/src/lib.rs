@@ -36,6 +36,7 @@ pub mod stats;
 pub mod store_cmd;
 pub mod sync_cmd;
 pub mod team_cmd;
+pub mod version;
 pub mod webhook_cmd;
 pub mod webhook_team;
 
@@ -67,7 +68,7 @@ const NO_USE_FOR_NO_STORE: &[&str] = &[
 /// commands that have no use for it.
 #[must_use]
 pub fn command() -> clap::Command {
-    adjusted(<Args as clap::CommandFactory>::command())
+    adjusted(<Args as clap::CommandFactory>::command().version(version::long()))
 }
 
 /// [`command`] from a definition adjusted first (the man pages', without a `help` command).
@@ -179,6 +180,9 @@ pub enum Command {
     Completions(completions::CompletionsArgs),
     /// Print the man page (roff), or write one page per command with --dir.
     Man(completions::ManArgs),
+    /// Print the version, the commit it was built from and that commit's date; `--format
+    /// json` adds the target, the profile and the schema versions, for a bug report.
+    Version(version::VersionArgs),
     // The `stats` command.
     /// Count the stored items by app, platform, tag, version, os, locale, meta.KEY, day or week
     /// (offline), with each group's share and its last 30 days.
@@ -248,6 +252,7 @@ pub async fn run(args: Args, screen: &impl screen::Screen) -> Result<(), CliErro
         }
         Command::Completions(shell) => completions::completions(shell, &mut out()),
         Command::Man(man) => completions::man(man, &mut out()),
+        Command::Version(v) => version::run(v, &mut out()),
         Command::Store(store) => match &store.command {
             store_cmd::StoreCommand::Info { format } => store_cmd::info(&args, *format, &mut out()),
             store_cmd::StoreCommand::Forget { yes } => store_cmd::forget(&args, *yes, &mut out()),
