@@ -7,16 +7,7 @@ use feedback_cli as cli;
 
 mod launch;
 mod logging;
-
-/// Panics go to the log file too (the default hook then prints them to stderr, after the
-/// inbox's hook restored the terminal).
-fn log_panics() {
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        tracing::error!(%info, "panic");
-        previous(info);
-    }));
-}
+mod panic;
 
 fn main() -> ExitCode {
     // A shell asking for completions is answered before anything else runs.
@@ -29,8 +20,7 @@ fn main() -> ExitCode {
         features: env!("FEEDBACK_BUILD_FEATURES"),
     });
     let args = cli::parse(std::env::args_os());
-    let _log_path = logging::init();
-    log_panics();
+    panic::report_panics(logging::init());
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

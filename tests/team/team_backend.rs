@@ -486,15 +486,33 @@ async fn a_schema_newer_than_this_version_and_another_account_are_refused() {
         "{other}"
     );
     let mut admin = team::connect(&db.admin()).await.unwrap();
+    // The version that made the schema named itself.
+    let by: Option<String> = admin
+        .raw()
+        .query_one("SELECT app_version FROM feedback_team.version", &[])
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(by.as_deref(), Some(feedback_core::release::VERSION));
     admin
         .raw()
-        .batch_execute("UPDATE feedback_team.version SET version = 99")
+        .batch_execute("UPDATE feedback_team.version SET version = 99, app_version = '7.2.0'")
         .await
         .unwrap();
     let url = db.as_member(&db.role("ana"), None);
     let refused = Team::open(&url, None).await.err().unwrap();
     assert!(
-        matches!(refused, team::TeamError::NewerSchema { found: 99, .. }),
+        matches!(&refused, team::TeamError::NewerSchema { found: 99, by: Some(by), .. } if by == "7.2.0"),
+        "{refused}"
+    );
+    // It says which version to install, and where.
+    assert!(
+        refused.to_string().contains(&format!(
+            "from feedback-inbox 7.2.0; this feedback-inbox ({}) knows up to",
+            feedback_core::release::VERSION
+        )) && refused
+            .to_string()
+            .contains(feedback_core::release::RELEASES),
         "{refused}"
     );
     let again = team::schema::migrate(&mut admin).await.unwrap_err();

@@ -3,7 +3,8 @@
 //! highlights, completion), injectable time (`clock`) and its wording (`timefmt`), JSON reading
 //! (`json`), a body's excerpt for errors, a poison-proof lock, background threads, the signals
 //! a long-lived process stops on, a team's changes and the events recording them (`team_event`),
-//! the smallest terminal the inbox draws in, and the environment
+//! the smallest terminal the inbox draws in, this build's version and where releases are
+//! (`release`), and the environment
 //! of the commands run for the user without the secrets' variables (`child_env`). It never
 //! imports another crate of the workspace, a database driver or a terminal library.
 
@@ -16,6 +17,7 @@ pub mod link;
 pub mod min_size;
 pub mod mutex;
 pub mod query;
+pub mod release;
 pub mod signals;
 pub mod team_event;
 pub mod text;

@@ -99,6 +99,9 @@ pub use write::Written;
 pub use write::{forget_id, put_groups_in, put_in};
 pub use write_counts::{ITEMS_REV, Revs, TRIAGE_REV};
 
+/// The meta key naming the version that brought the store to its schema.
+const SCHEMA_WRITTEN_BY: &str = "schema_written_by";
+
 /// How long a statement waits for another process's write lock before giving up.
 pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -114,12 +117,17 @@ pub enum StoreError {
     #[error("store {path}: {message}")]
     Io { path: String, message: String },
     #[error(
-        "store {path}: written by a newer feedback-inbox (schema {found}; this one knows up to {known}); upgrade, or use another store"
+        "store {path}: written by {} (schema {found}; this one, {}, knows up to {known}): {}, or use another store",
+        by.as_deref().map_or_else(|| "a newer feedback-inbox".to_owned(), |v| format!("feedback-inbox {}", feedback_core::text::Clean::line(v))),
+        feedback_core::release::VERSION,
+        feedback_core::release::install(by.as_deref())
     )]
     TooNew {
         path: String,
         found: usize,
         known: usize,
+        /// The version that brought it to that schema, when it said.
+        by: Option<String>,
     },
     #[error("store {path}: cannot update its schema: {message}")]
     Migration { path: String, message: String },
@@ -326,10 +334,20 @@ impl Store {
     fn migrate(&mut self) -> Result<(), StoreError> {
         let found = self.user_version()?;
         if found > schema::latest() {
+            // The meta table is in every schema; a store too new to read says nothing more.
+            let by = self
+                .conn
+                .query_row(
+                    "SELECT value FROM meta WHERE key = ?1",
+                    [SCHEMA_WRITTEN_BY],
+                    |r| r.get::<_, String>(0),
+                )
+                .ok();
             return Err(StoreError::TooNew {
                 path: self.describe(),
                 found,
                 known: schema::latest(),
+                by,
             });
         }
         if found == schema::latest() {
@@ -337,7 +355,16 @@ impl Store {
         }
         let path = self.describe();
         match schema::migrations().to_latest(&mut self.conn) {
-            Ok(()) => Ok(()),
+            Ok(()) => {
+                // An older version that meets this schema names the version it needs. Losing
+                // this write loses only that word.
+                let _ = self.conn.execute(
+                    "INSERT INTO meta (key, value) VALUES (?1, ?2)
+                     ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    [SCHEMA_WRITTEN_BY, feedback_core::release::VERSION],
+                );
+                Ok(())
+            }
             // Two processes opening an older store at once both start the same migration; the
             // second waits for the first's write lock, then fails on what the first created. The
             // store is then up to date, which is all that was asked.

@@ -74,8 +74,26 @@ fn an_older_schema_is_migrated_and_a_newer_one_refused() {
     drop(store);
     let err = Store::open(&path).unwrap_err();
     assert!(
-        matches!(err, StoreError::TooNew { found: 999, .. }),
+        matches!(&err, StoreError::TooNew { found: 999, by: Some(by), .. } if by == feedback_core::release::VERSION),
         "{err}"
+    );
+    // The error names the version that wrote it and where releases are.
+    let store = rusqlite::Connection::open(&path).unwrap();
+    store
+        .execute(
+            "UPDATE meta SET value = '9.1.0' WHERE key = 'schema_written_by'",
+            [],
+        )
+        .unwrap();
+    drop(store);
+    let said = Store::open(&path).unwrap_err().to_string();
+    assert!(
+        said.contains("written by feedback-inbox 9.1.0 (schema 999; this one, ")
+            && said.contains(&format!(
+                "install feedback-inbox 9.1.0 or newer from {}",
+                feedback_core::release::RELEASES
+            )),
+        "{said}"
     );
 }
 

@@ -110,6 +110,7 @@ impl Team {
                 return Err(TeamError::NewerSchema {
                     found,
                     known: super::schema::latest(),
+                    by: super::schema::written_by(&client).await,
                 });
             }
             Some(found) if found < super::schema::latest() => {

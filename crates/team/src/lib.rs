@@ -53,10 +53,18 @@ pub enum TeamError {
     #[error("cannot reach the team database securely: {0}")]
     Tls(String),
     #[error(
-        "the team database has schema version {found}; this version of feedback-inbox knows \
-         up to {known}: upgrade feedback-inbox"
+        "the team database has schema version {found}{}; this feedback-inbox ({}) knows up to \
+         {known}: {}",
+        by.as_deref().map(|v| format!(", from feedback-inbox {}", feedback_core::text::Clean::line(v))).unwrap_or_default(),
+        feedback_core::release::VERSION,
+        feedback_core::release::install(by.as_deref())
     )]
-    NewerSchema { found: i32, known: i32 },
+    NewerSchema {
+        found: i32,
+        known: i32,
+        /// The version that brought the schema there, when it said.
+        by: Option<String>,
+    },
     #[error("the team database has no team schema: run `feedback-inbox team init NAME` first")]
     NoSchema,
     #[error(

@@ -397,6 +397,7 @@ pub async fn migrate(admin: &mut crate::Admin) -> Result<i32, TeamError> {
              one boolean PRIMARY KEY DEFAULT true CHECK (one),
              version integer NOT NULL
          );
+         ALTER TABLE {SCHEMA}.version ADD COLUMN IF NOT EXISTS app_version text;
          INSERT INTO {SCHEMA}.version (version) VALUES (0) ON CONFLICT DO NOTHING;
          GRANT USAGE ON SCHEMA {SCHEMA} TO {MEMBER_ROLE};
          GRANT SELECT ON {SCHEMA}.version TO {MEMBER_ROLE};"
@@ -410,18 +411,35 @@ pub async fn migrate(admin: &mut crate::Admin) -> Result<i32, TeamError> {
         return Err(TeamError::NewerSchema {
             found,
             known: latest(),
+            by: written_by(&tx).await,
         });
     }
     for step in STEPS.iter().skip(usize::try_from(found).unwrap_or(0)) {
         tx.batch_execute(step).await?;
     }
-    tx.execute(
-        &format!("UPDATE {SCHEMA}.version SET version = $1"),
-        &[&latest()],
-    )
-    .await?;
+    // Only a version that moved the schema names itself: an older one meeting it says which
+    // version to install.
+    if found < latest() {
+        tx.execute(
+            &format!("UPDATE {SCHEMA}.version SET version = $1, app_version = $2"),
+            &[&latest(), &feedback_core::release::VERSION],
+        )
+        .await?;
+    }
     tx.commit().await?;
     Ok(latest())
+}
+
+/// The version of feedback-inbox that brought the schema to its version, when one said.
+pub(crate) async fn written_by(client: &impl GenericClient) -> Option<String> {
+    client
+        .query_one(
+            &format!("SELECT to_jsonb(v)->>'app_version' FROM {SCHEMA}.version v"),
+            &[],
+        )
+        .await
+        .ok()
+        .and_then(|row| row.try_get(0).ok())
 }
 
 /// Whether the team's schema exists, whether or not the role connected may read it (the

@@ -127,7 +127,9 @@ fn failed(at: &str, tls: bool, error: &TeamError) -> Vec<Check> {
     match error {
         TeamError::NoSchema | TeamError::OlderSchema { .. } | TeamError::NewerSchema { .. } => {
             let fix = match error {
-                TeamError::NewerSchema { .. } => "upgrade feedback-inbox",
+                TeamError::NewerSchema { by, .. } => {
+                    &feedback_core::release::install(by.as_deref())
+                }
                 _ => "its admin runs `feedback-inbox team init NAME`",
             };
             vec![
