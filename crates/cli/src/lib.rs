@@ -16,6 +16,7 @@ pub mod error;
 pub mod estimate;
 mod examples;
 pub mod export;
+mod ids_arg;
 pub mod inbox;
 pub mod list;
 pub mod mark;

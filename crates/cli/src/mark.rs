@@ -30,7 +30,7 @@ use feedback_store::{Triage, TriageChange};
         .args(["seen", "unseen", "star", "unstar", "done", "undone", "snooze", "wake", "note"])
 ))]
 pub struct MarkArgs {
-    /// The items' ids.
+    /// The items' ids (`-` reads them from stdin, one a line).
     #[arg(required = true, value_name = "ID")]
     pub ids: Vec<String>,
     /// Mark seen.
@@ -118,15 +118,15 @@ pub async fn run(args: &Context, mark: &MarkArgs, out: &mut dyn Write) -> Result
         CliError::Usage("mark keeps what it does in the local store: drop --no-store".to_owned())
     })?;
     let store = feedback_store::Shared::new(store)?;
-    let ids: Vec<&str> = mark.ids.iter().map(String::as_str).collect();
+    let given = crate::ids_arg::expand(&mark.ids)?;
+    let ids: Vec<&str> = given.iter().map(String::as_str).collect();
     crate::context::store::require_stored(&store, &ids)?;
     let team = crate::context::team::configured(args)?;
     let member = team
         .as_ref()
         .and_then(|(_, url)| url.role())
         .map(str::to_owned);
-    let each: Vec<(String, TriageChange)> = mark
-        .ids
+    let each: Vec<(String, TriageChange)> = given
         .iter()
         .flat_map(|id| changes.iter().map(move |c| (id.clone(), c.clone())))
         .collect();
@@ -135,15 +135,14 @@ pub async fn run(args: &Context, mark: &MarkArgs, out: &mut dyn Write) -> Result
         s.set_triage_each_shared(&each, now, &share)?;
         s.triage_of(&ids)
     })?;
-    let marked: Vec<Marked> = mark
-        .ids
+    let marked: Vec<Marked> = given
         .iter()
         .map(|id| marked(id, after.get(id).cloned().unwrap_or_default(), now))
         .collect();
     write(&marked, mark.format, out)?;
     if let (Some((settings, url)), false) = (&team, share.is_empty()) {
         // The marks are kept whatever happens now: a failure to share them says so.
-        match crate::context::team::connected_for(url, settings, &store, &mark.ids).await {
+        match crate::context::team::connected_for(url, settings, &store, &given).await {
             Ok((Some(_), _)) => {}
             Ok((None, _)) => eprintln!("{}", crate::context::team::waiting(&store)?),
             Err(error) => return Err(crate::context::team::kept_after(&error, &store)),

@@ -94,7 +94,7 @@ pub async fn run(args: &Context, reply: &ReplyArgs, out: &mut dyn Write) -> Resu
         report(&outcomes, &[], 0, reply.format, out)?;
         return unknown_said(&store);
     }
-    let ids = ids(&reply.ids)?;
+    let ids = crate::ids_arg::expand(&reply.ids)?;
     let named: Vec<&str> = ids.iter().map(String::as_str).collect();
     crate::context::store::require_stored(&store, &named)?;
     // The team's state (who answered whom) and shared templates, as they are now.
@@ -178,28 +178,6 @@ fn mail_settings(args: &Context) -> Result<MailSettings, CliError> {
             "no [mail] in config.toml: set from and smtp_url (or sendmail) to send replies".to_owned(),
         )),
     }
-}
-
-/// The ids given, `-` read from stdin (one a line, blank lines skipped).
-fn ids(given: &[String]) -> Result<Vec<String>, CliError> {
-    let mut ids = Vec::new();
-    for id in given {
-        if id == "-" {
-            for line in std::io::stdin().lock().lines() {
-                let line = line?;
-                let line = line.trim();
-                if !line.is_empty() {
-                    ids.push(line.to_owned());
-                }
-            }
-        } else {
-            ids.push(id.clone());
-        }
-    }
-    if ids.is_empty() {
-        return Err(CliError::Usage("no item ids given".to_owned()));
-    }
-    Ok(ids)
 }
 
 /// A reply's text from `path`: UTF-8, at most [`BODY_MAX_BYTES`].

@@ -17,7 +17,10 @@ pub struct LabelChanges {
 pub fn parse<'a>(words: impl IntoIterator<Item = &'a str>) -> Result<LabelChanges, String> {
     let mut changes = LabelChanges::default();
     for word in words {
-        if let Some(label) = word.strip_prefix('+') {
+        // `-` alone is no label: the command line's "ids from stdin".
+        if word == "-" {
+            changes.other.push(word.to_owned());
+        } else if let Some(label) = word.strip_prefix('+') {
             changes.add.push(label_name(label)?);
         } else if let Some(label) = word.strip_prefix('-') {
             changes.remove.push(label_name(label)?);
@@ -46,8 +49,8 @@ mod tests {
 
     #[test]
     fn words_split_into_labels_added_removed_and_the_rest() {
-        let changes = parse(["fb_1", "+bug", "fb_2", "-ios", "+ crash "]).unwrap();
-        assert_eq!(changes.other, ["fb_1", "fb_2"]);
+        let changes = parse(["fb_1", "+bug", "fb_2", "-ios", "+ crash ", "-"]).unwrap();
+        assert_eq!(changes.other, ["fb_1", "fb_2", "-"]);
         assert_eq!(changes.add, ["bug", "crash"]);
         assert_eq!(changes.remove, ["ios"]);
         assert!(parse(["+"]).is_err());

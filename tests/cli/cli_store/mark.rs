@@ -203,3 +203,68 @@ fn a_piped_table_is_tab_separated_with_the_field_names() {
     assert_eq!(lines[1][0], "fb_3");
     assert_eq!(lines[1][6], "message of fb_3");
 }
+
+/// Runs `args` with `input` on stdin.
+fn run_with_stdin(home: &Path, store: &Path, args: &[&str], input: &str) -> Output {
+    use std::io::Write as _;
+    let mut child = bin(home)
+        .env("TZ", "UTC")
+        .arg("--store")
+        .arg(store)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn the_ids_a_search_prints_are_marked_and_linked_through_a_pipe() {
+    let home = tempfile::tempdir().unwrap();
+    let store = filled(home.path());
+    let ids = ok(&run(
+        home.path(),
+        &store,
+        &["search", "status:new", "--fields", "id"],
+    ));
+    // Piped, the table has its header: `mark -` skips it.
+    assert_eq!(ids.lines().collect::<Vec<_>>(), ["id", "fb_2", "fb_1"]);
+    let marked = run_with_stdin(home.path(), &store, &["mark", "-", "--done"], &ids);
+    let said = ok(&marked);
+    assert!(
+        said.contains("fb_1") && said.contains("fb_2") && !said.contains("fb_3"),
+        "{said}"
+    );
+    let done = found(home.path(), &store, "is:done", "id");
+    assert_eq!(done.len(), 2, "{done:?}");
+    let ticket = "https://tracker.example/TICKET-7";
+    let linked = run_with_stdin(home.path(), &store, &["link", "-", ticket], "fb_3\n\n");
+    ok(&linked);
+    let with = found(home.path(), &store, "has:ticket", "id");
+    assert_eq!(with, [serde_json::json!({"id": "fb_3"})]);
+    // An id stdin names that the store lacks is refused before anything changes.
+    let refused = run_with_stdin(
+        home.path(),
+        &store,
+        &["mark", "-", "--star"],
+        "fb_1\nfb_9\n",
+    );
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+    assert!(found(home.path(), &store, "is:starred", "id").is_empty());
+    // Nothing on stdin is no ids at all.
+    let empty = run_with_stdin(home.path(), &store, &["mark", "-", "--star"], "\n");
+    assert_eq!(empty.status.code(), Some(2));
+    assert!(
+        text(&empty.stderr).contains("no item ids given"),
+        "{}",
+        text(&empty.stderr)
+    );
+}

@@ -24,6 +24,7 @@ use feedback_team_sync::{self as team_sync, Settled, SharedState};
 /// `claim` and `unclaim`.
 #[derive(Debug, Clone, ClapArgs)]
 pub struct ItemsArgs {
+    /// The items' ids (`-` reads them from stdin, one a line).
     #[arg(required = true, value_name = "ID")]
     pub ids: Vec<String>,
     #[arg(long, value_enum, default_value_t = TeamFormat::Text)]
@@ -33,6 +34,7 @@ pub struct ItemsArgs {
 /// `assign ID… --to MEMBER`.
 #[derive(Debug, Clone, ClapArgs)]
 pub struct AssignArgs {
+    /// The items' ids (`-` reads them from stdin, one a line).
     #[arg(required = true, value_name = "ID")]
     pub ids: Vec<String>,
     /// The member to give the items to (`me` for yourself).
@@ -45,8 +47,8 @@ pub struct AssignArgs {
 /// `label ID… +x -y`.
 #[derive(Debug, Clone, ClapArgs)]
 pub struct LabelArgs {
-    /// Item ids and the labels to add (`+name`) and remove (`-name`; `--` first for one named
-    /// like a flag, such as `-h`).
+    /// Item ids (`-` reads them from stdin, one a line) and the labels to add (`+name`) and
+    /// remove (`-name`; `--` first for one named like a flag, such as `-h`).
     #[arg(required = true, value_name = "ID|+LABEL|-LABEL")]
     pub words: Vec<String>,
     /// The labels to remove: `-name` words, spelled as this option by [`label_removals`] before
@@ -60,7 +62,8 @@ pub struct LabelArgs {
 /// `link ID… URL [--title TEXT]`.
 #[derive(Debug, Clone, ClapArgs)]
 pub struct LinkArgs {
-    /// The items' ids, then the address (http or https) of what was made from them.
+    /// The items' ids (`-` reads them from stdin, one a line), then the address (http or
+    /// https) of what was made from them.
     #[arg(required = true, num_args = 2.., value_name = "ID… URL")]
     pub words: Vec<String>,
     /// The link's title (one line, at most 200 characters).
@@ -73,7 +76,8 @@ pub struct LinkArgs {
 /// `unlink ID… URL`.
 #[derive(Debug, Clone, ClapArgs)]
 pub struct UnlinkArgs {
-    /// The items' ids, then the address of the link to remove.
+    /// The items' ids (`-` reads them from stdin, one a line), then the address of the link to
+    /// remove.
     #[arg(required = true, num_args = 2.., value_name = "ID… URL")]
     pub words: Vec<String>,
     #[arg(long, value_enum, default_value_t = TeamFormat::Text)]
@@ -178,6 +182,7 @@ pub async fn act(args: &Context, act: Act<'_>, out: &mut dyn Write) -> Result<()
         Act::Link(a) => (link_words(&a.words, a.title.as_deref())?.0, a.format),
         Act::Unlink(a) => (link_words(&a.words, None)?.0, a.format),
     };
+    let ids = crate::ids_arg::expand(&ids)?;
     let links = matches!(act, Act::Link(_) | Act::Unlink(_));
     let team = if links {
         crate::context::team::configured(args)?
