@@ -10,8 +10,6 @@ mod logging;
 mod panic;
 
 fn main() -> ExitCode {
-    // A shell asking for completions is answered before anything else runs.
-    cli::completions::answer_shell();
     cli::version::set(cli::version::Build {
         commit: option_env!("FEEDBACK_BUILD_COMMIT"),
         date: option_env!("FEEDBACK_BUILD_DATE"),
@@ -19,6 +17,8 @@ fn main() -> ExitCode {
         profile: env!("FEEDBACK_BUILD_PROFILE"),
         features: env!("FEEDBACK_BUILD_FEATURES"),
     });
+    // A shell asking for completions is answered before anything else runs.
+    cli::completions::answer_shell();
     let args = cli::parse(std::env::args_os());
     panic::report_panics(logging::init());
     let runtime = match tokio::runtime::Builder::new_multi_thread()

@@ -117,10 +117,10 @@ pub struct Args {
     #[arg(long, global = true, help_heading = GLOBAL, value_name = "URL")]
     pub base_url: Option<String>,
     /// Use the [profiles.NAME] table of the config file.
-    #[arg(long, global = true, help_heading = GLOBAL, value_name = "NAME")]
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "NAME", env = "FEEDBACK_PROFILE")]
     pub profile: Option<String>,
     /// Config file to read instead of the platform default.
-    #[arg(long, global = true, help_heading = GLOBAL, value_name = "PATH")]
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "PATH", env = "FEEDBACK_CONFIG")]
     pub config: Option<PathBuf>,
     /// The local store file to use (default: FEEDBACK_STORE, else the profile's file in the
     /// platform data folder).

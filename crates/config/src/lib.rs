@@ -200,7 +200,29 @@ pub enum ConfigError {
 /// The platform's config file path (`~/.config/feedback-inbox/config.toml` on Linux).
 #[must_use]
 pub fn default_path() -> Option<PathBuf> {
-    project_dirs().map(|dirs| dirs.config_dir().join("config.toml"))
+    config_dir(
+        std::env::var_os("XDG_CONFIG_HOME"),
+        cfg!(target_os = "macos"),
+        project_dirs().map(|dirs| dirs.config_dir().to_owned()),
+    )
+    .map(|dir| dir.join("config.toml"))
+}
+
+/// The config folder: the platform's (`platform`), but on macOS `$XDG_CONFIG_HOME/feedback-inbox`
+/// when that is set to an absolute path, as gh and most terminal tools do there (elsewhere the
+/// platform's folder already follows it, or it has no meaning).
+fn config_dir(
+    xdg_config_home: Option<std::ffi::OsString>,
+    macos: bool,
+    platform: Option<PathBuf>,
+) -> Option<PathBuf> {
+    let xdg = xdg_config_home
+        .map(PathBuf::from)
+        .filter(|p| macos && p.is_absolute());
+    match xdg {
+        Some(xdg) => Some(xdg.join("feedback-inbox")),
+        None => platform,
+    }
 }
 
 /// The platform folders of this program.

@@ -314,3 +314,18 @@ fn retention_days_out_of_range_is_a_config_error() {
     let file = loaded("retention_days = 36500\n");
     assert!(retention(Some(&file), None).unwrap().is_some());
 }
+
+#[test]
+fn on_macos_the_config_follows_xdg_config_home_when_it_is_set() {
+    let platform = Some(PathBuf::from("/Users/ana/Library/Application Support/feedback-inbox"));
+    let xdg = || Some(std::ffi::OsString::from("/Users/ana/.config"));
+    assert_eq!(
+        super::config_dir(xdg(), true, platform.clone()),
+        Some(PathBuf::from("/Users/ana/.config/feedback-inbox"))
+    );
+    assert_eq!(super::config_dir(None, true, platform.clone()), platform);
+    // A relative value means nothing (as the XDG spec says); elsewhere the platform decides.
+    let relative = Some(std::ffi::OsString::from("config"));
+    assert_eq!(super::config_dir(relative, true, platform.clone()), platform);
+    assert_eq!(super::config_dir(xdg(), false, platform.clone()), platform);
+}

@@ -7,12 +7,13 @@ use std::path::{Path, PathBuf};
 use super::StoreError;
 use feedback_config::private_files;
 
-/// The store of `profile` (`None`: the top-level account) in the platform data folder
-/// (`~/.local/share/feedback-inbox/stores/` on Linux); `None` without a home folder.
+/// The store of `profile` (`None`: the top-level account) in the platform's local data folder
+/// (`~/.local/share/feedback-inbox/stores/` on Linux; on Windows the local, not the roaming,
+/// application data: the customers' data stays on the machine); `None` without a home folder.
 #[must_use]
 pub fn default_path(profile: Option<&str>) -> Option<PathBuf> {
     feedback_config::project_dirs().map(|dirs| {
-        dirs.data_dir()
+        dirs.data_local_dir()
             .join("stores")
             .join(store_file_name(profile))
     })

@@ -31,10 +31,10 @@ pub struct Seen {
     skipped: usize,
 }
 
-/// `<data dir>/webhook-seen.txt`, the receiver's default record.
+/// `<local data dir>/webhook-seen.txt`, the receiver's default record.
 #[must_use]
 pub fn default_path() -> Option<PathBuf> {
-    feedback_config::project_dirs().map(|dirs| dirs.data_dir().join("webhook-seen.txt"))
+    feedback_config::project_dirs().map(|dirs| dirs.data_local_dir().join("webhook-seen.txt"))
 }
 
 impl Seen {
