@@ -20,7 +20,8 @@ fn main() -> ExitCode {
     // A shell asking for completions is answered before anything else runs.
     cli::completions::answer_shell();
     let args = cli::parse(std::env::args_os());
-    panic::report_panics(logging::init());
+    let log = logging::init();
+    panic::report_panics(log.clone());
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -43,6 +44,14 @@ fn main() -> ExitCode {
         Err(error) => {
             tracing::error!(%error, "command failed");
             eprintln!("error: {error}");
+            if error.log_says_more()
+                && let Some(log) = &log
+            {
+                eprintln!(
+                    "the log (FEEDBACK_LOG=debug for more): {}",
+                    feedback_core::text::Clean::line(&log.display().to_string())
+                );
+            }
             error.exit_code()
         }
     }

@@ -96,7 +96,15 @@ async fn fatal_error_mid_export_leaves_only_whole_lines_and_one_error_line() {
     );
     let err = stderr(&out);
     let lines: Vec<&str> = err.lines().collect();
-    assert_eq!(lines.len(), 2, "{err}");
+    // The resume line, the error, and where the log is.
+    assert_eq!(lines.len(), 3, "{err}");
+    assert!(
+        lines[2].starts_with("the log (FEEDBACK_LOG=debug for more): ")
+            && std::path::Path::new(lines[2])
+                .extension()
+                .is_some_and(|e| e == "log"),
+        "{err}"
+    );
     assert!(
         lines[0].starts_with("resume with: feedback-inbox list --all --format jsonl --cursor "),
         "{err}"

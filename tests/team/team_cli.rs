@@ -31,13 +31,18 @@ fn run(url: &str, store: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
-/// Everything the runs with stores beside `store` logged.
+/// Everything the runs with stores beside `store` logged (in the day's files, oldest first).
 fn log_of(store: &Path) -> String {
-    let log = store
-        .parent()
-        .unwrap()
-        .join("home/state/feedback-inbox/feedback-inbox.log");
-    std::fs::read_to_string(log).unwrap_or_default()
+    let dir = store.parent().unwrap().join("home/state/feedback-inbox");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| entries.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "log"));
+    files.sort();
+    files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap_or_default())
+        .collect()
 }
 
 fn stdout(output: &Output) -> String {

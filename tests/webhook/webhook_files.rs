@@ -56,7 +56,19 @@ fn under_umask_000_every_file_is_0600_in_0700_folders_and_a_loose_data_folder_is
     );
     let state = home.path().join("state/feedback-inbox");
     assert_eq!(mode(&state), 0o700, "the log's folder");
-    assert_eq!(mode(&state.join("feedback-inbox.log")), 0o600, "the log");
+    // The day's log file, private too.
+    let logs: Vec<std::path::PathBuf> = std::fs::read_dir(&state)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            name.starts_with("feedback-inbox.") && p.extension().is_some_and(|e| e == "log")
+        })
+        .collect();
+    assert!(!logs.is_empty(), "no log file in {}", state.display());
+    for log in &logs {
+        assert_eq!(mode(log), 0o600, "the log {}", log.display());
+    }
 
     // Without a store, the seen ids have a file of their own.
     let mut command = under_umask_000(home.path());

@@ -40,6 +40,14 @@ fn redacted(shown: &impl std::fmt::Display) -> String {
 }
 
 impl CliError {
+    /// A failure of the machine, the store or the service rather than an answer to what was
+    /// asked (exit 1): the log says more, so the user is pointed to it.
+    #[must_use]
+    pub fn log_says_more(&self) -> bool {
+        matches!(self, Self::Io(_) | Self::Store(_) | Self::Api(_))
+            && self.exit_code() == ExitCode::FAILURE
+    }
+
     #[must_use]
     pub fn exit_code(&self) -> ExitCode {
         ExitCode::from(match self {

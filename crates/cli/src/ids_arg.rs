@@ -69,7 +69,10 @@ mod tests {
         assert!(expand_from(&words(&["-"]), "\n \n".as_bytes()).is_err());
         // A piped table: its header skipped, the first column taken.
         let table = "id\tmessage\nfb_7\tit crashes\tagain\nfb_8\t\n".as_bytes();
-        assert_eq!(expand_from(&words(&["-"]), table).unwrap(), ["fb_7", "fb_8"]);
+        assert_eq!(
+            expand_from(&words(&["-"]), table).unwrap(),
+            ["fb_7", "fb_8"]
+        );
         // Only a first line is a header.
         let later = "fb_1\nid\n".as_bytes();
         assert_eq!(expand_from(&words(&["-"]), later).unwrap(), ["fb_1", "id"]);

@@ -173,10 +173,7 @@ pub enum Command {
     Account,
     /// Check the setup and explain: config, key, service, clock, store, terminal, clipboard,
     /// browser; one line each, with a fix for what fails.
-    #[command(
-        after_help = "Exit status: 0 when every check passes (warnings allowed), 1 when any check fails."
-    )]
-    Doctor,
+    Doctor(doctor::DoctorArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::CompletionsArgs),
     /// Print the man page (roff), or write one page per command with --dir.
@@ -247,9 +244,9 @@ pub async fn run(args: Args, screen: &impl screen::Screen) -> Result<(), CliErro
         Command::Demo(demo) => inbox::demo(&args, demo, screen).await,
         Command::Sim(sim) => sim_cmd::run(sim, &mut out()).await,
         Command::Account => account::run(&args, &mut out()).await,
-        Command::Doctor => {
+        Command::Doctor(doctor) => {
             let settings = |args: &Context| inbox::check_settings(args, screen);
-            doctor::run(&args, &settings, &mut out()).await
+            doctor::run(&args, doctor, &settings, &mut out()).await
         }
         Command::Completions(shell) => completions::completions(shell, &mut out()),
         Command::Man(man) => completions::man(man, &mut out()),

@@ -225,6 +225,35 @@ fn config_dir(
     }
 }
 
+/// The folder logs go to: the platform's state folder (`~/.local/state/feedback-inbox` on
+/// Linux), else its local data folder.
+#[must_use]
+pub fn log_dir() -> Option<PathBuf> {
+    let dirs = project_dirs()?;
+    Some(
+        dirs.state_dir()
+            .unwrap_or_else(|| dirs.data_local_dir())
+            .to_owned(),
+    )
+}
+
+/// The log file of the day `now` falls on in UTC (`feedback-inbox.2026-12-06.log`): a new
+/// one each day, the oldest beyond [`LOG_FILES_KEPT`] removed.
+#[must_use]
+pub fn log_file(dir: &Path, now: jiff::Timestamp) -> PathBuf {
+    dir.join(format!(
+        "{LOG_PREFIX}.{}.{LOG_SUFFIX}",
+        now.strftime("%Y-%m-%d")
+    ))
+}
+
+/// The log files' names: `PREFIX.DATE.SUFFIX`.
+pub const LOG_PREFIX: &str = "feedback-inbox";
+pub const LOG_SUFFIX: &str = "log";
+
+/// How many days of logs are kept.
+pub const LOG_FILES_KEPT: usize = 14;
+
 /// The platform folders of this program.
 #[must_use]
 pub fn project_dirs() -> Option<directories::ProjectDirs> {

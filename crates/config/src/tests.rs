@@ -317,7 +317,9 @@ fn retention_days_out_of_range_is_a_config_error() {
 
 #[test]
 fn on_macos_the_config_follows_xdg_config_home_when_it_is_set() {
-    let platform = Some(PathBuf::from("/Users/ana/Library/Application Support/feedback-inbox"));
+    let platform = Some(PathBuf::from(
+        "/Users/ana/Library/Application Support/feedback-inbox",
+    ));
     let xdg = || Some(std::ffi::OsString::from("/Users/ana/.config"));
     assert_eq!(
         super::config_dir(xdg(), true, platform.clone()),
@@ -326,6 +328,9 @@ fn on_macos_the_config_follows_xdg_config_home_when_it_is_set() {
     assert_eq!(super::config_dir(None, true, platform.clone()), platform);
     // A relative value means nothing (as the XDG spec says); elsewhere the platform decides.
     let relative = Some(std::ffi::OsString::from("config"));
-    assert_eq!(super::config_dir(relative, true, platform.clone()), platform);
+    assert_eq!(
+        super::config_dir(relative, true, platform.clone()),
+        platform
+    );
     assert_eq!(super::config_dir(xdg(), false, platform.clone()), platform);
 }

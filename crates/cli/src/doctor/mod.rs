@@ -18,6 +18,7 @@ use std::io::Write;
 
 use super::CliError;
 use crate::context::Context;
+use crate::output::TeamFormat;
 use feedback_api::key::redact_keys;
 
 /// How a check came out. Only `Fail` makes `doctor` exit non-zero.
@@ -127,13 +128,40 @@ pub fn summary(checks: &[Check]) -> String {
     )
 }
 
-/// Writes every check and the summary; an error (exit 1) naming the failed checks when any
-/// failed.
-pub fn report(checks: &[Check], out: &mut dyn Write) -> Result<(), CliError> {
-    for check in checks {
-        writeln!(out, "{}", render(check))?;
+/// Writes every check and the summary (or, as JSON, every check with its verdict); an error
+/// (exit 1) naming the failed checks when any failed.
+pub fn report(checks: &[Check], format: TeamFormat, out: &mut dyn Write) -> Result<(), CliError> {
+    match format {
+        TeamFormat::Text => {
+            for check in checks {
+                writeln!(out, "{}", render(check))?;
+            }
+            writeln!(out, "{}", summary(checks))?;
+        }
+        TeamFormat::Json => {
+            let shown =
+                |text: &str| redact_keys(&feedback_core::text::sanitize_line(text)).into_owned();
+            let json: Vec<serde_json::Value> = checks
+                .iter()
+                .map(|c| {
+                    serde_json::json!({
+                        "check": c.name,
+                        "verdict": match c.verdict {
+                            Verdict::Ok => "ok",
+                            Verdict::Warn => "warn",
+                            Verdict::Fail => "fail",
+                            Verdict::Skip => "skip",
+                        },
+                        "detail": shown(&c.detail),
+                        "fix": c.fix.as_deref().map(shown),
+                    })
+                })
+                .collect();
+            let json =
+                serde_json::to_string_pretty(&json).map_err(|e| CliError::Other(e.to_string()))?;
+            writeln!(out, "{json}")?;
+        }
     }
-    writeln!(out, "{}", summary(checks))?;
     out.flush()?;
     let failed: Vec<&str> = checks
         .iter()
@@ -155,6 +183,7 @@ pub fn report(checks: &[Check], out: &mut dyn Write) -> Result<(), CliError> {
 /// config file's settings as the inbox's start checks them.
 pub async fn run(
     args: &Context,
+    doctor: &DoctorArgs,
     settings: &dyn Fn(&Context) -> Result<(), CliError>,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
@@ -188,7 +217,38 @@ pub async fn run(
         &clipboard::run_tmux,
     ));
     checks.push(browser::check(&env, &browser::launchers(), &browser::which));
-    report(&checks, out)
+    checks.push(log_check(&env));
+    report(&checks, doctor.format, out)
+}
+
+/// Where the log is, and how much it records.
+fn log_check(env: &dyn Fn(&str) -> Option<String>) -> Check {
+    let level = env("FEEDBACK_LOG").unwrap_or_else(|| "info".to_owned());
+    match feedback_config::log_dir() {
+        Some(dir) => Check::ok(
+            "log",
+            format!(
+                "{} (FEEDBACK_LOG={level}; a file a day, {} days kept)",
+                feedback_config::log_file(&dir, jiff::Timestamp::now()).display(),
+                feedback_config::LOG_FILES_KEPT
+            ),
+        ),
+        None => Check::warn(
+            "log",
+            "no home folder: nothing is logged",
+            Some("set HOME".to_owned()),
+        ),
+    }
+}
+
+#[derive(Debug, Clone, clap::Args)]
+#[command(
+    after_help = "Exit status: 0 when every check passes (warnings allowed), 1 when any check fails."
+)]
+pub struct DoctorArgs {
+    /// `json`: every check as {check, verdict, detail, fix}, for scripts.
+    #[arg(long, value_enum, default_value_t = TeamFormat::Text)]
+    pub format: TeamFormat,
 }
 
 #[cfg(test)]
@@ -232,7 +292,7 @@ mod tests {
             Check::warn("terminal", "not a terminal", None),
             Check::skip("clock", "no answer"),
         ];
-        report(&passing, &mut out).unwrap();
+        report(&passing, TeamFormat::Text, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(
             text.ends_with("3 checks: 1 ok, 1 warning, 0 failed, 1 skipped\n"),
@@ -243,8 +303,33 @@ mod tests {
             Check::fail("API key", "missing", "set it"),
             Check::fail("clock", "skewed", "sync it"),
         ];
-        let err = report(&failing, &mut Vec::new()).unwrap_err();
+        let err = report(&failing, TeamFormat::Text, &mut Vec::new()).unwrap_err();
         assert_eq!(err.to_string(), "doctor: 2 checks failed (API key, clock)");
         assert_eq!(err.exit_code(), std::process::ExitCode::from(1));
+        // As JSON: every check with its verdict, its text inert and any key redacted; the
+        // same exit status.
+        let hostile = [
+            Check::ok("config file", "parsed \u{1b}[2J"),
+            Check::fail(
+                "API key",
+                "service_eu_sk_0123456789abcdef0123456789 is wrong",
+                "set it",
+            ),
+        ];
+        let mut out = Vec::new();
+        assert!(report(&hostile, TeamFormat::Json, &mut out).is_err());
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(json[0]["check"], "config file");
+        assert_eq!(json[0]["verdict"], "ok");
+        assert!(!json[0]["detail"].as_str().unwrap().contains('\u{1b}'));
+        assert_eq!(json[1]["verdict"], "fail");
+        assert_eq!(json[1]["fix"], "set it");
+        assert!(
+            !json[1]["detail"]
+                .as_str()
+                .unwrap()
+                .contains("0123456789abcdef"),
+            "{json}"
+        );
     }
 }
