@@ -15,6 +15,7 @@ mod cli;
 mod cli_doctor;
 mod cli_exports;
 mod cli_hardening;
+mod cli_login;
 mod cli_names;
 mod cli_stats;
 mod cli_store;

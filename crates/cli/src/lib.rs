@@ -19,6 +19,7 @@ pub mod export;
 mod ids_arg;
 pub mod inbox;
 pub mod list;
+pub mod login;
 pub mod mark;
 pub mod names;
 pub mod offline;
@@ -171,6 +172,11 @@ pub enum Command {
     Sync(sync_cmd::SyncArgs),
     /// Show where the account settings come from (never the key) and check them with one request.
     Account,
+    /// Keep the API key for this profile: asked for without echo (or `--with-key` from stdin),
+    /// checked with one request, kept in the OS keyring (else a 0600 file beside the config).
+    Login(login::LoginArgs),
+    /// Remove the key `login` kept for this profile.
+    Logout,
     /// Check the setup and explain: config, key, service, clock, store, terminal, clipboard,
     /// browser; one line each, with a fix for what fails.
     Doctor(doctor::DoctorArgs),
@@ -244,6 +250,8 @@ pub async fn run(args: Args, screen: &impl screen::Screen) -> Result<(), CliErro
         Command::Demo(demo) => inbox::demo(&args, demo, screen).await,
         Command::Sim(sim) => sim_cmd::run(sim, &mut out()).await,
         Command::Account => account::run(&args, &mut out()).await,
+        Command::Login(login) => login::login(&args, login, &mut out()).await,
+        Command::Logout => login::logout(&args, &mut out()),
         Command::Doctor(doctor) => {
             let settings = |args: &Context| inbox::check_settings(args, screen);
             doctor::run(&args, doctor, &settings, &mut out()).await
@@ -419,12 +427,16 @@ pub(crate) fn resolve_account(args: &Context) -> Result<config::Resolved, CliErr
         }
     }
     let env = |name: &str| std::env::var(name).ok();
+    let credentials = config_path(args)
+        .0
+        .map(|p| config::credentials::file_beside(&p));
     Ok(config::resolve(&config::Sources {
         base_url_flag: args.base_url.as_deref(),
         profile: args.profile.as_deref(),
         file: loaded,
         env: &env,
         file_hint: hint,
+        credentials: credentials.as_deref(),
     })?)
 }
 

@@ -3,7 +3,8 @@
 //! people with several accounts.
 //!
 //! Order: base URL from `--base-url`, else `FEEDBACK_BASE_URL`, else `base_url`; key from
-//! `FEEDBACK_API_KEY`, else `api_key_command` (its stdout), else `api_key`. Values in the selected
+//! `FEEDBACK_API_KEY`, else `api_key_command` (its stdout), else `api_key`, else the key `login`
+//! kept (`credentials`: its file beside the config, else the OS keyring). Values in the selected
 //! profile override the top-level ones. The key's form is checked here; the key itself never
 //! appears in an error.
 //!
@@ -22,6 +23,7 @@ use url::Url;
 use feedback_api::base_url::{self, BaseUrlError};
 use feedback_api::key::{ApiKey, KeyError, redact_keys};
 
+pub mod credentials;
 pub mod key_command;
 pub mod looks;
 pub mod mail;
@@ -159,7 +161,7 @@ pub enum ConfigError {
     )]
     MissingBaseUrl(String),
     #[error(
-        "no API key: set FEEDBACK_API_KEY, or api_key_command / api_key in {0} (or try `feedback-inbox demo`)"
+        "no API key: run `feedback-inbox login`, set FEEDBACK_API_KEY, or put api_key_command / api_key in {0} (or try `feedback-inbox demo`)"
     )]
     MissingKey(String),
     #[error("{origin}: {source}")]
@@ -320,6 +322,9 @@ pub struct Sources<'a> {
     pub env: &'a dyn Fn(&str) -> Option<String>,
     /// Shown in messages where the file would be.
     pub file_hint: String,
+    /// Where `login` keeps keys (`credentials::file_beside` the config); `None`: no key kept
+    /// by `login` is looked for.
+    pub credentials: Option<&'a Path>,
 }
 
 /// A usable account.
@@ -353,6 +358,11 @@ pub fn resolve(sources: &Sources<'_>) -> Result<Resolved, ConfigError> {
         key_origin,
         warnings,
     })
+}
+
+/// The base URL alone, by the documented order (for `login`, which brings its own key).
+pub fn base_url(sources: &Sources<'_>) -> Result<Url, ConfigError> {
+    resolve_base_url(sources, &selected_account(sources)?)
 }
 
 /// The top-level account with the selected profile's values laid over it.
@@ -437,6 +447,11 @@ fn resolve_key(
                 format!("api_key in {}", sources.file_hint),
                 true,
             )
+        } else if let Some((key, place)) = sources
+            .credentials
+            .and_then(|file| credentials::load(sources.profile, file))
+        {
+            (key, format!("`feedback-inbox login` ({place})"), false)
         } else {
             return Err(ConfigError::MissingKey(sources.file_hint.clone()));
         };
@@ -481,6 +496,7 @@ pub fn retention(
         file: Some(loaded),
         env: &|_| None,
         file_hint: loaded.path.display().to_string(),
+        credentials: None,
     };
     match selected_account(&sources)?.retention_days {
         None => Ok(None),

@@ -31,6 +31,7 @@ fn resolve_with(
         file,
         env: &lookup,
         file_hint: "config.toml".into(),
+        credentials: None,
     })
 }
 
@@ -245,6 +246,7 @@ fn key_command_timeout_comes_from_the_profile_or_the_top_level() {
         file: Some(&file),
         env: &|_| None,
         file_hint: String::new(),
+        credentials: None,
     })
     .unwrap();
     assert_eq!(key_command_timeout(&account, "").unwrap().as_secs(), 30);

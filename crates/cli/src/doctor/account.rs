@@ -40,6 +40,7 @@ pub(super) fn checks(
         ));
         return None;
     };
+    let credentials = path.as_deref().map(config::credentials::file_beside);
     let hint = path.map_or_else(|| "config.toml".to_owned(), |p| p.display().to_string());
     let resolve = |flag: Option<&str>, env: &dyn Fn(&str) -> Option<String>| {
         config::resolve(&config::Sources {
@@ -48,6 +49,7 @@ pub(super) fn checks(
             file: loaded.as_ref(),
             env,
             file_hint: hint.clone(),
+            credentials: credentials.as_deref(),
         })
     };
     let stand_in_env = |name: &str| {
@@ -119,7 +121,7 @@ pub(super) fn config_file(
         (Some(_), Err(error)) => Check::fail(
             NAME,
             error.to_string(),
-            "correct the place named (the README's config example shows every setting)",
+            "correct the place named (docs/config.md shows every setting)",
         ),
     }
 }
