@@ -151,7 +151,7 @@ fn collect_positive(expr: &Expr, negated: bool, out: &mut Highlights) {
     }
 }
 
-/// The language in brief, for the help overlay and the README.
+/// The language in brief, for the help overlay; docs/search.md describes it in full.
 pub const HELP: &str = "\
 Search (newest first; words are matched case- and accent-insensitively)
   crash               crash, crashes, crashed: words with the same English stem

@@ -281,5 +281,8 @@ pub(super) fn render(
     );
 }
 
+// `docs/keys.md`, made from the same rows and held to them.
+#[cfg(test)]
+mod keys_page;
 #[cfg(test)]
 mod tests;

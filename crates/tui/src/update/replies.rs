@@ -23,7 +23,7 @@ pub(super) fn ready(state: &mut AppState) -> bool {
         None => {
             info(
                 state,
-                "No [mail] in config.toml: set from and smtp_url (or sendmail) to reply (README: Replying to reporters)",
+                "No [mail] in config.toml: set from and smtp_url (or sendmail) to reply (docs/replies.md)",
             );
             false
         }

@@ -34,7 +34,7 @@ pub(super) fn on_action(state: &mut AppState, action: Action) -> Option<Vec<Effe
     if state.team.is_none() {
         info(
             state,
-            "No team: set [team] url in config.toml or FEEDBACK_TEAM_URL (README: Working as a team)",
+            "No team: set [team] url in config.toml or FEEDBACK_TEAM_URL (docs/team.md)",
         );
         return Some(Vec::new());
     }
