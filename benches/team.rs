@@ -23,6 +23,9 @@
 //!   process's peak memory rose; with as many waiting again, how long a command's own claim
 //!   takes to be sent; and, for comparison, the rate of sending one change per round trip with
 //!   one store commit each, the whole outbox read at once.
+//!
+//! `TEAM_BENCH_ONLY` (a comma-separated list of the parts above: `notify`, `catch_up`,
+//! `mirror_follow`, `members`, `outbox`) runs only those.
 #![allow(clippy::unwrap_used)]
 
 use std::time::{Duration, Instant};
@@ -672,11 +675,24 @@ fn benches(c: &mut Criterion) {
         .enable_all()
         .build()
         .unwrap();
-    notify(c, &rt);
-    catch_up(c, &rt);
-    mirror_follow(c, &rt);
-    members(&rt);
-    outbox(&rt);
+    // `TEAM_BENCH_ONLY=notify,outbox` runs only those parts (their set-up is long).
+    let only = std::env::var("TEAM_BENCH_ONLY").unwrap_or_default();
+    let runs = |part: &str| only.is_empty() || only.split(',').any(|p| p.trim() == part);
+    if runs("notify") {
+        notify(c, &rt);
+    }
+    if runs("catch_up") {
+        catch_up(c, &rt);
+    }
+    if runs("mirror_follow") {
+        mirror_follow(c, &rt);
+    }
+    if runs("members") {
+        members(&rt);
+    }
+    if runs("outbox") {
+        outbox(&rt);
+    }
 }
 
 criterion_group!(team_benches, benches);
