@@ -1,6 +1,5 @@
-//! Sending the store's replies outbox: one sender per store at a time (an exclusive `flock` on
-//! `<store>.mail.lock`, released by the kernel however the process ends; elsewhere than Unix
-//! only one process at a time may be trusted to send), which first marks
+//! Sending the store's replies outbox: one sender per store at a time (an exclusive lock on
+//! `<store>.mail.lock`, released by the system however the process ends), which first marks
 //! `unknown` what a sender killed mid-send left `sending`, then sends what waits, oldest first,
 //! paced: each reply marked `sending` (committed) before it is handed over and `sent` once the
 //! server took it. A server away or saying "later" leaves the reply waiting and ends the round
@@ -70,9 +69,8 @@ impl Sending {
 /// The sender's hold on a store: while alive, no other process sends its replies.
 #[derive(Debug)]
 pub struct SenderLock {
-    #[cfg(unix)]
-    _file: Option<nix::fcntl::Flock<File>>,
-    #[cfg(not(unix))]
+    /// The lock file, locked (fs4: `flock` on Unix, `LockFileEx` on Windows; closing it lets
+    /// go, as does the process ending however it ends).
     _file: Option<File>,
 }
 
@@ -102,19 +100,11 @@ impl SenderLock {
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
         let file = options.open(&path).map_err(failed)?;
-        #[cfg(unix)]
-        {
-            use nix::fcntl::{Flock, FlockArg};
-            match Flock::lock(file, FlockArg::LockExclusiveNonblock) {
-                Ok(locked) => Ok(Self {
-                    _file: Some(locked),
-                }),
-                Err((_, nix::errno::Errno::EWOULDBLOCK)) => Err(SenderError::Busy),
-                Err((_, errno)) => Err(failed(std::io::Error::from(errno))),
-            }
+        match fs4::fs_std::FileExt::try_lock_exclusive(&file) {
+            Ok(true) => Ok(Self { _file: Some(file) }),
+            Ok(false) => Err(SenderError::Busy),
+            Err(error) => Err(failed(error)),
         }
-        #[cfg(not(unix))]
-        Ok(Self { _file: Some(file) })
     }
 }
 

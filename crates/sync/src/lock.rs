@@ -1,10 +1,11 @@
-//! One sync at a time per store, across processes: an exclusive `flock` on `<store>.lock`,
+//! One sync at a time per store, across processes: an exclusive lock on `<store>.lock` (fs4:
+//! `flock` on Unix, `LockFileEx` on Windows),
 //! non-blocking (another process's sync is [`SyncError::Busy`]), or waited for in the kernel's
 //! queue ([`SyncLock::acquire_waiting`], `sync` without `--no-wait`). The kernel releases it
 //! when the process ends however it ends, so a killed sync never leaves the store locked. A
 //! process takes it once, however many of its operations (or a whole `sync` run,
 //! [`SyncLock::acquire`]) hold it; an in-memory store has no file and only the in-process
-//! turn-taking. Elsewhere than Unix there is no file lock.
+//! turn-taking.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -12,6 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use super::SyncError;
 use feedback_core::mutex::lock;
+use fs4::fs_std::FileExt;
 
 /// The lock file next to a store file.
 #[must_use]
@@ -31,9 +33,7 @@ pub(crate) struct SyncLock {
 #[derive(Debug, Default)]
 struct Held {
     count: usize,
-    #[cfg(unix)]
-    file: Option<nix::fcntl::Flock<File>>,
-    #[cfg(not(unix))]
+    /// The lock file, locked (closing it lets go).
     file: Option<File>,
 }
 
@@ -120,37 +120,26 @@ fn open(path: &Path) -> Result<File, SyncError> {
     })
 }
 
-#[cfg(unix)]
-fn take(path: &Path) -> Result<nix::fcntl::Flock<File>, SyncError> {
-    use nix::errno::Errno;
-    use nix::fcntl::{Flock, FlockArg};
-    match Flock::lock(open(path)?, FlockArg::LockExclusiveNonblock) {
-        Ok(locked) => Ok(locked),
-        Err((_, Errno::EWOULDBLOCK)) => Err(SyncError::Busy),
-        Err((_, errno)) => Err(SyncError::Store(feedback_store::StoreError::Io {
-            path: path.display().to_string(),
-            message: format!("cannot lock: {errno}"),
-        })),
+/// The lock, now or [`SyncError::Busy`].
+fn take(path: &Path) -> Result<File, SyncError> {
+    let file = open(path)?;
+    match FileExt::try_lock_exclusive(&file) {
+        Ok(true) => Ok(file),
+        Ok(false) => Err(SyncError::Busy),
+        Err(error) => Err(cannot_lock(path, &error)),
     }
 }
 
-#[cfg(not(unix))]
-fn take(path: &Path) -> Result<File, SyncError> {
-    open(path)
-}
-
-#[cfg(unix)]
-fn take_waiting(path: &Path) -> Result<nix::fcntl::Flock<File>, SyncError> {
-    use nix::fcntl::{Flock, FlockArg};
-    Flock::lock(open(path)?, FlockArg::LockExclusive).map_err(|(_, errno)| {
-        SyncError::Store(feedback_store::StoreError::Io {
-            path: path.display().to_string(),
-            message: format!("cannot lock: {errno}"),
-        })
-    })
-}
-
-#[cfg(not(unix))]
+/// The lock, once whoever holds it lets go.
 fn take_waiting(path: &Path) -> Result<File, SyncError> {
-    open(path)
+    let file = open(path)?;
+    FileExt::lock_exclusive(&file).map_err(|e| cannot_lock(path, &e))?;
+    Ok(file)
+}
+
+fn cannot_lock(path: &Path, error: &std::io::Error) -> SyncError {
+    SyncError::Store(feedback_store::StoreError::Io {
+        path: path.display().to_string(),
+        message: format!("cannot lock: {error}"),
+    })
 }
