@@ -34,8 +34,8 @@ const CHANNEL_CHUNKS: usize = 16;
 
 /// Runs `command` and returns the first line of its stdout, trimmed.
 pub fn run(command: &str, timeout: Duration) -> Result<String, ConfigError> {
-    let mut sh = Command::new("sh");
-    sh.arg("-c").arg(command).stdin(Stdio::null());
+    let mut sh = feedback_core::child_env::shell_line(command).map_err(|e| failed(&e))?;
+    sh.stdin(Stdio::null());
     run_prepared(sh, timeout)
 }
 

@@ -122,3 +122,58 @@ mod tests {
         );
     }
 }
+
+/// The command a settings line names (`api_key_command`, `url_command`, `password_command`):
+/// run by `sh -c` on Unix, so it may use the shell's syntax (a pipe, `$HOME`); elsewhere, where
+/// there is no `sh`, split into words as a POSIX shell would (shell-words: quotes and
+/// backslashes, no expansions) and run without a shell.
+///
+/// # Errors
+/// The line is empty, or (without a shell) its quotes do not close.
+pub fn shell_line(line: &str) -> Result<Command, String> {
+    if line.trim().is_empty() {
+        return Err("the command is empty".to_owned());
+    }
+    #[cfg(unix)]
+    {
+        let mut command = Command::new("sh");
+        command.arg("-c").arg(line);
+        Ok(command)
+    }
+    #[cfg(not(unix))]
+    {
+        let words = words(line)?;
+        let mut command = Command::new(&words[0]);
+        command.args(&words[1..]);
+        Ok(command)
+    }
+}
+
+/// `line` split into words as a POSIX shell would, without expansions (the editor's
+/// `code --wait`, a command where there is no shell).
+///
+/// # Errors
+/// No word, or quotes that do not close.
+pub fn words(line: &str) -> Result<Vec<String>, String> {
+    let words = shell_words::split(line).map_err(|e| format!("cannot split {line:?}: {e}"))?;
+    if words.is_empty() {
+        return Err("the command is empty".to_owned());
+    }
+    Ok(words)
+}
+
+#[cfg(test)]
+mod words_tests {
+    use super::*;
+
+    #[test]
+    fn a_line_splits_into_words_as_a_shell_would_without_expanding() {
+        assert_eq!(
+            words(r#"code --wait "My Notes/x" 'a b' c\ d $HOME"#).unwrap(),
+            ["code", "--wait", "My Notes/x", "a b", "c d", "$HOME"]
+        );
+        assert!(words("  ").is_err());
+        assert!(words("vi \"open").is_err());
+        assert!(shell_line("").is_err());
+    }
+}

@@ -1,4 +1,5 @@
-//! The signals that end the inbox (and `webhook listen`): SIGINT, SIGHUP, SIGQUIT and SIGTERM. Their handlers are
+//! The signals that end the inbox (and `webhook listen`): SIGINT, SIGHUP, SIGQUIT and SIGTERM
+//! (on Windows: Ctrl-C, Ctrl-Break and the console closed). Their handlers are
 //! installed before the terminal is switched to raw mode and stay for the life of the process
 //! (tokio never uninstalls them), so from that moment on none of them can kill the process with
 //! the terminal left in raw mode, on the alternate screen or reporting the mouse: the loop
@@ -20,11 +21,34 @@ const HANDLED: [(fn() -> SignalKind, i32); 4] = [
     (SignalKind::terminate, 15),
 ];
 
+/// On Windows, the console's events that end the program, with the numbers their Unix
+/// counterparts have (for the same exit status): Ctrl-C as SIGINT, Ctrl-Break as SIGQUIT, the
+/// console window closed as SIGHUP.
+#[cfg(windows)]
+enum Console {
+    CtrlC(tokio::signal::windows::CtrlC),
+    CtrlBreak(tokio::signal::windows::CtrlBreak),
+    Close(tokio::signal::windows::CtrlClose),
+}
+
+#[cfg(windows)]
+impl Console {
+    fn poll_recv(&mut self, cx: &mut std::task::Context<'_>) -> Poll<Option<()>> {
+        match self {
+            Self::CtrlC(s) => s.poll_recv(cx),
+            Self::CtrlBreak(s) => s.poll_recv(cx),
+            Self::Close(s) => s.poll_recv(cx),
+        }
+    }
+}
+
 /// Listeners for the terminating signals; a signal that arrives while nobody waits is kept
 /// until the next [`Signals::next`].
 pub struct Signals {
     #[cfg(unix)]
     streams: Vec<(i32, Signal)>,
+    #[cfg(windows)]
+    streams: Vec<(i32, Console)>,
 }
 
 impl Signals {
@@ -46,13 +70,26 @@ impl Signals {
                 .collect();
             Self { streams }
         }
-        #[cfg(not(unix))]
+        #[cfg(windows)]
+        {
+            use tokio::signal::windows::{ctrl_break, ctrl_c, ctrl_close};
+            let mut streams = Vec::new();
+            let mut take = |number: i32, made: std::io::Result<Console>| match made {
+                Ok(stream) => streams.push((number, stream)),
+                Err(error) => tracing::warn!(%error, number, "cannot handle console event"),
+            };
+            take(2, ctrl_c().map(Console::CtrlC));
+            take(3, ctrl_break().map(Console::CtrlBreak));
+            take(1, ctrl_close().map(Console::Close));
+            Self { streams }
+        }
+        #[cfg(not(any(unix, windows)))]
         Self {}
     }
 
     /// Resolves with the number of the next signal (never, where there are none).
     pub async fn next(&mut self) -> i32 {
-        #[cfg(unix)]
+        #[cfg(any(unix, windows))]
         {
             poll_fn(|cx| {
                 for (number, stream) in &mut self.streams {
@@ -64,7 +101,7 @@ impl Signals {
             })
             .await
         }
-        #[cfg(not(unix))]
+        #[cfg(not(any(unix, windows)))]
         poll_fn(|_| Poll::Pending).await
     }
 

@@ -77,6 +77,33 @@ pub(super) fn edit(editor: &str, text: &str) -> Result<Option<String>, String> {
     edit_in(editor, text, &Foreground::default())
 }
 
+/// The editor `$EDITOR` names, to be given the file as its last argument, without the
+/// secrets' variables. On Unix the shell splits it into words (`code --wait`) and then becomes
+/// the editor, so a signal passed on to the child reaches the editor itself, not a shell
+/// waiting for it; elsewhere it is split as a shell would and run without one.
+// Only the split without a shell can fail.
+#[cfg_attr(unix, allow(clippy::unnecessary_wraps))]
+fn editor_command(editor: &str) -> Result<Command, String> {
+    #[cfg(unix)]
+    {
+        let mut command = Command::new("sh");
+        feedback_core::child_env::scrub(&mut command)
+            .arg("-c")
+            .arg("exec $FEEDBACK_INBOX_EDITOR \"$1\"")
+            .arg("sh")
+            .env("FEEDBACK_INBOX_EDITOR", editor);
+        Ok(command)
+    }
+    #[cfg(not(unix))]
+    {
+        let words = feedback_core::child_env::words(editor)
+            .map_err(|e| format!("cannot run the editor: {e}"))?;
+        let mut command = Command::new(&words[0]);
+        feedback_core::child_env::scrub(&mut command).args(&words[1..]);
+        Ok(command)
+    }
+}
+
 /// [`edit`], passing the editor any terminating signal `foreground` hears meanwhile.
 pub(super) fn edit_in(
     editor: &str,
@@ -91,14 +118,8 @@ pub(super) fn edit_in(
     file.write_all(text.as_bytes())
         .and_then(|()| file.flush())
         .map_err(|e| format!("cannot write the note's file: {e}"))?;
-    // The shell splits `$EDITOR` into words (`code --wait`) and then becomes the editor, so
-    // a signal passed on to the child reaches the editor itself, not a shell waiting for it.
-    let mut child = feedback_core::child_env::scrub(&mut Command::new("sh"))
-        .arg("-c")
-        .arg("exec $FEEDBACK_INBOX_EDITOR \"$1\"")
-        .arg("sh")
+    let mut child = editor_command(editor)?
         .arg(file.path())
-        .env("FEEDBACK_INBOX_EDITOR", editor)
         .spawn()
         .map_err(|e| format!("cannot run the editor: {e}"))?;
     let status = foreground
