@@ -169,7 +169,7 @@ pub(super) fn permissions(path: &Path) -> Check {
 
 #[cfg(not(unix))]
 #[must_use]
-pub fn permissions(_path: &Path) -> Check {
+pub(super) fn permissions(_path: &Path) -> Check {
     Check::ok(
         "store access",
         "permissions are the user profile's (not a unix system)",
