@@ -100,10 +100,10 @@ impl SenderLock {
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
         let file = options.open(&path).map_err(failed)?;
-        match fs4::fs_std::FileExt::try_lock_exclusive(&file) {
-            Ok(true) => Ok(Self { _file: Some(file) }),
-            Ok(false) => Err(SenderError::Busy),
-            Err(error) => Err(failed(error)),
+        match fs4::FileExt::try_lock(&file) {
+            Ok(()) => Ok(Self { _file: Some(file) }),
+            Err(fs4::TryLockError::WouldBlock) => Err(SenderError::Busy),
+            Err(fs4::TryLockError::Error(error)) => Err(failed(error)),
         }
     }
 }

@@ -13,7 +13,6 @@ use std::sync::{Arc, Mutex};
 
 use super::SyncError;
 use feedback_core::mutex::lock;
-use fs4::fs_std::FileExt;
 
 /// The lock file next to a store file.
 #[must_use]
@@ -123,17 +122,17 @@ fn open(path: &Path) -> Result<File, SyncError> {
 /// The lock, now or [`SyncError::Busy`].
 fn take(path: &Path) -> Result<File, SyncError> {
     let file = open(path)?;
-    match FileExt::try_lock_exclusive(&file) {
-        Ok(true) => Ok(file),
-        Ok(false) => Err(SyncError::Busy),
-        Err(error) => Err(cannot_lock(path, &error)),
+    match fs4::FileExt::try_lock(&file) {
+        Ok(()) => Ok(file),
+        Err(fs4::TryLockError::WouldBlock) => Err(SyncError::Busy),
+        Err(fs4::TryLockError::Error(error)) => Err(cannot_lock(path, &error)),
     }
 }
 
 /// The lock, once whoever holds it lets go.
 fn take_waiting(path: &Path) -> Result<File, SyncError> {
     let file = open(path)?;
-    FileExt::lock_exclusive(&file).map_err(|e| cannot_lock(path, &e))?;
+    fs4::FileExt::lock(&file).map_err(|e| cannot_lock(path, &e))?;
     Ok(file)
 }
 
