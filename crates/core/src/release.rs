@@ -10,7 +10,9 @@ pub const RELEASES: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/releases");
 /// which): "install feedback-inbox 0.3.0 or newer from https://…/releases".
 #[must_use]
 pub fn install(by: Option<&str>) -> String {
-    match by {
+    // A development build of this very version may have written it: then only "the latest"
+    // means anything.
+    match by.filter(|by| *by != VERSION) {
         Some(by) => format!(
             "install feedback-inbox {} or newer from {RELEASES}",
             crate::text::Clean::line(by)
@@ -31,6 +33,7 @@ mod tests {
             format!("install feedback-inbox 0.3.0 or newer from {RELEASES}")
         );
         assert!(install(None).contains("the latest"));
+        assert!(install(Some(VERSION)).contains("the latest"));
         assert!(!install(Some("0.3\u{1b}[2J")).contains('\u{1b}'));
     }
 }
