@@ -8,7 +8,21 @@ Examples:
   feedback-inbox                               Open the inbox on your account (FEEDBACK_API_KEY)
   feedback-inbox sync                          Bring the local store up to date
   feedback-inbox search 'tag:crash age:<7d'    Search the store offline
-  feedback-inbox doctor                        Check the setup, with a fix for what fails";
+  feedback-inbox doctor                        Check the setup, with a fix for what fails
+  feedback-inbox login                         Keep your API key in the OS keyring
+
+Environment:
+  FEEDBACK_API_KEY    the API key (wins over api_key_command, api_key and `login`)
+  FEEDBACK_BASE_URL   the service's API address (--base-url wins)
+  FEEDBACK_CONFIG     the config file (--config wins); FEEDBACK_PROFILE the profile (--profile)
+  FEEDBACK_STORE      the local store file (--store wins)
+  FEEDBACK_TEAM_URL   the team's PostgreSQL database
+  FEEDBACK_LOG        how much goes to the log (default info); NO_COLOR turns colours off
+
+Exit status:
+  0 done; 1 something failed (the message says what; the log may say more); 2 bad usage or
+  setup; 3 the key refused or the plan lacks the API; 4 not found; 5 rate limited; 128+N ended
+  by signal N.";
 
 pub(crate) const SEARCH: &str = "\
 Examples:
@@ -36,7 +50,8 @@ Examples:
 pub(crate) const MARK: &str = "\
 Examples:
   feedback-inbox mark 2qgddabg --done
-  feedback-inbox mark 2qgddabg 79bajusq --snooze 2d --note 'waiting for the fix in 5.12'";
+  feedback-inbox mark 2qgddabg 79bajusq --snooze 2d --note 'waiting for the fix in 5.12'
+  feedback-inbox search 'tag:spam' --fields id | feedback-inbox mark - --done   Ids from stdin";
 
 pub(crate) const CLAIM: &str = "\
 Examples:
