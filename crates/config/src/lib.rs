@@ -9,7 +9,8 @@
 //! appears in an error.
 //!
 //! The crate owns the config file (its sections: views, keys, looks, preview, sync, triage, the
-//! team's URL, the key command) and its validation, and the private files every room writes
+//! team's URL, the key command, mail) and its validation, the key `login` keeps (`credentials`:
+//! the only crate with the OS keyring), where logs go, and the private files every room writes
 //! (`private_files`). It builds on `feedback-core` and `feedback-api` and never imports the store,
 //! the team backend, the sync or the inbox.
 
